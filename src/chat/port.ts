@@ -1,0 +1,154 @@
+/**
+ * @module chat/port
+ * The platform-neutral chat interface. Command handlers and the arena talk only to these types; the Discord,
+ * Slack and terminal adapters translate them to and from their SDKs. No SDK type crosses this boundary.
+ */
+
+/** The platforms we speak. */
+export type PlatformName = 'discord' | 'slack' | 'shell';
+
+/** A table: header row plus body rows of already formatted cells. */
+export interface TableContent {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  /** Per-column alignment; default left. */
+  readonly align?: readonly ('left' | 'right')[];
+}
+
+/** An image attachment (a leaderboard chart). */
+export interface ImageContent {
+  readonly filename: string;
+  readonly data: Uint8Array;
+  readonly alt: string;
+  readonly mimeType?: string;
+}
+
+/** One titled block of text (a prompt, an answer). Bodies may be long: the adapter splits per platform limits. */
+export interface Section {
+  readonly heading?: string;
+  readonly body: string;
+}
+
+/**
+ * Platform-neutral message content. Adapters render it: Discord as content + embeds (2,000 chars per message,
+ * 4,096 per embed description), Slack as Block Kit (3,000 chars per section block), the terminal as plain text.
+ */
+export interface MessageContent {
+  /** Short plain-text summary; also the notification / fallback text. */
+  readonly text: string;
+  readonly title?: string;
+  readonly sections?: readonly Section[];
+  readonly table?: TableContent;
+  readonly image?: ImageContent;
+  readonly footer?: string;
+}
+
+/**
+ * Where a posted message lives. `messageId` is the primary message (the one that carries the vote reactions);
+ * `partIds` are follow-up messages the adapter needed to fit long content (in order, possibly empty).
+ */
+export interface MessageRef {
+  readonly platform: PlatformName;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly partIds: readonly string[];
+}
+
+/** A person (or bot) on a platform. `roles` are Discord role ids / Slack user-group ids, when known. */
+export interface ChatUser {
+  readonly id: string;
+  readonly name?: string;
+  readonly roles: readonly string[];
+  readonly isBot?: boolean;
+}
+
+/**
+ * A reaction added to or removed from a message, as received. `eventId` is unique per platform delivery of one
+ * logical event (Slack `event_id`; Discord has none, so the adapter derives one from gateway session + sequence),
+ * so a replayed delivery has the same id. `emoji` is raw (the adapter does not normalise); see arena's emoji map.
+ */
+export interface ReactionEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly userId: string;
+  readonly emoji: string;
+  readonly added: boolean;
+  /** When the platform says it happened (Slack event_ts) or when it was received. */
+  readonly at: Date;
+  /** Slack retry number (X-Slack-Retry-Num / retry_attempt), when any. */
+  readonly retryNum?: number;
+}
+
+/** Option of a slash command. */
+export interface CommandOptionSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly required?: boolean;
+  readonly choices?: readonly string[];
+}
+
+/** A slash command the bot offers (registered with Discord; Slack commands are declared in the app manifest). */
+export interface CommandSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly options: readonly CommandOptionSpec[];
+  /** Hidden from non-maintainers where the platform supports it; always checked server-side too. */
+  readonly maintainerOnly?: boolean;
+}
+
+/** Options for a command reply. */
+export interface ReplyOptions {
+  /** Only the caller sees it (Discord flag 64, Slack ephemeral). */
+  readonly ephemeral?: boolean;
+}
+
+/**
+ * One invocation of a slash command, platform-neutral. The adapter has already acknowledged it (Discord
+ * deferReply / Slack ack) before the handler runs, so handlers may take longer than 3 s.
+ */
+export interface CommandContext {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly name: string;
+  /** Parsed options by name (Discord options; Slack/terminal: `key=value` words or positional words by order). */
+  readonly args: Readonly<Record<string, string>>;
+  /** The raw text after the command name (Slack, terminal); '' on Discord. */
+  readonly text: string;
+  readonly user: ChatUser;
+  readonly channelId: string;
+  /** Answers the caller (first call replaces the deferred "thinking…" state). */
+  reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
+}
+
+/** What an adapter calls when something happens. Handlers must not throw; adapters log anything that escapes. */
+export interface ChatHandlers {
+  onCommand(ctx: CommandContext): Promise<void>;
+  onReaction(event: ReactionEvent): Promise<void>;
+}
+
+/** The users who hold one emoji on a message (for reconciliation after a restart). */
+export interface ReactionSnapshot {
+  readonly emoji: string;
+  readonly userIds: readonly string[];
+}
+
+/** What every chat adapter implements. */
+export interface ChatPlatform {
+  readonly name: PlatformName;
+  /** The bot's own user id once started (its reactions are ignored as votes). */
+  readonly botUserId: string | undefined;
+  /** Connects, registers `commands`, and starts delivering events to `handlers`. */
+  start(handlers: ChatHandlers, commands: readonly CommandSpec[]): Promise<void>;
+  /** Disconnects cleanly. */
+  stop(): Promise<void>;
+  /** Posts content to a channel; long content may become several messages (see {@link MessageRef}). */
+  post(channelId: string, content: MessageContent): Promise<MessageRef>;
+  /** Replaces the content of a posted message (and its parts). */
+  edit(ref: MessageRef, content: MessageContent): Promise<void>;
+  /** Adds the bot's reactions to the primary message, in order. */
+  addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void>;
+  /** Reads the reactions really present on the primary message (all users, paged as needed). */
+  listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;
+}

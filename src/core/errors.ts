@@ -1,0 +1,50 @@
+/**
+ * @module core/errors
+ * One error type for the whole app: a string `code` from a closed union, a human message that names the
+ * input and the fix, and an optional `cause`. Retry and user-facing decisions look at `code`, never at text.
+ */
+
+/** Every error code the app raises. Adapters map these to user-facing text. */
+export const ERROR_CODES = [
+  'config_invalid',
+  'config_missing',
+  'env_invalid',
+  'db_unavailable',
+  'db_migration_failed',
+  'import_invalid',
+  'input_invalid',
+  'not_found',
+  'conflict',
+  'vote_invalid',
+  'battle_closed',
+  'rating_input_invalid',
+  'rating_disconnected',
+  'permission_denied',
+  'chat_platform_error',
+  'llm_rate_limited',
+  'llm_failed',
+  'judge_unparseable',
+  'internal',
+] as const;
+
+/** A member of {@link ERROR_CODES}. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The app's only error class.
+ * @example throw new AppError('import_invalid', 'outputs.json:12: "output" must be a string');
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  override readonly name = 'AppError';
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True when `err` is an {@link AppError}, optionally with the given code. */
+export function isAppError(err: unknown, code?: ErrorCode): err is AppError {
+  return err instanceof AppError && (code === undefined || err.code === code);
+}

@@ -1,0 +1,5 @@
+export * from './errors.ts';
+export * from './result.ts';
+export * from './clock.ts';
+export * from './rng.ts';
+export * from './logger.ts';
