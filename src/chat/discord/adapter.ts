@@ -1,0 +1,438 @@
+/**
+ * @module chat/discord/adapter
+ * The discord.js adapter: translates {@link ChatPlatform} to Discord REST calls and gateway events.
+ *
+ * Decisions (see shared/guides/chat-testing.md for the pitfalls referenced as Dn):
+ * - Intents are exactly Guilds + GuildMessageReactions (1025, D4); partials Message/Channel/Reaction/User (D3).
+ * - Reactions are read from the client's `raw` dispatches, not from `messageReactionAdd`: the raw packet carries
+ *   the gateway sequence `s`, so `eventId = discord:<session id>:<seq>` is identical for a replayed dispatch
+ *   (RESUME replays keep their sequence), and no partial message/reaction has to be fetched. The bot's own
+ *   reactions (D5) and other bots' are dropped.
+ * - Messages are sent/edited/reacted through `client.rest` with explicit routes: no dependency on the channel or
+ *   message cache, so everything works for messages posted before a restart.
+ * - Slash commands are deferred immediately (3-s rule, D11): ephemerally for `maintainerOnly` commands, publicly
+ *   otherwise. If the handler's first reply has the other visibility, the deferred reply is deleted and the
+ *   answer is sent as a follow-up with the right flags (64 = ephemeral). Later replies are follow-ups.
+ */
+import type { EventEmitter } from 'node:events';
+import {
+  type ChatInputCommandInteraction,
+  Client,
+  Events,
+  GatewayIntentBits,
+  type Interaction,
+  type InteractionEditReplyOptions,
+  type InteractionReplyOptions,
+  MessageFlags,
+  Partials,
+  type RawFile,
+  RESTEvents,
+  Routes,
+} from 'discord.js';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import type {
+  ChatHandlers,
+  ChatPlatform,
+  CommandContext,
+  CommandSpec,
+  MessageContent,
+  MessageRef,
+  ReactionSnapshot,
+  ReplyOptions,
+} from '../port.ts';
+import { truncate } from '../render/index.ts';
+import { type DiscordMessageJson, renderDiscordMessages } from './render.ts';
+
+/** Constructor options of {@link DiscordAdapter}. */
+export interface DiscordAdapterOptions {
+  /** Bot token (sent as `Bot <token>`; never logged). */
+  readonly token: string;
+  /** Application id; defaults to the one in the gateway READY. */
+  readonly applicationId?: string;
+  /** Register commands per guild (instant); when absent, commands are registered globally. */
+  readonly guildIds?: readonly string[];
+  /** Base REST URL without version (tests: the fake's `/api`). */
+  readonly restApi?: string;
+  readonly logger: Logger;
+  /**
+   * Role ids allowed to run `maintainerOnly` commands. When non-empty the adapter refuses other callers with an
+   * ephemeral "Maintainers only." before the handler runs (the handler should check again).
+   */
+  readonly maintainerRoleIds?: readonly string[];
+  /** Per-request REST timeout (ms); default 15,000. */
+  readonly restTimeoutMs?: number;
+  /** Retries for 5xx/network errors (429s are always waited out, honouring Retry-After); default 3. */
+  readonly restRetries?: number;
+  /** How long to wait for the gateway to become ready (ms); default 60,000. */
+  readonly readyTimeoutMs?: number;
+}
+
+/** Gateway dispatch as emitted on the client's `raw` event. */
+interface RawPacket {
+  readonly t: string | null;
+  readonly s: number | null;
+  readonly op: number;
+  readonly d: unknown;
+}
+
+interface RawReaction {
+  user_id: string;
+  channel_id: string;
+  message_id: string;
+  emoji: { id: string | null; name: string | null };
+  member?: { user?: { bot?: boolean } };
+}
+
+/** Ephemeral answer to a non-maintainer calling a maintainer-only command. */
+const MAINTAINERS_ONLY = 'Maintainers only.';
+
+/** `name:id` for custom emoji (as REST wants it), the unicode string otherwise. */
+function emojiKey(emoji: { id: string | null; name: string | null }): string {
+  return emoji.id ? `${emoji.name ?? '_'}:${emoji.id}` : (emoji.name ?? '');
+}
+
+/** Percent-encodes an emoji for a REST path exactly once (custom `name:id` stays as is). */
+export function encodeEmoji(emoji: string): string {
+  return /^[\w~-]+:\d{17,20}$/u.test(emoji) ? emoji : encodeURIComponent(emoji);
+}
+
+export class DiscordAdapter implements ChatPlatform {
+  readonly name = 'discord' as const;
+  #opts: DiscordAdapterOptions;
+  #log: Logger;
+  #client: Client | undefined;
+  #handlers: ChatHandlers | undefined;
+  #specs = new Map<string, CommandSpec>();
+  #sessions = new Map<number, string>();
+  #botUserId: string | undefined;
+
+  constructor(options: DiscordAdapterOptions) {
+    this.#opts = options;
+    this.#log = options.logger.child({ platform: 'discord' });
+  }
+
+  get botUserId(): string | undefined {
+    return this.#botUserId;
+  }
+
+  async start(handlers: ChatHandlers, commands: readonly CommandSpec[]): Promise<void> {
+    if (this.#client) throw new AppError('chat_platform_error', 'discord: adapter already started');
+    this.#handlers = handlers;
+    this.#specs = new Map(commands.map((c) => [c.name, c]));
+    const client = new Client({
+      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions],
+      partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
+      rest: {
+        ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
+        timeout: this.#opts.restTimeoutMs ?? 15_000,
+        retries: this.#opts.restRetries ?? 3,
+      },
+    });
+    this.#client = client;
+    // D2: without an 'error' listener a rejected listener promise kills the process.
+    client.on(Events.Error, (err) => this.#log.error({ err }, 'discord client error'));
+    client.on(Events.Warn, (message) => this.#log.warn({ message }, 'discord client warning'));
+    client.on(Events.ShardDisconnect, (ev, shardId) => this.#log.warn({ code: ev.code, shardId }, 'discord shard disconnected'));
+    client.on(Events.ShardResume, (shardId, replayed) => this.#log.info({ shardId, replayed }, 'discord shard resumed'));
+    client.rest.on(RESTEvents.RateLimited, (info) =>
+      this.#log.warn(
+        { route: info.route, method: info.method, retryAfterMs: info.retryAfter, scope: info.scope, global: info.global },
+        'discord rate limited; waiting',
+      ),
+    );
+    // An unexpected 429 (no prior rate-limit headers) is retried after Retry-After without a RateLimited event.
+    client.rest.on(RESTEvents.Response, (request, response) => {
+      if (response.status === 429) {
+        this.#log.warn(
+          { route: request.route, method: request.method, retryAfter: response.headers.get('retry-after'), scope: response.headers.get('x-ratelimit-scope') },
+          'discord rate limited; waiting',
+        );
+      }
+    });
+    (client as unknown as EventEmitter).on('raw', (packet: RawPacket, shardId: number) => this.#onRaw(packet, shardId));
+    client.on(Events.InteractionCreate, (interaction) => {
+      this.#onInteraction(interaction).catch((err: unknown) => this.#log.error({ err }, 'discord interaction failed'));
+    });
+
+    try {
+      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      await withTimeout(
+        (async () => {
+          await client.login(this.#opts.token);
+          await ready;
+        })(),
+        this.#opts.readyTimeoutMs ?? 60_000,
+        'discord gateway ready',
+      );
+      this.#botUserId = client.user?.id;
+      await this.#registerCommands(commands);
+      this.#log.info({ botUserId: this.#botUserId, commands: commands.length }, 'discord adapter started');
+    } catch (err) {
+      await this.stop();
+      throw err instanceof AppError ? err : new AppError('chat_platform_error', `discord: start failed: ${errMessage(err)}`, { cause: err });
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (!client) return;
+    client.removeAllListeners();
+    await client.destroy();
+    this.#log.info('discord adapter stopped');
+  }
+
+  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+    const messages = renderDiscordMessages(content);
+    const ids: string[] = [];
+    for (const [i, m] of messages.entries()) {
+      const res = (await this.#rest('post message', (rest) =>
+        rest.post(Routes.channelMessages(channelId), this.#messageRequest(m, i === 0 ? content : undefined)),
+      )) as { id: string };
+      ids.push(res.id);
+    }
+    const [messageId, ...partIds] = ids as [string, ...string[]];
+    return { platform: 'discord', channelId, messageId, partIds };
+  }
+
+  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
+    const messages = renderDiscordMessages(content);
+    const ids = [ref.messageId, ...ref.partIds];
+    if (messages.length > ids.length) {
+      this.#log.warn({ messageId: ref.messageId, needed: messages.length, available: ids.length }, 'discord edit: content needs more messages than posted; dropping the rest');
+    }
+    for (const [i, id] of ids.entries()) {
+      const m: DiscordMessageJson = messages[i] ?? { content: '\u200b', embeds: [] };
+      await this.#rest('edit message', (rest) =>
+        rest.patch(Routes.channelMessage(ref.channelId, id), this.#messageRequest(m, i === 0 ? content : undefined)),
+      );
+    }
+  }
+
+  async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
+    // Sequential on purpose: reactions have a tight per-channel bucket and the order is visible to users.
+    for (const emoji of emojis) {
+      await this.#rest('add reaction', (rest) =>
+        rest.put(Routes.channelMessageOwnReaction(ref.channelId, ref.messageId, encodeEmoji(emoji))),
+      );
+    }
+  }
+
+  /** Reactions present on the primary message; the bot's own user id is left out of `userIds`. */
+  async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
+    const msg = (await this.#rest('get message', (rest) => rest.get(Routes.channelMessage(ref.channelId, ref.messageId)))) as {
+      reactions?: { emoji: { id: string | null; name: string | null } }[];
+    };
+    const out: ReactionSnapshot[] = [];
+    for (const r of msg.reactions ?? []) {
+      const emoji = emojiKey(r.emoji);
+      const userIds: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const query = new URLSearchParams({ limit: '100' });
+        if (after) query.set('after', after);
+        const page = (await this.#rest('list reaction users', (rest) =>
+          rest.get(Routes.channelMessageReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)), { query }),
+        )) as { id: string }[];
+        for (const u of page) if (u.id !== this.#botUserId) userIds.push(u.id);
+        if (page.length < 100) break;
+        after = page[page.length - 1]?.id;
+      }
+      if (userIds.length > 0) out.push({ emoji, userIds });
+    }
+    return out;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  #messageRequest(m: DiscordMessageJson, withImageOf?: MessageContent): { body: Record<string, unknown>; files?: RawFile[] } {
+    // allowed_mentions: model output must never ping @everyone or roles.
+    const body: Record<string, unknown> = { content: m.content, embeds: m.embeds, allowed_mentions: { parse: [] } };
+    const image = withImageOf?.image;
+    if (!image) return { body };
+    body.attachments = [{ id: 0, filename: image.filename, description: truncate(image.alt, 1024) }];
+    return {
+      body,
+      files: [{ name: image.filename, data: Buffer.from(image.data), contentType: image.mimeType ?? 'image/png' }],
+    };
+  }
+
+  async #rest(what: string, call: (rest: Client['rest']) => Promise<unknown>): Promise<unknown> {
+    const client = this.#client;
+    if (!client) throw new AppError('chat_platform_error', `discord: ${what}: adapter not started`);
+    try {
+      return await call(client.rest);
+    } catch (err) {
+      this.#log.error({ err: errMessage(err), what }, 'discord REST call failed');
+      throw new AppError('chat_platform_error', `discord: ${what} failed: ${errMessage(err)}`, { cause: err });
+    }
+  }
+
+  async #registerCommands(commands: readonly CommandSpec[]): Promise<void> {
+    const appId = this.#opts.applicationId ?? this.#client?.application?.id;
+    if (!appId) throw new AppError('chat_platform_error', 'discord: no application id (set applicationId)');
+    const body = commands.map((c) => ({
+      type: 1,
+      name: c.name,
+      description: truncate(c.description, 100),
+      // Discord wants required options first; the stable sort keeps the declared order otherwise.
+      options: [...c.options]
+        .sort((a, b) => Number(b.required === true) - Number(a.required === true))
+        .map((o) => ({
+          type: 3,
+          name: o.name,
+          description: truncate(o.description, 100),
+          required: o.required === true,
+          ...(o.choices && o.choices.length > 0 ? { choices: o.choices.slice(0, 25).map((ch) => ({ name: ch, value: ch })) } : {}),
+        })),
+      // "0" hides the command from everyone but administrators (who can grant it per role); still checked server-side.
+      default_member_permissions: c.maintainerOnly ? '0' : null,
+      contexts: [0],
+    }));
+    const guildIds = this.#opts.guildIds ?? [];
+    if (guildIds.length === 0) {
+      await this.#rest('register global commands', (rest) => rest.put(Routes.applicationCommands(appId), { body }));
+    }
+    for (const guildId of guildIds) {
+      await this.#rest('register guild commands', (rest) => rest.put(Routes.applicationGuildCommands(appId, guildId), { body }));
+    }
+  }
+
+  #onRaw(packet: RawPacket, shardId: number): void {
+    if (packet.op !== 0) return;
+    if (packet.t === 'READY') {
+      const d = packet.d as { session_id?: string; user?: { id?: string } };
+      if (d.session_id) this.#sessions.set(shardId, d.session_id);
+      if (d.user?.id) this.#botUserId = d.user.id;
+      return;
+    }
+    if (packet.t !== 'MESSAGE_REACTION_ADD' && packet.t !== 'MESSAGE_REACTION_REMOVE') return;
+    const d = packet.d as RawReaction;
+    const added = packet.t === 'MESSAGE_REACTION_ADD';
+    // D5: the bot's own reactions come back as events; other bots never vote.
+    if (d.user_id === this.#botUserId) return;
+    if (d.member?.user?.bot === true || this.#client?.users.cache.get(d.user_id)?.bot === true) return;
+    const session = this.#sessions.get(shardId) ?? `shard${shardId}`;
+    const event = {
+      platform: 'discord' as const,
+      eventId: `discord:${session}:${packet.s ?? 'none'}`,
+      channelId: d.channel_id,
+      messageId: d.message_id,
+      userId: d.user_id,
+      emoji: emojiKey(d.emoji),
+      added,
+      at: new Date(),
+    };
+    const handlers = this.#handlers;
+    if (!handlers) return;
+    handlers.onReaction(event).catch((err: unknown) => this.#log.error({ err, eventId: event.eventId }, 'reaction handler failed'));
+  }
+
+  async #onInteraction(interaction: Interaction): Promise<void> {
+    if (!interaction.isChatInputCommand()) return;
+    const spec = this.#specs.get(interaction.commandName);
+    const handlers = this.#handlers;
+    if (!spec || !handlers) {
+      await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });
+      return;
+    }
+    const roles = memberRoleIds(interaction);
+    const log = this.#log.child({ command: spec.name, interactionId: interaction.id });
+    const maintainers = this.#opts.maintainerRoleIds ?? [];
+    if (spec.maintainerOnly && maintainers.length > 0 && !roles.some((r) => maintainers.includes(r))) {
+      await interaction.reply({ content: MAINTAINERS_ONLY, flags: MessageFlags.Ephemeral });
+      log.info('maintainer-only command refused');
+      return;
+    }
+    const deferEphemeral = spec.maintainerOnly === true;
+    await interaction.deferReply(deferEphemeral ? { flags: MessageFlags.Ephemeral } : {});
+
+    let replied = false;
+    let chain: Promise<void> = Promise.resolve();
+    const sendReply = async (content: MessageContent, options?: ReplyOptions): Promise<void> => {
+      const ephemeral = options?.ephemeral === true;
+      const payloads = renderDiscordMessages(content).map((m, i) => toInteractionPayload(m, i === 0 ? content : undefined));
+      let rest = payloads;
+      if (!replied) {
+        replied = true;
+        if (ephemeral === deferEphemeral) {
+          await interaction.editReply(payloads[0] as InteractionEditReplyOptions);
+          rest = payloads.slice(1);
+        } else {
+          // The deferred reply's visibility cannot change: drop it and answer with follow-ups instead.
+          await interaction.deleteReply();
+        }
+      }
+      for (const p of rest) {
+        await interaction.followUp({ ...p, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) } as InteractionReplyOptions);
+      }
+    };
+    const ctx: CommandContext = {
+      platform: 'discord',
+      eventId: `discord:interaction:${interaction.id}`,
+      name: spec.name,
+      args: Object.fromEntries(interaction.options.data.map((o) => [o.name, String(o.value ?? '')])),
+      text: '',
+      user: {
+        id: interaction.user.id,
+        name: interaction.user.username,
+        roles,
+        isBot: interaction.user.bot,
+      },
+      channelId: interaction.channelId,
+      reply: (content, options) => {
+        const next = chain.then(() => sendReply(content, options));
+        chain = next.catch(() => undefined);
+        return next.catch((err: unknown) => {
+          throw new AppError('chat_platform_error', `discord: reply failed: ${errMessage(err)}`, { cause: err });
+        });
+      },
+    };
+    try {
+      await handlers.onCommand(ctx);
+      await chain;
+      if (!replied) await interaction.deleteReply();
+    } catch (err) {
+      log.error({ err }, 'command handler failed');
+      if (!replied) {
+        replied = true;
+        await interaction.editReply({ content: 'Something went wrong; the maintainers have been told (see logs).' }).catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** Raw role ids of the invoking member, without @everyone (D12: cached manager or raw API array). */
+function memberRoleIds(interaction: ChatInputCommandInteraction): string[] {
+  const member = interaction.member;
+  if (!member) return [];
+  const ids = Array.isArray(member.roles) ? [...member.roles] : [...member.roles.cache.keys()];
+  return ids.filter((id) => id !== interaction.guildId);
+}
+
+function toInteractionPayload(m: DiscordMessageJson, withImageOf?: MessageContent): InteractionEditReplyOptions {
+  const image = withImageOf?.image;
+  return {
+    content: m.content,
+    embeds: m.embeds,
+    allowedMentions: { parse: [] },
+    ...(image ? { files: [{ attachment: Buffer.from(image.data), name: image.filename, description: image.alt }] } : {}),
+  };
+}
+
+function errMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('chat_platform_error', `discord: ${what} timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

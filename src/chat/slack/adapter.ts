@@ -1,0 +1,387 @@
+/**
+ * @module chat/slack/adapter
+ * The @slack/bolt adapter: translates {@link ChatPlatform} to Web API calls and Bolt listeners.
+ *
+ * Decisions (see shared/guides/chat-testing.md §2):
+ * - Socket Mode when `appToken` is set (no public URL needed), else the HTTP receiver (`signingSecret`, `port`).
+ * - Slash commands are `ack()`ed before anything else (3-s rule, T8); the handler then runs and answers with
+ *   `respond()` (response_url, ephemeral) or `chat.postMessage` (public, bot token, no expiry).
+ * - Reactions: `eventId = body.event_id`, so HTTP retries (X-Slack-Retry-Num) and Socket Mode re-deliveries of
+ *   one event share an id (T7); `retryNum` is Bolt's `context.retryNum` (0 on a first Socket Mode delivery is
+ *   reported as absent, like HTTP). `emoji` is the raw reaction name (`point_left::skin-tone-3`).
+ *   Bolt's `ignoreSelf` drops the bot's own reactions.
+ * - The WebClient has a per-request timeout and bounded retries (default 3) that honour Retry-After (S1).
+ */
+import { App, type Logger as BoltLogger, LogLevel, webApi } from '@slack/bolt';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import type {
+  ChatHandlers,
+  ChatPlatform,
+  CommandContext,
+  CommandSpec,
+  MessageContent,
+  MessageRef,
+  ReactionEvent,
+  ReactionSnapshot,
+} from '../port.ts';
+import { renderSlackMessages, type SlackMessageJson } from './render.ts';
+
+/** Constructor options of {@link SlackAdapter}. */
+export interface SlackAdapterOptions {
+  /** Bot token `xoxb-…` (never logged). */
+  readonly botToken: string;
+  /** App-level token `xapp-…`: enables Socket Mode (preferred when present). */
+  readonly appToken?: string;
+  /** Signing secret for the HTTP receiver (required without `appToken`). */
+  readonly signingSecret?: string;
+  /** HTTP receiver port (default 3000; 0 = any free port, see {@link SlackAdapter.listeningPort}). */
+  readonly port?: number;
+  /** HTTP receiver host (default all interfaces). */
+  readonly host?: string;
+  /** Web API base URL (tests: the fake's `/api/`). */
+  readonly slackApiUrl?: string;
+  readonly logger: Logger;
+  /** Retries per Web API call (429 Retry-After waits count against them); default 3. */
+  readonly apiRetries?: number;
+  /** Per-request Web API timeout (ms); default 10,000. */
+  readonly apiTimeoutMs?: number;
+  /**
+   * User-group ids to report as `ChatUser.roles` when the caller belongs to them (checked with
+   * `usergroups.users.list`, cached for 5 minutes). Without it Slack users have no roles.
+   */
+  readonly roleGroupIds?: readonly string[];
+}
+
+/** Parses `key=value` words and positional words of a command's text (double quotes group words). */
+export function parseCommandArgs(text: string, spec: CommandSpec): Record<string, string> {
+  const words: string[] = [];
+  const re = /(?:[^\s"]+|"[^"]*")+/gu;
+  for (const m of text.matchAll(re)) words.push(m[0].replace(/"/gu, ''));
+  const names = new Set(spec.options.map((o) => o.name));
+  const args: Record<string, string> = {};
+  const positional: string[] = [];
+  for (const w of words) {
+    const eq = w.indexOf('=');
+    const key = eq > 0 ? w.slice(0, eq) : '';
+    if (key && names.has(key)) args[key] = w.slice(eq + 1);
+    else positional.push(w);
+  }
+  for (const o of spec.options) {
+    if (args[o.name] !== undefined) continue;
+    const next = positional.shift();
+    if (next === undefined) break;
+    args[o.name] = next;
+  }
+  return args;
+}
+
+export class SlackAdapter implements ChatPlatform {
+  readonly name = 'slack' as const;
+  #opts: SlackAdapterOptions;
+  #log: Logger;
+  #app: App | undefined;
+  #handlers: ChatHandlers | undefined;
+  #specs = new Map<string, CommandSpec>();
+  #botUserId: string | undefined;
+  #port: number | undefined;
+  #groupCache = new Map<string, { users: Set<string>; until: number }>();
+
+  constructor(options: SlackAdapterOptions) {
+    this.#opts = options;
+    this.#log = options.logger.child({ platform: 'slack' });
+  }
+
+  get botUserId(): string | undefined {
+    return this.#botUserId;
+  }
+
+  /** The HTTP receiver's port once started (undefined in Socket Mode). */
+  get listeningPort(): number | undefined {
+    return this.#port;
+  }
+
+  async start(handlers: ChatHandlers, commands: readonly CommandSpec[]): Promise<void> {
+    if (this.#app) throw new AppError('chat_platform_error', 'slack: adapter already started');
+    const { appToken, signingSecret } = this.#opts;
+    if (!appToken && !signingSecret) {
+      throw new AppError('config_invalid', 'slack: set an app token (Socket Mode) or a signing secret (HTTP mode)');
+    }
+    this.#handlers = handlers;
+    this.#specs = new Map(commands.map((c) => [c.name, c]));
+    const app = new App({
+      token: this.#opts.botToken,
+      ...(appToken ? { socketMode: true, appToken } : { signingSecret: signingSecret as string }),
+      logger: boltLogger(this.#log),
+      ignoreSelf: true,
+      clientOptions: {
+        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
+        retryConfig: { retries: this.#opts.apiRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+        timeout: this.#opts.apiTimeoutMs ?? 10_000,
+      },
+    });
+    this.#app = app;
+    app.client.on(webApi.WebClientEvent.RATE_LIMITED, (retryAfterSec: number, info: { url?: string }) =>
+      this.#log.warn({ retryAfterSec, url: info?.url }, 'slack rate limited; waiting'),
+    );
+    app.error(async (err) => {
+      this.#log.error({ err: errMessage(err), code: (err as { code?: string }).code }, 'slack listener error');
+    });
+    app.event('reaction_added', async ({ event, body, context }) => {
+      await this.#onReaction(true, event, body as { event_id?: string }, context.retryNum);
+    });
+    app.event('reaction_removed', async ({ event, body, context }) => {
+      await this.#onReaction(false, event, body as { event_id?: string }, context.retryNum);
+    });
+    app.command(/.*/u, async ({ command, ack, respond, client }) => {
+      const name = command.command.replace(/^\//u, '');
+      const spec = this.#specs.get(name);
+      if (!spec) {
+        await ack({ response_type: 'ephemeral', text: 'Unknown command.' });
+        return;
+      }
+      await ack();
+      await this.#runCommand(spec, command, respond, client);
+    });
+
+    try {
+      if (appToken) {
+        await app.start();
+      } else {
+        const server = (await app.start({ port: this.#opts.port ?? 3000, ...(this.#opts.host ? { host: this.#opts.host } : {}) })) as {
+          address(): { port: number } | string | null;
+        };
+        const addr = server.address();
+        this.#port = typeof addr === 'object' && addr ? addr.port : undefined;
+      }
+      const auth = await app.client.auth.test();
+      this.#botUserId = auth.user_id;
+      this.#log.info({ botUserId: this.#botUserId, socketMode: Boolean(appToken), port: this.#port }, 'slack adapter started');
+    } catch (err) {
+      await this.stop().catch(() => undefined);
+      throw new AppError('chat_platform_error', `slack: start failed: ${errMessage(err)}`, { cause: err });
+    }
+  }
+
+  async stop(): Promise<void> {
+    const app = this.#app;
+    this.#app = undefined;
+    this.#port = undefined;
+    if (!app) return;
+    await app.stop();
+    this.#log.info('slack adapter stopped');
+  }
+
+  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+    const client = this.#client('post');
+    const messages = renderSlackMessages(content);
+    const ids: string[] = [];
+    let channel = channelId;
+    for (const m of messages) {
+      const res = await this.#call('chat.postMessage', () =>
+        client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, unfurl_links: false, unfurl_media: false }),
+      );
+      // postMessage resolves a channel name to its id; keep the id for the ref and later calls.
+      if (res.channel) channel = res.channel;
+      ids.push(res.ts as string);
+    }
+    const [messageId, ...partIds] = ids as [string, ...string[]];
+    if (content.image) {
+      // uploadV2 gives no message ts (T12), so the image goes in the primary message's thread.
+      const image = content.image;
+      await this.#call('files.uploadV2', () =>
+        client.files.uploadV2({
+          channel_id: channel,
+          thread_ts: messageId,
+          file: Buffer.from(image.data),
+          filename: image.filename,
+          title: image.alt,
+          alt_text: image.alt,
+        }),
+      );
+    }
+    return { platform: 'slack', channelId: channel, messageId, partIds };
+  }
+
+  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
+    const client = this.#client('edit');
+    const messages = renderSlackMessages(content);
+    const ids = [ref.messageId, ...ref.partIds];
+    if (messages.length > ids.length) {
+      this.#log.warn({ ts: ref.messageId, needed: messages.length, available: ids.length }, 'slack edit: content needs more messages than posted; dropping the rest');
+    }
+    for (const [i, ts] of ids.entries()) {
+      const m: SlackMessageJson = messages[i] ?? { text: '…', blocks: [] };
+      await this.#call('chat.update', () => client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }));
+    }
+  }
+
+  /** Adds reactions by name (`point_left`, with or without surrounding colons), in order. */
+  async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
+    const client = this.#client('addReactions');
+    for (const emoji of emojis) {
+      const name = emoji.replace(/^:|:$/gu, '');
+      try {
+        await client.reactions.add({ channel: ref.channelId, timestamp: ref.messageId, name });
+      } catch (err) {
+        if (slackErrorCode(err) === 'already_reacted') continue;
+        throw this.#wrap('reactions.add', err);
+      }
+    }
+  }
+
+  /** Reactions present on the primary message (`reactions.get full=true`); the bot itself is left out. */
+  async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
+    const client = this.#client('listReactions');
+    const res = await this.#call('reactions.get', () => client.reactions.get({ channel: ref.channelId, timestamp: ref.messageId, full: true }));
+    const reactions = (res.message as { reactions?: { name?: string; users?: string[] }[] } | undefined)?.reactions ?? [];
+    const out: ReactionSnapshot[] = [];
+    for (const r of reactions) {
+      const userIds = (r.users ?? []).filter((u) => u !== this.#botUserId);
+      if (r.name && userIds.length > 0) out.push({ emoji: r.name, userIds });
+    }
+    return out;
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  #client(what: string): App['client'] {
+    if (!this.#app) throw new AppError('chat_platform_error', `slack: ${what}: adapter not started`);
+    return this.#app.client;
+  }
+
+  async #call<T>(method: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw this.#wrap(method, err);
+    }
+  }
+
+  #wrap(method: string, err: unknown): AppError {
+    const code = slackErrorCode(err);
+    this.#log.error({ method, error: code ?? errMessage(err) }, 'slack Web API call failed');
+    return new AppError('chat_platform_error', `slack: ${method} failed: ${code ?? errMessage(err)}`, { cause: err });
+  }
+
+  async #onReaction(
+    added: boolean,
+    event: { user: string; reaction: string; item: { type: string; channel?: string; ts?: string }; event_ts: string },
+    body: { event_id?: string },
+    retryNum: number | undefined,
+  ): Promise<void> {
+    if (event.item.type !== 'message' || !event.item.channel || !event.item.ts) return;
+    const ev: ReactionEvent = {
+      platform: 'slack',
+      eventId: body.event_id ?? `slack:${event.item.channel}:${event.item.ts}:${event.user}:${event.event_ts}`,
+      channelId: event.item.channel,
+      messageId: event.item.ts,
+      userId: event.user,
+      emoji: event.reaction,
+      added,
+      at: new Date(Number(event.event_ts) * 1000),
+      ...(retryNum ? { retryNum } : {}),
+    };
+    try {
+      await this.#handlers?.onReaction(ev);
+    } catch (err) {
+      this.#log.error({ err, eventId: ev.eventId }, 'reaction handler failed');
+    }
+  }
+
+  async #runCommand(
+    spec: CommandSpec,
+    command: { text: string; user_id: string; user_name: string; channel_id: string; trigger_id: string },
+    respond: (msg: Record<string, unknown>) => Promise<unknown>,
+    client: App['client'],
+  ): Promise<void> {
+    const log = this.#log.child({ command: spec.name, trigger: command.trigger_id });
+    const ctx: CommandContext = {
+      platform: 'slack',
+      eventId: `slack:command:${command.trigger_id}`,
+      name: spec.name,
+      args: parseCommandArgs(command.text, spec),
+      text: command.text,
+      user: { id: command.user_id, name: command.user_name, roles: await this.#rolesOf(command.user_id, client) },
+      channelId: command.channel_id,
+      reply: async (content, options) => {
+        if (!options?.ephemeral) {
+          await this.post(command.channel_id, content);
+          return;
+        }
+        for (const m of renderSlackMessages(content)) {
+          try {
+            await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks });
+          } catch (err) {
+            // response_url expired or used up (5 uses / 30 min): fall back to the bot token.
+            log.warn({ error: errMessage(err) }, 'respond() failed; using chat.postEphemeral');
+            await this.#call('chat.postEphemeral', () =>
+              client.chat.postEphemeral({ channel: command.channel_id, user: command.user_id, text: m.text, blocks: m.blocks }),
+            );
+          }
+        }
+      },
+    };
+    try {
+      await this.#handlers?.onCommand(ctx);
+    } catch (err) {
+      log.error({ err }, 'command handler failed');
+      await respond({ response_type: 'ephemeral', text: 'Something went wrong; the maintainers have been told (see logs).' }).catch(
+        () => undefined,
+      );
+    }
+  }
+
+  async #rolesOf(userId: string, client: App['client']): Promise<string[]> {
+    const roles: string[] = [];
+    for (const group of this.#opts.roleGroupIds ?? []) {
+      let cached = this.#groupCache.get(group);
+      if (!cached || cached.until < Date.now()) {
+        try {
+          const res = await client.usergroups.users.list({ usergroup: group });
+          cached = { users: new Set(res.users ?? []), until: Date.now() + 5 * 60_000 };
+          this.#groupCache.set(group, cached);
+        } catch (err) {
+          this.#log.warn({ group, error: slackErrorCode(err) ?? errMessage(err) }, 'slack usergroups.users.list failed');
+          continue;
+        }
+      }
+      if (cached.users.has(userId)) roles.push(group);
+    }
+    return roles;
+  }
+}
+
+/** Routes Bolt's own logging into pino (Bolt passes strings and objects). */
+function boltLogger(log: Logger): BoltLogger {
+  let level: LogLevel = LogLevel.INFO;
+  const text = (msg: unknown[]): string => msg.map((m) => (typeof m === 'string' ? m : errMessage(m))).join(' ');
+  return {
+    debug: (...msg: unknown[]) => log.debug({ src: 'bolt' }, text(msg)),
+    info: (...msg: unknown[]) => log.info({ src: 'bolt' }, text(msg)),
+    warn: (...msg: unknown[]) => log.warn({ src: 'bolt' }, text(msg)),
+    error: (...msg: unknown[]) => log.error({ src: 'bolt' }, text(msg)),
+    setLevel: (l: LogLevel) => {
+      level = l;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
+function slackErrorCode(err: unknown): string | undefined {
+  const data = (err as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+function errMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  if (typeof err === 'object' && err !== null) {
+    try {
+      return JSON.stringify(err);
+    } catch {
+      return String(err);
+    }
+  }
+  return String(err);
+}

@@ -1,0 +1,76 @@
+/**
+ * @module chat/slack/render
+ * MessageContent → Slack Block Kit messages (plain JSON, no Bolt types), split so that every block respects
+ * Slack's limits (3,000 chars per section/context text, 150 per header) and every message has ≤ 50 blocks.
+ * The first message is the primary one (it carries the reactions); the rest become `partIds`.
+ */
+import type { MessageContent } from '../port.ts';
+import { renderTable, splitTransformed, truncate } from '../render/index.ts';
+
+/** Slack's documented limits. */
+export const SLACK_LIMITS = {
+  sectionText: 3000,
+  headerText: 150,
+  blocksPerMessage: 50,
+  /** Top-level `text` (notification / fallback); Slack truncates beyond 40,000, we keep it short. */
+  fallbackText: 3000,
+} as const;
+
+/** A Block Kit block as JSON (header, section, context). */
+export type SlackBlockJson =
+  | { type: 'header'; text: { type: 'plain_text'; text: string; emoji: true } }
+  | { type: 'section'; text: { type: 'mrkdwn'; text: string } }
+  | { type: 'context'; elements: { type: 'mrkdwn'; text: string }[] };
+
+/** One message to post or update. */
+export interface SlackMessageJson {
+  text: string;
+  blocks: SlackBlockJson[];
+}
+
+/** Escapes the three characters Slack's mrkdwn reserves. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+}
+
+function sections(text: string, transform: (c: string) => string): SlackBlockJson[] {
+  return splitTransformed(text, SLACK_LIMITS.sectionText, transform).map((t) => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text: t },
+  }));
+}
+
+/**
+ * Renders content as Block Kit: header (title), section(s) for the summary text, a bold heading + section(s)
+ * per section, the table in code-block sections, the footer as a context block; then packs ≤ 50 blocks per
+ * message. Every message carries the (truncated) summary as its fallback `text`.
+ */
+export function renderSlackMessages(content: MessageContent): SlackMessageJson[] {
+  const L = SLACK_LIMITS;
+  const blocks: SlackBlockJson[] = [];
+  if (content.title) {
+    blocks.push({ type: 'header', text: { type: 'plain_text', text: truncate(content.title, L.headerText), emoji: true } });
+  }
+  if (content.text) blocks.push(...sections(content.text, escapeMrkdwn));
+  for (const s of content.sections ?? []) {
+    if (s.heading) {
+      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(truncate(s.heading, 2900))}*` } });
+    }
+    if (s.body) blocks.push(...sections(s.body, escapeMrkdwn));
+  }
+  if (content.table) {
+    blocks.push(...sections(renderTable(content.table), (c) => `\`\`\`\n${escapeMrkdwn(c)}\n\`\`\``));
+  }
+  if (content.footer) {
+    const footer = splitTransformed(content.footer, L.sectionText, escapeMrkdwn);
+    const text = footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
+    if (text) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+  }
+  const fallback = truncate(content.text || content.title || ' ', L.fallbackText);
+  const messages: SlackMessageJson[] = [];
+  for (let i = 0; i < blocks.length; i += L.blocksPerMessage) {
+    messages.push({ text: fallback, blocks: blocks.slice(i, i + L.blocksPerMessage) });
+  }
+  if (messages.length === 0) messages.push({ text: fallback, blocks: [] });
+  return messages;
+}

@@ -1,0 +1,178 @@
+/**
+ * @module config/loader
+ * Loads and validates `config/default.yaml`, `config/models.yaml`, `config/suites/*.yaml` and the environment.
+ * A bad file fails at start with one line per problem, `file:line:col path: message`. This is the only module
+ * that reads `process.env`. The returned config is deeply frozen.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import { AppError } from '../core/errors.ts';
+import {
+  appConfigSchema,
+  envSchema,
+  modelsFileSchema,
+  suiteSchema,
+  type AppConfig,
+  type Env,
+  type ModelConfig,
+  type SuiteConfig,
+} from './schema.ts';
+
+/** Everything the app is configured with. */
+export interface LoadedConfig {
+  readonly app: AppConfig;
+  readonly models: readonly ModelConfig[];
+  readonly suites: ReadonlyMap<string, SuiteConfig>;
+  readonly env: Env;
+  /** Absolute config folder. */
+  readonly configDir: string;
+  /** Absolute PGlite data folder (used only when `env.DATABASE_URL` is unset). */
+  readonly dataDir: string;
+}
+
+/** Where to look; defaults come from the environment, then from the working directory. */
+export interface LoadOptions {
+  readonly configDir?: string;
+  readonly dataDir?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly cwd?: string;
+}
+
+function display(file: string, cwd: string): string {
+  const rel = relative(cwd, file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/** Formats zod issues against a YAML document as `file:line:col path: message` lines. */
+function locate(
+  doc: Document,
+  lc: LineCounter,
+  file: string,
+  issues: readonly z.core.$ZodIssue[],
+): string[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String);
+    // Walk down as far as the path exists in the document to find the closest node.
+    let pos: [number, number] | undefined;
+    for (let depth = path.length; depth >= 0 && pos === undefined; depth--) {
+      const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
+      if (isNode(node) && node.range) {
+        const p = lc.linePos(node.range[0]);
+        pos = [p.line, p.col];
+      }
+    }
+    const [line, col] = pos ?? [1, 1];
+    const where = path.length > 0 ? path.join('.') : '(root)';
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.join(', ')}: remove or fix the spelling`;
+    return `${file}:${line}:${col} ${where}: ${message}`;
+  });
+}
+
+/** Parses and validates one YAML file; throws AppError('config_invalid') listing every problem. */
+export function parseYamlFile<S extends z.ZodType>(file: string, schema: S, cwd = process.cwd()): z.output<S> {
+  const shown = display(file, cwd);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new AppError('config_missing', `${shown}: cannot read (${(err as Error).message})`, { cause: err });
+  }
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const lines = doc.errors.map((e) => {
+      const p = lc.linePos(e.pos[0]);
+      return `${shown}:${p.line}:${p.col} (yaml): ${e.message.split('\n')[0]}`;
+    });
+    throw new AppError('config_invalid', lines.join('\n'));
+  }
+  const data = doc.toJS() ?? {};
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new AppError('config_invalid', locate(doc, lc, shown, parsed.error.issues).join('\n'));
+  }
+  return parsed.data;
+}
+
+/** Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value). */
+export function parseEnv(env: Readonly<Record<string, string | undefined>>): Env {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `environment ${i.path.join('.')}: ${i.message}`);
+    throw new AppError('env_invalid', lines.join('\n'));
+  }
+  return parsed.data;
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    if (o instanceof Map) {
+      for (const v of o.values()) deepFreeze(v);
+    } else {
+      for (const v of Object.values(o)) deepFreeze(v);
+    }
+  }
+  return o;
+}
+
+/**
+ * Loads the whole configuration. Missing `default.yaml` / `models.yaml` mean "all defaults"; a file that exists
+ * must be valid.
+ * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
+ */
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const env = parseEnv(options.env ?? process.env);
+  const configDir = resolve(cwd, options.configDir ?? env.ZHUJIU_CONFIG_DIR ?? 'config');
+  const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
+  const problems: string[] = [];
+  const attempt = <T>(fn: () => T, fallback: T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof AppError) {
+        problems.push(err.message);
+        return fallback;
+      }
+      throw err;
+    }
+  };
+
+  const defaultFile = join(configDir, 'default.yaml');
+  const app = existsSync(defaultFile)
+    ? attempt(() => parseYamlFile(defaultFile, appConfigSchema, cwd), appConfigSchema.parse({}))
+    : appConfigSchema.parse({});
+  const modelsFile = join(configDir, 'models.yaml');
+  const models = existsSync(modelsFile)
+    ? attempt(() => parseYamlFile(modelsFile, modelsFileSchema, cwd).models, [] as ModelConfig[])
+    : [];
+  const seen = new Set<string>();
+  for (const m of models) {
+    if (seen.has(m.name)) problems.push(`${display(modelsFile, cwd)}: model "${m.name}" is listed twice`);
+    seen.add(m.name);
+  }
+  const suites = new Map<string, SuiteConfig>();
+  const suitesDir = join(configDir, 'suites');
+  if (existsSync(suitesDir)) {
+    for (const f of readdirSync(suitesDir).sort()) {
+      if (!/\.ya?ml$/.test(f)) continue;
+      const suite = attempt(() => parseYamlFile(join(suitesDir, f), suiteSchema, cwd), undefined);
+      if (suite === undefined) continue;
+      if (suites.has(suite.name)) {
+        problems.push(`${display(join(suitesDir, f), cwd)}: suite name "${suite.name}" is used twice`);
+      }
+      suites.set(suite.name, suite);
+    }
+  }
+  if (problems.length > 0) throw new AppError('config_invalid', problems.join('\n'));
+  const finalApp: AppConfig = {
+    ...app,
+    log: { level: env.LOG_LEVEL ?? app.log.level },
+    http: { ...app.http, port: env.PORT ?? app.http.port },
+  };
+  return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir });
+}

@@ -1,0 +1,211 @@
+/**
+ * @module config/schema
+ * zod schemas for the YAML configuration files and the environment. Types are inferred from them.
+ */
+import { z } from 'zod';
+
+/** The seven ZhuJiu ability dimensions (SCORING.md §1). */
+export const ABILITIES = [
+  'knowledge',
+  'chinese_specific',
+  'language',
+  'reasoning',
+  'refusal',
+  'safety',
+  'robustness',
+] as const;
+/** One ability dimension. */
+export type Ability = (typeof ABILITIES)[number];
+
+/** The three evaluation methods (SCORING.md §1). */
+export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
+/** One evaluation method. */
+export type Method = (typeof METHODS)[number];
+
+const emojiSet = z.strictObject({ left: z.string().min(1), equal: z.string().min(1), right: z.string().min(1) });
+
+/** `config/default.yaml`. */
+export const appConfigSchema = z.strictObject({
+  http: z
+    .strictObject({
+      port: z.number().int().min(0).max(65535).default(8080),
+      host: z.string().default('127.0.0.1'),
+    })
+    .prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    })
+    .prefault({}),
+  arena: z
+    .strictObject({
+      window_hours: z.number().positive().max(24 * 365).default(24),
+      vote_cap: z.number().int().min(0).default(0),
+      schedule: z
+        .strictObject({
+          every_minutes: z.number().int().min(0).default(0),
+          channels: z
+            .array(
+              z.strictObject({
+                platform: z.enum(['discord', 'slack', 'shell']),
+                channel_id: z.string().min(1),
+              }),
+            )
+            .default([]),
+        })
+        .prefault({}),
+      identity_guard: z
+        .strictObject({
+          words: z.array(z.string().min(1)).default([]),
+          patterns: z
+            .array(
+              z.string().refine(
+                (p) => {
+                  try {
+                    new RegExp(p, 'iu');
+                    return true;
+                  } catch {
+                    return false;
+                  }
+                },
+                { message: 'not a valid regular expression' },
+              ),
+            )
+            .default([]),
+        })
+        .prefault({}),
+      emoji: z
+        .strictObject({
+          discord: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
+          slack: emojiSet.default({ left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right' }),
+          shell: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  platforms: z
+    .strictObject({
+      discord: z
+        .strictObject({
+          guild_ids: z.array(z.string()).default([]),
+          maintainer_role_ids: z.array(z.string()).default([]),
+        })
+        .prefault({}),
+      slack: z
+        .strictObject({
+          mode: z.enum(['socket', 'http']).default('socket'),
+          port: z.number().int().min(0).max(65535).default(3000),
+          maintainer_user_ids: z.array(z.string()).default([]),
+          maintainer_usergroup_ids: z.array(z.string()).default([]),
+        })
+        .prefault({}),
+      shell: z
+        .strictObject({
+          user_id: z.string().min(1).default('local'),
+          user_name: z.string().min(1).default('you'),
+          maintainer: z.boolean().default(true),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  ratings: z
+    .strictObject({
+      bootstrap: z.number().int().min(0).max(100_000).default(1000),
+      seed: z.number().int().default(0),
+      anchor: z
+        .strictObject({ model: z.string().min(1), rating: z.number() })
+        .nullable()
+        .default(null),
+    })
+    .prefault({}),
+  aggregation: z
+    .strictObject({
+      min_votes: z.number().int().min(0).default(20),
+      bootstrap: z.number().int().min(0).max(1_000_000).default(10_000),
+      seed: z.number().int().default(0),
+    })
+    .prefault({}),
+});
+/** Validated `config/default.yaml`. */
+export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/** Names are used in commands and file names: keep them simple. */
+export const modelNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\p{L}\p{N}._:/@+-]+$/u, 'use letters, digits and . _ : / @ + - only (no spaces)');
+
+const openAiModel = z.strictObject({
+  name: modelNameSchema,
+  provider: z.literal('openai'),
+  base_url: z.url(),
+  model: z.string().min(1),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, 'the name of an environment variable, e.g. OPENAI_API_KEY')
+    .optional(),
+  params: z.record(z.string(), z.unknown()).default({}),
+  timeout_ms: z.number().int().positive().default(60_000),
+  max_concurrency: z.number().int().positive().default(4),
+});
+const recordedModel = z.strictObject({
+  name: modelNameSchema,
+  provider: z.literal('recorded'),
+  file: z.string().optional(),
+});
+
+/** `config/models.yaml`. */
+export const modelsFileSchema = z.strictObject({
+  models: z.array(z.discriminatedUnion('provider', [openAiModel, recordedModel])).default([]),
+});
+/** One configured model. */
+export type ModelConfig = z.infer<typeof modelsFileSchema>['models'][number];
+
+/** `config/suites/<name>.yaml`. */
+export const suiteSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only'),
+  description: z.string().default(''),
+  datasets: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        ability: z.enum(ABILITIES),
+        method: z.enum(METHODS),
+        path: z.string().optional(),
+        metric: z.string().optional(),
+      }),
+    )
+    .min(1),
+});
+/** A validated suite. */
+export type SuiteConfig = z.infer<typeof suiteSchema>;
+
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** The environment variables the app reads (only `config/` reads process.env). */
+export const envSchema = z.object({
+  DATABASE_URL: optionalSecret.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  ZHUJIU_DATA_DIR: optionalSecret,
+  ZHUJIU_CONFIG_DIR: optionalSecret,
+  ZHUJIU_VOTER_SECRET: optionalSecret.pipe(
+    z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+  ),
+  DISCORD_TOKEN: optionalSecret,
+  DISCORD_APPLICATION_ID: optionalSecret,
+  SLACK_BOT_TOKEN: optionalSecret,
+  SLACK_APP_TOKEN: optionalSecret,
+  SLACK_SIGNING_SECRET: optionalSecret,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+});
+/** Validated environment. */
+export type Env = z.infer<typeof envSchema>;

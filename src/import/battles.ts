@@ -1,0 +1,118 @@
+/**
+ * @module import/battles
+ * `zhujiu import battles`: public arena votes (JSONL `{model_a, model_b, winner}`) become closed battles with one
+ * vote each, tagged with a source, so an arena can start from existing votes. One transaction; re-running the same
+ * file adds nothing (each row's key is its line number within the source).
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Kysely } from 'kysely';
+import type { Ability } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import { type ImportedBattle, insertImportedBattles } from '../storage/battles.ts';
+import { ensureModels } from '../storage/models.ts';
+import type { Database, VoteChoice } from '../storage/schema.ts';
+
+const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
+  model_a: 'left',
+  model_b: 'right',
+  tie: 'equal',
+  'tie (bothbad)': 'equal',
+};
+
+/** Options of a battles import. */
+export interface ImportBattlesOptions {
+  readonly file: string;
+  /** Tag of the imported battles; default: the file's base name without extension. */
+  readonly source?: string;
+  readonly ability?: Ability;
+  readonly at?: Date;
+}
+
+/** What an import did. */
+export interface ImportBattlesResult {
+  readonly source: string;
+  readonly rows: number;
+  readonly added: number;
+  readonly skipped: number;
+  readonly models: number;
+}
+
+/**
+ * Imports a battles JSONL file.
+ * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a self-battle,
+ *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file. Nothing is written then.
+ */
+export async function importBattles(db: Kysely<Database>, opts: ImportBattlesOptions): Promise<ImportBattlesResult> {
+  const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
+  if (!/^[\w.:@-]{1,64}$/.test(source)) {
+    throw new AppError('input_invalid', `--source "${source}": use 1–64 letters, digits and . _ : @ -`);
+  }
+  try {
+    await stat(opts.file);
+  } catch (err) {
+    throw new AppError('import_invalid', `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code}); check the path`, { cause: err });
+  }
+  type Row = { line: number; a: string; b: string; winner: string };
+  const rows: Row[] = [];
+  const problems: string[] = [];
+  let lineNo = 0;
+  const rl = createInterface({ input: createReadStream(opts.file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const raw of rl) {
+    lineNo++;
+    if (raw.trim() === '') continue;
+    const bad = (msg: string) => {
+      if (problems.length < 20) problems.push(`${opts.file}:${lineNo}: ${msg}`);
+    };
+    let o: unknown;
+    try {
+      o = JSON.parse(raw);
+    } catch (err) {
+      bad(`not valid JSON (${(err as Error).message})`);
+      continue;
+    }
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+      bad('expected an object {"model_a", "model_b", "winner"}');
+      continue;
+    }
+    const r = o as Record<string, unknown>;
+    const a = r.model_a;
+    const b = r.model_b;
+    const w = r.winner;
+    if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '') {
+      bad('"model_a" and "model_b" must be non-empty strings (model names)');
+      continue;
+    }
+    if (a === b) {
+      bad(`self-battle: "model_a" and "model_b" are both "${a}"; drop the line`);
+      continue;
+    }
+    if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
+      bad(`unknown "winner" ${JSON.stringify(w)}; use model_a, model_b, tie or tie (bothbad)`);
+      continue;
+    }
+    rows.push({ line: lineNo, a, b, winner: w });
+  }
+  if (problems.length > 0) throw new AppError('import_invalid', problems.join('\n'));
+  if (rows.length === 0) throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
+  const at = opts.at ?? new Date();
+  return db.transaction().execute(async (trx) => {
+    const names = new Set<string>();
+    for (const r of rows) {
+      names.add(r.a);
+      names.add(r.b);
+    }
+    const ids = await ensureModels(trx, [...names], 'external');
+    const battles: ImportedBattle[] = rows.map((r) => ({
+      importKey: String(r.line),
+      leftModelId: ids.get(r.a) as number,
+      rightModelId: ids.get(r.b) as number,
+      choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
+      original: r.winner,
+    }));
+    const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at);
+    return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
+  });
+}

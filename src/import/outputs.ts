@@ -1,0 +1,89 @@
+/**
+ * @module import/outputs
+ * `zhujiu import outputs`: recorded model outputs become stored responses (the cache an eval run and the arena
+ * read). One transaction: a bad row fails the whole import and writes nothing; re-running adds nothing.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Ability, Method } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import { type OutputsFormat, parseRecordedOutputs } from '../llm/recorded-outputs.ts';
+import { ensureDataset, ensureItems } from '../storage/items.ts';
+import { ensureModels } from '../storage/models.ts';
+import { insertResponses } from '../storage/responses.ts';
+import type { Database } from '../storage/schema.ts';
+
+/** The request hash of an imported (recorded) response: one recorded answer per model and item. */
+export const RECORDED_REQUEST_HASH = 'recorded';
+
+/** Options of an outputs import. */
+export interface ImportOutputsOptions {
+  readonly file: string;
+  readonly model: string;
+  readonly format?: OutputsFormat;
+  /** Dataset to file the items under; default `alpaca_eval` for that format, else the file's base name. */
+  readonly dataset?: string;
+  readonly ability?: Ability;
+  readonly method?: Method;
+}
+
+/** What an import did. */
+export interface ImportOutputsResult {
+  readonly model: string;
+  readonly dataset: string;
+  readonly rows: number;
+  readonly added: number;
+  readonly skipped: number;
+}
+
+/**
+ * Imports one file of recorded outputs for one model.
+ * @throws AppError `import_invalid` listing `file:line: reason` for every bad row (nothing is written), or when
+ *   the file's `generator` names another model.
+ */
+export async function importOutputs(db: Kysely<Database>, opts: ImportOutputsOptions): Promise<ImportOutputsResult> {
+  const format = opts.format ?? 'alpaca_eval';
+  let text: string;
+  try {
+    text = await readFile(opts.file, 'utf8');
+  } catch (err) {
+    throw new AppError('import_invalid', `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`, { cause: err });
+  }
+  const parsed = parseRecordedOutputs(text, opts.file, format);
+  if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
+  const rows = parsed.value;
+  const other = rows.find((r) => r.generator !== undefined && r.generator !== opts.model);
+  if (other) {
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${other.generator} or import the right file`,
+    );
+  }
+  const dataset = opts.dataset ?? (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
+  return db.transaction().execute(async (trx) => {
+    const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
+    if (modelId === undefined) throw new AppError('internal', `model ${opts.model} was not created`);
+    const datasetId = await ensureDataset(trx, {
+      name: dataset,
+      ability: opts.ability ?? 'language',
+      method: opts.method ?? 'comparative',
+      language: format === 'alpaca_eval' ? 'en' : 'zh',
+      source: opts.file,
+    });
+    const ids = await ensureItems(
+      trx,
+      datasetId,
+      rows.map((r) => ({ key: r.key, prompt: r.prompt, metadata: r.subset ? { subset: r.subset } : {} })),
+    );
+    const added = await insertResponses(
+      trx,
+      rows.map((r) => {
+        const itemId = ids.get(r.key);
+        if (itemId === undefined) throw new AppError('internal', `item ${r.key} was not created`);
+        return { modelId, itemId, requestHash: RECORDED_REQUEST_HASH, output: r.output, source: 'import' };
+      }),
+    );
+    return { model: opts.model, dataset, rows: rows.length, added, skipped: rows.length - added };
+  });
+}

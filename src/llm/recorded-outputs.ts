@@ -1,0 +1,168 @@
+/**
+ * @module llm/recorded-outputs
+ * Parses files of recorded model outputs (the "recorded" model provider). Pure: text in, rows out, every problem
+ * reported as `file:line: reason`.
+ *
+ * Formats:
+ * - `alpaca_eval`: AlpacaEval's `model_outputs.json`, a JSON array of `{instruction, output, generator?, dataset?}`.
+ *   The item key is derived from the instruction (sha256, 16 hex), so the same instruction answered by several
+ *   models is one item.
+ * - `jsonl`: one `{item, prompt, output}` object per line; `item` is the key.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { type Result, fail, ok } from '../core/result.ts';
+
+/** A recorded answer to one prompt. */
+export interface RecordedOutput {
+  /** 1-based line where the row starts. */
+  readonly line: number;
+  readonly key: string;
+  readonly prompt: string;
+  readonly output: string;
+  readonly generator?: string;
+  /** The source subset (AlpacaEval `dataset`, e.g. "helpful_base"). */
+  readonly subset?: string;
+}
+
+/** Supported formats. */
+export type OutputsFormat = 'alpaca_eval' | 'jsonl';
+
+/** The item key of an instruction: first 16 hex chars of its SHA-256 (stable across models and runs). */
+export function instructionKey(instruction: string): string {
+  return createHash('sha256').update(instruction, 'utf8').digest('hex').slice(0, 16);
+}
+
+const alpacaRow = z.object({
+  instruction: z.string().min(1, 'must be a non-empty string'),
+  output: z.string({ error: 'must be a string (the model answer)' }),
+  generator: z.string().optional(),
+  dataset: z.string().optional(),
+});
+
+const jsonlRow = z.object({
+  item: z.union([z.string().min(1), z.number().int()], { error: 'must be a non-empty string or an integer id' }),
+  prompt: z.string().min(1, 'must be a non-empty string'),
+  output: z.string({ error: 'must be a string (the model answer)' }),
+});
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** Offsets where the top-level array's elements start (a tiny JSON scanner: strings, escapes and depth). */
+function elementOffsets(text: string): number[] {
+  const starts: number[] = [];
+  let depth = 0;
+  let inString = false;
+  let expectValue = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+    if (depth === 1 && expectValue) {
+      starts.push(i);
+      expectValue = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectValue = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectValue = true;
+  }
+  return starts;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'row';
+  const msg = issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
+  return `${key} ${msg}`;
+}
+
+/**
+ * Parses a recorded-outputs file.
+ * @param text the file's contents (UTF-8).
+ * @param file the name to show in errors.
+ * @returns the rows, or every problem found (at most 20) as `file:line: reason` lines.
+ */
+export function parseRecordedOutputs(text: string, file: string, format: OutputsFormat): Result<RecordedOutput[], string[]> {
+  const problems: string[] = [];
+  const rows: RecordedOutput[] = [];
+  if (text.trim() === '') return fail([`${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`]);
+  if (format === 'alpaca_eval') {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      const m = /line (\d+)/.exec((err as Error).message);
+      const pos = /position (\d+)/.exec((err as Error).message);
+      const line = m ? Number(m[1]) : pos ? lineAt(text, Number(pos[1])) : 1;
+      return fail([`${file}:${line}: not valid JSON (${(err as Error).message}); fix the syntax at that line`]);
+    }
+    if (!Array.isArray(data)) {
+      return fail([`${file}:1: expected a JSON array of {instruction, output, generator} (AlpacaEval model_outputs.json); use --format jsonl for one object per line`]);
+    }
+    const offsets = elementOffsets(text);
+    data.forEach((row, i) => {
+      const start = offsets[i] ?? 0;
+      const parsed = alpacaRow.safeParse(row);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          // Point at the offending key's line when we can find it inside this element.
+          const end = offsets[i + 1] ?? text.length;
+          const keyAt = issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
+          const line = keyAt >= 0 && keyAt < end ? lineAt(text, keyAt) : lineAt(text, start);
+          if (problems.length < 20) problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue)}`);
+        }
+        return;
+      }
+      const r = parsed.data;
+      rows.push({
+        line: lineAt(text, start),
+        key: instructionKey(r.instruction),
+        prompt: r.instruction,
+        output: r.output,
+        ...(r.generator !== undefined ? { generator: r.generator } : {}),
+        ...(r.dataset !== undefined ? { subset: r.dataset } : {}),
+      });
+    });
+  } else {
+    const lines = text.split('\n');
+    lines.forEach((raw, i) => {
+      const line = i + 1;
+      if (raw.trim() === '') return;
+      let obj: unknown;
+      try {
+        obj = JSON.parse(raw);
+      } catch (err) {
+        if (problems.length < 20) problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
+        return;
+      }
+      const parsed = jsonlRow.safeParse(obj);
+      if (!parsed.success) {
+        if (problems.length < 20) problems.push(`${file}:${line}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+        return;
+      }
+      rows.push({ line, key: String(parsed.data.item), prompt: parsed.data.prompt, output: parsed.data.output });
+    });
+  }
+  if (problems.length > 0) return fail(problems);
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    const prev = seen.get(r.key);
+    if (prev !== undefined) {
+      problems.push(`${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`);
+    }
+    seen.set(r.key, r.line);
+    if (problems.length >= 20) break;
+  }
+  if (rows.length === 0) problems.push(`${file}:1: no rows found`);
+  return problems.length > 0 ? fail(problems) : ok(rows);
+}

@@ -1,0 +1,102 @@
+/**
+ * @module main
+ * The composition root: config → logger → db → migrate → (chat, jobs, http). The only place that constructs
+ * concrete adapters; nothing else holds module-level singletons.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { type LoadOptions, type LoadedConfig, loadConfig } from './config/loader.ts';
+import { AppError } from './core/errors.ts';
+import { type Logger, createLogger } from './core/logger.ts';
+import { createHttpApp, startHttp } from './http/server.ts';
+import { type Db, migrateToLatest, openDb } from './storage/db.ts';
+
+/** An opened configuration + database, shared by every command. */
+export interface Runtime {
+  readonly config: LoadedConfig;
+  readonly logger: Logger;
+  readonly db: Db;
+  close(): Promise<void>;
+}
+
+/** Options for {@link openRuntime}. */
+export interface RuntimeOptions extends LoadOptions {
+  readonly logger?: Logger;
+  /** Run migrations after opening (default true). */
+  readonly migrate?: boolean;
+}
+
+/**
+ * Loads config, opens the database (Postgres with DATABASE_URL, else PGlite in the data folder) and migrates.
+ * @throws AppError config_invalid / env_invalid / db_unavailable / db_migration_failed.
+ */
+export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+  const config = loadConfig(opts);
+  const logger = opts.logger ?? createLogger(config.app.log.level);
+  const url = config.env.DATABASE_URL;
+  const db = await openDb(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir });
+  try {
+    if (opts.migrate !== false) {
+      const res = await migrateToLatest(db.db);
+      const applied = res.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    }
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  logger.info({ database: db.describe }, 'database ready');
+  return { config, logger, db, close: () => db.close() };
+}
+
+/**
+ * The server secret that turns platform user ids into voter ids. From `ZHUJIU_VOTER_SECRET`; in zero-setup mode
+ * (PGlite, no variable) one is generated once and kept beside the data (`<data dir>/zhujiu-voter-secret`).
+ * @throws AppError env_invalid when a shared Postgres is used without the variable (processes must agree).
+ */
+export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string {
+  const fromEnv = config.env.ZHUJIU_VOTER_SECRET;
+  if (fromEnv) return fromEnv;
+  if (config.env.DATABASE_URL) {
+    throw new AppError(
+      'env_invalid',
+      'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the same secret. ' +
+        'Set it to a long random string, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+    );
+  }
+  const file = join(config.dataDir, 'zhujiu-voter-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  logger.warn({ file }, 'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder');
+  return secret;
+}
+
+/** A running long-lived process (bot or worker). */
+export interface Running {
+  readonly httpPort: number | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
+export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<Running> {
+  const port = portOverride ?? rt.config.app.http.port;
+  if (port === 0 && portOverride === undefined) return { httpPort: undefined, stop: async () => {} };
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const app = createHttpApp({
+    registry,
+    checkDb: async () => {
+      await sql`select 1`.execute(rt.db.db);
+    },
+  });
+  const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
+  rt.logger.info({ url: `http://${rt.config.app.http.host}:${bound}/healthz` }, 'http server listening');
+  return {
+    httpPort: bound,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

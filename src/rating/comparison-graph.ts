@@ -1,0 +1,317 @@
+/**
+ * @module rating/comparison-graph
+ * Which models have a finite Bradley–Terry maximum-likelihood rating. The BT likelihood has a finite maximiser
+ * (unique up to a common shift) iff the directed "scored against" graph is strongly connected, where i → j when
+ * i won at least once against j or they tied at least once (a tie is half a win each way). Ford 1957; Hunter
+ * 2004, "MM algorithms for generalized Bradley–Terry models", Ann. Statist. 32(1), assumption 1.
+ */
+import type { ExclusionReason } from './types.ts';
+
+/** The outcome of {@link analyzeComparisonGraph}. */
+export interface ComparisonGraphAnalysis {
+  /** 1 for models in the kept (rated) group, 0 otherwise; length m. */
+  readonly kept: Uint8Array;
+  /** Reason per model (null when kept); length m. */
+  readonly reasons: (ExclusionReason | null)[];
+  /** True when every model with battles is kept and no model lacks battles. */
+  readonly allKept: boolean;
+}
+
+/**
+ * Finds the largest group of models with finite BT MLE and why each other model is out.
+ *
+ * Rule: among undirected connected components (pairs with at least one vote), take the one with most models
+ * (ties: more votes, then lowest model index); inside it, take the largest strongly connected component of the
+ * directed graph (same tie-breaks). Every other model gets a reason: `disconnected` (other component or no
+ * votes), `unbounded_above` (a directed path leads from it into the kept group but none back: it is never beaten
+ * by the group, MLE +∞), `unbounded_below` (the reverse, MLE −∞), `unbounded` (neither).
+ *
+ * @param m number of models (indices 0..m−1).
+ * @param pi, pj pair endpoints; si[k] = score of pi[k] against pj[k] (wins + ties/2), sj[k] likewise.
+ *   Scores are ≥ 0; a pair with si + sj = 0 has no vote.
+ */
+export function analyzeComparisonGraph(
+  m: number,
+  pi: Int32Array,
+  pj: Int32Array,
+  si: ArrayLike<number>,
+  sj: ArrayLike<number>,
+): ComparisonGraphAnalysis {
+  // Adjacency lists (CSR) for out-edges and in-edges.
+  const outDeg = new Int32Array(m + 1);
+  const inDeg = new Int32Array(m + 1);
+  const votes = new Float64Array(m);
+  const P = pi.length;
+  for (let k = 0; k < P; k++) {
+    const i = pi[k]!;
+    const j = pj[k]!;
+    const a = si[k]!;
+    const b = sj[k]!;
+    votes[i]! += a + b;
+    votes[j]! += a + b;
+    if (a > 0) {
+      outDeg[i + 1]!++;
+      inDeg[j + 1]!++;
+    }
+    if (b > 0) {
+      outDeg[j + 1]!++;
+      inDeg[i + 1]!++;
+    }
+  }
+  for (let i = 0; i < m; i++) {
+    outDeg[i + 1]! += outDeg[i]!;
+    inDeg[i + 1]! += inDeg[i]!;
+  }
+  const outAdj = new Int32Array(outDeg[m]!);
+  const inAdj = new Int32Array(inDeg[m]!);
+  const oFill = outDeg.slice(0, m);
+  const iFill = inDeg.slice(0, m);
+  for (let k = 0; k < P; k++) {
+    const i = pi[k]!;
+    const j = pj[k]!;
+    if (si[k]! > 0) {
+      outAdj[oFill[i]!++] = j;
+      inAdj[iFill[j]!++] = i;
+    }
+    if (sj[k]! > 0) {
+      outAdj[oFill[j]!++] = i;
+      inAdj[iFill[i]!++] = j;
+    }
+  }
+
+  // Undirected components (BFS over in ∪ out edges).
+  const comp = new Int32Array(m).fill(-1);
+  const stack = new Int32Array(m);
+  let nComp = 0;
+  const compSize: number[] = [];
+  const compVotes: number[] = [];
+  for (let s = 0; s < m; s++) {
+    if (comp[s] !== -1) continue;
+    let top = 0;
+    stack[top++] = s;
+    comp[s] = nComp;
+    let size = 0;
+    let v = 0;
+    while (top > 0) {
+      const x = stack[--top]!;
+      size++;
+      v += votes[x]!;
+      for (const [deg, adj] of [
+        [outDeg, outAdj],
+        [inDeg, inAdj],
+      ] as const) {
+        for (let e = deg[x]!; e < deg[x + 1]!; e++) {
+          const y = adj[e]!;
+          if (comp[y] === -1) {
+            comp[y] = nComp;
+            stack[top++] = y;
+          }
+        }
+      }
+    }
+    compSize.push(size);
+    compVotes.push(v);
+    nComp++;
+  }
+  let best = 0;
+  for (let c = 1; c < nComp; c++) {
+    if (
+      compSize[c]! > compSize[best]! ||
+      (compSize[c] === compSize[best] && compVotes[c]! > compVotes[best]!)
+    ) {
+      best = c;
+    }
+  }
+
+  // Strongly connected components inside the best component (iterative Tarjan).
+  const index = new Int32Array(m).fill(-1);
+  const low = new Int32Array(m);
+  const onStack = new Uint8Array(m);
+  const scc = new Int32Array(m).fill(-1);
+  const tStack: number[] = [];
+  const callNode: number[] = [];
+  const callEdge: number[] = [];
+  let counter = 0;
+  let nScc = 0;
+  const sccSize: number[] = [];
+  const sccVotes: number[] = [];
+  for (let s = 0; s < m; s++) {
+    if (comp[s] !== best || index[s] !== -1) continue;
+    callNode.push(s);
+    callEdge.push(outDeg[s]!);
+    index[s] = low[s] = counter++;
+    tStack.push(s);
+    onStack[s] = 1;
+    while (callNode.length > 0) {
+      const x = callNode[callNode.length - 1]!;
+      const e = callEdge[callEdge.length - 1]!;
+      if (e < outDeg[x + 1]!) {
+        callEdge[callEdge.length - 1] = e + 1;
+        const y = outAdj[e]!;
+        if (index[y] === -1) {
+          index[y] = low[y] = counter++;
+          tStack.push(y);
+          onStack[y] = 1;
+          callNode.push(y);
+          callEdge.push(outDeg[y]!);
+        } else if (onStack[y]) {
+          if (index[y]! < low[x]!) low[x] = index[y]!;
+        }
+      } else {
+        callNode.pop();
+        callEdge.pop();
+        if (callNode.length > 0) {
+          const parent = callNode[callNode.length - 1]!;
+          if (low[x]! < low[parent]!) low[parent] = low[x]!;
+        }
+        if (low[x] === index[x]) {
+          let size = 0;
+          let v = 0;
+          for (;;) {
+            const y = tStack.pop()!;
+            onStack[y] = 0;
+            scc[y] = nScc;
+            size++;
+            v += votes[y]!;
+            if (y === x) break;
+          }
+          sccSize.push(size);
+          sccVotes.push(v);
+          nScc++;
+        }
+      }
+    }
+  }
+  let bestScc = 0;
+  for (let c = 1; c < nScc; c++) {
+    if (
+      sccSize[c]! > sccSize[bestScc]! ||
+      (sccSize[c] === sccSize[bestScc] && sccVotes[c]! > sccVotes[bestScc]!)
+    ) {
+      bestScc = c;
+    }
+  }
+
+  const kept = new Uint8Array(m);
+  for (let i = 0; i < m; i++) if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
+  // A lone model without votes is never "kept" (it would be a one-model component).
+  const reach = (deg: Int32Array, adj: Int32Array): Uint8Array => {
+    const seen = new Uint8Array(m);
+    let top = 0;
+    for (let i = 0; i < m; i++) {
+      if (kept[i]) {
+        seen[i] = 1;
+        stack[top++] = i;
+      }
+    }
+    while (top > 0) {
+      const x = stack[--top]!;
+      for (let e = deg[x]!; e < deg[x + 1]!; e++) {
+        const y = adj[e]!;
+        if (!seen[y]) {
+          seen[y] = 1;
+          stack[top++] = y;
+        }
+      }
+    }
+    return seen;
+  };
+  const below = reach(outDeg, outAdj); // kept → … → y: y is beaten by the group
+  const above = reach(inDeg, inAdj); // y → … → kept: y beats into the group
+  const reasons: (ExclusionReason | null)[] = [];
+  let allKept = true;
+  for (let i = 0; i < m; i++) {
+    if (kept[i]) {
+      reasons.push(null);
+      continue;
+    }
+    allKept = false;
+    if (comp[i] !== best || votes[i] === 0) reasons.push('disconnected');
+    else if (above[i] && !below[i]) reasons.push('unbounded_above');
+    else if (below[i] && !above[i]) reasons.push('unbounded_below');
+    else reasons.push('unbounded');
+  }
+  return { kept, reasons, allKept };
+}
+
+/**
+ * Fast repeated test of strong connectivity over a fixed pair structure with changing counts (used once per
+ * bootstrap round). Build once; {@link PairAdjacency.stronglyConnected} is O(models + pairs).
+ */
+export class PairAdjacency {
+  readonly #m: number;
+  readonly #start: Int32Array;
+  readonly #other: Int32Array;
+  readonly #pair: Int32Array;
+  readonly #isI: Uint8Array;
+  readonly #seen: Uint8Array;
+  readonly #stack: Int32Array;
+
+  /** @param m models; pi, pj the pair endpoints (local indices). */
+  constructor(m: number, pi: Int32Array, pj: Int32Array) {
+    this.#m = m;
+    const deg = new Int32Array(m + 1);
+    for (let k = 0; k < pi.length; k++) {
+      deg[pi[k]! + 1]!++;
+      deg[pj[k]! + 1]!++;
+    }
+    for (let i = 0; i < m; i++) deg[i + 1]! += deg[i]!;
+    const fill = deg.slice(0, m);
+    this.#other = new Int32Array(deg[m]!);
+    this.#pair = new Int32Array(deg[m]!);
+    this.#isI = new Uint8Array(deg[m]!);
+    for (let k = 0; k < pi.length; k++) {
+      const i = pi[k]!;
+      const j = pj[k]!;
+      let e = fill[i]!++;
+      this.#other[e] = j;
+      this.#pair[e] = k;
+      this.#isI[e] = 1;
+      e = fill[j]!++;
+      this.#other[e] = i;
+      this.#pair[e] = k;
+      this.#isI[e] = 0;
+    }
+    this.#start = deg;
+    this.#seen = new Uint8Array(m);
+    this.#stack = new Int32Array(m);
+  }
+
+  /**
+   * True when every model reaches every other along edges x → y with score(x against y) > 0 (forward and
+   * backward search from model 0). si/sj are the pair scores (wins + ties/2) for pi/pj.
+   */
+  stronglyConnected(si: ArrayLike<number>, sj: ArrayLike<number>): boolean {
+    return this.#reachesAll(si, sj, true) && this.#reachesAll(si, sj, false);
+  }
+
+  #reachesAll(si: ArrayLike<number>, sj: ArrayLike<number>, forward: boolean): boolean {
+    const m = this.#m;
+    if (m === 0) return true;
+    const seen = this.#seen;
+    const stack = this.#stack;
+    seen.fill(0);
+    let top = 0;
+    let count = 1;
+    seen[0] = 1;
+    stack[top++] = 0;
+    while (top > 0) {
+      const x = stack[--top]!;
+      for (let e = this.#start[x]!; e < this.#start[x + 1]!; e++) {
+        const y = this.#other[e]!;
+        if (seen[y]) continue;
+        const k = this.#pair[e]!;
+        // x is pi[k] when isI: score of x is si[k]; edge x→y needs score(x)>0 going forward,
+        // and score(y)>0 (edge y→x) going backward.
+        const sx = this.#isI[e] ? si[k]! : sj[k]!;
+        const sy = this.#isI[e] ? sj[k]! : si[k]!;
+        if ((forward ? sx : sy) > 0) {
+          seen[y] = 1;
+          count++;
+          stack[top++] = y;
+        }
+      }
+    }
+    return count === m;
+  }
+}

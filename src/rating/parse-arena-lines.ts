@@ -1,0 +1,135 @@
+/**
+ * @module rating/parse-arena-lines
+ * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
+ */
+import { AppError } from '../core/errors.ts';
+import { ArenaDataBuilder } from './arena-data.ts';
+import type { ArenaData, Winner } from './types.ts';
+import { WINNERS } from './types.ts';
+
+/** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
+export type ArenaLineKind = 'battles' | 'pair_counts';
+
+/** A streaming parser: push lines in file order, then {@link ArenaLineParser.finish}. */
+export interface ArenaLineParser {
+  /** Parses the next line (line numbers count every pushed line from 1, blank ones included). */
+  push(line: string): void;
+  /** The kind detected so far (null before the first non-blank line). */
+  readonly kind: ArenaLineKind | null;
+  /** Ends the input and returns the data. Throws on an empty input. */
+  finish(): ArenaData;
+}
+
+const BATTLE_EXAMPLE = '{"model_a":"gpt-4","model_b":"claude-2","winner":"model_a"}';
+const PAIR_EXAMPLE =
+  '{"model_a":"gpt-4","model_b":"claude-2","model_a_wins":10,"model_b_wins":7,"tie":2,"tie_bothbad":1}';
+const COUNT_KEYS = ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as const;
+
+/**
+ * Creates a streaming parser of arena JSONL (Chatbot Arena battle format, Chiang et al. 2024).
+ *
+ * Accepted lines (extra keys are ignored; blank lines are skipped):
+ * - battle: `{"model_a": string, "model_b": string, "winner": "model_a"|"model_b"|"tie"|"tie (bothbad)"}`
+ * - pair counts: `{"model_a", "model_b", "model_a_wins", "model_b_wins", "tie", "tie_bothbad"}`, counts are
+ *   non-negative integers; repeated pairs are summed.
+ *
+ * The kind is detected from the first non-blank line (a `winner` key means battles, a `model_a_wins` key means
+ * pair counts); a later line of the other kind is an error.
+ *
+ * @param source name used in error messages (e.g. the file name); default `"input"`.
+ * @throws AppError `rating_input_invalid` from `push` or `finish`, with message `source:LINE: problem; fix`,
+ *   for: a non-JSON line, a line that is not an object, a missing/empty model name, a self-battle, an unknown
+ *   winner, a negative/non-integer count, a line of the other kind, or (from `finish`) an input with no rows.
+ */
+export function createArenaLineParser(source = 'input'): ArenaLineParser {
+  const builder = new ArenaDataBuilder();
+  let lineNo = 0;
+  let kind: ArenaLineKind | null = null;
+  let firstLine = 0;
+  const bad = (msg: string): never => {
+    throw new AppError('rating_input_invalid', `${source}:${lineNo}: ${msg}`);
+  };
+  const name = (o: Record<string, unknown>, key: 'model_a' | 'model_b'): string => {
+    const v = o[key];
+    if (typeof v !== 'string' || v.length === 0) {
+      return bad(`"${key}" must be a non-empty string (the model name), got ${JSON.stringify(v) ?? 'nothing'}`);
+    }
+    return v;
+  };
+  return {
+    get kind() {
+      return kind;
+    },
+    push(line: string): void {
+      lineNo++;
+      if (line.trim().length === 0) return;
+      let o: unknown;
+      try {
+        o = JSON.parse(line);
+      } catch {
+        const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
+        bad(`not valid JSON (${JSON.stringify(shown)}); each line must be one JSON object like ${BATTLE_EXAMPLE}`);
+      }
+      if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+        bad(`expected a JSON object like ${BATTLE_EXAMPLE}`);
+      }
+      const rec = o as Record<string, unknown>;
+      const lineKind: ArenaLineKind | null =
+        'winner' in rec ? 'battles' : 'model_a_wins' in rec ? 'pair_counts' : null;
+      if (lineKind === null) {
+        bad(
+          `neither a battle (needs "winner", e.g. ${BATTLE_EXAMPLE}) nor pair counts (needs "model_a_wins", e.g. ${PAIR_EXAMPLE})`,
+        );
+      }
+      if (kind === null) {
+        kind = lineKind;
+        firstLine = lineNo;
+      } else if (kind !== lineKind) {
+        bad(
+          `a ${lineKind === 'battles' ? 'battle' : 'pair-count'} line in a file of ${kind === 'battles' ? 'battles' : 'pair counts'} (detected at line ${firstLine}); put each kind in its own file`,
+        );
+      }
+      const a = name(rec, 'model_a');
+      const b = name(rec, 'model_b');
+      if (a === b) bad(`self-battle: "${a}" against itself; model_a and model_b must differ`);
+      if (kind === 'battles') {
+        const w = rec.winner;
+        if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w)) {
+          bad(
+            `unknown winner ${JSON.stringify(w)}; use one of "model_a", "model_b", "tie", "tie (bothbad)"`,
+          );
+        }
+        builder.addBattle(a, b, w as Winner);
+      } else {
+        const c: number[] = [];
+        for (const key of COUNT_KEYS) {
+          const v = rec[key];
+          if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+            bad(`"${key}" must be a non-negative integer, got ${JSON.stringify(v) ?? 'nothing'}`);
+          }
+          c.push(v as number);
+        }
+        builder.addPairCounts(a, b, c[0]!, c[1]!, c[2]!, c[3]!);
+      }
+    },
+    finish(): ArenaData {
+      if (kind === null) {
+        throw new AppError(
+          'rating_input_invalid',
+          `${source}: empty input (${lineNo} line${lineNo === 1 ? '' : 's'}, none with data); give one battle per line like ${BATTLE_EXAMPLE}`,
+        );
+      }
+      return builder.build();
+    },
+  };
+}
+
+/**
+ * Parses all lines at once (see {@link createArenaLineParser} for the format and errors).
+ * @param lines the file's lines (an array, or `text.split('\n')`).
+ */
+export function parseArenaLines(lines: Iterable<string>, source = 'input'): ArenaData {
+  const p = createArenaLineParser(source);
+  for (const line of lines) p.push(line);
+  return p.finish();
+}

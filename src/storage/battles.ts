@@ -1,0 +1,287 @@
+/**
+ * @module storage/battles
+ * Battles: two models' answers to one item, posted to a chat channel, voted on, closed and revealed.
+ * Also the bulk import of existing public votes (one closed battle with one vote per row).
+ */
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { BattleStatus, Database, VoteChoice } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** A stored battle with its models' names. */
+export interface BattleRow {
+  readonly id: number;
+  readonly itemId: number | null;
+  readonly ability: string | null;
+  readonly leftModelId: number;
+  readonly rightModelId: number;
+  readonly leftModel: string;
+  readonly rightModel: string;
+  readonly responseLeftId: number | null;
+  readonly responseRightId: number | null;
+  readonly source: string;
+  readonly platform: string | null;
+  readonly channelId: string | null;
+  readonly messageId: string | null;
+  readonly partIds: readonly string[];
+  readonly status: BattleStatus;
+  readonly postedAt: Date | null;
+  readonly closesAt: Date | null;
+  readonly closedAt: Date | null;
+  readonly revealedAt: Date | null;
+}
+
+function battleQuery(db: Conn) {
+  return db
+    .selectFrom('battles as b')
+    .innerJoin('models as ml', 'ml.id', 'b.model_left_id')
+    .innerJoin('models as mr', 'mr.id', 'b.model_right_id')
+    .select([
+      'b.id',
+      'b.item_id',
+      'b.ability',
+      'b.model_left_id',
+      'b.model_right_id',
+      'ml.name as left_model',
+      'mr.name as right_model',
+      'b.response_left_id',
+      'b.response_right_id',
+      'b.source',
+      'b.platform',
+      'b.channel_id',
+      'b.message_id',
+      'b.part_ids',
+      'b.status',
+      'b.posted_at',
+      'b.closes_at',
+      'b.closed_at',
+      'b.revealed_at',
+    ]);
+}
+
+type RawBattle = Awaited<ReturnType<ReturnType<typeof battleQuery>['executeTakeFirstOrThrow']>>;
+
+const d = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
+
+function toRow(r: RawBattle): BattleRow {
+  return {
+    id: r.id,
+    itemId: r.item_id,
+    ability: r.ability,
+    leftModelId: r.model_left_id,
+    rightModelId: r.model_right_id,
+    leftModel: r.left_model,
+    rightModel: r.right_model,
+    responseLeftId: r.response_left_id,
+    responseRightId: r.response_right_id,
+    source: r.source,
+    platform: r.platform,
+    channelId: r.channel_id,
+    messageId: r.message_id,
+    partIds: r.part_ids,
+    status: r.status,
+    postedAt: d(r.posted_at),
+    closesAt: d(r.closes_at),
+    closedAt: d(r.closed_at),
+    revealedAt: d(r.revealed_at),
+  };
+}
+
+/** A battle to create (status `pending` until it is posted). */
+export interface NewBattle {
+  readonly itemId: number | null;
+  readonly ability: string | null;
+  readonly leftModelId: number;
+  readonly rightModelId: number;
+  readonly responseLeftId: number | null;
+  readonly responseRightId: number | null;
+  readonly seed?: number | null;
+  readonly source?: string;
+}
+
+/** Creates a pending battle and returns its id. */
+export async function createBattle(db: Conn, b: NewBattle): Promise<number> {
+  const row = await db
+    .insertInto('battles')
+    .values({
+      item_id: b.itemId,
+      ability: b.ability,
+      model_left_id: b.leftModelId,
+      model_right_id: b.rightModelId,
+      response_left_id: b.responseLeftId,
+      response_right_id: b.responseRightId,
+      seed: b.seed ?? null,
+      source: b.source ?? 'arena',
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Records where a battle was posted and opens it for votes until `closesAt`. */
+export async function markPosted(
+  db: Conn,
+  id: number,
+  where: {
+    platform: string;
+    channelId: string;
+    messageId: string;
+    partIds: readonly string[];
+    postedAt: Date;
+    closesAt: Date;
+  },
+): Promise<void> {
+  await db
+    .updateTable('battles')
+    .set({
+      platform: where.platform,
+      channel_id: where.channelId,
+      message_id: where.messageId,
+      part_ids: JSON.stringify(where.partIds),
+      posted_at: where.postedAt,
+      closes_at: where.closesAt,
+      status: 'open',
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Marks a pending battle void (posting failed, or the identity guard refused it after creation). */
+export async function voidBattle(db: Conn, id: number): Promise<void> {
+  await db.updateTable('battles').set({ status: 'void' }).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+/** One battle by id. */
+export async function getBattle(db: Conn, id: number): Promise<BattleRow | undefined> {
+  const r = await battleQuery(db).where('b.id', '=', id).executeTakeFirst();
+  return r ? toRow(r) : undefined;
+}
+
+/** The battle posted as `messageId` on `platform` (primary message only). */
+export async function findBattleByMessage(
+  db: Conn,
+  platform: string,
+  channelId: string,
+  messageId: string,
+): Promise<BattleRow | undefined> {
+  const r = await battleQuery(db)
+    .where('b.platform', '=', platform)
+    .where('b.channel_id', '=', channelId)
+    .where('b.message_id', '=', messageId)
+    .executeTakeFirst();
+  return r ? toRow(r) : undefined;
+}
+
+/** Open battles, optionally only those whose window ended at or before `dueBy`. */
+export async function listOpenBattles(db: Conn, dueBy?: Date): Promise<BattleRow[]> {
+  let q = battleQuery(db).where('b.status', '=', 'open');
+  if (dueBy) q = q.where('b.closes_at', '<=', dueBy);
+  const rows = await q.orderBy('b.id').execute();
+  return rows.map(toRow);
+}
+
+/**
+ * Closes an open battle. Idempotent: returns false when it was not open (already closed by another process).
+ */
+export async function closeBattle(db: Conn, id: number, at: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('battles')
+    .set({ status: 'closed', closed_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Records that the closing edit revealing the models was made. */
+export async function markRevealed(db: Conn, id: number, at: Date): Promise<void> {
+  await db.updateTable('battles').set({ revealed_at: at }).where('id', '=', id).execute();
+}
+
+/**
+ * Battles per unordered model pair (not void), for sampling pairs with the fewest votes.
+ * @returns rows with the two model ids in ascending order and the number of live votes on their battles.
+ */
+export async function pairLiveVoteCounts(
+  db: Conn,
+): Promise<{ modelLow: number; modelHigh: number; votes: number; battles: number }[]> {
+  const rows = await sql<{ lo: number; hi: number; votes: number; battles: number }>`
+    SELECT least(b.model_left_id, b.model_right_id) AS lo, greatest(b.model_left_id, b.model_right_id) AS hi,
+           count(v.id) FILTER (WHERE v.retracted_at IS NULL) AS votes, count(DISTINCT b.id) AS battles
+      FROM battles b LEFT JOIN votes v ON v.battle_id = b.id
+     WHERE b.status <> 'void'
+     GROUP BY 1, 2`.execute(db);
+  return rows.rows.map((r) => ({
+    modelLow: Number(r.lo),
+    modelHigh: Number(r.hi),
+    votes: Number(r.votes),
+    battles: Number(r.battles),
+  }));
+}
+
+/** One imported public vote. */
+export interface ImportedBattle {
+  readonly importKey: string;
+  readonly leftModelId: number;
+  readonly rightModelId: number;
+  readonly choice: VoteChoice;
+  /** The original outcome label (kept in the event payload, e.g. "tie (bothbad)"). */
+  readonly original: string;
+}
+
+/**
+ * Inserts imported votes as closed battles with one vote and one `import` event each. Rows whose
+ * (source, import key) exists already are skipped, so re-running an import adds nothing. Call inside a transaction.
+ * @returns how many battles were added.
+ */
+export async function insertImportedBattles(
+  trx: Transaction<Database>,
+  source: string,
+  ability: string | null,
+  rows: readonly ImportedBattle[],
+  at: Date,
+): Promise<number> {
+  let added = 0;
+  const iso = at.toISOString();
+  for (let i = 0; i < rows.length; i += 5000) {
+    const chunk = rows.slice(i, i + 5000);
+    const res = await sql<{ n: number }>`
+      WITH input AS (
+        SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
+                             ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
+                             ${chunk.map((r) => r.original)}::text[])
+               AS t(import_key, l, r, choice, original)
+      ), ins AS (
+        INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
+        SELECT ${ability}::text, l, r, ${source}::text, import_key, 'closed', ${iso}::timestamptz, ${iso}::timestamptz
+          FROM input
+        ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
+        RETURNING id, import_key
+      ), v AS (
+        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, input.choice,
+               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+          FROM ins JOIN input USING (import_key)
+        RETURNING battle_id
+      ), e AS (
+        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
+        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, 'import',
+               ${source}::text || ':' || ins.import_key, 'import', input.choice, ${iso}::timestamptz, 'cast',
+               jsonb_build_object('winner', input.original)
+          FROM ins JOIN input USING (import_key)
+        RETURNING id
+      )
+      SELECT count(*)::int AS n FROM ins`.execute(trx);
+    added += Number(res.rows[0]?.n ?? 0);
+  }
+  return added;
+}
+
+/** Counts battles by status (for logs and tests). */
+export async function countBattles(db: Conn, source?: string): Promise<number> {
+  let q = db.selectFrom('battles').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (source !== undefined) q = q.where('source', '=', source);
+  const r = await q.executeTakeFirstOrThrow();
+  return Number(r.n);
+}

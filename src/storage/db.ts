@@ -1,0 +1,126 @@
+/**
+ * @module storage/db
+ * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
+ * Also runs the migrations.
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import { migrations } from '../../migrations/index.ts';
+import { AppError } from '../core/errors.ts';
+import type { Database } from './schema.ts';
+
+// int8 (bigserial ids, counts) as JS numbers: every id and count we store stays far below 2^53.
+pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
+
+/** How to reach the database. */
+export type DbTarget =
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
+  | { readonly kind: 'pglite'; readonly dataDir: string };
+
+/** An open database with its description (for logs: never the URL's password). */
+export interface Db {
+  readonly db: Kysely<Database>;
+  readonly target: DbTarget;
+  /** Human description: "PGlite at ./data/pg" or "Postgres at host:port/db". */
+  readonly describe: string;
+  close(): Promise<void>;
+}
+
+/** Describes a Postgres URL without credentials. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+/**
+ * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
+ * @throws AppError `db_unavailable` when Postgres cannot be reached or the PGlite folder cannot be opened.
+ */
+export async function openDb(target: DbTarget): Promise<Db> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      connectionTimeoutMillis: 10_000,
+    });
+    pool.on('error', () => {
+      /* idle client errors surface on the next query */
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const c = await pool.connect();
+      c.release();
+    } catch (err) {
+      await db.destroy();
+      throw new AppError(
+        'db_unavailable',
+        `cannot connect to Postgres at ${redactUrl(target.url)}: ${(err as Error).message}. ` +
+          'Check DATABASE_URL, or unset it to use the embedded database.',
+        { cause: err },
+      );
+    }
+    return {
+      db,
+      target,
+      describe: `Postgres at ${redactUrl(target.url)}`,
+      close: () => db.destroy(),
+    };
+  }
+  let pglite: PGlite;
+  try {
+    mkdirSync(target.dataDir, { recursive: true });
+    pglite = new PGlite(target.dataDir);
+    await pglite.waitReady;
+  } catch (err) {
+    throw new AppError(
+      'db_unavailable',
+      `cannot open the embedded database in ${target.dataDir}: ${(err as Error).message}. ` +
+        'Is another zhujiu process using it? Set ZHUJIU_DATA_DIR to another folder or stop the other process.',
+      { cause: err },
+    );
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    db,
+    target,
+    describe: `PGlite at ${target.dataDir}`,
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Runs every pending migration.
+ * @throws AppError `db_migration_failed` naming the failed migration.
+ */
+export async function migrateToLatest(
+  db: Kysely<Database>,
+  list: Record<string, Migration> = migrations,
+): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => list } });
+  const result = await migrator.migrateToLatest();
+  if (result.error) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '(unknown)';
+    throw new AppError(
+      'db_migration_failed',
+      `migration ${failed} failed: ${(result.error as Error).message ?? String(result.error)}`,
+      { cause: result.error },
+    );
+  }
+  return result;
+}
+
+/** Rolls back the last migration (tests and `zhujiu migrate --down`). */
+export async function migrateDown(
+  db: Kysely<Database>,
+  list: Record<string, Migration> = migrations,
+): Promise<MigrationResultSet> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => list } });
+  return migrator.migrateDown();
+}

@@ -1,0 +1,91 @@
+/**
+ * @module storage/items
+ * Datasets and their items. An item is identified by (dataset, key); its prompt is what models answer.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Ability, Method } from '../config/schema.ts';
+import type { Database } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** A dataset to create if missing. */
+export interface DatasetSpec {
+  readonly name: string;
+  readonly ability: Ability;
+  readonly method: Method;
+  readonly language?: string;
+  readonly source?: string;
+}
+
+/** Returns the dataset's id, creating it when missing (an existing dataset keeps its ability and method). */
+export async function ensureDataset(db: Conn, spec: DatasetSpec): Promise<number> {
+  await db
+    .insertInto('datasets')
+    .values({
+      name: spec.name,
+      ability: spec.ability,
+      method: spec.method,
+      language: spec.language ?? 'zh',
+      source: spec.source ?? null,
+    })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('datasets').select('id').where('name', '=', spec.name).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An item to create if missing. */
+export interface ItemSpec {
+  readonly key: string;
+  readonly prompt: string;
+  readonly reference?: unknown;
+  readonly metadata?: Record<string, unknown>;
+}
+
+/**
+ * Creates missing items of a dataset (existing keys are left as they are) and returns key → id for all of `items`.
+ * Items inherit the dataset's ability, method and language.
+ */
+export async function ensureItems(
+  db: Conn,
+  datasetId: number,
+  items: readonly ItemSpec[],
+): Promise<Map<string, number>> {
+  const ds = await db
+    .selectFrom('datasets')
+    .select(['ability', 'method', 'language'])
+    .where('id', '=', datasetId)
+    .executeTakeFirstOrThrow();
+  const out = new Map<string, number>();
+  for (let i = 0; i < items.length; i += 500) {
+    const chunk = items.slice(i, i + 500);
+    await db
+      .insertInto('items')
+      .values(
+        chunk.map((it) => ({
+          dataset_id: datasetId,
+          key: it.key,
+          ability: ds.ability,
+          method: ds.method,
+          language: ds.language,
+          prompt: it.prompt,
+          reference: it.reference === undefined ? null : JSON.stringify(it.reference),
+          metadata: JSON.stringify(it.metadata ?? {}),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
+      .execute();
+    const rows = await db
+      .selectFrom('items')
+      .select(['id', 'key'])
+      .where('dataset_id', '=', datasetId)
+      .where(
+        'key',
+        'in',
+        chunk.map((c) => c.key),
+      )
+      .execute();
+    for (const r of rows) out.set(r.key, r.id);
+  }
+  return out;
+}

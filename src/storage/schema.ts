@@ -1,0 +1,171 @@
+/**
+ * @module storage/schema
+ * Kysely table types, written by hand to match `migrations/` (the migrations are the truth; an integration test
+ * checks the two agree).
+ */
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** bigint ids come back from pg as strings unless parsed; the factory parses int8 to number (ids stay < 2^53). */
+type Id = Generated<number>;
+
+export interface ModelsTable {
+  id: Id;
+  name: string;
+  provider: 'openai' | 'recorded' | 'external';
+  config: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface DatasetsTable {
+  id: Id;
+  name: string;
+  ability: string;
+  method: string;
+  language: ColumnType<string, string | undefined, string>;
+  source: string | null;
+  metadata: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface ItemsTable {
+  id: Id;
+  dataset_id: number;
+  key: string;
+  ability: string;
+  method: string;
+  language: ColumnType<string, string | undefined, string>;
+  prompt: string;
+  reference: ColumnType<unknown, string | null | undefined, string | null>;
+  metadata: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface ResponsesTable {
+  id: Id;
+  model_id: number;
+  item_id: number;
+  request_hash: string;
+  output: string;
+  latency_ms: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  source: ColumnType<string, string | undefined, string>;
+  created_at: Timestamp;
+}
+
+export interface EvalRunsTable {
+  id: Id;
+  model_id: number;
+  suite: string;
+  status: ColumnType<
+    'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled',
+    'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | undefined
+  >;
+  requested_by: string | null;
+  report_platform: string | null;
+  report_channel: string | null;
+  report_message: string | null;
+  progress_done: ColumnType<number, number | undefined, number>;
+  progress_total: ColumnType<number, number | undefined, number>;
+  seed: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ItemScoresTable {
+  id: Id;
+  run_id: number;
+  item_id: number;
+  response_id: number | null;
+  method: string;
+  metric: string;
+  profile: ColumnType<string, string | undefined, string>;
+  raw_score: number;
+  max_score: number;
+  safety_flag: ColumnType<boolean, boolean | undefined, boolean>;
+  judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
+/** Battle lifecycle states. */
+export type BattleStatus = 'pending' | 'open' | 'closed' | 'void';
+
+export interface BattlesTable {
+  id: Id;
+  item_id: number | null;
+  ability: string | null;
+  model_left_id: number;
+  model_right_id: number;
+  response_left_id: number | null;
+  response_right_id: number | null;
+  source: ColumnType<string, string | undefined, string>;
+  import_key: string | null;
+  platform: string | null;
+  channel_id: string | null;
+  message_id: string | null;
+  part_ids: JSONColumnType<string[], string | undefined, string>;
+  status: ColumnType<BattleStatus, BattleStatus | undefined, BattleStatus>;
+  seed: number | null;
+  created_at: Timestamp;
+  posted_at: NullableTimestamp;
+  closes_at: NullableTimestamp;
+  closed_at: NullableTimestamp;
+  revealed_at: NullableTimestamp;
+}
+
+/** A vote's choice (SCORING.md §4). */
+export type VoteChoice = 'left' | 'equal' | 'right';
+
+export interface VotesTable {
+  id: Id;
+  battle_id: number;
+  voter_hash: string;
+  choice: VoteChoice;
+  cast_at: Timestamp;
+  updated_at: Timestamp;
+  retracted_at: NullableTimestamp;
+  last_event_at: Timestamp;
+}
+
+export interface VoteEventsTable {
+  id: Id;
+  battle_id: number;
+  voter_hash: string;
+  platform: string;
+  platform_event_id: string;
+  kind: 'add' | 'remove' | 'import';
+  choice: VoteChoice | null;
+  emoji: string | null;
+  event_at: Timestamp;
+  received_at: Timestamp;
+  effect: ColumnType<string, string | undefined, string>;
+  payload: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
+export interface PostsTable {
+  id: Id;
+  kind: ColumnType<string, string | undefined, string>;
+  platform: string;
+  channel_id: string;
+  message_id: string | null;
+  posted_at: Timestamp;
+  snapshot: ColumnType<unknown, string | undefined, string>;
+}
+
+/** The whole database. */
+export interface Database {
+  models: ModelsTable;
+  datasets: DatasetsTable;
+  items: ItemsTable;
+  responses: ResponsesTable;
+  eval_runs: EvalRunsTable;
+  item_scores: ItemScoresTable;
+  battles: BattlesTable;
+  votes: VotesTable;
+  vote_events: VoteEventsTable;
+  posts: PostsTable;
+}

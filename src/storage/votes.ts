@@ -1,0 +1,170 @@
+/**
+ * @module storage/votes
+ * Votes and their append-only event log, with the vote rules of SCORING.md §4: one live vote per voter per battle
+ * (the latest add counts, removing the emoji of the current vote retracts it, removing another is ignored); every
+ * event is appended to `vote_events` in the same transaction; a replayed platform event id changes nothing; an
+ * event older than the last one applied for that voter is ignored (Slack retries can arrive late).
+ * The rules run in one SQL function (migration 0001) so each event costs one round trip.
+ */
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Database, VoteChoice } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** What an event did. */
+export type VoteEffect =
+  | 'cast'
+  | 'changed'
+  | 'unchanged'
+  | 'retracted'
+  | 'replayed'
+  | 'ignored_closed'
+  | 'ignored_stale'
+  | 'ignored_no_vote'
+  | 'ignored_not_live';
+
+/** One vote event as received from a platform (already mapped to a battle and a hashed voter). */
+export interface VoteEventInput {
+  readonly battleId: number;
+  readonly voterHash: string;
+  readonly platform: string;
+  /** Unique per logical platform event: a replay with the same id is a no-op. */
+  readonly eventId: string;
+  readonly kind: 'add' | 'remove';
+  /** For `remove`, the choice whose emoji was removed; null retracts whatever is live. */
+  readonly choice: VoteChoice | null;
+  readonly emoji?: string | null;
+  readonly at: Date;
+  readonly payload?: unknown;
+}
+
+/** The outcome of one event. */
+export interface VoteEventResult {
+  readonly effect: VoteEffect;
+  /** The voter's live choice after the event (null when none). */
+  readonly liveChoice: VoteChoice | null;
+}
+
+/**
+ * Applies one vote event atomically (append event + cast/change/retract).
+ * @throws Error from Postgres when the battle does not exist (foreign key) or an argument violates a CHECK.
+ */
+export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<VoteEventResult> {
+  if (ev.kind === 'add' && ev.choice === null) throw new TypeError('an add event needs a choice');
+  const r = await sql<{ effect: VoteEffect; live_choice: VoteChoice | null }>`
+    SELECT effect, live_choice FROM zj_apply_vote_event(
+      ${ev.battleId}::bigint, ${ev.voterHash}::text, ${ev.platform}::text, ${ev.eventId}::text, ${ev.kind}::text,
+      ${ev.choice}::text, ${ev.emoji ?? null}::text, ${ev.at.toISOString()}::timestamptz,
+      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb)`.execute(db);
+  const row = r.rows[0];
+  if (!row) throw new Error('zj_apply_vote_event returned no row');
+  return { effect: row.effect, liveChoice: row.live_choice };
+}
+
+/** A live vote. */
+export interface LiveVote {
+  readonly voterHash: string;
+  readonly choice: VoteChoice;
+  readonly castAt: Date;
+}
+
+/** The live votes of a battle, oldest first. */
+export async function liveVotes(db: Conn, battleId: number): Promise<LiveVote[]> {
+  const rows = await db
+    .selectFrom('votes')
+    .select(['voter_hash', 'choice', 'cast_at'])
+    .where('battle_id', '=', battleId)
+    .where('retracted_at', 'is', null)
+    .orderBy('cast_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ voterHash: r.voter_hash, choice: r.choice, castAt: new Date(r.cast_at) }));
+}
+
+/** Counts of live votes by choice. */
+export interface Tally {
+  readonly left: number;
+  readonly equal: number;
+  readonly right: number;
+}
+
+/** The live-vote tally of a battle. */
+export async function tally(db: Conn, battleId: number): Promise<Tally> {
+  const rows = await db
+    .selectFrom('votes')
+    .select(['choice', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('battle_id', '=', battleId)
+    .where('retracted_at', 'is', null)
+    .groupBy('choice')
+    .execute();
+  const t = { left: 0, equal: 0, right: 0 };
+  for (const r of rows) t[r.choice] = Number(r.n);
+  return t;
+}
+
+/** A logged event (audit, replay). */
+export interface VoteEventRow {
+  readonly voterHash: string;
+  readonly platform: string;
+  readonly eventId: string;
+  readonly kind: string;
+  readonly choice: VoteChoice | null;
+  readonly effect: string;
+  readonly eventAt: Date;
+}
+
+/** Every event logged for a battle, in arrival order. */
+export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEventRow[]> {
+  const rows = await db
+    .selectFrom('vote_events')
+    .select(['voter_hash', 'platform', 'platform_event_id', 'kind', 'choice', 'effect', 'event_at'])
+    .where('battle_id', '=', battleId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    voterHash: r.voter_hash,
+    platform: r.platform,
+    eventId: r.platform_event_id,
+    kind: r.kind,
+    choice: r.choice,
+    effect: r.effect,
+    eventAt: new Date(r.event_at),
+  }));
+}
+
+/**
+ * Live votes aggregated per ordered (left model, right model) pair, the input of the rating module: `left_wins`
+ * are votes for the left side, `right_wins` for the right, `ties` for Equal. Void battles are excluded.
+ * @param ability only battles of this ability (undefined: all).
+ */
+export async function pairVoteCounts(
+  db: Conn,
+  ability?: string,
+): Promise<{ model_a: string; model_b: string; a_wins: number; b_wins: number; ties: number }[]> {
+  let q = db
+    .selectFrom('votes as v')
+    .innerJoin('battles as b', 'b.id', 'v.battle_id')
+    .innerJoin('models as ml', 'ml.id', 'b.model_left_id')
+    .innerJoin('models as mr', 'mr.id', 'b.model_right_id')
+    .where('v.retracted_at', 'is', null)
+    .where('b.status', '<>', 'void')
+    .select([
+      'ml.name as model_a',
+      'mr.name as model_b',
+      sql<number>`count(*) filter (where v.choice = 'left')`.as('a_wins'),
+      sql<number>`count(*) filter (where v.choice = 'right')`.as('b_wins'),
+      sql<number>`count(*) filter (where v.choice = 'equal')`.as('ties'),
+    ])
+    .groupBy(['ml.name', 'mr.name'])
+    .orderBy('ml.name')
+    .orderBy('mr.name');
+  if (ability !== undefined) q = q.where('b.ability', '=', ability);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    model_a: r.model_a,
+    model_b: r.model_b,
+    a_wins: Number(r.a_wins),
+    b_wins: Number(r.b_wins),
+    ties: Number(r.ties),
+  }));
+}

@@ -1,0 +1,558 @@
+/**
+ * @module test/fakes/discord
+ * A fake Discord (REST + gateway) on 127.0.0.1 for driving the real discord.js in tests.
+ * Follows shared/guides/chat-testing.md §1.2–1.4 (and pitfalls D1, D6, D10).
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export const BOT_USER_ID = '1100000000000000001';
+export const APP_ID = '1100000000000000002';
+export const GUILD_ID = '1100000000000000003';
+export const CHANNEL_ID = '1100000000000000004';
+export const MAINTAINER_ROLE_ID = '1100000000000000005';
+
+/** One REST request as received. */
+export interface RecordedRequest {
+  readonly method: string;
+  /** Percent-decoded path after `/api/v10`. */
+  readonly path: string;
+  /** Raw path after `/api/v10` (no query), for encoding assertions. */
+  readonly rawPath: string;
+  readonly query: Readonly<Record<string, string>>;
+  readonly headers: http.IncomingHttpHeaders;
+  /** JSON body, or `payload_json` of a multipart body. */
+  readonly json: unknown;
+  /** Files of a multipart body. */
+  readonly files: readonly { field: string; name: string; type: string; size: number }[];
+  /** Status the fake answered. */
+  status: number;
+}
+
+/** A message as the fake stores it. */
+export interface FakeMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  embeds: unknown[];
+  attachments: unknown[];
+  edited_timestamp: string | null;
+  flags: number;
+}
+
+/** Something posted to an interaction webhook (callback, @original edit, follow-up). */
+export interface InteractionResponse {
+  readonly interactionId: string | undefined;
+  readonly token: string;
+  readonly kind: 'callback' | 'original' | 'followup' | 'delete-original';
+  readonly body: Record<string, unknown>;
+}
+
+export interface FakeDiscordOptions {
+  /** HELLO heartbeat interval (ms); long by default so no heartbeat fires. */
+  heartbeatInterval?: number;
+}
+
+interface RateLimitRule {
+  method: string;
+  path: RegExp;
+  retryAfter: number;
+}
+
+export interface SlashUser {
+  id: string;
+  username?: string;
+  roles?: string[];
+}
+
+export class FakeDiscord {
+  readonly requests: RecordedRequest[] = [];
+  readonly identifies: Record<string, unknown>[] = [];
+  readonly resumes: Record<string, unknown>[] = [];
+  readonly messages = new Map<string, FakeMessage>();
+  /** messageId → emoji (as in the decoded path / dispatch name) → user ids in the order they reacted. */
+  readonly reactions = new Map<string, Map<string, string[]>>();
+  readonly interactionResponses: InteractionResponse[] = [];
+  readonly registeredCommands: { path: string; body: unknown }[] = [];
+  readonly rateLimited: RecordedRequest[] = [];
+  port = 0;
+
+  #server: http.Server;
+  #wss: WebSocketServer;
+  #sockets = new Set<WebSocket>();
+  #ready = new Set<WebSocket>();
+  #seq = 0;
+  #sessionId = '';
+  #nextId = 1200000000000000000n;
+  #rateRules: RateLimitRule[] = [];
+  #interactionTokens = new Map<string, string>();
+  #heartbeatInterval: number;
+
+  private constructor(options: FakeDiscordOptions) {
+    this.#heartbeatInterval = options.heartbeatInterval ?? 41_250;
+    this.#server = http.createServer((req, res) => {
+      this.#handle(req, res).catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ message: String(err), code: 0 }));
+      });
+    });
+    this.#wss = new WebSocketServer({ server: this.#server });
+    this.#wss.on('connection', (ws) => this.#onConnection(ws));
+  }
+
+  /** Starts a fake on a free loopback port. */
+  static async start(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
+    const fake = new FakeDiscord(options);
+    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
+    fake.port = (fake.#server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  /** Base URL to pass as discord.js `rest.api` (without version). */
+  get restApi(): string {
+    return `http://127.0.0.1:${this.port}/api`;
+  }
+
+  /** True while a client has identified (or resumed) and can receive dispatches. */
+  get connected(): boolean {
+    return this.#ready.size > 0;
+  }
+
+  /** Current gateway session id (changes on every IDENTIFY). */
+  get sessionId(): string {
+    return this.#sessionId;
+  }
+
+  /** Next snowflake (19 digits, increasing). */
+  snowflake(): string {
+    this.#nextId += 1n;
+    return this.#nextId.toString();
+  }
+
+  /** Makes the next request matching `method` + decoded `path` answer 429 once (guide D10). */
+  rateLimitOnce(method: string, path: RegExp, retryAfter = 0.2): void {
+    this.#rateRules.push({ method, path, retryAfter });
+  }
+
+  /** Sends a dispatch to connected clients with the next sequence number; returns that sequence (or -1). */
+  dispatch(t: string, d: unknown): number {
+    if (this.#ready.size === 0) return -1;
+    this.#seq += 1;
+    this.#send({ op: 0, t, s: this.#seq, d });
+    return this.#seq;
+  }
+
+  /** Sends a dispatch with an explicit (possibly repeated) sequence number, as a replay after RESUME would. */
+  dispatchWithSeq(t: string, d: unknown, s: number): void {
+    this.#send({ op: 0, t, s, d });
+  }
+
+  /** Sends any gateway payload (e.g. `{op: 7}` RECONNECT). */
+  sendOp(payload: Record<string, unknown>): void {
+    this.#send(payload);
+  }
+
+  /**
+   * A user adds or removes a reaction: updates the fake's state and, when a client is connected, dispatches
+   * MESSAGE_REACTION_ADD/REMOVE (ADD carries `member`, REMOVE does not, as on real Discord).
+   * Returns the dispatch's sequence number, or -1 when no client was connected.
+   */
+  userReact(
+    messageId: string,
+    emoji: string,
+    userId: string,
+    add: boolean,
+    opts: { roles?: string[]; bot?: boolean; channelId?: string } = {},
+  ): number {
+    const channelId = opts.channelId ?? this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
+    this.#setReaction(messageId, emoji, userId, add);
+    const d: Record<string, unknown> = {
+      user_id: userId,
+      channel_id: channelId,
+      message_id: messageId,
+      guild_id: GUILD_ID,
+      emoji: parseEmoji(emoji),
+      burst: false,
+      type: 0,
+    };
+    if (add) {
+      d.member = {
+        user: { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', avatar: null, bot: opts.bot ?? false },
+        roles: opts.roles ?? [],
+        joined_at: '2024-01-01T00:00:00.000Z',
+        deaf: false,
+        mute: false,
+        flags: 0,
+      };
+    }
+    return this.dispatch(add ? 'MESSAGE_REACTION_ADD' : 'MESSAGE_REACTION_REMOVE', d);
+  }
+
+  /** Dispatches a slash command (INTERACTION_CREATE type 2); returns the interaction id. */
+  slashCommand(name: string, options: Record<string, string>, user: SlashUser): string {
+    const id = this.snowflake();
+    const token = `itoken-${randomUUID()}`;
+    this.#interactionTokens.set(token, id);
+    this.dispatch('INTERACTION_CREATE', {
+      id,
+      application_id: APP_ID,
+      type: 2,
+      token,
+      version: 1,
+      guild_id: GUILD_ID,
+      channel_id: CHANNEL_ID,
+      channel: { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'arena' },
+      member: {
+        user: { id: user.id, username: user.username ?? 'someone', discriminator: '0', avatar: null },
+        roles: user.roles ?? [],
+        permissions: '2248473465835073',
+        joined_at: '2024-01-01T00:00:00.000Z',
+        deaf: false,
+        mute: false,
+        flags: 0,
+      },
+      data: {
+        id: this.snowflake(),
+        name,
+        type: 1,
+        options: Object.entries(options).map(([k, v]) => ({ name: k, type: 3, value: v })),
+      },
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      app_permissions: '2248473465835073',
+      entitlements: [],
+      authorizing_integration_owners: { '0': GUILD_ID },
+      context: 0,
+    });
+    return id;
+  }
+
+  /** Responses to one interaction (callback, @original edits, follow-ups), in arrival order. */
+  responsesFor(interactionId: string): InteractionResponse[] {
+    return this.interactionResponses.filter((r) => r.interactionId === interactionId);
+  }
+
+  /** Users currently holding `emoji` on `messageId`. */
+  reactionUsers(messageId: string, emoji: string): string[] {
+    return [...(this.reactions.get(messageId)?.get(emoji) ?? [])];
+  }
+
+  /** Adds a message directly (as if posted earlier). */
+  seedMessage(content: string, channelId = CHANNEL_ID): FakeMessage {
+    const m: FakeMessage = {
+      id: this.snowflake(),
+      channel_id: channelId,
+      content,
+      embeds: [],
+      attachments: [],
+      edited_timestamp: null,
+      flags: 0,
+    };
+    this.messages.set(m.id, m);
+    return m;
+  }
+
+  /** Resolves when no client socket is open (after the client was destroyed). */
+  async waitDisconnected(timeoutMs = 5000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (this.#sockets.size > 0 && Date.now() < end) await sleep(20);
+  }
+
+  /** Terminates sockets and closes the server. */
+  async close(): Promise<void> {
+    for (const ws of this.#sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  // ---- gateway ---------------------------------------------------------------------------------------------
+
+  #send(payload: unknown): void {
+    const text = JSON.stringify(payload);
+    for (const ws of this.#ready) if (ws.readyState === ws.OPEN) ws.send(text);
+  }
+
+  #onConnection(ws: WebSocket): void {
+    this.#sockets.add(ws);
+    ws.on('close', () => {
+      this.#sockets.delete(ws);
+      this.#ready.delete(ws);
+    });
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw)) as { op: number; d: Record<string, unknown> };
+      if (msg.op === 1) ws.send(JSON.stringify({ op: 11 }));
+      else if (msg.op === 2) this.#onIdentify(ws, msg.d);
+      else if (msg.op === 6) {
+        this.resumes.push(msg.d);
+        this.#ready.add(ws);
+        ws.send(JSON.stringify({ op: 0, t: 'RESUMED', s: ++this.#seq, d: {} }));
+      }
+    });
+    ws.send(JSON.stringify({ op: 10, d: { heartbeat_interval: this.#heartbeatInterval } }));
+  }
+
+  #onIdentify(ws: WebSocket, d: Record<string, unknown>): void {
+    this.identifies.push(d);
+    this.#sessionId = randomUUID().replace(/-/gu, '');
+    this.#seq = 0;
+    this.#ready.add(ws);
+    const shard = (d.shard as number[] | undefined) ?? [0, 1];
+    const url = `ws://127.0.0.1:${this.port}`;
+    const send = (t: string, data: unknown): void => {
+      this.#seq += 1;
+      ws.send(JSON.stringify({ op: 0, t, s: this.#seq, d: data }));
+    };
+    send('READY', {
+      v: 10,
+      user: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, flags: 0 },
+      guilds: [{ id: GUILD_ID, unavailable: true }],
+      session_id: this.#sessionId,
+      resume_gateway_url: url,
+      shard,
+      application: { id: APP_ID, flags: 0 },
+      private_channels: [],
+      user_settings: {},
+    });
+    send('GUILD_CREATE', {
+      id: GUILD_ID,
+      name: 'Arena Guild',
+      unavailable: false,
+      owner_id: '1100000000000000099',
+      member_count: 3,
+      roles: [
+        { id: GUILD_ID, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+        { id: MAINTAINER_ROLE_ID, name: 'maintainer', permissions: '8', position: 1, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+      ],
+      channels: [{ id: CHANNEL_ID, type: 0, name: 'arena', position: 0, permission_overwrites: [], guild_id: GUILD_ID }],
+      members: [],
+      emojis: [],
+      stickers: [],
+      threads: [],
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    });
+  }
+
+  // ---- REST ------------------------------------------------------------------------------------------------
+
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const rawPath = url.pathname.replace(/^\/api\/v10/u, '');
+    const path = decodeURIComponent(rawPath);
+    const method = req.method ?? 'GET';
+    const ct = req.headers['content-type'] ?? '';
+    let json: unknown;
+    const files: { field: string; name: string; type: string; size: number }[] = [];
+    if (ct.startsWith('application/json') && raw.length > 0) json = JSON.parse(raw.toString('utf8'));
+    else if (ct.startsWith('multipart/form-data')) {
+      const form = await new Response(raw, { headers: { 'content-type': ct } }).formData();
+      for (const [field, value] of form.entries()) {
+        if (typeof value === 'string') {
+          if (field === 'payload_json') json = JSON.parse(value);
+        } else files.push({ field, name: value.name, type: value.type, size: value.size });
+      }
+    }
+    const rec: RecordedRequest = {
+      method,
+      path,
+      rawPath,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      json,
+      files,
+      status: 0,
+    };
+    this.requests.push(rec);
+
+    const send = (status: number, body?: unknown, headers: Record<string, string> = {}): void => {
+      rec.status = status;
+      if (body === undefined) {
+        // D1: a 204 must carry no content-type, or @discordjs/rest tries to parse the empty body.
+        res.writeHead(status, headers);
+        res.end();
+      } else {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(body));
+      }
+    };
+
+    const ruleIdx = this.#rateRules.findIndex((r) => r.method === method && r.path.test(path));
+    if (ruleIdx >= 0) {
+      const rule = this.#rateRules[ruleIdx] as RateLimitRule;
+      this.#rateRules.splice(ruleIdx, 1);
+      this.rateLimited.push(rec);
+      send(
+        429,
+        { message: 'You are being rate limited.', retry_after: rule.retryAfter, global: false },
+        { 'retry-after': String(rule.retryAfter), 'x-ratelimit-scope': 'user' },
+      );
+      return;
+    }
+
+    const body = (json ?? {}) as Record<string, unknown>;
+    let m: RegExpMatchArray | null;
+    if (method === 'GET' && path === '/gateway/bot') {
+      send(200, {
+        url: `ws://127.0.0.1:${this.port}`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 16 },
+      });
+    } else if (method === 'PUT' && (m = path.match(/^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/u))) {
+      this.registeredCommands.push({ path, body: json });
+      const defs = Array.isArray(json) ? (json as Record<string, unknown>[]) : [];
+      send(
+        200,
+        defs.map((d) => ({ ...d, id: this.snowflake(), application_id: m?.[1], guild_id: m?.[2], version: this.snowflake(), type: 1 })),
+      );
+    } else if (method === 'POST' && (m = path.match(/^\/channels\/(\d+)\/messages$/u))) {
+      const msg: FakeMessage = {
+        id: this.snowflake(),
+        channel_id: m[1] as string,
+        content: typeof body.content === 'string' ? body.content : '',
+        embeds: Array.isArray(body.embeds) ? body.embeds : [],
+        attachments: files.map((f, i) => ({ id: this.snowflake(), filename: f.name, size: f.size, url: `https://cdn.invalid/${i}`, proxy_url: `https://cdn.invalid/${i}`, content_type: f.type })),
+        edited_timestamp: null,
+        flags: 0,
+      };
+      this.messages.set(msg.id, msg);
+      send(200, this.#messageJson(msg));
+    } else if (method === 'PATCH' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)$/u))) {
+      const msg = this.messages.get(m[2] as string);
+      if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
+      if (typeof body.content === 'string') msg.content = body.content;
+      if (Array.isArray(body.embeds)) msg.embeds = body.embeds;
+      msg.edited_timestamp = new Date().toISOString();
+      send(200, this.#messageJson(msg));
+    } else if (method === 'GET' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)$/u))) {
+      const msg = this.messages.get(m[2] as string);
+      if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
+      send(200, this.#messageJson(msg));
+    } else if ((m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/u))) {
+      if (!this.messages.has(m[2] as string)) return send(404, { message: 'Unknown Message', code: 10008 });
+      if (method !== 'PUT' && method !== 'DELETE') return send(405, { message: '405: Method Not Allowed', code: 0 });
+      const add = method === 'PUT';
+      this.#setReaction(m[2] as string, m[3] as string, BOT_USER_ID, add);
+      // D5: real Discord echoes the bot's own reaction as a gateway event.
+      const d: Record<string, unknown> = {
+        user_id: BOT_USER_ID,
+        channel_id: m[1],
+        message_id: m[2],
+        guild_id: GUILD_ID,
+        emoji: parseEmoji(m[3] as string),
+        burst: false,
+        type: 0,
+      };
+      if (add) d.member = { user: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null }, roles: [], joined_at: '2024-01-01T00:00:00.000Z' };
+      send(204);
+      this.dispatch(add ? 'MESSAGE_REACTION_ADD' : 'MESSAGE_REACTION_REMOVE', d);
+    } else if (method === 'GET' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u))) {
+      const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 25));
+      const after = BigInt(url.searchParams.get('after') ?? '0');
+      const users = this.reactionUsers(m[2] as string, m[3] as string)
+        .map((u) => BigInt(u))
+        .filter((u) => u > after)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .slice(0, limit)
+        .map((u) => ({ id: u.toString(), username: `user${u.toString().slice(-4)}`, discriminator: '0', avatar: null, bot: u.toString() === BOT_USER_ID }));
+      send(200, users);
+    } else if (method === 'POST' && (m = path.match(/^\/interactions\/(\d+)\/([^/]+)\/callback$/u))) {
+      this.interactionResponses.push({ interactionId: m[1], token: m[2] as string, kind: 'callback', body });
+      if (url.searchParams.get('with_response') === 'true') send(200, { interaction: { id: m[1], type: 2 } });
+      else send(204);
+    } else if ((m = path.match(/^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/u))) {
+      const token = m[2] as string;
+      const interactionId = this.#interactionTokens.get(token);
+      if (method === 'DELETE') {
+        this.interactionResponses.push({ interactionId, token, kind: 'delete-original', body: {} });
+        return send(204);
+      }
+      this.interactionResponses.push({ interactionId, token, kind: 'original', body });
+      send(200, this.#webhookMessage(body));
+    } else if (method === 'POST' && (m = path.match(/^\/webhooks\/(\d+)\/([^/]+)$/u))) {
+      const token = m[2] as string;
+      this.interactionResponses.push({ interactionId: this.#interactionTokens.get(token), token, kind: 'followup', body });
+      send(200, this.#webhookMessage(body));
+    } else {
+      send(404, { message: `fake discord: no route ${method} ${path}`, code: 0 });
+    }
+  }
+
+  #setReaction(messageId: string, emoji: string, userId: string, add: boolean): void {
+    let byEmoji = this.reactions.get(messageId);
+    if (!byEmoji) {
+      byEmoji = new Map();
+      this.reactions.set(messageId, byEmoji);
+    }
+    const users = byEmoji.get(emoji) ?? [];
+    const has = users.includes(userId);
+    if (add && !has) users.push(userId);
+    if (!add && has) users.splice(users.indexOf(userId), 1);
+    if (users.length > 0) byEmoji.set(emoji, users);
+    else byEmoji.delete(emoji);
+  }
+
+  #messageJson(msg: FakeMessage): Record<string, unknown> {
+    const reactions = [...(this.reactions.get(msg.id) ?? new Map<string, string[]>()).entries()].map(([emoji, users]) => ({
+      emoji: parseEmoji(emoji),
+      count: users.length,
+      count_details: { burst: 0, normal: users.length },
+      me: users.includes(BOT_USER_ID),
+      me_burst: false,
+      burst_me: false,
+      burst_count: 0,
+      burst_colors: [],
+    }));
+    return {
+      id: msg.id,
+      channel_id: msg.channel_id,
+      guild_id: GUILD_ID,
+      author: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null },
+      content: msg.content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: msg.edited_timestamp,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: msg.attachments,
+      embeds: msg.embeds,
+      components: [],
+      reactions,
+      pinned: false,
+      type: 0,
+      flags: msg.flags,
+    };
+  }
+
+  #webhookMessage(body: Record<string, unknown>): Record<string, unknown> {
+    const msg: FakeMessage = {
+      id: this.snowflake(),
+      channel_id: CHANNEL_ID,
+      content: typeof body.content === 'string' ? body.content : '',
+      embeds: Array.isArray(body.embeds) ? body.embeds : [],
+      attachments: [],
+      edited_timestamp: null,
+      flags: typeof body.flags === 'number' ? body.flags : 0,
+    };
+    return { ...this.#messageJson(msg), webhook_id: APP_ID, application_id: APP_ID };
+  }
+}
+
+/** `name:id` (custom emoji, as in REST paths) or a unicode emoji → the gateway emoji object. */
+function parseEmoji(emoji: string): { id: string | null; name: string } {
+  const m = emoji.match(/^<?a?:?([\w~-]+):(\d{17,20})>?$/u);
+  return m ? { id: m[2] as string, name: m[1] as string } : { id: null, name: emoji };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,411 @@
+/**
+ * @module test/fakes/slack
+ * A fake Slack (Web API, response_url sink, file upload URL, Socket Mode `/link/` WebSocket) on 127.0.0.1 for
+ * driving the real Bolt in tests, plus helpers that sign and deliver events and slash commands to Bolt's HTTP
+ * receiver or over Socket Mode. Follows shared/guides/chat-testing.md §2.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export const BOT_USER_ID = 'UBOT00001';
+export const BOT_ID = 'BBOT00001';
+export const TEAM_ID = 'T0000TEAM';
+export const APP_ID = 'A0000APP1';
+export const CHANNEL_ID = 'C0000ARENA';
+
+/** One Web API call as received. */
+export interface RecordedCall {
+  readonly method: string;
+  /** The Authorization header (`Bearer xoxb-…` / `Bearer xapp-…`). */
+  readonly authorization: string | undefined;
+  /** Form (or JSON) arguments; JSON-looking strings (blocks, files) are parsed. */
+  readonly args: Record<string, unknown>;
+  status: number;
+}
+
+/** A message as the fake stores it. */
+export interface FakeSlackMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks: unknown[];
+  thread_ts?: string;
+}
+
+export interface SlashCommandInput {
+  command: string;
+  text: string;
+  user: string;
+  channel?: string;
+  userName?: string;
+}
+
+export interface ReactionInput {
+  channel: string;
+  ts: string;
+  user: string;
+  name: string;
+  add: boolean;
+  /** Reuse an event id (a retry); a fresh one by default. */
+  eventId?: string;
+}
+
+export interface DeliverOptions {
+  /** X-Slack-Retry-Num (HTTP) / retry_attempt (Socket Mode). */
+  retryNum?: number;
+  retryReason?: string;
+  /** Break the signature (HTTP). */
+  badSignature?: boolean;
+}
+
+export class FakeSlack {
+  readonly calls: RecordedCall[] = [];
+  readonly messages = new Map<string, FakeSlackMessage>();
+  /** `channel:ts` → reaction name → user ids. */
+  readonly reactions = new Map<string, Map<string, string[]>>();
+  /** Bodies POSTed to response_url, by response id. */
+  readonly responses: { id: string; body: Record<string, unknown> }[] = [];
+  readonly uploads: { fileId: string; size: number; authorization: string | undefined }[] = [];
+  /** user-group id → member user ids (for usergroups.users.list). */
+  readonly userGroups = new Map<string, string[]>();
+  /** Envelopes acknowledged by the Socket Mode client. */
+  readonly acks: { envelope_id: string; payload?: unknown }[] = [];
+  port = 0;
+
+  #server: http.Server;
+  #wss = new WebSocketServer({ noServer: true });
+  #sockets = new Set<WebSocket>();
+  #tsCounter = 100;
+  #fileCounter = 1;
+  #rateRules: { method: string; retryAfter: number }[] = [];
+  #ackWaiters = new Map<string, (payload: unknown) => void>();
+  readonly signingSecret: string;
+
+  private constructor(signingSecret: string) {
+    this.signingSecret = signingSecret;
+    this.#server = http.createServer((req, res) => {
+      this.#handle(req, res).catch((err: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(err));
+      });
+    });
+    this.#server.on('upgrade', (req, socket, head) => {
+      if (!(req.url ?? '').startsWith('/link/')) {
+        socket.destroy();
+        return;
+      }
+      this.#wss.handleUpgrade(req, socket, head, (ws) => this.#onSocket(ws));
+    });
+  }
+
+  /** Starts a fake on a free loopback port. */
+  static async start(options: { signingSecret?: string } = {}): Promise<FakeSlack> {
+    const fake = new FakeSlack(options.signingSecret ?? 'fake-signing-secret');
+    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
+    fake.port = (fake.#server.address() as AddressInfo).port;
+    return fake;
+  }
+
+  /** Value for the WebClient's `slackApiUrl`. */
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.port}/api/`;
+  }
+
+  /** True while a Socket Mode client is connected. */
+  get socketConnected(): boolean {
+    return this.#sockets.size > 0;
+  }
+
+  /** Calls of one Web API method. */
+  callsOf(method: string): RecordedCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Makes the next call of `method` answer 429 with `Retry-After: retryAfter` (seconds) once. */
+  rateLimitOnce(method: string, retryAfter = 1): void {
+    this.#rateRules.push({ method, retryAfter });
+  }
+
+  /** Users holding reaction `name` on a message. */
+  reactionUsers(channel: string, ts: string, name: string): string[] {
+    return [...(this.reactions.get(`${channel}:${ts}`)?.get(name) ?? [])];
+  }
+
+  /** Stores a message as if posted earlier; returns its ts. */
+  seedMessage(channel: string, text: string): string {
+    const ts = this.#nextTs();
+    this.messages.set(`${channel}:${ts}`, { channel, ts, text, blocks: [] });
+    return ts;
+  }
+
+  // ---- payload builders ------------------------------------------------------------------------------------
+
+  /** Updates reaction state and returns the `event_callback` body Slack would send. */
+  userReact(input: ReactionInput): Record<string, unknown> {
+    this.#setReaction(input.channel, input.ts, input.name, input.user, input.add);
+    return this.reactionBody(input);
+  }
+
+  /** The `event_callback` body for a reaction (without touching state). */
+  reactionBody(input: ReactionInput): Record<string, unknown> {
+    const now = Date.now() / 1000;
+    return {
+      token: 'verification-token',
+      team_id: TEAM_ID,
+      api_app_id: APP_ID,
+      type: 'event_callback',
+      event_id: input.eventId ?? `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
+      event_time: Math.floor(now),
+      authorizations: [{ enterprise_id: null, team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+      event: {
+        type: input.add ? 'reaction_added' : 'reaction_removed',
+        user: input.user,
+        reaction: input.name,
+        item_user: BOT_USER_ID,
+        item: { type: 'message', channel: input.channel, ts: input.ts },
+        event_ts: now.toFixed(6),
+      },
+    };
+  }
+
+  /** The slash-command form fields Slack would send (response_url points at this fake). */
+  commandFields(input: SlashCommandInput): Record<string, string> {
+    const responseId = randomUUID();
+    return {
+      token: 'verification-token',
+      team_id: TEAM_ID,
+      team_domain: 'arena',
+      channel_id: input.channel ?? CHANNEL_ID,
+      channel_name: 'arena',
+      user_id: input.user,
+      user_name: input.userName ?? 'someone',
+      command: input.command,
+      text: input.text,
+      api_app_id: APP_ID,
+      is_enterprise_install: 'false',
+      response_url: `http://127.0.0.1:${this.port}/response/${responseId}`,
+      trigger_id: `trigger.${responseId}`,
+    };
+  }
+
+  /** Responses posted to the response_url of a command built with {@link commandFields}. */
+  responsesFor(fields: Record<string, string>): Record<string, unknown>[] {
+    const id = (fields.response_url ?? '').split('/').pop();
+    return this.responses.filter((r) => r.id === id).map((r) => r.body);
+  }
+
+  // ---- HTTP delivery (Bolt's HTTPReceiver) -----------------------------------------------------------------
+
+  /** Signature headers for `rawBody` (v0 scheme, guide §2.2). */
+  sign(rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const sig = `v0=${createHmac('sha256', this.signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
+    return { 'x-slack-request-timestamp': String(timestamp), 'x-slack-signature': sig };
+  }
+
+  /** POSTs a signed body to a Bolt receiver URL. */
+  async postSigned(url: string, rawBody: string, contentType: string, opts: DeliverOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { 'content-type': contentType, ...this.sign(rawBody) };
+    if (opts.badSignature) headers['x-slack-signature'] = `v0=${'0'.repeat(64)}`;
+    if (opts.retryNum !== undefined) {
+      headers['x-slack-retry-num'] = String(opts.retryNum);
+      headers['x-slack-retry-reason'] = opts.retryReason ?? 'http_timeout';
+    }
+    return fetch(url, { method: 'POST', headers, body: rawBody });
+  }
+
+  /** Delivers an Events API body over HTTP. */
+  deliverEventHttp(url: string, body: Record<string, unknown>, opts: DeliverOptions = {}): Promise<Response> {
+    return this.postSigned(url, JSON.stringify(body), 'application/json', opts);
+  }
+
+  /** Delivers a slash command over HTTP (form-encoded). */
+  deliverCommandHttp(url: string, fields: Record<string, string>, opts: DeliverOptions = {}): Promise<Response> {
+    return this.postSigned(url, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', opts);
+  }
+
+  // ---- Socket Mode delivery --------------------------------------------------------------------------------
+
+  /** Sends an envelope to the connected Socket Mode client; resolves with the ack's payload. */
+  sendEnvelope(
+    type: 'events_api' | 'slash_commands' | 'interactive',
+    payload: unknown,
+    opts: DeliverOptions = {},
+  ): Promise<unknown> {
+    const envelopeId = randomUUID();
+    const ack = new Promise<unknown>((resolve) => this.#ackWaiters.set(envelopeId, resolve));
+    const frame = JSON.stringify({
+      envelope_id: envelopeId,
+      type,
+      payload,
+      accepts_response_payload: type !== 'events_api',
+      ...(type === 'events_api' ? { retry_attempt: opts.retryNum ?? 0, retry_reason: opts.retryReason ?? '' } : {}),
+    });
+    for (const ws of this.#sockets) ws.send(frame);
+    return ack;
+  }
+
+  /** Resolves when no Socket Mode client is connected (Bolt's stop resolves before the close handshake). */
+  async waitSocketClosed(timeoutMs = 5000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (this.#sockets.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Terminates sockets and closes the server. */
+  async close(): Promise<void> {
+    for (const ws of this.#sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  #onSocket(ws: WebSocket): void {
+    this.#sockets.add(ws);
+    ws.on('close', () => this.#sockets.delete(ws));
+    ws.on('message', (raw) => {
+      const msg = JSON.parse(String(raw)) as { envelope_id: string; payload?: unknown };
+      this.acks.push(msg);
+      this.#ackWaiters.get(msg.envelope_id)?.(msg.payload);
+      this.#ackWaiters.delete(msg.envelope_id);
+    });
+    ws.send(
+      JSON.stringify({
+        type: 'hello',
+        num_connections: 1,
+        connection_info: { app_id: APP_ID },
+        debug_info: { host: 'fake-slack', approximate_connection_time: 18060 },
+      }),
+    );
+  }
+
+  #nextTs(): string {
+    this.#tsCounter += 1;
+    return `1700000000.${String(this.#tsCounter).padStart(6, '0')}`;
+  }
+
+  #setReaction(channel: string, ts: string, name: string, user: string, add: boolean): boolean {
+    const key = `${channel}:${ts}`;
+    let byName = this.reactions.get(key);
+    if (!byName) {
+      byName = new Map();
+      this.reactions.set(key, byName);
+    }
+    const users = byName.get(name) ?? [];
+    const has = users.includes(user);
+    if (add && !has) users.push(user);
+    if (!add && has) users.splice(users.indexOf(user), 1);
+    if (users.length > 0) byName.set(name, users);
+    else byName.delete(name);
+    return add ? !has : has;
+  }
+
+  async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+      res.end(JSON.stringify(body));
+    };
+
+    if (url.pathname.startsWith('/response/')) {
+      this.responses.push({ id: url.pathname.slice('/response/'.length), body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown> });
+      json(200, { ok: true });
+      return;
+    }
+    if (url.pathname.startsWith('/upload/')) {
+      this.uploads.push({ fileId: url.pathname.split('/').pop() ?? '', size: raw.length, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`OK - ${raw.length}`);
+      return;
+    }
+    if (!url.pathname.startsWith('/api/')) {
+      json(404, { ok: false, error: 'not_found' });
+      return;
+    }
+    const method = url.pathname.slice('/api/'.length);
+    const ct = req.headers['content-type'] ?? '';
+    let args: Record<string, unknown> = {};
+    if (ct.startsWith('application/json')) args = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+    else {
+      for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) {
+        args[k] = /^[[{]/u.test(v) ? safeJson(v) : v;
+      }
+    }
+    const call: RecordedCall = { method, authorization: req.headers.authorization, args, status: 200 };
+    this.calls.push(call);
+
+    const ruleIdx = this.#rateRules.findIndex((r) => r.method === method);
+    if (ruleIdx >= 0) {
+      const rule = this.#rateRules[ruleIdx] as { method: string; retryAfter: number };
+      this.#rateRules.splice(ruleIdx, 1);
+      call.status = 429;
+      json(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(rule.retryAfter) });
+      return;
+    }
+    const s = (k: string): string => (typeof args[k] === 'string' ? (args[k] as string) : '');
+    const ok = (body: Record<string, unknown> = {}): void => json(200, { ok: true, ...body });
+    const fail = (error: string): void => json(200, { ok: false, error });
+
+    switch (method) {
+      case 'auth.test':
+        return ok({ url: 'https://arena.slack.invalid/', team: 'Arena', user: 'arena-bot', team_id: TEAM_ID, user_id: BOT_USER_ID, bot_id: BOT_ID });
+      case 'chat.postMessage': {
+        const ts = this.#nextTs();
+        const msg: FakeSlackMessage = { channel: s('channel'), ts, text: s('text'), blocks: Array.isArray(args.blocks) ? args.blocks : [] };
+        if (s('thread_ts')) msg.thread_ts = s('thread_ts');
+        this.messages.set(`${msg.channel}:${ts}`, msg);
+        return ok({ channel: msg.channel, ts, message: { type: 'message', user: BOT_USER_ID, bot_id: BOT_ID, text: msg.text, blocks: msg.blocks, ts } });
+      }
+      case 'chat.update': {
+        const msg = this.messages.get(`${s('channel')}:${s('ts')}`);
+        if (!msg) return fail('message_not_found');
+        msg.text = s('text');
+        msg.blocks = Array.isArray(args.blocks) ? args.blocks : [];
+        return ok({ channel: msg.channel, ts: msg.ts, text: msg.text, message: { text: msg.text, blocks: msg.blocks } });
+      }
+      case 'chat.postEphemeral':
+        return ok({ message_ts: this.#nextTs() });
+      case 'reactions.add':
+      case 'reactions.remove': {
+        if (!this.messages.has(`${s('channel')}:${s('timestamp')}`)) return fail('message_not_found');
+        const changed = this.#setReaction(s('channel'), s('timestamp'), s('name'), BOT_USER_ID, method === 'reactions.add');
+        if (!changed) return fail(method === 'reactions.add' ? 'already_reacted' : 'no_reaction');
+        return ok();
+      }
+      case 'reactions.get': {
+        const key = `${s('channel')}:${s('timestamp')}`;
+        const msg = this.messages.get(key);
+        if (!msg) return fail('message_not_found');
+        const reactions = [...(this.reactions.get(key) ?? new Map<string, string[]>()).entries()].map(([name, users]) => ({ name, users, count: users.length }));
+        return ok({ type: 'message', channel: msg.channel, message: { type: 'message', text: msg.text, ts: msg.ts, ...(reactions.length > 0 ? { reactions } : {}) } });
+      }
+      case 'files.getUploadURLExternal': {
+        const fileId = `F${String(this.#fileCounter++).padStart(8, '0')}`;
+        return ok({ upload_url: `http://127.0.0.1:${this.port}/upload/v1/${fileId}`, file_id: fileId });
+      }
+      case 'files.completeUploadExternal': {
+        const files = Array.isArray(args.files) ? (args.files as { id: string; title?: string }[]) : [];
+        return ok({ files: files.map((f) => ({ id: f.id, title: f.title ?? '' })) });
+      }
+      case 'apps.connections.open':
+        return ok({ url: `ws://127.0.0.1:${this.port}/link/?ticket=fake-ticket` });
+      case 'usergroups.users.list':
+        return ok({ users: this.userGroups.get(s('usergroup')) ?? [] });
+      default:
+        return fail('unknown_method');
+    }
+  }
+}
+
+function safeJson(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}

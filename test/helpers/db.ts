@@ -1,0 +1,83 @@
+/**
+ * Test databases: every storage test runs against embedded PGlite and, when `TEST_DATABASE_URL` is set (CI sets
+ * `postgres://postgres@127.0.0.1:5432/test`), against that real server too. Each call gets a fresh, migrated
+ * database: a copy of the PGlite template folder, or a new Postgres database created for the test and dropped after.
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { type Db, migrateToLatest, openDb } from '../../src/storage/db.ts';
+
+/** The backends this run tests against. */
+export type Backend = 'pglite' | 'postgres';
+
+/** `['pglite']`, plus `'postgres'` when TEST_DATABASE_URL is set. */
+export function backends(): Backend[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** A fresh database plus its cleanup. */
+export interface TestDb extends Db {
+  /** For postgres: the URL of the fresh database (to open more pools in concurrency tests). */
+  readonly url?: string;
+  /** For pglite: the data folder. */
+  readonly dataDir?: string;
+  /** Closes and deletes the database. */
+  destroy(): Promise<void>;
+}
+
+function withDbName(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Opens a fresh migrated database of the given backend. */
+export async function freshDb(backend: Backend, opts: { poolSize?: number } = {}): Promise<TestDb> {
+  if (backend === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-test-'));
+    const dataDir = join(dir, 'pg');
+    cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+    const d = await openDb({ kind: 'pglite', dataDir });
+    await migrateToLatest(d.db);
+    return {
+      ...d,
+      dataDir,
+      destroy: async () => {
+        await d.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `zhujiu_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDbName(base, name);
+  const d = await openDb({ kind: 'postgres', url, poolSize: opts.poolSize ?? 10 });
+  await migrateToLatest(d.db);
+  return {
+    ...d,
+    url,
+    destroy: async () => {
+      await d.close();
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Row count of a table (for "nothing was written" assertions). */
+export async function countRows(d: Db, table: string): Promise<number> {
+  const r = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(d.db);
+  return Number(r.rows[0]?.n ?? 0);
+}
