@@ -86,7 +86,10 @@ function intOption(name: string, v: number | undefined, dflt: number, min: numbe
 const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toFixed(d));
 
 /** Renders the readable aligned table (plus the unrated models, if any). */
-function renderTable(r: ArenaRatings, opts: { rounds: number; seed: number; anchor?: string }): string {
+function renderTable(
+  r: ArenaRatings,
+  opts: { rounds: number; seed: number; anchor?: string },
+): string {
   const head = ['rank', 'model', 'rating', '95% CI', 'elo', 'battles', 'avg win'];
   const body = r.rows.map((row) => [
     String(row.rank),
@@ -188,6 +191,10 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     return;
   }
   io.out(
-    renderTable(result, { rounds, seed, ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}) }),
+    renderTable(result, {
+      rounds,
+      seed,
+      ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}),
+    }),
   );
 }

@@ -4,13 +4,7 @@
  * per-model battle counts and, for battles, the vote sequence for online Elo. Pure: no I/O.
  */
 import { AppError } from '../core/errors.ts';
-import type {
-  ArenaData,
-  BattleRecord,
-  PairCountInput,
-  PairCountRecord,
-  Winner,
-} from './types.ts';
+import type { ArenaData, BattleRecord, PairCountInput, PairCountRecord, Winner } from './types.ts';
 
 const OUTCOME: Record<Winner, number> = { model_a: 0, model_b: 1, tie: 2, 'tie (bothbad)': 2 };
 
@@ -46,7 +40,8 @@ export class ArenaDataBuilder {
     let i = this.#index.get(name);
     if (i === undefined) {
       i = this.#models.length;
-      if (i >= 1 << 20) throw new AppError('rating_input_invalid', 'more than 1,048,576 distinct models');
+      if (i >= 1 << 20)
+        throw new AppError('rating_input_invalid', 'more than 1,048,576 distinct models');
       this.#index.set(name, i);
       this.#models.push(name);
     }
@@ -55,8 +50,8 @@ export class ArenaDataBuilder {
 
   /** Cell index of the unordered pair {a, b}, creating it on first sight. */
   #cell(a: number, b: number): number {
-    const lo = a < b ? a : b;
-    const hi = a < b ? b : a;
+    const lo = Math.min(a, b);
+    const hi = Math.max(a, b);
     const key = lo * 1048576 + hi;
     let k = this.#pairIndex.get(key);
     if (k === undefined) {
@@ -133,7 +128,10 @@ export class ArenaDataBuilder {
   /** Freezes the data. Throws AppError `rating_input_invalid` when nothing was added. */
   build(): ArenaData {
     if (this.#models.length === 0) {
-      throw new AppError('rating_input_invalid', 'no battles: the input holds no battle or pair-count rows');
+      throw new AppError(
+        'rating_input_invalid',
+        'no battles: the input holds no battle or pair-count rows',
+      );
     }
     const m = this.#models.length;
     const winsI = Float64Array.from(this.#winsI);

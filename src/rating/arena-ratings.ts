@@ -74,13 +74,14 @@ export function computeArenaRatings(
     ...(opts.onDegenerate ? { onDegenerate: opts.onDegenerate } : {}),
   });
   const boot = rounds > 0 ? bootstrapBradleyTerry(fit, rng, { rounds }) : null;
-  const ranks = boot ? rankByIntervals(boot.lo, boot.hi) : rankByIntervals(fit.ratings, fit.ratings);
+  const ranks = boot
+    ? rankByIntervals(boot.lo, boot.hi)
+    : rankByIntervals(fit.ratings, fit.ratings);
   const avg = averagePredictedWinRate(fit.ratings, fit.scale);
   const order = fit.models
     .map((_, i) => i)
     .sort(
-      (a, b) =>
-        fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
+      (a, b) => fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
     );
   const rows = order.map(
     (i): ArenaRatingRow => ({

@@ -101,7 +101,10 @@ function btrd(rng: Rng, n: number, p: number): number {
     const nm = n - m + 1;
     const h = (m + 0.5) * Math.log((m + 1) / (r * nm)) + fc(m) + fc(n - m);
     const nk = n - k + 1;
-    if (v <= h + (n + 1) * Math.log(nm / nk) + (k + 0.5) * Math.log((nk * r) / (k + 1)) - fc(k) - fc(n - k)) {
+    if (
+      v <=
+      h + (n + 1) * Math.log(nm / nk) + (k + 0.5) * Math.log((nk * r) / (k + 1)) - fc(k) - fc(n - k)
+    ) {
       return k;
     }
   }
@@ -139,7 +142,12 @@ export function multinomialConditionals(counts: ArrayLike<number>): Float64Array
  * Draws X ~ Multinomial(n, p) into `out` by conditional binomials, where p is given by
  * {@link multinomialConditionals}. Σ out = n exactly.
  */
-export function sampleMultinomialInto(rng: Rng, n: number, cond: Float64Array, out: Float64Array): void {
+export function sampleMultinomialInto(
+  rng: Rng,
+  n: number,
+  cond: Float64Array,
+  out: Float64Array,
+): void {
   let rest = n;
   for (let k = 0; k < cond.length; k++) {
     if (rest === 0) {

@@ -4,10 +4,10 @@
  * arXiv:2403.04132, §4; lm-sys FastChat `fastchat/serve/monitor/rating_systems.py` `compute_bootstrap_bt`).
  */
 import type { Rng } from '../core/rng.ts';
+import { multinomialConditionals, sampleMultinomialInto } from './binomial.ts';
 import type { BradleyTerryFit } from './bradley-terry.ts';
 import { createBtWorkspace, solveBradleyTerry } from './bradley-terry.ts';
-import { multinomialConditionals, sampleMultinomialInto } from './binomial.ts';
-import { PairAdjacency, analyzeComparisonGraph } from './comparison-graph.ts';
+import { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
 import { quantileSorted } from './quantile.ts';
 
 /** Options of {@link bootstrapBradleyTerry}. */
@@ -99,7 +99,11 @@ export function bootstrapBradleyTerry(
     theta.set(fit.theta);
     const row = r * m;
     if (adj.stronglyConnected(si, sj)) {
-      solveBradleyTerry(prob, wi, wj, t, theta, { tol, workspace: ws, fixedFactor: fit.hessianFactor });
+      solveBradleyTerry(prob, wi, wj, t, theta, {
+        tol,
+        workspace: ws,
+        fixedFactor: fit.hessianFactor,
+      });
       const offset = anchor >= 0 ? anchorRating - scale * theta[anchor]! : fit.initial;
       for (let i = 0; i < m; i++) samples[row + i] = scale * theta[i]! + offset;
       if (anchor >= 0) samples[row + anchor] = anchorRating;

@@ -399,7 +399,10 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
   const describe = (): string =>
     excluded.map((e) => `${e.model} (${e.reason}, ${e.numBattles} votes)`).join(', ');
   if (opts.anchor && !Number.isFinite(opts.anchor.rating)) {
-    throw new AppError('rating_input_invalid', `anchor rating must be a finite number, got ${opts.anchor.rating}`);
+    throw new AppError(
+      'rating_input_invalid',
+      `anchor rating must be a finite number, got ${opts.anchor.rating}`,
+    );
   }
   const anchorData = opts.anchor ? data.models.indexOf(opts.anchor.model) : -1;
   if (opts.anchor && anchorData < 0) {
@@ -469,7 +472,8 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
     maxIterations: opts.maxIterations ?? 100,
   });
   const anchorIndex = anchorData >= 0 ? local[anchorData]! : -1;
-  const offset = opts.anchor && anchorIndex >= 0 ? opts.anchor.rating - scale * theta[anchorIndex]! : initial;
+  const offset =
+    opts.anchor && anchorIndex >= 0 ? opts.anchor.rating - scale * theta[anchorIndex]! : initial;
   const ratings = new Float64Array(m);
   for (let i = 0; i < m; i++) ratings[i] = scale * theta[i]! + offset;
   if (anchorIndex >= 0 && opts.anchor) ratings[anchorIndex] = opts.anchor.rating;

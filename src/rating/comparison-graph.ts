@@ -193,7 +193,8 @@ export function analyzeComparisonGraph(
   }
 
   const kept = new Uint8Array(m);
-  for (let i = 0; i < m; i++) if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
+  for (let i = 0; i < m; i++)
+    if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
   // A lone model without votes is never "kept" (it would be a one-model component).
   const reach = (deg: Int32Array, adj: Int32Array): Uint8Array => {
     const seen = new Uint8Array(m);

@@ -4,6 +4,39 @@
  * bootstrap intervals, rank by intervals, predicted win rates. Pure: no I/O, no clock, randomness from a
  * seeded Rng passed in.
  */
+
+export {
+  ArenaDataBuilder,
+  arenaFromBattles,
+  arenaFromInput,
+  arenaFromPairCounts,
+} from './arena-data.ts';
+export type { ArenaRatingRow, ArenaRatings, ArenaRatingsOptions } from './arena-ratings.ts';
+export { computeArenaRatings } from './arena-ratings.ts';
+export { multinomialConditionals, sampleBinomial, sampleMultinomialInto } from './binomial.ts';
+export type { BootstrapOptions, BootstrapResult } from './bootstrap.ts';
+export { bootstrapBradleyTerry } from './bootstrap.ts';
+export type {
+  BradleyTerryFit,
+  BradleyTerryOptions,
+  BtProblem,
+  BtSolveInfo,
+  BtWorkspace,
+} from './bradley-terry.ts';
+export {
+  createBtWorkspace,
+  factorBtHessian,
+  fitBradleyTerry,
+  solveBradleyTerry,
+} from './bradley-terry.ts';
+export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
+export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
+export type { OnlineEloOptions } from './online-elo.ts';
+export { computeOnlineElo } from './online-elo.ts';
+export type { ArenaLineKind, ArenaLineParser } from './parse-arena-lines.ts';
+export { createArenaLineParser, parseArenaLines } from './parse-arena-lines.ts';
+export { quantileSorted } from './quantile.ts';
+export { rankByIntervals } from './rank-by-intervals.ts';
 export type {
   ArenaData,
   BattleRecord,
@@ -14,30 +47,8 @@ export type {
   Winner,
 } from './types.ts';
 export { WINNERS } from './types.ts';
-export { ArenaDataBuilder, arenaFromBattles, arenaFromInput, arenaFromPairCounts } from './arena-data.ts';
-export type { ArenaLineKind, ArenaLineParser } from './parse-arena-lines.ts';
-export { createArenaLineParser, parseArenaLines } from './parse-arena-lines.ts';
-export type { OnlineEloOptions } from './online-elo.ts';
-export { computeOnlineElo } from './online-elo.ts';
-export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
-export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
-export type {
-  BradleyTerryFit,
-  BradleyTerryOptions,
-  BtProblem,
-  BtSolveInfo,
-  BtWorkspace,
-} from './bradley-terry.ts';
-export { createBtWorkspace, factorBtHessian, fitBradleyTerry, solveBradleyTerry } from './bradley-terry.ts';
-export { multinomialConditionals, sampleBinomial, sampleMultinomialInto } from './binomial.ts';
-export type { BootstrapOptions, BootstrapResult } from './bootstrap.ts';
-export { bootstrapBradleyTerry } from './bootstrap.ts';
-export { quantileSorted } from './quantile.ts';
-export { rankByIntervals } from './rank-by-intervals.ts';
 export {
   averagePredictedWinRate,
   predictedWinProbability,
   predictedWinRateMatrix,
 } from './win-rate.ts';
-export type { ArenaRatingRow, ArenaRatings, ArenaRatingsOptions } from './arena-ratings.ts';
-export { computeArenaRatings } from './arena-ratings.ts';

@@ -25,7 +25,10 @@ export interface OnlineEloOptions {
  * @returns one rating per model of `data.models` (index-aligned; models never seen keep `initial`), or null
  *   when `data.sequence` is null (pair counts have no order, so online Elo is undefined).
  */
-export function computeOnlineElo(data: ArenaData, opts: OnlineEloOptions = {}): Float64Array | null {
+export function computeOnlineElo(
+  data: ArenaData,
+  opts: OnlineEloOptions = {},
+): Float64Array | null {
   const seq = data.sequence;
   if (seq === null) return null;
   const k = opts.k ?? 4;

@@ -52,7 +52,9 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
   const name = (o: Record<string, unknown>, key: 'model_a' | 'model_b'): string => {
     const v = o[key];
     if (typeof v !== 'string' || v.length === 0) {
-      return bad(`"${key}" must be a non-empty string (the model name), got ${JSON.stringify(v) ?? 'nothing'}`);
+      return bad(
+        `"${key}" must be a non-empty string (the model name), got ${JSON.stringify(v) ?? 'nothing'}`,
+      );
     }
     return v;
   };
@@ -68,7 +70,9 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
         o = JSON.parse(line);
       } catch {
         const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
-        bad(`not valid JSON (${JSON.stringify(shown)}); each line must be one JSON object like ${BATTLE_EXAMPLE}`);
+        bad(
+          `not valid JSON (${JSON.stringify(shown)}); each line must be one JSON object like ${BATTLE_EXAMPLE}`,
+        );
       }
       if (typeof o !== 'object' || o === null || Array.isArray(o)) {
         bad(`expected a JSON object like ${BATTLE_EXAMPLE}`);

@@ -37,7 +37,8 @@ export function averagePredictedWinRate(ratings: ArrayLike<number>, scale = 400)
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let s = 0;
-    for (let j = 0; j < n; j++) if (j !== i) s += predictedWinProbability(ratings[i]!, ratings[j]!, scale);
+    for (let j = 0; j < n; j++)
+      if (j !== i) s += predictedWinProbability(ratings[i]!, ratings[j]!, scale);
     out[i] = n > 1 ? s / (n - 1) : Number.NaN;
   }
   return out;

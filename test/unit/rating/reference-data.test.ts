@@ -31,7 +31,10 @@ const ANCHOR = { model: 'mixtral-8x7b-instruct-v0.1', rating: 1114 };
 
 function load(file: string, expected: string): { data: ArenaData; exp: Record<string, Expected> } {
   const data = parseArenaLines(readFileSync(sharedData('arena', file), 'utf8').split('\n'), file);
-  const exp = JSON.parse(readFileSync(sharedData('arena', expected), 'utf8')) as Record<string, Expected>;
+  const exp = JSON.parse(readFileSync(sharedData('arena', expected), 'utf8')) as Record<
+    string,
+    Expected
+  >;
   return { data, exp };
 }
 
@@ -88,7 +91,8 @@ describe.skipIf(!hasSharedData('arena', 'battles.jsonl'))('battles.jsonl (200k v
     fit.models.forEach((m, i) => {
       const e = exp[m]!;
       const tol = Math.max(3, 0.6 * ((e.bt_hi - e.bt_lo) / 2));
-      if (Math.abs(boot.lo[i]! - e.bt_lo) <= tol && Math.abs(boot.hi[i]! - e.bt_hi) <= tol) within++;
+      if (Math.abs(boot.lo[i]! - e.bt_lo) <= tol && Math.abs(boot.hi[i]! - e.bt_hi) <= tol)
+        within++;
     });
     console.info(`bootstrap bounds within tolerance: ${within}/${fit.models.length}`);
     expect(within / fit.models.length).toBeGreaterThanOrEqual(0.95);
