@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 export const BOT_USER_ID = '1100000000000000001';
 export const APP_ID = '1100000000000000002';
@@ -53,6 +53,8 @@ export interface InteractionResponse {
 export interface FakeDiscordOptions {
   /** HELLO heartbeat interval (ms); long by default so no heartbeat fires. */
   heartbeatInterval?: number;
+  /** Close the gateway with this code on IDENTIFY (e.g. 4014 "Disallowed intents"). */
+  closeOnIdentify?: number;
 }
 
 interface RateLimitRule {
@@ -89,9 +91,11 @@ export class FakeDiscord {
   #rateRules: RateLimitRule[] = [];
   #interactionTokens = new Map<string, string>();
   #heartbeatInterval: number;
+  #closeOnIdentify: number | undefined;
 
   private constructor(options: FakeDiscordOptions) {
     this.#heartbeatInterval = options.heartbeatInterval ?? 41_250;
+    this.#closeOnIdentify = options.closeOnIdentify;
     this.#server = http.createServer((req, res) => {
       this.#handle(req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -179,7 +183,13 @@ export class FakeDiscord {
     };
     if (add) {
       d.member = {
-        user: { id: userId, username: `user${userId.slice(-4)}`, discriminator: '0', avatar: null, bot: opts.bot ?? false },
+        user: {
+          id: userId,
+          username: `user${userId.slice(-4)}`,
+          discriminator: '0',
+          avatar: null,
+          bot: opts.bot ?? false,
+        },
         roles: opts.roles ?? [],
         joined_at: '2024-01-01T00:00:00.000Z',
         deaf: false,
@@ -205,7 +215,12 @@ export class FakeDiscord {
       channel_id: CHANNEL_ID,
       channel: { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'arena' },
       member: {
-        user: { id: user.id, username: user.username ?? 'someone', discriminator: '0', avatar: null },
+        user: {
+          id: user.id,
+          username: user.username ?? 'someone',
+          discriminator: '0',
+          avatar: null,
+        },
         roles: user.roles ?? [],
         permissions: '2248473465835073',
         joined_at: '2024-01-01T00:00:00.000Z',
@@ -296,6 +311,10 @@ export class FakeDiscord {
 
   #onIdentify(ws: WebSocket, d: Record<string, unknown>): void {
     this.identifies.push(d);
+    if (this.#closeOnIdentify !== undefined) {
+      ws.close(this.#closeOnIdentify, 'Disallowed intent(s).');
+      return;
+    }
     this.#sessionId = randomUUID().replace(/-/gu, '');
     this.#seq = 0;
     this.#ready.add(ws);
@@ -307,7 +326,14 @@ export class FakeDiscord {
     };
     send('READY', {
       v: 10,
-      user: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null, flags: 0 },
+      user: {
+        id: BOT_USER_ID,
+        username: 'arena-bot',
+        discriminator: '0',
+        bot: true,
+        avatar: null,
+        flags: 0,
+      },
       guilds: [{ id: GUILD_ID, unavailable: true }],
       session_id: this.#sessionId,
       resume_gateway_url: url,
@@ -323,10 +349,39 @@ export class FakeDiscord {
       owner_id: '1100000000000000099',
       member_count: 3,
       roles: [
-        { id: GUILD_ID, name: '@everyone', permissions: '0', position: 0, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
-        { id: MAINTAINER_ROLE_ID, name: 'maintainer', permissions: '8', position: 1, color: 0, hoist: false, managed: false, mentionable: false, flags: 0 },
+        {
+          id: GUILD_ID,
+          name: '@everyone',
+          permissions: '0',
+          position: 0,
+          color: 0,
+          hoist: false,
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
+        {
+          id: MAINTAINER_ROLE_ID,
+          name: 'maintainer',
+          permissions: '8',
+          position: 1,
+          color: 0,
+          hoist: false,
+          managed: false,
+          mentionable: false,
+          flags: 0,
+        },
       ],
-      channels: [{ id: CHANNEL_ID, type: 0, name: 'arena', position: 0, permission_overwrites: [], guild_id: GUILD_ID }],
+      channels: [
+        {
+          id: CHANNEL_ID,
+          type: 0,
+          name: 'arena',
+          position: 0,
+          permission_overwrites: [],
+          guild_id: GUILD_ID,
+        },
+      ],
       members: [],
       emojis: [],
       stickers: [],
@@ -352,7 +407,8 @@ export class FakeDiscord {
     const ct = req.headers['content-type'] ?? '';
     let json: unknown;
     const files: { field: string; name: string; type: string; size: number }[] = [];
-    if (ct.startsWith('application/json') && raw.length > 0) json = JSON.parse(raw.toString('utf8'));
+    if (ct.startsWith('application/json') && raw.length > 0)
+      json = JSON.parse(raw.toString('utf8'));
     else if (ct.startsWith('multipart/form-data')) {
       const form = await new Response(raw, { headers: { 'content-type': ct } }).formData();
       for (const [field, value] of form.entries()) {
@@ -399,77 +455,128 @@ export class FakeDiscord {
     }
 
     const body = (json ?? {}) as Record<string, unknown>;
-    let m: RegExpMatchArray | null;
+    let m: RegExpMatchArray | null = null;
+    const on = (re: RegExp): boolean => {
+      m = path.match(re);
+      return m !== null;
+    };
+    const g = (i: number): string => (m as RegExpMatchArray | null)?.[i] ?? '';
     if (method === 'GET' && path === '/gateway/bot') {
       send(200, {
         url: `ws://127.0.0.1:${this.port}`,
         shards: 1,
-        session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 16 },
+        session_start_limit: {
+          total: 1000,
+          remaining: 999,
+          reset_after: 14_400_000,
+          max_concurrency: 16,
+        },
       });
-    } else if (method === 'PUT' && (m = path.match(/^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/u))) {
+    } else if (method === 'PUT' && on(/^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/u)) {
       this.registeredCommands.push({ path, body: json });
       const defs = Array.isArray(json) ? (json as Record<string, unknown>[]) : [];
       send(
         200,
-        defs.map((d) => ({ ...d, id: this.snowflake(), application_id: m?.[1], guild_id: m?.[2], version: this.snowflake(), type: 1 })),
+        defs.map((d) => ({
+          ...d,
+          id: this.snowflake(),
+          application_id: g(1),
+          guild_id: g(2),
+          version: this.snowflake(),
+          type: 1,
+        })),
       );
-    } else if (method === 'POST' && (m = path.match(/^\/channels\/(\d+)\/messages$/u))) {
+    } else if (method === 'POST' && on(/^\/channels\/(\d+)\/messages$/u)) {
       const msg: FakeMessage = {
         id: this.snowflake(),
-        channel_id: m[1] as string,
+        channel_id: g(1),
         content: typeof body.content === 'string' ? body.content : '',
         embeds: Array.isArray(body.embeds) ? body.embeds : [],
-        attachments: files.map((f, i) => ({ id: this.snowflake(), filename: f.name, size: f.size, url: `https://cdn.invalid/${i}`, proxy_url: `https://cdn.invalid/${i}`, content_type: f.type })),
+        attachments: files.map((f, i) => ({
+          id: this.snowflake(),
+          filename: f.name,
+          size: f.size,
+          url: `https://cdn.invalid/${i}`,
+          proxy_url: `https://cdn.invalid/${i}`,
+          content_type: f.type,
+        })),
         edited_timestamp: null,
         flags: 0,
       };
       this.messages.set(msg.id, msg);
       send(200, this.#messageJson(msg));
-    } else if (method === 'PATCH' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)$/u))) {
-      const msg = this.messages.get(m[2] as string);
+    } else if (method === 'PATCH' && on(/^\/channels\/(\d+)\/messages\/(\d+)$/u)) {
+      const msg = this.messages.get(g(2));
       if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
       if (typeof body.content === 'string') msg.content = body.content;
       if (Array.isArray(body.embeds)) msg.embeds = body.embeds;
       msg.edited_timestamp = new Date().toISOString();
       send(200, this.#messageJson(msg));
-    } else if (method === 'GET' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)$/u))) {
-      const msg = this.messages.get(m[2] as string);
+    } else if (method === 'GET' && on(/^\/channels\/(\d+)\/messages\/(\d+)$/u)) {
+      const msg = this.messages.get(g(2));
       if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
       send(200, this.#messageJson(msg));
-    } else if ((m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/u))) {
-      if (!this.messages.has(m[2] as string)) return send(404, { message: 'Unknown Message', code: 10008 });
-      if (method !== 'PUT' && method !== 'DELETE') return send(405, { message: '405: Method Not Allowed', code: 0 });
+    } else if (on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/u)) {
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
+      if (method !== 'PUT' && method !== 'DELETE')
+        return send(405, { message: '405: Method Not Allowed', code: 0 });
       const add = method === 'PUT';
-      this.#setReaction(m[2] as string, m[3] as string, BOT_USER_ID, add);
+      this.#setReaction(g(2), g(3), BOT_USER_ID, add);
       // D5: real Discord echoes the bot's own reaction as a gateway event.
       const d: Record<string, unknown> = {
         user_id: BOT_USER_ID,
-        channel_id: m[1],
-        message_id: m[2],
+        channel_id: g(1),
+        message_id: g(2),
         guild_id: GUILD_ID,
-        emoji: parseEmoji(m[3] as string),
+        emoji: parseEmoji(g(3)),
         burst: false,
         type: 0,
       };
-      if (add) d.member = { user: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null }, roles: [], joined_at: '2024-01-01T00:00:00.000Z' };
+      if (add)
+        d.member = {
+          user: {
+            id: BOT_USER_ID,
+            username: 'arena-bot',
+            discriminator: '0',
+            bot: true,
+            avatar: null,
+          },
+          roles: [],
+          joined_at: '2024-01-01T00:00:00.000Z',
+        };
       send(204);
       this.dispatch(add ? 'MESSAGE_REACTION_ADD' : 'MESSAGE_REACTION_REMOVE', d);
-    } else if (method === 'GET' && (m = path.match(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u))) {
+    } else if (
+      method === 'GET' &&
+      on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u)
+    ) {
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 25));
       const after = BigInt(url.searchParams.get('after') ?? '0');
-      const users = this.reactionUsers(m[2] as string, m[3] as string)
+      const users = this.reactionUsers(g(2), g(3))
         .map((u) => BigInt(u))
         .filter((u) => u > after)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
         .slice(0, limit)
-        .map((u) => ({ id: u.toString(), username: `user${u.toString().slice(-4)}`, discriminator: '0', avatar: null, bot: u.toString() === BOT_USER_ID }));
+        .map((u) => ({
+          id: u.toString(),
+          username: `user${u.toString().slice(-4)}`,
+          discriminator: '0',
+          avatar: null,
+          bot: u.toString() === BOT_USER_ID,
+        }));
       send(200, users);
-    } else if (method === 'POST' && (m = path.match(/^\/interactions\/(\d+)\/([^/]+)\/callback$/u))) {
-      this.interactionResponses.push({ interactionId: m[1], token: m[2] as string, kind: 'callback', body });
-      if (url.searchParams.get('with_response') === 'true') send(200, { interaction: { id: m[1], type: 2 } });
+    } else if (method === 'POST' && on(/^\/interactions\/(\d+)\/([^/]+)\/callback$/u)) {
+      this.interactionResponses.push({
+        interactionId: g(1),
+        token: g(2),
+        kind: 'callback',
+        body,
+      });
+      if (url.searchParams.get('with_response') === 'true')
+        send(200, { interaction: { id: g(1), type: 2 } });
       else send(204);
-    } else if ((m = path.match(/^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/u))) {
-      const token = m[2] as string;
+    } else if (on(/^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/u)) {
+      const token = g(2);
       const interactionId = this.#interactionTokens.get(token);
       if (method === 'DELETE') {
         this.interactionResponses.push({ interactionId, token, kind: 'delete-original', body: {} });
@@ -477,9 +584,14 @@ export class FakeDiscord {
       }
       this.interactionResponses.push({ interactionId, token, kind: 'original', body });
       send(200, this.#webhookMessage(body));
-    } else if (method === 'POST' && (m = path.match(/^\/webhooks\/(\d+)\/([^/]+)$/u))) {
-      const token = m[2] as string;
-      this.interactionResponses.push({ interactionId: this.#interactionTokens.get(token), token, kind: 'followup', body });
+    } else if (method === 'POST' && on(/^\/webhooks\/(\d+)\/([^/]+)$/u)) {
+      const token = g(2);
+      this.interactionResponses.push({
+        interactionId: this.#interactionTokens.get(token),
+        token,
+        kind: 'followup',
+        body,
+      });
       send(200, this.#webhookMessage(body));
     } else {
       send(404, { message: `fake discord: no route ${method} ${path}`, code: 0 });
@@ -501,7 +613,9 @@ export class FakeDiscord {
   }
 
   #messageJson(msg: FakeMessage): Record<string, unknown> {
-    const reactions = [...(this.reactions.get(msg.id) ?? new Map<string, string[]>()).entries()].map(([emoji, users]) => ({
+    const reactions = [
+      ...(this.reactions.get(msg.id) ?? new Map<string, string[]>()).entries(),
+    ].map(([emoji, users]) => ({
       emoji: parseEmoji(emoji),
       count: users.length,
       count_details: { burst: 0, normal: users.length },
@@ -515,7 +629,13 @@ export class FakeDiscord {
       id: msg.id,
       channel_id: msg.channel_id,
       guild_id: GUILD_ID,
-      author: { id: BOT_USER_ID, username: 'arena-bot', discriminator: '0', bot: true, avatar: null },
+      author: {
+        id: BOT_USER_ID,
+        username: 'arena-bot',
+        discriminator: '0',
+        bot: true,
+        avatar: null,
+      },
       content: msg.content,
       timestamp: new Date().toISOString(),
       edited_timestamp: msg.edited_timestamp,

@@ -7,7 +7,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 export const BOT_USER_ID = 'UBOT00001';
 export const BOT_ID = 'BBOT00001';
@@ -158,7 +158,15 @@ export class FakeSlack {
       type: 'event_callback',
       event_id: input.eventId ?? `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
       event_time: Math.floor(now),
-      authorizations: [{ enterprise_id: null, team_id: TEAM_ID, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: TEAM_ID,
+          user_id: BOT_USER_ID,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
       event: {
         type: input.add ? 'reaction_added' : 'reaction_removed',
         user: input.user,
@@ -205,7 +213,12 @@ export class FakeSlack {
   }
 
   /** POSTs a signed body to a Bolt receiver URL. */
-  async postSigned(url: string, rawBody: string, contentType: string, opts: DeliverOptions = {}): Promise<Response> {
+  async postSigned(
+    url: string,
+    rawBody: string,
+    contentType: string,
+    opts: DeliverOptions = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { 'content-type': contentType, ...this.sign(rawBody) };
     if (opts.badSignature) headers['x-slack-signature'] = `v0=${'0'.repeat(64)}`;
     if (opts.retryNum !== undefined) {
@@ -216,13 +229,26 @@ export class FakeSlack {
   }
 
   /** Delivers an Events API body over HTTP. */
-  deliverEventHttp(url: string, body: Record<string, unknown>, opts: DeliverOptions = {}): Promise<Response> {
+  deliverEventHttp(
+    url: string,
+    body: Record<string, unknown>,
+    opts: DeliverOptions = {},
+  ): Promise<Response> {
     return this.postSigned(url, JSON.stringify(body), 'application/json', opts);
   }
 
   /** Delivers a slash command over HTTP (form-encoded). */
-  deliverCommandHttp(url: string, fields: Record<string, string>, opts: DeliverOptions = {}): Promise<Response> {
-    return this.postSigned(url, new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded', opts);
+  deliverCommandHttp(
+    url: string,
+    fields: Record<string, string>,
+    opts: DeliverOptions = {},
+  ): Promise<Response> {
+    return this.postSigned(
+      url,
+      new URLSearchParams(fields).toString(),
+      'application/x-www-form-urlencoded',
+      opts,
+    );
   }
 
   // ---- Socket Mode delivery --------------------------------------------------------------------------------
@@ -240,10 +266,22 @@ export class FakeSlack {
       type,
       payload,
       accepts_response_payload: type !== 'events_api',
-      ...(type === 'events_api' ? { retry_attempt: opts.retryNum ?? 0, retry_reason: opts.retryReason ?? '' } : {}),
+      ...(type === 'events_api'
+        ? { retry_attempt: opts.retryNum ?? 0, retry_reason: opts.retryReason ?? '' }
+        : {}),
     });
     for (const ws of this.#sockets) ws.send(frame);
     return ack;
+  }
+
+  /** Delivers an Events API body over Socket Mode (`retryNum` → `retry_attempt`); resolves on ack. */
+  deliverEventSocket(body: Record<string, unknown>, opts: DeliverOptions = {}): Promise<unknown> {
+    return this.sendEnvelope('events_api', body, opts);
+  }
+
+  /** Delivers a slash command over Socket Mode; resolves with the ack payload (the immediate response). */
+  deliverCommandSocket(fields: Record<string, string>): Promise<unknown> {
+    return this.sendEnvelope('slash_commands', fields);
   }
 
   /** Resolves when no Socket Mode client is connected (Bolt's stop resolves before the close handshake). */
@@ -313,12 +351,19 @@ export class FakeSlack {
     };
 
     if (url.pathname.startsWith('/response/')) {
-      this.responses.push({ id: url.pathname.slice('/response/'.length), body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown> });
+      this.responses.push({
+        id: url.pathname.slice('/response/'.length),
+        body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>,
+      });
       json(200, { ok: true });
       return;
     }
     if (url.pathname.startsWith('/upload/')) {
-      this.uploads.push({ fileId: url.pathname.split('/').pop() ?? '', size: raw.length, authorization: req.headers.authorization });
+      this.uploads.push({
+        fileId: url.pathname.split('/').pop() ?? '',
+        size: raw.length,
+        authorization: req.headers.authorization,
+      });
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end(`OK - ${raw.length}`);
       return;
@@ -330,13 +375,19 @@ export class FakeSlack {
     const method = url.pathname.slice('/api/'.length);
     const ct = req.headers['content-type'] ?? '';
     let args: Record<string, unknown> = {};
-    if (ct.startsWith('application/json')) args = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+    if (ct.startsWith('application/json'))
+      args = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
     else {
       for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) {
         args[k] = /^[[{]/u.test(v) ? safeJson(v) : v;
       }
     }
-    const call: RecordedCall = { method, authorization: req.headers.authorization, args, status: 200 };
+    const call: RecordedCall = {
+      method,
+      authorization: req.headers.authorization,
+      args,
+      status: 200,
+    };
     this.calls.push(call);
 
     const ruleIdx = this.#rateRules.findIndex((r) => r.method === method);
@@ -353,27 +404,62 @@ export class FakeSlack {
 
     switch (method) {
       case 'auth.test':
-        return ok({ url: 'https://arena.slack.invalid/', team: 'Arena', user: 'arena-bot', team_id: TEAM_ID, user_id: BOT_USER_ID, bot_id: BOT_ID });
+        return ok({
+          url: 'https://arena.slack.invalid/',
+          team: 'Arena',
+          user: 'arena-bot',
+          team_id: TEAM_ID,
+          user_id: BOT_USER_ID,
+          bot_id: BOT_ID,
+        });
       case 'chat.postMessage': {
         const ts = this.#nextTs();
-        const msg: FakeSlackMessage = { channel: s('channel'), ts, text: s('text'), blocks: Array.isArray(args.blocks) ? args.blocks : [] };
+        const msg: FakeSlackMessage = {
+          channel: s('channel'),
+          ts,
+          text: s('text'),
+          blocks: Array.isArray(args.blocks) ? args.blocks : [],
+        };
         if (s('thread_ts')) msg.thread_ts = s('thread_ts');
         this.messages.set(`${msg.channel}:${ts}`, msg);
-        return ok({ channel: msg.channel, ts, message: { type: 'message', user: BOT_USER_ID, bot_id: BOT_ID, text: msg.text, blocks: msg.blocks, ts } });
+        return ok({
+          channel: msg.channel,
+          ts,
+          message: {
+            type: 'message',
+            user: BOT_USER_ID,
+            bot_id: BOT_ID,
+            text: msg.text,
+            blocks: msg.blocks,
+            ts,
+          },
+        });
       }
       case 'chat.update': {
         const msg = this.messages.get(`${s('channel')}:${s('ts')}`);
         if (!msg) return fail('message_not_found');
         msg.text = s('text');
         msg.blocks = Array.isArray(args.blocks) ? args.blocks : [];
-        return ok({ channel: msg.channel, ts: msg.ts, text: msg.text, message: { text: msg.text, blocks: msg.blocks } });
+        return ok({
+          channel: msg.channel,
+          ts: msg.ts,
+          text: msg.text,
+          message: { text: msg.text, blocks: msg.blocks },
+        });
       }
       case 'chat.postEphemeral':
         return ok({ message_ts: this.#nextTs() });
       case 'reactions.add':
       case 'reactions.remove': {
-        if (!this.messages.has(`${s('channel')}:${s('timestamp')}`)) return fail('message_not_found');
-        const changed = this.#setReaction(s('channel'), s('timestamp'), s('name'), BOT_USER_ID, method === 'reactions.add');
+        if (!this.messages.has(`${s('channel')}:${s('timestamp')}`))
+          return fail('message_not_found');
+        const changed = this.#setReaction(
+          s('channel'),
+          s('timestamp'),
+          s('name'),
+          BOT_USER_ID,
+          method === 'reactions.add',
+        );
         if (!changed) return fail(method === 'reactions.add' ? 'already_reacted' : 'no_reaction');
         return ok();
       }
@@ -381,15 +467,31 @@ export class FakeSlack {
         const key = `${s('channel')}:${s('timestamp')}`;
         const msg = this.messages.get(key);
         if (!msg) return fail('message_not_found');
-        const reactions = [...(this.reactions.get(key) ?? new Map<string, string[]>()).entries()].map(([name, users]) => ({ name, users, count: users.length }));
-        return ok({ type: 'message', channel: msg.channel, message: { type: 'message', text: msg.text, ts: msg.ts, ...(reactions.length > 0 ? { reactions } : {}) } });
+        const reactions = [
+          ...(this.reactions.get(key) ?? new Map<string, string[]>()).entries(),
+        ].map(([name, users]) => ({ name, users, count: users.length }));
+        return ok({
+          type: 'message',
+          channel: msg.channel,
+          message: {
+            type: 'message',
+            text: msg.text,
+            ts: msg.ts,
+            ...(reactions.length > 0 ? { reactions } : {}),
+          },
+        });
       }
       case 'files.getUploadURLExternal': {
         const fileId = `F${String(this.#fileCounter++).padStart(8, '0')}`;
-        return ok({ upload_url: `http://127.0.0.1:${this.port}/upload/v1/${fileId}`, file_id: fileId });
+        return ok({
+          upload_url: `http://127.0.0.1:${this.port}/upload/v1/${fileId}`,
+          file_id: fileId,
+        });
       }
       case 'files.completeUploadExternal': {
-        const files = Array.isArray(args.files) ? (args.files as { id: string; title?: string }[]) : [];
+        const files = Array.isArray(args.files)
+          ? (args.files as { id: string; title?: string }[])
+          : [];
         return ok({ files: files.map((f) => ({ id: f.id, title: f.title ?? '' })) });
       }
       case 'apps.connections.open':

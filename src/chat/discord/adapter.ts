@@ -133,11 +133,21 @@ export class DiscordAdapter implements ChatPlatform {
     // D2: without an 'error' listener a rejected listener promise kills the process.
     client.on(Events.Error, (err) => this.#log.error({ err }, 'discord client error'));
     client.on(Events.Warn, (message) => this.#log.warn({ message }, 'discord client warning'));
-    client.on(Events.ShardDisconnect, (ev, shardId) => this.#log.warn({ code: ev.code, shardId }, 'discord shard disconnected'));
-    client.on(Events.ShardResume, (shardId, replayed) => this.#log.info({ shardId, replayed }, 'discord shard resumed'));
+    client.on(Events.ShardDisconnect, (ev, shardId) =>
+      this.#log.warn({ code: ev.code, shardId }, 'discord shard disconnected'),
+    );
+    client.on(Events.ShardResume, (shardId, replayed) =>
+      this.#log.info({ shardId, replayed }, 'discord shard resumed'),
+    );
     client.rest.on(RESTEvents.RateLimited, (info) =>
       this.#log.warn(
-        { route: info.route, method: info.method, retryAfterMs: info.retryAfter, scope: info.scope, global: info.global },
+        {
+          route: info.route,
+          method: info.method,
+          retryAfterMs: info.retryAfter,
+          scope: info.scope,
+          global: info.global,
+        },
         'discord rate limited; waiting',
       ),
     );
@@ -145,18 +155,29 @@ export class DiscordAdapter implements ChatPlatform {
     client.rest.on(RESTEvents.Response, (request, response) => {
       if (response.status === 429) {
         this.#log.warn(
-          { route: request.route, method: request.method, retryAfter: response.headers.get('retry-after'), scope: response.headers.get('x-ratelimit-scope') },
+          {
+            route: request.route,
+            method: request.method,
+            retryAfter: response.headers.get('retry-after'),
+            scope: response.headers.get('x-ratelimit-scope'),
+          },
           'discord rate limited; waiting',
         );
       }
     });
-    (client as unknown as EventEmitter).on('raw', (packet: RawPacket, shardId: number) => this.#onRaw(packet, shardId));
+    (client as unknown as EventEmitter).on('raw', (packet: RawPacket, shardId: number) =>
+      this.#onRaw(packet, shardId),
+    );
     client.on(Events.InteractionCreate, (interaction) => {
-      this.#onInteraction(interaction).catch((err: unknown) => this.#log.error({ err }, 'discord interaction failed'));
+      this.#onInteraction(interaction).catch((err: unknown) =>
+        this.#log.error({ err }, 'discord interaction failed'),
+      );
     });
 
     try {
-      const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+      const ready = new Promise<void>((resolve) =>
+        client.once(Events.ClientReady, () => resolve()),
+      );
       await withTimeout(
         (async () => {
           await client.login(this.#opts.token);
@@ -167,10 +188,17 @@ export class DiscordAdapter implements ChatPlatform {
       );
       this.#botUserId = client.user?.id;
       await this.#registerCommands(commands);
-      this.#log.info({ botUserId: this.#botUserId, commands: commands.length }, 'discord adapter started');
+      this.#log.info(
+        { botUserId: this.#botUserId, commands: commands.length },
+        'discord adapter started',
+      );
     } catch (err) {
       await this.stop();
-      throw err instanceof AppError ? err : new AppError('chat_platform_error', `discord: start failed: ${errMessage(err)}`, { cause: err });
+      throw err instanceof AppError
+        ? err
+        : new AppError('chat_platform_error', `discord: start failed: ${errMessage(err)}`, {
+            cause: err,
+          });
     }
   }
 
@@ -188,7 +216,10 @@ export class DiscordAdapter implements ChatPlatform {
     const ids: string[] = [];
     for (const [i, m] of messages.entries()) {
       const res = (await this.#rest('post message', (rest) =>
-        rest.post(Routes.channelMessages(channelId), this.#messageRequest(m, i === 0 ? content : undefined)),
+        rest.post(
+          Routes.channelMessages(channelId),
+          this.#messageRequest(m, i === 0 ? content : undefined),
+        ),
       )) as { id: string };
       ids.push(res.id);
     }
@@ -200,12 +231,18 @@ export class DiscordAdapter implements ChatPlatform {
     const messages = renderDiscordMessages(content);
     const ids = [ref.messageId, ...ref.partIds];
     if (messages.length > ids.length) {
-      this.#log.warn({ messageId: ref.messageId, needed: messages.length, available: ids.length }, 'discord edit: content needs more messages than posted; dropping the rest');
+      this.#log.warn(
+        { messageId: ref.messageId, needed: messages.length, available: ids.length },
+        'discord edit: content needs more messages than posted; dropping the rest',
+      );
     }
     for (const [i, id] of ids.entries()) {
       const m: DiscordMessageJson = messages[i] ?? { content: '\u200b', embeds: [] };
       await this.#rest('edit message', (rest) =>
-        rest.patch(Routes.channelMessage(ref.channelId, id), this.#messageRequest(m, i === 0 ? content : undefined)),
+        rest.patch(
+          Routes.channelMessage(ref.channelId, id),
+          this.#messageRequest(m, i === 0 ? content : undefined),
+        ),
       );
     }
   }
@@ -214,14 +251,18 @@ export class DiscordAdapter implements ChatPlatform {
     // Sequential on purpose: reactions have a tight per-channel bucket and the order is visible to users.
     for (const emoji of emojis) {
       await this.#rest('add reaction', (rest) =>
-        rest.put(Routes.channelMessageOwnReaction(ref.channelId, ref.messageId, encodeEmoji(emoji))),
+        rest.put(
+          Routes.channelMessageOwnReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)),
+        ),
       );
     }
   }
 
   /** Reactions present on the primary message; the bot's own user id is left out of `userIds`. */
   async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
-    const msg = (await this.#rest('get message', (rest) => rest.get(Routes.channelMessage(ref.channelId, ref.messageId)))) as {
+    const msg = (await this.#rest('get message', (rest) =>
+      rest.get(Routes.channelMessage(ref.channelId, ref.messageId)),
+    )) as {
       reactions?: { emoji: { id: string | null; name: string | null } }[];
     };
     const out: ReactionSnapshot[] = [];
@@ -233,7 +274,10 @@ export class DiscordAdapter implements ChatPlatform {
         const query = new URLSearchParams({ limit: '100' });
         if (after) query.set('after', after);
         const page = (await this.#rest('list reaction users', (rest) =>
-          rest.get(Routes.channelMessageReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)), { query }),
+          rest.get(
+            Routes.channelMessageReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)),
+            { query },
+          ),
         )) as { id: string }[];
         for (const u of page) if (u.id !== this.#botUserId) userIds.push(u.id);
         if (page.length < 100) break;
@@ -246,15 +290,30 @@ export class DiscordAdapter implements ChatPlatform {
 
   // ---- internals -------------------------------------------------------------------------------------------
 
-  #messageRequest(m: DiscordMessageJson, withImageOf?: MessageContent): { body: Record<string, unknown>; files?: RawFile[] } {
+  #messageRequest(
+    m: DiscordMessageJson,
+    withImageOf?: MessageContent,
+  ): { body: Record<string, unknown>; files?: RawFile[] } {
     // allowed_mentions: model output must never ping @everyone or roles.
-    const body: Record<string, unknown> = { content: m.content, embeds: m.embeds, allowed_mentions: { parse: [] } };
+    const body: Record<string, unknown> = {
+      content: m.content,
+      embeds: m.embeds,
+      allowed_mentions: { parse: [] },
+    };
     const image = withImageOf?.image;
     if (!image) return { body };
-    body.attachments = [{ id: 0, filename: image.filename, description: truncate(image.alt, 1024) }];
+    body.attachments = [
+      { id: 0, filename: image.filename, description: truncate(image.alt, 1024) },
+    ];
     return {
       body,
-      files: [{ name: image.filename, data: Buffer.from(image.data), contentType: image.mimeType ?? 'image/png' }],
+      files: [
+        {
+          name: image.filename,
+          data: Buffer.from(image.data),
+          contentType: image.mimeType ?? 'image/png',
+        },
+      ],
     };
   }
 
@@ -265,13 +324,16 @@ export class DiscordAdapter implements ChatPlatform {
       return await call(client.rest);
     } catch (err) {
       this.#log.error({ err: errMessage(err), what }, 'discord REST call failed');
-      throw new AppError('chat_platform_error', `discord: ${what} failed: ${errMessage(err)}`, { cause: err });
+      throw new AppError('chat_platform_error', `discord: ${what} failed: ${errMessage(err)}`, {
+        cause: err,
+      });
     }
   }
 
   async #registerCommands(commands: readonly CommandSpec[]): Promise<void> {
     const appId = this.#opts.applicationId ?? this.#client?.application?.id;
-    if (!appId) throw new AppError('chat_platform_error', 'discord: no application id (set applicationId)');
+    if (!appId)
+      throw new AppError('chat_platform_error', 'discord: no application id (set applicationId)');
     const body = commands.map((c) => ({
       type: 1,
       name: c.name,
@@ -284,7 +346,9 @@ export class DiscordAdapter implements ChatPlatform {
           name: o.name,
           description: truncate(o.description, 100),
           required: o.required === true,
-          ...(o.choices && o.choices.length > 0 ? { choices: o.choices.slice(0, 25).map((ch) => ({ name: ch, value: ch })) } : {}),
+          ...(o.choices && o.choices.length > 0
+            ? { choices: o.choices.slice(0, 25).map((ch) => ({ name: ch, value: ch })) }
+            : {}),
         })),
       // "0" hides the command from everyone but administrators (who can grant it per role); still checked server-side.
       default_member_permissions: c.maintainerOnly ? '0' : null,
@@ -292,10 +356,14 @@ export class DiscordAdapter implements ChatPlatform {
     }));
     const guildIds = this.#opts.guildIds ?? [];
     if (guildIds.length === 0) {
-      await this.#rest('register global commands', (rest) => rest.put(Routes.applicationCommands(appId), { body }));
+      await this.#rest('register global commands', (rest) =>
+        rest.put(Routes.applicationCommands(appId), { body }),
+      );
     }
     for (const guildId of guildIds) {
-      await this.#rest('register guild commands', (rest) => rest.put(Routes.applicationGuildCommands(appId, guildId), { body }));
+      await this.#rest('register guild commands', (rest) =>
+        rest.put(Routes.applicationGuildCommands(appId, guildId), { body }),
+      );
     }
   }
 
@@ -312,7 +380,8 @@ export class DiscordAdapter implements ChatPlatform {
     const added = packet.t === 'MESSAGE_REACTION_ADD';
     // D5: the bot's own reactions come back as events; other bots never vote.
     if (d.user_id === this.#botUserId) return;
-    if (d.member?.user?.bot === true || this.#client?.users.cache.get(d.user_id)?.bot === true) return;
+    if (d.member?.user?.bot === true || this.#client?.users.cache.get(d.user_id)?.bot === true)
+      return;
     const session = this.#sessions.get(shardId) ?? `shard${shardId}`;
     const event = {
       platform: 'discord' as const,
@@ -326,7 +395,11 @@ export class DiscordAdapter implements ChatPlatform {
     };
     const handlers = this.#handlers;
     if (!handlers) return;
-    handlers.onReaction(event).catch((err: unknown) => this.#log.error({ err, eventId: event.eventId }, 'reaction handler failed'));
+    handlers
+      .onReaction(event)
+      .catch((err: unknown) =>
+        this.#log.error({ err, eventId: event.eventId }, 'reaction handler failed'),
+      );
   }
 
   async #onInteraction(interaction: Interaction): Promise<void> {
@@ -340,7 +413,11 @@ export class DiscordAdapter implements ChatPlatform {
     const roles = memberRoleIds(interaction);
     const log = this.#log.child({ command: spec.name, interactionId: interaction.id });
     const maintainers = this.#opts.maintainerRoleIds ?? [];
-    if (spec.maintainerOnly && maintainers.length > 0 && !roles.some((r) => maintainers.includes(r))) {
+    if (
+      spec.maintainerOnly &&
+      maintainers.length > 0 &&
+      !roles.some((r) => maintainers.includes(r))
+    ) {
       await interaction.reply({ content: MAINTAINERS_ONLY, flags: MessageFlags.Ephemeral });
       log.info('maintainer-only command refused');
       return;
@@ -352,7 +429,9 @@ export class DiscordAdapter implements ChatPlatform {
     let chain: Promise<void> = Promise.resolve();
     const sendReply = async (content: MessageContent, options?: ReplyOptions): Promise<void> => {
       const ephemeral = options?.ephemeral === true;
-      const payloads = renderDiscordMessages(content).map((m, i) => toInteractionPayload(m, i === 0 ? content : undefined));
+      const payloads = renderDiscordMessages(content).map((m, i) =>
+        toInteractionPayload(m, i === 0 ? content : undefined),
+      );
       let rest = payloads;
       if (!replied) {
         replied = true;
@@ -365,14 +444,19 @@ export class DiscordAdapter implements ChatPlatform {
         }
       }
       for (const p of rest) {
-        await interaction.followUp({ ...p, ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}) } as InteractionReplyOptions);
+        await interaction.followUp({
+          ...p,
+          ...(ephemeral ? { flags: MessageFlags.Ephemeral } : {}),
+        } as InteractionReplyOptions);
       }
     };
     const ctx: CommandContext = {
       platform: 'discord',
       eventId: `discord:interaction:${interaction.id}`,
       name: spec.name,
-      args: Object.fromEntries(interaction.options.data.map((o) => [o.name, String(o.value ?? '')])),
+      args: Object.fromEntries(
+        interaction.options.data.map((o) => [o.name, String(o.value ?? '')]),
+      ),
       text: '',
       user: {
         id: interaction.user.id,
@@ -385,7 +469,9 @@ export class DiscordAdapter implements ChatPlatform {
         const next = chain.then(() => sendReply(content, options));
         chain = next.catch(() => undefined);
         return next.catch((err: unknown) => {
-          throw new AppError('chat_platform_error', `discord: reply failed: ${errMessage(err)}`, { cause: err });
+          throw new AppError('chat_platform_error', `discord: reply failed: ${errMessage(err)}`, {
+            cause: err,
+          });
         });
       },
     };
@@ -397,7 +483,11 @@ export class DiscordAdapter implements ChatPlatform {
       log.error({ err }, 'command handler failed');
       if (!replied) {
         replied = true;
-        await interaction.editReply({ content: 'Something went wrong; the maintainers have been told (see logs).' }).catch(() => undefined);
+        await interaction
+          .editReply({
+            content: 'Something went wrong; the maintainers have been told (see logs).',
+          })
+          .catch(() => undefined);
       }
     }
   }
@@ -411,13 +501,22 @@ function memberRoleIds(interaction: ChatInputCommandInteraction): string[] {
   return ids.filter((id) => id !== interaction.guildId);
 }
 
-function toInteractionPayload(m: DiscordMessageJson, withImageOf?: MessageContent): InteractionEditReplyOptions {
+function toInteractionPayload(
+  m: DiscordMessageJson,
+  withImageOf?: MessageContent,
+): InteractionEditReplyOptions {
   const image = withImageOf?.image;
   return {
     content: m.content,
     embeds: m.embeds,
     allowedMentions: { parse: [] },
-    ...(image ? { files: [{ attachment: Buffer.from(image.data), name: image.filename, description: image.alt }] } : {}),
+    ...(image
+      ? {
+          files: [
+            { attachment: Buffer.from(image.data), name: image.filename, description: image.alt },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -428,7 +527,11 @@ function errMessage(err: unknown): string {
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('chat_platform_error', `discord: ${what} timed out after ${ms} ms`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(new AppError('chat_platform_error', `discord: ${what} timed out after ${ms} ms`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([p, timeout]);

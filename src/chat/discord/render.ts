@@ -53,7 +53,9 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
       continue;
     }
     chunks.forEach((chunk, i) => {
-      embeds.push(i === 0 && heading ? { title: heading, description: chunk } : { description: chunk });
+      embeds.push(
+        i === 0 && heading ? { title: heading, description: chunk } : { description: chunk },
+      );
     });
   }
   if (content.table) {
@@ -75,13 +77,19 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
     else text = text ? `${text}\n\n${content.footer}` : content.footer;
   }
 
-  const messages: DiscordMessageJson[] = splitText(text, L.content).map((c) => ({ content: c, embeds: [] }));
+  const messages: DiscordMessageJson[] = splitText(text, L.content).map((c) => ({
+    content: c,
+    embeds: [],
+  }));
   if (messages.length === 0) messages.push({ content: '', embeds: [] });
   let current = messages[messages.length - 1] as DiscordMessageJson;
   let total = 0;
   for (const e of embeds) {
     const size = embedSize(e);
-    if (current.embeds.length >= L.embedsPerMessage || (current.embeds.length > 0 && total + size > L.embedTotal)) {
+    if (
+      current.embeds.length >= L.embedsPerMessage ||
+      (current.embeds.length > 0 && total + size > L.embedTotal)
+    ) {
       current = { content: '', embeds: [] };
       messages.push(current);
       total = 0;

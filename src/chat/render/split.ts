@@ -22,7 +22,8 @@ function isLowSurrogateAfterHigh(text: string, i: number): boolean {
  * @example splitText('aaa\n\nbbb', 5) // ['aaa', 'bbb']
  */
 export function splitText(text: string, max: number): string[] {
-  if (!Number.isInteger(max) || max < 2) throw new RangeError(`splitText: max must be an integer >= 2, got ${max}`);
+  if (!Number.isInteger(max) || max < 2)
+    throw new RangeError(`splitText: max must be an integer >= 2, got ${max}`);
   const chunks: string[] = [];
   let rest = text;
   while (rest.length > max) {
@@ -66,7 +67,11 @@ export function truncate(text: string, max: number): string {
  * Like {@link splitText}, but the limit applies to `transform(chunk)` (e.g. an escaped or fenced form).
  * Chunks whose transformed form is too long are split again with a proportionally smaller raw limit.
  */
-export function splitTransformed(text: string, max: number, transform: (chunk: string) => string): string[] {
+export function splitTransformed(
+  text: string,
+  max: number,
+  transform: (chunk: string) => string,
+): string[] {
   const out: string[] = [];
   const visit = (chunk: string, limit: number): void => {
     const t = transform(chunk);

@@ -76,7 +76,9 @@ export function renderTable(table: TableContent): string {
   const clean = (s: string | undefined): string => (s ?? '').replace(/[\r\n\t]+/gu, ' ');
   const header = table.columns.map(clean);
   const rows = table.rows.map((r) => Array.from({ length: n }, (_, i) => clean(r[i])));
-  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  const widths = header.map((h, i) =>
+    Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((c, i) => pad(c, widths[i] ?? 0, table.align?.[i] ?? 'left'))

@@ -105,7 +105,10 @@ export class SlackAdapter implements ChatPlatform {
     if (this.#app) throw new AppError('chat_platform_error', 'slack: adapter already started');
     const { appToken, signingSecret } = this.#opts;
     if (!appToken && !signingSecret) {
-      throw new AppError('config_invalid', 'slack: set an app token (Socket Mode) or a signing secret (HTTP mode)');
+      throw new AppError(
+        'config_invalid',
+        'slack: set an app token (Socket Mode) or a signing secret (HTTP mode)',
+      );
     }
     this.#handlers = handlers;
     this.#specs = new Map(commands.map((c) => [c.name, c]));
@@ -116,16 +119,26 @@ export class SlackAdapter implements ChatPlatform {
       ignoreSelf: true,
       clientOptions: {
         ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
-        retryConfig: { retries: this.#opts.apiRetries ?? 3, factor: 2, minTimeout: 500, maxTimeout: 10_000 },
+        retryConfig: {
+          retries: this.#opts.apiRetries ?? 3,
+          factor: 2,
+          minTimeout: 500,
+          maxTimeout: 10_000,
+        },
         timeout: this.#opts.apiTimeoutMs ?? 10_000,
       },
     });
     this.#app = app;
-    app.client.on(webApi.WebClientEvent.RATE_LIMITED, (retryAfterSec: number, info: { url?: string }) =>
-      this.#log.warn({ retryAfterSec, url: info?.url }, 'slack rate limited; waiting'),
+    app.client.on(
+      webApi.WebClientEvent.RATE_LIMITED,
+      (retryAfterSec: number, info: { url?: string }) =>
+        this.#log.warn({ retryAfterSec, url: info?.url }, 'slack rate limited; waiting'),
     );
     app.error(async (err) => {
-      this.#log.error({ err: errMessage(err), code: (err as { code?: string }).code }, 'slack listener error');
+      this.#log.error(
+        { err: errMessage(err), code: (err as { code?: string }).code },
+        'slack listener error',
+      );
     });
     app.event('reaction_added', async ({ event, body, context }) => {
       await this.#onReaction(true, event, body as { event_id?: string }, context.retryNum);
@@ -148,7 +161,10 @@ export class SlackAdapter implements ChatPlatform {
       if (appToken) {
         await app.start();
       } else {
-        const server = (await app.start({ port: this.#opts.port ?? 3000, ...(this.#opts.host ? { host: this.#opts.host } : {}) })) as {
+        const server = (await app.start({
+          port: this.#opts.port ?? 3000,
+          ...(this.#opts.host ? { host: this.#opts.host } : {}),
+        })) as {
           address(): { port: number } | string | null;
         };
         const addr = server.address();
@@ -156,10 +172,15 @@ export class SlackAdapter implements ChatPlatform {
       }
       const auth = await app.client.auth.test();
       this.#botUserId = auth.user_id;
-      this.#log.info({ botUserId: this.#botUserId, socketMode: Boolean(appToken), port: this.#port }, 'slack adapter started');
+      this.#log.info(
+        { botUserId: this.#botUserId, socketMode: Boolean(appToken), port: this.#port },
+        'slack adapter started',
+      );
     } catch (err) {
       await this.stop().catch(() => undefined);
-      throw new AppError('chat_platform_error', `slack: start failed: ${errMessage(err)}`, { cause: err });
+      throw new AppError('chat_platform_error', `slack: start failed: ${errMessage(err)}`, {
+        cause: err,
+      });
     }
   }
 
@@ -179,7 +200,13 @@ export class SlackAdapter implements ChatPlatform {
     let channel = channelId;
     for (const m of messages) {
       const res = await this.#call('chat.postMessage', () =>
-        client.chat.postMessage({ channel, text: m.text, blocks: m.blocks, unfurl_links: false, unfurl_media: false }),
+        client.chat.postMessage({
+          channel,
+          text: m.text,
+          blocks: m.blocks,
+          unfurl_links: false,
+          unfurl_media: false,
+        }),
       );
       // postMessage resolves a channel name to its id; keep the id for the ref and later calls.
       if (res.channel) channel = res.channel;
@@ -208,11 +235,16 @@ export class SlackAdapter implements ChatPlatform {
     const messages = renderSlackMessages(content);
     const ids = [ref.messageId, ...ref.partIds];
     if (messages.length > ids.length) {
-      this.#log.warn({ ts: ref.messageId, needed: messages.length, available: ids.length }, 'slack edit: content needs more messages than posted; dropping the rest');
+      this.#log.warn(
+        { ts: ref.messageId, needed: messages.length, available: ids.length },
+        'slack edit: content needs more messages than posted; dropping the rest',
+      );
     }
     for (const [i, ts] of ids.entries()) {
       const m: SlackMessageJson = messages[i] ?? { text: '…', blocks: [] };
-      await this.#call('chat.update', () => client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }));
+      await this.#call('chat.update', () =>
+        client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }),
+      );
     }
   }
 
@@ -233,8 +265,12 @@ export class SlackAdapter implements ChatPlatform {
   /** Reactions present on the primary message (`reactions.get full=true`); the bot itself is left out. */
   async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
     const client = this.#client('listReactions');
-    const res = await this.#call('reactions.get', () => client.reactions.get({ channel: ref.channelId, timestamp: ref.messageId, full: true }));
-    const reactions = (res.message as { reactions?: { name?: string; users?: string[] }[] } | undefined)?.reactions ?? [];
+    const res = await this.#call('reactions.get', () =>
+      client.reactions.get({ channel: ref.channelId, timestamp: ref.messageId, full: true }),
+    );
+    const reactions =
+      (res.message as { reactions?: { name?: string; users?: string[] }[] } | undefined)
+        ?.reactions ?? [];
     const out: ReactionSnapshot[] = [];
     for (const r of reactions) {
       const userIds = (r.users ?? []).filter((u) => u !== this.#botUserId);
@@ -246,7 +282,8 @@ export class SlackAdapter implements ChatPlatform {
   // ---- internals -------------------------------------------------------------------------------------------
 
   #client(what: string): App['client'] {
-    if (!this.#app) throw new AppError('chat_platform_error', `slack: ${what}: adapter not started`);
+    if (!this.#app)
+      throw new AppError('chat_platform_error', `slack: ${what}: adapter not started`);
     return this.#app.client;
   }
 
@@ -261,19 +298,30 @@ export class SlackAdapter implements ChatPlatform {
   #wrap(method: string, err: unknown): AppError {
     const code = slackErrorCode(err);
     this.#log.error({ method, error: code ?? errMessage(err) }, 'slack Web API call failed');
-    return new AppError('chat_platform_error', `slack: ${method} failed: ${code ?? errMessage(err)}`, { cause: err });
+    return new AppError(
+      'chat_platform_error',
+      `slack: ${method} failed: ${code ?? errMessage(err)}`,
+      { cause: err },
+    );
   }
 
   async #onReaction(
     added: boolean,
-    event: { user: string; reaction: string; item: { type: string; channel?: string; ts?: string }; event_ts: string },
+    event: {
+      user: string;
+      reaction: string;
+      item: { type: string; channel?: string; ts?: string };
+      event_ts: string;
+    },
     body: { event_id?: string },
     retryNum: number | undefined,
   ): Promise<void> {
     if (event.item.type !== 'message' || !event.item.channel || !event.item.ts) return;
     const ev: ReactionEvent = {
       platform: 'slack',
-      eventId: body.event_id ?? `slack:${event.item.channel}:${event.item.ts}:${event.user}:${event.event_ts}`,
+      eventId:
+        body.event_id ??
+        `slack:${event.item.channel}:${event.item.ts}:${event.user}:${event.event_ts}`,
       channelId: event.item.channel,
       messageId: event.item.ts,
       userId: event.user,
@@ -291,7 +339,13 @@ export class SlackAdapter implements ChatPlatform {
 
   async #runCommand(
     spec: CommandSpec,
-    command: { text: string; user_id: string; user_name: string; channel_id: string; trigger_id: string },
+    command: {
+      text: string;
+      user_id: string;
+      user_name: string;
+      channel_id: string;
+      trigger_id: string;
+    },
     respond: (msg: Record<string, unknown>) => Promise<unknown>,
     client: App['client'],
   ): Promise<void> {
@@ -302,7 +356,11 @@ export class SlackAdapter implements ChatPlatform {
       name: spec.name,
       args: parseCommandArgs(command.text, spec),
       text: command.text,
-      user: { id: command.user_id, name: command.user_name, roles: await this.#rolesOf(command.user_id, client) },
+      user: {
+        id: command.user_id,
+        name: command.user_name,
+        roles: await this.#rolesOf(command.user_id, client),
+      },
       channelId: command.channel_id,
       reply: async (content, options) => {
         if (!options?.ephemeral) {
@@ -311,12 +369,22 @@ export class SlackAdapter implements ChatPlatform {
         }
         for (const m of renderSlackMessages(content)) {
           try {
-            await respond({ response_type: 'ephemeral', replace_original: false, text: m.text, blocks: m.blocks });
+            await respond({
+              response_type: 'ephemeral',
+              replace_original: false,
+              text: m.text,
+              blocks: m.blocks,
+            });
           } catch (err) {
             // response_url expired or used up (5 uses / 30 min): fall back to the bot token.
             log.warn({ error: errMessage(err) }, 'respond() failed; using chat.postEphemeral');
             await this.#call('chat.postEphemeral', () =>
-              client.chat.postEphemeral({ channel: command.channel_id, user: command.user_id, text: m.text, blocks: m.blocks }),
+              client.chat.postEphemeral({
+                channel: command.channel_id,
+                user: command.user_id,
+                text: m.text,
+                blocks: m.blocks,
+              }),
             );
           }
         }
@@ -326,9 +394,10 @@ export class SlackAdapter implements ChatPlatform {
       await this.#handlers?.onCommand(ctx);
     } catch (err) {
       log.error({ err }, 'command handler failed');
-      await respond({ response_type: 'ephemeral', text: 'Something went wrong; the maintainers have been told (see logs).' }).catch(
-        () => undefined,
-      );
+      await respond({
+        response_type: 'ephemeral',
+        text: 'Something went wrong; the maintainers have been told (see logs).',
+      }).catch(() => undefined);
     }
   }
 
@@ -342,7 +411,10 @@ export class SlackAdapter implements ChatPlatform {
           cached = { users: new Set(res.users ?? []), until: Date.now() + 5 * 60_000 };
           this.#groupCache.set(group, cached);
         } catch (err) {
-          this.#log.warn({ group, error: slackErrorCode(err) ?? errMessage(err) }, 'slack usergroups.users.list failed');
+          this.#log.warn(
+            { group, error: slackErrorCode(err) ?? errMessage(err) },
+            'slack usergroups.users.list failed',
+          );
           continue;
         }
       }
@@ -355,7 +427,8 @@ export class SlackAdapter implements ChatPlatform {
 /** Routes Bolt's own logging into pino (Bolt passes strings and objects). */
 function boltLogger(log: Logger): BoltLogger {
   let level: LogLevel = LogLevel.INFO;
-  const text = (msg: unknown[]): string => msg.map((m) => (typeof m === 'string' ? m : errMessage(m))).join(' ');
+  const text = (msg: unknown[]): string =>
+    msg.map((m) => (typeof m === 'string' ? m : errMessage(m))).join(' ');
   return {
     debug: (...msg: unknown[]) => log.debug({ src: 'bolt' }, text(msg)),
     info: (...msg: unknown[]) => log.info({ src: 'bolt' }, text(msg)),

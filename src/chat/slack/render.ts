@@ -49,21 +49,30 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
   const L = SLACK_LIMITS;
   const blocks: SlackBlockJson[] = [];
   if (content.title) {
-    blocks.push({ type: 'header', text: { type: 'plain_text', text: truncate(content.title, L.headerText), emoji: true } });
+    blocks.push({
+      type: 'header',
+      text: { type: 'plain_text', text: truncate(content.title, L.headerText), emoji: true },
+    });
   }
   if (content.text) blocks.push(...sections(content.text, escapeMrkdwn));
   for (const s of content.sections ?? []) {
     if (s.heading) {
-      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(truncate(s.heading, 2900))}*` } });
+      blocks.push({
+        type: 'section',
+        text: { type: 'mrkdwn', text: `*${escapeMrkdwn(truncate(s.heading, 2900))}*` },
+      });
     }
     if (s.body) blocks.push(...sections(s.body, escapeMrkdwn));
   }
   if (content.table) {
-    blocks.push(...sections(renderTable(content.table), (c) => `\`\`\`\n${escapeMrkdwn(c)}\n\`\`\``));
+    blocks.push(
+      ...sections(renderTable(content.table), (c) => `\`\`\`\n${escapeMrkdwn(c)}\n\`\`\``),
+    );
   }
   if (content.footer) {
     const footer = splitTransformed(content.footer, L.sectionText, escapeMrkdwn);
-    const text = footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
+    const text =
+      footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
     if (text) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
   const fallback = truncate(content.text || content.title || ' ', L.fallbackText);

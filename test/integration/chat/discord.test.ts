@@ -3,12 +3,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
-import type { CommandSpec, MessageRef } from '../../../src/chat/port.ts';
-import { APP_ID, BOT_USER_ID, CHANNEL_ID, FakeDiscord, GUILD_ID, MAINTAINER_ROLE_ID } from '../../fakes/discord.ts';
-import { Recorder, captureLogger, waitFor } from './helpers.ts';
+import type { CommandSpec } from '../../../src/chat/port.ts';
+import {
+  APP_ID,
+  BOT_USER_ID,
+  CHANNEL_ID,
+  FakeDiscord,
+  GUILD_ID,
+  MAINTAINER_ROLE_ID,
+} from '../../fakes/discord.ts';
+import { captureLogger, Recorder, waitFor } from './helpers.ts';
 
 const COMMANDS: CommandSpec[] = [
-  { name: 'arena', description: 'Start a battle', options: [{ name: 'topic', description: 'Topic' }] },
+  {
+    name: 'arena',
+    description: 'Start a battle',
+    options: [{ name: 'topic', description: 'Topic' }],
+  },
   {
     name: 'eval',
     description: 'Run an evaluation',
@@ -67,7 +78,16 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(defs[0]?.default_member_permissions).toBeNull();
     expect(defs[1]?.options).toEqual([
       { type: 3, name: 'model', description: 'Model', required: true },
-      { type: 3, name: 'suite', description: 'Suite', required: true, choices: [{ name: 'mmlu', value: 'mmlu' }, { name: 'ceval', value: 'ceval' }] },
+      {
+        type: 3,
+        name: 'suite',
+        description: 'Suite',
+        required: true,
+        choices: [
+          { name: 'mmlu', value: 'mmlu' },
+          { name: 'ceval', value: 'ceval' },
+        ],
+      },
     ]);
     const put = fake.requests.find((r) => r.method === 'PUT' && r.path.endsWith('/commands'));
     expect(put?.headers.authorization).toBe('Bot fake-token');
@@ -88,17 +108,23 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(ref.platform).toBe('discord');
     expect(ref.channelId).toBe(CHANNEL_ID);
     expect(ref.partIds.length).toBeGreaterThan(0);
-    const posts = fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${CHANNEL_ID}/messages`);
+    const posts = fake.requests.filter(
+      (r) => r.method === 'POST' && r.path === `/channels/${CHANNEL_ID}/messages`,
+    );
     expect(posts).toHaveLength(1 + ref.partIds.length);
     let allText = '';
     for (const p of posts) {
-      const body = p.json as { content: string; embeds: { title?: string; description?: string; footer?: { text: string } }[] };
+      const body = p.json as {
+        content: string;
+        embeds: { title?: string; description?: string; footer?: { text: string } }[];
+      };
       expect(body.content.length).toBeLessThanOrEqual(2000);
       expect(body.embeds.length).toBeLessThanOrEqual(10);
       let total = 0;
       for (const e of body.embeds) {
         expect(e.description?.length ?? 0).toBeLessThanOrEqual(4096);
-        total += (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0);
+        total +=
+          (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0);
         allText += e.description ?? '';
       }
       expect(total).toBeLessThanOrEqual(6000);
@@ -106,20 +132,34 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(allText.replace(/\s/gu, '').match(/甲/gu)?.length).toBe(6000);
     expect(fake.messages.get(ref.messageId)?.content).toBe('Battle #1: which answer is better?');
 
-    await adapter.edit(ref, { text: 'Revealed', sections: [{ heading: 'Left (model-a)', body: 'short' }] });
+    await adapter.edit(ref, {
+      text: 'Revealed',
+      sections: [{ heading: 'Left (model-a)', body: 'short' }],
+    });
     const patches = fake.requests.filter((r) => r.method === 'PATCH');
-    expect(patches.map((p) => p.path)).toEqual([ref.messageId, ...ref.partIds].map((id) => `/channels/${CHANNEL_ID}/messages/${id}`));
+    expect(patches.map((p) => p.path)).toEqual(
+      [ref.messageId, ...ref.partIds].map((id) => `/channels/${CHANNEL_ID}/messages/${id}`),
+    );
     expect(fake.messages.get(ref.messageId)?.content).toBe('Revealed');
   });
 
   it('attaches an image to the primary message as multipart', async () => {
     await adapter.post(CHANNEL_ID, {
       text: 'Leaderboard',
-      image: { filename: 'board.png', data: new Uint8Array([137, 80, 78, 71]), alt: 'chart', mimeType: 'image/png' },
+      image: {
+        filename: 'board.png',
+        data: new Uint8Array([137, 80, 78, 71]),
+        alt: 'chart',
+        mimeType: 'image/png',
+      },
     });
     const post = fake.requests.find((r) => r.method === 'POST' && r.path.endsWith('/messages'));
-    expect(post?.files).toEqual([{ field: 'files[0]', name: 'board.png', type: 'image/png', size: 4 }]);
-    expect((post?.json as { attachments: unknown[] }).attachments).toEqual([{ id: 0, filename: 'board.png', description: 'chart' }]);
+    expect(post?.files).toEqual([
+      { field: 'files[0]', name: 'board.png', type: 'image/png', size: 4 },
+    ]);
+    expect((post?.json as { attachments?: unknown[] } | undefined)?.attachments).toEqual([
+      { id: 0, filename: 'board.png', description: 'chart' },
+    ]);
   });
 
   it('adds reactions in order, percent-encoded once, and ignores its own echoed reactions', async () => {
@@ -158,7 +198,15 @@ describe('DiscordAdapter against the fake gateway', () => {
     // A replayed dispatch (same sequence, as after RESUME) yields the same eventId.
     fake.dispatchWithSeq(
       'MESSAGE_REACTION_ADD',
-      { user_id: USER, channel_id: CHANNEL_ID, message_id: ref.messageId, guild_id: GUILD_ID, emoji: { id: null, name: '👉' }, burst: false, type: 0 },
+      {
+        user_id: USER,
+        channel_id: CHANNEL_ID,
+        message_id: ref.messageId,
+        guild_id: GUILD_ID,
+        emoji: { id: null, name: '👉' },
+        burst: false,
+        type: 0,
+      },
       seq,
     );
     await waitFor(() => rec.reactions.length === 2, 'replayed event');
@@ -201,7 +249,9 @@ describe('DiscordAdapter against the fake gateway', () => {
     await adapter.stop();
     await fake.waitDisconnected();
     // 150 users react while no client is connected: no dispatch, only state.
-    const users = Array.from({ length: 150 }, (_, i) => (1400000000000000000n + BigInt(i)).toString());
+    const users = Array.from({ length: 150 }, (_, i) =>
+      (1400000000000000000n + BigInt(i)).toString(),
+    );
     for (const u of users) expect(fake.userReact(ref.messageId, '👈', u, true)).toBe(-1);
     fake.userReact(ref.messageId, '👉', USER, true);
 
@@ -212,7 +262,9 @@ describe('DiscordAdapter against the fake gateway', () => {
       { emoji: '👈', userIds: users },
       { emoji: '👉', userIds: [USER] },
     ]);
-    const pages = fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/reactions/👈'));
+    const pages = fake.requests.filter(
+      (r) => r.method === 'GET' && r.path.endsWith('/reactions/👈'),
+    );
     expect(pages.length).toBe(2);
     expect(pages[0]?.query.limit).toBe('100');
     expect(pages[1]?.query.after).toBeDefined();
@@ -220,10 +272,20 @@ describe('DiscordAdapter against the fake gateway', () => {
   });
 
   it('delivers slash commands with args and roles; the reply lands on the interaction webhook', async () => {
-    const id = fake.slashCommand('eval', { model: 'qwen', suite: 'mmlu' }, { id: USER, username: 'alice', roles: [MAINTAINER_ROLE_ID] });
+    const id = fake.slashCommand(
+      'eval',
+      { model: 'qwen', suite: 'mmlu' },
+      { id: USER, username: 'alice', roles: [MAINTAINER_ROLE_ID] },
+    );
     await waitFor(() => fake.responsesFor(id).some((r) => r.kind === 'followup'), 'reply');
     const ctx = rec.commands[0];
-    expect(ctx).toMatchObject({ platform: 'discord', name: 'eval', args: { model: 'qwen', suite: 'mmlu' }, text: '', channelId: CHANNEL_ID });
+    expect(ctx).toMatchObject({
+      platform: 'discord',
+      name: 'eval',
+      args: { model: 'qwen', suite: 'mmlu' },
+      text: '',
+      channelId: CHANNEL_ID,
+    });
     expect(ctx?.user).toMatchObject({ id: USER, name: 'alice', roles: [MAINTAINER_ROLE_ID] });
     expect(ctx?.eventId).toBe(`discord:interaction:${id}`);
     const rs = fake.responsesFor(id);
@@ -262,9 +324,72 @@ describe('DiscordAdapter against the fake gateway', () => {
   it('refuses a maintainer-only command from a non-maintainer before the handler runs', async () => {
     const id = fake.slashCommand('eval', { model: 'x', suite: 'mmlu' }, { id: USER2, roles: [] });
     await waitFor(() => fake.responsesFor(id).length >= 1, 'refusal');
-    expect(fake.responsesFor(id)[0]?.body).toMatchObject({ type: 4, data: { content: 'Maintainers only.', flags: 64 } });
+    expect(fake.responsesFor(id)[0]?.body).toMatchObject({
+      type: 4,
+      data: { content: 'Maintainers only.', flags: 64 },
+    });
     expect(rec.commands).toHaveLength(0);
   });
 });
 
-export type { MessageRef };
+describe('DiscordAdapter gateway edge cases', () => {
+  it('resumes after op 7 RECONNECT without re-identifying; a replayed dispatch keeps its eventId', async () => {
+    const fake = await FakeDiscord.start();
+    const rec = new Recorder();
+    const adapter = new DiscordAdapter({
+      token: 't',
+      restApi: fake.restApi,
+      logger: captureLogger().logger,
+      restRetries: 0,
+    });
+    try {
+      await adapter.start(rec, []);
+      // No guildIds: commands are registered globally.
+      expect(fake.registeredCommands[0]?.path).toBe(`/applications/${APP_ID}/commands`);
+      const msg = fake.seedMessage('old battle');
+      const seq = fake.userReact(msg.id, '👈', USER, true);
+      await waitFor(() => rec.reactions.length === 1, 'first delivery');
+      fake.sendOp({ op: 7, d: null });
+      await waitFor(() => fake.resumes.length === 1 && fake.connected, 'RESUME');
+      expect(fake.resumes[0]).toMatchObject({ token: 't', session_id: fake.sessionId });
+      expect(fake.identifies).toHaveLength(1);
+      fake.dispatchWithSeq(
+        'MESSAGE_REACTION_ADD',
+        {
+          user_id: USER,
+          channel_id: CHANNEL_ID,
+          message_id: msg.id,
+          guild_id: GUILD_ID,
+          emoji: { id: null, name: '👈' },
+          burst: false,
+          type: 0,
+        },
+        seq,
+      );
+      await waitFor(() => rec.reactions.length === 2, 'replay');
+      expect(rec.reactions[1]?.eventId).toBe(rec.reactions[0]?.eventId);
+    } finally {
+      await adapter.stop();
+      await fake.close();
+    }
+  });
+
+  it('fails start loudly when the gateway closes with 4014 (disallowed intents)', async () => {
+    const fake = await FakeDiscord.start({ closeOnIdentify: 4014 });
+    const adapter = new DiscordAdapter({
+      token: 't',
+      restApi: fake.restApi,
+      logger: captureLogger().logger,
+      restRetries: 0,
+      readyTimeoutMs: 5000,
+    });
+    try {
+      await expect(adapter.start(new Recorder(), [])).rejects.toMatchObject({
+        code: 'chat_platform_error',
+      });
+    } finally {
+      await adapter.stop();
+      await fake.close();
+    }
+  });
+});

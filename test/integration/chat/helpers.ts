@@ -3,11 +3,15 @@
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { Logger } from '../../../src/core/logger.ts';
 import type { ChatHandlers, CommandContext, ReactionEvent } from '../../../src/chat/port.ts';
+import type { Logger } from '../../../src/core/logger.ts';
 
 /** Polls `cond` until it is truthy or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(cond: () => T | undefined | false, what: string, timeoutMs = 5000): Promise<T> {
+export async function waitFor<T>(
+  cond: () => T | undefined | false,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = cond();
@@ -42,7 +46,8 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, cb) {
-      for (const l of chunk.toString('utf8').split('\n')) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+      for (const l of chunk.toString('utf8').split('\n'))
+        if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
       cb();
     },
   });

@@ -6,10 +6,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandSpec } from '../../../src/chat/port.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { BOT_USER_ID, CHANNEL_ID, FakeSlack } from '../../fakes/slack.ts';
-import { Recorder, captureLogger, sleep, waitFor } from './helpers.ts';
+import { captureLogger, Recorder, sleep, waitFor } from './helpers.ts';
 
 const COMMANDS: CommandSpec[] = [
-  { name: 'arena', description: 'Start a battle', options: [{ name: 'topic', description: 'Topic' }] },
+  {
+    name: 'arena',
+    description: 'Start a battle',
+    options: [{ name: 'topic', description: 'Topic' }],
+  },
   {
     name: 'eval',
     description: 'Run an evaluation',
@@ -58,6 +62,7 @@ describe('SlackAdapter over the HTTP receiver', () => {
   it('starts, learns its bot user id and authenticates with the bot token', () => {
     expect(adapter.botUserId).toBe(BOT_USER_ID);
     expect(fake.callsOf('auth.test')[0]?.authorization).toBe('Bearer xoxb-fake');
+    expect(JSON.stringify(log.lines)).not.toMatch(/xoxb-fake|fake-signing-secret/u);
   });
 
   it('posts long content as Block Kit within limits, split into parts, then edits them', async () => {
@@ -76,7 +81,11 @@ describe('SlackAdapter over the HTTP receiver', () => {
     expect(ref.partIds.length).toBeGreaterThan(0);
     let han = 0;
     for (const p of posts) {
-      const blocks = p.args.blocks as { type: string; text?: { text: string }; elements?: { text: string }[] }[];
+      const blocks = p.args.blocks as {
+        type: string;
+        text?: { text: string };
+        elements?: { text: string }[];
+      }[];
       expect(blocks.length).toBeLessThanOrEqual(50);
       for (const b of blocks) {
         expect(b.text?.text.length ?? 0).toBeLessThanOrEqual(b.type === 'header' ? 150 : 3000);
@@ -86,13 +95,22 @@ describe('SlackAdapter over the HTTP receiver', () => {
     }
     expect(han).toBe(30 * 2500);
     const first = posts[0]?.args.blocks as { type: string; text: { text: string } }[];
-    expect(first[0]).toEqual({ type: 'header', text: { type: 'plain_text', text: 'Arena', emoji: true } });
+    expect(first[0]).toEqual({
+      type: 'header',
+      text: { type: 'plain_text', text: 'Arena', emoji: true },
+    });
     expect(first[1]?.text.text).toBe('Battle #1 &lt;&amp;&gt;');
-    const lastBlocks = posts[posts.length - 1]?.args.blocks as { type: string; text?: { text: string } }[];
+    const lastBlocks = posts[posts.length - 1]?.args.blocks as {
+      type: string;
+      text?: { text: string };
+    }[];
     expect(lastBlocks.some((b) => b.text?.text.startsWith('```\nmodel  elo\n'))).toBe(true);
     expect(lastBlocks[lastBlocks.length - 1]?.type).toBe('context');
 
-    await adapter.edit(ref, { text: 'Revealed', sections: [{ heading: 'Left: model-a', body: 'short' }] });
+    await adapter.edit(ref, {
+      text: 'Revealed',
+      sections: [{ heading: 'Left: model-a', body: 'short' }],
+    });
     const updates = fake.callsOf('chat.update');
     expect(updates.map((u) => u.args.ts)).toEqual([ref.messageId, ...ref.partIds]);
     expect(fake.messages.get(`${CHANNEL_ID}:${ref.messageId}`)?.text).toBe('Revealed');
@@ -103,9 +121,15 @@ describe('SlackAdapter over the HTTP receiver', () => {
       text: 'Leaderboard',
       image: { filename: 'board.png', data: new Uint8Array([1, 2, 3]), alt: 'chart' },
     });
-    expect(fake.callsOf('files.getUploadURLExternal')[0]?.args).toMatchObject({ filename: 'board.png', length: '3' });
+    expect(fake.callsOf('files.getUploadURLExternal')[0]?.args).toMatchObject({
+      filename: 'board.png',
+      length: '3',
+    });
     expect(fake.uploads).toHaveLength(1);
-    expect(fake.callsOf('files.completeUploadExternal')[0]?.args).toMatchObject({ channel_id: CHANNEL_ID, thread_ts: ref.messageId });
+    expect(fake.callsOf('files.completeUploadExternal')[0]?.args).toMatchObject({
+      channel_id: CHANNEL_ID,
+      thread_ts: ref.messageId,
+    });
   });
 
   it('adds reactions by name, waits out a 429 with Retry-After, and lists them (incl. ones added while stopped)', async () => {
@@ -124,20 +148,41 @@ describe('SlackAdapter over the HTTP receiver', () => {
     await adapter.addReactions(ref, ['point_left']);
 
     await adapter.stop();
-    fake.userReact({ channel: CHANNEL_ID, ts: ref.messageId, user: USER, name: 'point_left::skin-tone-3', add: true });
-    fake.userReact({ channel: CHANNEL_ID, ts: ref.messageId, user: 'U0000BOB', name: 'point_right', add: true });
+    fake.userReact({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: USER,
+      name: 'point_left::skin-tone-3',
+      add: true,
+    });
+    fake.userReact({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: 'U0000BOB',
+      name: 'point_right',
+      add: true,
+    });
     await adapter.start(rec, COMMANDS);
     expect(await adapter.listReactions(ref)).toEqual([
       { emoji: 'point_right', userIds: ['U0000BOB'] },
       { emoji: 'point_left::skin-tone-3', userIds: [USER] },
     ]);
-    expect(fake.callsOf('reactions.get')[0]?.args).toMatchObject({ full: 'true', timestamp: ref.messageId });
+    expect(fake.callsOf('reactions.get')[0]?.args).toMatchObject({
+      full: 'true',
+      timestamp: ref.messageId,
+    });
     url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
   });
 
   it('turns reaction_added/removed into ReactionEvents; a retry keeps event_id with retryNum 1; own reactions ignored', async () => {
     const ref = await adapter.post(CHANNEL_ID, { text: 'vote' });
-    const body = fake.userReact({ channel: CHANNEL_ID, ts: ref.messageId, user: USER, name: 'point_left::skin-tone-3', add: true });
+    const body = fake.userReact({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: USER,
+      name: 'point_left::skin-tone-3',
+      add: true,
+    });
     const res = await fake.deliverEventHttp(url, body);
     expect(res.status).toBe(200);
     await waitFor(() => rec.reactions.length === 1, 'reaction');
@@ -156,20 +201,38 @@ describe('SlackAdapter over the HTTP receiver', () => {
     await waitFor(() => rec.reactions.length === 2, 'retry');
     expect(rec.reactions[1]).toMatchObject({ eventId: body.event_id, retryNum: 1 });
 
-    const removed = fake.userReact({ channel: CHANNEL_ID, ts: ref.messageId, user: USER, name: 'point_left::skin-tone-3', add: false });
+    const removed = fake.userReact({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: USER,
+      name: 'point_left::skin-tone-3',
+      add: false,
+    });
     await fake.deliverEventHttp(url, removed);
     await waitFor(() => rec.reactions.length === 3, 'remove');
     expect(rec.reactions[2]).toMatchObject({ added: false, userId: USER });
 
     // The echo of the bot's own reaction is dropped by ignoreSelf.
-    const own = fake.reactionBody({ channel: CHANNEL_ID, ts: ref.messageId, user: BOT_USER_ID, name: 'point_left', add: true });
+    const own = fake.reactionBody({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: BOT_USER_ID,
+      name: 'point_left',
+      add: true,
+    });
     expect((await fake.deliverEventHttp(url, own)).status).toBe(200);
     await sleep(150);
     expect(rec.reactions).toHaveLength(3);
   });
 
   it('rejects a request with a bad signature with 401', async () => {
-    const body = fake.reactionBody({ channel: CHANNEL_ID, ts: '1.2', user: USER, name: 'point_left', add: true });
+    const body = fake.reactionBody({
+      channel: CHANNEL_ID,
+      ts: '1.2',
+      user: USER,
+      name: 'point_left',
+      add: true,
+    });
     const res = await fake.deliverEventHttp(url, body, { badSignature: true });
     expect(res.status).toBe(401);
     await sleep(50);
@@ -185,7 +248,12 @@ describe('SlackAdapter over the HTTP receiver', () => {
       await gate;
       await ctx.reply({ text: `queued ${ctx.args.model}` });
     };
-    const fields = fake.commandFields({ command: '/eval', text: 'qwen-7b suite="c eval" extra', user: USER, userName: 'alice' });
+    const fields = fake.commandFields({
+      command: '/eval',
+      text: 'qwen-7b suite="c eval" extra',
+      user: USER,
+      userName: 'alice',
+    });
     const res = await fake.deliverCommandHttp(url, fields);
     // Acked before the (still blocked) handler finished.
     expect(res.status).toBe(200);
@@ -201,7 +269,10 @@ describe('SlackAdapter over the HTTP receiver', () => {
     });
     release();
     await waitFor(() => fake.callsOf('chat.postMessage').length === 1, 'reply');
-    expect(fake.callsOf('chat.postMessage')[0]?.args).toMatchObject({ channel: CHANNEL_ID, text: 'queued qwen-7b' });
+    expect(fake.callsOf('chat.postMessage')[0]?.args).toMatchObject({
+      channel: CHANNEL_ID,
+      text: 'queued qwen-7b',
+    });
   });
 
   it('sends ephemeral replies through response_url with response_type ephemeral', async () => {
@@ -209,7 +280,10 @@ describe('SlackAdapter over the HTTP receiver', () => {
     const fields = fake.commandFields({ command: '/arena', text: 'topic=math', user: 'U0000BOB' });
     expect((await fake.deliverCommandHttp(url, fields)).status).toBe(200);
     await waitFor(() => fake.responsesFor(fields).length === 1, 'respond');
-    expect(fake.responsesFor(fields)[0]).toMatchObject({ response_type: 'ephemeral', text: 'only you' });
+    expect(fake.responsesFor(fields)[0]).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'only you',
+    });
     expect(rec.commands[0]?.args).toEqual({ topic: 'math' });
     expect(rec.commands[0]?.user.roles).toEqual([]);
   });
@@ -250,19 +324,32 @@ describe('SlackAdapter over Socket Mode', () => {
     expect(fake.socketConnected).toBe(true);
     expect(fake.callsOf('apps.connections.open')[0]?.authorization).toBe('Bearer xapp-fake');
 
-    const body = fake.userReact({ channel: CHANNEL_ID, ts: fake.seedMessage(CHANNEL_ID, 'vote'), user: USER, name: 'point_right', add: true });
-    await fake.sendEnvelope('events_api', body);
-    await fake.sendEnvelope('events_api', body, { retryNum: 1, retryReason: 'timeout' });
+    const body = fake.userReact({
+      channel: CHANNEL_ID,
+      ts: fake.seedMessage(CHANNEL_ID, 'vote'),
+      user: USER,
+      name: 'point_right',
+      add: true,
+    });
+    await fake.deliverEventSocket(body);
+    await fake.deliverEventSocket(body, { retryNum: 1, retryReason: 'timeout' });
     await waitFor(() => rec.reactions.length === 2, 'socket reactions');
-    expect(rec.reactions[0]).toMatchObject({ eventId: body.event_id, emoji: 'point_right', added: true });
+    expect(rec.reactions[0]).toMatchObject({
+      eventId: body.event_id,
+      emoji: 'point_right',
+      added: true,
+    });
     expect(rec.reactions[0]?.retryNum).toBeUndefined();
     expect(rec.reactions[1]).toMatchObject({ eventId: body.event_id, retryNum: 1 });
 
     rec.onCommandImpl = async (ctx) => ctx.reply({ text: 'hidden' }, { ephemeral: true });
     const fields = fake.commandFields({ command: '/arena', text: 'history', user: USER });
-    await fake.sendEnvelope('slash_commands', fields);
+    await fake.deliverCommandSocket(fields);
     await waitFor(() => fake.responsesFor(fields).length === 1, 'socket respond');
     expect(rec.commands[0]?.args).toEqual({ topic: 'history' });
-    expect(fake.responsesFor(fields)[0]).toMatchObject({ response_type: 'ephemeral', text: 'hidden' });
+    expect(fake.responsesFor(fields)[0]).toMatchObject({
+      response_type: 'ephemeral',
+      text: 'hidden',
+    });
   });
 });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { renderDiscordMessages } from '../../../src/chat/discord/render.ts';
-import { displayWidth, renderTable, splitText, splitTransformed, truncate } from '../../../src/chat/render/index.ts';
-import { escapeMrkdwn, renderSlackMessages } from '../../../src/chat/slack/render.ts';
+import {
+  displayWidth,
+  renderTable,
+  splitText,
+  splitTransformed,
+  truncate,
+} from '../../../src/chat/render/index.ts';
 import { parseCommandArgs } from '../../../src/chat/slack/adapter.ts';
+import { escapeMrkdwn, renderSlackMessages } from '../../../src/chat/slack/render.ts';
 
 describe('splitText', () => {
   it('returns short text unchanged and empty text as no chunks', () => {
@@ -26,7 +32,10 @@ describe('splitText', () => {
   });
 
   it('keeps every chunk within the limit and loses no non-space text', () => {
-    const text = Array.from({ length: 200 }, (_, i) => `第${i}段 ${'词'.repeat(i % 17)}\n${i % 5 === 0 ? '\n' : ''}`).join('');
+    const text = Array.from(
+      { length: 200 },
+      (_, i) => `第${i}段 ${'词'.repeat(i % 17)}\n${i % 5 === 0 ? '\n' : ''}`,
+    ).join('');
     for (const max of [7, 50, 333]) {
       const chunks = splitText(text, max);
       for (const c of chunks) expect(c.length).toBeLessThanOrEqual(max);
@@ -60,7 +69,11 @@ describe('renderTable', () => {
         ],
         align: ['right', 'left', 'right'],
       }),
-    ).toBe(['#  Model      Elo', '-  --------  ----', '1  文心一言  1523', '2  gpt         98'].join('\n'));
+    ).toBe(
+      ['#  Model      Elo', '-  --------  ----', '1  文心一言  1523', '2  gpt         98'].join(
+        '\n',
+      ),
+    );
   });
 
   it('fills missing cells and flattens newlines', () => {
@@ -71,12 +84,24 @@ describe('renderTable', () => {
 describe('renderDiscordMessages', () => {
   it('renders a small message as content + titled embed with footer', () => {
     expect(
-      renderDiscordMessages({ text: 'Which is better?', title: 'Battle', sections: [{ body: 'answer' }], footer: 'vote below' }),
-    ).toEqual([{ content: 'Which is better?', embeds: [{ title: 'Battle', description: 'answer', footer: { text: 'vote below' } }] }]);
+      renderDiscordMessages({
+        text: 'Which is better?',
+        title: 'Battle',
+        sections: [{ body: 'answer' }],
+        footer: 'vote below',
+      }),
+    ).toEqual([
+      {
+        content: 'Which is better?',
+        embeds: [{ title: 'Battle', description: 'answer', footer: { text: 'vote below' } }],
+      },
+    ]);
   });
 
   it('puts the footer into content when there are no embeds and never sends an empty message', () => {
-    expect(renderDiscordMessages({ text: 'hi', footer: 'f' })).toEqual([{ content: 'hi\n\nf', embeds: [] }]);
+    expect(renderDiscordMessages({ text: 'hi', footer: 'f' })).toEqual([
+      { content: 'hi\n\nf', embeds: [] },
+    ]);
     expect(renderDiscordMessages({ text: '' })).toEqual([{ content: '\u200b', embeds: [] }]);
   });
 
@@ -90,7 +115,10 @@ describe('renderDiscordMessages', () => {
     });
     expect(msgs.map((m) => m.content.length)).toEqual([2000, 2000, 500, 0]);
     for (const m of msgs) {
-      const total = m.embeds.reduce((n, e) => n + (e.title?.length ?? 0) + (e.description?.length ?? 0), 0);
+      const total = m.embeds.reduce(
+        (n, e) => n + (e.title?.length ?? 0) + (e.description?.length ?? 0),
+        0,
+      );
       expect(total).toBeLessThanOrEqual(6000);
       expect(m.embeds.length).toBeLessThanOrEqual(10);
     }
@@ -126,7 +154,10 @@ describe('renderSlackMessages', () => {
   });
 
   it('packs at most 50 blocks per message', () => {
-    const msgs = renderSlackMessages({ text: 't', sections: Array.from({ length: 60 }, (_, i) => ({ heading: `h${i}`, body: 'b' })) });
+    const msgs = renderSlackMessages({
+      text: 't',
+      sections: Array.from({ length: 60 }, (_, i) => ({ heading: `h${i}`, body: 'b' })),
+    });
     expect(msgs.map((m) => m.blocks.length)).toEqual([50, 50, 21]);
   });
 });
@@ -142,7 +173,10 @@ describe('parseCommandArgs', () => {
   };
   it('maps key=value words and positional words in option order', () => {
     expect(parseCommandArgs('suite=mmlu qwen', spec)).toEqual({ suite: 'mmlu', model: 'qwen' });
-    expect(parseCommandArgs('qwen "c eval" more', spec)).toEqual({ model: 'qwen', suite: 'c eval' });
+    expect(parseCommandArgs('qwen "c eval" more', spec)).toEqual({
+      model: 'qwen',
+      suite: 'c eval',
+    });
     expect(parseCommandArgs('', spec)).toEqual({});
     expect(parseCommandArgs('other=1', spec)).toEqual({ model: 'other=1' });
   });

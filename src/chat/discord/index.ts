@@ -1,0 +1,6 @@
+/**
+ * @module chat/discord
+ * Public surface of the Discord adapter (only `main.ts` should construct it).
+ */
+export { DiscordAdapter, type DiscordAdapterOptions, encodeEmoji } from './adapter.ts';
+export { DISCORD_LIMITS, renderDiscordMessages } from './render.ts';

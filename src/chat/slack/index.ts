@@ -1,0 +1,6 @@
+/**
+ * @module chat/slack
+ * Public surface of the Slack adapter (only `main.ts` should construct it).
+ */
+export { parseCommandArgs, SlackAdapter, type SlackAdapterOptions } from './adapter.ts';
+export { escapeMrkdwn, renderSlackMessages, SLACK_LIMITS } from './render.ts';
