@@ -80,9 +80,12 @@ function elementOffsets(text: string): number[] {
   return starts;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
   const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'row';
-  const msg = issue.code === 'invalid_type' && issue.input === undefined ? 'is missing' : issue.message;
+  const first = issue.path[0];
+  const absent =
+    first !== undefined && typeof row === 'object' && row !== null && !(String(first) in (row as object));
+  const msg = issue.code === 'invalid_type' && absent ? 'is missing' : issue.message;
   return `${key} ${msg}`;
 }
 
@@ -119,7 +122,7 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
           const end = offsets[i + 1] ?? text.length;
           const keyAt = issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
           const line = keyAt >= 0 && keyAt < end ? lineAt(text, keyAt) : lineAt(text, start);
-          if (problems.length < 20) problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue)}`);
+          if (problems.length < 20) problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
         }
         return;
       }
@@ -147,7 +150,7 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
       }
       const parsed = jsonlRow.safeParse(obj);
       if (!parsed.success) {
-        if (problems.length < 20) problems.push(`${file}:${line}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
+        if (problems.length < 20) problems.push(`${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`);
         return;
       }
       rows.push({ line, key: String(parsed.data.item), prompt: parsed.data.prompt, output: parsed.data.output });

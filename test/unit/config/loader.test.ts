@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/loader.ts';
+import { isAppError } from '../../../src/core/errors.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-config-'));
+  for (const [name, body] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), body);
+  }
+  return dir;
+}
+
+function errorOf(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected an error');
+}
+
+describe('config loader', () => {
+  it('loads the shipped config', () => {
+    const c = loadConfig({ configDir: join(PROJECT_ROOT, 'config'), env: {} });
+    expect(c.app.arena.window_hours).toBe(24);
+    expect(c.app.arena.emoji.discord).toEqual({ left: '⬅️', equal: '🟰', right: '➡️' });
+    expect(c.suites.has('alpaca-eval')).toBe(true);
+    expect(c.env.DATABASE_URL).toBeUndefined();
+    expect(Object.isFrozen(c.app.arena)).toBe(true);
+  });
+
+  it('reports a bad value as file:line:col path: message', () => {
+    const dir = dirWith({ 'default.yaml': 'http:\n  port: 8080\narena:\n  window_hours: -3\n  vote_cap: 2\n' });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    expect(isAppError(e, 'config_invalid')).toBe(true);
+    expect(e.message).toMatch(/^default\.yaml:4:17 arena\.window_hours: .*>0/);
+  });
+
+  it('reports unknown keys, YAML syntax errors and every bad file at once', () => {
+    const dir = dirWith({
+      'default.yaml': 'arena:\n  windw_hours: 3\n',
+      'models.yaml': 'models:\n  - name: a\n    provider: openai\n    base_url: not-a-url\n    model: x\n',
+      'suites/s.yaml': 'name: s\ndatasets: [\n',
+    });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    expect(e.message).toContain('default.yaml:2:3 arena: unknown key(s) windw_hours');
+    expect(e.message).toMatch(/models\.yaml:4:15 models\.0\.base_url: /);
+    expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+ \(yaml\): /);
+  });
+
+  it('validates the environment without echoing secrets', () => {
+    const e = errorOf(() => loadConfig({ configDir: dirWith({}), env: { DATABASE_URL: 'mysql://u:hunter2@x/db' } }));
+    expect(isAppError(e, 'env_invalid')).toBe(true);
+    expect(e.message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
+    expect(e.message).not.toContain('hunter2');
+    const e2 = errorOf(() => loadConfig({ configDir: dirWith({}), env: { ZHUJIU_VOTER_SECRET: 'short' } }));
+    expect(e2.message).toContain('ZHUJIU_VOTER_SECRET: must be at least 16 characters');
+  });
+
+  it('takes the data folder and log level from the environment', () => {
+    const c = loadConfig({ configDir: dirWith({}), env: { ZHUJIU_DATA_DIR: '/tmp/x', LOG_LEVEL: 'debug', PORT: '0' }, cwd: '/' });
+    expect(c.dataDir).toBe('/tmp/x');
+    expect(c.app.log.level).toBe('debug');
+    expect(c.app.http.port).toBe(0);
+  });
+});
