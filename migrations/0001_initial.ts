@@ -176,10 +176,11 @@ CREATE TABLE posts (
 `,
   );
 
-  // One round trip per vote event, with row locks, so a burst of reactions stays fast and correct:
-  // the event is appended (a replayed platform event id changes nothing), then the voter's single vote row is
-  // created, changed or retracted per SCORING.md §4. Out-of-order deliveries (a Slack retry arriving after a
-  // later event) are ignored by comparing event times.
+  // One round trip per vote event, with row locks, so a burst of reactions stays fast and correct. The effect is
+  // decided under the voter's row lock, the event is appended with it (a replayed platform event id changes
+  // nothing and writes nothing), then the voter's single vote row is created, changed or retracted per
+  // SCORING.md §4. Out-of-order deliveries (a Slack retry arriving after a later event) are ignored by comparing
+  // event times.
   await sql
     .raw(`
 CREATE FUNCTION zj_apply_vote_event(
@@ -191,68 +192,75 @@ DECLARE
   v_event_id bigint;
   v_status   text;
   v_row      votes%ROWTYPE;
+  v_found    boolean;
   v_effect   text;
+  v_live     text;
 BEGIN
-  INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, emoji, event_at, payload)
-  VALUES (p_battle, p_voter, p_platform, p_event_id, p_kind, p_choice, p_emoji, p_event_at, p_payload)
+  SELECT b.status INTO v_status FROM battles b WHERE b.id = p_battle;
+  IF NOT FOUND THEN
+    RAISE EXCEPTION 'battle % does not exist', p_battle USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  -- Lock the voter's row (if any) so concurrent events of one voter apply one at a time.
+  SELECT * INTO v_row FROM votes v WHERE v.battle_id = p_battle AND v.voter_hash = p_voter FOR UPDATE;
+  v_found := FOUND;
+  v_live := CASE WHEN v_found AND v_row.retracted_at IS NULL THEN v_row.choice END;
+
+  -- Decide the effect before writing anything, so a replay can return without side effects.
+  IF v_status <> 'open' THEN
+    v_effect := 'ignored_closed';
+  ELSIF NOT v_found THEN
+    v_effect := CASE WHEN p_kind = 'add' THEN 'cast' ELSE 'ignored_no_vote' END;
+  ELSIF v_row.last_event_at > p_event_at THEN
+    v_effect := 'ignored_stale';
+  ELSIF p_kind = 'add' THEN
+    v_effect := CASE WHEN v_live IS NULL THEN 'cast' WHEN v_live = p_choice THEN 'unchanged' ELSE 'changed' END;
+  ELSE
+    v_effect := CASE WHEN v_live IS NOT NULL AND (p_choice IS NULL OR v_live = p_choice)
+                     THEN 'retracted' ELSE 'ignored_not_live' END;
+  END IF;
+
+  INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, emoji, event_at, effect, payload)
+  VALUES (p_battle, p_voter, p_platform, p_event_id, p_kind, p_choice, p_emoji, p_event_at, v_effect, p_payload)
   ON CONFLICT (platform, platform_event_id) DO NOTHING
   RETURNING id INTO v_event_id;
   IF v_event_id IS NULL THEN
-    RETURN QUERY SELECT 'replayed'::text,
-      (SELECT v.choice FROM votes v WHERE v.battle_id = p_battle AND v.voter_hash = p_voter AND v.retracted_at IS NULL);
+    RETURN QUERY SELECT 'replayed'::text, v_live;
     RETURN;
   END IF;
 
-  SELECT b.status INTO v_status FROM battles b WHERE b.id = p_battle;
-  IF v_status IS DISTINCT FROM 'open' THEN
-    v_effect := 'ignored_closed';
-  ELSE
-    LOOP
+  IF v_effect = 'cast' AND NOT v_found THEN
+    INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+    VALUES (p_battle, p_voter, p_choice, p_event_at, now(), p_event_at)
+    ON CONFLICT (battle_id, voter_hash) DO NOTHING;
+    IF NOT FOUND THEN
+      -- Lost a race with a concurrent first vote of the same voter: wait for its row, then apply as a change.
       SELECT * INTO v_row FROM votes v WHERE v.battle_id = p_battle AND v.voter_hash = p_voter FOR UPDATE;
-      EXIT WHEN FOUND;
-      IF p_kind <> 'add' THEN
-        v_effect := 'ignored_no_vote';
-        EXIT;
-      END IF;
-      INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-      VALUES (p_battle, p_voter, p_choice, p_event_at, now(), p_event_at)
-      ON CONFLICT (battle_id, voter_hash) DO NOTHING;
-      IF FOUND THEN
-        v_effect := 'cast';
-        EXIT;
-      END IF;
-      -- Lost a race with a concurrent first vote of the same voter: lock that row and go on.
-    END LOOP;
-
-    IF v_effect IS NULL THEN
+      v_live := CASE WHEN v_row.retracted_at IS NULL THEN v_row.choice END;
       IF v_row.last_event_at > p_event_at THEN
         v_effect := 'ignored_stale';
-      ELSIF p_kind = 'add' THEN
-        IF v_row.retracted_at IS NULL AND v_row.choice = p_choice THEN
-          v_effect := 'unchanged';
-          UPDATE votes SET last_event_at = p_event_at WHERE id = v_row.id;
-        ELSE
-          v_effect := CASE WHEN v_row.retracted_at IS NULL THEN 'changed' ELSE 'cast' END;
-          UPDATE votes SET choice = p_choice, retracted_at = NULL, updated_at = now(),
-                 cast_at = CASE WHEN v_row.retracted_at IS NULL THEN cast_at ELSE p_event_at END,
-                 last_event_at = p_event_at
-           WHERE id = v_row.id;
-        END IF;
       ELSE
-        IF v_row.retracted_at IS NULL AND (p_choice IS NULL OR v_row.choice = p_choice) THEN
-          v_effect := 'retracted';
-          UPDATE votes SET retracted_at = p_event_at, updated_at = now(), last_event_at = p_event_at
-           WHERE id = v_row.id;
-        ELSE
-          v_effect := 'ignored_not_live';
-        END IF;
+        v_effect := CASE WHEN v_live IS NULL THEN 'cast' WHEN v_live = p_choice THEN 'unchanged' ELSE 'changed' END;
+        UPDATE votes SET choice = p_choice, retracted_at = NULL, updated_at = now(), last_event_at = p_event_at
+         WHERE id = v_row.id;
+        v_live := p_choice;
       END IF;
+      UPDATE vote_events SET effect = v_effect WHERE id = v_event_id;
+    ELSE
+      v_live := p_choice;
     END IF;
+  ELSIF v_effect IN ('cast', 'changed') THEN
+    UPDATE votes SET choice = p_choice, retracted_at = NULL, updated_at = now(), last_event_at = p_event_at,
+           cast_at = CASE WHEN v_effect = 'cast' THEN p_event_at ELSE cast_at END
+     WHERE id = v_row.id;
+    v_live := p_choice;
+  ELSIF v_effect = 'unchanged' THEN
+    UPDATE votes SET last_event_at = p_event_at WHERE id = v_row.id;
+  ELSIF v_effect = 'retracted' THEN
+    UPDATE votes SET retracted_at = p_event_at, updated_at = now(), last_event_at = p_event_at WHERE id = v_row.id;
+    v_live := NULL;
   END IF;
 
-  UPDATE vote_events SET effect = v_effect WHERE id = v_event_id;
-  RETURN QUERY SELECT v_effect,
-    (SELECT v.choice FROM votes v WHERE v.battle_id = p_battle AND v.voter_hash = p_voter AND v.retracted_at IS NULL);
+  RETURN QUERY SELECT v_effect, v_live;
 END;
 $fn$;
 `)

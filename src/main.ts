@@ -11,6 +11,11 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import { type LoadOptions, type LoadedConfig, loadConfig } from './config/loader.ts';
 import { AppError } from './core/errors.ts';
 import { type Logger, createLogger } from './core/logger.ts';
+import { DiscordAdapter, type DiscordAdapterOptions } from './chat/discord/adapter.ts';
+import type { ChatPlatform } from './chat/port.ts';
+import { ShellAdapter, type ShellAdapterOptions } from './chat/shell/adapter.ts';
+import { SlackAdapter, type SlackAdapterOptions } from './chat/slack/adapter.ts';
+import { systemClock } from './core/clock.ts';
 import { createHttpApp, startHttp } from './http/server.ts';
 import { type Db, migrateToLatest, openDb } from './storage/db.ts';
 
@@ -27,6 +32,8 @@ export interface RuntimeOptions extends LoadOptions {
   readonly logger?: Logger;
   /** Run migrations after opening (default true). */
   readonly migrate?: boolean;
+  /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -35,7 +42,8 @@ export interface RuntimeOptions extends LoadOptions {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
-  const logger = opts.logger ?? createLogger(config.app.log.level);
+  const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
+  const logger = opts.logger ?? createLogger(level);
   const url = config.env.DATABASE_URL;
   const db = await openDb(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir });
   try {
@@ -99,4 +107,67 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
     httpPort: bound,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */
+export interface ChatPlatformOverrides {
+  readonly discord?: Partial<DiscordAdapterOptions>;
+  readonly slack?: Partial<SlackAdapterOptions>;
+  readonly shell?: Partial<ShellAdapterOptions>;
+  /** Force the terminal adapter even when tokens are set (false: never the terminal). */
+  readonly shellEnabled?: boolean;
+}
+
+/**
+ * Constructs the chat adapters the configuration asks for: Discord when `DISCORD_TOKEN` is set, Slack when
+ * `SLACK_BOT_TOKEN` is set (Socket Mode with `SLACK_APP_TOKEN`, else the HTTP receiver with
+ * `SLACK_SIGNING_SECRET` on `platforms.slack.port`), and the terminal when neither is (the zero-setup default).
+ * Not started: the bot service starts them.
+ */
+export function createChatPlatforms(config: LoadedConfig, logger: Logger, overrides: ChatPlatformOverrides = {}): ChatPlatform[] {
+  const { env, app } = config;
+  const out: ChatPlatform[] = [];
+  if (env.DISCORD_TOKEN || overrides.discord?.token) {
+    out.push(
+      new DiscordAdapter({
+        token: env.DISCORD_TOKEN ?? '',
+        ...(env.DISCORD_APPLICATION_ID ? { applicationId: env.DISCORD_APPLICATION_ID } : {}),
+        ...(app.platforms.discord.guild_ids.length > 0 ? { guildIds: app.platforms.discord.guild_ids } : {}),
+        maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
+        logger,
+        ...overrides.discord,
+      }),
+    );
+  }
+  if (env.SLACK_BOT_TOKEN || overrides.slack?.botToken) {
+    const socket = app.platforms.slack.mode === 'socket' && env.SLACK_APP_TOKEN;
+    out.push(
+      new SlackAdapter({
+        botToken: env.SLACK_BOT_TOKEN ?? '',
+        ...(socket ? { appToken: env.SLACK_APP_TOKEN } : {}),
+        ...(env.SLACK_SIGNING_SECRET ? { signingSecret: env.SLACK_SIGNING_SECRET } : {}),
+        port: app.platforms.slack.port,
+        roleGroupIds: app.platforms.slack.maintainer_usergroup_ids,
+        logger,
+        ...overrides.slack,
+      }),
+    );
+  }
+  const shell = overrides.shellEnabled ?? out.length === 0;
+  if (shell) {
+    const s = app.platforms.shell;
+    out.push(
+      new ShellAdapter({
+        input: process.stdin,
+        output: process.stdout,
+        user: { id: s.user_id, name: s.user_name, maintainer: s.maintainer },
+        voteEmoji: app.arena.emoji.shell,
+        logger,
+        sessionTag: systemClock.now().getTime().toString(36),
+        prompt: process.stdin.isTTY === true,
+        ...overrides.shell,
+      }),
+    );
+  }
+  return out;
 }

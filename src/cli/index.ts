@@ -57,7 +57,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .description('apply pending database migrations (also done at every start)')
     .option('--down', 'roll back the last migration instead')
     .action(async (o: { down?: boolean }) => {
-      const rt = await openRuntime({ migrate: !o.down });
+      const rt = await openRuntime({ migrate: !o.down, quiet: true });
       try {
         if (o.down) {
           const r = await migrateDown(rt.db.db);
@@ -98,7 +98,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--dataset <name>', 'dataset to file the items under (default: alpaca_eval, or the file name for jsonl)')
     .addOption(new Option('--ability <ability>', 'ability dimension of the items').choices(ABILITIES).default('language'))
     .action(async (file: string, o: { model: string; format: 'alpaca_eval' | 'jsonl'; dataset?: string; ability: (typeof ABILITIES)[number] }) => {
-      const rt = await openRuntime();
+      const rt = await openRuntime({ quiet: true });
       try {
         const t0 = performance.now();
         const r = await importOutputs(rt.db.db, { file, model: o.model, format: o.format, ability: o.ability, ...(o.dataset ? { dataset: o.dataset } : {}) });
@@ -114,7 +114,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--source <name>', 'tag for the imported battles (default: the file name)')
     .addOption(new Option('--ability <ability>', 'ability dimension of the battles').choices(ABILITIES))
     .action(async (file: string, o: { source?: string; ability?: (typeof ABILITIES)[number] }) => {
-      const rt = await openRuntime();
+      const rt = await openRuntime({ quiet: true });
       try {
         const t0 = performance.now();
         const r = await importBattles(rt.db.db, { file, ...(o.source ? { source: o.source } : {}), ...(o.ability ? { ability: o.ability } : {}) });

@@ -28,7 +28,7 @@ export function registerRatings(
         await runRatings(o, { out: io.out });
         return;
       }
-      const rt = await openRuntime();
+      const rt = await openRuntime({ quiet: true });
       try {
         await runRatings(o, {
           out: io.out,

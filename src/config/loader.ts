@@ -172,7 +172,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const finalApp: AppConfig = {
     ...app,
     log: { level: env.LOG_LEVEL ?? app.log.level },
-    http: { ...app.http, port: env.PORT ?? app.http.port },
+    http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
   return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir });
 }

@@ -204,8 +204,11 @@ export const envSchema = z.object({
   SLACK_BOT_TOKEN: optionalSecret,
   SLACK_APP_TOKEN: optionalSecret,
   SLACK_SIGNING_SECRET: optionalSecret,
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  LOG_LEVEL: optionalSecret.pipe(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  ),
+  PORT: optionalSecret.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  ZHUJIU_HTTP_HOST: optionalSecret,
 });
 /** Validated environment. */
 export type Env = z.infer<typeof envSchema>;

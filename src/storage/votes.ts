@@ -7,6 +7,7 @@
  * The rules run in one SQL function (migration 0001) so each event costs one round trip.
  */
 import { type Kysely, type Transaction, sql } from 'kysely';
+import { AppError } from '../core/errors.ts';
 import type { Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -47,7 +48,7 @@ export interface VoteEventResult {
 
 /**
  * Applies one vote event atomically (append event + cast/change/retract).
- * @throws Error from Postgres when the battle does not exist (foreign key) or an argument violates a CHECK.
+ * @throws AppError `not_found` when the battle does not exist; a Postgres error when an argument violates a CHECK.
  */
 export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<VoteEventResult> {
   if (ev.kind === 'add' && ev.choice === null) throw new TypeError('an add event needs a choice');
@@ -55,7 +56,14 @@ export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<Vote
     SELECT effect, live_choice FROM zj_apply_vote_event(
       ${ev.battleId}::bigint, ${ev.voterHash}::text, ${ev.platform}::text, ${ev.eventId}::text, ${ev.kind}::text,
       ${ev.choice}::text, ${ev.emoji ?? null}::text, ${ev.at.toISOString()}::timestamptz,
-      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb)`.execute(db);
+      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb)`
+    .execute(db)
+    .catch((err: unknown) => {
+      if ((err as { code?: string }).code === '23503') {
+        throw new AppError('not_found', `battle ${ev.battleId} does not exist`, { cause: err });
+      }
+      throw err;
+    });
   const row = r.rows[0];
   if (!row) throw new Error('zj_apply_vote_event returned no row');
   return { effect: row.effect, liveChoice: row.live_choice };

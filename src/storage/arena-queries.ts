@@ -1,0 +1,165 @@
+/**
+ * @module storage/arena-queries
+ * Read queries the arena needs beyond the battle/vote repositories: which model pairs share answered items,
+ * which items of a pair are least battled, the texts of a battle, response counts per model, schedule state.
+ */
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** An unordered pair of models (ids ascending) with the number of items both have answered. */
+export interface SharedPair {
+  readonly modelLow: number;
+  readonly modelHigh: number;
+  readonly items: number;
+}
+
+/** Model pairs that have both answered at least one item (optionally of one ability). */
+export async function modelPairsWithSharedItems(db: Conn, ability?: string): Promise<SharedPair[]> {
+  const r = await sql<{ lo: number; hi: number; items: number }>`
+    WITH mi AS (
+      SELECT DISTINCT r.model_id, r.item_id FROM responses r JOIN items i ON i.id = r.item_id
+       WHERE ${ability === undefined ? sql`true` : sql`i.ability = ${ability}`}
+    )
+    SELECT a.model_id AS lo, b.model_id AS hi, count(*) AS items
+      FROM mi a JOIN mi b ON a.item_id = b.item_id AND a.model_id < b.model_id
+     GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
+  return r.rows.map((x) => ({ modelLow: Number(x.lo), modelHigh: Number(x.hi), items: Number(x.items) }));
+}
+
+/** An item both models answered, with how many (non-void) battles already used it (any pair). */
+export interface CandidateItem {
+  readonly itemId: number;
+  readonly battles: number;
+}
+
+/** Items answered by both models (optionally of one ability), least battled first, then by id. */
+export async function candidateItemsForPair(
+  db: Conn,
+  modelA: number,
+  modelB: number,
+  ability?: string,
+): Promise<CandidateItem[]> {
+  const r = await sql<{ id: number; battles: number }>`
+    SELECT i.id, (SELECT count(*) FROM battles b WHERE b.item_id = i.id AND b.status <> 'void') AS battles
+      FROM items i
+     WHERE EXISTS (SELECT 1 FROM responses r WHERE r.item_id = i.id AND r.model_id = ${modelA})
+       AND EXISTS (SELECT 1 FROM responses r WHERE r.item_id = i.id AND r.model_id = ${modelB})
+       AND ${ability === undefined ? sql`true` : sql`i.ability = ${ability}`}
+     ORDER BY 2, 1`.execute(db);
+  return r.rows.map((x) => ({ itemId: Number(x.id), battles: Number(x.battles) }));
+}
+
+/** One item with the latest response of each of two models. */
+export interface PairTexts {
+  readonly itemId: number;
+  readonly ability: string;
+  readonly prompt: string;
+  readonly responseA: { readonly id: number; readonly output: string };
+  readonly responseB: { readonly id: number; readonly output: string };
+}
+
+/** Prompts and both models' latest responses for the given items (order of `itemIds`; missing ones skipped). */
+export async function pairTexts(
+  db: Conn,
+  itemIds: readonly number[],
+  modelA: number,
+  modelB: number,
+): Promise<PairTexts[]> {
+  if (itemIds.length === 0) return [];
+  const r = await sql<{ id: number; ability: string; prompt: string; ra: number; oa: string; rb: number; ob: string }>`
+    SELECT i.id, i.ability, i.prompt, ra.id AS ra, ra.output AS oa, rb.id AS rb, rb.output AS ob
+      FROM items i
+      JOIN LATERAL (SELECT id, output FROM responses WHERE item_id = i.id AND model_id = ${modelA} ORDER BY id DESC LIMIT 1) ra ON true
+      JOIN LATERAL (SELECT id, output FROM responses WHERE item_id = i.id AND model_id = ${modelB} ORDER BY id DESC LIMIT 1) rb ON true
+     WHERE i.id = ANY(${[...itemIds]}::bigint[])`.execute(db);
+  const byId = new Map(
+    r.rows.map((x) => [
+      Number(x.id),
+      {
+        itemId: Number(x.id),
+        ability: x.ability,
+        prompt: x.prompt,
+        responseA: { id: Number(x.ra), output: x.oa },
+        responseB: { id: Number(x.rb), output: x.ob },
+      },
+    ]),
+  );
+  return itemIds.flatMap((id) => {
+    const t = byId.get(id);
+    return t ? [t] : [];
+  });
+}
+
+/** The prompt and the two answers of a stored battle (left, right as posted). */
+export async function battleTexts(
+  db: Conn,
+  battleId: number,
+): Promise<{ prompt: string; left: string; right: string } | undefined> {
+  const r = await sql<{ prompt: string | null; l: string | null; r: string | null }>`
+    SELECT i.prompt, rl.output AS l, rr.output AS r
+      FROM battles b
+      LEFT JOIN items i ON i.id = b.item_id
+      LEFT JOIN responses rl ON rl.id = b.response_left_id
+      LEFT JOIN responses rr ON rr.id = b.response_right_id
+     WHERE b.id = ${battleId}`.execute(db);
+  const row = r.rows[0];
+  if (!row || row.prompt === null || row.l === null || row.r === null) return undefined;
+  return { prompt: row.prompt, left: row.l, right: row.r };
+}
+
+/** Every model with its number of stored responses and distinct answered items. */
+export async function modelResponseCounts(
+  db: Conn,
+): Promise<{ name: string; provider: string; responses: number; items: number }[]> {
+  const r = await sql<{ name: string; provider: string; responses: number; items: number }>`
+    SELECT m.name, m.provider, count(r.id) AS responses, count(DISTINCT r.item_id) AS items
+      FROM models m LEFT JOIN responses r ON r.model_id = m.id
+     GROUP BY m.id, m.name, m.provider ORDER BY m.name`.execute(db);
+  return r.rows.map((x) => ({
+    name: x.name,
+    provider: x.provider,
+    responses: Number(x.responses),
+    items: Number(x.items),
+  }));
+}
+
+/** When the last arena battle was posted to a channel (for the schedule), or null. */
+export async function lastArenaPostAt(db: Conn, platform: string, channelId: string): Promise<Date | null> {
+  const r = await sql<{ at: Date | string | null }>`
+    SELECT max(posted_at) AS at FROM battles
+     WHERE platform = ${platform} AND channel_id = ${channelId} AND source = 'arena' AND status <> 'void'`.execute(db);
+  const at = r.rows[0]?.at ?? null;
+  return at === null ? null : new Date(at);
+}
+
+/** Ids of closed battles on these platforms whose reveal edit has not been made yet. */
+export async function listClosedUnrevealed(db: Conn, platforms: readonly string[]): Promise<number[]> {
+  if (platforms.length === 0) return [];
+  const r = await sql<{ id: number }>`
+    SELECT id FROM battles
+     WHERE status = 'closed' AND revealed_at IS NULL AND message_id IS NOT NULL
+       AND platform = ANY(${[...platforms]}::text[])
+     ORDER BY id`.execute(db);
+  return r.rows.map((x) => Number(x.id));
+}
+
+/** Number of live votes of a battle (for the vote cap). */
+export async function liveVoteCount(db: Conn, battleId: number): Promise<number> {
+  const r = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM votes WHERE battle_id = ${battleId} AND retracted_at IS NULL`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Live votes per model (as either side) over non-void battles, optionally of one ability. */
+export async function liveVotesPerModel(db: Conn, ability?: string): Promise<Map<string, number>> {
+  const r = await sql<{ name: string; n: number }>`
+    SELECT m.name, count(v.id) AS n
+      FROM votes v JOIN battles b ON b.id = v.battle_id
+      JOIN models m ON m.id IN (b.model_left_id, b.model_right_id)
+     WHERE v.retracted_at IS NULL AND b.status <> 'void'
+       AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
+     GROUP BY m.name`.execute(db);
+  return new Map(r.rows.map((x) => [x.name, Number(x.n)]));
+}

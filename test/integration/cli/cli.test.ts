@@ -1,0 +1,75 @@
+/**
+ * The `zhujiu` command as a user runs it: a real child process through bin/zhujiu.js (tsx), a fresh data folder.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, hasSharedData, sharedData } from '../../helpers/shared-data.ts';
+
+const run = promisify(execFile);
+
+async function zhujiu(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe('zhujiu CLI', () => {
+  const dataDir = join(mkdtempSync(join(tmpdir(), 'zhujiu-cli-')), 'pg');
+
+  it('config check passes on the shipped config and fails clearly on a bad one', async () => {
+    const ok = await zhujiu(['config', 'check']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('config OK');
+    const bad = mkdtempSync(join(tmpdir(), 'zhujiu-badcfg-'));
+    writeFileSync(join(bad, 'default.yaml'), 'arena:\n  vote_cap: many\n');
+    const r = await zhujiu(['config', 'check'], { ZHUJIU_CONFIG_DIR: bad });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error \[config_invalid\]: .*default\.yaml:2:13 arena\.vote_cap: /);
+  });
+
+  it('usage errors exit 2 and name the fix', async () => {
+    const r = await zhujiu(['import', 'outputs', 'x.json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("required option '--model <name>' not specified");
+    const r2 = await zhujiu(['ratings', '--battles', 'x', '--bootstrap', 'lots']);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain('--bootstrap must be an integer ≥ 0, got "lots"');
+  });
+
+  it('imports outputs into a fresh data folder, once', { timeout: 120_000 }, async () => {
+    const f = join(mkdtempSync(join(tmpdir(), 'zhujiu-out-')), 'outs.jsonl');
+    writeFileSync(f, '{"item":"a","prompt":"p1","output":"o1"}\n{"item":"b","prompt":"p2","output":"o2"}\n');
+    const env = { ZHUJIU_DATA_DIR: dataDir };
+    const r1 = await zhujiu(['import', 'outputs', f, '--model', 'm1', '--format', 'jsonl'], env);
+    expect(r1.code, r1.stderr).toBe(0);
+    expect(r1.stdout).toMatch(/^imported 2 responses for m1 into dataset outs \(2 rows, 0 already present\)/);
+    expect(r1.stderr).toBe(''); // one-shot commands log nothing below warnings
+    const r2 = await zhujiu(['import', 'outputs', f, '--model', 'm1', '--format', 'jsonl'], env);
+    expect(r2.stdout).toMatch(/^imported 0 responses for m1 .*2 already present/);
+    const r3 = await zhujiu(['import', 'battles', join(dataDir, 'nope.jsonl')], env);
+    expect(r3.code).toBe(1);
+    expect(r3.stderr).toMatch(/error \[import_invalid\]: .*nope\.jsonl: cannot read \(ENOENT\); check the path/);
+  });
+
+  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))('rates the real battles file as JSON', { timeout: 120_000 }, async () => {
+    const r = await zhujiu(['ratings', '--battles', sharedData('arena', 'battles.jsonl'), '--bootstrap', '20', '--anchor', 'mixtral-8x7b-instruct-v0.1=1114', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { models: Record<string, unknown>[] };
+    expect(out.models.length).toBe(129);
+    expect(Object.keys(out.models[0] as object)).toEqual(['model', 'rating', 'rating_lo', 'rating_hi', 'elo', 'rank', 'num_battles', 'avg_win_rate']);
+    const mixtral = out.models.find((m) => m.model === 'mixtral-8x7b-instruct-v0.1');
+    expect(mixtral?.rating).toBeCloseTo(1114, 9);
+  });
+});
