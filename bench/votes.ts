@@ -41,8 +41,22 @@ async function setup(d: Db): Promise<number[]> {
   for (let i = 0; i < BATTLES; i++) {
     const l = ids[i % ids.length] as number;
     const r = ids[(i + 1 + (i % 7)) % ids.length] as number;
-    const id = await createBattle(d.db, { itemId: null, ability: null, leftModelId: l, rightModelId: r === l ? (ids[0] as number) : r, responseLeftId: null, responseRightId: null });
-    await markPosted(d.db, id, { platform: 'discord', channelId: 'bench', messageId: `bench-${id}`, partIds: [], postedAt: now, closesAt: new Date(now.getTime() + 86_400_000) });
+    const id = await createBattle(d.db, {
+      itemId: null,
+      ability: null,
+      leftModelId: l,
+      rightModelId: r === l ? (ids[0] as number) : r,
+      responseLeftId: null,
+      responseRightId: null,
+    });
+    await markPosted(d.db, id, {
+      platform: 'discord',
+      channelId: 'bench',
+      messageId: `bench-${id}`,
+      partIds: [],
+      postedAt: now,
+      closesAt: new Date(now.getTime() + 86_400_000),
+    });
     battles.push(id);
   }
   return battles;
@@ -76,7 +90,8 @@ async function run(label: string, d: Db): Promise<void> {
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const secs = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
+  const q = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
   const rate = latencies.length / secs;
   console.log(
     `${label}: ${latencies.length} vote events in ${secs.toFixed(1)} s with ${CONCURRENCY} concurrent voters → ` +
@@ -87,7 +102,10 @@ async function run(label: string, d: Db): Promise<void> {
 }
 
 if (values.only !== 'pglite') {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const base =
+    process.env.BENCH_DATABASE_URL ??
+    process.env.TEST_DATABASE_URL ??
+    'postgres://postgres@127.0.0.1:5432/test';
   const name = `zhujiu_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   try {

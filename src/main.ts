@@ -6,18 +6,17 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'kysely';
-import { Registry, collectDefaultMetrics } from 'prom-client';
-import { type LoadOptions, type LoadedConfig, loadConfig } from './config/loader.ts';
-import { AppError } from './core/errors.ts';
-import { type Logger, createLogger } from './core/logger.ts';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { DiscordAdapter, type DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
 import { ShellAdapter, type ShellAdapterOptions } from './chat/shell/adapter.ts';
 import { SlackAdapter, type SlackAdapterOptions } from './chat/slack/adapter.ts';
+import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import { systemClock } from './core/clock.ts';
+import { AppError } from './core/errors.ts';
+import { createLogger, type Logger } from './core/logger.ts';
 import { createHttpApp, startHttp } from './http/server.ts';
-import { type Db, migrateToLatest, openDb } from './storage/db.ts';
+import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
 export interface Runtime {
@@ -45,11 +44,14 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
   const logger = opts.logger ?? createLogger(level);
   const url = config.env.DATABASE_URL;
-  const db = await openDb(url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir });
+  const db = await openDb(
+    url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
+  );
   try {
     if (opts.migrate !== false) {
       const res = await migrateToLatest(db.db);
-      const applied = res.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+      const applied =
+        res.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     }
   } catch (err) {
@@ -79,7 +81,10 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  logger.warn({ file }, 'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder');
+  logger.warn(
+    { file },
+    'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder',
+  );
   return secret;
 }
 
@@ -92,17 +97,19 @@ export interface Running {
 /** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
 export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<Running> {
   const port = portOverride ?? rt.config.app.http.port;
-  if (port === 0 && portOverride === undefined) return { httpPort: undefined, stop: async () => {} };
+  if (port === 0 && portOverride === undefined)
+    return { httpPort: undefined, stop: async () => {} };
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const app = createHttpApp({
     registry,
-    checkDb: async () => {
-      await sql`select 1`.execute(rt.db.db);
-    },
+    checkDb: () => pingDb(rt.db.db),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
-  rt.logger.info({ url: `http://${rt.config.app.http.host}:${bound}/healthz` }, 'http server listening');
+  rt.logger.info(
+    { url: `http://${rt.config.app.http.host}:${bound}/healthz` },
+    'http server listening',
+  );
   return {
     httpPort: bound,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -124,7 +131,11 @@ export interface ChatPlatformOverrides {
  * `SLACK_SIGNING_SECRET` on `platforms.slack.port`), and the terminal when neither is (the zero-setup default).
  * Not started: the bot service starts them.
  */
-export function createChatPlatforms(config: LoadedConfig, logger: Logger, overrides: ChatPlatformOverrides = {}): ChatPlatform[] {
+export function createChatPlatforms(
+  config: LoadedConfig,
+  logger: Logger,
+  overrides: ChatPlatformOverrides = {},
+): ChatPlatform[] {
   const { env, app } = config;
   const out: ChatPlatform[] = [];
   if (env.DISCORD_TOKEN || overrides.discord?.token) {
@@ -132,7 +143,9 @@ export function createChatPlatforms(config: LoadedConfig, logger: Logger, overri
       new DiscordAdapter({
         token: env.DISCORD_TOKEN ?? '',
         ...(env.DISCORD_APPLICATION_ID ? { applicationId: env.DISCORD_APPLICATION_ID } : {}),
-        ...(app.platforms.discord.guild_ids.length > 0 ? { guildIds: app.platforms.discord.guild_ids } : {}),
+        ...(app.platforms.discord.guild_ids.length > 0
+          ? { guildIds: app.platforms.discord.guild_ids }
+          : {}),
         maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
         logger,
         ...overrides.discord,

@@ -4,20 +4,21 @@
  * The only module (with cli/*) that writes to stdout with console.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { ABILITIES } from '../config/schema.ts';
 import { loadConfig } from '../config/loader.ts';
+import { ABILITIES } from '../config/schema.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { importBattles } from '../import/battles.ts';
 import { importOutputs } from '../import/outputs.ts';
 import { openRuntime } from '../main.ts';
 import { migrateDown } from '../storage/db.ts';
-import { runLongLived } from './serve.ts';
 import { registerRatings } from './ratings-command.ts';
+import { runLongLived } from './serve.ts';
 
 function intArg(name: string, min: number) {
   return (v: string): number => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
     return n;
   };
 }
@@ -36,20 +37,26 @@ const defaultIo: CliIo = {
 /** Builds the program (exported for tests). */
 export function buildProgram(io: CliIo = defaultIo): Command {
   const program = new Command('zhujiu')
-    .description('ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena')
+    .description(
+      'ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena',
+    )
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
 
   program
     .command('bot')
-    .description('run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`')
+    .description(
+      'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
+    )
     .option('--no-worker', 'do not run the in-process worker')
     .action(async (o: { worker: boolean }) => runLongLived('bot', { worker: o.worker }));
 
   program
     .command('worker')
-    .description('run queued work (closing battles, scheduled posts); start several against one DATABASE_URL')
+    .description(
+      'run queued work (closing battles, scheduled posts); start several against one DATABASE_URL',
+    )
     .action(async () => runLongLived('worker', { worker: true }));
 
   program
@@ -61,8 +68,14 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       try {
         if (o.down) {
           const r = await migrateDown(rt.db.db);
-          if (r.error) throw new AppError('db_migration_failed', String((r.error as Error).message ?? r.error));
-          io.out(`rolled back: ${(r.results ?? []).map((x) => x.migrationName).join(', ') || '(nothing)'}`);
+          if (r.error)
+            throw new AppError(
+              'db_migration_failed',
+              String((r.error as Error).message ?? r.error),
+            );
+          io.out(
+            `rolled back: ${(r.results ?? []).map((x) => x.migrationName).join(', ') || '(nothing)'}`,
+          );
         } else {
           io.out(`database is up to date (${rt.db.describe})`);
         }
@@ -74,51 +87,104 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   const config = program.command('config').description('configuration tools');
   config
     .command('check')
-    .description('validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment')
+    .description(
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment',
+    )
     .action(() => {
       const c = loadConfig();
       io.out(`config OK: ${c.configDir}`);
-      io.out(`  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`);
-      io.out(`  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`);
-      io.out(`  database: ${c.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${c.dataDir}`}`);
+      io.out(
+        `  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`,
+      );
+      io.out(
+        `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
+      );
+      io.out(
+        `  database: ${c.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${c.dataDir}`}`,
+      );
       const chat = [
         c.env.DISCORD_TOKEN ? 'discord' : null,
         c.env.SLACK_BOT_TOKEN ? 'slack' : null,
       ].filter(Boolean);
-      io.out(`  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`);
+      io.out(
+        `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,
+      );
     });
 
-  const imp = program.command('import').description('import recorded outputs or public arena votes');
+  const imp = program
+    .command('import')
+    .description('import recorded outputs or public arena votes');
   imp
     .command('outputs')
-    .description('store recorded model outputs as responses (AlpacaEval model_outputs.json or JSONL {item, prompt, output})')
+    .description(
+      'store recorded model outputs as responses (AlpacaEval model_outputs.json or JSONL {item, prompt, output})',
+    )
     .argument('<file>', 'the outputs file')
     .requiredOption('--model <name>', 'the model that produced the outputs')
-    .addOption(new Option('--format <format>', 'file format').choices(['alpaca_eval', 'jsonl']).default('alpaca_eval'))
-    .option('--dataset <name>', 'dataset to file the items under (default: alpaca_eval, or the file name for jsonl)')
-    .addOption(new Option('--ability <ability>', 'ability dimension of the items').choices(ABILITIES).default('language'))
-    .action(async (file: string, o: { model: string; format: 'alpaca_eval' | 'jsonl'; dataset?: string; ability: (typeof ABILITIES)[number] }) => {
-      const rt = await openRuntime({ quiet: true });
-      try {
-        const t0 = performance.now();
-        const r = await importOutputs(rt.db.db, { file, model: o.model, format: o.format, ability: o.ability, ...(o.dataset ? { dataset: o.dataset } : {}) });
-        io.out(`imported ${r.added} responses for ${r.model} into dataset ${r.dataset} (${r.rows} rows, ${r.skipped} already present) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
-      } finally {
-        await rt.close();
-      }
-    });
+    .addOption(
+      new Option('--format <format>', 'file format')
+        .choices(['alpaca_eval', 'jsonl'])
+        .default('alpaca_eval'),
+    )
+    .option(
+      '--dataset <name>',
+      'dataset to file the items under (default: alpaca_eval, or the file name for jsonl)',
+    )
+    .addOption(
+      new Option('--ability <ability>', 'ability dimension of the items')
+        .choices(ABILITIES)
+        .default('language'),
+    )
+    .action(
+      async (
+        file: string,
+        o: {
+          model: string;
+          format: 'alpaca_eval' | 'jsonl';
+          dataset?: string;
+          ability: (typeof ABILITIES)[number];
+        },
+      ) => {
+        const rt = await openRuntime({ quiet: true });
+        try {
+          const t0 = performance.now();
+          const r = await importOutputs(rt.db.db, {
+            file,
+            model: o.model,
+            format: o.format,
+            ability: o.ability,
+            ...(o.dataset ? { dataset: o.dataset } : {}),
+          });
+          io.out(
+            `imported ${r.added} responses for ${r.model} into dataset ${r.dataset} (${r.rows} rows, ${r.skipped} already present) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+          );
+        } finally {
+          await rt.close();
+        }
+      },
+    );
   imp
     .command('battles')
-    .description('store public arena votes, JSONL {model_a, model_b, winner}, as closed battles with one vote each')
+    .description(
+      'store public arena votes, JSONL {model_a, model_b, winner}, as closed battles with one vote each',
+    )
     .argument('<file>', 'the battles JSONL file')
     .option('--source <name>', 'tag for the imported battles (default: the file name)')
-    .addOption(new Option('--ability <ability>', 'ability dimension of the battles').choices(ABILITIES))
+    .addOption(
+      new Option('--ability <ability>', 'ability dimension of the battles').choices(ABILITIES),
+    )
     .action(async (file: string, o: { source?: string; ability?: (typeof ABILITIES)[number] }) => {
       const rt = await openRuntime({ quiet: true });
       try {
         const t0 = performance.now();
-        const r = await importBattles(rt.db.db, { file, ...(o.source ? { source: o.source } : {}), ...(o.ability ? { ability: o.ability } : {}) });
-        io.out(`imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+        const r = await importBattles(rt.db.db, {
+          file,
+          ...(o.source ? { source: o.source } : {}),
+          ...(o.ability ? { ability: o.ability } : {}),
+        });
+        io.out(
+          `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+        );
       } finally {
         await rt.close();
       }

@@ -16,38 +16,57 @@ export function registerRatings(
 ): void {
   program
     .command('ratings')
-    .description('Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes')
-    .option('--battles <file>', 'JSONL of {model_a, model_b, winner} or pair counts; default: the votes in the database')
+    .description(
+      'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',
+    )
+    .option(
+      '--battles <file>',
+      'JSONL of {model_a, model_b, winner} or pair counts; default: the votes in the database',
+    )
     .option('--bootstrap <n>', 'bootstrap rounds (0 = none)', intArg('--bootstrap', 0), 1000)
     .option('--seed <s>', 'bootstrap seed', intArg('--seed', 0), 0)
-    .option('--anchor <model=rating>', 'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114')
+    .option(
+      '--anchor <model=rating>',
+      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114',
+    )
     .option('--json', 'print {"models":[…]} instead of a table')
-    .addOption(new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES))
-    .action(async (o: { battles?: string; bootstrap: number; seed: number; anchor?: string; json?: boolean; ability?: string }) => {
-      if (o.battles) {
-        await runRatings(o, { out: io.out });
-        return;
-      }
-      const rt = await openRuntime({ quiet: true });
-      try {
-        await runRatings(o, {
-          out: io.out,
-          loadStoredBattles: async (ability?: string) => {
-            const rows = await pairVoteCounts(rt.db.db, ability);
-            return {
-              pairs: rows.map((r) => ({
-                model_a: r.model_a,
-                model_b: r.model_b,
-                model_a_wins: r.a_wins,
-                model_b_wins: r.b_wins,
-                tie: r.ties,
-                tie_bothbad: 0,
-              })),
-            };
-          },
-        });
-      } finally {
-        await rt.close();
-      }
-    });
+    .addOption(
+      new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES),
+    )
+    .action(
+      async (o: {
+        battles?: string;
+        bootstrap: number;
+        seed: number;
+        anchor?: string;
+        json?: boolean;
+        ability?: string;
+      }) => {
+        if (o.battles) {
+          await runRatings(o, { out: io.out });
+          return;
+        }
+        const rt = await openRuntime({ quiet: true });
+        try {
+          await runRatings(o, {
+            out: io.out,
+            loadStoredBattles: async (ability?: string) => {
+              const rows = await pairVoteCounts(rt.db.db, ability);
+              return {
+                pairs: rows.map((r) => ({
+                  model_a: r.model_a,
+                  model_b: r.model_b,
+                  model_a_wins: r.a_wins,
+                  model_b_wins: r.b_wins,
+                  tie: r.ties,
+                  tie_bothbad: 0,
+                })),
+              };
+            },
+          });
+        } finally {
+          await rt.close();
+        }
+      },
+    );
 }

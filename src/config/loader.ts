@@ -6,18 +6,18 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import {
-  appConfigSchema,
-  envSchema,
-  modelsFileSchema,
-  suiteSchema,
   type AppConfig,
+  appConfigSchema,
   type Env,
+  envSchema,
   type ModelConfig,
+  modelsFileSchema,
   type SuiteConfig,
+  suiteSchema,
 } from './schema.ts';
 
 /** Everything the app is configured with. */
@@ -66,19 +66,26 @@ function locate(
     const [line, col] = pos ?? [1, 1];
     const where = path.length > 0 ? path.join('.') : '(root)';
     let message = issue.message;
-    if (issue.code === 'unrecognized_keys') message = `unknown key(s) ${issue.keys.join(', ')}: remove or fix the spelling`;
+    if (issue.code === 'unrecognized_keys')
+      message = `unknown key(s) ${issue.keys.join(', ')}: remove or fix the spelling`;
     return `${file}:${line}:${col} ${where}: ${message}`;
   });
 }
 
 /** Parses and validates one YAML file; throws AppError('config_invalid') listing every problem. */
-export function parseYamlFile<S extends z.ZodType>(file: string, schema: S, cwd = process.cwd()): z.output<S> {
+export function parseYamlFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  cwd = process.cwd(),
+): z.output<S> {
   const shown = display(file, cwd);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new AppError('config_missing', `${shown}: cannot read (${(err as Error).message})`, { cause: err });
+    throw new AppError('config_missing', `${shown}: cannot read (${(err as Error).message})`, {
+      cause: err,
+    });
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
@@ -152,7 +159,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     : [];
   const seen = new Set<string>();
   for (const m of models) {
-    if (seen.has(m.name)) problems.push(`${display(modelsFile, cwd)}: model "${m.name}" is listed twice`);
+    if (seen.has(m.name))
+      problems.push(`${display(modelsFile, cwd)}: model "${m.name}" is listed twice`);
     seen.add(m.name);
   }
   const suites = new Map<string, SuiteConfig>();
@@ -163,7 +171,9 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
       const suite = attempt(() => parseYamlFile(join(suitesDir, f), suiteSchema, cwd), undefined);
       if (suite === undefined) continue;
       if (suites.has(suite.name)) {
-        problems.push(`${display(join(suitesDir, f), cwd)}: suite name "${suite.name}" is used twice`);
+        problems.push(
+          `${display(join(suitesDir, f), cwd)}: suite name "${suite.name}" is used twice`,
+        );
       }
       suites.set(suite.name, suite);
     }

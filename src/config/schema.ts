@@ -22,7 +22,11 @@ export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 /** One evaluation method. */
 export type Method = (typeof METHODS)[number];
 
-const emojiSet = z.strictObject({ left: z.string().min(1), equal: z.string().min(1), right: z.string().min(1) });
+const emojiSet = z.strictObject({
+  left: z.string().min(1),
+  equal: z.string().min(1),
+  right: z.string().min(1),
+});
 
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
@@ -39,7 +43,11 @@ export const appConfigSchema = z.strictObject({
     .prefault({}),
   arena: z
     .strictObject({
-      window_hours: z.number().positive().max(24 * 365).default(24),
+      window_hours: z
+        .number()
+        .positive()
+        .max(24 * 365)
+        .default(24),
       vote_cap: z.number().int().min(0).default(0),
       schedule: z
         .strictObject({
@@ -77,7 +85,11 @@ export const appConfigSchema = z.strictObject({
       emoji: z
         .strictObject({
           discord: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
-          slack: emojiSet.default({ left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right' }),
+          slack: emojiSet.default({
+            left: 'arrow_left',
+            equal: 'heavy_equals_sign',
+            right: 'arrow_right',
+          }),
           shell: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
         })
         .prefault({}),
@@ -207,7 +219,9 @@ export const envSchema = z.object({
   LOG_LEVEL: optionalSecret.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
-  PORT: optionalSecret.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  PORT: optionalSecret.pipe(
+    z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
+  ),
   ZHUJIU_HTTP_HOST: optionalSecret,
 });
 /** Validated environment. */

@@ -2,7 +2,7 @@
  * @module core/logger
  * pino JSON logs with a redact list, so tokens, secrets and raw voter ids never reach a log line.
  */
-import { pino, type Logger, type DestinationStream } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger } from 'pino';
 

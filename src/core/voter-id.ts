@@ -12,5 +12,8 @@ import { createHmac } from 'node:crypto';
  * @returns 32 lower-case hex characters (128 bits of the HMAC).
  */
 export function hashVoterId(secret: string, platform: string, userId: string): string {
-  return createHmac('sha256', secret).update(`${platform}\u0000${userId}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', secret)
+    .update(`${platform}\u0000${userId}`)
+    .digest('hex')
+    .slice(0, 32);
 }

@@ -34,9 +34,15 @@ export function createHttpApp(deps: HttpDeps): Hono {
 }
 
 /** Starts listening; resolves with the server and its bound port once listening. */
-export function startHttp(app: Hono, port: number, host: string): Promise<{ server: ServerType; port: number }> {
+export function startHttp(
+  app: Hono,
+  port: number,
+  host: string,
+): Promise<{ server: ServerType; port: number }> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => resolve({ server, port: info.port }));
+    const server = serve({ fetch: app.fetch, port, hostname: host }, (info) =>
+      resolve({ server, port: info.port }),
+    );
     server.once('error', reject);
   });
 }

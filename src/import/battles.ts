@@ -45,21 +45,34 @@ export interface ImportBattlesResult {
  * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a self-battle,
  *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file. Nothing is written then.
  */
-export async function importBattles(db: Kysely<Database>, opts: ImportBattlesOptions): Promise<ImportBattlesResult> {
+export async function importBattles(
+  db: Kysely<Database>,
+  opts: ImportBattlesOptions,
+): Promise<ImportBattlesResult> {
   const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
   if (!/^[\w.:@-]{1,64}$/.test(source)) {
-    throw new AppError('input_invalid', `--source "${source}": use 1–64 letters, digits and . _ : @ -`);
+    throw new AppError(
+      'input_invalid',
+      `--source "${source}": use 1–64 letters, digits and . _ : @ -`,
+    );
   }
   try {
     await stat(opts.file);
   } catch (err) {
-    throw new AppError('import_invalid', `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code}); check the path`, { cause: err });
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code}); check the path`,
+      { cause: err },
+    );
   }
   type Row = { line: number; a: string; b: string; winner: string };
   const rows: Row[] = [];
   const problems: string[] = [];
   let lineNo = 0;
-  const rl = createInterface({ input: createReadStream(opts.file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
+  const rl = createInterface({
+    input: createReadStream(opts.file, 'utf8'),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   for await (const raw of rl) {
     lineNo++;
     if (raw.trim() === '') continue;
@@ -96,7 +109,8 @@ export async function importBattles(db: Kysely<Database>, opts: ImportBattlesOpt
     rows.push({ line: lineNo, a, b, winner: w });
   }
   if (problems.length > 0) throw new AppError('import_invalid', problems.join('\n'));
-  if (rows.length === 0) throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
+  if (rows.length === 0)
+    throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
   const at = opts.at ?? new Date();
   return db.transaction().execute(async (trx) => {
     const names = new Set<string>();

@@ -42,13 +42,20 @@ export interface ImportOutputsResult {
  * @throws AppError `import_invalid` listing `file:line: reason` for every bad row (nothing is written), or when
  *   the file's `generator` names another model.
  */
-export async function importOutputs(db: Kysely<Database>, opts: ImportOutputsOptions): Promise<ImportOutputsResult> {
+export async function importOutputs(
+  db: Kysely<Database>,
+  opts: ImportOutputsOptions,
+): Promise<ImportOutputsResult> {
   const format = opts.format ?? 'alpaca_eval';
   let text: string;
   try {
     text = await readFile(opts.file, 'utf8');
   } catch (err) {
-    throw new AppError('import_invalid', `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`, { cause: err });
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
+      { cause: err },
+    );
   }
   const parsed = parseRecordedOutputs(text, opts.file, format);
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
@@ -60,10 +67,13 @@ export async function importOutputs(db: Kysely<Database>, opts: ImportOutputsOpt
       `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${other.generator} or import the right file`,
     );
   }
-  const dataset = opts.dataset ?? (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
+  const dataset =
+    opts.dataset ??
+    (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
-    if (modelId === undefined) throw new AppError('internal', `model ${opts.model} was not created`);
+    if (modelId === undefined)
+      throw new AppError('internal', `model ${opts.model} was not created`);
     const datasetId = await ensureDataset(trx, {
       name: dataset,
       ability: opts.ability ?? 'language',
@@ -74,14 +84,24 @@ export async function importOutputs(db: Kysely<Database>, opts: ImportOutputsOpt
     const ids = await ensureItems(
       trx,
       datasetId,
-      rows.map((r) => ({ key: r.key, prompt: r.prompt, metadata: r.subset ? { subset: r.subset } : {} })),
+      rows.map((r) => ({
+        key: r.key,
+        prompt: r.prompt,
+        metadata: r.subset ? { subset: r.subset } : {},
+      })),
     );
     const added = await insertResponses(
       trx,
       rows.map((r) => {
         const itemId = ids.get(r.key);
         if (itemId === undefined) throw new AppError('internal', `item ${r.key} was not created`);
-        return { modelId, itemId, requestHash: RECORDED_REQUEST_HASH, output: r.output, source: 'import' };
+        return {
+          modelId,
+          itemId,
+          requestHash: RECORDED_REQUEST_HASH,
+          output: r.output,
+          source: 'import',
+        };
       }),
     );
     return { model: opts.model, dataset, rows: rows.length, added, skipped: rows.length - added };

@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { type Result, fail, ok } from '../core/result.ts';
+import { fail, ok, type Result } from '../core/result.ts';
 
 /** A recorded answer to one prompt. */
 export interface RecordedOutput {
@@ -41,7 +41,9 @@ const alpacaRow = z.object({
 });
 
 const jsonlRow = z.object({
-  item: z.union([z.string().min(1), z.number().int()], { error: 'must be a non-empty string or an integer id' }),
+  item: z.union([z.string().min(1), z.number().int()], {
+    error: 'must be a non-empty string or an integer id',
+  }),
   prompt: z.string().min(1, 'must be a non-empty string'),
   output: z.string({ error: 'must be a string (the model answer)' }),
 });
@@ -84,7 +86,10 @@ function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
   const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'row';
   const first = issue.path[0];
   const absent =
-    first !== undefined && typeof row === 'object' && row !== null && !(String(first) in (row as object));
+    first !== undefined &&
+    typeof row === 'object' &&
+    row !== null &&
+    !(String(first) in (row as object));
   const msg = issue.code === 'invalid_type' && absent ? 'is missing' : issue.message;
   return `${key} ${msg}`;
 }
@@ -95,10 +100,17 @@ function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
  * @param file the name to show in errors.
  * @returns the rows, or every problem found (at most 20) as `file:line: reason` lines.
  */
-export function parseRecordedOutputs(text: string, file: string, format: OutputsFormat): Result<RecordedOutput[], string[]> {
+export function parseRecordedOutputs(
+  text: string,
+  file: string,
+  format: OutputsFormat,
+): Result<RecordedOutput[], string[]> {
   const problems: string[] = [];
   const rows: RecordedOutput[] = [];
-  if (text.trim() === '') return fail([`${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`]);
+  if (text.trim() === '')
+    return fail([
+      `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`,
+    ]);
   if (format === 'alpaca_eval') {
     let data: unknown;
     try {
@@ -107,10 +119,14 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
       const m = /line (\d+)/.exec((err as Error).message);
       const pos = /position (\d+)/.exec((err as Error).message);
       const line = m ? Number(m[1]) : pos ? lineAt(text, Number(pos[1])) : 1;
-      return fail([`${file}:${line}: not valid JSON (${(err as Error).message}); fix the syntax at that line`]);
+      return fail([
+        `${file}:${line}: not valid JSON (${(err as Error).message}); fix the syntax at that line`,
+      ]);
     }
     if (!Array.isArray(data)) {
-      return fail([`${file}:1: expected a JSON array of {instruction, output, generator} (AlpacaEval model_outputs.json); use --format jsonl for one object per line`]);
+      return fail([
+        `${file}:1: expected a JSON array of {instruction, output, generator} (AlpacaEval model_outputs.json); use --format jsonl for one object per line`,
+      ]);
     }
     const offsets = elementOffsets(text);
     data.forEach((row, i) => {
@@ -120,9 +136,11 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
         for (const issue of parsed.error.issues) {
           // Point at the offending key's line when we can find it inside this element.
           const end = offsets[i + 1] ?? text.length;
-          const keyAt = issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
+          const keyAt =
+            issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
           const line = keyAt >= 0 && keyAt < end ? lineAt(text, keyAt) : lineAt(text, start);
-          if (problems.length < 20) problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
+          if (problems.length < 20)
+            problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
         }
         return;
       }
@@ -145,15 +163,24 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
       try {
         obj = JSON.parse(raw);
       } catch (err) {
-        if (problems.length < 20) problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
+        if (problems.length < 20)
+          problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
         return;
       }
       const parsed = jsonlRow.safeParse(obj);
       if (!parsed.success) {
-        if (problems.length < 20) problems.push(`${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`);
+        if (problems.length < 20)
+          problems.push(
+            `${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`,
+          );
         return;
       }
-      rows.push({ line, key: String(parsed.data.item), prompt: parsed.data.prompt, output: parsed.data.output });
+      rows.push({
+        line,
+        key: String(parsed.data.item),
+        prompt: parsed.data.prompt,
+        output: parsed.data.output,
+      });
     });
   }
   if (problems.length > 0) return fail(problems);
@@ -161,7 +188,9 @@ export function parseRecordedOutputs(text: string, file: string, format: Outputs
   for (const r of rows) {
     const prev = seen.get(r.key);
     if (prev !== undefined) {
-      problems.push(`${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`);
+      problems.push(
+        `${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`,
+      );
     }
     seen.set(r.key, r.line);
     if (problems.length >= 20) break;

@@ -3,7 +3,7 @@
  * Read queries the arena needs beyond the battle/vote repositories: which model pairs share answered items,
  * which items of a pair are least battled, the texts of a battle, response counts per model, schedule state.
  */
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -25,7 +25,11 @@ export async function modelPairsWithSharedItems(db: Conn, ability?: string): Pro
     SELECT a.model_id AS lo, b.model_id AS hi, count(*) AS items
       FROM mi a JOIN mi b ON a.item_id = b.item_id AND a.model_id < b.model_id
      GROUP BY 1, 2 ORDER BY 1, 2`.execute(db);
-  return r.rows.map((x) => ({ modelLow: Number(x.lo), modelHigh: Number(x.hi), items: Number(x.items) }));
+  return r.rows.map((x) => ({
+    modelLow: Number(x.lo),
+    modelHigh: Number(x.hi),
+    items: Number(x.items),
+  }));
 }
 
 /** An item both models answered, with how many (non-void) battles already used it (any pair). */
@@ -68,7 +72,15 @@ export async function pairTexts(
   modelB: number,
 ): Promise<PairTexts[]> {
   if (itemIds.length === 0) return [];
-  const r = await sql<{ id: number; ability: string; prompt: string; ra: number; oa: string; rb: number; ob: string }>`
+  const r = await sql<{
+    id: number;
+    ability: string;
+    prompt: string;
+    ra: number;
+    oa: string;
+    rb: number;
+    ob: string;
+  }>`
     SELECT i.id, i.ability, i.prompt, ra.id AS ra, ra.output AS oa, rb.id AS rb, rb.output AS ob
       FROM items i
       JOIN LATERAL (SELECT id, output FROM responses WHERE item_id = i.id AND model_id = ${modelA} ORDER BY id DESC LIMIT 1) ra ON true
@@ -126,16 +138,25 @@ export async function modelResponseCounts(
 }
 
 /** When the last arena battle was posted to a channel (for the schedule), or null. */
-export async function lastArenaPostAt(db: Conn, platform: string, channelId: string): Promise<Date | null> {
+export async function lastArenaPostAt(
+  db: Conn,
+  platform: string,
+  channelId: string,
+): Promise<Date | null> {
   const r = await sql<{ at: Date | string | null }>`
     SELECT max(posted_at) AS at FROM battles
-     WHERE platform = ${platform} AND channel_id = ${channelId} AND source = 'arena' AND status <> 'void'`.execute(db);
+     WHERE platform = ${platform} AND channel_id = ${channelId} AND source = 'arena' AND status <> 'void'`.execute(
+    db,
+  );
   const at = r.rows[0]?.at ?? null;
   return at === null ? null : new Date(at);
 }
 
 /** Ids of closed battles on these platforms whose reveal edit has not been made yet. */
-export async function listClosedUnrevealed(db: Conn, platforms: readonly string[]): Promise<number[]> {
+export async function listClosedUnrevealed(
+  db: Conn,
+  platforms: readonly string[],
+): Promise<number[]> {
   if (platforms.length === 0) return [];
   const r = await sql<{ id: number }>`
     SELECT id FROM battles
@@ -148,7 +169,9 @@ export async function listClosedUnrevealed(db: Conn, platforms: readonly string[
 /** Number of live votes of a battle (for the vote cap). */
 export async function liveVoteCount(db: Conn, battleId: number): Promise<number> {
   const r = await sql<{ n: number }>`
-    SELECT count(*) AS n FROM votes WHERE battle_id = ${battleId} AND retracted_at IS NULL`.execute(db);
+    SELECT count(*) AS n FROM votes WHERE battle_id = ${battleId} AND retracted_at IS NULL`.execute(
+    db,
+  );
   return Number(r.rows[0]?.n ?? 0);
 }
 
@@ -162,4 +185,36 @@ export async function liveVotesPerModel(db: Conn, ability?: string): Promise<Map
        AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
      GROUP BY m.name`.execute(db);
   return new Map(r.rows.map((x) => [x.name, Number(x.n)]));
+}
+
+/** Live-vote counts of one battle (for a bootstrap that resamples whole battles). */
+export interface BattleVoteCounts {
+  readonly battleId: number;
+  readonly leftModel: string;
+  readonly rightModel: string;
+  readonly left: number;
+  readonly equal: number;
+  readonly right: number;
+}
+
+/** Live-vote counts per non-void battle with at least one live vote, optionally of one ability. */
+export async function battleVoteCounts(db: Conn, ability?: string): Promise<BattleVoteCounts[]> {
+  const r = await sql<{ id: number; lm: string; rm: string; l: number; e: number; r: number }>`
+    SELECT b.id, ml.name AS lm, mr.name AS rm,
+           count(*) FILTER (WHERE v.choice = 'left') AS l,
+           count(*) FILTER (WHERE v.choice = 'equal') AS e,
+           count(*) FILTER (WHERE v.choice = 'right') AS r
+      FROM votes v JOIN battles b ON b.id = v.battle_id
+      JOIN models ml ON ml.id = b.model_left_id JOIN models mr ON mr.id = b.model_right_id
+     WHERE v.retracted_at IS NULL AND b.status <> 'void'
+       AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
+     GROUP BY b.id, ml.name, mr.name ORDER BY b.id`.execute(db);
+  return r.rows.map((x) => ({
+    battleId: Number(x.id),
+    leftModel: x.lm,
+    rightModel: x.rm,
+    left: Number(x.l),
+    equal: Number(x.e),
+    right: Number(x.r),
+  }));
 }

@@ -3,7 +3,7 @@
  * Battles: two models' answers to one item, posted to a chat channel, voted on, closed and revealed.
  * Also the bulk import of existing public votes (one closed battle with one vote per row).
  */
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { BattleStatus, Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -149,7 +149,12 @@ export async function markPosted(
 
 /** Marks a pending battle void (posting failed, or the identity guard refused it after creation). */
 export async function voidBattle(db: Conn, id: number): Promise<void> {
-  await db.updateTable('battles').set({ status: 'void' }).where('id', '=', id).where('status', '=', 'pending').execute();
+  await db
+    .updateTable('battles')
+    .set({ status: 'void' })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 /** One battle by id. */

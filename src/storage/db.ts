@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, type MigrationResultSet, type Migration } from 'kysely';
+import { Kysely, type Migration, type MigrationResultSet, Migrator, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
@@ -123,4 +123,9 @@ export async function migrateDown(
 ): Promise<MigrationResultSet> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => list } });
   return migrator.migrateDown();
+}
+
+/** Resolves when the database answers a trivial query (readiness checks). */
+export async function pingDb(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -30,7 +30,11 @@ export async function ensureDataset(db: Conn, spec: DatasetSpec): Promise<number
     })
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
-  const row = await db.selectFrom('datasets').select('id').where('name', '=', spec.name).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('datasets')
+    .select('id')
+    .where('name', '=', spec.name)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 

@@ -32,7 +32,11 @@ export async function ensureModels(
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
   }
-  const rows = await db.selectFrom('models').select(['id', 'name']).where('name', 'in', unique).execute();
+  const rows = await db
+    .selectFrom('models')
+    .select(['id', 'name'])
+    .where('name', 'in', unique)
+    .execute();
   return new Map(rows.map((r) => [r.name, r.id]));
 }
 
@@ -43,5 +47,9 @@ export async function listModels(db: Conn): Promise<ModelRow[]> {
 
 /** One model by name, or undefined. */
 export async function findModel(db: Conn, name: string): Promise<ModelRow | undefined> {
-  return db.selectFrom('models').select(['id', 'name', 'provider']).where('name', '=', name).executeTakeFirst();
+  return db
+    .selectFrom('models')
+    .select(['id', 'name', 'provider'])
+    .where('name', '=', name)
+    .executeTakeFirst();
 }

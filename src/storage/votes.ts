@@ -6,7 +6,7 @@
  * event older than the last one applied for that voter is ignored (Slack retries can arrive late).
  * The rules run in one SQL function (migration 0001) so each event costs one round trip.
  */
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import type { Database, VoteChoice } from './schema.ts';
 
@@ -86,7 +86,11 @@ export async function liveVotes(db: Conn, battleId: number): Promise<LiveVote[]>
     .orderBy('cast_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ voterHash: r.voter_hash, choice: r.choice, castAt: new Date(r.cast_at) }));
+  return rows.map((r) => ({
+    voterHash: r.voter_hash,
+    choice: r.choice,
+    castAt: new Date(r.cast_at),
+  }));
 }
 
 /** Counts of live votes by choice. */

@@ -3,10 +3,11 @@
  * `postgres://postgres@127.0.0.1:5432/test`), against that real server too. Each call gets a fresh, migrated
  * database: a copy of the PGlite template folder, or a new Postgres database created for the test and dropped after.
  */
+
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -78,6 +79,8 @@ export async function freshDb(backend: Backend, opts: { poolSize?: number } = {}
 
 /** Row count of a table (for "nothing was written" assertions). */
 export async function countRows(d: Db, table: string): Promise<number> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(d.db);
+  const r = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(
+    d.db,
+  );
   return Number(r.rows[0]?.n ?? 0);
 }

@@ -21,7 +21,9 @@ export function hasSharedData(...parts: string[]): boolean {
   const p = sharedData(...parts);
   const present = existsSync(p);
   if (!present) {
-    console.warn(`[skip] ${p} is absent: tests on real shared data are skipped (set ZHUJIU_SHARED_DATA)`);
+    console.warn(
+      `[skip] ${p} is absent: tests on real shared data are skipped (set ZHUJIU_SHARED_DATA)`,
+    );
   }
   return present;
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, hasSharedData, sharedData } from '../../helpers/shared-data.ts';
+import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 const run = promisify(execFile);
 
@@ -50,26 +50,55 @@ describe('zhujiu CLI', () => {
 
   it('imports outputs into a fresh data folder, once', { timeout: 120_000 }, async () => {
     const f = join(mkdtempSync(join(tmpdir(), 'zhujiu-out-')), 'outs.jsonl');
-    writeFileSync(f, '{"item":"a","prompt":"p1","output":"o1"}\n{"item":"b","prompt":"p2","output":"o2"}\n');
+    writeFileSync(
+      f,
+      '{"item":"a","prompt":"p1","output":"o1"}\n{"item":"b","prompt":"p2","output":"o2"}\n',
+    );
     const env = { ZHUJIU_DATA_DIR: dataDir };
     const r1 = await zhujiu(['import', 'outputs', f, '--model', 'm1', '--format', 'jsonl'], env);
     expect(r1.code, r1.stderr).toBe(0);
-    expect(r1.stdout).toMatch(/^imported 2 responses for m1 into dataset outs \(2 rows, 0 already present\)/);
+    expect(r1.stdout).toMatch(
+      /^imported 2 responses for m1 into dataset outs \(2 rows, 0 already present\)/,
+    );
     expect(r1.stderr).toBe(''); // one-shot commands log nothing below warnings
     const r2 = await zhujiu(['import', 'outputs', f, '--model', 'm1', '--format', 'jsonl'], env);
     expect(r2.stdout).toMatch(/^imported 0 responses for m1 .*2 already present/);
     const r3 = await zhujiu(['import', 'battles', join(dataDir, 'nope.jsonl')], env);
     expect(r3.code).toBe(1);
-    expect(r3.stderr).toMatch(/error \[import_invalid\]: .*nope\.jsonl: cannot read \(ENOENT\); check the path/);
+    expect(r3.stderr).toMatch(
+      /error \[import_invalid\]: .*nope\.jsonl: cannot read \(ENOENT\); check the path/,
+    );
   });
 
-  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))('rates the real battles file as JSON', { timeout: 120_000 }, async () => {
-    const r = await zhujiu(['ratings', '--battles', sharedData('arena', 'battles.jsonl'), '--bootstrap', '20', '--anchor', 'mixtral-8x7b-instruct-v0.1=1114', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { models: Record<string, unknown>[] };
-    expect(out.models.length).toBe(129);
-    expect(Object.keys(out.models[0] as object)).toEqual(['model', 'rating', 'rating_lo', 'rating_hi', 'elo', 'rank', 'num_battles', 'avg_win_rate']);
-    const mixtral = out.models.find((m) => m.model === 'mixtral-8x7b-instruct-v0.1');
-    expect(mixtral?.rating).toBeCloseTo(1114, 9);
-  });
+  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))(
+    'rates the real battles file as JSON',
+    { timeout: 120_000 },
+    async () => {
+      const r = await zhujiu([
+        'ratings',
+        '--battles',
+        sharedData('arena', 'battles.jsonl'),
+        '--bootstrap',
+        '20',
+        '--anchor',
+        'mixtral-8x7b-instruct-v0.1=1114',
+        '--json',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { models: Record<string, unknown>[] };
+      expect(out.models.length).toBe(129);
+      expect(Object.keys(out.models[0] as object)).toEqual([
+        'model',
+        'rating',
+        'rating_lo',
+        'rating_hi',
+        'elo',
+        'rank',
+        'num_battles',
+        'avg_win_rate',
+      ]);
+      const mixtral = out.models.find((m) => m.model === 'mixtral-8x7b-instruct-v0.1');
+      expect(mixtral?.rating).toBeCloseTo(1114, 9);
+    },
+  );
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/core/errors.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { pairVoteCounts } from '../../../src/storage/votes.ts';
-import { type TestDb, backends, countRows, freshDb } from '../../helpers/db.ts';
+import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
 describe.each(backends())('import battles on %s', (backend) => {
@@ -18,11 +18,23 @@ describe.each(backends())('import battles on %s', (backend) => {
   it('rejects bad files naming the line, writing nothing', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-battles-'));
     const cases: [string, string, RegExp][] = [
-      ['winner.jsonl', '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"a","model_b":"b","winner":"left"}\n', /:2: unknown "winner" "left"; use model_a, model_b, tie or tie \(bothbad\)/],
+      [
+        'winner.jsonl',
+        '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"a","model_b":"b","winner":"left"}\n',
+        /:2: unknown "winner" "left"; use model_a, model_b, tie or tie \(bothbad\)/,
+      ],
       ['self.jsonl', '{"model_a":"a","model_b":"a","winner":"tie"}\n', /:1: self-battle/],
-      ['json.jsonl', '{"model_a":"a","model_b":"b","winner":"tie"}\n\n{oops\n', /:3: not valid JSON/],
+      [
+        'json.jsonl',
+        '{"model_a":"a","model_b":"b","winner":"tie"}\n\n{oops\n',
+        /:3: not valid JSON/,
+      ],
       ['empty.jsonl', '\n\n', /:1: the file has no battles/],
-      ['names.jsonl', '{"model_a":"","model_b":"b","winner":"tie"}\n', /:1: "model_a" and "model_b" must be non-empty strings/],
+      [
+        'names.jsonl',
+        '{"model_a":"","model_b":"b","winner":"tie"}\n',
+        /:1: "model_a" and "model_b" must be non-empty strings/,
+      ],
     ];
     for (const [name, body, re] of cases) {
       const f = join(tmp, name);
@@ -35,21 +47,33 @@ describe.each(backends())('import battles on %s', (backend) => {
     expect(await countRows(d, 'models')).toBe(0);
   });
 
-  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))('stores the 200,000 real votes once, with the pair counts intact', async () => {
-    const file = sharedData('arena', 'battles.jsonl');
-    const t0 = performance.now();
-    const r = await importBattles(d.db, { file, source: 'arena-2024-08' });
-    const secs = (performance.now() - t0) / 1000;
-    console.log(`[figure] import battles: 200,000 votes on ${backend} in ${secs.toFixed(1)} s`);
-    expect(r).toEqual({ source: 'arena-2024-08', rows: 200_000, added: 200_000, skipped: 0, models: 129 });
-    expect(await countRows(d, 'votes')).toBe(200_000);
-    expect(await countRows(d, 'vote_events')).toBe(200_000);
-    const pairs = await pairVoteCounts(d.db);
-    const totals = pairs.reduce((acc, p) => ({ a: acc.a + p.a_wins, b: acc.b + p.b_wins, t: acc.t + p.ties }), { a: 0, b: 0, t: 0 });
-    // README of the data: 65,485 model_a, 65,436 model_b, 33,768 tie + 35,311 tie (bothbad).
-    expect(totals).toEqual({ a: 65_485, b: 65_436, t: 33_768 + 35_311 });
-    const again = await importBattles(d.db, { file, source: 'arena-2024-08' });
-    expect(again.added).toBe(0);
-    expect(await countRows(d, 'votes')).toBe(200_000);
-  });
+  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))(
+    'stores the 200,000 real votes once, with the pair counts intact',
+    async () => {
+      const file = sharedData('arena', 'battles.jsonl');
+      const t0 = performance.now();
+      const r = await importBattles(d.db, { file, source: 'arena-2024-08' });
+      const secs = (performance.now() - t0) / 1000;
+      console.log(`[figure] import battles: 200,000 votes on ${backend} in ${secs.toFixed(1)} s`);
+      expect(r).toEqual({
+        source: 'arena-2024-08',
+        rows: 200_000,
+        added: 200_000,
+        skipped: 0,
+        models: 129,
+      });
+      expect(await countRows(d, 'votes')).toBe(200_000);
+      expect(await countRows(d, 'vote_events')).toBe(200_000);
+      const pairs = await pairVoteCounts(d.db);
+      const totals = pairs.reduce(
+        (acc, p) => ({ a: acc.a + p.a_wins, b: acc.b + p.b_wins, t: acc.t + p.ties }),
+        { a: 0, b: 0, t: 0 },
+      );
+      // README of the data: 65,485 model_a, 65,436 model_b, 33,768 tie + 35,311 tie (bothbad).
+      expect(totals).toEqual({ a: 65_485, b: 65_436, t: 33_768 + 35_311 });
+      const again = await importBattles(d.db, { file, source: 'arena-2024-08' });
+      expect(again.added).toBe(0);
+      expect(await countRows(d, 'votes')).toBe(200_000);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { isAppError } from '../../../src/core/errors.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
 import { findModel } from '../../../src/storage/models.ts';
 import { countResponses } from '../../../src/storage/responses.ts';
-import { type TestDb, backends, countRows, freshDb } from '../../helpers/db.ts';
+import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
 const DIR = ['outputs', 'alpaca_eval', 'model_outputs'] as const;
@@ -20,7 +20,9 @@ describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', 
   afterAll(async () => d?.destroy());
 
   it('stores exactly 805 responses per model, and a second run adds none', async () => {
-    const files = readdirSync(sharedData(...DIR)).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(sharedData(...DIR))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(files.length).toBe(6);
     for (const f of files) {
       const model = f.replace(/\.json$/, '');
@@ -32,7 +34,10 @@ describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', 
     // The instructions are shared: 805 items in all, not 6 × 805.
     expect(await countRows(d, 'items')).toBe(805);
     for (const f of files) {
-      const r = await importOutputs(d.db, { file: sharedData(...DIR, f), model: f.replace(/\.json$/, '') });
+      const r = await importOutputs(d.db, {
+        file: sharedData(...DIR, f),
+        model: f.replace(/\.json$/, ''),
+      });
       expect(r.added).toBe(0);
     }
     expect(await countRows(d, 'responses')).toBe(6 * 805);
@@ -42,7 +47,11 @@ describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', 
     const text = readFileSync(sharedData(...DIR, 'alpaca-7b.json'), 'utf8');
     const lines = text.split('\n');
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-corrupt-'));
-    const before = { responses: await countRows(d, 'responses'), items: await countRows(d, 'items'), models: await countRows(d, 'models') };
+    const before = {
+      responses: await countRows(d, 'responses'),
+      items: await countRows(d, 'items'),
+      models: await countRows(d, 'models'),
+    };
 
     // 1. A syntax error on one line.
     const target = lines.findIndex((l, i) => i > 2000 && l.includes('"output"'));
@@ -50,34 +59,60 @@ describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', 
     broken[target] = (broken[target] as string).replace('"output":', '"output" ');
     const f1 = join(tmp, 'syntax.json');
     writeFileSync(f1, broken.join('\n'));
-    const e1 = await importOutputs(d.db, { file: f1, model: 'corrupt-model' }).catch((e: unknown) => e);
+    const e1 = await importOutputs(d.db, { file: f1, model: 'corrupt-model' }).catch(
+      (e: unknown) => e,
+    );
     expect(isAppError(e1, 'import_invalid')).toBe(true);
     expect((e1 as Error).message).toContain(`${f1}:${target + 1}:`);
 
     // 2. Valid JSON, but one output is not a string.
     const wrongType = [...lines];
-    wrongType[target] = (wrongType[target] as string).replace(/"output":\s*".*"(,?)$/, '"output":42$1');
+    wrongType[target] = (wrongType[target] as string).replace(
+      /"output":\s*".*"(,?)$/,
+      '"output":42$1',
+    );
     const f2 = join(tmp, 'type.json');
     writeFileSync(f2, wrongType.join('\n'));
     const e2 = await importOutputs(d.db, { file: f2, model: 'alpaca-7b' }).catch((e: unknown) => e);
     expect(isAppError(e2, 'import_invalid')).toBe(true);
-    expect((e2 as Error).message).toMatch(new RegExp(`${f2}:${target + 1}: element \\d+: "output" must be a string`));
+    expect((e2 as Error).message).toMatch(
+      new RegExp(`${f2}:${target + 1}: element \\d+: "output" must be a string`),
+    );
 
-    expect({ responses: await countRows(d, 'responses'), items: await countRows(d, 'items'), models: await countRows(d, 'models') }).toEqual(before);
+    expect({
+      responses: await countRows(d, 'responses'),
+      items: await countRows(d, 'items'),
+      models: await countRows(d, 'models'),
+    }).toEqual(before);
   });
 
   it('imports JSONL {item, prompt, output} and reports bad lines by number', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-jsonl-'));
     const good = join(tmp, 'good.jsonl');
-    writeFileSync(good, '{"item":"q1","prompt":"1+1=?","output":"2"}\n\n{"item":2,"prompt":"首都?","output":"北京"}\n');
-    expect(await importOutputs(d.db, { file: good, model: 'm-jsonl', format: 'jsonl' })).toMatchObject({ added: 2, dataset: 'good' });
+    writeFileSync(
+      good,
+      '{"item":"q1","prompt":"1+1=?","output":"2"}\n\n{"item":2,"prompt":"首都?","output":"北京"}\n',
+    );
+    expect(
+      await importOutputs(d.db, { file: good, model: 'm-jsonl', format: 'jsonl' }),
+    ).toMatchObject({ added: 2, dataset: 'good' });
     const bad = join(tmp, 'bad.jsonl');
-    writeFileSync(bad, '{"item":"q1","prompt":"1+1=?","output":"2"}\n{"item":"q2","prompt":"x"}\n{"item":"q1","prompt":"y","output":"z"}\n');
-    const e = await importOutputs(d.db, { file: bad, model: 'm-jsonl', format: 'jsonl' }).catch((x: unknown) => x);
+    writeFileSync(
+      bad,
+      '{"item":"q1","prompt":"1+1=?","output":"2"}\n{"item":"q2","prompt":"x"}\n{"item":"q1","prompt":"y","output":"z"}\n',
+    );
+    const e = await importOutputs(d.db, { file: bad, model: 'm-jsonl', format: 'jsonl' }).catch(
+      (x: unknown) => x,
+    );
     expect((e as Error).message).toContain(`${bad}:2: "output" is missing`);
     const dup = join(tmp, 'dup.jsonl');
-    writeFileSync(dup, '{"item":"q1","prompt":"1+1=?","output":"2"}\n{"item":"q1","prompt":"y","output":"z"}\n');
-    const e3 = await importOutputs(d.db, { file: dup, model: 'm-jsonl', format: 'jsonl' }).catch((x: unknown) => x);
+    writeFileSync(
+      dup,
+      '{"item":"q1","prompt":"1+1=?","output":"2"}\n{"item":"q1","prompt":"y","output":"z"}\n',
+    );
+    const e3 = await importOutputs(d.db, { file: dup, model: 'm-jsonl', format: 'jsonl' }).catch(
+      (x: unknown) => x,
+    );
     expect((e3 as Error).message).toContain(`${dup}:2: item "q1" appears again (first at line 1)`);
   });
 });

@@ -1,9 +1,20 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
-import { type TestDb, backends, freshDb } from '../../helpers/db.ts';
+import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
-const TABLES = ['battles', 'datasets', 'eval_runs', 'item_scores', 'items', 'models', 'posts', 'responses', 'vote_events', 'votes'];
+const TABLES = [
+  'battles',
+  'datasets',
+  'eval_runs',
+  'item_scores',
+  'items',
+  'models',
+  'posts',
+  'responses',
+  'vote_events',
+  'votes',
+];
 
 describe.each(backends())('migrations on %s', (backend) => {
   let d: TestDb;
@@ -15,7 +26,9 @@ describe.each(backends())('migrations on %s', (backend) => {
   it('creates every table of the architecture', async () => {
     const r = await sql<{ table_name: string }>`
       select table_name from information_schema.tables
-       where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(d.db);
+       where table_schema = 'public' and table_name not like 'kysely_%' order by table_name`.execute(
+      d.db,
+    );
     expect(r.rows.map((x) => x.table_name)).toEqual(TABLES);
   });
 
@@ -29,25 +42,45 @@ describe.each(backends())('migrations on %s', (backend) => {
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
     expect(left.rows[0]?.n).toBe(0);
     const up = await migrateToLatest(d.db);
-    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual([['0001_initial', 'Success']]);
+    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual([
+      ['0001_initial', 'Success'],
+    ]);
   });
 
   it('enforces constraints: enums, score ranges, self-battles, unique responses', async () => {
-    await expect(sql`insert into models (name, provider) values ('m', 'nope')`.execute(d.db)).rejects.toThrow(/check/i);
-    await sql`insert into models (name, provider) values ('a', 'recorded'), ('b', 'recorded')`.execute(d.db);
     await expect(
-      sql`insert into battles (model_left_id, model_right_id) select id, id from models where name = 'a'`.execute(d.db),
+      sql`insert into models (name, provider) values ('m', 'nope')`.execute(d.db),
     ).rejects.toThrow(/check/i);
-    await sql`insert into datasets (name, ability, method) values ('ds', 'knowledge', 'metrics')`.execute(d.db);
+    await sql`insert into models (name, provider) values ('a', 'recorded'), ('b', 'recorded')`.execute(
+      d.db,
+    );
     await expect(
-      sql`insert into datasets (name, ability, method) values ('ds2', 'wisdom', 'metrics')`.execute(d.db),
+      sql`insert into battles (model_left_id, model_right_id) select id, id from models where name = 'a'`.execute(
+        d.db,
+      ),
     ).rejects.toThrow(/check/i);
-    await sql`insert into items (dataset_id, key, ability, method, prompt) select id, 'k', 'knowledge', 'metrics', 'p' from datasets`.execute(d.db);
-    await sql`insert into responses (model_id, item_id, request_hash, output) select m.id, i.id, 'h', 'o' from models m, items i where m.name = 'a'`.execute(d.db);
+    await sql`insert into datasets (name, ability, method) values ('ds', 'knowledge', 'metrics')`.execute(
+      d.db,
+    );
     await expect(
-      sql`insert into responses (model_id, item_id, request_hash, output) select m.id, i.id, 'h', 'o2' from models m, items i where m.name = 'a'`.execute(d.db),
+      sql`insert into datasets (name, ability, method) values ('ds2', 'wisdom', 'metrics')`.execute(
+        d.db,
+      ),
+    ).rejects.toThrow(/check/i);
+    await sql`insert into items (dataset_id, key, ability, method, prompt) select id, 'k', 'knowledge', 'metrics', 'p' from datasets`.execute(
+      d.db,
+    );
+    await sql`insert into responses (model_id, item_id, request_hash, output) select m.id, i.id, 'h', 'o' from models m, items i where m.name = 'a'`.execute(
+      d.db,
+    );
+    await expect(
+      sql`insert into responses (model_id, item_id, request_hash, output) select m.id, i.id, 'h', 'o2' from models m, items i where m.name = 'a'`.execute(
+        d.db,
+      ),
     ).rejects.toThrow(/unique|duplicate/i);
-    await sql`insert into eval_runs (model_id, suite) select id, 's' from models where name = 'a'`.execute(d.db);
+    await sql`insert into eval_runs (model_id, suite) select id, 's' from models where name = 'a'`.execute(
+      d.db,
+    );
     await expect(
       sql`insert into item_scores (run_id, item_id, method, metric, raw_score, max_score)
           select r.id, i.id, 'metrics', 'accuracy', 11, 10 from eval_runs r, items i`.execute(d.db),

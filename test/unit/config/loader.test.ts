@@ -35,7 +35,9 @@ describe('config loader', () => {
   });
 
   it('reports a bad value as file:line:col path: message', () => {
-    const dir = dirWith({ 'default.yaml': 'http:\n  port: 8080\narena:\n  window_hours: -3\n  vote_cap: 2\n' });
+    const dir = dirWith({
+      'default.yaml': 'http:\n  port: 8080\narena:\n  window_hours: -3\n  vote_cap: 2\n',
+    });
     const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
     expect(isAppError(e, 'config_invalid')).toBe(true);
     expect(e.message).toMatch(/^default\.yaml:4:17 arena\.window_hours: .*>0/);
@@ -44,7 +46,8 @@ describe('config loader', () => {
   it('reports unknown keys, YAML syntax errors and every bad file at once', () => {
     const dir = dirWith({
       'default.yaml': 'arena:\n  windw_hours: 3\n',
-      'models.yaml': 'models:\n  - name: a\n    provider: openai\n    base_url: not-a-url\n    model: x\n',
+      'models.yaml':
+        'models:\n  - name: a\n    provider: openai\n    base_url: not-a-url\n    model: x\n',
       'suites/s.yaml': 'name: s\ndatasets: [\n',
     });
     const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
@@ -54,16 +57,24 @@ describe('config loader', () => {
   });
 
   it('validates the environment without echoing secrets', () => {
-    const e = errorOf(() => loadConfig({ configDir: dirWith({}), env: { DATABASE_URL: 'mysql://u:hunter2@x/db' } }));
+    const e = errorOf(() =>
+      loadConfig({ configDir: dirWith({}), env: { DATABASE_URL: 'mysql://u:hunter2@x/db' } }),
+    );
     expect(isAppError(e, 'env_invalid')).toBe(true);
     expect(e.message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
     expect(e.message).not.toContain('hunter2');
-    const e2 = errorOf(() => loadConfig({ configDir: dirWith({}), env: { ZHUJIU_VOTER_SECRET: 'short' } }));
+    const e2 = errorOf(() =>
+      loadConfig({ configDir: dirWith({}), env: { ZHUJIU_VOTER_SECRET: 'short' } }),
+    );
     expect(e2.message).toContain('ZHUJIU_VOTER_SECRET: must be at least 16 characters');
   });
 
   it('takes the data folder and log level from the environment', () => {
-    const c = loadConfig({ configDir: dirWith({}), env: { ZHUJIU_DATA_DIR: '/tmp/x', LOG_LEVEL: 'debug', PORT: '0' }, cwd: '/' });
+    const c = loadConfig({
+      configDir: dirWith({}),
+      env: { ZHUJIU_DATA_DIR: '/tmp/x', LOG_LEVEL: 'debug', PORT: '0' },
+      cwd: '/',
+    });
     expect(c.dataDir).toBe('/tmp/x');
     expect(c.app.log.level).toBe('debug');
     expect(c.app.http.port).toBe(0);
