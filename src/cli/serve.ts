@@ -1,24 +1,104 @@
 /**
  * @module cli/serve
- * Long-lived processes (`bot`, `worker`): open the runtime, start services, stay up until SIGINT/SIGTERM, then
- * shut down cleanly (stop intake, finish in-flight work, close the database).
+ * Long-lived processes (`bot`, `worker`): open the runtime, start services, stay up until SIGINT/SIGTERM (or the
+ * terminal user types `quit`), then shut down cleanly (stop intake, finish the running loop tick, close the
+ * database).
+ * - `bot`: chat platforms (Discord / Slack / the terminal when no token is set) + commands + arena + loop
+ *   (closing, revealing and, unless `--no-worker`, scheduled posts).
+ * - `worker`: just the loop, without chat platforms: it closes due battles; the bot reveals them and posts the
+ *   scheduled battles (both need the chat connection).
  */
-import { openRuntime, startHttpFor } from '../main.ts';
+import { BotService } from '../bot/service.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
+import {
+  type ChatPlatformOverrides,
+  type Running,
+  type Runtime,
+  type RuntimeOptions,
+  createChatPlatforms,
+  openRuntime,
+  resolveVoterSecret,
+  startHttpFor,
+} from '../main.ts';
 
-/** Runs a long-lived process until a signal arrives. */
+/** Options of {@link startService} (tests pass data/config folders, fakes' URLs and terminal streams). */
+export interface ServiceOptions extends RuntimeOptions {
+  readonly worker: boolean;
+  readonly platforms?: ChatPlatformOverrides;
+  readonly loopIntervalMs?: number;
+  readonly clock?: Clock;
+  readonly seedSource?: () => number;
+  readonly leaderboardRounds?: number;
+  /** HTTP port override (tests: 0 for any free port). */
+  readonly httpPort?: number;
+}
+
+/** A started bot or worker. */
+export interface StartedService {
+  readonly rt: Runtime;
+  readonly bot: BotService;
+  readonly http: Running;
+  stop(): Promise<void>;
+}
+
+/** Opens the runtime and starts the bot (with platforms) or the worker loop (without). */
+export async function startService(kind: 'bot' | 'worker', opts: ServiceOptions): Promise<StartedService> {
+  const rt = await openRuntime(opts);
+  try {
+    const http = await startHttpFor(rt, opts.httpPort);
+    const secret = resolveVoterSecret(rt.config, rt.logger);
+    const platforms = kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+    const bot = new BotService({
+      db: rt.db.db,
+      config: rt.config.app,
+      platforms,
+      logger: rt.logger,
+      clock: opts.clock ?? systemClock,
+      voterSecret: secret,
+      schedule: kind === 'worker' || opts.worker,
+      ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
+      ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
+      ...(opts.leaderboardRounds !== undefined ? { leaderboardRounds: opts.leaderboardRounds } : {}),
+    });
+    try {
+      await bot.start();
+    } catch (err) {
+      await bot.stop().catch(() => undefined);
+      await http.stop();
+      throw err;
+    }
+    rt.logger.info(
+      { kind, database: rt.db.describe, platforms: platforms.map((p) => p.name), worker: opts.worker },
+      `zhujiu ${kind} started; press Ctrl-C to stop`,
+    );
+    return {
+      rt,
+      bot,
+      http,
+      stop: async () => {
+        await bot.stop();
+        await http.stop();
+        await rt.close();
+        rt.logger.info('stopped');
+      },
+    };
+  } catch (err) {
+    await rt.close();
+    throw err;
+  }
+}
+
+/** Runs a long-lived process until a signal arrives (or the terminal user quits). */
 export async function runLongLived(kind: 'bot' | 'worker', opts: { worker: boolean }): Promise<void> {
-  const rt = await openRuntime();
-  const http = await startHttpFor(rt);
-  rt.logger.info({ kind, database: rt.db.describe, worker: opts.worker }, `zhujiu ${kind} started; press Ctrl-C to stop`);
+  const svc = await startService(kind, opts);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      rt.logger.info({ signal }, 'shutting down');
+      svc.rt.logger.info({ signal }, 'shutting down');
       resolve();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    void svc.bot.done.then(() => resolve());
   });
-  await http.stop();
-  await rt.close();
-  rt.logger.info('stopped');
+  await svc.stop();
 }
