@@ -5,7 +5,14 @@
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, type Migration, type MigrationResultSet, Migrator, PostgresDialect, sql } from 'kysely';
+import {
+  Kysely,
+  type Migration,
+  type MigrationResultSet,
+  Migrator,
+  PostgresDialect,
+  sql,
+} from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
@@ -14,6 +21,32 @@ import type { Database } from './schema.ts';
 
 // int8 (bigserial ids, counts) as JS numbers: every id and count we store stays far below 2^53.
 pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
+
+/** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
+const PREPARED = /^\/\* prepared:([A-Za-z_][A-Za-z0-9_]*) \*\//;
+
+/**
+ * Wraps a pg pool so that queries whose text starts with `/* prepared:NAME *\/` run as named prepared statements
+ * (parsed and planned once per connection: ~1.4× the vote throughput measured by bench/votes). Only fixed-text
+ * hot-path queries carry the marker, so the per-connection statement cache stays bounded.
+ */
+function preparingPool(pool: pg.Pool) {
+  return {
+    end: () => pool.end(),
+    connect: async () => {
+      const client = await pool.connect();
+      return {
+        // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
+        query: (q: any, values?: readonly unknown[]): any => {
+          const m = typeof q === 'string' ? PREPARED.exec(q) : null;
+          if (m) return client.query({ name: m[1], text: q, values: values as unknown[] });
+          return values === undefined ? client.query(q) : client.query(q, values as unknown[]);
+        },
+        release: (destroy?: boolean) => client.release(destroy),
+      };
+    },
+  };
+}
 
 /** How to reach the database. */
 export type DbTarget =
@@ -53,7 +86,9 @@ export async function openDb(target: DbTarget): Promise<Db> {
     pool.on('error', () => {
       /* idle client errors surface on the next query */
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool) }),
+    });
     try {
       const c = await pool.connect();
       c.release();

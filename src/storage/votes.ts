@@ -52,7 +52,10 @@ export interface VoteEventResult {
  */
 export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<VoteEventResult> {
   if (ev.kind === 'add' && ev.choice === null) throw new TypeError('an add event needs a choice');
-  const r = await sql<{ effect: VoteEffect; live_choice: VoteChoice | null }>`
+  const r = await sql<{
+    effect: VoteEffect;
+    live_choice: VoteChoice | null;
+  }>`/* prepared:zj_apply_vote_event */
     SELECT effect, live_choice FROM zj_apply_vote_event(
       ${ev.battleId}::bigint, ${ev.voterHash}::text, ${ev.platform}::text, ${ev.eventId}::text, ${ev.kind}::text,
       ${ev.choice}::text, ${ev.emoji ?? null}::text, ${ev.at.toISOString()}::timestamptz,
