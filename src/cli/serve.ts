@@ -12,11 +12,11 @@ import { BotService } from '../bot/service.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import {
   type ChatPlatformOverrides,
+  createChatPlatforms,
+  openRuntime,
   type Running,
   type Runtime,
   type RuntimeOptions,
-  createChatPlatforms,
-  openRuntime,
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
@@ -42,12 +42,16 @@ export interface StartedService {
 }
 
 /** Opens the runtime and starts the bot (with platforms) or the worker loop (without). */
-export async function startService(kind: 'bot' | 'worker', opts: ServiceOptions): Promise<StartedService> {
+export async function startService(
+  kind: 'bot' | 'worker',
+  opts: ServiceOptions,
+): Promise<StartedService> {
   const rt = await openRuntime(opts);
   try {
     const http = await startHttpFor(rt, opts.httpPort);
     const secret = resolveVoterSecret(rt.config, rt.logger);
-    const platforms = kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+    const platforms =
+      kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     const bot = new BotService({
       db: rt.db.db,
       config: rt.config.app,
@@ -58,7 +62,9 @@ export async function startService(kind: 'bot' | 'worker', opts: ServiceOptions)
       schedule: kind === 'worker' || opts.worker,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
-      ...(opts.leaderboardRounds !== undefined ? { leaderboardRounds: opts.leaderboardRounds } : {}),
+      ...(opts.leaderboardRounds !== undefined
+        ? { leaderboardRounds: opts.leaderboardRounds }
+        : {}),
     });
     try {
       await bot.start();
@@ -68,7 +74,12 @@ export async function startService(kind: 'bot' | 'worker', opts: ServiceOptions)
       throw err;
     }
     rt.logger.info(
-      { kind, database: rt.db.describe, platforms: platforms.map((p) => p.name), worker: opts.worker },
+      {
+        kind,
+        database: rt.db.describe,
+        platforms: platforms.map((p) => p.name),
+        worker: opts.worker,
+      },
       `zhujiu ${kind} started; press Ctrl-C to stop`,
     );
     return {
@@ -89,7 +100,10 @@ export async function startService(kind: 'bot' | 'worker', opts: ServiceOptions)
 }
 
 /** Runs a long-lived process until a signal arrives (or the terminal user quits). */
-export async function runLongLived(kind: 'bot' | 'worker', opts: { worker: boolean }): Promise<void> {
+export async function runLongLived(
+  kind: 'bot' | 'worker',
+  opts: { worker: boolean },
+): Promise<void> {
   const svc = await startService(kind, opts);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

@@ -1,0 +1,454 @@
+/**
+ * @module arena/service
+ * The battle lifecycle (ARCHITECTURE.md "Arena"): post a battle, turn reactions into votes, close and reveal,
+ * reconcile open battles with the reactions really present after a restart. Talks to chat platforms only through
+ * {@link ChatPlatform} and to the database only through storage/.
+ *
+ * Decisions:
+ * - Posting order is create pending → post → markPosted → addReactions. markPosted comes before the reactions
+ *   (the brief lists it after) so that a person who reacts in the second or so while the bot adds its three
+ *   reactions is counted; if adding the bot's reactions fails the battle stays open (people can still react with
+ *   the emoji named in the footer) and the failure is logged. A failed post voids the pending battle.
+ * - Every reaction on a battle message is logged as a vote event, including those on closed battles
+ *   (`ignored_closed`), so the audit log is complete; reactions with other emoji, on unknown messages, or by the
+ *   bot itself are not votes and are dropped before the database.
+ * - Reconciliation: for each open battle of the platform the reactions present are compared with the live votes.
+ *   A voter holding exactly one vote emoji that is not their live vote gets an `add` (cast or change); a voter
+ *   whose live emoji is gone gets a `remove` (retract) unless they hold exactly one other vote emoji (then the
+ *   add changes the vote). A voter holding several vote emoji, none of them the live one, is ambiguous (the order
+ *   of their reactions is unknown): their vote is retracted rather than guessed. Event ids are deterministic,
+ *   `reconcile:<battle>:<voter hash>:<choice>:<add|remove>:<n>` with n = events already logged for that voter on
+ *   that battle, so re-running reconcile with nothing changed writes nothing and a replay counts once.
+ *   A message whose reactions cannot be read (deleted, or the terminal's in-memory messages after a restart) is
+ *   skipped, never treated as "no reactions".
+ */
+import type { Kysely } from 'kysely';
+import type {
+  ChatPlatform,
+  MessageRef,
+  PlatformName,
+  ReactionEvent,
+  ReactionSnapshot,
+} from '../chat/port.ts';
+import type { AppConfig } from '../config/schema.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { fail, ok, type Result } from '../core/result.ts';
+import { createRng, freshSeed } from '../core/rng.ts';
+import { hashVoterId } from '../core/voter-id.ts';
+import { battleTexts, listClosedUnrevealed, liveVoteCount } from '../storage/arena-queries.ts';
+import {
+  type BattleRow,
+  closeBattle,
+  createBattle,
+  findBattleByMessage,
+  getBattle,
+  listOpenBattles,
+  markPosted,
+  markRevealed,
+  voidBattle,
+} from '../storage/battles.ts';
+import type { Database, VoteChoice } from '../storage/schema.ts';
+import {
+  applyVoteEvent,
+  listVoteEvents,
+  liveVotes,
+  tally,
+  type VoteEffect,
+} from '../storage/votes.ts';
+import { CHOICES, EmojiMap } from './emoji.ts';
+import { IdentityGuard } from './identity-guard.ts';
+import { type BattleView, battleContent, revealContent } from './message.ts';
+import { type SelectionStats, selectBattle } from './selection.ts';
+
+/** Dependencies of {@link ArenaService}. */
+export interface ArenaServiceOptions {
+  readonly db: Kysely<Database>;
+  /** The connected platforms (by name). More can be added with {@link ArenaService.addPlatform}. */
+  readonly platforms?: readonly ChatPlatform[];
+  readonly arena: AppConfig['arena'];
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Server secret for voter ids (`ZHUJIU_VOTER_SECRET`). */
+  readonly voterSecret: string;
+  /** Seed for each new battle (stored with it); default a fresh random seed from core. */
+  readonly seedSource?: () => number;
+}
+
+/** A posted battle. */
+export interface PostedBattle {
+  readonly battleId: number;
+  readonly ref: MessageRef;
+  readonly seed: number;
+}
+
+/** What one reaction did (for logs and tests). */
+export type ReactionOutcome =
+  | {
+      readonly kind: 'vote';
+      readonly battleId: number;
+      readonly effect: VoteEffect;
+      readonly liveChoice: VoteChoice | null;
+    }
+  | {
+      readonly kind: 'ignored';
+      readonly reason: 'bot' | 'unknown_emoji' | 'unknown_message' | 'not_open' | 'no_platform';
+    };
+
+/** What a reconciliation did. */
+export interface ReconcileReport {
+  readonly battles: number;
+  readonly added: number;
+  readonly removed: number;
+  readonly skipped: number;
+}
+
+/** The arena. One instance per process; all state is in the database. */
+export class ArenaService {
+  readonly #db: Kysely<Database>;
+  readonly #platforms = new Map<PlatformName, ChatPlatform>();
+  readonly #arena: AppConfig['arena'];
+  readonly #clock: Clock;
+  readonly #log: Logger;
+  readonly #secret: string;
+  readonly #seed: () => number;
+  readonly #guard: IdentityGuard;
+  /** Emoji ↔ choice per platform. */
+  readonly emoji: EmojiMap;
+  /**
+   * message → battle id for posted battles (the mapping never changes once posted; the battle's status is checked
+   * by the vote rules in SQL, so a cached id of a since-closed battle still yields `ignored_closed`). Bounded.
+   */
+  readonly #byMessage = new Map<string, number>();
+  /** Identity-guard refusals since start (each is also logged). */
+  readonly guardStats: SelectionStats = { refused: 0, examined: 0 };
+
+  constructor(o: ArenaServiceOptions) {
+    this.#db = o.db;
+    for (const p of o.platforms ?? []) this.#platforms.set(p.name, p);
+    this.#arena = o.arena;
+    this.#clock = o.clock;
+    this.#log = o.logger.child({ component: 'arena' });
+    this.#secret = o.voterSecret;
+    this.#seed = o.seedSource ?? freshSeed;
+    this.#guard = new IdentityGuard(o.arena.identity_guard);
+    this.emoji = new EmojiMap(o.arena.emoji);
+  }
+
+  /** Makes a platform available for posting, editing and reconciling. */
+  addPlatform(p: ChatPlatform): void {
+    this.#platforms.set(p.name, p);
+  }
+
+  /** Names of the platforms this service can reach. */
+  get platformNames(): PlatformName[] {
+    return [...this.#platforms.keys()];
+  }
+
+  #view(
+    battleId: number,
+    platform: PlatformName,
+    texts: { prompt: string; left: string; right: string },
+    closesAt: Date | null,
+  ): BattleView {
+    return {
+      battleId,
+      prompt: texts.prompt,
+      leftAnswer: texts.left,
+      rightAnswer: texts.right,
+      emoji: this.emoji.emojisFor(platform),
+      closesAt,
+    };
+  }
+
+  /**
+   * Selects and posts a battle to `channelId` on `platform`.
+   * @returns the battle, or a reason (no platform, nothing to battle, posting failed) as an expected failure.
+   */
+  async postBattle(
+    platformName: PlatformName,
+    channelId: string,
+    opts: { ability?: string } = {},
+  ): Promise<Result<PostedBattle>> {
+    const platform = this.#platforms.get(platformName);
+    if (!platform) return fail(`the ${platformName} platform is not connected`);
+    const seed = this.#seed();
+    const before = this.guardStats.refused;
+    const sel = await selectBattle(
+      this.#db,
+      this.#guard,
+      createRng(seed),
+      this.#log,
+      opts.ability === undefined ? {} : { ability: opts.ability },
+      this.guardStats,
+    );
+    const refused = this.guardStats.refused - before;
+    if (refused > 0)
+      this.#log.info(
+        { refused, totalRefused: this.guardStats.refused },
+        'identity guard skipped candidate battles',
+      );
+    if (!sel) {
+      return fail(
+        opts.ability
+          ? `no battle available for ability "${opts.ability}": two models must have answered the same item (import outputs first)`
+          : 'no battle available: two models must have answered the same item (import outputs with `zhujiu import outputs`)',
+      );
+    }
+    const battleId = await createBattle(this.#db, {
+      itemId: sel.itemId,
+      ability: sel.ability,
+      leftModelId: sel.left.modelId,
+      rightModelId: sel.right.modelId,
+      responseLeftId: sel.left.responseId,
+      responseRightId: sel.right.responseId,
+      seed,
+    });
+    const log = this.#log.child({ battleId, platform: platformName, channelId });
+    const postedAt = this.#clock.now();
+    const closesAt = new Date(postedAt.getTime() + this.#arena.window_hours * 3_600_000);
+    const content = battleContent(
+      this.#view(
+        battleId,
+        platformName,
+        { prompt: sel.prompt, left: sel.left.output, right: sel.right.output },
+        closesAt,
+      ),
+      platformName === 'slack',
+    );
+    let ref: MessageRef;
+    try {
+      ref = await platform.post(channelId, content);
+    } catch (err) {
+      await voidBattle(this.#db, battleId);
+      log.error({ err }, 'posting the battle failed; battle voided');
+      return fail(`posting the battle failed: ${(err as Error).message}`);
+    }
+    await markPosted(this.#db, battleId, {
+      platform: platformName,
+      channelId: ref.channelId,
+      messageId: ref.messageId,
+      partIds: ref.partIds,
+      postedAt,
+      closesAt,
+    });
+    try {
+      await platform.addReactions(ref, this.emoji.emojisFor(platformName));
+    } catch (err) {
+      log.warn(
+        { err },
+        'adding the vote reactions failed; the battle stays open (people can still react)',
+      );
+    }
+    log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
+    return ok({ battleId, ref, seed });
+  }
+
+  /** Turns one reaction event into a vote event (never throws for expected cases). */
+  async onReaction(ev: ReactionEvent): Promise<ReactionOutcome> {
+    const platform = this.#platforms.get(ev.platform);
+    if (platform?.botUserId !== undefined && ev.userId === platform.botUserId)
+      return { kind: 'ignored', reason: 'bot' };
+    const choice = this.emoji.choiceOf(ev.platform, ev.emoji);
+    if (!choice) return { kind: 'ignored', reason: 'unknown_emoji' };
+    const key = `${ev.platform}\u0000${ev.channelId}\u0000${ev.messageId}`;
+    let battleId = this.#byMessage.get(key);
+    if (battleId === undefined) {
+      const battle = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
+      if (!battle) return { kind: 'ignored', reason: 'unknown_message' };
+      if (battle.status !== 'open' && battle.status !== 'closed')
+        return { kind: 'ignored', reason: 'not_open' };
+      battleId = battle.id;
+      if (this.#byMessage.size >= 10_000)
+        this.#byMessage.delete(this.#byMessage.keys().next().value as string);
+      this.#byMessage.set(key, battleId);
+    }
+    const battle = { id: battleId };
+    const res = await applyVoteEvent(this.#db, {
+      battleId: battle.id,
+      voterHash: hashVoterId(this.#secret, ev.platform, ev.userId),
+      platform: ev.platform,
+      eventId: ev.eventId,
+      kind: ev.added ? 'add' : 'remove',
+      choice,
+      emoji: ev.emoji,
+      at: ev.at,
+      ...(ev.retryNum !== undefined ? { payload: { retryNum: ev.retryNum } } : {}),
+    });
+    this.#log.debug(
+      { battleId: battle.id, eventId: ev.eventId, effect: res.effect },
+      'vote event applied',
+    );
+    if (this.#arena.vote_cap > 0 && (res.effect === 'cast' || res.effect === 'changed')) {
+      const n = await liveVoteCount(this.#db, battle.id);
+      if (n >= this.#arena.vote_cap) {
+        const now = this.#clock.now();
+        if (await closeBattle(this.#db, battle.id, now)) {
+          this.#log.info({ battleId: battle.id, votes: n }, 'vote cap reached; battle closed');
+          await this.#revealSafely(battle.id);
+        }
+      }
+    }
+    return { kind: 'vote', battleId: battle.id, effect: res.effect, liveChoice: res.liveChoice };
+  }
+
+  /**
+   * Closes every open battle whose window ended by `now`, then reveals every closed, unrevealed battle on the
+   * platforms this process holds (a worker without chat connections closes; a bot reveals).
+   */
+  async closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
+    const closed: number[] = [];
+    for (const b of await listOpenBattles(this.#db, now)) {
+      if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
+    }
+    if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
+    const revealed: number[] = [];
+    for (const id of await listClosedUnrevealed(this.#db, this.platformNames)) {
+      if (await this.#revealSafely(id)) revealed.push(id);
+    }
+    return { closed, revealed };
+  }
+
+  async #revealSafely(battleId: number): Promise<boolean> {
+    try {
+      return await this.reveal(battleId);
+    } catch (err) {
+      this.#log.error(
+        { err, battleId },
+        'revealing the battle failed; will retry on the next loop',
+      );
+      return false;
+    }
+  }
+
+  /** Edits a closed battle's message to reveal the models and the tally, then marks it revealed. */
+  async reveal(battleId: number): Promise<boolean> {
+    const b = await getBattle(this.#db, battleId);
+    if (
+      b?.status !== 'closed' ||
+      b.revealedAt !== null ||
+      !b.platform ||
+      !b.channelId ||
+      !b.messageId
+    )
+      return false;
+    const platform = this.#platforms.get(b.platform as PlatformName);
+    if (!platform) return false;
+    const texts = await battleTexts(this.#db, b.id);
+    if (!texts) return false;
+    const t = await tally(this.#db, b.id);
+    const content = revealContent(
+      {
+        ...this.#view(b.id, platform.name, texts, b.closesAt),
+        leftModel: b.leftModel,
+        rightModel: b.rightModel,
+        tally: t,
+      },
+      platform.name === 'slack',
+    );
+    await platform.edit(refOf(b), content);
+    await markRevealed(this.#db, b.id, this.#clock.now());
+    this.#log.info({ battleId: b.id, tally: t }, 'battle revealed');
+    return true;
+  }
+
+  /** Makes the stored live votes of `platform`'s open battles match the reactions present (see module doc). */
+  async reconcile(platformName: PlatformName): Promise<ReconcileReport> {
+    const platform = this.#platforms.get(platformName);
+    if (!platform) return { battles: 0, added: 0, removed: 0, skipped: 0 };
+    let added = 0;
+    let removed = 0;
+    let skipped = 0;
+    const open = (await listOpenBattles(this.#db)).filter(
+      (b) => b.platform === platformName && b.messageId !== null,
+    );
+    for (const b of open) {
+      let snapshot: readonly ReactionSnapshot[];
+      try {
+        snapshot = await platform.listReactions(refOf(b));
+      } catch (err) {
+        skipped++;
+        this.#log.warn(
+          { battleId: b.id, err: (err as Error).message },
+          'cannot read the reactions of a battle message; not reconciled',
+        );
+        continue;
+      }
+      const held = new Map<string, Set<VoteChoice>>();
+      for (const r of snapshot) {
+        const choice = this.emoji.choiceOf(platformName, r.emoji);
+        if (!choice) continue;
+        for (const u of r.userIds) {
+          if (u === platform.botUserId) continue;
+          const h = hashVoterId(this.#secret, platformName, u);
+          const s = held.get(h) ?? new Set<VoteChoice>();
+          held.set(h, s);
+          s.add(choice);
+        }
+      }
+      const live = new Map((await liveVotes(this.#db, b.id)).map((v) => [v.voterHash, v.choice]));
+      const eventsPer = new Map<string, number>();
+      const lastAt = new Map<string, number>();
+      for (const e of await listVoteEvents(this.#db, b.id)) {
+        eventsPer.set(e.voterHash, (eventsPer.get(e.voterHash) ?? 0) + 1);
+        lastAt.set(e.voterHash, Math.max(lastAt.get(e.voterHash) ?? 0, e.eventAt.getTime()));
+      }
+      const now = this.#clock.now().getTime();
+      const apply = async (
+        voterHash: string,
+        kind: 'add' | 'remove',
+        choice: VoteChoice,
+      ): Promise<void> => {
+        const n = eventsPer.get(voterHash) ?? 0;
+        // What we observe now is newer than anything logged for this voter, even if the platform's clock (event
+        // times) runs ahead of ours: never let the vote rules discard a reconciliation as stale.
+        const at = new Date(Math.max(now, (lastAt.get(voterHash) ?? 0) + 1));
+        const res = await applyVoteEvent(this.#db, {
+          battleId: b.id,
+          voterHash,
+          platform: platformName,
+          eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
+          kind,
+          choice,
+          emoji: this.emoji.emojiFor(platformName, choice),
+          at,
+          payload: { reconcile: true },
+        });
+        eventsPer.set(voterHash, n + 1);
+        if (res.effect === 'cast' || res.effect === 'changed') added++;
+        if (res.effect === 'retracted') removed++;
+      };
+      for (const [voter, choices] of held) {
+        const current = live.get(voter);
+        if (current !== undefined && choices.has(current)) continue;
+        if (choices.size === 1) {
+          const only = [...choices][0] as VoteChoice;
+          await apply(voter, 'add', only);
+        } else if (current !== undefined) {
+          await apply(voter, 'remove', current);
+        } else {
+          this.#log.info(
+            { battleId: b.id, choices: CHOICES.filter((c) => choices.has(c)) },
+            'voter holds several vote emoji; not guessing',
+          );
+        }
+      }
+      for (const [voter, choice] of live) {
+        if (!held.has(voter)) await apply(voter, 'remove', choice);
+      }
+    }
+    const report = { battles: open.length, added, removed, skipped };
+    this.#log.info({ platform: platformName, ...report }, 'open battles reconciled');
+    return report;
+  }
+}
+
+/** The message ref of a posted battle. */
+export function refOf(b: BattleRow): MessageRef {
+  return {
+    platform: b.platform as PlatformName,
+    channelId: b.channelId as string,
+    messageId: b.messageId as string,
+    partIds: b.partIds,
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * @module bot/service
+ * The bot service: starts the chat platforms with the command handlers and the arena's reaction handler,
+ * reconciles open battles with the reactions really present, then runs a loop (every 30 s by default) that closes
+ * battles whose window ended, reveals closed battles on the platforms it holds, and posts scheduled battles every
+ * `arena.schedule.every_minutes` to the configured channels.
+ *
+ * Scheduling uses the database, not process memory: a channel is due when its last posted arena battle is older
+ * than the interval, so a restart does not post early and several bot processes rarely post twice (two processes
+ * ticking in the same instant still could; the target design moves scheduled posts to a pg-boss singleton job,
+ * ARCHITECTURE.md "jobs/"). Closing is idempotent (`closeBattle` only updates open battles), so any number of
+ * processes may run the loop. Revealing needs the chat connection, so a `worker` without chat platforms closes
+ * battles and the bot that holds the platform reveals them on its next tick.
+ */
+import type { Kysely } from 'kysely';
+import { ArenaService, refOf } from '../arena/service.ts';
+import { createCommandHandler } from '../chat/commands/handlers.ts';
+import { COMMAND_SPECS } from '../chat/commands/specs.ts';
+import type { ChatHandlers, ChatPlatform, MessageRef } from '../chat/port.ts';
+import { ShellAdapter } from '../chat/shell/adapter.ts';
+import type { AppConfig } from '../config/schema.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { lastArenaPostAt } from '../storage/arena-queries.ts';
+import { getBattle } from '../storage/battles.ts';
+import type { Database } from '../storage/schema.ts';
+
+/** Options of {@link BotService}. */
+export interface BotServiceOptions {
+  readonly db: Kysely<Database>;
+  readonly config: AppConfig;
+  /** Platforms to start (constructed by `main.ts`); may be empty for a worker. */
+  readonly platforms: readonly ChatPlatform[];
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly voterSecret: string;
+  /** Loop interval in ms (default 30,000; 0 = no timer, call {@link BotService.tick} yourself). */
+  readonly loopIntervalMs?: number;
+  /** Post scheduled battles from this process (default true; `zhujiu bot --no-worker` turns it off). */
+  readonly schedule?: boolean;
+  /** Seed source for battles (tests). */
+  readonly seedSource?: () => number;
+  /** Bootstrap rounds for /leaderboard (default 200). */
+  readonly leaderboardRounds?: number;
+}
+
+/** What one loop tick did. */
+export interface TickReport {
+  readonly closed: number[];
+  readonly revealed: number[];
+  readonly posted: number[];
+}
+
+/** The running bot (or worker loop). */
+export class BotService {
+  readonly arena: ArenaService;
+  readonly #o: BotServiceOptions;
+  readonly #log: Logger;
+  #timer: NodeJS.Timeout | undefined;
+  #ticking: Promise<TickReport> | undefined;
+  #started: ChatPlatform[] = [];
+  #stopped = false;
+  /** Resolves when an interactive platform (the terminal) asks to quit. */
+  readonly done: Promise<void>;
+  #doneResolve!: () => void;
+
+  constructor(o: BotServiceOptions) {
+    this.#o = o;
+    this.#log = o.logger.child({ component: 'bot' });
+    this.arena = new ArenaService({
+      db: o.db,
+      platforms: o.platforms,
+      arena: o.config.arena,
+      clock: o.clock,
+      logger: o.logger,
+      voterSecret: o.voterSecret,
+      ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+    });
+    this.done = new Promise<void>((resolve) => {
+      this.#doneResolve = resolve;
+    });
+  }
+
+  /** Starts every platform, reconciles its open battles, runs one tick and starts the loop. */
+  async start(): Promise<void> {
+    const onCommand = createCommandHandler({
+      db: this.#o.db,
+      arena: this.arena,
+      config: this.#o.config,
+      logger: this.#o.logger,
+      ...(this.#o.leaderboardRounds !== undefined
+        ? { leaderboardRounds: this.#o.leaderboardRounds }
+        : {}),
+    });
+    const handlers: ChatHandlers = {
+      onCommand,
+      onReaction: async (ev) => {
+        try {
+          await this.arena.onReaction(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'reaction could not be stored',
+          );
+        }
+      },
+    };
+    for (const p of this.#o.platforms) {
+      if (p instanceof ShellAdapter) {
+        p.setBattleResolver(async (id) => this.#battleRef(id));
+        void p.closed.then(() => this.#doneResolve());
+      }
+      await p.start(handlers, COMMAND_SPECS);
+      this.#started.push(p);
+      this.#log.info({ platform: p.name }, 'chat platform started');
+    }
+    for (const p of this.#started) {
+      try {
+        await this.arena.reconcile(p.name);
+      } catch (err) {
+        this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
+      }
+    }
+    const missing = this.#o.config.arena.schedule.channels.filter(
+      (c) => !this.#started.some((p) => p.name === c.platform),
+    );
+    if (
+      this.#o.config.arena.schedule.every_minutes > 0 &&
+      missing.length > 0 &&
+      this.#o.schedule !== false
+    ) {
+      this.#log.info(
+        { channels: missing },
+        'scheduled channels on platforms this process does not hold are left to the bot that does',
+      );
+    }
+    await this.tick();
+    const every = this.#o.loopIntervalMs ?? 30_000;
+    if (every > 0 && !this.#stopped) {
+      this.#timer = setInterval(() => {
+        void this.tick();
+      }, every);
+      this.#timer.unref?.();
+    }
+  }
+
+  async #battleRef(id: number): Promise<MessageRef | undefined> {
+    const b = await getBattle(this.#o.db, id);
+    return b?.platform && b.channelId && b.messageId ? refOf(b) : undefined;
+  }
+
+  /** One loop iteration (never overlaps itself; errors are logged). */
+  async tick(): Promise<TickReport> {
+    if (this.#ticking) return this.#ticking;
+    const run = this.#tick().finally(() => {
+      this.#ticking = undefined;
+    });
+    this.#ticking = run;
+    return run;
+  }
+
+  async #tick(): Promise<TickReport> {
+    const now = this.#o.clock.now();
+    let closed: number[] = [];
+    let revealed: number[] = [];
+    const posted: number[] = [];
+    try {
+      ({ closed, revealed } = await this.arena.closeDue(now));
+    } catch (err) {
+      this.#log.error({ err }, 'closing due battles failed');
+    }
+    const sched = this.#o.config.arena.schedule;
+    if (this.#o.schedule !== false && sched.every_minutes > 0 && !this.#stopped) {
+      for (const c of sched.channels) {
+        if (!this.#started.some((p) => p.name === c.platform)) continue;
+        try {
+          const last = await lastArenaPostAt(this.#o.db, c.platform, c.channel_id);
+          if (last !== null && now.getTime() - last.getTime() < sched.every_minutes * 60_000)
+            continue;
+          const res = await this.arena.postBattle(c.platform, c.channel_id);
+          if (res.ok) posted.push(res.value.battleId);
+          else
+            this.#log.warn(
+              { platform: c.platform, channelId: c.channel_id, reason: res.reason },
+              'scheduled battle not posted',
+            );
+        } catch (err) {
+          this.#log.error(
+            { err, platform: c.platform, channelId: c.channel_id },
+            'scheduled post failed',
+          );
+        }
+      }
+    }
+    return { closed, revealed, posted };
+  }
+
+  /** Stops the loop, waits for a running tick, stops the platforms. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#ticking?.catch(() => undefined);
+    for (const p of this.#started.reverse()) {
+      try {
+        await p.stop();
+      } catch (err) {
+        this.#log.warn({ err, platform: p.name }, 'stopping the platform failed');
+      }
+    }
+    this.#started = [];
+    this.#doneResolve();
+  }
+}

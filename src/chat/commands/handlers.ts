@@ -1,0 +1,121 @@
+/**
+ * @module chat/commands/handlers
+ * The platform-neutral command handlers, written once for Discord, Slack and the terminal:
+ * `/arena [ability]` (maintainers: post a battle now in the caller's channel), `/leaderboard [ability]`,
+ * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
+ */
+import type { Kysely } from 'kysely';
+import type { ArenaService } from '../../arena/service.ts';
+import { ABILITIES, type AppConfig } from '../../config/schema.ts';
+import type { Logger } from '../../core/logger.ts';
+import { modelResponseCounts } from '../../storage/arena-queries.ts';
+import type { Database } from '../../storage/schema.ts';
+import type { CommandContext } from '../port.ts';
+import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
+import { isMaintainer } from './permissions.ts';
+import { COMMAND_SPECS } from './specs.ts';
+
+/** Dependencies of the command handlers. */
+export interface CommandDeps {
+  readonly db: Kysely<Database>;
+  readonly arena: ArenaService;
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  /** Bootstrap rounds for `/leaderboard` (default 200). */
+  readonly leaderboardRounds?: number;
+}
+
+/** The polite refusal maintainer-only commands give everyone else. */
+export const MAINTAINER_REFUSAL =
+  'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!';
+
+function abilityArg(
+  ctx: CommandContext,
+): { ok: true; value?: string } | { ok: false; reason: string } {
+  const raw = (ctx.args.ability ?? '').trim();
+  if (raw === '') return { ok: true };
+  if ((ABILITIES as readonly string[]).includes(raw)) return { ok: true, value: raw };
+  return { ok: false, reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')}.` };
+}
+
+/** Builds the single `onCommand` function the adapters call. */
+export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) => Promise<void> {
+  const log = deps.logger.child({ component: 'commands' });
+  const specs = new Map(COMMAND_SPECS.map((s) => [s.name, s]));
+
+  const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
+    arena: async (ctx) => {
+      const ability = abilityArg(ctx);
+      if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
+      const res = await deps.arena.postBattle(
+        ctx.platform,
+        ctx.channelId,
+        ability.value ? { ability: ability.value } : {},
+      );
+      if (!res.ok)
+        return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
+      await ctx.reply(
+        { text: `Battle #${res.value.battleId} posted. React to vote.` },
+        { ephemeral: true },
+      );
+    },
+    leaderboard: async (ctx) => {
+      const ability = abilityArg(ctx);
+      if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
+      const opts = {
+        ...(ability.value ? { ability: ability.value } : {}),
+        rounds: deps.leaderboardRounds ?? 200,
+        seed: deps.config.ratings.seed,
+        minVotes: deps.config.aggregation.min_votes,
+        anchor: deps.config.ratings.anchor,
+      };
+      const rows = await computeLeaderboard(deps.db, opts);
+      await ctx.reply(leaderboardContent(rows, opts));
+    },
+    models: async (ctx) => {
+      const rows = await modelResponseCounts(deps.db);
+      if (rows.length === 0) {
+        return ctx.reply({
+          text: 'No models yet. Import recorded outputs with `zhujiu import outputs <file> --model <name>`.',
+        });
+      }
+      await ctx.reply({
+        text: `${rows.length} models`,
+        title: 'Models',
+        table: {
+          columns: ['model', 'provider', 'responses'],
+          align: ['left', 'left', 'right'],
+          rows: rows.map((r) => [r.name, r.provider, String(r.responses)]),
+        },
+      });
+    },
+  };
+
+  return async (ctx) => {
+    const spec = specs.get(ctx.name);
+    const handler = handlers[ctx.name];
+    try {
+      if (!spec || !handler) {
+        await ctx.reply(
+          { text: `Unknown command /${ctx.name}. Try /arena, /leaderboard or /models.` },
+          { ephemeral: true },
+        );
+        return;
+      }
+      if (spec.maintainerOnly && !isMaintainer(ctx.user, ctx.platform, deps.config.platforms)) {
+        log.info({ command: ctx.name, platform: ctx.platform }, 'maintainer-only command refused');
+        await ctx.reply({ text: MAINTAINER_REFUSAL }, { ephemeral: true });
+        return;
+      }
+      await handler(ctx);
+    } catch (err) {
+      log.error({ err, command: ctx.name, eventId: ctx.eventId }, 'command failed');
+      await ctx
+        .reply(
+          { text: 'Something went wrong; the maintainers have been told (see logs).' },
+          { ephemeral: true },
+        )
+        .catch(() => undefined);
+    }
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * @module chat/commands
+ * Platform-neutral slash-command handlers and their specs (for registration).
+ */
+
+export { type CommandDeps, createCommandHandler, MAINTAINER_REFUSAL } from './handlers.ts';
+export {
+  computeLeaderboard,
+  type LeaderboardOptions,
+  type LeaderboardRow,
+  leaderboardContent,
+} from './leaderboard.ts';
+export { isMaintainer, SHELL_MAINTAINER_ROLE } from './permissions.ts';
+export { COMMAND_SPECS } from './specs.ts';

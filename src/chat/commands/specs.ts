@@ -1,0 +1,26 @@
+/**
+ * @module chat/commands/specs
+ * The slash commands the bot offers, for registration (Discord) and the Slack app manifest.
+ */
+import { ABILITIES } from '../../config/schema.ts';
+import type { CommandSpec } from '../port.ts';
+
+/** Every command, in help order. `/arena` is maintainer-only: posting on demand could flood a channel. */
+export const COMMAND_SPECS: readonly CommandSpec[] = [
+  {
+    name: 'arena',
+    description: 'Post an arena battle in this channel now (maintainers)',
+    options: [{ name: 'ability', description: 'Only prompts of this ability', choices: ABILITIES }],
+    maintainerOnly: true,
+  },
+  {
+    name: 'leaderboard',
+    description: 'Arena ratings (Bradley–Terry, 95% bootstrap interval) from the votes so far',
+    options: [{ name: 'ability', description: 'Only battles of this ability', choices: ABILITIES }],
+  },
+  {
+    name: 'models',
+    description: 'The models under evaluation and their number of stored answers',
+    options: [],
+  },
+];

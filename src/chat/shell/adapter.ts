@@ -1,0 +1,342 @@
+/**
+ * @module chat/shell/adapter
+ * The terminal adapter: the zero-setup default when no chat token is configured (like Hubot's shell adapter or
+ * Errbot's text backend). Messages are printed as plain text with ids `m1`, `m2`, … (with an optional session
+ * tag, `m1-<tag>`, so ids never repeat across restarts of one database); input lines are:
+ *
+ *   /arena [ability]   /leaderboard [ability]   /models        the slash commands
+ *   vote <battle-id> left|equal|right   (or the emoji)           react to a battle message
+ *   unvote <battle-id>                                          remove your vote reaction
+ *   as <user-id> <line>                                          run one line as another (non-maintainer) user
+ *   help   quit
+ *
+ * Reactions are modelled like Discord's: a user may hold several emoji, but `vote` swaps (adds the new emoji,
+ * then removes the one held before, which the vote rules ignore as stale), so a terminal user holds one at most.
+ * Reaction state lives in this process only: after a restart `listReactions` of an older message fails with
+ * `not_found`, so reconciliation leaves shell battles alone (every shell vote is stored the moment it is typed).
+ * The input and output streams are injectable so tests can drive a whole session.
+ */
+
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { type Clock, systemClock } from '../../core/clock.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import { SHELL_MAINTAINER_ROLE } from '../commands/permissions.ts';
+import type {
+  ChatHandlers,
+  ChatPlatform,
+  ChatUser,
+  CommandContext,
+  CommandSpec,
+  MessageContent,
+  MessageRef,
+  ReactionSnapshot,
+} from '../port.ts';
+import { renderPlain } from './render.ts';
+
+/** The bot's user id in the terminal. */
+export const SHELL_BOT_USER_ID = 'zhujiu-bot';
+
+/** Constructor options of {@link ShellAdapter}. */
+export interface ShellAdapterOptions {
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Who types (config `platforms.shell`). */
+  readonly user: { readonly id: string; readonly name: string; readonly maintainer: boolean };
+  /** The emoji `vote … left|equal|right` stands for (config `arena.emoji.shell`). */
+  readonly voteEmoji: { readonly left: string; readonly equal: string; readonly right: string };
+  readonly logger: Logger;
+  /** The one channel of the terminal (default `terminal`). */
+  readonly channelId?: string;
+  /** Appended to message ids (`m1-<tag>`) so ids stay unique across restarts; none by default. */
+  readonly sessionTag?: string;
+  readonly clock?: Clock;
+  /** Print a `> ` prompt (interactive terminals). */
+  readonly prompt?: boolean;
+}
+
+interface Posted {
+  ref: MessageRef;
+  content: MessageContent;
+  /** emoji → user ids holding it, in order. */
+  reactions: Map<string, string[]>;
+}
+
+const HELP = [
+  'Commands:',
+  '  /arena [ability]            post a battle now (maintainers)',
+  '  /leaderboard [ability]      arena ratings from the votes so far',
+  '  /models                     models and their number of answers',
+  '  vote <battle-id> left|equal|right   vote on a battle (or type the emoji)',
+  '  unvote <battle-id>          take your vote back',
+  '  as <user-id> <line>         run a line as another user',
+  '  help                        this text',
+  '  quit                        stop the bot',
+].join('\n');
+
+export class ShellAdapter implements ChatPlatform {
+  readonly name = 'shell' as const;
+  readonly #o: ShellAdapterOptions;
+  readonly #log: Logger;
+  readonly #clock: Clock;
+  readonly #channel: string;
+  /** Makes reaction event ids unique across runs (a replayed id would be ignored by the vote rules). */
+  readonly #eventTag: string;
+  #rl: Interface | undefined;
+  #handlers: ChatHandlers | undefined;
+  #specs = new Map<string, CommandSpec>();
+  #messages = new Map<string, Posted>();
+  #nextMessage = 1;
+  #nextEvent = 1;
+  #chain: Promise<void> = Promise.resolve();
+  #started = false;
+  #resolveBattle: ((battleId: number) => Promise<MessageRef | undefined>) | undefined;
+  #closedResolve!: () => void;
+  /** Resolves when the user typed `quit` or the input ended. */
+  readonly closed: Promise<void>;
+
+  constructor(options: ShellAdapterOptions) {
+    this.#o = options;
+    this.#log = options.logger.child({ platform: 'shell' });
+    this.#clock = options.clock ?? systemClock;
+    this.#channel = options.channelId ?? 'terminal';
+    this.#eventTag = options.sessionTag ?? this.#clock.now().getTime().toString(36);
+    this.closed = new Promise<void>((resolve) => {
+      this.#closedResolve = resolve;
+    });
+  }
+
+  get botUserId(): string | undefined {
+    return this.#started ? SHELL_BOT_USER_ID : undefined;
+  }
+
+  /** The terminal's channel id. */
+  get channelId(): string {
+    return this.#channel;
+  }
+
+  /** Tells the adapter how to find a battle's message by battle id (for `vote <battle-id>`). */
+  setBattleResolver(fn: (battleId: number) => Promise<MessageRef | undefined>): void {
+    this.#resolveBattle = fn;
+  }
+
+  async start(handlers: ChatHandlers, commands: readonly CommandSpec[]): Promise<void> {
+    if (this.#started) throw new AppError('chat_platform_error', 'shell: adapter already started');
+    this.#handlers = handlers;
+    this.#specs = new Map(commands.map((c) => [c.name, c]));
+    this.#started = true;
+    const rl = createInterface({
+      input: this.#o.input,
+      terminal: false,
+      crlfDelay: Number.POSITIVE_INFINITY,
+    });
+    this.#rl = rl;
+    rl.on('line', (line) => {
+      this.#chain = this.#chain
+        .then(() => this.#runLine(line))
+        .catch((err: unknown) => this.#log.error({ err }, 'shell line failed'));
+    });
+    rl.on('close', () => {
+      void this.#chain.then(() => this.#closedResolve());
+    });
+    this.#print(
+      `ZhuJiu Arena (terminal). You are ${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}. Type "help".`,
+    );
+    this.#promptIfAny();
+  }
+
+  async stop(): Promise<void> {
+    const rl = this.#rl;
+    this.#rl = undefined;
+    rl?.close();
+    await this.#chain;
+    this.#started = false;
+    this.#closedResolve();
+  }
+
+  /** Runs one input line and waits until it is fully handled (tests; also what typed lines go through). */
+  async say(line: string): Promise<void> {
+    const run = this.#chain.then(() => this.#runLine(line));
+    this.#chain = run.catch(() => undefined);
+    await run;
+  }
+
+  /** Resolves when every line received so far has been handled. */
+  async idle(): Promise<void> {
+    await this.#chain;
+  }
+
+  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+    const id = `m${this.#nextMessage++}${this.#o.sessionTag ? `-${this.#o.sessionTag}` : ''}`;
+    const ref: MessageRef = { platform: 'shell', channelId, messageId: id, partIds: [] };
+    this.#messages.set(id, { ref, content, reactions: new Map() });
+    this.#print(`\n[${id}] ${renderPlain(content)}`);
+    return ref;
+  }
+
+  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
+    const m = this.#messages.get(ref.messageId);
+    if (m) m.content = content;
+    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content)}`);
+  }
+
+  async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
+    for (const e of emojis) this.#setReaction(ref.messageId, e, SHELL_BOT_USER_ID, true);
+    this.#print(`[${ref.messageId}] reactions: ${emojis.join(' ')}`);
+  }
+
+  /** @throws AppError `not_found` for a message this process did not post (reaction state is in memory). */
+  async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
+    const m = this.#messages.get(ref.messageId);
+    if (!m)
+      throw new AppError(
+        'not_found',
+        `shell: message ${ref.messageId} was posted by an earlier run; its reactions are unknown`,
+      );
+    const out: ReactionSnapshot[] = [];
+    for (const [emoji, users] of m.reactions) {
+      const ids = users.filter((u) => u !== SHELL_BOT_USER_ID);
+      if (ids.length > 0) out.push({ emoji, userIds: ids });
+    }
+    return out;
+  }
+
+  /** Every message posted in this session (tests). */
+  get posted(): readonly { ref: MessageRef; content: MessageContent }[] {
+    return [...this.#messages.values()].map((m) => ({ ref: m.ref, content: m.content }));
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------
+
+  #print(text: string): void {
+    this.#o.output.write(`${text}\n`);
+  }
+
+  #promptIfAny(): void {
+    if (this.#o.prompt) this.#o.output.write('> ');
+  }
+
+  #setReaction(messageId: string, emoji: string, userId: string, add: boolean): boolean {
+    const m = this.#messages.get(messageId);
+    if (!m) return true;
+    const users = m.reactions.get(emoji) ?? [];
+    m.reactions.set(emoji, users);
+    const has = users.includes(userId);
+    if (add && !has) users.push(userId);
+    if (!add && has) users.splice(users.indexOf(userId), 1);
+    return add !== has;
+  }
+
+  async #runLine(raw: string): Promise<void> {
+    await this.#dispatch(raw.trim(), {
+      id: this.#o.user.id,
+      name: this.#o.user.name,
+      roles: this.#o.user.maintainer ? [SHELL_MAINTAINER_ROLE] : [],
+    });
+    this.#promptIfAny();
+  }
+
+  async #dispatch(line: string, user: ChatUser): Promise<void> {
+    if (line === '') return;
+    const [head = '', ...rest] = line.split(/\s+/u);
+    const word = head.toLowerCase();
+    if (word === 'help' || word === '/help') return this.#print(HELP);
+    if (word === 'quit' || word === 'exit' || word === '/quit') {
+      this.#print('bye');
+      this.#rl?.close();
+      this.#closedResolve();
+      return;
+    }
+    if (word === 'as') {
+      const [who, ...tail] = rest;
+      if (!who || tail.length === 0) return this.#print('usage: as <user-id> <line>');
+      return this.#dispatch(tail.join(' '), { id: who, name: who, roles: [] });
+    }
+    if (word === 'vote' || word === 'unvote') return this.#vote(word === 'vote', rest, user);
+    if (head.startsWith('/'))
+      return this.#command(head.slice(1), line.slice(head.length).trim(), user);
+    this.#print(`unknown input "${line}"; type "help"`);
+  }
+
+  async #command(name: string, text: string, user: ChatUser): Promise<void> {
+    const spec = this.#specs.get(name);
+    if (!spec || !this.#handlers) return this.#print(`unknown command /${name}; type "help"`);
+    const args: Record<string, string> = {};
+    const positional: string[] = [];
+    for (const w of text.split(/\s+/u).filter(Boolean)) {
+      const eq = w.indexOf('=');
+      if (eq > 0 && spec.options.some((o) => o.name === w.slice(0, eq)))
+        args[w.slice(0, eq)] = w.slice(eq + 1);
+      else positional.push(w);
+    }
+    for (const o of spec.options)
+      if (args[o.name] === undefined && positional.length > 0)
+        args[o.name] = positional.shift() as string;
+    const ctx: CommandContext = {
+      platform: 'shell',
+      eventId: `shell:${this.#eventTag}:command:${this.#nextEvent++}`,
+      name,
+      args,
+      text,
+      user,
+      channelId: this.#channel,
+      reply: async (content, options) => {
+        this.#print(`${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content)}`);
+      },
+    };
+    try {
+      await this.#handlers.onCommand(ctx);
+    } catch (err) {
+      this.#log.error({ err, command: name }, 'command handler failed');
+      this.#print('Something went wrong (see logs).');
+    }
+  }
+
+  async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
+    const [idText, choiceText] = args;
+    const battleId = Number((idText ?? '').replace(/^#/u, ''));
+    if (!Number.isSafeInteger(battleId) || battleId <= 0 || (add && !choiceText)) {
+      return this.#print(
+        add ? 'usage: vote <battle-id> left|equal|right' : 'usage: unvote <battle-id>',
+      );
+    }
+    const ref = this.#resolveBattle ? await this.#resolveBattle(battleId) : undefined;
+    if (ref?.platform !== 'shell')
+      return this.#print(`battle #${battleId} is not a terminal battle`);
+    const known = [this.#o.voteEmoji.left, this.#o.voteEmoji.equal, this.#o.voteEmoji.right];
+    const m = this.#messages.get(ref.messageId);
+    const held = known.filter((e) => m?.reactions.get(e)?.includes(user.id) ?? false);
+    if (!add) {
+      if (held.length === 0) return this.#print(`you have no vote on battle #${battleId}`);
+      for (const e of held) await this.#react(ref, e, user.id, false);
+      return this.#print(`vote on battle #${battleId} taken back`);
+    }
+    const c = (choiceText ?? '').toLowerCase();
+    const emoji =
+      c === 'left' || c === 'equal' || c === 'right'
+        ? this.#o.voteEmoji[c]
+        : (choiceText as string);
+    await this.#react(ref, emoji, user.id, true);
+    for (const e of held) if (e !== emoji) await this.#react(ref, e, user.id, false);
+    this.#print(`${user.name ?? user.id} reacted ${emoji} on battle #${battleId}`);
+  }
+
+  async #react(ref: MessageRef, emoji: string, userId: string, add: boolean): Promise<void> {
+    this.#setReaction(ref.messageId, emoji, userId, add);
+    try {
+      await this.#handlers?.onReaction({
+        platform: 'shell',
+        eventId: `shell:${this.#eventTag}:${this.#nextEvent++}`,
+        channelId: ref.channelId,
+        messageId: ref.messageId,
+        userId,
+        emoji,
+        added: add,
+        at: this.#clock.now(),
+      });
+    } catch (err) {
+      this.#log.error({ err }, 'reaction handler failed');
+    }
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * @module chat/shell
+ * The terminal chat adapter (zero-setup default).
+ */
+export { SHELL_BOT_USER_ID, ShellAdapter, type ShellAdapterOptions } from './adapter.ts';
+export { renderPlain } from './render.ts';

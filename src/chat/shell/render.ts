@@ -1,0 +1,28 @@
+/**
+ * @module chat/shell/render
+ * MessageContent → plain text for the terminal.
+ */
+import type { MessageContent } from '../port.ts';
+import { renderTable } from '../render/index.ts';
+
+/** Renders content as plain text lines (no trailing newline). */
+export function renderPlain(content: MessageContent): string {
+  const out: string[] = [];
+  if (content.title) out.push(`== ${content.title} ==`);
+  if (content.text && content.text !== content.title) out.push(content.text);
+  for (const s of content.sections ?? []) {
+    out.push('');
+    if (s.heading) out.push(`--- ${s.heading} ---`);
+    out.push(s.body);
+  }
+  if (content.table) {
+    out.push('');
+    out.push(renderTable(content.table));
+  }
+  if (content.image) out.push(`[image ${content.image.filename}: ${content.image.alt}]`);
+  if (content.footer) {
+    out.push('');
+    out.push(content.footer);
+  }
+  return out.join('\n');
+}

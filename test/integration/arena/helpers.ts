@@ -1,0 +1,83 @@
+/**
+ * Shared set-up for the arena integration tests: a small dataset answered by three models, an app config, and a
+ * counter seed source.
+ */
+import { PassThrough } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { type AppConfig, appConfigSchema } from '../../../src/config/schema.ts';
+import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
+import { ensureModels } from '../../../src/storage/models.ts';
+import { insertResponses } from '../../../src/storage/responses.ts';
+import type { Database } from '../../../src/storage/schema.ts';
+
+export const SECRET = 'test-voter-secret-0123456789';
+export const MODELS = ['model-alpha', 'model-beta'] as const;
+
+/** Items answered by both models; answers never name a model. Item 'leak' has a self-identifying answer. */
+export async function seedModels(db: Kysely<Database>, items = 6): Promise<void> {
+  const ds = await ensureDataset(db, {
+    name: 'arena-test',
+    ability: 'language',
+    method: 'comparative',
+    language: 'en',
+  });
+  const specs = Array.from({ length: items }, (_, i) => ({
+    key: `q${i}`,
+    prompt: `Question number ${i}: explain tides.`,
+  }));
+  const ids = await ensureItems(db, ds, specs);
+  const models = await ensureModels(db, [...MODELS], 'recorded');
+  const rows = [];
+  for (const [m, mid] of models) {
+    for (const [key, iid] of ids) {
+      rows.push({
+        modelId: mid,
+        itemId: iid,
+        requestHash: 'recorded',
+        output: `Answer to ${key} by ${m === 'model-alpha' ? 'the first' : 'the second'} assistant.`,
+        source: 'import',
+      });
+    }
+  }
+  await insertResponses(db, rows);
+}
+
+/** A config with the given overrides (defaults elsewhere). */
+export function testConfig(over: Record<string, unknown> = {}): AppConfig {
+  return appConfigSchema.parse({
+    arena: { window_hours: 1, identity_guard: { words: ['openai'], patterns: [] } },
+    ...over,
+  });
+}
+
+/** Seeds 1000, 1001, … */
+export function counterSeeds(start = 1000): () => number {
+  let n = start;
+  return () => n++;
+}
+
+/** Terminal streams with everything written to output collected. */
+export function terminal(): { input: PassThrough; output: PassThrough; text: () => string } {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let buf = '';
+  output.on('data', (c: Buffer) => {
+    buf += c.toString('utf8');
+  });
+  return { input, output, text: () => buf };
+}
+
+/** Polls until `cond` resolves truthy. */
+export async function until<T>(
+  cond: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
