@@ -5,6 +5,7 @@
 import { type Command, Option } from 'commander';
 import { ABILITIES } from '../config/schema.ts';
 import { openRuntime } from '../main.ts';
+import { battleVoteCounts } from '../storage/arena-queries.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import { runRatings } from './ratings.ts';
 

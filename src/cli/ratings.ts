@@ -143,6 +143,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
   const anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
   let data: ArenaData;
+  let clusters: PairCountInput['clusters'];
   if (opts.battles !== undefined) {
     data = await readArenaFile(opts.battles);
   } else {
@@ -152,7 +153,9 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
         'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
       );
     }
-    data = arenaFromInput(await io.loadStoredBattles(opts.ability));
+    const input = await io.loadStoredBattles(opts.ability);
+    data = arenaFromInput(input);
+    clusters = input.clusters;
   }
   if (anchor && !data.models.includes(anchor.model)) {
     throw new AppError(
@@ -163,6 +166,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   const result = computeArenaRatings(data, createRng(seed), {
     bootstrapRounds: rounds,
     ...(anchor ? { anchor } : {}),
+    ...(clusters ? { clusters } : {}),
   });
   if (opts.json) {
     const models = [

@@ -8,6 +8,7 @@ import type { BootstrapResult } from './bootstrap.ts';
 import { bootstrapBradleyTerry } from './bootstrap.ts';
 import type { BradleyTerryFit } from './bradley-terry.ts';
 import { fitBradleyTerry } from './bradley-terry.ts';
+import { type BattleCluster, clusterBootstrapBradleyTerry } from './cluster-bootstrap.ts';
 import { computeOnlineElo } from './online-elo.ts';
 import { rankByIntervals } from './rank-by-intervals.ts';
 import type { ArenaData, ExcludedModel } from './types.ts';
@@ -21,6 +22,11 @@ export interface ArenaRatingsOptions {
   readonly anchor?: { readonly model: string; readonly rating: number };
   /** See `BradleyTerryOptions.onDegenerate` (default 'exclude'). */
   readonly onDegenerate?: 'exclude' | 'error';
+  /**
+   * The same votes grouped by battle. When given, intervals come from a bootstrap over these battles
+   * ({@link clusterBootstrapBradleyTerry}) instead of over single votes: use it when battles carry several votes.
+   */
+  readonly clusters?: readonly BattleCluster[];
 }
 
 /** One rated model. Ratings are on the Elo scale. */
@@ -73,7 +79,12 @@ export function computeArenaRatings(
     ...(opts.anchor ? { anchor: opts.anchor } : {}),
     ...(opts.onDegenerate ? { onDegenerate: opts.onDegenerate } : {}),
   });
-  const boot = rounds > 0 ? bootstrapBradleyTerry(fit, rng, { rounds }) : null;
+  const boot =
+    rounds === 0
+      ? null
+      : opts.clusters
+        ? clusterBootstrapAsResult(fit, opts.clusters, rng, rounds, opts.anchor)
+        : bootstrapBradleyTerry(fit, rng, { rounds });
   const ranks = boot
     ? rankByIntervals(boot.lo, boot.hi)
     : rankByIntervals(fit.ratings, fit.ratings);
@@ -108,4 +119,29 @@ export function computeArenaRatings(
     fit,
     bootstrap: boot,
   };
+}
+
+/** The cluster bootstrap in the shape of {@link BootstrapResult} (aligned with `fit.models`; no samples kept). */
+function clusterBootstrapAsResult(
+  fit: BradleyTerryFit,
+  clusters: readonly BattleCluster[],
+  rng: Rng,
+  rounds: number,
+  anchor: { readonly model: string; readonly rating: number } | undefined,
+): BootstrapResult {
+  const iv = clusterBootstrapBradleyTerry(clusters, rng, { rounds, ...(anchor ? { anchor } : {}) });
+  const m = fit.models.length;
+  const lo = new Float64Array(m);
+  const hi = new Float64Array(m);
+  const median = new Float64Array(m);
+  let degenerate = 0;
+  fit.models.forEach((name, i) => {
+    const x = iv.get(name);
+    // A model never rated in a resample has an unbounded interval.
+    lo[i] = x ? x.lo : Number.NEGATIVE_INFINITY;
+    hi[i] = x ? x.hi : Number.POSITIVE_INFINITY;
+    median[i] = x ? x.median : Number.NaN;
+    if (x) degenerate = Math.max(degenerate, rounds - x.rounds);
+  });
+  return { rounds, lo, hi, median, samples: new Float64Array(0), degenerateRounds: degenerate };
 }

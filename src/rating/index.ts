@@ -29,6 +29,12 @@ export {
   fitBradleyTerry,
   solveBradleyTerry,
 } from './bradley-terry.ts';
+export type {
+  BattleCluster,
+  ClusterBootstrapOptions,
+  ClusterInterval,
+} from './cluster-bootstrap.ts';
+export { clusterBootstrapBradleyTerry } from './cluster-bootstrap.ts';
 export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
 export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
 export type { OnlineEloOptions } from './online-elo.ts';

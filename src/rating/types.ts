@@ -2,6 +2,7 @@
  * @module rating/types
  * Plain data shapes shared by the arena rating functions (SCORING.md §4). Pure: no I/O.
  */
+import type { BattleCluster } from './cluster-bootstrap.ts';
 
 /** Winner of one arena battle, as in Chatbot Arena dumps (Chiang et al. 2024, arXiv:2403.04132). */
 export type Winner = 'model_a' | 'model_b' | 'tie' | 'tie (bothbad)';
@@ -33,6 +34,11 @@ export interface PairCountRecord {
  */
 export interface PairCountInput {
   readonly pairs: readonly PairCountRecord[];
+  /**
+   * The same votes grouped by battle (several votes per chat battle); when present, bootstrap intervals resample
+   * battles, not votes (see rating/cluster-bootstrap.ts).
+   */
+  readonly clusters?: readonly BattleCluster[];
   readonly battles?: readonly BattleRecord[];
 }
 

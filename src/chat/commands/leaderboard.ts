@@ -5,30 +5,14 @@
  * Models with fewer than `aggregation.min_votes` live votes are listed as "not enough votes" (they still take part
  * in the fit, as in Chatbot Arena, but get no rating or rank on the board).
  *
- * Intervals come from a bootstrap over *battles* (SCORING.md §4), where a battle is one posted message with all
- * of its votes, not over single votes as in Chatbot Arena (where every battle has exactly one vote). The votes on
- * one message share the same prompt and answers and are strongly correlated (often unanimous), so resampling
- * single votes treats 40 copies of one judgement as 40 independent observations and gives intervals that are
- * far too narrow; resampling whole battles keeps that correlation (a cluster bootstrap). Each round draws as many
- * battles as there are, with replacement, and refits Bradley–Terry (rating/fitBradleyTerry); a model left without
- * a finite rating in a round (e.g. all its battles missed) simply has no value for that round.
+ * Intervals come from a bootstrap over *battles* (SCORING.md §4; rating/cluster-bootstrap.ts), where a battle is
+ * one posted message with all of its votes.
  */
 import type { Kysely } from 'kysely';
 import { isAppError } from '../../core/errors.ts';
-import type { Rng } from '../../core/rng.ts';
 import { createRng } from '../../core/rng.ts';
-import type { PairCountRecord } from '../../rating/index.ts';
-import {
-  arenaFromPairCounts,
-  computeArenaRatings,
-  fitBradleyTerry,
-  quantileSorted,
-} from '../../rating/index.ts';
-import {
-  type BattleVoteCounts,
-  battleVoteCounts,
-  liveVotesPerModel,
-} from '../../storage/arena-queries.ts';
+import { arenaFromPairCounts, computeArenaRatings, rankByIntervals } from '../../rating/index.ts';
+import { battleVoteCounts, liveVotesPerModel } from '../../storage/arena-queries.ts';
 import { listModels } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
 import { pairVoteCounts } from '../../storage/votes.ts';
@@ -82,19 +66,22 @@ export async function computeLeaderboard(
   if (data.models.length >= 2 && data.totalVotes > 0) {
     try {
       const anchor = o.anchor && data.models.includes(o.anchor.model) ? { anchor: o.anchor } : {};
-      const r = computeArenaRatings(data, createRng(o.seed), { bootstrapRounds: 0, ...anchor });
-      const ci =
-        rounds > 0
-          ? battleBootstrap(
-              await battleVoteCounts(db, o.ability),
-              createRng(o.seed),
-              rounds,
-              anchor,
-            )
-          : new Map();
+      // Intervals from a bootstrap over battles (rating/cluster-bootstrap.ts): votes on one message are
+      // correlated, so resampling single votes would make the intervals far too narrow.
+      const clusters = (await battleVoteCounts(db, o.ability)).map((b) => ({
+        model_a: b.leftModel,
+        model_b: b.rightModel,
+        a_wins: b.left,
+        b_wins: b.right,
+        ties: b.equal,
+      }));
+      const r = computeArenaRatings(data, createRng(o.seed), {
+        bootstrapRounds: rounds,
+        clusters,
+        ...anchor,
+      });
       for (const row of r.rows) {
-        const iv = ci.get(row.model);
-        rated.set(row.model, { rating: row.rating, lo: iv?.lo ?? null, hi: iv?.hi ?? null });
+        rated.set(row.model, { rating: row.rating, lo: row.ratingLo, hi: row.ratingHi });
       }
       for (const e of r.excluded)
         notes.set(e.model, `no finite rating (${e.reason.replace('_', ' ')})`);
@@ -126,89 +113,14 @@ export async function computeLeaderboard(
     }
   }
   shown.sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0) || a.model.localeCompare(b.model));
-  const ranked = shown.map((row) => ({
-    ...row,
-    // Rank by intervals among the listed models: 1 + models whose lower bound is above this upper bound.
-    rank: 1 + shown.filter((o2) => (o2.lo ?? o2.rating ?? 0) > (row.hi ?? row.rating ?? 0)).length,
-  }));
+  // Rank by intervals among the listed models: 1 + models whose lower bound is above this upper bound.
+  const ranks = rankByIntervals(
+    shown.map((r) => r.lo ?? r.rating ?? 0),
+    shown.map((r) => r.hi ?? r.rating ?? 0),
+  );
+  const ranked = shown.map((row, i) => ({ ...row, rank: ranks[i] ?? null }));
   rest.sort((a, b) => b.votes - a.votes || a.model.localeCompare(b.model));
   return [...ranked, ...rest];
-}
-
-/** Pair-count records of a multiset of battles (given by index, repeats allowed). */
-function pairRecords(
-  battles: readonly BattleVoteCounts[],
-  picks: Iterable<number>,
-): PairCountRecord[] {
-  const acc = new Map<
-    string,
-    {
-      model_a: string;
-      model_b: string;
-      model_a_wins: number;
-      model_b_wins: number;
-      tie: number;
-      tie_bothbad: number;
-    }
-  >();
-  for (const i of picks) {
-    const b = battles[i] as BattleVoteCounts;
-    const key = `${b.leftModel}\u0000${b.rightModel}`;
-    const rec = acc.get(key) ?? {
-      model_a: b.leftModel,
-      model_b: b.rightModel,
-      model_a_wins: 0,
-      model_b_wins: 0,
-      tie: 0,
-      tie_bothbad: 0,
-    };
-    acc.set(key, rec);
-    rec.model_a_wins += b.left;
-    rec.model_b_wins += b.right;
-    rec.tie += b.equal;
-  }
-  return [...acc.values()];
-}
-
-/**
- * 95 % intervals (2.5 % / 97.5 % quantiles) of each model's BT rating from a bootstrap over battles (see the
- * module doc). Pure given the Rng.
- */
-export function battleBootstrap(
-  battles: readonly BattleVoteCounts[],
-  rng: Rng,
-  rounds: number,
-  anchor: { anchor?: { readonly model: string; readonly rating: number } } = {},
-): Map<string, { lo: number; hi: number }> {
-  const samples = new Map<string, number[]>();
-  const n = battles.length;
-  if (n === 0) return new Map();
-  for (let round = 0; round < rounds; round++) {
-    const picks = Array.from({ length: n }, () => rng.int(n));
-    const data = arenaFromPairCounts(pairRecords(battles, picks));
-    if (data.models.length < 2) continue;
-    let fit: ReturnType<typeof fitBradleyTerry>;
-    try {
-      fit = fitBradleyTerry(
-        data,
-        anchor.anchor && data.models.includes(anchor.anchor.model) ? anchor : {},
-      );
-    } catch (err) {
-      if (isAppError(err)) continue; // a degenerate resample (disconnected): no values this round
-      throw err;
-    }
-    fit.models.forEach((m, i) => {
-      const xs = samples.get(m) ?? [];
-      samples.set(m, xs);
-      xs.push(fit.ratings[i] as number);
-    });
-  }
-  const out = new Map<string, { lo: number; hi: number }>();
-  for (const [m, xs] of samples) {
-    xs.sort((a, b) => a - b);
-    out.set(m, { lo: quantileSorted(xs, 0.025), hi: quantileSorted(xs, 0.975) });
-  }
-  return out;
 }
 
 /** The leaderboard as a message with a table. */

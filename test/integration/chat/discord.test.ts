@@ -326,7 +326,11 @@ describe('DiscordAdapter against the fake gateway', () => {
     await waitFor(() => fake.responsesFor(id).length >= 1, 'refusal');
     expect(fake.responsesFor(id)[0]?.body).toMatchObject({
       type: 4,
-      data: { content: 'Maintainers only.', flags: 64 },
+      data: {
+        content:
+          'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!',
+        flags: 64,
+      },
     });
     expect(rec.commands).toHaveLength(0);
   });
