@@ -91,9 +91,10 @@ export class ShellAdapter implements ChatPlatform {
   #nextEvent = 1;
   #chain: Promise<void> = Promise.resolve();
   #started = false;
+  #linesRead = 0;
   #resolveBattle: ((battleId: number) => Promise<MessageRef | undefined>) | undefined;
   #closedResolve!: () => void;
-  /** Resolves when the user typed `quit` or the input ended. */
+  /** Resolves when the user typed `quit`, or the input ended after at least one line (not on an empty stdin). */
   readonly closed: Promise<void>;
 
   constructor(options: ShellAdapterOptions) {
@@ -133,11 +134,19 @@ export class ShellAdapter implements ChatPlatform {
     });
     this.#rl = rl;
     rl.on('line', (line) => {
+      this.#linesRead++;
       this.#chain = this.#chain
         .then(() => this.#runLine(line))
         .catch((err: unknown) => this.#log.error({ err }, 'shell line failed'));
     });
     rl.on('close', () => {
+      if (this.#linesRead === 0 && this.#rl === rl) {
+        // No terminal at all (stdin is /dev/null: a container, CI, a service manager): keep the bot, its worker
+        // and the health endpoint running headless until a signal, instead of quitting at once.
+        this.#log.warn('no terminal input: running headless; stop with Ctrl-C or SIGTERM');
+        return;
+      }
+      // A script piped in (or Ctrl-D after typing): finish its lines, then stop like `quit`.
       void this.#chain.then(() => this.#closedResolve());
     });
     this.#print(

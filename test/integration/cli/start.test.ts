@@ -1,0 +1,78 @@
+/**
+ * `npm start` as a newcomer runs it: no DATABASE_URL, no chat tokens, a fresh data folder. It must migrate, say
+ * where its data lives, answer /healthz, keep running without a terminal (stdin is /dev/null in containers and
+ * CI), and shut down cleanly on Ctrl-C (SIGINT).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('npm start (zhujiu bot) with zero setup', () => {
+  it('starts headless, serves /healthz and /readyz, and stops cleanly on SIGINT', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'zhujiu-start-')), 'pg');
+    const port = await freePort();
+    const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), 'bot'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        DISCORD_TOKEN: '',
+        SLACK_BOT_TOKEN: '',
+        ZHUJIU_DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+    });
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    try {
+      let health: Response | undefined;
+      for (let i = 0; i < 120 && !health; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+        if (!health) await sleep(500);
+      }
+      expect(health?.status, stderr).toBe(200);
+      expect(await health?.json()).toEqual({ status: 'ok' });
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(ready.status).toBe(200);
+      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      expect(metrics).toContain('process_cpu_user_seconds_total');
+      await sleep(1000);
+      expect(child.exitCode).toBeNull(); // still up without a terminal
+      expect(stderr).toContain(`PGlite at ${dataDir}`);
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(stderr).toMatch(/shutting down/);
+      expect(`${stdout}\n${stderr}`).not.toMatch(/unexpected error|Unhandled/i);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
