@@ -20,7 +20,8 @@
  *   `reconcile:<battle>:<voter hash>:<choice>:<add|remove>:<n>` with n = events already logged for that voter on
  *   that battle, so re-running reconcile with nothing changed writes nothing and a replay counts once.
  *   A message whose reactions cannot be read (deleted, or the terminal's in-memory messages after a restart) is
- *   skipped, never treated as "no reactions".
+ *   skipped, never treated as "no reactions". Unreadable messages are warned about one by one; terminal battles
+ *   of an earlier run are expected (every terminal vote was stored when typed) and get one info line in all.
  */
 import type { Kysely } from 'kysely';
 import type {
@@ -32,6 +33,7 @@ import type {
 } from '../chat/port.ts';
 import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
+import { isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { createRng, freshSeed } from '../core/rng.ts';
@@ -359,6 +361,8 @@ export class ArenaService {
     let added = 0;
     let removed = 0;
     let skipped = 0;
+    /** Terminal battles of an earlier run: their reactions lived in that process only (expected, not a warning). */
+    const earlierRun: number[] = [];
     const open = (await listOpenBattles(this.#db)).filter(
       (b) => b.platform === platformName && b.messageId !== null,
     );
@@ -368,6 +372,10 @@ export class ArenaService {
         snapshot = await platform.listReactions(refOf(b));
       } catch (err) {
         skipped++;
+        if (platformName === 'shell' && isAppError(err, 'not_found')) {
+          earlierRun.push(b.id);
+          continue;
+        }
         this.#log.warn(
           { battleId: b.id, err: (err as Error).message },
           'cannot read the reactions of a battle message; not reconciled',
@@ -436,6 +444,13 @@ export class ArenaService {
       for (const [voter, choice] of live) {
         if (!held.has(voter)) await apply(voter, 'remove', choice);
       }
+    }
+    if (earlierRun.length > 0) {
+      const n = earlierRun.length;
+      this.#log.info(
+        { battles: earlierRun },
+        `${n} open terminal battle${n === 1 ? '' : 's'} from an earlier run keep${n === 1 ? 's its' : ' their'} stored votes`,
+      );
     }
     const report = { battles: open.length, added, removed, skipped };
     this.#log.info({ platform: platformName, ...report }, 'open battles reconciled');

@@ -11,19 +11,26 @@
  * ARCHITECTURE.md "jobs/"). Closing is idempotent (`closeBattle` only updates open battles), so any number of
  * processes may run the loop. Revealing needs the chat connection, so a `worker` without chat platforms closes
  * battles and the bot that holds the platform reveals them on its next tick.
+ *
+ * When the terminal is the chat and a person reads it ({@link ShellAdapter.interactive}), the bot's, arena's and
+ * commands' info lines would interleave with the conversation: they log at `warn` then, unless the configured
+ * level is not the default `info` (LOG_LEVEL=debug keeps everything), or {@link BotServiceOptions.quietLogs} says
+ * otherwise.
  */
 import type { Kysely } from 'kysely';
 import { ArenaService, refOf } from '../arena/service.ts';
 import { createCommandHandler } from '../chat/commands/handlers.ts';
 import { COMMAND_SPECS } from '../chat/commands/specs.ts';
-import type { ChatHandlers, ChatPlatform, MessageRef } from '../chat/port.ts';
-import { ShellAdapter } from '../chat/shell/adapter.ts';
+import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
+import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
 import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import { hashVoterId } from '../core/voter-id.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
+import { liveVotes } from '../storage/votes.ts';
 
 /** Options of {@link BotService}. */
 export interface BotServiceOptions {
@@ -42,6 +49,18 @@ export interface BotServiceOptions {
   readonly seedSource?: () => number;
   /** Bootstrap rounds for /leaderboard (default 200). */
   readonly leaderboardRounds?: number;
+  /**
+   * Log only warnings and errors from the bot, arena and commands (default: when an interactive terminal is the
+   * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
+   */
+  readonly quietLogs?: boolean;
+}
+
+/** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
+function quieter(logger: Logger): Logger {
+  return logger.levelVal < (logger.levels.values.warn ?? 40)
+    ? logger.child({}, { level: 'warn' })
+    : logger;
 }
 
 /** What one loop tick did. */
@@ -56,6 +75,8 @@ export class BotService {
   readonly arena: ArenaService;
   readonly #o: BotServiceOptions;
   readonly #log: Logger;
+  /** The logger given to the arena and the commands (possibly {@link quieter}). */
+  readonly #logger: Logger;
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<TickReport> | undefined;
   #started: ChatPlatform[] = [];
@@ -66,13 +87,18 @@ export class BotService {
 
   constructor(o: BotServiceOptions) {
     this.#o = o;
-    this.#log = o.logger.child({ component: 'bot' });
+    const quiet =
+      o.quietLogs ??
+      (o.config.log.level === 'info' &&
+        o.platforms.some((p) => p instanceof ShellAdapter && p.interactive));
+    this.#logger = quiet ? quieter(o.logger) : o.logger;
+    this.#log = this.#logger.child({ component: 'bot' });
     this.arena = new ArenaService({
       db: o.db,
       platforms: o.platforms,
       arena: o.config.arena,
       clock: o.clock,
-      logger: o.logger,
+      logger: this.#logger,
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
     });
@@ -87,7 +113,7 @@ export class BotService {
       db: this.#o.db,
       arena: this.arena,
       config: this.#o.config,
-      logger: this.#o.logger,
+      logger: this.#logger,
       ...(this.#o.leaderboardRounds !== undefined
         ? { leaderboardRounds: this.#o.leaderboardRounds }
         : {}),
@@ -107,7 +133,8 @@ export class BotService {
     };
     for (const p of this.#o.platforms) {
       if (p instanceof ShellAdapter) {
-        p.setBattleResolver(async (id) => this.#battleRef(id));
+        p.setBattleResolver(async (id, userId) => this.#shellBattle(id, userId));
+        p.setVoteHandler(async (ev) => this.arena.onReaction(ev));
         void p.closed.then(() => this.#doneResolve());
       }
       await p.start(handlers, COMMAND_SPECS);
@@ -144,9 +171,15 @@ export class BotService {
     }
   }
 
-  async #battleRef(id: number): Promise<MessageRef | undefined> {
+  /** A battle as the terminal's `vote`/`unvote` need it, with `userId`'s live vote on terminal battles. */
+  async #shellBattle(id: number, userId: string): Promise<ShellBattleInfo | undefined> {
     const b = await getBattle(this.#o.db, id);
-    return b?.platform && b.channelId && b.messageId ? refOf(b) : undefined;
+    if (!b) return undefined;
+    const ref = b.platform && b.channelId && b.messageId ? refOf(b) : undefined;
+    if (ref?.platform !== 'shell') return { ref, status: b.status };
+    const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
+    const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
+    return { ref, status: b.status, liveChoice: live?.choice ?? null };
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */

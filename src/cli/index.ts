@@ -62,8 +62,19 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   program
     .command('migrate')
     .description('apply pending database migrations (also done at every start)')
-    .option('--down', 'roll back the last migration instead')
-    .action(async (o: { down?: boolean }) => {
+    .option(
+      '--down',
+      'roll back the last migration instead (drops what it created: with 0001, every table)',
+    )
+    .option('--yes', 'confirm --down')
+    .action(async (o: { down?: boolean; yes?: boolean }) => {
+      if (o.down && !o.yes) {
+        throw new AppError(
+          'input_invalid',
+          'migrate --down rolls back the last migration and deletes the data in what it created ' +
+            '(for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
+        );
+      }
       const rt = await openRuntime({ migrate: !o.down, quiet: true });
       try {
         if (o.down) {
@@ -109,6 +120,13 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       io.out(
         `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,
       );
+      if (c.env.DATABASE_URL && !c.env.ZHUJIU_VOTER_SECRET) {
+        throw new AppError(
+          'env_invalid',
+          'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the ' +
+            'same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+        );
+      }
     });
 
   const imp = program
@@ -156,7 +174,10 @@ export function buildProgram(io: CliIo = defaultIo): Command {
             ...(o.dataset ? { dataset: o.dataset } : {}),
           });
           io.out(
-            `imported ${r.added} responses for ${r.model} into dataset ${r.dataset} (${r.rows} rows, ${r.skipped} already present) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+            `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
+              `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
+              `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored` : ''}) ` +
+              `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
           );
         } finally {
           await rt.close();
@@ -209,6 +230,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
       code = err.exitCode === 0 ? 0 : 2;
     } else if (isAppError(err)) {
       io.err(`error [${err.code}]: ${err.message}`);
+      if (err.code === 'input_invalid') code = 2; // a usage mistake (bad flag value)
     } else {
       io.err(`unexpected error: ${(err as Error).stack ?? String(err)}`);
     }

@@ -5,7 +5,7 @@
 import { type Command, Option } from 'commander';
 import { ABILITIES } from '../config/schema.ts';
 import { openRuntime } from '../main.ts';
-import { battleVoteCounts } from '../storage/arena-queries.ts';
+import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import { runRatings } from './ratings.ts';
 
@@ -53,7 +53,17 @@ export function registerRatings(
             out: io.out,
             loadStoredBattles: async (ability?: string) => {
               const rows = await pairVoteCounts(rt.db.db, ability);
+              // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
+              const types = await battleVoteTypes(rt.db.db, ability);
               return {
+                clusters: types.map((t) => ({
+                  model_a: t.leftModel,
+                  model_b: t.rightModel,
+                  a_wins: t.left,
+                  b_wins: t.right,
+                  ties: t.equal,
+                  count: t.count,
+                })),
                 pairs: rows.map((r) => ({
                   model_a: r.model_a,
                   model_b: r.model_b,

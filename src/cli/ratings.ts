@@ -75,13 +75,61 @@ async function readArenaFile(path: string): Promise<ArenaData> {
   return parser.finish();
 }
 
-function intOption(name: string, v: number | undefined, dflt: number, min: number): number {
+/** Most bootstrap rounds `--bootstrap` accepts (the samples take rounds × models × 8 bytes). */
+export const MAX_BOOTSTRAP_ROUNDS = 100_000;
+
+function intOption(
+  name: string,
+  v: number | undefined,
+  dflt: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (v === undefined) return dflt;
-  if (!Number.isSafeInteger(v) || v < min) {
-    throw new AppError('input_invalid', `--${name} must be an integer ≥ ${min}, got ${String(v)}`);
+  if (!Number.isSafeInteger(v) || v < min || v > max) {
+    const range =
+      max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
+    throw new AppError('input_invalid', `--${name} must be ${range}, got ${String(v)}`);
   }
   return v;
 }
+
+/** An interval bound for the table: one decimal, or ∞ / −∞ when unbounded. */
+function boundText(v: number): string {
+  if (v === Number.POSITIVE_INFINITY) return '∞';
+  if (v === Number.NEGATIVE_INFINITY) return '−∞';
+  return v.toFixed(1);
+}
+
+/** The `note` a JSON row carries when its rating or a bound is null (see {@link runRatings}). */
+function jsonNote(lo: number | null, hi: number | null): string | undefined {
+  const parts: string[] = [];
+  if (lo !== null && !Number.isFinite(lo)) {
+    parts.push(
+      Number.isNaN(lo)
+        ? 'rating_lo undefined: the model was rated in no bootstrap round'
+        : 'rating_lo unbounded (−∞): in some bootstrap rounds the model had only losses (too few votes for a finite bound)',
+    );
+  }
+  if (hi !== null && !Number.isFinite(hi)) {
+    parts.push(
+      Number.isNaN(hi)
+        ? 'rating_hi undefined: the model was rated in no bootstrap round'
+        : 'rating_hi unbounded (∞): in some bootstrap rounds the model had only wins (too few votes for a finite bound)',
+    );
+  }
+  return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+}
+
+/** Why a model has no finite BT rating, for the JSON `note`. */
+const EXCLUSION_NOTES: Record<string, string> = {
+  disconnected: 'not rated: no chain of battles links it to the rated models',
+  unbounded_above:
+    'not rated: it never lost (ties count half) to the rated models, so its maximum-likelihood rating is +∞',
+  unbounded_below:
+    'not rated: it never won (ties count half) against the rated models, so its maximum-likelihood rating is −∞',
+  unbounded: 'not rated: linked to the rated models only through other unrated models',
+};
 
 const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toFixed(d));
 
@@ -97,7 +145,9 @@ function renderTable(
     row.rating.toFixed(1),
     row.ratingLo === null || row.ratingHi === null
       ? '—'
-      : `${row.ratingLo.toFixed(1)} – ${row.ratingHi.toFixed(1)}`,
+      : Number.isNaN(row.ratingLo) || Number.isNaN(row.ratingHi)
+        ? '?'
+        : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
     fix(row.elo, 1),
     String(row.numBattles),
     `${(row.avgWinRate * 100).toFixed(1)}%`,
@@ -117,6 +167,18 @@ function renderTable(
         : 'no bootstrap (rank from point ratings)') +
       (r.rows[0]?.elo === null ? '; elo needs ordered battles (—)' : '; elo: online, K=4'),
   ];
+  if (
+    r.rows.some(
+      (x) => x.ratingLo === Number.NEGATIVE_INFINITY || x.ratingHi === Number.POSITIVE_INFINITY,
+    )
+  ) {
+    notes.push(
+      '∞: in some bootstrap rounds the model had only wins (∞) or only losses (−∞) against the others: too few votes for a finite bound',
+    );
+  }
+  if (r.rows.some((x) => Number.isNaN(x.ratingLo ?? 0) || Number.isNaN(x.ratingHi ?? 0))) {
+    notes.push('?: the model was rated in no bootstrap round (no interval)');
+  }
   if (r.excluded.length > 0) {
     notes.push(`not rated (no finite maximum-likelihood rating): ${r.excluded.length}`);
     for (const e of r.excluded) {
@@ -129,17 +191,24 @@ function renderTable(
 /**
  * Runs the ratings command and writes the result through `io.out`.
  *
- * JSON output (`--json`) is exactly `{"models":[{"model","rating","rating_lo","rating_hi","elo","rank",
+ * JSON output (`--json`) is `{"models":[{"model","rating","rating_lo","rating_hi","elo","rank",
  * "num_battles","avg_win_rate"}]}` sorted by rating descending; `rating_lo`/`rating_hi` are null with
  * `--bootstrap 0`, `elo` is null for pair counts (no order). Models without a finite BT rating (disconnected,
  * only wins, only losses) follow the rated ones with `rating`, `rating_lo`, `rating_hi`, `rank` and
  * `avg_win_rate` null; the text table lists them under the table with the reason.
  *
- * @throws AppError `input_invalid` (bad --anchor / --bootstrap / --seed, unreadable file, no data source),
+ * Unbounded intervals: when at least 2.5 % of the bootstrap rounds left a model with only wins (only losses)
+ * against the others, its upper (lower) bound is infinite: too few votes for a finite bound. The table shows
+ * `∞` / `−∞` with a note under it; JSON cannot hold infinities, so that bound is null there.
+ * Rows with a null `rating` or a null bound *for one of these reasons* (not for `--bootstrap 0`) carry one extra
+ * key, `"note"`, a sentence saying why; no other row has it.
+ *
+ * @throws AppError `input_invalid` (bad --anchor / --seed, --bootstrap not an integer from 0 to
+ *   {@link MAX_BOOTSTRAP_ROUNDS}, unreadable file, no data source),
  *   `rating_input_invalid` (bad line, with file:line; anchor model not in the data), `rating_disconnected`.
  */
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
-  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0);
+  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);
   const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
   const anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
   let data: ArenaData;
@@ -170,16 +239,22 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   });
   if (opts.json) {
     const models = [
-      ...result.rows.map((r) => ({
-        model: r.model,
-        rating: r.rating,
-        rating_lo: r.ratingLo,
-        rating_hi: r.ratingHi,
-        elo: r.elo,
-        rank: r.rank,
-        num_battles: r.numBattles,
-        avg_win_rate: r.avgWinRate,
-      })),
+      ...result.rows.map((r) => {
+        const note = jsonNote(r.ratingLo, r.ratingHi);
+        const finite = (v: number | null): number | null =>
+          v === null || !Number.isFinite(v) ? null : v;
+        return {
+          model: r.model,
+          rating: r.rating,
+          rating_lo: finite(r.ratingLo),
+          rating_hi: finite(r.ratingHi),
+          elo: r.elo,
+          rank: r.rank,
+          num_battles: r.numBattles,
+          avg_win_rate: r.avgWinRate,
+          ...(note ? { note } : {}),
+        };
+      }),
       ...result.excluded.map((e) => ({
         model: e.model,
         rating: null,
@@ -189,6 +264,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
         rank: null,
         num_battles: e.numBattles,
         avg_win_rate: null,
+        note: EXCLUSION_NOTES[e.reason] ?? 'not rated: no finite maximum-likelihood rating',
       })),
     ];
     io.out(`${JSON.stringify({ models })}\n`);

@@ -47,11 +47,15 @@ export async function startService(
   opts: ServiceOptions,
 ): Promise<StartedService> {
   const rt = await openRuntime(opts);
+  let http: Running | undefined;
   try {
-    const http = await startHttpFor(rt, opts.httpPort);
+    // Everything that can fail on bad configuration comes before anything starts listening, so a bad start
+    // exits at once instead of leaving a half-started process that answers health checks.
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+    http = await startHttpFor(rt, opts.httpPort);
+    const started = http;
     const bot = new BotService({
       db: rt.db.db,
       config: rt.config.app,
@@ -70,7 +74,6 @@ export async function startService(
       await bot.start();
     } catch (err) {
       await bot.stop().catch(() => undefined);
-      await http.stop();
       throw err;
     }
     rt.logger.info(
@@ -85,15 +88,16 @@ export async function startService(
     return {
       rt,
       bot,
-      http,
+      http: started,
       stop: async () => {
         await bot.stop();
-        await http.stop();
+        await started.stop();
         await rt.close();
         rt.logger.info('stopped');
       },
     };
   } catch (err) {
+    await http?.stop();
     await rt.close();
     throw err;
   }

@@ -134,7 +134,14 @@ function deepFreeze<T>(o: T): T {
 export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const env = parseEnv(options.env ?? process.env);
-  const configDir = resolve(cwd, options.configDir ?? env.ZHUJIU_CONFIG_DIR ?? 'config');
+  const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
+  const configDir = resolve(cwd, explicitDir ?? 'config');
+  if (explicitDir !== undefined && !existsSync(configDir)) {
+    throw new AppError(
+      'config_missing',
+      `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
+    );
+  }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {

@@ -2,8 +2,10 @@
  * @module import/battles
  * `zhujiu import battles`: public arena votes (JSONL `{model_a, model_b, winner}`) become closed battles with one
  * vote each, tagged with a source, so an arena can start from existing votes. One transaction; re-running the same
- * file adds nothing (each row's key is its line number within the source).
+ * file adds nothing (each row's key is its line number and a hash of its content, within the source); another
+ * file under the same source name is refused.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -11,7 +13,11 @@ import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Ability } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { type ImportedBattle, insertImportedBattles } from '../storage/battles.ts';
+import {
+  type ImportedBattle,
+  importKeysOfSource,
+  insertImportedBattles,
+} from '../storage/battles.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 
@@ -57,8 +63,15 @@ export async function importBattles(
     );
   }
   try {
-    await stat(opts.file);
+    const st = await stat(opts.file);
+    if (!st.isFile()) {
+      throw new AppError(
+        'import_invalid',
+        `${opts.file}: not a file; give the path of a JSONL file of battles`,
+      );
+    }
   } catch (err) {
+    if (err instanceof AppError) throw err;
     throw new AppError(
       'import_invalid',
       `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code}); check the path`,
@@ -75,15 +88,20 @@ export async function importBattles(
   });
   for await (const raw of rl) {
     lineNo++;
-    if (raw.trim() === '') continue;
+    const line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // UTF-8 BOM
+    if (line.trim() === '') continue;
     const bad = (msg: string) => {
       if (problems.length < 20) problems.push(`${opts.file}:${lineNo}: ${msg}`);
     };
+    if (line.includes('\u0000')) {
+      bad('not a text line (NUL bytes); expected UTF-8 JSONL');
+      break;
+    }
     let o: unknown;
     try {
-      o = JSON.parse(raw);
+      o = JSON.parse(line);
     } catch (err) {
-      bad(`not valid JSON (${(err as Error).message})`);
+      bad(`not valid JSON (${(err as Error).message.slice(0, 120)})`);
       continue;
     }
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
@@ -102,6 +120,13 @@ export async function importBattles(
       bad(`self-battle: "model_a" and "model_b" are both "${a}"; drop the line`);
       continue;
     }
+    if (w === undefined && 'model_a_wins' in r) {
+      bad(
+        'this is a pair-count line; `import battles` takes one battle per line {"model_a","model_b","winner"} ' +
+          '(pair counts can be rated directly with `zhujiu ratings --battles FILE`)',
+      );
+      break;
+    }
     if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
       bad(`unknown "winner" ${JSON.stringify(w)}; use model_a, model_b, tie or tie (bothbad)`);
       continue;
@@ -112,15 +137,35 @@ export async function importBattles(
   if (rows.length === 0)
     throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
   const at = opts.at ?? new Date();
+  const keyOf = (r: Row) =>
+    `${r.line}:${createHash('sha256').update(`${r.a}\u0000${r.b}\u0000${r.winner}`).digest('hex').slice(0, 12)}`;
   return db.transaction().execute(async (trx) => {
+    // Keys are "line:content hash": re-running the same file adds nothing, appending lines adds just those,
+    // and a different file under the same source is refused instead of being skipped as "already present".
+    const existing = new Map<string, string>();
+    for (const k of await importKeysOfSource(trx, source))
+      existing.set(k.slice(0, k.indexOf(':')), k);
+    const clash = rows.find((r) => {
+      const k = existing.get(String(r.line));
+      return k !== undefined && k !== keyOf(r);
+    });
+    if (clash) {
+      throw new AppError(
+        'import_invalid',
+        `${opts.file}:${clash.line}: source "${source}" already holds a different battle at this line: this is ` +
+          'another file (or an edited one) under the same source name; import it with its own --source NAME',
+      );
+    }
     const names = new Set<string>();
     for (const r of rows) {
       names.add(r.a);
       names.add(r.b);
     }
     const ids = await ensureModels(trx, [...names], 'external');
-    const battles: ImportedBattle[] = rows.map((r) => ({
-      importKey: String(r.line),
+    // Rows already stored are left out before inserting, so re-runs do not use up battle ids.
+    const fresh = rows.filter((r) => !existing.has(String(r.line)));
+    const battles: ImportedBattle[] = fresh.map((r) => ({
+      importKey: keyOf(r),
       leftModelId: ids.get(r.a) as number,
       rightModelId: ids.get(r.b) as number,
       choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,

@@ -6,12 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Ability, Method } from '../config/schema.ts';
+import { type Ability, type Method, modelNameSchema } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { type OutputsFormat, parseRecordedOutputs } from '../llm/recorded-outputs.ts';
-import { ensureDataset, ensureItems } from '../storage/items.ts';
-import { ensureModels } from '../storage/models.ts';
-import { insertResponses } from '../storage/responses.ts';
+import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
+import { ensureModels, promoteToRecorded } from '../storage/models.ts';
+import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
@@ -35,6 +35,8 @@ export interface ImportOutputsResult {
   readonly rows: number;
   readonly added: number;
   readonly skipped: number;
+  /** Of the skipped rows, how many carry an output different from the stored one (the stored one is kept). */
+  readonly differing: number;
 }
 
 /**
@@ -47,6 +49,13 @@ export async function importOutputs(
   opts: ImportOutputsOptions,
 ): Promise<ImportOutputsResult> {
   const format = opts.format ?? 'alpaca_eval';
+  const name = modelNameSchema.safeParse(opts.model);
+  if (!name.success) {
+    throw new AppError(
+      'input_invalid',
+      `--model ${JSON.stringify(opts.model)}: ${name.error.issues[0]?.message ?? 'invalid model name'}`,
+    );
+  }
   let text: string;
   try {
     text = await readFile(opts.file, 'utf8');
@@ -81,6 +90,29 @@ export async function importOutputs(
       language: format === 'alpaca_eval' ? 'en' : 'zh',
       source: opts.file,
     });
+    // An item key that already exists with another prompt would pair this answer with the wrong question.
+    const stored = await itemPrompts(
+      trx,
+      datasetId,
+      rows.map((r) => r.key),
+    );
+    const clashes = rows.filter((r) => {
+      const p = stored.get(r.key);
+      return p !== undefined && p !== r.prompt;
+    });
+    if (clashes.length > 0) {
+      throw new AppError(
+        'import_invalid',
+        clashes
+          .slice(0, 20)
+          .map(
+            (r) =>
+              `${opts.file}:${r.line}: item "${r.key}" is already in dataset "${dataset}" with a different prompt; ` +
+              'give it another key, or import into another --dataset',
+          )
+          .join('\n'),
+      );
+    }
     const ids = await ensureItems(
       trx,
       datasetId,
@@ -90,6 +122,12 @@ export async function importOutputs(
         metadata: r.subset ? { subset: r.subset } : {},
       })),
     );
+    await promoteToRecorded(trx, modelId);
+    const previous = await storedOutputs(trx, modelId, [...ids.values()], RECORDED_REQUEST_HASH);
+    const changed = rows.filter((r) => {
+      const prev = previous.get(ids.get(r.key) as number);
+      return prev !== undefined && prev !== r.output;
+    }).length;
     const added = await insertResponses(
       trx,
       rows.map((r) => {
@@ -104,6 +142,13 @@ export async function importOutputs(
         };
       }),
     );
-    return { model: opts.model, dataset, rows: rows.length, added, skipped: rows.length - added };
+    return {
+      model: opts.model,
+      dataset,
+      rows: rows.length,
+      added,
+      skipped: rows.length - added,
+      differing: changed,
+    };
   });
 }

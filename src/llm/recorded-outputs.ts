@@ -33,9 +33,16 @@ export function instructionKey(instruction: string): string {
   return createHash('sha256').update(instruction, 'utf8').digest('hex').slice(0, 16);
 }
 
+/** Longest answer accepted (characters): far above real answers, low enough that a broken file is caught. */
+export const MAX_OUTPUT_CHARS = 200_000;
+
+const outputField = z
+  .string({ error: 'must be a string (the model answer)' })
+  .max(MAX_OUTPUT_CHARS, `is longer than ${MAX_OUTPUT_CHARS.toLocaleString('en')} characters`);
+
 const alpacaRow = z.object({
   instruction: z.string().min(1, 'must be a non-empty string'),
-  output: z.string({ error: 'must be a string (the model answer)' }),
+  output: outputField,
   generator: z.string().optional(),
   dataset: z.string().optional(),
 });
@@ -45,7 +52,7 @@ const jsonlRow = z.object({
     error: 'must be a non-empty string or an integer id',
   }),
   prompt: z.string().min(1, 'must be a non-empty string'),
-  output: z.string({ error: 'must be a string (the model answer)' }),
+  output: outputField,
 });
 
 function lineAt(text: string, offset: number): number {
@@ -107,6 +114,19 @@ export function parseRecordedOutputs(
 ): Result<RecordedOutput[], string[]> {
   const problems: string[] = [];
   const rows: RecordedOutput[] = [];
+  // A UTF-8 byte-order mark (some Windows editors add one) is not part of the JSON.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    return fail([
+      `${file}:${lineAt(text, nul)}: not a text file (it contains NUL bytes); expected UTF-8 JSON`,
+    ]);
+  }
+  if (format === 'jsonl' && text.trimStart().startsWith('[')) {
+    return fail([
+      `${file}:1: this is a JSON array, not one object per line; use --format alpaca_eval`,
+    ]);
+  }
   if (text.trim() === '')
     return fail([
       `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`,

@@ -8,7 +8,11 @@ import type { BootstrapResult } from './bootstrap.ts';
 import { bootstrapBradleyTerry } from './bootstrap.ts';
 import type { BradleyTerryFit } from './bradley-terry.ts';
 import { fitBradleyTerry } from './bradley-terry.ts';
-import { type BattleCluster, clusterBootstrapBradleyTerry } from './cluster-bootstrap.ts';
+import {
+  type BattleCluster,
+  type ClusterBootstrap,
+  createClusterBootstrap,
+} from './cluster-bootstrap.ts';
 import { computeOnlineElo } from './online-elo.ts';
 import { rankByIntervals } from './rank-by-intervals.ts';
 import type { ArenaData, ExcludedModel } from './types.ts';
@@ -24,7 +28,7 @@ export interface ArenaRatingsOptions {
   readonly onDegenerate?: 'exclude' | 'error';
   /**
    * The same votes grouped by battle. When given, intervals come from a bootstrap over these battles
-   * ({@link clusterBootstrapBradleyTerry}) instead of over single votes: use it when battles carry several votes.
+   * ({@link createClusterBootstrap}) instead of over single votes: use it when battles carry several votes.
    */
   readonly clusters?: readonly BattleCluster[];
 }
@@ -121,27 +125,47 @@ export function computeArenaRatings(
   };
 }
 
-/** The cluster bootstrap in the shape of {@link BootstrapResult} (aligned with `fit.models`; no samples kept). */
-function clusterBootstrapAsResult(
+/**
+ * The bootstrap over battles ({@link createClusterBootstrap}, warm-started from `fit`) run to the end, in the
+ * shape of {@link BootstrapResult} (aligned with `fit.models`; no samples kept). Callers that must not block
+ * (the chat `/leaderboard`) run {@link createClusterBootstrap} a few rounds at a time instead.
+ */
+export function clusterBootstrapAsResult(
   fit: BradleyTerryFit,
   clusters: readonly BattleCluster[],
   rng: Rng,
   rounds: number,
   anchor: { readonly model: string; readonly rating: number } | undefined,
 ): BootstrapResult {
-  const iv = clusterBootstrapBradleyTerry(clusters, rng, { rounds, ...(anchor ? { anchor } : {}) });
-  const m = fit.models.length;
+  const boot = createClusterBootstrap(clusters, rng, {
+    rounds,
+    fit,
+    ...(anchor ? { anchor } : {}),
+  });
+  boot.finish();
+  return clusterBootstrapResult(boot);
+}
+
+/**
+ * A (finished or partly run) {@link ClusterBootstrap} in the shape of {@link BootstrapResult}, aligned with the
+ * fit it was created with (`boot.models`). A model with no defined sample gets (−∞, +∞) and a NaN median.
+ */
+export function clusterBootstrapResult(boot: ClusterBootstrap): BootstrapResult {
+  const q = boot.summary();
+  const m = boot.models.length;
   const lo = new Float64Array(m);
   const hi = new Float64Array(m);
-  const median = new Float64Array(m);
-  let degenerate = 0;
-  fit.models.forEach((name, i) => {
-    const x = iv.get(name);
-    // A model never rated in a resample has an unbounded interval.
-    lo[i] = x ? x.lo : Number.NEGATIVE_INFINITY;
-    hi[i] = x ? x.hi : Number.POSITIVE_INFINITY;
-    median[i] = x ? x.median : Number.NaN;
-    if (x) degenerate = Math.max(degenerate, rounds - x.rounds);
-  });
-  return { rounds, lo, hi, median, samples: new Float64Array(0), degenerateRounds: degenerate };
+  for (let i = 0; i < m; i++) {
+    const none = Number.isNaN(q.median[i]!);
+    lo[i] = none ? Number.NEGATIVE_INFINITY : q.lo[i]!;
+    hi[i] = none ? Number.POSITIVE_INFINITY : q.hi[i]!;
+  }
+  return {
+    rounds: boot.done,
+    lo,
+    hi,
+    median: q.median,
+    samples: new Float64Array(0),
+    degenerateRounds: q.degenerateRounds,
+  };
 }

@@ -12,10 +12,18 @@ export {
   arenaFromPairCounts,
 } from './arena-data.ts';
 export type { ArenaRatingRow, ArenaRatings, ArenaRatingsOptions } from './arena-ratings.ts';
-export { computeArenaRatings } from './arena-ratings.ts';
+export {
+  clusterBootstrapAsResult,
+  clusterBootstrapResult,
+  computeArenaRatings,
+} from './arena-ratings.ts';
 export { multinomialConditionals, sampleBinomial, sampleMultinomialInto } from './binomial.ts';
 export type { BootstrapOptions, BootstrapResult } from './bootstrap.ts';
-export { bootstrapBradleyTerry } from './bootstrap.ts';
+export {
+  bootstrapBradleyTerry,
+  ResampleRefitter,
+  summarizeBootstrapSamples,
+} from './bootstrap.ts';
 export type {
   BradleyTerryFit,
   BradleyTerryOptions,
@@ -31,10 +39,11 @@ export {
 } from './bradley-terry.ts';
 export type {
   BattleCluster,
+  ClusterBootstrap,
   ClusterBootstrapOptions,
   ClusterInterval,
 } from './cluster-bootstrap.ts';
-export { clusterBootstrapBradleyTerry } from './cluster-bootstrap.ts';
+export { clusterBootstrapBradleyTerry, createClusterBootstrap } from './cluster-bootstrap.ts';
 export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
 export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
 export type { OnlineEloOptions } from './online-elo.ts';

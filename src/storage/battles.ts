@@ -290,3 +290,14 @@ export async function countBattles(db: Conn, source?: string): Promise<number> {
   const r = await q.executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Import keys already stored for a source (to tell "already imported" from "another file, same source"). */
+export async function importKeysOfSource(db: Conn, source: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('battles')
+    .select('import_key')
+    .where('source', '=', source)
+    .where('import_key', 'is not', null)
+    .execute();
+  return rows.map((r) => r.import_key as string);
+}

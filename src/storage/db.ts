@@ -3,7 +3,8 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import {
   Kysely,
@@ -72,6 +73,73 @@ export function redactUrl(url: string): string {
   }
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the embedded database's folder for this process. PGlite is one process's database: a second process
+ * opening the same folder would write over the first one's pages and lose data, so it is refused. The lock is a
+ * file `<data dir>.lock` holding the owner's pid; a lock left by a process that no longer runs is taken over.
+ * @returns a function that releases the lock (idempotent).
+ * @throws AppError `db_unavailable` naming the pid that holds the folder and what to do.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = `${dataDir.replace(/[/\\]+$/, '')}.lock`;
+  mkdirSync(dirname(lockPath), { recursive: true });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        process.off('exit', release);
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+      process.on('exit', release);
+      return release;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let pid = Number.NaN;
+      try {
+        pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      } catch {
+        /* removed meanwhile: retry */
+      }
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+        throw new AppError(
+          'db_unavailable',
+          `the embedded database in ${dataDir} is in use by another zhujiu process (pid ${pid}). ` +
+            'Only one process can use an embedded database: stop that process first (e.g. stop the bot before ' +
+            '`zhujiu import`), use another ZHUJIU_DATA_DIR, or set DATABASE_URL so that several processes share ' +
+            `one Postgres. If no such process runs, delete ${lockPath}.`,
+        );
+      }
+      try {
+        unlinkSync(lockPath); // stale: its process is gone
+      } catch {
+        /* someone else took it over: retry */
+      }
+    }
+  }
+  throw new AppError(
+    'db_unavailable',
+    `could not lock ${dataDir} (lock file ${lockPath} keeps changing)`,
+  );
+}
+
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
  * @throws AppError `db_unavailable` when Postgres cannot be reached or the PGlite folder cannot be opened.
@@ -108,16 +176,18 @@ export async function openDb(target: DbTarget): Promise<Db> {
       close: () => db.destroy(),
     };
   }
+  const releaseLock = lockDataDir(target.dataDir);
   let pglite: PGlite;
   try {
     mkdirSync(target.dataDir, { recursive: true });
     pglite = new PGlite(target.dataDir);
     await pglite.waitReady;
   } catch (err) {
+    releaseLock();
     throw new AppError(
       'db_unavailable',
       `cannot open the embedded database in ${target.dataDir}: ${(err as Error).message}. ` +
-        'Is another zhujiu process using it? Set ZHUJIU_DATA_DIR to another folder or stop the other process.',
+        'Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
       { cause: err },
     );
   }
@@ -126,7 +196,13 @@ export async function openDb(target: DbTarget): Promise<Db> {
     db,
     target,
     describe: `PGlite at ${target.dataDir}`,
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        releaseLock();
+      }
+    },
   };
 }
 

@@ -93,3 +93,22 @@ export async function ensureItems(
   }
   return out;
 }
+
+/** The stored prompt of each of `keys` in a dataset (keys not stored are absent). */
+export async function itemPrompts(
+  db: Conn,
+  datasetId: number,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < keys.length; i += 1000) {
+    const rows = await db
+      .selectFrom('items')
+      .select(['key', 'prompt'])
+      .where('dataset_id', '=', datasetId)
+      .where('key', 'in', keys.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) out.set(r.key, r.prompt);
+  }
+  return out;
+}

@@ -53,3 +53,16 @@ export async function findModel(db: Conn, name: string): Promise<ModelRow | unde
     .where('name', '=', name)
     .executeTakeFirst();
 }
+
+/**
+ * Marks models as having recorded outputs: a model first seen in imported battles (`external`) becomes
+ * `recorded` once its outputs are imported. Other providers are left as they are.
+ */
+export async function promoteToRecorded(db: Conn, modelId: number): Promise<void> {
+  await db
+    .updateTable('models')
+    .set({ provider: 'recorded' })
+    .where('id', '=', modelId)
+    .where('provider', '=', 'external')
+    .execute();
+}

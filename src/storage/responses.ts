@@ -56,3 +56,24 @@ export async function countResponses(db: Conn, modelId: number): Promise<number>
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Stored outputs of one model for the given items under one request hash (item id → output). */
+export async function storedOutputs(
+  db: Conn,
+  modelId: number,
+  itemIds: readonly number[],
+  requestHash: string,
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (let i = 0; i < itemIds.length; i += 1000) {
+    const rows = await db
+      .selectFrom('responses')
+      .select(['item_id', 'output'])
+      .where('model_id', '=', modelId)
+      .where('request_hash', '=', requestHash)
+      .where('item_id', 'in', itemIds.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) out.set(r.item_id, r.output);
+  }
+  return out;
+}

@@ -10,7 +10,7 @@ import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { Logger } from '../../core/logger.ts';
 import { modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
-import type { CommandContext } from '../port.ts';
+import type { CommandContext, PlatformName } from '../port.ts';
 import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -25,9 +25,26 @@ export interface CommandDeps {
   readonly leaderboardRounds?: number;
 }
 
-/** The polite refusal maintainer-only commands give everyone else. */
+/** The polite refusal maintainer-only commands give everyone else when no battles are scheduled. */
 export const MAINTAINER_REFUSAL =
+  'Sorry, only arena maintainers can use this command. When a maintainer posts a battle, react to it to vote!';
+
+/** The refusal when battles are also posted on a schedule. */
+export const MAINTAINER_REFUSAL_SCHEDULED =
   'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!';
+
+/**
+ * The refusal for `platform`: it mentions the schedule only when battles really are scheduled there
+ * (`arena.schedule.every_minutes` > 0 and a scheduled channel on that platform).
+ */
+export function maintainerRefusal(
+  schedule: AppConfig['arena']['schedule'],
+  platform: PlatformName,
+): string {
+  const scheduled =
+    schedule.every_minutes > 0 && schedule.channels.some((c) => c.platform === platform);
+  return scheduled ? MAINTAINER_REFUSAL_SCHEDULED : MAINTAINER_REFUSAL;
+}
 
 function abilityArg(
   ctx: CommandContext,
@@ -104,7 +121,10 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       }
       if (spec.maintainerOnly && !isMaintainer(ctx.user, ctx.platform, deps.config.platforms)) {
         log.info({ command: ctx.name, platform: ctx.platform }, 'maintainer-only command refused');
-        await ctx.reply({ text: MAINTAINER_REFUSAL }, { ephemeral: true });
+        await ctx.reply(
+          { text: maintainerRefusal(deps.config.arena.schedule, ctx.platform) },
+          { ephemeral: true },
+        );
         return;
       }
       await handler(ctx);

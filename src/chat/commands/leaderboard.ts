@@ -7,15 +7,27 @@
  *
  * Intervals come from a bootstrap over *battles* (SCORING.md §4; rating/cluster-bootstrap.ts), where a battle is
  * one posted message with all of its votes.
+ *
+ * The bot serves votes, health checks and gateway heartbeats on the same event loop, so the computation never
+ * holds it for long: the stored battles are read once, folded into battle types and pair counts in time slices,
+ * and the bootstrap runs a few rounds per slice ({@link createClusterBootstrap}), yielding with `setImmediate`
+ * between slices (~{@link SLICE_MS} ms each). The database query itself is not sliced.
  */
+import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import { isAppError } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
-import { arenaFromPairCounts, computeArenaRatings, rankByIntervals } from '../../rating/index.ts';
-import { battleVoteCounts, liveVotesPerModel } from '../../storage/arena-queries.ts';
+import {
+  arenaFromPairCounts,
+  type BattleCluster,
+  computeArenaRatings,
+  createClusterBootstrap,
+  type PairCountRecord,
+  rankByIntervals,
+} from '../../rating/index.ts';
+import { battleVoteTypes } from '../../storage/arena-queries.ts';
 import { listModels } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
-import { pairVoteCounts } from '../../storage/votes.ts';
 import type { MessageContent, TableContent } from '../port.ts';
 
 /** One leaderboard line. */
@@ -24,6 +36,10 @@ export interface LeaderboardRow {
   readonly votes: number;
   /** null: not enough votes (or no finite rating). */
   readonly rating: number | null;
+  /**
+   * 95 % bootstrap bounds (null without a rating). `lo` is −Infinity / `hi` +Infinity when too many bootstrap
+   * rounds left the model with only losses / only wins (too few votes for a finite bound).
+   */
   readonly lo: number | null;
   readonly hi: number | null;
   readonly rank: number | null;
@@ -42,49 +58,134 @@ export interface LeaderboardOptions {
   readonly anchor?: { readonly model: string; readonly rating: number } | null;
 }
 
-/** Rated rows first (rating descending), then the rest by votes. */
-export async function computeLeaderboard(
-  db: Kysely<Database>,
-  o: LeaderboardOptions,
-): Promise<LeaderboardRow[]> {
-  const rounds = o.rounds ?? 200;
-  const pairs = await pairVoteCounts(db, o.ability);
-  const votes = await liveVotesPerModel(db, o.ability);
-  const names = (await listModels(db)).map((m) => m.name);
-  const rated = new Map<string, { rating: number; lo: number | null; hi: number | null }>();
-  const notes = new Map<string, string>();
-  const data = arenaFromPairCounts(
-    pairs.map((p) => ({
-      model_a: p.model_a,
-      model_b: p.model_b,
-      model_a_wins: p.a_wins,
-      model_b_wins: p.b_wins,
-      tie: p.ties,
-      tie_bothbad: 0,
-    })),
-  );
-  if (data.models.length >= 2 && data.totalVotes > 0) {
-    try {
-      const anchor = o.anchor && data.models.includes(o.anchor.model) ? { anchor: o.anchor } : {};
-      // Intervals from a bootstrap over battles (rating/cluster-bootstrap.ts): votes on one message are
-      // correlated, so resampling single votes would make the intervals far too narrow.
-      const clusters = (await battleVoteCounts(db, o.ability)).map((b) => ({
+/** Longest stretch of synchronous work between two event-loop turns, in ms (a target, not a hard bound). */
+export const SLICE_MS = 15;
+
+/** A checkpoint for long loops: yields to the event loop once the current slice has used {@link SLICE_MS}. */
+function timeSlicer(): () => Promise<void> {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    start = performance.now();
+  };
+}
+
+/** Stored battles folded into live votes per model, pair counts and battle types (identical vote counts). */
+async function foldBattles(
+  battles: readonly {
+    leftModel: string;
+    rightModel: string;
+    left: number;
+    equal: number;
+    right: number;
+    /** Battles with these counts (default 1). */
+    count?: number;
+  }[],
+  checkpoint: () => Promise<void>,
+): Promise<{
+  votes: Map<string, number>;
+  pairs: PairCountRecord[];
+  types: BattleCluster[];
+}> {
+  const votes = new Map<string, number>();
+  const pairs = new Map<string, { -readonly [K in keyof PairCountRecord]: PairCountRecord[K] }>();
+  const types = new Map<string, BattleCluster & { count: number }>();
+  for (let k = 0; k < battles.length; k++) {
+    if ((k & 255) === 255) await checkpoint();
+    const b = battles[k]!;
+    const c = b.count ?? 1;
+    const n = (b.left + b.equal + b.right) * c;
+    if (n === 0) continue;
+    votes.set(b.leftModel, (votes.get(b.leftModel) ?? 0) + n);
+    if (b.rightModel === b.leftModel) continue; // a self-battle says nothing about ratings
+    votes.set(b.rightModel, (votes.get(b.rightModel) ?? 0) + n);
+    const pairKey = `${b.leftModel}\u0000${b.rightModel}`;
+    const pair = pairs.get(pairKey);
+    if (pair) {
+      pair.model_a_wins += b.left * c;
+      pair.model_b_wins += b.right * c;
+      pair.tie += b.equal * c;
+    } else {
+      pairs.set(pairKey, {
+        model_a: b.leftModel,
+        model_b: b.rightModel,
+        model_a_wins: b.left * c,
+        model_b_wins: b.right * c,
+        tie: b.equal * c,
+        tie_bothbad: 0,
+      });
+    }
+    const typeKey = `${pairKey}\u0000${b.left},${b.right},${b.equal}`;
+    const type = types.get(typeKey);
+    if (type) type.count += c;
+    else {
+      types.set(typeKey, {
         model_a: b.leftModel,
         model_b: b.rightModel,
         a_wins: b.left,
         b_wins: b.right,
         ties: b.equal,
-      }));
-      const r = computeArenaRatings(data, createRng(o.seed), {
-        bootstrapRounds: rounds,
-        clusters,
-        ...anchor,
+        count: c,
       });
-      for (const row of r.rows) {
-        rated.set(row.model, { rating: row.rating, lo: row.ratingLo, hi: row.ratingHi });
-      }
-      for (const e of r.excluded)
+    }
+  }
+  return { votes, pairs: [...pairs.values()], types: [...types.values()] };
+}
+
+/**
+ * Rated rows first (rating descending), then the rest by votes. With no live votes (in `o.ability`) every
+ * model is listed with 0 votes and no rating; {@link leaderboardContent} then answers "No votes yet".
+ * Runs in time slices (see the module doc), so the event loop keeps serving other work meanwhile.
+ */
+export async function computeLeaderboard(
+  db: Kysely<Database>,
+  o: LeaderboardOptions,
+): Promise<LeaderboardRow[]> {
+  const rounds = o.rounds ?? 200;
+  const battles = await battleVoteTypes(db, o.ability);
+  const names = (await listModels(db)).map((m) => m.name);
+  const checkpoint = timeSlicer();
+  const { votes, pairs, types } = await foldBattles(battles, checkpoint);
+  const rated = new Map<string, { rating: number; lo: number | null; hi: number | null }>();
+  const notes = new Map<string, string>();
+  if (pairs.length > 0) {
+    const data = arenaFromPairCounts(pairs);
+    await checkpoint();
+    try {
+      const anchor = o.anchor && data.models.includes(o.anchor.model) ? o.anchor : undefined;
+      const r = computeArenaRatings(data, createRng(o.seed), {
+        bootstrapRounds: 0,
+        ...(anchor ? { anchor } : {}),
+      });
+      for (const e of r.excluded) {
         notes.set(e.model, `no finite rating (${e.reason.replace('_', ' ')})`);
+      }
+      await checkpoint();
+      // Intervals from a bootstrap over battles (rating/cluster-bootstrap.ts): votes on one message are
+      // correlated, so resampling single votes would make the intervals far too narrow. Battles with the same
+      // votes are handed over as one type with a count; a few rounds per slice.
+      const boot = createClusterBootstrap(types, createRng(o.seed), {
+        rounds,
+        fit: r.fit,
+        ...(anchor ? { anchor } : {}),
+      });
+      await checkpoint();
+      while (boot.done < rounds) {
+        boot.run(1);
+        await checkpoint();
+      }
+      const q = boot.summary();
+      const index = new Map(boot.models.map((m, i) => [m, i]));
+      for (const row of r.rows) {
+        const i = index.get(row.model);
+        const none = rounds === 0 || i === undefined || Number.isNaN(q.median[i]!);
+        rated.set(row.model, {
+          rating: row.rating,
+          lo: none ? null : q.lo[i]!,
+          hi: none ? null : q.hi[i]!,
+        });
+      }
     } catch (err) {
       if (!isAppError(err)) throw err;
       for (const m of data.models) notes.set(m, `not rated: ${err.message}`);
@@ -123,33 +224,65 @@ export async function computeLeaderboard(
   return [...ranked, ...rest];
 }
 
-/** The leaderboard as a message with a table. */
+/** A bound for display: rounded, or ∞ / −∞ for an unbounded one. */
+function bound(v: number): string {
+  if (v === Number.POSITIVE_INFINITY) return '∞';
+  if (v === Number.NEGATIVE_INFINITY) return '−∞';
+  return v.toFixed(0);
+}
+
+/**
+ * The leaderboard as a message with a table, or a plain "No votes yet" (per ability: "No votes in reasoning
+ * yet") when there is no live vote at all. Unrated models show their reason in the rating column; ratings are
+ * right-aligned under the header inside that (left-aligned) column. Unbounded interval ends show as ∞ with a
+ * footnote.
+ */
 export function leaderboardContent(
   rows: readonly LeaderboardRow[],
   o: LeaderboardOptions,
 ): MessageContent {
+  const scope = o.ability ? ` (${o.ability})` : '';
+  if (!rows.some((r) => r.votes > 0)) {
+    return {
+      text: `${o.ability ? `No votes in ${o.ability} yet` : 'No votes yet'}. Vote on an arena battle by reacting to it; the leaderboard fills in as votes come.`,
+    };
+  }
+  const ratingHeader = 'rating';
+  const ratingWidth = Math.max(
+    ratingHeader.length,
+    ...rows.map((r) => (r.rating === null ? 0 : r.rating.toFixed(0).length)),
+  );
+  const unbounded = rows.some(
+    (r) =>
+      r.rating !== null &&
+      ((r.lo !== null && !Number.isFinite(r.lo)) || (r.hi !== null && !Number.isFinite(r.hi))),
+  );
   const table: TableContent = {
-    columns: ['rank', 'model', 'rating', '95% CI', 'votes'],
-    align: ['right', 'left', 'right', 'right', 'right'],
+    columns: ['rank', 'model', ratingHeader, '95% CI', 'votes'],
+    // The rating column holds numbers and (for unrated models) reasons: left-aligned, with the numbers padded
+    // so they line up right under the header.
+    align: ['right', 'left', 'left', 'right', 'right'],
     rows: rows.map((r) =>
       r.rating === null
         ? ['—', r.model, r.note ?? 'not rated', '', String(r.votes)]
         : [
             String(r.rank),
             r.model,
-            r.rating.toFixed(0),
-            r.lo === null || r.hi === null ? '—' : `${r.lo.toFixed(0)} – ${r.hi.toFixed(0)}`,
+            r.rating.toFixed(0).padStart(ratingWidth),
+            r.lo === null || r.hi === null ? '—' : `${bound(r.lo)} – ${bound(r.hi)}`,
             String(r.votes),
           ],
     ),
   };
-  const scope = o.ability ? ` (${o.ability})` : '';
+  const footnote = unbounded
+    ? ' ∞: in some bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound.'
+    : '';
   return {
     text: rows.some((r) => r.rating !== null)
       ? `Arena leaderboard${scope}`
       : `Arena leaderboard${scope}: not enough votes yet`,
     title: `Arena leaderboard${scope}`,
     table,
-    footer: `Bradley–Terry ratings (Elo scale, mean 1000), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.`,
+    footer: `Bradley–Terry ratings (Elo scale, ${o.anchor ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated` : 'mean 1000'}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
   };
 }

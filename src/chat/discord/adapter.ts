@@ -85,8 +85,7 @@ interface RawReaction {
 }
 
 /** Ephemeral answer to a non-maintainer calling a maintainer-only command. */
-const MAINTAINERS_ONLY =
-  'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!';
+const MAINTAINERS_ONLY = 'Sorry, only arena maintainers can use this command.';
 
 /** `name:id` for custom emoji (as REST wants it), the unicode string otherwise. */
 function emojiKey(emoji: { id: string | null; name: string | null }): string {

@@ -11,14 +11,21 @@
  *   help   quit
  *
  * Reactions are modelled like Discord's: a user may hold several emoji, but `vote` swaps (adds the new emoji,
- * then removes the one held before, which the vote rules ignore as stale), so a terminal user holds one at most.
- * Reaction state lives in this process only: after a restart `listReactions` of an older message fails with
- * `not_found`, so reconciliation leaves shell battles alone (every shell vote is stored the moment it is typed).
+ * then removes the one held before, which the vote rules ignore as not live), so a terminal user holds one at
+ * most. A choice that is not left/equal/right (or their emoji) is refused before any reaction is emitted, so a
+ * typo never moves (and so retracts) a vote. Reaction state lives in this process only: after a restart
+ * `listReactions` of an older message fails with `not_found`, so reconciliation leaves shell battles alone (every
+ * shell vote is stored the moment it is typed), and `vote`/`unvote` on such a message use the live vote the
+ * battle resolver reports instead. Unlike Discord and Slack the terminal can answer a reaction: with a vote
+ * handler set (the bot service sets the arena's), each line prints what the vote rules really did (cast, changed,
+ * unchanged, taken back, voting closed, no vote to take back).
  * The input and output streams are injectable so tests can drive a whole session.
  */
 
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { normaliseEmoji } from '../../arena/emoji.ts';
+import type { ReactionOutcome } from '../../arena/service.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -31,6 +38,7 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
 import { renderPlain } from './render.ts';
@@ -54,7 +62,37 @@ export interface ShellAdapterOptions {
   readonly clock?: Clock;
   /** Print a `> ` prompt (interactive terminals). */
   readonly prompt?: boolean;
+  /**
+   * A person reads the output on a terminal, where log lines (stderr) would interleave with the chat (stdout).
+   * Default: `prompt` is on and `output` is a TTY.
+   */
+  readonly interactive?: boolean;
 }
+
+/** The vote choices, in display order. */
+type Choice = 'left' | 'equal' | 'right';
+const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right'];
+
+/** What the battle resolver knows about a battle (for `vote`/`unvote <battle-id>`). */
+export interface ShellBattleInfo {
+  /** Its message; undefined when it was never posted (pending or voided). */
+  readonly ref: MessageRef | undefined;
+  readonly status: 'pending' | 'open' | 'closed' | 'void';
+  /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
+  readonly liveChoice?: Choice | null;
+}
+
+/** Finds a battle by id for a user (undefined: no such battle). */
+export type ShellBattleResolver = (
+  battleId: number,
+  userId: string,
+) => Promise<ShellBattleInfo | undefined>;
+
+/** Stores one reaction and says what it did (the arena's `onReaction`); may throw. */
+export type ShellVoteHandler = (event: ReactionEvent) => Promise<ReactionOutcome>;
+
+/** What emitting one reaction led to: the arena's outcome, `unknown` without a vote handler, or `failed`. */
+type ReactResult = ReactionOutcome | 'unknown' | 'failed';
 
 interface Posted {
   ref: MessageRef;
@@ -92,7 +130,8 @@ export class ShellAdapter implements ChatPlatform {
   #chain: Promise<void> = Promise.resolve();
   #started = false;
   #linesRead = 0;
-  #resolveBattle: ((battleId: number) => Promise<MessageRef | undefined>) | undefined;
+  #resolveBattle: ShellBattleResolver | undefined;
+  #voteHandler: ShellVoteHandler | undefined;
   #closedResolve!: () => void;
   /** Resolves when the user typed `quit`, or the input ended after at least one line (not on an empty stdin). */
   readonly closed: Promise<void>;
@@ -118,8 +157,24 @@ export class ShellAdapter implements ChatPlatform {
   }
 
   /** Tells the adapter how to find a battle's message by battle id (for `vote <battle-id>`). */
-  setBattleResolver(fn: (battleId: number) => Promise<MessageRef | undefined>): void {
+  setBattleResolver(fn: ShellBattleResolver): void {
     this.#resolveBattle = fn;
+  }
+
+  /**
+   * Votes go to `fn` instead of the `onReaction` handler, so the terminal can say what really happened (Discord
+   * and Slack cannot answer a reaction; the terminal can).
+   */
+  setVoteHandler(fn: ShellVoteHandler): void {
+    this.#voteHandler = fn;
+  }
+
+  /** True when a person reads the chat on a terminal (see {@link ShellAdapterOptions.interactive}). */
+  get interactive(): boolean {
+    return (
+      this.#o.interactive ??
+      (this.#o.prompt === true && (this.#o.output as { isTTY?: boolean }).isTTY === true)
+    );
   }
 
   async start(handlers: ChatHandlers, commands: readonly CommandSpec[]): Promise<void> {
@@ -302,50 +357,137 @@ export class ShellAdapter implements ChatPlatform {
     }
   }
 
+  /** The configured emoji a typed choice stands for (a word or an emoji, skin tone / FE0F aside), if any. */
+  #choiceEmoji(text: string): { choice: Choice; emoji: string } | undefined {
+    const word = text.toLowerCase();
+    for (const c of CHOICE_WORDS) {
+      const emoji = this.#o.voteEmoji[c];
+      if (word === c || normaliseEmoji('shell', text) === normaliseEmoji('shell', emoji))
+        return { choice: c, emoji };
+    }
+    return undefined;
+  }
+
   async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
-    const [idText, choiceText] = args;
+    const [idText, choiceText, ...extra] = args;
     const battleId = Number((idText ?? '').replace(/^#/u, ''));
-    if (!Number.isSafeInteger(battleId) || battleId <= 0 || (add && !choiceText)) {
+    if (
+      !Number.isSafeInteger(battleId) ||
+      battleId <= 0 ||
+      extra.length > 0 ||
+      (add ? choiceText === undefined : choiceText !== undefined)
+    ) {
       return this.#print(
         add ? 'usage: vote <battle-id> left|equal|right' : 'usage: unvote <battle-id>',
       );
     }
-    const ref = this.#resolveBattle ? await this.#resolveBattle(battleId) : undefined;
-    if (ref?.platform !== 'shell')
-      return this.#print(`battle #${battleId} is not a terminal battle`);
-    const known = [this.#o.voteEmoji.left, this.#o.voteEmoji.equal, this.#o.voteEmoji.right];
-    const m = this.#messages.get(ref.messageId);
-    const held = known.filter((e) => m?.reactions.get(e)?.includes(user.id) ?? false);
-    if (!add) {
-      if (held.length === 0) return this.#print(`you have no vote on battle #${battleId}`);
-      for (const e of held) await this.#react(ref, e, user.id, false);
-      return this.#print(`vote on battle #${battleId} taken back`);
+    // Refuse an unknown choice before anything is emitted: a typo must not move (and so retract) a vote.
+    const wanted = add ? this.#choiceEmoji(choiceText as string) : undefined;
+    if (add && !wanted) {
+      const { left, equal, right } = this.#o.voteEmoji;
+      return this.#print(
+        `unknown choice "${choiceText}": use left, equal or right (or ${left} ${equal} ${right})`,
+      );
     }
-    const c = (choiceText ?? '').toLowerCase();
-    const emoji =
-      c === 'left' || c === 'equal' || c === 'right'
-        ? this.#o.voteEmoji[c]
-        : (choiceText as string);
-    await this.#react(ref, emoji, user.id, true);
-    for (const e of held) if (e !== emoji) await this.#react(ref, e, user.id, false);
-    this.#print(`${user.name ?? user.id} reacted ${emoji} on battle #${battleId}`);
+    const battle = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
+    if (!battle) return this.#print(`no battle #${battleId}`);
+    const ref = battle.ref;
+    if (!ref) return this.#print(`battle #${battleId} was never posted`);
+    if (ref.platform !== 'shell')
+      return this.#print(`battle #${battleId} was posted on ${ref.platform}; vote there`);
+    const known = CHOICE_WORDS.map((c) => this.#o.voteEmoji[c]);
+    const m = this.#messages.get(ref.messageId);
+    // A message of an earlier run has no reaction state here: its stored live vote stands for the held emoji.
+    const held = m
+      ? known.filter((e) => m.reactions.get(e)?.includes(user.id) ?? false)
+      : battle.liveChoice
+        ? [this.#o.voteEmoji[battle.liveChoice]]
+        : [];
+    const who = user.name ?? user.id;
+    if (!wanted) {
+      if (held.length === 0) return this.#print(`no vote on battle #${battleId} to take back`);
+      const results: ReactResult[] = [];
+      for (const e of held) results.push(await this.#react(ref, e, user.id, false));
+      return this.#print(this.#describeRemove(results, battleId));
+    }
+    const result = await this.#react(ref, wanted.emoji, user.id, true);
+    for (const e of held) if (e !== wanted.emoji) await this.#react(ref, e, user.id, false);
+    this.#print(this.#describeAdd(result, battleId, who, wanted));
   }
 
-  async #react(ref: MessageRef, emoji: string, userId: string, add: boolean): Promise<void> {
+  /** What a `vote` did, in words. */
+  #describeAdd(
+    r: ReactResult,
+    battleId: number,
+    who: string,
+    wanted: { choice: Choice; emoji: string },
+  ): string {
+    const what = `${wanted.emoji} (${wanted.choice})`;
+    if (r === 'unknown') return `${who} reacted ${wanted.emoji} on battle #${battleId}`;
+    if (r === 'failed') return `the vote on battle #${battleId} could not be stored (see logs)`;
+    if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId);
+    switch (r.effect) {
+      case 'cast':
+        return `${who} voted ${what} on battle #${battleId}`;
+      case 'changed':
+        return `${who} changed the vote on battle #${battleId} to ${what}`;
+      case 'unchanged':
+      case 'replayed':
+        return `${who} already voted ${what} on battle #${battleId}; nothing changed`;
+      case 'ignored_closed':
+        return `voting on battle #${battleId} is closed`;
+      default:
+        return `the vote on battle #${battleId} was not counted (${r.effect})`;
+    }
+  }
+
+  /** What an `unvote` did, in words (one result per emoji taken away). */
+  #describeRemove(results: readonly ReactResult[], battleId: number): string {
+    const outcomes = results.filter((r): r is ReactionOutcome => typeof r === 'object');
+    const effects = outcomes.flatMap((r) => (r.kind === 'vote' ? [r.effect] : []));
+    if (effects.includes('retracted')) return `vote on battle #${battleId} taken back`;
+    if (effects.includes('ignored_closed')) return `voting on battle #${battleId} is closed`;
+    if (results.includes('failed'))
+      return `taking back the vote on battle #${battleId} failed (see logs)`;
+    if (results.every((r) => r === 'unknown')) return `vote on battle #${battleId} taken back`;
+    const ignored = outcomes.find((r) => r.kind === 'ignored');
+    if (ignored?.kind === 'ignored') return this.#describeIgnored(ignored.reason, battleId);
+    return `no vote on battle #${battleId} to take back`;
+  }
+
+  #describeIgnored(
+    reason: Extract<ReactionOutcome, { kind: 'ignored' }>['reason'],
+    battleId: number,
+  ): string {
+    switch (reason) {
+      case 'not_open':
+        return `battle #${battleId} is not open for voting`;
+      case 'unknown_message':
+        return `no battle #${battleId} on this terminal`;
+      default:
+        return `the vote on battle #${battleId} was not counted (${reason})`;
+    }
+  }
+
+  async #react(ref: MessageRef, emoji: string, userId: string, add: boolean): Promise<ReactResult> {
     this.#setReaction(ref.messageId, emoji, userId, add);
+    const event: ReactionEvent = {
+      platform: 'shell',
+      eventId: `shell:${this.#eventTag}:${this.#nextEvent++}`,
+      channelId: ref.channelId,
+      messageId: ref.messageId,
+      userId,
+      emoji,
+      added: add,
+      at: this.#clock.now(),
+    };
     try {
-      await this.#handlers?.onReaction({
-        platform: 'shell',
-        eventId: `shell:${this.#eventTag}:${this.#nextEvent++}`,
-        channelId: ref.channelId,
-        messageId: ref.messageId,
-        userId,
-        emoji,
-        added: add,
-        at: this.#clock.now(),
-      });
+      if (this.#voteHandler) return await this.#voteHandler(event);
+      await this.#handlers?.onReaction(event);
+      return 'unknown';
     } catch (err) {
       this.#log.error({ err }, 'reaction handler failed');
+      return 'failed';
     }
   }
 }

@@ -4,9 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
+import type { ChatPlatform } from '../../../src/chat/port.ts';
 import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
+import { createLogger, type Logger, silentLogger } from '../../../src/core/logger.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
@@ -102,9 +103,10 @@ describe.each(backends())('arena through the terminal adapter (%s)', (backend) =
       ['local', 'add', 'right', 'cast'],
     ]);
 
-    // A non-maintainer gets a polite refusal.
+    // A non-maintainer gets a polite refusal, which does not promise scheduled battles (the schedule is off).
     await shell.say('as mallory /arena');
     expect(term.text()).toContain('(only you) Sorry, only arena maintainers');
+    expect(term.text()).not.toContain('schedule');
 
     clock.advance(2 * 3_600_000);
     const tick = await bot.tick();
@@ -116,10 +118,12 @@ describe.each(backends())('arena through the terminal adapter (%s)', (backend) =
     );
     expect((await getBattle(db.db, 1))?.revealedAt).not.toBeNull();
 
-    // Votes after closing are logged but change nothing.
+    // Votes after closing are logged but change nothing, and the terminal says so.
+    const before = term.text().length;
     await shell.say('as dave vote 1 left');
     expect((await liveVotes(db.db, 1)).length).toBe(3);
     expect((await listVoteEvents(db.db, 1)).at(-1)?.effect).toBe('ignored_closed');
+    expect(term.text().slice(before)).toBe('voting on battle #1 is closed\n');
 
     await shell.say('/leaderboard');
     expect(term.text()).toContain('not enough votes');
@@ -163,6 +167,8 @@ describe.each(backends())('vote cap and schedule (%s)', (backend) => {
     try {
       await bot.start(); // the first tick posts the scheduled battle #1
       expect(shell.posted).toHaveLength(1);
+      await shell.say('as mallory /arena');
+      expect(term.text()).toContain('Battles are also posted on a schedule; react to one to vote!');
       expect((await bot.tick()).posted).toEqual([]); // not due yet
       clock.advance(11 * 60_000);
       expect((await bot.tick()).posted).toEqual([2]);
@@ -177,5 +183,204 @@ describe.each(backends())('vote cap and schedule (%s)', (backend) => {
       await bot.stop();
       await db.destroy();
     }
+  });
+});
+
+/** A chat platform that only records posts (a battle posted elsewhere than the terminal). */
+function elsewhere(name: 'discord' | 'slack'): ChatPlatform {
+  let n = 0;
+  return {
+    name,
+    botUserId: 'bot',
+    start: async () => {},
+    stop: async () => {},
+    post: async (channelId) => ({ platform: name, channelId, messageId: `x${++n}`, partIds: [] }),
+    edit: async () => {},
+    addReactions: async () => {},
+    listReactions: async () => [],
+  };
+}
+
+describe.each(backends())('terminal vote answers (%s)', (backend) => {
+  let db: TestDb;
+  let term: ReturnType<typeof terminal>;
+  let clock: ManualClock;
+  let running: { bot: BotService; shell: ShellAdapter }[];
+  const h = (u: string) => hashVoterId(SECRET, 'shell', u);
+
+  async function session(
+    tag: string,
+    logger: Logger = silentLogger,
+    opts: { interactive?: boolean; logLevel?: string } = {},
+  ) {
+    const config = testConfig(opts.logLevel ? { log: { level: opts.logLevel } } : {});
+    const shell = new ShellAdapter({
+      ...(opts.interactive !== undefined ? { interactive: opts.interactive } : {}),
+      input: term.input,
+      output: term.output,
+      user: { id: 'local', name: 'you', maintainer: true },
+      voteEmoji: config.arena.emoji.shell,
+      logger,
+      clock,
+      sessionTag: tag,
+    });
+    const bot = new BotService({
+      db: db.db,
+      config,
+      platforms: [shell],
+      logger,
+      clock,
+      voterSecret: SECRET,
+      loopIntervalMs: 0,
+      seedSource: counterSeeds(),
+    });
+    await bot.start();
+    running.push({ bot, shell });
+    return { bot, shell };
+  }
+
+  /** What the terminal printed while `line` ran. */
+  async function answer(shell: ShellAdapter, line: string): Promise<string> {
+    const before = term.text().length;
+    await shell.say(line);
+    return term.text().slice(before);
+  }
+
+  beforeEach(async () => {
+    db = await freshDb(backend);
+    await seedModels(db.db);
+    term = terminal();
+    clock = new ManualClock(new Date());
+    running = [];
+  });
+
+  afterEach(async () => {
+    for (const r of running) await r.bot.stop();
+    await db.destroy();
+  });
+
+  it('refuses a mistyped or foreign choice without touching the vote', async () => {
+    const { shell } = await session('typo');
+    await shell.say('/arena');
+    const cast = await answer(shell, 'vote 1 left');
+    const typo = await answer(shell, 'vote 1 lfet');
+    const thumb = await answer(shell, 'vote 1 👍');
+    // The vote stands and nothing but the cast was logged.
+    const live = await liveVotes(db.db, 1);
+    expect(live.map((v) => [v.voterHash, v.choice])).toEqual([[h('local'), 'left']]);
+    const events = await listVoteEvents(db.db, 1);
+    expect(events.map((e) => [e.kind, e.effect])).toEqual([['add', 'cast']]);
+    expect(typo).toBe('unknown choice "lfet": use left, equal or right (or ⬅️ 🟰 ➡️)\n');
+    expect(thumb).toBe('unknown choice "👍": use left, equal or right (or ⬅️ 🟰 ➡️)\n');
+    expect(cast).toBe('you voted ⬅️ (left) on battle #1\n');
+    // The emoji without its variation selector is the same choice; words are case-insensitive.
+    expect(await answer(shell, 'vote 1 ⬅')).toBe(
+      'you already voted ⬅️ (left) on battle #1; nothing changed\n',
+    );
+    expect(await answer(shell, 'vote 1 RIGHT')).toBe(
+      'you changed the vote on battle #1 to ➡️ (right)\n',
+    );
+    expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
+    expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle-id> left|equal|right\n');
+  });
+
+  it('tells a missing battle from a battle posted on another platform', async () => {
+    const { bot, shell } = await session('where');
+    expect(await answer(shell, 'vote 999 left')).toBe('no battle #999\n');
+    expect(await answer(shell, 'unvote 999')).toBe('no battle #999\n');
+    bot.arena.addPlatform(elsewhere('discord'));
+    const res = await bot.arena.postBattle('discord', 'general');
+    expect(res.ok).toBe(true);
+    expect(await answer(shell, 'vote 1 left')).toBe(
+      'battle #1 was posted on discord; vote there\n',
+    );
+    expect(await listVoteEvents(db.db, 1)).toEqual([]);
+  });
+
+  it('says what a vote really did: closed battles, nothing to take back', async () => {
+    const { bot, shell } = await session('closed');
+    await shell.say('/arena');
+    await shell.say('as carol vote 1 left');
+    await shell.say('vote 1 right');
+    clock.advance(2 * 3_600_000);
+    expect(await bot.tick()).toMatchObject({ closed: [1] });
+    expect(await answer(shell, 'as carol vote 1 equal')).toBe('voting on battle #1 is closed\n');
+    expect(await answer(shell, 'unvote 1')).toBe('voting on battle #1 is closed\n');
+    const live = await liveVotes(db.db, 1);
+    expect(new Map(live.map((v) => [v.voterHash, v.choice]))).toEqual(
+      new Map([
+        [h('carol'), 'left'],
+        [h('local'), 'right'],
+      ]),
+    );
+    // Logged for the audit (carol's swap takes ⬅️ away too), counted for nothing.
+    expect((await listVoteEvents(db.db, 1)).slice(2).map((e) => [e.kind, e.effect])).toEqual([
+      ['add', 'ignored_closed'],
+      ['remove', 'ignored_closed'],
+      ['remove', 'ignored_closed'],
+    ]);
+    expect(await answer(shell, 'as zed unvote 1')).toBe('no vote on battle #1 to take back\n');
+    // On an open battle too.
+    await shell.say('/arena');
+    expect(await answer(shell, 'as zed unvote 2')).toBe('no vote on battle #2 to take back\n');
+    expect(await answer(shell, 'as carol vote 2 equal')).toBe(
+      'carol voted 🟰 (equal) on battle #2\n',
+    );
+    expect(await answer(shell, 'as carol unvote 2')).toBe('vote on battle #2 taken back\n');
+  });
+
+  it('an interactive terminal keeps info lines out of the conversation unless a level is configured', async () => {
+    const capture = () => {
+      const lines: { level: number; msg: string }[] = [];
+      const logger = createLogger('info', {
+        write: (line: string) => {
+          lines.push(JSON.parse(line) as { level: number; msg: string });
+        },
+      });
+      return { lines, logger };
+    };
+    const quiet = capture();
+    const a = await session('quiet', quiet.logger, { interactive: true });
+    await a.shell.say('/arena');
+    expect(quiet.lines.map((l) => l.msg)).not.toContain('battle posted');
+    expect(quiet.lines.filter((l) => l.level < 40)).toEqual([]);
+    const chatty = capture();
+    const b = await session('chatty', chatty.logger.child({}, { level: 'debug' }), {
+      interactive: true,
+      logLevel: 'debug',
+    });
+    await b.shell.say('/arena');
+    expect(chatty.lines.map((l) => l.msg)).toContain('battle posted');
+    expect(b.shell.interactive).toBe(true);
+  });
+
+  it('after a restart: one info line for the earlier battles, and their stored votes can be taken back', async () => {
+    const first = await session('run1');
+    await first.shell.say('/arena');
+    await first.shell.say('/arena');
+    await first.shell.say('vote 1 left');
+    await first.bot.stop();
+    running = [];
+    const lines: { level: number; msg: string }[] = [];
+    const logger = createLogger('info', {
+      write: (line: string) => {
+        lines.push(JSON.parse(line) as { level: number; msg: string });
+      },
+    });
+    const second = await session('run2', logger);
+    const about = lines.filter((l) => /earlier run/u.test(l.msg));
+    expect(about).toEqual([
+      expect.objectContaining({
+        level: 30,
+        msg: '2 open terminal battles from an earlier run keep their stored votes',
+      }),
+    ]);
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+    expect(await answer(second.shell, 'vote 1 right')).toBe(
+      'you changed the vote on battle #1 to ➡️ (right)\n',
+    );
+    expect(await answer(second.shell, 'unvote 1')).toBe('vote on battle #1 taken back\n');
+    expect(await liveVotes(db.db, 1)).toEqual([]);
+    expect(await answer(second.shell, 'unvote 2')).toBe('no vote on battle #2 to take back\n');
   });
 });

@@ -53,7 +53,7 @@ describe.skipIf(!present)('terminal session (no tokens, fresh data folder)', () 
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
       await until(() => term.text().includes('Arena leaderboard'), '/leaderboard');
       const text = term.text();
-      expect(text).toContain('you reacted ⬅️ on battle #1');
+      expect(text).toContain('you voted ⬅️ (left) on battle #1');
       expect(text).toMatch(/claude-2\s+not enough votes \(3 < 20\)/u);
       term.input.write('quit\n');
       await svc.bot.done;

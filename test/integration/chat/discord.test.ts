@@ -327,8 +327,7 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(fake.responsesFor(id)[0]?.body).toMatchObject({
       type: 4,
       data: {
-        content:
-          'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!',
+        content: 'Sorry, only arena maintainers can use this command.',
         flags: 64,
       },
     });

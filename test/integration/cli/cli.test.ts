@@ -102,3 +102,38 @@ describe('zhujiu CLI', () => {
     },
   );
 });
+
+describe('zhujiu CLI safety checks', () => {
+  it('migrate --down needs --yes; config check flags DATABASE_URL without a voter secret', async () => {
+    const r = await zhujiu(['migrate', '--down']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('zhujiu migrate --down --yes');
+    const c = await zhujiu(['config', 'check'], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+    });
+    expect(c.code).toBe(1);
+    expect(c.stderr).toContain('ZHUJIU_VOTER_SECRET is not set');
+    const d = await zhujiu(['config', 'check'], {
+      ZHUJIU_CONFIG_DIR: '/nonexistent/zhujiu-config',
+    });
+    expect(d.code).toBe(1);
+    expect(d.stderr).toContain(
+      'config folder /nonexistent/zhujiu-config does not exist (from ZHUJIU_CONFIG_DIR)',
+    );
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'bot with DATABASE_URL but no voter secret exits at once with the fix',
+    { timeout: 60_000 },
+    async () => {
+      const t0 = performance.now();
+      const r = await zhujiu(['bot'], {
+        DATABASE_URL: process.env.TEST_DATABASE_URL as string,
+        PORT: '0',
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('error [env_invalid]: ZHUJIU_VOTER_SECRET is not set');
+      expect(performance.now() - t0).toBeLessThan(30_000);
+    },
+  );
+});

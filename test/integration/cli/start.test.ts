@@ -67,6 +67,30 @@ describe('npm start (zhujiu bot) with zero setup', () => {
       await sleep(1000);
       expect(child.exitCode).toBeNull(); // still up without a terminal
       expect(stderr).toContain(`PGlite at ${dataDir}`);
+      // The embedded database belongs to this process: an import meanwhile is refused, not lost.
+      const imp = await new Promise<{ code: number | null; err: string }>((resolve) => {
+        const c = spawn(
+          process.execPath,
+          [
+            join(PROJECT_ROOT, 'bin', 'zhujiu.js'),
+            'import',
+            'battles',
+            join(PROJECT_ROOT, 'package.json'),
+          ],
+          {
+            cwd: PROJECT_ROOT,
+            env: { ...process.env, DATABASE_URL: '', ZHUJIU_DATA_DIR: dataDir },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let err = '';
+        c.stderr.on('data', (b: Buffer) => {
+          err += b.toString();
+        });
+        c.on('exit', (code) => resolve({ code, err }));
+      });
+      expect(imp.code).toBe(1);
+      expect(imp.err).toContain(`is in use by another zhujiu process (pid ${child.pid})`);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stderr).toMatch(/shutting down/);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,14 +43,55 @@ describe.each(backends())('import battles on %s', (backend) => {
       expect(isAppError(e, 'import_invalid'), name).toBe(true);
       expect((e as Error).message).toMatch(re);
     }
+    const dir = join(tmp, 'a-directory.jsonl');
+    mkdirSync(dir);
+    const e1 = await importBattles(d.db, { file: dir }).catch((x: unknown) => x);
+    expect((e1 as Error).message).toBe(
+      `${dir}: not a file; give the path of a JSONL file of battles`,
+    );
+    const pairs = join(tmp, 'pairs.jsonl');
+    writeFileSync(
+      pairs,
+      '{"model_a":"a","model_b":"b","model_a_wins":3,"model_b_wins":1,"tie":0,"tie_bothbad":0}\n',
+    );
+    const e2 = await importBattles(d.db, { file: pairs }).catch((x: unknown) => x);
+    expect((e2 as Error).message).toMatch(
+      /pairs\.jsonl:1: this is a pair-count line; `import battles` takes one battle per line/,
+    );
     expect(await countRows(d, 'battles')).toBe(0);
     expect(await countRows(d, 'models')).toBe(0);
+  });
+
+  it('re-running adds nothing; appended lines are added; another file under the same source is refused', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-battles-src-'));
+    const f = join(tmp, 'small.jsonl');
+    writeFileSync(
+      f,
+      '\uFEFF{"model_a":"x","model_b":"y","winner":"model_a"}\n{"model_a":"y","model_b":"z","winner":"tie"}\n',
+    );
+    expect(await importBattles(d.db, { file: f })).toMatchObject({ source: 'small', added: 2 });
+    expect(await importBattles(d.db, { file: f })).toMatchObject({ added: 0, skipped: 2 });
+    writeFileSync(
+      f,
+      '{"model_a":"x","model_b":"y","winner":"model_a"}\n{"model_a":"y","model_b":"z","winner":"tie"}\n{"model_a":"z","model_b":"x","winner":"model_b"}\n',
+    );
+    expect(await importBattles(d.db, { file: f })).toMatchObject({ added: 1, skipped: 2 });
+    const other = join(mkdtempSync(join(tmpdir(), 'zhujiu-battles-other-')), 'small.jsonl');
+    writeFileSync(other, '{"model_a":"p","model_b":"q","winner":"model_b"}\n');
+    const e = await importBattles(d.db, { file: other }).catch((x: unknown) => x);
+    expect((e as Error).message).toContain(
+      `${other}:1: source "small" already holds a different battle at this line`,
+    );
+    expect(await importBattles(d.db, { file: other, source: 'small-2' })).toMatchObject({
+      added: 1,
+    });
   });
 
   it.skipIf(!hasSharedData('arena', 'battles.jsonl'))(
     'stores the 200,000 real votes once, with the pair counts intact',
     async () => {
       const file = sharedData('arena', 'battles.jsonl');
+      const before = await countRows(d, 'votes');
       const t0 = performance.now();
       const r = await importBattles(d.db, { file, source: 'arena-2024-08' });
       const secs = (performance.now() - t0) / 1000;
@@ -62,9 +103,10 @@ describe.each(backends())('import battles on %s', (backend) => {
         skipped: 0,
         models: 129,
       });
-      expect(await countRows(d, 'votes')).toBe(200_000);
-      expect(await countRows(d, 'vote_events')).toBe(200_000);
-      const pairs = await pairVoteCounts(d.db);
+      expect(await countRows(d, 'votes')).toBe(before + 200_000);
+      expect(await countRows(d, 'vote_events')).toBe(before + 200_000);
+      const small = new Set(['x', 'y', 'z', 'p', 'q']);
+      const pairs = (await pairVoteCounts(d.db)).filter((p) => !small.has(p.model_a));
       const totals = pairs.reduce(
         (acc, p) => ({ a: acc.a + p.a_wins, b: acc.b + p.b_wins, t: acc.t + p.ties }),
         { a: 0, b: 0, t: 0 },
@@ -73,7 +115,7 @@ describe.each(backends())('import battles on %s', (backend) => {
       expect(totals).toEqual({ a: 65_485, b: 65_436, t: 33_768 + 35_311 });
       const again = await importBattles(d.db, { file, source: 'arena-2024-08' });
       expect(again.added).toBe(0);
-      expect(await countRows(d, 'votes')).toBe(200_000);
+      expect(await countRows(d, 'votes')).toBe(before + 200_000);
     },
   );
 });

@@ -115,4 +115,70 @@ describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', 
     );
     expect((e3 as Error).message).toContain(`${dup}:2: item "q1" appears again (first at line 1)`);
   });
+
+  it('refuses bad model names, JSON arrays given as JSONL, clashing prompts and huge answers; accepts a BOM', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-edge-'));
+    const f = join(tmp, 'edge.jsonl');
+    writeFileSync(f, '\uFEFF{"item":"e1","prompt":"p1","output":"o1"}\n');
+    for (const model of ['', '   ', 'a b', 'a\nb']) {
+      const e = await importOutputs(d.db, { file: f, model, format: 'jsonl' }).catch(
+        (x: unknown) => x,
+      );
+      expect(isAppError(e, 'input_invalid'), JSON.stringify(model)).toBe(true);
+      expect((e as Error).message).toContain(`--model ${JSON.stringify(model)}`);
+    }
+    expect(
+      await importOutputs(d.db, { file: f, model: 'edge-model', format: 'jsonl' }),
+    ).toMatchObject({ added: 1 });
+
+    const arr = join(tmp, 'arr.json');
+    writeFileSync(arr, '[{"instruction":"i","output":"o"}]');
+    const e1 = await importOutputs(d.db, { file: arr, model: 'edge-model', format: 'jsonl' }).catch(
+      (x: unknown) => x,
+    );
+    expect((e1 as Error).message).toBe(
+      `${arr}:1: this is a JSON array, not one object per line; use --format alpaca_eval`,
+    );
+
+    const clash = join(tmp, 'edge2.jsonl');
+    writeFileSync(clash, '{"item":"e1","prompt":"ANOTHER PROMPT","output":"o1"}\n');
+    const e2 = await importOutputs(d.db, {
+      file: clash,
+      model: 'edge-model',
+      format: 'jsonl',
+      dataset: 'edge',
+    }).catch((x: unknown) => x);
+    expect((e2 as Error).message).toContain(
+      `${clash}:1: item "e1" is already in dataset "edge" with a different prompt`,
+    );
+
+    const changed = join(tmp, 'edge3.jsonl');
+    writeFileSync(changed, '{"item":"e1","prompt":"p1","output":"a NEW answer"}\n');
+    expect(
+      await importOutputs(d.db, {
+        file: changed,
+        model: 'edge-model',
+        format: 'jsonl',
+        dataset: 'edge',
+      }),
+    ).toMatchObject({ added: 0, skipped: 1, differing: 1 });
+
+    const huge = join(tmp, 'huge.jsonl');
+    writeFileSync(huge, `{"item":"h","prompt":"p","output":"${'x'.repeat(200_001)}"}\n`);
+    const e3 = await importOutputs(d.db, {
+      file: huge,
+      model: 'edge-model',
+      format: 'jsonl',
+    }).catch((x: unknown) => x);
+    expect((e3 as Error).message).toContain(
+      `${huge}:1: "output" is longer than 200,000 characters`,
+    );
+
+    const bin = join(tmp, 'bin.json');
+    writeFileSync(bin, Buffer.from([0x5b, 0x00, 0xff, 0x10]));
+    const e4 = await importOutputs(d.db, { file: bin, model: 'edge-model' }).catch(
+      (x: unknown) => x,
+    );
+    expect((e4 as Error).message).toContain('not a text file (it contains NUL bytes)');
+  });
 });

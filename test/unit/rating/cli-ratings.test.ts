@@ -181,4 +181,32 @@ describe('runRatings', () => {
     const text = await run({ battles: f, bootstrap: 10 });
     expect(text).toMatch(/champ: unbounded above \(1 battles\)/);
   });
+
+  it('caps --bootstrap with a clear message', async () => {
+    await expect(run({ battles: file, bootstrap: 99_999_999_999 })).rejects.toThrow(
+      /--bootstrap must be an integer from 0 to 100000, got 99999999999/,
+    );
+  });
+
+  it('shows an unbounded bound as ∞ with a note, and as null with a "note" in JSON', async () => {
+    const f = join(dir, 'tiny.jsonl');
+    writeFileSync(
+      f,
+      '{"model_a":"a","model_b":"b","model_a_wins":3,"model_b_wins":1,"tie":0,"tie_bothbad":0}\n',
+    );
+    const text = await run({ battles: f, bootstrap: 200 });
+    expect(text).toMatch(/\d – ∞/u);
+    expect(text).not.toMatch(/Infinity/u);
+    expect(text).toMatch(/∞: in some bootstrap rounds the model had only wins/u);
+    const parsed = JSON.parse(await run({ battles: f, bootstrap: 200, json: true })) as {
+      models: Record<string, unknown>[];
+    };
+    const a = parsed.models.find((m) => m.model === 'a');
+    expect(a).toMatchObject({ rating_hi: null });
+    expect(String(a?.note)).toMatch(/rating_hi unbounded/u);
+    for (const m of parsed.models) {
+      const nulls = m.rating === null || m.rating_lo === null || m.rating_hi === null;
+      expect('note' in m).toBe(nulls);
+    }
+  });
 });

@@ -5,6 +5,7 @@ import {
   type BattleCluster,
   clusterBootstrapBradleyTerry,
   computeArenaRatings,
+  createClusterBootstrap,
 } from '../../../src/rating/index.ts';
 
 /** Battles between 4 models of known strength; each battle's votes all copy one judgement (`copies` votes). */
@@ -95,5 +96,65 @@ describe('bootstrap over battles (cluster bootstrap)', () => {
     expect(() => clusterBootstrapBradleyTerry(bs, createRng(1), { rounds: -1 })).toThrow(
       RangeError,
     );
+  });
+
+  it('battles grouped by type with a count give the same intervals as listing them one by one', () => {
+    const bs = simulate(5, 2000, 3);
+    const types = new Map<string, BattleCluster & { count: number }>();
+    for (const b of bs) {
+      const key = `${b.model_a}|${b.model_b}|${b.a_wins}|${b.b_wins}|${b.ties}`;
+      const t = types.get(key);
+      if (t) t.count++;
+      else types.set(key, { ...b, count: 1 });
+    }
+    expect(types.size).toBeLessThan(40);
+    const one = clusterBootstrapBradleyTerry(bs, createRng(8), { rounds: 100 });
+    const grouped = clusterBootstrapBradleyTerry([...types.values()], createRng(8), {
+      rounds: 100,
+    });
+    expect([...grouped]).toEqual([...one]);
+  });
+
+  it('runs incrementally: any split into run() calls gives the one-shot result', () => {
+    const bs = simulate(6, 500, 2);
+    const whole = clusterBootstrapBradleyTerry(bs, createRng(4), { rounds: 60 });
+    const boot = createClusterBootstrap(bs, createRng(4), { rounds: 60 });
+    expect(boot.run(7)).toBe(7);
+    expect(boot.done).toBe(7);
+    while (boot.done < boot.total) boot.run(13);
+    expect(boot.run(5)).toBe(0); // never past the total
+    expect([...boot.intervals()]).toEqual([...whole]);
+  });
+
+  it('gives an infinite bound when resamples leave a thin model one-sided', () => {
+    const bs = [
+      ...simulate(7, 400, 1),
+      { model_a: 'thin', model_b: 'm1', a_wins: 1, b_wins: 0, ties: 0 },
+      { model_a: 'thin', model_b: 'm2', a_wins: 1, b_wins: 0, ties: 0 },
+      { model_a: 'thin', model_b: 'm3', a_wins: 0, b_wins: 1, ties: 0 },
+    ];
+    const iv = clusterBootstrapBradleyTerry(bs, createRng(2), { rounds: 200 });
+    const thin = iv.get('thin');
+    expect(thin?.hi).toBe(Number.POSITIVE_INFINITY);
+    expect(thin?.rounds).toBeLessThan(200);
+    for (const m of ['m0', 'm1', 'm2', 'm3']) {
+      expect(Number.isFinite(iv.get(m)?.lo as number)).toBe(true);
+      expect(Number.isFinite(iv.get(m)?.hi as number)).toBe(true);
+    }
+  });
+
+  it('is fast on many single-vote battles (grouped into few types)', () => {
+    const bs = simulate(8, 100_000, 1);
+    const t0 = performance.now();
+    const iv = clusterBootstrapBradleyTerry(bs, createRng(1), { rounds: 200 });
+    const ms = performance.now() - t0;
+    expect(iv.size).toBe(4);
+    expect(ms).toBeLessThan(5000); // the per-battle resampling took ~20 s here
+  });
+
+  it('nothing to rate: an empty result, not an error', () => {
+    expect(clusterBootstrapBradleyTerry([], createRng(1), { rounds: 10 }).size).toBe(0);
+    const one = [{ model_a: 'a', model_b: 'b', a_wins: 2, b_wins: 0, ties: 0 }];
+    expect(clusterBootstrapBradleyTerry(one, createRng(1), { rounds: 10 }).size).toBe(0);
   });
 });
