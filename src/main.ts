@@ -33,6 +33,8 @@ export interface RuntimeOptions extends LoadOptions {
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
   readonly quiet?: boolean;
+  /** Like `quiet`, but only when the chat will be the terminal (no chat tokens): `bot` on an interactive TTY. */
+  readonly quietInTerminalChat?: boolean;
 }
 
 /**
@@ -41,7 +43,11 @@ export interface RuntimeOptions extends LoadOptions {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
-  const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
+  // The terminal chat shares the screen with the logs: keep them to warnings there unless LOG_LEVEL asks for more.
+  const terminalChat =
+    opts.quietInTerminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
+  const level =
+    (opts.quiet || terminalChat) && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
   const logger = opts.logger ?? createLogger(level);
   const url = config.env.DATABASE_URL;
   const db = await openDb(

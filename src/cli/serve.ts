@@ -108,7 +108,11 @@ export async function runLongLived(
   kind: 'bot' | 'worker',
   opts: { worker: boolean },
 ): Promise<void> {
-  const svc = await startService(kind, opts);
+  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const svc = await startService(kind, {
+    ...opts,
+    quietInTerminalChat: kind === 'bot' && interactive,
+  });
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       svc.rt.logger.info({ signal }, 'shutting down');
