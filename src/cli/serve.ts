@@ -113,6 +113,13 @@ export async function runLongLived(
     ...opts,
     quietInTerminalChat: kind === 'bot' && interactive,
   });
+  if (interactive) {
+    // Logs are quiet on an interactive terminal: still say where the data lives.
+    const health = svc.http.httpPort
+      ? `; health on http://127.0.0.1:${svc.http.httpPort}/healthz`
+      : '';
+    process.stderr.write(`zhujiu ${kind}: data in ${svc.rt.db.describe}${health}\n`);
+  }
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       svc.rt.logger.info({ signal }, 'shutting down');
