@@ -103,6 +103,13 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(() => {
       const c = loadConfig();
+      if (c.env.DATABASE_URL && !c.env.ZHUJIU_VOTER_SECRET) {
+        throw new AppError(
+          'env_invalid',
+          'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the ' +
+            'same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+        );
+      }
       io.out(`config OK: ${c.configDir}`);
       io.out(
         `  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`,
@@ -120,13 +127,6 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       io.out(
         `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,
       );
-      if (c.env.DATABASE_URL && !c.env.ZHUJIU_VOTER_SECRET) {
-        throw new AppError(
-          'env_invalid',
-          'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the ' +
-            'same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-        );
-      }
     });
 
   const imp = program

@@ -4,6 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { ABILITIES } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
 import { openRuntime } from '../main.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
@@ -53,6 +54,13 @@ export function registerRatings(
             out: io.out,
             loadStoredBattles: async (ability?: string) => {
               const rows = await pairVoteCounts(rt.db.db, ability);
+              if (rows.length === 0) {
+                throw new AppError(
+                  'rating_input_invalid',
+                  `no votes in the database (${rt.db.describe})${ability ? ` for ability ${ability}` : ''}: ` +
+                    'import battles (`zhujiu import battles FILE`) or vote in the arena first, or pass --battles FILE',
+                );
+              }
               // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
               const types = await battleVoteTypes(rt.db.db, ability);
               return {

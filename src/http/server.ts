@@ -6,6 +6,7 @@
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
+import { AppError } from '../core/errors.ts';
 
 /** What the HTTP server needs from the app. */
 export interface HttpDeps {
@@ -43,6 +44,32 @@ export function startHttp(
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info) =>
       resolve({ server, port: info.port }),
     );
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`;
+      if (err.code === 'EADDRINUSE') {
+        reject(
+          new AppError(
+            'config_invalid',
+            `the health/metrics port ${where} is already in use (another zhujiu process?): give each process ` +
+              'its own PORT, or PORT=0 to run without the health server',
+            { cause: err },
+          ),
+        );
+      } else if (
+        err.code === 'ENOTFOUND' ||
+        err.code === 'EADDRNOTAVAIL' ||
+        err.code === 'EACCES'
+      ) {
+        reject(
+          new AppError(
+            'config_invalid',
+            `cannot listen on ${where} (${err.code}): check ZHUJIU_HTTP_HOST / http.host and PORT / http.port`,
+            { cause: err },
+          ),
+        );
+      } else {
+        reject(err);
+      }
+    });
   });
 }

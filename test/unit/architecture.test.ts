@@ -2,7 +2,7 @@
  * The rules of the house (ARCHITECTURE.md), checked over the source tree: a rule broken by a later change fails
  * here with the file and line.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/shared-data.ts';
@@ -18,7 +18,10 @@ function files(dir: string): string[] {
 }
 
 const SRC = join(PROJECT_ROOT, 'src');
-const all = files(SRC).map((f) => ({ file: relative(PROJECT_ROOT, f), lines: readFileSync(f, 'utf8').split('\n') }));
+const all = files(SRC).map((f) => ({
+  file: relative(PROJECT_ROOT, f),
+  lines: readFileSync(f, 'utf8').split('\n'),
+}));
 
 function offenders(pattern: RegExp, allowed: (file: string) => boolean): string[] {
   const found: string[] = [];
@@ -34,7 +37,9 @@ function offenders(pattern: RegExp, allowed: (file: string) => boolean): string[
 describe('architecture rules', () => {
   it('pure modules never read the clock or Math.random()', () => {
     const pure = (f: string) => /^src\/(rating|aggregate|eval\/metrics|text)\//.test(f);
-    expect(offenders(/Math\.random\(|Date\.now\(|new Date\(\)|performance\.now\(/, (f) => !pure(f))).toEqual([]);
+    expect(
+      offenders(/Math\.random\(|Date\.now\(|new Date\(\)|performance\.now\(/, (f) => !pure(f)),
+    ).toEqual([]);
   });
 
   it('outside core/, randomness comes from the seeded Rng', () => {
@@ -46,11 +51,15 @@ describe('architecture rules', () => {
   });
 
   it('only storage/ writes SQL', () => {
-    expect(offenders(/from 'kysely'.*\bsql\b|\bsql`|from 'pg'/, (f) => f.startsWith('src/storage/'))).toEqual([]);
+    expect(
+      offenders(/from 'kysely'.*\bsql\b|\bsql`|from 'pg'/, (f) => f.startsWith('src/storage/')),
+    ).toEqual([]);
   });
 
   it('only chat/<platform>/ imports a chat SDK', () => {
-    expect(offenders(/from 'discord\.js'|from '@discordjs\//, (f) => f.startsWith('src/chat/discord/'))).toEqual([]);
+    expect(
+      offenders(/from 'discord\.js'|from '@discordjs\//, (f) => f.startsWith('src/chat/discord/')),
+    ).toEqual([]);
     expect(offenders(/from '@slack\//, (f) => f.startsWith('src/chat/slack/'))).toEqual([]);
   });
 });

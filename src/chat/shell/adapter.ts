@@ -130,6 +130,8 @@ export class ShellAdapter implements ChatPlatform {
   #chain: Promise<void> = Promise.resolve();
   #started = false;
   #linesRead = 0;
+  /** Set by `quit`: lines after it (in piped input) are not run. */
+  #quit = false;
   #resolveBattle: ShellBattleResolver | undefined;
   #voteHandler: ShellVoteHandler | undefined;
   #closedResolve!: () => void;
@@ -293,6 +295,7 @@ export class ShellAdapter implements ChatPlatform {
   }
 
   async #runLine(raw: string): Promise<void> {
+    if (this.#quit) return;
     await this.#dispatch(raw.trim(), {
       id: this.#o.user.id,
       name: this.#o.user.name,
@@ -308,6 +311,7 @@ export class ShellAdapter implements ChatPlatform {
     if (word === 'help' || word === '/help') return this.#print(HELP);
     if (word === 'quit' || word === 'exit' || word === '/quit') {
       this.#print('bye');
+      this.#quit = true;
       this.#rl?.close();
       this.#closedResolve();
       return;
@@ -320,7 +324,8 @@ export class ShellAdapter implements ChatPlatform {
     if (word === 'vote' || word === 'unvote') return this.#vote(word === 'vote', rest, user);
     if (head.startsWith('/'))
       return this.#command(head.slice(1), line.slice(head.length).trim(), user);
-    this.#print(`unknown input "${line}"; type "help"`);
+    const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
+    this.#print(`unknown input "${shown}"; type "help"`);
   }
 
   async #command(name: string, text: string, user: ChatUser): Promise<void> {
