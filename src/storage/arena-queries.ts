@@ -175,19 +175,6 @@ export async function liveVoteCount(db: Conn, battleId: number): Promise<number>
   return Number(r.rows[0]?.n ?? 0);
 }
 
-/** Live votes per model (as either side) over non-void battles, optionally of one ability. */
-export async function liveVotesPerModel(db: Conn, ability?: string): Promise<Map<string, number>> {
-  const r = await sql<{ name: string; n: number }>`
-    SELECT m.name, count(v.id) AS n
-      FROM votes v JOIN battles b ON b.id = v.battle_id
-      JOIN models m ON m.id IN (b.model_left_id, b.model_right_id)
-     WHERE v.retracted_at IS NULL AND b.status <> 'void'
-       AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
-     GROUP BY m.name`.execute(db);
-  return new Map(r.rows.map((x) => [x.name, Number(x.n)]));
-}
-
-
 /** Battles with identical live-vote counts on the same (left, right) pair, counted: a compact form for rating. */
 export interface BattleVoteType {
   readonly leftModel: string;

@@ -283,14 +283,6 @@ export async function insertImportedBattles(
   return added;
 }
 
-/** Counts battles by status (for logs and tests). */
-export async function countBattles(db: Conn, source?: string): Promise<number> {
-  let q = db.selectFrom('battles').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (source !== undefined) q = q.where('source', '=', source);
-  const r = await q.executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
 /** Import keys already stored for a source (to tell "already imported" from "another file, same source"). */
 export async function importKeysOfSource(db: Conn, source: string): Promise<string[]> {
   const rows = await db

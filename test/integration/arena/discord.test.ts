@@ -5,7 +5,7 @@
  * reconcile changes nothing), closing reveals the models in an edit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotService } from '../../../src/bot/service.ts';
+import type { BotService } from '../../../src/bot/service.ts';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
@@ -20,7 +20,7 @@ import {
   MAINTAINER_ROLE_ID,
 } from '../../fakes/discord.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { counterSeeds, MODELS, SECRET, seedModels, testConfig, until } from './helpers.ts';
+import { counterSeeds, MODELS, SECRET, seedModels, testBot, testConfig, until } from './helpers.ts';
 
 const U = [
   '1300000000000000001',
@@ -50,14 +50,11 @@ describe.each(backends())('arena through the fake Discord (%s)', (backend) => {
       restRetries: 0,
       restTimeoutMs: 3000,
     });
-    return new BotService({
+    return testBot({
       db: db.db,
       config,
       platforms: [adapter],
-      logger: silentLogger,
       clock,
-      voterSecret: SECRET,
-      loopIntervalMs: 0,
       seedSource: seeds,
     });
   }

@@ -4,7 +4,11 @@
  */
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
+import { BotService } from '../../../src/bot/service.ts';
+import type { ChatPlatform } from '../../../src/chat/port.ts';
 import { type AppConfig, appConfigSchema } from '../../../src/config/schema.ts';
+import type { Clock } from '../../../src/core/clock.ts';
+import { type Logger, silentLogger } from '../../../src/core/logger.ts';
 import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
@@ -80,4 +84,26 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A bot over `platforms` as the arena tests run it: no loop timer (ticks are driven by hand), counter seeds. */
+export function testBot(o: {
+  db: Kysely<Database>;
+  config: AppConfig;
+  platforms: ChatPlatform[];
+  clock: Clock;
+  seedSource?: () => number;
+  logger?: Logger;
+  voterSecret?: string;
+}): BotService {
+  return new BotService({
+    db: o.db,
+    config: o.config,
+    platforms: o.platforms,
+    logger: o.logger ?? silentLogger,
+    clock: o.clock,
+    voterSecret: o.voterSecret ?? SECRET,
+    loopIntervalMs: 0,
+    seedSource: o.seedSource ?? counterSeeds(),
+  });
 }

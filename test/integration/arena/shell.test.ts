@@ -3,7 +3,7 @@
  * database holds exactly the live votes and every event, closing reveals the models in an edit.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotService } from '../../../src/bot/service.ts';
+import type { BotService } from '../../../src/bot/service.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
 import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
@@ -12,7 +12,7 @@ import { hashVoterId } from '../../../src/core/voter-id.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { counterSeeds, MODELS, SECRET, seedModels, terminal, testConfig } from './helpers.ts';
+import { MODELS, SECRET, seedModels, terminal, testBot, testConfig } from './helpers.ts';
 
 describe.each(backends())('arena through the terminal adapter (%s)', (backend) => {
   let db: TestDb;
@@ -36,15 +36,11 @@ describe.each(backends())('arena through the terminal adapter (%s)', (backend) =
       clock,
       sessionTag: 't1',
     });
-    bot = new BotService({
+    bot = testBot({
       db: db.db,
       config,
       platforms: [shell],
-      logger: silentLogger,
       clock,
-      voterSecret: SECRET,
-      loopIntervalMs: 0,
-      seedSource: counterSeeds(),
     });
     await bot.start();
   });
@@ -154,15 +150,11 @@ describe.each(backends())('vote cap and schedule (%s)', (backend) => {
       clock,
       sessionTag: 'cap',
     });
-    const bot = new BotService({
+    const bot = testBot({
       db: db.db,
       config,
       platforms: [shell],
-      logger: silentLogger,
       clock,
-      voterSecret: SECRET,
-      loopIntervalMs: 0,
-      seedSource: counterSeeds(),
     });
     try {
       await bot.start(); // the first tick posts the scheduled battle #1
@@ -224,15 +216,12 @@ describe.each(backends())('terminal vote answers (%s)', (backend) => {
       clock,
       sessionTag: tag,
     });
-    const bot = new BotService({
+    const bot = testBot({
       db: db.db,
       config,
       platforms: [shell],
-      logger,
       clock,
-      voterSecret: SECRET,
-      loopIntervalMs: 0,
-      seedSource: counterSeeds(),
+      logger,
     });
     await bot.start();
     running.push({ bot, shell });

@@ -4,7 +4,7 @@
  * its choice, the bot's own reactions are not votes, removing the reaction retracts, closing reveals.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotService } from '../../../src/bot/service.ts';
+import type { BotService } from '../../../src/bot/service.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
@@ -12,7 +12,7 @@ import { getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
 import { BOT_USER_ID, CHANNEL_ID, FakeSlack } from '../../fakes/slack.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { counterSeeds, SECRET, seedModels, testConfig, until } from './helpers.ts';
+import { seedModels, testBot, testConfig, until } from './helpers.ts';
 
 describe.each(backends())('arena through the fake Slack (%s)', (backend) => {
   let db: TestDb;
@@ -36,15 +36,11 @@ describe.each(backends())('arena through the fake Slack (%s)', (backend) => {
       apiRetries: 0,
       apiTimeoutMs: 3000,
     });
-    bot = new BotService({
+    bot = testBot({
       db: db.db,
       config: testConfig(),
       platforms: [adapter],
-      logger: silentLogger,
       clock,
-      voterSecret: SECRET,
-      loopIntervalMs: 0,
-      seedSource: counterSeeds(),
     });
     await bot.start();
   });

@@ -3,7 +3,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
-import type { CommandSpec } from '../../../src/chat/port.ts';
 import {
   APP_ID,
   BOT_USER_ID,
@@ -12,24 +11,9 @@ import {
   GUILD_ID,
   MAINTAINER_ROLE_ID,
 } from '../../fakes/discord.ts';
-import { captureLogger, Recorder, waitFor } from './helpers.ts';
+import { captureLogger, Recorder, TEST_COMMANDS, waitFor } from './helpers.ts';
 
-const COMMANDS: CommandSpec[] = [
-  {
-    name: 'arena',
-    description: 'Start a battle',
-    options: [{ name: 'topic', description: 'Topic' }],
-  },
-  {
-    name: 'eval',
-    description: 'Run an evaluation',
-    maintainerOnly: true,
-    options: [
-      { name: 'model', description: 'Model', required: true },
-      { name: 'suite', description: 'Suite', required: true, choices: ['mmlu', 'ceval'] },
-    ],
-  },
-];
+const COMMANDS = TEST_COMMANDS;
 
 const USER = '1300000000000000001';
 const USER2 = '1300000000000000002';

@@ -1,9 +1,15 @@
 /**
  * Shared helpers for the chat adapter contract tests: a recording ChatHandlers and a log capture.
  */
+
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import type { ChatHandlers, CommandContext, ReactionEvent } from '../../../src/chat/port.ts';
+import type {
+  ChatHandlers,
+  CommandContext,
+  CommandSpec,
+  ReactionEvent,
+} from '../../../src/chat/port.ts';
 import type { Logger } from '../../../src/core/logger.ts';
 
 /** Polls `cond` until it is truthy or `timeoutMs` passes (then throws with `what`). */
@@ -53,3 +59,21 @@ export function captureLogger(): { logger: Logger; lines: Record<string, unknown
   });
   return { logger: pino({ level: 'debug' }, stream), lines };
 }
+
+/** The commands both adapters register in these tests (a public one, and a maintainer-only one with options). */
+export const TEST_COMMANDS: CommandSpec[] = [
+  {
+    name: 'arena',
+    description: 'Start a battle',
+    options: [{ name: 'topic', description: 'Topic' }],
+  },
+  {
+    name: 'eval',
+    description: 'Run an evaluation',
+    maintainerOnly: true,
+    options: [
+      { name: 'model', description: 'Model', required: true },
+      { name: 'suite', description: 'Suite', required: true, choices: ['mmlu', 'ceval'] },
+    ],
+  },
+];

@@ -3,27 +3,11 @@
  * (HTTP receiver with signed requests, and Socket Mode).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CommandSpec } from '../../../src/chat/port.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { BOT_USER_ID, CHANNEL_ID, FakeSlack } from '../../fakes/slack.ts';
-import { captureLogger, Recorder, sleep, waitFor } from './helpers.ts';
+import { captureLogger, Recorder, sleep, TEST_COMMANDS, waitFor } from './helpers.ts';
 
-const COMMANDS: CommandSpec[] = [
-  {
-    name: 'arena',
-    description: 'Start a battle',
-    options: [{ name: 'topic', description: 'Topic' }],
-  },
-  {
-    name: 'eval',
-    description: 'Run an evaluation',
-    maintainerOnly: true,
-    options: [
-      { name: 'model', description: 'Model', required: true },
-      { name: 'suite', description: 'Suite', required: true },
-    ],
-  },
-];
+const COMMANDS = TEST_COMMANDS;
 const USER = 'U0000ALICE';
 const MAINTAINERS = 'S0000MAINT';
 
