@@ -12,11 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createRng } from '../src/core/rng.ts';
-import {
-  bootstrapBradleyTerry,
-  createArenaLineParser,
-  fitBradleyTerry,
-} from '../src/rating/index.ts';
+import { createArenaLineParser } from '../src/import/formats/index.ts';
+import { bootstrapBradleyTerry, fitBradleyTerry } from '../src/rating/index.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = process.env.ZHUJIU_SHARED_DATA ?? join(root, '..', 'shared', 'data');

@@ -7,6 +7,7 @@
  * - Slack: surrounding colons and `::skin-tone-N` suffixes are removed (`:point_left::skin-tone-3:` → `point_left`).
  * The configured emoji are normalised the same way, so the map is keyed by the normalised form.
  */
+import { normaliseEmoji } from '../chat/emoji.ts';
 import type { PlatformName } from '../chat/port.ts';
 import type { VoteChoice } from '../storage/schema.ts';
 
@@ -20,18 +21,7 @@ export interface EmojiSet {
   readonly right: string;
 }
 
-/** Normalises a raw reaction emoji of `platform` (idempotent). */
-export function normaliseEmoji(platform: PlatformName, raw: string): string {
-  if (platform === 'slack') {
-    return raw
-      .trim()
-      .replace(/^:+|:+$/gu, '')
-      .replace(/::skin-tone-\d+$/u, '')
-      .replace(/:+$/u, '')
-      .toLowerCase();
-  }
-  return raw.trim().replace(/[\u{FE0F}\u{1F3FB}-\u{1F3FF}]/gu, '');
-}
+export { normaliseEmoji };
 
 /** Maps reactions to choices for each platform. */
 export class EmojiMap {

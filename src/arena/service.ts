@@ -30,6 +30,7 @@ import type {
   PlatformName,
   ReactionEvent,
   ReactionSnapshot,
+  VoteFeedback,
 } from '../chat/port.ts';
 import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
@@ -51,13 +52,7 @@ import {
   voidBattle,
 } from '../storage/battles.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
-import {
-  applyVoteEvent,
-  listVoteEvents,
-  liveVotes,
-  tally,
-  type VoteEffect,
-} from '../storage/votes.ts';
+import { applyVoteEvent, listVoteEvents, liveVotes, tally } from '../storage/votes.ts';
 import { CHOICES, EmojiMap } from './emoji.ts';
 import { IdentityGuard } from './identity-guard.ts';
 import { type BattleView, battleContent, revealContent } from './message.ts';
@@ -84,18 +79,8 @@ export interface PostedBattle {
   readonly seed: number;
 }
 
-/** What one reaction did (for logs and tests). */
-export type ReactionOutcome =
-  | {
-      readonly kind: 'vote';
-      readonly battleId: number;
-      readonly effect: VoteEffect;
-      readonly liveChoice: VoteChoice | null;
-    }
-  | {
-      readonly kind: 'ignored';
-      readonly reason: 'bot' | 'unknown_emoji' | 'unknown_message' | 'not_open' | 'no_platform';
-    };
+/** What one reaction did (for logs and tests); the chat port's {@link VoteFeedback}. */
+export type ReactionOutcome = VoteFeedback;
 
 /** What a reconciliation did. */
 export interface ReconcileReport {

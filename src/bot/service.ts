@@ -19,8 +19,6 @@
  */
 import type { Kysely } from 'kysely';
 import { ArenaService, refOf } from '../arena/service.ts';
-import { createCommandHandler } from '../chat/commands/handlers.ts';
-import { COMMAND_SPECS } from '../chat/commands/specs.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
 import type { AppConfig } from '../config/schema.ts';
@@ -31,6 +29,8 @@ import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
 import { liveVotes } from '../storage/votes.ts';
+import { createCommandHandler } from './commands/handlers.ts';
+import { COMMAND_SPECS } from './commands/specs.ts';
 
 /** Options of {@link BotService}. */
 export interface BotServiceOptions {

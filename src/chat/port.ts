@@ -152,3 +152,31 @@ export interface ChatPlatform {
   /** Reads the reactions really present on the primary message (all users, paged as needed). */
   listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;
 }
+
+/** The role the terminal adapter gives a maintainer (checked by the bot's permission rules). */
+export const SHELL_MAINTAINER_ROLE = 'maintainer';
+
+/**
+ * What the application did with one reaction, as the terminal adapter shows it to the person who typed the vote.
+ * The arena's `onReaction` returns this shape; the adapter only turns it into words.
+ */
+export type VoteFeedback =
+  | {
+      readonly kind: 'vote';
+      readonly battleId: number;
+      readonly effect:
+        | 'cast'
+        | 'changed'
+        | 'unchanged'
+        | 'retracted'
+        | 'replayed'
+        | 'ignored_closed'
+        | 'ignored_stale'
+        | 'ignored_no_vote'
+        | 'ignored_not_live';
+      readonly liveChoice: 'left' | 'equal' | 'right' | null;
+    }
+  | {
+      readonly kind: 'ignored';
+      readonly reason: 'bot' | 'unknown_emoji' | 'unknown_message' | 'not_open' | 'no_platform';
+    };

@@ -9,8 +9,9 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
+import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
-import { arenaFromInput, computeArenaRatings, createArenaLineParser } from '../rating/index.ts';
+import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
 
 /** Options as given on the command line. */
 export interface RatingsOptions {

@@ -8,11 +8,11 @@ import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, type Method, modelNameSchema } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { type OutputsFormat, parseRecordedOutputs } from '../llm/recorded-outputs.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
+import { type OutputsFormat, parseRecordedOutputs } from './formats/recorded-outputs.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
 export const RECORDED_REQUEST_HASH = 'recorded';

@@ -48,8 +48,6 @@ export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
 export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
 export type { OnlineEloOptions } from './online-elo.ts';
 export { computeOnlineElo } from './online-elo.ts';
-export type { ArenaLineKind, ArenaLineParser } from './parse-arena-lines.ts';
-export { createArenaLineParser, parseArenaLines } from './parse-arena-lines.ts';
 export { quantileSorted } from './quantile.ts';
 export { rankByIntervals } from './rank-by-intervals.ts';
 export type {

@@ -62,4 +62,27 @@ describe('architecture rules', () => {
     ).toEqual([]);
     expect(offenders(/from '@slack\//, (f) => f.startsWith('src/chat/slack/'))).toEqual([]);
   });
+
+  it('chat/ is the platform layer only: it imports no arena, bot, eval, board or storage', () => {
+    expect(
+      offenders(
+        /from '\.\.\/(\.\.\/)?(arena|bot|eval|leaderboard|storage|aggregate|jobs|llm)\//,
+        (f) => !f.startsWith('src/chat/'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('only llm/ imports openai; only jobs/ imports pg-boss', () => {
+    expect(offenders(/from 'openai'|from 'openai\//, (f) => f.startsWith('src/llm/'))).toEqual([]);
+    expect(offenders(/from 'pg-boss'/, (f) => f.startsWith('src/jobs/'))).toEqual([]);
+  });
+
+  it('parsers of outside formats live under import/formats/ and do no I/O', () => {
+    expect(
+      offenders(
+        /from 'node:fs'|from 'node:fs\/promises'/,
+        (f) => !f.startsWith('src/import/formats/'),
+      ),
+    ).toEqual([]);
+  });
 });

@@ -24,22 +24,22 @@
 
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { normaliseEmoji } from '../../arena/emoji.ts';
-import type { ReactionOutcome } from '../../arena/service.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { SHELL_MAINTAINER_ROLE } from '../commands/permissions.ts';
-import type {
-  ChatHandlers,
-  ChatPlatform,
-  ChatUser,
-  CommandContext,
-  CommandSpec,
-  MessageContent,
-  MessageRef,
-  ReactionEvent,
-  ReactionSnapshot,
+import { normaliseEmoji } from '../emoji.ts';
+import {
+  type ChatHandlers,
+  type ChatPlatform,
+  type ChatUser,
+  type CommandContext,
+  type CommandSpec,
+  type MessageContent,
+  type MessageRef,
+  type ReactionEvent,
+  type ReactionSnapshot,
+  SHELL_MAINTAINER_ROLE,
+  type VoteFeedback,
 } from '../port.ts';
 import { renderPlain } from './render.ts';
 
@@ -89,10 +89,10 @@ export type ShellBattleResolver = (
 ) => Promise<ShellBattleInfo | undefined>;
 
 /** Stores one reaction and says what it did (the arena's `onReaction`); may throw. */
-export type ShellVoteHandler = (event: ReactionEvent) => Promise<ReactionOutcome>;
+export type ShellVoteHandler = (event: ReactionEvent) => Promise<VoteFeedback>;
 
 /** What emitting one reaction led to: the arena's outcome, `unknown` without a vote handler, or `failed`. */
-type ReactResult = ReactionOutcome | 'unknown' | 'failed';
+type ReactResult = VoteFeedback | 'unknown' | 'failed';
 
 interface Posted {
   ref: MessageRef;
@@ -448,7 +448,7 @@ export class ShellAdapter implements ChatPlatform {
 
   /** What an `unvote` did, in words (one result per emoji taken away). */
   #describeRemove(results: readonly ReactResult[], battleId: number): string {
-    const outcomes = results.filter((r): r is ReactionOutcome => typeof r === 'object');
+    const outcomes = results.filter((r): r is VoteFeedback => typeof r === 'object');
     const effects = outcomes.flatMap((r) => (r.kind === 'vote' ? [r.effect] : []));
     if (effects.includes('retracted')) return `vote on battle #${battleId} taken back`;
     if (effects.includes('ignored_closed')) return `voting on battle #${battleId} is closed`;
@@ -461,7 +461,7 @@ export class ShellAdapter implements ChatPlatform {
   }
 
   #describeIgnored(
-    reason: Extract<ReactionOutcome, { kind: 'ignored' }>['reason'],
+    reason: Extract<VoteFeedback, { kind: 'ignored' }>['reason'],
     battleId: number,
   ): string {
     switch (reason) {

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaService } from '../../../src/arena/service.ts';
-import { createCommandHandler } from '../../../src/chat/commands/handlers.ts';
+import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import {
   computeLeaderboard,
   type LeaderboardRow,
   leaderboardContent,
-} from '../../../src/chat/commands/leaderboard.ts';
+} from '../../../src/bot/commands/leaderboard.ts';
 import type { CommandContext, MessageContent } from '../../../src/chat/port.ts';
 import { renderTable } from '../../../src/chat/render/table.ts';
 import { createLogger } from '../../../src/core/logger.ts';

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../src/core/rng.ts';
+import { parseArenaLines } from '../../../src/import/formats/index.ts';
 import type { ArenaData, BradleyTerryFit } from '../../../src/rating/index.ts';
 import {
   averagePredictedWinRate,
   bootstrapBradleyTerry,
   computeOnlineElo,
   fitBradleyTerry,
-  parseArenaLines,
   rankByIntervals,
 } from '../../../src/rating/index.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';

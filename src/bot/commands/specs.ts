@@ -1,9 +1,10 @@
 /**
- * @module chat/commands/specs
+ * @module bot/commands/specs
  * The slash commands the bot offers, for registration (Discord) and the Slack app manifest.
  */
+
+import type { CommandSpec } from '../../chat/port.ts';
 import { ABILITIES } from '../../config/schema.ts';
-import type { CommandSpec } from '../port.ts';
 
 /** Every command, in help order. `/arena` is maintainer-only: posting on demand could flood a channel. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [

@@ -1,15 +1,15 @@
 /**
- * @module chat/commands/permissions
+ * @module bot/commands/permissions
  * Who is a maintainer, per platform (config `platforms`): Discord by role id, Slack by user id or user-group id
  * (the Slack adapter reports the configured groups the caller belongs to as roles), the terminal by its
  * `maintainer` flag (the shell adapter reports it as the role `maintainer`). Checked server-side for every
  * maintainer-only command, whatever the platform hides.
  */
-import type { AppConfig } from '../../config/schema.ts';
-import type { ChatUser, PlatformName } from '../port.ts';
 
-/** The role the terminal adapter gives a maintainer. */
-export const SHELL_MAINTAINER_ROLE = 'maintainer';
+import { type ChatUser, type PlatformName, SHELL_MAINTAINER_ROLE } from '../../chat/port.ts';
+import type { AppConfig } from '../../config/schema.ts';
+
+export { SHELL_MAINTAINER_ROLE };
 
 /** True when `user` on `platform` may run maintainer-only commands. */
 export function isMaintainer(

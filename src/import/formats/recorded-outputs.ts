@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { fail, ok, type Result } from '../core/result.ts';
+import { fail, ok, type Result } from '../../core/result.ts';
 
 /** A recorded answer to one prompt. */
 export interface RecordedOutput {

@@ -1,5 +1,5 @@
 /**
- * @module chat/commands/leaderboard
+ * @module bot/commands/leaderboard
  * The comparative (arena) leaderboard from stored votes: Bradley–Terry ratings on the Elo scale with a 95 %
  * bootstrap interval (SCORING.md §4; src/rating), votes per model, rank by intervals among the listed models.
  * Models with fewer than `aggregation.min_votes` live votes are listed as "not enough votes" (they still take part
@@ -15,6 +15,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
+import type { MessageContent, TableContent } from '../../chat/port.ts';
 import { isAppError } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
 import {
@@ -28,7 +29,6 @@ import {
 import { battleVoteTypes } from '../../storage/arena-queries.ts';
 import { listModels } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
-import type { MessageContent, TableContent } from '../port.ts';
 
 /** One leaderboard line. */
 export interface LeaderboardRow {

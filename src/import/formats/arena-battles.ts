@@ -2,10 +2,10 @@
  * @module rating/parse-arena-lines
  * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
  */
-import { AppError } from '../core/errors.ts';
-import { ArenaDataBuilder } from './arena-data.ts';
-import type { ArenaData, Winner } from './types.ts';
-import { WINNERS } from './types.ts';
+import { AppError } from '../../core/errors.ts';
+import { ArenaDataBuilder } from '../../rating/arena-data.ts';
+import type { ArenaData, Winner } from '../../rating/types.ts';
+import { WINNERS } from '../../rating/types.ts';
 
 /** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
 export type ArenaLineKind = 'battles' | 'pair_counts';

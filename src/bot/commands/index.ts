@@ -1,5 +1,5 @@
 /**
- * @module chat/commands
+ * @module bot/commands
  * Platform-neutral slash-command handlers and their specs (for registration).
  */
 

@@ -1,16 +1,16 @@
 /**
- * @module chat/commands/handlers
+ * @module bot/commands/handlers
  * The platform-neutral command handlers, written once for Discord, Slack and the terminal:
  * `/arena [ability]` (maintainers: post a battle now in the caller's channel), `/leaderboard [ability]`,
  * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
 import type { Kysely } from 'kysely';
 import type { ArenaService } from '../../arena/service.ts';
+import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { Logger } from '../../core/logger.ts';
 import { modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
-import type { CommandContext, PlatformName } from '../port.ts';
 import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';

@@ -1,7 +1,8 @@
 /** Parsing of battle / pair-count JSONL: auto-detection and errors that name the line and the fix. */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/core/errors.ts';
-import { computeOnlineElo, parseArenaLines } from '../../../src/rating/index.ts';
+import { parseArenaLines } from '../../../src/import/formats/index.ts';
+import { computeOnlineElo } from '../../../src/rating/index.ts';
 
 const b = (a: string, bb: string, w: string): string =>
   JSON.stringify({ model_a: a, model_b: bb, winner: w });

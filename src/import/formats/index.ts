@@ -1,0 +1,7 @@
+/**
+ * @module import/formats
+ * Parsers of outside formats, pure: text in, rows or `file:line: reason` out.
+ */
+export type { ArenaLineKind, ArenaLineParser } from './arena-battles.ts';
+export { createArenaLineParser, parseArenaLines } from './arena-battles.ts';
+export * from './recorded-outputs.ts';
