@@ -1,0 +1,75 @@
+/**
+ * @module llm/types
+ * The model-client port: what evaluation runs, the judge and live battles ask of a model. Concrete clients (an
+ * OpenAI-compatible endpoint through the `openai` package, recorded outputs) implement {@link LlmClient}; the
+ * response cache sits inside the client, so callers never see whether an answer was cached except by `cached`.
+ */
+
+/** One chat message, as OpenAI's chat completions take it. */
+export interface ChatMessage {
+  readonly role: 'system' | 'user' | 'assistant';
+  readonly content: string;
+}
+
+/** Structured output: a JSON schema the endpoint should follow (where it supports `response_format`). */
+export interface JsonSchemaFormat {
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+}
+
+/** One request. Everything that determines the answer is part of the cache key. */
+export interface CompletionRequest {
+  readonly messages: readonly ChatMessage[];
+  /** Sampling parameters overriding the model's configured `params` (temperature, top_p, max_tokens, seed...). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** The version of the prompt template that produced `messages` (part of the cache key). */
+  readonly templateVersion: string;
+  /** The stored item this request answers, when there is one (the response row references it). */
+  readonly itemId?: number;
+  /** Ask for structured output. */
+  readonly jsonSchema?: JsonSchemaFormat;
+  /** Abort (e.g. the run was cancelled). */
+  readonly signal?: AbortSignal;
+}
+
+/** Why a request produced no answer. Failures are never cached. */
+export type CompletionFailureCode =
+  | 'rate_limited'
+  | 'timeout'
+  | 'http_error'
+  | 'empty_reply'
+  | 'refused'
+  | 'no_recorded_answer'
+  | 'aborted'
+  | 'network';
+
+/** The outcome of one request: an answer or a per-request failure (never thrown for endpoint faults). */
+export type CompletionResult =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** True when answered from the response cache with no call. */
+      readonly cached: boolean;
+      /** The stored `responses` row, when the answer is stored. */
+      readonly responseId?: number;
+      readonly latencyMs: number;
+      readonly promptTokens?: number;
+      readonly completionTokens?: number;
+    }
+  | {
+      readonly ok: false;
+      readonly code: CompletionFailureCode;
+      /** What went wrong, for logs and the run's failure list; never contains secrets. */
+      readonly message: string;
+      readonly status?: number;
+      readonly latencyMs: number;
+    };
+
+/** A model that can be asked. */
+export interface LlmClient {
+  /** The configured model name (config/models.yaml `name`). */
+  readonly name: string;
+  /** The most requests this endpoint takes at once (its `max_concurrency`). */
+  readonly maxConcurrency: number;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}
