@@ -4,7 +4,9 @@
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.ts';
+import * as m0003 from './0003_eval_runs.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0003_eval_runs': m0003,
 };
