@@ -11,6 +11,7 @@ import { importBattles } from '../import/battles.ts';
 import { importOutputs } from '../import/outputs.ts';
 import { openRuntime } from '../main.ts';
 import { migrateDown } from '../storage/db.ts';
+import { registerExport } from './export-command.ts';
 import { registerRatings } from './ratings-command.ts';
 import { runLongLived } from './serve.ts';
 
@@ -212,6 +213,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     });
 
   registerRatings(program, io, intArg);
+  registerExport(program, io);
   return program;
 }
 
