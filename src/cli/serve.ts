@@ -53,7 +53,7 @@ export async function startService(
     // exits at once instead of leaving a half-started process that answers health checks.
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
-      kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+      kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     http = await startHttpFor(rt, opts.httpPort);
     const started = http;
     const bot = new BotService({
