@@ -120,6 +120,10 @@ export async function runLongLived(
       : '';
     process.stderr.write(`zhujiu ${kind}: data in ${svc.rt.db.describe}${health}\n`);
   }
+  // Stay up until a signal even when nothing else holds the event loop open: with PORT=0 there is no HTTP
+  // server, the service loop's timer is unref'd and idle database connections close after 10 s, so without this
+  // handle Node would end the process with exit code 13 (a top-level await that never settles) and no message.
+  const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       svc.rt.logger.info({ signal }, 'shutting down');
@@ -129,5 +133,6 @@ export async function runLongLived(
     process.once('SIGTERM', stop);
     void svc.bot.done.then(() => resolve());
   });
+  clearInterval(keepAlive);
   await svc.stop();
 }
