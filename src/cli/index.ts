@@ -1,6 +1,6 @@
 /**
  * @module cli
- * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings.
+ * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -28,6 +28,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { isAppError } from '../core/errors.ts';
+import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
 import type { MigrateOptions } from './migrate.ts';
@@ -42,6 +43,23 @@ function intArg(name: string, min: number) {
       throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
     return n;
   };
+}
+
+/** `--since DATE`: a UTC date or an ISO-8601 time. */
+function dateArg(v: string): Date {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : new Date(v);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v))
+    throw new InvalidArgumentError(
+      `--since must be a date like 2026-11-30 or 2026-11-30T12:00:00Z (UTC unless an offset is given), got "${v}"`,
+    );
+  return d;
+}
+
+/** `--source NAME` of an export: the form `import battles` accepts. */
+function sourceArg(v: string): string {
+  if (!/^[\w.:@-]{1,64}$/.test(v))
+    throw new InvalidArgumentError(`--source "${v}": use 1–64 letters, digits and . _ : @ -`);
+  return v;
 }
 
 /** Builds the program (exported for tests). */
@@ -170,6 +188,29 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         const { runStoredRatings } = await import('./ratings-stored.ts');
         await runStoredRatings(io, o);
       }
+    });
+
+  const exp = program.command('export').description('export stored data in public formats');
+  exp
+    .command('battles')
+    .description(
+      'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',
+    )
+    .option(
+      '--source <name>',
+      "the battles' source (default: arena, the community's own)",
+      sourceArg,
+    )
+    .option('--since <date>', 'only votes made at or after this date (UTC)', dateArg)
+    .addOption(
+      new Option('--format <format>', 'line format')
+        .choices(['fastchat', 'jsonl'])
+        .default('fastchat'),
+    )
+    .option('--out <file>', 'write to FILE (atomically) instead of standard output')
+    .action(async (o: ExportBattlesFlags) => {
+      const { runExportBattles } = await import('./export.ts');
+      await runExportBattles(io, o);
     });
 
   return program;
