@@ -35,12 +35,17 @@ export interface LoadedConfig {
    * the variable is unset. A function, not data, so that logging the config never prints a key.
    */
   readonly apiKeyFor: (modelName: string) => string | undefined;
+  /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
+  readonly datasetsDir: string;
+  /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
+  readonly datasetsCacheDir: string;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
 export interface LoadOptions {
   readonly configDir?: string;
   readonly dataDir?: string;
+  readonly datasetsDir?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
 }
@@ -148,6 +153,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
+  const datasetsDir = resolve(cwd, options.datasetsDir ?? env.ZHUJIU_DATASETS_DIR ?? 'datasets');
+  const datasetsCacheDir = resolve(
+    cwd,
+    env.ZHUJIU_DATASETS_CACHE ?? join('data', 'datasets-cache'),
+  );
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -207,5 +217,15 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const value = v === undefined ? undefined : rawEnv[v]?.trim();
     return value === '' ? undefined : value;
   };
-  return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir, apiKeyFor });
+  return deepFreeze({
+    app: finalApp,
+    models,
+    suites,
+    env,
+    configDir,
+    dataDir,
+    datasetsDir,
+    datasetsCacheDir,
+    apiKeyFor,
+  });
 }
