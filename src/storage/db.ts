@@ -220,11 +220,10 @@ export async function migrateToLatest(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => list },
-    // Migration numbers are assigned ahead and land in any order (0006 before 0005): a database that already ran
-    // a later number must still take an earlier one that lands after it.
     allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
@@ -244,11 +243,10 @@ export async function migrateDown(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => list },
-    // Migration numbers are assigned ahead and land in any order (0006 before 0005): a database that already ran
-    // a later number must still take an earlier one that lands after it.
     allowUnorderedMigrations: true,
   });
   return migrator.migrateDown();

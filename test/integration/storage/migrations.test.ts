@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
@@ -10,6 +10,7 @@ const TABLES = [
   'battle_turns',
   'battles',
   'datasets',
+  'eval_run_items',
   'eval_runs',
   'item_scores',
   'items',
