@@ -30,12 +30,22 @@ export interface LoadedConfig {
   readonly configDir: string;
   /** Absolute PGlite data folder (used only when `env.DATABASE_URL` is unset). */
   readonly dataDir: string;
+  /**
+   * The API key of a configured model: the value of its `api_key_env` variable, or undefined when it has none or
+   * the variable is unset. A function, not data, so that logging the config never prints a key.
+   */
+  readonly apiKeyFor: (modelName: string) => string | undefined;
+  /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
+  readonly datasetsDir: string;
+  /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
+  readonly datasetsCacheDir: string;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
 export interface LoadOptions {
   readonly configDir?: string;
   readonly dataDir?: string;
+  readonly datasetsDir?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
 }
@@ -143,6 +153,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
+  const datasetsDir = resolve(cwd, options.datasetsDir ?? env.ZHUJIU_DATASETS_DIR ?? 'datasets');
+  const datasetsCacheDir = resolve(
+    cwd,
+    env.ZHUJIU_DATASETS_CACHE ?? join('data', 'datasets-cache'),
+  );
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -191,5 +206,26 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir });
+  const rawEnv = options.env ?? process.env;
+  const keyVars = new Map(
+    models.flatMap((m) =>
+      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
+    ),
+  );
+  const apiKeyFor = (modelName: string): string | undefined => {
+    const v = keyVars.get(modelName);
+    const value = v === undefined ? undefined : rawEnv[v]?.trim();
+    return value === '' ? undefined : value;
+  };
+  return deepFreeze({
+    app: finalApp,
+    models,
+    suites,
+    env,
+    configDir,
+    dataDir,
+    datasetsDir,
+    datasetsCacheDir,
+    apiKeyFor,
+  });
 }
