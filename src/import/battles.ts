@@ -6,13 +6,12 @@
  * file under the same source name is refused.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Ability } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
+import { readUtf8Lines } from '../core/utf8.ts';
 import {
   type ImportedBattle,
   importKeysOfSource,
@@ -82,11 +81,7 @@ export async function importBattles(
   const rows: Row[] = [];
   const problems: string[] = [];
   let lineNo = 0;
-  const rl = createInterface({
-    input: createReadStream(opts.file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const raw of rl) {
+  for await (const raw of readUtf8Lines(opts.file, { code: 'import_invalid' })) {
     lineNo++;
     const line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // UTF-8 BOM
     if (line.trim() === '') continue;
