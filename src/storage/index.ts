@@ -4,4 +4,5 @@ export * from './items.ts';
 export * from './models.ts';
 export * from './responses.ts';
 export * from './schema.ts';
+export * from './sources.ts';
 export * from './votes.ts';

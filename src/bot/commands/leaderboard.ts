@@ -26,9 +26,9 @@ import {
   type PairCountRecord,
   rankByIntervals,
 } from '../../rating/index.ts';
-import { battleVoteTypes } from '../../storage/arena-queries.ts';
-import { listModels } from '../../storage/models.ts';
+import { battleVoteTypes, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
+import { DEFAULT_SOURCES, type VoteSources } from '../../storage/sources.ts';
 
 /** One leaderboard line. */
 export interface LeaderboardRow {
@@ -45,6 +45,11 @@ export interface LeaderboardRow {
   readonly rank: number | null;
   /** Why there is no rating, when there is none. */
   readonly note?: string;
+  /**
+   * The model took part in the Bradley–Terry fit (also when it is listed without a rating for having too few
+   * votes): the ratings' mean of 1000 is over these models.
+   */
+  readonly inFit?: boolean;
 }
 
 /** Options of {@link computeLeaderboard}. */
@@ -56,6 +61,8 @@ export interface LeaderboardOptions {
   readonly minVotes: number;
   /** Shift so this model has this rating (config `ratings.anchor`), when the model is in the data. */
   readonly anchor?: { readonly model: string; readonly rating: number } | null;
+  /** Whose votes count (default: the community's own, `arena`; see storage/sources.ts). */
+  readonly sources?: VoteSources;
 }
 
 /** Longest stretch of synchronous work between two event-loop turns, in ms (a target, not a hard bound). */
@@ -143,8 +150,16 @@ export async function computeLeaderboard(
   o: LeaderboardOptions,
 ): Promise<LeaderboardRow[]> {
   const rounds = o.rounds ?? 200;
-  const battles = await battleVoteTypes(db, o.ability);
-  const names = (await listModels(db)).map((m) => m.name);
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const battles = await battleVoteTypes(db, o.ability, sources);
+  // The models that can battle, and those that appear in the counted votes: names known only from imported
+  // votes that are not counted are not on this board.
+  const names = [
+    ...new Set([
+      ...(await modelResponseCounts(db)).map((m) => m.name),
+      ...battles.flatMap((b) => [b.leftModel, b.rightModel]),
+    ]),
+  ].sort((a, b) => a.localeCompare(b));
   const checkpoint = timeSlicer();
   const { votes, pairs, types } = await foldBattles(battles, checkpoint);
   const rated = new Map<string, { rating: number; lo: number | null; hi: number | null }>();
@@ -197,7 +212,15 @@ export async function computeLeaderboard(
     const n = votes.get(model) ?? 0;
     const r = rated.get(model);
     if (n >= o.minVotes && r) {
-      shown.push({ model, votes: n, rating: r.rating, lo: r.lo, hi: r.hi, rank: null });
+      shown.push({
+        model,
+        votes: n,
+        rating: r.rating,
+        lo: r.lo,
+        hi: r.hi,
+        rank: null,
+        inFit: true,
+      });
     } else {
       rest.push({
         model,
@@ -206,6 +229,7 @@ export async function computeLeaderboard(
         lo: null,
         hi: null,
         rank: null,
+        inFit: r !== undefined,
         note:
           n < o.minVotes
             ? `not enough votes (${n} < ${o.minVotes})`
@@ -274,6 +298,19 @@ export function leaderboardContent(
           ],
     ),
   };
+  // The mean of 1000 is over every model in the fit, also those listed without a rating (too few votes): say
+  // so, or "rank 1, 970" under "mean 1000" reads as a mistake.
+  const fittedUnlisted = rows.filter((r) => r.rating === null && r.inFit === true).length;
+  const scale = o.anchor
+    ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated`
+    : fittedUnlisted > 0
+      ? `mean 1000 over all ${rows.filter((r) => r.inFit === true).length} models in the fit, including the ${fittedUnlisted} listed without a rating`
+      : 'mean 1000';
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const whose =
+    sources.length === 1
+      ? "Votes: the community's own (arena)."
+      : `Votes: the community's own (arena) plus imported ${sources.filter((x) => x !== 'arena').join(', ')}.`;
   const footnote = unbounded
     ? ' ∞: in some bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound.'
     : '';
@@ -283,6 +320,6 @@ export function leaderboardContent(
       : `Arena leaderboard${scope}: not enough votes yet`,
     title: `Arena leaderboard${scope}`,
     table,
-    footer: `Bradley–Terry ratings (Elo scale, ${o.anchor ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated` : 'mean 1000'}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
+    footer: `${whose} Bradley–Terry ratings (Elo scale, ${scale}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
   };
 }

@@ -99,7 +99,7 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     await importBattles(db.db, { file, ability: 'reasoning' });
 
-    await computeLeaderboard(db.db, { rounds: 1, seed: 1, minVotes: 20 }); // warm the queries
+    await computeLeaderboard(db.db, { rounds: 1, seed: 1, minVotes: 20, sources: ['sim'] }); // warm the queries
     let turns = 0;
     let last = performance.now();
     let maxGap = 0;
@@ -113,7 +113,12 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     last = t0;
     let rows: LeaderboardRow[];
     try {
-      rows = await computeLeaderboard(db.db, { rounds: 20_000, seed: 1, minVotes: 20 });
+      rows = await computeLeaderboard(db.db, {
+        rounds: 20_000,
+        seed: 1,
+        minVotes: 20,
+        sources: ['sim'],
+      });
     } finally {
       clearInterval(timer);
     }
