@@ -74,17 +74,6 @@ export async function listSources(db: Conn): Promise<SourceSummary[]> {
   }));
 }
 
-/** Whether any battle of `source` is stored (an index lookup). */
-export async function sourceExists(db: Conn, source: string): Promise<boolean> {
-  const r = await db
-    .selectFrom('battles')
-    .select('id')
-    .where('source', '=', source)
-    .limit(1)
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
 /**
  * The names of the stored sources, `arena` first then by name. A skip scan over `battles_source_idx` (one index
  * probe per source), so its cost does not grow with the number of stored votes: safe on the chat path.

@@ -4,6 +4,8 @@ import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
 const TABLES = [
+  'battle_audit',
+  'battle_turns',
   'battles',
   'datasets',
   'eval_runs',
@@ -44,7 +46,7 @@ describe.each(backends())('migrations on %s', (backend) => {
       if (names.length === 0) break;
       downs.push(...names);
     }
-    expect(downs).toEqual(['0002_vote_sources', '0001_initial']);
+    expect(downs).toEqual(['0006_live_battles', '0002_vote_sources', '0001_initial']);
     const left = await sql<{ n: number }>`
       select count(*)::int as n from information_schema.tables
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
@@ -53,6 +55,7 @@ describe.each(backends())('migrations on %s', (backend) => {
     expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual([
       ['0001_initial', 'Success'],
       ['0002_vote_sources', 'Success'],
+      ['0006_live_battles', 'Success'],
     ]);
   });
 
