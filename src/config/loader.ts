@@ -31,12 +31,17 @@ export interface LoadedConfig {
   readonly configDir: string;
   /** Absolute PGlite data folder (used only when `env.DATABASE_URL` is unset). */
   readonly dataDir: string;
+  /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
+  readonly datasetsDir: string;
+  /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
+  readonly datasetsCacheDir: string;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
 export interface LoadOptions {
   readonly configDir?: string;
   readonly dataDir?: string;
+  readonly datasetsDir?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
 }
@@ -145,6 +150,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
+  const datasetsDir = resolve(cwd, options.datasetsDir ?? env.ZHUJIU_DATASETS_DIR ?? 'datasets');
+  const datasetsCacheDir = resolve(
+    cwd,
+    env.ZHUJIU_DATASETS_CACHE ?? join('data', 'datasets-cache'),
+  );
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -193,5 +203,14 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir });
+  return deepFreeze({
+    app: finalApp,
+    models,
+    suites,
+    env,
+    configDir,
+    dataDir,
+    datasetsDir,
+    datasetsCacheDir,
+  });
 }

@@ -21,6 +21,7 @@ import { createRng } from '../../core/rng.ts';
 import {
   arenaFromPairCounts,
   type BattleCluster,
+  clustersWithin,
   computeArenaRatings,
   createClusterBootstrap,
   type PairCountRecord,
@@ -45,6 +46,11 @@ export interface LeaderboardRow {
   readonly rank: number | null;
   /** Why there is no rating, when there is none. */
   readonly note?: string;
+  /**
+   * The model's comparison component when it is rated (1 = main; 2, 3… = separate groups that share no battle
+   * with component 1, rated and ranked on their own scale; see `ArenaComponent` in rating/arena-ratings.ts).
+   */
+  readonly component?: number;
   /**
    * The model took part in the Bradley–Terry fit (also when it is listed without a rating for having too few
    * votes): the ratings' mean of 1000 is over these models.
@@ -162,7 +168,10 @@ export async function computeLeaderboard(
   ].sort((a, b) => a.localeCompare(b));
   const checkpoint = timeSlicer();
   const { votes, pairs, types } = await foldBattles(battles, checkpoint);
-  const rated = new Map<string, { rating: number; lo: number | null; hi: number | null }>();
+  const rated = new Map<
+    string,
+    { rating: number; lo: number | null; hi: number | null; component: number }
+  >();
   const notes = new Map<string, string>();
   if (pairs.length > 0) {
     const data = arenaFromPairCounts(pairs);
@@ -179,27 +188,33 @@ export async function computeLeaderboard(
       await checkpoint();
       // Intervals from a bootstrap over battles (rating/cluster-bootstrap.ts): votes on one message are
       // correlated, so resampling single votes would make the intervals far too narrow. Battles with the same
-      // votes are handed over as one type with a count; a few rounds per slice.
-      const boot = createClusterBootstrap(types, createRng(o.seed), {
-        rounds,
-        fit: r.fit,
-        ...(anchor ? { anchor } : {}),
-      });
-      await checkpoint();
-      while (boot.done < rounds) {
-        boot.run(1);
-        await checkpoint();
-      }
-      const q = boot.summary();
-      const index = new Map(boot.models.map((m, i) => [m, i]));
-      for (const row of r.rows) {
-        const i = index.get(row.model);
-        const none = rounds === 0 || i === undefined || Number.isNaN(q.median[i]!);
-        rated.set(row.model, {
-          rating: row.rating,
-          lo: none ? null : q.lo[i]!,
-          hi: none ? null : q.hi[i]!,
+      // votes are handed over as one type with a count; a few rounds per slice. Each comparison component is
+      // bootstrapped on its own battles (one rng stream, main component first).
+      const rng = createRng(o.seed);
+      for (const comp of r.components) {
+        const boot = createClusterBootstrap(clustersWithin(types, comp.members), rng, {
+          rounds,
+          fit: comp.fit,
+          ...(anchor && comp.members.includes(anchor.model) ? { anchor } : {}),
         });
+        await checkpoint();
+        while (boot.done < rounds) {
+          boot.run(1);
+          await checkpoint();
+        }
+        const q = boot.summary();
+        const index = new Map(boot.models.map((m, i) => [m, i]));
+        for (const row of r.rows) {
+          if (row.component !== comp.component) continue;
+          const i = index.get(row.model);
+          const none = rounds === 0 || i === undefined || Number.isNaN(q.median[i]!);
+          rated.set(row.model, {
+            rating: row.rating,
+            lo: none ? null : q.lo[i]!,
+            hi: none ? null : q.hi[i]!,
+            component: row.component,
+          });
+        }
       }
     } catch (err) {
       if (!isAppError(err)) throw err;
@@ -219,6 +234,7 @@ export async function computeLeaderboard(
         lo: r.lo,
         hi: r.hi,
         rank: null,
+        component: r.component,
         inFit: true,
       });
     } else {
@@ -237,13 +253,23 @@ export async function computeLeaderboard(
       });
     }
   }
-  shown.sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0) || a.model.localeCompare(b.model));
-  // Rank by intervals among the listed models: 1 + models whose lower bound is above this upper bound.
-  const ranks = rankByIntervals(
-    shown.map((r) => r.lo ?? r.rating ?? 0),
-    shown.map((r) => r.hi ?? r.rating ?? 0),
+  shown.sort(
+    (a, b) =>
+      (a.component ?? 1) - (b.component ?? 1) ||
+      (b.rating ?? 0) - (a.rating ?? 0) ||
+      a.model.localeCompare(b.model),
   );
-  const ranked = shown.map((row, i) => ({ ...row, rank: ranks[i] ?? null }));
+  // Rank by intervals among the listed models of the same component: 1 + models whose lower bound is above
+  // this upper bound (separate components share no scale).
+  const ranked: LeaderboardRow[] = [];
+  for (const c of new Set(shown.map((r) => r.component ?? 1))) {
+    const group = shown.filter((r) => (r.component ?? 1) === c);
+    const ranks = rankByIntervals(
+      group.map((r) => r.lo ?? r.rating ?? 0),
+      group.map((r) => r.hi ?? r.rating ?? 0),
+    );
+    for (const [i, row] of group.entries()) ranked.push({ ...row, rank: ranks[i] ?? null });
+  }
   rest.sort((a, b) => b.votes - a.votes || a.model.localeCompare(b.model));
   return [...ranked, ...rest];
 }
@@ -291,7 +317,7 @@ export function leaderboardContent(
         ? ['—', r.model, r.note ?? 'not rated', '', String(r.votes)]
         : [
             String(r.rank),
-            r.model,
+            (r.component ?? 1) > 1 ? `${r.model} [group ${r.component}]` : r.model,
             r.rating.toFixed(0).padStart(ratingWidth),
             r.lo === null || r.hi === null ? '—' : `${bound(r.lo)} – ${bound(r.hi)}`,
             String(r.votes),
@@ -304,16 +330,29 @@ export function leaderboardContent(
   const scale = o.anchor
     ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated`
     : fittedUnlisted > 0
-      ? `mean 1000 over all ${rows.filter((r) => r.inFit === true).length} models in the fit, including the ${fittedUnlisted} listed without a rating`
+      ? `mean 1000 over the models in the fit, including the ${fittedUnlisted} listed without a rating for too few votes`
       : 'mean 1000';
   const sources = o.sources ?? DEFAULT_SOURCES;
   const whose =
     sources.length === 1
       ? "Votes: the community's own (arena)."
       : `Votes: the community's own (arena) plus imported ${sources.filter((x) => x !== 'arena').join(', ')}.`;
-  const footnote = unbounded
-    ? ' ∞: in some bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound.'
-    : '';
+  const groups = new Map<number, string[]>();
+  for (const r of rows) {
+    if (r.rating === null || (r.component ?? 1) === 1) continue;
+    groups.set(r.component!, [...(groups.get(r.component!) ?? []), r.model]);
+  }
+  const separate = [...groups]
+    .map(
+      ([c, models]) =>
+        ` Group ${c} (${models.join(', ')}) shares no battle with the other models: its ratings and ranks are on its own scale, not comparable with the rest.`,
+    )
+    .join('');
+  const footnote =
+    separate +
+    (unbounded
+      ? ' ∞: in more than 2.5 % of the bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound; more votes narrow it.'
+      : '');
   return {
     text: rows.some((r) => r.rating !== null)
       ? `Arena leaderboard${scope}`

@@ -134,6 +134,33 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     expect(turns).toBeGreaterThan(10);
     expect(maxGap).toBeLessThan(400);
   });
+
+  it('rates a separate group of models on its own and says it is not comparable (issue 8.7)', async () => {
+    const battles = [
+      ...Array.from({ length: 3 }, () => ({ model_a: 'A', model_b: 'B', winner: 'model_a' })),
+      ...Array.from({ length: 2 }, () => ({ model_a: 'B', model_b: 'C', winner: 'model_a' })),
+      { model_a: 'B', model_b: 'C', winner: 'model_b' },
+      { model_a: 'D', model_b: 'E', winner: 'model_a' },
+      { model_a: 'D', model_b: 'E', winner: 'model_b' },
+    ];
+    const file = join(dir, 'components.jsonl');
+    writeFileSync(file, `${battles.map((b) => JSON.stringify(b)).join('\n')}\n`);
+    await importBattles(db.db, { file, ability: 'language' });
+    const o = { rounds: 200, seed: 0, minVotes: 1, ability: 'language' };
+    const rows = await computeLeaderboard(db.db, o);
+    const by = Object.fromEntries(rows.map((r) => [r.model, r]));
+    expect((by.B!.rating as number) - (by.C!.rating as number)).toBeCloseTo(120.41, 2);
+    expect(by.D).toMatchObject({ component: 2, rank: 1 });
+    expect(by.E).toMatchObject({ component: 2, rank: 1 });
+    expect(by.D!.rating).toBeCloseTo(1000, 6);
+    expect(by.C!.lo).toBe(Number.NEGATIVE_INFINITY);
+    expect(by.A!.rating).toBeNull();
+    const content = leaderboardContent(rows, o);
+    expect(content.footer).toMatch(/Group 2 \(D, E\) shares no battle with the other models/u);
+    expect(renderTable(content.table as NonNullable<MessageContent['table']>)).toMatch(
+      /D \[group 2\]/u,
+    );
+  });
 });
 
 describe('leaderboard table', () => {
@@ -176,7 +203,9 @@ describe('leaderboard table', () => {
     expect(gamma.indexOf('not enough votes')).toBe(head.indexOf('rating'));
     expect(alpha).toContain('1050 – ∞');
     expect(beta).toContain('−∞ – 950');
-    expect(c.footer).toMatch(/∞: in some bootstrap rounds the model had only wins/u);
+    expect(c.footer).toMatch(
+      /∞: in more than 2.5 % of the bootstrap rounds the model had only wins/u,
+    );
     expect(leaderboardContent(rows.slice(2), opts).footer).not.toMatch(/∞/u);
   });
 });
