@@ -146,7 +146,8 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     const file = join(dir, 'components.jsonl');
     writeFileSync(file, `${battles.map((b) => JSON.stringify(b)).join('\n')}\n`);
     await importBattles(db.db, { file, ability: 'language' });
-    const o = { rounds: 200, seed: 0, minVotes: 1, ability: 'language' };
+    // Imported votes count only when their source is asked for (issue 7.5).
+    const o = { rounds: 200, seed: 0, minVotes: 1, ability: 'language', sources: ['components'] };
     const rows = await computeLeaderboard(db.db, o);
     const by = Object.fromEntries(rows.map((r) => [r.model, r]));
     expect((by.B!.rating as number) - (by.C!.rating as number)).toBeCloseTo(120.41, 2);
