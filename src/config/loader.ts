@@ -31,6 +31,11 @@ export interface LoadedConfig {
   readonly configDir: string;
   /** Absolute PGlite data folder (used only when `env.DATABASE_URL` is unset). */
   readonly dataDir: string;
+  /**
+   * The API key of a configured model: the value of its `api_key_env` variable, or undefined when it has none or
+   * the variable is unset. A function, not data, so that logging the config never prints a key.
+   */
+  readonly apiKeyFor: (modelName: string) => string | undefined;
   /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
@@ -203,6 +208,17 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
+  const rawEnv = options.env ?? process.env;
+  const keyVars = new Map(
+    models.flatMap((m) =>
+      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
+    ),
+  );
+  const apiKeyFor = (modelName: string): string | undefined => {
+    const v = keyVars.get(modelName);
+    const value = v === undefined ? undefined : rawEnv[v]?.trim();
+    return value === '' ? undefined : value;
+  };
   return deepFreeze({
     app: finalApp,
     models,
@@ -212,5 +228,6 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     dataDir,
     datasetsDir,
     datasetsCacheDir,
+    apiKeyFor,
   });
 }

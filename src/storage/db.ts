@@ -220,11 +220,10 @@ export async function migrateToLatest(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => list },
-    // Migration numbers are assigned ahead to parallel work, so a lower number can land after a higher one has
-    // run somewhere: apply it then instead of refusing the database.
     allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
@@ -244,11 +243,10 @@ export async function migrateDown(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => list },
-    // Migration numbers are assigned ahead to parallel work, so a lower number can land after a higher one has
-    // run somewhere: apply it then instead of refusing the database.
     allowUnorderedMigrations: true,
   });
   return migrator.migrateDown();

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
@@ -8,6 +9,7 @@ const TABLES = [
   'battle_turns',
   'battles',
   'datasets',
+  'eval_run_items',
   'eval_runs',
   'item_scores',
   'items',
@@ -46,17 +48,15 @@ describe.each(backends())('migrations on %s', (backend) => {
       if (names.length === 0) break;
       downs.push(...names);
     }
-    expect(downs).toEqual(['0006_live_battles', '0002_vote_sources', '0001_initial']);
+    expect(downs).toEqual(Object.keys(migrations).reverse());
     const left = await sql<{ n: number }>`
       select count(*)::int as n from information_schema.tables
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
     expect(left.rows[0]?.n).toBe(0);
     const up = await migrateToLatest(d.db);
-    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual([
-      ['0001_initial', 'Success'],
-      ['0002_vote_sources', 'Success'],
-      ['0006_live_battles', 'Success'],
-    ]);
+    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual(
+      Object.keys(migrations).map((name) => [name, 'Success']),
+    );
   });
 
   it('enforces constraints: enums, score ranges, self-battles, unique responses', async () => {
