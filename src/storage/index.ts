@@ -1,6 +1,7 @@
 export * from './battles.ts';
 export * from './db.ts';
 export * from './items.ts';
+export * from './judge-scores.ts';
 export * from './models.ts';
 export * from './responses.ts';
 export * from './schema.ts';
