@@ -235,6 +235,48 @@ export interface PostsTable {
   snapshot: ColumnType<unknown, string | undefined, string>;
 }
 
+/** A judge score: a verdict or a judge failure (migration 0005; docs/scoring.md §3). */
+export interface JudgeScoresTable {
+  id: Id;
+  model_id: number;
+  item_id: number;
+  kind: 'single' | 'pairwise';
+  baseline_model_id: number | null;
+  judge: string;
+  rubric: string;
+  rubric_version: string;
+  response_id: number | null;
+  run_id: number | null;
+  status: 'judged' | 'failed';
+  raw_score: number | null;
+  max_score: number | null;
+  preference: number | null;
+  safety_flag: boolean | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  source: ColumnType<'live' | 'import', 'live' | 'import' | undefined, 'live' | 'import'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A judge's verdict on an arena battle ("judge vote"), kept apart from the crowd's votes. */
+export interface BattleJudgmentsTable {
+  id: Id;
+  battle_id: number;
+  judge: string;
+  rubric_version: string;
+  status: 'judged' | 'failed';
+  choice: VoteChoice | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** The whole database. */
 export interface Database {
   models: ModelsTable;
@@ -248,6 +290,8 @@ export interface Database {
   votes: VotesTable;
   vote_events: VoteEventsTable;
   posts: PostsTable;
+  judge_scores: JudgeScoresTable;
+  battle_judgments: BattleJudgmentsTable;
   battle_turns: BattleTurnsTable;
   battle_audit: BattleAuditTable;
 }
