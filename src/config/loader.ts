@@ -4,11 +4,12 @@
  * A bad file fails at start with one line per problem, `file:line:col path: message`. This is the only module
  * that reads `process.env`. The returned config is deeply frozen.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
+import { readUtf8FileSync } from '../core/utf8.ts';
 import {
   type AppConfig,
   appConfigSchema,
@@ -91,11 +92,12 @@ export function parseYamlFile<S extends z.ZodType>(
   const shown = display(file, cwd);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readUtf8FileSync(file, { name: shown, code: 'config_missing' });
   } catch (err) {
-    throw new AppError('config_missing', `${shown}: cannot read (${(err as Error).message})`, {
-      cause: err,
-    });
+    // A file that is not UTF-8 is invalid, not missing.
+    if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
+      throw new AppError('config_invalid', err.message, { cause: err });
+    throw err;
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });

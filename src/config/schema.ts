@@ -115,6 +115,17 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       bootstrap: z.number().int().min(0).max(100_000).default(1000),
       seed: z.number().int().default(0),
+      include_sources: z
+        .array(
+          z
+            .string()
+            .regex(/^[\w.:@-]{1,64}$/, 'a source name as given to `import battles --source`')
+            .refine((s) => s !== 'arena', {
+              message:
+                '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+            }),
+        )
+        .default([]),
       anchor: z
         .strictObject({ model: z.string().min(1), rating: z.number() })
         .nullable()

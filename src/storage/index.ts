@@ -5,4 +5,5 @@ export * from './judge-scores.ts';
 export * from './models.ts';
 export * from './responses.ts';
 export * from './schema.ts';
+export * from './sources.ts';
 export * from './votes.ts';

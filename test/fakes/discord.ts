@@ -270,7 +270,7 @@ export class FakeDiscord {
   }
 
   /** Resolves when no client socket is open (after the client was destroyed). */
-  async waitDisconnected(timeoutMs = 5000): Promise<void> {
+  async waitDisconnected(timeoutMs = 120_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (this.#sockets.size > 0 && Date.now() < end) await sleep(20);
   }

@@ -285,7 +285,7 @@ export class FakeSlack {
   }
 
   /** Resolves when no Socket Mode client is connected (Bolt's stop resolves before the close handshake). */
-  async waitSocketClosed(timeoutMs = 5000): Promise<void> {
+  async waitSocketClosed(timeoutMs = 120_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (this.#sockets.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   }

@@ -41,12 +41,16 @@ describe.each(backends())('migrations on %s', (backend) => {
   it('is a no-op the second time, and goes down and up again', async () => {
     const again = await migrateToLatest(d.db);
     expect(again.results).toEqual([]);
-    // Down one migration at a time, to nothing.
+    // Down one migration at a time, newest first, until none is left.
+    const downs: string[] = [];
     for (;;) {
       const down = await migrateDown(d.db);
       expect(down.error).toBeUndefined();
-      if ((down.results ?? []).length === 0) break;
+      const names = (down.results ?? []).map((x) => x.migrationName);
+      if (names.length === 0) break;
+      downs.push(...names);
     }
+    expect(downs).toEqual(Object.keys(migrations).reverse());
     const left = await sql<{ n: number }>`
       select count(*)::int as n from information_schema.tables
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
