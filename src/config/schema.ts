@@ -115,6 +115,17 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       bootstrap: z.number().int().min(0).max(100_000).default(1000),
       seed: z.number().int().default(0),
+      include_sources: z
+        .array(
+          z
+            .string()
+            .regex(/^[\w.:@-]{1,64}$/, 'a source name as given to `import battles --source`')
+            .refine((s) => s !== 'arena', {
+              message:
+                '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+            }),
+        )
+        .default([]),
       anchor: z
         .strictObject({ model: z.string().min(1), rating: z.number() })
         .nullable()
@@ -148,9 +159,16 @@ const openAiModel = z.strictObject({
     .string()
     .regex(/^[A-Z_][A-Z0-9_]*$/, 'the name of an environment variable, e.g. OPENAI_API_KEY')
     .optional(),
+  /** Sampling parameters sent with every request (temperature, top_p, max_tokens, seed...). */
   params: z.record(z.string(), z.unknown()).default({}),
+  /** Timeout of one HTTP attempt, in ms. */
   timeout_ms: z.number().int().positive().default(60_000),
-  max_concurrency: z.number().int().positive().default(4),
+  /** The most requests in flight to this endpoint at once (per process). */
+  max_concurrency: z.number().int().positive().max(1000).default(4),
+  /** Retries of a failed attempt (429, 408, 409, 5xx, connection errors), by the openai SDK. */
+  max_retries: z.number().int().min(0).max(10).default(2),
+  /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
+  max_retry_after_ms: z.number().int().min(0).default(60_000),
 });
 const recordedModel = z.strictObject({
   name: modelNameSchema,

@@ -27,9 +27,9 @@ import {
   type PairCountRecord,
   rankByIntervals,
 } from '../../rating/index.ts';
-import { battleVoteTypes } from '../../storage/arena-queries.ts';
-import { listModels } from '../../storage/models.ts';
+import { battleVoteTypes, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
+import { DEFAULT_SOURCES, type VoteSources } from '../../storage/sources.ts';
 
 /** One leaderboard line. */
 export interface LeaderboardRow {
@@ -51,6 +51,11 @@ export interface LeaderboardRow {
    * with component 1, rated and ranked on their own scale; see `ArenaComponent` in rating/arena-ratings.ts).
    */
   readonly component?: number;
+  /**
+   * The model took part in the Bradley–Terry fit (also when it is listed without a rating for having too few
+   * votes): the ratings' mean of 1000 is over these models.
+   */
+  readonly inFit?: boolean;
 }
 
 /** Options of {@link computeLeaderboard}. */
@@ -62,6 +67,8 @@ export interface LeaderboardOptions {
   readonly minVotes: number;
   /** Shift so this model has this rating (config `ratings.anchor`), when the model is in the data. */
   readonly anchor?: { readonly model: string; readonly rating: number } | null;
+  /** Whose votes count (default: the community's own, `arena`; see storage/sources.ts). */
+  readonly sources?: VoteSources;
 }
 
 /** Longest stretch of synchronous work between two event-loop turns, in ms (a target, not a hard bound). */
@@ -149,8 +156,16 @@ export async function computeLeaderboard(
   o: LeaderboardOptions,
 ): Promise<LeaderboardRow[]> {
   const rounds = o.rounds ?? 200;
-  const battles = await battleVoteTypes(db, o.ability);
-  const names = (await listModels(db)).map((m) => m.name);
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const battles = await battleVoteTypes(db, o.ability, sources);
+  // The models that can battle, and those that appear in the counted votes: names known only from imported
+  // votes that are not counted are not on this board.
+  const names = [
+    ...new Set([
+      ...(await modelResponseCounts(db)).map((m) => m.name),
+      ...battles.flatMap((b) => [b.leftModel, b.rightModel]),
+    ]),
+  ].sort((a, b) => a.localeCompare(b));
   const checkpoint = timeSlicer();
   const { votes, pairs, types } = await foldBattles(battles, checkpoint);
   const rated = new Map<
@@ -220,6 +235,7 @@ export async function computeLeaderboard(
         hi: r.hi,
         rank: null,
         component: r.component,
+        inFit: true,
       });
     } else {
       rest.push({
@@ -229,6 +245,7 @@ export async function computeLeaderboard(
         lo: null,
         hi: null,
         rank: null,
+        inFit: r !== undefined,
         note:
           n < o.minVotes
             ? `not enough votes (${n} < ${o.minVotes})`
@@ -307,6 +324,19 @@ export function leaderboardContent(
           ],
     ),
   };
+  // The mean of 1000 is over every model in the fit, also those listed without a rating (too few votes): say
+  // so, or "rank 1, 970" under "mean 1000" reads as a mistake.
+  const fittedUnlisted = rows.filter((r) => r.rating === null && r.inFit === true).length;
+  const scale = o.anchor
+    ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated`
+    : fittedUnlisted > 0
+      ? `mean 1000 over the models in the fit, including the ${fittedUnlisted} listed without a rating for too few votes`
+      : 'mean 1000';
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const whose =
+    sources.length === 1
+      ? "Votes: the community's own (arena)."
+      : `Votes: the community's own (arena) plus imported ${sources.filter((x) => x !== 'arena').join(', ')}.`;
   const groups = new Map<number, string[]>();
   for (const r of rows) {
     if (r.rating === null || (r.component ?? 1) === 1) continue;
@@ -329,6 +359,6 @@ export function leaderboardContent(
       : `Arena leaderboard${scope}: not enough votes yet`,
     title: `Arena leaderboard${scope}`,
     table,
-    footer: `Bradley–Terry ratings (Elo scale, ${o.anchor ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated` : 'mean 1000'}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
+    footer: `${whose} Bradley–Terry ratings (Elo scale, ${scale}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
   };
 }
