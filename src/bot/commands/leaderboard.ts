@@ -21,14 +21,15 @@ import { createRng } from '../../core/rng.ts';
 import {
   arenaFromPairCounts,
   type BattleCluster,
+  clustersWithin,
   computeArenaRatings,
   createClusterBootstrap,
   type PairCountRecord,
   rankByIntervals,
 } from '../../rating/index.ts';
-import { battleVoteTypes } from '../../storage/arena-queries.ts';
-import { listModels } from '../../storage/models.ts';
+import { battleVoteTypes, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
+import { DEFAULT_SOURCES, type VoteSources } from '../../storage/sources.ts';
 
 /** One leaderboard line. */
 export interface LeaderboardRow {
@@ -45,6 +46,16 @@ export interface LeaderboardRow {
   readonly rank: number | null;
   /** Why there is no rating, when there is none. */
   readonly note?: string;
+  /**
+   * The model's comparison component when it is rated (1 = main; 2, 3… = separate groups that share no battle
+   * with component 1, rated and ranked on their own scale; see `ArenaComponent` in rating/arena-ratings.ts).
+   */
+  readonly component?: number;
+  /**
+   * The model took part in the Bradley–Terry fit (also when it is listed without a rating for having too few
+   * votes): the ratings' mean of 1000 is over these models.
+   */
+  readonly inFit?: boolean;
 }
 
 /** Options of {@link computeLeaderboard}. */
@@ -56,6 +67,8 @@ export interface LeaderboardOptions {
   readonly minVotes: number;
   /** Shift so this model has this rating (config `ratings.anchor`), when the model is in the data. */
   readonly anchor?: { readonly model: string; readonly rating: number } | null;
+  /** Whose votes count (default: the community's own, `arena`; see storage/sources.ts). */
+  readonly sources?: VoteSources;
 }
 
 /** Longest stretch of synchronous work between two event-loop turns, in ms (a target, not a hard bound). */
@@ -143,11 +156,22 @@ export async function computeLeaderboard(
   o: LeaderboardOptions,
 ): Promise<LeaderboardRow[]> {
   const rounds = o.rounds ?? 200;
-  const battles = await battleVoteTypes(db, o.ability);
-  const names = (await listModels(db)).map((m) => m.name);
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const battles = await battleVoteTypes(db, o.ability, sources);
+  // The models that can battle, and those that appear in the counted votes: names known only from imported
+  // votes that are not counted are not on this board.
+  const names = [
+    ...new Set([
+      ...(await modelResponseCounts(db)).map((m) => m.name),
+      ...battles.flatMap((b) => [b.leftModel, b.rightModel]),
+    ]),
+  ].sort((a, b) => a.localeCompare(b));
   const checkpoint = timeSlicer();
   const { votes, pairs, types } = await foldBattles(battles, checkpoint);
-  const rated = new Map<string, { rating: number; lo: number | null; hi: number | null }>();
+  const rated = new Map<
+    string,
+    { rating: number; lo: number | null; hi: number | null; component: number }
+  >();
   const notes = new Map<string, string>();
   if (pairs.length > 0) {
     const data = arenaFromPairCounts(pairs);
@@ -164,27 +188,33 @@ export async function computeLeaderboard(
       await checkpoint();
       // Intervals from a bootstrap over battles (rating/cluster-bootstrap.ts): votes on one message are
       // correlated, so resampling single votes would make the intervals far too narrow. Battles with the same
-      // votes are handed over as one type with a count; a few rounds per slice.
-      const boot = createClusterBootstrap(types, createRng(o.seed), {
-        rounds,
-        fit: r.fit,
-        ...(anchor ? { anchor } : {}),
-      });
-      await checkpoint();
-      while (boot.done < rounds) {
-        boot.run(1);
-        await checkpoint();
-      }
-      const q = boot.summary();
-      const index = new Map(boot.models.map((m, i) => [m, i]));
-      for (const row of r.rows) {
-        const i = index.get(row.model);
-        const none = rounds === 0 || i === undefined || Number.isNaN(q.median[i]!);
-        rated.set(row.model, {
-          rating: row.rating,
-          lo: none ? null : q.lo[i]!,
-          hi: none ? null : q.hi[i]!,
+      // votes are handed over as one type with a count; a few rounds per slice. Each comparison component is
+      // bootstrapped on its own battles (one rng stream, main component first).
+      const rng = createRng(o.seed);
+      for (const comp of r.components) {
+        const boot = createClusterBootstrap(clustersWithin(types, comp.members), rng, {
+          rounds,
+          fit: comp.fit,
+          ...(anchor && comp.members.includes(anchor.model) ? { anchor } : {}),
         });
+        await checkpoint();
+        while (boot.done < rounds) {
+          boot.run(1);
+          await checkpoint();
+        }
+        const q = boot.summary();
+        const index = new Map(boot.models.map((m, i) => [m, i]));
+        for (const row of r.rows) {
+          if (row.component !== comp.component) continue;
+          const i = index.get(row.model);
+          const none = rounds === 0 || i === undefined || Number.isNaN(q.median[i]!);
+          rated.set(row.model, {
+            rating: row.rating,
+            lo: none ? null : q.lo[i]!,
+            hi: none ? null : q.hi[i]!,
+            component: row.component,
+          });
+        }
       }
     } catch (err) {
       if (!isAppError(err)) throw err;
@@ -197,7 +227,16 @@ export async function computeLeaderboard(
     const n = votes.get(model) ?? 0;
     const r = rated.get(model);
     if (n >= o.minVotes && r) {
-      shown.push({ model, votes: n, rating: r.rating, lo: r.lo, hi: r.hi, rank: null });
+      shown.push({
+        model,
+        votes: n,
+        rating: r.rating,
+        lo: r.lo,
+        hi: r.hi,
+        rank: null,
+        component: r.component,
+        inFit: true,
+      });
     } else {
       rest.push({
         model,
@@ -206,6 +245,7 @@ export async function computeLeaderboard(
         lo: null,
         hi: null,
         rank: null,
+        inFit: r !== undefined,
         note:
           n < o.minVotes
             ? `not enough votes (${n} < ${o.minVotes})`
@@ -213,13 +253,23 @@ export async function computeLeaderboard(
       });
     }
   }
-  shown.sort((a, b) => (b.rating ?? 0) - (a.rating ?? 0) || a.model.localeCompare(b.model));
-  // Rank by intervals among the listed models: 1 + models whose lower bound is above this upper bound.
-  const ranks = rankByIntervals(
-    shown.map((r) => r.lo ?? r.rating ?? 0),
-    shown.map((r) => r.hi ?? r.rating ?? 0),
+  shown.sort(
+    (a, b) =>
+      (a.component ?? 1) - (b.component ?? 1) ||
+      (b.rating ?? 0) - (a.rating ?? 0) ||
+      a.model.localeCompare(b.model),
   );
-  const ranked = shown.map((row, i) => ({ ...row, rank: ranks[i] ?? null }));
+  // Rank by intervals among the listed models of the same component: 1 + models whose lower bound is above
+  // this upper bound (separate components share no scale).
+  const ranked: LeaderboardRow[] = [];
+  for (const c of new Set(shown.map((r) => r.component ?? 1))) {
+    const group = shown.filter((r) => (r.component ?? 1) === c);
+    const ranks = rankByIntervals(
+      group.map((r) => r.lo ?? r.rating ?? 0),
+      group.map((r) => r.hi ?? r.rating ?? 0),
+    );
+    for (const [i, row] of group.entries()) ranked.push({ ...row, rank: ranks[i] ?? null });
+  }
   rest.sort((a, b) => b.votes - a.votes || a.model.localeCompare(b.model));
   return [...ranked, ...rest];
 }
@@ -267,22 +317,48 @@ export function leaderboardContent(
         ? ['—', r.model, r.note ?? 'not rated', '', String(r.votes)]
         : [
             String(r.rank),
-            r.model,
+            (r.component ?? 1) > 1 ? `${r.model} [group ${r.component}]` : r.model,
             r.rating.toFixed(0).padStart(ratingWidth),
             r.lo === null || r.hi === null ? '—' : `${bound(r.lo)} – ${bound(r.hi)}`,
             String(r.votes),
           ],
     ),
   };
-  const footnote = unbounded
-    ? ' ∞: in some bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound.'
-    : '';
+  // The mean of 1000 is over every model in the fit, also those listed without a rating (too few votes): say
+  // so, or "rank 1, 970" under "mean 1000" reads as a mistake.
+  const fittedUnlisted = rows.filter((r) => r.rating === null && r.inFit === true).length;
+  const scale = o.anchor
+    ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated`
+    : fittedUnlisted > 0
+      ? `mean 1000 over the models in the fit, including the ${fittedUnlisted} listed without a rating for too few votes`
+      : 'mean 1000';
+  const sources = o.sources ?? DEFAULT_SOURCES;
+  const whose =
+    sources.length === 1
+      ? "Votes: the community's own (arena)."
+      : `Votes: the community's own (arena) plus imported ${sources.filter((x) => x !== 'arena').join(', ')}.`;
+  const groups = new Map<number, string[]>();
+  for (const r of rows) {
+    if (r.rating === null || (r.component ?? 1) === 1) continue;
+    groups.set(r.component!, [...(groups.get(r.component!) ?? []), r.model]);
+  }
+  const separate = [...groups]
+    .map(
+      ([c, models]) =>
+        ` Group ${c} (${models.join(', ')}) shares no battle with the other models: its ratings and ranks are on its own scale, not comparable with the rest.`,
+    )
+    .join('');
+  const footnote =
+    separate +
+    (unbounded
+      ? ' ∞: in more than 2.5 % of the bootstrap rounds the model had only wins (or only losses), too few votes for a finite bound; more votes narrow it.'
+      : '');
   return {
     text: rows.some((r) => r.rating !== null)
       ? `Arena leaderboard${scope}`
       : `Arena leaderboard${scope}: not enough votes yet`,
     title: `Arena leaderboard${scope}`,
     table,
-    footer: `Bradley–Terry ratings (Elo scale, ${o.anchor ? `anchored at ${o.anchor.model} = ${o.anchor.rating} when it is rated` : 'mean 1000'}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
+    footer: `${whose} Bradley–Terry ratings (Elo scale, ${scale}), 95% interval from ${o.rounds ?? 200} bootstrap rounds over battles (seed ${o.seed}); rank = 1 + models clearly above. Models need ${o.minVotes} votes to be rated.${footnote}`,
   };
 }

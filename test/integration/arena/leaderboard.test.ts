@@ -99,7 +99,7 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     await importBattles(db.db, { file, ability: 'reasoning' });
 
-    await computeLeaderboard(db.db, { rounds: 1, seed: 1, minVotes: 20 }); // warm the queries
+    await computeLeaderboard(db.db, { rounds: 1, seed: 1, minVotes: 20, sources: ['sim'] }); // warm the queries
     let turns = 0;
     let last = performance.now();
     let maxGap = 0;
@@ -113,7 +113,12 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     last = t0;
     let rows: LeaderboardRow[];
     try {
-      rows = await computeLeaderboard(db.db, { rounds: 20_000, seed: 1, minVotes: 20 });
+      rows = await computeLeaderboard(db.db, {
+        rounds: 20_000,
+        seed: 1,
+        minVotes: 20,
+        sources: ['sim'],
+      });
     } finally {
       clearInterval(timer);
     }
@@ -128,6 +133,34 @@ describe.each(backends())('/leaderboard (%s)', (backend) => {
     // The bound is generous for slow shared machines (one stretch is the database query itself).
     expect(turns).toBeGreaterThan(10);
     expect(maxGap).toBeLessThan(400);
+  });
+
+  it('rates a separate group of models on its own and says it is not comparable (issue 8.7)', async () => {
+    const battles = [
+      ...Array.from({ length: 3 }, () => ({ model_a: 'A', model_b: 'B', winner: 'model_a' })),
+      ...Array.from({ length: 2 }, () => ({ model_a: 'B', model_b: 'C', winner: 'model_a' })),
+      { model_a: 'B', model_b: 'C', winner: 'model_b' },
+      { model_a: 'D', model_b: 'E', winner: 'model_a' },
+      { model_a: 'D', model_b: 'E', winner: 'model_b' },
+    ];
+    const file = join(dir, 'components.jsonl');
+    writeFileSync(file, `${battles.map((b) => JSON.stringify(b)).join('\n')}\n`);
+    await importBattles(db.db, { file, ability: 'language' });
+    // Imported votes count only when their source is asked for (issue 7.5).
+    const o = { rounds: 200, seed: 0, minVotes: 1, ability: 'language', sources: ['components'] };
+    const rows = await computeLeaderboard(db.db, o);
+    const by = Object.fromEntries(rows.map((r) => [r.model, r]));
+    expect((by.B!.rating as number) - (by.C!.rating as number)).toBeCloseTo(120.41, 2);
+    expect(by.D).toMatchObject({ component: 2, rank: 1 });
+    expect(by.E).toMatchObject({ component: 2, rank: 1 });
+    expect(by.D!.rating).toBeCloseTo(1000, 6);
+    expect(by.C!.lo).toBe(Number.NEGATIVE_INFINITY);
+    expect(by.A!.rating).toBeNull();
+    const content = leaderboardContent(rows, o);
+    expect(content.footer).toMatch(/Group 2 \(D, E\) shares no battle with the other models/u);
+    expect(renderTable(content.table as NonNullable<MessageContent['table']>)).toMatch(
+      /D \[group 2\]/u,
+    );
   });
 });
 
@@ -171,7 +204,9 @@ describe('leaderboard table', () => {
     expect(gamma.indexOf('not enough votes')).toBe(head.indexOf('rating'));
     expect(alpha).toContain('1050 – ∞');
     expect(beta).toContain('−∞ – 950');
-    expect(c.footer).toMatch(/∞: in some bootstrap rounds the model had only wins/u);
+    expect(c.footer).toMatch(
+      /∞: in more than 2.5 % of the bootstrap rounds the model had only wins/u,
+    );
     expect(leaderboardContent(rows.slice(2), opts).footer).not.toMatch(/∞/u);
   });
 });
