@@ -177,6 +177,26 @@ export class BotService {
             .catch(() => undefined);
         }
       },
+      onReactionsCleared: async (ev) => {
+        try {
+          await this.arena.onReactionsCleared(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'cleared reactions could not be applied to the votes',
+          );
+        }
+      },
+      onMessageDeleted: async (ev) => {
+        try {
+          await this.arena.onMessageDeleted(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'a deleted battle message could not be applied to the votes',
+          );
+        }
+      },
     };
     for (const p of this.#o.platforms) {
       if (p instanceof ShellAdapter) {

@@ -81,6 +81,33 @@ export interface ReactionEvent {
   readonly retryNum?: number;
 }
 
+/**
+ * Reactions removed from a message for everyone at once (a moderator or the platform): all reactions of one
+ * emoji (`emoji`, raw as in {@link ReactionEvent}; Discord MESSAGE_REACTION_REMOVE_EMOJI) or every reaction
+ * (`emoji` null; Discord MESSAGE_REACTION_REMOVE_ALL). No per-user removal events follow, so the application must
+ * treat it as the removal of everyone's reactions of that emoji. `eventId` is stable across replays.
+ */
+export interface ReactionsClearedEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly emoji: string | null;
+  readonly at: Date;
+}
+
+/**
+ * A message was deleted (Discord MESSAGE_DELETE / MESSAGE_DELETE_BULK, Slack `message_deleted`): its reactions
+ * are gone with it, and no removal events follow. `eventId` is stable across replays.
+ */
+export interface MessageDeletedEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly at: Date;
+}
+
 /** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
@@ -162,6 +189,10 @@ export interface ChatHandlers {
   onReaction(event: ReactionEvent): Promise<void>;
   /** A message in the thread of a bot message (optional: without it, thread messages are ignored). */
   onThreadMessage?(event: ThreadMessageEvent): Promise<void>;
+  /** Reactions cleared for everyone (see {@link ReactionsClearedEvent}). */
+  onReactionsCleared?(event: ReactionsClearedEvent): Promise<void>;
+  /** A message was deleted (see {@link MessageDeletedEvent}). */
+  onMessageDeleted?(event: MessageDeletedEvent): Promise<void>;
 }
 
 /** The users who hold one emoji on a message (for reconciliation after a restart). */
@@ -185,7 +216,10 @@ export interface ChatPlatform {
   delete?(ref: MessageRef): Promise<void>;
   /** Replaces the content of a posted message (and its parts). */
   edit(ref: MessageRef, content: MessageContent): Promise<void>;
-  /** Adds the bot's reactions to the primary message, in order. */
+  /**
+   * Adds the bot's reactions to the primary message, in order. Every emoji is tried even when one is refused
+   * (e.g. Discord's 10014 Unknown Emoji); afterwards an AppError `chat_platform_error` names the refused ones.
+   */
   addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void>;
   /** Reads the reactions really present on the primary message (all users, paged as needed). */
   listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;
