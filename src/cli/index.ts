@@ -36,6 +36,7 @@ import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
+import type { SuitesOptions } from './suites.ts';
 
 export type { CliIo } from './io.ts';
 
@@ -126,13 +127,16 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   imp
     .command('outputs')
     .description(
-      'store recorded model outputs as responses (AlpacaEval model_outputs.json or JSONL {item, prompt, output})',
+      'store recorded model outputs as responses (AlpacaEval model_outputs.json, JSONL {item, prompt, output}, or a GAOKAO-Bench result folder)',
     )
-    .argument('<file>', 'the outputs file')
+    .argument(
+      '<file>',
+      'the outputs file (with --format gaokao: the result folder, one JSON per keyword)',
+    )
     .requiredOption('--model <name>', 'the model that produced the outputs')
     .addOption(
       new Option('--format <format>', 'file format')
-        .choices(['alpaca_eval', 'jsonl'])
+        .choices(['alpaca_eval', 'jsonl', 'gaokao'])
         .default('alpaca_eval'),
     )
     .option(
@@ -217,6 +221,17 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (o: JudgeReportOptions) => {
       const { runJudgeReport } = await import('./judge.ts');
       await runJudgeReport(io, o);
+    });
+
+  program
+    .command('suites')
+    .description(
+      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+    )
+    .option('--json', 'print {"suites":[…]} instead of a table')
+    .action(async (o: SuitesOptions) => {
+      const { runSuites } = await import('./suites.ts');
+      await runSuites(io, o);
     });
 
   program
