@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { ModelConfig } from '../src/config/schema.ts';
+import { type ModelConfig, modelsFileSchema } from '../src/config/schema.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { EvalService } from '../src/eval/service.ts';
 import { runSummary } from '../src/eval/summary.ts';
@@ -65,17 +65,19 @@ async function runOnce(items: number, latencyMs: number, concurrency: number) {
   const fake = await startFakeOpenAi({ delayMs: latencyMs });
   fake.setAnswer(scriptedAnswer(fx.items, (n) => n % 4 !== 0));
   const { db, drop } = await scratchDb();
-  const model = {
-    name: 'bench-model',
-    provider: 'openai',
-    base_url: fake.baseUrl,
-    model: 'fake-model',
-    params: { temperature: 0 },
-    timeout_ms: 30_000,
-    max_concurrency: concurrency,
-    max_retries: 2,
-    max_retry_after_ms: 60_000,
-  } as ModelConfig;
+  const [model] = modelsFileSchema.parse({
+    models: [
+      {
+        name: 'bench-model',
+        provider: 'openai',
+        base_url: fake.baseUrl,
+        model: 'fake-model',
+        params: { temperature: 0 },
+        timeout_ms: 30_000,
+        max_concurrency: concurrency,
+      },
+    ],
+  }).models as [ModelConfig];
   const service = new EvalService({
     db: db.db,
     logger: createLogger('silent'),

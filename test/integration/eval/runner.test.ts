@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelConfig } from '../../../src/config/schema.ts';
+import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
@@ -26,19 +26,25 @@ import {
 
 const logger = createLogger('silent');
 
-function openaiModel(name: string, baseUrl: string, extra: Partial<ModelConfig> = {}): ModelConfig {
-  return {
-    name,
-    provider: 'openai',
-    base_url: baseUrl,
-    model: 'fake-model',
-    params: { temperature: 0 },
-    timeout_ms: 10_000,
-    max_concurrency: 8,
-    max_retries: 2,
-    max_retry_after_ms: 60_000,
-    ...extra,
-  } as ModelConfig;
+function openaiModel(
+  name: string,
+  baseUrl: string,
+  extra: Record<string, unknown> = {},
+): ModelConfig {
+  return modelsFileSchema.parse({
+    models: [
+      {
+        name,
+        provider: 'openai',
+        base_url: baseUrl,
+        model: 'fake-model',
+        params: { temperature: 0 },
+        timeout_ms: 10_000,
+        max_concurrency: 8,
+        ...extra,
+      },
+    ],
+  }).models[0] as ModelConfig;
 }
 
 describe.each(backends())('evaluation runs on %s', (backend) => {
@@ -59,11 +65,12 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     fake2 = await startFakeOpenAi();
     const models: ModelConfig[] = [
       openaiModel('m', fake.baseUrl),
-      openaiModel('m-warm', fake.baseUrl, { params: { temperature: 0.5 } } as Partial<ModelConfig>),
+      openaiModel('m-warm', fake.baseUrl, { params: { temperature: 0.5 } }),
       openaiModel('m-moved', fake2.baseUrl),
-      openaiModel('m-other-id', fake.baseUrl, { model: 'fake-model-2' } as Partial<ModelConfig>),
-      openaiModel('m-flaky', fake.baseUrl, { model: 'flaky' } as Partial<ModelConfig>),
-      { name: 'rec', provider: 'recorded' } as ModelConfig,
+      openaiModel('m-other-id', fake.baseUrl, { model: 'fake-model-2' }),
+      openaiModel('m-flaky', fake.baseUrl, { model: 'flaky' }),
+      modelsFileSchema.parse({ models: [{ name: 'rec', provider: 'recorded' }] })
+        .models[0] as ModelConfig,
     ];
     service = new EvalService({
       db: d.db,
