@@ -198,3 +198,59 @@ export async function createChatPlatforms(
   }
   return out;
 }
+
+/** The evaluation service of a process and its queue (`undefined` queue: foreground runs only). */
+export interface EvalRuntime {
+  readonly evals: import('./eval/service.ts').EvalService;
+  readonly queue: import('./jobs/queue.ts').JobQueue | undefined;
+  /** Stops the worker part and the queue. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the evaluation service: with a queue (pg-boss on `DATABASE_URL`, else the in-process queue) when this
+ * process takes part in queued work (`bot`, `worker`), and makes it a worker when `worker` is true. openai and
+ * pg-boss are loaded here, only by the commands that need them.
+ */
+export async function createEvalRuntime(
+  rt: Runtime,
+  o: { readonly queue: boolean; readonly worker: boolean },
+): Promise<EvalRuntime> {
+  const { EvalService } = await import('./eval/service.ts');
+  const ev = rt.config.app.eval;
+  let queue: import('./jobs/queue.ts').JobQueue | undefined;
+  if (o.queue) {
+    const url = rt.config.env.DATABASE_URL;
+    if (url) {
+      const { PgBossQueue } = await import('./jobs/pg-boss.ts');
+      queue = new PgBossQueue({
+        connectionString: url,
+        logger: rt.logger,
+        expireInSeconds: ev.job_expire_seconds,
+        maintenanceIntervalSeconds: ev.maintenance_seconds,
+        pollingIntervalSeconds: 1,
+      });
+    } else {
+      const { InProcessQueue } = await import('./jobs/in-process.ts');
+      queue = new InProcessQueue({ logger: rt.logger });
+    }
+    await queue.start();
+  }
+  const evals = new EvalService({
+    db: rt.db.db,
+    logger: rt.logger,
+    config: rt.config,
+    ...(queue ? { queue } : {}),
+    leaseMs: ev.lease_seconds * 1000,
+    jobExpireInSeconds: ev.job_expire_seconds,
+  });
+  if (o.worker) await evals.startWorker();
+  return {
+    evals,
+    queue,
+    stop: async () => {
+      evals.stopWorker();
+      await queue?.stop();
+    },
+  };
+}

@@ -26,6 +26,7 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import type { EvalService } from '../eval/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
@@ -33,6 +34,7 @@ import type { Database } from '../storage/schema.ts';
 import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
 import { COMMAND_SPECS } from './commands/specs.ts';
+import { EvalReporter } from './eval-reporter.ts';
 
 /** Options of {@link BotService}. */
 export interface BotServiceOptions {
@@ -62,6 +64,10 @@ export interface BotServiceOptions {
    * live arena is off.
    */
   readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
+  /** Evaluation runs (`/eval`): started from chat, reported in the channel they were asked from. */
+  readonly evals?: EvalService;
+  /** Least time between two edits of an eval progress message, ms (default config `eval.progress_edit_seconds`). */
+  readonly evalEditEveryMs?: number;
 }
 
 /** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
@@ -91,6 +97,12 @@ export class BotService {
   #ticking: Promise<TickReport> | undefined;
   #started: ChatPlatform[] = [];
   #stopped = false;
+  #evalReporter: EvalReporter | undefined;
+
+  /** The eval progress reporter (tests tick it by hand). */
+  get evalReporter(): EvalReporter | undefined {
+    return this.#evalReporter;
+  }
   /** Resolves when an interactive platform (the terminal) asks to quit. */
   readonly done: Promise<void>;
   #doneResolve!: () => void;
@@ -134,7 +146,19 @@ export class BotService {
 
   /** Starts every platform, reconciles its open battles, runs one tick and starts the loop. */
   async start(): Promise<void> {
+    if (this.#o.evals && this.#o.platforms.length > 0) {
+      this.#evalReporter = new EvalReporter({
+        db: this.#o.db,
+        platforms: this.#o.platforms,
+        logger: this.#logger,
+        clock: this.#o.clock,
+        editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
+      });
+    }
+    const reporter = this.#evalReporter;
     const onCommand = createCommandHandler({
+      ...(this.#o.evals ? { evals: this.#o.evals } : {}),
+      ...(reporter ? { onEvalStarted: () => void reporter.tick() } : {}),
       db: this.#o.db,
       arena: this.arena,
       config: this.#o.config,
@@ -229,6 +253,7 @@ export class BotService {
       );
     }
     await this.tick();
+    this.#evalReporter?.start();
     const every = this.#o.loopIntervalMs ?? 30_000;
     if (every > 0 && !this.#stopped) {
       this.#timer = setInterval(() => {
@@ -300,6 +325,7 @@ export class BotService {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    await this.#evalReporter?.stop();
     await this.#ticking?.catch(() => undefined);
     await this.ask?.drain();
     for (const p of this.#started.reverse()) {

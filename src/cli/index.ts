@@ -29,6 +29,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
@@ -90,7 +91,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   program
     .command('worker')
     .description(
-      'run queued work (closing battles, scheduled posts); start several against one DATABASE_URL',
+      'run queued work (evaluation runs, closing battles, scheduled posts); start several against one DATABASE_URL',
     )
     .action(async () => {
       const { runLongLived } = await import('./serve.ts');
@@ -108,6 +109,29 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (o: MigrateOptions) => {
       const { runMigrate } = await import('./migrate.ts');
       await runMigrate(io, o);
+    });
+
+  program
+    .command('eval')
+    .description(
+      'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout)',
+    )
+    .requiredOption(
+      '--model <name>',
+      'the model (config/models.yaml, or one with imported answers)',
+    )
+    .requiredOption(
+      '--suite <name>',
+      'the suite (config/suites/*.yaml; `zhujiu suites` lists them)',
+    )
+    .option('--limit <n>', 'ask at most N items of each dataset', intArg('--limit', 1))
+    .option(
+      '--json',
+      'print {"run","model","suite","datasets":[{"dataset","ability","method","metric","profile","score","n","earned","possible","failures"}]}',
+    )
+    .action(async (o: EvalOptions) => {
+      const { runEval } = await import('./eval.ts');
+      await runEval(io, o);
     });
 
   const config = program.command('config').description('configuration tools');

@@ -13,6 +13,8 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
+  createEvalRuntime,
+  type EvalRuntime,
   openRuntime,
   type Running,
   type Runtime,
@@ -48,6 +50,7 @@ export async function startService(
 ): Promise<StartedService> {
   const rt = await openRuntime(opts);
   let http: Running | undefined;
+  let evalRt: EvalRuntime | undefined;
   try {
     // Everything that can fail on bad configuration comes before anything starts listening, so a bad start
     // exits at once instead of leaving a half-started process that answers health checks.
@@ -56,6 +59,9 @@ export async function startService(
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     http = await startHttpFor(rt, opts.httpPort);
     const started = http;
+    // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).
+    evalRt = await createEvalRuntime(rt, { queue: true, worker: kind === 'worker' || opts.worker });
+    const evr = evalRt;
     const bot = new BotService({
       db: rt.db.db,
       config: rt.config.app,
@@ -63,6 +69,7 @@ export async function startService(
       logger: rt.logger,
       clock: opts.clock ?? systemClock,
       voterSecret: secret,
+      evals: evr.evals,
       schedule: kind === 'worker' || opts.worker,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
@@ -90,6 +97,7 @@ export async function startService(
       bot,
       http: started,
       stop: async () => {
+        await evr.stop();
         await bot.stop();
         await started.stop();
         await rt.close();
@@ -97,6 +105,7 @@ export async function startService(
       },
     };
   } catch (err) {
+    await evalRt?.stop().catch(() => undefined);
     await http?.stop();
     await rt.close();
     throw err;

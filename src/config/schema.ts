@@ -165,6 +165,24 @@ export const appConfigSchema = z.strictObject({
       seed: z.number().int().default(0),
     })
     .prefault({}),
+  /** Evaluation runs (README "Evaluation runs"). */
+  eval: z
+    .strictObject({
+      /** Lease of a claimed item, s: a killed worker's items are taken over this long after it died. */
+      lease_seconds: z.number().min(1).max(3600).default(60),
+      /** pg-boss: how long a run's job may stay active before it is handed to another worker, s (< 24 h). */
+      job_expire_seconds: z
+        .number()
+        .int()
+        .min(1)
+        .max(23 * 3600)
+        .default(4 * 3600),
+      /** pg-boss: how often expired jobs are looked for, s. */
+      maintenance_seconds: z.number().int().min(1).max(3600).default(60),
+      /** Least time between two edits of a progress message in chat, s. */
+      progress_edit_seconds: z.number().min(1).max(600).default(5),
+    })
+    .prefault({}),
 });
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;

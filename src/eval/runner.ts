@@ -72,15 +72,22 @@ const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 100;
 
 let appVersion: string | undefined;
+/** The package version (from package.json, found from src/ or from the compiled dist/src/). */
 function codeVersion(): string {
-  if (appVersion === undefined) {
+  if (appVersion !== undefined) return appVersion;
+  appVersion = 'unknown';
+  for (const up of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(
-        readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
-      ) as { version?: string };
-      appVersion = pkg.version ?? 'unknown';
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'zhujiu-arena' && pkg.version) {
+        appVersion = pkg.version;
+        break;
+      }
     } catch {
-      appVersion = 'unknown';
+      /* not there */
     }
   }
   return appVersion;

@@ -10,6 +10,7 @@
  * fake.calls            // every request received, in arrival order (FakeCall below)
  * fake.callCount        // fake.calls.length
  * fake.peakInFlight     // the most requests that were being answered at the same time
+ * fake.answered         // replies fully sent (any status)
  * fake.setAnswer(fn)    // replace the answer function
  * fake.reset()          // forget calls and the peak
  * await fake.close()
@@ -73,6 +74,8 @@ export interface FakeOpenAi {
   readonly calls: readonly FakeCall[];
   readonly callCount: number;
   readonly peakInFlight: number;
+  /** Replies fully sent (any status). */
+  readonly answered: number;
   setAnswer(answer: FakeAnswer): void;
   reset(): void;
   close(): Promise<void>;
@@ -111,10 +114,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const seen = new Map<string, number>();
   let inFlight = 0;
   let peak = 0;
+  let answered = 0;
   const t0 = performance.now();
   const sockets = new Set<import('node:net').Socket>();
 
   const server: Server = createServer(async (req, res) => {
+    res.on('finish', () => {
+      answered++;
+    });
     try {
       const url = req.url ?? '';
       if (req.method === 'GET' && url.startsWith('/v1/models')) {
@@ -232,6 +239,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     get peakInFlight() {
       return peak;
     },
+    get answered() {
+      return answered;
+    },
     setAnswer(a) {
       answer = a;
     },
@@ -239,6 +249,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       calls = [];
       seen.clear();
       peak = 0;
+      answered = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@
  * `/arena [ability]` (maintainers: post a battle now in the caller's channel), `/leaderboard [ability]`,
  * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
+
 import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
 import type { ArenaService } from '../../arena/service.ts';
@@ -11,10 +12,12 @@ import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
+import type { EvalService } from '../../eval/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, ratedSources, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
+import { EVAL_REFUSAL, handleEval } from './eval.ts';
 import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -33,6 +36,10 @@ export interface CommandDeps {
   readonly clock?: Clock;
   /** Server secret: maintainers are recorded in the audit log as the same HMAC as voters. */
   readonly voterSecret?: string;
+  /** Evaluation runs (`/eval`); undefined where this process offers none. */
+  readonly evals?: EvalService;
+  /** Called when `/eval` queued a run (the bot reports its progress at once). */
+  readonly onEvalStarted?: () => void;
 }
 
 /** The polite refusal maintainer-only commands give everyone else when no battles are scheduled. */
@@ -79,6 +86,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   };
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),
+    eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted),
     arena: async (ctx) => {
       const sub = arenaSubcommand(ctx);
       if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
@@ -145,7 +153,9 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     try {
       if (!spec || !handler) {
         await ctx.reply(
-          { text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard or /models.` },
+          {
+            text: `Unknown command /${ctx.name}. Try /ask, /arena, /eval, /leaderboard or /models.`,
+          },
           { ephemeral: true },
         );
         return;
@@ -153,7 +163,12 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       if (spec.maintainerOnly && !isMaintainer(ctx.user, ctx.platform, deps.config.platforms)) {
         log.info({ command: ctx.name, platform: ctx.platform }, 'maintainer-only command refused');
         await ctx.reply(
-          { text: maintainerRefusal(deps.config.arena.schedule, ctx.platform) },
+          {
+            text:
+              ctx.name === 'eval'
+                ? EVAL_REFUSAL
+                : maintainerRefusal(deps.config.arena.schedule, ctx.platform),
+          },
           { ephemeral: true },
         );
         return;

@@ -43,6 +43,23 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [{ name: 'ability', description: 'Only battles of this ability', choices: ABILITIES }],
   },
   {
+    name: 'eval',
+    description:
+      'Run an evaluation suite on a model; /eval status, /eval cancel <run> (maintainers)',
+    options: [
+      { name: 'model', description: 'The model (config/models.yaml or imported answers)' },
+      { name: 'suite', description: 'The suite (config/suites)' },
+      { name: 'limit', description: 'Ask at most this many items per dataset' },
+      {
+        name: 'action',
+        description: 'status or cancel instead of a run',
+        choices: ['status', 'cancel'],
+      },
+      { name: 'run', description: 'With action cancel: the run number' },
+    ],
+    maintainerOnly: true,
+  },
+  {
     name: 'models',
     description: 'The models under evaluation and their number of stored answers',
     options: [],

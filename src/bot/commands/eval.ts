@@ -1,0 +1,131 @@
+/**
+ * @module bot/commands/eval
+ * `/eval model:<name> suite:<name> [limit:<n>]` (maintainers): validates the names (listing the valid ones),
+ * creates and queues the run and answers at once; the bot's {@link EvalReporter} then posts and edits the progress
+ * message and the summary. `/eval status` lists active and recent runs; `/eval cancel <run>` cancels one.
+ * Arguments come as Discord options, or as words on Slack and the terminal: `model:x`, `model=x` or positional
+ * (`/eval qwen smoke`).
+ */
+import type { CommandContext, MessageContent } from '../../chat/port.ts';
+import type { EvalService } from '../../eval/service.ts';
+
+/** The refusal non-maintainers get for `/eval`. */
+export const EVAL_REFUSAL =
+  'Sorry, only maintainers can run evaluations. The results will show on /leaderboard when a run finishes.';
+
+const KEYS = ['model', 'suite', 'limit', 'action', 'run'] as const;
+type Key = (typeof KEYS)[number];
+
+/** Parses the arguments of `/eval` from Discord options or from typed words. */
+export function parseEvalArgs(ctx: CommandContext): Partial<Record<Key, string>> {
+  const out: Partial<Record<Key, string>> = {};
+  for (const k of KEYS) {
+    const v = ctx.args[k]?.trim();
+    if (v) out[k] = v;
+  }
+  const text = ctx.text.trim();
+  if (text === '') return out;
+  // Typed words (Slack, terminal): they win over the adapter's positional guess.
+  const words = text.split(/\s+/u);
+  const positional: string[] = [];
+  const typed: Partial<Record<Key, string>> = {};
+  for (const w of words) {
+    const m = /^([a-z]+)[:=](.*)$/u.exec(w);
+    if (m && (KEYS as readonly string[]).includes(m[1] as string)) typed[m[1] as Key] = m[2];
+    else positional.push(w);
+  }
+  const first = positional[0]?.toLowerCase();
+  if (first === 'status' || first === 'cancel') {
+    typed.action = first;
+    positional.shift();
+    if (first === 'cancel' && positional[0] && typed.run === undefined)
+      typed.run = positional.shift();
+  }
+  for (const k of ['model', 'suite'] as const) {
+    if (typed[k] === undefined && positional.length > 0) typed[k] = positional.shift();
+  }
+  return typed;
+}
+
+function statusContent(runs: Awaited<ReturnType<EvalService['status']>>): MessageContent {
+  if (runs.length === 0)
+    return { text: 'No evaluation runs yet. Start one with /eval model:<name> suite:<name>.' };
+  return {
+    text: `${runs.filter((r) => r.status === 'queued' || r.status === 'running').length} active evaluation runs`,
+    title: 'Evaluation runs',
+    table: {
+      columns: ['run', 'model', 'suite', 'status', 'done', 'failures'],
+      align: ['right', 'left', 'left', 'left', 'right', 'right'],
+      rows: runs.map((r) => [
+        `#${r.id}`,
+        r.model,
+        r.suite,
+        r.status,
+        `${r.done}/${r.total || '?'}`,
+        String(r.failed),
+      ]),
+    },
+  };
+}
+
+/** Handles `/eval` for a maintainer (the caller checked the role). */
+export async function handleEval(
+  evals: EvalService | undefined,
+  ctx: CommandContext,
+  onStarted?: () => void,
+): Promise<void> {
+  if (!evals) {
+    return ctx.reply(
+      { text: 'Evaluation runs are not available in this process.' },
+      { ephemeral: true },
+    );
+  }
+  const a = parseEvalArgs(ctx);
+  if (a.action === 'status') return ctx.reply(statusContent(await evals.status()));
+  if (a.action === 'cancel') {
+    const id = Number((a.run ?? '').replace(/^#/u, ''));
+    if (!Number.isInteger(id) || id <= 0)
+      return ctx.reply(
+        { text: 'Usage: /eval cancel <run number> (see /eval status).' },
+        { ephemeral: true },
+      );
+    const r = await evals.cancel(id);
+    return ctx.reply({ text: r.reason }, r.ok ? {} : { ephemeral: true });
+  }
+  if (!a.model || !a.suite) {
+    const suites = evals.suiteNames();
+    const models = await evals.modelNames();
+    return ctx.reply(
+      {
+        text:
+          'Usage: /eval model:<name> suite:<name> [limit:<n>], /eval status, /eval cancel <run>. ' +
+          `Models: ${models.join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
+      },
+      { ephemeral: true },
+    );
+  }
+  let limit: number | undefined;
+  if (a.limit !== undefined) {
+    limit = Number(a.limit);
+    if (!Number.isInteger(limit) || limit < 1)
+      return ctx.reply(
+        { text: `limit must be a whole number ≥ 1, got "${a.limit}".` },
+        { ephemeral: true },
+      );
+  }
+  const started = await evals.start({
+    model: a.model,
+    suite: a.suite,
+    limit,
+    requestedBy: `${ctx.platform}:${ctx.user.id}`,
+    report: { platform: ctx.platform, channelId: ctx.channelId },
+  });
+  if (!started.ok) return ctx.reply({ text: started.reason }, { ephemeral: true });
+  await ctx.reply({
+    text:
+      `Evaluation run #${started.run.id} queued: ${a.model} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +
+      'Progress follows in this channel; /eval cancel ' +
+      `${started.run.id} stops it.`,
+  });
+  onStarted?.();
+}

@@ -1,0 +1,137 @@
+/**
+ * @module cli/eval
+ * `zhujiu eval --model NAME --suite NAME [--limit N] [--json]`: runs an evaluation in the foreground. A progress
+ * bar on a terminal (cli-progress), plain progress lines otherwise (at most one per 5 s), then the summary table,
+ * or with `--json` exactly `{"run","model","suite","datasets":[{"dataset","ability","method","metric","profile",
+ * "score","n","earned","possible","failures"}]}` on stdout. A run of the same model and suite left active by a
+ * process that died (no heartbeat for a lease) is resumed instead of refused; one still worked on is refused.
+ * Ctrl-C stops asking, gives the claimed items back and leaves the run to resume.
+ */
+
+import { AppError } from '../core/errors.ts';
+import type { Runtime } from '../main.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu eval`. */
+export interface EvalOptions {
+  readonly model: string;
+  readonly suite: string;
+  readonly limit?: number;
+  readonly json?: boolean;
+}
+
+/** Tests inject a runtime and a TTY flag. */
+export interface EvalCliDeps {
+  readonly rt?: Runtime;
+  readonly tty?: boolean;
+}
+
+/**
+ * Runs `zhujiu eval`.
+ * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active).
+ */
+export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
+  const { openRuntime, createEvalRuntime } = await import('../main.ts');
+  const { runSummary, summaryJson, formatDuration } = await import('../eval/summary.ts');
+  const rt = deps.rt ?? (await openRuntime({ quiet: true }));
+  const evr = await createEvalRuntime(rt, { queue: false, worker: false });
+  const { evals } = evr;
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  try {
+    const valid = await evals.validate(o.model, o.suite);
+    if (!valid.ok) throw new AppError('not_found', valid.reason);
+    let runId: number;
+    const started = await evals.start({
+      model: o.model,
+      suite: o.suite,
+      limit: o.limit,
+      requestedBy: 'cli',
+    });
+    if (started.ok) runId = started.run.id;
+    else {
+      const active = started.active;
+      const heartbeat = active?.heartbeatAt?.getTime() ?? active?.createdAt.getTime() ?? 0;
+      if (!active || Date.now() - heartbeat < evals.leaseMs) {
+        throw new AppError(
+          'conflict',
+          active
+            ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it from chat with /eval cancel ${active.id}.`
+            : started.reason,
+        );
+      }
+      runId = active.id;
+      io.err(`resuming run #${runId} (left ${active.status} by a process that stopped)`);
+    }
+
+    const tty = deps.tty ?? Boolean(process.stderr.isTTY);
+    const t0 = performance.now();
+    let bar: import('cli-progress').SingleBar | undefined;
+    let lastLine = 0;
+    const progress = (done: number, total: number, failed: number) => {
+      const secs = (performance.now() - t0) / 1000;
+      if (bar) {
+        bar.setTotal(total);
+        bar.update(done, { failed });
+        return;
+      }
+      if (secs - lastLine < 5 && done < total) return;
+      lastLine = secs;
+      const rate = secs > 0 ? done / secs : 0;
+      io.err(`run #${runId}: ${done}/${total} items, ${failed} failed, ${rate.toFixed(1)} items/s`);
+    };
+    if (tty) {
+      const { SingleBar, Presets } = await import('cli-progress');
+      bar = new SingleBar(
+        {
+          format: `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`,
+          stream: process.stderr,
+          hideCursor: true,
+        },
+        Presets.shades_classic,
+      );
+      bar.start(0, 0, { failed: 0 });
+    }
+    const outcome = await evals.execute(runId, {
+      signal: stop.signal,
+      onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
+    });
+    bar?.stop();
+    if (outcome === 'stopped') {
+      io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
+      process.exitCode = 130;
+      return;
+    }
+    const s = await runSummary(rt.db.db, runId);
+    if (!s) throw new AppError('not_found', `run #${runId} vanished`);
+    if (o.json) {
+      io.out(JSON.stringify(summaryJson(s)));
+      return;
+    }
+    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${s.run.status}`);
+    const rows = s.datasets.map((d) => [
+      d.dataset,
+      d.ability,
+      d.metric,
+      d.profile,
+      d.score === null ? '—' : d.score.toFixed(2),
+      String(d.n),
+      `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
+      String(d.failures),
+    ]);
+    const head = ['dataset', 'ability', 'metric', 'profile', 'score/10', 'n', 'earned', 'failures'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+    io.out(line(head));
+    for (const r of rows) io.out(line(r));
+    io.out(
+      `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
+    );
+    for (const f of s.failureReasons) io.out(`failures: ${f.n} × ${f.code}: ${f.message}`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    await evr.stop();
+    if (!deps.rt) await rt.close();
+  }
+}
