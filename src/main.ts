@@ -14,6 +14,7 @@ import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
+import { assertStartable } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger } from './core/logger.ts';
@@ -34,6 +35,8 @@ export interface RuntimeOptions extends LoadOptions {
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
   readonly quiet?: boolean;
+  /** Run the start-up checks of `bot` / `worker` ({@link assertStartable}) before opening the database. */
+  readonly checkStart?: boolean;
   /** Like `quiet`, but only when the chat will be the terminal (no chat tokens): `bot` on an interactive TTY. */
   readonly quietInTerminalChat?: boolean;
 }
@@ -44,6 +47,9 @@ export interface RuntimeOptions extends LoadOptions {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
+  // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
+  // `zhujiu config check` (config/start-checks.ts).
+  if (opts.checkStart === true) assertStartable(config);
   // The terminal chat shares the screen with the logs: keep them to warnings there unless LOG_LEVEL asks for more.
   const terminalChat =
     opts.quietInTerminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
