@@ -13,6 +13,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
+  openLiveArena,
   openRuntime,
   type Running,
   type Runtime,
@@ -54,6 +55,7 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+    const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
     http = await startHttpFor(rt, opts.httpPort);
     const started = http;
     const bot = new BotService({
@@ -63,6 +65,7 @@ export async function startService(
       logger: rt.logger,
       clock: opts.clock ?? systemClock,
       voterSecret: secret,
+      ...(live ? { live } : {}),
       schedule: kind === 'worker' || opts.worker,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
