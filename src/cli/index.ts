@@ -28,7 +28,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
-import { isAppError } from '../core/errors.ts';
+import { AppError, isAppError } from '../core/errors.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
@@ -243,17 +243,36 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       '--battles <file>',
       'JSONL of {model_a, model_b, winner} or pair counts; default: the votes in the database',
     )
-    .option('--bootstrap <n>', 'bootstrap rounds (0 = none)', intArg('--bootstrap', 0), 1000)
-    .option('--seed <s>', 'bootstrap seed', intArg('--seed', 0), 0)
+    .option(
+      '--bootstrap <n>',
+      'bootstrap rounds (0 = none; default: ratings.bootstrap of the config for stored votes, 1000 for a file)',
+      intArg('--bootstrap', 0),
+    )
+    .option(
+      '--seed <s>',
+      'bootstrap seed (default: ratings.seed of the config for stored votes, 0 for a file)',
+      intArg('--seed', 0),
+    )
     .option(
       '--anchor <model=rating>',
-      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114',
+      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (default: ratings.anchor of the config for stored votes)',
     )
     .option('--json', 'print {"models":[…]} instead of a table')
     .addOption(
       new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES),
     )
+    .option(
+      '--source <name>',
+      "also count the stored votes of this imported source (repeatable); the community's own (arena) and ratings.include_sources always count",
+      (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
+    )
     .action(async (o: RatingsOptions) => {
+      if (o.battles && o.source) {
+        throw new AppError(
+          'input_invalid',
+          '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+        );
+      }
       if (o.battles) {
         // A file: no database, so the drivers are never loaded.
         const { runRatings } = await import('./ratings.ts');
