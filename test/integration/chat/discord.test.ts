@@ -49,9 +49,9 @@ afterEach(async () => {
 });
 
 describe('DiscordAdapter against the fake gateway', () => {
-  it('identifies with intents 1025 and registers guild commands', () => {
+  it('identifies with intents 1537 and registers guild commands', () => {
     expect(fake.identifies).toHaveLength(1);
-    expect(fake.identifies[0]?.intents).toBe(1025);
+    expect(fake.identifies[0]?.intents).toBe(1537); // Guilds + GuildMessages (MESSAGE_DELETE) + GuildMessageReactions
     expect(fake.identifies[0]?.token).toBe('fake-token');
     expect(adapter.botUserId).toBe(BOT_USER_ID);
     const reg = fake.registeredCommands[0];
