@@ -130,6 +130,11 @@ export class ArenaService {
     this.#platforms.set(p.name, p);
   }
 
+  /** The connected platform of that name, if any (the live arena posts through it). */
+  platform(name: PlatformName): ChatPlatform | undefined {
+    return this.#platforms.get(name);
+  }
+
   /** Names of the platforms this service can reach. */
   get platformNames(): PlatformName[] {
     return [...this.#platforms.keys()];

@@ -18,6 +18,7 @@
  * otherwise.
  */
 import type { Kysely } from 'kysely';
+import { AskService, type LiveModel } from '../arena/ask.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
@@ -25,6 +26,7 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
@@ -54,6 +56,12 @@ export interface BotServiceOptions {
    * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
    */
   readonly quietLogs?: boolean;
+  /**
+   * The live arena (`/ask`): the models marked `arena: true` in config/models.yaml with their clients, and the
+   * judge model that classifies untagged prompts (`arena.ask.classifier_model`). Without models `/ask` says the
+   * live arena is off.
+   */
+  readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
 }
 
 /** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
@@ -73,6 +81,8 @@ export interface TickReport {
 /** The running bot (or worker loop). */
 export class BotService {
   readonly arena: ArenaService;
+  /** The live arena, when live models are configured. */
+  readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
   readonly #log: Logger;
   /** The logger given to the arena and the commands (possibly {@link quieter}). */
@@ -102,6 +112,21 @@ export class BotService {
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
     });
+    const live = o.live;
+    this.ask =
+      live && live.models.length > 0
+        ? new AskService({
+            db: o.db,
+            arena: this.arena,
+            config: o.config.arena,
+            clock: o.clock,
+            logger: this.#logger,
+            voterSecret: o.voterSecret,
+            models: live.models,
+            ...(live.classifier ? { classifier: live.classifier } : {}),
+            ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+          })
+        : undefined;
     this.done = new Promise<void>((resolve) => {
       this.#doneResolve = resolve;
     });
@@ -117,7 +142,11 @@ export class BotService {
       ...(this.#o.leaderboardRounds !== undefined
         ? { leaderboardRounds: this.#o.leaderboardRounds }
         : {}),
+      ...(this.ask ? { ask: this.ask } : {}),
+      clock: this.#o.clock,
+      voterSecret: this.#o.voterSecret,
     });
+    const ask = this.ask;
     const handlers: ChatHandlers = {
       onCommand,
       onReaction: async (ev) => {
@@ -128,6 +157,24 @@ export class BotService {
             { err, eventId: ev.eventId, platform: ev.platform },
             'reaction could not be stored',
           );
+        }
+      },
+      onThreadMessage: async (ev) => {
+        if (!ask) return;
+        try {
+          await ask.followUp({
+            platform: ev.platform,
+            channelId: ev.channelId,
+            threadOf: ev.threadOf,
+            user: ev.user,
+            prompt: ev.text,
+            reply: (c) => ev.reply(c),
+          });
+        } catch (err) {
+          this.#log.error({ err, eventId: ev.eventId }, 'follow-up failed');
+          await ev
+            .reply({ text: 'Something went wrong; the maintainers have been told (see logs).' })
+            .catch(() => undefined);
         }
       },
       onReactionsCleared: async (ev) => {
@@ -254,6 +301,7 @@ export class BotService {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#ticking?.catch(() => undefined);
+    await this.ask?.drain();
     for (const p of this.#started.reverse()) {
       try {
         await p.stop();
