@@ -44,6 +44,9 @@ describe('splitFenced (issue 8.5)', () => {
       s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
     for (const p of splitFenced(text, 100, esc)) expect(p.length).toBeLessThanOrEqual(100);
     const emoji = '😀'.repeat(40);
-    for (const p of splitFenced(emoji, 21)) expect(p.isWellFormed?.() ?? true).toBe(true);
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+    const parts = splitFenced(emoji, 21);
+    expect(parts.join('')).toBe(emoji);
+    for (const p of parts) expect(lone.test(p)).toBe(false);
   });
 });
