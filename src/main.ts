@@ -53,6 +53,7 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
+    { logger },
   );
   try {
     if (opts.migrate !== false) {
