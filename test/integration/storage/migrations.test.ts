@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
@@ -9,9 +10,11 @@ const TABLES = [
   'eval_runs',
   'item_scores',
   'items',
+  'leaderboard_snapshots',
   'models',
   'posts',
   'responses',
+  'schedules',
   'vote_events',
   'votes',
 ];
@@ -35,16 +38,22 @@ describe.each(backends())('migrations on %s', (backend) => {
   it('is a no-op the second time, and goes down and up again', async () => {
     const again = await migrateToLatest(d.db);
     expect(again.results).toEqual([]);
-    const down = await migrateDown(d.db);
+    const last = await migrateDown(d.db);
+    expect(last.error).toBeUndefined();
+    const migrator = new Migrator({
+      db: d.db,
+      provider: { getMigrations: async () => migrations },
+    });
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
     const left = await sql<{ n: number }>`
       select count(*)::int as n from information_schema.tables
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
     expect(left.rows[0]?.n).toBe(0);
     const up = await migrateToLatest(d.db);
-    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual([
-      ['0001_initial', 'Success'],
-    ]);
+    expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual(
+      Object.keys(migrations).map((name) => [name, 'Success']),
+    );
   });
 
   it('enforces constraints: enums, score ranges, self-battles, unique responses', async () => {
