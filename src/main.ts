@@ -2,20 +2,21 @@
  * @module main
  * The composition root: config → logger → db → migrate → (chat, jobs, http). The only place that constructs
  * concrete adapters; nothing else holds module-level singletons.
+ *
+ * Heavy modules (the chat SDKs, hono, prom-client; PGlite and pg in storage/db.ts) are imported dynamically where
+ * they are constructed, so a one-shot command such as `zhujiu import` loads only what it uses.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectDefaultMetrics, Registry } from 'prom-client';
-import { DiscordAdapter, type DiscordAdapterOptions } from './chat/discord/adapter.ts';
+import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
-import { ShellAdapter, type ShellAdapterOptions } from './chat/shell/adapter.ts';
-import { SlackAdapter, type SlackAdapterOptions } from './chat/slack/adapter.ts';
+import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
+import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger } from './core/logger.ts';
-import { createHttpApp, startHttp } from './http/server.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
@@ -105,6 +106,10 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
   const port = portOverride ?? rt.config.app.http.port;
   if (port === 0 && portOverride === undefined)
     return { httpPort: undefined, stop: async () => {} };
+  const [{ collectDefaultMetrics, Registry }, { createHttpApp, startHttp }] = await Promise.all([
+    import('prom-client'),
+    import('./http/server.ts'),
+  ]);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const app = createHttpApp({
@@ -135,16 +140,17 @@ export interface ChatPlatformOverrides {
  * Constructs the chat adapters the configuration asks for: Discord when `DISCORD_TOKEN` is set, Slack when
  * `SLACK_BOT_TOKEN` is set (Socket Mode with `SLACK_APP_TOKEN`, else the HTTP receiver with
  * `SLACK_SIGNING_SECRET` on `platforms.slack.port`), and the terminal when neither is (the zero-setup default).
- * Not started: the bot service starts them.
+ * Not started: the bot service starts them. Each adapter's module (and its SDK) is loaded only when it is used.
  */
-export function createChatPlatforms(
+export async function createChatPlatforms(
   config: LoadedConfig,
   logger: Logger,
   overrides: ChatPlatformOverrides = {},
-): ChatPlatform[] {
+): Promise<ChatPlatform[]> {
   const { env, app } = config;
   const out: ChatPlatform[] = [];
   if (env.DISCORD_TOKEN || overrides.discord?.token) {
+    const { DiscordAdapter } = await import('./chat/discord/adapter.ts');
     out.push(
       new DiscordAdapter({
         token: env.DISCORD_TOKEN ?? '',
@@ -159,6 +165,7 @@ export function createChatPlatforms(
     );
   }
   if (env.SLACK_BOT_TOKEN || overrides.slack?.botToken) {
+    const { SlackAdapter } = await import('./chat/slack/adapter.ts');
     const socket = app.platforms.slack.mode === 'socket' && env.SLACK_APP_TOKEN;
     out.push(
       new SlackAdapter({
@@ -174,6 +181,7 @@ export function createChatPlatforms(
   }
   const shell = overrides.shellEnabled ?? out.length === 0;
   if (shell) {
+    const { ShellAdapter } = await import('./chat/shell/adapter.ts');
     const s = app.platforms.shell;
     out.push(
       new ShellAdapter({

@@ -1,18 +1,40 @@
 /**
  * @module cli
- * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings.
+ * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export.
  * The only module (with cli/*) that writes to stdout with console.
+ *
+ * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
+ * dynamically, so `zhujiu --help` stays fast and small (under 0.3 s and 80 MB, measured by bench/startup.ts and
+ * guarded by test/unit/cli/lazy-loading.test.ts) and a command loads only what it uses. To add a command:
+ *
+ * ```ts
+ * // src/cli/eval.ts holds the work and may import anything (main.ts, storage/, llm/, openai, PGlite…):
+ * //   export async function runEval(io: CliIo, suite: string, o: EvalOptions): Promise<void> { … }
+ * program
+ *   .command('eval')
+ *   .description('run an evaluation suite against a model')
+ *   .argument('<suite>', 'the suite name')
+ *   .requiredOption('--model <name>', 'the model to evaluate')
+ *   .action(async (suite: string, o: EvalOptions) => {
+ *     const { runEval } = await import('./eval.ts'); // loaded only when `zhujiu eval` runs
+ *     await runEval(io, suite, o);
+ *   });
+ * ```
+ *
+ * Static imports here: `commander`, `import type` of anything, and the light modules below (core/errors.ts,
+ * config/abilities.ts, cli/io.ts). Never statically import main.ts, storage/, chat/, llm/, jobs/ or a package
+ * such as zod, yaml, pino, kysely, pg, PGlite, openai or a chat SDK.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { loadConfig } from '../config/loader.ts';
-import { ABILITIES } from '../config/schema.ts';
-import { AppError, isAppError } from '../core/errors.ts';
-import { importBattles } from '../import/battles.ts';
-import { importOutputs } from '../import/outputs.ts';
-import { openRuntime } from '../main.ts';
-import { migrateDown } from '../storage/db.ts';
-import { registerRatings } from './ratings-command.ts';
-import { runLongLived } from './serve.ts';
+import { ABILITIES } from '../config/abilities.ts';
+import { isAppError } from '../core/errors.ts';
+import type { ExportBattlesFlags } from './export.ts';
+import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
+import { type CliIo, defaultIo } from './io.ts';
+import type { MigrateOptions } from './migrate.ts';
+import type { RatingsOptions } from './ratings.ts';
+
+export type { CliIo } from './io.ts';
 
 function intArg(name: string, min: number) {
   return (v: string): number => {
@@ -23,16 +45,22 @@ function intArg(name: string, min: number) {
   };
 }
 
-/** Writes the CLI's output; tests replace it. */
-export interface CliIo {
-  out(s: string): void;
-  err(s: string): void;
+/** `--since DATE`: a UTC date or an ISO-8601 time. */
+function dateArg(v: string): Date {
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : new Date(v);
+  if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v))
+    throw new InvalidArgumentError(
+      `--since must be a date like 2026-11-30 or 2026-11-30T12:00:00Z (UTC unless an offset is given), got "${v}"`,
+    );
+  return d;
 }
 
-const defaultIo: CliIo = {
-  out: (s) => process.stdout.write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-};
+/** `--source NAME` of an export: the form `import battles` accepts. */
+function sourceArg(v: string): string {
+  if (!/^[\w.:@-]{1,64}$/.test(v))
+    throw new InvalidArgumentError(`--source "${v}": use 1–64 letters, digits and . _ : @ -`);
+  return v;
+}
 
 /** Builds the program (exported for tests). */
 export function buildProgram(io: CliIo = defaultIo): Command {
@@ -50,14 +78,20 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
     )
     .option('--no-worker', 'do not run the in-process worker')
-    .action(async (o: { worker: boolean }) => runLongLived('bot', { worker: o.worker }));
+    .action(async (o: { worker: boolean }) => {
+      const { runLongLived } = await import('./serve.ts');
+      await runLongLived('bot', { worker: o.worker });
+    });
 
   program
     .command('worker')
     .description(
       'run queued work (closing battles, scheduled posts); start several against one DATABASE_URL',
     )
-    .action(async () => runLongLived('worker', { worker: true }));
+    .action(async () => {
+      const { runLongLived } = await import('./serve.ts');
+      await runLongLived('worker', { worker: true });
+    });
 
   program
     .command('migrate')
@@ -67,32 +101,9 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       'roll back the last migration instead (drops what it created: with 0001, every table)',
     )
     .option('--yes', 'confirm --down')
-    .action(async (o: { down?: boolean; yes?: boolean }) => {
-      if (o.down && !o.yes) {
-        throw new AppError(
-          'input_invalid',
-          'migrate --down rolls back the last migration and deletes the data in what it created ' +
-            '(for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
-        );
-      }
-      const rt = await openRuntime({ migrate: !o.down, quiet: true });
-      try {
-        if (o.down) {
-          const r = await migrateDown(rt.db.db);
-          if (r.error)
-            throw new AppError(
-              'db_migration_failed',
-              String((r.error as Error).message ?? r.error),
-            );
-          io.out(
-            `rolled back: ${(r.results ?? []).map((x) => x.migrationName).join(', ') || '(nothing)'}`,
-          );
-        } else {
-          io.out(`database is up to date (${rt.db.describe})`);
-        }
-      } finally {
-        await rt.close();
-      }
+    .action(async (o: MigrateOptions) => {
+      const { runMigrate } = await import('./migrate.ts');
+      await runMigrate(io, o);
     });
 
   const config = program.command('config').description('configuration tools');
@@ -101,32 +112,9 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .description(
       'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment',
     )
-    .action(() => {
-      const c = loadConfig();
-      if (c.env.DATABASE_URL && !c.env.ZHUJIU_VOTER_SECRET) {
-        throw new AppError(
-          'env_invalid',
-          'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the ' +
-            'same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-        );
-      }
-      io.out(`config OK: ${c.configDir}`);
-      io.out(
-        `  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`,
-      );
-      io.out(
-        `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
-      );
-      io.out(
-        `  database: ${c.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${c.dataDir}`}`,
-      );
-      const chat = [
-        c.env.DISCORD_TOKEN ? 'discord' : null,
-        c.env.SLACK_BOT_TOKEN ? 'slack' : null,
-      ].filter(Boolean);
-      io.out(
-        `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,
-      );
+    .action(async () => {
+      const { runConfigCheck } = await import('./config-check.ts');
+      await runConfigCheck(io);
     });
 
   const imp = program
@@ -153,37 +141,10 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         .choices(ABILITIES)
         .default('language'),
     )
-    .action(
-      async (
-        file: string,
-        o: {
-          model: string;
-          format: 'alpaca_eval' | 'jsonl';
-          dataset?: string;
-          ability: (typeof ABILITIES)[number];
-        },
-      ) => {
-        const rt = await openRuntime({ quiet: true });
-        try {
-          const t0 = performance.now();
-          const r = await importOutputs(rt.db.db, {
-            file,
-            model: o.model,
-            format: o.format,
-            ability: o.ability,
-            ...(o.dataset ? { dataset: o.dataset } : {}),
-          });
-          io.out(
-            `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
-              `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
-              `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored` : ''}) ` +
-              `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
-          );
-        } finally {
-          await rt.close();
-        }
-      },
-    );
+    .action(async (file: string, o: ImportOutputsOptions) => {
+      const { runImportOutputs } = await import('./import.ts');
+      await runImportOutputs(io, file, o);
+    });
   imp
     .command('battles')
     .description(
@@ -194,24 +155,64 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .addOption(
       new Option('--ability <ability>', 'ability dimension of the battles').choices(ABILITIES),
     )
-    .action(async (file: string, o: { source?: string; ability?: (typeof ABILITIES)[number] }) => {
-      const rt = await openRuntime({ quiet: true });
-      try {
-        const t0 = performance.now();
-        const r = await importBattles(rt.db.db, {
-          file,
-          ...(o.source ? { source: o.source } : {}),
-          ...(o.ability ? { ability: o.ability } : {}),
-        });
-        io.out(
-          `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
-        );
-      } finally {
-        await rt.close();
+    .action(async (file: string, o: ImportBattlesOptions) => {
+      const { runImportBattles } = await import('./import.ts');
+      await runImportBattles(io, file, o);
+    });
+
+  program
+    .command('ratings')
+    .description(
+      'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',
+    )
+    .option(
+      '--battles <file>',
+      'JSONL of {model_a, model_b, winner} or pair counts; default: the votes in the database',
+    )
+    .option('--bootstrap <n>', 'bootstrap rounds (0 = none)', intArg('--bootstrap', 0), 1000)
+    .option('--seed <s>', 'bootstrap seed', intArg('--seed', 0), 0)
+    .option(
+      '--anchor <model=rating>',
+      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114',
+    )
+    .option('--json', 'print {"models":[…]} instead of a table')
+    .addOption(
+      new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES),
+    )
+    .action(async (o: RatingsOptions) => {
+      if (o.battles) {
+        // A file: no database, so the drivers are never loaded.
+        const { runRatings } = await import('./ratings.ts');
+        await runRatings(o, { out: io.out });
+      } else {
+        const { runStoredRatings } = await import('./ratings-stored.ts');
+        await runStoredRatings(io, o);
       }
     });
 
-  registerRatings(program, io, intArg);
+  const exp = program.command('export').description('export stored data in public formats');
+  exp
+    .command('battles')
+    .description(
+      'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',
+    )
+    .option(
+      '--source <name>',
+      "the battles' source (default: arena, the community's own)",
+      sourceArg,
+    )
+    .option('--since <date>', 'only votes made at or after this date (UTC)', dateArg)
+    .addOption(
+      new Option('--format <format>', 'line format')
+        .choices(['fastchat', 'jsonl'])
+        .default('fastchat'),
+    )
+    .option('--out <file>', 'write to FILE (atomically) instead of standard output')
+    .action(async (o: ExportBattlesFlags) => {
+      const { runExportBattles } = await import('./export.ts');
+      await runExportBattles(io, o);
+    });
+
   return program;
 }
 

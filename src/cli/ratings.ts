@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
-import type { ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
+import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
 
 /** Options as given on the command line. */
@@ -99,56 +99,68 @@ function intOption(
 function boundText(v: number): string {
   if (v === Number.POSITIVE_INFINITY) return '∞';
   if (v === Number.NEGATIVE_INFINITY) return '−∞';
+  if (Number.isNaN(v)) return '?';
   return v.toFixed(1);
 }
 
 /** The `note` a JSON row carries when its rating or a bound is null (see {@link runRatings}). */
 function jsonNote(lo: number | null, hi: number | null): string | undefined {
   const parts: string[] = [];
+  const undefinedBound =
+    'undefined: no bootstrap round gave the model a rating (every resample left it out of the rated group); ' +
+    'collect more votes between it and the other models';
   if (lo !== null && !Number.isFinite(lo)) {
     parts.push(
       Number.isNaN(lo)
-        ? 'rating_lo undefined: the model was rated in no bootstrap round'
-        : 'rating_lo unbounded (−∞): in some bootstrap rounds the model had only losses (too few votes for a finite bound)',
+        ? `rating_lo ${undefinedBound}`
+        : 'rating_lo unbounded (−∞): in more than 2.5 % of the bootstrap rounds the model had only losses, ' +
+            'so the votes give no finite lower bound; collect more votes for it',
     );
   }
   if (hi !== null && !Number.isFinite(hi)) {
     parts.push(
       Number.isNaN(hi)
-        ? 'rating_hi undefined: the model was rated in no bootstrap round'
-        : 'rating_hi unbounded (∞): in some bootstrap rounds the model had only wins (too few votes for a finite bound)',
+        ? `rating_hi ${undefinedBound}`
+        : 'rating_hi unbounded (∞): in more than 2.5 % of the bootstrap rounds the model had only wins, ' +
+            'so the votes give no finite upper bound; collect more votes for it',
     );
   }
-  return parts.length > 0 ? [...new Set(parts)].join('; ') : undefined;
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-/** Why a model has no finite BT rating, for the JSON `note`. */
+/** Why a model has no finite BT rating, for the JSON `note` and the table. */
 const EXCLUSION_NOTES: Record<string, string> = {
-  disconnected: 'not rated: no chain of battles links it to the rated models',
+  disconnected: 'not rated: it has no votes against another model; vote on its battles',
   unbounded_above:
-    'not rated: it never lost (ties count half) to the rated models, so its maximum-likelihood rating is +∞',
+    'not rated: it never lost (ties count half) to the models it met, so its maximum-likelihood rating is +∞; ' +
+    'it needs a loss or a tie against one of them',
   unbounded_below:
-    'not rated: it never won (ties count half) against the rated models, so its maximum-likelihood rating is −∞',
-  unbounded: 'not rated: linked to the rated models only through other unrated models',
+    'not rated: it never won (ties count half) against the models it met, so its maximum-likelihood rating is −∞; ' +
+    'it needs a win or a tie against one of them',
+  unbounded:
+    'not rated: linked to the rated models only through other unrated models; it needs votes against rated ones',
 };
+
+/** The sentence said about a separate component (JSON `note`, the table's heading). */
+function componentNote(c: ArenaComponent): string {
+  return (
+    `component ${c.component}: rated only against ${c.members.join(', ')}; no battle links these models to ` +
+    'component 1, so their ratings are on their own scale and must not be compared with component 1'
+  );
+}
 
 const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toFixed(d));
 
-/** Renders the readable aligned table (plus the unrated models, if any). */
-function renderTable(
-  r: ArenaRatings,
-  opts: { rounds: number; seed: number; anchor?: string },
-): string {
+/** One component's aligned table. */
+function componentTable(rows: ArenaRatings['rows']): string[] {
   const head = ['rank', 'model', 'rating', '95% CI', 'elo', 'battles', 'avg win'];
-  const body = r.rows.map((row) => [
+  const body = rows.map((row) => [
     String(row.rank),
     row.model,
     row.rating.toFixed(1),
     row.ratingLo === null || row.ratingHi === null
       ? '—'
-      : Number.isNaN(row.ratingLo) || Number.isNaN(row.ratingHi)
-        ? '?'
-        : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
+      : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
     fix(row.elo, 1),
     String(row.numBattles),
     `${(row.avgWinRate * 100).toFixed(1)}%`,
@@ -160,30 +172,56 @@ function renderTable(
       .map((s, c) => (right[c] ? s.padStart(widths[c]!) : s.padEnd(widths[c]!)))
       .join('  ')
       .trimEnd();
-  const out = [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+}
+
+/**
+ * Renders the readable aligned table (plus the unrated models, if any). Separate comparison components each get
+ * their own table under a heading that says they are not comparable with component 1.
+ */
+function renderTable(
+  r: ArenaRatings,
+  opts: { rounds: number; seed: number; anchor?: string },
+): string {
+  const out = componentTable(r.rows.filter((x) => x.component === 1));
+  for (const c of r.components.slice(1)) {
+    out.push('', `Separate ${componentNote(c)}.`);
+    out.push(...componentTable(r.rows.filter((x) => x.component === c.component)));
+  }
   const notes = [
-    `Bradley–Terry MLE (Elo scale; ${opts.anchor ? `anchored ${opts.anchor}` : 'mean 1000'}); ` +
+    `Bradley–Terry MLE (Elo scale; ${opts.anchor ? `anchored ${opts.anchor}` : 'mean 1000'}${r.components.length > 1 ? ' within each component' : ''}); ` +
       (opts.rounds > 0
         ? `95% CI from ${opts.rounds} bootstrap rounds, seed ${opts.seed}`
         : 'no bootstrap (rank from point ratings)') +
       (r.rows[0]?.elo === null ? '; elo needs ordered battles (—)' : '; elo: online, K=4'),
   ];
+  if (r.components.length > 1) {
+    notes.push(
+      `${r.components.length} separate comparison components: ratings, intervals and ranks compare only within one component.`,
+    );
+  }
   if (
     r.rows.some(
       (x) => x.ratingLo === Number.NEGATIVE_INFINITY || x.ratingHi === Number.POSITIVE_INFINITY,
     )
   ) {
     notes.push(
-      '∞: in some bootstrap rounds the model had only wins (∞) or only losses (−∞) against the others: too few votes for a finite bound',
+      '∞: in more than 2.5 % of the bootstrap rounds the model had only wins (∞) or only losses (−∞): too few votes for a finite bound; collect more votes for it',
     );
   }
   if (r.rows.some((x) => Number.isNaN(x.ratingLo ?? 0) || Number.isNaN(x.ratingHi ?? 0))) {
-    notes.push('?: the model was rated in no bootstrap round (no interval)');
+    notes.push(
+      '?: no bootstrap round gave the model a rating; collect more votes between it and the other models',
+    );
   }
   if (r.excluded.length > 0) {
     notes.push(`not rated (no finite maximum-likelihood rating): ${r.excluded.length}`);
     for (const e of r.excluded) {
-      notes.push(`  ${e.model}: ${e.reason.replace('_', ' ')} (${e.numBattles} battles)`);
+      const where =
+        e.component !== null && r.components.length > 1 ? `, component ${e.component}` : '';
+      notes.push(
+        `  ${e.model}: ${e.reason.replace('_', ' ')} (${e.numBattles} battles${where}): ${(EXCLUSION_NOTES[e.reason] ?? '').replace(/^not rated: /, '')}`,
+      );
     }
   }
   return `${out.join('\n')}\n\n${notes.join('\n')}\n`;
@@ -202,7 +240,13 @@ function renderTable(
  * against the others, its upper (lower) bound is infinite: too few votes for a finite bound. The table shows
  * `∞` / `−∞` with a note under it; JSON cannot hold infinities, so that bound is null there.
  * Rows with a null `rating` or a null bound *for one of these reasons* (not for `--bootstrap 0`) carry one extra
- * key, `"note"`, a sentence saying why; no other row has it.
+ * key, `"note"`, a sentence saying why and what to do.
+ *
+ * Separate comparison components (groups of models that no chain of battles links, `ArenaComponent`): each is
+ * rated on its own scale. When there are several, every row also carries `"component"` (1 = the main one; null
+ * for a model without votes), rows of components 2, 3… carry a `"note"` saying they must not be compared with
+ * component 1, and the object gains `"components":[{"component","models","num_votes","note"?}]`. With one
+ * component the output is exactly `{"models":[…]}` as above.
  *
  * @throws AppError `input_invalid` (bad --anchor / --seed, --bootstrap not an integer from 0 to
  *   {@link MAX_BOOTSTRAP_ROUNDS}, unreadable file, no data source),
@@ -239,9 +283,12 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     ...(clusters ? { clusters } : {}),
   });
   if (opts.json) {
+    const several = result.components.length > 1;
     const models = [
       ...result.rows.map((r) => {
         const note = jsonNote(r.ratingLo, r.ratingHi);
+        const comp = r.component > 1 ? result.components[r.component - 1] : undefined;
+        const allNotes = [...(comp ? [componentNote(comp)] : []), ...(note ? [note] : [])];
         const finite = (v: number | null): number | null =>
           v === null || !Number.isFinite(v) ? null : v;
         return {
@@ -253,7 +300,8 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
           rank: r.rank,
           num_battles: r.numBattles,
           avg_win_rate: r.avgWinRate,
-          ...(note ? { note } : {}),
+          ...(several ? { component: r.component } : {}),
+          ...(allNotes.length > 0 ? { note: allNotes.join('; ') } : {}),
         };
       }),
       ...result.excluded.map((e) => ({
@@ -265,10 +313,17 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
         rank: null,
         num_battles: e.numBattles,
         avg_win_rate: null,
+        ...(several ? { component: e.component } : {}),
         note: EXCLUSION_NOTES[e.reason] ?? 'not rated: no finite maximum-likelihood rating',
       })),
     ];
-    io.out(`${JSON.stringify({ models })}\n`);
+    const components = result.components.map((c) => ({
+      component: c.component,
+      models: c.members,
+      num_votes: c.numVotes,
+      ...(c.component > 1 ? { note: componentNote(c) } : {}),
+    }));
+    io.out(`${JSON.stringify(several ? { models, components } : { models })}\n`);
     return;
   }
   io.out(

@@ -53,7 +53,7 @@ export async function startService(
     // exits at once instead of leaving a half-started process that answers health checks.
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
-      kind === 'bot' ? createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+      kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     http = await startHttpFor(rt, opts.httpPort);
     const started = http;
     const bot = new BotService({
@@ -120,6 +120,10 @@ export async function runLongLived(
       : '';
     process.stderr.write(`zhujiu ${kind}: data in ${svc.rt.db.describe}${health}\n`);
   }
+  // Stay up until a signal even when nothing else holds the event loop open: with PORT=0 there is no HTTP
+  // server, the service loop's timer is unref'd and idle database connections close after 10 s, so without this
+  // handle Node would end the process with exit code 13 (a top-level await that never settles) and no message.
+  const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       svc.rt.logger.info({ signal }, 'shutting down');
@@ -129,5 +133,6 @@ export async function runLongLived(
     process.once('SIGTERM', stop);
     void svc.bot.done.then(() => resolve());
   });
+  clearInterval(keepAlive);
   await svc.stop();
 }

@@ -5,18 +5,9 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 
-/** The seven ZhuJiu ability dimensions (SCORING.md §1). */
-export const ABILITIES = [
-  'knowledge',
-  'chinese_specific',
-  'language',
-  'reasoning',
-  'refusal',
-  'safety',
-  'robustness',
-] as const;
-/** One ability dimension. */
-export type Ability = (typeof ABILITIES)[number];
+import { ABILITIES } from './abilities.ts';
+
+export { ABILITIES, type Ability } from './abilities.ts';
 
 /** The three evaluation methods (SCORING.md §1). */
 export const METHODS = ['metrics', 'scoring', 'comparative'] as const;

@@ -3,6 +3,7 @@
  * The whole arena rating pipeline in one call: online Elo, Bradley–Terry MLE, bootstrap intervals, ranks and
  * predicted win rates (SCORING.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132).
  */
+import { AppError, isAppError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import type { BootstrapResult } from './bootstrap.ts';
 import { bootstrapBradleyTerry } from './bootstrap.ts';
@@ -13,6 +14,8 @@ import {
   type ClusterBootstrap,
   createClusterBootstrap,
 } from './cluster-bootstrap.ts';
+import { analyzeComparisonGraph } from './comparison-graph.ts';
+import { splitComponents } from './components.ts';
 import { computeOnlineElo } from './online-elo.ts';
 import { rankByIntervals } from './rank-by-intervals.ts';
 import type { ArenaData, ExcludedModel } from './types.ts';
@@ -33,41 +36,94 @@ export interface ArenaRatingsOptions {
   readonly clusters?: readonly BattleCluster[];
 }
 
-/** One rated model. Ratings are on the Elo scale. */
+/** One rated model. Ratings are on the Elo scale, comparable only with rows of the same `component`. */
 export interface ArenaRatingRow {
   readonly model: string;
-  /** BT MLE rating. */
+  /**
+   * The model's comparison component: 1 = the main one (most models), 2, 3… = separate groups never compared
+   * with it (see {@link ArenaComponent}). `rating`, the bounds, `rank` and `avgWinRate` are relative to the
+   * models of this component only.
+   */
+  readonly component: number;
+  /** BT MLE rating (mean 1000 over the component's rated models, or anchored in the anchor's component). */
   readonly rating: number;
-  /** Bootstrap 2.5 % / 97.5 % quantiles and median, null without bootstrap. */
+  /**
+   * Bootstrap 2.5 % / 97.5 % quantiles and median, null without bootstrap. −Infinity / +Infinity when more than
+   * ⌊0.025·(rounds − 1)⌋ rounds (≈ 2.5 %) left the model with only losses / only wins in its component (such a
+   * round counts as −∞ / +∞, docs/scoring.md "One-sided models"); NaN only when no round rated the model.
+   */
   readonly ratingLo: number | null;
   readonly ratingHi: number | null;
   readonly ratingMedian: number | null;
   /** Online Elo (K = 4) over the input order, null when the input has no order (pair counts). */
   readonly elo: number | null;
-  /** 1 + number of models whose lower bound is above this model's upper bound. */
+  /** 1 + number of models of the same component whose lower bound is above this model's upper bound. */
   readonly rank: number;
   readonly numBattles: number;
-  /** Mean over the other rated models of the predicted win probability, in (0, 1). */
+  /** Mean over the other rated models of the same component of the predicted win probability, in (0, 1). */
   readonly avgWinRate: number;
+}
+
+/**
+ * A separate comparison component: models linked to each other by a chain of battles and to no model outside
+ * (docs/scoring.md, "Separate comparison components"). Each component is fitted and bootstrapped on its own
+ * votes; ratings of different components are on unrelated scales (each has mean 1000, or the anchor) and must
+ * never be compared or ranked together.
+ */
+export interface ArenaComponent {
+  /** 1 = the main component (most models, then most votes), then 2, 3… in the same order. */
+  readonly component: number;
+  /** Its rated models, by rating descending (then name): the `rows` with this `component`. */
+  readonly models: readonly string[];
+  /** Every model of the component, rated or not (unbounded ones are in `ArenaRatings.excluded`). */
+  readonly members: readonly string[];
+  /** Votes among the component's models. */
+  readonly numVotes: number;
+  readonly fit: BradleyTerryFit;
+  readonly bootstrap: BootstrapResult | null;
+  /** W[i][j] = P(models[i] beats models[j]) within the component; diagonal NaN. */
+  readonly winRates: readonly (readonly number[])[];
 }
 
 /** Result of {@link computeArenaRatings}. */
 export interface ArenaRatings {
-  /** Rated models, sorted by rating descending (then name). */
+  /**
+   * Rated models of every component: component 1 first, each by rating descending (then name). Compare rows
+   * only within one `component`.
+   */
   readonly rows: readonly ArenaRatingRow[];
-  /** Models without a finite BT rating, with reason and their online Elo (null without order). */
-  readonly excluded: readonly (ExcludedModel & { readonly elo: number | null })[];
-  /** W[i][j] = P(rows[i] beats rows[j]); diagonal NaN. */
+  /**
+   * Models without a finite BT rating, with reason and their online Elo (null without order). `component` is
+   * the component they belong to, or null for a model without votes or in a component where no two models
+   * can be rated (e.g. a pair with only one-sided votes). `disconnected` now only means "no votes".
+   */
+  readonly excluded: readonly (ExcludedModel & {
+    readonly elo: number | null;
+    readonly component: number | null;
+  })[];
+  /** The rated components, main first (`components[k].component === k + 1`). */
+  readonly components: readonly ArenaComponent[];
+  /** W[i][j] = P(rows[i] beats rows[j]); NaN on the diagonal and between rows of different components. */
   readonly winRates: readonly (readonly number[])[];
+  /** The main component's fit (`components[0].fit`). */
   readonly fit: BradleyTerryFit;
+  /** The main component's bootstrap (`components[0].bootstrap`). */
   readonly bootstrap: BootstrapResult | null;
 }
 
 /**
- * Rates every model of `data`.
+ * Rates every model of `data`, each comparison component on its own (see {@link ArenaComponent}).
+ *
+ * Components are found from the votes ({@link splitComponents}); each with two rateable models or more is fitted
+ * by `fitBradleyTerry` (its largest strongly connected group; the others of the component are excluded as
+ * unbounded) and bootstrapped on its own votes, main component first, all from the one `rng` (so a single
+ * component gives exactly the former single-group result). The anchor applies to the component that holds it.
+ * With `onDegenerate: 'error'` the whole data must form one rateable group.
+ *
  * @param rng seeded randomness for the bootstrap (see `bootstrapBradleyTerry`).
- * @throws AppError `rating_disconnected` / `rating_input_invalid` from `fitBradleyTerry`; RangeError for a
- *   negative or non-integer `bootstrapRounds`.
+ * @throws AppError `rating_disconnected` when no component has two rateable models (or `onDegenerate: 'error'`
+ *   and some model has no finite rating), or the anchor model has no finite rating; `rating_input_invalid` from
+ *   `fitBradleyTerry`; RangeError for a negative or non-integer `bootstrapRounds`.
  */
 export function computeArenaRatings(
   data: ArenaData,
@@ -79,50 +135,152 @@ export function computeArenaRatings(
     throw new RangeError(`bootstrap rounds must be a non-negative integer, got ${rounds}`);
   }
   const elo = computeOnlineElo(data);
-  const fit = fitBradleyTerry(data, {
-    ...(opts.anchor ? { anchor: opts.anchor } : {}),
-    ...(opts.onDegenerate ? { onDegenerate: opts.onDegenerate } : {}),
-  });
-  const boot =
-    rounds === 0
-      ? null
-      : opts.clusters
-        ? clusterBootstrapAsResult(fit, opts.clusters, rng, rounds, opts.anchor)
-        : bootstrapBradleyTerry(fit, rng, { rounds });
-  const ranks = boot
-    ? rankByIntervals(boot.lo, boot.hi)
-    : rankByIntervals(fit.ratings, fit.ratings);
-  const avg = averagePredictedWinRate(fit.ratings, fit.scale);
-  const order = fit.models
-    .map((_, i) => i)
-    .sort(
-      (a, b) => fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
+  if (opts.onDegenerate === 'error') {
+    // The whole data must form one rateable group: fitBradleyTerry names every model that does not.
+    fitBradleyTerry(data, {
+      ...(opts.anchor ? { anchor: opts.anchor } : {}),
+      onDegenerate: 'error',
+    });
+  }
+  if (opts.anchor) {
+    const a = data.models.indexOf(opts.anchor.model);
+    if (a < 0 || !(data.numBattles[a]! > 0)) {
+      throw new AppError(
+        'rating_input_invalid',
+        `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
+      );
+    }
+  }
+  const eloOf = (model: string): number | null => (elo ? elo[data.models.indexOf(model)]! : null);
+  const parts = splitComponents(data);
+  const components: ArenaComponent[] = [];
+  const rows: ArenaRatingRow[] = [];
+  const excluded: ArenaRatings['excluded'][number][] = [];
+  const inComponent = new Set<string>();
+  let firstError: unknown = null;
+  for (const part of parts) {
+    const sub = part.data;
+    for (const name of sub.models) inComponent.add(name);
+    const anchor = opts.anchor && sub.models.includes(opts.anchor.model) ? opts.anchor : undefined;
+    let fit: BradleyTerryFit;
+    try {
+      fit = fitBradleyTerry(sub, anchor ? { anchor } : {});
+    } catch (err) {
+      // An anchor that cannot be rated is the caller's mistake: say so rather than drop its component.
+      if (!isAppError(err, 'rating_disconnected') || anchor) throw err;
+      firstError ??= err;
+      // No two models of this component can be rated: list them with their reasons.
+      for (const e of unratedReasons(sub))
+        excluded.push({ ...e, elo: eloOf(e.model), component: null });
+      continue;
+    }
+    const component = components.length + 1;
+    const boot =
+      rounds === 0
+        ? null
+        : opts.clusters
+          ? clusterBootstrapAsResult(
+              fit,
+              clustersWithin(opts.clusters, sub.models),
+              rng,
+              rounds,
+              anchor,
+            )
+          : bootstrapBradleyTerry(fit, rng, { rounds });
+    const ranks = boot
+      ? rankByIntervals(boot.lo, boot.hi)
+      : rankByIntervals(fit.ratings, fit.ratings);
+    const avg = averagePredictedWinRate(fit.ratings, fit.scale);
+    const order = fit.models
+      .map((_, i) => i)
+      .sort(
+        (a, b) => fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
+      );
+    for (const i of order) {
+      rows.push({
+        model: fit.models[i]!,
+        component,
+        rating: fit.ratings[i]!,
+        ratingLo: boot ? boot.lo[i]! : null,
+        ratingHi: boot ? boot.hi[i]! : null,
+        ratingMedian: boot ? boot.median[i]! : null,
+        elo: eloOf(fit.models[i]!),
+        rank: ranks[i]!,
+        numBattles: fit.numBattles[i]!,
+        avgWinRate: avg[i]!,
+      });
+    }
+    for (const e of fit.excluded) excluded.push({ ...e, elo: eloOf(e.model), component });
+    components.push({
+      component,
+      models: order.map((i) => fit.models[i]!),
+      members: sub.models,
+      numVotes: sub.totalVotes,
+      fit,
+      bootstrap: boot,
+      winRates: predictedWinRateMatrix(
+        order.map((i) => fit.ratings[i]!),
+        fit.scale,
+      ),
+    });
+  }
+  const main = components[0];
+  if (!main) {
+    if (firstError) throw firstError;
+    throw new AppError(
+      'rating_disconnected',
+      'fewer than two models can be rated (0): no votes between two models. Add battles between models.',
     );
-  const rows = order.map(
-    (i): ArenaRatingRow => ({
-      model: fit.models[i]!,
-      rating: fit.ratings[i]!,
-      ratingLo: boot ? boot.lo[i]! : null,
-      ratingHi: boot ? boot.hi[i]! : null,
-      ratingMedian: boot ? boot.median[i]! : null,
-      elo: elo ? elo[fit.dataIndex[i]!]! : null,
-      rank: ranks[i]!,
-      numBattles: fit.numBattles[i]!,
-      avgWinRate: avg[i]!,
-    }),
+  }
+  for (let i = 0; i < data.models.length; i++) {
+    const name = data.models[i]!;
+    if (!inComponent.has(name)) {
+      excluded.push({
+        model: name,
+        reason: 'disconnected',
+        numBattles: data.numBattles[i]!,
+        elo: eloOf(name),
+        component: null,
+      });
+    }
+  }
+  // The win-rate matrix over all rows: NaN between components (no common scale).
+  const winRates = rows.map((ri) =>
+    rows.map((rj) =>
+      ri === rj || ri.component !== rj.component
+        ? Number.NaN
+        : predictedWinRateMatrix([ri.rating, rj.rating], main.fit.scale)[0]![1]!,
+    ),
   );
-  const sortedRatings = order.map((i) => fit.ratings[i]!);
-  const excluded = fit.excluded.map((e) => ({
-    ...e,
-    elo: elo ? elo[data.models.indexOf(e.model)]! : null,
+  return { rows, excluded, components, winRates, fit: main.fit, bootstrap: main.bootstrap };
+}
+
+/** Reasons for every model of a component in which no two models can be rated. */
+function unratedReasons(sub: ArenaData): ExcludedModel[] {
+  const si = new Float64Array(sub.pairI.length);
+  const sj = new Float64Array(sub.pairI.length);
+  for (let k = 0; k < si.length; k++) {
+    si[k] = sub.winsI[k]! + 0.5 * sub.ties[k]!;
+    sj[k] = sub.winsJ[k]! + 0.5 * sub.ties[k]!;
+  }
+  const g = analyzeComparisonGraph(sub.models.length, sub.pairI, sub.pairJ, si, sj);
+  return sub.models.map((model, i) => ({
+    model,
+    reason: g.reasons[i] ?? 'unbounded',
+    numBattles: sub.numBattles[i]!,
   }));
-  return {
-    rows,
-    excluded,
-    winRates: predictedWinRateMatrix(sortedRatings, fit.scale),
-    fit,
-    bootstrap: boot,
-  };
+}
+
+/**
+ * The battles whose two models are both among `models` (one comparison component's battles), so that a
+ * component's bootstrap over battles draws only its own battles.
+ */
+export function clustersWithin(
+  clusters: readonly BattleCluster[],
+  models: readonly string[],
+): BattleCluster[] {
+  const set = new Set(models);
+  return clusters.filter((c) => set.has(c.model_a) && set.has(c.model_b));
 }
 
 /**

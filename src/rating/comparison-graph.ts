@@ -22,9 +22,12 @@ export interface ComparisonGraphAnalysis {
  *
  * Rule: among undirected connected components (pairs with at least one vote), take the one with most models
  * (ties: more votes, then lowest model index); inside it, take the largest strongly connected component of the
- * directed graph (same tie-breaks). Every other model gets a reason: `disconnected` (other component or no
- * votes), `unbounded_above` (a directed path leads from it into the kept group but none back: it is never beaten
- * by the group, MLE +∞), `unbounded_below` (the reverse, MLE −∞), `unbounded` (neither).
+ * directed graph (same tie-breaks) when it has two models or more (otherwise nothing is kept). Every other model
+ * gets a reason: `unbounded_above` when it has votes and no loss at all (only wins, a tie being half a win each
+ * way) or when a directed path leads from it into the kept group but none back (never beaten by the group, MLE
+ * +∞); `unbounded_below` for the reverse (only losses, or beaten by the group and never beating it back, MLE
+ * −∞); `disconnected` (another component, or no votes); `unbounded` (in the kept group's component but neither
+ * above nor below it). Callers that rate every component separately use {@link undirectedComponents}.
  *
  * @param m number of models (indices 0..m−1).
  * @param pi, pj pair endpoints; si[k] = score of pi[k] against pj[k] (wins + ties/2), sj[k] likewise.
@@ -193,9 +196,13 @@ export function analyzeComparisonGraph(
   }
 
   const kept = new Uint8Array(m);
-  for (let i = 0; i < m; i++)
-    if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
-  // A lone model without votes is never "kept" (it would be a one-model component).
+  // A rated group needs two models at least: a lone model (a strongly connected component of size 1, e.g. when
+  // every pair of the group is one-sided) has no rating relative to anything, so nothing is kept then and every
+  // model gets a reason below.
+  if (nScc > 0 && sccSize[bestScc]! >= 2) {
+    for (let i = 0; i < m; i++)
+      if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
+  }
   const reach = (deg: Int32Array, adj: Int32Array): Uint8Array => {
     const seen = new Uint8Array(m);
     let top = 0;
@@ -227,7 +234,13 @@ export function analyzeComparisonGraph(
       continue;
     }
     allKept = false;
-    if (comp[i] !== best || votes[i] === 0) reasons.push('disconnected');
+    const wins = outDeg[i + 1]! - outDeg[i]!;
+    const losses = inDeg[i + 1]! - inDeg[i]!;
+    // A model with votes but only wins (only losses) has MLE +∞ (−∞) against every model it is compared with,
+    // whatever the rated group is (docs/scoring.md, "One-sided models").
+    if (votes[i]! > 0 && losses === 0) reasons.push('unbounded_above');
+    else if (votes[i]! > 0 && wins === 0) reasons.push('unbounded_below');
+    else if (comp[i] !== best || votes[i] === 0) reasons.push('disconnected');
     else if (above[i] && !below[i]) reasons.push('unbounded_above');
     else if (below[i] && !above[i]) reasons.push('unbounded_below');
     else reasons.push('unbounded');
@@ -315,4 +328,56 @@ export class PairAdjacency {
     }
     return count === m;
   }
+}
+
+/**
+ * Undirected connected components of the comparison graph: two models are linked when at least one vote was
+ * cast between them (`n[k] > 0` for pair k). Models in different components were never compared, directly or
+ * through a chain, so their Bradley–Terry ratings share no scale (docs/scoring.md, "Separate comparison
+ * components").
+ *
+ * @param m number of models (indices 0..m−1).
+ * @param pi, pj pair endpoints; n[k] = votes in pair k (≥ 0).
+ * @returns `component[i]` ∈ 0..count−1, numbered in order of each component's lowest model index, or −1 for a
+ *   model without any vote; `count` the number of components.
+ */
+export function undirectedComponents(
+  m: number,
+  pi: Int32Array,
+  pj: Int32Array,
+  n: ArrayLike<number>,
+): { component: Int32Array; count: number } {
+  const parent = new Int32Array(m);
+  for (let i = 0; i < m; i++) parent[i] = i;
+  const find = (x: number): number => {
+    let r = x;
+    while (parent[r] !== r) r = parent[r]!;
+    while (parent[x] !== r) {
+      const next = parent[x]!;
+      parent[x] = r;
+      x = next;
+    }
+    return r;
+  };
+  const voted = new Uint8Array(m);
+  for (let k = 0; k < pi.length; k++) {
+    if (!(n[k]! > 0)) continue;
+    const a = pi[k]!;
+    const b = pj[k]!;
+    voted[a] = 1;
+    voted[b] = 1;
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+  const component = new Int32Array(m).fill(-1);
+  const idOfRoot = new Int32Array(m).fill(-1);
+  let count = 0;
+  for (let i = 0; i < m; i++) {
+    if (!voted[i]) continue;
+    const r = find(i);
+    if (idOfRoot[r] === -1) idOfRoot[r] = count++;
+    component[i] = idOfRoot[r]!;
+  }
+  return { component, count };
 }

@@ -11,10 +11,16 @@ export {
   arenaFromInput,
   arenaFromPairCounts,
 } from './arena-data.ts';
-export type { ArenaRatingRow, ArenaRatings, ArenaRatingsOptions } from './arena-ratings.ts';
+export type {
+  ArenaComponent,
+  ArenaRatingRow,
+  ArenaRatings,
+  ArenaRatingsOptions,
+} from './arena-ratings.ts';
 export {
   clusterBootstrapAsResult,
   clusterBootstrapResult,
+  clustersWithin,
   computeArenaRatings,
 } from './arena-ratings.ts';
 export { multinomialConditionals, sampleBinomial, sampleMultinomialInto } from './binomial.ts';
@@ -45,7 +51,9 @@ export type {
 } from './cluster-bootstrap.ts';
 export { clusterBootstrapBradleyTerry, createClusterBootstrap } from './cluster-bootstrap.ts';
 export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
-export { analyzeComparisonGraph, PairAdjacency } from './comparison-graph.ts';
+export { analyzeComparisonGraph, PairAdjacency, undirectedComponents } from './comparison-graph.ts';
+export type { ComponentData } from './components.ts';
+export { splitComponents } from './components.ts';
 export type { OnlineEloOptions } from './online-elo.ts';
 export { computeOnlineElo } from './online-elo.ts';
 export { quantileSorted } from './quantile.ts';

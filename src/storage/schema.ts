@@ -119,6 +119,49 @@ export interface BattlesTable {
   closes_at: NullableTimestamp;
   closed_at: NullableTimestamp;
   revealed_at: NullableTimestamp;
+  /** `recorded` (answers stored beforehand) or `live` (asked with `/ask`; migration 0006). */
+  kind: ColumnType<BattleKind, BattleKind | undefined, BattleKind>;
+  /** HMAC of the asker's platform + user id (live battles), as voters' ids. */
+  asker_hash: string | null;
+  turns: ColumnType<number, number | undefined, number>;
+  ability_source: AbilitySource | null;
+  ability_classifier: string | null;
+  ability_classifier_version: string | null;
+  voided_at: NullableTimestamp;
+  voided_by: string | null;
+  void_reason: string | null;
+}
+
+/** Where a battle's answers come from. */
+export type BattleKind = 'recorded' | 'live';
+
+/** Where a battle's ability came from (null ability with a live battle: unclassified). */
+export type AbilitySource = 'dataset' | 'tag' | 'classifier' | 'maintainer' | 'import';
+
+/** One turn of a live battle (migration 0006). */
+export interface BattleTurnsTable {
+  battle_id: number;
+  turn: number;
+  prompt: string;
+  answer_left: string;
+  answer_right: string;
+  latency_left_ms: number | null;
+  latency_right_ms: number | null;
+  asker_hash: string | null;
+  asked_at: Timestamp;
+  answered_at: Timestamp;
+  message_ids: JSONColumnType<string[], string | undefined, string>;
+}
+
+/** A maintainer action on a battle (migration 0006): the audit log of voids and ability overrides. */
+export interface BattleAuditTable {
+  id: Id;
+  battle_id: number;
+  action: 'void' | 'ability_override';
+  actor_hash: string;
+  ability: string | null;
+  reason: string | null;
+  at: Timestamp;
 }
 
 /** A vote's choice (SCORING.md §4). */
@@ -197,4 +240,6 @@ export interface Database {
   posts: PostsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
   schedules: SchedulesTable;
+  battle_turns: BattleTurnsTable;
+  battle_audit: BattleAuditTable;
 }

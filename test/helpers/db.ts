@@ -37,6 +37,17 @@ function withDbName(url: string, name: string): string {
   return u.toString();
 }
 
+/**
+ * A fresh migrated embedded-database folder (a copy of the template) that is not opened here, for a `zhujiu`
+ * process to open (the embedded database belongs to one process). Returns the folder and its cleanup.
+ */
+export function pgliteDataDir(): { dataDir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-test-'));
+  const dataDir = join(dir, 'pg');
+  cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+  return { dataDir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** Opens a fresh migrated database of the given backend. */
 export async function freshDb(backend: Backend, opts: { poolSize?: number } = {}): Promise<TestDb> {
   if (backend === 'pglite') {

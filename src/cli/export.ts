@@ -1,0 +1,43 @@
+/**
+ * @module cli/export
+ * `zhujiu export battles [--source NAME] [--since DATE] [--format fastchat|jsonl] [--out FILE]` (the work is in
+ * import/export-battles.ts).
+ */
+import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
+import type { ExportFormat } from '../import/formats/arena-export.ts';
+import { openRuntime } from '../main.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu export battles`. */
+export interface ExportBattlesFlags {
+  readonly source?: string;
+  readonly since?: Date;
+  readonly format: ExportFormat;
+  readonly out?: string;
+}
+
+/**
+ * Runs `zhujiu export battles`: the lines go to FILE (atomically) or stdout; a one-line summary goes to stdout
+ * with `--out`, to stderr otherwise (so stdout holds only the lines).
+ * @throws AppError `not_found` (no battle carries the source), `input_invalid` (FILE not writable), `db_unavailable`.
+ */
+export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promise<void> {
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const opts = {
+      format: o.format,
+      ...(o.source ? { source: o.source } : {}),
+      ...(o.since ? { since: o.since } : {}),
+    };
+    const r = o.out
+      ? await exportBattlesToFile(rt.db.db, o.out, opts)
+      : await exportBattles(rt.db.db, process.stdout, opts);
+    const summary =
+      `exported ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'} of ${r.battles} ` +
+      `${r.battles === 1 ? 'battle' : 'battles'} from source ${r.source}${o.out ? ` to ${o.out}` : ''} (${o.format})`;
+    if (o.out) io.out(summary);
+    else io.err(summary);
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * @module cli/import
+ * `zhujiu import outputs FILE --model NAME …` and `zhujiu import battles FILE …`.
+ */
+import type { Ability } from '../config/abilities.ts';
+import { importBattles } from '../import/battles.ts';
+import { importOutputs } from '../import/outputs.ts';
+import { openRuntime } from '../main.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu import outputs`. */
+export interface ImportOutputsOptions {
+  readonly model: string;
+  readonly format: 'alpaca_eval' | 'jsonl';
+  readonly dataset?: string;
+  readonly ability: Ability;
+}
+
+/**
+ * Runs `zhujiu import outputs FILE`: one transaction; prints what was added.
+ * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ */
+export async function runImportOutputs(
+  io: CliIo,
+  file: string,
+  o: ImportOutputsOptions,
+): Promise<void> {
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const t0 = performance.now();
+    const r = await importOutputs(rt.db.db, {
+      file,
+      model: o.model,
+      format: o.format,
+      ability: o.ability,
+      ...(o.dataset ? { dataset: o.dataset } : {}),
+    });
+    io.out(
+      `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
+        `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
+        `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored` : ''}) ` +
+        `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    );
+  } finally {
+    await rt.close();
+  }
+}
+
+/** Flags of `zhujiu import battles`. */
+export interface ImportBattlesOptions {
+  readonly source?: string;
+  readonly ability?: Ability;
+}
+
+/**
+ * Runs `zhujiu import battles FILE`: one transaction; prints what was added.
+ * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ */
+export async function runImportBattles(
+  io: CliIo,
+  file: string,
+  o: ImportBattlesOptions,
+): Promise<void> {
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const t0 = performance.now();
+    const r = await importBattles(rt.db.db, {
+      file,
+      ...(o.source ? { source: o.source } : {}),
+      ...(o.ability ? { ability: o.ability } : {}),
+    });
+    io.out(
+      `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    );
+  } finally {
+    await rt.close();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * @module import/export-battles
+ * `zhujiu export battles`: the live votes of one source (default `arena`, the community's own) as Chatbot Arena
+ * battle lines (see import/formats/arena-export.ts), to a stream or a file. A file is written to a temporary name
+ * beside it and renamed when complete, so an interrupted export never leaves a half-written FILE.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Writable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { AppError } from '../core/errors.ts';
+import { exportVotes, sourceExists } from '../storage/export.ts';
+import type { Database } from '../storage/schema.ts';
+import { type ExportFormat, exportLine } from './formats/arena-export.ts';
+
+/** Options of an export. */
+export interface ExportBattlesOptions {
+  /** Default `arena`. */
+  readonly source?: string;
+  readonly since?: Date;
+  /** Default `fastchat`. */
+  readonly format?: ExportFormat;
+}
+
+/** What an export wrote. */
+export interface ExportBattlesResult {
+  readonly source: string;
+  readonly votes: number;
+  readonly battles: number;
+}
+
+async function write(out: Writable, s: string): Promise<void> {
+  if (!out.write(s)) await once(out, 'drain');
+}
+
+/**
+ * Writes one line per live vote to `out` (not closed by this function).
+ * @throws AppError `not_found` when no battle carries the source (a typo), naming the source.
+ */
+export async function exportBattles(
+  db: Kysely<Database>,
+  out: Writable,
+  opts: ExportBattlesOptions = {},
+): Promise<ExportBattlesResult> {
+  const source = opts.source ?? 'arena';
+  const format = opts.format ?? 'fastchat';
+  if (source !== 'arena' && !(await sourceExists(db, source))) {
+    throw new AppError(
+      'not_found',
+      `--source ${source}: no battles carry this source; check the name (the community's own votes are "arena", imports use their --source)`,
+    );
+  }
+  let votes = 0;
+  const battles = new Set<number>();
+  let buf = '';
+  for await (const v of exportVotes(db, { source, ...(opts.since ? { since: opts.since } : {}) })) {
+    buf += `${exportLine(v, format)}\n`;
+    votes++;
+    battles.add(v.battleId);
+    if (buf.length > 64 * 1024) {
+      await write(out, buf);
+      buf = '';
+    }
+  }
+  if (buf !== '') await write(out, buf);
+  return { source, votes, battles: battles.size };
+}
+
+/** {@link exportBattles} into `file`, atomically (temporary file + rename). */
+export async function exportBattlesToFile(
+  db: Kysely<Database>,
+  file: string,
+  opts: ExportBattlesOptions = {},
+): Promise<ExportBattlesResult> {
+  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  const out = createWriteStream(tmp, { encoding: 'utf8' });
+  try {
+    await once(out, 'open').catch((err: NodeJS.ErrnoException) => {
+      throw new AppError(
+        'input_invalid',
+        `--out ${file}: cannot write (${err.code ?? err.message}); check that the folder exists and is writable`,
+        { cause: err },
+      );
+    });
+    const r = await exportBattles(db, out, opts);
+    out.end();
+    await once(out, 'finish');
+    await rename(tmp, file);
+    return r;
+  } catch (err) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

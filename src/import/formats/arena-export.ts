@@ -1,0 +1,100 @@
+/**
+ * @module import/formats/arena-export
+ * Writes stored votes as Chatbot Arena battle lines (pure: a row in, one JSON line out). Two formats:
+ *
+ * - `fastchat`: the field names of FastChat's public battle data (`clean_battle_data.py`, the
+ *   `lmsys/chatbot_arena_conversations` release) without the conversations: `question_id`, `model_a`, `model_b`,
+ *   `winner` (`model_a` | `model_b` | `tie` | `tie (bothbad)`), `judge`, `turn`, `anony`, `language`, `tstamp`
+ *   (Unix seconds of the vote).
+ * - `jsonl`: the same outcome fields plus ours: `battle_id`, `source`, `ability`, `platform`, `kind`, and ISO-8601
+ *   `voted_at`, `posted_at`, `closed_at` instead of `tstamp`.
+ *
+ * Both are one JSON object per line and are read back by `zhujiu import battles` and `zhujiu ratings --battles`
+ * (extra keys are ignored there). Model A is the battle's left side.
+ *
+ * The judge id is anonymised: `arena_user_` + the first 16 hex digits of SHA-256 over a fixed label and the stored
+ * voter id (itself an HMAC of platform + user id with the server secret), so it is stable across exports (the same
+ * person keeps one judge id), cannot be turned back into the stored id or a platform user id, and never shows the
+ * stored id itself.
+ */
+import { createHash } from 'node:crypto';
+import type { VoteChoice } from '../../storage/schema.ts';
+
+/** The export formats. */
+export const EXPORT_FORMATS = ['fastchat', 'jsonl'] as const;
+/** One export format. */
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** What one exported line is made from (a stored live vote and its battle). */
+export interface ExportVote {
+  readonly battleId: number;
+  readonly source: string;
+  readonly kind: string;
+  readonly ability: string | null;
+  readonly platform: string | null;
+  readonly leftModel: string;
+  readonly rightModel: string;
+  readonly choice: VoteChoice;
+  readonly voterHash: string;
+  readonly votedAt: Date;
+  readonly postedAt: Date | null;
+  readonly closedAt: Date | null;
+  readonly turns: number;
+  readonly importedWinner: string | null;
+  readonly promptStart: string | null;
+}
+
+const WINNER: Readonly<Record<VoteChoice, string>> = {
+  left: 'model_a',
+  right: 'model_b',
+  equal: 'tie',
+};
+
+/** The anonymised judge id of a stored voter id (see the module doc). */
+export function anonymisedJudge(voterHash: string): string {
+  return `arena_user_${createHash('sha256').update(`zhujiu-export-judge\u0000${voterHash}`).digest('hex').slice(0, 16)}`;
+}
+
+/** FastChat's `winner` for a vote; an imported `tie (bothbad)` stays as it was. */
+export function winnerOf(v: Pick<ExportVote, 'choice' | 'importedWinner'>): string {
+  if (v.choice === 'equal' && v.importedWinner === 'tie (bothbad)') return 'tie (bothbad)';
+  return WINNER[v.choice];
+}
+
+/** FastChat's `language` column from the start of the prompt: Chinese when it has Han characters. */
+export function languageOf(promptStart: string | null): string {
+  if (promptStart === null) return 'unknown';
+  if (/\p{Script=Han}/u.test(promptStart)) return 'Chinese';
+  return /\p{L}/u.test(promptStart) ? 'English' : 'unknown';
+}
+
+/** One line (no trailing newline) of the export in `format`. */
+export function exportLine(v: ExportVote, format: ExportFormat): string {
+  const common = {
+    model_a: v.leftModel,
+    model_b: v.rightModel,
+    winner: winnerOf(v),
+    judge: anonymisedJudge(v.voterHash),
+    turn: v.turns,
+  };
+  if (format === 'fastchat') {
+    return JSON.stringify({
+      question_id: `${v.source}-${v.battleId}`,
+      ...common,
+      anony: true,
+      language: languageOf(v.promptStart),
+      tstamp: v.votedAt.getTime() / 1000,
+    });
+  }
+  return JSON.stringify({
+    ...common,
+    battle_id: v.battleId,
+    source: v.source,
+    ability: v.ability,
+    platform: v.platform,
+    kind: v.kind,
+    voted_at: v.votedAt.toISOString(),
+    posted_at: v.postedAt?.toISOString() ?? null,
+    closed_at: v.closedAt?.toISOString() ?? null,
+  });
+}

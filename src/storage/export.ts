@@ -1,0 +1,125 @@
+/**
+ * @module storage/export
+ * Reads the live votes of a source for `zhujiu export battles`, one row per vote, in vote-time order, in pages
+ * (keyset over (vote time, vote id)) so an export of millions of votes runs in bounded memory.
+ */
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database, VoteChoice } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** One live vote with its battle, as exported. */
+export interface ExportVoteRow {
+  readonly voteId: number;
+  readonly battleId: number;
+  readonly source: string;
+  readonly kind: string;
+  readonly ability: string | null;
+  readonly platform: string | null;
+  readonly leftModel: string;
+  readonly rightModel: string;
+  readonly choice: VoteChoice;
+  /** The stored voter id (already an HMAC, or `import:<source>:<key>` for imported votes). */
+  readonly voterHash: string;
+  /** When the vote's current choice was made (the last applied event's time). */
+  readonly votedAt: Date;
+  readonly postedAt: Date | null;
+  readonly closedAt: Date | null;
+  readonly turns: number;
+  /** The original outcome label of an imported vote (`tie (bothbad)` survives a round trip), else null. */
+  readonly importedWinner: string | null;
+  /** The start of the first prompt (≤ 200 characters), for the language column; null when none is stored. */
+  readonly promptStart: string | null;
+}
+
+/** Filters of an export. */
+export interface ExportFilter {
+  readonly source: string;
+  /** Only votes made at or after this time. */
+  readonly since?: Date;
+  /** Rows per page (default 5,000). */
+  readonly pageSize?: number;
+}
+
+/**
+ * Live votes (not retracted) on non-void battles of `filter.source`, oldest vote first, in pages.
+ * Void battles are left out, as every rating leaves them out.
+ */
+export async function* exportVotes(db: Conn, filter: ExportFilter): AsyncGenerator<ExportVoteRow> {
+  const page = filter.pageSize ?? 5000;
+  let afterAt: string | null = null;
+  let afterId = 0;
+  for (;;) {
+    const r = await sql<{
+      vote_id: number;
+      battle_id: number;
+      source: string;
+      kind: string;
+      ability: string | null;
+      platform: string | null;
+      lm: string;
+      rm: string;
+      choice: VoteChoice;
+      voter_hash: string;
+      voted_at: Date | string;
+      posted_at: Date | string | null;
+      closed_at: Date | string | null;
+      turns: number;
+      imported_winner: string | null;
+      prompt_start: string | null;
+      cursor: string;
+    }>`
+      SELECT v.id AS vote_id, b.id AS battle_id, b.source, b.kind, b.ability, b.platform,
+             ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
+             v.last_event_at::text AS cursor,
+             b.posted_at, b.closed_at, b.turns,
+             (SELECT e.payload->>'winner' FROM vote_events e
+               WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,
+             left(coalesce((SELECT t.prompt FROM battle_turns t WHERE t.battle_id = b.id AND t.turn = 1),
+                           (SELECT i.prompt FROM items i WHERE i.id = b.item_id)), 200) AS prompt_start
+        FROM votes v
+        JOIN battles b ON b.id = v.battle_id
+        JOIN models ml ON ml.id = b.model_left_id
+        JOIN models mr ON mr.id = b.model_right_id
+       WHERE v.retracted_at IS NULL AND b.status <> 'void' AND b.source = ${filter.source}
+         AND ${filter.since ? sql`v.last_event_at >= ${filter.since.toISOString()}::timestamptz` : sql`true`}
+         AND ${afterAt === null ? sql`true` : sql`(v.last_event_at, v.id) > (${afterAt}::timestamptz, ${afterId}::bigint)`}
+       ORDER BY v.last_event_at, v.id
+       LIMIT ${page}`.execute(db);
+    for (const x of r.rows) {
+      yield {
+        voteId: Number(x.vote_id),
+        battleId: Number(x.battle_id),
+        source: x.source,
+        kind: x.kind,
+        ability: x.ability,
+        platform: x.platform,
+        leftModel: x.lm,
+        rightModel: x.rm,
+        choice: x.choice,
+        voterHash: x.voter_hash,
+        votedAt: new Date(x.voted_at),
+        postedAt: x.posted_at === null ? null : new Date(x.posted_at),
+        closedAt: x.closed_at === null ? null : new Date(x.closed_at),
+        turns: Number(x.turns),
+        importedWinner: x.imported_winner,
+        promptStart: x.prompt_start,
+      };
+    }
+    const last = r.rows.at(-1);
+    if (!last || r.rows.length < page) return;
+    afterAt = last.cursor; // exact (microseconds), unlike a JS Date
+    afterId = Number(last.vote_id);
+  }
+}
+
+/** Whether any battle carries this source (to tell "no votes yet" from "no such source"). */
+export async function sourceExists(db: Conn, source: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('battles')
+    .select('id')
+    .where('source', '=', source)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}

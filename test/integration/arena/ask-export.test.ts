@@ -1,0 +1,223 @@
+/**
+ * Export round trip (issue 12): after 30 arena battles with votes, `zhujiu export battles` then
+ * `zhujiu ratings --battles FILE` gives the same ratings as `zhujiu ratings` on the database; the same for an
+ * imported source, and the file reads back through `zhujiu import battles`. Runs the real CLI (child processes)
+ * on a PGlite data folder.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../../src/core/rng.ts';
+import { hashVoterId } from '../../../src/core/voter-id.ts';
+import { createBattle, markPosted } from '../../../src/storage/battles.ts';
+import { ensureModels } from '../../../src/storage/models.ts';
+import type { VoteChoice } from '../../../src/storage/schema.ts';
+import { applyVoteEvent } from '../../../src/storage/votes.ts';
+import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { SECRET } from './helpers.ts';
+
+const run = promisify(execFile);
+
+async function zhujiu(args: string[], env: Record<string, string>) {
+  try {
+    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+type Row = { model: string; rating: number | null; rank: number | null; num_battles: number };
+
+function ratingsOf(stdout: string): Map<string, Row> {
+  const j = JSON.parse(stdout) as { models: Row[] };
+  return new Map(j.models.map((m) => [m.model, m]));
+}
+
+const STRENGTH: Record<string, number> = {
+  'live-a': 1.2,
+  'live-b': 0.6,
+  'live-c': 0,
+  'live-d': -0.5,
+};
+
+describe('export battles round trip', () => {
+  let d: TestDb;
+  let env: Record<string, string>;
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-export-'));
+
+  beforeAll(async () => {
+    d = await freshDb('pglite');
+    const names = Object.keys(STRENGTH);
+    const ids = await ensureModels(d.db, names, 'openai');
+    const rng = createRng(7);
+    let t = Date.parse('2026-11-01T00:00:00Z');
+    for (let i = 0; i < 30; i++) {
+      const l = names[i % 4] as string;
+      const r = names[(i + 1 + (i % 3)) % 4] as string;
+      if (l === r) continue;
+      const id = await createBattle(d.db, {
+        itemId: null,
+        ability: i % 2 ? 'reasoning' : 'language',
+        leftModelId: ids.get(l) as number,
+        rightModelId: ids.get(r) as number,
+        responseLeftId: null,
+        responseRightId: null,
+      });
+      await markPosted(d.db, id, {
+        platform: 'shell',
+        channelId: 'terminal',
+        messageId: `m${id}`,
+        partIds: [],
+        postedAt: new Date(t),
+        closesAt: new Date(t + 3_600_000),
+      });
+      // 1–4 voters per battle; the stronger model wins more often.
+      const voters = 1 + rng.int(4);
+      for (let v = 0; v < voters; v++) {
+        const p = 1 / (1 + 10 ** ((STRENGTH[r]! - STRENGTH[l]!) / 1));
+        const u = rng.next();
+        const choice: VoteChoice = u < 0.15 ? 'equal' : u < 0.15 + 0.85 * p ? 'left' : 'right';
+        t += 60_000;
+        await applyVoteEvent(d.db, {
+          battleId: id,
+          voterHash: hashVoterId(SECRET, 'shell', `user${v}`),
+          platform: 'shell',
+          eventId: `e${id}-${v}`,
+          kind: 'add',
+          choice,
+          at: new Date(t),
+        });
+      }
+      // One retracted vote per battle: never exported, never rated.
+      await applyVoteEvent(d.db, {
+        battleId: id,
+        voterHash: hashVoterId(SECRET, 'shell', 'fickle'),
+        platform: 'shell',
+        eventId: `f${id}-add`,
+        kind: 'add',
+        choice: 'left',
+        at: new Date(t + 1),
+      });
+      await applyVoteEvent(d.db, {
+        battleId: id,
+        voterHash: hashVoterId(SECRET, 'shell', 'fickle'),
+        platform: 'shell',
+        eventId: `f${id}-rm`,
+        kind: 'remove',
+        choice: 'left',
+        at: new Date(t + 2),
+      });
+    }
+    await d.close();
+    env = { ZHUJIU_DATA_DIR: d.dataDir as string, ZHUJIU_VOTER_SECRET: SECRET };
+  }, 120_000);
+  afterAll(async () => d?.destroy().catch(() => undefined));
+
+  it('export battles → ratings --battles equals ratings on the database', {
+    timeout: 180_000,
+  }, async () => {
+    const out = join(dir, 'arena.jsonl');
+    const e = await zhujiu(['export', 'battles', '--out', out], env);
+    expect(e.code, e.stderr).toBe(0);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(e.stdout).toContain(`exported ${lines.length} votes of 30 battles from source arena`);
+    const first = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual([
+      'question_id',
+      'model_a',
+      'model_b',
+      'winner',
+      'judge',
+      'turn',
+      'anony',
+      'language',
+      'tstamp',
+    ]);
+    expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
+    expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
+    expect(first.turn).toBe(1);
+    const fromDb = await zhujiu(['ratings', '--json', '--bootstrap', '0'], env);
+    expect(fromDb.code, fromDb.stderr).toBe(0);
+    const fromFile = await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const a = ratingsOf(fromDb.stdout);
+    const b = ratingsOf(fromFile.stdout);
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [m, r] of a) {
+      expect(b.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+      expect(b.get(m)?.rank, m).toBe(r.rank);
+    }
+    // jsonl carries our fields and is read back the same way.
+    const outJ = join(dir, 'arena-our.jsonl');
+    const j = await zhujiu(
+      ['export', 'battles', '--format', 'jsonl', '--out', outJ, '--since', '2026-11-01'],
+      env,
+    );
+    expect(j.code, j.stderr).toBe(0);
+    const lj = JSON.parse(readFileSync(outJ, 'utf8').split('\n')[0] as string) as Record<
+      string,
+      unknown
+    >;
+    expect(lj).toMatchObject({ source: 'arena', kind: 'recorded', platform: 'shell', turn: 1 });
+    const fromJ = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', outJ], env)).stdout,
+    );
+    for (const [m, r] of a) expect(fromJ.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // --since in the future: nothing; to stdout, the summary on stderr.
+    const none = await zhujiu(['export', 'battles', '--since', '2030-01-01'], env);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('exported 0 votes of 0 battles from source arena');
+    const bad = await zhujiu(['export', 'battles', '--since', 'yesterday'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since must be a date like 2026-11-30');
+    const typo = await zhujiu(['export', 'battles', '--source', 'lmsyss'], env);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('--source lmsyss: no battles carry this source');
+  });
+
+  it('an imported source exports back to the same ratings, and re-imports', {
+    timeout: 180_000,
+  }, async () => {
+    const src = join(dir, 'public.jsonl');
+    const rng = createRng(11);
+    const names = ['pub-x', 'pub-y', 'pub-z'];
+    const W = ['model_a', 'model_b', 'tie', 'tie (bothbad)'];
+    const rows: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const a = names[i % 3] as string;
+      const b = names[(i + 1) % 3] as string;
+      rows.push(JSON.stringify({ model_a: a, model_b: b, winner: W[rng.int(4)] }));
+    }
+    writeFileSync(src, `${rows.join('\n')}\n`);
+    const imp = await zhujiu(['import', 'battles', src, '--source', 'public'], env);
+    expect(imp.code, imp.stderr).toBe(0);
+    const out = join(dir, 'public-export.jsonl');
+    const e = await zhujiu(['export', 'battles', '--source', 'public', '--out', out], env);
+    expect(e.code, e.stderr).toBe(0);
+    expect(e.stdout).toContain('exported 200 votes of 200 battles from source public');
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('"winner":"tie (bothbad)"');
+    const orig = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', src], env)).stdout,
+    );
+    const back = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env)).stdout,
+    );
+    for (const [m, r] of orig) expect(back.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // Our own import reads the export back.
+    const re = await zhujiu(['import', 'battles', out, '--source', 'public-again'], env);
+    expect(re.code, re.stderr).toBe(0);
+    expect(re.stdout).toContain('imported 200 battles (200 votes) from source public-again');
+  });
+});
