@@ -54,14 +54,29 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
-    http = await startHttpFor(rt, opts.httpPort);
+    const clock = opts.clock ?? systemClock;
+    const { LeaderboardService } = await import('../leaderboard/service.ts');
+    const leaderboard = new LeaderboardService({
+      db: rt.db.db,
+      clock,
+      logger: rt.logger,
+      aggregation: {
+        ...rt.config.app.aggregation,
+        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+      },
+    });
+    http = await startHttpFor(rt, opts.httpPort, {
+      latest: () => leaderboard.latest(),
+      now: () => clock.now(),
+    });
     const started = http;
     const bot = new BotService({
+      leaderboard,
       db: rt.db.db,
       config: rt.config.app,
       platforms,
       logger: rt.logger,
-      clock: opts.clock ?? systemClock,
+      clock,
       voterSecret: secret,
       schedule: kind === 'worker' || opts.worker,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
@@ -91,6 +106,7 @@ export async function startService(
       http: started,
       stop: async () => {
         await bot.stop();
+        await leaderboard.close();
         await started.stop();
         await rt.close();
         rt.logger.info('stopped');

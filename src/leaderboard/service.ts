@@ -19,7 +19,6 @@ import {
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
-import { renderBoardPng } from './chart.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
 import { chartRows } from './views.ts';
@@ -151,7 +150,9 @@ export class LeaderboardService {
       chart =
         this.#o.inlineChart === false
           ? null
-          : await renderBoardPng(chartRows(board), { title: BOARD_TITLE });
+          : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
+              title: BOARD_TITLE,
+            });
     }
     const buildMs = performance.now() - t0;
     const row = await insertSnapshot(this.#o.db, {
@@ -185,9 +186,9 @@ export class LeaderboardService {
    * free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    return this.#worker
-      ? this.#worker.chart(chartRows(board), title)
-      : renderBoardPng(chartRows(board), { title });
+    if (this.#worker) return this.#worker.chart(chartRows(board), title);
+    const { renderBoardPng } = await import('./chart.ts');
+    return renderBoardPng(chartRows(board), { title });
   }
 
   /** Waits for running builds, then stops the worker thread. */
