@@ -167,7 +167,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     text:
       top && top.final !== null
         ? `${title}: ${top.model} leads with ${fmt(top.final)} (${interval(top)})`
-        : `${title}: no scores yet`,
+        : `${title}: no scores yet (a comparative score needs ${b.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`,
     title,
     table: overallTable(b),
     ...(o.image

@@ -2,7 +2,7 @@
  * A terminal session: `zhujiu bot` with no tokens on a fresh data folder (the shell adapter with injected
  * streams), two models' AlpacaEval outputs imported, `/arena`, votes, `/leaderboard`, `quit`.
  */
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -51,10 +51,13 @@ describe.skipIf(!present)('terminal session (no tokens, fresh data folder)', () 
       expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
-      await until(() => term.text().includes('Arena leaderboard'), '/leaderboard');
+      await until(() => term.text().includes('[chart written to '), '/leaderboard', 60_000);
       const text = term.text();
       expect(text).toContain('you voted ⬅️ (left) on battle #1');
-      expect(text).toMatch(/claude-2\s+not enough votes \(3 < 20\)/u);
+      expect(text).toContain('ZhuJiu board: no scores yet');
+      expect(text).toMatch(/—\s+claude-2\s+—.*\s3\s+\*/u);
+      const png = /\[chart written to (.+\.png)\]/u.exec(text)?.[1];
+      expect(png && readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
       term.input.write('quit\n');
       await svc.bot.done;
     } finally {
