@@ -416,7 +416,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       overall: nullable(point.overall[m]!),
       incomplete: missing.length > 0,
       missing,
-      votes: comp.totalVotes[m]!,
+      votes: comp.totalVotes[m]! + (input.unassignedVotes?.get(models[m]!) ?? 0),
       separatedFromNext: separated,
     };
   });

@@ -59,6 +59,11 @@ export interface BoardInput {
   readonly models: readonly string[];
   readonly datasets: readonly DatasetScores[];
   readonly battles: readonly BattleType[];
+  /**
+   * Live votes per model on counted battles that have no ability (imported without one): they cannot enter a
+   * comparative score but count in the votes column.
+   */
+  readonly unassignedVotes?: ReadonlyMap<string, number>;
 }
 
 /** Options of `computeBoard`. */

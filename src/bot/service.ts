@@ -115,6 +115,7 @@ export class BotService {
         db: o.db,
         clock: o.clock,
         logger: this.#logger,
+        includeSources: o.config.ratings.include_sources,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),

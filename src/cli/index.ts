@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * leaderboard.
+ * judge | leaderboard.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -32,6 +32,8 @@ import { isAppError } from '../core/errors.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
+import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
+import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
@@ -121,7 +123,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
 
   const imp = program
     .command('import')
-    .description('import recorded outputs or public arena votes');
+    .description('import recorded outputs, public arena votes or recorded judgments');
   imp
     .command('outputs')
     .description(
@@ -160,6 +162,62 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (file: string, o: ImportBattlesOptions) => {
       const { runImportBattles } = await import('./import.ts');
       await runImportBattles(io, file, o);
+    });
+
+  imp
+    .command('judgments')
+    .description(
+      'store published judge outputs as judge scores (GAOKAO-Bench judged subjective files, AlpacaEval annotations); the judged answers need not be imported first',
+    )
+    .argument('<path>', 'a file, or a folder of them')
+    .addOption(
+      new Option('--format <format>', 'file format')
+        .choices(['gaokao', 'alpaca_eval'])
+        .makeOptionMandatory(),
+    )
+    .requiredOption(
+      '--judge <name>',
+      'the judge, as stored with every score (e.g. gpt-4-1106-preview)',
+    )
+    .action(async (path: string, o: ImportJudgmentsFlags) => {
+      const { runImportJudgments } = await import('./judge.ts');
+      await runImportJudgments(io, path, o);
+    });
+
+  const judge = program
+    .command('judge')
+    .description('Scoring Evaluation: judge reports and agreement between raters');
+  judge
+    .command('agree')
+    .description(
+      "agreement between two sets of labels on the same items (JSONL {item, label}, joined on item): Cohen's kappa (unweighted, linear, quadratic), exact, within-one, confusion matrix",
+    )
+    .argument('<a>', 'labels of rater A (rows of the confusion matrix)')
+    .argument('<b>', 'labels of rater B')
+    .option(
+      '--json',
+      'print {"n","kappa","kappa_linear","kappa_quadratic","exact","within_one","confusion"}',
+    )
+    .option(
+      '--order <labels>',
+      'category order for weighted kappa, lowest first, comma-separated (e.g. 1,0,2); numbers are ordered by value without it',
+    )
+    .action(async (a: string, b: string, o: JudgeAgreeOptions) => {
+      const { runJudgeAgree } = await import('./judge-agree.ts');
+      await runJudgeAgree(io, a, b, o);
+    });
+  judge
+    .command('report')
+    .description(
+      "a model's judge scores: win rate against each baseline (AlpacaEval's definitions) and per-dataset judged scores",
+    )
+    .requiredOption('--model <name>', 'the judged model')
+    .option('--baseline <name>', 'only pairwise judging against this baseline')
+    .option('--judge <name>', 'only this judge')
+    .option('--json', 'print {"pairwise":[…],"datasets":[…]}')
+    .action(async (o: JudgeReportOptions) => {
+      const { runJudgeReport } = await import('./judge.ts');
+      await runJudgeReport(io, o);
     });
 
   program

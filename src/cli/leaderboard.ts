@@ -50,6 +50,7 @@ export async function runLeaderboard(
     clock: systemClock,
     logger: rt.logger,
     aggregation: rt.config.app.aggregation,
+    includeSources: rt.config.app.ratings.include_sources,
     compute: 'inline',
   });
   try {

@@ -5,10 +5,9 @@
  * battle / pair-count JSONL file, or from stored battles. SCORING.md §4; Chiang et al. 2024 "Chatbot Arena",
  * arXiv:2403.04132.
  */
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
+import { readUtf8Lines } from '../core/utf8.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
@@ -57,21 +56,17 @@ export function parseAnchor(s: string): { model: string; rating: number } {
 /** Streams a JSONL file line by line into the pure parser. */
 async function readArenaFile(path: string): Promise<ArenaData> {
   const parser = createArenaLineParser(path);
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   try {
-    for await (const line of lines) parser.push(line);
+    for await (const line of readUtf8Lines(path, { code: 'input_invalid', name: path })) {
+      parser.push(line);
+    }
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new AppError(
-      'input_invalid',
-      `cannot read --battles ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
-      { cause: err },
-    );
-  } finally {
-    lines.close();
-    stream.destroy();
+    if (err instanceof AppError && err.code !== 'input_invalid') throw err;
+    if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
+      throw new AppError('rating_input_invalid', err.message, { cause: err });
+    if (err instanceof AppError)
+      throw new AppError('input_invalid', `--battles ${err.message}`, { cause: err });
+    throw err;
   }
   return parser.finish();
 }

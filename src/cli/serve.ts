@@ -60,6 +60,7 @@ export async function startService(
       db: rt.db.db,
       clock,
       logger: rt.logger,
+      includeSources: rt.config.app.ratings.include_sources,
       aggregation: {
         ...rt.config.app.aggregation,
         ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),

@@ -4,11 +4,12 @@
  * A bad file fails at start with one line per problem, `file:line:col path: message`. This is the only module
  * that reads `process.env`. The returned config is deeply frozen.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
+import { readUtf8FileSync } from '../core/utf8.ts';
 import {
   type AppConfig,
   appConfigSchema,
@@ -30,12 +31,22 @@ export interface LoadedConfig {
   readonly configDir: string;
   /** Absolute PGlite data folder (used only when `env.DATABASE_URL` is unset). */
   readonly dataDir: string;
+  /**
+   * The API key of a configured model: the value of its `api_key_env` variable, or undefined when it has none or
+   * the variable is unset. A function, not data, so that logging the config never prints a key.
+   */
+  readonly apiKeyFor: (modelName: string) => string | undefined;
+  /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
+  readonly datasetsDir: string;
+  /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
+  readonly datasetsCacheDir: string;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
 export interface LoadOptions {
   readonly configDir?: string;
   readonly dataDir?: string;
+  readonly datasetsDir?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly cwd?: string;
 }
@@ -81,11 +92,12 @@ export function parseYamlFile<S extends z.ZodType>(
   const shown = display(file, cwd);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readUtf8FileSync(file, { name: shown, code: 'config_missing' });
   } catch (err) {
-    throw new AppError('config_missing', `${shown}: cannot read (${(err as Error).message})`, {
-      cause: err,
-    });
+    // A file that is not UTF-8 is invalid, not missing.
+    if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
+      throw new AppError('config_invalid', err.message, { cause: err });
+    throw err;
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
@@ -143,6 +155,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
+  const datasetsDir = resolve(cwd, options.datasetsDir ?? env.ZHUJIU_DATASETS_DIR ?? 'datasets');
+  const datasetsCacheDir = resolve(
+    cwd,
+    env.ZHUJIU_DATASETS_CACHE ?? join('data', 'datasets-cache'),
+  );
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -191,5 +208,26 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  return deepFreeze({ app: finalApp, models, suites, env, configDir, dataDir });
+  const rawEnv = options.env ?? process.env;
+  const keyVars = new Map(
+    models.flatMap((m) =>
+      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
+    ),
+  );
+  const apiKeyFor = (modelName: string): string | undefined => {
+    const v = keyVars.get(modelName);
+    const value = v === undefined ? undefined : rawEnv[v]?.trim();
+    return value === '' ? undefined : value;
+  };
+  return deepFreeze({
+    app: finalApp,
+    models,
+    suites,
+    env,
+    configDir,
+    dataDir,
+    datasetsDir,
+    datasetsCacheDir,
+    apiKeyFor,
+  });
 }

@@ -116,6 +116,17 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       bootstrap: z.number().int().min(0).max(100_000).default(1000),
       seed: z.number().int().default(0),
+      include_sources: z
+        .array(
+          z
+            .string()
+            .regex(/^[\w.:@-]{1,64}$/, 'a source name as given to `import battles --source`')
+            .refine((s) => s !== 'arena', {
+              message:
+                '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+            }),
+        )
+        .default([]),
       anchor: z
         .strictObject({ model: z.string().min(1), rating: z.number() })
         .nullable()
@@ -196,9 +207,16 @@ const openAiModel = z.strictObject({
     .string()
     .regex(/^[A-Z_][A-Z0-9_]*$/, 'the name of an environment variable, e.g. OPENAI_API_KEY')
     .optional(),
+  /** Sampling parameters sent with every request (temperature, top_p, max_tokens, seed...). */
   params: z.record(z.string(), z.unknown()).default({}),
+  /** Timeout of one HTTP attempt, in ms. */
   timeout_ms: z.number().int().positive().default(60_000),
-  max_concurrency: z.number().int().positive().default(4),
+  /** The most requests in flight to this endpoint at once (per process). */
+  max_concurrency: z.number().int().positive().max(1000).default(4),
+  /** Retries of a failed attempt (429, 408, 409, 5xx, connection errors), by the openai SDK. */
+  max_retries: z.number().int().min(0).max(10).default(2),
+  /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
+  max_retry_after_ms: z.number().int().min(0).default(60_000),
 });
 const recordedModel = z.strictObject({
   name: modelNameSchema,
@@ -213,22 +231,82 @@ export const modelsFileSchema = z.strictObject({
 /** One configured model. */
 export type ModelConfig = z.infer<typeof modelsFileSchema>['models'][number];
 
+/** Dataset formats the suite loader reads (src/eval/datasets/). */
+export const DATASET_LOADERS = [
+  'c3',
+  'cmrc2018',
+  'drcd',
+  'ocnli',
+  'cluewsc2020',
+  'chid',
+  'ccpm',
+  'math23k',
+  'gaokao',
+] as const;
+/** One dataset format. */
+export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];
+
+/** A dataset file: a path relative to the datasets folder, or a URL with the SHA-256 of its bytes. */
+export const datasetFileSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    url: z.url({ protocol: /^https?$/ }),
+    sha256: z
+      .string()
+      .regex(
+        /^[0-9a-f]{64}$/,
+        'the SHA-256 of the file, 64 lower-case hex digits (`sha256sum FILE`)',
+      ),
+  }),
+]);
+/** A dataset file entry. */
+export type DatasetFileSpec = z.infer<typeof datasetFileSchema>;
+
+/** One dataset of a suite. */
+export const suiteDatasetSchema = z
+  .strictObject({
+    name: z.string().min(1),
+    ability: z.enum(ABILITIES),
+    method: z.enum(METHODS),
+    /** One file or folder, relative to the datasets folder (shorthand for `files: [path]`). */
+    path: z.string().optional(),
+    /** The files the loader reads (paths relative to the datasets folder, or `{url, sha256}`). */
+    files: z.array(datasetFileSchema).min(1).optional(),
+    /** The dataset format; required for method `metrics`. */
+    loader: z.enum(DATASET_LOADERS).optional(),
+    metric: z.string().optional(),
+    /** Scorer profile (`default`, `cmrc2018`, `gaokao`); default: the loader's. */
+    profile: z.string().optional(),
+    /** Ask at most this many items: a seeded sample (the same items every time for the same seed). */
+    sample: z.number().int().positive().optional(),
+    seed: z.number().int().min(0).default(0),
+    /** In-context examples per prompt (drawn, seeded, from rows outside the sample). */
+    shots: z.number().int().min(0).max(16).default(0),
+    /** GAOKAO-Bench: the `Obj_Prompt.json` file with the prefix prompt of each keyword. */
+    prompts: datasetFileSchema.optional(),
+  })
+  .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
+    message: 'a metrics dataset needs `loader:` (its file format)',
+    path: ['loader'],
+  })
+  .refine((d) => d.loader === undefined || d.path !== undefined || d.files !== undefined, {
+    message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+    path: ['files'],
+  });
+/** A dataset entry of a suite. */
+export type SuiteDatasetConfig = z.infer<typeof suiteDatasetSchema>;
+
 /** `config/suites/<name>.yaml`. */
-export const suiteSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only'),
-  description: z.string().default(''),
-  datasets: z
-    .array(
-      z.strictObject({
-        name: z.string().min(1),
-        ability: z.enum(ABILITIES),
-        method: z.enum(METHODS),
-        path: z.string().optional(),
-        metric: z.string().optional(),
-      }),
-    )
-    .min(1),
-});
+export const suiteSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only'),
+    description: z.string().default(''),
+    datasets: z.array(suiteDatasetSchema).min(1),
+  })
+  .refine((s) => new Set(s.datasets.map((d) => d.name)).size === s.datasets.length, {
+    message: 'dataset names must be unique within a suite',
+    path: ['datasets'],
+  });
 /** A validated suite. */
 export type SuiteConfig = z.infer<typeof suiteSchema>;
 
@@ -247,6 +325,10 @@ export const envSchema = z.object({
   ),
   ZHUJIU_DATA_DIR: optionalSecret,
   ZHUJIU_CONFIG_DIR: optionalSecret,
+  /** Where dataset files of suites are looked up (default ./datasets). */
+  ZHUJIU_DATASETS_DIR: optionalSecret,
+  /** Where datasets given by URL are cached after their checksum is verified (default ./data/datasets-cache). */
+  ZHUJIU_DATASETS_CACHE: optionalSecret,
   ZHUJIU_VOTER_SECRET: optionalSecret.pipe(
     z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
   ),

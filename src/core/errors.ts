@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'db_unavailable',
   'db_migration_failed',
   'import_invalid',
+  'dataset_invalid',
   'input_invalid',
   'not_found',
   'conflict',

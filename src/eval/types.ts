@@ -47,4 +47,26 @@ export interface PreparedDataset {
   messages(item: EvalItem): ChatMessage[];
   /** Scores a raw answer text. Pure. */
   score(item: EvalItem, output: string): ItemScore;
+  /** Where the items came from and how they were chosen (stored with a run's config snapshot). Optional. */
+  readonly provenance?: DatasetProvenance;
+}
+
+/** Where a prepared dataset's items came from (files, sampling, prompt shots), for reproducibility. */
+export interface DatasetProvenance {
+  /** The dataset format (suite `loader:`). */
+  readonly loader: string;
+  /** The dataset's paper / origin. */
+  readonly source: string;
+  /** Files read (local paths or URLs). */
+  readonly files: readonly string[];
+  /** Valid rows in the files before sampling. */
+  readonly rows: number;
+  /** Rows left out by the dataset's own rules (e.g. OCNLI label "-"). */
+  readonly excluded: number;
+  /** The sample size asked for (absent: every row). */
+  readonly sample?: number;
+  /** Seed of the sample and of the choice of in-context examples. */
+  readonly seed: number;
+  /** In-context examples per prompt. */
+  readonly shots: number;
 }

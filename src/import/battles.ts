@@ -6,20 +6,21 @@
  * file under the same source name is refused.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Kysely } from 'kysely';
 import type { Ability } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
+import { readUtf8Lines } from '../core/utf8.ts';
 import {
+  analyzeVoteTables,
   type ImportedBattle,
   importKeysOfSource,
   insertImportedBattles,
 } from '../storage/battles.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
+import { ARENA_SOURCE } from '../storage/sources.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -56,6 +57,13 @@ export async function importBattles(
   opts: ImportBattlesOptions,
 ): Promise<ImportBattlesResult> {
   const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
+  if (source === ARENA_SOURCE) {
+    throw new AppError(
+      'input_invalid',
+      `--source "${ARENA_SOURCE}"${opts.source === undefined ? ' (from the file name)' : ''} is reserved for the ` +
+        'votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
+    );
+  }
   if (!/^[\w.:@-]{1,64}$/.test(source)) {
     throw new AppError(
       'input_invalid',
@@ -82,11 +90,7 @@ export async function importBattles(
   const rows: Row[] = [];
   const problems: string[] = [];
   let lineNo = 0;
-  const rl = createInterface({
-    input: createReadStream(opts.file, 'utf8'),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
-  for await (const raw of rl) {
+  for await (const raw of readUtf8Lines(opts.file, { code: 'import_invalid' })) {
     lineNo++;
     const line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // UTF-8 BOM
     if (line.trim() === '') continue;
@@ -139,7 +143,7 @@ export async function importBattles(
   const at = opts.at ?? new Date();
   const keyOf = (r: Row) =>
     `${r.line}:${createHash('sha256').update(`${r.a}\u0000${r.b}\u0000${r.winner}`).digest('hex').slice(0, 12)}`;
-  return db.transaction().execute(async (trx) => {
+  const result = await db.transaction().execute(async (trx) => {
     // Keys are "line:content hash": re-running the same file adds nothing, appending lines adds just those,
     // and a different file under the same source is refused instead of being skipped as "already present".
     const existing = new Map<string, string>();
@@ -174,4 +178,6 @@ export async function importBattles(
     const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at);
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
+  if (result.added > 0) await analyzeVoteTables(db);
+  return result;
 }

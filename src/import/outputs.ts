@@ -3,11 +3,11 @@
  * `zhujiu import outputs`: recorded model outputs become stored responses (the cache an eval run and the arena
  * read). One transaction: a bad row fails the whole import and writes nothing; re-running adds nothing.
  */
-import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, type Method, modelNameSchema } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
+import { readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -56,16 +56,7 @@ export async function importOutputs(
       `--model ${JSON.stringify(opts.model)}: ${name.error.issues[0]?.message ?? 'invalid model name'}`,
     );
   }
-  let text: string;
-  try {
-    text = await readFile(opts.file, 'utf8');
-  } catch (err) {
-    throw new AppError(
-      'import_invalid',
-      `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
-      { cause: err },
-    );
-  }
+  const text = await readUtf8File(opts.file, { code: 'import_invalid' });
   const parsed = parseRecordedOutputs(text, opts.file, format);
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
   const rows = parsed.value;

@@ -12,7 +12,6 @@ import {
   type DatasetScores,
 } from '../aggregate/index.ts';
 import {
-  battlesWithoutAbility,
   boardBattleTypes,
   boardModels,
   itemScoresOfRuns,
@@ -54,11 +53,10 @@ export async function loadBoardInput(
   db: Kysely<Database>,
   sources: readonly string[],
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
-  const [models, runs, battleRows, noAbility] = await Promise.all([
+  const [models, runs, battleRows] = await Promise.all([
     boardModels(db),
     latestFinishedRuns(db),
     boardBattleTypes(db, sources),
-    battlesWithoutAbility(db, sources),
   ]);
   const scores = await itemScoresOfRuns(
     db,
@@ -110,9 +108,29 @@ export async function loadBoardInput(
     });
   }
   datasets.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
-  const battles: BattleType[] = battleRows.flatMap((b) =>
-    isAbility(b.ability) ? [{ ...b, ability: b.ability }] : [],
-  );
+  const battles: BattleType[] = [];
+  const unassigned = new Map<string, number>();
+  let noAbility = 0;
+  for (const b of battleRows) {
+    if (b.ability !== null && isAbility(b.ability)) {
+      battles.push({ ...b, ability: b.ability });
+      continue;
+    }
+    const n = (b.aWins + b.bWins + b.ties) * b.count;
+    noAbility += b.count;
+    for (const m of [b.modelA, b.modelB]) unassigned.set(m, (unassigned.get(m) ?? 0) + n);
+  }
+  // Models known only from counted votes join the board too.
+  const known = new Set(models);
+  for (const b of battleRows) {
+    for (const m of [b.modelA, b.modelB]) {
+      if (!known.has(m)) {
+        known.add(m);
+        models.push(m);
+      }
+    }
+  }
+  models.sort();
   let votes = 0;
   let nBattles = 0;
   for (const b of battles) {
@@ -120,7 +138,7 @@ export async function loadBoardInput(
     nBattles += b.count;
   }
   return {
-    input: { models, datasets, battles },
+    input: { models, datasets, battles, unassignedVotes: unassigned },
     summary: {
       sources: [...new Set(sources)].sort(),
       models: models.length,

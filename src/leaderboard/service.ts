@@ -59,6 +59,8 @@ export interface LeaderboardServiceOptions {
    * `'inline'` (one-shot CLI commands).
    */
   readonly compute?: 'thread' | 'inline';
+  /** Imported sources whose votes always count (config `ratings.include_sources`). */
+  readonly includeSources?: readonly string[];
   /** Render the stored chart when computing inline (default true). */
   readonly inlineChart?: boolean;
 }
@@ -90,14 +92,17 @@ export class LeaderboardService {
     this.#worker = (o.compute ?? 'thread') === 'thread' ? new BoardWorker() : undefined;
   }
 
-  /** The sources of a board: always `arena`, plus the imported sources asked for. */
-  static sources(extra: readonly string[] = []): string[] {
-    return [...new Set([ARENA_SOURCE, ...extra])].sort();
+  /**
+   * The sources of a board: always `arena`, plus the configured imported sources (`ratings.include_sources`),
+   * plus those asked for (`--source`).
+   */
+  sources(extra: readonly string[] = []): string[] {
+    return [...new Set([ARENA_SOURCE, ...(this.#o.includeSources ?? []), ...extra])].sort();
   }
 
   /** The latest stored snapshot for these sources (default: the community's votes only), or undefined. */
   async latest(extra: readonly string[] = []): Promise<Snapshot | undefined> {
-    const row = await latestSnapshot(this.#o.db, sourcesKey(LeaderboardService.sources(extra)));
+    const row = await latestSnapshot(this.#o.db, sourcesKey(this.sources(extra)));
     return row ? toSnapshot(row) : undefined;
   }
 
@@ -122,7 +127,7 @@ export class LeaderboardService {
    * calls in one process share one build; two processes building the same inputs store one snapshot.
    */
   async refresh(extra: readonly string[] = []): Promise<Snapshot> {
-    const sources = LeaderboardService.sources(extra);
+    const sources = this.sources(extra);
     const key = sourcesKey(sources);
     const running = this.#building.get(key);
     if (running) return running;

@@ -102,6 +102,10 @@ function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
   ];
   if (b.unnormalized.length > 0)
     parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
+  if (s.inputs.battlesWithoutAbility > 0)
+    parts.push(
+      `${s.inputs.battlesWithoutAbility} battles without an ability count as votes but in no comparative score (import them with --ability)`,
+    );
   return `${parts.join('; ')}.${extra}${link ? ` Full board: ${link}` : ''}`;
 }
 

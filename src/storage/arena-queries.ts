@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { ARENA_SOURCE, DEFAULT_SOURCES, sourceCondition, type VoteSources } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -121,13 +122,18 @@ export async function battleTexts(
   return { prompt: row.prompt, left: row.l, right: row.r };
 }
 
-/** Every model with its number of stored responses and distinct answered items. */
+/**
+ * The models that can battle (every provider but `external`: a model with recorded outputs or a live endpoint),
+ * with their number of stored responses and distinct answered items, by name. Names known only from imported
+ * votes (`external`) are left out; {@link importedOnlyModelCount} counts them.
+ */
 export async function modelResponseCounts(
   db: Conn,
 ): Promise<{ name: string; provider: string; responses: number; items: number }[]> {
   const r = await sql<{ name: string; provider: string; responses: number; items: number }>`
     SELECT m.name, m.provider, count(r.id) AS responses, count(DISTINCT r.item_id) AS items
       FROM models m LEFT JOIN responses r ON r.model_id = m.id
+     WHERE m.provider <> 'external'
      GROUP BY m.id, m.name, m.provider ORDER BY m.name`.execute(db);
   return r.rows.map((x) => ({
     name: x.name,
@@ -135,6 +141,13 @@ export async function modelResponseCounts(
     responses: Number(x.responses),
     items: Number(x.items),
   }));
+}
+
+/** How many model names are known only from imported votes (provider `external`: no answers, cannot battle). */
+export async function importedOnlyModelCount(db: Conn): Promise<number> {
+  const r = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM models WHERE provider = 'external'`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
 }
 
 /** When the last arena battle was posted to a channel (for the schedule), or null. */
@@ -145,7 +158,7 @@ export async function lastArenaPostAt(
 ): Promise<Date | null> {
   const r = await sql<{ at: Date | string | null }>`
     SELECT max(posted_at) AS at FROM battles
-     WHERE platform = ${platform} AND channel_id = ${channelId} AND source = 'arena' AND status <> 'void'`.execute(
+     WHERE platform = ${platform} AND channel_id = ${channelId} AND source = ${ARENA_SOURCE} AND status <> 'void'`.execute(
     db,
   );
   const at = r.rows[0]?.at ?? null;
@@ -188,10 +201,15 @@ export interface BattleVoteType {
 
 /**
  * Live votes per battle, grouped into battle types (same pair, same counts) with a count. 200,000 imported
- * one-vote battles come back as ~17,000 rows instead of 200,000, which keeps the embedded database (it runs on
- * the bot's own thread) from stalling the bot for seconds.
+ * one-vote battles come back as ~17,000 rows instead of 200,000.
+ * @param ability only battles of this ability (undefined: all).
+ * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
  */
-export async function battleVoteTypes(db: Conn, ability?: string): Promise<BattleVoteType[]> {
+export async function battleVoteTypes(
+  db: Conn,
+  ability?: string,
+  sources: VoteSources = DEFAULT_SOURCES,
+): Promise<BattleVoteType[]> {
   const r = await sql<{ lm: string; rm: string; l: number; e: number; r: number; n: number }>`
     SELECT ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
       FROM (SELECT b.model_left_id AS lid, b.model_right_id AS rid,
@@ -199,7 +217,7 @@ export async function battleVoteTypes(db: Conn, ability?: string): Promise<Battl
                    count(*) FILTER (WHERE v.choice = 'equal') AS e,
                    count(*) FILTER (WHERE v.choice = 'right') AS r
               FROM votes v JOIN battles b ON b.id = v.battle_id
-             WHERE v.retracted_at IS NULL AND b.status <> 'void'
+             WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${sourceCondition('b.source', sources)}
                AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
              GROUP BY b.id) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid

@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { BattleStatus, Database, VoteChoice } from './schema.ts';
+import { ARENA_SOURCE } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -205,7 +206,10 @@ export async function markRevealed(db: Conn, id: number, at: Date): Promise<void
 }
 
 /**
- * Battles per unordered model pair (not void), for sampling pairs with the fewest votes.
+ * The community's own (`arena`) battles per unordered model pair (not void), for sampling the pairs with the
+ * fewest votes. Imported votes are left out: they neither need nor steer the community's voting, and reading
+ * them would make every `/arena` cost grow with the size of an import (an index on `battles (source, status)`
+ * keeps this to the arena battles).
  * @returns rows with the two model ids in ascending order and the number of live votes on their battles.
  */
 export async function pairLiveVoteCounts(
@@ -213,9 +217,9 @@ export async function pairLiveVoteCounts(
 ): Promise<{ modelLow: number; modelHigh: number; votes: number; battles: number }[]> {
   const rows = await sql<{ lo: number; hi: number; votes: number; battles: number }>`
     SELECT least(b.model_left_id, b.model_right_id) AS lo, greatest(b.model_left_id, b.model_right_id) AS hi,
-           count(v.id) FILTER (WHERE v.retracted_at IS NULL) AS votes, count(DISTINCT b.id) AS battles
-      FROM battles b LEFT JOIN votes v ON v.battle_id = b.id
-     WHERE b.status <> 'void'
+           count(v.id) AS votes, count(DISTINCT b.id) AS battles
+      FROM battles b LEFT JOIN votes v ON v.battle_id = b.id AND v.retracted_at IS NULL
+     WHERE b.source = ${ARENA_SOURCE} AND b.status <> 'void'
      GROUP BY 1, 2`.execute(db);
   return rows.rows.map((r) => ({
     modelLow: Number(r.lo),
@@ -292,4 +296,12 @@ export async function importKeysOfSource(db: Conn, source: string): Promise<stri
     .where('import_key', 'is not', null)
     .execute();
   return rows.map((r) => r.import_key as string);
+}
+
+/**
+ * Refreshes the planner's statistics of the vote tables after a bulk import, so queries that read one source pick
+ * the source index at once (the embedded database has no autovacuum to do it later).
+ */
+export async function analyzeVoteTables(db: Conn): Promise<void> {
+  await sql`ANALYZE battles, votes, vote_events`.execute(db);
 }

@@ -220,7 +220,12 @@ export async function migrateToLatest(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => list } });
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => list },
+    allowUnorderedMigrations: true,
+  });
   const result = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '(unknown)';
@@ -238,7 +243,12 @@ export async function migrateDown(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => list } });
+  // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => list },
+    allowUnorderedMigrations: true,
+  });
   return migrator.migrateDown();
 }
 

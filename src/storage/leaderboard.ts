@@ -10,7 +10,8 @@ type Conn = Kysely<Database> | Transaction<Database>;
 
 /** Arena battles with the same ability, pair and live votes, counted. */
 export interface StoredBattleType {
-  readonly ability: string;
+  /** null: neither the battle nor its item has an ability (imported without `--ability`). */
+  readonly ability: string | null;
   readonly modelA: string;
   readonly modelB: string;
   readonly aWins: number;
@@ -21,14 +22,14 @@ export interface StoredBattleType {
 
 /**
  * Live votes of non-void battles from the given sources, grouped by ability (the battle's, else its item's),
- * pair and vote counts. Battles with no ability at all are left out (counted by {@link battlesWithoutAbility}).
+ * pair and vote counts. Battles with no ability at all come back with `ability: null`.
  */
 export async function boardBattleTypes(
   db: Conn,
   sources: readonly string[],
 ): Promise<StoredBattleType[]> {
   const r = await sql<{
-    ab: string;
+    ab: string | null;
     lm: string;
     rm: string;
     l: number;
@@ -47,9 +48,8 @@ export async function boardBattleTypes(
                AND b.source = ANY(${[...sources]}::text[])
              GROUP BY b.id, coalesce(b.ability, i.ability)) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
-     WHERE t.ab IS NOT NULL
      GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
-     ORDER BY 1, 2, 3, 4, 5, 6`.execute(db);
+     ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
   return r.rows.map((x) => ({
     ability: x.ab,
     modelA: x.lm,
@@ -59,18 +59,6 @@ export async function boardBattleTypes(
     bWins: Number(x.r),
     count: Number(x.n),
   }));
-}
-
-/** Battles with live votes but no ability (neither the battle's nor its item's): they cannot enter the board. */
-export async function battlesWithoutAbility(db: Conn, sources: readonly string[]): Promise<number> {
-  const r = await sql<{ n: number }>`
-    SELECT count(DISTINCT b.id) AS n FROM battles b LEFT JOIN items i ON i.id = b.item_id
-     WHERE b.ability IS NULL AND i.ability IS NULL AND b.status <> 'void'
-       AND b.source = ANY(${[...sources]}::text[])
-       AND EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id AND v.retracted_at IS NULL)`.execute(
-    db,
-  );
-  return Number(r.rows[0]?.n ?? 0);
 }
 
 /** The run that counts for one model and suite: its latest finished (succeeded) run. */
@@ -150,9 +138,17 @@ export async function itemScoresOfRuns(
   }));
 }
 
-/** Every model name, alphabetically. */
+/**
+ * Models that belong on the board whatever the votes: those with stored answers (they can battle) or a
+ * succeeded evaluation run. Models known only from imported votes join the board through those votes, when
+ * their source is counted.
+ */
 export async function boardModels(db: Conn): Promise<string[]> {
-  const r = await sql<{ name: string }>`SELECT name FROM models ORDER BY name`.execute(db);
+  const r = await sql<{ name: string }>`
+    SELECT m.name FROM models m
+     WHERE EXISTS (SELECT 1 FROM responses r WHERE r.model_id = m.id)
+        OR EXISTS (SELECT 1 FROM eval_runs e WHERE e.model_id = m.id AND e.status = 'succeeded')
+     ORDER BY m.name`.execute(db);
   return r.rows.map((x) => x.name);
 }
 

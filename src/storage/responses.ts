@@ -73,7 +73,111 @@ export async function storedOutputs(
       .where('request_hash', '=', requestHash)
       .where('item_id', 'in', itemIds.slice(i, i + 1000))
       .execute();
-    for (const r of rows) out.set(r.item_id, r.output);
+    for (const r of rows) if (r.item_id !== null) out.set(r.item_id, r.output);
   }
   return out;
+}
+
+/** A stored answer, as the response cache returns it. */
+export interface StoredResponse {
+  readonly id: number;
+  readonly output: string;
+  readonly latencyMs: number | null;
+  readonly promptTokens: number | null;
+  readonly completionTokens: number | null;
+}
+
+/**
+ * The cached answer of a model to a request (by request hash), or undefined. Any stored row with the hash answers
+ * it, whichever item it was first stored for: the hash covers everything that determines the answer.
+ */
+export async function findCachedResponse(
+  db: Conn,
+  modelId: number,
+  requestHash: string,
+): Promise<StoredResponse | undefined> {
+  const r = await db
+    .selectFrom('responses')
+    .select(['id', 'output', 'latency_ms', 'prompt_tokens', 'completion_tokens'])
+    .where('model_id', '=', modelId)
+    .where('request_hash', '=', requestHash)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return r
+    ? {
+        id: r.id,
+        output: r.output,
+        latencyMs: r.latency_ms,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+      }
+    : undefined;
+}
+
+/** An answer to store in the cache; `itemId` is null for a request that answers no stored item. */
+export interface CacheSpec {
+  readonly modelId: number;
+  readonly itemId: number | null;
+  readonly requestHash: string;
+  readonly output: string;
+  readonly latencyMs: number;
+  readonly promptTokens?: number | undefined;
+  readonly completionTokens?: number | undefined;
+}
+
+/**
+ * Stores an answer (a concurrent identical request may have stored it first: then that row is kept) and returns
+ * the id of the row that now answers the request.
+ */
+export async function saveCachedResponse(db: Conn, spec: CacheSpec): Promise<number> {
+  const inserted = await db
+    .insertInto('responses')
+    .values({
+      model_id: spec.modelId,
+      item_id: spec.itemId,
+      request_hash: spec.requestHash,
+      output: spec.output,
+      latency_ms: Math.max(0, Math.round(spec.latencyMs)),
+      prompt_tokens: spec.promptTokens ?? null,
+      completion_tokens: spec.completionTokens ?? null,
+      source: 'live',
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return inserted.id;
+  const existing = await findCachedResponse(db, spec.modelId, spec.requestHash);
+  if (!existing) throw new Error(`response for request ${spec.requestHash} vanished`);
+  return existing.id;
+}
+
+/**
+ * The recorded (imported) answer of a model to an item: the imported row when there is one, else the earliest
+ * stored answer for that item. Undefined when the model has no answer to the item.
+ */
+export async function recordedResponse(
+  db: Conn,
+  modelId: number,
+  itemId: number,
+  recordedHash: string,
+): Promise<StoredResponse | undefined> {
+  const r = await db
+    .selectFrom('responses')
+    .select(['id', 'output', 'latency_ms', 'prompt_tokens', 'completion_tokens'])
+    .where('model_id', '=', modelId)
+    .where('item_id', '=', itemId)
+    .orderBy((eb) => eb.case().when('request_hash', '=', recordedHash).then(0).else(1).end())
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return r
+    ? {
+        id: r.id,
+        output: r.output,
+        latencyMs: r.latency_ms,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+      }
+    : undefined;
 }

@@ -49,7 +49,8 @@ export interface ItemsTable {
 export interface ResponsesTable {
   id: Id;
   model_id: number;
-  item_id: number;
+  /** NULL for a cached answer to a request that answers no stored item (migration 0003). */
+  item_id: number | null;
   request_hash: string;
   output: string;
   latency_ms: number | null;
@@ -78,6 +79,35 @@ export interface EvalRunsTable {
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
+  /** Snapshot of what the run used (datasets, template versions, profiles, sampling parameters, versions). */
+  config: JSONColumnType<Record<string, unknown>, string | undefined, string>;
+  item_limit: number | null;
+  progress_failed: ColumnType<number, number | undefined, number>;
+  prompt_tokens: ColumnType<number, number | undefined, number>;
+  completion_tokens: ColumnType<number, number | undefined, number>;
+  heartbeat_at: NullableTimestamp;
+  summary_posted_at: NullableTimestamp;
+}
+
+/** State of one item of one run (migration 0003). */
+export type RunItemStatus = 'pending' | 'claimed' | 'done' | 'failed';
+
+export interface EvalRunItemsTable {
+  run_id: number;
+  item_id: number;
+  dataset: string;
+  seq: number;
+  status: ColumnType<RunItemStatus, RunItemStatus | undefined, RunItemStatus>;
+  owner: string | null;
+  lease_until: NullableTimestamp;
+  response_id: number | null;
+  cached: boolean | null;
+  latency_ms: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  finished_at: NullableTimestamp;
 }
 
 export interface ItemScoresTable {
@@ -92,6 +122,8 @@ export interface ItemScoresTable {
   max_score: number;
   safety_flag: ColumnType<boolean, boolean | undefined, boolean>;
   judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  /** What the scorer extracted or compared (migration 0003). */
+  detail: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 
@@ -226,6 +258,48 @@ export interface SchedulesTable {
   updated_at: Timestamp;
 }
 
+/** A judge score: a verdict or a judge failure (migration 0005; docs/scoring.md §3). */
+export interface JudgeScoresTable {
+  id: Id;
+  model_id: number;
+  item_id: number;
+  kind: 'single' | 'pairwise';
+  baseline_model_id: number | null;
+  judge: string;
+  rubric: string;
+  rubric_version: string;
+  response_id: number | null;
+  run_id: number | null;
+  status: 'judged' | 'failed';
+  raw_score: number | null;
+  max_score: number | null;
+  preference: number | null;
+  safety_flag: boolean | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  source: ColumnType<'live' | 'import', 'live' | 'import' | undefined, 'live' | 'import'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A judge's verdict on an arena battle ("judge vote"), kept apart from the crowd's votes. */
+export interface BattleJudgmentsTable {
+  id: Id;
+  battle_id: number;
+  judge: string;
+  rubric_version: string;
+  status: 'judged' | 'failed';
+  choice: VoteChoice | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  judge_output: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** The whole database. */
 export interface Database {
   models: ModelsTable;
@@ -233,6 +307,7 @@ export interface Database {
   items: ItemsTable;
   responses: ResponsesTable;
   eval_runs: EvalRunsTable;
+  eval_run_items: EvalRunItemsTable;
   item_scores: ItemScoresTable;
   battles: BattlesTable;
   votes: VotesTable;
@@ -240,6 +315,8 @@ export interface Database {
   posts: PostsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
   schedules: SchedulesTable;
+  judge_scores: JudgeScoresTable;
+  battle_judgments: BattleJudgmentsTable;
   battle_turns: BattleTurnsTable;
   battle_audit: BattleAuditTable;
 }

@@ -9,6 +9,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import type { Database, VoteChoice } from './schema.ts';
+import { DEFAULT_SOURCES, sourceCondition, type VoteSources } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -151,10 +152,12 @@ export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEv
  * Live votes aggregated per ordered (left model, right model) pair, the input of the rating module: `left_wins`
  * are votes for the left side, `right_wins` for the right, `ties` for Equal. Void battles are excluded.
  * @param ability only battles of this ability (undefined: all).
+ * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
  */
 export async function pairVoteCounts(
   db: Conn,
   ability?: string,
+  sources: VoteSources = DEFAULT_SOURCES,
 ): Promise<{ model_a: string; model_b: string; a_wins: number; b_wins: number; ties: number }[]> {
   let q = db
     .selectFrom('votes as v')
@@ -163,6 +166,7 @@ export async function pairVoteCounts(
     .innerJoin('models as mr', 'mr.id', 'b.model_right_id')
     .where('v.retracted_at', 'is', null)
     .where('b.status', '<>', 'void')
+    .where(sourceCondition('b.source', sources))
     .select([
       'ml.name as model_a',
       'mr.name as model_b',

@@ -11,8 +11,9 @@ import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
-import { modelResponseCounts } from '../../storage/arena-queries.ts';
+import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
+import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -96,19 +97,29 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     },
     models: async (ctx) => {
       const rows = await modelResponseCounts(deps.db);
+      const importedOnly = await importedOnlyModelCount(deps.db);
+      const imported =
+        importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
+      const importedNote =
+        importedOnly > 0
+          ? `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
+            `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
+            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`
+          : undefined;
       if (rows.length === 0) {
         return ctx.reply({
-          text: 'No models yet. Import recorded outputs with `zhujiu import outputs <file> --model <name>`.',
+          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${importedNote ? ` ${importedNote}` : ''}`,
         });
       }
       await ctx.reply({
-        text: `${rows.length} models`,
+        text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
         title: 'Models',
         table: {
-          columns: ['model', 'provider', 'responses'],
+          columns: ['model', 'provider', 'answers'],
           align: ['left', 'left', 'right'],
           rows: rows.map((r) => [r.name, r.provider, String(r.responses)]),
         },
+        ...(importedNote ? { footer: importedNote } : {}),
       });
     },
   };

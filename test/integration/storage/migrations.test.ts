@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
@@ -6,12 +6,15 @@ import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
 const TABLES = [
   'battle_audit',
+  'battle_judgments',
   'battle_turns',
   'battles',
   'datasets',
+  'eval_run_items',
   'eval_runs',
   'item_scores',
   'items',
+  'judge_scores',
   'leaderboard_snapshots',
   'models',
   'posts',
@@ -40,12 +43,16 @@ describe.each(backends())('migrations on %s', (backend) => {
   it('is a no-op the second time, and goes down and up again', async () => {
     const again = await migrateToLatest(d.db);
     expect(again.results).toEqual([]);
-    // Down one migration at a time, to nothing.
+    // Down one migration at a time, newest first, until none is left.
+    const downs: string[] = [];
     for (;;) {
       const down = await migrateDown(d.db);
       expect(down.error).toBeUndefined();
-      if ((down.results ?? []).length === 0) break;
+      const names = (down.results ?? []).map((x) => x.migrationName);
+      if (names.length === 0) break;
+      downs.push(...names);
     }
+    expect(downs).toEqual(Object.keys(migrations).reverse());
     const left = await sql<{ n: number }>`
       select count(*)::int as n from information_schema.tables
        where table_schema = 'public' and table_name = any(${TABLES})`.execute(d.db);
@@ -94,5 +101,36 @@ describe.each(backends())('migrations on %s', (backend) => {
       sql`insert into item_scores (run_id, item_id, method, metric, raw_score, max_score)
           select r.id, i.id, 'metrics', 'accuracy', 11, 10 from eval_runs r, items i`.execute(d.db),
     ).rejects.toThrow(/check/i);
+  });
+
+  it('judge scores: a failure carries no score, pairwise needs a baseline, one row per key', async () => {
+    const ins = (cols: string, vals: string) =>
+      sql
+        .raw(
+          `insert into judge_scores (model_id, item_id, judge, rubric, rubric_version, ${cols})
+           select m.id, i.id, 'j', 'ten_point', 'v1', ${vals} from models m, items i where m.name = 'a'`,
+        )
+        .execute(d.db);
+    await expect(
+      ins(
+        'kind, status, failure_code, raw_score, max_score',
+        `'single','failed','unparseable',0,10`,
+      ),
+    ).rejects.toThrow(/check/i);
+    await expect(
+      ins('kind, status, raw_score, max_score', `'single','judged',11,10`),
+    ).rejects.toThrow(/check/i);
+    await expect(ins('kind, status, preference', `'pairwise','judged',2`)).rejects.toThrow(
+      /check/i,
+    );
+    await ins('kind, status, failure_code', `'single','failed','unparseable'`);
+    await expect(
+      ins('kind, status, raw_score, max_score', `'single','judged',7,10`),
+    ).rejects.toThrow(/unique|duplicate/i);
+    await expect(
+      sql`insert into battle_judgments (battle_id, judge, rubric_version, status) values (1, 'j', 'v1', 'judged')`.execute(
+        d.db,
+      ),
+    ).rejects.toThrow(/check|foreign/i);
   });
 });

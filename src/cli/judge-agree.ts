@@ -1,0 +1,121 @@
+/**
+ * @module cli/judge-agree
+ * `zhujiu judge agree A.jsonl B.jsonl [--json] [--order ...]` (docs/scoring.md §3.6). Needs no database.
+ */
+import { readFile } from 'node:fs/promises';
+import { AppError } from '../core/errors.ts';
+import { type Agreement, agreement, joinLabels, type Label } from '../eval/metrics/agreement.ts';
+import { parseLabels } from '../import/formats/labels.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu judge agree`. */
+export interface JudgeAgreeOptions {
+  readonly json?: boolean;
+  /** Comma-separated category order, lowest first (e.g. `1,0,2`). */
+  readonly order?: string;
+}
+
+async function readLabels(file: string) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new AppError(
+      'input_invalid',
+      `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
+      { cause: err },
+    );
+  }
+  const r = parseLabels(text, file);
+  if (!r.ok) throw new AppError('import_invalid', r.reason.join('\n'));
+  return r.value;
+}
+
+const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
+
+/** Renders agreement figures as text (what `judge agree` prints without --json, and `/judge agree` in chat). */
+export function agreementText(a: Agreement): string[] {
+  const lines = [
+    `n ${a.n}`,
+    `Cohen's kappa ${fmt(a.kappa)}`,
+    `weighted kappa: linear ${fmt(a.kappa_linear)}, quadratic ${fmt(a.kappa_quadratic)}` +
+      (a.kappa_linear === null ? ' (labels are unordered; pass --order to weight them)' : ''),
+    `exact agreement ${(100 * a.exact).toFixed(2)} %` +
+      (a.within_one === null ? '' : `, within one ${(100 * a.within_one).toFixed(2)} %`),
+    'confusion (rows: A, columns: B):',
+  ];
+  const labels = a.confusion.labels.map(String);
+  const w = Math.max(
+    4,
+    ...labels.map((l) => l.length),
+    ...a.confusion.counts.flat().map((c) => String(c).length),
+  );
+  lines.push(`${''.padStart(w)} ${labels.map((l) => l.padStart(w)).join(' ')}`);
+  a.confusion.counts.forEach((row, i) => {
+    lines.push(
+      `${(labels[i] ?? '').padStart(w)} ${row.map((c) => String(c).padStart(w)).join(' ')}`,
+    );
+  });
+  return lines;
+}
+
+/**
+ * Runs `zhujiu judge agree A B`: joins the two labels files on `item` and prints the agreement.
+ * @throws AppError `input_invalid` (unreadable file, bad --order), `import_invalid` (bad lines, file:line).
+ */
+export async function runJudgeAgree(
+  io: CliIo,
+  fileA: string,
+  fileB: string,
+  o: JudgeAgreeOptions,
+): Promise<void> {
+  const [a, b] = await Promise.all([readLabels(fileA), readLabels(fileB)]);
+  const joined = joinLabels(a, b);
+  let order: Label[] | undefined;
+  if (o.order !== undefined) {
+    const seen = new Map<string, Label>();
+    for (const x of [...a, ...b]) seen.set(String(x.label), x.label);
+    order = o.order
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '')
+      .map((s) => seen.get(s) ?? s);
+    if (order.length < 2) {
+      throw new AppError(
+        'input_invalid',
+        `--order "${o.order}": list at least two labels, lowest first, e.g. --order 1,0,2`,
+      );
+    }
+  }
+  const r = agreement(joined.pairs, order ? { order } : {});
+  if (!r.ok) {
+    throw new AppError(
+      'input_invalid',
+      `${fileA} and ${fileB}: ${r.reason}` +
+        (joined.pairs.length === 0
+          ? ' (no item of one file is in the other; they are joined on "item")'
+          : ''),
+    );
+  }
+  if (o.json) {
+    const v = r.value;
+    io.out(
+      JSON.stringify({
+        n: v.n,
+        kappa: v.kappa,
+        kappa_linear: v.kappa_linear,
+        kappa_quadratic: v.kappa_quadratic,
+        exact: v.exact,
+        within_one: v.within_one,
+        confusion: v.confusion,
+      }),
+    );
+  } else {
+    for (const line of agreementText(r.value)) io.out(line);
+  }
+  if (joined.onlyA.length > 0 || joined.onlyB.length > 0) {
+    io.err(
+      `note: ${joined.onlyA.length} item(s) only in ${fileA} and ${joined.onlyB.length} only in ${fileB} are left out of n`,
+    );
+  }
+}

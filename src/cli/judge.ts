@@ -1,0 +1,98 @@
+/**
+ * @module cli/judge
+ * `zhujiu judge report --model NAME` and
+ * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
+ */
+import { judgeReport } from '../eval/judge/report.ts';
+import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
+import { openRuntime } from '../main.ts';
+import type { CliIo } from './io.ts';
+
+const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
+
+/** Flags of `zhujiu judge report`. */
+export interface JudgeReportOptions {
+  readonly model: string;
+  readonly baseline?: string;
+  readonly judge?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Runs `zhujiu judge report --model NAME`: pairwise win rates and per-dataset judged scores.
+ * @throws AppError `not_found` for an unknown model or baseline.
+ */
+export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<void> {
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const d = await judgeReport(rt.db.db, {
+      model: o.model,
+      ...(o.baseline !== undefined ? { baseline: o.baseline } : {}),
+      ...(o.judge !== undefined ? { judge: o.judge } : {}),
+    });
+    if (o.json) {
+      io.out(JSON.stringify(d.report));
+      return;
+    }
+    const { pairwise, datasets } = d.report;
+    if (pairwise.length === 0 && datasets.length === 0) {
+      io.out(`no judge scores for ${o.model}${o.judge ? ` by ${o.judge}` : ''}`);
+      return;
+    }
+    for (const p of pairwise) {
+      const failed = d.pairwiseFailed.get(`${p.baseline}/${p.judge}`) ?? 0;
+      io.out(
+        `${o.model} vs ${p.baseline} (judge ${p.judge}): win rate ${p.win_rate.toFixed(4)} % ± ${p.standard_error.toFixed(4)} ` +
+          `(standard error), discrete ${p.discrete_win_rate.toFixed(4)} %, ${p.n} of ${p.n + failed} judged`,
+      );
+    }
+    datasets.forEach((row, i) => {
+      const s = d.summaries[i];
+      const pct = (x: number | null | undefined) =>
+        x == null ? 'n/a' : `${(100 * x).toFixed(1)} %`;
+      io.out(
+        `${row.dataset} [${row.ability}] ${row.rubric}, judge ${row.judge}: ${s?.label ?? ''}; ` +
+          `${row.earned} / ${row.possible} points (${row.possible > 0 ? (row.earned / row.possible).toFixed(4) : 'n/a'}); ` +
+          `raw mean ${fmt(row.raw_mean, 2)}, SV mean ${fmt(row.sv_mean, 2)}, Δ ${fmt(s?.delta ?? null, 2)}, ` +
+          `SV rate ${pct(row.sv_rate)}, perfect ${pct(s?.perfectRate)}, pass ${pct(s?.passRate)} (ten-point scale)`,
+      );
+    });
+  } finally {
+    await rt.close();
+  }
+}
+
+/** Flags of `zhujiu import judgments`. */
+export interface ImportJudgmentsFlags {
+  readonly format: JudgmentsFormat;
+  readonly judge: string;
+}
+
+/**
+ * Runs `zhujiu import judgments PATH`: one transaction; prints what was stored.
+ * @throws AppError `import_invalid` naming the file and row; `input_invalid` for a bad --judge.
+ */
+export async function runImportJudgments(
+  io: CliIo,
+  path: string,
+  o: ImportJudgmentsFlags,
+): Promise<void> {
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const t0 = performance.now();
+    const r = await importJudgments(rt.db.db, { path, format: o.format, judge: o.judge });
+    io.out(
+      `imported ${r.rows} judge ${r.rows === 1 ? 'score' : 'scores'} by ${o.judge} for ${r.models.join(', ')} ` +
+        `from ${r.files} ${r.files === 1 ? 'file' : 'files'} (${r.judged} judged, ${r.failed} judge failures; ` +
+        `${r.written} written) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    );
+    if (r.overMax.length > 0) {
+      io.out(
+        `note: ${r.overMax.length} item(s) were credited above their points by the recorded judge and are kept as ` +
+          `published: ${r.overMax.join(', ')}`,
+      );
+    }
+  } finally {
+    await rt.close();
+  }
+}

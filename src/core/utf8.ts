@@ -1,0 +1,226 @@
+/**
+ * @module core/utf8
+ * The one place where the product turns the bytes of a file it reads (config, suites, imports, datasets, battles)
+ * into text. Every file must be UTF-8: text in another encoding (Latin-1, GBK, UTF-16) is refused with
+ * `file:line: …` naming the line and the byte offset of the first byte that is not UTF-8, instead of being
+ * silently turned into U+FFFD replacement characters ("Caf� cr�me"), which is what Node's `'utf8'` encoding does.
+ *
+ * Decoding uses `new TextDecoder('utf-8', { fatal: true })` (WHATWG Encoding: the same rules as browsers, so
+ * overlong forms, surrogates and code points above U+10FFFF are refused too). The decoder does not say where it
+ * stopped, so on failure {@link firstInvalidUtf8} finds the offset with the same rules. A leading UTF-8 byte-order
+ * mark is dropped (Windows editors add one).
+ *
+ * Use {@link readUtf8File} / {@link readUtf8FileSync} for whole files and {@link readUtf8Lines} to stream a large
+ * file line by line; {@link decodeUtf8} is the pure core for bytes already in memory.
+ */
+import { createReadStream, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { AppError, type ErrorCode } from './errors.ts';
+
+/** Options of the readers and {@link decodeUtf8}. */
+export interface Utf8Options {
+  /** The name shown in errors (default: the path). */
+  readonly name?: string;
+  /** The error code of a refusal (default `import_invalid`; the config loader passes `config_invalid`). */
+  readonly code?: ErrorCode;
+}
+
+/**
+ * Offset of the first byte where `bytes` stops being well-formed UTF-8 (the lead byte of the bad or truncated
+ * sequence), or -1 when all of it is valid. Same rules as the WHATWG UTF-8 decoder.
+ * @param from where to start (must be the start of a character).
+ */
+export function firstInvalidUtf8(bytes: Uint8Array, from = 0): number {
+  const n = bytes.length;
+  let i = from;
+  while (i < n) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined) return i; // truncated at the end
+      const [l, h] = k === 1 ? [lo, hi] : [0x80, 0xbf];
+      if (c < l || c > h) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+function countNewlines(bytes: Uint8Array, end: number): number {
+  let lines = 0;
+  for (let i = 0; i < end; i++) if (bytes[i] === 0x0a) lines++;
+  return lines;
+}
+
+function hex(bytes: Uint8Array, at: number): string {
+  return Array.from(bytes.subarray(at, Math.min(at + 4, bytes.length)))
+    .map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`)
+    .join(' ');
+}
+
+/** The refusal for a file that is not UTF-8 at `offset` (0-based from the start of the file) on `line`. */
+function notUtf8(
+  name: string,
+  line: number,
+  offset: number,
+  column: number,
+  shown: string,
+  code: ErrorCode,
+): AppError {
+  return new AppError(
+    code,
+    `${name}:${line}: not UTF-8 text: byte offset ${offset} (byte ${column} of line ${line}) starts ${shown}, ` +
+      'which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ' +
+      `(e.g. \`iconv -f latin1 -t utf-8 ${name} > converted\` for Latin-1) and try again.`,
+  );
+}
+
+/** The error for `bytes` (a whole file or its first part) failing at `offset`. */
+function errorAt(bytes: Uint8Array, offset: number, name: string, code: ErrorCode): AppError {
+  const line = countNewlines(bytes, offset) + 1;
+  const lineStart = offset > 0 ? bytes.lastIndexOf(0x0a, offset - 1) + 1 : 0;
+  return notUtf8(name, line, offset, offset - lineStart + 1, hex(bytes, offset), code);
+}
+
+const utf8 = () => new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes a whole file's bytes as UTF-8 (a leading byte-order mark is dropped).
+ * @throws AppError (`opts.code`, default `import_invalid`) `name:LINE: not UTF-8 text: byte offset N …` at the
+ *   first byte that is not UTF-8.
+ */
+export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string }): string {
+  try {
+    return utf8().decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw errorAt(bytes, at < 0 ? 0 : at, opts.name, opts.code ?? 'import_invalid');
+  }
+}
+
+function cannotRead(path: string, name: string, code: ErrorCode, err: unknown): AppError {
+  const c = (err as NodeJS.ErrnoException).code;
+  const why =
+    c === 'ENOENT'
+      ? 'no such file'
+      : c === 'EISDIR'
+        ? 'a folder, not a file'
+        : (c ?? (err as Error).message);
+  return new AppError(code, `${name}: cannot read (${why}); check the path`, { cause: err });
+}
+
+/**
+ * Reads a whole UTF-8 text file.
+ * @throws AppError (`opts.code`) when the file cannot be read (naming it) or is not UTF-8 (see {@link decodeUtf8}).
+ */
+export async function readUtf8File(path: string, opts: Utf8Options = {}): Promise<string> {
+  const name = opts.name ?? path;
+  const code = opts.code ?? 'import_invalid';
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (err) {
+    throw cannotRead(path, name, code, err);
+  }
+  return decodeUtf8(bytes, { name, code });
+}
+
+/** Synchronous {@link readUtf8File} (the config loader runs before anything else). */
+export function readUtf8FileSync(path: string, opts: Utf8Options = {}): string {
+  const name = opts.name ?? path;
+  const code = opts.code ?? 'import_invalid';
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    throw cannotRead(path, name, code, err);
+  }
+  return decodeUtf8(bytes, { name, code });
+}
+
+/**
+ * Streams a UTF-8 text file line by line (`\n` or `\r\n` line ends; the last line may lack one), in bounded
+ * memory. Lines are yielded as they are decoded, so a caller must not write anything before the iteration ends
+ * (a bad byte late in the file throws then).
+ * @throws AppError (`opts.code`) when the file cannot be read, or `name:LINE: not UTF-8 text: byte offset N …`.
+ */
+export async function* readUtf8Lines(
+  path: string,
+  opts: Utf8Options = {},
+): AsyncGenerator<string, void, undefined> {
+  const name = opts.name ?? path;
+  const code = opts.code ?? 'import_invalid';
+  const decoder = utf8();
+  const stream = createReadStream(path);
+  // State as of the start of `previous` (the last chunk decoded): its absolute byte offset, the newlines before
+  // it and where the line containing its first byte starts, so an error can name the line and byte exactly.
+  let before = 0;
+  let newlinesBefore = 0;
+  let lineStartBefore = 0;
+  let previous: Uint8Array = new Uint8Array(0);
+  let pending = '';
+  const fail = (current: Uint8Array): AppError => {
+    // The decoder may hold the start of a character from the previous chunk: validate both chunks together,
+    // starting at the first character that begins in the previous one.
+    const both = new Uint8Array(previous.length + current.length);
+    both.set(previous, 0);
+    both.set(current, previous.length);
+    let start = 0;
+    while (start < Math.min(3, both.length) && ((both[start] as number) & 0xc0) === 0x80) start++;
+    let at = firstInvalidUtf8(both, start);
+    if (at < 0) at = both.length;
+    const offset = before + at;
+    const line = newlinesBefore + countNewlines(both, at) + 1;
+    const nl = at > 0 ? both.lastIndexOf(0x0a, at - 1) : -1;
+    const lineStart = nl >= 0 ? before + nl + 1 : lineStartBefore;
+    return notUtf8(name, line, offset, offset - lineStart + 1, hex(both, at), code);
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw fail(chunk);
+      }
+      newlinesBefore += countNewlines(previous, previous.length);
+      const lastNl = previous.lastIndexOf(0x0a);
+      if (lastNl >= 0) lineStartBefore = before + lastNl + 1;
+      before += previous.length;
+      previous = chunk;
+      pending += text;
+      if (!text.includes('\n')) continue;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) yield line.endsWith('\r') ? line.slice(0, -1) : line;
+    }
+    try {
+      pending += decoder.decode();
+    } catch {
+      throw fail(new Uint8Array(0));
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw cannotRead(path, name, code, err);
+  } finally {
+    stream.destroy();
+  }
+  if (pending !== '') yield pending.endsWith('\r') ? pending.slice(0, -1) : pending;
+}

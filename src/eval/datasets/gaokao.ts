@@ -1,0 +1,115 @@
+/**
+ * @module eval/datasets/gaokao
+ * GAOKAO-Bench objective questions (Zhang et al., 2023), one dataset per published subject (`gaokao_<subject>`),
+ * asked as GAOKAO-Bench asks them (zero-shot: the keyword's prefix prompt from its `Obj_Prompt.json` as the system
+ * message, the question as the user message) and scored by its own objective rules (profile `gaokao`,
+ * docs/scoring.md §2). Reads question files and result files alike (see import/formats/gaokao.ts).
+ */
+import { z } from 'zod';
+import { gaokaoDatasetName, parseGaokaoFile } from '../../import/formats/gaokao.ts';
+import { type GaokaoQuestionType, scoreGaokaoOutput } from '../metrics/gaokao.ts';
+import type { EvalItem } from '../types.ts';
+import type { DatasetLoader, ParsedRows } from './loader.ts';
+import type { DatasetText } from './source.ts';
+
+/** Reference of a GAOKAO-Bench item. */
+export interface GaokaoReference {
+  readonly standard: readonly string[];
+  /** Points per sub-question. */
+  readonly score: number;
+  readonly type: GaokaoQuestionType;
+  readonly keyword: string;
+}
+
+const promptsFile = z.object({
+  examples: z.array(z.object({ keyword: z.string(), prefix_prompt: z.string() })),
+});
+
+/** Parses the question files of one subject dataset (`datasetName` must be `gaokao_<subject>` of every file). */
+export function parseGaokaoDataset(
+  datasetName: string,
+  files: readonly DatasetText[],
+  prompts: readonly DatasetText[],
+): ParsedRows {
+  const items: EvalItem[] = [];
+  const problems: string[] = [];
+  const prefixes: Record<string, string> = {};
+  for (const p of prompts) {
+    let data: unknown;
+    try {
+      data = JSON.parse(p.text);
+    } catch (err) {
+      problems.push(`${p.name}:1: not valid JSON (${(err as Error).message})`);
+      continue;
+    }
+    const r = promptsFile.safeParse(data);
+    if (!r.success) {
+      problems.push(
+        `${p.name}:1: not a GAOKAO-Bench Obj_Prompt.json ({examples: [{keyword, prefix_prompt}]})`,
+      );
+      continue;
+    }
+    for (const e of r.data.examples) prefixes[e.keyword] = e.prefix_prompt;
+  }
+  for (const f of files) {
+    const parsed = parseGaokaoFile(f.text, f.name);
+    if (!parsed.ok) {
+      problems.push(...parsed.reason);
+      continue;
+    }
+    const { keyword, subject, type, rows } = parsed.value;
+    if (gaokaoDatasetName(subject) !== datasetName) {
+      problems.push(
+        `${f.name}:1: keyword ${keyword} belongs to dataset ${gaokaoDatasetName(subject)}, not ${datasetName}; move the file to that dataset`,
+      );
+      continue;
+    }
+    if (prefixes[keyword] === undefined) {
+      problems.push(
+        `${f.name}:1: no prefix prompt for keyword ${keyword} in the prompts file; add it or fix \`prompts:\``,
+      );
+      continue;
+    }
+    for (const r of rows) {
+      const reference: GaokaoReference = {
+        standard: r.standardAnswer,
+        score: r.score,
+        type,
+        keyword,
+      };
+      items.push({
+        key: r.key,
+        prompt: r.question,
+        reference,
+        metadata: { keyword, year: r.year, category: r.category },
+      });
+    }
+  }
+  return { items, excluded: 0, problems, context: { prefixes } };
+}
+
+/** GAOKAO-Bench objective (the dataset name picks the subject; see {@link parseGaokaoDataset}). */
+export function gaokaoLoader(datasetName: string): DatasetLoader {
+  return {
+    metric: 'gaokao_objective',
+    profiles: ['gaokao'],
+    templateVersion: 'gaokao-obj-v1',
+    source: 'GAOKAO-Bench (Zhang et al., 2023)',
+    parse: (files, extra) => parseGaokaoDataset(datasetName, files, extra),
+    system: (item, context) =>
+      (context.prefixes as Record<string, string>)[(item.reference as GaokaoReference).keyword],
+    user: (item) => `${item.prompt}\n`,
+    answer: (item) => `【答案】 ${(item.reference as GaokaoReference).standard.join(' ')} <eoa>`,
+    score(item, output, profile) {
+      const ref = item.reference as GaokaoReference;
+      const s = scoreGaokaoOutput(output, ref.standard, ref.score, ref.type);
+      return {
+        raw: s.earned,
+        max: s.possible,
+        metric: 'gaokao_objective',
+        profile,
+        detail: { extracted: s.extracted, standard: ref.standard },
+      };
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module eval/datasets/prepare
+ * Turns a suite's dataset entries into {@link PreparedDataset}s: reads the files (local or URL + checksum), parses
+ * and validates the rows (every bad row reported as `file:line: reason`; a dataset with bad rows is refused),
+ * takes the seeded sample, picks seeded in-context examples when `shots > 0`, and binds the prompt template and
+ * scorer with the chosen profile.
+ */
+import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
+import { AppError } from '../../core/errors.ts';
+import { createRng } from '../../core/rng.ts';
+import type { EvalItem, PreparedDataset } from '../types.ts';
+import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
+import { gaokaoLoader } from './gaokao.ts';
+import { buildMessages, type DatasetLoader } from './loader.ts';
+import { math23kLoader } from './math23k.ts';
+import { type DatasetLocation, describeFile, readDatasetFile } from './source.ts';
+import { cmrc2018Loader, drcdLoader } from './span.ts';
+
+/** The loader of a format (GAOKAO-Bench's depends on the dataset name, which picks the subject). */
+export function datasetLoader(name: DatasetLoaderName, datasetName: string): DatasetLoader {
+  switch (name) {
+    case 'c3':
+      return c3Loader;
+    case 'cmrc2018':
+      return cmrc2018Loader;
+    case 'drcd':
+      return drcdLoader;
+    case 'ocnli':
+      return ocnliLoader;
+    case 'cluewsc2020':
+      return cluewscLoader;
+    case 'chid':
+      return chidLoader;
+    case 'ccpm':
+      return ccpmLoader;
+    case 'math23k':
+      return math23kLoader;
+    case 'gaokao':
+      return gaokaoLoader(datasetName);
+  }
+}
+
+/**
+ * Indices of a seeded sample of `k` of `n` rows, in file order (a partial Fisher–Yates shuffle with the seeded
+ * Rng, so the same seed gives the same items), and the rest in shuffled order (for in-context examples).
+ */
+export function seededSample(
+  n: number,
+  k: number,
+  seed: number,
+): { chosen: number[]; rest: number[] } {
+  const idx = Array.from({ length: n }, (_, i) => i);
+  const rng = createRng(seed);
+  for (let i = 0; i < n - 1; i++) {
+    const j = i + rng.int(n - i);
+    const t = idx[i] as number;
+    idx[i] = idx[j] as number;
+    idx[j] = t;
+  }
+  const chosen = idx.slice(0, Math.min(k, n)).sort((a, b) => a - b);
+  return { chosen, rest: idx.slice(Math.min(k, n)) };
+}
+
+function where(suite: string, entry: SuiteDatasetConfig): string {
+  return `suite ${suite}, dataset ${entry.name}`;
+}
+
+/**
+ * Prepares one dataset of a suite.
+ * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
+ *   (a profile or metric the format does not have, too few rows for the shots).
+ */
+export async function prepareDataset(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  loc: DatasetLocation,
+): Promise<PreparedDataset> {
+  if (entry.loader === undefined) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: no \`loader:\`; only metrics datasets with a loader can be prepared`,
+    );
+  }
+  const loader = datasetLoader(entry.loader, entry.name);
+  const profile = entry.profile ?? (loader.profiles[0] as string);
+  if (!loader.profiles.includes(profile)) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${entry.loader})`,
+    );
+  }
+  if (entry.metric !== undefined && entry.metric !== loader.metric) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: metric "${entry.metric}" does not fit loader ${entry.loader} (its metric is ${loader.metric}); remove \`metric:\` or fix it`,
+    );
+  }
+  const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
+  const files = [];
+  for (const s of specs) files.push(await readDatasetFile(s, loc));
+  const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
+  if (entry.loader === 'gaokao' && extra.length === 0) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: the gaokao loader needs \`prompts:\` (GAOKAO-Bench's Obj_Prompt.json)`,
+    );
+  }
+  const parsed = loader.parse(files, extra);
+  if (parsed.problems.length > 0) {
+    const shown = parsed.problems.slice(0, 20);
+    const more = parsed.problems.length - shown.length;
+    throw new AppError(
+      'dataset_invalid',
+      `${where(suite, entry)}: ${parsed.problems.length} bad row(s); fix or remove them:\n${shown.join('\n')}${more > 0 ? `\n(${more} more)` : ''}`,
+    );
+  }
+  const all = parsed.items;
+  const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);
+  if (entry.shots > rest.length) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: shots ${entry.shots} needs ${entry.shots} rows outside the sample, but only ${rest.length} are left; lower \`shots:\` or \`sample:\``,
+    );
+  }
+  const items: EvalItem[] = chosen.map((i) => all[i] as EvalItem);
+  const shots: EvalItem[] = rest.slice(0, entry.shots).map((i) => all[i] as EvalItem);
+  const context = parsed.context ?? {};
+  const templateVersion =
+    entry.shots > 0 ? `${loader.templateVersion}+${entry.shots}shot` : loader.templateVersion;
+  return {
+    name: entry.name,
+    ability: entry.ability,
+    method: entry.method,
+    metric: loader.metric,
+    profile,
+    templateVersion,
+    items,
+    messages: (item) => buildMessages(loader, item, shots, context),
+    score: (item, output) => loader.score(item, output, profile),
+    provenance: {
+      loader: entry.loader,
+      source: loader.source,
+      files: specs.map(describeFile),
+      rows: all.length,
+      excluded: parsed.excluded,
+      ...(entry.sample !== undefined ? { sample: entry.sample } : {}),
+      seed: entry.seed,
+      shots: entry.shots,
+    },
+  };
+}
+
+/**
+ * Prepares every dataset of a suite that has a loader (datasets without one, e.g. arena prompts, are skipped).
+ * @throws as {@link prepareDataset}, for the first dataset that fails.
+ */
+export async function prepareSuite(
+  suite: SuiteConfig,
+  loc: DatasetLocation,
+): Promise<PreparedDataset[]> {
+  const out: PreparedDataset[] = [];
+  for (const entry of suite.datasets) {
+    if (entry.loader === undefined) continue;
+    out.push(await prepareDataset(suite.name, entry, loc));
+  }
+  return out;
+}

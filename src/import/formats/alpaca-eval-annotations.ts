@@ -1,0 +1,132 @@
+/**
+ * @module import/formats/alpaca-eval-annotations
+ * AlpacaEval judge annotations (`annotations_<annotator>/<model>.jsonl`, one object per line, slimmed from
+ * upstream `results/<model>/<annotator>/annotations.json`): `{instruction, dataset, generator_1 (the baseline),
+ * generator_2 (the model), annotator, preference}`. A JSON array of the same objects (upstream's
+ * `annotations.json`) is accepted too. Pure: text in, rows or `file:line: reason` out.
+ *
+ * `preference` follows AlpacaEval: in [1, 2], 1 = baseline better, 2 = model better, 1.5 = tie, and 0 also
+ * means a tie (mapped to 1.5). A missing or null preference (the judge gave no completion) is a judge failure,
+ * kept as such (docs/scoring.md §3.5).
+ */
+import { z } from 'zod';
+import { fail, ok, type Result } from '../../core/result.ts';
+import { instructionKey } from './recorded-outputs.ts';
+
+/** One annotation. */
+export interface AlpacaAnnotationRow {
+  readonly line: number;
+  /** The item key: the same sha256-of-instruction key as `import outputs --format alpaca_eval`. */
+  readonly key: string;
+  readonly instruction: string;
+  readonly subset?: string;
+  readonly baseline: string;
+  readonly model: string;
+  readonly annotator?: string;
+  /** In [1, 2]; null when the judge gave none. */
+  readonly preference: number | null;
+}
+
+const rowSchema = z.object({
+  instruction: z.string().min(1, 'must be a non-empty string'),
+  dataset: z.string().optional(),
+  generator_1: z.string().min(1, 'must name the baseline model'),
+  generator_2: z.string().min(1, 'must name the judged model'),
+  annotator: z.string().optional(),
+  preference: z
+    .number()
+    .nullable()
+    .optional()
+    .refine((p) => p == null || Number.isNaN(p) || p === 0 || (p >= 1 && p <= 2), {
+      message: 'must be in [1, 2] (1 baseline better, 2 model better, 1.5 or 0 tie) or null',
+    }),
+});
+
+/** AlpacaEval's preference normalisation: 0 → 1.5 (tie), NaN/null → null (no verdict). */
+export function normalizePreference(p: number | null | undefined): number | null {
+  if (p == null || Number.isNaN(p)) return null;
+  return p === 0 ? 1.5 : p;
+}
+
+function toRow(
+  obj: unknown,
+  line: number,
+  at: string,
+  errors: string[],
+): AlpacaAnnotationRow | null {
+  const r = rowSchema.safeParse(obj);
+  if (!r.success) {
+    errors.push(
+      `${at}: ${r.error.issues.map((i) => `"${i.path.join('.')}" ${i.message}`).join('; ')}`,
+    );
+    return null;
+  }
+  const d = r.data;
+  if (d.generator_1 === d.generator_2) {
+    errors.push(
+      `${at}: generator_1 and generator_2 are both "${d.generator_1}"; a model is not judged against itself`,
+    );
+    return null;
+  }
+  return {
+    line,
+    key: instructionKey(d.instruction),
+    instruction: d.instruction,
+    ...(d.dataset ? { subset: d.dataset } : {}),
+    baseline: d.generator_1,
+    model: d.generator_2,
+    ...(d.annotator ? { annotator: d.annotator } : {}),
+    preference: normalizePreference(d.preference),
+  };
+}
+
+/**
+ * Parses one annotations file (JSONL, or a JSON array).
+ * @returns the rows, or every problem as `file:line: reason` (at most 20).
+ */
+export function parseAlpacaAnnotations(
+  text: string,
+  file: string,
+): Result<AlpacaAnnotationRow[], string[]> {
+  const body = text.replace(/^\uFEFF/, '');
+  const errors: string[] = [];
+  const rows: AlpacaAnnotationRow[] = [];
+  if (body.trimStart().startsWith('[')) {
+    let arr: unknown;
+    try {
+      arr = JSON.parse(body);
+    } catch (err) {
+      return fail([`${file}:1: not valid JSON (${(err as Error).message})`]);
+    }
+    (arr as unknown[]).forEach((obj, i) => {
+      const r = toRow(obj, i + 1, `${file}: [${i}]`, errors);
+      if (r) rows.push(r);
+    });
+  } else {
+    body.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim() === '') return;
+      let obj: unknown;
+      try {
+        obj = JSON.parse(line);
+      } catch {
+        errors.push(`${file}:${i + 1}: not valid JSON; expected one annotation object per line`);
+        return;
+      }
+      const r = toRow(obj, i + 1, `${file}:${i + 1}`, errors);
+      if (r) rows.push(r);
+    });
+  }
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.model}\u0000${r.baseline}\u0000${r.key}`;
+    const prev = seen.get(k);
+    if (prev !== undefined) {
+      errors.push(
+        `${file}:${r.line}: the same instruction is judged again for ${r.model} vs ${r.baseline} (first on line ${prev}); keep one`,
+      );
+    } else seen.set(k, r.line);
+  }
+  if (errors.length > 0) return fail(errors.slice(0, 20));
+  if (rows.length === 0) return fail([`${file}:1: no annotations found`]);
+  return ok(rows);
+}

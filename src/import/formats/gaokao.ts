@@ -1,0 +1,172 @@
+/**
+ * @module import/formats/gaokao
+ * GAOKAO-Bench objective files (OpenLMLab/GAOKAO-Bench): question files (`Data/Objective_Questions/<keyword>.json`,
+ * `{keywords, example: [{year, category, question, answer: [...], analysis, index, score}]}`) and result files
+ * (`<model>_<keyword>.json`, `{keyword, model_name, prompt, example: [{index, year, category, score, question,
+ * standard_answer, analysis, model_output, model_answer}]}`). One parser for both: the question, the standard
+ * answer, the points and, in result files, the raw `model_output`. Pure: text in, rows or `file:line: reason` out.
+ *
+ * Items are keyed `<keyword>/<index>` in the dataset `gaokao_<subject>` (GAOKAO-Bench's subject grouping), so the
+ * suite `gaokao-objective` and an import of recorded outputs name the same items.
+ */
+import { z } from 'zod';
+import { fail, ok, type Result } from '../../core/result.ts';
+import {
+  GAOKAO_KEYWORD_TYPES,
+  type GaokaoQuestionType,
+  type GaokaoSubject,
+  gaokaoSubjectOf,
+} from '../../eval/metrics/gaokao.ts';
+import { containerLines, lineAt } from './json-locate.ts';
+
+/** One objective question (and, in a result file, one model's answer to it). */
+export interface GaokaoRow {
+  /** 1-based line where the example starts. */
+  readonly line: number;
+  /** `<keyword>/<index>`. */
+  readonly key: string;
+  readonly index: string;
+  readonly year: string;
+  readonly category: string;
+  /** The question text, trimmed (what a person reads; the model is sent it with GAOKAO-Bench's prefix prompt). */
+  readonly question: string;
+  /** One letter (or letters, for multi-select) per sub-question. */
+  readonly standardAnswer: readonly string[];
+  /** Points per sub-question. */
+  readonly score: number;
+  /** The model's raw output (result files only). */
+  readonly output?: string;
+}
+
+/** A parsed file. */
+export interface GaokaoFile {
+  readonly keyword: string;
+  readonly subject: GaokaoSubject;
+  readonly type: GaokaoQuestionType;
+  /** `model_name` of a result file. */
+  readonly modelName?: string;
+  readonly rows: readonly GaokaoRow[];
+}
+
+/** The dataset name of a subject: `gaokao_<subject>`. */
+export function gaokaoDatasetName(subject: GaokaoSubject): string {
+  return `gaokao_${subject}`;
+}
+
+const intLike = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
+const example = z.object({
+  index: intLike,
+  year: z.union([z.string(), z.number()]).transform(String),
+  category: z.string().default(''),
+  question: z.string().min(1, 'must be a non-empty string'),
+  answer: z
+    .array(z.string().regex(/^[A-G]+$/, 'must be option letters A-G'))
+    .min(1)
+    .optional(),
+  standard_answer: z
+    .array(z.string().regex(/^[A-G]+$/, 'must be option letters A-G'))
+    .min(1)
+    .optional(),
+  score: z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/)]).transform(Number),
+  model_output: z.string().optional(),
+});
+const fileShape = z.object({
+  keyword: z.string().optional(),
+  keywords: z.string().optional(),
+  model_name: z.string().optional(),
+  example: z.array(z.unknown()),
+});
+
+/**
+ * Parses one GAOKAO-Bench objective question or result file.
+ * @param text the file's contents.
+ * @param file the name to show in errors.
+ * @param requireOutput true for an import of model outputs: every example must carry `model_output`.
+ * @returns the file, or every problem (at most 20) as `file:line: reason`.
+ */
+export function parseGaokaoFile(
+  text: string,
+  file: string,
+  requireOutput = false,
+): Result<GaokaoFile, string[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    const pos = /position (\d+)/.exec((err as Error).message);
+    const line = pos ? lineAt(text, Number(pos[1])) : 1;
+    return fail([`${file}:${line}: not valid JSON (${(err as Error).message})`]);
+  }
+  const shape = fileShape.safeParse(data);
+  if (!shape.success) {
+    return fail([
+      `${file}:1: not a GAOKAO-Bench objective file: expected {"keywords" or "keyword", "example": [...]}`,
+    ]);
+  }
+  const keyword = shape.data.keyword ?? shape.data.keywords;
+  if (keyword === undefined) return fail([`${file}:1: "keyword"/"keywords" is missing`]);
+  const type = GAOKAO_KEYWORD_TYPES[keyword];
+  const subject = gaokaoSubjectOf(keyword);
+  if (type === undefined || subject === undefined) {
+    return fail([
+      `${file}:1: unknown objective keyword "${keyword}"; expected one of ${Object.keys(GAOKAO_KEYWORD_TYPES).join(', ')}`,
+    ]);
+  }
+  const lines = containerLines(text);
+  const problems: string[] = [];
+  const rows: GaokaoRow[] = [];
+  const seen = new Map<string, number>();
+  shape.data.example.forEach((raw, i) => {
+    const line = lines.get(`example.${i}`) ?? 1;
+    const r = example.safeParse(raw);
+    if (!r.success) {
+      if (problems.length < 20)
+        problems.push(
+          `${file}:${line}: example ${i}: ${r.error.issues.map((x) => `${x.path.join('.') || 'row'} ${x.message}`).join('; ')}`,
+        );
+      return;
+    }
+    const standard = r.data.standard_answer ?? r.data.answer;
+    if (standard === undefined) {
+      if (problems.length < 20)
+        problems.push(`${file}:${line}: example ${i}: "answer" (or "standard_answer") is missing`);
+      return;
+    }
+    if (requireOutput && r.data.model_output === undefined) {
+      if (problems.length < 20)
+        problems.push(
+          `${file}:${line}: example ${i}: "model_output" is missing; this is not a result file of model outputs`,
+        );
+      return;
+    }
+    const index = String(Number(r.data.index));
+    const earlier = seen.get(index);
+    if (earlier !== undefined) {
+      if (problems.length < 20)
+        problems.push(
+          `${file}:${line}: example ${i}: index ${index} repeats the example at line ${earlier}`,
+        );
+      return;
+    }
+    seen.set(index, line);
+    rows.push({
+      line,
+      key: `${keyword}/${index}`,
+      index,
+      year: r.data.year,
+      category: r.data.category,
+      question: r.data.question.trim(),
+      standardAnswer: standard,
+      score: r.data.score,
+      ...(r.data.model_output !== undefined ? { output: r.data.model_output } : {}),
+    });
+  });
+  if (problems.length > 0) return fail(problems);
+  return ok({
+    keyword,
+    subject,
+    type,
+    ...(shape.data.model_name !== undefined ? { modelName: shape.data.model_name } : {}),
+    rows,
+  });
+}

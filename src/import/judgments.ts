@@ -1,0 +1,304 @@
+/**
+ * @module import/judgments
+ * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME`: published judge outputs become
+ * stored judge scores, so published figures can be rebuilt without any endpoint. The judged models, items and
+ * (for GAOKAO-Bench, which records them) answers are created as needed: nothing has to be imported first.
+ * One transaction: a bad file fails the whole import and writes nothing; re-running changes nothing.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { modelNameSchema } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import { ensureDataset, ensureItems } from '../storage/items.ts';
+import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
+import { ensureModels } from '../storage/models.ts';
+import { insertResponses } from '../storage/responses.ts';
+import type { Database } from '../storage/schema.ts';
+import {
+  type AlpacaAnnotationRow,
+  parseAlpacaAnnotations,
+} from './formats/alpaca-eval-annotations.ts';
+import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
+import { RECORDED_REQUEST_HASH } from './outputs.ts';
+
+/** Formats of recorded judgments. */
+export type JudgmentsFormat = 'gaokao' | 'alpaca_eval';
+
+/** The dataset GAOKAO-Bench's subjective questions are filed under. */
+export const GAOKAO_SUBJECTIVE_DATASET = 'gaokao_subjective';
+/** The rubric name and version of GAOKAO-Bench's teacher prompt (without marking criteria). */
+export const GAOKAO_RUBRIC = { name: 'gaokao_teacher', version: 'wo_marking_criterion' } as const;
+/** The rubric name of AlpacaEval's pairwise judge; its version is the annotator config name. */
+export const ALPACA_RUBRIC = 'alpaca_eval_pairwise';
+
+/** Options of a judgments import. */
+export interface ImportJudgmentsOptions {
+  /** A file, or a folder whose files of the format are all imported. */
+  readonly path: string;
+  readonly format: JudgmentsFormat;
+  /** The judge's name, as stored with every score (must match the judge the files name, when they do). */
+  readonly judge: string;
+}
+
+/** What an import did. */
+export interface ImportJudgmentsResult {
+  readonly files: number;
+  readonly rows: number;
+  readonly judged: number;
+  readonly failed: number;
+  /** Models whose answers were judged (and baselines, for pairwise). */
+  readonly models: readonly string[];
+  /** Scores written (new or changed). */
+  readonly written: number;
+  /** GAOKAO items credited above their points as published (kept as published, listed here). */
+  readonly overMax: readonly string[];
+}
+
+async function listFiles(path: string, ext: string): Promise<string[]> {
+  let st: Awaited<ReturnType<typeof stat>>;
+  try {
+    st = await stat(path);
+  } catch (err) {
+    throw new AppError(
+      'import_invalid',
+      `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
+      { cause: err },
+    );
+  }
+  if (!st.isDirectory()) return [path];
+  const names = (await readdir(path)).filter((n) => n.endsWith(ext)).sort();
+  const files: string[] = [];
+  for (const n of names) {
+    if ((await stat(join(path, n))).isFile()) files.push(join(path, n));
+  }
+  if (files.length === 0) {
+    throw new AppError(
+      'import_invalid',
+      `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
+    );
+  }
+  return files;
+}
+
+/**
+ * Imports recorded judgments.
+ * @throws AppError `input_invalid` for a bad `--judge`; `import_invalid` naming `file:line` (or `file: path`) for
+ *   every bad row, or when a file names another judge than `--judge` (nothing is written then).
+ */
+export async function importJudgments(
+  db: Kysely<Database>,
+  opts: ImportJudgmentsOptions,
+): Promise<ImportJudgmentsResult> {
+  const judgeName = modelNameSchema.safeParse(opts.judge);
+  if (!judgeName.success) {
+    throw new AppError(
+      'input_invalid',
+      `--judge ${JSON.stringify(opts.judge)}: ${judgeName.error.issues[0]?.message ?? 'invalid name'}`,
+    );
+  }
+  return opts.format === 'gaokao' ? importGaokao(db, opts) : importAlpaca(db, opts);
+}
+
+async function importGaokao(
+  db: Kysely<Database>,
+  opts: ImportJudgmentsOptions,
+): Promise<ImportJudgmentsResult> {
+  const files = await listFiles(opts.path, '.json');
+  const parsed: GaokaoJudgedFile[] = [];
+  const errors: string[] = [];
+  for (const f of files) {
+    const r = parseGaokaoJudged(await readFile(f, 'utf8'), f);
+    if (!r.ok) {
+      errors.push(...r.reason);
+      continue;
+    }
+    if (r.value.teacher !== undefined && r.value.teacher !== opts.judge) {
+      errors.push(
+        `${f}: teacher_model_name is "${r.value.teacher}" but --judge is "${opts.judge}"; pass --judge ${r.value.teacher}`,
+      );
+      continue;
+    }
+    parsed.push(r.value);
+  }
+  if (errors.length > 0) throw new AppError('import_invalid', errors.slice(0, 20).join('\n'));
+  const models = [...new Set(parsed.map((p) => p.model))];
+  for (const m of models) {
+    if (!modelNameSchema.safeParse(m).success) {
+      throw new AppError('import_invalid', `model_name "${m}" is not a valid model name`);
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    const modelIds = await ensureModels(trx, models, 'recorded');
+    const datasetId = await ensureDataset(trx, {
+      name: GAOKAO_SUBJECTIVE_DATASET,
+      ability: 'knowledge',
+      method: 'scoring',
+      language: 'zh',
+      source: opts.path,
+    });
+    const all = parsed.flatMap((p) => p.rows.map((r) => ({ file: p, row: r })));
+    const itemIds = await ensureItems(
+      trx,
+      datasetId,
+      all.map(({ file, row }) => ({
+        key: row.key,
+        prompt: row.question,
+        reference: row.standardAnswer,
+        metadata: {
+          keyword: file.keyword,
+          year: row.year,
+          category: row.category,
+          score: row.score,
+        },
+      })),
+    );
+    await insertResponses(
+      trx,
+      all.map(({ file, row }) => ({
+        modelId: modelIds.get(file.model) as number,
+        itemId: itemIds.get(row.key) as number,
+        requestHash: RECORDED_REQUEST_HASH,
+        output: row.modelOutput,
+        source: 'import',
+      })),
+    );
+    const overMax: string[] = [];
+    const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
+      const base = {
+        modelId: modelIds.get(file.model) as number,
+        itemId: itemIds.get(row.key) as number,
+        judge: opts.judge,
+        rubric: GAOKAO_RUBRIC.name,
+        rubricVersion: GAOKAO_RUBRIC.version,
+        source: 'import' as const,
+        attempts: 0,
+      };
+      if (row.credit === null) {
+        return {
+          ...base,
+          status: 'failed' as const,
+          failureCode: 'unparseable',
+          failureMessage: 'no grader score recorded',
+          judgeOutput: { correction: row.correction },
+        };
+      }
+      if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
+      return {
+        ...base,
+        status: 'judged' as const,
+        rawScore: row.credit,
+        maxScore: row.score,
+        judgeOutput: {
+          correction: row.correction,
+          grader_scores: row.graderScores,
+          ...(row.credit > row.score ? { published_above_max: true } : {}),
+        },
+      };
+    });
+    const written = await upsertJudgeScores(trx, specs);
+    const failed = specs.filter((s) => s.status === 'failed').length;
+    return {
+      files: files.length,
+      rows: specs.length,
+      judged: specs.length - failed,
+      failed,
+      models,
+      written,
+      overMax,
+    };
+  });
+}
+
+async function importAlpaca(
+  db: Kysely<Database>,
+  opts: ImportJudgmentsOptions,
+): Promise<ImportJudgmentsResult> {
+  const files = await listFiles(opts.path, '.jsonl');
+  const rows: AlpacaAnnotationRow[] = [];
+  const errors: string[] = [];
+  for (const f of files) {
+    const r = parseAlpacaAnnotations(await readFile(f, 'utf8'), f);
+    if (!r.ok) {
+      errors.push(...r.reason);
+      continue;
+    }
+    const other = r.value.find((x) => x.annotator !== undefined && x.annotator !== opts.judge);
+    if (other) {
+      errors.push(
+        `${f}:${other.line}: annotator is "${other.annotator}" but --judge is "${opts.judge}"; pass --judge ${other.annotator}`,
+      );
+      continue;
+    }
+    rows.push(...r.value);
+  }
+  const seen = new Set<string>();
+  for (const r of rows) {
+    const k = `${r.model}\u0000${r.baseline}\u0000${r.key}`;
+    if (seen.has(k)) {
+      errors.push(
+        `${opts.path}: ${r.model} vs ${r.baseline} is judged twice on one instruction (line ${r.line} of a later file); import one annotations file per model`,
+      );
+      break;
+    }
+    seen.add(k);
+  }
+  if (errors.length > 0) throw new AppError('import_invalid', errors.slice(0, 20).join('\n'));
+  const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
+  for (const m of models) {
+    if (!modelNameSchema.safeParse(m).success) {
+      throw new AppError('import_invalid', `generator "${m}" is not a valid model name`);
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    const modelIds = await ensureModels(trx, models, 'external');
+    const datasetId = await ensureDataset(trx, {
+      name: 'alpaca_eval',
+      ability: 'language',
+      method: 'comparative',
+      language: 'en',
+      source: opts.path,
+    });
+    const firstOfKey = [...new Map(rows.map((r) => [r.key, r])).values()];
+    const itemIds = await ensureItems(
+      trx,
+      datasetId,
+      firstOfKey.map((r) => ({
+        key: r.key,
+        prompt: r.instruction,
+        metadata: r.subset ? { subset: r.subset } : {},
+      })),
+    );
+    const specs: JudgeScoreSpec[] = rows.map((r) => {
+      const base = {
+        modelId: modelIds.get(r.model) as number,
+        baselineModelId: modelIds.get(r.baseline) as number,
+        itemId: itemIds.get(r.key) as number,
+        judge: opts.judge,
+        rubric: ALPACA_RUBRIC,
+        rubricVersion: r.annotator ?? opts.judge,
+        source: 'import' as const,
+        attempts: 0,
+      };
+      return r.preference === null
+        ? {
+            ...base,
+            status: 'failed' as const,
+            failureCode: 'unparseable',
+            failureMessage: 'no preference recorded',
+          }
+        : { ...base, status: 'judged' as const, preference: r.preference };
+    });
+    const written = await upsertJudgeScores(trx, specs);
+    const failed = specs.filter((s) => s.status === 'failed').length;
+    return {
+      files: files.length,
+      rows: specs.length,
+      judged: specs.length - failed,
+      failed,
+      models: [...new Set(rows.map((r) => r.model))],
+      written,
+      overMax: [],
+    };
+  });
+}

@@ -1,0 +1,98 @@
+/**
+ * @module llm/factory
+ * Builds the client of a configured model (config/models.yaml) and makes sure the model has its `models` row
+ * (with its endpoint configuration, never its key).
+ */
+import type { Kysely } from 'kysely';
+import type { ModelConfig } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { ensureModels } from '../storage/models.ts';
+import type { Database } from '../storage/schema.ts';
+import { OpenAiCompatibleClient } from './openai-client.ts';
+import { RecordedClient } from './recorded-client.ts';
+import { dbResponseCache } from './response-cache.ts';
+import type { LlmClient } from './types.ts';
+
+/** Dependencies of {@link openLlmClient}. */
+export interface LlmDeps {
+  readonly db: Kysely<Database>;
+  readonly logger: Logger;
+  /** The API key of a model by name (LoadedConfig.apiKeyFor). */
+  readonly apiKeyFor: (modelName: string) => string | undefined;
+}
+
+/** A client plus the model's row id. */
+export interface OpenedClient {
+  readonly client: LlmClient;
+  readonly modelId: number;
+  /** The endpoint configuration without secrets (stored with runs). */
+  readonly snapshot: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Opens the client of `model`.
+ * @throws AppError `config_invalid` when the model names an `api_key_env` variable that is not set.
+ */
+export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<OpenedClient> {
+  const ids = await ensureModels(deps.db, [model.name], model.provider);
+  const modelId = ids.get(model.name);
+  if (modelId === undefined) throw new Error(`model row for ${model.name} was not created`);
+  const cache = dbResponseCache(deps.db, modelId);
+  if (model.provider === 'recorded') {
+    return {
+      client: new RecordedClient({ name: model.name, cache }),
+      modelId,
+      snapshot: { provider: 'recorded' },
+    };
+  }
+  const apiKey = deps.apiKeyFor(model.name);
+  if (model.api_key_env && apiKey === undefined) {
+    throw new AppError(
+      'config_invalid',
+      `model ${model.name}: its API key variable ${model.api_key_env} (config/models.yaml api_key_env) is not set. ` +
+        `Export it, e.g. \`export ${model.api_key_env}=...\`, or remove api_key_env for an endpoint that needs no key.`,
+    );
+  }
+  const client = new OpenAiCompatibleClient({
+    name: model.name,
+    baseUrl: model.base_url,
+    model: model.model,
+    apiKey,
+    params: model.params,
+    timeoutMs: model.timeout_ms,
+    maxConcurrency: model.max_concurrency,
+    maxRetries: model.max_retries,
+    maxRetryAfterMs: model.max_retry_after_ms,
+    cache,
+    logger: deps.logger,
+  });
+  return {
+    client,
+    modelId,
+    snapshot: {
+      provider: 'openai',
+      base_url: model.base_url,
+      model: model.model,
+      params: model.params,
+      timeout_ms: model.timeout_ms,
+      max_concurrency: model.max_concurrency,
+      max_retries: model.max_retries,
+    },
+  };
+}
+
+/**
+ * A configured model by name.
+ * @throws AppError `not_found` listing the configured names.
+ */
+export function findModelConfig(models: readonly ModelConfig[], name: string): ModelConfig {
+  const m = models.find((x) => x.name === name);
+  if (m) return m;
+  throw new AppError(
+    'not_found',
+    models.length === 0
+      ? `unknown model "${name}": config/models.yaml lists no models yet (add one, see README "Models")`
+      : `unknown model "${name}". Configured models: ${models.map((x) => x.name).join(', ')}`,
+  );
+}

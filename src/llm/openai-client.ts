@@ -1,0 +1,271 @@
+/**
+ * @module llm/openai-client
+ * An {@link LlmClient} for any OpenAI-compatible chat-completions endpoint, over the `openai` package (the only
+ * importer of it), with the response cache in front.
+ *
+ * What the SDK already does and we rely on (openai 6.30, `client.js` makeRequest / retryRequest / shouldRetry):
+ * - retries 408, 409, 429, every 5xx and connection errors/timeouts, `max_retries` times (default 2);
+ * - waits what `retry-after-ms` or `Retry-After` (seconds or an HTTP date) asks before retrying, else an
+ *   exponential backoff of 0.5 s · 2^n (max 8 s) with jitter;
+ * - obeys `x-should-retry: true|false` from the server;
+ * - applies `timeout` per attempt and aborts on the caller's `signal`.
+ *
+ * What it lacks, added here:
+ * - **a cap on `Retry-After`**: the SDK sleeps whatever the server asks (an hour if it says so), and that sleep does
+ *   not listen to the abort signal. A fetch wrapper marks any response asking to wait longer than
+ *   `max_retry_after_ms` with `x-should-retry: false`, so the SDK stops and the request fails at once as
+ *   `rate_limited`, saying how long the server asked for;
+ * - **a per-endpoint concurrency limit** (`max_concurrency`, p-limit), shared by every run using this client;
+ * - **accounting**: latency (wall time of the call, retries included) and token usage per request;
+ * - **failures as values**: endpoint faults become {@link CompletionResult} failures with a code, never throws;
+ * - **the response cache**: an identical request is answered from the database with no call; only non-empty
+ *   answers are stored.
+ */
+import OpenAI from 'openai';
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { Logger } from '../core/logger.ts';
+import { requestHash } from './request-hash.ts';
+import type { ResponseCache } from './response-cache.ts';
+import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
+
+/** Options of {@link OpenAiCompatibleClient}. */
+export interface OpenAiClientOptions {
+  /** Configured model name. */
+  readonly name: string;
+  /** Endpoint, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1`. */
+  readonly baseUrl: string;
+  /** Provider model id sent as `model`. */
+  readonly model: string;
+  /** API key; endpoints that need none get a placeholder (the SDK requires one). */
+  readonly apiKey?: string | undefined;
+  /** Default sampling parameters (a request's `params` override them key by key). */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** Per-attempt timeout, ms (default 60,000). */
+  readonly timeoutMs?: number;
+  /** Requests in flight at once (default 4). */
+  readonly maxConcurrency?: number;
+  /** SDK retries (default 2). */
+  readonly maxRetries?: number;
+  /** Longest Retry-After waited out, ms (default 60,000). */
+  readonly maxRetryAfterMs?: number;
+  readonly cache: ResponseCache;
+  readonly logger: Logger;
+}
+
+/** How long a response asks us to wait (retry-after-ms, else Retry-After in seconds or as a date), in ms. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && !Number.isNaN(Number.parseFloat(ms))) return Number.parseFloat(ms);
+  const ra = headers.get('retry-after');
+  if (ra === null) return undefined;
+  const secs = Number.parseFloat(ra);
+  if (!Number.isNaN(secs)) return secs * 1000;
+  const at = Date.parse(ra);
+  return Number.isNaN(at) ? undefined : at - now;
+}
+
+/** The OpenAI-compatible client. */
+export class OpenAiCompatibleClient implements LlmClient {
+  readonly name: string;
+  readonly maxConcurrency: number;
+  readonly #o: OpenAiClientOptions;
+  readonly #sdk: OpenAI;
+  readonly #limit: LimitFunction;
+  readonly #log: Logger;
+  readonly #maxRetryAfterMs: number;
+
+  constructor(o: OpenAiClientOptions) {
+    this.#o = o;
+    this.name = o.name;
+    this.maxConcurrency = o.maxConcurrency ?? 4;
+    this.#limit = pLimit(this.maxConcurrency);
+    this.#maxRetryAfterMs = o.maxRetryAfterMs ?? 60_000;
+    this.#log = o.logger.child({ component: 'llm', model: o.name });
+    const log = this.#log;
+    const cap = this.#maxRetryAfterMs;
+    this.#sdk = new OpenAI({
+      baseURL: o.baseUrl,
+      apiKey: o.apiKey ?? 'no-key',
+      timeout: o.timeoutMs ?? 60_000,
+      maxRetries: o.maxRetries ?? 2,
+      logLevel: 'warn',
+      logger: {
+        error: (msg: string) => log.error(msg),
+        warn: (msg: string) => log.warn(msg),
+        info: (msg: string) => log.debug(msg),
+        debug: (msg: string) => log.trace(msg),
+      },
+      fetch: async (url, init) => {
+        const res = await fetch(url, init);
+        if (res.ok) return res;
+        const wait = retryAfterMs(res.headers);
+        log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
+        if (wait === undefined || wait <= cap) return res;
+        // Longer than we are willing to wait: tell the SDK not to retry (it would sleep, unabortably, that long).
+        const headers = new Headers(res.headers);
+        headers.set('x-should-retry', 'false');
+        headers.set('x-zhujiu-retry-after-capped', String(Math.round(wait)));
+        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+      },
+    });
+  }
+
+  /** The effective sampling parameters of a request. */
+  #params(request: CompletionRequest): Record<string, unknown> {
+    return { ...(this.#o.params ?? {}), ...(request.params ?? {}) };
+  }
+
+  /** The cache key of a request (see llm/request-hash). */
+  hashOf(request: CompletionRequest): string {
+    return requestHash({
+      model: this.#o.model,
+      baseUrl: this.#o.baseUrl,
+      params: this.#params(request),
+      messages: request.messages,
+      templateVersion: request.templateVersion,
+      jsonSchema: request.jsonSchema,
+    });
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const hash = this.hashOf(request);
+    const hit = await this.#o.cache.lookup(hash);
+    if (hit) {
+      return {
+        ok: true,
+        text: hit.output,
+        cached: true,
+        responseId: hit.id,
+        latencyMs: hit.latencyMs ?? 0,
+        ...(hit.promptTokens !== null ? { promptTokens: hit.promptTokens } : {}),
+        ...(hit.completionTokens !== null ? { completionTokens: hit.completionTokens } : {}),
+      };
+    }
+    return this.#limit(() => this.#call(request, hash));
+  }
+
+  async #call(request: CompletionRequest, hash: string): Promise<CompletionResult> {
+    const t0 = performance.now();
+    const elapsed = () => Math.round(performance.now() - t0);
+    if (request.signal?.aborted)
+      return { ok: false, code: 'aborted', message: 'cancelled before the call', latencyMs: 0 };
+    const body = {
+      ...this.#params(request),
+      model: this.#o.model,
+      messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+      stream: false,
+      ...(request.jsonSchema
+        ? {
+            response_format: {
+              type: 'json_schema',
+              json_schema: {
+                name: request.jsonSchema.name,
+                schema: request.jsonSchema.schema,
+                strict: true,
+              },
+            },
+          }
+        : {}),
+    } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+    let completion: OpenAI.Chat.ChatCompletion;
+    try {
+      completion = await this.#sdk.chat.completions.create(
+        body,
+        request.signal ? { signal: request.signal } : {},
+      );
+    } catch (err) {
+      const failure = this.#failure(err, elapsed());
+      this.#log.warn(
+        { code: failure.code, status: failure.status, latencyMs: failure.latencyMs },
+        `request failed: ${failure.message}`,
+      );
+      return failure;
+    }
+    const latencyMs = elapsed();
+    const choice = completion.choices?.[0];
+    const text = choice?.message?.content ?? '';
+    const usage = completion.usage;
+    if (text.trim() === '') {
+      const refusal = choice?.message?.refusal;
+      return refusal
+        ? { ok: false, code: 'refused', message: `the model refused: ${refusal}`, latencyMs }
+        : {
+            ok: false,
+            code: 'empty_reply',
+            message: `empty reply (finish_reason ${choice?.finish_reason ?? 'none'})`,
+            latencyMs,
+          };
+    }
+    const responseId = await this.#o.cache.save({
+      requestHash: hash,
+      itemId: request.itemId ?? null,
+      output: text,
+      latencyMs,
+      promptTokens: usage?.prompt_tokens,
+      completionTokens: usage?.completion_tokens,
+    });
+    this.#log.debug(
+      { latencyMs, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
+      'answered',
+    );
+    return {
+      ok: true,
+      text,
+      cached: false,
+      responseId,
+      latencyMs,
+      ...(usage
+        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+        : {}),
+    };
+  }
+
+  #failure(err: unknown, latencyMs: number): Extract<CompletionResult, { ok: false }> {
+    if (err instanceof OpenAI.APIUserAbortError)
+      return { ok: false, code: 'aborted', message: 'cancelled', latencyMs };
+    if (err instanceof OpenAI.APIConnectionTimeoutError)
+      return {
+        ok: false,
+        code: 'timeout',
+        message: `no answer within ${this.#o.timeoutMs ?? 60_000} ms (after retries)`,
+        latencyMs,
+      };
+    if (err instanceof OpenAI.APIConnectionError)
+      return {
+        ok: false,
+        code: 'network',
+        message: `cannot reach the endpoint: ${err.message}`,
+        latencyMs,
+      };
+    if (err instanceof OpenAI.APIError) {
+      const status = err.status ?? 0;
+      const capped = err.headers?.get('x-zhujiu-retry-after-capped');
+      if (capped) {
+        return {
+          ok: false,
+          code: 'rate_limited',
+          status,
+          message: `HTTP ${status}: the endpoint asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
+          latencyMs,
+        };
+      }
+      const detail = err.message.slice(0, 300);
+      return {
+        ok: false,
+        code: status === 429 ? 'rate_limited' : 'http_error',
+        status,
+        message:
+          status >= 500 || status === 429
+            ? `HTTP ${status} after ${this.#o.maxRetries ?? 2} retries: ${detail}`
+            : `HTTP ${status}: ${detail}`,
+        latencyMs,
+      };
+    }
+    return {
+      ok: false,
+      code: 'network',
+      message: `request failed: ${(err as Error)?.message ?? String(err)}`,
+      latencyMs,
+    };
+  }
+}

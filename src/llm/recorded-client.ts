@@ -1,0 +1,51 @@
+/**
+ * @module llm/recorded-client
+ * A model whose answers are whatever was imported (`zhujiu import outputs`): asking it never calls anything. An
+ * item it has no answer to is a per-item failure `no_recorded_answer`, not a crash; so is a request that answers
+ * no stored item.
+ */
+import type { ResponseCache } from './response-cache.ts';
+import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
+
+/** The recorded-outputs client. */
+export class RecordedClient implements LlmClient {
+  readonly name: string;
+  /** Reading the database: a few at a time is plenty. */
+  readonly maxConcurrency: number;
+  readonly #cache: ResponseCache;
+
+  constructor(o: { name: string; cache: ResponseCache; maxConcurrency?: number }) {
+    this.name = o.name;
+    this.#cache = o.cache;
+    this.maxConcurrency = o.maxConcurrency ?? 8;
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    if (request.itemId === undefined) {
+      return {
+        ok: false,
+        code: 'no_recorded_answer',
+        message: `${this.name} is a recorded model: it answers only stored items`,
+        latencyMs: 0,
+      };
+    }
+    const r = await this.#cache.recorded(request.itemId);
+    if (!r || r.output.trim() === '') {
+      return {
+        ok: false,
+        code: 'no_recorded_answer',
+        message: `${this.name} has no recorded answer to item ${request.itemId} (import its outputs with \`zhujiu import outputs\`)`,
+        latencyMs: 0,
+      };
+    }
+    return {
+      ok: true,
+      text: r.output,
+      cached: true,
+      responseId: r.id,
+      latencyMs: r.latencyMs ?? 0,
+      ...(r.promptTokens !== null ? { promptTokens: r.promptTokens } : {}),
+      ...(r.completionTokens !== null ? { completionTokens: r.completionTokens } : {}),
+    };
+  }
+}

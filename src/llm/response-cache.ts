@@ -1,0 +1,44 @@
+/**
+ * @module llm/response-cache
+ * The response cache port the clients use, and its database implementation over `storage/responses`. Only
+ * answers are stored: failures and empty replies never reach {@link ResponseCache.save}.
+ */
+import type { Kysely } from 'kysely';
+import {
+  findCachedResponse,
+  recordedResponse,
+  type StoredResponse,
+  saveCachedResponse,
+} from '../storage/responses.ts';
+import type { Database } from '../storage/schema.ts';
+
+export type { StoredResponse };
+
+/** Stored answers of one model. */
+export interface ResponseCache {
+  /** The stored answer to the request with this hash, if any. */
+  lookup(requestHash: string): Promise<StoredResponse | undefined>;
+  /** Stores an answer; returns the id of the row that answers the request. */
+  save(answer: {
+    readonly requestHash: string;
+    readonly itemId: number | null;
+    readonly output: string;
+    readonly latencyMs: number;
+    readonly promptTokens?: number | undefined;
+    readonly completionTokens?: number | undefined;
+  }): Promise<number>;
+  /** The recorded (imported) answer of the model to a stored item, if any. */
+  recorded(itemId: number): Promise<StoredResponse | undefined>;
+}
+
+/** The request hash imported outputs are stored under (`import/outputs.ts` RECORDED_REQUEST_HASH). */
+export const RECORDED_HASH = 'recorded';
+
+/** The cache of model `modelId` in the database. */
+export function dbResponseCache(db: Kysely<Database>, modelId: number): ResponseCache {
+  return {
+    lookup: (hash) => findCachedResponse(db, modelId, hash),
+    save: (a) => saveCachedResponse(db, { modelId, ...a }),
+    recorded: (itemId) => recordedResponse(db, modelId, itemId, RECORDED_HASH),
+  };
+}

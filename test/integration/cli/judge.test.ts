@@ -1,0 +1,222 @@
+/**
+ * `zhujiu judge agree`, `zhujiu import judgments` and `zhujiu judge report` as a user runs them: a child process
+ * through bin/zhujiu.js, a fresh data folder, the real published files.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+
+const run = promisify(execFile);
+
+async function zhujiu(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await run(process.execPath, [ZHUJIU_BIN, ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+const PANDA = ['outputs', 'pandalm'] as const;
+
+describe('zhujiu judge agree', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-agree-'));
+
+  it('prints exactly the documented JSON keys; weighted kappa only for ordered labels', async () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    writeFileSync(a, '{"item":"1","label":3}\n{"item":"2","label":2}\n{"item":"3","label":0}\n');
+    writeFileSync(b, '{"item":"1","label":3}\n{"item":"2","label":1}\n{"item":"4","label":1}\n');
+    const r = await zhujiu(['judge', 'agree', a, b, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(Object.keys(out)).toEqual([
+      'n',
+      'kappa',
+      'kappa_linear',
+      'kappa_quadratic',
+      'exact',
+      'within_one',
+      'confusion',
+    ]);
+    expect(out).toMatchObject({ n: 2, exact: 0.5, within_one: 1 });
+    expect(r.stderr).toContain('1 item(s) only in');
+    const s1 = join(dir, 's1.jsonl');
+    const s2 = join(dir, 's2.jsonl');
+    writeFileSync(s1, '{"item":1,"label":"good"}\n{"item":2,"label":"bad"}\n');
+    writeFileSync(s2, '{"item":1,"label":"good"}\n{"item":2,"label":"good"}\n');
+    const u = JSON.parse((await zhujiu(['judge', 'agree', s1, s2, '--json'])).stdout);
+    expect([u.kappa_linear, u.kappa_quadratic, u.within_one]).toEqual([null, null, null]);
+    const o = JSON.parse(
+      (await zhujiu(['judge', 'agree', s1, s2, '--json', '--order', 'bad,good'])).stdout,
+    );
+    expect(o.kappa_linear).not.toBeNull();
+  });
+
+  it('bad input: file:line and the fix, exit 1; a missing file exits 2', async () => {
+    const bad = join(dir, 'bad.jsonl');
+    writeFileSync(bad, '{"item":"1","label":3}\n{"item":"1","label":2}\n');
+    const r = await zhujiu(['judge', 'agree', bad, bad]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${bad}:2: item "1" is already labelled on line 1`);
+    const m = await zhujiu(['judge', 'agree', join(dir, 'nope.jsonl'), bad]);
+    expect(m.code).toBe(2);
+    expect(m.stderr).toContain('nope.jsonl: cannot read (ENOENT); check the path');
+  });
+
+  it.skipIf(!hasSharedData(...PANDA, 'testset-v1.json'))(
+    'PandaLM: annotator 1 vs 2 kappa 0.8520; GPT-3.5 vs majority kappa 0.4929, QWK 0.5882 with --order 1,0,2',
+    async () => {
+      const items = JSON.parse(readFileSync(sharedData(...PANDA, 'testset-v1.json'), 'utf8')) as {
+        idx: number;
+        annotator1: number;
+        annotator2: number;
+        annotator3: number;
+      }[];
+      const gpt = JSON.parse(
+        readFileSync(sharedData(...PANDA, 'gpt-3.5-turbo-testset-v1.json'), 'utf8'),
+      ) as { idx: number; gpt_result: string }[];
+      const lines = (rows: { item: number; label: number }[]) =>
+        rows.map((r) => JSON.stringify(r)).join('\n');
+      const f1 = join(dir, 'a1.jsonl');
+      const f2 = join(dir, 'a2.jsonl');
+      const fm = join(dir, 'majority.jsonl');
+      const fg = join(dir, 'gpt.jsonl');
+      writeFileSync(f1, lines(items.map((x) => ({ item: x.idx, label: x.annotator1 }))));
+      writeFileSync(f2, lines(items.map((x) => ({ item: x.idx, label: x.annotator2 }))));
+      writeFileSync(
+        fm,
+        lines(
+          items.map((x) => {
+            const v = [x.annotator1, x.annotator2, x.annotator3];
+            return {
+              item: x.idx,
+              label: v.find((l) => v.filter((y) => y === l).length >= 2) ?? -1,
+            };
+          }),
+        ),
+      );
+      const map: Record<string, number> = { '1': 1, '2': 2, Tie: 0 };
+      writeFileSync(
+        fg,
+        lines(
+          gpt
+            .filter((g) => g.gpt_result in map)
+            .map((g) => ({ item: g.idx, label: map[g.gpt_result] as number })),
+        ),
+      );
+      const a = JSON.parse((await zhujiu(['judge', 'agree', f1, f2, '--json'])).stdout);
+      expect(a.kappa.toFixed(4)).toBe('0.8520');
+      const g = await zhujiu(['judge', 'agree', fg, fm, '--json', '--order', '1,0,2']);
+      const j = JSON.parse(g.stdout);
+      expect([j.n, j.kappa.toFixed(4), j.kappa_quadratic.toFixed(4)]).toEqual([
+        974,
+        '0.4929',
+        '0.5882',
+      ]);
+      expect(g.stderr).toContain('0 item(s) only in');
+      expect(g.stderr).toContain('25 only in');
+      const text = await zhujiu(['judge', 'agree', fg, fm, '--order', '1,0,2']);
+      expect(text.stdout).toContain("Cohen's kappa 0.4929");
+      expect(text.stdout).toContain('quadratic 0.5882');
+    },
+  );
+});
+
+const GAOKAO = ['outputs', 'gaokao_bench', 'gpt-4-0314_subjective_judged_by_gpt-4-1106-preview'];
+const ALPACA = [
+  'outputs',
+  'alpaca_eval',
+  'annotations_weighted_alpaca_eval_gpt4_turbo',
+  'claude-2.jsonl',
+];
+
+describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
+  'zhujiu import judgments + judge report',
+  () => {
+    const env = { ZHUJIU_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'zhujiu-jr-')), 'pg') };
+
+    it('rebuilds the published figures with no endpoint', { timeout: 240_000 }, async () => {
+      const g = await zhujiu(
+        [
+          'import',
+          'judgments',
+          sharedData(...GAOKAO),
+          '--format',
+          'gaokao',
+          '--judge',
+          'gpt-4-1106-preview',
+        ],
+        env,
+      );
+      expect(g.code, g.stderr).toBe(0);
+      expect(g.stdout).toMatch(
+        /imported 1030 judge scores by gpt-4-1106-preview for gpt-4-0314 from 18 files \(1030 judged, 0 judge failures/,
+      );
+      const a = await zhujiu(
+        [
+          'import',
+          'judgments',
+          sharedData(...ALPACA),
+          '--format',
+          'alpaca_eval',
+          '--judge',
+          'weighted_alpaca_eval_gpt4_turbo',
+        ],
+        env,
+      );
+      expect(a.code, a.stderr).toBe(0);
+      const rg = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314', '--json'], env);
+      expect(rg.code, rg.stderr).toBe(0);
+      const jg = JSON.parse(rg.stdout);
+      expect(Object.keys(jg)).toEqual(['pairwise', 'datasets']);
+      expect(Object.keys(jg.datasets[0])).toEqual([
+        'dataset',
+        'ability',
+        'rubric',
+        'judge',
+        'n',
+        'judged',
+        'earned',
+        'possible',
+        'raw_mean',
+        'sv_mean',
+        'sv_rate',
+      ]);
+      expect([jg.datasets[0].earned, jg.datasets[0].possible]).toEqual([7672.83, 11839]);
+      const ra = await zhujiu(
+        ['judge', 'report', '--model', 'claude-2', '--baseline', 'gpt4_1106_preview', '--json'],
+        env,
+      );
+      const ja = JSON.parse(ra.stdout);
+      expect(Object.keys(ja.pairwise[0])).toEqual([
+        'baseline',
+        'judge',
+        'n',
+        'win_rate',
+        'standard_error',
+        'discrete_win_rate',
+      ]);
+      expect([
+        ja.pairwise[0].win_rate.toFixed(4),
+        ja.pairwise[0].standard_error.toFixed(4),
+        ja.pairwise[0].discrete_win_rate.toFixed(4),
+      ]).toEqual(['17.1882', '1.1748', '16.3354']);
+      const text = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314'], env);
+      expect(text.stdout).toContain('1030 of 1030 judged; 7672.83 / 11839 points (0.6481)');
+      const missing = await zhujiu(['judge', 'report', '--model', 'nobody'], env);
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('--model nobody: no such model');
+    });
+  },
+);

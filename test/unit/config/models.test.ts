@@ -1,0 +1,47 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/loader.ts';
+
+describe('models.yaml', () => {
+  it('fills endpoint defaults and resolves api_key_env without putting the key in the config data', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-models-'));
+    writeFileSync(
+      join(dir, 'models.yaml'),
+      [
+        'models:',
+        '  - name: local',
+        '    provider: openai',
+        '    base_url: http://127.0.0.1:8000/v1',
+        '    model: Qwen/Qwen2-7B-Instruct',
+        '    api_key_env: LOCAL_KEY',
+        '    params: { temperature: 0 }',
+        '  - name: keyless',
+        '    provider: openai',
+        '    base_url: http://127.0.0.1:8001/v1',
+        '    model: m',
+        '  - name: old',
+        '    provider: recorded',
+        '',
+      ].join('\n'),
+    );
+    const c = loadConfig({ configDir: dir, env: { LOCAL_KEY: ' sk-abc ' }, cwd: dir });
+    expect(c.models[0]).toEqual({
+      name: 'local',
+      provider: 'openai',
+      base_url: 'http://127.0.0.1:8000/v1',
+      model: 'Qwen/Qwen2-7B-Instruct',
+      api_key_env: 'LOCAL_KEY',
+      params: { temperature: 0 },
+      timeout_ms: 60_000,
+      max_concurrency: 4,
+      max_retries: 2,
+      max_retry_after_ms: 60_000,
+    });
+    expect(c.apiKeyFor('local')).toBe('sk-abc');
+    expect(c.apiKeyFor('keyless')).toBeUndefined();
+    expect(c.apiKeyFor('old')).toBeUndefined();
+    expect(JSON.stringify(c)).not.toContain('sk-abc');
+  });
+});

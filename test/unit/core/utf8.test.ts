@@ -1,0 +1,103 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRng } from '../../../src/core/rng.ts';
+import {
+  decodeUtf8,
+  firstInvalidUtf8,
+  readUtf8File,
+  readUtf8FileSync,
+  readUtf8Lines,
+} from '../../../src/core/utf8.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'zhujiu-utf8-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, bytes: Uint8Array | string): string {
+  const p = join(dir, name);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+/** "Café crème" as Latin-1 on line 2: é is the single byte 0xE9. */
+const latin1 = Buffer.concat([
+  Buffer.from('{"a":1}\n{"b":"Caf'),
+  Buffer.from([0xe9]),
+  Buffer.from(' cr'),
+  Buffer.from([0xe8]),
+  Buffer.from('me"}\n'),
+]);
+
+async function lines(path: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const l of readUtf8Lines(path)) out.push(l);
+  return out;
+}
+
+describe('UTF-8 decoding (core/utf8)', () => {
+  it('refuses Latin-1 naming the file, the line and the byte offset', async () => {
+    const p = file('latin1.jsonl', latin1);
+    const expected =
+      /^x\.jsonl:2: not UTF-8 text: byte offset 17 \(byte 10 of line 2\) starts 0xE9 0x20 0x63 0x72, which is not valid UTF-8/;
+    expect(() => decodeUtf8(latin1, { name: 'x.jsonl' })).toThrow(expected);
+    await expect(readUtf8File(p, { name: 'x.jsonl' })).rejects.toThrow(expected);
+    expect(() => readUtf8FileSync(p, { name: 'x.jsonl' })).toThrow(expected);
+    await expect(lines(p)).rejects.toThrow(/latin1\.jsonl:2: not UTF-8 text: byte offset 17 /);
+    await expect(readUtf8File(p)).rejects.toMatchObject({ code: 'import_invalid' });
+    await expect(readUtf8File(p, { code: 'config_invalid' })).rejects.toMatchObject({
+      code: 'config_invalid',
+    });
+  });
+
+  it('reads UTF-8 (a byte-order mark is dropped, CRLF and a missing last newline are fine)', async () => {
+    const p = file('ok.txt', '\uFEFFCafé crème\r\n中文\n\nlast');
+    expect(await readUtf8File(p)).toBe('Café crème\r\n中文\n\nlast');
+    expect(await lines(p)).toEqual(['Café crème', '中文', '', 'last']);
+  });
+
+  it('finds the offset across stream chunks, with characters split between chunks', async () => {
+    // 100,000 lines of "中文é\n" (9 bytes each: the 3-byte characters straddle every 64 KiB chunk boundary),
+    // then a lone continuation byte on line 100,001.
+    const good = Buffer.from('中文é\n'.repeat(100_000));
+    const bad = Buffer.concat([good, Buffer.from('ok '), Buffer.from([0x80]), Buffer.from('\n')]);
+    expect(await lines(file('big-ok.txt', good))).toHaveLength(100_000);
+    await expect(lines(file('big-bad.txt', bad))).rejects.toThrow(
+      /big-bad\.txt:100001: not UTF-8 text: byte offset 900003 \(byte 4 of line 100001\) starts 0x80/,
+    );
+  });
+
+  it('refuses a character cut off at the end of the file, overlong forms and surrogates', async () => {
+    await expect(lines(file('cut.txt', Buffer.from([0x61, 0x0a, 0xe4, 0xb8])))).rejects.toThrow(
+      /cut\.txt:2: not UTF-8 text: byte offset 2 \(byte 1 of line 2\) starts 0xE4 0xB8/,
+    );
+    expect(firstInvalidUtf8(Uint8Array.from([0x61, 0xc0, 0x80]))).toBe(1); // overlong NUL
+    expect(firstInvalidUtf8(Uint8Array.from([0xed, 0xa0, 0x80]))).toBe(0); // UTF-16 surrogate
+    expect(firstInvalidUtf8(Uint8Array.from([0xf4, 0x90, 0x80, 0x80]))).toBe(0); // above U+10FFFF
+    expect(firstInvalidUtf8(Buffer.from('😀 中 é'))).toBe(-1);
+  });
+
+  it('agrees with the WHATWG decoder on random bytes', () => {
+    const rng = createRng(7);
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    for (let t = 0; t < 2000; t++) {
+      const n = 1 + rng.int(8);
+      const bytes = Uint8Array.from({ length: n }, () =>
+        rng.next() < 0.5 ? 0x80 + rng.int(0x80) : rng.int(0x100),
+      );
+      let valid = true;
+      try {
+        fatal.decode(bytes);
+      } catch {
+        valid = false;
+      }
+      expect(firstInvalidUtf8(bytes) === -1, Buffer.from(bytes).toString('hex')).toBe(valid);
+    }
+  });
+
+  it('names a file that cannot be read', async () => {
+    await expect(readUtf8File(join(dir, 'missing.json'))).rejects.toThrow(
+      /missing\.json: cannot read \(no such file\); check the path/,
+    );
+  });
+});
