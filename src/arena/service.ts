@@ -26,10 +26,12 @@
 import type { Kysely } from 'kysely';
 import type {
   ChatPlatform,
+  MessageDeletedEvent,
   MessageRef,
   PlatformName,
   ReactionEvent,
   ReactionSnapshot,
+  ReactionsClearedEvent,
   VoteFeedback,
 } from '../chat/port.ts';
 import type { AppConfig } from '../config/schema.ts';
@@ -50,6 +52,7 @@ import {
   markPosted,
   markRevealed,
   voidBattle,
+  withdrawBattle,
 } from '../storage/battles.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 import { applyVoteEvent, listVoteEvents, liveVotes, tally } from '../storage/votes.ts';
@@ -125,6 +128,11 @@ export class ArenaService {
   /** Makes a platform available for posting, editing and reconciling. */
   addPlatform(p: ChatPlatform): void {
     this.#platforms.set(p.name, p);
+  }
+
+  /** The connected platform of that name, if any (the live arena posts through it). */
+  platform(name: PlatformName): ChatPlatform | undefined {
+    return this.#platforms.get(name);
   }
 
   /** Names of the platforms this service can reach. */
@@ -339,6 +347,227 @@ export class ArenaService {
     return true;
   }
 
+  /**
+   * Makes the live votes of one battle equal what `snapshot` (the reactions present on its message) shows, by
+   * the rules of the module doc; every change is a logged vote event whose id and payload `ids` gives.
+   */
+  async #syncBattle(
+    platform: ChatPlatform,
+    b: { readonly id: number },
+    snapshot: readonly ReactionSnapshot[],
+    ids: (
+      voterHash: string,
+      choice: VoteChoice,
+      kind: 'add' | 'remove',
+      n: number,
+    ) => { eventId: string; payload: Record<string, unknown> },
+  ): Promise<{ added: number; removed: number }> {
+    const platformName = platform.name;
+    let added = 0;
+    let removed = 0;
+    const held = new Map<string, Set<VoteChoice>>();
+    for (const r of snapshot) {
+      const choice = this.emoji.choiceOf(platformName, r.emoji);
+      if (!choice) continue;
+      for (const u of r.userIds) {
+        if (u === platform.botUserId) continue;
+        const h = hashVoterId(this.#secret, platformName, u);
+        const set = held.get(h) ?? new Set<VoteChoice>();
+        held.set(h, set);
+        set.add(choice);
+      }
+    }
+    const live = new Map((await liveVotes(this.#db, b.id)).map((v) => [v.voterHash, v.choice]));
+    const eventsPer = new Map<string, number>();
+    const lastAt = new Map<string, number>();
+    for (const e of await listVoteEvents(this.#db, b.id)) {
+      eventsPer.set(e.voterHash, (eventsPer.get(e.voterHash) ?? 0) + 1);
+      lastAt.set(e.voterHash, Math.max(lastAt.get(e.voterHash) ?? 0, e.eventAt.getTime()));
+    }
+    const now = this.#clock.now().getTime();
+    const apply = async (
+      voterHash: string,
+      kind: 'add' | 'remove',
+      choice: VoteChoice,
+    ): Promise<void> => {
+      const n = eventsPer.get(voterHash) ?? 0;
+      // What we observe now is newer than anything logged for this voter, even if the platform's clock (event
+      // times) runs ahead of ours: never let the vote rules discard a reconciliation as stale.
+      const at = new Date(Math.max(now, (lastAt.get(voterHash) ?? 0) + 1));
+      const { eventId, payload } = ids(voterHash, choice, kind, n);
+      const res = await applyVoteEvent(this.#db, {
+        battleId: b.id,
+        voterHash,
+        platform: platformName,
+        eventId,
+        kind,
+        choice,
+        emoji: this.emoji.emojiFor(platformName, choice),
+        at,
+        payload,
+      });
+      eventsPer.set(voterHash, n + 1);
+      if (res.effect === 'cast' || res.effect === 'changed') added++;
+      if (res.effect === 'retracted') removed++;
+    };
+    for (const [voter, choices] of held) {
+      const current = live.get(voter);
+      if (current !== undefined && choices.has(current)) continue;
+      if (choices.size === 1) {
+        const only = [...choices][0] as VoteChoice;
+        await apply(voter, 'add', only);
+      } else if (current !== undefined) {
+        await apply(voter, 'remove', current);
+      } else {
+        this.#log.info(
+          { battleId: b.id, choices: CHOICES.filter((c) => choices.has(c)) },
+          'voter holds several vote emoji; not guessing',
+        );
+      }
+    }
+    for (const [voter, choice] of live) {
+      if (!held.has(voter)) await apply(voter, 'remove', choice);
+    }
+    return { added, removed };
+  }
+
+  /**
+   * Reactions removed for everyone (a moderator's "remove all ⬅️" or "remove all reactions"): the live votes of
+   * the battle are brought in line with what the message now shows, each change logged as a vote event
+   * (payload `{cleared: emoji | "all"}`, ids derived from the platform event, so a replay writes nothing), and
+   * the bot's own reactions that went with it are added again so people can still vote.
+   *
+   * What the message shows is read back from the platform (someone may react again at once); when that read
+   * fails, the clear itself says it: no reactions at all, or none of that emoji. Closed battles keep their
+   * votes (they were final at closing). Other emoji, and messages that are no battle, are ignored.
+   */
+  async onReactionsCleared(
+    ev: ReactionsClearedEvent,
+  ): Promise<{ battleId: number; added: number; removed: number } | undefined> {
+    const platform = this.#platforms.get(ev.platform);
+    if (!platform) return undefined;
+    const choice = ev.emoji === null ? null : this.emoji.choiceOf(ev.platform, ev.emoji);
+    if (choice === undefined) return undefined; // an emoji that is not a vote
+    const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
+    if (!b || b.status !== 'open' || !b.messageId) return undefined;
+    const log = this.#log.child({ battleId: b.id, platform: ev.platform });
+    let snapshot: readonly ReactionSnapshot[];
+    try {
+      snapshot = await platform.listReactions(refOf(b));
+    } catch (err) {
+      log.warn(
+        { err: (err as Error).message },
+        'cannot read the reactions after a clear; applying the clear as received',
+      );
+      snapshot = [];
+      if (choice !== null) return this.#retractChoice(platform, b, ev, choice);
+    }
+    const cleared =
+      ev.emoji === null ? 'all' : this.emoji.emojiFor(ev.platform, choice as VoteChoice);
+    const r = await this.#syncBattle(platform, b, snapshot, (voterHash, c, kind) => ({
+      eventId: `${ev.eventId}:${voterHash}:${c}:${kind}`,
+      payload: { cleared },
+    }));
+    log.info({ cleared, ...r }, 'reactions cleared on a battle message; votes follow the message');
+    await this.#restoreBotReactions(platform, b, choice);
+    return { battleId: b.id, ...r };
+  }
+
+  /**
+   * A time for events the bot writes itself (clears, deletions): now, but after every event already logged for
+   * the battle and not before the platform event, so the vote rules never discard it as stale when the
+   * platform's clock runs ahead of ours.
+   */
+  async #writeTime(battleId: number, at: Date): Promise<Date> {
+    let last = 0;
+    for (const e of await listVoteEvents(this.#db, battleId))
+      last = Math.max(last, e.eventAt.getTime());
+    return new Date(Math.max(this.#clock.now().getTime(), at.getTime(), last + 1));
+  }
+
+  /** The read-back failed: retract the live votes of the cleared choice (the others stay). */
+  async #retractChoice(
+    platform: ChatPlatform,
+    b: BattleRow,
+    ev: ReactionsClearedEvent,
+    choice: VoteChoice,
+  ): Promise<{ battleId: number; added: number; removed: number }> {
+    let removed = 0;
+    const at = await this.#writeTime(b.id, ev.at);
+    for (const v of await liveVotes(this.#db, b.id)) {
+      if (v.choice !== choice) continue;
+      const res = await applyVoteEvent(this.#db, {
+        battleId: b.id,
+        voterHash: v.voterHash,
+        platform: platform.name,
+        eventId: `${ev.eventId}:${v.voterHash}:${v.choice}:remove`,
+        kind: 'remove',
+        choice: v.choice,
+        emoji: this.emoji.emojiFor(platform.name, v.choice),
+        at,
+        payload: { cleared: this.emoji.emojiFor(platform.name, choice) },
+      });
+      if (res.effect === 'retracted') removed++;
+    }
+    await this.#restoreBotReactions(platform, b, choice);
+    return { battleId: b.id, added: 0, removed };
+  }
+
+  /** Adds back the bot's reactions a clear took away: all three, or the cleared one. */
+  async #restoreBotReactions(
+    platform: ChatPlatform,
+    b: BattleRow,
+    choice: VoteChoice | null,
+  ): Promise<void> {
+    const emojis =
+      choice === null
+        ? this.emoji.emojisFor(platform.name)
+        : [this.emoji.emojiFor(platform.name, choice)];
+    try {
+      await platform.addReactions(refOf(b), emojis);
+    } catch (err) {
+      this.#log.warn(
+        { battleId: b.id, err: (err as Error).message },
+        'could not add the vote reactions back after a clear',
+      );
+    }
+  }
+
+  /**
+   * A battle message was deleted: its reactions are gone, so every live vote is retracted (each logged, payload
+   * `{message_deleted: true}`) and the open battle is withdrawn (status `void`: it can no longer be voted on
+   * or revealed). A closed battle keeps its votes. Returns what it did, or undefined when the message was no
+   * open battle.
+   */
+  async onMessageDeleted(
+    ev: MessageDeletedEvent,
+  ): Promise<{ battleId: number; removed: number } | undefined> {
+    const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
+    if (!b || b.status !== 'open') return undefined;
+    let removed = 0;
+    const at = await this.#writeTime(b.id, ev.at);
+    for (const v of await liveVotes(this.#db, b.id)) {
+      const res = await applyVoteEvent(this.#db, {
+        battleId: b.id,
+        voterHash: v.voterHash,
+        platform: ev.platform,
+        eventId: `${ev.eventId}:${v.voterHash}:remove`,
+        kind: 'remove',
+        choice: v.choice,
+        emoji: this.emoji.emojiFor(ev.platform, v.choice),
+        at,
+        payload: { message_deleted: true },
+      });
+      if (res.effect === 'retracted') removed++;
+    }
+    await withdrawBattle(this.#db, b.id);
+    this.#log.info(
+      { battleId: b.id, platform: ev.platform, removed },
+      'battle message deleted; its votes are retracted and the battle withdrawn',
+    );
+    return { battleId: b.id, removed };
+  }
+
   /** Makes the stored live votes of `platform`'s open battles match the reactions present (see module doc). */
   async reconcile(platformName: PlatformName): Promise<ReconcileReport> {
     const platform = this.#platforms.get(platformName);
@@ -367,68 +596,12 @@ export class ArenaService {
         );
         continue;
       }
-      const held = new Map<string, Set<VoteChoice>>();
-      for (const r of snapshot) {
-        const choice = this.emoji.choiceOf(platformName, r.emoji);
-        if (!choice) continue;
-        for (const u of r.userIds) {
-          if (u === platform.botUserId) continue;
-          const h = hashVoterId(this.#secret, platformName, u);
-          const s = held.get(h) ?? new Set<VoteChoice>();
-          held.set(h, s);
-          s.add(choice);
-        }
-      }
-      const live = new Map((await liveVotes(this.#db, b.id)).map((v) => [v.voterHash, v.choice]));
-      const eventsPer = new Map<string, number>();
-      const lastAt = new Map<string, number>();
-      for (const e of await listVoteEvents(this.#db, b.id)) {
-        eventsPer.set(e.voterHash, (eventsPer.get(e.voterHash) ?? 0) + 1);
-        lastAt.set(e.voterHash, Math.max(lastAt.get(e.voterHash) ?? 0, e.eventAt.getTime()));
-      }
-      const now = this.#clock.now().getTime();
-      const apply = async (
-        voterHash: string,
-        kind: 'add' | 'remove',
-        choice: VoteChoice,
-      ): Promise<void> => {
-        const n = eventsPer.get(voterHash) ?? 0;
-        // What we observe now is newer than anything logged for this voter, even if the platform's clock (event
-        // times) runs ahead of ours: never let the vote rules discard a reconciliation as stale.
-        const at = new Date(Math.max(now, (lastAt.get(voterHash) ?? 0) + 1));
-        const res = await applyVoteEvent(this.#db, {
-          battleId: b.id,
-          voterHash,
-          platform: platformName,
-          eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
-          kind,
-          choice,
-          emoji: this.emoji.emojiFor(platformName, choice),
-          at,
-          payload: { reconcile: true },
-        });
-        eventsPer.set(voterHash, n + 1);
-        if (res.effect === 'cast' || res.effect === 'changed') added++;
-        if (res.effect === 'retracted') removed++;
-      };
-      for (const [voter, choices] of held) {
-        const current = live.get(voter);
-        if (current !== undefined && choices.has(current)) continue;
-        if (choices.size === 1) {
-          const only = [...choices][0] as VoteChoice;
-          await apply(voter, 'add', only);
-        } else if (current !== undefined) {
-          await apply(voter, 'remove', current);
-        } else {
-          this.#log.info(
-            { battleId: b.id, choices: CHOICES.filter((c) => choices.has(c)) },
-            'voter holds several vote emoji; not guessing',
-          );
-        }
-      }
-      for (const [voter, choice] of live) {
-        if (!held.has(voter)) await apply(voter, 'remove', choice);
-      }
+      const r = await this.#syncBattle(platform, b, snapshot, (voterHash, choice, kind, n) => ({
+        eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
+        payload: { reconcile: true },
+      }));
+      added += r.added;
+      removed += r.removed;
     }
     if (earlierRun.length > 0) {
       const n = earlierRun.length;

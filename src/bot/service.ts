@@ -18,6 +18,7 @@
  * otherwise.
  */
 import type { Kysely } from 'kysely';
+import { AskService, type LiveModel } from '../arena/ask.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
@@ -26,6 +27,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
+import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
@@ -57,6 +59,12 @@ export interface BotServiceOptions {
    * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
    */
   readonly quietLogs?: boolean;
+  /**
+   * The live arena (`/ask`): the models marked `arena: true` in config/models.yaml with their clients, and the
+   * judge model that classifies untagged prompts (`arena.ask.classifier_model`). Without models `/ask` says the
+   * live arena is off.
+   */
+  readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
 }
 
 /** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
@@ -79,6 +87,8 @@ export class BotService {
   readonly leaderboard: LeaderboardService;
   readonly #ownsLeaderboard: boolean;
   #lastBoardCheck = Number.NEGATIVE_INFINITY;
+  /** The live arena, when live models are configured. */
+  readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
   readonly #log: Logger;
   /** The logger given to the arena and the commands (possibly {@link quieter}). */
@@ -121,6 +131,21 @@ export class BotService {
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
         },
       });
+    const live = o.live;
+    this.ask =
+      live && live.models.length > 0
+        ? new AskService({
+            db: o.db,
+            arena: this.arena,
+            config: o.config.arena,
+            clock: o.clock,
+            logger: this.#logger,
+            voterSecret: o.voterSecret,
+            models: live.models,
+            ...(live.classifier ? { classifier: live.classifier } : {}),
+            ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+          })
+        : undefined;
     this.done = new Promise<void>((resolve) => {
       this.#doneResolve = resolve;
     });
@@ -136,8 +161,11 @@ export class BotService {
       config: this.#o.config,
       logger: this.#logger,
       leaderboard: this.leaderboard,
-      now: () => this.#o.clock.now(),
+      ...(this.ask ? { ask: this.ask } : {}),
+      clock: this.#o.clock,
+      voterSecret: this.#o.voterSecret,
     });
+    const ask = this.ask;
     const handlers: ChatHandlers = {
       onCommand,
       onReaction: async (ev) => {
@@ -147,6 +175,44 @@ export class BotService {
           this.#log.error(
             { err, eventId: ev.eventId, platform: ev.platform },
             'reaction could not be stored',
+          );
+        }
+      },
+      onThreadMessage: async (ev) => {
+        if (!ask) return;
+        try {
+          await ask.followUp({
+            platform: ev.platform,
+            channelId: ev.channelId,
+            threadOf: ev.threadOf,
+            user: ev.user,
+            prompt: ev.text,
+            reply: (c) => ev.reply(c),
+          });
+        } catch (err) {
+          this.#log.error({ err, eventId: ev.eventId }, 'follow-up failed');
+          await ev
+            .reply({ text: 'Something went wrong; the maintainers have been told (see logs).' })
+            .catch(() => undefined);
+        }
+      },
+      onReactionsCleared: async (ev) => {
+        try {
+          await this.arena.onReactionsCleared(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'cleared reactions could not be applied to the votes',
+          );
+        }
+      },
+      onMessageDeleted: async (ev) => {
+        try {
+          await this.arena.onMessageDeleted(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'a deleted battle message could not be applied to the votes',
           );
         }
       },
@@ -261,6 +327,7 @@ export class BotService {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#ticking?.catch(() => undefined);
+    await this.ask?.drain();
     for (const p of this.#started.reverse()) {
       try {
         await p.stop();

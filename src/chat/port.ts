@@ -81,6 +81,33 @@ export interface ReactionEvent {
   readonly retryNum?: number;
 }
 
+/**
+ * Reactions removed from a message for everyone at once (a moderator or the platform): all reactions of one
+ * emoji (`emoji`, raw as in {@link ReactionEvent}; Discord MESSAGE_REACTION_REMOVE_EMOJI) or every reaction
+ * (`emoji` null; Discord MESSAGE_REACTION_REMOVE_ALL). No per-user removal events follow, so the application must
+ * treat it as the removal of everyone's reactions of that emoji. `eventId` is stable across replays.
+ */
+export interface ReactionsClearedEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly emoji: string | null;
+  readonly at: Date;
+}
+
+/**
+ * A message was deleted (Discord MESSAGE_DELETE / MESSAGE_DELETE_BULK, Slack `message_deleted`): its reactions
+ * are gone with it, and no removal events follow. `eventId` is stable across replays.
+ */
+export interface MessageDeletedEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  readonly messageId: string;
+  readonly at: Date;
+}
+
 /** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
@@ -96,6 +123,15 @@ export interface CommandSpec {
   readonly options: readonly CommandOptionSpec[];
   /** Hidden from non-maintainers where the platform supports it; always checked server-side too. */
   readonly maintainerOnly?: boolean;
+}
+
+/** Options of {@link ChatPlatform.post}. */
+export interface PostOptions {
+  /**
+   * Post in the thread of this message: Discord starts a thread on it (once) and posts there, Slack replies with
+   * `thread_ts`, the terminal prints it marked as a reply. The returned ref is the thread message's.
+   */
+  readonly thread?: MessageRef;
 }
 
 /** Options for a command reply. */
@@ -120,12 +156,43 @@ export interface CommandContext {
   readonly channelId: string;
   /** Answers the caller (first call replaces the deferred "thinking…" state). */
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
+  /**
+   * Set when the command was run inside the thread of a message (Discord: a slash command in a thread started on
+   * a bot message): where that message lives. Slack runs no slash command in threads; the terminal has none.
+   */
+  readonly thread?: { readonly channelId: string; readonly messageId: string };
+}
+
+/**
+ * A person's message in the thread of a bot message (a follow-up to a battle): Slack thread replies (`message`
+ * events with `thread_ts`), the terminal's `reply <battle-id> <text>`. Discord delivers no message text without
+ * the privileged Message Content intent, so there a follow-up is a slash command run in the thread
+ * ({@link CommandContext.thread}).
+ */
+export interface ThreadMessageEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  /** The channel of the thread's first message. */
+  readonly channelId: string;
+  /** The id of the thread's first message (the bot's message the thread hangs on). */
+  readonly threadOf: string;
+  readonly user: ChatUser;
+  readonly text: string;
+  readonly at: Date;
+  /** Answers the writer (only them where the platform can: Slack ephemeral; the terminal prints). */
+  reply(content: MessageContent): Promise<void>;
 }
 
 /** What an adapter calls when something happens. Handlers must not throw; adapters log anything that escapes. */
 export interface ChatHandlers {
   onCommand(ctx: CommandContext): Promise<void>;
   onReaction(event: ReactionEvent): Promise<void>;
+  /** A message in the thread of a bot message (optional: without it, thread messages are ignored). */
+  onThreadMessage?(event: ThreadMessageEvent): Promise<void>;
+  /** Reactions cleared for everyone (see {@link ReactionsClearedEvent}). */
+  onReactionsCleared?(event: ReactionsClearedEvent): Promise<void>;
+  /** A message was deleted (see {@link MessageDeletedEvent}). */
+  onMessageDeleted?(event: MessageDeletedEvent): Promise<void>;
 }
 
 /** The users who hold one emoji on a message (for reconciliation after a restart). */
@@ -144,10 +211,15 @@ export interface ChatPlatform {
   /** Disconnects cleanly. */
   stop(): Promise<void>;
   /** Posts content to a channel; long content may become several messages (see {@link MessageRef}). */
-  post(channelId: string, content: MessageContent): Promise<MessageRef>;
+  post(channelId: string, content: MessageContent, options?: PostOptions): Promise<MessageRef>;
+  /** Deletes a posted message and its parts (a progress message that is no longer needed); optional. */
+  delete?(ref: MessageRef): Promise<void>;
   /** Replaces the content of a posted message (and its parts). */
   edit(ref: MessageRef, content: MessageContent): Promise<void>;
-  /** Adds the bot's reactions to the primary message, in order. */
+  /**
+   * Adds the bot's reactions to the primary message, in order. Every emoji is tried even when one is refused
+   * (e.g. Discord's 10014 Unknown Emoji); afterwards an AppError `chat_platform_error` names the refused ones.
+   */
   addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void>;
   /** Reads the reactions really present on the primary message (all users, paged as needed). */
   listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;

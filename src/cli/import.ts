@@ -3,6 +3,7 @@
  * `zhujiu import outputs FILE --model NAME …` and `zhujiu import battles FILE …`.
  */
 import type { Ability } from '../config/abilities.ts';
+import { AppError } from '../core/errors.ts';
 import { importBattles } from '../import/battles.ts';
 import { importOutputs } from '../import/outputs.ts';
 import { openRuntime } from '../main.ts';
@@ -11,7 +12,7 @@ import type { CliIo } from './io.ts';
 /** Flags of `zhujiu import outputs`. */
 export interface ImportOutputsOptions {
   readonly model: string;
-  readonly format: 'alpaca_eval' | 'jsonl';
+  readonly format: 'alpaca_eval' | 'jsonl' | 'gaokao';
   readonly dataset?: string;
   readonly ability: Ability;
 }
@@ -25,6 +26,10 @@ export async function runImportOutputs(
   file: string,
   o: ImportOutputsOptions,
 ): Promise<void> {
+  if (o.format === 'gaokao') {
+    await runImportGaokao(io, file, o);
+    return;
+  }
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
@@ -40,6 +45,32 @@ export async function runImportOutputs(
         `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
         `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored` : ''}) ` +
         `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    );
+  } finally {
+    await rt.close();
+  }
+}
+
+/** `zhujiu import outputs DIR --format gaokao --model NAME`: a GAOKAO-Bench result folder. */
+async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions): Promise<void> {
+  if (o.dataset !== undefined) {
+    throw new AppError(
+      'input_invalid',
+      '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
+    );
+  }
+  const { importGaokaoOutputs } = await import('../import/gaokao-outputs.ts');
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const t0 = performance.now();
+    const r = await importGaokaoOutputs(rt.db.db, { dir, model: o.model });
+    io.out(
+      `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} from ${r.files} GAOKAO-Bench files into ` +
+        `${Object.keys(r.datasets).length} datasets (${Object.entries(r.datasets)
+          .map(([d, n]) => `${d} ${n}`)
+          .join(', ')}; ${r.rows} items, ${r.skipped} already present` +
+        `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored` : ''}) ` +
+        `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${r.model} --suite gaokao-objective\``,
     );
   } finally {
     await rt.close();

@@ -28,7 +28,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
-import { isAppError } from '../core/errors.ts';
+import { AppError, isAppError } from '../core/errors.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
@@ -37,6 +37,7 @@ import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
+import type { SuitesOptions } from './suites.ts';
 
 export type { CliIo } from './io.ts';
 
@@ -127,13 +128,16 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   imp
     .command('outputs')
     .description(
-      'store recorded model outputs as responses (AlpacaEval model_outputs.json or JSONL {item, prompt, output})',
+      'store recorded model outputs as responses (AlpacaEval model_outputs.json, JSONL {item, prompt, output}, or a GAOKAO-Bench result folder)',
     )
-    .argument('<file>', 'the outputs file')
+    .argument(
+      '<file>',
+      'the outputs file (with --format gaokao: the result folder, one JSON per keyword)',
+    )
     .requiredOption('--model <name>', 'the model that produced the outputs')
     .addOption(
       new Option('--format <format>', 'file format')
-        .choices(['alpaca_eval', 'jsonl'])
+        .choices(['alpaca_eval', 'jsonl', 'gaokao'])
         .default('alpaca_eval'),
     )
     .option(
@@ -221,6 +225,17 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     });
 
   program
+    .command('suites')
+    .description(
+      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+    )
+    .option('--json', 'print {"suites":[…]} instead of a table')
+    .action(async (o: SuitesOptions) => {
+      const { runSuites } = await import('./suites.ts');
+      await runSuites(io, o);
+    });
+
+  program
     .command('ratings')
     .description(
       'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',
@@ -229,17 +244,36 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       '--battles <file>',
       'JSONL of {model_a, model_b, winner} or pair counts; default: the votes in the database',
     )
-    .option('--bootstrap <n>', 'bootstrap rounds (0 = none)', intArg('--bootstrap', 0), 1000)
-    .option('--seed <s>', 'bootstrap seed', intArg('--seed', 0), 0)
+    .option(
+      '--bootstrap <n>',
+      'bootstrap rounds (0 = none; default: ratings.bootstrap of the config for stored votes, 1000 for a file)',
+      intArg('--bootstrap', 0),
+    )
+    .option(
+      '--seed <s>',
+      'bootstrap seed (default: ratings.seed of the config for stored votes, 0 for a file)',
+      intArg('--seed', 0),
+    )
     .option(
       '--anchor <model=rating>',
-      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114',
+      'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (default: ratings.anchor of the config for stored votes)',
     )
     .option('--json', 'print {"models":[…]} instead of a table')
     .addOption(
       new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES),
     )
+    .option(
+      '--source <name>',
+      "also count the stored votes of this imported source (repeatable); the community's own (arena) and ratings.include_sources always count",
+      (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
+    )
     .action(async (o: RatingsOptions) => {
+      if (o.battles && o.source) {
+        throw new AppError(
+          'input_invalid',
+          '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+        );
+      }
       if (o.battles) {
         // A file: no database, so the drivers are never loaded.
         const { runRatings } = await import('./ratings.ts');

@@ -3,54 +3,101 @@
  * `zhujiu ratings` without `--battles`: rates the votes stored in the database (the computation lives in
  * cli/ratings.ts and rating/). Kept apart from cli/ratings.ts so that `ratings --battles FILE` never loads the
  * database drivers.
+ *
+ * Whose votes: the community's own (`arena`), the imported sources listed in `ratings.include_sources`, and those
+ * named with `--source` (storage/sources.ts). Bootstrap rounds, seed and anchor default to the config's
+ * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
 import { openRuntime } from '../main.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
+import { ARENA_SOURCE, listSources, ratedSources } from '../storage/sources.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 
+const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
 /**
- * Runs `zhujiu ratings` on the stored votes (all, or one ability).
- * @throws AppError `rating_input_invalid` when there are no votes; `db_unavailable`.
+ * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
+ * @throws AppError `input_invalid` for a `--source` with no stored battles (listing the stored ones),
+ *   `rating_input_invalid` when the counted sources hold no votes (saying which sources do), `db_unavailable`.
  */
 export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<void> {
   const rt = await openRuntime({ quiet: true });
   try {
-    await runRatings(o, {
-      out: io.out,
-      loadStoredBattles: async (ability?: string) => {
-        const rows = await pairVoteCounts(rt.db.db, ability);
-        if (rows.length === 0) {
-          throw new AppError(
-            'rating_input_invalid',
-            `no votes in the database (${rt.db.describe})${ability ? ` for ability ${ability}` : ''}: ` +
-              'import battles (`zhujiu import battles FILE`) or vote in the arena first, or pass --battles FILE',
-          );
-        }
-        // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
-        const types = await battleVoteTypes(rt.db.db, ability);
-        return {
-          clusters: types.map((t) => ({
-            model_a: t.leftModel,
-            model_b: t.rightModel,
-            a_wins: t.left,
-            b_wins: t.right,
-            ties: t.equal,
-            count: t.count,
-          })),
-          pairs: rows.map((r) => ({
-            model_a: r.model_a,
-            model_b: r.model_b,
-            model_a_wins: r.a_wins,
-            model_b_wins: r.b_wins,
-            tie: r.ties,
-            tie_bothbad: 0,
-          })),
-        };
+    const cfg = rt.config.app.ratings;
+    const stored = await listSources(rt.db.db);
+    const storedText = (list: typeof stored): string =>
+      list.length === 0
+        ? 'none'
+        : list.map((s) => `${s.source} (${plural(s.votes, 'vote')})`).join(', ');
+    for (const name of o.source ?? []) {
+      if (name !== ARENA_SOURCE && !stored.some((s) => s.source === name)) {
+        throw new AppError(
+          'input_invalid',
+          `--source ${name}: no battles of that source are stored in ${rt.db.describe}; stored sources: ` +
+            `${storedText(stored)}. Import them first (\`zhujiu import battles FILE --source ${name}\`) or fix the name.`,
+        );
+      }
+    }
+    const sources = ratedSources(cfg.include_sources, o.source ?? []);
+    const imported = sources.filter((s) => s !== ARENA_SOURCE);
+    const inputNote =
+      `Votes: the community's own (arena)` +
+      (imported.length > 0 ? ` plus imported ${imported.join(', ')}` : '') +
+      (stored.some((s) => !sources.includes(s.source))
+        ? `; not counted: ${storedText(stored.filter((s) => !sources.includes(s.source)))} (add --source NAME to count one).`
+        : '.');
+    await runRatings(
+      {
+        ...o,
+        bootstrap: o.bootstrap ?? cfg.bootstrap,
+        seed: o.seed ?? cfg.seed,
+        ...(cfg.anchor ? { configAnchor: `${cfg.anchor.model}=${cfg.anchor.rating}` } : {}),
       },
-    });
+      {
+        out: io.out,
+        inputNote,
+        loadStoredBattles: async (ability?: string) => {
+          const rows = await pairVoteCounts(rt.db.db, ability, sources);
+          if (rows.length === 0) {
+            const others = stored.filter((s) => !sources.includes(s.source) && s.votes > 0);
+            throw new AppError(
+              'rating_input_invalid',
+              `no votes from ${sources.join(', ')} in the database (${rt.db.describe})` +
+                `${ability ? ` for ability ${ability}` : ''}: ` +
+                (others.length > 0
+                  ? `imported votes are counted only when asked: add ${others.map((s) => `--source ${s.source}`).join(' or ')} ` +
+                    '(or list the source in ratings.include_sources of config/default.yaml), '
+                  : 'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ') +
+                'vote in the arena, or pass --battles FILE',
+            );
+          }
+          // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
+          const types = await battleVoteTypes(rt.db.db, ability, sources);
+          return {
+            clusters: types.map((t) => ({
+              model_a: t.leftModel,
+              model_b: t.rightModel,
+              a_wins: t.left,
+              b_wins: t.right,
+              ties: t.equal,
+              count: t.count,
+            })),
+            pairs: rows.map((r) => ({
+              model_a: r.model_a,
+              model_b: r.model_b,
+              model_a_wins: r.a_wins,
+              model_b_wins: r.b_wins,
+              tie: r.ties,
+              tie_bothbad: 0,
+            })),
+          };
+        },
+      },
+    );
   } finally {
     await rt.close();
   }

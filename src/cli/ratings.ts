@@ -26,6 +26,13 @@ export interface RatingsOptions {
   json?: boolean;
   /** Restrict stored battles to one ability (passed to the loader). */
   ability?: string;
+  /** Imported sources whose stored votes also count (`--source`, repeatable; stored votes only). */
+  source?: string[];
+  /**
+   * The config's `ratings.anchor` ("MODEL=RATING"), used when `anchor` is not given and only when that model is
+   * in the data (like /leaderboard); `--anchor` naming an absent model is an error.
+   */
+  configAnchor?: string;
 }
 
 /** Side effects the command needs. */
@@ -34,6 +41,8 @@ export interface RatingsIo {
   out: (s: string) => void;
   /** Loads stored votes (wired to the database by the composition root). */
   loadStoredBattles?: (ability?: string) => Promise<PairCountInput>;
+  /** One line under the table saying whose votes were rated (stored votes: the sources counted). */
+  inputNote?: string;
 }
 
 const ANCHOR_HELP = '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114';
@@ -250,7 +259,11 @@ function renderTable(
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
   const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);
   const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
-  const anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
+  let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
+  const configAnchor =
+    anchor === undefined && opts.configAnchor !== undefined
+      ? parseAnchor(opts.configAnchor)
+      : undefined;
   let data: ArenaData;
   let clusters: PairCountInput['clusters'];
   if (opts.battles !== undefined) {
@@ -266,6 +279,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     data = arenaFromInput(input);
     clusters = input.clusters;
   }
+  if (configAnchor && data.models.includes(configAnchor.model)) anchor = configAnchor;
   if (anchor && !data.models.includes(anchor.model)) {
     throw new AppError(
       'rating_input_invalid',
@@ -326,6 +340,6 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       rounds,
       seed,
       ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}),
-    }),
+    }) + (io.inputNote ? `${io.inputNote}\n` : ''),
   );
 }

@@ -74,6 +74,32 @@ export const appConfigSchema = z.strictObject({
             .default([]),
         })
         .prefault({}),
+      /** `/ask` (live battles, issue 12). */
+      ask: z
+        .strictObject({
+          /** Longest prompt accepted, in characters. */
+          max_prompt_chars: z.number().int().min(1).max(100_000).default(4000),
+          /** Questions (first turns and follow-ups) one person may ask per window. */
+          rate_limit: z
+            .strictObject({
+              max: z.number().int().min(1).default(5),
+              window_minutes: z.number().positive().default(10),
+            })
+            .prefault({}),
+          /** How long a model may take to answer before another replaces it. */
+          answer_timeout_ms: z.number().int().positive().default(60_000),
+          /** Most models tried for one battle (the two first and their replacements). */
+          max_attempts: z.number().int().min(2).default(4),
+          /** Least time between two edits of the progress message (platform edit rate limits). */
+          progress_every_ms: z.number().int().min(0).default(2000),
+          /** Most turns of one conversation (the first and the follow-ups). */
+          max_turns: z.number().int().min(1).default(5),
+          /** The model (config/models.yaml) that classifies untagged prompts by ability; null: none. */
+          classifier_model: z.string().min(1).nullable().default(null),
+          /** Longest wait for the classifier (the battle is posted without waiting for it). */
+          classifier_timeout_ms: z.number().int().positive().default(30_000),
+        })
+        .prefault({}),
       emoji: z
         .strictObject({
           discord: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
@@ -217,6 +243,14 @@ const openAiModel = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
   max_retry_after_ms: z.number().int().min(0).default(60_000),
+  /** Answers `/ask` live in the arena. */
+  arena: z.boolean().default(false),
+  /**
+   * How strongly the arena favours this model's pairs when choosing who answers `/ask` (1 = as everyone;
+   * e.g. 3 for a newcomer, as Chatbot Arena boosts new models): its pairs' (votes + 1) are divided by the
+   * product of the two weights before the fewest-votes-first order (arena/live-pairs.ts).
+   */
+  arena_weight: z.number().positive().max(100).default(1),
 });
 const recordedModel = z.strictObject({
   name: modelNameSchema,

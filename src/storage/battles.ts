@@ -158,6 +158,19 @@ export async function voidBattle(db: Conn, id: number): Promise<void> {
     .execute();
 }
 
+/**
+ * Withdraws an open battle whose message is gone (deleted on the platform): status `void`, so it is neither
+ * voted on, closed, revealed nor rated. Its vote events stay for the audit. No-op for other statuses.
+ */
+export async function withdrawBattle(db: Conn, id: number): Promise<void> {
+  await db
+    .updateTable('battles')
+    .set({ status: 'void' })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .execute();
+}
+
 /** One battle by id. */
 export async function getBattle(db: Conn, id: number): Promise<BattleRow | undefined> {
   const r = await battleQuery(db).where('b.id', '=', id).executeTakeFirst();

@@ -1,5 +1,6 @@
 export * from './battles.ts';
 export * from './db.ts';
+export * from './eval-datasets.ts';
 export * from './items.ts';
 export * from './judge-scores.ts';
 export * from './models.ts';

@@ -254,6 +254,68 @@ export class FakeDiscord {
     return [...(this.reactions.get(messageId)?.get(emoji) ?? [])];
   }
 
+  /**
+   * Emoji the bot's `PUT …/reactions/:emoji/@me` refuses with 400 `10014 Unknown Emoji`, as Discord does for a
+   * string it does not know as an emoji (e.g. a text-presentation form). Exact strings, as decoded.
+   */
+  readonly unknownEmoji = new Set<string>();
+
+  /**
+   * A moderator removes every reaction of `emoji` on a message: the fake's state loses them (the bot's too) and a
+   * MESSAGE_REACTION_REMOVE_EMOJI is dispatched, with no per-user events (as on Discord). Returns the sequence.
+   */
+  moderatorRemoveEmoji(messageId: string, emoji: string): number {
+    this.reactions.get(messageId)?.delete(emoji);
+    const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
+    return this.dispatch('MESSAGE_REACTION_REMOVE_EMOJI', {
+      channel_id: channelId,
+      guild_id: GUILD_ID,
+      message_id: messageId,
+      emoji: parseEmoji(emoji),
+    });
+  }
+
+  /** A moderator removes all reactions of a message: MESSAGE_REACTION_REMOVE_ALL, no per-user events. */
+  moderatorRemoveAll(messageId: string): number {
+    this.reactions.delete(messageId);
+    const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
+    return this.dispatch('MESSAGE_REACTION_REMOVE_ALL', {
+      channel_id: channelId,
+      guild_id: GUILD_ID,
+      message_id: messageId,
+    });
+  }
+
+  /** A moderator removes one user's reaction (DELETE …/reactions/:emoji/:user): a MESSAGE_REACTION_REMOVE. */
+  moderatorRemoveUserReaction(messageId: string, emoji: string, userId: string): number {
+    return this.userReact(messageId, emoji, userId, false);
+  }
+
+  /** A message is deleted: gone from the fake with its reactions, MESSAGE_DELETE dispatched. */
+  deleteMessage(messageId: string): number {
+    const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
+    this.messages.delete(messageId);
+    this.reactions.delete(messageId);
+    return this.dispatch('MESSAGE_DELETE', {
+      id: messageId,
+      channel_id: channelId,
+      guild_id: GUILD_ID,
+    });
+  }
+
+  /** Several messages deleted at once (a moderator's purge): MESSAGE_DELETE_BULK. */
+  bulkDelete(messageIds: string[], channelId = CHANNEL_ID): number {
+    for (const id of messageIds) {
+      this.messages.delete(id);
+      this.reactions.delete(id);
+    }
+    return this.dispatch('MESSAGE_DELETE_BULK', {
+      ids: messageIds,
+      channel_id: channelId,
+      guild_id: GUILD_ID,
+    });
+  }
+
   /** Adds a message directly (as if posted earlier). */
   seedMessage(content: string, channelId = CHANNEL_ID): FakeMessage {
     const m: FakeMessage = {
@@ -270,7 +332,7 @@ export class FakeDiscord {
   }
 
   /** Resolves when no client socket is open (after the client was destroyed). */
-  async waitDisconnected(timeoutMs = 5000): Promise<void> {
+  async waitDisconnected(timeoutMs = 120_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (this.#sockets.size > 0 && Date.now() < end) await sleep(20);
   }
@@ -516,10 +578,20 @@ export class FakeDiscord {
       const msg = this.messages.get(g(2));
       if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
       send(200, this.#messageJson(msg));
+    } else if (method === 'DELETE' && on(/^\/channels\/(\d+)\/messages\/(\d+)$/u)) {
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
+      send(204);
+      this.deleteMessage(g(2));
+    } else if (method === 'DELETE' && on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions$/u)) {
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
+      send(204);
+      this.moderatorRemoveAll(g(2));
     } else if (on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/@me$/u)) {
       if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
       if (method !== 'PUT' && method !== 'DELETE')
         return send(405, { message: '405: Method Not Allowed', code: 0 });
+      if (method === 'PUT' && this.unknownEmoji.has(g(3)))
+        return send(400, { message: 'Unknown Emoji', code: 10014 });
       const add = method === 'PUT';
       this.#setReaction(g(2), g(3), BOT_USER_ID, add);
       // D5: real Discord echoes the bot's own reaction as a gateway event.
@@ -546,6 +618,19 @@ export class FakeDiscord {
         };
       send(204);
       this.dispatch(add ? 'MESSAGE_REACTION_ADD' : 'MESSAGE_REACTION_REMOVE', d);
+    } else if (
+      method === 'DELETE' &&
+      on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)\/(\d+)$/u)
+    ) {
+      send(204);
+      this.moderatorRemoveUserReaction(g(2), g(3), g(4));
+    } else if (
+      method === 'DELETE' &&
+      on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u)
+    ) {
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
+      send(204);
+      this.moderatorRemoveEmoji(g(2), g(3));
     } else if (
       method === 'GET' &&
       on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u)

@@ -70,6 +70,15 @@ export class FakeSlack {
   readonly uploads: { fileId: string; size: number; authorization: string | undefined }[] = [];
   /** user-group id → member user ids (for usergroups.users.list). */
   readonly userGroups = new Map<string, string[]>();
+  /** Reaction names `reactions.add` refuses with `invalid_name` (Slack's answer to an unknown emoji name). */
+  readonly invalidReactionNames = new Set<string>();
+  /**
+   * Channels the bot is not in → the error Slack answers there: `not_in_channel` (a public channel without
+   * `chat:write.public`) or `channel_not_found` (a private channel the bot cannot see). Applies to
+   * chat.postMessage, chat.update, chat.postEphemeral, reactions.add/get and files.completeUploadExternal;
+   * response_url still works there (it belongs to the command, not to the bot's membership).
+   */
+  readonly notInChannel = new Map<string, 'not_in_channel' | 'channel_not_found'>();
   /** Envelopes acknowledged by the Socket Mode client. */
   readonly acks: { envelope_id: string; payload?: unknown }[] = [];
   port = 0;
@@ -141,6 +150,52 @@ export class FakeSlack {
   }
 
   // ---- payload builders ------------------------------------------------------------------------------------
+
+  /**
+   * A message is deleted (by its author or an admin): gone with its reactions; returns the `event_callback`
+   * body Slack sends (a `message` event with subtype `message_deleted`; no reaction_removed events follow).
+   */
+  deleteMessage(channel: string, ts: string): Record<string, unknown> {
+    const key = `${channel}:${ts}`;
+    const previous = this.messages.get(key);
+    this.messages.delete(key);
+    this.reactions.delete(key);
+    const now = Date.now() / 1000;
+    return {
+      token: 'verification-token',
+      team_id: TEAM_ID,
+      api_app_id: APP_ID,
+      type: 'event_callback',
+      event_id: `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
+      event_time: Math.floor(now),
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: TEAM_ID,
+          user_id: BOT_USER_ID,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      event: {
+        type: 'message',
+        subtype: 'message_deleted',
+        hidden: true,
+        channel,
+        channel_type: channel.startsWith('G') ? 'group' : 'channel',
+        ts: now.toFixed(6),
+        deleted_ts: ts,
+        event_ts: now.toFixed(6),
+        previous_message: {
+          type: 'message',
+          user: BOT_USER_ID,
+          bot_id: BOT_ID,
+          text: previous?.text ?? '',
+          ts,
+        },
+      },
+    };
+  }
 
   /** Updates reaction state and returns the `event_callback` body Slack would send. */
   userReact(input: ReactionInput): Record<string, unknown> {
@@ -285,7 +340,7 @@ export class FakeSlack {
   }
 
   /** Resolves when no Socket Mode client is connected (Bolt's stop resolves before the close handshake). */
-  async waitSocketClosed(timeoutMs = 5000): Promise<void> {
+  async waitSocketClosed(timeoutMs = 120_000): Promise<void> {
     const end = Date.now() + timeoutMs;
     while (this.#sockets.size > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
   }
@@ -402,6 +457,23 @@ export class FakeSlack {
     const ok = (body: Record<string, unknown> = {}): void => json(200, { ok: true, ...body });
     const fail = (error: string): void => json(200, { ok: false, error });
 
+    const membership = this.notInChannel.get(s('channel') || s('channel_id'));
+    if (
+      membership &&
+      [
+        'chat.postMessage',
+        'chat.update',
+        'chat.postEphemeral',
+        'reactions.add',
+        'reactions.get',
+        'files.completeUploadExternal',
+      ].includes(method)
+    ) {
+      return fail(membership);
+    }
+    if (method === 'reactions.add' && this.invalidReactionNames.has(s('name'))) {
+      return fail('invalid_name');
+    }
     switch (method) {
       case 'auth.test':
         return ok({

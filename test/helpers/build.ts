@@ -13,6 +13,8 @@ import { PROJECT_ROOT } from './shared-data.ts';
 
 /** Written after every successful build; its mtime is the build time. */
 const STAMP = join(PROJECT_ROOT, 'dist', '.built');
+/** tsc's incremental build info (tsconfig.build.json), rewritten by every build that emits. */
+const BUILD_INFO = join(PROJECT_ROOT, 'dist', '.tsbuildinfo');
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -24,8 +26,10 @@ function newestMtime(path: string): number {
 
 /** True when dist/ is missing or older than a file it is built from. */
 export function buildIsStale(): boolean {
-  if (!existsSync(STAMP)) return true;
-  const built = statSync(STAMP).mtimeMs;
+  // `npm run build` (run by `npm ci` through `prepare`) leaves tsc's build info; ensureBuilt leaves STAMP.
+  const marks = [STAMP, BUILD_INFO].filter((f) => existsSync(f));
+  if (marks.length === 0) return true;
+  const built = Math.max(...marks.map((f) => statSync(f).mtimeMs));
   const inputs = ['src', 'migrations', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
   return inputs.some((p) => newestMtime(join(PROJECT_ROOT, p)) > built);
 }

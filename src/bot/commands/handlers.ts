@@ -6,14 +6,17 @@
  * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
 import type { Kysely } from 'kysely';
+import type { AskService } from '../../arena/ask.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
+import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
+import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -26,8 +29,12 @@ export interface CommandDeps {
   readonly logger: Logger;
   /** The board service `/leaderboard` reads. */
   readonly leaderboard: LeaderboardService;
-  /** The current time (for the snapshot's age). */
-  readonly now?: () => Date;
+  /** The live arena (`/ask`); undefined when no model is marked `arena: true`. */
+  readonly ask?: AskService;
+  /** For maintainer actions' times and the board's age (default the system clock). */
+  readonly clock?: Clock;
+  /** Server secret: maintainers are recorded in the audit log as the same HMAC as voters. */
+  readonly voterSecret?: string;
 }
 
 /** The polite refusal maintainer-only commands give everyone else when no battles are scheduled. */
@@ -65,8 +72,18 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   const log = deps.logger.child({ component: 'commands' });
   const specs = new Map(COMMAND_SPECS.map((s) => [s.name, s]));
 
+  const askDeps = {
+    db: deps.db,
+    arena: deps.arena,
+    ...(deps.ask ? { ask: deps.ask } : {}),
+    clock: deps.clock ?? systemClock,
+    voterSecret: deps.voterSecret ?? '',
+  };
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
+    ask: (ctx) => handleAsk(askDeps, ctx),
     arena: async (ctx) => {
+      const sub = arenaSubcommand(ctx);
+      if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
       const ability = abilityArg(ctx);
       if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
       const res = await deps.arena.postBattle(
@@ -88,7 +105,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         await leaderboardReply(
           {
             leaderboard: deps.leaderboard,
-            now: deps.now ?? (() => new Date()),
+            now: () => (deps.clock ?? systemClock).now(),
             publicUrl: deps.config.leaderboard.public_url,
           },
           req,
@@ -130,7 +147,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     try {
       if (!spec || !handler) {
         await ctx.reply(
-          { text: `Unknown command /${ctx.name}. Try /arena, /leaderboard or /models.` },
+          { text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard or /models.` },
           { ephemeral: true },
         );
         return;

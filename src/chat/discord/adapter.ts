@@ -3,7 +3,10 @@
  * The discord.js adapter: translates {@link ChatPlatform} to Discord REST calls and gateway events.
  *
  * Decisions (see shared/guides/chat-testing.md for the pitfalls referenced as Dn):
- * - Intents are exactly Guilds + GuildMessageReactions (1025, D4); partials Message/Channel/Reaction/User (D3).
+ * - Intents are exactly Guilds + GuildMessages + GuildMessageReactions (1537, D4; none privileged, and without
+ *   MessageContent no message text arrives); partials Message/Channel/Reaction/User (D3); no message cache.
+ * - Removals for everyone (MESSAGE_REACTION_REMOVE_EMOJI / _ALL, MESSAGE_DELETE / _BULK) go to
+ *   `onReactionsCleared` / `onMessageDeleted`: Discord sends no per-user removal events for them.
  * - Reactions are read from the client's `raw` dispatches, not from `messageReactionAdd`: the raw packet carries
  *   the gateway sequence `s`, so `eventId = discord:<session id>:<seq>` is identical for a replayed dispatch
  *   (RESUME replays keep their sequence), and no partial message/reaction has to be fetched. The bot's own
@@ -24,6 +27,7 @@ import {
   type InteractionEditReplyOptions,
   type InteractionReplyOptions,
   MessageFlags,
+  Options,
   Partials,
   type RawFile,
   RESTEvents,
@@ -121,7 +125,17 @@ export class DiscordAdapter implements ChatPlatform {
     this.#handlers = handlers;
     this.#specs = new Map(commands.map((c) => [c.name, c]));
     const client = new Client({
-      intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessageReactions],
+      // GuildMessages brings MESSAGE_DELETE (a deleted battle takes its reactions with it); it is not
+      // privileged and, without MessageContent, carries no message text. Messages are not cached.
+      intents: [
+        GatewayIntentBits.Guilds,
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.GuildMessageReactions,
+      ],
+      makeCache: Options.cacheWithLimits({
+        ...Options.DefaultMakeCacheSettings,
+        MessageManager: 0,
+      }),
       partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
       rest: {
         ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
@@ -249,11 +263,23 @@ export class DiscordAdapter implements ChatPlatform {
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
     // Sequential on purpose: reactions have a tight per-channel bucket and the order is visible to users.
+    // One refused emoji (10014 Unknown Emoji, a missing permission) does not stop the others.
+    const failed: string[] = [];
     for (const emoji of emojis) {
-      await this.#rest('add reaction', (rest) =>
-        rest.put(
-          Routes.channelMessageOwnReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)),
-        ),
+      try {
+        await this.#rest('add reaction', (rest) =>
+          rest.put(
+            Routes.channelMessageOwnReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)),
+          ),
+        );
+      } catch (err) {
+        failed.push(`${emoji} (${errMessage(err)})`);
+      }
+    }
+    if (failed.length > 0) {
+      throw new AppError(
+        'chat_platform_error',
+        `discord: could not add ${failed.length} of ${emojis.length} reactions: ${failed.join(', ')}`,
       );
     }
   }
@@ -375,6 +401,15 @@ export class DiscordAdapter implements ChatPlatform {
       if (d.user?.id) this.#botUserId = d.user.id;
       return;
     }
+    if (
+      packet.t === 'MESSAGE_REACTION_REMOVE_ALL' ||
+      packet.t === 'MESSAGE_REACTION_REMOVE_EMOJI' ||
+      packet.t === 'MESSAGE_DELETE' ||
+      packet.t === 'MESSAGE_DELETE_BULK'
+    ) {
+      this.#onRawClear(packet, shardId);
+      return;
+    }
     if (packet.t !== 'MESSAGE_REACTION_ADD' && packet.t !== 'MESSAGE_REACTION_REMOVE') return;
     const d = packet.d as RawReaction;
     const added = packet.t === 'MESSAGE_REACTION_ADD';
@@ -400,6 +435,55 @@ export class DiscordAdapter implements ChatPlatform {
       .catch((err: unknown) =>
         this.#log.error({ err, eventId: event.eventId }, 'reaction handler failed'),
       );
+  }
+
+  /**
+   * Removals for everyone, which Discord sends as one dispatch with no per-user events: a moderator's
+   * MESSAGE_REACTION_REMOVE_EMOJI / MESSAGE_REACTION_REMOVE_ALL, and message deletion (MESSAGE_DELETE, and
+   * MESSAGE_DELETE_BULK with one event per message id).
+   */
+  #onRawClear(packet: RawPacket, shardId: number): void {
+    const handlers = this.#handlers;
+    if (!handlers) return;
+    const session = this.#sessions.get(shardId) ?? `shard${shardId}`;
+    const eventId = `discord:${session}:${packet.s ?? 'none'}`;
+    const at = new Date();
+    const log = (err: unknown) =>
+      this.#log.error({ err, eventId, t: packet.t }, 'reaction clear handler failed');
+    if (
+      packet.t === 'MESSAGE_REACTION_REMOVE_ALL' ||
+      packet.t === 'MESSAGE_REACTION_REMOVE_EMOJI'
+    ) {
+      const d = packet.d as {
+        channel_id: string;
+        message_id: string;
+        emoji?: { id: string | null; name: string | null };
+      };
+      handlers
+        .onReactionsCleared?.({
+          platform: 'discord',
+          eventId,
+          channelId: d.channel_id,
+          messageId: d.message_id,
+          emoji: packet.t === 'MESSAGE_REACTION_REMOVE_EMOJI' && d.emoji ? emojiKey(d.emoji) : null,
+          at,
+        })
+        .catch(log);
+      return;
+    }
+    const d = packet.d as { id?: string; ids?: string[]; channel_id: string };
+    const ids = packet.t === 'MESSAGE_DELETE' ? (d.id ? [d.id] : []) : (d.ids ?? []);
+    for (const messageId of ids) {
+      handlers
+        .onMessageDeleted?.({
+          platform: 'discord',
+          eventId: ids.length > 1 ? `${eventId}:${messageId}` : eventId,
+          channelId: d.channel_id,
+          messageId,
+          at,
+        })
+        .catch(log);
+    }
   }
 
   async #onInteraction(interaction: Interaction): Promise<void> {

@@ -7,6 +7,7 @@
  *   /arena [ability]   /leaderboard [ability]   /models        the slash commands
  *   vote <battle-id> left|equal|right   (or the emoji)           react to a battle message
  *   unvote <battle-id>                                          remove your vote reaction
+ *   reply <battle-id> <text>                                    write in the battle's thread (a follow-up)
  *   as <user-id> <line>                                          run one line as another (non-maintainer) user
  *   help   quit
  *
@@ -38,6 +39,7 @@ import {
   type CommandSpec,
   type MessageContent,
   type MessageRef,
+  type PostOptions,
   type ReactionEvent,
   type ReactionSnapshot,
   SHELL_MAINTAINER_ROLE,
@@ -106,6 +108,8 @@ interface Posted {
   content: MessageContent;
   /** emoji → user ids holding it, in order. */
   reactions: Map<string, string[]>;
+  /** The message whose thread this one was posted in. */
+  threadOf?: string;
 }
 
 const HELP = [
@@ -113,8 +117,10 @@ const HELP = [
   '  /arena [ability]            post a battle now (maintainers)',
   '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
   '  /models                     models and their number of answers',
+  '  /ask <prompt> [ability]     two anonymous live models answer your question',
   '  vote <battle-id> left|equal|right   vote on a battle (or type the emoji)',
   '  unvote <battle-id>          take your vote back',
+  "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
   '  as <user-id> <line>         run a line as another user',
   '  help                        this text',
   '  quit                        stop the bot',
@@ -256,12 +262,28 @@ export class ShellAdapter implements ChatPlatform {
     await this.#chain;
   }
 
-  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+  async post(
+    channelId: string,
+    content: MessageContent,
+    options?: PostOptions,
+  ): Promise<MessageRef> {
     const id = `m${this.#nextMessage++}${this.#o.sessionTag ? `-${this.#o.sessionTag}` : ''}`;
     const ref: MessageRef = { platform: 'shell', channelId, messageId: id, partIds: [] };
-    this.#messages.set(id, { ref, content, reactions: new Map() });
-    this.#print(`\n[${id}] ${renderPlain(content, this.#saveImage(content))}`);
+    const threadOf = options?.thread?.messageId;
+    this.#messages.set(id, {
+      ref,
+      content,
+      reactions: new Map(),
+      ...(threadOf ? { threadOf } : {}),
+    });
+    this.#print(
+      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
+    );
     return ref;
+  }
+
+  async delete(ref: MessageRef): Promise<void> {
+    if (this.#messages.delete(ref.messageId)) this.#print(`[${ref.messageId} removed]`);
   }
 
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
@@ -291,9 +313,13 @@ export class ShellAdapter implements ChatPlatform {
     return out;
   }
 
-  /** Every message posted in this session (tests). */
-  get posted(): readonly { ref: MessageRef; content: MessageContent }[] {
-    return [...this.#messages.values()].map((m) => ({ ref: m.ref, content: m.content }));
+  /** Every message posted in this session and not deleted (tests); `threadOf` for thread replies. */
+  get posted(): readonly { ref: MessageRef; content: MessageContent; threadOf?: string }[] {
+    return [...this.#messages.values()].map((m) => ({
+      ref: m.ref,
+      content: m.content,
+      ...(m.threadOf ? { threadOf: m.threadOf } : {}),
+    }));
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
@@ -345,6 +371,7 @@ export class ShellAdapter implements ChatPlatform {
       return this.#dispatch(tail.join(' '), { id: who, name: who, roles: [] });
     }
     if (word === 'vote' || word === 'unvote') return this.#vote(word === 'vote', rest, user);
+    if (word === 'reply') return this.#threadReply(rest, user);
     if (head.startsWith('/'))
       return this.#command(head.slice(1), line.slice(head.length).trim(), user);
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
@@ -383,6 +410,37 @@ export class ShellAdapter implements ChatPlatform {
       await this.#handlers.onCommand(ctx);
     } catch (err) {
       this.#log.error({ err, command: name }, 'command handler failed');
+      this.#print('Something went wrong (see logs).');
+    }
+  }
+
+  /** `reply <battle-id> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
+  async #threadReply(args: string[], user: ChatUser): Promise<void> {
+    const [idText = '', ...words] = args;
+    const battleId = Number(idText.replace(/^#/u, ''));
+    const text = words.join(' ').trim();
+    if (!Number.isSafeInteger(battleId) || battleId <= 0 || text === '')
+      return this.#print('usage: reply <battle-id> <text>');
+    const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
+    const ref = info?.ref;
+    if (!ref) return this.#print(`no posted battle #${battleId}`);
+    if (ref.platform !== 'shell')
+      return this.#print(`battle #${battleId} was posted on ${ref.platform}; reply there`);
+    const handler = this.#handlers?.onThreadMessage;
+    if (!handler) return this.#print('follow-ups are not available here');
+    try {
+      await handler({
+        platform: 'shell',
+        eventId: `shell:${this.#eventTag}:thread:${this.#nextEvent++}`,
+        channelId: ref.channelId,
+        threadOf: ref.messageId,
+        user,
+        text,
+        at: this.#clock.now(),
+        reply: async (content) => this.#print(`(only you) ${renderPlain(content)}`),
+      });
+    } catch (err) {
+      this.#log.error({ err }, 'thread message handler failed');
       this.#print('Something went wrong (see logs).');
     }
   }

@@ -9,7 +9,9 @@
  * - Reactions: `eventId = body.event_id`, so HTTP retries (X-Slack-Retry-Num) and Socket Mode re-deliveries of
  *   one event share an id (T7); `retryNum` is Bolt's `context.retryNum` (0 on a first Socket Mode delivery is
  *   reported as absent, like HTTP). `emoji` is the raw reaction name (`point_left::skin-tone-3`).
- *   Bolt's `ignoreSelf` drops the bot's own reactions.
+ *   Bolt's `ignoreSelf` drops the bot's own reactions. A `message_deleted` message event goes to
+ *   `onMessageDeleted` (Slack sends no reaction_removed for the reactions it took with it); Slack has no
+ *   "remove everyone's reactions" action, so there is no cleared-reactions event.
  * - The WebClient has a per-request timeout and bounded retries (default 3) that honour Retry-After (S1).
  */
 import { App, type Logger as BoltLogger, LogLevel, webApi } from '@slack/bolt';
@@ -146,6 +148,30 @@ export class SlackAdapter implements ChatPlatform {
     app.event('reaction_removed', async ({ event, body, context }) => {
       await this.#onReaction(false, event, body as { event_id?: string }, context.retryNum);
     });
+    // A deleted message takes its reactions with it and Slack sends no reaction_removed for them
+    // (needs the message.channels / message.groups event subscriptions).
+    app.event('message', async ({ event, body }) => {
+      const e = event as {
+        subtype?: string;
+        channel?: string;
+        deleted_ts?: string;
+        event_ts?: string;
+      };
+      if (e.subtype !== 'message_deleted' || !e.channel || !e.deleted_ts) return;
+      const ev = {
+        platform: 'slack' as const,
+        eventId:
+          (body as { event_id?: string }).event_id ?? `slack:deleted:${e.channel}:${e.deleted_ts}`,
+        channelId: e.channel,
+        messageId: e.deleted_ts,
+        at: e.event_ts ? new Date(Number(e.event_ts) * 1000) : new Date(),
+      };
+      try {
+        await this.#handlers?.onMessageDeleted?.(ev);
+      } catch (err) {
+        this.#log.error({ err, eventId: ev.eventId }, 'message deletion handler failed');
+      }
+    });
     app.command(/.*/u, async ({ command, ack, respond, client }) => {
       const name = command.command.replace(/^\//u, '');
       const spec = this.#specs.get(name);
@@ -251,14 +277,22 @@ export class SlackAdapter implements ChatPlatform {
   /** Adds reactions by name (`point_left`, with or without surrounding colons), in order. */
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
     const client = this.#client('addReactions');
+    // One refused name (invalid_name, a missing scope) does not stop the others.
+    const failed: string[] = [];
     for (const emoji of emojis) {
       const name = emoji.replace(/^:|:$/gu, '');
       try {
         await client.reactions.add({ channel: ref.channelId, timestamp: ref.messageId, name });
       } catch (err) {
         if (slackErrorCode(err) === 'already_reacted') continue;
-        throw this.#wrap('reactions.add', err);
+        failed.push(`${name} (${this.#wrap('reactions.add', err).message})`);
       }
+    }
+    if (failed.length > 0) {
+      throw new AppError(
+        'chat_platform_error',
+        `slack: could not add ${failed.length} of ${emojis.length} reactions: ${failed.join(', ')}`,
+      );
     }
   }
 

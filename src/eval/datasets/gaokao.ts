@@ -6,7 +6,7 @@
  * docs/scoring.md §2). Reads question files and result files alike (see import/formats/gaokao.ts).
  */
 import { z } from 'zod';
-import { gaokaoDatasetName, parseGaokaoFile } from '../../import/formats/gaokao.ts';
+import { type GaokaoRow, gaokaoDatasetName, parseGaokaoFile } from '../../import/formats/gaokao.ts';
 import { type GaokaoQuestionType, scoreGaokaoOutput } from '../metrics/gaokao.ts';
 import type { EvalItem } from '../types.ts';
 import type { DatasetLoader, ParsedRows } from './loader.ts';
@@ -24,6 +24,26 @@ export interface GaokaoReference {
 const promptsFile = z.object({
   examples: z.array(z.object({ keyword: z.string(), prefix_prompt: z.string() })),
 });
+
+/**
+ * The item of one GAOKAO-Bench question: key `<keyword>/<index>`, the trimmed question as prompt, the standard
+ * answer, points and question type as reference. Loading a question file and importing a result file build items
+ * with this one function, so both name the same items.
+ */
+export function gaokaoItem(row: GaokaoRow, keyword: string, type: GaokaoQuestionType): EvalItem {
+  const reference: GaokaoReference = {
+    standard: row.standardAnswer,
+    score: row.score,
+    type,
+    keyword,
+  };
+  return {
+    key: row.key,
+    prompt: row.question,
+    reference,
+    metadata: { keyword, year: row.year, category: row.category },
+  };
+}
 
 /** Parses the question files of one subject dataset (`datasetName` must be `gaokao_<subject>` of every file). */
 export function parseGaokaoDataset(

@@ -186,3 +186,26 @@ export function joinLabels(a: readonly LabelledItem[], b: readonly LabelledItem[
   const onlyB = b.filter((x) => !aItems.has(x.item)).map((x) => x.item);
   return { pairs, onlyA, onlyB };
 }
+
+/**
+ * The crowd's label of one arena battle: the choice with the most live votes (`left`, `equal`, `right`), or null
+ * when there are no votes or the top choices are tied (no majority to compare a judge with).
+ */
+export function crowdLabel(votes: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of votes) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | null = null;
+  let top = 0;
+  let tied = false;
+  for (const [k, c] of counts) {
+    if (c > top) {
+      best = k;
+      top = c;
+      tied = false;
+    } else if (c === top) tied = true;
+  }
+  return tied ? null : best;
+}
+
+/** The order of battle choices for weighted kappa: the left answer better < equal < the right answer better. */
+export const BATTLE_CHOICE_ORDER = ['left', 'equal', 'right'] as const;

@@ -71,11 +71,11 @@ export function terminal(): { input: PassThrough; output: PassThrough; text: () 
   return { input, output, text: () => buf };
 }
 
-/** Polls until `cond` resolves truthy. */
+/** Polls until `cond` resolves truthy; the bound only stops a hang (far above any real wait on a busy machine). */
 export async function until<T>(
   cond: () => Promise<T | undefined | false> | T | undefined | false,
   what: string,
-  timeoutMs = 8000,
+  timeoutMs = 120_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

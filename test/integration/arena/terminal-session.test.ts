@@ -1,27 +1,31 @@
 /**
  * A terminal session: `zhujiu bot` with no tokens on a fresh data folder (the shell adapter with injected
- * streams), two models' AlpacaEval outputs imported, `/arena`, votes, `/leaderboard`, `quit`.
+ * streams), two models' recorded outputs imported, `/arena`, votes, `/leaderboard`, `quit`. The transcript goes
+ * to the test's own stream and is printed only when the test fails.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
-import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { counterSeeds, terminal, until } from './helpers.ts';
 
-const OUT = ['outputs', 'alpaca_eval', 'model_outputs'];
-const present = hasSharedData(...OUT, 'claude-2.json');
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.skipIf(!present)('terminal session (no tokens, fresh data folder)', () => {
+describe('terminal session (no tokens, fresh data folder)', () => {
   it('imports outputs, posts a battle, takes votes and shows the leaderboard', async () => {
     const dataDir = join(dir, 'pg');
     cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
     const term = terminal();
+    onTestFailed(() => {
+      process.stderr.write(
+        `--- terminal transcript (last 40 lines) ---\n${term.text().split('\n').slice(-40).join('\n')}\n`,
+      );
+    });
     const svc = await startService('bot', {
       worker: true,
       dataDir,
@@ -36,14 +40,17 @@ describe.skipIf(!present)('terminal session (no tokens, fresh data folder)', () 
     try {
       expect(svc.bot.arena.platformNames).toEqual(['shell']);
       for (const m of ['claude-2', 'alpaca-7b']) {
-        const r = await importOutputs(svc.rt.db.db, {
-          file: sharedData(...OUT, `${m}.json`),
-          model: m,
-        });
-        expect(r.added).toBe(805);
+        const file = join(dir, `${m}.json`);
+        const rows = Array.from({ length: 5 }, (_, i) => ({
+          instruction: `Question ${i}: how do tides work?`,
+          output: `Answer ${i}: the Moon's gravity pulls the oceans (${m.length} words).`,
+        }));
+        writeFileSync(file, JSON.stringify(rows));
+        const r = await importOutputs(svc.rt.db.db, { file, model: m });
+        expect(r.added).toBe(5);
       }
       term.input.write('/models\n');
-      await until(() => /alpaca-7b\s+recorded\s+805/u.test(term.text()), '/models');
+      await until(() => /alpaca-7b\s+recorded\s+5/u.test(term.text()), '/models');
       term.input.write('/arena\n');
       await until(() => term.text().includes('(only you) Battle #1 posted'), 'battle posted');
       const shown = term.text().slice(term.text().indexOf('[m1-s1]'));
@@ -63,8 +70,5 @@ describe.skipIf(!present)('terminal session (no tokens, fresh data folder)', () 
     } finally {
       await svc.stop();
     }
-    process.stdout.write(
-      `--- terminal transcript (last 30 lines) ---\n…\n${term.text().split('\n').slice(-30).join('\n')}\n`,
-    );
   });
 });

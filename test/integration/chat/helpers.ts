@@ -12,11 +12,14 @@ import type {
 } from '../../../src/chat/port.ts';
 import type { Logger } from '../../../src/core/logger.ts';
 
-/** Polls `cond` until it is truthy or `timeoutMs` passes (then throws with `what`). */
+/**
+ * Polls `cond` until it is truthy or `timeoutMs` passes (then throws with `what`). The bound only stops a hang: it
+ * is far above any real wait, so a busy machine never fails a test here.
+ */
 export async function waitFor<T>(
   cond: () => T | undefined | false,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 120_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

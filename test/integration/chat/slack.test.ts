@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { BOT_USER_ID, CHANNEL_ID, FakeSlack } from '../../fakes/slack.ts';
-import { captureLogger, Recorder, sleep, TEST_COMMANDS, waitFor } from './helpers.ts';
+import { captureLogger, Recorder, TEST_COMMANDS, waitFor } from './helpers.ts';
 
 const COMMANDS = TEST_COMMANDS;
 const USER = 'U0000ALICE';
@@ -31,7 +31,7 @@ describe('SlackAdapter over the HTTP receiver', () => {
       slackApiUrl: fake.apiUrl,
       logger: log.logger,
       apiRetries: 2,
-      apiTimeoutMs: 3000,
+      apiTimeoutMs: 60_000, // a guard against a hang only: a busy machine may answer slowly
       roleGroupIds: [MAINTAINERS],
     });
     await adapter.start(rec, COMMANDS);
@@ -205,8 +205,19 @@ describe('SlackAdapter over the HTTP receiver', () => {
       add: true,
     });
     expect((await fake.deliverEventHttp(url, own)).status).toBe(200);
-    await sleep(150);
-    expect(rec.reactions).toHaveLength(3);
+    // A later event marks the point by which the own one would have arrived (no fixed sleep: that would
+    // depend on the machine's speed).
+    const marker = fake.userReact({
+      channel: CHANNEL_ID,
+      ts: ref.messageId,
+      user: USER,
+      name: 'point_right',
+      add: true,
+    });
+    await fake.deliverEventHttp(url, marker);
+    await waitFor(() => rec.reactions.some((r) => r.eventId === marker.event_id), 'marker');
+    expect(rec.reactions.map((r) => r.userId)).toEqual([USER, USER, USER, USER]);
+    expect(rec.reactions[3]?.eventId).toBe(marker.event_id);
   });
 
   it('rejects a request with a bad signature with 401', async () => {
@@ -219,8 +230,17 @@ describe('SlackAdapter over the HTTP receiver', () => {
     });
     const res = await fake.deliverEventHttp(url, body, { badSignature: true });
     expect(res.status).toBe(401);
-    await sleep(50);
-    expect(rec.reactions).toHaveLength(0);
+    // The same event correctly signed afterwards is the only one recorded.
+    const good = fake.reactionBody({
+      channel: CHANNEL_ID,
+      ts: '1.2',
+      user: USER,
+      name: 'point_right',
+      add: true,
+    });
+    await fake.deliverEventHttp(url, good);
+    await waitFor(() => rec.reactions.length > 0, 'the correctly signed event');
+    expect(rec.reactions.map((r) => r.eventId)).toEqual([good.event_id]);
   });
 
   it('acks a slash command at once, parses args, reports roles, and replies publicly with chat.postMessage', async () => {

@@ -48,7 +48,7 @@ describe('zhujiu CLI', () => {
     expect(r2.stderr).toContain('--bootstrap must be an integer ≥ 0, got "lots"');
   });
 
-  it('imports outputs into a fresh data folder, once', { timeout: 120_000 }, async () => {
+  it('imports outputs into a fresh data folder, once', async () => {
     const f = join(mkdtempSync(join(tmpdir(), 'zhujiu-out-')), 'outs.jsonl');
     writeFileSync(
       f,
@@ -72,7 +72,6 @@ describe('zhujiu CLI', () => {
 
   it.skipIf(!hasSharedData('arena', 'battles.jsonl'))(
     'rates the real battles file as JSON',
-    { timeout: 120_000 },
     async () => {
       const r = await zhujiu([
         'ratings',
@@ -124,16 +123,14 @@ describe('zhujiu CLI safety checks', () => {
 
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'bot with DATABASE_URL but no voter secret exits at once with the fix',
-    { timeout: 60_000 },
     async () => {
-      const t0 = performance.now();
+      // It exits by itself (the test would hit its timeout otherwise), before serving anything.
       const r = await zhujiu(['bot'], {
         DATABASE_URL: process.env.TEST_DATABASE_URL as string,
         PORT: '0',
       });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('error [env_invalid]: ZHUJIU_VOTER_SECRET is not set');
-      expect(performance.now() - t0).toBeLessThan(30_000);
     },
   );
 });

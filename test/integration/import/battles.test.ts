@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/core/errors.ts';
 import { importBattles } from '../../../src/import/battles.ts';
-import { pairVoteCounts } from '../../../src/storage/votes.ts';
 import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
-import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
 describe.each(backends())('import battles on %s', (backend) => {
   let d: TestDb;
@@ -86,40 +84,5 @@ describe.each(backends())('import battles on %s', (backend) => {
       added: 1,
     });
   });
-
-  it.skipIf(!hasSharedData('arena', 'battles.jsonl'))(
-    'stores the 200,000 real votes once, with the pair counts intact',
-    async () => {
-      const file = sharedData('arena', 'battles.jsonl');
-      const before = await countRows(d, 'votes');
-      const t0 = performance.now();
-      const r = await importBattles(d.db, { file, source: 'arena-2024-08' });
-      const secs = (performance.now() - t0) / 1000;
-      console.log(`[figure] import battles: 200,000 votes on ${backend} in ${secs.toFixed(1)} s`);
-      expect(r).toEqual({
-        source: 'arena-2024-08',
-        rows: 200_000,
-        added: 200_000,
-        skipped: 0,
-        models: 129,
-      });
-      expect(await countRows(d, 'votes')).toBe(before + 200_000);
-      expect(await countRows(d, 'vote_events')).toBe(before + 200_000);
-      const small = new Set(['x', 'y', 'z', 'p', 'q']);
-      // Imported votes count only when their source is asked for.
-      expect(await pairVoteCounts(d.db)).toEqual([]);
-      const pairs = (await pairVoteCounts(d.db, undefined, ['arena-2024-08'])).filter(
-        (p) => !small.has(p.model_a),
-      );
-      const totals = pairs.reduce(
-        (acc, p) => ({ a: acc.a + p.a_wins, b: acc.b + p.b_wins, t: acc.t + p.ties }),
-        { a: 0, b: 0, t: 0 },
-      );
-      // README of the data: 65,485 model_a, 65,436 model_b, 33,768 tie + 35,311 tie (bothbad).
-      expect(totals).toEqual({ a: 65_485, b: 65_436, t: 33_768 + 35_311 });
-      const again = await importBattles(d.db, { file, source: 'arena-2024-08' });
-      expect(again.added).toBe(0);
-      expect(await countRows(d, 'votes')).toBe(before + 200_000);
-    },
-  );
+  // The 200,000 real votes: test/e2e/import-real-data.test.ts (`npm run test:e2e`).
 });

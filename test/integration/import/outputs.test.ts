@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,79 +12,94 @@ import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 const DIR = ['outputs', 'alpaca_eval', 'model_outputs'] as const;
 const present = hasSharedData(...DIR);
 
-describe.skipIf(!present).each(backends())('import outputs (AlpacaEval) on %s', (backend) => {
+describe.each(backends())('import outputs (AlpacaEval) on %s', (backend) => {
   let d: TestDb;
   beforeAll(async () => {
     d = await freshDb(backend);
   });
   afterAll(async () => d?.destroy());
 
-  it('stores exactly 805 responses per model, and a second run adds none', async () => {
-    const files = readdirSync(sharedData(...DIR))
-      .filter((f) => f.endsWith('.json'))
-      .sort();
-    expect(files.length).toBe(6);
-    for (const f of files) {
-      const model = f.replace(/\.json$/, '');
-      const r = await importOutputs(d.db, { file: sharedData(...DIR, f), model });
-      expect(r).toMatchObject({ model, rows: 805, added: 805, skipped: 0, dataset: 'alpaca_eval' });
+  // The same check on the full real files (6 models × 805 instructions) is in test/e2e/import-real-data.test.ts.
+  it('stores every response of each model once, shares the items, and a second run adds none', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-alpaca-'));
+    const models = ['model-a', 'model-b', 'model-c'];
+    const files = models.map((model) => {
+      const f = join(tmp, `${model}.json`);
+      const rows = Array.from({ length: 40 }, (_, i) => ({
+        instruction: `Instruction ${i}: explain topic ${i}.`,
+        dataset: 'helpful_base',
+        output: `${model} explains topic ${i}.`,
+        generator: model,
+      }));
+      writeFileSync(f, JSON.stringify(rows, null, 2));
+      return { model, f };
+    });
+    const items = await countRows(d, 'items');
+    for (const { model, f } of files) {
+      const r = await importOutputs(d.db, { file: f, model });
+      expect(r).toMatchObject({ model, rows: 40, added: 40, skipped: 0, dataset: 'alpaca_eval' });
       const m = await findModel(d.db, model);
-      expect(await countResponses(d.db, m?.id as number)).toBe(805);
+      expect(await countResponses(d.db, m?.id as number)).toBe(40);
     }
-    // The instructions are shared: 805 items in all, not 6 × 805.
-    expect(await countRows(d, 'items')).toBe(805);
-    for (const f of files) {
-      const r = await importOutputs(d.db, {
-        file: sharedData(...DIR, f),
-        model: f.replace(/\.json$/, ''),
+    // The instructions are shared: 40 items in all, not 3 × 40.
+    expect(await countRows(d, 'items')).toBe(items + 40);
+    const responses = await countRows(d, 'responses');
+    for (const { model, f } of files) {
+      expect(await importOutputs(d.db, { file: f, model })).toMatchObject({
+        added: 0,
+        skipped: 40,
       });
-      expect(r.added).toBe(0);
     }
-    expect(await countRows(d, 'responses')).toBe(6 * 805);
+    expect(await countRows(d, 'responses')).toBe(responses);
   });
 
-  it('a copy with one corrupted line fails naming that line and leaves the tables unchanged', async () => {
-    const text = readFileSync(sharedData(...DIR, 'alpaca-7b.json'), 'utf8');
-    const lines = text.split('\n');
-    const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-corrupt-'));
-    const before = {
-      responses: await countRows(d, 'responses'),
-      items: await countRows(d, 'items'),
-      models: await countRows(d, 'models'),
-    };
+  it.skipIf(!present)(
+    'a copy with one corrupted line fails naming that line and leaves the tables unchanged',
+    async () => {
+      const text = readFileSync(sharedData(...DIR, 'alpaca-7b.json'), 'utf8');
+      const lines = text.split('\n');
+      const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-corrupt-'));
+      const before = {
+        responses: await countRows(d, 'responses'),
+        items: await countRows(d, 'items'),
+        models: await countRows(d, 'models'),
+      };
 
-    // 1. A syntax error on one line.
-    const target = lines.findIndex((l, i) => i > 2000 && l.includes('"output"'));
-    const broken = [...lines];
-    broken[target] = (broken[target] as string).replace('"output":', '"output" ');
-    const f1 = join(tmp, 'syntax.json');
-    writeFileSync(f1, broken.join('\n'));
-    const e1 = await importOutputs(d.db, { file: f1, model: 'corrupt-model' }).catch(
-      (e: unknown) => e,
-    );
-    expect(isAppError(e1, 'import_invalid')).toBe(true);
-    expect((e1 as Error).message).toContain(`${f1}:${target + 1}:`);
+      // 1. A syntax error on one line.
+      const target = lines.findIndex((l, i) => i > 2000 && l.includes('"output"'));
+      const broken = [...lines];
+      broken[target] = (broken[target] as string).replace('"output":', '"output" ');
+      const f1 = join(tmp, 'syntax.json');
+      writeFileSync(f1, broken.join('\n'));
+      const e1 = await importOutputs(d.db, { file: f1, model: 'corrupt-model' }).catch(
+        (e: unknown) => e,
+      );
+      expect(isAppError(e1, 'import_invalid')).toBe(true);
+      expect((e1 as Error).message).toContain(`${f1}:${target + 1}:`);
 
-    // 2. Valid JSON, but one output is not a string.
-    const wrongType = [...lines];
-    wrongType[target] = (wrongType[target] as string).replace(
-      /"output":\s*".*"(,?)$/,
-      '"output":42$1',
-    );
-    const f2 = join(tmp, 'type.json');
-    writeFileSync(f2, wrongType.join('\n'));
-    const e2 = await importOutputs(d.db, { file: f2, model: 'alpaca-7b' }).catch((e: unknown) => e);
-    expect(isAppError(e2, 'import_invalid')).toBe(true);
-    expect((e2 as Error).message).toMatch(
-      new RegExp(`${f2}:${target + 1}: element \\d+: "output" must be a string`),
-    );
+      // 2. Valid JSON, but one output is not a string.
+      const wrongType = [...lines];
+      wrongType[target] = (wrongType[target] as string).replace(
+        /"output":\s*".*"(,?)$/,
+        '"output":42$1',
+      );
+      const f2 = join(tmp, 'type.json');
+      writeFileSync(f2, wrongType.join('\n'));
+      const e2 = await importOutputs(d.db, { file: f2, model: 'alpaca-7b' }).catch(
+        (e: unknown) => e,
+      );
+      expect(isAppError(e2, 'import_invalid')).toBe(true);
+      expect((e2 as Error).message).toMatch(
+        new RegExp(`${f2}:${target + 1}: element \\d+: "output" must be a string`),
+      );
 
-    expect({
-      responses: await countRows(d, 'responses'),
-      items: await countRows(d, 'items'),
-      models: await countRows(d, 'models'),
-    }).toEqual(before);
-  });
+      expect({
+        responses: await countRows(d, 'responses'),
+        items: await countRows(d, 'items'),
+        models: await countRows(d, 'models'),
+      }).toEqual(before);
+    },
+  );
 
   it('imports JSONL {item, prompt, output} and reports bad lines by number', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-jsonl-'));

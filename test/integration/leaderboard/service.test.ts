@@ -151,7 +151,7 @@ describe.each(backends())('board service (%s)', (backend) => {
       config: testConfig({ leaderboard: { public_url: 'https://arena.example.org/' } }),
       logger: silentLogger,
       leaderboard: svc,
-      now: () => clock.now(),
+      clock,
     });
     const ask = async (args: Record<string, string>) => {
       const replies: { c: MessageContent; ephemeral: boolean }[] = [];

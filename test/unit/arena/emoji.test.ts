@@ -26,6 +26,36 @@ describe('emoji → choice', () => {
     expect(map.choiceOf('slack', '👈')).toBeUndefined();
   });
 
+  it('folds every presentation and modifier form (issue 8.3)', () => {
+    const arrows = new EmojiMap({
+      discord: { left: '⬅️', equal: '🟰', right: '➡️' },
+      slack: { left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right' },
+      shell: { left: '⬅️', equal: '🟰', right: '➡️' },
+    });
+    expect(arrows.choiceOf('discord', '\u{27A1}\u{FE0E}')).toBe('right'); // ➡︎ text presentation
+    expect(arrows.choiceOf('discord', '\u{27A1}')).toBe('right'); // bare
+    expect(arrows.choiceOf('discord', '\u{27A1}\u{FE0F}')).toBe('right');
+    expect(arrows.choiceOf('discord', '\u{2B05}\u{FE0E}')).toBe('left');
+    expect(arrows.choiceOf('shell', '\u{27A1}\u{FE0E}')).toBe('right');
+    expect(arrows.choiceOf('discord', '🟰\u{FE0F}')).toBe('equal');
+    // Skin tones on person emoji, with or without FE0F, and a dangling ZWJ.
+    expect(map.choiceOf('discord', '👈🏻\u{FE0F}')).toBe('left');
+    expect(map.choiceOf('discord', '👉\u{200D}')).toBe('right');
+    expect(map.choiceOf('discord', '🤝🏼')).toBe('equal');
+    // Keycaps: with and without FE0F are one emoji; a plain digit is another.
+    const keys = new EmojiMap({
+      discord: { left: '1️⃣', equal: '2️⃣', right: '3️⃣' },
+      slack: { left: 'one', equal: 'two', right: 'three' },
+      shell: { left: '1️⃣', equal: '2️⃣', right: '3️⃣' },
+    });
+    expect(keys.choiceOf('discord', '1\u{20E3}')).toBe('left');
+    expect(keys.choiceOf('discord', '3\u{FE0E}\u{20E3}')).toBe('right');
+    expect(keys.choiceOf('discord', '1')).toBeUndefined();
+    // Slack: two-person skin tones and upper case.
+    expect(map.choiceOf('slack', 'handshake::skin-tone-2::skin-tone-5')).toBe('equal');
+    expect(map.choiceOf('slack', ':Point_Left:')).toBe('left');
+  });
+
   it('normalisation is idempotent', () => {
     for (const [p, e] of [
       ['discord', '👈🏿\u{FE0F}'],

@@ -62,8 +62,7 @@ describe.skipIf(!hasSharedData('arena', 'battles.jsonl'))('battles.jsonl (200k v
     data.models.forEach((m, i) => {
       worst = Math.max(worst, Math.abs(elo[i]! - exp[m]!.elo!));
     });
-    console.info(`max |elo − FastChat| = ${worst.toExponential(2)}`);
-    expect(worst).toBeLessThan(1e-6);
+    expect(worst, 'max |elo − FastChat|').toBeLessThan(1e-6);
   });
 
   it('BT rating matches bt_exact within 1e-3, anchor exact', () => {
@@ -72,8 +71,7 @@ describe.skipIf(!hasSharedData('arena', 'battles.jsonl'))('battles.jsonl (200k v
     fit.models.forEach((m, i) => {
       worst = Math.max(worst, Math.abs(fit.ratings[i]! - exp[m]!.bt_exact));
     });
-    console.info(`max |rating − bt_exact| = ${worst.toExponential(2)}`);
-    expect(worst).toBeLessThan(1e-3);
+    expect(worst, 'max |rating − bt_exact|').toBeLessThan(1e-3);
     expect(fit.ratings[fit.models.indexOf(ANCHOR.model)]).toBe(1114);
     expect(fit.maxAbsGradient).toBeLessThan(1e-10);
   });
@@ -94,8 +92,10 @@ describe.skipIf(!hasSharedData('arena', 'battles.jsonl'))('battles.jsonl (200k v
       if (Math.abs(boot.lo[i]! - e.bt_lo) <= tol && Math.abs(boot.hi[i]! - e.bt_hi) <= tol)
         within++;
     });
-    console.info(`bootstrap bounds within tolerance: ${within}/${fit.models.length}`);
-    expect(within / fit.models.length).toBeGreaterThanOrEqual(0.95);
+    expect(
+      within / fit.models.length,
+      `bootstrap bounds within tolerance: ${within}/${fit.models.length}`,
+    ).toBeGreaterThanOrEqual(0.95);
     const a = fit.models.indexOf(ANCHOR.model);
     expect(boot.lo[a]).toBe(1114);
     expect(boot.hi[a]).toBe(1114);
@@ -126,8 +126,7 @@ describe.skipIf(!hasSharedData('arena', 'arena_20240814_pair_counts.jsonl'))(
         worst = Math.max(worst, Math.abs(fit.ratings[i]! - exp[m]!.bt_exact));
         expect(fit.numBattles[i]).toBe(exp[m]!.num_battles);
       });
-      console.info(`max |rating − bt_exact| (pair counts) = ${worst.toExponential(2)}`);
-      expect(worst).toBeLessThan(1e-3);
+      expect(worst, 'max |rating − bt_exact| (pair counts)').toBeLessThan(1e-3);
     });
   },
 );

@@ -1,0 +1,177 @@
+/**
+ * @module import/gaokao-outputs
+ * `zhujiu import outputs DIR --format gaokao --model NAME`: a GAOKAO-Bench result folder (one JSON file per
+ * objective keyword, `example[]` with `model_output`) becomes stored responses of a recorded model, on the items
+ * of the `gaokao-objective` suite (datasets `gaokao_<subject>`, keys `<keyword>/<index>`), so an eval of that suite
+ * re-scores the raw `model_output` text with GAOKAO-Bench's own rules and calls nothing. One transaction: a bad row
+ * in any file writes nothing; re-running adds nothing.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { modelNameSchema } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import { decodeUtf8 } from '../eval/datasets/decode.ts';
+import { gaokaoItem } from '../eval/datasets/gaokao.ts';
+import type { EvalItem } from '../eval/types.ts';
+import { upsertEvalDataset } from '../storage/eval-datasets.ts';
+import { ensureModels, promoteToRecorded } from '../storage/models.ts';
+import { insertResponses, storedOutputs } from '../storage/responses.ts';
+import type { Database } from '../storage/schema.ts';
+import { type GaokaoFile, gaokaoDatasetName, parseGaokaoFile } from './formats/gaokao.ts';
+import { RECORDED_REQUEST_HASH } from './outputs.ts';
+
+/** Options of a GAOKAO-Bench import. */
+export interface ImportGaokaoOptions {
+  /** The result folder. */
+  readonly dir: string;
+  readonly model: string;
+}
+
+/** What an import did. */
+export interface ImportGaokaoResult {
+  readonly model: string;
+  readonly files: number;
+  /** Dataset name → items in the files. */
+  readonly datasets: Readonly<Record<string, number>>;
+  readonly rows: number;
+  readonly added: number;
+  readonly skipped: number;
+  /** Of the skipped rows, how many carry an output different from the stored one (the stored one is kept). */
+  readonly differing: number;
+}
+
+/**
+ * Imports a GAOKAO-Bench objective result folder for one model.
+ * @throws AppError `import_invalid` listing `file:line: reason` for every bad row (nothing is written), when the
+ *   folder has no result files, when a file's `model_name` is another model, or when two files hold one keyword.
+ */
+export async function importGaokaoOutputs(
+  db: Kysely<Database>,
+  opts: ImportGaokaoOptions,
+): Promise<ImportGaokaoResult> {
+  const name = modelNameSchema.safeParse(opts.model);
+  if (!name.success) {
+    throw new AppError(
+      'input_invalid',
+      `--model ${JSON.stringify(opts.model)}: ${name.error.issues[0]?.message ?? 'invalid model name'}`,
+    );
+  }
+  let entries: string[];
+  try {
+    entries = (await readdir(opts.dir, { withFileTypes: true }))
+      .filter((e) => e.isFile() && e.name.endsWith('.json') && e.name !== 'correction_score.json')
+      .map((e) => e.name)
+      .sort();
+  } catch (err) {
+    throw new AppError(
+      'import_invalid',
+      `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
+      { cause: err },
+    );
+  }
+  if (entries.length === 0) {
+    throw new AppError(
+      'import_invalid',
+      `${opts.dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json`,
+    );
+  }
+  const problems: string[] = [];
+  const parsed: { file: string; value: GaokaoFile }[] = [];
+  const byKeyword = new Map<string, string>();
+  for (const f of entries) {
+    const path = join(opts.dir, f);
+    let text: string;
+    try {
+      text = decodeUtf8(await readFile(path), path);
+    } catch (err) {
+      problems.push((err as Error).message);
+      continue;
+    }
+    const r = parseGaokaoFile(text, path, true);
+    if (!r.ok) {
+      problems.push(...r.reason);
+      continue;
+    }
+    const other = byKeyword.get(r.value.keyword);
+    if (other !== undefined) {
+      problems.push(
+        `${path}:1: keyword ${r.value.keyword} is also in ${other}; keep one file per keyword`,
+      );
+      continue;
+    }
+    byKeyword.set(r.value.keyword, path);
+    if (r.value.modelName !== undefined && r.value.modelName !== opts.model) {
+      problems.push(
+        `${path}:1: "model_name" is "${r.value.modelName}" but --model is "${opts.model}"; pass --model ${r.value.modelName} or import the right folder`,
+      );
+      continue;
+    }
+    parsed.push({ file: path, value: r.value });
+  }
+  if (problems.length > 0) {
+    throw new AppError('import_invalid', problems.slice(0, 20).join('\n'));
+  }
+  // Group the items by dataset (subject).
+  const groups = new Map<string, { items: EvalItem[]; outputs: Map<string, string> }>();
+  for (const { value } of parsed) {
+    const ds = gaokaoDatasetName(value.subject);
+    const g = groups.get(ds) ?? { items: [], outputs: new Map<string, string>() };
+    for (const row of value.rows) {
+      g.items.push(gaokaoItem(row, value.keyword, value.type));
+      g.outputs.set(row.key, row.output as string);
+    }
+    groups.set(ds, g);
+  }
+  const rows = parsed.reduce((n, p) => n + p.value.rows.length, 0);
+  return db.transaction().execute(async (trx) => {
+    const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
+    if (modelId === undefined)
+      throw new AppError('internal', `model ${opts.model} was not created`);
+    await promoteToRecorded(trx, modelId);
+    let added = 0;
+    let differing = 0;
+    const datasets: Record<string, number> = {};
+    for (const [ds, g] of groups) {
+      const { itemIds } = await upsertEvalDataset(
+        trx,
+        {
+          name: ds,
+          ability: 'knowledge',
+          method: 'metrics',
+          metric: 'gaokao_objective',
+          profile: 'gaokao',
+          templateVersion: 'gaokao-obj-v1',
+          items: g.items,
+        },
+        { updateDataset: false },
+      );
+      datasets[ds] = g.items.length;
+      const ids = g.items.map((it) => itemIds.get(it.key) as number);
+      const previous = await storedOutputs(trx, modelId, ids, RECORDED_REQUEST_HASH);
+      for (const it of g.items) {
+        const prev = previous.get(itemIds.get(it.key) as number);
+        if (prev !== undefined && prev !== g.outputs.get(it.key)) differing++;
+      }
+      added += await insertResponses(
+        trx,
+        g.items.map((it) => ({
+          modelId,
+          itemId: itemIds.get(it.key) as number,
+          requestHash: RECORDED_REQUEST_HASH,
+          output: g.outputs.get(it.key) as string,
+          source: 'import',
+        })),
+      );
+    }
+    return {
+      model: opts.model,
+      files: parsed.length,
+      datasets,
+      rows,
+      added,
+      skipped: rows - added,
+      differing,
+    };
+  });
+}

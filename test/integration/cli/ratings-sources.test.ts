@@ -1,0 +1,100 @@
+/**
+ * Issue 7 item 5 through the command line: `zhujiu ratings` rates the community's own votes unless an imported
+ * source is asked for (`--source NAME`, repeatable, or `ratings.include_sources` in the config), and says whose
+ * votes it rated. Runs the real CLI in-process on an embedded database.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/index.ts';
+import { freshDb } from '../../helpers/db.ts';
+
+async function zhujiu(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'zhujiu', ...args], {
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      err += `${s}\n`;
+    },
+  });
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+describe('zhujiu ratings and vote sources', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-rs-'));
+  const saved = { ...process.env };
+  beforeAll(async () => {
+    const d = await freshDb('pglite');
+    await d.close(); // keep the migrated copy; the CLI opens it
+    process.env.ZHUJIU_DATA_DIR = d.dataDir;
+    process.env.ZHUJIU_CONFIG_DIR = join(tmp, 'config');
+    process.env.DATABASE_URL = '';
+    process.env.LOG_LEVEL = 'silent';
+    mkdirSync(join(tmp, 'config'));
+    const lines: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      lines.push(JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'model_a' }));
+      lines.push(JSON.stringify({ model_a: 'vicuna-13b', model_b: 'gpt-4', winner: 'model_a' }));
+      lines.push(JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'tie' }));
+    }
+    lines.push(JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'model_a' }));
+    writeFileSync(join(tmp, 'public.jsonl'), `${lines.join('\n')}\n`);
+    const r = await zhujiu('import', 'battles', join(tmp, 'public.jsonl'), '--source', 'lmsys');
+    expect(r.err).toBe('');
+  });
+  afterAll(() => {
+    process.env = saved;
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('without --source the imported votes are not rated, and the error says how to count them', async () => {
+    const r = await zhujiu('ratings');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error \[rating_input_invalid\]: no votes from arena in the database \(PGlite.*\): imported votes are counted only when asked: add --source lmsys \(or list the source in ratings\.include_sources of config\/default\.yaml\)/,
+    );
+  });
+
+  it('--source NAME rates them and says whose votes were rated', async () => {
+    const r = await zhujiu('ratings', '--source', 'lmsys', '--bootstrap', '0');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^rank\s+model\s+rating/);
+    expect(r.out).toMatch(/\n\s+1\s+gpt-4\s+1005\.6/);
+    expect(r.out).toContain("Votes: the community's own (arena) plus imported lmsys.");
+    const json = await zhujiu('ratings', '--source', 'lmsys', '--json', '--bootstrap', '0');
+    expect(
+      (JSON.parse(json.out) as { models: { model: string }[] }).models.map((m) => m.model),
+    ).toEqual(['gpt-4', 'vicuna-13b']);
+  });
+
+  it('an unknown --source is refused, listing the stored sources; --source with --battles is a usage error', async () => {
+    const r = await zhujiu('ratings', '--source', 'lmsis');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /--source lmsis: no battles of that source are stored in .*; stored sources: lmsys \(31 votes\)\. Import them first/,
+    );
+    const both = await zhujiu('ratings', '--battles', join(tmp, 'public.jsonl'), '--source', 'x');
+    expect(both.code).toBe(2);
+    expect(both.err).toContain('--source picks stored votes; with --battles FILE');
+  });
+
+  it('ratings.include_sources in the config counts a source for every rating', async () => {
+    writeFileSync(
+      join(tmp, 'config', 'default.yaml'),
+      'ratings:\n  include_sources: [lmsys]\n  bootstrap: 0\n',
+    );
+    try {
+      const r = await zhujiu('ratings');
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('no bootstrap (rank from point ratings)');
+      expect(r.out).toContain("Votes: the community's own (arena) plus imported lmsys.");
+    } finally {
+      rmSync(join(tmp, 'config', 'default.yaml'));
+    }
+  });
+});

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:e2e`: the heavy end-to-end checks on the full real data sets (test/e2e), one file at a time.
+ * Timeouts only guard against a hang (see vitest.config.ts).
+ */
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
+    pool: 'forks',
+    maxWorkers: 1,
+  },
+});
