@@ -276,6 +276,15 @@ export const DATASET_LOADERS = [
   'ccpm',
   'math23k',
   'gaokao',
+  // Scoring Evaluation (judged by an LLM with a rubric; src/eval/datasets/scoring-sets.ts)
+  'alignbench',
+  'mt_bench',
+  'gaokao_subjective',
+  'safetybench_zh',
+  'flames',
+  'cvalues',
+  'selfaware',
+  'chisafetybench',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];
@@ -318,10 +327,21 @@ export const suiteDatasetSchema = z
     shots: z.number().int().min(0).max(16).default(0),
     /** GAOKAO-Bench: the `Obj_Prompt.json` file with the prefix prompt of each keyword. */
     prompts: datasetFileSchema.optional(),
+    /** Scoring datasets: the judge rubric (config/rubrics/<name>.yaml), e.g. ten_point or industry_0_3. */
+    rubric: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_]*$/, 'a rubric name of config/rubrics/, e.g. ten_point')
+      .optional(),
+    /** Scoring datasets: also run the separate safety-violation check on every judged answer. */
+    safety_check: z.boolean().default(false),
   })
   .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
     message: 'a metrics dataset needs `loader:` (its file format)',
     path: ['loader'],
+  })
+  .refine((d) => d.method !== 'scoring' || d.rubric !== undefined, {
+    message: 'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+    path: ['rubric'],
   })
   .refine((d) => d.loader === undefined || d.path !== undefined || d.files !== undefined, {
     message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',

@@ -44,6 +44,7 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
       'zhujiu-metrics': [18, 1895],
+      'zhujiu-scoring': [8, 1178],
     });
     const text = await zhujiu(['suites'], env);
     expect(text.stdout).toContain('smoke  3 datasets, 20 items');
