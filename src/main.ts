@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
@@ -16,7 +16,7 @@ import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
-import { createLogger, type Logger } from './core/logger.ts';
+import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
 import type { Snapshot } from './leaderboard/service.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
@@ -25,6 +25,8 @@ export interface Runtime {
   readonly config: LoadedConfig;
   readonly logger: Logger;
   readonly db: Db;
+  /** The file the logs go to; undefined when they go to stderr. */
+  readonly logFile: string | undefined;
   close(): Promise<void>;
 }
 
@@ -35,8 +37,25 @@ export interface RuntimeOptions extends LoadOptions {
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
   readonly quiet?: boolean;
-  /** Like `quiet`, but only when the chat will be the terminal (no chat tokens): `bot` on an interactive TTY. */
-  readonly quietInTerminalChat?: boolean;
+  /**
+   * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
+   * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
+   * otherwise.
+   */
+  readonly terminalChat?: boolean;
+}
+
+/**
+ * Where logs go: LOG_FILE (`-` or `stderr`: stderr); else a file beside the data folder when the terminal is the
+ * chat; else stderr. Format: LOG_FORMAT, default `pretty` (human lines).
+ */
+function logOutput(config: LoadedConfig, terminalChat: boolean): LogOutput {
+  const format = config.env.LOG_FORMAT ?? 'pretty';
+  const asked = config.env.LOG_FILE;
+  if (asked === '-' || asked === 'stderr') return { format };
+  if (asked) return { format, file: resolve(asked) };
+  if (terminalChat) return { format, file: join(dirname(config.dataDir), 'zhujiu.log') };
+  return { format };
 }
 
 /**
@@ -45,12 +64,12 @@ export interface RuntimeOptions extends LoadOptions {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
-  // The terminal chat shares the screen with the logs: keep them to warnings there unless LOG_LEVEL asks for more.
   const terminalChat =
-    opts.quietInTerminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
-  const level =
-    (opts.quiet || terminalChat) && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
-  const logger = opts.logger ?? createLogger(level);
+    opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
+  const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
+  const output = logOutput(config, terminalChat);
+  const logger = opts.logger ?? createLogger(level, await openLogDestination(output));
+  const logFile = opts.logger ? undefined : output.file;
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
@@ -67,7 +86,7 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
     throw err;
   }
   logger.info({ database: db.describe }, 'database ready');
-  return { config, logger, db, close: () => db.close() };
+  return { config, logger, db, logFile, close: () => db.close() };
 }
 
 /**

@@ -394,6 +394,13 @@ export const envSchema = z.object({
   LOG_LEVEL: optionalSecret.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  /** `pretty` (default: one human line per event) or `json` (JSON lines for log collectors). */
+  LOG_FORMAT: optionalSecret.pipe(z.enum(['pretty', 'json']).optional()),
+  /**
+   * Where logs go: a file path, or `-` / `stderr`. Default: stderr, except for the bot chatting in this terminal
+   * (no chat tokens, input typed or piped), which writes them to `zhujiu.log` beside the data folder.
+   */
+  LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
     z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
   ),

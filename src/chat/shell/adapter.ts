@@ -118,7 +118,8 @@ const HELP = [
   '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
   '  /models                     models and their number of answers',
   '  /ask <prompt> [ability]     two anonymous live models answer your question',
-  '  vote <battle-id> left|equal|right   vote on a battle (or type the emoji)',
+  '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
+  '                              (e.g. vote 1 left, vote 1 ⬅️)',
   '  unvote <battle-id>          take your vote back',
   "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
   '  as <user-id> <line>         run a line as another user',
@@ -204,6 +205,7 @@ export class ShellAdapter implements ChatPlatform {
     });
     this.#rl = rl;
     rl.on('line', (line) => {
+      if (this.#linesRead === 0 && !this.#o.prompt) this.#greet(); // a script: greet with its first line
       this.#linesRead++;
       this.#chain = this.#chain
         .then(() => this.#runLine(line))
@@ -219,10 +221,17 @@ export class ShellAdapter implements ChatPlatform {
       // A script piped in (or Ctrl-D after typing): finish its lines, then stop like `quit`.
       void this.#chain.then(() => this.#closedResolve());
     });
-    this.#print(
-      `ZhuJiu Arena (terminal). You are ${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}. Type "help".`,
-    );
+    // A person at a terminal is greeted at once; a script when its first line arrives; a headless bot (no input
+    // at all) not at all: nobody could type "help" there.
+    if (this.#o.prompt) this.#greet();
     this.#promptIfAny();
+  }
+
+  #greet(): void {
+    const who = `${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}`;
+    this.#print(
+      `ZhuJiu Arena (terminal). You are ${who}.${this.#o.prompt ? ' Type "help" for the commands.' : ''}`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -374,6 +383,14 @@ export class ShellAdapter implements ChatPlatform {
     if (word === 'reply') return this.#threadReply(rest, user);
     if (head.startsWith('/'))
       return this.#command(head.slice(1), line.slice(head.length).trim(), user);
+    const choice = rest.length === 0 ? this.#choiceEmoji(head) : undefined;
+    if (choice) {
+      // A vote typed without its battle (in a chat one reacts on the message; here the battle must be named).
+      return this.#print(
+        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle-id> ${choice.choice} ` +
+          `(e.g. "vote 1 ${choice.emoji}")`,
+      );
+    }
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
     this.#print(`unknown input "${shown}"; type "help"`);
   }
