@@ -18,6 +18,7 @@ import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import type { Snapshot } from './leaderboard/service.ts';
 import type { LlmClient } from './llm/types.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
@@ -74,6 +75,7 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
+    { logger },
   );
   try {
     if (opts.migrate !== false) {
@@ -165,7 +167,11 @@ export interface Running {
 }
 
 /** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
-export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<Running> {
+export async function startHttpFor(
+  rt: Runtime,
+  portOverride?: number,
+  board?: HttpBoard,
+): Promise<Running> {
   const port = portOverride ?? rt.config.app.http.port;
   if (port === 0 && portOverride === undefined)
     return { httpPort: undefined, stop: async () => {} };
@@ -178,6 +184,7 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
   const app = createHttpApp({
     registry,
     checkDb: () => pingDb(rt.db.db),
+    ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
   rt.logger.info(
@@ -188,6 +195,12 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
     httpPort: bound,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The results page's access to the board (see http/server.ts). */
+export interface HttpBoard {
+  readonly latest: () => Promise<Snapshot | undefined>;
+  readonly now: () => Date;
 }
 
 /** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */
@@ -255,6 +268,8 @@ export async function createChatPlatforms(
         logger,
         sessionTag: systemClock.now().getTime().toString(36),
         prompt: process.stdin.isTTY === true,
+        // `/leaderboard` charts are written here and the terminal prints the path.
+        imageDir: join(config.dataDir, 'charts'),
         ...overrides.shell,
       }),
     );

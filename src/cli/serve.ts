@@ -62,7 +62,22 @@ export async function startService(
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
-    http = await startHttpFor(rt, opts.httpPort);
+    const clock = opts.clock ?? systemClock;
+    const { LeaderboardService } = await import('../leaderboard/service.ts');
+    const leaderboard = new LeaderboardService({
+      db: rt.db.db,
+      clock,
+      logger: rt.logger,
+      includeSources: rt.config.app.ratings.include_sources,
+      aggregation: {
+        ...rt.config.app.aggregation,
+        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+      },
+    });
+    http = await startHttpFor(rt, opts.httpPort, {
+      latest: () => leaderboard.latest(),
+      now: () => clock.now(),
+    });
     const started = http;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
     if (rt.logFile)
@@ -72,11 +87,12 @@ export async function startService(
           `${http.httpPort ? `; health on http://${rt.config.app.http.host}:${http.httpPort}/healthz` : ''}`,
       );
     const bot = new BotService({
+      leaderboard,
       db: rt.db.db,
       config: rt.config.app,
       platforms,
       logger: rt.logger,
-      clock: opts.clock ?? systemClock,
+      clock,
       voterSecret: secret,
       ...(live ? { live } : {}),
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
@@ -109,6 +125,7 @@ export async function startService(
       http: started,
       stop: async () => {
         await bot.stop();
+        await leaderboard.close();
         await started.stop();
         await rt.close();
         rt.logger.info('stopped');
