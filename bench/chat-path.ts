@@ -26,6 +26,7 @@ import type { ChatPlatform, CommandContext, MessageContent } from '../src/chat/p
 import { appConfigSchema } from '../src/config/schema.ts';
 import { ManualClock } from '../src/core/clock.ts';
 import { silentLogger } from '../src/core/logger.ts';
+import type { LeaderboardService } from '../src/leaderboard/service.ts';
 import { analyzeVoteTables } from '../src/storage/battles.ts';
 import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
 import { ensureDataset, ensureItems } from '../src/storage/items.ts';
@@ -132,7 +133,13 @@ async function run(db: Db, label: string): Promise<void> {
     logger: silentLogger,
     voterSecret: 'bench-secret-0123456789abcdef',
   });
-  const onCommand = createCommandHandler({ db: db.db, arena, config, logger: silentLogger });
+  const onCommand = createCommandHandler({
+    db: db.db,
+    arena,
+    config,
+    logger: silentLogger,
+    leaderboard: {} as LeaderboardService, // /leaderboard is not on this path
+  });
   let last: MessageContent | undefined;
   const ctx = (name: string): CommandContext => ({
     platform: 'shell',

@@ -130,6 +130,11 @@ export class ArenaService {
     this.#platforms.set(p.name, p);
   }
 
+  /** The connected platform of that name, if any (the live arena posts through it). */
+  platform(name: PlatformName): ChatPlatform | undefined {
+    return this.#platforms.get(name);
+  }
+
   /** Names of the platforms this service can reach. */
   get platformNames(): PlatformName[] {
     return [...this.#platforms.keys()];
@@ -211,6 +216,11 @@ export class ArenaService {
       ref = await platform.post(channelId, content);
     } catch (err) {
       await voidBattle(this.#db, battleId);
+      if (isAppError(err, 'chat_no_access')) {
+        // Not a fault of the bot: the channel must let it in. The message says how.
+        log.warn({ err: err.message }, 'cannot post the battle in this channel; battle voided');
+        return fail(err.message);
+      }
       log.error({ err }, 'posting the battle failed; battle voided');
       return fail(`posting the battle failed: ${(err as Error).message}`);
     }

@@ -18,6 +18,7 @@
  * otherwise.
  */
 import type { Kysely } from 'kysely';
+import { AskService, type LiveModel } from '../arena/ask.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
@@ -25,6 +26,8 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import { LeaderboardService } from '../leaderboard/service.ts';
+import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
@@ -47,13 +50,21 @@ export interface BotServiceOptions {
   readonly schedule?: boolean;
   /** Seed source for battles (tests). */
   readonly seedSource?: () => number;
-  /** Bootstrap rounds for /leaderboard (default 200). */
+  /** Bootstrap rounds of the board (default: config `aggregation.bootstrap`; tests use fewer). */
   readonly leaderboardRounds?: number;
+  /** The board service (default: one built here from the config, computing in a worker thread). */
+  readonly leaderboard?: LeaderboardService;
   /**
    * Log only warnings and errors from the bot, arena and commands (default: when an interactive terminal is the
    * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
    */
   readonly quietLogs?: boolean;
+  /**
+   * The live arena (`/ask`): the models marked `arena: true` in config/models.yaml with their clients, and the
+   * judge model that classifies untagged prompts (`arena.ask.classifier_model`). Without models `/ask` says the
+   * live arena is off.
+   */
+  readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
 }
 
 /** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
@@ -73,6 +84,11 @@ export interface TickReport {
 /** The running bot (or worker loop). */
 export class BotService {
   readonly arena: ArenaService;
+  readonly leaderboard: LeaderboardService;
+  readonly #ownsLeaderboard: boolean;
+  #lastBoardCheck = Number.NEGATIVE_INFINITY;
+  /** The live arena, when live models are configured. */
+  readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
   readonly #log: Logger;
   /** The logger given to the arena and the commands (possibly {@link quieter}). */
@@ -102,6 +118,34 @@ export class BotService {
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
     });
+    this.#ownsLeaderboard = o.leaderboard === undefined;
+    this.leaderboard =
+      o.leaderboard ??
+      new LeaderboardService({
+        db: o.db,
+        clock: o.clock,
+        logger: this.#logger,
+        includeSources: o.config.ratings.include_sources,
+        aggregation: {
+          ...o.config.aggregation,
+          ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
+        },
+      });
+    const live = o.live;
+    this.ask =
+      live && live.models.length > 0
+        ? new AskService({
+            db: o.db,
+            arena: this.arena,
+            config: o.config.arena,
+            clock: o.clock,
+            logger: this.#logger,
+            voterSecret: o.voterSecret,
+            models: live.models,
+            ...(live.classifier ? { classifier: live.classifier } : {}),
+            ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+          })
+        : undefined;
     this.done = new Promise<void>((resolve) => {
       this.#doneResolve = resolve;
     });
@@ -109,15 +153,19 @@ export class BotService {
 
   /** Starts every platform, reconciles its open battles, runs one tick and starts the loop. */
   async start(): Promise<void> {
+    // The first board check comes one refresh interval after start; `/leaderboard` builds one on demand before.
+    this.#lastBoardCheck = this.#o.clock.now().getTime();
     const onCommand = createCommandHandler({
       db: this.#o.db,
       arena: this.arena,
       config: this.#o.config,
       logger: this.#logger,
-      ...(this.#o.leaderboardRounds !== undefined
-        ? { leaderboardRounds: this.#o.leaderboardRounds }
-        : {}),
+      leaderboard: this.leaderboard,
+      ...(this.ask ? { ask: this.ask } : {}),
+      clock: this.#o.clock,
+      voterSecret: this.#o.voterSecret,
     });
+    const ask = this.ask;
     const handlers: ChatHandlers = {
       onCommand,
       onReaction: async (ev) => {
@@ -128,6 +176,24 @@ export class BotService {
             { err, eventId: ev.eventId, platform: ev.platform },
             'reaction could not be stored',
           );
+        }
+      },
+      onThreadMessage: async (ev) => {
+        if (!ask) return;
+        try {
+          await ask.followUp({
+            platform: ev.platform,
+            channelId: ev.channelId,
+            threadOf: ev.threadOf,
+            user: ev.user,
+            prompt: ev.text,
+            reply: (c) => ev.reply(c),
+          });
+        } catch (err) {
+          this.#log.error({ err, eventId: ev.eventId }, 'follow-up failed');
+          await ev
+            .reply({ text: 'Something went wrong; the maintainers have been told (see logs).' })
+            .catch(() => undefined);
         }
       },
       onReactionsCleared: async (ev) => {
@@ -222,6 +288,13 @@ export class BotService {
     } catch (err) {
       this.#log.error({ err }, 'closing due battles failed');
     }
+    // Rebuild the board snapshot when scores or votes changed (in a worker thread; not awaited, so a long build
+    // never delays closing battles or the next tick).
+    const every = this.#o.config.leaderboard.refresh_seconds * 1000;
+    if (every > 0 && now.getTime() - this.#lastBoardCheck >= every && !this.#stopped) {
+      this.#lastBoardCheck = now.getTime();
+      void this.leaderboard.refreshIfChanged();
+    }
     const sched = this.#o.config.arena.schedule;
     if (this.#o.schedule !== false && sched.every_minutes > 0 && !this.#stopped) {
       for (const c of sched.channels) {
@@ -254,6 +327,7 @@ export class BotService {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#ticking?.catch(() => undefined);
+    await this.ask?.drain();
     for (const p of this.#started.reverse()) {
       try {
         await p.stop();
@@ -262,6 +336,7 @@ export class BotService {
       }
     }
     this.#started = [];
+    if (this.#ownsLeaderboard) await this.leaderboard.close();
     this.#doneResolve();
   }
 }

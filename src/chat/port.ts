@@ -125,6 +125,15 @@ export interface CommandSpec {
   readonly maintainerOnly?: boolean;
 }
 
+/** Options of {@link ChatPlatform.post}. */
+export interface PostOptions {
+  /**
+   * Post in the thread of this message: Discord starts a thread on it (once) and posts there, Slack replies with
+   * `thread_ts`, the terminal prints it marked as a reply. The returned ref is the thread message's.
+   */
+  readonly thread?: MessageRef;
+}
+
 /** Options for a command reply. */
 export interface ReplyOptions {
   /** Only the caller sees it (Discord flag 64, Slack ephemeral). */
@@ -147,12 +156,39 @@ export interface CommandContext {
   readonly channelId: string;
   /** Answers the caller (first call replaces the deferred "thinking…" state). */
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
+  /**
+   * Set when the command was run inside the thread of a message (Discord: a slash command in a thread started on
+   * a bot message): where that message lives. Slack runs no slash command in threads; the terminal has none.
+   */
+  readonly thread?: { readonly channelId: string; readonly messageId: string };
+}
+
+/**
+ * A person's message in the thread of a bot message (a follow-up to a battle): Slack thread replies (`message`
+ * events with `thread_ts`), the terminal's `reply <battle-id> <text>`. Discord delivers no message text without
+ * the privileged Message Content intent, so there a follow-up is a slash command run in the thread
+ * ({@link CommandContext.thread}).
+ */
+export interface ThreadMessageEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  /** The channel of the thread's first message. */
+  readonly channelId: string;
+  /** The id of the thread's first message (the bot's message the thread hangs on). */
+  readonly threadOf: string;
+  readonly user: ChatUser;
+  readonly text: string;
+  readonly at: Date;
+  /** Answers the writer (only them where the platform can: Slack ephemeral; the terminal prints). */
+  reply(content: MessageContent): Promise<void>;
 }
 
 /** What an adapter calls when something happens. Handlers must not throw; adapters log anything that escapes. */
 export interface ChatHandlers {
   onCommand(ctx: CommandContext): Promise<void>;
   onReaction(event: ReactionEvent): Promise<void>;
+  /** A message in the thread of a bot message (optional: without it, thread messages are ignored). */
+  onThreadMessage?(event: ThreadMessageEvent): Promise<void>;
   /** Reactions cleared for everyone (see {@link ReactionsClearedEvent}). */
   onReactionsCleared?(event: ReactionsClearedEvent): Promise<void>;
   /** A message was deleted (see {@link MessageDeletedEvent}). */
@@ -175,7 +211,9 @@ export interface ChatPlatform {
   /** Disconnects cleanly. */
   stop(): Promise<void>;
   /** Posts content to a channel; long content may become several messages (see {@link MessageRef}). */
-  post(channelId: string, content: MessageContent): Promise<MessageRef>;
+  post(channelId: string, content: MessageContent, options?: PostOptions): Promise<MessageRef>;
+  /** Deletes a posted message and its parts (a progress message that is no longer needed); optional. */
+  delete?(ref: MessageRef): Promise<void>;
   /** Replaces the content of a posted message (and its parts). */
   edit(ref: MessageRef, content: MessageContent): Promise<void>;
   /**

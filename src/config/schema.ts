@@ -2,6 +2,7 @@
  * @module config/schema
  * zod schemas for the YAML configuration files and the environment. Types are inferred from them.
  */
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
@@ -93,6 +94,32 @@ export const appConfigSchema = z.strictObject({
             .default([]),
         })
         .prefault({}),
+      /** `/ask` (live battles, issue 12). */
+      ask: z
+        .strictObject({
+          /** Longest prompt accepted, in characters. */
+          max_prompt_chars: z.number().int().min(1).max(100_000).default(4000),
+          /** Questions (first turns and follow-ups) one person may ask per window. */
+          rate_limit: z
+            .strictObject({
+              max: z.number().int().min(1).default(5),
+              window_minutes: z.number().positive().default(10),
+            })
+            .prefault({}),
+          /** How long a model may take to answer before another replaces it. */
+          answer_timeout_ms: z.number().int().positive().default(60_000),
+          /** Most models tried for one battle (the two first and their replacements). */
+          max_attempts: z.number().int().min(2).default(4),
+          /** Least time between two edits of the progress message (platform edit rate limits). */
+          progress_every_ms: z.number().int().min(0).default(2000),
+          /** Most turns of one conversation (the first and the follow-ups). */
+          max_turns: z.number().int().min(1).default(5),
+          /** The model (config/models.yaml) that classifies untagged prompts by ability; null: none. */
+          classifier_model: z.string().min(1).nullable().default(null),
+          /** Longest wait for the classifier (the battle is posted without waiting for it). */
+          classifier_timeout_ms: z.number().int().positive().default(30_000),
+        })
+        .prefault({}),
       emoji: z
         .strictObject({
           discord: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
@@ -159,6 +186,53 @@ export const appConfigSchema = z.strictObject({
       seed: z.number().int().default(0),
     })
     .prefault({}),
+  leaderboard: z
+    .strictObject({
+      public_url: z.url().nullable().default(null),
+      refresh_seconds: z.number().int().min(0).default(60),
+      daily_post: z
+        .strictObject({
+          cron: z
+            .string()
+            .refine(
+              (c) => {
+                try {
+                  new Cron(c, { paused: true });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not a valid cron expression (e.g. "0 9 * * *")' },
+            )
+            .nullable()
+            .default(null),
+          timezone: z
+            .string()
+            .refine(
+              (tz) => {
+                try {
+                  new Intl.DateTimeFormat('en-US', { timeZone: tz });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not an IANA time zone (e.g. "Asia/Shanghai")' },
+            )
+            .default('UTC'),
+          channels: z
+            .array(
+              z.strictObject({
+                platform: z.enum(['discord', 'slack', 'shell']),
+                channel_id: z.string().min(1),
+              }),
+            )
+            .default([]),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;
@@ -189,6 +263,14 @@ const openAiModel = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
   max_retry_after_ms: z.number().int().min(0).default(60_000),
+  /** Answers `/ask` live in the arena. */
+  arena: z.boolean().default(false),
+  /**
+   * How strongly the arena favours this model's pairs when choosing who answers `/ask` (1 = as everyone;
+   * e.g. 3 for a newcomer, as Chatbot Arena boosts new models): its pairs' (votes + 1) are divided by the
+   * product of the two weights before the fewest-votes-first order (arena/live-pairs.ts).
+   */
+  arena_weight: z.number().positive().max(100).default(1),
 });
 const recordedModel = z.strictObject({
   name: modelNameSchema,
@@ -214,6 +296,15 @@ export const DATASET_LOADERS = [
   'ccpm',
   'math23k',
   'gaokao',
+  // Scoring Evaluation (judged by an LLM with a rubric; src/eval/datasets/scoring-sets.ts)
+  'alignbench',
+  'mt_bench',
+  'gaokao_subjective',
+  'safetybench_zh',
+  'flames',
+  'cvalues',
+  'selfaware',
+  'chisafetybench',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];
@@ -256,10 +347,21 @@ export const suiteDatasetSchema = z
     shots: z.number().int().min(0).max(16).default(0),
     /** GAOKAO-Bench: the `Obj_Prompt.json` file with the prefix prompt of each keyword. */
     prompts: datasetFileSchema.optional(),
+    /** Scoring datasets: the judge rubric (config/rubrics/<name>.yaml), e.g. ten_point or industry_0_3. */
+    rubric: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_]*$/, 'a rubric name of config/rubrics/, e.g. ten_point')
+      .optional(),
+    /** Scoring datasets: also run the separate safety-violation check on every judged answer. */
+    safety_check: z.boolean().default(false),
   })
   .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
     message: 'a metrics dataset needs `loader:` (its file format)',
     path: ['loader'],
+  })
+  .refine((d) => d.method !== 'scoring' || d.rubric !== undefined, {
+    message: 'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+    path: ['rubric'],
   })
   .refine((d) => d.loader === undefined || d.path !== undefined || d.files !== undefined, {
     message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
@@ -312,6 +414,13 @@ export const envSchema = z.object({
   LOG_LEVEL: optionalSecret.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  /** `pretty` (default: one human line per event) or `json` (JSON lines for log collectors). */
+  LOG_FORMAT: optionalSecret.pipe(z.enum(['pretty', 'json']).optional()),
+  /**
+   * Where logs go: a file path, or `-` / `stderr`. Default: stderr, except for the bot chatting in this terminal
+   * (no chat tokens, input typed or piped), which writes them to `zhujiu.log` beside the data folder.
+   */
+  LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
     z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
   ),

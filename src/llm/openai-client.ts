@@ -168,11 +168,13 @@ export class OpenAiCompatibleClient implements LlmClient {
         : {}),
     } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
     let completion: OpenAI.Chat.ChatCompletion;
+    // The SDK adds an abort listener to the signal it is given and never removes it: give it a per-request
+    // signal, linked to the caller's, so a long-lived run signal does not collect one listener per request.
+    const own = new AbortController();
+    const onAbort = () => own.abort();
+    request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      completion = await this.#sdk.chat.completions.create(
-        body,
-        request.signal ? { signal: request.signal } : {},
-      );
+      completion = await this.#sdk.chat.completions.create(body, { signal: own.signal });
     } catch (err) {
       const failure = this.#failure(err, elapsed());
       this.#log.warn(
@@ -180,6 +182,8 @@ export class OpenAiCompatibleClient implements LlmClient {
         `request failed: ${failure.message}`,
       );
       return failure;
+    } finally {
+      request.signal?.removeEventListener('abort', onAbort);
     }
     const latencyMs = elapsed();
     const choice = completion.choices?.[0];

@@ -110,12 +110,15 @@ export async function battleTexts(
   db: Conn,
   battleId: number,
 ): Promise<{ prompt: string; left: string; right: string } | undefined> {
+  // Live battles (`/ask`) keep their texts in battle_turns: the first turn is what the battle message shows.
   const r = await sql<{ prompt: string | null; l: string | null; r: string | null }>`
-    SELECT i.prompt, rl.output AS l, rr.output AS r
+    SELECT coalesce(i.prompt, t.prompt) AS prompt, coalesce(rl.output, t.answer_left) AS l,
+           coalesce(rr.output, t.answer_right) AS r
       FROM battles b
       LEFT JOIN items i ON i.id = b.item_id
       LEFT JOIN responses rl ON rl.id = b.response_left_id
       LEFT JOIN responses rr ON rr.id = b.response_right_id
+      LEFT JOIN battle_turns t ON t.battle_id = b.id AND t.turn = 1
      WHERE b.id = ${battleId}`.execute(db);
   const row = r.rows[0];
   if (!row || row.prompt === null || row.l === null || row.r === null) return undefined;

@@ -11,13 +11,43 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     name: 'arena',
     description: 'Post an arena battle in this channel now (maintainers)',
-    options: [{ name: 'ability', description: 'Only prompts of this ability', choices: ABILITIES }],
+    options: [
+      { name: 'ability', description: 'Only prompts of this ability', choices: ABILITIES },
+      { name: 'void', description: 'Void this battle id: it leaves every rating (live arena)' },
+      { name: 'battle', description: 'With ability: file this battle id under that ability' },
+      { name: 'reason', description: 'Why the battle is voided (kept in the audit log)' },
+      {
+        name: 'list',
+        description: 'List live battles without an ability',
+        choices: ['unclassified'],
+      },
+    ],
     maintainerOnly: true,
   },
   {
+    name: 'ask',
+    description:
+      'Ask two anonymous live models your own question; the channel votes on the answers',
+    options: [
+      { name: 'prompt', description: 'Your question', required: true },
+      {
+        name: 'ability',
+        description: 'The ability it tests (default: the arena classifies it)',
+        choices: ABILITIES,
+      },
+    ],
+  },
+  {
     name: 'leaderboard',
-    description: 'Arena ratings (Bradley–Terry, 95% bootstrap interval) from the votes so far',
-    options: [{ name: 'ability', description: 'Only battles of this ability', choices: ABILITIES }],
+    description: 'The ZhuJiu board: final scores with 95% intervals, methods, abilities, votes',
+    options: [
+      {
+        name: 'view',
+        description: 'overall (default), ability, method or model',
+        choices: ['overall', 'ability', 'method', 'model'],
+      },
+      { name: 'name', description: 'The ability, method or model to show' },
+    ],
   },
   {
     name: 'models',

@@ -7,6 +7,7 @@
  *   /arena [ability]   /leaderboard [ability]   /models        the slash commands
  *   vote <battle-id> left|equal|right   (or the emoji)           react to a battle message
  *   unvote <battle-id>                                          remove your vote reaction
+ *   reply <battle-id> <text>                                    write in the battle's thread (a follow-up)
  *   as <user-id> <line>                                          run one line as another (non-maintainer) user
  *   help   quit
  *
@@ -22,6 +23,8 @@
  * The input and output streams are injectable so tests can drive a whole session.
  */
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
@@ -36,6 +39,7 @@ import {
   type CommandSpec,
   type MessageContent,
   type MessageRef,
+  type PostOptions,
   type ReactionEvent,
   type ReactionSnapshot,
   SHELL_MAINTAINER_ROLE,
@@ -67,6 +71,11 @@ export interface ShellAdapterOptions {
    * Default: `prompt` is on and `output` is a TTY.
    */
   readonly interactive?: boolean;
+  /**
+   * Folder where images (the leaderboard chart) are written as files; the message prints the path. Without it the
+   * message only names the image.
+   */
+  readonly imageDir?: string;
 }
 
 /** The vote choices, in display order. */
@@ -99,15 +108,20 @@ interface Posted {
   content: MessageContent;
   /** emoji → user ids holding it, in order. */
   reactions: Map<string, string[]>;
+  /** The message whose thread this one was posted in. */
+  threadOf?: string;
 }
 
 const HELP = [
   'Commands:',
   '  /arena [ability]            post a battle now (maintainers)',
-  '  /leaderboard [ability]      arena ratings from the votes so far',
+  '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
   '  /models                     models and their number of answers',
-  '  vote <battle-id> left|equal|right   vote on a battle (or type the emoji)',
+  '  /ask <prompt> [ability]     two anonymous live models answer your question',
+  '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
+  '                              (e.g. vote 1 left, vote 1 ⬅️)',
   '  unvote <battle-id>          take your vote back',
+  "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
   '  as <user-id> <line>         run a line as another user',
   '  help                        this text',
   '  quit                        stop the bot',
@@ -191,6 +205,7 @@ export class ShellAdapter implements ChatPlatform {
     });
     this.#rl = rl;
     rl.on('line', (line) => {
+      if (this.#linesRead === 0 && !this.#o.prompt) this.#greet(); // a script: greet with its first line
       this.#linesRead++;
       this.#chain = this.#chain
         .then(() => this.#runLine(line))
@@ -206,10 +221,17 @@ export class ShellAdapter implements ChatPlatform {
       // A script piped in (or Ctrl-D after typing): finish its lines, then stop like `quit`.
       void this.#chain.then(() => this.#closedResolve());
     });
-    this.#print(
-      `ZhuJiu Arena (terminal). You are ${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}. Type "help".`,
-    );
+    // A person at a terminal is greeted at once; a script when its first line arrives; a headless bot (no input
+    // at all) not at all: nobody could type "help" there.
+    if (this.#o.prompt) this.#greet();
     this.#promptIfAny();
+  }
+
+  #greet(): void {
+    const who = `${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}`;
+    this.#print(
+      `ZhuJiu Arena (terminal). You are ${who}.${this.#o.prompt ? ' Type "help" for the commands.' : ''}`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -228,23 +250,55 @@ export class ShellAdapter implements ChatPlatform {
     await run;
   }
 
+  /** Writes the content's image into `imageDir` (when both exist); returns its path, or undefined. */
+  #saveImage(content: MessageContent): string | undefined {
+    const dir = this.#o.imageDir;
+    const image = content.image;
+    if (!dir || !image) return undefined;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, basename(image.filename));
+      writeFileSync(path, image.data);
+      return path;
+    } catch (err) {
+      this.#log.warn({ err, dir }, 'could not write the image file');
+      return undefined;
+    }
+  }
+
   /** Resolves when every line received so far has been handled. */
   async idle(): Promise<void> {
     await this.#chain;
   }
 
-  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+  async post(
+    channelId: string,
+    content: MessageContent,
+    options?: PostOptions,
+  ): Promise<MessageRef> {
     const id = `m${this.#nextMessage++}${this.#o.sessionTag ? `-${this.#o.sessionTag}` : ''}`;
     const ref: MessageRef = { platform: 'shell', channelId, messageId: id, partIds: [] };
-    this.#messages.set(id, { ref, content, reactions: new Map() });
-    this.#print(`\n[${id}] ${renderPlain(content)}`);
+    const threadOf = options?.thread?.messageId;
+    this.#messages.set(id, {
+      ref,
+      content,
+      reactions: new Map(),
+      ...(threadOf ? { threadOf } : {}),
+    });
+    this.#print(
+      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
+    );
     return ref;
+  }
+
+  async delete(ref: MessageRef): Promise<void> {
+    if (this.#messages.delete(ref.messageId)) this.#print(`[${ref.messageId} removed]`);
   }
 
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
     const m = this.#messages.get(ref.messageId);
     if (m) m.content = content;
-    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content)}`);
+    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`);
   }
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
@@ -268,9 +322,13 @@ export class ShellAdapter implements ChatPlatform {
     return out;
   }
 
-  /** Every message posted in this session (tests). */
-  get posted(): readonly { ref: MessageRef; content: MessageContent }[] {
-    return [...this.#messages.values()].map((m) => ({ ref: m.ref, content: m.content }));
+  /** Every message posted in this session and not deleted (tests); `threadOf` for thread replies. */
+  get posted(): readonly { ref: MessageRef; content: MessageContent; threadOf?: string }[] {
+    return [...this.#messages.values()].map((m) => ({
+      ref: m.ref,
+      content: m.content,
+      ...(m.threadOf ? { threadOf: m.threadOf } : {}),
+    }));
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
@@ -322,8 +380,17 @@ export class ShellAdapter implements ChatPlatform {
       return this.#dispatch(tail.join(' '), { id: who, name: who, roles: [] });
     }
     if (word === 'vote' || word === 'unvote') return this.#vote(word === 'vote', rest, user);
+    if (word === 'reply') return this.#threadReply(rest, user);
     if (head.startsWith('/'))
       return this.#command(head.slice(1), line.slice(head.length).trim(), user);
+    const choice = rest.length === 0 ? this.#choiceEmoji(head) : undefined;
+    if (choice) {
+      // A vote typed without its battle (in a chat one reacts on the message; here the battle must be named).
+      return this.#print(
+        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle-id> ${choice.choice} ` +
+          `(e.g. "vote 1 ${choice.emoji}")`,
+      );
+    }
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
     this.#print(`unknown input "${shown}"; type "help"`);
   }
@@ -351,13 +418,46 @@ export class ShellAdapter implements ChatPlatform {
       user,
       channelId: this.#channel,
       reply: async (content, options) => {
-        this.#print(`${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content)}`);
+        this.#print(
+          `${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content, this.#saveImage(content))}`,
+        );
       },
     };
     try {
       await this.#handlers.onCommand(ctx);
     } catch (err) {
       this.#log.error({ err, command: name }, 'command handler failed');
+      this.#print('Something went wrong (see logs).');
+    }
+  }
+
+  /** `reply <battle-id> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
+  async #threadReply(args: string[], user: ChatUser): Promise<void> {
+    const [idText = '', ...words] = args;
+    const battleId = Number(idText.replace(/^#/u, ''));
+    const text = words.join(' ').trim();
+    if (!Number.isSafeInteger(battleId) || battleId <= 0 || text === '')
+      return this.#print('usage: reply <battle-id> <text>');
+    const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
+    const ref = info?.ref;
+    if (!ref) return this.#print(`no posted battle #${battleId}`);
+    if (ref.platform !== 'shell')
+      return this.#print(`battle #${battleId} was posted on ${ref.platform}; reply there`);
+    const handler = this.#handlers?.onThreadMessage;
+    if (!handler) return this.#print('follow-ups are not available here');
+    try {
+      await handler({
+        platform: 'shell',
+        eventId: `shell:${this.#eventTag}:thread:${this.#nextEvent++}`,
+        channelId: ref.channelId,
+        threadOf: ref.messageId,
+        user,
+        text,
+        at: this.#clock.now(),
+        reply: async (content) => this.#print(`(only you) ${renderPlain(content)}`),
+      });
+    } catch (err) {
+      this.#log.error({ err }, 'thread message handler failed');
       this.#print('Something went wrong (see logs).');
     }
   }

@@ -27,9 +27,14 @@ export type OptionExtraction =
  * and B).
  */
 const one = (L: string) => `(?<![A-Za-z])[${L}]+(?![A-Za-z])`;
-/** A list of letters: `B`, `B或C`, `A、B`, `AB`, `B and C`. */
-const list = (L: string) =>
-  `(?<letters>${one(L)}(?:\\s*(?:或者?|还是|和|与|及|、|,|/|&|or|and)?\\s*${one(L)})*)`;
+/**
+ * A list of letters: `B`, `B或C`, `A、B`, `AB`, `B and C`. A letter after a separator that starts a discussion of
+ * that option (`答案：D，A项错在…`) ends the list instead of joining it.
+ */
+const list = (L: string, stopAtDiscussion = true) =>
+  `(?<letters>${one(L)}(?:\\s*(?:或者?|还是|和|与|及|、|,|/|&|or|and)?\\s*${one(L)}${
+    stopAtDiscussion ? '(?!\\s*(?:项|选项|的?说法|错|不|中|是|:))' : ''
+  })*)`;
 /** Optional opening bracket before a letter list. */
 const open = String.raw`[(\[【<]?\s*`;
 /** Words that negate a following choice (`不选A`, `排除A`). */
@@ -64,7 +69,7 @@ export const ANSWER_PATTERNS: readonly AnswerPattern[] = Object.freeze([
     name: 'assert_correct',
     build: (L: string) =>
       [
-        String.raw`(?:选项)?\s*${list(L)}\s*(?:项|选项)?\s*(?:的说法|说法)?\s*(?:是|为|才是)?\s*(?:正确|对的|对|符合题意|符合要求|最合适|最恰当|最佳)`,
+        String.raw`(?:选项)?\s*${list(L, false)}\s*(?:项|选项)?\s*(?:的说法|说法)?\s*(?:是|为|才是)?\s*(?:正确|对的|对|符合题意|符合要求|最合适|最恰当|最佳)`,
         String.raw`正确(?:的|的是|的选项|选项|的一项|的答案)?\s*(?:是|为|有)\s*[:]?\s*(?:选项)?\s*${open}${list(L)}`,
         String.raw`(?:[Oo]ption|[Cc]hoice)\s+${list(L)}\s+is\s+(?:the\s+)?(?:correct|right|best)`,
       ].map((src) => new RegExp(src, 'gu')),

@@ -22,6 +22,7 @@ import type {
 } from '../../../src/chat/port.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
+import type { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { analyzeVoteTables, insertImportedBattles } from '../../../src/storage/battles.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import type { Database } from '../../../src/storage/schema.ts';
@@ -109,7 +110,13 @@ async function chatPath(d: TestDb, plain: Kysely<Database>): Promise<Map<string,
     voterSecret: SECRET,
     seedSource: counterSeeds(),
   });
-  const onCommand = createCommandHandler({ db, arena, config, logger: silentLogger });
+  const onCommand = createCommandHandler({
+    db,
+    arena,
+    config,
+    logger: silentLogger,
+    leaderboard: {} as LeaderboardService, // /leaderboard is not on this path
+  });
   const replies: MessageContent[] = [];
   const ctx = (name: string): CommandContext => ({
     platform: 'shell',

@@ -38,6 +38,8 @@ describe('models.yaml', () => {
       max_concurrency: 4,
       max_retries: 2,
       max_retry_after_ms: 60_000,
+      arena: false,
+      arena_weight: 1,
     });
     expect(c.apiKeyFor('local')).toBe('sk-abc');
     expect(c.apiKeyFor('keyless')).toBeUndefined();

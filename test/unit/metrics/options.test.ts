@@ -25,6 +25,7 @@ const TABLE: [string, string][] = [
   ['因此选B而不是D', 'B'],
   // An option asserted correct.
   ['C项正确，其余各项均有错误。', 'C'],
+  ['A、B项正确', 'wrong: several'],
   ['正确的是D', 'D'],
   ['只有B符合题意', 'B'],
   ['Option A is correct because the others are wrong.', 'A'],
@@ -39,6 +40,9 @@ const TABLE: [string, string][] = [
   ['Because of the context, it is hard to say.', 'wrong: none'],
   // A marker beats later mentions of other options.
   ['答案：D。A项错在时间，B项错在地点。', 'D'],
+  ['答案：D，A项错在时间，B项错在地点。', 'D'],
+  ['答案是C，B选项说法不对', 'C'],
+  ['答案：A、B、C', 'wrong: several'],
 ];
 
 function show(text: string): string {

@@ -1,0 +1,137 @@
+/**
+ * bench/eval: evaluation-run throughput and memory against the local fake OpenAI-compatible server.
+ *
+ * 1. 2,000 items (C3 / OCNLI / CMRC 2018 mix) with 100 ms model latency at concurrency 32: wall time as a ratio of
+ *    the ideal items × latency / concurrency (6.25 s); target ≤ 1.2.
+ * 2. Peak memory of a 20,000-item run (10 ms latency) next to a 2,000-item run: the runner keeps the prepared
+ *    datasets and an id index, never the answers or results, so the difference is the datasets themselves.
+ *
+ * Run: `npx tsx bench/eval.ts` (embedded PGlite), or with `BENCH_DATABASE_URL=postgres://…/db` for Postgres
+ * (a scratch database is created and dropped). Prints figures; asserts nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { type ModelConfig, modelsFileSchema } from '../src/config/schema.ts';
+import { createLogger } from '../src/core/logger.ts';
+import { EvalService } from '../src/eval/service.ts';
+import { runSummary } from '../src/eval/summary.ts';
+import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
+import { startFakeOpenAi } from '../test/fakes/openai.ts';
+import { scriptedAnswer, writeSmokeFixture } from '../test/helpers/eval-fixtures.ts';
+
+const base = process.env.BENCH_DATABASE_URL;
+
+async function scratchDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (!base) {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-eval-'));
+    const db = await openDb({ kind: 'pglite', dataDir: join(dir, 'pg') });
+    await migrateToLatest(db.db);
+    return {
+      db,
+      drop: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `zhujiu_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const db = await openDb({ kind: 'postgres', url: u.toString(), poolSize: 20 });
+  await migrateToLatest(db.db);
+  return {
+    db,
+    drop: async () => {
+      await db.close();
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+async function runOnce(items: number, latencyMs: number, concurrency: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-data-'));
+  const per = Math.floor(items / 3);
+  const fx = writeSmokeFixture(dir, { c3: items - 2 * per, ocnli: per, cmrc: per }, 'bench');
+  const fake = await startFakeOpenAi({ delayMs: latencyMs });
+  fake.setAnswer(scriptedAnswer(fx.items, (n) => n % 4 !== 0));
+  const { db, drop } = await scratchDb();
+  const [model] = modelsFileSchema.parse({
+    models: [
+      {
+        name: 'bench-model',
+        provider: 'openai',
+        base_url: fake.baseUrl,
+        model: 'fake-model',
+        params: { temperature: 0 },
+        timeout_ms: 30_000,
+        max_concurrency: concurrency,
+      },
+    ],
+  }).models as [ModelConfig];
+  const service = new EvalService({
+    db: db.db,
+    logger: createLogger('silent'),
+    config: {
+      models: [model],
+      suites: new Map([['bench', fx.suite]]),
+      datasetsDir: dir,
+      datasetsCacheDir: join(dir, 'cache'),
+      apiKeyFor: () => undefined,
+    },
+  });
+  let peakRss = process.memoryUsage().rss;
+  let peakHeap = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  }, 100);
+  const started = await service.start({ model: 'bench-model', suite: 'bench' });
+  if (!started.ok) throw new Error(started.reason);
+  const t0 = performance.now();
+  await service.execute(started.run.id);
+  const wallMs = performance.now() - t0;
+  clearInterval(sampler);
+  const s = await runSummary(db.db, started.run.id);
+  const calls = fake.callCount;
+  const peak = fake.peakInFlight;
+  await fake.close();
+  await drop();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    wallMs,
+    peakRss,
+    peakHeap,
+    calls,
+    peak,
+    scored: s?.datasets.reduce((a, d) => a + d.n, 0),
+  };
+}
+
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+const backend = base ? 'Postgres' : 'PGlite';
+
+const t = await runOnce(2000, 100, 32);
+const ideal = (2000 * 100) / 32;
+console.log(
+  `throughput (${backend}): 2000 items, 100 ms latency, concurrency 32: wall ${(t.wallMs / 1000).toFixed(2)} s, ` +
+    `ideal ${(ideal / 1000).toFixed(2)} s, ratio ${(t.wallMs / ideal).toFixed(2)} (target ≤ 1.2); ` +
+    `${t.calls} calls, ${t.scored} scored, peak in flight ${t.peak}`,
+);
+const small = await runOnce(2000, 10, 32);
+const large = await runOnce(20000, 10, 32);
+console.log(
+  `memory (${backend}): 2,000 items peak RSS ${mb(small.peakRss)} / heap ${mb(small.peakHeap)}; ` +
+    `20,000 items peak RSS ${mb(large.peakRss)} / heap ${mb(large.peakHeap)} ` +
+    `(${large.calls} calls, ${large.scored} scored, wall ${(large.wallMs / 1000).toFixed(1)} s)`,
+);

@@ -1,0 +1,206 @@
+/**
+ * @module bot/commands/ask
+ * `/ask <prompt> [ability]` (everyone) and the maintainers' live-arena commands under `/arena`:
+ * `/arena void <battle> [reason]`, `/arena ability <battle> <ability>`, `/arena unclassified`.
+ *
+ * Arguments: Discord passes `prompt` and `ability` as options (and `void`, `battle`, `reason`, `list` for
+ * `/arena`). Slack and the terminal pass the text after the command: for `/ask` the whole text is the prompt,
+ * except a last word that is one of the seven ability names (or `ability=NAME` anywhere), which is the tag — so
+ * `/ask Is 91 prime? reasoning` asks "Is 91 prime?" tagged `reasoning`. A `/ask` run inside a battle's thread
+ * (Discord) continues that battle's conversation.
+ */
+import type { Kysely } from 'kysely';
+import type { AskService } from '../../arena/ask.ts';
+import type { ArenaService } from '../../arena/service.ts';
+import type { CommandContext, MessageContent } from '../../chat/port.ts';
+import { ABILITIES, type Ability } from '../../config/abilities.ts';
+import type { Clock } from '../../core/clock.ts';
+import { hashVoterId } from '../../core/voter-id.ts';
+import { getBattle } from '../../storage/battles.ts';
+import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
+import type { Database } from '../../storage/schema.ts';
+
+const isAbility = (s: string): s is Ability => (ABILITIES as readonly string[]).includes(s);
+
+/** The prompt and optional ability tag of an `/ask` (see the module doc). */
+export function parseAskArgs(
+  ctx: Pick<CommandContext, 'args' | 'text'>,
+): { ok: true; prompt: string; ability?: Ability } | { ok: false; reason: string } {
+  const bad = (raw: string) => ({
+    ok: false as const,
+    reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')} (or leave it out: the arena classifies the prompt).`,
+  });
+  if (ctx.text.trim() === '') {
+    const prompt = (ctx.args.prompt ?? '').trim();
+    const raw = (ctx.args.ability ?? '').trim();
+    if (raw === '') return { ok: true, prompt };
+    return isAbility(raw) ? { ok: true, prompt, ability: raw } : bad(raw);
+  }
+  let text = ctx.text.trim();
+  let ability: Ability | undefined;
+  const kv = /(?:^|\s)ability=(\S+)/u.exec(text);
+  if (kv) {
+    const raw = kv[1] as string;
+    if (!isAbility(raw)) return bad(raw);
+    ability = raw;
+    text = (text.slice(0, kv.index) + text.slice(kv.index + kv[0].length)).trim();
+  } else {
+    const m = /\s(\S+)$/u.exec(text);
+    if (m && isAbility(m[1] as string)) {
+      ability = m[1] as Ability;
+      text = text.slice(0, m.index).trim();
+    }
+  }
+  return ability ? { ok: true, prompt: text, ability } : { ok: true, prompt: text };
+}
+
+/** Dependencies of the live-arena commands. */
+export interface AskCommandDeps {
+  readonly db: Kysely<Database>;
+  readonly arena: ArenaService;
+  readonly ask?: AskService;
+  readonly clock: Clock;
+  readonly voterSecret: string;
+}
+
+/** `/ask`. */
+export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Promise<void> {
+  if (!deps.ask) {
+    await ctx.reply(
+      {
+        text: 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
+      },
+      { ephemeral: true },
+    );
+    return;
+  }
+  const parsed = parseAskArgs(ctx);
+  if (!parsed.ok) return ctx.reply({ text: parsed.reason }, { ephemeral: true });
+  if (ctx.thread) {
+    const r = await deps.ask.followUp({
+      platform: ctx.platform,
+      channelId: ctx.thread.channelId,
+      threadOf: ctx.thread.messageId,
+      user: ctx.user,
+      prompt: parsed.prompt,
+      reply: (c, o) => ctx.reply(c, o),
+    });
+    if (r.kind !== 'ignored') return;
+    // A thread that is not a battle's: a new question, posted where the command was run.
+  }
+  await deps.ask.ask({
+    platform: ctx.platform,
+    channelId: ctx.channelId,
+    user: ctx.user,
+    prompt: parsed.prompt,
+    ...(parsed.ability ? { ability: parsed.ability } : {}),
+    reply: (c, o) => ctx.reply(c, o),
+  });
+}
+
+/** The live-arena subcommand of an `/arena` invocation, if it is one. */
+export function arenaSubcommand(
+  ctx: Pick<CommandContext, 'args' | 'text'>,
+):
+  | { kind: 'void'; battle: string; reason: string }
+  | { kind: 'ability'; battle: string; ability: string }
+  | { kind: 'unclassified' }
+  | undefined {
+  const words = ctx.text.trim().split(/\s+/u).filter(Boolean);
+  const head = words[0]?.toLowerCase();
+  if (head === 'void')
+    return { kind: 'void', battle: words[1] ?? '', reason: words.slice(2).join(' ') };
+  if (head === 'ability' || head === 'set-ability')
+    return { kind: 'ability', battle: words[1] ?? '', ability: words[2] ?? '' };
+  if (head === 'unclassified') return { kind: 'unclassified' };
+  if (words.length === 0) {
+    if (ctx.args.void)
+      return { kind: 'void', battle: ctx.args.void, reason: ctx.args.reason ?? '' };
+    if (ctx.args.battle)
+      return { kind: 'ability', battle: ctx.args.battle, ability: ctx.args.ability ?? '' };
+    if (ctx.args.list === 'unclassified') return { kind: 'unclassified' };
+  }
+  return undefined;
+}
+
+const battleIdOf = (s: string): number | undefined => {
+  const n = Number(s.replace(/^#/u, ''));
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+/** Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). */
+export async function handleArenaSubcommand(
+  deps: AskCommandDeps,
+  ctx: CommandContext,
+  sub: NonNullable<ReturnType<typeof arenaSubcommand>>,
+): Promise<void> {
+  const say = (content: MessageContent) => ctx.reply(content, { ephemeral: true });
+  const actor = hashVoterId(deps.voterSecret, ctx.platform, ctx.user.id);
+  if (sub.kind === 'unclassified') {
+    const rows = await listUnclassified(deps.db);
+    if (rows.length === 0) return say({ text: 'Every live battle has an ability.' });
+    return say({
+      text: `${rows.length} live battle${rows.length === 1 ? '' : 's'} without an ability (set one with /arena ability <battle> <ability>)`,
+      title: 'Unclassified live battles',
+      table: {
+        columns: ['battle', 'status', 'asked', 'prompt', 'classifier tried'],
+        align: ['right', 'left', 'left', 'left', 'left'],
+        rows: rows.map((r) => [
+          `#${r.id}`,
+          r.status,
+          r.createdAt.toISOString().slice(0, 16).replace('T', ' '),
+          r.prompt.length > 60 ? `${r.prompt.slice(0, 60)}…` : r.prompt,
+          r.classifier ?? '—',
+        ]),
+      },
+    });
+  }
+  const id = battleIdOf(sub.battle);
+  if (id === undefined)
+    return say({
+      text:
+        sub.kind === 'void'
+          ? 'Usage: /arena void <battle-id> [reason], e.g. /arena void 12 spam'
+          : `Usage: /arena ability <battle-id> <ability>, with one of: ${ABILITIES.join(', ')}`,
+    });
+  const now = deps.clock.now();
+  if (sub.kind === 'ability') {
+    if (!isAbility(sub.ability))
+      return say({
+        text: `Unknown ability "${sub.ability}". Use one of: ${ABILITIES.join(', ')}.`,
+      });
+    const ok = await overrideAbility(deps.db, id, sub.ability, actor, now);
+    return say({
+      text: ok
+        ? `Battle #${id} is now filed under ${sub.ability} (a maintainer's choice wins over the tag and the classifier).`
+        : `There is no battle #${id}.`,
+    });
+  }
+  const before = await voidAnyBattle(deps.db, id, actor, sub.reason || null, now);
+  if (before === undefined) return say({ text: `There is no battle #${id}.` });
+  if (before === 'void') return say({ text: `Battle #${id} was already void.` });
+  // Tell the channel (best effort): the message stays, marked void, so the thread and reactions still make sense.
+  const b = await getBattle(deps.db, id);
+  const platform = b?.platform
+    ? deps.arena.platform(b.platform as CommandContext['platform'])
+    : undefined;
+  if (b && platform && b.channelId && b.messageId) {
+    await platform
+      .edit(
+        {
+          platform: platform.name,
+          channelId: b.channelId,
+          messageId: b.messageId,
+          partIds: b.partIds,
+        },
+        {
+          text: `Arena battle #${id} was voided by a maintainer${sub.reason ? ` (${sub.reason})` : ''}; its votes no longer count.`,
+          title: `Arena battle #${id} (void)`,
+        },
+      )
+      .catch(() => undefined);
+  }
+  return say({
+    text: `Battle #${id} is void: it no longer counts in any rating. Its votes and vote events stay in the audit log.`,
+  });
+}

@@ -1,0 +1,381 @@
+/**
+ * @module eval/runner
+ * Executes an evaluation run: plans its items, asks the model for every item not yet finished (a cache hit makes no
+ * call), scores each answer with its dataset's metric and writes the result as soon as it finishes. Resumable and
+ * shareable: items are claimed with leases in the database (storage/eval-runs), so any number of workers can run
+ * the same run, a duplicate or late worker writes nothing, and a killed worker's items are taken over when their
+ * lease runs out. Memory holds the prepared datasets and an item-id index, never the answers or the results.
+ *
+ * Scores: a dataset's score on the ten-point scale is 10 × Σ earned / Σ possible over its scored items
+ * (docs/scoring.md §2); items that failed (no answer: endpoint errors after retries, no recorded answer) are not
+ * scored and are reported as failures.
+ */
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Logger } from '../core/logger.ts';
+import type { OpenedClient } from '../llm/factory.ts';
+import { REQUEST_HASH_VERSION } from '../llm/request-hash.ts';
+import type { LlmClient } from '../llm/types.ts';
+import {
+  claimRunItems,
+  finishRun,
+  finishRunItems,
+  getRun,
+  type ItemOutcome,
+  planRunItems,
+  type RunCounts,
+  releaseClaims,
+  renewLeases,
+  runCounts,
+  startRun,
+  storeProgress,
+} from '../storage/eval-runs.ts';
+import { ensureDataset, ensureItems } from '../storage/items.ts';
+import type { Database } from '../storage/schema.ts';
+import type { EvalItem, PreparedDataset } from './types.ts';
+
+/** What the runner needs. */
+export interface RunnerDeps {
+  readonly db: Kysely<Database>;
+  readonly logger: Logger;
+  /** Opens the client of a model by name (configured, or recorded in the database). */
+  openModel(name: string): Promise<OpenedClient>;
+  /** Prepares the datasets of a suite by name. */
+  prepareSuite(name: string): Promise<readonly PreparedDataset[]>;
+  /** Lease of a claimed item, ms (default 60,000); renewed every third of it while the worker lives. */
+  readonly leaseMs?: number;
+}
+
+/** Options of one execution. */
+export interface ExecuteOptions {
+  /** Stops the execution (worker shutdown): in-flight requests are aborted and their items given back. */
+  readonly signal?: AbortSignal;
+  /** Called after each finished item with the run's counts (starting from those at start). */
+  readonly onProgress?: (counts: RunCounts) => void;
+}
+
+/** How an execution ended. */
+export type ExecuteOutcome =
+  /** This worker ended the run (status succeeded, or failed when no item could be answered). */
+  | 'finished'
+  /** Nothing left to claim, but other workers still hold claims: whoever finishes last ends the run. */
+  | 'shared'
+  /** The run was cancelled, already finished, or does not exist. */
+  | 'inactive'
+  /** Stopped by the signal; the run stays active and is resumed later. */
+  | 'stopped';
+
+/** Results written per transaction, and the longest an answer waits in memory before it is stored. */
+const WRITE_BATCH = 64;
+const WRITE_EVERY_MS = 100;
+
+let appVersion: string | undefined;
+function codeVersion(): string {
+  if (appVersion === undefined) {
+    try {
+      const pkg = JSON.parse(
+        readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+      ) as { version?: string };
+      appVersion = pkg.version ?? 'unknown';
+    } catch {
+      appVersion = 'unknown';
+    }
+  }
+  return appVersion;
+}
+
+/** At most `limit` items of each dataset (the first ones, in the dataset's own order). */
+function limited(ds: PreparedDataset, limit: number | null): readonly EvalItem[] {
+  return limit === null ? ds.items : ds.items.slice(0, limit);
+}
+
+/** The config snapshot stored with a run: everything needed to trace and reproduce its figures. */
+export function runSnapshot(
+  suite: string,
+  model: OpenedClient,
+  datasets: readonly PreparedDataset[],
+  limit: number | null,
+): Record<string, unknown> {
+  return {
+    suite,
+    model: { name: model.client.name, ...model.snapshot },
+    item_limit: limit,
+    datasets: datasets.map((d) => ({
+      name: d.name,
+      ability: d.ability,
+      method: d.method,
+      metric: d.metric,
+      profile: d.profile,
+      template_version: d.templateVersion,
+      items: limited(d, limit).length,
+      ...(d.provenance ? { provenance: d.provenance, seed: d.provenance.seed } : {}),
+    })),
+    versions: { zhujiu: codeVersion(), node: process.version, request_hash: REQUEST_HASH_VERSION },
+  };
+}
+
+/**
+ * Executes (or resumes, or joins) run `runId`. Never throws for per-item faults (they become item failures); a
+ * fault of the whole run (suite or model cannot be prepared) ends the run as `failed` with the error stored.
+ */
+export async function executeRun(
+  deps: RunnerDeps,
+  runId: number,
+  opts: ExecuteOptions = {},
+): Promise<ExecuteOutcome> {
+  const { db } = deps;
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const owner = randomUUID();
+  const log = deps.logger.child({ component: 'eval', runId, owner: owner.slice(0, 8) });
+  const run = await getRun(db, runId);
+  if (!run || (run.status !== 'queued' && run.status !== 'running')) return 'inactive';
+
+  let model: OpenedClient;
+  let datasets: readonly PreparedDataset[];
+  try {
+    model = await deps.openModel(run.model);
+    datasets = await deps.prepareSuite(run.suite);
+  } catch (err) {
+    const message = (err as Error).message ?? String(err);
+    log.error({ err }, 'run cannot start');
+    await finishRun(db, runId, 'failed', message);
+    return 'finished';
+  }
+  const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit);
+  if (!(await startRun(db, runId, snapshot))) return 'inactive';
+
+  // Store the items and plan the run (idempotent: a resumed run plans nothing new).
+  const index = new Map<number, { ds: PreparedDataset; item: EvalItem }>();
+  let seq = 0;
+  for (const ds of datasets) {
+    const items = limited(ds, run.itemLimit);
+    const datasetId = await ensureDataset(db, {
+      name: ds.name,
+      ability: ds.ability,
+      method: ds.method,
+      ...(ds.provenance ? { source: ds.provenance.source } : {}),
+    });
+    const ids = await ensureItems(
+      db,
+      datasetId,
+      items.map((it) => ({
+        key: it.key,
+        prompt: it.prompt,
+        reference: it.reference,
+        metadata: { ...it.metadata },
+      })),
+    );
+    const planned = [];
+    for (const it of items) {
+      const id = ids.get(it.key);
+      if (id === undefined) continue;
+      index.set(id, { ds, item: it });
+      planned.push({ itemId: id, dataset: ds.name, seq: seq++ });
+    }
+    await planRunItems(db, runId, planned);
+  }
+
+  const client = model.client;
+  const stop = new AbortController();
+  // One abort listener per request in flight (the client links each request to this signal).
+  setMaxListeners(Math.max(10, 2 * client.maxConcurrency + 10), stop.signal);
+  const onOuterAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let counts = await runCounts(db, runId);
+  let cancelled = false;
+
+  const beat = async () => {
+    try {
+      await renewLeases(db, runId, owner, leaseMs);
+      const now = await getRun(db, runId);
+      if (now?.status === 'cancelled') {
+        cancelled = true;
+        stop.abort();
+      }
+      await storeProgress(db, runId, await runCounts(db, runId));
+    } catch (err) {
+      log.warn({ err }, 'heartbeat failed');
+    }
+  };
+  const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 3)));
+  timer.unref?.();
+
+  // Claims are taken in batches (one query for up to `concurrency` items) and results written in batches (one
+  // transaction per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the database is not the bottleneck of a fast
+  // endpoint. An answer waits at most WRITE_EVERY_MS in memory before it is stored.
+  const claimBatch = Math.max(1, client.maxConcurrency);
+  const claimed: number[] = [];
+  let claiming: Promise<void> | undefined;
+  let exhausted = false;
+  const nextItem = async (): Promise<number | undefined> => {
+    for (;;) {
+      if (stop.signal.aborted) return undefined;
+      const id = claimed.shift();
+      if (id !== undefined) return id;
+      if (exhausted) return undefined;
+      claiming ??= claimRunItems(db, runId, owner, claimBatch, leaseMs)
+        .then((ids) => {
+          if (ids.length === 0) exhausted = true;
+          claimed.push(...ids);
+        })
+        .finally(() => {
+          claiming = undefined;
+        });
+      await claiming;
+    }
+  };
+
+  let buffer: { itemId: number; outcome: ItemOutcome }[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  let writeError: unknown;
+  let flushTimer: NodeJS.Timeout | undefined;
+  const flush = (): Promise<void> => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = buffer;
+    buffer = [];
+    if (batch.length === 0) return writing;
+    writing = writing.then(async () => {
+      try {
+        const written = await finishRunItems(db, runId, owner, batch);
+        for (const { itemId, outcome } of batch) {
+          if (!written.has(itemId)) {
+            log.info({ itemId }, 'item already finished by another worker: nothing written');
+            continue;
+          }
+          counts =
+            outcome.kind === 'done'
+              ? {
+                  ...counts,
+                  done: counts.done + 1,
+                  promptTokens:
+                    counts.promptTokens + (outcome.cached ? 0 : (outcome.promptTokens ?? 0)),
+                  completionTokens:
+                    counts.completionTokens +
+                    (outcome.cached ? 0 : (outcome.completionTokens ?? 0)),
+                }
+              : { ...counts, failed: counts.failed + 1 };
+        }
+        if (written.size > 0) opts.onProgress?.(counts);
+      } catch (err) {
+        writeError ??= err;
+        stop.abort();
+      }
+    });
+    return writing;
+  };
+  const record = (itemId: number, outcome: ItemOutcome) => {
+    buffer.push({ itemId, outcome });
+    if (buffer.length >= WRITE_BATCH) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), WRITE_EVERY_MS);
+  };
+
+  const processItem = async (itemId: number, c: LlmClient): Promise<void> => {
+    const entry = index.get(itemId);
+    if (!entry) {
+      record(itemId, {
+        kind: 'failed',
+        code: 'not_in_suite',
+        message: `item ${itemId} is planned in the run but no longer in suite ${run.suite} (the suite changed)`,
+        latencyMs: 0,
+      });
+      return;
+    }
+    const { ds, item } = entry;
+    const res = await c.complete({
+      messages: ds.messages(item),
+      templateVersion: ds.templateVersion,
+      itemId,
+      signal: stop.signal,
+    });
+    if (!res.ok && res.code === 'aborted') return; // given back with the other claims when the run stops
+    if (!res.ok) {
+      record(itemId, {
+        kind: 'failed',
+        code: res.code,
+        message: res.message,
+        latencyMs: res.latencyMs,
+      });
+      return;
+    }
+    let score: ReturnType<PreparedDataset['score']>;
+    try {
+      score = ds.score(item, res.text);
+    } catch (err) {
+      record(itemId, {
+        kind: 'failed',
+        code: 'score_error',
+        message: `scoring failed: ${(err as Error).message ?? String(err)}`,
+        latencyMs: res.latencyMs,
+      });
+      return;
+    }
+    record(itemId, {
+      kind: 'done',
+      responseId: res.responseId ?? null,
+      cached: res.cached,
+      latencyMs: res.latencyMs,
+      promptTokens: res.promptTokens,
+      completionTokens: res.completionTokens,
+      score: {
+        method: ds.method,
+        metric: score.metric,
+        profile: score.profile,
+        raw: score.raw,
+        max: score.max,
+        detail: score.detail,
+      },
+    });
+  };
+
+  const lane = async () => {
+    for (;;) {
+      const itemId = await nextItem();
+      if (itemId === undefined) return;
+      await processItem(itemId, client);
+    }
+  };
+
+  log.info(
+    { model: run.model, suite: run.suite, total: counts.total, concurrency: client.maxConcurrency },
+    'run executing',
+  );
+  try {
+    const lanes = Array.from({ length: Math.max(1, client.maxConcurrency) }, () => lane());
+    const settled = await Promise.allSettled(lanes);
+    const failedLane = settled.find((x) => x.status === 'rejected');
+    if (failedLane) {
+      stop.abort();
+      writeError ??= (failedLane as PromiseRejectedResult).reason;
+    }
+  } finally {
+    clearInterval(timer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+    await flush();
+    if (stop.signal.aborted) await releaseClaims(db, runId, owner).catch(() => undefined);
+  }
+  if (writeError) throw writeError;
+  if (cancelled) {
+    log.info('run cancelled');
+    return 'inactive';
+  }
+  if (stop.signal.aborted) {
+    await storeProgress(db, runId, await runCounts(db, runId));
+    log.info('worker stopping: run left to resume');
+    return 'stopped';
+  }
+  const final = await runCounts(db, runId);
+  await storeProgress(db, runId, final);
+  if (final.pending + final.claimed > 0) return 'shared';
+  const allFailed = final.done === 0 && final.failed > 0;
+  const ended = await finishRun(
+    db,
+    runId,
+    allFailed ? 'failed' : 'succeeded',
+    allFailed ? `every item failed (${final.failed})` : null,
+  );
+  if (ended) log.info({ done: final.done, failed: final.failed }, 'run finished');
+  return ended ? 'finished' : 'inactive';
+}

@@ -1,0 +1,299 @@
+/**
+ * @module eval/service
+ * Evaluation runs as a service for the bot, the CLI and workers: validates model and suite names (listing the
+ * valid ones), creates a run (one active run per model + suite), queues it, executes queued runs in workers, and
+ * re-sends runs nobody works on (a worker was killed, a job was lost): every `leaseMs` each worker sweeps for
+ * active runs whose heartbeat is stale and queues them again. Duplicated jobs are harmless (items are claimed).
+ */
+import type { Kysely } from 'kysely';
+import type { LoadedConfig } from '../config/loader.ts';
+import type { ModelConfig } from '../config/schema.ts';
+import { AppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
+import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
+import {
+  cancelRun,
+  createRun,
+  getRun,
+  listRuns,
+  type RunRow,
+  staleActiveRuns,
+} from '../storage/eval-runs.ts';
+import { ensureModels, listModels } from '../storage/models.ts';
+import type { Database } from '../storage/schema.ts';
+import { prepareSuite } from './datasets/prepare.ts';
+import { type ExecuteOptions, type ExecuteOutcome, executeRun, type RunnerDeps } from './runner.ts';
+import type { PreparedDataset } from './types.ts';
+
+/** The part of the configuration the service reads. */
+export type EvalConfig = Pick<
+  LoadedConfig,
+  'models' | 'suites' | 'datasetsDir' | 'datasetsCacheDir' | 'apiKeyFor'
+>;
+
+/** Options of {@link EvalService}. */
+export interface EvalServiceOptions {
+  readonly db: Kysely<Database>;
+  readonly logger: Logger;
+  readonly config: EvalConfig;
+  /** The queue runs go to (absent: runs are only executed in the foreground, e.g. `zhujiu eval`). */
+  readonly queue?: JobQueue;
+  /** Item lease, ms (default 60,000); also the staleness after which a run is re-sent. */
+  readonly leaseMs?: number;
+  /** Overrides for tests and benches. */
+  readonly openModel?: (name: string) => Promise<OpenedClient>;
+  readonly prepareSuite?: (name: string) => Promise<readonly PreparedDataset[]>;
+  /** Expiry of a run's job, s (pg-boss; default the queue's). */
+  readonly jobExpireInSeconds?: number;
+}
+
+/** A request to start a run. */
+export interface StartRequest {
+  readonly model: string;
+  readonly suite: string;
+  readonly limit?: number | undefined;
+  readonly requestedBy?: string | undefined;
+  readonly report?: { readonly platform: string; readonly channelId: string } | undefined;
+}
+
+/** The result of {@link EvalService.start}. */
+export type StartResult =
+  | { readonly ok: true; readonly run: RunRow }
+  | { readonly ok: false; readonly reason: string; readonly active?: RunRow };
+
+/** Closest names first (edit distance), for "did you mean". */
+function byCloseness(input: string, names: readonly string[]): string[] {
+  const dist = (a: string, b: string): number => {
+    const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      let prev = dp[0] as number;
+      dp[0] = i;
+      for (let j = 1; j <= b.length; j++) {
+        const cur = dp[j] as number;
+        dp[j] = Math.min(
+          (dp[j] as number) + 1,
+          (dp[j - 1] as number) + 1,
+          prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
+        prev = cur;
+      }
+    }
+    return dp[b.length] as number;
+  };
+  const lower = input.toLowerCase();
+  return [...names].sort((x, y) => dist(lower, x.toLowerCase()) - dist(lower, y.toLowerCase()));
+}
+
+/** The evaluation service. */
+export class EvalService {
+  readonly #o: EvalServiceOptions;
+  readonly #log: Logger;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #working = false;
+
+  constructor(o: EvalServiceOptions) {
+    this.#o = o;
+    this.#log = o.logger.child({ component: 'eval' });
+  }
+
+  /** Item lease, ms. */
+  get leaseMs(): number {
+    return this.#o.leaseMs ?? 60_000;
+  }
+
+  /** Suites that have at least one dataset with a loader (metrics datasets), by name. */
+  suiteNames(): string[] {
+    return [...this.#o.config.suites.values()]
+      .filter((s) => s.datasets.some((d) => d.loader !== undefined))
+      .map((s) => s.name)
+      .sort();
+  }
+
+  /** Models that can be evaluated: configured ones, and models with recorded (imported) answers. */
+  async modelNames(): Promise<string[]> {
+    const names = new Set(this.#o.config.models.map((m) => m.name));
+    for (const m of await listModels(this.#o.db)) if (m.provider === 'recorded') names.add(m.name);
+    return [...names].sort();
+  }
+
+  /** The configuration of a model: configured, or recorded when the database has its imported answers. */
+  async #modelConfig(name: string): Promise<ModelConfig | undefined> {
+    const configured = this.#o.config.models.find((m) => m.name === name);
+    if (configured) return configured;
+    const stored = await listModels(this.#o.db);
+    return stored.some((m) => m.name === name && m.provider === 'recorded')
+      ? { name, provider: 'recorded' }
+      : undefined;
+  }
+
+  /** Checks a model and a suite name; the reason lists the valid names (closest first). */
+  async validate(
+    model: string,
+    suite: string,
+  ): Promise<{ ok: true } | { ok: false; reason: string }> {
+    const problems: string[] = [];
+    if (!this.#o.config.suites.has(suite) || !this.suiteNames().includes(suite)) {
+      const names = this.suiteNames();
+      problems.push(
+        names.length === 0
+          ? `Unknown suite "${suite}": no suites are configured (config/suites/*.yaml).`
+          : `Unknown suite "${suite}". Valid suites: ${byCloseness(suite, names).join(', ')}.`,
+      );
+    }
+    if ((await this.#modelConfig(model)) === undefined) {
+      const names = await this.modelNames();
+      problems.push(
+        names.length === 0
+          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers.`
+          : `Unknown model "${model}". Valid models: ${byCloseness(model, names).join(', ')}.`,
+      );
+    }
+    return problems.length === 0 ? { ok: true } : { ok: false, reason: problems.join(' ') };
+  }
+
+  /** Opens a model's client (throws AppError not_found / config_invalid). */
+  async openModel(name: string): Promise<OpenedClient> {
+    if (this.#o.openModel) return this.#o.openModel(name);
+    const cfg = await this.#modelConfig(name);
+    if (!cfg) {
+      const names = await this.modelNames();
+      throw new AppError(
+        'not_found',
+        `unknown model "${name}". Valid models: ${byCloseness(name, names).join(', ') || '(none)'}`,
+      );
+    }
+    return openLlmClient(cfg, {
+      db: this.#o.db,
+      logger: this.#o.logger,
+      apiKeyFor: this.#o.config.apiKeyFor,
+    });
+  }
+
+  /** Prepares a suite's datasets (throws AppError not_found / dataset_invalid / config_invalid). */
+  async prepareSuite(name: string): Promise<readonly PreparedDataset[]> {
+    if (this.#o.prepareSuite) return this.#o.prepareSuite(name);
+    const suite = this.#o.config.suites.get(name);
+    if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
+    return prepareSuite(suite, {
+      datasetsDir: this.#o.config.datasetsDir,
+      cacheDir: this.#o.config.datasetsCacheDir,
+    });
+  }
+
+  /** The runner's dependencies. */
+  runnerDeps(): RunnerDeps {
+    return {
+      db: this.#o.db,
+      logger: this.#o.logger,
+      openModel: (n) => this.openModel(n),
+      prepareSuite: (n) => this.prepareSuite(n),
+      leaseMs: this.leaseMs,
+    };
+  }
+
+  /**
+   * Creates a run (after validating the names) and queues it when a queue is configured.
+   * Refuses when the model already has an active run of the suite (naming it).
+   */
+  async start(req: StartRequest): Promise<StartResult> {
+    const valid = await this.validate(req.model, req.suite);
+    if (!valid.ok) return valid;
+    const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
+    const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
+    const created = await createRun(this.#o.db, {
+      modelId: ids.get(cfg.name) as number,
+      suite: req.suite,
+      itemLimit: req.limit,
+      requestedBy: req.requestedBy,
+      reportPlatform: req.report?.platform,
+      reportChannel: req.report?.channelId,
+    });
+    if (!created.created) {
+      const a = created.active;
+      return {
+        ok: false,
+        active: a,
+        reason: `Run #${a.id} of ${a.model} on ${a.suite} is already ${a.status} (${a.done}/${a.total || '?'} items). Wait for it, or cancel it with /eval cancel ${a.id}.`,
+      };
+    }
+    await this.enqueue(created.run.id);
+    this.#log.info(
+      { runId: created.run.id, model: req.model, suite: req.suite },
+      'evaluation run created',
+    );
+    return { ok: true, run: created.run };
+  }
+
+  /** Queues a run (no-op without a queue). */
+  async enqueue(runId: number): Promise<void> {
+    await this.#o.queue?.send(
+      EVAL_RUN_QUEUE,
+      { runId },
+      this.#o.jobExpireInSeconds !== undefined
+        ? { expireInSeconds: this.#o.jobExpireInSeconds }
+        : {},
+    );
+  }
+
+  /** Executes a run in this process (the CLI's foreground run; workers do the same per job). */
+  execute(runId: number, opts: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+    return executeRun(this.runnerDeps(), runId, opts);
+  }
+
+  /** Active runs and the latest finished ones. */
+  status(limit = 10): Promise<RunRow[]> {
+    return listRuns(this.#o.db, { limit });
+  }
+
+  /** One run. */
+  get(runId: number): Promise<RunRow | undefined> {
+    return getRun(this.#o.db, runId);
+  }
+
+  /** Cancels an active run; workers notice at their next heartbeat and stop asking. */
+  async cancel(runId: number): Promise<{ ok: boolean; reason: string }> {
+    const run = await getRun(this.#o.db, runId);
+    if (!run) return { ok: false, reason: `There is no run #${runId}.` };
+    if (!(await cancelRun(this.#o.db, runId)))
+      return { ok: false, reason: `Run #${runId} is already ${run.status}.` };
+    this.#log.info({ runId }, 'evaluation run cancelled');
+    return {
+      ok: true,
+      reason: `Run #${runId} (${run.model} on ${run.suite}) cancelled at ${run.done}/${run.total} items.`,
+    };
+  }
+
+  /** Re-queues active runs nobody works on. @returns their ids. */
+  async sweep(): Promise<number[]> {
+    const stale = await staleActiveRuns(this.#o.db, this.leaseMs);
+    for (const id of stale) await this.enqueue(id);
+    if (stale.length > 0) this.#log.info({ runs: stale }, 're-queued runs nobody works on');
+    return stale;
+  }
+
+  /** Makes this process a worker of evaluation runs: takes jobs from the queue and sweeps every `leaseMs`. */
+  async startWorker(): Promise<void> {
+    const queue = this.#o.queue;
+    if (!queue || this.#working) return;
+    this.#working = true;
+    await queue.work(EVAL_RUN_QUEUE, async (data, signal) => {
+      const runId = Number(data.runId);
+      if (!Number.isInteger(runId)) return;
+      const outcome = await this.execute(runId, { signal });
+      this.#log.info({ runId, outcome }, 'run job done');
+    });
+    await this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
+    this.#sweepTimer = setInterval(() => {
+      void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
+    }, this.leaseMs);
+    this.#sweepTimer.unref?.();
+  }
+
+  /** Stops sweeping (the queue is stopped by its owner). */
+  stopWorker(): void {
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+    this.#working = false;
+  }
+}

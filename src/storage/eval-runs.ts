@@ -1,0 +1,659 @@
+/**
+ * @module storage/eval-runs
+ * Evaluation runs and their items (migration 0003). The per-item work protocol, safe with any number of workers:
+ * - {@link planRunItems} inserts one `pending` row per (run, item) (idempotent);
+ * - {@link claimRunItems} takes pending rows, or rows whose lease ran out (their worker died), with
+ *   `FOR UPDATE SKIP LOCKED`, setting an owner and a lease (database time, so clocks of machines don't matter);
+ * - {@link renewLeases} extends the leases of an owner's claims while it works;
+ * - {@link finishRunItem} marks one claimed row done (and writes its score) or failed, only if the caller still
+ *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
+ */
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** A run's lifecycle state. */
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/** A run as callers see it. */
+export interface RunRow {
+  readonly id: number;
+  readonly modelId: number;
+  readonly model: string;
+  readonly suite: string;
+  readonly status: RunStatus;
+  readonly requestedBy: string | null;
+  readonly reportPlatform: string | null;
+  readonly reportChannel: string | null;
+  readonly reportMessage: string | null;
+  readonly done: number;
+  readonly total: number;
+  readonly failed: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+  readonly itemLimit: number | null;
+  readonly seed: number;
+  readonly config: Record<string, unknown>;
+  readonly error: string | null;
+  readonly createdAt: Date;
+  readonly startedAt: Date | null;
+  readonly finishedAt: Date | null;
+  readonly heartbeatAt: Date | null;
+  readonly summaryPostedAt: Date | null;
+}
+
+const RUN_COLUMNS = [
+  'r.id',
+  'r.model_id',
+  'm.name as model',
+  'r.suite',
+  'r.status',
+  'r.requested_by',
+  'r.report_platform',
+  'r.report_channel',
+  'r.report_message',
+  'r.progress_done',
+  'r.progress_total',
+  'r.progress_failed',
+  'r.prompt_tokens',
+  'r.completion_tokens',
+  'r.item_limit',
+  'r.seed',
+  'r.config',
+  'r.error',
+  'r.created_at',
+  'r.started_at',
+  'r.finished_at',
+  'r.heartbeat_at',
+  'r.summary_posted_at',
+] as const;
+
+function runQuery(db: Conn) {
+  return db
+    .selectFrom('eval_runs as r')
+    .innerJoin('models as m', 'm.id', 'r.model_id')
+    .select(RUN_COLUMNS);
+}
+
+type RawRun = Awaited<ReturnType<ReturnType<typeof runQuery>['executeTakeFirstOrThrow']>>;
+
+function toRun(r: RawRun): RunRow {
+  return {
+    id: r.id,
+    modelId: r.model_id,
+    model: r.model,
+    suite: r.suite,
+    status: r.status,
+    requestedBy: r.requested_by,
+    reportPlatform: r.report_platform,
+    reportChannel: r.report_channel,
+    reportMessage: r.report_message,
+    done: r.progress_done,
+    total: r.progress_total,
+    failed: r.progress_failed,
+    promptTokens: Number(r.prompt_tokens),
+    completionTokens: Number(r.completion_tokens),
+    itemLimit: r.item_limit,
+    seed: Number(r.seed),
+    config: r.config,
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    heartbeatAt: r.heartbeat_at,
+    summaryPostedAt: r.summary_posted_at,
+  };
+}
+
+/** A run to create. */
+export interface NewRun {
+  readonly modelId: number;
+  readonly suite: string;
+  readonly itemLimit?: number | undefined;
+  readonly seed?: number;
+  readonly requestedBy?: string | undefined;
+  readonly reportPlatform?: string | undefined;
+  readonly reportChannel?: string | undefined;
+  readonly config?: Record<string, unknown>;
+}
+
+/**
+ * Creates a queued run, unless the model already has an active (queued or running) run of the suite.
+ * @returns `{ created: true, run }` or `{ created: false, active }` (the run that blocks it).
+ */
+export async function createRun(
+  db: Kysely<Database>,
+  spec: NewRun,
+): Promise<{ created: true; run: RunRow } | { created: false; active: RunRow }> {
+  const inserted = await db
+    .insertInto('eval_runs')
+    .values({
+      model_id: spec.modelId,
+      suite: spec.suite,
+      item_limit: spec.itemLimit ?? null,
+      seed: spec.seed ?? 0,
+      requested_by: spec.requestedBy ?? null,
+      report_platform: spec.reportPlatform ?? null,
+      report_channel: spec.reportChannel ?? null,
+      config: JSON.stringify(spec.config ?? {}),
+    })
+    .onConflict((oc) =>
+      oc.columns(['model_id', 'suite']).where('status', 'in', ['queued', 'running']).doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) {
+    return { created: true, run: (await getRun(db, inserted.id)) as RunRow };
+  }
+  const active = await runQuery(db)
+    .where('r.model_id', '=', spec.modelId)
+    .where('r.suite', '=', spec.suite)
+    .where('r.status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  if (!active) return createRun(db, spec); // it finished meanwhile
+  return { created: false, active: toRun(active) };
+}
+
+/** One run, or undefined. */
+export async function getRun(db: Conn, id: number): Promise<RunRow | undefined> {
+  const r = await runQuery(db).where('r.id', '=', id).executeTakeFirst();
+  return r ? toRun(r) : undefined;
+}
+
+/** Runs, newest first: the active ones and the latest finished ones. */
+export async function listRuns(db: Conn, opts: { limit?: number } = {}): Promise<RunRow[]> {
+  const rows = await runQuery(db)
+    .orderBy(sql`case when r.status in ('queued','running') then 0 else 1 end`)
+    .orderBy('r.id', 'desc')
+    .limit(opts.limit ?? 10)
+    .execute();
+  return rows.map(toRun);
+}
+
+/**
+ * Active runs (queued or running) nobody works on: heartbeat older than `staleMs`, or none and created more than
+ * `staleMs` ago (its job was lost).
+ */
+export async function staleActiveRuns(db: Conn, staleMs: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('eval_runs')
+    .select('id')
+    .where('status', 'in', ['queued', 'running'])
+    .where((eb) =>
+      eb.or([
+        eb.and([
+          eb('heartbeat_at', 'is', null),
+          eb(
+            'created_at',
+            '<',
+            sql<Date>`now() - ${`${Math.ceil(staleMs)} milliseconds`}::interval`,
+          ),
+        ]),
+        eb(
+          'heartbeat_at',
+          '<',
+          sql<Date>`now() - ${`${Math.ceil(staleMs)} milliseconds`}::interval`,
+        ),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Active runs a chat platform reports on, and finished ones whose summary is not posted yet. */
+export async function runsToReport(db: Conn, platform: string): Promise<RunRow[]> {
+  const rows = await runQuery(db)
+    .where('r.report_platform', '=', platform)
+    .where('r.report_channel', 'is not', null)
+    .where('r.summary_posted_at', 'is', null)
+    .orderBy('r.id')
+    .execute();
+  return rows.map(toRun);
+}
+
+/** Sets the progress message of a run. */
+export async function setReportMessage(db: Conn, runId: number, messageId: string): Promise<void> {
+  await db
+    .updateTable('eval_runs')
+    .set({ report_message: messageId })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/** Marks the summary of a finished run posted; true only for the one caller that marks it first. */
+export async function claimSummary(db: Conn, runId: number): Promise<boolean> {
+  const r = await db
+    .updateTable('eval_runs')
+    .set({ summary_posted_at: sql`now()` })
+    .where('id', '=', runId)
+    .where('summary_posted_at', 'is', null)
+    .where('status', 'in', ['succeeded', 'failed', 'cancelled'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Moves a queued or running run to `running` (first start) and stores the config snapshot when it has none yet.
+ * @returns false when the run is not active any more (finished or cancelled).
+ */
+export async function startRun(
+  db: Conn,
+  runId: number,
+  snapshot: Record<string, unknown>,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('eval_runs')
+    .set({
+      status: 'running',
+      started_at: sql`coalesce(started_at, now())`,
+      heartbeat_at: sql`now()`,
+      config: sql`case when config = '{}'::jsonb then ${JSON.stringify(snapshot)}::jsonb else config || jsonb_build_object('resumed', true) end`,
+    })
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** One planned item of a run. */
+export interface PlannedItem {
+  readonly itemId: number;
+  readonly dataset: string;
+  readonly seq: number;
+}
+
+/** Inserts the run's items (those already planned are kept) and sets the run's total. */
+export async function planRunItems(
+  db: Conn,
+  runId: number,
+  items: readonly PlannedItem[],
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 1000) {
+    await db
+      .insertInto('eval_run_items')
+      .values(
+        items.slice(i, i + 1000).map((it) => ({
+          run_id: runId,
+          item_id: it.itemId,
+          dataset: it.dataset,
+          seq: it.seq,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['run_id', 'item_id']).doNothing())
+      .execute();
+  }
+  await db
+    .updateTable('eval_runs')
+    .set({
+      progress_total: sql`(select count(*) from eval_run_items where run_id = ${runId})::int`,
+    })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
+ * Claims up to `n` items of a run for `owner` for `leaseMs`: pending ones first (in plan order), then claims whose
+ * lease ran out. Rows locked by another claimer are skipped, so concurrent claimers never get the same row.
+ */
+export async function claimRunItems(
+  db: Conn,
+  runId: number,
+  owner: string,
+  n: number,
+  leaseMs: number,
+): Promise<number[]> {
+  const lease = `${Math.ceil(leaseMs)} milliseconds`;
+  const r = await sql<{ item_id: number }>`
+    UPDATE eval_run_items AS t SET status = 'claimed', owner = ${owner}, lease_until = now() + ${lease}::interval
+     WHERE (t.run_id, t.item_id) IN (
+       SELECT run_id, item_id FROM eval_run_items
+        WHERE run_id = ${runId}
+          AND (status = 'pending' OR (status = 'claimed' AND lease_until < now()))
+        ORDER BY seq
+        LIMIT ${n}
+        FOR UPDATE SKIP LOCKED)
+    RETURNING t.item_id`.execute(db);
+  return r.rows.map((x) => Number(x.item_id));
+}
+
+/** Extends the leases of `owner`'s claims on a run and beats the run's heartbeat. */
+export async function renewLeases(
+  db: Conn,
+  runId: number,
+  owner: string,
+  leaseMs: number,
+): Promise<void> {
+  const lease = `${Math.ceil(leaseMs)} milliseconds`;
+  await sql`UPDATE eval_run_items SET lease_until = now() + ${lease}::interval
+             WHERE run_id = ${runId} AND owner = ${owner} AND status = 'claimed'`.execute(db);
+  await db
+    .updateTable('eval_runs')
+    .set({ heartbeat_at: sql`now()` })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/** Gives `owner`'s unfinished claims back (a worker stopping cleanly), so others take them at once. */
+export async function releaseClaims(db: Conn, runId: number, owner: string): Promise<void> {
+  await db
+    .updateTable('eval_run_items')
+    .set({ status: 'pending', owner: null, lease_until: null })
+    .where('run_id', '=', runId)
+    .where('owner', '=', owner)
+    .where('status', '=', 'claimed')
+    .execute();
+}
+
+/** The outcome of one item. */
+export type ItemOutcome =
+  | {
+      readonly kind: 'done';
+      readonly responseId: number | null;
+      readonly cached: boolean;
+      readonly latencyMs: number;
+      readonly promptTokens?: number | undefined;
+      readonly completionTokens?: number | undefined;
+      readonly score: {
+        readonly method: string;
+        readonly metric: string;
+        readonly profile: string;
+        readonly raw: number;
+        readonly max: number;
+        readonly detail?: Readonly<Record<string, unknown>> | undefined;
+      };
+    }
+  | {
+      readonly kind: 'failed';
+      readonly code: string;
+      readonly message: string;
+      readonly latencyMs: number;
+    };
+
+/**
+ * Records the outcome of an item `owner` holds, in one transaction. Writes nothing (returns false) when the claim
+ * is not `owner`'s any more (its lease ran out and another worker took it) or the item is already finished.
+ */
+export async function finishRunItem(
+  db: Kysely<Database>,
+  runId: number,
+  itemId: number,
+  owner: string,
+  outcome: ItemOutcome,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const base = {
+      owner: null,
+      lease_until: null,
+      latency_ms: Math.max(0, Math.round(outcome.latencyMs)),
+      finished_at: sql<Date>`now()`,
+    };
+    const updated = await trx
+      .updateTable('eval_run_items')
+      .set(
+        outcome.kind === 'done'
+          ? {
+              ...base,
+              status: 'done',
+              response_id: outcome.responseId,
+              cached: outcome.cached,
+              prompt_tokens: outcome.promptTokens ?? null,
+              completion_tokens: outcome.completionTokens ?? null,
+            }
+          : {
+              ...base,
+              status: 'failed',
+              failure_code: outcome.code,
+              failure_message: outcome.message.slice(0, 2000),
+            },
+      )
+      .where('run_id', '=', runId)
+      .where('item_id', '=', itemId)
+      .where('owner', '=', owner)
+      .where('status', '=', 'claimed')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) return false;
+    if (outcome.kind === 'done') {
+      const s = outcome.score;
+      await trx
+        .insertInto('item_scores')
+        .values({
+          run_id: runId,
+          item_id: itemId,
+          response_id: outcome.responseId,
+          method: s.method,
+          metric: s.metric,
+          profile: s.profile,
+          raw_score: s.raw,
+          max_score: s.max,
+          detail: s.detail ? JSON.stringify(s.detail) : null,
+        })
+        .onConflict((oc) => oc.columns(['run_id', 'item_id', 'metric']).doNothing())
+        .execute();
+    }
+    return true;
+  });
+}
+
+/** Counts of a run's items by state, and the tokens of the answers it called for. */
+export interface RunCounts {
+  readonly total: number;
+  readonly pending: number;
+  readonly claimed: number;
+  readonly done: number;
+  readonly failed: number;
+  readonly promptTokens: number;
+  readonly completionTokens: number;
+}
+
+/** Counts a run's items. */
+export async function runCounts(db: Conn, runId: number): Promise<RunCounts> {
+  const r = await sql<Record<keyof RunCounts, string | number | null>>`
+    SELECT count(*) AS total,
+           count(*) FILTER (WHERE status = 'pending') AS pending,
+           count(*) FILTER (WHERE status = 'claimed') AS claimed,
+           count(*) FILTER (WHERE status = 'done') AS done,
+           count(*) FILTER (WHERE status = 'failed') AS failed,
+           coalesce(sum(prompt_tokens) FILTER (WHERE cached IS NOT TRUE), 0) AS "promptTokens",
+           coalesce(sum(completion_tokens) FILTER (WHERE cached IS NOT TRUE), 0) AS "completionTokens"
+      FROM eval_run_items WHERE run_id = ${runId}`.execute(db);
+  const x = r.rows[0];
+  const n = (v: string | number | null | undefined) => Number(v ?? 0);
+  return {
+    total: n(x?.total),
+    pending: n(x?.pending),
+    claimed: n(x?.claimed),
+    done: n(x?.done),
+    failed: n(x?.failed),
+    promptTokens: n(x?.promptTokens),
+    completionTokens: n(x?.completionTokens),
+  };
+}
+
+/** Copies the counts onto the run row (progress for status and chat). */
+export async function storeProgress(db: Conn, runId: number, c: RunCounts): Promise<void> {
+  await db
+    .updateTable('eval_runs')
+    .set({
+      progress_total: c.total,
+      progress_done: c.done + c.failed,
+      progress_failed: c.failed,
+      prompt_tokens: c.promptTokens,
+      completion_tokens: c.completionTokens,
+      heartbeat_at: sql`now()`,
+    })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
+ * Ends a run (running → succeeded/failed) with its final counts; a cancelled or already finished run is left as
+ * it is. @returns true when this call ended it.
+ */
+export async function finishRun(
+  db: Conn,
+  runId: number,
+  status: 'succeeded' | 'failed',
+  error: string | null = null,
+): Promise<boolean> {
+  const c = await runCounts(db, runId);
+  const r = await db
+    .updateTable('eval_runs')
+    .set({
+      status,
+      error,
+      finished_at: sql`now()`,
+      progress_total: c.total,
+      progress_done: c.done + c.failed,
+      progress_failed: c.failed,
+      prompt_tokens: c.promptTokens,
+      completion_tokens: c.completionTokens,
+    })
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Cancels an active run. @returns false when it was not active. */
+export async function cancelRun(db: Conn, runId: number): Promise<boolean> {
+  const r = await db
+    .updateTable('eval_runs')
+    .set({ status: 'cancelled', finished_at: sql`now()` })
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Per-dataset totals of a run. */
+export interface DatasetTotals {
+  readonly dataset: string;
+  readonly n: number;
+  readonly failures: number;
+  readonly earned: number;
+  readonly possible: number;
+}
+
+/** Per-dataset totals (scored items, failures, Σ raw, Σ max), in plan order. */
+export async function runDatasetTotals(db: Conn, runId: number): Promise<DatasetTotals[]> {
+  const r = await sql<{
+    dataset: string;
+    n: string | number;
+    failures: string | number;
+    earned: string | number | null;
+    possible: string | number | null;
+  }>`
+    SELECT ri.dataset,
+           count(s.id) AS n,
+           count(*) FILTER (WHERE ri.status = 'failed') AS failures,
+           coalesce(sum(s.raw_score), 0) AS earned,
+           coalesce(sum(s.max_score), 0) AS possible
+      FROM eval_run_items ri
+      LEFT JOIN item_scores s ON s.run_id = ri.run_id AND s.item_id = ri.item_id
+     WHERE ri.run_id = ${runId}
+     GROUP BY ri.dataset
+     ORDER BY min(ri.seq)`.execute(db);
+  return r.rows.map((x) => ({
+    dataset: x.dataset,
+    n: Number(x.n),
+    failures: Number(x.failures),
+    earned: Number(x.earned ?? 0),
+    possible: Number(x.possible ?? 0),
+  }));
+}
+
+/** The most frequent failure reasons of a run (code, message, count), for the summary. */
+export async function runFailureReasons(
+  db: Conn,
+  runId: number,
+  limit = 3,
+): Promise<{ code: string; message: string; n: number }[]> {
+  const r = await sql<{ code: string; message: string; n: string | number }>`
+    SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
+      FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
+     GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
+  return r.rows.map((x) => ({ code: x.code, message: x.message, n: Number(x.n) }));
+}
+
+/** Gives one claimed item back (its request was aborted). */
+export async function releaseItem(
+  db: Conn,
+  runId: number,
+  itemId: number,
+  owner: string,
+): Promise<void> {
+  await db
+    .updateTable('eval_run_items')
+    .set({ status: 'pending', owner: null, lease_until: null })
+    .where('run_id', '=', runId)
+    .where('item_id', '=', itemId)
+    .where('owner', '=', owner)
+    .where('status', '=', 'claimed')
+    .execute();
+}
+
+/**
+ * Records the outcomes of several items `owner` holds, in one transaction (a batch of {@link finishRunItem}).
+ * Rows not held by `owner` any more, or already finished, are left alone and get no score.
+ * @returns the ids of the items written.
+ */
+export async function finishRunItems(
+  db: Kysely<Database>,
+  runId: number,
+  owner: string,
+  batch: readonly { readonly itemId: number; readonly outcome: ItemOutcome }[],
+): Promise<Set<number>> {
+  if (batch.length === 0) return new Set();
+  const rows = batch.map(({ itemId, outcome: o }) => ({
+    item_id: itemId,
+    status: o.kind,
+    response_id: o.kind === 'done' ? o.responseId : null,
+    cached: o.kind === 'done' ? o.cached : null,
+    latency_ms: Math.max(0, Math.round(o.latencyMs)),
+    prompt_tokens: o.kind === 'done' ? (o.promptTokens ?? null) : null,
+    completion_tokens: o.kind === 'done' ? (o.completionTokens ?? null) : null,
+    failure_code: o.kind === 'failed' ? o.code : null,
+    failure_message: o.kind === 'failed' ? o.message.slice(0, 2000) : null,
+  }));
+  return db.transaction().execute(async (trx) => {
+    const updated = await sql<{ item_id: number }>`
+      UPDATE eval_run_items AS t
+         SET status = v.status, response_id = v.response_id, cached = v.cached, latency_ms = v.latency_ms,
+             prompt_tokens = v.prompt_tokens, completion_tokens = v.completion_tokens,
+             failure_code = v.failure_code, failure_message = v.failure_message,
+             owner = NULL, lease_until = NULL, finished_at = now()
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+               item_id bigint, status text, response_id bigint, cached boolean, latency_ms integer,
+               prompt_tokens integer, completion_tokens integer, failure_code text, failure_message text)
+       WHERE t.run_id = ${runId} AND t.item_id = v.item_id AND t.owner = ${owner} AND t.status = 'claimed'
+      RETURNING t.item_id`.execute(trx);
+    const written = new Set(updated.rows.map((r) => Number(r.item_id)));
+    const scores = batch.flatMap(({ itemId, outcome: o }) =>
+      o.kind === 'done' && written.has(itemId)
+        ? [
+            {
+              run_id: runId,
+              item_id: itemId,
+              response_id: o.responseId,
+              method: o.score.method,
+              metric: o.score.metric,
+              profile: o.score.profile,
+              raw_score: o.score.raw,
+              max_score: o.score.max,
+              detail: o.score.detail ? JSON.stringify(o.score.detail) : null,
+            },
+          ]
+        : [],
+    );
+    if (scores.length > 0) {
+      await trx
+        .insertInto('item_scores')
+        .values(scores)
+        .onConflict((oc) => oc.columns(['run_id', 'item_id', 'metric']).doNothing())
+        .execute();
+    }
+    return written;
+  });
+}
