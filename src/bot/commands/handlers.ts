@@ -2,7 +2,7 @@
  * @module bot/commands/handlers
  * The platform-neutral command handlers, written once for Discord, Slack and the terminal:
  * `/arena [ability]` (maintainers: post a battle now in the caller's channel), `/leaderboard [ability]`,
- * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
+ * `/models`, `/judge agree` (maintainers: judge vs crowd agreement). Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
 import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
@@ -15,6 +15,7 @@ import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, ratedSources, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
+import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -110,6 +111,18 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       const rows = await computeLeaderboard(deps.db, opts);
       await ctx.reply(leaderboardContent(rows, opts));
     },
+    judge: async (ctx) => {
+      const action = (ctx.args.action ?? '').trim();
+      if (action !== 'agree') {
+        return ctx.reply(
+          { text: `Unknown /judge action "${action}". Use /judge agree.` },
+          { ephemeral: true },
+        );
+      }
+      const judge = (ctx.args.judge ?? '').trim();
+      const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
+      await ctx.reply(judgeAgreeContent(rows));
+    },
     models: async (ctx) => {
       const rows = await modelResponseCounts(deps.db);
       const importedOnly = await importedOnlyModelCount(deps.db);
@@ -145,7 +158,9 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     try {
       if (!spec || !handler) {
         await ctx.reply(
-          { text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard or /models.` },
+          {
+            text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard, /judge or /models.`,
+          },
           { ephemeral: true },
         );
         return;
