@@ -24,5 +24,6 @@ USER node
 VOLUME ["/app/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENV ZHUJIU_HTTP_HOST=0.0.0.0
+# JSON log lines on stderr for the container's log collector (the default is one human line per event).
+ENV ZHUJIU_HTTP_HOST=0.0.0.0 LOG_FORMAT=json
 CMD ["node", "bin/zhujiu.js", "bot"]

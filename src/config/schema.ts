@@ -2,6 +2,7 @@
  * @module config/schema
  * zod schemas for the YAML configuration files and the environment. Types are inferred from them.
  */
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
@@ -163,6 +164,53 @@ export const appConfigSchema = z.strictObject({
       min_votes: z.number().int().min(0).default(20),
       bootstrap: z.number().int().min(0).max(1_000_000).default(10_000),
       seed: z.number().int().default(0),
+    })
+    .prefault({}),
+  leaderboard: z
+    .strictObject({
+      public_url: z.url().nullable().default(null),
+      refresh_seconds: z.number().int().min(0).default(60),
+      daily_post: z
+        .strictObject({
+          cron: z
+            .string()
+            .refine(
+              (c) => {
+                try {
+                  new Cron(c, { paused: true });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not a valid cron expression (e.g. "0 9 * * *")' },
+            )
+            .nullable()
+            .default(null),
+          timezone: z
+            .string()
+            .refine(
+              (tz) => {
+                try {
+                  new Intl.DateTimeFormat('en-US', { timeZone: tz });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not an IANA time zone (e.g. "Asia/Shanghai")' },
+            )
+            .default('UTC'),
+          channels: z
+            .array(
+              z.strictObject({
+                platform: z.enum(['discord', 'slack', 'shell']),
+                channel_id: z.string().min(1),
+              }),
+            )
+            .default([]),
+        })
+        .prefault({}),
     })
     .prefault({}),
 });
@@ -346,6 +394,13 @@ export const envSchema = z.object({
   LOG_LEVEL: optionalSecret.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  /** `pretty` (default: one human line per event) or `json` (JSON lines for log collectors). */
+  LOG_FORMAT: optionalSecret.pipe(z.enum(['pretty', 'json']).optional()),
+  /**
+   * Where logs go: a file path, or `-` / `stderr`. Default: stderr, except for the bot chatting in this terminal
+   * (no chat tokens, input typed or piped), which writes them to `zhujiu.log` beside the data folder.
+   */
+  LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
     z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
   ),

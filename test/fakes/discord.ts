@@ -261,6 +261,12 @@ export class FakeDiscord {
   readonly unknownEmoji = new Set<string>();
 
   /**
+   * Channels where the bot may not send messages: `POST /channels/:id/messages` answers 403 `50013 Missing
+   * Permissions` (interaction responses still work there, as on Discord: they go through the webhook).
+   */
+  readonly noAccessChannels = new Set<string>();
+
+  /**
    * A moderator removes every reaction of `emoji` on a message: the fake's state loses them (the bot's too) and a
    * MESSAGE_REACTION_REMOVE_EMOJI is dispatched, with no per-user events (as on Discord). Returns the sequence.
    */
@@ -549,6 +555,8 @@ export class FakeDiscord {
         })),
       );
     } else if (method === 'POST' && on(/^\/channels\/(\d+)\/messages$/u)) {
+      if (this.noAccessChannels.has(g(1)))
+        return send(403, { message: 'Missing Permissions', code: 50013 });
       const msg: FakeMessage = {
         id: this.snowflake(),
         channel_id: g(1),

@@ -349,6 +349,17 @@ export class DiscordAdapter implements ChatPlatform {
     try {
       return await call(client.rest);
     } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code === 50001 || code === 50013) {
+        // Missing Access / Missing Permissions: the channel does not let the bot in; say what to grant.
+        this.#log.warn({ what, code }, 'discord: no access to the channel');
+        throw new AppError(
+          'chat_no_access',
+          `the bot may not ${what} in this channel (Discord ${code} ${code === 50001 ? 'Missing Access' : 'Missing Permissions'}): ` +
+            'give it View Channel, Send Messages, Embed Links, Attach Files, Add Reactions and Read Message History here, then try again',
+          { cause: err },
+        );
+      }
       this.#log.error({ err: errMessage(err), what }, 'discord REST call failed');
       throw new AppError('chat_platform_error', `discord: ${what} failed: ${errMessage(err)}`, {
         cause: err,
