@@ -17,6 +17,7 @@ import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import type { Snapshot } from './leaderboard/service.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
@@ -121,7 +122,11 @@ export interface Running {
 }
 
 /** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
-export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<Running> {
+export async function startHttpFor(
+  rt: Runtime,
+  portOverride?: number,
+  board?: HttpBoard,
+): Promise<Running> {
   const port = portOverride ?? rt.config.app.http.port;
   if (port === 0 && portOverride === undefined)
     return { httpPort: undefined, stop: async () => {} };
@@ -134,6 +139,7 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
   const app = createHttpApp({
     registry,
     checkDb: () => pingDb(rt.db.db),
+    ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
   rt.logger.info(
@@ -144,6 +150,12 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
     httpPort: bound,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The results page's access to the board (see http/server.ts). */
+export interface HttpBoard {
+  readonly latest: () => Promise<Snapshot | undefined>;
+  readonly now: () => Date;
 }
 
 /** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */
@@ -211,6 +223,8 @@ export async function createChatPlatforms(
         logger,
         sessionTag: systemClock.now().getTime().toString(36),
         prompt: process.stdin.isTTY === true,
+        // `/leaderboard` charts are written here and the terminal prints the path.
+        imageDir: join(config.dataDir, 'charts'),
         ...overrides.shell,
       }),
     );

@@ -26,6 +26,7 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
@@ -49,8 +50,10 @@ export interface BotServiceOptions {
   readonly schedule?: boolean;
   /** Seed source for battles (tests). */
   readonly seedSource?: () => number;
-  /** Bootstrap rounds for /leaderboard (default 200). */
+  /** Bootstrap rounds of the board (default: config `aggregation.bootstrap`; tests use fewer). */
   readonly leaderboardRounds?: number;
+  /** The board service (default: one built here from the config, computing in a worker thread). */
+  readonly leaderboard?: LeaderboardService;
   /**
    * Log only warnings and errors from the bot, arena and commands (default: when an interactive terminal is the
    * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
@@ -81,6 +84,9 @@ export interface TickReport {
 /** The running bot (or worker loop). */
 export class BotService {
   readonly arena: ArenaService;
+  readonly leaderboard: LeaderboardService;
+  readonly #ownsLeaderboard: boolean;
+  #lastBoardCheck = Number.NEGATIVE_INFINITY;
   /** The live arena, when live models are configured. */
   readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
@@ -112,6 +118,19 @@ export class BotService {
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
     });
+    this.#ownsLeaderboard = o.leaderboard === undefined;
+    this.leaderboard =
+      o.leaderboard ??
+      new LeaderboardService({
+        db: o.db,
+        clock: o.clock,
+        logger: this.#logger,
+        includeSources: o.config.ratings.include_sources,
+        aggregation: {
+          ...o.config.aggregation,
+          ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
+        },
+      });
     const live = o.live;
     this.ask =
       live && live.models.length > 0
@@ -134,14 +153,14 @@ export class BotService {
 
   /** Starts every platform, reconciles its open battles, runs one tick and starts the loop. */
   async start(): Promise<void> {
+    // The first board check comes one refresh interval after start; `/leaderboard` builds one on demand before.
+    this.#lastBoardCheck = this.#o.clock.now().getTime();
     const onCommand = createCommandHandler({
       db: this.#o.db,
       arena: this.arena,
       config: this.#o.config,
       logger: this.#logger,
-      ...(this.#o.leaderboardRounds !== undefined
-        ? { leaderboardRounds: this.#o.leaderboardRounds }
-        : {}),
+      leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
@@ -269,6 +288,13 @@ export class BotService {
     } catch (err) {
       this.#log.error({ err }, 'closing due battles failed');
     }
+    // Rebuild the board snapshot when scores or votes changed (in a worker thread; not awaited, so a long build
+    // never delays closing battles or the next tick).
+    const every = this.#o.config.leaderboard.refresh_seconds * 1000;
+    if (every > 0 && now.getTime() - this.#lastBoardCheck >= every && !this.#stopped) {
+      this.#lastBoardCheck = now.getTime();
+      void this.leaderboard.refreshIfChanged();
+    }
     const sched = this.#o.config.arena.schedule;
     if (this.#o.schedule !== false && sched.every_minutes > 0 && !this.#stopped) {
       for (const c of sched.channels) {
@@ -310,6 +336,7 @@ export class BotService {
       }
     }
     this.#started = [];
+    if (this.#ownsLeaderboard) await this.leaderboard.close();
     this.#doneResolve();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge.
+ * judge | leaderboard.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -34,6 +34,7 @@ import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
+import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
 import type { SuitesOptions } from './suites.ts';
@@ -281,6 +282,28 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         const { runStoredRatings } = await import('./ratings-stored.ts');
         await runStoredRatings(io, o);
       }
+    });
+
+  program
+    .command('leaderboard')
+    .description(
+      'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
+    )
+    .argument('[name]', 'the ability, method or model of the view')
+    .option(
+      '--view <view>',
+      'overall (default) | ability | method | model, or a bare ability/method/model name',
+    )
+    .option(
+      '--source <name>',
+      "also count this imported source's votes (repeatable; the community's arena votes always count)",
+      (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
+    )
+    .option('--json', 'print {"models":[…]} instead of a table')
+    .option('--png <file>', 'also write the chart (PNG) to FILE')
+    .action(async (name: string | undefined, o: LeaderboardFlags) => {
+      const { runLeaderboard } = await import('./leaderboard.ts');
+      await runLeaderboard(io, name, o);
     });
 
   const exp = program.command('export').description('export stored data in public formats');

@@ -60,7 +60,22 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
-    http = await startHttpFor(rt, opts.httpPort);
+    const clock = opts.clock ?? systemClock;
+    const { LeaderboardService } = await import('../leaderboard/service.ts');
+    const leaderboard = new LeaderboardService({
+      db: rt.db.db,
+      clock,
+      logger: rt.logger,
+      includeSources: rt.config.app.ratings.include_sources,
+      aggregation: {
+        ...rt.config.app.aggregation,
+        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+      },
+    });
+    http = await startHttpFor(rt, opts.httpPort, {
+      latest: () => leaderboard.latest(),
+      now: () => clock.now(),
+    });
     const started = http;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
     if (rt.logFile)
@@ -70,11 +85,12 @@ export async function startService(
           `${http.httpPort ? `; health on http://${rt.config.app.http.host}:${http.httpPort}/healthz` : ''}`,
       );
     const bot = new BotService({
+      leaderboard,
       db: rt.db.db,
       config: rt.config.app,
       platforms,
       logger: rt.logger,
-      clock: opts.clock ?? systemClock,
+      clock,
       voterSecret: secret,
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
       ...(rt.logFile ? { quietLogs: false } : {}),
@@ -106,6 +122,7 @@ export async function startService(
       http: started,
       stop: async () => {
         await bot.stop();
+        await leaderboard.close();
         await started.stop();
         await rt.close();
         rt.logger.info('stopped');

@@ -2,6 +2,7 @@
  * @module config/schema
  * zod schemas for the YAML configuration files and the environment. Types are inferred from them.
  */
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
@@ -163,6 +164,53 @@ export const appConfigSchema = z.strictObject({
       min_votes: z.number().int().min(0).default(20),
       bootstrap: z.number().int().min(0).max(1_000_000).default(10_000),
       seed: z.number().int().default(0),
+    })
+    .prefault({}),
+  leaderboard: z
+    .strictObject({
+      public_url: z.url().nullable().default(null),
+      refresh_seconds: z.number().int().min(0).default(60),
+      daily_post: z
+        .strictObject({
+          cron: z
+            .string()
+            .refine(
+              (c) => {
+                try {
+                  new Cron(c, { paused: true });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not a valid cron expression (e.g. "0 9 * * *")' },
+            )
+            .nullable()
+            .default(null),
+          timezone: z
+            .string()
+            .refine(
+              (tz) => {
+                try {
+                  new Intl.DateTimeFormat('en-US', { timeZone: tz });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not an IANA time zone (e.g. "Asia/Shanghai")' },
+            )
+            .default('UTC'),
+          channels: z
+            .array(
+              z.strictObject({
+                platform: z.enum(['discord', 'slack', 'shell']),
+                channel_id: z.string().min(1),
+              }),
+            )
+            .default([]),
+        })
+        .prefault({}),
     })
     .prefault({}),
 });

@@ -10,7 +10,6 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityGuard, modelTokens } from '../../src/arena/identity-guard.ts';
-import { computeLeaderboard } from '../../src/bot/commands/leaderboard.ts';
 import { BotService } from '../../src/bot/service.ts';
 import { DiscordAdapter } from '../../src/chat/discord/adapter.ts';
 import { loadConfig } from '../../src/config/loader.ts';
@@ -130,6 +129,7 @@ describe.skipIf(!present)(
         voterSecret: 'e2e-voter-secret-0123456789',
         loopIntervalMs: 0,
         seedSource: () => seed++,
+        leaderboardRounds: 500,
       });
       await bot.start();
       timings.start = performance.now() - t;
@@ -243,13 +243,12 @@ describe.skipIf(!present)(
           `identity guard refusals while selecting: ${bot.arena.guardStats.refused} of ${bot.arena.guardStats.examined} candidates examined\n`,
       );
 
-      const rows = await computeLeaderboard(db.db, {
-        rounds: 200,
-        seed: config.ratings.seed,
-        minVotes: config.aggregation.min_votes,
-        anchor: config.ratings.anchor,
-      });
-      const rated = rows.filter((r) => r.rating !== null);
+      // The board's comparative scores (language, the ability of the AlpacaEval items) rank the models; the final
+      // score here is the normalised comparative score, with its paired-bootstrap interval.
+      const snap = await bot.leaderboard.refresh();
+      const rated = snap.board.rows
+        .filter((r) => r.final !== null)
+        .map((r) => ({ model: r.model, lo: r.finalLo, hi: r.finalHi }));
       expect(rated.map((r) => r.model).sort()).toEqual([...ORDER].sort());
       const pos = new Map(rated.map((r, i) => [r.model, i]));
       const byName = new Map(rated.map((r) => [r.model, r]));

@@ -5,10 +5,11 @@
 
 export { type CommandDeps, createCommandHandler, MAINTAINER_REFUSAL } from './handlers.ts';
 export {
-  computeLeaderboard,
-  type LeaderboardOptions,
-  type LeaderboardRow,
-  leaderboardContent,
+  LEADERBOARD_VIEWS,
+  type LeaderboardRequest,
+  leaderboardReply,
+  pageLink,
+  parseLeaderboardArgs,
 } from './leaderboard.ts';
 export { isMaintainer, SHELL_MAINTAINER_ROLE } from './permissions.ts';
 export { COMMAND_SPECS } from './specs.ts';

@@ -23,6 +23,8 @@
  * The input and output streams are injectable so tests can drive a whole session.
  */
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
@@ -69,6 +71,11 @@ export interface ShellAdapterOptions {
    * Default: `prompt` is on and `output` is a TTY.
    */
   readonly interactive?: boolean;
+  /**
+   * Folder where images (the leaderboard chart) are written as files; the message prints the path. Without it the
+   * message only names the image.
+   */
+  readonly imageDir?: string;
 }
 
 /** The vote choices, in display order. */
@@ -108,7 +115,7 @@ interface Posted {
 const HELP = [
   'Commands:',
   '  /arena [ability]            post a battle now (maintainers)',
-  '  /leaderboard [ability]      arena ratings from the votes so far',
+  '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
   '  /models                     models and their number of answers',
   '  /ask <prompt> [ability]     two anonymous live models answer your question',
   '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
@@ -243,6 +250,22 @@ export class ShellAdapter implements ChatPlatform {
     await run;
   }
 
+  /** Writes the content's image into `imageDir` (when both exist); returns its path, or undefined. */
+  #saveImage(content: MessageContent): string | undefined {
+    const dir = this.#o.imageDir;
+    const image = content.image;
+    if (!dir || !image) return undefined;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, basename(image.filename));
+      writeFileSync(path, image.data);
+      return path;
+    } catch (err) {
+      this.#log.warn({ err, dir }, 'could not write the image file');
+      return undefined;
+    }
+  }
+
   /** Resolves when every line received so far has been handled. */
   async idle(): Promise<void> {
     await this.#chain;
@@ -263,7 +286,7 @@ export class ShellAdapter implements ChatPlatform {
       ...(threadOf ? { threadOf } : {}),
     });
     this.#print(
-      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content)}`,
+      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
     );
     return ref;
   }
@@ -275,7 +298,7 @@ export class ShellAdapter implements ChatPlatform {
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
     const m = this.#messages.get(ref.messageId);
     if (m) m.content = content;
-    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content)}`);
+    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`);
   }
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
@@ -395,7 +418,9 @@ export class ShellAdapter implements ChatPlatform {
       user,
       channelId: this.#channel,
       reply: async (content, options) => {
-        this.#print(`${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content)}`);
+        this.#print(
+          `${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content, this.#saveImage(content))}`,
+        );
       },
     };
     try {
