@@ -33,7 +33,7 @@ import type { ConfigCheckOptions } from './config-check.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
-import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
+import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
@@ -211,6 +211,26 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (a: string, b: string, o: JudgeAgreeOptions) => {
       const { runJudgeAgree } = await import('./judge-agree.ts');
       await runJudgeAgree(io, a, b, o);
+    });
+  judge
+    .command('run')
+    .description(
+      "judge a model's stored answers to a suite's scoring datasets with their rubrics (and the safety-violation check where asked); judged items are skipped, judge failures retried",
+    )
+    .requiredOption(
+      '--model <name>',
+      'the judged model (its answers must be stored: run an evaluation or import outputs)',
+    )
+    .requiredOption('--suite <name>', 'the suite, e.g. zhujiu-scoring')
+    .requiredOption('--judge <name>', 'the judge: a model of config/models.yaml')
+    .option(
+      '--attempts <n>',
+      'attempts per item before it is stored as a judge failure',
+      intArg('--attempts', 1),
+    )
+    .action(async (o: JudgeRunFlags) => {
+      const { runJudgeRun } = await import('./judge.ts');
+      await runJudgeRun(io, o);
     });
   judge
     .command('report')
