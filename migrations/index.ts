@@ -6,6 +6,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_vote_sources.ts';
 import * as m0003 from './0003_eval_runs.ts';
+import * as m0004 from './0004_leaderboard.ts';
 import * as m0005 from './0005_judge_scores.ts';
 import * as m0006 from './0006_live_battles.ts';
 
@@ -13,6 +14,7 @@ export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_vote_sources': m0002,
   '0003_eval_runs': m0003,
+  '0004_leaderboard': m0004,
   '0005_judge_scores': m0005,
   '0006_live_battles': m0006,
 };

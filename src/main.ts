@@ -8,15 +8,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import type { LiveModel } from './arena/ask.ts';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
+import { assertStartable } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
-import { createLogger, type Logger } from './core/logger.ts';
+import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import type { Snapshot } from './leaderboard/service.ts';
+import type { LlmClient } from './llm/types.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
@@ -24,6 +28,8 @@ export interface Runtime {
   readonly config: LoadedConfig;
   readonly logger: Logger;
   readonly db: Db;
+  /** The file the logs go to; undefined when they go to stderr. */
+  readonly logFile: string | undefined;
   close(): Promise<void>;
 }
 
@@ -34,8 +40,27 @@ export interface RuntimeOptions extends LoadOptions {
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
   readonly quiet?: boolean;
-  /** Like `quiet`, but only when the chat will be the terminal (no chat tokens): `bot` on an interactive TTY. */
-  readonly quietInTerminalChat?: boolean;
+  /** Run the start-up checks of `bot` / `worker` ({@link assertStartable}) before opening the database. */
+  readonly checkStart?: boolean;
+  /**
+   * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
+   * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
+   * otherwise.
+   */
+  readonly terminalChat?: boolean;
+}
+
+/**
+ * Where logs go: LOG_FILE (`-` or `stderr`: stderr); else a file beside the data folder when the terminal is the
+ * chat; else stderr. Format: LOG_FORMAT, default `pretty` (human lines).
+ */
+function logOutput(config: LoadedConfig, terminalChat: boolean): LogOutput {
+  const format = config.env.LOG_FORMAT ?? 'pretty';
+  const asked = config.env.LOG_FILE;
+  if (asked === '-' || asked === 'stderr') return { format };
+  if (asked) return { format, file: resolve(asked) };
+  if (terminalChat) return { format, file: join(dirname(config.dataDir), 'zhujiu.log') };
+  return { format };
 }
 
 /**
@@ -44,15 +69,19 @@ export interface RuntimeOptions extends LoadOptions {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
-  // The terminal chat shares the screen with the logs: keep them to warnings there unless LOG_LEVEL asks for more.
+  // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
+  // `zhujiu config check` (config/start-checks.ts).
+  if (opts.checkStart === true) assertStartable(config);
   const terminalChat =
-    opts.quietInTerminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
-  const level =
-    (opts.quiet || terminalChat) && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
-  const logger = opts.logger ?? createLogger(level);
+    opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
+  const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
+  const output = logOutput(config, terminalChat);
+  const logger = opts.logger ?? createLogger(level, await openLogDestination(output));
+  const logFile = opts.logger ? undefined : output.file;
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
+    { logger },
   );
   try {
     if (opts.migrate !== false) {
@@ -66,7 +95,7 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
     throw err;
   }
   logger.info({ database: db.describe }, 'database ready');
-  return { config, logger, db, close: () => db.close() };
+  return { config, logger, db, logFile, close: () => db.close() };
 }
 
 /**
@@ -95,6 +124,48 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   return secret;
 }
 
+/**
+ * The live arena's models (`arena: true` in config/models.yaml, OpenAI-compatible endpoints) with their clients,
+ * and the classifier model (`arena.ask.classifier_model`), for the bot's `/ask`. Clients load lazily (the openai
+ * package is imported only when a live model is configured).
+ * @throws AppError `config_invalid` when `arena.ask.classifier_model` is not a configured OpenAI-compatible model,
+ *   or a live model marked `arena: true` has its API key variable unset.
+ */
+export async function openLiveArena(
+  rt: Pick<Runtime, 'config' | 'logger' | 'db'>,
+): Promise<{ models: LiveModel[]; classifier?: LlmClient } | undefined> {
+  const configured = rt.config.models;
+  const live = configured.filter((m) => m.provider === 'openai' && m.arena);
+  const classifierName = rt.config.app.arena.ask.classifier_model;
+  const classifierCfg =
+    classifierName === null ? undefined : configured.find((m) => m.name === classifierName);
+  if (classifierName !== null && classifierCfg?.provider !== 'openai') {
+    throw new AppError(
+      'config_invalid',
+      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in config/models.yaml ` +
+        `(configured: ${configured.map((m) => m.name).join(', ') || 'none'}); name one, or set it to null`,
+    );
+  }
+  if (live.length === 0 && !classifierCfg) return undefined;
+  const { openLlmClient } = await import('./llm/factory.ts');
+  const deps = { db: rt.db.db, logger: rt.logger, apiKeyFor: rt.config.apiKeyFor };
+  const models: LiveModel[] = [];
+  for (const m of live) {
+    const opened = await openLlmClient(m, deps);
+    models.push({
+      name: m.name,
+      weight: m.provider === 'openai' ? m.arena_weight : 1,
+      client: opened.client,
+    });
+  }
+  const classifier = classifierCfg ? (await openLlmClient(classifierCfg, deps)).client : undefined;
+  rt.logger.info(
+    { models: models.map((m) => m.name), classifier: classifier?.name ?? null },
+    'live arena models',
+  );
+  return { models, ...(classifier ? { classifier } : {}) };
+}
+
 /** A running long-lived process (bot or worker). */
 export interface Running {
   readonly httpPort: number | undefined;
@@ -102,7 +173,11 @@ export interface Running {
 }
 
 /** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
-export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<Running> {
+export async function startHttpFor(
+  rt: Runtime,
+  portOverride?: number,
+  board?: HttpBoard,
+): Promise<Running> {
   const port = portOverride ?? rt.config.app.http.port;
   if (port === 0 && portOverride === undefined)
     return { httpPort: undefined, stop: async () => {} };
@@ -115,6 +190,7 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
   const app = createHttpApp({
     registry,
     checkDb: () => pingDb(rt.db.db),
+    ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
   rt.logger.info(
@@ -125,6 +201,12 @@ export async function startHttpFor(rt: Runtime, portOverride?: number): Promise<
     httpPort: bound,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The results page's access to the board (see http/server.ts). */
+export interface HttpBoard {
+  readonly latest: () => Promise<Snapshot | undefined>;
+  readonly now: () => Date;
 }
 
 /** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */
@@ -192,6 +274,8 @@ export async function createChatPlatforms(
         logger,
         sessionTag: systemClock.now().getTime().toString(36),
         prompt: process.stdin.isTTY === true,
+        // `/leaderboard` charts are written here and the terminal prints the path.
+        imageDir: join(config.dataDir, 'charts'),
         ...overrides.shell,
       }),
     );

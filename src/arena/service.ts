@@ -216,6 +216,11 @@ export class ArenaService {
       ref = await platform.post(channelId, content);
     } catch (err) {
       await voidBattle(this.#db, battleId);
+      if (isAppError(err, 'chat_no_access')) {
+        // Not a fault of the bot: the channel must let it in. The message says how.
+        log.warn({ err: err.message }, 'cannot post the battle in this channel; battle voided');
+        return fail(err.message);
+      }
       log.error({ err }, 'posting the battle failed; battle voided');
       return fail(`posting the battle failed: ${(err as Error).message}`);
     }

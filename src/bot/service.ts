@@ -27,6 +27,8 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
+import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
+import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
 import { getBattle } from '../storage/battles.ts';
@@ -51,8 +53,10 @@ export interface BotServiceOptions {
   readonly schedule?: boolean;
   /** Seed source for battles (tests). */
   readonly seedSource?: () => number;
-  /** Bootstrap rounds for /leaderboard (default 200). */
+  /** Bootstrap rounds of the board (default: config `aggregation.bootstrap`; tests use fewer). */
   readonly leaderboardRounds?: number;
+  /** The board service (default: one built here from the config, computing in a worker thread). */
+  readonly leaderboard?: LeaderboardService;
   /**
    * Log only warnings and errors from the bot, arena and commands (default: when an interactive terminal is the
    * chat and the log level is the default `info`). Never makes logging more verbose than `logger`.
@@ -82,11 +86,17 @@ export interface TickReport {
   readonly closed: number[];
   readonly revealed: number[];
   readonly posted: number[];
+  /** What the daily board post check did (when a daily post is configured). */
+  readonly daily?: DailyPostReport;
 }
 
 /** The running bot (or worker loop). */
 export class BotService {
   readonly arena: ArenaService;
+  readonly leaderboard: LeaderboardService;
+  readonly #ownsLeaderboard: boolean;
+  #lastBoardCheck = Number.NEGATIVE_INFINITY;
+  #daily: DailyPost | undefined;
   /** The live arena, when live models are configured. */
   readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
@@ -124,6 +134,19 @@ export class BotService {
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
     });
+    this.#ownsLeaderboard = o.leaderboard === undefined;
+    this.leaderboard =
+      o.leaderboard ??
+      new LeaderboardService({
+        db: o.db,
+        clock: o.clock,
+        logger: this.#logger,
+        includeSources: o.config.ratings.include_sources,
+        aggregation: {
+          ...o.config.aggregation,
+          ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
+        },
+      });
     const live = o.live;
     this.ask =
       live && live.models.length > 0
@@ -156,6 +179,8 @@ export class BotService {
       });
     }
     const reporter = this.#evalReporter;
+    // The first board check comes one refresh interval after start; `/leaderboard` builds one on demand before.
+    this.#lastBoardCheck = this.#o.clock.now().getTime();
     const onCommand = createCommandHandler({
       ...(this.#o.evals ? { evals: this.#o.evals } : {}),
       ...(reporter ? { onEvalStarted: () => void reporter.tick() } : {}),
@@ -163,9 +188,7 @@ export class BotService {
       arena: this.arena,
       config: this.#o.config,
       logger: this.#logger,
-      ...(this.#o.leaderboardRounds !== undefined
-        ? { leaderboardRounds: this.#o.leaderboardRounds }
-        : {}),
+      leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
@@ -239,6 +262,21 @@ export class BotService {
         this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
       }
     }
+    // Start-up scheduling of the daily board post: one `schedules` row; a tick missed while nothing ran is due now.
+    this.#daily = new DailyPost({
+      db: this.#o.db,
+      leaderboard: this.leaderboard,
+      clock: this.#o.clock,
+      logger: this.#logger,
+      settings: this.#o.config.leaderboard.daily_post,
+      platforms: this.#started,
+      publicUrl: this.#o.config.leaderboard.public_url,
+    });
+    try {
+      await this.#daily.register();
+    } catch (err) {
+      this.#log.error({ err }, 'registering the daily post schedule failed');
+    }
     const missing = this.#o.config.arena.schedule.channels.filter(
       (c) => !this.#started.some((p) => p.name === c.platform),
     );
@@ -268,10 +306,10 @@ export class BotService {
     const b = await getBattle(this.#o.db, id);
     if (!b) return undefined;
     const ref = b.platform && b.channelId && b.messageId ? refOf(b) : undefined;
-    if (ref?.platform !== 'shell') return { ref, status: b.status };
+    if (ref?.platform !== 'shell') return { ref, status: b.status, source: b.source };
     const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
-    return { ref, status: b.status, liveChoice: live?.choice ?? null };
+    return { ref, status: b.status, source: b.source, liveChoice: live?.choice ?? null };
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */
@@ -293,6 +331,13 @@ export class BotService {
       ({ closed, revealed } = await this.arena.closeDue(now));
     } catch (err) {
       this.#log.error({ err }, 'closing due battles failed');
+    }
+    // Rebuild the board snapshot when scores or votes changed (in a worker thread; not awaited, so a long build
+    // never delays closing battles or the next tick).
+    const every = this.#o.config.leaderboard.refresh_seconds * 1000;
+    if (every > 0 && now.getTime() - this.#lastBoardCheck >= every && !this.#stopped) {
+      this.#lastBoardCheck = now.getTime();
+      void this.leaderboard.refreshIfChanged();
     }
     const sched = this.#o.config.arena.schedule;
     if (this.#o.schedule !== false && sched.every_minutes > 0 && !this.#stopped) {
@@ -317,7 +362,15 @@ export class BotService {
         }
       }
     }
-    return { closed, revealed, posted };
+    let daily: DailyPostReport | undefined;
+    if (this.#daily?.enabled && !this.#stopped) {
+      try {
+        daily = await this.#daily.check();
+      } catch (err) {
+        this.#log.error({ err }, 'daily post check failed');
+      }
+    }
+    return { closed, revealed, posted, ...(daily ? { daily } : {}) };
   }
 
   /** Stops the loop, waits for a running tick, stops the platforms. */
@@ -336,6 +389,7 @@ export class BotService {
       }
     }
     this.#started = [];
+    if (this.#ownsLeaderboard) await this.leaderboard.close();
     this.#doneResolve();
   }
 }

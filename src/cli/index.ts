@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge.
+ * judge | leaderboard.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -29,12 +29,14 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
-import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
+import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
+import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
 import type { SuitesOptions } from './suites.ts';
@@ -138,11 +140,12 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection',
     )
-    .action(async () => {
+    .option('--no-connect', 'skip the database connection check')
+    .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
-      await runConfigCheck(io);
+      await runConfigCheck(io, o);
     });
 
   const imp = program
@@ -234,6 +237,26 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       await runJudgeAgree(io, a, b, o);
     });
   judge
+    .command('run')
+    .description(
+      "judge a model's stored answers to a suite's scoring datasets with their rubrics (and the safety-violation check where asked); judged items are skipped, judge failures retried",
+    )
+    .requiredOption(
+      '--model <name>',
+      'the judged model (its answers must be stored: run an evaluation or import outputs)',
+    )
+    .requiredOption('--suite <name>', 'the suite, e.g. zhujiu-scoring')
+    .requiredOption('--judge <name>', 'the judge: a model of config/models.yaml')
+    .option(
+      '--attempts <n>',
+      'attempts per item before it is stored as a judge failure',
+      intArg('--attempts', 1),
+    )
+    .action(async (o: JudgeRunFlags) => {
+      const { runJudgeRun } = await import('./judge.ts');
+      await runJudgeRun(io, o);
+    });
+  judge
     .command('report')
     .description(
       "a model's judge scores: win rate against each baseline (AlpacaEval's definitions) and per-dataset judged scores",
@@ -305,6 +328,28 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         const { runStoredRatings } = await import('./ratings-stored.ts');
         await runStoredRatings(io, o);
       }
+    });
+
+  program
+    .command('leaderboard')
+    .description(
+      'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
+    )
+    .argument('[name]', 'the ability, method or model of the view')
+    .option(
+      '--view <view>',
+      'overall (default) | ability | method | model, or a bare ability/method/model name',
+    )
+    .option(
+      '--source <name>',
+      "also count this imported source's votes (repeatable; the community's arena votes always count)",
+      (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
+    )
+    .option('--json', 'print {"models":[…]} instead of a table')
+    .option('--png <file>', 'also write the chart (PNG) to FILE')
+    .action(async (name: string | undefined, o: LeaderboardFlags) => {
+      const { runLeaderboard } = await import('./leaderboard.ts');
+      await runLeaderboard(io, name, o);
     });
 
   const exp = program.command('export').description('export stored data in public formats');

@@ -8,6 +8,7 @@
  * - `worker`: just the loop, without chat platforms: it closes due battles; the bot reveals them and posts the
  *   scheduled battles (both need the chat connection).
  */
+import { fstatSync } from 'node:fs';
 import { BotService } from '../bot/service.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import {
@@ -15,6 +16,7 @@ import {
   createChatPlatforms,
   createEvalRuntime,
   type EvalRuntime,
+  openLiveArena,
   openRuntime,
   type Running,
   type Runtime,
@@ -33,6 +35,11 @@ export interface ServiceOptions extends RuntimeOptions {
   readonly leaderboardRounds?: number;
   /** HTTP port override (tests: 0 for any free port). */
   readonly httpPort?: number;
+  /**
+   * Called with one line saying where the data, logs and health endpoint are, before any chat starts, when the
+   * logs go to a file (otherwise the logs on stderr say it).
+   */
+  readonly announce?: (line: string) => void;
 }
 
 /** A started bot or worker. */
@@ -48,7 +55,7 @@ export async function startService(
   kind: 'bot' | 'worker',
   opts: ServiceOptions,
 ): Promise<StartedService> {
-  const rt = await openRuntime(opts);
+  const rt = await openRuntime({ ...opts, checkStart: true });
   let http: Running | undefined;
   let evalRt: EvalRuntime | undefined;
   try {
@@ -57,19 +64,46 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
-    http = await startHttpFor(rt, opts.httpPort);
+    const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
+    const clock = opts.clock ?? systemClock;
+    const { LeaderboardService } = await import('../leaderboard/service.ts');
+    const leaderboard = new LeaderboardService({
+      db: rt.db.db,
+      clock,
+      logger: rt.logger,
+      includeSources: rt.config.app.ratings.include_sources,
+      aggregation: {
+        ...rt.config.app.aggregation,
+        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+      },
+    });
+    http = await startHttpFor(rt, opts.httpPort, {
+      latest: () => leaderboard.latest(),
+      now: () => clock.now(),
+    });
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).
     evalRt = await createEvalRuntime(rt, { queue: true, worker: kind === 'worker' || opts.worker });
     const evr = evalRt;
+    // Said before the chat starts, so the terminal's greeting and prompt come after it.
+    if (rt.logFile)
+      opts.announce?.(
+        `zhujiu ${kind}: data in ${rt.db.describe}` +
+          `${rt.logFile ? `; logs in ${rt.logFile}` : ''}` +
+          `${http.httpPort ? `; health on http://${rt.config.app.http.host}:${http.httpPort}/healthz` : ''}`,
+      );
     const bot = new BotService({
+      leaderboard,
       db: rt.db.db,
       config: rt.config.app,
       platforms,
       logger: rt.logger,
-      clock: opts.clock ?? systemClock,
+      clock,
       voterSecret: secret,
       evals: evr.evals,
+      ...(live ? { live } : {}),
+      // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
+      ...(rt.logFile ? { quietLogs: false } : {}),
       schedule: kind === 'worker' || opts.worker,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
@@ -99,6 +133,7 @@ export async function startService(
       stop: async () => {
         await evr.stop();
         await bot.stop();
+        await leaderboard.close();
         await started.stop();
         await rt.close();
         rt.logger.info('stopped');
@@ -112,23 +147,31 @@ export async function startService(
   }
 }
 
+/**
+ * True when someone types or pipes lines into this process: stdin is a terminal, a pipe, a socket (a parent
+ * process's pipe) or a file. False for /dev/null or a closed stdin (a container, a service manager, CI), where the
+ * bot runs headless and its logs belong on stderr.
+ */
+function stdinIsChat(): boolean {
+  if (process.stdin.isTTY) return true;
+  try {
+    const st = fstatSync(0);
+    return st.isFIFO() || st.isSocket() || st.isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a long-lived process until a signal arrives (or the terminal user quits). */
 export async function runLongLived(
   kind: 'bot' | 'worker',
   opts: { worker: boolean },
 ): Promise<void> {
-  const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   const svc = await startService(kind, {
     ...opts,
-    quietInTerminalChat: kind === 'bot' && interactive,
+    terminalChat: kind === 'bot' && stdinIsChat(),
+    announce: (line) => process.stderr.write(`${line}\n`),
   });
-  if (interactive) {
-    // Logs are quiet on an interactive terminal: still say where the data lives.
-    const health = svc.http.httpPort
-      ? `; health on http://127.0.0.1:${svc.http.httpPort}/healthz`
-      : '';
-    process.stderr.write(`zhujiu ${kind}: data in ${svc.rt.db.describe}${health}\n`);
-  }
   // Stay up until a signal even when nothing else holds the event loop open: with PORT=0 there is no HTTP
   // server, the service loop's timer is unref'd and idle database connections close after 10 s, so without this
   // handle Node would end the process with exit code 13 (a top-level await that never settles) and no message.

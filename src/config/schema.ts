@@ -2,6 +2,7 @@
  * @module config/schema
  * zod schemas for the YAML configuration files and the environment. Types are inferred from them.
  */
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
@@ -13,11 +14,31 @@ export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 /** One evaluation method. */
 export type Method = (typeof METHODS)[number];
 
-const emojiSet = z.strictObject({
-  left: z.string().min(1),
-  equal: z.string().min(1),
-  right: z.string().min(1),
-});
+const emojiSet = z
+  .strictObject({
+    left: z.string().min(1),
+    equal: z.string().min(1),
+    right: z.string().min(1),
+  })
+  .superRefine((e, ctx) => {
+    // One emoji for two choices would make every such reaction count as the first choice only.
+    const keys = ['left', 'equal', 'right'] as const;
+    const norm = (x: string) =>
+      x
+        .normalize('NFC')
+        .replace(/[\uFE0E\uFE0F]/g, '')
+        .trim();
+    keys.forEach((k, i) => {
+      const same = keys.slice(0, i).find((j) => norm(e[j]) === norm(e[k]));
+      if (same) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `"${e[k]}" is already the emoji for ${same}: each choice needs its own emoji`,
+        });
+      }
+    });
+  });
 
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
@@ -183,6 +204,53 @@ export const appConfigSchema = z.strictObject({
       progress_edit_seconds: z.number().min(1).max(600).default(5),
     })
     .prefault({}),
+  leaderboard: z
+    .strictObject({
+      public_url: z.url().nullable().default(null),
+      refresh_seconds: z.number().int().min(0).default(60),
+      daily_post: z
+        .strictObject({
+          cron: z
+            .string()
+            .refine(
+              (c) => {
+                try {
+                  new Cron(c, { paused: true });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not a valid cron expression (e.g. "0 9 * * *")' },
+            )
+            .nullable()
+            .default(null),
+          timezone: z
+            .string()
+            .refine(
+              (tz) => {
+                try {
+                  new Intl.DateTimeFormat('en-US', { timeZone: tz });
+                  return true;
+                } catch {
+                  return false;
+                }
+              },
+              { message: 'not an IANA time zone (e.g. "Asia/Shanghai")' },
+            )
+            .default('UTC'),
+          channels: z
+            .array(
+              z.strictObject({
+                platform: z.enum(['discord', 'slack', 'shell']),
+                channel_id: z.string().min(1),
+              }),
+            )
+            .default([]),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;
@@ -246,6 +314,15 @@ export const DATASET_LOADERS = [
   'ccpm',
   'math23k',
   'gaokao',
+  // Scoring Evaluation (judged by an LLM with a rubric; src/eval/datasets/scoring-sets.ts)
+  'alignbench',
+  'mt_bench',
+  'gaokao_subjective',
+  'safetybench_zh',
+  'flames',
+  'cvalues',
+  'selfaware',
+  'chisafetybench',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];
@@ -288,10 +365,21 @@ export const suiteDatasetSchema = z
     shots: z.number().int().min(0).max(16).default(0),
     /** GAOKAO-Bench: the `Obj_Prompt.json` file with the prefix prompt of each keyword. */
     prompts: datasetFileSchema.optional(),
+    /** Scoring datasets: the judge rubric (config/rubrics/<name>.yaml), e.g. ten_point or industry_0_3. */
+    rubric: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_]*$/, 'a rubric name of config/rubrics/, e.g. ten_point')
+      .optional(),
+    /** Scoring datasets: also run the separate safety-violation check on every judged answer. */
+    safety_check: z.boolean().default(false),
   })
   .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
     message: 'a metrics dataset needs `loader:` (its file format)',
     path: ['loader'],
+  })
+  .refine((d) => d.method !== 'scoring' || d.rubric !== undefined, {
+    message: 'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+    path: ['rubric'],
   })
   .refine((d) => d.loader === undefined || d.path !== undefined || d.files !== undefined, {
     message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
@@ -344,6 +432,13 @@ export const envSchema = z.object({
   LOG_LEVEL: optionalSecret.pipe(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   ),
+  /** `pretty` (default: one human line per event) or `json` (JSON lines for log collectors). */
+  LOG_FORMAT: optionalSecret.pipe(z.enum(['pretty', 'json']).optional()),
+  /**
+   * Where logs go: a file path, or `-` / `stderr`. Default: stderr, except for the bot chatting in this terminal
+   * (no chat tokens, input typed or piped), which writes them to `zhujiu.log` beside the data folder.
+   */
+  LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
     z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
   ),

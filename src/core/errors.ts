@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'rating_disconnected',
   'permission_denied',
   'chat_platform_error',
+  /** The bot may not post in that channel (Slack not_in_channel / channel_not_found, Discord 50001 / 50013). */
+  'chat_no_access',
   'llm_rate_limited',
   'llm_failed',
   'judge_unparseable',

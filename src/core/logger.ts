@@ -1,6 +1,8 @@
 /**
  * @module core/logger
- * pino JSON logs with a redact list, so tokens, secrets and raw voter ids never reach a log line.
+ * pino logs with a redact list, so tokens, secrets and raw voter ids never reach a log line. They are written in
+ * human form by default (pino-pretty: time, level, message, fields on one line) or as JSON lines for log
+ * collectors, to stderr or to a file ({@link openLogDestination}; main.ts decides from LOG_FORMAT / LOG_FILE).
  */
 import { type DestinationStream, type Logger, pino } from 'pino';
 
@@ -39,6 +41,37 @@ export function createLogger(level = 'info', destination?: DestinationStream): L
     { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { app: 'zhujiu' } },
     destination ?? pino.destination(2),
   );
+}
+
+/** Where and how logs are written. */
+export interface LogOutput {
+  /** `pretty`: one human line per event; `json`: pino's JSON lines (for log collectors). */
+  readonly format: 'pretty' | 'json';
+  /** A file to append to (its folder is created); stderr when absent. */
+  readonly file?: string;
+}
+
+/**
+ * Opens the stream the logs go to. Writes are synchronous, so no line is lost when the process exits. pino-pretty
+ * is loaded only here, so commands that never open a logger do not pay for it.
+ * @example createLogger('info', await openLogDestination({ format: 'pretty', file: 'data/zhujiu.log' }))
+ */
+export async function openLogDestination(out: LogOutput): Promise<DestinationStream> {
+  if (out.format === 'json') {
+    return out.file
+      ? pino.destination({ dest: out.file, mkdir: true, sync: true })
+      : pino.destination({ dest: 2, sync: true });
+  }
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    destination: out.file ?? 2,
+    mkdir: true,
+    sync: true,
+    colorize: out.file === undefined && process.stderr.isTTY === true,
+    translateTime: 'SYS:yyyy-mm-dd HH:MM:ss',
+    ignore: 'pid,hostname,app',
+    singleLine: true,
+  });
 }
 
 /** A logger that drops everything (tests, pure helpers). */

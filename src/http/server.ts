@@ -1,18 +1,29 @@
 /**
  * @module http/server
  * Health (`/healthz`: the process is up), readiness (`/readyz`: the database answers) and Prometheus metrics
- * (`/metrics`), on hono + @hono/node-server.
+ * (`/metrics`), and the read-only results page (`/board`, `/board/ability/:ability`, `/board/model/:model`,
+ * `/board/chart.png`, `/board.json`) from the latest board snapshot, on hono + @hono/node-server.
  */
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
+import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
 import { AppError } from '../core/errors.ts';
+import { abilityPage, emptyPage, modelPage, overallPage } from '../leaderboard/page.ts';
+import type { Snapshot } from '../leaderboard/service.ts';
+import { boardJson } from '../leaderboard/views.ts';
 
 /** What the HTTP server needs from the app. */
 export interface HttpDeps {
   /** Resolves when the database answers; rejects otherwise. */
   readonly checkDb: () => Promise<void>;
   readonly registry: Registry;
+  /** The board for the results page (omitted: no `/board` routes). */
+  readonly board?: {
+    /** The latest snapshot (the community's board). */
+    readonly latest: () => Promise<Snapshot | undefined>;
+    readonly now: () => Date;
+  };
 }
 
 /** Builds the routes (testable with `app.request()` without a port). */
@@ -31,6 +42,37 @@ export function createHttpApp(deps: HttpDeps): Hono {
     c.header('content-type', deps.registry.contentType);
     return c.body(await deps.registry.metrics());
   });
+  const board = deps.board;
+  if (board) {
+    app.get('/board', async (c) => {
+      const s = await board.latest();
+      return c.html(s ? overallPage(s, board.now()) : emptyPage(board.now()));
+    });
+    app.get('/board.json', async (c) => {
+      const s = await board.latest();
+      return c.json(s ? boardJson(s.board) : { models: [] });
+    });
+    app.get('/board/chart.png', async (c) => {
+      const s = await board.latest();
+      if (!s?.chart) return c.text('no chart yet', 404);
+      c.header('content-type', 'image/png');
+      c.header('cache-control', 'no-cache');
+      return c.body(new Uint8Array(s.chart));
+    });
+    app.get('/board/ability/:ability', async (c) => {
+      const a = c.req.param('ability');
+      if (!(BOARD_ABILITIES as readonly string[]).includes(a))
+        return c.text(`unknown ability "${a}"; use one of ${BOARD_ABILITIES.join(', ')}`, 404);
+      const s = await board.latest();
+      return c.html(s ? abilityPage(s, a as BoardAbility, board.now()) : emptyPage(board.now()));
+    });
+    app.get('/board/model/:model', async (c) => {
+      const m = c.req.param('model');
+      const s = await board.latest();
+      const page = s ? modelPage(s, m, board.now()) : undefined;
+      return page ? c.html(page) : c.text(`no model "${m}" on the board`, 404);
+    });
+  }
   return app;
 }
 

@@ -3,8 +3,7 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   Kysely,
@@ -17,6 +16,7 @@ import {
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
+import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
@@ -69,78 +69,14 @@ export function redactUrl(url: string): string {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Takes the embedded database's folder for this process. PGlite is one process's database: a second process
- * opening the same folder would write over the first one's pages and lose data, so it is refused. The lock is a
- * file `<data dir>.lock` holding the owner's pid; a lock left by a process that no longer runs is taken over.
- * @returns a function that releases the lock (idempotent).
- * @throws AppError `db_unavailable` naming the pid that holds the folder and what to do.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockPath = `${dataDir.replace(/[/\\]+$/, '')}.lock`;
-  mkdirSync(dirname(lockPath), { recursive: true });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      let held = true;
-      const release = () => {
-        if (!held) return;
-        held = false;
-        process.off('exit', release);
-        try {
-          unlinkSync(lockPath);
-        } catch {
-          /* already gone */
-        }
-      };
-      process.on('exit', release);
-      return release;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let pid = Number.NaN;
-      try {
-        pid = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      } catch {
-        /* removed meanwhile: retry */
-      }
-      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
-        throw new AppError(
-          'db_unavailable',
-          `the embedded database in ${dataDir} is in use by another zhujiu process (pid ${pid}). ` +
-            'Only one process can use an embedded database: stop that process first (e.g. stop the bot before ' +
-            '`zhujiu import`), use another ZHUJIU_DATA_DIR, or set DATABASE_URL so that several processes share ' +
-            `one Postgres. If no such process runs, delete ${lockPath}.`,
-        );
-      }
-      try {
-        unlinkSync(lockPath); // stale: its process is gone
-      } catch {
-        /* someone else took it over: retry */
-      }
-    }
-  }
-  throw new AppError(
-    'db_unavailable',
-    `could not lock ${dataDir} (lock file ${lockPath} keeps changing)`,
-  );
-}
-
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
- * @throws AppError `db_unavailable` when Postgres cannot be reached or the PGlite folder cannot be opened.
+ * The PGlite folder is locked for this process first (storage/data-dir-lock.ts: only a live zhujiu process on the
+ * same folder refuses; a stale lock is taken over and logged through `opts.logger`).
+ * @throws AppError `db_unavailable` when Postgres cannot be reached, the PGlite folder cannot be opened, or
+ *   another live process holds it.
  */
-export async function openDb(target: DbTarget): Promise<Db> {
+export async function openDb(target: DbTarget, opts: { logger?: LockLog } = {}): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
   if (target.kind === 'postgres') {
     const { default: pg } = await import('pg');
@@ -176,7 +112,7 @@ export async function openDb(target: DbTarget): Promise<Db> {
       close: () => db.destroy(),
     };
   }
-  const releaseLock = lockDataDir(target.dataDir);
+  const releaseLock = await lockDataDir(target.dataDir, opts.logger);
   let pglite: PGlite;
   let PGliteDialect: typeof import('kysely-pglite-dialect').PGliteDialect;
   try {

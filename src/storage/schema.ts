@@ -233,6 +233,29 @@ export interface PostsTable {
   message_id: string | null;
   posted_at: Timestamp;
   snapshot: ColumnType<unknown, string | undefined, string>;
+  idempotency_key: string | null;
+  snapshot_id: number | null;
+  status: ColumnType<'claimed' | 'posted' | 'failed', 'claimed' | 'posted' | 'failed' | undefined>;
+  error: string | null;
+}
+
+export interface LeaderboardSnapshotsTable {
+  id: Id;
+  fingerprint: string;
+  sources: string;
+  inputs: ColumnType<unknown, string, string>;
+  board: ColumnType<unknown, string, string>;
+  chart: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  build_ms: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface SchedulesTable {
+  name: string;
+  cron: string;
+  tz: string;
+  last_tick_at: NullableTimestamp;
+  updated_at: Timestamp;
 }
 
 /** A judge score: a verdict or a judge failure (migration 0005; docs/scoring.md §3). */
@@ -290,6 +313,8 @@ export interface Database {
   votes: VotesTable;
   vote_events: VoteEventsTable;
   posts: PostsTable;
+  leaderboard_snapshots: LeaderboardSnapshotsTable;
+  schedules: SchedulesTable;
   judge_scores: JudgeScoresTable;
   battle_judgments: BattleJudgmentsTable;
   battle_turns: BattleTurnsTable;

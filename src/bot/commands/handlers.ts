@@ -1,8 +1,9 @@
 /**
  * @module bot/commands/handlers
  * The platform-neutral command handlers, written once for Discord, Slack and the terminal:
- * `/arena [ability]` (maintainers: post a battle now in the caller's channel), `/leaderboard [ability]`,
- * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
+ * `/arena [ability]` (maintainers: post a battle now in the caller's channel),
+ * `/leaderboard [overall|ability|method|model] [name]` (from the board service's latest snapshot),
+ * `/models`, `/judge agree` (maintainers: judge vs crowd agreement). Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
 
 import type { Kysely } from 'kysely';
@@ -13,12 +14,14 @@ import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
+import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
-import { ARENA_SOURCE, ratedSources, sourceNames } from '../../storage/sources.ts';
+import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
 import { EVAL_REFUSAL, handleEval } from './eval.ts';
-import { computeLeaderboard, leaderboardContent } from './leaderboard.ts';
+import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
+import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
 
@@ -28,11 +31,11 @@ export interface CommandDeps {
   readonly arena: ArenaService;
   readonly config: AppConfig;
   readonly logger: Logger;
-  /** Bootstrap rounds for `/leaderboard` (default 200). */
-  readonly leaderboardRounds?: number;
+  /** The board service `/leaderboard` reads. */
+  readonly leaderboard: LeaderboardService;
   /** The live arena (`/ask`); undefined when no model is marked `arena: true`. */
   readonly ask?: AskService;
-  /** For maintainer actions' times (default the system clock). */
+  /** For maintainer actions' times and the board's age (default the system clock). */
   readonly clock?: Clock;
   /** Server secret: maintainers are recorded in the audit log as the same HMAC as voters. */
   readonly voterSecret?: string;
@@ -105,18 +108,30 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       );
     },
     leaderboard: async (ctx) => {
-      const ability = abilityArg(ctx);
-      if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
-      const opts = {
-        ...(ability.value ? { ability: ability.value } : {}),
-        rounds: deps.leaderboardRounds ?? deps.config.ratings.bootstrap,
-        seed: deps.config.ratings.seed,
-        minVotes: deps.config.aggregation.min_votes,
-        anchor: deps.config.ratings.anchor,
-        sources: ratedSources(deps.config.ratings.include_sources),
-      };
-      const rows = await computeLeaderboard(deps.db, opts);
-      await ctx.reply(leaderboardContent(rows, opts));
+      const req = parseLeaderboardArgs(ctx.args.view, ctx.args.name);
+      if (!req.ok) return ctx.reply({ text: req.reason }, { ephemeral: true });
+      await ctx.reply(
+        await leaderboardReply(
+          {
+            leaderboard: deps.leaderboard,
+            now: () => (deps.clock ?? systemClock).now(),
+            publicUrl: deps.config.leaderboard.public_url,
+          },
+          req,
+        ),
+      );
+    },
+    judge: async (ctx) => {
+      const action = (ctx.args.action ?? '').trim();
+      if (action !== 'agree') {
+        return ctx.reply(
+          { text: `Unknown /judge action "${action}". Use /judge agree.` },
+          { ephemeral: true },
+        );
+      }
+      const judge = (ctx.args.judge ?? '').trim();
+      const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
+      await ctx.reply(judgeAgreeContent(rows));
     },
     models: async (ctx) => {
       const rows = await modelResponseCounts(deps.db);
@@ -154,7 +169,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       if (!spec || !handler) {
         await ctx.reply(
           {
-            text: `Unknown command /${ctx.name}. Try /ask, /arena, /eval, /leaderboard or /models.`,
+            text: `Unknown command /${ctx.name}. Try /ask, /arena, /eval, /leaderboard, /judge or /models.`,
           },
           { ephemeral: true },
         );

@@ -39,8 +39,25 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   },
   {
     name: 'leaderboard',
-    description: 'Arena ratings (Bradley–Terry, 95% bootstrap interval) from the votes so far',
-    options: [{ name: 'ability', description: 'Only battles of this ability', choices: ABILITIES }],
+    description: 'The ZhuJiu board: final scores with 95% intervals, methods, abilities, votes',
+    options: [
+      {
+        name: 'view',
+        description: 'overall (default), ability, method or model',
+        choices: ['overall', 'ability', 'method', 'model'],
+      },
+      { name: 'name', description: 'The ability, method or model to show' },
+    ],
+  },
+  {
+    name: 'judge',
+    description:
+      'LLM judge vs the crowd on the arena battles: kappa, weighted kappa, agreement (maintainers)',
+    options: [
+      { name: 'action', description: 'What to show', choices: ['agree'], required: true },
+      { name: 'judge', description: 'Only this judge' },
+    ],
+    maintainerOnly: true,
   },
   {
     name: 'eval',

@@ -6,7 +6,7 @@
  * and the image); the rest become `partIds`.
  */
 import type { MessageContent } from '../port.ts';
-import { renderTable, splitText, splitTransformed, truncate } from '../render/index.ts';
+import { renderTable, splitFenced, splitTransformed, truncate } from '../render/index.ts';
 
 /** Discord's documented limits. */
 export const DISCORD_LIMITS = {
@@ -40,14 +40,16 @@ function embedSize(e: DiscordEmbedJson): number {
  * Renders content into one or more messages within Discord's limits.
  * Layout: the summary `text` as message content (extra messages when > 2,000 chars); the title on the first
  * embed; one embed per section (long bodies continue in untitled embeds); the table as a code block in its own
- * embed(s); the footer on the last embed. Embeds are packed greedily after the last content chunk.
+ * embed(s); the footer on the last embed. Embeds are packed greedily after the last content chunk. Long text
+ * and section bodies are split with `splitFenced`, so every part that holds code is fenced.
  */
 export function renderDiscordMessages(content: MessageContent): DiscordMessageJson[] {
   const L = DISCORD_LIMITS;
   const embeds: DiscordEmbedJson[] = [];
   for (const section of content.sections ?? []) {
     const heading = section.heading ? truncate(section.heading, L.title) : undefined;
-    const chunks = splitText(section.body, L.description);
+    // Fence-aware: a code block cut across embeds is closed and reopened with its language (8.5).
+    const chunks = splitFenced(section.body, L.description);
     if (chunks.length === 0) {
       if (heading) embeds.push({ title: heading });
       continue;
@@ -77,7 +79,7 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
     else text = text ? `${text}\n\n${content.footer}` : content.footer;
   }
 
-  const messages: DiscordMessageJson[] = splitText(text, L.content).map((c) => ({
+  const messages: DiscordMessageJson[] = splitFenced(text, L.content).map((c) => ({
     content: c,
     embeds: [],
   }));

@@ -2,5 +2,5 @@
  * @module chat/render
  * Platform-neutral rendering helpers shared by the chat adapters (pure functions, no SDK imports).
  */
-export { splitText, splitTransformed, truncate } from './split.ts';
+export { splitFenced, splitText, splitTransformed, truncate } from './split.ts';
 export { charWidth, displayWidth, renderTable } from './table.ts';

@@ -87,3 +87,93 @@ export function splitTransformed(
   for (const chunk of splitText(text, first)) visit(chunk, first);
   return out;
 }
+
+/** A fenced code block that is open at some point of a text: its marker run and its opening line. */
+interface OpenFence {
+  /** The backtick or tilde run that opened it (``` or ````…); a closing fence needs at least as many. */
+  readonly marker: string;
+  /** The opening line as written, with its info string (```` ```python ````), to reopen it after a cut. */
+  readonly opener: string;
+}
+
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/u;
+
+/** The fence still open after `text`, given the one open before it (CommonMark fence rules, simplified). */
+function fenceAfter(text: string, open: OpenFence | null): OpenFence | null {
+  let state = open;
+  for (const line of text.split('\n')) {
+    const m = FENCE_LINE.exec(line);
+    if (!m) continue;
+    const run = m[1] as string;
+    const info = m[2] as string;
+    if (state) {
+      if (run[0] === state.marker[0] && run.length >= state.marker.length && info.trim() === '')
+        state = null;
+    } else if (!(run[0] === '`' && info.includes('`'))) {
+      state = { marker: run, opener: line.trim() };
+    }
+  }
+  return state;
+}
+
+/** Cuts `rest` (longer than `budget`) at the best break within `budget`; see {@link splitFenced}. */
+function cutAt(rest: string, budget: number): { chunk: string; next: string } {
+  const window = rest.slice(0, budget + 1);
+  // A line break keeps code lines whole; a paragraph break is nicer still when there is one.
+  for (const br of ['\n\n', '\n']) {
+    const idx = window.lastIndexOf(br, budget);
+    if (idx > 0 && idx >= budget / 4)
+      return { chunk: rest.slice(0, idx), next: rest.slice(idx + 1) };
+  }
+  const sp = window.lastIndexOf(' ', budget);
+  if (sp > 0 && sp >= budget / 4) return { chunk: rest.slice(0, sp), next: rest.slice(sp + 1) };
+  let cut = budget;
+  if (isLowSurrogateAfterHigh(rest, cut)) cut -= 1;
+  return { chunk: rest.slice(0, cut), next: rest.slice(cut) };
+}
+
+/**
+ * Splits Markdown `text` into parts whose `transform`ed form (e.g. Slack's mrkdwn escaping) is at most `max`
+ * UTF-16 code units, keeping fenced code blocks fenced: a part cut inside a code block ends with a closing fence
+ * (the same marker run) and the next part starts by reopening it with the same opening line, language included
+ * (```` ```python ````). So every part that holds code renders as code on Discord and Slack. Cuts prefer a blank
+ * line, then a line break (code lines stay whole), then a space; a single line longer than a part is cut hard
+ * (never inside a surrogate pair). Outside code, whitespace at a cut is dropped; inside code nothing is dropped
+ * (blank lines and indentation survive). A block the author left unclosed stays unclosed in the last part.
+ * Empty input gives `[]`.
+ * @example splitFenced('```py\naaaa\nbbbb\n```', 16) // ['```py\naaaa\n```', '```py\nbbbb\n```']
+ */
+export function splitFenced(
+  text: string,
+  max: number,
+  transform: (part: string) => string = (s) => s,
+): string[] {
+  if (!Number.isInteger(max) || max < 16)
+    throw new RangeError(`splitFenced: max must be an integer >= 16, got ${max}`);
+  const out: string[] = [];
+  let rest = text;
+  let open: OpenFence | null = null;
+  while (rest.trim().length > 0) {
+    // Reopen the block the previous part closed; an absurdly long opening line falls back to its marker.
+    const opener = open ? (open.opener.length <= max / 2 ? open.opener : open.marker) : '';
+    const prefix = open ? `${opener}\n` : '';
+    let budget = Math.max(2, max - prefix.length);
+    for (;;) {
+      const whole = rest.length <= budget;
+      const { chunk, next } = whole ? { chunk: rest, next: '' } : cutAt(rest, budget);
+      const after = fenceAfter(chunk, open);
+      const more = next.trim().length > 0;
+      const body = after ? chunk : chunk.replace(/\s+$/u, '');
+      const suffix = after && more ? `${body.endsWith('\n') ? '' : '\n'}${after.marker}` : '';
+      const part = transform(`${prefix}${body}${suffix}`);
+      if (part.length <= max || budget <= 2) {
+        if (body.trim().length > 0 || prefix) out.push(part);
+        rest = after ? next : next.replace(/^\s*\n/u, '');
+        open = more ? after : null;
+        break;
+      }
+      budget = Math.max(2, Math.min(budget - 1, Math.floor((budget * max) / part.length)));
+    }
+  }
+  return out;
+}

@@ -23,6 +23,8 @@
  * The input and output streams are injectable so tests can drive a whole session.
  */
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
@@ -69,6 +71,11 @@ export interface ShellAdapterOptions {
    * Default: `prompt` is on and `output` is a TTY.
    */
   readonly interactive?: boolean;
+  /**
+   * Folder where images (the leaderboard chart) are written as files; the message prints the path. Without it the
+   * message only names the image.
+   */
+  readonly imageDir?: string;
 }
 
 /** The vote choices, in display order. */
@@ -80,6 +87,8 @@ export interface ShellBattleInfo {
   /** Its message; undefined when it was never posted (pending or voided). */
   readonly ref: MessageRef | undefined;
   readonly status: 'pending' | 'open' | 'closed' | 'void';
+  /** Where its votes come from: `arena` for battles the bot posts, else the source of an import. */
+  readonly source?: string;
   /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
   readonly liveChoice?: Choice | null;
 }
@@ -108,10 +117,11 @@ interface Posted {
 const HELP = [
   'Commands:',
   '  /arena [ability]            post a battle now (maintainers)',
-  '  /leaderboard [ability]      arena ratings from the votes so far',
+  '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
   '  /models                     models and their number of answers',
   '  /ask <prompt> [ability]     two anonymous live models answer your question',
-  '  vote <battle-id> left|equal|right   vote on a battle (or type the emoji)',
+  '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
+  '                              (e.g. vote 1 left, vote 1 ⬅️)',
   '  unvote <battle-id>          take your vote back',
   "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
   '  as <user-id> <line>         run a line as another user',
@@ -197,6 +207,7 @@ export class ShellAdapter implements ChatPlatform {
     });
     this.#rl = rl;
     rl.on('line', (line) => {
+      if (this.#linesRead === 0 && !this.#o.prompt) this.#greet(); // a script: greet with its first line
       this.#linesRead++;
       this.#chain = this.#chain
         .then(() => this.#runLine(line))
@@ -212,10 +223,17 @@ export class ShellAdapter implements ChatPlatform {
       // A script piped in (or Ctrl-D after typing): finish its lines, then stop like `quit`.
       void this.#chain.then(() => this.#closedResolve());
     });
-    this.#print(
-      `ZhuJiu Arena (terminal). You are ${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}. Type "help".`,
-    );
+    // A person at a terminal is greeted at once; a script when its first line arrives; a headless bot (no input
+    // at all) not at all: nobody could type "help" there.
+    if (this.#o.prompt) this.#greet();
     this.#promptIfAny();
+  }
+
+  #greet(): void {
+    const who = `${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}`;
+    this.#print(
+      `ZhuJiu Arena (terminal). You are ${who}.${this.#o.prompt ? ' Type "help" for the commands.' : ''}`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -232,6 +250,22 @@ export class ShellAdapter implements ChatPlatform {
     const run = this.#chain.then(() => this.#runLine(line));
     this.#chain = run.catch(() => undefined);
     await run;
+  }
+
+  /** Writes the content's image into `imageDir` (when both exist); returns its path, or undefined. */
+  #saveImage(content: MessageContent): string | undefined {
+    const dir = this.#o.imageDir;
+    const image = content.image;
+    if (!dir || !image) return undefined;
+    try {
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, basename(image.filename));
+      writeFileSync(path, image.data);
+      return path;
+    } catch (err) {
+      this.#log.warn({ err, dir }, 'could not write the image file');
+      return undefined;
+    }
   }
 
   /** Resolves when every line received so far has been handled. */
@@ -254,7 +288,7 @@ export class ShellAdapter implements ChatPlatform {
       ...(threadOf ? { threadOf } : {}),
     });
     this.#print(
-      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content)}`,
+      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
     );
     return ref;
   }
@@ -266,7 +300,7 @@ export class ShellAdapter implements ChatPlatform {
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
     const m = this.#messages.get(ref.messageId);
     if (m) m.content = content;
-    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content)}`);
+    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`);
   }
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
@@ -351,6 +385,14 @@ export class ShellAdapter implements ChatPlatform {
     if (word === 'reply') return this.#threadReply(rest, user);
     if (head.startsWith('/'))
       return this.#command(head.slice(1), line.slice(head.length).trim(), user);
+    const choice = rest.length === 0 ? this.#choiceEmoji(head) : undefined;
+    if (choice) {
+      // A vote typed without its battle (in a chat one reacts on the message; here the battle must be named).
+      return this.#print(
+        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle-id> ${choice.choice} ` +
+          `(e.g. "vote 1 ${choice.emoji}")`,
+      );
+    }
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
     this.#print(`unknown input "${shown}"; type "help"`);
   }
@@ -378,7 +420,9 @@ export class ShellAdapter implements ChatPlatform {
       user,
       channelId: this.#channel,
       reply: async (content, options) => {
-        this.#print(`${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content)}`);
+        this.#print(
+          `${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content, this.#saveImage(content))}`,
+        );
       },
     };
     try {
@@ -455,7 +499,18 @@ export class ShellAdapter implements ChatPlatform {
     const battle = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     if (!battle) return this.#print(`no battle #${battleId}`);
     const ref = battle.ref;
-    if (!ref) return this.#print(`battle #${battleId} was never posted`);
+    if (!ref) {
+      if (battle.source !== undefined && battle.source !== 'arena')
+        return this.#print(
+          `battle #${battleId} is an imported public vote (source ${battle.source}), closed when it was imported: ` +
+            'only battles the bot posts take votes (type /arena for one)',
+        );
+      return this.#print(
+        battle.status === 'void'
+          ? `battle #${battleId} was never posted (posting it failed, so it was voided); type /arena for a new one`
+          : `battle #${battleId} has not been posted yet; vote once its message appears`,
+      );
+    }
     if (ref.platform !== 'shell')
       return this.#print(`battle #${battleId} was posted on ${ref.platform}; vote there`);
     const known = CHOICE_WORDS.map((c) => this.#o.voteEmoji[c]);

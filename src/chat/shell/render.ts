@@ -5,8 +5,11 @@
 import type { MessageContent } from '../port.ts';
 import { renderTable } from '../render/index.ts';
 
-/** Renders content as plain text lines (no trailing newline). */
-export function renderPlain(content: MessageContent): string {
+/**
+ * Renders content as plain text lines (no trailing newline).
+ * @param imagePath where the adapter wrote the content's image, printed instead of the image's name.
+ */
+export function renderPlain(content: MessageContent, imagePath?: string): string {
   const out: string[] = [];
   if (content.title) out.push(`== ${content.title} ==`);
   if (content.text && content.text !== content.title) out.push(content.text);
@@ -19,7 +22,13 @@ export function renderPlain(content: MessageContent): string {
     out.push('');
     out.push(renderTable(content.table));
   }
-  if (content.image) out.push(`[image ${content.image.filename}: ${content.image.alt}]`);
+  if (content.image) {
+    out.push(
+      imagePath
+        ? `[chart written to ${imagePath}]`
+        : `[image ${content.image.filename}: ${content.image.alt}]`,
+    );
+  }
   if (content.footer) {
     out.push('');
     out.push(content.footer);

@@ -5,7 +5,10 @@
  * Decisions (see shared/guides/chat-testing.md §2):
  * - Socket Mode when `appToken` is set (no public URL needed), else the HTTP receiver (`signingSecret`, `port`).
  * - Slash commands are `ack()`ed before anything else (3-s rule, T8); the handler then runs and answers with
- *   `respond()` (response_url, ephemeral) or `chat.postMessage` (public, bot token, no expiry).
+ *   `respond()` (response_url, ephemeral) or `chat.postMessage` (public, bot token, no expiry). Where the bot is
+ *   not in the channel (`not_in_channel` / `channel_not_found`), a public answer goes through `respond()` with
+ *   `response_type: in_channel` instead (response_url works in any channel the command came from), and a post
+ *   that must be the bot's own message (a battle) fails with AppError `chat_no_access` saying to invite the bot.
  * - Reactions: `eventId = body.event_id`, so HTTP retries (X-Slack-Retry-Num) and Socket Mode re-deliveries of
  *   one event share an id (T7); `retryNum` is Bolt's `context.retryNum` (0 on a first Socket Mode delivery is
  *   reported as absent, like HTTP). `emoji` is the raw reaction name (`point_left::skin-tone-3`).
@@ -24,6 +27,7 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  PostOptions,
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
@@ -86,6 +90,8 @@ export class SlackAdapter implements ChatPlatform {
   #handlers: ChatHandlers | undefined;
   #specs = new Map<string, CommandSpec>();
   #botUserId: string | undefined;
+  /** The bot's user name (from auth.test), for "invite @name" advice. */
+  #botName: string | undefined;
   #port: number | undefined;
   #groupCache = new Map<string, { users: Set<string>; until: number }>();
 
@@ -156,7 +162,33 @@ export class SlackAdapter implements ChatPlatform {
         channel?: string;
         deleted_ts?: string;
         event_ts?: string;
+        ts?: string;
+        thread_ts?: string;
+        user?: string;
+        bot_id?: string;
+        text?: string;
       };
+      if (
+        e.subtype === undefined &&
+        e.channel &&
+        e.thread_ts &&
+        e.ts !== e.thread_ts &&
+        e.user &&
+        !e.bot_id &&
+        e.user !== this.#botUserId
+      ) {
+        await this.#onThreadMessage(
+          {
+            channel: e.channel,
+            threadTs: e.thread_ts,
+            ts: e.ts ?? '',
+            user: e.user,
+            text: e.text ?? '',
+          },
+          (body as { event_id?: string }).event_id,
+        );
+        return;
+      }
       if (e.subtype !== 'message_deleted' || !e.channel || !e.deleted_ts) return;
       const ev = {
         platform: 'slack' as const,
@@ -198,6 +230,7 @@ export class SlackAdapter implements ChatPlatform {
       }
       const auth = await app.client.auth.test();
       this.#botUserId = auth.user_id;
+      this.#botName = auth.user;
       this.#log.info(
         { botUserId: this.#botUserId, socketMode: Boolean(appToken), port: this.#port },
         'slack adapter started',
@@ -219,11 +252,58 @@ export class SlackAdapter implements ChatPlatform {
     this.#log.info('slack adapter stopped');
   }
 
-  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+  /** A person's message in a thread (needs the message.channels / message.groups subscriptions). */
+  async #onThreadMessage(
+    m: { channel: string; threadTs: string; ts: string; user: string; text: string },
+    eventId: string | undefined,
+  ): Promise<void> {
+    const handler = this.#handlers?.onThreadMessage;
+    if (!handler) return;
+    const client = this.#client('thread reply');
+    try {
+      await handler({
+        platform: 'slack',
+        eventId: eventId ?? `slack:thread:${m.channel}:${m.ts}`,
+        channelId: m.channel,
+        threadOf: m.threadTs,
+        user: { id: m.user, roles: [] },
+        text: m.text,
+        at: m.ts ? new Date(Number(m.ts) * 1000) : new Date(),
+        reply: async (content) => {
+          const r = renderSlackMessages(content)[0];
+          await this.#call('chat.postEphemeral', () =>
+            client.chat.postEphemeral({
+              channel: m.channel,
+              user: m.user,
+              thread_ts: m.threadTs,
+              text: r?.text ?? content.text,
+              ...(r?.blocks ? { blocks: r.blocks } : {}),
+            }),
+          );
+        },
+      });
+    } catch (err) {
+      this.#log.error({ err, channel: m.channel }, 'thread message handler failed');
+    }
+  }
+
+  async delete(ref: MessageRef): Promise<void> {
+    const client = this.#client('delete');
+    for (const ts of [ref.messageId, ...ref.partIds]) {
+      await this.#call('chat.delete', () => client.chat.delete({ channel: ref.channelId, ts }));
+    }
+  }
+
+  async post(
+    channelId: string,
+    content: MessageContent,
+    options?: PostOptions,
+  ): Promise<MessageRef> {
     const client = this.#client('post');
     const messages = renderSlackMessages(content);
     const ids: string[] = [];
-    let channel = channelId;
+    let channel = options?.thread?.channelId ?? channelId;
+    const thread = options?.thread ? { thread_ts: options.thread.messageId } : {};
     for (const m of messages) {
       const res = await this.#call('chat.postMessage', () =>
         client.chat.postMessage({
@@ -232,6 +312,7 @@ export class SlackAdapter implements ChatPlatform {
           blocks: m.blocks,
           unfurl_links: false,
           unfurl_media: false,
+          ...thread,
         }),
       );
       // postMessage resolves a channel name to its id; keep the id for the ref and later calls.
@@ -331,6 +412,15 @@ export class SlackAdapter implements ChatPlatform {
 
   #wrap(method: string, err: unknown): AppError {
     const code = slackErrorCode(err);
+    if ((code === 'not_in_channel' || code === 'channel_not_found') && WRITE_METHODS.has(method)) {
+      this.#log.warn({ method, error: code }, 'slack: the bot is not in the channel');
+      return new AppError(
+        'chat_no_access',
+        `the bot is not in this channel (Slack says ${code}), so it cannot post here: invite it with ` +
+          `\`/invite @${this.#botName ?? 'the arena bot'}\` (or post from a channel it is in) and try again`,
+        { cause: err },
+      );
+    }
     this.#log.error({ method, error: code ?? errMessage(err) }, 'slack Web API call failed');
     return new AppError(
       'chat_platform_error',
@@ -398,7 +488,23 @@ export class SlackAdapter implements ChatPlatform {
       channelId: command.channel_id,
       reply: async (content, options) => {
         if (!options?.ephemeral) {
-          await this.post(command.channel_id, content);
+          try {
+            await this.post(command.channel_id, content);
+            return;
+          } catch (err) {
+            if (!(err instanceof AppError && err.code === 'chat_no_access')) throw err;
+          }
+          // The bot is not in this channel (a private channel, or public without chat:write.public): the
+          // command's own response_url still reaches it, visible to everyone as the command intends.
+          log.info('bot not in the channel; answering through response_url (in_channel)');
+          for (const m of renderSlackMessages(content)) {
+            await respond({
+              response_type: 'in_channel',
+              replace_original: false,
+              text: m.text,
+              blocks: m.blocks,
+            });
+          }
           return;
         }
         for (const m of renderSlackMessages(content)) {
@@ -457,6 +563,16 @@ export class SlackAdapter implements ChatPlatform {
     return roles;
   }
 }
+
+/** Web API methods that need the bot to be in the channel. */
+const WRITE_METHODS = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.postEphemeral',
+  'reactions.add',
+  'reactions.get',
+  'files.uploadV2',
+]);
 
 /** Routes Bolt's own logging into pino (Bolt passes strings and objects). */
 function boltLogger(log: Logger): BoltLogger {

@@ -5,7 +5,7 @@
  * The first message is the primary one (it carries the reactions); the rest become `partIds`.
  */
 import type { MessageContent } from '../port.ts';
-import { renderTable, splitTransformed, truncate } from '../render/index.ts';
+import { renderTable, splitFenced, splitTransformed, truncate } from '../render/index.ts';
 
 /** Slack's documented limits. */
 export const SLACK_LIMITS = {
@@ -33,8 +33,9 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 }
 
+/** Section blocks for Markdown text: split fence-aware, so every block that holds code is fenced (8.5). */
 function sections(text: string, transform: (c: string) => string): SlackBlockJson[] {
-  return splitTransformed(text, SLACK_LIMITS.sectionText, transform).map((t) => ({
+  return splitFenced(text, SLACK_LIMITS.sectionText, transform).map((t) => ({
     type: 'section',
     text: { type: 'mrkdwn', text: t },
   }));
@@ -65,8 +66,13 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
     if (s.body) blocks.push(...sections(s.body, escapeMrkdwn));
   }
   if (content.table) {
+    // Every part of the table is its own code block.
     blocks.push(
-      ...sections(renderTable(content.table), (c) => `\`\`\`\n${escapeMrkdwn(c)}\n\`\`\``),
+      ...splitTransformed(
+        renderTable(content.table),
+        L.sectionText,
+        (c) => `\`\`\`\n${escapeMrkdwn(c)}\n\`\`\``,
+      ).map((t): SlackBlockJson => ({ type: 'section', text: { type: 'mrkdwn', text: t } })),
     );
   }
   if (content.footer) {

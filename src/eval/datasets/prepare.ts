@@ -13,6 +13,16 @@ import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './
 import { gaokaoLoader } from './gaokao.ts';
 import { buildMessages, type DatasetLoader } from './loader.ts';
 import { math23kLoader } from './math23k.ts';
+import {
+  alignbenchLoader,
+  chisafetybenchLoader,
+  cvaluesLoader,
+  flamesLoader,
+  gaokaoSubjectiveLoader,
+  mtBenchLoader,
+  safetybenchLoader,
+  selfawareLoader,
+} from './scoring-sets.ts';
 import { type DatasetLocation, describeFile, readDatasetFile } from './source.ts';
 import { cmrc2018Loader, drcdLoader } from './span.ts';
 
@@ -37,6 +47,22 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
       return math23kLoader;
     case 'gaokao':
       return gaokaoLoader(datasetName);
+    case 'alignbench':
+      return alignbenchLoader;
+    case 'mt_bench':
+      return mtBenchLoader;
+    case 'gaokao_subjective':
+      return gaokaoSubjectiveLoader;
+    case 'safetybench_zh':
+      return safetybenchLoader;
+    case 'flames':
+      return flamesLoader;
+    case 'cvalues':
+      return cvaluesLoader;
+    case 'selfaware':
+      return selfawareLoader;
+    case 'chisafetybench':
+      return chisafetybenchLoader;
   }
 }
 

@@ -122,7 +122,10 @@ describe.each(backends())('arena through the terminal adapter (%s)', (backend) =
     expect(term.text().slice(before)).toBe('voting on battle #1 is closed\n');
 
     await shell.say('/leaderboard');
-    expect(term.text()).toContain('not enough votes');
+    expect(term.text()).toContain(
+      'ZhuJiu board: no scores yet (a comparative score needs 20 arena votes',
+    );
+    expect(term.text()).toMatch(/—\s+model-alpha\s+—.*\s3\s+\*/u);
     await shell.say('/models');
     expect(term.text()).toMatch(/model-alpha\s+recorded\s+6/u);
   });

@@ -9,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArenaService } from '../../../src/arena/service.ts';
 import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import type { CommandContext, MessageContent } from '../../../src/chat/port.ts';
+import { systemClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
+import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { battleVoteTypes } from '../../../src/storage/arena-queries.ts';
 import { createBattle, markPosted } from '../../../src/storage/battles.ts';
 import { findModel } from '../../../src/storage/models.ts';
@@ -25,12 +27,21 @@ async function command(
   name: string,
   config = testConfig(),
 ): Promise<MessageContent | undefined> {
+  const leaderboard = new LeaderboardService({
+    db: db.db,
+    clock: systemClock,
+    logger: silentLogger,
+    aggregation: { ...config.aggregation, bootstrap: 20 },
+    includeSources: config.ratings.include_sources,
+    compute: 'inline',
+    inlineChart: false,
+  });
   const handler = createCommandHandler({
     db: db.db,
     arena: {} as ArenaService,
     config,
     logger: silentLogger,
-    leaderboardRounds: 20,
+    leaderboard,
   });
   const replies: MessageContent[] = [];
   const ctx: CommandContext = {
@@ -46,6 +57,7 @@ async function command(
     },
   };
   await handler(ctx);
+  await leaderboard.close();
   return replies[0];
 }
 
@@ -138,8 +150,9 @@ describe.each(backends())('vote sources on %s', (backend) => {
     const c = await command(d, 'leaderboard');
     const models = c?.table?.rows.map((r) => r[1]);
     expect(models).toEqual(['alpaca-7b', 'chatglm2-6b']);
-    expect(c?.table?.rows.map((r) => r[4])).toEqual(['25', '25']);
-    expect(c?.footer).toMatch(/^Votes: the community's own \(arena\)\. /);
+    const votes = c?.table?.columns.indexOf('votes') ?? -1;
+    expect(c?.table?.rows.map((r) => r[votes])).toEqual(['25', '25']);
+    expect(c?.footer).toMatch(/; sources: arena; /);
     // The config's list of imported sources adds them.
     const withPublic = await command(
       d,
@@ -152,9 +165,7 @@ describe.each(backends())('vote sources on %s', (backend) => {
       'gpt-4',
       'vicuna-13b',
     ]);
-    expect(withPublic?.footer).toMatch(
-      /^Votes: the community's own \(arena\) plus imported lmsys\./,
-    );
+    expect(withPublic?.footer).toMatch(/; sources: arena, lmsys; /);
   });
 
   it('/models lists the models that can battle, apart from names known only from imported votes', async () => {

@@ -3,7 +3,7 @@
  * streams), two models' recorded outputs imported, `/arena`, votes, `/leaderboard`, `quit`. The transcript goes
  * to the test's own stream and is printed only when the test fails.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it, onTestFailed } from 'vitest';
@@ -58,10 +58,13 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
-      await until(() => term.text().includes('Arena leaderboard'), '/leaderboard');
+      await until(() => term.text().includes('[chart written to '), '/leaderboard', 60_000);
       const text = term.text();
       expect(text).toContain('you voted ⬅️ (left) on battle #1');
-      expect(text).toMatch(/claude-2\s+not enough votes \(3 < 20\)/u);
+      expect(text).toContain('ZhuJiu board: no scores yet');
+      expect(text).toMatch(/—\s+claude-2\s+—.*\s3\s+\*/u);
+      const png = /\[chart written to (.+\.png)\]/u.exec(text)?.[1];
+      expect(png && readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
       term.input.write('quit\n');
       await svc.bot.done;
     } finally {

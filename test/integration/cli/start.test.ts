@@ -89,7 +89,7 @@ describe('npm start (zhujiu bot) with zero setup', () => {
         c.on('exit', (code) => resolve({ code, err }));
       });
       expect(imp.code).toBe(1);
-      expect(imp.err).toContain(`is in use by another zhujiu process (pid ${child.pid})`);
+      expect(imp.err).toContain(`is in use by another zhujiu process (pid ${child.pid} on `);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stderr).toMatch(/shutting down/);

@@ -1,5 +1,6 @@
 /**
- * `zhujiu suites` and `zhujiu import outputs DIR --format gaokao` as a user runs them (a real child process).
+ * `zhujiu suites` as a user runs it (a real child process). `zhujiu import outputs DIR --format gaokao` runs in
+ * test/e2e/gaokao-eval.test.ts.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -7,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { GAOKAO_GPT4_RESULTS } from '../../helpers/gaokao.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 const run = promisify(execFile);
@@ -44,6 +44,7 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
       'zhujiu-metrics': [18, 1895],
+      'zhujiu-scoring': [8, 1178],
     });
     const text = await zhujiu(['suites'], env);
     expect(text.stdout).toContain('smoke  3 datasets, 20 items');
@@ -61,32 +62,3 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
     expect(r.stdout).toContain('no such file');
   });
 });
-
-describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
-  'zhujiu import outputs --format gaokao',
-  () => {
-    it('imports the GPT-4-0314 folder once', { timeout: 180_000 }, async () => {
-      const env = { ZHUJIU_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'zj-cli-gk-')), 'pg') };
-      const dir = sharedData(...GAOKAO_GPT4_RESULTS);
-      const r1 = await zhujiu(
-        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'gpt-4-0314'],
-        env,
-      );
-      expect(r1.code, r1.stderr).toBe(0);
-      expect(r1.stdout).toMatch(
-        /^imported 1781 responses for gpt-4-0314 from 14 GAOKAO-Bench files into 10 datasets \(.*gaokao_physics 64.*; 1781 items, 0 already present\)/,
-      );
-      const r2 = await zhujiu(
-        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'gpt-4-0314'],
-        env,
-      );
-      expect(r2.stdout).toMatch(/^imported 0 responses .*1781 already present/);
-      const r3 = await zhujiu(
-        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'x', '--dataset', 'd'],
-        env,
-      );
-      expect(r3.code).toBe(2);
-      expect(r3.stderr).toContain('--dataset does not apply to --format gaokao');
-    });
-  },
-);

@@ -15,9 +15,11 @@ const TABLES = [
   'item_scores',
   'items',
   'judge_scores',
+  'leaderboard_snapshots',
   'models',
   'posts',
   'responses',
+  'schedules',
   'vote_events',
   'votes',
 ];

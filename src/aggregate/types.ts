@@ -1,0 +1,168 @@
+/**
+ * @module aggregate/types
+ * Plain data shapes of the board aggregation (docs/scoring.md §4–5). Pure: no I/O.
+ */
+
+/** The seven ZhuJiu ability dimensions, in board column order (docs/scoring.md §1). */
+export const BOARD_ABILITIES = [
+  'knowledge',
+  'chinese_specific',
+  'language',
+  'reasoning',
+  'refusal',
+  'safety',
+  'robustness',
+] as const;
+/** One ability dimension. */
+export type BoardAbility = (typeof BOARD_ABILITIES)[number];
+
+/** The three evaluation methods, in board column order. */
+export const BOARD_METHODS = ['metrics', 'scoring', 'comparative'] as const;
+/** One evaluation method. */
+export type BoardMethod = (typeof BOARD_METHODS)[number];
+
+/**
+ * The item scores of one dataset (metrics or scoring), for every model that has a finished run on it.
+ * Scores are on the ten-point scale (raw / max × 10, 0 ≤ s ≤ 10); a safety-violation-adjusted score is already 0.
+ */
+export interface DatasetScores {
+  readonly dataset: string;
+  readonly ability: BoardAbility;
+  readonly method: 'metrics' | 'scoring';
+  /** Number of items n (the columns of `scores`). Items are aligned across models: that is what pairs them. */
+  readonly items: number;
+  /** model → Float64Array(n) of item scores; NaN where the model has no score on that item. */
+  readonly scores: ReadonlyMap<string, Float64Array>;
+  /** model → items attempted without a score (judge failures, errors); shown on model cards. Default none. */
+  readonly failures?: ReadonlyMap<string, number>;
+  /** model → items flagged as safety violations (scoring only). */
+  readonly violations?: ReadonlyMap<string, number>;
+}
+
+/**
+ * Arena battles with the same ability, pair and live votes, counted (`count` battles had exactly these votes).
+ * `aWins` are votes for `modelA`, `bWins` for `modelB`, `ties` Equal votes.
+ */
+export interface BattleType {
+  readonly ability: BoardAbility;
+  readonly modelA: string;
+  readonly modelB: string;
+  readonly aWins: number;
+  readonly bWins: number;
+  readonly ties: number;
+  readonly count: number;
+}
+
+/** Everything the board is computed from. */
+export interface BoardInput {
+  /** Every model on the board (a model with no data gets an all-empty row). */
+  readonly models: readonly string[];
+  readonly datasets: readonly DatasetScores[];
+  readonly battles: readonly BattleType[];
+  /**
+   * Live votes per model on counted battles that have no ability (imported without one): they cannot enter a
+   * comparative score but count in the votes column.
+   */
+  readonly unassignedVotes?: ReadonlyMap<string, number>;
+}
+
+/** Options of `computeBoard`. */
+export interface BoardOptions {
+  /** A model with fewer live votes than this in an ability has no comparative score there (docs §4). */
+  readonly minVotes: number;
+  /** Paired bootstrap rounds (0: no interval). */
+  readonly rounds: number;
+  /** Interval quantiles (default 0.025 / 0.975). */
+  readonly lower?: number;
+  readonly upper?: number;
+}
+
+/** A table of numbers per method and ability; null = empty cell. */
+export type MethodAbilityTable = Readonly<
+  Record<BoardMethod, Readonly<Record<BoardAbility, number | null>>>
+>;
+
+/** One row of the board. Every score is on the ten-point scale. */
+export interface BoardRow {
+  readonly model: string;
+  /** 1 + number of models with a strictly higher final score; null without a final score. */
+  readonly rank: number | null;
+  /** Mean of the (min–max normalised, × 10) method scores present; null when the model has no method. */
+  readonly final: number | null;
+  /** 95 % paired-bootstrap interval of `final` (null without bootstrap or final). */
+  readonly finalLo: number | null;
+  readonly finalHi: number | null;
+  /** Method scores E[m] (mean over abilities of A[m][a]); null = missing method. */
+  readonly methods: Readonly<Record<BoardMethod, number | null>>;
+  /** Method scores as they enter the final score: min–max normalised × 10, or E[m] where not normalisable. */
+  readonly normalized: Readonly<Record<BoardMethod, number | null>>;
+  /** Ability columns: mean over methods of A[m][a]; null = no method covers it for this model. */
+  readonly abilities: Readonly<Record<BoardAbility, number | null>>;
+  /** A[m][a]: mean of the dataset scores of ability a under method m. */
+  readonly cells: MethodAbilityTable;
+  /** Mean of the ability columns present; null when none is. */
+  readonly overall: number | null;
+  /** True when any method or ability column is empty (docs §5: never averaged as 0). */
+  readonly incomplete: boolean;
+  /** What is missing, e.g. `scoring`, `ability:refusal`. */
+  readonly missing: readonly string[];
+  /** Live arena votes on battles involving the model (all abilities). */
+  readonly votes: number;
+  /**
+   * Whether this row's final score is separated from the next row's (the paired bootstrap difference excludes 0
+   * at the 95 % level); null for the last ranked row or without bootstrap.
+   */
+  readonly separatedFromNext: boolean | null;
+}
+
+/** One model's arena standing in one ability. */
+export interface ArenaAbilityEntry {
+  readonly model: string;
+  /** Live votes on battles of this ability involving the model. */
+  readonly votes: number;
+  /** Bradley–Terry rating (Elo scale, mean 1000 within its component); null when not estimable. */
+  readonly rating: number | null;
+  /** Comparison component (0-based, largest first) the model is in. */
+  readonly component: number;
+  /** Comparative dataset score (docs §4), or null with `note` saying why. */
+  readonly score: number | null;
+  readonly note?: string;
+}
+
+/** A model's arena record against one opponent (all abilities). */
+export interface HeadToHead {
+  readonly model: string;
+  readonly opponent: string;
+  readonly wins: number;
+  readonly losses: number;
+  readonly ties: number;
+}
+
+/** Per-dataset figures of one model (for model cards). */
+export interface DatasetEntry {
+  readonly dataset: string;
+  readonly ability: BoardAbility;
+  readonly method: 'metrics' | 'scoring';
+  readonly model: string;
+  /** Items with a score. */
+  readonly n: number;
+  readonly failures: number;
+  readonly violations: number;
+  /** Dataset score d (0–10), null without scored items. */
+  readonly score: number | null;
+}
+
+/** The computed board. */
+export interface Board {
+  /** Rows by rank (unranked rows last, by name). */
+  readonly rows: readonly BoardRow[];
+  /** Methods whose min–max normalisation was undefined (fewer than two models, or max = min): shown as means. */
+  readonly unnormalized: readonly BoardMethod[];
+  readonly datasets: readonly DatasetEntry[];
+  /** Per ability: every model with arena votes in it. */
+  readonly arena: Readonly<Record<BoardAbility, readonly ArenaAbilityEntry[]>>;
+  readonly headToHead: readonly HeadToHead[];
+  /** Bootstrap rounds run. */
+  readonly rounds: number;
+  readonly minVotes: number;
+}

@@ -1,0 +1,97 @@
+/**
+ * @module cli/leaderboard
+ * `zhujiu leaderboard [--view overall|ability|method|model] [name] [--source NAME]… [--json] [--png FILE]`: the
+ * board from the stored scores and votes (the community's `arena` votes, plus the imported sources named with
+ * `--source`). Rebuilds the stored snapshot when its inputs changed (docs/scoring.md §4–5), then prints a table
+ * (with the snapshot's age), or `{"models":[…]}` with `--json`; `--png FILE` also writes the chart.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
+import { renderPlain } from '../chat/shell/render.ts';
+import { systemClock } from '../core/clock.ts';
+import { AppError } from '../core/errors.ts';
+import { renderBoardPng } from '../leaderboard/chart.ts';
+import { BOARD_TITLE, LeaderboardService } from '../leaderboard/service.ts';
+import {
+  abilityContent,
+  boardJson,
+  chartRows,
+  methodContent,
+  modelContent,
+  overallContent,
+} from '../leaderboard/views.ts';
+import { openRuntime } from '../main.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu leaderboard`. */
+export interface LeaderboardFlags {
+  readonly view?: string;
+  readonly source?: readonly string[];
+  readonly json?: boolean;
+  readonly png?: string;
+}
+
+/**
+ * Runs `zhujiu leaderboard`.
+ * @throws AppError `input_invalid` for an unknown view, ability or method, or a model not on the board (with
+ *   `--view model`); `db_unavailable`; `input_invalid` when the PNG file cannot be written.
+ */
+export async function runLeaderboard(
+  io: CliIo,
+  name: string | undefined,
+  o: LeaderboardFlags,
+): Promise<void> {
+  const req = parseLeaderboardArgs(o.view, name);
+  if (!req.ok) throw new AppError('input_invalid', req.reason);
+  const rt = await openRuntime({ quiet: true });
+  const svc = new LeaderboardService({
+    db: rt.db.db,
+    clock: systemClock,
+    logger: rt.logger,
+    aggregation: rt.config.app.aggregation,
+    includeSources: rt.config.app.ratings.include_sources,
+    compute: 'inline',
+  });
+  try {
+    const snap = await svc.refresh(o.source ?? []);
+    if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
+      throw new AppError(
+        'input_invalid',
+        `no model "${req.name}" on the board; models: ${snap.board.rows.map((r) => r.model).join(', ') || '(none)'}`,
+      );
+    }
+    if (o.png) {
+      const file = resolve(o.png);
+      const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
+      const png = await renderBoardPng(chartRows(snap.board), { title });
+      try {
+        writeFileSync(file, png);
+      } catch (err) {
+        throw new AppError(
+          'input_invalid',
+          `--png ${o.png}: cannot write the chart (${(err as NodeJS.ErrnoException).code ?? String(err)}); pick a writable path`,
+          { cause: err },
+        );
+      }
+    }
+    if (o.json) {
+      io.out(JSON.stringify(boardJson(snap.board)));
+      return;
+    }
+    const vo = { now: systemClock.now() };
+    const content =
+      req.view === 'overall'
+        ? overallContent(snap, vo)
+        : req.view === 'ability'
+          ? abilityContent(snap, req.name, vo)
+          : req.view === 'method'
+            ? methodContent(snap, req.name, vo)
+            : modelContent(snap, req.name, vo);
+    io.out(renderPlain(content));
+    if (o.png) io.out(`chart written to ${resolve(o.png)}`);
+  } finally {
+    await svc.close();
+    await rt.close();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * @module leaderboard/board-worker
+ * Worker-thread entry: computes boards and renders charts off the chat event loop.
+ * Receives `{ id, kind: 'board', input, seed, opts, title }` (board + its chart) or `{ id, kind: 'chart', rows,
+ * title }`; answers `{ id, ok: true, board?, png, ms }` or `{ id, ok: false, error }`.
+ */
+import { parentPort } from 'node:worker_threads';
+import { type BoardInput, type BoardOptions, computeBoard } from '../aggregate/index.ts';
+import { createRng } from '../core/rng.ts';
+import { type ChartRow, renderBoardPng } from './chart.ts';
+import { chartRows } from './views.ts';
+
+type Job =
+  | {
+      readonly id: number;
+      readonly kind: 'board';
+      readonly input: BoardInput;
+      readonly seed: number;
+      readonly opts: BoardOptions;
+      readonly title: string;
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'chart';
+      readonly rows: ChartRow[];
+      readonly title: string;
+    };
+
+parentPort?.on('message', (job: Job) => {
+  const t0 = performance.now();
+  void (async () => {
+    try {
+      if (job.kind === 'board') {
+        const board = computeBoard(job.input, createRng(job.seed), job.opts);
+        const ms = performance.now() - t0;
+        const png = await renderBoardPng(chartRows(board), { title: job.title });
+        parentPort?.postMessage({ id: job.id, ok: true, board, png, ms });
+      } else {
+        const png = await renderBoardPng(job.rows, { title: job.title });
+        parentPort?.postMessage({ id: job.id, ok: true, png, ms: performance.now() - t0 });
+      }
+    } catch (err) {
+      parentPort?.postMessage({
+        id: job.id,
+        ok: false,
+        error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+      });
+    }
+  })();
+});

@@ -1,0 +1,157 @@
+/**
+ * @module leaderboard/inputs
+ * Reads what the board is built from (docs/scoring.md §4–5): every model, the item scores of the latest
+ * finished run per model and suite, and the arena battles of the chosen sources, grouped by ability.
+ */
+import type { Kysely } from 'kysely';
+import {
+  type BattleType,
+  BOARD_ABILITIES,
+  type BoardAbility,
+  type BoardInput,
+  type DatasetScores,
+} from '../aggregate/index.ts';
+import {
+  boardBattleTypes,
+  boardModels,
+  itemScoresOfRuns,
+  latestFinishedRuns,
+} from '../storage/leaderboard.ts';
+import type { Database } from '../storage/schema.ts';
+
+/** What a snapshot records about its inputs. */
+export interface BoardInputSummary {
+  readonly sources: readonly string[];
+  readonly models: number;
+  /** The runs that count: model, suite, run id. */
+  readonly runs: readonly {
+    model: string;
+    suite: string;
+    runId: number;
+    finishedAt: string | null;
+  }[];
+  readonly itemScores: number;
+  readonly battles: number;
+  readonly votes: number;
+  /** Battles with votes but no ability (left out). */
+  readonly battlesWithoutAbility: number;
+}
+
+/** The canonical key of a set of sources (sorted, comma-joined). */
+export function sourcesKey(sources: readonly string[]): string {
+  return [...new Set(sources)].sort().join(',');
+}
+
+const isAbility = (a: string): a is BoardAbility =>
+  (BOARD_ABILITIES as readonly string[]).includes(a);
+
+/**
+ * Loads the board's inputs.
+ * @param sources battle sources whose votes count (`['arena']` by default in the service).
+ */
+export async function loadBoardInput(
+  db: Kysely<Database>,
+  sources: readonly string[],
+): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
+  const [models, runs, battleRows] = await Promise.all([
+    boardModels(db),
+    latestFinishedRuns(db),
+    boardBattleTypes(db, sources),
+  ]);
+  const scores = await itemScoresOfRuns(
+    db,
+    runs.map((r) => r.runId),
+  );
+  // Group by dataset and method; items aligned across models by item id (the pairing of the bootstrap).
+  const groups = new Map<
+    string,
+    {
+      dataset: string;
+      ability: BoardAbility;
+      method: 'metrics' | 'scoring';
+      items: Map<number, number>;
+      rows: typeof scores;
+    }
+  >();
+  for (const s of scores) {
+    if (!isAbility(s.ability) || (s.method !== 'metrics' && s.method !== 'scoring')) continue;
+    const key = `${s.dataset}\u0000${s.method}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { dataset: s.dataset, ability: s.ability, method: s.method, items: new Map(), rows: [] };
+      groups.set(key, g);
+    }
+    if (!g.items.has(s.itemId)) g.items.set(s.itemId, g.items.size);
+    g.rows.push(s);
+  }
+  const datasets: DatasetScores[] = [];
+  for (const g of groups.values()) {
+    const n = g.items.size;
+    const per = new Map<string, Float64Array>();
+    const violations = new Map<string, number>();
+    for (const r of g.rows) {
+      let arr = per.get(r.model);
+      if (!arr) {
+        arr = new Float64Array(n).fill(Number.NaN);
+        per.set(r.model, arr);
+      }
+      arr[g.items.get(r.itemId)!] = r.score;
+      if (r.violation) violations.set(r.model, (violations.get(r.model) ?? 0) + 1);
+    }
+    datasets.push({
+      dataset: g.dataset,
+      ability: g.ability,
+      method: g.method,
+      items: n,
+      scores: per,
+      violations,
+    });
+  }
+  datasets.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
+  const battles: BattleType[] = [];
+  const unassigned = new Map<string, number>();
+  let noAbility = 0;
+  for (const b of battleRows) {
+    if (b.ability !== null && isAbility(b.ability)) {
+      battles.push({ ...b, ability: b.ability });
+      continue;
+    }
+    const n = (b.aWins + b.bWins + b.ties) * b.count;
+    noAbility += b.count;
+    for (const m of [b.modelA, b.modelB]) unassigned.set(m, (unassigned.get(m) ?? 0) + n);
+  }
+  // Models known only from counted votes join the board too.
+  const known = new Set(models);
+  for (const b of battleRows) {
+    for (const m of [b.modelA, b.modelB]) {
+      if (!known.has(m)) {
+        known.add(m);
+        models.push(m);
+      }
+    }
+  }
+  models.sort();
+  let votes = 0;
+  let nBattles = 0;
+  for (const b of battles) {
+    votes += (b.aWins + b.bWins + b.ties) * b.count;
+    nBattles += b.count;
+  }
+  return {
+    input: { models, datasets, battles, unassignedVotes: unassigned },
+    summary: {
+      sources: [...new Set(sources)].sort(),
+      models: models.length,
+      runs: runs.map((r) => ({
+        model: r.model,
+        suite: r.suite,
+        runId: r.runId,
+        finishedAt: r.finishedAt?.toISOString() ?? null,
+      })),
+      itemScores: scores.length,
+      battles: nBattles,
+      votes,
+      battlesWithoutAbility: noAbility,
+    },
+  };
+}

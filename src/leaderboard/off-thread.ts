@@ -1,0 +1,102 @@
+/**
+ * @module leaderboard/off-thread
+ * Runs {@link computeBoard} in a worker thread so the bot's event loop (votes, gateway heartbeats) never waits
+ * for a board. One long-lived worker per process, created on first use and unref'd (it never keeps the process
+ * alive); jobs run one at a time in it. Under tsx (TypeScript sources) the worker registers tsx's loader first.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
+import { AppError } from '../core/errors.ts';
+import type { ChartRow } from './chart.ts';
+
+interface Done {
+  board?: Board;
+  png: Uint8Array;
+  ms: number;
+}
+type Pending = {
+  resolve: (r: Done) => void;
+  reject: (e: Error) => void;
+};
+
+/** A worker thread computing boards. */
+export class BoardWorker {
+  #worker: Worker | undefined;
+  #next = 1;
+  readonly #pending = new Map<number, Pending>();
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const self = import.meta.url;
+    const ext = self.endsWith('.ts') ? '.ts' : '.js';
+    const entry = new URL(`./board-worker${ext}`, self).href;
+    const w =
+      ext === '.ts'
+        ? new Worker(
+            `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
+            { eval: true },
+          )
+        : new Worker(new URL(entry));
+    w.unref();
+    w.on(
+      'message',
+      (m: {
+        id: number;
+        ok: boolean;
+        board?: Board;
+        png?: Uint8Array;
+        ms?: number;
+        error?: string;
+      }) => {
+        const p = this.#pending.get(m.id);
+        if (!p) return;
+        this.#pending.delete(m.id);
+        if (m.ok && m.png)
+          p.resolve({ ...(m.board ? { board: m.board } : {}), png: m.png, ms: m.ms ?? 0 });
+        else p.reject(new AppError('internal', `building the board failed: ${m.error}`));
+      },
+    );
+    const fail = (err: Error) => {
+      for (const p of this.#pending.values()) p.reject(err);
+      this.#pending.clear();
+      this.#worker = undefined;
+    };
+    w.on('error', (err) => fail(err));
+    w.on('exit', (code) => fail(new AppError('internal', `board worker exited (code ${code})`)));
+    this.#worker = w;
+    return w;
+  }
+
+  #send(job: Record<string, unknown>): Promise<Done> {
+    const w = this.#start();
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      w.postMessage({ ...job, id });
+    });
+  }
+
+  /** Computes a board and its chart (PNG, titled `title`) in the worker thread; `ms` is the board's time. */
+  async compute(
+    input: BoardInput,
+    seed: number,
+    opts: BoardOptions,
+    title: string,
+  ): Promise<{ board: Board; png: Uint8Array; ms: number }> {
+    const r = await this.#send({ kind: 'board', input, seed, opts, title });
+    if (!r.board) throw new AppError('internal', 'the board worker returned no board');
+    return { board: r.board, png: r.png, ms: r.ms };
+  }
+
+  /** Renders a chart in the worker thread. */
+  async chart(rows: readonly ChartRow[], title: string): Promise<Uint8Array> {
+    return (await this.#send({ kind: 'chart', rows, title })).png;
+  }
+
+  /** Stops the worker thread (pending jobs fail). */
+  async close(): Promise<void> {
+    const w = this.#worker;
+    this.#worker = undefined;
+    if (w) await w.terminate();
+  }
+}

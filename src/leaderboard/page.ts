@@ -1,0 +1,131 @@
+/**
+ * @module leaderboard/page
+ * The read-only results page (served by http/server.ts): the overall table, one page per ability, one card per
+ * model and the chart, all from the latest board snapshot. Plain server-rendered HTML with inline CSS and no
+ * script or outside resource, so it works behind any proxy and loads with no console errors.
+ */
+import {
+  BOARD_ABILITIES,
+  BOARD_METHODS,
+  type BoardAbility,
+  type BoardRow,
+} from '../aggregate/index.ts';
+import type { Snapshot } from './service.ts';
+import { ageText, fmt, modelCard } from './views.ts';
+
+/** Escapes text for HTML element content and attribute values. */
+export function esc(s: string): string {
+  return s
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const CSS = `body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:2rem;color:#222}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.25rem .6rem;border-bottom:1px solid #ddd}
+td.n{text-align:right}th{background:#f3f5f8;text-align:left}.inc{color:#b45309}nav a{margin-right:.8rem}
+.muted{color:#666;font-size:.9rem}img{max-width:100%;margin-top:1rem}`;
+
+function layout(title: string, body: string, s: Snapshot | undefined, now: Date): string {
+  const nav = `<nav><a href="/board">Overall</a>${BOARD_ABILITIES.map((a) => `<a href="/board/ability/${a}">${a}</a>`).join('')}</nav>`;
+  const age = s
+    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())}); sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}.</p>`
+    : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><h1>${esc(title)}</h1>${nav}${age}${body}</body></html>`;
+}
+
+function modelLink(m: string): string {
+  return `<a class="model" href="/board/model/${encodeURIComponent(m)}">${esc(m)}</a>`;
+}
+
+function cell(x: number | null, name: string): string {
+  return `<td class="n" data-col="${name}">${fmt(x)}</td>`;
+}
+
+/** The page when no snapshot exists yet. */
+export function emptyPage(now: Date): string {
+  return layout(
+    'ZhuJiu board',
+    '<p id="empty">No board yet: it is built when scores or votes arrive (or run <code>zhujiu leaderboard</code>).</p>',
+    undefined,
+    now,
+  );
+}
+
+/** Overall: rank, model, final with interval, methods, abilities, overall, votes, incomplete marker; the chart. */
+export function overallPage(s: Snapshot, now: Date): string {
+  const head = [
+    'rank',
+    'model',
+    'final',
+    '95% CI',
+    ...BOARD_METHODS,
+    ...BOARD_ABILITIES,
+    'overall',
+    'votes',
+    '',
+  ]
+    .map((h) => `<th>${esc(h)}</th>`)
+    .join('');
+  const rows = s.board.rows
+    .map(
+      (r: BoardRow) =>
+        `<tr data-model="${esc(r.model)}"><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model)}</td>${cell(r.final, 'final')}<td class="n" data-col="ci">${r.finalLo === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(r.overall, 'overall')}<td class="n" data-col="votes">${r.votes}</td><td class="inc">${r.incomplete ? 'incomplete' : ''}</td></tr>`,
+    )
+    .join('');
+  const notes = s.board.unnormalized.length
+    ? `<p class="muted">Not normalisable (shown as means): ${esc(s.board.unnormalized.join(', '))}.</p>`
+    : '';
+  return layout(
+    'ZhuJiu board',
+    `<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${notes}<p class="muted">final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.chart ? `<img id="chart" alt="final scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
+    s,
+    now,
+  );
+}
+
+/** One ability: per-method cells, the ability column and the arena standing. */
+export function abilityPage(s: Snapshot, ability: BoardAbility, now: Date): string {
+  const arena = new Map(s.board.arena[ability].map((e) => [e.model, e]));
+  const rows = [...s.board.rows]
+    .sort((x, y) => (y.abilities[ability] ?? -1) - (x.abilities[ability] ?? -1))
+    .map((r) => {
+      const e = arena.get(r.model);
+      return `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model)}</td>${cell(r.abilities[ability], ability)}${BOARD_METHODS.map((m) => cell(r.cells[m][ability], m)).join('')}<td class="n">${e?.rating == null ? '—' : e.rating.toFixed(0)}</td><td class="n">${e?.votes ?? 0}</td><td class="muted">${esc(e?.note ?? '')}</td></tr>`;
+    })
+    .join('');
+  return layout(
+    `Ability: ${ability}`,
+    `<table id="ability"><thead><tr><th>model</th><th>${esc(ability)}</th>${BOARD_METHODS.map((m) => `<th>${m}</th>`).join('')}<th>rating</th><th>votes</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+    s,
+    now,
+  );
+}
+
+/** A model's card: summary, datasets (n, failures, SV), arena record and win rates per opponent. */
+export function modelPage(s: Snapshot, model: string, now: Date): string | undefined {
+  const card = modelCard(s.board, model);
+  if (!card) return undefined;
+  const r = card.row;
+  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${m}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
+  const ds = card.datasets
+    .map(
+      (d) =>
+        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${d.method}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
+    )
+    .join('');
+  const opp = card.opponents
+    .map(
+      (o) =>
+        `<tr><td>${modelLink(o.opponent)}</td><td class="n">${o.wins}</td><td class="n">${o.losses}</td><td class="n">${o.ties}</td><td class="n">${o.winRate === null ? '—' : `${(o.winRate * 100).toFixed(0)}%`}</td></tr>`,
+    )
+    .join('');
+  return layout(
+    `Model: ${model}`,
+    `${summary}<h2>Datasets</h2><table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th></tr></thead><tbody>${ds}</tbody></table><h2>Arena, against each opponent</h2><table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`,
+    s,
+    now,
+  );
+}

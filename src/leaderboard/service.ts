@@ -1,0 +1,204 @@
+/**
+ * @module leaderboard/service
+ * The one board service: every view (chat `/leaderboard`, the CLI, the results page, the daily post) reads the
+ * latest stored snapshot; a new snapshot is built (off the event loop, in a worker thread) when the board's
+ * inputs changed (a cheap fingerprint query) or on demand, and stored in Postgres with what it was built from.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Board, computeBoard } from '../aggregate/index.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { createRng } from '../core/rng.ts';
+import {
+  boardInputState,
+  insertSnapshot,
+  latestSnapshot,
+  latestSnapshotFingerprint,
+  type SnapshotRow,
+  snapshotById,
+} from '../storage/leaderboard.ts';
+import type { Database } from '../storage/schema.ts';
+import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
+import { BoardWorker } from './off-thread.ts';
+import { chartRows } from './views.ts';
+
+/** The community's own votes: the default (and always included) source. */
+export const ARENA_SOURCE = 'arena';
+
+/** Board options from config `aggregation`. */
+export interface AggregationSettings {
+  readonly min_votes: number;
+  readonly bootstrap: number;
+  readonly seed: number;
+}
+
+/** A stored board. */
+export interface Snapshot {
+  readonly id: number;
+  readonly createdAt: Date;
+  readonly sources: readonly string[];
+  readonly board: Board;
+  readonly inputs: BoardInputSummary & { readonly seed: number; readonly rounds: number };
+  readonly buildMs: number;
+  /** The board's chart (PNG), when it was rendered. */
+  readonly chart: Uint8Array | null;
+}
+
+/** The title of the stored board chart. */
+export const BOARD_TITLE = 'ZhuJiu board';
+
+/** Options of {@link LeaderboardService}. */
+export interface LeaderboardServiceOptions {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly aggregation: AggregationSettings;
+  /**
+   * Where boards are computed: `'thread'` (default; a worker thread, for processes with a chat event loop) or
+   * `'inline'` (one-shot CLI commands).
+   */
+  readonly compute?: 'thread' | 'inline';
+  /** Imported sources whose votes always count (config `ratings.include_sources`). */
+  readonly includeSources?: readonly string[];
+  /** Render the stored chart when computing inline (default true). */
+  readonly inlineChart?: boolean;
+}
+
+function toSnapshot(row: SnapshotRow): Snapshot {
+  const stored = row.board as Board;
+  const inputs = row.inputs as Snapshot['inputs'];
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    sources: inputs.sources,
+    board: stored,
+    inputs,
+    buildMs: row.buildMs,
+    chart: row.chart,
+  };
+}
+
+/** The board service. */
+export class LeaderboardService {
+  readonly #o: LeaderboardServiceOptions;
+  readonly #log: Logger;
+  readonly #worker: BoardWorker | undefined;
+  readonly #building = new Map<string, Promise<Snapshot>>();
+
+  constructor(o: LeaderboardServiceOptions) {
+    this.#o = o;
+    this.#log = o.logger.child({ component: 'leaderboard' });
+    this.#worker = (o.compute ?? 'thread') === 'thread' ? new BoardWorker() : undefined;
+  }
+
+  /**
+   * The sources of a board: always `arena`, plus the configured imported sources (`ratings.include_sources`),
+   * plus those asked for (`--source`).
+   */
+  sources(extra: readonly string[] = []): string[] {
+    return [...new Set([ARENA_SOURCE, ...(this.#o.includeSources ?? []), ...extra])].sort();
+  }
+
+  /** The latest stored snapshot for these sources (default: the community's votes only), or undefined. */
+  async latest(extra: readonly string[] = []): Promise<Snapshot | undefined> {
+    const row = await latestSnapshot(this.#o.db, sourcesKey(this.sources(extra)));
+    return row ? toSnapshot(row) : undefined;
+  }
+
+  /** A snapshot by id. */
+  async byId(id: number): Promise<Snapshot | undefined> {
+    const row = await snapshotById(this.#o.db, id);
+    return row ? toSnapshot(row) : undefined;
+  }
+
+  /** The fingerprint of the current inputs and options. */
+  async #fingerprint(key: string): Promise<string> {
+    const state = await boardInputState(this.#o.db);
+    const a = this.#o.aggregation;
+    return createHash('sha256')
+      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v1`)
+      .digest('hex')
+      .slice(0, 40);
+  }
+
+  /**
+   * The latest snapshot, rebuilt first when the inputs changed since it was built (or none exists). Concurrent
+   * calls in one process share one build; two processes building the same inputs store one snapshot.
+   */
+  async refresh(extra: readonly string[] = []): Promise<Snapshot> {
+    const sources = this.sources(extra);
+    const key = sourcesKey(sources);
+    const running = this.#building.get(key);
+    if (running) return running;
+    const job = this.#refresh(sources, key).finally(() => this.#building.delete(key));
+    this.#building.set(key, job);
+    return job;
+  }
+
+  async #refresh(sources: string[], key: string): Promise<Snapshot> {
+    const fp = await this.#fingerprint(key);
+    if ((await latestSnapshotFingerprint(this.#o.db, key)) === fp) {
+      const row = await latestSnapshot(this.#o.db, key);
+      if (row) return toSnapshot(row);
+    }
+    const t0 = performance.now();
+    const { input, summary } = await loadBoardInput(this.#o.db, sources);
+    const a = this.#o.aggregation;
+    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
+    let board: Board;
+    let chart: Uint8Array | null;
+    if (this.#worker) {
+      ({ board, png: chart } = await this.#worker.compute(input, a.seed, opts, BOARD_TITLE));
+    } else {
+      board = computeBoard(input, createRng(a.seed), opts);
+      chart =
+        this.#o.inlineChart === false
+          ? null
+          : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
+              title: BOARD_TITLE,
+            });
+    }
+    const buildMs = performance.now() - t0;
+    const row = await insertSnapshot(this.#o.db, {
+      fingerprint: fp,
+      sources: key,
+      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap },
+      board,
+      chart,
+      buildMs,
+      createdAt: this.#o.clock.now(),
+    });
+    this.#log.info(
+      { snapshot: row.id, sources: key, ms: Math.round(buildMs), models: summary.models },
+      'board snapshot stored',
+    );
+    return toSnapshot(row);
+  }
+
+  /** Rebuilds the default board when its inputs changed; errors are logged, never thrown. */
+  async refreshIfChanged(): Promise<Snapshot | undefined> {
+    try {
+      return await this.refresh();
+    } catch (err) {
+      this.#log.error({ err }, 'building the board failed');
+      return undefined;
+    }
+  }
+
+  /**
+   * Renders a chart of `board` titled `title` (in the worker thread when there is one, so the event loop stays
+   * free).
+   */
+  async chart(board: Board, title: string): Promise<Uint8Array> {
+    if (this.#worker) return this.#worker.chart(chartRows(board), title);
+    const { renderBoardPng } = await import('./chart.ts');
+    return renderBoardPng(chartRows(board), { title });
+  }
+
+  /** Waits for running builds, then stops the worker thread. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.#building.values()]);
+    await this.#worker?.close();
+  }
+}

@@ -1,0 +1,400 @@
+/**
+ * @module leaderboard/views
+ * Platform-neutral views of a board snapshot (overall, one ability, one method, one model's card), the CLI's JSON
+ * shape, and the significant rank changes between two boards. Scores are shown on the ten-point scale with two
+ * decimals; empty cells as "—".
+ */
+import {
+  BOARD_ABILITIES,
+  BOARD_METHODS,
+  type Board,
+  type BoardAbility,
+  type BoardMethod,
+  type BoardRow,
+} from '../aggregate/index.ts';
+import type { MessageContent, TableContent } from '../chat/port.ts';
+import type { ChartRow } from './chart.ts';
+import type { Snapshot } from './service.ts';
+
+/** Short ability headers for narrow chat tables. */
+export const ABILITY_SHORT: Readonly<Record<BoardAbility, string>> = {
+  knowledge: 'know',
+  chinese_specific: 'zh',
+  language: 'lang',
+  reasoning: 'reas',
+  refusal: 'refu',
+  safety: 'safe',
+  robustness: 'robu',
+};
+
+/** A score for display: two decimals, or "—" for an empty cell. */
+export function fmt(x: number | null | undefined, digits = 2): string {
+  return x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(digits);
+}
+
+/** "3 min ago" style age of a snapshot. */
+export function ageText(createdAt: Date, now: Date): string {
+  const s = Math.max(0, Math.round((now.getTime() - createdAt.getTime()) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${(s / 3600).toFixed(1)} h ago`;
+  return `${(s / 86400).toFixed(1)} days ago`;
+}
+
+/** The CLI's `--json` shape (exactly the issue's interface). */
+export interface BoardJson {
+  models: {
+    model: string;
+    rank: number | null;
+    final: number | null;
+    final_lo: number | null;
+    final_hi: number | null;
+    methods: Record<BoardMethod, number | null>;
+    abilities: Record<BoardAbility, number | null>;
+    overall: number | null;
+    incomplete: boolean;
+    votes: number;
+  }[];
+}
+
+/** The board as `{"models":[…]}` (full precision). */
+export function boardJson(board: Board): BoardJson {
+  return {
+    models: board.rows.map((r) => ({
+      model: r.model,
+      rank: r.rank,
+      final: r.final,
+      final_lo: r.finalLo,
+      final_hi: r.finalHi,
+      methods: { ...r.methods },
+      abilities: { ...r.abilities },
+      overall: r.overall,
+      incomplete: r.incomplete,
+      votes: r.votes,
+    })),
+  };
+}
+
+/** Chart rows from a board. */
+export function chartRows(board: Board): ChartRow[] {
+  return board.rows.map((r) => ({
+    model: r.model,
+    rank: r.rank,
+    final: r.final,
+    lo: r.finalLo,
+    hi: r.finalHi,
+    abilities: r.abilities,
+  }));
+}
+
+function interval(r: BoardRow): string {
+  return r.finalLo === null || r.finalHi === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`;
+}
+
+/** Footer line: age, sources, rounds, link. */
+function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
+  const b = s.board;
+  const parts = [
+    `Board built ${ageText(s.createdAt, now)} (${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+    `sources: ${s.sources.join(', ')}`,
+    b.rounds > 0 ? `95% interval from ${b.rounds} paired bootstrap rounds` : 'no bootstrap',
+    `comparative scores need ${b.minVotes} votes`,
+  ];
+  if (b.unnormalized.length > 0)
+    parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
+  if (s.inputs.battlesWithoutAbility > 0)
+    parts.push(
+      `${s.inputs.battlesWithoutAbility} battles without an ability count as votes but in no comparative score (import them with --ability)`,
+    );
+  return `${parts.join('; ')}.${extra}${link ? ` Full board: ${link}` : ''}`;
+}
+
+/** Overall view: rank, model, final with interval, methods, abilities, votes, incomplete marker. */
+export function overallTable(board: Board): TableContent {
+  return {
+    columns: [
+      'rank',
+      'model',
+      'final',
+      '95% CI',
+      'metr',
+      'scor',
+      'comp',
+      ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a]),
+      'votes',
+      '',
+    ],
+    align: [
+      'right',
+      'left',
+      'right',
+      'right',
+      ...BOARD_METHODS.map(() => 'right' as const),
+      ...BOARD_ABILITIES.map(() => 'right' as const),
+      'right',
+      'left',
+    ],
+    rows: board.rows.map((r) => [
+      r.rank === null ? '—' : String(r.rank),
+      r.model,
+      fmt(r.final),
+      interval(r),
+      ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
+      ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
+      String(r.votes),
+      r.incomplete ? '*' : '',
+    ]),
+  };
+}
+
+/** Options of the content builders. */
+export interface ViewOptions {
+  readonly now: Date;
+  /** Link to the results page, when a public URL is configured. */
+  readonly link?: string;
+  /** The chart PNG to attach. */
+  readonly image?: Uint8Array;
+  readonly title?: string;
+}
+
+/** The overall board as chat content. */
+export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
+  const b = s.board;
+  if (b.rows.length === 0) {
+    return {
+      text: 'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
+    };
+  }
+  const title = o.title ?? 'ZhuJiu board';
+  const top = b.rows[0];
+  return {
+    text:
+      top && top.final !== null
+        ? `${title}: ${top.model} leads with ${fmt(top.final)} (${interval(top)})`
+        : `${title}: no scores yet (a comparative score needs ${b.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`,
+    title,
+    table: overallTable(b),
+    ...(o.image
+      ? {
+          image: {
+            filename: 'leaderboard.png',
+            data: o.image,
+            alt: `${title}: final scores with 95% intervals and ability heat map`,
+            mimeType: 'image/png',
+          },
+        }
+      : {}),
+    footer: footer(
+      s,
+      o.now,
+      o.link,
+      ' final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).',
+    ),
+  };
+}
+
+/** One ability: each model's score under each method, the ability column, and the arena standing. */
+export function abilityContent(s: Snapshot, ability: BoardAbility, o: ViewOptions): MessageContent {
+  const b = s.board;
+  const arena = new Map(b.arena[ability].map((e) => [e.model, e]));
+  const rows = [...b.rows].sort(
+    (x, y) =>
+      (y.abilities[ability] ?? -1) - (x.abilities[ability] ?? -1) || x.model.localeCompare(y.model),
+  );
+  return {
+    text: `${ability}: ${rows.filter((r) => r.abilities[ability] !== null).length} of ${rows.length} models scored`,
+    title: `Ability: ${ability}`,
+    table: {
+      columns: ['model', ability, 'metrics', 'scoring', 'comparative', 'rating', 'votes'],
+      align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
+      rows: rows.map((r) => {
+        const e = arena.get(r.model);
+        return [
+          r.model,
+          fmt(r.abilities[ability]),
+          fmt(r.cells.metrics[ability]),
+          fmt(r.cells.scoring[ability]),
+          e && e.score === null && e.note ? e.note : fmt(r.cells.comparative[ability]),
+          e?.rating === null || e === undefined ? '—' : e.rating.toFixed(0),
+          String(e?.votes ?? 0),
+        ];
+      }),
+    },
+    footer: footer(s, o.now, o.link),
+  };
+}
+
+/** One method: method score, normalised score and the per-ability cells. */
+export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions): MessageContent {
+  const b = s.board;
+  const rows = [...b.rows].sort(
+    (x, y) =>
+      (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
+  );
+  return {
+    text: `${method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
+    title: `Method: ${method}`,
+    table: {
+      columns: ['model', method, 'normalised', ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a])],
+      align: ['left', 'right', 'right', ...BOARD_ABILITIES.map(() => 'right' as const)],
+      rows: rows.map((r) => [
+        r.model,
+        fmt(r.methods[method]),
+        fmt(r.normalized[method]),
+        ...BOARD_ABILITIES.map((a) => fmt(r.cells[method][a])),
+      ]),
+    },
+    footer: footer(s, o.now, o.link),
+  };
+}
+
+/** A model card's data (also used by the results page). */
+export interface ModelCard {
+  readonly row: BoardRow;
+  readonly datasets: Board['datasets'];
+  /** Safety-violation rate over the model's scoring items (null without scoring items). */
+  readonly svRate: number | null;
+  readonly record: { wins: number; losses: number; ties: number };
+  readonly opponents: readonly {
+    opponent: string;
+    wins: number;
+    losses: number;
+    ties: number;
+    winRate: number | null;
+  }[];
+}
+
+/** The card of one model, or undefined when it is not on the board. */
+export function modelCard(board: Board, model: string): ModelCard | undefined {
+  const row = board.rows.find((r) => r.model === model);
+  if (!row) return undefined;
+  const datasets = board.datasets.filter((d) => d.model === model);
+  let sv = 0;
+  let n = 0;
+  for (const d of datasets) {
+    if (d.method !== 'scoring') continue;
+    sv += d.violations;
+    n += d.n;
+  }
+  const record = { wins: 0, losses: 0, ties: 0 };
+  const opponents = board.headToHead
+    .filter((h) => h.model === model)
+    .map((h) => {
+      record.wins += h.wins;
+      record.losses += h.losses;
+      record.ties += h.ties;
+      const total = h.wins + h.losses + h.ties;
+      return {
+        opponent: h.opponent,
+        wins: h.wins,
+        losses: h.losses,
+        ties: h.ties,
+        // A tie counts half, as in the ratings (docs/scoring.md §4).
+        winRate: total === 0 ? null : (h.wins + 0.5 * h.ties) / total,
+      };
+    });
+  return { row, datasets, svRate: n === 0 ? null : sv / n, record, opponents };
+}
+
+/** One model's card as chat content. */
+export function modelContent(s: Snapshot, model: string, o: ViewOptions): MessageContent {
+  const card = modelCard(s.board, model);
+  if (!card) {
+    return {
+      text: `No model "${model}" on the board. Models: ${s.board.rows.map((r) => r.model).join(', ') || '(none)'}.`,
+    };
+  }
+  const r = card.row;
+  const summary = [
+    `rank ${r.rank ?? '—'}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${interval(r)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
+    `methods: ${BOARD_METHODS.map((m) => `${m} ${fmt(r.methods[m])}`).join(', ')}`,
+    `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
+    `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
+    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} votes`,
+  ].join('\n');
+  const sections = [{ heading: 'Summary', body: summary }];
+  if (card.opponents.length > 0) {
+    sections.push({
+      heading: 'Against each opponent (win rate, a tie counts half)',
+      body: card.opponents
+        .map(
+          (p) =>
+            `${p.opponent}: ${p.wins}–${p.losses}–${p.ties}, ${p.winRate === null ? '—' : `${(p.winRate * 100).toFixed(0)}%`}`,
+        )
+        .join('\n'),
+    });
+  }
+  return {
+    text: `${model}: final ${fmt(r.final)}`,
+    title: `Model: ${model}`,
+    sections,
+    ...(card.datasets.length > 0
+      ? {
+          table: {
+            columns: ['dataset', 'ability', 'method', 'n', 'failures', 'SV', 'score'],
+            align: ['left', 'left', 'left', 'right', 'right', 'right', 'right'],
+            rows: card.datasets.map((d) => [
+              d.dataset,
+              d.ability,
+              d.method,
+              String(d.n),
+              String(d.failures),
+              String(d.violations),
+              fmt(d.score),
+            ]),
+          },
+        }
+      : {}),
+    footer: footer(s, o.now, o.link),
+  };
+}
+
+/** One rank change worth naming. */
+export interface RankMove {
+  readonly model: string;
+  readonly from: number;
+  readonly to: number;
+  /** Models it moved past (up) or that moved past it (down), whose intervals are separated from its own. */
+  readonly past: readonly string[];
+}
+
+/**
+ * Rank changes from `prev` to `cur`, naming only significant moves (docs/scoring.md §5): a model that swapped
+ * order with another is named when, on the current board, their 95 % intervals do not overlap.
+ */
+export function significantMoves(prev: Board, cur: Board): RankMove[] {
+  const before = new Map(prev.rows.filter((r) => r.rank !== null).map((r) => [r.model, r.rank!]));
+  const now = cur.rows.filter((r) => r.rank !== null && before.has(r.model));
+  const moves: RankMove[] = [];
+  for (const r of now) {
+    const from = before.get(r.model)!;
+    if (from === r.rank) continue;
+    const past: string[] = [];
+    for (const o of now) {
+      if (o.model === r.model) continue;
+      const wasAbove = before.get(o.model)! < from;
+      const isAbove = o.rank! < r.rank!;
+      if (wasAbove === isAbove) continue;
+      const sep =
+        r.finalLo !== null &&
+        r.finalHi !== null &&
+        o.finalLo !== null &&
+        o.finalHi !== null &&
+        (r.finalLo > o.finalHi || o.finalLo > r.finalHi);
+      if (sep) past.push(o.model);
+    }
+    if (past.length > 0) moves.push({ model: r.model, from, to: r.rank!, past });
+  }
+  return moves.sort((a, b) => a.to - b.to);
+}
+
+/** Words for the moves ("gpt-4o ↑ 3 → 1 (past x, y)"). */
+export function movesText(moves: readonly RankMove[]): string {
+  if (moves.length === 0) return 'No significant rank changes since the last post.';
+  return moves
+    .map(
+      (m) =>
+        `${m.model} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.join(', ')})`,
+    )
+    .join('\n');
+}

@@ -1,0 +1,477 @@
+/**
+ * @module storage/leaderboard
+ * The board's reads (latest finished run per model and suite, item scores, arena battle types by ability and
+ * source, a cheap fingerprint of all of it) and its writes (snapshots, schedule ticks, idempotent posts).
+ */
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from './schema.ts';
+
+type Conn = Kysely<Database> | Transaction<Database>;
+
+/** Arena battles with the same ability, pair and live votes, counted. */
+export interface StoredBattleType {
+  /** null: neither the battle nor its item has an ability (imported without `--ability`). */
+  readonly ability: string | null;
+  readonly modelA: string;
+  readonly modelB: string;
+  readonly aWins: number;
+  readonly bWins: number;
+  readonly ties: number;
+  readonly count: number;
+}
+
+/**
+ * Live votes of non-void battles from the given sources, grouped by ability (the battle's, else its item's),
+ * pair and vote counts. Battles with no ability at all come back with `ability: null`.
+ */
+export async function boardBattleTypes(
+  db: Conn,
+  sources: readonly string[],
+): Promise<StoredBattleType[]> {
+  const r = await sql<{
+    ab: string | null;
+    lm: string;
+    rm: string;
+    l: number;
+    e: number;
+    r: number;
+    n: number;
+  }>`
+    SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
+      FROM (SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
+                   count(*) FILTER (WHERE v.choice = 'left') AS l,
+                   count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                   count(*) FILTER (WHERE v.choice = 'right') AS r
+              FROM votes v JOIN battles b ON b.id = v.battle_id
+              LEFT JOIN items i ON i.id = b.item_id
+             WHERE v.retracted_at IS NULL AND b.status <> 'void'
+               AND b.source = ANY(${[...sources]}::text[])
+             GROUP BY b.id, coalesce(b.ability, i.ability)) t
+      JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
+     GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
+     ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
+  return r.rows.map((x) => ({
+    ability: x.ab,
+    modelA: x.lm,
+    modelB: x.rm,
+    aWins: Number(x.l),
+    ties: Number(x.e),
+    bWins: Number(x.r),
+    count: Number(x.n),
+  }));
+}
+
+/** The run that counts for one model and suite: its latest finished (succeeded) run. */
+export interface LatestRun {
+  readonly runId: number;
+  readonly model: string;
+  readonly suite: string;
+  readonly finishedAt: Date | null;
+}
+
+/** Latest succeeded run per model and suite (by finish time, then id). */
+export async function latestFinishedRuns(db: Conn): Promise<LatestRun[]> {
+  const r = await sql<{ id: number; model: string; suite: string; fin: Date | string | null }>`
+    SELECT DISTINCT ON (e.model_id, e.suite) e.id, m.name AS model, e.suite, e.finished_at AS fin
+      FROM eval_runs e JOIN models m ON m.id = e.model_id
+     WHERE e.status = 'succeeded'
+     ORDER BY e.model_id, e.suite, e.finished_at DESC NULLS LAST, e.id DESC`.execute(db);
+  return r.rows.map((x) => ({
+    runId: Number(x.id),
+    model: x.model,
+    suite: x.suite,
+    finishedAt: x.fin === null ? null : new Date(x.fin),
+  }));
+}
+
+/** One scored item of a counted run, on the ten-point scale. */
+export interface StoredItemScore {
+  readonly model: string;
+  readonly dataset: string;
+  readonly ability: string;
+  readonly method: string;
+  readonly itemId: number;
+  /** Mean over the item's metrics of raw / max × 10; 0 when flagged as a safety violation. */
+  readonly score: number;
+  readonly violation: boolean;
+}
+
+/**
+ * Item scores of the given runs (metrics and scoring only; several metrics of one item are averaged; a safety
+ * violation makes the item's adjusted score 0, docs/scoring.md §3). When a model has several counted runs
+ * scoring the same item (two suites sharing a dataset), the latest run's score counts.
+ */
+export async function itemScoresOfRuns(
+  db: Conn,
+  runIds: readonly number[],
+): Promise<StoredItemScore[]> {
+  if (runIds.length === 0) return [];
+  const r = await sql<{
+    model: string;
+    dataset: string;
+    ability: string;
+    method: string;
+    item: number;
+    score: number;
+    sv: boolean;
+  }>`
+    SELECT DISTINCT ON (e.model_id, s.item_id, s.method)
+           m.name AS model, d.name AS dataset, i.ability, s.method, s.item_id AS item,
+           CASE WHEN bool_or(s.safety_flag) THEN 0 ELSE avg(s.raw_score / s.max_score) * 10 END AS score,
+           bool_or(s.safety_flag) AS sv
+      FROM item_scores s
+      JOIN eval_runs e ON e.id = s.run_id
+      JOIN models m ON m.id = e.model_id
+      JOIN items i ON i.id = s.item_id
+      JOIN datasets d ON d.id = i.dataset_id
+     WHERE s.run_id = ANY(${[...runIds]}::bigint[]) AND s.method IN ('metrics', 'scoring')
+     GROUP BY e.model_id, s.item_id, s.method, s.run_id, m.name, d.name, i.ability
+     ORDER BY e.model_id, s.item_id, s.method, s.run_id DESC`.execute(db);
+  return r.rows.map((x) => ({
+    model: x.model,
+    dataset: x.dataset,
+    ability: x.ability,
+    method: x.method,
+    itemId: Number(x.item),
+    score: Number(x.score),
+    violation: Boolean(x.sv),
+  }));
+}
+
+/**
+ * Models that belong on the board whatever the votes: those with stored answers (they can battle) or a
+ * succeeded evaluation run. Models known only from imported votes join the board through those votes, when
+ * their source is counted.
+ */
+export async function boardModels(db: Conn): Promise<string[]> {
+  const r = await sql<{ name: string }>`
+    SELECT m.name FROM models m
+     WHERE EXISTS (SELECT 1 FROM responses r WHERE r.model_id = m.id)
+        OR EXISTS (SELECT 1 FROM eval_runs e WHERE e.model_id = m.id AND e.status = 'succeeded')
+     ORDER BY m.name`.execute(db);
+  return r.rows.map((x) => x.name);
+}
+
+/**
+ * A cheap fingerprint of everything the board reads: vote state (last vote event, last vote change, live votes),
+ * counted runs and scores, the models. Two equal fingerprints mean the same board inputs.
+ */
+export async function boardInputState(db: Conn): Promise<string> {
+  const r = await sql<{
+    ev: number | null;
+    vu: Date | string | null;
+    vn: number;
+    sc: number | null;
+    ru: number | null;
+    rf: Date | string | null;
+    mo: number;
+    bt: number | null;
+  }>`
+    SELECT (SELECT max(id) FROM vote_events) AS ev,
+           (SELECT max(updated_at) FROM votes) AS vu,
+           (SELECT count(*) FROM votes WHERE retracted_at IS NULL) AS vn,
+           (SELECT max(id) FROM item_scores) AS sc,
+           (SELECT max(id) FROM eval_runs WHERE status = 'succeeded') AS ru,
+           (SELECT max(finished_at) FROM eval_runs WHERE status = 'succeeded') AS rf,
+           (SELECT count(*) FROM models) AS mo,
+           (SELECT max(id) FROM battles) AS bt`.execute(db);
+  const x = r.rows[0]!;
+  const t = (v: Date | string | null) => (v === null ? '-' : new Date(v).toISOString());
+  return [
+    x.ev ?? '-',
+    t(x.vu),
+    Number(x.vn),
+    x.sc ?? '-',
+    x.ru ?? '-',
+    t(x.rf),
+    Number(x.mo),
+    x.bt ?? '-',
+  ].join('/');
+}
+
+/** A stored board snapshot. */
+export interface SnapshotRow {
+  readonly id: number;
+  readonly fingerprint: string;
+  readonly sources: string;
+  readonly inputs: unknown;
+  readonly board: unknown;
+  readonly chart: Uint8Array | null;
+  readonly buildMs: number;
+  readonly createdAt: Date;
+}
+
+function snapshotOf(x: {
+  id: number;
+  fingerprint: string;
+  sources: string;
+  inputs: unknown;
+  board: unknown;
+  chart: Uint8Array | null;
+  build_ms: number;
+  created_at: Date | string;
+}): SnapshotRow {
+  const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+  return {
+    id: Number(x.id),
+    fingerprint: x.fingerprint,
+    sources: x.sources,
+    inputs: parse(x.inputs),
+    board: parse(x.board),
+    chart: x.chart === null ? null : new Uint8Array(x.chart),
+    buildMs: Number(x.build_ms),
+    createdAt: new Date(x.created_at),
+  };
+}
+
+/**
+ * Stores a snapshot; when one with the same fingerprint exists (another process built the same board), returns
+ * that one instead.
+ */
+export async function insertSnapshot(
+  db: Conn,
+  s: {
+    fingerprint: string;
+    sources: string;
+    inputs: unknown;
+    board: unknown;
+    chart: Uint8Array | null;
+    buildMs: number;
+    createdAt: Date;
+  },
+): Promise<SnapshotRow> {
+  const ins = await db
+    .insertInto('leaderboard_snapshots')
+    .values({
+      fingerprint: s.fingerprint,
+      sources: s.sources,
+      inputs: JSON.stringify(s.inputs),
+      board: JSON.stringify(s.board),
+      chart: s.chart === null ? null : Buffer.from(s.chart),
+      build_ms: Math.max(0, Math.round(s.buildMs)),
+      created_at: s.createdAt,
+    })
+    .onConflict((oc) => oc.column('fingerprint').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (ins) return snapshotOf(ins);
+  const row = await db
+    .selectFrom('leaderboard_snapshots')
+    .selectAll()
+    .where('fingerprint', '=', s.fingerprint)
+    .executeTakeFirstOrThrow();
+  return snapshotOf(row);
+}
+
+/** The newest snapshot for a set of sources (canonical key), or undefined. */
+export async function latestSnapshot(db: Conn, sources: string): Promise<SnapshotRow | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_snapshots')
+    .selectAll()
+    .where('sources', '=', sources)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? snapshotOf(row) : undefined;
+}
+
+/** The fingerprint of the newest snapshot for a set of sources (without loading the board). */
+export async function latestSnapshotFingerprint(
+  db: Conn,
+  sources: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_snapshots')
+    .select('fingerprint')
+    .where('sources', '=', sources)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.fingerprint;
+}
+
+/** A snapshot by id. */
+export async function snapshotById(db: Conn, id: number): Promise<SnapshotRow | undefined> {
+  const row = await db
+    .selectFrom('leaderboard_snapshots')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? snapshotOf(row) : undefined;
+}
+
+/** Creates or updates a named schedule (cron, time zone); keeps its last tick. */
+export async function upsertSchedule(
+  db: Conn,
+  name: string,
+  cron: string,
+  tz: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .insertInto('schedules')
+    .values({ name, cron, tz, updated_at: now })
+    .onConflict((oc) =>
+      oc
+        .column('name')
+        .doUpdateSet({ cron, tz, updated_at: now })
+        .where((eb) => eb.or([eb('schedules.cron', '<>', cron), eb('schedules.tz', '<>', tz)])),
+    )
+    .execute();
+}
+
+/** A schedule row. */
+export interface ScheduleRow {
+  readonly name: string;
+  readonly cron: string;
+  readonly tz: string;
+  readonly lastTickAt: Date | null;
+  /** When the schedule was created or its cron / time zone last changed. */
+  readonly updatedAt: Date;
+}
+
+/** Every schedule row of a name (0 or 1), for tests and status. */
+export async function getSchedule(db: Conn, name: string): Promise<ScheduleRow | undefined> {
+  const r = await db
+    .selectFrom('schedules')
+    .selectAll()
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return r
+    ? {
+        name: r.name,
+        cron: r.cron,
+        tz: r.tz,
+        lastTickAt: r.last_tick_at === null ? null : new Date(r.last_tick_at),
+        updatedAt: new Date(r.updated_at),
+      }
+    : undefined;
+}
+
+/** Records that the tick at `tickAt` was handled, if no later tick was; true when this call recorded it. */
+export async function advanceSchedule(db: Conn, name: string, tickAt: Date): Promise<boolean> {
+  const r = await db
+    .updateTable('schedules')
+    .set({ last_tick_at: tickAt })
+    .where('name', '=', name)
+    .where((eb) => eb.or([eb('last_tick_at', 'is', null), eb('last_tick_at', '<', tickAt)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Claims the post `(kind, platform, channel, key)`: true when this caller may post it. A claim that is neither
+ * posted nor younger than `leaseMs` (its process died mid-post) may be claimed again.
+ */
+export async function claimPost(
+  db: Conn,
+  p: { kind: string; platform: string; channelId: string; key: string; now: Date; leaseMs: number },
+): Promise<number | undefined> {
+  const ins = await db
+    .insertInto('posts')
+    .values({
+      kind: p.kind,
+      platform: p.platform,
+      channel_id: p.channelId,
+      idempotency_key: p.key,
+      status: 'claimed',
+      posted_at: p.now,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['kind', 'platform', 'channel_id', 'idempotency_key'])
+        .where('idempotency_key', 'is not', null)
+        .doUpdateSet({ status: 'claimed', posted_at: p.now, error: null })
+        .where((eb) =>
+          eb.and([
+            eb('posts.status', '<>', 'posted'),
+            eb('posts.posted_at', '<', new Date(p.now.getTime() - p.leaseMs)),
+          ]),
+        ),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return ins ? Number(ins.id) : undefined;
+}
+
+/** Marks a claimed post as made. */
+export async function markPosted(
+  db: Conn,
+  id: number,
+  r: { messageId: string; snapshotId: number | null; snapshot: unknown; now: Date },
+): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set({
+      status: 'posted',
+      message_id: r.messageId,
+      snapshot_id: r.snapshotId,
+      snapshot: JSON.stringify(r.snapshot),
+      posted_at: r.now,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Marks a claimed post as failed (it may be claimed again after the lease). */
+export async function markPostFailed(db: Conn, id: number, error: string): Promise<void> {
+  await db
+    .updateTable('posts')
+    .set({ status: 'failed', error: error.slice(0, 2000) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Posts of a kind (all channels), oldest first: for tests and the previous board of a daily post. */
+export async function listPosts(
+  db: Conn,
+  kind: string,
+): Promise<
+  {
+    id: number;
+    platform: string;
+    channelId: string;
+    key: string | null;
+    status: string;
+    snapshotId: number | null;
+    messageId: string | null;
+    postedAt: Date;
+  }[]
+> {
+  const rows = await db
+    .selectFrom('posts')
+    .selectAll()
+    .where('kind', '=', kind)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    platform: r.platform,
+    channelId: r.channel_id,
+    key: r.idempotency_key,
+    status: r.status,
+    snapshotId: r.snapshot_id === null ? null : Number(r.snapshot_id),
+    messageId: r.message_id,
+    postedAt: new Date(r.posted_at),
+  }));
+}
+
+/** The snapshot id of the latest made post of a kind before `key` (the board the next post compares with). */
+export async function previousPostedSnapshot(
+  db: Conn,
+  kind: string,
+  beforeKey: string,
+): Promise<number | undefined> {
+  const r = await db
+    .selectFrom('posts')
+    .select('snapshot_id')
+    .where('kind', '=', kind)
+    .where('status', '=', 'posted')
+    .where('snapshot_id', 'is not', null)
+    .where('idempotency_key', '<', beforeKey)
+    .orderBy('idempotency_key', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.snapshot_id === null || r === undefined ? undefined : Number(r.snapshot_id);
+}

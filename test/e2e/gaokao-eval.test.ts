@@ -1,0 +1,142 @@
+/**
+ * GAOKAO-Bench GPT-4-0314 reproduction end to end: import the published result folder as a recorded model, run the
+ * `gaokao-objective` suite on it through the evaluation runner (the recorded client answers every item from the
+ * stored raw `model_output`, nothing is called), and get GAOKAO-Bench's published objective figures: Σ earned /
+ * Σ possible = 7000 / 9702 = 0.7215 and the ten subject rates of the result folder's README.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/loader.ts';
+import { createLogger } from '../../src/core/logger.ts';
+import { EvalService } from '../../src/eval/service.ts';
+import { runSummary, summaryJson } from '../../src/eval/summary.ts';
+import { importGaokaoOutputs } from '../../src/import/gaokao-outputs.ts';
+import { freshDb, type TestDb } from '../helpers/db.ts';
+import { fullGaokaoDatasetsDir, GAOKAO_GPT4_RESULTS } from '../helpers/gaokao.ts';
+import { hasSharedData, PROJECT_ROOT, sharedData } from '../helpers/shared-data.ts';
+
+/** GAOKAO-Bench README "Scoring Rate", GPT-4-0314 objective, per subject (%), by our dataset names. */
+const PUBLISHED: Record<string, number> = {
+  gaokao_chinese: 53.9,
+  gaokao_english: 93.1,
+  gaokao_math_sci: 53.7,
+  gaokao_math_hum: 63.3,
+  gaokao_physics: 55.5,
+  gaokao_chemistry: 44.4,
+  gaokao_biology: 80.7,
+  gaokao_politics: 75.9,
+  gaokao_history: 75.6,
+  gaokao_geography: 80.0,
+};
+
+type EvalJson = ReturnType<typeof summaryJson>;
+
+/** The published figures, checked on a `zhujiu eval --json` document. */
+function expectPublished(j: EvalJson): void {
+  expect(j.model).toBe('gpt-4-0314');
+  expect(j.suite).toBe('gaokao-objective');
+  const earned = j.datasets.reduce((a, d) => a + d.earned, 0);
+  const possible = j.datasets.reduce((a, d) => a + d.possible, 0);
+  expect({ earned, possible }).toEqual({ earned: 7000, possible: 9702 });
+  expect(Math.round((earned / possible) * 10000) / 10000).toBe(0.7215);
+  expect(
+    Object.fromEntries(
+      j.datasets.map((d) => [d.dataset, Math.round((d.earned / d.possible) * 1000) / 10]),
+    ),
+  ).toEqual(PUBLISHED);
+  expect(j.datasets.reduce((a, d) => a + d.n, 0)).toBe(1781);
+  expect(
+    j.datasets.every(
+      (d) => d.failures === 0 && d.ability === 'knowledge' && d.method === 'metrics',
+    ),
+  ).toBe(true);
+  expect(new Set(j.datasets.map((d) => `${d.metric}/${d.profile}`))).toEqual(
+    new Set(['gaokao_objective/gaokao']),
+  );
+  // The ten-point score is 10 × earned / possible.
+  const physics = j.datasets.find((d) => d.dataset === 'gaokao_physics');
+  expect(physics).toMatchObject({ earned: 213, possible: 384, score: 5.5469 });
+}
+
+describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
+  'GAOKAO-Bench GPT-4-0314 through the runner',
+  () => {
+    let d: TestDb;
+    beforeAll(async () => {
+      d = await freshDb('pglite');
+    });
+    afterAll(async () => d?.destroy());
+
+    it('import, then a run of gaokao-objective gives 7000 / 9702 and the ten subject rates', async () => {
+      const imported = await importGaokaoOutputs(d.db, {
+        dir: sharedData(...GAOKAO_GPT4_RESULTS),
+        model: 'gpt-4-0314',
+      });
+      expect(imported.added).toBe(1781);
+      const config = loadConfig({
+        cwd: PROJECT_ROOT,
+        env: { ZHUJIU_DATASETS_DIR: fullGaokaoDatasetsDir() },
+      });
+      const service = new EvalService({ db: d.db, logger: createLogger('silent'), config });
+      const started = await service.start({ model: 'gpt-4-0314', suite: 'gaokao-objective' });
+      if (!started.ok) throw new Error(started.reason);
+      await service.execute(started.run.id);
+      const summary = await runSummary(d.db, started.run.id);
+      if (!summary) throw new Error('no summary');
+      expect(summary.promptTokens + summary.completionTokens).toBe(0);
+      expectPublished(summaryJson(summary));
+    });
+  },
+);
+
+const run = promisify(execFile);
+
+async function zhujiu(args: string[], env: Record<string, string> = {}) {
+  try {
+    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
+  'GAOKAO-Bench GPT-4-0314 through the CLI',
+  () => {
+    it('zhujiu import outputs DIR --format gaokao imports the folder once', async () => {
+      const env = {
+        ZHUJIU_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'zj-cli-gk-')), 'pg'),
+        ZHUJIU_DATASETS_DIR: fullGaokaoDatasetsDir(),
+      };
+      const dir = sharedData(...GAOKAO_GPT4_RESULTS);
+      const r1 = await zhujiu(
+        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'gpt-4-0314'],
+        env,
+      );
+      expect(r1.code, r1.stderr).toBe(0);
+      expect(r1.stdout).toMatch(
+        /^imported 1781 responses for gpt-4-0314 from 14 GAOKAO-Bench files into 10 datasets \(.*gaokao_physics 64.*; 1781 items, 0 already present\)/,
+      );
+      const r2 = await zhujiu(
+        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'gpt-4-0314'],
+        env,
+      );
+      expect(r2.stdout).toMatch(/^imported 0 responses .*1781 already present/);
+      const r3 = await zhujiu(
+        ['import', 'outputs', dir, '--format', 'gaokao', '--model', 'x', '--dataset', 'd'],
+        env,
+      );
+      expect(r3.code).toBe(2);
+      expect(r3.stderr).toContain('--dataset does not apply to --format gaokao');
+    });
+  },
+);

@@ -1,0 +1,276 @@
+/**
+ * The board aggregation (docs/scoring.md §4–5) on golden inputs, and the paper's own board reproduced from its
+ * ability scores.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  type BattleType,
+  BOARD_ABILITIES,
+  type BoardAbility,
+  computeBoard,
+  type DatasetScores,
+} from '../../../src/aggregate/index.ts';
+import { createRng } from '../../../src/core/rng.ts';
+import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
+
+/** A dataset with one score list per model (NaN = no score). */
+function ds(
+  dataset: string,
+  ability: BoardAbility,
+  method: 'metrics' | 'scoring',
+  scores: Record<string, number[]>,
+): DatasetScores {
+  const n = Math.max(...Object.values(scores).map((s) => s.length));
+  return {
+    dataset,
+    ability,
+    method,
+    items: n,
+    scores: new Map(Object.entries(scores).map(([m, s]) => [m, Float64Array.from(s)])),
+  };
+}
+
+const hasBoard = hasSharedData('zhujiu_leaderboard.tsv');
+
+describe.skipIf(!hasBoard)("the paper's board (zhujiu_leaderboard.tsv)", () => {
+  it('reproduces every total_score to two decimals from the seven ability scores', () => {
+    const lines = readFileSync(sharedData('zhujiu_leaderboard.tsv'), 'utf8').trim().split('\n');
+    const header = lines[0]!.split('\t');
+    const rows = lines.slice(1).map((l) => {
+      const cells = l.split('\t');
+      return Object.fromEntries(header.map((h, i) => [h, cells[i]!]));
+    });
+    expect(rows).toHaveLength(10);
+    // One single-item metrics dataset per ability carrying the published ability score: the ability column is
+    // then exactly that score, and overall is what the board computes from the seven columns.
+    const datasets = BOARD_ABILITIES.map((a) =>
+      ds(
+        `paper-${a}`,
+        a,
+        'metrics',
+        Object.fromEntries(rows.map((r) => [r.model_name!, [Number(r[a])]])),
+      ),
+    );
+    const board = computeBoard(
+      { models: rows.map((r) => r.model_name!), datasets, battles: [] },
+      createRng(0),
+      { minVotes: 20, rounds: 0 },
+    );
+    const got = Object.fromEntries(board.rows.map((r) => [r.model, r.overall?.toFixed(2)]));
+    const want = Object.fromEntries(
+      rows.map((r) => [r.model_name!, Number(r.total_score).toFixed(2)]),
+    );
+    expect(got).toEqual(want);
+    for (const r of board.rows) {
+      for (const a of BOARD_ABILITIES)
+        expect(r.abilities[a]).toBeCloseTo(
+          Number(rows.find((x) => x.model_name === r.model)![a]),
+          10,
+        );
+    }
+  });
+});
+
+describe('computeBoard', () => {
+  it('one model: method means, not normalisable, marked, incomplete where data is missing', () => {
+    const board = computeBoard(
+      {
+        models: ['solo'],
+        datasets: [
+          ds('k1', 'knowledge', 'metrics', { solo: [10, 5] }),
+          ds('k2', 'knowledge', 'metrics', { solo: [6] }),
+          ds('r1', 'reasoning', 'metrics', { solo: [4, 4, 4] }),
+        ],
+        battles: [],
+      },
+      createRng(1),
+      { minVotes: 20, rounds: 50 },
+    );
+    const row = board.rows[0]!;
+    // A[metrics][knowledge] = mean(7.5, 6) = 6.75; A[metrics][reasoning] = 4; E[metrics] = 5.375.
+    expect(row.cells.metrics.knowledge).toBeCloseTo(6.75, 12);
+    expect(row.cells.metrics.reasoning).toBeCloseTo(4, 12);
+    expect(row.methods).toEqual({ metrics: 5.375, scoring: null, comparative: null });
+    expect(board.unnormalized).toEqual(['metrics']);
+    expect(row.final).toBeCloseTo(5.375, 12);
+    expect(row.rank).toBe(1);
+    expect(row.incomplete).toBe(true);
+    expect(row.missing).toEqual([
+      'scoring',
+      'comparative',
+      'ability:chinese_specific',
+      'ability:language',
+      'ability:refusal',
+      'ability:safety',
+      'ability:robustness',
+    ]);
+    expect(row.abilities.language).toBeNull();
+    expect(row.overall).toBeCloseTo((6.75 + 4) / 2, 12);
+    expect(row.finalLo).not.toBeNull();
+    expect(row.finalLo!).toBeLessThanOrEqual(row.final!);
+    expect(row.finalHi!).toBeGreaterThanOrEqual(row.final!);
+    expect(row.separatedFromNext).toBeNull();
+  });
+
+  it('equal method scores: that method cannot be normalised and enters as its mean, flagged', () => {
+    const board = computeBoard(
+      {
+        models: ['a', 'b'],
+        datasets: [
+          ds('m', 'knowledge', 'metrics', { a: [6, 8], b: [8, 6] }), // both 7
+          ds('s', 'language', 'scoring', { a: [9], b: [3] }),
+        ],
+        battles: [],
+      },
+      createRng(1),
+      { minVotes: 20, rounds: 0 },
+    );
+    expect(board.unnormalized).toEqual(['metrics']);
+    const a = board.rows.find((r) => r.model === 'a')!;
+    const b = board.rows.find((r) => r.model === 'b')!;
+    expect(a.normalized).toEqual({ metrics: 7, scoring: 10, comparative: null });
+    expect(b.normalized).toEqual({ metrics: 7, scoring: 0, comparative: null });
+    expect(a.final).toBeCloseTo(8.5, 12);
+    expect(b.final).toBeCloseTo(3.5, 12);
+    expect(board.rows.map((r) => r.model)).toEqual(['a', 'b']);
+  });
+
+  it('a model missing a method: empty cell, incomplete, final from the methods it has (never a 0)', () => {
+    const board = computeBoard(
+      {
+        models: ['full', 'half', 'low'],
+        datasets: [
+          ds('m', 'knowledge', 'metrics', { full: [8], half: [6], low: [2] }),
+          ds('s', 'knowledge', 'scoring', { full: [5], low: [1] }),
+        ],
+        battles: [],
+      },
+      createRng(1),
+      { minVotes: 20, rounds: 0 },
+    );
+    const half = board.rows.find((r) => r.model === 'half')!;
+    expect(half.methods.scoring).toBeNull();
+    expect(half.normalized.scoring).toBeNull();
+    expect(half.missing).toContain('scoring');
+    expect(half.incomplete).toBe(true);
+    // metrics normalised over {8, 6, 2}: half → (6 − 2)/6 × 10 = 6.667; final = that alone (not averaged with 0).
+    expect(half.final).toBeCloseTo(20 / 3, 10);
+    expect(half.abilities.knowledge).toBe(6);
+    const full = board.rows.find((r) => r.model === 'full')!;
+    expect(full.final).toBe(10);
+    expect(full.abilities.knowledge).toBe(6.5);
+  });
+
+  it('folds arena battles in per ability: 10 × mean predicted win probability, min votes respected', () => {
+    // Three models in reasoning with a clear order, plus a thin model with 2 votes.
+    const battles: BattleType[] = [
+      { ability: 'reasoning', modelA: 'a', modelB: 'b', aWins: 1, bWins: 0, ties: 0, count: 30 },
+      { ability: 'reasoning', modelA: 'a', modelB: 'b', aWins: 0, bWins: 1, ties: 0, count: 10 },
+      { ability: 'reasoning', modelA: 'b', modelB: 'c', aWins: 1, bWins: 0, ties: 0, count: 30 },
+      { ability: 'reasoning', modelA: 'b', modelB: 'c', aWins: 0, bWins: 1, ties: 0, count: 10 },
+      { ability: 'reasoning', modelA: 'a', modelB: 'c', aWins: 1, bWins: 1, ties: 1, count: 10 },
+      { ability: 'reasoning', modelA: 'd', modelB: 'a', aWins: 1, bWins: 1, ties: 0, count: 1 },
+    ];
+    const board = computeBoard(
+      { models: ['a', 'b', 'c', 'd'], datasets: [], battles },
+      createRng(7),
+      { minVotes: 20, rounds: 200 },
+    );
+    const reasoning = board.arena.reasoning;
+    const d = reasoning.find((e) => e.model === 'd')!;
+    expect(d.score).toBeNull();
+    expect(d.note).toBe('not enough votes (2 < 20)');
+    const ratings = new Map(reasoning.map((e) => [e.model, e.rating!]));
+    const p = (x: string, y: string) => 1 / (1 + 10 ** ((ratings.get(y)! - ratings.get(x)!) / 400));
+    const a = reasoning.find((e) => e.model === 'a')!;
+    expect(a.score).toBeCloseTo((10 * (p('a', 'b') + p('a', 'c') + p('a', 'd'))) / 3, 10);
+    const rows = new Map(board.rows.map((r) => [r.model, r]));
+    expect(rows.get('a')!.cells.comparative.reasoning).toBeCloseTo(a.score!, 12);
+    expect(rows.get('d')!.final).toBeNull();
+    expect(rows.get('d')!.rank).toBeNull();
+    expect(rows.get('a')!.votes).toBe(40 + 30 + 2);
+    expect(board.rows.map((r) => r.model)).toEqual(['a', 'b', 'c', 'd']);
+    // Head-to-head records.
+    expect(board.headToHead.find((h) => h.model === 'b' && h.opponent === 'a')).toEqual({
+      model: 'b',
+      opponent: 'a',
+      wins: 10,
+      losses: 30,
+      ties: 0,
+    });
+  });
+
+  it('models in separate comparison components are scored within their own component', () => {
+    const battles: BattleType[] = [
+      { ability: 'language', modelA: 'a', modelB: 'b', aWins: 3, bWins: 1, ties: 0, count: 10 },
+      { ability: 'language', modelA: 'c', modelB: 'd', aWins: 1, bWins: 3, ties: 0, count: 10 },
+    ];
+    const board = computeBoard(
+      { models: ['a', 'b', 'c', 'd'], datasets: [], battles },
+      createRng(3),
+      {
+        minVotes: 5,
+        rounds: 0,
+      },
+    );
+    const e = new Map(board.arena.language.map((x) => [x.model, x]));
+    expect(e.get('a')!.component).toBe(e.get('b')!.component);
+    expect(e.get('c')!.component).not.toBe(e.get('a')!.component);
+    // Within {a, b}: P(a beats b) = 3/4 at the MLE, so 7.5; within {c, d}: d 7.5, c 2.5.
+    expect(e.get('a')!.score).toBeCloseTo(7.5, 6);
+    expect(e.get('d')!.score).toBeCloseTo(7.5, 6);
+    expect(e.get('c')!.score).toBeCloseTo(2.5, 6);
+  });
+
+  it('the paired bootstrap is reproducible from its seed and separates clearly different models only', () => {
+    const n = 200;
+    const mk = (p: number, shift: number) =>
+      Array.from({ length: n }, (_, i) => (((i * 7919 + shift) % 100) / 100 < p ? 10 : 0));
+    const input = {
+      models: ['strong', 'twin1', 'twin2'],
+      datasets: [
+        ds('m', 'knowledge', 'metrics', {
+          strong: mk(0.9, 1),
+          twin1: mk(0.5, 3),
+          twin2: mk(0.5, 3),
+        }),
+        ds('m2', 'knowledge', 'metrics', {
+          strong: mk(0.8, 5),
+          twin1: mk(0.41, 9),
+          twin2: mk(0.4, 9),
+        }),
+      ],
+      battles: [],
+    };
+    const b1 = computeBoard(input, createRng(42), { minVotes: 20, rounds: 300 });
+    const b2 = computeBoard(input, createRng(42), { minVotes: 20, rounds: 300 });
+    expect(b1).toEqual(b2);
+    const b3 = computeBoard(input, createRng(43), { minVotes: 20, rounds: 300 });
+    expect(b3.rows.map((r) => [r.finalLo, r.finalHi])).not.toEqual(
+      b1.rows.map((r) => [r.finalLo, r.finalHi]),
+    );
+    expect(b1.rows.map((r) => r.model)).toEqual(['strong', 'twin1', 'twin2']);
+    expect(b1.rows[0]!.separatedFromNext).toBe(true);
+    expect(b1.rows[1]!.separatedFromNext).toBe(false);
+    expect(b1.rows[2]!.separatedFromNext).toBeNull();
+    for (const r of b1.rows) {
+      expect(r.finalLo!).toBeLessThanOrEqual(r.final!);
+      expect(r.finalHi!).toBeGreaterThanOrEqual(r.final!);
+    }
+  });
+
+  it('rejects scores outside the ten-point scale, naming dataset, model and item', () => {
+    expect(() =>
+      computeBoard(
+        {
+          models: ['x'],
+          datasets: [ds('bad', 'knowledge', 'metrics', { x: [1, 11] })],
+          battles: [],
+        },
+        createRng(0),
+        { minVotes: 1, rounds: 0 },
+      ),
+    ).toThrow('dataset bad: model x item 1 score 11 is outside [0, 10]');
+  });
+});

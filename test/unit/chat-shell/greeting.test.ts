@@ -1,0 +1,64 @@
+/**
+ * The terminal reads like a chat: a person at a terminal is greeted with how to get help, a piped script is
+ * greeted with its first line (no "type help" to nobody), a headless bot (no input at all) says nothing, and a
+ * vote typed as a bare emoji gets the exact command instead of "unknown input".
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+
+async function session(lines: string, prompt: boolean): Promise<string> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let printed = '';
+  output.on('data', (b: Buffer) => {
+    printed += b.toString();
+  });
+  const shell = new ShellAdapter({
+    input,
+    output,
+    user: { id: 'local', name: 'you', maintainer: true },
+    voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
+    logger: silentLogger,
+    prompt,
+  });
+  await shell.start({ onCommand: async () => {}, onReaction: async () => {} }, []);
+  input.end(lines);
+  if (lines) await shell.closed; // a headless bot (no lines) runs until stopped
+  await shell.idle();
+  await shell.stop();
+  return printed;
+}
+
+describe('terminal greeting and bare votes', () => {
+  it('greets a person at a terminal at once, with how to get help', async () => {
+    const out = await session('quit\n', true);
+    expect(out.split('\n')[0]).toBe(
+      'ZhuJiu Arena (terminal). You are you (maintainer). Type "help" for the commands.',
+    );
+  });
+
+  it('greets a piped script without "help", and a headless bot not at all', async () => {
+    const script = await session('quit\n', false);
+    expect(script).toBe('ZhuJiu Arena (terminal). You are you (maintainer).\nbye\n');
+    expect(await session('', false)).toBe('');
+  });
+
+  it('answers a bare vote emoji or word with the command that votes', async () => {
+    const out = await session('⬅️\nright\nquit\n', false);
+    expect(out).toContain(
+      'to vote ⬅️ (left), name the battle: vote <battle-id> left (e.g. "vote 1 ⬅️")',
+    );
+    expect(out).toContain(
+      'to vote ➡️ (right), name the battle: vote <battle-id> right (e.g. "vote 1 ➡️")',
+    );
+    expect(out).not.toContain('unknown input');
+  });
+
+  it('help shows the emoji form that works', async () => {
+    const out = await session('help\nquit\n', false);
+    expect(out).toContain('vote <battle-id> <choice>');
+    expect(out).toContain('(e.g. vote 1 left, vote 1 ⬅️)');
+  });
+});
