@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { LiveModel } from './arena/ask.ts';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
@@ -18,6 +19,7 @@ import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
 import type { Snapshot } from './leaderboard/service.ts';
+import type { LlmClient } from './llm/types.ts';
 import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
@@ -114,6 +116,48 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
     'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder',
   );
   return secret;
+}
+
+/**
+ * The live arena's models (`arena: true` in config/models.yaml, OpenAI-compatible endpoints) with their clients,
+ * and the classifier model (`arena.ask.classifier_model`), for the bot's `/ask`. Clients load lazily (the openai
+ * package is imported only when a live model is configured).
+ * @throws AppError `config_invalid` when `arena.ask.classifier_model` is not a configured OpenAI-compatible model,
+ *   or a live model marked `arena: true` has its API key variable unset.
+ */
+export async function openLiveArena(
+  rt: Pick<Runtime, 'config' | 'logger' | 'db'>,
+): Promise<{ models: LiveModel[]; classifier?: LlmClient } | undefined> {
+  const configured = rt.config.models;
+  const live = configured.filter((m) => m.provider === 'openai' && m.arena);
+  const classifierName = rt.config.app.arena.ask.classifier_model;
+  const classifierCfg =
+    classifierName === null ? undefined : configured.find((m) => m.name === classifierName);
+  if (classifierName !== null && classifierCfg?.provider !== 'openai') {
+    throw new AppError(
+      'config_invalid',
+      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in config/models.yaml ` +
+        `(configured: ${configured.map((m) => m.name).join(', ') || 'none'}); name one, or set it to null`,
+    );
+  }
+  if (live.length === 0 && !classifierCfg) return undefined;
+  const { openLlmClient } = await import('./llm/factory.ts');
+  const deps = { db: rt.db.db, logger: rt.logger, apiKeyFor: rt.config.apiKeyFor };
+  const models: LiveModel[] = [];
+  for (const m of live) {
+    const opened = await openLlmClient(m, deps);
+    models.push({
+      name: m.name,
+      weight: m.provider === 'openai' ? m.arena_weight : 1,
+      client: opened.client,
+    });
+  }
+  const classifier = classifierCfg ? (await openLlmClient(classifierCfg, deps)).client : undefined;
+  rt.logger.info(
+    { models: models.map((m) => m.name), classifier: classifier?.name ?? null },
+    'live arena models',
+  );
+  return { models, ...(classifier ? { classifier } : {}) };
 }
 
 /** A running long-lived process (bot or worker). */

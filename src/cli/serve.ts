@@ -14,6 +14,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
+  openLiveArena,
   openRuntime,
   type Running,
   type Runtime,
@@ -60,6 +61,7 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
+    const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
     const clock = opts.clock ?? systemClock;
     const { LeaderboardService } = await import('../leaderboard/service.ts');
     const leaderboard = new LeaderboardService({
@@ -92,6 +94,7 @@ export async function startService(
       logger: rt.logger,
       clock,
       voterSecret: secret,
+      ...(live ? { live } : {}),
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
       ...(rt.logFile ? { quietLogs: false } : {}),
       schedule: kind === 'worker' || opts.worker,

@@ -74,6 +74,8 @@ export class FakeDiscord {
   readonly identifies: Record<string, unknown>[] = [];
   readonly resumes: Record<string, unknown>[] = [];
   readonly messages = new Map<string, FakeMessage>();
+  /** Threads started on messages: thread id (= the message id) → parent channel id. */
+  readonly threads = new Map<string, string>();
   /** messageId → emoji (as in the decoded path / dispatch name) → user ids in the order they reacted. */
   readonly reactions = new Map<string, Map<string, string[]>>();
   readonly interactionResponses: InteractionResponse[] = [];
@@ -201,8 +203,24 @@ export class FakeDiscord {
   }
 
   /** Dispatches a slash command (INTERACTION_CREATE type 2); returns the interaction id. */
-  slashCommand(name: string, options: Record<string, string>, user: SlashUser): string {
+  slashCommand(
+    name: string,
+    options: Record<string, string>,
+    user: SlashUser,
+    where: { threadOf?: string } = {},
+  ): string {
     const id = this.snowflake();
+    // In a thread started on a message: the thread has the message's id and the channel as its parent.
+    const channel = where.threadOf
+      ? {
+          id: where.threadOf,
+          type: 11,
+          guild_id: GUILD_ID,
+          parent_id: CHANNEL_ID,
+          name: 'Follow-ups',
+          thread_metadata: { archived: false, auto_archive_duration: 1440, locked: false },
+        }
+      : { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'arena' };
     const token = `itoken-${randomUUID()}`;
     this.#interactionTokens.set(token, id);
     this.dispatch('INTERACTION_CREATE', {
@@ -212,8 +230,8 @@ export class FakeDiscord {
       token,
       version: 1,
       guild_id: GUILD_ID,
-      channel_id: CHANNEL_ID,
-      channel: { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'arena' },
+      channel_id: channel.id,
+      channel,
       member: {
         user: {
           id: user.id,
@@ -586,6 +604,23 @@ export class FakeDiscord {
       const msg = this.messages.get(g(2));
       if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
       send(200, this.#messageJson(msg));
+    } else if (method === 'POST' && on(/^\/channels\/(\d+)\/messages\/(\d+)\/threads$/u)) {
+      // A thread started on a message gets the message's id.
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
+      if (this.threads.has(g(2)))
+        return send(400, {
+          message: 'A thread has already been created for this message',
+          code: 160004,
+        });
+      this.threads.set(g(2), g(1));
+      send(201, {
+        id: g(2),
+        type: 11,
+        guild_id: GUILD_ID,
+        parent_id: g(1),
+        name: typeof body.name === 'string' ? body.name : 'thread',
+        thread_metadata: { archived: false, auto_archive_duration: 1440, locked: false },
+      });
     } else if (method === 'DELETE' && on(/^\/channels\/(\d+)\/messages\/(\d+)$/u)) {
       if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
       send(204);

@@ -197,6 +197,50 @@ export class FakeSlack {
     };
   }
 
+  /** The `event_callback` body of a person's message in the thread of `threadTs` (a `message` event). */
+  threadMessage(input: {
+    channel: string;
+    threadTs: string;
+    user: string;
+    text: string;
+  }): Record<string, unknown> {
+    const ts = this.#nextTs();
+    this.messages.set(`${input.channel}:${ts}`, {
+      channel: input.channel,
+      ts,
+      text: input.text,
+      blocks: [],
+      thread_ts: input.threadTs,
+    });
+    return {
+      token: 'verification-token',
+      team_id: TEAM_ID,
+      api_app_id: APP_ID,
+      type: 'event_callback',
+      event_id: `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
+      event_time: Math.floor(Number(ts)),
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: TEAM_ID,
+          user_id: BOT_USER_ID,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      event: {
+        type: 'message',
+        channel: input.channel,
+        channel_type: input.channel.startsWith('G') ? 'group' : 'channel',
+        user: input.user,
+        text: input.text,
+        ts,
+        thread_ts: input.threadTs,
+        event_ts: ts,
+      },
+    };
+  }
+
   /** Updates reaction state and returns the `event_callback` body Slack would send. */
   userReact(input: ReactionInput): Record<string, unknown> {
     this.#setReaction(input.channel, input.ts, input.name, input.user, input.add);
@@ -518,6 +562,13 @@ export class FakeSlack {
           text: msg.text,
           message: { text: msg.text, blocks: msg.blocks },
         });
+      }
+      case 'chat.delete': {
+        const key = `${s('channel')}:${s('ts')}`;
+        if (!this.messages.has(key)) return fail('message_not_found');
+        this.messages.delete(key);
+        this.reactions.delete(key);
+        return ok({ channel: s('channel'), ts: s('ts') });
       }
       case 'chat.postEphemeral':
         return ok({ message_ts: this.#nextTs() });

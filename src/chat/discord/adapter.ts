@@ -42,6 +42,7 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  PostOptions,
   ReactionSnapshot,
   ReplyOptions,
 } from '../port.ts';
@@ -102,6 +103,8 @@ export function encodeEmoji(emoji: string): string {
 }
 
 export class DiscordAdapter implements ChatPlatform {
+  /** Messages this process started a thread on (their thread ids: the same). */
+  readonly #threads = new Set<string>();
   readonly name = 'discord' as const;
   #opts: DiscordAdapterOptions;
   #log: Logger;
@@ -225,7 +228,12 @@ export class DiscordAdapter implements ChatPlatform {
     this.#log.info('discord adapter stopped');
   }
 
-  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+  async post(
+    channelId: string,
+    content: MessageContent,
+    options?: PostOptions,
+  ): Promise<MessageRef> {
+    if (options?.thread) channelId = await this.#threadOn(options.thread);
     const messages = renderDiscordMessages(content);
     const ids: string[] = [];
     for (const [i, m] of messages.entries()) {
@@ -239,6 +247,44 @@ export class DiscordAdapter implements ChatPlatform {
     }
     const [messageId, ...partIds] = ids as [string, ...string[]];
     return { platform: 'discord', channelId, messageId, partIds };
+  }
+
+  /**
+   * The thread started on a message (created on first use): a thread started on a message has that message's
+   * id, so only its creation needs a call; "already created" (code 160004) means another post made it.
+   */
+  async #threadOn(ref: MessageRef): Promise<string> {
+    if (this.#threads.has(ref.messageId)) return ref.messageId;
+    const client = this.#client;
+    if (!client)
+      throw new AppError('chat_platform_error', 'discord: start a thread: adapter not started');
+    try {
+      await client.rest.post(Routes.threads(ref.channelId, ref.messageId), {
+        body: { name: 'Follow-ups', auto_archive_duration: 1440 },
+      });
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 160004) {
+        this.#log.error({ err: errMessage(err) }, 'discord: starting a thread failed');
+        throw new AppError(
+          'chat_platform_error',
+          `discord: start a thread failed: ${errMessage(err)}`,
+          {
+            cause: err,
+          },
+        );
+      }
+    }
+    if (this.#threads.size >= 10_000) this.#threads.clear();
+    this.#threads.add(ref.messageId);
+    return ref.messageId;
+  }
+
+  async delete(ref: MessageRef): Promise<void> {
+    for (const id of [ref.messageId, ...ref.partIds]) {
+      await this.#rest('delete message', (rest) =>
+        rest.delete(Routes.channelMessage(ref.channelId, id)),
+      );
+    }
   }
 
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
@@ -560,6 +606,7 @@ export class DiscordAdapter implements ChatPlatform {
         isBot: interaction.user.bot,
       },
       channelId: interaction.channelId,
+      ...threadOfInteraction(interaction),
       reply: (content, options) => {
         const next = chain.then(() => sendReply(content, options));
         chain = next.catch(() => undefined);
@@ -586,6 +633,19 @@ export class DiscordAdapter implements ChatPlatform {
       }
     }
   }
+}
+
+/**
+ * Where the message lives that a thread hangs on, when the command was run in a thread started on a message (its
+ * id is the thread's; its channel is the thread's parent).
+ */
+function threadOfInteraction(
+  interaction: ChatInputCommandInteraction,
+): { thread: { channelId: string; messageId: string } } | Record<string, never> {
+  const ch = interaction.channel;
+  if (ch?.isThread() && ch.parentId)
+    return { thread: { channelId: ch.parentId, messageId: ch.id } };
+  return {};
 }
 
 /** Raw role ids of the invoking member, without @everyone (D12: cached manager or raw API array). */

@@ -27,6 +27,7 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  PostOptions,
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
@@ -161,7 +162,33 @@ export class SlackAdapter implements ChatPlatform {
         channel?: string;
         deleted_ts?: string;
         event_ts?: string;
+        ts?: string;
+        thread_ts?: string;
+        user?: string;
+        bot_id?: string;
+        text?: string;
       };
+      if (
+        e.subtype === undefined &&
+        e.channel &&
+        e.thread_ts &&
+        e.ts !== e.thread_ts &&
+        e.user &&
+        !e.bot_id &&
+        e.user !== this.#botUserId
+      ) {
+        await this.#onThreadMessage(
+          {
+            channel: e.channel,
+            threadTs: e.thread_ts,
+            ts: e.ts ?? '',
+            user: e.user,
+            text: e.text ?? '',
+          },
+          (body as { event_id?: string }).event_id,
+        );
+        return;
+      }
       if (e.subtype !== 'message_deleted' || !e.channel || !e.deleted_ts) return;
       const ev = {
         platform: 'slack' as const,
@@ -225,11 +252,58 @@ export class SlackAdapter implements ChatPlatform {
     this.#log.info('slack adapter stopped');
   }
 
-  async post(channelId: string, content: MessageContent): Promise<MessageRef> {
+  /** A person's message in a thread (needs the message.channels / message.groups subscriptions). */
+  async #onThreadMessage(
+    m: { channel: string; threadTs: string; ts: string; user: string; text: string },
+    eventId: string | undefined,
+  ): Promise<void> {
+    const handler = this.#handlers?.onThreadMessage;
+    if (!handler) return;
+    const client = this.#client('thread reply');
+    try {
+      await handler({
+        platform: 'slack',
+        eventId: eventId ?? `slack:thread:${m.channel}:${m.ts}`,
+        channelId: m.channel,
+        threadOf: m.threadTs,
+        user: { id: m.user, roles: [] },
+        text: m.text,
+        at: m.ts ? new Date(Number(m.ts) * 1000) : new Date(),
+        reply: async (content) => {
+          const r = renderSlackMessages(content)[0];
+          await this.#call('chat.postEphemeral', () =>
+            client.chat.postEphemeral({
+              channel: m.channel,
+              user: m.user,
+              thread_ts: m.threadTs,
+              text: r?.text ?? content.text,
+              ...(r?.blocks ? { blocks: r.blocks } : {}),
+            }),
+          );
+        },
+      });
+    } catch (err) {
+      this.#log.error({ err, channel: m.channel }, 'thread message handler failed');
+    }
+  }
+
+  async delete(ref: MessageRef): Promise<void> {
+    const client = this.#client('delete');
+    for (const ts of [ref.messageId, ...ref.partIds]) {
+      await this.#call('chat.delete', () => client.chat.delete({ channel: ref.channelId, ts }));
+    }
+  }
+
+  async post(
+    channelId: string,
+    content: MessageContent,
+    options?: PostOptions,
+  ): Promise<MessageRef> {
     const client = this.#client('post');
     const messages = renderSlackMessages(content);
     const ids: string[] = [];
-    let channel = channelId;
+    let channel = options?.thread?.channelId ?? channelId;
+    const thread = options?.thread ? { thread_ts: options.thread.messageId } : {};
     for (const m of messages) {
       const res = await this.#call('chat.postMessage', () =>
         client.chat.postMessage({
@@ -238,6 +312,7 @@ export class SlackAdapter implements ChatPlatform {
           blocks: m.blocks,
           unfurl_links: false,
           unfurl_media: false,
+          ...thread,
         }),
       );
       // postMessage resolves a channel name to its id; keep the id for the ref and later calls.

@@ -1,5 +1,6 @@
 /**
- * `/ask` end to end through the terminal adapter with scripted live models: a battle with both answers; a model
+ * `/ask` end to end through the terminal adapter with scripted live models (the fake OpenAI-compatible server,
+ * reached through the real openai client): a battle with both answers; a model
  * that fails (HTTP 500) or times out is replaced; answers that reveal their model are never posted; identity
  * questions are refused; the per-person limit; a thread reply continues both conversations with their own
  * histories; ability tag / classifier / maintainer override; void; the asker stored as an HMAC.
@@ -37,7 +38,8 @@ function askConfig(over: Partial<AppConfig['arena']['ask']> = {}): AppConfig {
         patterns: ['(我|本模型)是由.{0,12}(开发|训练|研发)'],
       },
       ask: {
-        answer_timeout_ms: 400,
+        // Generous: a slow machine must never turn a healthy answer into a timeout.
+        answer_timeout_ms: 30_000,
         progress_every_ms: 0,
         rate_limit: { max: 20, window_minutes: 10 },
         classifier_model: 'judge',
@@ -80,7 +82,10 @@ describe.each(backends())('/ask through the terminal (%s)', (backend) => {
         let n = 1000;
         return () => n++;
       })(),
-      live: { models: models.live(names, weights), classifier: models.client('judge') },
+      live: {
+        models: await models.live(names, weights),
+        classifier: await models.client('judge'),
+      },
     });
     await bot.start();
   }
@@ -88,7 +93,9 @@ describe.each(backends())('/ask through the terminal (%s)', (backend) => {
   beforeEach(async () => {
     db = await freshDb(backend);
     judge = '{"ability": "reasoning"}';
-    models = await scriptedModels((model) => (model === 'judge' ? judge : (ANSWER[model] ?? 'ok')));
+    models = await scriptedModels(db.db, (model) =>
+      model === 'judge' ? judge : (ANSWER[model] ?? 'ok'),
+    );
   });
 
   afterEach(async () => {
@@ -133,7 +140,8 @@ describe.each(backends())('/ask through the terminal (%s)', (backend) => {
   const FIRST = { 'model-red': 10, 'model-green': 10 };
 
   it('replaces a model that returns 500 or times out; tells the asker when none is left', async () => {
-    await start(askConfig(), LIVE, FIRST);
+    // The hanging model answers after 30 s; healthy ones answer at once, far within 5 s even on a busy machine.
+    await start(askConfig({ answer_timeout_ms: 5000 }), LIVE, FIRST);
     models.setAnswer((m) =>
       m === 'judge'
         ? judge
