@@ -26,6 +26,7 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
@@ -79,6 +80,8 @@ export interface TickReport {
   readonly closed: number[];
   readonly revealed: number[];
   readonly posted: number[];
+  /** What the daily board post check did (when a daily post is configured). */
+  readonly daily?: DailyPostReport;
 }
 
 /** The running bot (or worker loop). */
@@ -87,6 +90,7 @@ export class BotService {
   readonly leaderboard: LeaderboardService;
   readonly #ownsLeaderboard: boolean;
   #lastBoardCheck = Number.NEGATIVE_INFINITY;
+  #daily: DailyPost | undefined;
   /** The live arena, when live models are configured. */
   readonly ask: AskService | undefined;
   readonly #o: BotServiceOptions;
@@ -234,6 +238,21 @@ export class BotService {
         this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
       }
     }
+    // Start-up scheduling of the daily board post: one `schedules` row; a tick missed while nothing ran is due now.
+    this.#daily = new DailyPost({
+      db: this.#o.db,
+      leaderboard: this.leaderboard,
+      clock: this.#o.clock,
+      logger: this.#logger,
+      settings: this.#o.config.leaderboard.daily_post,
+      platforms: this.#started,
+      publicUrl: this.#o.config.leaderboard.public_url,
+    });
+    try {
+      await this.#daily.register();
+    } catch (err) {
+      this.#log.error({ err }, 'registering the daily post schedule failed');
+    }
     const missing = this.#o.config.arena.schedule.channels.filter(
       (c) => !this.#started.some((p) => p.name === c.platform),
     );
@@ -318,7 +337,15 @@ export class BotService {
         }
       }
     }
-    return { closed, revealed, posted };
+    let daily: DailyPostReport | undefined;
+    if (this.#daily?.enabled && !this.#stopped) {
+      try {
+        daily = await this.#daily.check();
+      } catch (err) {
+        this.#log.error({ err }, 'daily post check failed');
+      }
+    }
+    return { closed, revealed, posted, ...(daily ? { daily } : {}) };
   }
 
   /** Stops the loop, waits for a running tick, stops the platforms. */

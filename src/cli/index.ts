@@ -29,10 +29,11 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import type { ConfigCheckOptions } from './config-check.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
-import type { ImportJudgmentsFlags, JudgeReportOptions } from './judge.ts';
+import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
@@ -115,11 +116,12 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection',
     )
-    .action(async () => {
+    .option('--no-connect', 'skip the database connection check')
+    .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
-      await runConfigCheck(io);
+      await runConfigCheck(io, o);
     });
 
   const imp = program
@@ -209,6 +211,26 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (a: string, b: string, o: JudgeAgreeOptions) => {
       const { runJudgeAgree } = await import('./judge-agree.ts');
       await runJudgeAgree(io, a, b, o);
+    });
+  judge
+    .command('run')
+    .description(
+      "judge a model's stored answers to a suite's scoring datasets with their rubrics (and the safety-violation check where asked); judged items are skipped, judge failures retried",
+    )
+    .requiredOption(
+      '--model <name>',
+      'the judged model (its answers must be stored: run an evaluation or import outputs)',
+    )
+    .requiredOption('--suite <name>', 'the suite, e.g. zhujiu-scoring')
+    .requiredOption('--judge <name>', 'the judge: a model of config/models.yaml')
+    .option(
+      '--attempts <n>',
+      'attempts per item before it is stored as a judge failure',
+      intArg('--attempts', 1),
+    )
+    .action(async (o: JudgeRunFlags) => {
+      const { runJudgeRun } = await import('./judge.ts');
+      await runJudgeRun(io, o);
     });
   judge
     .command('report')

@@ -96,3 +96,47 @@ export async function runImportJudgments(
     await rt.close();
   }
 }
+
+/** Flags of `zhujiu judge run`. */
+export interface JudgeRunFlags {
+  readonly model: string;
+  readonly suite: string;
+  readonly judge: string;
+  readonly attempts?: number;
+}
+
+/**
+ * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
+ * "n of m judged", the failures (retryable by running again) and the unanswered items.
+ * @throws AppError `not_found` for an unknown suite, model or judge.
+ */
+export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
+  const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
+  const rt = await openRuntime({ quiet: true });
+  try {
+    const results = await judgeSuite(
+      { db: rt.db.db, logger: rt.logger, config: rt.config },
+      {
+        model: o.model,
+        suite: o.suite,
+        judge: o.judge,
+        ...(o.attempts !== undefined ? { maxAttempts: o.attempts } : {}),
+      },
+    );
+    for (const r of results) {
+      io.out(
+        `${r.dataset} (${r.rubric}, judge ${o.judge}): ${r.judged} of ${r.judged + r.failed} judged, ` +
+          `${r.failed} judge failures, ${r.skipped} already judged, ${r.calls} judge calls` +
+          (r.unanswered > 0 ? `; ${r.unanswered} items have no stored answer of ${o.model}` : ''),
+      );
+      for (const f of r.failures.slice(0, 10)) {
+        io.out(`  failed item ${f.itemId} after ${f.attempts} attempts: ${f.code}: ${f.message}`);
+      }
+    }
+    if (results.some((r) => r.failed > 0)) {
+      io.out('judge failures are not scores; run the same command again to retry only them');
+    }
+  } finally {
+    await rt.close();
+  }
+}

@@ -312,3 +312,36 @@ export async function listBattleJudgments(
     votes: votes.get(r.battleId) ?? [],
   }));
 }
+
+/** A model's stored answer to one item of a dataset. */
+export interface StoredAnswer {
+  readonly itemId: number;
+  readonly key: string;
+  readonly responseId: number;
+  readonly output: string;
+}
+
+/**
+ * The latest stored answer of a model to each item of a dataset (by item key), whatever request produced it (an
+ * evaluation run, or recorded outputs). Items the model has not answered are absent.
+ */
+export async function latestAnswers(
+  db: Conn,
+  modelId: number,
+  dataset: string,
+): Promise<Map<string, StoredAnswer>> {
+  const rows = await db
+    .selectFrom('responses as r')
+    .innerJoin('items as i', 'i.id', 'r.item_id')
+    .innerJoin('datasets as d', 'd.id', 'i.dataset_id')
+    .select(['r.item_id as itemId', 'i.key as key', 'r.id as responseId', 'r.output as output'])
+    .where('r.model_id', '=', modelId)
+    .where('d.name', '=', dataset)
+    .orderBy('r.id')
+    .execute();
+  const out = new Map<string, StoredAnswer>();
+  for (const r of rows) {
+    if (r.itemId !== null) out.set(r.key, { ...r, itemId: r.itemId });
+  }
+  return out;
+}

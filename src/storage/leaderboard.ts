@@ -326,6 +326,8 @@ export interface ScheduleRow {
   readonly cron: string;
   readonly tz: string;
   readonly lastTickAt: Date | null;
+  /** When the schedule was created or its cron / time zone last changed. */
+  readonly updatedAt: Date;
 }
 
 /** Every schedule row of a name (0 or 1), for tests and status. */
@@ -341,6 +343,7 @@ export async function getSchedule(db: Conn, name: string): Promise<ScheduleRow |
         cron: r.cron,
         tz: r.tz,
         lastTickAt: r.last_tick_at === null ? null : new Date(r.last_tick_at),
+        updatedAt: new Date(r.updated_at),
       }
     : undefined;
 }

@@ -3,13 +3,17 @@
  * battles on distinct instructions are posted through the fake Discord (real discord.js), 40 simulated voters
  * react following the AlpacaEval GPT-4-turbo judge preferences (with 10 % random votes from a seeded
  * generator), the battles close, and `/leaderboard` must rank the models in the published AlpacaEval order or
- * show overlapping intervals for any pair it inverts. Also: the identity guard over every pair × item.
+ * show overlapping intervals for any pair it inverts. Then a scripted LLM judge (through the real `openai` client
+ * against the local OpenAI-compatible fake) judges the posted battles in both orders ("judge votes", stored apart
+ * from the crowd's votes) and `/judge agree` reports its agreement with the crowd. Also: the identity guard over
+ * every pair × item.
  * Skipped (with a message) when ../shared/data is absent.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityGuard, modelTokens } from '../../src/arena/identity-guard.ts';
+import { judgeCrowdAgreement } from '../../src/bot/commands/judge.ts';
 import { BotService } from '../../src/bot/service.ts';
 import { DiscordAdapter } from '../../src/chat/discord/adapter.ts';
 import { loadConfig } from '../../src/config/loader.ts';
@@ -17,11 +21,17 @@ import type { AppConfig } from '../../src/config/schema.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { silentLogger } from '../../src/core/logger.ts';
 import { createRng } from '../../src/core/rng.ts';
+import { judgeBattles } from '../../src/eval/judge/judge.ts';
+import { loadRubric } from '../../src/eval/judge/rubrics.ts';
 import { importOutputs } from '../../src/import/outputs.ts';
+import { OpenAiCompatibleClient } from '../../src/llm/openai-client.ts';
+import { dbResponseCache } from '../../src/llm/response-cache.ts';
 import { battleTexts } from '../../src/storage/arena-queries.ts';
 import { getBattle } from '../../src/storage/battles.ts';
+import { ensureModels } from '../../src/storage/models.ts';
 import type { VoteChoice } from '../../src/storage/schema.ts';
 import { CHANNEL_ID, FakeDiscord, GUILD_ID, MAINTAINER_ROLE_ID } from '../fakes/discord.ts';
+import { type FakeCall, startFakeOpenAi } from '../fakes/openai.ts';
 import { type Backend, freshDb, type TestDb } from '../helpers/db.ts';
 import { diagnostics } from '../helpers/diagnostics.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../helpers/shared-data.ts';
@@ -268,6 +278,128 @@ describe.skipIf(!present)(
       note(
         `inverted pairs (all with overlapping intervals): ${inverted.length ? inverted.join(', ') : 'none'}\n`,
       );
+    });
+
+    it('a scripted LLM judge judges the posted battles; /judge agree reports judge vs crowd', async () => {
+      const note = diagnostics('judge votes vs the crowd');
+      const prefs = new Map(ORDER.filter((m) => m !== BASELINE).map((m) => [m, preferences(m)]));
+      // answer text → model, so the scripted judge can follow the AlpacaEval judge's preferences
+      const byOutput = new Map<string, string>();
+      for (const m of ORDER) {
+        const rows = JSON.parse(
+          readFileSync(sharedData(...AE, 'model_outputs', `${m}.json`), 'utf8'),
+        ) as { output: string }[];
+        for (const r of rows) byOutput.set(r.output.trim(), m);
+      }
+      const between = (text: string, a: string, b: string) =>
+        text.split(a)[1]?.split(b)[0]?.trim() ?? '';
+      let biased = 0;
+      const fakeJudge = await startFakeOpenAi({
+        answer: (c: FakeCall) => {
+          const text = c.messages[c.messages.length - 1]?.content ?? '';
+          const q = between(text, '[Question / 问题]', '[The start of');
+          const a = byOutput.get(between(text, "[The start of Assistant A's answer]", '[The end'));
+          const b = byOutput.get(between(text, "[The start of Assistant B's answer]", '[The end'));
+          if (!a || !b) return 'I cannot judge this.';
+          // one instruction in eight: a position-biased judge (always the first answer), a flip → a tie
+          if (q.length % 8 === 0) {
+            biased++;
+            return 'The first answer is better. [[A]]';
+          }
+          const v = judgeChoice(prefs, a, b, q);
+          return JSON.stringify({
+            reason: 'scripted',
+            winner: v === 'left' ? 'A' : v === 'right' ? 'B' : 'tie',
+          });
+        },
+      });
+      try {
+        const judgeName = 'scripted-judge';
+        const ids = await ensureModels(db.db, [judgeName], 'openai');
+        const judge = new OpenAiCompatibleClient({
+          name: judgeName,
+          baseUrl: fakeJudge.baseUrl,
+          model: 'fake-model',
+          maxRetries: 0,
+          cache: dbResponseCache(db.db, ids.get(judgeName) as number),
+          logger: silentLogger,
+        });
+        const battles = await sql<{ id: number }>`
+          SELECT id FROM battles WHERE source = 'arena' AND status IN ('open', 'closed') ORDER BY id`.execute(
+          db.db,
+        );
+        const targets = [];
+        for (const row of battles.rows) {
+          const t = await battleTexts(db.db, Number(row.id));
+          if (!t) throw new Error('battle missing');
+          targets.push({
+            battleId: Number(row.id),
+            question: t.prompt,
+            left: t.left,
+            right: t.right,
+          });
+        }
+        expect(targets).toHaveLength(BATTLES);
+        const votesBefore = await sql<{ n: number }>`SELECT count(*)::int AS n FROM votes`.execute(
+          db.db,
+        );
+        const r = await judgeBattles({
+          db: db.db,
+          judge,
+          rubric: loadRubric(`${PROJECT_ROOT}/config`, 'pairwise'),
+          battles: targets,
+        });
+        expect({ judged: r.judged, failed: r.failed }).toEqual({ judged: BATTLES, failed: 0 });
+        expect(fakeJudge.callCount).toBe(2 * BATTLES); // both orders of every battle
+        // judge votes never become votes
+        const votesAfter = await sql<{ n: number }>`SELECT count(*)::int AS n FROM votes`.execute(
+          db.db,
+        );
+        expect(votesAfter.rows[0]?.n).toBe(votesBefore.rows[0]?.n);
+
+        const rows = await judgeCrowdAgreement(db.db);
+        expect(rows).toHaveLength(1);
+        const row = rows[0];
+        expect(row?.judged).toBe(BATTLES);
+        // n = the judged battles with a crowd majority (one choice with the most live votes), counted here directly
+        const live = await sql<{ battle_id: number; choice: string; n: number }>`
+          SELECT battle_id, choice, count(*)::int AS n FROM votes WHERE retracted_at IS NULL
+           GROUP BY battle_id, choice`.execute(db.db);
+        const tally = new Map<number, number[]>();
+        for (const v of live.rows)
+          tally.set(Number(v.battle_id), [...(tally.get(Number(v.battle_id)) ?? []), v.n]);
+        const withMajority = [...tally.values()].filter((ns) => {
+          const top = Math.max(...ns);
+          return ns.filter((x) => x === top).length === 1;
+        }).length;
+        expect(row?.n).toBe(withMajority);
+        expect(row?.n).toBeGreaterThan(0);
+        expect(row?.kappa ?? 0).toBeGreaterThan(0.5);
+
+        const interaction = fake.slashCommand(
+          'judge',
+          { action: 'agree' },
+          { id: '1500000000000000002', roles: [MAINTAINER_ROLE_ID] },
+        );
+        const deadline = Date.now() + 300_000; // a guard against a hang only
+        while (
+          Date.now() < deadline &&
+          !fake.responsesFor(interaction).some((x) => x.kind === 'original')
+        ) {
+          await new Promise((res) => setTimeout(res, 50));
+        }
+        const reply = JSON.stringify(
+          fake.responsesFor(interaction).find((x) => x.kind === 'original')?.body,
+        );
+        expect(reply).toContain(judgeName);
+        expect(reply).toContain((row?.kappa ?? 0).toFixed(3));
+        note(
+          `judge vs crowd on ${BATTLES} battles (${biased} position-biased replies → ties): n ${row?.n}, ` +
+            `kappa ${row?.kappa?.toFixed(3)}, quadratic ${row?.kappaQuadratic?.toFixed(3)}, exact ${((row?.exact ?? 0) * 100).toFixed(1)} %\n`,
+        );
+      } finally {
+        await fakeJudge.close();
+      }
     });
 
     it('the identity guard over every pair × item of the imported outputs', async () => {

@@ -3,7 +3,7 @@
  * The platform-neutral command handlers, written once for Discord, Slack and the terminal:
  * `/arena [ability]` (maintainers: post a battle now in the caller's channel),
  * `/leaderboard [overall|ability|method|model] [name]` (from the board service's latest snapshot),
- * `/models`. Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
+ * `/models`, `/judge agree` (maintainers: judge vs crowd agreement). Handlers never throw: unexpected errors are logged and answered with a short ephemeral apology.
  */
 import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
@@ -17,6 +17,7 @@ import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
+import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
@@ -112,6 +113,18 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         ),
       );
     },
+    judge: async (ctx) => {
+      const action = (ctx.args.action ?? '').trim();
+      if (action !== 'agree') {
+        return ctx.reply(
+          { text: `Unknown /judge action "${action}". Use /judge agree.` },
+          { ephemeral: true },
+        );
+      }
+      const judge = (ctx.args.judge ?? '').trim();
+      const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
+      await ctx.reply(judgeAgreeContent(rows));
+    },
     models: async (ctx) => {
       const rows = await modelResponseCounts(deps.db);
       const importedOnly = await importedOnlyModelCount(deps.db);
@@ -147,7 +160,9 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     try {
       if (!spec || !handler) {
         await ctx.reply(
-          { text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard or /models.` },
+          {
+            text: `Unknown command /${ctx.name}. Try /ask, /arena, /leaderboard, /judge or /models.`,
+          },
           { ephemeral: true },
         );
         return;

@@ -4,6 +4,7 @@
  */
 
 export { type CommandDeps, createCommandHandler, MAINTAINER_REFUSAL } from './handlers.ts';
+export { type JudgeCrowdRow, judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 export {
   LEADERBOARD_VIEWS,
   type LeaderboardRequest,

@@ -50,6 +50,16 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'judge',
+    description:
+      'LLM judge vs the crowd on the arena battles: kappa, weighted kappa, agreement (maintainers)',
+    options: [
+      { name: 'action', description: 'What to show', choices: ['agree'], required: true },
+      { name: 'judge', description: 'Only this judge' },
+    ],
+    maintainerOnly: true,
+  },
+  {
     name: 'models',
     description: 'The models under evaluation and their number of stored answers',
     options: [],

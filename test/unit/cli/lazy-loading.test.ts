@@ -25,6 +25,10 @@ const HEAVY = [
   '@hono/node-server',
   'zod',
   'yaml',
+  'vega',
+  'vega-lite',
+  '@resvg/resvg-js',
+  'croner',
 ];
 
 /** Static imports of one file: `import … from 'x'`, `import 'x'`, `export … from 'x'`; not `import type`. */

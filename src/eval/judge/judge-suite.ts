@@ -1,0 +1,117 @@
+/**
+ * @module eval/judge/judge-suite
+ * `zhujiu judge run`: judges a model's stored answers to the scoring datasets of a suite (config/suites/*.yaml
+ * entries with `method: scoring`) with each dataset's rubric, plus the safety-violation check where the dataset
+ * asks for it (docs/scoring.md §3). Answers come from the responses table (an evaluation run's, or recorded
+ * outputs); items the model has not answered are counted, not judged. Resumable: judged items are skipped and
+ * judge failures asked again.
+ */
+import type { Kysely } from 'kysely';
+import type { LoadedConfig } from '../../config/loader.ts';
+import { AppError } from '../../core/errors.ts';
+import type { Logger } from '../../core/logger.ts';
+import { openLlmClient } from '../../llm/factory.ts';
+import type { LlmClient } from '../../llm/types.ts';
+import { latestAnswers } from '../../storage/judge-scores.ts';
+import { findModel } from '../../storage/models.ts';
+import type { Database } from '../../storage/schema.ts';
+import { prepareDataset } from '../datasets/prepare.ts';
+import { type JudgeRunResult, judgeAnswers } from './judge.ts';
+import { loadRubric } from './rubrics.ts';
+
+/** What was judged in one dataset. */
+export interface DatasetJudgeResult extends JudgeRunResult {
+  readonly dataset: string;
+  readonly rubric: string;
+  /** Items of the dataset the model has no stored answer to. */
+  readonly unanswered: number;
+}
+
+/** Options of {@link judgeSuite}. */
+export interface JudgeSuiteOptions {
+  readonly model: string;
+  readonly suite: string;
+  /** A model of config/models.yaml acting as the judge. */
+  readonly judge: string;
+  readonly maxAttempts?: number;
+  /** Overrides the judge's client (tests). */
+  readonly judgeClient?: LlmClient;
+}
+
+/**
+ * Judges the model's answers to every scoring dataset of the suite.
+ * @throws AppError `not_found` (suite, model, judge), `config_invalid` (a scoring dataset without a loader).
+ */
+export async function judgeSuite(
+  deps: { readonly db: Kysely<Database>; readonly logger: Logger; readonly config: LoadedConfig },
+  o: JudgeSuiteOptions,
+): Promise<DatasetJudgeResult[]> {
+  const { config, db } = deps;
+  const suite = config.suites.get(o.suite);
+  if (!suite) {
+    throw new AppError(
+      'not_found',
+      `--suite ${o.suite}: no such suite; the suites are ${[...config.suites.keys()].join(', ') || '(none)'}`,
+    );
+  }
+  const entries = suite.datasets.filter((d) => d.method === 'scoring');
+  if (entries.length === 0) {
+    throw new AppError('not_found', `suite ${o.suite} has no scoring dataset (method: scoring)`);
+  }
+  const model = await findModel(db, o.model);
+  if (!model) {
+    throw new AppError(
+      'not_found',
+      `--model ${o.model}: no such model; run an evaluation or import its outputs first`,
+    );
+  }
+  let judge = o.judgeClient;
+  if (!judge) {
+    const cfg = config.models.find((m) => m.name === o.judge);
+    if (!cfg) {
+      throw new AppError(
+        'not_found',
+        `--judge ${o.judge}: not in config/models.yaml; add it there (any OpenAI-compatible endpoint)`,
+      );
+    }
+    judge = (await openLlmClient(cfg, { db, logger: deps.logger, apiKeyFor: config.apiKeyFor }))
+      .client;
+  }
+  const loc = { datasetsDir: config.datasetsDir, cacheDir: config.datasetsCacheDir };
+  const out: DatasetJudgeResult[] = [];
+  for (const entry of entries) {
+    const rubric = loadRubric(config.configDir, entry.rubric ?? 'ten_point');
+    const safety = entry.safety_check
+      ? loadRubric(config.configDir, 'safety_violation')
+      : undefined;
+    const ds = await prepareDataset(suite.name, entry, loc);
+    const answers = await latestAnswers(db, model.id, entry.name);
+    const targets = [];
+    let unanswered = 0;
+    for (const item of ds.items) {
+      const a = answers.get(item.key);
+      if (!a) {
+        unanswered++;
+        continue;
+      }
+      targets.push({
+        itemId: a.itemId,
+        question: item.prompt,
+        reference: typeof item.reference === 'string' ? item.reference : null,
+        answer: a.output,
+        responseId: a.responseId,
+      });
+    }
+    const r = await judgeAnswers({
+      db,
+      judge,
+      rubric,
+      ...(safety ? { safety } : {}),
+      modelId: model.id,
+      targets,
+      ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
+    });
+    out.push({ ...r, dataset: entry.name, rubric: `${rubric.name}@${rubric.version}`, unanswered });
+  }
+  return out;
+}

@@ -1,0 +1,100 @@
+/**
+ * The board chart renders Chinese and Latin labels with the shipped font (system fonts off): the PNG has the
+ * expected size, its label regions have ink, and they differ from a render whose labels are empty.
+ */
+import { Resvg } from '@resvg/resvg-js';
+import { describe, expect, it } from 'vitest';
+import { type ChartRow, renderBoardPng } from '../../../src/leaderboard/chart.ts';
+
+const ab = (x: number) => ({
+  knowledge: x,
+  chinese_specific: x - 1,
+  language: null,
+  reasoning: x + 0.5,
+  refusal: x,
+  safety: x - 2,
+  robustness: x,
+});
+const ROWS: ChartRow[] = [
+  { model: 'gpt-4o', rank: 1, final: 8.2, lo: 7.1, hi: 9.0, abilities: ab(8) },
+  { model: '通义千问-Max', rank: 2, final: 6.5, lo: 5.0, hi: 7.7, abilities: ab(6) },
+  { model: '文心一言 4.0', rank: 3, final: 4.1, lo: 2.2, hi: 5.0, abilities: ab(4) },
+];
+const TITLE = '每日排行榜 2026-11-30';
+
+/** Decodes a PNG to RGBA with resvg (an <image> in an SVG of the same size). */
+function decode(png: Uint8Array): { width: number; height: number; rgba: Uint8Array } {
+  const view = new DataView(png.buffer, png.byteOffset);
+  const width = view.getUint32(16);
+  const height = view.getUint32(20);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}"><image width="${width}" height="${height}" xlink:href="data:image/png;base64,${Buffer.from(png).toString('base64')}"/></svg>`;
+  const img = new Resvg(svg, { font: { loadSystemFonts: false } }).render();
+  return { width, height, rgba: new Uint8Array(img.pixels) };
+}
+
+/** Dark pixels (any channel < 128) in a rectangle. */
+function ink(
+  d: { width: number; rgba: Uint8Array },
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): number {
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const k = (y * d.width + x) * 4;
+      if (d.rgba[k]! < 128 || d.rgba[k + 1]! < 128 || d.rgba[k + 2]! < 128) n++;
+    }
+  }
+  return n;
+}
+
+/** Number of pixels that differ between two same-size images in a rectangle. */
+function diff(
+  a: { width: number; rgba: Uint8Array },
+  b: { rgba: Uint8Array },
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): number {
+  let n = 0;
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const k = (y * a.width + x) * 4;
+      if (Math.abs(a.rgba[k]! - b.rgba[k]!) > 40) n++;
+    }
+  }
+  return n;
+}
+
+describe('board chart', () => {
+  it('renders CJK labels and title with the shipped font', async () => {
+    const png = await renderBoardPng(ROWS, { title: TITLE });
+    expect(Buffer.from(png.subarray(1, 4)).toString()).toBe('PNG');
+    const full = decode(png);
+    // 2× zoom of a ~560 px wide bar chart plus the legend: wide and tall enough for 3 rows and the heat map.
+    expect(full.width).toBeGreaterThan(1000);
+    expect(full.width).toBeLessThan(2400);
+    expect(full.height).toBeGreaterThan(500);
+    expect(full.height).toBeLessThan(2000);
+
+    // The same chart with empty labels (names and title): same layout, no glyphs.
+    const blank = ROWS.map((r, i) => ({ ...r, model: ' '.repeat(i + 1) }));
+    const empty = decode(await renderBoardPng(blank, { title: ' ' }));
+    // Title band (top) and the model-label column (left of the bars).
+    const title = { x0: 0, y0: 0, x1: Math.floor(full.width / 2), y1: 70 };
+    expect(ink(full, title.x0, title.y0, title.x1, title.y1)).toBeGreaterThan(300);
+    expect(ink(empty, title.x0, title.y0, title.x1, title.y1)).toBeLessThan(50);
+    const labels = { x0: 0, y0: 80, x1: 260, y1: 400 };
+    expect(ink(full, labels.x0, labels.y0, labels.x1, labels.y1)).toBeGreaterThan(500);
+    if (empty.width === full.width && empty.height === full.height) {
+      expect(diff(full, empty, labels.x0, labels.y0, labels.x1, labels.y1)).toBeGreaterThan(500);
+    } else {
+      expect(ink(empty, labels.x0, labels.y0, labels.x1, labels.y1)).toBeLessThan(
+        ink(full, labels.x0, labels.y0, labels.x1, labels.y1) / 4,
+      );
+    }
+  });
+});
