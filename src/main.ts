@@ -15,6 +15,7 @@ import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
+import { assertStartable } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
@@ -39,6 +40,8 @@ export interface RuntimeOptions extends LoadOptions {
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
   readonly quiet?: boolean;
+  /** Run the start-up checks of `bot` / `worker` ({@link assertStartable}) before opening the database. */
+  readonly checkStart?: boolean;
   /**
    * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
    * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
@@ -66,6 +69,9 @@ function logOutput(config: LoadedConfig, terminalChat: boolean): LogOutput {
  */
 export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const config = loadConfig(opts);
+  // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
+  // `zhujiu config check` (config/start-checks.ts).
+  if (opts.checkStart === true) assertStartable(config);
   const terminalChat =
     opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
   const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;

@@ -281,10 +281,10 @@ export class BotService {
     const b = await getBattle(this.#o.db, id);
     if (!b) return undefined;
     const ref = b.platform && b.channelId && b.messageId ? refOf(b) : undefined;
-    if (ref?.platform !== 'shell') return { ref, status: b.status };
+    if (ref?.platform !== 'shell') return { ref, status: b.status, source: b.source };
     const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
-    return { ref, status: b.status, liveChoice: live?.choice ?? null };
+    return { ref, status: b.status, source: b.source, liveChoice: live?.choice ?? null };
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */

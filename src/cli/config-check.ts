@@ -1,23 +1,37 @@
 /**
  * @module cli/config-check
- * `zhujiu config check`: validate the configuration files and the environment, and summarise them.
+ * `zhujiu config check`: the validation `bot` and `worker` run at start, and nothing else: the files' schemas
+ * (config/loader.ts) and the start-up checks (config/start-checks.ts) through the same functions, then a
+ * connection check of the database the start would open (skipped with `--no-connect`), then a summary.
  */
 import { loadConfig } from '../config/loader.ts';
-import { AppError } from '../core/errors.ts';
+import { assertStartable } from '../config/start-checks.ts';
 import type { CliIo } from './io.ts';
+
+/** Flags of `config check`. */
+export interface ConfigCheckOptions {
+  /** false with `--no-connect`: do not try the database connection. */
+  readonly connect?: boolean;
+}
 
 /**
  * Runs `zhujiu config check`.
- * @throws AppError `config_invalid` / `env_invalid` naming the file, line and fix.
+ * @throws AppError `config_invalid` / `env_invalid` naming the file, line and fix; `db_unavailable` when
+ *   `DATABASE_URL` cannot be reached (unless `--no-connect`).
  */
-export function runConfigCheck(io: CliIo): void {
+export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Promise<void> {
   const c = loadConfig();
-  if (c.env.DATABASE_URL && !c.env.ZHUJIU_VOTER_SECRET) {
-    throw new AppError(
-      'env_invalid',
-      'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the ' +
-        'same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-    );
+  assertStartable(c);
+  let database: string;
+  if (!c.env.DATABASE_URL) {
+    database = `embedded PGlite in ${c.dataDir} (opened at start; one process at a time)`;
+  } else if (o.connect === false) {
+    database = 'Postgres (DATABASE_URL), connection not checked (--no-connect)';
+  } else {
+    const { openDb } = await import('../storage/db.ts');
+    const db = await openDb({ kind: 'postgres', url: c.env.DATABASE_URL, poolSize: 1 });
+    database = `${db.describe}, reachable`;
+    await db.close();
   }
   io.out(`config OK: ${c.configDir}`);
   io.out(
@@ -26,12 +40,10 @@ export function runConfigCheck(io: CliIo): void {
   io.out(
     `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
   );
-  io.out(
-    `  database: ${c.env.DATABASE_URL ? 'Postgres (DATABASE_URL)' : `embedded PGlite in ${c.dataDir}`}`,
-  );
+  io.out(`  database: ${database}`);
   const chat = [
     c.env.DISCORD_TOKEN ? 'discord' : null,
-    c.env.SLACK_BOT_TOKEN ? 'slack' : null,
+    c.env.SLACK_BOT_TOKEN ? `slack (${c.app.platforms.slack.mode} mode)` : null,
   ].filter(Boolean);
   io.out(
     `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,

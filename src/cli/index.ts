@@ -29,6 +29,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import type { ConfigCheckOptions } from './config-check.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo } from './io.ts';
@@ -115,11 +116,12 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection',
     )
-    .action(async () => {
+    .option('--no-connect', 'skip the database connection check')
+    .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
-      await runConfigCheck(io);
+      await runConfigCheck(io, o);
     });
 
   const imp = program

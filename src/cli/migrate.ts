@@ -4,7 +4,7 @@
  */
 import { AppError } from '../core/errors.ts';
 import { openRuntime } from '../main.ts';
-import { migrateDown } from '../storage/db.ts';
+import { migrateDown, migrateToLatest } from '../storage/db.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu migrate`. */
@@ -25,17 +25,30 @@ export async function runMigrate(io: CliIo, o: MigrateOptions): Promise<void> {
         '(for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
     );
   }
-  const rt = await openRuntime({ migrate: !o.down, quiet: true });
+  // Migrate here, not in openRuntime, so the message says what this run did.
+  const rt = await openRuntime({ migrate: false, quiet: true });
   try {
     if (o.down) {
       const r = await migrateDown(rt.db.db);
       if (r.error)
         throw new AppError('db_migration_failed', String((r.error as Error).message ?? r.error));
+      const names = (r.results ?? []).map((x) => x.migrationName);
       io.out(
-        `rolled back: ${(r.results ?? []).map((x) => x.migrationName).join(', ') || '(nothing)'}`,
+        names.length === 0
+          ? `nothing to roll back: no migration is applied in ${rt.db.describe}`
+          : `rolled back ${names.join(', ')} in ${rt.db.describe} (what it created is gone); ` +
+              '`zhujiu migrate` applies it again (every start does too)',
       );
     } else {
-      io.out(`database is up to date (${rt.db.describe})`);
+      const r = await migrateToLatest(rt.db.db);
+      const applied = (r.results ?? [])
+        .filter((x) => x.status === 'Success')
+        .map((x) => x.migrationName);
+      io.out(
+        applied.length === 0
+          ? `database is up to date (${rt.db.describe}): nothing to apply`
+          : `applied ${applied.join(', ')}; database is up to date (${rt.db.describe})`,
+      );
     }
   } finally {
     await rt.close();

@@ -53,7 +53,7 @@ export async function startService(
   kind: 'bot' | 'worker',
   opts: ServiceOptions,
 ): Promise<StartedService> {
-  const rt = await openRuntime(opts);
+  const rt = await openRuntime({ ...opts, checkStart: true });
   let http: Running | undefined;
   try {
     // Everything that can fail on bad configuration comes before anything starts listening, so a bad start

@@ -40,6 +40,12 @@ export interface LoadedConfig {
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
   readonly datasetsCacheDir: string;
+  /**
+   * Where a key is written: `file:line:col` (relative to the working directory) for a path that exists in
+   * `config/default.yaml` (`'default'`) or `config/models.yaml` (`'models'`), else the file name (or
+   * `(defaults)` when the file does not exist).
+   */
+  readonly locate: (file: 'default' | 'models', path: readonly (string | number)[]) => string;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
@@ -89,6 +95,31 @@ export function parseYamlFile<S extends z.ZodType>(
   schema: S,
   cwd = process.cwd(),
 ): z.output<S> {
+  return parseYamlFileLocated(file, schema, cwd).data;
+}
+
+/** The position of a path in a parsed YAML document, as `file:line:col`, or undefined when it is not there. */
+function positionOf(
+  doc: Document,
+  lc: LineCounter,
+  shown: string,
+  path: readonly (string | number)[],
+): string | undefined {
+  const node = path.length === 0 ? doc.contents : doc.getIn(path as unknown[], true);
+  if (!isNode(node) || !node.range) return undefined;
+  const p = lc.linePos(node.range[0]);
+  return `${shown}:${p.line}:${p.col}`;
+}
+
+/**
+ * {@link parseYamlFile}, also returning a function that gives the `file:line:col` of a key path (for problems
+ * found after validation, e.g. a duplicate name or an unset `api_key_env`).
+ */
+export function parseYamlFileLocated<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  cwd = process.cwd(),
+): { data: z.output<S>; at: (path: readonly (string | number)[]) => string } {
   const shown = display(file, cwd);
   let text: string;
   try {
@@ -113,7 +144,7 @@ export function parseYamlFile<S extends z.ZodType>(
   if (!parsed.success) {
     throw new AppError('config_invalid', locate(doc, lc, shown, parsed.error.issues).join('\n'));
   }
-  return parsed.data;
+  return { data: parsed.data, at: (path) => positionOf(doc, lc, shown, path) ?? shown };
 }
 
 /** Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value). */
@@ -174,19 +205,34 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   };
 
   const defaultFile = join(configDir, 'default.yaml');
+  const noPosition = (shown: string) => () => shown;
+  let atDefault: (path: readonly (string | number)[]) => string = noPosition('(defaults)');
   const app = existsSync(defaultFile)
-    ? attempt(() => parseYamlFile(defaultFile, appConfigSchema, cwd), appConfigSchema.parse({}))
+    ? attempt(() => {
+        const r = parseYamlFileLocated(defaultFile, appConfigSchema, cwd);
+        atDefault = r.at;
+        return r.data;
+      }, appConfigSchema.parse({}))
     : appConfigSchema.parse({});
   const modelsFile = join(configDir, 'models.yaml');
+  let atModels: (path: readonly (string | number)[]) => string = noPosition('(no models.yaml)');
   const models = existsSync(modelsFile)
-    ? attempt(() => parseYamlFile(modelsFile, modelsFileSchema, cwd).models, [] as ModelConfig[])
+    ? attempt(() => {
+        const r = parseYamlFileLocated(modelsFile, modelsFileSchema, cwd);
+        atModels = r.at;
+        return r.data.models;
+      }, [] as ModelConfig[])
     : [];
-  const seen = new Set<string>();
-  for (const m of models) {
-    if (seen.has(m.name))
-      problems.push(`${display(modelsFile, cwd)}: model "${m.name}" is listed twice`);
-    seen.add(m.name);
-  }
+  const first = new Map<string, number>();
+  models.forEach((m, i) => {
+    const prev = first.get(m.name);
+    if (prev !== undefined) {
+      problems.push(
+        `${atModels(['models', i, 'name'])} models.${i}.name: model "${m.name}" is listed twice ` +
+          `(first at ${atModels(['models', prev, 'name'])}); give each model its own name or remove one`,
+      );
+    } else first.set(m.name, i);
+  });
   const suites = new Map<string, SuiteConfig>();
   const suitesDir = join(configDir, 'suites');
   if (existsSync(suitesDir)) {
@@ -229,5 +275,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     datasetsDir,
     datasetsCacheDir,
     apiKeyFor,
+    locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
+      file === 'default' ? atDefault(path) : atModels(path),
   });
 }

@@ -9,16 +9,36 @@ import { ABILITIES } from './abilities.ts';
 
 export { ABILITIES, type Ability } from './abilities.ts';
 
-/** The three evaluation methods (SCORING.md §1). */
+/** The three evaluation methods (docs/scoring.md §1). */
 export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 /** One evaluation method. */
 export type Method = (typeof METHODS)[number];
 
-const emojiSet = z.strictObject({
-  left: z.string().min(1),
-  equal: z.string().min(1),
-  right: z.string().min(1),
-});
+const emojiSet = z
+  .strictObject({
+    left: z.string().min(1),
+    equal: z.string().min(1),
+    right: z.string().min(1),
+  })
+  .superRefine((e, ctx) => {
+    // One emoji for two choices would make every such reaction count as the first choice only.
+    const keys = ['left', 'equal', 'right'] as const;
+    const norm = (x: string) =>
+      x
+        .normalize('NFC')
+        .replace(/[\uFE0E\uFE0F]/g, '')
+        .trim();
+    keys.forEach((k, i) => {
+      const same = keys.slice(0, i).find((j) => norm(e[j]) === norm(e[k]));
+      if (same) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `"${e[k]}" is already the emoji for ${same}: each choice needs its own emoji`,
+        });
+      }
+    });
+  });
 
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({

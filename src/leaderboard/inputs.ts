@@ -15,6 +15,7 @@ import {
   boardBattleTypes,
   boardModels,
   itemScoresOfRuns,
+  judgeGrades,
   latestFinishedRuns,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
@@ -58,10 +59,23 @@ export async function loadBoardInput(
     latestFinishedRuns(db),
     boardBattleTypes(db, sources),
   ]);
-  const scores = await itemScoresOfRuns(
+  const fromRuns = await itemScoresOfRuns(
     db,
     runs.map((r) => r.runId),
   );
+  // Judge grades join the scoring method; an item already scored by a counted run keeps that run's score.
+  const judged = await judgeGrades(db);
+  const seen = new Set(fromRuns.map((s) => `${s.model}\u0000${s.method}\u0000${s.itemId}`));
+  const scores = [
+    ...fromRuns,
+    ...judged.grades.filter((g) => !seen.has(`${g.model}\u0000${g.method}\u0000${g.itemId}`)),
+  ];
+  const judgeFailures = new Map<string, Map<string, number>>();
+  for (const f of judged.failures) {
+    const m = judgeFailures.get(f.dataset) ?? new Map<string, number>();
+    m.set(f.model, f.failures);
+    judgeFailures.set(f.dataset, m);
+  }
   // Group by dataset and method; items aligned across models by item id (the pairing of the bootstrap).
   const groups = new Map<
     string,
@@ -105,6 +119,9 @@ export async function loadBoardInput(
       items: n,
       scores: per,
       violations,
+      ...(g.method === 'scoring' && judgeFailures.has(g.dataset)
+        ? { failures: judgeFailures.get(g.dataset)! }
+        : {}),
     });
   }
   datasets.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));

@@ -139,6 +139,57 @@ export async function itemScoresOfRuns(
 }
 
 /**
+ * Judge grades (Scoring Evaluation, table `judge_scores`): for each model and item the latest single-answer
+ * verdict (any judge), on the ten-point scale, 0 for a safety violation; and judge failures per model and dataset
+ * (failures are never scores, docs/scoring.md §3).
+ */
+export async function judgeGrades(db: Conn): Promise<{
+  grades: StoredItemScore[];
+  failures: { model: string; dataset: string; failures: number }[];
+}> {
+  const g = await sql<{
+    model: string;
+    dataset: string;
+    ability: string;
+    item: number;
+    score: number;
+    sv: boolean | null;
+  }>`
+    SELECT DISTINCT ON (j.model_id, j.item_id)
+           m.name AS model, d.name AS dataset, i.ability, j.item_id AS item,
+           CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE j.raw_score / j.max_score * 10 END AS score,
+           j.safety_flag AS sv
+      FROM judge_scores j
+      JOIN models m ON m.id = j.model_id
+      JOIN items i ON i.id = j.item_id
+      JOIN datasets d ON d.id = i.dataset_id
+     WHERE j.kind = 'single' AND j.status = 'judged' AND j.raw_score IS NOT NULL
+     ORDER BY j.model_id, j.item_id, j.updated_at DESC, j.id DESC`.execute(db);
+  const f = await sql<{ model: string; dataset: string; n: number }>`
+    SELECT m.name AS model, d.name AS dataset, count(DISTINCT j.item_id) AS n
+      FROM judge_scores j
+      JOIN models m ON m.id = j.model_id
+      JOIN items i ON i.id = j.item_id
+      JOIN datasets d ON d.id = i.dataset_id
+     WHERE j.kind = 'single' AND j.status = 'failed'
+       AND NOT EXISTS (SELECT 1 FROM judge_scores k WHERE k.model_id = j.model_id AND k.item_id = j.item_id
+                        AND k.kind = 'single' AND k.status = 'judged')
+     GROUP BY m.name, d.name`.execute(db);
+  return {
+    grades: g.rows.map((x) => ({
+      model: x.model,
+      dataset: x.dataset,
+      ability: x.ability,
+      method: 'scoring',
+      itemId: Number(x.item),
+      score: Number(x.score),
+      violation: Boolean(x.sv),
+    })),
+    failures: f.rows.map((x) => ({ model: x.model, dataset: x.dataset, failures: Number(x.n) })),
+  };
+}
+
+/**
  * Models that belong on the board whatever the votes: those with stored answers (they can battle) or a
  * succeeded evaluation run. Models known only from imported votes join the board through those votes, when
  * their source is counted.
@@ -148,6 +199,7 @@ export async function boardModels(db: Conn): Promise<string[]> {
     SELECT m.name FROM models m
      WHERE EXISTS (SELECT 1 FROM responses r WHERE r.model_id = m.id)
         OR EXISTS (SELECT 1 FROM eval_runs e WHERE e.model_id = m.id AND e.status = 'succeeded')
+        OR EXISTS (SELECT 1 FROM judge_scores j WHERE j.model_id = m.id)
      ORDER BY m.name`.execute(db);
   return r.rows.map((x) => x.name);
 }
@@ -165,6 +217,7 @@ export async function boardInputState(db: Conn): Promise<string> {
     ru: number | null;
     rf: Date | string | null;
     mo: number;
+    ju: Date | string | null;
     bt: number | null;
   }>`
     SELECT (SELECT max(id) FROM vote_events) AS ev,
@@ -174,6 +227,7 @@ export async function boardInputState(db: Conn): Promise<string> {
            (SELECT max(id) FROM eval_runs WHERE status = 'succeeded') AS ru,
            (SELECT max(finished_at) FROM eval_runs WHERE status = 'succeeded') AS rf,
            (SELECT count(*) FROM models) AS mo,
+           (SELECT max(updated_at) FROM judge_scores) AS ju,
            (SELECT max(id) FROM battles) AS bt`.execute(db);
   const x = r.rows[0]!;
   const t = (v: Date | string | null) => (v === null ? '-' : new Date(v).toISOString());
@@ -185,6 +239,7 @@ export async function boardInputState(db: Conn): Promise<string> {
     x.ru ?? '-',
     t(x.rf),
     Number(x.mo),
+    t(x.ju),
     x.bt ?? '-',
   ].join('/');
 }

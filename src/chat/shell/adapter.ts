@@ -87,6 +87,8 @@ export interface ShellBattleInfo {
   /** Its message; undefined when it was never posted (pending or voided). */
   readonly ref: MessageRef | undefined;
   readonly status: 'pending' | 'open' | 'closed' | 'void';
+  /** Where its votes come from: `arena` for battles the bot posts, else the source of an import. */
+  readonly source?: string;
   /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
   readonly liveChoice?: Choice | null;
 }
@@ -497,7 +499,18 @@ export class ShellAdapter implements ChatPlatform {
     const battle = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     if (!battle) return this.#print(`no battle #${battleId}`);
     const ref = battle.ref;
-    if (!ref) return this.#print(`battle #${battleId} was never posted`);
+    if (!ref) {
+      if (battle.source !== undefined && battle.source !== 'arena')
+        return this.#print(
+          `battle #${battleId} is an imported public vote (source ${battle.source}), closed when it was imported: ` +
+            'only battles the bot posts take votes (type /arena for one)',
+        );
+      return this.#print(
+        battle.status === 'void'
+          ? `battle #${battleId} was never posted (posting it failed, so it was voided); type /arena for a new one`
+          : `battle #${battleId} has not been posted yet; vote once its message appears`,
+      );
+    }
     if (ref.platform !== 'shell')
       return this.#print(`battle #${battleId} was posted on ${ref.platform}; vote there`);
     const known = CHOICE_WORDS.map((c) => this.#o.voteEmoji[c]);

@@ -10,15 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotService } from '../../../src/bot/service.ts';
+import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import { appConfigSchema } from '../../../src/config/schema.ts';
+import { systemClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
-import { createBattle, markPosted } from '../../../src/storage/battles.ts';
-import { ensureModels } from '../../../src/storage/models.ts';
-import type { VoteChoice } from '../../../src/storage/schema.ts';
-import { applyVoteEvent } from '../../../src/storage/votes.ts';
+import { getBattle } from '../../../src/storage/battles.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { scriptedModels } from '../../helpers/live-models.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
-import { SECRET } from './helpers.ts';
+import { counterSeeds, SECRET, terminal } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -57,70 +60,64 @@ describe('export battles round trip', () => {
 
   beforeAll(async () => {
     d = await freshDb('pglite');
+    // 30 live battles asked with /ask in the terminal (scripted models on the fake OpenAI-compatible server),
+    // voted on by 1–4 people each; the stronger model wins more often; one follow-up makes a 2-turn battle.
     const names = Object.keys(STRENGTH);
-    const ids = await ensureModels(d.db, names, 'openai');
+    const models = await scriptedModels(
+      d.db,
+      (m, msgs) => `Answer ${msgs.length} from ${m.slice(-1)}.`,
+    );
+    const term = terminal();
+    const config = appConfigSchema.parse({
+      arena: {
+        window_hours: 1,
+        identity_guard: { words: [], patterns: [] },
+        ask: { rate_limit: { max: 1000, window_minutes: 1 }, progress_every_ms: 0 },
+      },
+    });
+    const shell = new ShellAdapter({
+      input: term.input,
+      output: term.output,
+      user: { id: 'local', name: 'you', maintainer: true },
+      voteEmoji: config.arena.emoji.shell,
+      logger: silentLogger,
+      sessionTag: 'x',
+    });
+    const bot = new BotService({
+      db: d.db,
+      config,
+      platforms: [shell],
+      logger: silentLogger,
+      clock: systemClock,
+      voterSecret: SECRET,
+      loopIntervalMs: 0,
+      seedSource: counterSeeds(),
+      live: { models: await models.live(names) },
+    });
+    await bot.start();
     const rng = createRng(7);
-    let t = Date.parse('2026-11-01T00:00:00Z');
-    for (let i = 0; i < 30; i++) {
-      const l = names[i % 4] as string;
-      const r = names[(i + 1 + (i % 3)) % 4] as string;
-      if (l === r) continue;
-      const id = await createBattle(d.db, {
-        itemId: null,
-        ability: i % 2 ? 'reasoning' : 'language',
-        leftModelId: ids.get(l) as number,
-        rightModelId: ids.get(r) as number,
-        responseLeftId: null,
-        responseRightId: null,
-      });
-      await markPosted(d.db, id, {
-        platform: 'shell',
-        channelId: 'terminal',
-        messageId: `m${id}`,
-        partIds: [],
-        postedAt: new Date(t),
-        closesAt: new Date(t + 3_600_000),
-      });
-      // 1–4 voters per battle; the stronger model wins more often.
+    for (let i = 1; i <= 30; i++) {
+      await shell.say(`/ask Question ${i}: explain tides.`);
+      const b = await getBattle(d.db, i);
+      if (!b) throw new Error(`battle ${i} was not posted`);
+      const [l, r] = [STRENGTH[b.leftModel] as number, STRENGTH[b.rightModel] as number];
       const voters = 1 + rng.int(4);
       for (let v = 0; v < voters; v++) {
-        const p = 1 / (1 + 10 ** ((STRENGTH[r]! - STRENGTH[l]!) / 1));
+        const p = 1 / (1 + 10 ** (r - l));
         const u = rng.next();
-        const choice: VoteChoice = u < 0.15 ? 'equal' : u < 0.15 + 0.85 * p ? 'left' : 'right';
-        t += 60_000;
-        await applyVoteEvent(d.db, {
-          battleId: id,
-          voterHash: hashVoterId(SECRET, 'shell', `user${v}`),
-          platform: 'shell',
-          eventId: `e${id}-${v}`,
-          kind: 'add',
-          choice,
-          at: new Date(t),
-        });
+        const choice = u < 0.15 ? 'equal' : u < 0.15 + 0.85 * p ? 'left' : 'right';
+        await shell.say(`as user${v} vote ${i} ${choice}`);
       }
-      // One retracted vote per battle: never exported, never rated.
-      await applyVoteEvent(d.db, {
-        battleId: id,
-        voterHash: hashVoterId(SECRET, 'shell', 'fickle'),
-        platform: 'shell',
-        eventId: `f${id}-add`,
-        kind: 'add',
-        choice: 'left',
-        at: new Date(t + 1),
-      });
-      await applyVoteEvent(d.db, {
-        battleId: id,
-        voterHash: hashVoterId(SECRET, 'shell', 'fickle'),
-        platform: 'shell',
-        eventId: `f${id}-rm`,
-        kind: 'remove',
-        choice: 'left',
-        at: new Date(t + 2),
-      });
+      // A vote taken back: never exported, never rated.
+      await shell.say(`as fickle vote ${i} left`);
+      await shell.say(`as fickle unvote ${i}`);
     }
+    await shell.say('reply 1 And spring tides?');
+    await bot.stop();
+    await models.close();
     await d.close();
     env = { ZHUJIU_DATA_DIR: d.dataDir as string, ZHUJIU_VOTER_SECRET: SECRET };
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => d?.destroy().catch(() => undefined));
 
   it('export battles → ratings --battles equals ratings on the database', {
@@ -145,7 +142,7 @@ describe('export battles round trip', () => {
     ]);
     expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
     expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
-    expect(first.turn).toBe(1);
+    expect(lines.map((l) => (JSON.parse(l) as { turn: number }).turn).sort()).toContain(2);
     const fromDb = await zhujiu(['ratings', '--json', '--bootstrap', '0'], env);
     expect(fromDb.code, fromDb.stderr).toBe(0);
     const fromFile = await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env);
@@ -168,7 +165,7 @@ describe('export battles round trip', () => {
       string,
       unknown
     >;
-    expect(lj).toMatchObject({ source: 'arena', kind: 'recorded', platform: 'shell', turn: 1 });
+    expect(lj).toMatchObject({ source: 'arena', kind: 'live', platform: 'shell' });
     const fromJ = ratingsOf(
       (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', outJ], env)).stdout,
     );
@@ -215,6 +212,20 @@ describe('export battles round trip', () => {
       (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env)).stdout,
     );
     for (const [m, r] of orig) expect(back.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // `ratings --source public` counts the community's votes and the source's: the two exports together.
+    const arenaOut = join(dir, 'arena-again.jsonl');
+    expect((await zhujiu(['export', 'battles', '--out', arenaOut], env)).code).toBe(0);
+    const both = join(dir, 'arena-and-public.jsonl');
+    writeFileSync(both, readFileSync(arenaOut, 'utf8') + text);
+    const stored = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--source', 'public'], env)).stdout,
+    );
+    const fromFiles = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', both], env)).stdout,
+    );
+    expect([...fromFiles.keys()].sort()).toEqual([...stored.keys()].sort());
+    for (const [m, r] of stored)
+      expect(fromFiles.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
     // Our own import reads the export back.
     const re = await zhujiu(['import', 'battles', out, '--source', 'public-again'], env);
     expect(re.code, re.stderr).toBe(0);

@@ -111,7 +111,7 @@ describe('zhujiu CLI safety checks', () => {
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
     });
     expect(c.code).toBe(1);
-    expect(c.stderr).toContain('ZHUJIU_VOTER_SECRET is not set');
+    expect(c.stderr).toContain('environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is');
     const d = await zhujiu(['config', 'check'], {
       ZHUJIU_CONFIG_DIR: '/nonexistent/zhujiu-config',
     });
@@ -130,7 +130,9 @@ describe('zhujiu CLI safety checks', () => {
         PORT: '0',
       });
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain('error [env_invalid]: ZHUJIU_VOTER_SECRET is not set');
+      expect(r.stderr).toContain(
+        'error [config_invalid]: environment ZHUJIU_VOTER_SECRET: not set',
+      );
     },
   );
 });

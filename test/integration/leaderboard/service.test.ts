@@ -144,6 +144,52 @@ describe.each(backends())('board service (%s)', (backend) => {
     expect(boardJson(c.board).models.find((m) => m.model === 'm1')!.votes).toBe(11);
   });
 
+  it('judge grades (judge_scores) join the scoring method; judge failures show on the card, never as 0', async () => {
+    const ids = await db.db
+      .selectFrom('items')
+      .innerJoin('datasets', 'datasets.id', 'items.dataset_id')
+      .select(['items.id', 'items.key'])
+      .where('datasets.name', '=', 'open')
+      .orderBy('items.key')
+      .execute();
+    const m1 = await db.db
+      .selectFrom('models')
+      .select('id')
+      .where('name', '=', 'm1')
+      .executeTakeFirstOrThrow();
+    const base = {
+      model_id: m1.id,
+      kind: 'single' as const,
+      judge: 'j',
+      rubric: 'ten_point',
+      rubric_version: '1',
+    };
+    await db.db
+      .insertInto('judge_scores')
+      .values([
+        {
+          ...base,
+          item_id: ids[0]!.id,
+          status: 'judged',
+          raw_score: 8,
+          max_score: 10,
+          safety_flag: false,
+        },
+        { ...base, item_id: ids[1]!.id, status: 'failed', failure_code: 'judge_unparseable' },
+      ])
+      .execute();
+    const snap = await svc.refresh();
+    const row = boardJson(snap.board).models.find((m) => m.model === 'm1')!;
+    expect(row.methods.scoring).toBeCloseTo(8, 10);
+    expect(snap.board.datasets.find((d) => d.model === 'm1' && d.dataset === 'open')).toMatchObject(
+      {
+        n: 1,
+        failures: 1,
+        score: 8,
+      },
+    );
+  });
+
   it('/leaderboard answers from the snapshot with its age, per view, with clear errors', async () => {
     const handler = createCommandHandler({
       db: db.db,
@@ -185,7 +231,9 @@ describe.each(backends())('board service (%s)', (backend) => {
     ]);
     expect(overall.c.footer).toContain('Board built 3 min ago');
     expect(overall.c.footer).toContain('https://arena.example.org/board');
-    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[5]).toBe('—');
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[5]).toBe('8.00');
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[7]).toBe('7.50'); // knowledge
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[13]).toBe('—'); // robustness: no data
     const ability = await ask({ view: 'ability', name: 'language' });
     expect(ability.c.title).toBe('Ability: language');
     const bare = await ask({ view: 'safety' });
@@ -195,7 +243,10 @@ describe.each(backends())('board service (%s)', (backend) => {
     const model = await ask({ view: 'model', name: 'm1' });
     expect(model.c.title).toBe('Model: m1');
     expect(model.c.sections?.[1]?.body).toContain('m2: 8–3–0, 73%');
-    expect(model.c.table?.rows).toEqual([['obj', 'knowledge', 'metrics', '4', '0', '0', '7.50']]);
+    expect(model.c.table?.rows).toEqual([
+      ['obj', 'knowledge', 'metrics', '4', '0', '0', '7.50'],
+      ['open', 'safety', 'scoring', '1', '1', '0', '8.00'],
+    ]);
     expect(model.c.footer).toContain('https://arena.example.org/board/model/m1');
     const unknown = await ask({ view: 'model', name: 'nobody' });
     expect(unknown.c.text).toMatch(/^No model "nobody" on the board\. Models: m1, m2\./u);

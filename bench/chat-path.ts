@@ -1,0 +1,234 @@
+/**
+ * bench/chat-path: the bot's chat path with 1 M stored votes (issue 7 item 2: after 200,000 imported votes every
+ * `/arena` froze the bot for ~25 s). Prints, per database, the latency of `/arena`, of a reaction (vote), of
+ * `/models` and of the loop's close-and-reveal tick (p50 / p99 / max), and the event-loop delay measured with
+ * `perf_hooks.monitorEventLoopDelay` while they run (p99 / max). On the embedded database every query runs on
+ * the bot's own thread, so a slow query is a frozen bot. Targets: `/arena` under 1 s; no handler holds the event
+ * loop for more than 100 ms.
+ *
+ *   npx tsx bench/chat-path.ts [--votes 1000000] [--rounds 20] [--only pglite|postgres]
+ *
+ * The votes are public imported votes (source `public`, 129 models, one vote per battle, inserted in bulk with
+ * SQL), plus two recorded models with 805 answered items each, as after the README's quick start. Postgres runs
+ * when TEST_DATABASE_URL or DATABASE_URL is set, in a fresh database that is dropped afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { ArenaService } from '../src/arena/service.ts';
+import { createCommandHandler } from '../src/bot/commands/handlers.ts';
+import type { ChatPlatform, CommandContext, MessageContent } from '../src/chat/port.ts';
+import { appConfigSchema } from '../src/config/schema.ts';
+import { ManualClock } from '../src/core/clock.ts';
+import { silentLogger } from '../src/core/logger.ts';
+import type { LeaderboardService } from '../src/leaderboard/service.ts';
+import { analyzeVoteTables } from '../src/storage/battles.ts';
+import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
+import { ensureDataset, ensureItems } from '../src/storage/items.ts';
+import { ensureModels } from '../src/storage/models.ts';
+import { insertResponses } from '../src/storage/responses.ts';
+
+const { values } = parseArgs({
+  options: {
+    votes: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '20' },
+    only: { type: 'string' },
+  },
+});
+const VOTES = Number(values.votes);
+const ROUNDS = Number(values.rounds);
+
+function platform(): ChatPlatform {
+  let n = 0;
+  return {
+    name: 'shell',
+    botUserId: 'bot',
+    start: async () => {},
+    stop: async () => {},
+    post: async (channelId) => ({
+      platform: 'shell',
+      channelId,
+      messageId: `m${++n}`,
+      partIds: [],
+    }),
+    edit: async () => {},
+    addReactions: async () => {},
+    listReactions: async () => [],
+  };
+}
+
+async function seed(db: Db): Promise<void> {
+  const ds = await ensureDataset(db.db, {
+    name: 'alpaca_eval',
+    ability: 'language',
+    method: 'comparative',
+    language: 'en',
+  });
+  const items = await ensureItems(
+    db.db,
+    ds,
+    Array.from({ length: 805 }, (_, i) => ({ key: `q${i}`, prompt: `Instruction ${i}?` })),
+  );
+  const models = await ensureModels(db.db, ['claude-2', 'alpaca-7b'], 'recorded');
+  const rows = [];
+  for (const [m, mid] of models)
+    for (const [k, iid] of items)
+      rows.push({
+        modelId: mid,
+        itemId: iid,
+        requestHash: 'recorded',
+        output: `Answer ${k} of ${m === 'claude-2' ? 'one' : 'two'}.`,
+        source: 'import',
+      });
+  await insertResponses(db.db, rows);
+  await ensureModels(
+    db.db,
+    Array.from({ length: 129 }, (_, i) => `public-${i}`),
+    'external',
+  );
+  const t0 = performance.now();
+  // Bulk insert: battles, one vote each, one event each (as `zhujiu import battles` stores them).
+  await sql`
+    INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
+    SELECT 'language', l.id, r.id, 'public', g::text, 'closed', now(), now()
+      FROM generate_series(1, ${VOTES}) g
+      JOIN models l ON l.name = 'public-' || (g % 129)
+      JOIN models r ON r.name = 'public-' || ((g + 1 + g % 7) % 129)`.execute(db.db);
+  await sql`
+    INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+    SELECT id, 'import:public:' || import_key, (ARRAY['left','equal','right'])[1 + id % 3], now(), now(), now()
+      FROM battles WHERE source = 'public'`.execute(db.db);
+  await sql`
+    INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect)
+    SELECT battle_id, voter_hash, 'import', voter_hash, 'import', choice, now(), 'cast' FROM votes`.execute(
+    db.db,
+  );
+  await analyzeVoteTables(db.db);
+  process.stdout.write(
+    `  seeded ${VOTES.toLocaleString('en')} imported votes in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+  );
+}
+
+function stats(ms: number[]): string {
+  const s = [...ms].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? 0;
+  return `p50 ${q(0.5).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${(s.at(-1) ?? 0).toFixed(1)} ms (n=${s.length})`;
+}
+
+async function run(db: Db, label: string): Promise<void> {
+  process.stdout.write(`${label}\n`);
+  await seed(db);
+  const config = appConfigSchema.parse({ arena: { window_hours: 1 } });
+  const clock = new ManualClock(new Date());
+  const arena = new ArenaService({
+    db: db.db,
+    platforms: [platform()],
+    arena: config.arena,
+    clock,
+    logger: silentLogger,
+    voterSecret: 'bench-secret-0123456789abcdef',
+  });
+  const onCommand = createCommandHandler({
+    db: db.db,
+    arena,
+    config,
+    logger: silentLogger,
+    leaderboard: {} as LeaderboardService, // /leaderboard is not on this path
+  });
+  let last: MessageContent | undefined;
+  const ctx = (name: string): CommandContext => ({
+    platform: 'shell',
+    eventId: `e-${name}-${performance.now()}`,
+    name,
+    args: {},
+    text: '',
+    user: { id: 'local', roles: ['maintainer'] },
+    channelId: 'terminal',
+    reply: async (c) => {
+      last = c;
+    },
+  });
+  await onCommand(ctx('arena')); // warm up
+  const delay = monitorEventLoopDelay({ resolution: 5 });
+  delay.enable();
+  const arenaMs: number[] = [];
+  const voteMs: number[] = [];
+  const modelsMs: number[] = [];
+  const tickMs: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    let t = performance.now();
+    await onCommand(ctx('arena'));
+    arenaMs.push(performance.now() - t);
+    if (!/^Battle #\d+ posted/.test(last?.text ?? '')) throw new Error(`/arena: ${last?.text}`);
+    for (let v = 0; v < 10; v++) {
+      t = performance.now();
+      await arena.onReaction({
+        platform: 'shell',
+        eventId: `r${r}-${v}`,
+        channelId: 'terminal',
+        messageId: `m${r + 2}`,
+        userId: `u${v}`,
+        emoji: v % 2 ? '⬅️' : '➡️',
+        added: true,
+        at: clock.now(),
+      });
+      voteMs.push(performance.now() - t);
+    }
+    t = performance.now();
+    await onCommand(ctx('models'));
+    modelsMs.push(performance.now() - t);
+    t = performance.now();
+    await arena.closeDue(clock.now());
+    tickMs.push(performance.now() - t);
+  }
+  clock.advance(2 * 3_600_000);
+  const t = performance.now();
+  await arena.closeDue(clock.now());
+  tickMs.push(performance.now() - t);
+  delay.disable();
+  process.stdout.write(`  /arena        ${stats(arenaMs)}\n`);
+  process.stdout.write(`  reaction      ${stats(voteMs)}\n`);
+  process.stdout.write(`  /models       ${stats(modelsMs)}\n`);
+  process.stdout.write(`  loop tick     ${stats(tickMs)}\n`);
+  process.stdout.write(
+    `  event-loop delay while they ran: p99 ${(delay.percentile(99) / 1e6).toFixed(1)} ms, max ${(delay.max / 1e6).toFixed(1)} ms\n`,
+  );
+}
+
+if (values.only !== 'postgres') {
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-chat-'));
+  const db = await openDb({ kind: 'pglite', dataDir: join(dir, 'pg') });
+  try {
+    await migrateToLatest(db.db);
+    await run(
+      db,
+      `PGlite (embedded, on the bot's thread), ${VOTES.toLocaleString('en')} stored votes`,
+    );
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+if (values.only !== 'pglite' && base) {
+  const name = `zhujiu_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const db = await openDb({ kind: 'postgres', url: u.toString() });
+  try {
+    await migrateToLatest(db.db);
+    await run(db, `Postgres, ${VOTES.toLocaleString('en')} stored votes`);
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Benchmark of the board: `computeBoard` (docs/scoring.md §4–5) on 1,000,000 arena votes and 100,000 item scores,
+ * and the PNG chart render. Synthetic, seeded data of a realistic shape: 20 models, 7 abilities, 1 M single-vote
+ * battles spread over every pair and ability (they fold into ~4 k battle types, as the storage query returns
+ * them), 10 metrics/scoring datasets of 500 items answered by every model (20 × 5,000 = 100 k item scores).
+ *
+ * Run: npx tsx bench/leaderboard.ts [rounds=1000 10000]
+ * Targets: the board ≤ 1 s (at the rounds given first), the PNG ≤ 200 ms (after the first, which loads the font).
+ */
+
+import { cpus, loadavg } from 'node:os';
+import {
+  type BattleType,
+  BOARD_ABILITIES,
+  computeBoard,
+  type DatasetScores,
+} from '../src/aggregate/index.ts';
+import { createRng } from '../src/core/rng.ts';
+import { renderBoardPng } from '../src/leaderboard/chart.ts';
+import { chartRows } from '../src/leaderboard/views.ts';
+
+const roundsList = process.argv.slice(2).map(Number);
+if (roundsList.length === 0) roundsList.push(1000, 10_000);
+const rng = createRng(11);
+const M = 20;
+const models = Array.from({ length: M }, (_, i) => `model-${String(i).padStart(2, '0')}`);
+const strength = models.map((_, i) => 1300 - i * 25);
+
+// 1 M votes: one vote per battle, pairs and abilities uniform, outcome from the BT model with 10 % ties.
+const VOTES = 1_000_000;
+const types = new Map<string, BattleType & { count: number }>();
+for (let k = 0; k < VOTES; k++) {
+  const a = rng.int(M);
+  const b = (a + 1 + rng.int(M - 1)) % M;
+  const ability = BOARD_ABILITIES[rng.int(7)]!;
+  const p = 1 / (1 + 10 ** ((strength[b]! - strength[a]!) / 400));
+  const u = rng.next();
+  const o = u < 0.1 ? 't' : rng.next() < p ? 'a' : 'b';
+  const key = `${ability}|${a}|${b}|${o}`;
+  const t = types.get(key);
+  if (t) t.count++;
+  else
+    types.set(key, {
+      ability,
+      modelA: models[a]!,
+      modelB: models[b]!,
+      aWins: o === 'a' ? 1 : 0,
+      bWins: o === 'b' ? 1 : 0,
+      ties: o === 't' ? 1 : 0,
+      count: 1,
+    });
+}
+const battles = [...types.values()];
+
+// 100 k item scores: 10 datasets × 500 items × 20 models.
+const datasets: DatasetScores[] = [];
+for (let d = 0; d < 10; d++) {
+  const n = 500;
+  const scores = new Map<string, Float64Array>();
+  models.forEach((m, i) => {
+    const acc = 0.9 - i * 0.03 - d * 0.01;
+    scores.set(
+      m,
+      Float64Array.from({ length: n }, () => (rng.next() < acc ? 10 : 0)),
+    );
+  });
+  datasets.push({
+    dataset: `ds-${d}`,
+    ability: BOARD_ABILITIES[d % 7]!,
+    method: d % 2 === 0 ? 'metrics' : 'scoring',
+    items: n,
+    scores,
+  });
+}
+const itemScores = datasets.reduce((s, d) => s + d.items * d.scores.size, 0);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} (figures scale with the load of other work)`,
+);
+console.log(
+  `input: ${VOTES.toLocaleString('en')} votes in ${battles.length.toLocaleString('en')} battle types, ${itemScores.toLocaleString('en')} item scores, ${M} models`,
+);
+
+let board = computeBoard({ models, datasets, battles }, createRng(0), { minVotes: 20, rounds: 10 });
+for (const rounds of roundsList) {
+  const t0 = performance.now();
+  board = computeBoard({ models, datasets, battles }, createRng(0), { minVotes: 20, rounds });
+  const ms = performance.now() - t0;
+  console.log(
+    `board (${rounds.toLocaleString('en')} paired bootstrap rounds): ${ms.toFixed(0)} ms (target ≤ 1000 ms: ${ms <= 1000 ? 'met' : 'missed'})`,
+  );
+}
+const top = board.rows[0]!;
+console.log(
+  `  top: ${top.model} final ${top.final?.toFixed(2)} [${top.finalLo?.toFixed(2)}, ${top.finalHi?.toFixed(2)}]`,
+);
+
+const rows = chartRows(board);
+let t0 = performance.now();
+await renderBoardPng(rows, { title: '每日排行榜 2026-11-30' });
+const first = performance.now() - t0;
+const times: number[] = [];
+let bytes = 0;
+for (let i = 0; i < 5; i++) {
+  t0 = performance.now();
+  bytes = (await renderBoardPng(rows, { title: '每日排行榜 2026-11-30' })).length;
+  times.push(performance.now() - t0);
+}
+times.sort((a, b) => a - b);
+const median = times[2]!;
+console.log(
+  `PNG chart (${M} models, ${bytes.toLocaleString('en')} bytes): first ${first.toFixed(0)} ms (loads vega and the font), then median ${median.toFixed(0)} ms of 5 (target ≤ 200 ms: ${median <= 200 ? 'met' : 'missed'})`,
+);

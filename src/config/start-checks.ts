@@ -1,0 +1,65 @@
+/**
+ * @module config/start-checks
+ * The checks a configuration must pass before `bot` or `worker` starts, beyond the files' own schemas (which
+ * {@link loadConfig} applies): settings that are each valid but do not work together, and environment variables
+ * the configuration names but that are not set. `zhujiu config check` and the start-up of `bot` / `worker` run
+ * this same function, so a setup that `config check` calls OK does not then fail at start for these reasons.
+ *
+ * Every problem is one line naming where to fix it: `file:line:col key: message` for a key of the YAML files, or
+ * `environment NAME: message` for a variable.
+ */
+import { AppError } from '../core/errors.ts';
+import type { LoadedConfig } from './loader.ts';
+
+/**
+ * Every start-up problem of `config` (empty when it can start).
+ * - `DATABASE_URL` without `ZHUJIU_VOTER_SECRET` (processes sharing a database must hash voter ids alike).
+ * - `SLACK_BOT_TOKEN` in Socket Mode without `SLACK_APP_TOKEN`, or in HTTP mode without `SLACK_SIGNING_SECRET`.
+ * - a model whose `api_key_env` names a variable that is unset or empty.
+ */
+export function startProblems(config: LoadedConfig): string[] {
+  const { env, app } = config;
+  const problems: string[] = [];
+  if (env.DATABASE_URL && !env.ZHUJIU_VOTER_SECRET) {
+    problems.push(
+      'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must ' +
+        'hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+    );
+  }
+  if (env.SLACK_BOT_TOKEN) {
+    const mode = app.platforms.slack.mode;
+    const where = `${config.locate('default', ['platforms', 'slack', 'mode'])} platforms.slack.mode`;
+    if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
+      problems.push(
+        `${where}: Socket Mode (the default) needs SLACK_APP_TOKEN (an xapp-… app-level token) beside ` +
+          'SLACK_BOT_TOKEN. Set it, or use `mode: http` with SLACK_SIGNING_SECRET.',
+      );
+    }
+    if (mode === 'http' && !env.SLACK_SIGNING_SECRET) {
+      problems.push(
+        `${where}: HTTP mode needs SLACK_SIGNING_SECRET beside SLACK_BOT_TOKEN to verify Slack's requests. ` +
+          'Set it, or use `mode: socket` with SLACK_APP_TOKEN.',
+      );
+    }
+  }
+  config.models.forEach((m, i) => {
+    if (m.provider !== 'openai' || !m.api_key_env) return;
+    if (config.apiKeyFor(m.name) === undefined) {
+      problems.push(
+        `${config.locate('models', ['models', i, 'api_key_env'])} models.${i}.api_key_env: ${m.api_key_env} ` +
+          `is not set in the environment, so model "${m.name}" cannot be called. Export it with the key, or ` +
+          'remove api_key_env if the endpoint needs no key.',
+      );
+    }
+  });
+  return problems;
+}
+
+/**
+ * Throws when {@link startProblems} finds any.
+ * @throws AppError `config_invalid` listing every problem, one per line.
+ */
+export function assertStartable(config: LoadedConfig): void {
+  const problems = startProblems(config);
+  if (problems.length > 0) throw new AppError('config_invalid', problems.join('\n'));
+}

@@ -1,0 +1,164 @@
+/**
+ * Issue 7 item 7: `zhujiu config check` runs exactly the validation `bot` / `worker` run at start (one code
+ * path: config/loader.ts + config/start-checks.ts), plus a database connection check that `--no-connect` skips.
+ * Each case below is refused by `config check` and by the start of the bot with the same message.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/index.ts';
+import { startService } from '../../../src/cli/serve.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const VARS = [
+  'ZHUJIU_CONFIG_DIR',
+  'ZHUJIU_DATA_DIR',
+  'DATABASE_URL',
+  'ZHUJIU_VOTER_SECRET',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'DISCORD_TOKEN',
+  'QWEN_API_KEY',
+  'LOG_LEVEL',
+];
+const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
+afterEach(() => {
+  for (const v of VARS) {
+    if (saved[v] === undefined) delete process.env[v];
+    else process.env[v] = saved[v];
+  }
+});
+
+let n = 0;
+/** A config folder with these files, and the environment for it (also set on process.env for the CLI). */
+function setup(files: Record<string, string>, env: Record<string, string> = {}) {
+  const dir = join(root, `c${++n}`);
+  mkdirSync(dir);
+  for (const [f, body] of Object.entries(files)) writeFileSync(join(dir, f), body);
+  const full: Record<string, string> = {
+    ZHUJIU_CONFIG_DIR: dir,
+    ZHUJIU_DATA_DIR: join(dir, 'data', 'pg'),
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  for (const v of VARS) delete process.env[v];
+  Object.assign(process.env, full);
+  return { dir, env: full };
+}
+
+async function check(...flags: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'zhujiu', 'config', 'check', ...flags], {
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      err += `${s}\n`;
+    },
+  });
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+/** What starting the bot with this environment says (it must refuse before opening anything). */
+async function start(env: Record<string, string>): Promise<string> {
+  const e = await startService('bot', { worker: false, env, httpPort: 0 }).then(
+    async (s) => {
+      await s.stop();
+      return new Error('started');
+    },
+    (x: unknown) => x as Error,
+  );
+  return e.message;
+}
+
+describe('config check = the start-up validation', () => {
+  const cases: [string, Record<string, string>, Record<string, string>, RegExp][] = [
+    [
+      'a Slack bot token without an app token (Socket Mode)',
+      {},
+      { SLACK_BOT_TOKEN: 'xoxb-test' },
+      /\(defaults\) platforms\.slack\.mode: Socket Mode \(the default\) needs SLACK_APP_TOKEN/,
+    ],
+    [
+      'a Slack bot token in HTTP mode without a signing secret',
+      { 'default.yaml': 'platforms:\n  slack:\n    mode: http\n' },
+      { SLACK_BOT_TOKEN: 'xoxb-test' },
+      /default\.yaml:3:11 platforms\.slack\.mode: HTTP mode needs SLACK_SIGNING_SECRET/,
+    ],
+    [
+      'the same emoji for Left and Equal',
+      {
+        'default.yaml': 'arena:\n  emoji:\n    discord: { left: "⬅️", equal: "⬅️", right: "➡️" }\n',
+      },
+      {},
+      /default\.yaml:3:35 arena\.emoji\.discord\.equal: "⬅️" is already the emoji for left: each choice needs its own emoji/,
+    ],
+    [
+      'a model whose api_key_env is unset',
+      {
+        'models.yaml':
+          'models:\n  - name: qwen\n    provider: openai\n    base_url: http://127.0.0.1:9/v1\n    model: q\n    api_key_env: QWEN_API_KEY\n',
+      },
+      {},
+      /models\.yaml:6:18 models\.0\.api_key_env: QWEN_API_KEY is not set in the environment, so model "qwen" cannot be called/,
+    ],
+    [
+      'a duplicate model name',
+      {
+        'models.yaml':
+          'models:\n  - name: claude-2\n    provider: recorded\n  - name: claude-2\n    provider: recorded\n',
+      },
+      {},
+      /models\.yaml:4:11 models\.1\.name: model "claude-2" is listed twice \(first at .*models\.yaml:2:11\)/,
+    ],
+    [
+      'DATABASE_URL without ZHUJIU_VOTER_SECRET',
+      {},
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+      /environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is/,
+    ],
+  ];
+  it.each(cases)('%s', async (_name, files, extra, re) => {
+    const { env } = setup(files, extra);
+    const r = await check('--no-connect');
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/^error \[config_invalid\]: /);
+    expect(r.err).toMatch(re);
+    // The bot's start refuses it with the same message.
+    const msg = await start(env);
+    expect(msg).toMatch(re);
+    expect(r.err).toContain(msg);
+  });
+
+  it('an unreachable DATABASE_URL fails the connection check; --no-connect skips it', async () => {
+    setup(
+      {},
+      {
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+        ZHUJIU_VOTER_SECRET: 'a-long-enough-secret-0123',
+      },
+    );
+    const r = await check();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^error \[db_unavailable\]: cannot connect to Postgres at 127\.0\.0\.1:1\/none/,
+    );
+    const skipped = await check('--no-connect');
+    expect(skipped.code, skipped.err).toBe(0);
+    expect(skipped.out).toContain('database: Postgres (DATABASE_URL), connection not checked');
+  });
+
+  it('the shipped config passes', async () => {
+    setup({});
+    const r = await check();
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^config OK: /);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Issue 7 item 8: messages that say what happened and what to do.
+ * - `migrate` after `migrate --down --yes` says which migration it applied (it said "up to date").
+ * - `vote 100 left` on an imported, closed battle says it is an imported vote (it said "was never posted").
+ * (The board's "rank 1, 970" under "mean 1000" moved with /leaderboard to the snapshot board, issue 11.)
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../../migrations/index.ts';
+import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import { runCli } from '../../../src/cli/index.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+import { importBattles } from '../../../src/import/battles.ts';
+import { freshDb } from '../../helpers/db.ts';
+import { seedModels, terminal, testBot, testConfig } from '../arena/helpers.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-msg-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function zhujiu(...args: string[]): Promise<string> {
+  let out = '';
+  const code = await runCli(['node', 'zhujiu', ...args], {
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      out += `${s}\n`;
+    },
+  });
+  process.exitCode = 0;
+  expect(code, out).toBe(0);
+  return out;
+}
+
+describe('messages that say what happened', () => {
+  it('migrate after migrate --down --yes names what it applied', async () => {
+    const d = await freshDb('pglite');
+    await d.close();
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      ZHUJIU_DATA_DIR: d.dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'silent',
+      ZHUJIU_CONFIG_DIR: tmp,
+    });
+    try {
+      const last = Object.keys(migrations).at(-1) as string;
+      expect(await zhujiu('migrate')).toMatch(
+        /^database is up to date \(PGlite.*\): nothing to apply\n$/,
+      );
+      expect(await zhujiu('migrate', '--down', '--yes')).toMatch(
+        new RegExp(`^rolled back ${last} in PGlite.*; \`zhujiu migrate\` applies it again`),
+      );
+      expect(await zhujiu('migrate')).toMatch(
+        new RegExp(`^applied ${last}; database is up to date \\(PGlite`),
+      );
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it('vote on an imported, closed battle says it is an imported vote', async () => {
+    const db = await freshDb('pglite');
+    try {
+      await seedModels(db.db);
+      const f = join(tmp, 'public.jsonl');
+      writeFileSync(f, '{"model_a":"x","model_b":"y","winner":"tie"}\n');
+      await importBattles(db.db, { file: f, source: 'lmsys' });
+      const term = terminal();
+      const clock = new ManualClock(new Date());
+      const config = testConfig();
+      const shell = new ShellAdapter({
+        input: term.input,
+        output: term.output,
+        user: { id: 'local', name: 'you', maintainer: true },
+        voteEmoji: config.arena.emoji.shell,
+        logger: silentLogger,
+        clock,
+        sessionTag: 't1',
+      });
+      const bot = testBot({ db: db.db, config, platforms: [shell], clock });
+      await bot.start();
+      try {
+        const before = term.text().length;
+        await shell.say('vote 1 left');
+        expect(term.text().slice(before)).toBe(
+          'battle #1 is an imported public vote (source lmsys), closed when it was imported: only battles the bot posts take votes (type /arena for one)\n',
+        );
+      } finally {
+        await bot.stop();
+      }
+    } finally {
+      await db.destroy();
+    }
+  });
+});
