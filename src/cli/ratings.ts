@@ -2,7 +2,7 @@
  * @module cli/ratings
  * `zhujiu ratings --battles FILE [--bootstrap N] [--seed S] [--anchor MODEL=RATING] [--json] [--ability A]`:
  * arena ratings (online Elo, Bradley–Terry MLE, bootstrap intervals, rank, average predicted win rate) from a
- * battle / pair-count JSONL file, or from stored battles. SCORING.md §4; Chiang et al. 2024 "Chatbot Arena",
+ * battle / pair-count JSONL file, or from stored battles. docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena",
  * arXiv:2403.04132.
  */
 import { AppError } from '../core/errors.ts';

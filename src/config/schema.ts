@@ -9,7 +9,7 @@ import { ABILITIES } from './abilities.ts';
 
 export { ABILITIES, type Ability } from './abilities.ts';
 
-/** The three evaluation methods (SCORING.md §1). */
+/** The three evaluation methods (docs/scoring.md §1). */
 export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 /** One evaluation method. */
 export type Method = (typeof METHODS)[number];

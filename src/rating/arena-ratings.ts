@@ -1,7 +1,7 @@
 /**
  * @module rating/arena-ratings
  * The whole arena rating pipeline in one call: online Elo, Bradley–Terry MLE, bootstrap intervals, ranks and
- * predicted win rates (SCORING.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132).
+ * predicted win rates (docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132).
  */
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';

@@ -1,6 +1,6 @@
 /**
  * @module rating/bootstrap
- * Bootstrap confidence intervals for Bradley–Terry ratings (SCORING.md §4; Chiang et al. 2024 "Chatbot Arena",
+ * Bootstrap confidence intervals for Bradley–Terry ratings (docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena",
  * arXiv:2403.04132, §4; lm-sys FastChat `fastchat/serve/monitor/rating_systems.py` `compute_bootstrap_bt`).
  */
 import type { Rng } from '../core/rng.ts';

@@ -1,6 +1,6 @@
 /**
  * @module rating/bradley-terry
- * Bradley–Terry maximum likelihood on aggregated pair counts, on the Elo scale (SCORING.md §4).
+ * Bradley–Terry maximum likelihood on aggregated pair counts, on the Elo scale (docs/scoring.md §4).
  *
  * Model (Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132, §4; lm-sys FastChat
  * `fastchat/serve/monitor/rating_systems.py` `compute_bt`): P(i beats j) = 1 / (1 + 10^(θ_j − θ_i)), θ in

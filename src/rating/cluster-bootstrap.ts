@@ -6,7 +6,7 @@
  * single votes, which is right when every battle has exactly one vote. In our chat arena one posted battle gathers
  * many votes on the same prompt and the same two answers; those votes are strongly correlated (often unanimous),
  * and resampling them one by one treats 40 copies of one judgement as 40 independent observations, giving
- * intervals that are far too narrow. SCORING.md §4 asks for a "bootstrap over battles": each round draws as many
+ * intervals that are far too narrow. docs/scoring.md §4 asks for a "bootstrap over battles": each round draws as many
  * battles as there are, with replacement, keeping all of a drawn battle's votes together (a cluster bootstrap,
  * Davison & Hinkley 1997 §3.8), and refits Bradley–Terry. With one vote per battle it is the ordinary bootstrap.
  *

@@ -1,6 +1,6 @@
 /**
  * @module rating
- * Arena ratings (SCORING.md §4): parsing of battle / pair-count JSONL, online Elo, Bradley–Terry MLE,
+ * Arena ratings (docs/scoring.md §4): parsing of battle / pair-count JSONL, online Elo, Bradley–Terry MLE,
  * bootstrap intervals, rank by intervals, predicted win rates. Pure: no I/O, no clock, randomness from a
  * seeded Rng passed in.
  */

@@ -1,6 +1,6 @@
 /**
  * @module rating/online-elo
- * Online Elo over battles in vote order (SCORING.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132,
+ * Online Elo over battles in vote order (docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132,
  * §5; the same update as lm-sys FastChat `fastchat/serve/monitor/rating_systems.py` `compute_elo`).
  */
 import type { ArenaData } from './types.ts';

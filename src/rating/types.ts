@@ -1,6 +1,6 @@
 /**
  * @module rating/types
- * Plain data shapes shared by the arena rating functions (SCORING.md §4). Pure: no I/O.
+ * Plain data shapes shared by the arena rating functions (docs/scoring.md §4). Pure: no I/O.
  */
 import type { BattleCluster } from './cluster-bootstrap.ts';
 

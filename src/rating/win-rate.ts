@@ -1,6 +1,6 @@
 /**
  * @module rating/win-rate
- * Predicted win rates from Elo-scale ratings (SCORING.md §4; Chiang et al. 2024, arXiv:2403.04132;
+ * Predicted win rates from Elo-scale ratings (docs/scoring.md §4; Chiang et al. 2024, arXiv:2403.04132;
  * FastChat `elo_analysis.py` predicted win-rate matrix).
  */
 
@@ -29,7 +29,7 @@ export function predictedWinRateMatrix(ratings: ArrayLike<number>, scale = 400):
 
 /**
  * Average predicted win rate of each model: mean over the other models j of 1 / (1 + 10^((R_j − R_m)/400)),
- * in (0, 1); the comparative dataset score of SCORING.md §4 is 10 × this. NaN for a single model.
+ * in (0, 1); the comparative dataset score of docs/scoring.md §4 is 10 × this. NaN for a single model.
  * @param ratings Elo-scale ratings.
  */
 export function averagePredictedWinRate(ratings: ArrayLike<number>, scale = 400): Float64Array {

@@ -196,7 +196,7 @@ export interface BattleAuditTable {
   at: Timestamp;
 }
 
-/** A vote's choice (SCORING.md §4). */
+/** A vote's choice (docs/scoring.md §4). */
 export type VoteChoice = 'left' | 'equal' | 'right';
 
 export interface VotesTable {

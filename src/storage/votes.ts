@@ -1,6 +1,6 @@
 /**
  * @module storage/votes
- * Votes and their append-only event log, with the vote rules of SCORING.md §4: one live vote per voter per battle
+ * Votes and their append-only event log, with the vote rules of docs/scoring.md §4: one live vote per voter per battle
  * (the latest add counts, removing the emoji of the current vote retracts it, removing another is ignored); every
  * event is appended to `vote_events` in the same transaction; a replayed platform event id changes nothing; an
  * event older than the last one applied for that voter is ignored (Slack retries can arrive late).
