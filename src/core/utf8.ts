@@ -111,11 +111,11 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
     return utf8().decode(bytes);
   } catch {
     const at = firstInvalidUtf8(bytes);
-    throw errorAt(bytes, at < 0 ? 0 : at, opts.name, opts.code ?? 'import_invalid');
+    throw errorAt(bytes, Math.max(at, 0), opts.name, opts.code ?? 'import_invalid');
   }
 }
 
-function cannotRead(path: string, name: string, code: ErrorCode, err: unknown): AppError {
+function cannotRead(name: string, code: ErrorCode, err: unknown): AppError {
   const c = (err as NodeJS.ErrnoException).code;
   const why =
     c === 'ENOENT'
@@ -137,7 +137,7 @@ export async function readUtf8File(path: string, opts: Utf8Options = {}): Promis
   try {
     bytes = await readFile(path);
   } catch (err) {
-    throw cannotRead(path, name, code, err);
+    throw cannotRead(name, code, err);
   }
   return decodeUtf8(bytes, { name, code });
 }
@@ -150,7 +150,7 @@ export function readUtf8FileSync(path: string, opts: Utf8Options = {}): string {
   try {
     bytes = readFileSync(path);
   } catch (err) {
-    throw cannotRead(path, name, code, err);
+    throw cannotRead(name, code, err);
   }
   return decodeUtf8(bytes, { name, code });
 }
@@ -218,7 +218,7 @@ export async function* readUtf8Lines(
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw cannotRead(path, name, code, err);
+    throw cannotRead(name, code, err);
   } finally {
     stream.destroy();
   }
