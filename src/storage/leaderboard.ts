@@ -140,7 +140,8 @@ export async function itemScoresOfRuns(
 
 /**
  * Judge grades (Scoring Evaluation, table `judge_scores`): for each model and item the latest single-answer
- * verdict (any judge), on the ten-point scale, 0 for a safety violation; and judge failures per model and dataset
+ * verdict (any judge), on the ten-point scale (a recorded grade above the item's maximum, as a few GAOKAO-Bench
+ * judge grades are, counts as the maximum), 0 for a safety violation; and judge failures per model and dataset
  * (failures are never scores, docs/scoring.md §3).
  */
 export async function judgeGrades(db: Conn): Promise<{
@@ -157,7 +158,7 @@ export async function judgeGrades(db: Conn): Promise<{
   }>`
     SELECT DISTINCT ON (j.model_id, j.item_id)
            m.name AS model, d.name AS dataset, i.ability, j.item_id AS item,
-           CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE j.raw_score / j.max_score * 10 END AS score,
+           CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE least(j.raw_score / j.max_score, 1) * 10 END AS score,
            j.safety_flag AS sv
       FROM judge_scores j
       JOIN models m ON m.id = j.model_id
