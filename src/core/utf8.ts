@@ -94,6 +94,17 @@ function notUtf8(
 
 /** The error for `bytes` (a whole file or its first part) failing at `offset`. */
 function errorAt(bytes: Uint8Array, offset: number, name: string, code: ErrorCode): AppError {
+  // A NUL byte before the bad sequence means a binary file (an archive, an image, a database): say that, it is
+  // the more useful fix than an encoding conversion.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0 && nul < offset) {
+    const nulLine = countNewlines(bytes, nul) + 1;
+    return new AppError(
+      code,
+      `${name}:${nulLine}: not a text file (it contains NUL bytes, the first at byte offset ${nul}); ` +
+        'nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
+    );
+  }
   const line = countNewlines(bytes, offset) + 1;
   const lineStart = offset > 0 ? bytes.lastIndexOf(0x0a, offset - 1) + 1 : 0;
   return notUtf8(name, line, offset, offset - lineStart + 1, hex(bytes, offset), code);

@@ -95,6 +95,16 @@ describe('UTF-8 decoding (core/utf8)', () => {
     }
   });
 
+  it('calls a binary file (a NUL byte before the first bad byte) not a text file, naming where', () => {
+    expect(() =>
+      decodeUtf8(Uint8Array.from([0x5b, 0x0a, 0x00, 0xff, 0x10]), { name: 'bin.json' }),
+    ).toThrow('bin.json:2: not a text file (it contains NUL bytes, the first at byte offset 2)');
+    // A bad byte before any NUL is an encoding problem, reported as such.
+    expect(() => decodeUtf8(Uint8Array.from([0x61, 0xe9, 0x00]), { name: 'latin1.txt' })).toThrow(
+      'latin1.txt:1: not UTF-8 text: byte offset 1',
+    );
+  });
+
   it('names a file that cannot be read', async () => {
     await expect(readUtf8File(join(dir, 'missing.json'))).rejects.toThrow(
       /missing\.json: cannot read \(no such file\); check the path/,
