@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
 import { WINNERS } from '../../rating/types.ts';
+import { rowKind } from './sniff.ts';
 
 /** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
 export type ArenaLineKind = 'battles' | 'pair_counts';
@@ -66,6 +67,15 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
       lineNo++;
       if (line.trim().length === 0) return;
       let o: unknown;
+      // A JSON array (AlpacaEval model outputs, say) is not JSON Lines: say so instead of "not valid JSON".
+      if (kind === null && line.trimStart().startsWith('[')) {
+        bad(
+          `this is a JSON array; battles are JSON Lines, one object per line like ${BATTLE_EXAMPLE}` +
+            (/"instruction"\s*:/.test(line) || line.trim() === '['
+              ? ` (a JSON array of {instruction, output} is model outputs: \`zhujiu import outputs ${source} --model NAME\`)`
+              : ''),
+        );
+      }
       try {
         o = JSON.parse(line);
       } catch {
@@ -78,6 +88,12 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
         bad(`expected a JSON object like ${BATTLE_EXAMPLE}`);
       }
       const rec = o as Record<string, unknown>;
+      const other = kind === null ? rowKind(rec) : 'battles';
+      if (other === 'outputs' || other === 'outputs_jsonl') {
+        bad(
+          `this looks like model outputs, not battles; import it with \`zhujiu import outputs ${source} --model NAME${other === 'outputs_jsonl' ? ' --format jsonl' : ''}\``,
+        );
+      }
       const lineKind: ArenaLineKind | null =
         'winner' in rec ? 'battles' : 'model_a_wins' in rec ? 'pair_counts' : null;
       if (lineKind === null) {

@@ -71,7 +71,22 @@ describe('parseArenaLines', () => {
     ],
     ['self-battle', [b('x', 'x', 'tie')], /votes\.jsonl:1: self-battle: "x" against itself/],
     ['non-JSON line', [b('x', 'y', 'tie'), '', '{oops'], /votes\.jsonl:3: not valid JSON/],
-    ['not an object', ['[1,2]'], /votes\.jsonl:1: expected a JSON object/],
+    ['not an object', ['42'], /votes\.jsonl:1: expected a JSON object/],
+    [
+      'a JSON array of battles',
+      ['[{"model_a":"x","model_b":"y","winner":"tie"}]'],
+      /^votes\.jsonl:1: this is a JSON array; battles are JSON Lines, one object per line like \{"model_a"[^(]*$/,
+    ],
+    [
+      'an AlpacaEval outputs file (a JSON array of {instruction, output})',
+      ['[', '  {', '    "instruction": "q",', '    "output": "a"', '  }', ']'],
+      /^votes\.jsonl:1: this is a JSON array; battles are JSON Lines, .* \(a JSON array of \{instruction, output\} is model outputs: `zhujiu import outputs votes\.jsonl --model NAME`\)$/,
+    ],
+    [
+      'a JSONL outputs file',
+      ['{"item":"1","prompt":"p","output":"o"}'],
+      /^votes\.jsonl:1: this looks like model outputs, not battles; import it with `zhujiu import outputs votes\.jsonl --model NAME --format jsonl`$/,
+    ],
     [
       'missing model',
       [JSON.stringify({ model_a: 'x', winner: 'tie' })],
