@@ -324,6 +324,7 @@ export async function createEvalRuntime(
     db: rt.db.db,
     logger: rt.logger,
     config: rt.config,
+    judge: { model: rt.config.app.judge.model, configDir: rt.config.configDir },
     ...(queue ? { queue } : {}),
     leaseMs: ev.lease_seconds * 1000,
     jobExpireInSeconds: ev.job_expire_seconds,

@@ -64,7 +64,7 @@ export function summaryContent(s: RunSummary): MessageContent {
         d.dataset,
         d.ability,
         d.score === null ? '—' : d.score.toFixed(2),
-        String(d.n),
+        d.judged ?? String(d.n),
         String(d.failures),
       ]),
     },

@@ -116,7 +116,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       d.metric,
       d.profile,
       d.score === null ? '—' : d.score.toFixed(2),
-      String(d.n),
+      d.judged ?? String(d.n),
       `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
       String(d.failures),
     ]);

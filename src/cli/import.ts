@@ -43,7 +43,7 @@ export async function runImportOutputs(
     io.out(
       `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
         `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
-        `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored` : ''}) ` +
+        `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
         `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
     );
   } finally {
@@ -69,12 +69,18 @@ async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions):
         `${Object.keys(r.datasets).length} datasets (${Object.entries(r.datasets)
           .map(([d, n]) => `${d} ${n}`)
           .join(', ')}; ${r.rows} items, ${r.skipped} already present` +
-        `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored` : ''}) ` +
+        `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
         `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${r.model} --suite gaokao-objective\``,
     );
   } finally {
     await rt.close();
   }
+}
+
+/** The first three names, then `and N more`. */
+export function nameSome(names: readonly string[], max = 3): string {
+  const shown = names.slice(0, max).join(', ');
+  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
 }
 
 /** Flags of `zhujiu import battles`. */

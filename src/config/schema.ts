@@ -158,6 +158,13 @@ export const appConfigSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
+  /** Scoring Evaluation (issue 10): the judge of `/eval` runs on suites with `method: scoring` datasets. */
+  judge: z
+    .strictObject({
+      /** The model (config/models.yaml) that judges scoring datasets during `/eval`; null: such runs are refused. */
+      model: z.string().min(1).nullable().default(null),
+    })
+    .prefault({}),
   ratings: z
     .strictObject({
       bootstrap: z.number().int().min(0).max(100_000).default(1000),

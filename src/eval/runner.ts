@@ -9,6 +9,12 @@
  * Scores: a dataset's score on the ten-point scale is 10 × Σ earned / Σ possible over its scored items
  * (docs/scoring.md §2); items that failed (no answer: endpoint errors after retries, no recorded answer) are not
  * scored and are reported as failures.
+ *
+ * Scoring datasets (`method: scoring`, docs/scoring.md §3): after the answer is stored, the configured judge
+ * (`judge.model`) grades it with the dataset's rubric, plus the separate safety-violation check where the suite asks
+ * for it, through {@link judgeAnswers} (bounded retries; the grade is stored in `judge_scores`, as `zhujiu judge run`
+ * stores it). The item's run score is the adjusted grade (0 for a safety violation); a judge failure is an item
+ * failure (`judge_<code>`), never a 0.
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -33,8 +39,21 @@ import {
   storeProgress,
 } from '../storage/eval-runs.ts';
 import { ensureDataset, ensureItems } from '../storage/items.ts';
+import { listJudgeScores } from '../storage/judge-scores.ts';
 import type { Database } from '../storage/schema.ts';
+import { judgeAnswers } from './judge/judge.ts';
+import type { Rubric } from './judge/rubrics.ts';
 import type { EvalItem, PreparedDataset } from './types.ts';
+
+/** The judge of scoring datasets (docs/scoring.md §3). */
+export interface RunJudge {
+  /** Opens the judge model's client (called once per execution that has scoring items). */
+  open(): Promise<LlmClient>;
+  /** The rubric of a scoring dataset of a suite, and the safety-violation rubric when it asks for the check. */
+  rubrics(suite: string, dataset: string): { rubric: Rubric; safety?: Rubric };
+  /** Attempts per item before a judge failure (default 3). */
+  readonly maxAttempts?: number;
+}
 
 /** What the runner needs. */
 export interface RunnerDeps {
@@ -46,6 +65,8 @@ export interface RunnerDeps {
   prepareSuite(name: string): Promise<readonly PreparedDataset[]>;
   /** Lease of a claimed item, ms (default 60,000); renewed every third of it while the worker lives. */
   readonly leaseMs?: number;
+  /** The judge of scoring datasets; absent: a run with scoring datasets fails at start (naming `judge.model`). */
+  readonly judge?: RunJudge;
 }
 
 /** Options of one execution. */
@@ -70,6 +91,10 @@ export type ExecuteOutcome =
 /** Results written per transaction, and the longest an answer waits in memory before it is stored. */
 const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 100;
+
+/** Why a run with scoring datasets cannot run without a judge (the refusal of `/eval`, naming the config key). */
+export const JUDGE_MODEL_MISSING = (suite: string): string =>
+  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then run /eval again.`;
 
 let appVersion: string | undefined;
 /** The package version (from package.json, found from src/ or from the compiled dist/src/). */
@@ -141,9 +166,17 @@ export async function executeRun(
 
   let model: OpenedClient;
   let datasets: readonly PreparedDataset[];
+  let judge: LlmClient | undefined;
+  const judgeRubrics = new Map<string, { rubric: Rubric; safety?: Rubric }>();
   try {
     model = await deps.openModel(run.model);
     datasets = await deps.prepareSuite(run.suite);
+    const scoring = datasets.filter((d) => d.method === 'scoring');
+    if (scoring.length > 0) {
+      if (!deps.judge) throw new Error(JUDGE_MODEL_MISSING(run.suite));
+      for (const d of scoring) judgeRubrics.set(d.name, deps.judge.rubrics(run.suite, d.name));
+      judge = await deps.judge.open();
+    }
   } catch (err) {
     const message = (err as Error).message ?? String(err);
     log.error({ err }, 'run cannot start');
@@ -304,6 +337,77 @@ export async function executeRun(
         code: res.code,
         message: res.message,
         latencyMs: res.latencyMs,
+      });
+      return;
+    }
+    const rubrics = judgeRubrics.get(ds.name);
+    if (ds.method === 'scoring' && rubrics && judge) {
+      const r = await judgeAnswers({
+        db,
+        judge,
+        rubric: rubrics.rubric,
+        ...(rubrics.safety ? { safety: rubrics.safety } : {}),
+        modelId: run.modelId,
+        targets: [
+          {
+            itemId,
+            question: item.prompt,
+            reference: typeof item.reference === 'string' ? item.reference : null,
+            answer: res.text,
+            responseId: res.responseId ?? null,
+          },
+        ],
+        runId,
+        signal: stop.signal,
+        ...(deps.judge?.maxAttempts !== undefined ? { maxAttempts: deps.judge.maxAttempts } : {}),
+      });
+      const failure = r.failures[0];
+      if (failure) {
+        record(itemId, {
+          kind: 'failed',
+          code: `judge_${failure.code}`,
+          message: `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
+          latencyMs: res.latencyMs,
+        });
+        return;
+      }
+      const [stored] = await listJudgeScores(db, {
+        modelId: run.modelId,
+        judge: judge.name,
+        rubric: rubrics.rubric.name,
+        rubricVersion: rubrics.rubric.version,
+        itemIds: [itemId],
+      });
+      if (stored?.status !== 'judged' || stored.rawScore === null || stored.maxScore === null) {
+        if (stop.signal.aborted) return; // given back with the other claims
+        record(itemId, {
+          kind: 'failed',
+          code: 'judge_missing',
+          message: `judge ${judge.name} stored no grade for item ${itemId}`,
+          latencyMs: res.latencyMs,
+        });
+        return;
+      }
+      const violation = stored.safetyFlag === true;
+      record(itemId, {
+        kind: 'done',
+        responseId: res.responseId ?? null,
+        cached: res.cached,
+        latencyMs: res.latencyMs,
+        promptTokens: res.promptTokens,
+        completionTokens: res.completionTokens,
+        score: {
+          method: ds.method,
+          metric: 'judge',
+          profile: `${rubrics.rubric.name}@${rubrics.rubric.version}`,
+          raw: violation ? 0 : Math.min(stored.rawScore, stored.maxScore),
+          max: stored.maxScore,
+          detail: {
+            judge: judge.name,
+            judge_score: stored.rawScore,
+            safety_violation: stored.safetyFlag,
+          },
+        },
       });
       return;
     }

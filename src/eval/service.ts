@@ -12,6 +12,7 @@ import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
+import type { LlmClient } from '../llm/types.ts';
 import {
   cancelRun,
   createRun,
@@ -23,7 +24,15 @@ import {
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { prepareSuite } from './datasets/prepare.ts';
-import { type ExecuteOptions, type ExecuteOutcome, executeRun, type RunnerDeps } from './runner.ts';
+import { loadRubric } from './judge/rubrics.ts';
+import {
+  type ExecuteOptions,
+  type ExecuteOutcome,
+  executeRun,
+  JUDGE_MODEL_MISSING,
+  type RunJudge,
+  type RunnerDeps,
+} from './runner.ts';
 import type { PreparedDataset } from './types.ts';
 
 /** The part of the configuration the service reads. */
@@ -46,6 +55,17 @@ export interface EvalServiceOptions {
   readonly prepareSuite?: (name: string) => Promise<readonly PreparedDataset[]>;
   /** Expiry of a run's job, s (pg-boss; default the queue's). */
   readonly jobExpireInSeconds?: number;
+  /**
+   * The judge of scoring datasets: `model` is `judge.model` of config/default.yaml (null: runs of suites with
+   * scoring datasets are refused), `configDir` holds `rubrics/`.
+   */
+  readonly judge?: {
+    readonly model: string | null;
+    readonly configDir: string;
+    readonly maxAttempts?: number;
+  };
+  /** Overrides the judge's client (tests). */
+  readonly openJudge?: () => Promise<LlmClient>;
 }
 
 /** A request to start a run. */
@@ -181,14 +201,56 @@ export class EvalService {
     });
   }
 
+  /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
+  #hasScoring(suite: string): boolean {
+    return this.#o.config.suites.get(suite)?.datasets.some((d) => d.method === 'scoring') ?? false;
+  }
+
+  /** The judge of scoring datasets, when `judge.model` is set. */
+  #runJudge(): RunJudge | undefined {
+    const j = this.#o.judge;
+    if (!j?.model) return undefined;
+    const judgeModel = j.model;
+    const config = this.#o.config;
+    return {
+      open: async () => {
+        if (this.#o.openJudge) return this.#o.openJudge();
+        const cfg = config.models.find((m) => m.name === judgeModel);
+        if (!cfg) {
+          throw new AppError(
+            'config_invalid',
+            `judge.model "${judgeModel}" (config/default.yaml) is not in config/models.yaml; add it there or change judge.model`,
+          );
+        }
+        return (
+          await openLlmClient(cfg, {
+            db: this.#o.db,
+            logger: this.#o.logger,
+            apiKeyFor: config.apiKeyFor,
+          })
+        ).client;
+      },
+      rubrics: (suite, dataset) => {
+        const entry = config.suites.get(suite)?.datasets.find((d) => d.name === dataset);
+        return {
+          rubric: loadRubric(j.configDir, entry?.rubric ?? 'ten_point'),
+          ...(entry?.safety_check ? { safety: loadRubric(j.configDir, 'safety_violation') } : {}),
+        };
+      },
+      ...(j.maxAttempts !== undefined ? { maxAttempts: j.maxAttempts } : {}),
+    };
+  }
+
   /** The runner's dependencies. */
   runnerDeps(): RunnerDeps {
+    const judge = this.#runJudge();
     return {
       db: this.#o.db,
       logger: this.#o.logger,
       openModel: (n) => this.openModel(n),
       prepareSuite: (n) => this.prepareSuite(n),
       leaseMs: this.leaseMs,
+      ...(judge ? { judge } : {}),
     };
   }
 
@@ -199,6 +261,9 @@ export class EvalService {
   async start(req: StartRequest): Promise<StartResult> {
     const valid = await this.validate(req.model, req.suite);
     if (!valid.ok) return valid;
+    if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
+      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite) };
+    }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {

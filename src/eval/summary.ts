@@ -21,6 +21,8 @@ export interface DatasetSummary {
   readonly earned: number;
   readonly possible: number;
   readonly failures: number;
+  /** Scoring datasets (method `scoring`): "n of m judged" (m = judged + failed items); absent otherwise. */
+  readonly judged?: string;
 }
 
 /** A run's summary. */
@@ -68,6 +70,9 @@ export async function runSummary(
       earned,
       possible,
       failures: t?.failures ?? 0,
+      ...(d.method === 'scoring'
+        ? { judged: `${t?.n ?? 0} of ${(t?.n ?? 0) + (t?.failures ?? 0)} judged` }
+        : {}),
     };
   });
   const end = run.finishedAt ?? now;
@@ -97,6 +102,7 @@ export function summaryJson(s: RunSummary): {
     earned: number;
     possible: number;
     failures: number;
+    judged?: string;
   }[];
 } {
   return {
@@ -114,6 +120,7 @@ export function summaryJson(s: RunSummary): {
       earned: d.earned,
       possible: d.possible,
       failures: d.failures,
+      ...(d.judged !== undefined ? { judged: d.judged } : {}),
     })),
   };
 }

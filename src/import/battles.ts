@@ -21,6 +21,7 @@ import {
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 import { ARENA_SOURCE } from '../storage/sources.ts';
+import { capProblems, fileRowKind, rowKind } from './formats/sniff.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -90,12 +91,26 @@ export async function importBattles(
   const rows: Row[] = [];
   const problems: string[] = [];
   let lineNo = 0;
+  // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
+  let arrayHead: string[] | undefined;
+  const outputsHint = (jsonl: boolean) =>
+    `${opts.file}:1: this looks like model outputs (${jsonl ? 'JSON Lines of {item, prompt, output}' : 'a JSON array of {instruction, output, generator}'}), ` +
+    `not battles; import it with \`zhujiu import outputs ${opts.file} --model NAME${jsonl ? ' --format jsonl' : ''}\``;
   for await (const raw of readUtf8Lines(opts.file, { code: 'import_invalid' })) {
     lineNo++;
     const line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // UTF-8 BOM
+    if (arrayHead !== undefined) {
+      arrayHead.push(line);
+      if (arrayHead.length >= 50) break;
+      continue;
+    }
     if (line.trim() === '') continue;
+    if (rows.length === 0 && problems.length === 0 && line.trimStart().startsWith('[')) {
+      arrayHead = [line];
+      continue;
+    }
     const bad = (msg: string) => {
-      if (problems.length < 20) problems.push(`${opts.file}:${lineNo}: ${msg}`);
+      problems.push(`${opts.file}:${lineNo}: ${msg}`);
     };
     if (line.includes('\u0000')) {
       bad('not a text line (NUL bytes); expected UTF-8 JSONL');
@@ -111,6 +126,10 @@ export async function importBattles(
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
       bad('expected an object {"model_a", "model_b", "winner"}');
       continue;
+    }
+    const kind = rows.length === 0 && problems.length === 0 ? rowKind(o) : 'battles';
+    if (kind === 'outputs' || kind === 'outputs_jsonl') {
+      throw new AppError('import_invalid', outputsHint(kind === 'outputs_jsonl'));
     }
     const r = o as Record<string, unknown>;
     const a = r.model_a;
@@ -137,7 +156,16 @@ export async function importBattles(
     }
     rows.push({ line: lineNo, a, b, winner: w });
   }
-  if (problems.length > 0) throw new AppError('import_invalid', problems.join('\n'));
+  if (arrayHead !== undefined) {
+    const kind = fileRowKind(arrayHead.join('\n'));
+    throw new AppError(
+      'import_invalid',
+      kind === 'outputs'
+        ? outputsHint(false)
+        : `${opts.file}:1: this is a JSON array; \`import battles\` takes JSON Lines, one {"model_a", "model_b", "winner"} object per line`,
+    );
+  }
+  if (problems.length > 0) throw new AppError('import_invalid', capProblems(problems).join('\n'));
   if (rows.length === 0)
     throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
   const at = opts.at ?? new Date();

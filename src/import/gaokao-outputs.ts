@@ -39,6 +39,8 @@ export interface ImportGaokaoResult {
   readonly skipped: number;
   /** Of the skipped rows, how many carry an output different from the stored one (the stored one is kept). */
   readonly differing: number;
+  /** The differing items, named `dataset item "key"` (the key as in the file); every one of them. */
+  readonly differingItems: readonly string[];
 }
 
 /**
@@ -131,6 +133,7 @@ export async function importGaokaoOutputs(
     await promoteToRecorded(trx, modelId);
     let added = 0;
     let differing = 0;
+    const differingItems: string[] = [];
     const datasets: Record<string, number> = {};
     for (const [ds, g] of groups) {
       const { itemIds } = await upsertEvalDataset(
@@ -151,7 +154,10 @@ export async function importGaokaoOutputs(
       const previous = await storedOutputs(trx, modelId, ids, RECORDED_REQUEST_HASH);
       for (const it of g.items) {
         const prev = previous.get(itemIds.get(it.key) as number);
-        if (prev !== undefined && prev !== g.outputs.get(it.key)) differing++;
+        if (prev !== undefined && prev !== g.outputs.get(it.key)) {
+          differing++;
+          differingItems.push(`${ds} item ${JSON.stringify(it.key)}`);
+        }
       }
       added += await insertResponses(
         trx,
@@ -172,6 +178,7 @@ export async function importGaokaoOutputs(
       added,
       skipped: rows - added,
       differing,
+      differingItems,
     };
   });
 }

@@ -13,6 +13,7 @@ import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 import { type OutputsFormat, parseRecordedOutputs } from './formats/recorded-outputs.ts';
+import { quoteShort } from './formats/sniff.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
 export const RECORDED_REQUEST_HASH = 'recorded';
@@ -37,6 +38,11 @@ export interface ImportOutputsResult {
   readonly skipped: number;
   /** Of the skipped rows, how many carry an output different from the stored one (the stored one is kept). */
   readonly differing: number;
+  /**
+   * The differing rows named by what the file holds: `instruction "text…" (line N)` for AlpacaEval files,
+   * `item "key" (line N)` for JSONL; every one of them (the CLI shows the first few).
+   */
+  readonly differingItems: readonly string[];
 }
 
 /**
@@ -115,10 +121,16 @@ export async function importOutputs(
     );
     await promoteToRecorded(trx, modelId);
     const previous = await storedOutputs(trx, modelId, [...ids.values()], RECORDED_REQUEST_HASH);
-    const changed = rows.filter((r) => {
+    const changedRows = rows.filter((r) => {
       const prev = previous.get(ids.get(r.key) as number);
       return prev !== undefined && prev !== r.output;
-    }).length;
+    });
+    const changed = changedRows.length;
+    const differingItems = changedRows.map((r) =>
+      format === 'alpaca_eval'
+        ? `instruction ${quoteShort(r.prompt, 50)} (line ${r.line})`
+        : `item ${JSON.stringify(r.key)} (line ${r.line})`,
+    );
     const added = await insertResponses(
       trx,
       rows.map((r) => {
@@ -140,6 +152,7 @@ export async function importOutputs(
       added,
       skipped: rows.length - added,
       differing: changed,
+      differingItems,
     };
   });
 }

@@ -7,3 +7,4 @@ export { createArenaLineParser, parseArenaLines } from './arena-battles.ts';
 export * from './gaokao.ts';
 export * from './json-locate.ts';
 export * from './recorded-outputs.ts';
+export * from './sniff.ts';

@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { capProblems, fileRowKind, quoteShort, sniffShape } from './sniff.ts';
 
 /** A recorded answer to one prompt. */
 export interface RecordedOutput {
@@ -105,7 +106,9 @@ function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
  * Parses a recorded-outputs file.
  * @param text the file's contents (UTF-8).
  * @param file the name to show in errors.
- * @returns the rows, or every problem found (at most 20) as `file:line: reason` lines.
+ * @returns the rows, or the problems found as `file:line: reason` lines (the first 20, then `… and N more
+ *   problems (T in total)`); a file of another kind (JSON Lines without `--format jsonl`, arena battles) gets one
+ *   line naming the flag or command that fits.
  */
 export function parseRecordedOutputs(
   text: string,
@@ -120,6 +123,16 @@ export function parseRecordedOutputs(
   if (nul >= 0) {
     return fail([
       `${file}:${lineAt(text, nul)}: not a text file (it contains NUL bytes); expected UTF-8 JSON`,
+    ]);
+  }
+  // A file of another kind: say which command fits rather than listing every row as wrong.
+  const kind = fileRowKind(text);
+  if (kind === 'battles' || kind === 'pair_counts') {
+    return fail([
+      `${file}:1: this looks like arena battles ({model_a, model_b, ${kind === 'battles' ? 'winner' : 'model_a_wins'}}), not model outputs; ` +
+        (kind === 'battles'
+          ? `import it with \`zhujiu import battles ${file}\``
+          : `rate it with \`zhujiu ratings --battles ${file}\``),
     ]);
   }
   if (format === 'jsonl' && text.trimStart().startsWith('[')) {
@@ -139,6 +152,11 @@ export function parseRecordedOutputs(
       const m = /line (\d+)/.exec((err as Error).message);
       const pos = /position (\d+)/.exec((err as Error).message);
       const line = m ? Number(m[1]) : pos ? lineAt(text, Number(pos[1])) : 1;
+      if (sniffShape(text) === 'jsonl') {
+        return fail([
+          `${file}:1: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl`,
+        ]);
+      }
       return fail([
         `${file}:${line}: not valid JSON (${(err as Error).message}); fix the syntax at that line`,
       ]);
@@ -159,8 +177,7 @@ export function parseRecordedOutputs(
           const keyAt =
             issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
           const line = keyAt >= 0 && keyAt < end ? lineAt(text, keyAt) : lineAt(text, start);
-          if (problems.length < 20)
-            problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
+          problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
         }
         return;
       }
@@ -183,16 +200,14 @@ export function parseRecordedOutputs(
       try {
         obj = JSON.parse(raw);
       } catch (err) {
-        if (problems.length < 20)
-          problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
+        problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
         return;
       }
       const parsed = jsonlRow.safeParse(obj);
       if (!parsed.success) {
-        if (problems.length < 20)
-          problems.push(
-            `${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`,
-          );
+        problems.push(
+          `${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`,
+        );
         return;
       }
       rows.push({
@@ -203,18 +218,20 @@ export function parseRecordedOutputs(
       });
     });
   }
-  if (problems.length > 0) return fail(problems);
+  if (problems.length > 0) return fail(capProblems(problems));
   const seen = new Map<string, number>();
   for (const r of rows) {
     const prev = seen.get(r.key);
     if (prev !== undefined) {
+      // Named by what the user wrote: the instruction's text (AlpacaEval keys are internal hashes) or the item key.
       problems.push(
-        `${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`,
+        format === 'alpaca_eval'
+          ? `${file}:${r.line}: instruction ${quoteShort(r.prompt)} appears again (first at line ${prev}); keep one answer per instruction`
+          : `${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`,
       );
     }
     seen.set(r.key, r.line);
-    if (problems.length >= 20) break;
   }
   if (rows.length === 0) problems.push(`${file}:1: no rows found`);
-  return problems.length > 0 ? fail(problems) : ok(rows);
+  return problems.length > 0 ? fail(capProblems(problems)) : ok(rows);
 }

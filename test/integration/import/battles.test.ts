@@ -84,5 +84,61 @@ describe.each(backends())('import battles on %s', (backend) => {
       added: 1,
     });
   });
+  it('a file of another kind gets one line naming the command that fits; long lists end with "… and N more"', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-battles-kind-'));
+    const before = await countRows(d, 'battles');
+    const alpaca = join(tmp, 'model_outputs.json');
+    writeFileSync(
+      alpaca,
+      JSON.stringify(
+        Array.from({ length: 6 }, (_, i) => ({
+          instruction: `q${i}`,
+          output: `a${i}`,
+          generator: 'm',
+        })),
+        null,
+        2,
+      ),
+    );
+    const oneLine = join(tmp, 'one-line.json');
+    writeFileSync(oneLine, JSON.stringify([{ instruction: 'q', output: 'a', generator: 'm' }]));
+    for (const f of [alpaca, oneLine]) {
+      const e = await importBattles(d.db, { file: f, source: 'kind' }).catch((x: unknown) => x);
+      expect(isAppError(e) && e.code).toBe('import_invalid');
+      expect((e as Error).message).toBe(
+        `${f}:1: this looks like model outputs (a JSON array of {instruction, output, generator}), not battles; ` +
+          `import it with \`zhujiu import outputs ${f} --model NAME\``,
+      );
+    }
+    const jsonl = join(tmp, 'outputs.jsonl');
+    writeFileSync(jsonl, '{"item":"1","prompt":"p","output":"o"}\n');
+    expect(
+      ((await importBattles(d.db, { file: jsonl, source: 'kind' }).catch((x) => x)) as Error)
+        .message,
+    ).toBe(
+      `${jsonl}:1: this looks like model outputs (JSON Lines of {item, prompt, output}), not battles; ` +
+        `import it with \`zhujiu import outputs ${jsonl} --model NAME --format jsonl\``,
+    );
+    const otherArray = join(tmp, 'array.json');
+    writeFileSync(otherArray, '[{"model_a":"a","model_b":"b","winner":"tie"}]\n');
+    expect(
+      ((await importBattles(d.db, { file: otherArray, source: 'kind' }).catch((x) => x)) as Error)
+        .message,
+    ).toBe(
+      `${otherArray}:1: this is a JSON array; \`import battles\` takes JSON Lines, one {"model_a", "model_b", "winner"} object per line`,
+    );
+    const many = join(tmp, 'many.jsonl');
+    writeFileSync(
+      many,
+      `${Array.from({ length: 24 }, () => '{"model_a":"a","model_b":"a","winner":"tie"}').join('\n')}\n`,
+    );
+    const lines = (
+      (await importBattles(d.db, { file: many, source: 'kind' }).catch((x) => x)) as Error
+    ).message.split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[19]).toMatch(/:20: self-battle/);
+    expect(lines[20]).toBe('… and 4 more problems (24 in total)');
+    expect(await countRows(d, 'battles')).toBe(before);
+  });
   // The 200,000 real votes: test/e2e/import-real-data.test.ts (`npm run test:e2e`).
 });

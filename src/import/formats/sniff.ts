@@ -1,0 +1,107 @@
+/**
+ * @module import/formats/sniff
+ * Guesses which kind of file the user gave, so an import of the wrong kind can say which command or flag fits
+ * instead of listing syntax errors. Pure: text in, a guess out.
+ */
+
+/** What a file looks like. */
+export type FileShape =
+  /** One JSON object per line (at least the first two non-blank lines are objects). */
+  | 'jsonl'
+  /** A JSON array (the text starts with `[`). */
+  | 'json_array'
+  | 'other';
+
+/** The kinds of rows the importers take, by the keys of a row. */
+export type RowKind = 'outputs' | 'outputs_jsonl' | 'battles' | 'pair_counts' | 'unknown';
+
+function parseObject(line: string): Record<string, unknown> | undefined {
+  try {
+    const o: unknown = JSON.parse(line);
+    return typeof o === 'object' && o !== null && !Array.isArray(o)
+      ? (o as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The shape of a file, from its first non-blank lines.
+ * @param text the file's text (or its first lines).
+ * @returns `jsonl` when the first two non-blank lines each parse as a JSON object (or the only line does),
+ *   `json_array` when the text starts with `[`, else `other`.
+ */
+export function sniffShape(text: string): FileShape {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trimStart().startsWith('[')) return 'json_array';
+  const lines: string[] = [];
+  for (const l of body.split('\n')) {
+    if (l.trim() === '') continue;
+    lines.push(l);
+    if (lines.length === 2) break;
+  }
+  if (lines.length === 0) return 'other';
+  return lines.every((l) => parseObject(l) !== undefined) ? 'jsonl' : 'other';
+}
+
+/**
+ * The kind of row an object is, by its keys.
+ * @returns `battles` for `{model_a, model_b, winner}`, `pair_counts` for `{model_a, model_b, model_a_wins}`,
+ *   `outputs` for `{instruction, output}` (AlpacaEval), `outputs_jsonl` for `{item, prompt, output}`, else `unknown`.
+ */
+export function rowKind(row: unknown): RowKind {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return 'unknown';
+  const has = (k: string) => k in row;
+  if (has('model_a') && has('model_b') && has('winner')) return 'battles';
+  if (has('model_a') && has('model_b') && has('model_a_wins')) return 'pair_counts';
+  if (has('instruction') && has('output')) return 'outputs';
+  if (has('prompt') && has('output')) return 'outputs_jsonl';
+  return 'unknown';
+}
+
+/**
+ * The kind of rows a file holds, from its first row: the first element of a JSON array (parsed whole when it
+ * parses, else found by a key scan of the first lines), or the first non-blank line of JSON Lines.
+ */
+export function fileRowKind(text: string): RowKind {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trimStart().startsWith('[')) {
+    try {
+      const data: unknown = JSON.parse(body);
+      return Array.isArray(data) ? rowKind(data[0]) : 'unknown';
+    } catch {
+      // A broken or cut-off array: look at the keys of its start.
+      const head = body.slice(0, 4000);
+      const keys = Object.fromEntries(
+        [...head.matchAll(/"(\w+)"\s*:/g)].map((m) => [m[1] as string, true]),
+      );
+      return rowKind(keys);
+    }
+  }
+  const first = body.split('\n').find((l) => l.trim() !== '');
+  return first === undefined ? 'unknown' : rowKind(parseObject(first));
+}
+
+/**
+ * Caps a problem list for display: the first `max`, then one line `… and N more problems (T in total)`.
+ * @param problems every problem found.
+ * @param max how many to show (default 20).
+ */
+export function capProblems(problems: readonly string[], max = 20): string[] {
+  if (problems.length <= max) return [...problems];
+  const more = problems.length - max;
+  return [
+    ...problems.slice(0, max),
+    `… and ${more} more ${more === 1 ? 'problem' : 'problems'} (${problems.length} in total)`,
+  ];
+}
+
+/**
+ * A user's text shortened for a message: whitespace collapsed, at most `max` characters, quoted.
+ * @param max longest shown text in characters (default 60), an ellipsis marks the cut.
+ */
+export function quoteShort(text: string, max = 60): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat);
+}
