@@ -112,7 +112,7 @@ async function zhujiu(args: string[], env: Record<string, string> = {}) {
 describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
   'GAOKAO-Bench GPT-4-0314 through the CLI',
   () => {
-    it('zhujiu import outputs DIR --format gaokao imports the folder once', async () => {
+    it('zhujiu import outputs DIR --format gaokao, then zhujiu eval --json: 7000 / 9702 and the ten subject rates', async () => {
       const env = {
         ZHUJIU_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'zj-cli-gk-')), 'pg'),
         ZHUJIU_DATASETS_DIR: fullGaokaoDatasetsDir(),
@@ -137,6 +137,14 @@ describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
       );
       expect(r3.code).toBe(2);
       expect(r3.stderr).toContain('--dataset does not apply to --format gaokao');
+
+      // `zhujiu eval --model gpt-4-0314 --suite gaokao-objective --json` on the imported answers.
+      const ev = await zhujiu(
+        ['eval', '--model', 'gpt-4-0314', '--suite', 'gaokao-objective', '--json'],
+        env,
+      );
+      expect(ev.code, ev.stderr).toBe(0);
+      expectPublished(JSON.parse(ev.stdout) as EvalJson);
     });
   },
 );

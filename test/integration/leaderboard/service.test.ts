@@ -230,6 +230,9 @@ describe.each(backends())('board service (%s)', (backend) => {
       'comp',
     ]);
     expect(overall.c.footer).toContain('Board built 3 min ago');
+    // The stated bootstrap count is the configured aggregation.bootstrap (100 here), never a constant.
+    expect(overall.c.footer).toContain('95% interval from 100 paired bootstrap rounds');
+    expect(latest.board.rounds).toBe(100);
     expect(overall.c.footer).toContain('https://arena.example.org/board');
     expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[5]).toBe('8.00');
     expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[7]).toBe('7.50'); // knowledge
