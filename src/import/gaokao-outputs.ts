@@ -19,6 +19,7 @@ import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 import { type GaokaoFile, gaokaoDatasetName, parseGaokaoFile } from './formats/gaokao.ts';
+import { capProblems } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Options of a GAOKAO-Bench import. */
@@ -112,7 +113,7 @@ export async function importGaokaoOutputs(
     parsed.push({ file: path, value: r.value });
   }
   if (problems.length > 0) {
-    throw new AppError('import_invalid', problems.slice(0, 20).join('\n'));
+    throw new AppError('import_invalid', capProblems(problems).join('\n'));
   }
   // Group the items by dataset (subject).
   const groups = new Map<string, { items: EvalItem[]; outputs: Map<string, string> }>();

@@ -20,6 +20,7 @@ import {
   parseAlpacaAnnotations,
 } from './formats/alpaca-eval-annotations.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
+import { capProblems } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
@@ -121,7 +122,7 @@ async function importGaokao(
     }
     parsed.push(r.value);
   }
-  if (errors.length > 0) throw new AppError('import_invalid', errors.slice(0, 20).join('\n'));
+  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(parsed.map((p) => p.model))];
   for (const m of models) {
     if (!modelNameSchema.safeParse(m).success) {
@@ -243,7 +244,7 @@ async function importAlpaca(
     }
     seen.add(k);
   }
-  if (errors.length > 0) throw new AppError('import_invalid', errors.slice(0, 20).join('\n'));
+  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
   for (const m of models) {
     if (!modelNameSchema.safeParse(m).success) {

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import { instructionKey } from './recorded-outputs.ts';
+import { capProblems } from './sniff.ts';
 
 /** One annotation. */
 export interface AlpacaAnnotationRow {
@@ -126,7 +127,7 @@ export function parseAlpacaAnnotations(
       );
     } else seen.set(k, r.line);
   }
-  if (errors.length > 0) return fail(errors.slice(0, 20));
+  if (errors.length > 0) return fail(capProblems(errors));
   if (rows.length === 0) return fail([`${file}:1: no annotations found`]);
   return ok(rows);
 }

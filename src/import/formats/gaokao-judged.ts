@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { capProblems } from './sniff.ts';
 
 /** One judged answer. */
 export interface GaokaoJudgedRow {
@@ -126,7 +127,7 @@ export function parseGaokaoJudged(text: string, file: string): Result<GaokaoJudg
       credit: gaokaoCredit(e.model_correction_score),
     });
   });
-  if (errors.length > 0) return fail(errors.slice(0, 20));
+  if (errors.length > 0) return fail(capProblems(errors));
   return ok({
     keyword: top.data.keyword,
     model: top.data.model_name,

@@ -18,6 +18,7 @@ import {
   gaokaoSubjectOf,
 } from '../../eval/metrics/gaokao.ts';
 import { containerLines, lineAt } from './json-locate.ts';
+import { capProblems } from './sniff.ts';
 
 /** One objective question (and, in a result file, one model's answer to it). */
 export interface GaokaoRow {
@@ -82,7 +83,7 @@ const fileShape = z.object({
  * @param text the file's contents.
  * @param file the name to show in errors.
  * @param requireOutput true for an import of model outputs: every example must carry `model_output`.
- * @returns the file, or every problem (at most 20) as `file:line: reason`.
+ * @returns the file, or the problems as `file:line: reason` (the first 20, then `… and N more problems (T in total)`).
  */
 export function parseGaokaoFile(
   text: string,
@@ -120,32 +121,28 @@ export function parseGaokaoFile(
     const line = lines.get(`example.${i}`) ?? 1;
     const r = example.safeParse(raw);
     if (!r.success) {
-      if (problems.length < 20)
-        problems.push(
-          `${file}:${line}: example ${i}: ${r.error.issues.map((x) => `${x.path.join('.') || 'row'} ${x.message}`).join('; ')}`,
-        );
+      problems.push(
+        `${file}:${line}: example ${i}: ${r.error.issues.map((x) => `${x.path.join('.') || 'row'} ${x.message}`).join('; ')}`,
+      );
       return;
     }
     const standard = r.data.standard_answer ?? r.data.answer;
     if (standard === undefined) {
-      if (problems.length < 20)
-        problems.push(`${file}:${line}: example ${i}: "answer" (or "standard_answer") is missing`);
+      problems.push(`${file}:${line}: example ${i}: "answer" (or "standard_answer") is missing`);
       return;
     }
     if (requireOutput && r.data.model_output === undefined) {
-      if (problems.length < 20)
-        problems.push(
-          `${file}:${line}: example ${i}: "model_output" is missing; this is not a result file of model outputs`,
-        );
+      problems.push(
+        `${file}:${line}: example ${i}: "model_output" is missing; this is not a result file of model outputs`,
+      );
       return;
     }
     const index = String(Number(r.data.index));
     const earlier = seen.get(index);
     if (earlier !== undefined) {
-      if (problems.length < 20)
-        problems.push(
-          `${file}:${line}: example ${i}: index ${index} repeats the example at line ${earlier}`,
-        );
+      problems.push(
+        `${file}:${line}: example ${i}: index ${index} repeats the example at line ${earlier}`,
+      );
       return;
     }
     seen.set(index, line);
@@ -161,7 +158,7 @@ export function parseGaokaoFile(
       ...(r.data.model_output !== undefined ? { output: r.data.model_output } : {}),
     });
   });
-  if (problems.length > 0) return fail(problems);
+  if (problems.length > 0) return fail(capProblems(problems));
   return ok({
     keyword,
     subject,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
+import { capProblems } from './sniff.ts';
 
 const row = z.object({
   item: z
@@ -60,7 +61,7 @@ export function parseLabels(text: string, file: string): Result<LabelledItem[], 
     seen.set(item, i + 1);
     rows.push({ item, label: r.data.label });
   });
-  if (errors.length > 0) return fail(errors.slice(0, 20));
+  if (errors.length > 0) return fail(capProblems(errors));
   if (rows.length === 0) return fail([`${file}:1: no labels; expected {"item", "label"} lines`]);
   return ok(rows);
 }

@@ -97,3 +97,29 @@ describe('parseRecordedOutputs errors', () => {
     ]);
   });
 });
+
+describe('the other importers also end a long list with "… and N more problems"', () => {
+  it('`judge agree` labels files', async () => {
+    const { parseLabels } = await import('../../../src/import/formats/labels.ts');
+    const text = Array.from({ length: 22 }, () => 'oops').join('\n');
+    const r = parseLabels(text, 'l.jsonl');
+    expect(r.ok).toBe(false);
+    const reason = r.ok ? [] : r.reason;
+    expect(reason).toHaveLength(21);
+    expect(reason[20]).toBe('… and 2 more problems (22 in total)');
+  });
+  it('`import outputs --format gaokao` result files', async () => {
+    const { parseGaokaoFile } = await import('../../../src/import/formats/gaokao.ts');
+    const { GAOKAO_KEYWORD_TYPES } = await import('../../../src/eval/metrics/gaokao.ts');
+    const keyword = Object.keys(GAOKAO_KEYWORD_TYPES)[0] as string;
+    const text = JSON.stringify(
+      { keywords: keyword, example: Array.from({ length: 30 }, () => ({ year: 2010 })) },
+      null,
+      1,
+    );
+    const r = parseGaokaoFile(text, 'g.json');
+    const reason = r.ok ? [] : r.reason;
+    expect(reason).toHaveLength(21);
+    expect(reason[20]).toBe('… and 10 more problems (30 in total)');
+  });
+});
