@@ -101,7 +101,7 @@ describe.skipIf(!present)('the board on real data', () => {
       compute: 'inline',
       inlineChart: false,
     });
-  }, 600_000);
+  });
   afterAll(async () => {
     await svc?.close();
     await db?.destroy();
@@ -136,5 +136,5 @@ describe.skipIf(!present)('the board on real data', () => {
     // The baseline beats every model in AlpacaEval's judgements: first among the arena models.
     const arena = json.models.filter((m) => m.methods.comparative !== null);
     expect(arena[0]?.model).toBe('gpt4_1106_preview');
-  }, 300_000);
+  });
 });

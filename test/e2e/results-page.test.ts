@@ -98,7 +98,7 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
       },
     );
     json = JSON.parse(r.stdout) as BoardJson;
-  }, 240_000);
+  });
   afterAll(async () => {
     await cleanup?.();
   });
@@ -191,5 +191,5 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
       await d.close();
     }
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -107,7 +107,7 @@ describe.each(backends())('/ask through the fake Discord and Slack (%s)', (backe
       const alice = { id: '1300000000000000001', roles: [] };
       const said = (id: string) => JSON.stringify(fake.responsesFor(id));
       const a1 = fake.slashCommand('ask', { prompt: 'How do tides work?' }, alice);
-      await until(() => said(a1).includes('Battle #1 is up'), 'battle posted', 60_000);
+      await until(() => said(a1).includes('Battle #1 is up'), 'battle posted');
       const b = await getBattle(db.db, 1);
       expect(new Set([b?.leftModel, b?.rightModel])).toEqual(new Set(['model-blue', 'model-gold']));
       const battleMsg = fake.messages.get(b?.messageId as string);
@@ -134,7 +134,7 @@ describe.each(backends())('/ask through the fake Discord and Slack (%s)', (backe
       const a3 = fake.slashCommand('ask', { prompt: 'And spring tides?' }, alice, {
         threadOf: b?.messageId as string,
       });
-      await until(async () => (await listTurns(db.db, 1)).length === 2, 'second turn', 60_000);
+      await until(async () => (await listTurns(db.db, 1)).length === 2, 'second turn');
       expect(fake.threads.get(b?.messageId as string)).toBe(D_CHANNEL);
       const inThread = [...fake.messages.values()].filter((m) => m.channel_id === b?.messageId);
       expect(JSON.stringify(inThread)).toContain('And spring tides?');
@@ -155,7 +155,7 @@ describe.each(backends())('/ask through the fake Discord and Slack (%s)', (backe
 
       // The per-person limit (3 per 10 minutes: two turns stored + this one… the fourth is refused).
       const a4 = fake.slashCommand('ask', { prompt: 'Why is the sea salty?' }, alice);
-      await until(() => said(a4).includes('Battle #2 is up'), 'third question', 60_000);
+      await until(() => said(a4).includes('Battle #2 is up'), 'third question');
       const a5 = fake.slashCommand('ask', { prompt: 'One more?' }, alice);
       await until(() => said(a5).includes('Thanks for the enthusiasm!'), 'limit');
       expect(said(a5)).toContain('You can ask again in about 10 minutes');
@@ -218,7 +218,7 @@ describe.each(backends())('/ask through the fake Discord and Slack (%s)', (backe
         text: 'And spring tides?',
       });
       expect((await fake.deliverEventHttp(url, reply)).status).toBe(200);
-      await until(async () => (await listTurns(db.db, 1)).length === 2, 'second turn', 60_000);
+      await until(async () => (await listTurns(db.db, 1)).length === 2, 'second turn');
       const threadPost = fake
         .callsOf('chat.postMessage')
         .find((c) => c.args.thread_ts === battle.messageId);

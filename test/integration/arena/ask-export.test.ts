@@ -117,12 +117,10 @@ describe('export battles round trip', () => {
     await models.close();
     await d.close();
     env = { ZHUJIU_DATA_DIR: d.dataDir as string, ZHUJIU_VOTER_SECRET: SECRET };
-  }, 300_000);
+  });
   afterAll(async () => d?.destroy().catch(() => undefined));
 
-  it('export battles → ratings --battles equals ratings on the database', {
-    timeout: 180_000,
-  }, async () => {
+  it('export battles → ratings --battles equals ratings on the database', async () => {
     const out = join(dir, 'arena.jsonl');
     const e = await zhujiu(['export', 'battles', '--out', out], env);
     expect(e.code, e.stderr).toBe(0);
@@ -183,9 +181,7 @@ describe('export battles round trip', () => {
     expect(typo.stderr).toContain('--source lmsyss: no battles carry this source');
   });
 
-  it('an imported source exports back to the same ratings, and re-imports', {
-    timeout: 180_000,
-  }, async () => {
+  it('an imported source exports back to the same ratings, and re-imports', async () => {
     const src = join(dir, 'public.jsonl');
     const rng = createRng(11);
     const names = ['pub-x', 'pub-y', 'pub-z'];

@@ -58,7 +58,9 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
-      await until(() => term.text().includes('[chart written to '), '/leaderboard', 60_000);
+      // The board is built in a worker thread: wait for its chart with until's hang guard (a bound far above any
+      // real wait on a busy machine), not a shorter one of our own.
+      await until(() => term.text().includes('[chart written to '), '/leaderboard');
       const text = term.text();
       expect(text).toContain('you voted ⬅️ (left) on battle #1');
       expect(text).toContain('ZhuJiu board: no scores yet');

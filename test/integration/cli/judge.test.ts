@@ -7,8 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { pgliteDataDir } from '../../helpers/db.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 const run = promisify(execFile);
@@ -144,9 +145,14 @@ const ALPACA = [
 describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
   'zhujiu import judgments + judge report',
   () => {
-    const env = { ZHUJIU_DATA_DIR: join(mkdtempSync(join(tmpdir(), 'zhujiu-jr-')), 'pg') };
+    // A copy of the migrated template database: the commands below do not each pay for creating one.
+    const pg = pgliteDataDir();
+    afterAll(() => pg.remove());
+    const env = { ZHUJIU_DATA_DIR: pg.dataDir };
+    // The steps share one imported database and run in order, each a test of its own: every step gets the
+    // config's hang guard, rather than one guard for all the child processes together on a busy machine.
 
-    it('rebuilds the published figures with no endpoint', { timeout: 240_000 }, async () => {
+    it('imports the GAOKAO-Bench judgments with no endpoint', async () => {
       const g = await zhujiu(
         [
           'import',
@@ -163,6 +169,9 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
       expect(g.stdout).toMatch(
         /imported 1030 judge scores by gpt-4-1106-preview for gpt-4-0314 from 18 files \(1030 judged, 0 judge failures/,
       );
+    });
+
+    it('imports the AlpacaEval annotations with no endpoint', async () => {
       const a = await zhujiu(
         [
           'import',
@@ -176,6 +185,9 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         env,
       );
       expect(a.code, a.stderr).toBe(0);
+    });
+
+    it('judge report --json rebuilds the published GAOKAO-Bench points', async () => {
       const rg = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314', '--json'], env);
       expect(rg.code, rg.stderr).toBe(0);
       const jg = JSON.parse(rg.stdout);
@@ -194,10 +206,14 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         'sv_rate',
       ]);
       expect([jg.datasets[0].earned, jg.datasets[0].possible]).toEqual([7672.83, 11839]);
+    });
+
+    it('judge report --baseline --json rebuilds the published AlpacaEval win rate', async () => {
       const ra = await zhujiu(
         ['judge', 'report', '--model', 'claude-2', '--baseline', 'gpt4_1106_preview', '--json'],
         env,
       );
+      expect(ra.code, ra.stderr).toBe(0);
       const ja = JSON.parse(ra.stdout);
       expect(Object.keys(ja.pairwise[0])).toEqual([
         'baseline',
@@ -212,6 +228,9 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         ja.pairwise[0].standard_error.toFixed(4),
         ja.pairwise[0].discrete_win_rate.toFixed(4),
       ]).toEqual(['17.1882', '1.1748', '16.3354']);
+    });
+
+    it('judge report as text, and an unknown model', async () => {
       const text = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314'], env);
       expect(text.stdout).toContain('1030 of 1030 judged; 7672.83 / 11839 points (0.6481)');
       const missing = await zhujiu(['judge', 'report', '--model', 'nobody'], env);

@@ -30,7 +30,6 @@ describe.each(backends())('import judgments on %s', (backend) => {
 
   it.skipIf(!present)(
     'GAOKAO-Bench subjective judged by gpt-4-1106-preview: 7672.83 / 11839 = 0.648',
-    { timeout: 180_000 },
     async () => {
       const r = await importJudgments(d.db, {
         path: sharedData(...GAOKAO),
@@ -76,7 +75,6 @@ describe.each(backends())('import judgments on %s', (backend) => {
 
   it.skipIf(!present)(
     'AlpacaEval: five models reproduce the leaderboard to 4 decimals',
-    { timeout: 180_000 },
     async () => {
       const r = await importJudgments(d.db, {
         path: sharedData(...ALPACA),
