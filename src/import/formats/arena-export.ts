@@ -18,6 +18,7 @@
  * stored id itself.
  */
 import { createHash } from 'node:crypto';
+import type { ExportVoteRow } from '../../storage/export.ts';
 import type { VoteChoice } from '../../storage/schema.ts';
 
 /** The export formats. */
@@ -25,24 +26,8 @@ export const EXPORT_FORMATS = ['fastchat', 'jsonl'] as const;
 /** One export format. */
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-/** What one exported line is made from (a stored live vote and its battle). */
-export interface ExportVote {
-  readonly battleId: number;
-  readonly source: string;
-  readonly kind: string;
-  readonly ability: string | null;
-  readonly platform: string | null;
-  readonly leftModel: string;
-  readonly rightModel: string;
-  readonly choice: VoteChoice;
-  readonly voterHash: string;
-  readonly votedAt: Date;
-  readonly postedAt: Date | null;
-  readonly closedAt: Date | null;
-  readonly turns: number;
-  readonly importedWinner: string | null;
-  readonly promptStart: string | null;
-}
+/** What one exported line is made from (a stored live vote and its battle; see `storage/export.ts`). */
+export type ExportVote = Omit<ExportVoteRow, 'voteId'>;
 
 const WINNER: Readonly<Record<VoteChoice, string>> = {
   left: 'model_a',
