@@ -4,7 +4,13 @@
  * (× baseline for pairwise judging), and judge verdicts on arena battles, which live in their own table and are
  * never read as votes.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type {
+  ExpressionBuilder,
+  Kysely,
+  OnConflictTables,
+  OnConflictUpdateDatabase,
+  Transaction,
+} from 'kysely';
 import type { Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -60,6 +66,30 @@ function row(s: JudgeScoreSpec) {
   };
 }
 
+/** The columns a re-judged or re-imported score replaces (both conflict targets: single and pairwise). */
+function replaceWithExcluded(
+  eb: ExpressionBuilder<
+    OnConflictUpdateDatabase<Database, 'judge_scores'>,
+    OnConflictTables<'judge_scores'>
+  >,
+) {
+  return {
+    response_id: eb.ref('excluded.response_id'),
+    run_id: eb.ref('excluded.run_id'),
+    status: eb.ref('excluded.status'),
+    raw_score: eb.ref('excluded.raw_score'),
+    max_score: eb.ref('excluded.max_score'),
+    preference: eb.ref('excluded.preference'),
+    safety_flag: eb.ref('excluded.safety_flag'),
+    failure_code: eb.ref('excluded.failure_code'),
+    failure_message: eb.ref('excluded.failure_message'),
+    attempts: eb.ref('excluded.attempts'),
+    judge_output: eb.ref('excluded.judge_output'),
+    source: eb.ref('excluded.source'),
+    updated_at: new Date(),
+  };
+}
+
 /**
  * Stores judge scores; a row with the same key (model, item, [baseline,] judge, rubric, version) is replaced, so
  * re-judging a failed item overwrites its failure, and re-importing changes nothing.
@@ -81,21 +111,7 @@ export async function upsertJudgeScores(
         oc
           .columns(['model_id', 'item_id', 'judge', 'rubric', 'rubric_version'])
           .where('baseline_model_id', 'is', null)
-          .doUpdateSet((eb) => ({
-            response_id: eb.ref('excluded.response_id'),
-            run_id: eb.ref('excluded.run_id'),
-            status: eb.ref('excluded.status'),
-            raw_score: eb.ref('excluded.raw_score'),
-            max_score: eb.ref('excluded.max_score'),
-            preference: eb.ref('excluded.preference'),
-            safety_flag: eb.ref('excluded.safety_flag'),
-            failure_code: eb.ref('excluded.failure_code'),
-            failure_message: eb.ref('excluded.failure_message'),
-            attempts: eb.ref('excluded.attempts'),
-            judge_output: eb.ref('excluded.judge_output'),
-            source: eb.ref('excluded.source'),
-            updated_at: new Date(),
-          })),
+          .doUpdateSet(replaceWithExcluded),
       )
       .executeTakeFirst();
     written += Number(r.numInsertedOrUpdatedRows ?? 0n);
@@ -115,21 +131,7 @@ export async function upsertJudgeScores(
             'rubric_version',
           ])
           .where('baseline_model_id', 'is not', null)
-          .doUpdateSet((eb) => ({
-            response_id: eb.ref('excluded.response_id'),
-            run_id: eb.ref('excluded.run_id'),
-            status: eb.ref('excluded.status'),
-            raw_score: eb.ref('excluded.raw_score'),
-            max_score: eb.ref('excluded.max_score'),
-            preference: eb.ref('excluded.preference'),
-            safety_flag: eb.ref('excluded.safety_flag'),
-            failure_code: eb.ref('excluded.failure_code'),
-            failure_message: eb.ref('excluded.failure_message'),
-            attempts: eb.ref('excluded.attempts'),
-            judge_output: eb.ref('excluded.judge_output'),
-            source: eb.ref('excluded.source'),
-            updated_at: new Date(),
-          })),
+          .doUpdateSet(replaceWithExcluded),
       )
       .executeTakeFirst();
     written += Number(r.numInsertedOrUpdatedRows ?? 0n);
