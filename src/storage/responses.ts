@@ -104,15 +104,24 @@ export async function findCachedResponse(
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
-  return r
-    ? {
-        id: r.id,
-        output: r.output,
-        latencyMs: r.latency_ms,
-        promptTokens: r.prompt_tokens,
-        completionTokens: r.completion_tokens,
-      }
-    : undefined;
+  return r ? toStored(r) : undefined;
+}
+
+/** A selected `responses` row as a {@link StoredResponse}. */
+function toStored(r: {
+  id: number;
+  output: string;
+  latency_ms: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+}): StoredResponse {
+  return {
+    id: r.id,
+    output: r.output,
+    latencyMs: r.latency_ms,
+    promptTokens: r.prompt_tokens,
+    completionTokens: r.completion_tokens,
+  };
 }
 
 /** An answer to store in the cache; `itemId` is null for a request that answers no stored item. */
@@ -171,13 +180,5 @@ export async function recordedResponse(
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
-  return r
-    ? {
-        id: r.id,
-        output: r.output,
-        latencyMs: r.latency_ms,
-        promptTokens: r.prompt_tokens,
-        completionTokens: r.completion_tokens,
-      }
-    : undefined;
+  return r ? toStored(r) : undefined;
 }
