@@ -121,7 +121,8 @@ export function subsetFontFile(fontPath: string, chars: string): string {
 function codepointsOf(chars: string): number[] {
   const set = new Set<number>();
   for (let c = 0x20; c < 0x7f; c++) set.add(c);
-  for (const ch of chars) set.add(ch.codePointAt(0)!);
+  // Only the characters outside printable ASCII need looking at (an SVG is mostly ASCII markup).
+  for (const [ch] of chars.matchAll(/[^ -~]/gu)) set.add(ch.codePointAt(0)!);
   return [...set].sort((a, b) => a - b);
 }
 
