@@ -15,6 +15,6 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 4,
   },
 });
