@@ -345,8 +345,11 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       "also count this imported source's votes (repeatable; the community's arena votes always count)",
       (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
     )
-    .option('--json', 'print {"models":[…]} instead of a table')
-    .option('--png <file>', 'also write the chart (PNG) to FILE')
+    .option(
+      '--json',
+      'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
+    )
+    .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);
