@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import { runCli } from '../../../src/cli/index.ts';
 import { importBattles } from '../../../src/import/battles.ts';
+import { createRun } from '../../../src/storage/eval-runs.ts';
+import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
@@ -119,6 +121,45 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       );
       const table = await zhujiu(...base, '--view', 'ability', 'reasoning', '--png', png);
       expect(table.out).toMatch(/chart written to .*card\.png \(the chart shows the whole board/);
+    });
+    await d.destroy();
+  });
+});
+
+describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring suite, and a CLI way to cancel', () => {
+  it('eval --cancel RUN cancels; the conflict and judge.model refusals name the zhujiu command', async () => {
+    const d = await freshDb('pglite');
+    const ids = await ensureModels(d.db, ['rec'], 'recorded');
+    await createRun(d.db, { modelId: ids.get('rec') as number, suite: 'smoke' });
+    await d.close();
+    await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: '' }, async () => {
+      const busy = await zhujiu('eval', '--model', 'rec', '--suite', 'smoke');
+      expect(busy.code).toBe(1);
+      expect(busy.err).toMatch(
+        /^error \[conflict\]: run #1 of rec on smoke is queued in another process \(0\/0 items\)\. Wait for it, or cancel it: `zhujiu eval --cancel 1`\.\n$/,
+      );
+      expect(busy.err).not.toContain('/eval');
+      const judge = await zhujiu('eval', '--model', 'rec', '--suite', 'zhujiu-scoring');
+      expect(judge.err).toContain('set `judge.model` in config/default.yaml');
+      expect(judge.err).toContain('then run `zhujiu eval` again.');
+      expect(judge.err).not.toContain('/eval');
+
+      const cancel = await zhujiu('eval', '--cancel', '1');
+      expect(cancel).toEqual({
+        code: 0,
+        out: 'Run #1 (rec on smoke) cancelled at 0/0 items.\n',
+        err: '',
+      });
+      expect((await zhujiu('eval', '--cancel', '1')).err).toBe(
+        'error [conflict]: Run #1 is already cancelled.\n',
+      );
+      expect((await zhujiu('eval', '--cancel', '7')).err).toBe(
+        'error [not_found]: there is no run #7; recent runs: #1 (rec on smoke, cancelled)\n',
+      );
+      const usage = await zhujiu('eval', '--model', 'rec');
+      expect(usage.code).toBe(2);
+      expect(usage.err).toContain("error: required option '--suite <name>' not specified");
+      expect((await zhujiu('eval', '--cancel', '1', '--model', 'rec')).code).toBe(2);
     });
     await d.destroy();
   });
