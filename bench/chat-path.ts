@@ -13,10 +13,11 @@
  * period; each sample is then the interval between two timer firings, i.e. the resolution plus the longest stretch
  * the loop was held. The load average is printed with each database, since the machine is shared.
  *
- *   npx tsx bench/chat-path.ts [--votes 1000000] [--rounds 20] [--only pglite|postgres]
+ *   npx tsx bench/chat-path.ts [--votes 1000000] [--rounds 20] [--only pglite|postgres] [--source public|arena]
  *
  * The votes are public imported votes (source `public`, 129 models, one vote per battle, inserted in bulk with
- * SQL), plus two recorded models with 805 answered items each, as after the README's quick start. Postgres runs
+ * SQL), plus two recorded models with 805 answered items each, as after the README's quick start. With
+ * `--source arena` they are the community's own instead: closed battles of those two models on their items. Postgres runs
  * when TEST_DATABASE_URL or DATABASE_URL is set, in a fresh database that is dropped afterwards.
  */
 import { randomBytes } from 'node:crypto';
@@ -44,11 +45,15 @@ import { insertResponses } from '../src/storage/responses.ts';
 const { values } = parseArgs({
   options: {
     votes: { type: 'string', default: '1000000' },
+    source: { type: 'string', default: 'public' },
     rounds: { type: 'string', default: '20' },
     only: { type: 'string' },
   },
 });
 const VOTES = Number(values.votes);
+/** `public`: imported votes (129 external models); `arena`: the community's own closed battles of the two models. */
+const SOURCE = values.source === 'arena' ? 'arena' : 'public';
+const KIND = SOURCE === 'arena' ? 'community (arena)' : 'imported';
 const ROUNDS = Number(values.rounds);
 
 function platform(): ChatPlatform {
@@ -100,17 +105,30 @@ async function seed(db: Db): Promise<void> {
     'external',
   );
   const t0 = performance.now();
-  // Bulk insert: battles, one vote each, one event each (as `zhujiu import battles` stores them).
-  await sql`
-    INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
-    SELECT 'language', l.id, r.id, 'public', g::text, 'closed', now(), now()
-      FROM generate_series(1, ${VOTES}) g
-      JOIN models l ON l.name = 'public-' || (g % 129)
-      JOIN models r ON r.name = 'public-' || ((g + 1 + g % 7) % 129)`.execute(db.db);
+  if (SOURCE === 'public') {
+    // Bulk insert: battles, one vote each, one event each (as `zhujiu import battles` stores them).
+    await sql`
+      INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
+      SELECT 'language', l.id, r.id, 'public', g::text, 'closed', now(), now()
+        FROM generate_series(1, ${VOTES}) g
+        JOIN models l ON l.name = 'public-' || (g % 129)
+        JOIN models r ON r.name = 'public-' || ((g + 1 + g % 7) % 129)`.execute(db.db);
+  } else {
+    // The community's own: closed, revealed battles of the two recorded models on their items, one vote each.
+    const [a, b] = [...models.values()] as [number, number];
+    const first = Math.min(...items.values());
+    await sql`
+      INSERT INTO battles (item_id, ability, model_left_id, model_right_id, source, import_key, status, created_at,
+                           closed_at, revealed_at)
+      SELECT ${first}::bigint + g % 805, 'language', CASE WHEN g % 2 = 0 THEN ${a}::bigint ELSE ${b}::bigint END,
+             CASE WHEN g % 2 = 0 THEN ${b}::bigint ELSE ${a}::bigint END, 'arena', 'bench:' || g, 'closed', now(),
+             now(), now()
+        FROM generate_series(1, ${VOTES}) g`.execute(db.db);
+  }
   await sql`
     INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-    SELECT id, 'import:public:' || import_key, (ARRAY['left','equal','right'])[1 + id % 3], now(), now(), now()
-      FROM battles WHERE source = 'public'`.execute(db.db);
+    SELECT id, 'import:' || source || ':' || import_key, (ARRAY['left','equal','right'])[1 + id % 3], now(), now(), now()
+      FROM battles WHERE import_key IS NOT NULL`.execute(db.db);
   await sql`
     INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect)
     SELECT battle_id, voter_hash, 'import', voter_hash, 'import', choice, now(), 'cast' FROM votes`.execute(
@@ -118,7 +136,7 @@ async function seed(db: Db): Promise<void> {
   );
   await analyzeVoteTables(db.db);
   process.stdout.write(
-    `  seeded ${VOTES.toLocaleString('en')} imported votes in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+    `  seeded ${VOTES.toLocaleString('en')} ${KIND} votes in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
   );
 }
 
@@ -237,7 +255,7 @@ if (values.only !== 'postgres') {
     await migrateToLatest(db.db);
     await run(
       db,
-      `PGlite (embedded, on the bot's thread), ${VOTES.toLocaleString('en')} stored votes`,
+      `PGlite (embedded, on the bot's thread), ${VOTES.toLocaleString('en')} stored ${KIND} votes`,
     );
   } finally {
     await db.close();
@@ -255,7 +273,7 @@ if (values.only !== 'pglite' && base) {
   const db = await openDb({ kind: 'postgres', url: u.toString() });
   try {
     await migrateToLatest(db.db);
-    await run(db, `Postgres, ${VOTES.toLocaleString('en')} stored votes`);
+    await run(db, `Postgres, ${VOTES.toLocaleString('en')} stored ${KIND} votes`);
   } finally {
     await db.close();
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
