@@ -5,12 +5,12 @@
  * `--source`). Rebuilds the stored snapshot when its inputs changed (docs/scoring.md §4–5), then prints a table
  * (with the snapshot's age), or `{"models":[…]}` with `--json`; `--png FILE` also writes the chart.
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
 import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
+import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { renderBoardPng } from '../leaderboard/chart.ts';
 import { BOARD_TITLE, LeaderboardService } from '../leaderboard/service.ts';
 import {
@@ -35,7 +35,7 @@ export interface LeaderboardFlags {
 /**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method, or a model not on the board (with
- *   `--view model`); `db_unavailable`; `input_invalid` when the PNG file cannot be written.
+ *   `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
  */
 export async function runLeaderboard(
   io: CliIo,
@@ -44,6 +44,8 @@ export async function runLeaderboard(
 ): Promise<void> {
   const req = parseLeaderboardArgs(o.view, name);
   if (!req.ok) throw new AppError('input_invalid', req.reason);
+  // A path that cannot be written is refused before the board is built.
+  if (o.png) await checkOutputPath('--png', o.png);
   const rt = await openRuntime({ quiet: true });
   const svc = new LeaderboardService({
     db: rt.db.db,
@@ -65,15 +67,7 @@ export async function runLeaderboard(
       const file = resolve(o.png);
       const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
       const png = await renderBoardPng(chartRows(snap.board), { title });
-      try {
-        writeFileSync(file, png);
-      } catch (err) {
-        throw new AppError(
-          'input_invalid',
-          `--png ${o.png}: cannot write the chart (${(err as NodeJS.ErrnoException).code ?? String(err)}); pick a writable path`,
-          { cause: err },
-        );
-      }
+      await writeFileAtomic('--png', file, png);
     }
     if (o.json) {
       io.out(JSON.stringify(boardJson(snap.board)));
