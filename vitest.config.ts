@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/helpers/sequencer.ts';
 
 /**
  * `npm test`: everything but test/e2e. No test's outcome depends on machine speed (the suite must pass on a busy
@@ -14,7 +15,8 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 4,
   },
 });

@@ -1,5 +1,5 @@
 // Counts the tests of every vitest JSON result file of a CI run: one line per run, then the closing line
-// `tests: N passed, N failed, N skipped` over all of them. Usage: node .ci/count-tests.mjs DIR RUN...
+// `tests: N passed, N failed, N skipped` over all of them; each failed test is named under its run. Usage: node .ci/count-tests.mjs DIR RUN...
 // (DIR/RUN.json each). A run without its file counts as failed (exit code 1).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,17 @@ for (const run of runs) {
   };
   for (const k of Object.keys(total)) total[k] += n[k];
   console.log(`  ${run}: ${n.passed} passed / ${n.failed} failed / ${n.skipped} skipped`);
+  // Name each failed test with the first line of its message, so the failure shows in CI's printed tail.
+  for (const f of r.testResults ?? []) {
+    for (const a of f.assertionResults ?? []) {
+      if (a.status !== 'failed') continue;
+      const msg = String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      console.log(`    FAILED ${f.name.replace(`${process.cwd()}/`, '')} > ${a.fullName}: ${msg}`);
+    }
+    if (f.status === 'failed' && (f.assertionResults ?? []).every((a) => a.status !== 'failed')) {
+      console.log(`    FAILED ${f.name.replace(`${process.cwd()}/`, '')}: ${String(f.message ?? '').split('\n')[0].slice(0, 300)}`);
+    }
+  }
 }
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exitCode = missing > 0 ? 1 : 0;

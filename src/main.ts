@@ -328,6 +328,7 @@ export async function createEvalRuntime(
     ...(queue ? { queue } : {}),
     leaseMs: ev.lease_seconds * 1000,
     jobExpireInSeconds: ev.job_expire_seconds,
+    exclusiveDb: queue?.kind === 'in-process',
   });
   if (o.worker) await evals.startWorker();
   return {

@@ -38,10 +38,97 @@ interface DenseDataset {
   /** Per board model: scores (0 where absent) and presence (1/0), or null when the model has no score at all. */
   readonly s: (Float64Array | null)[];
   readonly p: (Float64Array | null)[];
+  /** The same scores packed for the bootstrap when they lie on a grid of 10/q (see {@link packDataset}). */
+  readonly packed: PackedItems | null;
+}
+
+/**
+ * Item scores on a grid k·10/q (k = 0..q), as integers, several models in one float64: lane l of column c holds
+ * model slots[c·lanes + l], value Σ k·2^(bits·l). A sum of n such numbers (n drawn items) is exact and keeps the
+ * lanes apart as long as n·q < 2^bits and bits·lanes ≤ 52, so one addition adds `lanes` models' scores at once.
+ * Presence (1 = the model has this item) is packed the same way when some model lacks items.
+ */
+interface PackedItems {
+  readonly cols: number;
+  readonly lanes: number;
+  /** 2^bits. */
+  readonly radix: number;
+  /** Score of one grid step (10 / q). */
+  readonly step: number;
+  /** Board model index per slot (−1: padding). */
+  readonly slots: Int32Array;
+  /** values[i·cols + c]. */
+  readonly values: Float64Array;
+  /** presence[i·cols + c], or null when every slotted model has every item. */
+  readonly presence: Float64Array | null;
+}
+
+/** Largest grid denominator tried for packing (scores on 0.01 steps of the ten-point scale have q = 1000). */
+const MAX_GRID = 1000;
+
+/** The smallest q ≤ MAX_GRID with every present score a multiple of 10/q (to 1e-9), or 0 when none is. */
+function gridOf(s: readonly (Float64Array | null)[], p: readonly (Float64Array | null)[]): number {
+  next: for (let q = 1; q <= MAX_GRID; q++) {
+    for (let m = 0; m < s.length; m++) {
+      const sv = s[m];
+      const pv = p[m];
+      if (!sv || !pv) continue;
+      for (let i = 0; i < sv.length; i++) {
+        if (pv[i] === 0) continue;
+        const k = (sv[i]! * q) / 10;
+        if (Math.abs(k - Math.round(k)) > 1e-9) continue next;
+      }
+    }
+    return q;
+  }
+  return 0;
+}
+
+/** Packs a dataset's scores for the bootstrap (null when they are off any grid or only one model fits a lane). */
+function packDataset(
+  n: number,
+  s: readonly (Float64Array | null)[],
+  p: readonly (Float64Array | null)[],
+): PackedItems | null {
+  const models: number[] = [];
+  for (let m = 0; m < s.length; m++) if (s[m]) models.push(m);
+  if (models.length < 2 || n === 0) return null;
+  const q = gridOf(s, p);
+  if (q === 0) return null;
+  const bits = Math.ceil(Math.log2(n * q + 1));
+  const lanes = Math.min(Math.floor(52 / bits), models.length);
+  if (lanes < 2) return null;
+  const cols = Math.ceil(models.length / lanes);
+  const radix = 2 ** bits;
+  const slots = new Int32Array(cols * lanes).fill(-1);
+  models.forEach((m, k) => {
+    slots[k] = m;
+  });
+  const values = new Float64Array(n * cols);
+  let complete = true;
+  for (const m of models) {
+    const pv = p[m]!;
+    for (let i = 0; i < n; i++) if (pv[i] === 0) complete = false;
+  }
+  const presence = complete ? null : new Float64Array(n * cols);
+  for (let c = 0; c < cols; c++) {
+    for (let l = lanes - 1; l >= 0; l--) {
+      const m = slots[c * lanes + l]!;
+      for (let i = 0; i < n; i++) {
+        const at = i * cols + c;
+        values[at] = values[at]! * radix + (m < 0 ? 0 : Math.round((s[m]![i]! * q) / 10));
+        if (presence) presence[at] = presence[at]! * radix + (m < 0 ? 0 : p[m]![i]!);
+      }
+    }
+  }
+  return { cols, lanes, radix, step: 10 / q, slots, values, presence };
 }
 
 /** Numeric result of one aggregation pass (every array indexed by board model). */
 interface Pass {
+  /** Scratch: per cell sum and count of dataset scores. */
+  readonly sum: Float64Array;
+  readonly cnt: Float64Array;
   /** cells[(method·NA + ability)·M + m] */
   readonly cells: Float64Array;
   readonly methods: Float64Array; // [method·M + m]
@@ -56,6 +143,8 @@ interface Pass {
  * One aggregation pass (docs/scoring.md §5) from dataset scores and comparative scores.
  * @param ds ds[d][m] dataset score of model m on dataset d (NaN = none).
  * @param comp comp[a][m] comparative dataset score (NaN = none).
+ * @param full also the ability columns and overall (not needed in bootstrap rounds).
+ * @param reuse a pass of the same M whose arrays are overwritten (no allocation in the bootstrap loop).
  */
 function aggregatePass(
   M: number,
@@ -63,9 +152,10 @@ function aggregatePass(
   ds: readonly Float64Array[],
   comp: readonly Float64Array[],
   full: boolean,
+  reuse?: Pass,
 ): Pass {
-  const sum = new Float64Array(NM * NA * M);
-  const cnt = new Float64Array(NM * NA * M);
+  const sum = reuse?.sum.fill(0) ?? new Float64Array(NM * NA * M);
+  const cnt = reuse?.cnt.fill(0) ?? new Float64Array(NM * NA * M);
   for (let d = 0; d < datasets.length; d++) {
     const base = (datasets[d]!.method * NA + datasets[d]!.ability) * M;
     const v = ds[d]!;
@@ -86,9 +176,9 @@ function aggregatePass(
       cnt[base + m] = 1;
     }
   }
-  const cells = new Float64Array(NM * NA * M);
+  const cells = reuse?.cells ?? new Float64Array(NM * NA * M);
   for (let k = 0; k < cells.length; k++) cells[k] = cnt[k]! > 0 ? sum[k]! / cnt[k]! : Number.NaN;
-  const methods = new Float64Array(NM * M).fill(Number.NaN);
+  const methods = (reuse?.methods ?? new Float64Array(NM * M)).fill(Number.NaN);
   for (let me = 0; me < NM; me++) {
     for (let m = 0; m < M; m++) {
       let s = 0;
@@ -102,8 +192,9 @@ function aggregatePass(
       if (k > 0) methods[me * M + m] = s / k;
     }
   }
-  const normalized = new Float64Array(NM * M).fill(Number.NaN);
-  const unnormalized: boolean[] = [];
+  const normalized = (reuse?.normalized ?? new Float64Array(NM * M)).fill(Number.NaN);
+  const unnormalized: boolean[] = reuse?.unnormalized ?? [];
+  unnormalized.length = 0;
   for (let me = 0; me < NM; me++) {
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
@@ -124,7 +215,7 @@ function aggregatePass(
       normalized[me * M + m] = ok ? ((x - lo) / (hi - lo)) * 10 : x;
     }
   }
-  const final = new Float64Array(M).fill(Number.NaN);
+  const final = (reuse?.final ?? new Float64Array(M)).fill(Number.NaN);
   for (let m = 0; m < M; m++) {
     let s = 0;
     let k = 0;
@@ -164,19 +255,95 @@ function aggregatePass(
       if (k > 0) overall[m] = s / k;
     }
   }
-  return { cells, methods, normalized, abilities, overall, final, unnormalized };
+  return { sum, cnt, cells, methods, normalized, abilities, overall, final, unnormalized };
 }
 
-/** A fast seeded generator for the item draws (mulberry32), seeded from the board's Rng once per round. */
-function mulberry32(seed: number): () => number {
+/**
+ * A fast seeded generator (mulberry32, 32-bit uniforms) for one bootstrap round, seeded from the board's Rng
+ * once per round: the item draws and the battle resampling of a round take their uniforms from it.
+ */
+function roundRng(seed: number): Rng {
   let a = seed >>> 0;
-  return () => {
+  const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+  return { next, int: (n: number) => Math.floor(next() * n) };
+}
+
+/**
+ * acc[c] = Σ over n items drawn with replacement of rows[item·cols + c], the draws from mulberry32 (as
+ * {@link roundRng}) seeded with `seed`: the same seed gives the same draw. Four columns at a time in locals (the
+ * draws are regenerated for each group of four): this is the inner loop of the whole board.
+ */
+function sumDraws(
+  rows: Float64Array,
+  cols: number,
+  n: number,
+  seed: number,
+  acc: Float64Array,
+): void {
+  const scale = n / 4294967296;
+  for (let c0 = 0; c0 < cols; c0 += 4) {
+    const width = Math.min(4, cols - c0);
+    let a = seed | 0;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let k = 0; k < n; k++) {
+      a = (a + 0x6d2b79f5) | 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const at = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale) * cols + c0;
+      s0 += rows[at]!;
+      if (width > 1) s1 += rows[at + 1]!;
+      if (width > 2) s2 += rows[at + 2]!;
+      if (width > 3) s3 += rows[at + 3]!;
+    }
+    acc[c0] = s0;
+    if (width > 1) acc[c0 + 1] = s1;
+    if (width > 2) acc[c0 + 2] = s2;
+    if (width > 3) acc[c0 + 3] = s3;
+  }
+}
+
+/**
+ * One round's score of every model on a packed dataset: n items drawn with replacement (the same draw for every
+ * model), their packed values summed, the lanes unpacked. A model none of whose items was drawn keeps its point
+ * score.
+ */
+function resamplePacked(
+  pk: PackedItems,
+  n: number,
+  seed: number,
+  acc: Float64Array,
+  accP: Float64Array,
+  point: Float64Array,
+  out: Float64Array,
+): void {
+  const { cols, lanes, radix, values, presence, slots } = pk;
+  sumDraws(values, cols, n, seed, acc);
+  if (presence) sumDraws(presence, cols, n, seed, accP);
+  for (let c = 0; c < cols; c++) {
+    let v = acc[c]!;
+    let pv = presence ? accP[c]! : 0;
+    for (let l = 0; l < lanes; l++) {
+      const m = slots[c * lanes + l]!;
+      const lane = v % radix;
+      v = (v - lane) / radix;
+      let den = n;
+      if (presence) {
+        den = pv % radix;
+        pv = (pv - den) / radix;
+      }
+      if (m < 0) continue;
+      out[m] = den > 0 ? (lane * pk.step) / den : point[m]!;
+    }
+  }
 }
 
 function nullable(x: number): number | null {
@@ -210,7 +377,9 @@ function byMethodAbility<T>(
  *
  * Paired bootstrap: each round draws, for every dataset, its n items with replacement (the same draw for every
  * model: that is the pairing), and for every ability its arena battles with replacement (as battle types, refit
- * warm-started); the whole aggregation, min–max normalisation included, is recomputed from the resample. The
+ * warm-started; a component with ≥ `normalMinSide` votes each side of every model draws the refit from its
+ * normal law instead, see aggregate/comparative.ts); the whole aggregation, min–max normalisation included, is
+ * recomputed from the resample. Item scores on a grid of 10/q are summed packed (exact; see PackedItems). The
  * interval is the 2.5–97.5 % quantile of a model's final score over the rounds; adjacent rows are "separated"
  * when fewer than 2.5 % of the rounds have the difference of their finals on the other side of 0 (and the
  * point difference is positive).
@@ -278,6 +447,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       n: d.items,
       s,
       p,
+      packed: packDataset(d.items, s, p),
     });
     pointDs.push(point);
   }
@@ -287,6 +457,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     BOARD_ABILITIES,
     input.battles,
     opts.minVotes,
+    opts.normalMinSide,
   );
   const point = aggregatePass(M, dense, pointDs, comp.score, true);
 
@@ -309,14 +480,24 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     let maxN = 0;
     for (const d of dense) maxN = Math.max(maxN, d.n);
     const w = new Float64Array(maxN);
+    let pass: Pass | undefined;
+    let maxCols = 0;
+    for (const d of dense) maxCols = Math.max(maxCols, d.packed?.cols ?? 0);
+    const acc = new Float64Array(maxCols);
+    const accP = new Float64Array(maxCols);
     for (let r = 0; r < rounds; r++) {
-      const next = mulberry32(rng.int(0x100000000));
+      const round = roundRng(rng.int(0x100000000));
       for (let d = 0; d < dense.length; d++) {
         const dd = dense[d]!;
         const n = dd.n;
-        w.fill(0, 0, n);
-        for (let i = 0; i < n; i++) w[Math.floor(next() * n)]! += 1;
         const out = ds[d]!;
+        if (dd.packed) {
+          out.fill(Number.NaN);
+          resamplePacked(dd.packed, n, round.int(0x100000000), acc, accP, pointDs[d]!, out);
+          continue;
+        }
+        w.fill(0, 0, n);
+        for (let i = 0; i < n; i++) w[Math.floor(round.next() * n)]! += 1;
         for (let m = 0; m < M; m++) {
           const sv = dd.s[m];
           const pv = dd.p[m];
@@ -335,8 +516,8 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
           out[m] = den > 0 ? num / den : pointDs[d]![m]!;
         }
       }
-      resampleComparative(comp, rng, cs);
-      const pass = aggregatePass(M, dense, ds, cs, false);
+      resampleComparative(comp, round, cs);
+      pass = aggregatePass(M, dense, ds, cs, false, pass);
       finals.set(pass.final, r * M);
     }
   }

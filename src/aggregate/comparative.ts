@@ -4,13 +4,16 @@
  * Bradley–Terry fit per ability and comparison component, and the comparative dataset score
  * `10 × mean over the other rated models j of P(m beats j)` (ZhuJiu App. A, comparative evaluation; Chiang et al.
  * 2024 for the Bradley–Terry model). For the paired bootstrap, each ability's battles are resampled as battle
- * types (as rating/cluster-bootstrap.ts does) and refitted warm-started from the point estimate.
+ * types (as rating/cluster-bootstrap.ts does) and refitted warm-started from the point estimate; a component
+ * with many votes on both sides of every model draws its ratings from the refit's large-sample normal law
+ * instead (docs/scoring.md §5 "Uncertainty"), which the exact resampling matches within bootstrap noise there.
  */
 import { isAppError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import {
   arenaFromPairCounts,
   type BradleyTerryFit,
+  type BtProblem,
   fitBradleyTerry,
   multinomialConditionals,
   type PairCountRecord,
@@ -35,7 +38,30 @@ interface ComponentFit {
   readonly cond: Float64Array;
   readonly n: number;
   readonly refitter: ResampleRefitter;
+  /**
+   * Large-sample law of a refit (null: resample exactly): θ* = θ̂ + centre(L z), z standard normal, L the
+   * Cholesky factor (m×m, row-major lower) of H⁻¹JH⁻¹ + c·11ᵀ (see {@link normalLaw}).
+   */
+  readonly normal: Float64Array | null;
+  /** Scratch per round (no allocation in the bootstrap loop). */
+  readonly scratch: {
+    readonly drawn: Float64Array;
+    readonly wi: Float64Array;
+    readonly wj: Float64Array;
+    readonly t: Float64Array;
+    readonly r: Float64Array;
+    readonly z: Float64Array;
+    readonly e: Float64Array;
+  };
 }
+
+/**
+ * Votes each side of every rated model (wins + ½ ties, and losses + ½ ties) from which a component's bootstrap
+ * refits are drawn from their normal law instead of being resampled (docs/scoring.md §5). With 500 on each side
+ * a one-sided resample has probability below e^−500 and the skew of a rating's bootstrap law is a few per cent
+ * of its spread.
+ */
+export const NORMAL_MIN_SIDE = 500;
 
 /** The comparative part of the board for all abilities. */
 export interface ComparativeState {
@@ -87,12 +113,15 @@ function components(n: number, edges: readonly [number, number][]): number[][] {
  * @param abilities ability order of the result.
  * @param battles battle types (any ability; models not in `models` are ignored).
  * @param minVotes a model with fewer live votes in an ability gets no score there.
+ * @param normalMinSide votes on each side of every rated model from which a component's bootstrap uses the
+ *   normal law of the refit ({@link NORMAL_MIN_SIDE}; Infinity: always resample exactly).
  */
 export function fitComparative(
   models: readonly string[],
   abilities: readonly BoardAbility[],
   battles: readonly BattleType[],
   minVotes: number,
+  normalMinSide: number = NORMAL_MIN_SIDE,
 ): ComparativeState {
   const M = models.length;
   const index = new Map(models.map((m, i) => [m, i]));
@@ -216,17 +245,35 @@ export function fitComparative(
         cnt.push(b.count);
         n += b.count;
       }
+      const typePair = Int32Array.from(tp);
+      const typeWi = Float64Array.from(twi);
+      const typeWj = Float64Array.from(twj);
+      const typeT = Float64Array.from(tt);
+      const m = fit.models.length;
+      const P = prob.pi.length;
       fits.push({
         fit,
         boardIndex,
         scored,
-        typePair: Int32Array.from(tp),
-        typeWi: Float64Array.from(twi),
-        typeWj: Float64Array.from(twj),
-        typeT: Float64Array.from(tt),
+        typePair,
+        typeWi,
+        typeWj,
+        typeT,
         cond: multinomialConditionals(cnt),
         n,
         refitter: new ResampleRefitter(fit, prob, 1e-8),
+        normal: bothSidesAtLeast(prob, normalMinSide)
+          ? normalLaw(fit, typePair, typeWi, typeWj, typeT, Float64Array.from(cnt))
+          : null,
+        scratch: {
+          drawn: new Float64Array(cnt.length),
+          wi: new Float64Array(P),
+          wj: new Float64Array(P),
+          t: new Float64Array(P),
+          r: new Float64Array(m),
+          z: new Float64Array(m + 1),
+          e: new Float64Array(2 * m),
+        },
       });
       void c;
     });
@@ -275,11 +322,179 @@ export function comparativeScore(ratings: ArrayLike<number>, i: number, scale = 
   return k === 0 ? Number.NaN : (10 * sum) / k;
 }
 
+/** Does every model of the problem have at least `min` votes on each side (wins + ½ ties, losses + ½ ties)? */
+function bothSidesAtLeast(prob: BtProblem, min: number): boolean {
+  if (!Number.isFinite(min)) return false;
+  const won = new Float64Array(prob.m);
+  const lost = new Float64Array(prob.m);
+  for (let k = 0; k < prob.pi.length; k++) {
+    const half = 0.5 * prob.t[k]!;
+    const si = prob.wi[k]! + half;
+    const sj = prob.wj[k]! + half;
+    won[prob.pi[k]!]! += si;
+    lost[prob.pi[k]!]! += sj;
+    won[prob.pj[k]!]! += sj;
+    lost[prob.pj[k]!]! += si;
+  }
+  for (let i = 0; i < prob.m; i++) if (!(won[i]! >= min && lost[i]! >= min)) return false;
+  return true;
+}
+
+/** In-place Cholesky factor (lower, row-major) of a symmetric positive definite m×m matrix. */
+function cholesky(a: Float64Array, m: number): void {
+  for (let j = 0; j < m; j++) {
+    let d = a[j * m + j]!;
+    for (let q = 0; q < j; q++) d -= a[j * m + q]! ** 2;
+    d = Math.sqrt(Math.max(d, 0));
+    a[j * m + j] = d;
+    for (let i = j + 1; i < m; i++) {
+      let v = a[i * m + j]!;
+      for (let q = 0; q < j; q++) v -= a[i * m + q]! * a[j * m + q]!;
+      a[i * m + j] = d > 0 ? v / d : 0;
+    }
+    for (let q = j + 1; q < m; q++) a[j * m + q] = 0;
+  }
+}
+
+/**
+ * The large-sample law of a bootstrap refit (the delta method; e.g. Efron & Tibshirani 1993, §21.3): with the
+ * battles resampled, θ* − θ̂ ≈ H⁻¹U*, U* the score at θ̂ of the resampled battles, so θ* ~ N(θ̂, H⁻¹JH⁻¹) with H
+ * the observed information and J = Σ over battles of the outer product of a battle's score (its votes kept
+ * together), both in log10 units. The common shift of θ is not identified: H is regularised as H + c·11ᵀ
+ * (as the refits do) and the draws are centred. Returns the Cholesky factor of H⁻¹JH⁻¹ + c'·11ᵀ.
+ */
+function normalLaw(
+  fit: BradleyTerryFit,
+  typePair: Int32Array,
+  typeWi: Float64Array,
+  typeWj: Float64Array,
+  typeT: Float64Array,
+  count: Float64Array,
+): Float64Array {
+  const prob = fit.problem;
+  const m = prob.m;
+  const theta = fit.theta;
+  const LN10 = Math.LN10;
+  const P = prob.pi.length;
+  const p = new Float64Array(P);
+  const h = new Float64Array(m * m);
+  const j = new Float64Array(m * m);
+  const addOuter = (x: Float64Array, k: number, w: number) => {
+    const a = prob.pi[k]!;
+    const b = prob.pj[k]!;
+    x[a * m + a]! += w;
+    x[b * m + b]! += w;
+    x[a * m + b]! -= w;
+    x[b * m + a]! -= w;
+  };
+  for (let k = 0; k < P; k++) {
+    p[k] = 1 / (1 + 10 ** (theta[prob.pj[k]!]! - theta[prob.pi[k]!]!));
+    const n = prob.wi[k]! + prob.wj[k]! + prob.t[k]!;
+    addOuter(h, k, n * LN10 * LN10 * p[k]! * (1 - p[k]!));
+  }
+  for (let ty = 0; ty < typePair.length; ty++) {
+    const k = typePair[ty]!;
+    const votes = typeWi[ty]! + typeWj[ty]! + typeT[ty]!;
+    const g = LN10 * (typeWi[ty]! + 0.5 * typeT[ty]! - votes * p[k]!);
+    addOuter(j, k, count[ty]! * g * g);
+  }
+  // A = (H + c·11ᵀ)⁻¹ by Cholesky solves, then V = A J A.
+  let trace = 0;
+  for (let i = 0; i < m; i++) trace += h[i * m + i]!;
+  const c = trace / m;
+  for (let i = 0; i < m * m; i++) h[i]! += c;
+  cholesky(h, m);
+  const a = new Float64Array(m * m);
+  const col = new Float64Array(m);
+  for (let e = 0; e < m; e++) {
+    for (let i = 0; i < m; i++) {
+      let v = i === e ? 1 : 0;
+      for (let q = 0; q < i; q++) v -= h[i * m + q]! * col[q]!;
+      col[i] = v / h[i * m + i]!;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let v = col[i]!;
+      for (let q = i + 1; q < m; q++) v -= h[q * m + i]! * col[q]!;
+      col[i] = v / h[i * m + i]!;
+    }
+    for (let i = 0; i < m; i++) a[i * m + e] = col[i]!;
+  }
+  const ja = new Float64Array(m * m);
+  for (let r = 0; r < m; r++)
+    for (let e = 0; e < m; e++) {
+      let v = 0;
+      for (let q = 0; q < m; q++) v += j[r * m + q]! * a[q * m + e]!;
+      ja[r * m + e] = v;
+    }
+  const law = new Float64Array(m * m);
+  let vTrace = 0;
+  for (let r = 0; r < m; r++)
+    for (let e = 0; e < m; e++) {
+      let v = 0;
+      for (let q = 0; q < m; q++) v += a[r * m + q]! * ja[q * m + e]!;
+      law[r * m + e] = v;
+      if (r === e) vTrace += v;
+    }
+  // Symmetrise, add c'·11ᵀ (removed again by centring the draws) so the factor exists.
+  const shift = vTrace / m || 1e-12;
+  for (let r = 0; r < m; r++)
+    for (let e = 0; e < r; e++) {
+      const v = 0.5 * (law[r * m + e]! + law[e * m + r]!) + shift;
+      law[r * m + e] = v;
+      law[e * m + r] = v;
+    }
+  for (let r = 0; r < m; r++) law[r * m + r]! += shift;
+  cholesky(law, m);
+  return law;
+}
+
+/** Writes z[0..m) standard normal draws (Marsaglia polar method) from uniforms of `rng`. */
+function normals(rng: Rng, z: Float64Array, m: number): void {
+  for (let i = 0; i < m; i += 2) {
+    let u: number;
+    let v: number;
+    let s: number;
+    do {
+      u = 2 * rng.next() - 1;
+      v = 2 * rng.next() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s === 0);
+    const f = Math.sqrt((-2 * Math.log(s)) / s);
+    z[i] = u * f;
+    z[i + 1] = v * f;
+  }
+}
+
+/**
+ * Comparative scores of every scored model of a component from θ (log10 units, finite): 10 × mean over the
+ * other models j of P(i beats j) = 10^θi / (10^θi + 10^θj). Writes out[boardIndex[i]].
+ */
+function scoresFromTheta(c: ComponentFit, theta: Float64Array, out: Float64Array): void {
+  const m = theta.length;
+  let mx = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < m; i++) if (theta[i]! > mx) mx = theta[i]!;
+  const e = c.scratch.e;
+  for (let i = 0; i < m; i++) {
+    e[i] = 10 ** (theta[i]! - mx);
+    e[m + i] = 0;
+  }
+  for (let i = 0; i < m; i++) {
+    const ei = e[i]!;
+    for (let k = i + 1; k < m; k++) {
+      const pik = ei / (ei + e[k]!);
+      e[m + i]! += pik;
+      e[m + k]! += 1 - pik;
+    }
+  }
+  for (let i = 0; i < m; i++) if (c.scored[i]) out[c.boardIndex[i]!] = (10 * e[m + i]!) / (m - 1);
+}
+
 /**
  * One bootstrap round of the comparative part: per ability and component, draw as many battles as there are
  * (multinomial over battle types), refit, and write the round's comparative scores into `out[a]` (board model
  * index; models without a point score keep NaN; a model without a defined rating this round keeps its point
- * score).
+ * score). A component with a normal law (see {@link NORMAL_MIN_SIDE}) draws its refit from that law instead.
+ * @param rng uniforms for this round (a fast generator seeded from the board's Rng suits).
  */
 export function resampleComparative(state: ComparativeState, rng: Rng, out: Float64Array[]): void {
   for (let a = 0; a < state.components.length; a++) {
@@ -287,12 +502,27 @@ export function resampleComparative(state: ComparativeState, rng: Rng, out: Floa
     o.set(state.score[a]!);
     for (const c of state.components[a]!) {
       if (c.n === 0) continue;
-      const drawn = new Float64Array(c.cond.length);
+      const { drawn, wi, wj, t, r, z } = c.scratch;
+      const m = c.fit.models.length;
+      if (c.normal !== null) {
+        const law = c.normal;
+        normals(rng, z, m);
+        let mean = 0;
+        for (let i = 0; i < m; i++) {
+          let y = 0;
+          for (let q = 0; q <= i; q++) y += law[i * m + q]! * z[q]!;
+          r[i] = y;
+          mean += y;
+        }
+        mean /= m;
+        for (let i = 0; i < m; i++) r[i] = c.fit.theta[i]! + r[i]! - mean;
+        scoresFromTheta(c, r, o);
+        continue;
+      }
       sampleMultinomialInto(rng, c.n, c.cond, drawn);
-      const P = c.fit.problem.pi.length;
-      const wi = new Float64Array(P);
-      const wj = new Float64Array(P);
-      const t = new Float64Array(P);
+      wi.fill(0);
+      wj.fill(0);
+      t.fill(0);
       for (let ty = 0; ty < c.typePair.length; ty++) {
         const d = drawn[ty]!;
         if (d === 0) continue;
@@ -301,7 +531,6 @@ export function resampleComparative(state: ComparativeState, rng: Rng, out: Floa
         wj[p]! += d * c.typeWj[ty]!;
         t[p]! += d * c.typeT[ty]!;
       }
-      const r = new Float64Array(c.fit.models.length);
       c.refitter.refit(wi, wj, t, r);
       for (let i = 0; i < r.length; i++) {
         if (!c.scored[i]) continue;

@@ -75,6 +75,11 @@ export interface BoardOptions {
   /** Interval quantiles (default 0.025 / 0.975). */
   readonly lower?: number;
   readonly upper?: number;
+  /**
+   * Votes on each side of every rated model from which an arena component's bootstrap refits are drawn from
+   * their normal law instead of being resampled (docs §5 "Uncertainty"; default 500, Infinity: always resample).
+   */
+  readonly normalMinSide?: number;
 }
 
 /** A table of numbers per method and ability; null = empty cell. */

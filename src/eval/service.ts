@@ -19,6 +19,7 @@ import {
   getRun,
   listRuns,
   type RunRow,
+  releaseAllClaims,
   staleActiveRuns,
 } from '../storage/eval-runs.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
@@ -55,6 +56,12 @@ export interface EvalServiceOptions {
   readonly prepareSuite?: (name: string) => Promise<readonly PreparedDataset[]>;
   /** Expiry of a run's job, s (pg-boss; default the queue's). */
   readonly jobExpireInSeconds?: number;
+  /**
+   * True when this process holds the database alone (the embedded PGlite folder, locked to one process): at start
+   * every active run and every item claim is this process's to take back at once, since their owner is gone,
+   * rather than after their heartbeat and leases run out.
+   */
+  readonly exclusiveDb?: boolean;
   /**
    * The judge of scoring datasets: `model` is `judge.model` of config/default.yaml (null: runs of suites with
    * scoring datasets are refused), `configDir` holds `rubrics/`.
@@ -337,6 +344,18 @@ export class EvalService {
     return stale;
   }
 
+  /**
+   * With the database held by this process alone: releases every item claim (their owner, an earlier process on
+   * this folder, is gone) and re-queues every active run at once.
+   */
+  async #recoverExclusive(): Promise<void> {
+    const released = await releaseAllClaims(this.#o.db);
+    const active = await staleActiveRuns(this.#o.db, 0);
+    for (const id of active) await this.enqueue(id);
+    if (active.length > 0)
+      this.#log.info({ runs: active, released }, 're-queued the runs of a stopped process');
+  }
+
   /** Makes this process a worker of evaluation runs: takes jobs from the queue and sweeps every `leaseMs`. */
   async startWorker(): Promise<void> {
     const queue = this.#o.queue;
@@ -348,7 +367,13 @@ export class EvalService {
       const outcome = await this.execute(runId, { signal });
       this.#log.info({ runId, outcome }, 'run job done');
     });
-    await this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
+    if (this.#o.exclusiveDb) {
+      await this.#recoverExclusive().catch((err) =>
+        this.#log.error({ err }, 'taking back runs of a stopped process failed'),
+      );
+    } else {
+      await this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
+    }
     this.#sweepTimer = setInterval(() => {
       void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     }, this.leaseMs);

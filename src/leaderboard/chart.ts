@@ -10,6 +10,7 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { BOARD_ABILITIES } from '../aggregate/index.ts';
+import { subsetFontFile } from './font-subset.ts';
 
 /** The font family name inside the shipped TTF. */
 export const CHART_FONT_FAMILY = 'Noto Sans SC';
@@ -159,17 +160,15 @@ export async function renderBoardSvg(rows: readonly ChartRow[], o: ChartOptions)
 }
 
 /**
- * The board chart as a PNG (2× zoom for crisp text in chat clients).
+ * An SVG of {@link renderBoardSvg} as a PNG (2× zoom for crisp text in chat clients). The shipped font is cut
+ * down to the characters of the SVG first (leaderboard/font-subset.ts): resvg parses its font files on every
+ * render, and the full CJK font alone costs about a second each time.
  * @returns PNG bytes (starts with the PNG signature).
  */
-export async function renderBoardPng(
-  rows: readonly ChartRow[],
-  o: ChartOptions,
-): Promise<Uint8Array> {
-  const svg = await renderBoardSvg(rows, o);
+export function renderSvgPng(svg: string): Uint8Array {
   const resvg = new Resvg(svg, {
     font: {
-      fontFiles: [chartFontPath()],
+      fontFiles: [subsetFontFile(chartFontPath(), svg)],
       loadSystemFonts: false,
       defaultFontFamily: CHART_FONT_FAMILY,
       sansSerifFamily: CHART_FONT_FAMILY,
@@ -178,4 +177,15 @@ export async function renderBoardPng(
     background: 'white',
   });
   return new Uint8Array(resvg.render().asPng());
+}
+
+/**
+ * The board chart as a PNG (2× zoom for crisp text in chat clients).
+ * @returns PNG bytes (starts with the PNG signature).
+ */
+export async function renderBoardPng(
+  rows: readonly ChartRow[],
+  o: ChartOptions,
+): Promise<Uint8Array> {
+  return renderSvgPng(await renderBoardSvg(rows, o));
 }

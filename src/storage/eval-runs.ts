@@ -318,6 +318,20 @@ export async function claimRunItems(
   return r.rows.map((x) => Number(x.item_id));
 }
 
+/**
+ * Releases every item claim of every run (back to pending). Only for a database that one process holds alone
+ * (the locked PGlite folder), at its start, when every claim belongs to a process that is gone.
+ * @returns how many claims were released.
+ */
+export async function releaseAllClaims(db: Conn): Promise<number> {
+  const r = await db
+    .updateTable('eval_run_items')
+    .set({ status: 'pending', owner: null, lease_until: null })
+    .where('status', '=', 'claimed')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Extends the leases of `owner`'s claims on a run and beats the run's heartbeat. */
 export async function renewLeases(
   db: Conn,

@@ -1,9 +1,12 @@
 /**
- * Vitest global setup: builds one migrated PGlite data folder per test run (creating one costs ~6 s, copying it
- * ~0.1 s), so each test file gets a fresh embedded database cheaply. Its path is provided as `pgliteTemplate`.
+ * Vitest global setup: provides one migrated PGlite data folder as `pgliteTemplate` (creating one costs ~6 s,
+ * copying it ~0.1 s), so each test file gets a fresh embedded database cheaply. The folder is kept in the system's
+ * temporary folder under a name made of a hash of the migrations and the PGlite version, so later runs reuse it;
+ * it is built in a private folder and renamed into place, so suites started side by side never see half of one.
  * It also brings dist/ up to date (test/helpers/build.ts): process tests run the compiled `bin/zhujiu.js`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -22,13 +25,38 @@ export default async function setup(project: TestProject): Promise<() => void> {
     () => undefined,
     (err: unknown) => err,
   );
-  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-pglite-template-'));
-  const dataDir = join(dir, 'pg');
-  const d = await openDb({ kind: 'pglite', dataDir });
-  await migrateToLatest(d.db);
-  await d.close();
+  const dataDir = await pgliteTemplate();
   const buildError = await built;
   if (buildError) throw buildError;
   project.provide('pgliteTemplate', dataDir);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return () => {};
+}
+
+/** The migrated template folder for the current migrations and PGlite version, built when missing. */
+async function pgliteTemplate(): Promise<string> {
+  const root = new URL('../..', import.meta.url).pathname;
+  const h = createHash('sha256');
+  const pglite = JSON.parse(
+    readFileSync(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
+  ) as { version: string };
+  h.update(`pglite ${pglite.version}\n`);
+  for (const f of readdirSync(join(root, 'migrations')).sort()) {
+    h.update(`${f}\n`).update(readFileSync(join(root, 'migrations', f)));
+  }
+  const target = join(tmpdir(), `zhujiu-pglite-template-${h.digest('hex').slice(0, 16)}`);
+  if (existsSync(join(target, 'PG_VERSION'))) return target;
+  const work = mkdtempSync(join(tmpdir(), 'zhujiu-pglite-build-'));
+  const dataDir = join(work, 'pg');
+  const d = await openDb({ kind: 'pglite', dataDir });
+  await migrateToLatest(d.db);
+  await d.close();
+  try {
+    renameSync(dataDir, target);
+  } catch (err) {
+    // Another suite started beside this one renamed its copy first: use that one.
+    if (!existsSync(join(target, 'PG_VERSION'))) throw err;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return target;
 }

@@ -4,7 +4,7 @@
  * ask for JSON lines or another place, and a bot without any input (headless) logs to stderr.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ZHUJIU_BIN } from '../../helpers/cli.ts';
@@ -55,6 +55,11 @@ describe.concurrent('terminal chat output', () => {
     expect(r.text).toContain('name the battle: vote <battle-id> left');
     // Nothing from the logs reaches the terminal.
     expect(r.text).not.toMatch(/"level"|\bINFO\b|\bWARN\b|database ready|secret/);
+    // On failure, say what the folder held instead (a missing log file has been seen once under heavy load).
+    expect(
+      existsSync(logFile),
+      `${logFile} missing; folder holds: ${readdirSync(dirname(logFile)).join(', ')}`,
+    ).toBe(true);
     const log = readFileSync(logFile, 'utf8');
     expect(log).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] INFO: database ready/m);
     expect(log).toMatch(/WARN: ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret/);

@@ -97,4 +97,14 @@ describe('board chart', () => {
       );
     }
   });
+
+  it('draws the Chinese glyphs themselves, not the missing-glyph box', async () => {
+    // Two titles of five different CJK characters each: missing glyphs would draw five identical boxes in both.
+    const a = decode(await renderBoardPng(ROWS, { title: '每日排行榜' }));
+    const b = decode(await renderBoardPng(ROWS, { title: '通义千问心' }));
+    expect([b.width, b.height]).toEqual([a.width, a.height]);
+    const title = { x0: 0, y0: 0, x1: Math.floor(a.width / 2), y1: 70 };
+    expect(ink(a, title.x0, title.y0, title.x1, title.y1)).toBeGreaterThan(300);
+    expect(diff(a, b, title.x0, title.y0, title.x1, title.y1)).toBeGreaterThan(300);
+  });
 });

@@ -1,0 +1,27 @@
+/**
+ * Test-file order: the files that spend the longest waiting (real processes kept alive for 30 s, a model that takes
+ * 5 s per call) start first, so they overlap with the rest instead of running alone at the end; then vitest's own
+ * order (longest first from its cache, else largest first). Their order only affects the suite's wall time.
+ */
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** Path suffixes of the slowest files, slowest first. */
+export const SLOW_FIRST = [
+  'test/integration/eval/worker-processes.pglite.test.ts',
+  'test/integration/eval/worker-processes.postgres.test.ts',
+  'test/integration/cli/long-lived.test.ts',
+];
+
+export default class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification) => {
+      const i = SLOW_FIRST.findIndex((s) => f.moduleId.endsWith(s));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    return sorted
+      .map((f, i) => ({ f, i }))
+      .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+      .map((x) => x.f);
+  }
+}
