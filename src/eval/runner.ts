@@ -313,7 +313,14 @@ export async function executeRun(
                 }
               : { ...counts, failed: counts.failed + 1 };
         }
-        if (written.size > 0) opts.onProgress?.(counts);
+        if (written.size > 0) {
+          // Committed: a process killed after this line loses none of these results (tests wait for it).
+          log.debug(
+            { written: written.size, done: counts.done, failed: counts.failed },
+            'results stored',
+          );
+          opts.onProgress?.(counts);
+        }
       } catch (err) {
         writeError ??= err;
         stop.abort();
