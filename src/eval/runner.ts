@@ -92,9 +92,15 @@ export type ExecuteOutcome =
 const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 100;
 
-/** Why a run with scoring datasets cannot run without a judge (the refusal of `/eval`, naming the config key). */
-export const JUDGE_MODEL_MISSING = (suite: string): string =>
-  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then run /eval again.`;
+/**
+ * Why a run with scoring datasets cannot run without a judge, naming the config key and how to try again on the
+ * surface that asked: `chat` (`/eval`), `cli` (`zhujiu eval`) or `any` (a worker's log).
+ */
+export const JUDGE_MODEL_MISSING = (
+  suite: string,
+  surface: 'chat' | 'cli' | 'any' = 'any',
+): string =>
+  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then ${surface === 'chat' ? 'run /eval again' : surface === 'cli' ? 'run `zhujiu eval` again' : 'start the run again'}.`;
 
 let appVersion: string | undefined;
 /** The package version (from package.json, found from src/ or from the compiled dist/src/). */
@@ -298,7 +304,14 @@ export async function executeRun(
                 }
               : { ...counts, failed: counts.failed + 1 };
         }
-        if (written.size > 0) opts.onProgress?.(counts);
+        if (written.size > 0) {
+          // Committed: a process killed after this line loses none of these results (tests wait for it).
+          log.debug(
+            { written: written.size, done: counts.done, failed: counts.failed },
+            'results stored',
+          );
+          opts.onProgress?.(counts);
+        }
       } catch (err) {
         writeError ??= err;
         stop.abort();
