@@ -120,22 +120,33 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   program
     .command('eval')
     .description(
-      'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout)',
+      'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout); `zhujiu eval --cancel RUN` cancels a run',
     )
-    .requiredOption(
-      '--model <name>',
-      'the model (config/models.yaml, or one with imported answers)',
-    )
-    .requiredOption(
-      '--suite <name>',
-      'the suite (config/suites/*.yaml; `zhujiu suites` lists them)',
-    )
+    .option('--model <name>', 'the model (config/models.yaml, or one with imported answers)')
+    .option('--suite <name>', 'the suite (config/suites/*.yaml; `zhujiu suites` lists them)')
     .option('--limit <n>', 'ask at most N items of each dataset', intArg('--limit', 1))
     .option(
       '--json',
       'print {"run","model","suite","datasets":[{"dataset","ability","method","metric","profile","score","n","earned","possible","failures"}]}',
     )
-    .action(async (o: EvalOptions) => {
+    .option(
+      '--cancel <run>',
+      'cancel run RUN instead (one running in another process stops at its next heartbeat)',
+      intArg('--cancel', 1),
+    )
+    .action(async (o: EvalOptions & { cancel?: number }, cmd: Command) => {
+      if (o.cancel !== undefined) {
+        if (o.model || o.suite)
+          cmd.error('error: --cancel RUN takes no --model or --suite', { exitCode: 2 });
+        const { runEvalCancel } = await import('./eval.ts');
+        return runEvalCancel(io, o.cancel);
+      }
+      for (const [flag, v] of [
+        ['--model <name>', o.model],
+        ['--suite <name>', o.suite],
+      ] as const) {
+        if (!v) cmd.error(`error: required option '${flag}' not specified`, { exitCode: 2 });
+      }
       const { runEval } = await import('./eval.ts');
       await runEval(io, o);
     });
@@ -349,8 +360,11 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       "also count this imported source's votes (repeatable; the community's arena votes always count)",
       (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
     )
-    .option('--json', 'print {"models":[…]} instead of a table')
-    .option('--png <file>', 'also write the chart (PNG) to FILE')
+    .option(
+      '--json',
+      'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
+    )
+    .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);

@@ -1,3 +1,4 @@
+export * from './batch.ts';
 export * from './clock.ts';
 export * from './errors.ts';
 export * from './logger.ts';
