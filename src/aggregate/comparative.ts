@@ -57,11 +57,11 @@ interface ComponentFit {
 
 /**
  * Votes each side of every rated model (wins + ½ ties, and losses + ½ ties) from which a component's bootstrap
- * refits are drawn from their normal law instead of being resampled (docs/scoring.md §5). With 500 on each side
- * a one-sided resample has probability below e^−500 and the skew of a rating's bootstrap law is a few per cent
- * of its spread.
+ * refits are drawn from their normal law instead of being resampled (docs/scoring.md §5). With 150 on each side
+ * a one-sided resample has probability below e^−150, and the quantiles of the two agree within the Monte Carlo
+ * noise of 10,000 rounds (measured: 10 models, 2,857 one-vote battles, at most 2.8 % of the interval width).
  */
-export const NORMAL_MIN_SIDE = 500;
+export const NORMAL_MIN_SIDE = 150;
 
 /** The comparative part of the board for all abilities. */
 export interface ComparativeState {

@@ -24,6 +24,7 @@
 import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
+import { nodeFetch } from './node-fetch.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -96,7 +97,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         debug: (msg: string) => log.trace(msg),
       },
       fetch: async (url, init) => {
-        const res = await fetch(url, init);
+        const res = await nodeFetch(url, init);
         if (res.ok) return res;
         const wait = retryAfterMs(res.headers);
         log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
@@ -141,10 +142,42 @@ export class OpenAiCompatibleClient implements LlmClient {
         ...(hit.completionTokens !== null ? { completionTokens: hit.completionTokens } : {}),
       };
     }
-    return this.#limit(() => this.#call(request, hash));
+    // The concurrency slot covers the HTTP call only: storing the answer happens after it is given back, so the
+    // next request starts while this answer is written (the cache groups concurrent saves into one insert).
+    const answer = await this.#limit(() => this.#call(request));
+    if (!answer.ok) return answer;
+    const { text, latencyMs, usage } = answer;
+    const responseId = await this.#o.cache.save({
+      requestHash: hash,
+      itemId: request.itemId ?? null,
+      output: text,
+      latencyMs,
+      promptTokens: usage?.prompt_tokens,
+      completionTokens: usage?.completion_tokens,
+    });
+    this.#log.debug(
+      { latencyMs, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
+      'answered',
+    );
+    return {
+      ok: true,
+      text,
+      cached: false,
+      responseId,
+      latencyMs,
+      ...(usage
+        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+        : {}),
+    };
   }
 
-  async #call(request: CompletionRequest, hash: string): Promise<CompletionResult> {
+  /** One call to the endpoint: a non-empty answer with its latency and usage, or a failure. */
+  async #call(
+    request: CompletionRequest,
+  ): Promise<
+    | { ok: true; text: string; latencyMs: number; usage: OpenAI.CompletionUsage | undefined }
+    | Extract<CompletionResult, { ok: false }>
+  > {
     const t0 = performance.now();
     const elapsed = () => Math.round(performance.now() - t0);
     if (request.signal?.aborted)
@@ -188,7 +221,6 @@ export class OpenAiCompatibleClient implements LlmClient {
     const latencyMs = elapsed();
     const choice = completion.choices?.[0];
     const text = choice?.message?.content ?? '';
-    const usage = completion.usage;
     if (text.trim() === '') {
       const refusal = choice?.message?.refusal;
       return refusal
@@ -200,28 +232,7 @@ export class OpenAiCompatibleClient implements LlmClient {
             latencyMs,
           };
     }
-    const responseId = await this.#o.cache.save({
-      requestHash: hash,
-      itemId: request.itemId ?? null,
-      output: text,
-      latencyMs,
-      promptTokens: usage?.prompt_tokens,
-      completionTokens: usage?.completion_tokens,
-    });
-    this.#log.debug(
-      { latencyMs, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
-      'answered',
-    );
-    return {
-      ok: true,
-      text,
-      cached: false,
-      responseId,
-      latencyMs,
-      ...(usage
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-        : {}),
-    };
+    return { ok: true, text, latencyMs, usage: completion.usage };
   }
 
   /** The endpoint as failure messages name it: the base URL's host (`api.openai.com`, `127.0.0.1:8000`). */
