@@ -65,7 +65,9 @@ export async function runEvalCancel(
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const { runSummary, summaryJson, formatDuration } = await import('../eval/summary.ts');
+  const { runSummary, summaryJson, formatDuration, failureLine } = await import(
+    '../eval/summary.ts'
+  );
   const rt = deps.rt ?? (await openRuntime({ quiet: true }));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
@@ -162,7 +164,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     io.out(
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
-    for (const f of s.failureReasons) io.out(`failures: ${f.n} × ${f.code}: ${f.message}`);
+    for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
   } finally {
     process.off('SIGINT', onSignal);
     await evr.stop();

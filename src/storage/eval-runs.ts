@@ -9,6 +9,7 @@
  *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { itemLabels } from './items.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -578,17 +579,43 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
   }));
 }
 
-/** The most frequent failure reasons of a run (code, message, count), for the summary. */
+/**
+ * The most frequent failure reasons of a run (code, message, count), for the summary, each with up to `examples`
+ * of its items named as the user knows them ({@link itemLabels}: dataset, key, start of the instruction).
+ */
 export async function runFailureReasons(
   db: Conn,
   runId: number,
   limit = 3,
-): Promise<{ code: string; message: string; n: number }[]> {
+  examples = 2,
+): Promise<{ code: string; message: string; n: number; items: string[] }[]> {
   const r = await sql<{ code: string; message: string; n: string | number }>`
     SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
       FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
      GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
-  return r.rows.map((x) => ({ code: x.code, message: x.message, n: Number(x.n) }));
+  const out: { code: string; message: string; n: number; items: string[] }[] = [];
+  for (const x of r.rows) {
+    const ids = await db
+      .selectFrom('eval_run_items')
+      .select('item_id')
+      .where('run_id', '=', runId)
+      .where('status', '=', 'failed')
+      .where('failure_code', '=', x.code)
+      .orderBy('seq')
+      .limit(examples)
+      .execute();
+    const labels = await itemLabels(
+      db,
+      ids.map((i) => i.item_id),
+    );
+    out.push({
+      code: x.code,
+      message: x.message,
+      n: Number(x.n),
+      items: ids.map((i) => labels.get(i.item_id) ?? `item ${i.item_id}`),
+    });
+  }
+  return out;
 }
 
 /** Gives one claimed item back (its request was aborted). */
