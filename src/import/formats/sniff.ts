@@ -149,3 +149,11 @@ export function quoteShort(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat);
 }
+
+/**
+ * A name shown exactly as given (spaces kept, so `"  "` shows as such), quoted, cut at `max` characters.
+ * @param max longest shown text in characters (default 40), an ellipsis marks the cut.
+ */
+export function quoteName(name: string, max = 40): string {
+  return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
+}

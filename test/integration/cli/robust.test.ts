@@ -86,6 +86,80 @@ describe('input files', () => {
   });
 });
 
+describe('names and sizes the database would refuse are refused by the import parsers, naming file:line', () => {
+  it('import battles: a model name over 200 characters, blank, or with a space; nothing is written', async () => {
+    const f = join(dir, 'names.jsonl');
+    const long = 'x'.repeat(300);
+    writeFileSync(
+      f,
+      [
+        JSON.stringify({ model_a: 'ok-a', model_b: 'ok-b', winner: 'model_a' }),
+        JSON.stringify({ model_a: long, model_b: 'b', winner: 'model_a' }),
+        JSON.stringify({ model_a: '  ', model_b: 'b', winner: 'tie' }),
+        JSON.stringify({ model_a: 'a', model_b: 'gpt 4', winner: 'model_b' }),
+      ].join('\n'),
+    );
+    const r = await zhujiu(['import', 'battles', f, '--source', 'names']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toContain('unexpected error');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe(
+      `error [import_invalid]: ${f}:2: "model_a" "${'x'.repeat(39)}…" is longer than 200 characters; use a shorter name; fix the model name in the file (or drop the line)`,
+    );
+    expect(lines[1]).toBe(
+      `${f}:3: "model_a" "  " use letters, digits and . _ : / @ + - only (no spaces); fix the model name in the file (or drop the line)`,
+    );
+    expect(lines[2]).toContain(
+      `${f}:4: "model_b" "gpt 4" use letters, digits and . _ : / @ + - only (no spaces)`,
+    );
+    // Nothing was imported: the valid first line is not stored either.
+    const ratings = await zhujiu(['ratings', '--source', 'names']);
+    expect(ratings.stderr).toContain('--source names: no battles of that source are stored');
+  });
+
+  it('import battles: a binary file is "not a text file", like import outputs', async () => {
+    const f = join(dir, 'binary.jsonl');
+    writeFileSync(f, Buffer.from([0x7b, 0x22, 0x00, 0xff, 0xfe, 0x0a]));
+    const r = await zhujiu(['import', 'battles', f]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toContain(
+      `${f}:1: not a text file (it contains NUL bytes, the first NUL at byte offset 2)`,
+    );
+  });
+
+  it('import outputs --format jsonl: a prompt over 200,000 characters and an item key over 500 are refused', async () => {
+    const f = join(dir, 'long.jsonl');
+    writeFileSync(
+      f,
+      [
+        JSON.stringify({ item: 'a', prompt: 'p'.repeat(200_001), output: 'o' }),
+        JSON.stringify({ item: 'k'.repeat(501), prompt: 'p', output: 'o' }),
+      ].join('\n'),
+    );
+    const r = await zhujiu(['import', 'outputs', f, '--model', 'm', '--format', 'jsonl']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      `${f}:1: "prompt" is longer than 200,000 characters; shorten it or drop the row`,
+    );
+    expect(r.stderr).toContain(`${f}:2: "item" `);
+    expect(r.stderr).not.toContain('unexpected error');
+    const m = await zhujiu(['import', 'outputs', f, '--model', ' ', '--format', 'jsonl']);
+    expect(m.code).toBe(2);
+    expect(oneLine(m.stderr)).toContain('--model " " use letters, digits');
+  });
+
+  it('import judgments --format alpaca_eval: a generator name with a space names file:line', async () => {
+    const f = join(dir, 'annotations.jsonl');
+    writeFileSync(
+      f,
+      `${JSON.stringify({ instruction: 'hi', generator_1: 'base', generator_2: 'my model', annotator: 'j', preference: 2 })}\n`,
+    );
+    const r = await zhujiu(['import', 'judgments', f, '--format', 'alpaca_eval', '--judge', 'j']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toContain(`${f}:1: "generator_2" "my model" use letters, digits`);
+  });
+});
+
 describe('numbers in flags are plain decimal integers (usage mistake, exit 2)', () => {
   it('refuses 1e3, 0x10, 1.5, -1 and an empty value', async () => {
     const cases: [string[], string][] = [
