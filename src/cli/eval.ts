@@ -91,7 +91,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       const heartbeat = active?.heartbeatAt?.getTime() ?? active?.createdAt.getTime() ?? 0;
       if (!active || Date.now() - heartbeat < evals.leaseMs) {
         throw new AppError(
-          'conflict',
+          active ? 'conflict' : 'config_invalid',
           active
             ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it: \`zhujiu eval --cancel ${active.id}\`.`
             : started.reason,
