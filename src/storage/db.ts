@@ -45,6 +45,25 @@ function preparingPool(pool: pg.Pool) {
   };
 }
 
+/**
+ * PGlite runs each query synchronously on this thread (WASM) and settles it as a microtask, so queries awaited
+ * one after another (a chat handler's ten or so) would hold the event loop for their sum: no timer, socket or
+ * other chat event would run in between. This client first waits for the loop's next turn (`setImmediate`) before
+ * each query, so the loop is held at most as long as one query runs. One query still cannot be interrupted:
+ * queries on the chat path are kept independent of the number of stored votes (bench/chat-path.ts prints the
+ * loop delay). Only `query` and `close` are used by kysely-pglite-dialect.
+ */
+function yieldingClient(p: PGlite): PGlite {
+  const client: Pick<PGlite, 'query' | 'close'> = {
+    query: async (text, params, options) => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      return p.query(text, params, options);
+    },
+    close: () => p.close(),
+  };
+  return client as PGlite;
+}
+
 /** How to reach the database. */
 export type DbTarget =
   | { readonly kind: 'postgres'; readonly url: string; readonly poolSize?: number }
@@ -133,7 +152,7 @@ export async function openDb(target: DbTarget, opts: { logger?: LockLog } = {}):
       { cause: err },
     );
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(yieldingClient(pglite)) });
   return {
     db,
     target,

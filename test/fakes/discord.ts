@@ -25,8 +25,14 @@ export interface RecordedRequest {
   readonly headers: http.IncomingHttpHeaders;
   /** JSON body, or `payload_json` of a multipart body. */
   readonly json: unknown;
-  /** Files of a multipart body. */
-  readonly files: readonly { field: string; name: string; type: string; size: number }[];
+  /** Files of a multipart body (`data`: the file's bytes). */
+  readonly files: readonly {
+    field: string;
+    name: string;
+    type: string;
+    size: number;
+    data: Buffer;
+  }[];
   /** Status the fake answered. */
   status: number;
 }
@@ -492,7 +498,7 @@ export class FakeDiscord {
     const method = req.method ?? 'GET';
     const ct = req.headers['content-type'] ?? '';
     let json: unknown;
-    const files: { field: string; name: string; type: string; size: number }[] = [];
+    const files: { field: string; name: string; type: string; size: number; data: Buffer }[] = [];
     if (ct.startsWith('application/json') && raw.length > 0)
       json = JSON.parse(raw.toString('utf8'));
     else if (ct.startsWith('multipart/form-data')) {
@@ -500,7 +506,14 @@ export class FakeDiscord {
       for (const [field, value] of form.entries()) {
         if (typeof value === 'string') {
           if (field === 'payload_json') json = JSON.parse(value);
-        } else files.push({ field, name: value.name, type: value.type, size: value.size });
+        } else
+          files.push({
+            field,
+            name: value.name,
+            type: value.type,
+            size: value.size,
+            data: Buffer.from(await value.arrayBuffer()),
+          });
       }
     }
     const rec: RecordedRequest = {

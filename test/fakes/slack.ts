@@ -67,7 +67,14 @@ export class FakeSlack {
   readonly reactions = new Map<string, Map<string, string[]>>();
   /** Bodies POSTed to response_url, by response id. */
   readonly responses: { id: string; body: Record<string, unknown> }[] = [];
-  readonly uploads: { fileId: string; size: number; authorization: string | undefined }[] = [];
+  /** Files POSTed to the upload URLs of files.getUploadURLExternal (`data`: the file's bytes, `size` their count). */
+  readonly uploads: {
+    fileId: string;
+    size: number;
+    authorization: string | undefined;
+    contentType: string | undefined;
+    data: Buffer;
+  }[] = [];
   /** user-group id → member user ids (for usergroups.users.list). */
   readonly userGroups = new Map<string, string[]>();
   /** Reaction names `reactions.add` refuses with `invalid_name` (Slack's answer to an unknown emoji name). */
@@ -458,13 +465,28 @@ export class FakeSlack {
       return;
     }
     if (url.pathname.startsWith('/upload/')) {
+      // The upload URL takes the file as the raw body or as a multipart form (what @slack/web-api sends).
+      const ct = req.headers['content-type'] ?? '';
+      let data = raw;
+      if (ct.startsWith('multipart/form-data')) {
+        const form = await new Response(raw, { headers: { 'content-type': ct } }).formData();
+        const file = [...form.values()].find((v): v is File => typeof v !== 'string');
+        if (!file) {
+          res.writeHead(400, { 'content-type': 'text/plain' });
+          res.end('no file in the form');
+          return;
+        }
+        data = Buffer.from(await file.arrayBuffer());
+      }
       this.uploads.push({
         fileId: url.pathname.split('/').pop() ?? '',
-        size: raw.length,
+        size: data.length,
         authorization: req.headers.authorization,
+        contentType: ct || undefined,
+        data,
       });
       res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end(`OK - ${raw.length}`);
+      res.end(`OK - ${data.length}`);
       return;
     }
     if (!url.pathname.startsWith('/api/')) {

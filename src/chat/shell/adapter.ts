@@ -30,6 +30,7 @@ import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { parseRecordId } from '../../core/numbers.ts';
 import { normaliseEmoji } from '../emoji.ts';
 import {
   type ChatHandlers,
@@ -436,9 +437,9 @@ export class ShellAdapter implements ChatPlatform {
   /** `reply <battle-id> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
   async #threadReply(args: string[], user: ChatUser): Promise<void> {
     const [idText = '', ...words] = args;
-    const battleId = Number(idText.replace(/^#/u, ''));
+    const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
-    if (!Number.isSafeInteger(battleId) || battleId <= 0 || text === '')
+    if (battleId === undefined || text === '')
       return this.#print('usage: reply <battle-id> <text>');
     const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     const ref = info?.ref;
@@ -477,10 +478,9 @@ export class ShellAdapter implements ChatPlatform {
 
   async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
     const [idText, choiceText, ...extra] = args;
-    const battleId = Number((idText ?? '').replace(/^#/u, ''));
+    const battleId = parseRecordId(idText ?? '');
     if (
-      !Number.isSafeInteger(battleId) ||
-      battleId <= 0 ||
+      battleId === undefined ||
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {

@@ -274,6 +274,15 @@ describe.each(backends())('terminal vote answers (%s)', (backend) => {
     );
     expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
     expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle-id> left|equal|right\n');
+    // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
+    for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
+      expect(await answer(shell, `vote ${id} left`), id).toBe(
+        'usage: vote <battle-id> left|equal|right\n',
+      );
+    }
+    expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle-id>\n');
+    expect(await answer(shell, 'reply 0x1 more please')).toBe('usage: reply <battle-id> <text>\n');
+    expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
   });
 
   it('tells a missing battle from a battle posted on another platform', async () => {

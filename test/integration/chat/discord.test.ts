@@ -139,7 +139,13 @@ describe('DiscordAdapter against the fake gateway', () => {
     });
     const post = fake.requests.find((r) => r.method === 'POST' && r.path.endsWith('/messages'));
     expect(post?.files).toEqual([
-      { field: 'files[0]', name: 'board.png', type: 'image/png', size: 4 },
+      {
+        field: 'files[0]',
+        name: 'board.png',
+        type: 'image/png',
+        size: 4,
+        data: Buffer.from([137, 80, 78, 71]),
+      },
     ]);
     expect((post?.json as { attachments?: unknown[] } | undefined)?.attachments).toEqual([
       { id: 0, filename: 'board.png', description: 'chart' },

@@ -79,8 +79,10 @@ export function workerProcessTests(backend: Backend): void {
       ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
       ZHUJIU_DATA_DIR: base.dataDir ?? '',
       DATABASE_URL: base.url ?? '',
-      // info: the runner's "run finished" line is how the PGlite cases (whose database the worker holds) see the end.
-      LOG_LEVEL: 'info',
+      // The runner's log is how the PGlite cases (whose database the worker holds) see progress: "results stored"
+      // (debug, after each batch of results is committed) and "run finished"; JSON lines, to read the counts.
+      LOG_LEVEL: 'debug',
+      LOG_FORMAT: 'json',
       ZHUJIU_VOTER_SECRET: 'worker-test-secret-0123456789',
     });
     const startWorker = () => {
@@ -95,7 +97,20 @@ export function workerProcessTests(backend: Backend): void {
       });
       children.add(c);
       c.on('exit', () => children.delete(c));
-      return { child: c, stderr: () => err };
+      /** Results the worker has committed so far, from its "results stored" log lines. */
+      const stored = () => {
+        let done = 0;
+        for (const line of err.split('\n')) {
+          if (!line.includes('"results stored"')) continue;
+          try {
+            done = Math.max(done, Number((JSON.parse(line) as { done?: number }).done ?? 0));
+          } catch {
+            // a line still being written: the next poll reads it whole
+          }
+        }
+        return done;
+      };
+      return { child: c, stderr: () => err, stored };
     };
     const stopWorker = async (c: ChildProcess, signal: NodeJS.Signals) => {
       if (c.exitCode !== null || c.signalCode !== null) return;
@@ -180,10 +195,13 @@ export function workerProcessTests(backend: Backend): void {
       if (backend === 'postgres') {
         await until('4 results', async () => (await results(base, runId)).length >= 4);
       } else {
-        await until('4 answers', () => fake.answered >= 4).catch((e) => {
+        // The test cannot read the embedded database while the worker holds it, and an answer sent by the fake
+        // is not yet a stored result (the runner writes results in batches, up to 100 ms later, and a busy
+        // machine can take longer): wait for the worker's own word that 4 results are committed. This used to
+        // be a 1 s sleep after 4 answers.
+        await until('4 stored results', () => a.stored() >= 4).catch((e) => {
           throw new Error(`${(e as Error).message}; worker said: ${a.stderr().slice(-2000)}`);
         });
-        await new Promise((r) => setTimeout(r, 1_000));
       }
       await stopWorker(a.child, 'SIGKILL');
       const before = new Set(await withDb((d) => results(d, runId)));
