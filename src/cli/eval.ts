@@ -27,12 +27,47 @@ export interface EvalCliDeps {
 }
 
 /**
+ * Runs `zhujiu eval --cancel RUN`: cancels an active run (one in the foreground of another process stops at its
+ * next heartbeat; one left by a stopped process is simply ended).
+ * @throws AppError `not_found` (no such run), `conflict` (the run already ended).
+ */
+export async function runEvalCancel(
+  io: CliIo,
+  runId: number,
+  deps: EvalCliDeps = {},
+): Promise<void> {
+  const { openRuntime, createEvalRuntime } = await import('../main.ts');
+  const rt = deps.rt ?? (await openRuntime({ quiet: true }));
+  const evr = await createEvalRuntime(rt, { queue: false, worker: false });
+  try {
+    const run = await evr.evals.get(runId);
+    if (!run) {
+      const recent = (await evr.evals.status(5)).map(
+        (x) => `#${x.id} (${x.model} on ${x.suite}, ${x.status})`,
+      );
+      throw new AppError(
+        'not_found',
+        `there is no run #${runId}; recent runs: ${recent.join(', ') || '(none)'}`,
+      );
+    }
+    const r = await evr.evals.cancel(runId);
+    if (!r.ok) throw new AppError('conflict', r.reason);
+    io.out(r.reason);
+  } finally {
+    await evr.stop();
+    if (!deps.rt) await rt.close();
+  }
+}
+
+/**
  * Runs `zhujiu eval`.
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const { runSummary, summaryJson, formatDuration } = await import('../eval/summary.ts');
+  const { runSummary, summaryJson, formatDuration, failureLine } = await import(
+    '../eval/summary.ts'
+  );
   const rt = deps.rt ?? (await openRuntime({ quiet: true }));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
@@ -48,6 +83,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       suite: o.suite,
       limit: o.limit,
       requestedBy: 'cli',
+      surface: 'cli',
     });
     if (started.ok) runId = started.run.id;
     else {
@@ -57,7 +93,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
         throw new AppError(
           'conflict',
           active
-            ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it from chat with /eval cancel ${active.id}.`
+            ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it: \`zhujiu eval --cancel ${active.id}\`.`
             : started.reason,
         );
       }
@@ -128,7 +164,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     io.out(
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
-    for (const f of s.failureReasons) io.out(`failures: ${f.n} × ${f.code}: ${f.message}`);
+    for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
   } finally {
     process.off('SIGINT', onSignal);
     await evr.stop();

@@ -29,6 +29,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import { parseWholeNumber } from '../core/numbers.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
@@ -43,11 +44,14 @@ import type { SuitesOptions } from './suites.ts';
 
 export type { CliIo } from './io.ts';
 
+/** A whole-number flag value in plain decimal digits (`1e3`, `0x10`, `1.5`, `-1` and `` are refused). */
 function intArg(name: string, min: number) {
   return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min)
-      throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
+    const n = parseWholeNumber(v, min);
+    if (n === undefined)
+      throw new InvalidArgumentError(
+        `${name} must be an integer ≥ ${min} in plain decimal digits, got "${v}"`,
+      );
     return n;
   };
 }
@@ -116,22 +120,33 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   program
     .command('eval')
     .description(
-      'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout)',
+      'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout); `zhujiu eval --cancel RUN` cancels a run',
     )
-    .requiredOption(
-      '--model <name>',
-      'the model (config/models.yaml, or one with imported answers)',
-    )
-    .requiredOption(
-      '--suite <name>',
-      'the suite (config/suites/*.yaml; `zhujiu suites` lists them)',
-    )
+    .option('--model <name>', 'the model (config/models.yaml, or one with imported answers)')
+    .option('--suite <name>', 'the suite (config/suites/*.yaml; `zhujiu suites` lists them)')
     .option('--limit <n>', 'ask at most N items of each dataset', intArg('--limit', 1))
     .option(
       '--json',
       'print {"run","model","suite","datasets":[{"dataset","ability","method","metric","profile","score","n","earned","possible","failures"}]}',
     )
-    .action(async (o: EvalOptions) => {
+    .option(
+      '--cancel <run>',
+      'cancel run RUN instead (one running in another process stops at its next heartbeat)',
+      intArg('--cancel', 1),
+    )
+    .action(async (o: EvalOptions & { cancel?: number }, cmd: Command) => {
+      if (o.cancel !== undefined) {
+        if (o.model || o.suite)
+          cmd.error('error: --cancel RUN takes no --model or --suite', { exitCode: 2 });
+        const { runEvalCancel } = await import('./eval.ts');
+        return runEvalCancel(io, o.cancel);
+      }
+      for (const [flag, v] of [
+        ['--model <name>', o.model],
+        ['--suite <name>', o.suite],
+      ] as const) {
+        if (!v) cmd.error(`error: required option '${flag}' not specified`, { exitCode: 2 });
+      }
       const { runEval } = await import('./eval.ts');
       await runEval(io, o);
     });
@@ -345,8 +360,11 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       "also count this imported source's votes (repeatable; the community's arena votes always count)",
       (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
     )
-    .option('--json', 'print {"models":[…]} instead of a table')
-    .option('--png <file>', 'also write the chart (PNG) to FILE')
+    .option(
+      '--json',
+      'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
+    )
+    .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);

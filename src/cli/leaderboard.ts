@@ -3,21 +3,25 @@
  * `zhujiu leaderboard [--view overall|ability|method|model] [name] [--source NAME]… [--json] [--png FILE]`: the
  * board from the stored scores and votes (the community's `arena` votes, plus the imported sources named with
  * `--source`). Rebuilds the stored snapshot when its inputs changed (docs/scoring.md §4–5), then prints a table
- * (with the snapshot's age), or `{"models":[…]}` with `--json`; `--png FILE` also writes the chart.
+ * (with the snapshot's age), or the view's JSON with `--json` (the board `{"models":[…]}`, a model card, one
+ * ability or one method: README "The board"); `--png FILE` also writes the chart (always the whole board).
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
 import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
+import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { renderBoardPng } from '../leaderboard/chart.ts';
 import { BOARD_TITLE, LeaderboardService } from '../leaderboard/service.ts';
 import {
   abilityContent,
+  abilityJson,
   boardJson,
   chartRows,
   methodContent,
+  methodJson,
+  modelCardJson,
   modelContent,
   overallContent,
 } from '../leaderboard/views.ts';
@@ -32,18 +36,25 @@ export interface LeaderboardFlags {
   readonly png?: string;
 }
 
+/** The chart is always the whole board; say so when another view was asked for. */
+function chartNote(view: string): string {
+  return view === 'overall' ? '' : ' (the chart shows the whole board, whatever the view)';
+}
+
 /**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method, or a model not on the board (with
- *   `--view model`); `db_unavailable`; `input_invalid` when the PNG file cannot be written.
+ *   `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
  */
 export async function runLeaderboard(
   io: CliIo,
   name: string | undefined,
   o: LeaderboardFlags,
 ): Promise<void> {
-  const req = parseLeaderboardArgs(o.view, name);
+  const req = parseLeaderboardArgs(o.view, name, 'cli');
   if (!req.ok) throw new AppError('input_invalid', req.reason);
+  // A path that cannot be written is refused before the board is built.
+  if (o.png) await checkOutputPath('--png', o.png);
   const rt = await openRuntime({ quiet: true });
   const svc = new LeaderboardService({
     db: rt.db.db,
@@ -58,25 +69,28 @@ export async function runLeaderboard(
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
       throw new AppError(
         'input_invalid',
-        `no model "${req.name}" on the board; models: ${snap.board.rows.map((r) => r.model).join(', ') || '(none)'}`,
+        `no model "${req.name}" on the board; models: ${snap.board.rows.map((r) => r.model).join(', ') || '(none)'}; pick one: \`zhujiu leaderboard --view model NAME\``,
       );
     }
     if (o.png) {
       const file = resolve(o.png);
       const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
       const png = await renderBoardPng(chartRows(snap.board), { title });
-      try {
-        writeFileSync(file, png);
-      } catch (err) {
-        throw new AppError(
-          'input_invalid',
-          `--png ${o.png}: cannot write the chart (${(err as NodeJS.ErrnoException).code ?? String(err)}); pick a writable path`,
-          { cause: err },
-        );
-      }
+      await writeFileAtomic('--png', file, png);
     }
     if (o.json) {
-      io.out(JSON.stringify(boardJson(snap.board)));
+      // Each view has its own JSON (README "The board"): the model card, one ability, one method, or the board.
+      const json =
+        req.view === 'model'
+          ? modelCardJson(snap.board, req.name)
+          : req.view === 'ability'
+            ? abilityJson(snap.board, req.name)
+            : req.view === 'method'
+              ? methodJson(snap.board, req.name)
+              : boardJson(snap.board);
+      io.out(JSON.stringify(json));
+      // stdout stays pure JSON; the chart's path goes to stderr.
+      if (o.png) io.err(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
       return;
     }
     const vo = { now: systemClock.now() };
@@ -89,7 +103,7 @@ export async function runLeaderboard(
             ? methodContent(snap, req.name, vo)
             : modelContent(snap, req.name, vo);
     io.out(renderPlain(content));
-    if (o.png) io.out(`chart written to ${resolve(o.png)}`);
+    if (o.png) io.out(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
   } finally {
     await svc.close();
     await rt.close();

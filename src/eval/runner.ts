@@ -92,9 +92,15 @@ export type ExecuteOutcome =
 const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 100;
 
-/** Why a run with scoring datasets cannot run without a judge (the refusal of `/eval`, naming the config key). */
-export const JUDGE_MODEL_MISSING = (suite: string): string =>
-  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then run /eval again.`;
+/**
+ * Why a run with scoring datasets cannot run without a judge, naming the config key and how to try again on the
+ * surface that asked: `chat` (`/eval`), `cli` (`zhujiu eval`) or `any` (a worker's log).
+ */
+export const JUDGE_MODEL_MISSING = (
+  suite: string,
+  surface: 'chat' | 'cli' | 'any' = 'any',
+): string =>
+  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then ${surface === 'chat' ? 'run /eval again' : surface === 'cli' ? 'run `zhujiu eval` again' : 'start the run again'}.`;
 
 let appVersion: string | undefined;
 /** The package version (from package.json, found from src/ or from the compiled dist/src/). */
@@ -218,9 +224,14 @@ export async function executeRun(
   }
 
   const client = model.client;
+  // Lanes: twice the endpoint's limit. The client keeps its calls to `maxConcurrency` by itself (llm/types), so
+  // the extra lanes only wait there, and take a freed slot at once while the lane that held it looks its item up,
+  // stores its answer and claims the next: the database time of an item overlaps the calls of the others.
+  const concurrency = Math.max(1, client.maxConcurrency);
+  const laneCount = 2 * concurrency;
   const stop = new AbortController();
   // One abort listener per request in flight (the client links each request to this signal).
-  setMaxListeners(Math.max(10, 2 * client.maxConcurrency + 10), stop.signal);
+  setMaxListeners(Math.max(10, laneCount + concurrency + 10), stop.signal);
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   let counts = await runCounts(db, runId);
@@ -242,28 +253,38 @@ export async function executeRun(
   const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 3)));
   timer.unref?.();
 
-  // Claims are taken in batches (one query for up to `concurrency` items) and results written in batches (one
-  // transaction per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the database is not the bottleneck of a fast
+  // Claims are taken in batches (one query for up to `concurrency` items) ahead of need: the next batch is claimed
+  // as soon as fewer than a batch wait, so a lane seldom waits for a claim. Results are written in batches (one
+  // statement per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the database is not the bottleneck of a fast
   // endpoint. An answer waits at most WRITE_EVERY_MS in memory before it is stored.
-  const claimBatch = Math.max(1, client.maxConcurrency);
+  const claimBatch = concurrency;
   const claimed: number[] = [];
   let claiming: Promise<void> | undefined;
   let exhausted = false;
+  const claimMore = (): Promise<void> => {
+    claiming ??= claimRunItems(db, runId, owner, claimBatch, leaseMs)
+      .then((ids) => {
+        if (ids.length === 0) exhausted = true;
+        claimed.push(...ids);
+      })
+      .finally(() => {
+        claiming = undefined;
+      });
+    return claiming;
+  };
   const nextItem = async (): Promise<number | undefined> => {
     for (;;) {
       if (stop.signal.aborted) return undefined;
       const id = claimed.shift();
-      if (id !== undefined) return id;
+      if (id !== undefined) {
+        if (claimed.length < claimBatch && !exhausted && !stop.signal.aborted) {
+          // Failures surface to the lane that awaits the next claim.
+          claimMore().catch(() => undefined);
+        }
+        return id;
+      }
       if (exhausted) return undefined;
-      claiming ??= claimRunItems(db, runId, owner, claimBatch, leaseMs)
-        .then((ids) => {
-          if (ids.length === 0) exhausted = true;
-          claimed.push(...ids);
-        })
-        .finally(() => {
-          claiming = undefined;
-        });
-      await claiming;
+      await claimMore();
     }
   };
 
@@ -461,7 +482,7 @@ export async function executeRun(
     'run executing',
   );
   try {
-    const lanes = Array.from({ length: Math.max(1, client.maxConcurrency) }, () => lane());
+    const lanes = Array.from({ length: laneCount }, () => lane());
     const settled = await Promise.allSettled(lanes);
     const failedLane = settled.find((x) => x.status === 'rejected');
     if (failedLane) {
@@ -471,6 +492,7 @@ export async function executeRun(
   } finally {
     clearInterval(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
+    await claiming?.catch(() => undefined); // a claim ahead of need, given back below if the run stops
     await flush();
     if (stop.signal.aborted) await releaseClaims(db, runId, owner).catch(() => undefined);
   }

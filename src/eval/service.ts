@@ -82,6 +82,13 @@ export interface StartRequest {
   readonly limit?: number | undefined;
   readonly requestedBy?: string | undefined;
   readonly report?: { readonly platform: string; readonly channelId: string } | undefined;
+  /** Where the request came from, so refusals give that surface's form of the fix (default `chat`). */
+  readonly surface?: 'chat' | 'cli' | undefined;
+}
+
+/** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
+export function cancelForm(surface: 'chat' | 'cli', runId: number): string {
+  return surface === 'chat' ? `/eval cancel ${runId}` : `zhujiu eval --cancel ${runId}`;
 }
 
 /** The result of {@link EvalService.start}. */
@@ -269,7 +276,7 @@ export class EvalService {
     const valid = await this.validate(req.model, req.suite);
     if (!valid.ok) return valid;
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
-      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite) };
+      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, req.surface ?? 'chat') };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
@@ -286,7 +293,7 @@ export class EvalService {
       return {
         ok: false,
         active: a,
-        reason: `Run #${a.id} of ${a.model} on ${a.suite} is already ${a.status} (${a.done}/${a.total || '?'} items). Wait for it, or cancel it with /eval cancel ${a.id}.`,
+        reason: `Run #${a.id} of ${a.model} on ${a.suite} is already ${a.status} (${a.done}/${a.total || '?'} items). Wait for it, or cancel it with \`${cancelForm(req.surface ?? 'chat', a.id)}\`.`,
       };
     }
     await this.enqueue(created.run.id);

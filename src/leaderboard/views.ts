@@ -59,18 +59,137 @@ export interface BoardJson {
 
 /** The board as `{"models":[…]}` (full precision). */
 export function boardJson(board: Board): BoardJson {
+  return { models: board.rows.map(rowJson) };
+}
+
+/** The CLI's `--json` shape of a model card (`zhujiu leaderboard --view model NAME --json`). */
+export interface ModelCardJson {
+  model: BoardJson['models'][number] & { normalized: Record<BoardMethod, number | null> };
+  /** Safety-violation rate (0–1) over the model's scoring items; null without scoring items. */
+  sv_rate: number | null;
+  record: { wins: number; losses: number; ties: number };
+  opponents: {
+    opponent: string;
+    wins: number;
+    losses: number;
+    ties: number;
+    win_rate: number | null;
+  }[];
+  datasets: {
+    dataset: string;
+    ability: BoardAbility;
+    method: 'metrics' | 'scoring';
+    n: number;
+    failures: number;
+    violations: number;
+    score: number | null;
+  }[];
+}
+
+function rowJson(r: BoardRow): BoardJson['models'][number] {
   return {
-    models: board.rows.map((r) => ({
+    model: r.model,
+    rank: r.rank,
+    final: r.final,
+    final_lo: r.finalLo,
+    final_hi: r.finalHi,
+    methods: { ...r.methods },
+    abilities: { ...r.abilities },
+    overall: r.overall,
+    incomplete: r.incomplete,
+    votes: r.votes,
+  };
+}
+
+/**
+ * One model's card as `{"model":{…board row…,"normalized"},"sv_rate","record","opponents":[…],"datasets":[…]}`
+ * (full precision), or undefined when the model is not on the board.
+ */
+export function modelCardJson(board: Board, model: string): ModelCardJson | undefined {
+  const card = modelCard(board, model);
+  if (!card) return undefined;
+  return {
+    model: { ...rowJson(card.row), normalized: { ...card.row.normalized } },
+    sv_rate: card.svRate,
+    record: { ...card.record },
+    opponents: card.opponents.map((p) => ({
+      opponent: p.opponent,
+      wins: p.wins,
+      losses: p.losses,
+      ties: p.ties,
+      win_rate: p.winRate,
+    })),
+    datasets: card.datasets.map((d) => ({
+      dataset: d.dataset,
+      ability: d.ability,
+      method: d.method,
+      n: d.n,
+      failures: d.failures,
+      violations: d.violations,
+      score: d.score,
+    })),
+  };
+}
+
+/** The CLI's `--json` shape of one ability (`zhujiu leaderboard --view ability NAME --json`). */
+export interface AbilityJson {
+  ability: BoardAbility;
+  models: {
+    model: string;
+    score: number | null;
+    methods: Record<BoardMethod, number | null>;
+    rating: number | null;
+    votes: number;
+  }[];
+}
+
+/** One ability as `{"ability","models":[{"model","score","methods":{…},"rating","votes"}]}`, best first. */
+export function abilityJson(board: Board, ability: BoardAbility): AbilityJson {
+  const arena = new Map(board.arena[ability].map((e) => [e.model, e]));
+  const rows = [...board.rows].sort(
+    (x, y) =>
+      (y.abilities[ability] ?? -1) - (x.abilities[ability] ?? -1) || x.model.localeCompare(y.model),
+  );
+  return {
+    ability,
+    models: rows.map((r) => ({
       model: r.model,
-      rank: r.rank,
-      final: r.final,
-      final_lo: r.finalLo,
-      final_hi: r.finalHi,
-      methods: { ...r.methods },
-      abilities: { ...r.abilities },
-      overall: r.overall,
-      incomplete: r.incomplete,
-      votes: r.votes,
+      score: r.abilities[ability],
+      methods: {
+        metrics: r.cells.metrics[ability],
+        scoring: r.cells.scoring[ability],
+        comparative: r.cells.comparative[ability],
+      },
+      rating: arena.get(r.model)?.rating ?? null,
+      votes: arena.get(r.model)?.votes ?? 0,
+    })),
+  };
+}
+
+/** The CLI's `--json` shape of one method (`zhujiu leaderboard --view method NAME --json`). */
+export interface MethodJson {
+  method: BoardMethod;
+  models: {
+    model: string;
+    score: number | null;
+    normalized: number | null;
+    abilities: Record<BoardAbility, number | null>;
+  }[];
+}
+
+/** One method as `{"method","models":[{"model","score","normalized","abilities":{…}}]}`, best first. */
+export function methodJson(board: Board, method: BoardMethod): MethodJson {
+  const rows = [...board.rows].sort(
+    (x, y) =>
+      (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
+  );
+  return {
+    method,
+    models: rows.map((r) => ({
+      model: r.model,
+      score: r.methods[method],
+      normalized: r.normalized[method],
+      abilities: { ...r.cells[method] } as Record<BoardAbility, number | null>,
     })),
   };
 }

@@ -24,6 +24,7 @@
 import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
+import { nodeFetch } from './node-fetch.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -96,7 +97,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         debug: (msg: string) => log.trace(msg),
       },
       fetch: async (url, init) => {
-        const res = await fetch(url, init);
+        const res = await nodeFetch(url, init);
         if (res.ok) return res;
         const wait = retryAfterMs(res.headers);
         log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
@@ -141,10 +142,42 @@ export class OpenAiCompatibleClient implements LlmClient {
         ...(hit.completionTokens !== null ? { completionTokens: hit.completionTokens } : {}),
       };
     }
-    return this.#limit(() => this.#call(request, hash));
+    // The concurrency slot covers the HTTP call only: storing the answer happens after it is given back, so the
+    // next request starts while this answer is written (the cache groups concurrent saves into one insert).
+    const answer = await this.#limit(() => this.#call(request));
+    if (!answer.ok) return answer;
+    const { text, latencyMs, usage } = answer;
+    const responseId = await this.#o.cache.save({
+      requestHash: hash,
+      itemId: request.itemId ?? null,
+      output: text,
+      latencyMs,
+      promptTokens: usage?.prompt_tokens,
+      completionTokens: usage?.completion_tokens,
+    });
+    this.#log.debug(
+      { latencyMs, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
+      'answered',
+    );
+    return {
+      ok: true,
+      text,
+      cached: false,
+      responseId,
+      latencyMs,
+      ...(usage
+        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
+        : {}),
+    };
   }
 
-  async #call(request: CompletionRequest, hash: string): Promise<CompletionResult> {
+  /** One call to the endpoint: a non-empty answer with its latency and usage, or a failure. */
+  async #call(
+    request: CompletionRequest,
+  ): Promise<
+    | { ok: true; text: string; latencyMs: number; usage: OpenAI.CompletionUsage | undefined }
+    | Extract<CompletionResult, { ok: false }>
+  > {
     const t0 = performance.now();
     const elapsed = () => Math.round(performance.now() - t0);
     if (request.signal?.aborted)
@@ -188,7 +221,6 @@ export class OpenAiCompatibleClient implements LlmClient {
     const latencyMs = elapsed();
     const choice = completion.choices?.[0];
     const text = choice?.message?.content ?? '';
-    const usage = completion.usage;
     if (text.trim() === '') {
       const refusal = choice?.message?.refusal;
       return refusal
@@ -200,45 +232,40 @@ export class OpenAiCompatibleClient implements LlmClient {
             latencyMs,
           };
     }
-    const responseId = await this.#o.cache.save({
-      requestHash: hash,
-      itemId: request.itemId ?? null,
-      output: text,
-      latencyMs,
-      promptTokens: usage?.prompt_tokens,
-      completionTokens: usage?.completion_tokens,
-    });
-    this.#log.debug(
-      { latencyMs, promptTokens: usage?.prompt_tokens, completionTokens: usage?.completion_tokens },
-      'answered',
-    );
-    return {
-      ok: true,
-      text,
-      cached: false,
-      responseId,
-      latencyMs,
-      ...(usage
-        ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
-        : {}),
-    };
+    return { ok: true, text, latencyMs, usage: completion.usage };
+  }
+
+  /** The endpoint as failure messages name it: the base URL's host (`api.openai.com`, `127.0.0.1:8000`). */
+  get endpoint(): string {
+    try {
+      return new URL(this.#o.baseUrl).host || this.#o.baseUrl;
+    } catch {
+      return this.#o.baseUrl;
+    }
+  }
+
+  /** "after 3 attempts": the first try plus the SDK's retries. */
+  #attempts(): string {
+    const n = (this.#o.maxRetries ?? 2) + 1;
+    return n === 1 ? 'after 1 attempt' : `after ${n} attempts`;
   }
 
   #failure(err: unknown, latencyMs: number): Extract<CompletionResult, { ok: false }> {
+    const host = this.endpoint;
     if (err instanceof OpenAI.APIUserAbortError)
       return { ok: false, code: 'aborted', message: 'cancelled', latencyMs };
     if (err instanceof OpenAI.APIConnectionTimeoutError)
       return {
         ok: false,
         code: 'timeout',
-        message: `no answer within ${this.#o.timeoutMs ?? 60_000} ms (after retries)`,
+        message: `no answer from ${host} within ${this.#o.timeoutMs ?? 60_000} ms (${this.#attempts()})`,
         latencyMs,
       };
     if (err instanceof OpenAI.APIConnectionError)
       return {
         ok: false,
         code: 'network',
-        message: `cannot reach the endpoint: ${err.message}`,
+        message: `cannot reach ${host} ${this.#attempts()} (${err.message.replace(/\.$/u, '')}); check base_url of model ${this.name} in config/models.yaml and that the server is up`,
         latencyMs,
       };
     if (err instanceof OpenAI.APIError) {
@@ -249,7 +276,7 @@ export class OpenAiCompatibleClient implements LlmClient {
           ok: false,
           code: 'rate_limited',
           status,
-          message: `HTTP ${status}: the endpoint asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
+          message: `HTTP ${status}: ${host} asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
           latencyMs,
         };
       }
@@ -260,15 +287,15 @@ export class OpenAiCompatibleClient implements LlmClient {
         status,
         message:
           status >= 500 || status === 429
-            ? `HTTP ${status} after ${this.#o.maxRetries ?? 2} retries: ${detail}`
-            : `HTTP ${status}: ${detail}`,
+            ? `HTTP ${status} from ${host} ${this.#attempts()}: ${detail}`
+            : `HTTP ${status} from ${host}: ${detail}`,
         latencyMs,
       };
     }
     return {
       ok: false,
       code: 'network',
-      message: `request failed: ${(err as Error)?.message ?? String(err)}`,
+      message: `request to ${host} failed: ${(err as Error)?.message ?? String(err)}`,
       latencyMs,
     };
   }

@@ -4,11 +4,12 @@
  * answers are stored: failures and empty replies never reach {@link ResponseCache.save}.
  */
 import type { Kysely } from 'kysely';
+import { batched } from '../core/batch.ts';
 import {
-  findCachedResponse,
+  findCachedResponses,
   recordedResponse,
   type StoredResponse,
-  saveCachedResponse,
+  saveCachedResponses,
 } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 
@@ -34,11 +35,23 @@ export interface ResponseCache {
 /** The request hash imported outputs are stored under (`import/outputs.ts` RECORDED_REQUEST_HASH). */
 export const RECORDED_HASH = 'recorded';
 
-/** The cache of model `modelId` in the database. */
+/**
+ * The cache of model `modelId` in the database. Look-ups and saves made while an earlier one is on its way are
+ * grouped (core/batch): one query answers all waiting look-ups, one multi-row insert stores all waiting answers, so
+ * a run with many requests in flight costs a few round trips per batch instead of two per item (PGlite, having
+ * one connection, would otherwise serialize them). A save still resolves only once its row is stored.
+ */
 export function dbResponseCache(db: Kysely<Database>, modelId: number): ResponseCache {
+  const lookup = batched(async (hashes: readonly string[]) => {
+    const found = await findCachedResponses(db, modelId, hashes);
+    return hashes.map((h) => found.get(h));
+  });
+  const save = batched((answers: readonly Parameters<ResponseCache['save']>[0][]) =>
+    saveCachedResponses(db, modelId, answers),
+  );
   return {
-    lookup: (hash) => findCachedResponse(db, modelId, hash),
-    save: (a) => saveCachedResponse(db, { modelId, ...a }),
+    lookup,
+    save,
     recorded: (itemId) => recordedResponse(db, modelId, itemId, RECORDED_HASH),
   };
 }

@@ -69,7 +69,10 @@ export type CompletionResult =
 export interface LlmClient {
   /** The configured model name (config/models.yaml `name`). */
   readonly name: string;
-  /** The most requests this endpoint takes at once (its `max_concurrency`). */
+  /**
+   * The most requests this endpoint takes at once (its `max_concurrency`). {@link complete} keeps to it by itself:
+   * callers may call it more often at once (the runner does, to hide its own database time), the rest wait.
+   */
   readonly maxConcurrency: number;
   complete(request: CompletionRequest): Promise<CompletionResult>;
 }

@@ -9,6 +9,7 @@
  *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { itemLabels } from './items.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -578,17 +579,43 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
   }));
 }
 
-/** The most frequent failure reasons of a run (code, message, count), for the summary. */
+/**
+ * The most frequent failure reasons of a run (code, message, count), for the summary, each with up to `examples`
+ * of its items named as the user knows them ({@link itemLabels}: dataset, key, start of the instruction).
+ */
 export async function runFailureReasons(
   db: Conn,
   runId: number,
   limit = 3,
-): Promise<{ code: string; message: string; n: number }[]> {
+  examples = 2,
+): Promise<{ code: string; message: string; n: number; items: string[] }[]> {
   const r = await sql<{ code: string; message: string; n: string | number }>`
     SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
       FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
      GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
-  return r.rows.map((x) => ({ code: x.code, message: x.message, n: Number(x.n) }));
+  const out: { code: string; message: string; n: number; items: string[] }[] = [];
+  for (const x of r.rows) {
+    const ids = await db
+      .selectFrom('eval_run_items')
+      .select('item_id')
+      .where('run_id', '=', runId)
+      .where('status', '=', 'failed')
+      .where('failure_code', '=', x.code)
+      .orderBy('seq')
+      .limit(examples)
+      .execute();
+    const labels = await itemLabels(
+      db,
+      ids.map((i) => i.item_id),
+    );
+    out.push({
+      code: x.code,
+      message: x.message,
+      n: Number(x.n),
+      items: ids.map((i) => labels.get(i.item_id) ?? `item ${i.item_id}`),
+    });
+  }
+  return out;
 }
 
 /** Gives one claimed item back (its request was aborted). */
@@ -609,8 +636,9 @@ export async function releaseItem(
 }
 
 /**
- * Records the outcomes of several items `owner` holds, in one transaction (a batch of {@link finishRunItem}).
- * Rows not held by `owner` any more, or already finished, are left alone and get no score.
+ * Records the outcomes of several items `owner` holds, in one statement (a batch of {@link finishRunItem}: the
+ * rows' update and the scores' insert are one atomic statement, one round trip). Rows not held by `owner` any more,
+ * or already finished, are left alone and get no score.
  * @returns the ids of the items written.
  */
 export async function finishRunItems(
@@ -630,44 +658,35 @@ export async function finishRunItems(
     completion_tokens: o.kind === 'done' ? (o.completionTokens ?? null) : null,
     failure_code: o.kind === 'failed' ? o.code : null,
     failure_message: o.kind === 'failed' ? o.message.slice(0, 2000) : null,
+    method: o.kind === 'done' ? o.score.method : null,
+    metric: o.kind === 'done' ? o.score.metric : null,
+    profile: o.kind === 'done' ? o.score.profile : null,
+    raw_score: o.kind === 'done' ? o.score.raw : null,
+    max_score: o.kind === 'done' ? o.score.max : null,
+    detail: o.kind === 'done' ? (o.score.detail ?? null) : null,
   }));
-  return db.transaction().execute(async (trx) => {
-    const updated = await sql<{ item_id: number }>`
+  const updated = await sql<{ item_id: number }>`
+    WITH v AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+        item_id bigint, status text, response_id bigint, cached boolean, latency_ms integer,
+        prompt_tokens integer, completion_tokens integer, failure_code text, failure_message text,
+        method text, metric text, profile text, raw_score double precision, max_score double precision,
+        detail jsonb)),
+    written AS (
       UPDATE eval_run_items AS t
          SET status = v.status, response_id = v.response_id, cached = v.cached, latency_ms = v.latency_ms,
              prompt_tokens = v.prompt_tokens, completion_tokens = v.completion_tokens,
              failure_code = v.failure_code, failure_message = v.failure_message,
              owner = NULL, lease_until = NULL, finished_at = now()
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
-               item_id bigint, status text, response_id bigint, cached boolean, latency_ms integer,
-               prompt_tokens integer, completion_tokens integer, failure_code text, failure_message text)
+        FROM v
        WHERE t.run_id = ${runId} AND t.item_id = v.item_id AND t.owner = ${owner} AND t.status = 'claimed'
-      RETURNING t.item_id`.execute(trx);
-    const written = new Set(updated.rows.map((r) => Number(r.item_id)));
-    const scores = batch.flatMap(({ itemId, outcome: o }) =>
-      o.kind === 'done' && written.has(itemId)
-        ? [
-            {
-              run_id: runId,
-              item_id: itemId,
-              response_id: o.responseId,
-              method: o.score.method,
-              metric: o.score.metric,
-              profile: o.score.profile,
-              raw_score: o.score.raw,
-              max_score: o.score.max,
-              detail: o.score.detail ? JSON.stringify(o.score.detail) : null,
-            },
-          ]
-        : [],
-    );
-    if (scores.length > 0) {
-      await trx
-        .insertInto('item_scores')
-        .values(scores)
-        .onConflict((oc) => oc.columns(['run_id', 'item_id', 'metric']).doNothing())
-        .execute();
-    }
-    return written;
-  });
+      RETURNING t.item_id),
+    scored AS (
+      INSERT INTO item_scores (run_id, item_id, response_id, method, metric, profile, raw_score, max_score, detail)
+      SELECT ${runId}, v.item_id, v.response_id, v.method, v.metric, v.profile, v.raw_score, v.max_score, v.detail
+        FROM v JOIN written w ON w.item_id = v.item_id
+       WHERE v.status = 'done'
+      ON CONFLICT (run_id, item_id, metric) DO NOTHING)
+    SELECT item_id FROM written`.execute(db);
+  return new Set(updated.rows.map((r) => Number(r.item_id)));
 }

@@ -96,15 +96,33 @@ export async function findCachedResponse(
   modelId: number,
   requestHash: string,
 ): Promise<StoredResponse | undefined> {
-  const r = await db
-    .selectFrom('responses')
-    .select(['id', 'output', 'latency_ms', 'prompt_tokens', 'completion_tokens'])
-    .where('model_id', '=', modelId)
-    .where('request_hash', '=', requestHash)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return r ? toStored(r) : undefined;
+  return (await findCachedResponses(db, modelId, [requestHash])).get(requestHash);
+}
+
+/**
+ * The cached answers of a model to many requests in one query (request hash → its earliest stored row, as
+ * {@link findCachedResponse} picks it); hashes with no stored answer are absent from the map.
+ */
+export async function findCachedResponses(
+  db: Conn,
+  modelId: number,
+  requestHashes: readonly string[],
+): Promise<Map<string, StoredResponse>> {
+  const out = new Map<string, StoredResponse>();
+  const unique = [...new Set(requestHashes)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db
+      .selectFrom('responses')
+      .distinctOn('request_hash')
+      .select(['request_hash', 'id', 'output', 'latency_ms', 'prompt_tokens', 'completion_tokens'])
+      .where('model_id', '=', modelId)
+      .where('request_hash', 'in', unique.slice(i, i + 1000))
+      .orderBy('request_hash')
+      .orderBy('id')
+      .execute();
+    for (const r of rows) out.set(r.request_hash, toStored(r));
+  }
+  return out;
 }
 
 /** A selected `responses` row as a {@link StoredResponse}. */
@@ -140,25 +158,58 @@ export interface CacheSpec {
  * the id of the row that now answers the request.
  */
 export async function saveCachedResponse(db: Conn, spec: CacheSpec): Promise<number> {
-  const inserted = await db
-    .insertInto('responses')
-    .values({
-      model_id: spec.modelId,
-      item_id: spec.itemId,
-      request_hash: spec.requestHash,
-      output: spec.output,
-      latency_ms: Math.max(0, Math.round(spec.latencyMs)),
-      prompt_tokens: spec.promptTokens ?? null,
-      completion_tokens: spec.completionTokens ?? null,
-      source: 'live',
-    })
-    .onConflict((oc) => oc.doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) return inserted.id;
-  const existing = await findCachedResponse(db, spec.modelId, spec.requestHash);
-  if (!existing) throw new Error(`response for request ${spec.requestHash} vanished`);
-  return existing.id;
+  const [id] = await saveCachedResponses(db, spec.modelId, [spec]);
+  return id as number;
+}
+
+/**
+ * Stores many answers of model `modelId` in one multi-row insert (the `modelId` of each spec is ignored); a row
+ * already stored for the same item and request hash (or for the same hash, for requests of no item) is kept.
+ * @returns per spec, in order, the id of the row that now answers its request: the row inserted for it, else the
+ *   earliest stored row with its hash.
+ * @throws Error when a conflicting row vanished before it could be read (deleted meanwhile).
+ */
+export async function saveCachedResponses(
+  db: Conn,
+  modelId: number,
+  specs: readonly Omit<CacheSpec, 'modelId'>[],
+): Promise<number[]> {
+  const key = (itemId: number | null, hash: string) => `${itemId ?? ''}\u0000${hash}`;
+  const ids = new Map<string, number>();
+  for (let i = 0; i < specs.length; i += 500) {
+    const rows = await db
+      .insertInto('responses')
+      .values(
+        specs.slice(i, i + 500).map((spec) => ({
+          model_id: modelId,
+          item_id: spec.itemId,
+          request_hash: spec.requestHash,
+          output: spec.output,
+          latency_ms: Math.max(0, Math.round(spec.latencyMs)),
+          prompt_tokens: spec.promptTokens ?? null,
+          completion_tokens: spec.completionTokens ?? null,
+          source: 'live',
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning(['id', 'item_id', 'request_hash'])
+      .execute();
+    for (const r of rows) ids.set(key(r.item_id, r.request_hash), r.id);
+  }
+  const missing = specs.filter((s) => !ids.has(key(s.itemId, s.requestHash)));
+  const existing =
+    missing.length > 0
+      ? await findCachedResponses(
+          db,
+          modelId,
+          missing.map((s) => s.requestHash),
+        )
+      : new Map<string, StoredResponse>();
+  return specs.map((s) => {
+    const id = ids.get(key(s.itemId, s.requestHash)) ?? existing.get(s.requestHash)?.id;
+    if (id === undefined) throw new Error(`response for request ${s.requestHash} vanished`);
+    return id;
+  });
 }
 
 /**

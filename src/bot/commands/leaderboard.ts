@@ -35,10 +35,24 @@ const isAbility = (x: string): x is BoardAbility =>
   (BOARD_ABILITIES as readonly string[]).includes(x);
 const isMethod = (x: string): x is BoardMethod => (BOARD_METHODS as readonly string[]).includes(x);
 
-/** Parses the `view` and `name` arguments (either may be a bare ability, method or model name). */
+/** Where a leaderboard request came from: chat (`/leaderboard …`) or the command line (`zhujiu leaderboard …`). */
+export type LeaderboardSurface = 'chat' | 'cli';
+
+/** How to ask for a view on a surface: `/leaderboard model NAME` or `zhujiu leaderboard --view model NAME`. */
+export function leaderboardForm(surface: LeaderboardSurface, view: string, name = 'NAME'): string {
+  return surface === 'chat'
+    ? `\`/leaderboard ${view} ${name}\``
+    : `\`zhujiu leaderboard --view ${view} ${name}\``;
+}
+
+/**
+ * Parses the `view` and `name` arguments (either may be a bare ability, method or model name). Refusals name the
+ * fix in the form of `surface` (chat: `/leaderboard ability NAME`; CLI: `zhujiu leaderboard --view ability NAME`).
+ */
 export function parseLeaderboardArgs(
   view: string | undefined,
   name: string | undefined,
+  surface: LeaderboardSurface = 'chat',
 ): LeaderboardRequest {
   const v = (view ?? '').trim();
   const n = (name ?? '').trim();
@@ -46,23 +60,35 @@ export function parseLeaderboardArgs(
     if (n !== '' && v === 'overall')
       return {
         ok: false,
-        reason: 'The overall view takes no name. Try `/leaderboard model <name>`.',
+        reason: `The overall view takes no name. Try ${leaderboardForm(surface, 'model')}.`,
       };
     if (n === '') return { ok: true, view: 'overall' };
   }
   if (v === 'ability') {
     if (isAbility(n)) return { ok: true, view: 'ability', name: n };
+    const list = BOARD_ABILITIES.join(', ');
     return {
       ok: false,
-      reason: `Unknown ability "${n}". Use one of: ${BOARD_ABILITIES.join(', ')}.`,
+      reason:
+        n === ''
+          ? `Name the ability: ${leaderboardForm(surface, 'ability')}, one of: ${list}.`
+          : `Unknown ability "${n}". Use one of: ${list}.`,
     };
   }
   if (v === 'method') {
     if (isMethod(n)) return { ok: true, view: 'method', name: n };
-    return { ok: false, reason: `Unknown method "${n}". Use one of: ${BOARD_METHODS.join(', ')}.` };
+    const list = BOARD_METHODS.join(', ');
+    return {
+      ok: false,
+      reason:
+        n === ''
+          ? `Name the method: ${leaderboardForm(surface, 'method')}, one of: ${list}.`
+          : `Unknown method "${n}". Use one of: ${list}.`,
+    };
   }
   if (v === 'model') {
-    if (n === '') return { ok: false, reason: 'Name the model: `/leaderboard model <name>`.' };
+    if (n === '')
+      return { ok: false, reason: `Name the model: ${leaderboardForm(surface, 'model')}.` };
     return { ok: true, view: 'model', name: n };
   }
   // A bare name: an ability, a method, or else a model.

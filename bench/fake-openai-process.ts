@@ -1,0 +1,79 @@
+/**
+ * The fake OpenAI-compatible server (test/fakes/openai.ts) in a child process, for benches: the bench's own
+ * process then holds only the product (its CPU time and peak memory are the product's, not the fake's, which keeps
+ * every request it receives). The child answers the scripted items of eval-fixtures (item n right unless n % 4 = 0).
+ *
+ * Parent side: {@link startFakeOpenAiProcess}. Child side: this file run with `node --import tsx`, driven by IPC
+ * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight }`.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type FakeOpenAi, startFakeOpenAi } from '../test/fakes/openai.ts';
+import { type FixtureItem, scriptedAnswer } from '../test/helpers/eval-fixtures.ts';
+
+/** The fake as the parent sees it. */
+export interface FakeProcess {
+  readonly baseUrl: string;
+  /** Calls received and the most answered at once so far. */
+  stats(): Promise<{ callCount: number; peakInFlight: number }>;
+  close(): Promise<void>;
+}
+
+type FromChild = { baseUrl: string } | { callCount: number; peakInFlight: number };
+
+/**
+ * Starts the fake in a child process answering `items` (by tag) after `delayMs` each.
+ * @throws Error when the child exits before it listens.
+ */
+export async function startFakeOpenAiProcess(opts: {
+  readonly delayMs: number;
+  readonly items: ReadonlyMap<number, FixtureItem>;
+}): Promise<FakeProcess> {
+  const child = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = () =>
+    new Promise<FromChild>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`fake server exited (${code})`));
+      child.once('exit', onExit);
+      child.once('message', (m) => {
+        child.off('exit', onExit);
+        resolve(m as FromChild);
+      });
+    });
+  const started = next();
+  child.send({ start: { delayMs: opts.delayMs, items: [...opts.items] } });
+  const { baseUrl } = (await started) as { baseUrl: string };
+  return {
+    baseUrl,
+    stats: async () => {
+      const reply = next();
+      child.send({ stats: true });
+      return (await reply) as { callCount: number; peakInFlight: number };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
+
+if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
+  let fake: FakeOpenAi | undefined;
+  process.on(
+    'message',
+    async (m: { start?: { delayMs: number; items: [number, FixtureItem][] } }) => {
+      if (m.start) {
+        fake = await startFakeOpenAi({ delayMs: m.start.delayMs });
+        fake.setAnswer(scriptedAnswer(new Map(m.start.items), (n) => n % 4 !== 0));
+        process.send?.({ baseUrl: fake.baseUrl });
+      } else {
+        process.send?.({ callCount: fake?.callCount ?? 0, peakInFlight: fake?.peakInFlight ?? 0 });
+      }
+    },
+  );
+  process.on('SIGTERM', () => void fake?.close().finally(() => process.exit(0)));
+}

@@ -1,0 +1,53 @@
+/**
+ * @module core/batch
+ * Group commit for database round trips: single calls made while a batch is on its way are collected and sent
+ * together as the next batch, so N concurrent callers cost about one round trip per batch instead of N, and a
+ * lone caller waits no longer than one event-loop turn (nothing is held back by a timer).
+ */
+
+/** Options of {@link batched}. */
+export interface BatchOptions {
+  /** Most inputs per batch (default 500); more waiting inputs go in the following batches. */
+  readonly maxBatch?: number;
+}
+
+/**
+ * Wraps `run`, which handles many inputs in one call, as a function of one input. Calls made in the same
+ * event-loop turn, or while an earlier batch is running, are sent together; one batch runs at a time, in call
+ * order.
+ * @param run takes 1..maxBatch inputs and resolves to one output per input, in the same order; when it rejects,
+ *   every call of that batch rejects with its error (later batches still run).
+ * @returns a function of one input resolving to its output.
+ * @throws Error (through the returned promise) when `run` returns a different number of outputs than inputs.
+ */
+export function batched<I, O>(
+  run: (inputs: readonly I[]) => Promise<readonly O[]>,
+  opts: BatchOptions = {},
+): (input: I) => Promise<O> {
+  const maxBatch = Math.max(1, opts.maxBatch ?? 500);
+  type Waiting = { input: I; resolve: (o: O) => void; reject: (e: unknown) => void };
+  let queue: Waiting[] = [];
+  let busy = false;
+  const pump = async () => {
+    while (queue.length > 0) {
+      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      try {
+        const out = await run(batch.map((w) => w.input));
+        if (out.length !== batch.length)
+          throw new Error(`batched: ${out.length} outputs for ${batch.length} inputs`);
+        for (let i = 0; i < batch.length; i++) batch[i]?.resolve(out[i] as O);
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+    busy = false;
+  };
+  return (input) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ input, resolve, reject });
+      if (busy) return;
+      busy = true;
+      setImmediate(() => void pump());
+    });
+}

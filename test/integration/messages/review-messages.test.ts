@@ -1,0 +1,189 @@
+/**
+ * The new-user review of 2026-11-30, part D/F/G: messages that name the fix on the surface they are read on, views
+ * that honour their flags. Each numbered finding is kept as a case.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
+import { runCli } from '../../../src/cli/index.ts';
+import { judgeFailureLines } from '../../../src/cli/judge.ts';
+import { importBattles } from '../../../src/import/battles.ts';
+import { createRun } from '../../../src/storage/eval-runs.ts';
+import { itemLabel } from '../../../src/storage/items.ts';
+import { ensureModels } from '../../../src/storage/models.ts';
+import { freshDb } from '../../helpers/db.ts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** `zhujiu ARGS…` in this process: exit code, stdout, stderr. */
+async function zhujiu(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'zhujiu', ...args], {
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      err += `${s}\n`;
+    },
+  });
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+/** Runs `fn` with these environment variables set. */
+async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = { ...process.env };
+  Object.assign(process.env, { DATABASE_URL: '', LOG_LEVEL: 'silent', ...env });
+  try {
+    return await fn();
+  } finally {
+    process.env = saved;
+  }
+}
+
+describe('#13 empty view names say how to name one, in the form of the surface', () => {
+  it('chat and CLI forms', () => {
+    const chat = parseLeaderboardArgs('ability', '');
+    expect(chat).toEqual({
+      ok: false,
+      reason: expect.stringMatching(
+        /^Name the ability: `\/leaderboard ability NAME`, one of: knowledge, .*\.$/,
+      ),
+    });
+    const cli = parseLeaderboardArgs('ability', undefined, 'cli');
+    expect(cli.ok ? '' : cli.reason).toMatch(
+      /^Name the ability: `zhujiu leaderboard --view ability NAME`, one of: knowledge, /,
+    );
+    const method = parseLeaderboardArgs('method', '');
+    expect(method.ok ? '' : method.reason).toMatch(
+      /^Name the method: `\/leaderboard method NAME`, one of: metrics, scoring, comparative\.$/,
+    );
+    // #14: the model view from the CLI gives the CLI form.
+    const model = parseLeaderboardArgs('model', '', 'cli');
+    expect(model.ok ? '' : model.reason).toBe(
+      'Name the model: `zhujiu leaderboard --view model NAME`.',
+    );
+    const overall = parseLeaderboardArgs('overall', 'x', 'cli');
+    expect(overall.ok ? '' : overall.reason).toContain('`zhujiu leaderboard --view model NAME`');
+    // An unknown name still lists the valid ones.
+    const bad = parseLeaderboardArgs('ability', 'cooking');
+    expect(bad.ok ? '' : bad.reason).toMatch(/^Unknown ability "cooking"\. Use one of: /);
+  });
+});
+
+describe('#33 every leaderboard view honours --json and --png', () => {
+  it('model card, ability and method JSON; the chart path goes to stderr with --json', async () => {
+    const d = await freshDb('pglite');
+    const f = join(tmp, 'pub.jsonl');
+    writeFileSync(
+      f,
+      `${[
+        '{"model_a":"aa","model_b":"bb","winner":"model_a"}',
+        '{"model_a":"aa","model_b":"bb","winner":"model_b"}',
+        '{"model_a":"aa","model_b":"bb","winner":"model_a"}',
+      ].join('\n')}\n`,
+    );
+    await importBattles(d.db, { file: f, source: 'pub', ability: 'reasoning' });
+    await d.close();
+    await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: tmp }, async () => {
+      const base = ['leaderboard', '--source', 'pub'];
+      const noName = await zhujiu(...base, '--view', 'model');
+      expect(noName.code).toBe(2);
+      expect(noName.err).toContain('`zhujiu leaderboard --view model NAME`');
+
+      const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
+      expect(card.code, card.err).toBe(0);
+      const j = JSON.parse(card.out);
+      expect(Object.keys(j)).toEqual(['model', 'sv_rate', 'record', 'opponents', 'datasets']);
+      expect(j.model.model).toBe('aa');
+      expect(j.record).toEqual({ wins: 2, losses: 1, ties: 0 });
+      expect(j.opponents).toEqual([
+        { opponent: 'bb', wins: 2, losses: 1, ties: 0, win_rate: 2 / 3 },
+      ]);
+
+      const ab = JSON.parse(
+        (await zhujiu(...base, '--view', 'ability', 'reasoning', '--json')).out,
+      );
+      expect(ab.ability).toBe('reasoning');
+      expect(ab.models.map((m: { model: string }) => m.model).sort()).toEqual(['aa', 'bb']);
+      const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).out);
+      expect(me.method).toBe('comparative');
+      const all = JSON.parse((await zhujiu(...base, '--json')).out);
+      expect(Object.keys(all)).toEqual(['models']);
+
+      const png = join(tmp, 'card.png');
+      const both = await zhujiu(...base, '--view', 'model', 'bb', '--json', '--png', png);
+      expect(JSON.parse(both.out).model.model).toBe('bb');
+      expect(both.err).toBe(
+        `chart written to ${png} (the chart shows the whole board, whatever the view)\n`,
+      );
+      const table = await zhujiu(...base, '--view', 'ability', 'reasoning', '--png', png);
+      expect(table.out).toMatch(/chart written to .*card\.png \(the chart shows the whole board/);
+    });
+    await d.destroy();
+  });
+});
+
+describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring suite, and a CLI way to cancel', () => {
+  it('eval --cancel RUN cancels; the conflict and judge.model refusals name the zhujiu command', async () => {
+    const d = await freshDb('pglite');
+    const ids = await ensureModels(d.db, ['rec'], 'recorded');
+    await createRun(d.db, { modelId: ids.get('rec') as number, suite: 'smoke' });
+    await d.close();
+    await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: '' }, async () => {
+      const busy = await zhujiu('eval', '--model', 'rec', '--suite', 'smoke');
+      expect(busy.code).toBe(1);
+      expect(busy.err).toMatch(
+        /^error \[conflict\]: run #1 of rec on smoke is queued in another process \(0\/0 items\)\. Wait for it, or cancel it: `zhujiu eval --cancel 1`\.\n$/,
+      );
+      expect(busy.err).not.toContain('/eval');
+      const judge = await zhujiu('eval', '--model', 'rec', '--suite', 'zhujiu-scoring');
+      expect(judge.err).toContain('set `judge.model` in config/default.yaml');
+      expect(judge.err).toContain('then run `zhujiu eval` again.');
+      expect(judge.err).not.toContain('/eval');
+
+      const cancel = await zhujiu('eval', '--cancel', '1');
+      expect(cancel).toEqual({
+        code: 0,
+        out: 'Run #1 (rec on smoke) cancelled at 0/0 items.\n',
+        err: '',
+      });
+      expect((await zhujiu('eval', '--cancel', '1')).err).toBe(
+        'error [conflict]: Run #1 is already cancelled.\n',
+      );
+      expect((await zhujiu('eval', '--cancel', '7')).err).toBe(
+        'error [not_found]: there is no run #7; recent runs: #1 (rec on smoke, cancelled)\n',
+      );
+      const usage = await zhujiu('eval', '--model', 'rec');
+      expect(usage.code).toBe(2);
+      expect(usage.err).toContain("error: required option '--suite <name>' not specified");
+      expect((await zhujiu('eval', '--cancel', '1', '--model', 'rec')).code).toBe(2);
+    });
+    await d.destroy();
+  });
+});
+
+describe('#16 failures name items by dataset and key, and count the items sharing a cause', () => {
+  it('judge run groups its failures by cause', () => {
+    const f = (itemId: number) => ({
+      itemId,
+      code: 'http_error',
+      message: 'HTTP 500 from 127.0.0.1:9 after 3 attempts: boom',
+      attempts: 3,
+    });
+    const labels = new Map([
+      [2656, itemLabel('flames', 'q-17', '怎样才能\n合法地赚钱？')],
+      [2657, itemLabel('flames', 'q-18', 'x'.repeat(50))],
+    ]);
+    expect(judgeFailureLines([f(2656), f(2657), f(2658)], labels)).toEqual([
+      `3 items × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; e.g. flames "q-17" ("怎样才能 合法地赚钱？"), flames "q-18" ("${'x'.repeat(40)}…")`,
+    ]);
+    expect(judgeFailureLines([f(2656)], labels)).toEqual([
+      '1 item × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; item flames "q-17" ("怎样才能 合法地赚钱？")',
+    ]);
+  });
+});
