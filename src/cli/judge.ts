@@ -146,6 +146,12 @@ export function judgeFailureLines(
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
   const rt = await openRuntime({ quiet: true });
+  // Ctrl-C stops asking: what is judged stays stored, the rest is judged by the same command later. The database
+  // is closed cleanly (and the embedded folder's lock given back), so that command can start at once.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const results = await judgeSuite(
       { db: rt.db.db, logger: rt.logger, config: rt.config },
@@ -154,6 +160,7 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
         suite: o.suite,
         judge: o.judge,
         ...(o.attempts !== undefined ? { maxAttempts: o.attempts } : {}),
+        signal: stop.signal,
       },
     );
     for (const r of results) {
@@ -168,10 +175,17 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
       const labels = await itemLabels(rt.db.db, shown);
       for (const line of judgeFailureLines(r.failures, labels)) io.out(`  ${line}`);
     }
+    if (stop.signal.aborted) {
+      io.err('stopped: what was judged is kept; run the same command again to judge the rest');
+      process.exitCode = 130;
+      return;
+    }
     if (results.some((r) => r.failed > 0)) {
       io.out('judge failures are not scores; run the same command again to retry only them');
     }
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await rt.close();
   }
 }

@@ -122,6 +122,16 @@ export async function handleEval(
     report: { platform: ctx.platform, channelId: ctx.channelId },
   });
   if (!started.ok) return ctx.reply({ text: started.reason }, { ephemeral: true });
+  if (started.resumed) {
+    const r = started.run;
+    await ctx.reply({
+      text:
+        `Evaluation run #${r.id} of ${r.model} on ${r.suite} was left unfinished (${r.done}/${r.total} items) by a process that stopped; resuming it. ` +
+        `Progress follows in its channel; /eval cancel ${r.id} stops it.`,
+    });
+    onStarted?.();
+    return;
+  }
   await ctx.reply({
     text:
       `Evaluation run #${started.run.id} queued: ${a.model} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +

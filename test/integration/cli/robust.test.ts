@@ -3,7 +3,16 @@
  * and the fix, exit 1 for errors and 2 for usage mistakes, never a stack trace, nothing written.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -157,6 +166,53 @@ describe('names and sizes the database would refuse are refused by the import pa
     const r = await zhujiu(['import', 'judgments', f, '--format', 'alpaca_eval', '--judge', 'j']);
     expect(r.code, r.stderr).toBe(1);
     expect(oneLine(r.stderr)).toContain(`${f}:1: "generator_2" "my model" use letters, digits`);
+  });
+});
+
+describe('a configuration that cannot work is refused up front', () => {
+  it('eval of a suite that needs the judge, with judge.model naming no model: exit 1, no run created', async () => {
+    const cfg = join(dir, 'cfg');
+    cpSync(join(PROJECT_ROOT, 'config'), cfg, { recursive: true });
+    const dflt = join(cfg, 'default.yaml');
+    writeFileSync(
+      dflt,
+      readFileSync(dflt, 'utf8').replace(/^ {2}model: null/m, '  model: nosuchjudge'),
+    );
+    writeFileSync(
+      join(cfg, 'models.yaml'),
+      'models:\n  - name: fakey\n    provider: openai\n    base_url: http://127.0.0.1:9/v1\n    model: f\n',
+    );
+    const e = { ZHUJIU_CONFIG_DIR: cfg };
+    const r = await zhujiu(
+      ['eval', '--model', 'fakey', '--suite', 'zhujiu-scoring', '--limit', '1'],
+      e,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toContain(
+      'judge.model "nosuchjudge" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml',
+    );
+    const none = await zhujiu(['eval', '--cancel', '1'], e);
+    expect(none.stderr).toContain('there is no run #1; recent runs: (none)');
+    const c = await zhujiu(['config', 'check', '--no-connect'], e);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toContain(`${dflt}:`);
+    expect(c.stderr).toContain('judge.model: "nosuchjudge" is not a model of config/models.yaml');
+  });
+
+  it('a LOG_FILE that cannot be opened stops the start with an error naming LOG_FILE', async () => {
+    const aFile = join(dir, 'plain-file');
+    writeFileSync(aFile, '');
+    for (const [cmd, logFile] of [
+      ['bot', join(aFile, 'x.log')],
+      ['worker', dir],
+    ] as const) {
+      const r = await zhujiu([cmd], { LOG_FILE: logFile });
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toContain(
+        `error [env_invalid]: LOG_FILE: cannot open the log file ${logFile}`,
+      );
+      expect(r.stderr).toContain('set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr');
+    }
   });
 });
 
