@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
+import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
 import { runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import { importBattles } from '../../../src/import/battles.ts';
@@ -185,5 +186,56 @@ describe('#16 failures name items by dataset and key, and count the items sharin
     expect(judgeFailureLines([f(2656)], labels)).toEqual([
       '1 item × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; item flames "q-17" ("怎样才能 合法地赚钱？")',
     ]);
+  });
+});
+
+describe('#27 the eval progress bar: never a full bar at 0/0, and logs never overwrite it', () => {
+  it('reads "preparing…" until the total is known', async () => {
+    const { Presets } = await import('cli-progress');
+    const f = await progressFormat(7);
+    const opts = {
+      ...Presets.shades_classic,
+      barsize: 10,
+      barCompleteString: '#'.repeat(10),
+      barIncompleteString: '-'.repeat(10),
+      barGlue: '',
+      autopadding: false,
+      autopaddingChar: ' ',
+    };
+    const params = {
+      progress: 1,
+      eta: 0,
+      startTime: Date.now(),
+      stopTime: null,
+      total: 0,
+      value: 0,
+      maxWidth: 80,
+    };
+    expect(f(opts, params, { failed: 0 })).toBe('run #7 preparing… (loading the datasets)');
+    expect(f(opts, { ...params, total: 20, value: 5, progress: 0.25 }, { failed: 1 })).toMatch(
+      /^run #7 \[###-------\] 5\/20 items \| 1 failed \| /,
+    );
+  });
+
+  it('clears the bar before a log line, redraws it after, and keeps per-request failures for the summary', () => {
+    const screen: string[] = [];
+    const stream = { write: (s: string) => screen.push(`stream:${JSON.stringify(s)}`) };
+    const gate = new BarLogGate(stream as unknown as NodeJS.WritableStream, true);
+    const dest = { write: (s: string) => screen.push(`log:${s}`), flushSync: () => undefined };
+    const w = gate.wrap(dest, true);
+    w.write('WARN: before the bar\n');
+    gate.bar = { render: (force?: boolean) => screen.push(`render:${force}`) };
+    w.write('WARN: request failed: cannot reach 127.0.0.1:9 after 3 attempts (Connection error)\n');
+    w.write('ERROR: run cannot start\n');
+    expect(screen).toEqual([
+      'log:WARN: before the bar\n',
+      'stream:"\\r\\u001b[2K"',
+      'log:ERROR: run cannot start\n',
+      'render:true',
+    ]);
+    expect(gate.held).toBe(1);
+    expect(typeof w.flushSync).toBe('function');
+    // Logs to a file are left alone.
+    expect(gate.wrap(dest, false)).toBe(dest);
   });
 });
