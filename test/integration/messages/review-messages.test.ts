@@ -2,7 +2,7 @@
  * The new-user review of 2026-11-30, part D/F/G: messages that name the fix on the surface they are read on, views
  * that honour their flags. Each numbered finding is kept as a case.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
 import { runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import { importBattles } from '../../../src/import/battles.ts';
+import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
+import { importJudgments } from '../../../src/import/judgments.ts';
+import { importOutputs } from '../../../src/import/outputs.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
@@ -237,5 +240,39 @@ describe('#27 the eval progress bar: never a full bar at 0/0, and logs never ove
     expect(typeof w.flushSync).toBe('function');
     // Logs to a file are left alone.
     expect(gate.wrap(dest, false)).toBe(dest);
+  });
+});
+
+describe('#17 a folder or a file of the other format names the right --format', () => {
+  it('import outputs and import judgments', async () => {
+    const d = await freshDb('pglite');
+    try {
+      const gk = join(tmp, 'gaokao-results');
+      mkdirSync(gk, { recursive: true });
+      writeFileSync(join(gk, 'm_2010-2022_Physics_MCQs.json'), '{"example":[]}');
+      await expect(importOutputs(d.db, { file: gk, model: 'm' })).rejects.toThrow(
+        `${gk}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao (\`zhujiu import outputs ${gk} --format gaokao --model m\`), else pass the outputs file itself`,
+      );
+      await expect(
+        importGaokaoOutputs(d.db, { dir: join(gk, 'm_2010-2022_Physics_MCQs.json'), model: 'm' }),
+      ).rejects.toThrow(
+        /a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder.*use --format alpaca_eval or --format jsonl$/,
+      );
+      const ann = join(tmp, 'annotations_gpt4');
+      mkdirSync(ann, { recursive: true });
+      writeFileSync(join(ann, 'claude-2.jsonl'), '');
+      await expect(
+        importJudgments(d.db, { path: ann, format: 'gaokao', judge: 'gpt-4' }),
+      ).rejects.toThrow(
+        `${ann}: no *.json files in this folder, but 1 *.jsonl (AlpacaEval annotations): use --format alpaca_eval`,
+      );
+      await expect(
+        importJudgments(d.db, { path: gk, format: 'alpaca_eval', judge: 'gpt-4' }),
+      ).rejects.toThrow(
+        `${gk}: no *.jsonl files in this folder, but 1 *.json (GAOKAO-Bench judged result files): use --format gaokao`,
+      );
+    } finally {
+      await d.destroy();
+    }
   });
 });
