@@ -77,7 +77,7 @@ export interface BoardOptions {
   readonly upper?: number;
   /**
    * Votes on each side of every rated model from which an arena component's bootstrap refits are drawn from
-   * their normal law instead of being resampled (docs §5 "Uncertainty"; default 150, Infinity: always resample).
+   * their normal law instead of being resampled (docs §5 "Uncertainty"; default 100, Infinity: always resample).
    */
   readonly normalMinSide?: number;
 }

@@ -66,7 +66,7 @@ import { classifyAbility } from './ability-classifier.ts';
 import { IdentityGuard } from './identity-guard.ts';
 import { asksModelIdentity, IDENTITY_QUESTION_REFUSAL } from './identity-question.ts';
 import { type LiveCandidate, rankLivePairs, replacementFor } from './live-pairs.ts';
-import { battleContent } from './message.ts';
+import { battleContent, terminalVoteHint } from './message.ts';
 import { type ArenaService, refOf } from './service.ts';
 
 /** The prompt-template version sent with every live request (part of the response-cache key). */
@@ -583,7 +583,7 @@ export class AskService {
         emoji: this.#o.arena.emoji.emojisFor(input.platform),
         closesAt,
       },
-      input.platform === 'slack',
+      input.platform === 'slack' ? 'slack' : input.platform === 'shell' ? 'shell' : false,
     );
     let ref: MessageRef;
     try {
@@ -761,7 +761,10 @@ export class AskService {
           { heading: 'Left answer', body: ul.text },
           { heading: 'Right answer', body: ur.text },
         ],
-        footer: `Vote with the reactions on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
+        footer:
+          input.platform === 'shell'
+            ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(battle.id)}.`
+            : `Vote with the reactions on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
       };
       const ref = await platform.post(battle.channelId as string, content, {
         thread: refOf(battle),

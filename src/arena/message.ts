@@ -29,20 +29,34 @@ function sections(v: BattleView): MessageContent['sections'] {
   ];
 }
 
+/** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right`". */
+export function terminalVoteHint(battleId: number): string {
+  return `typing \`vote ${battleId} left|equal|right\``;
+}
+
 /**
  * The message posted for a battle.
- * @param slackStyle render emoji names as `:name:` (Slack emoji are names, not characters).
+ * @param style `true` or `'slack'`: render emoji names as `:name:` (Slack emoji are names, not characters);
+ *   `'shell'`: the terminal, where one votes by typing `vote N left|equal|right`, not by reacting.
  */
-export function battleContent(v: BattleView, slackStyle = false): MessageContent {
+export function battleContent(
+  v: BattleView,
+  style: boolean | 'slack' | 'shell' = false,
+): MessageContent {
+  const slackStyle = style === true || style === 'slack';
   const [l, e, r] = v.emoji.map((x) => show(x, slackStyle)) as [string, string, string];
   const closes = v.closesAt
     ? ` Voting closes ${v.closesAt.toISOString().replace(/\.\d{3}Z$/u, 'Z')}.`
     : '';
+  const how =
+    style === 'shell'
+      ? `Vote by typing: \`vote ${v.battleId} left\` (${l} left is better) · \`vote ${v.battleId} equal\` (${e}) · \`vote ${v.battleId} right\` (${r} right is better). Your latest vote counts; \`unvote ${v.battleId}\` takes it back.`
+      : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back.`;
   return {
     text: `Arena battle #${v.battleId}: which answer is better?`,
     title: `Arena battle #${v.battleId}`,
     sections: sections(v),
-    footer: `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back. The models are revealed when voting closes.${closes}`,
+    footer: `${how} The models are revealed when voting closes.${closes}`,
   };
 }
 

@@ -209,7 +209,7 @@ export class ArenaService {
         { prompt: sel.prompt, left: sel.left.output, right: sel.right.output },
         closesAt,
       ),
-      platformName === 'slack',
+      platformName === 'slack' ? 'slack' : platformName === 'shell' ? 'shell' : false,
     );
     let ref: MessageRef;
     try {

@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely';
 import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { formatDuration, type RunSummary, runSummary } from '../eval/summary.ts';
+import { failureLine, formatDuration, type RunSummary, runSummary } from '../eval/summary.ts';
 import {
   claimSummary,
   type RunRow,
@@ -53,7 +53,7 @@ export function summaryContent(s: RunSummary): MessageContent {
       : r.status === 'cancelled'
         ? 'was cancelled'
         : `failed${r.error ? `: ${r.error}` : ''}`;
-  const reasons = s.failureReasons.map((f) => `${f.n} × ${f.code} (${f.message})`).join('; ');
+  const reasons = s.failureReasons.map(failureLine).join('; ');
   return {
     text: `Evaluation run #${r.id} ${ended}: ${r.model} on ${r.suite}`,
     title: `Run #${r.id}: ${r.model} on ${r.suite}`,

@@ -309,7 +309,31 @@ export class BotService {
     if (ref?.platform !== 'shell') return { ref, status: b.status, source: b.source };
     const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
-    return { ref, status: b.status, source: b.source, liveChoice: live?.choice ?? null };
+    // Why it takes no vote, when it does not (the terminal says so).
+    const why =
+      b.status === 'void'
+        ? await this.#o.db
+            .selectFrom('battles')
+            .select(['voided_at', 'voided_by', 'void_reason'])
+            .where('id', '=', b.id)
+            .executeTakeFirst()
+        : undefined;
+    return {
+      ref,
+      status: b.status,
+      source: b.source,
+      liveChoice: live?.choice ?? null,
+      closedAt: b.closedAt,
+      ...(why
+        ? {
+            voided: {
+              at: why.voided_at,
+              byYou: why.voided_by === voter,
+              reason: why.void_reason,
+            },
+          }
+        : {}),
+    };
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */

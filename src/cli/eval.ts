@@ -4,8 +4,9 @@
  * bar on a terminal (cli-progress), plain progress lines otherwise (at most one per 5 s), then the summary table,
  * or with `--json` exactly `{"run","model","suite","datasets":[{"dataset","ability","method","metric","profile",
  * "score","n","earned","possible","failures"}]}` on stdout. A run of the same model and suite left active by a
- * process that died (no heartbeat for a lease) is resumed instead of refused; one still worked on is refused.
- * Ctrl-C stops asking, gives the claimed items back and leaves the run to resume.
+ * process that stopped (Ctrl-C or SIGTERM: at once; killed: once its heartbeat is a lease old) is resumed instead
+ * of refused; one still worked on is refused. Ctrl-C stops asking, gives the claimed items back and marks the run
+ * as nobody's, so the same command resumes it at once.
  */
 
 import { AppError } from '../core/errors.ts';
@@ -65,17 +66,19 @@ export async function runEvalCancel(
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const { runSummary, summaryJson, formatDuration } = await import('../eval/summary.ts');
+  const { runSummary, summaryJson, formatDuration, failureLine } = await import(
+    '../eval/summary.ts'
+  );
   const rt = deps.rt ?? (await openRuntime({ quiet: true }));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const valid = await evals.validate(o.model, o.suite);
     if (!valid.ok) throw new AppError('not_found', valid.reason);
-    let runId: number;
     const started = await evals.start({
       model: o.model,
       suite: o.suite,
@@ -83,20 +86,18 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       requestedBy: 'cli',
       surface: 'cli',
     });
-    if (started.ok) runId = started.run.id;
-    else {
+    if (!started.ok) {
       const active = started.active;
-      const heartbeat = active?.heartbeatAt?.getTime() ?? active?.createdAt.getTime() ?? 0;
-      if (!active || Date.now() - heartbeat < evals.leaseMs) {
-        throw new AppError(
-          'conflict',
-          active
-            ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it: \`zhujiu eval --cancel ${active.id}\`.`
-            : started.reason,
-        );
-      }
-      runId = active.id;
-      io.err(`resuming run #${runId} (left ${active.status} by a process that stopped)`);
+      throw new AppError(
+        active ? 'conflict' : 'config_invalid',
+        active
+          ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it: \`zhujiu eval --cancel ${active.id}\`.`
+          : started.reason,
+      );
+    }
+    const runId = started.run.id;
+    if (started.resumed) {
+      io.err(`resuming run #${runId} (left ${started.run.status} by a process that stopped)`);
     }
 
     const tty = deps.tty ?? Boolean(process.stderr.isTTY);
@@ -162,9 +163,10 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     io.out(
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
-    for (const f of s.failureReasons) io.out(`failures: ${f.n} × ${f.code}: ${f.message}`);
+    for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
   } finally {
     process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await evr.stop();
     if (!deps.rt) await rt.close();
   }

@@ -3,6 +3,7 @@
  * `zhujiu export battles [--source NAME] [--since DATE] [--format fastchat|jsonl] [--out FILE]` (the work is in
  * import/export-battles.ts).
  */
+import { checkOutputPath } from '../core/out-file.ts';
 import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
 import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { openRuntime } from '../main.ts';
@@ -19,9 +20,11 @@ export interface ExportBattlesFlags {
 /**
  * Runs `zhujiu export battles`: the lines go to FILE (atomically) or stdout; a one-line summary goes to stdout
  * with `--out`, to stderr otherwise (so stdout holds only the lines).
- * @throws AppError `not_found` (no battle carries the source), `input_invalid` (FILE not writable), `db_unavailable`.
+ * @throws AppError `not_found` (no battle carries the source), `file_unwritable` (FILE is a folder or its folder is
+ *   missing or not writable: checked before the database is opened), `db_unavailable`.
  */
 export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promise<void> {
+  if (o.out) await checkOutputPath('--out', o.out);
   const rt = await openRuntime({ quiet: true });
   try {
     const opts = {

@@ -29,6 +29,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import { parseWholeNumber } from '../core/numbers.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
@@ -43,11 +44,14 @@ import type { SuitesOptions } from './suites.ts';
 
 export type { CliIo } from './io.ts';
 
+/** A whole-number flag value in plain decimal digits (`1e3`, `0x10`, `1.5`, `-1` and `` are refused). */
 function intArg(name: string, min: number) {
   return (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min)
-      throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}, got "${v}"`);
+    const n = parseWholeNumber(v, min);
+    if (n === undefined)
+      throw new InvalidArgumentError(
+        `${name} must be an integer ≥ ${min} in plain decimal digits, got "${v}"`,
+      );
     return n;
   };
 }

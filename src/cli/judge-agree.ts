@@ -2,8 +2,8 @@
  * @module cli/judge-agree
  * `zhujiu judge agree A.jsonl B.jsonl [--json] [--order ...]` (docs/scoring.md §3.6). Needs no database.
  */
-import { readFile } from 'node:fs/promises';
 import { AppError } from '../core/errors.ts';
+import { readUtf8File } from '../core/utf8.ts';
 import { type Agreement, agreement, joinLabels, type Label } from '../eval/metrics/agreement.ts';
 import { parseLabels } from '../import/formats/labels.ts';
 import type { CliIo } from './io.ts';
@@ -15,17 +15,9 @@ export interface JudgeAgreeOptions {
   readonly order?: string;
 }
 
+/** Reads one labels file through the product's UTF-8 reader (a folder, a missing file, Latin-1, binary: refused). */
 async function readLabels(file: string) {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new AppError(
-      'input_invalid',
-      `${file}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
-      { cause: err },
-    );
-  }
+  const text = await readUtf8File(file, { code: 'import_invalid' });
   const r = parseLabels(text, file);
   if (!r.ok) throw new AppError('import_invalid', r.reason.join('\n'));
   return r.value;
@@ -61,7 +53,8 @@ export function agreementText(a: Agreement): string[] {
 
 /**
  * Runs `zhujiu judge agree A B`: joins the two labels files on `item` and prints the agreement.
- * @throws AppError `input_invalid` (unreadable file, bad --order), `import_invalid` (bad lines, file:line).
+ * @throws AppError `input_invalid` (bad --order: a usage mistake), `import_invalid` (a file that cannot be read,
+ *   is not UTF-8 text, is of another kind, has bad lines (file:line), or shares no item with the other).
  */
 export async function runJudgeAgree(
   io: CliIo,
@@ -90,7 +83,7 @@ export async function runJudgeAgree(
   const r = agreement(joined.pairs, order ? { order } : {});
   if (!r.ok) {
     throw new AppError(
-      'input_invalid',
+      'import_invalid',
       `${fileA} and ${fileB}: ${r.reason}` +
         (joined.pairs.length === 0
           ? ' (no item of one file is in the other; they are joined on "item")'

@@ -3,9 +3,11 @@
  * `zhujiu judge report --model NAME` and
  * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
+import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import { openRuntime } from '../main.ts';
+import { itemLabels } from '../storage/items.ts';
 import type { CliIo } from './io.ts';
 
 const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
@@ -105,6 +107,37 @@ export interface JudgeRunFlags {
   readonly attempts?: number;
 }
 
+type JudgeFailure = JudgeRunResult['failures'][number];
+
+/** Judge failures grouped by cause (code, message, attempts), the largest group first. */
+function judgeFailureGroups(failures: readonly JudgeFailure[]): JudgeFailure[][] {
+  const causes = new Map<string, JudgeFailure[]>();
+  for (const f of failures) {
+    const k = `${f.code}\u0000${f.message}\u0000${f.attempts}`;
+    causes.set(k, [...(causes.get(k) ?? []), f]);
+  }
+  return [...causes.values()].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The judge failures of one dataset as lines, one per cause (at most 5): `108 items × http_error after 3 attempts:
+ * …; e.g. DATASET "KEY" ("…"), …`. Items are named by `labels` ({@link itemLabels}: dataset, key, instruction),
+ * never by internal id unless a label is missing.
+ */
+export function judgeFailureLines(
+  failures: readonly JudgeFailure[],
+  labels: ReadonlyMap<number, string>,
+): string[] {
+  return judgeFailureGroups(failures)
+    .slice(0, 5)
+    .map((fs) => {
+      const f = fs[0]!;
+      const named = fs.slice(0, 2).map((x) => labels.get(x.itemId) ?? `item ${x.itemId}`);
+      const which = fs.length > named.length ? 'e.g. ' : fs.length === 1 ? 'item ' : 'items ';
+      return `${fs.length} ${fs.length === 1 ? 'item' : 'items'} × ${f.code} after ${f.attempts} attempts: ${f.message}; ${which}${named.join(', ')}`;
+    });
+}
+
 /**
  * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
  * "n of m judged", the failures (retryable by running again) and the unanswered items.
@@ -113,6 +146,12 @@ export interface JudgeRunFlags {
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
   const rt = await openRuntime({ quiet: true });
+  // Ctrl-C stops asking: what is judged stays stored, the rest is judged by the same command later. The database
+  // is closed cleanly (and the embedded folder's lock given back), so that command can start at once.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const results = await judgeSuite(
       { db: rt.db.db, logger: rt.logger, config: rt.config },
@@ -121,6 +160,7 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
         suite: o.suite,
         judge: o.judge,
         ...(o.attempts !== undefined ? { maxAttempts: o.attempts } : {}),
+        signal: stop.signal,
       },
     );
     for (const r of results) {
@@ -129,14 +169,23 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
           `${r.failed} judge failures, ${r.skipped} already judged, ${r.calls} judge calls` +
           (r.unanswered > 0 ? `; ${r.unanswered} items have no stored answer of ${o.model}` : ''),
       );
-      for (const f of r.failures.slice(0, 10)) {
-        io.out(`  failed item ${f.itemId} after ${f.attempts} attempts: ${f.code}: ${f.message}`);
-      }
+      const shown = judgeFailureGroups(r.failures).flatMap((g) =>
+        g.slice(0, 2).map((f) => f.itemId),
+      );
+      const labels = await itemLabels(rt.db.db, shown);
+      for (const line of judgeFailureLines(r.failures, labels)) io.out(`  ${line}`);
+    }
+    if (stop.signal.aborted) {
+      io.err('stopped: what was judged is kept; run the same command again to judge the rest');
+      process.exitCode = 130;
+      return;
     }
     if (results.some((r) => r.failed > 0)) {
       io.out('judge failures are not scores; run the same command again to retry only them');
     }
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     await rt.close();
   }
 }

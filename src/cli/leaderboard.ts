@@ -6,12 +6,12 @@
  * (with the snapshot's age), or the view's JSON with `--json` (the board `{"models":[…]}`, a model card, one
  * ability or one method: README "The board"); `--png FILE` also writes the chart (always the whole board).
  */
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
 import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
+import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { renderBoardPng } from '../leaderboard/chart.ts';
 import { BOARD_TITLE, LeaderboardService } from '../leaderboard/service.ts';
 import {
@@ -44,7 +44,7 @@ function chartNote(view: string): string {
 /**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method, or a model not on the board (with
- *   `--view model`); `db_unavailable`; `input_invalid` when the PNG file cannot be written.
+ *   `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
  */
 export async function runLeaderboard(
   io: CliIo,
@@ -53,6 +53,8 @@ export async function runLeaderboard(
 ): Promise<void> {
   const req = parseLeaderboardArgs(o.view, name, 'cli');
   if (!req.ok) throw new AppError('input_invalid', req.reason);
+  // A path that cannot be written is refused before the board is built.
+  if (o.png) await checkOutputPath('--png', o.png);
   const rt = await openRuntime({ quiet: true });
   const svc = new LeaderboardService({
     db: rt.db.db,
@@ -74,15 +76,7 @@ export async function runLeaderboard(
       const file = resolve(o.png);
       const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
       const png = await renderBoardPng(chartRows(snap.board), { title });
-      try {
-        writeFileSync(file, png);
-      } catch (err) {
-        throw new AppError(
-          'input_invalid',
-          `--png ${o.png}: cannot write the chart (${(err as NodeJS.ErrnoException).code ?? String(err)}); pick a writable path`,
-          { cause: err },
-        );
-      }
+      await writeFileAtomic('--png', file, png);
     }
     if (o.json) {
       // Each view has its own JSON (README "The board"): the model card, one ability, one method, or the board.

@@ -55,7 +55,8 @@ export function parseAnchor(s: string): { model: string; rating: number } {
   const at = s.lastIndexOf('=');
   const model = at > 0 ? s.slice(0, at).trim() : '';
   const text = at > 0 ? s.slice(at + 1).trim() : '';
-  const rating = text === '' ? Number.NaN : Number(text);
+  // Plain decimal only: Number() would also read "0x10", "1e3" and "Infinity".
+  const rating = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (model === '' || !Number.isFinite(rating)) {
     throw new AppError('input_invalid', `${ANCHOR_HELP} (got ${JSON.stringify(s)})`);
   }
@@ -66,15 +67,17 @@ export function parseAnchor(s: string): { model: string; rating: number } {
 async function readArenaFile(path: string): Promise<ArenaData> {
   const parser = createArenaLineParser(path);
   try {
-    for await (const line of readUtf8Lines(path, { code: 'input_invalid', name: path })) {
+    for await (const line of readUtf8Lines(path, { code: 'import_invalid', name: path })) {
       parser.push(line);
     }
   } catch (err) {
-    if (err instanceof AppError && err.code !== 'input_invalid') throw err;
-    if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
-      throw new AppError('rating_input_invalid', err.message, { cause: err });
-    if (err instanceof AppError)
-      throw new AppError('input_invalid', `--battles ${err.message}`, { cause: err });
+    // A file that cannot be read, is not UTF-8 or is binary: an input error (exit 1), like a bad line.
+    if (err instanceof AppError && err.code === 'import_invalid')
+      throw new AppError(
+        'rating_input_invalid',
+        /: cannot read \(/.test(err.message) ? `--battles ${err.message}` : err.message,
+        { cause: err },
+      );
     throw err;
   }
   return parser.finish();

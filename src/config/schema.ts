@@ -262,12 +262,29 @@ export const appConfigSchema = z.strictObject({
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
+/** Longest model name (characters): the database's limit (`models.name`, migrations/0001). */
+export const MAX_MODEL_NAME_CHARS = 200;
+
 /** Names are used in commands and file names: keep them simple. */
 export const modelNameSchema = z
   .string()
-  .min(1)
-  .max(200)
+  .min(1, 'is empty; give the model a name')
+  .max(
+    MAX_MODEL_NAME_CHARS,
+    `is longer than ${MAX_MODEL_NAME_CHARS} characters; use a shorter name`,
+  )
   .regex(/^[\p{L}\p{N}._:/@+-]+$/u, 'use letters, digits and . _ : / @ + - only (no spaces)');
+
+/**
+ * What is wrong with a model name, by the one rule every way in uses (config/models.yaml, `import outputs
+ * --model`, model names inside imported files): 1–200 characters of letters, digits and `. _ : / @ + -`.
+ * @returns a phrase to put after the name (e.g. `use letters, digits and . _ : / @ + - only (no spaces)`), or
+ *   undefined when the name is fine.
+ */
+export function modelNameProblem(name: string): string | undefined {
+  const r = modelNameSchema.safeParse(name);
+  return r.success ? undefined : (r.error.issues[0]?.message ?? 'is not a valid model name');
+}
 
 const openAiModel = z.strictObject({
   name: modelNameSchema,

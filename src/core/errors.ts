@@ -13,7 +13,10 @@ export const ERROR_CODES = [
   'db_migration_failed',
   'import_invalid',
   'dataset_invalid',
+  /** A bad flag or argument value: a usage mistake (the CLI exits 2 for it, 1 for every other code). */
   'input_invalid',
+  /** A file the user asked for cannot be written there (a folder, a missing folder, no permission). */
+  'file_unwritable',
   'not_found',
   'conflict',
   'vote_invalid',

@@ -92,19 +92,21 @@ function notUtf8(
   );
 }
 
+/** The refusal of a binary file: the first NUL byte is at `offset` (0-based), on `line`. */
+function notText(name: string, line: number, offset: number, code: ErrorCode): AppError {
+  return new AppError(
+    code,
+    `${name}:${line}: not a text file (it contains NUL bytes, the first NUL at byte offset ${offset}); ` +
+      'nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
+  );
+}
+
 /** The error for `bytes` (a whole file or its first part) failing at `offset`. */
 function errorAt(bytes: Uint8Array, offset: number, name: string, code: ErrorCode): AppError {
   // A NUL byte before the bad sequence means a binary file (an archive, an image, a database): say that, it is
   // the more useful fix than an encoding conversion.
   const nul = bytes.indexOf(0);
-  if (nul >= 0 && nul < offset) {
-    const nulLine = countNewlines(bytes, nul) + 1;
-    return new AppError(
-      code,
-      `${name}:${nulLine}: not a text file (it contains NUL bytes, the first at byte offset ${nul}); ` +
-        'nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
-    );
-  }
+  if (nul >= 0 && nul < offset) return notText(name, countNewlines(bytes, nul) + 1, nul, code);
   const line = countNewlines(bytes, offset) + 1;
   const lineStart = offset > 0 ? bytes.lastIndexOf(0x0a, offset - 1) + 1 : 0;
   return notUtf8(name, line, offset, offset - lineStart + 1, hex(bytes, offset), code);
@@ -115,15 +117,23 @@ const utf8 = () => new TextDecoder('utf-8', { fatal: true });
 /**
  * Decodes a whole file's bytes as UTF-8 (a leading byte-order mark is dropped).
  * @throws AppError (`opts.code`, default `import_invalid`) `name:LINE: not UTF-8 text: byte offset N …` at the
- *   first byte that is not UTF-8.
+ *   first byte that is not UTF-8, or `name:LINE: not a text file (… the first NUL at byte offset N)` for a binary
+ *   file (one that holds a NUL byte).
  */
 export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string }): string {
+  let text: string;
   try {
-    return utf8().decode(bytes);
+    text = utf8().decode(bytes);
   } catch {
     const at = firstInvalidUtf8(bytes);
     throw errorAt(bytes, Math.max(at, 0), opts.name, opts.code ?? 'import_invalid');
   }
+  // NUL is valid UTF-8 but no text file the product reads (JSON, JSONL, YAML) holds one: it is a binary file.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    throw notText(opts.name, countNewlines(bytes, nul) + 1, nul, opts.code ?? 'import_invalid');
+  }
+  return text;
 }
 
 function cannotRead(name: string, code: ErrorCode, err: unknown): AppError {
@@ -205,6 +215,13 @@ export async function* readUtf8Lines(
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // A NUL byte: a binary file (NUL is valid UTF-8, so the decoder lets it through).
+      const nul = chunk.indexOf(0);
+      if (nul >= 0) {
+        const line =
+          newlinesBefore + countNewlines(previous, previous.length) + countNewlines(chunk, nul) + 1;
+        throw notText(name, line, before + previous.length + nul, code);
+      }
       let text: string;
       try {
         text = decoder.decode(chunk, { stream: true });

@@ -30,6 +30,7 @@ import {
   finishRunItems,
   getRun,
   type ItemOutcome,
+  leaveRun,
   planRunItems,
   type RunCounts,
   releaseClaims,
@@ -71,7 +72,11 @@ export interface RunnerDeps {
 
 /** Options of one execution. */
 export interface ExecuteOptions {
-  /** Stops the execution (worker shutdown): in-flight requests are aborted and their items given back. */
+  /**
+   * Stops the execution (Ctrl-C, worker shutdown): in-flight requests are aborted, their items given back and the
+   * run left as nobody's (storage/eval-runs `leaveRun`). A signal already aborted at the call plans the run and
+   * leaves it at once.
+   */
   readonly signal?: AbortSignal;
   /** Called after each finished item with the run's counts (starting from those at start). */
   readonly onProgress?: (counts: RunCounts) => void;
@@ -85,7 +90,10 @@ export type ExecuteOutcome =
   | 'shared'
   /** The run was cancelled, already finished, or does not exist. */
   | 'inactive'
-  /** Stopped by the signal; the run stays active and is resumed later. */
+  /**
+   * Stopped by the signal; the run stays active, its claims given back and its heartbeat cleared (unless another
+   * worker holds live claims), so the next worker or the same command resumes it at once.
+   */
   | 'stopped';
 
 /** Results written per transaction, and the longest an answer waits in memory before it is stored. */
@@ -237,6 +245,7 @@ export async function executeRun(
   setMaxListeners(Math.max(10, laneCount + concurrency + 10), stop.signal);
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  if (opts.signal?.aborted) stop.abort(); // stopped while preparing: plan nothing more, leave at once
   let counts = await runCounts(db, runId);
   let cancelled = false;
 
@@ -253,7 +262,13 @@ export async function executeRun(
       log.warn({ err }, 'heartbeat failed');
     }
   };
-  const timer = setInterval(() => void beat(), Math.max(200, Math.floor(leaseMs / 3)));
+  let beating: Promise<void> = Promise.resolve();
+  const timer = setInterval(
+    () => {
+      beating = beat();
+    },
+    Math.max(200, Math.floor(leaseMs / 3)),
+  );
   timer.unref?.();
 
   // Claims are taken in batches (one query for up to one item per lane) ahead of need: the next batch is claimed
@@ -497,6 +512,7 @@ export async function executeRun(
   } finally {
     clearInterval(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
+    await beating; // a heartbeat in flight must not land after the run is left
     await claiming?.catch(() => undefined); // a claim ahead of need, given back below if the run stops
     await flush();
     if (stop.signal.aborted) await releaseClaims(db, runId, owner).catch(() => undefined);
@@ -508,6 +524,7 @@ export async function executeRun(
   }
   if (stop.signal.aborted) {
     await storeProgress(db, runId, await runCounts(db, runId));
+    await leaveRun(db, runId, owner); // nobody's at once: the same command resumes it without waiting
     log.info('worker stopping: run left to resume');
     return 'stopped';
   }

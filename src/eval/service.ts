@@ -17,6 +17,7 @@ import {
   cancelRun,
   createRun,
   getRun,
+  isRunUnattended,
   listRuns,
   type RunRow,
   releaseAllClaims,
@@ -93,7 +94,12 @@ export function cancelForm(surface: 'chat' | 'cli', runId: number): string {
 
 /** The result of {@link EvalService.start}. */
 export type StartResult =
-  | { readonly ok: true; readonly run: RunRow }
+  | {
+      readonly ok: true;
+      readonly run: RunRow;
+      /** True when `run` is an unfinished run nobody worked on (its process stopped), resumed instead of a new one. */
+      readonly resumed?: boolean;
+    }
   | { readonly ok: false; readonly reason: string; readonly active?: RunRow };
 
 /** Closest names first (edit distance), for "did you mean". */
@@ -269,14 +275,28 @@ export class EvalService {
   }
 
   /**
-   * Creates a run (after validating the names) and queues it when a queue is configured.
-   * Refuses when the model already has an active run of the suite (naming it).
+   * Creates a run (after validating the names) and queues it when a queue is configured. When the model already
+   * has an active run of the suite: resumes it (queues it again, `resumed: true`) if nobody works on it
+   * ({@link isUnattended}), else refuses, naming it.
    */
   async start(req: StartRequest): Promise<StartResult> {
     const valid = await this.validate(req.model, req.suite);
     if (!valid.ok) return valid;
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
       return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, req.surface ?? 'chat') };
+    }
+    // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
+    const judgeName = this.#o.judge?.model;
+    if (
+      this.#hasScoring(req.suite) &&
+      judgeName &&
+      !this.#o.openJudge &&
+      !this.#o.config.models.some((m) => m.name === judgeName && m.provider === 'openai')
+    ) {
+      return {
+        ok: false,
+        reason: `Suite "${req.suite}" has scoring datasets, but judge.model "${judgeName}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (\`zhujiu config check\` names the line).`,
+      };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
@@ -290,6 +310,15 @@ export class EvalService {
     });
     if (!created.created) {
       const a = created.active;
+      if (await this.isUnattended(a.id)) {
+        // Left by a process that stopped (Ctrl-C, SIGTERM, or killed a lease ago): resume it rather than refuse.
+        await this.enqueue(a.id);
+        this.#log.info(
+          { runId: a.id, model: req.model, suite: req.suite },
+          'evaluation run resumed',
+        );
+        return { ok: true, run: a, resumed: true };
+      }
       return {
         ok: false,
         active: a,
@@ -318,6 +347,14 @@ export class EvalService {
   /** Executes a run in this process (the CLI's foreground run; workers do the same per job). */
   execute(runId: number, opts: ExecuteOptions = {}): Promise<ExecuteOutcome> {
     return executeRun(this.runnerDeps(), runId, opts);
+  }
+
+  /**
+   * True when active run `runId` is nobody's: its last worker left it cleanly (Ctrl-C, SIGTERM), or was killed and
+   * its heartbeat is older than a lease, or it never started within a lease. Such a run may be resumed at once.
+   */
+  isUnattended(runId: number): Promise<boolean> {
+    return isRunUnattended(this.#o.db, runId, this.leaseMs);
   }
 
   /** Active runs and the latest finished ones. */

@@ -29,7 +29,13 @@ export interface DatasetSummary {
 export interface RunSummary {
   readonly run: RunRow;
   readonly datasets: readonly DatasetSummary[];
-  readonly failureReasons: readonly { code: string; message: string; n: number }[];
+  /** Most frequent failure causes, each with a few of its items named by dataset and key (`items`). */
+  readonly failureReasons: readonly {
+    code: string;
+    message: string;
+    n: number;
+    items: readonly string[];
+  }[];
   /** Tokens of the calls made (cached answers cost none). */
   readonly promptTokens: number;
   readonly completionTokens: number;
@@ -84,6 +90,18 @@ export async function runSummary(
     completionTokens: run.completionTokens,
     wallMs: run.startedAt ? Math.max(0, end.getTime() - run.startedAt.getTime()) : null,
   };
+}
+
+/**
+ * One failure cause as a line: `20 items × no_recorded_answer: …; e.g. alpaca_eval "3" ("…"), …`, or for one item
+ * `1 item × http_error: …; item alpaca_eval "3" ("…")`.
+ */
+export function failureLine(f: RunSummary['failureReasons'][number]): string {
+  const items =
+    f.items.length === 0
+      ? ''
+      : `; ${f.n > f.items.length ? 'e.g. ' : f.n === 1 ? 'item ' : 'items '}${f.items.join(', ')}`;
+  return `${f.n} ${f.n === 1 ? 'item' : 'items'} × ${f.code}: ${f.message}${items}`;
 }
 
 /** The `zhujiu eval --json` document, exactly as the interface specifies it. */

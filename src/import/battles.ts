@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Ability } from '../config/schema.ts';
+import { type Ability, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
 import {
@@ -21,7 +21,7 @@ import {
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 import { ARENA_SOURCE } from '../storage/sources.ts';
-import { capProblems, fileRowKind, rowKind } from './formats/sniff.ts';
+import { capProblems, fileRowKind, quoteName, rowKind } from './formats/sniff.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -50,7 +50,8 @@ export interface ImportBattlesResult {
 
 /**
  * Imports a battles JSONL file.
- * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a self-battle,
+ * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a model name the
+ *   rule of {@link modelNameProblem} refuses (over 200 characters, spaces, blank), a self-battle,
  *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file. Nothing is written then.
  */
 export async function importBattles(
@@ -137,6 +138,18 @@ export async function importBattles(
     const w = r.winner;
     if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '') {
       bad('"model_a" and "model_b" must be non-empty strings (model names)');
+      continue;
+    }
+    // The rule of every model name (config/schema.ts), checked here so the database never refuses one.
+    const nameProblem = (['model_a', 'model_b'] as const)
+      .map((k) => {
+        const v = k === 'model_a' ? a : b;
+        const p = modelNameProblem(v);
+        return p === undefined ? undefined : `"${k}" ${quoteName(v)} ${p}`;
+      })
+      .filter((x) => x !== undefined);
+    if (nameProblem.length > 0) {
+      bad(`${nameProblem.join('; ')}; fix the model name in the file (or drop the line)`);
       continue;
     }
     if (a === b) {

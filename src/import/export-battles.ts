@@ -4,14 +4,13 @@
  * battle lines (see import/formats/arena-export.ts), to a stream or a file. A file is written to a temporary name
  * beside it and renamed when complete, so an interrupted export never leaves a half-written FILE.
  */
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
+import { cannotWrite, checkOutputPath, tempPathBeside } from '../core/out-file.ts';
 import { exportVotes, sourceExists } from '../storage/export.ts';
 import type { Database } from '../storage/schema.ts';
 import { type ExportFormat, exportLine } from './formats/arena-export.ts';
@@ -44,6 +43,7 @@ export async function exportBattles(
   db: Kysely<Database>,
   out: Writable,
   opts: ExportBattlesOptions = {},
+  signal?: AbortSignal,
 ): Promise<ExportBattlesResult> {
   const source = opts.source ?? 'arena';
   const format = opts.format ?? 'fastchat';
@@ -57,6 +57,7 @@ export async function exportBattles(
   const battles = new Set<number>();
   let buf = '';
   for await (const v of exportVotes(db, { source, ...(opts.since ? { since: opts.since } : {}) })) {
+    signal?.throwIfAborted();
     buf += `${exportLine(v, format)}\n`;
     votes++;
     battles.add(v.battleId);
@@ -69,26 +70,37 @@ export async function exportBattles(
   return { source, votes, battles: battles.size };
 }
 
-/** {@link exportBattles} into `file`, atomically (temporary file + rename). */
+/**
+ * {@link exportBattles} into `file`, atomically (temporary file + rename); the path is checked before anything is
+ * read (see core/out-file.ts).
+ * @param signal aborts the export: the temporary file is removed and `file` is left as it was.
+ * @throws AppError `file_unwritable` (`--out FILE: cannot write (…)`: a folder, a missing folder, no permission,
+ *   a full disk), `not_found` (see {@link exportBattles}).
+ */
 export async function exportBattlesToFile(
   db: Kysely<Database>,
   file: string,
   opts: ExportBattlesOptions = {},
+  signal?: AbortSignal,
 ): Promise<ExportBattlesResult> {
-  const tmp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  await checkOutputPath('--out', file);
+  const tmp = tempPathBeside(file);
   const out = createWriteStream(tmp, { encoding: 'utf8' });
+  const ioError = (err: unknown) =>
+    err instanceof AppError ? err : cannotWrite('--out', file, err);
   try {
-    await once(out, 'open').catch((err: NodeJS.ErrnoException) => {
-      throw new AppError(
-        'input_invalid',
-        `--out ${file}: cannot write (${err.code ?? err.message}); check that the folder exists and is writable`,
-        { cause: err },
-      );
+    await once(out, 'open').catch((err: unknown) => {
+      throw ioError(err);
     });
-    const r = await exportBattles(db, out, opts);
+    const r = await exportBattles(db, out, opts, signal);
     out.end();
-    await once(out, 'finish');
-    await rename(tmp, file);
+    await once(out, 'finish').catch((err: unknown) => {
+      throw ioError(err);
+    });
+    signal?.throwIfAborted();
+    await rename(tmp, file).catch((err: unknown) => {
+      throw ioError(err);
+    });
     return r;
   } catch (err) {
     out.destroy();

@@ -9,7 +9,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { modelNameSchema } from '../config/schema.ts';
+import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
@@ -19,7 +19,7 @@ import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 import { type GaokaoFile, gaokaoDatasetName, parseGaokaoFile } from './formats/gaokao.ts';
-import { capProblems } from './formats/sniff.ts';
+import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Options of a GAOKAO-Bench import. */
@@ -53,12 +53,9 @@ export async function importGaokaoOutputs(
   db: Kysely<Database>,
   opts: ImportGaokaoOptions,
 ): Promise<ImportGaokaoResult> {
-  const name = modelNameSchema.safeParse(opts.model);
-  if (!name.success) {
-    throw new AppError(
-      'input_invalid',
-      `--model ${JSON.stringify(opts.model)}: ${name.error.issues[0]?.message ?? 'invalid model name'}`,
-    );
+  const nameProblem = modelNameProblem(opts.model);
+  if (nameProblem !== undefined) {
+    throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
   }
   let entries: string[];
   try {

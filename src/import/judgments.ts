@@ -5,11 +5,12 @@
  * (for GAOKAO-Bench, which records them) answers are created as needed: nothing has to be imported first.
  * One transaction: a bad file fails the whole import and writes nothing; re-running changes nothing.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { modelNameSchema } from '../config/schema.ts';
+import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
+import { readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -20,7 +21,7 @@ import {
   parseAlpacaAnnotations,
 } from './formats/alpaca-eval-annotations.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
-import { capProblems } from './formats/sniff.ts';
+import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
@@ -68,10 +69,18 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
     );
   }
   if (!st.isDirectory()) return [path];
-  const names = (await readdir(path)).filter((n) => n.endsWith(ext)).sort();
   const files: string[] = [];
-  for (const n of names) {
-    if ((await stat(join(path, n))).isFile()) files.push(join(path, n));
+  try {
+    const names = (await readdir(path)).filter((n) => n.endsWith(ext)).sort();
+    for (const n of names) {
+      if ((await stat(join(path, n))).isFile()) files.push(join(path, n));
+    }
+  } catch (err) {
+    throw new AppError(
+      'import_invalid',
+      `${path}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check its permissions`,
+      { cause: err },
+    );
   }
   if (files.length === 0) {
     throw new AppError(
@@ -91,12 +100,9 @@ export async function importJudgments(
   db: Kysely<Database>,
   opts: ImportJudgmentsOptions,
 ): Promise<ImportJudgmentsResult> {
-  const judgeName = modelNameSchema.safeParse(opts.judge);
-  if (!judgeName.success) {
-    throw new AppError(
-      'input_invalid',
-      `--judge ${JSON.stringify(opts.judge)}: ${judgeName.error.issues[0]?.message ?? 'invalid name'}`,
-    );
+  const judgeProblem = modelNameProblem(opts.judge);
+  if (judgeProblem !== undefined) {
+    throw new AppError('input_invalid', `--judge ${quoteName(opts.judge)} ${judgeProblem}`);
   }
   return opts.format === 'gaokao' ? importGaokao(db, opts) : importAlpaca(db, opts);
 }
@@ -109,7 +115,7 @@ async function importGaokao(
   const parsed: GaokaoJudgedFile[] = [];
   const errors: string[] = [];
   for (const f of files) {
-    const r = parseGaokaoJudged(await readFile(f, 'utf8'), f);
+    const r = parseGaokaoJudged(await readUtf8File(f, { code: 'import_invalid' }), f);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -124,9 +130,13 @@ async function importGaokao(
   }
   if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(parsed.map((p) => p.model))];
-  for (const m of models) {
-    if (!modelNameSchema.safeParse(m).success) {
-      throw new AppError('import_invalid', `model_name "${m}" is not a valid model name`);
+  for (const [i, p] of parsed.entries()) {
+    const problem = modelNameProblem(p.model);
+    if (problem !== undefined) {
+      throw new AppError(
+        'import_invalid',
+        `${files[i] ?? opts.path}:1: "model_name" ${quoteName(p.model)} ${problem}; fix it in the file`,
+      );
     }
   }
   return db.transaction().execute(async (trx) => {
@@ -217,9 +227,10 @@ async function importAlpaca(
 ): Promise<ImportJudgmentsResult> {
   const files = await listFiles(opts.path, '.jsonl');
   const rows: AlpacaAnnotationRow[] = [];
+  const fileOf = new Map<AlpacaAnnotationRow, string>();
   const errors: string[] = [];
   for (const f of files) {
-    const r = parseAlpacaAnnotations(await readFile(f, 'utf8'), f);
+    const r = parseAlpacaAnnotations(await readUtf8File(f, { code: 'import_invalid' }), f);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -232,6 +243,7 @@ async function importAlpaca(
       continue;
     }
     rows.push(...r.value);
+    for (const x of r.value) fileOf.set(x, f);
   }
   const seen = new Set<string>();
   for (const r of rows) {
@@ -246,9 +258,18 @@ async function importAlpaca(
   }
   if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
-  for (const m of models) {
-    if (!modelNameSchema.safeParse(m).success) {
-      throw new AppError('import_invalid', `generator "${m}" is not a valid model name`);
+  for (const r of rows) {
+    for (const [key, m] of [
+      ['generator_2', r.model],
+      ['generator_1', r.baseline],
+    ] as const) {
+      const problem = modelNameProblem(m);
+      if (problem !== undefined) {
+        throw new AppError(
+          'import_invalid',
+          `${fileOf.get(r) ?? opts.path}:${r.line}: "${key}" ${quoteName(m)} ${problem}; fix it in the file`,
+        );
+      }
     }
   }
   return db.transaction().execute(async (trx) => {

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
-import { type Ability, type Method, modelNameSchema } from '../config/schema.ts';
+import { type Ability, type Method, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
@@ -13,7 +13,7 @@ import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 import { type OutputsFormat, parseRecordedOutputs } from './formats/recorded-outputs.ts';
-import { quoteShort } from './formats/sniff.ts';
+import { quoteName, quoteShort } from './formats/sniff.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
 export const RECORDED_REQUEST_HASH = 'recorded';
@@ -55,12 +55,9 @@ export async function importOutputs(
   opts: ImportOutputsOptions,
 ): Promise<ImportOutputsResult> {
   const format = opts.format ?? 'alpaca_eval';
-  const name = modelNameSchema.safeParse(opts.model);
-  if (!name.success) {
-    throw new AppError(
-      'input_invalid',
-      `--model ${JSON.stringify(opts.model)}: ${name.error.issues[0]?.message ?? 'invalid model name'}`,
-    );
+  const nameProblem = modelNameProblem(opts.model);
+  if (nameProblem !== undefined) {
+    throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
   const parsed = parseRecordedOutputs(text, opts.file, format);
@@ -76,6 +73,14 @@ export async function importOutputs(
   const dataset =
     opts.dataset ??
     (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
+  // The database's limit on dataset names (`datasets.name`, 1–200 characters).
+  if (dataset.trim() === '' || dataset.length > 200) {
+    throw new AppError(
+      'input_invalid',
+      `${opts.dataset === undefined ? `the dataset name from the file name ${quoteName(dataset)}` : `--dataset ${quoteName(dataset)}`}` +
+        ' must be 1–200 characters; pass --dataset NAME',
+    );
+  }
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
     if (modelId === undefined)

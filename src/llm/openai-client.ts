@@ -235,21 +235,37 @@ export class OpenAiCompatibleClient implements LlmClient {
     return { ok: true, text, latencyMs, usage: completion.usage };
   }
 
+  /** The endpoint as failure messages name it: the base URL's host (`api.openai.com`, `127.0.0.1:8000`). */
+  get endpoint(): string {
+    try {
+      return new URL(this.#o.baseUrl).host || this.#o.baseUrl;
+    } catch {
+      return this.#o.baseUrl;
+    }
+  }
+
+  /** "after 3 attempts": the first try plus the SDK's retries. */
+  #attempts(): string {
+    const n = (this.#o.maxRetries ?? 2) + 1;
+    return n === 1 ? 'after 1 attempt' : `after ${n} attempts`;
+  }
+
   #failure(err: unknown, latencyMs: number): Extract<CompletionResult, { ok: false }> {
+    const host = this.endpoint;
     if (err instanceof OpenAI.APIUserAbortError)
       return { ok: false, code: 'aborted', message: 'cancelled', latencyMs };
     if (err instanceof OpenAI.APIConnectionTimeoutError)
       return {
         ok: false,
         code: 'timeout',
-        message: `no answer within ${this.#o.timeoutMs ?? 60_000} ms (after retries)`,
+        message: `no answer from ${host} within ${this.#o.timeoutMs ?? 60_000} ms (${this.#attempts()})`,
         latencyMs,
       };
     if (err instanceof OpenAI.APIConnectionError)
       return {
         ok: false,
         code: 'network',
-        message: `cannot reach the endpoint: ${err.message}`,
+        message: `cannot reach ${host} ${this.#attempts()} (${err.message.replace(/\.$/u, '')}); check base_url of model ${this.name} in config/models.yaml and that the server is up`,
         latencyMs,
       };
     if (err instanceof OpenAI.APIError) {
@@ -260,7 +276,7 @@ export class OpenAiCompatibleClient implements LlmClient {
           ok: false,
           code: 'rate_limited',
           status,
-          message: `HTTP ${status}: the endpoint asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
+          message: `HTTP ${status}: ${host} asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
           latencyMs,
         };
       }
@@ -271,15 +287,15 @@ export class OpenAiCompatibleClient implements LlmClient {
         status,
         message:
           status >= 500 || status === 429
-            ? `HTTP ${status} after ${this.#o.maxRetries ?? 2} retries: ${detail}`
-            : `HTTP ${status}: ${detail}`,
+            ? `HTTP ${status} from ${host} ${this.#attempts()}: ${detail}`
+            : `HTTP ${status} from ${host}: ${detail}`,
         latencyMs,
       };
     }
     return {
       ok: false,
       code: 'network',
-      message: `request failed: ${(err as Error)?.message ?? String(err)}`,
+      message: `request to ${host} failed: ${(err as Error)?.message ?? String(err)}`,
       latencyMs,
     };
   }

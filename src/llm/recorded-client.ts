@@ -34,7 +34,7 @@ export class RecordedClient implements LlmClient {
       return {
         ok: false,
         code: 'no_recorded_answer',
-        message: `${this.name} has no recorded answer to item ${request.itemId} (import its outputs with \`zhujiu import outputs\`)`,
+        message: `${this.name} has no recorded answer (import its outputs with \`zhujiu import outputs\`)`,
         latencyMs: 0,
       };
     }

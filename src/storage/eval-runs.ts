@@ -9,6 +9,7 @@
  *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { itemLabels } from './items.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -172,34 +173,42 @@ export async function listRuns(db: Conn, opts: { limit?: number } = {}): Promise
 }
 
 /**
- * Active runs (queued or running) nobody works on: heartbeat older than `staleMs`, or none and created more than
- * `staleMs` ago (its job was lost).
+ * The condition "nobody works on this active run": its last worker left it cleanly (started, heartbeat cleared by
+ * {@link leaveRun}), or its heartbeat is older than `staleMs` (its worker was killed), or it never started and was
+ * created more than `staleMs` ago (its job was lost). Database time throughout.
  */
+function unattended(staleMs: number) {
+  const age = sql<Date>`now() - ${`${Math.ceil(staleMs)} milliseconds`}::interval`;
+  return sql<boolean>`(heartbeat_at < ${age}
+    OR (heartbeat_at IS NULL AND (started_at IS NOT NULL OR created_at < ${age})))`;
+}
+
+/** Active runs (queued or running) nobody works on (see {@link isRunUnattended}), by id. */
 export async function staleActiveRuns(db: Conn, staleMs: number): Promise<number[]> {
   const rows = await db
     .selectFrom('eval_runs')
     .select('id')
     .where('status', 'in', ['queued', 'running'])
-    .where((eb) =>
-      eb.or([
-        eb.and([
-          eb('heartbeat_at', 'is', null),
-          eb(
-            'created_at',
-            '<',
-            sql<Date>`now() - ${`${Math.ceil(staleMs)} milliseconds`}::interval`,
-          ),
-        ]),
-        eb(
-          'heartbeat_at',
-          '<',
-          sql<Date>`now() - ${`${Math.ceil(staleMs)} milliseconds`}::interval`,
-        ),
-      ]),
-    )
+    .where(unattended(staleMs))
     .orderBy('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/**
+ * True when run `runId` is active and nobody works on it: its last worker left it cleanly (Ctrl-C, SIGTERM: see
+ * {@link leaveRun}), its heartbeat is older than `staleMs` ms (a killed worker), or it never started and was
+ * created more than `staleMs` ago. False for a finished run or one a worker beat for within `staleMs`.
+ */
+export async function isRunUnattended(db: Conn, runId: number, staleMs: number): Promise<boolean> {
+  const r = await db
+    .selectFrom('eval_runs')
+    .select('id')
+    .where('id', '=', runId)
+    .where('status', 'in', ['queued', 'running'])
+    .where(unattended(staleMs))
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 /** Active runs a chat platform reports on, and finished ones whose summary is not posted yet. */
@@ -347,6 +356,24 @@ export async function renewLeases(
     .set({ heartbeat_at: sql`now()` })
     .where('id', '=', runId)
     .execute();
+}
+
+/**
+ * A worker stopping cleanly (Ctrl-C, SIGTERM) leaves a run it did not finish: gives `owner`'s claims back and,
+ * unless another worker still holds a live claim of the run, clears the run's heartbeat, so that the run reads at
+ * once as nobody's ({@link isRunUnattended}): the same command resumes it, and a sweep re-sends it, without
+ * waiting for a lease to run out. A worker that is killed never gets here: its run waits for the lease.
+ */
+export async function leaveRun(db: Kysely<Database>, runId: number, owner: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await releaseClaims(trx, runId, owner);
+    await sql`UPDATE eval_runs SET heartbeat_at = NULL
+               WHERE id = ${runId} AND status IN ('queued', 'running')
+                 AND NOT EXISTS (SELECT 1 FROM eval_run_items
+                                  WHERE run_id = ${runId} AND status = 'claimed' AND lease_until >= now())`.execute(
+      trx,
+    );
+  });
 }
 
 /** Gives `owner`'s unfinished claims back (a worker stopping cleanly), so others take them at once. */
@@ -578,17 +605,43 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
   }));
 }
 
-/** The most frequent failure reasons of a run (code, message, count), for the summary. */
+/**
+ * The most frequent failure reasons of a run (code, message, count), for the summary, each with up to `examples`
+ * of its items named as the user knows them ({@link itemLabels}: dataset, key, start of the instruction).
+ */
 export async function runFailureReasons(
   db: Conn,
   runId: number,
   limit = 3,
-): Promise<{ code: string; message: string; n: number }[]> {
+  examples = 2,
+): Promise<{ code: string; message: string; n: number; items: string[] }[]> {
   const r = await sql<{ code: string; message: string; n: string | number }>`
     SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
       FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
      GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
-  return r.rows.map((x) => ({ code: x.code, message: x.message, n: Number(x.n) }));
+  const out: { code: string; message: string; n: number; items: string[] }[] = [];
+  for (const x of r.rows) {
+    const ids = await db
+      .selectFrom('eval_run_items')
+      .select('item_id')
+      .where('run_id', '=', runId)
+      .where('status', '=', 'failed')
+      .where('failure_code', '=', x.code)
+      .orderBy('seq')
+      .limit(examples)
+      .execute();
+    const labels = await itemLabels(
+      db,
+      ids.map((i) => i.item_id),
+    );
+    out.push({
+      code: x.code,
+      message: x.message,
+      n: Number(x.n),
+      items: ids.map((i) => labels.get(i.item_id) ?? `item ${i.item_id}`),
+    });
+  }
+  return out;
 }
 
 /** Gives one claimed item back (its request was aborted). */

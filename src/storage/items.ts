@@ -112,3 +112,31 @@ export async function itemPrompts(
   }
   return out;
 }
+
+/**
+ * An item as a user knows it: its dataset name, its key and the start of its instruction, e.g.
+ * `alpaca_eval "helpful_base-3" ("What are the names of some famous actors…")` (never the internal id).
+ * @param prompt the stored prompt; its first 40 characters (one line) are quoted.
+ */
+export function itemLabel(dataset: string, key: string, prompt: string): string {
+  const chars = [...prompt.replace(/\s+/gu, ' ').trim()];
+  const head = chars.slice(0, 40).join('');
+  const quoted = head === '' ? '' : ` ("${head}${chars.length > 40 ? '…' : ''}")`;
+  return `${dataset} "${key}"${quoted}`;
+}
+
+/** {@link itemLabel} of each of `ids` (ids not stored are absent). */
+export async function itemLabels(db: Conn, ids: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const unique = [...new Set(ids)];
+  for (let i = 0; i < unique.length; i += 1000) {
+    const rows = await db
+      .selectFrom('items as i')
+      .innerJoin('datasets as d', 'd.id', 'i.dataset_id')
+      .select(['i.id as id', 'd.name as dataset', 'i.key as key', 'i.prompt as prompt'])
+      .where('i.id', 'in', unique.slice(i, i + 1000))
+      .execute();
+    for (const r of rows) out.set(Number(r.id), itemLabel(r.dataset, r.key, r.prompt));
+  }
+  return out;
+}

@@ -15,6 +15,7 @@ import type { ArenaService } from '../../arena/service.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
+import { parseRecordId } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
 import { getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
@@ -123,10 +124,7 @@ export function arenaSubcommand(
   return undefined;
 }
 
-const battleIdOf = (s: string): number | undefined => {
-  const n = Number(s.replace(/^#/u, ''));
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-};
+const battleIdOf = (s: string): number | undefined => parseRecordId(s);
 
 /** Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). */
 export async function handleArenaSubcommand(

@@ -7,6 +7,7 @@
  * (`/eval qwen smoke`).
  */
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
+import { parseRecordId, parseWholeNumber } from '../../core/numbers.ts';
 import type { EvalService } from '../../eval/service.ts';
 
 /** The refusal non-maintainers get for `/eval`. */
@@ -83,8 +84,8 @@ export async function handleEval(
   const a = parseEvalArgs(ctx);
   if (a.action === 'status') return ctx.reply(statusContent(await evals.status()));
   if (a.action === 'cancel') {
-    const id = Number((a.run ?? '').replace(/^#/u, ''));
-    if (!Number.isInteger(id) || id <= 0)
+    const id = parseRecordId(a.run ?? '');
+    if (id === undefined)
       return ctx.reply(
         { text: 'Usage: /eval cancel <run number> (see /eval status).' },
         { ephemeral: true },
@@ -106,8 +107,8 @@ export async function handleEval(
   }
   let limit: number | undefined;
   if (a.limit !== undefined) {
-    limit = Number(a.limit);
-    if (!Number.isInteger(limit) || limit < 1)
+    limit = parseWholeNumber(a.limit, 1);
+    if (limit === undefined)
       return ctx.reply(
         { text: `limit must be a whole number ≥ 1, got "${a.limit}".` },
         { ephemeral: true },
@@ -121,6 +122,16 @@ export async function handleEval(
     report: { platform: ctx.platform, channelId: ctx.channelId },
   });
   if (!started.ok) return ctx.reply({ text: started.reason }, { ephemeral: true });
+  if (started.resumed) {
+    const r = started.run;
+    await ctx.reply({
+      text:
+        `Evaluation run #${r.id} of ${r.model} on ${r.suite} was left unfinished (${r.done}/${r.total} items) by a process that stopped; resuming it. ` +
+        `Progress follows in its channel; /eval cancel ${r.id} stops it.`,
+    });
+    onStarted?.();
+    return;
+  }
   await ctx.reply({
     text:
       `Evaluation run #${started.run.id} queued: ${a.model} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +

@@ -8,6 +8,7 @@
 
 import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
+import { terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
@@ -103,7 +104,12 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       if (!res.ok)
         return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
       await ctx.reply(
-        { text: `Battle #${res.value.battleId} posted. React to vote.` },
+        {
+          text:
+            ctx.platform === 'shell'
+              ? `Battle #${res.value.battleId} posted. Vote by ${terminalVoteHint(res.value.battleId)}.`
+              : `Battle #${res.value.battleId} posted. React to vote.`,
+        },
         { ephemeral: true },
       );
     },

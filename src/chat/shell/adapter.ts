@@ -30,6 +30,7 @@ import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { parseRecordId } from '../../core/numbers.ts';
 import { normaliseEmoji } from '../emoji.ts';
 import {
   type ChatHandlers,
@@ -91,6 +92,35 @@ export interface ShellBattleInfo {
   readonly source?: string;
   /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
   readonly liveChoice?: Choice | null;
+  /** When voting closed (closed battles). */
+  readonly closedAt?: Date | null;
+  /** Who voided it and why (void battles): `byYou` when the asking user did. */
+  readonly voided?: {
+    readonly at: Date | null;
+    readonly byYou: boolean;
+    readonly reason: string | null;
+  };
+}
+
+/** `2026-11-30 15:20 UTC`. */
+const minuteUtc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * Why a battle takes no vote, in words (review #21: "not open for voting" said no why): voided by whom, when and
+ * why; closed when; or undefined when it is open or its state says nothing more.
+ */
+export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefined {
+  if (b.status === 'void') {
+    const v = b.voided;
+    const by = v ? (v.byYou ? ' by you' : ' by a maintainer (/arena void)') : '';
+    const at = v?.at ? ` on ${minuteUtc(v.at)}` : '';
+    const reason = v?.reason ? ` (reason: ${v.reason})` : '';
+    return `battle #${battleId} was voided${by}${at}${reason}: it takes no votes and counts in no rating; type /arena for a new one`;
+  }
+  if (b.status === 'closed') {
+    return `voting on battle #${battleId} closed${b.closedAt ? ` on ${minuteUtc(b.closedAt)}` : ''} (its voting window ended and the models were revealed); type /arena for a new one`;
+  }
+  return undefined;
 }
 
 /** Finds a battle by id for a user (undefined: no such battle). */
@@ -436,9 +466,9 @@ export class ShellAdapter implements ChatPlatform {
   /** `reply <battle-id> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
   async #threadReply(args: string[], user: ChatUser): Promise<void> {
     const [idText = '', ...words] = args;
-    const battleId = Number(idText.replace(/^#/u, ''));
+    const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
-    if (!Number.isSafeInteger(battleId) || battleId <= 0 || text === '')
+    if (battleId === undefined || text === '')
       return this.#print('usage: reply <battle-id> <text>');
     const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     const ref = info?.ref;
@@ -477,10 +507,9 @@ export class ShellAdapter implements ChatPlatform {
 
   async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
     const [idText, choiceText, ...extra] = args;
-    const battleId = Number((idText ?? '').replace(/^#/u, ''));
+    const battleId = parseRecordId(idText ?? '');
     if (
-      !Number.isSafeInteger(battleId) ||
-      battleId <= 0 ||
+      battleId === undefined ||
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {
@@ -526,11 +555,11 @@ export class ShellAdapter implements ChatPlatform {
       if (held.length === 0) return this.#print(`no vote on battle #${battleId} to take back`);
       const results: ReactResult[] = [];
       for (const e of held) results.push(await this.#react(ref, e, user.id, false));
-      return this.#print(this.#describeRemove(results, battleId));
+      return this.#print(this.#describeRemove(results, battleId, battle));
     }
     const result = await this.#react(ref, wanted.emoji, user.id, true);
     for (const e of held) if (e !== wanted.emoji) await this.#react(ref, e, user.id, false);
-    this.#print(this.#describeAdd(result, battleId, who, wanted));
+    this.#print(this.#describeAdd(result, battleId, who, wanted, battle));
   }
 
   /** What a `vote` did, in words. */
@@ -539,11 +568,12 @@ export class ShellAdapter implements ChatPlatform {
     battleId: number,
     who: string,
     wanted: { choice: Choice; emoji: string },
+    battle: ShellBattleInfo,
   ): string {
     const what = `${wanted.emoji} (${wanted.choice})`;
     if (r === 'unknown') return `${who} reacted ${wanted.emoji} on battle #${battleId}`;
     if (r === 'failed') return `the vote on battle #${battleId} could not be stored (see logs)`;
-    if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId);
+    if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId, battle);
     switch (r.effect) {
       case 'cast':
         return `${who} voted ${what} on battle #${battleId}`;
@@ -553,33 +583,39 @@ export class ShellAdapter implements ChatPlatform {
       case 'replayed':
         return `${who} already voted ${what} on battle #${battleId}; nothing changed`;
       case 'ignored_closed':
-        return `voting on battle #${battleId} is closed`;
+        return closedWhy(battleId, battle) ?? `voting on battle #${battleId} is closed`;
       default:
         return `the vote on battle #${battleId} was not counted (${r.effect})`;
     }
   }
 
   /** What an `unvote` did, in words (one result per emoji taken away). */
-  #describeRemove(results: readonly ReactResult[], battleId: number): string {
+  #describeRemove(
+    results: readonly ReactResult[],
+    battleId: number,
+    battle: ShellBattleInfo,
+  ): string {
     const outcomes = results.filter((r): r is VoteFeedback => typeof r === 'object');
     const effects = outcomes.flatMap((r) => (r.kind === 'vote' ? [r.effect] : []));
     if (effects.includes('retracted')) return `vote on battle #${battleId} taken back`;
-    if (effects.includes('ignored_closed')) return `voting on battle #${battleId} is closed`;
+    if (effects.includes('ignored_closed'))
+      return closedWhy(battleId, battle) ?? `voting on battle #${battleId} is closed`;
     if (results.includes('failed'))
       return `taking back the vote on battle #${battleId} failed (see logs)`;
     if (results.every((r) => r === 'unknown')) return `vote on battle #${battleId} taken back`;
     const ignored = outcomes.find((r) => r.kind === 'ignored');
-    if (ignored?.kind === 'ignored') return this.#describeIgnored(ignored.reason, battleId);
+    if (ignored?.kind === 'ignored') return this.#describeIgnored(ignored.reason, battleId, battle);
     return `no vote on battle #${battleId} to take back`;
   }
 
   #describeIgnored(
     reason: Extract<VoteFeedback, { kind: 'ignored' }>['reason'],
     battleId: number,
+    battle: ShellBattleInfo,
   ): string {
     switch (reason) {
       case 'not_open':
-        return `battle #${battleId} is not open for voting`;
+        return closedWhy(battleId, battle) ?? `battle #${battleId} is not open for voting`;
       case 'unknown_message':
         return `no battle #${battleId} on this terminal`;
       default:

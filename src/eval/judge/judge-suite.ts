@@ -36,6 +36,11 @@ export interface JudgeSuiteOptions {
   readonly maxAttempts?: number;
   /** Overrides the judge's client (tests). */
   readonly judgeClient?: LlmClient;
+  /**
+   * Stops the judging (Ctrl-C): requests in flight are aborted and their items left as they were (neither judged
+   * nor failed); the datasets not reached are not listed. What was judged is kept; the next run skips it.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -80,6 +85,7 @@ export async function judgeSuite(
   const loc = { datasetsDir: config.datasetsDir, cacheDir: config.datasetsCacheDir };
   const out: DatasetJudgeResult[] = [];
   for (const entry of entries) {
+    if (o.signal?.aborted) break;
     const rubric = loadRubric(config.configDir, entry.rubric ?? 'ten_point');
     const safety = entry.safety_check
       ? loadRubric(config.configDir, 'safety_violation')
@@ -110,6 +116,7 @@ export async function judgeSuite(
       modelId: model.id,
       targets,
       ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
     });
     out.push({ ...r, dataset: entry.name, rubric: `${rubric.name}@${rubric.version}`, unanswered });
   }

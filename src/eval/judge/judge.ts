@@ -68,9 +68,20 @@ export interface JudgeRunResult {
 
 type Attempted<T> =
   | { ok: true; value: T; attempts: number; reply: string; calls: number }
-  | { ok: false; failure: JudgeFailure; attempts: number; replies: string[]; calls: number };
+  | {
+      ok: false;
+      failure: JudgeFailure;
+      attempts: number;
+      replies: string[];
+      calls: number;
+      /** Stopped by the caller's signal (Ctrl-C, shutdown): not a judge failure, nothing is stored. */
+      aborted?: true;
+    };
 
-/** Asks until a usable verdict or `max` attempts; attempt numbers start after `previous`. */
+/**
+ * Asks until a usable verdict or `max` attempts; attempt numbers start after `previous`. A request aborted by the
+ * caller's signal ends the asking at once as `aborted` (no attempt is spent on it).
+ */
 async function ask<T>(
   client: LlmClient,
   base: Omit<CompletionRequest, 'templateVersion'> & { templateVersion: string },
@@ -88,6 +99,16 @@ async function ask<T>(
       templateVersion: n === 1 ? base.templateVersion : `${base.templateVersion}#attempt${n}`,
     };
     const r = await client.complete(req);
+    if (!r.ok && r.code === 'aborted') {
+      return {
+        ok: false,
+        failure: { code: 'request_failed', message: 'stopped' },
+        attempts: previous + i - 1,
+        replies,
+        calls,
+        aborted: true,
+      };
+    }
     if (!r.ok) {
       calls++;
       last = {
@@ -204,6 +225,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
         max,
       );
       calls += got.calls;
+      if (!got.ok && got.aborted) return; // stopped: the item stays as it was, asked again next time
       if (!got.ok) {
         failures.push({
           itemId: t.itemId,
@@ -241,6 +263,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
         max,
       );
       calls += sv.calls;
+      if (!sv.ok && sv.aborted) return; // stopped: the grade is asked again (from the cache) next time
       if (sv.ok) {
         safetyFlag = sv.value;
         output = {
@@ -320,7 +343,7 @@ async function askPair(
       attempts: number;
       calls: number;
     }
-  | { ok: false; failure: JudgeFailure; attempts: number; calls: number }
+  | { ok: false; failure: JudgeFailure; attempts: number; calls: number; aborted?: true }
 > {
   const scale = rubricScale(rubric);
   const read = (text: string) => {
@@ -339,7 +362,15 @@ async function askPair(
     ...(signal ? { signal } : {}),
   });
   const one = await ask(client, req(f.x, f.y), read, previous, max);
-  if (!one.ok) return { ok: false, failure: one.failure, attempts: one.attempts, calls: one.calls };
+  if (!one.ok) {
+    return {
+      ok: false,
+      failure: one.failure,
+      attempts: one.attempts,
+      calls: one.calls,
+      ...(one.aborted ? { aborted: true as const } : {}),
+    };
+  }
   const two = await ask(client, req(f.y, f.x), read, previous, max);
   if (!two.ok) {
     return {
@@ -347,6 +378,7 @@ async function askPair(
       failure: two.failure,
       attempts: two.attempts,
       calls: one.calls + two.calls,
+      ...(two.aborted ? { aborted: true as const } : {}),
     };
   }
   return {
@@ -423,6 +455,7 @@ export async function judgePairs(o: JudgePairsOptions): Promise<JudgeRunResult> 
       o.signal,
     );
     calls += r.calls;
+    if (!r.ok && r.aborted) return; // stopped: the item stays as it was, asked again next time
     const common = {
       baselineModelId: o.baselineModelId,
     };

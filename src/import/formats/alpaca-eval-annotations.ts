@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
-import { instructionKey } from './recorded-outputs.ts';
+import { instructionKey, promptField } from './recorded-outputs.ts';
 import { capProblems } from './sniff.ts';
 
 /** One annotation. */
@@ -29,7 +29,7 @@ export interface AlpacaAnnotationRow {
 }
 
 const rowSchema = z.object({
-  instruction: z.string().min(1, 'must be a non-empty string'),
+  instruction: promptField,
   dataset: z.string().optional(),
   generator_1: z.string().min(1, 'must name the baseline model'),
   generator_2: z.string().min(1, 'must name the judged model'),

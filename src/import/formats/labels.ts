@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
-import { capProblems } from './sniff.ts';
+import { capProblems, fileRowKind, groupProblems } from './sniff.ts';
 
 const row = z.object({
   item: z
@@ -24,16 +24,48 @@ const row = z.object({
     }),
 });
 
+const LABELS = 'judge agree takes JSON Lines of {"item": ..., "label": ...}';
+
+/**
+ * One line naming what a file of another kind is and the command that fits it, or undefined for a labels file
+ * (or one whose kind is unknown: its rows are then checked one by one).
+ */
+function otherKind(text: string, file: string): string | undefined {
+  const body = text.trimStart();
+  const kind = fileRowKind(text);
+  const what: Partial<Record<typeof kind, string>> = {
+    battles: `arena battles ({model_a, model_b, winner}); rate them with \`zhujiu ratings --battles ${file}\` or import them with \`zhujiu import battles ${file}\``,
+    pair_counts: `arena pair counts ({model_a, model_b, model_a_wins}); rate them with \`zhujiu ratings --battles ${file}\``,
+    outputs: `model outputs (a JSON array of {instruction, output}); import them with \`zhujiu import outputs ${file} --model NAME\``,
+    outputs_jsonl: `model outputs ({item, prompt, output}); import them with \`zhujiu import outputs ${file} --model NAME --format jsonl\``,
+    annotations: `AlpacaEval annotations ({generator_1, generator_2, preference}); import them with \`zhujiu import judgments ${file} --format alpaca_eval --judge NAME\``,
+  };
+  const w = what[kind];
+  if (w !== undefined) return `${file}:1: this looks like ${w}; ${LABELS}`;
+  if (
+    body.startsWith('[') ||
+    (body.startsWith('{') && /^\{\s*$/m.test(body.split('\n')[0] ?? ''))
+  ) {
+    return `${file}:1: this is one JSON document, not one object per line; ${LABELS}`;
+  }
+  return undefined;
+}
+
 /**
  * Parses a labels file.
  * @param text the file's contents.
  * @param file the file name, for messages.
- * @returns the rows, or every problem as `file:line: reason` (bad JSON, a missing field, an item twice).
+ * @returns the rows, or every problem as `file:line: reason` (bad JSON, a missing field, an item twice; the same
+ *   reason on several lines is one line naming them, the list is capped at 20), or one line naming the command
+ *   that fits a file of another kind (arena battles, pair counts, model outputs, AlpacaEval annotations, a JSON
+ *   document).
  */
 export function parseLabels(text: string, file: string): Result<LabelledItem[], string[]> {
   const rows: LabelledItem[] = [];
   const errors: string[] = [];
   const seen = new Map<string, number>();
+  const other = otherKind(text, file);
+  if (other !== undefined) return fail([other]);
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
@@ -61,7 +93,7 @@ export function parseLabels(text: string, file: string): Result<LabelledItem[], 
     seen.set(item, i + 1);
     rows.push({ item, label: r.data.label });
   });
-  if (errors.length > 0) return fail(capProblems(errors));
+  if (errors.length > 0) return fail(capProblems(groupProblems(errors)));
   if (rows.length === 0) return fail([`${file}:1: no labels; expected {"item", "label"} lines`]);
   return ok(rows);
 }

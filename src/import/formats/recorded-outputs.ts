@@ -37,22 +37,47 @@ export function instructionKey(instruction: string): string {
 /** Longest answer accepted (characters): far above real answers, low enough that a broken file is caught. */
 export const MAX_OUTPUT_CHARS = 200_000;
 
+/** Longest prompt accepted (characters), the same bound as answers: a prompt is stored with every item. */
+export const MAX_PROMPT_CHARS = 200_000;
+
+/** Longest item key (characters): the database's limit (`items.key`, migrations/0001). */
+export const MAX_ITEM_KEY_CHARS = 500;
+
 const outputField = z
   .string({ error: 'must be a string (the model answer)' })
   .max(MAX_OUTPUT_CHARS, `is longer than ${MAX_OUTPUT_CHARS.toLocaleString('en')} characters`);
 
+/** A prompt (AlpacaEval `instruction`, JSONL `prompt`): non-empty, at most {@link MAX_PROMPT_CHARS}. */
+export const promptField = z
+  .string({ error: 'must be a non-empty string' })
+  .min(1, 'must be a non-empty string')
+  .max(
+    MAX_PROMPT_CHARS,
+    `is longer than ${MAX_PROMPT_CHARS.toLocaleString('en')} characters; shorten it or drop the row`,
+  );
+
 const alpacaRow = z.object({
-  instruction: z.string().min(1, 'must be a non-empty string'),
+  instruction: promptField,
   output: outputField,
   generator: z.string().optional(),
   dataset: z.string().optional(),
 });
 
 const jsonlRow = z.object({
-  item: z.union([z.string().min(1), z.number().int()], {
-    error: 'must be a non-empty string or an integer id',
-  }),
-  prompt: z.string().min(1, 'must be a non-empty string'),
+  item: z.union(
+    [
+      z
+        .string()
+        .min(1)
+        .max(
+          MAX_ITEM_KEY_CHARS,
+          `is longer than ${MAX_ITEM_KEY_CHARS} characters; use a shorter key`,
+        ),
+      z.number().int(),
+    ],
+    { error: 'must be a non-empty string or an integer id' },
+  ),
+  prompt: promptField,
   output: outputField,
 });
 

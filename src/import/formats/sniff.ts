@@ -13,7 +13,16 @@ export type FileShape =
   | 'other';
 
 /** The kinds of rows the importers take, by the keys of a row. */
-export type RowKind = 'outputs' | 'outputs_jsonl' | 'battles' | 'pair_counts' | 'unknown';
+export type RowKind =
+  | 'outputs'
+  | 'outputs_jsonl'
+  | 'battles'
+  | 'pair_counts'
+  /** `judge agree` labels `{item, label}`. */
+  | 'labels'
+  /** AlpacaEval annotations `{generator_1, generator_2, preference}`. */
+  | 'annotations'
+  | 'unknown';
 
 function parseObject(line: string): Record<string, unknown> | undefined {
   try {
@@ -48,7 +57,8 @@ export function sniffShape(text: string): FileShape {
 /**
  * The kind of row an object is, by its keys.
  * @returns `battles` for `{model_a, model_b, winner}`, `pair_counts` for `{model_a, model_b, model_a_wins}`,
- *   `outputs` for `{instruction, output}` (AlpacaEval), `outputs_jsonl` for `{item, prompt, output}`, else `unknown`.
+ *   `outputs` for `{instruction, output}` (AlpacaEval), `outputs_jsonl` for `{item, prompt, output}`, `labels` for
+ *   `{item, label}`, `annotations` for `{generator_1, generator_2, preference}` (AlpacaEval), else `unknown`.
  */
 export function rowKind(row: unknown): RowKind {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return 'unknown';
@@ -57,6 +67,8 @@ export function rowKind(row: unknown): RowKind {
   if (has('model_a') && has('model_b') && has('model_a_wins')) return 'pair_counts';
   if (has('instruction') && has('output')) return 'outputs';
   if (has('prompt') && has('output')) return 'outputs_jsonl';
+  if (has('generator_1') && has('generator_2') && has('preference')) return 'annotations';
+  if (has('item') && has('label')) return 'labels';
   return 'unknown';
 }
 
@@ -84,6 +96,38 @@ export function fileRowKind(text: string): RowKind {
 }
 
 /**
+ * Groups problems that say the same thing on different lines (`file:LINE: reason`) into one line per reason,
+ * `file:FIRST: reason (also on lines 4, 9, 12 and 199,985 more)`, in order of first appearance, so a file of the
+ * wrong kind gives one line instead of one per row. Problems without a `file:LINE:` prefix are kept as they are.
+ */
+export function groupProblems(problems: readonly string[]): string[] {
+  const groups = new Map<string, { first: string; lines: string[] }>();
+  const out: (string | { key: string })[] = [];
+  for (const p of problems) {
+    const m = /^(.*?):(\d+): (.*)$/s.exec(p);
+    if (!m) {
+      out.push(p);
+      continue;
+    }
+    const key = `${m[1]}\u0000${m[3]}`;
+    const g = groups.get(key);
+    if (g) g.lines.push(m[2] as string);
+    else {
+      groups.set(key, { first: p, lines: [] });
+      out.push({ key });
+    }
+  }
+  return out.map((x) => {
+    if (typeof x === 'string') return x;
+    const g = groups.get(x.key) as { first: string; lines: string[] };
+    if (g.lines.length === 0) return g.first;
+    const shown = g.lines.slice(0, 3).join(', ');
+    const more = g.lines.length - 3;
+    return `${g.first} (also on ${g.lines.length === 1 ? 'line' : 'lines'} ${shown}${more > 0 ? ` and ${more.toLocaleString('en')} more` : ''})`;
+  });
+}
+
+/**
  * Caps a problem list for display: the first `max`, then one line `… and N more problems (T in total)`.
  * @param problems every problem found.
  * @param max how many to show (default 20).
@@ -104,4 +148,12 @@ export function capProblems(problems: readonly string[], max = 20): string[] {
 export function quoteShort(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat);
+}
+
+/**
+ * A name shown exactly as given (spaces kept, so `"  "` shows as such), quoted, cut at `max` characters.
+ * @param max longest shown text in characters (default 40), an ellipsis marks the cut.
+ */
+export function quoteName(name: string, max = 40): string {
+  return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
 }

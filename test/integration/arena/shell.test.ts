@@ -119,7 +119,9 @@ describe.each(backends())('arena through the terminal adapter (%s)', (backend) =
     await shell.say('as dave vote 1 left');
     expect((await liveVotes(db.db, 1)).length).toBe(3);
     expect((await listVoteEvents(db.db, 1)).at(-1)?.effect).toBe('ignored_closed');
-    expect(term.text().slice(before)).toBe('voting on battle #1 is closed\n');
+    expect(term.text().slice(before)).toMatch(
+      /^voting on battle #1 closed on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(its voting window ended and the models were revealed\); type \/arena for a new one\n$/,
+    );
 
     await shell.say('/leaderboard');
     expect(term.text()).toContain(
@@ -274,6 +276,15 @@ describe.each(backends())('terminal vote answers (%s)', (backend) => {
     );
     expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
     expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle-id> left|equal|right\n');
+    // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
+    for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
+      expect(await answer(shell, `vote ${id} left`), id).toBe(
+        'usage: vote <battle-id> left|equal|right\n',
+      );
+    }
+    expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle-id>\n');
+    expect(await answer(shell, 'reply 0x1 more please')).toBe('usage: reply <battle-id> <text>\n');
+    expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
   });
 
   it('tells a missing battle from a battle posted on another platform', async () => {
@@ -296,8 +307,10 @@ describe.each(backends())('terminal vote answers (%s)', (backend) => {
     await shell.say('vote 1 right');
     clock.advance(2 * 3_600_000);
     expect(await bot.tick()).toMatchObject({ closed: [1] });
-    expect(await answer(shell, 'as carol vote 1 equal')).toBe('voting on battle #1 is closed\n');
-    expect(await answer(shell, 'unvote 1')).toBe('voting on battle #1 is closed\n');
+    const closedAt = `${clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    const closed = `voting on battle #1 closed on ${closedAt} (its voting window ended and the models were revealed); type /arena for a new one\n`;
+    expect(await answer(shell, 'as carol vote 1 equal')).toBe(closed);
+    expect(await answer(shell, 'unvote 1')).toBe(closed);
     const live = await liveVotes(db.db, 1);
     expect(new Map(live.map((v) => [v.voterHash, v.choice]))).toEqual(
       new Map([
@@ -319,6 +332,25 @@ describe.each(backends())('terminal vote answers (%s)', (backend) => {
       'carol voted 🟰 (equal) on battle #2\n',
     );
     expect(await answer(shell, 'as carol unvote 2')).toBe('vote on battle #2 taken back\n');
+  });
+
+  it('the terminal says how to vote there (review #28) and why a voided battle takes no vote (review #21)', async () => {
+    const { shell } = await session('void');
+    const posted = await answer(shell, '/arena');
+    expect(posted).toContain('Battle #1 posted. Vote by typing `vote 1 left|equal|right`.');
+    expect(posted).toContain(
+      'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better). ' +
+        'Your latest vote counts; `unvote 1` takes it back.',
+    );
+    expect(posted).not.toMatch(/React to vote|Vote by reacting/u);
+    await shell.say('/arena void 1 spam');
+    const at = `${clock.now().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+    expect(await answer(shell, 'vote 1 left')).toBe(
+      `battle #1 was voided by you on ${at} (reason: spam): it takes no votes and counts in no rating; type /arena for a new one\n`,
+    );
+    expect(await answer(shell, 'as carol vote 1 left')).toBe(
+      `battle #1 was voided by a maintainer (/arena void) on ${at} (reason: spam): it takes no votes and counts in no rating; type /arena for a new one\n`,
+    );
   });
 
   it('an interactive terminal keeps info lines out of the conversation unless a level is configured', async () => {

@@ -45,7 +45,9 @@ describe('zhujiu CLI', () => {
     expect(r.stderr).toContain("required option '--model <name>' not specified");
     const r2 = await zhujiu(['ratings', '--battles', 'x', '--bootstrap', 'lots']);
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toContain('--bootstrap must be an integer ≥ 0, got "lots"');
+    expect(r2.stderr).toContain(
+      '--bootstrap must be an integer ≥ 0 in plain decimal digits, got "lots"',
+    );
   });
 
   it('imports outputs into a fresh data folder, once', async () => {

@@ -64,15 +64,70 @@ describe('zhujiu judge agree', () => {
     expect(o.kappa_linear).not.toBeNull();
   });
 
-  it('bad input: file:line and the fix, exit 1; a missing file exits 2', async () => {
+  it('bad input: file:line and the fix, exit 1 (a missing file too)', async () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, '{"item":"1","label":3}\n{"item":"1","label":2}\n');
     const r = await zhujiu(['judge', 'agree', bad, bad]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${bad}:2: item "1" is already labelled on line 1`);
     const m = await zhujiu(['judge', 'agree', join(dir, 'nope.jsonl'), bad]);
-    expect(m.code).toBe(2);
-    expect(m.stderr).toContain('nope.jsonl: cannot read (ENOENT); check the path');
+    expect(m.code).toBe(1);
+    expect(m.stderr).toContain('nope.jsonl: cannot read (no such file); check the path');
+    // A folder, a Latin-1 file, a binary file: one line, exit 1, through the product's UTF-8 reader.
+    const good = join(dir, 'good.jsonl');
+    writeFileSync(good, '{"item":"1","label":3}\n{"item":"2","label":2}\n');
+    const folder = await zhujiu(['judge', 'agree', dir, good]);
+    expect([folder.code, folder.stderr.trim()]).toEqual([
+      1,
+      `error [import_invalid]: ${dir}: cannot read (a folder, not a file); check the path`,
+    ]);
+    const latin1 = join(dir, 'latin1.jsonl');
+    writeFileSync(latin1, Buffer.from('{"item":"caf\xe9","label":1}\n', 'latin1'));
+    const l = await zhujiu(['judge', 'agree', latin1, good]);
+    expect(l.code).toBe(1);
+    expect(l.stderr).toContain(`${latin1}:1: not UTF-8 text: byte offset 12`);
+    const bin = join(dir, 'bin.jsonl');
+    writeFileSync(bin, Buffer.from([0x7b, 0x0a, 0x00, 0x01, 0x02]));
+    const bi = await zhujiu(['judge', 'agree', good, bin]);
+    expect(bi.code).toBe(1);
+    expect(bi.stderr).toContain(
+      `${bin}:2: not a text file (it contains NUL bytes, the first NUL at byte offset 2)`,
+    );
+    // No item in common: a data problem (exit 1), not a usage mistake.
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, '{"item":"9","label":1}\n{"item":"8","label":2}\n');
+    const none = await zhujiu(['judge', 'agree', other, good]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('they are joined on "item"');
+  });
+
+  it('a file of another kind is named with the command that fits, in one line', async () => {
+    const battles = join(dir, 'battles.jsonl');
+    writeFileSync(battles, '{"model_a":"a","model_b":"b","winner":"model_a"}\n'.repeat(200));
+    const labels = join(dir, 'labels.jsonl');
+    writeFileSync(labels, '{"item":"1","label":1}\n');
+    const r = await zhujiu(['judge', 'agree', labels, battles]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      `error [import_invalid]: ${battles}:1: this looks like arena battles ({model_a, model_b, winner}); rate them with ` +
+        `\`zhujiu ratings --battles ${battles}\` or import them with \`zhujiu import battles ${battles}\`; ` +
+        'judge agree takes JSON Lines of {"item": ..., "label": ...}',
+    );
+    const outputs = join(dir, 'outputs.json');
+    writeFileSync(outputs, '[{"instruction":"hi","output":"yo"}]\n');
+    const o = await zhujiu(['judge', 'agree', outputs, labels]);
+    expect(o.stderr).toContain(
+      `import them with \`zhujiu import outputs ${outputs} --model NAME\``,
+    );
+    // Rows of an unknown kind: the same problem on many lines is one line naming them.
+    const odd = join(dir, 'odd.jsonl');
+    writeFileSync(odd, '{"id":1,"score":2}\n'.repeat(500));
+    const u = await zhujiu(['judge', 'agree', odd, labels]);
+    expect(u.code).toBe(1);
+    const lines = u.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${odd}:1: "item" must be`);
+    expect(lines[0]).toContain('(also on lines 2, 3, 4 and 496 more)');
   });
 
   it.skipIf(!hasSharedData(...PANDA, 'testset-v1.json'))(

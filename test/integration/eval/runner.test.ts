@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { EvalService } from '../../../src/eval/service.ts';
-import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
+import { failureLine, runSummary, summaryJson } from '../../../src/eval/summary.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
@@ -209,9 +209,13 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
       expect.objectContaining({
         code: 'http_error',
         n: 1,
-        message: expect.stringMatching(/HTTP 500/),
+        message: expect.stringMatching(/^HTTP 500 from 127\.0\.0\.1:\d+ after 3 attempts: /),
       }),
     ]);
+    // Review #16: the item is named by dataset and key, never by its internal id.
+    expect(failureLine(s.failureReasons[0]!)).toMatch(
+      /^1 item × http_error: HTTP 500 .*; item c3 "/,
+    );
     // The failure is not cached: a new run asks that item again, and only that one.
     fake.reset();
     fake.setAnswer(script);
@@ -247,5 +251,11 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     expect(s.run.status).toBe('failed');
     expect(s.datasets.every((x) => x.n === 0 && x.failures === 2)).toBe(true);
     expect(s.failureReasons[0]).toMatchObject({ code: 'no_recorded_answer', n: 6 });
+    // Review #16: one cause for 6 items reads "6 items", with examples named by dataset and key.
+    expect(failureLine(s.failureReasons[0]!)).toBe(
+      '6 items × no_recorded_answer: rec has no recorded answer (import its outputs with `zhujiu import outputs`); ' +
+        'e.g. c3 "m/d0/0" ("材料： 材料第0段。 问题：问题 Q0 选哪个？ A. 甲0 B. 乙0 C. …"), ' +
+        'c3 "m/d1/0" ("材料： 材料第1段。 问题：问题 Q1 选哪个？ A. 甲1 B. 乙1 C. …")',
+    );
   });
 });

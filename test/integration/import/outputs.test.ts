@@ -195,7 +195,7 @@ describe.each(backends())('import outputs (AlpacaEval) on %s', (backend) => {
       (x: unknown) => x,
     );
     expect((e4 as Error).message).toContain(
-      `${bin}:1: not a text file (it contains NUL bytes, the first at byte offset 1)`,
+      `${bin}:1: not a text file (it contains NUL bytes, the first NUL at byte offset 1)`,
     );
   });
 });

@@ -148,6 +148,9 @@ describe.each(backends())('OpenAI-compatible client on %s', (backend) => {
     const before = await countRows(d, 'responses');
     const r = await client({ maxRetries: 2 }).complete(ask('q-500'));
     expect(r).toMatchObject({ ok: false, code: 'http_error', status: 500 });
+    // Review #15: the message names the endpoint and counts attempts (not "after 2 retries").
+    const host = new URL(fake.baseUrl).host;
+    expect(r.ok ? '' : r.message).toMatch(new RegExp(`^HTTP 500 from ${host} after 3 attempts: `));
     expect(fake.callCount).toBe(3);
     expect(await countRows(d, 'responses')).toBe(before);
     fake.setAnswer(() => 'recovered');
@@ -184,6 +187,9 @@ describe.each(backends())('OpenAI-compatible client on %s', (backend) => {
     fake.setAnswer(() => ({ content: 'late', delayMs: 2_000 }));
     const r = await client({ timeoutMs: 200, maxRetries: 0 }).complete(ask('q-slow'));
     expect(r).toMatchObject({ ok: false, code: 'timeout' });
+    expect(r.ok ? '' : r.message).toBe(
+      `no answer from ${new URL(fake.baseUrl).host} within 200 ms (after 1 attempt)`,
+    );
   });
 
   it('reports an unreachable endpoint as network, and a cancelled request as aborted', async () => {
@@ -192,6 +198,10 @@ describe.each(backends())('OpenAI-compatible client on %s', (backend) => {
     await closed.close();
     const r = await client({ baseUrl: url, maxRetries: 0 }).complete(ask('q-down'));
     expect(r).toMatchObject({ ok: false, code: 'network' });
+    // Review #15: the endpoint is named (it said "cannot reach the endpoint: Connection error.").
+    expect(r.ok ? '' : r.message).toBe(
+      `cannot reach ${new URL(url).host} after 1 attempt (Connection error); check base_url of model m in config/models.yaml and that the server is up`,
+    );
     fake.setAnswer(() => ({ content: 'late', delayMs: 2_000 }));
     const ac = new AbortController();
     const p = client().complete({ ...ask('q-abort'), signal: ac.signal });

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import { runCli } from '../../../src/cli/index.ts';
+import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
+import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
 
@@ -162,5 +164,26 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
       expect((await zhujiu('eval', '--cancel', '1', '--model', 'rec')).code).toBe(2);
     });
     await d.destroy();
+  });
+});
+
+describe('#16 failures name items by dataset and key, and count the items sharing a cause', () => {
+  it('judge run groups its failures by cause', () => {
+    const f = (itemId: number) => ({
+      itemId,
+      code: 'http_error',
+      message: 'HTTP 500 from 127.0.0.1:9 after 3 attempts: boom',
+      attempts: 3,
+    });
+    const labels = new Map([
+      [2656, itemLabel('flames', 'q-17', '怎样才能\n合法地赚钱？')],
+      [2657, itemLabel('flames', 'q-18', 'x'.repeat(50))],
+    ]);
+    expect(judgeFailureLines([f(2656), f(2657), f(2658)], labels)).toEqual([
+      `3 items × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; e.g. flames "q-17" ("怎样才能 合法地赚钱？"), flames "q-18" ("${'x'.repeat(40)}…")`,
+    ]);
+    expect(judgeFailureLines([f(2656)], labels)).toEqual([
+      '1 item × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; item flames "q-17" ("怎样才能 合法地赚钱？")',
+    ]);
   });
 });

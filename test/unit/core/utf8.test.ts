@@ -98,10 +98,35 @@ describe('UTF-8 decoding (core/utf8)', () => {
   it('calls a binary file (a NUL byte before the first bad byte) not a text file, naming where', () => {
     expect(() =>
       decodeUtf8(Uint8Array.from([0x5b, 0x0a, 0x00, 0xff, 0x10]), { name: 'bin.json' }),
-    ).toThrow('bin.json:2: not a text file (it contains NUL bytes, the first at byte offset 2)');
+    ).toThrow(
+      'bin.json:2: not a text file (it contains NUL bytes, the first NUL at byte offset 2)',
+    );
     // A bad byte before any NUL is an encoding problem, reported as such.
     expect(() => decodeUtf8(Uint8Array.from([0x61, 0xe9, 0x00]), { name: 'latin1.txt' })).toThrow(
       'latin1.txt:1: not UTF-8 text: byte offset 1',
+    );
+  });
+
+  it('calls a file with a NUL byte not a text file even when every byte is valid UTF-8, in every reader', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"a":1}\n{"b":'),
+      Buffer.from([0x00]),
+      Buffer.from('2}\n'),
+    ]);
+    const p = file('nul.jsonl', bytes);
+    const msg = `${p}:2: not a text file (it contains NUL bytes, the first NUL at byte offset 13)`;
+    expect(() => decodeUtf8(bytes, { name: p })).toThrow(msg);
+    await expect(readUtf8File(p)).rejects.toThrow(msg);
+    expect(() => readUtf8FileSync(p)).toThrow(msg);
+    await expect(lines(p)).rejects.toThrow(msg);
+    // The streaming reader counts lines and offsets across chunks (64 KiB each).
+    const big = Buffer.concat([
+      Buffer.from('{"a":1}\n'.repeat(20_000)),
+      Buffer.from([0x7f, 0x00, 0x01]),
+    ]);
+    const q = file('nul-late.jsonl', big);
+    await expect(lines(q)).rejects.toThrow(
+      `${q}:20001: not a text file (it contains NUL bytes, the first NUL at byte offset ${20_000 * 8 + 1})`,
     );
   });
 

@@ -101,10 +101,19 @@ describe('parseRecordedOutputs errors', () => {
 describe('the other importers also end a long list with "… and N more problems"', () => {
   it('`judge agree` labels files', async () => {
     const { parseLabels } = await import('../../../src/import/formats/labels.ts');
-    const text = Array.from({ length: 22 }, () => 'oops').join('\n');
-    const r = parseLabels(text, 'l.jsonl');
+    // Different problems are capped; the same problem on many lines is one line naming them.
+    const text = Array.from({ length: 22 }, (_, i) => `{"item":"${i % 11}","label":1}`).join('\n');
+    const r = parseLabels(`oops\n${'{"item":"x"}\n'.repeat(40)}`, 'l.jsonl');
     expect(r.ok).toBe(false);
-    const reason = r.ok ? [] : r.reason;
+    expect(r.ok ? [] : r.reason).toEqual([
+      'l.jsonl:1: not valid JSON; expected {"item": ..., "label": ...} on each line',
+      'l.jsonl:2: "label" must be a number or a non-empty string (also on lines 3, 4, 5 and 36 more)',
+    ]);
+    const dup = parseLabels(
+      `${text}\n${Array.from({ length: 11 }, (_, i) => `{"item":"y${i}","label":1}`).join('\n')}\n${Array.from({ length: 11 }, (_, i) => `{"item":"y${i}","label":1}`).join('\n')}`,
+      'l.jsonl',
+    );
+    const reason = dup.ok ? [] : dup.reason;
     expect(reason).toHaveLength(21);
     expect(reason[20]).toBe('… and 2 more problems (22 in total)');
   });

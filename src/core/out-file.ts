@@ -1,0 +1,91 @@
+/**
+ * @module core/out-file
+ * Files the product writes at a path the user names (`export battles --out FILE`, `leaderboard --png FILE`):
+ * the path is checked before any work starts, so a folder, a missing folder or a folder without write permission
+ * is one clear line naming the flag and the fix, and the file is written to a temporary name beside it and renamed
+ * when complete, so a failure (or Ctrl-C) never leaves a half-written file.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { AppError } from './errors.ts';
+
+/** Why an errno stops a write, in words, with the fix. */
+function why(code: string | undefined, path: string): string {
+  switch (code) {
+    case 'EISDIR':
+      return `${path} is a folder; give a file path inside it, e.g. ${join(path, 'out')}`;
+    case 'ENOENT':
+      return `the folder ${dirname(path)} does not exist; create it or pick another path`;
+    case 'ENOTDIR':
+      return `${dirname(path)} is a file, not a folder; pick another path`;
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return `no permission to write in ${dirname(path)} (${code}); pick a writable path`;
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `the disk is full (${code}); free some space or pick another disk`;
+    default:
+      return `${code ?? 'unknown error'}; pick a writable path`;
+  }
+}
+
+/**
+ * The refusal of an output path: `FLAG PATH: cannot write (reason and fix)`.
+ * @param flag the flag that named the path, e.g. `--out`.
+ */
+export function cannotWrite(flag: string, path: string, err: unknown): AppError {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return new AppError('file_unwritable', `${flag} ${path}: cannot write (${why(code, path)})`, {
+    cause: err,
+  });
+}
+
+/**
+ * Checks, before any work, that `path` can be created or replaced: it is not a folder, and its folder exists and
+ * is writable.
+ * @param flag the flag that named the path (for the message).
+ * @throws AppError `file_unwritable` naming the flag, the path and the fix.
+ */
+export async function checkOutputPath(flag: string, path: string): Promise<void> {
+  const full = resolve(path);
+  const st = await stat(full).catch(() => undefined);
+  if (st?.isDirectory()) throw cannotWrite(flag, path, { code: 'EISDIR' });
+  const dir = dirname(full);
+  const dst = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
+  if (dst instanceof Error) throw cannotWrite(flag, path, dst);
+  if (!dst.isDirectory()) throw cannotWrite(flag, path, { code: 'ENOTDIR' });
+  try {
+    await access(dir, constants.W_OK);
+    if (st) await access(full, constants.W_OK);
+  } catch (err) {
+    throw cannotWrite(flag, path, err);
+  }
+}
+
+/** A temporary name beside `path` (same folder, so the final rename is atomic). */
+export function tempPathBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * Writes `data` to `path` atomically: a temporary file beside it, renamed over `path` when complete; the
+ * temporary file is removed on failure.
+ * @throws AppError `file_unwritable` naming the flag, the path and the fix.
+ */
+export async function writeFileAtomic(
+  flag: string,
+  path: string,
+  data: string | Uint8Array,
+): Promise<void> {
+  const tmp = tempPathBeside(path);
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw cannotWrite(flag, path, err);
+  }
+}

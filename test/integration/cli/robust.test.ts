@@ -1,0 +1,247 @@
+/**
+ * Bad input given to `zhujiu` as a user runs it (a child process through bin/zhujiu.js): one line naming the input
+ * and the fix, exit 1 for errors and 2 for usage mistakes, never a stack trace, nothing written.
+ */
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
+const env = { ZHUJIU_DATA_DIR: join(dir, 'pg') };
+
+async function zhujiu(args: string[], extra: Record<string, string> = {}) {
+  try {
+    const r = await run(process.execPath, [ZHUJIU_BIN, ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env, ...extra },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+/** One error line, no stack trace. */
+function oneLine(stderr: string): string {
+  const lines = stderr.trim().split('\n');
+  expect(stderr).not.toContain('unexpected error');
+  expect(lines, stderr).toHaveLength(1);
+  return lines[0] as string;
+}
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('output paths (export battles --out, leaderboard --png)', () => {
+  const folder = join(dir, 'a-folder');
+  mkdirSync(folder);
+  const aFile = join(dir, 'a-file.txt');
+  writeFileSync(aFile, 'x');
+
+  it('export battles --out: a folder, a missing folder, a path under a file: one line, exit 1, nothing written', async () => {
+    const cases: [string, string][] = [
+      [folder, `--out ${folder}: cannot write (${folder} is a folder; give a file path inside it`],
+      [
+        join(dir, 'nope', 'x.jsonl'),
+        `--out ${join(dir, 'nope', 'x.jsonl')}: cannot write (the folder ${join(dir, 'nope')} does not exist`,
+      ],
+      [join(aFile, 'x.jsonl'), `cannot write (${aFile} is a file, not a folder`],
+    ];
+    for (const [out, msg] of cases) {
+      const r = await zhujiu(['export', 'battles', '--out', out]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toContain(
+        `error [file_unwritable]: ${msg.startsWith('--') ? msg : ''}`,
+      );
+      expect(r.stderr).toContain(msg);
+    }
+    expect(readdirSync(folder)).toEqual([]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('leaderboard --png FOLDER is refused before the board is built, exit 1', async () => {
+    const r = await zhujiu(['leaderboard', '--png', folder]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toContain(`--png ${folder}: cannot write (${folder} is a folder`);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(folder)).toEqual([]);
+  });
+});
+
+describe('input files', () => {
+  it('ratings --battles FOLDER or a missing file is an error (exit 1), not a usage mistake', async () => {
+    const r = await zhujiu(['ratings', '--battles', dir]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toContain(`--battles ${dir}: cannot read (a folder, not a file)`);
+    const m = await zhujiu(['ratings', '--battles', join(dir, 'missing.jsonl')]);
+    expect(m.code).toBe(1);
+    expect(oneLine(m.stderr)).toContain('missing.jsonl: cannot read (no such file)');
+  });
+});
+
+describe('names and sizes the database would refuse are refused by the import parsers, naming file:line', () => {
+  it('import battles: a model name over 200 characters, blank, or with a space; nothing is written', async () => {
+    const f = join(dir, 'names.jsonl');
+    const long = 'x'.repeat(300);
+    writeFileSync(
+      f,
+      [
+        JSON.stringify({ model_a: 'ok-a', model_b: 'ok-b', winner: 'model_a' }),
+        JSON.stringify({ model_a: long, model_b: 'b', winner: 'model_a' }),
+        JSON.stringify({ model_a: '  ', model_b: 'b', winner: 'tie' }),
+        JSON.stringify({ model_a: 'a', model_b: 'gpt 4', winner: 'model_b' }),
+      ].join('\n'),
+    );
+    const r = await zhujiu(['import', 'battles', f, '--source', 'names']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toContain('unexpected error');
+    const lines = r.stderr.trim().split('\n');
+    expect(lines[0]).toBe(
+      `error [import_invalid]: ${f}:2: "model_a" "${'x'.repeat(39)}…" is longer than 200 characters; use a shorter name; fix the model name in the file (or drop the line)`,
+    );
+    expect(lines[1]).toBe(
+      `${f}:3: "model_a" "  " use letters, digits and . _ : / @ + - only (no spaces); fix the model name in the file (or drop the line)`,
+    );
+    expect(lines[2]).toContain(
+      `${f}:4: "model_b" "gpt 4" use letters, digits and . _ : / @ + - only (no spaces)`,
+    );
+    // Nothing was imported: the valid first line is not stored either.
+    const ratings = await zhujiu(['ratings', '--source', 'names']);
+    expect(ratings.stderr).toContain('--source names: no battles of that source are stored');
+  });
+
+  it('import battles: a binary file is "not a text file", like import outputs', async () => {
+    const f = join(dir, 'binary.jsonl');
+    writeFileSync(f, Buffer.from([0x7b, 0x22, 0x00, 0xff, 0xfe, 0x0a]));
+    const r = await zhujiu(['import', 'battles', f]);
+    expect(r.code).toBe(1);
+    expect(oneLine(r.stderr)).toContain(
+      `${f}:1: not a text file (it contains NUL bytes, the first NUL at byte offset 2)`,
+    );
+  });
+
+  it('import outputs --format jsonl: a prompt over 200,000 characters and an item key over 500 are refused', async () => {
+    const f = join(dir, 'long.jsonl');
+    writeFileSync(
+      f,
+      [
+        JSON.stringify({ item: 'a', prompt: 'p'.repeat(200_001), output: 'o' }),
+        JSON.stringify({ item: 'k'.repeat(501), prompt: 'p', output: 'o' }),
+      ].join('\n'),
+    );
+    const r = await zhujiu(['import', 'outputs', f, '--model', 'm', '--format', 'jsonl']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      `${f}:1: "prompt" is longer than 200,000 characters; shorten it or drop the row`,
+    );
+    expect(r.stderr).toContain(`${f}:2: "item" `);
+    expect(r.stderr).not.toContain('unexpected error');
+    const m = await zhujiu(['import', 'outputs', f, '--model', ' ', '--format', 'jsonl']);
+    expect(m.code).toBe(2);
+    expect(oneLine(m.stderr)).toContain('--model " " use letters, digits');
+  });
+
+  it('import judgments --format alpaca_eval: a generator name with a space names file:line', async () => {
+    const f = join(dir, 'annotations.jsonl');
+    writeFileSync(
+      f,
+      `${JSON.stringify({ instruction: 'hi', generator_1: 'base', generator_2: 'my model', annotator: 'j', preference: 2 })}\n`,
+    );
+    const r = await zhujiu(['import', 'judgments', f, '--format', 'alpaca_eval', '--judge', 'j']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toContain(`${f}:1: "generator_2" "my model" use letters, digits`);
+  });
+});
+
+describe('a configuration that cannot work is refused up front', () => {
+  it('eval of a suite that needs the judge, with judge.model naming no model: exit 1, no run created', async () => {
+    const cfg = join(dir, 'cfg');
+    cpSync(join(PROJECT_ROOT, 'config'), cfg, { recursive: true });
+    const dflt = join(cfg, 'default.yaml');
+    writeFileSync(
+      dflt,
+      readFileSync(dflt, 'utf8').replace(/^ {2}model: null/m, '  model: nosuchjudge'),
+    );
+    writeFileSync(
+      join(cfg, 'models.yaml'),
+      'models:\n  - name: fakey\n    provider: openai\n    base_url: http://127.0.0.1:9/v1\n    model: f\n',
+    );
+    const e = { ZHUJIU_CONFIG_DIR: cfg };
+    const r = await zhujiu(
+      ['eval', '--model', 'fakey', '--suite', 'zhujiu-scoring', '--limit', '1'],
+      e,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(oneLine(r.stderr)).toContain(
+      'judge.model "nosuchjudge" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml',
+    );
+    const none = await zhujiu(['eval', '--cancel', '1'], e);
+    expect(none.stderr).toContain('there is no run #1; recent runs: (none)');
+    const c = await zhujiu(['config', 'check', '--no-connect'], e);
+    expect(c.code).toBe(1);
+    expect(c.stderr).toContain(`${dflt}:`);
+    expect(c.stderr).toContain('judge.model: "nosuchjudge" is not a model of config/models.yaml');
+  });
+
+  it('a LOG_FILE that cannot be opened stops the start with an error naming LOG_FILE', async () => {
+    const aFile = join(dir, 'plain-file');
+    writeFileSync(aFile, '');
+    for (const [cmd, logFile] of [
+      ['bot', join(aFile, 'x.log')],
+      ['worker', dir],
+    ] as const) {
+      const r = await zhujiu([cmd], { LOG_FILE: logFile });
+      expect(r.code, r.stderr).toBe(1);
+      expect(oneLine(r.stderr)).toContain(
+        `error [env_invalid]: LOG_FILE: cannot open the log file ${logFile}`,
+      );
+      expect(r.stderr).toContain('set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr');
+    }
+  });
+});
+
+describe('numbers in flags are plain decimal integers (usage mistake, exit 2)', () => {
+  it('refuses 1e3, 0x10, 1.5, -1 and an empty value', async () => {
+    const cases: [string[], string][] = [
+      [['eval', '--model', 'm', '--suite', 's', '--limit', '1e3'], '--limit'],
+      [['eval', '--model', 'm', '--suite', 's', '--limit', '0'], '--limit'],
+      [['ratings', '--battles', 'x', '--bootstrap', '0x10'], '--bootstrap'],
+      [['ratings', '--battles', 'x', '--seed', '1.5'], '--seed'],
+      [['ratings', '--battles', 'x', '--seed', '-1'], '--seed'],
+      [
+        ['judge', 'run', '--model', 'm', '--suite', 's', '--judge', 'j', '--attempts', ''],
+        '--attempts',
+      ],
+    ];
+    for (const [args, flag] of cases) {
+      const r = await zhujiu(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`${flag} must be an integer ≥ \\d in plain decimal digits, got`),
+      );
+    }
+    const a = await zhujiu(['ratings', '--battles', 'x', '--anchor', 'm=0x10']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('--anchor must be MODEL=RATING');
+  });
+});
+
+it('leaves no stray files', () => {
+  expect(existsSync(join(dir, 'nope'))).toBe(false);
+});
