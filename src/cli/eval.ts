@@ -61,6 +61,65 @@ export async function runEvalCancel(
 }
 
 /**
+ * The progress bar's line: `run #N [████░░] 3/20 items | 0 failed | 12s left`; until the datasets are loaded the
+ * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0 (review #27).
+ */
+export async function progressFormat(
+  runId: number,
+): Promise<import('cli-progress').GenericFormatter> {
+  const { Format } = await import('cli-progress');
+  const barFormat = `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`;
+  return (opts, params, payload) =>
+    params.total > 0
+      ? Format.Formatter({ ...opts, format: barFormat }, params, payload)
+      : `run #${runId} preparing… (loading the datasets)`;
+}
+
+/** The part of a progress bar the log gate needs (cli-progress's SingleBar). */
+interface Redrawable {
+  render(forceRendering?: boolean): void;
+}
+
+/**
+ * Keeps logs from overwriting the progress bar (review #27): while a bar is shown, a log line first clears the
+ * bar's line and the bar is drawn again after it; the per-request failure warnings ("request failed: …", one per
+ * item) are counted instead of printed, since the summary names each cause once with its items. With LOG_LEVEL
+ * set or logs going to a file, every line is written as usual.
+ */
+export class BarLogGate {
+  /** The bar being shown, if any. */
+  bar: Redrawable | undefined;
+  /** Per-request failure lines kept off the terminal. */
+  held = 0;
+  readonly #stream: NodeJS.WritableStream;
+  readonly #hideRequestFailures: boolean;
+
+  constructor(stream: NodeJS.WritableStream, hideRequestFailures: boolean) {
+    this.#stream = stream;
+    this.#hideRequestFailures = hideRequestFailures;
+  }
+
+  /** The wrapper {@link openRuntime} applies to the log destination. */
+  wrap = <D extends { write(s: string): unknown }>(dest: D, toTerminal: boolean): D => {
+    if (!toTerminal) return dest;
+    const write = (s: string): unknown => {
+      if (this.#hideRequestFailures && /request failed: /u.test(s) && !/"level":50/u.test(s)) {
+        this.held += 1;
+        return true;
+      }
+      if (!this.bar) return dest.write(s);
+      this.#stream.write('\r\u001b[2K'); // clear the bar's line
+      const r = dest.write(s);
+      this.bar.render(true);
+      return r;
+    };
+    return new Proxy(dest, {
+      get: (t, k) => (k === 'write' ? write : Reflect.get(t, k)),
+    });
+  };
+}
+
+/**
  * Runs `zhujiu eval`.
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active).
  */
@@ -69,7 +128,10 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
   const { runSummary, summaryJson, formatDuration, failureLine } = await import(
     '../eval/summary.ts'
   );
-  const rt = deps.rt ?? (await openRuntime({ quiet: true }));
+  const tty = deps.tty ?? Boolean(process.stderr.isTTY);
+  // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
+  const gate = new BarLogGate(process.stderr, !process.env.LOG_LEVEL);
+  const rt = deps.rt ?? (await openRuntime({ quiet: true, wrapLogs: gate.wrap }));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
   const stop = new AbortController();
@@ -100,7 +162,6 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       io.err(`resuming run #${runId} (left ${started.run.status} by a process that stopped)`);
     }
 
-    const tty = deps.tty ?? Boolean(process.stderr.isTTY);
     const t0 = performance.now();
     let bar: import('cli-progress').SingleBar | undefined;
     let lastLine = 0;
@@ -120,19 +181,26 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       const { SingleBar, Presets } = await import('cli-progress');
       bar = new SingleBar(
         {
-          format: `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`,
+          format: await progressFormat(runId),
           stream: process.stderr,
           hideCursor: true,
         },
         Presets.shades_classic,
       );
       bar.start(0, 0, { failed: 0 });
+      gate.bar = bar;
     }
-    const outcome = await evals.execute(runId, {
-      signal: stop.signal,
-      onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
-    });
-    bar?.stop();
+    let outcome: Awaited<ReturnType<typeof evals.execute>>;
+    try {
+      outcome = await evals.execute(runId, {
+        signal: stop.signal,
+        onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
+      });
+    } finally {
+      // The bar ends before any other line (Ctrl-C's "stopped", the summary, an error).
+      gate.bar = undefined;
+      bar?.stop();
+    }
     if (outcome === 'stopped') {
       io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
       process.exitCode = 130;
