@@ -5,7 +5,6 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { BattleStatus, Database, VoteChoice } from './schema.ts';
-import { ARENA_SOURCE } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -219,21 +218,19 @@ export async function markRevealed(db: Conn, id: number, at: Date): Promise<void
 }
 
 /**
- * The community's own (`arena`) battles per unordered model pair (not void), for sampling the pairs with the
- * fewest votes. Imported votes are left out: they neither need nor steer the community's voting, and reading
- * them would make every `/arena` cost grow with the size of an import (an index on `battles (source, status)`
- * keeps this to the arena battles).
- * @returns rows with the two model ids in ascending order and the number of live votes on their battles.
+ * The community's own (`arena`) battles per unordered model pair (not void) with the live votes on them, for
+ * sampling the pairs with the fewest votes. Imported votes are left out: they neither need nor steer the
+ * community's voting. Read from `arena_pair_load` (migration 0007: kept up to date by triggers), one row per pair,
+ * so `/arena` costs the same however many votes are stored, the community's own included.
+ * @returns rows with the two model ids in ascending order, the number of those battles (≥ 1) and their live votes.
  */
 export async function pairLiveVoteCounts(
   db: Conn,
 ): Promise<{ modelLow: number; modelHigh: number; votes: number; battles: number }[]> {
   const rows = await sql<{ lo: number; hi: number; votes: number; battles: number }>`
-    SELECT least(b.model_left_id, b.model_right_id) AS lo, greatest(b.model_left_id, b.model_right_id) AS hi,
-           count(v.id) AS votes, count(DISTINCT b.id) AS battles
-      FROM battles b LEFT JOIN votes v ON v.battle_id = b.id AND v.retracted_at IS NULL
-     WHERE b.source = ${ARENA_SOURCE} AND b.status <> 'void'
-     GROUP BY 1, 2`.execute(db);
+    SELECT model_low AS lo, model_high AS hi, votes, battles FROM arena_pair_load WHERE battles > 0`.execute(
+    db,
+  );
   return rows.rows.map((r) => ({
     modelLow: Number(r.lo),
     modelHigh: Number(r.hi),
