@@ -49,15 +49,19 @@ const isAbility = (a: string): a is BoardAbility =>
 /**
  * Loads the board's inputs.
  * @param sources battle sources whose votes count (`['arena']` by default in the service).
+ * @param opts.chunkVotes read the votes in chunks of about this many (0: one query; see
+ *   {@link boardBattleTypes}), so that on PGlite no single query holds the event loop for long.
+ * @param opts.onChunk called once per chunk of votes read (for tests).
  */
 export async function loadBoardInput(
   db: Kysely<Database>,
   sources: readonly string[],
+  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
   const [models, runs, battleRows] = await Promise.all([
     boardModels(db),
     latestFinishedRuns(db),
-    boardBattleTypes(db, sources),
+    boardBattleTypes(db, sources, opts),
   ]);
   const fromRuns = await itemScoresOfRuns(
     db,
