@@ -46,7 +46,7 @@ export interface Snapshot {
 }
 
 /** Votes read per chunk when loading the board's inputs (see {@link LeaderboardServiceOptions.inputChunkVotes}). */
-export const DEFAULT_INPUT_CHUNK_VOTES = 20_000;
+export const DEFAULT_INPUT_CHUNK_VOTES = 5_000;
 
 /** The title of the stored board chart. */
 export const BOARD_TITLE = 'ZhuJiu board';
@@ -67,7 +67,8 @@ export interface LeaderboardServiceOptions {
   /**
    * Read the votes in chunks of about this many when rebuilding (default {@link DEFAULT_INPUT_CHUNK_VOTES}; 0: one
    * query). On PGlite every query runs on the bot's thread: one aggregation over a million votes held the event
-   * loop for seconds, a chunk of this size takes tens of milliseconds.
+   * loop for seconds, a chunk of this size takes tens of milliseconds (the item scores
+   * are then read one model at a time too).
    */
   readonly inputChunkVotes?: number;
   /** Render the stored chart when computing inline (default true). */

@@ -25,7 +25,7 @@ export interface StoredBattleType {
  * pair and vote counts. Battles with no ability at all come back with `ability: null`. Ordered by ability
  * (nulls last), model A, model B, A wins, ties, B wins (the database's collation).
  *
- * With `opts.chunkVotes` > 0 and battle ids spanning more than that, the votes are read in keyset-paged chunks
+ * With `opts.chunkVotes` > 0 the votes are read in keyset-paged chunks
  * over battle id ranges of about that many live votes each (the range's width adapts to the votes the previous
  * chunk read; a battle is never split; each chunk is one short query, its battle types merged here), waiting a
  * turn of the event loop between chunks: on PGlite, whose queries run on the calling thread, no single step then
@@ -47,17 +47,17 @@ export async function boardBattleTypes(
     opts.onChunk?.();
     return battleTypesOneQuery(db, sources);
   }
-  // Battle ids bound the chunks (a battle is never split): a table whose battle ids span at most `chunk` is read
-  // in one query.
+  // Battle ids bound the chunks (a battle is never split). Small tables take the same queries (one chunk), so
+  // the queries' shapes never depend on how many votes are stored.
   const span = await sql<{ lo: string | null; hi: string | null }>`
     SELECT (SELECT min(id) FROM battles)::text AS lo, (SELECT max(id) FROM battles)::text AS hi`.execute(
     db,
   );
   const first = span.rows[0]?.lo;
   const last = span.rows[0]?.hi;
-  if (first == null || last == null || Number(last) - Number(first) < chunk) {
+  if (first == null || last == null) {
     opts.onChunk?.();
-    return battleTypesOneQuery(db, sources);
+    return [];
   }
   // Merge the chunks' types by (ability, left id, right id, l, e, r).
   const merged = new Map<
@@ -67,7 +67,8 @@ export async function boardBattleTypes(
   const end = Number(last);
   let lo = Number(first) - 1;
   // The width of a chunk in battle ids, adapted after each chunk so that a chunk reads about `chunk` votes.
-  let width = chunk;
+  // Starts small: the first chunk reads at most `chunk` votes when battles hold up to 8 votes.
+  let width = Math.max(1, Math.floor(chunk / 8));
   while (lo < end) {
     const hi = Math.min(end, lo + width);
     const r = await sql<{
@@ -115,25 +116,39 @@ export async function boardBattleTypes(
     if (lo < end) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (merged.size === 0) return [];
-  // Names and order from the database (its collation), over the few merged types.
+  // Names from the database, and the order of names and abilities in its collation (small queries); the
+  // merged types are sorted here as the single query's ORDER BY.
   const t = [...merged.values()];
-  const r = await sql<{
-    ab: string | null;
-    lm: string;
-    rm: string;
-    l: number;
-    e: number;
-    r: number;
-    n: string;
-  }>`
-    SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, t.n
-      FROM unnest(${t.map((x) => x.ab)}::text[], ${t.map((x) => x.lid)}::bigint[],
-                  ${t.map((x) => x.rid)}::bigint[], ${t.map((x) => x.l)}::bigint[],
-                  ${t.map((x) => x.e)}::bigint[], ${t.map((x) => x.r)}::bigint[],
-                  ${t.map((x) => x.n)}::bigint[]) AS t(ab, lid, rid, l, e, r, n)
-      JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
-     ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
-  return r.rows.map(toBattleType);
+  const ids = [...new Set(t.flatMap((x) => [x.lid, x.rid]))];
+  const names = await sql<{ id: string; name: string }>`
+    SELECT id::text AS id, name FROM models WHERE id = ANY(${ids}::bigint[]) ORDER BY name`.execute(
+    db,
+  );
+  const name = new Map(names.rows.map((x) => [x.id, x.name]));
+  const rank = new Map(names.rows.map((x, i) => [x.id, i]));
+  const abs = [...new Set(t.flatMap((x) => (x.ab === null ? [] : [x.ab])))];
+  const abOrder = await sql<{ a: string }>`
+    SELECT a FROM unnest(${abs}::text[]) AS a ORDER BY a`.execute(db);
+  const abRank = new Map(abOrder.rows.map((x, i) => [x.a, i]));
+  const ar = (x: { ab: string | null }) => (x.ab === null ? abs.length : abRank.get(x.ab)!);
+  t.sort(
+    (x, y) =>
+      ar(x) - ar(y) ||
+      rank.get(x.lid)! - rank.get(y.lid)! ||
+      rank.get(x.rid)! - rank.get(y.rid)! ||
+      x.l - y.l ||
+      x.e - y.e ||
+      x.r - y.r,
+  );
+  return t.map((x) => ({
+    ability: x.ab,
+    modelA: name.get(x.lid)!,
+    modelB: name.get(x.rid)!,
+    aWins: x.l,
+    ties: x.e,
+    bWins: x.r,
+    count: x.n,
+  }));
 }
 
 function toBattleType(x: {
@@ -230,6 +245,34 @@ export async function itemScoresOfRuns(
   runIds: readonly number[],
 ): Promise<StoredItemScore[]> {
   if (runIds.length === 0) return [];
+  return itemScoresQuery(db, runIds);
+}
+
+/**
+ * {@link itemScoresOfRuns} in one short query per model (the latest-run rule never looks across models), waiting
+ * a turn of the event loop between models; the same rows in the same order (by model id, item, method).
+ * @param runs the counted runs, in model-id order as {@link latestFinishedRuns} returns them.
+ */
+export async function itemScoresOfRunsByModel(
+  db: Conn,
+  runs: readonly { readonly runId: number; readonly model: string }[],
+): Promise<StoredItemScore[]> {
+  const out: StoredItemScore[] = [];
+  for (let i = 0; i < runs.length; ) {
+    let j = i + 1;
+    while (j < runs.length && runs[j]!.model === runs[i]!.model) j++;
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const s of await itemScoresQuery(
+      db,
+      runs.slice(i, j).map((r) => r.runId),
+    ))
+      out.push(s);
+    i = j;
+  }
+  return out;
+}
+
+async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<StoredItemScore[]> {
   const r = await sql<{
     model: string;
     dataset: string;

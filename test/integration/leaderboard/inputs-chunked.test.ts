@@ -1,8 +1,8 @@
 /**
  * Issue 11: the board's votes are read in keyset-paged chunks (so that on PGlite no single query holds the bot's
  * event loop for long). With a small chunk size the battle types and the whole board input come back identical
- * to the single query, read in more than one chunk; tables whose battle ids span less than a chunk are read in
- * one query.
+ * to the single query, read in more than one chunk; a table whose battle ids span less than a chunk is read in
+ * one chunk.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe.each(backends())('board inputs read in chunks (%s)', (backend) => {
     expect(chunks).toBeGreaterThan(1);
   });
 
-  it('reads a table whose battle ids span less than a chunk in one query', async () => {
+  it('reads a table whose battle ids span less than a chunk in one chunk', async () => {
     let chunks = 0;
     const r = await boardBattleTypes(db.db, ['arena'], {
       chunkVotes: 100_000,
