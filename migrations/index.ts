@@ -9,6 +9,7 @@ import * as m0003 from './0003_eval_runs.ts';
 import * as m0004 from './0004_leaderboard.ts';
 import * as m0005 from './0005_judge_scores.ts';
 import * as m0006 from './0006_live_battles.ts';
+import * as m0007 from './0007_arena_counts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_leaderboard': m0004,
   '0005_judge_scores': m0005,
   '0006_live_battles': m0006,
+  '0007_arena_counts': m0007,
 };

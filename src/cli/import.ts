@@ -105,6 +105,7 @@ export async function runImportBattles(
       file,
       ...(o.source ? { source: o.source } : {}),
       ...(o.ability ? { ability: o.ability } : {}),
+      exclusiveDb: rt.db.target.kind === 'pglite',
     });
     io.out(
       `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,

@@ -16,6 +16,7 @@ import type { LoadedConfig } from './loader.ts';
  * - `DATABASE_URL` without `ZHUJIU_VOTER_SECRET` (processes sharing a database must hash voter ids alike).
  * - `SLACK_BOT_TOKEN` in Socket Mode without `SLACK_APP_TOKEN`, or in HTTP mode without `SLACK_SIGNING_SECRET`.
  * - a model whose `api_key_env` names a variable that is unset or empty.
+ * - `judge.model` or `arena.ask.classifier_model` naming no OpenAI-compatible model of models.yaml.
  */
 export function startProblems(config: LoadedConfig): string[] {
   const { env, app } = config;
@@ -41,6 +42,31 @@ export function startProblems(config: LoadedConfig): string[] {
           'Set it, or use `mode: socket` with SLACK_APP_TOKEN.',
       );
     }
+  }
+  // Settings that name a model: it must be an OpenAI-compatible model of models.yaml (one that can be called).
+  const callable = config.models.filter((m) => m.provider === 'openai').map((m) => m.name);
+  const named: [string, readonly (string | number)[], string | null, string][] = [
+    [
+      'judge.model',
+      ['judge', 'model'],
+      app.judge.model,
+      'scoring datasets of /eval and `zhujiu eval`',
+    ],
+    [
+      'arena.ask.classifier_model',
+      ['arena', 'ask', 'classifier_model'],
+      app.arena.ask.classifier_model,
+      "the ability of /ask's untagged prompts",
+    ],
+  ];
+  for (const [key, path, name, what] of named) {
+    if (name === null || callable.includes(name)) continue;
+    const recorded = config.models.some((m) => m.name === name);
+    problems.push(
+      `${config.locate('default', path)} ${key}: "${name}" ${recorded ? 'is a recorded model, which cannot be called' : 'is not a model of config/models.yaml'}, ` +
+        `so ${what} cannot be judged. Name an OpenAI-compatible model of models.yaml ` +
+        `(configured: ${callable.join(', ') || 'none'}), or set it to null.`,
+    );
   }
   config.models.forEach((m, i) => {
     if (m.provider !== 'openai' || !m.api_key_env) return;

@@ -4,7 +4,10 @@
  * human form by default (pino-pretty: time, level, message, fields on one line) or as JSON lines for log
  * collectors, to stderr or to a file ({@link openLogDestination}; main.ts decides from LOG_FORMAT / LOG_FILE).
  */
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { AppError } from './errors.ts';
 
 export type { Logger } from 'pino';
 
@@ -52,11 +55,40 @@ export interface LogOutput {
 }
 
 /**
+ * Checks that the log file can be opened for appending (creating its folder), so a path that cannot work is one
+ * clear error at start instead of logs that silently go nowhere (pino opens its file later, off the call stack).
+ * @throws AppError `env_invalid` naming LOG_FILE, the path, the reason and the fix.
+ */
+export function checkLogFile(file: string): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    closeSync(openSync(file, 'a'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR'
+        ? 'it is a folder'
+        : code === 'ENOTDIR' || code === 'EEXIST'
+          ? 'part of its folder path is a file'
+          : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+            ? `no permission (${code})`
+            : (code ?? String(err));
+    throw new AppError(
+      'env_invalid',
+      `LOG_FILE: cannot open the log file ${file} (${why}); set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr`,
+      { cause: err },
+    );
+  }
+}
+
+/**
  * Opens the stream the logs go to. Writes are synchronous, so no line is lost when the process exits. pino-pretty
  * is loaded only here, so commands that never open a logger do not pay for it.
  * @example createLogger('info', await openLogDestination({ format: 'pretty', file: 'data/zhujiu.log' }))
+ * @throws AppError `env_invalid` when the file cannot be opened (see {@link checkLogFile}).
  */
 export async function openLogDestination(out: LogOutput): Promise<DestinationStream> {
+  if (out.file !== undefined) checkLogFile(out.file);
   if (out.format === 'json') {
     return out.file
       ? pino.destination({ dest: out.file, mkdir: true, sync: true })

@@ -285,6 +285,19 @@ export class EvalService {
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
       return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, req.surface ?? 'chat') };
     }
+    // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
+    const judgeName = this.#o.judge?.model;
+    if (
+      this.#hasScoring(req.suite) &&
+      judgeName &&
+      !this.#o.openJudge &&
+      !this.#o.config.models.some((m) => m.name === judgeName && m.provider === 'openai')
+    ) {
+      return {
+        ok: false,
+        reason: `Suite "${req.suite}" has scoring datasets, but judge.model "${judgeName}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (\`zhujiu config check\` names the line).`,
+      };
+    }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {

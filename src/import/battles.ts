@@ -37,6 +37,12 @@ export interface ImportBattlesOptions {
   readonly source?: string;
   readonly ability?: Ability;
   readonly at?: Date;
+  /**
+   * True when this process holds the database alone (the embedded PGlite folder): battle ids are then assigned by
+   * the import and drawn from the sequence only at its commit, so an aborted import uses up no battle numbers
+   * (see storage/battles `insertImportedBattles`).
+   */
+  readonly exclusiveDb?: boolean;
 }
 
 /** What an import did. */
@@ -216,7 +222,9 @@ export async function importBattles(
       choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
       original: r.winner,
     }));
-    const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at);
+    const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {
+      exclusive: opts.exclusiveDb === true,
+    });
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
   if (result.added > 0) await analyzeVoteTables(db);

@@ -66,7 +66,9 @@ export async function importGaokaoOutputs(
   } catch (err) {
     throw new AppError(
       'import_invalid',
-      `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
+      (err as NodeJS.ErrnoException).code === 'ENOTDIR'
+        ? `${opts.dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword); for an outputs file use --format alpaca_eval or --format jsonl`
+        : `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
       { cause: err },
     );
   }

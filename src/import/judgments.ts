@@ -57,6 +57,12 @@ export interface ImportJudgmentsResult {
   readonly overMax: readonly string[];
 }
 
+/** The file each `--format` reads in a folder, to name the right one when a folder holds the other kind. */
+const FOLDER_EXT = [
+  { format: 'gaokao', ext: '.json', what: 'GAOKAO-Bench judged result files' },
+  { format: 'alpaca_eval', ext: '.jsonl', what: 'AlpacaEval annotations' },
+] as const;
+
 async function listFiles(path: string, ext: string): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
   try {
@@ -83,9 +89,16 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
     );
   }
   if (files.length === 0) {
+    // A folder of the other format names the right --format (review #17).
+    const other = FOLDER_EXT.find((f) => f.ext !== ext);
+    const otherFiles = other
+      ? (await readdir(path).catch(() => [] as string[])).filter((n) => n.endsWith(other.ext))
+      : [];
     throw new AppError(
       'import_invalid',
-      `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
+      other && otherFiles.length > 0
+        ? `${path}: no *${ext} files in this folder, but ${otherFiles.length} *${other.ext} (${other.what}): use --format ${other.format}`
+        : `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
     );
   }
   return files;

@@ -3,6 +3,7 @@
  * `zhujiu import outputs`: recorded model outputs become stored responses (the cache an eval run and the arena
  * read). One transaction: a bad row fails the whole import and writes nothing; re-running adds nothing.
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, type Method, modelNameProblem } from '../config/schema.ts';
@@ -58,6 +59,14 @@ export async function importOutputs(
   const nameProblem = modelNameProblem(opts.model);
   if (nameProblem !== undefined) {
     throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
+  }
+  // A folder is a GAOKAO-Bench result folder more often than a mistake: say which flag reads it (review #17).
+  if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao ` +
+        `(\`zhujiu import outputs ${opts.file} --format gaokao --model ${opts.model}\`), else pass the outputs file itself`,
+    );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
   const parsed = parseRecordedOutputs(text, opts.file, format);

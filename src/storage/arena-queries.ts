@@ -39,7 +39,10 @@ export interface CandidateItem {
   readonly battles: number;
 }
 
-/** Items answered by both models (optionally of one ability), least battled first, then by id. */
+/**
+ * Items answered by both models (optionally of one ability), least battled first, then by id. The battle counts
+ * come from `item_battle_counts` (migration 0007, kept by triggers): one row per item, not one per battle.
+ */
 export async function candidateItemsForPair(
   db: Conn,
   modelA: number,
@@ -47,8 +50,8 @@ export async function candidateItemsForPair(
   ability?: string,
 ): Promise<CandidateItem[]> {
   const r = await sql<{ id: number; battles: number }>`
-    SELECT i.id, (SELECT count(*) FROM battles b WHERE b.item_id = i.id AND b.status <> 'void') AS battles
-      FROM items i
+    SELECT i.id, coalesce(c.battles, 0) AS battles
+      FROM items i LEFT JOIN item_battle_counts c ON c.item_id = i.id
      WHERE EXISTS (SELECT 1 FROM responses r WHERE r.item_id = i.id AND r.model_id = ${modelA})
        AND EXISTS (SELECT 1 FROM responses r WHERE r.item_id = i.id AND r.model_id = ${modelB})
        AND ${ability === undefined ? sql`true` : sql`i.ability = ${ability}`}

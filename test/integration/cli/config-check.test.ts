@@ -118,6 +118,21 @@ describe('config check = the start-up validation', () => {
       /models\.yaml:4:11 models\.1\.name: model "claude-2" is listed twice \(first at .*models\.yaml:2:11\)/,
     ],
     [
+      'judge.model naming no model of models.yaml',
+      { 'default.yaml': 'judge:\n  model: nosuchjudge\n' },
+      {},
+      /default\.yaml:2:10 judge\.model: "nosuchjudge" is not a model of config\/models\.yaml, so scoring datasets .* cannot be judged\. Name an OpenAI-compatible model of models\.yaml \(configured: none\), or set it to null\./,
+    ],
+    [
+      'arena.ask.classifier_model naming a recorded model',
+      {
+        'default.yaml': 'arena:\n  ask:\n    classifier_model: claude-2\n',
+        'models.yaml': 'models:\n  - name: claude-2\n    provider: recorded\n',
+      },
+      {},
+      /default\.yaml:3:23 arena\.ask\.classifier_model: "claude-2" is a recorded model, which cannot be called/,
+    ],
+    [
       'DATABASE_URL without ZHUJIU_VOTER_SECRET',
       {},
       { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },

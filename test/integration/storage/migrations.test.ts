@@ -5,6 +5,7 @@ import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 
 const TABLES = [
+  'arena_pair_load',
   'battle_audit',
   'battle_judgments',
   'battle_turns',
@@ -12,6 +13,7 @@ const TABLES = [
   'datasets',
   'eval_run_items',
   'eval_runs',
+  'item_battle_counts',
   'item_scores',
   'items',
   'judge_scores',
