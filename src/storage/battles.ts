@@ -260,10 +260,12 @@ export async function insertImportedBattles(
   ability: string | null,
   rows: readonly ImportedBattle[],
   at: Date,
+  signal?: AbortSignal,
 ): Promise<number> {
   let added = 0;
   const iso = at.toISOString();
   for (let i = 0; i < rows.length; i += 5000) {
+    signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + 5000);
     const res = await sql<{ n: number }>`
       WITH input AS (
