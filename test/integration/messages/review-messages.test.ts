@@ -2,13 +2,13 @@
  * The new-user review of 2026-11-30, part D/F/G: messages that name the fix on the surface they are read on, views
  * that honour their flags. Each numbered finding is kept as a case.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
-import { runCli } from '../../../src/cli/index.ts';
+import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
@@ -18,6 +18,7 @@ import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -274,5 +275,24 @@ describe('#17 a folder or a file of the other format names the right --format', 
     } finally {
       await d.destroy();
     }
+  });
+});
+
+describe('#9 README truth: every command and every shipped suite is in its table', () => {
+  it('the command table names each command; the suites table each config/suites/*.yaml', async () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| command | what it does |'));
+    const rows = table.slice(0, table.indexOf('\n\n'));
+    const program = buildProgram();
+    const names = program.commands.flatMap((c) =>
+      c.commands.length > 0 ? c.commands.map((s) => `${c.name()} ${s.name()}`) : [c.name()],
+    );
+    for (const n of names) expect(rows, n).toContain(`| \`${n}`);
+    const suites = readdirSync(join(PROJECT_ROOT, 'config', 'suites'))
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => f.replace(/\.yaml$/u, ''));
+    const suiteTable = readme.slice(readme.indexOf('| suite | what |'));
+    const suiteRows = suiteTable.slice(0, suiteTable.indexOf('\n\n'));
+    for (const s of suites) expect(suiteRows, s).toContain(`| \`${s}\` |`);
   });
 });
