@@ -116,6 +116,7 @@ export async function runImportBattles(
         signal,
         ...(o.source ? { source: o.source } : {}),
         ...(o.ability ? { ability: o.ability } : {}),
+        exclusiveDb: rt.db.target.kind === 'pglite',
       }),
     );
     if (!r) return;

@@ -39,6 +39,12 @@ export interface ImportBattlesOptions {
   readonly at?: Date;
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
+  /**
+   * True when this process holds the database alone (the embedded PGlite folder): battle ids are then assigned by
+   * the import and drawn from the sequence only at its commit, so an aborted import uses up no battle numbers
+   * (see storage/battles `insertImportedBattles`).
+   */
+  readonly exclusiveDb?: boolean;
 }
 
 /** What an import did. */
@@ -221,14 +227,10 @@ export async function importBattles(
       original: r.winner,
     }));
     opts.signal?.throwIfAborted();
-    const added = await insertImportedBattles(
-      trx,
-      source,
-      opts.ability ?? null,
-      battles,
-      at,
-      opts.signal,
-    );
+    const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {
+      exclusive: opts.exclusiveDb === true,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
