@@ -230,8 +230,7 @@ export async function importBattles(
     const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {
       exclusive: opts.exclusiveDb === true,
       ...(opts.signal ? { signal: opts.signal } : {}),
-    });
-    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
+    }); // (no abort check after this: insertImportedBattles ends by moving the id sequence, which no rollback undoes)
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
   if (result.added > 0) await analyzeVoteTables(db);
