@@ -6,19 +6,27 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AskService } from '../../../src/arena/ask.ts';
+import type { ArenaService } from '../../../src/arena/service.ts';
+import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
+import type { MessageContent } from '../../../src/chat/port.ts';
 import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
 import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
+import { systemClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
 import { importJudgments } from '../../../src/import/judgments.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
+import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { testConfig } from '../arena/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -294,5 +302,60 @@ describe('#9 README truth: every command and every shipped suite is in its table
     const suiteTable = readme.slice(readme.indexOf('| suite | what |'));
     const suiteRows = suiteTable.slice(0, suiteTable.indexOf('\n\n'));
     for (const s of suites) expect(suiteRows, s).toContain(`| \`${s}\` |`);
+  });
+});
+
+describe('#6 /models lists only the models that can battle; other names apart', () => {
+  it('an endpoint with no answers and no arena: true is named apart', async () => {
+    const d = await freshDb('pglite');
+    try {
+      const f = join(tmp, 'rec.jsonl');
+      writeFileSync(f, '{"item":"q1","prompt":"p1","output":"a1"}\n');
+      await importOutputs(d.db, { file: f, model: 'rec', format: 'jsonl' });
+      await ensureModels(d.db, ['deady', 'erry'], 'openai');
+      const config = testConfig();
+      const leaderboard = new LeaderboardService({
+        db: d.db,
+        clock: systemClock,
+        logger: silentLogger,
+        aggregation: config.aggregation,
+        includeSources: [],
+        compute: 'inline',
+        inlineChart: false,
+      });
+      const handler = createCommandHandler({
+        db: d.db,
+        arena: {} as ArenaService,
+        config,
+        logger: silentLogger,
+        leaderboard,
+        ask: { modelNames: ['livey'] } as unknown as AskService,
+      });
+      const replies: MessageContent[] = [];
+      await handler({
+        platform: 'shell',
+        eventId: 'e-models',
+        name: 'models',
+        args: {},
+        text: '',
+        user: { id: 'u1', roles: [] },
+        channelId: 'terminal',
+        reply: async (c) => {
+          replies.push(c);
+        },
+      });
+      await leaderboard.close();
+      expect(replies[0]?.text).toBe('2 models can battle');
+      expect(replies[0]?.table?.rows).toEqual([
+        ['livey', 'openai, live', '0'],
+        ['rec', 'recorded', '1'],
+      ]);
+      expect(replies[0]?.footer).toBe(
+        '2 more models cannot battle yet (deady, erry): no stored answers, and not `arena: true` in ' +
+          'config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+      );
+    } finally {
+      await d.destroy();
+    }
   });
 });
