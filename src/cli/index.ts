@@ -155,9 +155,9 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process)',
     )
-    .option('--no-connect', 'skip the database connection check')
+    .option('--no-connect', 'skip the database connection / data-folder lock check')
     .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
       await runConfigCheck(io, o);

@@ -2,6 +2,7 @@
  * The new-user review of 2026-11-30, part D/F/G: messages that name the fix on the surface they are read on, views
  * that honour their flags. Each numbered finding is kept as a case.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -356,6 +357,56 @@ describe('#6 /models lists only the models that can battle; other names apart', 
       );
     } finally {
       await d.destroy();
+    }
+  });
+});
+
+describe('#7 config check on PGlite checks the data-folder lock as its connection check', () => {
+  it('free, then held by another process (named), then skipped with --no-connect', async () => {
+    const dir = join(tmp, 'lockcheck', 'pg');
+    const env = { ZHUJIU_DATA_DIR: dir, ZHUJIU_CONFIG_DIR: '' };
+    await withEnv(env, async () => {
+      const free = await zhujiu('config', 'check');
+      expect(free.code, free.err).toBe(0);
+      expect(free.out).toContain(
+        `database: embedded PGlite in ${dir}, free (no other zhujiu process holds it`,
+      );
+    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout?.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (out.includes('locked')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      await withEnv(env, async () => {
+        const held = await zhujiu('config', 'check');
+        expect(held.code).toBe(1);
+        expect(held.err).toMatch(
+          new RegExp(
+            `^error \\[db_unavailable\\]: the embedded database in .* is in use by another zhujiu process \\(pid ${child.pid} on `,
+            'u',
+          ),
+        );
+        expect(held.out).not.toContain('config OK');
+        const skipped = await zhujiu('config', 'check', '--no-connect');
+        expect(skipped.code).toBe(0);
+        expect(skipped.out).toContain('lock not checked (--no-connect)');
+      });
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
