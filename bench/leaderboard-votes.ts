@@ -24,6 +24,10 @@
  * threads including the board worker), per rebuild.
  *
  *   npx tsx bench/leaderboard-votes.ts [--rate 200] [--seconds 10] [--only pglite|postgres] [--votes 0] [--chunk N]
+ *     [--compare] [--no-phase2]
+ *
+ * `--compare` also times the input load and phase 3 with `inputChunkVotes: 0` (one query, before issue 11) on
+ * the same data; `--no-phase2` skips phase 2.
  *
  * Postgres runs when TEST_DATABASE_URL or DATABASE_URL is set (a fresh database, dropped afterwards). The fake
  * Discord runs in this process, so its own work (parsing the chart uploads) is on the measured event loop too.
@@ -58,6 +62,8 @@ const { values } = parseArgs({
     only: { type: 'string' },
     votes: { type: 'string', default: '0' },
     chunk: { type: 'string' },
+    compare: { type: 'boolean', default: false },
+    'no-phase2': { type: 'boolean', default: false },
   },
 });
 const RATE = Number(values.rate);
@@ -212,12 +218,12 @@ async function run(label: string, d: Db): Promise<void> {
     `${label}: seeded in ${(seedMs / 1000).toFixed(1)} s; first snapshot built in ${first.buildMs.toFixed(0)} ms (${config.aggregation.bootstrap.toLocaleString('en')} bootstrap rounds, worker thread)`,
   );
 
-  {
-    // One rebuild's input load, alone.
+  // One rebuild's input load, alone (with --compare also as before issue 11: one query).
+  const inputAlone = async (chunkVotes: number) => {
     const eld1 = monitorEventLoopDelay({ resolution: 10 });
-    const chunkVotes = CHUNK ?? DEFAULT_INPUT_CHUNK_VOTES;
     let chunks = 0;
     eld1.enable();
+    const c0 = process.cpuUsage();
     const t = performance.now();
     const { summary } = await loadBoardInput(d.db, leaderboard.sources(), {
       chunkVotes,
@@ -226,11 +232,14 @@ async function run(label: string, d: Db): Promise<void> {
       },
     });
     const ms = performance.now() - t;
+    const c = process.cpuUsage(c0);
     eld1.disable();
     console.log(
-      `  input load alone: ${summary.votes.toLocaleString('en')} votes in ${summary.battles.toLocaleString('en')} battles, ${chunks} chunk(s) (chunkVotes ${chunkVotes}): ${ms.toFixed(0)} ms, event loop delay max ${f1(eld1.max / 1e6)} ms`,
+      `  input load alone, chunkVotes ${String(chunkVotes).padEnd(5)}: ${summary.votes.toLocaleString('en')} votes in ${summary.battles.toLocaleString('en')} battles, ${chunks} chunk(s): ${ms.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU, event loop delay max ${f1(eld1.max / 1e6)} ms`,
     );
-  }
+  };
+  await inputAlone(CHUNK ?? DEFAULT_INPUT_CHUNK_VOTES);
+  if (values.compare) await inputAlone(0);
 
   const committed = new Map<string, number>();
   const orig = bot.arena.onReaction.bind(bot.arena);
@@ -263,6 +272,7 @@ async function run(label: string, d: Db): Promise<void> {
   const phase = async (
     name: string,
     side: 'none' | 'leaderboard' | 'rebuild',
+    svc: LeaderboardService = leaderboard,
   ): Promise<{ p99: number }> => {
     const snaps0 = await snapshots();
     let active = true;
@@ -273,7 +283,7 @@ async function run(label: string, d: Db): Promise<void> {
     if (side === 'rebuild') {
       sideJobs.push(
         (async () => {
-          while (active) await bot.leaderboard.refresh();
+          while (active) await svc.refresh();
         })(),
       );
     }
@@ -336,8 +346,23 @@ async function run(label: string, d: Db): Promise<void> {
     return { p99 };
   };
   const base = await phase('1. votes only', 'none');
-  const withBoard = await phase('2. votes + /leaderboard every 1 s', 'leaderboard');
+  const withBoard = values['no-phase2']
+    ? { p99: Number.NaN }
+    : await phase('2. votes + /leaderboard every 1 s', 'leaderboard');
   const rebuild = await phase('3. votes + rebuilds back to back', 'rebuild');
+  if (values.compare) {
+    // The same phase with the inputs read in one query (before issue 11).
+    const before = new LeaderboardService({
+      db: d.db,
+      clock: systemClock,
+      logger: silentLogger,
+      includeSources: config.ratings.include_sources,
+      aggregation: config.aggregation,
+      inputChunkVotes: 0,
+    });
+    await phase('3b. same, inputs in one query', 'rebuild', before);
+    await before.close();
+  }
   console.log(
     `  vote p99: ${f1(base.p99)} ms alone, ${f1(withBoard.p99)} ms with /leaderboard, ${f1(rebuild.p99)} ms during rebuilds`,
   );
