@@ -366,7 +366,7 @@ export async function executeRun(
       record(itemId, {
         kind: 'failed',
         code: 'not_in_suite',
-        message: `item ${itemId} is planned in the run but no longer in suite ${run.suite} (the suite changed)`,
+        message: `planned in the run but no longer in suite ${run.suite} (the suite changed)`,
         latencyMs: 0,
       });
       return;
@@ -431,7 +431,7 @@ export async function executeRun(
         record(itemId, {
           kind: 'failed',
           code: 'judge_missing',
-          message: `judge ${judge.name} stored no grade for item ${itemId}`,
+          message: `judge ${judge.name} stored no grade for this item`,
           latencyMs: res.latencyMs,
         });
         return;
