@@ -11,7 +11,7 @@
 
 import { AppError } from '../core/errors.ts';
 import type { Runtime } from '../main.ts';
-import type { CliIo } from './io.ts';
+import { type CliIo, requestExit } from './io.ts';
 
 /** Flags of `zhujiu eval`. */
 export interface EvalOptions {
@@ -121,7 +121,10 @@ export class BarLogGate {
 
 /**
  * Runs `zhujiu eval`.
- * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active).
+ * Exit status (through `process.exitCode`): 130 after Ctrl-C (the run stays to resume), 1 when the run failed, was
+ * cancelled, or every item failed (the last line on stderr says which), else 0.
+ * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
+ *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
@@ -203,13 +206,31 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     }
     if (outcome === 'stopped') {
       io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
-      process.exitCode = 130;
+      requestExit(130);
       return;
     }
     const s = await runSummary(rt.db.db, runId);
     if (!s) throw new AppError('not_found', `run #${runId} vanished`);
+    // A run that failed, was cancelled, or scored nothing because every item failed is an error for scripts
+    // (exit 1), said on the last line (stderr) after the summary.
+    const scored = s.datasets.reduce((a, d) => a + d.n, 0);
+    const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
+    const verdict =
+      s.run.status === 'failed'
+        ? `error: run #${runId} failed${s.run.error ? `: ${s.run.error.split('\n')[0]}` : ''}`
+        : s.run.status === 'cancelled'
+          ? `error: run #${runId} was cancelled before it finished`
+          : scored === 0 && failedItems > 0
+            ? `error: run #${runId}: every item failed (${failedItems} of ${failedItems}), nothing was scored; see the failures above`
+            : undefined;
+    const finish = () => {
+      if (verdict === undefined) return;
+      io.err(verdict);
+      requestExit(1);
+    };
     if (o.json) {
       io.out(JSON.stringify(summaryJson(s)));
+      finish();
       return;
     }
     io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${s.run.status}`);
@@ -232,6 +253,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
     for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
+    finish();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
