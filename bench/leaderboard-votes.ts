@@ -15,7 +15,19 @@
  * 4 datasets × 500 item scores and 20,000 one-vote battles in 7 abilities, with the product's default
  * `aggregation.bootstrap` rounds, in the board worker thread.
  *
- *   npx tsx bench/leaderboard-votes.ts [--rate 200] [--seconds 10] [--only pglite|postgres]
+ * With `--votes N`, N more votes are stored before the bot starts (N/4 closed arena battles of the board's models
+ * with 4 votes each, inserted in bulk by SQL) so that each rebuild reads the board's inputs from a large vote
+ * table; `--chunk N` sets `inputChunkVotes` of the board service (0: the inputs' votes in one query, as before
+ * issue 11; default: the product's default). Before the phases, one rebuild's input load (`loadBoardInput`) is
+ * timed alone (wall, event-loop delay max). For phase 3 it also prints the main thread's busy time
+ * (performance.eventLoopUtilization, the bot's own thread only) and the process CPU time (process.cpuUsage, all
+ * threads including the board worker), per rebuild.
+ *
+ *   npx tsx bench/leaderboard-votes.ts [--rate 200] [--seconds 10] [--only pglite|postgres] [--votes 0] [--chunk N]
+ *     [--compare] [--no-phase2]
+ *
+ * `--compare` also times the input load and phase 3 with `inputChunkVotes: 0` (one query, before issue 11) on
+ * the same data; `--no-phase2` skips phase 2.
  *
  * Postgres runs when TEST_DATABASE_URL or DATABASE_URL is set (a fresh database, dropped afterwards). The fake
  * Discord runs in this process, so its own work (parsing the chart uploads) is on the measured event loop too.
@@ -26,6 +38,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { BotService } from '../src/bot/service.ts';
 import { DiscordAdapter } from '../src/chat/discord/adapter.ts';
@@ -33,6 +46,8 @@ import type { ReactionEvent } from '../src/chat/port.ts';
 import { appConfigSchema } from '../src/config/schema.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { silentLogger } from '../src/core/logger.ts';
+import { loadBoardInput } from '../src/leaderboard/inputs.ts';
+import { DEFAULT_INPUT_CHUNK_VOTES, LeaderboardService } from '../src/leaderboard/service.ts';
 import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
 import { ensureDataset, ensureItems } from '../src/storage/items.ts';
 import { ensureModels } from '../src/storage/models.ts';
@@ -45,10 +60,16 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '10' },
     only: { type: 'string' },
+    votes: { type: 'string', default: '0' },
+    chunk: { type: 'string' },
+    compare: { type: 'boolean', default: false },
+    'no-phase2': { type: 'boolean', default: false },
   },
 });
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
+const EXTRA_VOTES = Number(values.votes);
+const CHUNK = values.chunk === undefined ? undefined : Number(values.chunk);
 const BATTLES = 20;
 const EMOJI = ['⬅️', '🟰', '➡️'] as const;
 const ABILITIES = [
@@ -120,6 +141,29 @@ async function seed(d: Db): Promise<void> {
   }
   for (const [i, ability] of ABILITIES.entries())
     await addBattles(d.db, 'arena', ability, battles[i]!, `seed-${ability}-`);
+  // `--votes`: a large vote table, in steps of 50,000 battles.
+  const nb = Math.floor(EXTRA_VOTES / 4);
+  for (let g0 = 0; g0 < nb; g0 += 50_000) {
+    const g1 = Math.min(nb, g0 + 50_000) - 1;
+    await sql`
+      INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
+      SELECT (${[...ABILITIES]}::text[])[1 + g % 7], m[1 + g % 10], m[1 + (g % 10 + 1 + (g * 7) % 9) % 10],
+             'arena', 'bulk-' || g, 'closed', now(), now()
+        FROM generate_series(${g0}::int, ${g1}::int) g,
+             (SELECT array_agg(id ORDER BY name) AS m FROM models WHERE name LIKE 'board-model-%') mm`.execute(
+      d.db,
+    );
+    await sql`
+      INSERT INTO votes (battle_id, voter_hash, choice, last_event_at)
+      SELECT b.id, 'bulk-voter-' || k, (ARRAY['left','equal','right'])[1 + ((b.id * 31 + k * 17) % 3)::int], now()
+        FROM battles b, generate_series(1, 4) k
+       WHERE b.import_key IN (SELECT 'bulk-' || g FROM generate_series(${g0}::int, ${g1}::int) g)
+         AND b.source = 'arena'`.execute(d.db);
+  }
+  if (nb > 0) {
+    await sql`ANALYZE battles`.execute(d.db);
+    await sql`ANALYZE votes`.execute(d.db);
+  }
 }
 
 function pct(xs: readonly number[], q: number): number {
@@ -143,7 +187,16 @@ async function run(label: string, d: Db): Promise<void> {
   });
   // No timed refresh: rebuilds start only from `/leaderboard` (phase 2) or the loop (phase 3).
   const config = appConfigSchema.parse({ leaderboard: { refresh_seconds: 0 } });
+  const leaderboard = new LeaderboardService({
+    db: d.db,
+    clock: systemClock,
+    logger: silentLogger,
+    includeSources: config.ratings.include_sources,
+    aggregation: config.aggregation,
+    ...(CHUNK !== undefined ? { inputChunkVotes: CHUNK } : {}),
+  });
   const bot = new BotService({
+    leaderboard,
     db: d.db,
     config,
     platforms: [adapter],
@@ -164,6 +217,29 @@ async function run(label: string, d: Db): Promise<void> {
   console.log(
     `${label}: seeded in ${(seedMs / 1000).toFixed(1)} s; first snapshot built in ${first.buildMs.toFixed(0)} ms (${config.aggregation.bootstrap.toLocaleString('en')} bootstrap rounds, worker thread)`,
   );
+
+  // One rebuild's input load, alone (with --compare also as before issue 11: one query).
+  const inputAlone = async (chunkVotes: number) => {
+    const eld1 = monitorEventLoopDelay({ resolution: 10 });
+    let chunks = 0;
+    eld1.enable();
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    const { summary } = await loadBoardInput(d.db, leaderboard.sources(), {
+      chunkVotes,
+      onChunk: () => {
+        chunks++;
+      },
+    });
+    const ms = performance.now() - t;
+    const c = process.cpuUsage(c0);
+    eld1.disable();
+    console.log(
+      `  input load alone, chunkVotes ${String(chunkVotes).padEnd(5)}: ${summary.votes.toLocaleString('en')} votes in ${summary.battles.toLocaleString('en')} battles, ${chunks} chunk(s): ${ms.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU, event loop delay max ${f1(eld1.max / 1e6)} ms`,
+    );
+  };
+  await inputAlone(CHUNK ?? DEFAULT_INPUT_CHUNK_VOTES);
+  if (values.compare) await inputAlone(0);
 
   const committed = new Map<string, number>();
   const orig = bot.arena.onReaction.bind(bot.arena);
@@ -196,6 +272,7 @@ async function run(label: string, d: Db): Promise<void> {
   const phase = async (
     name: string,
     side: 'none' | 'leaderboard' | 'rebuild',
+    svc: LeaderboardService = leaderboard,
   ): Promise<{ p99: number }> => {
     const snaps0 = await snapshots();
     let active = true;
@@ -206,7 +283,7 @@ async function run(label: string, d: Db): Promise<void> {
     if (side === 'rebuild') {
       sideJobs.push(
         (async () => {
-          while (active) await bot.leaderboard.refresh();
+          while (active) await svc.refresh();
         })(),
       );
     }
@@ -235,6 +312,8 @@ async function run(label: string, d: Db): Promise<void> {
     }
     eld.reset();
     eld.enable();
+    const elu0 = performance.eventLoopUtilization();
+    const cpu0 = process.cpuUsage();
     const sent: [number, number][] = [];
     const n = RATE * SECONDS;
     const start = performance.now();
@@ -248,6 +327,8 @@ async function run(label: string, d: Db): Promise<void> {
     while (sent.some(([s]) => !committed.has(`${session()}${s}`)) && Date.now() < end)
       await new Promise((r) => setTimeout(r, 5));
     eld.disable();
+    const elu = performance.eventLoopUtilization(elu0);
+    const cpu = process.cpuUsage(cpu0);
     active = false;
     await Promise.all(sideJobs);
     const lat = sent.map(([s, t]) => (committed.get(`${session()}${s}`) ?? Number.NaN) - t);
@@ -257,17 +338,41 @@ async function run(label: string, d: Db): Promise<void> {
       `  ${name.padEnd(34)} votes ${n} at ${RATE}/s: dispatch→commit p50 ${f1(pct(lat, 0.5))} ms, p99 ${f1(p99)} ms, max ${f1(Math.max(...lat))} ms | event loop delay p99 ${f1(eld.percentile(99) / 1e6)} ms, max ${f1(eld.max / 1e6)} ms | snapshots built ${built}` +
         (side === 'leaderboard'
           ? ` | /leaderboard ×${asked}: reply p50 ${f1(pct(replies, 0.5))} ms, max ${f1(Math.max(...replies))} ms, from a stored snapshot ${fromSnapshot}/${asked}`
+          : '') +
+        (side === 'rebuild'
+          ? `\n  ${''.padEnd(34)} main thread busy ${(elu.active / 1000).toFixed(2)} s of ${(elu.idle / 1000 + elu.active / 1000).toFixed(2)} s (${(elu.active / Math.max(1, built)) | 0} ms per rebuild incl. votes); process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (all threads)`
           : ''),
     );
     return { p99 };
   };
   const base = await phase('1. votes only', 'none');
-  const withBoard = await phase('2. votes + /leaderboard every 1 s', 'leaderboard');
+  const withBoard = values['no-phase2']
+    ? { p99: Number.NaN }
+    : await phase('2. votes + /leaderboard every 1 s', 'leaderboard');
   const rebuild = await phase('3. votes + rebuilds back to back', 'rebuild');
+  if (values.compare) {
+    // The same phase with the inputs read in one query (before issue 11).
+    const before = new LeaderboardService({
+      db: d.db,
+      clock: systemClock,
+      logger: silentLogger,
+      includeSources: config.ratings.include_sources,
+      aggregation: config.aggregation,
+      inputChunkVotes: 0,
+    });
+    await phase('3b. same, inputs in one query', 'rebuild', before);
+    await before.close();
+  }
   console.log(
     `  vote p99: ${f1(base.p99)} ms alone, ${f1(withBoard.p99)} ms with /leaderboard, ${f1(rebuild.p99)} ms during rebuilds`,
   );
   await bot.stop();
+  await leaderboard.close();
+  console.log(
+    `  load average at the end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   await fake.close();
 }
 
@@ -275,7 +380,9 @@ async function main(): Promise<void> {
   console.log(
     `bench/leaderboard-votes: machine ${cpus().length} cores, load average ${loadavg()
       .map((x) => x.toFixed(1))
-      .join(' ')}; ${RATE} votes/s for ${SECONDS} s per phase`,
+      .join(
+        ' ',
+      )}; ${RATE} votes/s for ${SECONDS} s per phase; ${EXTRA_VOTES.toLocaleString('en')} extra stored votes; chunkVotes ${CHUNK ?? `${DEFAULT_INPUT_CHUNK_VOTES} (default)`}`,
   );
   if (values.only !== 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-'));

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { DestinationStream } from 'pino';
 import type { LiveModel } from './arena/ask.ts';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
@@ -48,6 +49,11 @@ export interface RuntimeOptions extends LoadOptions {
    * otherwise.
    */
   readonly terminalChat?: boolean;
+  /**
+   * Wraps the log destination (e.g. `zhujiu eval` clears its progress bar before a log line and keeps the
+   * per-request failures it summarises at the end off the terminal). `toTerminal`: the logs go to stderr, not a file.
+   */
+  readonly wrapLogs?: (dest: DestinationStream, toTerminal: boolean) => DestinationStream;
 }
 
 /**
@@ -76,7 +82,13 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
     opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
   const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
   const output = logOutput(config, terminalChat);
-  const logger = opts.logger ?? createLogger(level, await openLogDestination(output));
+  const dest = opts.logger ? undefined : await openLogDestination(output);
+  const logger =
+    opts.logger ??
+    createLogger(
+      level,
+      opts.wrapLogs && dest ? opts.wrapLogs(dest, output.file === undefined) : dest,
+    );
   const logFile = opts.logger ? undefined : output.file;
   const url = config.env.DATABASE_URL;
   const db = await openDb(

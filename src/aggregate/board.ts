@@ -371,7 +371,8 @@ function byMethodAbility<T>(
  *   battle types (the sources the caller selected).
  * @param rng seeded randomness for the paired bootstrap (`createRng(aggregation.seed)`).
  * @param opts `minVotes` (docs §4), `rounds` (0 = no interval), interval quantiles (default 2.5 % / 97.5 %).
- * @returns rows ranked by final score; every score on the ten-point scale; empty cells null.
+ * @returns rows ranked by final score (only rows with every method the board has; the others follow, unranked,
+ *   by final); every score on the ten-point scale; empty cells null.
  * @throws RangeError for negative or non-integer rounds, or a dataset whose score array has the wrong length or
  *   a score outside [0, 10].
  *
@@ -461,16 +462,25 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   );
   const point = aggregatePass(M, dense, pointDs, comp.score, true);
 
-  // Ranking by final score (ties share a rank), then the paired bootstrap.
+  // Ranking (docs §5): only rows whose final combines every method the board has are ranked, by final score (ties
+  // share a rank); a row missing a method has a final made of other methods (a mean where a method cannot be
+  // normalised), not comparable with theirs: it follows them unranked, by final. Then the paired bootstrap.
+  const boardMethods = BOARD_METHODS.map((_, i) =>
+    models.some((_, m) => !Number.isNaN(point.methods[i * M + m]!)),
+  );
+  const ranked = (m: number): boolean =>
+    !Number.isNaN(point.final[m]!) &&
+    BOARD_METHODS.every((_, i) => !boardMethods[i] || !Number.isNaN(point.methods[i * M + m]!));
+  const tier = (m: number): number => (ranked(m) ? 0 : Number.isNaN(point.final[m]!) ? 2 : 1);
   const order = models
     .map((_, m) => m)
     .sort((x, y) => {
+      const tx = tier(x);
+      const ty = tier(y);
+      if (tx !== ty) return tx - ty;
       const fx = point.final[x]!;
       const fy = point.final[y]!;
-      const nx = Number.isNaN(fx);
-      const ny = Number.isNaN(fy);
-      if (nx !== ny) return nx ? 1 : -1;
-      if (!nx && fx !== fy) return fy - fx;
+      if (tx < 2 && fx !== fy) return fy - fx;
       return models[x]!.localeCompare(models[y]!);
     });
   const finals = new Float64Array(rounds * M);
@@ -540,7 +550,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   }
   const rankOf = new Int32Array(M).fill(0);
   order.forEach((m, pos) => {
-    if (Number.isNaN(point.final[m]!)) return;
+    if (!ranked(m)) return;
     const prev = pos > 0 ? order[pos - 1]! : -1;
     rankOf[m] = prev >= 0 && point.final[prev] === point.final[m] ? rankOf[prev]! : pos + 1;
   });
@@ -556,12 +566,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     }
     const next = order[pos + 1];
     let separated: boolean | null = null;
-    if (
-      rounds > 0 &&
-      next !== undefined &&
-      !Number.isNaN(point.final[m]!) &&
-      !Number.isNaN(point.final[next]!)
-    ) {
+    if (rounds > 0 && next !== undefined && ranked(m) && ranked(next)) {
       let wrongSide = 0;
       let k = 0;
       for (let r = 0; r < rounds; r++) {
@@ -586,7 +591,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     const final = nullable(point.final[m]!);
     return {
       model: models[m]!,
-      rank: final === null ? null : rankOf[m]!,
+      rank: ranked(m) ? rankOf[m]! : null,
       final,
       finalLo: final === null ? null : nullable(lo[m]!),
       finalHi: final === null ? null : nullable(hi[m]!),

@@ -90,7 +90,11 @@ export type MethodAbilityTable = Readonly<
 /** One row of the board. Every score is on the ten-point scale. */
 export interface BoardRow {
   readonly model: string;
-  /** 1 + number of models with a strictly higher final score; null without a final score. */
+  /**
+   * 1 + number of ranked models with a strictly higher final score. Null (unranked) without a final score, or when
+   * the row lacks a method that another row of the board has: its final then combines other methods than theirs
+   * and is not comparable (docs/scoring.md §5); such rows follow the ranked ones.
+   */
   readonly rank: number | null;
   /** Mean of the (min–max normalised, × 10) method scores present; null when the model has no method. */
   readonly final: number | null;
@@ -115,7 +119,7 @@ export interface BoardRow {
   readonly votes: number;
   /**
    * Whether this row's final score is separated from the next row's (the paired bootstrap difference excludes 0
-   * at the 95 % level); null for the last ranked row or without bootstrap.
+   * at the 95 % level); null for the last ranked row, an unranked row, or without bootstrap.
    */
   readonly separatedFromNext: boolean | null;
 }
@@ -159,7 +163,7 @@ export interface DatasetEntry {
 
 /** The computed board. */
 export interface Board {
-  /** Rows by rank (unranked rows last, by name). */
+  /** Rows by rank; then unranked rows with a final (a method missing, see `BoardRow.rank`) by final; then by name. */
   readonly rows: readonly BoardRow[];
   /** Methods whose min–max normalisation was undefined (fewer than two models, or max = min): shown as means. */
   readonly unnormalized: readonly BoardMethod[];

@@ -2,7 +2,8 @@
  * @module cli/config-check
  * `zhujiu config check`: the validation `bot` and `worker` run at start, and nothing else: the files' schemas
  * (config/loader.ts) and the start-up checks (config/start-checks.ts) through the same functions, then a
- * connection check of the database the start would open (skipped with `--no-connect`), then a summary.
+ * connection check of the database the start would open (skipped with `--no-connect`): Postgres is connected to;
+ * embedded PGlite has its data-folder lock checked (free, or held by a named process), then a summary.
  */
 import { loadConfig } from '../config/loader.ts';
 import { assertStartable } from '../config/start-checks.ts';
@@ -17,14 +18,24 @@ export interface ConfigCheckOptions {
 /**
  * Runs `zhujiu config check`.
  * @throws AppError `config_invalid` / `env_invalid` naming the file, line and fix; `db_unavailable` when
- *   `DATABASE_URL` cannot be reached (unless `--no-connect`).
+ *   `DATABASE_URL` cannot be reached, or the PGlite data folder is held by another process, naming it (unless
+ *   `--no-connect`).
  */
 export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Promise<void> {
   const c = loadConfig();
   assertStartable(c);
   let database: string;
   if (!c.env.DATABASE_URL) {
-    database = `embedded PGlite in ${c.dataDir} (opened at start; one process at a time)`;
+    if (o.connect === false) {
+      database = `embedded PGlite in ${c.dataDir}, lock not checked (--no-connect)`;
+    } else {
+      // The embedded database's "connection" check: is its folder free for this process (one at a time)? Take
+      // the lock and give it back at once; a holder is named (pid, host, since) with what to do.
+      const { lockDataDir } = await import('../storage/data-dir-lock.ts');
+      const release = await lockDataDir(c.dataDir);
+      release();
+      database = `embedded PGlite in ${c.dataDir}, free (no other zhujiu process holds it; one process at a time)`;
+    }
   } else if (o.connect === false) {
     database = 'Postgres (DATABASE_URL), connection not checked (--no-connect)';
   } else {

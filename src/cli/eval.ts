@@ -11,7 +11,7 @@
 
 import { AppError } from '../core/errors.ts';
 import type { Runtime } from '../main.ts';
-import type { CliIo } from './io.ts';
+import { type CliIo, requestExit } from './io.ts';
 
 /** Flags of `zhujiu eval`. */
 export interface EvalOptions {
@@ -61,15 +61,80 @@ export async function runEvalCancel(
 }
 
 /**
+ * The progress bar's line: `run #N [████░░] 3/20 items | 0 failed | 12s left`; until the datasets are loaded the
+ * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0 (review #27).
+ */
+export async function progressFormat(
+  runId: number,
+): Promise<import('cli-progress').GenericFormatter> {
+  const { Format } = await import('cli-progress');
+  const barFormat = `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`;
+  return (opts, params, payload) =>
+    params.total > 0
+      ? Format.Formatter({ ...opts, format: barFormat }, params, payload)
+      : `run #${runId} preparing… (loading the datasets)`;
+}
+
+/** The part of a progress bar the log gate needs (cli-progress's SingleBar). */
+interface Redrawable {
+  render(forceRendering?: boolean): void;
+}
+
+/**
+ * Keeps logs from overwriting the progress bar (review #27): while a bar is shown, a log line first clears the
+ * bar's line and the bar is drawn again after it; the per-request failure warnings ("request failed: …", one per
+ * item) are counted instead of printed, since the summary names each cause once with its items. With LOG_LEVEL
+ * set or logs going to a file, every line is written as usual.
+ */
+export class BarLogGate {
+  /** The bar being shown, if any. */
+  bar: Redrawable | undefined;
+  /** Per-request failure lines kept off the terminal. */
+  held = 0;
+  readonly #stream: NodeJS.WritableStream;
+  readonly #hideRequestFailures: boolean;
+
+  constructor(stream: NodeJS.WritableStream, hideRequestFailures: boolean) {
+    this.#stream = stream;
+    this.#hideRequestFailures = hideRequestFailures;
+  }
+
+  /** The wrapper {@link openRuntime} applies to the log destination. */
+  wrap = <D extends { write(s: string): unknown }>(dest: D, toTerminal: boolean): D => {
+    if (!toTerminal) return dest;
+    const write = (s: string): unknown => {
+      if (this.#hideRequestFailures && /request failed: /u.test(s) && !/"level":50/u.test(s)) {
+        this.held += 1;
+        return true;
+      }
+      if (!this.bar) return dest.write(s);
+      this.#stream.write('\r\u001b[2K'); // clear the bar's line
+      const r = dest.write(s);
+      this.bar.render(true);
+      return r;
+    };
+    return new Proxy(dest, {
+      get: (t, k) => (k === 'write' ? write : Reflect.get(t, k)),
+    });
+  };
+}
+
+/**
  * Runs `zhujiu eval`.
- * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active).
+ * Exit status (through `process.exitCode`): 130 after Ctrl-C (the run stays to resume), 1 when the run failed, was
+ * cancelled, or every item failed (the last line on stderr says which), else 0.
+ * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
+ *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
   const { runSummary, summaryJson, formatDuration, failureLine } = await import(
     '../eval/summary.ts'
   );
-  const rt = deps.rt ?? (await openRuntime({ quiet: true }));
+  const tty = deps.tty ?? Boolean(process.stderr.isTTY);
+  // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
+  const gate = new BarLogGate(process.stderr, !process.env.LOG_LEVEL);
+  const rt = deps.rt ?? (await openRuntime({ quiet: true, wrapLogs: gate.wrap }));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
   const stop = new AbortController();
@@ -100,7 +165,6 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       io.err(`resuming run #${runId} (left ${started.run.status} by a process that stopped)`);
     }
 
-    const tty = deps.tty ?? Boolean(process.stderr.isTTY);
     const t0 = performance.now();
     let bar: import('cli-progress').SingleBar | undefined;
     let lastLine = 0;
@@ -120,28 +184,53 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       const { SingleBar, Presets } = await import('cli-progress');
       bar = new SingleBar(
         {
-          format: `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`,
+          format: await progressFormat(runId),
           stream: process.stderr,
           hideCursor: true,
         },
         Presets.shades_classic,
       );
       bar.start(0, 0, { failed: 0 });
+      gate.bar = bar;
     }
-    const outcome = await evals.execute(runId, {
-      signal: stop.signal,
-      onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
-    });
-    bar?.stop();
+    let outcome: Awaited<ReturnType<typeof evals.execute>>;
+    try {
+      outcome = await evals.execute(runId, {
+        signal: stop.signal,
+        onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
+      });
+    } finally {
+      // The bar ends before any other line (Ctrl-C's "stopped", the summary, an error).
+      gate.bar = undefined;
+      bar?.stop();
+    }
     if (outcome === 'stopped') {
       io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
-      process.exitCode = 130;
+      requestExit(130);
       return;
     }
     const s = await runSummary(rt.db.db, runId);
     if (!s) throw new AppError('not_found', `run #${runId} vanished`);
+    // A run that failed, was cancelled, or scored nothing because every item failed is an error for scripts
+    // (exit 1), said on the last line (stderr) after the summary.
+    const scored = s.datasets.reduce((a, d) => a + d.n, 0);
+    const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
+    const verdict =
+      s.run.status === 'failed'
+        ? `error: run #${runId} failed${s.run.error ? `: ${s.run.error.split('\n')[0]}` : ''}`
+        : s.run.status === 'cancelled'
+          ? `error: run #${runId} was cancelled before it finished`
+          : scored === 0 && failedItems > 0
+            ? `error: run #${runId}: every item failed (${failedItems} of ${failedItems}), nothing was scored; see the failures above`
+            : undefined;
+    const finish = () => {
+      if (verdict === undefined) return;
+      io.err(verdict);
+      requestExit(1);
+    };
     if (o.json) {
       io.out(JSON.stringify(summaryJson(s)));
+      finish();
       return;
     }
     io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${s.run.status}`);
@@ -164,6 +253,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
     for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
+    finish();
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -34,7 +34,7 @@ import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
-import { type CliIo, defaultIo } from './io.ts';
+import { type CliIo, defaultIo, takeRequestedExit } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
@@ -155,9 +155,9 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process)',
     )
-    .option('--no-connect', 'skip the database connection check')
+    .option('--no-connect', 'skip the database connection / data-folder lock check')
     .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
       await runConfigCheck(io, o);
@@ -403,9 +403,14 @@ export function buildProgram(io: CliIo = defaultIo): Command {
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   const program = buildProgram(io);
   try {
+    takeRequestedExit();
     await program.parseAsync(argv as string[]);
-    return 0;
+    // A command that ends normally may ask for a status (130 after Ctrl-C, 1 when its work failed).
+    const code = takeRequestedExit() ?? 0;
+    process.exitCode = code;
+    return code;
   } catch (err) {
+    takeRequestedExit();
     let code = 1;
     if (err instanceof CommanderError) {
       code = err.exitCode === 0 ? 0 : 2;

@@ -8,7 +8,8 @@ import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import { openRuntime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
-import type { CliIo } from './io.ts';
+import { runInterruptible } from './interrupt.ts';
+import { type CliIo, requestExit } from './io.ts';
 
 const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
 
@@ -82,7 +83,10 @@ export async function runImportJudgments(
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
-    const r = await importJudgments(rt.db.db, { path, format: o.format, judge: o.judge });
+    const r = await runInterruptible(io, 'imported', (signal) =>
+      importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal }),
+    );
+    if (!r) return;
     io.out(
       `imported ${r.rows} judge ${r.rows === 1 ? 'score' : 'scores'} by ${o.judge} for ${r.models.join(', ')} ` +
         `from ${r.files} ${r.files === 1 ? 'file' : 'files'} (${r.judged} judged, ${r.failed} judge failures; ` +
@@ -140,7 +144,8 @@ export function judgeFailureLines(
 
 /**
  * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
- * "n of m judged", the failures (retryable by running again) and the unanswered items.
+ * "n of m judged", the failures (retryable by running again) and the unanswered items. Exit status (through
+ * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
  */
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
@@ -177,11 +182,21 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
     }
     if (stop.signal.aborted) {
       io.err('stopped: what was judged is kept; run the same command again to judge the rest');
-      process.exitCode = 130;
+      requestExit(130);
       return;
     }
     if (results.some((r) => r.failed > 0)) {
       io.out('judge failures are not scores; run the same command again to retry only them');
+    }
+    // Nothing judged and every item a judge failure: an error for scripts (exit 1), said on the last line.
+    const judged = results.reduce((a, r) => a + r.judged, 0);
+    const failed = results.reduce((a, r) => a + r.failed, 0);
+    if (judged === 0 && failed > 0) {
+      io.err(
+        `error: every item failed to be judged (${failed} of ${failed}); nothing was judged. Check the judge ${o.judge} ` +
+          '(the failures above say why), then run the same command again',
+      );
+      requestExit(1);
     }
   } finally {
     process.off('SIGINT', onSignal);

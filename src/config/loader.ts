@@ -5,8 +5,8 @@
  * that reads `process.env`. The returned config is deeply frozen.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
+import { join, resolve } from 'node:path';
+import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
@@ -41,7 +41,7 @@ export interface LoadedConfig {
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
   readonly datasetsCacheDir: string;
   /**
-   * Where a key is written: `file:line:col` (relative to the working directory) for a path that exists in
+   * Where a key is written: `file:line:col` (the full path of the file) for a path that exists in
    * `config/default.yaml` (`'default'`) or `config/models.yaml` (`'models'`), else the file name (or
    * `(defaults)` when the file does not exist).
    */
@@ -57,9 +57,38 @@ export interface LoadOptions {
   readonly cwd?: string;
 }
 
+/** A config file as messages name it: its full path (review #19: a relative `default.yaml:15:17` hid which folder). */
 function display(file: string, cwd: string): string {
-  const rel = relative(cwd, file);
-  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+  return resolve(cwd, file);
+}
+
+/** Type names in words, for "expected a number, e.g. 8080". */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  number: 'a number',
+  int: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping (key: value lines)',
+};
+
+/** What a YAML value is, in words ("text \"abc\"", "a list", "nothing"). */
+function describeValue(v: unknown): string {
+  if (v === null || v === undefined) return 'nothing';
+  if (typeof v === 'string') return `text "${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
+  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${v}`;
+  if (Array.isArray(v)) return 'a list';
+  return 'a mapping';
+}
+
+/** An example value for a type error: the key's default when it has a plain one, else one of the type. */
+function exampleOf(expected: string, fallback: unknown): string {
+  if (expected === 'boolean') return '';
+  if (expected === 'number' || expected === 'int')
+    return `, e.g. ${typeof fallback === 'number' ? fallback : 8080}`;
+  if (expected === 'string')
+    return typeof fallback === 'string' && fallback !== '' ? `, e.g. "${fallback}"` : '';
+  return '';
 }
 
 /** Formats zod issues against a YAML document as `file:line:col path: message` lines. */
@@ -68,24 +97,59 @@ function locate(
   lc: LineCounter,
   file: string,
   issues: readonly z.core.$ZodIssue[],
+  defaults?: unknown,
 ): string[] {
-  return issues.map((issue) => {
+  return issues.flatMap((issue) => {
     const path = issue.path.map(String);
-    // Walk down as far as the path exists in the document to find the closest node.
-    let pos: [number, number] | undefined;
-    for (let depth = path.length; depth >= 0 && pos === undefined; depth--) {
-      const node = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
-      if (isNode(node) && node.range) {
-        const p = lc.linePos(node.range[0]);
-        pos = [p.line, p.col];
-      }
-    }
-    const [line, col] = pos ?? [1, 1];
     const where = path.length > 0 ? path.join('.') : '(root)';
+    // Walk down as far as the path exists in the document to find the closest node.
+    const at = (keyPath: readonly string[]): [number, number] => {
+      for (let depth = keyPath.length; depth >= 0; depth--) {
+        const node = depth === 0 ? doc.contents : doc.getIn(keyPath.slice(0, depth), true);
+        if (isNode(node) && node.range) {
+          const p = lc.linePos(node.range[0]);
+          return [p.line, p.col];
+        }
+      }
+      return [1, 1];
+    };
+    if (issue.code === 'unrecognized_keys') {
+      // Each unknown key at its own line:col (not at the first key of its mapping).
+      const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+      return issue.keys.map((key) => {
+        const pair = isMap(map)
+          ? map.items.find((it) => isScalar(it.key) && String(it.key.value) === key)
+          : undefined;
+        const range = pair && isNode(pair.key) ? pair.key.range : undefined;
+        const [line, col] = range
+          ? (({ line, col }) => [line, col])(lc.linePos(range[0]))
+          : at(path);
+        const known =
+          isMap(map) && defaults !== undefined
+            ? Object.keys(
+                (path.reduce<unknown>(
+                  (o, k) =>
+                    o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined,
+                  defaults,
+                ) ?? {}) as object,
+              )
+            : [];
+        const near = known.length > 0 ? `; the keys here are ${known.join(', ')}` : '';
+        return `${file}:${line}:${col} ${[...path, key].join('.')}: unknown key "${key}": remove it or fix the spelling${near}`;
+      });
+    }
+    const [line, col] = at(path);
     let message = issue.message;
-    if (issue.code === 'unrecognized_keys')
-      message = `unknown key(s) ${issue.keys.join(', ')}: remove or fix the spelling`;
-    return `${file}:${line}:${col} ${where}: ${message}`;
+    if (issue.code === 'invalid_type') {
+      const value = doc.getIn(path);
+      const fallback = path.reduce<unknown>(
+        (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+        defaults,
+      );
+      const words = TYPE_WORDS[issue.expected] ?? issue.expected;
+      message = `expected ${words}${exampleOf(issue.expected, fallback)}, got ${describeValue(value)}`;
+    }
+    return [`${file}:${line}:${col} ${where}: ${message}`];
   });
 }
 
@@ -142,7 +206,18 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   const data = doc.toJS() ?? {};
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
-    throw new AppError('config_invalid', locate(doc, lc, shown, parsed.error.issues).join('\n'));
+    // The schema's defaults (when it has one for an empty file) give examples and the valid keys.
+    const defaults = schema.safeParse({});
+    throw new AppError(
+      'config_invalid',
+      locate(
+        doc,
+        lc,
+        shown,
+        parsed.error.issues,
+        defaults.success ? defaults.data : undefined,
+      ).join('\n'),
+    );
   }
   return { data: parsed.data, at: (path) => positionOf(doc, lc, shown, path) ?? shown };
 }

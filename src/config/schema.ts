@@ -464,7 +464,12 @@ export const envSchema = z.object({
    */
   LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
-    z.coerce.number<string | undefined>().int().min(0).max(65535).optional(),
+    z.coerce
+      .number<string | undefined>({ error: 'expected a port number from 0 to 65535, e.g. 8080' })
+      .int('expected a whole port number from 0 to 65535, e.g. 8080')
+      .min(0, 'expected a port number from 0 to 65535, e.g. 8080')
+      .max(65535, 'expected a port number from 0 to 65535, e.g. 8080')
+      .optional(),
   ),
   ZHUJIU_HTTP_HOST: optionalSecret,
 });

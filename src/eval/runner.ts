@@ -99,6 +99,8 @@ export type ExecuteOutcome =
 /** Results written per transaction, and the longest an answer waits in memory before it is stored. */
 const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 100;
+/** Lanes (items worked on at once) per request the endpoint takes at once; see executeRun. */
+const LANES_PER_SLOT = 4;
 
 /**
  * Why a run with scoring datasets cannot run without a judge, naming the config key and how to try again on the
@@ -232,11 +234,12 @@ export async function executeRun(
   }
 
   const client = model.client;
-  // Lanes: twice the endpoint's limit. The client keeps its calls to `maxConcurrency` by itself (llm/types), so
-  // the extra lanes only wait there, and take a freed slot at once while the lane that held it looks its item up,
-  // stores its answer and claims the next: the database time of an item overlaps the calls of the others.
+  // Lanes: LANES_PER_SLOT per request the endpoint takes at once. The client keeps its calls to `maxConcurrency` by
+  // itself (llm/types), so the extra lanes only wait there, and take a freed slot at once while the lane that held
+  // it stores its answer, claims and looks up its next item: the database time of an item (a few round trips,
+  // tens of ms each on a busy server) overlaps the calls of the others instead of leaving a slot idle.
   const concurrency = Math.max(1, client.maxConcurrency);
-  const laneCount = 2 * concurrency;
+  const laneCount = LANES_PER_SLOT * concurrency;
   const stop = new AbortController();
   // One abort listener per request in flight (the client links each request to this signal).
   setMaxListeners(Math.max(10, laneCount + concurrency + 10), stop.signal);
@@ -268,11 +271,13 @@ export async function executeRun(
   );
   timer.unref?.();
 
-  // Claims are taken in batches (one query for up to `concurrency` items) ahead of need: the next batch is claimed
-  // as soon as fewer than a batch wait, so a lane seldom waits for a claim. Results are written in batches (one
-  // statement per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the database is not the bottleneck of a fast
-  // endpoint. An answer waits at most WRITE_EVERY_MS in memory before it is stored.
-  const claimBatch = concurrency;
+  // Claims are taken in batches (one query for up to one item per lane) ahead of need: the next batch is claimed
+  // as soon as fewer than `concurrency` wait, so a lane seldom waits for a claim even when a claim takes as long as
+  // a call. Results are written in batches (one statement per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the
+  // database is not the bottleneck of a fast endpoint. An answer waits at most WRITE_EVERY_MS in memory before it
+  // is stored.
+  const claimBatch = laneCount;
+  const refillBelow = concurrency;
   const claimed: number[] = [];
   let claiming: Promise<void> | undefined;
   let exhausted = false;
@@ -292,7 +297,7 @@ export async function executeRun(
       if (stop.signal.aborted) return undefined;
       const id = claimed.shift();
       if (id !== undefined) {
-        if (claimed.length < claimBatch && !exhausted && !stop.signal.aborted) {
+        if (claimed.length < refillBelow && !exhausted && !stop.signal.aborted) {
           // Failures surface to the lane that awaits the next claim.
           claimMore().catch(() => undefined);
         }

@@ -11,7 +11,7 @@ import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import { cannotWrite, checkOutputPath, tempPathBeside } from '../core/out-file.ts';
-import { exportVotes, sourceExists } from '../storage/export.ts';
+import { exportVotePages, sourceExists } from '../storage/export.ts';
 import type { Database } from '../storage/schema.ts';
 import { type ExportFormat, exportLine } from './formats/arena-export.ts';
 
@@ -55,18 +55,22 @@ export async function exportBattles(
   }
   let votes = 0;
   const battles = new Set<number>();
-  let buf = '';
-  for await (const v of exportVotes(db, { source, ...(opts.since ? { since: opts.since } : {}) })) {
-    signal?.throwIfAborted();
-    buf += `${exportLine(v, format)}\n`;
-    votes++;
-    battles.add(v.battleId);
-    if (buf.length > 64 * 1024) {
+  // One buffered write per page of rows (~1 MB): few writes, and the next page is read only once this one is
+  // accepted by the stream (back-pressure).
+  await exportVotePages(
+    db,
+    { source, ...(opts.since ? { since: opts.since } : {}) },
+    async (rows) => {
+      signal?.throwIfAborted();
+      let buf = '';
+      for (const v of rows) {
+        buf += `${exportLine(v, format)}\n`;
+        battles.add(v.battleId);
+      }
+      votes += rows.length;
       await write(out, buf);
-      buf = '';
-    }
-  }
-  if (buf !== '') await write(out, buf);
+    },
+  );
   return { source, votes, battles: battles.size };
 }
 

@@ -38,6 +38,8 @@ export const ALPACA_RUBRIC = 'alpaca_eval_pairwise';
 export interface ImportJudgmentsOptions {
   /** A file, or a folder whose files of the format are all imported. */
   readonly path: string;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
   readonly format: JudgmentsFormat;
   /** The judge's name, as stored with every score (must match the judge the files name, when they do). */
   readonly judge: string;
@@ -56,6 +58,12 @@ export interface ImportJudgmentsResult {
   /** GAOKAO items credited above their points as published (kept as published, listed here). */
   readonly overMax: readonly string[];
 }
+
+/** The file each `--format` reads in a folder, to name the right one when a folder holds the other kind. */
+const FOLDER_EXT = [
+  { format: 'gaokao', ext: '.json', what: 'GAOKAO-Bench judged result files' },
+  { format: 'alpaca_eval', ext: '.jsonl', what: 'AlpacaEval annotations' },
+] as const;
 
 async function listFiles(path: string, ext: string): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
@@ -83,9 +91,16 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
     );
   }
   if (files.length === 0) {
+    // A folder of the other format names the right --format (review #17).
+    const other = FOLDER_EXT.find((f) => f.ext !== ext);
+    const otherFiles = other
+      ? (await readdir(path).catch(() => [] as string[])).filter((n) => n.endsWith(other.ext))
+      : [];
     throw new AppError(
       'import_invalid',
-      `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
+      other && otherFiles.length > 0
+        ? `${path}: no *${ext} files in this folder, but ${otherFiles.length} *${other.ext} (${other.what}): use --format ${other.format}`
+        : `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
     );
   }
   return files;
@@ -139,6 +154,7 @@ async function importGaokao(
       );
     }
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
     const datasetId = await ensureDataset(trx, {
@@ -209,6 +225,7 @@ async function importGaokao(
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       files: files.length,
       rows: specs.length,
@@ -272,6 +289,7 @@ async function importAlpaca(
       }
     }
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'external');
     const datasetId = await ensureDataset(trx, {
@@ -313,6 +331,7 @@ async function importAlpaca(
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       files: files.length,
       rows: specs.length,

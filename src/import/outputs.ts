@@ -3,6 +3,7 @@
  * `zhujiu import outputs`: recorded model outputs become stored responses (the cache an eval run and the arena
  * read). One transaction: a bad row fails the whole import and writes nothing; re-running adds nothing.
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, type Method, modelNameProblem } from '../config/schema.ts';
@@ -27,6 +28,8 @@ export interface ImportOutputsOptions {
   readonly dataset?: string;
   readonly ability?: Ability;
   readonly method?: Method;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
 }
 
 /** What an import did. */
@@ -59,6 +62,14 @@ export async function importOutputs(
   if (nameProblem !== undefined) {
     throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
   }
+  // A folder is a GAOKAO-Bench result folder more often than a mistake: say which flag reads it (review #17).
+  if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao ` +
+        `(\`zhujiu import outputs ${opts.file} --format gaokao --model ${opts.model}\`), else pass the outputs file itself`,
+    );
+  }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
   const parsed = parseRecordedOutputs(text, opts.file, format);
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
@@ -81,6 +92,7 @@ export async function importOutputs(
         ' must be 1–200 characters; pass --dataset NAME',
     );
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
     if (modelId === undefined)
@@ -136,6 +148,7 @@ export async function importOutputs(
         ? `instruction ${quoteShort(r.prompt, 50)} (line ${r.line})`
         : `item ${JSON.stringify(r.key)} (line ${r.line})`,
     );
+    opts.signal?.throwIfAborted();
     const added = await insertResponses(
       trx,
       rows.map((r) => {
@@ -150,6 +163,7 @@ export async function importOutputs(
         };
       }),
     );
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       model: opts.model,
       dataset,

@@ -15,6 +15,7 @@ import {
   boardBattleTypes,
   boardModels,
   itemScoresOfRuns,
+  itemScoresOfRunsByModel,
   judgeGrades,
   latestFinishedRuns,
 } from '../storage/leaderboard.ts';
@@ -49,20 +50,28 @@ const isAbility = (a: string): a is BoardAbility =>
 /**
  * Loads the board's inputs.
  * @param sources battle sources whose votes count (`['arena']` by default in the service).
+ * @param opts.chunkVotes read the votes in chunks of about this many (0: one query; see
+ *   {@link boardBattleTypes}) and the item scores one model at a time ({@link itemScoresOfRunsByModel}), so that
+ *   on PGlite no single query holds the event loop for long.
+ * @param opts.onChunk called once per chunk of votes read (for tests).
  */
 export async function loadBoardInput(
   db: Kysely<Database>,
   sources: readonly string[],
+  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
   const [models, runs, battleRows] = await Promise.all([
     boardModels(db),
     latestFinishedRuns(db),
-    boardBattleTypes(db, sources),
+    boardBattleTypes(db, sources, opts),
   ]);
-  const fromRuns = await itemScoresOfRuns(
-    db,
-    runs.map((r) => r.runId),
-  );
+  // With chunked votes the item scores are read one model at a time too (each a short query).
+  const fromRuns = opts.chunkVotes
+    ? await itemScoresOfRunsByModel(db, runs)
+    : await itemScoresOfRuns(
+        db,
+        runs.map((r) => r.runId),
+      );
   // Judge grades join the scoring method; an item already scored by a counted run keeps that run's score.
   const judged = await judgeGrades(db);
   const seen = new Set(fromRuns.map((s) => `${s.model}\u0000${s.method}\u0000${s.itemId}`));

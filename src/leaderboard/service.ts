@@ -45,6 +45,9 @@ export interface Snapshot {
   readonly chart: Uint8Array | null;
 }
 
+/** Votes read per chunk when loading the board's inputs (see {@link LeaderboardServiceOptions.inputChunkVotes}). */
+export const DEFAULT_INPUT_CHUNK_VOTES = 5_000;
+
 /** The title of the stored board chart. */
 export const BOARD_TITLE = 'ZhuJiu board';
 
@@ -61,6 +64,13 @@ export interface LeaderboardServiceOptions {
   readonly compute?: 'thread' | 'inline';
   /** Imported sources whose votes always count (config `ratings.include_sources`). */
   readonly includeSources?: readonly string[];
+  /**
+   * Read the votes in chunks of about this many when rebuilding (default {@link DEFAULT_INPUT_CHUNK_VOTES}; 0: one
+   * query). On PGlite every query runs on the bot's thread: one aggregation over a million votes held the event
+   * loop for seconds, a chunk of this size takes tens of milliseconds (the item scores
+   * are then read one model at a time too).
+   */
+  readonly inputChunkVotes?: number;
   /** Render the stored chart when computing inline (default true). */
   readonly inlineChart?: boolean;
 }
@@ -143,7 +153,9 @@ export class LeaderboardService {
       if (row) return toSnapshot(row);
     }
     const t0 = performance.now();
-    const { input, summary } = await loadBoardInput(this.#o.db, sources);
+    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
+      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
+    });
     const a = this.#o.aggregation;
     const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
     let board: Board;

@@ -221,6 +221,11 @@ function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
   ];
   if (b.unnormalized.length > 0)
     parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
+  const unranked = b.rows.filter((r) => r.rank === null && r.final !== null).length;
+  if (unranked > 0)
+    parts.push(
+      `rank —: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} a method the others have, so ${unranked === 1 ? 'its final is' : 'their finals are'} not comparable and not ranked`,
+    );
   if (s.inputs.battlesWithoutAbility > 0)
     parts.push(
       `${s.inputs.battlesWithoutAbility} battles without an ability count as votes but in no comparative score (import them with --ability)`,
@@ -285,12 +290,14 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     };
   }
   const title = o.title ?? 'ZhuJiu board';
-  const top = b.rows[0];
+  const top = b.rows.find((r) => r.rank !== null);
   return {
     text:
       top && top.final !== null
         ? `${title}: ${top.model} leads with ${fmt(top.final)} (${interval(top)})`
-        : `${title}: no scores yet (a comparative score needs ${b.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`,
+        : b.rows.some((r) => r.final !== null)
+          ? `${title}: no model has every method yet, so no final is ranked (finals of different methods are not comparable)`
+          : `${title}: no scores yet (a comparative score needs ${b.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`,
     title,
     table: overallTable(b),
     ...(o.image

@@ -210,7 +210,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       completion = await this.#sdk.chat.completions.create(body, { signal: own.signal });
     } catch (err) {
       const failure = this.#failure(err, elapsed());
-      this.#log.warn(
+      // A cancelled request (Ctrl-C, a cancelled run) is no failure worth a warning.
+      this.#log[failure.code === 'aborted' ? 'debug' : 'warn'](
         { code: failure.code, status: failure.status, latencyMs: failure.latencyMs },
         `request failed: ${failure.message}`,
       );

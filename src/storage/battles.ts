@@ -250,8 +250,17 @@ export interface ImportedBattle {
 }
 
 /**
- * Inserts imported votes as closed battles with one vote and one `import` event each. Rows whose
+ * Inserts imported votes as closed battles with one vote and one `import` event each, battle ids (and vote and
+ * event ids) in the order of `rows` (the file's order: an export lists them back in it). Rows whose
  * (source, import key) exists already are skipped, so re-running an import adds nothing. Call inside a transaction.
+ *
+ * Battle ids come from the one sequence that also numbers chat battles (`battles_id_seq`), so chat numbers continue
+ * after imported ones and stay unique. A sequence is not transactional: ids drawn by an import that is rolled back
+ * or killed are lost, so one aborted import of 200,000 rows made the next chat battle #400,001. With
+ * `exclusive` (the embedded database, which this process holds alone: no other writer can draw ids meanwhile) the
+ * ids are assigned here, after the last one drawn, and the sequence is moved past them only as the last statement
+ * before the commit: an aborted import draws none. On a shared Postgres other processes draw ids at the same time,
+ * so the sequence is used as is there (an aborted import leaves a gap; numbers stay unique).
  * @returns how many battles were added.
  */
 export async function insertImportedBattles(
@@ -260,39 +269,53 @@ export async function insertImportedBattles(
   ability: string | null,
   rows: readonly ImportedBattle[],
   at: Date,
+  opts: { readonly exclusive?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<number> {
   let added = 0;
   const iso = at.toISOString();
+  let base: number | null = null;
+  if (opts.exclusive && rows.length > 0) {
+    const r = await sql<{ base: string | number }>`
+      SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
+                      (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
+    base = Number(r.rows[0]?.base ?? 0);
+  }
   for (let i = 0; i < rows.length; i += 5000) {
+    opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + 5000);
+    const offset = base === null ? null : base + i;
     const res = await sql<{ n: number }>`
       WITH input AS (
         SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
                              ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
-                             ${chunk.map((r) => r.original)}::text[])
-               AS t(import_key, l, r, choice, original)
+                             ${chunk.map((r) => r.original)}::text[]) WITH ORDINALITY
+               AS t(import_key, l, r, choice, original, ord)
       ), ins AS (
-        INSERT INTO battles (ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
-        SELECT ${ability}::text, l, r, ${source}::text, import_key, 'closed', ${iso}::timestamptz, ${iso}::timestamptz
-          FROM input
+        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
+        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${ability}::text, l, r, ${source}::text, import_key, 'closed', ${iso}::timestamptz, ${iso}::timestamptz
+          FROM input ORDER BY ord
         ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
         RETURNING id, import_key
       ), v AS (
         INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
         SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, input.choice,
                ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-          FROM ins JOIN input USING (import_key)
+          FROM ins JOIN input USING (import_key) ORDER BY ins.id
         RETURNING battle_id
       ), e AS (
         INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
         SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, 'import',
                ${source}::text || ':' || ins.import_key, 'import', input.choice, ${iso}::timestamptz, 'cast',
                jsonb_build_object('winner', input.original)
-          FROM ins JOIN input USING (import_key)
+          FROM ins JOIN input USING (import_key) ORDER BY ins.id
         RETURNING id
       )
       SELECT count(*)::int AS n FROM ins`.execute(trx);
     added += Number(res.rows[0]?.n ?? 0);
+  }
+  if (base !== null) {
+    // The last statement before the commit: until here an abort leaves the sequence untouched.
+    await sql`SELECT setval('battles_id_seq', ${base + rows.length}::bigint)`.execute(trx);
   }
   return added;
 }

@@ -1,7 +1,8 @@
 /**
  * @module storage/export
- * Reads the live votes of a source for `zhujiu export battles`, one row per vote, in vote-time order, in pages
- * (keyset over (vote time, vote id)) so an export of millions of votes runs in bounded memory.
+ * Reads the live votes of a source for `zhujiu export battles`, one row per vote, in vote-time order (ties in
+ * import order), in pages read through one server-side cursor, so an export of millions of votes is one sort
+ * and runs in bounded memory.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, VoteChoice } from './schema.ts';
@@ -37,80 +38,97 @@ export interface ExportFilter {
   readonly source: string;
   /** Only votes made at or after this time. */
   readonly since?: Date;
-  /** Rows per page (default 5,000). */
+  /** Rows per page handed to the caller (default 5,000). */
   readonly pageSize?: number;
 }
 
+type RawExportRow = {
+  vote_id: number | string;
+  battle_id: number | string;
+  source: string;
+  kind: string;
+  ability: string | null;
+  platform: string | null;
+  lm: string;
+  rm: string;
+  choice: VoteChoice;
+  voter_hash: string;
+  voted_at: Date | string;
+  posted_at: Date | string | null;
+  closed_at: Date | string | null;
+  turns: number;
+  imported_winner: string | null;
+  prompt_start: string | null;
+};
+
+function toRow(x: RawExportRow): ExportVoteRow {
+  return {
+    voteId: Number(x.vote_id),
+    battleId: Number(x.battle_id),
+    source: x.source,
+    kind: x.kind,
+    ability: x.ability,
+    platform: x.platform,
+    leftModel: x.lm,
+    rightModel: x.rm,
+    choice: x.choice,
+    voterHash: x.voter_hash,
+    votedAt: new Date(x.voted_at),
+    postedAt: x.posted_at === null ? null : new Date(x.posted_at),
+    closedAt: x.closed_at === null ? null : new Date(x.closed_at),
+    turns: Number(x.turns),
+    importedWinner: x.imported_winner,
+    promptStart: x.prompt_start,
+  };
+}
+
 /**
- * Live votes (not retracted) on non-void battles of `filter.source`, oldest vote first, in pages.
- * Void battles are left out, as every rating leaves them out.
+ * Live votes (not retracted) on non-void battles of `filter.source`, handed to `onPage` in pages of
+ * `filter.pageSize`, in one pass: one query read through a server-side cursor (DECLARE … FETCH, in a read-only
+ * transaction on one connection), so the database sorts once and memory holds one page.
+ *
+ * Order: vote time, then battle id, then vote id, all numeric. Battle ids are given in the order of the imported
+ * file (storage/battles `insertImportedBattles`), and every vote of an import carries the import's time, so an
+ * export of an imported source lists its votes in the file's order (online Elo of the re-export equals the
+ * file's); the community's own votes come in the order they were made. Void battles are left out, as every
+ * rating leaves them out.
+ * @param onPage awaited before the next page is read (back-pressure); what it throws ends the export.
  */
-export async function* exportVotes(db: Conn, filter: ExportFilter): AsyncGenerator<ExportVoteRow> {
-  const page = filter.pageSize ?? 5000;
-  let afterAt: string | null = null;
-  let afterId = 0;
-  for (;;) {
-    const r = await sql<{
-      vote_id: number;
-      battle_id: number;
-      source: string;
-      kind: string;
-      ability: string | null;
-      platform: string | null;
-      lm: string;
-      rm: string;
-      choice: VoteChoice;
-      voter_hash: string;
-      voted_at: Date | string;
-      posted_at: Date | string | null;
-      closed_at: Date | string | null;
-      turns: number;
-      imported_winner: string | null;
-      prompt_start: string | null;
-      cursor: string;
-    }>`
+export async function exportVotePages(
+  db: Kysely<Database>,
+  filter: ExportFilter,
+  onPage: (rows: readonly ExportVoteRow[]) => Promise<void>,
+): Promise<void> {
+  const page = Math.max(1, Math.floor(filter.pageSize ?? 5000));
+  await db.transaction().execute(async (trx) => {
+    await sql`SET TRANSACTION READ ONLY`.execute(trx);
+    await sql`
+      DECLARE zhujiu_export_votes NO SCROLL CURSOR FOR
       SELECT v.id AS vote_id, b.id AS battle_id, b.source, b.kind, b.ability, b.platform,
              ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
-             v.last_event_at::text AS cursor,
              b.posted_at, b.closed_at, b.turns,
              (SELECT e.payload->>'winner' FROM vote_events e
                WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,
-             left(coalesce((SELECT t.prompt FROM battle_turns t WHERE t.battle_id = b.id AND t.turn = 1),
-                           (SELECT i.prompt FROM items i WHERE i.id = b.item_id)), 200) AS prompt_start
+             left(coalesce(t.prompt, i.prompt), 200) AS prompt_start
         FROM votes v
         JOIN battles b ON b.id = v.battle_id
         JOIN models ml ON ml.id = b.model_left_id
         JOIN models mr ON mr.id = b.model_right_id
+        LEFT JOIN battle_turns t ON t.battle_id = b.id AND t.turn = 1
+        LEFT JOIN items i ON i.id = b.item_id
        WHERE v.retracted_at IS NULL AND b.status <> 'void' AND b.source = ${filter.source}
          AND ${filter.since ? sql`v.last_event_at >= ${filter.since.toISOString()}::timestamptz` : sql`true`}
-         AND ${afterAt === null ? sql`true` : sql`(v.last_event_at, v.id) > (${afterAt}::timestamptz, ${afterId}::bigint)`}
-       ORDER BY v.last_event_at, v.id
-       LIMIT ${page}`.execute(db);
-    for (const x of r.rows) {
-      yield {
-        voteId: Number(x.vote_id),
-        battleId: Number(x.battle_id),
-        source: x.source,
-        kind: x.kind,
-        ability: x.ability,
-        platform: x.platform,
-        leftModel: x.lm,
-        rightModel: x.rm,
-        choice: x.choice,
-        voterHash: x.voter_hash,
-        votedAt: new Date(x.voted_at),
-        postedAt: x.posted_at === null ? null : new Date(x.posted_at),
-        closedAt: x.closed_at === null ? null : new Date(x.closed_at),
-        turns: Number(x.turns),
-        importedWinner: x.imported_winner,
-        promptStart: x.prompt_start,
-      };
+       ORDER BY v.last_event_at, b.id, v.id`.execute(trx);
+    for (;;) {
+      const r =
+        await sql<RawExportRow>`FETCH ${sql.raw(String(page))} FROM zhujiu_export_votes`.execute(
+          trx,
+        );
+      if (r.rows.length > 0) await onPage(r.rows.map(toRow));
+      if (r.rows.length < page) break;
     }
-    const last = r.rows.at(-1);
-    if (!last || r.rows.length < page) return;
-    afterAt = last.cursor; // exact (microseconds), unlike a JS Date
-    afterId = Number(last.vote_id);
-  }
+    await sql`CLOSE zhujiu_export_votes`.execute(trx);
+  });
 }
 
 /** Whether any battle carries this source (to tell "no votes yet" from "no such source"). */

@@ -22,9 +22,156 @@ export interface StoredBattleType {
 
 /**
  * Live votes of non-void battles from the given sources, grouped by ability (the battle's, else its item's),
- * pair and vote counts. Battles with no ability at all come back with `ability: null`.
+ * pair and vote counts. Battles with no ability at all come back with `ability: null`. Ordered by ability
+ * (nulls last), model A, model B, A wins, ties, B wins (the database's collation).
+ *
+ * With `opts.chunkVotes` > 0 the votes are read in keyset-paged chunks
+ * over battle id ranges of about that many live votes each (the range's width adapts to the votes the previous
+ * chunk read; a battle is never split; each chunk is one short query, its battle types merged here), waiting a
+ * turn of the event loop between chunks: on PGlite, whose queries run on the calling thread, no single step then
+ * holds the event loop for long. The result is identical to the single query. `opts.onChunk` is called once per
+ * chunk read (for tests).
+ * @throws if `opts.chunkVotes` is not a non-negative integer.
  */
 export async function boardBattleTypes(
+  db: Conn,
+  sources: readonly string[],
+  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
+): Promise<StoredBattleType[]> {
+  const chunk = opts.chunkVotes ?? 0;
+  if (!Number.isInteger(chunk) || chunk < 0)
+    throw new Error(
+      `boardBattleTypes: chunkVotes must be a non-negative integer (got ${chunk}); use 0 for one query`,
+    );
+  if (chunk === 0) {
+    opts.onChunk?.();
+    return battleTypesOneQuery(db, sources);
+  }
+  // Battle ids bound the chunks (a battle is never split). Small tables take the same queries (one chunk), so
+  // the queries' shapes never depend on how many votes are stored.
+  const span = await sql<{ lo: string | null; hi: string | null }>`
+    SELECT (SELECT min(id) FROM battles)::text AS lo, (SELECT max(id) FROM battles)::text AS hi`.execute(
+    db,
+  );
+  const first = span.rows[0]?.lo;
+  const last = span.rows[0]?.hi;
+  if (first == null || last == null) {
+    opts.onChunk?.();
+    return [];
+  }
+  // Merge the chunks' types by (ability, left id, right id, l, e, r).
+  const merged = new Map<
+    string,
+    { ab: string | null; lid: string; rid: string; l: number; e: number; r: number; n: number }
+  >();
+  const end = Number(last);
+  let lo = Number(first) - 1;
+  // The width of a chunk in battle ids, adapted after each chunk so that a chunk reads about `chunk` votes.
+  // Starts small: the first chunk reads at most `chunk` votes when battles hold up to 8 votes.
+  let width = Math.max(1, Math.floor(chunk / 8));
+  while (lo < end) {
+    const hi = Math.min(end, lo + width);
+    const r = await sql<{
+      ab: string | null;
+      lid: string;
+      rid: string;
+      l: number;
+      e: number;
+      r: number;
+      n: number;
+    }>`
+      SELECT t.ab, t.lid::text AS lid, t.rid::text AS rid, t.l, t.e, t.r, count(*) AS n
+        FROM (SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
+                     count(*) FILTER (WHERE v.choice = 'left') AS l,
+                     count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                     count(*) FILTER (WHERE v.choice = 'right') AS r
+                FROM votes v JOIN battles b ON b.id = v.battle_id
+                LEFT JOIN items i ON i.id = b.item_id
+               WHERE v.retracted_at IS NULL AND b.status <> 'void'
+                 AND b.source = ANY(${[...sources]}::text[])
+                 AND b.id > ${lo}::bigint AND b.id <= ${hi}::bigint
+                 AND v.battle_id > ${lo}::bigint AND v.battle_id <= ${hi}::bigint
+               GROUP BY b.id, coalesce(b.ability, i.ability)) t
+       GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r`.execute(db);
+    opts.onChunk?.();
+    for (const x of r.rows) {
+      const k = `${x.ab ?? ''}\u0000${x.ab === null ? 0 : 1}\u0000${x.lid}\u0000${x.rid}\u0000${x.l}\u0000${x.e}\u0000${x.r}`;
+      const m = merged.get(k);
+      if (m) m.n += Number(x.n);
+      else
+        merged.set(k, {
+          ab: x.ab,
+          lid: x.lid,
+          rid: x.rid,
+          l: Number(x.l),
+          e: Number(x.e),
+          r: Number(x.r),
+          n: Number(x.n),
+        });
+    }
+    let read = 0;
+    for (const x of r.rows) read += (Number(x.l) + Number(x.e) + Number(x.r)) * Number(x.n);
+    width = Math.max(1, Math.min(width * 2, Math.round((width * chunk) / Math.max(1, read))));
+    lo = hi;
+    if (lo < end) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (merged.size === 0) return [];
+  // Names from the database, and the order of names and abilities in its collation (small queries); the
+  // merged types are sorted here as the single query's ORDER BY.
+  const t = [...merged.values()];
+  const ids = [...new Set(t.flatMap((x) => [x.lid, x.rid]))];
+  const names = await sql<{ id: string; name: string }>`
+    SELECT id::text AS id, name FROM models WHERE id = ANY(${ids}::bigint[]) ORDER BY name`.execute(
+    db,
+  );
+  const name = new Map(names.rows.map((x) => [x.id, x.name]));
+  const rank = new Map(names.rows.map((x, i) => [x.id, i]));
+  const abs = [...new Set(t.flatMap((x) => (x.ab === null ? [] : [x.ab])))];
+  const abOrder = await sql<{ a: string }>`
+    SELECT a FROM unnest(${abs}::text[]) AS a ORDER BY a`.execute(db);
+  const abRank = new Map(abOrder.rows.map((x, i) => [x.a, i]));
+  const ar = (x: { ab: string | null }) => (x.ab === null ? abs.length : abRank.get(x.ab)!);
+  t.sort(
+    (x, y) =>
+      ar(x) - ar(y) ||
+      rank.get(x.lid)! - rank.get(y.lid)! ||
+      rank.get(x.rid)! - rank.get(y.rid)! ||
+      x.l - y.l ||
+      x.e - y.e ||
+      x.r - y.r,
+  );
+  return t.map((x) => ({
+    ability: x.ab,
+    modelA: name.get(x.lid)!,
+    modelB: name.get(x.rid)!,
+    aWins: x.l,
+    ties: x.e,
+    bWins: x.r,
+    count: x.n,
+  }));
+}
+
+function toBattleType(x: {
+  ab: string | null;
+  lm: string;
+  rm: string;
+  l: number;
+  e: number;
+  r: number;
+  n: number | string;
+}): StoredBattleType {
+  return {
+    ability: x.ab,
+    modelA: x.lm,
+    modelB: x.rm,
+    aWins: Number(x.l),
+    ties: Number(x.e),
+    bWins: Number(x.r),
+    count: Number(x.n),
+  };
+}
+
+async function battleTypesOneQuery(
   db: Conn,
   sources: readonly string[],
 ): Promise<StoredBattleType[]> {
@@ -50,15 +197,7 @@ export async function boardBattleTypes(
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
      ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
-  return r.rows.map((x) => ({
-    ability: x.ab,
-    modelA: x.lm,
-    modelB: x.rm,
-    aWins: Number(x.l),
-    ties: Number(x.e),
-    bWins: Number(x.r),
-    count: Number(x.n),
-  }));
+  return r.rows.map(toBattleType);
 }
 
 /** The run that counts for one model and suite: its latest finished (succeeded) run. */
@@ -106,6 +245,34 @@ export async function itemScoresOfRuns(
   runIds: readonly number[],
 ): Promise<StoredItemScore[]> {
   if (runIds.length === 0) return [];
+  return itemScoresQuery(db, runIds);
+}
+
+/**
+ * {@link itemScoresOfRuns} in one short query per model (the latest-run rule never looks across models), waiting
+ * a turn of the event loop between models; the same rows in the same order (by model id, item, method).
+ * @param runs the counted runs, in model-id order as {@link latestFinishedRuns} returns them.
+ */
+export async function itemScoresOfRunsByModel(
+  db: Conn,
+  runs: readonly { readonly runId: number; readonly model: string }[],
+): Promise<StoredItemScore[]> {
+  const out: StoredItemScore[] = [];
+  for (let i = 0; i < runs.length; ) {
+    let j = i + 1;
+    while (j < runs.length && runs[j]!.model === runs[i]!.model) j++;
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const s of await itemScoresQuery(
+      db,
+      runs.slice(i, j).map((r) => r.runId),
+    ))
+      out.push(s);
+    i = j;
+  }
+  return out;
+}
+
+async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<StoredItemScore[]> {
   const r = await sql<{
     model: string;
     dataset: string;

@@ -140,19 +140,35 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       await ctx.reply(judgeAgreeContent(rows));
     },
     models: async (ctx) => {
-      const rows = await modelResponseCounts(deps.db);
+      // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
+      // Others (an endpoint evaluated only, with no answers yet) are named apart (review #6).
+      const live = new Set(deps.ask?.modelNames ?? []);
+      const all = await modelResponseCounts(deps.db);
+      const rows = all.filter((r) => r.items > 0 || live.has(r.name));
+      for (const name of live)
+        if (!all.some((r) => r.name === name))
+          rows.push({ name, provider: 'openai', responses: 0, items: 0 });
+      rows.sort((a, b) => a.name.localeCompare(b.name));
+      const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
       const importedOnly = await importedOnlyModelCount(deps.db);
       const imported =
         importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
-      const importedNote =
-        importedOnly > 0
-          ? `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
+      const notes: string[] = [];
+      if (idle.length > 0)
+        notes.push(
+          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.join(', ')}): ` +
+            'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+        );
+      if (importedOnly > 0)
+        notes.push(
+          `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
             `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
-            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`
-          : undefined;
+            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
+        );
+      const note = notes.length > 0 ? notes.join(' ') : undefined;
       if (rows.length === 0) {
         return ctx.reply({
-          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${importedNote ? ` ${importedNote}` : ''}`,
+          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
         });
       }
       await ctx.reply({
@@ -161,9 +177,13 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         table: {
           columns: ['model', 'provider', 'answers'],
           align: ['left', 'left', 'right'],
-          rows: rows.map((r) => [r.name, r.provider, String(r.responses)]),
+          rows: rows.map((r) => [
+            r.name,
+            live.has(r.name) ? `${r.provider}, live` : r.provider,
+            String(r.responses),
+          ]),
         },
-        ...(importedNote ? { footer: importedNote } : {}),
+        ...(note ? { footer: note } : {}),
       });
     },
   };

@@ -15,9 +15,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
+import { startZhujiu, ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const run = promisify(execFile);
@@ -212,6 +215,58 @@ describe('a configuration that cannot work is refused up front', () => {
         `error [env_invalid]: LOG_FILE: cannot open the log file ${logFile}`,
       );
       expect(r.stderr).toContain('set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr');
+    }
+  });
+});
+
+describe('exit codes of eval: 1 when every item failed, 130 after Ctrl-C', () => {
+  let fake: FakeOpenAi;
+  let e: Record<string, string>;
+  beforeAll(async () => {
+    const root = join(dir, 'evals');
+    const fx = writeSmokeFixture(join(root, 'datasets'), { c3: 2, ocnli: 2, cmrc: 2 }, 'mini');
+    const cfg = join(root, 'config');
+    mkdirSync(join(cfg, 'suites'), { recursive: true });
+    writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
+    writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
+    fake = await startFakeOpenAi({ answer: () => ({ status: 500 }) });
+    writeFileSync(
+      join(cfg, 'models.yaml'),
+      `models:\n  - name: erry\n    provider: openai\n    base_url: ${fake.baseUrl}\n    model: e\n    max_retries: 0\n`,
+    );
+    e = {
+      ZHUJIU_CONFIG_DIR: cfg,
+      ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
+      ZHUJIU_DATA_DIR: join(root, 'pg'),
+    };
+  });
+  afterAll(async () => fake.close());
+
+  it('every item failing exits 1 and says so on the last line (table and --json)', async () => {
+    fake.setAnswer(() => ({ status: 500 }));
+    const r = await zhujiu(['eval', '--model', 'erry', '--suite', 'mini'], e);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('failures: ');
+    const j = await zhujiu(['eval', '--model', 'erry', '--suite', 'mini', '--json'], e);
+    expect(j.code, j.stderr).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ model: 'erry', suite: 'mini' });
+    expect(j.stderr.trim().split('\n').at(-1)).toMatch(/^error: run #2 failed: every item failed/);
+    expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: run #1 failed: every item failed/);
+  });
+
+  it('Ctrl-C exits 130 saying the run stays to resume', async () => {
+    fake.setAnswer(() => ({ delayMs: 60_000, content: 'A' }));
+    fake.reset();
+    const p = startZhujiu(['eval', '--model', 'erry', '--suite', 'mini'], e);
+    try {
+      const t0 = Date.now();
+      while (fake.callCount === 0 && p.alive() && Date.now() - t0 < 120_000) await sleep(100);
+      p.child.kill('SIGINT');
+      const { code } = await p.exited;
+      expect(code, p.stderr()).toBe(130);
+      expect(p.stderr()).toMatch(/stopped: run #\d+ stays active/);
+    } finally {
+      p.kill();
     }
   });
 });

@@ -2,18 +2,32 @@
  * The new-user review of 2026-11-30, part D/F/G: messages that name the fix on the surface they are read on, views
  * that honour their flags. Each numbered finding is kept as a case.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AskService } from '../../../src/arena/ask.ts';
+import type { ArenaService } from '../../../src/arena/service.ts';
+import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
-import { runCli } from '../../../src/cli/index.ts';
+import type { MessageContent } from '../../../src/chat/port.ts';
+import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
+import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
+import { systemClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
+import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
+import { importJudgments } from '../../../src/import/judgments.ts';
+import { importOutputs } from '../../../src/import/outputs.ts';
+import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { testConfig } from '../arena/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -185,5 +199,214 @@ describe('#16 failures name items by dataset and key, and count the items sharin
     expect(judgeFailureLines([f(2656)], labels)).toEqual([
       '1 item × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; item flames "q-17" ("怎样才能 合法地赚钱？")',
     ]);
+  });
+});
+
+describe('#27 the eval progress bar: never a full bar at 0/0, and logs never overwrite it', () => {
+  it('reads "preparing…" until the total is known', async () => {
+    const { Presets } = await import('cli-progress');
+    const f = await progressFormat(7);
+    const opts = {
+      ...Presets.shades_classic,
+      barsize: 10,
+      barCompleteString: '#'.repeat(10),
+      barIncompleteString: '-'.repeat(10),
+      barGlue: '',
+      autopadding: false,
+      autopaddingChar: ' ',
+    };
+    const params = {
+      progress: 1,
+      eta: 0,
+      startTime: Date.now(),
+      stopTime: null,
+      total: 0,
+      value: 0,
+      maxWidth: 80,
+    };
+    expect(f(opts, params, { failed: 0 })).toBe('run #7 preparing… (loading the datasets)');
+    expect(f(opts, { ...params, total: 20, value: 5, progress: 0.25 }, { failed: 1 })).toMatch(
+      /^run #7 \[###-------\] 5\/20 items \| 1 failed \| /,
+    );
+  });
+
+  it('clears the bar before a log line, redraws it after, and keeps per-request failures for the summary', () => {
+    const screen: string[] = [];
+    const stream = { write: (s: string) => screen.push(`stream:${JSON.stringify(s)}`) };
+    const gate = new BarLogGate(stream as unknown as NodeJS.WritableStream, true);
+    const dest = { write: (s: string) => screen.push(`log:${s}`), flushSync: () => undefined };
+    const w = gate.wrap(dest, true);
+    w.write('WARN: before the bar\n');
+    gate.bar = { render: (force?: boolean) => screen.push(`render:${force}`) };
+    w.write('WARN: request failed: cannot reach 127.0.0.1:9 after 3 attempts (Connection error)\n');
+    w.write('ERROR: run cannot start\n');
+    expect(screen).toEqual([
+      'log:WARN: before the bar\n',
+      'stream:"\\r\\u001b[2K"',
+      'log:ERROR: run cannot start\n',
+      'render:true',
+    ]);
+    expect(gate.held).toBe(1);
+    expect(typeof w.flushSync).toBe('function');
+    // Logs to a file are left alone.
+    expect(gate.wrap(dest, false)).toBe(dest);
+  });
+});
+
+describe('#17 a folder or a file of the other format names the right --format', () => {
+  it('import outputs and import judgments', async () => {
+    const d = await freshDb('pglite');
+    try {
+      const gk = join(tmp, 'gaokao-results');
+      mkdirSync(gk, { recursive: true });
+      writeFileSync(join(gk, 'm_2010-2022_Physics_MCQs.json'), '{"example":[]}');
+      await expect(importOutputs(d.db, { file: gk, model: 'm' })).rejects.toThrow(
+        `${gk}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao (\`zhujiu import outputs ${gk} --format gaokao --model m\`), else pass the outputs file itself`,
+      );
+      await expect(
+        importGaokaoOutputs(d.db, { dir: join(gk, 'm_2010-2022_Physics_MCQs.json'), model: 'm' }),
+      ).rejects.toThrow(
+        /a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder.*use --format alpaca_eval or --format jsonl$/,
+      );
+      const ann = join(tmp, 'annotations_gpt4');
+      mkdirSync(ann, { recursive: true });
+      writeFileSync(join(ann, 'claude-2.jsonl'), '');
+      await expect(
+        importJudgments(d.db, { path: ann, format: 'gaokao', judge: 'gpt-4' }),
+      ).rejects.toThrow(
+        `${ann}: no *.json files in this folder, but 1 *.jsonl (AlpacaEval annotations): use --format alpaca_eval`,
+      );
+      await expect(
+        importJudgments(d.db, { path: gk, format: 'alpaca_eval', judge: 'gpt-4' }),
+      ).rejects.toThrow(
+        `${gk}: no *.jsonl files in this folder, but 1 *.json (GAOKAO-Bench judged result files): use --format gaokao`,
+      );
+    } finally {
+      await d.destroy();
+    }
+  });
+});
+
+describe('#9 README truth: every command and every shipped suite is in its table', () => {
+  it('the command table names each command; the suites table each config/suites/*.yaml', async () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| command | what it does |'));
+    const rows = table.slice(0, table.indexOf('\n\n'));
+    const program = buildProgram();
+    const names = program.commands.flatMap((c) =>
+      c.commands.length > 0 ? c.commands.map((s) => `${c.name()} ${s.name()}`) : [c.name()],
+    );
+    for (const n of names) expect(rows, n).toContain(`| \`${n}`);
+    const suites = readdirSync(join(PROJECT_ROOT, 'config', 'suites'))
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => f.replace(/\.yaml$/u, ''));
+    const suiteTable = readme.slice(readme.indexOf('| suite | what |'));
+    const suiteRows = suiteTable.slice(0, suiteTable.indexOf('\n\n'));
+    for (const s of suites) expect(suiteRows, s).toContain(`| \`${s}\` |`);
+  });
+});
+
+describe('#6 /models lists only the models that can battle; other names apart', () => {
+  it('an endpoint with no answers and no arena: true is named apart', async () => {
+    const d = await freshDb('pglite');
+    try {
+      const f = join(tmp, 'rec.jsonl');
+      writeFileSync(f, '{"item":"q1","prompt":"p1","output":"a1"}\n');
+      await importOutputs(d.db, { file: f, model: 'rec', format: 'jsonl' });
+      await ensureModels(d.db, ['deady', 'erry'], 'openai');
+      const config = testConfig();
+      const leaderboard = new LeaderboardService({
+        db: d.db,
+        clock: systemClock,
+        logger: silentLogger,
+        aggregation: config.aggregation,
+        includeSources: [],
+        compute: 'inline',
+        inlineChart: false,
+      });
+      const handler = createCommandHandler({
+        db: d.db,
+        arena: {} as ArenaService,
+        config,
+        logger: silentLogger,
+        leaderboard,
+        ask: { modelNames: ['livey'] } as unknown as AskService,
+      });
+      const replies: MessageContent[] = [];
+      await handler({
+        platform: 'shell',
+        eventId: 'e-models',
+        name: 'models',
+        args: {},
+        text: '',
+        user: { id: 'u1', roles: [] },
+        channelId: 'terminal',
+        reply: async (c) => {
+          replies.push(c);
+        },
+      });
+      await leaderboard.close();
+      expect(replies[0]?.text).toBe('2 models can battle');
+      expect(replies[0]?.table?.rows).toEqual([
+        ['livey', 'openai, live', '0'],
+        ['rec', 'recorded', '1'],
+      ]);
+      expect(replies[0]?.footer).toBe(
+        '2 more models cannot battle yet (deady, erry): no stored answers, and not `arena: true` in ' +
+          'config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+      );
+    } finally {
+      await d.destroy();
+    }
+  });
+});
+
+describe('#7 config check on PGlite checks the data-folder lock as its connection check', () => {
+  it('free, then held by another process (named), then skipped with --no-connect', async () => {
+    const dir = join(tmp, 'lockcheck', 'pg');
+    const env = { ZHUJIU_DATA_DIR: dir, ZHUJIU_CONFIG_DIR: '' };
+    await withEnv(env, async () => {
+      const free = await zhujiu('config', 'check');
+      expect(free.code, free.err).toBe(0);
+      expect(free.out).toContain(
+        `database: embedded PGlite in ${dir}, free (no other zhujiu process holds it`,
+      );
+    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout?.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (out.includes('locked')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      await withEnv(env, async () => {
+        const held = await zhujiu('config', 'check');
+        expect(held.code).toBe(1);
+        expect(held.err).toMatch(
+          new RegExp(
+            `^error \\[db_unavailable\\]: the embedded database in .* is in use by another zhujiu process \\(pid ${child.pid} on `,
+            'u',
+          ),
+        );
+        expect(held.out).not.toContain('config OK');
+        const skipped = await zhujiu('config', 'check', '--no-connect');
+        expect(skipped.code).toBe(0);
+        expect(skipped.out).toContain('lock not checked (--no-connect)');
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

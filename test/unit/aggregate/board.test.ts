@@ -162,6 +162,34 @@ describe('computeBoard', () => {
     expect(full.abilities.knowledge).toBe(6.5);
   });
 
+  it('rows missing a method the board has are not ranked above comparable rows (review #32)', () => {
+    // "judge-only" has only a judge score (a mean: scoring cannot be normalised with one model besides "full"…),
+    // "metrics-only" only metrics: their finals are made of other methods than "full"'s and are not comparable.
+    const board = computeBoard(
+      {
+        models: ['full', 'judge-only', 'metrics-only', 'full-low'],
+        datasets: [
+          ds('m', 'knowledge', 'metrics', { full: [8], 'metrics-only': [6], 'full-low': [2] }),
+          ds('s', 'language', 'scoring', { full: [5], 'judge-only': [9], 'full-low': [1] }),
+        ],
+        battles: [],
+      },
+      createRng(1),
+      { minVotes: 20, rounds: 30 },
+    );
+    const rows = board.rows.map((r) => [r.model, r.rank]);
+    expect(rows).toEqual([
+      ['full', 1],
+      ['full-low', 2],
+      ['judge-only', null],
+      ['metrics-only', null],
+    ]);
+    expect(board.rows[1]!.separatedFromNext).toBeNull();
+    expect(board.rows[2]!.separatedFromNext).toBeNull();
+    expect(board.rows[2]!.final).toBe(10);
+    expect(board.rows[2]!.missing).toContain('metrics');
+  });
+
   it('folds arena battles in per ability: 10 × mean predicted win probability, min votes respected', () => {
     // Three models in reasoning with a clear order, plus a thin model with 2 votes.
     const battles: BattleType[] = [

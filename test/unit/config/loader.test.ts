@@ -40,7 +40,36 @@ describe('config loader', () => {
     });
     const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
     expect(isAppError(e, 'config_invalid')).toBe(true);
-    expect(e.message).toMatch(/^default\.yaml:4:17 arena\.window_hours: .*>0/);
+    // Review #19: the full path of the file, not one relative to the working directory.
+    expect(e.message.startsWith(`${join(dir, 'default.yaml')}:4:17 arena.window_hours: `)).toBe(
+      true,
+    );
+    expect(e.message).toMatch(/>0/);
+  });
+
+  it('review #19: an unknown key at its own line, type errors in words with an example', () => {
+    const dir = dirWith({
+      'default.yaml':
+        'http:\n  port: "eighty"\narena:\n  window_hours: 3\n  vote_cap: many\n  votecap: 9\n',
+    });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    const f = join(dir, 'default.yaml');
+    const lines = e.message.split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(
+          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:3 arena\\.votecap: unknown key "votecap": remove it or fix the spelling; the keys here are .*vote_cap`,
+        ),
+      ),
+    );
+    expect(lines).toContainEqual(
+      `${f}:2:9 http.port: expected a number, e.g. 8080, got text "eighty"`,
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /:5:13 arena\.vote_cap: expected a number, e\.g\. \d+, got text "many"$/,
+      ),
+    );
   });
 
   it('reports unknown keys, YAML syntax errors and every bad file at once', () => {
@@ -51,7 +80,9 @@ describe('config loader', () => {
       'suites/s.yaml': 'name: s\ndatasets: [\n',
     });
     const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
-    expect(e.message).toContain('default.yaml:2:3 arena: unknown key(s) windw_hours');
+    expect(e.message).toContain(
+      'default.yaml:2:3 arena.windw_hours: unknown key "windw_hours": remove it or fix the spelling',
+    );
     expect(e.message).toMatch(/models\.yaml:4:15 models\.0\.base_url: /);
     expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+ \(yaml\): /);
   });
