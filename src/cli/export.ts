@@ -7,6 +7,7 @@ import { checkOutputPath } from '../core/out-file.ts';
 import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
 import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { openRuntime } from '../main.ts';
+import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu export battles`. */
@@ -32,9 +33,13 @@ export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promis
       ...(o.source ? { source: o.source } : {}),
       ...(o.since ? { since: o.since } : {}),
     };
-    const r = o.out
-      ? await exportBattlesToFile(rt.db.db, o.out, opts)
+    const out = o.out;
+    const r = out
+      ? await runInterruptible(io, 'written', (signal) =>
+          exportBattlesToFile(rt.db.db, out, opts, signal),
+        )
       : await exportBattles(rt.db.db, process.stdout, opts);
+    if (!r) return;
     const summary =
       `exported ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'} of ${r.battles} ` +
       `${r.battles === 1 ? 'battle' : 'battles'} from source ${r.source}${o.out ? ` to ${o.out}` : ''} (${o.format})`;

@@ -7,6 +7,7 @@ import { AppError } from '../core/errors.ts';
 import { importBattles } from '../import/battles.ts';
 import { importOutputs } from '../import/outputs.ts';
 import { openRuntime } from '../main.ts';
+import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu import outputs`. */
@@ -30,16 +31,21 @@ export async function runImportOutputs(
     await runImportGaokao(io, file, o);
     return;
   }
+  const format = o.format; // alpaca_eval | jsonl here
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
-    const r = await importOutputs(rt.db.db, {
-      file,
-      model: o.model,
-      format: o.format,
-      ability: o.ability,
-      ...(o.dataset ? { dataset: o.dataset } : {}),
-    });
+    const r = await runInterruptible(io, 'imported', (signal) =>
+      importOutputs(rt.db.db, {
+        file,
+        model: o.model,
+        format,
+        ability: o.ability,
+        signal,
+        ...(o.dataset ? { dataset: o.dataset } : {}),
+      }),
+    );
+    if (!r) return;
     io.out(
       `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
         `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
@@ -63,7 +69,10 @@ async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions):
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
-    const r = await importGaokaoOutputs(rt.db.db, { dir, model: o.model });
+    const r = await runInterruptible(io, 'imported', (signal) =>
+      importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
+    );
+    if (!r) return;
     io.out(
       `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} from ${r.files} GAOKAO-Bench files into ` +
         `${Object.keys(r.datasets).length} datasets (${Object.entries(r.datasets)
@@ -101,12 +110,16 @@ export async function runImportBattles(
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
-    const r = await importBattles(rt.db.db, {
-      file,
-      ...(o.source ? { source: o.source } : {}),
-      ...(o.ability ? { ability: o.ability } : {}),
-      exclusiveDb: rt.db.target.kind === 'pglite',
-    });
+    const r = await runInterruptible(io, 'imported', (signal) =>
+      importBattles(rt.db.db, {
+        file,
+        signal,
+        ...(o.source ? { source: o.source } : {}),
+        ...(o.ability ? { ability: o.ability } : {}),
+        exclusiveDb: rt.db.target.kind === 'pglite',
+      }),
+    );
+    if (!r) return;
     io.out(
       `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
     );

@@ -8,6 +8,7 @@ import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import { openRuntime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
+import { runInterruptible } from './interrupt.ts';
 import { type CliIo, requestExit } from './io.ts';
 
 const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
@@ -82,7 +83,10 @@ export async function runImportJudgments(
   const rt = await openRuntime({ quiet: true });
   try {
     const t0 = performance.now();
-    const r = await importJudgments(rt.db.db, { path, format: o.format, judge: o.judge });
+    const r = await runInterruptible(io, 'imported', (signal) =>
+      importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal }),
+    );
+    if (!r) return;
     io.out(
       `imported ${r.rows} judge ${r.rows === 1 ? 'score' : 'scores'} by ${o.judge} for ${r.models.join(', ')} ` +
         `from ${r.files} ${r.files === 1 ? 'file' : 'files'} (${r.judged} judged, ${r.failed} judge failures; ` +

@@ -37,6 +37,8 @@ export interface ImportBattlesOptions {
   readonly source?: string;
   readonly ability?: Ability;
   readonly at?: Date;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
   /**
    * True when this process holds the database alone (the embedded PGlite folder): battle ids are then assigned by
    * the import and drawn from the sequence only at its commit, so an aborted import uses up no battle numbers
@@ -105,6 +107,7 @@ export async function importBattles(
     `not battles; import it with \`zhujiu import outputs ${opts.file} --model NAME${jsonl ? ' --format jsonl' : ''}\``;
   for await (const raw of readUtf8Lines(opts.file, { code: 'import_invalid' })) {
     lineNo++;
+    if (lineNo % 1000 === 0) opts.signal?.throwIfAborted();
     const line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // UTF-8 BOM
     if (arrayHead !== undefined) {
       arrayHead.push(line);
@@ -190,6 +193,7 @@ export async function importBattles(
   const at = opts.at ?? new Date();
   const keyOf = (r: Row) =>
     `${r.line}:${createHash('sha256').update(`${r.a}\u0000${r.b}\u0000${r.winner}`).digest('hex').slice(0, 12)}`;
+  opts.signal?.throwIfAborted();
   const result = await db.transaction().execute(async (trx) => {
     // Keys are "line:content hash": re-running the same file adds nothing, appending lines adds just those,
     // and a different file under the same source is refused instead of being skipped as "already present".
@@ -222,9 +226,11 @@ export async function importBattles(
       choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
       original: r.winner,
     }));
+    opts.signal?.throwIfAborted();
     const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {
       exclusive: opts.exclusiveDb === true,
-    });
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    }); // (no abort check after this: insertImportedBattles ends by moving the id sequence, which no rollback undoes)
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
   if (result.added > 0) await analyzeVoteTables(db);

@@ -26,6 +26,8 @@ import { RECORDED_REQUEST_HASH } from './outputs.ts';
 export interface ImportGaokaoOptions {
   /** The result folder. */
   readonly dir: string;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
   readonly model: string;
 }
 
@@ -126,6 +128,7 @@ export async function importGaokaoOutputs(
     groups.set(ds, g);
   }
   const rows = parsed.reduce((n, p) => n + p.value.rows.length, 0);
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
     if (modelId === undefined)
@@ -170,6 +173,7 @@ export async function importGaokaoOutputs(
         })),
       );
     }
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       model: opts.model,
       files: parsed.length,

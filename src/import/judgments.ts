@@ -38,6 +38,8 @@ export const ALPACA_RUBRIC = 'alpaca_eval_pairwise';
 export interface ImportJudgmentsOptions {
   /** A file, or a folder whose files of the format are all imported. */
   readonly path: string;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
   readonly format: JudgmentsFormat;
   /** The judge's name, as stored with every score (must match the judge the files name, when they do). */
   readonly judge: string;
@@ -152,6 +154,7 @@ async function importGaokao(
       );
     }
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
     const datasetId = await ensureDataset(trx, {
@@ -222,6 +225,7 @@ async function importGaokao(
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       files: files.length,
       rows: specs.length,
@@ -285,6 +289,7 @@ async function importAlpaca(
       }
     }
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'external');
     const datasetId = await ensureDataset(trx, {
@@ -326,6 +331,7 @@ async function importAlpaca(
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       files: files.length,
       rows: specs.length,

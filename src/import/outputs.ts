@@ -28,6 +28,8 @@ export interface ImportOutputsOptions {
   readonly dataset?: string;
   readonly ability?: Ability;
   readonly method?: Method;
+  /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
+  readonly signal?: AbortSignal;
 }
 
 /** What an import did. */
@@ -90,6 +92,7 @@ export async function importOutputs(
         ' must be 1–200 characters; pass --dataset NAME',
     );
   }
+  opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);
     if (modelId === undefined)
@@ -145,6 +148,7 @@ export async function importOutputs(
         ? `instruction ${quoteShort(r.prompt, 50)} (line ${r.line})`
         : `item ${JSON.stringify(r.key)} (line ${r.line})`,
     );
+    opts.signal?.throwIfAborted();
     const added = await insertResponses(
       trx,
       rows.map((r) => {
@@ -159,6 +163,7 @@ export async function importOutputs(
         };
       }),
     );
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
     return {
       model: opts.model,
       dataset,

@@ -269,7 +269,7 @@ export async function insertImportedBattles(
   ability: string | null,
   rows: readonly ImportedBattle[],
   at: Date,
-  opts: { readonly exclusive?: boolean } = {},
+  opts: { readonly exclusive?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<number> {
   let added = 0;
   const iso = at.toISOString();
@@ -281,6 +281,7 @@ export async function insertImportedBattles(
     base = Number(r.rows[0]?.base ?? 0);
   }
   for (let i = 0; i < rows.length; i += 5000) {
+    opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + 5000);
     const offset = base === null ? null : base + i;
     const res = await sql<{ n: number }>`
