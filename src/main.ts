@@ -7,7 +7,7 @@
  * they are constructed, so a one-shot command such as `zhujiu import` loads only what it uses.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DestinationStream } from 'pino';
 import type { LiveModel } from './arena/ask.ts';
@@ -111,8 +111,22 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
 }
 
 /**
+ * Where the generated voter secret is kept: beside the PGlite data folder, not inside it (`./data/pg` →
+ * `./data/zhujiu-voter-secret`), like `zhujiu.log` and the terminal's charts; the folder holds only the database.
+ */
+export function voterSecretFile(dataDir: string): string {
+  return join(dirname(dataDir), 'zhujiu-voter-secret');
+}
+
+/** Where the terminal writes `/leaderboard` charts: beside the PGlite data folder (`./data/charts`). */
+export function chartsDir(dataDir: string): string {
+  return join(dirname(dataDir), 'charts');
+}
+
+/**
  * The server secret that turns platform user ids into voter ids. From `ZHUJIU_VOTER_SECRET`; in zero-setup mode
- * (PGlite, no variable) one is generated once and kept beside the data (`<data dir>/zhujiu-voter-secret`).
+ * (PGlite, no variable) one is generated once and kept beside the data folder ({@link voterSecretFile}; one written
+ * inside the data folder by an earlier version is still read from there).
  * @throws AppError env_invalid when a shared Postgres is used without the variable (processes must agree).
  */
 export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string {
@@ -125,9 +139,13 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
         'Set it to a long random string, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
     );
   }
-  const file = join(config.dataDir, 'zhujiu-voter-secret');
+  const file = voterSecretFile(config.dataDir);
+  // Earlier versions kept it inside the PGlite folder: read it there when present (voter ids must not change).
+  const old = join(config.dataDir, 'zhujiu-voter-secret');
+  if (!existsSync(file) && existsSync(old)) return readFileSync(old, 'utf8').trim();
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   logger.warn(
     { file },
@@ -287,7 +305,7 @@ export async function createChatPlatforms(
         sessionTag: systemClock.now().getTime().toString(36),
         prompt: process.stdin.isTTY === true,
         // `/leaderboard` charts are written here and the terminal prints the path.
-        imageDir: join(config.dataDir, 'charts'),
+        imageDir: chartsDir(config.dataDir),
         ...overrides.shell,
       }),
     );

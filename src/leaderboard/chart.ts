@@ -126,7 +126,7 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
                 field: 'score',
                 type: 'quantitative',
                 scale: { domain: [0, 10], scheme: 'blues' },
-                title: 'ability',
+                title: 'score (0–10)',
               },
             },
           },

@@ -3,10 +3,19 @@
  * that honour their flags. Each numbered finding is kept as a case.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BOARD_ABILITIES, type BoardAbility } from '../../../src/aggregate/index.ts';
 import type { AskService } from '../../../src/arena/ask.ts';
 import type { ArenaService } from '../../../src/arena/service.ts';
 import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
@@ -15,13 +24,16 @@ import type { MessageContent } from '../../../src/chat/port.ts';
 import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
 import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
+import type { LoadedConfig } from '../../../src/config/loader.ts';
 import { systemClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
 import { importJudgments } from '../../../src/import/judgments.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
+import { boardChartSpec, renderBoardSvg } from '../../../src/leaderboard/chart.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
+import { chartsDir, resolveVoterSecret, voterSecretFile } from '../../../src/main.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
@@ -408,5 +420,46 @@ describe('#7 config check on PGlite checks the data-folder lock as its connectio
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+describe('#30 the chart legend is the score; files the app writes live beside the data folder', () => {
+  it('the colour legend reads "score (0–10)"', async () => {
+    const rows = [
+      {
+        model: 'm',
+        rank: 1,
+        final: 5,
+        lo: 4,
+        hi: 6,
+        abilities: Object.fromEntries(BOARD_ABILITIES.map((a) => [a, 5])) as Record<
+          BoardAbility,
+          number
+        >,
+      },
+    ];
+    expect(JSON.stringify(boardChartSpec(rows, { title: 't' }))).toContain(
+      '"title":"score (0–10)"',
+    );
+    expect(await renderBoardSvg(rows, { title: 't' })).toContain('score (0–10)');
+  });
+
+  it('the voter secret and the charts folder are beside the PGlite folder; an old secret inside it is still read', () => {
+    const root = join(tmp, 'secret');
+    const dataDir = join(root, 'pg');
+    mkdirSync(dataDir, { recursive: true });
+    const config = { dataDir, env: {} } as unknown as LoadedConfig;
+    expect(voterSecretFile(dataDir)).toBe(join(root, 'zhujiu-voter-secret'));
+    expect(chartsDir(dataDir)).toBe(join(root, 'charts'));
+    // An earlier version's secret inside the data folder keeps voter ids stable.
+    writeFileSync(join(dataDir, 'zhujiu-voter-secret'), 'old-secret-0123456789abcdef\n');
+    expect(resolveVoterSecret(config, silentLogger)).toBe('old-secret-0123456789abcdef');
+    expect(existsSync(join(root, 'zhujiu-voter-secret'))).toBe(false);
+    // A fresh data folder gets its secret beside it, and reads it back.
+    rmSync(join(dataDir, 'zhujiu-voter-secret'));
+    const fresh = resolveVoterSecret(config, silentLogger);
+    expect(readFileSync(join(root, 'zhujiu-voter-secret'), 'utf8').trim()).toBe(fresh);
+    expect(readdirSync(dataDir)).toEqual([]);
+    expect(resolveVoterSecret(config, silentLogger)).toBe(fresh);
   });
 });
