@@ -224,18 +224,24 @@ async function run(label: string, d: Db): Promise<void> {
     let chunks = 0;
     eld1.enable();
     const c0 = process.cpuUsage();
+    // The longest stretch between two chunks of votes read, in CPU time (the worker thread is idle here).
+    let cl = c0;
+    let longest = 0;
     const t = performance.now();
     const { summary } = await loadBoardInput(d.db, leaderboard.sources(), {
       chunkVotes,
       onChunk: () => {
         chunks++;
+        const c = process.cpuUsage(cl);
+        longest = Math.max(longest, (c.user + c.system) / 1000);
+        cl = process.cpuUsage();
       },
     });
     const ms = performance.now() - t;
     const c = process.cpuUsage(c0);
     eld1.disable();
     console.log(
-      `  input load alone, chunkVotes ${String(chunkVotes).padEnd(5)}: ${summary.votes.toLocaleString('en')} votes in ${summary.battles.toLocaleString('en')} battles, ${chunks} chunk(s): ${ms.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU, event loop delay max ${f1(eld1.max / 1e6)} ms`,
+      `  input load alone, chunkVotes ${String(chunkVotes).padEnd(5)}: ${summary.votes.toLocaleString('en')} votes in ${summary.battles.toLocaleString('en')} battles, ${chunks} chunk(s): ${ms.toFixed(0)} ms wall, ${((c.user + c.system) / 1000).toFixed(0)} ms CPU (longest chunk of votes ${longest.toFixed(0)} ms CPU), event loop delay max ${f1(eld1.max / 1e6)} ms`,
     );
   };
   await inputAlone(CHUNK ?? DEFAULT_INPUT_CHUNK_VOTES);
