@@ -135,6 +135,11 @@ function jsonNote(lo: number | null, hi: number | null): string | undefined {
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
+/** Why a zero-width bootstrap interval is not shown (table note; JSON `note` of the row). */
+const NO_SPREAD =
+  'every bootstrap round gave the model the same rating (its votes cannot vary under resampling, e.g. only ties), ' +
+  'which is not certainty; no interval is shown; collect more votes for it';
+
 /** Why a model has no finite BT rating, for the JSON `note` and the table. */
 const EXCLUSION_NOTES: Record<string, string> = {
   disconnected: 'not rated: it has no votes against another model; vote on its battles',
@@ -167,7 +172,9 @@ function componentTable(rows: ArenaRatings['rows']): string[] {
     row.rating.toFixed(1),
     row.ratingLo === null || row.ratingHi === null
       ? '—'
-      : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
+      : row.noSpread
+        ? 'too few votes'
+        : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
     fix(row.elo, 1),
     String(row.numBattles),
     `${(row.avgWinRate * 100).toFixed(1)}%`,
@@ -215,6 +222,9 @@ function renderTable(
     notes.push(
       '∞: in more than 2.5 % of the bootstrap rounds the model had only wins (∞) or only losses (−∞): too few votes for a finite bound; collect more votes for it',
     );
+  }
+  if (r.rows.some((x) => x.noSpread)) {
+    notes.push(`too few votes: ${NO_SPREAD}`);
   }
   if (r.rows.some((x) => Number.isNaN(x.ratingLo ?? 0) || Number.isNaN(x.ratingHi ?? 0))) {
     notes.push(
@@ -298,7 +308,9 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     const several = result.components.length > 1;
     const models = [
       ...result.rows.map((r) => {
-        const note = jsonNote(r.ratingLo, r.ratingHi);
+        const note = r.noSpread
+          ? `rating_lo and rating_hi not shown: ${NO_SPREAD}`
+          : jsonNote(r.ratingLo, r.ratingHi);
         const comp = r.component > 1 ? result.components[r.component - 1] : undefined;
         const allNotes = [...(comp ? [componentNote(comp)] : []), ...(note ? [note] : [])];
         const finite = (v: number | null): number | null =>
@@ -306,8 +318,8 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
         return {
           model: r.model,
           rating: r.rating,
-          rating_lo: finite(r.ratingLo),
-          rating_hi: finite(r.ratingHi),
+          rating_lo: r.noSpread ? null : finite(r.ratingLo),
+          rating_hi: r.noSpread ? null : finite(r.ratingHi),
           elo: r.elo,
           rank: r.rank,
           num_battles: r.numBattles,

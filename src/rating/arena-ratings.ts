@@ -55,6 +55,12 @@ export interface ArenaRatingRow {
   readonly ratingLo: number | null;
   readonly ratingHi: number | null;
   readonly ratingMedian: number | null;
+  /**
+   * True when the bootstrap gave every round the same rating (a zero-width interval) for a model that is not the
+   * anchor: the resamples could not vary (e.g. only ties between two models), which is not certainty. Such an
+   * interval must not be shown as one: callers say "too few votes" (docs/scoring.md §4.2). False without bootstrap.
+   */
+  readonly noSpread: boolean;
   /** Online Elo (K = 4) over the input order, null when the input has no order (pair counts). */
   readonly elo: number | null;
   /** 1 + number of models of the same component whose lower bound is above this model's upper bound. */
@@ -204,6 +210,11 @@ export function computeArenaRatings(
         ratingLo: boot ? boot.lo[i]! : null,
         ratingHi: boot ? boot.hi[i]! : null,
         ratingMedian: boot ? boot.median[i]! : null,
+        noSpread:
+          boot !== null &&
+          fit.models[i] !== anchor?.model &&
+          Number.isFinite(boot.lo[i]!) &&
+          boot.lo[i] === boot.hi[i],
         elo: eloOf(fit.models[i]!),
         rank: ranks[i]!,
         numBattles: fit.numBattles[i]!,

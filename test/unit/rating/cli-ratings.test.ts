@@ -210,3 +210,32 @@ describe('runRatings', () => {
     }
   });
 });
+
+describe('a zero-width bootstrap interval (review #31)', () => {
+  it('a>b plus one b=c tie: b and c show "too few votes", never 1000.0 – 1000.0; JSON bounds null with a note', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-ratings-nospread-'));
+    const f = join(dir, 'blank_b.jsonl');
+    writeFileSync(
+      f,
+      '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"b","model_b":"c","winner":"tie"}\n',
+    );
+    const chunks: string[] = [];
+    const io = { out: (s: string) => chunks.push(s) };
+    await runRatings({ battles: f, bootstrap: 200 }, io);
+    const text = chunks.join('');
+    expect(text).not.toMatch(/1000\.0 – 1000\.0/u);
+    expect(text).toMatch(/^\s+1\s+b\s+1000\.0\s+too few votes/mu);
+    expect(text).toMatch(/^\s+1\s+c\s+1000\.0\s+too few votes/mu);
+    expect(text).toMatch(/too few votes: every bootstrap round gave the model the same rating/u);
+    chunks.length = 0;
+    await runRatings({ battles: f, bootstrap: 200, json: true }, io);
+    const parsed = JSON.parse(chunks.join('')) as { models: Record<string, unknown>[] };
+    for (const m of ['b', 'c']) {
+      const row = parsed.models.find((x) => x.model === m);
+      expect(row).toMatchObject({ rating: 1000, rating_lo: null, rating_hi: null });
+      expect(String(row?.note)).toMatch(
+        /not shown: every bootstrap round gave the model the same rating/u,
+      );
+    }
+  });
+});
