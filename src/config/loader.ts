@@ -4,7 +4,7 @@
  * A bad file fails at start with one line per problem, `file:line:col path: message`. This is the only module
  * that reads `process.env`. The returned config is deeply frozen.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -258,6 +258,12 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     throw new AppError(
       'config_missing',
       `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
+    );
+  }
+  if (explicitDir !== undefined && !statSync(configDir).isDirectory()) {
+    throw new AppError(
+      'config_missing',
+      `config folder ${configDir} is a file, not a folder (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); point it at the folder that holds default.yaml, or unset it to use ./config`,
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));

@@ -131,7 +131,20 @@ export async function openDb(target: DbTarget, opts: { logger?: LockLog } = {}):
       close: () => db.destroy(),
     };
   }
-  const releaseLock = await lockDataDir(target.dataDir, opts.logger);
+  let releaseLock: () => void;
+  try {
+    releaseLock = await lockDataDir(target.dataDir, opts.logger);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    // The folder cannot be created or locked (a file in its path, no permission): one line naming the fix.
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new AppError(
+      'db_unavailable',
+      `cannot use ${target.dataDir} as the embedded database folder (${code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in its path' : (code ?? (err as Error).message)}). ` +
+        'Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
+      { cause: err },
+    );
+  }
   let pglite: PGlite;
   let PGliteDialect: typeof import('kysely-pglite-dialect').PGliteDialect;
   try {

@@ -87,6 +87,21 @@ describe('output paths (export battles --out, leaderboard --png)', () => {
   });
 });
 
+describe('folders named by the environment', () => {
+  it('ZHUJIU_DATA_DIR under a file, ZHUJIU_CONFIG_DIR that is a file: one line, exit 1', async () => {
+    const aFile = join(dir, 'env-file');
+    writeFileSync(aFile, '');
+    const d = await zhujiu(['export', 'battles'], { ZHUJIU_DATA_DIR: join(aFile, 'pg') });
+    expect(d.code).toBe(1);
+    expect(oneLine(d.stderr)).toContain(
+      `error [db_unavailable]: cannot use ${join(aFile, 'pg')} as the embedded database folder (a file is in its path). Set ZHUJIU_DATA_DIR`,
+    );
+    const c = await zhujiu(['suites'], { ZHUJIU_CONFIG_DIR: aFile });
+    expect(c.code).toBe(1);
+    expect(oneLine(c.stderr)).toContain(`config folder ${aFile} is a file, not a folder`);
+  });
+});
+
 describe('input files', () => {
   it('ratings --battles FOLDER or a missing file is an error (exit 1), not a usage mistake', async () => {
     const r = await zhujiu(['ratings', '--battles', dir]);
