@@ -92,18 +92,19 @@ export class BarLogGate {
   /** Per-request failure lines kept off the terminal. */
   held = 0;
   readonly #stream: NodeJS.WritableStream;
-  readonly #hideRequestFailures: boolean;
+  /** Keep per-request failure lines off the terminal (false when LOG_LEVEL asks for every line). */
+  hideRequestFailures: boolean;
 
   constructor(stream: NodeJS.WritableStream, hideRequestFailures: boolean) {
     this.#stream = stream;
-    this.#hideRequestFailures = hideRequestFailures;
+    this.hideRequestFailures = hideRequestFailures;
   }
 
   /** The wrapper {@link openRuntime} applies to the log destination. */
   wrap = <D extends { write(s: string): unknown }>(dest: D, toTerminal: boolean): D => {
     if (!toTerminal) return dest;
     const write = (s: string): unknown => {
-      if (this.#hideRequestFailures && /request failed: /u.test(s) && !/"level":50/u.test(s)) {
+      if (this.hideRequestFailures && /request failed: /u.test(s) && !/"level":50/u.test(s)) {
         this.held += 1;
         return true;
       }
@@ -133,8 +134,9 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
   );
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
-  const gate = new BarLogGate(process.stderr, !process.env.LOG_LEVEL);
+  const gate = new BarLogGate(process.stderr, true);
   const rt = deps.rt ?? (await openRuntime({ quiet: true, wrapLogs: gate.wrap }));
+  gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
   const stop = new AbortController();
