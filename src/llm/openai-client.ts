@@ -24,7 +24,6 @@
 import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
-import { nodeFetch } from './node-fetch.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -97,7 +96,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         debug: (msg: string) => log.trace(msg),
       },
       fetch: async (url, init) => {
-        const res = await nodeFetch(url, init);
+        const res = await fetch(url, init);
         if (res.ok) return res;
         const wait = retryAfterMs(res.headers);
         log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
