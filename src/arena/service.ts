@@ -454,7 +454,7 @@ export class ArenaService {
     const choice = ev.emoji === null ? null : this.emoji.choiceOf(ev.platform, ev.emoji);
     if (choice === undefined) return undefined; // an emoji that is not a vote
     const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-    if (!b || b.status !== 'open' || !b.messageId) return undefined;
+    if (b?.status !== 'open' || !b.messageId) return undefined;
     const log = this.#log.child({ battleId: b.id, platform: ev.platform });
     let snapshot: readonly ReactionSnapshot[];
     try {
@@ -548,7 +548,7 @@ export class ArenaService {
     ev: MessageDeletedEvent,
   ): Promise<{ battleId: number; removed: number } | undefined> {
     const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-    if (!b || b.status !== 'open') return undefined;
+    if (b?.status !== 'open') return undefined;
     let removed = 0;
     const at = await this.#writeTime(b.id, ev.at);
     for (const v of await liveVotes(this.#db, b.id)) {

@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest } from '../../../src/storage/db.ts';
