@@ -63,6 +63,7 @@ export async function runLeaderboard(
     aggregation: rt.config.app.aggregation,
     includeSources: rt.config.app.ratings.include_sources,
     compute: 'inline',
+    inputChunkVotes: 0, // a one-shot command has no event loop to keep free: one query is fastest
   });
   try {
     const snap = await svc.refresh(o.source ?? []);

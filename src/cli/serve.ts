@@ -76,6 +76,8 @@ export async function startService(
         ...rt.config.app.aggregation,
         ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
       },
+      // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
+      ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
     });
     http = await startHttpFor(rt, opts.httpPort, {
       latest: () => leaderboard.latest(),
