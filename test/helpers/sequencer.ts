@@ -1,6 +1,6 @@
 /**
- * Test-file order: the files that spend the longest waiting (real processes kept alive for 30 s, a model that takes
- * 5 s per call) start first, so they overlap with the rest instead of running alone at the end; then vitest's own
+ * Test-file order: the files that spend the longest waiting (real processes kept alive for 30 s, models that take
+ * seconds per call) start first, so they overlap with the rest instead of running alone at the end; then vitest's own
  * order (longest first from its cache, else largest first). Their order only affects the suite's wall time.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -9,6 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const SLOW_FIRST = [
   'test/integration/eval/worker-processes.pglite.test.ts',
   'test/integration/eval/worker-processes.postgres.test.ts',
+  'test/integration/eval/stop-resume.pglite.test.ts',
+  'test/integration/eval/stop-resume.postgres.test.ts',
   'test/integration/cli/long-lived.test.ts',
 ];
 
