@@ -43,6 +43,7 @@ import pg from 'pg';
 import { BotService } from '../src/bot/service.ts';
 import { DiscordAdapter } from '../src/chat/discord/adapter.ts';
 import type { ReactionEvent } from '../src/chat/port.ts';
+import { ABILITIES } from '../src/config/abilities.ts';
 import { appConfigSchema } from '../src/config/schema.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { silentLogger } from '../src/core/logger.ts';
@@ -72,15 +73,6 @@ const EXTRA_VOTES = Number(values.votes);
 const CHUNK = values.chunk === undefined ? undefined : Number(values.chunk);
 const BATTLES = 20;
 const EMOJI = ['⬅️', '🟰', '➡️'] as const;
-const ABILITIES = [
-  'knowledge',
-  'chinese_specific',
-  'language',
-  'reasoning',
-  'refusal',
-  'safety',
-  'robustness',
-] as const;
 
 async function seed(d: Db): Promise<void> {
   await migrateToLatest(d.db);
