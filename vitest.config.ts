@@ -17,6 +17,6 @@ export default defineConfig({
     hookTimeout: 300_000,
     sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
-    maxWorkers: 4,
+    maxWorkers: 6,
   },
 });
