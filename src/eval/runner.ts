@@ -359,6 +359,27 @@ export async function executeRun(
     if (buffer.length >= WRITE_BATCH) void flush();
     else flushTimer ??= setTimeout(() => void flush(), WRITE_EVERY_MS);
   };
+  /** Records an answered and scored item: the answer's bookkeeping from `res`, the score as given. */
+  const recordDone = (
+    itemId: number,
+    res: {
+      readonly responseId?: number | undefined;
+      readonly cached: boolean;
+      readonly latencyMs: number;
+      readonly promptTokens?: number | undefined;
+      readonly completionTokens?: number | undefined;
+    },
+    score: Extract<ItemOutcome, { kind: 'done' }>['score'],
+  ) =>
+    record(itemId, {
+      kind: 'done',
+      responseId: res.responseId ?? null,
+      cached: res.cached,
+      latencyMs: res.latencyMs,
+      promptTokens: res.promptTokens,
+      completionTokens: res.completionTokens,
+      score,
+    });
 
   const processItem = async (itemId: number, c: LlmClient): Promise<void> => {
     const entry = index.get(itemId);
@@ -437,24 +458,16 @@ export async function executeRun(
         return;
       }
       const violation = stored.safetyFlag === true;
-      record(itemId, {
-        kind: 'done',
-        responseId: res.responseId ?? null,
-        cached: res.cached,
-        latencyMs: res.latencyMs,
-        promptTokens: res.promptTokens,
-        completionTokens: res.completionTokens,
-        score: {
-          method: ds.method,
-          metric: 'judge',
-          profile: `${rubrics.rubric.name}@${rubrics.rubric.version}`,
-          raw: violation ? 0 : Math.min(stored.rawScore, stored.maxScore),
-          max: stored.maxScore,
-          detail: {
-            judge: judge.name,
-            judge_score: stored.rawScore,
-            safety_violation: stored.safetyFlag,
-          },
+      recordDone(itemId, res, {
+        method: ds.method,
+        metric: 'judge',
+        profile: `${rubrics.rubric.name}@${rubrics.rubric.version}`,
+        raw: violation ? 0 : Math.min(stored.rawScore, stored.maxScore),
+        max: stored.maxScore,
+        detail: {
+          judge: judge.name,
+          judge_score: stored.rawScore,
+          safety_violation: stored.safetyFlag,
         },
       });
       return;
@@ -471,21 +484,13 @@ export async function executeRun(
       });
       return;
     }
-    record(itemId, {
-      kind: 'done',
-      responseId: res.responseId ?? null,
-      cached: res.cached,
-      latencyMs: res.latencyMs,
-      promptTokens: res.promptTokens,
-      completionTokens: res.completionTokens,
-      score: {
-        method: ds.method,
-        metric: score.metric,
-        profile: score.profile,
-        raw: score.raw,
-        max: score.max,
-        detail: score.detail,
-      },
+    recordDone(itemId, res, {
+      method: ds.method,
+      metric: score.metric,
+      profile: score.profile,
+      raw: score.raw,
+      max: score.max,
+      detail: score.detail,
     });
   };
 
