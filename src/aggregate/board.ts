@@ -556,6 +556,12 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   });
 
   const abilityCoverage = BOARD_ABILITIES.map((_, a) => a);
+  // Votes on battles without an ability: in the votes column, not in any comparative score (docs/scoring.md §4).
+  const unassignedVotes = new Map<string, number>();
+  for (const b of input.unassignedBattles ?? []) {
+    const n = (b.aWins + b.bWins + b.ties) * b.count;
+    for (const m of [b.modelA, b.modelB]) unassignedVotes.set(m, (unassignedVotes.get(m) ?? 0) + n);
+  }
   const rows: BoardRow[] = order.map((m, pos) => {
     const missing: string[] = [];
     BOARD_METHODS.forEach((me, i) => {
@@ -602,7 +608,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       overall: nullable(point.overall[m]!),
       incomplete: missing.length > 0,
       missing,
-      votes: comp.totalVotes[m]! + (input.unassignedVotes?.get(models[m]!) ?? 0),
+      votes: comp.totalVotes[m]! + (unassignedVotes.get(models[m]!) ?? 0),
       separatedFromNext: separated,
     };
   });
@@ -616,7 +622,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     e.ties += t;
     h2h.set(key, e);
   };
-  for (const b of input.battles) {
+  for (const b of [...input.battles, ...(input.unassignedBattles ?? [])]) {
     if (b.modelA === b.modelB) continue;
     add(b.modelA, b.modelB, b.aWins * b.count, b.bWins * b.count, b.ties * b.count);
     add(b.modelB, b.modelA, b.bWins * b.count, b.aWins * b.count, b.ties * b.count);

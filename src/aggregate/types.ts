@@ -60,10 +60,10 @@ export interface BoardInput {
   readonly datasets: readonly DatasetScores[];
   readonly battles: readonly BattleType[];
   /**
-   * Live votes per model on counted battles that have no ability (imported without one): they cannot enter a
-   * comparative score but count in the votes column.
+   * Counted battles that have no ability (imported without one): they cannot enter a comparative score but count
+   * in the votes column and in each model's head-to-head record.
    */
-  readonly unassignedVotes?: ReadonlyMap<string, number>;
+  readonly unassignedBattles?: readonly Omit<BattleType, 'ability'>[];
 }
 
 /** Options of `computeBoard`. */

@@ -135,16 +135,16 @@ export async function loadBoardInput(
   }
   datasets.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
   const battles: BattleType[] = [];
-  const unassigned = new Map<string, number>();
+  const unassigned: Omit<BattleType, 'ability'>[] = [];
   let noAbility = 0;
   for (const b of battleRows) {
     if (b.ability !== null && isAbility(b.ability)) {
       battles.push({ ...b, ability: b.ability });
       continue;
     }
-    const n = (b.aWins + b.bWins + b.ties) * b.count;
     noAbility += b.count;
-    for (const m of [b.modelA, b.modelB]) unassigned.set(m, (unassigned.get(m) ?? 0) + n);
+    const { ability: _, ...rest } = b;
+    unassigned.push(rest);
   }
   // Models known only from counted votes join the board too.
   const known = new Set(models);
@@ -164,7 +164,7 @@ export async function loadBoardInput(
     nBattles += b.count;
   }
   return {
-    input: { models, datasets, battles, unassignedVotes: unassigned },
+    input: { models, datasets, battles, unassignedBattles: unassigned },
     summary: {
       sources: [...new Set(sources)].sort(),
       models: models.length,

@@ -302,3 +302,31 @@ describe('computeBoard', () => {
     ).toThrow('dataset bad: model x item 1 score 11 is outside [0, 10]');
   });
 });
+
+describe('battles without an ability', () => {
+  it('count in the votes column and in the head-to-head record (1 win, 1 tie, 1 loss → 1–1–1 over 3 votes)', () => {
+    const one = { modelA: 'm1', modelB: 'm2', count: 1 };
+    const board = computeBoard(
+      {
+        models: ['m1', 'm2'],
+        datasets: [],
+        battles: [],
+        unassignedBattles: [
+          { ...one, aWins: 1, bWins: 0, ties: 0 },
+          { ...one, aWins: 0, bWins: 0, ties: 1 },
+          { ...one, aWins: 0, bWins: 1, ties: 0 },
+        ],
+      },
+      createRng(0),
+      { minVotes: 1, rounds: 10 },
+    );
+    expect(board.rows.find((r) => r.model === 'm1')?.votes).toBe(3);
+    expect(board.headToHead.find((h) => h.model === 'm1' && h.opponent === 'm2')).toEqual({
+      model: 'm1',
+      opponent: 'm2',
+      wins: 1,
+      losses: 1,
+      ties: 1,
+    });
+  });
+});
