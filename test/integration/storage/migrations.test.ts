@@ -65,6 +65,18 @@ describe.each(backends())('migrations on %s', (backend) => {
     );
   });
 
+  it('a database with a migration this version does not know, or one missing, is not taken as up to date', async () => {
+    // The quick "nothing to do" check must not hide the migrator's own answers.
+    const extra = { ...migrations, '9999_future': { up: async () => {} } };
+    const ahead = await migrateToLatest(d.db, extra);
+    expect(ahead.results?.map((x) => [x.migrationName, x.status])).toEqual([
+      ['9999_future', 'Success'],
+    ]);
+    await expect(migrateToLatest(d.db)).rejects.toThrow(/9999_future/);
+    await sql`delete from kysely_migration where name = '9999_future'`.execute(d.db);
+    expect((await migrateToLatest(d.db)).results).toEqual([]);
+  });
+
   it('enforces constraints: enums, score ranges, self-battles, unique responses', async () => {
     await expect(
       sql`insert into models (name, provider) values ('m', 'nope')`.execute(d.db),
