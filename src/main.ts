@@ -44,6 +44,11 @@ export interface RuntimeOptions extends LoadOptions {
   /** Run the start-up checks of `bot` / `worker` ({@link assertStartable}) before opening the database. */
   readonly checkStart?: boolean;
   /**
+   * A long-lived process (`bot`, `worker`): the embedded database runs in a worker thread so that no query holds
+   * the event loop (storage/pglite-thread.ts). No effect with DATABASE_URL.
+   */
+  readonly longLived?: boolean;
+  /**
    * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
    * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
    * otherwise.
@@ -93,7 +98,7 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
-    { logger },
+    { logger, pgliteThread: opts.longLived === true },
   );
   try {
     if (opts.migrate !== false) {

@@ -55,7 +55,7 @@ export async function startService(
   kind: 'bot' | 'worker',
   opts: ServiceOptions,
 ): Promise<StartedService> {
-  const rt = await openRuntime({ ...opts, checkStart: true });
+  const rt = await openRuntime({ ...opts, checkStart: true, longLived: true });
   let http: Running | undefined;
   let evalRt: EvalRuntime | undefined;
   try {

@@ -1,0 +1,104 @@
+/**
+ * @module storage/pglite-thread
+ * The embedded database in a worker thread, for long-lived processes (`zhujiu bot`, `zhujiu worker`).
+ *
+ * PGlite runs PostgreSQL as WebAssembly on the thread that calls it, and a query cannot be interrupted: on the bot's
+ * own thread a 60 ms query is a 60 ms frozen event loop (no vote, no gateway heartbeat, no health check in
+ * between). Here the queries run in a worker thread (storage/pglite-worker.ts) and the bot's thread only posts the
+ * query text and receives the rows (copied by the structured clone algorithm), so it keeps turning while a query runs.
+ * One-shot CLI commands keep PGlite on their own thread: they have no event loop to protect, and skip the copy.
+ *
+ * The object returned by {@link openPGliteThread} has the two methods kysely-pglite-dialect calls (`query` and
+ * `close`). Errors come back as `Error`s with PostgreSQL's fields (`code`, `detail`, `constraint`…) copied.
+ */
+import { Worker } from 'node:worker_threads';
+import type { PGlite } from '@electric-sql/pglite';
+
+type Reply = {
+  id: number;
+  ok: boolean;
+  rows?: unknown[];
+  affectedRows?: number;
+  error?: Record<string, unknown>;
+};
+
+type Pending = { resolve: (r: Reply) => void; reject: (e: Error) => void };
+
+/** An error sent back from the worker, with its fields restored. */
+function restore(e: Record<string, unknown> | undefined): Error {
+  const err = new Error(String(e?.message ?? 'the embedded database failed'));
+  if (e)
+    for (const [k, v] of Object.entries(e)) if (k !== 'message') Object.assign(err, { [k]: v });
+  return err;
+}
+
+/**
+ * Starts a worker thread and opens the PGlite folder `dataDir` in it (the caller holds the folder's lock).
+ * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created).
+ * @throws Error with PGlite's message when the folder cannot be opened (the worker is stopped).
+ */
+export async function openPGliteThread(dataDir: string): Promise<PGlite> {
+  const self = import.meta.url;
+  const ext = self.endsWith('.ts') ? '.ts' : '.js';
+  const entry = new URL(`./pglite-worker${ext}`, self).href;
+  // Under tsx (the TypeScript sources, in tests and benches) the worker registers tsx's loader first.
+  const worker =
+    ext === '.ts'
+      ? new Worker(
+          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
+          { eval: true },
+        )
+      : new Worker(new URL(entry));
+  const pending = new Map<number, Pending>();
+  let next = 1;
+  let dead: Error | undefined;
+  const fail = (err: Error) => {
+    dead ??= err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  // The thread keeps the process alive only while a query is in flight (an open database alone does not).
+  worker.unref();
+  worker.on('message', (m: Reply) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (pending.size === 0) worker.unref();
+    if (m.ok) p.resolve(m);
+    else p.reject(restore(m.error));
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) =>
+    fail(new Error(`the embedded database's thread exited (code ${code})`)),
+  );
+  const send = (job: Record<string, unknown>): Promise<Reply> => {
+    if (dead) return Promise.reject(dead);
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ ...job, id });
+    });
+  };
+  try {
+    await send({ kind: 'open', dataDir });
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  const client: Pick<PGlite, 'query' | 'close'> = {
+    // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
+    query: async (text: string, params?: unknown[]): Promise<any> => {
+      const r = await send({ kind: 'query', text, params: params ?? [] });
+      return { rows: r.rows ?? [], affectedRows: r.affectedRows, fields: [] };
+    },
+    close: async () => {
+      try {
+        if (!dead) await send({ kind: 'close' });
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
+  return client as PGlite;
+}

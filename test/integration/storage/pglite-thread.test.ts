@@ -1,0 +1,122 @@
+/**
+ * Issue 7.2: the embedded database in a worker thread (storage/pglite-thread.ts), as `zhujiu bot` and
+ * `zhujiu worker` open it. The rows and errors that come back are the ones PGlite gives on the caller's own thread,
+ * transactions hold, and the caller's event loop keeps turning while a long query runs (on its own thread the
+ * same query holds the loop from start to end).
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Db, openDb } from '../../../src/storage/db.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'zhujiu-pglite-thread-'));
+let n = 0;
+function copy(): string {
+  const dir = join(root, `pg${n++}`);
+  cpSync(inject('pgliteTemplate'), dir, { recursive: true });
+  return dir;
+}
+
+/** A query that runs for a while in PostgreSQL (hundreds of milliseconds here; its length is not asserted). */
+const LONG = sql<{
+  n: number;
+}>`select count(*)::int as n from generate_series(1, 3000000) g where g % 7 = 3`;
+
+/** How many times a 0 ms timer fired while `p` was pending. */
+async function ticksDuring<T>(p: Promise<T>): Promise<{ value: T; ticks: number }> {
+  let ticks = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    ticks++;
+    setTimeout(tick, 0);
+  };
+  setTimeout(tick, 0);
+  const value = await p;
+  done = true;
+  return { value, ticks };
+}
+
+describe('PGlite in a worker thread', () => {
+  let threaded: Db;
+  let local: Db;
+  beforeAll(async () => {
+    threaded = await openDb({ kind: 'pglite', dataDir: copy() }, { pgliteThread: true });
+    local = await openDb({ kind: 'pglite', dataDir: copy() });
+  });
+  afterAll(async () => {
+    await threaded?.close();
+    await local?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('returns the same values as PGlite on this thread: numbers, bigints, dates, JSON, bytes, arrays, nulls', async () => {
+    const q = sql`select 1::int as i, 9007199254740993::int8 as big, 2.5::float8 as f, 'x'::text as t,
+      timestamptz '2026-11-30 12:00:00+00' as ts, '{"a":[1,"两"]}'::jsonb as j, '\\x00ff'::bytea as b,
+      array[1,2,3]::int[] as arr, null::text as nothing, true as yes`;
+    const a = (await q.execute(threaded.db)).rows;
+    const b = (await q.execute(local.db)).rows;
+    expect(a).toEqual(b);
+    expect((a[0] as { ts: unknown }).ts).toBeInstanceOf(Date);
+    expect((a[0] as { b: unknown }).b).toBeInstanceOf(Uint8Array);
+  });
+
+  it('reports affected rows, and errors with PostgreSQL fields (code, constraint)', async () => {
+    await sql`insert into models (name, provider) values ('a', 'recorded'), ('b', 'recorded')`.execute(
+      threaded.db,
+    );
+    const upd = await threaded.db
+      .updateTable('models')
+      .set({ provider: 'recorded' })
+      .where('name', 'in', ['a', 'b'])
+      .executeTakeFirst();
+    expect(upd.numUpdatedRows).toBe(2n);
+    const err = await sql`insert into models (name, provider) values ('a', 'recorded')`
+      .execute(threaded.db)
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error & { code?: string; constraint?: string },
+      );
+    expect(err).toBeInstanceOf(Error);
+    expect(err?.message).toMatch(/duplicate key/);
+    expect(err?.code).toBe('23505');
+    expect(err?.constraint).toMatch(/models/);
+  });
+
+  it('a failed transaction leaves nothing behind; a committed one stays', async () => {
+    await expect(
+      threaded.db.transaction().execute(async (trx) => {
+        await sql`insert into models (name, provider) values ('t1', 'recorded')`.execute(trx);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    await threaded.db.transaction().execute(async (trx) => {
+      await sql`insert into models (name, provider) values ('t2', 'recorded')`.execute(trx);
+    });
+    const names = await threaded.db
+      .selectFrom('models')
+      .select('name')
+      .where('name', 'in', ['t1', 't2'])
+      .execute();
+    expect(names.map((r) => r.name)).toEqual(['t2']);
+  });
+
+  it("keeps the caller's event loop turning while a long query runs (on the caller's thread it is held)", async () => {
+    const off = await ticksDuring(LONG.execute(threaded.db));
+    const on = await ticksDuring(LONG.execute(local.db));
+    expect(off.value.rows).toEqual(on.value.rows);
+    // On its own thread the query runs in one piece: at most the one tick before it starts.
+    expect(on.ticks).toBeLessThanOrEqual(2);
+    expect(off.ticks).toBeGreaterThan(on.ticks + 2);
+  });
+
+  it('a folder that cannot be opened is a one-line error naming the fix', async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'not a folder');
+    await expect(
+      openDb({ kind: 'pglite', dataDir: join(file, 'pg') }, { pgliteThread: true }),
+    ).rejects.toThrow(/ZHUJIU_DATA_DIR/);
+  });
+});
