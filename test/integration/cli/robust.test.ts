@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { startZhujiu, ZHUJIU_BIN } from '../../helpers/cli.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
@@ -26,6 +26,8 @@ import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
 const env = { ZHUJIU_DATA_DIR: join(dir, 'pg') };
+// A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that).
+beforeAll(() => cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true }));
 
 async function zhujiu(args: string[], extra: Record<string, string> = {}) {
   try {
@@ -254,6 +256,7 @@ describe('exit codes of eval: 1 when every item failed, 130 after Ctrl-C', () =>
       ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
       ZHUJIU_DATA_DIR: join(root, 'pg'),
     };
+    cpSync(inject('pgliteTemplate'), join(root, 'pg'), { recursive: true });
   });
   afterAll(async () => fake.close());
 
