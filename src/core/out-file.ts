@@ -6,7 +6,7 @@
  * when complete, so a failure (or Ctrl-C) never leaves a half-written file.
  */
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
 import { access, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppError } from './errors.ts';
@@ -17,7 +17,10 @@ function why(code: string | undefined, path: string): string {
     case 'EISDIR':
       return `${path} is a folder; give a file path inside it, e.g. ${join(path, 'out')}`;
     case 'ENOENT':
-      return `the folder ${dirname(path)} does not exist; create it or pick another path`;
+      // A folder that exists but takes no new files (/proc, /sys) also answers ENOENT.
+      return existsSync(dirname(resolve(path)))
+        ? `${dirname(path)} takes no new files (ENOENT); pick a path in an ordinary folder`
+        : `the folder ${dirname(path)} does not exist; create it or pick another path`;
     case 'ENOTDIR':
       return `${dirname(path)} is a file, not a folder; pick another path`;
     case 'EACCES':
@@ -44,8 +47,8 @@ export function cannotWrite(flag: string, path: string, err: unknown): AppError 
 }
 
 /**
- * Checks, before any work, that `path` can be created or replaced: it is not a folder, and its folder exists and
- * is writable.
+ * Checks, before any work, that `path` can be created or replaced: it is not a folder, its folder exists and is
+ * writable, and a file can really be created there (an empty probe file, removed at once).
  * @param flag the flag that named the path (for the message).
  * @throws AppError `file_unwritable` naming the flag, the path and the fix.
  */
@@ -60,6 +63,11 @@ export async function checkOutputPath(flag: string, path: string): Promise<void>
   try {
     await access(dir, constants.W_OK);
     if (st) await access(full, constants.W_OK);
+    // Permission bits do not tell everything (root passes `access` on /proc and on read-only mounts): create and
+    // remove an empty file where the temporary file will go.
+    const probe = tempPathBeside(full);
+    await writeFile(probe, '', { flag: 'wx' });
+    await rm(probe, { force: true });
   } catch (err) {
     throw cannotWrite(flag, path, err);
   }
