@@ -43,8 +43,8 @@ function chartNote(view: string): string {
 
 /**
  * Runs `zhujiu leaderboard`.
- * @throws AppError `input_invalid` for an unknown view, ability or method, or a model not on the board (with
- *   `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
+ * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
+ *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
  */
 export async function runLeaderboard(
   io: CliIo,
@@ -68,9 +68,15 @@ export async function runLeaderboard(
   try {
     const snap = await svc.refresh(o.source ?? []);
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
+      // Not a usage mistake but a name the data lacks (exit 1, like `eval --model` naming an unknown model).
+      const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
+      const names = snap.board.rows.map((r) => r.model).join(', ');
       throw new AppError(
-        'input_invalid',
-        `no model "${req.name}" on the board; models: ${snap.board.rows.map((r) => r.model).join(', ') || '(none)'}; pick one: \`zhujiu leaderboard --view model NAME\``,
+        'not_found',
+        `no model "${req.name}" on the board; models: ${names || '(none)'}; pick one: \`zhujiu leaderboard${sources} --view model NAME\`` +
+          (sources
+            ? ''
+            : '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)'),
       );
     }
     if (o.png) {

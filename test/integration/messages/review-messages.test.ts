@@ -120,6 +120,16 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const noName = await zhujiu(...base, '--view', 'model');
       expect(noName.code).toBe(2);
       expect(noName.err).toContain('`zhujiu leaderboard --view model NAME`');
+      // A model the board lacks is not a usage mistake: exit 1, and the suggested command keeps --source.
+      const unknown = await zhujiu(...base, '--view', 'model', 'cc');
+      expect(unknown.code).toBe(1);
+      expect(unknown.err).toContain(
+        'no model "cc" on the board; models: aa, bb; pick one: `zhujiu leaderboard --source pub --view model NAME`',
+      );
+      const plain = await zhujiu('leaderboard', '--view', 'model', 'aa');
+      expect(plain.code).toBe(1);
+      expect(plain.err).toContain('models: (none)');
+      expect(plain.err).toContain('on the board with `--source NAME`');
 
       const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
       expect(card.code, card.err).toBe(0);
