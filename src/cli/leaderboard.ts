@@ -44,7 +44,7 @@ function chartNote(view: string): string {
 /**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
- *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first).
+ *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
  */
 export async function runLeaderboard(
   io: CliIo,
@@ -77,6 +77,13 @@ export async function runLeaderboard(
           (sources
             ? ''
             : '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)'),
+      );
+    }
+    if (o.png && snap.board.rows.length === 0) {
+      throw new AppError(
+        'not_found',
+        `--png ${o.png}: the board is empty, so there is no chart to write (no model has scores or counted votes). ` +
+          'Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
       );
     }
     if (o.png) {

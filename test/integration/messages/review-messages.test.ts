@@ -130,6 +130,13 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       expect(plain.code).toBe(1);
       expect(plain.err).toContain('models: (none)');
       expect(plain.err).toContain('on the board with `--source NAME`');
+      const emptyPng = join(tmp, 'empty.png');
+      const empty = await zhujiu('leaderboard', '--png', emptyPng);
+      expect(empty.code).toBe(1);
+      expect(empty.err).toContain(
+        `--png ${emptyPng}: the board is empty, so there is no chart to write`,
+      );
+      expect(existsSync(emptyPng)).toBe(false);
 
       const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
       expect(card.code, card.err).toBe(0);
