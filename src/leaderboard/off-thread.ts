@@ -2,11 +2,12 @@
  * @module leaderboard/off-thread
  * Runs {@link computeBoard} in a worker thread so the bot's event loop (votes, gateway heartbeats) never waits
  * for a board. One long-lived worker per process, created on first use and unref'd (it never keeps the process
- * alive); jobs run one at a time in it. Under tsx (TypeScript sources) the worker registers tsx's loader first.
+ * alive); jobs run one at a time in it.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
 import { AppError } from '../core/errors.ts';
+import { startWorkerBeside } from '../core/worker-thread.ts';
 import type { ChartRow } from './chart.ts';
 
 interface Done {
@@ -27,16 +28,7 @@ export class BoardWorker {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const self = import.meta.url;
-    const ext = self.endsWith('.ts') ? '.ts' : '.js';
-    const entry = new URL(`./board-worker${ext}`, self).href;
-    const w =
-      ext === '.ts'
-        ? new Worker(
-            `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
-            { eval: true },
-          )
-        : new Worker(new URL(entry));
+    const w = startWorkerBeside(import.meta.url, 'board-worker');
     w.unref();
     w.on(
       'message',

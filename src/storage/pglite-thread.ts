@@ -11,8 +11,8 @@
  * The object returned by {@link openPGliteThread} has the two methods kysely-pglite-dialect calls (`query` and
  * `close`). Errors come back as `Error`s with PostgreSQL's fields (`code`, `detail`, `constraint`…) copied.
  */
-import { Worker } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { startWorkerBeside } from '../core/worker-thread.ts';
 
 type Reply = {
   id: number;
@@ -38,17 +38,7 @@ function restore(e: Record<string, unknown> | undefined): Error {
  * @throws Error with PGlite's message when the folder cannot be opened (the worker is stopped).
  */
 export async function openPGliteThread(dataDir: string): Promise<PGlite> {
-  const self = import.meta.url;
-  const ext = self.endsWith('.ts') ? '.ts' : '.js';
-  const entry = new URL(`./pglite-worker${ext}`, self).href;
-  // Under tsx (the TypeScript sources, in tests and benches) the worker registers tsx's loader first.
-  const worker =
-    ext === '.ts'
-      ? new Worker(
-          `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`,
-          { eval: true },
-        )
-      : new Worker(new URL(entry));
+  const worker = startWorkerBeside(import.meta.url, 'pglite-worker');
   const pending = new Map<number, Pending>();
   let next = 1;
   let dead: Error | undefined;
