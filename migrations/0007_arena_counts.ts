@@ -22,6 +22,17 @@ async function run(db: Kysely<unknown>, script: string): Promise<void> {
   }
 }
 
+/**
+ * The vote triggers' shared step: adds each row of `d` (a vote's `battle_id` and its `sign`, +1 or -1) to its
+ * battle's pair in `arena_pair_load`, counting only the community's battles that are not void.
+ */
+const ADD_VOTE_DELTAS = `  INSERT INTO arena_pair_load AS p (model_low, model_high, votes)
+  SELECT least(b.model_left_id, b.model_right_id), greatest(b.model_left_id, b.model_right_id), sum(d.sign)
+    FROM d, LATERAL (SELECT x.model_left_id, x.model_right_id FROM battles x
+                      WHERE x.id = d.battle_id AND x.source = 'arena' AND x.status <> 'void' OFFSET 0) b
+   GROUP BY 1, 2
+  ON CONFLICT (model_low, model_high) DO UPDATE SET votes = p.votes + EXCLUDED.votes;`;
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   await run(
     db,
@@ -107,12 +118,7 @@ BEGIN
   WITH d AS (
     SELECT battle_id, 1 AS sign FROM nv WHERE retracted_at IS NULL
   )
-  INSERT INTO arena_pair_load AS p (model_low, model_high, votes)
-  SELECT least(b.model_left_id, b.model_right_id), greatest(b.model_left_id, b.model_right_id), sum(d.sign)
-    FROM d, LATERAL (SELECT x.model_left_id, x.model_right_id FROM battles x
-                      WHERE x.id = d.battle_id AND x.source = 'arena' AND x.status <> 'void' OFFSET 0) b
-   GROUP BY 1, 2
-  ON CONFLICT (model_low, model_high) DO UPDATE SET votes = p.votes + EXCLUDED.votes;
+${ADD_VOTE_DELTAS}
   RETURN NULL;
 END;
 $fn$;
@@ -125,12 +131,7 @@ BEGIN
       FROM nv n JOIN ov o ON o.id = n.id
      WHERE (n.retracted_at IS NULL) <> (o.retracted_at IS NULL)
   )
-  INSERT INTO arena_pair_load AS p (model_low, model_high, votes)
-  SELECT least(b.model_left_id, b.model_right_id), greatest(b.model_left_id, b.model_right_id), sum(d.sign)
-    FROM d, LATERAL (SELECT x.model_left_id, x.model_right_id FROM battles x
-                      WHERE x.id = d.battle_id AND x.source = 'arena' AND x.status <> 'void' OFFSET 0) b
-   GROUP BY 1, 2
-  ON CONFLICT (model_low, model_high) DO UPDATE SET votes = p.votes + EXCLUDED.votes;
+${ADD_VOTE_DELTAS}
   RETURN NULL;
 END;
 $fn$;
@@ -141,12 +142,7 @@ BEGIN
   WITH d AS (
     SELECT battle_id, -1 AS sign FROM ov WHERE retracted_at IS NULL
   )
-  INSERT INTO arena_pair_load AS p (model_low, model_high, votes)
-  SELECT least(b.model_left_id, b.model_right_id), greatest(b.model_left_id, b.model_right_id), sum(d.sign)
-    FROM d, LATERAL (SELECT x.model_left_id, x.model_right_id FROM battles x
-                      WHERE x.id = d.battle_id AND x.source = 'arena' AND x.status <> 'void' OFFSET 0) b
-   GROUP BY 1, 2
-  ON CONFLICT (model_low, model_high) DO UPDATE SET votes = p.votes + EXCLUDED.votes;
+${ADD_VOTE_DELTAS}
   RETURN NULL;
 END;
 $fn$;
