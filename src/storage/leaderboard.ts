@@ -81,17 +81,7 @@ export async function boardBattleTypes(
       n: number;
     }>`
       SELECT t.ab, t.lid::text AS lid, t.rid::text AS rid, t.l, t.e, t.r, count(*) AS n
-        FROM (SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
-                     count(*) FILTER (WHERE v.choice = 'left') AS l,
-                     count(*) FILTER (WHERE v.choice = 'equal') AS e,
-                     count(*) FILTER (WHERE v.choice = 'right') AS r
-                FROM votes v JOIN battles b ON b.id = v.battle_id
-                LEFT JOIN items i ON i.id = b.item_id
-               WHERE v.retracted_at IS NULL AND b.status <> 'void'
-                 AND b.source = ANY(${[...sources]}::text[])
-                 AND b.id > ${lo}::bigint AND b.id <= ${hi}::bigint
-                 AND v.battle_id > ${lo}::bigint AND v.battle_id <= ${hi}::bigint
-               GROUP BY b.id, coalesce(b.ability, i.ability)) t
+        FROM (${battleTallies(sources, { lo, hi })}) t
        GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r`.execute(db);
     opts.onChunk?.();
     for (const x of r.rows) {
@@ -151,6 +141,28 @@ export async function boardBattleTypes(
   }));
 }
 
+/**
+ * One row per counted battle: its ability (the battle's, else its item's), model ids and the live votes for left,
+ * equal and right, over the battles of `sources` that are not void; with `range`, only battle ids in (lo, hi].
+ * Both ways of reading the board's battle types group these rows.
+ */
+function battleTallies(sources: readonly string[], range?: { lo: number; hi: number }) {
+  const inRange = range
+    ? sql`AND b.id > ${range.lo}::bigint AND b.id <= ${range.hi}::bigint
+          AND v.battle_id > ${range.lo}::bigint AND v.battle_id <= ${range.hi}::bigint`
+    : sql``;
+  return sql`SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
+                    count(*) FILTER (WHERE v.choice = 'left') AS l,
+                    count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                    count(*) FILTER (WHERE v.choice = 'right') AS r
+               FROM votes v JOIN battles b ON b.id = v.battle_id
+               LEFT JOIN items i ON i.id = b.item_id
+              WHERE v.retracted_at IS NULL AND b.status <> 'void'
+                AND b.source = ANY(${[...sources]}::text[])
+                ${inRange}
+              GROUP BY b.id, coalesce(b.ability, i.ability)`;
+}
+
 function toBattleType(x: {
   ab: string | null;
   lm: string;
@@ -185,15 +197,7 @@ async function battleTypesOneQuery(
     n: number;
   }>`
     SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
-      FROM (SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
-                   count(*) FILTER (WHERE v.choice = 'left') AS l,
-                   count(*) FILTER (WHERE v.choice = 'equal') AS e,
-                   count(*) FILTER (WHERE v.choice = 'right') AS r
-              FROM votes v JOIN battles b ON b.id = v.battle_id
-              LEFT JOIN items i ON i.id = b.item_id
-             WHERE v.retracted_at IS NULL AND b.status <> 'void'
-               AND b.source = ANY(${[...sources]}::text[])
-             GROUP BY b.id, coalesce(b.ability, i.ability)) t
+      FROM (${battleTallies(sources)}) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
      ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
