@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
-import { access, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppError } from './errors.ts';
 
@@ -27,6 +27,8 @@ function why(code: string | undefined, path: string): string {
     case 'EPERM':
     case 'EROFS':
       return `no permission to write in ${dirname(path)} (${code}); pick a writable path`;
+    case 'ENOTREG':
+      return `${path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file`;
     case 'ENOSPC':
     case 'EDQUOT':
       return `the disk is full (${code}); free some space or pick another disk`;
@@ -48,14 +50,18 @@ export function cannotWrite(flag: string, path: string, err: unknown): AppError 
 
 /**
  * Checks, before any work, that `path` can be created or replaced: it is not a folder, its folder exists and is
- * writable, and a file can really be created there (an empty probe file, removed at once).
+ * writable, a file can really be created there (an empty probe file, removed at once), and what is there now is a
+ * regular file (a symbolic link counts as the file it points to).
+ * @returns the absolute path to write: a symbolic link's target, else the path ({@link outputTarget}).
  * @param flag the flag that named the path (for the message).
  * @throws AppError `file_unwritable` naming the flag, the path and the fix.
  */
-export async function checkOutputPath(flag: string, path: string): Promise<void> {
-  const full = resolve(path);
+export async function checkOutputPath(flag: string, path: string): Promise<string> {
+  const full = await outputTarget(path);
   const st = await stat(full).catch(() => undefined);
   if (st?.isDirectory()) throw cannotWrite(flag, path, { code: 'EISDIR' });
+  // The file is replaced by renaming a new one over it: a pipe, a device or a socket would be replaced, not fed.
+  if (st && !st.isFile()) throw cannotWrite(flag, path, { code: 'ENOTREG' });
   const dir = dirname(full);
   const dst = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
   if (dst instanceof Error) throw cannotWrite(flag, path, dst);
@@ -71,6 +77,17 @@ export async function checkOutputPath(flag: string, path: string): Promise<void>
   } catch (err) {
     throw cannotWrite(flag, path, err);
   }
+  return full;
+}
+
+/**
+ * The file an output path names, as an absolute path: for a symbolic link, the file it points to (written through,
+ * so the link stays a link), else the path itself.
+ */
+export async function outputTarget(path: string): Promise<string> {
+  const full = resolve(path);
+  const l = await lstat(full).catch(() => undefined);
+  return l?.isSymbolicLink() ? realpath(full).catch(() => full) : full;
 }
 
 /** A temporary name beside `path` (same folder, so the final rename is atomic). */
@@ -79,8 +96,8 @@ export function tempPathBeside(path: string): string {
 }
 
 /**
- * Writes `data` to `path` atomically: a temporary file beside it, renamed over `path` when complete; the
- * temporary file is removed on failure.
+ * Writes `data` to `path` atomically: a temporary file beside it, renamed over `path` when complete (through a
+ * symbolic link to the file it points to); the temporary file is removed on failure.
  * @throws AppError `file_unwritable` naming the flag, the path and the fix.
  */
 export async function writeFileAtomic(
@@ -88,10 +105,11 @@ export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
 ): Promise<void> {
-  const tmp = tempPathBeside(path);
+  const target = await outputTarget(path);
+  const tmp = tempPathBeside(target);
   try {
     await writeFile(tmp, data);
-    await rename(tmp, path);
+    await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
     throw cannotWrite(flag, path, err);

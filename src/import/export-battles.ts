@@ -87,8 +87,8 @@ export async function exportBattlesToFile(
   opts: ExportBattlesOptions = {},
   signal?: AbortSignal,
 ): Promise<ExportBattlesResult> {
-  await checkOutputPath('--out', file);
-  const tmp = tempPathBeside(file);
+  const target = await checkOutputPath('--out', file);
+  const tmp = tempPathBeside(target);
   const out = createWriteStream(tmp, { encoding: 'utf8' });
   const ioError = (err: unknown) =>
     err instanceof AppError ? err : cannotWrite('--out', file, err);
@@ -102,7 +102,7 @@ export async function exportBattlesToFile(
       throw ioError(err);
     });
     signal?.throwIfAborted();
-    await rename(tmp, file).catch((err: unknown) => {
+    await rename(tmp, target).catch((err: unknown) => {
       throw ioError(err);
     });
     return r;

@@ -2,18 +2,28 @@
  * Output paths (`export battles --out`, `leaderboard --png`) are checked before any work, and the refusal says what
  * is really wrong. Found on a fresh clone: `--out /proc/x` said "the folder /proc does not exist".
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkOutputPath } from '../../../src/core/out-file.ts';
+import { checkOutputPath, writeFileAtomic } from '../../../src/core/out-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-out-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('checkOutputPath', () => {
   it('accepts a new file in a writable folder and leaves nothing behind', async () => {
-    await checkOutputPath('--out', join(dir, 'a.jsonl'));
+    expect(await checkOutputPath('--out', join(dir, 'a.jsonl'))).toBe(join(dir, 'a.jsonl'));
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -41,4 +51,28 @@ describe('checkOutputPath', () => {
       expect(err?.message).not.toContain('does not exist');
     },
   );
+
+  it('a named pipe or a device is refused, not replaced by a plain file', async () => {
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    await expect(checkOutputPath('--out', fifo)).rejects.toThrow(
+      `--out ${fifo}: cannot write (${fifo} is not a regular file (a named pipe, a device or a socket)`,
+    );
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    await expect(checkOutputPath('--png', '/dev/null')).rejects.toThrow('is not a regular file');
+    rmSync(fifo);
+  });
+
+  it('a symbolic link is written through: the link stays, the file it points to is replaced', async () => {
+    const target = join(dir, 'target.png');
+    const link = join(dir, 'link.png');
+    writeFileSync(target, 'keep');
+    symlinkSync(target, link);
+    expect(await checkOutputPath('--png', link)).toBe(target);
+    await writeFileAtomic('--png', link, 'new');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('new');
+    rmSync(link);
+    rmSync(target);
+  });
 });
