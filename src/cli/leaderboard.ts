@@ -76,7 +76,11 @@ export async function runLeaderboard(
         `no model "${req.name}" on the board; models: ${names || '(none)'}; pick one: \`zhujiu leaderboard${sources} --view model NAME\`` +
           (sources
             ? ''
-            : '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)'),
+            : '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)') +
+          // `--view bogus` is read as a bare model name: say what else --view takes.
+          (o.view !== 'model'
+            ? `. \`--view\` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)`
+            : ''),
       );
     }
     if (o.png && snap.board.rows.length === 0) {

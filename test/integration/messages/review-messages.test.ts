@@ -130,6 +130,13 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       expect(plain.code).toBe(1);
       expect(plain.err).toContain('models: (none)');
       expect(plain.err).toContain('on the board with `--source NAME`');
+      // A bare --view value that is no ability or method is read as a model name: the error says what --view takes.
+      const bogus = await zhujiu(...base, '--view', 'bogus');
+      expect(bogus.code).toBe(1);
+      expect(bogus.err).toContain('no model "bogus" on the board');
+      expect(bogus.err).toContain(
+        '`--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',
+      );
       const emptyPng = join(tmp, 'empty.png');
       const empty = await zhujiu('leaderboard', '--png', emptyPng);
       expect(empty.code).toBe(1);
