@@ -173,7 +173,9 @@ export async function importBattles(
       break;
     }
     if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
-      bad(`unknown "winner" ${JSON.stringify(w)}; use model_a, model_b, tie or tie (bothbad)`);
+      bad(
+        `${w === undefined || w === null ? 'missing "winner"' : `unknown "winner" ${JSON.stringify(w)}`}; use model_a, model_b, tie or tie (bothbad)`,
+      );
       continue;
     }
     rows.push({ line: lineNo, a, b, winner: w });

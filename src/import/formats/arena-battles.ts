@@ -116,7 +116,7 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
         const w = rec.winner;
         if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w)) {
           bad(
-            `unknown winner ${JSON.stringify(w)}; use one of "model_a", "model_b", "tie", "tie (bothbad)"`,
+            `${w === undefined || w === null ? 'missing "winner"' : `unknown winner ${JSON.stringify(w)}`}; use one of "model_a", "model_b", "tie", "tie (bothbad)"`,
           );
         }
         builder.addBattle(a, b, w as Winner);

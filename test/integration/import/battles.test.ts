@@ -21,6 +21,11 @@ describe.each(backends())('import battles on %s', (backend) => {
         '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"a","model_b":"b","winner":"left"}\n',
         /:2: unknown "winner" "left"; use model_a, model_b, tie or tie \(bothbad\)/,
       ],
+      [
+        'nowinner.jsonl',
+        '{"model_a":"a","model_b":"b"}\n',
+        /:1: missing "winner"; use model_a, model_b, tie or tie \(bothbad\)/,
+      ],
       ['self.jsonl', '{"model_a":"a","model_b":"a","winner":"tie"}\n', /:1: self-battle/],
       [
         'json.jsonl',

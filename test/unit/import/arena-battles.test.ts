@@ -69,6 +69,11 @@ describe('parseArenaLines', () => {
       [b('x', 'y', 'model_a'), b('x', 'y', 'draw')],
       /votes\.jsonl:2: unknown winner "draw"; use one of "model_a", "model_b", "tie", "tie \(bothbad\)"/,
     ],
+    [
+      'a battle line whose winner is null',
+      [b('x', 'y', 'model_a'), '{"model_a":"x","model_b":"y","winner":null}'],
+      /votes\.jsonl:2: missing "winner"; use one of "model_a", "model_b", "tie", "tie \(bothbad\)"/,
+    ],
     ['self-battle', [b('x', 'x', 'tie')], /votes\.jsonl:1: self-battle: "x" against itself/],
     ['non-JSON line', [b('x', 'y', 'tie'), '', '{oops'], /votes\.jsonl:3: not valid JSON/],
     ['not an object', ['42'], /votes\.jsonl:1: expected a JSON object/],
