@@ -17,6 +17,9 @@ export default defineConfig({
     hookTimeout: 300_000,
     sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
+    // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
+    // runs it for those (see the tiering-budget comment there).
+    execArgv: ['--wasm-tiering-budget=200000000'],
     maxWorkers: 6,
   },
 });

@@ -89,6 +89,16 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * PostgreSQL settings for an embedded database on the caller's thread (one-shot commands). PostgreSQL zeroes its
+ * whole buffer pool at every start, and PGlite's WebAssembly does it byte by byte: with the default 128 MB pool a
+ * bare open cost ~2.0 CPU-s and 330 MB here, with 16 MB ~1.5 CPU-s and 210 MB (bench/startup.ts prints the
+ * commands' figures). A one-shot command reads each page about once, and large scans and bulk writes use a small
+ * ring of buffers whatever the pool's size, so importing 200,000 votes takes the same time either way.
+ * Long-lived processes (storage/pglite-worker.ts) keep the default pool: they start once and reread hot pages.
+ */
+export const ONE_SHOT_PGLITE_SETTINGS: readonly string[] = ['-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
  * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes use
  * it so that no query holds their event loop; one-shot commands keep it on their own thread.
@@ -160,7 +170,9 @@ export async function openDb(
     } else {
       const { PGlite } = await import('@electric-sql/pglite');
       mkdirSync(target.dataDir, { recursive: true });
-      const pglite = new PGlite(target.dataDir);
+      const pglite = new PGlite(target.dataDir, {
+        startParams: [...PGlite.defaultStartParams, ...ONE_SHOT_PGLITE_SETTINGS],
+      });
       await pglite.waitReady;
       client = yieldingClient(pglite);
     }
