@@ -11,7 +11,8 @@ import { setFlagsFromString } from 'node:v8';
 // (bench/startup.ts prints the figures). The flag must be set before any WebAssembly is compiled, which is why
 // it is here. The long-lived `bot` and `worker` keep V8's default: they start once and run for days.
 const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
-if (command !== 'bot' && command !== 'worker') setFlagsFromString('--wasm-tiering-budget=200000000');
+if (command !== 'bot' && command !== 'worker')
+  setFlagsFromString('--wasm-tiering-budget=200000000');
 
 const entry = new URL('../dist/src/cli/index.js', import.meta.url);
 if (!existsSync(entry)) {
