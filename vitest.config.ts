@@ -20,6 +20,7 @@ export default defineConfig({
     // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
     // runs it for those (see the tiering-budget comment there).
     execArgv: ['--wasm-tiering-budget=200000000'],
+    setupFiles: ['test/helpers/setup-threads.ts'],
     maxWorkers: 6,
   },
 });

@@ -4,15 +4,13 @@
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
-// A one-shot command runs the embedded database's WebAssembly for a second or two. V8 recompiles each function
-// that has run a little with its optimizing compiler, on background threads, and in so short a process most of
-// that work is never repaid. A larger tiering budget leaves only the really hot functions to it: `zhujiu migrate`
-// on an up-to-date folder went from 3.5 to 1.9 CPU-s, and importing 200,000 votes took the same 17 s
-// (bench/startup.ts prints the figures). The flag must be set before any WebAssembly is compiled, which is why
-// it is here. The long-lived `bot` and `worker` keep V8's default: they start once and run for days.
-const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
-if (command !== 'bot' && command !== 'worker')
-  setFlagsFromString('--wasm-tiering-budget=200000000');
+// The embedded database is WebAssembly. V8 recompiles each function that has run a little with its optimizing
+// compiler, on background threads; a command runs it for a second or two, so most of that work was never repaid.
+// A larger tiering budget leaves only the really hot functions to it: `zhujiu migrate` on an up-to-date folder
+// went from 3.5 to 1.9 CPU-s (with the smaller buffer pool of storage/pglite-settings.ts), and importing 200,000
+// votes took the same 17 s. A long-running `bot` still gets its hot functions optimized, only later
+// (bench/chat-path.ts measures it with 1 M votes). The flag must be set before any WebAssembly is compiled.
+setFlagsFromString('--wasm-tiering-budget=200000000');
 
 const entry = new URL('../dist/src/cli/index.js', import.meta.url);
 if (!existsSync(entry)) {

@@ -17,6 +17,7 @@ import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
+import { PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
@@ -87,16 +88,6 @@ export function redactUrl(url: string): string {
     return '(unparseable DATABASE_URL)';
   }
 }
-
-/**
- * PostgreSQL settings for an embedded database on the caller's thread (one-shot commands). PostgreSQL zeroes its
- * whole buffer pool at every start, and PGlite's WebAssembly does it byte by byte: with the default 128 MB pool a
- * bare open cost ~2.0 CPU-s and 330 MB here, with 16 MB ~1.5 CPU-s and 210 MB (bench/startup.ts prints the
- * commands' figures). A one-shot command reads each page about once, and large scans and bulk writes use a small
- * ring of buffers whatever the pool's size, so importing 200,000 votes takes the same time either way.
- * Long-lived processes (storage/pglite-worker.ts) keep the default pool: they start once and reread hot pages.
- */
-export const ONE_SHOT_PGLITE_SETTINGS: readonly string[] = ['-c', 'shared_buffers=16MB'];
 
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
@@ -171,7 +162,7 @@ export async function openDb(
       const { PGlite } = await import('@electric-sql/pglite');
       mkdirSync(target.dataDir, { recursive: true });
       const pglite = new PGlite(target.dataDir, {
-        startParams: [...PGlite.defaultStartParams, ...ONE_SHOT_PGLITE_SETTINGS],
+        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
       });
       await pglite.waitReady;
       client = yieldingClient(pglite);

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { PGLITE_SETTINGS } from './pglite-settings.ts';
 
 type Job =
   | { readonly id: number; readonly kind: 'open'; readonly dataDir: string }
@@ -36,7 +37,9 @@ async function run(job: Job): Promise<Record<string, unknown>> {
   if (job.kind === 'open') {
     const { PGlite } = await import('@electric-sql/pglite');
     mkdirSync(job.dataDir, { recursive: true });
-    const p = new PGlite(job.dataDir);
+    const p = new PGlite(job.dataDir, {
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    });
     await p.waitReady;
     db = p;
     return {};

@@ -1,12 +1,14 @@
 /**
- * The `zhujiu` command as a user runs it: a real child process through bin/zhujiu.js (tsx), a fresh data folder.
+ * The `zhujiu` command as a user runs it: a real child process through bin/zhujiu.js (the compiled JavaScript),
+ * on a fresh copy of the migrated template data folder (a first start on an empty folder is tested in start.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteDataDir } from '../../helpers/db.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 const run = promisify(execFile);
@@ -26,7 +28,8 @@ async function zhujiu(args: string[], env: Record<string, string> = {}) {
 }
 
 describe('zhujiu CLI', () => {
-  const dataDir = join(mkdtempSync(join(tmpdir(), 'zhujiu-cli-')), 'pg');
+  const { dataDir, remove } = pgliteDataDir();
+  afterAll(remove);
 
   it('config check passes on the shipped config and fails clearly on a bad one', async () => {
     const ok = await zhujiu(['config', 'check']);
