@@ -45,6 +45,23 @@ export interface ImportBattlesOptions {
    * (see storage/battles `insertImportedBattles`).
    */
   readonly exclusiveDb?: boolean;
+  /** The file as {@link readBattlesFile} already read it (then `file` and `source` are not read again). */
+  readonly parsed?: BattlesFile;
+}
+
+/** One battle line of a file. */
+interface BattleRow {
+  readonly line: number;
+  readonly a: string;
+  readonly b: string;
+  readonly winner: string;
+}
+
+/** A battles file, read and checked, not yet stored. */
+export interface BattlesFile {
+  readonly file: string;
+  readonly source: string;
+  readonly rows: readonly BattleRow[];
 }
 
 /** What an import did. */
@@ -66,6 +83,18 @@ export async function importBattles(
   db: Kysely<Database>,
   opts: ImportBattlesOptions,
 ): Promise<ImportBattlesResult> {
+  const { source, rows } = opts.parsed ?? (await readBattlesFile(opts));
+  return storeBattles(db, source, rows, opts);
+}
+
+/**
+ * Reads and checks a battles file and its source name, without touching the database: `zhujiu import battles`
+ * calls it before it opens the database, so a bad file is refused in a fraction of a second.
+ * @throws AppError as {@link importBattles} does for the file and the source name.
+ */
+export async function readBattlesFile(
+  opts: Pick<ImportBattlesOptions, 'file' | 'source' | 'signal'>,
+): Promise<BattlesFile> {
   const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
   if (source === ARENA_SOURCE) {
     throw new AppError(
@@ -96,8 +125,7 @@ export async function importBattles(
       { cause: err },
     );
   }
-  type Row = { line: number; a: string; b: string; winner: string };
-  const rows: Row[] = [];
+  const rows: BattleRow[] = [];
   const problems: string[] = [];
   let lineNo = 0;
   // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
@@ -192,8 +220,19 @@ export async function importBattles(
   if (problems.length > 0) throw new AppError('import_invalid', capProblems(problems).join('\n'));
   if (rows.length === 0)
     throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
+  return { file: opts.file, source, rows };
+}
+
+/** Stores checked battle rows in one transaction (see {@link importBattles}). */
+async function storeBattles(
+  db: Kysely<Database>,
+  source: string,
+  rows: readonly BattleRow[],
+  opts: ImportBattlesOptions,
+): Promise<ImportBattlesResult> {
+  const file = opts.parsed?.file ?? opts.file;
   const at = opts.at ?? new Date();
-  const keyOf = (r: Row) =>
+  const keyOf = (r: BattleRow) =>
     `${r.line}:${createHash('sha256').update(`${r.a}\u0000${r.b}\u0000${r.winner}`).digest('hex').slice(0, 12)}`;
   opts.signal?.throwIfAborted();
   const result = await db.transaction().execute(async (trx) => {
@@ -209,7 +248,7 @@ export async function importBattles(
     if (clash) {
       throw new AppError(
         'import_invalid',
-        `${opts.file}:${clash.line}: source "${source}" already holds a different battle at this line: this is ` +
+        `${file}:${clash.line}: source "${source}" already holds a different battle at this line: this is ` +
           'another file (or an edited one) under the same source name; import it with its own --source NAME',
       );
     }

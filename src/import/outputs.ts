@@ -13,7 +13,11 @@ import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
-import { type OutputsFormat, parseRecordedOutputs } from './formats/recorded-outputs.ts';
+import {
+  type OutputsFormat,
+  parseRecordedOutputs,
+  type RecordedOutput,
+} from './formats/recorded-outputs.ts';
 import { quoteName, quoteShort } from './formats/sniff.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
@@ -30,6 +34,14 @@ export interface ImportOutputsOptions {
   readonly method?: Method;
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
+  /** The file as {@link readOutputsFile} already read it (then it is not read again). */
+  readonly parsed?: OutputsFile;
+}
+
+/** An outputs file, read and checked against the flags, not yet stored. */
+export interface OutputsFile {
+  readonly dataset: string;
+  readonly rows: readonly RecordedOutput[];
 }
 
 /** What an import did. */
@@ -57,6 +69,17 @@ export async function importOutputs(
   db: Kysely<Database>,
   opts: ImportOutputsOptions,
 ): Promise<ImportOutputsResult> {
+  const { dataset, rows } = opts.parsed ?? (await readOutputsFile(opts));
+  return storeOutputs(db, dataset, rows, opts);
+}
+
+/**
+ * Reads and checks an outputs file against the flags (`--model`, `--format`, `--dataset`), without touching the
+ * database: `zhujiu import outputs` calls it before it opens the database, so a bad file is refused in a fraction
+ * of a second.
+ * @throws AppError as {@link importOutputs} does for the file and the flags.
+ */
+export async function readOutputsFile(opts: ImportOutputsOptions): Promise<OutputsFile> {
   const format = opts.format ?? 'alpaca_eval';
   const nameProblem = modelNameProblem(opts.model);
   if (nameProblem !== undefined) {
@@ -92,6 +115,17 @@ export async function importOutputs(
         ' must be 1–200 characters; pass --dataset NAME',
     );
   }
+  return { dataset, rows };
+}
+
+/** Stores checked outputs in one transaction (see {@link importOutputs}). */
+async function storeOutputs(
+  db: Kysely<Database>,
+  dataset: string,
+  rows: readonly RecordedOutput[],
+  opts: ImportOutputsOptions,
+): Promise<ImportOutputsResult> {
+  const format = opts.format ?? 'alpaca_eval';
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelId = (await ensureModels(trx, [opts.model], 'recorded')).get(opts.model);

@@ -156,6 +156,32 @@ describe('names and sizes the database would refuse are refused by the import pa
     );
   });
 
+  it('a bad import file is refused before the database opens: no embedded database folder is created', async () => {
+    // Each case would fail the same way against a stored database; here the folder does not exist, and the
+    // import must not create it (the file is read and checked first, so the refusal costs no database start).
+    const fresh = join(dir, 'never-created', 'pg');
+    const missing = join(dir, 'missing.jsonl');
+    const outputs = join(dir, 'self-battle.jsonl');
+    writeFileSync(outputs, `${JSON.stringify({ model_a: 'a', model_b: 'a', winner: 'tie' })}\n`);
+    const jsonArray = join(dir, 'array.json');
+    writeFileSync(jsonArray, '[{"instruction": "i", "output": "o", "generator": "g"}]\n');
+    const cases: [string[], string][] = [
+      [['import', 'battles', missing], `${missing}: cannot read (ENOENT); check the path`],
+      [['import', 'battles', outputs], `${outputs}:1: self-battle`],
+      [
+        ['import', 'outputs', missing, '--model', 'm', '--format', 'jsonl'],
+        `${missing}: cannot read`,
+      ],
+      [['import', 'outputs', jsonArray, '--model', 'm'], `"generator" is "g" but --model is "m"`],
+    ];
+    for (const [args, message] of cases) {
+      const r = await zhujiu(args, { ZHUJIU_DATA_DIR: fresh });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr, args.join(' ')).toContain(message);
+      expect(existsSync(fresh), args.join(' ')).toBe(false);
+    }
+  });
+
   it('import outputs --format jsonl: a prompt over 200,000 characters and an item key over 500 are refused', async () => {
     const f = join(dir, 'long.jsonl');
     writeFileSync(

@@ -4,7 +4,7 @@
  * CI), and shut down cleanly on Ctrl-C (SIGINT).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,15 +67,12 @@ describe('npm start (zhujiu bot) with zero setup', () => {
       expect(child.exitCode).toBeNull(); // still up without a terminal
       expect(stderr).toContain(`PGlite at ${dataDir}`);
       // The embedded database belongs to this process: an import meanwhile is refused, not lost.
+      const battles = join(dataDir, '..', 'battles.jsonl');
+      writeFileSync(battles, `${JSON.stringify({ model_a: 'a', model_b: 'b', winner: 'tie' })}\n`);
       const imp = await new Promise<{ code: number | null; err: string }>((resolve) => {
         const c = spawn(
           process.execPath,
-          [
-            join(PROJECT_ROOT, 'bin', 'zhujiu.js'),
-            'import',
-            'battles',
-            join(PROJECT_ROOT, 'package.json'),
-          ],
+          [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), 'import', 'battles', battles],
           {
             cwd: PROJECT_ROOT,
             env: { ...process.env, DATABASE_URL: '', ZHUJIU_DATA_DIR: dataDir },
