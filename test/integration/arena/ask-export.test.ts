@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { appConfigSchema } from '../../../src/config/schema.ts';
 import { systemClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
@@ -21,7 +20,7 @@ import { getBattle } from '../../../src/storage/battles.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
 import { scriptedModels } from '../../helpers/live-models.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
-import { counterSeeds, SECRET, terminal } from './helpers.ts';
+import { counterSeeds, SECRET, terminal, terminalShell } from './helpers.ts';
 
 const run = promisify(execFile);
 
@@ -75,14 +74,7 @@ describe('export battles round trip', () => {
         ask: { rate_limit: { max: 1000, window_minutes: 1 }, progress_every_ms: 0 },
       },
     });
-    const shell = new ShellAdapter({
-      input: term.input,
-      output: term.output,
-      user: { id: 'local', name: 'you', maintainer: true },
-      voteEmoji: config.arena.emoji.shell,
-      logger: silentLogger,
-      sessionTag: 'x',
-    });
+    const shell = terminalShell(term, config, { sessionTag: 'x' });
     const bot = new BotService({
       db: d.db,
       config,

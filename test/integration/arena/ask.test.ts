@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import type { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import type { AppConfig } from '../../../src/config/schema.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
@@ -18,7 +18,7 @@ import { abilityOf, listTurns, setClassifiedAbility } from '../../../src/storage
 import { liveVotes, pairVoteCounts } from '../../../src/storage/votes.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { type Script, type ScriptedModels, scriptedModels } from '../../helpers/live-models.ts';
-import { SECRET, terminal, testConfig } from './helpers.ts';
+import { SECRET, terminal, terminalShell, testConfig } from './helpers.ts';
 
 const LIVE = ['model-red', 'model-green', 'model-blue', 'model-gold'];
 /** A harmless answer per model (no model name or vendor in it). */
@@ -60,15 +60,7 @@ describe.each(backends())('/ask through the terminal (%s)', (backend) => {
   async function start(config: AppConfig, names = LIVE, weights: Record<string, number> = {}) {
     term = terminal();
     const clock = new ManualClock(new Date('2026-11-30T12:00:00Z'));
-    shell = new ShellAdapter({
-      input: term.input,
-      output: term.output,
-      user: { id: 'local', name: 'you', maintainer: true },
-      voteEmoji: config.arena.emoji.shell,
-      logger: silentLogger,
-      clock,
-      sessionTag: 't1',
-    });
+    shell = terminalShell(term, config, { sessionTag: 't1', clock });
     // The live models are passed as the composition root does.
     bot = new BotService({
       db: db.db,

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BotService } from '../../../src/bot/service.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
+import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { type AppConfig, appConfigSchema } from '../../../src/config/schema.ts';
 import type { Clock } from '../../../src/core/clock.ts';
 import { type Logger, silentLogger } from '../../../src/core/logger.ts';
@@ -69,6 +70,27 @@ export function terminal(): { input: PassThrough; output: PassThrough; text: () 
     buf += c.toString('utf8');
   });
   return { input, output, text: () => buf };
+}
+
+/**
+ * The terminal adapter as the arena tests run it: the local user `you` (a maintainer) on `term`'s streams, the
+ * configured terminal vote words, and `sessionTag` in its message ids.
+ */
+export function terminalShell(
+  term: { input: PassThrough; output: PassThrough },
+  config: AppConfig,
+  o: { sessionTag: string; clock?: Clock; logger?: Logger; interactive?: boolean },
+): ShellAdapter {
+  return new ShellAdapter({
+    ...(o.interactive !== undefined ? { interactive: o.interactive } : {}),
+    input: term.input,
+    output: term.output,
+    user: { id: 'local', name: 'you', maintainer: true },
+    voteEmoji: config.arena.emoji.shell,
+    logger: o.logger ?? silentLogger,
+    ...(o.clock ? { clock: o.clock } : {}),
+    sessionTag: o.sessionTag,
+  });
 }
 
 /** Polls until `cond` resolves truthy; the bound only stops a hang (far above any real wait on a busy machine). */

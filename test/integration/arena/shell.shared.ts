@@ -5,14 +5,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotService } from '../../../src/bot/service.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import type { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { createLogger, type Logger, silentLogger } from '../../../src/core/logger.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
 import { type Backend, freshDb, type TestDb } from '../../helpers/db.ts';
-import { MODELS, SECRET, seedModels, terminal, testBot, testConfig } from './helpers.ts';
+import {
+  MODELS,
+  SECRET,
+  seedModels,
+  terminal,
+  terminalShell,
+  testBot,
+  testConfig,
+} from './helpers.ts';
 
 /** A chat platform that only records posts (a battle posted elsewhere than the terminal). */
 function elsewhere(name: 'discord' | 'slack'): ChatPlatform {
@@ -44,15 +52,7 @@ export function shellTests(backend: Backend): void {
       term = terminal();
       clock = new ManualClock(new Date());
       const config = testConfig();
-      shell = new ShellAdapter({
-        input: term.input,
-        output: term.output,
-        user: { id: 'local', name: 'you', maintainer: true },
-        voteEmoji: config.arena.emoji.shell,
-        logger: silentLogger,
-        clock,
-        sessionTag: 't1',
-      });
+      shell = terminalShell(term, config, { sessionTag: 't1', clock });
       bot = testBot({
         db: db.db,
         config,
@@ -166,15 +166,7 @@ export function shellTests(backend: Backend): void {
           },
         },
       });
-      const shell = new ShellAdapter({
-        input: term.input,
-        output: term.output,
-        user: { id: 'local', name: 'you', maintainer: true },
-        voteEmoji: config.arena.emoji.shell,
-        logger: silentLogger,
-        clock,
-        sessionTag: 'cap',
-      });
+      const shell = terminalShell(term, config, { sessionTag: 'cap', clock });
       const bot = testBot({
         db: db.db,
         config,
@@ -218,15 +210,11 @@ export function shellTests(backend: Backend): void {
       opts: { interactive?: boolean; logLevel?: string } = {},
     ) {
       const config = testConfig(opts.logLevel ? { log: { level: opts.logLevel } } : {});
-      const shell = new ShellAdapter({
-        ...(opts.interactive !== undefined ? { interactive: opts.interactive } : {}),
-        input: term.input,
-        output: term.output,
-        user: { id: 'local', name: 'you', maintainer: true },
-        voteEmoji: config.arena.emoji.shell,
-        logger,
-        clock,
+      const shell = terminalShell(term, config, {
         sessionTag: tag,
+        clock,
+        logger,
+        ...(opts.interactive !== undefined ? { interactive: opts.interactive } : {}),
       });
       const bot = testBot({
         db: db.db,

@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
@@ -30,7 +29,7 @@ import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { FakeSlack, CHANNEL_ID as S_CHANNEL } from '../../fakes/slack.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
-import { SECRET, terminal, testConfig, until } from '../arena/helpers.ts';
+import { SECRET, terminal, terminalShell, testConfig, until } from '../arena/helpers.ts';
 
 const EDIT_MS = 5_000;
 
@@ -156,15 +155,7 @@ describe.each(backends())('/eval in chat (%s)', (backend) => {
     const term = terminal();
     const clock = new ManualClock(new Date());
     const config = testConfig();
-    const shell = new ShellAdapter({
-      input: term.input,
-      output: term.output,
-      user: { id: 'local', name: 'you', maintainer: true },
-      voteEmoji: config.arena.emoji.shell,
-      logger: silentLogger,
-      clock,
-      sessionTag: 'e1',
-    });
+    const shell = terminalShell(term, config, { sessionTag: 'e1', clock });
     const b = bot(shell, clock, config);
     await b.start();
     try {

@@ -9,13 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { runCli } from '../../../src/cli/index.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { freshDb } from '../../helpers/db.ts';
-import { seedModels, terminal, testBot, testConfig } from '../arena/helpers.ts';
+import { seedModels, terminal, terminalShell, testBot, testConfig } from '../arena/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-msg-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -72,15 +70,7 @@ describe('messages that say what happened', () => {
       const term = terminal();
       const clock = new ManualClock(new Date());
       const config = testConfig();
-      const shell = new ShellAdapter({
-        input: term.input,
-        output: term.output,
-        user: { id: 'local', name: 'you', maintainer: true },
-        voteEmoji: config.arena.emoji.shell,
-        logger: silentLogger,
-        clock,
-        sessionTag: 't1',
-      });
+      const shell = terminalShell(term, config, { sessionTag: 't1', clock });
       const bot = testBot({ db: db.db, config, platforms: [shell], clock });
       await bot.start();
       try {
