@@ -32,31 +32,56 @@ export async function runImportOutputs(
     return;
   }
   const format = o.format; // alpaca_eval | jsonl here
-  // The file is read and checked before the database opens (as in runImportBattles).
-  let rt: Runtime | undefined;
-  try {
-    const t0 = performance.now();
-    const r = await runInterruptible(io, 'imported', async (signal) => {
-      const opts = {
+  const t0 = performance.now();
+  const r = await checkThenImport(
+    io,
+    (signal) =>
+      readOutputsFile({
+        file,
+        model: o.model,
+        format,
+        signal,
+        ...(o.dataset ? { dataset: o.dataset } : {}),
+      }),
+    (rt, parsed, signal) =>
+      importOutputs(rt.db.db, {
         file,
         model: o.model,
         format,
         ability: o.ability,
         signal,
+        parsed,
         ...(o.dataset ? { dataset: o.dataset } : {}),
-      };
-      const parsed = await readOutputsFile(opts);
+      }),
+  );
+  if (!r) return;
+  io.out(
+    `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
+      `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
+      `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
+      `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+  );
+}
+
+/**
+ * An import in two steps: `read` reads and checks the file (no database), then the database opens and `store`
+ * writes it in one transaction. A bad file is so refused in a fraction of a second, without starting the embedded
+ * database or creating its folder. Ctrl-C aborts either step (see cli/interrupt.ts).
+ * @returns what `store` returned, or undefined when interrupted before the commit.
+ */
+async function checkThenImport<F, R>(
+  io: CliIo,
+  read: (signal: AbortSignal) => Promise<F>,
+  store: (rt: Runtime, parsed: F, signal: AbortSignal) => Promise<R>,
+): Promise<R | undefined> {
+  let rt: Runtime | undefined;
+  try {
+    return await runInterruptible(io, 'imported', async (signal) => {
+      const parsed = await read(signal);
       signal.throwIfAborted();
       rt = await openRuntime({ quiet: true });
-      return importOutputs(rt.db.db, { ...opts, parsed });
+      return store(rt, parsed, signal);
     });
-    if (!r) return;
-    io.out(
-      `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
-        `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
-        `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
-        `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
-    );
   } finally {
     await rt?.close();
   }
@@ -112,32 +137,21 @@ export async function runImportBattles(
   file: string,
   o: ImportBattlesOptions,
 ): Promise<void> {
-  // The file is read and checked before the database opens: a bad file is refused in ~0.2 s, without
-  // starting the embedded database (~1.5 CPU-s) or creating its folder.
-  let rt: Runtime | undefined;
-  try {
-    const t0 = performance.now();
-    const r = await runInterruptible(io, 'imported', async (signal) => {
-      const parsed = await readBattlesFile({
-        file,
-        signal,
-        ...(o.source ? { source: o.source } : {}),
-      });
-      signal.throwIfAborted();
-      rt = await openRuntime({ quiet: true });
-      return importBattles(rt.db.db, {
+  const t0 = performance.now();
+  const r = await checkThenImport(
+    io,
+    (signal) => readBattlesFile({ file, signal, ...(o.source ? { source: o.source } : {}) }),
+    (rt, parsed, signal) =>
+      importBattles(rt.db.db, {
         file,
         parsed,
         signal,
         ...(o.ability ? { ability: o.ability } : {}),
         exclusiveDb: rt.db.target.kind === 'pglite',
-      });
-    });
-    if (!r) return;
-    io.out(
-      `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
-    );
-  } finally {
-    await rt?.close();
-  }
+      }),
+  );
+  if (!r) return;
+  io.out(
+    `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+  );
 }
