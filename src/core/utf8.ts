@@ -136,8 +136,22 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
   return text;
 }
 
-function cannotRead(name: string, code: ErrorCode, err: unknown): AppError {
+/**
+ * The refusal of an input file that cannot be opened: `NAME: cannot read (reason); fix`, the one wording of every
+ * file the product reads. A missing file or a folder asks to check the path; no permission asks to check the
+ * file's permissions.
+ * @param code the error code of the refusal, e.g. `import_invalid`.
+ * @param err the error of the failed open, stat or read (its errno `code` picks the reason).
+ */
+export function cannotRead(name: string, code: ErrorCode, err: unknown): AppError {
   const c = (err as NodeJS.ErrnoException).code;
+  if (c === 'EACCES' || c === 'EPERM') {
+    return new AppError(
+      code,
+      `${name}: cannot read (no permission, ${c}); check the file's permissions (and its folders')`,
+      { cause: err },
+    );
+  }
   const why =
     c === 'ENOENT'
       ? 'no such file'

@@ -11,7 +11,7 @@ import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { readUtf8Lines } from '../core/utf8.ts';
+import { cannotRead, readUtf8Lines } from '../core/utf8.ts';
 import {
   analyzeVoteTables,
   type ImportedBattle,
@@ -119,11 +119,7 @@ export async function readBattlesFile(
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError(
-      'import_invalid',
-      `${opts.file}: cannot read (${(err as NodeJS.ErrnoException).code}); check the path`,
-      { cause: err },
-    );
+    throw cannotRead(opts.file, 'import_invalid', err);
   }
   const rows: BattleRow[] = [];
   const problems: string[] = [];

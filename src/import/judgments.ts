@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { readUtf8File } from '../core/utf8.ts';
+import { cannotRead, readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -70,11 +70,7 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
   try {
     st = await stat(path);
   } catch (err) {
-    throw new AppError(
-      'import_invalid',
-      `${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check the path`,
-      { cause: err },
-    );
+    throw cannotRead(path, 'import_invalid', err);
   }
   if (!st.isDirectory()) return [path];
   const files: string[] = [];

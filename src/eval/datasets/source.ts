@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
+import { cannotRead } from '../../core/utf8.ts';
 import { decodeUtf8 } from './decode.ts';
 
 /** Where dataset files are read from. */
@@ -94,12 +95,11 @@ export async function readDatasetFile(
   try {
     bytes = await readFile(path);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw cannotRead(path, 'dataset_invalid', err);
     throw new AppError(
       'dataset_invalid',
-      code === 'ENOENT'
-        ? `${path}: no such file (datasets folder ${loc.datasetsDir}); put the dataset files there or set ZHUJIU_DATASETS_DIR to the folder that holds them`
-        : `${path}: cannot read (${code ?? (err as Error).message})`,
+      `${path}: no such file (datasets folder ${loc.datasetsDir}); put the dataset files there or set ZHUJIU_DATASETS_DIR to the folder that holds them`,
       { cause: err },
     );
   }

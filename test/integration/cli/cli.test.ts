@@ -71,7 +71,7 @@ describe('zhujiu CLI', () => {
     const r3 = await zhujiu(['import', 'battles', join(dataDir, 'nope.jsonl')], env);
     expect(r3.code).toBe(1);
     expect(r3.stderr).toMatch(
-      /error \[import_invalid\]: .*nope\.jsonl: cannot read \(ENOENT\); check the path/,
+      /error \[import_invalid\]: .*nope\.jsonl: cannot read \(no such file\); check the path/,
     );
   });
 

@@ -166,7 +166,7 @@ describe('names and sizes the database would refuse are refused by the import pa
     const jsonArray = join(dir, 'array.json');
     writeFileSync(jsonArray, '[{"instruction": "i", "output": "o", "generator": "g"}]\n');
     const cases: [string[], string][] = [
-      [['import', 'battles', missing], `${missing}: cannot read (ENOENT); check the path`],
+      [['import', 'battles', missing], `${missing}: cannot read (no such file); check the path`],
       [['import', 'battles', outputs], `${outputs}:1: self-battle`],
       [
         ['import', 'outputs', missing, '--model', 'm', '--format', 'jsonl'],

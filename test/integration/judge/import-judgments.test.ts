@@ -142,7 +142,7 @@ describe.each(backends())('import judgments on %s', (backend) => {
     ).rejects.toThrow(`${f}:1: annotator is "other" but --judge is "j"; pass --judge other`);
     await expect(
       importJudgments(d.db, { path: join(dir, 'nope'), format: 'gaokao', judge: 'j' }),
-    ).rejects.toThrow(/nope: cannot read \(ENOENT\); check the path/);
+    ).rejects.toThrow(/nope: cannot read \(no such file\); check the path/);
   });
 
   it('a missing recorded preference is a judge failure, not a score', async () => {

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRng } from '../../../src/core/rng.ts';
 import {
+  cannotRead,
   decodeUtf8,
   firstInvalidUtf8,
   readUtf8File,
@@ -133,6 +134,27 @@ describe('UTF-8 decoding (core/utf8)', () => {
   it('names a file that cannot be read', async () => {
     await expect(readUtf8File(join(dir, 'missing.json'))).rejects.toThrow(
       /missing\.json: cannot read \(no such file\); check the path/,
+    );
+  });
+
+  it('blames permissions, not the path, for a file it may not read (one wording for every reader)', () => {
+    const denied = (code: string) => Object.assign(new Error(`${code}: denied`), { code });
+    expect(cannotRead('f.jsonl', 'import_invalid', denied('EACCES')).message).toBe(
+      "f.jsonl: cannot read (no permission, EACCES); check the file's permissions (and its folders')",
+    );
+    expect(cannotRead('f.jsonl', 'import_invalid', denied('EPERM')).message).toContain(
+      '(no permission, EPERM)',
+    );
+    expect(cannotRead('f.jsonl', 'import_invalid', denied('ENOENT')).message).toBe(
+      'f.jsonl: cannot read (no such file); check the path',
+    );
+  });
+
+  it.skipIf(process.getuid?.() === 0)('a file without read permission (not as root)', async () => {
+    const f = file('noperm.jsonl', '{}\n');
+    chmodSync(f, 0o000);
+    await expect(readUtf8File(f)).rejects.toThrow(
+      /noperm\.jsonl: cannot read \(no permission, EACCES\)/,
     );
   });
 });
