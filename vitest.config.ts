@@ -14,6 +14,9 @@ export default defineConfig({
     exclude: ['test/e2e/**', '**/node_modules/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 300_000,
+    // Quiet output (one line per file and the summary, as the README says): vitest otherwise lists every test
+    // slower than 300 ms, which on a busy machine is most of them.
+    slowTestThreshold: 300_000,
     hookTimeout: 300_000,
     sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
