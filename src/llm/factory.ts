@@ -59,6 +59,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
     baseUrl: model.base_url,
     model: model.model,
     apiKey,
+    apiKeyEnv: model.api_key_env,
     params: model.params,
     timeoutMs: model.timeout_ms,
     maxConcurrency: model.max_concurrency,

@@ -1,3 +1,4 @@
+export * from './auth-breaker.ts';
 export * from './factory.ts';
 export * from './openai-client.ts';
 export * from './recorded-client.ts';

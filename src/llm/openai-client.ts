@@ -19,11 +19,16 @@
  * - **accounting**: latency (wall time of the call, retries included) and token usage per request;
  * - **failures as values**: endpoint faults become {@link CompletionResult} failures with a code, never throws;
  * - **the response cache**: an identical request is answered from the database with no call; only non-empty
- *   answers are stored.
+ *   answers are stored;
+ * - **a breaker for refused credentials** (llm/auth-breaker): after a few consecutive HTTP 401/403 answers the
+ *   client sends nothing more for a while and fails every request at once with the same cause, which names the
+ *   model and its `api_key_env` variable (the SDK does not retry 401/403, but a run would still send one request
+ *   per item).
  */
 import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
+import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -38,6 +43,10 @@ export interface OpenAiClientOptions {
   readonly model: string;
   /** API key; endpoints that need none get a placeholder (the SDK requires one). */
   readonly apiKey?: string | undefined;
+  /** The variable the key comes from (config/models.yaml `api_key_env`), named when the endpoint refuses it. */
+  readonly apiKeyEnv?: string | undefined;
+  /** The breaker of refused credentials (default: open after 3 consecutive 401/403, probe after 60 s). */
+  readonly authBreaker?: AuthBreakerOptions;
   /** Default sampling parameters (a request's `params` override them key by key). */
   readonly params?: Readonly<Record<string, unknown>>;
   /** Per-attempt timeout, ms (default 60,000). */
@@ -73,9 +82,11 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #limit: LimitFunction;
   readonly #log: Logger;
   readonly #maxRetryAfterMs: number;
+  readonly #breaker: AuthBreaker;
 
   constructor(o: OpenAiClientOptions) {
     this.#o = o;
+    this.#breaker = new AuthBreaker(o.authBreaker);
     this.name = o.name;
     this.maxConcurrency = o.maxConcurrency ?? 4;
     this.#limit = pLimit(this.maxConcurrency);
@@ -181,6 +192,16 @@ export class OpenAiCompatibleClient implements LlmClient {
     const elapsed = () => Math.round(performance.now() - t0);
     if (request.signal?.aborted)
       return { ok: false, code: 'aborted', message: 'cancelled before the call', latencyMs: 0 };
+    // Checked when the request has its slot, so requests queued behind a refused one are not sent either.
+    const refused = this.#breaker.admit();
+    if (refused)
+      return {
+        ok: false,
+        code: 'auth_refused',
+        status: refused.status,
+        message: refused.message,
+        latencyMs: 0,
+      };
     const body = {
       ...this.#params(request),
       model: this.#o.model,
@@ -209,6 +230,9 @@ export class OpenAiCompatibleClient implements LlmClient {
       completion = await this.#sdk.chat.completions.create(body, { signal: own.signal });
     } catch (err) {
       const failure = this.#failure(err, elapsed());
+      if (failure.code === 'auth_refused')
+        this.#breaker.refused({ status: failure.status ?? 0, message: failure.message });
+      else this.#breaker.inconclusive();
       // A cancelled request (Ctrl-C, a cancelled run) is no failure worth a warning.
       this.#log[failure.code === 'aborted' ? 'debug' : 'warn'](
         { code: failure.code, status: failure.status, latencyMs: failure.latencyMs },
@@ -218,6 +242,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     } finally {
       request.signal?.removeEventListener('abort', onAbort);
     }
+    this.#breaker.accepted();
     const latencyMs = elapsed();
     const choice = completion.choices?.[0];
     const text = choice?.message?.content ?? '';
@@ -277,6 +302,19 @@ export class OpenAiCompatibleClient implements LlmClient {
           code: 'rate_limited',
           status,
           message: `HTTP ${status}: ${host} asked to wait ${Math.round(Number(capped) / 1000)} s, more than max_retry_after_ms (${this.#maxRetryAfterMs} ms)`,
+          latencyMs,
+        };
+      }
+      if (isAuthRefusal(status)) {
+        // No endpoint detail: the same cause for every request, so a run lists it once (eval/summary).
+        const env = this.#o.apiKeyEnv;
+        return {
+          ok: false,
+          code: 'auth_refused',
+          status,
+          message: env
+            ? `model ${this.name}: the endpoint ${host} refused the API key (HTTP ${status}); check ${env} (config/models.yaml api_key_env)`
+            : `model ${this.name}: the endpoint ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${this.name} in config/models.yaml to the variable that holds its key, and export that variable`,
           latencyMs,
         };
       }

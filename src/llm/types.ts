@@ -37,6 +37,8 @@ export type CompletionFailureCode =
   | 'rate_limited'
   | 'timeout'
   | 'http_error'
+  /** HTTP 401/403: the endpoint refused the credentials (llm/auth-breaker); no retry helps. */
+  | 'auth_refused'
   | 'empty_reply'
   | 'refused'
   | 'no_recorded_answer'
