@@ -16,7 +16,7 @@ import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
-import { assertStartable } from './config/start-checks.ts';
+import { assertStartable, disabledModels } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
@@ -95,6 +95,10 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
       opts.wrapLogs && dest ? opts.wrapLogs(dest, output.file === undefined) : dest,
     );
   const logFile = opts.logger ? undefined : output.file;
+  // A model that cannot be called here does not stop `bot` / `worker`: it is disabled, with a warning.
+  if (opts.checkStart === true)
+    for (const d of disabledModels(config))
+      logger.warn({ model: d.name, variable: d.variable }, `model disabled: ${d.warning}`);
   const url = config.env.DATABASE_URL;
   const db = await openDb(
     url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
@@ -163,8 +167,8 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
  * The live arena's models (`arena: true` in config/models.yaml, OpenAI-compatible endpoints) with their clients,
  * and the classifier model (`arena.ask.classifier_model`), for the bot's `/ask`. Clients load lazily (the openai
  * package is imported only when a live model is configured).
- * @throws AppError `config_invalid` when `arena.ask.classifier_model` is not a configured OpenAI-compatible model,
- *   or a live model marked `arena: true` has its API key variable unset.
+ * A live model or classifier whose API key variable is unset is left out (config/start-checks `disabledModels`).
+ * @throws AppError `config_invalid` when `arena.ask.classifier_model` is not a configured OpenAI-compatible model.
  */
 export async function openLiveArena(
   rt: Pick<Runtime, 'config' | 'logger' | 'db'>,
@@ -184,8 +188,11 @@ export async function openLiveArena(
   if (live.length === 0 && !classifierCfg) return undefined;
   const { openLlmClient } = await import('./llm/factory.ts');
   const deps = { db: rt.db.db, logger: rt.logger, apiKeyFor: rt.config.apiKeyFor };
+  // Models without their key are left out (logged at start by openRuntime): the rest of the arena works.
+  const disabled = new Set(disabledModels(rt.config).map((d) => d.name));
   const models: LiveModel[] = [];
   for (const m of live) {
+    if (disabled.has(m.name)) continue;
     const opened = await openLlmClient(m, deps);
     models.push({
       name: m.name,
@@ -193,7 +200,15 @@ export async function openLiveArena(
       client: opened.client,
     });
   }
-  const classifier = classifierCfg ? (await openLlmClient(classifierCfg, deps)).client : undefined;
+  if (classifierCfg && disabled.has(classifierCfg.name))
+    rt.logger.warn(
+      { model: classifierCfg.name },
+      `arena.ask.classifier_model "${classifierCfg.name}" is disabled: /ask's untagged prompts stay unclassified`,
+    );
+  const classifier =
+    classifierCfg && !disabled.has(classifierCfg.name)
+      ? (await openLlmClient(classifierCfg, deps)).client
+      : undefined;
   rt.logger.info(
     { models: models.map((m) => m.name), classifier: classifier?.name ?? null },
     'live arena models',

@@ -17,12 +17,14 @@
  * level is not the default `info` (LOG_LEVEL=debug keeps everything), or {@link BotServiceOptions.quietLogs} says
  * otherwise.
  */
+
 import type { Kysely } from 'kysely';
 import { AskService, type LiveModel } from '../arena/ask.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
 import type { AppConfig } from '../config/schema.ts';
+import type { DisabledModel } from '../config/start-checks.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
@@ -70,6 +72,8 @@ export interface BotServiceOptions {
   readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
   /** Evaluation runs (`/eval`): started from chat, reported in the channel they were asked from. */
   readonly evals?: EvalService;
+  /** Configured models disabled in this environment (config/start-checks `disabledModels`), named by `/models`. */
+  readonly disabledModels?: readonly DisabledModel[];
   /** Least time between two edits of an eval progress message, ms (default config `eval.progress_edit_seconds`). */
   readonly evalEditEveryMs?: number;
 }
@@ -190,6 +194,7 @@ export class BotService {
       logger: this.#logger,
       leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
+      ...(this.#o.disabledModels ? { disabledModels: this.#o.disabledModels } : {}),
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
     });

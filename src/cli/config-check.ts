@@ -3,10 +3,11 @@
  * `zhujiu config check`: the validation `bot` and `worker` run at start, and nothing else: the files' schemas
  * (config/loader.ts) and the start-up checks (config/start-checks.ts) through the same functions, then a
  * connection check of the database the start would open (skipped with `--no-connect`): Postgres is connected to;
- * embedded PGlite has its data-folder lock checked (free, or held by a named process), then a summary.
+ * embedded PGlite has its data-folder lock checked (free, or held by a named process), then a summary, with one
+ * `warning:` line per model that the start disables (its `api_key_env` variable is unset).
  */
 import { loadConfig } from '../config/loader.ts';
-import { assertStartable } from '../config/start-checks.ts';
+import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `config check`. */
@@ -52,6 +53,8 @@ export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Pro
     `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
   );
   io.out(`  database: ${database}`);
+  // Not a refusal: the bot starts without these models (config/start-checks.ts disabledModels).
+  for (const d of disabledModels(c)) io.out(`  warning: ${d.warning}`);
   const chat = [
     c.env.DISCORD_TOKEN ? 'discord' : null,
     c.env.SLACK_BOT_TOKEN ? `slack (${c.app.platforms.slack.mode} mode)` : null,

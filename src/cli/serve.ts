@@ -10,6 +10,7 @@
  */
 import { fstatSync } from 'node:fs';
 import { BotService } from '../bot/service.ts';
+import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import {
   type ChatPlatformOverrides,
@@ -104,6 +105,7 @@ export async function startService(
       voterSecret: secret,
       evals: evr.evals,
       ...(live ? { live } : {}),
+      disabledModels: disabledModels(rt.config),
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
       ...(rt.logFile ? { quietLogs: false } : {}),
       schedule: kind === 'worker' || opts.worker,

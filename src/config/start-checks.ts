@@ -7,6 +7,10 @@
  *
  * Every problem is one line naming where to fix it: `file:line:col key: message` for a key of the YAML files, or
  * `environment NAME: message` for a variable.
+ *
+ * A problem of one model that the files themselves do not have (its `api_key_env` variable is unset in this
+ * environment) does not stop the start: that model is disabled ({@link disabledModels}), with a warning, and
+ * everything else (the arena of recorded models, the other endpoints) works. Only asking that model is refused.
  */
 import { AppError } from '../core/errors.ts';
 import type { LoadedConfig } from './loader.ts';
@@ -15,7 +19,6 @@ import type { LoadedConfig } from './loader.ts';
  * Every start-up problem of `config` (empty when it can start).
  * - `DATABASE_URL` without `ZHUJIU_VOTER_SECRET` (processes sharing a database must hash voter ids alike).
  * - `SLACK_BOT_TOKEN` in Socket Mode without `SLACK_APP_TOKEN`, or in HTTP mode without `SLACK_SIGNING_SECRET`.
- * - a model whose `api_key_env` names a variable that is unset or empty.
  * - `judge.model` or `arena.ask.classifier_model` naming no OpenAI-compatible model of models.yaml.
  */
 export function startProblems(config: LoadedConfig): string[] {
@@ -68,17 +71,43 @@ export function startProblems(config: LoadedConfig): string[] {
         `(configured: ${callable.join(', ') || 'none'}), or set it to null.`,
     );
   }
+  return problems;
+}
+
+/** A configured model that cannot be called in this environment, and why. */
+export interface DisabledModel {
+  readonly name: string;
+  /** Why, as the end of a sentence: `its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set`. */
+  readonly reason: string;
+  /** The variable to set. */
+  readonly variable: string;
+  /** The warning line, located: `models.yaml:6:18 models.0.api_key_env: QWEN_API_KEY is not set …`. */
+  readonly warning: string;
+}
+
+/**
+ * The OpenAI-compatible models of `config` whose `api_key_env` names a variable that is unset or empty: they are
+ * disabled (not offered to `/ask`, not usable as judge or classifier, `/eval` and `zhujiu eval` refuse them), while
+ * the bot starts with the rest. In models.yaml order.
+ */
+export function disabledModels(
+  config: Pick<LoadedConfig, 'models' | 'apiKeyFor'> & Partial<Pick<LoadedConfig, 'locate'>>,
+): DisabledModel[] {
+  const out: DisabledModel[] = [];
   config.models.forEach((m, i) => {
     if (m.provider !== 'openai' || !m.api_key_env) return;
-    if (config.apiKeyFor(m.name) === undefined) {
-      problems.push(
-        `${config.locate('models', ['models', i, 'api_key_env'])} models.${i}.api_key_env: ${m.api_key_env} ` +
-          `is not set in the environment, so model "${m.name}" cannot be called. Export it with the key, or ` +
-          'remove api_key_env if the endpoint needs no key.',
-      );
-    }
+    if (config.apiKeyFor(m.name) !== undefined) return;
+    out.push({
+      name: m.name,
+      variable: m.api_key_env,
+      reason: `its API key variable ${m.api_key_env} (config/models.yaml api_key_env) is not set`,
+      warning:
+        `${config.locate?.('models', ['models', i, 'api_key_env']) ?? 'config/models.yaml'} models.${i}.api_key_env: ${m.api_key_env} ` +
+        `is not set in the environment, so model "${m.name}" is disabled (it cannot be called; the rest works). ` +
+        'Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+    });
   });
-  return problems;
+  return out;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely';
 import type { LoadedConfig } from '../config/loader.ts';
 import type { ModelConfig } from '../config/schema.ts';
+import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
@@ -90,6 +91,17 @@ export interface StartRequest {
 /** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
 export function cancelForm(surface: 'chat' | 'cli', runId: number): string {
   return surface === 'chat' ? `/eval cancel ${runId}` : `zhujiu eval --cancel ${runId}`;
+}
+
+/** The refusal of a run whose model (or judge) is disabled: `what` is the sentence's subject. */
+function disabledReason(what: string, d: DisabledModel, surface: 'chat' | 'cli'): string {
+  return (
+    `${what} is disabled: ${d.reason}. ` +
+    (surface === 'cli'
+      ? `Export it, e.g. \`export ${d.variable}=...\`, and run the command again`
+      : 'Export it and restart the bot') +
+    ', or remove api_key_env if the endpoint needs no key.'
+  );
 }
 
 /** The result of {@link EvalService.start}. */
@@ -282,8 +294,13 @@ export class EvalService {
   async start(req: StartRequest): Promise<StartResult> {
     const valid = await this.validate(req.model, req.suite);
     if (!valid.ok) return valid;
+    const surface = req.surface ?? 'chat';
+    // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
+    const disabled = disabledModels(this.#o.config);
+    const off = disabled.find((d) => d.name === req.model);
+    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
-      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, req.surface ?? 'chat') };
+      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, surface) };
     }
     // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
     const judgeName = this.#o.judge?.model;
@@ -296,6 +313,17 @@ export class EvalService {
       return {
         ok: false,
         reason: `Suite "${req.suite}" has scoring datasets, but judge.model "${judgeName}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (\`zhujiu config check\` names the line).`,
+      };
+    }
+    const judgeOff = disabled.find((d) => d.name === judgeName);
+    if (this.#hasScoring(req.suite) && judgeOff && !this.#o.openJudge) {
+      return {
+        ok: false,
+        reason: disabledReason(
+          `Suite "${req.suite}" has scoring datasets, but its judge (judge.model "${judgeOff.name}")`,
+          judgeOff,
+          surface,
+        ),
       };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;

@@ -12,6 +12,7 @@ import { terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
+import type { DisabledModel } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
@@ -44,6 +45,8 @@ export interface CommandDeps {
   readonly evals?: EvalService;
   /** Called when `/eval` queued a run (the bot reports its progress at once). */
   readonly onEvalStarted?: () => void;
+  /** Configured models disabled in this environment (their API key variable is unset); `/models` names them. */
+  readonly disabledModels?: readonly DisabledModel[];
 }
 
 /** The polite refusal maintainer-only commands give everyone else when no battles are scheduled. */
@@ -165,6 +168,8 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
             `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
             `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
         );
+      for (const d of deps.disabledModels ?? [])
+        notes.push(`Model ${d.name} is disabled: ${d.reason}; export it and restart the bot.`);
       const note = notes.length > 0 ? notes.join(' ') : undefined;
       if (rows.length === 0) {
         return ctx.reply({

@@ -1,0 +1,167 @@
+/**
+ * A model whose `api_key_env` variable is unset disables that model, not the bot: `config check` passes with a
+ * warning naming the line, `zhujiu bot` starts (logging the warning), `/models` names the disabled model, the arena
+ * of recorded models works, `/eval` and `zhujiu eval` refuse that model (and a scoring suite whose judge is it)
+ * before a run is created, and a live model or classifier without its key is left out of `/ask`.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, afterEach, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { runCli } from '../../../src/cli/index.ts';
+import { startService } from '../../../src/cli/serve.ts';
+import { createLogger } from '../../../src/core/logger.ts';
+import { importOutputs } from '../../../src/import/outputs.ts';
+import { listRuns } from '../../../src/storage/eval-runs.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { counterSeeds, terminal, until } from '../arena/helpers.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'zhujiu-disabled-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const VARS = ['ZHUJIU_CONFIG_DIR', 'ZHUJIU_DATA_DIR', 'DATABASE_URL', 'QWEN_API_KEY', 'LOG_LEVEL'];
+const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
+afterEach(() => {
+  for (const v of VARS) {
+    if (saved[v] === undefined) delete process.env[v];
+    else process.env[v] = saved[v];
+  }
+});
+
+const MODELS = [
+  'models:',
+  '  - name: qwen',
+  '    provider: openai',
+  '    base_url: http://127.0.0.1:9/v1',
+  '    model: q',
+  '    api_key_env: QWEN_API_KEY',
+  '    arena: true',
+  '  - name: local',
+  '    provider: openai',
+  '    base_url: http://127.0.0.1:9/v1',
+  '    model: l',
+  '  - name: claude-2',
+  '    provider: recorded',
+  '  - name: alpaca-7b',
+  '    provider: recorded',
+  '',
+].join('\n');
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'zhujiu', ...args], {
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      err += `${s}\n`;
+    },
+  });
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+describe('a model whose api_key_env is unset', () => {
+  it('is disabled with a warning; the bot, its arena of recorded models and the other models work', async () => {
+    const configDir = join(root, 'config');
+    mkdirSync(configDir);
+    cpSync(join(PROJECT_ROOT, 'config', 'suites'), join(configDir, 'suites'), { recursive: true });
+    cpSync(join(PROJECT_ROOT, 'config', 'rubrics'), join(configDir, 'rubrics'), {
+      recursive: true,
+    });
+    writeFileSync(join(configDir, 'models.yaml'), MODELS);
+    // The judge and the classifier are the disabled model too.
+    writeFileSync(
+      join(configDir, 'default.yaml'),
+      'judge:\n  model: qwen\narena:\n  ask:\n    classifier_model: qwen\n',
+    );
+    const dataDir = join(root, 'data', 'pg');
+    mkdirSync(join(root, 'data'));
+    cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+    for (const v of VARS) delete process.env[v];
+    Object.assign(process.env, {
+      ZHUJIU_CONFIG_DIR: configDir,
+      ZHUJIU_DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+    });
+
+    const checked = await cli('config', 'check', '--no-connect');
+    expect(checked.code, checked.err).toBe(0);
+    expect(checked.out).toMatch(
+      /warning: .*models\.yaml:6:18 models\.0\.api_key_env: QWEN_API_KEY is not set in the environment, so model "qwen" is disabled/,
+    );
+
+    let logs = '';
+    const logger = createLogger(
+      'warn',
+      new Writable({
+        write(chunk, _enc, cb) {
+          logs += chunk.toString();
+          cb();
+        },
+      }),
+    );
+    const term = terminal();
+    onTestFailed(() => {
+      process.stderr.write(`--- transcript ---\n${term.text()}\n--- logs ---\n${logs}\n`);
+    });
+    // Before: the start refused the whole configuration ("QWEN_API_KEY is not set in the environment").
+    const svc = await startService('bot', {
+      worker: true,
+      dataDir,
+      configDir,
+      env: {},
+      logger,
+      httpPort: 0,
+      loopIntervalMs: 0,
+      seedSource: counterSeeds(),
+      platforms: { shell: { input: term.input, output: term.output, sessionTag: 's1' } },
+    });
+    try {
+      expect(logs).toContain('model disabled: ');
+      expect(logs).toContain('so model \\"qwen\\" is disabled');
+      // Live arena: the only `arena: true` model is disabled, so /ask is off; the classifier is left out.
+      expect(svc.bot.ask).toBeUndefined();
+      expect(logs).toContain('arena.ask.classifier_model \\"qwen\\" is disabled');
+      for (const m of ['claude-2', 'alpaca-7b']) {
+        const file = join(root, `${m}.json`);
+        const rows = Array.from({ length: 3 }, (_, i) => ({
+          instruction: `Question ${i}: how do tides work?`,
+          output: `Answer ${i}: the Moon pulls the oceans (${m.length}).`,
+        }));
+        writeFileSync(file, JSON.stringify(rows));
+        await importOutputs(svc.rt.db.db, { file, model: m });
+      }
+      term.input.write('/models\n');
+      await until(() => term.text().includes('is disabled'), '/models');
+      expect(term.text()).toContain(
+        'Model qwen is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set; export it and restart the bot.',
+      );
+      term.input.write('/arena\n');
+      await until(() => term.text().includes('Battle #1 posted'), 'battle posted');
+      term.input.write('/eval model:qwen suite:smoke\n');
+      await until(() => term.text().includes('Model "qwen" is disabled'), '/eval refused');
+      expect(term.text()).toContain(
+        'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it and restart the bot, or remove api_key_env if the endpoint needs no key.',
+      );
+      // A scoring suite whose judge is the disabled model is refused for any model.
+      term.input.write('/eval model:local suite:zhujiu-scoring\n');
+      await until(() => term.text().includes('but its judge'), '/eval scoring refused');
+      expect(term.text()).toContain(
+        'Suite "zhujiu-scoring" has scoring datasets, but its judge (judge.model "qwen") is disabled: its API key variable QWEN_API_KEY',
+      );
+      expect(await listRuns(svc.rt.db.db, {})).toEqual([]);
+    } finally {
+      term.input.write('quit\n');
+      await svc.stop();
+    }
+
+    const ev = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
+    expect(ev.code).toBe(1);
+    expect(ev.err).toContain(
+      'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
+    );
+  });
+});
