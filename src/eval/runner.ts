@@ -63,7 +63,11 @@ export interface RunnerDeps {
   /** Opens the client of a model by name (configured, or recorded in the database). */
   openModel(name: string): Promise<OpenedClient>;
   /** Prepares the datasets of a suite by name. */
-  prepareSuite(name: string): Promise<readonly PreparedDataset[]>;
+  /** `recorded`: the run's model is a recorded one (its datasets may come from stored items, eval/service). */
+  prepareSuite(
+    name: string,
+    o?: { readonly recorded?: boolean },
+  ): Promise<readonly PreparedDataset[]>;
   /** Lease of a claimed item, ms (default 60,000); renewed every third of it while the worker lives. */
   readonly leaseMs?: number;
   /** The judge of scoring datasets; absent: a run with scoring datasets fails at start (naming `judge.model`). */
@@ -186,7 +190,9 @@ export async function executeRun(
   const judgeRubrics = new Map<string, { rubric: Rubric; safety?: Rubric }>();
   try {
     model = await deps.openModel(run.model);
-    datasets = await deps.prepareSuite(run.suite);
+    datasets = await deps.prepareSuite(run.suite, {
+      recorded: model.snapshot.provider === 'recorded',
+    });
     const scoring = datasets.filter((d) => d.method === 'scoring');
     if (scoring.length > 0) {
       if (!deps.judge) throw new Error(JUDGE_MODEL_MISSING(run.suite));

@@ -24,9 +24,15 @@ import {
   releaseAllClaims,
   staleActiveRuns,
 } from '../storage/eval-runs.ts';
+import { type StoredItem, storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
-import { prepareSuite } from './datasets/prepare.ts';
+import {
+  canUseStoredItems,
+  missingDatasetFiles,
+  prepareDataset,
+  preparedFromStoredItems,
+} from './datasets/prepare.ts';
 import { loadRubric } from './judge/rubrics.ts';
 import {
   type ExecuteOptions,
@@ -222,15 +228,81 @@ export class EvalService {
     });
   }
 
-  /** Prepares a suite's datasets (throws AppError not_found / dataset_invalid / config_invalid). */
-  async prepareSuite(name: string): Promise<readonly PreparedDataset[]> {
+  /**
+   * Prepares a suite's datasets from their files. For a recorded model (`o.recorded`), a zero-shot dataset of every
+   * item whose files are missing is prepared from the items already stored under its name (an imported GAOKAO-Bench
+   * result folder stores the `gaokao-objective` items): such a run needs no dataset files.
+   * @throws AppError not_found / dataset_invalid (missing files: the message of {@link missingFilesReason}) /
+   *   config_invalid.
+   */
+  async prepareSuite(
+    name: string,
+    o: { readonly recorded?: boolean } = {},
+  ): Promise<readonly PreparedDataset[]> {
     if (this.#o.prepareSuite) return this.#o.prepareSuite(name);
     const suite = this.#o.config.suites.get(name);
     if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
-    return prepareSuite(suite, {
+    const plan = await this.#datasetSources(name, o.recorded === true);
+    if (plan.missing.length > 0)
+      throw new AppError('dataset_invalid', this.missingFilesReason(name, plan.missing));
+    const loc = {
       datasetsDir: this.#o.config.datasetsDir,
       cacheDir: this.#o.config.datasetsCacheDir,
-    });
+    };
+    const out: PreparedDataset[] = [];
+    for (const entry of suite.datasets) {
+      if (entry.loader === undefined) continue;
+      const stored = plan.stored.get(entry.name);
+      out.push(
+        stored
+          ? preparedFromStoredItems(name, entry, stored)
+          : await prepareDataset(name, entry, loc),
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Where each dataset of a suite comes from: the files it misses (as the suite names them), and the datasets that
+   * a recorded model runs over stored items instead (files missing, items stored, {@link canUseStoredItems}).
+   */
+  async #datasetSources(
+    suiteName: string,
+    recorded: boolean,
+  ): Promise<{ missing: string[]; stored: Map<string, StoredItem[]> }> {
+    const suite = this.#o.config.suites.get(suiteName);
+    const loc = {
+      datasetsDir: this.#o.config.datasetsDir,
+      cacheDir: this.#o.config.datasetsCacheDir,
+    };
+    const missing: string[] = [];
+    const stored = new Map<string, StoredItem[]>();
+    for (const entry of suite?.datasets ?? []) {
+      if (entry.loader === undefined) continue;
+      const gone = missingDatasetFiles(entry, loc);
+      if (gone.length === 0) continue;
+      if (recorded && canUseStoredItems(entry)) {
+        const items = await storedItemsOf(this.#o.db, entry.name);
+        if (items.length > 0) {
+          stored.set(entry.name, items);
+          continue;
+        }
+      }
+      for (const f of gone) if (!missing.includes(f)) missing.push(f);
+    }
+    return { missing, stored };
+  }
+
+  /** The refusal of a suite whose dataset files are missing: which files, the datasets folder, and the fix. */
+  missingFilesReason(suite: string, missing: readonly string[]): string {
+    const shown = missing.slice(0, 5).join(', ');
+    const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+    return (
+      `Suite "${suite}" cannot run: ${missing.length === 1 ? 'its dataset file' : `${missing.length} of its dataset files`} ` +
+      `${missing.length === 1 ? 'is' : 'are'} missing from the datasets folder ${this.#o.config.datasetsDir} (${shown}${more}). ` +
+      'Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), ' +
+      'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).'
+    );
   }
 
   /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
@@ -280,7 +352,7 @@ export class EvalService {
       db: this.#o.db,
       logger: this.#o.logger,
       openModel: (n) => this.openModel(n),
-      prepareSuite: (n) => this.prepareSuite(n),
+      prepareSuite: (n, o) => this.prepareSuite(n, o),
       leaseMs: this.leaseMs,
       ...(judge ? { judge } : {}),
     };
@@ -327,6 +399,19 @@ export class EvalService {
       };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
+    // Missing dataset files would fail a new run at its start: refuse before creating it, naming them. (An active
+    // run of the same model and suite is answered below as usual: already running, or resumed.)
+    if (!this.#o.prepareSuite) {
+      const { missing } = await this.#datasetSources(req.suite, cfg.provider === 'recorded');
+      const active = (await listRuns(this.#o.db, { limit: 100 })).some(
+        (r) =>
+          (r.status === 'queued' || r.status === 'running') &&
+          r.model === req.model &&
+          r.suite === req.suite,
+      );
+      if (missing.length > 0 && !active)
+        return { ok: false, reason: this.missingFilesReason(req.suite, missing) };
+    }
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {
       modelId: ids.get(cfg.name) as number,

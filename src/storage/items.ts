@@ -94,6 +94,34 @@ export async function ensureItems(
   return out;
 }
 
+/** A stored item of a dataset, as an evaluation run reads it back. */
+export interface StoredItem {
+  readonly key: string;
+  readonly prompt: string;
+  readonly reference: unknown;
+  readonly metadata: Record<string, unknown>;
+}
+
+/**
+ * Every stored item of dataset `name` (by name), in the order they were stored; empty when the dataset has none
+ * (or does not exist). E.g. the `gaokao_*` items an imported GAOKAO-Bench result folder stored.
+ */
+export async function storedItemsOf(db: Conn, name: string): Promise<StoredItem[]> {
+  const rows = await db
+    .selectFrom('items')
+    .innerJoin('datasets', 'datasets.id', 'items.dataset_id')
+    .select(['items.key', 'items.prompt', 'items.reference', 'items.metadata'])
+    .where('datasets.name', '=', name)
+    .orderBy('items.id')
+    .execute();
+  return rows.map((r) => ({
+    key: r.key,
+    prompt: r.prompt,
+    reference: r.reference,
+    metadata: r.metadata ?? {},
+  }));
+}
+
 /** The stored prompt of each of `keys` in a dataset (keys not stored are absent). */
 export async function itemPrompts(
   db: Conn,

@@ -116,8 +116,11 @@ export function gaokaoLoader(datasetName: string): DatasetLoader {
     templateVersion: 'gaokao-obj-v1',
     source: 'GAOKAO-Bench (Zhang et al., 2023)',
     parse: (files, extra) => parseGaokaoDataset(datasetName, files, extra),
+    // Without the prompts file (items read back from the database, eval/datasets/prepare.ts): no system message.
     system: (item, context) =>
-      (context.prefixes as Record<string, string>)[(item.reference as GaokaoReference).keyword],
+      (context.prefixes as Record<string, string> | undefined)?.[
+        (item.reference as GaokaoReference).keyword
+      ],
     user: (item) => `${item.prompt}\n`,
     answer: (item) => `【答案】 ${(item.reference as GaokaoReference).standard.join(' ')} <eoa>`,
     score(item, output, profile) {

@@ -5,6 +5,14 @@
  */
 export { decodeUtf8 } from './decode.ts';
 export type { DatasetLoader, ParsedRows } from './loader.ts';
-export { datasetLoader, prepareDataset, prepareSuite, seededSample } from './prepare.ts';
+export {
+  canUseStoredItems,
+  datasetLoader,
+  missingDatasetFiles,
+  prepareDataset,
+  preparedFromStoredItems,
+  prepareSuite,
+  seededSample,
+} from './prepare.ts';
 export type { DatasetLocation, DatasetText } from './source.ts';
 export { readDatasetFile } from './source.ts';

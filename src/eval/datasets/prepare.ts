@@ -5,6 +5,7 @@
  * takes the seeded sample, picks seeded in-context examples when `shots > 0`, and binds the prompt template and
  * scorer with the chosen profile.
  */
+import { existsSync } from 'node:fs';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
 import { createRng } from '../../core/rng.ts';
@@ -23,7 +24,7 @@ import {
   safetybenchLoader,
   selfawareLoader,
 } from './scoring-sets.ts';
-import { type DatasetLocation, describeFile, readDatasetFile } from './source.ts';
+import { type DatasetLocation, describeFile, localFileOf, readDatasetFile } from './source.ts';
 import { cmrc2018Loader, drcdLoader } from './span.ts';
 
 /** The loader of a format (GAOKAO-Bench's depends on the dataset name, which picks the subject). */
@@ -190,4 +191,78 @@ export async function prepareSuite(
     out.push(await prepareDataset(suite.name, entry, loc));
   }
   return out;
+}
+
+/**
+ * The local files of a dataset entry (its `path` / `files` and `prompts`) that do not exist, as the suite names
+ * them (relative to the datasets folder). Files given by URL are not checked here (they are downloaded when the
+ * dataset is prepared).
+ */
+export function missingDatasetFiles(entry: SuiteDatasetConfig, loc: DatasetLocation): string[] {
+  const specs = [
+    ...(entry.files ?? (entry.path !== undefined ? [entry.path] : [])),
+    ...(entry.prompts !== undefined ? [entry.prompts] : []),
+  ];
+  const out: string[] = [];
+  for (const s of specs) {
+    const path = localFileOf(s, loc);
+    if (path !== undefined && !existsSync(path)) out.push(describeFile(s));
+  }
+  return out;
+}
+
+/**
+ * True when a dataset entry may be run over items already in the database instead of its files: every item,
+ * zero-shot (`sample:` would pick from the files' rows, `shots:` from the rows outside the sample).
+ */
+export function canUseStoredItems(entry: SuiteDatasetConfig): boolean {
+  return entry.loader !== undefined && entry.sample === undefined && entry.shots === 0;
+}
+
+/**
+ * A dataset of a suite prepared from items already stored (e.g. by `zhujiu import outputs DIR --format gaokao`)
+ * rather than from its files: the same loader's scorer and template, no files read. Only for a recorded model,
+ * whose answers are stored with the items: the prompt template may need a file (GAOKAO-Bench's prefix prompts), so
+ * the messages of a stored item are the template's without that context.
+ * @throws AppError `config_invalid` as {@link prepareDataset} for a profile or metric the format does not have.
+ */
+export function preparedFromStoredItems(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  items: readonly EvalItem[],
+): PreparedDataset {
+  if (entry.loader === undefined || !canUseStoredItems(entry)) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: only a zero-shot dataset of every item can be run over stored items`,
+    );
+  }
+  const loader = datasetLoader(entry.loader, entry.name);
+  const profile = entry.profile ?? (loader.profiles[0] as string);
+  if (!loader.profiles.includes(profile)) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${entry.loader})`,
+    );
+  }
+  return {
+    name: entry.name,
+    ability: entry.ability,
+    method: entry.method,
+    metric: loader.metric,
+    profile,
+    templateVersion: loader.templateVersion,
+    items,
+    messages: (item) => buildMessages(loader, item, [], {}),
+    score: (item, output) => loader.score(item, output, profile),
+    provenance: {
+      loader: entry.loader,
+      source: loader.source,
+      files: ['(stored items)'],
+      rows: items.length,
+      excluded: 0,
+      seed: entry.seed,
+      shots: 0,
+    },
+  };
 }

@@ -75,6 +75,12 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
   return cached;
 }
 
+/** The local path of a file spec given as a path (relative ones resolved against the datasets folder); undefined for a URL. */
+export function localFileOf(spec: DatasetFileSpec, loc: DatasetLocation): string | undefined {
+  if (typeof spec !== 'string') return undefined;
+  return isAbsolute(spec) ? spec : resolve(loc.datasetsDir, spec);
+}
+
 /** The local path of a file spec (downloading and verifying a URL first). */
 export async function localPath(spec: DatasetFileSpec, loc: DatasetLocation): Promise<string> {
   if (typeof spec === 'string') return isAbsolute(spec) ? spec : resolve(loc.datasetsDir, spec);
