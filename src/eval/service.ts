@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { LoadedConfig } from '../config/loader.ts';
 import type { ModelConfig } from '../config/schema.ts';
 import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
@@ -399,18 +399,25 @@ export class EvalService {
       };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
-    // Missing dataset files would fail a new run at its start: refuse before creating it, naming them. (An active
-    // run of the same model and suite is answered below as usual: already running, or resumed.)
+    // A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
+    // start: prepare it now and refuse before creating the run, with the preparation's message (missing files: the
+    // files, the datasets folder and the fix). An active run of the same model and suite is answered below as
+    // usual: already running, or resumed.
     if (!this.#o.prepareSuite) {
-      const { missing } = await this.#datasetSources(req.suite, cfg.provider === 'recorded');
       const active = (await listRuns(this.#o.db, { limit: 100 })).some(
         (r) =>
           (r.status === 'queued' || r.status === 'running') &&
           r.model === req.model &&
           r.suite === req.suite,
       );
-      if (missing.length > 0 && !active)
-        return { ok: false, reason: this.missingFilesReason(req.suite, missing) };
+      if (!active) {
+        try {
+          await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' });
+        } catch (err) {
+          if (!isAppError(err)) throw err;
+          return { ok: false, reason: err.message };
+        }
+      }
     }
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {

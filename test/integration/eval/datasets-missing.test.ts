@@ -1,9 +1,9 @@
 /**
  * A suite whose dataset files are missing is refused before a run is created (as a missing judge is), naming the
- * files, the datasets folder and the fix; a recorded model's run over items already stored (an imported
+ * files, the datasets folder and the fix (so is a file with bad rows); a recorded model's run over items already stored (an imported
  * GAOKAO-Bench result folder) needs no dataset files.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,30 @@ describe.each(backends())('dataset files on %s', (backend) => {
     if (!r.ok)
       expect(r.reason).toContain(
         `its dataset file is missing from the datasets folder ${dir} (cmrc2018/dev.json).`,
+      );
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('a dataset file with a bad row is refused before a run too, naming the file and line', async () => {
+    const dir = join(root, 'bad');
+    const fx = writeSmokeFixture(dir, { c3: 2, ocnli: 2, cmrc: 2 });
+    appendFileSync(join(dir, 'ocnli', 'dev.jsonl'), '{"sentence1": "no label"}\n');
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: {
+        models: [endpoint],
+        suites: new Map([['mini', fx.suite]]),
+        datasetsDir: dir,
+        datasetsCacheDir: join(dir, 'cache'),
+        apiKeyFor: () => undefined,
+      },
+    });
+    const r = await service.start({ model: 'm', suite: 'mini' });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.reason).toMatch(
+        /^suite mini, dataset ocnli: 1 bad row\(s\); fix or remove them:\n.*dev\.jsonl:3: /,
       );
     expect(await listRuns(d.db, {})).toEqual([]);
   });
