@@ -20,7 +20,14 @@ import { counterSeeds, terminal, until } from '../arena/helpers.ts';
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-disabled-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const VARS = ['ZHUJIU_CONFIG_DIR', 'ZHUJIU_DATA_DIR', 'DATABASE_URL', 'QWEN_API_KEY', 'LOG_LEVEL'];
+const VARS = [
+  'ZHUJIU_CONFIG_DIR',
+  'ZHUJIU_DATA_DIR',
+  'ZHUJIU_DATASETS_DIR',
+  'DATABASE_URL',
+  'QWEN_API_KEY',
+  'LOG_LEVEL',
+];
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
 afterEach(() => {
   for (const v of VARS) {
@@ -162,6 +169,14 @@ describe('a model whose api_key_env is unset', () => {
     expect(ev.code).toBe(1);
     expect(ev.err).toContain(
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
+    );
+    // The other endpoint is not disabled; with no datasets folder its run is refused before it is created.
+    const empty = join(root, 'no-datasets');
+    process.env.ZHUJIU_DATASETS_DIR = empty;
+    const nodata = await cli('eval', '--model', 'local', '--suite', 'smoke');
+    expect(nodata.code).toBe(1);
+    expect(nodata.err).toMatch(
+      /^error \[config_invalid\]: Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder .*no-datasets \(c3\/c3-m-dev\.sample\.json, /,
     );
   });
 });

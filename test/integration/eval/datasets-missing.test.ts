@@ -7,8 +7,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotService } from '../../../src/bot/service.ts';
 import { loadConfig } from '../../../src/config/loader.ts';
 import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
@@ -18,6 +20,7 @@ import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 import { GAOKAO_GPT4_RESULTS } from '../../helpers/gaokao.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { SECRET, terminal, terminalShell, testConfig } from '../arena/helpers.ts';
 
 const endpoint = modelsFileSchema.parse({
   models: [{ name: 'm', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm' }],
@@ -53,6 +56,40 @@ describe.each(backends())('dataset files on %s', (backend) => {
           'Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), ' +
           'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).',
       );
+    }
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('/eval in chat gives the same refusal and creates no run', async () => {
+    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const evals = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: { ...config, models: [endpoint] },
+    });
+    const term = terminal();
+    const clock = new ManualClock(new Date('2026-11-30T12:00:00Z'));
+    const app = testConfig();
+    const shell = terminalShell(term, app, { sessionTag: 'd1', clock });
+    const bot = new BotService({
+      db: d.db,
+      config: app,
+      platforms: [shell],
+      logger: silentLogger,
+      clock,
+      voterSecret: SECRET,
+      loopIntervalMs: 0,
+      evals,
+    });
+    await bot.start();
+    try {
+      await shell.say('/eval model:m suite:smoke');
+      expect(term.text()).toContain(
+        `Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder ${empty} (c3/c3-m-dev.sample.json,`,
+      );
+      expect(term.text()).not.toContain('queued');
+    } finally {
+      await bot.stop();
     }
     expect(await listRuns(d.db, {})).toEqual([]);
   });
