@@ -81,6 +81,8 @@ export interface DisabledModel {
   readonly reason: string;
   /** The variable to set. */
   readonly variable: string;
+  /** Marked `arena: true` (a live model of `/ask`). */
+  readonly live: boolean;
   /** The warning line, located: `models.yaml:6:18 models.0.api_key_env: QWEN_API_KEY is not set …`. */
   readonly warning: string;
 }
@@ -100,6 +102,7 @@ export function disabledModels(
     out.push({
       name: m.name,
       variable: m.api_key_env,
+      live: m.arena,
       reason: `its API key variable ${m.api_key_env} (config/models.yaml api_key_env) is not set`,
       warning:
         `${config.locate?.('models', ['models', i, 'api_key_env']) ?? 'config/models.yaml'} models.${i}.api_key_env: ${m.api_key_env} ` +

@@ -62,6 +62,8 @@ export interface AskCommandDeps {
   readonly ask?: AskService;
   readonly clock: Clock;
   readonly voterSecret: string;
+  /** How many `arena: true` models are disabled (their API key variable is unset). */
+  readonly disabledLive?: number;
 }
 
 /** `/ask`. */
@@ -69,7 +71,10 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
   if (!deps.ask) {
     await ctx.reply(
       {
-        text: 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
+        text:
+          (deps.disabledLive ?? 0) > 0
+            ? 'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is not set; /models names them). Recorded battles still run (/arena).'
+            : 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
       },
       { ephemeral: true },
     );

@@ -90,6 +90,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     ...(deps.ask ? { ask: deps.ask } : {}),
     clock: deps.clock ?? systemClock,
     voterSecret: deps.voterSecret ?? '',
+    disabledLive: (deps.disabledModels ?? []).filter((d) => d.live).length,
   };
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),

@@ -146,6 +146,11 @@ describe('a model whose api_key_env is unset', () => {
       expect(term.text()).toContain(
         'Model qwen is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set; export it and restart the bot.',
       );
+      term.input.write('/ask How do tides work?\n');
+      await until(() => term.text().includes('The live arena is off here'), '/ask');
+      expect(term.text()).toContain(
+        'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is not set; /models names them).',
+      );
       term.input.write('/arena\n');
       await until(() => term.text().includes('Battle #1 posted'), 'battle posted');
       term.input.write('/eval model:qwen suite:smoke\n');
