@@ -11,7 +11,8 @@
  * - A bulk import numbers its rows itself under the same row lock and moves the counter once
  *   (storage/battles `insertImportedBattles`): one row trigger per imported vote would update one counter row
  *   200,000 times in one transaction.
- * - Existing battles are numbered per source in id order (the order they were stored).
+ * - Existing battles are numbered per source in id order (the order they were stored), with the arena counts'
+ *   update trigger (migration 0007) off meanwhile: numbering changes no status, so it has nothing to count.
  *
  * Why voting on a battle ended (`battles.close_reason`, with `close_cap`, the vote cap it reached): `window` (its
  * voting window ended), `vote_cap`, `import` (an imported vote, closed as imported), `withdrawn` (its message was
@@ -238,6 +239,7 @@ ALTER TABLE battles ADD COLUMN number bigint CHECK (number >= 1);
 ALTER TABLE battles ADD COLUMN close_reason text
   CHECK (close_reason IN ('window','vote_cap','import','withdrawn','post_failed','voided'));
 ALTER TABLE battles ADD COLUMN close_cap integer CHECK (close_cap >= 1);
+ALTER TABLE battles DISABLE TRIGGER zj_battles_updated;
 UPDATE battles b SET number = n.rn,
        close_reason = CASE
          WHEN b.status NOT IN ('closed', 'void') THEN NULL
@@ -249,6 +251,7 @@ UPDATE battles b SET number = n.rn,
          ELSE 'post_failed' END
   FROM (SELECT id, row_number() OVER (PARTITION BY source ORDER BY id) AS rn FROM battles) n
  WHERE n.id = b.id;
+ALTER TABLE battles ENABLE TRIGGER zj_battles_updated;
 ALTER TABLE battles ALTER COLUMN number SET NOT NULL;
 CREATE UNIQUE INDEX battles_number_idx ON battles (source, number);
 INSERT INTO battle_numbers (source, last_number) SELECT source, max(number) FROM battles GROUP BY source;
