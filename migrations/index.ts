@@ -10,6 +10,7 @@ import * as m0004 from './0004_leaderboard.ts';
 import * as m0005 from './0005_judge_scores.ts';
 import * as m0006 from './0006_live_battles.ts';
 import * as m0007 from './0007_arena_counts.ts';
+import * as m0008 from './0008_battle_numbers_close_reasons.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_judge_scores': m0005,
   '0006_live_battles': m0006,
   '0007_arena_counts': m0007,
+  '0008_battle_numbers_close_reasons': m0008,
 };

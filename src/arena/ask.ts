@@ -66,7 +66,7 @@ import { classifyAbility } from './ability-classifier.ts';
 import { IdentityGuard } from './identity-guard.ts';
 import { asksModelIdentity, IDENTITY_QUESTION_REFUSAL } from './identity-question.ts';
 import { type LiveCandidate, rankLivePairs, replacementFor } from './live-pairs.ts';
-import { battleContent, terminalVoteHint } from './message.ts';
+import { battleContent, closeReasonWords, terminalVoteHint } from './message.ts';
 import { type ArenaService, refOf } from './service.ts';
 
 /** The prompt-template version sent with every live request (part of the response-cache key). */
@@ -135,7 +135,10 @@ export type AskRefusal =
 export type AskOutcome =
   | {
       readonly kind: 'posted';
+      /** Internal id (storage, logs). */
       readonly battleId: number;
+      /** Its number in the community's arena: what its messages show and chat commands take. */
+      readonly number: number;
       readonly ref: MessageRef;
       readonly turn: number;
       /** Models discarded and replaced (failed, timed out, empty, or revealed). */
@@ -556,7 +559,7 @@ export class AskService {
     }
     const swap = rng.next() < 0.5;
     const [left, right] = swap ? [b, a] : [a, b];
-    const battleId = await createLiveBattle(this.#o.db, {
+    const { id: battleId, number } = await createLiveBattle(this.#o.db, {
       leftModelId: left.model.id,
       rightModelId: right.model.id,
       askerHash,
@@ -571,12 +574,12 @@ export class AskService {
       askedAt,
       answeredAt: this.#o.clock.now(),
     });
-    const blog = log.child({ battleId });
+    const blog = log.child({ battleId, number });
     const postedAt = this.#o.clock.now();
     const closesAt = new Date(postedAt.getTime() + this.#o.config.window_hours * 3_600_000);
     const content = battleContent(
       {
-        battleId,
+        number,
         prompt,
         leftAnswer: left.text,
         rightAnswer: right.text,
@@ -625,12 +628,12 @@ export class AskService {
     await input
       .reply(
         {
-          text: `Battle #${battleId} is up: vote with the reactions. Reply in its thread to continue the conversation with both models.`,
+          text: `Battle #${number} is up: vote with the reactions. Reply in its thread to continue the conversation with both models.`,
         },
         { ephemeral: true },
       )
       .catch((err: unknown) => blog.warn({ err }, 'telling the asker failed'));
-    return { kind: 'posted', battleId, ref, turn: 1, replaced, classified };
+    return { kind: 'posted', battleId, number, ref, turn: 1, replaced, classified };
   }
 
   #track(p: Promise<void>): Promise<void> {
@@ -696,17 +699,17 @@ export class AskService {
     const info = await liveInfo(this.#o.db, battle.id);
     if (info?.kind !== 'live')
       return say(
-        `Battle #${battle.id} shows recorded answers, so it has no conversation to continue. Ask your own question with /ask.`,
+        `Battle #${battle.number} shows recorded answers, so it has no conversation to continue. Ask your own question with /ask.`,
         'not_live',
       );
     if (battle.status !== 'open')
       return say(
-        `Voting on battle #${battle.id} has closed, so its conversation is finished. Ask a new question with /ask.`,
+        `Voting on battle #${battle.number} has closed (${closeReasonWords(battle.closeReason, battle.closeCap)}), so its conversation is finished. Ask a new question with /ask.`,
         'closed',
       );
     if (info.turns >= this.#cfg.max_turns)
       return say(
-        `Battle #${battle.id} has reached ${this.#cfg.max_turns} turns, the most one conversation takes. Ask a new question with /ask.`,
+        `Battle #${battle.number} has reached ${this.#cfg.max_turns} turns, the most one conversation takes. Ask a new question with /ask.`,
         'too_many_turns',
       );
     const prompt = input.prompt.trim();
@@ -718,7 +721,7 @@ export class AskService {
     const platform = this.#o.arena.platform(input.platform);
     if (!left || !right || !platform)
       return say(
-        `The models of battle #${battle.id} are no longer in the live arena, so the conversation cannot continue. Ask a new question with /ask.`,
+        `The models of battle #${battle.number} are no longer in the live arena, so the conversation cannot continue. Ask a new question with /ask.`,
         'models_gone',
       );
     const leave = this.#enter(askerHash);
@@ -754,8 +757,8 @@ export class AskService {
       }
       const turn = turns.length + 1;
       const content: MessageContent = {
-        text: `Arena battle #${battle.id}, turn ${turn}`,
-        title: `Arena battle #${battle.id} · turn ${turn}`,
+        text: `Arena battle #${battle.number}, turn ${turn}`,
+        title: `Arena battle #${battle.number} · turn ${turn}`,
         sections: [
           { heading: 'Prompt', body: prompt },
           { heading: 'Left answer', body: ul.text },
@@ -763,7 +766,7 @@ export class AskService {
         ],
         footer:
           input.platform === 'shell'
-            ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(battle.id)}.`
+            ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(battle.number)}.`
             : `Vote with the reactions on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
       };
       const ref = await platform.post(battle.channelId as string, content, {
@@ -792,6 +795,7 @@ export class AskService {
       return {
         kind: 'posted',
         battleId: battle.id,
+        number: battle.number,
         ref,
         turn,
         replaced: 0,

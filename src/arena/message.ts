@@ -1,15 +1,42 @@
 /**
  * @module arena/message
  * The battle message and its reveal, as platform-neutral {@link MessageContent}. Pure.
- * The battle message carries no model name and no model id anywhere (the title has only the battle id, which is
- * opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
+ * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
+ * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
 import type { MessageContent } from '../chat/port.ts';
+import type { CloseReason } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
+
+/**
+ * Why voting on a battle ended, as a clause for messages ("… closed when it reached the vote cap of 3 votes"):
+ * from `battles.close_reason` and `close_cap` (migration 0008).
+ */
+export function closeReasonWords(reason: CloseReason | null, cap: number | null = null): string {
+  switch (reason) {
+    case 'vote_cap':
+      return cap === null
+        ? 'it reached the vote cap'
+        : `it reached the vote cap of ${cap} ${cap === 1 ? 'vote' : 'votes'}`;
+    case 'window':
+      return 'its voting window ended';
+    case 'import':
+      return 'it is an imported vote, closed when it was imported';
+    case 'withdrawn':
+      return 'its message was deleted';
+    case 'post_failed':
+      return 'posting it failed';
+    case 'voided':
+      return 'a maintainer voided it';
+    default:
+      return 'voting on it ended';
+  }
+}
 
 /** What a battle message shows. */
 export interface BattleView {
-  readonly battleId: number;
+  /** The battle's number in the community's arena (`battles.number`), never its internal id. */
+  readonly number: number;
   readonly prompt: string;
   readonly leftAnswer: string;
   readonly rightAnswer: string;
@@ -30,8 +57,8 @@ function sections(v: BattleView): MessageContent['sections'] {
 }
 
 /** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right`". */
-export function terminalVoteHint(battleId: number): string {
-  return `typing \`vote ${battleId} left|equal|right\``;
+export function terminalVoteHint(battleNumber: number): string {
+  return `typing \`vote ${battleNumber} left|equal|right\``;
 }
 
 /**
@@ -50,11 +77,11 @@ export function battleContent(
     : '';
   const how =
     style === 'shell'
-      ? `Vote by typing: \`vote ${v.battleId} left\` (${l} left is better) · \`vote ${v.battleId} equal\` (${e}) · \`vote ${v.battleId} right\` (${r} right is better). Your latest vote counts; \`unvote ${v.battleId}\` takes it back.`
+      ? `Vote by typing: \`vote ${v.number} left\` (${l} left is better) · \`vote ${v.number} equal\` (${e}) · \`vote ${v.number} right\` (${r} right is better). Your latest vote counts; \`unvote ${v.number}\` takes it back.`
       : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back.`;
   return {
-    text: `Arena battle #${v.battleId}: which answer is better?`,
-    title: `Arena battle #${v.battleId}`,
+    text: `Arena battle #${v.number}: which answer is better?`,
+    title: `Arena battle #${v.number}`,
     sections: sections(v),
     footer: `${how} The models are revealed when voting closes.${closes}`,
   };
@@ -66,15 +93,18 @@ export function revealContent(
     readonly leftModel: string;
     readonly rightModel: string;
     readonly tally: Tally;
+    /** Why voting ended (the footer says so); omitted: not said. */
+    readonly closeReason?: CloseReason | null;
+    readonly closeCap?: number | null;
   },
   slackStyle = false,
 ): MessageContent {
   const [l, e, r] = v.emoji.map((x) => show(x, slackStyle)) as [string, string, string];
   const result = `Left: ${v.leftModel} · Right: ${v.rightModel} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right}`;
   return {
-    text: `Arena battle #${v.battleId} (closed): ${result}`,
-    title: `Arena battle #${v.battleId} (closed)`,
+    text: `Arena battle #${v.number} (closed): ${result}`,
+    title: `Arena battle #${v.number} (closed)`,
     sections: [...(sections(v) ?? []), { heading: 'Result', body: result }],
-    footer: `Voting is closed. ${result}`,
+    footer: `Voting is closed${v.closeReason ? ` (${closeReasonWords(v.closeReason, v.closeCap ?? null)})` : ''}. ${result}`,
   };
 }

@@ -41,11 +41,12 @@ import type { Logger } from '../core/logger.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { createRng, freshSeed } from '../core/rng.ts';
 import { hashVoterId } from '../core/voter-id.ts';
-import { battleTexts, listClosedUnrevealed, liveVoteCount } from '../storage/arena-queries.ts';
+import { battleTexts, listClosedUnrevealed } from '../storage/arena-queries.ts';
 import {
   type BattleRow,
   closeBattle,
-  createBattle,
+  closeBattlesAtCap,
+  createNumberedBattle,
   findBattleByMessage,
   getBattle,
   listOpenBattles,
@@ -77,7 +78,10 @@ export interface ArenaServiceOptions {
 
 /** A posted battle. */
 export interface PostedBattle {
+  /** Internal id (storage, logs). */
   readonly battleId: number;
+  /** Its number in the community's arena: what its message shows and chat commands take. */
+  readonly number: number;
   readonly ref: MessageRef;
   readonly seed: number;
 }
@@ -141,13 +145,13 @@ export class ArenaService {
   }
 
   #view(
-    battleId: number,
+    number: number,
     platform: PlatformName,
     texts: { prompt: string; left: string; right: string },
     closesAt: Date | null,
   ): BattleView {
     return {
-      battleId,
+      number,
       prompt: texts.prompt,
       leftAnswer: texts.left,
       rightAnswer: texts.right,
@@ -190,7 +194,7 @@ export class ArenaService {
           : 'no battle available: two models must have answered the same item (import outputs with `zhujiu import outputs`)',
       );
     }
-    const battleId = await createBattle(this.#db, {
+    const { id: battleId, number } = await createNumberedBattle(this.#db, {
       itemId: sel.itemId,
       ability: sel.ability,
       leftModelId: sel.left.modelId,
@@ -199,12 +203,12 @@ export class ArenaService {
       responseRightId: sel.right.responseId,
       seed,
     });
-    const log = this.#log.child({ battleId, platform: platformName, channelId });
+    const log = this.#log.child({ battleId, number, platform: platformName, channelId });
     const postedAt = this.#clock.now();
     const closesAt = new Date(postedAt.getTime() + this.#arena.window_hours * 3_600_000);
     const content = battleContent(
       this.#view(
-        battleId,
+        number,
         platformName,
         { prompt: sel.prompt, left: sel.left.output, right: sel.right.output },
         closesAt,
@@ -241,7 +245,7 @@ export class ArenaService {
       );
     }
     log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
-    return ok({ battleId, ref, seed });
+    return ok({ battleId, number, ref, seed });
   }
 
   /** Turns one reaction event into a vote event (never throws for expected cases). */
@@ -274,20 +278,19 @@ export class ArenaService {
       emoji: ev.emoji,
       at: ev.at,
       ...(ev.retryNum !== undefined ? { payload: { retryNum: ev.retryNum } } : {}),
+      cap: this.#arena.vote_cap,
     });
     this.#log.debug(
       { battleId: battle.id, eventId: ev.eventId, effect: res.effect },
       'vote event applied',
     );
-    if (this.#arena.vote_cap > 0 && (res.effect === 'cast' || res.effect === 'changed')) {
-      const n = await liveVoteCount(this.#db, battle.id);
-      if (n >= this.#arena.vote_cap) {
-        const now = this.#clock.now();
-        if (await closeBattle(this.#db, battle.id, now)) {
-          this.#log.info({ battleId: battle.id, votes: n }, 'vote cap reached; battle closed');
-          await this.#revealSafely(battle.id);
-        }
-      }
+    if (res.closedByCap) {
+      // The vote that reached the cap closed the battle in SQL, atomically (storage/votes `applyVoteEvent`).
+      this.#log.info(
+        { battleId: battle.id, cap: this.#arena.vote_cap, effect: res.effect },
+        'vote cap reached; battle closed',
+      );
+      await this.#revealSafely(battle.id);
     }
     return { kind: 'vote', battleId: battle.id, effect: res.effect, liveChoice: res.liveChoice };
   }
@@ -302,6 +305,12 @@ export class ArenaService {
       if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
     }
     if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
+    // Battles that hold the cap already (it was lowered after they opened): no vote reached it, so none closed them.
+    const capped = await closeBattlesAtCap(this.#db, this.#arena.vote_cap, now);
+    if (capped.length > 0) {
+      this.#log.info({ battles: capped, cap: this.#arena.vote_cap }, 'battles closed (vote cap)');
+      closed.push(...capped);
+    }
     const revealed: number[] = [];
     for (const id of await listClosedUnrevealed(this.#db, this.platformNames)) {
       if (await this.#revealSafely(id)) revealed.push(id);
@@ -339,10 +348,12 @@ export class ArenaService {
     const t = await tally(this.#db, b.id);
     const content = revealContent(
       {
-        ...this.#view(b.id, platform.name, texts, b.closesAt),
+        ...this.#view(b.number, platform.name, texts, b.closesAt),
         leftModel: b.leftModel,
         rightModel: b.rightModel,
         tally: t,
+        closeReason: b.closeReason,
+        closeCap: b.closeCap,
       },
       platform.name === 'slack',
     );
@@ -410,6 +421,7 @@ export class ArenaService {
         emoji: this.emoji.emojiFor(platformName, choice),
         at,
         payload,
+        cap: this.#arena.vote_cap,
       });
       eventsPer.set(voterHash, n + 1);
       if (res.effect === 'cast' || res.effect === 'changed') added++;
@@ -511,6 +523,7 @@ export class ArenaService {
         emoji: this.emoji.emojiFor(platform.name, v.choice),
         at,
         payload: { cleared: this.emoji.emojiFor(platform.name, choice) },
+        cap: this.#arena.vote_cap,
       });
       if (res.effect === 'retracted') removed++;
     }

@@ -20,6 +20,7 @@
 
 import type { Kysely } from 'kysely';
 import { AskService, type LiveModel } from '../arena/ask.ts';
+import { closeReasonWords } from '../arena/message.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
 import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
@@ -33,7 +34,7 @@ import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
-import { getBattle } from '../storage/battles.ts';
+import { getArenaBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
 import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
@@ -306,12 +307,17 @@ export class BotService {
     }
   }
 
-  /** A battle as the terminal's `vote`/`unvote` need it, with `userId`'s live vote on terminal battles. */
-  async #shellBattle(id: number, userId: string): Promise<ShellBattleInfo | undefined> {
-    const b = await getBattle(this.#o.db, id);
+  /**
+   * The community's battle numbered `number` as the terminal's `vote`/`unvote`/`reply` need it, with `userId`'s
+   * live vote on terminal battles; undefined when the community's arena has no such battle (an imported battle's
+   * number included: imported votes are closed and take no votes).
+   */
+  async #shellBattle(number: number, userId: string): Promise<ShellBattleInfo | undefined> {
+    const b = await getArenaBattle(this.#o.db, number);
     if (!b) return undefined;
     const ref = b.platform && b.channelId && b.messageId ? refOf(b) : undefined;
     if (ref?.platform !== 'shell') return { ref, status: b.status, source: b.source };
+    const ended = b.status === 'closed' || b.status === 'void';
     const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
     // Why it takes no vote, when it does not (the terminal says so).
@@ -329,7 +335,12 @@ export class BotService {
       source: b.source,
       liveChoice: live?.choice ?? null,
       closedAt: b.closedAt,
-      ...(why
+      revealed: b.revealedAt !== null,
+      ...(ended && b.closeReason !== null
+        ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap) }
+        : {}),
+      // A maintainer's void says who and why; a battle withdrawn (its message deleted) has no voider.
+      ...(why && why.voided_by !== null
         ? {
             voided: {
               at: why.voided_at,

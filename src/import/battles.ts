@@ -41,8 +41,8 @@ export interface ImportBattlesOptions {
   readonly signal?: AbortSignal;
   /**
    * True when this process holds the database alone (the embedded PGlite folder): battle ids are then assigned by
-   * the import and drawn from the sequence only at its commit, so an aborted import uses up no battle numbers
-   * (see storage/battles `insertImportedBattles`).
+   * the import and drawn from the sequence only at its commit, so an aborted import uses up no internal battle ids
+   * (battle numbers, per source, are never used up: see storage/battles `insertImportedBattles`).
    */
   readonly exclusiveDb?: boolean;
   /** The file as {@link readBattlesFile} already read it (then `file` and `source` are not read again). */

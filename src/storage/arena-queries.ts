@@ -185,15 +185,6 @@ export async function listClosedUnrevealed(
   return r.rows.map((x) => Number(x.id));
 }
 
-/** Number of live votes of a battle (for the vote cap). */
-export async function liveVoteCount(db: Conn, battleId: number): Promise<number> {
-  const r = await sql<{ n: number }>`
-    SELECT count(*) AS n FROM votes WHERE battle_id = ${battleId} AND retracted_at IS NULL`.execute(
-    db,
-  );
-  return Number(r.rows[0]?.n ?? 0);
-}
-
 /** Battles with identical live-vote counts on the same (left, right) pair, counted: a compact form for rating. */
 export interface BattleVoteType {
   readonly leftModel: string;

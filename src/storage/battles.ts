@@ -4,13 +4,17 @@
  * Also the bulk import of existing public votes (one closed battle with one vote per row).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { BattleStatus, Database, VoteChoice } from './schema.ts';
+import type { BattleStatus, CloseReason, Database, VoteChoice } from './schema.ts';
+import { ARENA_SOURCE } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
 /** A stored battle with its models' names. */
 export interface BattleRow {
+  /** Internal id (storage, logs); never shown to people. */
   readonly id: number;
+  /** The battle's number within its source, what chat shows and takes (`#12`; migration 0008). */
+  readonly number: number;
   readonly itemId: number | null;
   readonly ability: string | null;
   readonly leftModelId: number;
@@ -29,6 +33,10 @@ export interface BattleRow {
   readonly closesAt: Date | null;
   readonly closedAt: Date | null;
   readonly revealedAt: Date | null;
+  /** Why voting ended (closed and void battles), null while it takes votes. */
+  readonly closeReason: CloseReason | null;
+  /** The vote cap reached, when `closeReason` is `vote_cap`. */
+  readonly closeCap: number | null;
 }
 
 function battleQuery(db: Conn) {
@@ -38,6 +46,7 @@ function battleQuery(db: Conn) {
     .innerJoin('models as mr', 'mr.id', 'b.model_right_id')
     .select([
       'b.id',
+      'b.number',
       'b.item_id',
       'b.ability',
       'b.model_left_id',
@@ -56,6 +65,8 @@ function battleQuery(db: Conn) {
       'b.closes_at',
       'b.closed_at',
       'b.revealed_at',
+      'b.close_reason',
+      'b.close_cap',
     ]);
 }
 
@@ -66,6 +77,7 @@ const d = (v: Date | string | null): Date | null => (v === null ? null : new Dat
 function toRow(r: RawBattle): BattleRow {
   return {
     id: r.id,
+    number: Number(r.number),
     itemId: r.item_id,
     ability: r.ability,
     leftModelId: r.model_left_id,
@@ -84,6 +96,8 @@ function toRow(r: RawBattle): BattleRow {
     closesAt: d(r.closes_at),
     closedAt: d(r.closed_at),
     revealedAt: d(r.revealed_at),
+    closeReason: r.close_reason,
+    closeCap: r.close_cap === null ? null : Number(r.close_cap),
   };
 }
 
@@ -99,8 +113,22 @@ export interface NewBattle {
   readonly source?: string;
 }
 
+/** A battle's internal id and its number within its source (what people see: `#number`). */
+export interface BattleKey {
+  readonly id: number;
+  readonly number: number;
+}
+
 /** Creates a pending battle and returns its id. */
 export async function createBattle(db: Conn, b: NewBattle): Promise<number> {
+  return (await createNumberedBattle(db, b)).id;
+}
+
+/**
+ * Creates a pending battle and returns its id and its number within its source (the next one, given by the
+ * database at insert: consecutive and unique per source however many processes insert; migration 0008).
+ */
+export async function createNumberedBattle(db: Conn, b: NewBattle): Promise<BattleKey> {
   const row = await db
     .insertInto('battles')
     .values({
@@ -113,9 +141,9 @@ export async function createBattle(db: Conn, b: NewBattle): Promise<number> {
       seed: b.seed ?? null,
       source: b.source ?? 'arena',
     })
-    .returning('id')
+    .returning(['id', 'number'])
     .executeTakeFirstOrThrow();
-  return row.id;
+  return { id: row.id, number: Number(row.number) };
 }
 
 /** Records where a battle was posted and opens it for votes until `closesAt`. */
@@ -151,7 +179,7 @@ export async function markPosted(
 export async function voidBattle(db: Conn, id: number): Promise<void> {
   await db
     .updateTable('battles')
-    .set({ status: 'void' })
+    .set({ status: 'void', close_reason: 'post_failed' })
     .where('id', '=', id)
     .where('status', '=', 'pending')
     .execute();
@@ -164,7 +192,7 @@ export async function voidBattle(db: Conn, id: number): Promise<void> {
 export async function withdrawBattle(db: Conn, id: number): Promise<void> {
   await db
     .updateTable('battles')
-    .set({ status: 'void' })
+    .set({ status: 'void', close_reason: 'withdrawn' })
     .where('id', '=', id)
     .where('status', '=', 'open')
     .execute();
@@ -173,6 +201,18 @@ export async function withdrawBattle(db: Conn, id: number): Promise<void> {
 /** One battle by id. */
 export async function getBattle(db: Conn, id: number): Promise<BattleRow | undefined> {
   const r = await battleQuery(db).where('b.id', '=', id).executeTakeFirst();
+  return r ? toRow(r) : undefined;
+}
+
+/**
+ * The community's own (`arena`) battle numbered `number`, the one a number typed in chat names (`/arena void 12`,
+ * `vote 12 left`). Imported battles have numbers of their own source and are never found here.
+ */
+export async function getArenaBattle(db: Conn, number: number): Promise<BattleRow | undefined> {
+  const r = await battleQuery(db)
+    .where('b.source', '=', ARENA_SOURCE)
+    .where('b.number', '=', number)
+    .executeTakeFirst();
   return r ? toRow(r) : undefined;
 }
 
@@ -200,16 +240,36 @@ export async function listOpenBattles(db: Conn, dueBy?: Date): Promise<BattleRow
 }
 
 /**
- * Closes an open battle. Idempotent: returns false when it was not open (already closed by another process).
+ * Closes an open battle whose voting window ended (`close_reason` `window`). Idempotent: returns false when it was
+ * not open (already closed by another process, or by its vote cap).
  */
 export async function closeBattle(db: Conn, id: number, at: Date): Promise<boolean> {
   const r = await db
     .updateTable('battles')
-    .set({ status: 'closed', closed_at: at })
+    .set({ status: 'closed', closed_at: at, close_reason: 'window' })
     .where('id', '=', id)
     .where('status', '=', 'open')
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Closes every open battle that already holds `cap` live votes or more (the cap was lowered after they opened):
+ * `close_reason` `vote_cap`. The vote that reaches the cap closes its battle itself (storage/votes
+ * `applyVoteEvent`); this catches those that no vote reached. Each battle's row is locked as the vote function
+ * locks it, so a vote arriving meanwhile waits and then finds the battle closed.
+ * @param cap `arena.vote_cap` (≥ 1; 0 means no cap and closes nothing).
+ * @returns the ids of the battles closed.
+ */
+export async function closeBattlesAtCap(db: Conn, cap: number, at: Date): Promise<number[]> {
+  if (cap <= 0) return [];
+  const r = await sql<{ id: number }>`
+    UPDATE battles b SET status = 'closed', closed_at = ${at.toISOString()}::timestamptz,
+           close_reason = 'vote_cap', close_cap = ${cap}::integer
+     WHERE b.status = 'open'
+       AND (SELECT count(*) FROM votes v WHERE v.battle_id = b.id AND v.retracted_at IS NULL) >= ${cap}
+    RETURNING b.id`.execute(db);
+  return r.rows.map((x) => Number(x.id)).sort((x, y) => x - y);
 }
 
 /** Records that the closing edit revealing the models was made. */
@@ -254,13 +314,18 @@ export interface ImportedBattle {
  * event ids) in the order of `rows` (the file's order: an export lists them back in it). Rows whose
  * (source, import key) exists already are skipped, so re-running an import adds nothing. Call inside a transaction.
  *
- * Battle ids come from the one sequence that also numbers chat battles (`battles_id_seq`), so chat numbers continue
- * after imported ones and stay unique. A sequence is not transactional: ids drawn by an import that is rolled back
- * or killed are lost, so one aborted import of 200,000 rows made the next chat battle #400,001. With
+ * Battle ids (internal: never shown) come from the one sequence all battles use (`battles_id_seq`). A sequence is
+ * not transactional: ids drawn by an import that is rolled back or killed are lost. With
  * `exclusive` (the embedded database, which this process holds alone: no other writer can draw ids meanwhile) the
  * ids are assigned here, after the last one drawn, and the sequence is moved past them only as the last statement
  * before the commit: an aborted import draws none. On a shared Postgres other processes draw ids at the same time,
- * so the sequence is used as is there (an aborted import leaves a gap; numbers stay unique).
+ * so the sequence is used as is there (an aborted import leaves a gap; ids stay unique).
+ *
+ * Battle numbers (what people see, per source; migration 0008) are given here in the same order: the source's
+ * counter row in `battle_numbers` is locked first (so a concurrent import or insert of that source waits for this
+ * transaction), rows already stored are left out, each new battle gets the next number, and the counter is moved
+ * once at the end. An aborted import gives its numbers back with its rollback. Imports never draw the community's
+ * (`arena`) numbers: `arena` is not an import source.
  * @returns how many battles were added.
  */
 export async function insertImportedBattles(
@@ -280,22 +345,31 @@ export async function insertImportedBattles(
                       (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
     base = Number(r.rows[0]?.base ?? 0);
   }
+  // Locks the source's counter row until the commit (see above) and reads the last number given.
+  const counter = await sql<{ last: string | number }>`
+    INSERT INTO battle_numbers AS c (source, last_number) VALUES (${source}, 0)
+    ON CONFLICT (source) DO UPDATE SET last_number = c.last_number
+    RETURNING c.last_number AS last`.execute(trx);
+  let lastNumber = Number(counter.rows[0]?.last ?? 0);
   for (let i = 0; i < rows.length; i += 5000) {
     opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + 5000);
     const offset = base === null ? null : base + i;
-    const res = await sql<{ n: number }>`
+    const res = await sql<{ n: number; top: string | number | null }>`
       WITH input AS (
         SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
                              ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
                              ${chunk.map((r) => r.original)}::text[]) WITH ORDINALITY
                AS t(import_key, l, r, choice, original, ord)
+      ), fresh AS (
+        SELECT input.*, row_number() OVER (ORDER BY ord) AS rn FROM input
+         WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = input.import_key)
       ), ins AS (
-        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}ability, model_left_id, model_right_id, source, import_key, status, created_at, closed_at)
-        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${ability}::text, l, r, ${source}::text, import_key, 'closed', ${iso}::timestamptz, ${iso}::timestamptz
-          FROM input ORDER BY ord
+        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}number, ability, model_left_id, model_right_id, source, import_key, status, close_reason, created_at, closed_at)
+        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${lastNumber}::bigint + rn, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import', ${iso}::timestamptz, ${iso}::timestamptz
+          FROM fresh ORDER BY ord
         ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
-        RETURNING id, import_key
+        RETURNING id, import_key, number
       ), v AS (
         INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
         SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, input.choice,
@@ -310,9 +384,14 @@ export async function insertImportedBattles(
           FROM ins JOIN input USING (import_key) ORDER BY ins.id
         RETURNING id
       )
-      SELECT count(*)::int AS n FROM ins`.execute(trx);
+      SELECT count(*)::int AS n, max(number) AS top FROM ins`.execute(trx);
     added += Number(res.rows[0]?.n ?? 0);
+    const top = res.rows[0]?.top;
+    if (top !== null && top !== undefined) lastNumber = Math.max(lastNumber, Number(top));
   }
+  await sql`UPDATE battle_numbers SET last_number = ${lastNumber}::bigint WHERE source = ${source}`.execute(
+    trx,
+  );
   if (base !== null) {
     // The last statement before the commit: until here an abort leaves the sequence untouched.
     await sql`SELECT setval('battles_id_seq', ${base + rows.length}::bigint)`.execute(trx);

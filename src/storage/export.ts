@@ -12,7 +12,10 @@ type Conn = Kysely<Database> | Transaction<Database>;
 /** One live vote with its battle, as exported. */
 export interface ExportVoteRow {
   readonly voteId: number;
+  /** Internal id (ordering, counting); never written out. */
   readonly battleId: number;
+  /** The battle's number within its source (what chat shows, `#12`; migration 0008). */
+  readonly battleNumber: number;
   readonly source: string;
   readonly kind: string;
   readonly ability: string | null;
@@ -45,6 +48,7 @@ export interface ExportFilter {
 type RawExportRow = {
   vote_id: number | string;
   battle_id: number | string;
+  battle_number: number | string;
   source: string;
   kind: string;
   ability: string | null;
@@ -65,6 +69,7 @@ function toRow(x: RawExportRow): ExportVoteRow {
   return {
     voteId: Number(x.vote_id),
     battleId: Number(x.battle_id),
+    battleNumber: Number(x.battle_number),
     source: x.source,
     kind: x.kind,
     ability: x.ability,
@@ -104,7 +109,7 @@ export async function exportVotePages(
     await sql`SET TRANSACTION READ ONLY`.execute(trx);
     await sql`
       DECLARE zhujiu_export_votes NO SCROLL CURSOR FOR
-      SELECT v.id AS vote_id, b.id AS battle_id, b.source, b.kind, b.ability, b.platform,
+      SELECT v.id AS vote_id, b.id AS battle_id, b.number AS battle_number, b.source, b.kind, b.ability, b.platform,
              ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
              b.posted_at, b.closed_at, b.turns,
              (SELECT e.payload->>'winner' FROM vote_events e

@@ -35,8 +35,14 @@ export interface NewLiveBattle {
   readonly answeredAt: Date;
 }
 
-/** Creates a pending live battle and its first turn in one transaction; returns the battle id. */
-export async function createLiveBattle(db: Kysely<Database>, b: NewLiveBattle): Promise<number> {
+/**
+ * Creates a pending live battle and its first turn in one transaction; returns the battle's internal id and its
+ * number in the community's arena (what its message shows; migration 0008).
+ */
+export async function createLiveBattle(
+  db: Kysely<Database>,
+  b: NewLiveBattle,
+): Promise<{ id: number; number: number }> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('battles')
@@ -52,7 +58,7 @@ export async function createLiveBattle(db: Kysely<Database>, b: NewLiveBattle): 
         asker_hash: b.askerHash,
         turns: 1,
       })
-      .returning('id')
+      .returning(['id', 'number'])
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('battle_turns')
@@ -69,7 +75,7 @@ export async function createLiveBattle(db: Kysely<Database>, b: NewLiveBattle): 
         answered_at: b.answeredAt,
       })
       .execute();
-    return row.id;
+    return { id: row.id, number: Number(row.number) };
   });
 }
 
@@ -231,7 +237,14 @@ export async function voidAnyBattle(
     if (b.status === 'void') return 'void';
     await trx
       .updateTable('battles')
-      .set({ status: 'void', voided_at: at, voided_by: actorHash, void_reason: reason })
+      .set({
+        status: 'void',
+        voided_at: at,
+        voided_by: actorHash,
+        void_reason: reason,
+        // Why voting ended stays what it was for a battle that had closed already.
+        ...(b.status === 'closed' ? {} : { close_reason: 'voided' as const }),
+      })
       .where('id', '=', battleId)
       .execute();
     await trx
@@ -245,6 +258,8 @@ export async function voidAnyBattle(
 /** An unclassified live battle. */
 export interface UnclassifiedBattle {
   readonly id: number;
+  /** Its number in the community's arena (what chat shows and `/arena ability` takes). */
+  readonly number: number;
   readonly status: string;
   readonly createdAt: Date;
   readonly prompt: string;
@@ -256,7 +271,7 @@ export async function listUnclassified(db: Conn, limit = 50): Promise<Unclassifi
   const rows = await db
     .selectFrom('battles as b')
     .leftJoin('battle_turns as t', (j) => j.onRef('t.battle_id', '=', 'b.id').on('t.turn', '=', 1))
-    .select(['b.id', 'b.status', 'b.created_at', 't.prompt', 'b.ability_classifier'])
+    .select(['b.id', 'b.number', 'b.status', 'b.created_at', 't.prompt', 'b.ability_classifier'])
     .where('b.kind', '=', 'live')
     .where('b.ability', 'is', null)
     .where('b.status', '<>', 'void')
@@ -265,6 +280,7 @@ export async function listUnclassified(db: Conn, limit = 50): Promise<Unclassifi
     .execute();
   return rows.map((r) => ({
     id: r.id,
+    number: Number(r.number),
     status: r.status,
     createdAt: new Date(r.created_at),
     prompt: r.prompt ?? '',

@@ -162,6 +162,27 @@ export interface BattlesTable {
   voided_at: NullableTimestamp;
   voided_by: string | null;
   void_reason: string | null;
+  /**
+   * The battle's number within its source (1, 2, … per source; migration 0008): what chat shows and takes
+   * (`#12`), unlike `id`, which stays internal. Given at insert by a trigger unless the insert sets it (imports).
+   */
+  number: ColumnType<number, number | undefined, never>;
+  /** Why voting ended (closed and void battles; migration 0008). */
+  close_reason: CloseReason | null;
+  /** The vote cap a `vote_cap` close reached. */
+  close_cap: number | null;
+}
+
+/**
+ * Why voting on a battle ended: its window ended, the vote cap was reached, an imported vote (closed as imported),
+ * its message was deleted, posting it failed, or a maintainer voided it while it took votes.
+ */
+export type CloseReason = 'window' | 'vote_cap' | 'import' | 'withdrawn' | 'post_failed' | 'voided';
+
+/** The last battle number given per source (migration 0008). */
+export interface BattleNumbersTable {
+  source: string;
+  last_number: number;
 }
 
 /** Where a battle's answers come from. */
@@ -319,4 +340,5 @@ export interface Database {
   battle_judgments: BattleJudgmentsTable;
   battle_turns: BattleTurnsTable;
   battle_audit: BattleAuditTable;
+  battle_numbers: BattleNumbersTable;
 }

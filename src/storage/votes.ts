@@ -4,7 +4,8 @@
  * (the latest add counts, removing the emoji of the current vote retracts it, removing another is ignored); every
  * event is appended to `vote_events` in the same transaction; a replayed platform event id changes nothing; an
  * event older than the last one applied for that voter is ignored (Slack retries can arrive late).
- * The rules run in one SQL function (migration 0001) so each event costs one round trip.
+ * The rules run in one SQL function (migration 0001; the vote cap since migration 0008) so each event costs one
+ * round trip.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../core/errors.ts';
@@ -38,6 +39,15 @@ export interface VoteEventInput {
   readonly emoji?: string | null;
   readonly at: Date;
   readonly payload?: unknown;
+  /**
+   * `arena.vote_cap`: the most live votes a battle takes (0 or absent: no cap). The vote that reaches it closes the
+   * battle in the same transaction (`close_reason` `vote_cap`) and every later event is `ignored_closed`, however
+   * many arrive at once from however many processes (the battle's row is locked per event). Closed is closed: a
+   * voter who already voted can neither change nor take back their vote once the cap closed the battle; below the
+   * cap, changing a vote is not a new vote (the count stays). A battle already holding the cap or more (the cap was
+   * lowered) is closed by the next event, which is refused.
+   */
+  readonly cap?: number;
 }
 
 /** The outcome of one event. */
@@ -45,22 +55,26 @@ export interface VoteEventResult {
   readonly effect: VoteEffect;
   /** The voter's live choice after the event (null when none). */
   readonly liveChoice: VoteChoice | null;
+  /** Present (true) when this event closed the battle at its vote cap (the caller reveals it). */
+  readonly closedByCap?: true;
 }
 
 /**
- * Applies one vote event atomically (append event + cast/change/retract).
+ * Applies one vote event atomically (append event + cast/change/retract, and the vote cap's close).
  * @throws AppError `not_found` when the battle does not exist; a Postgres error when an argument violates a CHECK.
  */
 export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<VoteEventResult> {
   if (ev.kind === 'add' && ev.choice === null) throw new TypeError('an add event needs a choice');
+  const cap = Math.max(0, Math.floor(ev.cap ?? 0));
   const r = await sql<{
     effect: VoteEffect;
     live_choice: VoteChoice | null;
+    closed_by_cap: boolean;
   }>`/* prepared:zj_apply_vote_event */
-    SELECT effect, live_choice FROM zj_apply_vote_event(
+    SELECT effect, live_choice, closed_by_cap FROM zj_apply_vote_event(
       ${ev.battleId}::bigint, ${ev.voterHash}::text, ${ev.platform}::text, ${ev.eventId}::text, ${ev.kind}::text,
       ${ev.choice}::text, ${ev.emoji ?? null}::text, ${ev.at.toISOString()}::timestamptz,
-      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb)`
+      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb, ${cap}::integer)`
     .execute(db)
     .catch((err: unknown) => {
       if ((err as { code?: string }).code === '23503') {
@@ -70,7 +84,11 @@ export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<Vote
     });
   const row = r.rows[0];
   if (!row) throw new Error('zj_apply_vote_event returned no row');
-  return { effect: row.effect, liveChoice: row.live_choice };
+  return {
+    effect: row.effect,
+    liveChoice: row.live_choice,
+    ...(row.closed_by_cap === true ? { closedByCap: true as const } : {}),
+  };
 }
 
 /** A live vote. */

@@ -3,6 +3,9 @@
  * `/ask <prompt> [ability]` (everyone) and the maintainers' live-arena commands under `/arena`:
  * `/arena void <battle> [reason]`, `/arena ability <battle> <ability>`, `/arena unclassified`.
  *
+ * A battle number typed here is the battle's number in the community's arena (`battles.number`, what its message
+ * shows): the commands act only on the community's own battles; an imported battle's number names none of them.
+ *
  * Arguments: Discord passes `prompt` and `ability` as options (and `void`, `battle`, `reason`, `list` for
  * `/arena`). Slack and the terminal pass the text after the command: for `/ask` the whole text is the prompt,
  * except a last word that is one of the seven ability names (or `ability=NAME` anywhere), which is the tag — so
@@ -17,7 +20,7 @@ import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
 import { parseRecordId } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
-import { getBattle } from '../../storage/battles.ts';
+import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
 
@@ -129,7 +132,12 @@ export function arenaSubcommand(
   return undefined;
 }
 
-const battleIdOf = (s: string): number | undefined => parseRecordId(s);
+const battleNumberOf = (s: string): number | undefined => parseRecordId(s);
+
+/** The answer to a battle number that names none of the community's battles (an imported one's included). */
+export function noArenaBattle(number: number): string {
+  return `There is no battle #${number} in this community's arena.`;
+}
 
 /** Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). */
 export async function handleArenaSubcommand(
@@ -149,7 +157,7 @@ export async function handleArenaSubcommand(
         columns: ['battle', 'status', 'asked', 'prompt', 'classifier tried'],
         align: ['right', 'left', 'left', 'left', 'left'],
         rows: rows.map((r) => [
-          `#${r.id}`,
+          `#${r.number}`,
           r.status,
           r.createdAt.toISOString().slice(0, 16).replace('T', ' '),
           r.prompt.length > 60 ? `${r.prompt.slice(0, 60)}…` : r.prompt,
@@ -158,30 +166,33 @@ export async function handleArenaSubcommand(
       },
     });
   }
-  const id = battleIdOf(sub.battle);
-  if (id === undefined)
+  const number = battleNumberOf(sub.battle);
+  if (number === undefined)
     return say({
       text:
         sub.kind === 'void'
-          ? 'Usage: /arena void <battle-id> [reason], e.g. /arena void 12 spam'
-          : `Usage: /arena ability <battle-id> <ability>, with one of: ${ABILITIES.join(', ')}`,
+          ? 'Usage: /arena void <battle> [reason], e.g. /arena void 12 spam'
+          : `Usage: /arena ability <battle> <ability>, with one of: ${ABILITIES.join(', ')}`,
     });
+  if (sub.kind === 'ability' && !isAbility(sub.ability))
+    return say({
+      text: `Unknown ability "${sub.ability}". Use one of: ${ABILITIES.join(', ')}.`,
+    });
+  const target = await getArenaBattle(deps.db, number);
+  if (!target) return say({ text: noArenaBattle(number) });
+  const id = target.id;
   const now = deps.clock.now();
   if (sub.kind === 'ability') {
-    if (!isAbility(sub.ability))
-      return say({
-        text: `Unknown ability "${sub.ability}". Use one of: ${ABILITIES.join(', ')}.`,
-      });
     const ok = await overrideAbility(deps.db, id, sub.ability, actor, now);
     return say({
       text: ok
-        ? `Battle #${id} is now filed under ${sub.ability} (a maintainer's choice wins over the tag and the classifier).`
-        : `There is no battle #${id}.`,
+        ? `Battle #${number} is now filed under ${sub.ability} (a maintainer's choice wins over the tag and the classifier).`
+        : noArenaBattle(number),
     });
   }
   const before = await voidAnyBattle(deps.db, id, actor, sub.reason || null, now);
-  if (before === undefined) return say({ text: `There is no battle #${id}.` });
-  if (before === 'void') return say({ text: `Battle #${id} was already void.` });
+  if (before === undefined) return say({ text: noArenaBattle(number) });
+  if (before === 'void') return say({ text: `Battle #${number} was already void.` });
   // Tell the channel (best effort): the message stays, marked void, so the thread and reactions still make sense.
   const b = await getBattle(deps.db, id);
   const platform = b?.platform
@@ -197,13 +208,13 @@ export async function handleArenaSubcommand(
           partIds: b.partIds,
         },
         {
-          text: `Arena battle #${id} was voided by a maintainer${sub.reason ? ` (${sub.reason})` : ''}; its votes no longer count.`,
-          title: `Arena battle #${id} (void)`,
+          text: `Arena battle #${number} was voided by a maintainer${sub.reason ? ` (${sub.reason})` : ''}; its votes no longer count.`,
+          title: `Arena battle #${number} (void)`,
         },
       )
       .catch(() => undefined);
   }
   return say({
-    text: `Battle #${id} is void: it no longer counts in any rating. Its votes and vote events stay in the audit log.`,
+    text: `Battle #${number} is void: it no longer counts in any rating. Its votes and vote events stay in the audit log.`,
   });
 }

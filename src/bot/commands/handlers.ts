@@ -111,8 +111,8 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         {
           text:
             ctx.platform === 'shell'
-              ? `Battle #${res.value.battleId} posted. Vote by ${terminalVoteHint(res.value.battleId)}.`
-              : `Battle #${res.value.battleId} posted. React to vote.`,
+              ? `Battle #${res.value.number} posted. Vote by ${terminalVoteHint(res.value.number)}.`
+              : `Battle #${res.value.number} posted. React to vote.`,
         },
         { ephemeral: true },
       );

@@ -13,8 +13,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     description: 'Post an arena battle in this channel now (maintainers)',
     options: [
       { name: 'ability', description: 'Only prompts of this ability', choices: ABILITIES },
-      { name: 'void', description: 'Void this battle id: it leaves every rating (live arena)' },
-      { name: 'battle', description: 'With ability: file this battle id under that ability' },
+      {
+        name: 'void',
+        description: 'Void battle #N (as its message shows): it leaves every rating',
+      },
+      { name: 'battle', description: 'With ability: file battle #N under that ability' },
       { name: 'reason', description: 'Why the battle is voided (kept in the audit log)' },
       {
         name: 'list',

@@ -83,17 +83,27 @@ export interface ShellAdapterOptions {
 type Choice = 'left' | 'equal' | 'right';
 const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right'];
 
-/** What the battle resolver knows about a battle (for `vote`/`unvote <battle-id>`). */
+/**
+ * What the battle resolver knows about a battle of the community's arena (for `vote`/`unvote <battle>`; the
+ * number typed is the battle's number there, what its message shows).
+ */
 export interface ShellBattleInfo {
   /** Its message; undefined when it was never posted (pending or voided). */
   readonly ref: MessageRef | undefined;
   readonly status: 'pending' | 'open' | 'closed' | 'void';
-  /** Where its votes come from: `arena` for battles the bot posts, else the source of an import. */
+  /** Always `arena` (the resolver finds only the community's own battles); kept for the caller's logs. */
   readonly source?: string;
   /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
   readonly liveChoice?: Choice | null;
   /** When voting closed (closed battles). */
   readonly closedAt?: Date | null;
+  /**
+   * Why voting ended, as a clause (closed and void battles): "its voting window ended", "it reached the vote cap
+   * of 3 votes", "its message was deleted"…; absent: not known.
+   */
+  readonly closedBecause?: string;
+  /** Whether the closing edit revealing the models was made (closed battles). */
+  readonly revealed?: boolean;
   /** Who voided it and why (void battles): `byYou` when the asking user did. */
   readonly voided?: {
     readonly at: Date | null;
@@ -112,22 +122,34 @@ const minuteUtc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('
 export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefined {
   if (b.status === 'void') {
     const v = b.voided;
+    if (!v && b.closedBecause)
+      return `battle #${battleId} was withdrawn (${b.closedBecause}): it takes no votes and counts in no rating; type /arena for a new one`;
     const by = v ? (v.byYou ? ' by you' : ' by a maintainer (/arena void)') : '';
     const at = v?.at ? ` on ${minuteUtc(v.at)}` : '';
     const reason = v?.reason ? ` (reason: ${v.reason})` : '';
     return `battle #${battleId} was voided${by}${at}${reason}: it takes no votes and counts in no rating; type /arena for a new one`;
   }
   if (b.status === 'closed') {
-    return `voting on battle #${battleId} closed${b.closedAt ? ` on ${minuteUtc(b.closedAt)}` : ''} (its voting window ended and the models were revealed); type /arena for a new one`;
+    const because = b.closedBecause ?? 'voting on it ended';
+    const shown =
+      b.revealed === false ? '; the models are revealed shortly' : ' and the models were revealed';
+    return `voting on battle #${battleId} closed${b.closedAt ? ` on ${minuteUtc(b.closedAt)}` : ''} (${because}${shown}); type /arena for a new one`;
   }
   return undefined;
 }
 
-/** Finds a battle by id for a user (undefined: no such battle). */
+/**
+ * Finds the community's battle numbered `battleNumber` for a user (undefined: the community's arena has no such
+ * battle; an imported battle's number names none).
+ */
 export type ShellBattleResolver = (
-  battleId: number,
+  battleNumber: number,
   userId: string,
 ) => Promise<ShellBattleInfo | undefined>;
+
+/** The answer to a battle number that names none of the community's battles. */
+export const noSuchBattle = (battleNumber: number): string =>
+  `no battle #${battleNumber} in this community's arena`;
 
 /** Stores one reaction and says what it did (the arena's `onReaction`); may throw. */
 export type ShellVoteHandler = (event: ReactionEvent) => Promise<VoteFeedback>;
@@ -472,7 +494,8 @@ export class ShellAdapter implements ChatPlatform {
       return this.#print('usage: reply <battle-id> <text>');
     const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     const ref = info?.ref;
-    if (!ref) return this.#print(`no posted battle #${battleId}`);
+    if (!info) return this.#print(noSuchBattle(battleId));
+    if (!ref) return this.#print(`battle #${battleId} has not been posted`);
     if (ref.platform !== 'shell')
       return this.#print(`battle #${battleId} was posted on ${ref.platform}; reply there`);
     const handler = this.#handlers?.onThreadMessage;
@@ -526,14 +549,9 @@ export class ShellAdapter implements ChatPlatform {
       );
     }
     const battle = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
-    if (!battle) return this.#print(`no battle #${battleId}`);
+    if (!battle) return this.#print(noSuchBattle(battleId));
     const ref = battle.ref;
     if (!ref) {
-      if (battle.source !== undefined && battle.source !== 'arena')
-        return this.#print(
-          `battle #${battleId} is an imported public vote (source ${battle.source}), closed when it was imported: ` +
-            'only battles the bot posts take votes (type /arena for one)',
-        );
       return this.#print(
         battle.status === 'void'
           ? `battle #${battleId} was never posted (posting it failed, so it was voided); type /arena for a new one`

@@ -9,6 +9,9 @@
  * - `jsonl`: the same outcome fields plus ours: `battle_id`, `source`, `ability`, `platform`, `kind`, and ISO-8601
  *   `voted_at`, `posted_at`, `closed_at` instead of `tstamp`.
  *
+ * A battle is named by its number within its source (`battle_id`, and `question_id` = `<source>-<number>`): the
+ * number chat shows (`#12`) for the community's battles, never the internal id.
+ *
  * Both are one JSON object per line and are read back by `zhujiu import battles` and `zhujiu ratings --battles`
  * (extra keys are ignored there). Model A is the battle's left side.
  *
@@ -64,7 +67,7 @@ export function exportLine(v: ExportVote, format: ExportFormat): string {
   };
   if (format === 'fastchat') {
     return JSON.stringify({
-      question_id: `${v.source}-${v.battleId}`,
+      question_id: `${v.source}-${v.battleNumber}`,
       ...common,
       anony: true,
       language: languageOf(v.promptStart),
@@ -73,7 +76,7 @@ export function exportLine(v: ExportVote, format: ExportFormat): string {
   }
   return JSON.stringify({
     ...common,
-    battle_id: v.battleId,
+    battle_id: v.battleNumber,
     source: v.source,
     ability: v.ability,
     platform: v.platform,

@@ -286,8 +286,10 @@ export function shellTests(backend: Backend): void {
 
     it('tells a missing battle from a battle posted on another platform', async () => {
       const { bot, shell } = await session('where');
-      expect(await answer(shell, 'vote 999 left')).toBe('no battle #999\n');
-      expect(await answer(shell, 'unvote 999')).toBe('no battle #999\n');
+      expect(await answer(shell, 'vote 999 left')).toBe(
+        "no battle #999 in this community's arena\n",
+      );
+      expect(await answer(shell, 'unvote 999')).toBe("no battle #999 in this community's arena\n");
       bot.arena.addPlatform(elsewhere('discord'));
       const res = await bot.arena.postBattle('discord', 'general');
       expect(res.ok).toBe(true);

@@ -1,7 +1,8 @@
 /**
  * Issue 7 item 8: messages that say what happened and what to do.
  * - `migrate` after `migrate --down --yes` says which migration it applied (it said "up to date").
- * - `vote 100 left` on an imported, closed battle says it is an imported vote (it said "was never posted").
+ * - `vote 1 left` where only an imported battle is numbered 1 names no battle: numbers typed in chat are the
+ *   community's own (it said "was never posted").
  * (The board's "rank 1, 970" under "mean 1000" moved with /leaderboard to the snapshot board, issue 11.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -60,7 +61,7 @@ describe('messages that say what happened', () => {
     }
   });
 
-  it('vote on an imported, closed battle says it is an imported vote', async () => {
+  it("an imported battle's number names no battle of the community's arena", async () => {
     const db = await freshDb('pglite');
     try {
       await seedModels(db.db);
@@ -76,9 +77,7 @@ describe('messages that say what happened', () => {
       try {
         const before = term.text().length;
         await shell.say('vote 1 left');
-        expect(term.text().slice(before)).toBe(
-          'battle #1 is an imported public vote (source lmsys), closed when it was imported: only battles the bot posts take votes (type /arena for one)\n',
-        );
+        expect(term.text().slice(before)).toBe("no battle #1 in this community's arena\n");
       } finally {
         await bot.stop();
       }

@@ -8,6 +8,7 @@ const TABLES = [
   'arena_pair_load',
   'battle_audit',
   'battle_judgments',
+  'battle_numbers',
   'battle_turns',
   'battles',
   'datasets',

@@ -68,7 +68,7 @@ describe('emoji → choice', () => {
 
 describe('battle message', () => {
   const v = {
-    battleId: 7,
+    number: 7,
     prompt: 'Say hi',
     leftAnswer: 'hi',
     rightAnswer: 'hello',
