@@ -70,6 +70,8 @@ const sh = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
 /**
  * Starts `zhujiu ARGS…` in a pseudo-terminal of 120 × 40 with `env` added to a clean environment (no tokens, no
  * DATABASE_URL unless given, TERM=xterm).
+ * @param opts.after a shell command run in the same terminal after zhujiu ends (e.g. `stty -a` to read the
+ *   modes it left); the exit code stays zhujiu's.
  * @param opts.node runs `node ARGS…` instead (a script of the test's own).
  * @param opts.stdoutFile redirects the command's stdout to this file (as `zhujiu eval --json > out.json` in a
  *   terminal): stderr stays the terminal.
@@ -77,16 +79,18 @@ const sh = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
 export function startInPty(
   args: readonly string[],
   env: Record<string, string>,
-  opts: { stdoutFile?: string; node?: boolean } = {},
+  opts: { stdoutFile?: string; node?: boolean; after?: string } = {},
 ): PtyProcess {
   const cmd = [
     'stty cols 120 rows 40;',
     'echo "zhujiu-pid=$$";',
-    'exec',
+    // With a command to run after it, zhujiu is not exec'd (the pid printed is then the shell's).
+    opts.after ? '' : 'exec',
     sh(process.execPath),
     ...(opts.node ? [] : [sh(ZHUJIU_BIN)]),
     ...args.map(sh),
     ...(opts.stdoutFile ? ['>', sh(opts.stdoutFile)] : []),
+    ...(opts.after ? [`; code=$?; ${opts.after}; exit $code`] : []),
   ].join(' ');
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
     cwd: PROJECT_ROOT,
