@@ -145,7 +145,7 @@ describe.concurrent('zhujiu eval in a terminal', () => {
   // under it). Only Postgres lets the test touch the database while zhujiu holds it (PGlite is one process's);
   // eval-release.test.ts shows the same in-process on both backends.
   it.skipIf(!process.env.TEST_DATABASE_URL)(
-    'an unexpected error mid-run: one error line, terminal given back, exit 1, the same command resumes',
+    'an unexpected error mid-run: the error on the terminal, exit 1, terminal given back, the same command resumes',
     async ({ onTestFinished }) => {
       const d = await freshDb('postgres');
       onTestFinished(() => d.destroy());
@@ -168,9 +168,12 @@ describe.concurrent('zhujiu eval in a terminal', () => {
         ZHUJIU_DATA_DIR: '',
         DATABASE_URL: d.url as string,
       };
-      const first = inPty(['eval', '--model', 'quick', '--suite', 'mini'], env);
+      // With `--json > out.json`, as scripts run it: the error on the terminal (stderr), nothing in the file.
+      const out = join(cfg, 'out.json');
+      const first = inPty(['eval', '--model', 'quick', '--suite', 'mini', '--json'], env, out);
       expect(await first.exit(), first.text()).toBe(1);
       expect(first.text()).toMatch(/^unexpected error: .*item_scores/mu);
+      expect(readFileSync(out, 'utf8')).toBe('');
       expectBarDrawnAndRestored(first);
 
       await sql`ALTER TABLE item_scores_away RENAME TO item_scores`.execute(d.db);
