@@ -3,10 +3,13 @@
  * (bot/commands/specs.ts): `/eval` with its status and cancel forms and the maintainers' `/arena void`, `/arena
  * ability` and `/arena unclassified` included; the answer to an unknown command names them from the same list.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_SPECS } from '../../../src/bot/commands/specs.ts';
 import { commandForms, commandHelpLines, commandNameList } from '../../../src/chat/help.ts';
 import { shellHelp } from '../../../src/chat/shell/adapter.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 describe('help built from the command specs', () => {
   it('the terminal help has a line for every form of every command', () => {
@@ -40,6 +43,21 @@ describe('help built from the command specs', () => {
       ],
     };
     expect(commandHelpLines([spec])).toEqual(['  /x <a> [b]                  does x']);
+  });
+
+  it("the README's chat table has a row for every command", () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const chat = readme.slice(
+      readme.indexOf('## Chat'),
+      readme.indexOf('\n## ', readme.indexOf('## Chat') + 1),
+    );
+    const rows = chat.split('\n').filter((l) => l.startsWith('| `/'));
+    for (const spec of COMMAND_SPECS) {
+      expect(
+        rows.some((r) => r.startsWith(`| \`/${spec.name}`)),
+        spec.name,
+      ).toBe(true);
+    }
   });
 
   it('the list of names for an unknown command', () => {
