@@ -48,4 +48,20 @@ describe.concurrent('the terminal chat in a terminal', () => {
       expect(p.text()).not.toMatch(/unexpected error|Unhandled/iu);
     });
   }
+
+  it('Ctrl-C as soon as the greeting shows (the bot may still be starting) shuts it down cleanly', async ({
+    onTestFinished,
+  }) => {
+    const d = pgliteDataDir();
+    onTestFinished(d.remove);
+    const p = startInPty(['bot'], {
+      ZHUJIU_DATA_DIR: d.dataDir,
+      ZHUJIU_VOTER_SECRET: 'chat-pty-test-0123456789',
+      PORT: '0',
+    });
+    onTestFinished(p.kill);
+    await p.waitFor(/Type "help" for the commands\./u);
+    p.type('\u0003');
+    expect(await p.exit(), p.text()).toBe(0);
+  });
 });
