@@ -6,7 +6,9 @@
  * "score","n","earned","possible","failures"}]}` on stdout. A run of the same model and suite left active by a
  * process that stopped (Ctrl-C or SIGTERM: at once; killed: once its heartbeat is a lease old) is resumed instead
  * of refused; one still worked on is refused. Ctrl-C stops asking, gives the claimed items back and marks the run
- * as nobody's, so the same command resumes it at once.
+ * as nobody's, so the same command resumes it at once; SIGTERM and SIGHUP (the terminal was closed) do the same,
+ * and so does an unexpected error (thrown, or an exception nothing caught), which is then raised. The terminal gets
+ * its cursor and line wrap back on every way out (cli/terminal.ts).
  */
 
 import { AppError } from '../core/errors.ts';
@@ -128,8 +130,9 @@ export class BarLogGate {
 
 /**
  * Runs `zhujiu eval`.
- * Exit status (through `process.exitCode`): 130 after Ctrl-C (the run stays to resume), 1 when the run failed, was
- * cancelled, or every item failed (the last line on stderr says which), else 0.
+ * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
+ * the run failed, was cancelled, or every item failed (the last line on stderr says which), else 0. An unexpected
+ * error leaves the run to resume and is rethrown (runCli prints it and exits 1).
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  */
