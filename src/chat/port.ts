@@ -121,6 +121,12 @@ export interface CommandSpec {
   readonly name: string;
   readonly description: string;
   readonly options: readonly CommandOptionSpec[];
+  /**
+   * How the command is typed as text (the terminal, Slack), one entry per form: `form` without the slash (e.g.
+   * `arena void <battle-id> [reason]`) and what it does. Absent: one form, the name with its options in order
+   * (`<x>` required, `[x]` optional), described by `description`. Help texts are built from this (chat/help.ts).
+   */
+  readonly usage?: readonly { readonly form: string; readonly what: string }[];
   /** Hidden from non-maintainers where the platform supports it; always checked server-side too. */
   readonly maintainerOnly?: boolean;
 }

@@ -6,12 +6,18 @@
  * "score","n","earned","possible","failures"}]}` on stdout. A run of the same model and suite left active by a
  * process that stopped (Ctrl-C or SIGTERM: at once; killed: once its heartbeat is a lease old) is resumed instead
  * of refused; one still worked on is refused. Ctrl-C stops asking, gives the claimed items back and marks the run
- * as nobody's, so the same command resumes it at once.
+ * as nobody's, so the same command resumes it at once; SIGTERM and SIGHUP (the terminal was closed) do the same,
+ * and so does an unexpected error (thrown, or an exception nothing caught), which is then raised. The terminal gets
+ * its cursor and line wrap back on every way out (cli/terminal.ts).
  */
 
 import { AppError } from '../core/errors.ts';
 import type { Runtime } from '../main.ts';
 import { type CliIo, requestExit } from './io.ts';
+import { guardTerminal } from './terminal.ts';
+
+/** The signals that stop a foreground run (SIGHUP: its terminal was closed). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 /** Flags of `zhujiu eval`. */
 export interface EvalOptions {
@@ -67,7 +73,9 @@ export async function runEvalCancel(
 export async function progressFormat(
   runId: number,
 ): Promise<import('cli-progress').GenericFormatter> {
-  const { Format } = await import('cli-progress');
+  // cli-progress is CommonJS: Node's ESM loader finds none of its names but `default` for sure (`Format` is not
+  // detected at all), so its exports are taken from `default`, as everywhere it is loaded.
+  const { Format } = (await import('cli-progress')).default;
   const barFormat = `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`;
   return (opts, params, payload) =>
     params.total > 0
@@ -122,8 +130,9 @@ export class BarLogGate {
 
 /**
  * Runs `zhujiu eval`.
- * Exit status (through `process.exitCode`): 130 after Ctrl-C (the run stays to resume), 1 when the run failed, was
- * cancelled, or every item failed (the last line on stderr says which), else 0.
+ * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
+ * the run failed, was cancelled, or every item failed (the last line on stderr says which), else 0. An unexpected
+ * error leaves the run to resume and is rethrown (runCli prints it and exits 1).
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  */
@@ -140,9 +149,20 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
   const stop = new AbortController();
+  // Ctrl-C, SIGTERM and SIGHUP (the terminal was closed) stop the run the same way; a repeat is ignored while it
+  // winds down (it would kill the process with the run still claimed and the terminal's modes changed).
   const onSignal = () => stop.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const s of STOP_SIGNALS) process.on(s, onSignal);
+  // An exception nothing caught (thrown from a timer, such as the bar's redraw, or a rejection nobody awaited)
+  // would kill the process with the run claimed: it stops the run instead, and is raised once the run is left.
+  let crash: { readonly err: unknown } | undefined;
+  const onCrash = (err: unknown) => {
+    crash ??= { err };
+    stop.abort();
+  };
+  process.on('uncaughtException', onCrash);
+  /** The run this process took (created or resumed), released if anything below throws. */
+  let taken: number | undefined;
   try {
     const valid = await evals.validate(o.model, o.suite);
     if (!valid.ok) throw new AppError('not_found', valid.reason);
@@ -163,6 +183,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       );
     }
     const runId = started.run.id;
+    taken = runId;
     if (started.resumed) {
       io.err(`resuming run #${runId} (left ${started.run.status} by a process that stopped)`);
     }
@@ -182,21 +203,23 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       const rate = secs > 0 ? done / secs : 0;
       io.err(`run #${runId}: ${done}/${total} items, ${failed} failed, ${rate.toFixed(1)} items/s`);
     };
-    if (tty) {
-      const { SingleBar, Presets } = await import('cli-progress');
-      bar = new SingleBar(
-        {
-          format: await progressFormat(runId),
-          stream: process.stderr,
-          hideCursor: true,
-        },
-        Presets.shades_classic,
-      );
-      bar.start(0, 0, { failed: 0 });
-      gate.bar = bar;
-    }
+    // The terminal's modes are given back however this ends (cli/terminal.ts), the bar's own stop() included.
+    const term = tty ? guardTerminal(process.stderr) : undefined;
     let outcome: Awaited<ReturnType<typeof evals.execute>>;
     try {
+      if (tty) {
+        const { SingleBar, Presets } = (await import('cli-progress')).default;
+        bar = new SingleBar(
+          {
+            format: await progressFormat(runId),
+            stream: process.stderr,
+            hideCursor: true,
+          },
+          Presets.shades_classic,
+        );
+        bar.start(0, 0, { failed: 0 });
+        gate.bar = bar;
+      }
       outcome = await evals.execute(runId, {
         signal: stop.signal,
         onProgress: (c) => progress(c.done + c.failed, c.total, c.failed),
@@ -204,8 +227,13 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     } finally {
       // The bar ends before any other line (Ctrl-C's "stopped", the summary, an error).
       gate.bar = undefined;
-      bar?.stop();
+      try {
+        bar?.stop();
+      } finally {
+        term?.restore();
+      }
     }
+    if (crash) throw crash.err;
     if (outcome === 'stopped') {
       io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
       requestExit(130);
@@ -256,9 +284,20 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     );
     for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
     finish();
+  } catch (err) {
+    // An unexpected error leaves the run as Ctrl-C does: nobody's, so the same command resumes it at once
+    // (a run that finished meanwhile is left as it is).
+    if (taken !== undefined) {
+      await evals
+        .release(taken)
+        .catch((e: unknown) =>
+          rt.logger.error({ err: e, runId: taken }, 'releasing the run failed'),
+        );
+    }
+    throw err;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const s of STOP_SIGNALS) process.off(s, onSignal);
+    process.off('uncaughtException', onCrash);
     await evr.stop();
     if (!deps.rt) await rt.close();
   }

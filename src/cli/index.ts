@@ -23,13 +23,14 @@
  * ```
  *
  * Static imports here: `commander`, `import type` of anything, and the light modules below (core/errors.ts,
- * config/abilities.ts, cli/io.ts). Never statically import main.ts, storage/, chat/, llm/, jobs/ or a package
+ * core/numbers.ts, core/version.ts, config/abilities.ts, cli/io.ts). Never statically import main.ts, storage/, chat/, llm/, jobs/ or a package
  * such as zod, yaml, pino, kysely, pg, PGlite, openai or a chat SDK.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
+import { packageVersion } from '../core/version.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
@@ -79,6 +80,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .description(
       'ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena',
     )
+    .version(packageVersion(), '-V, --version', 'print the version of zhujiu and exit')
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();

@@ -171,6 +171,16 @@ export async function runLongLived(
   kind: 'bot' | 'worker',
   opts: { worker: boolean },
 ): Promise<void> {
+  // The signal handlers come first: the terminal chat takes input while the service is still starting, and a
+  // Ctrl-C then would otherwise kill the process without its shutdown (the data folder's lock, the queue).
+  let signalled: string | undefined;
+  let onStop: ((signal: string) => void) | undefined;
+  const stop = (signal: string) => {
+    signalled ??= signal;
+    onStop?.(signal);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   const svc = await startService(kind, {
     ...opts,
     terminalChat: kind === 'bot' && stdinIsChat(),
@@ -181,12 +191,11 @@ export async function runLongLived(
   // handle Node would end the process with exit code 13 (a top-level await that never settles) and no message.
   const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
+    onStop = (signal) => {
       svc.rt.logger.info({ signal }, 'shutting down');
       resolve();
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    if (signalled) onStop(signalled); // arrived while starting
     void svc.bot.done.then(() => resolve());
   });
   clearInterval(keepAlive);

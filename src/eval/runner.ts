@@ -18,9 +18,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/logger.ts';
+import { packageVersion } from '../core/version.ts';
 import type { OpenedClient } from '../llm/factory.ts';
 import { REQUEST_HASH_VERSION } from '../llm/request-hash.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -116,28 +116,6 @@ export const JUDGE_MODEL_MISSING = (
 ): string =>
   `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then ${surface === 'chat' ? 'run /eval again' : surface === 'cli' ? 'run `zhujiu eval` again' : 'start the run again'}.`;
 
-let appVersion: string | undefined;
-/** The package version (from package.json, found from src/ or from the compiled dist/src/). */
-function codeVersion(): string {
-  if (appVersion !== undefined) return appVersion;
-  appVersion = 'unknown';
-  for (const up of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as {
-        name?: string;
-        version?: string;
-      };
-      if (pkg.name === 'zhujiu-arena' && pkg.version) {
-        appVersion = pkg.version;
-        break;
-      }
-    } catch {
-      /* not there */
-    }
-  }
-  return appVersion;
-}
-
 /** At most `limit` items of each dataset (the first ones, in the dataset's own order). */
 function limited(ds: PreparedDataset, limit: number | null): readonly EvalItem[] {
   return limit === null ? ds.items : ds.items.slice(0, limit);
@@ -164,7 +142,11 @@ export function runSnapshot(
       items: limited(d, limit).length,
       ...(d.provenance ? { provenance: d.provenance, seed: d.provenance.seed } : {}),
     })),
-    versions: { zhujiu: codeVersion(), node: process.version, request_hash: REQUEST_HASH_VERSION },
+    versions: {
+      zhujiu: packageVersion(),
+      node: process.version,
+      request_hash: REQUEST_HASH_VERSION,
+    },
   };
 }
 

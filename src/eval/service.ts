@@ -15,6 +15,7 @@ import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
 import {
+  abandonRun,
   cancelRun,
   createRun,
   getRun,
@@ -475,6 +476,16 @@ export class EvalService {
    */
   isUnattended(runId: number): Promise<boolean> {
     return isRunUnattended(this.#o.db, runId, this.leaseMs);
+  }
+
+  /**
+   * Gives run `runId` up after an unexpected error in the process that took it for itself (`zhujiu eval`): it
+   * becomes nobody's at once (storage/eval-runs `abandonRun`), as after Ctrl-C, so the same command resumes it
+   * instead of refusing it as "running in another process" for a lease.
+   */
+  async release(runId: number): Promise<void> {
+    await abandonRun(this.#o.db, runId);
+    this.#log.info({ runId }, 'evaluation run given up after an error: left to resume');
   }
 
   /** Active runs and the latest finished ones. */

@@ -376,6 +376,22 @@ export async function leaveRun(db: Kysely<Database>, runId: number, owner: strin
   });
 }
 
+/**
+ * Marks active run `runId` as nobody's after the process that took it for itself (the foreground run of `zhujiu
+ * eval`) stopped on an unexpected error, before or while working on it: unless a worker holds live claims, its
+ * heartbeat is cleared, and a run that never started gets its start time (now), since "created less than a lease
+ * ago and never started" otherwise reads as a run whose job is still on its way ({@link isRunUnattended}). The
+ * same command then resumes it at once. Finished and cancelled runs are left as they are.
+ */
+export async function abandonRun(db: Conn, runId: number): Promise<void> {
+  await sql`UPDATE eval_runs SET heartbeat_at = NULL, started_at = coalesce(started_at, now())
+             WHERE id = ${runId} AND status IN ('queued', 'running')
+               AND NOT EXISTS (SELECT 1 FROM eval_run_items
+                                WHERE run_id = ${runId} AND status = 'claimed' AND lease_until >= now())`.execute(
+    db,
+  );
+}
+
 /** Gives `owner`'s unfinished claims back (a worker stopping cleanly), so others take them at once. */
 export async function releaseClaims(db: Conn, runId: number, owner: string): Promise<void> {
   await db

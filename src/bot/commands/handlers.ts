@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
 import { terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
+import { commandNameList } from '../../chat/help.ts';
 import type { CommandContext, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { DisabledModel } from '../../config/start-checks.ts';
@@ -201,7 +202,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       if (!spec || !handler) {
         await ctx.reply(
           {
-            text: `Unknown command /${ctx.name}. Try /ask, /arena, /eval, /leaderboard, /judge or /models.`,
+            text: `Unknown command /${ctx.name}. Try ${commandNameList(COMMAND_SPECS)}.`,
           },
           { ephemeral: true },
         );

@@ -1,6 +1,7 @@
 /**
  * @module bot/commands/specs
- * The slash commands the bot offers, for registration (Discord) and the Slack app manifest.
+ * The slash commands the bot offers: the one list behind registration (Discord), the Slack app manifest, and every
+ * help text (the terminal's `help`, the answer to an unknown command).
  */
 
 import type { CommandSpec } from '../../chat/port.ts';
@@ -25,6 +26,18 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         choices: ['unclassified'],
       },
     ],
+    usage: [
+      { form: 'arena [ability]', what: 'post a battle now (maintainers)' },
+      {
+        form: 'arena void <battle-id> [reason]',
+        what: 'void a live battle: it leaves every rating (maintainers)',
+      },
+      {
+        form: 'arena ability <battle-id> <ability>',
+        what: 'file a live battle under an ability (maintainers)',
+      },
+      { form: 'arena unclassified', what: 'list live battles without an ability (maintainers)' },
+    ],
     maintainerOnly: true,
   },
   {
@@ -39,6 +52,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         choices: ABILITIES,
       },
     ],
+    usage: [
+      {
+        form: 'ask <prompt> [ability]',
+        what: 'two anonymous live models answer your question; vote on the answers',
+      },
+    ],
   },
   {
     name: 'leaderboard',
@@ -51,6 +70,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       },
       { name: 'name', description: 'The ability, method or model to show' },
     ],
+    usage: [
+      {
+        form: 'leaderboard [overall|ability|method|model] [name]',
+        what: 'the board (the chart is written to a file in the terminal)',
+      },
+    ],
   },
   {
     name: 'judge',
@@ -59,6 +84,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       { name: 'action', description: 'What to show', choices: ['agree'], required: true },
       { name: 'judge', description: 'Only this judge' },
+    ],
+    usage: [
+      {
+        form: 'judge agree [judge]',
+        what: 'LLM judge vs the crowd on the arena battles: kappa, agreement (maintainers)',
+      },
     ],
     maintainerOnly: true,
   },
@@ -77,11 +108,20 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       },
       { name: 'run', description: 'With action cancel: the run number' },
     ],
+    usage: [
+      {
+        form: 'eval model:<name> suite:<name> [limit:<n>]',
+        what: 'run an evaluation suite on a model (maintainers)',
+      },
+      { form: 'eval status', what: 'active and recent evaluation runs (maintainers)' },
+      { form: 'eval cancel <run>', what: 'cancel an evaluation run (maintainers)' },
+    ],
     maintainerOnly: true,
   },
   {
     name: 'models',
     description: 'The models under evaluation and their number of stored answers',
     options: [],
+    usage: [{ form: 'models', what: 'models and their number of answers' }],
   },
 ];

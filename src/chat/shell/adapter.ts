@@ -4,7 +4,7 @@
  * Errbot's text backend). Messages are printed as plain text with ids `m1`, `m2`, … (with an optional session
  * tag, `m1-<tag>`, so ids never repeat across restarts of one database); input lines are:
  *
- *   /arena [ability]   /leaderboard [ability]   /models        the slash commands
+ *   /arena, /ask, /leaderboard, /eval, /judge, /models          the slash commands (`help` lists their forms)
  *   vote <battle-id> left|equal|right   (or the emoji)           react to a battle message
  *   unvote <battle-id>                                          remove your vote reaction
  *   reply <battle-id> <text>                                    write in the battle's thread (a follow-up)
@@ -32,6 +32,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { parseRecordId } from '../../core/numbers.ts';
 import { normaliseEmoji } from '../emoji.ts';
+import { commandHelpLines } from '../help.ts';
 import {
   type ChatHandlers,
   type ChatPlatform,
@@ -166,20 +167,23 @@ interface Posted {
   threadOf?: string;
 }
 
-const HELP = [
-  'Commands:',
-  '  /arena [ability]            post a battle now (maintainers)',
-  '  /leaderboard [overall|ability|method|model] [name]   the board (chart written to a file)',
-  '  /models                     models and their number of answers',
-  '  /ask <prompt> [ability]     two anonymous live models answer your question',
-  '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
-  '                              (e.g. vote 1 left, vote 1 ⬅️)',
-  '  unvote <battle-id>          take your vote back',
-  "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
-  '  as <user-id> <line>         run a line as another user',
-  '  help                        this text',
-  '  quit                        stop the bot',
-].join('\n');
+/**
+ * The terminal's `help`: every command it was started with (the bot's specs, chat/help.ts), then the lines only the
+ * terminal has.
+ */
+export function shellHelp(specs: Iterable<CommandSpec>): string {
+  return [
+    'Commands:',
+    ...commandHelpLines(specs),
+    '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
+    '                              (e.g. vote 1 left, vote 1 ⬅️)',
+    '  unvote <battle-id>          take your vote back',
+    "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
+    '  as <user-id> <line>         run a line as another user',
+    '  help                        this text',
+    '  quit                        stop the bot',
+  ].join('\n');
+}
 
 export class ShellAdapter implements ChatPlatform {
   readonly name = 'shell' as const;
@@ -420,7 +424,7 @@ export class ShellAdapter implements ChatPlatform {
     if (line === '') return;
     const [head = '', ...rest] = line.split(/\s+/u);
     const word = head.toLowerCase();
-    if (word === 'help' || word === '/help') return this.#print(HELP);
+    if (word === 'help' || word === '/help') return this.#print(shellHelp(this.#specs.values()));
     if (word === 'quit' || word === 'exit' || word === '/quit') {
       this.#print('bye');
       this.#quit = true;

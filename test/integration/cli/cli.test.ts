@@ -3,7 +3,7 @@
  * on a fresh copy of the migrated template data folder (a first start on an empty folder is tested in start.test.ts).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,17 @@ async function zhujiu(args: string[], env: Record<string, string> = {}) {
 describe('zhujiu CLI', () => {
   const { dataDir, remove } = pgliteDataDir();
   afterAll(remove);
+
+  it('--version and -V print the package version and exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    for (const flag of ['--version', '-V']) {
+      const r = await zhujiu([flag]);
+      expect(r).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+    }
+    expect((await zhujiu(['--help'])).stdout).toContain('-V, --version');
+  });
 
   it('config check passes on the shipped config and fails clearly on a bad one', async () => {
     const ok = await zhujiu(['config', 'check']);
