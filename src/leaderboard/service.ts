@@ -21,7 +21,7 @@ import {
 import type { Database } from '../storage/schema.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
-import { chartRows } from './views.ts';
+import { chartNotes, chartRows } from './views.ts';
 
 /** The community's own votes: the default (and always included) source. */
 export const ARENA_SOURCE = 'arena';
@@ -127,7 +127,7 @@ export class LeaderboardService {
     const state = await boardInputState(this.#o.db);
     const a = this.#o.aggregation;
     return createHash('sha256')
-      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v1`)
+      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v2`)
       .digest('hex')
       .slice(0, 40);
   }
@@ -169,6 +169,7 @@ export class LeaderboardService {
           ? null
           : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
               title: BOARD_TITLE,
+              notes: chartNotes(board),
             });
     }
     const buildMs = performance.now() - t0;
@@ -203,9 +204,9 @@ export class LeaderboardService {
    * free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    if (this.#worker) return this.#worker.chart(chartRows(board), title);
+    if (this.#worker) return this.#worker.chart(chartRows(board), title, chartNotes(board));
     const { renderBoardPng } = await import('./chart.ts');
-    return renderBoardPng(chartRows(board), { title });
+    return renderBoardPng(chartRows(board), { title, notes: chartNotes(board) });
   }
 
   /** Waits for running builds, then stops the worker thread. */

@@ -204,6 +204,24 @@ async function battleTypesOneQuery(
   return r.rows.map(toBattleType);
 }
 
+/**
+ * Live battles (`/ask`) of the given sources with live votes, not void, and no ability: those the board counts as
+ * votes but in no comparative score, fixed with `/arena ability`. An index probe (`battles_unclassified_idx`).
+ */
+export async function liveBattlesWithoutAbility(
+  db: Conn,
+  sources: readonly string[],
+): Promise<number> {
+  const r = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM battles b
+     WHERE b.kind = 'live' AND b.ability IS NULL AND b.status <> 'void'
+       AND b.source = ANY(${[...sources]}::text[])
+       AND EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id AND v.retracted_at IS NULL)`.execute(
+    db,
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
+
 /** The run that counts for one model and suite: its latest finished (succeeded) run. */
 export interface LatestRun {
   readonly runId: number;
