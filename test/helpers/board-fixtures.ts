@@ -83,6 +83,7 @@ export function snapshotOf(board: Board, extra: Partial<Snapshot['inputs']> = {}
   return {
     id: 1,
     createdAt: new Date('2026-12-01T10:00:00Z'),
+    fingerprint: 'fixture',
     sources: ['arena'],
     board,
     inputs: {
