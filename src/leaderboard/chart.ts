@@ -69,7 +69,7 @@ function barPanel(
       r.final === null
         ? ''
         : unranked
-          ? `${r.final.toFixed(2)}  not ranked: ${r.unranked ?? 'a method missing'}`
+          ? `${r.final.toFixed(2)} · not ranked: ${r.unranked ?? 'a method missing'}`
           : r.final.toFixed(2),
   }));
   const y = { field: 'model', type: 'nominal', sort: order, title: null } as const;
@@ -148,7 +148,16 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
   const split = unranked.length > 0;
   if (ranked.length > 0 || !split)
     panels.push(
-      barPanel(ranked, width, false, split ? 'Ranked: finals over every method' : undefined),
+      barPanel(
+        ranked,
+        width,
+        false,
+        split
+          ? 'Ranked: finals over every method'
+          : ranked.length === 0 && rows.length > 0
+            ? 'No ranked final'
+            : undefined,
+      ),
     );
   if (split)
     panels.push(

@@ -8,7 +8,6 @@ import { type BattleType, computeBoard } from '../../../src/aggregate/index.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import { boardChartSpec } from '../../../src/leaderboard/chart.ts';
 import { overallPage } from '../../../src/leaderboard/page.ts';
-import type { Snapshot } from '../../../src/leaderboard/service.ts';
 import {
   boardJson,
   chartNotes,
@@ -83,7 +82,7 @@ describe('the community mix (one row has every method)', () => {
     expect(ranked!.title!.text).toBe('Ranked: finals over every method');
     expect(ranked!.data.values.map((v) => v.model)).toEqual(['good-7b']);
     expect(unranked!.title!.text).toMatch(/^Not ranked/);
-    expect(unranked!.data.values.map((v) => v.label.replace(/^\d+\.\d\d {2}/, ''))).toEqual([
+    expect(unranked!.data.values.map((v) => v.label.replace(/^\d+\.\d\d · /, ''))).toEqual([
       'not ranked: no comparative score (fewer than 20 votes in every ability)',
       'not ranked: no metrics results and no scoring results',
       'not ranked: no comparative score (fewer than 20 votes in every ability)',
@@ -133,6 +132,16 @@ describe('arena votes only, four models within noise (5.69 vs 5.68 was "leads wi
     expect(c.text).not.toContain('10.00');
     for (const r of c.table!.rows) expect(r[2]).toBe('—');
     expect(chartNotes(board)).toHaveLength(1);
+    const spec = boardChartSpec(chartRows(board), {
+      title: 't',
+      notes: chartNotes(board),
+    }) as unknown as {
+      title: { subtitle: string[] };
+      vconcat: { title?: { text: string }; data: { values: unknown[] } }[];
+    };
+    expect(spec.title.subtitle).toEqual(chartNotes(board));
+    expect(spec.vconcat[0]!.title!.text).toBe('No ranked final');
+    expect(spec.vconcat[0]!.data.values).toEqual([]);
     expect(boardJson(board).models[0]!.unranked_reason).toBe(
       'its scores are within their uncertainty',
     );
