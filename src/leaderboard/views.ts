@@ -573,7 +573,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
     `methods: ${BOARD_METHODS.map((m) => `${m} ${fmt(r.methods[m])}`).join(', ')}`,
     `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
     `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
-    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} votes`,
+    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'}`,
   ].join('\n');
   const sections = [{ heading: 'Summary', body: summary }];
   if (card.opponents.length > 0) {

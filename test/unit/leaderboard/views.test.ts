@@ -12,6 +12,7 @@ import {
   boardJson,
   chartNotes,
   chartRows,
+  modelContent,
   overallContent,
   withoutAbilityText,
 } from '../../../src/leaderboard/views.ts';
@@ -170,5 +171,22 @@ describe('battles without an ability: the fix of each origin, singular and plura
     expect(
       withoutAbilityText({ ...inputs, battlesWithoutAbility: n, liveBattlesWithoutAbility: live }),
     ).toBe(text);
+  });
+});
+
+describe('counts in words', () => {
+  it('a model card with one vote says "over 1 vote"', () => {
+    const board = computeBoard(
+      {
+        models: ['a', 'b'],
+        datasets: [],
+        battles: [],
+        unassignedBattles: [{ modelA: 'a', modelB: 'b', aWins: 1, bWins: 0, ties: 0, count: 1 }],
+      },
+      createRng(0),
+      { minVotes: 20, rounds: 0 },
+    );
+    const card = modelContent(snapshotOf(board), 'a', { now });
+    expect(card.sections?.[0]?.body).toContain('arena record 1–0–0 (W–L–T) over 1 vote');
   });
 });
