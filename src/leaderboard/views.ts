@@ -437,7 +437,8 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
   return {
     text: headline(b, title, o.all),
     title,
-    table: overallTable(b, o.all),
+    // With every row left out (no score in any method) the footer counts them; no empty table.
+    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all) } : {}),
     ...(o.image
       ? {
           image: {
