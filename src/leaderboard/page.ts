@@ -106,19 +106,22 @@ export function overallPage(s: Snapshot, now: Date, behind?: string): string {
     ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">Not ranked: these finals combine fewer methods than the ranked ones and are not comparable with them</td></tr>`
     : '';
   const rows = ranked.map(line).join('') + divider + unranked.map(line).join('');
+  // Notes as HTML: plain sentences escaped, the left-out count with its command in <code>.
+  const left = s.board.rows.length - shown.length;
+  const noAbility = withoutAbilityText(s.inputs);
   const notes = [
     ...(s.board.unnormalized.length
-      ? [`Not normalisable (shown as means): ${s.board.unnormalized.join(', ')}.`]
+      ? [esc(`Not normalisable (shown as means): ${s.board.unnormalized.join(', ')}.`)]
       : []),
-    ...withinUncertaintyNotes(s.board).map((n) => `${n[0]!.toUpperCase()}${n.slice(1)}.`),
-    ...(s.board.rows.length > shown.length
+    ...withinUncertaintyNotes(s.board).map((n) => esc(`${n[0]!.toUpperCase()}${n.slice(1)}.`)),
+    ...(left > 0
       ? [
-          `${s.board.rows.length - shown.length} ${s.board.rows.length - shown.length === 1 ? 'model' : 'models'} with no score in any method left out (each has its card at /board/model/NAME; <code>zhujiu leaderboard --all</code> lists them).`,
+          `${esc(`${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (each has its card at /board/model/NAME;`)} <code>zhujiu leaderboard --all</code> lists them).`,
         ]
       : []),
-    ...(withoutAbilityText(s.inputs) ? [`${withoutAbilityText(s.inputs)}.`] : []),
+    ...(noAbility ? [esc(`${noAbility}.`)] : []),
   ]
-    .map((n) => `<p class="muted">${n.includes('<code>') ? n : esc(n)}</p>`)
+    .map((n) => `<p class="muted">${n}</p>`)
     .join('');
   const top = headline(s.board, 'ZhuJiu board').replace(/^ZhuJiu board: /, '');
   return layout(
