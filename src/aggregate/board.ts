@@ -395,7 +395,9 @@ function byMethodAbility<T>(
  * @param rng seeded randomness for the paired bootstrap (`createRng(aggregation.seed)`).
  * @param opts `minVotes` (docs §4), `rounds` (0 = no interval), interval quantiles (default 2.5 % / 97.5 %).
  * @returns rows ranked by final score (only rows with every method the board has; the others follow, unranked,
- *   by final); every score on the ten-point scale; empty cells null.
+ *   by final); every score on the ten-point scale; empty cells null. With bootstrap rounds, a method whose best
+ *   and worst models are not separated (docs §5 "Spread within uncertainty") is listed in `withinUncertainty`: it
+ *   gets no normalised score, enters no final and is not required for a rank.
  * @throws RangeError for negative or non-integer rounds, or a dataset whose score array has the wrong length or
  *   a score outside [0, 10].
  *
