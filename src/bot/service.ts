@@ -184,8 +184,13 @@ export class BotService {
       });
     }
     const reporter = this.#evalReporter;
-    // The first board check comes one refresh interval after start; `/leaderboard` builds one on demand before.
+    // A board built before this start may miss what came in since (votes, runs): check (and rebuild, off the
+    // event loop) now rather than one refresh interval later; the loop's checks follow every interval.
     this.#lastBoardCheck = this.#o.clock.now().getTime();
+    if (this.#o.config.leaderboard.refresh_seconds > 0)
+      await this.leaderboard.startFirstBuild().catch((err: unknown) => {
+        this.#log.error({ err }, 'checking the board inputs failed');
+      });
     const onCommand = createCommandHandler({
       ...(this.#o.evals ? { evals: this.#o.evals } : {}),
       ...(reporter ? { onEvalStarted: () => void reporter.tick() } : {}),

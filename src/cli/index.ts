@@ -367,6 +367,10 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
     )
     .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
+    .option(
+      '--all',
+      'also show the models with no score in any method (judges, names known only from votes), left out by default',
+    )
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);

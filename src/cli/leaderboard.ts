@@ -18,6 +18,7 @@ import {
   abilityContent,
   abilityJson,
   boardJson,
+  chartNotes,
   chartRows,
   methodContent,
   methodJson,
@@ -34,6 +35,8 @@ export interface LeaderboardFlags {
   readonly source?: readonly string[];
   readonly json?: boolean;
   readonly png?: string;
+  /** Also the rows with no score in any method (left out by default). */
+  readonly all?: boolean;
 }
 
 /** The chart is always the whole board; say so when another view was asked for. */
@@ -93,7 +96,10 @@ export async function runLeaderboard(
     if (o.png) {
       const file = resolve(o.png);
       const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
-      const png = await renderBoardPng(chartRows(snap.board), { title });
+      const png = await renderBoardPng(chartRows(snap.board, o.all), {
+        title,
+        notes: chartNotes(snap.board),
+      });
       await writeFileAtomic('--png', file, png);
     }
     if (o.json) {
@@ -111,7 +117,11 @@ export async function runLeaderboard(
       if (o.png) io.err(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
       return;
     }
-    const vo = { now: systemClock.now() };
+    const vo = {
+      now: systemClock.now(),
+      surface: 'cli' as const,
+      ...(o.all ? { all: true } : {}),
+    };
     const content =
       req.view === 'overall'
         ? overallContent(snap, vo)

@@ -83,6 +83,8 @@ export async function startService(
     http = await startHttpFor(rt, opts.httpPort, {
       latest: () => leaderboard.latest(),
       now: () => clock.now(),
+      checkStale: (s) => leaderboard.checkStale(s),
+      startFirstBuild: () => leaderboard.startFirstBuild(),
     });
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).

@@ -18,6 +18,7 @@ import {
   itemScoresOfRunsByModel,
   judgeGrades,
   latestFinishedRuns,
+  liveBattlesWithoutAbility,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
 
@@ -35,8 +36,13 @@ export interface BoardInputSummary {
   readonly itemScores: number;
   readonly battles: number;
   readonly votes: number;
-  /** Battles with votes but no ability (left out). */
+  /** Battles with votes but no ability (in the votes column, in no comparative score). */
   readonly battlesWithoutAbility: number;
+  /**
+   * Of those, live battles (`/ask`, fixed with `/arena ability`; the others were imported without `--ability`).
+   * Absent in snapshots stored before it was recorded.
+   */
+  readonly liveBattlesWithoutAbility?: number;
 }
 
 /** The canonical key of a set of sources (sorted, comma-joined). */
@@ -60,10 +66,11 @@ export async function loadBoardInput(
   sources: readonly string[],
   opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
-  const [models, runs, battleRows] = await Promise.all([
+  const [models, runs, battleRows, liveNoAbility] = await Promise.all([
     boardModels(db),
     latestFinishedRuns(db),
     boardBattleTypes(db, sources, opts),
+    liveBattlesWithoutAbility(db, sources),
   ]);
   // With chunked votes the item scores are read one model at a time too (each a short query).
   const fromRuns = opts.chunkVotes
@@ -178,6 +185,7 @@ export async function loadBoardInput(
       battles: nBattles,
       votes,
       battlesWithoutAbility: noAbility,
+      liveBattlesWithoutAbility: liveNoAbility,
     },
   };
 }

@@ -11,17 +11,22 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
 import {
-  boardInputState,
+  type BoardInputMarks,
+  type BoardInputsSince,
+  boardInputMarks,
+  boardInputMarksKey,
+  boardInputsSince,
   insertSnapshot,
   latestSnapshot,
   latestSnapshotFingerprint,
+  SINCE_CAP,
   type SnapshotRow,
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
-import { chartRows } from './views.ts';
+import { chartNotes, chartRows } from './views.ts';
 
 /** The community's own votes: the default (and always included) source. */
 export const ARENA_SOURCE = 'arena';
@@ -38,8 +43,18 @@ export interface Snapshot {
   readonly id: number;
   readonly createdAt: Date;
   readonly sources: readonly string[];
+  /** The fingerprint of the inputs and options it was built from. */
+  readonly fingerprint: string;
   readonly board: Board;
-  readonly inputs: BoardInputSummary & { readonly seed: number; readonly rounds: number };
+  /**
+   * What it was built from; `marks`, the input marks read before the build (absent in snapshots stored before
+   * they were recorded), let a reader say what the snapshot misses ({@link LeaderboardService.checkStale}).
+   */
+  readonly inputs: BoardInputSummary & {
+    readonly seed: number;
+    readonly rounds: number;
+    readonly marks?: BoardInputMarks;
+  };
   readonly buildMs: number;
   /** The board's chart (PNG), when it was rendered. */
   readonly chart: Uint8Array | null;
@@ -82,6 +97,7 @@ function toSnapshot(row: SnapshotRow): Snapshot {
     id: row.id,
     createdAt: row.createdAt,
     sources: inputs.sources,
+    fingerprint: row.fingerprint,
     board: stored,
     inputs,
     buildMs: row.buildMs,
@@ -122,12 +138,12 @@ export class LeaderboardService {
     return row ? toSnapshot(row) : undefined;
   }
 
-  /** The fingerprint of the current inputs and options. */
-  async #fingerprint(key: string): Promise<string> {
-    const state = await boardInputState(this.#o.db);
+  /** The fingerprint of the inputs (as `marks`) and options. */
+  #fingerprint(key: string, marks: BoardInputMarks): string {
+    const state = boardInputMarksKey(marks);
     const a = this.#o.aggregation;
     return createHash('sha256')
-      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v1`)
+      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v2`)
       .digest('hex')
       .slice(0, 40);
   }
@@ -147,7 +163,8 @@ export class LeaderboardService {
   }
 
   async #refresh(sources: string[], key: string): Promise<Snapshot> {
-    const fp = await this.#fingerprint(key);
+    const marks = await boardInputMarks(this.#o.db);
+    const fp = this.#fingerprint(key, marks);
     if ((await latestSnapshotFingerprint(this.#o.db, key)) === fp) {
       const row = await latestSnapshot(this.#o.db, key);
       if (row) return toSnapshot(row);
@@ -169,13 +186,14 @@ export class LeaderboardService {
           ? null
           : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
               title: BOARD_TITLE,
+              notes: chartNotes(board),
             });
     }
     const buildMs = performance.now() - t0;
     const row = await insertSnapshot(this.#o.db, {
       fingerprint: fp,
       sources: key,
-      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap },
+      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap, marks },
       board,
       chart,
       buildMs,
@@ -186,6 +204,39 @@ export class LeaderboardService {
       'board snapshot stored',
     );
     return toSnapshot(row);
+  }
+
+  /**
+   * What a stored snapshot misses, in words ("built before 412 newer votes and 2 runs; a newer board is being
+   * built"), or undefined when its inputs and options are those of now; when it misses anything, a rebuild of its
+   * sources starts in the background (errors logged). Cheap: one query of input marks, and when they moved one
+   * query counting what is newer than the snapshot's marks (bounded ranges, see storage `boardInputsSince`); never
+   * the board's inputs themselves.
+   */
+  async checkStale(snap: Snapshot): Promise<string | undefined> {
+    const marks = await boardInputMarks(this.#o.db);
+    const key = sourcesKey(this.sources(snap.sources));
+    if (this.#fingerprint(key, marks) === snap.fingerprint) return undefined;
+    void this.refresh(snap.sources).catch((err: unknown) =>
+      this.#log.error({ err }, 'building the board failed'),
+    );
+    const was = snap.inputs.marks;
+    const since = was ? await boardInputsSince(this.#o.db, was, snap.sources) : undefined;
+    return `${since ? staleText(since) : 'built before the inputs or settings changed'}; a newer board is being built`;
+  }
+
+  /**
+   * Starts {@link refreshIfChanged} in the background when there is anything to build a board from (votes, item
+   * scores, runs or judge verdicts; one query of input marks), and says whether it did. Used at start (a snapshot
+   * built before a restart may miss what came in since) and by the results page with no snapshot yet (which would
+   * otherwise say "No board yet" until the first refresh interval passed).
+   */
+  async startFirstBuild(): Promise<boolean> {
+    const m = await boardInputMarks(this.#o.db);
+    if (m.voteEvent === null && m.itemScore === null && m.run === null && m.judged === null)
+      return false;
+    void this.refreshIfChanged();
+    return true;
   }
 
   /** Rebuilds the default board when its inputs changed; errors are logged, never thrown. */
@@ -203,9 +254,9 @@ export class LeaderboardService {
    * free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    if (this.#worker) return this.#worker.chart(chartRows(board), title);
+    if (this.#worker) return this.#worker.chart(chartRows(board), title, chartNotes(board));
     const { renderBoardPng } = await import('./chart.ts');
-    return renderBoardPng(chartRows(board), { title });
+    return renderBoardPng(chartRows(board), { title, notes: chartNotes(board) });
   }
 
   /** Waits for running builds, then stops the worker thread. */
@@ -213,4 +264,25 @@ export class LeaderboardService {
     await Promise.allSettled([...this.#building.values()]);
     await this.#worker?.close();
   }
+}
+
+/** "built before 412 newer votes and 2 runs" from what the inputs gained since a snapshot's marks. */
+export function staleText(x: BoardInputsSince): string {
+  const n = (k: number, one: string, many: string) =>
+    `${k > SINCE_CAP ? `more than ${SINCE_CAP.toLocaleString('en-US')}` : k} ${k === 1 ? one : many}`;
+  const parts = [
+    x.votes > 0 ? n(x.votes, 'newer vote', 'newer votes') : '',
+    x.voteChanges > 0
+      ? n(x.voteChanges, 'changed or retracted vote', 'changed or retracted votes')
+      : '',
+    x.runs > 0 ? n(x.runs, 'run', 'runs') : '',
+    x.verdicts > 0 ? n(x.verdicts, 'judge verdict', 'judge verdicts') : '',
+    x.battleChanges > 0
+      ? n(x.battleChanges, 'void or ability change', 'voids or ability changes')
+      : '',
+  ].filter((p) => p !== '');
+  if (parts.length === 0) return 'built before the inputs or settings changed';
+  const list =
+    parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return `built before ${list}`;
 }

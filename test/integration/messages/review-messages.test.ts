@@ -164,6 +164,19 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       expect(me.method).toBe('comparative');
       const all = JSON.parse((await zhujiu(...base, '--json')).out);
       expect(Object.keys(all)).toEqual(['models']);
+      // Rows with no score in any method (3 votes each) are left out of the text and counted; --all shows them.
+      const text = await zhujiu(...base);
+      expect(text.out).toContain(
+        '2 models with no score in any method left out (`--all` shows them)',
+      );
+      expect(text.out).not.toMatch(/^\s+—\s+aa\s/m);
+      const everyRow = await zhujiu(...base, '--all');
+      expect(everyRow.out).toMatch(/^\s+—\s+aa\s/m);
+      expect(everyRow.out).not.toContain('left out');
+      expect(all.models.map((m: { unranked_reason: string }) => m.unranked_reason)).toEqual([
+        'fewer than 20 votes in every ability',
+        'fewer than 20 votes in every ability',
+      ]);
 
       const png = join(tmp, 'card.png');
       const both = await zhujiu(...base, '--view', 'model', 'bb', '--json', '--png', png);
