@@ -271,16 +271,16 @@ export function shellTests(backend: Backend): void {
         'you changed the vote on battle #1 to ➡️ (right)\n',
       );
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
-      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle-id> left|equal|right\n');
+      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right\n');
       // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
       for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
         expect(await answer(shell, `vote ${id} left`), id).toBe(
-          'usage: vote <battle-id> left|equal|right\n',
+          'usage: vote <battle> left|equal|right\n',
         );
       }
-      expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle-id>\n');
+      expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle>\n');
       expect(await answer(shell, 'reply 0x1 more please')).toBe(
-        'usage: reply <battle-id> <text>\n',
+        'usage: reply <battle> <text>\n',
       );
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
     });
