@@ -13,7 +13,13 @@ import type { Kysely } from 'kysely';
 import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { failureLine, formatDuration, type RunSummary, runSummary } from '../eval/summary.ts';
+import {
+  failureLine,
+  formatDuration,
+  itemsCell,
+  type RunSummary,
+  runSummary,
+} from '../eval/summary.ts';
 import {
   claimSummary,
   type RunRow,
@@ -64,7 +70,7 @@ export function summaryContent(s: RunSummary): MessageContent {
         d.dataset,
         d.ability,
         d.score === null ? '—' : d.score.toFixed(2),
-        d.judged ?? String(d.n),
+        itemsCell(d),
         String(d.failures),
       ]),
     },

@@ -142,6 +142,7 @@ export class BotService {
         clock: o.clock,
         logger: this.#logger,
         includeSources: o.config.ratings.include_sources,
+        judge: o.config.judge.model,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),

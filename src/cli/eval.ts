@@ -129,7 +129,7 @@ export class BarLogGate {
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const { runSummary, summaryJson, formatDuration, failureLine } = await import(
+  const { runSummary, summaryJson, formatDuration, failureLine, itemsCell } = await import(
     '../eval/summary.ts'
   );
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
@@ -242,7 +242,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       d.metric,
       d.profile,
       d.score === null ? '—' : d.score.toFixed(2),
-      d.judged ?? String(d.n),
+      itemsCell(d),
       `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
       String(d.failures),
     ]);

@@ -365,6 +365,10 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
     )
     .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
+    .option(
+      '--judge <name>',
+      "build the Scoring method from this judge's grades instead of judge.model's (a trial view: not stored, the community's board is unchanged)",
+    )
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);

@@ -23,6 +23,8 @@ export interface DatasetSummary {
   readonly failures: number;
   /** Scoring datasets (method `scoring`): "n of m judged" (m = judged + failed items); absent otherwise. */
   readonly judged?: string;
+  /** Scoring datasets: the judge whose grades these are (as recorded with the run); absent otherwise. */
+  readonly judge?: string;
 }
 
 /** A run's summary. */
@@ -60,6 +62,7 @@ export async function runSummary(
     method: string;
     metric: string;
     profile: string;
+    judge?: string;
   }[];
   const datasets: DatasetSummary[] = planned.map((d) => {
     const t = totals.get(d.name);
@@ -79,6 +82,7 @@ export async function runSummary(
       ...(d.method === 'scoring'
         ? { judged: `${t?.n ?? 0} of ${(t?.n ?? 0) + (t?.failures ?? 0)} judged` }
         : {}),
+      ...(d.method === 'scoring' && typeof d.judge === 'string' ? { judge: d.judge } : {}),
     };
   });
   const end = run.finishedAt ?? now;
@@ -121,6 +125,7 @@ export function summaryJson(s: RunSummary): {
     possible: number;
     failures: number;
     judged?: string;
+    judge?: string;
   }[];
 } {
   return {
@@ -139,8 +144,15 @@ export function summaryJson(s: RunSummary): {
       possible: d.possible,
       failures: d.failures,
       ...(d.judged !== undefined ? { judged: d.judged } : {}),
+      ...(d.judge !== undefined ? { judge: d.judge } : {}),
     })),
   };
+}
+
+/** The n cell of a dataset line: "3 of 4 judged by judge-x" for scoring datasets, else the scored items. */
+export function itemsCell(d: DatasetSummary): string {
+  if (d.judged === undefined) return String(d.n);
+  return d.judge === undefined ? d.judged : `${d.judged} by ${d.judge}`;
 }
 
 /** "1 h 02 min", "3 min 05 s", "12.3 s". */

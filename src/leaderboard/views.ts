@@ -55,11 +55,24 @@ export interface BoardJson {
     incomplete: boolean;
     votes: number;
   }[];
+  /** The one judge whose grades make every `scoring` figure (null: none chosen, docs/scoring.md §3). */
+  scoring_judge: string | null;
 }
 
-/** The board as `{"models":[…]}` (full precision). */
+/** The judge of a board's scoring figures (null when none was chosen or the board predates the field). */
+export function scoringJudge(board: Board): string | null {
+  return board.scoringJudge ?? null;
+}
+
+/** "scoring (judge X)": a scoring figure's label naming its judge. */
+export function scoringLabel(board: Board): string {
+  const j = scoringJudge(board);
+  return j === null ? 'scoring' : `scoring (judge ${j})`;
+}
+
+/** The board as `{"models":[…],"scoring_judge"}` (full precision). */
 export function boardJson(board: Board): BoardJson {
-  return { models: board.rows.map(rowJson) };
+  return { models: board.rows.map(rowJson), scoring_judge: scoringJudge(board) };
 }
 
 /** The CLI's `--json` shape of a model card (`zhujiu leaderboard --view model NAME --json`). */
@@ -84,6 +97,8 @@ export interface ModelCardJson {
     violations: number;
     score: number | null;
   }[];
+  /** The judge of the card's scoring figures. */
+  scoring_judge: string | null;
 }
 
 function rowJson(r: BoardRow): BoardJson['models'][number] {
@@ -128,6 +143,7 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
       violations: d.violations,
       score: d.score,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -141,6 +157,8 @@ export interface AbilityJson {
     rating: number | null;
     votes: number;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One ability as `{"ability","models":[{"model","score","methods":{…},"rating","votes"}]}`, best first. */
@@ -163,6 +181,7 @@ export function abilityJson(board: Board, ability: BoardAbility): AbilityJson {
       rating: arena.get(r.model)?.rating ?? null,
       votes: arena.get(r.model)?.votes ?? 0,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -175,6 +194,8 @@ export interface MethodJson {
     normalized: number | null;
     abilities: Record<BoardAbility, number | null>;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One method as `{"method","models":[{"model","score","normalized","abilities":{…}}]}`, best first. */
@@ -191,6 +212,7 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
       normalized: r.normalized[method],
       abilities: { ...r.cells[method] } as Record<BoardAbility, number | null>,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -221,6 +243,8 @@ function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
   ];
   if (b.unnormalized.length > 0)
     parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
+  const judgeNote = scoringJudgeNote(s);
+  if (judgeNote) parts.push(judgeNote);
   const unranked = b.rows.filter((r) => r.rank === null && r.final !== null).length;
   if (unranked > 0)
     parts.push(
@@ -231,6 +255,23 @@ function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
       `${s.inputs.battlesWithoutAbility} battles without an ability count as votes but in no comparative score (import them with --ability)`,
     );
   return `${parts.join('; ')}.${extra}${link ? ` Full board: ${link}` : ''}`;
+}
+
+/**
+ * Which judge the scoring figures are from, and the other judges left off (docs/scoring.md §3): "scoring = grades
+ * of judge X (not shown: Y; `zhujiu leaderboard --judge NAME`)"; undefined when no judge has grades.
+ */
+export function scoringJudgeNote(s: Snapshot): string | undefined {
+  const judge = scoringJudge(s.board);
+  const all = s.inputs.judges ?? [];
+  const others = all.filter((j) => j !== judge);
+  const hint = '`zhujiu leaderboard --judge NAME`';
+  if (judge === null) {
+    return others.length > 1
+      ? `scoring: no judge chosen (grades of ${others.join(', ')} are stored; set judge.model or pass ${hint})`
+      : undefined;
+  }
+  return `scoring = grades of judge ${judge}${others.length > 0 ? ` (not shown: ${others.join(', ')}; ${hint})` : ''}`;
 }
 
 /** Overall view: rank, model, final with interval, methods, abilities, votes, incomplete marker. */
@@ -358,7 +399,7 @@ export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions):
       (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
   );
   return {
-    text: `${method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
+    text: `${method === 'scoring' ? scoringLabel(b) : method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
     title: `Method: ${method}`,
     table: {
       columns: ['model', method, 'normalised', ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a])],
@@ -433,7 +474,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   const r = card.row;
   const summary = [
     `rank ${r.rank ?? '—'}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${interval(r)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
-    `methods: ${BOARD_METHODS.map((m) => `${m} ${fmt(r.methods[m])}`).join(', ')}`,
+    `methods: ${BOARD_METHODS.map((m) => `${m === 'scoring' ? scoringLabel(s.board) : m} ${fmt(r.methods[m])}`).join(', ')}`,
     `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
     `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
     `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} votes`,
@@ -462,7 +503,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
             rows: card.datasets.map((d) => [
               d.dataset,
               d.ability,
-              d.method,
+              d.method === 'scoring' ? scoringLabel(s.board) : d.method,
               String(d.n),
               String(d.failures),
               String(d.violations),

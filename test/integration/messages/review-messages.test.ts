@@ -148,7 +148,14 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
       expect(card.code, card.err).toBe(0);
       const j = JSON.parse(card.out);
-      expect(Object.keys(j)).toEqual(['model', 'sv_rate', 'record', 'opponents', 'datasets']);
+      expect(Object.keys(j)).toEqual([
+        'model',
+        'sv_rate',
+        'record',
+        'opponents',
+        'datasets',
+        'scoring_judge',
+      ]);
       expect(j.model.model).toBe('aa');
       expect(j.record).toEqual({ wins: 2, losses: 1, ties: 0 });
       expect(j.opponents).toEqual([
@@ -163,7 +170,7 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).out);
       expect(me.method).toBe('comparative');
       const all = JSON.parse((await zhujiu(...base, '--json')).out);
-      expect(Object.keys(all)).toEqual(['models']);
+      expect(Object.keys(all)).toEqual(['models', 'scoring_judge']);
 
       const png = join(tmp, 'card.png');
       const both = await zhujiu(...base, '--view', 'model', 'bb', '--json', '--png', png);
