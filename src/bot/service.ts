@@ -177,6 +177,7 @@ export class BotService {
         logger: this.#logger,
         clock: this.#o.clock,
         editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
+        maxFailureRate: this.#o.config.eval.max_failure_rate,
       });
     }
     const reporter = this.#evalReporter;
