@@ -37,6 +37,7 @@ import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo, takeRequestedExit } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
+import type { JudgeExportFlags } from './judge-export.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
@@ -270,6 +271,19 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .action(async (o: JudgeRunFlags) => {
       const { runJudgeRun } = await import('./judge.ts');
       await runJudgeRun(io, o);
+    });
+  judge
+    .command('export')
+    .description(
+      'a judge\'s own single-answer grades as the labels `judge agree` reads: one {"item": "<model> <dataset>/<key>", "label": <points>} per graded item',
+    )
+    .requiredOption('--judge <name>', 'the judge whose grades are exported')
+    .option('--model <name>', "only this judged model's grades")
+    .option('--dataset <name>', 'only this dataset')
+    .option('--out <file>', 'write to FILE (atomically) instead of standard output')
+    .action(async (o: JudgeExportFlags) => {
+      const { runJudgeExport } = await import('./judge-export.ts');
+      await runJudgeExport(io, o);
     });
   judge
     .command('report')

@@ -3,7 +3,7 @@
  * of another judge (`zhujiu judge run --judge good-7b`) moves no scoring figure, every view names the judge, and
  * the other judge's grades appear only when asked for (`zhujiu leaderboard --judge NAME`, not stored).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -262,5 +262,33 @@ describe('one judge on the board, from the CLI', () => {
     expect(text.out).toContain(
       "board with judge good-7b's grades (a trial, not stored: `zhujiu leaderboard --judge good-7b`): m1 scoring 9.00, normalised 10.00; knowledge 9.00 (ten-point scale)",
     );
+  });
+
+  it('judge export writes {item, label} lines that judge agree reads unchanged (round trip)', async () => {
+    const a = join(tmp, 'main.jsonl');
+    const b = join(tmp, 'trial.jsonl');
+    const ea = await zhujiu('judge', 'export', '--judge', MAIN, '--out', a);
+    expect(ea.code, ea.err).toBe(0);
+    expect(ea.out.trim()).toBe(`exported 2 grades by ${MAIN} to ${a}`);
+    expect(readFileSync(a, 'utf8')).toBe(
+      '{"item":"m1 know/q0","label":2}\n{"item":"m2 know/q0","label":3}\n',
+    );
+    const stdout = await zhujiu('judge', 'export', '--judge', TRIAL, '--model', 'm1');
+    expect(stdout.out).toBe('{"item":"m1 know/q0","label":9}\n');
+    expect(stdout.err.trim()).toBe(`exported 1 grade by ${TRIAL}`);
+    expect((await zhujiu('judge', 'export', '--judge', TRIAL, '--out', b)).code).toBe(0);
+    const agree = await zhujiu('judge', 'agree', a, b, '--json');
+    expect(agree.code, agree.err).toBe(0);
+    const j = JSON.parse(agree.out);
+    expect(j.n).toBe(2);
+    expect(j.exact).toBe(0);
+
+    const none = await zhujiu('judge', 'export', '--judge', 'nobody');
+    expect(none.code).toBe(1);
+    expect(none.err.trim()).toBe(
+      'error [not_found]: --judge nobody: no grades by this judge are stored; judges with single-answer records: good-7b, main-judge',
+    );
+    const folder = await zhujiu('judge', 'export', '--judge', MAIN, '--out', tmp);
+    expect(folder.code).toBe(1);
   });
 });
