@@ -224,7 +224,8 @@ export function judgeFailureLines(
 /**
  * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
  * "n of m judged", the failures (retryable by running again) and the unanswered items. Exit status (through
- * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged (the last line says so), else 0.
+ * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged or more than `eval.max_failure_rate`
+ * of the suite's answers are left without a grade (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
  */
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
@@ -274,6 +275,17 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
       io.err(
         `error: every item failed to be judged (${failed} of ${failed}); nothing was judged. Check the judge ${o.judge} ` +
           '(the failures above say why), then run the same command again',
+      );
+      requestExit(1);
+      return;
+    }
+    // Above eval.max_failure_rate of the answers left without a grade: an error for scripts too (as `zhujiu eval`).
+    const total = results.reduce((a, r) => a + r.judged + r.failed, 0); // judged counts the skipped too
+    const max = rt.config.app.eval.max_failure_rate;
+    if (total > 0 && failed / total > max) {
+      io.err(
+        `error: ${failed} of ${total} answers have no grade of ${o.judge} (${((100 * failed) / total).toFixed(1)} %), above ` +
+          `eval.max_failure_rate ${max}; run the same command again to retry only them`,
       );
       requestExit(1);
     }

@@ -103,6 +103,34 @@ describe('a run with judge failures', () => {
       'error: run #1: 28 of 32 items failed (87.5 %), above eval.max_failure_rate 0.1; its scores leave those items out (see the failures above)',
     );
 
+    // Retrying with judge run: the same 28 stay ungraded, so it is an error for scripts too.
+    let jerr = '';
+    const jcode = await runCli(
+      [
+        'node',
+        'zhujiu',
+        'judge',
+        'run',
+        '--model',
+        'cand',
+        '--suite',
+        'tiny-scoring',
+        '--judge',
+        'judge-x',
+      ],
+      {
+        out: () => {},
+        err: (s) => {
+          jerr += `${s}\n`;
+        },
+      },
+    );
+    process.exitCode = 0;
+    expect(jcode).toBe(1);
+    expect(jerr.trim().split('\n').at(-1)).toBe(
+      'error: 28 of 32 answers have no grade of judge-x (87.5 %), above eval.max_failure_rate 0.1; run the same command again to retry only them',
+    );
+
     const db = await openDb({ kind: 'pglite', dataDir: data.dataDir });
     try {
       const s = (await runSummary(db.db, 1))!;
