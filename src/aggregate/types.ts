@@ -180,4 +180,9 @@ export interface Board {
   /** Bootstrap rounds run. */
   readonly rounds: number;
   readonly minVotes: number;
+  /**
+   * The one judge whose grades make the Scoring method (set by the board service, docs/scoring.md §3); null when
+   * none was chosen; absent on boards stored before boards named their judge.
+   */
+  readonly scoringJudge?: string | null;
 }

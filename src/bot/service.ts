@@ -147,6 +147,7 @@ export class BotService {
         clock: o.clock,
         logger: this.#logger,
         includeSources: o.config.ratings.include_sources,
+        judge: o.config.judge.model,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
@@ -181,6 +182,7 @@ export class BotService {
         logger: this.#logger,
         clock: this.#o.clock,
         editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
+        maxFailureRate: this.#o.config.eval.max_failure_rate,
       });
     }
     const reporter = this.#evalReporter;

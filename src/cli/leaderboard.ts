@@ -5,6 +5,7 @@
  * `--source`). Rebuilds the stored snapshot when its inputs changed (docs/scoring.md §4–5), then prints a table
  * (with the snapshot's age), or the view's JSON with `--json` (the board `{"models":[…]}`, a model card, one
  * ability or one method: README "The board"); `--png FILE` also writes the chart (always the whole board).
+ * `--judge NAME` builds the Scoring method from that judge's grades instead of `judge.model`'s, without storing it.
  */
 import { resolve } from 'node:path';
 import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
@@ -35,6 +36,8 @@ export interface LeaderboardFlags {
   readonly source?: readonly string[];
   readonly json?: boolean;
   readonly png?: string;
+  /** The judge of the Scoring method for this view only (not stored); default config `judge.model`. */
+  readonly judge?: string;
   /** Also the rows with no score in any method (left out by default). */
   readonly all?: boolean;
 }
@@ -65,11 +68,23 @@ export async function runLeaderboard(
     logger: rt.logger,
     aggregation: rt.config.app.aggregation,
     includeSources: rt.config.app.ratings.include_sources,
+    judge: rt.config.app.judge.model,
     compute: 'inline',
     inputChunkVotes: 0, // a one-shot command has no event loop to keep free: one query is fastest
   });
   try {
-    const snap = await svc.refresh(o.source ?? []);
+    // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
+    const trial = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
+    const snap = trial
+      ? await svc.withJudge(o.judge as string, o.source ?? [])
+      : await svc.refresh(o.source ?? []);
+    if (trial && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
+      const known = (snap.inputs.judges ?? []).join(', ');
+      throw new AppError(
+        'not_found',
+        `--judge ${o.judge}: no grades of this judge are stored; judges with grades: ${known || '(none)'}. Grade with \`zhujiu judge run --judge ${o.judge}\` first`,
+      );
+    }
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
       // Not a usage mistake but a name the data lacks (exit 1, like `eval --model` naming an unknown model).
       const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');

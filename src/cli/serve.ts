@@ -73,6 +73,7 @@ export async function startService(
       clock,
       logger: rt.logger,
       includeSources: rt.config.app.ratings.include_sources,
+      judge: rt.config.app.judge.model,
       aggregation: {
         ...rt.config.app.aggregation,
         ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),

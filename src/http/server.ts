@@ -55,7 +55,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
     });
     app.get('/board.json', async (c) => {
       const s = await board.latest();
-      return c.json(s ? boardJson(s.board) : { models: [] });
+      return c.json(s ? boardJson(s.board) : { models: [], scoring_judge: null });
     });
     app.get('/board/chart.png', async (c) => {
       const s = await board.latest();

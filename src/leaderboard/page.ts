@@ -16,6 +16,8 @@ import {
   fmt,
   headline,
   modelCard,
+  scoringJudgeNote,
+  scoringLabel,
   shownRows,
   unrankedReason,
   withinUncertaintyNotes,
@@ -47,7 +49,7 @@ function layout(
 ): string {
   const nav = `<nav><a href="/board">Overall</a>${BOARD_ABILITIES.map((a) => `<a href="/board/ability/${a}">${a}</a>`).join('')}</nav>`;
   const age = s
-    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())})${behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''}; sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}.</p>`
+    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())})${behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''}; sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}${((n) => (n ? `; <span id="judge">${esc(n)}</span>` : ''))(scoringJudgeNote(s))}.</p>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><h1>${esc(title)}</h1>${nav}${age}${body}</body></html>`;
 }
@@ -156,11 +158,11 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
   const card = modelCard(s.board, model);
   if (!card) return undefined;
   const r = card.row;
-  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${m}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
+  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${esc(m === 'scoring' ? scoringLabel(s.board) : m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
   const ds = card.datasets
     .map(
       (d) =>
-        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${d.method}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
+        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${esc(d.method === 'scoring' ? scoringLabel(s.board) : d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
     )
     .join('');
   const opp = card.opponents

@@ -88,6 +88,11 @@ export interface LeaderboardServiceOptions {
   readonly inputChunkVotes?: number;
   /** Render the stored chart when computing inline (default true). */
   readonly inlineChart?: boolean;
+  /**
+   * The judge of the Scoring method (config `judge.model`; see `resolveScoringJudge` in `./inputs.ts`): the stored
+   * board uses this one judge's grades only.
+   */
+  readonly judge?: string | null;
 }
 
 function toSnapshot(row: SnapshotRow): Snapshot {
@@ -139,11 +144,15 @@ export class LeaderboardService {
   }
 
   /** The fingerprint of the inputs (as `marks`) and options. */
-  #fingerprint(key: string, marks: BoardInputMarks): string {
+  #fingerprint(
+    key: string,
+    marks: BoardInputMarks,
+    judge: string | null | undefined = this.#o.judge,
+  ): string {
     const state = boardInputMarksKey(marks);
     const a = this.#o.aggregation;
     return createHash('sha256')
-      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v2`)
+      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|judge=${judge ?? ''}|v2`)
       .digest('hex')
       .slice(0, 40);
   }
@@ -169,38 +178,23 @@ export class LeaderboardService {
       const row = await latestSnapshot(this.#o.db, key);
       if (row) return toSnapshot(row);
     }
-    const t0 = performance.now();
-    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
-      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
-    });
-    const a = this.#o.aggregation;
-    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
-    let board: Board;
-    let chart: Uint8Array | null;
-    if (this.#worker) {
-      ({ board, png: chart } = await this.#worker.compute(input, a.seed, opts, BOARD_TITLE));
-    } else {
-      board = computeBoard(input, createRng(a.seed), opts);
-      chart =
-        this.#o.inlineChart === false
-          ? null
-          : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
-              title: BOARD_TITLE,
-              notes: chartNotes(board),
-            });
-    }
-    const buildMs = performance.now() - t0;
+    const built = await this.#build(sources, this.#o.judge, marks);
     const row = await insertSnapshot(this.#o.db, {
       fingerprint: fp,
       sources: key,
-      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap, marks },
-      board,
-      chart,
-      buildMs,
+      inputs: built.inputs,
+      board: built.board,
+      chart: built.chart,
+      buildMs: built.buildMs,
       createdAt: this.#o.clock.now(),
     });
     this.#log.info(
-      { snapshot: row.id, sources: key, ms: Math.round(buildMs), models: summary.models },
+      {
+        snapshot: row.id,
+        sources: key,
+        ms: Math.round(built.buildMs),
+        models: built.inputs.models,
+      },
       'board snapshot stored',
     );
     return toSnapshot(row);
@@ -237,6 +231,64 @@ export class LeaderboardService {
       return false;
     void this.refreshIfChanged();
     return true;
+  }
+
+  /**
+   * Computes a board (and its chart) from the current inputs, with `judge` for the Scoring method; `marks` are the
+   * input marks read before the inputs (stored with the snapshot, so a later check can say what it misses).
+   */
+  async #build(
+    sources: string[],
+    judge: string | null | undefined,
+    marks: BoardInputMarks,
+  ): Promise<Pick<Snapshot, 'board' | 'inputs' | 'chart' | 'buildMs'>> {
+    const t0 = performance.now();
+    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
+      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
+      judge,
+    });
+    const a = this.#o.aggregation;
+    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
+    let computed: Board;
+    let chart: Uint8Array | null;
+    if (this.#worker) {
+      ({ board: computed, png: chart } = await this.#worker.compute(
+        input,
+        a.seed,
+        opts,
+        BOARD_TITLE,
+      ));
+    } else {
+      computed = computeBoard(input, createRng(a.seed), opts);
+      chart =
+        this.#o.inlineChart === false
+          ? null
+          : await (await import('./chart.ts')).renderBoardPng(chartRows(computed), {
+              title: BOARD_TITLE,
+              notes: chartNotes(computed),
+            });
+    }
+    // Every scoring figure names its judge (docs/scoring.md §3).
+    const board: Board = { ...computed, scoringJudge: summary.scoringJudge ?? null };
+    return {
+      board,
+      chart,
+      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap, marks },
+      buildMs: performance.now() - t0,
+    };
+  }
+
+  /**
+   * A board whose Scoring method is `judge`'s grades instead of the configured judge's (`zhujiu leaderboard
+   * --judge NAME`): built from the current inputs and NOT stored, so the community's stored board (what
+   * `/leaderboard`, the page and the daily post show) is unchanged. Its id is 0 (no stored snapshot).
+   */
+  async withJudge(judge: string, extra: readonly string[] = []): Promise<Snapshot> {
+    const sources = this.sources(extra);
+    const marks = await boardInputMarks(this.#o.db);
+    const built = await this.#build(sources, judge, marks);
+    const fingerprint = this.#fingerprint(sourcesKey(sources), marks, judge);
+    return { id: 0, createdAt: this.#o.clock.now(), sources, fingerprint, ...built };
   }
 
   /** Rebuilds the default board when its inputs changed; errors are logged, never thrown. */

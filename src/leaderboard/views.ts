@@ -57,14 +57,16 @@ export interface BoardJson {
     /** Why the row has no rank (e.g. "no scoring results"); null when ranked. */
     unranked_reason: string | null;
   }[];
+  /** The one judge whose grades make every `scoring` figure (null: none chosen, docs/scoring.md §3). */
+  scoring_judge: string | null;
 }
 
 /**
- * The board as `{"models":[…]}` (full precision): every row, ranked ones first, then the unranked ones, each with
+ * The board as `{"models":[…],"scoring_judge"}` (full precision): every row, ranked ones first, then the unranked ones, each with
  * `unranked_reason` (the text views leave out rows with no score in any method; the JSON keeps them).
  */
 export function boardJson(board: Board): BoardJson {
-  return { models: board.rows.map((r) => rowJson(board, r)) };
+  return { models: board.rows.map((r) => rowJson(board, r)), scoring_judge: scoringJudge(board) };
 }
 
 /** True when the row has a score under some method (a row with none is a judge, or a name known only from votes). */
@@ -124,6 +126,17 @@ export function withinUncertaintyNotes(board: Board): string[] {
   });
 }
 
+/** The judge of a board's scoring figures (null when none was chosen or the board predates the field). */
+export function scoringJudge(board: Board): string | null {
+  return board.scoringJudge ?? null;
+}
+
+/** "scoring (judge X)": a scoring figure's label naming its judge. */
+export function scoringLabel(board: Board): string {
+  const j = scoringJudge(board);
+  return j === null ? 'scoring' : `scoring (judge ${j})`;
+}
+
 /** The CLI's `--json` shape of a model card (`zhujiu leaderboard --view model NAME --json`). */
 export interface ModelCardJson {
   model: BoardJson['models'][number] & { normalized: Record<BoardMethod, number | null> };
@@ -146,6 +159,8 @@ export interface ModelCardJson {
     violations: number;
     score: number | null;
   }[];
+  /** The judge of the card's scoring figures. */
+  scoring_judge: string | null;
 }
 
 function rowJson(board: Board, r: BoardRow): BoardJson['models'][number] {
@@ -191,6 +206,7 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
       violations: d.violations,
       score: d.score,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -204,6 +220,8 @@ export interface AbilityJson {
     rating: number | null;
     votes: number;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One ability as `{"ability","models":[{"model","score","methods":{…},"rating","votes"}]}`, best first. */
@@ -226,6 +244,7 @@ export function abilityJson(board: Board, ability: BoardAbility): AbilityJson {
       rating: arena.get(r.model)?.rating ?? null,
       votes: arena.get(r.model)?.votes ?? 0,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -238,6 +257,8 @@ export interface MethodJson {
     normalized: number | null;
     abilities: Record<BoardAbility, number | null>;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One method as `{"method","models":[{"model","score","normalized","abilities":{…}}]}`, best first. */
@@ -254,6 +275,7 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
       normalized: r.normalized[method],
       abilities: { ...r.cells[method] } as Record<BoardAbility, number | null>,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -309,6 +331,8 @@ function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
   if (b.unnormalized.length > 0)
     parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
   parts.push(...withinUncertaintyNotes(b));
+  const judgeNote = scoringJudgeNote(s);
+  if (judgeNote) parts.push(judgeNote);
   const shown = shownRows(b, o.all);
   const unranked = shown.filter((r) => r.rank === null && r.final !== null).length;
   if (unranked > 0)
@@ -323,6 +347,23 @@ function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
   const noAbility = withoutAbilityText(s.inputs);
   if (noAbility) parts.push(noAbility);
   return `${parts.join('; ')}.${extra}${o.link ? ` Full board: ${o.link}` : ''}`;
+}
+
+/**
+ * Which judge the scoring figures are from, and the other judges left off (docs/scoring.md §3): "scoring = grades
+ * of judge X (not shown: Y; `zhujiu leaderboard --judge NAME`)"; undefined when no judge has grades.
+ */
+export function scoringJudgeNote(s: Snapshot): string | undefined {
+  const judge = scoringJudge(s.board);
+  const all = s.inputs.judges ?? [];
+  const others = all.filter((j) => j !== judge);
+  const hint = '`zhujiu leaderboard --judge NAME`';
+  if (judge === null) {
+    return others.length > 1
+      ? `scoring: no judge chosen (grades of ${others.join(', ')} are stored; set judge.model or pass ${hint})`
+      : undefined;
+  }
+  return `scoring = grades of judge ${judge}${others.length > 0 ? ` (not shown: ${others.join(', ')}; ${hint})` : ''}`;
 }
 
 /**
@@ -496,7 +537,7 @@ export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions):
       (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
   );
   return {
-    text: `${method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
+    text: `${method === 'scoring' ? scoringLabel(b) : method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
     title: `Method: ${method}`,
     table: {
       columns: ['model', method, 'normalised', ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a])],
@@ -571,7 +612,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   const r = card.row;
   const summary = [
     `rank ${r.rank ?? '—'}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${interval(r)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
-    `methods: ${BOARD_METHODS.map((m) => `${m} ${fmt(r.methods[m])}`).join(', ')}`,
+    `methods: ${BOARD_METHODS.map((m) => `${m === 'scoring' ? scoringLabel(s.board) : m} ${fmt(r.methods[m])}`).join(', ')}`,
     `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
     `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
     `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'}`,
@@ -600,7 +641,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
             rows: card.datasets.map((d) => [
               d.dataset,
               d.ability,
-              d.method,
+              d.method === 'scoring' ? scoringLabel(s.board) : d.method,
               String(d.n),
               String(d.failures),
               String(d.violations),

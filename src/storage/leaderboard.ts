@@ -255,6 +255,8 @@ export interface StoredItemScore {
   /** Mean over the item's metrics of raw / max × 10; 0 when flagged as a safety violation. */
   readonly score: number;
   readonly violation: boolean;
+  /** Scoring items: the judge whose grade this is (`item_scores.detail.judge`); null for metrics or when none is recorded. */
+  readonly judge: string | null;
 }
 
 /**
@@ -303,11 +305,13 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     item: number;
     score: number;
     sv: boolean;
+    judge: string | null;
   }>`
     SELECT DISTINCT ON (e.model_id, s.item_id, s.method)
            m.name AS model, d.name AS dataset, i.ability, s.method, s.item_id AS item,
            CASE WHEN bool_or(s.safety_flag) THEN 0 ELSE avg(s.raw_score / s.max_score) * 10 END AS score,
-           bool_or(s.safety_flag) AS sv
+           bool_or(s.safety_flag) AS sv,
+           CASE WHEN s.method = 'scoring' THEN max(s.detail->>'judge') END AS judge
       FROM item_scores s
       JOIN eval_runs e ON e.id = s.run_id
       JOIN models m ON m.id = e.model_id
@@ -324,16 +328,31 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     itemId: Number(x.item),
     score: Number(x.score),
     violation: Boolean(x.sv),
+    judge: x.judge ?? null,
   }));
 }
 
 /**
- * Judge grades (Scoring Evaluation, table `judge_scores`): for each model and item the latest single-answer
- * verdict (any judge), on the ten-point scale (a recorded grade above the item's maximum, as a few GAOKAO-Bench
- * judge grades are, counts as the maximum), 0 for a safety violation; and judge failures per model and dataset
- * (failures are never scores, docs/scoring.md §3).
+ * The judges with stored single-answer records (verdicts or failures, table `judge_scores`), by name: the
+ * candidates for the board's Scoring judge when `judge.model` is not set (docs/scoring.md §3).
  */
-export async function judgeGrades(db: Conn): Promise<{
+export async function singleAnswerJudges(db: Conn): Promise<string[]> {
+  const r = await sql<{ judge: string }>`
+    SELECT DISTINCT judge FROM judge_scores WHERE kind = 'single' ORDER BY judge`.execute(db);
+  return r.rows.map((x) => x.judge);
+}
+
+/**
+ * Judge grades of ONE judge (Scoring Evaluation, table `judge_scores`): for each model and item the latest
+ * single-answer verdict of `judge` (any rubric version), on the ten-point scale (a recorded grade above the item's
+ * maximum, as a few GAOKAO-Bench judge grades are, counts as the maximum), 0 for a safety violation; and that
+ * judge's failures per model and dataset: items it failed on and never graded (failures are never scores, and
+ * another judge's grade never fills them, docs/scoring.md §3).
+ */
+export async function judgeGrades(
+  db: Conn,
+  judge: string,
+): Promise<{
   grades: StoredItemScore[];
   failures: { model: string; dataset: string; failures: number }[];
 }> {
@@ -353,7 +372,7 @@ export async function judgeGrades(db: Conn): Promise<{
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id
       JOIN datasets d ON d.id = i.dataset_id
-     WHERE j.kind = 'single' AND j.status = 'judged' AND j.raw_score IS NOT NULL
+     WHERE j.kind = 'single' AND j.status = 'judged' AND j.raw_score IS NOT NULL AND j.judge = ${judge}
      ORDER BY j.model_id, j.item_id, j.updated_at DESC, j.id DESC`.execute(db);
   const f = await sql<{ model: string; dataset: string; n: number }>`
     SELECT m.name AS model, d.name AS dataset, count(DISTINCT j.item_id) AS n
@@ -361,9 +380,9 @@ export async function judgeGrades(db: Conn): Promise<{
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id
       JOIN datasets d ON d.id = i.dataset_id
-     WHERE j.kind = 'single' AND j.status = 'failed'
+     WHERE j.kind = 'single' AND j.status = 'failed' AND j.judge = ${judge}
        AND NOT EXISTS (SELECT 1 FROM judge_scores k WHERE k.model_id = j.model_id AND k.item_id = j.item_id
-                        AND k.kind = 'single' AND k.status = 'judged')
+                        AND k.kind = 'single' AND k.status = 'judged' AND k.judge = j.judge)
      GROUP BY m.name, d.name`.execute(db);
   return {
     grades: g.rows.map((x) => ({
@@ -374,6 +393,7 @@ export async function judgeGrades(db: Conn): Promise<{
       itemId: Number(x.item),
       score: Number(x.score),
       violation: Boolean(x.sv),
+      judge,
     })),
     failures: f.rows.map((x) => ({ model: x.model, dataset: x.dataset, failures: Number(x.n) })),
   };

@@ -494,8 +494,7 @@ export class ShellAdapter implements ChatPlatform {
     const [idText = '', ...words] = args;
     const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
-    if (battleId === undefined || text === '')
-      return this.#print('usage: reply <battle> <text>');
+    if (battleId === undefined || text === '') return this.#print('usage: reply <battle> <text>');
     const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     const ref = info?.ref;
     if (!info) return this.#print(noSuchBattle(battleId));
@@ -540,9 +539,7 @@ export class ShellAdapter implements ChatPlatform {
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {
-      return this.#print(
-        add ? 'usage: vote <battle> left|equal|right' : 'usage: unvote <battle>',
-      );
+      return this.#print(add ? 'usage: vote <battle> left|equal|right' : 'usage: unvote <battle>');
     }
     // Refuse an unknown choice before anything is emitted: a typo must not move (and so retract) a vote.
     const wanted = add ? this.#choiceEmoji(choiceText as string) : undefined;

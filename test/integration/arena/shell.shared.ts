@@ -279,9 +279,7 @@ export function shellTests(backend: Backend): void {
         );
       }
       expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle>\n');
-      expect(await answer(shell, 'reply 0x1 more please')).toBe(
-        'usage: reply <battle> <text>\n',
-      );
+      expect(await answer(shell, 'reply 0x1 more please')).toBe('usage: reply <battle> <text>\n');
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
     });
 
