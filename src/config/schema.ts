@@ -305,6 +305,11 @@ const openAiModel = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
   max_retry_after_ms: z.number().int().min(0).default(60_000),
+  /**
+   * Reasoning in replies (src/llm/reply.ts): `auto` separates it from the answer and stores it; `strip`
+   * separates it and drops it; `keep` reads no `<think>` tags (the text is the answer as sent).
+   */
+  reasoning: z.enum(['auto', 'strip', 'keep']).default('auto'),
   /** Answers `/ask` live in the arena. */
   arena: z.boolean().default(false),
   /**

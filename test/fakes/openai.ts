@@ -18,7 +18,11 @@
  * - `POST /v1/chat/completions` is answered by `answer(call)`, which returns (or resolves to) either a string (a
  *   200 reply with that content) or a {@link FakeReply}: `status` (429, 500...), `headers` (e.g.
  *   `{ 'retry-after': '1' }`), `content`, `usage` (token counts), `delayMs` (wait before answering), `body` (a raw
- *   JSON body that replaces the generated one), `finishReason`.
+ *   JSON body that replaces the generated one), `finishReason`, `message` (fields merged into the generated
+ *   `message`: `reasoning_content`, `content` as an array of parts, `refusal`, `tool_calls`...), `raw` (a body
+ *   sent verbatim as `application/json`, e.g. text that is not JSON), `stall` (send the headers and the first
+ *   bytes of the body, then nothing more until the client goes away), `echoAuthorization` (an error whose
+ *   message repeats the request's `Authorization` header, as some proxies do).
  * - `FakeCall` carries the parsed JSON body, the messages, the model, the `authorization` header, `n` (the 0-based
  *   index of this call overall) and `attempt` (how many earlier calls had the same body: 0 for the first, 1 for the
  *   SDK's first retry of it...), so "500 on the first try, then succeed" is `call.attempt === 0 ? { status: 500 } : 'A'`.
@@ -55,6 +59,16 @@ export interface FakeReply {
   readonly finishReason?: string;
   /** Raw JSON body replacing the generated one. */
   readonly body?: unknown;
+  /** Fields merged into the generated 200 reply's `message`. */
+  readonly message?: Readonly<Record<string, unknown>>;
+  /** `usage.completion_tokens_details.reasoning_tokens` of the generated reply. */
+  readonly reasoningTokens?: number;
+  /** A body sent verbatim (content type `application/json`), whatever it holds. */
+  readonly raw?: string;
+  /** Send the headers and the start of the body, then stall (the socket stays open until the client leaves). */
+  readonly stall?: boolean;
+  /** With an error `status`: the error message repeats the request's `Authorization` header. */
+  readonly echoAuthorization?: boolean;
 }
 
 /** What the answer function returns. */
@@ -167,6 +181,21 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         const delay = reply.delayMs ?? options.delayMs ?? 0;
         if (delay > 0) await sleep(delay);
         const status = reply.status ?? 200;
+        if (reply.stall) {
+          res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+          res.write('{"id":"chatcmpl-stall","choices":[');
+          await new Promise<void>((r) => res.on('close', () => r()));
+          return;
+        }
+        if (reply.raw !== undefined) {
+          res.writeHead(status, {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(reply.raw),
+            ...reply.headers,
+          });
+          res.end(reply.raw);
+          return;
+        }
         if (reply.body !== undefined) {
           sendJson(res, status, reply.body, reply.headers);
           return;
@@ -177,7 +206,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             status,
             {
               error: {
-                message: reply.content ?? `scripted ${status}`,
+                message: reply.echoAuthorization
+                  ? `${reply.content ?? `scripted ${status}`} (request had Authorization: ${call.authorization ?? ''})`
+                  : (reply.content ?? `scripted ${status}`),
                 type: status === 429 ? 'rate_limit_exceeded' : 'server_error',
                 code: null,
               },
@@ -203,12 +234,18 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             choices: [
               {
                 index: 0,
-                message: { role: 'assistant', content, refusal: null },
+                message: { role: 'assistant', content, refusal: null, ...reply.message },
                 finish_reason: reply.finishReason ?? 'stop',
                 logprobs: null,
               },
             ],
-            usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+            usage: {
+              ...usage,
+              total_tokens: usage.prompt_tokens + usage.completion_tokens,
+              ...(reply.reasoningTokens !== undefined
+                ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
+                : {}),
+            },
           },
           reply.headers,
         );
