@@ -2,6 +2,8 @@
  * llm/reply: reasoning apart from the answer, and every reply shape read into an answer or a named failure.
  */
 import { describe, expect, it } from 'vitest';
+import { numericMatch } from '../../../src/eval/metrics/numeric.ts';
+import { extractOption } from '../../../src/eval/metrics/options.ts';
 import { REDACTED, redactSecrets } from '../../../src/llm/redact.ts';
 import { readReply, splitReasoningText } from '../../../src/llm/reply.ts';
 
@@ -121,6 +123,22 @@ describe('readReply', () => {
       /^empty_reply: the reply holds reasoning but no answer/u,
     );
     expect(code(reply({ content: '' }))).toBe('empty_reply: empty reply (finish_reason stop)');
+  });
+});
+
+describe('the scorers see the answer alone', () => {
+  const answerOf = (content: string) => {
+    const r = readReply(reply({ content }));
+    if (!r.ok) throw new Error(r.message);
+    return r.answer;
+  };
+  it('option extraction reads the answer, not the draft letters of the reasoning', () => {
+    const raw = '<think>答案：A 不对，答案：B 也许…</think>答案：C';
+    expect(extractOption(answerOf(raw), 'ABCD')).toMatchObject({ letter: 'C' });
+  });
+  it('Math23K: the last 答案 of the answer wins, not one inside the reasoning', () => {
+    const raw = '<think>先试试，答案：7？再检验一下</think>6 ÷ 2/5 = 15，15 - 6 = 9（米）。答案：9';
+    expect(numericMatch(answerOf(raw), 9).score).toBe(1);
   });
 });
 
