@@ -30,6 +30,7 @@
  *   messages / 4 rounded up, completion = characters of the answer / 4 rounded up, unless given).
  * - Errors are answered with OpenAI's error shape `{ error: { message, type, code } }`. Any other route is a 404.
  * - `GET /v1/models` lists `fake-model`.
+ * - Option `requireKey`: every request whose `Authorization` is not `Bearer <requireKey>` is answered 401.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -78,6 +79,8 @@ export type FakeAnswer = (call: FakeCall) => string | FakeReply | Promise<string
 export interface FakeOpenAiOptions {
   readonly answer?: FakeAnswer;
   readonly delayMs?: number;
+  /** Refuse (401) every request not carrying this key. */
+  readonly requireKey?: string;
 }
 
 /** A running fake. */
@@ -138,6 +141,15 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     });
     try {
       const url = req.url ?? '';
+      if (
+        options.requireKey !== undefined &&
+        req.headers.authorization !== `Bearer ${options.requireKey}`
+      ) {
+        sendJson(res, 401, {
+          error: { message: 'Incorrect API key provided', type: 'invalid_request_error' },
+        });
+        return;
+      }
       if (req.method === 'GET' && url.startsWith('/v1/models')) {
         sendJson(res, 200, {
           object: 'list',
