@@ -30,7 +30,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
 import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
 import { redactSecrets } from './redact.ts';
-import { type ReasoningMode, readReply } from './reply.ts';
+import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -211,9 +211,31 @@ export class OpenAiCompatibleClient implements LlmClient {
     const hash = this.hashOf(request);
     const hit = await this.#o.cache.lookup(hash);
     if (hit) {
+      // Answers stored before reasoning was separated may still hold their `<think>` blocks: read them the same way.
+      const split =
+        (this.#o.reasoning ?? 'auto') === 'keep'
+          ? { ok: true as const, answer: hit.output, reasoning: [] }
+          : splitReasoningText(hit.output);
+      if (!split.ok)
+        return {
+          ok: false,
+          code: 'reasoning_unclosed',
+          message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
+          latencyMs: 0,
+        };
+      if (split.answer === '')
+        return {
+          ok: false,
+          code: 'empty_reply',
+          message: 'the stored answer holds reasoning but no answer',
+          latencyMs: 0,
+        };
       return {
         ok: true,
-        text: hit.output,
+        text: split.answer,
+        ...(split.reasoning.length > 0 && this.#o.reasoning !== 'strip'
+          ? { reasoning: split.reasoning.join('\n\n') }
+          : {}),
         cached: true,
         responseId: hit.id,
         latencyMs: hit.latencyMs ?? 0,

@@ -16,6 +16,7 @@ import { runSummary } from '../../../src/eval/summary.ts';
 import { OpenAiCompatibleClient } from '../../../src/llm/openai-client.ts';
 import { dbResponseCache } from '../../../src/llm/response-cache.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
+import { saveCachedResponse } from '../../../src/storage/responses.ts';
 import { type FakeOpenAi, type FakeReply, startFakeOpenAi } from '../../fakes/openai.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
@@ -88,6 +89,26 @@ describe.each(backends())('replies as models really send them, on %s', (backend)
       .where('id', '=', r.ok ? (r.responseId ?? -1) : -1)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ output: '答案：C', reasoning: 'A 不对，B 也许…', reasoning_tokens: 9 });
+  });
+
+  it('an answer stored before reasoning was separated is read apart from its reasoning on a cache hit', async () => {
+    fake.reset();
+    const c = client();
+    const req = ask('stored before');
+    await saveCachedResponse(d.db, {
+      modelId,
+      itemId: null,
+      requestHash: c.hashOf(req),
+      output: '<think>答案：A？</think>答案：D',
+      latencyMs: 5,
+    });
+    expect(await c.complete(req)).toMatchObject({
+      ok: true,
+      cached: true,
+      text: '答案：D',
+      reasoning: '答案：A？',
+    });
+    expect(fake.callCount).toBe(0);
   });
 
   it('a body that stalls after the headers fails as a timeout and is retried per max_retries', async () => {
