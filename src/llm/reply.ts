@@ -176,26 +176,26 @@ export function readReply(body: unknown, mode: ReasoningMode = 'auto'): ReadRepl
     answer = split.answer;
     reasoning.push(...split.reasoning);
   } else answer = answer.trim();
+  // A refusal or a tool call is the reply, whatever text comes with it (a preamble is no answer).
+  if (typeof m.refusal === 'string' && m.refusal.trim())
+    return {
+      ok: false,
+      code: 'refused',
+      message: `the model refused: ${m.refusal.slice(0, 300)}`,
+    };
+  const calls = Array.isArray(m.tool_calls) ? m.tool_calls : isObj(m.function_call) ? [m] : [];
+  if (calls.length > 0) {
+    const names = calls.map((c) => {
+      const f = isObj(c) && isObj(c.function) ? c.function : isObj(c) ? c.function_call : undefined;
+      return isObj(f) && typeof f.name === 'string' ? f.name : '?';
+    });
+    return {
+      ok: false,
+      code: 'tool_call',
+      message: `the model called a tool (${names.join(', ')}) instead of answering; no tools are offered`,
+    };
+  }
   if (answer === '') {
-    if (typeof m.refusal === 'string' && m.refusal.trim())
-      return {
-        ok: false,
-        code: 'refused',
-        message: `the model refused: ${m.refusal.slice(0, 300)}`,
-      };
-    const calls = Array.isArray(m.tool_calls) ? m.tool_calls : isObj(m.function_call) ? [m] : [];
-    if (calls.length > 0) {
-      const names = calls.map((c) => {
-        const f =
-          isObj(c) && isObj(c.function) ? c.function : isObj(c) ? c.function_call : undefined;
-        return isObj(f) && typeof f.name === 'string' ? f.name : '?';
-      });
-      return {
-        ok: false,
-        code: 'tool_call',
-        message: `the model called a tool (${names.join(', ')}) instead of answering; no tools are offered`,
-      };
-    }
     return {
       ok: false,
       code: 'empty_reply',

@@ -106,6 +106,14 @@ describe('readReply', () => {
         }),
       ),
     ).toMatch(/^tool_call: the model called a tool \(search\)/u);
+    expect(
+      code(
+        reply({
+          content: 'Let me look that up.',
+          tool_calls: [{ id: 'c2', type: 'function', function: { name: 'web', arguments: '{}' } }],
+        }),
+      ),
+    ).toMatch(/^tool_call: the model called a tool \(web\)/u);
     expect(code({ error: { message: 'model overloaded', type: 'server_error' } })).toBe(
       'http_error: the endpoint answered HTTP 200 with an error: model overloaded',
     );
