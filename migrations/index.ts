@@ -11,6 +11,7 @@ import * as m0005 from './0005_judge_scores.ts';
 import * as m0006 from './0006_live_battles.ts';
 import * as m0007 from './0007_arena_counts.ts';
 import * as m0008 from './0008_battle_numbers_close_reasons.ts';
+import * as m0009 from './0009_response_reasoning.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0006_live_battles': m0006,
   '0007_arena_counts': m0007,
   '0008_battle_numbers_close_reasons': m0008,
+  '0009_response_reasoning': m0009,
 };

@@ -379,6 +379,7 @@ export async function createEvalRuntime(
     judge: { model: rt.config.app.judge.model, configDir: rt.config.configDir },
     ...(queue ? { queue } : {}),
     leaseMs: ev.lease_seconds * 1000,
+    maxPromptChars: ev.max_prompt_chars,
     jobExpireInSeconds: ev.job_expire_seconds,
     exclusiveDb: queue?.kind === 'in-process',
   });

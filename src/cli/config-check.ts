@@ -4,22 +4,29 @@
  * (config/loader.ts) and the start-up checks (config/start-checks.ts) through the same functions, then a
  * connection check of the database the start would open (skipped with `--no-connect`): Postgres is connected to;
  * embedded PGlite has its data-folder lock checked (free, or held by a named process), then a summary, with one
- * `warning:` line per model that the start disables (its `api_key_env` variable is unset).
+ * `warning:` line per model that the start disables (its `api_key_env` variable is unset). The connection check
+ * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
+ * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
 import { loadConfig } from '../config/loader.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
+import { AppError } from '../core/errors.ts';
+import { checkEndpoint } from '../llm/endpoint-check.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `config check`. */
 export interface ConfigCheckOptions {
   /** false with `--no-connect`: do not try the database connection. */
   readonly connect?: boolean;
+  /** false with `--no-endpoints`: do not ask the models' endpoints `GET /models`. */
+  readonly endpoints?: boolean;
 }
 
 /**
  * Runs `zhujiu config check`.
  * @throws AppError `config_invalid` / `env_invalid` naming the file, line and fix; `db_unavailable` when
  *   `DATABASE_URL` cannot be reached, or the PGlite data folder is held by another process, naming it (unless
+ *   `--no-connect`); `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
  *   `--no-connect`).
  */
 export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Promise<void> {
@@ -45,6 +52,33 @@ export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Pro
     database = `${db.describe}, reachable`;
     await db.close();
   }
+  const endpoints: string[] = [];
+  if (o.connect !== false && o.endpoints !== false) {
+    const disabled = new Set(disabledModels(c).map((d) => d.name));
+    const seen = new Set<string>();
+    const failed: string[] = [];
+    for (const m of c.models) {
+      if (m.provider !== 'openai' || disabled.has(m.name)) continue;
+      // Once per endpoint and key: models sharing both share the answer.
+      const key = `${m.base_url.replace(/\/+$/u, '')}\u0000${m.api_key_env ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const r = await checkEndpoint({
+        name: m.name,
+        baseUrl: m.base_url,
+        model: m.model,
+        apiKey: c.apiKeyFor(m.name),
+        apiKeyEnv: m.api_key_env,
+        timeoutMs: Math.min(m.timeout_ms, 30_000),
+      });
+      (r.ok ? endpoints : failed).push(r.message);
+    }
+    if (failed.length > 0)
+      throw new AppError(
+        'llm_failed',
+        `${failed.length === 1 ? 'an endpoint' : `${failed.length} endpoints`} failed the connection check (GET /models; skip it with --no-endpoints):\n${failed.map((f) => `  ${f}`).join('\n')}`,
+      );
+  }
   io.out(`config OK: ${c.configDir}`);
   io.out(
     `  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`,
@@ -53,6 +87,7 @@ export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Pro
     `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
   );
   io.out(`  database: ${database}`);
+  for (const e of endpoints) io.out(`  endpoint: ${e}`);
   // Not a refusal: the bot starts without these models (config/start-checks.ts disabledModels).
   for (const d of disabledModels(c)) io.out(`  warning: ${d.warning}`);
   const chat = [

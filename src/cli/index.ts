@@ -158,9 +158,13 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   config
     .command('check')
     .description(
-      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process)',
+      'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process), and ask each model endpoint GET /models once',
     )
-    .option('--no-connect', 'skip the database connection / data-folder lock check')
+    .option(
+      '--no-connect',
+      'skip the connection checks (database / data-folder lock, model endpoints)',
+    )
+    .option('--no-endpoints', 'skip asking each model endpoint GET /models')
     .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
       await runConfigCheck(io, o);

@@ -36,7 +36,11 @@ interface SuiteRow {
  */
 export async function runSuites(io: CliIo, o: SuitesOptions): Promise<void> {
   const c = loadConfig();
-  const loc = { datasetsDir: c.datasetsDir, cacheDir: c.datasetsCacheDir };
+  const loc = {
+    datasetsDir: c.datasetsDir,
+    cacheDir: c.datasetsCacheDir,
+    roots: c.datasetRoots ?? [],
+  };
   const rows: SuiteRow[] = [];
   for (const suite of c.suites.values()) {
     const stored = suite.datasets.filter((d) => d.loader === undefined);

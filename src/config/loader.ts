@@ -5,7 +5,7 @@
  * that reads `process.env`. The returned config is deeply frozen.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
@@ -40,6 +40,11 @@ export interface LoadedConfig {
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
   readonly datasetsCacheDir: string;
+  /**
+   * Absolute folders a dataset file of the datasets folder may be a symlink into (`ZHUJIU_DATASETS_ROOTS`; the
+   * datasets folder itself always is one). Any other path leading out of the datasets folder is refused.
+   */
+  readonly datasetRoots?: readonly string[];
   /**
    * Where a key is written: `file:line:col` (the full path of the file) for a path that exists in
    * `config/default.yaml` (`'default'`) or `config/models.yaml` (`'models'`), else the file name (or
@@ -272,6 +277,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     cwd,
     env.ZHUJIU_DATASETS_CACHE ?? join('data', 'datasets-cache'),
   );
+  const datasetRoots = (env.ZHUJIU_DATASETS_ROOTS ?? '')
+    .split(delimiter)
+    .filter((p) => p.trim() !== '')
+    .map((p) => resolve(cwd, p.trim()));
   const problems: string[] = [];
   const attempt = <T>(fn: () => T, fallback: T): T => {
     try {
@@ -355,6 +364,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     dataDir,
     datasetsDir,
     datasetsCacheDir,
+    datasetRoots,
     apiKeyFor,
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),

@@ -207,6 +207,11 @@ export const appConfigSchema = z.strictObject({
         .default(4 * 3600),
       /** pg-boss: how often expired jobs are looked for, s. */
       maintenance_seconds: z.number().int().min(1).max(3600).default(60),
+      /**
+       * Longest prompt built from one dataset item, characters (all its messages): a longer one is that item's
+       * failure `prompt_too_long`, never sent (eval/runner).
+       */
+      max_prompt_chars: z.number().int().min(1).default(100_000),
       /** Least time between two edits of a progress message in chat, s. */
       progress_edit_seconds: z.number().min(1).max(600).default(5),
       /**
@@ -310,6 +315,11 @@ const openAiModel = z.strictObject({
   max_retries: z.number().int().min(0).max(10).default(2),
   /** The longest `Retry-After` we wait out, in ms; a server asking for longer fails the request as rate-limited. */
   max_retry_after_ms: z.number().int().min(0).default(60_000),
+  /**
+   * Reasoning in replies (src/llm/reply.ts): `auto` separates it from the answer and stores it; `strip`
+   * separates it and drops it; `keep` reads no `<think>` tags (the text is the answer as sent).
+   */
+  reasoning: z.enum(['auto', 'strip', 'keep']).default('auto'),
   /** Answers `/ask` live in the arena. */
   arena: z.boolean().default(false),
   /**
@@ -450,6 +460,11 @@ export const envSchema = z.object({
   ZHUJIU_DATASETS_DIR: optionalSecret,
   /** Where datasets given by URL are cached after their checksum is verified (default ./data/datasets-cache). */
   ZHUJIU_DATASETS_CACHE: optionalSecret,
+  /**
+   * More folders dataset files may really lie in (absolute paths, separated by `:`; `;` on Windows): a file of the
+   * datasets folder that is a symlink into one of them is read (eval/datasets/source).
+   */
+  ZHUJIU_DATASETS_ROOTS: optionalSecret,
   ZHUJIU_VOTER_SECRET: optionalSecret.pipe(
     z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
   ),

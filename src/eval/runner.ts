@@ -56,6 +56,9 @@ export interface RunJudge {
   readonly maxAttempts?: number;
 }
 
+/** Default of {@link RunnerDeps.maxPromptChars} (config `eval.max_prompt_chars`). */
+export const DEFAULT_MAX_PROMPT_CHARS = 100_000;
+
 /** What the runner needs. */
 export interface RunnerDeps {
   readonly db: Kysely<Database>;
@@ -70,6 +73,12 @@ export interface RunnerDeps {
   ): Promise<readonly PreparedDataset[]>;
   /** Lease of a claimed item, ms (default 60,000); renewed every third of it while the worker lives. */
   readonly leaseMs?: number;
+  /**
+   * Longest prompt built from a dataset item, in characters (UTF-16 code units) over all its messages
+   * (`eval.max_prompt_chars`, default {@link DEFAULT_MAX_PROMPT_CHARS}): a longer one is that item's failure
+   * `prompt_too_long` and is not sent.
+   */
+  readonly maxPromptChars?: number;
   /** The judge of scoring datasets; absent: a run with scoring datasets fails at start (naming `judge.model`). */
   readonly judge?: RunJudge;
 }
@@ -386,8 +395,20 @@ export async function executeRun(
       return;
     }
     const { ds, item } = entry;
+    const messages = ds.messages(item);
+    const chars = messages.reduce((n, m) => n + m.content.length, 0);
+    const maxChars = deps.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
+    if (chars > maxChars) {
+      record(itemId, {
+        kind: 'failed',
+        code: 'prompt_too_long',
+        message: `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${maxChars}); not sent`,
+        latencyMs: 0,
+      });
+      return;
+    }
     const res = await c.complete({
-      messages: ds.messages(item),
+      messages,
       templateVersion: ds.templateVersion,
       itemId,
       signal: stop.signal,

@@ -48,7 +48,7 @@ import type { PreparedDataset } from './types.ts';
 /** The part of the configuration the service reads. */
 export type EvalConfig = Pick<
   LoadedConfig,
-  'models' | 'suites' | 'datasetsDir' | 'datasetsCacheDir' | 'apiKeyFor'
+  'models' | 'suites' | 'datasetsDir' | 'datasetsCacheDir' | 'datasetRoots' | 'apiKeyFor'
 >;
 
 /** Options of {@link EvalService}. */
@@ -60,6 +60,8 @@ export interface EvalServiceOptions {
   readonly queue?: JobQueue;
   /** Item lease, ms (default 60,000); also the staleness after which a run is re-sent. */
   readonly leaseMs?: number;
+  /** Longest prompt sent for a dataset item, characters (`eval.max_prompt_chars`; eval/runner). */
+  readonly maxPromptChars?: number;
   /** Overrides for tests and benches. */
   readonly openModel?: (name: string) => Promise<OpenedClient>;
   readonly prepareSuite?: (name: string) => Promise<readonly PreparedDataset[]>;
@@ -249,6 +251,7 @@ export class EvalService {
     const loc = {
       datasetsDir: this.#o.config.datasetsDir,
       cacheDir: this.#o.config.datasetsCacheDir,
+      roots: this.#o.config.datasetRoots ?? [],
     };
     const out: PreparedDataset[] = [];
     for (const entry of suite.datasets) {
@@ -275,6 +278,7 @@ export class EvalService {
     const loc = {
       datasetsDir: this.#o.config.datasetsDir,
       cacheDir: this.#o.config.datasetsCacheDir,
+      roots: this.#o.config.datasetRoots ?? [],
     };
     const missing: string[] = [];
     const stored = new Map<string, StoredItem[]>();
@@ -355,6 +359,7 @@ export class EvalService {
       openModel: (n) => this.openModel(n),
       prepareSuite: (n, o) => this.prepareSuite(n, o),
       leaseMs: this.leaseMs,
+      ...(this.#o.maxPromptChars !== undefined ? { maxPromptChars: this.#o.maxPromptChars } : {}),
       ...(judge ? { judge } : {}),
     };
   }

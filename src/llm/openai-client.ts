@@ -29,6 +29,8 @@ import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
 import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
+import { redactSecrets } from './redact.ts';
+import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
 import type { ResponseCache } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
@@ -47,6 +49,8 @@ export interface OpenAiClientOptions {
   readonly apiKeyEnv?: string | undefined;
   /** The breaker of refused credentials (default: open after 3 consecutive 401/403, probe after 60 s). */
   readonly authBreaker?: AuthBreakerOptions;
+  /** How reasoning in replies is treated (llm/reply; default `auto`). */
+  readonly reasoning?: ReasoningMode;
   /** Default sampling parameters (a request's `params` override them key by key). */
   readonly params?: Readonly<Record<string, unknown>>;
   /** Per-attempt timeout, ms (default 60,000). */
@@ -93,7 +97,6 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.#maxRetryAfterMs = o.maxRetryAfterMs ?? 60_000;
     this.#log = o.logger.child({ component: 'llm', model: o.name });
     const log = this.#log;
-    const cap = this.#maxRetryAfterMs;
     this.#sdk = new OpenAI({
       baseURL: o.baseUrl,
       apiKey: o.apiKey ?? 'no-key',
@@ -101,23 +104,88 @@ export class OpenAiCompatibleClient implements LlmClient {
       maxRetries: o.maxRetries ?? 2,
       logLevel: 'warn',
       logger: {
-        error: (msg: string) => log.error(msg),
-        warn: (msg: string) => log.warn(msg),
-        info: (msg: string) => log.debug(msg),
-        debug: (msg: string) => log.trace(msg),
+        error: (msg: string) => log.error(this.#redact(msg)),
+        warn: (msg: string) => log.warn(this.#redact(msg)),
+        info: (msg: string) => log.debug(this.#redact(msg)),
+        debug: (msg: string) => log.trace(this.#redact(msg)),
       },
-      fetch: async (url, init) => {
-        const res = await fetch(url, init);
-        if (res.ok) return res;
-        const wait = retryAfterMs(res.headers);
-        log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
-        if (wait === undefined || wait <= cap) return res;
-        // Longer than we are willing to wait: tell the SDK not to retry (it would sleep, unabortably, that long).
-        const headers = new Headers(res.headers);
-        headers.set('x-should-retry', 'false');
-        headers.set('x-zhujiu-retry-after-capped', String(Math.round(wait)));
-        return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
-      },
+      fetch: (url, init) => this.#fetch(url, init),
+    });
+  }
+
+  /** Endpoint text without the model's key or anything like a bearer token (llm/redact). */
+  #redact(text: string): string {
+    return redactSecrets(text, [this.#o.apiKey]);
+  }
+
+  /**
+   * One HTTP attempt, as the SDK's `fetch`. The SDK's own timeout stops when the headers arrive
+   * (`client.js` fetchWithTimeout clears it before the body is read); here the whole body is read within the
+   * same `timeout_ms` of the attempt's start, else the attempt is aborted and fails as a timeout, which the SDK
+   * retries like any timeout. With the body in hand:
+   * - a 200 whose body is not JSON becomes a 502 marked `x-zhujiu-bad-response`, so the SDK retries it like a
+   *   5xx and the final failure is named `bad_response`;
+   * - an error asking to wait longer than `max_retry_after_ms` is marked `x-should-retry: false`: the SDK
+   *   would sleep, unabortably, that long.
+   */
+  async #fetch(url: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+    const ms = this.#o.timeoutMs ?? 60_000;
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort();
+    }, ms);
+    const outer = init?.signal;
+    const onAbort = () => attempt.abort();
+    if (outer?.aborted) attempt.abort();
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    let res: Response;
+    let bytes: ArrayBuffer;
+    try {
+      res = await fetch(url, { ...init, signal: attempt.signal });
+      bytes = await res.arrayBuffer();
+    } catch (err) {
+      // The SDK names an error matching /timed out/ a timeout (and retries it); an abort of the caller's own
+      // signal stays an abort.
+      if (timedOut && !outer?.aborted)
+        throw new Error(`request timed out: no complete answer within ${ms} ms`, { cause: err });
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    }
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    if (res.ok) {
+      const text = new TextDecoder().decode(bytes);
+      try {
+        JSON.parse(text);
+      } catch {
+        headers.set('x-zhujiu-bad-response', '1');
+        headers.set('content-type', 'text/plain');
+        const start = this.#redact(text.slice(0, 80)).replace(/\s+/gu, ' ');
+        this.#log.info({ status: res.status }, 'endpoint answered with a body that is not JSON');
+        return new Response(`HTTP ${res.status} body is not JSON: "${start}"`, {
+          status: 502,
+          headers,
+        });
+      }
+      return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
+    }
+    const wait = retryAfterMs(res.headers);
+    this.#log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
+    if (wait !== undefined && wait > this.#maxRetryAfterMs) {
+      // Longer than we are willing to wait: tell the SDK not to retry.
+      headers.set('x-should-retry', 'false');
+      headers.set('x-zhujiu-retry-after-capped', String(Math.round(wait)));
+    }
+    const nullBody = [101, 204, 205, 304].includes(res.status);
+    return new Response(nullBody ? null : bytes, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
     });
   }
 
@@ -135,6 +203,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       messages: request.messages,
       templateVersion: request.templateVersion,
       jsonSchema: request.jsonSchema,
+      reasoning: this.#o.reasoning,
     });
   }
 
@@ -142,9 +211,31 @@ export class OpenAiCompatibleClient implements LlmClient {
     const hash = this.hashOf(request);
     const hit = await this.#o.cache.lookup(hash);
     if (hit) {
+      // Answers stored before reasoning was separated may still hold their `<think>` blocks: read them the same way.
+      const split =
+        (this.#o.reasoning ?? 'auto') === 'keep'
+          ? { ok: true as const, answer: hit.output, reasoning: [] }
+          : splitReasoningText(hit.output);
+      if (!split.ok)
+        return {
+          ok: false,
+          code: 'reasoning_unclosed',
+          message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
+          latencyMs: 0,
+        };
+      if (split.answer === '')
+        return {
+          ok: false,
+          code: 'empty_reply',
+          message: 'the stored answer holds reasoning but no answer',
+          latencyMs: 0,
+        };
       return {
         ok: true,
-        text: hit.output,
+        text: split.answer,
+        ...(split.reasoning.length > 0 && this.#o.reasoning !== 'strip'
+          ? { reasoning: split.reasoning.join('\n\n') }
+          : {}),
         cached: true,
         responseId: hit.id,
         latencyMs: hit.latencyMs ?? 0,
@@ -156,11 +247,13 @@ export class OpenAiCompatibleClient implements LlmClient {
     // next request starts while this answer is written (the cache groups concurrent saves into one insert).
     const answer = await this.#limit(() => this.#call(request));
     if (!answer.ok) return answer;
-    const { text, latencyMs, usage } = answer;
+    const { text, latencyMs, usage, reasoning, reasoningTokens } = answer;
     const responseId = await this.#o.cache.save({
       requestHash: hash,
       itemId: request.itemId ?? null,
       output: text,
+      reasoning,
+      reasoningTokens,
       latencyMs,
       promptTokens: usage?.prompt_tokens,
       completionTokens: usage?.completion_tokens,
@@ -175,6 +268,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       cached: false,
       responseId,
       latencyMs,
+      ...(reasoning !== undefined ? { reasoning } : {}),
+      ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
       ...(usage
         ? { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens }
         : {}),
@@ -182,10 +277,15 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   /** One call to the endpoint: a non-empty answer with its latency and usage, or a failure. */
-  async #call(
-    request: CompletionRequest,
-  ): Promise<
-    | { ok: true; text: string; latencyMs: number; usage: OpenAI.CompletionUsage | undefined }
+  async #call(request: CompletionRequest): Promise<
+    | {
+        ok: true;
+        text: string;
+        reasoning?: string;
+        reasoningTokens?: number;
+        latencyMs: number;
+        usage: OpenAI.CompletionUsage | undefined;
+      }
     | Extract<CompletionResult, { ok: false }>
   > {
     const t0 = performance.now();
@@ -229,7 +329,8 @@ export class OpenAiCompatibleClient implements LlmClient {
     try {
       completion = await this.#sdk.chat.completions.create(body, { signal: own.signal });
     } catch (err) {
-      const failure = this.#failure(err, elapsed());
+      const raw = this.#failure(err, elapsed());
+      const failure = { ...raw, message: this.#redact(raw.message) };
       if (failure.code === 'auth_refused')
         this.#breaker.refused({ status: failure.status ?? 0, message: failure.message });
       else this.#breaker.inconclusive();
@@ -244,20 +345,23 @@ export class OpenAiCompatibleClient implements LlmClient {
     }
     this.#breaker.accepted();
     const latencyMs = elapsed();
-    const choice = completion.choices?.[0];
-    const text = choice?.message?.content ?? '';
-    if (text.trim() === '') {
-      const refusal = choice?.message?.refusal;
-      return refusal
-        ? { ok: false, code: 'refused', message: `the model refused: ${refusal}`, latencyMs }
-        : {
-            ok: false,
-            code: 'empty_reply',
-            message: `empty reply (finish_reason ${choice?.finish_reason ?? 'none'})`,
-            latencyMs,
-          };
+    // The SDK hands back the parsed body as the server sent it, whatever its shape: llm/reply reads it.
+    const reply = readReply(completion, this.#o.reasoning ?? 'auto');
+    if (!reply.ok) {
+      const message = this.#redact(reply.message);
+      this.#log.warn({ code: reply.code, latencyMs }, `reply not usable: ${message}`);
+      return { ok: false, code: reply.code, message, latencyMs };
     }
-    return { ok: true, text, latencyMs, usage: completion.usage };
+    const usage = (completion as { usage?: unknown }).usage;
+    return {
+      ok: true,
+      text: reply.answer,
+      ...(reply.reasoning !== undefined ? { reasoning: reply.reasoning } : {}),
+      ...(reply.reasoningTokens !== undefined ? { reasoningTokens: reply.reasoningTokens } : {}),
+      latencyMs,
+      usage:
+        typeof usage === 'object' && usage !== null ? (usage as OpenAI.CompletionUsage) : undefined,
+    };
   }
 
   /** The endpoint as failure messages name it: the base URL's host (`api.openai.com`, `127.0.0.1:8000`). */
@@ -266,6 +370,15 @@ export class OpenAiCompatibleClient implements LlmClient {
       return new URL(this.#o.baseUrl).host || this.#o.baseUrl;
     } catch {
       return this.#o.baseUrl;
+    }
+  }
+
+  /** The path of the base URL (`/v1`), or '' when it does not parse. */
+  #basePath(): string {
+    try {
+      return new URL(this.#o.baseUrl).pathname;
+    } catch {
+      return '';
     }
   }
 
@@ -318,7 +431,22 @@ export class OpenAiCompatibleClient implements LlmClient {
           latencyMs,
         };
       }
-      const detail = err.message.slice(0, 300);
+      const detail = this.#redact(err.message).slice(0, 300);
+      if (err.headers?.get('x-zhujiu-bad-response'))
+        return {
+          ok: false,
+          code: 'bad_response',
+          message: `${host} answered with a body that is not JSON ${this.#attempts()} (${detail.replace(/^502 /u, '')}); check that base_url of model ${this.name} in config/models.yaml points at an OpenAI-compatible API`,
+          latencyMs,
+        };
+      if (status === 404 && !/\/v\d+\/?$/u.test(this.#basePath()))
+        return {
+          ok: false,
+          code: 'http_error',
+          status,
+          message: `HTTP 404 from ${host}: base_url ${this.#o.baseUrl} of model ${this.name} does not end in /v1; add it (e.g. ${this.#o.baseUrl.replace(/\/+$/u, '')}/v1) in config/models.yaml (${detail})`,
+          latencyMs,
+        };
       return {
         ok: false,
         code: status === 429 ? 'rate_limited' : 'http_error',
@@ -333,7 +461,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     return {
       ok: false,
       code: 'network',
-      message: `request to ${host} failed: ${(err as Error)?.message ?? String(err)}`,
+      message: `request to ${host} failed: ${this.#redact((err as Error)?.message ?? String(err))}`,
       latencyMs,
     };
   }

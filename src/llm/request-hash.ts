@@ -20,6 +20,11 @@ export interface RequestIdentity {
   readonly messages: readonly ChatMessage[];
   readonly templateVersion: string;
   readonly jsonSchema?: JsonSchemaFormat | undefined;
+  /**
+   * The model's reasoning mode (llm/reply): the stored answer is the text after it applied. Part of the key only
+   * when not `auto`, so answers stored before the mode existed (all read as `auto`) keep their key.
+   */
+  readonly reasoning?: 'auto' | 'strip' | 'keep' | undefined;
 }
 
 /** Bump when the meaning of the key changes (old cached answers then stop matching). */
@@ -39,6 +44,7 @@ export function requestHash(id: RequestIdentity): string {
     messages: id.messages.map((m) => ({ role: m.role, content: m.content })),
     template_version: id.templateVersion,
     json_schema: id.jsonSchema ?? null,
+    ...(id.reasoning !== undefined && id.reasoning !== 'auto' ? { reasoning: id.reasoning } : {}),
   });
   return createHash('sha256')
     .update(canonical ?? '')

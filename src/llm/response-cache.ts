@@ -24,6 +24,9 @@ export interface ResponseCache {
     readonly requestHash: string;
     readonly itemId: number | null;
     readonly output: string;
+    /** The model's reasoning apart from the answer (llm/reply), if any. */
+    readonly reasoning?: string | undefined;
+    readonly reasoningTokens?: number | undefined;
     readonly latencyMs: number;
     readonly promptTokens?: number | undefined;
     readonly completionTokens?: number | undefined;

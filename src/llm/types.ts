@@ -41,6 +41,12 @@ export type CompletionFailureCode =
   | 'auth_refused'
   | 'empty_reply'
   | 'refused'
+  /** The model called a tool instead of answering (llm/reply). */
+  | 'tool_call'
+  /** A reply we cannot read: a body that is not JSON (retried like a 5xx), or a shape llm/reply does not know. */
+  | 'bad_response'
+  /** The reply ended inside `<think>` (the token budget ran out while reasoning): never scored (llm/reply). */
+  | 'reasoning_unclosed'
   | 'no_recorded_answer'
   | 'aborted'
   | 'network';
@@ -49,7 +55,12 @@ export type CompletionFailureCode =
 export type CompletionResult =
   | {
       readonly ok: true;
+      /** The answer alone: the model's reasoning is never part of it (llm/reply). */
       readonly text: string;
+      /** The model's reasoning, apart from the answer (stored with the response, never posted). */
+      readonly reasoning?: string;
+      /** Tokens spent reasoning, when the endpoint says (`completion_tokens_details.reasoning_tokens`). */
+      readonly reasoningTokens?: number;
       /** True when answered from the response cache with no call. */
       readonly cached: boolean;
       /** The stored `responses` row, when the answer is stored. */

@@ -148,6 +148,9 @@ export interface CacheSpec {
   readonly itemId: number | null;
   readonly requestHash: string;
   readonly output: string;
+  /** The model's reasoning, apart from `output` (migration 0009). */
+  readonly reasoning?: string | undefined;
+  readonly reasoningTokens?: number | undefined;
   readonly latencyMs: number;
   readonly promptTokens?: number | undefined;
   readonly completionTokens?: number | undefined;
@@ -185,6 +188,8 @@ export async function saveCachedResponses(
           item_id: spec.itemId,
           request_hash: spec.requestHash,
           output: spec.output,
+          reasoning: spec.reasoning ?? null,
+          reasoning_tokens: spec.reasoningTokens ?? null,
           latency_ms: Math.max(0, Math.round(spec.latencyMs)),
           prompt_tokens: spec.promptTokens ?? null,
           completion_tokens: spec.completionTokens ?? null,

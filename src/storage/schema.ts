@@ -53,6 +53,10 @@ export interface ResponsesTable {
   item_id: number | null;
   request_hash: string;
   output: string;
+  /** The model's reasoning, kept apart from the answer `output` (llm/reply; migration 0009). */
+  reasoning: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Tokens spent reasoning, when the endpoint said (`completion_tokens_details.reasoning_tokens`). */
+  reasoning_tokens: ColumnType<number | null, number | null | undefined, number | null>;
   latency_ms: number | null;
   prompt_tokens: number | null;
   completion_tokens: number | null;

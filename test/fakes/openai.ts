@@ -18,7 +18,11 @@
  * - `POST /v1/chat/completions` is answered by `answer(call)`, which returns (or resolves to) either a string (a
  *   200 reply with that content) or a {@link FakeReply}: `status` (429, 500...), `headers` (e.g.
  *   `{ 'retry-after': '1' }`), `content`, `usage` (token counts), `delayMs` (wait before answering), `body` (a raw
- *   JSON body that replaces the generated one), `finishReason`.
+ *   JSON body that replaces the generated one), `finishReason`, `message` (fields merged into the generated
+ *   `message`: `reasoning_content`, `content` as an array of parts, `refusal`, `tool_calls`...), `raw` (a body
+ *   sent verbatim as `application/json`, e.g. text that is not JSON), `stall` (send the headers and the first
+ *   bytes of the body, then nothing more until the client goes away), `echoAuthorization` (an error whose
+ *   message repeats the request's `Authorization` header, as some proxies do).
  * - `FakeCall` carries the parsed JSON body, the messages, the model, the `authorization` header, `n` (the 0-based
  *   index of this call overall) and `attempt` (how many earlier calls had the same body: 0 for the first, 1 for the
  *   SDK's first retry of it...), so "500 on the first try, then succeed" is `call.attempt === 0 ? { status: 500 } : 'A'`.
@@ -26,6 +30,7 @@
  *   messages / 4 rounded up, completion = characters of the answer / 4 rounded up, unless given).
  * - Errors are answered with OpenAI's error shape `{ error: { message, type, code } }`. Any other route is a 404.
  * - `GET /v1/models` lists `fake-model`.
+ * - Option `requireKey`: every request whose `Authorization` is not `Bearer <requireKey>` is answered 401.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,6 +60,16 @@ export interface FakeReply {
   readonly finishReason?: string;
   /** Raw JSON body replacing the generated one. */
   readonly body?: unknown;
+  /** Fields merged into the generated 200 reply's `message`. */
+  readonly message?: Readonly<Record<string, unknown>>;
+  /** `usage.completion_tokens_details.reasoning_tokens` of the generated reply. */
+  readonly reasoningTokens?: number;
+  /** A body sent verbatim (content type `application/json`), whatever it holds. */
+  readonly raw?: string;
+  /** Send the headers and the start of the body, then stall (the socket stays open until the client leaves). */
+  readonly stall?: boolean;
+  /** With an error `status`: the error message repeats the request's `Authorization` header. */
+  readonly echoAuthorization?: boolean;
 }
 
 /** What the answer function returns. */
@@ -64,6 +79,8 @@ export type FakeAnswer = (call: FakeCall) => string | FakeReply | Promise<string
 export interface FakeOpenAiOptions {
   readonly answer?: FakeAnswer;
   readonly delayMs?: number;
+  /** Refuse (401) every request not carrying this key. */
+  readonly requireKey?: string;
 }
 
 /** A running fake. */
@@ -124,6 +141,15 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     });
     try {
       const url = req.url ?? '';
+      if (
+        options.requireKey !== undefined &&
+        req.headers.authorization !== `Bearer ${options.requireKey}`
+      ) {
+        sendJson(res, 401, {
+          error: { message: 'Incorrect API key provided', type: 'invalid_request_error' },
+        });
+        return;
+      }
       if (req.method === 'GET' && url.startsWith('/v1/models')) {
         sendJson(res, 200, {
           object: 'list',
@@ -167,6 +193,21 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         const delay = reply.delayMs ?? options.delayMs ?? 0;
         if (delay > 0) await sleep(delay);
         const status = reply.status ?? 200;
+        if (reply.stall) {
+          res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+          res.write('{"id":"chatcmpl-stall","choices":[');
+          await new Promise<void>((r) => res.on('close', () => r()));
+          return;
+        }
+        if (reply.raw !== undefined) {
+          res.writeHead(status, {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(reply.raw),
+            ...reply.headers,
+          });
+          res.end(reply.raw);
+          return;
+        }
         if (reply.body !== undefined) {
           sendJson(res, status, reply.body, reply.headers);
           return;
@@ -177,7 +218,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             status,
             {
               error: {
-                message: reply.content ?? `scripted ${status}`,
+                message: reply.echoAuthorization
+                  ? `${reply.content ?? `scripted ${status}`} (request had Authorization: ${call.authorization ?? ''})`
+                  : (reply.content ?? `scripted ${status}`),
                 type: status === 429 ? 'rate_limit_exceeded' : 'server_error',
                 code: null,
               },
@@ -203,12 +246,18 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             choices: [
               {
                 index: 0,
-                message: { role: 'assistant', content, refusal: null },
+                message: { role: 'assistant', content, refusal: null, ...reply.message },
                 finish_reason: reply.finishReason ?? 'stop',
                 logprobs: null,
               },
             ],
-            usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+            usage: {
+              ...usage,
+              total_tokens: usage.prompt_tokens + usage.completion_tokens,
+              ...(reply.reasoningTokens !== undefined
+                ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } }
+                : {}),
+            },
           },
           reply.headers,
         );

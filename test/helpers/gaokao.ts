@@ -1,7 +1,7 @@
 /**
  * GAOKAO-Bench test data: the GPT-4-0314 objective result folder and a datasets folder holding every question.
  */
-import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sharedData } from './shared-data.ts';
@@ -18,14 +18,15 @@ export function fullGaokaoDatasetsDir(): string {
   const q = join(root, 'gaokao_bench', 'Objective_Questions');
   mkdirSync(q, { recursive: true });
   mkdirSync(join(root, 'gaokao_bench', 'prompts'));
-  symlinkSync(
+  // Copies, not symlinks: a dataset file is read only from inside the datasets folder (eval/datasets/source).
+  copyFileSync(
     sharedData('datasets', 'gaokao_bench', 'prompts', 'Obj_Prompt.json'),
     join(root, 'gaokao_bench', 'prompts', 'Obj_Prompt.json'),
   );
   for (const f of readdirSync(sharedData(...GAOKAO_GPT4_RESULTS)).filter((x) =>
     x.endsWith('.json'),
   )) {
-    symlinkSync(sharedData(...GAOKAO_GPT4_RESULTS, f), join(q, f.replace(/^gpt-4-0314_/, '')));
+    copyFileSync(sharedData(...GAOKAO_GPT4_RESULTS, f), join(q, f.replace(/^gpt-4-0314_/, '')));
   }
   return root;
 }

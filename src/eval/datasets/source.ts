@@ -2,12 +2,14 @@
  * @module eval/datasets/source
  * Reads the files of a dataset: a path relative to the datasets folder, or a URL with the SHA-256 of its bytes,
  * downloaded once (with `fetch`), verified and cached under the cache folder by checksum. A download whose bytes
- * do not match is refused and nothing is cached.
+ * do not match is refused and nothing is cached. Every path read stays inside its folder (datasets or cache):
+ * one that resolves outside it (`../..`, an absolute path elsewhere, a symlink leading out) is refused before
+ * anything is read ({@link insideFolder}).
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
 import { cannotRead } from '../../core/utf8.ts';
@@ -19,6 +21,11 @@ export interface DatasetLocation {
   readonly datasetsDir: string;
   /** Folder for verified downloads (`ZHUJIU_DATASETS_CACHE`). */
   readonly cacheDir: string;
+  /**
+   * More folders where the real file behind a symlink of the datasets folder may lie (`ZHUJIU_DATASETS_ROOTS`);
+   * the path as written must still be inside the datasets folder.
+   */
+  readonly roots?: readonly string[];
   /** Timeout of one download, ms (default 120 000). */
   readonly downloadTimeoutMs?: number;
 }
@@ -34,12 +41,55 @@ export function describeFile(spec: DatasetFileSpec): string {
   return typeof spec === 'string' ? spec : spec.url;
 }
 
+/** Whether `path` is `root` or below it (both absolute, normalised). */
+function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The real path of `p` (symlinks followed), or `p` itself when it does not exist. */
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * `spec` resolved against `folder`, checked to stay inside it: lexically (no `..` out of it, no absolute path
+ * elsewhere) and after following symlinks (of the file and of every folder above it, when they exist), whose
+ * target must lie inside the folder or one of `roots` (`ZHUJIU_DATASETS_ROOTS`).
+ * @param what names the folder in the message (`datasets folder`, `datasets cache`).
+ * @throws AppError `dataset_invalid` naming the path and the folder; nothing is read.
+ */
+export function insideFolder(
+  spec: string,
+  folder: string,
+  what = 'datasets folder',
+  roots: readonly string[] = [],
+): string {
+  const root = resolve(folder);
+  const path = resolve(root, spec);
+  const target = real(path);
+  if (!isWithin(root, path) || ![root, ...roots].some((r) => isWithin(real(resolve(r)), target)))
+    throw new AppError(
+      'dataset_invalid',
+      `dataset path "${spec}" is outside the ${what} ${root}${isWithin(root, path) ? ' (a symlink leads out of it; name its target folder in ZHUJIU_DATASETS_ROOTS to allow it)' : ''}; put the file inside that folder and give its path relative to it (ZHUJIU_DATASETS_DIR sets the folder)`,
+    );
+  return path;
+}
+
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 async function download(url: string, expected: string, loc: DatasetLocation): Promise<string> {
-  const cached = join(loc.cacheDir, `${expected}-${basename(new URL(url).pathname) || 'data'}`);
+  const cached = insideFolder(
+    join(loc.cacheDir, `${expected}-${basename(new URL(url).pathname) || 'data'}`),
+    loc.cacheDir,
+    'datasets cache',
+  );
   if (existsSync(cached)) {
     const bytes = await readFile(cached);
     if (sha256(bytes) === expected) return cached;
@@ -75,22 +125,29 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
   return cached;
 }
 
-/** The local path of a file spec given as a path (relative ones resolved against the datasets folder); undefined for a URL. */
+/**
+ * The local path of a file spec given as a path (resolved against the datasets folder); undefined for a URL.
+ * @throws AppError `dataset_invalid` when the path leads outside the datasets folder ({@link insideFolder}).
+ */
 export function localFileOf(spec: DatasetFileSpec, loc: DatasetLocation): string | undefined {
   if (typeof spec !== 'string') return undefined;
-  return isAbsolute(spec) ? spec : resolve(loc.datasetsDir, spec);
+  return insideFolder(spec, loc.datasetsDir, 'datasets folder', loc.roots);
 }
 
-/** The local path of a file spec (downloading and verifying a URL first). */
+/**
+ * The local path of a file spec (downloading and verifying a URL first).
+ * @throws AppError `dataset_invalid` when the path leads outside the datasets folder ({@link insideFolder}).
+ */
 export async function localPath(spec: DatasetFileSpec, loc: DatasetLocation): Promise<string> {
-  if (typeof spec === 'string') return isAbsolute(spec) ? spec : resolve(loc.datasetsDir, spec);
+  if (typeof spec === 'string')
+    return insideFolder(spec, loc.datasetsDir, 'datasets folder', loc.roots);
   return download(spec.url, spec.sha256, loc);
 }
 
 /**
  * Reads and decodes one dataset file.
- * @throws AppError `dataset_invalid` when the file is missing (naming the datasets folder and how to set it),
- *   not UTF-8, or a download fails or does not match its checksum.
+ * @throws AppError `dataset_invalid` when the path leads outside the datasets folder, the file is missing (naming
+ *   the datasets folder and how to set it), not UTF-8, or a download fails or does not match its checksum.
  */
 export async function readDatasetFile(
   spec: DatasetFileSpec,

@@ -82,7 +82,11 @@ export async function judgeSuite(
     judge = (await openLlmClient(cfg, { db, logger: deps.logger, apiKeyFor: config.apiKeyFor }))
       .client;
   }
-  const loc = { datasetsDir: config.datasetsDir, cacheDir: config.datasetsCacheDir };
+  const loc = {
+    datasetsDir: config.datasetsDir,
+    cacheDir: config.datasetsCacheDir,
+    roots: config.datasetRoots ?? [],
+  };
   const out: DatasetJudgeResult[] = [];
   for (const entry of entries) {
     if (o.signal?.aborted) break;

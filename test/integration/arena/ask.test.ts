@@ -186,6 +186,24 @@ describe.each(backends())('/ask through the terminal (%s)', (backend) => {
     expect(models.calls.filter((c) => c.model !== 'judge')).toHaveLength(4);
   });
 
+  it("posts a reasoning model's answer alone: its reasoning is neither posted nor held against it by the guard", async () => {
+    await start(askConfig(), LIVE, FIRST);
+    models.setAnswer((m) =>
+      m === 'judge'
+        ? judge
+        : m === 'model-red'
+          ? `<think>我是通义千问，先想想潮汐……</think>${ANSWER[m]}`
+          : (ANSWER[m] as string),
+    );
+    await shell.say('/ask 潮汐是怎么形成的？');
+    const b = await getBattle(db.db, 1);
+    expect(new Set([b?.leftModel, b?.rightModel])).toEqual(new Set(['model-red', 'model-green']));
+    const sections = battleMessages()[0]?.content.sections ?? [];
+    expect([sections[1]?.body, sections[2]?.body]).toContain(ANSWER['model-red']);
+    expect(term.text()).not.toContain('通义千问');
+    expect(term.text()).not.toContain('think>');
+  });
+
   it('refuses identity questions with an explanation, in both languages, without asking a model', async () => {
     await start(askConfig());
     for (const q of [

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/index.ts';
 import { startService } from '../../../src/cli/serve.ts';
+import { startFakeOpenAi } from '../../fakes/openai.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -24,6 +25,8 @@ const VARS = [
   'SLACK_SIGNING_SECRET',
   'DISCORD_TOKEN',
   'QWEN_API_KEY',
+  'GOOD_KEY',
+  'BAD_KEY',
   'LOG_LEVEL',
 ];
 const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
@@ -160,6 +163,60 @@ describe('config check = the start-up validation', () => {
     const skipped = await check('--no-connect');
     expect(skipped.code, skipped.err).toBe(0);
     expect(skipped.out).toContain('database: Postgres (DATABASE_URL), connection not checked');
+  });
+
+  it('asks each endpoint GET /models once and names a wrong base URL or key; --no-endpoints skips it', async () => {
+    const fake = await startFakeOpenAi({ requireKey: 'right-key-0123' });
+    try {
+      const base = fake.baseUrl;
+      const yaml = (models: string[][]) =>
+        `models:\n${models
+          .map(
+            ([name, url, env]) =>
+              `  - name: ${name}\n    provider: openai\n    base_url: ${url}\n    model: fake-model\n    api_key_env: ${env}\n`,
+          )
+          .join('')}`;
+      setup(
+        {
+          'models.yaml': yaml([
+            ['good', base, 'GOOD_KEY'],
+            ['same', base, 'GOOD_KEY'],
+          ]),
+        },
+        { GOOD_KEY: 'right-key-0123' },
+      );
+      const ok = await check();
+      expect(ok.code, ok.err).toBe(0);
+      expect(ok.out).toContain(
+        `endpoint: model good: 127.0.0.1:${fake.port} answers, 1 models listed`,
+      );
+      // `same` shares the endpoint and key of `good`: asked once.
+      expect(ok.out).not.toContain('model same');
+      setup(
+        {
+          'models.yaml': yaml([
+            ['nov1', base.replace(/\/v1$/u, ''), 'GOOD_KEY'],
+            ['badkey', base, 'BAD_KEY'],
+          ]),
+        },
+        { GOOD_KEY: 'right-key-0123', BAD_KEY: 'wrong-key-0123' },
+      );
+      const bad = await check();
+      expect(bad.code).toBe(1);
+      expect(bad.err).toContain('error [llm_failed]: 2 endpoints failed the connection check');
+      expect(bad.err).toContain(
+        `model nov1: HTTP 404 from 127.0.0.1:${fake.port}: base_url http://127.0.0.1:${fake.port} does not end in /v1; add it`,
+      );
+      expect(bad.err).toContain(
+        `model badkey: 127.0.0.1:${fake.port} refused the API key (HTTP 401); check BAD_KEY`,
+      );
+      expect(bad.err).not.toContain('wrong-key-0123');
+      const skipped = await check('--no-endpoints');
+      expect(skipped.code, skipped.err).toBe(0);
+      expect(skipped.out).not.toContain('endpoint:');
+    } finally {
+      await fake.close();
+    }
   });
 
   it('the shipped config passes', async () => {

@@ -42,6 +42,9 @@ function scripted(c: FakeCall) {
       : '{"reason":"B","winner":"B"}';
   }
   if (answer.includes('BROKEN')) return { status: 500, content: 'upstream exploded' };
+  // A reasoning judge: draft verdicts inside <think>, the verdict after it.
+  if (answer.includes('THINKER'))
+    return '<think>Rating: [[3]]? No, maybe [[5]].</think>The answer is fine. Rating: [[7]]';
   const m = /score=(\d+)/.exec(answer);
   return m ? `The answer is fine. Rating: [[${m[1]}]]` : 'I cannot judge this.';
 }
@@ -73,7 +76,7 @@ describe.each(backends())('live judge against the fake endpoint on %s', (backend
     items = await ensureItems(
       d.db,
       ds,
-      ['q1', 'q2', 'q3', 'q4', 'p1', 'p2'].map((k) => ({
+      ['q1', 'q2', 'q3', 'q4', 'p1', 'p2', 'r1'].map((k) => ({
         key: k,
         prompt: `question ${k}`,
         reference: 'ref',
@@ -90,6 +93,22 @@ describe.each(backends())('live judge against the fake endpoint on %s', (backend
     question: `question ${key}`,
     reference: 'ref',
     answer,
+  });
+
+  it("a reasoning judge's verdict is read from its answer, not from the drafts in its reasoning", async () => {
+    const thinkerCand = (await ensureModels(d.db, ['think-cand'], 'openai')).get(
+      'think-cand',
+    ) as number;
+    const r = await judgeAnswers({
+      db: d.db,
+      judge,
+      rubric: loadRubric(CONFIG, 'ten_point'),
+      modelId: thinkerCand,
+      targets: [target('r1', 'THINKER')],
+    });
+    expect({ judged: r.judged, failed: r.failed }).toEqual({ judged: 1, failed: 0 });
+    const rows = await listJudgeScores(d.db, { modelId: thinkerCand });
+    expect(rows.filter((x) => x.itemKey === 'r1').map((x) => x.rawScore)).toEqual([7]);
   });
 
   it('an SV-flagged answer scores 0 adjusted and counts in the SV rate', async () => {

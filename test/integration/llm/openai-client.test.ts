@@ -252,4 +252,42 @@ describe.each(backends())('OpenAI-compatible client on %s', (backend) => {
       code: 'no_recorded_answer',
     });
   });
+
+  it('recorded client: an imported reasoning answer is scored on its answer; an unclosed one is a failure', async () => {
+    const ds = await ensureDataset(d.db, {
+      name: 'rec-think',
+      ability: 'knowledge',
+      method: 'metrics',
+    });
+    const ids = await ensureItems(d.db, ds, [
+      { key: 'a', prompt: 'A?' },
+      { key: 'b', prompt: 'B?' },
+    ]);
+    await insertResponses(d.db, [
+      {
+        modelId: otherModelId,
+        itemId: ids.get('a') as number,
+        requestHash: 'recorded',
+        output: '<think>答案：A？</think>答案：C',
+        source: 'import',
+      },
+      {
+        modelId: otherModelId,
+        itemId: ids.get('b') as number,
+        requestHash: 'recorded',
+        output: '<think>答案：A？',
+        source: 'import',
+      },
+    ]);
+    const rec = new RecordedClient({ name: 'rec', cache: dbResponseCache(d.db, otherModelId) });
+    expect(await rec.complete({ ...ask('A?'), itemId: ids.get('a') as number })).toMatchObject({
+      ok: true,
+      text: '答案：C',
+      reasoning: '答案：A？',
+    });
+    expect(await rec.complete({ ...ask('B?'), itemId: ids.get('b') as number })).toMatchObject({
+      ok: false,
+      code: 'reasoning_unclosed',
+    });
+  });
 });

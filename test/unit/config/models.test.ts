@@ -38,6 +38,7 @@ describe('models.yaml', () => {
       max_concurrency: 4,
       max_retries: 2,
       max_retry_after_ms: 60_000,
+      reasoning: 'auto',
       arena: false,
       arena_weight: 1,
     });
