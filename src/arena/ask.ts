@@ -1,6 +1,6 @@
 /**
  * @module arena/ask
- * The live arena (`/ask <prompt> [ability]`, issue 12): a person's own question, answered now by two anonymous
+ * The live arena (`/ask <prompt> [ability]`): a person's own question, answered now by two anonymous
  * live models, posted as a battle in the same form as recorded battles, voted on with the same reactions. Talks to
  * models only through {@link LlmClient}, to chat only through {@link ChatPlatform}, to the database only through
  * storage/.

@@ -6,7 +6,7 @@
  *
  * Decisions:
  * - Posting order is create pending → post → markPosted → addReactions. markPosted comes before the reactions
- *   (the brief lists it after) so that a person who reacts in the second or so while the bot adds its three
+ *   (rather than after them) so that a person who reacts in the second or so while the bot adds its three
  *   reactions is counted; if adding the bot's reactions fails the battle stays open (people can still react with
  *   the emoji named in the footer) and the failure is logged. A failed post voids the pending battle.
  * - Every reaction on a battle message is logged as a vote event, including those on closed battles

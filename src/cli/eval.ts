@@ -68,7 +68,7 @@ export async function runEvalCancel(
 
 /**
  * The progress bar's line: `run #N [████░░] 3/20 items | 0 failed | 12s left`; until the datasets are loaded the
- * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0 (review #27).
+ * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0.
  */
 export async function progressFormat(
   runId: number,
@@ -89,7 +89,7 @@ interface Redrawable {
 }
 
 /**
- * Keeps logs from overwriting the progress bar (review #27): while a bar is shown, a log line first clears the
+ * Keeps logs from overwriting the progress bar: while a bar is shown, a log line first clears the
  * bar's line and the bar is drawn again after it; the per-request failure warnings ("request failed: …", one per
  * item) are counted instead of printed, since the summary names each cause once with its items. With LOG_LEVEL
  * set or logs going to a file, every line is written as usual.

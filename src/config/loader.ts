@@ -62,7 +62,7 @@ export interface LoadOptions {
   readonly cwd?: string;
 }
 
-/** A config file as messages name it: its full path (review #19: a relative `default.yaml:15:17` hid which folder). */
+/** A config file as messages name it: its full path (a relative `default.yaml:15:17` would hide which folder). */
 function display(file: string, cwd: string): string {
   return resolve(cwd, file);
 }

@@ -94,7 +94,7 @@ export const appConfigSchema = z.strictObject({
             .default([]),
         })
         .prefault({}),
-      /** `/ask` (live battles, issue 12). */
+      /** `/ask` (live battles, README "The live arena"). */
       ask: z
         .strictObject({
           /** Longest prompt accepted, in characters. */
@@ -158,7 +158,7 @@ export const appConfigSchema = z.strictObject({
         .prefault({}),
     })
     .prefault({}),
-  /** Scoring Evaluation (issue 10): the judge of `/eval` runs on suites with `method: scoring` datasets. */
+  /** Scoring Evaluation (docs/scoring.md §3): the judge of `/eval` runs on suites with `method: scoring` datasets. */
   judge: z
     .strictObject({
       /** The model (config/models.yaml) that judges scoring datasets during `/eval`; null: such runs are refused. */

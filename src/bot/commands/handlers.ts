@@ -146,7 +146,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     },
     models: async (ctx) => {
       // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
-      // Others (an endpoint evaluated only, with no answers yet) are named apart (review #6).
+      // Others (an endpoint evaluated only, with no answers yet) are named apart.
       const live = new Set(deps.ask?.modelNames ?? []);
       const all = await modelResponseCounts(deps.db);
       const rows = all.filter((r) => r.items > 0 || live.has(r.name));

@@ -117,7 +117,7 @@ export interface ShellBattleInfo {
 const minuteUtc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
- * Why a battle takes no vote, in words (review #21: "not open for voting" said no why): voided by whom, when and
+ * Why a battle takes no vote, in words: voided by whom, when and
  * why; closed when; or undefined when it is open or its state says nothing more.
  */
 export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefined {
