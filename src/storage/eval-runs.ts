@@ -341,6 +341,28 @@ export async function releaseAllClaims(db: Conn): Promise<number> {
   return Number(r.numUpdatedRows);
 }
 
+/**
+ * Takes back every evaluation run left active on a database this process has just opened alone (the embedded
+ * PGlite folder, which storage/data-dir-lock.ts locks to one live process): whoever held a claim or beat a heartbeat
+ * there is a process that is gone, so, in one transaction, every item claim goes back to pending and every active
+ * run reads as nobody's at once (heartbeat cleared, a start time set when it had none, as {@link abandonRun}
+ * does): the same `zhujiu eval` resumes it, and a worker's sweep re-sends it, without waiting for a lease. Must run
+ * before this process executes any run (storage/db.ts callers: once, right after opening and migrating).
+ * @returns the ids of the runs taken back (ascending) and how many item claims were given back.
+ */
+export async function takeBackLeftRuns(
+  db: Kysely<Database>,
+): Promise<{ readonly runs: number[]; readonly claims: number }> {
+  return db.transaction().execute(async (trx) => {
+    const claims = await releaseAllClaims(trx);
+    const r = await sql<{ id: number }>`
+      UPDATE eval_runs SET heartbeat_at = NULL, started_at = coalesce(started_at, now())
+       WHERE status IN ('queued', 'running')
+      RETURNING id`.execute(trx);
+    return { runs: r.rows.map((x) => Number(x.id)).sort((a, b) => a - b), claims };
+  });
+}
+
 /** Extends the leases of `owner`'s claims on a run and beats the run's heartbeat. */
 export async function renewLeases(
   db: Conn,
