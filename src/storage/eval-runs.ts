@@ -244,6 +244,18 @@ export async function claimSummary(db: Conn, runId: number): Promise<boolean> {
 }
 
 /**
+ * Gives back the summary mark {@link claimSummary} set, after the summary could not be posted (the chat platform
+ * refused it), so that the next report (this process or another) posts it instead of no one ever doing so.
+ */
+export async function unclaimSummary(db: Conn, runId: number): Promise<void> {
+  await db
+    .updateTable('eval_runs')
+    .set({ summary_posted_at: null })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
  * Moves a queued or running run to `running` (first start) and stores the config snapshot when it has none yet.
  * @returns false when the run is not active any more (finished or cancelled).
  */
