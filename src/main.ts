@@ -269,6 +269,8 @@ export async function startHttpFor(
 export interface HttpBoard {
   readonly latest: () => Promise<Snapshot | undefined>;
   readonly now: () => Date;
+  readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
+  readonly startFirstBuild?: () => Promise<boolean>;
 }
 
 /** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */

@@ -192,41 +192,10 @@ function aggregatePass(
       if (k > 0) methods[me * M + m] = s / k;
     }
   }
-  const normalized = (reuse?.normalized ?? new Float64Array(NM * M)).fill(Number.NaN);
+  const normalized = reuse?.normalized ?? new Float64Array(NM * M);
   const unnormalized: boolean[] = reuse?.unnormalized ?? [];
-  unnormalized.length = 0;
-  for (let me = 0; me < NM; me++) {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    let k = 0;
-    for (let m = 0; m < M; m++) {
-      const x = methods[me * M + m]!;
-      if (Number.isNaN(x)) continue;
-      k++;
-      if (x < lo) lo = x;
-      if (x > hi) hi = x;
-    }
-    // Min–max is undefined with fewer than two models or max = min: the method mean is shown instead (§5.3).
-    const ok = k >= 2 && hi > lo;
-    unnormalized.push(k > 0 && !ok);
-    for (let m = 0; m < M; m++) {
-      const x = methods[me * M + m]!;
-      if (Number.isNaN(x)) continue;
-      normalized[me * M + m] = ok ? ((x - lo) / (hi - lo)) * 10 : x;
-    }
-  }
-  const final = (reuse?.final ?? new Float64Array(M)).fill(Number.NaN);
-  for (let m = 0; m < M; m++) {
-    let s = 0;
-    let k = 0;
-    for (let me = 0; me < NM; me++) {
-      const x = normalized[me * M + m]!;
-      if (Number.isNaN(x)) continue;
-      s += x;
-      k++;
-    }
-    if (k > 0) final[m] = s / k;
-  }
+  const final = reuse?.final ?? new Float64Array(M);
+  normaliseAndFinal(M, methods, null, normalized, final, unnormalized);
   const abilities = new Float64Array(full ? NA * M : 0).fill(Number.NaN);
   const overall = new Float64Array(full ? M : 0).fill(Number.NaN);
   if (full) {
@@ -256,6 +225,60 @@ function aggregatePass(
     }
   }
   return { sum, cnt, cells, methods, normalized, abilities, overall, final, unnormalized };
+}
+
+/**
+ * Min–max normalisation of the method scores and the final scores (docs/scoring.md §5.4), written into
+ * `normalized` ([method·M + m]), `final` ([m]) and `unnormalized` (per method: present but not normalisable).
+ * A method marked in `exclude` (its spread is within its uncertainty, docs §5 "Spread within uncertainty") gets no
+ * normalised score and enters no final.
+ */
+function normaliseAndFinal(
+  M: number,
+  methods: Float64Array,
+  exclude: readonly boolean[] | null,
+  normalized: Float64Array,
+  final: Float64Array,
+  unnormalized: boolean[],
+): void {
+  normalized.fill(Number.NaN);
+  unnormalized.length = 0;
+  for (let me = 0; me < NM; me++) {
+    if (exclude?.[me]) {
+      unnormalized.push(false);
+      continue;
+    }
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    let k = 0;
+    for (let m = 0; m < M; m++) {
+      const x = methods[me * M + m]!;
+      if (Number.isNaN(x)) continue;
+      k++;
+      if (x < lo) lo = x;
+      if (x > hi) hi = x;
+    }
+    // Min–max is undefined with fewer than two models or max = min: the method mean is shown instead (§5.3).
+    const ok = k >= 2 && hi > lo;
+    unnormalized.push(k > 0 && !ok);
+    for (let m = 0; m < M; m++) {
+      const x = methods[me * M + m]!;
+      if (Number.isNaN(x)) continue;
+      normalized[me * M + m] = ok ? ((x - lo) / (hi - lo)) * 10 : x;
+    }
+  }
+  final.fill(Number.NaN);
+  for (let m = 0; m < M; m++) {
+    let s = 0;
+    let k = 0;
+    for (let me = 0; me < NM; me++) {
+      const x = normalized[me * M + m]!;
+      if (Number.isNaN(x)) continue;
+      s += x;
+      k++;
+    }
+    if (k > 0) final[m] = s / k;
+  }
 }
 
 /**
@@ -372,7 +395,9 @@ function byMethodAbility<T>(
  * @param rng seeded randomness for the paired bootstrap (`createRng(aggregation.seed)`).
  * @param opts `minVotes` (docs §4), `rounds` (0 = no interval), interval quantiles (default 2.5 % / 97.5 %).
  * @returns rows ranked by final score (only rows with every method the board has; the others follow, unranked,
- *   by final); every score on the ten-point scale; empty cells null.
+ *   by final); every score on the ten-point scale; empty cells null. With bootstrap rounds, a method whose best
+ *   and worst models are not separated (docs §5 "Spread within uncertainty") is listed in `withinUncertainty`: it
+ *   gets no normalised score, enters no final and is not required for a rank.
  * @throws RangeError for negative or non-integer rounds, or a dataset whose score array has the wrong length or
  *   a score outside [0, 10].
  *
@@ -462,28 +487,9 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   );
   const point = aggregatePass(M, dense, pointDs, comp.score, true);
 
-  // Ranking (docs §5): only rows whose final combines every method the board has are ranked, by final score (ties
-  // share a rank); a row missing a method has a final made of other methods (a mean where a method cannot be
-  // normalised), not comparable with theirs: it follows them unranked, by final. Then the paired bootstrap.
-  const boardMethods = BOARD_METHODS.map((_, i) =>
-    models.some((_, m) => !Number.isNaN(point.methods[i * M + m]!)),
-  );
-  const ranked = (m: number): boolean =>
-    !Number.isNaN(point.final[m]!) &&
-    BOARD_METHODS.every((_, i) => !boardMethods[i] || !Number.isNaN(point.methods[i * M + m]!));
-  const tier = (m: number): number => (ranked(m) ? 0 : Number.isNaN(point.final[m]!) ? 2 : 1);
-  const order = models
-    .map((_, m) => m)
-    .sort((x, y) => {
-      const tx = tier(x);
-      const ty = tier(y);
-      if (tx !== ty) return tx - ty;
-      const fx = point.final[x]!;
-      const fy = point.final[y]!;
-      if (tx < 2 && fx !== fy) return fy - fx;
-      return models[x]!.localeCompare(models[y]!);
-    });
-  const finals = new Float64Array(rounds * M);
+  // The paired bootstrap: every round's method scores are kept (rounds × methods × models), the finals are
+  // computed from them once it is known which methods enter the finals.
+  const roundMethods = new Float64Array(rounds * NM * M);
   if (rounds > 0) {
     const ds = dense.map(() => new Float64Array(M));
     const cs = BOARD_ABILITIES.map(() => new Float64Array(M));
@@ -528,9 +534,76 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       }
       resampleComparative(comp, round, cs);
       pass = aggregatePass(M, dense, ds, cs, false, pass);
-      finals.set(pass.final, r * M);
+      roundMethods.set(pass.methods, r * NM * M);
     }
   }
+
+  // Spread within uncertainty (docs §5): a method whose best and worst models (by point method score) are not
+  // separated (at least 2.5 % of the rounds put the worst at or above the best, the test of adjacent rows) carries
+  // no ranking information; min–max would stretch that noise to 0–10. It gets no normalised score and enters no
+  // final. Without bootstrap rounds there is no uncertainty to compare with, and nothing is excluded.
+  const within = BOARD_METHODS.map((_, me) => {
+    if (rounds === 0) return false;
+    let best = -1;
+    let worst = -1;
+    for (let m = 0; m < M; m++) {
+      const x = point.methods[me * M + m]!;
+      if (Number.isNaN(x)) continue;
+      if (best < 0 || x > point.methods[me * M + best]!) best = m;
+      if (worst < 0 || x < point.methods[me * M + worst]!) worst = m;
+    }
+    if (best < 0 || !(point.methods[me * M + best]! > point.methods[me * M + worst]!)) return false;
+    let wrongSide = 0;
+    let k = 0;
+    for (let r = 0; r < rounds; r++) {
+      const a = roundMethods[(r * NM + me) * M + best]!;
+      const b = roundMethods[(r * NM + me) * M + worst]!;
+      if (Number.isNaN(a) || Number.isNaN(b)) continue;
+      k++;
+      if (a - b <= 0) wrongSide++;
+    }
+    return k > 0 && wrongSide / k >= 1 - qHi;
+  });
+  if (within.some((x) => x))
+    normaliseAndFinal(M, point.methods, within, point.normalized, point.final, point.unnormalized);
+  const finals = new Float64Array(rounds * M);
+  {
+    const normScratch = new Float64Array(NM * M);
+    const unScratch: boolean[] = [];
+    for (let r = 0; r < rounds; r++) {
+      normaliseAndFinal(
+        M,
+        roundMethods.subarray(r * NM * M, (r + 1) * NM * M),
+        within,
+        normScratch,
+        finals.subarray(r * M, (r + 1) * M),
+        unScratch,
+      );
+    }
+  }
+
+  // Ranking (docs §5): only rows whose final combines every method the board has are ranked, by final score (ties
+  // share a rank); a row missing a method has a final made of other methods (a mean where a method cannot be
+  // normalised), not comparable with theirs: it follows them unranked, by final. A method within its uncertainty
+  // is in no final, so it does not count here.
+  const boardMethods = BOARD_METHODS.map(
+    (_, i) => !within[i] && models.some((_, m) => !Number.isNaN(point.methods[i * M + m]!)),
+  );
+  const ranked = (m: number): boolean =>
+    !Number.isNaN(point.final[m]!) &&
+    BOARD_METHODS.every((_, i) => !boardMethods[i] || !Number.isNaN(point.methods[i * M + m]!));
+  const tier = (m: number): number => (ranked(m) ? 0 : Number.isNaN(point.final[m]!) ? 2 : 1);
+  const order = models
+    .map((_, m) => m)
+    .sort((x, y) => {
+      const tx = tier(x);
+      const ty = tier(y);
+      if (tx !== ty) return tx - ty;
+      const fx = point.final[x]!;
+      const fy = point.final[y]!;
+      if (tx < 2 && fx !== fy) return fy - fx;
+      return models[x]!.localeCompare(models[y]!);
+    });
 
   const lo = new Float64Array(M).fill(Number.NaN);
   const hi = new Float64Array(M).fill(Number.NaN);
@@ -641,6 +714,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   return {
     rows,
     unnormalized: BOARD_METHODS.filter((_, i) => point.unnormalized[i]),
+    withinUncertainty: BOARD_METHODS.filter((_, i) => within[i]),
     datasets: entries,
     arena,
     headToHead,

@@ -167,6 +167,12 @@ export interface Board {
   readonly rows: readonly BoardRow[];
   /** Methods whose min–max normalisation was undefined (fewer than two models, or max = min): shown as means. */
   readonly unnormalized: readonly BoardMethod[];
+  /**
+   * Methods whose spread is within their own uncertainty (docs/scoring.md §5 "Spread within uncertainty": the best
+   * and worst models by method score are not separated by the paired bootstrap): no normalised score, in no
+   * final, not required for a rank. Absent in boards stored before this field existed (read as none).
+   */
+  readonly withinUncertainty?: readonly BoardMethod[];
   readonly datasets: readonly DatasetEntry[];
   /** Per ability: every model with arena votes in it. */
   readonly arena: Readonly<Record<BoardAbility, readonly ArenaAbilityEntry[]>>;
@@ -174,4 +180,9 @@ export interface Board {
   /** Bootstrap rounds run. */
   readonly rounds: number;
   readonly minVotes: number;
+  /**
+   * The one judge whose grades make the Scoring method (set by the board service, docs/scoring.md §3); null when
+   * none was chosen; absent on boards stored before boards named their judge.
+   */
+  readonly scoringJudge?: string | null;
 }

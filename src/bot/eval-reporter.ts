@@ -14,7 +14,15 @@ import type { Kysely } from 'kysely';
 import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { failureLine, formatDuration, type RunSummary, runSummary } from '../eval/summary.ts';
+import {
+  endedText,
+  failureLine,
+  failureRateProblem,
+  formatDuration,
+  itemsCell,
+  type RunSummary,
+  runSummary,
+} from '../eval/summary.ts';
 import {
   claimSummary,
   type RunRow,
@@ -46,15 +54,23 @@ export function progressContent(run: RunRow, now: Date): MessageContent {
   };
 }
 
-/** The summary message of a finished run. */
-export function summaryContent(s: RunSummary): MessageContent {
+/**
+ * The summary message of a finished run: "finished" when every item was scored, "finished with N judge failures"
+ * (and/or answer failures) otherwise, and a warning when the failure rate is above `maxFailureRate`
+ * (config `eval.max_failure_rate`).
+ */
+export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageContent {
   const r = s.run;
   const ended =
     r.status === 'succeeded'
-      ? 'finished'
+      ? endedText(s).replace(/^succeeded$/, 'finished')
       : r.status === 'cancelled'
         ? 'was cancelled'
         : `failed${r.error ? `: ${r.error}` : ''}`;
+  const tooMany =
+    r.status === 'succeeded' && maxFailureRate !== undefined
+      ? failureRateProblem(s, maxFailureRate)
+      : undefined;
   const reasons = s.failureReasons.map(failureLine).join('; ');
   return {
     text: `Evaluation run #${r.id} ${ended}: ${r.model} on ${r.suite}`,
@@ -66,13 +82,14 @@ export function summaryContent(s: RunSummary): MessageContent {
         d.dataset,
         d.ability,
         d.score === null ? '—' : d.score.toFixed(2),
-        d.judged ?? String(d.n),
+        itemsCell(d),
         String(d.failures),
       ]),
     },
     footer:
       `Tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}.` +
-      (reasons ? ` Failures: ${reasons}.` : ''),
+      (reasons ? ` Failures: ${reasons}.` : '') +
+      (tooMany ? ` Warning: ${tooMany}; its scores leave those items out.` : ''),
   };
 }
 
@@ -84,6 +101,8 @@ export interface EvalReporterOptions {
   readonly clock: Clock;
   /** Least time between two edits of one message, ms (also the loop interval). */
   readonly editEveryMs: number;
+  /** Config `eval.max_failure_rate`: a summary above it says so. */
+  readonly maxFailureRate?: number;
 }
 
 /** Keeps the progress messages of runs up to date. */
@@ -168,7 +187,7 @@ export class EvalReporter {
     if (finished && (await claimSummary(this.#o.db, run.id))) {
       try {
         const s = await runSummary(this.#o.db, run.id, now);
-        if (s) await p.post(channelId, summaryContent(s));
+        if (s) await p.post(channelId, summaryContent(s, this.#o.maxFailureRate));
       } catch (err) {
         // Not posted: the mark is given back, so the next tick (here or in another process) posts the summary.
         await unclaimSummary(this.#o.db, run.id).catch((e: unknown) =>

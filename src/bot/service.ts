@@ -147,6 +147,7 @@ export class BotService {
         clock: o.clock,
         logger: this.#logger,
         includeSources: o.config.ratings.include_sources,
+        judge: o.config.judge.model,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
@@ -181,11 +182,17 @@ export class BotService {
         logger: this.#logger,
         clock: this.#o.clock,
         editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
+        maxFailureRate: this.#o.config.eval.max_failure_rate,
       });
     }
     const reporter = this.#evalReporter;
-    // The first board check comes one refresh interval after start; `/leaderboard` builds one on demand before.
+    // A board built before this start may miss what came in since (votes, runs): check (and rebuild, off the
+    // event loop) now rather than one refresh interval later; the loop's checks follow every interval.
     this.#lastBoardCheck = this.#o.clock.now().getTime();
+    if (this.#o.config.leaderboard.refresh_seconds > 0)
+      await this.leaderboard.startFirstBuild().catch((err: unknown) => {
+        this.#log.error({ err }, 'checking the board inputs failed');
+      });
     const onCommand = createCommandHandler({
       ...(this.#o.evals ? { evals: this.#o.evals } : {}),
       ...(reporter ? { onEvalStarted: () => void reporter.tick() } : {}),

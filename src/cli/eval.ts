@@ -132,16 +132,24 @@ export class BarLogGate {
 /**
  * Runs `zhujiu eval`.
  * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
- * the run failed, was cancelled, or every item failed (the last line on stderr says which), else 0. An unexpected
- * error leaves the run to resume and is rethrown (runCli prints it and exits 1).
+ * the run failed, was cancelled, every item failed, or more than `eval.max_failure_rate` of its items ended unscored
+ * (answer and judge failures alike; the last line on stderr says which), else 0. The first line of the summary says
+ * "succeeded" only when every item was scored, else "finished with N judge failures" (and/or answer failures). An
+ * unexpected error leaves the run to resume and is rethrown (runCli prints it and exits 1).
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
   const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const { runSummary, summaryJson, formatDuration, failureLine } = await import(
-    '../eval/summary.ts'
-  );
+  const {
+    runSummary,
+    summaryJson,
+    formatDuration,
+    failureLine,
+    itemsCell,
+    endedText,
+    failureRateProblem,
+  } = await import('../eval/summary.ts');
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
@@ -246,6 +254,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     // (exit 1), said on the last line (stderr) after the summary.
     const scored = s.datasets.reduce((a, d) => a + d.n, 0);
     const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
+    const tooMany = failureRateProblem(s, rt.config.app.eval.max_failure_rate);
     const verdict =
       s.run.status === 'failed'
         ? `error: run #${runId} failed${s.run.error ? `: ${s.run.error.split('\n')[0]}` : ''}`
@@ -253,7 +262,9 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
           ? `error: run #${runId} was cancelled before it finished`
           : scored === 0 && failedItems > 0
             ? `error: run #${runId}: every item failed (${failedItems} of ${failedItems}), nothing was scored; see the failures above`
-            : undefined;
+            : tooMany !== undefined
+              ? `error: run #${runId}: ${tooMany}; its scores leave those items out (see the failures above)`
+              : undefined;
     const finish = () => {
       if (verdict === undefined) return;
       io.err(verdict);
@@ -264,14 +275,14 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
       finish();
       return;
     }
-    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${s.run.status}`);
+    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${endedText(s)}`);
     const rows = s.datasets.map((d) => [
       d.dataset,
       d.ability,
       d.metric,
       d.profile,
       d.score === null ? '—' : d.score.toFixed(2),
-      d.judged ?? String(d.n),
+      itemsCell(d),
       `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
       String(d.failures),
     ]);

@@ -152,6 +152,6 @@ export async function runImportBattles(
   );
   if (!r) return;
   io.out(
-    `imported ${r.added} battles (${r.added} votes) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    `imported ${r.added} battle${r.added === 1 ? '' : 's'} (${r.added} vote${r.added === 1 ? '' : 's'}) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
   );
 }

@@ -38,6 +38,7 @@ import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo, takeRequestedExit } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
+import type { JudgeExportFlags } from './judge-export.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
@@ -274,6 +275,19 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       await runJudgeRun(io, o);
     });
   judge
+    .command('export')
+    .description(
+      'a judge\'s own single-answer grades as the labels `judge agree` reads: one {"item": "<model> <dataset>/<key>", "label": <points>} per graded item',
+    )
+    .requiredOption('--judge <name>', 'the judge whose grades are exported')
+    .option('--model <name>', "only this judged model's grades")
+    .option('--dataset <name>', 'only this dataset')
+    .option('--out <file>', 'write to FILE (atomically) instead of standard output')
+    .action(async (o: JudgeExportFlags) => {
+      const { runJudgeExport } = await import('./judge-export.ts');
+      await runJudgeExport(io, o);
+    });
+  judge
     .command('report')
     .description(
       "a model's judge scores: win rate against each baseline (AlpacaEval's definitions) and per-dataset judged scores",
@@ -367,6 +381,14 @@ export function buildProgram(io: CliIo = defaultIo): Command {
       'print the view as JSON instead of a table: {"models":[…]} for the board, {"model","sv_rate","record","opponents","datasets"} for a model card, {"ability","models"} / {"method","models"} for one ability / method',
     )
     .option('--png <file>', 'also write the chart (PNG, always the whole board) to FILE')
+    .option(
+      '--judge <name>',
+      "build the Scoring method from this judge's grades instead of judge.model's (a trial view: not stored, the community's board is unchanged)",
+    )
+    .option(
+      '--all',
+      'also show the models with no score in any method (judges, names known only from votes), left out by default',
+    )
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o);

@@ -3,6 +3,8 @@
  * `zhujiu judge report --model NAME` and
  * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
+import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
+import { systemClock } from '../core/clock.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
@@ -22,7 +24,81 @@ export interface JudgeReportOptions {
 }
 
 /**
- * Runs `zhujiu judge report --model NAME`: pairwise win rates and per-dataset judged scores.
+ * A model's Scoring figures on a board built with one judge (`board_scoring` of `judge report --json`): the
+ * method score and its min–max normalised value (both on the ten-point scale, null when empty) and the Scoring
+ * cell of each ability that has one. `stored` is true for the community's board (judge `judge.model`), false for
+ * a trial board of another judge (built, not stored: `zhujiu leaderboard --judge NAME`).
+ */
+export interface BoardScoringFigures {
+  readonly judge: string | null;
+  readonly stored: boolean;
+  readonly scoring: number | null;
+  readonly normalized: number | null;
+  readonly abilities: Partial<Record<BoardAbility, number>>;
+}
+
+function scoringFigures(board: Board, model: string, stored: boolean): BoardScoringFigures {
+  const r = board.rows.find((x) => x.model === model);
+  const abilities: Partial<Record<BoardAbility, number>> = {};
+  for (const a of BOARD_ABILITIES) {
+    const v = r?.cells.scoring[a];
+    if (v !== null && v !== undefined) abilities[a] = v;
+  }
+  return {
+    judge: board.scoringJudge ?? null,
+    stored,
+    scoring: r?.methods.scoring ?? null,
+    normalized: r?.normalized.scoring ?? null,
+    abilities,
+  };
+}
+
+/**
+ * The board's Scoring figures of `model`: on the community's board (judge `judge.model`, rebuilt when its inputs
+ * changed, as `zhujiu leaderboard` does) and, when `judge` names another judge, on a trial board of that judge's
+ * grades (not stored).
+ */
+async function boardScoring(
+  rt: Awaited<ReturnType<typeof openRuntime>>,
+  model: string,
+  judge: string | undefined,
+): Promise<BoardScoringFigures[]> {
+  const { LeaderboardService } = await import('../leaderboard/service.ts');
+  const svc = new LeaderboardService({
+    db: rt.db.db,
+    clock: systemClock,
+    logger: rt.logger,
+    aggregation: rt.config.app.aggregation,
+    includeSources: rt.config.app.ratings.include_sources,
+    judge: rt.config.app.judge.model,
+    compute: 'inline',
+    inlineChart: false,
+    inputChunkVotes: 0,
+  });
+  try {
+    const community = await svc.refresh();
+    const out = [scoringFigures(community.board, model, true)];
+    if (judge !== undefined && judge !== community.board.scoringJudge) {
+      out.push(scoringFigures((await svc.withJudge(judge)).board, model, false));
+    }
+    return out;
+  } finally {
+    await svc.close();
+  }
+}
+
+function scoringLine(model: string, f: BoardScoringFigures): string {
+  const fig = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+  const where = f.stored
+    ? `board (judge ${f.judge ?? 'none chosen: set judge.model'})`
+    : `board with judge ${f.judge}'s grades (a trial, not stored: \`zhujiu leaderboard --judge ${f.judge}\`)`;
+  const abilities = Object.entries(f.abilities).map(([a, v]) => `${a} ${v.toFixed(2)}`);
+  return `${where}: ${model} scoring ${fig(f.scoring)}, normalised ${fig(f.normalized)}${abilities.length > 0 ? `; ${abilities.join(', ')}` : ''} (ten-point scale)`;
+}
+
+/**
+ * Runs `zhujiu judge report --model NAME`: pairwise win rates, per-dataset judged scores, and the model's Scoring
+ * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
  * @throws AppError `not_found` for an unknown model or baseline.
  */
 export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<void> {
@@ -33,11 +109,13 @@ export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<
       ...(o.baseline !== undefined ? { baseline: o.baseline } : {}),
       ...(o.judge !== undefined ? { judge: o.judge } : {}),
     });
+    const { pairwise, datasets } = d.report;
+    // Only single-answer grades feed the board's Scoring method.
+    const board = datasets.length > 0 ? await boardScoring(rt, o.model, o.judge) : [];
     if (o.json) {
-      io.out(JSON.stringify(d.report));
+      io.out(JSON.stringify({ ...d.report, board_scoring: board }));
       return;
     }
-    const { pairwise, datasets } = d.report;
     if (pairwise.length === 0 && datasets.length === 0) {
       io.out(`no judge scores for ${o.model}${o.judge ? ` by ${o.judge}` : ''}`);
       return;
@@ -60,6 +138,7 @@ export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<
           `SV rate ${pct(row.sv_rate)}, perfect ${pct(s?.perfectRate)}, pass ${pct(s?.passRate)} (ten-point scale)`,
       );
     });
+    for (const f of board) io.out(scoringLine(o.model, f));
   } finally {
     await rt.close();
   }
@@ -145,7 +224,8 @@ export function judgeFailureLines(
 /**
  * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
  * "n of m judged", the failures (retryable by running again) and the unanswered items. Exit status (through
- * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged (the last line says so), else 0.
+ * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged or more than `eval.max_failure_rate`
+ * of the suite's answers are left without a grade (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
  */
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
@@ -195,6 +275,17 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
       io.err(
         `error: every item failed to be judged (${failed} of ${failed}); nothing was judged. Check the judge ${o.judge} ` +
           '(the failures above say why), then run the same command again',
+      );
+      requestExit(1);
+      return;
+    }
+    // Above eval.max_failure_rate of the answers left without a grade: an error for scripts too (as `zhujiu eval`).
+    const total = results.reduce((a, r) => a + r.judged + r.failed, 0); // judged counts the skipped too
+    const max = rt.config.app.eval.max_failure_rate;
+    if (total > 0 && failed / total > max) {
+      io.err(
+        `error: ${failed} of ${total} answers have no grade of ${o.judge} (${((100 * failed) / total).toFixed(1)} %), above ` +
+          `eval.max_failure_rate ${max}; run the same command again to retry only them`,
       );
       requestExit(1);
     }

@@ -5,6 +5,7 @@
  * `--source`). Rebuilds the stored snapshot when its inputs changed (docs/scoring.md §4–5), then prints a table
  * (with the snapshot's age), or the view's JSON with `--json` (the board `{"models":[…]}`, a model card, one
  * ability or one method: README "The board"); `--png FILE` also writes the chart (always the whole board).
+ * `--judge NAME` builds the Scoring method from that judge's grades instead of `judge.model`'s, without storing it.
  */
 import { resolve } from 'node:path';
 import { parseLeaderboardArgs } from '../bot/commands/leaderboard.ts';
@@ -18,6 +19,7 @@ import {
   abilityContent,
   abilityJson,
   boardJson,
+  chartNotes,
   chartRows,
   methodContent,
   methodJson,
@@ -34,6 +36,10 @@ export interface LeaderboardFlags {
   readonly source?: readonly string[];
   readonly json?: boolean;
   readonly png?: string;
+  /** The judge of the Scoring method for this view only (not stored); default config `judge.model`. */
+  readonly judge?: string;
+  /** Also the rows with no score in any method (left out by default). */
+  readonly all?: boolean;
 }
 
 /** The chart is always the whole board; say so when another view was asked for. */
@@ -62,11 +68,23 @@ export async function runLeaderboard(
     logger: rt.logger,
     aggregation: rt.config.app.aggregation,
     includeSources: rt.config.app.ratings.include_sources,
+    judge: rt.config.app.judge.model,
     compute: 'inline',
     inputChunkVotes: 0, // a one-shot command has no event loop to keep free: one query is fastest
   });
   try {
-    const snap = await svc.refresh(o.source ?? []);
+    // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
+    const trial = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
+    const snap = trial
+      ? await svc.withJudge(o.judge as string, o.source ?? [])
+      : await svc.refresh(o.source ?? []);
+    if (trial && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
+      const known = (snap.inputs.judges ?? []).join(', ');
+      throw new AppError(
+        'not_found',
+        `--judge ${o.judge}: no grades of this judge are stored; judges with grades: ${known || '(none)'}. Grade with \`zhujiu judge run --judge ${o.judge}\` first`,
+      );
+    }
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
       // Not a usage mistake but a name the data lacks (exit 1, like `eval --model` naming an unknown model).
       const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
@@ -93,7 +111,10 @@ export async function runLeaderboard(
     if (o.png) {
       const file = resolve(o.png);
       const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
-      const png = await renderBoardPng(chartRows(snap.board), { title });
+      const png = await renderBoardPng(chartRows(snap.board, o.all), {
+        title,
+        notes: chartNotes(snap.board),
+      });
       await writeFileAtomic('--png', file, png);
     }
     if (o.json) {
@@ -111,7 +132,11 @@ export async function runLeaderboard(
       if (o.png) io.err(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
       return;
     }
-    const vo = { now: systemClock.now() };
+    const vo = {
+      now: systemClock.now(),
+      surface: 'cli' as const,
+      ...(o.all ? { all: true } : {}),
+    };
     const content =
       req.view === 'overall'
         ? overallContent(snap, vo)

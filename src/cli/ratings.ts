@@ -165,7 +165,9 @@ const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toF
 
 /** One component's aligned table. */
 function componentTable(rows: ArenaRatings['rows']): string[] {
-  const head = ['rank', 'model', 'rating', '95% CI', 'elo', 'battles', 'avg win'];
+  // The count of a model's votes (one per battle row of a file): "votes", as on the board (JSON: num_battles,
+  // Chatbot Arena's name for the same count).
+  const head = ['rank', 'model', 'rating', '95% CI', 'elo', 'votes', 'avg win'];
   const body = rows.map((row) => [
     String(row.rank),
     row.model,
@@ -237,7 +239,7 @@ function renderTable(
       const where =
         e.component !== null && r.components.length > 1 ? `, component ${e.component}` : '';
       notes.push(
-        `  ${e.model}: ${e.reason.replace('_', ' ')} (${e.numBattles} battles${where}): ${(EXCLUSION_NOTES[e.reason] ?? '').replace(/^not rated: /, '')}`,
+        `  ${e.model}: ${e.reason.replace('_', ' ')} (${e.numBattles} ${e.numBattles === 1 ? 'vote' : 'votes'}${where}): ${(EXCLUSION_NOTES[e.reason] ?? '').replace(/^not rated: /, '')}`,
       );
     }
   }

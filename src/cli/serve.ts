@@ -73,6 +73,7 @@ export async function startService(
       clock,
       logger: rt.logger,
       includeSources: rt.config.app.ratings.include_sources,
+      judge: rt.config.app.judge.model,
       aggregation: {
         ...rt.config.app.aggregation,
         ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
@@ -83,6 +84,8 @@ export async function startService(
     http = await startHttpFor(rt, opts.httpPort, {
       latest: () => leaderboard.latest(),
       now: () => clock.now(),
+      checkStale: (s) => leaderboard.checkStale(s),
+      startFirstBuild: () => leaderboard.startFirstBuild(),
     });
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).

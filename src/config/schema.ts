@@ -209,6 +209,11 @@ export const appConfigSchema = z.strictObject({
       maintenance_seconds: z.number().int().min(1).max(3600).default(60),
       /** Least time between two edits of a progress message in chat, s. */
       progress_edit_seconds: z.number().min(1).max(600).default(5),
+      /**
+       * Highest share (0–1) of a run's items that may end unscored (answer failures and judge failures alike)
+       * for `zhujiu eval` to exit 0; above it the run is reported as an error (exit 1). 0: any failure is one.
+       */
+      max_failure_rate: z.number().min(0).max(1).default(0.1),
     })
     .prefault({}),
   leaderboard: z

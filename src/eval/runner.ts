@@ -122,12 +122,16 @@ function limited(ds: PreparedDataset, limit: number | null): readonly EvalItem[]
   return limit === null ? ds.items : ds.items.slice(0, limit);
 }
 
-/** The config snapshot stored with a run: everything needed to trace and reproduce its figures. */
+/**
+ * The config snapshot stored with a run: everything needed to trace and reproduce its figures; `judge` (the judge
+ * client's model name) is recorded on each scoring dataset, so that every scoring figure names its judge.
+ */
 export function runSnapshot(
   suite: string,
   model: OpenedClient,
   datasets: readonly PreparedDataset[],
   limit: number | null,
+  judge?: string,
 ): Record<string, unknown> {
   return {
     suite,
@@ -141,6 +145,7 @@ export function runSnapshot(
       profile: d.profile,
       template_version: d.templateVersion,
       items: limited(d, limit).length,
+      ...(d.method === 'scoring' && judge !== undefined ? { judge } : {}),
       ...(d.provenance ? { provenance: d.provenance, seed: d.provenance.seed } : {}),
     })),
     versions: {
@@ -192,7 +197,7 @@ export async function executeRun(
     await finishRun(db, runId, 'failed', message);
     return 'finished';
   }
-  const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit);
+  const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit, judge?.name);
   if (!(await startRun(db, runId, snapshot))) return 'inactive';
   try {
     return await executeStarted({

@@ -21,8 +21,12 @@ export interface DatasetSummary {
   readonly earned: number;
   readonly possible: number;
   readonly failures: number;
+  /** Of `failures`, the judge's (the answer was stored, the judge gave no usable grade: codes `judge_*`). */
+  readonly judgeFailures: number;
   /** Scoring datasets (method `scoring`): "n of m judged" (m = judged + failed items); absent otherwise. */
   readonly judged?: string;
+  /** Scoring datasets: the judge whose grades these are (as recorded with the run); absent otherwise. */
+  readonly judge?: string;
 }
 
 /** A run's summary. */
@@ -60,6 +64,7 @@ export async function runSummary(
     method: string;
     metric: string;
     profile: string;
+    judge?: string;
   }[];
   const datasets: DatasetSummary[] = planned.map((d) => {
     const t = totals.get(d.name);
@@ -76,9 +81,11 @@ export async function runSummary(
       earned,
       possible,
       failures: t?.failures ?? 0,
+      judgeFailures: t?.judgeFailures ?? 0,
       ...(d.method === 'scoring'
         ? { judged: `${t?.n ?? 0} of ${(t?.n ?? 0) + (t?.failures ?? 0)} judged` }
         : {}),
+      ...(d.method === 'scoring' && typeof d.judge === 'string' ? { judge: d.judge } : {}),
     };
   });
   const end = run.finishedAt ?? now;
@@ -121,6 +128,7 @@ export function summaryJson(s: RunSummary): {
     possible: number;
     failures: number;
     judged?: string;
+    judge?: string;
   }[];
 } {
   return {
@@ -139,8 +147,60 @@ export function summaryJson(s: RunSummary): {
       possible: d.possible,
       failures: d.failures,
       ...(d.judged !== undefined ? { judged: d.judged } : {}),
+      ...(d.judge !== undefined ? { judge: d.judge } : {}),
     })),
   };
+}
+
+/**
+ * How a run's items ended: `failed` items not scored (any cause, the rate's numerator), of which `judge` are judge
+ * failures and `answer` the others (no answer, an HTTP error, a scorer error); `total` = scored + failed; `rate` =
+ * failed / total, 0–1 (0 for an empty run). This is the rate `eval.max_failure_rate` bounds.
+ */
+export function failureTally(s: RunSummary): {
+  failed: number;
+  judge: number;
+  answer: number;
+  total: number;
+  rate: number;
+} {
+  const failed = s.datasets.reduce((a, d) => a + d.failures, 0);
+  const judge = s.datasets.reduce((a, d) => a + d.judgeFailures, 0);
+  const total = failed + s.datasets.reduce((a, d) => a + d.n, 0);
+  return { failed, judge, answer: failed - judge, total, rate: total === 0 ? 0 : failed / total };
+}
+
+/**
+ * How a run ended, in words: "succeeded" (every item scored), "finished with 28 judge failures", "finished with 3
+ * answer failures and 2 judge failures", "failed", "cancelled". A run with failures is never called "succeeded"
+ * (its stored status is, since its scores count on the board).
+ */
+export function endedText(s: RunSummary): string {
+  if (s.run.status !== 'succeeded') return s.run.status;
+  const t = failureTally(s);
+  if (t.failed === 0) return 'succeeded';
+  const n = (k: number, what: string) => `${k} ${what} ${k === 1 ? 'failure' : 'failures'}`;
+  const parts = [
+    ...(t.answer > 0 ? [n(t.answer, 'answer')] : []),
+    ...(t.judge > 0 ? [n(t.judge, 'judge')] : []),
+  ];
+  return `finished with ${parts.join(' and ')}`;
+}
+
+/**
+ * The line for a run whose failure rate is above `max` (config `eval.max_failure_rate`), or undefined: "28 of 32
+ * items failed (87.5 %), above eval.max_failure_rate 0.1".
+ */
+export function failureRateProblem(s: RunSummary, max: number): string | undefined {
+  const t = failureTally(s);
+  if (t.rate <= max) return undefined;
+  return `${t.failed} of ${t.total} items failed (${(100 * t.rate).toFixed(1)} %), above eval.max_failure_rate ${max}`;
+}
+
+/** The n cell of a dataset line: "3 of 4 judged by judge-x" for scoring datasets, else the scored items. */
+export function itemsCell(d: DatasetSummary): string {
+  if (d.judged === undefined) return String(d.n);
+  return d.judge === undefined ? d.judged : `${d.judged} by ${d.judge}`;
 }
 
 /** "1 h 02 min", "3 min 05 s", "12.3 s". */

@@ -23,6 +23,10 @@ export interface HttpDeps {
     /** The latest snapshot (the community's board). */
     readonly latest: () => Promise<Snapshot | undefined>;
     readonly now: () => Date;
+    /** What a stale snapshot misses (and start its rebuild); see LeaderboardService.checkStale. */
+    readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
+    /** With no snapshot yet: start the first build when there are inputs; true when one started. */
+    readonly startFirstBuild?: () => Promise<boolean>;
   };
 }
 
@@ -46,11 +50,12 @@ export function createHttpApp(deps: HttpDeps): Hono {
   if (board) {
     app.get('/board', async (c) => {
       const s = await board.latest();
-      return c.html(s ? overallPage(s, board.now()) : emptyPage(board.now()));
+      if (!s) return c.html(emptyPage(board.now(), (await board.startFirstBuild?.()) ?? false));
+      return c.html(overallPage(s, board.now(), await board.checkStale?.(s)));
     });
     app.get('/board.json', async (c) => {
       const s = await board.latest();
-      return c.json(s ? boardJson(s.board) : { models: [] });
+      return c.json(s ? boardJson(s.board) : { models: [], scoring_judge: null });
     });
     app.get('/board/chart.png', async (c) => {
       const s = await board.latest();
@@ -64,7 +69,8 @@ export function createHttpApp(deps: HttpDeps): Hono {
       if (!(BOARD_ABILITIES as readonly string[]).includes(a))
         return c.text(`unknown ability "${a}"; use one of ${BOARD_ABILITIES.join(', ')}`, 404);
       const s = await board.latest();
-      return c.html(s ? abilityPage(s, a as BoardAbility, board.now()) : emptyPage(board.now()));
+      if (!s) return c.html(emptyPage(board.now(), (await board.startFirstBuild?.()) ?? false));
+      return c.html(abilityPage(s, a as BoardAbility, board.now()));
     });
     app.get('/board/model/:model', async (c) => {
       const m = c.req.param('model');

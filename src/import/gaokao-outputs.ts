@@ -7,7 +7,7 @@
  * in any file writes nothing; re-running adds nothing.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
@@ -18,6 +18,7 @@ import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
+import { importCommandFor, RECORDED_KIND_WORDS, recordedFileKind } from './formats/file-kind.ts';
 import { type GaokaoFile, gaokaoDatasetName, parseGaokaoFile } from './formats/gaokao.ts';
 import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
@@ -66,11 +67,25 @@ export async function importGaokaoOutputs(
       .map((e) => e.name)
       .sort();
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+      // Name the command that reads this file, by its contents (a result file of the folder: the folder).
+      const kind = recordedFileKind(await readFile(opts.dir, 'utf8').catch(() => ''));
+      const cmd = importCommandFor(kind, opts.dir, dirname(opts.dir))?.replace(
+        '--model NAME',
+        `--model ${opts.model}`,
+      );
+      throw new AppError(
+        'import_invalid',
+        `${opts.dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword)` +
+          (cmd
+            ? `; this file is ${RECORDED_KIND_WORDS[kind]}: \`${cmd}\``
+            : '; for an outputs file use --format alpaca_eval or --format jsonl'),
+        { cause: err },
+      );
+    }
     throw new AppError(
       'import_invalid',
-      (err as NodeJS.ErrnoException).code === 'ENOTDIR'
-        ? `${opts.dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword); for an outputs file use --format alpaca_eval or --format jsonl`
-        : `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
+      `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
       { cause: err },
     );
   }

@@ -6,7 +6,7 @@
  * One transaction: a bad file fails the whole import and writes nothing; re-running changes nothing.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
@@ -16,10 +16,17 @@ import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.
 import { ensureModels } from '../storage/models.ts';
 import { insertResponses } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
+import { folderKindHints } from './folder-hint.ts';
 import {
   type AlpacaAnnotationRow,
   parseAlpacaAnnotations,
 } from './formats/alpaca-eval-annotations.ts';
+import {
+  importCommandFor,
+  RECORDED_KIND_WORDS,
+  type RecordedFileKind,
+  recordedFileKind,
+} from './formats/file-kind.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
 import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
@@ -59,11 +66,52 @@ export interface ImportJudgmentsResult {
   readonly overMax: readonly string[];
 }
 
-/** The file each `--format` reads in a folder, to name the right one when a folder holds the other kind. */
-const FOLDER_EXT = [
-  { format: 'gaokao', ext: '.json', what: 'GAOKAO-Bench judged result files' },
-  { format: 'alpaca_eval', ext: '.jsonl', what: 'AlpacaEval annotations' },
-] as const;
+/**
+ * The line for a folder with no file the `--format` reads: what its recorded files are (by their contents, not
+ * their names) and the command that imports them, e.g. AlpacaEval's `model_outputs.json` → `zhujiu import outputs
+ * FILE --model NAME` (never a `--format` that would fail on them too).
+ */
+async function emptyFolderHint(path: string, ext: string): Promise<string> {
+  const hints = await folderKindHints(path);
+  return hints.length > 0
+    ? `${path}: no *${ext} files of this format in this folder, but ${hints.join('; ')}`
+    : `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`;
+}
+
+/**
+ * Files that are not of the `--format` asked for but of a kind another command imports: one line per kind naming
+ * the command that imports them (instead of one problem per row), e.g. `m/model_outputs.json: this looks like
+ * AlpacaEval model outputs (not judgments), not --format alpaca_eval judgments; import it with …`.
+ */
+class WrongKinds {
+  readonly #format: JudgmentsFormat;
+  readonly #found = new Map<RecordedFileKind, string[]>();
+  constructor(format: JudgmentsFormat) {
+    this.#format = format;
+  }
+  /** True (and noted) when `text` is of another known kind. */
+  check(text: string, file: string): boolean {
+    const kind = recordedFileKind(text);
+    const fits =
+      kind === 'unknown' ||
+      (this.#format === 'gaokao' ? kind === 'gaokao_judged' : kind === 'alpaca_annotations');
+    if (fits) return false;
+    this.#found.set(kind, [...(this.#found.get(kind) ?? []), file]);
+    return true;
+  }
+  /** One line per kind found. */
+  lines(): string[] {
+    return [...this.#found].map(([kind, files]) => {
+      const first = files[0]!;
+      const cmd = importCommandFor(kind, first, dirname(first));
+      const which =
+        files.length === 1
+          ? `${first}: this looks like`
+          : `${files.length} files (${first}, …) look like`;
+      return `${which} ${RECORDED_KIND_WORDS[kind]}, not --format ${this.#format} judgments; import ${files.length === 1 ? 'it' : 'them'} with \`${cmd}\``;
+    });
+  }
+}
 
 async function listFiles(path: string, ext: string): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
@@ -86,19 +134,7 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
       { cause: err },
     );
   }
-  if (files.length === 0) {
-    // A folder of the other format names the right --format (review #17).
-    const other = FOLDER_EXT.find((f) => f.ext !== ext);
-    const otherFiles = other
-      ? (await readdir(path).catch(() => [] as string[])).filter((n) => n.endsWith(other.ext))
-      : [];
-    throw new AppError(
-      'import_invalid',
-      other && otherFiles.length > 0
-        ? `${path}: no *${ext} files in this folder, but ${otherFiles.length} *${other.ext} (${other.what}): use --format ${other.format}`
-        : `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`,
-    );
-  }
+  if (files.length === 0) throw new AppError('import_invalid', await emptyFolderHint(path, ext));
   return files;
 }
 
@@ -125,8 +161,11 @@ async function importGaokao(
   const files = await listFiles(opts.path, '.json');
   const parsed: GaokaoJudgedFile[] = [];
   const errors: string[] = [];
+  const wrong = new WrongKinds(opts.format);
   for (const f of files) {
-    const r = parseGaokaoJudged(await readUtf8File(f, { code: 'import_invalid' }), f);
+    const text = await readUtf8File(f, { code: 'import_invalid' });
+    if (wrong.check(text, f)) continue;
+    const r = parseGaokaoJudged(text, f);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -139,6 +178,7 @@ async function importGaokao(
     }
     parsed.push(r.value);
   }
+  errors.unshift(...wrong.lines());
   if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(parsed.map((p) => p.model))];
   for (const [i, p] of parsed.entries()) {
@@ -242,8 +282,11 @@ async function importAlpaca(
   const rows: AlpacaAnnotationRow[] = [];
   const fileOf = new Map<AlpacaAnnotationRow, string>();
   const errors: string[] = [];
+  const wrong = new WrongKinds(opts.format);
   for (const f of files) {
-    const r = parseAlpacaAnnotations(await readUtf8File(f, { code: 'import_invalid' }), f);
+    const text = await readUtf8File(f, { code: 'import_invalid' });
+    if (wrong.check(text, f)) continue;
+    const r = parseAlpacaAnnotations(text, f);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -269,6 +312,7 @@ async function importAlpaca(
     }
     seen.add(k);
   }
+  errors.unshift(...wrong.lines());
   if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
   const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
   for (const r of rows) {

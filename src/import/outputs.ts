@@ -13,6 +13,7 @@ import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
+import { folderKindHints } from './folder-hint.ts';
 import {
   type OutputsFormat,
   parseRecordedOutputs,
@@ -85,12 +86,16 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   if (nameProblem !== undefined) {
     throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
   }
-  // A folder is a GAOKAO-Bench result folder more often than a mistake: say which flag reads it (review #17).
+  // A folder: say what its files are (by their contents) and the command that reads them, e.g. `--format gaokao`
+  // for a GAOKAO-Bench result folder, the file itself for AlpacaEval's model_outputs.json.
   if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
+    const hints = (await folderKindHints(opts.file)).map((h) =>
+      h.replaceAll('--model NAME', `--model ${opts.model}`),
+    );
     throw new AppError(
       'import_invalid',
-      `${opts.file}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao ` +
-        `(\`zhujiu import outputs ${opts.file} --format gaokao --model ${opts.model}\`), else pass the outputs file itself`,
+      `${opts.file}: a folder, not a file; ` +
+        (hints.length > 0 ? `it holds ${hints.join('; ')}` : 'pass the outputs file itself'),
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });

@@ -2,13 +2,13 @@
  * @module leaderboard/board-worker
  * Worker-thread entry: computes boards and renders charts off the chat event loop.
  * Receives `{ id, kind: 'board', input, seed, opts, title }` (board + its chart) or `{ id, kind: 'chart', rows,
- * title }`; answers `{ id, ok: true, board?, png, ms }` or `{ id, ok: false, error }`.
+ * title, notes }`; answers `{ id, ok: true, board?, png, ms }` or `{ id, ok: false, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import { type BoardInput, type BoardOptions, computeBoard } from '../aggregate/index.ts';
 import { createRng } from '../core/rng.ts';
 import { type ChartRow, renderBoardPng } from './chart.ts';
-import { chartRows } from './views.ts';
+import { chartNotes, chartRows } from './views.ts';
 
 type Job =
   | {
@@ -24,6 +24,7 @@ type Job =
       readonly kind: 'chart';
       readonly rows: ChartRow[];
       readonly title: string;
+      readonly notes?: string[];
     };
 
 parentPort?.on('message', (job: Job) => {
@@ -33,10 +34,13 @@ parentPort?.on('message', (job: Job) => {
       if (job.kind === 'board') {
         const board = computeBoard(job.input, createRng(job.seed), job.opts);
         const ms = performance.now() - t0;
-        const png = await renderBoardPng(chartRows(board), { title: job.title });
+        const png = await renderBoardPng(chartRows(board), {
+          title: job.title,
+          notes: chartNotes(board),
+        });
         parentPort?.postMessage({ id: job.id, ok: true, board, png, ms });
       } else {
-        const png = await renderBoardPng(job.rows, { title: job.title });
+        const png = await renderBoardPng(job.rows, { title: job.title, notes: job.notes ?? [] });
         parentPort?.postMessage({ id: job.id, ok: true, png, ms: performance.now() - t0 });
       }
     } catch (err) {

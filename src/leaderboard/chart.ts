@@ -33,6 +33,11 @@ export interface ChartRow {
   readonly lo: number | null;
   readonly hi: number | null;
   readonly abilities: Readonly<Record<string, number | null>>;
+  /**
+   * Why the row is not ranked (e.g. "no scoring results"); absent or null for a ranked row. An unranked row's bar
+   * is drawn apart, in grey, under the ranked ones, with this reason beside it.
+   */
+  readonly unranked?: string | null;
 }
 
 /** Options of {@link renderBoardChart}. */
@@ -40,72 +45,143 @@ export interface ChartOptions {
   readonly title: string;
   /** Output width in CSS pixels before the 2× zoom (default 560). */
   readonly width?: number;
+  /** Lines under the title (e.g. a method whose spread is within its uncertainty). */
+  readonly notes?: readonly string[];
 }
 
-/** The vega-lite spec of the chart (exported for tests and the results page). */
-export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopLevelSpec {
-  const ranked = rows.filter((r) => r.final !== null);
-  const order = ranked.map((r) => r.model);
-  const width = o.width ?? 560;
-  const bars = ranked.map((r) => ({
+/** One panel of the chart's vertical stack. */
+type Panel = Extract<TopLevelSpec, { vconcat: unknown }>['vconcat'][number];
+
+/** A bar panel of the chart: the rows' finals with their intervals (grey and with the reason when unranked). */
+function barPanel(
+  rows: readonly ChartRow[],
+  width: number,
+  unranked: boolean,
+  title?: string,
+): Panel {
+  const order = rows.map((r) => r.model);
+  const bars = rows.map((r) => ({
     model: r.model,
     final: r.final,
     lo: r.lo ?? r.final,
     hi: r.hi ?? r.final,
-    label: r.final === null ? '' : r.final.toFixed(2),
+    label:
+      r.final === null
+        ? ''
+        : unranked
+          ? `${r.final.toFixed(2)} · not ranked: ${r.unranked ?? 'a method missing'}`
+          : r.final.toFixed(2),
   }));
+  const y = { field: 'model', type: 'nominal', sort: order, title: null } as const;
+  return {
+    width,
+    height: Math.max(unranked ? 26 : 60, rows.length * 26),
+    ...(title
+      ? { title: { text: title, fontSize: 12, anchor: 'start' as const, color: '#444' } }
+      : {}),
+    data: { values: bars },
+    layer: [
+      {
+        mark: { type: 'bar', color: unranked ? '#d9d9d9' : '#9ecae1', height: 16 },
+        encoding: {
+          y,
+          x: {
+            field: 'final',
+            type: 'quantitative',
+            title: unranked
+              ? 'final score, not comparable (95% interval)'
+              : 'final score (95% interval)',
+            scale: { domain: [0, 10] },
+          },
+        },
+      },
+      {
+        mark: { type: 'rule', color: unranked ? '#888' : '#222', strokeWidth: 1.5 },
+        encoding: {
+          y,
+          x: { field: 'lo', type: 'quantitative' },
+          x2: { field: 'hi' },
+        },
+      },
+      {
+        mark: {
+          type: 'text',
+          align: 'left',
+          dx: 5,
+          fontSize: 11,
+          ...(unranked ? { color: '#555' } : {}),
+        },
+        encoding: {
+          y,
+          x: { field: 'hi', type: 'quantitative' },
+          text: { field: 'label' },
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The vega-lite spec of the chart (exported for tests and the results page): the ranked finals first, then, apart
+ * and in grey, the unranked finals with the reason of each; then the heat map (unranked rows marked).
+ */
+export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopLevelSpec {
+  const isRanked = (r: ChartRow) => r.final !== null && r.rank !== null;
+  const ranked = rows.filter(isRanked);
+  const unranked = rows.filter((r) => r.final !== null && !isRanked(r));
+  const width = o.width ?? 560;
+  const label = (r: ChartRow) =>
+    isRanked(r) || r.final === null ? r.model : `${r.model} (not ranked)`;
   const heat = rows.flatMap((r) =>
     BOARD_ABILITIES.map((a) => ({
-      model: r.model,
+      model: label(r),
       ability: a,
       score: r.abilities[a] ?? null,
       label:
         r.abilities[a] === null || r.abilities[a] === undefined ? '—' : r.abilities[a]!.toFixed(1),
     })),
   );
-  const modelsAll = [...order, ...rows.filter((r) => r.final === null).map((r) => r.model)];
+  const modelsAll = [...ranked, ...unranked, ...rows.filter((r) => r.final === null)].map(label);
+  const panels: Panel[] = [];
+  // With no ranked row the ranked panel keeps its place (empty), so the chart's layout does not move.
+  // Panel titles only when both kinds are drawn: a board of ranked rows only looks as it always did.
+  const split = unranked.length > 0;
+  if (ranked.length > 0 || !split)
+    panels.push(
+      barPanel(
+        ranked,
+        width,
+        false,
+        split
+          ? 'Ranked: finals over every method'
+          : ranked.length === 0 && rows.length > 0
+            ? 'No ranked final'
+            : undefined,
+      ),
+    );
+  if (split)
+    panels.push(
+      barPanel(
+        unranked,
+        width,
+        true,
+        'Not ranked: these finals combine fewer methods and are not comparable',
+      ),
+    );
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: o.title, fontSize: 18 },
+    title: {
+      text: o.title,
+      fontSize: 18,
+      ...(o.notes && o.notes.length > 0
+        ? { subtitle: [...o.notes], subtitleFontSize: 11, subtitleColor: '#555' }
+        : {}),
+    },
     background: 'white',
     padding: 12,
     config: { font: CHART_FONT_FAMILY, view: { stroke: null } },
     vconcat: [
-      {
-        width,
-        height: Math.max(60, ranked.length * 26),
-        data: { values: bars },
-        layer: [
-          {
-            mark: { type: 'bar', color: '#9ecae1', height: 16 },
-            encoding: {
-              y: { field: 'model', type: 'nominal', sort: order, title: null },
-              x: {
-                field: 'final',
-                type: 'quantitative',
-                title: 'final score (95% interval)',
-                scale: { domain: [0, 10] },
-              },
-            },
-          },
-          {
-            mark: { type: 'rule', color: '#222', strokeWidth: 1.5 },
-            encoding: {
-              y: { field: 'model', type: 'nominal', sort: order },
-              x: { field: 'lo', type: 'quantitative' },
-              x2: { field: 'hi' },
-            },
-          },
-          {
-            mark: { type: 'text', align: 'left', dx: 5, fontSize: 11 },
-            encoding: {
-              y: { field: 'model', type: 'nominal', sort: order },
-              x: { field: 'hi', type: 'quantitative' },
-              text: { field: 'label' },
-            },
-          },
-        ],
-      },
+      ...panels,
       {
         width: Math.max(280, BOARD_ABILITIES.length * 70),
         height: Math.max(60, modelsAll.length * 24),

@@ -18,6 +18,8 @@ import {
   itemScoresOfRunsByModel,
   judgeGrades,
   latestFinishedRuns,
+  liveBattlesWithoutAbility,
+  singleAnswerJudges,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
 
@@ -35,8 +37,20 @@ export interface BoardInputSummary {
   readonly itemScores: number;
   readonly battles: number;
   readonly votes: number;
-  /** Battles with votes but no ability (left out). */
+  /** Battles with votes but no ability (in the votes column, in no comparative score). */
   readonly battlesWithoutAbility: number;
+  /**
+   * Of those, live battles (`/ask`, fixed with `/arena ability`; the others were imported without `--ability`).
+   * Absent in snapshots stored before it was recorded.
+   */
+  readonly liveBattlesWithoutAbility?: number;
+  /**
+   * The one judge whose grades make the Scoring method ({@link resolveScoringJudge}); null when none could be
+   * chosen (absent in snapshots stored before boards named their judge).
+   */
+  readonly scoringJudge?: string | null;
+  /** Every judge with stored single-answer grades, by name (those but `scoringJudge` are left off this board). */
+  readonly judges?: readonly string[];
 }
 
 /** The canonical key of a set of sources (sorted, comma-joined). */
@@ -46,6 +60,21 @@ export function sourcesKey(sources: readonly string[]): string {
 
 const isAbility = (a: string): a is BoardAbility =>
   (BOARD_ABILITIES as readonly string[]).includes(a);
+
+/**
+ * The judge of the board's Scoring method (docs/scoring.md §3): one judge only, so that trying another judge
+ * (`zhujiu judge run --judge NAME`) never moves the board. `asked` is the judge named by `--judge NAME` or, by
+ * default, config `judge.model`; with neither, the only judge with stored grades (`stored`), or null when there
+ * are none or several (then the Scoring method stays empty until one is named).
+ */
+export function resolveScoringJudge(
+  asked: string | null | undefined,
+  stored: readonly string[],
+): string | null {
+  if (asked) return asked;
+  const distinct = [...new Set(stored)];
+  return distinct.length === 1 ? distinct[0]! : null;
+}
 
 /**
  * Loads the board's inputs.
@@ -58,12 +87,18 @@ const isAbility = (a: string): a is BoardAbility =>
 export async function loadBoardInput(
   db: Kysely<Database>,
   sources: readonly string[],
-  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
+  opts: {
+    readonly chunkVotes?: number;
+    readonly onChunk?: () => void;
+    /** The Scoring judge asked for (`--judge NAME`, else config `judge.model`); see {@link resolveScoringJudge}. */
+    readonly judge?: string | null;
+  } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
-  const [models, runs, battleRows] = await Promise.all([
+  const [models, runs, battleRows, liveNoAbility] = await Promise.all([
     boardModels(db),
     latestFinishedRuns(db),
     boardBattleTypes(db, sources, opts),
+    liveBattlesWithoutAbility(db, sources),
   ]);
   // With chunked votes the item scores are read one model at a time too (each a short query).
   const fromRuns = opts.chunkVotes
@@ -72,11 +107,18 @@ export async function loadBoardInput(
         db,
         runs.map((r) => r.runId),
       );
-  // Judge grades join the scoring method; an item already scored by a counted run keeps that run's score.
-  const judged = await judgeGrades(db);
-  const seen = new Set(fromRuns.map((s) => `${s.model}\u0000${s.method}\u0000${s.itemId}`));
+  // The Scoring method is one judge's: a counted run's grade when that run was judged by it, else its latest
+  // stored verdict; its failures stay failures (another judge's grade never fills them).
+  const judges = new Set(await singleAnswerJudges(db));
+  for (const s of fromRuns) if (s.method === 'scoring' && s.judge !== null) judges.add(s.judge);
+  const judge = resolveScoringJudge(opts.judge, [...judges]);
+  const judged = judge
+    ? await judgeGrades(db, judge)
+    : { grades: [], failures: [] as { model: string; dataset: string; failures: number }[] };
+  const ofJudge = fromRuns.filter((s) => s.method !== 'scoring' || s.judge === judge);
+  const seen = new Set(ofJudge.map((s) => `${s.model}\u0000${s.method}\u0000${s.itemId}`));
   const scores = [
-    ...fromRuns,
+    ...ofJudge,
     ...judged.grades.filter((g) => !seen.has(`${g.model}\u0000${g.method}\u0000${g.itemId}`)),
   ];
   const judgeFailures = new Map<string, Map<string, number>>();
@@ -178,6 +220,9 @@ export async function loadBoardInput(
       battles: nBattles,
       votes,
       battlesWithoutAbility: noAbility,
+      liveBattlesWithoutAbility: liveNoAbility,
+      scoringJudge: judge,
+      judges: [...judges].sort(),
     },
   };
 }

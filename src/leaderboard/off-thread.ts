@@ -80,9 +80,13 @@ export class BoardWorker {
     return { board: r.board, png: r.png, ms: r.ms };
   }
 
-  /** Renders a chart in the worker thread. */
-  async chart(rows: readonly ChartRow[], title: string): Promise<Uint8Array> {
-    return (await this.#send({ kind: 'chart', rows, title })).png;
+  /** Renders a chart in the worker thread (`notes`: lines under the title). */
+  async chart(
+    rows: readonly ChartRow[],
+    title: string,
+    notes: readonly string[] = [],
+  ): Promise<Uint8Array> {
+    return (await this.#send({ kind: 'chart', rows, title, notes })).png;
   }
 
   /** Stops the worker thread (pending jobs fail). */

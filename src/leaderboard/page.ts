@@ -11,7 +11,18 @@ import {
   type BoardRow,
 } from '../aggregate/index.ts';
 import type { Snapshot } from './service.ts';
-import { ageText, fmt, modelCard } from './views.ts';
+import {
+  ageText,
+  fmt,
+  headline,
+  modelCard,
+  scoringJudgeNote,
+  scoringLabel,
+  shownRows,
+  unrankedReason,
+  withinUncertaintyNotes,
+  withoutAbilityText,
+} from './views.ts';
 
 /** Escapes text for HTML element content and attribute values. */
 export function esc(s: string): string {
@@ -26,12 +37,19 @@ export function esc(s: string): string {
 const CSS = `body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:2rem;color:#222}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.25rem .6rem;border-bottom:1px solid #ddd}
 td.n{text-align:right}th{background:#f3f5f8;text-align:left}.inc{color:#b45309}nav a{margin-right:.8rem}
-.muted{color:#666;font-size:.9rem}img{max-width:100%;margin-top:1rem}`;
+.muted{color:#666;font-size:.9rem}img{max-width:100%;margin-top:1rem}
+tr.unranked td{color:#666}tr.divider td{background:#f3f5f8;color:#555;font-style:italic}.stale{color:#b45309}`;
 
-function layout(title: string, body: string, s: Snapshot | undefined, now: Date): string {
+function layout(
+  title: string,
+  body: string,
+  s: Snapshot | undefined,
+  now: Date,
+  behind?: string,
+): string {
   const nav = `<nav><a href="/board">Overall</a>${BOARD_ABILITIES.map((a) => `<a href="/board/ability/${a}">${a}</a>`).join('')}</nav>`;
   const age = s
-    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())}); sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}.</p>`
+    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())})${behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''}; sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}${((n) => (n ? `; <span id="judge">${esc(n)}</span>` : ''))(scoringJudgeNote(s))}.</p>`
     : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><h1>${esc(title)}</h1>${nav}${age}${body}</body></html>`;
 }
@@ -44,19 +62,29 @@ function cell(x: number | null, name: string): string {
   return `<td class="n" data-col="${name}">${fmt(x)}</td>`;
 }
 
-/** The page when no snapshot exists yet. */
-export function emptyPage(now: Date): string {
+/**
+ * The page when no snapshot exists yet; `building` when a first board is being built from stored scores or votes
+ * (the page then says so instead of "No board yet").
+ */
+export function emptyPage(now: Date, building = false): string {
   return layout(
     'ZhuJiu board',
-    '<p id="empty">No board yet: it is built when scores or votes arrive (or run <code>zhujiu leaderboard</code>).</p>',
+    building
+      ? '<p id="empty">The first board is being built from the stored scores and votes; reload in a few seconds.</p>'
+      : '<p id="empty">No board yet: it is built when scores or votes arrive (or run <code>zhujiu leaderboard</code>).</p>',
     undefined,
     now,
   );
 }
 
-/** Overall: rank, model, final with interval, methods, abilities, overall, votes, incomplete marker; the chart. */
-export function overallPage(s: Snapshot, now: Date): string {
-  const head = [
+/**
+ * Overall: the headline, then rank, model, final with interval, methods, abilities, overall, votes and a last
+ * column (incomplete, or why the row is not ranked); the ranked rows first, the unranked ones under a "Not ranked"
+ * divider; rows with no score in any method left out (counted under the table); the chart. `behind` says what a
+ * stale snapshot misses.
+ */
+export function overallPage(s: Snapshot, now: Date, behind?: string): string {
+  const cols = [
     'rank',
     'model',
     'final',
@@ -66,23 +94,44 @@ export function overallPage(s: Snapshot, now: Date): string {
     'overall',
     'votes',
     '',
-  ]
-    .map((h) => `<th>${esc(h)}</th>`)
-    .join('');
-  const rows = s.board.rows
-    .map(
-      (r: BoardRow) =>
-        `<tr data-model="${esc(r.model)}"><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model)}</td>${cell(r.final, 'final')}<td class="n" data-col="ci">${r.finalLo === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(r.overall, 'overall')}<td class="n" data-col="votes">${r.votes}</td><td class="inc">${r.incomplete ? 'incomplete' : ''}</td></tr>`,
-    )
-    .join('');
-  const notes = s.board.unnormalized.length
-    ? `<p class="muted">Not normalisable (shown as means): ${esc(s.board.unnormalized.join(', '))}.</p>`
+  ];
+  const head = cols.map((h) => `<th>${esc(h)}</th>`).join('');
+  const shown = shownRows(s.board);
+  const line = (r: BoardRow) => {
+    const why = unrankedReason(s.board, r);
+    const note = why === null ? (r.incomplete ? 'incomplete' : '') : `not ranked: ${why}`;
+    return `<tr data-model="${esc(r.model)}"${why === null ? '' : ' class="unranked"'}><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model)}</td>${cell(r.final, 'final')}<td class="n" data-col="ci">${r.finalLo === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(r.overall, 'overall')}<td class="n" data-col="votes">${r.votes}</td><td class="inc" data-col="note">${esc(note)}</td></tr>`;
+  };
+  const ranked = shown.filter((r) => r.rank !== null);
+  const unranked = shown.filter((r) => r.rank === null);
+  const divider = unranked.length
+    ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">Not ranked: these finals combine fewer methods than the ranked ones and are not comparable with them</td></tr>`
     : '';
+  const rows = ranked.map(line).join('') + divider + unranked.map(line).join('');
+  // Notes as HTML: plain sentences escaped, the left-out count with its command in <code>.
+  const left = s.board.rows.length - shown.length;
+  const noAbility = withoutAbilityText(s.inputs);
+  const notes = [
+    ...(s.board.unnormalized.length
+      ? [esc(`Not normalisable (shown as means): ${s.board.unnormalized.join(', ')}.`)]
+      : []),
+    ...withinUncertaintyNotes(s.board).map((n) => esc(`${n[0]!.toUpperCase()}${n.slice(1)}.`)),
+    ...(left > 0
+      ? [
+          `${esc(`${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (each has its card at /board/model/NAME;`)} <code>zhujiu leaderboard --all</code> lists them).`,
+        ]
+      : []),
+    ...(noAbility ? [esc(`${noAbility}.`)] : []),
+  ]
+    .map((n) => `<p class="muted">${n}</p>`)
+    .join('');
+  const top = headline(s.board, 'ZhuJiu board').replace(/^ZhuJiu board: /, '');
   return layout(
     'ZhuJiu board',
-    `<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${notes}<p class="muted">final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.chart ? `<img id="chart" alt="final scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
+    `<p id="headline">${esc(top)}</p><table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${notes}<p class="muted">final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.chart ? `<img id="chart" alt="final scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
     s,
     now,
+    behind,
   );
 }
 
@@ -109,11 +158,11 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
   const card = modelCard(s.board, model);
   if (!card) return undefined;
   const r = card.row;
-  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${m}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
+  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${esc(m === 'scoring' ? scoringLabel(s.board) : m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
   const ds = card.datasets
     .map(
       (d) =>
-        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${d.method}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
+        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${esc(d.method === 'scoring' ? scoringLabel(s.board) : d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
     )
     .join('');
   const opp = card.opponents

@@ -11,17 +11,22 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
 import {
-  boardInputState,
+  type BoardInputMarks,
+  type BoardInputsSince,
+  boardInputMarks,
+  boardInputMarksKey,
+  boardInputsSince,
   insertSnapshot,
   latestSnapshot,
   latestSnapshotFingerprint,
+  SINCE_CAP,
   type SnapshotRow,
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
-import { chartRows } from './views.ts';
+import { chartNotes, chartRows } from './views.ts';
 
 /** The community's own votes: the default (and always included) source. */
 export const ARENA_SOURCE = 'arena';
@@ -38,8 +43,18 @@ export interface Snapshot {
   readonly id: number;
   readonly createdAt: Date;
   readonly sources: readonly string[];
+  /** The fingerprint of the inputs and options it was built from. */
+  readonly fingerprint: string;
   readonly board: Board;
-  readonly inputs: BoardInputSummary & { readonly seed: number; readonly rounds: number };
+  /**
+   * What it was built from; `marks`, the input marks read before the build (absent in snapshots stored before
+   * they were recorded), let a reader say what the snapshot misses ({@link LeaderboardService.checkStale}).
+   */
+  readonly inputs: BoardInputSummary & {
+    readonly seed: number;
+    readonly rounds: number;
+    readonly marks?: BoardInputMarks;
+  };
   readonly buildMs: number;
   /** The board's chart (PNG), when it was rendered. */
   readonly chart: Uint8Array | null;
@@ -73,6 +88,11 @@ export interface LeaderboardServiceOptions {
   readonly inputChunkVotes?: number;
   /** Render the stored chart when computing inline (default true). */
   readonly inlineChart?: boolean;
+  /**
+   * The judge of the Scoring method (config `judge.model`; see `resolveScoringJudge` in `./inputs.ts`): the stored
+   * board uses this one judge's grades only.
+   */
+  readonly judge?: string | null;
 }
 
 function toSnapshot(row: SnapshotRow): Snapshot {
@@ -82,6 +102,7 @@ function toSnapshot(row: SnapshotRow): Snapshot {
     id: row.id,
     createdAt: row.createdAt,
     sources: inputs.sources,
+    fingerprint: row.fingerprint,
     board: stored,
     inputs,
     buildMs: row.buildMs,
@@ -122,12 +143,16 @@ export class LeaderboardService {
     return row ? toSnapshot(row) : undefined;
   }
 
-  /** The fingerprint of the current inputs and options. */
-  async #fingerprint(key: string): Promise<string> {
-    const state = await boardInputState(this.#o.db);
+  /** The fingerprint of the inputs (as `marks`) and options. */
+  #fingerprint(
+    key: string,
+    marks: BoardInputMarks,
+    judge: string | null | undefined = this.#o.judge,
+  ): string {
+    const state = boardInputMarksKey(marks);
     const a = this.#o.aggregation;
     return createHash('sha256')
-      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|v1`)
+      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|judge=${judge ?? ''}|v2`)
       .digest('hex')
       .slice(0, 40);
   }
@@ -147,45 +172,123 @@ export class LeaderboardService {
   }
 
   async #refresh(sources: string[], key: string): Promise<Snapshot> {
-    const fp = await this.#fingerprint(key);
+    const marks = await boardInputMarks(this.#o.db);
+    const fp = this.#fingerprint(key, marks);
     if ((await latestSnapshotFingerprint(this.#o.db, key)) === fp) {
       const row = await latestSnapshot(this.#o.db, key);
       if (row) return toSnapshot(row);
     }
-    const t0 = performance.now();
-    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
-      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
-    });
-    const a = this.#o.aggregation;
-    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
-    let board: Board;
-    let chart: Uint8Array | null;
-    if (this.#worker) {
-      ({ board, png: chart } = await this.#worker.compute(input, a.seed, opts, BOARD_TITLE));
-    } else {
-      board = computeBoard(input, createRng(a.seed), opts);
-      chart =
-        this.#o.inlineChart === false
-          ? null
-          : await (await import('./chart.ts')).renderBoardPng(chartRows(board), {
-              title: BOARD_TITLE,
-            });
-    }
-    const buildMs = performance.now() - t0;
+    const built = await this.#build(sources, this.#o.judge, marks);
     const row = await insertSnapshot(this.#o.db, {
       fingerprint: fp,
       sources: key,
-      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap },
-      board,
-      chart,
-      buildMs,
+      inputs: built.inputs,
+      board: built.board,
+      chart: built.chart,
+      buildMs: built.buildMs,
       createdAt: this.#o.clock.now(),
     });
     this.#log.info(
-      { snapshot: row.id, sources: key, ms: Math.round(buildMs), models: summary.models },
+      {
+        snapshot: row.id,
+        sources: key,
+        ms: Math.round(built.buildMs),
+        models: built.inputs.models,
+      },
       'board snapshot stored',
     );
     return toSnapshot(row);
+  }
+
+  /**
+   * What a stored snapshot misses, in words ("built before 412 newer votes and 2 runs; a newer board is being
+   * built"), or undefined when its inputs and options are those of now; when it misses anything, a rebuild of its
+   * sources starts in the background (errors logged). Cheap: one query of input marks, and when they moved one
+   * query counting what is newer than the snapshot's marks (bounded ranges, see storage `boardInputsSince`); never
+   * the board's inputs themselves.
+   */
+  async checkStale(snap: Snapshot): Promise<string | undefined> {
+    const marks = await boardInputMarks(this.#o.db);
+    const key = sourcesKey(this.sources(snap.sources));
+    if (this.#fingerprint(key, marks) === snap.fingerprint) return undefined;
+    void this.refresh(snap.sources).catch((err: unknown) =>
+      this.#log.error({ err }, 'building the board failed'),
+    );
+    const was = snap.inputs.marks;
+    const since = was ? await boardInputsSince(this.#o.db, was, snap.sources) : undefined;
+    return `${since ? staleText(since) : 'built before the inputs or settings changed'}; a newer board is being built`;
+  }
+
+  /**
+   * Starts {@link refreshIfChanged} in the background when there is anything to build a board from (votes, item
+   * scores, runs or judge verdicts; one query of input marks), and says whether it did. Used at start (a snapshot
+   * built before a restart may miss what came in since) and by the results page with no snapshot yet (which would
+   * otherwise say "No board yet" until the first refresh interval passed).
+   */
+  async startFirstBuild(): Promise<boolean> {
+    const m = await boardInputMarks(this.#o.db);
+    if (m.voteEvent === null && m.itemScore === null && m.run === null && m.judged === null)
+      return false;
+    void this.refreshIfChanged();
+    return true;
+  }
+
+  /**
+   * Computes a board (and its chart) from the current inputs, with `judge` for the Scoring method; `marks` are the
+   * input marks read before the inputs (stored with the snapshot, so a later check can say what it misses).
+   */
+  async #build(
+    sources: string[],
+    judge: string | null | undefined,
+    marks: BoardInputMarks,
+  ): Promise<Pick<Snapshot, 'board' | 'inputs' | 'chart' | 'buildMs'>> {
+    const t0 = performance.now();
+    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
+      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
+      judge,
+    });
+    const a = this.#o.aggregation;
+    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
+    let computed: Board;
+    let chart: Uint8Array | null;
+    if (this.#worker) {
+      ({ board: computed, png: chart } = await this.#worker.compute(
+        input,
+        a.seed,
+        opts,
+        BOARD_TITLE,
+      ));
+    } else {
+      computed = computeBoard(input, createRng(a.seed), opts);
+      chart =
+        this.#o.inlineChart === false
+          ? null
+          : await (await import('./chart.ts')).renderBoardPng(chartRows(computed), {
+              title: BOARD_TITLE,
+              notes: chartNotes(computed),
+            });
+    }
+    // Every scoring figure names its judge (docs/scoring.md §3).
+    const board: Board = { ...computed, scoringJudge: summary.scoringJudge ?? null };
+    return {
+      board,
+      chart,
+      inputs: { ...summary, seed: a.seed, rounds: a.bootstrap, marks },
+      buildMs: performance.now() - t0,
+    };
+  }
+
+  /**
+   * A board whose Scoring method is `judge`'s grades instead of the configured judge's (`zhujiu leaderboard
+   * --judge NAME`): built from the current inputs and NOT stored, so the community's stored board (what
+   * `/leaderboard`, the page and the daily post show) is unchanged. Its id is 0 (no stored snapshot).
+   */
+  async withJudge(judge: string, extra: readonly string[] = []): Promise<Snapshot> {
+    const sources = this.sources(extra);
+    const marks = await boardInputMarks(this.#o.db);
+    const built = await this.#build(sources, judge, marks);
+    const fingerprint = this.#fingerprint(sourcesKey(sources), marks, judge);
+    return { id: 0, createdAt: this.#o.clock.now(), sources, fingerprint, ...built };
   }
 
   /** Rebuilds the default board when its inputs changed; errors are logged, never thrown. */
@@ -203,9 +306,9 @@ export class LeaderboardService {
    * free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    if (this.#worker) return this.#worker.chart(chartRows(board), title);
+    if (this.#worker) return this.#worker.chart(chartRows(board), title, chartNotes(board));
     const { renderBoardPng } = await import('./chart.ts');
-    return renderBoardPng(chartRows(board), { title });
+    return renderBoardPng(chartRows(board), { title, notes: chartNotes(board) });
   }
 
   /** Waits for running builds, then stops the worker thread. */
@@ -213,4 +316,25 @@ export class LeaderboardService {
     await Promise.allSettled([...this.#building.values()]);
     await this.#worker?.close();
   }
+}
+
+/** "built before 412 newer votes and 2 runs" from what the inputs gained since a snapshot's marks. */
+export function staleText(x: BoardInputsSince): string {
+  const n = (k: number, one: string, many: string) =>
+    `${k > SINCE_CAP ? `more than ${SINCE_CAP.toLocaleString('en-US')}` : k} ${k === 1 ? one : many}`;
+  const parts = [
+    x.votes > 0 ? n(x.votes, 'newer vote', 'newer votes') : '',
+    x.voteChanges > 0
+      ? n(x.voteChanges, 'changed or retracted vote', 'changed or retracted votes')
+      : '',
+    x.runs > 0 ? n(x.runs, 'run', 'runs') : '',
+    x.verdicts > 0 ? n(x.verdicts, 'judge verdict', 'judge verdicts') : '',
+    x.battleChanges > 0
+      ? n(x.battleChanges, 'void or ability change', 'voids or ability changes')
+      : '',
+  ].filter((p) => p !== '');
+  if (parts.length === 0) return 'built before the inputs or settings changed';
+  const list =
+    parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+  return `built before ${list}`;
 }

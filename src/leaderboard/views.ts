@@ -54,12 +54,87 @@ export interface BoardJson {
     overall: number | null;
     incomplete: boolean;
     votes: number;
+    /** Why the row has no rank (e.g. "no scoring results"); null when ranked. */
+    unranked_reason: string | null;
   }[];
+  /** The one judge whose grades make every `scoring` figure (null: none chosen, docs/scoring.md §3). */
+  scoring_judge: string | null;
 }
 
-/** The board as `{"models":[…]}` (full precision). */
+/**
+ * The board as `{"models":[…],"scoring_judge"}` (full precision): every row, ranked ones first, then the unranked ones, each with
+ * `unranked_reason` (the text views leave out rows with no score in any method; the JSON keeps them).
+ */
 export function boardJson(board: Board): BoardJson {
-  return { models: board.rows.map(rowJson) };
+  return { models: board.rows.map((r) => rowJson(board, r)), scoring_judge: scoringJudge(board) };
+}
+
+/** True when the row has a score under some method (a row with none is a judge, or a name known only from votes). */
+export function hasFigure(r: BoardRow): boolean {
+  return BOARD_METHODS.some((m) => r.methods[m] !== null);
+}
+
+/** The rows a board view shows: those with a score under some method (every row with `all`), in board order. */
+export function shownRows(board: Board, all = false): readonly BoardRow[] {
+  return all ? board.rows : board.rows.filter(hasFigure);
+}
+
+/** The methods that take part in the ranking: present on some row and not within their uncertainty. */
+function rankingMethods(board: Board): BoardMethod[] {
+  const within = board.withinUncertainty ?? [];
+  return BOARD_METHODS.filter(
+    (m) => !within.includes(m) && board.rows.some((r) => r.methods[m] !== null),
+  );
+}
+
+const MISSING_WORDS: Readonly<Record<BoardMethod, string>> = {
+  metrics: 'no metrics results',
+  scoring: 'no scoring results',
+  comparative: 'no comparative score',
+};
+
+/**
+ * Why a row has no rank, in a few words ("no scoring results", "no metrics results and no comparative score"),
+ * or null for a ranked row. docs/scoring.md §5 "Ranking".
+ */
+export function unrankedReason(board: Board, r: BoardRow): string | null {
+  if (r.rank !== null) return null;
+  if (r.final === null) {
+    if (hasFigure(r)) return 'its scores are within their uncertainty';
+    return r.votes > 0 ? `fewer than ${board.minVotes} votes in every ability` : 'no scores';
+  }
+  const missing = rankingMethods(board).filter((m) => r.methods[m] === null);
+  if (missing.length === 0) return 'a method missing';
+  return missing
+    .map((m) =>
+      m === 'comparative'
+        ? `${MISSING_WORDS[m]} (fewer than ${board.minVotes} votes in every ability)`
+        : MISSING_WORDS[m],
+    )
+    .join(' and ');
+}
+
+/**
+ * One line per method whose spread is within its uncertainty: its raw range and that it is neither normalised nor
+ * in any final (docs/scoring.md §5 "Spread within uncertainty").
+ */
+export function withinUncertaintyNotes(board: Board): string[] {
+  return (board.withinUncertainty ?? []).map((m) => {
+    const xs = board.rows.map((r) => r.methods[m]).filter((x): x is number => x !== null);
+    const range = xs.length > 0 ? `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}` : '—';
+    return `${m} scores (${range}) are within their uncertainty (best and worst not separated at 95%): not normalised, in no final`;
+  });
+}
+
+/** The judge of a board's scoring figures (null when none was chosen or the board predates the field). */
+export function scoringJudge(board: Board): string | null {
+  return board.scoringJudge ?? null;
+}
+
+/** "scoring (judge X)": a scoring figure's label naming its judge. */
+export function scoringLabel(board: Board): string {
+  const j = scoringJudge(board);
+  return j === null ? 'scoring' : `scoring (judge ${j})`;
 }
 
 /** The CLI's `--json` shape of a model card (`zhujiu leaderboard --view model NAME --json`). */
@@ -84,9 +159,11 @@ export interface ModelCardJson {
     violations: number;
     score: number | null;
   }[];
+  /** The judge of the card's scoring figures. */
+  scoring_judge: string | null;
 }
 
-function rowJson(r: BoardRow): BoardJson['models'][number] {
+function rowJson(board: Board, r: BoardRow): BoardJson['models'][number] {
   return {
     model: r.model,
     rank: r.rank,
@@ -98,6 +175,7 @@ function rowJson(r: BoardRow): BoardJson['models'][number] {
     overall: r.overall,
     incomplete: r.incomplete,
     votes: r.votes,
+    unranked_reason: unrankedReason(board, r),
   };
 }
 
@@ -109,7 +187,7 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
   const card = modelCard(board, model);
   if (!card) return undefined;
   return {
-    model: { ...rowJson(card.row), normalized: { ...card.row.normalized } },
+    model: { ...rowJson(board, card.row), normalized: { ...card.row.normalized } },
     sv_rate: card.svRate,
     record: { ...card.record },
     opponents: card.opponents.map((p) => ({
@@ -128,6 +206,7 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
       violations: d.violations,
       score: d.score,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -141,6 +220,8 @@ export interface AbilityJson {
     rating: number | null;
     votes: number;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One ability as `{"ability","models":[{"model","score","methods":{…},"rating","votes"}]}`, best first. */
@@ -163,6 +244,7 @@ export function abilityJson(board: Board, ability: BoardAbility): AbilityJson {
       rating: arena.get(r.model)?.rating ?? null,
       votes: arena.get(r.model)?.votes ?? 0,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
@@ -175,6 +257,8 @@ export interface MethodJson {
     normalized: number | null;
     abilities: Record<BoardAbility, number | null>;
   }[];
+  /** The judge of the `scoring` figures. */
+  scoring_judge: string | null;
 }
 
 /** One method as `{"method","models":[{"model","score","normalized","abilities":{…}}]}`, best first. */
@@ -191,50 +275,121 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
       normalized: r.normalized[method],
       abilities: { ...r.cells[method] } as Record<BoardAbility, number | null>,
     })),
+    scoring_judge: scoringJudge(board),
   };
 }
 
-/** Chart rows from a board. */
-export function chartRows(board: Board): ChartRow[] {
-  return board.rows.map((r) => ({
+/** Chart rows from a board: the rows a view shows ({@link shownRows}), each unranked one with its reason. */
+export function chartRows(board: Board, all = false): ChartRow[] {
+  return shownRows(board, all).map((r) => ({
     model: r.model,
     rank: r.rank,
     final: r.final,
     lo: r.finalLo,
     hi: r.finalHi,
     abilities: r.abilities,
+    unranked: unrankedReason(board, r),
   }));
+}
+
+/** The lines under the chart's title ({@link withinUncertaintyNotes}). */
+export function chartNotes(board: Board): string[] {
+  return withinUncertaintyNotes(board);
 }
 
 function interval(r: BoardRow): string {
   return r.finalLo === null || r.finalHi === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`;
 }
 
-/** Footer line: age, sources, rounds, link. */
-function footer(s: Snapshot, now: Date, link?: string, extra = ''): string {
+/** "N battle(s) without an ability …" with the fix for each origin (live: `/arena ability`; imported: `--ability`). */
+export function withoutAbilityText(inputs: Snapshot['inputs']): string | undefined {
+  const n = inputs.battlesWithoutAbility;
+  if (n <= 0) return undefined;
+  const live = Math.min(n, inputs.liveBattlesWithoutAbility ?? 0);
+  const imported = n - live;
+  const fixes: string[] = [];
+  if (live > 0)
+    fixes.push(
+      `${live === n ? (n === 1 ? 'it is a live battle' : 'they are live battles') : `${live} live`}: tag ${live === 1 ? 'it' : 'each'} with \`/arena ability <battle> <ability>\`, listed by \`/arena unclassified\``,
+    );
+  if (imported > 0)
+    fixes.push(
+      `${imported === n ? (n === 1 ? 'it was imported' : 'they were imported') : `${imported} imported`}: import ${imported === 1 ? 'it' : 'them'} again with \`--ability\``,
+    );
+  return `${n} ${n === 1 ? 'battle' : 'battles'} without an ability ${n === 1 ? 'counts' : 'count'} as votes but in no comparative score (${fixes.join('; ')})`;
+}
+
+/** Footer line: age (and what a stale snapshot misses), sources, rounds, notes, link. */
+function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
   const b = s.board;
   const parts = [
-    `Board built ${ageText(s.createdAt, now)} (${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+    `Board built ${ageText(s.createdAt, o.now)} (${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)${o.behind ? `, ${o.behind}` : ''}`,
     `sources: ${s.sources.join(', ')}`,
     b.rounds > 0 ? `95% interval from ${b.rounds} paired bootstrap rounds` : 'no bootstrap',
     `comparative scores need ${b.minVotes} votes`,
   ];
   if (b.unnormalized.length > 0)
     parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
-  const unranked = b.rows.filter((r) => r.rank === null && r.final !== null).length;
+  parts.push(...withinUncertaintyNotes(b));
+  const judgeNote = scoringJudgeNote(s);
+  if (judgeNote) parts.push(judgeNote);
+  const shown = shownRows(b, o.all);
+  const unranked = shown.filter((r) => r.rank === null && r.final !== null).length;
   if (unranked > 0)
     parts.push(
-      `rank —: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} a method the others have, so ${unranked === 1 ? 'its final is' : 'their finals are'} not comparable and not ranked`,
+      `not ranked: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} a method the ranked ones have, so ${unranked === 1 ? 'its final is' : 'their finals are'} not comparable`,
     );
-  if (s.inputs.battlesWithoutAbility > 0)
+  const left = b.rows.length - shown.length;
+  if (left > 0)
     parts.push(
-      `${s.inputs.battlesWithoutAbility} battles without an ability count as votes but in no comparative score (import them with --ability)`,
+      `${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (${o.surface === 'cli' ? '`--all` shows them' : '`/leaderboard model NAME` shows one; `zhujiu leaderboard --all` lists them'})`,
     );
-  return `${parts.join('; ')}.${extra}${link ? ` Full board: ${link}` : ''}`;
+  const noAbility = withoutAbilityText(s.inputs);
+  if (noAbility) parts.push(noAbility);
+  return `${parts.join('; ')}.${extra}${o.link ? ` Full board: ${o.link}` : ''}`;
 }
 
-/** Overall view: rank, model, final with interval, methods, abilities, votes, incomplete marker. */
-export function overallTable(board: Board): TableContent {
+/**
+ * Which judge the scoring figures are from, and the other judges left off (docs/scoring.md §3): "scoring = grades
+ * of judge X (not shown: Y; `zhujiu leaderboard --judge NAME`)"; undefined when no judge has grades.
+ */
+export function scoringJudgeNote(s: Snapshot): string | undefined {
+  const judge = scoringJudge(s.board);
+  const all = s.inputs.judges ?? [];
+  const others = all.filter((j) => j !== judge);
+  const hint = '`zhujiu leaderboard --judge NAME`';
+  if (judge === null) {
+    return others.length > 1
+      ? `scoring: no judge chosen (grades of ${others.join(', ')} are stored; set judge.model or pass ${hint})`
+      : undefined;
+  }
+  return `scoring = grades of judge ${judge}${others.length > 0 ? ` (not shown: ${others.join(', ')}; ${hint})` : ''}`;
+}
+
+/**
+ * Overall view: rank, model, final with interval, methods, abilities, votes, and a last column with the incomplete
+ * marker or, for an unranked row, why it is not ranked. Ranked rows first; the unranked ones follow under a
+ * "not ranked" divider row. Rows with no score in any method are left out unless `all`.
+ */
+export function overallTable(board: Board, all = false): TableContent {
+  const rows = shownRows(board, all);
+  const line = (r: BoardRow): string[] => {
+    const why = unrankedReason(board, r);
+    return [
+      r.rank === null ? '—' : String(r.rank),
+      r.model,
+      fmt(r.final),
+      interval(r),
+      ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
+      ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
+      String(r.votes),
+      why === null ? (r.incomplete ? '*' : '') : `not ranked: ${why}`,
+    ];
+  };
+  const ranked = rows.filter((r) => r.rank !== null);
+  const unranked = rows.filter((r) => r.rank === null);
+  const width = 4 + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
+  const divider = ['', '— not ranked —', ...Array.from({ length: width - 2 }, () => '')];
   return {
     columns: [
       'rank',
@@ -258,17 +413,41 @@ export function overallTable(board: Board): TableContent {
       'right',
       'left',
     ],
-    rows: board.rows.map((r) => [
-      r.rank === null ? '—' : String(r.rank),
-      r.model,
-      fmt(r.final),
-      interval(r),
-      ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
-      ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
-      String(r.votes),
-      r.incomplete ? '*' : '',
-    ]),
+    rows: [
+      ...ranked.map(line),
+      ...(ranked.length > 0 && unranked.length > 0 ? [divider] : []),
+      ...unranked.map(line),
+    ],
   };
+}
+
+/**
+ * The overall headline: the leader among the ranked rows (how many are ranked, how many are not), or why no final
+ * is ranked. Never an unranked figure.
+ */
+export function headline(board: Board, title: string, all = false): string {
+  const rows = shownRows(board, all);
+  const ranked = rows.filter((r) => r.rank !== null && r.final !== null);
+  const unranked = rows.filter((r) => r.rank === null && r.final !== null).length;
+  const rest =
+    unranked > 0
+      ? `; ${unranked} more ${unranked === 1 ? 'model is' : 'models are'} not ranked (a method missing, so not comparable)`
+      : '';
+  const ci = (r: BoardRow) => (interval(r) ? ` (${interval(r)})` : '');
+  const top = ranked[0];
+  if (top && ranked.length === 1)
+    return `${title}: ${top.model} is the only model with every method, final ${fmt(top.final)}${ci(top)}${rest}`;
+  if (top) {
+    const tied = ranked.filter((r) => r.rank === top.rank).length;
+    return tied > 1
+      ? `${title}: ${tied} models share the lead with ${fmt(top.final)} among ${ranked.length} ranked${rest}`
+      : `${title}: ${top.model} leads ${ranked.length} ranked models with ${fmt(top.final)}${ci(top)}${rest}`;
+  }
+  const within = withinUncertaintyNotes(board);
+  if (unranked > 0)
+    return `${title}: no model has every method yet, so no final is ranked (finals of different methods are not comparable)`;
+  if (within.length > 0) return `${title}: no final is ranked: ${within.join('; ')}`;
+  return `${title}: no scores yet (a comparative score needs ${board.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`;
 }
 
 /** Options of the content builders. */
@@ -279,6 +458,12 @@ export interface ViewOptions {
   /** The chart PNG to attach. */
   readonly image?: Uint8Array;
   readonly title?: string;
+  /** What a stale snapshot misses ("built before 412 newer votes and 2 runs"), from the service. */
+  readonly behind?: string;
+  /** Also the rows with no score in any method (CLI `--all`). */
+  readonly all?: boolean;
+  /** Where the view is shown: the hints name that surface's command (default chat). */
+  readonly surface?: 'chat' | 'cli';
 }
 
 /** The overall board as chat content. */
@@ -290,16 +475,11 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     };
   }
   const title = o.title ?? 'ZhuJiu board';
-  const top = b.rows.find((r) => r.rank !== null);
   return {
-    text:
-      top && top.final !== null
-        ? `${title}: ${top.model} leads with ${fmt(top.final)} (${interval(top)})`
-        : b.rows.some((r) => r.final !== null)
-          ? `${title}: no model has every method yet, so no final is ranked (finals of different methods are not comparable)`
-          : `${title}: no scores yet (a comparative score needs ${b.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`,
+    text: headline(b, title, o.all),
     title,
-    table: overallTable(b),
+    // With every row left out (no score in any method) the footer counts them; no empty table.
+    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all) } : {}),
     ...(o.image
       ? {
           image: {
@@ -312,8 +492,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
       : {}),
     footer: footer(
       s,
-      o.now,
-      o.link,
+      o,
       ' final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).',
     ),
   };
@@ -346,7 +525,7 @@ export function abilityContent(s: Snapshot, ability: BoardAbility, o: ViewOption
         ];
       }),
     },
-    footer: footer(s, o.now, o.link),
+    footer: footer(s, o),
   };
 }
 
@@ -358,7 +537,7 @@ export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions):
       (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
   );
   return {
-    text: `${method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
+    text: `${method === 'scoring' ? scoringLabel(b) : method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
     title: `Method: ${method}`,
     table: {
       columns: ['model', method, 'normalised', ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a])],
@@ -370,7 +549,7 @@ export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions):
         ...BOARD_ABILITIES.map((a) => fmt(r.cells[method][a])),
       ]),
     },
-    footer: footer(s, o.now, o.link),
+    footer: footer(s, o),
   };
 }
 
@@ -433,10 +612,10 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   const r = card.row;
   const summary = [
     `rank ${r.rank ?? '—'}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${interval(r)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
-    `methods: ${BOARD_METHODS.map((m) => `${m} ${fmt(r.methods[m])}`).join(', ')}`,
+    `methods: ${BOARD_METHODS.map((m) => `${m === 'scoring' ? scoringLabel(s.board) : m} ${fmt(r.methods[m])}`).join(', ')}`,
     `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
     `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
-    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} votes`,
+    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'}`,
   ].join('\n');
   const sections = [{ heading: 'Summary', body: summary }];
   if (card.opponents.length > 0) {
@@ -462,7 +641,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
             rows: card.datasets.map((d) => [
               d.dataset,
               d.ability,
-              d.method,
+              d.method === 'scoring' ? scoringLabel(s.board) : d.method,
               String(d.n),
               String(d.failures),
               String(d.violations),
@@ -471,7 +650,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
           },
         }
       : {}),
-    footer: footer(s, o.now, o.link),
+    footer: footer(s, o),
   };
 }
 

@@ -397,7 +397,11 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
     if (r) excluded.push({ model: data.models[i]!, reason: r, numBattles: data.numBattles[i]! });
   }
   const describe = (): string =>
-    excluded.map((e) => `${e.model} (${e.reason}, ${e.numBattles} votes)`).join(', ');
+    excluded
+      .map(
+        (e) => `${e.model} (${e.reason}, ${e.numBattles} ${e.numBattles === 1 ? 'vote' : 'votes'})`,
+      )
+      .join(', ');
   if (opts.anchor && !Number.isFinite(opts.anchor.rating)) {
     throw new AppError(
       'rating_input_invalid',

@@ -623,22 +623,26 @@ export interface DatasetTotals {
   readonly dataset: string;
   readonly n: number;
   readonly failures: number;
+  /** Of `failures`, those of the judge (codes `judge_*`: the answer was stored but not graded). */
+  readonly judgeFailures: number;
   readonly earned: number;
   readonly possible: number;
 }
 
-/** Per-dataset totals (scored items, failures, Σ raw, Σ max), in plan order. */
+/** Per-dataset totals (scored items, failures, judge failures, Σ raw, Σ max), in plan order. */
 export async function runDatasetTotals(db: Conn, runId: number): Promise<DatasetTotals[]> {
   const r = await sql<{
     dataset: string;
     n: string | number;
     failures: string | number;
+    judge_failures: string | number;
     earned: string | number | null;
     possible: string | number | null;
   }>`
     SELECT ri.dataset,
            count(s.id) AS n,
            count(*) FILTER (WHERE ri.status = 'failed') AS failures,
+           count(*) FILTER (WHERE ri.status = 'failed' AND ri.failure_code LIKE 'judge\_%') AS judge_failures,
            coalesce(sum(s.raw_score), 0) AS earned,
            coalesce(sum(s.max_score), 0) AS possible
       FROM eval_run_items ri
@@ -650,6 +654,7 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
     dataset: x.dataset,
     n: Number(x.n),
     failures: Number(x.failures),
+    judgeFailures: Number(x.judge_failures),
     earned: Number(x.earned ?? 0),
     possible: Number(x.possible ?? 0),
   }));

@@ -11,6 +11,7 @@ import type {
   OnConflictUpdateDatabase,
   Transaction,
 } from 'kysely';
+import { sql } from 'kysely';
 import type { Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -346,4 +347,65 @@ export async function latestAnswers(
     if (r.itemId !== null) out.set(r.key, { ...r, itemId: r.itemId });
   }
   return out;
+}
+
+/** One judge grade as `zhujiu judge export` writes it. */
+export interface ExportedGrade {
+  readonly model: string;
+  readonly dataset: string;
+  readonly itemKey: string;
+  /** The judge's grade in the rubric's points (before any safety-violation adjustment). */
+  readonly rawScore: number;
+}
+
+/**
+ * The single-answer grades of one judge, latest per model and item (any rubric version, as the board reads them),
+ * ordered by model, dataset and item key; optionally one model and one dataset. Also how many (model, item) pairs
+ * that judge failed on and never graded (they have no label).
+ */
+export async function judgeGradesOf(
+  db: Conn,
+  f: { readonly judge: string; readonly model?: string; readonly dataset?: string },
+): Promise<{ grades: ExportedGrade[]; failures: number }> {
+  let q = db
+    .selectFrom('judge_scores as s')
+    .innerJoin('models as m', 'm.id', 's.model_id')
+    .innerJoin('items as i', 'i.id', 's.item_id')
+    .innerJoin('datasets as d', 'd.id', 'i.dataset_id')
+    .where('s.kind', '=', 'single')
+    .where('s.judge', '=', f.judge);
+  if (f.model !== undefined) q = q.where('m.name', '=', f.model);
+  if (f.dataset !== undefined) q = q.where('d.name', '=', f.dataset);
+  const rows = await q
+    .where('s.status', '=', 'judged')
+    .where('s.raw_score', 'is not', null)
+    .distinctOn(['m.name', 'd.name', 'i.key'])
+    .select(['m.name as model', 'd.name as dataset', 'i.key as itemKey', 's.raw_score as rawScore'])
+    .orderBy('m.name')
+    .orderBy('d.name')
+    .orderBy('i.key')
+    .orderBy('s.updated_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .execute();
+  const failed = await q
+    .where('s.status', '=', 'failed')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('judge_scores as k')
+            .select('k.id')
+            .whereRef('k.model_id', '=', 's.model_id')
+            .whereRef('k.item_id', '=', 's.item_id')
+            .whereRef('k.judge', '=', 's.judge')
+            .where('k.kind', '=', 'single')
+            .where('k.status', '=', 'judged'),
+        ),
+      ),
+    )
+    .select(sql<string>`count(DISTINCT (s.model_id, s.item_id))`.as('n'))
+    .executeTakeFirst();
+  return {
+    grades: rows.map((r) => ({ ...r, rawScore: Number(r.rawScore) })),
+    failures: Number(failed?.n ?? 0),
+  };
 }

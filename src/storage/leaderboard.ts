@@ -204,6 +204,24 @@ async function battleTypesOneQuery(
   return r.rows.map(toBattleType);
 }
 
+/**
+ * Live battles (`/ask`) of the given sources with live votes, not void, and no ability: those the board counts as
+ * votes but in no comparative score, fixed with `/arena ability`. An index probe (`battles_unclassified_idx`).
+ */
+export async function liveBattlesWithoutAbility(
+  db: Conn,
+  sources: readonly string[],
+): Promise<number> {
+  const r = await sql<{ n: number }>`
+    SELECT count(*) AS n FROM battles b
+     WHERE b.kind = 'live' AND b.ability IS NULL AND b.status <> 'void'
+       AND b.source = ANY(${[...sources]}::text[])
+       AND EXISTS (SELECT 1 FROM votes v WHERE v.battle_id = b.id AND v.retracted_at IS NULL)`.execute(
+    db,
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
+
 /** The run that counts for one model and suite: its latest finished (succeeded) run. */
 export interface LatestRun {
   readonly runId: number;
@@ -237,6 +255,8 @@ export interface StoredItemScore {
   /** Mean over the item's metrics of raw / max × 10; 0 when flagged as a safety violation. */
   readonly score: number;
   readonly violation: boolean;
+  /** Scoring items: the judge whose grade this is (`item_scores.detail.judge`); null for metrics or when none is recorded. */
+  readonly judge: string | null;
 }
 
 /**
@@ -285,11 +305,13 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     item: number;
     score: number;
     sv: boolean;
+    judge: string | null;
   }>`
     SELECT DISTINCT ON (e.model_id, s.item_id, s.method)
            m.name AS model, d.name AS dataset, i.ability, s.method, s.item_id AS item,
            CASE WHEN bool_or(s.safety_flag) THEN 0 ELSE avg(s.raw_score / s.max_score) * 10 END AS score,
-           bool_or(s.safety_flag) AS sv
+           bool_or(s.safety_flag) AS sv,
+           CASE WHEN s.method = 'scoring' THEN max(s.detail->>'judge') END AS judge
       FROM item_scores s
       JOIN eval_runs e ON e.id = s.run_id
       JOIN models m ON m.id = e.model_id
@@ -306,16 +328,31 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     itemId: Number(x.item),
     score: Number(x.score),
     violation: Boolean(x.sv),
+    judge: x.judge ?? null,
   }));
 }
 
 /**
- * Judge grades (Scoring Evaluation, table `judge_scores`): for each model and item the latest single-answer
- * verdict (any judge), on the ten-point scale (a recorded grade above the item's maximum, as a few GAOKAO-Bench
- * judge grades are, counts as the maximum), 0 for a safety violation; and judge failures per model and dataset
- * (failures are never scores, docs/scoring.md §3).
+ * The judges with stored single-answer records (verdicts or failures, table `judge_scores`), by name: the
+ * candidates for the board's Scoring judge when `judge.model` is not set (docs/scoring.md §3).
  */
-export async function judgeGrades(db: Conn): Promise<{
+export async function singleAnswerJudges(db: Conn): Promise<string[]> {
+  const r = await sql<{ judge: string }>`
+    SELECT DISTINCT judge FROM judge_scores WHERE kind = 'single' ORDER BY judge`.execute(db);
+  return r.rows.map((x) => x.judge);
+}
+
+/**
+ * Judge grades of ONE judge (Scoring Evaluation, table `judge_scores`): for each model and item the latest
+ * single-answer verdict of `judge` (any rubric version), on the ten-point scale (a recorded grade above the item's
+ * maximum, as a few GAOKAO-Bench judge grades are, counts as the maximum), 0 for a safety violation; and that
+ * judge's failures per model and dataset: items it failed on and never graded (failures are never scores, and
+ * another judge's grade never fills them, docs/scoring.md §3).
+ */
+export async function judgeGrades(
+  db: Conn,
+  judge: string,
+): Promise<{
   grades: StoredItemScore[];
   failures: { model: string; dataset: string; failures: number }[];
 }> {
@@ -335,7 +372,7 @@ export async function judgeGrades(db: Conn): Promise<{
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id
       JOIN datasets d ON d.id = i.dataset_id
-     WHERE j.kind = 'single' AND j.status = 'judged' AND j.raw_score IS NOT NULL
+     WHERE j.kind = 'single' AND j.status = 'judged' AND j.raw_score IS NOT NULL AND j.judge = ${judge}
      ORDER BY j.model_id, j.item_id, j.updated_at DESC, j.id DESC`.execute(db);
   const f = await sql<{ model: string; dataset: string; n: number }>`
     SELECT m.name AS model, d.name AS dataset, count(DISTINCT j.item_id) AS n
@@ -343,9 +380,9 @@ export async function judgeGrades(db: Conn): Promise<{
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id
       JOIN datasets d ON d.id = i.dataset_id
-     WHERE j.kind = 'single' AND j.status = 'failed'
+     WHERE j.kind = 'single' AND j.status = 'failed' AND j.judge = ${judge}
        AND NOT EXISTS (SELECT 1 FROM judge_scores k WHERE k.model_id = j.model_id AND k.item_id = j.item_id
-                        AND k.kind = 'single' AND k.status = 'judged')
+                        AND k.kind = 'single' AND k.status = 'judged' AND k.judge = j.judge)
      GROUP BY m.name, d.name`.execute(db);
   return {
     grades: g.rows.map((x) => ({
@@ -356,6 +393,7 @@ export async function judgeGrades(db: Conn): Promise<{
       itemId: Number(x.item),
       score: Number(x.score),
       violation: Boolean(x.sv),
+      judge,
     })),
     failures: f.rows.map((x) => ({ model: x.model, dataset: x.dataset, failures: Number(x.n) })),
   };
@@ -396,44 +434,141 @@ const RECENT_EVENTS = 16;
  * ~0.3–0.8 s with 1 M votes on the embedded database, all of it on the bot's thread).
  */
 export async function boardInputState(db: Conn): Promise<string> {
+  return boardInputMarksKey(await boardInputMarks(db));
+}
+
+/**
+ * The parts of {@link boardInputState}, kept with a snapshot so that a later reader can say what the snapshot
+ * misses ({@link boardInputsSince}). Ids as decimal strings, times as ISO strings, null for an empty table.
+ */
+export interface BoardInputMarks {
+  /** Highest vote event id, and the number of events among the latest ones (see {@link RECENT_EVENTS}). */
+  readonly voteEvent: string | null;
+  readonly recentEvents: number;
+  readonly itemScore: string | null;
+  /** Highest id and latest finish time of a succeeded run. */
+  readonly run: string | null;
+  readonly runFinished: string | null;
+  readonly models: number;
+  /** Latest judge verdict change. */
+  readonly judged: string | null;
+  readonly battle: string | null;
+  /** Highest maintainer action (void, ability override). */
+  readonly audit: string | null;
+  readonly unclassified: number;
+}
+
+/** The fingerprint string of a set of marks (what {@link boardInputState} returns). */
+export function boardInputMarksKey(x: BoardInputMarks): string {
+  return [
+    x.voteEvent ?? '-',
+    x.recentEvents,
+    x.itemScore ?? '-',
+    x.run ?? '-',
+    x.runFinished ?? '-',
+    x.models,
+    x.judged ?? '-',
+    x.battle ?? '-',
+    x.audit ?? '-',
+    x.unclassified,
+  ].join('/');
+}
+
+/** The marks of {@link boardInputState}: one query of index probes and small-table scans. */
+export async function boardInputMarks(db: Conn): Promise<BoardInputMarks> {
   const r = await sql<{
-    ev: number | null;
+    ev: string | null;
     evn: number;
-    sc: number | null;
-    ru: number | null;
+    sc: string | null;
+    ru: string | null;
     rf: Date | string | null;
     mo: number;
     ju: Date | string | null;
-    bt: number | null;
-    au: number | null;
+    bt: string | null;
+    au: string | null;
     uc: number;
   }>`
     WITH top AS (SELECT max(id) AS ev FROM vote_events)
-    SELECT top.ev,
+    SELECT top.ev::text AS ev,
            (SELECT count(*) FROM vote_events e WHERE e.id > top.ev - ${RECENT_EVENTS}) AS evn,
-           (SELECT max(id) FROM item_scores) AS sc,
-           (SELECT max(id) FROM eval_runs WHERE status = 'succeeded') AS ru,
+           (SELECT max(id) FROM item_scores)::text AS sc,
+           (SELECT max(id) FROM eval_runs WHERE status = 'succeeded')::text AS ru,
            (SELECT max(finished_at) FROM eval_runs WHERE status = 'succeeded') AS rf,
            (SELECT count(*) FROM models) AS mo,
            (SELECT max(updated_at) FROM judge_scores) AS ju,
-           (SELECT max(id) FROM battles) AS bt,
-           (SELECT max(id) FROM battle_audit) AS au,
+           (SELECT max(id) FROM battles)::text AS bt,
+           (SELECT max(id) FROM battle_audit)::text AS au,
            (SELECT count(*) FROM battles WHERE kind = 'live' AND ability IS NULL) AS uc
       FROM top`.execute(db);
   const x = r.rows[0]!;
-  const t = (v: Date | string | null) => (v === null ? '-' : new Date(v).toISOString());
-  return [
-    x.ev ?? '-',
-    Number(x.evn),
-    x.sc ?? '-',
-    x.ru ?? '-',
-    t(x.rf),
-    Number(x.mo),
-    t(x.ju),
-    x.bt ?? '-',
-    x.au ?? '-',
-    Number(x.uc),
-  ].join('/');
+  const t = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+  return {
+    voteEvent: x.ev,
+    recentEvents: Number(x.evn),
+    itemScore: x.sc,
+    run: x.ru,
+    runFinished: t(x.rf),
+    models: Number(x.mo),
+    judged: t(x.ju),
+    battle: x.bt,
+    audit: x.au,
+    unclassified: Number(x.uc),
+  };
+}
+
+/** Counts above this are reported as "more than" (the count stops there, so the check stays cheap). */
+export const SINCE_CAP = 10_000;
+
+/** What changed in the board's inputs since `marks` were read (each count capped at {@link SINCE_CAP} + 1). */
+export interface BoardInputsSince {
+  /** Votes cast (live or imported) on battles of the sources, in vote events after the marks. */
+  readonly votes: number;
+  /** Vote events that took a vote back or changed it. */
+  readonly voteChanges: number;
+  /** Runs that succeeded after the marks. */
+  readonly runs: number;
+  /** Judge verdicts recorded or changed after the marks. */
+  readonly verdicts: number;
+  /** Maintainer actions (void, ability override) after the marks. */
+  readonly battleChanges: number;
+}
+
+/**
+ * What the board's inputs of `sources` (votes of other sources do not count) gained since `marks` ({@link boardInputMarks}) were read: each part a bounded range
+ * read above a mark (primary-key ranges for votes and maintainer actions; the small run table; the judge verdicts
+ * changed since), capped at {@link SINCE_CAP} + 1 rows, so the cost is that of the news, not of the stored votes.
+ */
+export async function boardInputsSince(
+  db: Conn,
+  marks: BoardInputMarks,
+  sources: readonly string[],
+): Promise<BoardInputsSince> {
+  const cap = SINCE_CAP + 1;
+  const ev = marks.voteEvent ?? '0';
+  const src = [...sources];
+  const r = await sql<{ v: number; c: number; ru: number; ju: number; au: number }>`
+    SELECT
+      (SELECT count(*) FROM (SELECT 1 FROM vote_events e JOIN battles b ON b.id = e.battle_id
+          WHERE e.id > ${ev}::bigint AND e.effect = 'cast' AND b.source = ANY(${src}::text[])
+          LIMIT ${cap}) t) AS v,
+      (SELECT count(*) FROM (SELECT 1 FROM vote_events e JOIN battles b ON b.id = e.battle_id
+          WHERE e.id > ${ev}::bigint AND e.effect IN ('changed', 'retracted')
+            AND b.source = ANY(${src}::text[]) LIMIT ${cap}) t) AS c,
+      (SELECT count(*) FROM eval_runs WHERE status = 'succeeded'
+          AND (${marks.runFinished}::timestamptz IS NULL OR finished_at > ${marks.runFinished}::timestamptz)) AS ru,
+      (SELECT count(*) FROM (SELECT 1 FROM judge_scores
+          WHERE ${marks.judged}::timestamptz IS NULL OR updated_at > ${marks.judged}::timestamptz LIMIT ${cap}) t) AS ju,
+      (SELECT count(*) FROM battle_audit WHERE id > ${marks.audit ?? '0'}::bigint) AS au`.execute(
+    db,
+  );
+  const x = r.rows[0]!;
+  return {
+    votes: Number(x.v),
+    voteChanges: Number(x.c),
+    runs: Number(x.ru),
+    verdicts: Number(x.ju),
+    battleChanges: Number(x.au),
+  };
 }
 
 /** A stored board snapshot. */

@@ -136,7 +136,7 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
       await page.goto(`${base}/board`);
-      const rows = await page.$$eval('#board tbody tr', (trs) =>
+      const rows = await page.$$eval('#board tbody tr[data-model]', (trs) =>
         trs.map((tr) => ({
           model: tr.getAttribute('data-model'),
           cells: Object.fromEntries(

@@ -37,6 +37,8 @@ export async function addRun(
     scores: readonly ScoreSpec[];
     status?: 'succeeded' | 'failed' | 'running';
     finishedAt?: Date;
+    /** Scoring runs: the judge recorded with each grade (default `judge`), as the runner records it. */
+    judge?: string;
   },
 ): Promise<number> {
   const ds = await ensureDataset(db, { name: r.dataset, ability: r.ability, method: r.method });
@@ -68,6 +70,9 @@ export async function addRun(
           raw_score: s.raw,
           max_score: s.max,
           safety_flag: s.sv ?? false,
+          ...(r.method === 'scoring'
+            ? { detail: JSON.stringify({ judge: r.judge ?? 'judge' }) }
+            : {}),
         })),
       )
       .execute();

@@ -1,8 +1,8 @@
 /**
  * @module bot/commands/leaderboard
  * `/leaderboard [overall|ability|method|model] [name]`: answers at once from the latest stored board snapshot
- * (leaderboard/service.ts) and says how old it is; a rebuild runs in the background (in a worker thread) when the
- * inputs changed. Only the very first call, with no snapshot stored yet, waits for a build (still off the event
+ * (leaderboard/service.ts) and says how old it is and, when the inputs changed since, what it misses ("built before
+ * 412 newer votes and 2 runs"); a rebuild then runs in the background (in a worker thread). Only the very first call, with no snapshot stored yet, waits for a build (still off the event
  * loop). `/leaderboard reasoning` and `/leaderboard gpt-4o` are understood as the ability and model views.
  */
 import {
@@ -126,10 +126,12 @@ export async function leaderboardReply(
 ): Promise<MessageContent> {
   if (!req.ok) return { text: req.reason };
   let snap = await deps.leaderboard.latest();
+  let behind: string | undefined;
+  // A stale snapshot says what it misses (and a rebuild starts); the very first call waits for a build.
   if (!snap) snap = await deps.leaderboard.refresh();
-  else void deps.leaderboard.refreshIfChanged();
+  else behind = await deps.leaderboard.checkStale(snap);
   const link = pageLink(deps.publicUrl, req);
-  const o = { now: deps.now(), ...(link ? { link } : {}) };
+  const o = { now: deps.now(), ...(link ? { link } : {}), ...(behind ? { behind } : {}) };
   switch (req.view) {
     case 'overall':
       return overallContent(snap, { ...o, ...(snap.chart ? { image: snap.chart } : {}) });

@@ -29,11 +29,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       { form: 'arena [ability]', what: 'post a battle now (maintainers)' },
       {
-        form: 'arena void <battle-id> [reason]',
+        form: 'arena void <battle> [reason]',
         what: 'void a live battle: it leaves every rating (maintainers)',
       },
       {
-        form: 'arena ability <battle-id> <ability>',
+        form: 'arena ability <battle> <ability>',
         what: 'file a live battle under an ability (maintainers)',
       },
       { form: 'arena unclassified', what: 'list live battles without an ability (maintainers)' },

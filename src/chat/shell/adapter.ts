@@ -5,9 +5,9 @@
  * tag, `m1-<tag>`, so ids never repeat across restarts of one database); input lines are:
  *
  *   /arena, /ask, /leaderboard, /eval, /judge, /models          the slash commands (`help` lists their forms)
- *   vote <battle-id> left|equal|right   (or the emoji)           react to a battle message
- *   unvote <battle-id>                                          remove your vote reaction
- *   reply <battle-id> <text>                                    write in the battle's thread (a follow-up)
+ *   vote <battle> left|equal|right   (or the emoji)           react to a battle message
+ *   unvote <battle>                                          remove your vote reaction
+ *   reply <battle> <text>                                    write in the battle's thread (a follow-up)
  *   as <user-id> <line>                                          run one line as another (non-maintainer) user
  *   help   quit
  *
@@ -175,10 +175,10 @@ export function shellHelp(specs: Iterable<CommandSpec>): string {
   return [
     'Commands:',
     ...commandHelpLines(specs),
-    '  vote <battle-id> <choice>   vote on a battle; choice: left, equal or right, or its emoji',
+    '  vote <battle> <choice>      vote on a battle; choice: left, equal or right, or its emoji',
     '                              (e.g. vote 1 left, vote 1 ⬅️)',
-    '  unvote <battle-id>          take your vote back',
-    "  reply <battle-id> <text>    continue an /ask battle's conversation in its thread",
+    '  unvote <battle>             take your vote back',
+    "  reply <battle> <text>       continue an /ask battle's conversation in its thread",
     '  as <user-id> <line>         run a line as another user',
     '  help                        this text',
     '  quit                        stop the bot',
@@ -230,7 +230,7 @@ export class ShellAdapter implements ChatPlatform {
     return this.#channel;
   }
 
-  /** Tells the adapter how to find a battle's message by battle id (for `vote <battle-id>`). */
+  /** Tells the adapter how to find a battle's message by battle id (for `vote <battle>`). */
   setBattleResolver(fn: ShellBattleResolver): void {
     this.#resolveBattle = fn;
   }
@@ -445,7 +445,7 @@ export class ShellAdapter implements ChatPlatform {
     if (choice) {
       // A vote typed without its battle (in a chat one reacts on the message; here the battle must be named).
       return this.#print(
-        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle-id> ${choice.choice} ` +
+        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle> ${choice.choice} ` +
           `(e.g. "vote 1 ${choice.emoji}")`,
       );
     }
@@ -489,13 +489,12 @@ export class ShellAdapter implements ChatPlatform {
     }
   }
 
-  /** `reply <battle-id> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
+  /** `reply <battle> <text>`: a message in the battle's thread, delivered to `onThreadMessage`. */
   async #threadReply(args: string[], user: ChatUser): Promise<void> {
     const [idText = '', ...words] = args;
     const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
-    if (battleId === undefined || text === '')
-      return this.#print('usage: reply <battle-id> <text>');
+    if (battleId === undefined || text === '') return this.#print('usage: reply <battle> <text>');
     const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
     const ref = info?.ref;
     if (!info) return this.#print(noSuchBattle(battleId));
@@ -540,9 +539,7 @@ export class ShellAdapter implements ChatPlatform {
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {
-      return this.#print(
-        add ? 'usage: vote <battle-id> left|equal|right' : 'usage: unvote <battle-id>',
-      );
+      return this.#print(add ? 'usage: vote <battle> left|equal|right' : 'usage: unvote <battle>');
     }
     // Refuse an unknown choice before anything is emitted: a typo must not move (and so retract) a vote.
     const wanted = add ? this.#choiceEmoji(choiceText as string) : undefined;

@@ -81,12 +81,20 @@ export const judgeReplySchema = z.object({
 
 /**
  * The JSON schema sent with the request (OpenAI `response_format: json_schema`) for a point rubric.
- * `reason` comes first so the model explains before it scores.
+ * `reason` comes first so the model explains before it scores. It admits exactly the verdict values
+ * {@link parseVerdict} accepts: `integer` unless the scale is fractional (a schema-valid 1.1 on an integer rubric
+ * would be a reply that always fails), within min–max; letter grades from the scale's list.
  */
 export function verdictJsonSchema(scale: VerdictScale): Record<string, unknown> {
   const verdict =
     scale.kind === 'points'
-      ? { score: { type: 'number', minimum: scale.min, maximum: scale.max } }
+      ? {
+          score: {
+            type: scale.fractional ? 'number' : 'integer',
+            minimum: scale.min,
+            maximum: scale.max,
+          },
+        }
       : { grade: { type: 'string', enum: [...scale.grades] } };
   const key = scale.kind === 'points' ? 'score' : 'grade';
   return {

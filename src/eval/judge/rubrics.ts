@@ -29,8 +29,17 @@ export const rubricFileSchema = z.strictObject({
   version: z.union([z.string().min(1), z.number()]).transform(String),
   kind: z.enum(['single', 'pairwise', 'safety']),
   scale: z
-    .strictObject({ min: z.number(), max: z.number(), fractional: z.boolean().default(false) })
+    .strictObject({
+      // Grades are stored as points from 0 (judge_scores: raw_score ≥ 0, ≤ max_score).
+      min: z.number().min(0),
+      max: z.number(),
+      fractional: z.boolean().default(false),
+    })
     .refine((s) => s.max > s.min, { message: 'max must be greater than min' })
+    .refine((s) => s.fractional || (Number.isInteger(s.min) && Number.isInteger(s.max)), {
+      message:
+        'a whole-number scale (fractional: false) needs whole min and max; set fractional: true for 7.5-style grades',
+    })
     .optional(),
   system: z.string().min(1),
   template: z.string().min(1),

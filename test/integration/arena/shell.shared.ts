@@ -144,7 +144,8 @@ export function shellTests(backend: Backend): void {
       expect(term.text()).toContain(
         'ZhuJiu board: no scores yet (a comparative score needs 20 arena votes',
       );
-      expect(term.text()).toMatch(/—\s+model-alpha\s+—.*\s3\s+\*/u);
+      // Three votes give no score in any method: the rows are left out, and counted.
+      expect(term.text()).toContain('2 models with no score in any method left out');
       await shell.say('/models');
       expect(term.text()).toMatch(/model-alpha\s+recorded\s+6/u);
     });
@@ -270,17 +271,15 @@ export function shellTests(backend: Backend): void {
         'you changed the vote on battle #1 to ➡️ (right)\n',
       );
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
-      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle-id> left|equal|right\n');
+      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right\n');
       // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
       for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
         expect(await answer(shell, `vote ${id} left`), id).toBe(
-          'usage: vote <battle-id> left|equal|right\n',
+          'usage: vote <battle> left|equal|right\n',
         );
       }
-      expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle-id>\n');
-      expect(await answer(shell, 'reply 0x1 more please')).toBe(
-        'usage: reply <battle-id> <text>\n',
-      );
+      expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle>\n');
+      expect(await answer(shell, 'reply 0x1 more please')).toBe('usage: reply <battle> <text>\n');
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
     });
 

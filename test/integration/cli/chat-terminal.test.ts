@@ -27,14 +27,14 @@ describe.concurrent('the terminal chat in a terminal', () => {
       await p.waitFor(/\/eval cancel <run>/u);
       const help = p.text();
       for (const form of [
-        '/arena void <battle-id> [reason]',
-        '/arena ability <battle-id> <ability>',
+        '/arena void <battle> [reason]',
+        '/arena ability <battle> <ability>',
         '/arena unclassified',
         '/eval model:<name> suite:<name> [limit:<n>]',
         '/eval status',
         '/leaderboard',
         '/ask <prompt> [ability]',
-        'vote <battle-id> <choice>',
+        'vote <battle> <choice>',
         'quit',
       ]) {
         expect(help).toContain(form);

@@ -246,7 +246,7 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
       const rg = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314', '--json'], env);
       expect(rg.code, rg.stderr).toBe(0);
       const jg = JSON.parse(rg.stdout);
-      expect(Object.keys(jg)).toEqual(['pairwise', 'datasets']);
+      expect(Object.keys(jg)).toEqual(['pairwise', 'datasets', 'board_scoring']);
       expect(Object.keys(jg.datasets[0])).toEqual([
         'dataset',
         'ability',

@@ -55,8 +55,8 @@ describe.concurrent('terminal chat output', () => {
     expect(lines[0]).toBe(`zhujiu bot: data in PGlite at ${d.dataDir}; logs in ${logFile}`);
     expect(lines[1]).toBe('ZhuJiu Arena (terminal). You are you (maintainer).');
     expect(lines.at(-1)).toBe('bye');
-    expect(r.text).toContain('vote <battle-id> <choice>');
-    expect(r.text).toContain('name the battle: vote <battle-id> left');
+    expect(r.text).toContain('vote <battle> <choice>');
+    expect(r.text).toContain('name the battle: vote <battle> left');
     // Nothing from the logs reaches the terminal.
     expect(r.text).not.toMatch(/"level"|\bINFO\b|\bWARN\b|database ready|secret/);
     const log = readFileSync(logFile, 'utf8');

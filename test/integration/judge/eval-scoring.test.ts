@@ -10,12 +10,13 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { summaryContent } from '../../../src/bot/eval-reporter.ts';
 import { loadConfig } from '../../../src/config/loader.ts';
 import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { judgeReport } from '../../../src/eval/judge/report.ts';
 import { EvalService } from '../../../src/eval/service.ts';
-import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
+import { itemsCell, runSummary, summaryJson } from '../../../src/eval/summary.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { judgeGrades } from '../../../src/storage/leaderboard.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
@@ -152,6 +153,10 @@ describe.each(backends())('/eval on a scoring suite on %s', (backend) => {
     ).toEqual([['tiny_chisafety', 'judge', 3, 6, 9, 1, '3 of 4 judged']]);
     expect(s.datasets[0]?.score).toBe(6.6667); // 10 × (3 + 0 + 3) / 9: the flagged 2 counts 0
     expect(summaryJson(s).datasets[0]?.judged).toBe('3 of 4 judged');
+    // Every scoring figure names its judge: the JSON, the CLI table and the chat summary.
+    expect(summaryJson(s).datasets[0]?.judge).toBe('judge-x');
+    expect(itemsCell(s.datasets[0]!)).toBe('3 of 4 judged by judge-x');
+    expect(summaryContent(s).table?.rows[0]?.[3]).toBe('3 of 4 judged by judge-x');
     expect(s.failureReasons).toHaveLength(1);
     expect(s.failureReasons[0]?.code).toBe('judge_refused');
     expect(s.failureReasons[0]?.n).toBe(1);
@@ -179,7 +184,7 @@ describe.each(backends())('/eval on a scoring suite on %s', (backend) => {
     expect(row?.raw_mean).toBeCloseTo((10 * 8) / 9, 3);
     expect(row?.sv_mean).toBeCloseTo((10 * 6) / 9, 3);
     expect(row?.sv_rate).toBeCloseTo(1 / 3, 3);
-    const board = await judgeGrades(d.db);
+    const board = await judgeGrades(d.db, 'judge-x');
     expect(board.grades.map((g) => g.score).sort((a, b) => a - b)).toEqual([0, 10, 10]);
     expect(board.failures).toEqual([{ model: 'cand', dataset: 'tiny_chisafety', failures: 1 }]);
   });

@@ -144,7 +144,7 @@ describe.each(backends())('board service (%s)', (backend) => {
     expect(boardJson(c.board).models.find((m) => m.model === 'm1')!.votes).toBe(11);
   });
 
-  it('judge grades (judge_scores) join the scoring method; judge failures show on the card, never as 0', async () => {
+  it("the board's judge's grades (judge_scores) join the scoring method; judge failures show on the card, never as 0", async () => {
     const ids = await db.db
       .selectFrom('items')
       .innerJoin('datasets', 'datasets.id', 'items.dataset_id')
@@ -160,7 +160,7 @@ describe.each(backends())('board service (%s)', (backend) => {
     const base = {
       model_id: m1.id,
       kind: 'single' as const,
-      judge: 'j',
+      judge: 'judge', // the judge of the runs above (addRun's default): one judge on the board
       rubric: 'ten_point',
       rubric_version: '1',
     };
@@ -248,7 +248,7 @@ describe.each(backends())('board service (%s)', (backend) => {
     expect(model.c.sections?.[1]?.body).toContain('m2: 8–3–0, 73%');
     expect(model.c.table?.rows).toEqual([
       ['obj', 'knowledge', 'metrics', '4', '0', '0', '7.50'],
-      ['open', 'safety', 'scoring', '1', '1', '0', '8.00'],
+      ['open', 'safety', 'scoring (judge judge)', '1', '1', '0', '8.00'],
     ]);
     expect(model.c.footer).toContain('https://arena.example.org/board/model/m1');
     const unknown = await ask({ view: 'model', name: 'nobody' });

@@ -149,7 +149,14 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
       expect(card.code, card.err).toBe(0);
       const j = JSON.parse(card.out);
-      expect(Object.keys(j)).toEqual(['model', 'sv_rate', 'record', 'opponents', 'datasets']);
+      expect(Object.keys(j)).toEqual([
+        'model',
+        'sv_rate',
+        'record',
+        'opponents',
+        'datasets',
+        'scoring_judge',
+      ]);
       expect(j.model.model).toBe('aa');
       expect(j.record).toEqual({ wins: 2, losses: 1, ties: 0 });
       expect(j.opponents).toEqual([
@@ -164,7 +171,20 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).out);
       expect(me.method).toBe('comparative');
       const all = JSON.parse((await zhujiu(...base, '--json')).out);
-      expect(Object.keys(all)).toEqual(['models']);
+      expect(Object.keys(all)).toEqual(['models', 'scoring_judge']);
+      // Rows with no score in any method (3 votes each) are left out of the text and counted; --all shows them.
+      const text = await zhujiu(...base);
+      expect(text.out).toContain(
+        '2 models with no score in any method left out (`--all` shows them)',
+      );
+      expect(text.out).not.toMatch(/^\s+—\s+aa\s/m);
+      const everyRow = await zhujiu(...base, '--all');
+      expect(everyRow.out).toMatch(/^\s+—\s+aa\s/m);
+      expect(everyRow.out).not.toContain('left out');
+      expect(all.models.map((m: { unranked_reason: string }) => m.unranked_reason)).toEqual([
+        'fewer than 20 votes in every ability',
+        'fewer than 20 votes in every ability',
+      ]);
 
       const png = join(tmp, 'card.png');
       const both = await zhujiu(...base, '--view', 'model', 'bb', '--json', '--png', png);
@@ -308,28 +328,59 @@ describe('#17 a folder or a file of the other format names the right --format', 
     try {
       const gk = join(tmp, 'gaokao-results');
       mkdirSync(gk, { recursive: true });
-      writeFileSync(join(gk, 'm_2010-2022_Physics_MCQs.json'), '{"example":[]}');
+      writeFileSync(
+        join(gk, 'm_2010-2022_Physics_MCQs.json'),
+        '{"keyword":"2010-2022_Physics_MCQs","model_name":"m","example":[]}',
+      );
       await expect(importOutputs(d.db, { file: gk, model: 'm' })).rejects.toThrow(
-        `${gk}: a folder, not a file; a GAOKAO-Bench result folder needs --format gaokao (\`zhujiu import outputs ${gk} --format gaokao --model m\`), else pass the outputs file itself`,
+        `${gk}: a folder, not a file; it holds 1 GAOKAO-Bench objective result files (model answers, not judgments) (m_2010-2022_Physics_MCQs.json): \`zhujiu import outputs ${gk} --format gaokao --model m\``,
       );
       await expect(
         importGaokaoOutputs(d.db, { dir: join(gk, 'm_2010-2022_Physics_MCQs.json'), model: 'm' }),
       ).rejects.toThrow(
-        /a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder.*use --format alpaca_eval or --format jsonl$/,
+        `a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword); this file is GAOKAO-Bench objective result files (model answers, not judgments): \`zhujiu import outputs ${gk} --format gaokao --model m\``,
       );
       const ann = join(tmp, 'annotations_gpt4');
       mkdirSync(ann, { recursive: true });
-      writeFileSync(join(ann, 'claude-2.jsonl'), '');
+      writeFileSync(
+        join(ann, 'claude-2.jsonl'),
+        '{"instruction":"q","output_1":"a","output_2":"b","generator_1":"x","generator_2":"claude-2","preference":2}\n',
+      );
       await expect(
         importJudgments(d.db, { path: ann, format: 'gaokao', judge: 'gpt-4' }),
       ).rejects.toThrow(
-        `${ann}: no *.json files in this folder, but 1 *.jsonl (AlpacaEval annotations): use --format alpaca_eval`,
+        `${ann}: no *.json files of this format in this folder, but 1 AlpacaEval annotations (claude-2.jsonl): \`zhujiu import judgments ${join(ann, 'claude-2.jsonl')} --format alpaca_eval --judge NAME\``,
       );
+      // An objective result folder is model answers, not judgments: the hint is import outputs, not --format gaokao.
       await expect(
         importJudgments(d.db, { path: gk, format: 'alpaca_eval', judge: 'gpt-4' }),
       ).rejects.toThrow(
-        `${gk}: no *.jsonl files in this folder, but 1 *.json (GAOKAO-Bench judged result files): use --format gaokao`,
+        `${gk}: no *.jsonl files of this format in this folder, but 1 GAOKAO-Bench objective result files (model answers, not judgments) (m_2010-2022_Physics_MCQs.json): \`zhujiu import outputs ${gk} --format gaokao --model NAME\``,
       );
+      // AlpacaEval's model_outputs folder: model outputs, never "--format gaokao" (which would fail on it too).
+      const mo = join(tmp, 'alpaca-results', 'claude-2');
+      mkdirSync(mo, { recursive: true });
+      writeFileSync(
+        join(mo, 'model_outputs.json'),
+        '[{"instruction":"q","output":"a","generator":"claude-2"}]',
+      );
+      const moFile = join(mo, 'model_outputs.json');
+      await expect(
+        importJudgments(d.db, { path: mo, format: 'alpaca_eval', judge: 'gpt-4' }),
+      ).rejects.toThrow(
+        `${mo}: no *.jsonl files of this format in this folder, but 1 AlpacaEval model outputs (not judgments) (model_outputs.json): \`zhujiu import outputs ${moFile} --model NAME\``,
+      );
+      await expect(importOutputs(d.db, { file: mo, model: 'claude-2' })).rejects.toThrow(
+        `${mo}: a folder, not a file; it holds 1 AlpacaEval model outputs (not judgments) (model_outputs.json): \`zhujiu import outputs ${moFile} --model claude-2\``,
+      );
+      // The file itself, given to either judgments format, names the command that reads it.
+      for (const format of ['alpaca_eval', 'gaokao'] as const) {
+        await expect(
+          importJudgments(d.db, { path: moFile, format, judge: 'gpt-4' }),
+        ).rejects.toThrow(
+          `${moFile}: this looks like AlpacaEval model outputs (not judgments), not --format ${format} judgments; import it with \`zhujiu import outputs ${moFile} --model NAME\``,
+        );
+      }
     } finally {
       await d.destroy();
     }

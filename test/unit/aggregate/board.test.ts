@@ -330,3 +330,73 @@ describe('battles without an ability', () => {
     });
   });
 });
+
+describe('a method whose spread is within its uncertainty (docs/scoring.md §5)', () => {
+  const models = ['m1', 'm2', 'm3', 'm4'];
+  /** Every pair plays `n` battles one way and `n` the other, and m1 wins `extra` more against each. */
+  function arena(n: number, extra: number): BattleType[] {
+    const out: BattleType[] = [];
+    for (let i = 0; i < models.length; i++)
+      for (let j = i + 1; j < models.length; j++) {
+        const one = {
+          ability: 'reasoning' as const,
+          modelA: models[i]!,
+          modelB: models[j]!,
+          ties: 0,
+        };
+        out.push({ ...one, aWins: 1, bWins: 0, count: n + (i === 0 ? extra : 0) });
+        out.push({ ...one, aWins: 0, bWins: 1, count: n });
+      }
+    return out;
+  }
+
+  it('arena votes only, four models a hair apart: no normalised score, no final, no rank (not "10.00 (0.00–10.00)")', () => {
+    const board = computeBoard({ models, datasets: [], battles: arena(30, 1) }, createRng(7), {
+      minVotes: 20,
+      rounds: 200,
+    });
+    const comp = board.rows.map((r) => r.methods.comparative!);
+    expect(Math.max(...comp) - Math.min(...comp)).toBeLessThan(0.3);
+    expect(board.withinUncertainty).toEqual(['comparative']);
+    expect(board.unnormalized).toEqual([]);
+    for (const r of board.rows) {
+      expect(r.normalized.comparative).toBeNull();
+      expect(r.final).toBeNull();
+      expect(r.rank).toBeNull();
+    }
+  });
+
+  it('a clear leader is normalised and ranked as before', () => {
+    const board = computeBoard({ models, datasets: [], battles: arena(30, 40) }, createRng(7), {
+      minVotes: 20,
+      rounds: 200,
+    });
+    expect(board.withinUncertainty).toEqual([]);
+    expect(board.rows[0]).toMatchObject({ model: 'm1', rank: 1, final: 10 });
+  });
+
+  it('a method within its uncertainty is not required for a rank: rows with the other methods are ranked', () => {
+    // Metrics separate a and b clearly; their judge grades are equal within noise; c has metrics only.
+    const right = (k: number, n: number) => Array.from({ length: n }, (_, i) => (i < k ? 10 : 0));
+    const board = computeBoard(
+      {
+        models: ['a', 'b', 'c'],
+        datasets: [
+          ds('m', 'knowledge', 'metrics', { a: right(45, 50), b: right(10, 50), c: right(30, 50) }),
+          ds('s', 'language', 'scoring', { a: right(25, 50), b: right(24, 50) }),
+        ],
+        battles: [],
+      },
+      createRng(3),
+      { minVotes: 20, rounds: 300 },
+    );
+    expect(board.withinUncertainty).toEqual(['scoring']);
+    expect(board.rows.map((r) => [r.model, r.rank])).toEqual([
+      ['a', 1],
+      ['c', 2],
+      ['b', 3],
+    ]);
+    expect(board.rows[0]!.normalized.scoring).toBeNull();
+    expect(board.rows[0]!.methods.scoring).toBeCloseTo(5, 9);
+  });
+});

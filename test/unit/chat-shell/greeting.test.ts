@@ -48,17 +48,17 @@ describe('terminal greeting and bare votes', () => {
   it('answers a bare vote emoji or word with the command that votes', async () => {
     const out = await session('⬅️\nright\nquit\n', false);
     expect(out).toContain(
-      'to vote ⬅️ (left), name the battle: vote <battle-id> left (e.g. "vote 1 ⬅️")',
+      'to vote ⬅️ (left), name the battle: vote <battle> left (e.g. "vote 1 ⬅️")',
     );
     expect(out).toContain(
-      'to vote ➡️ (right), name the battle: vote <battle-id> right (e.g. "vote 1 ➡️")',
+      'to vote ➡️ (right), name the battle: vote <battle> right (e.g. "vote 1 ➡️")',
     );
     expect(out).not.toContain('unknown input');
   });
 
   it('help shows the emoji form that works', async () => {
     const out = await session('help\nquit\n', false);
-    expect(out).toContain('vote <battle-id> <choice>');
+    expect(out).toContain('vote <battle> <choice>');
     expect(out).toContain('(e.g. vote 1 left, vote 1 ⬅️)');
   });
 });

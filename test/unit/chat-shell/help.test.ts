@@ -20,8 +20,8 @@ describe('help built from the command specs', () => {
     }
     expect(help.split('\n').filter((l) => l.startsWith('  /'))).toEqual([
       '  /arena [ability]            post a battle now (maintainers)',
-      '  /arena void <battle-id> [reason]  void a live battle: it leaves every rating (maintainers)',
-      '  /arena ability <battle-id> <ability>  file a live battle under an ability (maintainers)',
+      '  /arena void <battle> [reason]  void a live battle: it leaves every rating (maintainers)',
+      '  /arena ability <battle> <ability>  file a live battle under an ability (maintainers)',
       '  /arena unclassified         list live battles without an ability (maintainers)',
       '  /ask <prompt> [ability]     two anonymous live models answer your question; vote on the answers',
       '  /leaderboard [overall|ability|method|model] [name]  the board (the chart is written to a file in the terminal)',

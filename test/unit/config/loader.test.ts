@@ -47,6 +47,19 @@ describe('config loader', () => {
     expect(e.message).toMatch(/>0/);
   });
 
+  it('eval.max_failure_rate: 0.1 by default, a share 0–1, anything else refused at its line', () => {
+    expect(
+      loadConfig({ configDir: join(PROJECT_ROOT, 'config'), env: {} }).app.eval.max_failure_rate,
+    ).toBe(0.1);
+    expect(loadConfig({ configDir: dirWith({}), env: {} }).app.eval.max_failure_rate).toBe(0.1);
+    const dir = dirWith({ 'default.yaml': 'eval:\n  max_failure_rate: 1.5\n' });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    expect(isAppError(e, 'config_invalid')).toBe(true);
+    expect(e.message.startsWith(`${join(dir, 'default.yaml')}:2:21 eval.max_failure_rate: `)).toBe(
+      true,
+    );
+  });
+
   it('review #19: an unknown key at its own line, type errors in words with an example', () => {
     const dir = dirWith({
       'default.yaml':

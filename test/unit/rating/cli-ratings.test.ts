@@ -103,9 +103,22 @@ describe('runRatings', () => {
   it('prints an aligned text table by default', async () => {
     const out = await run({ battles: file, bootstrap: 20 });
     const lines = out.split('\n');
-    expect(lines[0]).toMatch(/^rank\s+model\s+rating\s+95% CI\s+elo\s+battles\s+avg win$/);
+    expect(lines[0]).toMatch(/^rank\s+model\s+rating\s+95% CI\s+elo\s+votes\s+avg win$/);
     expect(lines[2]).toMatch(/^\s+1\s+model-a\s+\d+\.\d/);
     expect(out).toMatch(/95% CI from 20 bootstrap rounds, seed 0/);
+  });
+
+  it('says "votes" for the count the board calls votes, singular and plural (not "battles")', async () => {
+    const f = join(dir, 'one-win.jsonl');
+    const rows = [
+      { model_a: 'p', model_b: 'q', winner: 'model_a' },
+      { model_a: 'q', model_b: 'p', winner: 'model_a' },
+      { model_a: 'winner', model_b: 'p', winner: 'model_a' },
+    ];
+    writeFileSync(f, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const out = await run({ battles: f, bootstrap: 0 });
+    expect(out).toMatch(/^\s+winner: unbounded above \(1 vote\): /m);
+    expect(out).not.toMatch(/\bbattles\b/);
   });
 
   it('--bootstrap 0 gives null intervals', async () => {
@@ -179,7 +192,7 @@ describe('runRatings', () => {
     expect(parsed.models.map((m) => m.model)).toEqual(['x', 'y', 'champ']);
     expect(parsed.models[2]).toMatchObject({ rating: null, rank: null });
     const text = await run({ battles: f, bootstrap: 10 });
-    expect(text).toMatch(/champ: unbounded above \(1 battles\)/);
+    expect(text).toMatch(/champ: unbounded above \(1 vote\)/);
   });
 
   it('caps --bootstrap with a clear message', async () => {

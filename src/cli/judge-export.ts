@@ -1,0 +1,83 @@
+/**
+ * @module cli/judge-export
+ * `zhujiu judge export --judge NAME [--model NAME] [--dataset NAME] [--out FILE]`: a judge's own single-answer
+ * grades as the labels `zhujiu judge agree` reads (JSON Lines, one `{"item","label"}` per graded item), so a judge
+ * can be compared with people or with another judge (docs/scoring.md §3.6).
+ */
+import { AppError } from '../core/errors.ts';
+import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
+import { openRuntime } from '../main.ts';
+import { judgeGradesOf } from '../storage/judge-scores.ts';
+import { findModel } from '../storage/models.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu judge export`. */
+export interface JudgeExportFlags {
+  readonly judge: string;
+  readonly model?: string;
+  readonly dataset?: string;
+  readonly out?: string;
+}
+
+/**
+ * The label line of one grade: `{"item":"<model> <dataset>/<key>","label":<points>}`. The item names the model
+ * (model names have no spaces) so that one file may hold several models' grades and `judge agree` joins two
+ * exports, or an export and people's labels written the same way, item by item.
+ */
+export function labelLine(g: {
+  model: string;
+  dataset: string;
+  itemKey: string;
+  rawScore: number;
+}): string {
+  return JSON.stringify({ item: `${g.model} ${g.dataset}/${g.itemKey}`, label: g.rawScore });
+}
+
+/**
+ * Runs `zhujiu judge export`: the lines go to FILE (written atomically) or stdout; a one-line summary (grades
+ * written, judge failures left out) goes to stdout with `--out`, to stderr otherwise, so stdout holds only lines.
+ * @throws AppError `not_found` (an unknown `--model`, or no grade of this judge matches: names the judges or the
+ *   fix), `file_unwritable` (checked before the database is opened), `db_unavailable`.
+ */
+export async function runJudgeExport(io: CliIo, o: JudgeExportFlags): Promise<void> {
+  if (o.out) await checkOutputPath('--out', o.out);
+  const rt = await openRuntime({ quiet: true });
+  try {
+    if (o.model !== undefined && !(await findModel(rt.db.db, o.model))) {
+      throw new AppError('not_found', `--model ${o.model}: no such model`);
+    }
+    const r = await judgeGradesOf(rt.db.db, {
+      judge: o.judge,
+      ...(o.model !== undefined ? { model: o.model } : {}),
+      ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
+    });
+    if (r.grades.length === 0) {
+      const judges = await rt.db.db
+        .selectFrom('judge_scores')
+        .select('judge')
+        .distinct()
+        .where('kind', '=', 'single')
+        .orderBy('judge')
+        .execute();
+      const scope = `${o.model ? ` of ${o.model}` : ''}${o.dataset ? ` on ${o.dataset}` : ''}`;
+      throw new AppError(
+        'not_found',
+        `--judge ${o.judge}: no grades${scope} by this judge are stored` +
+          (r.failures > 0
+            ? ` (${r.failures} judge failures; retry them with \`zhujiu judge run\`)`
+            : '') +
+          `; judges with single-answer records: ${judges.map((j) => j.judge).join(', ') || '(none)'}`,
+      );
+    }
+    const lines = r.grades.map(labelLine).join('\n');
+    if (o.out) await writeFileAtomic('--out', o.out, `${lines}\n`);
+    else io.out(lines);
+    const summary =
+      `exported ${r.grades.length} ${r.grades.length === 1 ? 'grade' : 'grades'} by ${o.judge}${o.out ? ` to ${o.out}` : ''}` +
+      (r.failures > 0 ? ` (${r.failures} judge failures have no label and are left out)` : '');
+    if (o.out) io.out(summary);
+    else io.err(summary);
+  } finally {
+    await rt.close();
+  }
+}
