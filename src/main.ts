@@ -110,6 +110,18 @@ export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
       const applied =
         res.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+      // The embedded folder is locked to this process (storage/data-dir-lock.ts), so a run still active in it
+      // was left by a process that is gone (killed, or its machine stopped): it is taken back now, before this
+      // process runs anything, rather than after its heartbeat and leases run out.
+      if (db.target.kind === 'pglite') {
+        const { takeBackLeftRuns } = await import('./storage/eval-runs.ts');
+        const back = await takeBackLeftRuns(db.db);
+        if (back.runs.length > 0 || back.claims > 0)
+          logger.info(
+            { runs: back.runs, claims: back.claims },
+            'evaluation runs of a stopped process taken back',
+          );
+      }
     }
   } catch (err) {
     await db.close();

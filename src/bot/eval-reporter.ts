@@ -7,7 +7,8 @@
  * Progress is read from the database, not from the worker, so the run may execute in this process or in any
  * `zhujiu worker` process; whichever bot process holds the platform reports. The progress message is a channel
  * message edited with the bot's own token (not the interaction's reply, which Discord lets us edit for 15 minutes
- * only). The summary is posted once: the first process to mark it posted does it.
+ * only). The summary is posted once: the first process to mark it posted does it; a post the platform refuses
+ * gives the mark back, so a later tick posts it.
  */
 import type { Kysely } from 'kysely';
 import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
@@ -28,6 +29,7 @@ import {
   runCounts,
   runsToReport,
   setReportMessage,
+  unclaimSummary,
 } from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
 
@@ -183,8 +185,16 @@ export class EvalReporter {
       this.#last.set(run.id, { text: content.text, at: now.getTime() });
     }
     if (finished && (await claimSummary(this.#o.db, run.id))) {
-      const s = await runSummary(this.#o.db, run.id, now);
-      if (s) await p.post(channelId, summaryContent(s, this.#o.maxFailureRate));
+      try {
+        const s = await runSummary(this.#o.db, run.id, now);
+        if (s) await p.post(channelId, summaryContent(s, this.#o.maxFailureRate));
+      } catch (err) {
+        // Not posted: the mark is given back, so the next tick (here or in another process) posts the summary.
+        await unclaimSummary(this.#o.db, run.id).catch((e: unknown) =>
+          this.#log.error({ err: e, runId: run.id }, 'giving the summary back failed'),
+        );
+        throw err;
+      }
       this.#last.delete(run.id);
     }
   }

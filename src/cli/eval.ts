@@ -4,8 +4,9 @@
  * bar on a terminal (cli-progress), plain progress lines otherwise (at most one per 5 s), then the summary table,
  * or with `--json` exactly `{"run","model","suite","datasets":[{"dataset","ability","method","metric","profile",
  * "score","n","earned","possible","failures"}]}` on stdout. A run of the same model and suite left active by a
- * process that stopped (Ctrl-C or SIGTERM: at once; killed: once its heartbeat is a lease old) is resumed instead
- * of refused; one still worked on is refused. Ctrl-C stops asking, gives the claimed items back and marks the run
+ * process that stopped (Ctrl-C or SIGTERM: at once; killed: at once on the embedded database, whose folder one
+ * process holds (main.ts takes such runs back when it opens it), else once its heartbeat is a lease old) is
+ * resumed instead of refused; one still worked on is refused. Ctrl-C stops asking, gives the claimed items back and marks the run
  * as nobody's, so the same command resumes it at once; SIGTERM and SIGHUP (the terminal was closed) do the same,
  * and so does an unexpected error (thrown, or an exception nothing caught), which is then raised. The terminal gets
  * its cursor and line wrap back on every way out (cli/terminal.ts).

@@ -33,6 +33,7 @@ import {
   leaveRun,
   planRunItems,
   type RunCounts,
+  type RunRow,
   releaseClaims,
   renewLeases,
   runCounts,
@@ -165,8 +166,12 @@ export function runSnapshot(
 }
 
 /**
- * Executes (or resumes, or joins) run `runId`. Never throws for per-item faults (they become item failures); a
- * fault of the whole run (suite or model cannot be prepared) ends the run as `failed` with the error stored.
+ * Executes (or resumes, or joins) run `runId`. Never throws for per-item faults (they become item failures, a
+ * model client that throws included: code `client_error`); a fault of the whole run (suite or model cannot be
+ * prepared) ends the run as `failed` with the error stored. An error of the run's own bookkeeping (the database
+ * refused the plan, a claim, a result or a judge's grade) stops every lane at once, gives this worker's claims back
+ * and clears the run's heartbeat (storage/eval-runs `leaveRun`, retried), logs it, and is thrown: the run stays
+ * active and nobody's, so a retried job or the same command continues it at once.
  */
 export async function executeRun(
   deps: RunnerDeps,
@@ -203,6 +208,80 @@ export async function executeRun(
   }
   const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit, judge?.name);
   if (!(await startRun(db, runId, snapshot))) return 'inactive';
+  try {
+    return await executeStarted({
+      deps,
+      run,
+      owner,
+      log,
+      leaseMs,
+      model,
+      datasets,
+      judge,
+      judgeRubrics,
+      opts,
+    });
+  } catch (err) {
+    // An error of the run itself (the database refused a claim, a result or the plan): the run ends here
+    // cleanly, its claims given back and its heartbeat cleared, so a retried job or the same command continues
+    // it at once instead of after the lease.
+    await leaveAfterError(db, runId, owner, log);
+    log.error({ err }, 'run stopped on an error: its claims given back, left to resume');
+    throw err;
+  }
+}
+
+/** Attempts (and the waits between them, ms) at giving a run's claims back after an error. */
+const LEAVE_RETRY_MS = [250, 1_000] as const;
+
+/**
+ * Leaves run `runId` after an error ({@link leaveRun}: `owner`'s claims given back, heartbeat cleared), retried
+ * over {@link LEAVE_RETRY_MS} since the error may be the database's own (a dropped connection is reopened on the
+ * next query). When every attempt fails the claims stay until their lease runs out, and that is logged.
+ */
+async function leaveAfterError(
+  db: Kysely<Database>,
+  runId: number,
+  owner: string,
+  log: Logger,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await leaveRun(db, runId, owner);
+      return;
+    } catch (err) {
+      const wait = LEAVE_RETRY_MS[attempt];
+      if (wait === undefined) {
+        log.error({ err }, 'giving the claims back failed: they wait for their lease');
+        return;
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
+/** What {@link executeStarted} works with: the run as {@link executeRun} prepared and started it. */
+interface StartedRun {
+  readonly deps: RunnerDeps;
+  readonly run: RunRow;
+  readonly owner: string;
+  readonly log: Logger;
+  readonly leaseMs: number;
+  readonly model: OpenedClient;
+  readonly datasets: readonly PreparedDataset[];
+  readonly judge: LlmClient | undefined;
+  readonly judgeRubrics: ReadonlyMap<string, { rubric: Rubric; safety?: Rubric }>;
+  readonly opts: ExecuteOptions;
+}
+
+/**
+ * Plans and works a started run (see {@link executeRun}). Throws on an error of the run itself (database), after
+ * stopping every lane and giving the claims back where the database still answers.
+ */
+async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
+  const { deps, run, owner, log, leaseMs, model, datasets, judge, judgeRubrics, opts } = x;
+  const { db } = deps;
+  const runId = run.id;
 
   // Store the items and plan the run (idempotent: a resumed run plans nothing new).
   const index = new Map<number, { ds: PreparedDataset; item: EvalItem }>();
@@ -407,12 +486,25 @@ export async function executeRun(
       });
       return;
     }
-    const res = await c.complete({
-      messages,
-      templateVersion: ds.templateVersion,
-      itemId,
-      signal: stop.signal,
-    });
+    let res: Awaited<ReturnType<LlmClient['complete']>>;
+    try {
+      res = await c.complete({
+        messages,
+        templateVersion: ds.templateVersion,
+        itemId,
+        signal: stop.signal,
+      });
+    } catch (err) {
+      // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
+      // failure, with its cause, and the run goes on.
+      record(itemId, {
+        kind: 'failed',
+        code: 'client_error',
+        message: `the model client failed: ${(err as Error).message ?? String(err)}`,
+        latencyMs: 0,
+      });
+      return;
+    }
     if (!res.ok && res.code === 'aborted') return; // given back with the other claims when the run stops
     if (!res.ok) {
       record(itemId, {
@@ -508,11 +600,19 @@ export async function executeRun(
     });
   };
 
+  // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade) stops
+  // every lane at once: nothing more is asked, and the claims are given back below.
+  let laneError: unknown;
   const lane = async () => {
-    for (;;) {
-      const itemId = await nextItem();
-      if (itemId === undefined) return;
-      await processItem(itemId, client);
+    try {
+      for (;;) {
+        const itemId = await nextItem();
+        if (itemId === undefined) return;
+        await processItem(itemId, client);
+      }
+    } catch (err) {
+      laneError ??= err;
+      stop.abort();
     }
   };
 
@@ -521,13 +621,8 @@ export async function executeRun(
     'run executing',
   );
   try {
-    const lanes = Array.from({ length: laneCount }, () => lane());
-    const settled = await Promise.allSettled(lanes);
-    const failedLane = settled.find((x) => x.status === 'rejected');
-    if (failedLane) {
-      stop.abort();
-      writeError ??= (failedLane as PromiseRejectedResult).reason;
-    }
+    await Promise.all(Array.from({ length: laneCount }, () => lane()));
+    if (laneError !== undefined) writeError ??= laneError;
   } finally {
     clearInterval(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);

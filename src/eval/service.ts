@@ -22,7 +22,6 @@ import {
   isRunUnattended,
   listRuns,
   type RunRow,
-  releaseAllClaims,
   staleActiveRuns,
 } from '../storage/eval-runs.ts';
 import { type StoredItem, storedItemsOf } from '../storage/items.ts';
@@ -68,9 +67,9 @@ export interface EvalServiceOptions {
   /** Expiry of a run's job, s (pg-boss; default the queue's). */
   readonly jobExpireInSeconds?: number;
   /**
-   * True when this process holds the database alone (the embedded PGlite folder, locked to one process): at start
-   * every active run and every item claim is this process's to take back at once, since their owner is gone,
-   * rather than after their heartbeat and leases run out.
+   * True when this process holds the database alone (the embedded PGlite folder, locked to one process). The runs
+   * and claims a stopped process left there are taken back when the runtime opens the folder (main.ts
+   * `openRuntime`, storage/eval-runs `takeBackLeftRuns`), before anything runs, not by the service.
    */
   readonly exclusiveDb?: boolean;
   /**
@@ -484,9 +483,10 @@ export class EvalService {
   }
 
   /**
-   * Gives run `runId` up after an unexpected error in the process that took it for itself (`zhujiu eval`): it
-   * becomes nobody's at once (storage/eval-runs `abandonRun`), as after Ctrl-C, so the same command resumes it
-   * instead of refusing it as "running in another process" for a lease.
+   * Gives run `runId` up after an unexpected error in the process that took it for itself (`zhujiu eval`, or a
+   * worker's job whose execution threw): it becomes nobody's at once (storage/eval-runs `abandonRun`), as after
+   * Ctrl-C, so a retried job or the same command resumes it instead of refusing it as "running in another
+   * process" for a lease.
    */
   async release(runId: number): Promise<void> {
     await abandonRun(this.#o.db, runId);
@@ -524,18 +524,6 @@ export class EvalService {
     return stale;
   }
 
-  /**
-   * With the database held by this process alone: releases every item claim (their owner, an earlier process on
-   * this folder, is gone) and re-queues every active run at once.
-   */
-  async #recoverExclusive(): Promise<void> {
-    const released = await releaseAllClaims(this.#o.db);
-    const active = await staleActiveRuns(this.#o.db, 0);
-    for (const id of active) await this.enqueue(id);
-    if (active.length > 0)
-      this.#log.info({ runs: active, released }, 're-queued the runs of a stopped process');
-  }
-
   /** Makes this process a worker of evaluation runs: takes jobs from the queue and sweeps every `leaseMs`. */
   async startWorker(): Promise<void> {
     const queue = this.#o.queue;
@@ -544,16 +532,22 @@ export class EvalService {
     await queue.work(EVAL_RUN_QUEUE, async (data, signal) => {
       const runId = Number(data.runId);
       if (!Number.isInteger(runId)) return;
-      const outcome = await this.execute(runId, { signal });
+      let outcome: ExecuteOutcome;
+      try {
+        outcome = await this.execute(runId, { signal });
+      } catch (err) {
+        // The run becomes nobody's at once (as after Ctrl-C), so a retried job, the next sweep or the same
+        // `zhujiu eval` continues it without waiting for a lease; the queue logs the failed attempt with its cause.
+        await this.release(runId).catch((e: unknown) =>
+          this.#log.error({ err: e, runId }, 'releasing the run failed'),
+        );
+        throw err;
+      }
       this.#log.info({ runId, outcome }, 'run job done');
     });
-    if (this.#o.exclusiveDb) {
-      await this.#recoverExclusive().catch((err) =>
-        this.#log.error({ err }, 'taking back runs of a stopped process failed'),
-      );
-    } else {
-      await this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
-    }
+    // On the embedded database the runs a stopped process left are already nobody's (main.ts takes them back when
+    // it opens the folder), so this first sweep re-sends them at once.
+    await this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     this.#sweepTimer = setInterval(() => {
       void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     }, this.leaseMs);

@@ -4,7 +4,8 @@
  * pglite-socket: PGlite is one process's database (the data folder is locked), so there is never a second worker
  * to share with, and pglite-socket multiplexes connections onto one session without transaction isolation, which
  * pg-boss's locking relies on. Jobs run in this process; durability comes from the application tables (a run left
- * active by a killed process is re-sent on the next start by the eval service's sweep).
+ * active by a killed process is taken back when the next process opens the folder, main.ts, and re-sent by the eval
+ * service's sweep). A job that fails is logged with its cause and not retried (the sweep re-sends its run).
  */
 import type { Logger } from '../core/logger.ts';
 import type { JobHandler, JobQueue } from './queue.ts';

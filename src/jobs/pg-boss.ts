@@ -102,6 +102,11 @@ export class PgBossQueue implements JobQueue {
           this.#running.add(p);
           try {
             await p;
+          } catch (err) {
+            // pg-boss stores the error on the job and retries it, but says nothing: each failed attempt is
+            // logged here with its cause, as the in-process queue does.
+            this.#log.error({ err, queue, jobId: job.id, data: job.data }, 'job failed');
+            throw err;
           } finally {
             this.#running.delete(p);
           }

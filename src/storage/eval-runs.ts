@@ -244,6 +244,18 @@ export async function claimSummary(db: Conn, runId: number): Promise<boolean> {
 }
 
 /**
+ * Gives back the summary mark {@link claimSummary} set, after the summary could not be posted (the chat platform
+ * refused it), so that the next report (this process or another) posts it instead of no one ever doing so.
+ */
+export async function unclaimSummary(db: Conn, runId: number): Promise<void> {
+  await db
+    .updateTable('eval_runs')
+    .set({ summary_posted_at: null })
+    .where('id', '=', runId)
+    .execute();
+}
+
+/**
  * Moves a queued or running run to `running` (first start) and stores the config snapshot when it has none yet.
  * @returns false when the run is not active any more (finished or cancelled).
  */
@@ -339,6 +351,28 @@ export async function releaseAllClaims(db: Conn): Promise<number> {
     .where('status', '=', 'claimed')
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/**
+ * Takes back every evaluation run left active on a database this process has just opened alone (the embedded
+ * PGlite folder, which storage/data-dir-lock.ts locks to one live process): whoever held a claim or beat a heartbeat
+ * there is a process that is gone, so, in one transaction, every item claim goes back to pending and every active
+ * run reads as nobody's at once (heartbeat cleared, a start time set when it had none, as {@link abandonRun}
+ * does): the same `zhujiu eval` resumes it, and a worker's sweep re-sends it, without waiting for a lease. Must run
+ * before this process executes any run (storage/db.ts callers: once, right after opening and migrating).
+ * @returns the ids of the runs taken back (ascending) and how many item claims were given back.
+ */
+export async function takeBackLeftRuns(
+  db: Kysely<Database>,
+): Promise<{ readonly runs: number[]; readonly claims: number }> {
+  return db.transaction().execute(async (trx) => {
+    const claims = await releaseAllClaims(trx);
+    const r = await sql<{ id: number }>`
+      UPDATE eval_runs SET heartbeat_at = NULL, started_at = coalesce(started_at, now())
+       WHERE status IN ('queued', 'running')
+      RETURNING id`.execute(trx);
+    return { runs: r.rows.map((x) => Number(x.id)).sort((a, b) => a - b), claims };
+  });
 }
 
 /** Extends the leases of `owner`'s claims on a run and beats the run's heartbeat. */

@@ -98,7 +98,18 @@ async function ask<T>(
       ...base,
       templateVersion: n === 1 ? base.templateVersion : `${base.templateVersion}#attempt${n}`,
     };
-    const r = await client.complete(req);
+    let r: Awaited<ReturnType<LlmClient['complete']>>;
+    try {
+      r = await client.complete(req);
+    } catch (err) {
+      // The client reports endpoint faults as results; one it throws (a reply it could not read) is a failed
+      // attempt with its cause, never the end of the whole judging.
+      last = {
+        code: 'request_failed',
+        message: `the judge client failed: ${(err as Error).message ?? String(err)}`,
+      };
+      continue;
+    }
     if (!r.ok && r.code === 'aborted') {
       return {
         ok: false,

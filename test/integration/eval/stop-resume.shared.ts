@@ -3,8 +3,10 @@
  * slow fake model, and an item lease of 10 minutes, so that nothing below can pass because a lease ran out:
  * - `zhujiu eval`, Ctrl-C (SIGINT), the same command at once: it resumes the run (the README's promise; before
  *   the fix it was refused as "running in another process" until the lease ran out);
- * - `zhujiu eval`, kill -9, the same command at once: refused as running elsewhere (a killed process cannot say
- *   it stopped: its run waits for the lease);
+ * - `zhujiu eval`, kill -9, the same command at once: on PGlite it resumes the run (the folder lock proves the
+ *   killed process is gone, so its run is taken back when the next process opens the folder) and every item is
+ *   scored once; on Postgres it is refused as running elsewhere (a killed process cannot say it stopped, and
+ *   another machine may still work on it: its run waits for the lease);
  * - `zhujiu bot` given `/eval` in the terminal chat, stopped with SIGTERM, then `zhujiu eval` of the same model
  *   and suite at once: it resumes the bot's run;
  * - `zhujiu judge run`, Ctrl-C: exits 130 saying it stopped, stores no judge failure for the requests it aborted,
@@ -186,16 +188,47 @@ export function stopResumeTests(backend: Backend): void {
       expect(await scoresOf(runId)).toBe(10);
     });
 
-    it('eval: kill -9, then the same command is refused until the lease runs out', async () => {
-      fake.reset();
-      const first = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
-      await until('two answers', () => fake.answered >= 2);
-      first.child.kill('SIGKILL');
-      await first.exited;
-      const again = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
-      expect(await exitOf(again), again.stderr()).toBe(1);
-      expect(again.stderr()).toMatch(/error \[conflict\]: run #\d+ of slow-b on mini is running/);
-    });
+    it(
+      backend === 'pglite'
+        ? 'eval: kill -9, then the same command resumes at once and scores every item once'
+        : 'eval: kill -9, then the same command is refused until the lease runs out',
+      async () => {
+        fake.reset();
+        const first = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
+        await until('two answers', () => fake.answered >= 2);
+        first.child.kill('SIGKILL');
+        await first.exited;
+        const again = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
+        if (backend === 'postgres') {
+          expect(await exitOf(again), again.stderr()).toBe(1);
+          expect(again.stderr()).toMatch(
+            /error \[conflict\]: run #\d+ of slow-b on mini is running/,
+          );
+          return;
+        }
+        expect(await exitOf(again), again.stderr()).toBe(0);
+        const m = /resuming run #(\d+) \(left running by a process that stopped\)/.exec(
+          again.stderr(),
+        );
+        expect(m, again.stderr()).not.toBeNull();
+        const runId = Number(m?.[1]);
+        expect(again.stdout()).toContain(`run #${runId}: slow-b on mini: succeeded`);
+        const per = await withDb(async (d) => {
+          const r = await sql<{
+            n: string | number;
+            items: string | number;
+            done: string | number;
+          }>`
+            select (select count(*) from item_scores where run_id = ${runId}) as n,
+                   (select count(distinct item_id) from item_scores where run_id = ${runId}) as items,
+                   (select count(*) from eval_run_items where run_id = ${runId} and status = 'done') as done`.execute(
+            d.db,
+          );
+          return r.rows[0];
+        });
+        expect(per && [Number(per.n), Number(per.items), Number(per.done)]).toEqual([10, 10, 10]);
+      },
+    );
 
     it('a bot given /eval, stopped with SIGTERM: zhujiu eval resumes its run at once', async () => {
       fake.reset();

@@ -21,11 +21,12 @@ import type { ArenaService } from '../../../src/arena/service.ts';
 import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import type { MessageContent } from '../../../src/chat/port.ts';
-import { BarLogGate, progressFormat } from '../../../src/cli/eval.ts';
+import { BarLogGate, progressFormat, runEval } from '../../../src/cli/eval.ts';
 import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import type { LoadedConfig } from '../../../src/config/loader.ts';
 import { systemClock } from '../../../src/core/clock.ts';
+import type { AppError } from '../../../src/core/errors.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
@@ -33,7 +34,7 @@ import { importJudgments } from '../../../src/import/judgments.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
 import { boardChartSpec, renderBoardSvg } from '../../../src/leaderboard/chart.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
-import { chartsDir, resolveVoterSecret, voterSecretFile } from '../../../src/main.ts';
+import { chartsDir, openRuntime, resolveVoterSecret, voterSecretFile } from '../../../src/main.ts';
 import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
@@ -201,16 +202,28 @@ describe('#33 every leaderboard view honours --json and --png', () => {
 describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring suite, and a CLI way to cancel', () => {
   it('eval --cancel RUN cancels; the conflict and judge.model refusals name the zhujiu command', async () => {
     const d = await freshDb('pglite');
-    const ids = await ensureModels(d.db, ['rec'], 'recorded');
-    await createRun(d.db, { modelId: ids.get('rec') as number, suite: 'smoke' });
     await d.close();
     await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: '' }, async () => {
-      const busy = await zhujiu('eval', '--model', 'rec', '--suite', 'smoke');
-      expect(busy.code).toBe(1);
-      expect(busy.err).toMatch(
-        /^error \[conflict\]: run #1 of rec on smoke is queued in another process \(0\/0 items\)\. Wait for it, or cancel it: `zhujiu eval --cancel 1`\.\n$/,
+      // The run is created after the runtime opened the embedded folder (as this process's worker would hold it):
+      // one a process left in the folder before is taken back when the next one opens it (main.ts).
+      const rt = await openRuntime({ quiet: true, logger: silentLogger });
+      const busy = await (async () => {
+        try {
+          const ids = await ensureModels(rt.db.db, ['rec'], 'recorded');
+          await createRun(rt.db.db, { modelId: ids.get('rec') as number, suite: 'smoke' });
+          await runEval({ out: () => {}, err: () => {} }, { model: 'rec', suite: 'smoke' }, { rt });
+          return undefined;
+        } catch (err) {
+          return err as AppError;
+        } finally {
+          await rt.close();
+        }
+      })();
+      expect(busy?.code).toBe('conflict');
+      expect(busy?.message).toMatch(
+        /^run #1 of rec on smoke is queued in another process \(0\/0 items\)\. Wait for it, or cancel it: `zhujiu eval --cancel 1`\.$/,
       );
-      expect(busy.err).not.toContain('/eval');
+      expect(busy?.message).not.toContain('/eval');
       const judge = await zhujiu('eval', '--model', 'rec', '--suite', 'zhujiu-scoring');
       expect(judge.err).toContain('set `judge.model` in config/default.yaml');
       expect(judge.err).toContain('then run `zhujiu eval` again.');
