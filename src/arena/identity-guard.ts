@@ -1,6 +1,6 @@
 /**
  * @module arena/identity-guard
- * Refuses answers that would reveal which model wrote them (ARCHITECTURE.md "Arena"; FastChat's
+ * Refuses answers that would reveal which model wrote them (docs/architecture.md; FastChat's
  * `clean_battle_data.py` drops battles whose text mentions an identity word for the same reason). Pure.
  *
  * Three sources of terms, all matched case-insensitively:

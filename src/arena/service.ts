@@ -1,6 +1,6 @@
 /**
  * @module arena/service
- * The battle lifecycle (ARCHITECTURE.md "Arena"): post a battle, turn reactions into votes, close and reveal,
+ * The battle lifecycle (docs/architecture.md): post a battle, turn reactions into votes, close and reveal,
  * reconcile open battles with the reactions really present after a restart. Talks to chat platforms only through
  * {@link ChatPlatform} and to the database only through storage/.
  *

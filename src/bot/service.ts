@@ -8,7 +8,7 @@
  * Scheduling uses the database, not process memory: a channel is due when its last posted arena battle is older
  * than the interval, so a restart does not post early and several bot processes rarely post twice (two processes
  * ticking in the same instant still could; the target design moves scheduled posts to a pg-boss singleton job,
- * ARCHITECTURE.md "jobs/"). Closing is idempotent (`closeBattle` only updates open battles), so any number of
+ * docs/architecture.md). Closing is idempotent (`closeBattle` only updates open battles), so any number of
  * processes may run the loop. Revealing needs the chat connection, so a `worker` without chat platforms closes
  * battles and the bot that holds the platform reveals them on its next tick.
  *

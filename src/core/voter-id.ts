@@ -1,6 +1,6 @@
 /**
  * @module core/voter-id
- * Voter ids are stored as an HMAC-SHA-256 of platform + user id with a server secret (ARCHITECTURE.md "Data"):
+ * Voter ids are stored as an HMAC-SHA-256 of platform + user id with a server secret (docs/architecture.md):
  * the same person on the same platform always maps to the same id (so one live vote per voter works), and raw
  * platform user ids never reach the database.
  */

@@ -1,5 +1,5 @@
 /**
- * The rules of the house (ARCHITECTURE.md), checked over the source tree: a rule broken by a later change fails
+ * The rules of the house (docs/architecture.md), checked over the source tree: a rule broken by a later change fails
  * here with the file and line.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
