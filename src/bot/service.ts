@@ -34,7 +34,7 @@ import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
-import { getArenaBattle } from '../storage/battles.ts';
+import { battleVoiding, getArenaBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
 import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
@@ -328,14 +328,7 @@ export class BotService {
     const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
     // Why it takes no vote, when it does not (the terminal says so).
-    const why =
-      b.status === 'void'
-        ? await this.#o.db
-            .selectFrom('battles')
-            .select(['voided_at', 'voided_by', 'void_reason'])
-            .where('id', '=', b.id)
-            .executeTakeFirst()
-        : undefined;
+    const why = b.status === 'void' ? await battleVoiding(this.#o.db, b.id) : undefined;
     return {
       ref,
       status: b.status,
@@ -347,12 +340,12 @@ export class BotService {
         ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap) }
         : {}),
       // A maintainer's void says who and why; a battle withdrawn (its message deleted) has no voider.
-      ...(why && why.voided_by !== null
+      ...(why && why.voidedBy !== null
         ? {
             voided: {
-              at: why.voided_at,
-              byYou: why.voided_by === voter,
-              reason: why.void_reason,
+              at: why.voidedAt,
+              byYou: why.voidedBy === voter,
+              reason: why.reason,
             },
           }
         : {}),
