@@ -52,7 +52,7 @@ function offenders(pattern: RegExp, allowed: (file: string) => boolean): string[
 /**
  * A branch on a platform's name: a comparison with a platform name literal (either side, `case` included), or
  * `.name` of a platform/adapter compared with anything. Outside `src/chat/` the application asks the platform's
- * capabilities instead (docs/architecture.md, "a platform").
+ * capabilities instead (`PlatformCapabilities` in src/chat/port.ts).
  */
 const PLATFORM_NAME_BRANCH =
   /[!=]==?\s*'(discord|slack|shell)'|'(discord|slack|shell)'\s*[!=]==?|\bcase\s+'(discord|slack|shell)'\s*:|\b(p|platform|adapter|chat|\w+Platform|\w+Adapter)\.name\s*[!=]==?|[!=]==?\s*(p|platform|adapter|chat|\w+Platform|\w+Adapter)\.name\b/;
