@@ -36,6 +36,7 @@ import pg from 'pg';
 import { ArenaService } from '../src/arena/service.ts';
 import { createCommandHandler } from '../src/bot/commands/handlers.ts';
 import type { ChatPlatform, CommandContext, MessageContent } from '../src/chat/port.ts';
+import { SHELL_CAPABILITIES } from '../src/chat/shell/adapter.ts';
 import { appConfigSchema } from '../src/config/schema.ts';
 import { ManualClock } from '../src/core/clock.ts';
 import { silentLogger } from '../src/core/logger.ts';
@@ -67,6 +68,7 @@ function platform(): ChatPlatform {
   let n = 0;
   return {
     name: 'shell',
+    capabilities: SHELL_CAPABILITIES,
     botUserId: 'bot',
     start: async () => {},
     stop: async () => {},

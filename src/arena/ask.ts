@@ -586,7 +586,7 @@ export class AskService {
         emoji: this.#o.arena.emoji.emojisFor(input.platform),
         closesAt,
       },
-      input.platform === 'slack' ? 'slack' : input.platform === 'shell' ? 'shell' : false,
+      platform.capabilities,
     );
     let ref: MessageRef;
     try {
@@ -765,9 +765,9 @@ export class AskService {
           { heading: 'Right answer', body: ur.text },
         ],
         footer:
-          input.platform === 'shell'
+          platform.capabilities.voting === 'typed'
             ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(battle.number)}.`
-            : `Vote with the reactions on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
+            : `Vote with the ${platform.capabilities.voting === 'buttons' ? 'buttons' : 'reactions'} on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
       };
       const ref = await platform.post(battle.channelId as string, content, {
         thread: refOf(battle),

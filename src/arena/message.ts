@@ -4,7 +4,7 @@
  * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
  * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
-import type { MessageContent } from '../chat/port.ts';
+import type { MessageContent, PlatformCapabilities } from '../chat/port.ts';
 import type { CloseReason } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
 
@@ -46,7 +46,14 @@ export interface BattleView {
   readonly closesAt?: Date | null;
 }
 
-const show = (e: string, slack: boolean): string => (slack && /^[\w+-]+$/u.test(e) ? `:${e}:` : e);
+/** The capabilities a battle message's wording depends on: how people vote there and how emoji are written. */
+export type BattleStyle = Pick<PlatformCapabilities, 'voting' | 'emojiText'>;
+
+/** Reactions and emoji characters (Discord's way): the default wording. */
+const REACTIONS: BattleStyle = { voting: 'reactions', emojiText: 'unicode' };
+
+const show = (e: string, shortcodes: boolean): string =>
+  shortcodes && /^[\w+-]+$/u.test(e) ? `:${e}:` : e;
 
 function sections(v: BattleView): MessageContent['sections'] {
   return [
@@ -63,22 +70,26 @@ export function terminalVoteHint(battleNumber: number): string {
 
 /**
  * The message posted for a battle.
- * @param style `true` or `'slack'`: render emoji names as `:name:` (Slack emoji are names, not characters);
- *   `'shell'`: the terminal, where one votes by typing `vote N left|equal|right`, not by reacting.
+ * @param style the platform's capabilities the wording depends on: `emojiText: 'shortcode'` renders emoji names
+ *   as `:name:` (Slack emoji are names, not characters); `voting: 'typed'` tells how to type a vote
+ *   (`vote N left|equal|right`, the terminal), `'buttons'` to press a button, `'reactions'` to react. Default:
+ *   reactions and emoji characters.
  */
-export function battleContent(
-  v: BattleView,
-  style: boolean | 'slack' | 'shell' = false,
-): MessageContent {
-  const slackStyle = style === true || style === 'slack';
-  const [l, e, r] = v.emoji.map((x) => show(x, slackStyle)) as [string, string, string];
+export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): MessageContent {
+  const [l, e, r] = v.emoji.map((x) => show(x, style.emojiText === 'shortcode')) as [
+    string,
+    string,
+    string,
+  ];
   const closes = v.closesAt
     ? ` Voting closes ${v.closesAt.toISOString().replace(/\.\d{3}Z$/u, 'Z')}.`
     : '';
   const how =
-    style === 'shell'
+    style.voting === 'typed'
       ? `Vote by typing: \`vote ${v.number} left\` (${l} left is better) · \`vote ${v.number} equal\` (${e}) · \`vote ${v.number} right\` (${r} right is better). Your latest vote counts; \`unvote ${v.number}\` takes it back.`
-      : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back.`;
+      : style.voting === 'buttons'
+        ? `Vote with the buttons: ${l} left is better · ${e} equal · ${r} right is better. Your latest press counts.`
+        : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back.`;
   return {
     text: `Arena battle #${v.number}: which answer is better?`,
     title: `Arena battle #${v.number}`,
@@ -87,7 +98,10 @@ export function battleContent(
   };
 }
 
-/** The reveal: the same message plus the models and the final tally. */
+/**
+ * The reveal: the same message plus the models and the final tally.
+ * @param emojiText how the platform writes emoji (`shortcode`: `:name:`, Slack); default `unicode`.
+ */
 export function revealContent(
   v: BattleView & {
     readonly leftModel: string;
@@ -97,9 +111,13 @@ export function revealContent(
     readonly closeReason?: CloseReason | null;
     readonly closeCap?: number | null;
   },
-  slackStyle = false,
+  emojiText: PlatformCapabilities['emojiText'] = 'unicode',
 ): MessageContent {
-  const [l, e, r] = v.emoji.map((x) => show(x, slackStyle)) as [string, string, string];
+  const [l, e, r] = v.emoji.map((x) => show(x, emojiText === 'shortcode')) as [
+    string,
+    string,
+    string,
+  ];
   const result = `Left: ${v.leftModel} · Right: ${v.rightModel} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right}`;
   return {
     text: `Arena battle #${v.number} (closed): ${result}`,

@@ -213,7 +213,7 @@ export class ArenaService {
         { prompt: sel.prompt, left: sel.left.output, right: sel.right.output },
         closesAt,
       ),
-      platformName === 'slack' ? 'slack' : platformName === 'shell' ? 'shell' : false,
+      platform.capabilities,
     );
     let ref: MessageRef;
     try {
@@ -355,7 +355,7 @@ export class ArenaService {
         closeReason: b.closeReason,
         closeCap: b.closeCap,
       },
-      platform.name === 'slack',
+      platform.capabilities.emojiText,
     );
     await platform.edit(refOf(b), content);
     await markRevealed(this.#db, b.id, this.#clock.now());
@@ -604,7 +604,7 @@ export class ArenaService {
         snapshot = await platform.listReactions(refOf(b));
       } catch (err) {
         skipped++;
-        if (platformName === 'shell' && isAppError(err, 'not_found')) {
+        if (!platform.capabilities.reactionsOutliveProcess && isAppError(err, 'not_found')) {
           earlierRun.push(b.id);
           continue;
         }

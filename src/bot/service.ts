@@ -12,9 +12,9 @@
  * processes may run the loop. Revealing needs the chat connection, so a `worker` without chat platforms closes
  * battles and the bot that holds the platform reveals them on its next tick.
  *
- * When the terminal is the chat and a person reads it ({@link ShellAdapter.interactive}), the bot's, arena's and
- * commands' info lines would interleave with the conversation: they log at `warn` then, unless the configured
- * level is not the default `info` (LOG_LEVEL=debug keeps everything), or {@link BotServiceOptions.quietLogs} says
+ * When a chat platform is this process's own terminal, read by a person (its capability `ownsTerminal`), the
+ * bot's, arena's and commands' info lines would interleave with the conversation: they log at `warn` then, unless
+ * the configured level is not the default `info` (LOG_LEVEL=debug keeps everything), or {@link BotServiceOptions.quietLogs} says
  * otherwise.
  */
 
@@ -22,8 +22,13 @@ import type { Kysely } from 'kysely';
 import { AskService, type LiveModel } from '../arena/ask.ts';
 import { closeReasonWords } from '../arena/message.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
-import type { ChatHandlers, ChatPlatform } from '../chat/port.ts';
-import { ShellAdapter, type ShellBattleInfo } from '../chat/shell/adapter.ts';
+import {
+  type BattleInfo,
+  type ChatHandlers,
+  type ChatPlatform,
+  type PlatformName,
+  platformNamed,
+} from '../chat/port.ts';
 import type { AppConfig } from '../config/schema.ts';
 import type { DisabledModel } from '../config/start-checks.ts';
 import type { Clock } from '../core/clock.ts';
@@ -34,7 +39,7 @@ import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
 import { lastArenaPostAt } from '../storage/arena-queries.ts';
-import { getArenaBattle } from '../storage/battles.ts';
+import { battleVoiding, getArenaBattle } from '../storage/battles.ts';
 import type { Database } from '../storage/schema.ts';
 import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
@@ -126,8 +131,7 @@ export class BotService {
     this.#o = o;
     const quiet =
       o.quietLogs ??
-      (o.config.log.level === 'info' &&
-        o.platforms.some((p) => p instanceof ShellAdapter && p.interactive));
+      (o.config.log.level === 'info' && o.platforms.some((p) => p.capabilities.ownsTerminal));
     this.#logger = quiet ? quieter(o.logger) : o.logger;
     this.#log = this.#logger.child({ component: 'bot' });
     this.arena = new ArenaService({
@@ -211,14 +215,16 @@ export class BotService {
       onCommand,
       onReaction: async (ev) => {
         try {
-          await this.arena.onReaction(ev);
+          return await this.arena.onReaction(ev);
         } catch (err) {
           this.#log.error(
             { err, eventId: ev.eventId, platform: ev.platform },
             'reaction could not be stored',
           );
+          return { kind: 'failed' } as const;
         }
       },
+      findBattle: async (platform, number, userId) => this.#typedBattle(platform, number, userId),
       onThreadMessage: async (ev) => {
         if (!ask) return;
         try {
@@ -259,11 +265,7 @@ export class BotService {
       },
     };
     for (const p of this.#o.platforms) {
-      if (p instanceof ShellAdapter) {
-        p.setBattleResolver(async (id, userId) => this.#shellBattle(id, userId));
-        p.setVoteHandler(async (ev) => this.arena.onReaction(ev));
-        void p.closed.then(() => this.#doneResolve());
-      }
+      if (p.closed) void p.closed.then(() => this.#doneResolve());
       await p.start(handlers, COMMAND_SPECS);
       this.#started.push(p);
       this.#log.info({ platform: p.name }, 'chat platform started');
@@ -291,7 +293,7 @@ export class BotService {
       this.#log.error({ err }, 'registering the daily post schedule failed');
     }
     const missing = this.#o.config.arena.schedule.channels.filter(
-      (c) => !this.#started.some((p) => p.name === c.platform),
+      (c) => !platformNamed(this.#started, c.platform),
     );
     if (
       this.#o.config.arena.schedule.every_minutes > 0 &&
@@ -315,27 +317,24 @@ export class BotService {
   }
 
   /**
-   * The community's battle numbered `number` as the terminal's `vote`/`unvote`/`reply` need it, with `userId`'s
-   * live vote on terminal battles; undefined when the community's arena has no such battle (an imported battle's
+   * The community's battle numbered `number` as a typed vote (the terminal's `vote`/`unvote`/`reply`) on
+   * `platform` needs it, with `userId`'s live vote when the battle was posted on that platform; undefined when the community's arena has no such battle (an imported battle's
    * number included: imported votes are closed and take no votes).
    */
-  async #shellBattle(number: number, userId: string): Promise<ShellBattleInfo | undefined> {
+  async #typedBattle(
+    platform: PlatformName,
+    number: number,
+    userId: string,
+  ): Promise<BattleInfo | undefined> {
     const b = await getArenaBattle(this.#o.db, number);
     if (!b) return undefined;
     const ref = b.platform && b.channelId && b.messageId ? refOf(b) : undefined;
-    if (ref?.platform !== 'shell') return { ref, status: b.status, source: b.source };
+    if (ref?.platform !== platform) return { ref, status: b.status, source: b.source };
     const ended = b.status === 'closed' || b.status === 'void';
-    const voter = hashVoterId(this.#o.voterSecret, 'shell', userId);
+    const voter = hashVoterId(this.#o.voterSecret, platform, userId);
     const live = (await liveVotes(this.#o.db, b.id)).find((v) => v.voterHash === voter);
     // Why it takes no vote, when it does not (the terminal says so).
-    const why =
-      b.status === 'void'
-        ? await this.#o.db
-            .selectFrom('battles')
-            .select(['voided_at', 'voided_by', 'void_reason'])
-            .where('id', '=', b.id)
-            .executeTakeFirst()
-        : undefined;
+    const why = b.status === 'void' ? await battleVoiding(this.#o.db, b.id) : undefined;
     return {
       ref,
       status: b.status,
@@ -347,12 +346,12 @@ export class BotService {
         ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap) }
         : {}),
       // A maintainer's void says who and why; a battle withdrawn (its message deleted) has no voider.
-      ...(why && why.voided_by !== null
+      ...(why && why.voidedBy !== null
         ? {
             voided: {
-              at: why.voided_at,
-              byYou: why.voided_by === voter,
-              reason: why.void_reason,
+              at: why.voidedAt,
+              byYou: why.voidedBy === voter,
+              reason: why.reason,
             },
           }
         : {}),
@@ -389,7 +388,7 @@ export class BotService {
     const sched = this.#o.config.arena.schedule;
     if (this.#o.schedule !== false && sched.every_minutes > 0 && !this.#stopped) {
       for (const c of sched.channels) {
-        if (!this.#started.some((p) => p.name === c.platform)) continue;
+        if (!platformNamed(this.#started, c.platform)) continue;
         try {
           const last = await lastArenaPostAt(this.#o.db, c.platform, c.channel_id);
           if (last !== null && now.getTime() - last.getTime() < sched.every_minutes * 60_000)

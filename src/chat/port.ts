@@ -7,6 +7,53 @@
 /** The platforms we speak. */
 export type PlatformName = 'discord' | 'slack' | 'shell';
 
+/**
+ * What a platform can do, declared by its adapter, so that the application asks for a capability instead of a
+ * platform name (a new platform or a new way to vote changes the adapter's declaration, not the arena).
+ */
+export interface PlatformCapabilities {
+  /**
+   * How people vote on a battle: `reactions` (emoji reactions on its message: Discord, Slack), `buttons`
+   * (message components; no adapter offers them yet), or `typed` (the terminal's `vote <battle> left|equal|right`,
+   * which the adapter turns into reaction events).
+   */
+  readonly voting: 'reactions' | 'buttons' | 'typed';
+  /**
+   * How emoji are written in message text: `unicode` characters, or `shortcode` names such as `:thumbsup:`
+   * (Slack's emoji are names).
+   */
+  readonly emojiText: 'unicode' | 'shortcode';
+  /** The text markup the platform renders: Discord markdown, Slack mrkdwn, or plain terminal text. */
+  readonly markup: 'markdown' | 'mrkdwn' | 'plain';
+  /** Whether a posted message can be edited (the reveal edits the battle message) and deleted. */
+  readonly edit: boolean;
+  readonly delete: boolean;
+  /** The most characters one message carries (the adapter splits longer content into parts). */
+  readonly maxMessageChars: number;
+  /** Whether a message can carry a thread of replies (an /ask battle's follow-ups). */
+  readonly threads: boolean;
+  /**
+   * Whether the reactions on a message outlive this process (they can be read back with `listReactions` after a
+   * restart). False for the terminal, whose reactions live in the process only: reading an earlier run's message
+   * fails with `not_found`, which is expected there, not a fault.
+   */
+  readonly reactionsOutliveProcess: boolean;
+  /**
+   * Whether the platform is this process's own terminal, read by a person (log lines printed there would
+   * interleave with the chat, so the bot logs less).
+   */
+  readonly ownsTerminal: boolean;
+}
+
+/** The platform named `name` among `platforms` (where a configured channel lives); undefined when none is. */
+export function platformNamed<P extends { readonly name: PlatformName }>(
+  platforms: Iterable<P>,
+  name: string,
+): P | undefined {
+  for (const p of platforms) if (p.name === name) return p;
+  return undefined;
+}
+
 /** A table: header row plus body rows of already formatted cells. */
 export interface TableContent {
   readonly columns: readonly string[];
@@ -189,10 +236,59 @@ export interface ThreadMessageEvent {
   reply(content: MessageContent): Promise<void>;
 }
 
+/**
+ * What the application knows about the community's battle numbered as typed (for a typed vote, `vote <battle>`,
+ * on platforms whose {@link PlatformCapabilities.voting} is `typed`; the number is what its message shows).
+ */
+export interface BattleInfo {
+  /** Its message; undefined when it was never posted (pending or voided). */
+  readonly ref: MessageRef | undefined;
+  readonly status: 'pending' | 'open' | 'closed' | 'void';
+  /** Always `arena` (only the community's own battles are found); kept for the caller's logs. */
+  readonly source?: string;
+  /**
+   * The asking user's live vote on it (null: none), used for messages posted by an earlier run; given only for
+   * battles posted on the asking platform.
+   */
+  readonly liveChoice?: 'left' | 'equal' | 'right' | null;
+  /** When voting closed (closed battles). */
+  readonly closedAt?: Date | null;
+  /**
+   * Why voting ended, as a clause (closed and void battles): "its voting window ended", "it reached the vote cap
+   * of 3 votes", "its message was deleted"…; absent: not known.
+   */
+  readonly closedBecause?: string;
+  /** Whether the closing edit revealing the models was made (closed battles). */
+  readonly revealed?: boolean;
+  /** Who voided it and why (void battles): `byYou` when the asking user did. */
+  readonly voided?: {
+    readonly at: Date | null;
+    readonly byYou: boolean;
+    readonly reason: string | null;
+  };
+}
+
 /** What an adapter calls when something happens. Handlers must not throw; adapters log anything that escapes. */
 export interface ChatHandlers {
   onCommand(ctx: CommandContext): Promise<void>;
-  onReaction(event: ReactionEvent): Promise<void>;
+  /**
+   * A reaction (on `typed`-voting platforms: a typed vote, delivered as reaction events). Returns what the vote
+   * rules did with it, so a platform that can answer a reaction (the terminal) says so; `{ kind: 'failed' }` when
+   * it could not be stored (logged by the application); nothing when the application does not say.
+   */
+  onReaction(
+    event: ReactionEvent,
+    // biome-ignore lint/suspicious/noConfusingVoidType: a handler that says nothing may return Promise<void>
+  ): Promise<VoteFeedback | { readonly kind: 'failed' } | undefined | void>;
+  /**
+   * Finds the community's battle numbered `battleNumber` for `userId` on `platform` (typed votes name battles by
+   * number); undefined when there is none. Optional: without it, typed votes find no battle.
+   */
+  findBattle?(
+    platform: PlatformName,
+    battleNumber: number,
+    userId: string,
+  ): Promise<BattleInfo | undefined>;
   /** A message in the thread of a bot message (optional: without it, thread messages are ignored). */
   onThreadMessage?(event: ThreadMessageEvent): Promise<void>;
   /** Reactions cleared for everyone (see {@link ReactionsClearedEvent}). */
@@ -210,6 +306,13 @@ export interface ReactionSnapshot {
 /** What every chat adapter implements. */
 export interface ChatPlatform {
   readonly name: PlatformName;
+  /** What the platform can do; fixed once the adapter is constructed. */
+  readonly capabilities: PlatformCapabilities;
+  /**
+   * Resolves when the person at the platform asks the bot to quit (the terminal's `quit`, or its input ending);
+   * absent on platforms nobody can quit from.
+   */
+  readonly closed?: Promise<void>;
   /** The bot's own user id once started (its reactions are ignored as votes). */
   readonly botUserId: string | undefined;
   /** Connects, registers `commands`, and starts delivering events to `handlers`. */

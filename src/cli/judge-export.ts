@@ -7,7 +7,7 @@
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { openRuntime } from '../main.ts';
-import { judgeGradesOf } from '../storage/judge-scores.ts';
+import { judgeGradesOf, singleAnswerJudges } from '../storage/judge-scores.ts';
 import { findModel } from '../storage/models.ts';
 import type { CliIo } from './io.ts';
 
@@ -52,13 +52,7 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags): Promise<vo
       ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
     });
     if (r.grades.length === 0) {
-      const judges = await rt.db.db
-        .selectFrom('judge_scores')
-        .select('judge')
-        .distinct()
-        .where('kind', '=', 'single')
-        .orderBy('judge')
-        .execute();
+      const judges = await singleAnswerJudges(rt.db.db);
       const scope = `${o.model ? ` of ${o.model}` : ''}${o.dataset ? ` on ${o.dataset}` : ''}`;
       throw new AppError(
         'not_found',
@@ -66,7 +60,7 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags): Promise<vo
           (r.failures > 0
             ? ` (${r.failures} judge failures; retry them with \`zhujiu judge run\`)`
             : '') +
-          `; judges with single-answer records: ${judges.map((j) => j.judge).join(', ') || '(none)'}`,
+          `; judges with single-answer records: ${judges.join(', ') || '(none)'}`,
       );
     }
     const lines = r.grades.map(labelLine).join('\n');

@@ -18,7 +18,7 @@
  */
 import { Cron } from 'croner';
 import type { Kysely } from 'kysely';
-import type { ChatPlatform, MessageContent } from '../chat/port.ts';
+import { type ChatPlatform, type MessageContent, platformNamed } from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import {
@@ -143,7 +143,7 @@ export class DailyPost {
     const key = localDate(tick, this.#o.settings.timezone);
     const posted: string[] = [];
     for (const c of this.#o.settings.channels) {
-      const platform = this.#o.platforms.find((p) => p.name === c.platform);
+      const platform = platformNamed(this.#o.platforms, c.platform);
       if (!platform) continue; // the process that holds the platform posts there
       const id = await claimPost(this.#o.db, {
         kind: DAILY_POST_KIND,

@@ -417,3 +417,24 @@ export async function importKeysOfSource(db: Conn, source: string): Promise<stri
 export async function analyzeVoteTables(db: Conn): Promise<void> {
   await sql`ANALYZE battles, votes, vote_events`.execute(db);
 }
+
+/** Who voided a battle, when and why (`voidedBy` null: withdrawn by the platform, e.g. its message deleted). */
+export interface BattleVoiding {
+  readonly voidedAt: Date | null;
+  /** The voter hash of the maintainer who voided it; null when nobody did (a deleted message). */
+  readonly voidedBy: string | null;
+  readonly reason: string | null;
+}
+
+/** The voiding record of battle `battleId` (by row id); undefined when no such battle exists. */
+export async function battleVoiding(
+  db: Conn,
+  battleId: number,
+): Promise<BattleVoiding | undefined> {
+  const r = await db
+    .selectFrom('battles')
+    .select(['voided_at', 'voided_by', 'void_reason'])
+    .where('id', '=', battleId)
+    .executeTakeFirst();
+  return r && { voidedAt: r.voided_at, voidedBy: r.voided_by, reason: r.void_reason };
+}

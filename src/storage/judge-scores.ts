@@ -409,3 +409,15 @@ export async function judgeGradesOf(
     failures: Number(failed?.n ?? 0),
   };
 }
+
+/** The names of every judge with single-answer grades stored, sorted (for an error that lists them). */
+export async function singleAnswerJudges(db: Conn): Promise<string[]> {
+  const rows = await db
+    .selectFrom('judge_scores')
+    .select('judge')
+    .distinct()
+    .where('kind', '=', 'single')
+    .orderBy('judge')
+    .execute();
+  return rows.map((r) => r.judge);
+}

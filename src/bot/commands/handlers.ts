@@ -11,7 +11,7 @@ import type { AskService } from '../../arena/ask.ts';
 import { terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import { commandNameList } from '../../chat/help.ts';
-import type { CommandContext, PlatformName } from '../../chat/port.ts';
+import type { CommandContext, PlatformCapabilities, PlatformName } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { DisabledModel } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
@@ -27,6 +27,13 @@ import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
+
+/** After "Battle #N posted.": how to vote where it was posted (unknown platform: by reacting). */
+function postedVoteHint(voting: PlatformCapabilities['voting'] | undefined, n: number): string {
+  if (voting === 'typed') return `Vote by ${terminalVoteHint(n)}.`;
+  if (voting === 'buttons') return 'Press a button to vote.';
+  return 'React to vote.';
+}
 
 /** Dependencies of the command handlers. */
 export interface CommandDeps {
@@ -110,10 +117,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
       await ctx.reply(
         {
-          text:
-            ctx.platform === 'shell'
-              ? `Battle #${res.value.number} posted. Vote by ${terminalVoteHint(res.value.number)}.`
-              : `Battle #${res.value.number} posted. React to vote.`,
+          text: `Battle #${res.value.number} posted. ${postedVoteHint(deps.arena.platform(ctx.platform)?.capabilities.voting, res.value.number)}`,
         },
         { ephemeral: true },
       );

@@ -42,12 +42,13 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  PlatformCapabilities,
   PostOptions,
   ReactionSnapshot,
   ReplyOptions,
 } from '../port.ts';
 import { truncate } from '../render/index.ts';
-import { type DiscordMessageJson, renderDiscordMessages } from './render.ts';
+import { DISCORD_LIMITS, type DiscordMessageJson, renderDiscordMessages } from './render.ts';
 
 /** Constructor options of {@link DiscordAdapter}. */
 export interface DiscordAdapterOptions {
@@ -102,10 +103,25 @@ export function encodeEmoji(emoji: string): string {
   return /^[\w~-]+:\d{17,20}$/u.test(emoji) ? emoji : encodeURIComponent(emoji);
 }
 
+/** Votes are reactions; messages can be edited and deleted; 2,000 characters of content per message. */
+export const DISCORD_CAPABILITIES: PlatformCapabilities = {
+  voting: 'reactions',
+  emojiText: 'unicode',
+  markup: 'markdown',
+  edit: true,
+  delete: true,
+  maxMessageChars: DISCORD_LIMITS.content,
+  threads: true,
+  reactionsOutliveProcess: true,
+  ownsTerminal: false,
+};
+
 export class DiscordAdapter implements ChatPlatform {
   /** Messages this process started a thread on (their thread ids: the same). */
   readonly #threads = new Set<string>();
   readonly name = 'discord' as const;
+  /** See {@link DISCORD_CAPABILITIES}. */
+  readonly capabilities: PlatformCapabilities = DISCORD_CAPABILITIES;
   #opts: DiscordAdapterOptions;
   #log: Logger;
   #client: Client | undefined;

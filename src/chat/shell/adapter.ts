@@ -17,8 +17,9 @@
  * typo never moves (and so retracts) a vote. Reaction state lives in this process only: after a restart
  * `listReactions` of an older message fails with `not_found`, so reconciliation leaves shell battles alone (every
  * shell vote is stored the moment it is typed), and `vote`/`unvote` on such a message use the live vote the
- * battle resolver reports instead. Unlike Discord and Slack the terminal can answer a reaction: with a vote
- * handler set (the bot service sets the arena's), each line prints what the vote rules really did (cast, changed,
+ * application's `findBattle` handler reports instead. Typed votes reach the application through the port's
+ * `onReaction` handler like every other platform's reactions; unlike Discord and Slack the terminal can answer a
+ * reaction, so each line prints what the vote rules really did, as `onReaction` returns it (cast, changed,
  * unchanged, taken back, voting closed, no vote to take back).
  * The input and output streams are injectable so tests can drive a whole session.
  */
@@ -34,6 +35,7 @@ import { parseRecordId } from '../../core/numbers.ts';
 import { normaliseEmoji } from '../emoji.ts';
 import { commandHelpLines } from '../help.ts';
 import {
+  type BattleInfo,
   type ChatHandlers,
   type ChatPlatform,
   type ChatUser,
@@ -41,6 +43,7 @@ import {
   type CommandSpec,
   type MessageContent,
   type MessageRef,
+  type PlatformCapabilities,
   type PostOptions,
   type ReactionEvent,
   type ReactionSnapshot,
@@ -84,34 +87,8 @@ export interface ShellAdapterOptions {
 type Choice = 'left' | 'equal' | 'right';
 const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right'];
 
-/**
- * What the battle resolver knows about a battle of the community's arena (for `vote`/`unvote <battle>`; the
- * number typed is the battle's number there, what its message shows).
- */
-export interface ShellBattleInfo {
-  /** Its message; undefined when it was never posted (pending or voided). */
-  readonly ref: MessageRef | undefined;
-  readonly status: 'pending' | 'open' | 'closed' | 'void';
-  /** Always `arena` (the resolver finds only the community's own battles); kept for the caller's logs. */
-  readonly source?: string;
-  /** The asking user's live vote on it (null: none), used for messages posted by an earlier run. */
-  readonly liveChoice?: Choice | null;
-  /** When voting closed (closed battles). */
-  readonly closedAt?: Date | null;
-  /**
-   * Why voting ended, as a clause (closed and void battles): "its voting window ended", "it reached the vote cap
-   * of 3 votes", "its message was deleted"…; absent: not known.
-   */
-  readonly closedBecause?: string;
-  /** Whether the closing edit revealing the models was made (closed battles). */
-  readonly revealed?: boolean;
-  /** Who voided it and why (void battles): `byYou` when the asking user did. */
-  readonly voided?: {
-    readonly at: Date | null;
-    readonly byYou: boolean;
-    readonly reason: string | null;
-  };
-}
+/** What the application knows about a battle typed by number (see {@link BattleInfo}). */
+export type ShellBattleInfo = BattleInfo;
 
 /** `2026-11-30 15:20 UTC`. */
 const minuteUtc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -139,21 +116,9 @@ export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefi
   return undefined;
 }
 
-/**
- * Finds the community's battle numbered `battleNumber` for a user (undefined: the community's arena has no such
- * battle; an imported battle's number names none).
- */
-export type ShellBattleResolver = (
-  battleNumber: number,
-  userId: string,
-) => Promise<ShellBattleInfo | undefined>;
-
 /** The answer to a battle number that names none of the community's battles. */
 export const noSuchBattle = (battleNumber: number): string =>
   `no battle #${battleNumber} in this community's arena`;
-
-/** Stores one reaction and says what it did (the arena's `onReaction`); may throw. */
-export type ShellVoteHandler = (event: ReactionEvent) => Promise<VoteFeedback>;
 
 /** What emitting one reaction led to: the arena's outcome, `unknown` without a vote handler, or `failed`. */
 type ReactResult = VoteFeedback | 'unknown' | 'failed';
@@ -185,6 +150,23 @@ export function shellHelp(specs: Iterable<CommandSpec>): string {
   ].join('\n');
 }
 
+/**
+ * What the terminal can do: votes are typed (`vote <battle> left|equal|right`, turned into reaction events),
+ * plain text without a length limit, replies in threads (`reply <battle> <text>`), reactions kept in this process
+ * only. `ownsTerminal` is the adapter's {@link ShellAdapter.interactive}; false here.
+ */
+export const SHELL_CAPABILITIES: PlatformCapabilities = {
+  voting: 'typed',
+  emojiText: 'unicode',
+  markup: 'plain',
+  edit: true,
+  delete: true,
+  maxMessageChars: Number.POSITIVE_INFINITY,
+  threads: true,
+  reactionsOutliveProcess: false,
+  ownsTerminal: false,
+};
+
 export class ShellAdapter implements ChatPlatform {
   readonly name = 'shell' as const;
   readonly #o: ShellAdapterOptions;
@@ -204,8 +186,8 @@ export class ShellAdapter implements ChatPlatform {
   #linesRead = 0;
   /** Set by `quit`: lines after it (in piped input) are not run. */
   #quit = false;
-  #resolveBattle: ShellBattleResolver | undefined;
-  #voteHandler: ShellVoteHandler | undefined;
+  /** See {@link SHELL_CAPABILITIES}. */
+  readonly capabilities: PlatformCapabilities;
   #closedResolve!: () => void;
   /** Resolves when the user typed `quit`, or the input ended after at least one line (not on an empty stdin). */
   readonly closed: Promise<void>;
@@ -219,6 +201,13 @@ export class ShellAdapter implements ChatPlatform {
     this.closed = new Promise<void>((resolve) => {
       this.#closedResolve = resolve;
     });
+    this.capabilities = { ...SHELL_CAPABILITIES, ownsTerminal: this.interactive };
+  }
+
+  /** The battle numbered `battleId` as the application knows it for `userId` (undefined: none, or no finder). */
+  async #findBattle(battleId: number, userId: string): Promise<BattleInfo | undefined> {
+    const find = this.#handlers?.findBattle;
+    return find ? await find.call(this.#handlers, 'shell', battleId, userId) : undefined;
   }
 
   get botUserId(): string | undefined {
@@ -228,19 +217,6 @@ export class ShellAdapter implements ChatPlatform {
   /** The terminal's channel id. */
   get channelId(): string {
     return this.#channel;
-  }
-
-  /** Tells the adapter how to find a battle's message by battle id (for `vote <battle>`). */
-  setBattleResolver(fn: ShellBattleResolver): void {
-    this.#resolveBattle = fn;
-  }
-
-  /**
-   * Votes go to `fn` instead of the `onReaction` handler, so the terminal can say what really happened (Discord
-   * and Slack cannot answer a reaction; the terminal can).
-   */
-  setVoteHandler(fn: ShellVoteHandler): void {
-    this.#voteHandler = fn;
   }
 
   /** True when a person reads the chat on a terminal (see {@link ShellAdapterOptions.interactive}). */
@@ -495,7 +471,7 @@ export class ShellAdapter implements ChatPlatform {
     const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
     if (battleId === undefined || text === '') return this.#print('usage: reply <battle> <text>');
-    const info = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
+    const info = await this.#findBattle(battleId, user.id);
     const ref = info?.ref;
     if (!info) return this.#print(noSuchBattle(battleId));
     if (!ref) return this.#print(`battle #${battleId} has not been posted`);
@@ -549,7 +525,7 @@ export class ShellAdapter implements ChatPlatform {
         `unknown choice "${choiceText}": use left, equal or right (or ${left} ${equal} ${right})`,
       );
     }
-    const battle = this.#resolveBattle ? await this.#resolveBattle(battleId, user.id) : undefined;
+    const battle = await this.#findBattle(battleId, user.id);
     if (!battle) return this.#print(noSuchBattle(battleId));
     const ref = battle.ref;
     if (!ref) {
@@ -655,9 +631,9 @@ export class ShellAdapter implements ChatPlatform {
       at: this.#clock.now(),
     };
     try {
-      if (this.#voteHandler) return await this.#voteHandler(event);
-      await this.#handlers?.onReaction(event);
-      return 'unknown';
+      const r = await this.#handlers?.onReaction(event);
+      if (!r) return 'unknown';
+      return r.kind === 'failed' ? 'failed' : r;
     } catch (err) {
       this.#log.error({ err }, 'reaction handler failed');
       return 'failed';

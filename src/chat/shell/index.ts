@@ -4,10 +4,9 @@
  */
 export {
   SHELL_BOT_USER_ID,
+  SHELL_CAPABILITIES,
   ShellAdapter,
   type ShellAdapterOptions,
   type ShellBattleInfo,
-  type ShellBattleResolver,
-  type ShellVoteHandler,
 } from './adapter.ts';
 export { renderPlain } from './render.ts';

@@ -27,11 +27,12 @@ import type {
   CommandSpec,
   MessageContent,
   MessageRef,
+  PlatformCapabilities,
   PostOptions,
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
-import { renderSlackMessages, type SlackMessageJson } from './render.ts';
+import { renderSlackMessages, SLACK_LIMITS, type SlackMessageJson } from './render.ts';
 
 /** Constructor options of {@link SlackAdapter}. */
 export interface SlackAdapterOptions {
@@ -82,8 +83,23 @@ export function parseCommandArgs(text: string, spec: CommandSpec): Record<string
   return args;
 }
 
+/** Votes are reactions; messages can be edited and deleted; 3,000 characters per section block per message. */
+export const SLACK_CAPABILITIES: PlatformCapabilities = {
+  voting: 'reactions',
+  emojiText: 'shortcode',
+  markup: 'mrkdwn',
+  edit: true,
+  delete: true,
+  maxMessageChars: SLACK_LIMITS.sectionText,
+  threads: true,
+  reactionsOutliveProcess: true,
+  ownsTerminal: false,
+};
+
 export class SlackAdapter implements ChatPlatform {
   readonly name = 'slack' as const;
+  /** See {@link SLACK_CAPABILITIES}. */
+  readonly capabilities: PlatformCapabilities = SLACK_CAPABILITIES;
   #opts: SlackAdapterOptions;
   #log: Logger;
   #app: App | undefined;

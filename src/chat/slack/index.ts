@@ -2,5 +2,10 @@
  * @module chat/slack
  * Public surface of the Slack adapter (only `main.ts` should construct it).
  */
-export { parseCommandArgs, SlackAdapter, type SlackAdapterOptions } from './adapter.ts';
+export {
+  parseCommandArgs,
+  SLACK_CAPABILITIES,
+  SlackAdapter,
+  type SlackAdapterOptions,
+} from './adapter.ts';
 export { escapeMrkdwn, renderSlackMessages, SLACK_LIMITS } from './render.ts';

@@ -25,6 +25,7 @@ import type {
   MessageContent,
   MessageRef,
 } from '../../../src/chat/port.ts';
+import { SHELL_CAPABILITIES } from '../../../src/chat/shell/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
@@ -57,6 +58,7 @@ function fakePlatform(): ChatPlatform {
   let n = 0;
   return {
     name: 'shell',
+    capabilities: SHELL_CAPABILITIES,
     botUserId: 'bot',
     start: async () => {},
     stop: async () => {},

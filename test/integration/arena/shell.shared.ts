@@ -4,8 +4,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotService } from '../../../src/bot/service.ts';
+import { DISCORD_CAPABILITIES } from '../../../src/chat/discord/adapter.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
 import type { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import { SLACK_CAPABILITIES } from '../../../src/chat/slack/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { createLogger, type Logger, silentLogger } from '../../../src/core/logger.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
@@ -27,6 +29,7 @@ function elsewhere(name: 'discord' | 'slack'): ChatPlatform {
   let n = 0;
   return {
     name,
+    capabilities: name === 'slack' ? SLACK_CAPABILITIES : DISCORD_CAPABILITIES,
     botUserId: 'bot',
     start: async () => {},
     stop: async () => {},

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EvalReporter } from '../../../src/bot/eval-reporter.ts';
+import { DISCORD_CAPABILITIES } from '../../../src/chat/discord/adapter.ts';
 import type { ChatPlatform, MessageContent } from '../../../src/chat/port.ts';
 import { systemClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
@@ -30,6 +31,7 @@ describe.each(backends())('the summary of a finished run (%s)', (backend) => {
       let refused = 0;
       const platform = {
         name: 'discord',
+        capabilities: DISCORD_CAPABILITIES,
         botUserId: 'bot',
         start: async () => {},
         stop: async () => {},

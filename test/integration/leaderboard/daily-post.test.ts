@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
+import { DISCORD_CAPABILITIES } from '../../../src/chat/discord/adapter.ts';
 import type {
   ChatHandlers,
   ChatPlatform,
@@ -33,6 +34,7 @@ interface Delivered {
 /** A chat platform that only records posts (the daily post needs nothing else). */
 class RecordingPlatform implements ChatPlatform {
   readonly botUserId = 'bot';
+  readonly capabilities = DISCORD_CAPABILITIES;
   #n = 0;
   constructor(
     readonly name: PlatformName,

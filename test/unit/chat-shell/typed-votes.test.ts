@@ -1,0 +1,96 @@
+/**
+ * The terminal's typed votes reach the application through the port's handlers like every platform's reactions:
+ * `findBattle` names the battle, `onReaction` stores the vote and returns what the vote rules did.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import type { ChatHandlers, MessageRef, ReactionEvent } from '../../../src/chat/port.ts';
+import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+
+function terminal(interactive?: boolean) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let printed = '';
+  output.on('data', (b: Buffer) => {
+    printed += b.toString();
+  });
+  const shell = new ShellAdapter({
+    input,
+    output,
+    user: { id: 'local', name: 'you', maintainer: false },
+    voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
+    logger: silentLogger,
+    ...(interactive !== undefined ? { interactive } : {}),
+  });
+  return { shell, input, printed: () => printed };
+}
+
+describe('terminal typed votes through the port', () => {
+  it('declares typed voting, and owns the terminal only when a person reads it', () => {
+    expect(terminal().shell.capabilities).toMatchObject({
+      voting: 'typed',
+      markup: 'plain',
+      reactionsOutliveProcess: false,
+      ownsTerminal: false,
+    });
+    expect(terminal(true).shell.capabilities.ownsTerminal).toBe(true);
+  });
+
+  it('`vote 7 left` asks findBattle, sends a reaction to onReaction and prints its feedback', async () => {
+    const { shell, input, printed } = terminal();
+    const reactions: ReactionEvent[] = [];
+    const asked: [string, number, string][] = [];
+    let ref: MessageRef | undefined;
+    const handlers: ChatHandlers = {
+      onCommand: async (ctx) => {
+        ref = await shell.post(ctx.channelId, { text: 'Arena battle #7' });
+      },
+      findBattle: async (platform, n, userId) => {
+        asked.push([platform, n, userId]);
+        return n === 7 ? { ref, status: 'open', liveChoice: null } : undefined;
+      },
+      onReaction: async (ev) => {
+        reactions.push(ev);
+        return { kind: 'vote', battleId: 7, effect: 'cast', liveChoice: 'left' };
+      },
+    };
+    await shell.start(handlers, [{ name: 'arena', description: 'a battle', options: [] }]);
+    input.end('/arena\nvote 7 left\nvote 8 left\n');
+    await shell.closed;
+    await shell.stop();
+    expect(asked).toEqual([
+      ['shell', 7, 'local'],
+      ['shell', 8, 'local'],
+    ]);
+    expect(reactions).toHaveLength(1);
+    expect(reactions[0]).toMatchObject({
+      platform: 'shell',
+      messageId: ref?.messageId,
+      userId: 'local',
+      emoji: '⬅️',
+      added: true,
+    });
+    expect(printed()).toContain('you voted ⬅️ (left) on battle #7');
+    expect(printed()).toContain("no battle #8 in this community's arena");
+  });
+
+  it('says the vote was not stored when onReaction reports a failure', async () => {
+    const { shell, input, printed } = terminal();
+    let ref: MessageRef | undefined;
+    await shell.start(
+      {
+        onCommand: async (ctx) => {
+          ref = await shell.post(ctx.channelId, { text: 'Arena battle #1' });
+        },
+        findBattle: async () => ({ ref, status: 'open', liveChoice: null }),
+        onReaction: async () => ({ kind: 'failed' }),
+      },
+      [{ name: 'arena', description: 'a battle', options: [] }],
+    );
+    input.end('/arena\nvote 1 right\n');
+    await shell.closed;
+    await shell.stop();
+    expect(printed()).toContain('the vote on battle #1 could not be stored (see logs)');
+  });
+});
