@@ -68,14 +68,27 @@ export function readJson(text: string): JsonDocument | { ok: false; error: JsonS
   };
 }
 
+/** One non-blank line of a JSON Lines text that is not valid JSON. */
+export interface JsonlError {
+  /** 1-based line number in the file. */
+  readonly line: number;
+  readonly error: JsonSyntaxError;
+}
+
 /**
  * Parses a JSON Lines text: one JSON value per line, blank lines skipped, a leading BOM and CRLF line ends accepted.
  * A line that is not valid JSON becomes an error at its line (and the column within that line); the other lines
  * are still read.
+ * @returns `rows` and `errors`, and `entries`, both in file order (what a loader reporting in line order walks).
  */
-export function readJsonl(text: string): { rows: JsonlRow[]; errors: JsonSyntaxError[] } {
+export function readJsonl(text: string): {
+  rows: JsonlRow[];
+  errors: JsonSyntaxError[];
+  entries: (({ ok: true } & JsonlRow) | ({ ok: false } & JsonlError))[];
+} {
   const rows: JsonlRow[] = [];
   const errors: JsonSyntaxError[] = [];
+  const entries: (({ ok: true } & JsonlRow) | ({ ok: false } & JsonlError))[] = [];
   let start = 0;
   let line = 0;
   const body = stripBom(text);
@@ -83,16 +96,20 @@ export function readJsonl(text: string): { rows: JsonlRow[]; errors: JsonSyntaxE
     let end = body.indexOf('\n', start);
     if (end < 0) end = body.length;
     line++;
-    const raw = body.slice(start, end);
-    const r = readJsonLine(raw, line);
+    const r = readJsonLine(body.slice(start, end), line);
     if (r.ok) {
-      if (r.value !== undefined) rows.push({ line, value: r.value });
+      if (r.value !== undefined) {
+        rows.push({ line, value: r.value });
+        entries.push({ ok: true, line, value: r.value });
+      }
     } else {
-      errors.push({ ...r.error, offset: start + r.error.offset });
+      const error = { ...r.error, offset: start + r.error.offset };
+      errors.push(error);
+      entries.push({ ok: false, line, error });
     }
     start = end + 1;
   }
-  return { rows, errors };
+  return { rows, errors, entries };
 }
 
 /**

@@ -108,6 +108,9 @@ describe('readJsonl', () => {
       /^votes\.jsonl:7:21: not valid JSON \(expected a value/,
     );
     expect(r.rows.map((x) => x.line)).toEqual([1, 2, 3, 4, 5, 6, 8, 9]);
+    expect(r.entries.map((x) => `${x.line}${x.ok ? '' : '!'}`).join(' ')).toBe(
+      '1 2 3 4 5 6 7! 8 9',
+    );
   });
 
   it('skips blank lines, drops a BOM and CRLF, and numbers rows by file line', () => {
@@ -120,7 +123,7 @@ describe('readJsonl', () => {
   });
 
   it('reads an empty file as no rows', () => {
-    expect(readJsonl('')).toEqual({ rows: [], errors: [] });
+    expect(readJsonl('')).toEqual({ rows: [], errors: [], entries: [] });
   });
 
   it('reads a huge single line', () => {
