@@ -87,7 +87,7 @@ describe('agreement on a hand-computed table', () => {
     expect(r).toEqual({
       ok: false,
       reason: [
-        'f.jsonl:2: not valid JSON; expected {"item": ..., "label": ...} on each line',
+        `f.jsonl:2:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'n'); expected {"item": ..., "label": ...} on each line`,
         'f.jsonl:3: item "x" is already labelled on line 1; keep one label per item',
         'f.jsonl:4: "item" must be a non-empty string or an integer; "label" must be a number or a non-empty string',
       ],
