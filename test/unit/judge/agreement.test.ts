@@ -79,6 +79,13 @@ describe('agreement on a hand-computed table', () => {
     });
   });
 
+  it('labels files: the same syntax error on several lines is one line keeping the first column', () => {
+    const r = parseLabels('{"item":"x","label":1}\nnope\nnope\n', 'f.jsonl');
+    expect(r.ok ? [] : r.reason).toEqual([
+      `f.jsonl:2:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'n'); expected {"item": ..., "label": ...} on each line (also on line 3)`,
+    ]);
+  });
+
   it('labels files: every bad line named with the fix', () => {
     const r = parseLabels(
       '{"item":"x","label":1}\nnot json\n{"item":"x","label":2}\n{"item":""}\n',
