@@ -4,7 +4,7 @@
  * module's own scan of the text (line and column of the first offending character), never by reading the JSS
  * engine's error message, whose wording and positions differ between Node versions. Pure: callers pass the text.
  *
- * One wording for every error (see README "Importing"):
+ * One wording for every error (README, "import outputs" and "Datasets and suites"):
  * - syntax: `FILE:LINE:COL: not valid JSON (<what was expected>, found <what was there>)`;
  * - anything else about a row: `FILE:LINE: <reason>`.
  */
