@@ -21,6 +21,7 @@ import {
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 import { ARENA_SOURCE } from '../storage/sources.ts';
+import { jsonSyntaxMessage, readJsonLine } from './formats/json-reader.ts';
 import { capProblems, fileRowKind, quoteName, rowKind } from './formats/sniff.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
@@ -150,13 +151,12 @@ export async function readBattlesFile(
       bad('not a text line (NUL bytes); expected UTF-8 JSONL');
       break;
     }
-    let o: unknown;
-    try {
-      o = JSON.parse(line);
-    } catch (err) {
-      bad(`not valid JSON (${(err as Error).message.slice(0, 120)})`);
+    const parsed = readJsonLine(line, lineNo);
+    if (!parsed.ok) {
+      problems.push(jsonSyntaxMessage(opts.file, parsed.error));
       continue;
     }
+    const o = parsed.value;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
       bad('expected an object {"model_a", "model_b", "winner"}');
       continue;

@@ -7,7 +7,7 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { containerLines, lineAt } from '../../import/formats/json-locate.ts';
+import { jsonSyntaxMessage, readJson, readJsonl } from '../../import/formats/json-reader.ts';
 import { choiceScore } from '../metrics/accuracy.ts';
 import { optionLetters } from '../metrics/options.ts';
 import type { EvalItem, ItemScore } from '../types.ts';
@@ -87,26 +87,22 @@ function jsonl<T>(
   const problems: string[] = [];
   let excluded = 0;
   for (const f of files) {
-    f.text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      const line = i + 1;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(raw);
-      } catch (err) {
-        problems.push(`${f.name}:${line}: not valid JSON (${(err as Error).message})`);
-        return;
+    for (const e of readJsonl(f.text).entries) {
+      const line = e.line;
+      if (!e.ok) {
+        problems.push(jsonSyntaxMessage(f.name, e.error));
+        continue;
       }
-      const r = schema.safeParse(obj);
+      const r = schema.safeParse(e.value);
       if (!r.success) {
         problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);
-        return;
+        continue;
       }
       const it = build(r.data, f.name, line);
       if (it === null) excluded++;
       else if (typeof it === 'string') problems.push(`${f.name}:${line}: ${it}`);
       else items.push(it);
-    });
+    }
   }
   return { items, excluded, problems };
 }
@@ -248,16 +244,12 @@ export const c3Loader = choiceLoader('C3 (Sun et al., TACL 2020)', 'c3-v1', (fil
   const items: EvalItem[] = [];
   const problems: string[] = [];
   for (const f of files) {
-    let data: unknown;
-    try {
-      data = JSON.parse(f.text);
-    } catch (err) {
-      const pos = /position (\d+)/.exec((err as Error).message);
-      problems.push(
-        `${f.name}:${pos ? lineAt(f.text, Number(pos[1])) : 1}: not valid JSON (${(err as Error).message})`,
-      );
+    const doc = readJson(f.text);
+    if (!doc.ok) {
+      problems.push(jsonSyntaxMessage(f.name, doc.error));
       continue;
     }
+    const data = doc.value;
     if (!Array.isArray(data)) {
       problems.push(
         `${f.name}:1: expected a JSON array of [sentences, questions, id] (the C3 format)`,
@@ -266,17 +258,16 @@ export const c3Loader = choiceLoader('C3 (Sun et al., TACL 2020)', 'c3-v1', (fil
     }
     const subset =
       /c3-([md])-/.exec(basename(f.name))?.[1] ?? basename(f.name).replace(/\..*$/, '');
-    const lines = containerLines(f.text);
     data.forEach((raw, d) => {
-      const doc = c3Doc.safeParse(raw);
-      const line = lines.get(String(d)) ?? 1;
-      if (!doc.success) {
-        problems.push(`${f.name}:${line}: document ${d}: ${issueText(doc.error.issues)}`);
+      const parsedDoc = c3Doc.safeParse(raw);
+      const line = doc.lineOf(String(d)) ?? 1;
+      if (!parsedDoc.success) {
+        problems.push(`${f.name}:${line}: document ${d}: ${issueText(parsedDoc.error.issues)}`);
         return;
       }
-      const [sentences, questions, docId] = doc.data;
+      const [sentences, questions, docId] = parsedDoc.data;
       questions.forEach((q, n) => {
-        const qLine = lines.get(`${d}.1.${n}`) ?? line;
+        const qLine = doc.lineOf(`${d}.1.${n}`) ?? line;
         const parsed = c3Question.safeParse(q);
         if (!parsed.success) {
           problems.push(

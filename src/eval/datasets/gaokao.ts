@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { type GaokaoRow, gaokaoDatasetName, parseGaokaoFile } from '../../import/formats/gaokao.ts';
+import { jsonSyntaxMessage, readJson } from '../../import/formats/json-reader.ts';
 import { type GaokaoQuestionType, scoreGaokaoOutput } from '../metrics/gaokao.ts';
 import type { EvalItem } from '../types.ts';
 import type { DatasetLoader, ParsedRows } from './loader.ts';
@@ -55,14 +56,12 @@ export function parseGaokaoDataset(
   const problems: string[] = [];
   const prefixes: Record<string, string> = {};
   for (const p of prompts) {
-    let data: unknown;
-    try {
-      data = JSON.parse(p.text);
-    } catch (err) {
-      problems.push(`${p.name}:1: not valid JSON (${(err as Error).message})`);
+    const json = readJson(p.text);
+    if (!json.ok) {
+      problems.push(jsonSyntaxMessage(p.name, json.error));
       continue;
     }
-    const r = promptsFile.safeParse(data);
+    const r = promptsFile.safeParse(json.value);
     if (!r.success) {
       problems.push(
         `${p.name}:1: not a GAOKAO-Bench Obj_Prompt.json ({examples: [{keyword, prefix_prompt}]})`,

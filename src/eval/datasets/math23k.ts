@@ -5,6 +5,7 @@
  * of 1e-4 (docs/scoring.md §2). Zero-shot.
  */
 import { z } from 'zod';
+import { jsonSyntaxMessage, readJsonl } from '../../import/formats/json-reader.ts';
 import { numericMatch, parseReferenceNumber } from '../metrics/numeric.ts';
 import type { EvalItem } from '../types.ts';
 import { type DatasetLoader, issueText } from './loader.ts';
@@ -26,27 +27,23 @@ export const math23kLoader: DatasetLoader = {
     const items: EvalItem[] = [];
     const problems: string[] = [];
     for (const f of files) {
-      f.text.split('\n').forEach((raw, i) => {
-        if (raw.trim() === '') return;
-        const line = i + 1;
-        let obj: unknown;
-        try {
-          obj = JSON.parse(raw);
-        } catch (err) {
-          problems.push(`${f.name}:${line}: not valid JSON (${(err as Error).message})`);
-          return;
+      for (const e of readJsonl(f.text).entries) {
+        const line = e.line;
+        if (!e.ok) {
+          problems.push(jsonSyntaxMessage(f.name, e.error));
+          continue;
         }
-        const r = row.safeParse(obj);
+        const r = row.safeParse(e.value);
         if (!r.success) {
           problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);
-          return;
+          continue;
         }
         const value = parseReferenceNumber(r.data.ans);
         if (value === undefined) {
           problems.push(
             `${f.name}:${line}: "ans" ${JSON.stringify(r.data.ans)} is not a number, N%, ((a)/(b)) or an expression of those`,
           );
-          return;
+          continue;
         }
         items.push({
           key: r.data.id,
@@ -54,7 +51,7 @@ export const math23kLoader: DatasetLoader = {
           reference: value,
           metadata: { ans: r.data.ans, ...(r.data.equation ? { equation: r.data.equation } : {}) },
         });
-      });
+      }
     }
     return { items, excluded: 0, problems };
   },

@@ -23,6 +23,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../../core/errors.ts';
+import { jsonSyntaxMessage, readJson, readJsonl } from '../../import/formats/json-reader.ts';
 import type { EvalItem, ItemScore } from '../types.ts';
 import { type DatasetLoader, issueText, type ParsedRows } from './loader.ts';
 import type { DatasetText } from './source.ts';
@@ -45,17 +46,13 @@ function jsonlRows(
   let excluded = 0;
   const seen = new Map<string, string>();
   for (const f of files) {
-    f.text.split('\n').forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      const at = `${f.name}:${i + 1}`;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(raw);
-      } catch (err) {
-        problems.push(`${at}: not valid JSON (${(err as Error).message})`);
-        return;
+    for (const e of readJsonl(f.text).entries) {
+      if (!e.ok) {
+        problems.push(jsonSyntaxMessage(f.name, e.error));
+        continue;
       }
-      const it = build(obj, at);
+      const at = `${f.name}:${e.line}`;
+      const it = build(e.value, at);
       if (it === null) excluded++;
       else if (typeof it === 'string') problems.push(`${at}: ${it}`);
       else {
@@ -66,7 +63,7 @@ function jsonlRows(
           items.push(it);
         }
       }
-    });
+    }
   }
   return { items, excluded, problems };
 }
@@ -145,16 +142,15 @@ export const mtBenchLoader = judged('MT-bench (Zheng et al., 2023)', 'mt-bench-v
   for (const f of files) {
     const first = f.text.split('\n').find((l) => l.trim() !== '') ?? '';
     if (first.includes('"choices"')) {
-      f.text.split('\n').forEach((raw, i) => {
-        if (raw.trim() === '') return;
-        try {
-          const r = mtReference.safeParse(JSON.parse(raw));
-          if (r.success) refs.set(r.data.question_id, r.data.choices[0]?.turns[0] ?? '');
-          else problems.push(`${f.name}:${i + 1}: ${issueText(r.error.issues)}`);
-        } catch (err) {
-          problems.push(`${f.name}:${i + 1}: not valid JSON (${(err as Error).message})`);
+      for (const e of readJsonl(f.text).entries) {
+        if (!e.ok) {
+          problems.push(jsonSyntaxMessage(f.name, e.error));
+          continue;
         }
-      });
+        const r = mtReference.safeParse(e.value);
+        if (r.success) refs.set(r.data.question_id, r.data.choices[0]?.turns[0] ?? '');
+        else problems.push(`${f.name}:${e.line}: ${issueText(r.error.issues)}`);
+      }
     } else questionFiles.push(f);
   }
   const parsed = jsonlRows(
@@ -193,14 +189,12 @@ export const gaokaoSubjectiveLoader = judged(
     const items: EvalItem[] = [];
     const problems: string[] = [];
     for (const f of files) {
-      let json: unknown;
-      try {
-        json = JSON.parse(f.text);
-      } catch (err) {
-        problems.push(`${f.name}:1: not valid JSON (${(err as Error).message})`);
+      const json = readJson(f.text);
+      if (!json.ok) {
+        problems.push(jsonSyntaxMessage(f.name, json.error));
         continue;
       }
-      const r = gaokaoSubjectiveFile.safeParse(json);
+      const r = gaokaoSubjectiveFile.safeParse(json.value);
       if (!r.success) {
         problems.push(`${f.name}: ${issueText(r.error.issues)}`);
         continue;

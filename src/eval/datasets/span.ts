@@ -5,7 +5,7 @@
  * (the official script, default) or `default` (docs/scoring.md §2). Zero-shot, as in both papers' model-free setup.
  */
 import { z } from 'zod';
-import { containerLines, lineAt } from '../../import/formats/json-locate.ts';
+import { jsonSyntaxMessage, readJson } from '../../import/formats/json-reader.ts';
 import { charF1, exactMatch, type SpanProfile } from '../metrics/span.ts';
 import type { EvalItem } from '../types.ts';
 import { type DatasetLoader, issueText, type ParsedRows } from './loader.ts';
@@ -29,28 +29,22 @@ function parseSquad(files: readonly DatasetText[]): ParsedRows {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const f of files) {
-    let data: unknown;
-    try {
-      data = JSON.parse(f.text);
-    } catch (err) {
-      const pos = /position (\d+)/.exec((err as Error).message);
-      problems.push(
-        `${f.name}:${pos ? lineAt(f.text, Number(pos[1])) : 1}: not valid JSON (${(err as Error).message})`,
-      );
+    const json = readJson(f.text);
+    if (!json.ok) {
+      problems.push(jsonSyntaxMessage(f.name, json.error));
       continue;
     }
-    const doc = squad.safeParse(data);
+    const doc = squad.safeParse(json.value);
     if (!doc.success) {
       problems.push(
         `${f.name}:1: not SQuAD-style JSON {data: [{paragraphs: [{context, qas}]}]}: ${issueText(doc.error.issues)}`,
       );
       continue;
     }
-    const lines = containerLines(f.text);
     doc.data.data.forEach((article, a) => {
       article.paragraphs.forEach((p, pi) => {
         p.qas.forEach((raw, qi) => {
-          const line = lines.get(`data.${a}.paragraphs.${pi}.qas.${qi}`) ?? 1;
+          const line = json.lineOf(`data.${a}.paragraphs.${pi}.qas.${qi}`) ?? 1;
           const r = qa.safeParse(raw);
           if (!r.success) {
             problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);

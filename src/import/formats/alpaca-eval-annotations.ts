@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
 import { instructionKey, promptField } from './recorded-outputs.ts';
 import { capProblems } from './sniff.ts';
 
@@ -93,29 +94,27 @@ export function parseAlpacaAnnotations(
   const errors: string[] = [];
   const rows: AlpacaAnnotationRow[] = [];
   if (body.trimStart().startsWith('[')) {
-    let arr: unknown;
-    try {
-      arr = JSON.parse(body);
-    } catch (err) {
-      return fail([`${file}:1: not valid JSON (${(err as Error).message})`]);
+    const json = readJson(body);
+    if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
+    if (!Array.isArray(json.value)) {
+      return fail([
+        `${file}:1: expected a JSON array of annotation objects, or one object per line`,
+      ]);
     }
-    (arr as unknown[]).forEach((obj, i) => {
-      const r = toRow(obj, i + 1, `${file}: [${i}]`, errors);
+    json.value.forEach((obj, i) => {
+      const line = json.lineOf(String(i)) ?? 1;
+      const r = toRow(obj, line, `${file}:${line}: [${i}]`, errors);
       if (r) rows.push(r);
     });
   } else {
-    body.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() === '') return;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(line);
-      } catch {
-        errors.push(`${file}:${i + 1}: not valid JSON; expected one annotation object per line`);
-        return;
+    for (const e of readJsonl(body).entries) {
+      if (!e.ok) {
+        errors.push(jsonSyntaxMessage(file, e.error, 'expected one annotation object per line'));
+        continue;
       }
-      const r = toRow(obj, i + 1, `${file}:${i + 1}`, errors);
+      const r = toRow(e.value, e.line, `${file}:${e.line}`, errors);
       if (r) rows.push(r);
-    });
+    }
   }
   const seen = new Map<string, number>();
   for (const r of rows) {

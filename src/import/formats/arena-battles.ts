@@ -6,6 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
 import { WINNERS } from '../../rating/types.ts';
+import { jsonSyntaxMessage, readJsonLine, stripBom } from './json-reader.ts';
 import { rowKind } from './sniff.ts';
 
 /** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
@@ -38,7 +39,8 @@ const COUNT_KEYS = ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as con
  * pair counts); a later line of the other kind is an error.
  *
  * @param source name used in error messages (e.g. the file name); default `"input"`.
- * @throws AppError `rating_input_invalid` from `push` or `finish`, with message `source:LINE: problem; fix`,
+ * @throws AppError `rating_input_invalid` from `push` or `finish`, with message `source:LINE: problem; fix`
+ *   (`source:LINE:COL: not valid JSON (…); fix` for a syntax error),
  *   for: a non-JSON line, a line that is not an object, a missing/empty model name, a self-battle, an unknown
  *   winner, a negative/non-integer count, a line of the other kind, or (from `finish`) an input with no rows.
  */
@@ -66,7 +68,6 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
     push(line: string): void {
       lineNo++;
       if (line.trim().length === 0) return;
-      let o: unknown;
       // A JSON array (AlpacaEval model outputs, say) is not JSON Lines: say so instead of "not valid JSON".
       if (kind === null && line.trimStart().startsWith('[')) {
         bad(
@@ -76,14 +77,18 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
               : ''),
         );
       }
-      try {
-        o = JSON.parse(line);
-      } catch {
-        const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
-        bad(
-          `not valid JSON (${JSON.stringify(shown)}); each line must be one JSON object like ${BATTLE_EXAMPLE}`,
+      const parsed = readJsonLine(lineNo === 1 ? stripBom(line) : line, lineNo);
+      if (!parsed.ok) {
+        throw new AppError(
+          'rating_input_invalid',
+          jsonSyntaxMessage(
+            source,
+            parsed.error,
+            `each line must be one JSON object like ${BATTLE_EXAMPLE}`,
+          ),
         );
       }
+      const o = parsed.value;
       if (typeof o !== 'object' || o === null || Array.isArray(o)) {
         bad(`expected a JSON object like ${BATTLE_EXAMPLE}`);
       }

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { jsonSyntaxMessage, readJson } from './json-reader.ts';
 import { capProblems } from './sniff.ts';
 
 /** One judged answer. */
@@ -80,13 +81,9 @@ export function gaokaoCredit(scores: readonly number[]): number | null {
  * @returns the file's rows, or every problem as `file: path: reason`.
  */
 export function parseGaokaoJudged(text: string, file: string): Result<GaokaoJudgedFile, string[]> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (err) {
-    return fail([`${file}: not valid JSON (${(err as Error).message})`]);
-  }
-  const top = fileSchema.safeParse(json);
+  const json = readJson(text);
+  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
+  const top = fileSchema.safeParse(json.value);
   if (!top.success) {
     return fail(
       top.error.issues.map(

@@ -17,7 +17,7 @@ import {
   type GaokaoSubject,
   gaokaoSubjectOf,
 } from '../../eval/metrics/gaokao.ts';
-import { containerLines, lineAt } from './json-locate.ts';
+import { jsonSyntaxMessage, readJson } from './json-reader.ts';
 import { capProblems } from './sniff.ts';
 
 /** One objective question (and, in a result file, one model's answer to it). */
@@ -90,15 +90,9 @@ export function parseGaokaoFile(
   file: string,
   requireOutput = false,
 ): Result<GaokaoFile, string[]> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (err) {
-    const pos = /position (\d+)/.exec((err as Error).message);
-    const line = pos ? lineAt(text, Number(pos[1])) : 1;
-    return fail([`${file}:${line}: not valid JSON (${(err as Error).message})`]);
-  }
-  const shape = fileShape.safeParse(data);
+  const json = readJson(text);
+  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
+  const shape = fileShape.safeParse(json.value);
   if (!shape.success) {
     return fail([
       `${file}:1: not a GAOKAO-Bench objective file: expected {"keywords" or "keyword", "example": [...]}`,
@@ -113,12 +107,11 @@ export function parseGaokaoFile(
       `${file}:1: unknown objective keyword "${keyword}"; expected one of ${Object.keys(GAOKAO_KEYWORD_TYPES).join(', ')}`,
     ]);
   }
-  const lines = containerLines(text);
   const problems: string[] = [];
   const rows: GaokaoRow[] = [];
   const seen = new Map<string, number>();
   shape.data.example.forEach((raw, i) => {
-    const line = lines.get(`example.${i}`) ?? 1;
+    const line = json.lineOf(`example.${i}`) ?? 1;
     const r = example.safeParse(raw);
     if (!r.success) {
       problems.push(

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
+import { jsonSyntaxMessage, readJsonl } from './json-reader.ts';
 import { capProblems, fileRowKind, groupProblems } from './sniff.ts';
 
 const row = z.object({
@@ -66,21 +67,18 @@ export function parseLabels(text: string, file: string): Result<LabelledItem[], 
   const seen = new Map<string, number>();
   const other = otherKind(text, file);
   if (other !== undefined) return fail([other]);
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    const at = `${file}:${i + 1}`;
-    let obj: unknown;
-    try {
-      obj = JSON.parse(line);
-    } catch {
-      errors.push(`${at}: not valid JSON; expected {"item": ..., "label": ...} on each line`);
-      return;
+  for (const e of readJsonl(text).entries) {
+    if (!e.ok) {
+      errors.push(
+        jsonSyntaxMessage(file, e.error, 'expected {"item": ..., "label": ...} on each line'),
+      );
+      continue;
     }
-    const r = row.safeParse(obj);
+    const at = `${file}:${e.line}`;
+    const r = row.safeParse(e.value);
     if (!r.success) {
       errors.push(`${at}: ${r.error.issues.map((x) => x.message).join('; ')}`);
-      return;
+      continue;
     }
     const item = String(r.data.item);
     const prev = seen.get(item);
@@ -88,11 +86,11 @@ export function parseLabels(text: string, file: string): Result<LabelledItem[], 
       errors.push(
         `${at}: item "${item}" is already labelled on line ${prev}; keep one label per item`,
       );
-      return;
+      continue;
     }
-    seen.set(item, i + 1);
+    seen.set(item, e.line);
     rows.push({ item, label: r.data.label });
-  });
+  }
   if (errors.length > 0) return fail(capProblems(groupProblems(errors)));
   if (rows.length === 0) return fail([`${file}:1: no labels; expected {"item", "label"} lines`]);
   return ok(rows);

@@ -12,6 +12,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { lineAt } from './json-locate.ts';
+import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
 import { capProblems, fileRowKind, quoteShort, sniffShape } from './sniff.ts';
 
 /** A recorded answer to one prompt. */
@@ -80,12 +82,6 @@ const jsonlRow = z.object({
   prompt: promptField,
   output: outputField,
 });
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
 
 /** Offsets where the top-level array's elements start (a tiny JSON scanner: strings, escapes and depth). */
 function elementOffsets(text: string): number[] {
@@ -170,22 +166,16 @@ export function parseRecordedOutputs(
       `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`,
     ]);
   if (format === 'alpaca_eval') {
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (err) {
-      const m = /line (\d+)/.exec((err as Error).message);
-      const pos = /position (\d+)/.exec((err as Error).message);
-      const line = m ? Number(m[1]) : pos ? lineAt(text, Number(pos[1])) : 1;
+    const json = readJson(text);
+    if (!json.ok) {
       if (sniffShape(text) === 'jsonl') {
         return fail([
           `${file}:1: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl`,
         ]);
       }
-      return fail([
-        `${file}:${line}: not valid JSON (${(err as Error).message}); fix the syntax at that line`,
-      ]);
+      return fail([jsonSyntaxMessage(file, json.error, 'fix the syntax at that line')]);
     }
+    const data = json.value;
     if (!Array.isArray(data)) {
       return fail([
         `${file}:1: expected a JSON array of {instruction, output, generator} (AlpacaEval model_outputs.json); use --format jsonl for one object per line`,
@@ -217,23 +207,18 @@ export function parseRecordedOutputs(
       });
     });
   } else {
-    const lines = text.split('\n');
-    lines.forEach((raw, i) => {
-      const line = i + 1;
-      if (raw.trim() === '') return;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(raw);
-      } catch (err) {
-        problems.push(`${file}:${line}: not valid JSON (${(err as Error).message})`);
-        return;
+    for (const e of readJsonl(text).entries) {
+      if (!e.ok) {
+        problems.push(jsonSyntaxMessage(file, e.error));
+        continue;
       }
+      const { line, value: obj } = e;
       const parsed = jsonlRow.safeParse(obj);
       if (!parsed.success) {
         problems.push(
           `${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`,
         );
-        return;
+        continue;
       }
       rows.push({
         line,
@@ -241,7 +226,7 @@ export function parseRecordedOutputs(
         prompt: parsed.data.prompt,
         output: parsed.data.output,
       });
-    });
+    }
   }
   if (problems.length > 0) return fail(capProblems(problems));
   const seen = new Map<string, number>();

@@ -98,13 +98,14 @@ export function fileRowKind(text: string): RowKind {
 /**
  * Groups problems that say the same thing on different lines (`file:LINE: reason`) into one line per reason,
  * `file:FIRST: reason (also on lines 4, 9, 12 and 199,985 more)`, in order of first appearance, so a file of the
- * wrong kind gives one line instead of one per row. Problems without a `file:LINE:` prefix are kept as they are.
+ * wrong kind gives one line instead of one per row (a `file:LINE:COL:` prefix groups by line, the first keeping its
+ * column). Problems without a `file:LINE:` prefix are kept as they are.
  */
 export function groupProblems(problems: readonly string[]): string[] {
   const groups = new Map<string, { first: string; lines: string[] }>();
   const out: (string | { key: string })[] = [];
   for (const p of problems) {
-    const m = /^(.*?):(\d+): (.*)$/s.exec(p);
+    const m = /^(.*?):(\d+)(?::\d+)?: (.*)$/s.exec(p);
     if (!m) {
       out.push(p);
       continue;

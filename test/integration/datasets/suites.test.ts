@@ -119,7 +119,7 @@ describe.runIf(hasSharedData('datasets'))('shipped suites on the real datasets',
 
 describe('bad dataset files', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zj-ds-'));
-  const entry = (path: string, loader: 'ocnli' | 'cmrc2018' = 'ocnli') =>
+  const entry = (path: string, loader: 'ocnli' | 'cmrc2018' | 'c3' = 'ocnli') =>
     suiteSchema.parse({
       name: 't',
       datasets: [{ name: 'd', loader, ability: 'language', method: 'metrics', path }],
@@ -139,9 +139,27 @@ describe('bad dataset files', () => {
     const msg = await errorOf(prepareDataset('t', entry('bad.jsonl'), loc));
     expect(msg).toContain('suite t, dataset d: 3 bad row(s)');
     expect(msg).toContain(`${join(dir, 'bad.jsonl')}:2: "sentence2"`);
-    expect(msg).toContain(`${join(dir, 'bad.jsonl')}:3: not valid JSON`);
+    expect(msg).toContain(
+      `${join(dir, 'bad.jsonl')}:3:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'n')`,
+    );
     expect(msg).toContain(
       `${join(dir, 'bad.jsonl')}:4: "label" must be entailment, neutral, contradiction or -, got "maybe"`,
+    );
+  });
+
+  it('a C3 file broken on line 5 is reported at line 5 and its column, on every Node version', async () => {
+    const good = JSON.stringify(
+      [[['句子一。'], [{ question: '问？', choice: ['甲', '乙'], answer: '甲' }], 'd1']],
+      null,
+      2,
+    ).split('\n');
+    // Line 5 is `    ],` (the sentences array closing); a single-quoted string after it breaks the syntax there,
+    // an error for which the engine's message carries no position.
+    good[4] = `    ], 'x',`;
+    writeFileSync(join(dir, 'c3-m-dev.json'), good.join('\n'));
+    const msg = await errorOf(prepareDataset('t', entry('c3-m-dev.json', 'c3'), loc));
+    expect(msg).toContain(
+      `${join(dir, 'c3-m-dev.json')}:5:8: not valid JSON (expected a value (an object, array, string, number, true, false or null), found ''')`,
     );
   });
 

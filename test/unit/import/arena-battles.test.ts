@@ -75,7 +75,11 @@ describe('parseArenaLines', () => {
       /votes\.jsonl:2: missing "winner"; use one of "model_a", "model_b", "tie", "tie \(bothbad\)"/,
     ],
     ['self-battle', [b('x', 'x', 'tie')], /votes\.jsonl:1: self-battle: "x" against itself/],
-    ['non-JSON line', [b('x', 'y', 'tie'), '', '{oops'], /votes\.jsonl:3: not valid JSON/],
+    [
+      'non-JSON line',
+      [b('x', 'y', 'tie'), '', '{oops'],
+      /votes\.jsonl:3:2: not valid JSON \(expected a string key in double quotes or '}', found 'o'\); each line must be/,
+    ],
     ['not an object', ['42'], /votes\.jsonl:1: expected a JSON object/],
     [
       'a JSON array of battles',

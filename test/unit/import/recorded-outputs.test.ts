@@ -106,7 +106,7 @@ describe('the other importers also end a long list with "… and N more problems
     const r = parseLabels(`oops\n${'{"item":"x"}\n'.repeat(40)}`, 'l.jsonl');
     expect(r.ok).toBe(false);
     expect(r.ok ? [] : r.reason).toEqual([
-      'l.jsonl:1: not valid JSON; expected {"item": ..., "label": ...} on each line',
+      `l.jsonl:1:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'o'); expected {"item": ..., "label": ...} on each line`,
       'l.jsonl:2: "label" must be a number or a non-empty string (also on lines 3, 4, 5 and 36 more)',
     ]);
     const dup = parseLabels(

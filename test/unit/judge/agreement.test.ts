@@ -79,6 +79,13 @@ describe('agreement on a hand-computed table', () => {
     });
   });
 
+  it('labels files: the same syntax error on several lines is one line keeping the first column', () => {
+    const r = parseLabels('{"item":"x","label":1}\nnope\nnope\n', 'f.jsonl');
+    expect(r.ok ? [] : r.reason).toEqual([
+      `f.jsonl:2:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'n'); expected {"item": ..., "label": ...} on each line (also on line 3)`,
+    ]);
+  });
+
   it('labels files: every bad line named with the fix', () => {
     const r = parseLabels(
       '{"item":"x","label":1}\nnot json\n{"item":"x","label":2}\n{"item":""}\n',
@@ -87,7 +94,7 @@ describe('agreement on a hand-computed table', () => {
     expect(r).toEqual({
       ok: false,
       reason: [
-        'f.jsonl:2: not valid JSON; expected {"item": ..., "label": ...} on each line',
+        `f.jsonl:2:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'n'); expected {"item": ..., "label": ...} on each line`,
         'f.jsonl:3: item "x" is already labelled on line 1; keep one label per item',
         'f.jsonl:4: "item" must be a non-empty string or an integer; "label" must be a number or a non-empty string',
       ],
