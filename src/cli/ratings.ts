@@ -199,7 +199,13 @@ function renderTable(
   r: ArenaRatings,
   opts: { rounds: number; seed: number; anchor?: string },
 ): string {
-  const out = componentTable(r.rows.filter((x) => x.component === 1));
+  // Nothing rateable yet (no votes, or e.g. one vote between two models): a listing, not an error.
+  const out =
+    r.rows.length === 0
+      ? [
+          'No model has a rating yet: no two models have both won (or tied) and lost against each other.',
+        ]
+      : componentTable(r.rows.filter((x) => x.component === 1));
   for (const c of r.components.slice(1)) {
     out.push('', `Separate ${componentNote(c)}.`);
     out.push(...componentTable(r.rows.filter((x) => x.component === c.component)));
@@ -269,7 +275,9 @@ function renderTable(
  *
  * @throws AppError `input_invalid` (bad --anchor / --seed, --bootstrap not an integer from 0 to
  *   {@link MAX_BOOTSTRAP_ROUNDS}, unreadable file, no data source),
- *   `rating_input_invalid` (bad line, with file:line; anchor model not in the data), `rating_disconnected`.
+ *   `rating_input_invalid` (bad line, with file:line; anchor model not in the data), `rating_disconnected`
+ *   (the anchor model has no finite rating). Data where no two models can be rated is not an error: every model
+ *   is listed as not rated, with its reason (JSON: `rating` null and a `note`).
  */
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
   const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);

@@ -111,9 +111,9 @@ export interface ArenaRatings {
   readonly components: readonly ArenaComponent[];
   /** W[i][j] = P(rows[i] beats rows[j]); NaN on the diagonal and between rows of different components. */
   readonly winRates: readonly (readonly number[])[];
-  /** The main component's fit (`components[0].fit`). */
-  readonly fit: BradleyTerryFit;
-  /** The main component's bootstrap (`components[0].bootstrap`). */
+  /** The main component's fit (`components[0].fit`); null when no two models can be rated (no rows). */
+  readonly fit: BradleyTerryFit | null;
+  /** The main component's bootstrap (`components[0].bootstrap`); null without one or without a component. */
   readonly bootstrap: BootstrapResult | null;
 }
 
@@ -124,11 +124,13 @@ export interface ArenaRatings {
  * by `fitBradleyTerry` (its largest strongly connected group; the others of the component are excluded as
  * unbounded) and bootstrapped on its own votes, main component first, all from the one `rng` (so a single
  * component gives exactly the former single-group result). The anchor applies to the component that holds it.
- * With `onDegenerate: 'error'` the whole data must form one rateable group.
+ * With `onDegenerate: 'error'` the whole data must form one rateable group. When no two models can be rated
+ * (no votes, or e.g. one vote between two models) the result has no rows and no components, and every model
+ * is in `excluded` with its reason: a listing with nothing rated is not an error.
  *
  * @param rng seeded randomness for the bootstrap (see `bootstrapBradleyTerry`).
- * @throws AppError `rating_disconnected` when no component has two rateable models (or `onDegenerate: 'error'`
- *   and some model has no finite rating), or the anchor model has no finite rating; `rating_input_invalid` from
+ * @throws AppError `rating_disconnected` when `onDegenerate: 'error'` and some model has no finite rating, or
+ *   the anchor model has no finite rating; `rating_input_invalid` from
  *   `fitBradleyTerry`; RangeError for a negative or non-integer `bootstrapRounds`.
  */
 export function computeArenaRatings(
@@ -163,7 +165,6 @@ export function computeArenaRatings(
   const rows: ArenaRatingRow[] = [];
   const excluded: ArenaRatings['excluded'][number][] = [];
   const inComponent = new Set<string>();
-  let firstError: unknown = null;
   for (const part of parts) {
     const sub = part.data;
     for (const name of sub.models) inComponent.add(name);
@@ -174,7 +175,6 @@ export function computeArenaRatings(
     } catch (err) {
       // An anchor that cannot be rated is the caller's mistake: say so rather than drop its component.
       if (!isAppError(err, 'rating_disconnected') || anchor) throw err;
-      firstError ??= err;
       // No two models of this component can be rated: list them with their reasons.
       for (const e of unratedReasons(sub))
         excluded.push({ ...e, elo: eloOf(e.model), component: null });
@@ -236,13 +236,6 @@ export function computeArenaRatings(
     });
   }
   const main = components[0];
-  if (!main) {
-    if (firstError) throw firstError;
-    throw new AppError(
-      'rating_disconnected',
-      'fewer than two models can be rated (0): no votes between two models. Add battles between models.',
-    );
-  }
   for (let i = 0; i < data.models.length; i++) {
     const name = data.models[i]!;
     if (!inComponent.has(name)) {
@@ -260,10 +253,17 @@ export function computeArenaRatings(
     rows.map((rj) =>
       ri === rj || ri.component !== rj.component
         ? Number.NaN
-        : predictedWinRateMatrix([ri.rating, rj.rating], main.fit.scale)[0]![1]!,
+        : predictedWinRateMatrix([ri.rating, rj.rating], main!.fit.scale)[0]![1]!,
     ),
   );
-  return { rows, excluded, components, winRates, fit: main.fit, bootstrap: main.bootstrap };
+  return {
+    rows,
+    excluded,
+    components,
+    winRates,
+    fit: main?.fit ?? null,
+    bootstrap: main?.bootstrap ?? null,
+  };
 }
 
 /** Reasons for every model of a component in which no two models can be rated. */

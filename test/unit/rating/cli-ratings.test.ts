@@ -195,6 +195,42 @@ describe('runRatings', () => {
     expect(text).toMatch(/champ: unbounded above \(1 vote\)/);
   });
 
+  it('after the first vote (two models, one vote) lists both unrated with reasons, exit 0, table and JSON', async () => {
+    const one = {
+      pairs: [
+        {
+          model_a: 'claude-2',
+          model_b: 'alpaca-7b',
+          model_a_wins: 1,
+          model_b_wins: 0,
+          tie: 0,
+          tie_bothbad: 0,
+        },
+      ],
+    };
+    const stored = { loadStoredBattles: async () => one };
+    const parsed = JSON.parse(await run({ bootstrap: 10, json: true }, stored)) as {
+      models: Record<string, unknown>[];
+    };
+    expect(Object.keys(parsed)).toEqual(['models']);
+    expect(parsed.models.map((m) => [m.model, m.rating, m.rank, m.num_battles])).toEqual([
+      ['claude-2', null, null, 1],
+      ['alpaca-7b', null, null, 1],
+    ]);
+    expect(parsed.models.every((m) => /^not rated: /.test(String(m.note)))).toBe(true);
+    const text = await run({ bootstrap: 10 }, stored);
+    expect(text).toMatch(/No model has a rating yet/);
+    expect(text).toMatch(/alpaca-7b: unbounded below \(1 vote\)/);
+    expect(text).toMatch(/claude-2: unbounded above \(1 vote\)/);
+    // The same from a file.
+    const f = join(dir, 'first-vote.jsonl');
+    writeFileSync(f, '{"model_a":"claude-2","model_b":"alpaca-7b","winner":"model_a"}\n');
+    const fromFile = JSON.parse(await run({ battles: f, bootstrap: 10, json: true })) as {
+      models: { rating: null }[];
+    };
+    expect(fromFile.models.map((m) => m.rating)).toEqual([null, null]);
+  });
+
   it('caps --bootstrap with a clear message', async () => {
     await expect(run({ battles: file, bootstrap: 99_999_999_999 })).rejects.toThrow(
       /--bootstrap must be an integer from 0 to 100000, got 99999999999/,
