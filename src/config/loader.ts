@@ -67,7 +67,7 @@ function display(file: string, cwd: string): string {
   return resolve(cwd, file);
 }
 
-/** Type names in words, for "expected a number, e.g. 8080". */
+/** Type names in words, for "expected a number, e.g. 60000". */
 const TYPE_WORDS: Readonly<Record<string, string>> = {
   number: 'a number',
   int: 'a whole number',
@@ -86,11 +86,66 @@ function describeValue(v: unknown): string {
   return 'a mapping';
 }
 
-/** An example value for a type error: the key's default when it has a plain one, else one of the type. */
+/**
+ * The schema's own default for the key at `path` (e.g. `models.0.max_retries` → the item schema's default 2), or
+ * undefined when the key has none. Walks objects, arrays (any index), unions (first option with a default) and
+ * optional/nullable/default/pipe wrappers of zod v4 schemas.
+ */
+function schemaDefaultAt(schema: z.ZodType | undefined, path: readonly string[]): unknown {
+  type Def = {
+    type: string;
+    shape?: Record<string, z.ZodType>;
+    element?: z.ZodType;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    defaultValue?: unknown;
+    options?: z.ZodType[];
+  };
+  const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
+  let at: z.ZodType | undefined = schema;
+  let found: unknown;
+  for (let depth = 0; at !== undefined; ) {
+    const def = defOf(at);
+    if (def.type === 'default' || def.type === 'prefault') {
+      if (depth === path.length) found ??= def.defaultValue;
+      at = def.innerType;
+    } else if (def.type === 'optional' || def.type === 'nullable' || def.type === 'readonly') {
+      at = def.innerType;
+    } else if (def.type === 'pipe') {
+      at = def.in;
+    } else if (depth === path.length) {
+      return found;
+    } else if (def.type === 'object') {
+      at = def.shape?.[path[depth]!];
+      depth++;
+      found = undefined;
+    } else if (def.type === 'array') {
+      at = def.element;
+      depth++;
+      found = undefined;
+    } else if (def.type === 'union') {
+      // e.g. a discriminated union of model kinds: the first option that has the key.
+      const rest = path.slice(depth);
+      for (const option of def.options ?? []) {
+        const v = schemaDefaultAt(option, rest);
+        if (v !== undefined) return v;
+      }
+      return undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * An example value for a type error: the key's default when it has a plain one, else none (a made-up number
+ * would not fit every key: a port example under `max_retries` misleads).
+ */
 function exampleOf(expected: string, fallback: unknown): string {
   if (expected === 'boolean') return '';
   if (expected === 'number' || expected === 'int')
-    return `, e.g. ${typeof fallback === 'number' ? fallback : 8080}`;
+    return typeof fallback === 'number' ? `, e.g. ${fallback}` : '';
   if (expected === 'string')
     return typeof fallback === 'string' && fallback !== '' ? `, e.g. "${fallback}"` : '';
   return '';
@@ -103,6 +158,7 @@ function locate(
   file: string,
   issues: readonly z.core.$ZodIssue[],
   defaults?: unknown,
+  schema?: z.ZodType,
 ): string[] {
   return issues.flatMap((issue) => {
     const path = issue.path.map(String);
@@ -147,10 +203,11 @@ function locate(
     let message = issue.message;
     if (issue.code === 'invalid_type') {
       const value = doc.getIn(path);
-      const fallback = path.reduce<unknown>(
-        (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
-        defaults,
-      );
+      const fallback =
+        path.reduce<unknown>(
+          (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+          defaults,
+        ) ?? schemaDefaultAt(schema, path);
       const words = TYPE_WORDS[issue.expected] ?? issue.expected;
       message = `expected ${words}${exampleOf(issue.expected, fallback)}, got ${describeValue(value)}`;
     }
@@ -221,6 +278,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
         shown,
         parsed.error.issues,
         defaults.success ? defaults.data : undefined,
+        schema,
       ).join('\n'),
     );
   }

@@ -85,6 +85,22 @@ describe('config loader', () => {
     );
   });
 
+  it("a number error in models.yaml gives that key's own default as the example, never a port", () => {
+    const dir = dirWith({
+      'models.yaml':
+        'models:\n  - name: a\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n' +
+        '    max_retries: 1.5\n    max_concurrency: many\n',
+    });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    expect(e.message).not.toContain('8080');
+    expect(e.message).toMatch(
+      /models\.0\.max_retries: expected a whole number, e\.g\. 2, got number 1\.5$/m,
+    );
+    expect(e.message).toMatch(
+      /models\.0\.max_concurrency: expected a number, e\.g\. 4, got text "many"$/m,
+    );
+  });
+
   it('reports unknown keys, YAML syntax errors and every bad file at once', () => {
     const dir = dirWith({
       'default.yaml': 'arena:\n  windw_hours: 3\n',
