@@ -121,12 +121,18 @@ export interface NewRun {
 
 /**
  * Creates a queued run, unless the model already has an active (queued or running) run of the suite.
+ *
+ * Run numbers (`eval_runs.id`) are what users type (`zhujiu eval --cancel N`), so they stay consecutive: the
+ * active run is looked up first, because an `INSERT … ON CONFLICT DO NOTHING` takes a sequence value even when
+ * it inserts nothing (every resume would skip a number). The insert keeps ON CONFLICT for two creators racing.
  * @returns `{ created: true, run }` or `{ created: false, active }` (the run that blocks it).
  */
 export async function createRun(
   db: Kysely<Database>,
   spec: NewRun,
 ): Promise<{ created: true; run: RunRow } | { created: false; active: RunRow }> {
+  const activeFirst = await activeRunOf(db, spec);
+  if (activeFirst) return { created: false, active: activeFirst };
   const inserted = await db
     .insertInto('eval_runs')
     .values({
@@ -147,13 +153,22 @@ export async function createRun(
   if (inserted) {
     return { created: true, run: (await getRun(db, inserted.id)) as RunRow };
   }
+  const active = await activeRunOf(db, spec);
+  if (!active) return createRun(db, spec); // it finished meanwhile
+  return { created: false, active };
+}
+
+/** The model's active (queued or running) run of the suite, or undefined. */
+async function activeRunOf(
+  db: Conn,
+  spec: Pick<NewRun, 'modelId' | 'suite'>,
+): Promise<RunRow | undefined> {
   const active = await runQuery(db)
     .where('r.model_id', '=', spec.modelId)
     .where('r.suite', '=', spec.suite)
     .where('r.status', 'in', ['queued', 'running'])
     .executeTakeFirst();
-  if (!active) return createRun(db, spec); // it finished meanwhile
-  return { created: false, active: toRun(active) };
+  return active ? toRun(active) : undefined;
 }
 
 /** One run, or undefined. */
