@@ -423,7 +423,8 @@ export function overallTable(board: Board, all = false): TableContent {
 
 /**
  * The overall headline: the leader among the ranked rows (how many are ranked, how many are not), or why no final
- * is ranked. Never an unranked figure.
+ * is ranked. Never an unranked figure. A lone ranked row is "the only model with every method" only when the
+ * ranking uses all three methods; otherwise "the only ranked model (metrics only)", naming the methods used.
  */
 export function headline(board: Board, title: string, all = false): string {
   const rows = shownRows(board, all);
@@ -435,8 +436,15 @@ export function headline(board: Board, title: string, all = false): string {
       : '';
   const ci = (r: BoardRow) => (interval(r) ? ` (${interval(r)})` : '');
   const top = ranked[0];
-  if (top && ranked.length === 1)
-    return `${title}: ${top.model} is the only model with every method, final ${fmt(top.final)}${ci(top)}${rest}`;
+  if (top && ranked.length === 1) {
+    // "every method" only when the ranking uses all of them; else name the methods it uses.
+    const used = rankingMethods(board);
+    const which =
+      used.length === BOARD_METHODS.length
+        ? 'the only model with every method'
+        : `the only ranked model (${used.join(' and ')} only)`;
+    return `${title}: ${top.model} is ${which}, final ${fmt(top.final)}${ci(top)}${rest}`;
+  }
   if (top) {
     const tied = ranked.filter((r) => r.rank === top.rank).length;
     return tied > 1

@@ -190,3 +190,28 @@ describe('counts in words', () => {
     expect(card.sections?.[0]?.body).toContain('arena record 1–0–0 (W–L–T) over 1 vote');
   });
 });
+
+describe('a board with metrics only (one model)', () => {
+  it('headline: "the only ranked model (metrics only)", never "every method"', () => {
+    const board = computeBoard(
+      {
+        models: ['fake'],
+        datasets: [
+          {
+            dataset: 'm',
+            ability: 'knowledge',
+            method: 'metrics',
+            items: 4,
+            scores: new Map([['fake', Float64Array.from([10, 0, 10, 10])]]),
+          },
+        ],
+        battles: [],
+      },
+      createRng(1),
+      { minVotes: 20, rounds: 50 },
+    );
+    const c = overallContent(snapshotOf(board), { now });
+    expect(c.text).toMatch(/^ZhuJiu board: fake is the only ranked model \(metrics only\), final /);
+    expect(c.text).not.toContain('every method');
+  });
+});
