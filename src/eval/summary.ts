@@ -5,7 +5,13 @@
  * and wall time. The JSON shape of `zhujiu eval --json` is {@link summaryJson}.
  */
 import type { Kysely } from 'kysely';
-import { getRun, type RunRow, runDatasetTotals, runFailureReasons } from '../storage/eval-runs.ts';
+import {
+  getRun,
+  type RunRow,
+  runDatasetTotals,
+  runFailureReasons,
+  runItemTimings,
+} from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** One dataset's line of a summary. */
@@ -43,11 +49,55 @@ export interface RunSummary {
   /** Tokens of the calls made (cached answers cost none). */
   readonly promptTokens: number;
   readonly completionTokens: number;
-  /** From the first start to the end (or to now while running), ms. */
+  /**
+   * Time the run was worked on, ms ({@link workingMs}): from the first start to the end (or to now while
+   * running) less the idle gaps (stopped, then resumed later); null before it started.
+   */
   readonly wallMs: number | null;
 }
 
 const round = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** A gap longer than this with no answer call in flight and no item finishing is idle time, ms. */
+export const IDLE_GAP_MS = 60_000;
+
+/**
+ * The time a run was worked on, ms: the sum of its working spans. Each finished item was worked on during
+ * [finishedAt − latencyMs, finishedAt]; these intervals, the start and the end (points) are joined into spans
+ * wherever the gap between them is at most `idleGapMs`; longer gaps (a run stopped with Ctrl-C and resumed
+ * minutes later, or left queued) are not counted. A run worked on without a pause gets end − start.
+ * @param items finished items (any order); latencyMs ≥ 0.
+ */
+export function workingMs(
+  start: Date,
+  end: Date,
+  items: readonly { readonly finishedAt: Date; readonly latencyMs: number }[],
+  idleGapMs: number = IDLE_GAP_MS,
+): number {
+  const s0 = start.getTime();
+  const e0 = Math.max(s0, end.getTime());
+  const spans: [number, number][] = [
+    [s0, s0],
+    [e0, e0],
+  ];
+  for (const it of items) {
+    const f = Math.min(e0, Math.max(s0, it.finishedAt.getTime()));
+    spans.push([Math.max(s0, f - Math.max(0, it.latencyMs)), f]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let total = 0;
+  let [lo, hi] = spans[0]!;
+  for (const [a, b] of spans.slice(1)) {
+    if (a - hi <= idleGapMs) {
+      hi = Math.max(hi, b);
+    } else {
+      total += hi - lo;
+      lo = a;
+      hi = b;
+    }
+  }
+  return total + (hi - lo);
+}
 
 /** Builds the summary of run `runId` (undefined when there is no such run). */
 export async function runSummary(
@@ -95,7 +145,7 @@ export async function runSummary(
     failureReasons: await runFailureReasons(db, runId),
     promptTokens: run.promptTokens,
     completionTokens: run.completionTokens,
-    wallMs: run.startedAt ? Math.max(0, end.getTime() - run.startedAt.getTime()) : null,
+    wallMs: run.startedAt ? workingMs(run.startedAt, end, await runItemTimings(db, runId)) : null,
   };
 }
 

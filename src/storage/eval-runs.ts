@@ -714,6 +714,24 @@ export async function runFailureReasons(
   return out;
 }
 
+/**
+ * When each finished item of a run was worked on: its finish time and its answer call's latency (ms; 0 for a
+ * cached or recorded answer), by finish time. For the run's working time ({@link workingMs} in eval/summary).
+ */
+export async function runItemTimings(
+  db: Conn,
+  runId: number,
+): Promise<{ finishedAt: Date; latencyMs: number }[]> {
+  const rows = await db
+    .selectFrom('eval_run_items')
+    .select(['finished_at', 'latency_ms'])
+    .where('run_id', '=', runId)
+    .where('finished_at', 'is not', null)
+    .orderBy('finished_at')
+    .execute();
+  return rows.map((r) => ({ finishedAt: r.finished_at as Date, latencyMs: r.latency_ms ?? 0 }));
+}
+
 /** Gives one claimed item back (its request was aborted). */
 export async function releaseItem(
   db: Conn,
