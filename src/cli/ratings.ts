@@ -215,7 +215,9 @@ function renderTable(
       (opts.rounds > 0
         ? `95% CI from ${opts.rounds} bootstrap rounds, seed ${opts.seed}`
         : 'no bootstrap (rank from point ratings)') +
-      (r.rows[0]?.elo === null ? '; elo needs ordered battles (—)' : '; elo: online, K=4'),
+      ((r.rows[0] ?? r.excluded[0])?.elo === null
+        ? '; elo needs ordered battles (—)'
+        : '; elo: online, K=4'),
   ];
   if (r.components.length > 1) {
     notes.push(

@@ -222,6 +222,7 @@ describe('runRatings', () => {
     expect(text).toMatch(/No model has a rating yet/);
     expect(text).toMatch(/alpaca-7b: unbounded below \(1 vote\)/);
     expect(text).toMatch(/claude-2: unbounded above \(1 vote\)/);
+    expect(text).toMatch(/elo needs ordered battles/); // stored votes are counts
     // The same from a file.
     const f = join(dir, 'first-vote.jsonl');
     writeFileSync(f, '{"model_a":"claude-2","model_b":"alpaca-7b","winner":"model_a"}\n');
