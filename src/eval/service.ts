@@ -47,7 +47,13 @@ import type { PreparedDataset } from './types.ts';
 /** The part of the configuration the service reads. */
 export type EvalConfig = Pick<
   LoadedConfig,
-  'models' | 'suites' | 'datasetsDir' | 'datasetsCacheDir' | 'datasetRoots' | 'apiKeyFor'
+  | 'models'
+  | 'suites'
+  | 'datasetsDir'
+  | 'datasetsCacheDir'
+  | 'datasetRoots'
+  | 'apiKeyFor'
+  | 'apiKeyEmpty'
 >;
 
 /** Options of {@link EvalService}. */
@@ -227,6 +233,7 @@ export class EvalService {
       db: this.#o.db,
       logger: this.#o.logger,
       apiKeyFor: this.#o.config.apiKeyFor,
+      apiKeyEmpty: this.#o.config.apiKeyEmpty,
     });
   }
 
@@ -335,6 +342,7 @@ export class EvalService {
             db: this.#o.db,
             logger: this.#o.logger,
             apiKeyFor: config.apiKeyFor,
+            apiKeyEmpty: config.apiKeyEmpty,
           })
         ).client;
       },

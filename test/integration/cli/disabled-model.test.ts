@@ -175,9 +175,17 @@ describe('a model whose api_key_env is unset', () => {
     expect(ev.err).toContain(
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
     );
+    // Set but empty (`QWEN_API_KEY= zhujiu eval …`) is said as such, not as "not set".
+    process.env.QWEN_API_KEY = '';
+    const empty = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain(
+      'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is set but empty. Export it',
+    );
+    delete process.env.QWEN_API_KEY;
     // The other endpoint is not disabled; with no datasets folder its run is refused before it is created.
-    const empty = join(root, 'no-datasets');
-    process.env.ZHUJIU_DATASETS_DIR = empty;
+    const noData = join(root, 'no-datasets');
+    process.env.ZHUJIU_DATASETS_DIR = noData;
     const nodata = await cli('eval', '--model', 'local', '--suite', 'smoke');
     expect(nodata.code).toBe(1);
     expect(nodata.err).toMatch(
