@@ -38,7 +38,7 @@ export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promis
       ? await runInterruptible(io, 'written', (signal) =>
           exportBattlesToFile(rt.db.db, out, opts, signal),
         )
-      : await exportBattles(rt.db.db, process.stdout, opts);
+      : await exportBattles(rt.db.db, io.stdout ?? process.stdout, opts);
     if (!r) return;
     const summary =
       `exported ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'} of ${r.battles} ` +
