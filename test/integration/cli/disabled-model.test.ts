@@ -183,6 +183,14 @@ describe('a model whose api_key_env is unset', () => {
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is set but empty. Export it',
     );
     delete process.env.QWEN_API_KEY;
+    // A suite of `zhujiu suites` that eval cannot run (AlpacaEval's comparative prompts, answered by imports) is
+    // explained, not called unknown.
+    const arenaOnly = await cli('eval', '--model', 'claude-2', '--suite', 'alpaca-eval');
+    expect(arenaOnly.code).toBe(1);
+    expect(arenaOnly.err).not.toContain('Unknown suite');
+    expect(arenaOnly.err).toContain(
+      'Suite "alpaca-eval" cannot be run with eval: its datasets alpaca_eval (comparative) have no items of their own to ask or score (AlpacaEval 2.0 instructions (805), answered by recorded model outputs; used by the arena). Its answers are compared in the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena and count in `zhujiu ratings` and the leaderboard. Suites eval runs: ',
+    );
     // The other endpoint is not disabled; with no datasets folder its run is refused before it is created.
     const noData = join(root, 'no-datasets');
     process.env.ZHUJIU_DATASETS_DIR = noData;
