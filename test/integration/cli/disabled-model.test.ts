@@ -149,7 +149,7 @@ describe('a model whose api_key_env is unset', () => {
       term.input.write('/ask How do tides work?\n');
       await until(() => term.text().includes('The live arena is off here'), '/ask');
       expect(term.text()).toContain(
-        'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is not set; /models names them).',
+        'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them).',
       );
       term.input.write('/arena\n');
       await until(() => term.text().includes('Battle #1 posted'), 'battle posted');
