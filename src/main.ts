@@ -199,7 +199,12 @@ export async function openLiveArena(
   }
   if (live.length === 0 && !classifierCfg) return undefined;
   const { openLlmClient } = await import('./llm/factory.ts');
-  const deps = { db: rt.db.db, logger: rt.logger, apiKeyFor: rt.config.apiKeyFor };
+  const deps = {
+    db: rt.db.db,
+    logger: rt.logger,
+    apiKeyFor: rt.config.apiKeyFor,
+    apiKeyEmpty: rt.config.apiKeyEmpty,
+  };
   // Models without their key are left out (logged at start by openRuntime): the rest of the arena works.
   const disabled = new Set(disabledModels(rt.config).map((d) => d.name));
   const models: LiveModel[] = [];

@@ -9,6 +9,7 @@ import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { openRuntime } from '../main.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
+import { checkRequestedSources } from './sources.ts';
 
 /** Flags of `zhujiu export battles`. */
 export interface ExportBattlesFlags {
@@ -21,13 +22,16 @@ export interface ExportBattlesFlags {
 /**
  * Runs `zhujiu export battles`: the lines go to FILE (atomically) or stdout; a one-line summary goes to stdout
  * with `--out`, to stderr otherwise (so stdout holds only the lines).
- * @throws AppError `not_found` (no battle carries the source), `file_unwritable` (FILE is a folder or its folder is
- *   missing or not writable: checked before the database is opened), `db_unavailable`.
+ * @throws AppError `input_invalid` (no battle carries the source: the stored sources are listed),
+ *   `file_unwritable` (FILE is a folder or its folder is missing or not writable: checked before the database is
+ *   opened), `db_unavailable`.
  */
 export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
   const rt = await openRuntime({ quiet: true });
   try {
+    // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
+    if (o.source !== undefined) await checkRequestedSources(rt.db.db, rt.db.describe, [o.source]);
     const opts = {
       format: o.format,
       ...(o.source ? { source: o.source } : {}),
@@ -38,7 +42,7 @@ export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promis
       ? await runInterruptible(io, 'written', (signal) =>
           exportBattlesToFile(rt.db.db, out, opts, signal),
         )
-      : await exportBattles(rt.db.db, process.stdout, opts);
+      : await exportBattles(rt.db.db, io.stdout ?? process.stdout, opts);
     if (!r) return;
     const summary =
       `exported ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'} of ${r.battles} ` +

@@ -41,7 +41,7 @@ export async function runImportOutputs(
         model: o.model,
         format,
         signal,
-        ...(o.dataset ? { dataset: o.dataset } : {}),
+        ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       }),
     (rt, parsed, signal) =>
       importOutputs(rt.db.db, {
@@ -51,7 +51,7 @@ export async function runImportOutputs(
         ability: o.ability,
         signal,
         parsed,
-        ...(o.dataset ? { dataset: o.dataset } : {}),
+        ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       }),
   );
   if (!r) return;

@@ -35,7 +35,7 @@ import type { ConfigCheckOptions } from './config-check.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
-import { type CliIo, defaultIo, takeRequestedExit } from './io.ts';
+import { type CliIo, defaultIo, isOutputClosed, takeRequestedExit, watchStdout } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { JudgeExportFlags } from './judge-export.ts';
@@ -426,10 +426,12 @@ export function buildProgram(io: CliIo = defaultIo): Command {
 
 /**
  * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); unexpected
- * errors print their stack.
+ * errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
+ * exit 0 (cli/io.ts).
  */
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   const program = buildProgram(io);
+  if (io === defaultIo) watchStdout();
   try {
     takeRequestedExit();
     await program.parseAsync(argv as string[]);
@@ -440,7 +442,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   } catch (err) {
     takeRequestedExit();
     let code = 1;
-    if (err instanceof CommanderError) {
+    if (isOutputClosed(err)) {
+      code = 0; // the reader has what it wanted (`| head`): nothing to say
+    } else if (err instanceof CommanderError) {
       code = err.exitCode === 0 ? 0 : 2;
     } else if (isAppError(err)) {
       io.err(`error [${err.code}]: ${err.message}`);

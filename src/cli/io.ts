@@ -1,18 +1,81 @@
 /**
  * @module cli/io
  * Where the command line writes: one line at a time to stdout (results) or stderr (errors). Tests replace it.
+ *
+ * A reader that closes stdout early (`zhujiu export battles | head -2`) ends the command quietly: the next write
+ * throws {@link OutputClosedError}, which stops the command's work (no more rows are read), and `runCli` ends with
+ * exit 0 and no message, as `head`'s writer would under a shell. Node ignores SIGPIPE, so the closed pipe shows up
+ * as an `EPIPE` error on stdout; {@link watchStdout} turns it into that state instead of an uncaught exception.
  */
+import type { Writable } from 'node:stream';
 
 /** Writes the CLI's output; tests replace it. */
 export interface CliIo {
   out(s: string): void;
   err(s: string): void;
+  /**
+   * The stream of a command that writes many lines itself (`export battles` without `--out`): process.stdout by
+   * default. Its `EPIPE` error ends the command like a closed `out`.
+   */
+  readonly stdout?: Writable;
 }
 
-/** stdout for results, stderr for errors. */
+/**
+ * The reader of stdout has gone (EPIPE): thrown by a write after that, so the command stops; `runCli` ends it with
+ * exit 0 and prints nothing.
+ */
+export class OutputClosedError extends Error {
+  override readonly name = 'OutputClosedError';
+  constructor() {
+    super('stdout was closed by its reader');
+  }
+}
+
+/** True for {@link OutputClosedError} or an `EPIPE` error (also as the `cause` of another error). */
+export function isOutputClosed(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    if (e instanceof OutputClosedError || (e as NodeJS.ErrnoException).code === 'EPIPE')
+      return true;
+  }
+  return false;
+}
+
+let stdoutClosed = false;
+let watching = false;
+
+/** True once stdout's reader has closed it (its `EPIPE` was seen, or the stream failed with one). */
+function stdoutGone(): boolean {
+  if (stdoutClosed) return true;
+  const e = process.stdout.errored as NodeJS.ErrnoException | null | undefined;
+  return e?.code === 'EPIPE';
+}
+
+/**
+ * Listens for stdout's `EPIPE` (once per process; `runCli` calls it): the error marks stdout closed instead of
+ * crashing the process with a stack trace. Other stdout errors are rethrown as before.
+ */
+export function watchStdout(): void {
+  if (watching) return;
+  watching = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    stdoutClosed = true;
+  });
+}
+
+/**
+ * stdout for results, stderr for errors.
+ * `out` throws {@link OutputClosedError} once stdout's reader has closed it.
+ */
 export const defaultIo: CliIo = {
-  out: (s) => process.stdout.write(`${s}\n`),
+  out: (s) => {
+    if (stdoutGone()) throw new OutputClosedError();
+    process.stdout.write(`${s}\n`);
+  },
   err: (s) => process.stderr.write(`${s}\n`),
+  get stdout() {
+    return process.stdout;
+  },
 };
 
 let requested: number | undefined;

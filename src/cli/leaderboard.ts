@@ -29,6 +29,7 @@ import {
 } from '../leaderboard/views.ts';
 import { openRuntime } from '../main.ts';
 import type { CliIo } from './io.ts';
+import { checkRequestedSources } from './sources.ts';
 
 /** Flags of `zhujiu leaderboard`. */
 export interface LeaderboardFlags {
@@ -73,6 +74,7 @@ export async function runLeaderboard(
     inputChunkVotes: 0, // a one-shot command has no event loop to keep free: one query is fastest
   });
   try {
+    await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
     const trial = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = trial

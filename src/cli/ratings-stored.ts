@@ -11,13 +11,11 @@
 import { AppError } from '../core/errors.ts';
 import { openRuntime } from '../main.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
-import { ARENA_SOURCE, listSources, ratedSources } from '../storage/sources.ts';
+import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
-
-const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+import { checkRequestedSources, storedSourcesText } from './sources.ts';
 
 /**
  * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
@@ -28,20 +26,8 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<vo
   const rt = await openRuntime({ quiet: true });
   try {
     const cfg = rt.config.app.ratings;
-    const stored = await listSources(rt.db.db);
-    const storedText = (list: typeof stored): string =>
-      list.length === 0
-        ? 'none'
-        : list.map((s) => `${s.source} (${plural(s.votes, 'vote')})`).join(', ');
-    for (const name of o.source ?? []) {
-      if (name !== ARENA_SOURCE && !stored.some((s) => s.source === name)) {
-        throw new AppError(
-          'input_invalid',
-          `--source ${name}: no battles of that source are stored in ${rt.db.describe}; stored sources: ` +
-            `${storedText(stored)}. Import them first (\`zhujiu import battles FILE --source ${name}\`) or fix the name.`,
-        );
-      }
-    }
+    const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
+    const storedText = storedSourcesText;
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const imported = sources.filter((s) => s !== ARENA_SOURCE);
     const inputNote =

@@ -36,6 +36,11 @@ export interface LoadedConfig {
    * the variable is unset. A function, not data, so that logging the config never prints a key.
    */
   readonly apiKeyFor: (modelName: string) => string | undefined;
+  /**
+   * True when the model's `api_key_env` variable is set but empty (or only spaces), so a missing key can say so
+   * rather than "not set"; false when it is unset, holds a key, or the model has none. Absent in hand-made configs.
+   */
+  readonly apiKeyEmpty?: (modelName: string) => boolean;
   /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
@@ -413,6 +418,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const value = v === undefined ? undefined : rawEnv[v]?.trim();
     return value === '' ? undefined : value;
   };
+  const apiKeyEmpty = (modelName: string): boolean => {
+    const v = keyVars.get(modelName);
+    return v !== undefined && rawEnv[v]?.trim() === '';
+  };
   return deepFreeze({
     app: finalApp,
     models,
@@ -424,6 +433,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     datasetsCacheDir,
     datasetRoots,
     apiKeyFor,
+    apiKeyEmpty,
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });

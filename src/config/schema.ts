@@ -296,6 +296,36 @@ export function modelNameProblem(name: string): string | undefined {
   return r.success ? undefined : (r.error.issues[0]?.message ?? 'is not a valid model name');
 }
 
+/** Longest dataset name (characters): the database's limit (`datasets.name`, migrations/0001). */
+export const MAX_DATASET_NAME_CHARS = 200;
+
+/**
+ * Dataset names are stored as `datasets.name`, typed in commands (`--dataset`) and shown in item ids
+ * (`<dataset>/<key>`): letters and digits first, then letters, digits and `. _ : @ + -` (no spaces, no `/`, so
+ * `../x` is not a name).
+ */
+export const datasetNameSchema = z
+  .string()
+  .min(1, 'is empty; give the dataset a name')
+  .max(
+    MAX_DATASET_NAME_CHARS,
+    `is longer than ${MAX_DATASET_NAME_CHARS} characters; use a shorter name`,
+  )
+  .regex(
+    /^[\p{L}\p{N}][\p{L}\p{N}._:@+-]*$/u,
+    'use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
+  );
+
+/**
+ * What is wrong with a dataset name, by the one rule of {@link datasetNameSchema} (`config/suites/*.yaml` dataset
+ * names, `import outputs --dataset`, the name `import outputs` takes from a file's name).
+ * @returns a phrase to put after the name, or undefined when the name is fine.
+ */
+export function datasetNameProblem(name: string): string | undefined {
+  const r = datasetNameSchema.safeParse(name);
+  return r.success ? undefined : (r.error.issues[0]?.message ?? 'is not a valid dataset name');
+}
+
 const openAiModel = z.strictObject({
   name: modelNameSchema,
   provider: z.literal('openai'),
@@ -385,7 +415,7 @@ export type DatasetFileSpec = z.infer<typeof datasetFileSchema>;
 /** One dataset of a suite. */
 export const suiteDatasetSchema = z
   .strictObject({
-    name: z.string().min(1),
+    name: datasetNameSchema,
     ability: z.enum(ABILITIES),
     method: z.enum(METHODS),
     /** One file or folder, relative to the datasets folder (shorthand for `files: [path]`). */

@@ -74,6 +74,17 @@ export function startProblems(config: LoadedConfig): string[] {
   return problems;
 }
 
+/**
+ * Why a model's key is missing, as the end of a sentence: `its API key variable QWEN_API_KEY (config/models.yaml
+ * api_key_env) is not set`, or `… is set but empty` when the variable exists with no value (`QWEN_API_KEY=`).
+ * The one wording of `zhujiu eval`, `/eval`, `/models`, `config check` and the client factory.
+ * @param variable the `api_key_env` variable.
+ * @param empty true when it is set to an empty value.
+ */
+export function missingKeyReason(variable: string, empty: boolean): string {
+  return `its API key variable ${variable} (config/models.yaml api_key_env) ${empty ? 'is set but empty' : 'is not set'}`;
+}
+
 /** A configured model that cannot be called in this environment, and why. */
 export interface DisabledModel {
   readonly name: string;
@@ -93,21 +104,23 @@ export interface DisabledModel {
  * the bot starts with the rest. In models.yaml order.
  */
 export function disabledModels(
-  config: Pick<LoadedConfig, 'models' | 'apiKeyFor'> & Partial<Pick<LoadedConfig, 'locate'>>,
+  config: Pick<LoadedConfig, 'models' | 'apiKeyFor'> &
+    Partial<Pick<LoadedConfig, 'locate' | 'apiKeyEmpty'>>,
 ): DisabledModel[] {
   const out: DisabledModel[] = [];
   config.models.forEach((m, i) => {
     if (m.provider !== 'openai' || !m.api_key_env) return;
     if (config.apiKeyFor(m.name) !== undefined) return;
+    const empty = config.apiKeyEmpty?.(m.name) ?? false;
     out.push({
       name: m.name,
       variable: m.api_key_env,
       live: m.arena,
-      reason: `its API key variable ${m.api_key_env} (config/models.yaml api_key_env) is not set`,
+      reason: missingKeyReason(m.api_key_env, empty),
       warning:
         `${config.locate?.('models', ['models', i, 'api_key_env']) ?? 'config/models.yaml'} models.${i}.api_key_env: ${m.api_key_env} ` +
-        `is not set in the environment, so model "${m.name}" is disabled (it cannot be called; the rest works). ` +
-        'Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+        `${empty ? 'is set but empty' : 'is not set'} in the environment, so model "${m.name}" is disabled (it cannot be called; the rest works). ` +
+        `${empty ? 'Give it the key' : 'Export it with the key'} and restart, or remove api_key_env if the endpoint needs no key.`,
     });
   });
   return out;

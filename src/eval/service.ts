@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { LoadedConfig } from '../config/loader.ts';
-import type { ModelConfig } from '../config/schema.ts';
+import type { ModelConfig, SuiteConfig } from '../config/schema.ts';
 import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
@@ -47,7 +47,13 @@ import type { PreparedDataset } from './types.ts';
 /** The part of the configuration the service reads. */
 export type EvalConfig = Pick<
   LoadedConfig,
-  'models' | 'suites' | 'datasetsDir' | 'datasetsCacheDir' | 'datasetRoots' | 'apiKeyFor'
+  | 'models'
+  | 'suites'
+  | 'datasetsDir'
+  | 'datasetsCacheDir'
+  | 'datasetRoots'
+  | 'apiKeyFor'
+  | 'apiKeyEmpty'
 >;
 
 /** Options of {@link EvalService}. */
@@ -99,6 +105,22 @@ export interface StartRequest {
 /** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
 export function cancelForm(surface: 'chat' | 'cli', runId: number): string {
   return surface === 'chat' ? `/eval cancel ${runId}` : `zhujiu eval --cancel ${runId}`;
+}
+
+/**
+ * Why a configured suite with no dataset that eval can load (only stored items: comparative prompts such as
+ * AlpacaEval's, answered by imported outputs) cannot be run, and what to do with it instead (docs/scoring.md:
+ * comparative datasets are scored by arena votes, not by metrics).
+ */
+function notEvaluable(suite: SuiteConfig, runnable: readonly string[]): string {
+  const datasets = suite.datasets.map((d) => `${d.name} (${d.method})`).join(', ');
+  return (
+    `Suite "${suite.name}" cannot be run with eval: its datasets ${datasets} have no items of their own to ask or ` +
+    `score${suite.description ? ` (${suite.description.replace(/\.$/, '')})` : ''}. Its answers are compared in ` +
+    'the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena ' +
+    'and count in `zhujiu ratings` and the leaderboard.' +
+    (runnable.length > 0 ? ` Suites eval runs: ${runnable.join(', ')}.` : '')
+  );
 }
 
 /** The refusal of a run whose model (or judge) is disabled: `what` is the sentence's subject. */
@@ -193,7 +215,10 @@ export class EvalService {
     suite: string,
   ): Promise<{ ok: true } | { ok: false; reason: string }> {
     const problems: string[] = [];
-    if (!this.#o.config.suites.has(suite) || !this.suiteNames().includes(suite)) {
+    const stored = this.#o.config.suites.get(suite);
+    if (stored && !this.suiteNames().includes(suite)) {
+      problems.push(notEvaluable(stored, this.suiteNames()));
+    } else if (!stored) {
       const names = this.suiteNames();
       problems.push(
         names.length === 0
@@ -227,6 +252,7 @@ export class EvalService {
       db: this.#o.db,
       logger: this.#o.logger,
       apiKeyFor: this.#o.config.apiKeyFor,
+      apiKeyEmpty: this.#o.config.apiKeyEmpty,
     });
   }
 
@@ -335,6 +361,7 @@ export class EvalService {
             db: this.#o.db,
             logger: this.#o.logger,
             apiKeyFor: config.apiKeyFor,
+            apiKeyEmpty: config.apiKeyEmpty,
           })
         ).client;
       },

@@ -31,12 +31,18 @@ export interface ExportBattlesResult {
   readonly battles: number;
 }
 
+/**
+ * Writes `s`, waiting for `drain` when the stream asks for it. A stream that has failed (its reader closed a pipe:
+ * EPIPE) throws its error here rather than waiting for a `drain` that never comes, so the export stops.
+ */
 async function write(out: Writable, s: string): Promise<void> {
+  if (out.destroyed || out.errored) throw out.errored ?? new Error('the output stream was closed');
   if (!out.write(s)) await once(out, 'drain');
 }
 
 /**
- * Writes one line per live vote to `out` (not closed by this function).
+ * Writes one line per live vote to `out` (not closed by this function). A failure of `out` (e.g. EPIPE) stops
+ * the export: no further page of votes is read, and the stream's error is thrown.
  * @throws AppError `not_found` when no battle carries the source (a typo), naming the source.
  */
 export async function exportBattles(

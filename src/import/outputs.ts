@@ -6,7 +6,12 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
-import { type Ability, type Method, modelNameProblem } from '../config/schema.ts';
+import {
+  type Ability,
+  datasetNameProblem,
+  type Method,
+  modelNameProblem,
+} from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
@@ -98,6 +103,19 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
         (hints.length > 0 ? `it holds ${hints.join('; ')}` : 'pass the outputs file itself'),
     );
   }
+  const dataset =
+    opts.dataset ??
+    (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
+  // One rule for dataset names (config/schema.ts datasetNameSchema), also for the one taken from the file name.
+  const datasetProblem = datasetNameProblem(dataset);
+  if (datasetProblem !== undefined) {
+    throw new AppError(
+      'input_invalid',
+      opts.dataset === undefined
+        ? `the dataset name taken from the file name, ${quoteName(dataset)}, ${datasetProblem}; pass --dataset NAME`
+        : `--dataset ${quoteName(dataset)} ${datasetProblem}`,
+    );
+  }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
   const parsed = parseRecordedOutputs(text, opts.file, format);
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
@@ -107,17 +125,6 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
     throw new AppError(
       'import_invalid',
       `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${other.generator} or import the right file`,
-    );
-  }
-  const dataset =
-    opts.dataset ??
-    (format === 'alpaca_eval' ? 'alpaca_eval' : basename(opts.file).replace(/\.[^.]+$/, ''));
-  // The database's limit on dataset names (`datasets.name`, 1–200 characters).
-  if (dataset.trim() === '' || dataset.length > 200) {
-    throw new AppError(
-      'input_invalid',
-      `${opts.dataset === undefined ? `the dataset name from the file name ${quoteName(dataset)}` : `--dataset ${quoteName(dataset)}`}` +
-        ' must be 1–200 characters; pass --dataset NAME',
     );
   }
   return { dataset, rows };

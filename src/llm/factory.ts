@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config/schema.ts';
+import { missingKeyReason } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -20,6 +21,8 @@ export interface LlmDeps {
   readonly logger: Logger;
   /** The API key of a model by name (LoadedConfig.apiKeyFor). */
   readonly apiKeyFor: (modelName: string) => string | undefined;
+  /** True when the model's key variable is set but empty (LoadedConfig.apiKeyEmpty); absent: treated as unset. */
+  readonly apiKeyEmpty?: ((modelName: string) => boolean) | undefined;
 }
 
 /** A client plus the model's row id. */
@@ -32,7 +35,7 @@ export interface OpenedClient {
 
 /**
  * Opens the client of `model`.
- * @throws AppError `config_invalid` when the model names an `api_key_env` variable that is not set.
+ * @throws AppError `config_invalid` when the model names an `api_key_env` variable that is unset or empty.
  */
 export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<OpenedClient> {
   const ids = await ensureModels(deps.db, [model.name], model.provider);
@@ -50,7 +53,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
   if (model.api_key_env && apiKey === undefined) {
     throw new AppError(
       'config_invalid',
-      `model ${model.name}: its API key variable ${model.api_key_env} (config/models.yaml api_key_env) is not set. ` +
+      `model ${model.name}: ${missingKeyReason(model.api_key_env, deps.apiKeyEmpty?.(model.name) ?? false)}. ` +
         `Export it, e.g. \`export ${model.api_key_env}=...\`, or remove api_key_env for an endpoint that needs no key.`,
     );
   }

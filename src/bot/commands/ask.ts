@@ -76,7 +76,7 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
       {
         text:
           (deps.disabledLive ?? 0) > 0
-            ? 'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is not set; /models names them). Recorded battles still run (/arena).'
+            ? 'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them). Recorded battles still run (/arena).'
             : 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
       },
       { ephemeral: true },

@@ -79,8 +79,14 @@ export async function judgeSuite(
         `--judge ${o.judge}: not in config/models.yaml; add it there (any OpenAI-compatible endpoint)`,
       );
     }
-    judge = (await openLlmClient(cfg, { db, logger: deps.logger, apiKeyFor: config.apiKeyFor }))
-      .client;
+    judge = (
+      await openLlmClient(cfg, {
+        db,
+        logger: deps.logger,
+        apiKeyFor: config.apiKeyFor,
+        apiKeyEmpty: config.apiKeyEmpty,
+      })
+    ).client;
   }
   const loc = {
     datasetsDir: config.datasetsDir,

@@ -169,8 +169,10 @@ describe('export battles round trip', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since must be a date like 2026-11-30');
     const typo = await zhujiu(['export', 'battles', '--source', 'lmsyss'], env);
-    expect(typo.code).toBe(1);
-    expect(typo.stderr).toContain('--source lmsyss: no battles carry this source');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /^error \[input_invalid\]: --source lmsyss: no battles of that source are stored in .*; stored sources: arena \(\d+ votes\)/,
+    );
   });
 
   it('an imported source exports back to the same ratings, and re-imports', async () => {

@@ -149,7 +149,7 @@ describe('a model whose api_key_env is unset', () => {
       term.input.write('/ask How do tides work?\n');
       await until(() => term.text().includes('The live arena is off here'), '/ask');
       expect(term.text()).toContain(
-        'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is not set; /models names them).',
+        'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them).',
       );
       term.input.write('/arena\n');
       await until(() => term.text().includes('Battle #1 posted'), 'battle posted');
@@ -175,9 +175,25 @@ describe('a model whose api_key_env is unset', () => {
     expect(ev.err).toContain(
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
     );
+    // Set but empty (`QWEN_API_KEY= zhujiu eval …`) is said as such, not as "not set".
+    process.env.QWEN_API_KEY = '';
+    const empty = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain(
+      'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is set but empty. Export it',
+    );
+    delete process.env.QWEN_API_KEY;
+    // A suite of `zhujiu suites` that eval cannot run (AlpacaEval's comparative prompts, answered by imports) is
+    // explained, not called unknown.
+    const arenaOnly = await cli('eval', '--model', 'claude-2', '--suite', 'alpaca-eval');
+    expect(arenaOnly.code).toBe(1);
+    expect(arenaOnly.err).not.toContain('Unknown suite');
+    expect(arenaOnly.err).toContain(
+      'Suite "alpaca-eval" cannot be run with eval: its datasets alpaca_eval (comparative) have no items of their own to ask or score (AlpacaEval 2.0 instructions (805), answered by recorded model outputs; used by the arena). Its answers are compared in the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena and count in `zhujiu ratings` and the leaderboard. Suites eval runs: ',
+    );
     // The other endpoint is not disabled; with no datasets folder its run is refused before it is created.
-    const empty = join(root, 'no-datasets');
-    process.env.ZHUJIU_DATASETS_DIR = empty;
+    const noData = join(root, 'no-datasets');
+    process.env.ZHUJIU_DATASETS_DIR = noData;
     const nodata = await cli('eval', '--model', 'local', '--suite', 'smoke');
     expect(nodata.code).toBe(1);
     expect(nodata.err).toMatch(

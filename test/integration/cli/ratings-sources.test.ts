@@ -83,6 +83,19 @@ describe('zhujiu ratings and vote sources', () => {
     expect(both.err).toContain('--source picks stored votes; with --battles FILE');
   });
 
+  it('leaderboard refuses an unknown --source the same way, before building the board', async () => {
+    for (const args of [['leaderboard'], ['leaderboard', '--json']]) {
+      const r = await zhujiu(...args, '--source', 'nosuch');
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(
+        /^error \[input_invalid\]: --source nosuch: no battles of that source are stored in .*; stored sources: lmsys \(31 votes\)\. Import them first/,
+      );
+    }
+    const ok = await zhujiu('leaderboard', '--source', 'lmsys');
+    expect(ok.code, ok.err).toBe(0);
+  });
+
   it('ratings.include_sources in the config counts a source for every rating', async () => {
     writeFileSync(
       join(tmp, 'config', 'default.yaml'),

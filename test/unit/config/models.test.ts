@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/loader.ts';
+import { disabledModels } from '../../../src/config/start-checks.ts';
 
 describe('models.yaml', () => {
   it('fills endpoint defaults and resolves api_key_env without putting the key in the config data', () => {
@@ -46,5 +47,36 @@ describe('models.yaml', () => {
     expect(c.apiKeyFor('keyless')).toBeUndefined();
     expect(c.apiKeyFor('old')).toBeUndefined();
     expect(JSON.stringify(c)).not.toContain('sk-abc');
+  });
+
+  it('says a key variable set to an empty value is set but empty, and one missing is not set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-models-'));
+    writeFileSync(
+      join(dir, 'models.yaml'),
+      [
+        'models:',
+        '  - name: fake',
+        '    provider: openai',
+        '    base_url: http://127.0.0.1:8000/v1',
+        '    model: m',
+        '    api_key_env: FAKE_KEY',
+        '  - name: other',
+        '    provider: openai',
+        '    base_url: http://127.0.0.1:8000/v1',
+        '    model: m',
+        '    api_key_env: OTHER_KEY',
+        '',
+      ].join('\n'),
+    );
+    const c = loadConfig({ configDir: dir, env: { FAKE_KEY: ' ' }, cwd: dir });
+    expect(c.apiKeyFor('fake')).toBeUndefined();
+    const [fake, other] = disabledModels(c);
+    expect(fake?.reason).toBe(
+      'its API key variable FAKE_KEY (config/models.yaml api_key_env) is set but empty',
+    );
+    expect(fake?.warning).toContain('FAKE_KEY is set but empty in the environment');
+    expect(other?.reason).toBe(
+      'its API key variable OTHER_KEY (config/models.yaml api_key_env) is not set',
+    );
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * @module cli/sources
+ * The check of `--source NAME` on the commands that count stored votes (`ratings`, `leaderboard`): a name with no
+ * stored battles is a typo or a missing import, refused with the stored sources listed, before any work is done.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../core/errors.ts';
+import type { Database } from '../storage/schema.ts';
+import { ARENA_SOURCE, listSources, type SourceSummary } from '../storage/sources.ts';
+
+const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** The stored sources as a message lists them: `arena (12 votes), lmsys (31 votes)`, or `none`. */
+export function storedSourcesText(list: readonly SourceSummary[]): string {
+  return list.length === 0
+    ? 'none'
+    : list.map((s) => `${s.source} (${plural(s.votes, 'vote')})`).join(', ');
+}
+
+/**
+ * Refuses a requested source with no stored battles (`arena`, the community's own, is always accepted).
+ * @param db the database.
+ * @param where the database as a message names it (`Runtime.db.describe`).
+ * @param requested the values of the repeated `--source` flag.
+ * @returns every stored source (storage/sources.ts `listSources`), for the caller's notes.
+ * @throws AppError `input_invalid`: `--source NAME: no battles of that source are stored in …; stored sources: …`
+ *   with the fix (import them, or fix the name).
+ */
+export async function checkRequestedSources(
+  db: Kysely<Database>,
+  where: string,
+  requested: readonly string[],
+): Promise<SourceSummary[]> {
+  const stored = await listSources(db);
+  for (const name of requested) {
+    if (name !== ARENA_SOURCE && !stored.some((s) => s.source === name)) {
+      throw new AppError(
+        'input_invalid',
+        `--source ${name}: no battles of that source are stored in ${where}; stored sources: ` +
+          `${storedSourcesText(stored)}. Import them first (\`zhujiu import battles FILE --source ${name}\`) or fix the name.`,
+      );
+    }
+  }
+  return stored;
+}
