@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, inject, it, onTestFailed } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
 import { startService } from '../../../src/cli/serve.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
+import { zhujiuInProcess as cli } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { counterSeeds, terminal, until } from '../arena/helpers.ts';
 
@@ -54,21 +54,6 @@ const MODELS = [
   '    provider: recorded',
   '',
 ].join('\n');
-
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
 
 describe('a model whose api_key_env is unset', () => {
   it('is disabled with a warning; the bot, its arena of recorded models and the other models work', async () => {

@@ -7,23 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
 import { freshDb } from '../../helpers/db.ts';
-
-async function zhujiu(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
+import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
 
 describe('zhujiu ratings and vote sources', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-rs-'));

@@ -22,7 +22,7 @@ import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import type { MessageContent } from '../../../src/chat/port.ts';
 import { BarLogGate, progressFormat, runEval } from '../../../src/cli/eval.ts';
-import { buildProgram, runCli } from '../../../src/cli/index.ts';
+import { buildProgram } from '../../../src/cli/index.ts';
 import { judgeFailureLines } from '../../../src/cli/judge.ts';
 import type { LoadedConfig } from '../../../src/config/loader.ts';
 import { systemClock } from '../../../src/core/clock.ts';
@@ -39,27 +39,12 @@ import { createRun } from '../../../src/storage/eval-runs.ts';
 import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { freshDb } from '../../helpers/db.ts';
+import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { testConfig } from '../arena/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** `zhujiu ARGS…` in this process: exit code, stdout, stderr. */
-async function zhujiu(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
 
 /** Runs `fn` with these environment variables set. */
 async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {

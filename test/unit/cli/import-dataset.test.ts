@@ -8,26 +8,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
 import { datasetNameProblem } from '../../../src/config/schema.ts';
+import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-dsname-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function zhujiu(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
 
 describe('import outputs --dataset', () => {
   const file = join(dir, 'answers.jsonl');
