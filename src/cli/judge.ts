@@ -4,7 +4,6 @@
  * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
-import { systemClock } from '../core/clock.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
@@ -63,18 +62,8 @@ async function boardScoring(
   model: string,
   judge: string | undefined,
 ): Promise<BoardScoringFigures[]> {
-  const { LeaderboardService } = await import('../leaderboard/service.ts');
-  const svc = new LeaderboardService({
-    db: rt.db.db,
-    clock: systemClock,
-    logger: rt.logger,
-    aggregation: rt.config.app.aggregation,
-    includeSources: rt.config.app.ratings.include_sources,
-    judge: rt.config.app.judge.model,
-    compute: 'inline',
-    inlineChart: false,
-    inputChunkVotes: 0,
-  });
+  const { oneShotBoardService } = await import('../leaderboard/service.ts');
+  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app, { inlineChart: false });
   try {
     const community = await svc.refresh();
     const out = [scoringFigures(community.board, model, true)];

@@ -14,7 +14,7 @@ import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { renderBoardPng } from '../leaderboard/chart.ts';
-import { BOARD_TITLE, LeaderboardService } from '../leaderboard/service.ts';
+import { BOARD_TITLE, oneShotBoardService } from '../leaderboard/service.ts';
 import {
   abilityContent,
   abilityJson,
@@ -63,16 +63,7 @@ export async function runLeaderboard(
   // A path that cannot be written is refused before the board is built.
   if (o.png) await checkOutputPath('--png', o.png);
   const rt = await openRuntime({ quiet: true });
-  const svc = new LeaderboardService({
-    db: rt.db.db,
-    clock: systemClock,
-    logger: rt.logger,
-    aggregation: rt.config.app.aggregation,
-    includeSources: rt.config.app.ratings.include_sources,
-    judge: rt.config.app.judge.model,
-    compute: 'inline',
-    inputChunkVotes: 0, // a one-shot command has no event loop to keep free: one query is fastest
-  });
+  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app);
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).

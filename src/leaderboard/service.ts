@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Board, computeBoard } from '../aggregate/index.ts';
-import type { Clock } from '../core/clock.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
 import {
@@ -111,6 +111,36 @@ function toSnapshot(row: SnapshotRow): Snapshot {
 }
 
 /** The board service. */
+/** The settings a one-shot command's board reads from the loaded config (`config/default.yaml`). */
+export interface OneShotBoardConfig {
+  readonly aggregation: AggregationSettings;
+  readonly ratings: { readonly include_sources: readonly string[] };
+  readonly judge: { readonly model: string | null };
+}
+
+/**
+ * The board service of a one-shot command (`zhujiu leaderboard`, `zhujiu judge report`): the configured sources and
+ * judge, computed inline (no event loop to keep free) from one input query. `inlineChart: false` skips the PNG.
+ */
+export function oneShotBoardService(
+  db: Kysely<Database>,
+  logger: Logger,
+  app: OneShotBoardConfig,
+  o: { readonly inlineChart?: boolean } = {},
+): LeaderboardService {
+  return new LeaderboardService({
+    db,
+    clock: systemClock,
+    logger,
+    aggregation: app.aggregation,
+    includeSources: app.ratings.include_sources,
+    judge: app.judge.model,
+    compute: 'inline',
+    inputChunkVotes: 0,
+    ...(o.inlineChart === undefined ? {} : { inlineChart: o.inlineChart }),
+  });
+}
+
 export class LeaderboardService {
   readonly #o: LeaderboardServiceOptions;
   readonly #log: Logger;

@@ -93,6 +93,26 @@ function where(suite: string, entry: SuiteDatasetConfig): string {
 }
 
 /**
+ * The dataset's loader and its profile (the entry's, else the loader's first).
+ * @throws AppError `config_invalid` for a profile the loader does not have.
+ */
+function loaderAndProfile(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  loaderName: Parameters<typeof datasetLoader>[0],
+): { loader: ReturnType<typeof datasetLoader>; profile: string } {
+  const loader = datasetLoader(loaderName, entry.name);
+  const profile = entry.profile ?? (loader.profiles[0] as string);
+  if (!loader.profiles.includes(profile)) {
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${loaderName})`,
+    );
+  }
+  return { loader, profile };
+}
+
+/**
  * Prepares one dataset of a suite.
  * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
  *   (a profile or metric the format does not have, too few rows for the shots).
@@ -108,14 +128,7 @@ export async function prepareDataset(
       `${where(suite, entry)}: no \`loader:\`; only metrics datasets with a loader can be prepared`,
     );
   }
-  const loader = datasetLoader(entry.loader, entry.name);
-  const profile = entry.profile ?? (loader.profiles[0] as string);
-  if (!loader.profiles.includes(profile)) {
-    throw new AppError(
-      'config_invalid',
-      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${entry.loader})`,
-    );
-  }
+  const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);
   if (entry.metric !== undefined && entry.metric !== loader.metric) {
     throw new AppError(
       'config_invalid',
@@ -237,14 +250,7 @@ export function preparedFromStoredItems(
       `${where(suite, entry)}: only a zero-shot dataset of every item can be run over stored items`,
     );
   }
-  const loader = datasetLoader(entry.loader, entry.name);
-  const profile = entry.profile ?? (loader.profiles[0] as string);
-  if (!loader.profiles.includes(profile)) {
-    throw new AppError(
-      'config_invalid',
-      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${entry.loader})`,
-    );
-  }
+  const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);
   return {
     name: entry.name,
     ability: entry.ability,
