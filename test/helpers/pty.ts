@@ -84,8 +84,11 @@ export function startInPty(
   const cmd = [
     'stty cols 120 rows 40;',
     'echo "zhujiu-pid=$$";',
-    // With a command to run after it, zhujiu is not exec'd (the pid printed is then the shell's).
-    opts.after ? '' : 'exec',
+    // With a command to run after it, zhujiu is not exec'd (the pid printed is then the shell's), and the shell
+    // traps SIGINT so that a Ctrl-C meant for zhujiu does not end the shell before the command after it runs
+    // (dash, /bin/sh on Debian, dies on SIGINT while it waits; bash waits for the child). A trap with a command
+    // is reset to the default in the child, so zhujiu gets SIGINT as usual.
+    opts.after ? 'trap : INT;' : 'exec',
     sh(process.execPath),
     ...(opts.node ? [] : [sh(ZHUJIU_BIN)]),
     ...args.map(sh),
@@ -105,6 +108,8 @@ export function startInPty(
       LOG_FORMAT: '',
       LOG_FILE: '',
       TERM: 'xterm',
+      // `script -c` runs the command with $SHELL: the same shell on every machine.
+      SHELL: '/bin/sh',
       ...env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
