@@ -1,29 +1,62 @@
 import { defineConfig } from 'vitest/config';
-import SlowFirstSequencer from './test/helpers/sequencer.ts';
 
 /**
- * `npm test`: everything but test/e2e. No test's outcome depends on machine speed (the suite must pass on a busy
- * 2-core machine with another suite running beside it), so the timeouts below are only guards against a hang,
- * far above any test's real duration; waits inside tests poll with generous upper bounds.
- * The heavy checks on the full real data sets live in test/e2e and run with `npm run test:e2e`
- * (vitest.e2e.config.ts), which CI runs too.
+ * `npm test`: the suite as three vitest projects (docs/architecture.md, "Tests"):
+ * - `unit` (test/unit): pure code, no database, no process, no network but 127.0.0.1 fakes; milliseconds each.
+ *   `npx vitest run --project unit` builds nothing and opens no database.
+ * - `app` (test/app): the application in-process: one database per test file (a copy of a migrated PGlite
+ *   template, or a fresh PostgreSQL database), commands through `runCli`, chat through the wire fakes.
+ * - `process` (test/process): only what needs an operating-system process (signals and exit codes, `kill -9`,
+ *   the data-folder lock, start-up from dist/, a pseudo-terminal, log files). Its global setup builds dist/.
+ * The heavy checks on the full real data sets are the fourth tier, test/e2e (`npm run test:e2e`,
+ * vitest.e2e.config.ts).
+ *
+ * No outcome depends on machine speed: timeouts only guard against a hang, waits inside tests poll with generous
+ * upper bounds. Files and tests run in a shuffled order (see `sequence` below; `--sequence.seed=N` replays an order). Tests slower than `slowTestThreshold` are listed.
  */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**', '**/node_modules/**'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 300_000,
-    // Quiet output (one line per file and the summary, as the README says): vitest otherwise lists every test
-    // slower than 300 ms, which on a busy machine is most of them.
-    slowTestThreshold: 300_000,
-    hookTimeout: 300_000,
-    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
     // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
     // runs it for those (see the tiering-budget comment there).
     execArgv: ['--wasm-tiering-budget=200000000'],
-    setupFiles: ['test/helpers/setup-threads.ts'],
-    maxWorkers: 6,
+    maxWorkers: 4,
+    // Tests slower than this are listed after the run (one threshold for the three projects).
+    slowTestThreshold: 5_000,
+    // Files run in a shuffled order in every project; unit tests are shuffled within their files too. The tests of
+    // an app or process file are one story on the file's database and run in the order they are written.
+    sequence: { shuffle: { files: true, tests: false } },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          sequence: { shuffle: { files: true, tests: true } },
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'app',
+          include: ['test/app/**/*.test.ts'],
+          globalSetup: ['test/helpers/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/global-build.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

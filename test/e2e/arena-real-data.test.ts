@@ -376,7 +376,7 @@ describe.skipIf(!present)(
         expect(row?.n).toBeGreaterThan(0);
         expect(row?.kappa ?? 0).toBeGreaterThan(0.5);
 
-        // the same figures /judge agree shows in chat (its handler: test/integration/judge/judge-command.test.ts)
+        // the same figures /judge agree shows in chat (its handler: test/app/judge/judge-command.test.ts)
         expect(judgeAgreeContent(rows).table?.rows[0]?.[0]).toBe(judgeName);
         note(
           `judge vs crowd on ${BATTLES} battles (${biased} position-biased replies → ties): n ${row?.n}, ` +

@@ -1,7 +1,7 @@
 /**
  * Imports of the full real data sets, on every backend: the six AlpacaEval models' recorded outputs (805
  * instructions each) and the 200,000 public Chatbot Arena votes. Heavy (minutes on a busy machine), so they run
- * with `npm run test:e2e`; `npm test` checks the same rules on small files (test/integration/import/).
+ * with `npm run test:e2e`; `npm test` checks the same rules on small files (test/app/import/).
  * Skipped (with a message) when ../shared/data is absent.
  */
 import { readdirSync } from 'node:fs';

@@ -1,6 +1,8 @@
 /**
- * Test databases: every storage test runs against embedded PGlite and, when `TEST_DATABASE_URL` is set (CI sets
- * `postgres://postgres@127.0.0.1:5432/test`), against that real server too. Each call gets a fresh, migrated
+ * Test databases. The backend matrix is kept where SQL lives: storage tests and the vote rules (with
+ * {@link backends}) run against embedded PGlite and, when `TEST_DATABASE_URL` is set (CI sets
+ * `postgres://postgres@127.0.0.1:5432/test`), against that real server too; flows through the terminal, the chat
+ * fakes or the model fakes run on one backend ({@link flowBackends}), since the SQL under them is the same. Each call gets a fresh, migrated
  * database: a copy of the PGlite template folder, or a new Postgres database created for the test and dropped after.
  */
 
@@ -16,9 +18,17 @@ import { type Db, migrateToLatest, openDb } from '../../src/storage/db.ts';
 /** The backends this run tests against. */
 export type Backend = 'pglite' | 'postgres';
 
-/** `['pglite']`, plus `'postgres'` when TEST_DATABASE_URL is set. */
+/** `['pglite']`, plus `'postgres'` when TEST_DATABASE_URL is set: for tests of SQL (storage/, vote rules). */
 export function backends(): Backend[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/**
+ * `['pglite']`: the one backend of flow tests (the zero-setup default, so every machine runs the same set). A flow
+ * whose correctness depends on the server (several processes sharing work) names `'postgres'` itself.
+ */
+export function flowBackends(): Backend[] {
+  return ['pglite'];
 }
 
 /** A fresh database plus its cleanup. */

@@ -3,7 +3,8 @@
  * copying it ~0.1 s), so each test file gets a fresh embedded database cheaply. The folder is kept in the system's
  * temporary folder under a name made of a hash of the migrations and the PGlite version, so later runs reuse it;
  * it is built in a private folder and renamed into place, so suites started side by side never see half of one.
- * It also brings dist/ up to date (test/helpers/build.ts): process tests run the compiled `bin/zhujiu.js`.
+ * The `process` project and e2e also run test/helpers/global-build.ts, which brings dist/ up to date: their tests
+ * run the compiled `bin/zhujiu.js`. The `unit` and `app` projects never build.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -11,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDb } from '../../src/storage/db.ts';
-import { ensureBuilt } from './build.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,17 +19,8 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
-  // In parallel with the template (both take seconds); a build error is raised after, never left unhandled.
-  const built = ensureBuilt().then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  const dataDir = await pgliteTemplate();
-  const buildError = await built;
-  if (buildError) throw buildError;
-  project.provide('pgliteTemplate', dataDir);
-  return () => {};
+export default async function setup(project: TestProject): Promise<void> {
+  project.provide('pgliteTemplate', await pgliteTemplate());
 }
 
 /** The migrated template folder for the current migrations and PGlite version, built when missing. */

@@ -1,0 +1,181 @@
+/**
+ * A suite whose dataset files are missing is refused before a run is created (as a missing judge is), naming the
+ * files, the datasets folder and the fix (so is a file with bad rows); a recorded model's run over items already stored (an imported
+ * GAOKAO-Bench result folder) needs no dataset files.
+ */
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotService } from '../../../src/bot/service.ts';
+import { loadConfig } from '../../../src/config/loader.ts';
+import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+import { EvalService } from '../../../src/eval/service.ts';
+import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
+import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
+import { listRuns } from '../../../src/storage/eval-runs.ts';
+import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { GAOKAO_GPT4_RESULTS } from '../../helpers/gaokao.ts';
+import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { SECRET, terminal, terminalShell, testConfig } from '../arena/helpers.ts';
+
+const endpoint = modelsFileSchema.parse({
+  models: [{ name: 'm', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm' }],
+}).models[0] as ModelConfig;
+
+describe.each(flowBackends())('dataset files on %s', (backend) => {
+  let d: TestDb;
+  const root = mkdtempSync(join(tmpdir(), 'zhujiu-nodata-'));
+  const empty = join(root, 'empty');
+  beforeAll(async () => {
+    d = await freshDb(backend);
+    mkdirSync(empty);
+  });
+  afterAll(async () => {
+    await d?.destroy();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('the shipped smoke suite without ./datasets is refused before a run, naming the files, the folder and the fix', async () => {
+    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: { ...config, models: [endpoint] },
+    });
+    for (const surface of ['chat', 'cli'] as const) {
+      const r = await service.start({ model: 'm', suite: 'smoke', surface });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.reason).toBe(
+        `Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder ${empty} ` +
+          '(c3/c3-m-dev.sample.json, c3/c3-d-dev.sample.json, ocnli/dev.sample.jsonl, cmrc2018/cmrc2018_dev.sample.json). ' +
+          'Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), ' +
+          'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).',
+      );
+    }
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('/eval in chat gives the same refusal and creates no run', async () => {
+    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const evals = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: { ...config, models: [endpoint] },
+    });
+    const term = terminal();
+    const clock = new ManualClock(new Date('2026-11-30T12:00:00Z'));
+    const app = testConfig();
+    const shell = terminalShell(term, app, { sessionTag: 'd1', clock });
+    const bot = new BotService({
+      db: d.db,
+      config: app,
+      platforms: [shell],
+      logger: silentLogger,
+      clock,
+      voterSecret: SECRET,
+      loopIntervalMs: 0,
+      evals,
+    });
+    await bot.start();
+    try {
+      await shell.say('/eval model:m suite:smoke');
+      expect(term.text()).toContain(
+        `Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder ${empty} (c3/c3-m-dev.sample.json,`,
+      );
+      expect(term.text()).not.toContain('queued');
+    } finally {
+      await bot.stop();
+    }
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('names only the files that are missing', async () => {
+    const dir = join(root, 'part');
+    const fx = writeSmokeFixture(dir, { c3: 2, ocnli: 2, cmrc: 2 });
+    rmSync(join(dir, 'cmrc2018'), { recursive: true });
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: {
+        models: [endpoint],
+        suites: new Map([['mini', fx.suite]]),
+        datasetsDir: dir,
+        datasetsCacheDir: join(dir, 'cache'),
+        apiKeyFor: () => undefined,
+      },
+    });
+    const r = await service.start({ model: 'm', suite: 'mini' });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.reason).toContain(
+        `its dataset file is missing from the datasets folder ${dir} (cmrc2018/dev.json).`,
+      );
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('a dataset file with a bad row is refused before a run too, naming the file and line', async () => {
+    const dir = join(root, 'bad');
+    const fx = writeSmokeFixture(dir, { c3: 2, ocnli: 2, cmrc: 2 });
+    appendFileSync(join(dir, 'ocnli', 'dev.jsonl'), '{"sentence1": "no label"}\n');
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: {
+        models: [endpoint],
+        suites: new Map([['mini', fx.suite]]),
+        datasetsDir: dir,
+        datasetsCacheDir: join(dir, 'cache'),
+        apiKeyFor: () => undefined,
+      },
+    });
+    const r = await service.start({ model: 'm', suite: 'mini' });
+    expect(r.ok).toBe(false);
+    if (!r.ok)
+      expect(r.reason).toMatch(
+        /^suite mini, dataset ocnli: 1 bad row\(s\); fix or remove them:\n.*dev\.jsonl:3: /,
+      );
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
+    'an imported GAOKAO-Bench result folder',
+    () => {
+      // The whole GAOKAO-Bench objective set (1,781 items): the one test here above the project's 30 s guard.
+      it('runs gaokao-objective with no dataset files: 7000 / 9702, the published figure', {
+        timeout: 120_000,
+      }, async () => {
+        await importGaokaoOutputs(d.db, {
+          dir: sharedData(...GAOKAO_GPT4_RESULTS),
+          model: 'gpt-4-0314',
+        });
+        const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+        const service = new EvalService({
+          db: d.db,
+          logger: silentLogger,
+          config: { ...config, models: [endpoint] },
+        });
+        // A callable model needs the files (its prompts come from them): refused, naming them.
+        const refused = await service.start({ model: 'm', suite: 'gaokao-objective' });
+        expect(refused.ok).toBe(false);
+        if (!refused.ok) expect(refused.reason).toContain('gaokao_bench/Objective_Questions/');
+        const started = await service.start({ model: 'gpt-4-0314', suite: 'gaokao-objective' });
+        if (!started.ok) throw new Error(started.reason);
+        expect(await service.execute(started.run.id)).toBe('finished');
+        const s = await runSummary(d.db, started.run.id);
+        if (!s) throw new Error('no summary');
+        expect(s.run.error ?? s.run.status).toBe('succeeded');
+        expect(s.run.total).toBe(1781);
+        const j = summaryJson(s);
+        expect(j.datasets).toHaveLength(10);
+        const earned = j.datasets.reduce((a, x) => a + x.earned, 0);
+        const possible = j.datasets.reduce((a, x) => a + x.possible, 0);
+        expect({ earned, possible }).toEqual({ earned: 7000, possible: 9702 });
+      });
+    },
+  );
+});

@@ -1,0 +1,224 @@
+/**
+ * Export round trip (issue 12): after 30 arena battles with votes, `zhujiu export battles` then
+ * `zhujiu ratings --battles FILE` gives the same ratings as `zhujiu ratings` on the database; the same for an
+ * imported source, and the file reads back through `zhujiu import battles`. Runs the real CLI (child processes)
+ * on a PGlite data folder.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BotService } from '../../../src/bot/service.ts';
+import { appConfigSchema } from '../../../src/config/schema.ts';
+import { systemClock } from '../../../src/core/clock.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
+import { createRng } from '../../../src/core/rng.ts';
+import { hashVoterId } from '../../../src/core/voter-id.ts';
+import { getBattle } from '../../../src/storage/battles.ts';
+import { counterSeeds, SECRET, terminal, terminalShell } from '../../app/arena/helpers.ts';
+import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { scriptedModels } from '../../helpers/live-models.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+const run = promisify(execFile);
+
+async function zhujiu(args: string[], env: Record<string, string>) {
+  try {
+    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
+      maxBuffer: 32 * 1024 * 1024,
+    });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+type Row = { model: string; rating: number | null; rank: number | null; num_battles: number };
+
+function ratingsOf(stdout: string): Map<string, Row> {
+  const j = JSON.parse(stdout) as { models: Row[] };
+  return new Map(j.models.map((m) => [m.model, m]));
+}
+
+const STRENGTH: Record<string, number> = {
+  'live-a': 1.2,
+  'live-b': 0.6,
+  'live-c': 0,
+  'live-d': -0.5,
+};
+
+describe('export battles round trip', () => {
+  let d: TestDb;
+  let env: Record<string, string>;
+  const dir = mkdtempSync(join(tmpdir(), 'zhujiu-export-'));
+
+  beforeAll(async () => {
+    d = await freshDb('pglite');
+    // 30 live battles asked with /ask in the terminal (scripted models on the fake OpenAI-compatible server),
+    // voted on by 1–4 people each; the stronger model wins more often; one follow-up makes a 2-turn battle.
+    const names = Object.keys(STRENGTH);
+    const models = await scriptedModels(
+      d.db,
+      (m, msgs) => `Answer ${msgs.length} from ${m.slice(-1)}.`,
+    );
+    const term = terminal();
+    const config = appConfigSchema.parse({
+      arena: {
+        window_hours: 1,
+        identity_guard: { words: [], patterns: [] },
+        ask: { rate_limit: { max: 1000, window_minutes: 1 }, progress_every_ms: 0 },
+      },
+    });
+    const shell = terminalShell(term, config, { sessionTag: 'x' });
+    const bot = new BotService({
+      db: d.db,
+      config,
+      platforms: [shell],
+      logger: silentLogger,
+      clock: systemClock,
+      voterSecret: SECRET,
+      loopIntervalMs: 0,
+      seedSource: counterSeeds(),
+      live: { models: await models.live(names) },
+    });
+    await bot.start();
+    const rng = createRng(7);
+    for (let i = 1; i <= 30; i++) {
+      await shell.say(`/ask Question ${i}: explain tides.`);
+      const b = await getBattle(d.db, i);
+      if (!b) throw new Error(`battle ${i} was not posted`);
+      const [l, r] = [STRENGTH[b.leftModel] as number, STRENGTH[b.rightModel] as number];
+      const voters = 1 + rng.int(4);
+      for (let v = 0; v < voters; v++) {
+        const p = 1 / (1 + 10 ** (r - l));
+        const u = rng.next();
+        const choice = u < 0.15 ? 'equal' : u < 0.15 + 0.85 * p ? 'left' : 'right';
+        await shell.say(`as user${v} vote ${i} ${choice}`);
+      }
+      // A vote taken back: never exported, never rated.
+      await shell.say(`as fickle vote ${i} left`);
+      await shell.say(`as fickle unvote ${i}`);
+    }
+    await shell.say('reply 1 And spring tides?');
+    await bot.stop();
+    await models.close();
+    await d.close();
+    env = { ZHUJIU_DATA_DIR: d.dataDir as string, ZHUJIU_VOTER_SECRET: SECRET };
+  });
+  afterAll(async () => d?.destroy().catch(() => undefined));
+
+  it('export battles → ratings --battles equals ratings on the database', async () => {
+    const out = join(dir, 'arena.jsonl');
+    const e = await zhujiu(['export', 'battles', '--out', out], env);
+    expect(e.code, e.stderr).toBe(0);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(e.stdout).toContain(`exported ${lines.length} votes of 30 battles from source arena`);
+    const first = JSON.parse(lines[0] as string) as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual([
+      'question_id',
+      'model_a',
+      'model_b',
+      'winner',
+      'judge',
+      'turn',
+      'anony',
+      'language',
+      'tstamp',
+    ]);
+    expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
+    expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
+    expect(lines.map((l) => (JSON.parse(l) as { turn: number }).turn).sort()).toContain(2);
+    const fromDb = await zhujiu(['ratings', '--json', '--bootstrap', '0'], env);
+    expect(fromDb.code, fromDb.stderr).toBe(0);
+    const fromFile = await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const a = ratingsOf(fromDb.stdout);
+    const b = ratingsOf(fromFile.stdout);
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    for (const [m, r] of a) {
+      expect(b.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+      expect(b.get(m)?.rank, m).toBe(r.rank);
+    }
+    // jsonl carries our fields and is read back the same way.
+    const outJ = join(dir, 'arena-our.jsonl');
+    const j = await zhujiu(
+      ['export', 'battles', '--format', 'jsonl', '--out', outJ, '--since', '2026-11-01'],
+      env,
+    );
+    expect(j.code, j.stderr).toBe(0);
+    const lj = JSON.parse(readFileSync(outJ, 'utf8').split('\n')[0] as string) as Record<
+      string,
+      unknown
+    >;
+    expect(lj).toMatchObject({ source: 'arena', kind: 'live', platform: 'shell' });
+    const fromJ = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', outJ], env)).stdout,
+    );
+    for (const [m, r] of a) expect(fromJ.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // --since in the future: nothing; to stdout, the summary on stderr.
+    const none = await zhujiu(['export', 'battles', '--since', '2030-01-01'], env);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toContain('exported 0 votes of 0 battles from source arena');
+    const bad = await zhujiu(['export', 'battles', '--since', 'yesterday'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--since must be a date like 2026-11-30');
+    const typo = await zhujiu(['export', 'battles', '--source', 'lmsyss'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /^error \[input_invalid\]: --source lmsyss: no battles of that source are stored in .*; stored sources: arena \(\d+ votes\)/,
+    );
+  });
+
+  it('an imported source exports back to the same ratings, and re-imports', async () => {
+    const src = join(dir, 'public.jsonl');
+    const rng = createRng(11);
+    const names = ['pub-x', 'pub-y', 'pub-z'];
+    const W = ['model_a', 'model_b', 'tie', 'tie (bothbad)'];
+    const rows: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const a = names[i % 3] as string;
+      const b = names[(i + 1) % 3] as string;
+      rows.push(JSON.stringify({ model_a: a, model_b: b, winner: W[rng.int(4)] }));
+    }
+    writeFileSync(src, `${rows.join('\n')}\n`);
+    const imp = await zhujiu(['import', 'battles', src, '--source', 'public'], env);
+    expect(imp.code, imp.stderr).toBe(0);
+    const out = join(dir, 'public-export.jsonl');
+    const e = await zhujiu(['export', 'battles', '--source', 'public', '--out', out], env);
+    expect(e.code, e.stderr).toBe(0);
+    expect(e.stdout).toContain('exported 200 votes of 200 battles from source public');
+    const text = readFileSync(out, 'utf8');
+    expect(text).toContain('"winner":"tie (bothbad)"');
+    const orig = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', src], env)).stdout,
+    );
+    const back = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env)).stdout,
+    );
+    for (const [m, r] of orig) expect(back.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // `ratings --source public` counts the community's votes and the source's: the two exports together.
+    const arenaOut = join(dir, 'arena-again.jsonl');
+    expect((await zhujiu(['export', 'battles', '--out', arenaOut], env)).code).toBe(0);
+    const both = join(dir, 'arena-and-public.jsonl');
+    writeFileSync(both, readFileSync(arenaOut, 'utf8') + text);
+    const stored = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--source', 'public'], env)).stdout,
+    );
+    const fromFiles = ratingsOf(
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', both], env)).stdout,
+    );
+    expect([...fromFiles.keys()].sort()).toEqual([...stored.keys()].sort());
+    for (const [m, r] of stored)
+      expect(fromFiles.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
+    // Our own import reads the export back.
+    const re = await zhujiu(['import', 'battles', out, '--source', 'public-again'], env);
+    expect(re.code, re.stderr).toBe(0);
+    expect(re.stdout).toContain('imported 200 battles (200 votes) from source public-again');
+  });
+});
