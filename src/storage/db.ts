@@ -4,15 +4,9 @@
  * Also runs the migrations.
  */
 import { mkdirSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
-import {
-  Kysely,
-  type Migration,
-  type MigrationResultSet,
-  Migrator,
-  PostgresDialect,
-  sql,
-} from 'kysely';
+import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
@@ -31,9 +25,12 @@ const PREPARED = /^\/\* prepared:([A-Za-z_][A-Za-z0-9_]*) \*\//;
 function preparingPool(pool: pg.Pool) {
   return {
     end: () => pool.end(),
+    // Kysely reads the pool's options (and a client's `processID`) to cancel a query whose signal aborts.
+    options: pool.options,
     connect: async () => {
       const client = await pool.connect();
       return {
+        processID: (client as { processID?: number }).processID,
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
         query: (q: any, values?: readonly unknown[]): any => {
           const m = typeof q === 'string' ? PREPARED.exec(q) : null;
@@ -52,16 +49,38 @@ function preparingPool(pool: pg.Pool) {
  * other chat event would run in between. This client first waits for the loop's next turn (`setImmediate`) before
  * each query, so the loop is held at most as long as one query runs. One query still cannot be interrupted:
  * queries on the chat path are kept independent of the number of stored votes (bench/chat-path.ts prints the
- * loop delay). Only `query` and `close` are used by kysely-pglite-dialect.
+ * loop delay). It has what Kysely's PGlite dialect uses: `query`, `transaction` (PGlite's own, exclusive: other
+ * queries wait for it), `close`, `ready`, `closed`, `waitReady`.
  */
 function yieldingClient(p: PGlite): PGlite {
-  const client: Pick<PGlite, 'query' | 'close'> = {
-    query: async (text, params, options) => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return p.query(text, params, options);
-    },
-    close: () => p.close(),
-  };
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const client: Pick<PGlite, 'query' | 'transaction' | 'close' | 'ready' | 'closed' | 'waitReady'> =
+    {
+      query: async (text, params, options) => {
+        await nextTurn();
+        return p.query(text, params, options);
+      },
+      transaction: (callback) =>
+        p.transaction((tx) =>
+          callback({
+            query: async (text: string, params?: unknown[], options?: QueryOptions) => {
+              await nextTurn();
+              return tx.query(text, params, options);
+            },
+            rollback: () => tx.rollback(),
+          } as unknown as Transaction),
+        ),
+      close: () => p.close(),
+      get ready() {
+        return p.ready;
+      },
+      get closed() {
+        return p.closed;
+      },
+      get waitReady() {
+        return p.waitReady;
+      },
+    };
   return client as PGlite;
 }
 
@@ -152,9 +171,7 @@ export async function openDb(
     );
   }
   let client: PGlite;
-  let PGliteDialect: typeof import('kysely-pglite-dialect').PGliteDialect;
   try {
-    PGliteDialect = (await import('kysely-pglite-dialect')).PGliteDialect;
     if (opts.pgliteThread) {
       const { openPGliteThread } = await import('./pglite-thread.ts');
       client = await openPGliteThread(target.dataDir);
@@ -176,7 +193,7 @@ export async function openDb(
       { cause: err },
     );
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: client }) });
   return {
     db,
     target,
