@@ -51,7 +51,9 @@ export class PgBossQueue implements JobQueue {
       application_name: 'zhujiu-jobs',
       maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 60,
     });
-    this.#boss.on('error', (err) => this.#log.error({ err }, 'pg-boss error'));
+    // pg-boss reports a lost connection (a database restart) here and goes on; the pool's error carries the
+    // whole pg client, so only the error's own fields are logged.
+    this.#boss.on('error', (err) => this.#log.error({ err: briefError(err) }, 'pg-boss error'));
   }
 
   async start(): Promise<void> {
@@ -121,6 +123,16 @@ export class PgBossQueue implements JobQueue {
       },
     );
   }
+}
+
+/** An error reported by pg-boss (an Error, or a plain object with its fields) as name, message, code, queue. */
+function briefError(err: unknown): Record<string, unknown> {
+  if (typeof err !== 'object' || err === null) return { message: String(err) };
+  const e = err as Record<string, unknown>;
+  const out: Record<string, unknown> = { message: String(e.message ?? err) };
+  for (const k of ['name', 'code', 'queue', 'worker', 'stack'])
+    if (typeof e[k] === 'string' || typeof e[k] === 'number') out[k] = e[k];
+  return out;
 }
 
 /** The schema pg-boss uses (its default; {@link PgBossQueue} does not change it). */

@@ -29,6 +29,12 @@ function preparingPool(pool: pg.Pool) {
     options: pool.options,
     connect: async () => {
       const client = await pool.connect();
+      // The pool takes its own error listener off a client it hands out, so a connection that dies while the
+      // client is out (the server restarts between two statements of a transaction) would emit 'error' with no
+      // listener: an uncaught exception that ends the process. The next statement on that client fails with the
+      // same cause, and the failed client is dropped from the pool when it is released.
+      const onError = () => {};
+      client.on('error', onError);
       return {
         processID: (client as { processID?: number }).processID,
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
@@ -37,7 +43,10 @@ function preparingPool(pool: pg.Pool) {
           if (m) return client.query({ name: m[1], text: q, values: values as unknown[] });
           return values === undefined ? client.query(q) : client.query(q, values as unknown[]);
         },
-        release: (destroy?: boolean) => client.release(destroy),
+        release: (destroy?: boolean) => {
+          client.off('error', onError);
+          client.release(destroy);
+        },
       };
     },
   };
