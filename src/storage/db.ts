@@ -3,7 +3,8 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
@@ -11,7 +12,7 @@ import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
-import { PGLITE_SETTINGS } from './pglite-settings.ts';
+import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
@@ -91,6 +92,15 @@ function yieldingClient(p: PGlite): PGlite {
       },
     };
   return client as PGlite;
+}
+
+/** The PostgreSQL major version that made the data folder (its `PG_VERSION` file), or undefined when new. */
+function pgVersionOf(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** How to reach the database. */
@@ -180,6 +190,17 @@ export async function openDb(
     );
   }
   let client: PGlite;
+  const made = pgVersionOf(target.dataDir);
+  if (made !== undefined && made !== PGLITE_PG_MAJOR) {
+    releaseLock();
+    throw new AppError(
+      'db_unavailable',
+      `the embedded database in ${target.dataDir} was made by PostgreSQL ${made} (an earlier zhujiu, on PGlite 0.4), ` +
+        `and this zhujiu runs PostgreSQL ${PGLITE_PG_MAJOR}, which cannot open it. Keep the folder: with the earlier ` +
+        'zhujiu, `zhujiu export battles --out FILE` saves its votes for `zhujiu import battles FILE` here; or set ' +
+        'ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+    );
+  }
   try {
     if (opts.pgliteThread) {
       const { openPGliteThread } = await import('./pglite-thread.ts');
