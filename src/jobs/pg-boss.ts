@@ -164,6 +164,9 @@ export async function upgradeFromPgBoss10(
 ): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString, application_name: 'zhujiu-jobs-upgrade' });
+  // A connection lost while this client waits (pg-boss starting) fails its next statement; unheard, the client's
+  // 'error' event would end the process.
+  client.on('error', () => {});
   await client.connect();
   try {
     await client.query('begin');

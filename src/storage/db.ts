@@ -30,12 +30,6 @@ function preparingPool(pool: pg.Pool) {
     options: pool.options,
     connect: async () => {
       const client = await pool.connect();
-      // The pool takes its own error listener off a client it hands out, so a connection that dies while the
-      // client is out (the server restarts between two statements of a transaction) would emit 'error' with no
-      // listener: an uncaught exception that ends the process. The next statement on that client fails with the
-      // same cause, and the failed client is dropped from the pool when it is released.
-      const onError = () => {};
-      client.on('error', onError);
       return {
         processID: (client as { processID?: number }).processID,
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
@@ -44,10 +38,7 @@ function preparingPool(pool: pg.Pool) {
           if (m) return client.query({ name: m[1], text: q, values: values as unknown[] });
           return values === undefined ? client.query(q) : client.query(q, values as unknown[]);
         },
-        release: (destroy?: boolean) => {
-          client.off('error', onError);
-          client.release(destroy);
-        },
+        release: (destroy?: boolean) => client.release(destroy),
       };
     },
   };
@@ -152,6 +143,14 @@ export async function openDb(
     });
     pool.on('error', () => {
       /* idle client errors surface on the next query */
+    });
+    // The pool takes its own error listener off a client it hands out, so a connection that dies while a client
+    // is out (between two statements of a transaction, or in the same packet that completed its connection, as
+    // when the server is restarting) would emit 'error' with no listener: an uncaught exception that ends the
+    // process. Every client gets a listener for its whole life when it connects; the next statement on it fails
+    // with the cause, and the pool drops a failed client when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
     });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: preparingPool(pool) }),
