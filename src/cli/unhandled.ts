@@ -11,39 +11,34 @@
  * Exceptions thrown synchronously (`uncaughtException`) keep Node's behaviour: the process ends.
  * bin/zhujiu.js installs the one-shot behaviour; `runLongLived` (cli/serve.ts) switches to logging while it runs.
  */
+
+import { secretValuesOf } from '../config/secret-values.ts';
 import type { Logger } from '../core/logger.ts';
 import { REDACTED, redactSecrets } from '../llm/redact.ts';
 
-/** Environment variables whose values never appear in an error line: names with TOKEN, SECRET, KEY or PASSWORD. */
-const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/iu;
 /** The password in a URL's user info (`postgres://user:password@host`). */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/giu;
 
 /**
- * `text` without secrets: the values of the secret-looking environment variables (see {@link SECRET_NAME}; values
- * shorter than 4 characters are ignored), URL passwords, and bearer-token-like strings (llm/redact.ts).
- * @param env the environment whose secret values are removed (the process's by default).
+ * `text` without secrets: the given secret values (config/secret-values.ts gives the environment's), URL
+ * passwords, and bearer-token-like strings (llm/redact.ts).
  */
-export function redactProcessText(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  const secrets = Object.entries(env)
-    .filter(([k, v]) => SECRET_NAME.test(k) && v !== undefined && v.length >= 4)
-    .map(([, v]) => v as string)
-    .sort((a, b) => b.length - a.length);
+export function redactProcessText(text: string, secrets: readonly string[]): string {
   return redactSecrets(text, secrets).replace(URL_PASSWORD, `$1${REDACTED}@`);
 }
 
 /** The rejection reason as plain, redacted fields for a log line: name, message, code and stack when present. */
 export function describeRejection(
   reason: unknown,
-  env: NodeJS.ProcessEnv = process.env,
+  secrets: readonly string[] = secretValuesOf(),
 ): { name?: string; message: string; code?: string; stack?: string } {
-  if (!(reason instanceof Error)) return { message: redactProcessText(String(reason), env) };
+  if (!(reason instanceof Error)) return { message: redactProcessText(String(reason), secrets) };
   const code = (reason as { code?: unknown }).code;
   return {
     name: reason.name,
-    message: redactProcessText(reason.message, env),
+    message: redactProcessText(reason.message, secrets),
     ...(typeof code === 'string' ? { code } : {}),
-    ...(reason.stack ? { stack: redactProcessText(reason.stack, env) } : {}),
+    ...(reason.stack ? { stack: redactProcessText(reason.stack, secrets) } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   keepRunningOnUnhandledRejection,
   redactProcessText,
 } from '../../../src/cli/unhandled.ts';
+import { secretValuesOf } from '../../../src/config/secret-values.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 
 const env = {
@@ -22,7 +23,7 @@ describe('redactProcessText', () => {
     const text =
       'connect postgres://zj:s3cret@db.example:5432/zhujiu failed; token discord-token-value, key key-1234, ' +
       'Authorization: Bearer abc.def.ghi, other postgres://u:pw@h/x, home /home/zj';
-    expect(redactProcessText(text, env)).toBe(
+    expect(redactProcessText(text, secretValuesOf(env))).toBe(
       'connect [redacted] failed; token [redacted], key [redacted], Authorization: Bearer [redacted], ' +
         'other postgres://u:[redacted]@h/x, home /home/zj',
     );
@@ -34,13 +35,13 @@ describe('describeRejection', () => {
     const err = Object.assign(new Error('lost postgres://zj:s3cret@db.example:5432/zhujiu'), {
       code: '57P01',
     });
-    const d = describeRejection(err, env);
+    const d = describeRejection(err, secretValuesOf(env));
     expect(d).toMatchObject({ name: 'Error', message: 'lost [redacted]', code: '57P01' });
     expect(d.stack).not.toContain('s3cret');
   });
 
   it('gives any other value as its redacted text', () => {
-    expect(describeRejection('token discord-token-value', env)).toEqual({
+    expect(describeRejection('token discord-token-value', secretValuesOf(env))).toEqual({
       message: 'token [redacted]',
     });
   });
