@@ -2,8 +2,9 @@
 # Zero-setup by default (embedded PGlite in /app/data); set DATABASE_URL for a real Postgres and the chat tokens
 # (DISCORD_TOKEN / SLACK_BOT_TOKEN + SLACK_APP_TOKEN) to connect the bot. See README.md.
 
-# Build: install everything (TypeScript is a dev dependency), compile src/ to dist/ (`npm ci` runs `prepare`,
-# which is `npm run build`), then drop the dev dependencies.
+# Node 22 (package.json's engines: 22.12+ or 24). Build: install everything (TypeScript and the project's own
+# Node, `node`, are dev dependencies; npm runs the build on the latter), compile src/ to dist/ (`npm ci` runs
+# `prepare`, which is `npm run build`), then drop the dev dependencies: the image runs on its own Node 22.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./

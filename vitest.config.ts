@@ -32,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          sequence: { shuffle: { files: true, tests: true } },
+          sequence: { shuffle: { tests: true } },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

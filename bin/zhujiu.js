@@ -4,6 +4,21 @@
 import { existsSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
+// The supported runtimes are package.json's `engines` (Node 22.12+ and 24). The project brings one as its `node`
+// dev dependency, which npm puts first on the PATH of `npm start`, `npm test` and `npx zhujiu`; run directly by
+// an older Node (`node bin/zhujiu.js` with the system's Node 20), say so and how to fix it instead of failing
+// later on a dependency that needs a newer Node.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `error: zhujiu needs Node.js 22.12 or later, or 24; this is Node ${process.version} (${process.execPath}).\n` +
+      'Run it through npm, which uses the Node the project installs (node_modules/.bin/node, from `npm ci`):\n' +
+      '  npx zhujiu <command>    or    npm start\n' +
+      'or install Node 22 or 24 (https://nodejs.org) and run `node bin/zhujiu.js` with it.\n',
+  );
+  process.exit(1);
+}
+
 // The embedded database is WebAssembly. V8 recompiles each function that has run a little with its optimizing
 // compiler, on background threads; a command runs it for a second or two, so most of that work was never repaid.
 // A larger tiering budget leaves only the really hot functions to it: `zhujiu migrate` on an up-to-date folder
@@ -19,5 +34,11 @@ if (!existsSync(entry)) {
   );
   process.exit(1);
 }
+// A rejected promise nobody handled: one-shot commands print it (redacted) and exit 1; bot and worker log it and
+// go on (src/cli/unhandled.ts).
+const { installUnhandledRejectionHandler } = await import(
+  new URL('../dist/src/cli/unhandled.js', import.meta.url).href
+);
+installUnhandledRejectionHandler();
 const { runCli } = await import(entry.href);
 await runCli(process.argv);

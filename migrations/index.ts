@@ -2,7 +2,7 @@
  * The ordered list of migrations. Kysely runs them by name order; never rename or edit a landed migration:
  * add a new numbered file and list it here.
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_vote_sources.ts';
 import * as m0003 from './0003_eval_runs.ts';

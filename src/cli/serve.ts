@@ -25,6 +25,7 @@ import {
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
+import { keepRunningOnUnhandledRejection } from './unhandled.ts';
 
 /** Options of {@link startService} (tests pass data/config folders, fakes' URLs and terminal streams). */
 export interface ServiceOptions extends RuntimeOptions {
@@ -193,6 +194,8 @@ export async function runLongLived(
   // server, the service loop's timer is unref'd and idle database connections close after 10 s, so without this
   // handle Node would end the process with exit code 13 (a top-level await that never settles) and no message.
   const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
+  // A promise rejection nobody handled is logged and the process goes on (cli/unhandled.ts says why).
+  const restoreRejections = keepRunningOnUnhandledRejection(svc.rt.logger);
   await new Promise<void>((resolve) => {
     onStop = (signal) => {
       svc.rt.logger.info({ signal }, 'shutting down');
@@ -202,5 +205,9 @@ export async function runLongLived(
     void svc.bot.done.then(() => resolve());
   });
   clearInterval(keepAlive);
-  await svc.stop();
+  try {
+    await svc.stop();
+  } finally {
+    restoreRejections();
+  }
 }

@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
+import { isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { packageVersion } from '../core/version.ts';
 import type { OpenedClient } from '../llm/factory.ts';
@@ -495,6 +496,9 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
         signal: stop.signal,
       });
     } catch (err) {
+      // The database failing under the client (its response cache) is not this item's fault: the lane stops and
+      // the run is taken up again (its job is retried, or the sweep queues it), so the item is asked later.
+      if (isAppError(err, 'db_unavailable')) throw err;
       // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
       // failure, with its cause, and the run goes on.
       record(itemId, {

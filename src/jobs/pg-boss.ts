@@ -1,12 +1,17 @@
 /**
  * @module jobs/pg-boss
- * The {@link JobQueue} on pg-boss 10 (the only importer of pg-boss), for a shared Postgres (`DATABASE_URL`):
+ * The {@link JobQueue} on pg-boss 12 (the only importer of pg-boss), for a shared Postgres (`DATABASE_URL`):
  * every `zhujiu worker` process polls the queue, a job is active in one worker at a time, and a job active longer
  * than its expiry (its worker died, or is still busy) is failed and retried by pg-boss's maintenance, so another
  * worker picks it up. The eval runner makes that safe: items are claimed with leases, so a duplicate handler of the
- * same run only takes items nobody holds. pg-boss 10 is the last line that runs on Node 20 (11 and 12 need 22).
+ * same run only takes items nobody holds. pg-boss awaits each job's completion or failure and reports a lost
+ * connection through its `error` event (logged here), so a PostgreSQL restart costs a retry, not the process.
+ *
+ * A database whose `pgboss` schema was made by pg-boss 10 (schema version 24) cannot be migrated by pg-boss 12,
+ * whose migrations start at version 25 (pg-boss 11's new job table): {@link upgradeFromPgBoss10} moves that schema
+ * aside, lets pg-boss create its own, sends the old schema's waiting jobs again, and drops it.
  */
-import PgBoss from 'pg-boss';
+import { PgBoss } from 'pg-boss';
 import type { Logger } from '../core/logger.ts';
 import type { JobHandler, JobQueue, SendOptions } from './queue.ts';
 
@@ -46,11 +51,16 @@ export class PgBossQueue implements JobQueue {
       application_name: 'zhujiu-jobs',
       maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 60,
     });
-    this.#boss.on('error', (err) => this.#log.error({ err }, 'pg-boss error'));
+    // pg-boss reports a lost connection (a database restart) here and goes on; the pool's error carries the
+    // whole pg client, so only the error's own fields are logged.
+    this.#boss.on('error', (err) => this.#log.error({ err: briefError(err) }, 'pg-boss error'));
   }
 
   async start(): Promise<void> {
-    await this.#boss.start();
+    await upgradeFromPgBoss10(this.#o.connectionString, this.#log, async () => {
+      await this.#boss.start();
+      return async (name, data) => this.send(name, data);
+    });
   }
 
   async stop(timeoutMs = 30_000): Promise<void> {
@@ -59,7 +69,7 @@ export class PgBossQueue implements JobQueue {
       Promise.allSettled([...this.#running]),
       new Promise((r) => setTimeout(r, timeoutMs).unref?.()),
     ]);
-    await this.#boss.stop({ graceful: false, wait: true, timeout: 5_000 });
+    await this.#boss.stop({ graceful: false, timeout: 5_000 });
   }
 
   async #ensureQueue(name: string): Promise<void> {
@@ -67,7 +77,6 @@ export class PgBossQueue implements JobQueue {
     const existing = await this.#boss.getQueue(name);
     if (!existing) {
       await this.#boss.createQueue(name, {
-        name,
         policy: 'standard',
         retryLimit: this.#o.retryLimit ?? 20,
         retryDelay: this.#o.retryDelaySeconds ?? 5,
@@ -113,5 +122,96 @@ export class PgBossQueue implements JobQueue {
         }
       },
     );
+  }
+}
+
+/** An error reported by pg-boss (an Error, or a plain object with its fields) as name, message, code, queue. */
+function briefError(err: unknown): Record<string, unknown> {
+  if (typeof err !== 'object' || err === null) return { message: String(err) };
+  const e = err as Record<string, unknown>;
+  const out: Record<string, unknown> = { message: String(e.message ?? err) };
+  for (const k of ['name', 'code', 'queue', 'worker', 'stack'])
+    if (typeof e[k] === 'string' || typeof e[k] === 'number') out[k] = e[k];
+  return out;
+}
+
+/** The schema pg-boss uses (its default; {@link PgBossQueue} does not change it). */
+const PGBOSS_SCHEMA = 'pgboss';
+/** Where a pg-boss 10 schema waits while its jobs move to the new one. */
+const PGBOSS_10_SCHEMA = 'pgboss_v10';
+/** The oldest pg-boss schema version pg-boss 12 migrates (pg-boss 11.0's); pg-boss 10.x made version 24. */
+const OLDEST_MIGRATED_SCHEMA = 25;
+/** Advisory lock key (any fixed bigint) held while one process moves a pg-boss 10 schema. */
+const UPGRADE_LOCK = 7_315_094_120;
+
+/**
+ * Brings a pg-boss 10 queue (schema version < 25) over to pg-boss 12, which has no migration from it:
+ * 1. renames the `pgboss` schema to `pgboss_v10` (one transaction);
+ * 2. `start()` starts pg-boss, which creates its current schema, and returns a function that sends a job;
+ * 3. sends every job of the old schema that was waiting or running (states `created`, `retry`, `active`) again,
+ *    with its queue name and data, then drops `pgboss_v10`.
+ * Steps 1 and 3 hold an advisory lock, so workers started together move the jobs once. A process stopped between
+ * 2 and 3 leaves `pgboss_v10` in place, and the next start sends its jobs (a job sent twice is harmless: the runs'
+ * items are claimed with leases, eval/runner.ts). Finished jobs (completed, failed, cancelled) are not carried
+ * over. A database without pg-boss, or with a current schema, only costs one short transaction.
+ * @throws the database's error when it cannot be reached or a step fails (nothing is dropped before the jobs
+ *   were sent).
+ */
+export async function upgradeFromPgBoss10(
+  connectionString: string,
+  log: Logger,
+  start: () => Promise<(queue: string, data: Record<string, unknown>) => Promise<void>>,
+): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString, application_name: 'zhujiu-jobs-upgrade' });
+  // A connection lost while this client waits (pg-boss starting) fails its next statement; unheard, the client's
+  // 'error' event would end the process.
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK]);
+    const installed = await client.query<{ present: boolean }>(
+      `select to_regclass('${PGBOSS_SCHEMA}.version') is not null as present`,
+    );
+    const version = installed.rows[0]?.present
+      ? (
+          await client.query<{ version: number }>(
+            `select version::int as version from ${PGBOSS_SCHEMA}.version limit 1`,
+          )
+        ).rows[0]?.version
+      : undefined;
+    if (version != null && version < OLDEST_MIGRATED_SCHEMA) {
+      await client.query(`alter schema ${PGBOSS_SCHEMA} rename to ${PGBOSS_10_SCHEMA}`);
+      log.info(
+        { fromSchemaVersion: version },
+        `the job queue was made by pg-boss 10: moved aside as schema ${PGBOSS_10_SCHEMA} to carry its jobs over`,
+      );
+    }
+    await client.query('commit');
+    const send = await start();
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK]);
+    const present = await client.query<{ present: boolean }>(
+      `select to_regclass('${PGBOSS_10_SCHEMA}.job') is not null as present`,
+    );
+    if (present.rows[0]?.present) {
+      const jobs = await client.query<{ name: string; data: Record<string, unknown> | null }>(
+        `select name, data from ${PGBOSS_10_SCHEMA}.job
+          where state in ('created', 'retry', 'active') order by created_on`,
+      );
+      for (const j of jobs.rows) await send(j.name, j.data ?? {});
+      await client.query(`drop schema ${PGBOSS_10_SCHEMA} cascade`);
+      log.info(
+        { jobs: jobs.rows.length },
+        `carried the pg-boss 10 jobs over to the current queue and dropped schema ${PGBOSS_10_SCHEMA}`,
+      );
+    }
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

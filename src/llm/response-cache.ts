@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { batched } from '../core/batch.ts';
+import { AppError } from '../core/errors.ts';
 import {
   findCachedResponses,
   recordedResponse,
@@ -53,8 +54,25 @@ export function dbResponseCache(db: Kysely<Database>, modelId: number): Response
     saveCachedResponses(db, modelId, answers),
   );
   return {
-    lookup,
-    save,
-    recorded: (itemId) => recordedResponse(db, modelId, itemId, RECORDED_HASH),
+    lookup: (hash) => unavailableOnError('read', lookup(hash)),
+    save: (answer) => unavailableOnError('write', save(answer)),
+    recorded: (itemId) =>
+      unavailableOnError('read', recordedResponse(db, modelId, itemId, RECORDED_HASH)),
   };
+}
+
+/**
+ * `p`, with a failure of the database turned into AppError `db_unavailable`: the cache failing is not the model's
+ * answer failing, so the run stops and retries later (eval/runner.ts) instead of recording the item as failed.
+ */
+async function unavailableOnError<T>(what: 'read' | 'write', p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    throw new AppError(
+      'db_unavailable',
+      `the response cache could not be ${what === 'read' ? 'read' : 'written'}: ${(err as Error).message ?? String(err)}`,
+      { cause: err },
+    );
+  }
 }

@@ -3,21 +3,16 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { mkdirSync } from 'node:fs';
-import type { PGlite } from '@electric-sql/pglite';
-import {
-  Kysely,
-  type Migration,
-  type MigrationResultSet,
-  Migrator,
-  PostgresDialect,
-  sql,
-} from 'kysely';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
-import { PGLITE_SETTINGS } from './pglite-settings.ts';
+import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
@@ -31,9 +26,12 @@ const PREPARED = /^\/\* prepared:([A-Za-z_][A-Za-z0-9_]*) \*\//;
 function preparingPool(pool: pg.Pool) {
   return {
     end: () => pool.end(),
+    // Kysely reads the pool's options (and a client's `processID`) to cancel a query whose signal aborts.
+    options: pool.options,
     connect: async () => {
       const client = await pool.connect();
       return {
+        processID: (client as { processID?: number }).processID,
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
         query: (q: any, values?: readonly unknown[]): any => {
           const m = typeof q === 'string' ? PREPARED.exec(q) : null;
@@ -52,17 +50,48 @@ function preparingPool(pool: pg.Pool) {
  * other chat event would run in between. This client first waits for the loop's next turn (`setImmediate`) before
  * each query, so the loop is held at most as long as one query runs. One query still cannot be interrupted:
  * queries on the chat path are kept independent of the number of stored votes (bench/chat-path.ts prints the
- * loop delay). Only `query` and `close` are used by kysely-pglite-dialect.
+ * loop delay). It has what Kysely's PGlite dialect uses: `query`, `transaction` (PGlite's own, exclusive: other
+ * queries wait for it), `close`, `ready`, `closed`, `waitReady`.
  */
 function yieldingClient(p: PGlite): PGlite {
-  const client: Pick<PGlite, 'query' | 'close'> = {
-    query: async (text, params, options) => {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      return p.query(text, params, options);
-    },
-    close: () => p.close(),
-  };
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const client: Pick<PGlite, 'query' | 'transaction' | 'close' | 'ready' | 'closed' | 'waitReady'> =
+    {
+      query: async (text, params, options) => {
+        await nextTurn();
+        return p.query(text, params, options);
+      },
+      transaction: (callback) =>
+        p.transaction((tx) =>
+          callback({
+            query: async (text: string, params?: unknown[], options?: QueryOptions) => {
+              await nextTurn();
+              return tx.query(text, params, options);
+            },
+            rollback: () => tx.rollback(),
+          } as unknown as Transaction),
+        ),
+      close: () => p.close(),
+      get ready() {
+        return p.ready;
+      },
+      get closed() {
+        return p.closed;
+      },
+      get waitReady() {
+        return p.waitReady;
+      },
+    };
   return client as PGlite;
+}
+
+/** The PostgreSQL major version that made the data folder (its `PG_VERSION` file), or undefined when new. */
+function pgVersionOf(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** How to reach the database. */
@@ -115,6 +144,14 @@ export async function openDb(
     pool.on('error', () => {
       /* idle client errors surface on the next query */
     });
+    // The pool takes its own error listener off a client it hands out, so a connection that dies while a client
+    // is out (between two statements of a transaction, or in the same packet that completed its connection, as
+    // when the server is restarting) would emit 'error' with no listener: an uncaught exception that ends the
+    // process. Every client gets a listener for its whole life when it connects; the next statement on it fails
+    // with the cause, and the pool drops a failed client when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = new Kysely<Database>({
       dialect: new PostgresDialect({ pool: preparingPool(pool) }),
     });
@@ -152,9 +189,18 @@ export async function openDb(
     );
   }
   let client: PGlite;
-  let PGliteDialect: typeof import('kysely-pglite-dialect').PGliteDialect;
+  const made = pgVersionOf(target.dataDir);
+  if (made !== undefined && made !== PGLITE_PG_MAJOR) {
+    releaseLock();
+    throw new AppError(
+      'db_unavailable',
+      `the embedded database in ${target.dataDir} was made by PostgreSQL ${made} (an earlier zhujiu, on PGlite 0.4), ` +
+        `and this zhujiu runs PostgreSQL ${PGLITE_PG_MAJOR}, which cannot open it. Keep the folder: with the earlier ` +
+        'zhujiu, `zhujiu export battles --out FILE` saves its votes for `zhujiu import battles FILE` here; or set ' +
+        'ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+    );
+  }
   try {
-    PGliteDialect = (await import('kysely-pglite-dialect')).PGliteDialect;
     if (opts.pgliteThread) {
       const { openPGliteThread } = await import('./pglite-thread.ts');
       client = await openPGliteThread(target.dataDir);
@@ -176,7 +222,7 @@ export async function openDb(
       { cause: err },
     );
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: client }) });
   return {
     db,
     target,

@@ -11,3 +11,11 @@
  * prints the commands' whole-process figures and bench/chat-path.ts the bot's with 1 M votes.
  */
 export const PGLITE_SETTINGS: readonly string[] = ['-c', 'shared_buffers=16MB'];
+
+/**
+ * The PostgreSQL major version of the bundled PGlite (0.5.x runs PostgreSQL 18; 0.4.x ran 17). A data folder's
+ * `PG_VERSION` file names the major version that created it, and PostgreSQL opens only its own: a folder made by
+ * another one is refused with a message naming the fix instead of PGlite's "failed to initialize properly".
+ * test/app/storage/pglite-version.test.ts checks this against a freshly created folder.
+ */
+export const PGLITE_PG_MAJOR = '18';

@@ -8,10 +8,13 @@
  * query text and receives the rows (copied by the structured clone algorithm), so it keeps turning while a query runs.
  * One-shot CLI commands keep PGlite on their own thread: they have no event loop to protect, and skip the copy.
  *
- * The object returned by {@link openPGliteThread} has the two methods kysely-pglite-dialect calls (`query` and
- * `close`). Errors come back as `Error`s with PostgreSQL's fields (`code`, `detail`, `constraint`…) copied.
+ * The object returned by {@link openPGliteThread} has what Kysely's PGlite dialect uses (`query`, `transaction`,
+ * `close`, `ready`, `closed`, `waitReady`). A transaction is `begin` … `commit` (or `rollback`) sent as queries, and
+ * it is exclusive the way PGlite's own `transaction` is: a query from outside it waits until it ends, so no other
+ * caller's statement runs inside it. Errors come back as `Error`s with PostgreSQL's fields (`code`, `detail`,
+ * `constraint`…) copied.
  */
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { startWorkerBeside } from '../core/worker-thread.ts';
 
 type Reply = {
@@ -76,19 +79,58 @@ export async function openPGliteThread(dataDir: string): Promise<PGlite> {
     await worker.terminate();
     throw err;
   }
-  const client: Pick<PGlite, 'query' | 'close'> = {
-    // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
-    query: async (text: string, params?: unknown[]): Promise<any> => {
-      const r = await send({ kind: 'query', text, params: params ?? [] });
-      return { rows: r.rows ?? [], affectedRows: r.affectedRows, fields: [] };
-    },
-    close: async () => {
-      try {
-        if (!dead) await send({ kind: 'close' });
-      } finally {
-        await worker.terminate();
-      }
-    },
+  // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
+  const run = async (text: string, params?: unknown[]): Promise<any> => {
+    const r = await send({ kind: 'query', text, params: params ?? [] });
+    return { rows: r.rows ?? [], affectedRows: r.affectedRows, fields: [] };
   };
+  // The open transaction, if any: queries from outside it wait for it (PGlite's own transaction does the same).
+  let current: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const result = current.then(fn, fn);
+    current = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  };
+  let closed = false;
+  const client: Pick<PGlite, 'query' | 'transaction' | 'close' | 'ready' | 'closed' | 'waitReady'> =
+    {
+      query: (text, params) => exclusive(() => run(text, params)),
+      transaction: <T>(callback: (tx: Transaction) => Promise<T>) =>
+        exclusive(async () => {
+          await run('begin');
+          let ended = false;
+          const tx = {
+            query: run,
+            rollback: async () => {
+              ended = true;
+              await run('rollback');
+            },
+          } as unknown as Transaction;
+          try {
+            const value = await callback(tx);
+            if (!ended) await run('commit');
+            return value;
+          } catch (err) {
+            if (!ended) await run('rollback').catch(() => undefined);
+            throw err;
+          }
+        }),
+      close: async () => {
+        closed = true;
+        try {
+          if (!dead) await send({ kind: 'close' });
+        } finally {
+          await worker.terminate();
+        }
+      },
+      ready: true,
+      get closed() {
+        return closed;
+      },
+      waitReady: Promise.resolve(),
+    };
   return client as PGlite;
 }

@@ -1,7 +1,7 @@
 /**
  * stdout closed by its reader (`zhujiu export battles | head -2`, an EPIPE) ends a command quietly with exit 0 and
  * stops its work: `export battles` reads no further page of votes, and a command writing through `io.out` stops at
- * its next line. In-process through `runCli`, on an embedded database; test/integration/cli/closed-pipe.test.ts
+ * its next line. In-process through `runCli`, on an embedded database; test/process/cli/closed-pipe.test.ts
  * closes a real pipe.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

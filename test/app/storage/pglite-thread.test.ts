@@ -103,6 +103,44 @@ describe('PGlite in a worker thread', () => {
     expect(names.map((r) => r.name)).toEqual(['t2']);
   });
 
+  it.each([
+    ['in a worker thread', () => threaded],
+    ["on the caller's thread", () => local],
+  ])('a query from outside an open transaction waits for it (%s)', async (_, db) => {
+    // The outside insert is sent while the transaction is open; the transaction then rolls back. Run inside the
+    // transaction, the insert would be rolled back with it; waiting for it, the insert stays.
+    let inside!: () => void;
+    const opened = new Promise<void>((r) => {
+      inside = r;
+    });
+    let outside: Promise<unknown> | undefined;
+    await expect(
+      db()
+        .db.transaction()
+        .execute(async (trx) => {
+          await sql`insert into models (name, provider) values ('tx-rolled-back', 'recorded')`.execute(
+            trx,
+          );
+          inside();
+          outside =
+            sql`insert into models (name, provider) values (${`outside-${_}`}, 'recorded')`.execute(
+              db().db,
+            );
+          // Give the outside query every chance to run now (it must not): the loop turns a few times.
+          for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+          throw new Error('roll back');
+        }),
+    ).rejects.toThrow('roll back');
+    await opened;
+    await outside;
+    const names = await db()
+      .db.selectFrom('models')
+      .select('name')
+      .where('name', 'in', ['tx-rolled-back', `outside-${_}`])
+      .execute();
+    expect(names.map((r) => r.name)).toEqual([`outside-${_}`]);
+  });
+
   it("keeps the caller's event loop turning while a long query runs (on the caller's thread it is held)", async () => {
     const off = await ticksDuring(LONG.execute(threaded.db));
     const on = await ticksDuring(LONG.execute(local.db));

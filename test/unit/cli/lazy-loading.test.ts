@@ -14,7 +14,7 @@ const HEAVY = [
   '@slack/bolt',
   '@slack/web-api',
   '@electric-sql/pglite',
-  'kysely-pglite-dialect',
+  'kysely/migration',
   'pg',
   'pg-boss',
   'kysely',

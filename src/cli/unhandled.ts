@@ -1,0 +1,85 @@
+/**
+ * @module cli/unhandled
+ * What a `zhujiu` process does with a promise rejection nobody handled (docs/architecture.md, "Failures"):
+ * - a one-shot command (`import`, `eval`, `migrate`…) prints one redacted `error [unhandled_rejection]: …` line
+ *   and exits with status 1: its work is written in transactions, so stopping leaves no half-written data, and a
+ *   command that goes on after a lost promise could report success for work that failed;
+ * - a long-lived process (`bot`, `worker`) logs it through its logger (redacted, level error) and keeps running:
+ *   its state lives in the database (leases, claims, heartbeats), so a lost background write is retried by the
+ *   loop that owns it, while an exit would take down the chat connection, the health endpoint and every run the
+ *   process holds.
+ * Exceptions thrown synchronously (`uncaughtException`) keep Node's behaviour: the process ends.
+ * bin/zhujiu.js installs the one-shot behaviour; `runLongLived` (cli/serve.ts) switches to logging while it runs.
+ */
+
+import { secretValuesOf } from '../config/secret-values.ts';
+import type { Logger } from '../core/logger.ts';
+import { REDACTED, redactSecrets } from '../llm/redact.ts';
+
+/** The password in a URL's user info (`postgres://user:password@host`). */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]+:)[^@\s]+@/giu;
+
+/**
+ * `text` without secrets: the given secret values (config/secret-values.ts gives the environment's), URL
+ * passwords, and bearer-token-like strings (llm/redact.ts).
+ */
+export function redactProcessText(text: string, secrets: readonly string[]): string {
+  return redactSecrets(text, secrets).replace(URL_PASSWORD, `$1${REDACTED}@`);
+}
+
+/** The rejection reason as plain, redacted fields for a log line: name, message, code and stack when present. */
+export function describeRejection(
+  reason: unknown,
+  secrets: readonly string[] = secretValuesOf(),
+): { name?: string; message: string; code?: string; stack?: string } {
+  if (!(reason instanceof Error)) return { message: redactProcessText(String(reason), secrets) };
+  const code = (reason as { code?: unknown }).code;
+  return {
+    name: reason.name,
+    message: redactProcessText(reason.message, secrets),
+    ...(typeof code === 'string' ? { code } : {}),
+    ...(reason.stack ? { stack: redactProcessText(reason.stack, secrets) } : {}),
+  };
+}
+
+let logTo: Logger | undefined;
+let installed: ((reason: unknown) => void) | undefined;
+
+/** The process's listener: logs and goes on while a long-lived process runs, else prints and exits with 1. */
+function onRejection(reason: unknown): void {
+  const err = describeRejection(reason);
+  if (logTo) {
+    logTo.error({ err }, 'unhandled promise rejection; the process keeps running');
+    return;
+  }
+  process.stderr.write(
+    `error [unhandled_rejection]: ${err.message} (an operation failed that nothing was waiting for; the command stopped)\n`,
+  );
+  process.exit(1);
+}
+
+/** Installs the `unhandledRejection` listener once (bin/zhujiu.js does, before the command runs). */
+export function installUnhandledRejectionHandler(): void {
+  if (installed) return;
+  installed = onRejection;
+  process.on('unhandledRejection', installed);
+}
+
+/**
+ * Long-lived processes: from now on an unhandled rejection is logged through `logger` and the process goes on.
+ * Installs the listener when it is not yet there (a service started in-process). Returns the function that
+ * restores the one-shot behaviour (and removes a listener installed here).
+ */
+export function keepRunningOnUnhandledRejection(logger: Logger): () => void {
+  const own = !installed;
+  installUnhandledRejectionHandler();
+  const previous = logTo;
+  logTo = logger.child({ component: 'process' });
+  return () => {
+    logTo = previous;
+    if (own && installed) {
+      process.off('unhandledRejection', installed);
+      installed = undefined;
+    }
+  };
+}
