@@ -22,6 +22,7 @@ import {
   itemsCell,
   type RunSummary,
   runSummary,
+  spanFigureLines,
 } from '../eval/summary.ts';
 import {
   claimSummary,
@@ -72,6 +73,7 @@ export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageC
       ? failureRateProblem(s, maxFailureRate)
       : undefined;
   const reasons = s.failureReasons.map(failureLine).join('; ');
+  const span = spanFigureLines(s).join('; ');
   return {
     text: `Evaluation run #${r.id} ${ended}: ${r.model} on ${r.suite}`,
     title: `Run #${r.id}: ${r.model} on ${r.suite}`,
@@ -88,6 +90,7 @@ export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageC
     },
     footer:
       `Tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}.` +
+      (span ? ` ${span}.` : '') +
       (reasons ? ` Failures: ${reasons}.` : '') +
       (tooMany ? ` Warning: ${tooMany}; its scores leave those items out.` : ''),
   };
