@@ -6,8 +6,10 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
+import { modelNameProblem } from './model-name.ts';
 
 export { ABILITIES, type Ability } from './abilities.ts';
+export { MAX_MODEL_NAME_CHARS, modelNameProblem } from './model-name.ts';
 
 /** The three evaluation methods (docs/scoring.md §1). */
 export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
@@ -272,52 +274,14 @@ export const appConfigSchema = z.strictObject({
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
-/** Longest model name (characters): the database's limit (`models.name`, migrations/0001). */
-export const MAX_MODEL_NAME_CHARS = 200;
-
 /**
- * Characters a model name may not hold: Python's `str.isprintable()` rule (Unicode categories Cc control, Cf format,
- * Cs surrogate, Co private use, Cn unassigned, Zl / Zp line and paragraph separators, and every Zs space but
- * U+0020), so tabs, line breaks, zero-width and bidi-override characters are refused.
- */
-const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
-
-/**
- * The one rule for model names, in every reader (config/models.yaml, `--model`, `--judge`, the model names inside
- * imported files): public names as they are, `GPT 3.5 Turbo (16k)`, `文心一言 4.0`, `Code Llama Instruct (13B)`:
- * 1–200 characters (code points; the database's limit) of printable text (no {@link NOT_PRINTABLE} character, so
- * no control characters or line breaks), with no space at either end. Wherever a name is shown it is escaped for
- * that medium (HTML on the results page, Markdown in chat, text in the chart).
+ * The one rule for model names ({@link modelNameProblem}, config/model-name.ts) as a zod schema, for
+ * config/models.yaml.
  */
 export const modelNameSchema = z.string().superRefine((name, ctx) => {
-  const problem = modelNameRuleProblem(name);
+  const problem = modelNameProblem(name);
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
 });
-
-function modelNameRuleProblem(name: string): string | undefined {
-  if (name.length === 0) return 'is empty; give the model a name';
-  const n = [...name].length;
-  if (n > MAX_MODEL_NAME_CHARS)
-    return `is ${n} characters long, over ${MAX_MODEL_NAME_CHARS}; use a shorter name`;
-  if (name.trim() === '') return 'is blank; give the model a name';
-  const bad = NOT_PRINTABLE.exec(name);
-  if (bad !== null) {
-    const cp = bad[0].codePointAt(0) ?? 0;
-    return `holds U+${cp.toString(16).toUpperCase().padStart(4, '0')}, a control, format or line-break character; use printable text only`;
-  }
-  if (name !== name.trim()) return 'starts or ends with a space; remove it';
-  return undefined;
-}
-
-/**
- * What is wrong with a model name, by the one rule every way in uses ({@link modelNameSchema}): 1–200 printable
- * characters, no control characters or line breaks, no space at either end.
- * @returns a phrase to put after the name (e.g. `starts or ends with a space; remove it`), or undefined when the
- *   name is fine.
- */
-export function modelNameProblem(name: string): string | undefined {
-  return modelNameRuleProblem(name);
-}
 
 /** Longest dataset name (characters): the database's limit (`datasets.name`, migrations/0001). */
 export const MAX_DATASET_NAME_CHARS = 200;

@@ -2,7 +2,7 @@
  * @module rating/parse-arena-lines
  * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
  */
-import { modelNameProblem } from '../../config/schema.ts';
+import { modelNameProblem } from '../../config/model-name.ts';
 import { AppError } from '../../core/errors.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
