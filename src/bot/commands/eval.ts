@@ -100,7 +100,7 @@ export async function handleEval(
       {
         text:
           'Usage: /eval model:<name> suite:<name> [limit:<n>], /eval status, /eval cancel <run>. ' +
-          `Models: ${models.join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
+          `Models: ${models.map(markdownLiteral).join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
       },
       { ephemeral: true },
     );
