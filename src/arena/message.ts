@@ -4,7 +4,7 @@
  * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
  * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
-import type { MessageContent, PlatformCapabilities } from '../chat/port.ts';
+import { type MessageContent, markdownLiteral, type PlatformCapabilities } from '../chat/port.ts';
 import type { CloseReason } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
 
@@ -118,7 +118,7 @@ export function revealContent(
     string,
     string,
   ];
-  const result = `Left: ${v.leftModel} · Right: ${v.rightModel} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right}`;
+  const result = `Left: ${markdownLiteral(v.leftModel)} · Right: ${markdownLiteral(v.rightModel)} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right}`;
   return {
     text: `Arena battle #${v.number} (closed): ${result}`,
     title: `Arena battle #${v.number} (closed)`,

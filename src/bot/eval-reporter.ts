@@ -11,7 +11,12 @@
  * gives the mark back, so a later tick posts it.
  */
 import type { Kysely } from 'kysely';
-import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
+import {
+  type ChatPlatform,
+  type MessageContent,
+  type MessageRef,
+  markdownLiteral,
+} from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import {
@@ -22,6 +27,7 @@ import {
   itemsCell,
   type RunSummary,
   runSummary,
+  spanFigureLines,
 } from '../eval/summary.ts';
 import {
   claimSummary,
@@ -36,7 +42,7 @@ import type { Database } from '../storage/schema.ts';
 /** The progress line of a run. */
 export function progressContent(run: RunRow, now: Date): MessageContent {
   const active = run.status === 'queued' || run.status === 'running';
-  const head = `Evaluation run #${run.id}: ${run.model} on ${run.suite}`;
+  const head = `Evaluation run #${run.id}: ${markdownLiteral(run.model)} on ${run.suite}`;
   if (run.status === 'queued' || (run.status === 'running' && run.total === 0)) {
     return { text: `${head}: ${run.status === 'queued' ? 'queued' : 'preparing'}…` };
   }
@@ -72,9 +78,10 @@ export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageC
       ? failureRateProblem(s, maxFailureRate)
       : undefined;
   const reasons = s.failureReasons.map(failureLine).join('; ');
+  const span = spanFigureLines(s).join('; ');
   return {
-    text: `Evaluation run #${r.id} ${ended}: ${r.model} on ${r.suite}`,
-    title: `Run #${r.id}: ${r.model} on ${r.suite}`,
+    text: `Evaluation run #${r.id} ${ended}: ${markdownLiteral(r.model)} on ${r.suite}`,
+    title: `Run #${r.id}: ${markdownLiteral(r.model)} on ${r.suite}`,
     table: {
       columns: ['dataset', 'ability', 'score /10', 'n', 'failures'],
       align: ['left', 'left', 'right', 'right', 'right'],
@@ -88,6 +95,7 @@ export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageC
     },
     footer:
       `Tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}.` +
+      (span ? ` ${span}.` : '') +
       (reasons ? ` Failures: ${reasons}.` : '') +
       (tooMany ? ` Warning: ${tooMany}; its scores leave those items out.` : ''),
   };

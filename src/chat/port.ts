@@ -4,6 +4,8 @@
  * Slack and terminal adapters translate them to and from their SDKs. No SDK type crosses this boundary.
  */
 
+export { markdownLiteral } from './render/markdown.ts';
+
 /** The platforms we speak. */
 export type PlatformName = 'discord' | 'slack' | 'shell';
 
@@ -79,6 +81,8 @@ export interface Section {
 /**
  * Platform-neutral message content. Adapters render it: Discord as content + embeds (2,000 chars per message,
  * 4,096 per embed description), Slack as Block Kit (3,000 chars per section block), the terminal as plain text.
+ * `text`, `title`, section headings and bodies and `footer` are Markdown: outside text such as a model name goes
+ * in through {@link markdownLiteral}, so it shows as written on every platform. Table cells are taken as they are.
  */
 export interface MessageContent {
   /** Short plain-text summary; also the notification / fallback text. */

@@ -146,6 +146,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     summaryJson,
     formatDuration,
     failureLine,
+    spanFigureLines,
     itemsCell,
     endedText,
     failureRateProblem,
@@ -294,6 +295,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
     io.out(
       `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
     );
+    for (const l of spanFigureLines(s)) io.out(l);
     for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
     finish();
   } catch (err) {

@@ -21,8 +21,8 @@ export interface JudgeExportFlags {
 
 /**
  * The label line of one grade: `{"item":"<model> <dataset>/<key>","label":<points>}`. The item names the model
- * (model names have no spaces) so that one file may hold several models' grades and `judge agree` joins two
- * exports, or an export and people's labels written the same way, item by item.
+ * (a dataset name has no space, so the last space ends the model name) so that one file may hold several models'
+ * grades and `judge agree` joins two exports, or an export and people's labels written the same way, item by item.
  */
 export function labelLine(g: {
   model: string;

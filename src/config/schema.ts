@@ -6,8 +6,10 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 
 import { ABILITIES } from './abilities.ts';
+import { modelNameProblem } from './model-name.ts';
 
 export { ABILITIES, type Ability } from './abilities.ts';
+export { MAX_MODEL_NAME_CHARS, modelNameProblem } from './model-name.ts';
 
 /** The three evaluation methods (docs/scoring.md §1). */
 export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
@@ -272,29 +274,14 @@ export const appConfigSchema = z.strictObject({
 /** Validated `config/default.yaml`. */
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
-/** Longest model name (characters): the database's limit (`models.name`, migrations/0001). */
-export const MAX_MODEL_NAME_CHARS = 200;
-
-/** Names are used in commands and file names: keep them simple. */
-export const modelNameSchema = z
-  .string()
-  .min(1, 'is empty; give the model a name')
-  .max(
-    MAX_MODEL_NAME_CHARS,
-    `is longer than ${MAX_MODEL_NAME_CHARS} characters; use a shorter name`,
-  )
-  .regex(/^[\p{L}\p{N}._:/@+-]+$/u, 'use letters, digits and . _ : / @ + - only (no spaces)');
-
 /**
- * What is wrong with a model name, by the one rule every way in uses (config/models.yaml, `import outputs
- * --model`, model names inside imported files): 1–200 characters of letters, digits and `. _ : / @ + -`.
- * @returns a phrase to put after the name (e.g. `use letters, digits and . _ : / @ + - only (no spaces)`), or
- *   undefined when the name is fine.
+ * The one rule for model names ({@link modelNameProblem}, config/model-name.ts) as a zod schema, for
+ * config/models.yaml.
  */
-export function modelNameProblem(name: string): string | undefined {
-  const r = modelNameSchema.safeParse(name);
-  return r.success ? undefined : (r.error.issues[0]?.message ?? 'is not a valid model name');
-}
+export const modelNameSchema = z.string().superRefine((name, ctx) => {
+  const problem = modelNameProblem(name);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 /** Longest dataset name (characters): the database's limit (`datasets.name`, migrations/0001). */
 export const MAX_DATASET_NAME_CHARS = 200;

@@ -33,6 +33,20 @@ export interface DatasetSummary {
   readonly judged?: string;
   /** Scoring datasets: the judge whose grades these are (as recorded with the run); absent otherwise. */
   readonly judge?: string;
+  /** Span datasets (metric `char_f1`): {@link SpanFigures} over the scored items; absent otherwise. */
+  readonly span?: SpanFigures;
+}
+
+/**
+ * A span dataset's figures as CMRC 2018's official script prints them (`baseline/cmrc2018_evaluate.py`,
+ * docs/scoring.md §2): `em` = 100 × mean exact match, `f1` = 100 × mean F1, `average` = (em + f1) / 2, each in
+ * 0–100 rounded to 3 decimals, over the `n` scored items (the script counts an unanswered question as 0; failed
+ * items are left out here and counted in `failures`).
+ */
+export interface SpanFigures {
+  readonly em: number;
+  readonly f1: number;
+  readonly average: number;
 }
 
 /** A run's summary. */
@@ -136,6 +150,9 @@ export async function runSummary(
         ? { judged: `${t?.n ?? 0} of ${(t?.n ?? 0) + (t?.failures ?? 0)} judged` }
         : {}),
       ...(d.method === 'scoring' && typeof d.judge === 'string' ? { judge: d.judge } : {}),
+      ...(d.metric === 'char_f1' && t !== undefined && t.n > 0 && t.exactMatchN === t.n
+        ? { span: spanFigures(t.exactMatchSum, t.earned, t.possible, t.n) }
+        : {}),
     };
   });
   const end = run.finishedAt ?? now;
@@ -147,6 +164,36 @@ export async function runSummary(
     completionTokens: run.completionTokens,
     wallMs: run.startedAt ? workingMs(run.startedAt, end, await runItemTimings(db, runId)) : null,
   };
+}
+
+/**
+ * {@link SpanFigures} from Σ exact match over `n` items and Σ F1 earned of `possible` (each item's F1 is out of 1).
+ * @example spanFigures(3, 4.5, 6, 6) // { em: 50, f1: 75, average: 62.5 }
+ */
+export function spanFigures(
+  emSum: number,
+  earned: number,
+  possible: number,
+  n: number,
+): SpanFigures {
+  const em = (100 * emSum) / n;
+  const f1 = possible > 0 ? (100 * earned) / possible : 0;
+  return { em: round(em, 3), f1: round(f1, 3), average: round((em + f1) / 2, 3) };
+}
+
+/**
+ * The span datasets' official figures as lines, e.g. `cmrc2018: EM 50.000, F1 75.000, AVERAGE 62.500 (CMRC 2018
+ * official script, 0–100, 6 scored items)`; none for a run with no span dataset.
+ */
+export function spanFigureLines(s: RunSummary): string[] {
+  return s.datasets.flatMap((d) =>
+    d.span === undefined
+      ? []
+      : [
+          `${d.dataset}: EM ${d.span.em.toFixed(3)}, F1 ${d.span.f1.toFixed(3)}, AVERAGE ${d.span.average.toFixed(3)} ` +
+            `(${d.profile === 'cmrc2018' ? 'CMRC 2018 official script' : `profile ${d.profile}`}, 0–100, ${d.n} scored ${d.n === 1 ? 'item' : 'items'})`,
+        ],
+  );
 }
 
 /**
@@ -179,6 +226,9 @@ export function summaryJson(s: RunSummary): {
     failures: number;
     judged?: string;
     judge?: string;
+    em?: number;
+    f1?: number;
+    average?: number;
   }[];
 } {
   return {
@@ -198,6 +248,7 @@ export function summaryJson(s: RunSummary): {
       failures: d.failures,
       ...(d.judged !== undefined ? { judged: d.judged } : {}),
       ...(d.judge !== undefined ? { judge: d.judge } : {}),
+      ...(d.span !== undefined ? { em: d.span.em, f1: d.span.f1, average: d.span.average } : {}),
     })),
   };
 }

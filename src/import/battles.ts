@@ -77,7 +77,8 @@ export interface ImportBattlesResult {
 /**
  * Imports a battles JSONL file.
  * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a model name the
- *   rule of {@link modelNameProblem} refuses (over 200 characters, spaces, blank), a self-battle,
+ *   rule of {@link modelNameProblem} refuses (over 200 characters, blank, a control or line-break character, a space
+ *   at either end), a self-battle,
  *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file. Nothing is written then.
  */
 export async function importBattles(

@@ -12,7 +12,7 @@ import {
   type BoardMethod,
   type BoardRow,
 } from '../aggregate/index.ts';
-import type { MessageContent, TableContent } from '../chat/port.ts';
+import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
 import type { ChartRow } from './chart.ts';
 import type { Snapshot } from './service.ts';
 
@@ -425,8 +425,14 @@ export function overallTable(board: Board, all = false): TableContent {
  * The overall headline: the leader among the ranked rows (how many are ranked, how many are not), or why no final
  * is ranked. Never an unranked figure. A lone ranked row is "the only model with every method" only when the
  * ranking uses all three methods; otherwise "the only ranked model (metrics only)", naming the methods used.
+ * @param name how a model name is written into the line (chat: {@link markdownLiteral}; default: as it is).
  */
-export function headline(board: Board, title: string, all = false): string {
+export function headline(
+  board: Board,
+  title: string,
+  all = false,
+  name: (model: string) => string = (m) => m,
+): string {
   const rows = shownRows(board, all);
   const ranked = rows.filter((r) => r.rank !== null && r.final !== null);
   const unranked = rows.filter((r) => r.rank === null && r.final !== null).length;
@@ -443,13 +449,13 @@ export function headline(board: Board, title: string, all = false): string {
       used.length === BOARD_METHODS.length
         ? 'the only model with every method'
         : `the only ranked model (${used.join(' and ')} only)`;
-    return `${title}: ${top.model} is ${which}, final ${fmt(top.final)}${ci(top)}${rest}`;
+    return `${title}: ${name(top.model)} is ${which}, final ${fmt(top.final)}${ci(top)}${rest}`;
   }
   if (top) {
     const tied = ranked.filter((r) => r.rank === top.rank).length;
     return tied > 1
       ? `${title}: ${tied} models share the lead with ${fmt(top.final)} among ${ranked.length} ranked${rest}`
-      : `${title}: ${top.model} leads ${ranked.length} ranked models with ${fmt(top.final)}${ci(top)}${rest}`;
+      : `${title}: ${name(top.model)} leads ${ranked.length} ranked models with ${fmt(top.final)}${ci(top)}${rest}`;
   }
   const within = withinUncertaintyNotes(board);
   if (unranked > 0)
@@ -484,7 +490,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
   }
   const title = o.title ?? 'ZhuJiu board';
   return {
-    text: headline(b, title, o.all),
+    text: headline(b, title, o.all, markdownLiteral),
     title,
     // With every row left out (no score in any method) the footer counts them; no empty table.
     ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all) } : {}),
@@ -614,7 +620,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   const card = modelCard(s.board, model);
   if (!card) {
     return {
-      text: `No model "${model}" on the board. Models: ${s.board.rows.map((r) => r.model).join(', ') || '(none)'}.`,
+      text: `No model "${markdownLiteral(model)}" on the board. Models: ${s.board.rows.map((r) => markdownLiteral(r.model)).join(', ') || '(none)'}.`,
     };
   }
   const r = card.row;
@@ -632,14 +638,14 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
       body: card.opponents
         .map(
           (p) =>
-            `${p.opponent}: ${p.wins}–${p.losses}–${p.ties}, ${p.winRate === null ? '—' : `${(p.winRate * 100).toFixed(0)}%`}`,
+            `${markdownLiteral(p.opponent)}: ${p.wins}–${p.losses}–${p.ties}, ${p.winRate === null ? '—' : `${(p.winRate * 100).toFixed(0)}%`}`,
         )
         .join('\n'),
     });
   }
   return {
-    text: `${model}: final ${fmt(r.final)}`,
-    title: `Model: ${model}`,
+    text: `${markdownLiteral(model)}: final ${fmt(r.final)}`,
+    title: `Model: ${markdownLiteral(model)}`,
     sections,
     ...(card.datasets.length > 0
       ? {
@@ -701,13 +707,13 @@ export function significantMoves(prev: Board, cur: Board): RankMove[] {
   return moves.sort((a, b) => a.to - b.to);
 }
 
-/** Words for the moves ("gpt-4o ↑ 3 → 1 (past x, y)"). */
+/** Words for the moves ("gpt-4o ↑ 3 → 1 (past x, y)"), as chat Markdown (names through {@link markdownLiteral}). */
 export function movesText(moves: readonly RankMove[]): string {
   if (moves.length === 0) return 'No significant rank changes since the last post.';
   return moves
     .map(
       (m) =>
-        `${m.model} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.join(', ')})`,
+        `${markdownLiteral(m.model)} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.map(markdownLiteral).join(', ')})`,
     )
     .join('\n');
 }

@@ -642,9 +642,15 @@ export interface DatasetTotals {
   readonly judgeFailures: number;
   readonly earned: number;
   readonly possible: number;
+  /** Scored items whose detail carries an `exact_match` (0 or 1; span datasets), and the sum of those. */
+  readonly exactMatchN: number;
+  readonly exactMatchSum: number;
 }
 
-/** Per-dataset totals (scored items, failures, judge failures, Σ raw, Σ max), in plan order. */
+/**
+ * Per-dataset totals (scored items, failures, judge failures, Σ raw, Σ max, and for span scores Σ exact match), in
+ * plan order.
+ */
 export async function runDatasetTotals(db: Conn, runId: number): Promise<DatasetTotals[]> {
   const r = await sql<{
     dataset: string;
@@ -653,13 +659,18 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
     judge_failures: string | number;
     earned: string | number | null;
     possible: string | number | null;
+    em_n: string | number;
+    em_sum: string | number | null;
   }>`
     SELECT ri.dataset,
            count(s.id) AS n,
            count(*) FILTER (WHERE ri.status = 'failed') AS failures,
            count(*) FILTER (WHERE ri.status = 'failed' AND ri.failure_code LIKE 'judge\_%') AS judge_failures,
            coalesce(sum(s.raw_score), 0) AS earned,
-           coalesce(sum(s.max_score), 0) AS possible
+           coalesce(sum(s.max_score), 0) AS possible,
+           count(s.id) FILTER (WHERE jsonb_typeof(s.detail -> 'exact_match') = 'number') AS em_n,
+           coalesce(sum((s.detail ->> 'exact_match')::float8)
+                    FILTER (WHERE jsonb_typeof(s.detail -> 'exact_match') = 'number'), 0) AS em_sum
       FROM eval_run_items ri
       LEFT JOIN item_scores s ON s.run_id = ri.run_id AND s.item_id = ri.item_id
      WHERE ri.run_id = ${runId}
@@ -672,6 +683,8 @@ export async function runDatasetTotals(db: Conn, runId: number): Promise<Dataset
     judgeFailures: Number(x.judge_failures),
     earned: Number(x.earned ?? 0),
     possible: Number(x.possible ?? 0),
+    exactMatchN: Number(x.em_n),
+    exactMatchSum: Number(x.em_sum ?? 0),
   }));
 }
 

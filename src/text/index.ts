@@ -1,6 +1,8 @@
 /**
  * @module text
- * Normalisation (NFKC, CJK punctuation) and mixed tokenisation (per Han character + Latin/digit words). Pure.
+ * Normalisation (NFKC, CJK punctuation), mixed tokenisation (per Han character + Latin/digit words) and NLTK's
+ * Treebank word tokenizer. Pure.
  */
 export * from './normalize.ts';
 export * from './tokenize.ts';
+export * from './treebank.ts';

@@ -120,7 +120,16 @@ export function cmrcNormalize(s: string): string {
   return out;
 }
 
-/** Python's `str.strip()` with no argument: removes leading and trailing Unicode white space. */
+/** Python's `str.isspace()` characters (category Zs and the bidi classes WS, B, S), as a regex class body. */
+export const PY_SPACE_CLASS =
+  '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+const PY_SPACE = new RegExp(`[${PY_SPACE_CLASS}]`, 'u');
+
+/**
+ * Python's `str.strip()` with no argument: removes leading and trailing characters of `str.isspace()` (categories
+ * Zs and bidi classes WS, B, S). Unlike JavaScript's `trim()` it keeps U+FEFF (a byte-order mark is not white space
+ * to Python) and removes U+001C–U+001F and U+0085.
+ */
 export function pyStrip(s: string): string {
   let a = 0;
   let b = s.length;
@@ -129,7 +138,7 @@ export function pyStrip(s: string): string {
   return s.slice(a, b);
 }
 
-/** Python's `str.isspace()` for one UTF-16 unit: JS `\s` plus the separators U+001C–U+001F and U+0085. */
+/** Python's `str.isspace()` for one UTF-16 unit (every such character is in the BMP). */
 function isPyspace(code: number): boolean {
-  return (code >= 0x1c && code <= 0x1f) || code === 0x85 || /\s/u.test(String.fromCharCode(code));
+  return PY_SPACE.test(String.fromCharCode(code));
 }

@@ -6,7 +6,7 @@
  * Arguments come as Discord options, or as words on Slack and the terminal: `model:x`, `model=x` or positional
  * (`/eval qwen smoke`).
  */
-import type { CommandContext, MessageContent } from '../../chat/port.ts';
+import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import { parseRecordId, parseWholeNumber } from '../../core/numbers.ts';
 import type { EvalService } from '../../eval/service.ts';
 
@@ -100,7 +100,7 @@ export async function handleEval(
       {
         text:
           'Usage: /eval model:<name> suite:<name> [limit:<n>], /eval status, /eval cancel <run>. ' +
-          `Models: ${models.join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
+          `Models: ${models.map(markdownLiteral).join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
       },
       { ephemeral: true },
     );
@@ -126,7 +126,7 @@ export async function handleEval(
     const r = started.run;
     await ctx.reply({
       text:
-        `Evaluation run #${r.id} of ${r.model} on ${r.suite} was left unfinished (${r.done}/${r.total} items) by a process that stopped; resuming it. ` +
+        `Evaluation run #${r.id} of ${markdownLiteral(r.model)} on ${r.suite} was left unfinished (${r.done}/${r.total} items) by a process that stopped; resuming it. ` +
         `Progress follows in its channel; /eval cancel ${r.id} stops it.`,
     });
     onStarted?.();
@@ -134,7 +134,7 @@ export async function handleEval(
   }
   await ctx.reply({
     text:
-      `Evaluation run #${started.run.id} queued: ${a.model} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +
+      `Evaluation run #${started.run.id} queued: ${markdownLiteral(a.model)} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +
       'Progress follows in this channel; /eval cancel ' +
       `${started.run.id} stops it.`,
   });

@@ -11,7 +11,12 @@ import type { AskService } from '../../arena/ask.ts';
 import { terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import { commandNameList } from '../../chat/help.ts';
-import type { CommandContext, PlatformCapabilities, PlatformName } from '../../chat/port.ts';
+import {
+  type CommandContext,
+  markdownLiteral,
+  type PlatformCapabilities,
+  type PlatformName,
+} from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
 import type { DisabledModel } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
@@ -165,7 +170,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       const notes: string[] = [];
       if (idle.length > 0)
         notes.push(
-          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.join(', ')}): ` +
+          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
             'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
         );
       if (importedOnly > 0)
@@ -175,7 +180,9 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
             `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
         );
       for (const d of deps.disabledModels ?? [])
-        notes.push(`Model ${d.name} is disabled: ${d.reason}; export it and restart the bot.`);
+        notes.push(
+          `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
+        );
       const note = notes.length > 0 ? notes.join(' ') : undefined;
       if (rows.length === 0) {
         return ctx.reply({

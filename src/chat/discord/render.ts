@@ -6,7 +6,13 @@
  * and the image); the rest become `partIds`.
  */
 import type { MessageContent } from '../port.ts';
-import { renderTable, splitFenced, splitTransformed, truncate } from '../render/index.ts';
+import {
+  fromMarkdownLiteral,
+  renderTable,
+  splitFenced,
+  splitTransformed,
+  truncate,
+} from '../render/index.ts';
 
 /** Discord's documented limits. */
 export const DISCORD_LIMITS = {
@@ -75,7 +81,8 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
   let text = content.text;
   if (content.footer) {
     const last = embeds[embeds.length - 1];
-    if (last) last.footer = { text: truncate(content.footer, L.footer) };
+    // Embed footers show no Markdown: names there are turned back from their Markdown literals.
+    if (last) last.footer = { text: truncate(fromMarkdownLiteral(content.footer), L.footer) };
     else text = text ? `${text}\n\n${content.footer}` : content.footer;
   }
 

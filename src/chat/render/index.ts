@@ -2,5 +2,7 @@
  * @module chat/render
  * Platform-neutral rendering helpers shared by the chat adapters (pure functions, no SDK imports).
  */
+
+export { fromMarkdownLiteral, markdownLiteral } from './markdown.ts';
 export { splitFenced, splitText, splitTransformed, truncate } from './split.ts';
 export { charWidth, displayWidth, renderTable } from './table.ts';

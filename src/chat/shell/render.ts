@@ -1,9 +1,9 @@
 /**
  * @module chat/shell/render
- * MessageContent → plain text for the terminal.
+ * MessageContent → plain text for the terminal (the Markdown literals of names turned back, chat/render/markdown.ts).
  */
 import type { MessageContent } from '../port.ts';
-import { renderTable } from '../render/index.ts';
+import { fromMarkdownLiteral as plain, renderTable } from '../render/index.ts';
 
 /**
  * Renders content as plain text lines (no trailing newline).
@@ -11,12 +11,12 @@ import { renderTable } from '../render/index.ts';
  */
 export function renderPlain(content: MessageContent, imagePath?: string): string {
   const out: string[] = [];
-  if (content.title) out.push(`== ${content.title} ==`);
-  if (content.text && content.text !== content.title) out.push(content.text);
+  if (content.title) out.push(`== ${plain(content.title)} ==`);
+  if (content.text && content.text !== content.title) out.push(plain(content.text));
   for (const s of content.sections ?? []) {
     out.push('');
-    if (s.heading) out.push(`--- ${s.heading} ---`);
-    out.push(s.body);
+    if (s.heading) out.push(`--- ${plain(s.heading)} ---`);
+    out.push(plain(s.body));
   }
   if (content.table) {
     out.push('');
@@ -31,7 +31,7 @@ export function renderPlain(content: MessageContent, imagePath?: string): string
   }
   if (content.footer) {
     out.push('');
-    out.push(content.footer);
+    out.push(plain(content.footer));
   }
   return out.join('\n');
 }

@@ -5,7 +5,13 @@
  * The first message is the primary one (it carries the reactions); the rest become `partIds`.
  */
 import type { MessageContent } from '../port.ts';
-import { renderTable, splitFenced, splitTransformed, truncate } from '../render/index.ts';
+import {
+  fromMarkdownLiteral,
+  renderTable,
+  splitFenced,
+  splitTransformed,
+  truncate,
+} from '../render/index.ts';
 
 /** Slack's documented limits. */
 export const SLACK_LIMITS = {
@@ -33,6 +39,15 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 }
 
+/**
+ * Prose of a message for mrkdwn: the Markdown literals of names turned back (Slack has no backslash escape, so
+ * `\*` would show its backslash), then {@link escapeMrkdwn}. Slack cannot escape `*`, `_`, `~`: a name written
+ * `*x*` shows bold there.
+ */
+function prose(text: string): string {
+  return escapeMrkdwn(fromMarkdownLiteral(text));
+}
+
 /** Section blocks for Markdown text: split fence-aware, so every block that holds code is fenced (8.5). */
 function sections(text: string, transform: (c: string) => string): SlackBlockJson[] {
   return splitFenced(text, SLACK_LIMITS.sectionText, transform).map((t) => ({
@@ -52,18 +67,22 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
   if (content.title) {
     blocks.push({
       type: 'header',
-      text: { type: 'plain_text', text: truncate(content.title, L.headerText), emoji: true },
+      text: {
+        type: 'plain_text',
+        text: truncate(fromMarkdownLiteral(content.title), L.headerText),
+        emoji: true,
+      },
     });
   }
-  if (content.text) blocks.push(...sections(content.text, escapeMrkdwn));
+  if (content.text) blocks.push(...sections(content.text, prose));
   for (const s of content.sections ?? []) {
     if (s.heading) {
       blocks.push({
         type: 'section',
-        text: { type: 'mrkdwn', text: `*${escapeMrkdwn(truncate(s.heading, 2900))}*` },
+        text: { type: 'mrkdwn', text: `*${prose(truncate(s.heading, 2900))}*` },
       });
     }
-    if (s.body) blocks.push(...sections(s.body, escapeMrkdwn));
+    if (s.body) blocks.push(...sections(s.body, prose));
   }
   if (content.table) {
     // Every part of the table is its own code block.
@@ -76,12 +95,15 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
     );
   }
   if (content.footer) {
-    const footer = splitTransformed(content.footer, L.sectionText, escapeMrkdwn);
+    const footer = splitTransformed(content.footer, L.sectionText, prose);
     const text =
       footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
     if (text) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
-  const fallback = truncate(content.text || content.title || ' ', L.fallbackText);
+  const fallback = truncate(
+    fromMarkdownLiteral(content.text || content.title || ' '),
+    L.fallbackText,
+  );
   const messages: SlackMessageJson[] = [];
   for (let i = 0; i < blocks.length; i += L.blocksPerMessage) {
     messages.push({ text: fallback, blocks: blocks.slice(i, i + L.blocksPerMessage) });

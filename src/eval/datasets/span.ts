@@ -88,7 +88,9 @@ function spanLoader(source: string, templateVersion: string): DatasetLoader {
     score(item, output, profile) {
       const refs = item.reference as string[];
       const p = profile as SpanProfile;
-      const answer = output.trim();
+      // The official script strips with Python's `strip()` inside its scorer (a U+FEFF stays); JS `trim()` is for
+      // the default profile only (docs/scoring.md §2).
+      const answer = p === 'cmrc2018' ? output : output.trim();
       return {
         raw: charF1(answer, refs, p),
         max: 1,

@@ -2,6 +2,7 @@
  * @module rating/parse-arena-lines
  * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
  */
+import { modelNameProblem } from '../../config/model-name.ts';
 import { AppError } from '../../core/errors.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
@@ -59,6 +60,9 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
         `"${key}" must be a non-empty string (the model name), got ${JSON.stringify(v) ?? 'nothing'}`,
       );
     }
+    // The one rule of model names (config/schema.ts), as `import battles` applies it.
+    const problem = modelNameProblem(v);
+    if (problem !== undefined) return bad(`"${key}" ${JSON.stringify(v)} ${problem}`);
     return v;
   };
   return {

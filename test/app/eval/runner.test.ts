@@ -157,6 +157,11 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
       metric: 'char_f1',
       profile: 'cmrc2018',
     });
+    // A scripted CMRC answer is the gold (EM 1, F1 1) or 不知道 (0, 0): EM = F1 = AVERAGE = 100 × right / n.
+    const cmrc = exp.get('cmrc2018') as { n: number; earned: number };
+    const pct = Math.round((100 * cmrc.earned * 1e3) / cmrc.n) / 1e3;
+    expect(summaryJson(s).datasets[2]).toMatchObject({ em: pct, f1: pct, average: pct });
+    expect(summaryJson(s).datasets[0]).not.toHaveProperty('em');
     expect(s.promptTokens).toBeGreaterThan(0);
     const snap = s.run.config as { datasets: { template_version: string; seed: number }[] };
     expect(snap.datasets.map((x) => x.template_version)).toEqual([

@@ -135,7 +135,7 @@ describe.each(flowBackends())('import outputs (AlpacaEval) on %s', (backend) => 
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-edge-'));
     const f = join(tmp, 'edge.jsonl');
     writeFileSync(f, '\uFEFF{"item":"e1","prompt":"p1","output":"o1"}\n');
-    for (const model of ['', '   ', 'a b', 'a\nb']) {
+    for (const model of ['', '   ', ' a b', 'a\nb', 'a\tb']) {
       const e = await importOutputs(d.db, { file: f, model, format: 'jsonl' }).catch(
         (x: unknown) => x,
       );
@@ -144,6 +144,10 @@ describe.each(flowBackends())('import outputs (AlpacaEval) on %s', (backend) => 
     }
     expect(
       await importOutputs(d.db, { file: f, model: 'edge-model', format: 'jsonl' }),
+    ).toMatchObject({ added: 1 });
+    // Public names as they are: spaces, parentheses, CJK.
+    expect(
+      await importOutputs(d.db, { file: f, model: 'GPT 3.5 Turbo (16k)', format: 'jsonl' }),
     ).toMatchObject({ added: 1 });
 
     const arr = join(tmp, 'arr.json');

@@ -125,7 +125,8 @@ describe('names and sizes the database would refuse are refused by the import pa
         JSON.stringify({ model_a: 'ok-a', model_b: 'ok-b', winner: 'model_a' }),
         JSON.stringify({ model_a: long, model_b: 'b', winner: 'model_a' }),
         JSON.stringify({ model_a: '  ', model_b: 'b', winner: 'tie' }),
-        JSON.stringify({ model_a: 'a', model_b: 'gpt 4', winner: 'model_b' }),
+        JSON.stringify({ model_a: 'a', model_b: ' gpt 4', winner: 'model_b' }),
+        JSON.stringify({ model_a: 'GPT 3.5 Turbo (16k)', model_b: 'line\nbreak', winner: 'tie' }),
       ].join('\n'),
     );
     const r = await zhujiu(['import', 'battles', f, '--source', 'names']);
@@ -133,14 +134,16 @@ describe('names and sizes the database would refuse are refused by the import pa
     expect(r.stderr).not.toContain('unexpected error');
     const lines = r.stderr.trim().split('\n');
     expect(lines[0]).toBe(
-      `error [import_invalid]: ${f}:2: "model_a" "${'x'.repeat(39)}…" is longer than 200 characters; use a shorter name; fix the model name in the file (or drop the line)`,
+      `error [import_invalid]: ${f}:2: "model_a" "${'x'.repeat(39)}…" is 300 characters long, over 200; use a shorter name; fix the model name in the file (or drop the line)`,
     );
     expect(lines[1]).toBe(
-      `${f}:3: "model_a" "  " use letters, digits and . _ : / @ + - only (no spaces); fix the model name in the file (or drop the line)`,
+      `${f}:3: "model_a" "  " is blank; give the model a name; fix the model name in the file (or drop the line)`,
     );
-    expect(lines[2]).toContain(
-      `${f}:4: "model_b" "gpt 4" use letters, digits and . _ : / @ + - only (no spaces)`,
-    );
+    expect(lines[2]).toContain(`${f}:4: "model_b" " gpt 4" starts or ends with a space; remove it`);
+    // A public name with spaces and parentheses is fine; a line break is not.
+    expect(lines[3]).toContain(`${f}:5: "model_b" `);
+    expect(lines[3]).toContain('holds U+000A, a control, format or line-break character');
+    expect(lines[3]).not.toContain('"model_a"');
     // Nothing was imported: the valid first line is not stored either.
     const ratings = await zhujiu(['ratings', '--source', 'names']);
     expect(ratings.stderr).toContain('--source names: no battles of that source are stored');
@@ -200,18 +203,18 @@ describe('names and sizes the database would refuse are refused by the import pa
     expect(r.stderr).not.toContain('unexpected error');
     const m = await zhujiu(['import', 'outputs', f, '--model', ' ', '--format', 'jsonl']);
     expect(m.code).toBe(2);
-    expect(oneLine(m.stderr)).toContain('--model " " use letters, digits');
+    expect(oneLine(m.stderr)).toContain('--model " " is blank; give the model a name');
   });
 
-  it('import judgments --format alpaca_eval: a generator name with a space names file:line', async () => {
+  it('import judgments --format alpaca_eval: a generator name with a tab names file:line', async () => {
     const f = join(dir, 'annotations.jsonl');
     writeFileSync(
       f,
-      `${JSON.stringify({ instruction: 'hi', generator_1: 'base', generator_2: 'my model', annotator: 'j', preference: 2 })}\n`,
+      `${JSON.stringify({ instruction: 'hi', generator_1: 'base', generator_2: 'my\tmodel', annotator: 'j', preference: 2 })}\n`,
     );
     const r = await zhujiu(['import', 'judgments', f, '--format', 'alpaca_eval', '--judge', 'j']);
     expect(r.code, r.stderr).toBe(1);
-    expect(oneLine(r.stderr)).toContain(`${f}:1: "generator_2" "my model" use letters, digits`);
+    expect(oneLine(r.stderr)).toContain(`${f}:1: "generator_2" "my\\tmodel" holds U+0009`);
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderDiscordMessages } from '../../../src/chat/discord/render.ts';
 import {
   displayWidth,
+  fromMarkdownLiteral,
+  markdownLiteral,
   renderTable,
   splitText,
   splitTransformed,
@@ -179,5 +181,18 @@ describe('parseCommandArgs', () => {
     });
     expect(parseCommandArgs('', spec)).toEqual({});
     expect(parseCommandArgs('other=1', spec)).toEqual({ model: 'other=1' });
+  });
+});
+
+describe('model names in chat Markdown (markdownLiteral)', () => {
+  it.each([
+    ['GPT 3.5 Turbo (16k)', 'GPT 3.5 Turbo (16k)'],
+    ['文心一言 4.0', '文心一言 4.0'],
+    ['*bold* _it_ ~s~', '\\*bold\\* \\_it\\_ \\~s\\~'],
+    ['`code` ||spoiler|| [x](y)', '\\`code\\` \\|\\|spoiler\\|\\| \\[x\\](y)'],
+    ['<@123> a\\b', '\\<@123\\> a\\\\b'],
+  ])('%j → %j, and back', (name, literal) => {
+    expect(markdownLiteral(name)).toBe(literal);
+    expect(fromMarkdownLiteral(markdownLiteral(name))).toBe(name);
   });
 });
