@@ -20,7 +20,7 @@ import type { Snapshot } from '../../../src/leaderboard/service.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { chartRows, overallContent } from '../../../src/leaderboard/views.ts';
 import { findModel } from '../../../src/storage/models.ts';
-import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { testConfig } from '../arena/helpers.ts';
 
 const NAMES = [
@@ -31,7 +31,7 @@ const NAMES = [
 ] as const;
 const TRICKY = NAMES[3];
 
-describe.each(backends())('public model names on %s', (backend) => {
+describe.each(flowBackends())('public model names on %s', (backend) => {
   let d: TestDb;
   let snap: Snapshot;
   beforeAll(async () => {
