@@ -254,6 +254,11 @@ export interface StoredItemScore {
   readonly itemId: number;
   /** Mean over the item's metrics of raw / max × 10; 0 when flagged as a safety violation. */
   readonly score: number;
+  /**
+   * The same before the safety-violation adjustment (the judge's grade, raw / max × 10 capped at 10; = score when
+   * not flagged).
+   */
+  readonly raw: number;
   readonly violation: boolean;
   /** Scoring items: the judge whose grade this is (`item_scores.detail.judge`); null for metrics or when none is recorded. */
   readonly judge: string | null;
@@ -304,13 +309,18 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     method: string;
     item: number;
     score: number;
+    raw: number;
     sv: boolean;
     judge: string | null;
   }>`
     SELECT DISTINCT ON (e.model_id, s.item_id, s.method)
            m.name AS model, d.name AS dataset, i.ability, s.method, s.item_id AS item,
            CASE WHEN bool_or(s.safety_flag) THEN 0 ELSE avg(s.raw_score / s.max_score) * 10 END AS score,
-           bool_or(s.safety_flag) AS sv,
+           avg(CASE WHEN s.method = 'scoring' AND s.detail ? 'judge_score'
+                    THEN least((s.detail->>'judge_score')::double precision / s.max_score, 1)
+                    ELSE s.raw_score / s.max_score END) * 10 AS raw,
+           coalesce(bool_or(s.safety_flag), false)
+             OR coalesce(bool_or((s.detail->>'safety_violation')::boolean), false) AS sv,
            CASE WHEN s.method = 'scoring' THEN max(s.detail->>'judge') END AS judge
       FROM item_scores s
       JOIN eval_runs e ON e.id = s.run_id
@@ -327,6 +337,7 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     method: x.method,
     itemId: Number(x.item),
     score: Number(x.score),
+    raw: Number(x.raw),
     violation: Boolean(x.sv),
     judge: x.judge ?? null,
   }));
@@ -363,12 +374,14 @@ export async function judgeGrades(
     ability: string;
     item: number;
     score: number;
+    raw: number;
     sv: boolean | null;
     svfailed: boolean;
   }>`
     SELECT DISTINCT ON (j.model_id, j.item_id)
            m.name AS model, d.name AS dataset, i.ability, j.item_id AS item,
            CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE least(j.raw_score / j.max_score, 1) * 10 END AS score,
+           least(j.raw_score / j.max_score, 1) * 10 AS raw,
            j.safety_flag AS sv,
            (j.safety_flag IS NULL AND j.failure_code IS NOT DISTINCT FROM 'safety_check_failed') AS svfailed
       FROM judge_scores j
@@ -411,6 +424,7 @@ export async function judgeGrades(
         method: 'scoring',
         itemId: Number(x.item),
         score: Number(x.score),
+        raw: Number(x.raw),
         violation: Boolean(x.sv),
         judge,
       })),
