@@ -1,7 +1,7 @@
 /**
  * @module cli/judge
  * `zhujiu judge report --model NAME` and
- * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
+ * `zhujiu import judgments DIR|FILE --format gaokao|gaokao-human|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
