@@ -11,7 +11,7 @@
  * the row incomplete; nothing is averaged as 0.
  */
 import type { Rng } from '../core/rng.ts';
-import { quantileSorted } from '../rating/index.ts';
+import { quantilePair, quantileSorted } from '../rating/index.ts';
 import { type ComparativeState, fitComparative, resampleComparative } from './comparative.ts';
 import {
   BOARD_ABILITIES,
@@ -395,6 +395,58 @@ function resamplePacked(
   }
 }
 
+/**
+ * One bootstrap round's dataset scores (see {@link computeBoard}): every dataset's n items drawn with replacement
+ * from `round`, the same draw for every slot, written into ds[d][slot]. A function of its own, kept small, so
+ * that the engine inlines the packed sums into it.
+ */
+function resampleDatasets(
+  M: number,
+  dense: readonly DenseDataset[],
+  pointDs: readonly Float64Array[],
+  round: Rng,
+  ds: readonly Float64Array[],
+  w: Float64Array,
+  acc: Float64Array,
+  accP: Float64Array,
+): void {
+  for (let d = 0; d < dense.length; d++) {
+    const dd = dense[d]!;
+    const n = dd.n;
+    const out = ds[d]!;
+    let from = 0;
+    if (dd.packed) {
+      out.fill(Number.NaN);
+      const seed = round.int(0x100000000);
+      resamplePacked(dd.packed, n, seed, acc, accP, pointDs[d]!, out);
+      if (dd.s.length === M) continue;
+      // The raw slots with the same draw: its item counts, from the same seed as the packed sums.
+      drawCounts(n, seed, w);
+      from = M;
+    } else {
+      w.fill(0, 0, n);
+      for (let i = 0; i < n; i++) w[Math.floor(round.next() * n)]! += 1;
+    }
+    for (let m = from; m < dd.s.length; m++) {
+      const sv = dd.s[m];
+      const pv = dd.p[m];
+      if (!sv || !pv) {
+        out[m] = Number.NaN;
+        continue;
+      }
+      let num = 0;
+      let den = 0;
+      for (let i = 0; i < n; i++) {
+        const wi = w[i]!;
+        num += wi * sv[i]!;
+        den += wi * pv[i]!;
+      }
+      // None of the model's items drawn this round: keep its point score (it cannot vanish from the board).
+      out[m] = den > 0 ? num / den : pointDs[d]![m]!;
+    }
+  }
+}
+
 function nullable(x: number): number | null {
   return Number.isNaN(x) ? null : x;
 }
@@ -604,41 +656,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     const accP = new Float64Array(maxCols);
     for (let r = 0; r < rounds; r++) {
       const round = roundRng(rng.int(0x100000000));
-      for (let d = 0; d < dense.length; d++) {
-        const dd = dense[d]!;
-        const n = dd.n;
-        const out = ds[d]!;
-        let from = 0;
-        if (dd.packed) {
-          out.fill(Number.NaN);
-          const seed = round.int(0x100000000);
-          resamplePacked(dd.packed, n, seed, acc, accP, pointDs[d]!, out);
-          if (dd.s.length === M) continue;
-          // The raw slots with the same draw: its item counts, from the same seed as the packed sums.
-          drawCounts(n, seed, w);
-          from = M;
-        } else {
-          w.fill(0, 0, n);
-          for (let i = 0; i < n; i++) w[Math.floor(round.next() * n)]! += 1;
-        }
-        for (let m = from; m < dd.s.length; m++) {
-          const sv = dd.s[m];
-          const pv = dd.p[m];
-          if (!sv || !pv) {
-            out[m] = Number.NaN;
-            continue;
-          }
-          let num = 0;
-          let den = 0;
-          for (let i = 0; i < n; i++) {
-            const wi = w[i]!;
-            num += wi * sv[i]!;
-            den += wi * pv[i]!;
-          }
-          // None of the model's items drawn this round: keep its point score (it cannot vanish from the board).
-          out[m] = den > 0 ? num / den : pointDs[d]![m]!;
-        }
-      }
+      resampleDatasets(M, dense, pointDs, round, ds, w, acc, accP);
       resampleComparative(comp, round, cs);
       pass = aggregatePass(M, dense, ds, cs, true, pass);
       roundMethods.set(pass.methods, r * NM * M);
@@ -657,22 +675,27 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   }
   // The 2.5–97.5 % quantiles of one figure over the rounds (NaN rounds left out); null without rounds.
   const qScratch = new Float64Array(rounds);
-  const intervalOf = (at: (r: number) => number): Interval | null => {
+  // Round r's value is values[offset + r·stride].
+  const intervalOf = (
+    values: Float64Array | Float32Array,
+    offset: number,
+    stride: number,
+  ): Interval | null => {
     let k = 0;
-    for (let r = 0; r < rounds; r++) {
-      const x = at(r);
+    for (let r = 0, at = offset; r < rounds; r++, at += stride) {
+      const x = values[at]!;
       if (!Number.isNaN(x)) qScratch[k++] = x;
     }
     if (k === 0) return null;
-    const sorted = qScratch.subarray(0, k).sort();
-    return { lo: quantileSorted(sorted, qLo), hi: quantileSorted(sorted, qHi) };
+    const [lo, hi] = quantilePair(qScratch.subarray(0, k), qLo, qHi);
+    return { lo, hi };
   };
   for (const { d, m, at } of entryAt) {
     const e = entries[at]!;
     const sl = present[d]!;
     const col = (slot: number) => {
       const k = sl.indexOf(slot);
-      return k < 0 ? null : intervalOf((r) => roundDs[d]![r * sl.length + k]!);
+      return k < 0 ? null : intervalOf(roundDs[d]!, k, sl.length);
     };
     const own = e.score === null ? null : col(m);
     const rs = dense[d]!.rawSlot[m]!;
@@ -816,20 +839,20 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     const methodIntervals = {} as Record<BoardMethod, Interval | null>;
     BOARD_METHODS.forEach((me, i) => {
       methodIntervals[me] =
-        methods[me] === null ? null : intervalOf((r) => roundMethods[(r * NM + i) * M + m]!);
+        methods[me] === null ? null : intervalOf(roundMethods, i * M + m, NM * M);
     });
     const abilityIntervals = {} as Record<BoardAbility, Interval | null>;
     const rawAbilities = {} as Record<BoardAbility, number | null>;
     const rawAbilityIntervals = {} as Record<BoardAbility, Interval | null>;
     BOARD_ABILITIES.forEach((a, i) => {
       abilityIntervals[a] =
-        abilities[a] === null ? null : intervalOf((r) => roundAbilities[(r * NA + i) * M + m]!);
+        abilities[a] === null ? null : intervalOf(roundAbilities, i * M + m, NA * M);
       rawAbilities[a] = nullable(pointRaw.abilities[i * M + m]!);
       rawAbilityIntervals[a] = !hasRaw
         ? abilityIntervals[a]
         : rawAbilities[a] === null
           ? null
-          : intervalOf((r) => roundRawAbilities[(r * NA + i) * M + m]!);
+          : intervalOf(roundRawAbilities, i * M + m, NA * M);
     });
     return {
       model: models[m]!,
