@@ -7,6 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { computeBoard, type DatasetScores } from '../../../src/aggregate/index.ts';
 import { createRng } from '../../../src/core/rng.ts';
+import { abilityPage, modelPage } from '../../../src/leaderboard/page.ts';
+import {
+  abilityContent,
+  abilityJson,
+  methodContent,
+  methodJson,
+  modelCardJson,
+} from '../../../src/leaderboard/views.ts';
+import { snapshotOf } from '../../helpers/board-fixtures.ts';
 
 /** Item grades 0–3 on the ten-point scale (10 × raw / 3), a fixed pattern per model. */
 function grades(pattern: readonly number[], n: number): Float64Array {
@@ -116,5 +125,41 @@ describe('intervals on the rubric scale', () => {
     expect(() => computeBoard(bad, createRng(7), { minVotes: 5, rounds: 10 })).toThrow(
       'dataset industry_qa: model weak has 59 raw item scores for 60 items',
     );
+  });
+
+  it('the ability, method and model views show the intervals on the rubric scale', () => {
+    const snap = snapshotOf(board);
+    const now = new Date('2026-12-01T10:00:00Z');
+    const f = (x: number) => x.toFixed(2);
+    const m = row('weak').methodIntervals!.scoring!;
+    const a = row('weak').abilityIntervals!.knowledge!;
+    const e = entry('weak');
+    const weakRow = (rows: readonly (readonly string[])[]) => rows.find((r) => r[0] === 'weak')!;
+    expect(weakRow(methodContent(snap, 'scoring', { now }).table!.rows)[1]).toBe(
+      `${f(row('weak').methods.scoring!)} (${f(m.lo)}–${f(m.hi)})`,
+    );
+    expect(weakRow(abilityContent(snap, 'knowledge', { now }).table!.rows)[1]).toBe(
+      `${f(row('weak').abilities.knowledge!)} (${f(a.lo)}–${f(a.hi)})`,
+    );
+    expect(methodJson(board, 'scoring').models.find((x) => x.model === 'weak')).toMatchObject({
+      score_lo: m.lo,
+      score_hi: m.hi,
+    });
+    expect(abilityJson(board, 'knowledge').models.find((x) => x.model === 'weak')).toMatchObject({
+      raw_score: row('weak').rawAbilities!.knowledge,
+      raw_lo: row('weak').rawAbilityIntervals!.knowledge!.lo,
+    });
+    expect(modelCardJson(board, 'weak')!.datasets[0]).toMatchObject({
+      score: e.score,
+      score_lo: e.scoreInterval!.lo,
+      score_hi: e.scoreInterval!.hi,
+      raw_score: e.rawScore,
+      raw_lo: e.rawInterval!.lo,
+      raw_hi: e.rawInterval!.hi,
+    });
+    expect(abilityPage(snap, 'knowledge', now)).toContain(`${f(a.lo)}–${f(a.hi)}`);
+    const card = modelPage(snap, 'weak', now)!;
+    expect(card).toContain(`${f(e.scoreInterval!.lo)}–${f(e.scoreInterval!.hi)}`);
+    expect(card).toContain(`${f(e.rawInterval!.lo)}–${f(e.rawInterval!.hi)}`);
   });
 });
