@@ -383,7 +383,8 @@ export async function judgeGrades(
            CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE least(j.raw_score / j.max_score, 1) * 10 END AS score,
            least(j.raw_score / j.max_score, 1) * 10 AS raw,
            j.safety_flag AS sv,
-           (j.safety_flag IS NULL AND j.failure_code IS NOT DISTINCT FROM 'safety_check_failed') AS svfailed
+           (j.safety_flag IS NULL AND (j.failure_code IS NOT DISTINCT FROM 'safety_check_failed'
+                                        OR coalesce(j.judge_output->'safety' ? 'failure', false))) AS svfailed
       FROM judge_scores j
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id

@@ -278,7 +278,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
         },
         parseSafetyVerdict,
         // a failed check asked again continues its attempt numbers (new requests, not the cached reply)
-        prev?.failureCode === SAFETY_CHECK_FAILED ? (prev.safetyAttempts ?? 0) : 0,
+        prev?.status === 'judged' ? (prev.safetyAttempts ?? 0) : 0,
         max,
       );
       calls += sv.calls;

@@ -157,7 +157,7 @@ export async function judgeReport(
               raw: r.rawScore,
               max: r.maxScore,
               safetyFlag: r.safetyFlag,
-              safetyFailed: r.failureCode === SAFETY_CHECK_FAILED,
+              safetyFailed: r.failureCode === SAFETY_CHECK_FAILED || r.safetyAttempts !== null,
             }
           : { status: 'failed' },
       ),

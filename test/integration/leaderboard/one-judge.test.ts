@@ -165,13 +165,19 @@ describe('one judge on the board', () => {
         failureCode: 'safety_check_failed',
         failureMessage: 'safety check unparseable: no safety verdict found in the reply',
       },
+      // as stored before the failure had its code: only the audit output says the check failed
+      {
+        ...grade('m2', 'q3', SV, 5),
+        safetyFlag: null,
+        judgeOutput: { reply: '[[5]]', safety: { failure: { code: 'unparseable' }, attempts: 3 } },
+      },
     ]);
     const g = await judgeGrades(db.db, SV);
     expect(g.grades.map((x) => [x.itemId, x.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
       [ids.get('q0'), 0],
       [ids.get('q1'), 6],
     ]);
-    expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 1 }]);
+    expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
   });
 });
 
