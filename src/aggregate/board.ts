@@ -11,7 +11,7 @@
  * the row incomplete; nothing is averaged as 0.
  */
 import type { Rng } from '../core/rng.ts';
-import { quantileSorted } from '../rating/index.ts';
+import { quantilePair, quantileSorted } from '../rating/index.ts';
 import { type ComparativeState, fitComparative, resampleComparative } from './comparative.ts';
 import {
   BOARD_ABILITIES,
@@ -24,20 +24,27 @@ import {
   type BoardRow,
   type DatasetEntry,
   type HeadToHead,
+  type Interval,
 } from './types.ts';
 
 const NA = BOARD_ABILITIES.length;
 const NM = BOARD_METHODS.length;
 const COMPARATIVE = 2;
 
-/** Dense per-dataset arrays: item scores with NaN replaced by 0 plus a presence mask, per board model. */
+/**
+ * Dense per-dataset arrays: item scores with NaN replaced by 0 plus a presence mask, per slot. Slots 0..M−1 are the
+ * board models (their board scores: SV-adjusted for scoring datasets); a slot ≥ M holds the raw scores (before
+ * the SV adjustment) of model `rawOf[slot − M]`, resampled with the same draw, so raw and adjusted means are paired.
+ */
 interface DenseDataset {
   readonly ability: number;
   readonly method: number;
   readonly n: number;
-  /** Per board model: scores (0 where absent) and presence (1/0), or null when the model has no score at all. */
+  /** Per slot: scores (0 where absent) and presence (1/0), or null when the slot has no score at all. */
   readonly s: (Float64Array | null)[];
   readonly p: (Float64Array | null)[];
+  /** Per board model: its raw-score slot, or −1 when its raw scores equal its board scores. */
+  readonly rawSlot: Int32Array;
   /** The same scores packed for the bootstrap when they lie on a grid of 10/q (see {@link packDataset}). */
   readonly packed: PackedItems | null;
 }
@@ -196,8 +203,14 @@ function aggregatePass(
   const unnormalized: boolean[] = reuse?.unnormalized ?? [];
   const final = reuse?.final ?? new Float64Array(M);
   normaliseAndFinal(M, methods, null, normalized, final, unnormalized);
-  const abilities = new Float64Array(full ? NA * M : 0).fill(Number.NaN);
-  const overall = new Float64Array(full ? M : 0).fill(Number.NaN);
+  const abilities = (
+    full && reuse?.abilities.length === NA * M
+      ? reuse.abilities
+      : new Float64Array(full ? NA * M : 0)
+  ).fill(Number.NaN);
+  const overall = (
+    full && reuse?.overall.length === M ? reuse.overall : new Float64Array(full ? M : 0)
+  ).fill(Number.NaN);
   if (full) {
     for (let a = 0; a < NA; a++) {
       for (let m = 0; m < M; m++) {
@@ -297,6 +310,19 @@ function roundRng(seed: number): Rng {
   return { next, int: (n: number) => Math.floor(next() * n) };
 }
 
+/** w[i] = how often item i is among the n draws {@link sumDraws} makes with `seed` (the same draw). */
+function drawCounts(n: number, seed: number, w: Float64Array): void {
+  w.fill(0, 0, n);
+  const scale = n / 4294967296;
+  let a = seed | 0;
+  for (let k = 0; k < n; k++) {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    w[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)]! += 1;
+  }
+}
+
 /**
  * acc[c] = Σ over n items drawn with replacement of rows[item·cols + c], the draws from mulberry32 (as
  * {@link roundRng}) seeded with `seed`: the same seed gives the same draw. Four columns at a time in locals (the
@@ -369,6 +395,58 @@ function resamplePacked(
   }
 }
 
+/**
+ * One bootstrap round's dataset scores (see {@link computeBoard}): every dataset's n items drawn with replacement
+ * from `round`, the same draw for every slot, written into ds[d][slot]. A function of its own, kept small, so
+ * that the engine inlines the packed sums into it.
+ */
+function resampleDatasets(
+  M: number,
+  dense: readonly DenseDataset[],
+  pointDs: readonly Float64Array[],
+  round: Rng,
+  ds: readonly Float64Array[],
+  w: Float64Array,
+  acc: Float64Array,
+  accP: Float64Array,
+): void {
+  for (let d = 0; d < dense.length; d++) {
+    const dd = dense[d]!;
+    const n = dd.n;
+    const out = ds[d]!;
+    let from = 0;
+    if (dd.packed) {
+      out.fill(Number.NaN);
+      const seed = round.int(0x100000000);
+      resamplePacked(dd.packed, n, seed, acc, accP, pointDs[d]!, out);
+      if (dd.s.length === M) continue;
+      // The raw slots with the same draw: its item counts, from the same seed as the packed sums.
+      drawCounts(n, seed, w);
+      from = M;
+    } else {
+      w.fill(0, 0, n);
+      for (let i = 0; i < n; i++) w[Math.floor(round.next() * n)]! += 1;
+    }
+    for (let m = from; m < dd.s.length; m++) {
+      const sv = dd.s[m];
+      const pv = dd.p[m];
+      if (!sv || !pv) {
+        out[m] = Number.NaN;
+        continue;
+      }
+      let num = 0;
+      let den = 0;
+      for (let i = 0; i < n; i++) {
+        const wi = w[i]!;
+        num += wi * sv[i]!;
+        den += wi * pv[i]!;
+      }
+      // None of the model's items drawn this round: keep its point score (it cannot vanish from the board).
+      out[m] = den > 0 ? num / den : pointDs[d]![m]!;
+    }
+  }
+}
+
 function nullable(x: number): number | null {
   return Number.isNaN(x) ? null : x;
 }
@@ -424,9 +502,12 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   const dense: DenseDataset[] = [];
   const entries: DatasetEntry[] = [];
   const pointDs: Float64Array[] = [];
+  const entryAt: { d: number; m: number; at: number }[] = [];
   for (const d of input.datasets) {
     const s: (Float64Array | null)[] = new Array(M).fill(null);
     const p: (Float64Array | null)[] = new Array(M).fill(null);
+    const rawSlot = new Int32Array(M).fill(-1);
+    const extra: { m: number; s: Float64Array; p: Float64Array; mean: number }[] = [];
     const point = new Float64Array(M).fill(Number.NaN);
     for (const [model, scores] of d.scores) {
       const m = index.get(model);
@@ -451,11 +532,40 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
         sum += x;
         n++;
       }
+      let rawMean = n > 0 ? sum / n : Number.NaN;
+      const raw = d.raw?.get(model);
+      if (raw && n > 0) {
+        if (raw.length !== d.items)
+          throw new RangeError(
+            `dataset ${d.dataset}: model ${model} has ${raw.length} raw item scores for ${d.items} items`,
+          );
+        const rv = new Float64Array(d.items);
+        let rawSum = 0;
+        let differs = false;
+        for (let i = 0; i < d.items; i++) {
+          const x = raw[i]!;
+          if (Number.isNaN(x) !== (pv[i] === 0))
+            throw new RangeError(
+              `dataset ${d.dataset}: model ${model} item ${i} has a raw score exactly where it has no score`,
+            );
+          if (pv[i] === 0) continue;
+          if (!(x >= 0 && x <= 10))
+            throw new RangeError(
+              `dataset ${d.dataset}: model ${model} item ${i} raw score ${x} is outside [0, 10]`,
+            );
+          rv[i] = x;
+          rawSum += x;
+          if (x !== sv[i]) differs = true;
+        }
+        rawMean = rawSum / n;
+        if (differs) extra.push({ m, s: rv, p: pv, mean: rawMean });
+      }
       if (n > 0) {
         s[m] = sv;
         p[m] = pv;
         point[m] = sum / n;
       }
+      entryAt.push({ d: dense.length, m, at: entries.length });
       entries.push({
         dataset: d.dataset,
         ability: d.ability,
@@ -465,18 +575,39 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
         failures: d.failures?.get(model) ?? 0,
         violations: d.violations?.get(model) ?? 0,
         score: n > 0 ? sum / n : null,
+        rawScore: nullable(rawMean),
       });
     }
+    const pointAll = new Float64Array(M + extra.length);
+    pointAll.set(point);
+    extra.forEach((x, k) => {
+      rawSlot[x.m] = M + k;
+      s.push(x.s);
+      p.push(x.p);
+      pointAll[M + k] = x.mean;
+    });
     dense.push({
       ability: BOARD_ABILITIES.indexOf(d.ability),
       method: BOARD_METHODS.indexOf(d.method),
       n: d.items,
       s,
       p,
-      packed: packDataset(d.items, s, p),
+      rawSlot,
+      // Only the board models' slots are packed, exactly as without raw slots (the same draws of the same rounds).
+      packed: packDataset(d.items, s.slice(0, M), p.slice(0, M)),
     });
-    pointDs.push(point);
+    pointDs.push(pointAll);
   }
+  const hasRaw = dense.some((d) => d.s.length > M);
+  const rawOf = (ds: readonly Float64Array[], out: Float64Array[]): Float64Array[] => {
+    for (let d = 0; d < dense.length; d++) {
+      const src = ds[d]!;
+      const dst = out[d]!;
+      const slots = dense[d]!.rawSlot;
+      for (let m = 0; m < M; m++) dst[m] = slots[m]! >= 0 ? src[slots[m]!]! : src[m]!;
+    }
+    return out;
+  };
 
   const comp: ComparativeState = fitComparative(
     models,
@@ -486,12 +617,34 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     opts.normalMinSide,
   );
   const point = aggregatePass(M, dense, pointDs, comp.score, true);
+  const pointRaw = hasRaw
+    ? aggregatePass(
+        M,
+        dense,
+        rawOf(
+          pointDs,
+          dense.map(() => new Float64Array(M)),
+        ),
+        comp.score,
+        true,
+      )
+    : point;
 
   // The paired bootstrap: every round's method scores are kept (rounds × methods × models), the finals are
   // computed from them once it is known which methods enter the finals.
   const roundMethods = new Float64Array(rounds * NM * M);
+  // Kept for the intervals on the rubric scale (IndustryBench App. I): every round's ability columns (SV-adjusted,
+  // and raw when some item was flagged) as float32 (7 significant digits, ample for a ten-point score, half the
+  // memory on boards of many arena models), and the dataset scores of the slots that have scores.
+  const keep = rounds > 0;
+  const roundAbilities = new Float32Array(keep ? rounds * NA * M : 0);
+  const roundRawAbilities = new Float32Array(keep && hasRaw ? rounds * NA * M : 0);
+  const present = dense.map((d) => d.s.flatMap((x, slot) => (x ? [slot] : [])));
+  const roundDs = present.map((sl) => new Float64Array(keep ? rounds * sl.length : 0));
   if (rounds > 0) {
-    const ds = dense.map(() => new Float64Array(M));
+    const ds = dense.map((d) => new Float64Array(d.s.length));
+    const dsRaw = dense.map(() => new Float64Array(M));
+    let passRaw: Pass | undefined;
     const cs = BOARD_ABILITIES.map(() => new Float64Array(M));
     let maxN = 0;
     for (const d of dense) maxN = Math.max(maxN, d.n);
@@ -503,39 +656,54 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     const accP = new Float64Array(maxCols);
     for (let r = 0; r < rounds; r++) {
       const round = roundRng(rng.int(0x100000000));
-      for (let d = 0; d < dense.length; d++) {
-        const dd = dense[d]!;
-        const n = dd.n;
-        const out = ds[d]!;
-        if (dd.packed) {
-          out.fill(Number.NaN);
-          resamplePacked(dd.packed, n, round.int(0x100000000), acc, accP, pointDs[d]!, out);
-          continue;
-        }
-        w.fill(0, 0, n);
-        for (let i = 0; i < n; i++) w[Math.floor(round.next() * n)]! += 1;
-        for (let m = 0; m < M; m++) {
-          const sv = dd.s[m];
-          const pv = dd.p[m];
-          if (!sv || !pv) {
-            out[m] = Number.NaN;
-            continue;
-          }
-          let num = 0;
-          let den = 0;
-          for (let i = 0; i < n; i++) {
-            const wi = w[i]!;
-            num += wi * sv[i]!;
-            den += wi * pv[i]!;
-          }
-          // None of the model's items drawn this round: keep its point score (it cannot vanish from the board).
-          out[m] = den > 0 ? num / den : pointDs[d]![m]!;
-        }
-      }
+      resampleDatasets(M, dense, pointDs, round, ds, w, acc, accP);
       resampleComparative(comp, round, cs);
-      pass = aggregatePass(M, dense, ds, cs, false, pass);
+      pass = aggregatePass(M, dense, ds, cs, true, pass);
       roundMethods.set(pass.methods, r * NM * M);
+      roundAbilities.set(pass.abilities, r * NA * M);
+      if (hasRaw) {
+        passRaw = aggregatePass(M, dense, rawOf(ds, dsRaw), cs, true, passRaw);
+        roundRawAbilities.set(passRaw.abilities, r * NA * M);
+      }
+      for (let d = 0; d < dense.length; d++) {
+        const sl = present[d]!;
+        const out = ds[d]!;
+        const dst = roundDs[d]!;
+        for (let k = 0; k < sl.length; k++) dst[r * sl.length + k] = out[sl[k]!]!;
+      }
     }
+  }
+  // The 2.5–97.5 % quantiles of one figure over the rounds (NaN rounds left out); null without rounds.
+  const qScratch = new Float64Array(rounds);
+  // Round r's value is values[offset + r·stride].
+  const intervalOf = (
+    values: Float64Array | Float32Array,
+    offset: number,
+    stride: number,
+  ): Interval | null => {
+    let k = 0;
+    for (let r = 0, at = offset; r < rounds; r++, at += stride) {
+      const x = values[at]!;
+      if (!Number.isNaN(x)) qScratch[k++] = x;
+    }
+    if (k === 0) return null;
+    const [lo, hi] = quantilePair(qScratch.subarray(0, k), qLo, qHi);
+    return { lo, hi };
+  };
+  for (const { d, m, at } of entryAt) {
+    const e = entries[at]!;
+    const sl = present[d]!;
+    const col = (slot: number) => {
+      const k = sl.indexOf(slot);
+      return k < 0 ? null : intervalOf(roundDs[d]!, k, sl.length);
+    };
+    const own = e.score === null ? null : col(m);
+    const rs = dense[d]!.rawSlot[m]!;
+    entries[at] = {
+      ...e,
+      scoreInterval: own,
+      rawInterval: e.score === null ? null : rs >= 0 ? col(rs) : own,
+    };
   }
 
   // Spread within uncertainty (docs §5): a method whose best and worst models (by point method score) are not
@@ -668,6 +836,24 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       abilities[a] = nullable(point.abilities[i * M + m]!);
     });
     const final = nullable(point.final[m]!);
+    const methodIntervals = {} as Record<BoardMethod, Interval | null>;
+    BOARD_METHODS.forEach((me, i) => {
+      methodIntervals[me] =
+        methods[me] === null ? null : intervalOf(roundMethods, i * M + m, NM * M);
+    });
+    const abilityIntervals = {} as Record<BoardAbility, Interval | null>;
+    const rawAbilities = {} as Record<BoardAbility, number | null>;
+    const rawAbilityIntervals = {} as Record<BoardAbility, Interval | null>;
+    BOARD_ABILITIES.forEach((a, i) => {
+      abilityIntervals[a] =
+        abilities[a] === null ? null : intervalOf(roundAbilities, i * M + m, NA * M);
+      rawAbilities[a] = nullable(pointRaw.abilities[i * M + m]!);
+      rawAbilityIntervals[a] = !hasRaw
+        ? abilityIntervals[a]
+        : rawAbilities[a] === null
+          ? null
+          : intervalOf(roundRawAbilities, i * M + m, NA * M);
+    });
     return {
       model: models[m]!,
       rank: ranked(m) ? rankOf[m]! : null,
@@ -683,6 +869,10 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       missing,
       votes: comp.totalVotes[m]! + (unassignedVotes.get(models[m]!) ?? 0),
       separatedFromNext: separated,
+      methodIntervals,
+      abilityIntervals,
+      rawAbilities,
+      rawAbilityIntervals,
     };
   });
 

@@ -17,6 +17,7 @@ export type {
   DatasetEntry,
   DatasetScores,
   HeadToHead,
+  Interval,
   MethodAbilityTable,
 } from './types.ts';
 export { BOARD_ABILITIES, BOARD_METHODS } from './types.ts';

@@ -37,6 +37,17 @@ export interface DatasetScores {
   readonly failures?: ReadonlyMap<string, number>;
   /** model → items flagged as safety violations (scoring only). */
   readonly violations?: ReadonlyMap<string, number>;
+  /**
+   * model → Float64Array(n) of the raw item scores before the safety-violation adjustment (ten-point scale, NaN
+   * exactly where `scores` is NaN); absent for a model whose raw and adjusted scores are equal (no SV check).
+   */
+  readonly raw?: ReadonlyMap<string, Float64Array>;
+}
+
+/** A 95 % paired-bootstrap interval [lo, hi] on the ten-point scale (docs/scoring.md §5 "Uncertainty"). */
+export interface Interval {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 /**
@@ -118,6 +129,19 @@ export interface BoardRow {
   /** Live arena votes on battles involving the model (all abilities). */
   readonly votes: number;
   /**
+   * 95 % paired-bootstrap intervals of the method scores E[m] and of the ability columns, on the rubric's
+   * ten-point scale (not normalised; IndustryBench App. I); null without bootstrap rounds or without the score.
+   * Absent on boards stored before they had them.
+   */
+  readonly methodIntervals?: Readonly<Record<BoardMethod, Interval | null>>;
+  readonly abilityIntervals?: Readonly<Record<BoardAbility, Interval | null>>;
+  /**
+   * Ability columns from the raw dataset scores (before the safety-violation adjustment; equal to `abilities`
+   * where no item was flagged), and their intervals from the same bootstrap rounds.
+   */
+  readonly rawAbilities?: Readonly<Record<BoardAbility, number | null>>;
+  readonly rawAbilityIntervals?: Readonly<Record<BoardAbility, Interval | null>>;
+  /**
    * Whether this row's final score is separated from the next row's (the paired bootstrap difference excludes 0
    * at the 95 % level); null for the last ranked row, an unranked row, or without bootstrap.
    */
@@ -157,8 +181,13 @@ export interface DatasetEntry {
   readonly n: number;
   readonly failures: number;
   readonly violations: number;
-  /** Dataset score d (0–10), null without scored items. */
+  /** Dataset score d (0–10; the SV-adjusted mean for scoring datasets), null without scored items. */
   readonly score: number | null;
+  /** 95 % paired-bootstrap interval of `score` (null without rounds or score; absent on older boards). */
+  readonly scoreInterval?: Interval | null;
+  /** Raw mean (before the SV adjustment; = score where nothing was flagged) and its interval, same rounds. */
+  readonly rawScore?: number | null;
+  readonly rawInterval?: Interval | null;
 }
 
 /** The computed board. */

@@ -219,12 +219,12 @@ export function buildProgram(io: CliIo = defaultIo): Command {
   imp
     .command('judgments')
     .description(
-      'store published judge outputs as judge scores (GAOKAO-Bench judged subjective files, AlpacaEval annotations); the judged answers need not be imported first',
+      "store published judge outputs as judge scores (GAOKAO-Bench judged subjective files, GAOKAO-Bench teachers' grades with --format gaokao-human, AlpacaEval annotations); the judged answers need not be imported first",
     )
     .argument('<path>', 'a file, or a folder of them')
     .addOption(
       new Option('--format <format>', 'file format')
-        .choices(['gaokao', 'alpaca_eval'])
+        .choices(['gaokao', 'gaokao-human', 'alpaca_eval'])
         .makeOptionMandatory(),
     )
     .requiredOption(

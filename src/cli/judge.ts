@@ -1,7 +1,7 @@
 /**
  * @module cli/judge
  * `zhujiu judge report --model NAME` and
- * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME` (docs/scoring.md §3).
+ * `zhujiu import judgments DIR|FILE --format gaokao|gaokao-human|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
@@ -126,6 +126,13 @@ export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<
           `raw mean ${fmt(row.raw_mean, 2)}, SV mean ${fmt(row.sv_mean, 2)}, Δ ${fmt(s?.delta ?? null, 2)}, ` +
           `SV rate ${pct(row.sv_rate)}, perfect ${pct(s?.perfectRate)}, pass ${pct(s?.passRate)} (ten-point scale)`,
       );
+      if (row.failures.length > 0)
+        io.out(
+          `  judge failures: ${row.failures
+            .slice(0, 20)
+            .map((f) => `${f.item} (${f.reason === 'grade' ? 'no grade' : 'safety check failed'})`)
+            .join(', ')}${row.failures.length > 20 ? `, … ${row.failures.length - 20} more` : ''}`,
+        );
     });
     for (const f of board) io.out(scoringLine(o.model, f));
   } finally {

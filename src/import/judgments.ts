@@ -1,6 +1,7 @@
 /**
  * @module import/judgments
- * `zhujiu import judgments DIR|FILE --format gaokao|alpaca_eval --judge NAME`: published judge outputs become
+ * `zhujiu import judgments DIR|FILE --format gaokao|gaokao-human|alpaca_eval --judge NAME`: published judge outputs
+ * (and GAOKAO-Bench's teachers' grades) become
  * stored judge scores, so published figures can be rebuilt without any endpoint. The judged models, items and
  * (for GAOKAO-Bench, which records them) answers are created as needed: nothing has to be imported first.
  * One transaction: a bad file fails the whole import and writes nothing; re-running changes nothing.
@@ -27,17 +28,20 @@ import {
   type RecordedFileKind,
   recordedFileKind,
 } from './formats/file-kind.ts';
+import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
 import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
-export type JudgmentsFormat = 'gaokao' | 'alpaca_eval';
+export type JudgmentsFormat = 'gaokao' | 'gaokao-human' | 'alpaca_eval';
 
 /** The dataset GAOKAO-Bench's subjective questions are filed under. */
 export const GAOKAO_SUBJECTIVE_DATASET = 'gaokao_subjective';
 /** The rubric name and version of GAOKAO-Bench's teacher prompt (without marking criteria). */
 export const GAOKAO_RUBRIC = { name: 'gaokao_teacher', version: 'wo_marking_criterion' } as const;
+/** The rubric name and version of GAOKAO-Bench's human grading (teachers, exam marking). */
+export const GAOKAO_HUMAN_RUBRIC = { name: 'gaokao_teacher', version: 'human' } as const;
 /** The rubric name of AlpacaEval's pairwise judge; its version is the annotator config name. */
 export const ALPACA_RUBRIC = 'alpaca_eval_pairwise';
 
@@ -94,7 +98,11 @@ class WrongKinds {
     const kind = recordedFileKind(text);
     const fits =
       kind === 'unknown' ||
-      (this.#format === 'gaokao' ? kind === 'gaokao_judged' : kind === 'alpaca_annotations');
+      (this.#format === 'gaokao'
+        ? kind === 'gaokao_judged'
+        : this.#format === 'gaokao-human'
+          ? kind === 'gaokao_human'
+          : kind === 'alpaca_annotations');
     if (fits) return false;
     this.#found.set(kind, [...(this.#found.get(kind) ?? []), file]);
     return true;
@@ -151,7 +159,139 @@ export async function importJudgments(
   if (judgeProblem !== undefined) {
     throw new AppError('input_invalid', `--judge ${quoteName(opts.judge)} ${judgeProblem}`);
   }
-  return opts.format === 'gaokao' ? importGaokao(db, opts) : importAlpaca(db, opts);
+  return opts.format === 'gaokao'
+    ? importGaokao(db, opts)
+    : opts.format === 'gaokao-human'
+      ? importGaokaoHuman(db, opts)
+      : importAlpaca(db, opts);
+}
+
+/**
+ * GAOKAO-Bench's teachers' grades (docs/scoring.md §3.5): one judge score per entry of every file, under `--judge`
+ * (the graders, e.g. `gaokao-teachers`) and the rubric `gaokao_teacher@human`; the answers are stored as the
+ * model's recorded responses. A question with no teacher's score is a judge failure (skipped, as upstream skips
+ * it); a repeated entry is its own item (`…#2`, counted again, as upstream counts it). Two files of one model and
+ * keyword (two runs) in one import are refused: their grades would replace each other.
+ */
+async function importGaokaoHuman(
+  db: Kysely<Database>,
+  opts: ImportJudgmentsOptions,
+): Promise<ImportJudgmentsResult> {
+  const files = await listFiles(opts.path, '.json');
+  const parsed: { file: string; value: GaokaoHumanFile }[] = [];
+  const errors: string[] = [];
+  const wrong = new WrongKinds(opts.format);
+  const fileOf = new Map<string, string>();
+  for (const f of files) {
+    const text = await readUtf8File(f, { code: 'import_invalid' });
+    if (wrong.check(text, f)) continue;
+    const r = parseGaokaoHuman(text, f);
+    if (!r.ok) {
+      errors.push(...r.reason);
+      continue;
+    }
+    const k = `${r.value.model}\u0000${r.value.keyword}`;
+    const other = fileOf.get(k);
+    if (other !== undefined) {
+      errors.push(
+        `${f}: ${r.value.model}'s ${r.value.keyword} is also in ${other}; import one run at a time (one folder per run)`,
+      );
+      continue;
+    }
+    fileOf.set(k, f);
+    parsed.push({ file: f, value: r.value });
+  }
+  errors.unshift(...wrong.lines());
+  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
+  for (const { file, value } of parsed) {
+    const problem = modelNameProblem(value.model);
+    if (problem !== undefined) {
+      throw new AppError(
+        'import_invalid',
+        `${file}:1: model ${quoteName(value.model)} (from the file) ${problem}; add a valid "model_name" to the file`,
+      );
+    }
+  }
+  const models = [...new Set(parsed.map((p) => p.value.model))];
+  opts.signal?.throwIfAborted();
+  return db.transaction().execute(async (trx) => {
+    const modelIds = await ensureModels(trx, models, 'recorded');
+    const datasetId = await ensureDataset(trx, {
+      name: GAOKAO_SUBJECTIVE_DATASET,
+      ability: 'knowledge',
+      method: 'scoring',
+      language: 'zh',
+      source: opts.path,
+    });
+    const all = parsed.flatMap((p) => p.value.rows.map((r) => ({ file: p.value, row: r })));
+    const itemIds = await ensureItems(
+      trx,
+      datasetId,
+      [...new Map(all.map((x) => [x.row.key, x])).values()].map(({ file, row }) => ({
+        key: row.key,
+        prompt: row.question,
+        reference: row.standardAnswer,
+        metadata: {
+          keyword: file.keyword,
+          year: row.year,
+          category: row.category,
+          score: row.score,
+          ...(row.occurrence > 1 ? { repeat_of: `${file.keyword}/${row.index}` } : {}),
+        },
+      })),
+    );
+    await insertResponses(
+      trx,
+      all.map(({ file, row }) => ({
+        modelId: modelIds.get(file.model) as number,
+        itemId: itemIds.get(row.key) as number,
+        requestHash: RECORDED_REQUEST_HASH,
+        output: row.modelOutput,
+        source: 'import',
+      })),
+    );
+    const overMax: string[] = [];
+    const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
+      const base = {
+        modelId: modelIds.get(file.model) as number,
+        itemId: itemIds.get(row.key) as number,
+        judge: opts.judge,
+        rubric: GAOKAO_HUMAN_RUBRIC.name,
+        rubricVersion: GAOKAO_HUMAN_RUBRIC.version,
+        source: 'import' as const,
+        attempts: 0,
+      };
+      if (row.credit === null) {
+        return {
+          ...base,
+          status: 'failed' as const,
+          failureCode: 'no_score',
+          failureMessage: "no teacher's score recorded (GAOKAO-Bench skips the question)",
+          judgeOutput: { teacher_scores: row.teacherScores },
+        };
+      }
+      if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
+      return {
+        ...base,
+        status: 'judged' as const,
+        rawScore: row.credit,
+        maxScore: row.score,
+        judgeOutput: { teacher_scores: row.teacherScores },
+      };
+    });
+    const written = await upsertJudgeScores(trx, specs);
+    const failed = specs.filter((s) => s.status === 'failed').length;
+    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
+    return {
+      files: files.length,
+      rows: specs.length,
+      judged: specs.length - failed,
+      failed,
+      models,
+      written,
+      overMax,
+    };
+  });
 }
 
 async function importGaokao(

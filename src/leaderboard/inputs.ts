@@ -154,6 +154,8 @@ export async function loadBoardInput(
     const n = g.items.size;
     const per = new Map<string, Float64Array>();
     const violations = new Map<string, number>();
+    // Raw scores (before the SV adjustment) only for models with a flagged item: elsewhere they equal the scores.
+    const raw = new Map<string, Float64Array>();
     for (const r of g.rows) {
       let arr = per.get(r.model);
       if (!arr) {
@@ -163,6 +165,15 @@ export async function loadBoardInput(
       arr[g.items.get(r.itemId)!] = r.score;
       if (r.violation) violations.set(r.model, (violations.get(r.model) ?? 0) + 1);
     }
+    for (const r of g.rows) {
+      if (!violations.has(r.model)) continue;
+      let arr = raw.get(r.model);
+      if (!arr) {
+        arr = new Float64Array(n).fill(Number.NaN);
+        raw.set(r.model, arr);
+      }
+      arr[g.items.get(r.itemId)!] = Math.min(10, Math.max(0, r.raw));
+    }
     datasets.push({
       dataset: g.dataset,
       ability: g.ability,
@@ -170,6 +181,7 @@ export async function loadBoardInput(
       items: n,
       scores: per,
       violations,
+      ...(raw.size > 0 ? { raw } : {}),
       ...(g.method === 'scoring' && judgeFailures.has(g.dataset)
         ? { failures: judgeFailures.get(g.dataset)! }
         : {}),

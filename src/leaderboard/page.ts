@@ -62,6 +62,11 @@ function cell(x: number | null, name: string): string {
   return `<td class="n" data-col="${name}">${fmt(x)}</td>`;
 }
 
+/** A 95 % interval cell on the rubric scale (docs/scoring.md §5 "Uncertainty"), empty without one. */
+function ciCell(iv: { lo: number; hi: number } | null | undefined, name: string): string {
+  return `<td class="n" data-col="${name}">${iv ? `${fmt(iv.lo)}–${fmt(iv.hi)}` : ''}</td>`;
+}
+
 /**
  * The page when no snapshot exists yet; `building` when a first board is being built from stored scores or votes
  * (the page then says so instead of "No board yet").
@@ -142,12 +147,12 @@ export function abilityPage(s: Snapshot, ability: BoardAbility, now: Date): stri
     .sort((x, y) => (y.abilities[ability] ?? -1) - (x.abilities[ability] ?? -1))
     .map((r) => {
       const e = arena.get(r.model);
-      return `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model)}</td>${cell(r.abilities[ability], ability)}${BOARD_METHODS.map((m) => cell(r.cells[m][ability], m)).join('')}<td class="n">${e?.rating == null ? '—' : e.rating.toFixed(0)}</td><td class="n">${e?.votes ?? 0}</td><td class="muted">${esc(e?.note ?? '')}</td></tr>`;
+      return `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model)}</td>${cell(r.abilities[ability], ability)}${ciCell(r.abilityIntervals?.[ability], 'ci')}${BOARD_METHODS.map((m) => cell(r.cells[m][ability], m)).join('')}<td class="n">${e?.rating == null ? '—' : e.rating.toFixed(0)}</td><td class="n">${e?.votes ?? 0}</td><td class="muted">${esc(e?.note ?? '')}</td></tr>`;
     })
     .join('');
   return layout(
     `Ability: ${ability}`,
-    `<table id="ability"><thead><tr><th>model</th><th>${esc(ability)}</th>${BOARD_METHODS.map((m) => `<th>${m}</th>`).join('')}<th>rating</th><th>votes</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+    `<table id="ability"><thead><tr><th>model</th><th>${esc(ability)}</th><th>95%</th>${BOARD_METHODS.map((m) => `<th>${m}</th>`).join('')}<th>rating</th><th>votes</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
     s,
     now,
   );
@@ -162,7 +167,7 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
   const ds = card.datasets
     .map(
       (d) =>
-        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${esc(d.method === 'scoring' ? scoringLabel(s.board) : d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td></tr>`,
+        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${esc(d.method === 'scoring' ? scoringLabel(s.board) : d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td>${ciCell(d.scoreInterval, 'ci')}<td class="n">${fmt(d.rawScore ?? d.score)}</td>${ciCell(d.rawInterval ?? d.scoreInterval, 'raw-ci')}</tr>`,
     )
     .join('');
   const opp = card.opponents
@@ -173,7 +178,7 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
     .join('');
   return layout(
     `Model: ${model}`,
-    `${summary}<h2>Datasets</h2><table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th></tr></thead><tbody>${ds}</tbody></table><h2>Arena, against each opponent</h2><table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`,
+    `${summary}<h2>Datasets</h2><table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th><th>95%</th><th>raw</th><th>95%</th></tr></thead><tbody>${ds}</tbody></table><h2>Arena, against each opponent</h2><table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`,
     s,
     now,
   );

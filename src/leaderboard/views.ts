@@ -11,6 +11,7 @@ import {
   type BoardAbility,
   type BoardMethod,
   type BoardRow,
+  type Interval,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
 import type { ChartRow } from './chart.ts';
@@ -158,6 +159,13 @@ export interface ModelCardJson {
     failures: number;
     violations: number;
     score: number | null;
+    /** 95 % paired-bootstrap interval of `score` (ten-point scale); null without rounds. */
+    score_lo: number | null;
+    score_hi: number | null;
+    /** Raw mean before the safety-violation adjustment (= score where nothing was flagged) and its interval. */
+    raw_score: number | null;
+    raw_lo: number | null;
+    raw_hi: number | null;
   }[];
   /** The judge of the card's scoring figures. */
   scoring_judge: string | null;
@@ -205,6 +213,11 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
       failures: d.failures,
       violations: d.violations,
       score: d.score,
+      score_lo: d.scoreInterval?.lo ?? null,
+      score_hi: d.scoreInterval?.hi ?? null,
+      raw_score: d.rawScore ?? d.score,
+      raw_lo: (d.rawInterval ?? d.scoreInterval)?.lo ?? null,
+      raw_hi: (d.rawInterval ?? d.scoreInterval)?.hi ?? null,
     })),
     scoring_judge: scoringJudge(board),
   };
@@ -216,6 +229,13 @@ export interface AbilityJson {
   models: {
     model: string;
     score: number | null;
+    /** 95 % paired-bootstrap interval of `score` (ten-point scale, not normalised); null without rounds. */
+    score_lo: number | null;
+    score_hi: number | null;
+    /** The ability column from raw scores (before the safety-violation adjustment) and its interval. */
+    raw_score: number | null;
+    raw_lo: number | null;
+    raw_hi: number | null;
     methods: Record<BoardMethod, number | null>;
     rating: number | null;
     votes: number;
@@ -236,6 +256,11 @@ export function abilityJson(board: Board, ability: BoardAbility): AbilityJson {
     models: rows.map((r) => ({
       model: r.model,
       score: r.abilities[ability],
+      score_lo: r.abilityIntervals?.[ability]?.lo ?? null,
+      score_hi: r.abilityIntervals?.[ability]?.hi ?? null,
+      raw_score: r.rawAbilities?.[ability] ?? r.abilities[ability],
+      raw_lo: (r.rawAbilityIntervals ?? r.abilityIntervals)?.[ability]?.lo ?? null,
+      raw_hi: (r.rawAbilityIntervals ?? r.abilityIntervals)?.[ability]?.hi ?? null,
       methods: {
         metrics: r.cells.metrics[ability],
         scoring: r.cells.scoring[ability],
@@ -254,6 +279,9 @@ export interface MethodJson {
   models: {
     model: string;
     score: number | null;
+    /** 95 % paired-bootstrap interval of `score` (E[m], ten-point scale, not normalised); null without rounds. */
+    score_lo: number | null;
+    score_hi: number | null;
     normalized: number | null;
     abilities: Record<BoardAbility, number | null>;
   }[];
@@ -272,6 +300,8 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
     models: rows.map((r) => ({
       model: r.model,
       score: r.methods[method],
+      score_lo: r.methodIntervals?.[method]?.lo ?? null,
+      score_hi: r.methodIntervals?.[method]?.hi ?? null,
       normalized: r.normalized[method],
       abilities: { ...r.cells[method] } as Record<BoardAbility, number | null>,
     })),
@@ -295,6 +325,11 @@ export function chartRows(board: Board, all = false): ChartRow[] {
 /** The lines under the chart's title ({@link withinUncertaintyNotes}). */
 export function chartNotes(board: Board): string[] {
   return withinUncertaintyNotes(board);
+}
+
+/** A score with its 95 % interval when there is one: `6.20 (5.10–7.30)`. */
+function withInterval(x: number | null, iv: Interval | null | undefined): string {
+  return x === null || !iv ? fmt(x) : `${fmt(x)} (${fmt(iv.lo)}–${fmt(iv.hi)})`;
 }
 
 function interval(r: BoardRow): string {
@@ -530,7 +565,7 @@ export function abilityContent(s: Snapshot, ability: BoardAbility, o: ViewOption
         const e = arena.get(r.model);
         return [
           r.model,
-          fmt(r.abilities[ability]),
+          withInterval(r.abilities[ability], r.abilityIntervals?.[ability]),
           fmt(r.cells.metrics[ability]),
           fmt(r.cells.scoring[ability]),
           e && e.score === null && e.note ? e.note : fmt(r.cells.comparative[ability]),
@@ -558,7 +593,7 @@ export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions):
       align: ['left', 'right', 'right', ...BOARD_ABILITIES.map(() => 'right' as const)],
       rows: rows.map((r) => [
         r.model,
-        fmt(r.methods[method]),
+        withInterval(r.methods[method], r.methodIntervals?.[method]),
         fmt(r.normalized[method]),
         ...BOARD_ABILITIES.map((a) => fmt(r.cells[method][a])),
       ]),
@@ -650,8 +685,17 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
     ...(card.datasets.length > 0
       ? {
           table: {
-            columns: ['dataset', 'ability', 'method', 'n', 'failures', 'SV', 'score'],
-            align: ['left', 'left', 'left', 'right', 'right', 'right', 'right'],
+            columns: [
+              'dataset',
+              'ability',
+              'method',
+              'n',
+              'failures',
+              'SV',
+              'score (95%)',
+              'raw (95%)',
+            ],
+            align: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
             rows: card.datasets.map((d) => [
               d.dataset,
               d.ability,
@@ -659,7 +703,8 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
               String(d.n),
               String(d.failures),
               String(d.violations),
-              fmt(d.score),
+              withInterval(d.score, d.scoreInterval),
+              withInterval(d.rawScore ?? d.score, d.rawInterval ?? d.scoreInterval),
             ]),
           },
         }

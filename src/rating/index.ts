@@ -56,7 +56,7 @@ export type { ComponentData } from './components.ts';
 export { splitComponents } from './components.ts';
 export type { OnlineEloOptions } from './online-elo.ts';
 export { computeOnlineElo } from './online-elo.ts';
-export { quantileSorted } from './quantile.ts';
+export { quantilePair, quantileSorted } from './quantile.ts';
 export { rankByIntervals } from './rank-by-intervals.ts';
 export type {
   ArenaData,

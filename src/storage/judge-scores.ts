@@ -159,6 +159,8 @@ export interface JudgeScoreRow {
   readonly failureCode: string | null;
   readonly failureMessage: string | null;
   readonly attempts: number;
+  /** Attempts spent on a failed safety-violation check (`judge_output.safety.attempts`); null otherwise. */
+  readonly safetyAttempts: number | null;
 }
 
 /** Filters of {@link listJudgeScores}. */
@@ -197,6 +199,11 @@ export async function listJudgeScores(db: Conn, f: JudgeScoreFilter): Promise<Ju
       's.failure_code as failureCode',
       's.failure_message as failureMessage',
       's.attempts as attempts',
+      sql<
+        number | null
+      >`CASE WHEN s.judge_output->'safety' ? 'failure' THEN (s.judge_output->'safety'->>'attempts')::int END`.as(
+        'safetyAttempts',
+      ),
     ])
     .where('s.model_id', '=', f.modelId);
   if (f.judge !== undefined) q = q.where('s.judge', '=', f.judge);

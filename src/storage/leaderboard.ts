@@ -254,6 +254,11 @@ export interface StoredItemScore {
   readonly itemId: number;
   /** Mean over the item's metrics of raw / max × 10; 0 when flagged as a safety violation. */
   readonly score: number;
+  /**
+   * The same before the safety-violation adjustment (the judge's grade, raw / max × 10 capped at 10; = score when
+   * not flagged).
+   */
+  readonly raw: number;
   readonly violation: boolean;
   /** Scoring items: the judge whose grade this is (`item_scores.detail.judge`); null for metrics or when none is recorded. */
   readonly judge: string | null;
@@ -304,13 +309,18 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     method: string;
     item: number;
     score: number;
+    raw: number;
     sv: boolean;
     judge: string | null;
   }>`
     SELECT DISTINCT ON (e.model_id, s.item_id, s.method)
            m.name AS model, d.name AS dataset, i.ability, s.method, s.item_id AS item,
            CASE WHEN bool_or(s.safety_flag) THEN 0 ELSE avg(s.raw_score / s.max_score) * 10 END AS score,
-           bool_or(s.safety_flag) AS sv,
+           avg(CASE WHEN s.method = 'scoring' AND s.detail ? 'judge_score'
+                    THEN least((s.detail->>'judge_score')::double precision / s.max_score, 1)
+                    ELSE s.raw_score / s.max_score END) * 10 AS raw,
+           coalesce(bool_or(s.safety_flag), false)
+             OR coalesce(bool_or((s.detail->>'safety_violation')::boolean), false) AS sv,
            CASE WHEN s.method = 'scoring' THEN max(s.detail->>'judge') END AS judge
       FROM item_scores s
       JOIN eval_runs e ON e.id = s.run_id
@@ -327,6 +337,7 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
     method: x.method,
     itemId: Number(x.item),
     score: Number(x.score),
+    raw: Number(x.raw),
     violation: Boolean(x.sv),
     judge: x.judge ?? null,
   }));
@@ -346,8 +357,9 @@ export async function singleAnswerJudges(db: Conn): Promise<string[]> {
  * Judge grades of ONE judge (Scoring Evaluation, table `judge_scores`): for each model and item the latest
  * single-answer verdict of `judge` (any rubric version), on the ten-point scale (a recorded grade above the item's
  * maximum, as a few GAOKAO-Bench judge grades are, counts as the maximum), 0 for a safety violation; and that
- * judge's failures per model and dataset: items it failed on and never graded (failures are never scores, and
- * another judge's grade never fills them, docs/scoring.md §3).
+ * judge's failures per model and dataset: items it failed on and never graded, and items whose latest grade has
+ * a failed safety-violation check (`failure_code` `safety_check_failed`: in no mean, docs/scoring.md §3.4)
+ * (failures are never scores, and another judge's grade never fills them, docs/scoring.md §3).
  */
 export async function judgeGrades(
   db: Conn,
@@ -362,12 +374,17 @@ export async function judgeGrades(
     ability: string;
     item: number;
     score: number;
+    raw: number;
     sv: boolean | null;
+    svfailed: boolean;
   }>`
     SELECT DISTINCT ON (j.model_id, j.item_id)
            m.name AS model, d.name AS dataset, i.ability, j.item_id AS item,
            CASE WHEN coalesce(j.safety_flag, false) THEN 0 ELSE least(j.raw_score / j.max_score, 1) * 10 END AS score,
-           j.safety_flag AS sv
+           least(j.raw_score / j.max_score, 1) * 10 AS raw,
+           j.safety_flag AS sv,
+           (j.safety_flag IS NULL AND (j.failure_code IS NOT DISTINCT FROM 'safety_check_failed'
+                                        OR coalesce(j.judge_output->'safety' ? 'failure', false))) AS svfailed
       FROM judge_scores j
       JOIN models m ON m.id = j.model_id
       JOIN items i ON i.id = j.item_id
@@ -384,18 +401,35 @@ export async function judgeGrades(
        AND NOT EXISTS (SELECT 1 FROM judge_scores k WHERE k.model_id = j.model_id AND k.item_id = j.item_id
                         AND k.kind = 'single' AND k.status = 'judged' AND k.judge = j.judge)
      GROUP BY m.name, d.name`.execute(db);
-  return {
-    grades: g.rows.map((x) => ({
+  const failures = new Map<string, { model: string; dataset: string; failures: number }>();
+  for (const x of f.rows)
+    failures.set(`${x.model}\u0000${x.dataset}`, {
       model: x.model,
       dataset: x.dataset,
-      ability: x.ability,
-      method: 'scoring',
-      itemId: Number(x.item),
-      score: Number(x.score),
-      violation: Boolean(x.sv),
-      judge,
-    })),
-    failures: f.rows.map((x) => ({ model: x.model, dataset: x.dataset, failures: Number(x.n) })),
+      failures: Number(x.n),
+    });
+  for (const x of g.rows) {
+    if (!x.svfailed) continue;
+    const k = `${x.model}\u0000${x.dataset}`;
+    const e = failures.get(k) ?? { model: x.model, dataset: x.dataset, failures: 0 };
+    e.failures++;
+    failures.set(k, e);
+  }
+  return {
+    grades: g.rows
+      .filter((x) => !x.svfailed)
+      .map((x) => ({
+        model: x.model,
+        dataset: x.dataset,
+        ability: x.ability,
+        method: 'scoring',
+        itemId: Number(x.item),
+        score: Number(x.score),
+        raw: Number(x.raw),
+        violation: Boolean(x.sv),
+        judge,
+      })),
+    failures: [...failures.values()],
   };
 }
 

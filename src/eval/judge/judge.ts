@@ -34,6 +34,12 @@ import {
 /** Default attempts per item and run (the first try plus two retries). */
 export const DEFAULT_JUDGE_ATTEMPTS = 3;
 
+/**
+ * `failure_code` of a graded item (status `judged`) whose safety-violation check failed: the grade is kept, the item
+ * is a judge failure for the raw and SV figures alike (docs/scoring.md §3.4).
+ */
+export const SAFETY_CHECK_FAILED = 'safety_check_failed';
+
 /** One answer to judge. */
 export interface JudgeTarget {
   readonly itemId: number;
@@ -260,6 +266,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
       output = { reply: got.reply };
     }
     let safetyFlag: boolean | null = null;
+    let svFailure: JudgeFailureRecord | undefined;
     if (o.safety && svSchema) {
       const sv = await ask(
         o.judge,
@@ -270,7 +277,8 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
           ...(o.signal ? { signal: o.signal } : {}),
         },
         parseSafetyVerdict,
-        0,
+        // a failed check asked again continues its attempt numbers (new requests, not the cached reply)
+        prev?.status === 'judged' ? (prev.safetyAttempts ?? 0) : 0,
         max,
       );
       calls += sv.calls;
@@ -286,6 +294,12 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
           ...output,
           safety: { rubric: rubricId(o.safety), failure: sv.failure, attempts: sv.attempts },
         };
+        svFailure = {
+          itemId: t.itemId,
+          code: SAFETY_CHECK_FAILED,
+          message: `safety check ${sv.failure.code}: ${sv.failure.message}`,
+          attempts: sv.attempts,
+        };
       }
     }
     await upsertJudgeScores(o.db, [
@@ -296,8 +310,15 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
         safetyFlag,
         attempts,
         judgeOutput: output,
+        ...(svFailure ? { failureCode: svFailure.code, failureMessage: svFailure.message } : {}),
       }),
     ]);
+    // A grade without its SV verdict is a judge failure for every figure (docs/scoring.md §3.4); the stored grade
+    // is kept, and the next run asks only the SV check again.
+    if (svFailure) {
+      failures.push(svFailure);
+      return;
+    }
     judged++;
   });
   return { judged, failed: failures.length, skipped, calls, failures };

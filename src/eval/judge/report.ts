@@ -11,6 +11,7 @@ import { findModel } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
 import { type JudgedSummary, PASS_FRACTION, summarizeJudged } from '../metrics/judged.ts';
 import { winRate } from '../metrics/win-rate.ts';
+import { SAFETY_CHECK_FAILED } from './judge.ts';
 
 /** One pairwise row of the report (win rates in percent). */
 export interface PairwiseReportRow {
@@ -44,6 +45,14 @@ export interface DatasetReportRow {
   readonly sv_mean: number | null;
   /** Share of SV-checked answers flagged, 0–1 (null when no SV check ran). */
   readonly sv_rate: number | null;
+  /**
+   * The judge failures (n − judged items), by item key: `grade` (no grade) or `safety_check` (graded, but the SV
+   * check failed, so in neither mean, docs/scoring.md §3.4).
+   */
+  readonly failures: readonly {
+    readonly item: string;
+    readonly reason: 'grade' | 'safety_check';
+  }[];
 }
 
 /** The `--json` output of `zhujiu judge report`. */
@@ -143,7 +152,13 @@ export async function judgeReport(
     const s = summarizeJudged(
       g.rows.map((r) =>
         r.status === 'judged' && r.rawScore !== null && r.maxScore !== null
-          ? { status: 'judged', raw: r.rawScore, max: r.maxScore, safetyFlag: r.safetyFlag }
+          ? {
+              status: 'judged',
+              raw: r.rawScore,
+              max: r.maxScore,
+              safetyFlag: r.safetyFlag,
+              safetyFailed: r.failureCode === SAFETY_CHECK_FAILED || r.safetyAttempts !== null,
+            }
           : { status: 'failed' },
       ),
       pass,
@@ -161,6 +176,7 @@ export async function judgeReport(
       raw_mean: s.rawMean === null ? null : round(s.rawMean),
       sv_mean: s.svMean === null ? null : round(s.svMean),
       sv_rate: s.svRate === null ? null : round(s.svRate),
+      failures: s.failedAt.map((f) => ({ item: g.rows[f.index]!.itemKey, reason: f.reason })),
     });
   }
   pairwise.sort((a, b) => a.baseline.localeCompare(b.baseline) || a.judge.localeCompare(b.judge));

@@ -8,6 +8,7 @@ import { fileRowKind } from './sniff.ts';
 /** The kinds of recorded files the importers take. */
 export type RecordedFileKind =
   | 'gaokao_judged'
+  | 'gaokao_human'
   | 'gaokao_objective'
   | 'alpaca_annotations'
   | 'alpaca_outputs'
@@ -18,7 +19,8 @@ export type RecordedFileKind =
 
 /**
  * The kind of a recorded file from its text: a GAOKAO-Bench result file (an object with `keyword` and `example`;
- * judged when its examples carry `model_correction_score` or it names a `teacher_model_name`), else the kind of its
+ * judged when its examples carry `model_correction_score` or it names a `teacher_model_name`, human-graded when they
+ * carry the teachers' `correction_score`), else the kind of its
  * rows ({@link fileRowKind}): AlpacaEval annotations or model outputs, `{item, prompt, output}` outputs, battles,
  * `{item, label}` labels.
  */
@@ -35,9 +37,13 @@ export function recordedFileKind(text: string): RecordedFileKind {
       const first = Array.isArray((obj as { example: unknown }).example)
         ? ((obj as { example: unknown[] }).example[0] as Record<string, unknown> | undefined)
         : undefined;
-      return 'teacher_model_name' in obj ||
+      if (
+        'teacher_model_name' in obj ||
         (typeof first === 'object' && first !== null && 'model_correction_score' in first)
-        ? 'gaokao_judged'
+      )
+        return 'gaokao_judged';
+      return typeof first === 'object' && first !== null && 'correction_score' in first
+        ? 'gaokao_human'
         : 'gaokao_objective';
     }
   }
@@ -71,6 +77,8 @@ export function importCommandFor(
   switch (kind) {
     case 'gaokao_judged':
       return `zhujiu import judgments ${dir} --format gaokao --judge NAME`;
+    case 'gaokao_human':
+      return `zhujiu import judgments ${dir} --format gaokao-human --judge NAME`;
     case 'gaokao_objective':
       return `zhujiu import outputs ${dir} --format gaokao --model NAME`;
     case 'alpaca_annotations':
@@ -91,6 +99,7 @@ export function importCommandFor(
 /** What a kind is, in words. */
 export const RECORDED_KIND_WORDS: Readonly<Record<RecordedFileKind, string>> = {
   gaokao_judged: 'GAOKAO-Bench judged result files',
+  gaokao_human: "GAOKAO-Bench human-graded result files (teachers' scores)",
   gaokao_objective: 'GAOKAO-Bench objective result files (model answers, not judgments)',
   alpaca_annotations: 'AlpacaEval annotations',
   alpaca_outputs: 'AlpacaEval model outputs (not judgments)',

@@ -5,6 +5,7 @@
 export type { ArenaLineKind, ArenaLineParser } from './arena-battles.ts';
 export { createArenaLineParser, parseArenaLines } from './arena-battles.ts';
 export * from './gaokao.ts';
+export * from './gaokao-human.ts';
 export * from './json-locate.ts';
 export * from './json-reader.ts';
 export * from './recorded-outputs.ts';

@@ -178,6 +178,7 @@ describe.each(flowBackends())('/eval on a scoring suite on %s', (backend) => {
         raw_mean: rep.report.datasets[0]?.raw_mean,
         sv_mean: rep.report.datasets[0]?.sv_mean,
         sv_rate: rep.report.datasets[0]?.sv_rate,
+        failures: [{ item: '3', reason: 'grade' }],
       },
     ]);
     const row = rep.report.datasets[0];

@@ -135,6 +135,7 @@ describe.each(flowBackends())('judge run on %s', (backend) => {
         raw_mean: 5,
         sv_mean: 5,
         sv_rate: 0.5,
+        failures: [],
       },
     ]);
     const before = fake.callCount;

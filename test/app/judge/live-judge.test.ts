@@ -32,6 +32,7 @@ function scripted(c: FakeCall) {
   const text = last(c);
   const answer = text.split('[回答 / Answer')[1] ?? text;
   if (isSafety(c)) {
+    if (answer.includes('NOVERDICT')) return 'I am not sure about this one.';
     return JSON.stringify({ reason: 'checked', violation: answer.includes('DANGER') });
   }
   if (isPairwise(c)) {
@@ -152,6 +153,7 @@ describe.each(flowBackends())('live judge against the fake endpoint on %s', (bac
         raw_mean: Number((23 / 3).toFixed(6)),
         sv_mean: Number((14 / 3).toFixed(6)),
         sv_rate: Number((1 / 3).toFixed(6)),
+        failures: [],
       },
     ]);
     expect(rep.summaries[0]?.delta).toBeCloseTo(-3, 12);
@@ -166,6 +168,65 @@ describe.each(flowBackends())('live judge against the fake endpoint on %s', (bac
       targets: [target('q1', 'score=9 DANGER'), target('q2', 'score=8'), target('q3', 'score=6')],
     });
     expect([again.skipped, fake.callCount - before]).toEqual([3, 0]);
+  });
+
+  it('a failed SV check is a judge failure for the raw and the SV mean alike, listed; raw + Δ = SV', async () => {
+    const svCand = (await ensureModels(d.db, ['sv-cand'], 'openai')).get('sv-cand') as number;
+    const rubric = loadRubric(CONFIG, 'ten_point');
+    const safety = loadRubric(CONFIG, 'safety_violation');
+    const targets = [
+      target('q1', 'score=9 DANGER'),
+      target('q2', 'score=8'),
+      target('q3', 'score=2 NOVERDICT'),
+    ];
+    const r = await judgeAnswers({ db: d.db, judge, rubric, safety, modelId: svCand, targets });
+    expect({ judged: r.judged, failed: r.failed }).toEqual({ judged: 2, failed: 1 });
+    expect(r.failures).toEqual([
+      {
+        itemId: items.get('q3'),
+        code: 'safety_check_failed',
+        message: expect.stringContaining('unparseable'),
+        attempts: 3,
+      },
+    ]);
+    const rep = await judgeReport(d.db, { model: 'sv-cand' });
+    // q3's grade (2) is kept in storage but is in neither mean: raw (9 + 8) / 2, SV (0 + 8) / 2
+    expect(rep.report.datasets).toEqual([
+      expect.objectContaining({
+        n: 3,
+        judged: 2,
+        earned: 17,
+        possible: 20,
+        raw_mean: 8.5,
+        sv_mean: 4,
+        sv_rate: 0.5,
+        failures: [{ item: 'q3', reason: 'safety_check' }],
+      }),
+    ]);
+    const s = rep.summaries[0]!;
+    expect(s.label).toBe('2 of 3 judged');
+    expect(s.rawMean! + s.delta!).toBeCloseTo(s.svMean!, 12);
+    // the check recovers: only q3's SV check is asked again, its stored grade reused
+    fake.reset();
+    fake.setAnswer((c) =>
+      isSafety(c) && last(c).includes('NOVERDICT')
+        ? '{"reason":"fine","violation":false}'
+        : scripted(c),
+    );
+    const again = await judgeAnswers({ db: d.db, judge, rubric, safety, modelId: svCand, targets });
+    expect({ judged: again.judged, failed: again.failed, calls: fake.callCount }).toEqual({
+      judged: 3,
+      failed: 0,
+      calls: 1,
+    });
+    expect(fake.calls.every(isSafety)).toBe(true);
+    fake.setAnswer(scripted);
+    const rep2 = await judgeReport(d.db, { model: 'sv-cand' });
+    expect(rep2.report.datasets[0]).toMatchObject({
+      judged: 3,
+      raw_mean: Number((19 / 3).toFixed(6)),
+      failures: [],
+    });
   });
 
   it('a 500 on one item until retries run out leaves exactly that item failed; running again asks only it', async () => {

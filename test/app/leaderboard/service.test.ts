@@ -247,8 +247,18 @@ describe.each(flowBackends())('board service (%s)', (backend) => {
     expect(model.c.title).toBe('Model: m1');
     expect(model.c.sections?.[1]?.body).toContain('m2: 8–3–0, 73%');
     expect(model.c.table?.rows).toEqual([
-      ['obj', 'knowledge', 'metrics', '4', '0', '0', '7.50'],
-      ['open', 'safety', 'scoring (judge judge)', '1', '1', '0', '8.00'],
+      // score and raw mean with their 95 % paired-bootstrap intervals (equal: nothing flagged)
+      ['obj', 'knowledge', 'metrics', '4', '0', '0', '7.50 (5.00–10.00)', '7.50 (5.00–10.00)'],
+      [
+        'open',
+        'safety',
+        'scoring (judge judge)',
+        '1',
+        '1',
+        '0',
+        '8.00 (8.00–8.00)',
+        '8.00 (8.00–8.00)',
+      ],
     ]);
     expect(model.c.footer).toContain('https://arena.example.org/board/model/m1');
     const unknown = await ask({ view: 'model', name: 'nobody' });

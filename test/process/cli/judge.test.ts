@@ -259,6 +259,7 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         'raw_mean',
         'sv_mean',
         'sv_rate',
+        'failures',
       ]);
       expect([jg.datasets[0].earned, jg.datasets[0].possible]).toEqual([7672.83, 11839]);
     });

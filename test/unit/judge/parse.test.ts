@@ -104,10 +104,47 @@ describe('summaries count failures, never average them', () => {
       delta: expect.closeTo(-30 / 9, 12),
       svRate: 1 / 3,
       svChecked: 3,
+      svFailed: 0,
+      failedAt: [{ index: 3, reason: 'grade' }],
       perfectRate: 2 / 3,
       passRate: 1,
       label: '3 of 4 judged',
     });
+  });
+
+  it('a failed SV check is a judge failure for the raw and the SV mean alike: raw + Δ = SV', () => {
+    const s = summarizeJudged([
+      { status: 'judged', raw: 9, max: 10, safetyFlag: true },
+      { status: 'judged', raw: 8, max: 10, safetyFlag: false },
+      { status: 'judged', raw: 2, max: 10, safetyFlag: null, safetyFailed: true },
+      { status: 'failed' },
+    ]);
+    expect([s.rawMean, s.svMean, s.delta, s.svRate]).toEqual([8.5, 4, -4.5, 0.5]);
+    expect(s.rawMean! + s.delta!).toBe(s.svMean);
+    expect({ judged: s.judged, svChecked: s.svChecked, svFailed: s.svFailed }).toEqual({
+      judged: 2,
+      svChecked: 2,
+      svFailed: 1,
+    });
+    expect(s.failedAt).toEqual([
+      { index: 2, reason: 'safety_check' },
+      { index: 3, reason: 'grade' },
+    ]);
+    expect(s.label).toBe('2 of 4 judged');
+  });
+
+  it('without any SV verdict the check does not apply: no SV figures, nothing failed for it', () => {
+    const s = summarizeJudged([
+      { status: 'judged', raw: 9, max: 10 },
+      { status: 'judged', raw: 8, max: 10, safetyFlag: null },
+    ]);
+    expect([s.rawMean, s.svMean, s.delta, s.svRate, s.svFailed]).toEqual([
+      8.5,
+      null,
+      null,
+      null,
+      0,
+    ]);
   });
 
   it('nothing judged gives nulls, not zeros', () => {
