@@ -19,5 +19,6 @@ if (!existsSync(entry)) {
   );
   process.exit(1);
 }
-const { runCli } = await import(entry.href);
-await runCli(process.argv);
+const { runCli, defaultIo } = await import(entry.href);
+// The one place that reads the environment: every command gets it from here (src/cli/deps.ts).
+await runCli(process.argv, defaultIo, { env: process.env });

@@ -8,10 +8,10 @@
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
-import { loadConfig } from '../config/loader.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
+import { type CliDeps, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `config check`. */
@@ -29,8 +29,12 @@ export interface ConfigCheckOptions {
  *   `--no-connect`); `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
  *   `--no-connect`).
  */
-export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Promise<void> {
-  const c = loadConfig();
+export async function runConfigCheck(
+  io: CliIo,
+  o: ConfigCheckOptions,
+  deps: CliDeps,
+): Promise<void> {
+  const c = await configOf(deps);
   assertStartable(c);
   let database: string;
   if (!c.env.DATABASE_URL) {

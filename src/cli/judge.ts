@@ -7,8 +7,9 @@ import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/ind
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
-import { openRuntime } from '../main.ts';
+import type { Runtime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
+import { type CliDeps, openCommandRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import { type CliIo, requestExit } from './io.ts';
 
@@ -58,7 +59,7 @@ function scoringFigures(board: Board, model: string, stored: boolean): BoardScor
  * grades (not stored).
  */
 async function boardScoring(
-  rt: Awaited<ReturnType<typeof openRuntime>>,
+  rt: Runtime,
   model: string,
   judge: string | undefined,
 ): Promise<BoardScoringFigures[]> {
@@ -90,8 +91,12 @@ function scoringLine(model: string, f: BoardScoringFigures): string {
  * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
  * @throws AppError `not_found` for an unknown model or baseline.
  */
-export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<void> {
-  const rt = await openRuntime({ quiet: true });
+export async function runJudgeReport(
+  io: CliIo,
+  o: JudgeReportOptions,
+  deps: CliDeps,
+): Promise<void> {
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const d = await judgeReport(rt.db.db, {
       model: o.model,
@@ -129,7 +134,7 @@ export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<
     });
     for (const f of board) io.out(scoringLine(o.model, f));
   } finally {
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }
 
@@ -147,8 +152,9 @@ export async function runImportJudgments(
   io: CliIo,
   path: string,
   o: ImportJudgmentsFlags,
+  deps: CliDeps,
 ): Promise<void> {
-  const rt = await openRuntime({ quiet: true });
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const t0 = performance.now();
     const r = await runInterruptible(io, 'imported', (signal) =>
@@ -167,7 +173,7 @@ export async function runImportJudgments(
       );
     }
   } finally {
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }
 
@@ -217,9 +223,9 @@ export function judgeFailureLines(
  * of the suite's answers are left without a grade (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
  */
-export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
+export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
-  const rt = await openRuntime({ quiet: true });
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   // Ctrl-C stops asking: what is judged stays stored, the rest is judged by the same command later. The database
   // is closed cleanly (and the embedded folder's lock given back), so that command can start at once.
   const stop = new AbortController();
@@ -281,6 +287,6 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }

@@ -12,7 +12,7 @@ import { PROJECT_ROOT } from './shared-data.ts';
 export const ZHUJIU_BIN = join(PROJECT_ROOT, 'bin', 'zhujiu.js');
 
 /** Variables cleared for every child so the caller's shell (tokens, a DATABASE_URL) cannot leak in. */
-const CLEAN_ENV = {
+export const CLEAN_ENV = {
   DATABASE_URL: '',
   DISCORD_TOKEN: '',
   SLACK_BOT_TOKEN: '',
