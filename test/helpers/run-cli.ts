@@ -11,6 +11,7 @@
  * `LOG_LEVEL` cleared, then the given variables.
  */
 import { execFile } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { runCli } from '../../src/cli/index.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/loader.ts';
@@ -41,7 +42,7 @@ export interface InProcessOptions {
   readonly cwd?: string;
   readonly clock?: Clock;
   /** Where `export battles` without `--out` streams its lines (default: collected into `stdout`). */
-  readonly stdout?: import('node:stream').Writable;
+  readonly stdout?: Writable;
   /**
    * Called with each line before it is written to stdout; one that throws (e.g. `OutputClosedError`, as a closed
    * stdout does) refuses the line.
@@ -67,7 +68,14 @@ export async function inProcess(
     err: (s: string) => {
       stderr += `${s}\n`;
     },
-    ...(o.stdout ? { stdout: o.stdout } : {}),
+    stdout:
+      o.stdout ??
+      new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          stdout += chunk.toString();
+          cb();
+        },
+      }),
   };
   const common = {
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),

@@ -2,7 +2,6 @@
  * Bad input given to `zhujiu` as a user runs it (a child process through bin/zhujiu.js): one line naming the input
  * and the fix, exit 1 for errors and 2 for usage mistakes, never a stack trace, nothing written.
  */
-import { execFile } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -16,32 +15,21 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { startZhujiu, ZHUJIU_BIN } from '../../helpers/cli.ts';
+import { startZhujiu } from '../../helpers/cli.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { asProcess } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
 const env = { ZHUJIU_DATA_DIR: join(dir, 'pg') };
 // A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that).
 beforeAll(() => cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true }));
 
-async function zhujiu(args: string[], extra: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [ZHUJIU_BIN, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env, ...extra },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+/** `zhujiu ARGS…` as a child process on the file's data folder, with these variables too. */
+const zhujiu = (args: string[], extra: Record<string, string> = {}) =>
+  asProcess(args, { env: { ...env, ...extra } });
 
 /** One error line, no stack trace. */
 function oneLine(stderr: string): string {
