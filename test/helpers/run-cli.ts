@@ -78,6 +78,7 @@ export async function inProcess(
       }),
   };
   const common = {
+    tty: false, // no progress bar drawn on the test runner's terminal
     ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     ...(o.clock !== undefined ? { clock: o.clock } : {}),
   };

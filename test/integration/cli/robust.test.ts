@@ -1,6 +1,8 @@
 /**
- * Bad input given to `zhujiu` as a user runs it (a child process through bin/zhujiu.js): one line naming the input
- * and the fix, exit 1 for errors and 2 for usage mistakes, never a stack trace, nothing written.
+ * Bad input given to `zhujiu`: one line naming the input and the fix, exit 1 for errors and 2 for usage mistakes,
+ * never a stack trace, nothing written. In-process through `runCli` (on one open copy of the migrated template, or
+ * on the environment a case names); what needs the real binary stays a child process: the start of `bot` and
+ * `worker`, and Ctrl-C.
  */
 import {
   cpSync,
@@ -19,17 +21,26 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { startZhujiu } from '../../helpers/cli.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
-import { asProcess } from '../../helpers/run-cli.ts';
+import { asProcess, inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
 const env = { ZHUJIU_DATA_DIR: join(dir, 'pg') };
-// A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that).
-beforeAll(() => cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true }));
+let t: TestRuntime;
+// A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that)
+// for the cases that name their own variables, and one open database for the others.
+beforeAll(async () => {
+  cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true });
+  t = await openTestRuntime();
+});
+afterAll(() => t?.close());
 
-/** `zhujiu ARGS…` as a child process on the file's data folder, with these variables too. */
-const zhujiu = (args: string[], extra: Record<string, string> = {}) =>
-  asProcess(args, { env: { ...env, ...extra } });
+/**
+ * `zhujiu ARGS…` in-process: on the file's open database, or, given variables, opening its own from the file's
+ * data folder and them.
+ */
+const zhujiu = (args: string[], extra?: Record<string, string>) =>
+  extra ? inProcess(args, { env: { ...env, ...extra } }) : inProcess(args, { rt: t.rt });
 
 /** One error line, no stack trace. */
 function oneLine(stderr: string): string {
@@ -240,7 +251,7 @@ describe('a configuration that cannot work is refused up front', () => {
       ['bot', join(aFile, 'x.log')],
       ['worker', dir],
     ] as const) {
-      const r = await zhujiu([cmd], { LOG_FILE: logFile });
+      const r = await asProcess([cmd], { env: { ...env, LOG_FILE: logFile } });
       expect(r.code, r.stderr).toBe(1);
       expect(oneLine(r.stderr)).toContain(
         `error [env_invalid]: LOG_FILE: cannot open the log file ${logFile}`,
