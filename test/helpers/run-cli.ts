@@ -3,23 +3,25 @@
  * (src/cli/index.ts) in this process, on an open runtime the test file holds ({@link openTestRuntime}) or on one
  * the command opens from the given environment; {@link asProcess} as a child process (`node bin/zhujiu.js`, the
  * compiled JavaScript), for what only a process shows (exit codes of the real binary, signals, stdout closing,
- * locks, the start from dist/). Both return the exit code and everything written to stdout and stderr.
+ * locks, the start from dist/). Both return the exit code and everything written to stdout and stderr;
+ * {@link startZhujiu} starts a long-running one (`bot`, `worker`, an `eval` to interrupt) and hands it over.
  *
  * No test changes `process.env`: the environment of a command is an argument. In-process commands see only the
  * variables given (with `LOG_LEVEL=silent` unless given, so that logs written straight to stderr stay out of the
  * test output); a child process gets this process's environment with the chat tokens, `DATABASE_URL` and
  * `LOG_LEVEL` cleared, then the given variables.
  */
-import { execFile } from 'node:child_process';
+import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { runCli } from '../../src/cli/index.ts';
 import { type LoadOptions, loadConfig } from '../../src/config/loader.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/core/logger.ts';
-import { openRuntime, type Runtime, type RuntimeOptions } from '../../src/main.ts';
+import type { Runtime, RuntimeOptions } from '../../src/main.ts';
 import type { Db } from '../../src/storage/db.ts';
-import { CLEAN_ENV, ZHUJIU_BIN } from './cli.ts';
 import { pgliteDataDir } from './db.ts';
 import { PROJECT_ROOT } from './shared-data.ts';
 
@@ -85,9 +87,87 @@ export async function inProcess(
   const deps = o.rt
     ? { ...common, rt: o.rt, ...(o.env ? { env: o.env } : {}) }
     : { ...common, env: { LOG_LEVEL: 'silent', ...o.env } };
+  // Loaded here, not at the top: a file that only starts processes does not load the application.
+  const { runCli } = await import('../../src/cli/index.ts');
   const code = await runCli(['node', 'zhujiu', ...args], io, deps);
   process.exitCode = 0;
   return { code, stdout, stderr };
+}
+
+/** The CLI entry users run (`npx zhujiu`, `npm start`). */
+export const ZHUJIU_BIN = join(PROJECT_ROOT, 'bin', 'zhujiu.js');
+
+/** Variables cleared for every child so the caller's shell (tokens, a DATABASE_URL) cannot leak in. */
+export const CLEAN_ENV = {
+  DATABASE_URL: '',
+  DISCORD_TOKEN: '',
+  SLACK_BOT_TOKEN: '',
+  SLACK_APP_TOKEN: '',
+  SLACK_SIGNING_SECRET: '',
+  LOG_LEVEL: '',
+};
+
+/** A running `zhujiu` process with its output so far. */
+export interface ZhujiuProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** True while the process has not exited. */
+  alive(): boolean;
+  /**
+   * Polls the output until `pattern` appears; rejects when the process exits first or after `timeoutMs` (an upper
+   * bound for a slow machine, never a speed requirement).
+   */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** SIGKILL if still running (cleanup after a failed assertion). */
+  kill(): void;
+}
+
+/** Starts `zhujiu ARGS…` with stdin closed (as under a service manager or in CI). */
+export function startZhujiu(args: string[], env: Record<string, string> = {}): ZhujiuProcess {
+  const child = spawn(process.execPath, [ZHUJIU_BIN, ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...CLEAN_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (b: Buffer) => {
+    out += b.toString();
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    err += b.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    alive,
+    waitFor: async (pattern, timeoutMs = 120_000) => {
+      const until = performance.now() + timeoutMs;
+      while (!pattern.test(`${out}\n${err}`)) {
+        if (!alive())
+          throw new Error(
+            `zhujiu ${args.join(' ')} exited (code ${child.exitCode}) before printing ${pattern}:\n${err}`,
+          );
+        if (performance.now() > until)
+          throw new Error(
+            `zhujiu ${args.join(' ')} printed no ${pattern} in ${timeoutMs} ms:\n${err}`,
+          );
+        await sleep(200);
+      }
+    },
+    kill: () => {
+      if (alive()) child.kill('SIGKILL');
+    },
+  };
 }
 
 /** How {@link asProcess} runs a command. */
@@ -137,6 +217,7 @@ export async function openTestRuntime(
   env: CliEnv = {},
   opts: Omit<RuntimeOptions, 'env'> = {},
 ): Promise<TestRuntime> {
+  const { openRuntime } = await import('../../src/main.ts');
   const d = pgliteDataDir();
   const full = { DATABASE_URL: '', ZHUJIU_DATA_DIR: d.dataDir, ...env };
   try {

@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startZhujiu } from '../../helpers/cli.ts';
 import { pgliteDataDir } from '../../helpers/db.ts';
-import { inProcess } from '../../helpers/run-cli.ts';
+import { inProcess, startZhujiu } from '../../helpers/run-cli.ts';
 
 /** Runs `zhujiu ARGS` and closes its stdout after `lines` lines, as `| head -N` does. */
 async function headOf(args: string[], env: Record<string, string>, lines: number) {

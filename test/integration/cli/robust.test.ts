@@ -19,9 +19,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { startZhujiu } from '../../helpers/cli.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
-import { asProcess, inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
+import {
+  asProcess,
+  inProcess,
+  openTestRuntime,
+  startZhujiu,
+  type TestRuntime,
+} from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
