@@ -1,9 +1,9 @@
 /**
  * @module cli/deps
- * What every command runs with: the environment, the working directory, the clock and, when the caller already
- * holds one, an open runtime (configuration, logger, database). `bin/zhujiu.js` passes `process.env` and nothing
- * else, so each command opens its own runtime and closes it; a test or an embedding passes an open runtime, which
- * the command uses and leaves open (one database for many commands).
+ * What every command runs with: the environment, the folder its configuration resolves against, the clock and,
+ * when the caller already holds one, an open runtime (configuration, logger, database). `bin/zhujiu.js` passes
+ * `process.env` and nothing else, so each command opens its own runtime and closes it; a test or an embedding
+ * passes an open runtime, which the command uses and leaves open (one database for many commands).
  *
  * Light on purpose (`cli/index.ts` imports its types): main.ts is loaded only when a runtime is opened.
  */
@@ -26,7 +26,10 @@ export type CliDeps = CliSurroundings &
 
 /** What every {@link CliDeps} may carry besides the runtime or the environment. */
 export interface CliSurroundings {
-  /** The folder relative paths resolve against (default: the working directory). */
+  /**
+   * The folder the configuration's folders resolve against (`./config`, `./data/pg`, `./datasets` and relative
+   * `ZHUJIU_*` paths; default: the working directory). File arguments resolve against the working directory.
+   */
   readonly cwd?: string;
   /** The current time (default: the wall clock). */
   readonly clock?: Clock;
