@@ -28,6 +28,7 @@ export interface ConfigCheckOptions {
  *   `DATABASE_URL` cannot be reached, or the PGlite data folder is held by another process, naming it (unless
  *   `--no-connect`); `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
  *   `--no-connect`).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runConfigCheck(
   io: CliIo,

@@ -32,6 +32,7 @@ export interface EvalOptions {
  * Runs `zhujiu eval --cancel RUN`: cancels an active run (one in the foreground of another process stops at its
  * next heartbeat; one left by a stopped process is simply ended).
  * @throws AppError `not_found` (no such run), `conflict` (the run already ended).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Promise<void> {
   const { createEvalRuntime } = await import('../main.ts');
@@ -128,6 +129,7 @@ export class BarLogGate {
  * unexpected error leaves the run to resume and is rethrown (runCli prints it and exits 1).
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise<void> {
   const { createEvalRuntime } = await import('../main.ts');

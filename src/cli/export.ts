@@ -25,6 +25,7 @@ export interface ExportBattlesFlags {
  * @throws AppError `input_invalid` (no battle carries the source: the stored sources are listed),
  *   `file_unwritable` (FILE is a folder or its folder is missing or not writable: checked before the database is
  *   opened), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runExportBattles(
   io: CliIo,

@@ -22,6 +22,7 @@ export interface ImportOutputsOptions {
 /**
  * Runs `zhujiu import outputs FILE`: one transaction; prints what was added.
  * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportOutputs(
   io: CliIo,
@@ -137,6 +138,7 @@ export interface ImportBattlesOptions {
 /**
  * Runs `zhujiu import battles FILE`: one transaction; prints what was added.
  * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportBattles(
   io: CliIo,

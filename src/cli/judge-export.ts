@@ -38,6 +38,7 @@ export function labelLine(g: {
  * written, judge failures left out) goes to stdout with `--out`, to stderr otherwise, so stdout holds only lines.
  * @throws AppError `not_found` (an unknown `--model`, or no grade of this judge matches: names the judges or the
  *   fix), `file_unwritable` (checked before the database is opened), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDeps): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);

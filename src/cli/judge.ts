@@ -90,6 +90,7 @@ function scoringLine(model: string, f: BoardScoringFigures): string {
  * Runs `zhujiu judge report --model NAME`: pairwise win rates, per-dataset judged scores, and the model's Scoring
  * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
  * @throws AppError `not_found` for an unknown model or baseline.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runJudgeReport(
   io: CliIo,
@@ -147,6 +148,7 @@ export interface ImportJudgmentsFlags {
 /**
  * Runs `zhujiu import judgments PATH`: one transaction; prints what was stored.
  * @throws AppError `import_invalid` naming the file and row; `input_invalid` for a bad --judge.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportJudgments(
   io: CliIo,
@@ -222,6 +224,7 @@ export function judgeFailureLines(
  * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged or more than `eval.max_failure_rate`
  * of the suite's answers are left without a grade (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');

@@ -52,6 +52,7 @@ function chartNote(view: string): string {
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
  *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runLeaderboard(
   io: CliIo,

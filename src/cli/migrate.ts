@@ -16,6 +16,7 @@ export interface MigrateOptions {
 /**
  * Runs `zhujiu migrate`.
  * @throws AppError `input_invalid` for `--down` without `--yes`; `db_migration_failed` when a migration fails.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
   if (o.down && !o.yes) {

@@ -21,6 +21,7 @@ import { checkRequestedSources, storedSourcesText } from './sources.ts';
  * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
  * @throws AppError `input_invalid` for a `--source` with no stored battles (listing the stored ones),
  *   `rating_input_invalid` when the counted sources hold no votes (saying which sources do), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDeps): Promise<void> {
   await withRuntime(deps, {}, async (rt) => {

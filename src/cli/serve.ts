@@ -173,6 +173,8 @@ function stdinIsChat(): boolean {
 /**
  * Runs a long-lived process until a signal arrives (or the terminal user quits). It always opens its own runtime
  * (the embedded database in a worker thread, the start-up checks) from the environment of `deps`.
+ * @param deps its `env` (required here) and optionally `cwd` and `clock`.
+ * @throws Error when `deps` has no `env`.
  */
 export async function runLongLived(
   kind: 'bot' | 'worker',

@@ -33,6 +33,7 @@ interface SuiteRow {
 /**
  * Runs `zhujiu suites`.
  * @throws AppError `config_invalid` when a suite file is invalid.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Promise<void> {
   const c = await configOf(deps);
