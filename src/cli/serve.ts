@@ -181,6 +181,7 @@ export async function runLongLived(
   opts: { worker: boolean },
   deps: CliDeps,
 ): Promise<void> {
+  const env = envOf(deps);
   // The signal handlers come first: the terminal chat takes input while the service is still starting, and a
   // Ctrl-C then would otherwise kill the process without its shutdown (the data folder's lock, the queue).
   let signalled: string | undefined;
@@ -193,7 +194,7 @@ export async function runLongLived(
   process.once('SIGTERM', stop);
   const svc = await startService(kind, {
     ...opts,
-    env: envOf(deps),
+    env,
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     ...(deps.clock !== undefined ? { clock: deps.clock } : {}),
     terminalChat: kind === 'bot' && stdinIsChat(),
