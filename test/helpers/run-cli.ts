@@ -17,12 +17,10 @@ import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { type LoadOptions, loadConfig } from '../../src/config/loader.ts';
+import type { LoadOptions } from '../../src/config/loader.ts';
 import type { Clock } from '../../src/core/clock.ts';
-import { createLogger } from '../../src/core/logger.ts';
 import type { Runtime, RuntimeOptions } from '../../src/main.ts';
 import type { Db } from '../../src/storage/db.ts';
-import { pgliteDataDir } from './db.ts';
 import { PROJECT_ROOT } from './shared-data.ts';
 
 /** What a command printed and returned. */
@@ -217,7 +215,11 @@ export async function openTestRuntime(
   env: CliEnv = {},
   opts: Omit<RuntimeOptions, 'env'> = {},
 ): Promise<TestRuntime> {
-  const { openRuntime } = await import('../../src/main.ts');
+  const [{ openRuntime }, { createLogger }, { pgliteDataDir }] = await Promise.all([
+    import('../../src/main.ts'),
+    import('../../src/core/logger.ts'),
+    import('./db.ts'),
+  ]);
   const d = pgliteDataDir();
   const full = { DATABASE_URL: '', ZHUJIU_DATA_DIR: d.dataDir, ...env };
   try {
@@ -241,7 +243,15 @@ export async function openTestRuntime(
  * A runtime on a database the test already holds (e.g. `freshDb(backend)`, either backend): the configuration
  * loaded from `env` (and `opts`), silent logs. Commands run on it leave it open; closing it is the test's.
  */
-export function runtimeOn(db: Db, env: CliEnv = {}, opts: Omit<LoadOptions, 'env'> = {}): Runtime {
+export async function runtimeOn(
+  db: Db,
+  env: CliEnv = {},
+  opts: Omit<LoadOptions, 'env'> = {},
+): Promise<Runtime> {
+  const [{ loadConfig }, { createLogger }] = await Promise.all([
+    import('../../src/config/loader.ts'),
+    import('../../src/core/logger.ts'),
+  ]);
   return {
     config: loadConfig({ ...opts, env }),
     logger: createLogger('silent'),

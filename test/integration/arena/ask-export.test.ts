@@ -92,7 +92,7 @@ describe('export battles round trip', () => {
     await shell.say('reply 1 And spring tides?');
     await bot.stop();
     await models.close();
-    rt = runtimeOn(d, { ZHUJIU_VOTER_SECRET: SECRET });
+    rt = await runtimeOn(d, { ZHUJIU_VOTER_SECRET: SECRET });
   });
   afterAll(async () => d?.destroy().catch(() => undefined));
 

@@ -18,6 +18,7 @@ import {
   modelContent,
   overallContent,
 } from '../../../src/leaderboard/views.ts';
+import type { Runtime } from '../../../src/main.ts';
 import { upsertJudgeScores } from '../../../src/storage/judge-scores.ts';
 import { addRun } from '../../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
@@ -196,13 +197,13 @@ describe('one judge on the board, from the CLI', () => {
       join(tmp, 'default.yaml'),
       `judge:\n  model: ${MAIN}\naggregation:\n  bootstrap: 20\n`,
     );
-    rt = runtimeOn(db, { ZHUJIU_CONFIG_DIR: tmp });
+    rt = await runtimeOn(db, { ZHUJIU_CONFIG_DIR: tmp });
   });
   afterAll(async () => {
     await db?.destroy();
     rmSync(tmp, { recursive: true, force: true });
   });
-  let rt: ReturnType<typeof runtimeOn>;
+  let rt: Runtime;
   const zhujiu = (...args: string[]) => inProcess(args, { rt });
 
   it("leaderboard --judge NAME shows that judge's board without storing it; judge report shows both figures", async () => {

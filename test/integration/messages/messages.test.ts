@@ -22,7 +22,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe('messages that say what happened', () => {
   it('migrate after migrate --down --yes names what it applied', async () => {
     const d = await freshDb('pglite');
-    const rt = runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
+    const rt = await runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
     /** What the command said (stdout and stderr); it must succeed. */
     const zhujiu = async (...args: string[]) => {
       const r = await inProcess(args, { rt });

@@ -89,7 +89,7 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       ].join('\n')}\n`,
     );
     await importBattles(d.db, { file: f, source: 'pub', ability: 'reasoning' });
-    const rt = runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
+    const rt = await runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
     const zhujiu = (...args: string[]) => inProcess(args, { rt });
     {
       const base = ['leaderboard', '--source', 'pub'];
