@@ -39,6 +39,7 @@ if (!existsSync(entry)) {
 const { installUnhandledRejectionHandler } = await import(
   new URL('../dist/src/cli/unhandled.js', import.meta.url).href
 );
-installUnhandledRejectionHandler();
-const { runCli } = await import(entry.href);
-await runCli(process.argv);
+installUnhandledRejectionHandler(process.env);
+const { runCli, defaultIo } = await import(entry.href);
+// The one place that reads the environment: every command gets it from here (src/cli/deps.ts).
+await runCli(process.argv, defaultIo, { env: process.env });

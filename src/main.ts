@@ -78,7 +78,7 @@ function logOutput(config: LoadedConfig, terminalChat: boolean): LogOutput {
  * Loads config, opens the database (Postgres with DATABASE_URL, else PGlite in the data folder) and migrates.
  * @throws AppError config_invalid / env_invalid / db_unavailable / db_migration_failed.
  */
-export async function openRuntime(opts: RuntimeOptions = {}): Promise<Runtime> {
+export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const config = loadConfig(opts);
   // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
   // `zhujiu config check` (config/start-checks.ts).

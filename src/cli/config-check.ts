@@ -8,10 +8,10 @@
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
-import { loadConfig } from '../config/loader.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
+import { type CliDeps, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `config check`. */
@@ -28,9 +28,14 @@ export interface ConfigCheckOptions {
  *   `DATABASE_URL` cannot be reached, or the PGlite data folder is held by another process, naming it (unless
  *   `--no-connect`); `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
  *   `--no-connect`).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runConfigCheck(io: CliIo, o: ConfigCheckOptions = {}): Promise<void> {
-  const c = loadConfig();
+export async function runConfigCheck(
+  io: CliIo,
+  o: ConfigCheckOptions,
+  deps: CliDeps,
+): Promise<void> {
+  const c = await configOf(deps);
   assertStartable(c);
   let database: string;
   if (!c.env.DATABASE_URL) {

@@ -13,7 +13,7 @@
  */
 
 import { AppError } from '../core/errors.ts';
-import type { Runtime } from '../main.ts';
+import { type CliDeps, openCommandRuntime } from './deps.ts';
 import { type CliIo, requestExit } from './io.ts';
 import { guardTerminal } from './terminal.ts';
 
@@ -28,24 +28,15 @@ export interface EvalOptions {
   readonly json?: boolean;
 }
 
-/** Tests inject a runtime and a TTY flag. */
-export interface EvalCliDeps {
-  readonly rt?: Runtime;
-  readonly tty?: boolean;
-}
-
 /**
  * Runs `zhujiu eval --cancel RUN`: cancels an active run (one in the foreground of another process stops at its
  * next heartbeat; one left by a stopped process is simply ended).
  * @throws AppError `not_found` (no such run), `conflict` (the run already ended).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runEvalCancel(
-  io: CliIo,
-  runId: number,
-  deps: EvalCliDeps = {},
-): Promise<void> {
-  const { openRuntime, createEvalRuntime } = await import('../main.ts');
-  const rt = deps.rt ?? (await openRuntime({ quiet: true }));
+export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Promise<void> {
+  const { createEvalRuntime } = await import('../main.ts');
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   try {
     const run = await evr.evals.get(runId);
@@ -138,9 +129,10 @@ export class BarLogGate {
  * unexpected error leaves the run to resume and is rethrown (runCli prints it and exits 1).
  * @throws AppError `not_found` (model or suite, listing the valid names), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {}): Promise<void> {
-  const { openRuntime, createEvalRuntime } = await import('../main.ts');
+export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise<void> {
+  const { createEvalRuntime } = await import('../main.ts');
   const {
     runSummary,
     summaryJson,
@@ -154,7 +146,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: EvalCliDeps = {})
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
-  const rt = deps.rt ?? (await openRuntime({ quiet: true, wrapLogs: gate.wrap }));
+  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap }));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;

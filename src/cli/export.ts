@@ -6,7 +6,7 @@
 import { checkOutputPath } from '../core/out-file.ts';
 import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
 import type { ExportFormat } from '../import/formats/arena-export.ts';
-import { openRuntime } from '../main.ts';
+import { type CliDeps, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 import { checkRequestedSources } from './sources.ts';
@@ -25,11 +25,15 @@ export interface ExportBattlesFlags {
  * @throws AppError `input_invalid` (no battle carries the source: the stored sources are listed),
  *   `file_unwritable` (FILE is a folder or its folder is missing or not writable: checked before the database is
  *   opened), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promise<void> {
+export async function runExportBattles(
+  io: CliIo,
+  o: ExportBattlesFlags,
+  deps: CliDeps,
+): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
-  const rt = await openRuntime({ quiet: true });
-  try {
+  await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
     if (o.source !== undefined) await checkRequestedSources(rt.db.db, rt.db.describe, [o.source]);
     const opts = {
@@ -49,7 +53,5 @@ export async function runExportBattles(io: CliIo, o: ExportBattlesFlags): Promis
       `${r.battles === 1 ? 'battle' : 'battles'} from source ${r.source}${o.out ? ` to ${o.out}` : ''} (${o.format})`;
     if (o.out) io.out(summary);
     else io.err(summary);
-  } finally {
-    await rt.close();
-  }
+  });
 }

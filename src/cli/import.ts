@@ -6,7 +6,8 @@ import type { Ability } from '../config/abilities.ts';
 import { AppError } from '../core/errors.ts';
 import { importBattles, readBattlesFile } from '../import/battles.ts';
 import { importOutputs, readOutputsFile } from '../import/outputs.ts';
-import { openRuntime, type Runtime } from '../main.ts';
+import type { Runtime } from '../main.ts';
+import { type CliDeps, openCommandRuntime, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 
@@ -21,20 +22,23 @@ export interface ImportOutputsOptions {
 /**
  * Runs `zhujiu import outputs FILE`: one transaction; prints what was added.
  * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportOutputs(
   io: CliIo,
   file: string,
   o: ImportOutputsOptions,
+  deps: CliDeps,
 ): Promise<void> {
   if (o.format === 'gaokao') {
-    await runImportGaokao(io, file, o);
+    await runImportGaokao(io, file, o, deps);
     return;
   }
   const format = o.format; // alpaca_eval | jsonl here
   const t0 = performance.now();
   const r = await checkThenImport(
     io,
+    deps,
     (signal) =>
       readOutputsFile({
         file,
@@ -71,24 +75,30 @@ export async function runImportOutputs(
  */
 async function checkThenImport<F, R>(
   io: CliIo,
+  deps: CliDeps,
   read: (signal: AbortSignal) => Promise<F>,
   store: (rt: Runtime, parsed: F, signal: AbortSignal) => Promise<R>,
 ): Promise<R | undefined> {
-  let rt: Runtime | undefined;
+  let opened: Runtime | undefined;
   try {
     return await runInterruptible(io, 'imported', async (signal) => {
       const parsed = await read(signal);
       signal.throwIfAborted();
-      rt = await openRuntime({ quiet: true });
-      return store(rt, parsed, signal);
+      if (!deps.rt) opened = await openCommandRuntime(deps, {});
+      return store(deps.rt ?? (opened as Runtime), parsed, signal);
     });
   } finally {
-    await rt?.close();
+    await opened?.close();
   }
 }
 
 /** `zhujiu import outputs DIR --format gaokao --model NAME`: a GAOKAO-Bench result folder. */
-async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions): Promise<void> {
+async function runImportGaokao(
+  io: CliIo,
+  dir: string,
+  o: ImportOutputsOptions,
+  deps: CliDeps,
+): Promise<void> {
   if (o.dataset !== undefined) {
     throw new AppError(
       'input_invalid',
@@ -96,8 +106,7 @@ async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions):
     );
   }
   const { importGaokaoOutputs } = await import('../import/gaokao-outputs.ts');
-  const rt = await openRuntime({ quiet: true });
-  try {
+  await withRuntime(deps, {}, async (rt) => {
     const t0 = performance.now();
     const r = await runInterruptible(io, 'imported', (signal) =>
       importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
@@ -111,9 +120,7 @@ async function runImportGaokao(io: CliIo, dir: string, o: ImportOutputsOptions):
         `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
         `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${r.model} --suite gaokao-objective\``,
     );
-  } finally {
-    await rt.close();
-  }
+  });
 }
 
 /** The first three names, then `and N more`. */
@@ -131,15 +138,18 @@ export interface ImportBattlesOptions {
 /**
  * Runs `zhujiu import battles FILE`: one transaction; prints what was added.
  * @throws AppError `import_invalid` naming file:line and the fix; `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportBattles(
   io: CliIo,
   file: string,
   o: ImportBattlesOptions,
+  deps: CliDeps,
 ): Promise<void> {
   const t0 = performance.now();
   const r = await checkThenImport(
     io,
+    deps,
     (signal) => readBattlesFile({ file, signal, ...(o.source ? { source: o.source } : {}) }),
     (rt, parsed, signal) =>
       importBattles(rt.db.db, {

@@ -9,8 +9,9 @@
  * guarded by test/unit/cli/lazy-loading.test.ts) and a command loads only what it uses. To add a command:
  *
  * ```ts
- * // src/cli/eval.ts holds the work and may import anything (main.ts, storage/, llm/, openai, PGlite…):
- * //   export async function runEval(io: CliIo, suite: string, o: EvalOptions): Promise<void> { … }
+ * // src/cli/eval.ts holds the work and may import anything (main.ts, storage/, llm/, openai, PGlite…); it opens
+ * // its runtime through cli/deps.ts (`withRuntime(deps, …)`), so an injected one is used instead:
+ * //   export async function runEval(io: CliIo, suite: string, o: EvalOptions, deps: CliDeps): Promise<void> { … }
  * program
  *   .command('eval')
  *   .description('run an evaluation suite against a model')
@@ -18,7 +19,7 @@
  *   .requiredOption('--model <name>', 'the model to evaluate')
  *   .action(async (suite: string, o: EvalOptions) => {
  *     const { runEval } = await import('./eval.ts'); // loaded only when `zhujiu eval` runs
- *     await runEval(io, suite, o);
+ *     await runEval(io, suite, o, deps);
  *   });
  * ```
  *
@@ -32,6 +33,7 @@ import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
+import type { CliDeps } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
@@ -44,7 +46,9 @@ import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
 import type { SuitesOptions } from './suites.ts';
 
+export type { CliDeps } from './deps.ts';
 export type { CliIo } from './io.ts';
+export { defaultIo } from './io.ts';
 
 /** A whole-number flag value in plain decimal digits (`1e3`, `0x10`, `1.5`, `-1` and `` are refused). */
 function intArg(name: string, min: number) {
@@ -75,8 +79,11 @@ function sourceArg(v: string): string {
   return v;
 }
 
-/** Builds the program (exported for tests). */
-export function buildProgram(io: CliIo = defaultIo): Command {
+/**
+ * Builds the program (exported for tests). Every action hands `deps` to its command: the command opens its runtime
+ * from `deps.env` and closes it, or uses `deps.rt` and leaves it open.
+ */
+export function buildProgram(io: CliIo, deps: CliDeps): Command {
   const program = new Command('zhujiu')
     .description(
       'ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena',
@@ -94,7 +101,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--no-worker', 'do not run the in-process worker')
     .action(async (o: { worker: boolean }) => {
       const { runLongLived } = await import('./serve.ts');
-      await runLongLived('bot', { worker: o.worker });
+      await runLongLived('bot', { worker: o.worker }, deps);
     });
 
   program
@@ -104,7 +111,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async () => {
       const { runLongLived } = await import('./serve.ts');
-      await runLongLived('worker', { worker: true });
+      await runLongLived('worker', { worker: true }, deps);
     });
 
   program
@@ -117,7 +124,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--yes', 'confirm --down')
     .action(async (o: MigrateOptions) => {
       const { runMigrate } = await import('./migrate.ts');
-      await runMigrate(io, o);
+      await runMigrate(io, o, deps);
     });
 
   program
@@ -142,7 +149,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         if (o.model || o.suite)
           cmd.error('error: --cancel RUN takes no --model or --suite', { exitCode: 2 });
         const { runEvalCancel } = await import('./eval.ts');
-        return runEvalCancel(io, o.cancel);
+        return runEvalCancel(io, o.cancel, deps);
       }
       for (const [flag, v] of [
         ['--model <name>', o.model],
@@ -151,7 +158,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         if (!v) cmd.error(`error: required option '${flag}' not specified`, { exitCode: 2 });
       }
       const { runEval } = await import('./eval.ts');
-      await runEval(io, o);
+      await runEval(io, o, deps);
     });
 
   const config = program.command('config').description('configuration tools');
@@ -167,7 +174,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--no-endpoints', 'skip asking each model endpoint GET /models')
     .action(async (o: ConfigCheckOptions) => {
       const { runConfigCheck } = await import('./config-check.ts');
-      await runConfigCheck(io, o);
+      await runConfigCheck(io, o, deps);
     });
 
   const imp = program
@@ -199,7 +206,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async (file: string, o: ImportOutputsOptions) => {
       const { runImportOutputs } = await import('./import.ts');
-      await runImportOutputs(io, file, o);
+      await runImportOutputs(io, file, o, deps);
     });
   imp
     .command('battles')
@@ -213,7 +220,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async (file: string, o: ImportBattlesOptions) => {
       const { runImportBattles } = await import('./import.ts');
-      await runImportBattles(io, file, o);
+      await runImportBattles(io, file, o, deps);
     });
 
   imp
@@ -233,7 +240,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async (path: string, o: ImportJudgmentsFlags) => {
       const { runImportJudgments } = await import('./judge.ts');
-      await runImportJudgments(io, path, o);
+      await runImportJudgments(io, path, o, deps);
     });
 
   const judge = program
@@ -276,7 +283,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async (o: JudgeRunFlags) => {
       const { runJudgeRun } = await import('./judge.ts');
-      await runJudgeRun(io, o);
+      await runJudgeRun(io, o, deps);
     });
   judge
     .command('export')
@@ -289,7 +296,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--out <file>', 'write to FILE (atomically) instead of standard output')
     .action(async (o: JudgeExportFlags) => {
       const { runJudgeExport } = await import('./judge-export.ts');
-      await runJudgeExport(io, o);
+      await runJudgeExport(io, o, deps);
     });
   judge
     .command('report')
@@ -302,7 +309,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--json', 'print {"pairwise":[…],"datasets":[…]}')
     .action(async (o: JudgeReportOptions) => {
       const { runJudgeReport } = await import('./judge.ts');
-      await runJudgeReport(io, o);
+      await runJudgeReport(io, o, deps);
     });
 
   program
@@ -313,7 +320,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--json', 'print {"suites":[…]} instead of a table')
     .action(async (o: SuitesOptions) => {
       const { runSuites } = await import('./suites.ts');
-      await runSuites(io, o);
+      await runSuites(io, o, deps);
     });
 
   program
@@ -361,7 +368,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
         await runRatings(o, { out: io.out });
       } else {
         const { runStoredRatings } = await import('./ratings-stored.ts');
-        await runStoredRatings(io, o);
+        await runStoredRatings(io, o, deps);
       }
     });
 
@@ -395,7 +402,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     )
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
-      await runLeaderboard(io, name, o);
+      await runLeaderboard(io, name, o, deps);
     });
 
   const exp = program.command('export').description('export stored data in public formats');
@@ -418,7 +425,7 @@ export function buildProgram(io: CliIo = defaultIo): Command {
     .option('--out <file>', 'write to FILE (atomically) instead of standard output')
     .action(async (o: ExportBattlesFlags) => {
       const { runExportBattles } = await import('./export.ts');
-      await runExportBattles(io, o);
+      await runExportBattles(io, o, deps);
     });
 
   return program;
@@ -428,9 +435,15 @@ export function buildProgram(io: CliIo = defaultIo): Command {
  * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); unexpected
  * errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
  * exit 0 (cli/io.ts).
+ * @param argv `process.argv`'s shape: `[node, script, ...args]`.
+ * @param io where it writes: {@link defaultIo} (stdout, stderr) for the `zhujiu` process.
+ * @param deps the environment (`bin/zhujiu.js` passes `process.env`, the one place that reads it), or an open
+ *   runtime: the command then runs on it and leaves it open, instead of opening its own from the environment and
+ *   closing it (cli/deps.ts).
+ * @returns the exit status, also set as `process.exitCode`.
  */
-export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  const program = buildProgram(io);
+export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps): Promise<number> {
+  const program = buildProgram(io, deps);
   if (io === defaultIo) watchStdout();
   try {
     takeRequestedExit();

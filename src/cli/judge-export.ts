@@ -6,9 +6,9 @@
  */
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
-import { openRuntime } from '../main.ts';
 import { judgeGradesOf, singleAnswerJudges } from '../storage/judge-scores.ts';
 import { findModel } from '../storage/models.ts';
+import { type CliDeps, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu judge export`. */
@@ -38,11 +38,11 @@ export function labelLine(g: {
  * written, judge failures left out) goes to stdout with `--out`, to stderr otherwise, so stdout holds only lines.
  * @throws AppError `not_found` (an unknown `--model`, or no grade of this judge matches: names the judges or the
  *   fix), `file_unwritable` (checked before the database is opened), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runJudgeExport(io: CliIo, o: JudgeExportFlags): Promise<void> {
+export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDeps): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
-  const rt = await openRuntime({ quiet: true });
-  try {
+  await withRuntime(deps, {}, async (rt) => {
     if (o.model !== undefined && !(await findModel(rt.db.db, o.model))) {
       throw new AppError('not_found', `--model ${o.model}: no such model`);
     }
@@ -71,7 +71,5 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags): Promise<vo
       (r.failures > 0 ? ` (${r.failures} judge failures have no label and are left out)` : '');
     if (o.out) io.out(summary);
     else io.err(summary);
-  } finally {
-    await rt.close();
-  }
+  });
 }

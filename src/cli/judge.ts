@@ -7,8 +7,9 @@ import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/ind
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
-import { openRuntime } from '../main.ts';
+import type { Runtime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
+import { type CliDeps, openCommandRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import { type CliIo, requestExit } from './io.ts';
 
@@ -58,7 +59,7 @@ function scoringFigures(board: Board, model: string, stored: boolean): BoardScor
  * grades (not stored).
  */
 async function boardScoring(
-  rt: Awaited<ReturnType<typeof openRuntime>>,
+  rt: Runtime,
   model: string,
   judge: string | undefined,
 ): Promise<BoardScoringFigures[]> {
@@ -89,9 +90,14 @@ function scoringLine(model: string, f: BoardScoringFigures): string {
  * Runs `zhujiu judge report --model NAME`: pairwise win rates, per-dataset judged scores, and the model's Scoring
  * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
  * @throws AppError `not_found` for an unknown model or baseline.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<void> {
-  const rt = await openRuntime({ quiet: true });
+export async function runJudgeReport(
+  io: CliIo,
+  o: JudgeReportOptions,
+  deps: CliDeps,
+): Promise<void> {
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const d = await judgeReport(rt.db.db, {
       model: o.model,
@@ -136,7 +142,7 @@ export async function runJudgeReport(io: CliIo, o: JudgeReportOptions): Promise<
     });
     for (const f of board) io.out(scoringLine(o.model, f));
   } finally {
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }
 
@@ -149,13 +155,15 @@ export interface ImportJudgmentsFlags {
 /**
  * Runs `zhujiu import judgments PATH`: one transaction; prints what was stored.
  * @throws AppError `import_invalid` naming the file and row; `input_invalid` for a bad --judge.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runImportJudgments(
   io: CliIo,
   path: string,
   o: ImportJudgmentsFlags,
+  deps: CliDeps,
 ): Promise<void> {
-  const rt = await openRuntime({ quiet: true });
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const t0 = performance.now();
     const r = await runInterruptible(io, 'imported', (signal) =>
@@ -174,7 +182,7 @@ export async function runImportJudgments(
       );
     }
   } finally {
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }
 
@@ -223,10 +231,11 @@ export function judgeFailureLines(
  * `process.exitCode`): 130 after Ctrl-C, 1 when every item failed to be judged or more than `eval.max_failure_rate`
  * of the suite's answers are left without a grade (the last line says so), else 0.
  * @throws AppError `not_found` for an unknown suite, model or judge.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
+export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
-  const rt = await openRuntime({ quiet: true });
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   // Ctrl-C stops asking: what is judged stays stored, the rest is judged by the same command later. The database
   // is closed cleanly (and the embedded folder's lock given back), so that command can start at once.
   const stop = new AbortController();
@@ -288,6 +297,6 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags): Promise<void> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }

@@ -27,7 +27,7 @@ import {
   modelContent,
   overallContent,
 } from '../leaderboard/views.ts';
-import { openRuntime } from '../main.ts';
+import { type CliDeps, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { checkRequestedSources } from './sources.ts';
 
@@ -52,18 +52,21 @@ function chartNote(view: string): string {
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
  *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runLeaderboard(
   io: CliIo,
   name: string | undefined,
   o: LeaderboardFlags,
+  deps: CliDeps,
 ): Promise<void> {
   const req = parseLeaderboardArgs(o.view, name, 'cli');
   if (!req.ok) throw new AppError('input_invalid', req.reason);
   // A path that cannot be written is refused before the board is built.
   if (o.png) await checkOutputPath('--png', o.png);
-  const rt = await openRuntime({ quiet: true });
-  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app);
+  const clock = deps.clock ?? systemClock;
+  const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
+  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app, { clock });
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
@@ -126,7 +129,7 @@ export async function runLeaderboard(
       return;
     }
     const vo = {
-      now: systemClock.now(),
+      now: clock.now(),
       surface: 'cli' as const,
       ...(o.all ? { all: true } : {}),
     };
@@ -142,6 +145,6 @@ export async function runLeaderboard(
     if (o.png) io.out(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
   } finally {
     await svc.close();
-    await rt.close();
+    if (!deps.rt) await rt.close();
   }
 }

@@ -3,8 +3,8 @@
  * `zhujiu migrate [--down --yes]`: apply pending migrations, or roll back the last one.
  */
 import { AppError } from '../core/errors.ts';
-import { openRuntime } from '../main.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
+import { type CliDeps, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu migrate`. */
@@ -16,8 +16,9 @@ export interface MigrateOptions {
 /**
  * Runs `zhujiu migrate`.
  * @throws AppError `input_invalid` for `--down` without `--yes`; `db_migration_failed` when a migration fails.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runMigrate(io: CliIo, o: MigrateOptions): Promise<void> {
+export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
   if (o.down && !o.yes) {
     throw new AppError(
       'input_invalid',
@@ -26,8 +27,7 @@ export async function runMigrate(io: CliIo, o: MigrateOptions): Promise<void> {
     );
   }
   // Migrate here, not in openRuntime, so the message says what this run did.
-  const rt = await openRuntime({ migrate: false, quiet: true });
-  try {
+  await withRuntime(deps, { migrate: false }, async (rt) => {
     if (o.down) {
       const r = await migrateDown(rt.db.db);
       if (r.error)
@@ -50,7 +50,5 @@ export async function runMigrate(io: CliIo, o: MigrateOptions): Promise<void> {
           : `applied ${applied.join(', ')}; database is up to date (${rt.db.describe})`,
       );
     }
-  } finally {
-    await rt.close();
-  }
+  });
 }

@@ -9,10 +9,10 @@
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
-import { openRuntime } from '../main.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
+import { type CliDeps, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
@@ -21,10 +21,10 @@ import { checkRequestedSources, storedSourcesText } from './sources.ts';
  * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
  * @throws AppError `input_invalid` for a `--source` with no stored battles (listing the stored ones),
  *   `rating_input_invalid` when the counted sources hold no votes (saying which sources do), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<void> {
-  const rt = await openRuntime({ quiet: true });
-  try {
+export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDeps): Promise<void> {
+  await withRuntime(deps, {}, async (rt) => {
     const cfg = rt.config.app.ratings;
     const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     const storedText = storedSourcesText;
@@ -84,7 +84,5 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<vo
         },
       },
     );
-  } finally {
-    await rt.close();
-  }
+  });
 }

@@ -25,6 +25,7 @@ import {
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
+import { type CliDeps, envOf } from './deps.ts';
 import { keepRunningOnUnhandledRejection } from './unhandled.ts';
 
 /** Options of {@link startService} (tests pass data/config folders, fakes' URLs and terminal streams). */
@@ -170,11 +171,18 @@ function stdinIsChat(): boolean {
   }
 }
 
-/** Runs a long-lived process until a signal arrives (or the terminal user quits). */
+/**
+ * Runs a long-lived process until a signal arrives (or the terminal user quits). It always opens its own runtime
+ * (the embedded database in a worker thread, the start-up checks) from the environment of `deps`.
+ * @param deps its `env` (required here) and optionally `cwd` and `clock`.
+ * @throws Error when `deps` has no `env`.
+ */
 export async function runLongLived(
   kind: 'bot' | 'worker',
   opts: { worker: boolean },
+  deps: CliDeps,
 ): Promise<void> {
+  const env = envOf(deps);
   // The signal handlers come first: the terminal chat takes input while the service is still starting, and a
   // Ctrl-C then would otherwise kill the process without its shutdown (the data folder's lock, the queue).
   let signalled: string | undefined;
@@ -187,6 +195,9 @@ export async function runLongLived(
   process.once('SIGTERM', stop);
   const svc = await startService(kind, {
     ...opts,
+    env,
+    ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
+    ...(deps.clock !== undefined ? { clock: deps.clock } : {}),
     terminalChat: kind === 'bot' && stdinIsChat(),
     announce: (line) => process.stderr.write(`${line}\n`),
   });

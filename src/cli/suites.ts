@@ -4,9 +4,9 @@
  * (after sampling), read from the datasets folder (`ZHUJIU_DATASETS_DIR`). A suite whose files are missing is
  * listed with the reason instead of failing the whole listing.
  */
-import { loadConfig } from '../config/loader.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
+import { type CliDeps, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu suites`. */
@@ -33,9 +33,10 @@ interface SuiteRow {
 /**
  * Runs `zhujiu suites`.
  * @throws AppError `config_invalid` when a suite file is invalid.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
-export async function runSuites(io: CliIo, o: SuitesOptions): Promise<void> {
-  const c = loadConfig();
+export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Promise<void> {
+  const c = await configOf(deps);
   const loc = {
     datasetsDir: c.datasetsDir,
     cacheDir: c.datasetsCacheDir,

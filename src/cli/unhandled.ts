@@ -30,7 +30,7 @@ export function redactProcessText(text: string, secrets: readonly string[]): str
 /** The rejection reason as plain, redacted fields for a log line: name, message, code and stack when present. */
 export function describeRejection(
   reason: unknown,
-  secrets: readonly string[] = secretValuesOf(),
+  secrets: readonly string[] = processSecrets,
 ): { name?: string; message: string; code?: string; stack?: string } {
   if (!(reason instanceof Error)) return { message: redactProcessText(String(reason), secrets) };
   const code = (reason as { code?: unknown }).code;
@@ -44,6 +44,8 @@ export function describeRejection(
 
 let logTo: Logger | undefined;
 let installed: ((reason: unknown) => void) | undefined;
+/** The secret values of the environment the handler was installed with. */
+let processSecrets: readonly string[] = [];
 
 /** The process's listener: logs and goes on while a long-lived process runs, else prints and exits with 1. */
 function onRejection(reason: unknown): void {
@@ -58,8 +60,13 @@ function onRejection(reason: unknown): void {
   process.exit(1);
 }
 
-/** Installs the `unhandledRejection` listener once (bin/zhujiu.js does, before the command runs). */
-export function installUnhandledRejectionHandler(): void {
+/**
+ * Installs the `unhandledRejection` listener once (bin/zhujiu.js does, before the command runs).
+ * @param env the process's environment: the values of its secret-holding variables are redacted from what the
+ *   listener prints or logs.
+ */
+export function installUnhandledRejectionHandler(env?: NodeJS.ProcessEnv): void {
+  if (env !== undefined) processSecrets = secretValuesOf(env);
   if (installed) return;
   installed = onRejection;
   process.on('unhandledRejection', installed);

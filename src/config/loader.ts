@@ -1,8 +1,9 @@
 /**
  * @module config/loader
  * Loads and validates `config/default.yaml`, `config/models.yaml`, `config/suites/*.yaml` and the environment.
- * A bad file fails at start with one line per problem, `file:line:col path: message`. This is the only module
- * that reads `process.env`. The returned config is deeply frozen.
+ * A bad file fails at start with one line per problem, `file:line:col path: message`. The environment is an
+ * argument ({@link LoadOptions.env}): `bin/zhujiu.js` passes `process.env`, tests pass their own, and nothing here
+ * reads `process.env`. The returned config is deeply frozen.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
@@ -63,7 +64,12 @@ export interface LoadOptions {
   readonly configDir?: string;
   readonly dataDir?: string;
   readonly datasetsDir?: string;
-  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The environment variables (`ZHUJIU_*`, `DATABASE_URL`, tokens, API keys): `process.env` for the `zhujiu`
+   * process (read once, in `bin/zhujiu.js`), a plain object in tests.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Folder relative paths resolve against (default: the working directory). */
   readonly cwd?: string;
 }
 
@@ -317,9 +323,9 @@ function deepFreeze<T>(o: T): T {
  * must be valid.
  * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
  */
-export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+export function loadConfig(options: LoadOptions): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
-  const env = parseEnv(options.env ?? process.env);
+  const env = parseEnv(options.env);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
   if (explicitDir !== undefined && !existsSync(configDir)) {
@@ -407,7 +413,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  const rawEnv = options.env ?? process.env;
+  const rawEnv = options.env;
   const keyVars = new Map(
     models.flatMap((m) =>
       m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],

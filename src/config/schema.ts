@@ -463,7 +463,7 @@ const optionalSecret = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
-/** The environment variables the app reads (only `config/` reads process.env). */
+/** The environment variables the app reads, from `LoadOptions.env` (bin/zhujiu.js passes the process's own). */
 export const envSchema = z.object({
   DATABASE_URL: optionalSecret.pipe(
     z

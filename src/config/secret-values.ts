@@ -10,9 +10,9 @@ const SECRET_NAME = /TOKEN|SECRET|KEY|PASSWORD|DATABASE_URL/iu;
 /**
  * The values (at least 4 characters) of the secret-holding variables of `env`, longest first, so that a value
  * containing another is replaced whole.
- * @param env the environment (the process's by default).
+ * @param env the environment (bin/zhujiu.js passes the process's).
  */
-export function secretValuesOf(env: NodeJS.ProcessEnv = process.env): string[] {
+export function secretValuesOf(env: NodeJS.ProcessEnv): string[] {
   return Object.entries(env)
     .filter(([k, v]) => SECRET_NAME.test(k) && v !== undefined && v.length >= 4)
     .map(([, v]) => v as string)

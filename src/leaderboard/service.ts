@@ -126,11 +126,11 @@ export function oneShotBoardService(
   db: Kysely<Database>,
   logger: Logger,
   app: OneShotBoardConfig,
-  o: { readonly inlineChart?: boolean } = {},
+  o: { readonly inlineChart?: boolean; readonly clock?: Clock } = {},
 ): LeaderboardService {
   return new LeaderboardService({
     db,
-    clock: systemClock,
+    clock: o.clock ?? systemClock,
     logger,
     aggregation: app.aggregation,
     includeSources: app.ratings.include_sources,

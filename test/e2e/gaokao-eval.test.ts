@@ -1,14 +1,6 @@
-/**
- * GAOKAO-Bench GPT-4-0314 reproduction end to end: import the published result folder as a recorded model, run the
- * `gaokao-objective` suite on it through the evaluation runner (the recorded client answers every item from the
- * stored raw `model_output`, nothing is called), and get GAOKAO-Bench's published objective figures: Σ earned /
- * Σ possible = 7000 / 9702 = 0.7215 and the ten subject rates of the result folder's README.
- */
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/loader.ts';
 import { createLogger } from '../../src/core/logger.ts';
@@ -17,6 +9,7 @@ import { runSummary, summaryJson } from '../../src/eval/summary.ts';
 import { importGaokaoOutputs } from '../../src/import/gaokao-outputs.ts';
 import { freshDb, type TestDb } from '../helpers/db.ts';
 import { fullGaokaoDatasetsDir, GAOKAO_GPT4_RESULTS } from '../helpers/gaokao.ts';
+import { asProcess } from '../helpers/run-cli.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../helpers/shared-data.ts';
 
 /** GAOKAO-Bench README "Scoring Rate", GPT-4-0314 objective, per subject (%), by our dataset names. */
@@ -93,21 +86,7 @@ describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
   },
 );
 
-const run = promisify(execFile);
-
-async function zhujiu(args: string[], env: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const zhujiu = (args: string[], env: Record<string, string> = {}) => asProcess(args, { env });
 
 describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
   'GAOKAO-Bench GPT-4-0314 through the CLI',

@@ -1,14 +1,5 @@
-/**
- * The results page in headless Chromium (Debian's `chromium`, driven by playwright-core): a board built by
- * `zhujiu leaderboard --json` (a real process) is served by the HTTP server; the page's table shows the same
- * numbers as the JSON, the chart loads, a model card opens from the table, and the browser logs no console error.
- * Skipped with a message when /usr/bin/chromium is absent (.ci/run installs it).
- */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { serve } from '@hono/node-server';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,13 +11,11 @@ import type { BoardJson } from '../../src/leaderboard/views.ts';
 import { openDb } from '../../src/storage/db.ts';
 import { addBattles, addRun } from '../helpers/board-data.ts';
 import { freshDb } from '../helpers/db.ts';
-import { PROJECT_ROOT } from '../helpers/shared-data.ts';
+import { asProcess } from '../helpers/run-cli.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
 if (!present) console.warn(`[skip] ${CHROMIUM} is absent: the results page test is skipped`);
-
-const run = promisify(execFile);
 
 describe.skipIf(!present)('results page in headless Chromium', () => {
   let dataDir: string;
@@ -88,15 +77,8 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
     cleanup = db.destroy;
 
     // The CLI builds and stores the snapshot (with the default 10,000 bootstrap rounds) and prints the JSON.
-    const r = await run(
-      process.execPath,
-      [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), 'leaderboard', '--json'],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ZHUJIU_DATA_DIR: dataDir },
-        maxBuffer: 8 * 1024 * 1024,
-      },
-    );
+    const r = await asProcess(['leaderboard', '--json'], { env: { ZHUJIU_DATA_DIR: dataDir } });
+    expect(r.code, r.stderr).toBe(0);
     json = JSON.parse(r.stdout) as BoardJson;
   });
   afterAll(async () => {

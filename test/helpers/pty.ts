@@ -11,7 +11,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ZHUJIU_BIN } from './cli.ts';
+import { ZHUJIU_BIN } from './run-cli.ts';
 import { PROJECT_ROOT } from './shared-data.ts';
 
 /** Hides the cursor / turns line wrap off; shows the cursor / turns line wrap on. */

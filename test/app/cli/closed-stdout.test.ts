@@ -1,7 +1,7 @@
 /**
  * stdout closed by its reader (`zhujiu export battles | head -2`, an EPIPE) ends a command quietly with exit 0 and
  * stops its work: `export battles` reads no further page of votes, and a command writing through `io.out` stops at
- * its next line. In-process through `runCli`, on an embedded database; test/process/cli/closed-pipe.test.ts
+ * its next line. In-process through `runCli`, on one open embedded database; test/process/cli/closed-pipe.test.ts
  * closes a real pipe.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,42 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
-import { type CliIo, OutputClosedError } from '../../../src/cli/io.ts';
-import { freshDb } from '../../helpers/db.ts';
+import { OutputClosedError } from '../../../src/cli/io.ts';
+import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 
 const epipe = () => Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' });
-
-async function zhujiu(args: string[], io: Partial<CliIo> = {}) {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-    ...io,
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
 
 /** 12,000 votes: three pages of the export (5,000 rows each). */
 const VOTES = 12_000;
 
 describe('stdout closed by its reader', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-epipe-'));
-  const saved = { ...process.env };
+  let t: TestRuntime;
+  const zhujiu = (args: string[], o: Parameters<typeof inProcess>[1] = {}) =>
+    inProcess(args, { rt: t.rt, ...o });
   beforeAll(async () => {
-    const d = await freshDb('pglite');
-    await d.close();
-    process.env.ZHUJIU_DATA_DIR = d.dataDir;
-    process.env.ZHUJIU_CONFIG_DIR = join(tmp, 'config');
-    process.env.DATABASE_URL = '';
-    process.env.LOG_LEVEL = 'silent';
     mkdirSync(join(tmp, 'config'));
+    t = await openTestRuntime({ ZHUJIU_CONFIG_DIR: join(tmp, 'config') });
     const names = ['m-a', 'm-b', 'm-c', 'm-d'];
     const lines: string[] = [];
     for (let i = 0; i < VOTES; i++) {
@@ -58,10 +38,10 @@ describe('stdout closed by its reader', () => {
     }
     writeFileSync(join(tmp, 'battles.jsonl'), `${lines.join('\n')}\n`);
     const r = await zhujiu(['import', 'battles', join(tmp, 'battles.jsonl')]);
-    expect(r.code, r.err).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
   });
-  afterAll(() => {
-    process.env = saved;
+  afterAll(async () => {
+    await t?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -75,7 +55,7 @@ describe('stdout closed by its reader', () => {
     });
     stdout.on('error', () => {}); // as cli/io.ts watchStdout does for process.stdout
     const r = await zhujiu(['export', 'battles', '--source', 'battles'], { stdout });
-    expect(r).toEqual({ code: 0, out: '', err: '' });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(writes).toBe(1);
   });
 
@@ -90,7 +70,7 @@ describe('stdout closed by its reader', () => {
     });
     stdout.on('error', () => {});
     const r = await zhujiu(['export', 'battles', '--source', 'battles'], { stdout });
-    expect(r).toEqual({ code: 0, out: '', err: '' });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(writes).toBe(2);
   });
 
@@ -103,13 +83,13 @@ describe('stdout closed by its reader', () => {
     for (const [i, args] of cases.entries()) {
       let lines = 0;
       const r = await zhujiu(args, {
-        out: () => {
+        onOut: () => {
           lines++;
           // defaultIo throws OutputClosedError; a raw EPIPE from a stream is treated the same.
           throw i % 2 ? epipe() : new OutputClosedError();
         },
       });
-      expect(r, args.join(' ')).toEqual({ code: 0, out: '', err: '' });
+      expect(r, args.join(' ')).toEqual({ code: 0, stdout: '', stderr: '' });
       expect(lines, args.join(' ')).toBe(1);
     }
   });

@@ -7,67 +7,33 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
 import { startFakeOpenAi } from '../../fakes/openai.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const VARS = [
-  'ZHUJIU_CONFIG_DIR',
-  'ZHUJIU_DATA_DIR',
-  'DATABASE_URL',
-  'ZHUJIU_VOTER_SECRET',
-  'SLACK_BOT_TOKEN',
-  'SLACK_APP_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'DISCORD_TOKEN',
-  'QWEN_API_KEY',
-  'GOOD_KEY',
-  'BAD_KEY',
-  'LOG_LEVEL',
-];
-const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
-afterEach(() => {
-  for (const v of VARS) {
-    if (saved[v] === undefined) delete process.env[v];
-    else process.env[v] = saved[v];
-  }
-});
-
 let n = 0;
-/** A config folder with these files, and the environment for it (also set on process.env for the CLI). */
+/** The environment of the last {@link setup}: `check` runs with it. */
+let current: Record<string, string> = {};
+/** A config folder with these files, and the environment for it. */
 function setup(files: Record<string, string>, env: Record<string, string> = {}) {
   const dir = join(root, `c${++n}`);
   mkdirSync(dir);
   for (const [f, body] of Object.entries(files)) writeFileSync(join(dir, f), body);
-  const full: Record<string, string> = {
+  current = {
     ZHUJIU_CONFIG_DIR: dir,
     ZHUJIU_DATA_DIR: join(dir, 'data', 'pg'),
     LOG_LEVEL: 'silent',
     ...env,
   };
-  for (const v of VARS) delete process.env[v];
-  Object.assign(process.env, full);
-  return { dir, env: full };
+  return { dir, env: current };
 }
 
-async function check(...flags: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(['node', 'zhujiu', 'config', 'check', ...flags], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  return { code, out, err };
-}
+/** `zhujiu config check FLAGS…` in-process, with the environment of the last {@link setup}. */
+const check = (...flags: string[]) => inProcess(['config', 'check', ...flags], { env: current });
 
 /** What starting the bot with this environment says (it must refuse before opening anything). */
 async function start(env: Record<string, string>): Promise<string> {
@@ -138,13 +104,13 @@ describe('config check = the start-up validation', () => {
     const { env } = setup(files, extra);
     const r = await check('--no-connect');
     expect(r.code).toBe(1);
-    expect(r.out).toBe('');
-    expect(r.err).toMatch(/^error \[config_invalid\]: /);
-    expect(r.err).toMatch(re);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error \[config_invalid\]: /);
+    expect(r.stderr).toMatch(re);
     // The bot's start refuses it with the same message.
     const msg = await start(env);
     expect(msg).toMatch(re);
-    expect(r.err).toContain(msg);
+    expect(r.stderr).toContain(msg);
   });
 
   it('an unreachable DATABASE_URL fails the connection check; --no-connect skips it', async () => {
@@ -157,12 +123,12 @@ describe('config check = the start-up validation', () => {
     );
     const r = await check();
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(
+    expect(r.stderr).toMatch(
       /^error \[db_unavailable\]: cannot connect to Postgres at 127\.0\.0\.1:1\/none/,
     );
     const skipped = await check('--no-connect');
-    expect(skipped.code, skipped.err).toBe(0);
-    expect(skipped.out).toContain('database: Postgres (DATABASE_URL), connection not checked');
+    expect(skipped.code, skipped.stderr).toBe(0);
+    expect(skipped.stdout).toContain('database: Postgres (DATABASE_URL), connection not checked');
   });
 
   it('asks each endpoint GET /models once and names a wrong base URL or key; --no-endpoints skips it', async () => {
@@ -186,12 +152,12 @@ describe('config check = the start-up validation', () => {
         { GOOD_KEY: 'right-key-0123' },
       );
       const ok = await check();
-      expect(ok.code, ok.err).toBe(0);
-      expect(ok.out).toContain(
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain(
         `endpoint: model good: 127.0.0.1:${fake.port} answers, 1 models listed`,
       );
       // `same` shares the endpoint and key of `good`: asked once.
-      expect(ok.out).not.toContain('model same');
+      expect(ok.stdout).not.toContain('model same');
       setup(
         {
           'models.yaml': yaml([
@@ -203,17 +169,17 @@ describe('config check = the start-up validation', () => {
       );
       const bad = await check();
       expect(bad.code).toBe(1);
-      expect(bad.err).toContain('error [llm_failed]: 2 endpoints failed the connection check');
-      expect(bad.err).toContain(
+      expect(bad.stderr).toContain('error [llm_failed]: 2 endpoints failed the connection check');
+      expect(bad.stderr).toContain(
         `model nov1: HTTP 404 from 127.0.0.1:${fake.port}: base_url http://127.0.0.1:${fake.port} does not end in /v1; add it`,
       );
-      expect(bad.err).toContain(
+      expect(bad.stderr).toContain(
         `model badkey: 127.0.0.1:${fake.port} refused the API key (HTTP 401); check BAD_KEY`,
       );
-      expect(bad.err).not.toContain('wrong-key-0123');
+      expect(bad.stderr).not.toContain('wrong-key-0123');
       const skipped = await check('--no-endpoints');
-      expect(skipped.code, skipped.err).toBe(0);
-      expect(skipped.out).not.toContain('endpoint:');
+      expect(skipped.code, skipped.stderr).toBe(0);
+      expect(skipped.stdout).not.toContain('endpoint:');
     } finally {
       await fake.close();
     }
@@ -222,7 +188,7 @@ describe('config check = the start-up validation', () => {
   it('the shipped config passes', async () => {
     setup({});
     const r = await check();
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^config OK: /);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^config OK: /);
   });
 });

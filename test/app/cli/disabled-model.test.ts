@@ -8,33 +8,17 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterAll, afterEach, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { afterAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
 import { createLogger } from '../../../src/core/logger.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
-import { zhujiuInProcess as cli } from '../../helpers/run-cli.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { counterSeeds, terminal, until } from '../arena/helpers.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-disabled-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const VARS = [
-  'ZHUJIU_CONFIG_DIR',
-  'ZHUJIU_DATA_DIR',
-  'ZHUJIU_DATASETS_DIR',
-  'DATABASE_URL',
-  'QWEN_API_KEY',
-  'LOG_LEVEL',
-];
-const saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
-afterEach(() => {
-  for (const v of VARS) {
-    if (saved[v] === undefined) delete process.env[v];
-    else process.env[v] = saved[v];
-  }
-});
 
 const MODELS = [
   'models:',
@@ -72,16 +56,12 @@ describe('a model whose api_key_env is unset', () => {
     const dataDir = join(root, 'data', 'pg');
     mkdirSync(join(root, 'data'));
     cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
-    for (const v of VARS) delete process.env[v];
-    Object.assign(process.env, {
-      ZHUJIU_CONFIG_DIR: configDir,
-      ZHUJIU_DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-    });
+    const env = { ZHUJIU_CONFIG_DIR: configDir, ZHUJIU_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+    const cli = (...args: string[]) => inProcess(args, { env });
 
     const checked = await cli('config', 'check', '--no-connect');
-    expect(checked.code, checked.err).toBe(0);
-    expect(checked.out).toMatch(
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(
       /warning: .*models\.yaml:6:18 models\.0\.api_key_env: QWEN_API_KEY is not set in the environment, so model "qwen" is disabled/,
     );
 
@@ -157,31 +137,32 @@ describe('a model whose api_key_env is unset', () => {
 
     const ev = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
     expect(ev.code).toBe(1);
-    expect(ev.err).toContain(
+    expect(ev.stderr).toContain(
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
     );
     // Set but empty (`QWEN_API_KEY= zhujiu eval …`) is said as such, not as "not set".
-    process.env.QWEN_API_KEY = '';
-    const empty = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
+    const empty = await inProcess(['eval', '--model', 'qwen', '--suite', 'smoke'], {
+      env: { ...env, QWEN_API_KEY: '' },
+    });
     expect(empty.code).toBe(1);
-    expect(empty.err).toContain(
+    expect(empty.stderr).toContain(
       'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is set but empty. Export it',
     );
-    delete process.env.QWEN_API_KEY;
     // A suite of `zhujiu suites` that eval cannot run (AlpacaEval's comparative prompts, answered by imports) is
     // explained, not called unknown.
     const arenaOnly = await cli('eval', '--model', 'claude-2', '--suite', 'alpaca-eval');
     expect(arenaOnly.code).toBe(1);
-    expect(arenaOnly.err).not.toContain('Unknown suite');
-    expect(arenaOnly.err).toContain(
+    expect(arenaOnly.stderr).not.toContain('Unknown suite');
+    expect(arenaOnly.stderr).toContain(
       'Suite "alpaca-eval" cannot be run with eval: its datasets alpaca_eval (comparative) have no items of their own to ask or score (AlpacaEval 2.0 instructions (805), answered by recorded model outputs; used by the arena). Its answers are compared in the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena and count in `zhujiu ratings` and the leaderboard. Suites eval runs: ',
     );
     // The other endpoint is not disabled; with no datasets folder its run is refused before it is created.
     const noData = join(root, 'no-datasets');
-    process.env.ZHUJIU_DATASETS_DIR = noData;
-    const nodata = await cli('eval', '--model', 'local', '--suite', 'smoke');
+    const nodata = await inProcess(['eval', '--model', 'local', '--suite', 'smoke'], {
+      env: { ...env, ZHUJIU_DATASETS_DIR: noData },
+    });
     expect(nodata.code).toBe(1);
-    expect(nodata.err).toMatch(
+    expect(nodata.stderr).toMatch(
       /^error \[config_invalid\]: Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder .*no-datasets \(c3\/c3-m-dev\.sample\.json, /,
     );
   });

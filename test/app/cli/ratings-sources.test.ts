@@ -1,26 +1,22 @@
 /**
  * Issue 7 item 5 through the command line: `zhujiu ratings` rates the community's own votes unless an imported
  * source is asked for (`--source NAME`, repeatable, or `ratings.include_sources` in the config), and says whose
- * votes it rated. Runs the real CLI in-process on an embedded database.
+ * votes it rated. Runs the real CLI in-process on one open embedded database.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDb } from '../../helpers/db.ts';
-import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
+import { loadConfig } from '../../../src/config/loader.ts';
+import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 
 describe('zhujiu ratings and vote sources', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-rs-'));
-  const saved = { ...process.env };
+  let t: TestRuntime;
+  const zhujiu = (...args: string[]) => inProcess(args, { rt: t.rt });
   beforeAll(async () => {
-    const d = await freshDb('pglite');
-    await d.close(); // keep the migrated copy; the CLI opens it
-    process.env.ZHUJIU_DATA_DIR = d.dataDir;
-    process.env.ZHUJIU_CONFIG_DIR = join(tmp, 'config');
-    process.env.DATABASE_URL = '';
-    process.env.LOG_LEVEL = 'silent';
     mkdirSync(join(tmp, 'config'));
+    t = await openTestRuntime({ ZHUJIU_CONFIG_DIR: join(tmp, 'config') });
     const lines: string[] = [];
     for (let i = 0; i < 10; i++) {
       lines.push(JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'model_a' }));
@@ -30,55 +26,55 @@ describe('zhujiu ratings and vote sources', () => {
     lines.push(JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'model_a' }));
     writeFileSync(join(tmp, 'public.jsonl'), `${lines.join('\n')}\n`);
     const r = await zhujiu('import', 'battles', join(tmp, 'public.jsonl'), '--source', 'lmsys');
-    expect(r.err).toBe('');
+    expect(r.stderr).toBe('');
   });
-  afterAll(() => {
-    process.env = saved;
+  afterAll(async () => {
+    await t?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('without --source the imported votes are not rated, and the error says how to count them', async () => {
     const r = await zhujiu('ratings');
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(
+    expect(r.stderr).toMatch(
       /^error \[rating_input_invalid\]: no votes from arena in the database \(PGlite.*\): imported votes are counted only when asked: add --source lmsys \(or list the source in ratings\.include_sources of config\/default\.yaml\)/,
     );
   });
 
   it('--source NAME rates them and says whose votes were rated', async () => {
     const r = await zhujiu('ratings', '--source', 'lmsys', '--bootstrap', '0');
-    expect(r.code, r.err).toBe(0);
-    expect(r.out).toMatch(/^rank\s+model\s+rating/);
-    expect(r.out).toMatch(/\n\s+1\s+gpt-4\s+1005\.6/);
-    expect(r.out).toContain("Votes: the community's own (arena) plus imported lmsys.");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^rank\s+model\s+rating/);
+    expect(r.stdout).toMatch(/\n\s+1\s+gpt-4\s+1005\.6/);
+    expect(r.stdout).toContain("Votes: the community's own (arena) plus imported lmsys.");
     const json = await zhujiu('ratings', '--source', 'lmsys', '--json', '--bootstrap', '0');
     expect(
-      (JSON.parse(json.out) as { models: { model: string }[] }).models.map((m) => m.model),
+      (JSON.parse(json.stdout) as { models: { model: string }[] }).models.map((m) => m.model),
     ).toEqual(['gpt-4', 'vicuna-13b']);
   });
 
   it('an unknown --source is refused, listing the stored sources; --source with --battles is a usage error', async () => {
     const r = await zhujiu('ratings', '--source', 'lmsis');
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(
+    expect(r.stderr).toMatch(
       /--source lmsis: no battles of that source are stored in .*; stored sources: lmsys \(31 votes\)\. Import them first/,
     );
     const both = await zhujiu('ratings', '--battles', join(tmp, 'public.jsonl'), '--source', 'x');
     expect(both.code).toBe(2);
-    expect(both.err).toContain('--source picks stored votes; with --battles FILE');
+    expect(both.stderr).toContain('--source picks stored votes; with --battles FILE');
   });
 
   it('leaderboard refuses an unknown --source the same way, before building the board', async () => {
     for (const args of [['leaderboard'], ['leaderboard', '--json']]) {
       const r = await zhujiu(...args, '--source', 'nosuch');
       expect(r.code).toBe(2);
-      expect(r.out).toBe('');
-      expect(r.err).toMatch(
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
         /^error \[input_invalid\]: --source nosuch: no battles of that source are stored in .*; stored sources: lmsys \(31 votes\)\. Import them first/,
       );
     }
     const ok = await zhujiu('leaderboard', '--source', 'lmsys');
-    expect(ok.code, ok.err).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 
   it('ratings.include_sources in the config counts a source for every rating', async () => {
@@ -87,10 +83,12 @@ describe('zhujiu ratings and vote sources', () => {
       'ratings:\n  include_sources: [lmsys]\n  bootstrap: 0\n',
     );
     try {
-      const r = await zhujiu('ratings');
-      expect(r.code, r.err).toBe(0);
-      expect(r.out).toContain('no bootstrap (rank from point ratings)');
-      expect(r.out).toContain("Votes: the community's own (arena) plus imported lmsys.");
+      // The same database with the configuration read again.
+      const rt = { ...t.rt, config: loadConfig({ env: t.env }) };
+      const r = await inProcess(['ratings'], { rt });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('no bootstrap (rank from point ratings)');
+      expect(r.stdout).toContain("Votes: the community's own (arena) plus imported lmsys.");
     } finally {
       rmSync(join(tmp, 'config', 'default.yaml'));
     }

@@ -1,7 +1,7 @@
 /**
  * A run whose judge failed on most items is not a success (README "Models and evaluation runs"): `zhujiu eval`
  * says "finished with 28 judge failures" and exits 1 above `eval.max_failure_rate` (answer and judge failures
- * alike); the chat summary says the same. In-process CLI on an embedded database, a loopback judge that gives a
+ * alike); the chat summary says the same. In-process CLI on one open embedded database, a loopback judge that gives a
  * verdict on 4 of 32 answers.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryContent } from '../../../src/bot/eval-reporter.ts';
-import { runCli } from '../../../src/cli/index.ts';
 import { failureRateProblem, runSummary } from '../../../src/eval/summary.ts';
-import { openDb } from '../../../src/storage/db.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { pgliteDataDir } from '../../helpers/db.ts';
+import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const N = 32;
@@ -22,9 +20,8 @@ const GRADED = 4;
 describe('a run with judge failures', () => {
   const root = mkdtempSync(join(tmpdir(), 'zhujiu-judgefail-'));
   const cfg = join(root, 'config');
-  const data = pgliteDataDir();
   let fake: FakeOpenAi;
-  const env = { ...process.env };
+  let t: TestRuntime;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({
@@ -64,76 +61,40 @@ describe('a run with judge failures', () => {
         .join('')}`,
     );
     writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\njudge:\n  model: judge-x\n');
-    Object.assign(process.env, {
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-      ZHUJIU_DATA_DIR: data.dataDir,
+    t = await openTestRuntime({
       ZHUJIU_CONFIG_DIR: cfg,
       ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
     });
   });
   afterAll(async () => {
-    process.env = env;
+    await t?.close();
     await fake?.close();
-    data.remove();
     rmSync(root, { recursive: true, force: true });
   });
 
   it('says "finished with 28 judge failures" and exits 1 above eval.max_failure_rate; chat says so too', async () => {
-    let out = '';
-    let err = '';
-    const code = await runCli(
-      ['node', 'zhujiu', 'eval', '--model', 'cand', '--suite', 'tiny-scoring'],
-      {
-        out: (s) => {
-          out += `${s}\n`;
-        },
-        err: (s) => {
-          err += `${s}\n`;
-        },
-      },
-    );
-    process.exitCode = 0;
-    expect(out.split('\n')[0]).toBe(
+    const r = await inProcess(['eval', '--model', 'cand', '--suite', 'tiny-scoring'], { rt: t.rt });
+    expect(r.stdout.split('\n')[0]).toBe(
       'run #1: cand on tiny-scoring: finished with 28 judge failures',
     );
-    expect(out).toContain('4 of 32 judged by judge-x');
-    expect(code).toBe(1);
-    expect(err.trim().split('\n').at(-1)).toBe(
+    expect(r.stdout).toContain('4 of 32 judged by judge-x');
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n').at(-1)).toBe(
       'error: run #1: 28 of 32 items failed (87.5 %), above eval.max_failure_rate 0.1; its scores leave those items out (see the failures above)',
     );
 
     // Retrying with judge run: the same 28 stay ungraded, so it is an error for scripts too.
-    let jerr = '';
-    const jcode = await runCli(
-      [
-        'node',
-        'zhujiu',
-        'judge',
-        'run',
-        '--model',
-        'cand',
-        '--suite',
-        'tiny-scoring',
-        '--judge',
-        'judge-x',
-      ],
-      {
-        out: () => {},
-        err: (s) => {
-          jerr += `${s}\n`;
-        },
-      },
+    const j = await inProcess(
+      ['judge', 'run', '--model', 'cand', '--suite', 'tiny-scoring', '--judge', 'judge-x'],
+      { rt: t.rt },
     );
-    process.exitCode = 0;
-    expect(jcode).toBe(1);
-    expect(jerr.trim().split('\n').at(-1)).toBe(
+    expect(j.code).toBe(1);
+    expect(j.stderr.trim().split('\n').at(-1)).toBe(
       'error: 28 of 32 answers have no grade of judge-x (87.5 %), above eval.max_failure_rate 0.1; run the same command again to retry only them',
     );
 
-    const db = await openDb({ kind: 'pglite', dataDir: data.dataDir });
-    try {
-      const s = (await runSummary(db.db, 1))!;
+    {
+      const s = (await runSummary(t.rt.db.db, 1))!;
       expect(s.run.status).toBe('succeeded'); // stored as finished: its 4 grades count on the board
       const chat = summaryContent(s, 0.1);
       expect(chat.text).toBe(
@@ -146,8 +107,6 @@ describe('a run with judge failures', () => {
       expect(failureRateProblem(s, 1)).toBeUndefined();
       expect(failureRateProblem(s, 0.875)).toBeUndefined();
       expect(summaryContent(s, 1).footer).not.toContain('Warning');
-    } finally {
-      await db.close();
     }
   });
 });

@@ -15,8 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gaokaoHumanRate, parseGaokaoHuman } from '../../../src/import/formats/gaokao-human.ts';
+import type { Runtime } from '../../../src/main.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
-import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
+import { inProcess, runtimeOn } from '../../helpers/run-cli.ts';
 
 const HIST = '2010-2022_History_Open-ended_Questions';
 const LIT = '2010-2022_Chinese_Language_Literary_Text_Reading';
@@ -81,8 +82,12 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-gaokao-human-'));
   const run = join(tmp, 'gpt-3.5-turbo_主观题_1');
   const judged = join(tmp, 'judged');
-  const env = { ...process.env };
   let db: TestDb;
+  let rt: Runtime;
+  const zhujiu = async (...args: string[]) => {
+    const r = await inProcess(args, { rt });
+    return { code: r.code, out: r.stdout, err: r.stderr };
+  };
   beforeAll(async () => {
     mkdirSync(run);
     mkdirSync(judged);
@@ -90,17 +95,10 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
       writeFileSync(join(run, `gpt-3.5-turbo_${kw}.json`), JSON.stringify(f, null, 4));
     writeFileSync(join(judged, `gpt-3.5-turbo_${HIST}.json`), JSON.stringify(JUDGED, null, 4));
     db = await freshDb('pglite');
-    await db.close();
     writeFileSync(join(tmp, 'default.yaml'), 'aggregation:\n  bootstrap: 0\n');
-    Object.assign(process.env, {
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-      ZHUJIU_DATA_DIR: db.dataDir!,
-      ZHUJIU_CONFIG_DIR: tmp,
-    });
+    rt = await runtimeOn(db, { ZHUJIU_CONFIG_DIR: tmp });
   });
   afterAll(async () => {
-    process.env = env;
     await db?.destroy();
     rmSync(tmp, { recursive: true, force: true });
   });

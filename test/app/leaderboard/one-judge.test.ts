@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { overallPage } from '../../../src/leaderboard/page.ts';
@@ -19,10 +18,12 @@ import {
   modelContent,
   overallContent,
 } from '../../../src/leaderboard/views.ts';
+import type { Runtime } from '../../../src/main.ts';
 import { upsertJudgeScores } from '../../../src/storage/judge-scores.ts';
 import { judgeGrades } from '../../../src/storage/leaderboard.ts';
 import { addRun } from '../../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { inProcess, runtimeOn } from '../../helpers/run-cli.ts';
 
 const MAIN = 'main-judge';
 const TRIAL = 'good-7b';
@@ -184,7 +185,6 @@ describe('one judge on the board', () => {
 describe('one judge on the board, from the CLI', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-one-judge-'));
   let db: TestDb;
-  const env = { ...process.env };
   beforeAll(async () => {
     db = await freshDb('pglite');
     for (const [model, raw] of [
@@ -220,37 +220,18 @@ describe('one judge on the board, from the CLI', () => {
       g('m1', TRIAL, 9),
       g('m2', TRIAL, 1),
     ]);
-    await db.close();
     writeFileSync(
       join(tmp, 'default.yaml'),
       `judge:\n  model: ${MAIN}\naggregation:\n  bootstrap: 20\n`,
     );
-    Object.assign(process.env, {
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-      ZHUJIU_DATA_DIR: db.dataDir!,
-      ZHUJIU_CONFIG_DIR: tmp,
-    });
+    rt = await runtimeOn(db, { ZHUJIU_CONFIG_DIR: tmp });
   });
   afterAll(async () => {
-    process.env = env;
     await db?.destroy();
     rmSync(tmp, { recursive: true, force: true });
   });
-  async function zhujiu(...args: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runCli(['node', 'zhujiu', ...args], {
-      out: (x) => {
-        out += `${x}\n`;
-      },
-      err: (x) => {
-        err += `${x}\n`;
-      },
-    });
-    process.exitCode = 0;
-    return { code, out, err };
-  }
+  let rt: Runtime;
+  const zhujiu = (...args: string[]) => inProcess(args, { rt });
 
   it("leaderboard --judge NAME shows that judge's board without storing it; judge report shows both figures", async () => {
     const scoring = (out: string) =>
@@ -260,33 +241,33 @@ describe('one judge on the board, from the CLI', () => {
         ).models.map((m) => [m.model, m.methods.scoring]),
       );
     const board = await zhujiu('leaderboard', '--json');
-    expect(board.code, board.err).toBe(0);
-    expect(JSON.parse(board.out).scoring_judge).toBe(MAIN);
-    expect(scoring(board.out)).toEqual({ m1: 2, m2: 3 });
+    expect(board.code, board.stderr).toBe(0);
+    expect(JSON.parse(board.stdout).scoring_judge).toBe(MAIN);
+    expect(scoring(board.stdout)).toEqual({ m1: 2, m2: 3 });
     const trial = await zhujiu('leaderboard', '--judge', TRIAL, '--json');
-    expect(trial.code, trial.err).toBe(0);
-    expect(JSON.parse(trial.out).scoring_judge).toBe(TRIAL);
-    expect(scoring(trial.out)).toEqual({ m1: 9, m2: 1 });
+    expect(trial.code, trial.stderr).toBe(0);
+    expect(JSON.parse(trial.stdout).scoring_judge).toBe(TRIAL);
+    expect(scoring(trial.stdout)).toEqual({ m1: 9, m2: 1 });
     // The stored board is still judge.model's.
     const again = await zhujiu('leaderboard', '--view', 'method', 'scoring');
-    expect(again.out).toContain('scoring (judge main-judge): 2 of 2 models scored');
-    expect(again.out).toContain('scoring = grades of judge main-judge (not shown: good-7b;');
+    expect(again.stdout).toContain('scoring (judge main-judge): 2 of 2 models scored');
+    expect(again.stdout).toContain('scoring = grades of judge main-judge (not shown: good-7b;');
     const bad = await zhujiu('leaderboard', '--judge', 'nobody');
     expect(bad.code).toBe(1);
-    expect(bad.err.trim()).toBe(
+    expect(bad.stderr.trim()).toBe(
       'error [not_found]: --judge nobody: no grades of this judge are stored; judges with grades: good-7b, main-judge. Grade with `zhujiu judge run --judge nobody` first',
     );
 
     const rep = await zhujiu('judge', 'report', '--model', 'm1', '--json');
-    expect(rep.code, rep.err).toBe(0);
-    expect(JSON.parse(rep.out).board_scoring).toEqual([
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(JSON.parse(rep.stdout).board_scoring).toEqual([
       { judge: MAIN, stored: true, scoring: 2, normalized: 0, abilities: { knowledge: 2 } },
     ]);
     const text = await zhujiu('judge', 'report', '--model', 'm1', '--judge', TRIAL);
-    expect(text.out).toContain(
+    expect(text.stdout).toContain(
       'board (judge main-judge): m1 scoring 2.00, normalised 0.00; knowledge 2.00 (ten-point scale)',
     );
-    expect(text.out).toContain(
+    expect(text.stdout).toContain(
       "board with judge good-7b's grades (a trial, not stored: `zhujiu leaderboard --judge good-7b`): m1 scoring 9.00, normalised 10.00; knowledge 9.00 (ten-point scale)",
     );
   });
@@ -295,24 +276,24 @@ describe('one judge on the board, from the CLI', () => {
     const a = join(tmp, 'main.jsonl');
     const b = join(tmp, 'trial.jsonl');
     const ea = await zhujiu('judge', 'export', '--judge', MAIN, '--out', a);
-    expect(ea.code, ea.err).toBe(0);
-    expect(ea.out.trim()).toBe(`exported 2 grades by ${MAIN} to ${a}`);
+    expect(ea.code, ea.stderr).toBe(0);
+    expect(ea.stdout.trim()).toBe(`exported 2 grades by ${MAIN} to ${a}`);
     expect(readFileSync(a, 'utf8')).toBe(
       '{"item":"m1 know/q0","label":2}\n{"item":"m2 know/q0","label":3}\n',
     );
     const stdout = await zhujiu('judge', 'export', '--judge', TRIAL, '--model', 'm1');
-    expect(stdout.out).toBe('{"item":"m1 know/q0","label":9}\n');
-    expect(stdout.err.trim()).toBe(`exported 1 grade by ${TRIAL}`);
+    expect(stdout.stdout).toBe('{"item":"m1 know/q0","label":9}\n');
+    expect(stdout.stderr.trim()).toBe(`exported 1 grade by ${TRIAL}`);
     expect((await zhujiu('judge', 'export', '--judge', TRIAL, '--out', b)).code).toBe(0);
     const agree = await zhujiu('judge', 'agree', a, b, '--json');
-    expect(agree.code, agree.err).toBe(0);
-    const j = JSON.parse(agree.out);
+    expect(agree.code, agree.stderr).toBe(0);
+    const j = JSON.parse(agree.stdout);
     expect(j.n).toBe(2);
     expect(j.exact).toBe(0);
 
     const none = await zhujiu('judge', 'export', '--judge', 'nobody');
     expect(none.code).toBe(1);
-    expect(none.err.trim()).toBe(
+    expect(none.stderr.trim()).toBe(
       'error [not_found]: --judge nobody: no grades by this judge are stored; judges with single-answer records: good-7b, main-judge',
     );
     const folder = await zhujiu('judge', 'export', '--judge', MAIN, '--out', tmp);

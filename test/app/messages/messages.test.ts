@@ -10,41 +10,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
-import { runCli } from '../../../src/cli/index.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { freshDb } from '../../helpers/db.ts';
+import { inProcess, runtimeOn } from '../../helpers/run-cli.ts';
 import { seedModels, terminal, terminalShell, testBot, testConfig } from '../arena/helpers.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-msg-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function zhujiu(...args: string[]): Promise<string> {
-  let out = '';
-  const code = await runCli(['node', 'zhujiu', ...args], {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      out += `${s}\n`;
-    },
-  });
-  process.exitCode = 0;
-  expect(code, out).toBe(0);
-  return out;
-}
-
 describe('messages that say what happened', () => {
   it('migrate after migrate --down --yes names what it applied', async () => {
     const d = await freshDb('pglite');
-    await d.close();
-    const saved = { ...process.env };
-    Object.assign(process.env, {
-      ZHUJIU_DATA_DIR: d.dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-      ZHUJIU_CONFIG_DIR: tmp,
-    });
+    const rt = await runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
+    /** What the command said (stdout and stderr); it must succeed. */
+    const zhujiu = async (...args: string[]) => {
+      const r = await inProcess(args, { rt });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      return r.stdout + r.stderr;
+    };
     try {
       const last = Object.keys(migrations).at(-1) as string;
       expect(await zhujiu('migrate')).toMatch(
@@ -57,7 +41,7 @@ describe('messages that say what happened', () => {
         new RegExp(`^applied ${last}; database is up to date \\(PGlite`),
       );
     } finally {
-      process.env = saved;
+      await d.destroy();
     }
   });
 

@@ -2,30 +2,15 @@
  * The `zhujiu` command as a user runs it: a real child process through bin/zhujiu.js (the compiled JavaScript),
  * on a fresh copy of the migrated template data folder (a first start on an empty folder is tested in start.test.ts).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteDataDir } from '../../helpers/db.ts';
+import { asProcess } from '../../helpers/run-cli.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
-const run = promisify(execFile);
-
-async function zhujiu(args: string[], env: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const zhujiu = (args: string[], env: Record<string, string> = {}) => asProcess(args, { env });
 
 describe('zhujiu CLI', () => {
   const { dataDir, remove } = pgliteDataDir();

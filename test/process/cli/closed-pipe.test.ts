@@ -9,9 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/index.ts';
-import { startZhujiu } from '../../helpers/cli.ts';
-import { freshDb } from '../../helpers/db.ts';
+import { pgliteDataDir } from '../../helpers/db.ts';
+import { inProcess, startZhujiu } from '../../helpers/run-cli.ts';
 
 /** Runs `zhujiu ARGS` and closes its stdout after `lines` lines, as `| head -N` does. */
 async function headOf(args: string[], env: Record<string, string>, lines: number) {
@@ -31,18 +30,14 @@ async function headOf(args: string[], env: Record<string, string>, lines: number
 
 describe('a closed pipe on stdout', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-pipe-'));
-  const saved = { ...process.env };
-  let env: Record<string, string>;
+  const d = pgliteDataDir();
+  const env = {
+    ZHUJIU_DATA_DIR: d.dataDir,
+    ZHUJIU_CONFIG_DIR: join(tmp, 'config'),
+    DATABASE_URL: '',
+    LOG_LEVEL: 'silent',
+  };
   beforeAll(async () => {
-    const d = await freshDb('pglite');
-    await d.close();
-    env = {
-      ZHUJIU_DATA_DIR: d.dataDir ?? '',
-      ZHUJIU_CONFIG_DIR: join(tmp, 'config'),
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-    };
-    Object.assign(process.env, env);
     mkdirSync(join(tmp, 'config'));
     const votes: string[] = [];
     for (let i = 0; i < 12_000; i++) {
@@ -51,11 +46,9 @@ describe('a closed pipe on stdout', () => {
       );
     }
     writeFileSync(join(tmp, 'battles.jsonl'), `${votes.join('\n')}\n`);
-    const quiet = { out: () => {}, err: () => {} };
-    expect(
-      await runCli(['node', 'zhujiu', 'import', 'battles', join(tmp, 'battles.jsonl')], quiet),
-    ).toBe(0);
-    process.exitCode = 0;
+    // Stored in-process (the embedded folder is closed again before the processes below open it).
+    const imported = await inProcess(['import', 'battles', join(tmp, 'battles.jsonl')], { env });
+    expect(imported.code, imported.stderr).toBe(0);
     const ring: string[] = [];
     for (let i = 0; i < 1500; i++) {
       for (const winner of ['model_a', 'model_b'])
@@ -66,7 +59,7 @@ describe('a closed pipe on stdout', () => {
     writeFileSync(join(tmp, 'ring.jsonl'), `${ring.join('\n')}\n`);
   });
   afterAll(() => {
-    process.env = saved;
+    d.remove();
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -6,8 +6,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { startZhujiu } from '../../helpers/cli.ts';
 import { type Backend, backends, freshDb, pgliteDataDir } from '../../helpers/db.ts';
+import { startZhujiu } from '../../helpers/run-cli.ts';
 
 const ALIVE_FOR_MS = 30_000;
 

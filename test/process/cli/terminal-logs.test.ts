@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ZHUJIU_BIN } from '../../helpers/cli.ts';
 import { pgliteDataDir } from '../../helpers/db.ts';
+import { ZHUJIU_BIN } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 /** Runs `zhujiu bot` with `input` piped in, stdout and stderr merged in order (as a terminal shows them). */

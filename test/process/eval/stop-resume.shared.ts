@@ -27,9 +27,9 @@ import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { startZhujiu, ZHUJIU_BIN, type ZhujiuProcess } from '../../helpers/cli.ts';
 import { type Backend, freshDb, type TestDb } from '../../helpers/db.ts';
 import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { startZhujiu, ZHUJIU_BIN, type ZhujiuProcess } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 async function until(what: string, cond: () => boolean, maxMs = 120_000): Promise<void> {

@@ -40,22 +40,11 @@ import { itemLabel } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { testConfig } from '../../app/arena/helpers.ts';
 import { freshDb } from '../../helpers/db.ts';
-import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
+import { inProcess, runtimeOn } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-review-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Runs `fn` with these environment variables set. */
-async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
-  const saved = { ...process.env };
-  Object.assign(process.env, { DATABASE_URL: '', LOG_LEVEL: 'silent', ...env });
-  try {
-    return await fn();
-  } finally {
-    process.env = saved;
-  }
-}
 
 describe('#13 empty view names say how to name one, in the form of the surface', () => {
   it('chat and CLI forms', () => {
@@ -100,40 +89,41 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       ].join('\n')}\n`,
     );
     await importBattles(d.db, { file: f, source: 'pub', ability: 'reasoning' });
-    await d.close();
-    await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: tmp }, async () => {
+    const rt = await runtimeOn(d, { ZHUJIU_CONFIG_DIR: tmp });
+    const zhujiu = (...args: string[]) => inProcess(args, { rt });
+    {
       const base = ['leaderboard', '--source', 'pub'];
       const noName = await zhujiu(...base, '--view', 'model');
       expect(noName.code).toBe(2);
-      expect(noName.err).toContain('`zhujiu leaderboard --view model NAME`');
+      expect(noName.stderr).toContain('`zhujiu leaderboard --view model NAME`');
       // A model the board lacks is not a usage mistake: exit 1, and the suggested command keeps --source.
       const unknown = await zhujiu(...base, '--view', 'model', 'cc');
       expect(unknown.code).toBe(1);
-      expect(unknown.err).toContain(
+      expect(unknown.stderr).toContain(
         'no model "cc" on the board; models: aa, bb; pick one: `zhujiu leaderboard --source pub --view model NAME`',
       );
       const plain = await zhujiu('leaderboard', '--view', 'model', 'aa');
       expect(plain.code).toBe(1);
-      expect(plain.err).toContain('models: (none)');
-      expect(plain.err).toContain('on the board with `--source NAME`');
+      expect(plain.stderr).toContain('models: (none)');
+      expect(plain.stderr).toContain('on the board with `--source NAME`');
       // A bare --view value that is no ability or method is read as a model name: the error says what --view takes.
       const bogus = await zhujiu(...base, '--view', 'bogus');
       expect(bogus.code).toBe(1);
-      expect(bogus.err).toContain('no model "bogus" on the board');
-      expect(bogus.err).toContain(
+      expect(bogus.stderr).toContain('no model "bogus" on the board');
+      expect(bogus.stderr).toContain(
         '`--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',
       );
       const emptyPng = join(tmp, 'empty.png');
       const empty = await zhujiu('leaderboard', '--png', emptyPng);
       expect(empty.code).toBe(1);
-      expect(empty.err).toContain(
+      expect(empty.stderr).toContain(
         `--png ${emptyPng}: the board is empty, so there is no chart to write`,
       );
       expect(existsSync(emptyPng)).toBe(false);
 
       const card = await zhujiu(...base, '--view', 'model', 'aa', '--json');
-      expect(card.code, card.err).toBe(0);
-      const j = JSON.parse(card.out);
+      expect(card.code, card.stderr).toBe(0);
+      const j = JSON.parse(card.stdout);
       expect(Object.keys(j)).toEqual([
         'model',
         'sv_rate',
@@ -149,23 +139,23 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       ]);
 
       const ab = JSON.parse(
-        (await zhujiu(...base, '--view', 'ability', 'reasoning', '--json')).out,
+        (await zhujiu(...base, '--view', 'ability', 'reasoning', '--json')).stdout,
       );
       expect(ab.ability).toBe('reasoning');
       expect(ab.models.map((m: { model: string }) => m.model).sort()).toEqual(['aa', 'bb']);
-      const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).out);
+      const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).stdout);
       expect(me.method).toBe('comparative');
-      const all = JSON.parse((await zhujiu(...base, '--json')).out);
+      const all = JSON.parse((await zhujiu(...base, '--json')).stdout);
       expect(Object.keys(all)).toEqual(['models', 'scoring_judge']);
       // Rows with no score in any method (3 votes each) are left out of the text and counted; --all shows them.
       const text = await zhujiu(...base);
-      expect(text.out).toContain(
+      expect(text.stdout).toContain(
         '2 models with no score in any method left out (`--all` shows them)',
       );
-      expect(text.out).not.toMatch(/^\s+—\s+aa\s/m);
+      expect(text.stdout).not.toMatch(/^\s+—\s+aa\s/m);
       const everyRow = await zhujiu(...base, '--all');
-      expect(everyRow.out).toMatch(/^\s+—\s+aa\s/m);
-      expect(everyRow.out).not.toContain('left out');
+      expect(everyRow.stdout).toMatch(/^\s+—\s+aa\s/m);
+      expect(everyRow.stdout).not.toContain('left out');
       expect(all.models.map((m: { unranked_reason: string }) => m.unranked_reason)).toEqual([
         'fewer than 20 votes in every ability',
         'fewer than 20 votes in every ability',
@@ -173,13 +163,15 @@ describe('#33 every leaderboard view honours --json and --png', () => {
 
       const png = join(tmp, 'card.png');
       const both = await zhujiu(...base, '--view', 'model', 'bb', '--json', '--png', png);
-      expect(JSON.parse(both.out).model.model).toBe('bb');
-      expect(both.err).toBe(
+      expect(JSON.parse(both.stdout).model.model).toBe('bb');
+      expect(both.stderr).toBe(
         `chart written to ${png} (the chart shows the whole board, whatever the view)\n`,
       );
       const table = await zhujiu(...base, '--view', 'ability', 'reasoning', '--png', png);
-      expect(table.out).toMatch(/chart written to .*card\.png \(the chart shows the whole board/);
-    });
+      expect(table.stdout).toMatch(
+        /chart written to .*card\.png \(the chart shows the whole board/,
+      );
+    }
     await d.destroy();
   });
 });
@@ -188,10 +180,11 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
   it('eval --cancel RUN cancels; the conflict and judge.model refusals name the zhujiu command', async () => {
     const d = await freshDb('pglite');
     await d.close();
-    await withEnv({ ZHUJIU_DATA_DIR: d.dataDir!, ZHUJIU_CONFIG_DIR: '' }, async () => {
+    const env = { DATABASE_URL: '', ZHUJIU_DATA_DIR: d.dataDir! };
+    {
       // The run is created after the runtime opened the embedded folder (as this process's worker would hold it):
       // one a process left in the folder before is taken back when the next one opens it (main.ts).
-      const rt = await openRuntime({ quiet: true, logger: silentLogger });
+      const rt = await openRuntime({ quiet: true, logger: silentLogger, env });
       const busy = await (async () => {
         try {
           const ids = await ensureModels(rt.db.db, ['rec'], 'recorded');
@@ -209,28 +202,32 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
         /^run #1 of rec on smoke is queued in another process \(0\/0 items\)\. Wait for it, or cancel it: `zhujiu eval --cancel 1`\.$/,
       );
       expect(busy?.message).not.toContain('/eval');
+      // The next commands run on one runtime opened after it, as the next process would open the folder.
+      const next = await openRuntime({ quiet: true, logger: silentLogger, env });
+      const zhujiu = (...args: string[]) => inProcess(args, { rt: next });
       const judge = await zhujiu('eval', '--model', 'rec', '--suite', 'zhujiu-scoring');
-      expect(judge.err).toContain('set `judge.model` in config/default.yaml');
-      expect(judge.err).toContain('then run `zhujiu eval` again.');
-      expect(judge.err).not.toContain('/eval');
+      expect(judge.stderr).toContain('set `judge.model` in config/default.yaml');
+      expect(judge.stderr).toContain('then run `zhujiu eval` again.');
+      expect(judge.stderr).not.toContain('/eval');
 
       const cancel = await zhujiu('eval', '--cancel', '1');
       expect(cancel).toEqual({
         code: 0,
-        out: 'Run #1 (rec on smoke) cancelled at 0/0 items.\n',
-        err: '',
+        stdout: 'Run #1 (rec on smoke) cancelled at 0/0 items.\n',
+        stderr: '',
       });
-      expect((await zhujiu('eval', '--cancel', '1')).err).toBe(
+      expect((await zhujiu('eval', '--cancel', '1')).stderr).toBe(
         'error [conflict]: Run #1 is already cancelled.\n',
       );
-      expect((await zhujiu('eval', '--cancel', '7')).err).toBe(
+      expect((await zhujiu('eval', '--cancel', '7')).stderr).toBe(
         'error [not_found]: there is no run #7; recent runs: #1 (rec on smoke, cancelled)\n',
       );
       const usage = await zhujiu('eval', '--model', 'rec');
       expect(usage.code).toBe(2);
-      expect(usage.err).toContain("error: required option '--suite <name>' not specified");
+      expect(usage.stderr).toContain("error: required option '--suite <name>' not specified");
       expect((await zhujiu('eval', '--cancel', '1', '--model', 'rec')).code).toBe(2);
-    });
+      await next.close();
+    }
     await d.destroy();
   });
 });
@@ -377,7 +374,7 @@ describe('#9 README truth: every command and every shipped suite is in its table
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('| command | what it does |'));
     const rows = table.slice(0, table.indexOf('\n\n'));
-    const program = buildProgram();
+    const program = buildProgram({ out: () => {}, err: () => {} }, { env: {} });
     const names = program.commands.flatMap((c) =>
       c.commands.length > 0 ? c.commands.map((s) => `${c.name()} ${s.name()}`) : [c.name()],
     );
@@ -449,14 +446,15 @@ describe('#6 /models lists only the models that can battle; other names apart', 
 describe('#7 config check on PGlite checks the data-folder lock as its connection check', () => {
   it('free, then held by another process (named), then skipped with --no-connect', async () => {
     const dir = join(tmp, 'lockcheck', 'pg');
-    const env = { ZHUJIU_DATA_DIR: dir, ZHUJIU_CONFIG_DIR: '' };
-    await withEnv(env, async () => {
+    const env = { ZHUJIU_DATA_DIR: dir };
+    const zhujiu = (...args: string[]) => inProcess(args, { env });
+    {
       const free = await zhujiu('config', 'check');
-      expect(free.code, free.err).toBe(0);
-      expect(free.out).toContain(
+      expect(free.code, free.stderr).toBe(0);
+      expect(free.stdout).toContain(
         `database: embedded PGlite in ${dir}, free (no other zhujiu process holds it`,
       );
-    });
+    }
     const child: ChildProcess = spawn(
       process.execPath,
       [
@@ -476,20 +474,20 @@ describe('#7 config check on PGlite checks the data-folder lock as its connectio
         });
         child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
       });
-      await withEnv(env, async () => {
+      {
         const held = await zhujiu('config', 'check');
         expect(held.code).toBe(1);
-        expect(held.err).toMatch(
+        expect(held.stderr).toMatch(
           new RegExp(
             `^error \\[db_unavailable\\]: the embedded database in .* is in use by another zhujiu process \\(pid ${child.pid} on `,
             'u',
           ),
         );
-        expect(held.out).not.toContain('config OK');
+        expect(held.stdout).not.toContain('config OK');
         const skipped = await zhujiu('config', 'check', '--no-connect');
         expect(skipped.code).toBe(0);
-        expect(skipped.out).toContain('lock not checked (--no-connect)');
-      });
+        expect(skipped.stdout).toContain('lock not checked (--no-connect)');
+      }
     } finally {
       child.kill('SIGKILL');
     }

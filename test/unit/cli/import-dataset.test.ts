@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { datasetNameProblem } from '../../../src/config/schema.ts';
-import { zhujiuInProcess as zhujiu } from '../../helpers/run-cli.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
+
+const zhujiu = (...args: string[]) => inProcess(args);
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-dsname-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,9 +38,9 @@ describe('import outputs --dataset', () => {
       name,
     );
     expect(r.code).toBe(2);
-    expect(r.out).toBe('');
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toContain(`error [input_invalid]: ${message}`);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`error [input_invalid]: ${message}`);
   });
 
   it('refuses a default name from a file name that breaks the rule, saying to pass --dataset', async () => {
@@ -46,7 +48,7 @@ describe('import outputs --dataset', () => {
     writeFileSync(spaced, '{"item":"k1","prompt":"p","output":"o"}\n');
     const r = await zhujiu('import', 'outputs', spaced, '--model', 'm', '--format', 'jsonl');
     expect(r.code).toBe(2);
-    expect(r.err).toContain(
+    expect(r.stderr).toContain(
       'the dataset name taken from the file name, "my answers", use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /); pass --dataset NAME',
     );
   });

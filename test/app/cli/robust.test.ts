@@ -1,8 +1,9 @@
 /**
- * Bad input given to `zhujiu` as a user runs it (a child process through bin/zhujiu.js): one line naming the input
- * and the fix, exit 1 for errors and 2 for usage mistakes, never a stack trace, nothing written.
+ * Bad input given to `zhujiu`: one line naming the input and the fix, exit 1 for errors and 2 for usage mistakes,
+ * never a stack trace, nothing written. In-process through `runCli` (on one open copy of the migrated template, or
+ * on the environment a case names); what needs the real binary is in test/process/cli/robust-start.test.ts (the
+ * start of `bot` and `worker`, and Ctrl-C).
  */
-import { execFile } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -15,33 +16,29 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { startZhujiu, ZHUJIU_BIN } from '../../helpers/cli.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-'));
 const env = { ZHUJIU_DATA_DIR: join(dir, 'pg') };
-// A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that).
-beforeAll(() => cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true }));
+let t: TestRuntime;
+// A copy of the migrated template (creating an embedded database costs ~6 s of CPU; no test here is about that)
+// for the cases that name their own variables, and one open database for the others.
+beforeAll(async () => {
+  cpSync(inject('pgliteTemplate'), env.ZHUJIU_DATA_DIR, { recursive: true });
+  t = await openTestRuntime();
+});
+afterAll(() => t?.close());
 
-async function zhujiu(args: string[], extra: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [ZHUJIU_BIN, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env, ...extra },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+/**
+ * `zhujiu ARGS…` in-process: on the file's open database, or, given variables, opening its own from the file's
+ * data folder and them.
+ */
+const zhujiu = (args: string[], extra?: Record<string, string>) =>
+  extra ? inProcess(args, { env: { ...env, ...extra } }) : inProcess(args, { rt: t.rt });
 
 /** One error line, no stack trace. */
 function oneLine(stderr: string): string {
@@ -247,22 +244,6 @@ describe('a configuration that cannot work is refused up front', () => {
     expect(c.stderr).toContain(`${dflt}:`);
     expect(c.stderr).toContain('judge.model: "nosuchjudge" is not a model of config/models.yaml');
   });
-
-  it('a LOG_FILE that cannot be opened stops the start with an error naming LOG_FILE', async () => {
-    const aFile = join(dir, 'plain-file');
-    writeFileSync(aFile, '');
-    for (const [cmd, logFile] of [
-      ['bot', join(aFile, 'x.log')],
-      ['worker', dir],
-    ] as const) {
-      const r = await zhujiu([cmd], { LOG_FILE: logFile });
-      expect(r.code, r.stderr).toBe(1);
-      expect(oneLine(r.stderr)).toContain(
-        `error [env_invalid]: LOG_FILE: cannot open the log file ${logFile}`,
-      );
-      expect(r.stderr).toContain('set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr');
-    }
-  });
 });
 
 describe('exit codes of eval: 1 when every item failed, 130 after Ctrl-C', () => {
@@ -299,22 +280,6 @@ describe('exit codes of eval: 1 when every item failed, 130 after Ctrl-C', () =>
     expect(JSON.parse(j.stdout)).toMatchObject({ model: 'erry', suite: 'mini' });
     expect(j.stderr.trim().split('\n').at(-1)).toMatch(/^error: run #2 failed: every item failed/);
     expect(r.stderr.trim().split('\n').at(-1)).toMatch(/^error: run #1 failed: every item failed/);
-  });
-
-  it('Ctrl-C exits 130 saying the run stays to resume', async () => {
-    fake.setAnswer(() => ({ delayMs: 60_000, content: 'A' }));
-    fake.reset();
-    const p = startZhujiu(['eval', '--model', 'erry', '--suite', 'mini'], e);
-    try {
-      const t0 = Date.now();
-      while (fake.callCount === 0 && p.alive() && Date.now() - t0 < 120_000) await sleep(100);
-      p.child.kill('SIGINT');
-      const { code } = await p.exited;
-      expect(code, p.stderr()).toBe(130);
-      expect(p.stderr()).toMatch(/stopped: run #\d+ stays active/);
-    } finally {
-      p.kill();
-    }
   });
 });
 

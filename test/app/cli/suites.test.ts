@@ -1,30 +1,16 @@
 /**
- * `zhujiu suites` as a user runs it (a real child process). `zhujiu import outputs DIR --format gaokao` runs in
- * test/e2e/gaokao-eval.test.ts.
+ * `zhujiu suites` in-process through `runCli` (it opens no database). `zhujiu import outputs DIR --format gaokao`
+ * runs in test/e2e/gaokao-eval.test.ts.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
+import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
-const run = promisify(execFile);
-
-async function zhujiu(args: string[], env: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+/** `zhujiu ARGS…` in-process with these variables (no database is opened). */
+const zhujiu = (args: string[], env: Record<string, string> = {}) => inProcess(args, { env });
 
 describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
   it('lists the shipped suites with their datasets and item counts', async () => {

@@ -1,32 +1,17 @@
 /**
- * `zhujiu judge agree`, `zhujiu import judgments` and `zhujiu judge report` as a user runs them: a child process
- * through bin/zhujiu.js, a fresh data folder, the real published files.
+ * `zhujiu judge agree`, `zhujiu import judgments` and `zhujiu judge report` on the real published files:
+ * in-process through `runCli`, the imports and reports on one open copy of the migrated template database.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ZHUJIU_BIN } from '../../helpers/cli.ts';
-import { pgliteDataDir } from '../../helpers/db.ts';
-import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Runtime } from '../../../src/main.ts';
+import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
+import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
-const run = promisify(execFile);
-
-async function zhujiu(args: string[], env: Record<string, string> = {}) {
-  try {
-    const r = await run(process.execPath, [ZHUJIU_BIN, ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+/** `zhujiu ARGS…` in-process: on the file's open runtime when given, else with no database. */
+const zhujiu = (args: string[], rt?: Runtime) => inProcess(args, rt ? { rt } : {});
 
 const PANDA = ['outputs', 'pandalm'] as const;
 
@@ -200,12 +185,13 @@ const ALPACA = [
 describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
   'zhujiu import judgments + judge report',
   () => {
-    // A copy of the migrated template database: the commands below do not each pay for creating one.
-    const pg = pgliteDataDir();
-    afterAll(() => pg.remove());
-    const env = { ZHUJIU_DATA_DIR: pg.dataDir };
-    // The steps share one imported database and run in order, each a test of its own: every step gets the
-    // config's hang guard, rather than one guard for all the child processes together on a busy machine.
+    // One open copy of the migrated template database for every command below.
+    let t: TestRuntime;
+    beforeAll(async () => {
+      t = await openTestRuntime();
+    });
+    afterAll(() => t?.close());
+    // The steps share one imported database and run in order, each a test of its own.
 
     it('imports the GAOKAO-Bench judgments with no endpoint', async () => {
       const g = await zhujiu(
@@ -218,7 +204,7 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
           '--judge',
           'gpt-4-1106-preview',
         ],
-        env,
+        t.rt,
       );
       expect(g.code, g.stderr).toBe(0);
       expect(g.stdout).toMatch(
@@ -237,13 +223,13 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
           '--judge',
           'weighted_alpaca_eval_gpt4_turbo',
         ],
-        env,
+        t.rt,
       );
       expect(a.code, a.stderr).toBe(0);
     });
 
     it('judge report --json rebuilds the published GAOKAO-Bench points', async () => {
-      const rg = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314', '--json'], env);
+      const rg = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314', '--json'], t.rt);
       expect(rg.code, rg.stderr).toBe(0);
       const jg = JSON.parse(rg.stdout);
       expect(Object.keys(jg)).toEqual(['pairwise', 'datasets', 'board_scoring']);
@@ -267,7 +253,7 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
     it('judge report --baseline --json rebuilds the published AlpacaEval win rate', async () => {
       const ra = await zhujiu(
         ['judge', 'report', '--model', 'claude-2', '--baseline', 'gpt4_1106_preview', '--json'],
-        env,
+        t.rt,
       );
       expect(ra.code, ra.stderr).toBe(0);
       const ja = JSON.parse(ra.stdout);
@@ -287,9 +273,9 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
     });
 
     it('judge report as text, and an unknown model', async () => {
-      const text = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314'], env);
+      const text = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314'], t.rt);
       expect(text.stdout).toContain('1030 of 1030 judged; 7672.83 / 11839 points (0.6481)');
-      const missing = await zhujiu(['judge', 'report', '--model', 'nobody'], env);
+      const missing = await zhujiu(['judge', 'report', '--model', 'nobody'], t.rt);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('--model nobody: no such model');
     });

@@ -1,14 +1,12 @@
 /**
  * Export round trip (issue 12): after 30 arena battles with votes, `zhujiu export battles` then
  * `zhujiu ratings --battles FILE` gives the same ratings as `zhujiu ratings` on the database; the same for an
- * imported source, and the file reads back through `zhujiu import battles`. Runs the real CLI (child processes)
- * on a PGlite data folder.
+ * imported source, and the file reads back through `zhujiu import battles`. Runs the real CLI in-process
+ * (`runCli`) on the open PGlite database the battles were played on.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
 import { appConfigSchema } from '../../../src/config/schema.ts';
@@ -16,27 +14,14 @@ import { systemClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
+import type { Runtime } from '../../../src/main.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
-import { counterSeeds, SECRET, terminal, terminalShell } from '../../app/arena/helpers.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
 import { scriptedModels } from '../../helpers/live-models.ts';
-import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { inProcess, runtimeOn } from '../../helpers/run-cli.ts';
+import { counterSeeds, SECRET, terminal, terminalShell } from './helpers.ts';
 
-const run = promisify(execFile);
-
-async function zhujiu(args: string[], env: Record<string, string>) {
-  try {
-    const r = await run(process.execPath, [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), ...args], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: '', ...env },
-      maxBuffer: 32 * 1024 * 1024,
-    });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
+const zhujiu = (args: string[], rt: Runtime) => inProcess(args, { rt });
 
 type Row = { model: string; rating: number | null; rank: number | null; num_battles: number };
 
@@ -54,7 +39,7 @@ const STRENGTH: Record<string, number> = {
 
 describe('export battles round trip', () => {
   let d: TestDb;
-  let env: Record<string, string>;
+  let rt: Runtime;
   const dir = mkdtempSync(join(tmpdir(), 'zhujiu-export-'));
 
   beforeAll(async () => {
@@ -107,14 +92,13 @@ describe('export battles round trip', () => {
     await shell.say('reply 1 And spring tides?');
     await bot.stop();
     await models.close();
-    await d.close();
-    env = { ZHUJIU_DATA_DIR: d.dataDir as string, ZHUJIU_VOTER_SECRET: SECRET };
+    rt = await runtimeOn(d, { ZHUJIU_VOTER_SECRET: SECRET });
   });
   afterAll(async () => d?.destroy().catch(() => undefined));
 
   it('export battles → ratings --battles equals ratings on the database', async () => {
     const out = join(dir, 'arena.jsonl');
-    const e = await zhujiu(['export', 'battles', '--out', out], env);
+    const e = await zhujiu(['export', 'battles', '--out', out], rt);
     expect(e.code, e.stderr).toBe(0);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     expect(e.stdout).toContain(`exported ${lines.length} votes of 30 battles from source arena`);
@@ -133,9 +117,9 @@ describe('export battles round trip', () => {
     expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
     expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
     expect(lines.map((l) => (JSON.parse(l) as { turn: number }).turn).sort()).toContain(2);
-    const fromDb = await zhujiu(['ratings', '--json', '--bootstrap', '0'], env);
+    const fromDb = await zhujiu(['ratings', '--json', '--bootstrap', '0'], rt);
     expect(fromDb.code, fromDb.stderr).toBe(0);
-    const fromFile = await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env);
+    const fromFile = await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], rt);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     const a = ratingsOf(fromDb.stdout);
     const b = ratingsOf(fromFile.stdout);
@@ -148,7 +132,7 @@ describe('export battles round trip', () => {
     const outJ = join(dir, 'arena-our.jsonl');
     const j = await zhujiu(
       ['export', 'battles', '--format', 'jsonl', '--out', outJ, '--since', '2026-11-01'],
-      env,
+      rt,
     );
     expect(j.code, j.stderr).toBe(0);
     const lj = JSON.parse(readFileSync(outJ, 'utf8').split('\n')[0] as string) as Record<
@@ -157,18 +141,18 @@ describe('export battles round trip', () => {
     >;
     expect(lj).toMatchObject({ source: 'arena', kind: 'live', platform: 'shell' });
     const fromJ = ratingsOf(
-      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', outJ], env)).stdout,
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', outJ], rt)).stdout,
     );
     for (const [m, r] of a) expect(fromJ.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
     // --since in the future: nothing; to stdout, the summary on stderr.
-    const none = await zhujiu(['export', 'battles', '--since', '2030-01-01'], env);
+    const none = await zhujiu(['export', 'battles', '--since', '2030-01-01'], rt);
     expect(none.code, none.stderr).toBe(0);
     expect(none.stdout).toBe('');
     expect(none.stderr).toContain('exported 0 votes of 0 battles from source arena');
-    const bad = await zhujiu(['export', 'battles', '--since', 'yesterday'], env);
+    const bad = await zhujiu(['export', 'battles', '--since', 'yesterday'], rt);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since must be a date like 2026-11-30');
-    const typo = await zhujiu(['export', 'battles', '--source', 'lmsyss'], env);
+    const typo = await zhujiu(['export', 'battles', '--source', 'lmsyss'], rt);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(
       /^error \[input_invalid\]: --source lmsyss: no battles of that source are stored in .*; stored sources: arena \(\d+ votes\)/,
@@ -187,37 +171,37 @@ describe('export battles round trip', () => {
       rows.push(JSON.stringify({ model_a: a, model_b: b, winner: W[rng.int(4)] }));
     }
     writeFileSync(src, `${rows.join('\n')}\n`);
-    const imp = await zhujiu(['import', 'battles', src, '--source', 'public'], env);
+    const imp = await zhujiu(['import', 'battles', src, '--source', 'public'], rt);
     expect(imp.code, imp.stderr).toBe(0);
     const out = join(dir, 'public-export.jsonl');
-    const e = await zhujiu(['export', 'battles', '--source', 'public', '--out', out], env);
+    const e = await zhujiu(['export', 'battles', '--source', 'public', '--out', out], rt);
     expect(e.code, e.stderr).toBe(0);
     expect(e.stdout).toContain('exported 200 votes of 200 battles from source public');
     const text = readFileSync(out, 'utf8');
     expect(text).toContain('"winner":"tie (bothbad)"');
     const orig = ratingsOf(
-      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', src], env)).stdout,
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', src], rt)).stdout,
     );
     const back = ratingsOf(
-      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], env)).stdout,
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', out], rt)).stdout,
     );
     for (const [m, r] of orig) expect(back.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
     // `ratings --source public` counts the community's votes and the source's: the two exports together.
     const arenaOut = join(dir, 'arena-again.jsonl');
-    expect((await zhujiu(['export', 'battles', '--out', arenaOut], env)).code).toBe(0);
+    expect((await zhujiu(['export', 'battles', '--out', arenaOut], rt)).code).toBe(0);
     const both = join(dir, 'arena-and-public.jsonl');
     writeFileSync(both, readFileSync(arenaOut, 'utf8') + text);
     const stored = ratingsOf(
-      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--source', 'public'], env)).stdout,
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--source', 'public'], rt)).stdout,
     );
     const fromFiles = ratingsOf(
-      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', both], env)).stdout,
+      (await zhujiu(['ratings', '--json', '--bootstrap', '0', '--battles', both], rt)).stdout,
     );
     expect([...fromFiles.keys()].sort()).toEqual([...stored.keys()].sort());
     for (const [m, r] of stored)
       expect(fromFiles.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
     // Our own import reads the export back.
-    const re = await zhujiu(['import', 'battles', out, '--source', 'public-again'], env);
+    const re = await zhujiu(['import', 'battles', out, '--source', 'public-again'], rt);
     expect(re.code, re.stderr).toBe(0);
     expect(re.stdout).toContain('imported 200 battles (200 votes) from source public-again');
   });
