@@ -13,9 +13,10 @@
  * 2. The asker is told at once that the models are answering; a progress message is posted in the channel and
  *    edited at most every `arena.ask.progress_every_ms` (it never names a model or a side).
  * 3. Two live models are chosen (arena/live-pairs.ts) and asked concurrently. An answer that fails, times out
- *    (`arena.ask.answer_timeout_ms`, one deadline for the whole request), is empty, or reveals its model (the identity guard, arena/identity-guard.ts)
- *    is discarded and that model is replaced by another (at most `arena.ask.max_attempts` models in all); when no
- *    model is left the other request is aborted and the asker is told why.
+ *    (`arena.ask.answer_timeout_ms`, one deadline for the whole request), is empty, or reveals its model (the
+ *    identity guard, arena/identity-guard.ts) is discarded and that model is replaced by another (at most
+ *    `arena.ask.max_attempts` models in all); when no model is left the other request is aborted and the asker is
+ *    told why.
  * 4. With two answers the sides are randomised (seeded; the seed is stored), the battle and its first turn are
  *    stored, the battle is posted with the three reactions, and the progress message is deleted (or, on a platform
  *    that cannot delete, edited to point at the battle). Nothing half-made stays: on failure the progress message
