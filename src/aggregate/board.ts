@@ -418,9 +418,50 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   const qHi = opts.upper ?? 0.975;
   const models = input.models;
   const M = models.length;
-  const index = new Map(models.map((m, i) => [m, i]));
+  const { dense, entries, pointDs } = denseDatasets(input);
+  const comp: ComparativeState = fitComparative(
+    models,
+    BOARD_ABILITIES,
+    input.battles,
+    opts.minVotes,
+    opts.normalMinSide,
+  );
+  const point = aggregatePass(M, dense, pointDs, comp.score, true);
+  const roundMethods = bootstrapMethods(M, dense, pointDs, comp, rng, rounds);
+  // Spread within uncertainty (docs §5): a method whose best and worst models (by point method score) are not
+  // separated (at least 2.5 % of the rounds put the worst at or above the best, the test of adjacent rows) carries
+  // no ranking information; min–max would stretch that noise to 0–10. It gets no normalised score and enters no
+  // final. Without bootstrap rounds there is no uncertainty to compare with, and nothing is excluded.
+  const within = withinUncertainty(M, point, roundMethods, rounds, qHi);
+  if (within.some((x) => x))
+    normaliseAndFinal(M, point.methods, within, point.normalized, point.final, point.unnormalized);
+  const finals = roundFinals(M, roundMethods, within, rounds);
+  const rows = boardRows(input, point, comp, finals, within, { rounds, qLo, qHi });
+  const arena = {} as Record<BoardAbility, Board['arena'][BoardAbility]>;
+  BOARD_ABILITIES.forEach((a, i) => {
+    arena[a] = comp.entries[i]!;
+  });
+  return {
+    rows,
+    unnormalized: BOARD_METHODS.filter((_, i) => point.unnormalized[i]),
+    withinUncertainty: BOARD_METHODS.filter((_, i) => within[i]),
+    datasets: entries,
+    arena,
+    headToHead: headToHeadOf(input),
+    rounds,
+    minVotes: opts.minVotes,
+  };
+}
 
-  // Dense item arrays per dataset.
+/** Dense item arrays per dataset, the per-model dataset entries, and each dataset's point scores per model. */
+function denseDatasets(input: BoardInput): {
+  dense: DenseDataset[];
+  entries: DatasetEntry[];
+  pointDs: Float64Array[];
+} {
+  const models = input.models;
+  const M = models.length;
+  const index = new Map(models.map((m, i) => [m, i]));
   const dense: DenseDataset[] = [];
   const entries: DatasetEntry[] = [];
   const pointDs: Float64Array[] = [];
@@ -478,17 +519,21 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     pointDs.push(point);
   }
 
-  const comp: ComparativeState = fitComparative(
-    models,
-    BOARD_ABILITIES,
-    input.battles,
-    opts.minVotes,
-    opts.normalMinSide,
-  );
-  const point = aggregatePass(M, dense, pointDs, comp.score, true);
+  return { dense, entries, pointDs };
+}
 
-  // The paired bootstrap: every round's method scores are kept (rounds × methods × models), the finals are
-  // computed from them once it is known which methods enter the finals.
+/**
+ * The paired bootstrap (see {@link computeBoard}): every round's method scores are kept (rounds × methods ×
+ * models); the finals are computed from them once it is known which methods enter the finals.
+ */
+function bootstrapMethods(
+  M: number,
+  dense: readonly DenseDataset[],
+  pointDs: readonly Float64Array[],
+  comp: ComparativeState,
+  rng: Rng,
+  rounds: number,
+): Float64Array {
   const roundMethods = new Float64Array(rounds * NM * M);
   if (rounds > 0) {
     const ds = dense.map(() => new Float64Array(M));
@@ -538,11 +583,18 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     }
   }
 
-  // Spread within uncertainty (docs §5): a method whose best and worst models (by point method score) are not
-  // separated (at least 2.5 % of the rounds put the worst at or above the best, the test of adjacent rows) carries
-  // no ranking information; min–max would stretch that noise to 0–10. It gets no normalised score and enters no
-  // final. Without bootstrap rounds there is no uncertainty to compare with, and nothing is excluded.
-  const within = BOARD_METHODS.map((_, me) => {
+  return roundMethods;
+}
+
+/** Per method: whether its best and worst models are not separated over the rounds (see {@link computeBoard}). */
+function withinUncertainty(
+  M: number,
+  point: Pass,
+  roundMethods: Float64Array,
+  rounds: number,
+  qHi: number,
+): boolean[] {
+  return BOARD_METHODS.map((_, me) => {
     if (rounds === 0) return false;
     let best = -1;
     let worst = -1;
@@ -564,28 +616,65 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     }
     return k > 0 && wrongSide / k >= 1 - qHi;
   });
-  if (within.some((x) => x))
-    normaliseAndFinal(M, point.methods, within, point.normalized, point.final, point.unnormalized);
-  const finals = new Float64Array(rounds * M);
-  {
-    const normScratch = new Float64Array(NM * M);
-    const unScratch: boolean[] = [];
-    for (let r = 0; r < rounds; r++) {
-      normaliseAndFinal(
-        M,
-        roundMethods.subarray(r * NM * M, (r + 1) * NM * M),
-        within,
-        normScratch,
-        finals.subarray(r * M, (r + 1) * M),
-        unScratch,
-      );
-    }
-  }
+}
 
-  // Ranking (docs §5): only rows whose final combines every method the board has are ranked, by final score (ties
-  // share a rank); a row missing a method has a final made of other methods (a mean where a method cannot be
-  // normalised), not comparable with theirs: it follows them unranked, by final. A method within its uncertainty
-  // is in no final, so it does not count here.
+/** Every round's final scores (rounds × models), from its method scores, without the methods `within`. */
+function roundFinals(
+  M: number,
+  roundMethods: Float64Array,
+  within: readonly boolean[],
+  rounds: number,
+): Float64Array {
+  const finals = new Float64Array(rounds * M);
+  const normScratch = new Float64Array(NM * M);
+  const unScratch: boolean[] = [];
+  for (let r = 0; r < rounds; r++) {
+    normaliseAndFinal(
+      M,
+      roundMethods.subarray(r * NM * M, (r + 1) * NM * M),
+      within,
+      normScratch,
+      finals.subarray(r * M, (r + 1) * M),
+      unScratch,
+    );
+  }
+  return finals;
+}
+
+/** Whether row `m` is separated from the next row `next` over the bootstrap rounds (see {@link computeBoard}). */
+function separatedFromNext(
+  M: number,
+  point: Pass,
+  finals: Float64Array,
+  rounds: number,
+  qHi: number,
+  m: number,
+  next: number,
+): boolean {
+  let wrongSide = 0;
+  let k = 0;
+  for (let r = 0; r < rounds; r++) {
+    const a = finals[r * M + m]!;
+    const b = finals[r * M + next]!;
+    if (Number.isNaN(a) || Number.isNaN(b)) continue;
+    k++;
+    if (a - b <= 0) wrongSide++;
+  }
+  return point.final[m]! > point.final[next]! && k > 0 && wrongSide / k < 1 - qHi;
+}
+
+/**
+ * The ranking (docs §5): the row order, and which rows are ranked. Only rows whose final combines every method
+ * the board has are ranked, by final score (ties share a rank); a row missing a method has a final made of other
+ * methods (a mean where a method cannot be normalised), not comparable with theirs: it follows them unranked, by
+ * final. A method within its uncertainty is in no final, so it does not count here.
+ */
+function rankOrder(
+  models: readonly string[],
+  point: Pass,
+  within: readonly boolean[],
+): { order: number[]; ranked: (m: number) => boolean } {
+  const M = models.length;
   const boardMethods = BOARD_METHODS.map(
     (_, i) => !within[i] && models.some((_, m) => !Number.isNaN(point.methods[i * M + m]!)),
   );
@@ -604,7 +693,18 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       if (tx < 2 && fx !== fy) return fy - fx;
       return models[x]!.localeCompare(models[y]!);
     });
+  return { order, ranked };
+}
 
+/** The 2.5–97.5 % (`qLo`–`qHi`) quantiles of each model's final score over the rounds. */
+function finalIntervals(
+  M: number,
+  point: Pass,
+  finals: Float64Array,
+  rounds: number,
+  q: { readonly qLo: number; readonly qHi: number },
+): { lo: Float64Array; hi: Float64Array } {
+  const { qLo, qHi } = q;
   const lo = new Float64Array(M).fill(Number.NaN);
   const hi = new Float64Array(M).fill(Number.NaN);
   if (rounds > 0) {
@@ -621,6 +721,23 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       hi[m] = quantileSorted(sorted, qHi);
     }
   }
+  return { lo, hi };
+}
+
+/** The board's rows, in rank order. */
+function boardRows(
+  input: BoardInput,
+  point: Pass,
+  comp: ComparativeState,
+  finals: Float64Array,
+  within: readonly boolean[],
+  o: { readonly rounds: number; readonly qLo: number; readonly qHi: number },
+): BoardRow[] {
+  const { rounds, qHi } = o;
+  const models = input.models;
+  const M = models.length;
+  const { order, ranked } = rankOrder(models, point, within);
+  const { lo, hi } = finalIntervals(M, point, finals, rounds, o);
   const rankOf = new Int32Array(M).fill(0);
   order.forEach((m, pos) => {
     if (!ranked(m)) return;
@@ -635,7 +752,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     const n = (b.aWins + b.bWins + b.ties) * b.count;
     for (const m of [b.modelA, b.modelB]) unassignedVotes.set(m, (unassignedVotes.get(m) ?? 0) + n);
   }
-  const rows: BoardRow[] = order.map((m, pos) => {
+  return order.map((m, pos) => {
     const missing: string[] = [];
     BOARD_METHODS.forEach((me, i) => {
       if (Number.isNaN(point.methods[i * M + m]!)) missing.push(me);
@@ -644,19 +761,10 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       if (Number.isNaN(point.abilities[a * M + m]!)) missing.push(`ability:${BOARD_ABILITIES[a]}`);
     }
     const next = order[pos + 1];
-    let separated: boolean | null = null;
-    if (rounds > 0 && next !== undefined && ranked(m) && ranked(next)) {
-      let wrongSide = 0;
-      let k = 0;
-      for (let r = 0; r < rounds; r++) {
-        const a = finals[r * M + m]!;
-        const b = finals[r * M + next]!;
-        if (Number.isNaN(a) || Number.isNaN(b)) continue;
-        k++;
-        if (a - b <= 0) wrongSide++;
-      }
-      separated = point.final[m]! > point.final[next]! && k > 0 && wrongSide / k < 1 - qHi;
-    }
+    const separated =
+      rounds > 0 && next !== undefined && ranked(m) && ranked(next)
+        ? separatedFromNext(M, point, finals, rounds, qHi, m, next)
+        : null;
     const methods = {} as Record<BoardMethod, number | null>;
     const normalized = {} as Record<BoardMethod, number | null>;
     BOARD_METHODS.forEach((me, i) => {
@@ -685,7 +793,10 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       separatedFromNext: separated,
     };
   });
+}
 
+/** Head-to-head tallies of every ordered pair of models over all battles (assigned to an ability or not). */
+function headToHeadOf(input: BoardInput): HeadToHead[] {
   const h2h = new Map<string, { wins: number; losses: number; ties: number }>();
   const add = (a: string, b: string, w: number, l: number, t: number) => {
     const key = `${a}\u0000${b}`;
@@ -700,25 +811,10 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     add(b.modelA, b.modelB, b.aWins * b.count, b.bWins * b.count, b.ties * b.count);
     add(b.modelB, b.modelA, b.bWins * b.count, b.aWins * b.count, b.ties * b.count);
   }
-  const headToHead: HeadToHead[] = [...h2h.entries()]
+  return [...h2h.entries()]
     .map(([key, e]) => {
       const [model, opponent] = key.split('\u0000') as [string, string];
       return { model, opponent, ...e };
     })
     .sort((x, y) => x.model.localeCompare(y.model) || x.opponent.localeCompare(y.opponent));
-
-  const arena = {} as Record<BoardAbility, Board['arena'][BoardAbility]>;
-  BOARD_ABILITIES.forEach((a, i) => {
-    arena[a] = comp.entries[i]!;
-  });
-  return {
-    rows,
-    unnormalized: BOARD_METHODS.filter((_, i) => point.unnormalized[i]),
-    withinUncertainty: BOARD_METHODS.filter((_, i) => within[i]),
-    datasets: entries,
-    arena,
-    headToHead,
-    rounds,
-    minVotes: opts.minVotes,
-  };
 }
