@@ -59,7 +59,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/leaderboard/inputs.ts#loadBoardInput': 142,
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
-  'src/rating/arena-ratings.ts#computeArenaRatings': 132,
   'src/rating/bradley-terry.ts#solveBradleyTerry': 97,
   'src/rating/bradley-terry.ts#fitBradleyTerry': 118,
   'src/rating/cluster-bootstrap.ts#createClusterBootstrap': 81,
