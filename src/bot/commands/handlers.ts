@@ -21,7 +21,7 @@ import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
-import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
+import { type AskCommandDeps, arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
 import { EVAL_REFUSAL, handleEval } from './eval.ts';
 import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
@@ -91,8 +91,7 @@ function abilityArg(
 export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) => Promise<void> {
   const log = deps.logger.child({ component: 'commands' });
   const specs = new Map(COMMAND_SPECS.map((s) => [s.name, s]));
-
-  const askDeps = {
+  const askDeps: AskCommandDeps = {
     db: deps.db,
     arena: deps.arena,
     ...(deps.ask ? { ask: deps.ask } : {}),
@@ -103,25 +102,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),
     eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted),
-    arena: async (ctx) => {
-      const sub = arenaSubcommand(ctx);
-      if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
-      const ability = abilityArg(ctx);
-      if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
-      const res = await deps.arena.postBattle(
-        ctx.platform,
-        ctx.channelId,
-        ability.value ? { ability: ability.value } : {},
-      );
-      if (!res.ok)
-        return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
-      await ctx.reply(
-        {
-          text: `Battle #${res.value.number} posted. ${postedVoteHint(deps.arena.platform(ctx.platform)?.capabilities.voting, res.value.number)}`,
-        },
-        { ephemeral: true },
-      );
-    },
+    arena: (ctx) => handleArena(deps, askDeps, ctx),
     leaderboard: async (ctx) => {
       const req = parseLeaderboardArgs(ctx.args.view, ctx.args.name);
       if (!req.ok) return ctx.reply({ text: req.reason }, { ephemeral: true });
@@ -136,69 +117,9 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         ),
       );
     },
-    judge: async (ctx) => {
-      const action = (ctx.args.action ?? '').trim();
-      if (action !== 'agree') {
-        return ctx.reply(
-          { text: `Unknown /judge action "${action}". Use /judge agree.` },
-          { ephemeral: true },
-        );
-      }
-      const judge = (ctx.args.judge ?? '').trim();
-      const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
-      await ctx.reply(judgeAgreeContent(rows));
-    },
-    models: async (ctx) => {
-      // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
-      // Others (an endpoint evaluated only, with no answers yet) are named apart.
-      const live = new Set(deps.ask?.modelNames ?? []);
-      const all = await modelResponseCounts(deps.db);
-      const rows = all.filter((r) => r.items > 0 || live.has(r.name));
-      for (const name of live)
-        if (!all.some((r) => r.name === name))
-          rows.push({ name, provider: 'openai', responses: 0, items: 0 });
-      rows.sort((a, b) => a.name.localeCompare(b.name));
-      const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
-      const importedOnly = await importedOnlyModelCount(deps.db);
-      const imported =
-        importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
-      const notes: string[] = [];
-      if (idle.length > 0)
-        notes.push(
-          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.join(', ')}): ` +
-            'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
-        );
-      if (importedOnly > 0)
-        notes.push(
-          `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
-            `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
-            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
-        );
-      for (const d of deps.disabledModels ?? [])
-        notes.push(`Model ${d.name} is disabled: ${d.reason}; export it and restart the bot.`);
-      const note = notes.length > 0 ? notes.join(' ') : undefined;
-      if (rows.length === 0) {
-        return ctx.reply({
-          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
-        });
-      }
-      await ctx.reply({
-        text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
-        title: 'Models',
-        table: {
-          columns: ['model', 'provider', 'answers'],
-          align: ['left', 'left', 'right'],
-          rows: rows.map((r) => [
-            r.name,
-            live.has(r.name) ? `${r.provider}, live` : r.provider,
-            String(r.responses),
-          ]),
-        },
-        ...(note ? { footer: note } : {}),
-      });
-    },
+    judge: (ctx) => handleJudge(deps, ctx),
+    models: (ctx) => handleModels(deps, ctx),
   };
-
   return async (ctx) => {
     const spec = specs.get(ctx.name);
     const handler = handlers[ctx.name];
@@ -236,4 +157,93 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         .catch(() => undefined);
     }
   };
+}
+
+/** `/arena [ability]` posts a battle (a maintainer's subcommands go to their handler). */
+async function handleArena(
+  deps: CommandDeps,
+  askDeps: AskCommandDeps,
+  ctx: CommandContext,
+): Promise<void> {
+  const sub = arenaSubcommand(ctx);
+  if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
+  const ability = abilityArg(ctx);
+  if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
+  const res = await deps.arena.postBattle(
+    ctx.platform,
+    ctx.channelId,
+    ability.value ? { ability: ability.value } : {},
+  );
+  if (!res.ok) return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
+  await ctx.reply(
+    {
+      text: `Battle #${res.value.number} posted. ${postedVoteHint(deps.arena.platform(ctx.platform)?.capabilities.voting, res.value.number)}`,
+    },
+    { ephemeral: true },
+  );
+}
+
+/** `/judge agree [judge]`: how often the judge agrees with the crowd. */
+async function handleJudge(deps: CommandDeps, ctx: CommandContext): Promise<void> {
+  const action = (ctx.args.action ?? '').trim();
+  if (action !== 'agree') {
+    return ctx.reply(
+      { text: `Unknown /judge action "${action}". Use /judge agree.` },
+      { ephemeral: true },
+    );
+  }
+  const judge = (ctx.args.judge ?? '').trim();
+  const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
+  await ctx.reply(judgeAgreeContent(rows));
+}
+
+/** `/models`: the models that can battle, and notes on those that cannot. */
+async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<void> {
+  // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
+  // Others (an endpoint evaluated only, with no answers yet) are named apart.
+  const live = new Set(deps.ask?.modelNames ?? []);
+  const all = await modelResponseCounts(deps.db);
+  const rows = all.filter((r) => r.items > 0 || live.has(r.name));
+  for (const name of live)
+    if (!all.some((r) => r.name === name))
+      rows.push({ name, provider: 'openai', responses: 0, items: 0 });
+  rows.sort((a, b) => a.name.localeCompare(b.name));
+  const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
+  const importedOnly = await importedOnlyModelCount(deps.db);
+  const imported =
+    importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
+  const notes: string[] = [];
+  if (idle.length > 0)
+    notes.push(
+      `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.join(', ')}): ` +
+        'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+    );
+  if (importedOnly > 0)
+    notes.push(
+      `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
+        `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
+        `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
+    );
+  for (const d of deps.disabledModels ?? [])
+    notes.push(`Model ${d.name} is disabled: ${d.reason}; export it and restart the bot.`);
+  const note = notes.length > 0 ? notes.join(' ') : undefined;
+  if (rows.length === 0) {
+    return ctx.reply({
+      text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
+    });
+  }
+  await ctx.reply({
+    text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
+    title: 'Models',
+    table: {
+      columns: ['model', 'provider', 'answers'],
+      align: ['left', 'left', 'right'],
+      rows: rows.map((r) => [
+        r.name,
+        live.has(r.name) ? `${r.provider}, live` : r.provider,
+        String(r.responses),
+      ]),
+    },
+    ...(note ? { footer: note } : {}),
+  });
 }
