@@ -26,7 +26,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/aggregate/comparative.ts#normalLaw': 84,
   'src/arena/selection.ts#selectBattle': 83,
   'src/arena/service.ts#ArenaService.postBattle': 83,
-  'src/bot/service.ts#BotService.start': 137,
   'src/chat/discord/adapter.ts#DiscordAdapter.start': 95,
   'src/chat/discord/adapter.ts#DiscordAdapter.#onInteraction': 90,
   'src/chat/slack/adapter.ts#SlackAdapter.start': 133,
