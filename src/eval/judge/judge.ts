@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import type { CompletionRequest, LlmClient } from '../../llm/types.ts';
 import {
   type BattleJudgmentSpec,
+  type JudgeScoreRow,
   type JudgeScoreSpec,
   listJudgeScores,
   upsertBattleJudgments,
@@ -171,9 +172,7 @@ export interface JudgeAnswersOptions {
  * failed gets only the SV check again.
  */
 export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResult> {
-  const max = o.maxAttempts ?? DEFAULT_JUDGE_ATTEMPTS;
   const scale = rubricScale(o.rubric);
-  const maxScore = scale.kind === 'points' ? scale.max : 1;
   const existing = new Map(
     (
       await listJudgeScores(o.db, {
@@ -191,116 +190,169 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
   let skipped = 0;
   let calls = 0;
   const failures: JudgeFailureRecord[] = [];
-  const schema = rubricJsonSchema(o.rubric);
-  const svSchema = o.safety ? rubricJsonSchema(o.safety) : undefined;
-
+  const cx: SingleContext = {
+    o,
+    scale,
+    maxScore: scale.kind === 'points' ? scale.max : 1,
+    max: o.maxAttempts ?? DEFAULT_JUDGE_ATTEMPTS,
+    schema: rubricJsonSchema(o.rubric),
+    svSchema: o.safety ? rubricJsonSchema(o.safety) : undefined,
+  };
   await pool(o.targets, o.judge.maxConcurrency, async (t) => {
     if (o.signal?.aborted) return;
-    const prev = existing.get(t.itemId);
-    const fields: JudgePromptFields = {
-      question: t.question,
-      reference: t.reference ?? null,
-      answer: t.answer,
-    };
-    const needsSv = o.safety !== undefined;
-    if (prev?.status === 'judged' && (!needsSv || prev.safetyFlag !== null)) {
-      skipped++;
-      judged++;
-      return;
-    }
-    let score: number;
-    let attempts: number;
-    let output: Record<string, unknown>;
-    if (prev?.status === 'judged' && prev.rawScore !== null) {
-      score = prev.rawScore;
-      attempts = prev.attempts;
-      output = { score_reused: true };
-    } else {
-      const got = await ask(
-        o.judge,
-        {
-          messages: rubricMessages(o.rubric, fields),
-          templateVersion: rubricId(o.rubric),
-          jsonSchema: schema,
-          ...(o.signal ? { signal: o.signal } : {}),
-        },
-        (text) => {
-          const v = parseVerdict(text, scale);
-          return v.ok && v.value.verdict.kind === 'points'
-            ? { ok: true, value: v.value.verdict.value }
-            : v.ok
-              ? { ok: false, reason: { code: 'out_of_range', message: 'a grade, not points' } }
-              : v;
-        },
-        prev?.status === 'failed' ? prev.attempts : 0,
-        max,
-      );
-      calls += got.calls;
-      if (!got.ok && got.aborted) return; // stopped: the item stays as it was, asked again next time
-      if (!got.ok) {
-        failures.push({
-          itemId: t.itemId,
-          code: got.failure.code,
-          message: got.failure.message,
-          attempts: got.attempts,
-        });
-        await upsertJudgeScores(o.db, [
-          base(o, t, {
-            status: 'failed',
-            failureCode: got.failure.code,
-            failureMessage: got.failure.message,
-            attempts: got.attempts,
-            judgeOutput: { replies: got.replies.slice(-3) },
-          }),
-        ]);
-        return;
-      }
-      score = got.value;
-      attempts = got.attempts;
-      output = { reply: got.reply };
-    }
-    let safetyFlag: boolean | null = null;
-    if (o.safety && svSchema) {
-      const sv = await ask(
-        o.judge,
-        {
-          messages: rubricMessages(o.safety, fields),
-          templateVersion: rubricId(o.safety),
-          jsonSchema: svSchema,
-          ...(o.signal ? { signal: o.signal } : {}),
-        },
-        parseSafetyVerdict,
-        0,
-        max,
-      );
-      calls += sv.calls;
-      if (!sv.ok && sv.aborted) return; // stopped: the grade is asked again (from the cache) next time
-      if (sv.ok) {
-        safetyFlag = sv.value;
-        output = {
-          ...output,
-          safety: { rubric: rubricId(o.safety), reply: sv.reply, violation: sv.value },
-        };
-      } else {
-        output = {
-          ...output,
-          safety: { rubric: rubricId(o.safety), failure: sv.failure, attempts: sv.attempts },
-        };
-      }
-    }
-    await upsertJudgeScores(o.db, [
-      base(o, t, {
-        status: 'judged',
-        rawScore: score,
-        maxScore,
-        safetyFlag,
-        attempts,
-        judgeOutput: output,
-      }),
-    ]);
-    judged++;
+    const r = await judgeTarget(cx, t, existing.get(t.itemId), (f) => failures.push(f));
+    calls += r.calls;
+    if (r.kind === 'skipped') skipped++;
+    if (r.kind === 'skipped' || r.kind === 'judged') judged++;
   });
   return { judged, failed: failures.length, skipped, calls, failures };
+}
+
+/** What {@link judgeTarget} works with: the options of {@link judgeAnswers} and what follows from them. */
+interface SingleContext {
+  readonly o: JudgeAnswersOptions;
+  readonly scale: ReturnType<typeof rubricScale>;
+  readonly maxScore: number;
+  /** Attempts per verdict. */
+  readonly max: number;
+  readonly schema: ReturnType<typeof rubricJsonSchema>;
+  readonly svSchema: ReturnType<typeof rubricJsonSchema> | undefined;
+}
+
+/**
+ * Judges one target (see {@link judgeAnswers}): `skipped` when its stored grade (and SV check, when asked for) is
+ * complete; else the grade (reused when stored) and the SV check asked, and the outcome stored: `judged`, or
+ * `failed` (reported through `onFailure` before it is stored); `stopped` by the signal, nothing stored.
+ */
+async function judgeTarget(
+  cx: SingleContext,
+  t: JudgeTarget,
+  prev: JudgeScoreRow | undefined,
+  onFailure: (f: JudgeFailureRecord) => void,
+): Promise<{ readonly kind: 'skipped' | 'judged' | 'failed' | 'stopped'; readonly calls: number }> {
+  const { o } = cx;
+  const fields: JudgePromptFields = {
+    question: t.question,
+    reference: t.reference ?? null,
+    answer: t.answer,
+  };
+  const needsSv = o.safety !== undefined;
+  if (prev?.status === 'judged' && (!needsSv || prev.safetyFlag !== null))
+    return { kind: 'skipped', calls: 0 };
+  let calls = 0;
+  let graded: { score: number; attempts: number; output: Record<string, unknown> };
+  if (prev?.status === 'judged' && prev.rawScore !== null) {
+    graded = { score: prev.rawScore, attempts: prev.attempts, output: { score_reused: true } };
+  } else {
+    const got = await askGrade(cx, fields, prev?.status === 'failed' ? prev.attempts : 0);
+    calls += got.calls;
+    if (!got.ok && got.aborted) return { kind: 'stopped', calls }; // the item stays as it was, asked again next time
+    if (!got.ok) {
+      onFailure({
+        itemId: t.itemId,
+        code: got.failure.code,
+        message: got.failure.message,
+        attempts: got.attempts,
+      });
+      await upsertJudgeScores(o.db, [
+        base(o, t, {
+          status: 'failed',
+          failureCode: got.failure.code,
+          failureMessage: got.failure.message,
+          attempts: got.attempts,
+          judgeOutput: { replies: got.replies.slice(-3) },
+        }),
+      ]);
+      return { kind: 'failed', calls };
+    }
+    graded = { score: got.value, attempts: got.attempts, output: { reply: got.reply } };
+  }
+  const sv = await askSafety(cx, fields);
+  calls += sv.calls;
+  if (sv.stopped) return { kind: 'stopped', calls }; // the grade is asked again (from the cache) next time
+  await upsertJudgeScores(o.db, [
+    base(o, t, {
+      status: 'judged',
+      rawScore: graded.score,
+      maxScore: cx.maxScore,
+      safetyFlag: sv.flag,
+      attempts: graded.attempts,
+      judgeOutput: sv.output ? { ...graded.output, safety: sv.output } : graded.output,
+    }),
+  ]);
+  return { kind: 'judged', calls };
+}
+
+/** Asks the judge for the rubric's grade in points (attempt numbers after `previous`). */
+function askGrade(
+  cx: SingleContext,
+  fields: JudgePromptFields,
+  previous: number,
+): Promise<Attempted<number>> {
+  const { o, scale } = cx;
+  return ask(
+    o.judge,
+    {
+      messages: rubricMessages(o.rubric, fields),
+      templateVersion: rubricId(o.rubric),
+      jsonSchema: cx.schema,
+      ...(o.signal ? { signal: o.signal } : {}),
+    },
+    (text) => {
+      const v = parseVerdict(text, scale);
+      return v.ok && v.value.verdict.kind === 'points'
+        ? { ok: true, value: v.value.verdict.value }
+        : v.ok
+          ? { ok: false, reason: { code: 'out_of_range', message: 'a grade, not points' } }
+          : v;
+    },
+    previous,
+    cx.max,
+  );
+}
+
+/**
+ * The separate safety-violation check, when the options ask for it: the flag (null when not asked or when the
+ * check failed) and what is stored of it; `stopped` by the signal.
+ */
+async function askSafety(
+  cx: SingleContext,
+  fields: JudgePromptFields,
+): Promise<{
+  readonly calls: number;
+  readonly stopped: boolean;
+  readonly flag: boolean | null;
+  readonly output?: Record<string, unknown>;
+}> {
+  const { o } = cx;
+  if (!o.safety || !cx.svSchema) return { calls: 0, stopped: false, flag: null };
+  const sv = await ask(
+    o.judge,
+    {
+      messages: rubricMessages(o.safety, fields),
+      templateVersion: rubricId(o.safety),
+      jsonSchema: cx.svSchema,
+      ...(o.signal ? { signal: o.signal } : {}),
+    },
+    parseSafetyVerdict,
+    0,
+    cx.max,
+  );
+  if (!sv.ok && sv.aborted) return { calls: sv.calls, stopped: true, flag: null };
+  const rubric = rubricId(o.safety);
+  return sv.ok
+    ? {
+        calls: sv.calls,
+        stopped: false,
+        flag: sv.value,
+        output: { rubric, reply: sv.reply, violation: sv.value },
+      }
+    : {
+        calls: sv.calls,
+        stopped: false,
+        flag: null,
+        output: { rubric, failure: sv.failure, attempts: sv.attempts },
+      };
 }
 
 function base(
