@@ -266,27 +266,8 @@ export function solveBradleyTerry(
   let maxG = Number.POSITIVE_INFINITY;
   // Chord phase.
   const chord = active === null ? (opts.fixedFactor ?? null) : null;
-  if (chord !== null) {
-    gradHess(prob, wi, wj, t, theta, null, invN, g, null);
-    maxG = maxAbsActive(g, null);
-    while (maxG >= tol && it < maxIt) {
-      choleskySolve(chord, m, g, delta);
-      trial.set(theta);
-      for (let i = 0; i < m; i++) theta[i]! += delta[i]!;
-      it++;
-      gradHess(prob, wi, wj, t, theta, null, invN, g, null);
-      const next = maxAbsActive(g, null);
-      if (!(next < 0.25 * maxG)) {
-        if (!(next < maxG)) {
-          theta.set(trial); // the chord step did not help: undo it, Newton takes over
-        } else {
-          maxG = next;
-        }
-        break;
-      }
-      maxG = next;
-    }
-  }
+  if (chord !== null)
+    ({ it, maxG } = chordPhase(prob, wi, wj, t, theta, chord, invN, tol, maxIt, ws));
   // Newton phase.
   while (it < maxIt) {
     gradHess(prob, wi, wj, t, theta, active, invN, g, h);
@@ -316,11 +297,67 @@ export function solveBradleyTerry(
     maxG = maxAbsActive(g, active);
   }
   // Re-centre the active models to their starting mean (removes drift from rounding).
+  recentre(theta, m, active, mean0, nAct);
+  return { iterations: it, maxAbsGradient: maxG, converged: maxG < tol };
+}
+
+/**
+ * The chord iterations of {@link solveBradleyTerry}: θ ← θ − H₀⁻¹∇ with the fixed factor `chord`, while each step
+ * shrinks the largest gradient at least 4×; a step that does not shrink it at all is undone.
+ * @returns the iterations done and the largest gradient left.
+ */
+function chordPhase(
+  prob: BtProblem,
+  wi: Float64Array,
+  wj: Float64Array,
+  t: Float64Array,
+  theta: Float64Array,
+  chord: Float64Array,
+  invN: number,
+  tol: number,
+  maxIt: number,
+  ws: BtWorkspace,
+): { it: number; maxG: number } {
+  const m = prob.m;
+  const { g, delta, trial } = ws;
+  let it = 0;
+  gradHess(prob, wi, wj, t, theta, null, invN, g, null);
+  let maxG = maxAbsActive(g, null);
+  while (maxG >= tol && it < maxIt) {
+    choleskySolve(chord, m, g, delta);
+    trial.set(theta);
+    for (let i = 0; i < m; i++) theta[i]! += delta[i]!;
+    it++;
+    gradHess(prob, wi, wj, t, theta, null, invN, g, null);
+    const next = maxAbsActive(g, null);
+    if (!(next < 0.25 * maxG)) {
+      if (!(next < maxG)) {
+        theta.set(trial); // the chord step did not help: undo it, Newton takes over
+      } else {
+        maxG = next;
+      }
+      break;
+    }
+    maxG = next;
+  }
+  return { it, maxG };
+}
+
+/**
+ * Shifts the active θ of the `m` models (all with `active` null) so that their mean is `mean0` again (`nAct` of
+ * them).
+ */
+function recentre(
+  theta: Float64Array,
+  m: number,
+  active: Uint8Array | null,
+  mean0: number,
+  nAct: number,
+): void {
   let mean = 0;
   for (let i = 0; i < m; i++) if (active === null || active[i]) mean += theta[i]!;
   const shift = mean0 - mean / nAct;
   for (let i = 0; i < m; i++) if (active === null || active[i]) theta[i]! += shift;
-  return { iterations: it, maxAbsGradient: maxG, converged: maxG < tol };
 }
 
 /** Options of {@link fitBradleyTerry}. */
