@@ -476,21 +476,7 @@ function normalLaw(
   const c = trace / m;
   for (let i = 0; i < m * m; i++) h[i]! += c;
   cholesky(h, m);
-  const a = new Float64Array(m * m);
-  const col = new Float64Array(m);
-  for (let e = 0; e < m; e++) {
-    for (let i = 0; i < m; i++) {
-      let v = i === e ? 1 : 0;
-      for (let q = 0; q < i; q++) v -= h[i * m + q]! * col[q]!;
-      col[i] = v / h[i * m + i]!;
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      let v = col[i]!;
-      for (let q = i + 1; q < m; q++) v -= h[q * m + i]! * col[q]!;
-      col[i] = v / h[i * m + i]!;
-    }
-    for (let i = 0; i < m; i++) a[i * m + e] = col[i]!;
-  }
+  const a = inverseFromCholesky(h, m);
   const ja = new Float64Array(m * m);
   for (let r = 0; r < m; r++)
     for (let e = 0; e < m; e++) {
@@ -518,6 +504,26 @@ function normalLaw(
   for (let r = 0; r < m; r++) law[r * m + r]! += shift;
   cholesky(law, m);
   return law;
+}
+
+/** The inverse of an m × m matrix from its Cholesky factor `l` (lower triangle, row-major), column by column. */
+function inverseFromCholesky(l: Float64Array, m: number): Float64Array {
+  const a = new Float64Array(m * m);
+  const col = new Float64Array(m);
+  for (let e = 0; e < m; e++) {
+    for (let i = 0; i < m; i++) {
+      let v = i === e ? 1 : 0;
+      for (let q = 0; q < i; q++) v -= l[i * m + q]! * col[q]!;
+      col[i] = v / l[i * m + i]!;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let v = col[i]!;
+      for (let q = i + 1; q < m; q++) v -= l[q * m + i]! * col[q]!;
+      col[i] = v / l[i * m + i]!;
+    }
+    for (let i = 0; i < m; i++) a[i * m + e] = col[i]!;
+  }
+  return a;
 }
 
 /** Writes z[0..m) standard normal draws (Marsaglia polar method) from uniforms of `rng`. */
