@@ -36,7 +36,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/suites.ts#runSuites': 88,
   'src/config/loader.ts#loadConfig': 121,
   'src/eval/judge/judge-suite.ts#judgeSuite': 85,
-  'src/eval/judge/parse.ts#parseVerdict': 83,
   'src/eval/judge/report.ts#judgeReport': 100,
   'src/eval/metrics/agreement.ts#agreement': 93,
   'src/eval/service.ts#EvalService.start': 89,
