@@ -53,7 +53,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/leaderboard/inputs.ts#loadBoardInput': 142,
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
-  'src/rating/cluster-bootstrap.ts#createClusterBootstrap': 81,
   'src/storage/data-dir-lock.ts#lockDataDir': 99,
   'src/storage/db.ts#openDb': 92,
   'src/storage/eval-datasets.ts#upsert': 97,
