@@ -37,7 +37,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/config/loader.ts#loadConfig': 121,
   'src/eval/judge/judge-suite.ts#judgeSuite': 85,
   'src/eval/judge/report.ts#judgeReport': 100,
-  'src/eval/metrics/agreement.ts#agreement': 93,
   'src/eval/service.ts#EvalService.start': 89,
   'src/import/battles.ts#readBattlesFile': 125,
   'src/import/formats/arena-battles.ts#createArenaLineParser': 104,
