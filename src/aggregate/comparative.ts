@@ -162,145 +162,216 @@ export function fitComparative(
     const ratings = new Float64Array(M).fill(Number.NaN);
     const notes = new Map<number, string>();
     const fits: ComponentFit[] = [];
-    groups.forEach((g, c) => {
-      const member = new Set(g);
-      const pairs = new Map<string, PairCountRecord & { model_a_wins: number }>();
-      for (const b of mine) {
-        const ia = index.get(b.modelA)!;
-        if (!member.has(ia)) continue;
-        const key = `${b.modelA}\u0000${b.modelB}`;
-        const p = pairs.get(key) as
-          | { model_a_wins: number; model_b_wins: number; tie: number }
-          | undefined;
-        if (p) {
-          p.model_a_wins += b.aWins * b.count;
-          p.model_b_wins += b.bWins * b.count;
-          p.tie += b.ties * b.count;
-        } else {
-          pairs.set(key, {
-            model_a: b.modelA,
-            model_b: b.modelB,
-            model_a_wins: b.aWins * b.count,
-            model_b_wins: b.bWins * b.count,
-            tie: b.ties * b.count,
-            tie_bothbad: 0,
-          });
-        }
-      }
-      let fit: BradleyTerryFit;
-      try {
-        fit = fitBradleyTerry(arenaFromPairCounts(pairs.values()));
-      } catch (err) {
-        if (!isAppError(err)) throw err;
-        for (const m of g) notes.set(m, 'not estimable (only wins or only losses)');
-        return;
-      }
-      for (const e of fit.excluded) {
-        const m = index.get(e.model)!;
-        notes.set(
-          m,
-          e.reason === 'unbounded_above'
-            ? 'not estimable (only wins)'
-            : e.reason === 'unbounded_below'
-              ? 'not estimable (only losses)'
-              : 'not estimable',
-        );
-      }
-      const boardIndex = Int32Array.from(fit.models, (name) => index.get(name)!);
-      fit.models.forEach((_, i) => {
-        ratings[boardIndex[i]!] = fit.ratings[i]!;
-      });
-      const scored = new Uint8Array(fit.models.length);
-      for (let i = 0; i < fit.models.length; i++) {
-        const m = boardIndex[i]!;
-        if (v[m]! < minVotes) {
-          notes.set(m, `not enough votes (${v[m]} < ${minVotes})`);
-          continue;
-        }
-        scored[i] = 1;
-        s[m] = comparativeScore(fit.ratings, i, fit.scale);
-      }
-      // Battle types over rated pairs, for the bootstrap.
-      const local = new Map(fit.models.map((name, i) => [name, i]));
-      const pairIdx = new Map<number, number>();
-      const prob = fit.problem;
-      for (let k = 0; k < prob.pi.length; k++) pairIdx.set(prob.pi[k]! * 65536 + prob.pj[k]!, k);
-      const tp: number[] = [];
-      const twi: number[] = [];
-      const twj: number[] = [];
-      const tt: number[] = [];
-      const cnt: number[] = [];
-      let n = 0;
-      for (const b of mine) {
-        const la = local.get(b.modelA);
-        const lb = local.get(b.modelB);
-        if (la === undefined || lb === undefined) continue;
-        const lo = Math.min(la, lb);
-        const hi = Math.max(la, lb);
-        const k = pairIdx.get(lo * 65536 + hi);
-        if (k === undefined) continue;
-        tp.push(k);
-        twi.push(la === lo ? b.aWins : b.bWins);
-        twj.push(la === lo ? b.bWins : b.aWins);
-        tt.push(b.ties);
-        cnt.push(b.count);
-        n += b.count;
-      }
-      const typePair = Int32Array.from(tp);
-      const typeWi = Float64Array.from(twi);
-      const typeWj = Float64Array.from(twj);
-      const typeT = Float64Array.from(tt);
-      const m = fit.models.length;
-      const P = prob.pi.length;
-      fits.push({
-        fit,
-        boardIndex,
-        scored,
-        typePair,
-        typeWi,
-        typeWj,
-        typeT,
-        cond: multinomialConditionals(cnt),
-        n,
-        refitter: new ResampleRefitter(fit, prob, 1e-8),
-        normal: bothSidesAtLeast(prob, normalMinSide)
-          ? normalLaw(fit, typePair, typeWi, typeWj, typeT, Float64Array.from(cnt))
-          : null,
-        scratch: {
-          drawn: new Float64Array(cnt.length),
-          wi: new Float64Array(P),
-          wj: new Float64Array(P),
-          t: new Float64Array(P),
-          r: new Float64Array(m),
-          z: new Float64Array(m + 1),
-          e: new Float64Array(2 * m),
-        },
-      });
-      void c;
-    });
+    for (const g of groups) {
+      const fit = fitComponent(
+        g,
+        mine,
+        index,
+        v,
+        { minVotes, normalMinSide },
+        { s, ratings, notes },
+      );
+      if (fit) fits.push(fit);
+    }
     score.push(s);
     votes.push(v);
     comps.push(fits);
-    const list: ArenaAbilityEntry[] = [];
-    for (let m = 0; m < M; m++) {
-      if (v[m] === 0) continue;
-      const note = notes.get(m);
-      list.push({
-        model: models[m]!,
-        votes: v[m]!,
-        rating: Number.isNaN(ratings[m]!) ? null : ratings[m]!,
-        component: componentOf[m]!,
-        score: Number.isNaN(s[m]!) ? null : s[m]!,
-        ...(note && Number.isNaN(s[m]!) ? { note } : {}),
-      });
-    }
-    list.sort(
-      (a, b) =>
-        (b.score ?? -1) - (a.score ?? -1) || b.votes - a.votes || a.model.localeCompare(b.model),
-    );
-    entries.push(list);
+    entries.push(abilityEntries(models, v, ratings, componentOf, s, notes));
   }
   return { score, votes, totalVotes, entries, components: comps };
+}
+
+/** The summed pair counts of the battles `mine` whose first model is in component `member`. */
+function pairCountsOf(
+  mine: readonly BattleType[],
+  member: ReadonlySet<number>,
+  index: ReadonlyMap<string, number>,
+): Iterable<PairCountRecord> {
+  const pairs = new Map<string, PairCountRecord & { model_a_wins: number }>();
+  for (const b of mine) {
+    const ia = index.get(b.modelA)!;
+    if (!member.has(ia)) continue;
+    const key = `${b.modelA}\u0000${b.modelB}`;
+    const p = pairs.get(key) as
+      | { model_a_wins: number; model_b_wins: number; tie: number }
+      | undefined;
+    if (p) {
+      p.model_a_wins += b.aWins * b.count;
+      p.model_b_wins += b.bWins * b.count;
+      p.tie += b.ties * b.count;
+    } else {
+      pairs.set(key, {
+        model_a: b.modelA,
+        model_b: b.modelB,
+        model_a_wins: b.aWins * b.count,
+        model_b_wins: b.bWins * b.count,
+        tie: b.ties * b.count,
+        tie_bothbad: 0,
+      });
+    }
+  }
+  return pairs.values();
+}
+
+/** The battle types of `mine` over the pairs rated by `fit`, in its local indices, for the bootstrap. */
+function ratedBattleTypes(
+  mine: readonly BattleType[],
+  fit: BradleyTerryFit,
+): {
+  typePair: Int32Array;
+  typeWi: Float64Array;
+  typeWj: Float64Array;
+  typeT: Float64Array;
+  cnt: number[];
+  n: number;
+} {
+  // Battle types over rated pairs, for the bootstrap.
+  const local = new Map(fit.models.map((name, i) => [name, i]));
+  const pairIdx = new Map<number, number>();
+  const prob = fit.problem;
+  for (let k = 0; k < prob.pi.length; k++) pairIdx.set(prob.pi[k]! * 65536 + prob.pj[k]!, k);
+  const tp: number[] = [];
+  const twi: number[] = [];
+  const twj: number[] = [];
+  const tt: number[] = [];
+  const cnt: number[] = [];
+  let n = 0;
+  for (const b of mine) {
+    const la = local.get(b.modelA);
+    const lb = local.get(b.modelB);
+    if (la === undefined || lb === undefined) continue;
+    const lo = Math.min(la, lb);
+    const hi = Math.max(la, lb);
+    const k = pairIdx.get(lo * 65536 + hi);
+    if (k === undefined) continue;
+    tp.push(k);
+    twi.push(la === lo ? b.aWins : b.bWins);
+    twj.push(la === lo ? b.bWins : b.aWins);
+    tt.push(b.ties);
+    cnt.push(b.count);
+    n += b.count;
+  }
+  return {
+    typePair: Int32Array.from(tp),
+    typeWi: Float64Array.from(twi),
+    typeWj: Float64Array.from(twj),
+    typeT: Float64Array.from(tt),
+    cnt,
+    n,
+  };
+}
+
+/**
+ * Fits one comparison component `g` of an ability (Bradley–Terry over its pair counts), writes its models' ratings,
+ * scores (those with at least `minVotes` votes) and notes into `out`, and returns what its bootstrap resamples;
+ * nothing when the component cannot be fitted (only wins or only losses).
+ */
+function fitComponent(
+  g: readonly number[],
+  mine: readonly BattleType[],
+  index: ReadonlyMap<string, number>,
+  v: Float64Array,
+  o: { readonly minVotes: number; readonly normalMinSide: number },
+  out: {
+    readonly s: Float64Array;
+    readonly ratings: Float64Array;
+    readonly notes: Map<number, string>;
+  },
+): ComponentFit | undefined {
+  const { minVotes, normalMinSide } = o;
+  const { s, ratings, notes } = out;
+  const pairs = pairCountsOf(mine, new Set(g), index);
+  let fit: BradleyTerryFit;
+  try {
+    fit = fitBradleyTerry(arenaFromPairCounts(pairs));
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    for (const m of g) notes.set(m, 'not estimable (only wins or only losses)');
+    return undefined;
+  }
+  for (const e of fit.excluded) {
+    const m = index.get(e.model)!;
+    notes.set(
+      m,
+      e.reason === 'unbounded_above'
+        ? 'not estimable (only wins)'
+        : e.reason === 'unbounded_below'
+          ? 'not estimable (only losses)'
+          : 'not estimable',
+    );
+  }
+  const boardIndex = Int32Array.from(fit.models, (name) => index.get(name)!);
+  fit.models.forEach((_, i) => {
+    ratings[boardIndex[i]!] = fit.ratings[i]!;
+  });
+  const scored = new Uint8Array(fit.models.length);
+  for (let i = 0; i < fit.models.length; i++) {
+    const m = boardIndex[i]!;
+    if (v[m]! < minVotes) {
+      notes.set(m, `not enough votes (${v[m]} < ${minVotes})`);
+      continue;
+    }
+    scored[i] = 1;
+    s[m] = comparativeScore(fit.ratings, i, fit.scale);
+  }
+  const { typePair, typeWi, typeWj, typeT, cnt, n } = ratedBattleTypes(mine, fit);
+  const prob = fit.problem;
+  const m = fit.models.length;
+  const P = prob.pi.length;
+  return {
+    fit,
+    boardIndex,
+    scored,
+    typePair,
+    typeWi,
+    typeWj,
+    typeT,
+    cond: multinomialConditionals(cnt),
+    n,
+    refitter: new ResampleRefitter(fit, prob, 1e-8),
+    normal: bothSidesAtLeast(prob, normalMinSide)
+      ? normalLaw(fit, typePair, typeWi, typeWj, typeT, Float64Array.from(cnt))
+      : null,
+    scratch: {
+      drawn: new Float64Array(cnt.length),
+      wi: new Float64Array(P),
+      wj: new Float64Array(P),
+      t: new Float64Array(P),
+      r: new Float64Array(m),
+      z: new Float64Array(m + 1),
+      e: new Float64Array(2 * m),
+    },
+  };
+}
+
+/** An ability's board entries: every model with votes there, best score first. */
+function abilityEntries(
+  models: readonly string[],
+  v: Float64Array,
+  ratings: Float64Array,
+  componentOf: Int32Array,
+  s: Float64Array,
+  notes: ReadonlyMap<number, string>,
+): ArenaAbilityEntry[] {
+  const M = models.length;
+  const list: ArenaAbilityEntry[] = [];
+  for (let m = 0; m < M; m++) {
+    if (v[m] === 0) continue;
+    const note = notes.get(m);
+    list.push({
+      model: models[m]!,
+      votes: v[m]!,
+      rating: Number.isNaN(ratings[m]!) ? null : ratings[m]!,
+      component: componentOf[m]!,
+      score: Number.isNaN(s[m]!) ? null : s[m]!,
+      ...(note && Number.isNaN(s[m]!) ? { note } : {}),
+    });
+  }
+  list.sort(
+    (a, b) =>
+      (b.score ?? -1) - (a.score ?? -1) || b.votes - a.votes || a.model.localeCompare(b.model),
+  );
+  return list;
 }
 
 /**
@@ -405,21 +476,7 @@ function normalLaw(
   const c = trace / m;
   for (let i = 0; i < m * m; i++) h[i]! += c;
   cholesky(h, m);
-  const a = new Float64Array(m * m);
-  const col = new Float64Array(m);
-  for (let e = 0; e < m; e++) {
-    for (let i = 0; i < m; i++) {
-      let v = i === e ? 1 : 0;
-      for (let q = 0; q < i; q++) v -= h[i * m + q]! * col[q]!;
-      col[i] = v / h[i * m + i]!;
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      let v = col[i]!;
-      for (let q = i + 1; q < m; q++) v -= h[q * m + i]! * col[q]!;
-      col[i] = v / h[i * m + i]!;
-    }
-    for (let i = 0; i < m; i++) a[i * m + e] = col[i]!;
-  }
+  const a = inverseFromCholesky(h, m);
   const ja = new Float64Array(m * m);
   for (let r = 0; r < m; r++)
     for (let e = 0; e < m; e++) {
@@ -447,6 +504,26 @@ function normalLaw(
   for (let r = 0; r < m; r++) law[r * m + r]! += shift;
   cholesky(law, m);
   return law;
+}
+
+/** The inverse of an m × m matrix from its Cholesky factor `l` (lower triangle, row-major), column by column. */
+function inverseFromCholesky(l: Float64Array, m: number): Float64Array {
+  const a = new Float64Array(m * m);
+  const col = new Float64Array(m);
+  for (let e = 0; e < m; e++) {
+    for (let i = 0; i < m; i++) {
+      let v = i === e ? 1 : 0;
+      for (let q = 0; q < i; q++) v -= l[i * m + q]! * col[q]!;
+      col[i] = v / l[i * m + i]!;
+    }
+    for (let i = m - 1; i >= 0; i--) {
+      let v = col[i]!;
+      for (let q = i + 1; q < m; q++) v -= l[q * m + i]! * col[q]!;
+      col[i] = v / l[i * m + i]!;
+    }
+    for (let i = 0; i < m; i++) a[i * m + e] = col[i]!;
+  }
+  return a;
 }
 
 /** Writes z[0..m) standard normal draws (Marsaglia polar method) from uniforms of `rng`. */

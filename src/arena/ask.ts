@@ -13,9 +13,10 @@
  * 2. The asker is told at once that the models are answering; a progress message is posted in the channel and
  *    edited at most every `arena.ask.progress_every_ms` (it never names a model or a side).
  * 3. Two live models are chosen (arena/live-pairs.ts) and asked concurrently. An answer that fails, times out
- *    (`arena.ask.answer_timeout_ms`), is empty, or reveals its model (the identity guard, arena/identity-guard.ts)
- *    is discarded and that model is replaced by another (at most `arena.ask.max_attempts` models in all); when no
- *    model is left the other request is aborted and the asker is told why.
+ *    (`arena.ask.answer_timeout_ms`, one deadline for the whole request), is empty, or reveals its model (the
+ *    identity guard, arena/identity-guard.ts) is discarded and that model is replaced by another (at most
+ *    `arena.ask.max_attempts` models in all); when no model is left the other request is aborted and the asker is
+ *    told why.
  * 4. With two answers the sides are randomised (seeded; the seed is stored), the battle and its first turn are
  *    stored, the battle is posted with the three reactions, and the progress message is deleted (or, on a platform
  *    that cannot delete, edited to point at the battle). Nothing half-made stays: on failure the progress message
@@ -23,6 +24,10 @@
  * 5. Ability: a tag is stored as such; otherwise the classifier model (arena/ability-classifier.ts) runs alongside
  *    the answers and its result is stored after posting (the post never waits for it). A maintainer's override wins
  *    over both; an unparseable or failed classification leaves the battle unclassified (listed, never dropped).
+ *
+ * The parts: the refusals of step 1 are pure functions in arena/ask-policy.ts; the progress message of step 2 is
+ * arena/ask-progress.ts; the answers of step 3 (one deadline per request, replacements) are arena/live-answers.ts;
+ * this module reads and stores what they need and tells the asker.
  *
  * Follow-ups ({@link AskService.followUp}): a message in the battle's thread continues the conversation with both
  * models, each with its own history (the prompts and its own answers); both answers pass the identity guard, are
@@ -46,6 +51,7 @@ import { createRng, freshSeed } from '../core/rng.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import {
+  type BattleRow,
   findBattleByMessage,
   markPosted,
   pairLiveVoteCounts,
@@ -63,14 +69,31 @@ import {
 import { ensureModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { classifyAbility } from './ability-classifier.ts';
+import {
+  type AskRefusal,
+  failureWords,
+  followUpRefusal,
+  liveModelsRefusal,
+  modelsGoneRefusal,
+  promptRefusal,
+  type Refusal,
+  rateRefusal,
+} from './ask-policy.ts';
+import { ProgressMessage, progressContent } from './ask-progress.ts';
 import { IdentityGuard } from './identity-guard.ts';
-import { asksModelIdentity, IDENTITY_QUESTION_REFUSAL } from './identity-question.ts';
-import { type LiveCandidate, rankLivePairs, replacementFor } from './live-pairs.ts';
-import { battleContent, closeReasonWords, terminalVoteHint } from './message.ts';
+import {
+  answerPair,
+  answerWithin,
+  type LiveAnswer,
+  type Usable,
+  usableAnswer,
+} from './live-answers.ts';
+import { type LiveCandidate, type RankedPair, rankLivePairs } from './live-pairs.ts';
+import { battleContent, terminalVoteHint } from './message.ts';
 import { type ArenaService, refOf } from './service.ts';
 
-/** The prompt-template version sent with every live request (part of the response-cache key). */
-export const ASK_TEMPLATE_VERSION = 'arena-ask-v1';
+export type { AskRefusal } from './ask-policy.ts';
+export { ASK_TEMPLATE_VERSION } from './live-answers.ts';
 
 /** A model that answers `/ask`: `arena: true` in config/models.yaml, with its client. */
 export interface LiveModel {
@@ -118,19 +141,6 @@ export interface FollowUpInput {
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
 }
 
-/** Why a question was not sent to the models. */
-export type AskRefusal =
-  | 'empty'
-  | 'too_long'
-  | 'identity_question'
-  | 'rate_limited'
-  | 'not_enough_models'
-  | 'no_platform'
-  | 'not_live'
-  | 'closed'
-  | 'too_many_turns'
-  | 'models_gone';
-
 /** What one `/ask` or follow-up did. */
 export type AskOutcome =
   | {
@@ -150,110 +160,17 @@ export type AskOutcome =
   | { readonly kind: 'failed'; readonly reason: string }
   | { readonly kind: 'ignored' };
 
-/** One usable answer. */
-interface Answer {
-  readonly model: LiveCandidate;
-  readonly text: string;
-  readonly latencyMs: number;
-}
-
-/** Why an attempt produced no usable answer, in words for the asker. */
-function failureWords(code: string): string {
-  switch (code) {
-    case 'timeout':
-      return 'did not answer in time';
-    case 'revealed':
-      return 'revealed which model it is';
-    case 'empty_reply':
-      return 'gave an empty answer';
-    case 'rate_limited':
-      return 'was rate limited';
-    default:
-      return 'failed';
-  }
-}
-
-const minutes = (ms: number): string => {
-  const m = Math.max(1, Math.ceil(ms / 60_000));
-  return `${m} minute${m === 1 ? '' : 's'}`;
-};
-
-const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
-
-/**
- * A progress message in the channel, edited at most every `everyMs` (the latest state wins), then removed.
- * Failures to post or edit are logged and never stop the battle.
- */
-class ProgressMessage {
-  readonly #platform: ChatPlatform;
-  readonly #everyMs: number;
-  readonly #log: Logger;
-  #ref: Promise<MessageRef | undefined>;
-  #chain: Promise<void> = Promise.resolve();
-  #last = 0;
-  #pending: MessageContent | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #done = false;
-
-  constructor(
-    platform: ChatPlatform,
-    channelId: string,
-    content: MessageContent,
-    everyMs: number,
-    log: Logger,
-  ) {
-    this.#platform = platform;
-    this.#everyMs = everyMs;
-    this.#log = log;
-    this.#last = performance.now();
-    this.#ref = platform.post(channelId, content).catch((err: unknown) => {
-      log.warn({ err }, 'posting the progress message failed; answering without it');
-      return undefined;
-    });
-  }
-
-  /** Shows `content` now, or when the edit interval allows (only the latest content is sent). */
-  update(content: MessageContent): void {
-    if (this.#done) return;
-    this.#pending = content;
-    if (this.#timer) return;
-    const wait = Math.max(0, this.#last + this.#everyMs - performance.now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      const c = this.#pending;
-      this.#pending = undefined;
-      if (!c || this.#done) return;
-      this.#last = performance.now();
-      this.#chain = this.#chain.then(async () => {
-        const ref = await this.#ref;
-        if (!ref || this.#done) return;
-        await this.#platform.edit(ref, c).catch((err: unknown) => {
-          this.#log.warn({ err }, 'editing the progress message failed');
-        });
-      });
-    }, wait);
-    this.#timer.unref?.();
-  }
-
-  /** Removes the message (or, where deleting is impossible, replaces it with `fallback`). */
-  async finish(fallback: MessageContent): Promise<void> {
-    this.#done = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = undefined;
-    await this.#chain;
-    const ref = await this.#ref;
-    if (!ref) return;
-    try {
-      if (this.#platform.delete) await this.#platform.delete(ref);
-      else await this.#platform.edit(ref, fallback);
-    } catch (err) {
-      this.#log.warn(
-        { err },
-        'removing the progress message failed; replacing it with a short note',
-      );
-      await this.#platform.edit(ref, fallback).catch(() => undefined);
-    }
-  }
+/** A battle whose two answers are in, sides drawn, ready to store and post. */
+interface AnsweredBattle {
+  readonly prompt: string;
+  readonly askerHash: string;
+  /** The seed of the battle's draws (stored). */
+  readonly seed: number;
+  readonly askedAt: Date;
+  readonly left: LiveAnswer;
+  readonly right: LiveAnswer;
+  /** Models discarded and replaced. */
+  readonly replaced: number;
 }
 
 /** The live arena. One instance per bot process; all state is in the database (plus questions in flight). */
@@ -294,42 +211,16 @@ export class AskService {
     return this.#ids;
   }
 
-  /** The checks every question passes before any model is asked (step 1 of the module doc). */
-  async #check(
-    prompt: string,
-    askerHash: string,
-  ): Promise<{ reason: AskRefusal; text: string } | undefined> {
-    if (prompt === '')
-      return {
-        reason: 'empty',
-        text: 'Ask a question after the command, e.g. `/ask How do tides work?` (optionally followed by an ability such as `reasoning`).',
-      };
-    if ([...prompt].length > this.#cfg.max_prompt_chars)
-      return {
-        reason: 'too_long',
-        text: `Your prompt has ${[...prompt].length} characters; the arena takes at most ${this.#cfg.max_prompt_chars}. Please shorten it and ask again.`,
-      };
-    const hit = asksModelIdentity(prompt);
-    if (hit) {
-      this.#log.info({ language: hit.language, match: hit.match }, 'identity question refused');
-      return { reason: 'identity_question', text: IDENTITY_QUESTION_REFUSAL };
-    }
-    const { max, window_minutes } = this.#cfg.rate_limit;
-    const windowMs = window_minutes * 60_000;
+  /** The checks every question passes before any model is asked (step 1 of the module doc; arena/ask-policy). */
+  async #check(prompt: string, askerHash: string): Promise<Refusal | undefined> {
+    const refusal = promptRefusal(prompt, this.#cfg.max_prompt_chars);
+    if (refusal?.identity) this.#log.info(refusal.identity, 'identity question refused');
+    if (refusal) return refusal;
     const now = this.#o.clock.now().getTime();
-    const times = await askTimesSince(this.#o.db, askerHash, new Date(now - windowMs));
+    const windowMs = this.#cfg.rate_limit.window_minutes * 60_000;
+    const askTimes = await askTimesSince(this.#o.db, askerHash, new Date(now - windowMs));
     const inFlight = this.#inFlight.get(askerHash) ?? 0;
-    if (times.length + inFlight >= max) {
-      const oldest = times[0]?.getTime() ?? now;
-      return {
-        reason: 'rate_limited',
-        text:
-          `Thanks for the enthusiasm! You have asked ${max} question${max === 1 ? '' : 's'} in the last ` +
-          `${window_minutes} minutes, the most the arena takes from one person so everyone gets a turn. ` +
-          `You can ask again in about ${minutes(oldest + windowMs - now)}; meanwhile, votes on the open battles help a lot.`,
-      };
-    }
-    return undefined;
+    return rateRefusal({ askTimes, inFlight, now }, this.#cfg.rate_limit);
   }
 
   #enter(askerHash: string): () => void {
@@ -341,65 +232,18 @@ export class AskService {
     };
   }
 
-  /** One request with the answer timeout; never throws. */
-  async #complete(
+  /** One request within the answer timeout (arena/live-answers); never throws. */
+  #complete(
     model: LiveModel,
     messages: readonly ChatMessage[],
     signal: AbortSignal,
   ): Promise<CompletionResult> {
-    const ac = new AbortController();
-    const onAbort = () => ac.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const t0 = performance.now();
-    const timeout = new Promise<CompletionResult>((resolve) => {
-      timer = setTimeout(() => {
-        ac.abort();
-        resolve({
-          ok: false,
-          code: 'timeout',
-          message: `no answer within ${this.#cfg.answer_timeout_ms} ms`,
-          latencyMs: performance.now() - t0,
-        });
-      }, this.#cfg.answer_timeout_ms);
-    });
-    try {
-      return await Promise.race([
-        model.client
-          .complete({ messages, templateVersion: ASK_TEMPLATE_VERSION, signal: ac.signal })
-          .catch(
-            (err: unknown): CompletionResult => ({
-              ok: false,
-              code: 'network',
-              message: (err as Error).message,
-              latencyMs: performance.now() - t0,
-            }),
-          ),
-        timeout,
-      ]);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
+    return answerWithin(model.client, messages, this.#cfg.answer_timeout_ms, signal);
   }
 
-  /** Checks one model result: a usable answer, or why not. */
-  #usable(
-    res: CompletionResult,
-    model: LiveCandidate,
-    otherName: string,
-  ): { ok: true; text: string; latencyMs: number } | { ok: false; code: string } {
-    if (!res.ok) return { ok: false, code: res.code };
-    if (res.text.trim() === '') return { ok: false, code: 'empty_reply' };
-    const hit = this.#guard.check(res.text, [model.name, otherName]);
-    if (hit) {
-      this.#log.info(
-        { model: model.name, kind: hit.kind, term: hit.term },
-        'identity guard refused a live answer',
-      );
-      return { ok: false, code: 'revealed' };
-    }
-    return { ok: true, text: res.text, latencyMs: res.latencyMs };
+  /** Checks one model result: a usable answer, or why not (arena/live-answers). */
+  #usable(res: CompletionResult, model: LiveCandidate, otherName: string): Usable {
+    return usableAnswer(res, model.name, otherName, this.#guard, this.#log);
   }
 
   /**
@@ -416,16 +260,10 @@ export class AskService {
     }
     const platform = this.#o.arena.platform(input.platform);
     if (!platform) return { kind: 'refused', reason: 'no_platform' };
-    if (this.#models.size < 2) {
-      await input.reply(
-        {
-          text:
-            `The live arena needs at least two models marked \`arena: true\` in config/models.yaml ` +
-            `(with a working endpoint); there ${this.#models.size === 1 ? 'is 1' : `are ${this.#models.size}`}. Ask a maintainer to add some.`,
-        },
-        { ephemeral: true },
-      );
-      return { kind: 'refused', reason: 'not_enough_models' };
+    const few = liveModelsRefusal(this.#models.size);
+    if (few) {
+      await input.reply({ text: few.text }, { ephemeral: true });
+      return { kind: 'refused', reason: few.reason };
     }
     const leave = this.#enter(askerHash);
     try {
@@ -435,6 +273,10 @@ export class AskService {
     }
   }
 
+  /**
+   * One question that passed the checks (steps 2–5 of the module doc): the classifier started, a pair chosen, the
+   * asker told, the progress message posted, both answers (arena/live-answers), then the battle stored and posted.
+   */
   async #askNow(
     input: AskInput,
     prompt: string,
@@ -447,28 +289,10 @@ export class AskService {
     const log = this.#log.child({ platform: input.platform, channelId: input.channelId });
     const controller = new AbortController();
     // The classifier runs alongside the answers (never delays the post).
-    const classification =
-      input.ability === undefined && this.#o.classifier
-        ? classifyAbility(this.#o.classifier, prompt, controller.signal).catch(
-            (err: unknown) =>
-              ({
-                ok: false,
-                reason: (err as Error).message,
-                classifier: 'ability-classifier',
-                version: '',
-              }) as const,
-          )
-        : undefined;
-    const ids = await this.#modelIds();
-    const candidates: LiveCandidate[] = [...this.#models.values()].map((m) => ({
-      name: m.name,
-      id: ids.get(m.name) as number,
-      weight: m.weight,
-    }));
-    const ranked = rankLivePairs(candidates, await pairLiveVoteCounts(this.#o.db), rng);
+    const classification = this.#classify(input, prompt, controller.signal);
+    const ranked = await this.#rankedPairs(rng);
     const first = ranked[0];
     if (!first) return { kind: 'refused', reason: 'not_enough_models' };
-
     const ack = input
       .reply(
         {
@@ -477,131 +301,117 @@ export class AskService {
         { ephemeral: true },
       )
       .catch((err: unknown) => log.warn({ err }, 'acknowledging /ask failed'));
-    const slots = [
-      { model: first.a, ready: false, note: '' },
-      { model: first.b, ready: false, note: '' },
-    ];
-    const progressContent = (): MessageContent => {
-      const ready = slots.filter((s) => s.ready).length;
-      const notes = slots.map((s) => s.note).filter(Boolean);
-      return {
-        text: `Two anonymous models are answering a question (${ready} of 2 answers ready)…`,
-        title: 'Arena: a new question',
-        sections: [{ heading: 'Prompt', body: clip(prompt, 500) }],
-        footer: `Answers ready: ${ready} of 2.${notes.length ? ` ${notes.join(' ')}` : ''} The battle appears when both are in.`,
-      };
-    };
+    const waiting = { ready: false, note: '' };
     const progress = new ProgressMessage(
       platform,
       input.channelId,
-      progressContent(),
+      progressContent(prompt, [waiting, waiting]),
       this.#cfg.progress_every_ms,
       log,
     );
-    const tried = new Set<string>([first.a.name, first.b.name]);
-    let attempts = 2;
-    let replaced = 0;
-    let failure: string | undefined;
     const messages: ChatMessage[] = [{ role: 'user', content: prompt }];
-    const runSlot = async (i: 0 | 1): Promise<Answer | undefined> => {
-      for (;;) {
-        const slot = slots[i] as (typeof slots)[number];
-        const other = slots[1 - i] as (typeof slots)[number];
-        const model = slot.model;
-        const res = await this.#complete(
-          this.#models.get(model.name) as LiveModel,
-          messages,
-          controller.signal,
-        );
-        if (controller.signal.aborted) return undefined;
-        const u = this.#usable(res, model, other.model.name);
-        if (u.ok) {
-          slot.ready = true;
-          slot.note = '';
-          progress.update(progressContent());
-          return { model, text: u.text, latencyMs: u.latencyMs };
-        }
-        log.warn(
-          { model: model.name, code: u.code, message: res.ok ? undefined : res.message },
-          'live model gave no usable answer; replacing it',
-        );
-        const next =
-          attempts < this.#cfg.max_attempts
-            ? replacementFor(other.model, tried, ranked)
-            : undefined;
-        if (!next) {
-          failure =
-            `a model ${failureWords(u.code)} and no other live model was left to replace it ` +
-            `(${attempts} of ${this.#models.size} models tried)`;
-          controller.abort();
-          return undefined;
-        }
-        tried.add(next.name);
-        attempts++;
-        replaced++;
-        slot.model = next;
-        slot.note = `One model ${failureWords(u.code)}; another is answering instead.`;
-        progress.update(progressContent());
-      }
-    };
-    const [a, b] = await Promise.all([runSlot(0), runSlot(1)]);
+    const pair = await answerPair(
+      {
+        pair: first,
+        ranked,
+        maxAttempts: this.#cfg.max_attempts,
+        liveCount: this.#models.size,
+        ask: (m, signal) => this.#complete(this.#models.get(m.name) as LiveModel, messages, signal),
+        usable: (res, m, otherName) => this.#usable(res, m, otherName),
+        onProgress: (slots) => progress.update(progressContent(prompt, slots)),
+        log,
+      },
+      controller,
+    );
     await ack;
-    const gone = (): MessageContent => ({ text: 'This question was answered in a battle below.' });
-    if (!a || !b) {
+    if (!pair.ok) {
       await progress.finish({ text: 'This question could not be answered.' });
       await input.reply(
         {
-          text: `Sorry, no battle this time: ${failure ?? 'the models did not answer'}. Your question was not counted; please try again later.`,
+          text: `Sorry, no battle this time: ${pair.failure ?? 'the models did not answer'}. Your question was not counted; please try again later.`,
         },
         { ephemeral: true },
       );
-      return { kind: 'failed', reason: failure ?? 'no answers' };
+      return { kind: 'failed', reason: pair.failure ?? 'no answers' };
     }
-    const swap = rng.next() < 0.5;
-    const [left, right] = swap ? [b, a] : [a, b];
+    const [a, b] = pair.answers;
+    const [left, right] = rng.next() < 0.5 ? [b, a] : [a, b];
+    const battle = { prompt, askerHash, seed, askedAt, left, right, replaced: pair.replaced };
+    return this.#postLive(input, platform, battle, { progress, classification, log });
+  }
+
+  /** The classification of an untagged prompt, started now; none with a tag or without a classifier. */
+  #classify(
+    input: AskInput,
+    prompt: string,
+    signal: AbortSignal,
+  ): ReturnType<typeof classifyAbility> | undefined {
+    if (input.ability !== undefined || !this.#o.classifier) return undefined;
+    return classifyAbility(this.#o.classifier, prompt, signal).catch(
+      (err: unknown) =>
+        ({
+          ok: false,
+          reason: (err as Error).message,
+          classifier: 'ability-classifier',
+          version: '',
+        }) as const,
+    );
+  }
+
+  /** Every pair of live models, in the order they are asked (arena/live-pairs). */
+  async #rankedPairs(rng: ReturnType<typeof createRng>): Promise<RankedPair[]> {
+    const ids = await this.#modelIds();
+    const candidates: LiveCandidate[] = [...this.#models.values()].map((m) => ({
+      name: m.name,
+      id: ids.get(m.name) as number,
+      weight: m.weight,
+    }));
+    return rankLivePairs(candidates, await pairLiveVoteCounts(this.#o.db), rng);
+  }
+
+  /**
+   * Stores the answered battle and its first turn, posts it with the vote reactions, removes the progress message,
+   * stores the classification after posting, and tells the asker. A failed post voids the battle.
+   */
+  async #postLive(
+    input: AskInput,
+    platform: ChatPlatform,
+    x: AnsweredBattle,
+    w: {
+      readonly progress: ProgressMessage;
+      readonly classification: ReturnType<typeof classifyAbility> | undefined;
+      readonly log: Logger;
+    },
+  ): Promise<AskOutcome> {
+    const { left, right } = x;
     const { id: battleId, number } = await createLiveBattle(this.#o.db, {
       leftModelId: left.model.id,
       rightModelId: right.model.id,
-      askerHash,
-      seed,
+      askerHash: x.askerHash,
+      seed: x.seed,
       ability: input.ability ?? null,
       abilitySource: input.ability ? 'tag' : null,
-      prompt,
+      prompt: x.prompt,
       answerLeft: left.text,
       answerRight: right.text,
       latencyLeftMs: left.latencyMs,
       latencyRightMs: right.latencyMs,
-      askedAt,
+      askedAt: x.askedAt,
       answeredAt: this.#o.clock.now(),
     });
-    const blog = log.child({ battleId, number });
+    const blog = w.log.child({ battleId, number });
     const postedAt = this.#o.clock.now();
     const closesAt = new Date(postedAt.getTime() + this.#o.config.window_hours * 3_600_000);
+    const emoji = this.#o.arena.emoji.emojisFor(input.platform);
     const content = battleContent(
-      {
-        number,
-        prompt,
-        leftAnswer: left.text,
-        rightAnswer: right.text,
-        emoji: this.#o.arena.emoji.emojisFor(input.platform),
-        closesAt,
-      },
+      { number, prompt: x.prompt, leftAnswer: left.text, rightAnswer: right.text, emoji, closesAt },
       platform.capabilities,
     );
     let ref: MessageRef;
     try {
       ref = await platform.post(input.channelId, content);
     } catch (err) {
-      await voidBattle(this.#o.db, battleId);
-      blog.error({ err }, 'posting the live battle failed; battle voided');
-      await progress.finish({ text: 'This question could not be answered.' });
-      await input
-        .reply(
-          { text: 'Sorry, the battle could not be posted here; please try again.' },
-          { ephemeral: true },
-        )
-        .catch(() => undefined);
-      return { kind: 'failed', reason: `posting failed: ${(err as Error).message}` };
+      return this.#postFailed(input, battleId, err, w.progress, blog);
     }
     await markPosted(this.#o.db, battleId, {
       platform: input.platform,
@@ -612,18 +422,74 @@ export class AskService {
       closesAt,
     });
     blog.info(
-      { messageId: ref.messageId, left: left.model.name, right: right.model.name, replaced },
+      {
+        messageId: ref.messageId,
+        left: left.model.name,
+        right: right.model.name,
+        replaced: x.replaced,
+      },
       'live battle posted',
     );
+    const { classified } = await this.#announce(
+      input,
+      platform,
+      { battleId, number, ref, emoji },
+      w,
+      blog,
+    );
+    return { kind: 'posted', battleId, number, ref, turn: 1, replaced: x.replaced, classified };
+  }
+
+  /** A live battle whose post failed: voided, the progress message removed, the asker told. */
+  async #postFailed(
+    input: AskInput,
+    battleId: number,
+    err: unknown,
+    progress: ProgressMessage,
+    log: Logger,
+  ): Promise<AskOutcome> {
+    await voidBattle(this.#o.db, battleId);
+    log.error({ err }, 'posting the live battle failed; battle voided');
+    await progress.finish({ text: 'This question could not be answered.' });
+    await input
+      .reply(
+        { text: 'Sorry, the battle could not be posted here; please try again.' },
+        { ephemeral: true },
+      )
+      .catch(() => undefined);
+    return { kind: 'failed', reason: `posting failed: ${(err as Error).message}` };
+  }
+
+  /**
+   * After a live battle is posted: the vote reactions added and the progress message removed, the classification
+   * stored in the background, the asker told.
+   * @returns when the classification is stored (or given up).
+   */
+  async #announce(
+    input: AskInput,
+    platform: ChatPlatform,
+    p: {
+      readonly battleId: number;
+      readonly number: number;
+      readonly ref: MessageRef;
+      readonly emoji: Parameters<ChatPlatform['addReactions']>[1];
+    },
+    w: {
+      readonly progress: ProgressMessage;
+      readonly classification: ReturnType<typeof classifyAbility> | undefined;
+    },
+    blog: Logger,
+  ): Promise<{ readonly classified: Promise<void> }> {
+    const { battleId, number, ref, emoji } = p;
     const finishing = (async () => {
       await platform
-        .addReactions(ref, this.#o.arena.emoji.emojisFor(input.platform))
+        .addReactions(ref, emoji)
         .catch((err: unknown) =>
           blog.warn({ err }, 'adding the vote reactions failed; the battle stays open'),
         );
-      await progress.finish(gone());
+      await w.progress.finish({ text: 'This question was answered in a battle below.' });
     })();
-    const classified = this.#track(this.#storeClassification(battleId, classification, blog));
+    const classified = this.#track(this.#storeClassification(battleId, w.classification, blog));
     await finishing;
     await input
       .reply(
@@ -633,7 +499,7 @@ export class AskService {
         { ephemeral: true },
       )
       .catch((err: unknown) => blog.warn({ err }, 'telling the asker failed'));
-    return { kind: 'posted', battleId, number, ref, turn: 1, replaced, classified };
+    return { classified };
   }
 
   #track(p: Promise<void>): Promise<void> {
@@ -692,117 +558,149 @@ export class AskService {
       input.threadOf,
     );
     if (!battle) return { kind: 'ignored' };
-    const say = async (text: string, reason: AskRefusal): Promise<AskOutcome> => {
-      await input.reply({ text }, { ephemeral: true });
-      return { kind: 'refused', reason };
+    const say = async (r: Refusal): Promise<AskOutcome> => {
+      await input.reply({ text: r.text }, { ephemeral: true });
+      return { kind: 'refused', reason: r.reason };
     };
     const info = await liveInfo(this.#o.db, battle.id);
-    if (info?.kind !== 'live')
-      return say(
-        `Battle #${battle.number} shows recorded answers, so it has no conversation to continue. Ask your own question with /ask.`,
-        'not_live',
-      );
-    if (battle.status !== 'open')
-      return say(
-        `Voting on battle #${battle.number} has closed (${closeReasonWords(battle.closeReason, battle.closeCap)}), so its conversation is finished. Ask a new question with /ask.`,
-        'closed',
-      );
-    if (info.turns >= this.#cfg.max_turns)
-      return say(
-        `Battle #${battle.number} has reached ${this.#cfg.max_turns} turns, the most one conversation takes. Ask a new question with /ask.`,
-        'too_many_turns',
-      );
+    const thread = followUpRefusal(
+      { ...battle, live: info?.kind === 'live', turns: info?.turns ?? 0 },
+      this.#cfg.max_turns,
+    );
+    if (thread) return say(thread);
     const prompt = input.prompt.trim();
     const askerHash = hashVoterId(this.#o.voterSecret, input.platform, input.user.id);
     const refusal = await this.#check(prompt, askerHash);
-    if (refusal) return say(refusal.text, refusal.reason);
+    if (refusal) return say(refusal);
     const left = this.#models.get(battle.leftModel);
     const right = this.#models.get(battle.rightModel);
     const platform = this.#o.arena.platform(input.platform);
-    if (!left || !right || !platform)
-      return say(
-        `The models of battle #${battle.number} are no longer in the live arena, so the conversation cannot continue. Ask a new question with /ask.`,
-        'models_gone',
-      );
+    if (!left || !right || !platform) return say(modelsGoneRefusal(battle.number));
     const leave = this.#enter(askerHash);
     try {
-      const askedAt = this.#o.clock.now();
-      const turns = await listTurns(this.#o.db, battle.id);
-      // Each model keeps its own history: every prompt with its own answers, never the other model's.
-      const history = (side: 'left' | 'right'): ChatMessage[] => [
-        ...turns.flatMap((t): ChatMessage[] => [
-          { role: 'user', content: t.prompt },
-          { role: 'assistant', content: side === 'left' ? t.answerLeft : t.answerRight },
-        ]),
-        { role: 'user', content: prompt },
-      ];
-      const ac = new AbortController();
-      const [rl, rr] = await Promise.all([
-        this.#complete(left, history('left'), ac.signal),
-        this.#complete(right, history('right'), ac.signal),
-      ]);
-      const cl = { name: left.name, id: battle.leftModelId, weight: left.weight };
-      const cr = { name: right.name, id: battle.rightModelId, weight: right.weight };
-      const ul = this.#usable(rl, cl, right.name);
-      const ur = this.#usable(rr, cr, left.name);
-      if (!ul.ok || !ur.ok) {
-        const code = (!ul.ok ? ul.code : !ur.ok ? ur.code : '') as string;
-        await input.reply(
-          {
-            text: `Sorry, one of the two models ${failureWords(code)}, so this turn was not posted (a conversation keeps its two models). Your message was not counted; try again or rephrase.`,
-          },
-          { ephemeral: true },
-        );
-        return { kind: 'failed', reason: code };
-      }
-      const turn = turns.length + 1;
-      const content: MessageContent = {
-        text: `Arena battle #${battle.number}, turn ${turn}`,
-        title: `Arena battle #${battle.number} · turn ${turn}`,
-        sections: [
-          { heading: 'Prompt', body: prompt },
-          { heading: 'Left answer', body: ul.text },
-          { heading: 'Right answer', body: ur.text },
-        ],
-        footer:
-          platform.capabilities.voting === 'typed'
-            ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(battle.number)}.`
-            : `Vote with the ${platform.capabilities.voting === 'buttons' ? 'buttons' : 'reactions'} on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
-      };
-      const ref = await platform.post(battle.channelId as string, content, {
-        thread: refOf(battle),
-      });
-      const added = await addTurn(this.#o.db, battle.id, {
-        turn,
-        prompt,
-        answerLeft: ul.text,
-        answerRight: ur.text,
-        askerHash,
-        latencyLeftMs: ul.latencyMs,
-        latencyRightMs: ur.latencyMs,
-        askedAt,
-        answeredAt: this.#o.clock.now(),
-        messageIds: [ref.messageId, ...ref.partIds],
-      });
-      if (!added) {
-        this.#log.warn(
-          { battleId: battle.id, turn },
-          'two follow-ups raced for one turn; the later was not stored',
-        );
-        if (platform.delete) await platform.delete(ref).catch(() => undefined);
-        return { kind: 'failed', reason: 'another follow-up was answered first' };
-      }
-      return {
-        kind: 'posted',
-        battleId: battle.id,
-        number: battle.number,
-        ref,
-        turn,
-        replaced: 0,
-        classified: Promise.resolve(),
-      };
+      return await this.#answerTurn(input, platform, battle, { left, right, prompt, askerHash });
     } finally {
       leave();
     }
   }
+
+  /**
+   * The next turn of a conversation: both models asked with their own histories, both answers usable, posted in
+   * the thread and stored; a turn taken by a concurrent follow-up first is deleted again.
+   */
+  async #answerTurn(
+    input: FollowUpInput,
+    platform: ChatPlatform,
+    battle: BattleRow,
+    t: {
+      readonly left: LiveModel;
+      readonly right: LiveModel;
+      readonly prompt: string;
+      readonly askerHash: string;
+    },
+  ): Promise<AskOutcome> {
+    const { left, right, prompt } = t;
+    const askedAt = this.#o.clock.now();
+    const turns = await listTurns(this.#o.db, battle.id);
+    // Each model keeps its own history: every prompt with its own answers, never the other model's.
+    const history = (side: 'left' | 'right'): ChatMessage[] => [
+      ...turns.flatMap((x): ChatMessage[] => [
+        { role: 'user', content: x.prompt },
+        { role: 'assistant', content: side === 'left' ? x.answerLeft : x.answerRight },
+      ]),
+      { role: 'user', content: prompt },
+    ];
+    const [ul, ur] = await this.#turnAnswers(battle, left, right, history);
+    if (!ul.ok || !ur.ok) {
+      const code = (!ul.ok ? ul.code : !ur.ok ? ur.code : '') as string;
+      await input.reply(
+        {
+          text: `Sorry, one of the two models ${failureWords(code)}, so this turn was not posted (a conversation keeps its two models). Your message was not counted; try again or rephrase.`,
+        },
+        { ephemeral: true },
+      );
+      return { kind: 'failed', reason: code };
+    }
+    const turn = turns.length + 1;
+    const content = turnContent(
+      battle.number,
+      turn,
+      prompt,
+      [ul.text, ur.text],
+      platform.capabilities,
+    );
+    const ref = await platform.post(battle.channelId as string, content, { thread: refOf(battle) });
+    const added = await addTurn(this.#o.db, battle.id, {
+      turn,
+      prompt,
+      answerLeft: ul.text,
+      answerRight: ur.text,
+      askerHash: t.askerHash,
+      latencyLeftMs: ul.latencyMs,
+      latencyRightMs: ur.latencyMs,
+      askedAt,
+      answeredAt: this.#o.clock.now(),
+      messageIds: [ref.messageId, ...ref.partIds],
+    });
+    if (!added) {
+      this.#log.warn(
+        { battleId: battle.id, turn },
+        'two follow-ups raced for one turn; the later was not stored',
+      );
+      if (platform.delete) await platform.delete(ref).catch(() => undefined);
+      return { kind: 'failed', reason: 'another follow-up was answered first' };
+    }
+    const classified = Promise.resolve();
+    return {
+      kind: 'posted',
+      battleId: battle.id,
+      number: battle.number,
+      ref,
+      turn,
+      replaced: 0,
+      classified,
+    };
+  }
+  /** Both models' answers to the next turn, each asked with its own history, each checked. */
+  async #turnAnswers(
+    battle: BattleRow,
+    left: LiveModel,
+    right: LiveModel,
+    history: (side: 'left' | 'right') => ChatMessage[],
+  ): Promise<[Usable, Usable]> {
+    const ac = new AbortController();
+    const [rl, rr] = await Promise.all([
+      this.#complete(left, history('left'), ac.signal),
+      this.#complete(right, history('right'), ac.signal),
+    ]);
+    const cl = { name: left.name, id: battle.leftModelId, weight: left.weight };
+    const cr = { name: right.name, id: battle.rightModelId, weight: right.weight };
+    return [this.#usable(rl, cl, right.name), this.#usable(rr, cr, left.name)];
+  }
+}
+
+/**
+ * The message of turn `turn` (≥ 2) of battle `number` in its thread: the prompt and both answers (left, right),
+ * and how to vote on the whole conversation where this platform votes (`capabilities.voting`).
+ */
+export function turnContent(
+  number: number,
+  turn: number,
+  prompt: string,
+  [leftAnswer, rightAnswer]: readonly [string, string],
+  capabilities: ChatPlatform['capabilities'],
+): MessageContent {
+  return {
+    text: `Arena battle #${number}, turn ${turn}`,
+    title: `Arena battle #${number} · turn ${turn}`,
+    sections: [
+      { heading: 'Prompt', body: prompt },
+      { heading: 'Left answer', body: leftAnswer },
+      { heading: 'Right answer', body: rightAnswer },
+    ],
+    footer:
+      capabilities.voting === 'typed'
+        ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(number)}.`
+        : `Vote with the ${capabilities.voting === 'buttons' ? 'buttons' : 'reactions'} on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
+  };
 }

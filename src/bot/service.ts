@@ -210,8 +210,73 @@ export class BotService {
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
     });
+    const handlers = this.#chatHandlers(onCommand);
+    for (const p of this.#o.platforms) {
+      if (p.closed) void p.closed.then(() => this.#doneResolve());
+      await p.start(handlers, COMMAND_SPECS);
+      this.#started.push(p);
+      this.#log.info({ platform: p.name }, 'chat platform started');
+    }
+    for (const p of this.#started) {
+      try {
+        await this.arena.reconcile(p.name);
+      } catch (err) {
+        this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
+      }
+    }
+    await this.#registerSchedules();
+    await this.tick();
+    this.#evalReporter?.start();
+    const every = this.#o.loopIntervalMs ?? 30_000;
+    if (every > 0 && !this.#stopped) {
+      this.#timer = setInterval(() => {
+        void this.tick();
+      }, every);
+      this.#timer.unref?.();
+    }
+  }
+
+  /**
+   * Registers the daily board post (one `schedules` row; a tick missed while nothing ran is due now) and notes the
+   * scheduled channels on platforms this process does not hold.
+   */
+  async #registerSchedules(): Promise<void> {
+    this.#daily = new DailyPost({
+      db: this.#o.db,
+      leaderboard: this.leaderboard,
+      clock: this.#o.clock,
+      logger: this.#logger,
+      settings: this.#o.config.leaderboard.daily_post,
+      platforms: this.#started,
+      publicUrl: this.#o.config.leaderboard.public_url,
+    });
+    try {
+      await this.#daily.register();
+    } catch (err) {
+      this.#log.error({ err }, 'registering the daily post schedule failed');
+    }
+    const missing = this.#o.config.arena.schedule.channels.filter(
+      (c) => !platformNamed(this.#started, c.platform),
+    );
+    if (
+      this.#o.config.arena.schedule.every_minutes > 0 &&
+      missing.length > 0 &&
+      this.#o.schedule !== false
+    ) {
+      this.#log.info(
+        { channels: missing },
+        'scheduled channels on platforms this process does not hold are left to the bot that does',
+      );
+    }
+  }
+
+  /**
+   * The handlers every platform is started with: commands, reactions, typed votes' battles, thread messages
+   * (follow-ups), cleared reactions and deleted messages; a handler's error is logged, never thrown to the adapter.
+   */
+  #chatHandlers(onCommand: ChatHandlers['onCommand']): ChatHandlers {
     const ask = this.ask;
-    const handlers: ChatHandlers = {
+    return {
       onCommand,
       onReaction: async (ev) => {
         try {
@@ -264,56 +329,6 @@ export class BotService {
         }
       },
     };
-    for (const p of this.#o.platforms) {
-      if (p.closed) void p.closed.then(() => this.#doneResolve());
-      await p.start(handlers, COMMAND_SPECS);
-      this.#started.push(p);
-      this.#log.info({ platform: p.name }, 'chat platform started');
-    }
-    for (const p of this.#started) {
-      try {
-        await this.arena.reconcile(p.name);
-      } catch (err) {
-        this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
-      }
-    }
-    // Start-up scheduling of the daily board post: one `schedules` row; a tick missed while nothing ran is due now.
-    this.#daily = new DailyPost({
-      db: this.#o.db,
-      leaderboard: this.leaderboard,
-      clock: this.#o.clock,
-      logger: this.#logger,
-      settings: this.#o.config.leaderboard.daily_post,
-      platforms: this.#started,
-      publicUrl: this.#o.config.leaderboard.public_url,
-    });
-    try {
-      await this.#daily.register();
-    } catch (err) {
-      this.#log.error({ err }, 'registering the daily post schedule failed');
-    }
-    const missing = this.#o.config.arena.schedule.channels.filter(
-      (c) => !platformNamed(this.#started, c.platform),
-    );
-    if (
-      this.#o.config.arena.schedule.every_minutes > 0 &&
-      missing.length > 0 &&
-      this.#o.schedule !== false
-    ) {
-      this.#log.info(
-        { channels: missing },
-        'scheduled channels on platforms this process does not hold are left to the bot that does',
-      );
-    }
-    await this.tick();
-    this.#evalReporter?.start();
-    const every = this.#o.loopIntervalMs ?? 30_000;
-    if (every > 0 && !this.#stopped) {
-      this.#timer = setInterval(() => {
-        void this.tick();
-      }, every);
-      this.#timer.unref?.();
-    }
   }
 
   /**

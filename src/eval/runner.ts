@@ -26,27 +26,25 @@ import type { OpenedClient } from '../llm/factory.ts';
 import { REQUEST_HASH_VERSION } from '../llm/request-hash.ts';
 import type { LlmClient } from '../llm/types.ts';
 import {
-  claimRunItems,
   finishRun,
   finishRunItems,
   getRun,
-  type ItemOutcome,
   leaveRun,
-  planRunItems,
   type RunCounts,
   type RunRow,
   releaseClaims,
-  renewLeases,
   runCounts,
   startRun,
   storeProgress,
 } from '../storage/eval-runs.ts';
-import { ensureDataset, ensureItems } from '../storage/items.ts';
-import { listJudgeScores } from '../storage/judge-scores.ts';
 import type { Database } from '../storage/schema.ts';
-import { judgeAnswers } from './judge/judge.ts';
 import type { Rubric } from './judge/rubrics.ts';
-import type { EvalItem, PreparedDataset } from './types.ts';
+import { runLanes } from './lane-pool.ts';
+import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
+import { RunLease, runLeaseStore } from './run-lease.ts';
+import { limited, planRun } from './run-plan.ts';
+import { ResultWriter } from './run-results.ts';
+import type { PreparedDataset } from './types.ts';
 
 /** The judge of scoring datasets (docs/scoring.md §3). */
 export interface RunJudge {
@@ -126,11 +124,6 @@ export const JUDGE_MODEL_MISSING = (
   surface: 'chat' | 'cli' | 'any' = 'any',
 ): string =>
   `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then ${surface === 'chat' ? 'run /eval again' : surface === 'cli' ? 'run `zhujiu eval` again' : 'start the run again'}.`;
-
-/** At most `limit` items of each dataset (the first ones, in the dataset's own order). */
-function limited(ds: PreparedDataset, limit: number | null): readonly EvalItem[] {
-  return limit === null ? ds.items : ds.items.slice(0, limit);
-}
 
 /**
  * The config snapshot stored with a run: everything needed to trace and reproduce its figures; `judge` (the judge
@@ -271,50 +264,21 @@ interface StartedRun {
   readonly model: OpenedClient;
   readonly datasets: readonly PreparedDataset[];
   readonly judge: LlmClient | undefined;
-  readonly judgeRubrics: ReadonlyMap<string, { rubric: Rubric; safety?: Rubric }>;
+  readonly judgeRubrics: ReadonlyMap<string, DatasetRubrics>;
   readonly opts: ExecuteOptions;
 }
 
 /**
- * Plans and works a started run (see {@link executeRun}). Throws on an error of the run itself (database), after
- * stopping every lane and giving the claims back where the database still answers.
+ * Plans and works a started run (see {@link executeRun}): the plan (eval/run-plan), this worker's claims and
+ * heartbeat (eval/run-lease), results written in batches (eval/run-results), and {@link LANES_PER_SLOT} lanes per
+ * request the endpoint takes at once (eval/lane-pool), each working one item at a time (eval/run-item). Throws on
+ * an error of the run itself (database), after stopping every lane and giving the claims back where the database
+ * still answers.
  */
 async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
-  const { deps, run, owner, log, leaseMs, model, datasets, judge, judgeRubrics, opts } = x;
+  const { deps, run, owner, log, model, opts } = x;
   const { db } = deps;
-  const runId = run.id;
-
-  // Store the items and plan the run (idempotent: a resumed run plans nothing new).
-  const index = new Map<number, { ds: PreparedDataset; item: EvalItem }>();
-  let seq = 0;
-  for (const ds of datasets) {
-    const items = limited(ds, run.itemLimit);
-    const datasetId = await ensureDataset(db, {
-      name: ds.name,
-      ability: ds.ability,
-      method: ds.method,
-      ...(ds.provenance ? { source: ds.provenance.source } : {}),
-    });
-    const ids = await ensureItems(
-      db,
-      datasetId,
-      items.map((it) => ({
-        key: it.key,
-        prompt: it.prompt,
-        reference: it.reference,
-        metadata: { ...it.metadata },
-      })),
-    );
-    const planned = [];
-    for (const it of items) {
-      const id = ids.get(it.key);
-      if (id === undefined) continue;
-      index.set(id, { ds, item: it });
-      planned.push({ itemId: id, dataset: ds.name, seq: seq++ });
-    }
-    await planRunItems(db, runId, planned);
-  }
-
+  const index = await planRun(db, run, x.datasets);
   const client = model.client;
   // Lanes: LANES_PER_SLOT per request the endpoint takes at once. The client keeps its calls to `maxConcurrency` by
   // itself (llm/types), so the extra lanes only wait there, and take a freed slot at once while the lane that held
@@ -328,319 +292,110 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (opts.signal?.aborted) stop.abort(); // stopped while preparing: plan nothing more, leave at once
-  let counts = await runCounts(db, runId);
-  let cancelled = false;
-
-  const beat = async () => {
-    try {
-      await renewLeases(db, runId, owner, leaseMs);
-      const now = await getRun(db, runId);
-      if (now?.status === 'cancelled') {
-        cancelled = true;
-        stop.abort();
-      }
-      await storeProgress(db, runId, await runCounts(db, runId));
-    } catch (err) {
-      log.warn({ err }, 'heartbeat failed');
-    }
-  };
-  let beating: Promise<void> = Promise.resolve();
-  const timer = setInterval(
-    () => {
-      beating = beat();
-    },
-    Math.max(200, Math.floor(leaseMs / 3)),
-  );
-  timer.unref?.();
-
-  // Claims are taken in batches (one query for up to one item per lane) ahead of need: the next batch is claimed
-  // as soon as fewer than `concurrency` wait, so a lane seldom waits for a claim even when a claim takes as long as
-  // a call. Results are written in batches (one statement per `WRITE_BATCH` items or `WRITE_EVERY_MS`), so the
-  // database is not the bottleneck of a fast endpoint. An answer waits at most WRITE_EVERY_MS in memory before it
-  // is stored.
-  const claimBatch = laneCount;
-  const refillBelow = concurrency;
-  const claimed: number[] = [];
-  let claiming: Promise<void> | undefined;
-  let exhausted = false;
-  const claimMore = (): Promise<void> => {
-    claiming ??= claimRunItems(db, runId, owner, claimBatch, leaseMs)
-      .then((ids) => {
-        if (ids.length === 0) exhausted = true;
-        claimed.push(...ids);
-      })
-      .finally(() => {
-        claiming = undefined;
-      });
-    return claiming;
-  };
-  const nextItem = async (): Promise<number | undefined> => {
-    for (;;) {
-      if (stop.signal.aborted) return undefined;
-      const id = claimed.shift();
-      if (id !== undefined) {
-        if (claimed.length < refillBelow && !exhausted && !stop.signal.aborted) {
-          // Failures surface to the lane that awaits the next claim.
-          claimMore().catch(() => undefined);
-        }
-        return id;
-      }
-      if (exhausted) return undefined;
-      await claimMore();
-    }
-  };
-
-  let buffer: { itemId: number; outcome: ItemOutcome }[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  let writeError: unknown;
-  let flushTimer: NodeJS.Timeout | undefined;
-  const flush = (): Promise<void> => {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
-    const batch = buffer;
-    buffer = [];
-    if (batch.length === 0) return writing;
-    writing = writing.then(async () => {
-      try {
-        const written = await finishRunItems(db, runId, owner, batch);
-        for (const { itemId, outcome } of batch) {
-          if (!written.has(itemId)) {
-            log.info({ itemId }, 'item already finished by another worker: nothing written');
-            continue;
-          }
-          counts =
-            outcome.kind === 'done'
-              ? {
-                  ...counts,
-                  done: counts.done + 1,
-                  promptTokens:
-                    counts.promptTokens + (outcome.cached ? 0 : (outcome.promptTokens ?? 0)),
-                  completionTokens:
-                    counts.completionTokens +
-                    (outcome.cached ? 0 : (outcome.completionTokens ?? 0)),
-                }
-              : { ...counts, failed: counts.failed + 1 };
-        }
-        if (written.size > 0) {
-          // Committed: a process killed after this line loses none of these results (tests wait for it).
-          log.debug(
-            { written: written.size, done: counts.done, failed: counts.failed },
-            'results stored',
-          );
-          opts.onProgress?.(counts);
-        }
-      } catch (err) {
-        writeError ??= err;
-        stop.abort();
-      }
-    });
-    return writing;
-  };
-  const record = (itemId: number, outcome: ItemOutcome) => {
-    buffer.push({ itemId, outcome });
-    if (buffer.length >= WRITE_BATCH) void flush();
-    else flushTimer ??= setTimeout(() => void flush(), WRITE_EVERY_MS);
-  };
-  /** Records an answered and scored item: the answer's bookkeeping from `res`, the score as given. */
-  const recordDone = (
-    itemId: number,
-    res: {
-      readonly responseId?: number | undefined;
-      readonly cached: boolean;
-      readonly latencyMs: number;
-      readonly promptTokens?: number | undefined;
-      readonly completionTokens?: number | undefined;
-    },
-    score: Extract<ItemOutcome, { kind: 'done' }>['score'],
-  ) =>
-    record(itemId, {
-      kind: 'done',
-      responseId: res.responseId ?? null,
-      cached: res.cached,
-      latencyMs: res.latencyMs,
-      promptTokens: res.promptTokens,
-      completionTokens: res.completionTokens,
-      score,
-    });
-
-  const processItem = async (itemId: number, c: LlmClient): Promise<void> => {
-    const entry = index.get(itemId);
-    if (!entry) {
-      record(itemId, {
-        kind: 'failed',
-        code: 'not_in_suite',
-        message: `planned in the run but no longer in suite ${run.suite} (the suite changed)`,
-        latencyMs: 0,
-      });
-      return;
-    }
-    const { ds, item } = entry;
-    const messages = ds.messages(item);
-    const chars = messages.reduce((n, m) => n + m.content.length, 0);
-    const maxChars = deps.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS;
-    if (chars > maxChars) {
-      record(itemId, {
-        kind: 'failed',
-        code: 'prompt_too_long',
-        message: `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${maxChars}); not sent`,
-        latencyMs: 0,
-      });
-      return;
-    }
-    let res: Awaited<ReturnType<LlmClient['complete']>>;
-    try {
-      res = await c.complete({
-        messages,
-        templateVersion: ds.templateVersion,
-        itemId,
-        signal: stop.signal,
-      });
-    } catch (err) {
-      // The database failing under the client (its response cache) is not this item's fault: the lane stops and
-      // the run is taken up again (its job is retried, or the sweep queues it), so the item is asked later.
-      if (isAppError(err, 'db_unavailable')) throw err;
-      // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
-      // failure, with its cause, and the run goes on.
-      record(itemId, {
-        kind: 'failed',
-        code: 'client_error',
-        message: `the model client failed: ${(err as Error).message ?? String(err)}`,
-        latencyMs: 0,
-      });
-      return;
-    }
-    if (!res.ok && res.code === 'aborted') return; // given back with the other claims when the run stops
-    if (!res.ok) {
-      record(itemId, {
-        kind: 'failed',
-        code: res.code,
-        message: res.message,
-        latencyMs: res.latencyMs,
-      });
-      return;
-    }
-    const rubrics = judgeRubrics.get(ds.name);
-    if (ds.method === 'scoring' && rubrics && judge) {
-      const r = await judgeAnswers({
-        db,
-        judge,
-        rubric: rubrics.rubric,
-        ...(rubrics.safety ? { safety: rubrics.safety } : {}),
-        modelId: run.modelId,
-        targets: [
-          {
-            itemId,
-            question: item.prompt,
-            reference: typeof item.reference === 'string' ? item.reference : null,
-            answer: res.text,
-            responseId: res.responseId ?? null,
-          },
-        ],
-        runId,
-        signal: stop.signal,
-        ...(deps.judge?.maxAttempts !== undefined ? { maxAttempts: deps.judge.maxAttempts } : {}),
-      });
-      const failure = r.failures[0];
-      if (failure) {
-        record(itemId, {
-          kind: 'failed',
-          code: `judge_${failure.code}`,
-          message: `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
-          latencyMs: res.latencyMs,
-        });
-        return;
-      }
-      const [stored] = await listJudgeScores(db, {
-        modelId: run.modelId,
-        judge: judge.name,
-        rubric: rubrics.rubric.name,
-        rubricVersion: rubrics.rubric.version,
-        itemIds: [itemId],
-      });
-      if (stored?.status !== 'judged' || stored.rawScore === null || stored.maxScore === null) {
-        if (stop.signal.aborted) return; // given back with the other claims
-        record(itemId, {
-          kind: 'failed',
-          code: 'judge_missing',
-          message: `judge ${judge.name} stored no grade for this item`,
-          latencyMs: res.latencyMs,
-        });
-        return;
-      }
-      const violation = stored.safetyFlag === true;
-      recordDone(itemId, res, {
-        method: ds.method,
-        metric: 'judge',
-        profile: `${rubrics.rubric.name}@${rubrics.rubric.version}`,
-        raw: violation ? 0 : Math.min(stored.rawScore, stored.maxScore),
-        max: stored.maxScore,
-        detail: {
-          judge: judge.name,
-          judge_score: stored.rawScore,
-          safety_violation: stored.safetyFlag,
-        },
-      });
-      return;
-    }
-    let score: ReturnType<PreparedDataset['score']>;
-    try {
-      score = ds.score(item, res.text);
-    } catch (err) {
-      record(itemId, {
-        kind: 'failed',
-        code: 'score_error',
-        message: `scoring failed: ${(err as Error).message ?? String(err)}`,
-        latencyMs: res.latencyMs,
-      });
-      return;
-    }
-    recordDone(itemId, res, {
-      method: ds.method,
-      metric: score.metric,
-      profile: score.profile,
-      raw: score.raw,
-      max: score.max,
-      detail: score.detail,
-    });
-  };
-
-  // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade) stops
-  // every lane at once: nothing more is asked, and the claims are given back below.
-  let laneError: unknown;
-  const lane = async () => {
-    try {
-      for (;;) {
-        const itemId = await nextItem();
-        if (itemId === undefined) return;
-        await processItem(itemId, client);
-      }
-    } catch (err) {
-      laneError ??= err;
-      stop.abort();
-    }
-  };
-
+  const { writer, lease, ctx } = await workParts(x, stop, laneCount, concurrency);
   log.info(
-    { model: run.model, suite: run.suite, total: counts.total, concurrency: client.maxConcurrency },
+    {
+      model: run.model,
+      suite: run.suite,
+      total: writer.counts.total,
+      concurrency: client.maxConcurrency,
+    },
     'run executing',
   );
+  let error: unknown;
   try {
-    await Promise.all(Array.from({ length: laneCount }, () => lane()));
-    if (laneError !== undefined) writeError ??= laneError;
+    // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade)
+    // stops every lane at once: nothing more is asked, and the claims are given back below.
+    const laneError = await runLanes(
+      laneCount,
+      {
+        next: () => lease.next(),
+        work: async (itemId) => {
+          const outcome = await workItem(ctx, itemId, index.get(itemId));
+          if (outcome) writer.record(itemId, outcome);
+        },
+      },
+      stop,
+    );
+    error = writer.error ?? laneError;
   } finally {
-    clearInterval(timer);
     opts.signal?.removeEventListener('abort', onOuterAbort);
-    await beating; // a heartbeat in flight must not land after the run is left
-    await claiming?.catch(() => undefined); // a claim ahead of need, given back below if the run stops
-    await flush();
-    if (stop.signal.aborted) await releaseClaims(db, runId, owner).catch(() => undefined);
+    await lease.close(); // a claim ahead of need is given back below if the run stops
+    await writer.flush();
+    if (stop.signal.aborted) await releaseClaims(db, run.id, owner).catch(() => undefined);
   }
-  if (writeError) throw writeError;
-  if (cancelled) {
+  error ??= writer.error;
+  if (error) throw error;
+  return concludeRun(db, run.id, owner, log, {
+    cancelled: lease.cancelled,
+    stopped: stop.signal.aborted,
+  });
+}
+
+/** The parts a started run is worked with: its result writer, this worker's lease and the items' context. */
+async function workParts(
+  x: StartedRun,
+  stop: AbortController,
+  laneCount: number,
+  concurrency: number,
+): Promise<{ writer: ResultWriter; lease: RunLease; ctx: ItemContext }> {
+  const { deps, run, owner, log, leaseMs, opts } = x;
+  const { db } = deps;
+  const writer = new ResultWriter({
+    write: (batch) => finishRunItems(db, run.id, owner, batch),
+    counts: await runCounts(db, run.id),
+    batchSize: WRITE_BATCH,
+    everyMs: WRITE_EVERY_MS,
+    onProgress: opts.onProgress,
+    onError: () => stop.abort(),
+    log,
+  });
+  // Claims ahead of need: one query for up to one item per lane, the next as soon as fewer than `concurrency` wait.
+  const lease = new RunLease(runLeaseStore(db, run.id, owner, leaseMs), {
+    batch: laneCount,
+    refillBelow: concurrency,
+    beatEveryMs: Math.max(200, Math.floor(leaseMs / 3)),
+    signal: stop.signal,
+    onCancel: () => stop.abort(),
+    log,
+  });
+  const ctx: ItemContext = {
+    client: x.model.client,
+    signal: stop.signal,
+    maxPromptChars: deps.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS,
+    suite: run.suite,
+    judge:
+      x.judge &&
+      runJudge({
+        db,
+        judge: x.judge,
+        rubrics: x.judgeRubrics,
+        runId: run.id,
+        modelId: run.modelId,
+        signal: stop.signal,
+        maxAttempts: deps.judge?.maxAttempts,
+      }),
+  };
+  return { writer, lease, ctx };
+}
+
+/**
+ * How a worker's part of a run ends once its lanes are done: `inactive` when the run was cancelled; `stopped`
+ * (the run left at once, nobody's) when this worker was stopped; otherwise the run's progress stored and, when no
+ * item is left pending or claimed, the run finished (failed when every item failed), else `shared`.
+ */
+async function concludeRun(
+  db: Kysely<Database>,
+  runId: number,
+  owner: string,
+  log: Logger,
+  end: { readonly cancelled: boolean; readonly stopped: boolean },
+): Promise<ExecuteOutcome> {
+  if (end.cancelled) {
     log.info('run cancelled');
     return 'inactive';
   }
-  if (stop.signal.aborted) {
+  if (end.stopped) {
     await storeProgress(db, runId, await runCounts(db, runId));
     await leaveRun(db, runId, owner); // nobody's at once: the same command resumes it without waiting
     log.info('worker stopping: run left to resume');

@@ -143,22 +143,7 @@ export function computeArenaRatings(
     throw new RangeError(`bootstrap rounds must be a non-negative integer, got ${rounds}`);
   }
   const elo = computeOnlineElo(data);
-  if (opts.onDegenerate === 'error') {
-    // The whole data must form one rateable group: fitBradleyTerry names every model that does not.
-    fitBradleyTerry(data, {
-      ...(opts.anchor ? { anchor: opts.anchor } : {}),
-      onDegenerate: 'error',
-    });
-  }
-  if (opts.anchor) {
-    const a = data.models.indexOf(opts.anchor.model);
-    if (a < 0 || !(data.numBattles[a]! > 0)) {
-      throw new AppError(
-        'rating_input_invalid',
-        `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
-      );
-    }
-  }
+  checkRatingsInput(data, opts);
   const eloOf = (model: string): number | null => (elo ? elo[data.models.indexOf(model)]! : null);
   const parts = splitComponents(data);
   const components: ArenaComponent[] = [];
@@ -180,60 +165,16 @@ export function computeArenaRatings(
         excluded.push({ ...e, elo: eloOf(e.model), component: null });
       continue;
     }
-    const component = components.length + 1;
-    const boot =
-      rounds === 0
-        ? null
-        : opts.clusters
-          ? clusterBootstrapAsResult(
-              fit,
-              clustersWithin(opts.clusters, sub.models),
-              rng,
-              rounds,
-              anchor,
-            )
-          : bootstrapBradleyTerry(fit, rng, { rounds });
-    const ranks = boot
-      ? rankByIntervals(boot.lo, boot.hi)
-      : rankByIntervals(fit.ratings, fit.ratings);
-    const avg = averagePredictedWinRate(fit.ratings, fit.scale);
-    const order = fit.models
-      .map((_, i) => i)
-      .sort(
-        (a, b) => fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
-      );
-    for (const i of order) {
-      rows.push({
-        model: fit.models[i]!,
-        component,
-        rating: fit.ratings[i]!,
-        ratingLo: boot ? boot.lo[i]! : null,
-        ratingHi: boot ? boot.hi[i]! : null,
-        ratingMedian: boot ? boot.median[i]! : null,
-        noSpread:
-          boot !== null &&
-          fit.models[i] !== anchor?.model &&
-          Number.isFinite(boot.lo[i]!) &&
-          boot.lo[i] === boot.hi[i],
-        elo: eloOf(fit.models[i]!),
-        rank: ranks[i]!,
-        numBattles: fit.numBattles[i]!,
-        avgWinRate: avg[i]!,
-      });
-    }
-    for (const e of fit.excluded) excluded.push({ ...e, elo: eloOf(e.model), component });
-    components.push({
-      component,
-      models: order.map((i) => fit.models[i]!),
-      members: sub.models,
-      numVotes: sub.totalVotes,
-      fit,
-      bootstrap: boot,
-      winRates: predictedWinRateMatrix(
-        order.map((i) => fit.ratings[i]!),
-        fit.scale,
-      ),
+    const rated = rateComponent(sub, fit, anchor, rng, {
+      component: components.length + 1,
+      rounds,
+      clusters: opts.clusters,
+      eloOf,
     });
+    rows.push(...rated.rows);
+    for (const e of fit.excluded)
+      excluded.push({ ...e, elo: eloOf(e.model), component: rated.component.component });
+    components.push(rated.component);
   }
   const main = components[0];
   for (let i = 0; i < data.models.length; i++) {
@@ -263,6 +204,97 @@ export function computeArenaRatings(
     winRates,
     fit: main?.fit ?? null,
     bootstrap: main?.bootstrap ?? null,
+  };
+}
+
+/**
+ * Rejects what cannot be rated: with `onDegenerate: 'error'`, data that is not one rateable group; an anchor
+ * model without battles.
+ */
+function checkRatingsInput(data: ArenaData, opts: ArenaRatingsOptions): void {
+  if (opts.onDegenerate === 'error') {
+    // The whole data must form one rateable group: fitBradleyTerry names every model that does not.
+    fitBradleyTerry(data, {
+      ...(opts.anchor ? { anchor: opts.anchor } : {}),
+      onDegenerate: 'error',
+    });
+  }
+  if (opts.anchor) {
+    const a = data.models.indexOf(opts.anchor.model);
+    if (a < 0 || !(data.numBattles[a]! > 0)) {
+      throw new AppError(
+        'rating_input_invalid',
+        `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
+      );
+    }
+  }
+}
+
+/**
+ * One fitted component's rows (by rating, best first) and its {@link ArenaComponent}: bootstrapped from `rng`
+ * (by clusters when given) unless `o.rounds` is 0, ranked by the intervals, with each row's online Elo.
+ */
+function rateComponent(
+  sub: ArenaData,
+  fit: BradleyTerryFit,
+  anchor: ArenaRatingsOptions['anchor'],
+  rng: Rng,
+  o: {
+    readonly component: number;
+    readonly rounds: number;
+    readonly clusters: ArenaRatingsOptions['clusters'];
+    readonly eloOf: (model: string) => number | null;
+  },
+): { rows: ArenaRatingRow[]; component: ArenaComponent } {
+  const { component, rounds, clusters, eloOf } = o;
+  const boot =
+    rounds === 0
+      ? null
+      : clusters
+        ? clusterBootstrapAsResult(fit, clustersWithin(clusters, sub.models), rng, rounds, anchor)
+        : bootstrapBradleyTerry(fit, rng, { rounds });
+  const ranks = boot
+    ? rankByIntervals(boot.lo, boot.hi)
+    : rankByIntervals(fit.ratings, fit.ratings);
+  const avg = averagePredictedWinRate(fit.ratings, fit.scale);
+  const order = fit.models
+    .map((_, i) => i)
+    .sort(
+      (a, b) => fit.ratings[b]! - fit.ratings[a]! || (fit.models[a]! < fit.models[b]! ? -1 : 1),
+    );
+  const rows = order.map(
+    (i): ArenaRatingRow => ({
+      model: fit.models[i]!,
+      component,
+      rating: fit.ratings[i]!,
+      ratingLo: boot ? boot.lo[i]! : null,
+      ratingHi: boot ? boot.hi[i]! : null,
+      ratingMedian: boot ? boot.median[i]! : null,
+      noSpread:
+        boot !== null &&
+        fit.models[i] !== anchor?.model &&
+        Number.isFinite(boot.lo[i]!) &&
+        boot.lo[i] === boot.hi[i],
+      elo: eloOf(fit.models[i]!),
+      rank: ranks[i]!,
+      numBattles: fit.numBattles[i]!,
+      avgWinRate: avg[i]!,
+    }),
+  );
+  return {
+    rows,
+    component: {
+      component,
+      models: order.map((i) => fit.models[i]!),
+      members: sub.models,
+      numVotes: sub.totalVotes,
+      fit,
+      bootstrap: boot,
+      winRates: predictedWinRateMatrix(
+        order.map((i) => fit.ratings[i]!),
+        fit.scale,
+      ),
+    },
   };
 }
 

@@ -266,27 +266,8 @@ export function solveBradleyTerry(
   let maxG = Number.POSITIVE_INFINITY;
   // Chord phase.
   const chord = active === null ? (opts.fixedFactor ?? null) : null;
-  if (chord !== null) {
-    gradHess(prob, wi, wj, t, theta, null, invN, g, null);
-    maxG = maxAbsActive(g, null);
-    while (maxG >= tol && it < maxIt) {
-      choleskySolve(chord, m, g, delta);
-      trial.set(theta);
-      for (let i = 0; i < m; i++) theta[i]! += delta[i]!;
-      it++;
-      gradHess(prob, wi, wj, t, theta, null, invN, g, null);
-      const next = maxAbsActive(g, null);
-      if (!(next < 0.25 * maxG)) {
-        if (!(next < maxG)) {
-          theta.set(trial); // the chord step did not help: undo it, Newton takes over
-        } else {
-          maxG = next;
-        }
-        break;
-      }
-      maxG = next;
-    }
-  }
+  if (chord !== null)
+    ({ it, maxG } = chordPhase(prob, wi, wj, t, theta, chord, invN, tol, maxIt, ws));
   // Newton phase.
   while (it < maxIt) {
     gradHess(prob, wi, wj, t, theta, active, invN, g, h);
@@ -316,11 +297,67 @@ export function solveBradleyTerry(
     maxG = maxAbsActive(g, active);
   }
   // Re-centre the active models to their starting mean (removes drift from rounding).
+  recentre(theta, m, active, mean0, nAct);
+  return { iterations: it, maxAbsGradient: maxG, converged: maxG < tol };
+}
+
+/**
+ * The chord iterations of {@link solveBradleyTerry}: θ ← θ − H₀⁻¹∇ with the fixed factor `chord`, while each step
+ * shrinks the largest gradient at least 4×; a step that does not shrink it at all is undone.
+ * @returns the iterations done and the largest gradient left.
+ */
+function chordPhase(
+  prob: BtProblem,
+  wi: Float64Array,
+  wj: Float64Array,
+  t: Float64Array,
+  theta: Float64Array,
+  chord: Float64Array,
+  invN: number,
+  tol: number,
+  maxIt: number,
+  ws: BtWorkspace,
+): { it: number; maxG: number } {
+  const m = prob.m;
+  const { g, delta, trial } = ws;
+  let it = 0;
+  gradHess(prob, wi, wj, t, theta, null, invN, g, null);
+  let maxG = maxAbsActive(g, null);
+  while (maxG >= tol && it < maxIt) {
+    choleskySolve(chord, m, g, delta);
+    trial.set(theta);
+    for (let i = 0; i < m; i++) theta[i]! += delta[i]!;
+    it++;
+    gradHess(prob, wi, wj, t, theta, null, invN, g, null);
+    const next = maxAbsActive(g, null);
+    if (!(next < 0.25 * maxG)) {
+      if (!(next < maxG)) {
+        theta.set(trial); // the chord step did not help: undo it, Newton takes over
+      } else {
+        maxG = next;
+      }
+      break;
+    }
+    maxG = next;
+  }
+  return { it, maxG };
+}
+
+/**
+ * Shifts the active θ of the `m` models (all with `active` null) so that their mean is `mean0` again (`nAct` of
+ * them).
+ */
+function recentre(
+  theta: Float64Array,
+  m: number,
+  active: Uint8Array | null,
+  mean0: number,
+  nAct: number,
+): void {
   let mean = 0;
   for (let i = 0; i < m; i++) if (active === null || active[i]) mean += theta[i]!;
   const shift = mean0 - mean / nAct;
   for (let i = 0; i < m; i++) if (active === null || active[i]) theta[i]! += shift;
-  return { iterations: it, maxAbsGradient: maxG, converged: maxG < tol };
 }
 
 /** Options of {@link fitBradleyTerry}. */
@@ -402,33 +439,8 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
         (e) => `${e.model} (${e.reason}, ${e.numBattles} ${e.numBattles === 1 ? 'vote' : 'votes'})`,
       )
       .join(', ');
-  if (opts.anchor && !Number.isFinite(opts.anchor.rating)) {
-    throw new AppError(
-      'rating_input_invalid',
-      `anchor rating must be a finite number, got ${opts.anchor.rating}`,
-    );
-  }
-  const anchorData = opts.anchor ? data.models.indexOf(opts.anchor.model) : -1;
-  if (opts.anchor && anchorData < 0) {
-    throw new AppError(
-      'rating_input_invalid',
-      `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
-    );
-  }
-  if (excluded.length > 0 && (opts.onDegenerate ?? 'exclude') === 'error') {
-    throw new AppError(
-      'rating_disconnected',
-      `no finite Bradley–Terry rating for: ${describe()}; the comparison graph must be strongly connected (every model must both win or tie against and lose or tie against the others, through some chain). Add battles or remove these models.`,
-    );
-  }
-  const dataIndex: number[] = [];
-  const local = new Int32Array(M).fill(-1);
-  for (let i = 0; i < M; i++) {
-    if (graph.kept[i]) {
-      local[i] = dataIndex.length;
-      dataIndex.push(i);
-    }
-  }
+  const anchorData = checkFitInput(data, opts, excluded, describe);
+  const { dataIndex, local } = keptIndex(graph.kept);
   const m = dataIndex.length;
   if (m < 2) {
     throw new AppError(
@@ -443,33 +455,7 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
       `anchor model "${opts.anchor?.model}" has no finite rating (${e?.reason}); choose another anchor`,
     );
   }
-  const pi: number[] = [];
-  const pj: number[] = [];
-  const wi: number[] = [];
-  const wj: number[] = [];
-  const tt: number[] = [];
-  let total = 0;
-  for (let k = 0; k < data.pairI.length; k++) {
-    const a = local[data.pairI[k]!]!;
-    const b = local[data.pairJ[k]!]!;
-    const n = data.winsI[k]! + data.winsJ[k]! + data.ties[k]!;
-    if (a < 0 || b < 0 || n === 0) continue;
-    pi.push(a);
-    pj.push(b);
-    wi.push(data.winsI[k]!);
-    wj.push(data.winsJ[k]!);
-    tt.push(data.ties[k]!);
-    total += n;
-  }
-  const problem: BtProblem = {
-    m,
-    pi: Int32Array.from(pi),
-    pj: Int32Array.from(pj),
-    wi: Float64Array.from(wi),
-    wj: Float64Array.from(wj),
-    t: Float64Array.from(tt),
-    total,
-  };
+  const problem = ratedProblem(data, local, m);
   const theta = new Float64Array(m);
   const info = solveBradleyTerry(problem, problem.wi, problem.wj, problem.t, theta, {
     tol: opts.tolerance ?? 1e-10,
@@ -496,5 +482,83 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
     problem,
     hessianFactor: factorBtHessian(problem, problem.wi, problem.wj, problem.t, theta),
     initial,
+  };
+}
+
+/**
+ * The checks of {@link fitBradleyTerry} before fitting: a finite anchor rating, an anchor model in the data, and no
+ * excluded model under `onDegenerate: 'error'`.
+ * @returns the anchor's data index, −1 without an anchor.
+ */
+function checkFitInput(
+  data: ArenaData,
+  opts: BradleyTerryOptions,
+  excluded: readonly ExcludedModel[],
+  describe: () => string,
+): number {
+  if (opts.anchor && !Number.isFinite(opts.anchor.rating)) {
+    throw new AppError(
+      'rating_input_invalid',
+      `anchor rating must be a finite number, got ${opts.anchor.rating}`,
+    );
+  }
+  const anchorData = opts.anchor ? data.models.indexOf(opts.anchor.model) : -1;
+  if (opts.anchor && anchorData < 0) {
+    throw new AppError(
+      'rating_input_invalid',
+      `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
+    );
+  }
+  if (excluded.length > 0 && (opts.onDegenerate ?? 'exclude') === 'error') {
+    throw new AppError(
+      'rating_disconnected',
+      `no finite Bradley–Terry rating for: ${describe()}; the comparison graph must be strongly connected (every model must both win or tie against and lose or tie against the others, through some chain). Add battles or remove these models.`,
+    );
+  }
+  return anchorData;
+}
+
+/** The kept models' data indices (in data order), and each data index's local index (−1 when not kept). */
+function keptIndex(kept: Uint8Array): { dataIndex: number[]; local: Int32Array } {
+  const M = kept.length;
+  const dataIndex: number[] = [];
+  const local = new Int32Array(M).fill(-1);
+  for (let i = 0; i < M; i++) {
+    if (kept[i]) {
+      local[i] = dataIndex.length;
+      dataIndex.push(i);
+    }
+  }
+  return { dataIndex, local };
+}
+
+/** The fitting problem over the `m` kept models (`local` maps data to local indices): their pairs with votes. */
+function ratedProblem(data: ArenaData, local: Int32Array, m: number): BtProblem {
+  const pi: number[] = [];
+  const pj: number[] = [];
+  const wi: number[] = [];
+  const wj: number[] = [];
+  const tt: number[] = [];
+  let total = 0;
+  for (let k = 0; k < data.pairI.length; k++) {
+    const a = local[data.pairI[k]!]!;
+    const b = local[data.pairJ[k]!]!;
+    const n = data.winsI[k]! + data.winsJ[k]! + data.ties[k]!;
+    if (a < 0 || b < 0 || n === 0) continue;
+    pi.push(a);
+    pj.push(b);
+    wi.push(data.winsI[k]!);
+    wj.push(data.winsJ[k]!);
+    tt.push(data.ties[k]!);
+    total += n;
+  }
+  return {
+    m,
+    pi: Int32Array.from(pi),
+    pj: Int32Array.from(pj),
+    wi: Float64Array.from(wi),
+    wj: Float64Array.from(wj),
+    t: Float64Array.from(tt),
+    total,
   };
 }

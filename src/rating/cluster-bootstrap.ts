@@ -239,6 +239,27 @@ function pointEstimate(
   }
 }
 
+/** The pair counts (`wi`, `wj`, `t`, overwritten) of one draw: `drawn[ty]` copies of each battle type `ty`. */
+function pairCountsOfDraw(
+  drawn: Float64Array,
+  table: TypeTable,
+  wi: Float64Array,
+  wj: Float64Array,
+  t: Float64Array,
+): void {
+  wi.fill(0);
+  wj.fill(0);
+  t.fill(0);
+  for (let ty = 0; ty < table.pair.length; ty++) {
+    const c = drawn[ty]!;
+    if (c === 0) continue;
+    const p = table.pair[ty]!;
+    wi[p]! += c * table.wi[ty]!;
+    wj[p]! += c * table.wj[ty]!;
+    t[p]! += c * table.t[ty]!;
+  }
+}
+
 /**
  * The bootstrap over battles in incremental form (see the module doc): construction groups the battles into
  * types (O(battles)); each {@link ClusterBootstrap.run} round costs O(types + pairs) plus a warm-started refit.
@@ -279,8 +300,7 @@ export function createClusterBootstrap(
     return k;
   };
   if (live) {
-    const { counts, pair, prob } = table;
-    const T = pair.length;
+    const { counts, prob } = table;
     const P = prob.pi.length;
     const cond = multinomialConditionals(counts);
     const drawn = new Float64Array(counts.length);
@@ -293,17 +313,7 @@ export function createClusterBootstrap(
       const start = done;
       for (; done < end; done++) {
         sampleMultinomialInto(rng, table.n, cond, drawn);
-        wi.fill(0);
-        wj.fill(0);
-        t.fill(0);
-        for (let ty = 0; ty < T; ty++) {
-          const c = drawn[ty]!;
-          if (c === 0) continue;
-          const p = pair[ty]!;
-          wi[p]! += c * table.wi[ty]!;
-          wj[p]! += c * table.wj[ty]!;
-          t[p]! += c * table.t[ty]!;
-        }
+        pairCountsOfDraw(drawn, table, wi, wj, t);
         if (refitter.refit(wi, wj, t, samples.subarray(done * m, (done + 1) * m))) degenerate++;
       }
       return end - start;

@@ -40,7 +40,60 @@ export function analyzeComparisonGraph(
   si: ArrayLike<number>,
   sj: ArrayLike<number>,
 ): ComparisonGraphAnalysis {
-  // Adjacency lists (CSR) for out-edges and in-edges.
+  const g = scoredAgainstGraph(m, pi, pj, si, sj);
+  const { comp, best } = largestComponent(g);
+  const { scc, sccSize, bestScc } = largestStrongComponent(g, comp, best);
+  const kept = new Uint8Array(m);
+  // A rated group needs two models at least: a lone model (a strongly connected component of size 1, e.g. when
+  // every pair of the group is one-sided) has no rating relative to anything, so nothing is kept then and every
+  // model gets a reason below.
+  if (sccSize.length > 0 && sccSize[bestScc]! >= 2) {
+    for (let i = 0; i < m; i++)
+      if (scc[i] === bestScc && comp[i] === best && g.votes[i]! > 0) kept[i] = 1;
+  }
+  const below = reachFrom(kept, g.outDeg, g.outAdj); // kept → … → y: y is beaten by the group
+  const above = reachFrom(kept, g.inDeg, g.inAdj); // y → … → kept: y beats into the group
+  const { outDeg, inDeg, votes } = g;
+  const reasons: (ExclusionReason | null)[] = [];
+  let allKept = true;
+  for (let i = 0; i < m; i++) {
+    if (kept[i]) {
+      reasons.push(null);
+      continue;
+    }
+    allKept = false;
+    const wins = outDeg[i + 1]! - outDeg[i]!;
+    const losses = inDeg[i + 1]! - inDeg[i]!;
+    // A model with votes but only wins (only losses) has MLE +∞ (−∞) against every model it is compared with,
+    // whatever the rated group is (docs/scoring.md, "One-sided models").
+    if (votes[i]! > 0 && losses === 0) reasons.push('unbounded_above');
+    else if (votes[i]! > 0 && wins === 0) reasons.push('unbounded_below');
+    else if (comp[i] !== best || votes[i] === 0) reasons.push('disconnected');
+    else if (above[i] && !below[i]) reasons.push('unbounded_above');
+    else if (below[i] && !above[i]) reasons.push('unbounded_below');
+    else reasons.push('unbounded');
+  }
+  return { kept, reasons, allKept };
+}
+
+/** The directed "scored against" graph as adjacency lists (CSR) of out- and in-edges, and each model's votes. */
+interface ScoredGraph {
+  readonly m: number;
+  readonly outDeg: Int32Array;
+  readonly inDeg: Int32Array;
+  readonly outAdj: Int32Array;
+  readonly inAdj: Int32Array;
+  readonly votes: Float64Array;
+}
+
+/** Builds the {@link ScoredGraph} of the pairs (see {@link analyzeComparisonGraph} for the arguments). */
+function scoredAgainstGraph(
+  m: number,
+  pi: Int32Array,
+  pj: Int32Array,
+  si: ArrayLike<number>,
+  sj: ArrayLike<number>,
+): ScoredGraph {
   const outDeg = new Int32Array(m + 1);
   const inDeg = new Int32Array(m + 1);
   const votes = new Float64Array(m);
@@ -82,7 +135,15 @@ export function analyzeComparisonGraph(
     }
   }
 
-  // Undirected components (BFS over in ∪ out edges).
+  return { m, outDeg, inDeg, outAdj, inAdj, votes };
+}
+
+/**
+ * Undirected components (BFS over in ∪ out edges): each model's component, and the largest one (most models, then
+ * most votes, then the lowest index).
+ */
+function largestComponent(g: ScoredGraph): { comp: Int32Array; best: number } {
+  const { m, outDeg, outAdj, inDeg, inAdj, votes } = g;
   const comp = new Int32Array(m).fill(-1);
   const stack = new Int32Array(m);
   let nComp = 0;
@@ -126,7 +187,19 @@ export function analyzeComparisonGraph(
     }
   }
 
-  // Strongly connected components inside the best component (iterative Tarjan).
+  return { comp, best };
+}
+
+/**
+ * Strongly connected components inside component `best` (iterative Tarjan): each model's component (−1 outside
+ * `best`), their sizes, and the largest (same tie-breaks as {@link largestComponent}).
+ */
+function largestStrongComponent(
+  g: ScoredGraph,
+  comp: Int32Array,
+  best: number,
+): { scc: Int32Array; sccSize: number[]; bestScc: number } {
+  const { m, outDeg, outAdj, votes } = g;
   const index = new Int32Array(m).fill(-1);
   const low = new Int32Array(m);
   const onStack = new Uint8Array(m);
@@ -195,57 +268,32 @@ export function analyzeComparisonGraph(
     }
   }
 
-  const kept = new Uint8Array(m);
-  // A rated group needs two models at least: a lone model (a strongly connected component of size 1, e.g. when
-  // every pair of the group is one-sided) has no rating relative to anything, so nothing is kept then and every
-  // model gets a reason below.
-  if (nScc > 0 && sccSize[bestScc]! >= 2) {
-    for (let i = 0; i < m; i++)
-      if (scc[i] === bestScc && comp[i] === best && votes[i]! > 0) kept[i] = 1;
-  }
-  const reach = (deg: Int32Array, adj: Int32Array): Uint8Array => {
-    const seen = new Uint8Array(m);
-    let top = 0;
-    for (let i = 0; i < m; i++) {
-      if (kept[i]) {
-        seen[i] = 1;
-        stack[top++] = i;
-      }
-    }
-    while (top > 0) {
-      const x = stack[--top]!;
-      for (let e = deg[x]!; e < deg[x + 1]!; e++) {
-        const y = adj[e]!;
-        if (!seen[y]) {
-          seen[y] = 1;
-          stack[top++] = y;
-        }
-      }
-    }
-    return seen;
-  };
-  const below = reach(outDeg, outAdj); // kept → … → y: y is beaten by the group
-  const above = reach(inDeg, inAdj); // y → … → kept: y beats into the group
-  const reasons: (ExclusionReason | null)[] = [];
-  let allKept = true;
+  return { scc, sccSize, bestScc };
+}
+
+/** The models reachable from the `kept` ones along the edges of (`deg`, `adj`), the kept ones included. */
+function reachFrom(kept: Uint8Array, deg: Int32Array, adj: Int32Array): Uint8Array {
+  const m = kept.length;
+  const seen = new Uint8Array(m);
+  const stack = new Int32Array(m);
+  let top = 0;
   for (let i = 0; i < m; i++) {
     if (kept[i]) {
-      reasons.push(null);
-      continue;
+      seen[i] = 1;
+      stack[top++] = i;
     }
-    allKept = false;
-    const wins = outDeg[i + 1]! - outDeg[i]!;
-    const losses = inDeg[i + 1]! - inDeg[i]!;
-    // A model with votes but only wins (only losses) has MLE +∞ (−∞) against every model it is compared with,
-    // whatever the rated group is (docs/scoring.md, "One-sided models").
-    if (votes[i]! > 0 && losses === 0) reasons.push('unbounded_above');
-    else if (votes[i]! > 0 && wins === 0) reasons.push('unbounded_below');
-    else if (comp[i] !== best || votes[i] === 0) reasons.push('disconnected');
-    else if (above[i] && !below[i]) reasons.push('unbounded_above');
-    else if (below[i] && !above[i]) reasons.push('unbounded_below');
-    else reasons.push('unbounded');
   }
-  return { kept, reasons, allKept };
+  while (top > 0) {
+    const x = stack[--top]!;
+    for (let e = deg[x]!; e < deg[x + 1]!; e++) {
+      const y = adj[e]!;
+      if (!seen[y]) {
+        seen[y] = 1;
+        stack[top++] = y;
+      }
+    }
+  }
+  return seen;
 }
 
 /**

@@ -170,44 +170,9 @@ export function parseVerdict(
   text: string,
   scale: VerdictScale,
 ): Result<ParsedVerdict, JudgeFailure> {
-  const json = fromJson(text);
-  if (json !== undefined) {
-    const r = judgeReplySchema.safeParse(json);
-    if (r.success) {
-      const reason = r.data.reason;
-      if (scale.kind === 'points' && r.data.score !== undefined) {
-        const bad = checkPoints(r.data.score, scale);
-        if (bad) return fail(bad);
-        return ok({
-          verdict: { kind: 'points', value: r.data.score },
-          source: 'json',
-          ...(reason !== undefined ? { reason } : {}),
-        });
-      }
-      const graded =
-        r.data.grade ??
-        (r.data.winner === undefined
-          ? undefined
-          : /^tie$/i.test(r.data.winner.trim())
-            ? 'C'
-            : r.data.winner);
-      if (scale.kind === 'grades' && graded !== undefined) {
-        const g = graded.trim().toUpperCase();
-        if (!scale.grades.includes(g)) {
-          return fail({
-            code: 'out_of_range',
-            message: `grade "${graded}" is not one of ${scale.grades.join(', ')}`,
-          });
-        }
-        return ok({
-          verdict: { kind: 'grade', value: g },
-          source: 'json',
-          ...(reason !== undefined ? { reason } : {}),
-        });
-      }
-    }
-    // A JSON reply without the expected field falls through to the text markers (a reason may hold "[[8]]").
-  }
+  const fromReply = jsonVerdict(fromJson(text), scale);
+  // A JSON reply without the expected field falls through to the text markers (a reason may hold "[[8]]").
+  if (fromReply) return fromReply;
 
   const found: string[] = [];
   const markers = scale.kind === 'points' ? POINT_MARKERS : GRADE_MARKERS;
@@ -248,6 +213,48 @@ export function parseVerdict(
     });
   }
   return ok({ verdict: { kind: 'grade', value: only }, source: 'text' });
+}
+
+/** The verdict of a structured (JSON) reply in `scale`, or undefined when it has no field of that scale. */
+function jsonVerdict(
+  json: unknown,
+  scale: VerdictScale,
+): Result<ParsedVerdict, JudgeFailure> | undefined {
+  if (json === undefined) return undefined;
+  const r = judgeReplySchema.safeParse(json);
+  if (!r.success) return undefined;
+  const reason = r.data.reason;
+  if (scale.kind === 'points' && r.data.score !== undefined) {
+    const bad = checkPoints(r.data.score, scale);
+    if (bad) return fail(bad);
+    return ok({
+      verdict: { kind: 'points', value: r.data.score },
+      source: 'json',
+      ...(reason !== undefined ? { reason } : {}),
+    });
+  }
+  const graded =
+    r.data.grade ??
+    (r.data.winner === undefined
+      ? undefined
+      : /^tie$/i.test(r.data.winner.trim())
+        ? 'C'
+        : r.data.winner);
+  if (scale.kind === 'grades' && graded !== undefined) {
+    const g = graded.trim().toUpperCase();
+    if (!scale.grades.includes(g)) {
+      return fail({
+        code: 'out_of_range',
+        message: `grade "${graded}" is not one of ${scale.grades.join(', ')}`,
+      });
+    }
+    return ok({
+      verdict: { kind: 'grade', value: g },
+      source: 'json',
+      ...(reason !== undefined ? { reason } : {}),
+    });
+  }
+  return undefined;
 }
 
 /** The structured reply of the safety-violation check. */

@@ -68,39 +68,9 @@ export function agreement(
   options: AgreementOptions = {},
 ): Result<Agreement> {
   if (pairs.length === 0) return fail('no items are labelled by both raters');
-  let labels: Label[];
-  let positions: number[] | null;
-  if (options.order !== undefined) {
-    const order = options.order.map(key);
-    if (new Set(order).size !== order.length) return fail('--order lists a label twice');
-    const missing = new Set<string>();
-    for (const p of pairs) {
-      if (!order.includes(key(p.a))) missing.add(key(p.a));
-      if (!order.includes(key(p.b))) missing.add(key(p.b));
-    }
-    if (missing.size > 0) {
-      return fail(
-        `label(s) ${[...missing].map((m) => JSON.stringify(m)).join(', ')} are not in --order ` +
-          `(${order.join(',')}); list every label`,
-      );
-    }
-    labels = [...options.order];
-    positions = labels.map((_, i) => i);
-  } else {
-    const seen = new Map<string, Label>();
-    for (const p of pairs) {
-      seen.set(key(p.a), p.a);
-      seen.set(key(p.b), p.b);
-    }
-    const all = [...seen.values()];
-    if (all.every((l) => typeof l === 'number' && Number.isFinite(l))) {
-      labels = (all as number[]).sort((x, y) => x - y);
-      positions = labels as number[];
-    } else {
-      labels = all.map(key).sort();
-      positions = null;
-    }
-  }
+  const scale = labelScale(pairs, options);
+  if (!scale.ok) return scale;
+  const { labels, positions } = scale.value;
   const index = new Map(labels.map((l, i) => [key(l), i]));
   const k = labels.length;
   const counts = Array.from({ length: k }, () => new Array<number>(k).fill(0));
@@ -155,6 +125,45 @@ export function agreement(
     within_one: withinOne,
     confusion: { labels, counts },
   });
+}
+
+/**
+ * The labels of the confusion table and, for an ordered scale, each label's position: `options.order` (every label
+ * must be in it, none twice; positions 0, 1, …), else all-numeric labels ascending (their values as positions),
+ * else the labels as text, sorted, unordered (no positions: no weighted kappa).
+ */
+function labelScale(
+  pairs: readonly LabelPair[],
+  options: AgreementOptions,
+): Result<{ labels: Label[]; positions: number[] | null }> {
+  if (options.order !== undefined) {
+    const order = options.order.map(key);
+    if (new Set(order).size !== order.length) return fail('--order lists a label twice');
+    const missing = new Set<string>();
+    for (const p of pairs) {
+      if (!order.includes(key(p.a))) missing.add(key(p.a));
+      if (!order.includes(key(p.b))) missing.add(key(p.b));
+    }
+    if (missing.size > 0) {
+      return fail(
+        `label(s) ${[...missing].map((m) => JSON.stringify(m)).join(', ')} are not in --order ` +
+          `(${order.join(',')}); list every label`,
+      );
+    }
+    const labels = [...options.order];
+    return ok({ labels, positions: labels.map((_, i) => i) });
+  }
+  const seen = new Map<string, Label>();
+  for (const p of pairs) {
+    seen.set(key(p.a), p.a);
+    seen.set(key(p.b), p.b);
+  }
+  const all = [...seen.values()];
+  if (all.every((l) => typeof l === 'number' && Number.isFinite(l))) {
+    const labels = (all as number[]).sort((x, y) => x - y);
+    return ok({ labels, positions: labels });
+  }
+  return ok({ labels: all.map(key).sort(), positions: null });
 }
 
 /** One labelled item of one rater. */

@@ -1,0 +1,233 @@
+/**
+ * @module eval/run-item
+ * Works one planned item of a run: builds its prompt, asks the model, and scores the answer with its dataset's
+ * metric (docs/scoring.md §2) or, for a scoring dataset, has the judge grade it (docs/scoring.md §3). The result is
+ * an outcome to store (storage/eval-runs `ItemOutcome`), or nothing when the run is stopping and the item is given
+ * back with the other claims. Per-item faults are outcomes, never thrown; an error of the run's own bookkeeping (the
+ * database refused the judge's grade) is thrown.
+ */
+import type { Kysely } from 'kysely';
+import { isAppError } from '../core/errors.ts';
+import type { CompletionResult, LlmClient } from '../llm/types.ts';
+import type { ItemOutcome } from '../storage/eval-runs.ts';
+import { type JudgeScoreRow, listJudgeScores } from '../storage/judge-scores.ts';
+import type { Database } from '../storage/schema.ts';
+import { judgeAnswers } from './judge/judge.ts';
+import type { Rubric } from './judge/rubrics.ts';
+import type { PlannedEntry } from './run-plan.ts';
+import type { PreparedDataset } from './types.ts';
+
+/** A model's answer. */
+export type Answered = Extract<CompletionResult, { ok: true }>;
+
+/** The score part of a done outcome. */
+export type OutcomeScore = Extract<ItemOutcome, { kind: 'done' }>['score'];
+
+/** The judge of a run's scoring datasets, as {@link workItem} uses it. */
+export interface ItemJudge {
+  /** Whether the items of `ds` are graded by the judge (instead of the dataset's own metric). */
+  grades(ds: PreparedDataset): boolean;
+  /** Grades `answer` to `entry`'s item: the outcome, or nothing when the run is stopping. */
+  grade(itemId: number, entry: PlannedEntry, answer: Answered): Promise<ItemOutcome | undefined>;
+}
+
+/** What {@link workItem} works with. */
+export interface ItemContext {
+  readonly client: LlmClient;
+  /** The run's stop signal: in-flight requests are aborted with it. */
+  readonly signal: AbortSignal;
+  /** Longest prompt, characters (UTF-16 code units) over all messages; a longer one is not sent. */
+  readonly maxPromptChars: number;
+  /** The run's suite (named when a planned item is no longer in it). */
+  readonly suite: string;
+  readonly judge?: ItemJudge | undefined;
+}
+
+/** A failed outcome. */
+function failed(code: string, message: string, latencyMs: number): ItemOutcome {
+  return { kind: 'failed', code, message, latencyMs };
+}
+
+/** The done outcome of an answered item: the answer's bookkeeping from `res`, the score as given. Pure. */
+export function doneOutcome(res: Answered, score: OutcomeScore): ItemOutcome {
+  return {
+    kind: 'done',
+    responseId: res.responseId ?? null,
+    cached: res.cached,
+    latencyMs: res.latencyMs,
+    promptTokens: res.promptTokens,
+    completionTokens: res.completionTokens,
+    score,
+  };
+}
+
+/**
+ * Works item `itemId` of the plan (`entry`; absent when the suite no longer has it: failure `not_in_suite`).
+ * @returns the outcome to store, or `undefined` when the request was aborted (the item is given back).
+ */
+export async function workItem(
+  ctx: ItemContext,
+  itemId: number,
+  entry: PlannedEntry | undefined,
+): Promise<ItemOutcome | undefined> {
+  if (!entry)
+    return failed(
+      'not_in_suite',
+      `planned in the run but no longer in suite ${ctx.suite} (the suite changed)`,
+      0,
+    );
+  const { ds, item } = entry;
+  const messages = ds.messages(item);
+  const chars = messages.reduce((n, m) => n + m.content.length, 0);
+  if (chars > ctx.maxPromptChars)
+    return failed(
+      'prompt_too_long',
+      `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${ctx.maxPromptChars}); not sent`,
+      0,
+    );
+  let res: CompletionResult;
+  try {
+    res = await ctx.client.complete({
+      messages,
+      templateVersion: ds.templateVersion,
+      itemId,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    // The database failing under the client (its response cache) is not this item's fault: the lane stops and
+    // the run is taken up again (its job is retried, or the sweep queues it), so the item is asked later.
+    if (isAppError(err, 'db_unavailable')) throw err;
+    // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
+    // failure, with its cause, and the run goes on.
+    return failed('client_error', `the model client failed: ${errorText(err)}`, 0);
+  }
+  if (!res.ok && res.code === 'aborted') return undefined; // given back with the other claims
+  if (!res.ok) return failed(res.code, res.message, res.latencyMs);
+  if (ctx.judge?.grades(ds)) return ctx.judge.grade(itemId, entry, res);
+  return metricOutcome(entry, res);
+}
+
+/** Scores `res` with the dataset's own metric; a metric that throws is failure `score_error`. */
+export function metricOutcome(entry: PlannedEntry, res: Answered): ItemOutcome {
+  const { ds, item } = entry;
+  let score: ReturnType<PreparedDataset['score']>;
+  try {
+    score = ds.score(item, res.text);
+  } catch (err) {
+    return failed('score_error', `scoring failed: ${errorText(err)}`, res.latencyMs);
+  }
+  return doneOutcome(res, {
+    method: ds.method,
+    metric: score.metric,
+    profile: score.profile,
+    raw: score.raw,
+    max: score.max,
+    detail: score.detail,
+  });
+}
+
+function errorText(err: unknown): string {
+  return (err as Error).message ?? String(err);
+}
+
+/** A scoring dataset's rubrics: the grading rubric, and the safety-violation rubric when the suite asks for it. */
+export interface DatasetRubrics {
+  readonly rubric: Rubric;
+  readonly safety?: Rubric;
+}
+
+/**
+ * The outcome of a judged item from its stored grade (docs/scoring.md §3): the grade capped at its maximum, 0 for
+ * a safety violation; no stored grade is failure `judge_missing`. Pure.
+ */
+export function judgedOutcome(
+  stored: JudgeScoreRow | undefined,
+  res: Answered,
+  ds: PreparedDataset,
+  rubric: Rubric,
+  judgeName: string,
+): ItemOutcome {
+  if (stored?.status !== 'judged' || stored.rawScore === null || stored.maxScore === null)
+    return failed(
+      'judge_missing',
+      `judge ${judgeName} stored no grade for this item`,
+      res.latencyMs,
+    );
+  const violation = stored.safetyFlag === true;
+  return doneOutcome(res, {
+    method: ds.method,
+    metric: 'judge',
+    profile: `${rubric.name}@${rubric.version}`,
+    raw: violation ? 0 : Math.min(stored.rawScore, stored.maxScore),
+    max: stored.maxScore,
+    detail: {
+      judge: judgeName,
+      judge_score: stored.rawScore,
+      safety_violation: stored.safetyFlag,
+    },
+  });
+}
+
+/** What {@link runJudge} needs. */
+export interface RunJudgeOptions {
+  readonly db: Kysely<Database>;
+  readonly judge: LlmClient;
+  /** Rubrics by dataset name; datasets not here are scored by their metric. */
+  readonly rubrics: ReadonlyMap<string, DatasetRubrics>;
+  readonly runId: number;
+  /** The judged model. */
+  readonly modelId: number;
+  readonly signal: AbortSignal;
+  readonly maxAttempts?: number | undefined;
+}
+
+/**
+ * The judge of a run's scoring datasets: grades one answer through {@link judgeAnswers} (bounded retries, the grade
+ * stored in `judge_scores`), then reads the stored grade back. A judge failure is the item's failure
+ * (`judge_<code>`), never a 0.
+ */
+export function runJudge(o: RunJudgeOptions): ItemJudge {
+  const { db, judge } = o;
+  return {
+    grades: (ds) => ds.method === 'scoring' && o.rubrics.has(ds.name),
+    async grade(itemId, { ds, item }, res) {
+      const rubrics = o.rubrics.get(ds.name) as DatasetRubrics;
+      const r = await judgeAnswers({
+        db,
+        judge,
+        rubric: rubrics.rubric,
+        ...(rubrics.safety ? { safety: rubrics.safety } : {}),
+        modelId: o.modelId,
+        targets: [
+          {
+            itemId,
+            question: item.prompt,
+            reference: typeof item.reference === 'string' ? item.reference : null,
+            answer: res.text,
+            responseId: res.responseId ?? null,
+          },
+        ],
+        runId: o.runId,
+        signal: o.signal,
+        ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
+      });
+      const failure = r.failures[0];
+      if (failure)
+        return failed(
+          `judge_${failure.code}`,
+          `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
+          res.latencyMs,
+        );
+      const [stored] = await listJudgeScores(db, {
+        modelId: o.modelId,
+        judge: judge.name,
+        rubric: rubrics.rubric.name,
+        rubricVersion: rubrics.rubric.version,
+        itemIds: [itemId],
+      });
+      const outcome = judgedOutcome(stored, res, ds, rubrics.rubric, judge.name);
+      if (outcome.kind === 'failed' && o.signal.aborted) return undefined; // given back with the other claims
+      return outcome;
+    },
+  };
+}
