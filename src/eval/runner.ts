@@ -19,7 +19,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
-import { isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { packageVersion } from '../core/version.ts';
 import type { OpenedClient } from '../llm/factory.ts';
