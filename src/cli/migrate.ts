@@ -3,8 +3,9 @@
  * `zhujiu migrate [--down --yes | --upgrade-data-dir]`: apply pending migrations, roll back the last one, or
  * upgrade an embedded folder made by PostgreSQL 17 (storage/pglite-upgrade.ts).
  */
-import { AppError } from '../core/errors.ts';
+
 import { loadConfig } from '../config/loader.ts';
+import { AppError } from '../core/errors.ts';
 import { openRuntime } from '../main.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
 import type { CliIo } from './io.ts';

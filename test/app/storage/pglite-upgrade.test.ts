@@ -19,6 +19,7 @@ import { PGLITE_PG_MAJOR } from '../../../src/storage/pglite-settings.ts';
 import { foreignKeyOrder, upgradeDataDir } from '../../../src/storage/pglite-upgrade.ts';
 import type { Database } from '../../../src/storage/schema.ts';
 import { applyVoteEvent } from '../../../src/storage/votes.ts';
+import { zhujiuInProcess } from '../../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-pg-upgrade-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -141,18 +142,34 @@ describe('upgrading a PostgreSQL 17 data folder', () => {
     expect(readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim()).toBe('17');
     expect(readdirSync(root).sort()).toEqual(['pg']);
 
-    const r = await upgradeDataDir(dataDir, { now: () => at(0) });
-    expect(r.outcome).toBe('upgraded');
-    expect(r.backupDir).toBe(`${dataDir}.pg17-backup-20261130T120000Z`);
-    expect(readFileSync(join(r.backupDir as string, 'PG_VERSION'), 'utf8').trim()).toBe('17');
+    // The retry through the command line, on the configured folder.
+    const env = {
+      ZHUJIU_DATA_DIR: process.env.ZHUJIU_DATA_DIR,
+      DATABASE_URL: process.env.DATABASE_URL,
+    };
+    process.env.ZHUJIU_DATA_DIR = dataDir;
+    delete process.env.DATABASE_URL;
+    let cli: Awaited<ReturnType<typeof zhujiuInProcess>>;
+    try {
+      cli = await zhujiuInProcess('migrate', '--upgrade-data-dir');
+    } finally {
+      for (const [k, v] of Object.entries(env))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+    expect(cli.err).toMatch(/copied votes: 10 rows/);
+    expect(cli.code).toBe(0);
+    const backups = readdirSync(root).filter((n) => /^pg\.pg17-backup-\d{8}T\d{6}Z$/.test(n));
+    expect(backups).toHaveLength(1);
+    const backupDir = join(root, backups[0] as string);
+    expect(cli.out).toMatch(
+      new RegExp(
+        `^upgraded ${dataDir} to PostgreSQL 18: 22 tables, \\d+ rows copied .*kept at ${backupDir}:`,
+      ),
+    );
+    expect(readFileSync(join(backupDir, 'PG_VERSION'), 'utf8').trim()).toBe('17');
     expect(readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim()).toBe(PGLITE_PG_MAJOR);
     expect(existsSync(`${dataDir}.pg18-upgrade`)).toBe(false);
-    const votes = r.tables.find((t) => t.table === 'votes');
-    expect(votes?.rows).toBe(10);
-    // Parents before children.
-    const order = r.tables.map((t) => t.table);
-    expect(order.indexOf('battles')).toBeLessThan(order.indexOf('votes'));
-    expect(order.indexOf('models')).toBeLessThan(order.indexOf('battles'));
 
     const d = await openDb({ kind: 'pglite', dataDir });
     try {
@@ -196,6 +213,16 @@ describe('upgrading a PostgreSQL 17 data folder', () => {
 
 describe('foreignKeyOrder', () => {
   it('puts each table after those it references, ignoring self-references', () => {
+    // The order the upgrade copies our tables in: parents first.
+    expect(
+      foreignKeyOrder(
+        ['votes', 'battles', 'models'],
+        [
+          ['votes', 'battles'],
+          ['battles', 'models'],
+        ],
+      ),
+    ).toEqual(['models', 'battles', 'votes']);
     expect(
       foreignKeyOrder(
         ['votes', 'battles', 'models', 'items'],
