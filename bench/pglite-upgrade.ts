@@ -47,7 +47,9 @@ try {
   await db.destroy();
   const made = performance.now() - t;
   t = performance.now();
-  const r = await upgradeDataDir(dataDir);
+  const r = await upgradeDataDir(dataDir, {
+    progress: (line) => console.log(`  ${((performance.now() - t) / 1000).toFixed(1)} s ${line}`),
+  });
   const wall = performance.now() - t;
   const rows = r.tables.reduce((n, x) => n + x.rows, 0);
   console.log(
