@@ -4,7 +4,15 @@
  * `openDb` opens with the same rows, the same trigger-kept counters and sequences that continue past the old ids;
  * the old folder stays beside it as a backup. An upgrade stopped midway leaves the old folder as it was.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -208,6 +216,23 @@ describe('upgrading a PostgreSQL 17 data folder', () => {
       code: 'db_unavailable',
       message: expect.stringContaining('zhujiu migrate --upgrade-data-dir'),
     });
+  });
+});
+
+describe('an upgrade stopped between its two renames', () => {
+  it('is finished by the next one: the complete new folder is moved into place', async () => {
+    // What the first rename left: the old folder at its backup name, the verified new one beside it.
+    const dataDir = join(root, 'between');
+    const backupDir = `${dataDir}.pg17-backup-20261130T120000Z`;
+    mkdirSync(backupDir);
+    writeFileSync(join(backupDir, 'PG_VERSION'), '17\n');
+    mkdirSync(`${dataDir}.pg18-upgrade`);
+    writeFileSync(join(`${dataDir}.pg18-upgrade`, 'PG_VERSION'), `${PGLITE_PG_MAJOR}\n`);
+    writeFileSync(join(`${dataDir}.pg18-upgrade`, 'zhujiu-upgrade-complete'), 'x\n');
+    const r = await upgradeDataDir(dataDir);
+    expect(r).toMatchObject({ outcome: 'finished', backupDir });
+    expect(readdirSync(dataDir)).toEqual(['PG_VERSION']);
+    expect(existsSync(`${dataDir}.pg18-upgrade`)).toBe(false);
   });
 });
 
