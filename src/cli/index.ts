@@ -122,6 +122,10 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       'roll back the last migration instead (drops what it created: with 0001, every table)',
     )
     .option('--yes', 'confirm --down')
+    .option(
+      '--upgrade-data-dir',
+      'copy an embedded database folder made by an earlier zhujiu (PostgreSQL 17) into a PostgreSQL 18 one in its place, keeping the old one beside it as a backup',
+    )
     .action(async (o: MigrateOptions) => {
       const { runMigrate } = await import('./migrate.ts');
       await runMigrate(io, o, deps);

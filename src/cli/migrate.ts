@@ -1,24 +1,29 @@
 /**
  * @module cli/migrate
- * `zhujiu migrate [--down --yes]`: apply pending migrations, or roll back the last one.
+ * `zhujiu migrate [--down --yes | --upgrade-data-dir]`: apply pending migrations, roll back the last one, or
+ * upgrade an embedded folder made by PostgreSQL 17 (storage/pglite-upgrade.ts).
  */
+
 import { AppError } from '../core/errors.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, configOf, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu migrate`. */
 export interface MigrateOptions {
   readonly down?: boolean;
   readonly yes?: boolean;
+  readonly upgradeDataDir?: boolean;
 }
 
 /**
  * Runs `zhujiu migrate`.
- * @throws AppError `input_invalid` for `--down` without `--yes`; `db_migration_failed` when a migration fails.
+ * @throws AppError `input_invalid` for `--down` without `--yes`, or `--upgrade-data-dir` with `--down` or with
+ *   DATABASE_URL set; `db_migration_failed` when a migration or the upgrade fails.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
+  if (o.upgradeDataDir) return runUpgrade(io, o, deps);
   if (o.down && !o.yes) {
     throw new AppError(
       'input_invalid',
@@ -51,4 +56,34 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
       );
     }
   });
+}
+
+/** `zhujiu migrate --upgrade-data-dir`: storage/pglite-upgrade.ts on the configured data folder. */
+async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
+  if (o.down)
+    throw new AppError(
+      'input_invalid',
+      '--upgrade-data-dir and --down do different things: run one of them at a time.',
+    );
+  const config = await configOf(deps);
+  if (config.env.DATABASE_URL)
+    throw new AppError(
+      'input_invalid',
+      '--upgrade-data-dir upgrades the embedded database folder (ZHUJIU_DATA_DIR), and DATABASE_URL is set: ' +
+        'a Postgres server is upgraded with its own tools (pg_upgrade). Unset DATABASE_URL to upgrade the folder.',
+    );
+  const { upgradeDataDir } = await import('../storage/pglite-upgrade.ts');
+  const r = await upgradeDataDir(config.dataDir, { progress: (line) => io.err(line) });
+  if (r.outcome === 'current') {
+    io.out(`${r.dataDir} is already a PostgreSQL 18 folder: nothing to upgrade`);
+    return;
+  }
+  const rows = r.tables.reduce((n, t) => n + t.rows, 0);
+  io.out(
+    r.outcome === 'finished'
+      ? `finished an earlier upgrade of ${r.dataDir}${r.backupDir ? ` (the old folder is ${r.backupDir})` : ''}`
+      : `upgraded ${r.dataDir} to PostgreSQL 18: ${r.tables.length} tables, ${rows} rows copied and counted ` +
+          `in ${(r.ms / 1000).toFixed(1)} s${r.migrationsApplied.length > 0 ? `, then applied ${r.migrationsApplied.join(', ')}` : ''}. ` +
+          `The old folder is kept at ${r.backupDir}: delete it once zhujiu runs as before.`,
+  );
 }

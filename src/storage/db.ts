@@ -195,9 +195,9 @@ export async function openDb(
     throw new AppError(
       'db_unavailable',
       `the embedded database in ${target.dataDir} was made by PostgreSQL ${made} (an earlier zhujiu, on PGlite 0.4), ` +
-        `and this zhujiu runs PostgreSQL ${PGLITE_PG_MAJOR}, which cannot open it. Keep the folder: with the earlier ` +
-        'zhujiu, `zhujiu export battles --out FILE` saves its votes for `zhujiu import battles FILE` here; or set ' +
-        'ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+        `and this zhujiu runs PostgreSQL ${PGLITE_PG_MAJOR}, which cannot open it. Run \`zhujiu migrate --upgrade-data-dir\` ` +
+        'to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); ' +
+        'or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
     );
   }
   try {

@@ -27,7 +27,7 @@ describe('the PostgreSQL version of an embedded data folder', () => {
     await expect(openDb({ kind: 'pglite', dataDir })).rejects.toMatchObject({
       code: 'db_unavailable',
       message: expect.stringMatching(
-        /was made by PostgreSQL 17 .* runs PostgreSQL 18, which cannot open it\. .*zhujiu export battles --out FILE.*ZHUJIU_DATA_DIR/,
+        /was made by PostgreSQL 17 .* runs PostgreSQL 18, which cannot open it\. Run `zhujiu migrate --upgrade-data-dir`.*ZHUJIU_DATA_DIR/,
       ),
     });
     expect(readFileSync(join(dataDir, 'PG_VERSION'), 'utf8')).toBe('17\n');
