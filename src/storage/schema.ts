@@ -235,6 +235,19 @@ export interface VotesTable {
   last_event_at: Timestamp;
 }
 
+/**
+ * A voter's state of one vote emoji on a battle (migration 0012): on or off, and the key of the latest event
+ * applied to it (`event_at`, then `event_seq`). The live vote in `votes` is derived from these rows.
+ */
+export interface VoteReactionsTable {
+  battle_id: number;
+  voter_hash: string;
+  choice: VoteChoice;
+  present: boolean;
+  event_at: Timestamp;
+  event_seq: ColumnType<number, number | undefined, number>;
+}
+
 export interface VoteEventsTable {
   id: Id;
   battle_id: number;
@@ -337,6 +350,7 @@ export interface Database {
   battles: BattlesTable;
   votes: VotesTable;
   vote_events: VoteEventsTable;
+  vote_reactions: VoteReactionsTable;
   posts: PostsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
   schedules: SchedulesTable;

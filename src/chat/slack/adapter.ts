@@ -467,7 +467,7 @@ export class SlackAdapter implements ChatPlatform {
       userId: event.user,
       emoji: event.reaction,
       added,
-      at: new Date(Number(event.event_ts) * 1000),
+      ...slackEventTime(event.event_ts),
       ...(retryNum ? { retryNum } : {}),
     };
     try {
@@ -623,4 +623,21 @@ function errMessage(err: unknown): string {
     }
   }
   return String(err);
+}
+
+/**
+ * A Slack `event_ts` ("1700000000.123456": seconds, then microseconds) as the event's time to the millisecond and
+ * the microseconds below it as `seq`, so events are ordered as Slack ordered them (docs/scoring.md §4.1). A
+ * malformed value falls back to its nearest millisecond (or now) without `seq`.
+ */
+export function slackEventTime(ts: string | undefined): { at: Date; seq?: number } {
+  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(ts ?? '');
+  if (!m) {
+    const n = Number(ts);
+    return {
+      at: Number.isFinite(n) && ts !== undefined && ts !== '' ? new Date(n * 1000) : new Date(),
+    };
+  }
+  const micros = Number((m[2] ?? '').padEnd(6, '0'));
+  return { at: new Date(Number(m[1]) * 1000 + Math.floor(micros / 1000)), seq: micros % 1000 };
 }
