@@ -256,7 +256,11 @@ export class FakeSlack {
 
   /** The `event_callback` body for a reaction (without touching state). */
   reactionBody(input: ReactionInput): Record<string, unknown> {
-    const now = Date.now() / 1000;
+    // Slack's event_ts is to the microsecond and increases from one event to the next.
+    this.#lastEventUs = Math.max(Date.now() * 1000, this.#lastEventUs + 1);
+    const us = this.#lastEventUs;
+    const now = us / 1e6;
+    const eventTs = `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
     return {
       token: 'verification-token',
       team_id: TEAM_ID,
@@ -279,7 +283,7 @@ export class FakeSlack {
         reaction: input.name,
         item_user: BOT_USER_ID,
         item: { type: 'message', channel: input.channel, ts: input.ts },
-        event_ts: now.toFixed(6),
+        event_ts: eventTs,
       },
     };
   }
@@ -424,6 +428,8 @@ export class FakeSlack {
       }),
     );
   }
+
+  #lastEventUs = 0;
 
   #nextTs(): string {
     this.#tsCounter += 1;
