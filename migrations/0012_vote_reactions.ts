@@ -20,6 +20,10 @@
  * in the same order); the vote cap and the append-only event log are as in migration 0008. Existing votes seed
  * the set: a live vote is its emoji, present at its last event; a retracted one is its emoji, removed when it was
  * retracted.
+ *
+ * Named votes: `battles.named` marks an imported battle whose voter saw the models' names before voting (Chatbot
+ * Arena's `"anony": false`). It is kept, and left out of ratings unless asked (`--include-named`), as FastChat's
+ * `elo_analysis` keeps anonymous votes only (docs/scoring.md §4.3).
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -295,6 +299,7 @@ END;
 $fn$;
 `;
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`ALTER TABLE battles ADD COLUMN named boolean NOT NULL DEFAULT false`.execute(db);
   await sql`
 CREATE TABLE vote_reactions (
   battle_id   bigint NOT NULL REFERENCES battles(id) ON DELETE CASCADE,
@@ -322,4 +327,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   );
   await sql.raw(APPLY_VOTE_EVENT_0008).execute(db);
   await sql`DROP TABLE IF EXISTS vote_reactions`.execute(db);
+  await sql`ALTER TABLE battles DROP COLUMN IF EXISTS named`.execute(db);
 }

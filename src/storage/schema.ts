@@ -175,6 +175,8 @@ export interface BattlesTable {
   close_reason: CloseReason | null;
   /** The vote cap a `vote_cap` close reached. */
   close_cap: number | null;
+  /** An imported vote cast with the models' names shown (`"anony": false`; migration 0012). */
+  named: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /**

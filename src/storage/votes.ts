@@ -207,11 +207,14 @@ export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEv
  * are votes for the left side, `right_wins` for the right, `ties` for Equal. Void battles are excluded.
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
+ * @param includeNamed also imported votes cast with the models' names shown (`"anony": false`; default: left
+ *   out, docs/scoring.md §4.3).
  */
 export async function pairVoteCounts(
   db: Conn,
   ability?: string,
   sources: VoteSources = DEFAULT_SOURCES,
+  includeNamed = false,
 ): Promise<{ model_a: string; model_b: string; a_wins: number; b_wins: number; ties: number }[]> {
   let q = db
     .selectFrom('votes as v')
@@ -232,6 +235,7 @@ export async function pairVoteCounts(
     .orderBy('ml.name')
     .orderBy('mr.name');
   if (ability !== undefined) q = q.where('b.ability', '=', ability);
+  if (!includeNamed) q = q.where('b.named', '=', false);
   const rows = await q.execute();
   return rows.map((r) => ({
     model_a: r.model_a,
