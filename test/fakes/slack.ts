@@ -240,7 +240,7 @@ export class FakeSlack {
         channel: input.channel,
         channel_type: input.channel.startsWith('G') ? 'group' : 'channel',
         user: input.user,
-        text: input.text,
+        text: slackEscape(input.text),
         ts,
         thread_ts: input.threadTs,
         event_ts: ts,
@@ -300,7 +300,8 @@ export class FakeSlack {
       user_id: input.user,
       user_name: input.userName ?? 'someone',
       command: input.command,
-      text: input.text,
+      // Slack escapes &, < and > in what the person typed.
+      text: slackEscape(input.text),
       api_app_id: APP_ID,
       is_enterprise_install: 'false',
       response_url: `http://127.0.0.1:${this.port}/response/${responseId}`,
@@ -661,4 +662,9 @@ function safeJson(v: string): unknown {
   } catch {
     return v;
   }
+}
+
+/** Slack's escaping of user-typed text in events and commands: `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`. */
+export function slackEscape(text: string): string {
+  return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 }

@@ -32,7 +32,13 @@ import type {
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
-import { renderSlackMessages, SLACK_LIMITS, type SlackMessageJson } from './render.ts';
+import {
+  decodeSlackText,
+  escapeMrkdwn,
+  renderSlackMessages,
+  SLACK_LIMITS,
+  type SlackMessageJson,
+} from './render.ts';
 
 /** Constructor options of {@link SlackAdapter}. */
 export interface SlackAdapterOptions {
@@ -199,7 +205,8 @@ export class SlackAdapter implements ChatPlatform {
             threadTs: e.thread_ts,
             ts: e.ts ?? '',
             user: e.user,
-            text: e.text ?? '',
+            // Decoded once here, so the bot and the models see what the person typed.
+            text: decodeSlackText(e.text ?? ''),
           },
           (body as { event_id?: string }).event_id,
         );
@@ -292,7 +299,7 @@ export class SlackAdapter implements ChatPlatform {
               channel: m.channel,
               user: m.user,
               thread_ts: m.threadTs,
-              text: r?.text ?? content.text,
+              text: r?.text ?? escapeMrkdwn(content.text),
               ...(r?.blocks ? { blocks: r.blocks } : {}),
             }),
           );
@@ -490,12 +497,14 @@ export class SlackAdapter implements ChatPlatform {
     client: App['client'],
   ): Promise<void> {
     const log = this.#log.child({ command: spec.name, trigger: command.trigger_id });
+    // Decoded once here, so the bot, storage and the models see what the person typed.
+    const text = decodeSlackText(command.text);
     const ctx: CommandContext = {
       platform: 'slack',
       eventId: `slack:command:${command.trigger_id}`,
       name: spec.name,
-      args: parseCommandArgs(command.text, spec),
-      text: command.text,
+      args: parseCommandArgs(text, spec),
+      text,
       user: {
         id: command.user_id,
         name: command.user_name,
