@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBattles } from '../../../src/import/battles.ts';
 import { battleVoteTypes } from '../../../src/storage/arena-queries.ts';
+import { boardBattleTypes } from '../../../src/storage/leaderboard.ts';
 import { pairVoteCounts } from '../../../src/storage/votes.ts';
 import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
 
@@ -49,5 +50,8 @@ describe.each(backends())('named imported votes on %s', (backend) => {
         ts.reduce((n, t) => n + t.count, 0),
       );
     expect([await types(false), await types(true)]).toEqual([2, 4]);
+    // The board leaves them out too.
+    const board = await boardBattleTypes(d.db, ['pub']);
+    expect(board.reduce((n, t) => n + t.count, 0)).toBe(2);
   });
 });
