@@ -21,7 +21,8 @@ import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { shownVotes, shuffle, swapScript, tallyOf } from '../../helpers/vote-scripts.ts';
 import { SECRET, seedModels, testBot, testConfig, until } from './helpers.ts';
 
-const VOTERS = 30;
+/** Voters per platform; VOTE_LOAD_VOTERS runs a bigger load by hand (e.g. 200 for about 1,400 events). */
+const VOTERS = Number(process.env.VOTE_LOAD_VOTERS ?? 30);
 
 /** Prints a run's figures when VOTE_LOAD_REPORT is set (tests are quiet otherwise). */
 function report(summary: Record<string, unknown>): void {
