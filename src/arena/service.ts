@@ -505,7 +505,10 @@ export class ArenaService {
     return new Date(Math.max(this.#clock.now().getTime(), at.getTime(), last + 1));
   }
 
-  /** The read-back failed: retract the live votes of the cleared choice (the others stay). */
+  /**
+   * The read-back failed: the cleared emoji is removed from every voter who holds it (their vote falls back to
+   * another emoji they still hold, or is retracted; the others stay).
+   */
   async #retractChoice(
     platform: ChatPlatform,
     b: BattleRow,
@@ -514,16 +517,16 @@ export class ArenaService {
   ): Promise<{ battleId: number; added: number; removed: number }> {
     let removed = 0;
     const at = await this.#writeTime(b.id, ev.at);
-    for (const v of await liveVotes(this.#db, b.id)) {
-      if (v.choice !== choice) continue;
+    for (const [voterHash, held] of await heldReactions(this.#db, b.id)) {
+      if (!held.has(choice)) continue;
       const res = await applyVoteEvent(this.#db, {
         battleId: b.id,
-        voterHash: v.voterHash,
+        voterHash,
         platform: platform.name,
-        eventId: `${ev.eventId}:${v.voterHash}:${v.choice}:remove`,
+        eventId: `${ev.eventId}:${voterHash}:${choice}:remove`,
         kind: 'remove',
-        choice: v.choice,
-        emoji: this.emoji.emojiFor(platform.name, v.choice),
+        choice,
+        emoji: this.emoji.emojiFor(platform.name, choice),
         at,
         payload: { cleared: this.emoji.emojiFor(platform.name, choice) },
         cap: this.#arena.vote_cap,
@@ -568,14 +571,14 @@ export class ArenaService {
     let removed = 0;
     const at = await this.#writeTime(b.id, ev.at);
     for (const v of await liveVotes(this.#db, b.id)) {
+      // Every emoji of the voter goes with the message (choice null), so no other one becomes the vote.
       const res = await applyVoteEvent(this.#db, {
         battleId: b.id,
         voterHash: v.voterHash,
         platform: ev.platform,
         eventId: `${ev.eventId}:${v.voterHash}:remove`,
         kind: 'remove',
-        choice: v.choice,
-        emoji: this.emoji.emojiFor(ev.platform, v.choice),
+        choice: null,
         at,
         payload: { message_deleted: true },
       });

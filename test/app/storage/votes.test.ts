@@ -288,6 +288,14 @@ describe.each(backends())('vote rules on %s', (backend) => {
     expect(await tally(d.db, battleId)).toEqual({ left: 1, equal: 0, right: 0 });
   });
 
+  it('a removal without a choice takes every emoji (a deleted message): no other one becomes the vote', async () => {
+    await ev('n', 'add', 'left', t(1));
+    await ev('n', 'add', 'right', t(2));
+    expect(await ev('n', 'remove', null, t(3))).toEqual({ effect: 'retracted', liveChoice: null });
+    // An older add of either arriving late stays undone.
+    expect((await ev('n', 'add', 'left', t(2))).liveChoice).toBeNull();
+  });
+
   it("every interleaving of one voter's events ends in the vote the message shows (property, seeded)", async () => {
     const seed = 20261129;
     const rng = createRng(seed);
