@@ -11,7 +11,13 @@ export {
   termRegex,
 } from './identity-guard.ts';
 export { type BattleView, battleContent, revealContent } from './message.ts';
-export { type SelectedBattle, type SelectionStats, selectBattle, shuffle } from './selection.ts';
+export {
+  type SelectedBattle,
+  type SelectionStats,
+  sameAnswer,
+  selectBattle,
+  shuffle,
+} from './selection.ts';
 export {
   ArenaService,
   type ArenaServiceOptions,

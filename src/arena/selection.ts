@@ -2,7 +2,8 @@
  * @module arena/selection
  * Picks the next battle: a pair of models and an item both answered (imported recorded outputs count), favouring
  * the pairs with the fewest live votes (then the fewest battles), then items not battled yet (then least
- * battled), checking every candidate with the identity guard, and putting the two answers on random sides.
+ * battled), checking every candidate with the identity guard, skipping two answers that are the same text (a vote
+ * between them could only be noise; docs/scoring.md §4.1), and putting the two answers on random sides.
  * All randomness comes from the Rng passed in (seeded per battle, the seed is stored with the battle), so a
  * selection can be replayed from the seed and the database state.
  */
@@ -45,6 +46,17 @@ export interface SelectionStats {
   refused: number;
   /** Candidates examined in total. */
   examined: number;
+  /** Candidates skipped because both answers are the same text ({@link sameAnswer}); absent: none yet. */
+  identical?: number;
+}
+
+/**
+ * Whether two answers are the same text once whitespace is normalised (every run of whitespace one space, none at
+ * either end): such a pair never battles, since either side winning would be noise (docs/scoring.md §4.1).
+ */
+export function sameAnswer(a: string, b: string): boolean {
+  const norm = (s: string) => s.replace(/\s+/gu, ' ').trim();
+  return a === b || norm(a) === norm(b);
 }
 
 /** In-place Fisher–Yates shuffle with a seeded Rng. */
@@ -112,6 +124,14 @@ export async function selectBattle(
       const texts = await pairTexts(db, ordered.slice(i, i + chunk), pair.modelLow, pair.modelHigh);
       for (const t of texts) {
         stats.examined++;
+        if (sameAnswer(t.responseA.output, t.responseB.output)) {
+          stats.identical = (stats.identical ?? 0) + 1;
+          logger.debug(
+            { itemId: t.itemId, models: [nameA, nameB] },
+            'identical answers; not a battle',
+          );
+          continue;
+        }
         const hit = guard.checkPair(t.responseA.output, t.responseB.output, [nameA, nameB]);
         if (hit) {
           stats.refused++;

@@ -12,11 +12,11 @@
  * - Every reaction on a battle message is logged as a vote event, including those on closed battles
  *   (`ignored_closed`), so the audit log is complete; reactions with other emoji, on unknown messages, or by the
  *   bot itself are not votes and are dropped before the database.
- * - Reconciliation: for each open battle of the platform the reactions present are compared with the live votes.
- *   A voter holding exactly one vote emoji that is not their live vote gets an `add` (cast or change); a voter
- *   whose live emoji is gone gets a `remove` (retract) unless they hold exactly one other vote emoji (then the
- *   add changes the vote). A voter holding several vote emoji, none of them the live one, is ambiguous (the order
- *   of their reactions is unknown): their vote is retracted rather than guessed. Event ids are deterministic,
+ * - Reconciliation: for each open battle of the platform the reactions present are compared with each voter's
+ *   stored set of emoji (storage/votes `heldReactions`): an emoji stored but gone gets a `remove`, an emoji shown
+ *   but not stored an `add`, at one time later than every event logged for the voter; the live vote follows from
+ *   the set (the most recently added emoji still present). Two emoji added at once have no known order, so
+ *   neither becomes the vote (it is not guessed). Event ids are deterministic,
  *   `reconcile:<battle>:<voter hash>:<choice>:<add|remove>:<n>` with n = events already logged for that voter on
  *   that battle, so re-running reconcile with nothing changed writes nothing and a replay counts once.
  *   A message whose reactions cannot be read (deleted, or the terminal's in-memory messages after a restart) is
@@ -56,7 +56,13 @@ import {
   withdrawBattle,
 } from '../storage/battles.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
-import { applyVoteEvent, listVoteEvents, liveVotes, tally } from '../storage/votes.ts';
+import {
+  applyVoteEvent,
+  heldReactions,
+  listVoteEvents,
+  liveVotes,
+  tally,
+} from '../storage/votes.ts';
 import { CHOICES, EmojiMap } from './emoji.ts';
 import { IdentityGuard } from './identity-guard.ts';
 import { type BattleView, battleContent, revealContent } from './message.ts';
@@ -277,6 +283,7 @@ export class ArenaService {
       choice,
       emoji: ev.emoji,
       at: ev.at,
+      ...(ev.seq !== undefined ? { seq: ev.seq } : {}),
       ...(ev.retryNum !== undefined ? { payload: { retryNum: ev.retryNum } } : {}),
       cap: this.#arena.vote_cap,
     });
@@ -393,7 +400,7 @@ export class ArenaService {
         set.add(choice);
       }
     }
-    const live = new Map((await liveVotes(this.#db, b.id)).map((v) => [v.voterHash, v.choice]));
+    const stored = await heldReactions(this.#db, b.id);
     const eventsPer = new Map<string, number>();
     const lastAt = new Map<string, number>();
     for (const e of await listVoteEvents(this.#db, b.id)) {
@@ -427,23 +434,19 @@ export class ArenaService {
       if (res.effect === 'cast' || res.effect === 'changed') added++;
       if (res.effect === 'retracted') removed++;
     };
-    for (const [voter, choices] of held) {
-      const current = live.get(voter);
-      if (current !== undefined && choices.has(current)) continue;
-      if (choices.size === 1) {
-        const only = [...choices][0] as VoteChoice;
-        await apply(voter, 'add', only);
-      } else if (current !== undefined) {
-        await apply(voter, 'remove', current);
-      } else {
+    // Each voter's stored set of emoji is made the set the message shows: removals first, then additions, all at
+    // one time (two emoji added at once have no order, so neither is guessed to be the vote).
+    for (const voter of new Set([...held.keys(), ...stored.keys()])) {
+      const shown = held.get(voter) ?? new Set<VoteChoice>();
+      const kept = stored.get(voter) ?? new Set<VoteChoice>();
+      for (const c of CHOICES) if (kept.has(c) && !shown.has(c)) await apply(voter, 'remove', c);
+      const adds = CHOICES.filter((c) => shown.has(c) && !kept.has(c));
+      if (adds.length > 1)
         this.#log.info(
-          { battleId: b.id, choices: CHOICES.filter((c) => choices.has(c)) },
-          'voter holds several vote emoji; not guessing',
+          { battleId: b.id, choices: adds },
+          'voter added several vote emoji; not guessing',
         );
-      }
-    }
-    for (const [voter, choice] of live) {
-      if (!held.has(voter)) await apply(voter, 'remove', choice);
+      for (const c of adds) await apply(voter, 'add', c);
     }
     return { added, removed };
   }
@@ -502,7 +505,10 @@ export class ArenaService {
     return new Date(Math.max(this.#clock.now().getTime(), at.getTime(), last + 1));
   }
 
-  /** The read-back failed: retract the live votes of the cleared choice (the others stay). */
+  /**
+   * The read-back failed: the cleared emoji is removed from every voter who holds it (their vote falls back to
+   * another emoji they still hold, or is retracted; the others stay).
+   */
   async #retractChoice(
     platform: ChatPlatform,
     b: BattleRow,
@@ -511,16 +517,16 @@ export class ArenaService {
   ): Promise<{ battleId: number; added: number; removed: number }> {
     let removed = 0;
     const at = await this.#writeTime(b.id, ev.at);
-    for (const v of await liveVotes(this.#db, b.id)) {
-      if (v.choice !== choice) continue;
+    for (const [voterHash, held] of await heldReactions(this.#db, b.id)) {
+      if (!held.has(choice)) continue;
       const res = await applyVoteEvent(this.#db, {
         battleId: b.id,
-        voterHash: v.voterHash,
+        voterHash,
         platform: platform.name,
-        eventId: `${ev.eventId}:${v.voterHash}:${v.choice}:remove`,
+        eventId: `${ev.eventId}:${voterHash}:${choice}:remove`,
         kind: 'remove',
-        choice: v.choice,
-        emoji: this.emoji.emojiFor(platform.name, v.choice),
+        choice,
+        emoji: this.emoji.emojiFor(platform.name, choice),
         at,
         payload: { cleared: this.emoji.emojiFor(platform.name, choice) },
         cap: this.#arena.vote_cap,
@@ -565,14 +571,14 @@ export class ArenaService {
     let removed = 0;
     const at = await this.#writeTime(b.id, ev.at);
     for (const v of await liveVotes(this.#db, b.id)) {
+      // Every emoji of the voter goes with the message (choice null), so no other one becomes the vote.
       const res = await applyVoteEvent(this.#db, {
         battleId: b.id,
         voterHash: v.voterHash,
         platform: ev.platform,
         eventId: `${ev.eventId}:${v.voterHash}:remove`,
         kind: 'remove',
-        choice: v.choice,
-        emoji: this.emoji.emojiFor(ev.platform, v.choice),
+        choice: null,
         at,
         payload: { message_deleted: true },
       });

@@ -128,6 +128,12 @@ export interface ReactionEvent {
   readonly added: boolean;
   /** When the platform says it happened (Slack event_ts) or when it was received. */
   readonly at: Date;
+  /**
+   * The platform's order among events with the same `at`, an integer ≥ 0 (absent: none): Discord's gateway
+   * sequence within a session, the microseconds of Slack's `event_ts` below the millisecond, the terminal's event
+   * counter. Vote rules order one emoji's events by (`at`, `seq`) (storage/votes `VoteEventInput.seq`).
+   */
+  readonly seq?: number;
   /** Slack retry number (X-Slack-Retry-Num / retry_attempt), when any. */
   readonly retryNum?: number;
 }

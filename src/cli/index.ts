@@ -359,6 +359,10 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       "also count the stored votes of this imported source (repeatable); the community's own (arena) and ratings.include_sources always count",
       (v: string, prev: string[] = []) => [...prev, sourceArg(v)],
     )
+    .option(
+      '--include-named',
+      'also rate battles marked "anony": false (the voter saw the models\' names; left out by default, as FastChat does)',
+    )
     .action(async (o: RatingsOptions) => {
       if (o.battles && o.source) {
         throw new AppError(

@@ -47,7 +47,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
         out: io.out,
         inputNote,
         loadStoredBattles: async (ability?: string) => {
-          const rows = await pairVoteCounts(rt.db.db, ability, sources);
+          const rows = await pairVoteCounts(rt.db.db, ability, sources, o.includeNamed === true);
           if (rows.length === 0) {
             const others = stored.filter((s) => !sources.includes(s.source) && s.votes > 0);
             throw new AppError(
@@ -62,7 +62,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
             );
           }
           // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
-          const types = await battleVoteTypes(rt.db.db, ability, sources);
+          const types = await battleVoteTypes(rt.db.db, ability, sources, o.includeNamed === true);
           return {
             clusters: types.map((t) => ({
               model_a: t.leftModel,

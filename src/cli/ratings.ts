@@ -26,6 +26,11 @@ export interface RatingsOptions {
   json?: boolean;
   /** Restrict stored battles to one ability (passed to the loader). */
   ability?: string;
+  /**
+   * Also rate battles marked `"anony": false` (the voter saw the models' names), in a file or stored; by default
+   * they are left out, as FastChat's `elo_analysis` does (docs/scoring.md §4.3).
+   */
+  includeNamed?: boolean;
   /** Imported sources whose stored votes also count (`--source`, repeatable; stored votes only). */
   source?: string[];
   /**
@@ -64,8 +69,11 @@ export function parseAnchor(s: string): { model: string; rating: number } {
 }
 
 /** Streams a JSONL file line by line into the pure parser. */
-async function readArenaFile(path: string): Promise<ArenaData> {
-  const parser = createArenaLineParser(path);
+async function readArenaFile(
+  path: string,
+  includeNamed: boolean,
+): Promise<{ data: ArenaData; named: number }> {
+  const parser = createArenaLineParser(path, { includeNamed });
   try {
     for await (const line of readUtf8Lines(path, { code: 'import_invalid', name: path })) {
       parser.push(line);
@@ -80,7 +88,7 @@ async function readArenaFile(path: string): Promise<ArenaData> {
       );
     throw err;
   }
-  return parser.finish();
+  return { data: parser.finish(), named: parser.named };
 }
 
 /** Most bootstrap rounds `--bootstrap` accepts (the samples take rounds × models × 8 bytes). */
@@ -290,9 +298,13 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       ? parseAnchor(opts.configAnchor)
       : undefined;
   let data: ArenaData;
+  let namedNote: string | undefined;
   let clusters: PairCountInput['clusters'];
   if (opts.battles !== undefined) {
-    data = await readArenaFile(opts.battles);
+    const read = await readArenaFile(opts.battles, opts.includeNamed === true);
+    data = read.data;
+    if (read.named > 0)
+      namedNote = `Left out: ${read.named} battle${read.named === 1 ? '' : 's'} marked "anony": false (the voter saw the models' names); --include-named rates them.`;
   } else {
     if (!io.loadStoredBattles) {
       throw new AppError(
@@ -367,6 +379,8 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       rounds,
       seed,
       ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}),
-    }) + (io.inputNote ? `${io.inputNote}\n` : ''),
+    }) +
+      (io.inputNote ? `${io.inputNote}\n` : '') +
+      (namedNote ? `${namedNote}\n` : ''),
   );
 }

@@ -56,6 +56,8 @@ interface BattleRow {
   readonly a: string;
   readonly b: string;
   readonly winner: string;
+  /** `"anony": false`: the voter saw the models' names. */
+  readonly named?: true;
 }
 
 /** A battles file, read and checked, not yet stored. */
@@ -203,7 +205,11 @@ export async function readBattlesFile(
       );
       continue;
     }
-    rows.push({ line: lineNo, a, b, winner: w });
+    if (r.anony !== undefined && typeof r.anony !== 'boolean') {
+      bad(`"anony" must be true or false, got ${JSON.stringify(r.anony)}; drop it or fix the line`);
+      continue;
+    }
+    rows.push({ line: lineNo, a, b, winner: w, ...(r.anony === false ? { named: true } : {}) });
   }
   if (arrayHead !== undefined) {
     const kind = fileRowKind(arrayHead.join('\n'));
@@ -263,6 +269,7 @@ async function storeBattles(
       rightModelId: ids.get(r.b) as number,
       choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
       original: r.winner,
+      ...(r.named ? { named: true } : {}),
     }));
     opts.signal?.throwIfAborted();
     const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {

@@ -206,6 +206,7 @@ export async function battleVoteTypes(
   db: Conn,
   ability?: string,
   sources: VoteSources = DEFAULT_SOURCES,
+  includeNamed = false,
 ): Promise<BattleVoteType[]> {
   const r = await sql<{ lm: string; rm: string; l: number; e: number; r: number; n: number }>`
     SELECT ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
@@ -216,6 +217,7 @@ export async function battleVoteTypes(
               FROM votes v JOIN battles b ON b.id = v.battle_id
              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${sourceCondition('b.source', sources)}
                AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
+               AND ${includeNamed ? sql`true` : sql`NOT b.named`}
              GROUP BY b.id) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      GROUP BY ml.name, mr.name, t.l, t.e, t.r

@@ -307,6 +307,8 @@ export interface ImportedBattle {
   readonly choice: VoteChoice;
   /** The original outcome label (kept in the event payload, e.g. "tie (bothbad)"). */
   readonly original: string;
+  /** The voter saw the models' names (`"anony": false`): kept, left out of ratings unless asked. */
+  readonly named?: boolean;
 }
 
 /**
@@ -359,14 +361,14 @@ export async function insertImportedBattles(
       WITH input AS (
         SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
                              ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
-                             ${chunk.map((r) => r.original)}::text[]) WITH ORDINALITY
-               AS t(import_key, l, r, choice, original, ord)
+                             ${chunk.map((r) => r.original)}::text[], ${chunk.map((r) => r.named === true)}::boolean[]) WITH ORDINALITY
+               AS t(import_key, l, r, choice, original, named, ord)
       ), fresh AS (
         SELECT input.*, row_number() OVER (ORDER BY ord) AS rn FROM input
          WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = input.import_key)
       ), ins AS (
-        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}number, ability, model_left_id, model_right_id, source, import_key, status, close_reason, created_at, closed_at)
-        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${lastNumber}::bigint + rn, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import', ${iso}::timestamptz, ${iso}::timestamptz
+        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}number, ability, model_left_id, model_right_id, source, import_key, status, close_reason, created_at, closed_at, named)
+        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${lastNumber}::bigint + rn, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import', ${iso}::timestamptz, ${iso}::timestamptz, named
           FROM fresh ORDER BY ord
         ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
         RETURNING id, import_key, number

@@ -143,7 +143,8 @@ export async function boardBattleTypes(
 
 /**
  * One row per counted battle: its ability (the battle's, else its item's), model ids and the live votes for left,
- * equal and right, over the battles of `sources` that are not void; with `range`, only battle ids in (lo, hi].
+ * equal and right, over the battles of `sources` that are not void and not named (imported `"anony": false`,
+ * docs/scoring.md §4.3); with `range`, only battle ids in (lo, hi].
  * Both ways of reading the board's battle types group these rows.
  */
 function battleTallies(sources: readonly string[], range?: { lo: number; hi: number }) {
@@ -157,7 +158,7 @@ function battleTallies(sources: readonly string[], range?: { lo: number; hi: num
                     count(*) FILTER (WHERE v.choice = 'right') AS r
                FROM votes v JOIN battles b ON b.id = v.battle_id
                LEFT JOIN items i ON i.id = b.item_id
-              WHERE v.retracted_at IS NULL AND b.status <> 'void'
+              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND NOT b.named
                 AND b.source = ANY(${[...sources]}::text[])
                 ${inRange}
               GROUP BY b.id, coalesce(b.ability, i.ability)`;

@@ -175,6 +175,8 @@ export interface BattlesTable {
   close_reason: CloseReason | null;
   /** The vote cap a `vote_cap` close reached. */
   close_cap: number | null;
+  /** An imported vote cast with the models' names shown (`"anony": false`; migration 0012). */
+  named: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /**
@@ -233,6 +235,19 @@ export interface VotesTable {
   updated_at: Timestamp;
   retracted_at: NullableTimestamp;
   last_event_at: Timestamp;
+}
+
+/**
+ * A voter's state of one vote emoji on a battle (migration 0012): on or off, and the key of the latest event
+ * applied to it (`event_at`, then `event_seq`). The live vote in `votes` is derived from these rows.
+ */
+export interface VoteReactionsTable {
+  battle_id: number;
+  voter_hash: string;
+  choice: VoteChoice;
+  present: boolean;
+  event_at: Timestamp;
+  event_seq: ColumnType<number, number | undefined, number>;
 }
 
 export interface VoteEventsTable {
@@ -337,6 +352,7 @@ export interface Database {
   battles: BattlesTable;
   votes: VotesTable;
   vote_events: VoteEventsTable;
+  vote_reactions: VoteReactionsTable;
   posts: PostsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
   schedules: SchedulesTable;

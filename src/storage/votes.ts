@@ -1,10 +1,12 @@
 /**
  * @module storage/votes
- * Votes and their append-only event log, with the vote rules of docs/scoring.md §4: one live vote per voter per battle
- * (the latest add counts, removing the emoji of the current vote retracts it, removing another is ignored); every
- * event is appended to `vote_events` in the same transaction; a replayed platform event id changes nothing; an
- * event older than the last one applied for that voter is ignored (Slack retries can arrive late).
- * The rules run in one SQL function (migration 0001; the vote cap since migration 0008) so each event costs one
+ * Votes and their append-only event log, with the vote rules of docs/scoring.md §4: each voter's reactions on a
+ * battle are kept as a set, one state per emoji with the key of its latest event (time, then the platform's
+ * sequence); an event replaces its emoji's state only when its key is greater, so the set is the same whatever
+ * order the events arrive in. The live vote is the most recently added emoji still present (none when none is, or
+ * when two share the latest key); `votes` holds it. Every event is appended to `vote_events` in the same
+ * transaction; a replayed platform event id changes nothing.
+ * The rules run in one SQL function (migration 0012; the vote cap since migration 0008) so each event costs one
  * round trip.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
@@ -38,6 +40,12 @@ export interface VoteEventInput {
   readonly choice: VoteChoice | null;
   readonly emoji?: string | null;
   readonly at: Date;
+  /**
+   * The platform's order among events with the same `at` (an integer ≥ 0; absent: 0): Discord's gateway sequence
+   * within a session, the microseconds of Slack's `event_ts` below the millisecond. Events of one emoji are
+   * ordered by (`at`, `seq`), a removal after an add on an exact tie.
+   */
+  readonly seq?: number;
   readonly payload?: unknown;
   /**
    * `arena.vote_cap`: the most live votes a battle takes (0 or absent: no cap). The vote that reaches it closes the
@@ -60,7 +68,11 @@ export interface VoteEventResult {
 }
 
 /**
- * Applies one vote event atomically (append event + cast/change/retract, and the vote cap's close).
+ * Applies one vote event atomically (append event, update the voter's reaction set, cast/change/retract the live
+ * vote derived from it, and the vote cap's close). Effects: `cast`/`changed`/`retracted` when the live vote
+ * changed; `unchanged` (an add of the live emoji); `ignored_stale` (older than its emoji's state, or an add
+ * overtaken by a later add still present); `ignored_not_live`/`ignored_no_vote` (a removal that leaves the live
+ * vote as it was, with or without a vote row); `ignored_closed`; `replayed`.
  * @throws AppError `not_found` when the battle does not exist; a Postgres error when an argument violates a CHECK.
  */
 export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<VoteEventResult> {
@@ -74,7 +86,8 @@ export async function applyVoteEvent(db: Conn, ev: VoteEventInput): Promise<Vote
     SELECT effect, live_choice, closed_by_cap FROM zj_apply_vote_event(
       ${ev.battleId}::bigint, ${ev.voterHash}::text, ${ev.platform}::text, ${ev.eventId}::text, ${ev.kind}::text,
       ${ev.choice}::text, ${ev.emoji ?? null}::text, ${ev.at.toISOString()}::timestamptz,
-      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb, ${cap}::integer)`
+      ${ev.payload === undefined ? null : JSON.stringify(ev.payload)}::jsonb, ${cap}::integer,
+      ${ev.seq === undefined ? 0 : Math.max(0, Math.floor(ev.seq))}::bigint)`
     .execute(db)
     .catch((err: unknown) => {
       if ((err as { code?: string }).code === '23503') {
@@ -136,6 +149,29 @@ export async function tally(db: Conn, battleId: number): Promise<Tally> {
   return t;
 }
 
+/**
+ * Each voter's emoji present on a battle as the vote rules hold them (`vote_reactions`, migration 0012): voter
+ * hash → the choices whose emoji is on. Voters with none are left out.
+ */
+export async function heldReactions(
+  db: Conn,
+  battleId: number,
+): Promise<Map<string, Set<VoteChoice>>> {
+  const rows = await db
+    .selectFrom('vote_reactions')
+    .select(['voter_hash', 'choice'])
+    .where('battle_id', '=', battleId)
+    .where('present', '=', true)
+    .execute();
+  const out = new Map<string, Set<VoteChoice>>();
+  for (const r of rows) {
+    const set = out.get(r.voter_hash) ?? new Set<VoteChoice>();
+    set.add(r.choice);
+    out.set(r.voter_hash, set);
+  }
+  return out;
+}
+
 /** A logged event (audit, replay). */
 export interface VoteEventRow {
   readonly voterHash: string;
@@ -171,11 +207,14 @@ export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEv
  * are votes for the left side, `right_wins` for the right, `ties` for Equal. Void battles are excluded.
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
+ * @param includeNamed also imported votes cast with the models' names shown (`"anony": false`; default: left
+ *   out, docs/scoring.md §4.3).
  */
 export async function pairVoteCounts(
   db: Conn,
   ability?: string,
   sources: VoteSources = DEFAULT_SOURCES,
+  includeNamed = false,
 ): Promise<{ model_a: string; model_b: string; a_wins: number; b_wins: number; ties: number }[]> {
   let q = db
     .selectFrom('votes as v')
@@ -196,6 +235,7 @@ export async function pairVoteCounts(
     .orderBy('ml.name')
     .orderBy('mr.name');
   if (ability !== undefined) q = q.where('b.ability', '=', ability);
+  if (!includeNamed) q = q.where('b.named', '=', false);
   const rows = await q.execute();
   return rows.map((r) => ({
     model_a: r.model_a,

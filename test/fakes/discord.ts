@@ -152,9 +152,21 @@ export class FakeDiscord {
   dispatch(t: string, d: unknown): number {
     if (this.#ready.size === 0) return -1;
     this.#seq += 1;
+    this.#sent.set(this.#seq, { t, d });
     this.#send({ op: 0, t, s: this.#seq, d });
     return this.#seq;
   }
+
+  /** Dispatches what was sent at sequence `s` again, unchanged (a RESUME replay); false when there was none. */
+  replay(s: number): boolean {
+    const p = this.#sent.get(s);
+    if (!p || this.#ready.size === 0) return false;
+    this.#send({ op: 0, t: p.t, s, d: p.d });
+    return true;
+  }
+
+  /** Every dispatch sent in this session, by sequence (for {@link replay}). */
+  readonly #sent = new Map<number, { t: string; d: unknown }>();
 
   /** Sends a dispatch with an explicit (possibly repeated) sequence number, as a replay after RESUME would. */
   dispatchWithSeq(t: string, d: unknown, s: number): void {
@@ -409,6 +421,7 @@ export class FakeDiscord {
     }
     this.#sessionId = randomUUID().replace(/-/gu, '');
     this.#seq = 0;
+    this.#sent.clear();
     this.#ready.add(ws);
     const shard = (d.shard as number[] | undefined) ?? [0, 1];
     const url = `ws://127.0.0.1:${this.port}`;

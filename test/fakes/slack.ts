@@ -240,7 +240,7 @@ export class FakeSlack {
         channel: input.channel,
         channel_type: input.channel.startsWith('G') ? 'group' : 'channel',
         user: input.user,
-        text: input.text,
+        text: slackEscape(input.text),
         ts,
         thread_ts: input.threadTs,
         event_ts: ts,
@@ -256,7 +256,11 @@ export class FakeSlack {
 
   /** The `event_callback` body for a reaction (without touching state). */
   reactionBody(input: ReactionInput): Record<string, unknown> {
-    const now = Date.now() / 1000;
+    // Slack's event_ts is to the microsecond and increases from one event to the next.
+    this.#lastEventUs = Math.max(Date.now() * 1000, this.#lastEventUs + 1);
+    const us = this.#lastEventUs;
+    const now = us / 1e6;
+    const eventTs = `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
     return {
       token: 'verification-token',
       team_id: TEAM_ID,
@@ -279,7 +283,7 @@ export class FakeSlack {
         reaction: input.name,
         item_user: BOT_USER_ID,
         item: { type: 'message', channel: input.channel, ts: input.ts },
-        event_ts: now.toFixed(6),
+        event_ts: eventTs,
       },
     };
   }
@@ -296,7 +300,8 @@ export class FakeSlack {
       user_id: input.user,
       user_name: input.userName ?? 'someone',
       command: input.command,
-      text: input.text,
+      // Slack escapes &, < and > in what the person typed.
+      text: slackEscape(input.text),
       api_app_id: APP_ID,
       is_enterprise_install: 'false',
       response_url: `http://127.0.0.1:${this.port}/response/${responseId}`,
@@ -424,6 +429,8 @@ export class FakeSlack {
       }),
     );
   }
+
+  #lastEventUs = 0;
 
   #nextTs(): string {
     this.#tsCounter += 1;
@@ -655,4 +662,9 @@ function safeJson(v: string): unknown {
   } catch {
     return v;
   }
+}
+
+/** Slack's escaping of user-typed text in events and commands: `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`. */
+export function slackEscape(text: string): string {
+  return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 }

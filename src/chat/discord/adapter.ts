@@ -500,6 +500,8 @@ export class DiscordAdapter implements ChatPlatform {
       emoji: emojiKey(d.emoji),
       added,
       at: new Date(),
+      // Receipt time orders sessions; the gateway sequence orders the events of one session (docs/scoring.md §4.1).
+      ...(typeof packet.s === 'number' ? { seq: packet.s } : {}),
     };
     const handlers = this.#handlers;
     if (!handlers) return;

@@ -620,9 +620,11 @@ export class ShellAdapter implements ChatPlatform {
 
   async #react(ref: MessageRef, emoji: string, userId: string, add: boolean): Promise<ReactResult> {
     this.#setReaction(ref.messageId, emoji, userId, add);
+    const seq = this.#nextEvent++;
     const event: ReactionEvent = {
       platform: 'shell',
-      eventId: `shell:${this.#eventTag}:${this.#nextEvent++}`,
+      eventId: `shell:${this.#eventTag}:${seq}`,
+      seq,
       channelId: ref.channelId,
       messageId: ref.messageId,
       userId,

@@ -32,7 +32,13 @@ import type {
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
-import { renderSlackMessages, SLACK_LIMITS, type SlackMessageJson } from './render.ts';
+import {
+  decodeSlackText,
+  escapeMrkdwn,
+  renderSlackMessages,
+  SLACK_LIMITS,
+  type SlackMessageJson,
+} from './render.ts';
 
 /** Constructor options of {@link SlackAdapter}. */
 export interface SlackAdapterOptions {
@@ -199,7 +205,8 @@ export class SlackAdapter implements ChatPlatform {
             threadTs: e.thread_ts,
             ts: e.ts ?? '',
             user: e.user,
-            text: e.text ?? '',
+            // Decoded once here, so the bot and the models see what the person typed.
+            text: decodeSlackText(e.text ?? ''),
           },
           (body as { event_id?: string }).event_id,
         );
@@ -292,7 +299,7 @@ export class SlackAdapter implements ChatPlatform {
               channel: m.channel,
               user: m.user,
               thread_ts: m.threadTs,
-              text: r?.text ?? content.text,
+              text: r?.text ?? escapeMrkdwn(content.text),
               ...(r?.blocks ? { blocks: r.blocks } : {}),
             }),
           );
@@ -467,7 +474,7 @@ export class SlackAdapter implements ChatPlatform {
       userId: event.user,
       emoji: event.reaction,
       added,
-      at: new Date(Number(event.event_ts) * 1000),
+      ...slackEventTime(event.event_ts),
       ...(retryNum ? { retryNum } : {}),
     };
     try {
@@ -490,12 +497,14 @@ export class SlackAdapter implements ChatPlatform {
     client: App['client'],
   ): Promise<void> {
     const log = this.#log.child({ command: spec.name, trigger: command.trigger_id });
+    // Decoded once here, so the bot, storage and the models see what the person typed.
+    const text = decodeSlackText(command.text);
     const ctx: CommandContext = {
       platform: 'slack',
       eventId: `slack:command:${command.trigger_id}`,
       name: spec.name,
-      args: parseCommandArgs(command.text, spec),
-      text: command.text,
+      args: parseCommandArgs(text, spec),
+      text,
       user: {
         id: command.user_id,
         name: command.user_name,
@@ -623,4 +632,21 @@ function errMessage(err: unknown): string {
     }
   }
   return String(err);
+}
+
+/**
+ * A Slack `event_ts` ("1700000000.123456": seconds, then microseconds) as the event's time to the millisecond and
+ * the microseconds below it as `seq`, so events are ordered as Slack ordered them (docs/scoring.md §4.1). A
+ * malformed value falls back to its nearest millisecond (or now) without `seq`.
+ */
+export function slackEventTime(ts: string | undefined): { at: Date; seq?: number } {
+  const m = /^(\d+)(?:\.(\d{1,6}))?$/.exec(ts ?? '');
+  if (!m) {
+    const n = Number(ts);
+    return {
+      at: Number.isFinite(n) && ts !== undefined && ts !== '' ? new Date(n * 1000) : new Date(),
+    };
+  }
+  const micros = Number((m[2] ?? '').padEnd(6, '0'));
+  return { at: new Date(Number(m[1]) * 1000 + Math.floor(micros / 1000)), seq: micros % 1000 };
 }

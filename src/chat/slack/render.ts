@@ -34,7 +34,11 @@ export interface SlackMessageJson {
   blocks: SlackBlockJson[];
 }
 
-/** Escapes the three characters Slack's mrkdwn reserves. */
+/**
+ * Escapes the three characters Slack's mrkdwn reserves, so text shows as typed and cannot ping: `<!channel>`,
+ * `<!here>`, `<@U…>` and `<!subteam^…>` become `&lt;!channel&gt;` and so on (Slack API docs, "Formatting text
+ * for app surfaces": escaping text).
+ */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
 }
@@ -46,6 +50,24 @@ export function escapeMrkdwn(text: string): string {
  */
 function prose(text: string): string {
   return escapeMrkdwn(fromMarkdownLiteral(text));
+}
+
+const SLACK_ENTITIES: Readonly<Record<string, string>> = { '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/**
+ * Decodes the entities Slack writes for `<`, `>` and `&` in the text it sends (slash-command `text`, message
+ * events), once: `Is 3 &lt; 5 &amp;&amp; 5 &gt; 4` → `Is 3 < 5 && 5 > 4`, and `&amp;lt;` → `&lt;` (what the
+ * person typed). Slack's own markup (`<@U…>`, `<https://…|label>`) is left as it is.
+ */
+export function decodeSlackText(text: string): string {
+  return text.replace(/&(?:lt|gt|amp);/gu, (e) => SLACK_ENTITIES[e] ?? e);
+}
+
+/** The top-level `text` (notification and fallback): escaped like blocks, at most `max` characters. */
+function fallbackText(text: string, max: number): string {
+  const t = truncate(escapeMrkdwn(text), max);
+  // A cut inside an entity would leave e.g. "&am…": drop the partial entity.
+  return t.endsWith('…') ? t.replace(/&[a-z]{0,3}…$/u, '…') : t;
 }
 
 /** Section blocks for Markdown text: split fence-aware, so every block that holds code is fenced (8.5). */
@@ -100,7 +122,7 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
       footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
     if (text) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
   }
-  const fallback = truncate(
+  const fallback = fallbackText(
     fromMarkdownLiteral(content.text || content.title || ' '),
     L.fallbackText,
   );

@@ -19,6 +19,8 @@ export interface ArenaLineParser {
   push(line: string): void;
   /** The kind detected so far (null before the first non-blank line). */
   readonly kind: ArenaLineKind | null;
+  /** Battle lines left out so far because they are marked `"anony": false` (without `includeNamed`). */
+  readonly named: number;
   /** Ends the input and returns the data. Throws on an empty input. */
   finish(): ArenaData;
 }
@@ -39,15 +41,24 @@ const COUNT_KEYS = ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as con
  * The kind is detected from the first non-blank line (a `winner` key means battles, a `model_a_wins` key means
  * pair counts); a later line of the other kind is an error.
  *
+ * A battle marked `"anony": false` (its voter saw the models' names) is left out unless `includeNamed`, as
+ * FastChat's `elo_analysis` keeps anonymous votes only (docs/scoring.md §4.3); {@link ArenaLineParser.named}
+ * counts them.
+ *
  * @param source name used in error messages (e.g. the file name); default `"input"`.
  * @throws AppError `rating_input_invalid` from `push` or `finish`, with message `source:LINE: problem; fix`
  *   (`source:LINE:COL: not valid JSON (…); fix` for a syntax error),
  *   for: a non-JSON line, a line that is not an object, a missing/empty model name, a self-battle, an unknown
  *   winner, a negative/non-integer count, a line of the other kind, or (from `finish`) an input with no rows.
  */
-export function createArenaLineParser(source = 'input'): ArenaLineParser {
+export function createArenaLineParser(
+  source = 'input',
+  opts: { readonly includeNamed?: boolean } = {},
+): ArenaLineParser {
   const builder = new ArenaDataBuilder();
   let lineNo = 0;
+  let named = 0;
+  let rated = 0;
   let kind: ArenaLineKind | null = null;
   let firstLine = 0;
   const bad = (msg: string): never => {
@@ -128,6 +139,16 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
             `${w === undefined || w === null ? 'missing "winner"' : `unknown winner ${JSON.stringify(w)}`}; use one of "model_a", "model_b", "tie", "tie (bothbad)"`,
           );
         }
+        if (rec.anony !== undefined && typeof rec.anony !== 'boolean') {
+          bad(
+            `"anony" must be true or false, got ${JSON.stringify(rec.anony)}; drop it or fix the line`,
+          );
+        }
+        if (rec.anony === false && opts.includeNamed !== true) {
+          named++;
+          return;
+        }
+        rated++;
         builder.addBattle(a, b, w as Winner);
       } else {
         const c: number[] = [];
@@ -138,6 +159,7 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
           }
           c.push(v as number);
         }
+        rated++;
         builder.addPairCounts(a, b, c[0]!, c[1]!, c[2]!, c[3]!);
       }
     },
@@ -148,7 +170,16 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
           `${source}: empty input (${lineNo} line${lineNo === 1 ? '' : 's'}, none with data); give one battle per line like ${BATTLE_EXAMPLE}`,
         );
       }
+      if (rated === 0 && named > 0) {
+        throw new AppError(
+          'rating_input_invalid',
+          `${source}: all ${named} battles are marked "anony": false (their voters saw the models' names), which ratings leave out; pass --include-named to rate them`,
+        );
+      }
       return builder.build();
+    },
+    get named() {
+      return named;
     },
   };
 }
@@ -157,8 +188,12 @@ export function createArenaLineParser(source = 'input'): ArenaLineParser {
  * Parses all lines at once (see {@link createArenaLineParser} for the format and errors).
  * @param lines the file's lines (an array, or `text.split('\n')`).
  */
-export function parseArenaLines(lines: Iterable<string>, source = 'input'): ArenaData {
-  const p = createArenaLineParser(source);
+export function parseArenaLines(
+  lines: Iterable<string>,
+  source = 'input',
+  opts: { readonly includeNamed?: boolean } = {},
+): ArenaData {
+  const p = createArenaLineParser(source, opts);
   for (const line of lines) p.push(line);
   return p.finish();
 }

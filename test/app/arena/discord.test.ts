@@ -161,8 +161,16 @@ describe.each(flowBackends())('arena through the fake Discord (%s)', (backend) =
         [h(U[3]), 'right'],
       ]),
     );
+    // Three events: dave's cast, alice's retraction, and bob's stale right taken off his stored set (his vote
+    // stays left; without it, removing left later would bring back a right the message no longer shows).
     const n = (await events(1)).length;
-    expect(n).toBe(7);
+    expect(n).toBe(8);
+    expect(
+      (await events(1))
+        .slice(5)
+        .map((e) => e.effect)
+        .sort(),
+    ).toEqual(['cast', 'ignored_not_live', 'retracted']);
     // Reconciling again changes nothing.
     expect(await bot.arena.reconcile('discord')).toMatchObject({
       battles: 1,

@@ -392,6 +392,8 @@ export function shellTests(backend: Backend): void {
           lines.push(JSON.parse(line) as { level: number; msg: string });
         },
       });
+      // A restart takes time: the second run's events come after the first run's (vote order, scoring.md §4.1).
+      clock.advance(1000);
       const second = await session('run2', logger);
       const about = lines.filter((l) => /earlier run/u.test(l.msg));
       expect(about).toEqual([

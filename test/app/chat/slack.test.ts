@@ -75,7 +75,8 @@ describe('SlackAdapter over the HTTP receiver', () => {
         expect(b.text?.text.length ?? 0).toBeLessThanOrEqual(b.type === 'header' ? 150 : 3000);
         han += (b.text?.text.match(/字/gu) ?? []).length;
       }
-      expect(p.args.text).toBe('Battle #1 <&>');
+      // The notification text is mrkdwn: escaped, so it shows as given and cannot ping.
+      expect(p.args.text).toBe('Battle #1 &lt;&amp;&gt;');
     }
     expect(han).toBe(30 * 2500);
     const first = posts[0]?.args.blocks as { type: string; text: { text: string } }[];

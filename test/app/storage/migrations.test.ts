@@ -24,6 +24,7 @@ const TABLES = [
   'responses',
   'schedules',
   'vote_events',
+  'vote_reactions',
   'votes',
 ];
 

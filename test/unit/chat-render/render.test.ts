@@ -142,7 +142,8 @@ describe('renderSlackMessages', () => {
       }),
     ).toEqual([
       {
-        text: 'a<b',
+        // The notification text is escaped like the blocks: it is mrkdwn too.
+        text: 'a&lt;b',
         blocks: [
           { type: 'header', text: { type: 'plain_text', text: 'Board', emoji: true } },
           { type: 'section', text: { type: 'mrkdwn', text: 'a&lt;b' } },
