@@ -336,68 +336,86 @@ export async function insertImportedBattles(
   at: Date,
   opts: { readonly exclusive?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<number> {
-  let added = 0;
   const iso = at.toISOString();
-  let base: number | null = null;
-  if (opts.exclusive && rows.length > 0) {
-    const r = await sql<{ base: string | number }>`
-      SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
-                      (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
-    base = Number(r.rows[0]?.base ?? 0);
-  }
   // Locks the source's counter row until the commit (see above) and reads the last number given.
   const counter = await sql<{ last: string | number }>`
     INSERT INTO battle_numbers AS c (source, last_number) VALUES (${source}, 0)
     ON CONFLICT (source) DO UPDATE SET last_number = c.last_number
     RETURNING c.last_number AS last`.execute(trx);
-  let lastNumber = Number(counter.rows[0]?.last ?? 0);
-  for (let i = 0; i < rows.length; i += 5000) {
-    opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
-    const chunk = rows.slice(i, i + 5000);
-    const offset = base === null ? null : base + i;
-    const res = await sql<{ n: number; top: string | number | null }>`
-      WITH input AS (
-        SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
-                             ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
-                             ${chunk.map((r) => r.original)}::text[]) WITH ORDINALITY
-               AS t(import_key, l, r, choice, original, ord)
-      ), fresh AS (
-        SELECT input.*, row_number() OVER (ORDER BY ord) AS rn FROM input
-         WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = input.import_key)
-      ), ins AS (
-        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}number, ability, model_left_id, model_right_id, source, import_key, status, close_reason, created_at, closed_at)
-        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${lastNumber}::bigint + rn, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import', ${iso}::timestamptz, ${iso}::timestamptz
-          FROM fresh ORDER BY ord
-        ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
-        RETURNING id, import_key, number
-      ), v AS (
-        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, input.choice,
-               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-          FROM ins JOIN input USING (import_key) ORDER BY ins.id
-        RETURNING battle_id
-      ), e AS (
-        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
-        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, 'import',
-               ${source}::text || ':' || ins.import_key, 'import', input.choice, ${iso}::timestamptz, 'cast',
-               jsonb_build_object('winner', input.original)
-          FROM ins JOIN input USING (import_key) ORDER BY ins.id
-        RETURNING id
-      )
-      SELECT count(*)::int AS n, max(number) AS top FROM ins`.execute(trx);
-    added += Number(res.rows[0]?.n ?? 0);
-    const top = res.rows[0]?.top;
-    if (top !== null && top !== undefined) lastNumber = Math.max(lastNumber, Number(top));
-  }
-  await sql`UPDATE battle_numbers SET last_number = ${lastNumber}::bigint WHERE source = ${source}`.execute(
+  const lastNumber = Number(counter.rows[0]?.last ?? 0);
+  if (rows.length === 0) return 0;
+  // The rows go first to a staging table without indexes, constraints or triggers, in large multi-row batches;
+  // then each of the three tables gets them in one set-based statement (PostgreSQL manual, "Populating a
+  // Database", §14.4: few large statements instead of many small ones).
+  await sql`CREATE TEMP TABLE zj_import_rows (
+      ord bigint PRIMARY KEY, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, original text NOT NULL, id bigint, number bigint) ON COMMIT DROP`.execute(
     trx,
   );
-  if (base !== null) {
+  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
+    opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
+    const chunk = rows.slice(i, i + IMPORT_BATCH);
+    await sql`
+        INSERT INTO zj_import_rows (ord, import_key, l, r, choice, original)
+        SELECT ${i}::bigint + ord, import_key, l, r, choice, original
+          FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
+                      ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
+                      ${chunk.map((r) => r.original)}::text[]) WITH ORDINALITY
+               AS t(import_key, l, r, choice, original, ord)`.execute(trx);
+  }
+  opts.signal?.throwIfAborted();
+  // Rows already stored (same source and import key) are left out; the others get their number (the file's
+  // order) and their battle id: after the last one drawn when this process holds the database alone (the
+  // sequence is moved at the end), else from the sequence in the file's order.
+  await sql`DELETE FROM zj_import_rows s USING battles x
+               WHERE x.source = ${source}::text AND x.import_key = s.import_key`.execute(trx);
+  let base: number | null = null;
+  if (opts.exclusive) {
+    const r = await sql<{ base: string | number }>`
+        SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
+                        (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
+    base = Number(r.rows[0]?.base ?? 0);
+  }
+  const numbered = await sql<{ n: number }>`
+      UPDATE zj_import_rows s SET number = ${lastNumber}::bigint + f.rn,
+             id = ${base === null ? sql`f.seq` : sql`${base}::bigint + f.rn`}
+        FROM (SELECT ord, row_number() OVER (ORDER BY ord) AS rn${base === null ? sql`, nextval('battles_id_seq') AS seq` : sql``}
+                FROM (SELECT ord FROM zj_import_rows ORDER BY ord) o) f
+       WHERE f.ord = s.ord`.execute(trx);
+  const added = Number(numbered.numAffectedRows ?? 0n);
+  opts.signal?.throwIfAborted();
+  if (added > 0) {
+    await sql`
+        INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
+                             close_reason, created_at, closed_at)
+        SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
+               ${iso}::timestamptz, ${iso}::timestamptz
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    await sql`
+        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+        SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
+               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    await sql`
+        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
+        SELECT id, 'import:' || ${source}::text || ':' || import_key, 'import',
+               ${source}::text || ':' || import_key, 'import', choice, ${iso}::timestamptz, 'cast',
+               jsonb_build_object('winner', original)
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
+      trx,
+    );
+  }
+  await sql`DROP TABLE zj_import_rows`.execute(trx); // (a second import in the same transaction makes its own)
+  if (base !== null && added > 0) {
     // The last statement before the commit: until here an abort leaves the sequence untouched.
-    await sql`SELECT setval('battles_id_seq', ${base + rows.length}::bigint)`.execute(trx);
+    await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
   return added;
 }
+
+/** Rows per multi-row batch into the import's staging table (one array parameter per column). */
+const IMPORT_BATCH = 20_000;
 
 /** Import keys already stored for a source (to tell "already imported" from "another file, same source"). */
 export async function importKeysOfSource(db: Conn, source: string): Promise<string[]> {
