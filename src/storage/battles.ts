@@ -384,6 +384,7 @@ export async function insertImportedBattles(
        WHERE f.ord = s.ord`.execute(trx);
   const added = Number(numbered.numAffectedRows ?? 0n);
   opts.signal?.throwIfAborted();
+  const bulk = added > 0 && (await withoutRowTriggers(trx, source));
   if (added > 0) {
     await sql`
         INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
@@ -402,6 +403,7 @@ export async function insertImportedBattles(
                ${source}::text || ':' || import_key, 'import', choice, ${iso}::timestamptz, 'cast',
                jsonb_build_object('winner', original)
           FROM zj_import_rows ORDER BY ord`.execute(trx);
+    if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
     await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
       trx,
     );
@@ -412,6 +414,57 @@ export async function insertImportedBattles(
     await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
   return added;
+}
+
+/** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
+const KNOWN_TRIGGERS = [
+  'zj_battle_number',
+  'zj_battles_deleted',
+  'zj_battles_inserted',
+  'zj_battles_updated',
+  'zj_votes_deleted',
+  'zj_votes_inserted',
+  'zj_votes_updated',
+].join(',');
+
+/**
+ * Switches the rest of the import's inserts to `session_replication_role = replica` (PostgreSQL manual,
+ * "Client Connection Defaults", and `ALTER TABLE … DISABLE TRIGGER`), which skips the per-row work a bulk load
+ * does not need: the foreign-key checks (one lookup per row and key) and the triggers. Each is done here in one
+ * pass instead, so the rows stored are the same:
+ * - the models the staged rows name are locked `FOR KEY SHARE` and must all exist, as each row's foreign-key check
+ *   would lock and check them; votes and events name the battles the same import inserts just before them;
+ * - `zj_battle_number` (migration 0008) numbers only battles inserted without a number: imports give them all;
+ * - the counter triggers (migration 0007) count only the community's (`arena`) battles and battles of an item:
+ *   imported battles are neither (`arena` is refused here and as an import source), so they add nothing.
+ * Used only when the role may set it (a superuser: always so on the embedded database) and when the three tables
+ * carry no trigger but those of {@link KNOWN_TRIGGERS} (a trigger added later is never skipped unawares); else
+ * the rows are inserted with every check and trigger as usual, which is slower and stores the same.
+ * @returns whether the switch was made (the caller sets the role back to `origin` after its inserts).
+ * @throws Error naming the model ids missing (a caller's bug: they come from `ensureModels` in the transaction).
+ */
+async function withoutRowTriggers(trx: Transaction<Database>, source: string): Promise<boolean> {
+  if (source === ARENA_SOURCE) return false;
+  const r = await sql<{ su: string; unknown: number }>`
+    SELECT current_setting('is_superuser') AS su,
+           (SELECT count(*)::int FROM pg_trigger t
+             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass, 'vote_events'::regclass)
+               AND NOT t.tgisinternal
+               AND t.tgname <> ALL (string_to_array(${KNOWN_TRIGGERS}, ','))) AS unknown`.execute(
+    trx,
+  );
+  if (r.rows[0]?.su !== 'on' || Number(r.rows[0]?.unknown) !== 0) return false;
+  const missing = await sql<{ id: string | number }>`
+    WITH wanted AS (SELECT l AS id FROM zj_import_rows UNION SELECT r FROM zj_import_rows),
+         locked AS (SELECT m.id FROM models m WHERE m.id IN (SELECT id FROM wanted) FOR KEY SHARE OF m)
+    SELECT id FROM wanted EXCEPT SELECT id FROM locked`.execute(trx);
+  if (missing.rows.length > 0) {
+    throw new Error(
+      `insertImportedBattles: no model with id ${missing.rows.map((x) => x.id).join(', ')}; create the models first (storage/models ensureModels)`,
+    );
+  }
+  await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+  return true;
 }
 
 /** Rows per multi-row batch into the import's staging table (one array parameter per column). */
