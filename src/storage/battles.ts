@@ -347,16 +347,17 @@ export async function insertImportedBattles(
   // The rows go first to a staging table without indexes, constraints or triggers, in large multi-row batches;
   // then each of the three tables gets them in one set-based statement (PostgreSQL manual, "Populating a
   // Database", §14.4: few large statements instead of many small ones).
-  await sql`CREATE TEMP TABLE zj_import_rows (
-      ord bigint PRIMARY KEY, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, id bigint, number bigint) ON COMMIT DROP`.execute(
-    trx,
-  );
+  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
+  // 4 MB, holds some 30,000 of them). Until the commit only.
+  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+  await sql`CREATE TEMP TABLE zj_import_input (
+      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, original text NOT NULL) ON COMMIT DROP`.execute(trx);
   for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
     opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + IMPORT_BATCH);
     await sql`
-        INSERT INTO zj_import_rows (ord, import_key, l, r, choice, original)
+        INSERT INTO zj_import_input (ord, import_key, l, r, choice, original)
         SELECT ${i}::bigint + ord, import_key, l, r, choice, original
           FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
                       ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
@@ -364,11 +365,6 @@ export async function insertImportedBattles(
                AS t(import_key, l, r, choice, original, ord)`.execute(trx);
   }
   opts.signal?.throwIfAborted();
-  // Rows already stored (same source and import key) are left out; the others get their number (the file's
-  // order) and their battle id: after the last one drawn when this process holds the database alone (the
-  // sequence is moved at the end), else from the sequence in the file's order.
-  await sql`DELETE FROM zj_import_rows s USING battles x
-               WHERE x.source = ${source}::text AND x.import_key = s.import_key`.execute(trx);
   let base: number | null = null;
   if (opts.exclusive) {
     const r = await sql<{ base: string | number }>`
@@ -376,13 +372,20 @@ export async function insertImportedBattles(
                         (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
     base = Number(r.rows[0]?.base ?? 0);
   }
-  const numbered = await sql<{ n: number }>`
-      UPDATE zj_import_rows s SET number = ${lastNumber}::bigint + f.rn,
-             id = ${base === null ? sql`f.seq` : sql`${base}::bigint + f.rn`}
-        FROM (SELECT ord, row_number() OVER (ORDER BY ord) AS rn${base === null ? sql`, nextval('battles_id_seq') AS seq` : sql``}
-                FROM (SELECT ord FROM zj_import_rows ORDER BY ord) o) f
-       WHERE f.ord = s.ord`.execute(trx);
-  const added = Number(numbered.numAffectedRows ?? 0n);
+  // Rows already stored (same source and import key) are left out; the others get their number (the file's
+  // order) and their battle id: after the last one drawn when this process holds the database alone (the
+  // sequence is moved at the end), else from the sequence in the file's order.
+  await sql`
+      CREATE TEMP TABLE zj_import_rows ON COMMIT DROP AS
+      SELECT ord, import_key, l, r, choice, original, ${lastNumber}::bigint + rn AS number,
+             ${base === null ? sql`nextval('battles_id_seq')` : sql`${base}::bigint + rn`} AS id
+        FROM (SELECT s.*, row_number() OVER (ORDER BY s.ord) AS rn FROM zj_import_input s
+               WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = s.import_key)
+               ORDER BY s.ord) f`.execute(trx);
+  const counted = await sql<{ n: number }>`SELECT count(*)::int AS n FROM zj_import_rows`.execute(
+    trx,
+  );
+  const added = Number(counted.rows[0]?.n ?? 0);
   opts.signal?.throwIfAborted();
   const bulk = added > 0 && (await withoutRowTriggers(trx, source));
   if (added > 0) {
@@ -408,7 +411,7 @@ export async function insertImportedBattles(
       trx,
     );
   }
-  await sql`DROP TABLE zj_import_rows`.execute(trx); // (a second import in the same transaction makes its own)
+  await sql`DROP TABLE zj_import_rows, zj_import_input`.execute(trx); // (a second import in the same transaction makes its own)
   if (base !== null && added > 0) {
     // The last statement before the commit: until here an abort leaves the sequence untouched.
     await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
