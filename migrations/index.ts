@@ -12,7 +12,7 @@ import * as m0006 from './0006_live_battles.ts';
 import * as m0007 from './0007_arena_counts.ts';
 import * as m0008 from './0008_battle_numbers_close_reasons.ts';
 import * as m0009 from './0009_response_reasoning.ts';
-import * as m0012 from './0012_vote_reactions.ts';
+import * as m0010 from './0010_vote_reactions.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -24,5 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0007_arena_counts': m0007,
   '0008_battle_numbers_close_reasons': m0008,
   '0009_response_reasoning': m0009,
-  '0012_vote_reactions': m0012,
+  '0010_vote_reactions': m0010,
 };

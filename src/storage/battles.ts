@@ -338,68 +338,142 @@ export async function insertImportedBattles(
   at: Date,
   opts: { readonly exclusive?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<number> {
-  let added = 0;
   const iso = at.toISOString();
-  let base: number | null = null;
-  if (opts.exclusive && rows.length > 0) {
-    const r = await sql<{ base: string | number }>`
-      SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
-                      (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
-    base = Number(r.rows[0]?.base ?? 0);
-  }
   // Locks the source's counter row until the commit (see above) and reads the last number given.
   const counter = await sql<{ last: string | number }>`
     INSERT INTO battle_numbers AS c (source, last_number) VALUES (${source}, 0)
     ON CONFLICT (source) DO UPDATE SET last_number = c.last_number
     RETURNING c.last_number AS last`.execute(trx);
-  let lastNumber = Number(counter.rows[0]?.last ?? 0);
-  for (let i = 0; i < rows.length; i += 5000) {
+  const lastNumber = Number(counter.rows[0]?.last ?? 0);
+  if (rows.length === 0) return 0;
+  // The rows go first to a staging table without indexes, constraints or triggers, in large multi-row batches;
+  // then each of the three tables gets them in one set-based statement (PostgreSQL manual, "Populating a
+  // Database", §14.4: few large statements instead of many small ones).
+  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
+  // 4 MB, holds some 30,000 of them). Until the commit only.
+  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+  await sql`CREATE TEMP TABLE zj_import_input (
+      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(trx);
+  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
     opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
-    const chunk = rows.slice(i, i + 5000);
-    const offset = base === null ? null : base + i;
-    const res = await sql<{ n: number; top: string | number | null }>`
-      WITH input AS (
-        SELECT * FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
-                             ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
-                             ${chunk.map((r) => r.original)}::text[], ${chunk.map((r) => r.named === true)}::boolean[]) WITH ORDINALITY
-               AS t(import_key, l, r, choice, original, named, ord)
-      ), fresh AS (
-        SELECT input.*, row_number() OVER (ORDER BY ord) AS rn FROM input
-         WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = input.import_key)
-      ), ins AS (
-        INSERT INTO battles (${offset === null ? sql`` : sql`id, `}number, ability, model_left_id, model_right_id, source, import_key, status, close_reason, created_at, closed_at, named)
-        SELECT ${offset === null ? sql`` : sql`${offset}::bigint + ord, `}${lastNumber}::bigint + rn, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import', ${iso}::timestamptz, ${iso}::timestamptz, named
-          FROM fresh ORDER BY ord
-        ON CONFLICT (source, import_key) WHERE import_key IS NOT NULL DO NOTHING
-        RETURNING id, import_key, number
-      ), v AS (
-        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, input.choice,
-               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-          FROM ins JOIN input USING (import_key) ORDER BY ins.id
-        RETURNING battle_id
-      ), e AS (
-        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
-        SELECT ins.id, 'import:' || ${source}::text || ':' || ins.import_key, 'import',
-               ${source}::text || ':' || ins.import_key, 'import', input.choice, ${iso}::timestamptz, 'cast',
-               jsonb_build_object('winner', input.original)
-          FROM ins JOIN input USING (import_key) ORDER BY ins.id
-        RETURNING id
-      )
-      SELECT count(*)::int AS n, max(number) AS top FROM ins`.execute(trx);
-    added += Number(res.rows[0]?.n ?? 0);
-    const top = res.rows[0]?.top;
-    if (top !== null && top !== undefined) lastNumber = Math.max(lastNumber, Number(top));
+    const chunk = rows.slice(i, i + IMPORT_BATCH);
+    await sql`
+        INSERT INTO zj_import_input (ord, import_key, l, r, choice, original, named)
+        SELECT ${i}::bigint + ord, import_key, l, r, choice, original, named
+          FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
+                      ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
+                      ${chunk.map((r) => r.original)}::text[], ${chunk.map((r) => r.named === true)}::boolean[]) WITH ORDINALITY
+               AS t(import_key, l, r, choice, original, named, ord)`.execute(trx);
   }
-  await sql`UPDATE battle_numbers SET last_number = ${lastNumber}::bigint WHERE source = ${source}`.execute(
+  opts.signal?.throwIfAborted();
+  let base: number | null = null;
+  if (opts.exclusive) {
+    const r = await sql<{ base: string | number }>`
+        SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
+                        (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
+    base = Number(r.rows[0]?.base ?? 0);
+  }
+  // Rows already stored (same source and import key) are left out; the others get their number (the file's
+  // order) and their battle id: after the last one drawn when this process holds the database alone (the
+  // sequence is moved at the end), else from the sequence in the file's order.
+  await sql`
+      CREATE TEMP TABLE zj_import_rows ON COMMIT DROP AS
+      SELECT ord, import_key, l, r, choice, original, named, ${lastNumber}::bigint + rn AS number,
+             ${base === null ? sql`nextval('battles_id_seq')` : sql`${base}::bigint + rn`} AS id
+        FROM (SELECT s.*, row_number() OVER (ORDER BY s.ord) AS rn FROM zj_import_input s
+               WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = s.import_key)
+               ORDER BY s.ord) f`.execute(trx);
+  const counted = await sql<{ n: number }>`SELECT count(*)::int AS n FROM zj_import_rows`.execute(
     trx,
   );
-  if (base !== null) {
+  const added = Number(counted.rows[0]?.n ?? 0);
+  opts.signal?.throwIfAborted();
+  const bulk = added > 0 && (await withoutRowTriggers(trx, source));
+  if (added > 0) {
+    await sql`
+        INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
+                             close_reason, created_at, closed_at, named)
+        SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
+               ${iso}::timestamptz, ${iso}::timestamptz, named
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    await sql`
+        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+        SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
+               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    await sql`
+        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
+        SELECT id, 'import:' || ${source}::text || ':' || import_key, 'import',
+               ${source}::text || ':' || import_key, 'import', choice, ${iso}::timestamptz, 'cast',
+               jsonb_build_object('winner', original)
+          FROM zj_import_rows ORDER BY ord`.execute(trx);
+    if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
+    await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
+      trx,
+    );
+  }
+  await sql`DROP TABLE zj_import_rows, zj_import_input`.execute(trx); // (a second import in the same transaction makes its own)
+  if (base !== null && added > 0) {
     // The last statement before the commit: until here an abort leaves the sequence untouched.
-    await sql`SELECT setval('battles_id_seq', ${base + rows.length}::bigint)`.execute(trx);
+    await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
   return added;
 }
+
+/** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
+const KNOWN_TRIGGERS = [
+  'zj_battle_number',
+  'zj_battles_deleted',
+  'zj_battles_inserted',
+  'zj_battles_updated',
+  'zj_votes_deleted',
+  'zj_votes_inserted',
+  'zj_votes_updated',
+].join(',');
+
+/**
+ * Switches the rest of the import's inserts to `session_replication_role = replica` (PostgreSQL manual,
+ * "Client Connection Defaults", and `ALTER TABLE … DISABLE TRIGGER`), which skips the per-row work a bulk load
+ * does not need: the foreign-key checks (one lookup per row and key) and the triggers. Each is done here in one
+ * pass instead, so the rows stored are the same:
+ * - the models the staged rows name are locked `FOR KEY SHARE` and must all exist, as each row's foreign-key check
+ *   would lock and check them; votes and events name the battles the same import inserts just before them;
+ * - `zj_battle_number` (migration 0008) numbers only battles inserted without a number: imports give them all;
+ * - the counter triggers (migration 0007) count only the community's (`arena`) battles and battles of an item:
+ *   imported battles are neither (`arena` is refused here and as an import source), so they add nothing.
+ * Used only when the role may set it (a superuser: always so on the embedded database) and when the three tables
+ * carry no trigger but those of {@link KNOWN_TRIGGERS} (a trigger added later is never skipped unawares); else
+ * the rows are inserted with every check and trigger as usual, which is slower and stores the same.
+ * @returns whether the switch was made (the caller sets the role back to `origin` after its inserts).
+ * @throws Error naming the model ids missing (a caller's bug: they come from `ensureModels` in the transaction).
+ */
+async function withoutRowTriggers(trx: Transaction<Database>, source: string): Promise<boolean> {
+  if (source === ARENA_SOURCE) return false;
+  const r = await sql<{ su: string; unknown: number }>`
+    SELECT current_setting('is_superuser') AS su,
+           (SELECT count(*)::int FROM pg_trigger t
+             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass, 'vote_events'::regclass)
+               AND NOT t.tgisinternal
+               AND t.tgname <> ALL (string_to_array(${KNOWN_TRIGGERS}, ','))) AS unknown`.execute(
+    trx,
+  );
+  if (r.rows[0]?.su !== 'on' || Number(r.rows[0]?.unknown) !== 0) return false;
+  const missing = await sql<{ id: string | number }>`
+    WITH wanted AS (SELECT l AS id FROM zj_import_rows UNION SELECT r FROM zj_import_rows),
+         locked AS (SELECT m.id FROM models m WHERE m.id IN (SELECT id FROM wanted) FOR KEY SHARE OF m)
+    SELECT id FROM wanted EXCEPT SELECT id FROM locked`.execute(trx);
+  if (missing.rows.length > 0) {
+    throw new Error(
+      `insertImportedBattles: no model with id ${missing.rows.map((x) => x.id).join(', ')}; create the models first (storage/models ensureModels)`,
+    );
+  }
+  await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+  return true;
+}
+
+/** Rows per multi-row batch into the import's staging table (one array parameter per column). */
+const IMPORT_BATCH = 20_000;
 
 /** Import keys already stored for a source (to tell "already imported" from "another file, same source"). */
 export async function importKeysOfSource(db: Conn, source: string): Promise<string[]> {

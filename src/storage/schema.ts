@@ -175,7 +175,7 @@ export interface BattlesTable {
   close_reason: CloseReason | null;
   /** The vote cap a `vote_cap` close reached. */
   close_cap: number | null;
-  /** An imported vote cast with the models' names shown (`"anony": false`; migration 0012). */
+  /** An imported vote cast with the models' names shown (`"anony": false`; migration 0010). */
   named: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
@@ -238,7 +238,7 @@ export interface VotesTable {
 }
 
 /**
- * A voter's state of one vote emoji on a battle (migration 0012): on or off, and the key of the latest event
+ * A voter's state of one vote emoji on a battle (migration 0010): on or off, and the key of the latest event
  * applied to it (`event_at`, then `event_seq`). The live vote in `votes` is derived from these rows.
  */
 export interface VoteReactionsTable {

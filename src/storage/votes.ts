@@ -6,7 +6,7 @@
  * order the events arrive in. The live vote is the most recently added emoji still present (none when none is, or
  * when two share the latest key); `votes` holds it. Every event is appended to `vote_events` in the same
  * transaction; a replayed platform event id changes nothing.
- * The rules run in one SQL function (migration 0012; the vote cap since migration 0008) so each event costs one
+ * The rules run in one SQL function (migration 0010; the vote cap since migration 0008) so each event costs one
  * round trip.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
@@ -150,7 +150,7 @@ export async function tally(db: Conn, battleId: number): Promise<Tally> {
 }
 
 /**
- * Each voter's emoji present on a battle as the vote rules hold them (`vote_reactions`, migration 0012): voter
+ * Each voter's emoji present on a battle as the vote rules hold them (`vote_reactions`, migration 0010): voter
  * hash → the choices whose emoji is on. Voters with none are left out.
  */
 export async function heldReactions(
