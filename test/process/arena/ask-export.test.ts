@@ -129,6 +129,18 @@ describe('export battles round trip', () => {
       'anony',
       'language',
       'tstamp',
+      'conv_metadata',
+    ]);
+    // The style fields FastChat's preprocess_for_style reads, from the stored answers (docs/scoring.md §4.6).
+    expect(Object.keys(first.conv_metadata as object)).toEqual([
+      'sum_assistant_a_tokens',
+      'header_count_a',
+      'list_count_a',
+      'bold_count_a',
+      'sum_assistant_b_tokens',
+      'header_count_b',
+      'list_count_b',
+      'bold_count_b',
     ]);
     expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
     expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
