@@ -156,6 +156,14 @@ describe('export battles round trip', () => {
       expect(b.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
       expect(b.get(m)?.rank, m).toBe(r.rank);
     }
+    // Style control (docs/scoring.md §4.6): the stored answers and the exported conv_metadata give one fit.
+    const styleArgs = ['ratings', '--style-control', '--json', '--bootstrap', '0'];
+    const sDb = await zhujiu(styleArgs, env);
+    expect(sDb.code, sDb.stderr).toBe(0);
+    const sFile = await zhujiu([...styleArgs, '--battles', out], env);
+    expect(sFile.code, sFile.stderr).toBe(0);
+    expect(JSON.parse(sFile.stdout)).toEqual(JSON.parse(sDb.stdout));
+    expect((JSON.parse(sDb.stdout) as { battles: number }).battles).toBe(lines.length);
     // jsonl carries our fields and is read back the same way.
     const outJ = join(dir, 'arena-our.jsonl');
     const j = await zhujiu(
