@@ -9,12 +9,9 @@
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
-import { winnerOf } from '../import/formats/arena-export.ts';
+import { loadStyleBattles } from '../leaderboard/style.ts';
 import { openRuntime } from '../main.ts';
-import type { StyleBattle } from '../rating/index.ts';
-import { styleMetadata } from '../rating/index.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
-import { exportVotePages } from '../storage/export.ts';
 import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import type { CliIo } from './io.ts';
@@ -52,26 +49,8 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<vo
         inputNote,
         // Style control (docs/scoring.md §4.6): every live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {
-          const battles: StyleBattle[] = [];
-          let withoutMetadata = 0;
-          for (const source of sources) {
-            await exportVotePages(rt.db.db, { source }, async (rows) => {
-              for (const v of rows) {
-                if (ability !== undefined && v.ability !== ability) continue;
-                if (!v.answersLeft || !v.answersRight) {
-                  withoutMetadata++;
-                  continue;
-                }
-                battles.push({
-                  model_a: v.leftModel,
-                  model_b: v.rightModel,
-                  winner: winnerOf(v) as StyleBattle['winner'],
-                  conv_metadata: styleMetadata(v.answersLeft, v.answersRight),
-                });
-              }
-            });
-          }
-          if (battles.length === 0) {
+          const r = await loadStyleBattles(rt.db.db, sources, ability);
+          if (r.battles.length === 0) {
             throw new AppError(
               'rating_input_invalid',
               `no votes on battles with stored answers from ${sources.join(', ')} in the database (${rt.db.describe})` +
@@ -79,7 +58,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions): Promise<vo
                 'vote in the arena, or pass --battles FILE with conv_metadata',
             );
           }
-          return { battles, withoutMetadata };
+          return r;
         },
         loadStoredBattles: async (ability?: string) => {
           const rows = await pairVoteCounts(rt.db.db, ability, sources);
