@@ -55,6 +55,18 @@ export type StyleFeature = (typeof STYLE_FEATURES)[number];
 const count = (s: string, re: RegExp): number => (s.match(re) ?? []).length;
 
 /**
+ * Python's `^` under `re.MULTILINE`: the start of the text or right after "\n" (JavaScript's `m` flag also
+ * matches after "\r", U+2028 and U+2029).
+ */
+const BOL = '(?<![^\\n])';
+/**
+ * Python's `\s` on str patterns (the characters for which `str.isspace()` is true: with U+001C–U+001F and U+0085,
+ * without U+FEFF, unlike JavaScript's `\s`).
+ */
+const PY_SPACE =
+  '[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+
+/**
  * Removes the code in fenced blocks as FastChat's `remove_pattern(answer, re.compile("```([^`]*)```"))` does:
  * every captured inner text (fences stay) is replaced everywhere in the answer, in order of the matches.
  */
@@ -71,17 +83,18 @@ function removeCodeBlocks(answer: string): string {
  * FastChat's markdown counts (`add_markdown_info.py`, `count_markdown_elements` after removing code blocks) of
  * one side's answers, joined by "\n" as FastChat joins the assistant turns. Headers `^#{k}\s` per level,
  * ordered list items `^\s*\d+\.\s`, unordered `^\s*[-*+]\s`, bold `\*\*[^*\n]+\*\*` and `__[^_\n]+__`
- * (non-overlapping matches, `^` at every line start). Digits are Unicode decimal digits, as Python's `\d`.
+ * (non-overlapping matches; `^`, `\s` and `\d` with Python's meaning: a line start after "\n" only, Python's
+ * whitespace, any Unicode decimal digit).
  * @param answers the side's assistant answers, one per turn (any length, possibly empty).
  */
 export function countMarkdownElements(answers: readonly string[]): MarkdownCounts {
   const t = removeCodeBlocks(answers.join('\n'));
-  const h = (k: number) => count(t, new RegExp(`^#{${k}}\\s`, 'gmu'));
+  const h = (k: number) => count(t, new RegExp(`${BOL}#{${k}}${PY_SPACE}`, 'gu'));
   return {
     header_count: { h1: h(1), h2: h(2), h3: h(3), h4: h(4), h5: h(5), h6: h(6) },
     list_count: {
-      ordered: count(t, /^\s*\p{Nd}+\.\s/gmu),
-      unordered: count(t, /^\s*[-*+]\s/gmu),
+      ordered: count(t, new RegExp(`${BOL}${PY_SPACE}*\\p{Nd}+\\.${PY_SPACE}`, 'gu')),
+      unordered: count(t, new RegExp(`${BOL}${PY_SPACE}*[-*+]${PY_SPACE}`, 'gu')),
     },
     bold_count: { '**': count(t, /\*\*[^*\n]+\*\*/gu), __: count(t, /__[^_\n]+__/gu) },
   };

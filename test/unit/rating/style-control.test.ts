@@ -74,6 +74,13 @@ describe('style features', () => {
     });
   });
 
+  it('reads ^ and \\s as Python does: a line starts only after \\n; U+FEFF is no space, U+001C is', () => {
+    expect(countMarkdownElements(['x\r# not a line start']).header_count.h1).toBe(0);
+    expect(countMarkdownElements(['#\ufeffnot a header']).header_count.h1).toBe(0);
+    expect(countMarkdownElements(['#\u001cheader']).header_count.h1).toBe(1);
+    expect(countMarkdownElements(['x\n\u3000- item']).list_count.unordered).toBe(1);
+  });
+
   it('counts tokens: Han characters one each, words one each, other symbols one each', () => {
     expect(countAnswerTokens('答案是 42 km.')).toBe(6);
     expect(countAnswerTokens('')).toBe(0);
