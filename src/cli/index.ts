@@ -351,6 +351,10 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (default: ratings.anchor of the config for stored votes)',
     )
     .option('--json', 'print {"models":[…]} instead of a table')
+    .option(
+      '--style-control',
+      "control for answer length and markdown (FastChat's style control): battles whose answers are stored, or a file with conv_metadata",
+    )
     .addOption(
       new Option('--ability <ability>', 'only stored battles of this ability').choices(ABILITIES),
     )

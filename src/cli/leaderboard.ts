@@ -62,6 +62,12 @@ export async function runLeaderboard(
 ): Promise<void> {
   const req = parseLeaderboardArgs(o.view, name, 'cli');
   if (!req.ok) throw new AppError('input_invalid', req.reason);
+  if (req.view === 'style') {
+    throw new AppError(
+      'input_invalid',
+      'the style view is `/leaderboard style` in chat; on the command line use `zhujiu ratings --style-control`',
+    );
+  }
   // A path that cannot be written is refused before the board is built.
   if (o.png) await checkOutputPath('--png', o.png);
   const clock = deps.clock ?? systemClock;

@@ -9,6 +9,7 @@
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
+import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
@@ -46,6 +47,19 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       {
         out: io.out,
         inputNote,
+        // Style control (docs/scoring.md §4.6): every live vote whose battle has both answers stored.
+        loadStyleBattles: async (ability?: string) => {
+          const r = await loadStyleBattles(rt.db.db, sources, ability);
+          if (r.battles.length === 0) {
+            throw new AppError(
+              'rating_input_invalid',
+              `no votes on battles with stored answers from ${sources.join(', ')} in the database (${rt.db.describe})` +
+                `${ability ? ` for ability ${ability}` : ''}: style control needs the answers (imported votes have none); ` +
+                'vote in the arena, or pass --battles FILE with conv_metadata',
+            );
+          }
+          return r;
+        },
         loadStoredBattles: async (ability?: string) => {
           const rows = await pairVoteCounts(rt.db.db, ability, sources, o.includeNamed === true);
           if (rows.length === 0) {

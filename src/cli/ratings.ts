@@ -9,6 +9,7 @@ import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
+import type { StyleLines } from '../import/formats/arena-style.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
 
@@ -38,6 +39,8 @@ export interface RatingsOptions {
    * in the data (like /leaderboard); `--anchor` naming an absent model is an error.
    */
   configAnchor?: string;
+  /** FastChat's style-controlled ratings (cli/ratings-style.ts, docs/scoring.md §4.6). */
+  styleControl?: boolean;
 }
 
 /** Side effects the command needs. */
@@ -48,6 +51,8 @@ export interface RatingsIo {
   loadStoredBattles?: (ability?: string) => Promise<PairCountInput>;
   /** One line under the table saying whose votes were rated (stored votes: the sources counted). */
   inputNote?: string;
+  /** Loads the stored battles whose answers are stored, with style metadata (for `--style-control`). */
+  loadStyleBattles?: (ability?: string) => Promise<StyleLines>;
 }
 
 const ANCHOR_HELP = '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114';
@@ -292,6 +297,10 @@ function renderTable(
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
   const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);
   const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
+  if (opts.styleControl) {
+    const { runStyleRatings } = await import('./ratings-style.ts');
+    return runStyleRatings(opts, io, rounds, seed);
+  }
   let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
   const configAnchor =
     anchor === undefined && opts.configAnchor !== undefined

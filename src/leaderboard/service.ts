@@ -10,6 +10,7 @@ import { type Board, computeBoard } from '../aggregate/index.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
+import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
 import {
   type BoardInputMarks,
   type BoardInputsSince,
@@ -26,6 +27,7 @@ import {
 import type { Database } from '../storage/schema.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
+import { loadStyleBattles } from './style.ts';
 import { chartNotes, chartRows } from './views.ts';
 
 /** The community's own votes: the default (and always included) source. */
@@ -339,6 +341,30 @@ export class LeaderboardService {
     if (this.#worker) return this.#worker.chart(chartRows(board), title, chartNotes(board));
     const { renderBoardPng } = await import('./chart.ts');
     return renderBoardPng(chartRows(board), { title, notes: chartNotes(board) });
+  }
+
+  /**
+   * Style-controlled ratings of the counted sources' votes whose answers are stored (docs/scoring.md §4.6), for
+   * `/leaderboard style`: FastChat's fit with min(`aggregation.bootstrap`, 100) bootstrap rounds (FastChat's
+   * default is 100), seeded with `aggregation.seed`. Computed on each call, on this thread (not stored).
+   * @returns `result` null when no vote has stored answers; `votes` per model; `leftOut` votes without answers.
+   */
+  async styleControl(extra: readonly string[] = []): Promise<{
+    result: StyleControlResult | null;
+    votes: Map<string, number>;
+    leftOut: number;
+  }> {
+    const { battles, withoutMetadata } = await loadStyleBattles(this.#o.db, this.sources(extra));
+    const votes = new Map<string, number>();
+    for (const b of battles) {
+      votes.set(b.model_a, (votes.get(b.model_a) ?? 0) + 1);
+      votes.set(b.model_b, (votes.get(b.model_b) ?? 0) + 1);
+    }
+    if (battles.length === 0) return { result: null, votes, leftOut: withoutMetadata };
+    const agg = this.#o.aggregation;
+    const rounds = Math.min(agg.bootstrap, 100);
+    const result = bootstrapStyleControl(battles, createRng(agg.seed), rounds);
+    return { result, votes, leftOut: withoutMetadata };
   }
 
   /** Waits for running builds, then stops the worker thread. */

@@ -59,6 +59,25 @@ export { computeOnlineElo } from './online-elo.ts';
 export { quantilePair, quantileSorted } from './quantile.ts';
 export { rankByIntervals } from './rank-by-intervals.ts';
 export type {
+  MarkdownCounts,
+  StyleBattle,
+  StyleControlFit,
+  StyleControlOptions,
+  StyleControlResult,
+  StyleDesign,
+  StyleFeature,
+  StyleMetadata,
+} from './style-control.ts';
+export {
+  bootstrapStyleControl,
+  countAnswerTokens,
+  countMarkdownElements,
+  fitStyleControl,
+  STYLE_FEATURES,
+  styleDesign,
+  styleMetadata,
+} from './style-control.ts';
+export type {
   ArenaData,
   BattleRecord,
   ExcludedModel,

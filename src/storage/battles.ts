@@ -354,7 +354,9 @@ export async function insertImportedBattles(
   await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
   await sql`CREATE TEMP TABLE zj_import_input (
       ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(trx);
+      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
+    trx,
+  );
   for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
     opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     const chunk = rows.slice(i, i + IMPORT_BATCH);

@@ -34,6 +34,12 @@ export interface ExportVoteRow {
   readonly importedWinner: string | null;
   /** The start of the first prompt (≤ 200 characters), for the language column; null when none is stored. */
   readonly promptStart: string | null;
+  /**
+   * Each side's answers, one per turn (a live battle's turns in order; a recorded battle's one stored response),
+   * or null when that side's answer is not stored (imported votes).
+   */
+  readonly answersLeft: readonly string[] | null;
+  readonly answersRight: readonly string[] | null;
 }
 
 /** Filters of an export. */
@@ -63,7 +69,15 @@ type RawExportRow = {
   turns: number;
   imported_winner: string | null;
   prompt_start: string | null;
+  answers_left: string[] | string | null;
+  answers_right: string[] | string | null;
 };
+
+/** A JSON array of strings as the driver hands it (parsed, or as text), or null. */
+function answers(v: string[] | string | null): string[] | null {
+  if (v === null) return null;
+  return typeof v === 'string' ? (JSON.parse(v) as string[]) : v;
+}
 
 function toRow(x: RawExportRow): ExportVoteRow {
   return {
@@ -84,6 +98,8 @@ function toRow(x: RawExportRow): ExportVoteRow {
     turns: Number(x.turns),
     importedWinner: x.imported_winner,
     promptStart: x.prompt_start,
+    answersLeft: answers(x.answers_left),
+    answersRight: answers(x.answers_right),
   };
 }
 
@@ -114,7 +130,11 @@ export async function exportVotePages(
              b.posted_at, b.closed_at, b.turns,
              (SELECT e.payload->>'winner' FROM vote_events e
                WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,
-             left(coalesce(t.prompt, i.prompt), 200) AS prompt_start
+             left(coalesce(t.prompt, i.prompt), 200) AS prompt_start,
+             coalesce((SELECT json_agg(t2.answer_left ORDER BY t2.turn) FROM battle_turns t2 WHERE t2.battle_id = b.id),
+                      (SELECT json_build_array(r.output) FROM responses r WHERE r.id = b.response_left_id)) AS answers_left,
+             coalesce((SELECT json_agg(t2.answer_right ORDER BY t2.turn) FROM battle_turns t2 WHERE t2.battle_id = b.id),
+                      (SELECT json_build_array(r.output) FROM responses r WHERE r.id = b.response_right_id)) AS answers_right
         FROM votes v
         JOIN battles b ON b.id = v.battle_id
         JOIN models ml ON ml.id = b.model_left_id

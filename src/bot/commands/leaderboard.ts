@@ -13,6 +13,7 @@ import {
 } from '../../aggregate/index.ts';
 import type { MessageContent } from '../../chat/port.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
+import { styleContent } from '../../leaderboard/style.ts';
 import {
   abilityContent,
   methodContent,
@@ -21,11 +22,12 @@ import {
 } from '../../leaderboard/views.ts';
 
 /** The views `/leaderboard` offers. */
-export const LEADERBOARD_VIEWS = ['overall', 'ability', 'method', 'model'] as const;
+export const LEADERBOARD_VIEWS = ['overall', 'ability', 'method', 'model', 'style'] as const;
 
 /** A parsed `/leaderboard` request, or why it is not one. */
 export type LeaderboardRequest =
   | { readonly ok: true; readonly view: 'overall' }
+  | { readonly ok: true; readonly view: 'style' }
   | { readonly ok: true; readonly view: 'ability'; readonly name: BoardAbility }
   | { readonly ok: true; readonly view: 'method'; readonly name: BoardMethod }
   | { readonly ok: true; readonly view: 'model'; readonly name: string }
@@ -63,6 +65,11 @@ export function parseLeaderboardArgs(
         reason: `The overall view takes no name. Try ${leaderboardForm(surface, 'model')}.`,
       };
     if (n === '') return { ok: true, view: 'overall' };
+  }
+  if (v === 'style') {
+    // Style-controlled arena ratings (docs/scoring.md §4.6).
+    if (n !== '') return { ok: false, reason: 'The style view takes no name.' };
+    return { ok: true, view: 'style' };
   }
   if (v === 'ability') {
     if (isAbility(n)) return { ok: true, view: 'ability', name: n };
@@ -125,6 +132,10 @@ export async function leaderboardReply(
   req: LeaderboardRequest,
 ): Promise<MessageContent> {
   if (!req.ok) return { text: req.reason };
+  if (req.view === 'style') {
+    const s = await deps.leaderboard.styleControl();
+    return styleContent(s.result, s.votes, s.leftOut);
+  }
   let snap = await deps.leaderboard.latest();
   let behind: string | undefined;
   // A stale snapshot says what it misses (and a rebuild starts); the very first call waits for a build.

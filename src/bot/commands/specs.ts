@@ -65,14 +65,15 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     options: [
       {
         name: 'view',
-        description: 'overall (default), ability, method or model',
-        choices: ['overall', 'ability', 'method', 'model'],
+        description:
+          'overall (default), ability, method, model, or style (arena ratings with style control)',
+        choices: ['overall', 'ability', 'method', 'model', 'style'],
       },
       { name: 'name', description: 'The ability, method or model to show' },
     ],
     usage: [
       {
-        form: 'leaderboard [overall|ability|method|model] [name]',
+        form: 'leaderboard [overall|ability|method|model|style] [name]',
         what: 'the board (the chart is written to a file in the terminal)',
       },
     ],

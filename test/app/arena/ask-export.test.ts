@@ -113,6 +113,18 @@ describe('export battles round trip', () => {
       'anony',
       'language',
       'tstamp',
+      'conv_metadata',
+    ]);
+    // The style fields FastChat's preprocess_for_style reads, from the stored answers (docs/scoring.md §4.6).
+    expect(Object.keys(first.conv_metadata as object)).toEqual([
+      'sum_assistant_a_tokens',
+      'header_count_a',
+      'list_count_a',
+      'bold_count_a',
+      'sum_assistant_b_tokens',
+      'header_count_b',
+      'list_count_b',
+      'bold_count_b',
     ]);
     expect(first.judge).toMatch(/^arena_user_[0-9a-f]{16}$/);
     expect(readFileSync(out, 'utf8')).not.toContain(hashVoterId(SECRET, 'shell', 'user0'));
@@ -128,6 +140,14 @@ describe('export battles round trip', () => {
       expect(b.get(m)?.rating, m).toBeCloseTo(r.rating as number, 9);
       expect(b.get(m)?.rank, m).toBe(r.rank);
     }
+    // Style control (docs/scoring.md §4.6): the stored answers and the exported conv_metadata give one fit.
+    const styleArgs = ['ratings', '--style-control', '--json', '--bootstrap', '0'];
+    const sDb = await zhujiu(styleArgs, rt);
+    expect(sDb.code, sDb.stderr).toBe(0);
+    const sFile = await zhujiu([...styleArgs, '--battles', out], rt);
+    expect(sFile.code, sFile.stderr).toBe(0);
+    expect(JSON.parse(sFile.stdout)).toEqual(JSON.parse(sDb.stdout));
+    expect((JSON.parse(sDb.stdout) as { battles: number }).battles).toBe(lines.length);
     // jsonl carries our fields and is read back the same way.
     const outJ = join(dir, 'arena-our.jsonl');
     const j = await zhujiu(

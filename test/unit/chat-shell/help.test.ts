@@ -24,7 +24,7 @@ describe('help built from the command specs', () => {
       '  /arena ability <battle> <ability>  file a live battle under an ability (maintainers)',
       '  /arena unclassified         list live battles without an ability (maintainers)',
       '  /ask <prompt> [ability]     two anonymous live models answer your question; vote on the answers',
-      '  /leaderboard [overall|ability|method|model] [name]  the board (the chart is written to a file in the terminal)',
+      '  /leaderboard [overall|ability|method|model|style] [name]  the board (the chart is written to a file in the terminal)',
       '  /judge agree [judge]        LLM judge vs the crowd on the arena battles: kappa, agreement (maintainers)',
       '  /eval model:<name> suite:<name> [limit:<n>]  run an evaluation suite on a model (maintainers)',
       '  /eval status                active and recent evaluation runs (maintainers)',

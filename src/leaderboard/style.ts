@@ -1,0 +1,97 @@
+/**
+ * @module leaderboard/style
+ * Style-controlled arena ratings of the stored votes (docs/scoring.md §4.6): the votes whose battles have both
+ * answers stored, with FastChat's style metadata, and the `/leaderboard style` content.
+ */
+import type { Kysely } from 'kysely';
+import type { MessageContent } from '../chat/port.ts';
+import { winnerOf } from '../import/formats/arena-export.ts';
+import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
+import { rankByIntervals, STYLE_FEATURES, styleMetadata } from '../rating/index.ts';
+import { exportVotePages } from '../storage/export.ts';
+import type { Database } from '../storage/schema.ts';
+
+/** Stored votes with style metadata, and how many votes had no stored answers (left out). */
+export interface StoredStyleBattles {
+  readonly battles: StyleBattle[];
+  readonly withoutMetadata: number;
+}
+
+/**
+ * Every live vote of `sources` (optionally of one ability) whose battle has both answers stored, as a
+ * {@link StyleBattle} (one per vote, as FastChat has one row per vote), in export order.
+ */
+export async function loadStyleBattles(
+  db: Kysely<Database>,
+  sources: readonly string[],
+  ability?: string,
+): Promise<StoredStyleBattles> {
+  const battles: StyleBattle[] = [];
+  let withoutMetadata = 0;
+  for (const source of sources) {
+    await exportVotePages(db, { source }, async (rows) => {
+      for (const v of rows) {
+        if (ability !== undefined && v.ability !== ability) continue;
+        if (!v.answersLeft || !v.answersRight) {
+          withoutMetadata++;
+          continue;
+        }
+        battles.push({
+          model_a: v.leftModel,
+          model_b: v.rightModel,
+          winner: winnerOf(v) as StyleBattle['winner'],
+          conv_metadata: styleMetadata(v.answersLeft, v.answersRight),
+        });
+      }
+    });
+  }
+  return { battles, withoutMetadata };
+}
+
+const FEATURE_TEXT = { length: 'length', header: 'headers', list: 'lists', bold: 'bold' } as const;
+
+/**
+ * `/leaderboard style`: the style-controlled ratings with 95 % intervals, rank by intervals, votes, and the four
+ * style coefficients; `null` result: no vote has stored answers yet.
+ */
+export function styleContent(
+  r: StyleControlResult | null,
+  votes: ReadonlyMap<string, number>,
+  leftOut: number,
+): MessageContent {
+  if (r === null) {
+    return {
+      text: 'No style-controlled ratings yet: no vote is on a battle whose answers are stored. Vote on arena battles first.',
+    };
+  }
+  const ranks =
+    r.rounds > 0 ? rankByIntervals(r.ratingLo, r.ratingHi) : rankByIntervals(r.ratings, r.ratings);
+  const order = r.models.map((_, j) => j).sort((x, y) => r.ratings[y]! - r.ratings[x]!);
+  const coef = STYLE_FEATURES.map(
+    (f, k) =>
+      `${FEATURE_TEXT[f]} ${r.coefficients[k]! >= 0 ? '+' : ''}${r.coefficients[k]!.toFixed(3)}` +
+      (r.rounds > 0
+        ? ` [${r.coefficientLo[k]!.toFixed(3)}, ${r.coefficientHi[k]!.toFixed(3)}]`
+        : ''),
+  ).join('; ');
+  return {
+    text: 'Arena ratings with style control (answer length and markdown held equal)',
+    title: 'Arena, style-controlled',
+    table: {
+      columns: ['rank', 'model', 'rating', '95% CI', 'votes'],
+      align: ['right', 'left', 'right', 'right', 'right'],
+      rows: order.map((j) => [
+        String(ranks[j]),
+        r.models[j]!,
+        r.ratings[j]!.toFixed(0),
+        r.rounds > 0 ? `${r.ratingLo[j]!.toFixed(0)}–${r.ratingHi[j]!.toFixed(0)}` : '—',
+        String(votes.get(r.models[j]!) ?? 0),
+      ]),
+    },
+    footer:
+      `Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): ${coef}. ` +
+      `${r.rounds > 0 ? `95% CI from ${r.rounds} bootstrap rounds` : 'no intervals'}` +
+      (leftOut > 0 ? `; ${leftOut} votes without stored answers left out` : '') +
+      '. `zhujiu ratings --style-control` gives the full figures.',
+  };
+}
