@@ -116,6 +116,9 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   ownsTerminal: false,
 };
 
+/** How many reaction dispatch ids {@link DiscordAdapter} remembers to drop RESUME replays (a few minutes of voting). */
+const SEEN_EVENTS = 10_000;
+
 export class DiscordAdapter implements ChatPlatform {
   /** Messages this process started a thread on (their thread ids: the same). */
   readonly #threads = new Set<string>();
@@ -128,6 +131,13 @@ export class DiscordAdapter implements ChatPlatform {
   #handlers: ChatHandlers | undefined;
   #specs = new Map<string, CommandSpec>();
   #sessions = new Map<number, string>();
+  /**
+   * The event ids of the latest reaction dispatches this process received, oldest first (at most
+   * {@link SEEN_EVENTS}). A RESUME replays dispatches with their sequence, so a replay arrives in the same process
+   * as its original, later; it is dropped here, before the handlers, because handlers run concurrently and a replay
+   * applied ahead of its original would carry a later receipt time than the events between them.
+   */
+  #seenEvents = new Set<string>();
   #botUserId: string | undefined;
 
   constructor(options: DiscordAdapterOptions) {
@@ -505,6 +515,12 @@ export class DiscordAdapter implements ChatPlatform {
     };
     const handlers = this.#handlers;
     if (!handlers) return;
+    if (this.#seenEvents.has(event.eventId)) return; // a replay of a dispatch already taken (see #seenEvents)
+    this.#seenEvents.add(event.eventId);
+    if (this.#seenEvents.size > SEEN_EVENTS) {
+      const oldest = this.#seenEvents.values().next().value;
+      if (oldest !== undefined) this.#seenEvents.delete(oldest);
+    }
     handlers
       .onReaction(event)
       .catch((err: unknown) =>

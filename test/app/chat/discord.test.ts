@@ -169,7 +169,7 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(rec.reactions.map((r) => r.userId)).toEqual([USER]);
   });
 
-  it('turns user reactions (add and remove) into ReactionEvents; replays keep the eventId; bots are ignored', async () => {
+  it('turns user reactions (add and remove) into ReactionEvents; a replay is dropped; bots are ignored', async () => {
     const ref = await adapter.post(CHANNEL_ID, { text: 'vote' });
     const seq = fake.userReact(ref.messageId, '👉', USER, true, { roles: [MAINTAINER_ROLE_ID] });
     await waitFor(() => rec.reactions.length === 1, 'add event');
@@ -185,7 +185,8 @@ describe('DiscordAdapter against the fake gateway', () => {
     });
     expect(first?.at).toBeInstanceOf(Date);
 
-    // A replayed dispatch (same sequence, as after RESUME) yields the same eventId.
+    // A replayed dispatch (same sequence, as after RESUME) has the same eventId and is dropped: it never reaches
+    // the handlers, where it could be applied ahead of its original.
     fake.dispatchWithSeq(
       'MESSAGE_REACTION_ADD',
       {
@@ -199,21 +200,20 @@ describe('DiscordAdapter against the fake gateway', () => {
       },
       seq,
     );
-    await waitFor(() => rec.reactions.length === 2, 'replayed event');
-    expect(rec.reactions[1]?.eventId).toBe(first?.eventId);
 
     // Removal from a never-seen user (no member in REMOVE) still arrives (D3/T2).
     fake.userReact(ref.messageId, '👉', USER2, true);
     fake.userReact(ref.messageId, '👉', USER2, false);
-    await waitFor(() => rec.reactions.length === 4, 'remove event');
-    expect(rec.reactions[3]).toMatchObject({ userId: USER2, added: false, emoji: '👉' });
-    expect(rec.reactions[3]?.eventId).not.toBe(rec.reactions[2]?.eventId);
+    await waitFor(() => rec.reactions.length === 3, 'remove event');
+    expect(rec.reactions[1]).toMatchObject({ userId: USER2, added: true, emoji: '👉' }); // not the replay
+    expect(rec.reactions[2]).toMatchObject({ userId: USER2, added: false, emoji: '👉' });
+    expect(rec.reactions[2]?.eventId).not.toBe(rec.reactions[1]?.eventId);
 
     // Another bot's reaction is not a vote.
     fake.userReact(ref.messageId, '👉', '1300000000000000077', true, { bot: true });
     fake.userReact(ref.messageId, '🤝', USER, true);
-    await waitFor(() => rec.reactions.length === 5, 'after bot');
-    expect(rec.reactions[4]).toMatchObject({ userId: USER, emoji: '🤝' });
+    await waitFor(() => rec.reactions.length === 4, 'after bot');
+    expect(rec.reactions[3]).toMatchObject({ userId: USER, emoji: '🤝' });
   });
 
   it('waits out a 429 with Retry-After on the reaction route and on posting, and logs it', async () => {
@@ -326,7 +326,7 @@ describe('DiscordAdapter against the fake gateway', () => {
 });
 
 describe('DiscordAdapter gateway edge cases', () => {
-  it('resumes after op 7 RECONNECT without re-identifying; a replayed dispatch keeps its eventId', async () => {
+  it('resumes after op 7 RECONNECT without re-identifying; a replayed dispatch is dropped', async () => {
     const fake = await FakeDiscord.start();
     const rec = new Recorder();
     const adapter = new DiscordAdapter({
@@ -359,8 +359,11 @@ describe('DiscordAdapter gateway edge cases', () => {
         },
         seq,
       );
-      await waitFor(() => rec.reactions.length === 2, 'replay');
-      expect(rec.reactions[1]?.eventId).toBe(rec.reactions[0]?.eventId);
+      // The replay is dropped; the next dispatch (a new sequence) arrives.
+      fake.userReact(msg.id, '👉', USER, true);
+      await waitFor(() => rec.reactions.length === 2, 'the dispatch after the replay');
+      expect(rec.reactions[1]).toMatchObject({ emoji: '👉' });
+      expect(rec.reactions[1]?.eventId).not.toBe(rec.reactions[0]?.eventId);
     } finally {
       await adapter.stop();
       await fake.close();

@@ -162,7 +162,7 @@ describe('upgrading a PostgreSQL 17 data folder', () => {
     const backupDir = join(root, backups[0] as string);
     expect(cli.out).toMatch(
       new RegExp(
-        `^upgraded ${dataDir} to PostgreSQL 18: 22 tables, \\d+ rows copied .*kept at ${backupDir}:`,
+        `^upgraded ${dataDir} to PostgreSQL 18: \\d+ tables, \\d+ rows copied .*kept at ${backupDir}:`,
       ),
     );
     expect(readFileSync(join(backupDir, 'PG_VERSION'), 'utf8').trim()).toBe('17');

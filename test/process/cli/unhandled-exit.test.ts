@@ -12,7 +12,7 @@ describe('an unhandled rejection in a one-shot command', () => {
   it('prints one redacted error line and exits with 1', () => {
     const mod = pathToFileURL(join(PROJECT_ROOT, 'dist', 'src', 'cli', 'unhandled.js')).href;
     const script = `const { installUnhandledRejectionHandler } = await import(${JSON.stringify(mod)});
-installUnhandledRejectionHandler();
+installUnhandledRejectionHandler(process.env);
 Promise.reject(new Error('lost postgres://zj:s3cret@db.example/zhujiu'));
 setTimeout(() => process.stdout.write('still running\\n'), 2000);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
