@@ -20,7 +20,7 @@ export default defineConfig({
     // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
     // runs it for those (see the tiering-budget comment there).
     execArgv: ['--wasm-tiering-budget=200000000'],
-    maxWorkers: 4,
+    maxWorkers: 6,
     // Tests slower than this are listed after the run (one threshold for the three projects).
     slowTestThreshold: 5_000,
     // Files run in a shuffled order in every project; unit tests are shuffled within their files too. The tests of
