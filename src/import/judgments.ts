@@ -240,44 +240,14 @@ async function importGaokaoHuman(
         },
       })),
     );
-    await insertResponses(
-      trx,
-      all.map(({ file, row }) => ({
-        modelId: modelIds.get(file.model) as number,
-        itemId: itemIds.get(row.key) as number,
-        requestHash: RECORDED_REQUEST_HASH,
-        output: row.modelOutput,
-        source: 'import',
-      })),
-    );
-    const overMax: string[] = [];
-    const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
-      const base = {
-        modelId: modelIds.get(file.model) as number,
-        itemId: itemIds.get(row.key) as number,
-        judge: opts.judge,
-        rubric: GAOKAO_HUMAN_RUBRIC.name,
-        rubricVersion: GAOKAO_HUMAN_RUBRIC.version,
-        source: 'import' as const,
-        attempts: 0,
-      };
-      if (row.credit === null) {
-        return {
-          ...base,
-          status: 'failed' as const,
-          failureCode: 'no_score',
-          failureMessage: "no teacher's score recorded (GAOKAO-Bench skips the question)",
-          judgeOutput: { teacher_scores: row.teacherScores },
-        };
-      }
-      if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
-      return {
-        ...base,
-        status: 'judged' as const,
-        rawScore: row.credit,
-        maxScore: row.score,
-        judgeOutput: { teacher_scores: row.teacherScores },
-      };
+    const { specs, overMax } = await storeGradedAnswers(trx, all, modelIds, itemIds, {
+      judge: opts.judge,
+      rubric: GAOKAO_HUMAN_RUBRIC,
+      noScore: {
+        code: 'no_score',
+        message: "no teacher's score recorded (GAOKAO-Bench skips the question)",
+      },
+      judgeOutput: (row) => ({ teacher_scores: row.teacherScores }),
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
@@ -356,48 +326,20 @@ async function importGaokao(
         },
       })),
     );
-    await insertResponses(
-      trx,
-      all.map(({ file, row }) => ({
-        modelId: modelIds.get(file.model) as number,
-        itemId: itemIds.get(row.key) as number,
-        requestHash: RECORDED_REQUEST_HASH,
-        output: row.modelOutput,
-        source: 'import',
-      })),
-    );
-    const overMax: string[] = [];
-    const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
-      const base = {
-        modelId: modelIds.get(file.model) as number,
-        itemId: itemIds.get(row.key) as number,
-        judge: opts.judge,
-        rubric: GAOKAO_RUBRIC.name,
-        rubricVersion: GAOKAO_RUBRIC.version,
-        source: 'import' as const,
-        attempts: 0,
-      };
-      if (row.credit === null) {
-        return {
-          ...base,
-          status: 'failed' as const,
-          failureCode: 'unparseable',
-          failureMessage: 'no grader score recorded',
-          judgeOutput: { correction: row.correction },
-        };
-      }
-      if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
-      return {
-        ...base,
-        status: 'judged' as const,
-        rawScore: row.credit,
-        maxScore: row.score,
-        judgeOutput: {
-          correction: row.correction,
-          grader_scores: row.graderScores,
-          ...(row.credit > row.score ? { published_above_max: true } : {}),
-        },
-      };
+    const { specs, overMax } = await storeGradedAnswers(trx, all, modelIds, itemIds, {
+      judge: opts.judge,
+      rubric: GAOKAO_RUBRIC,
+      noScore: { code: 'unparseable', message: 'no grader score recorded' },
+      judgeOutput: (row, graded) =>
+        graded
+          ? {
+              correction: row.correction,
+              grader_scores: row.graderScores,
+              ...(row.credit !== null && row.credit > row.score
+                ? { published_above_max: true }
+                : {}),
+            }
+          : { correction: row.correction },
     });
     const written = await upsertJudgeScores(trx, specs);
     const failed = specs.filter((s) => s.status === 'failed').length;
@@ -522,4 +464,71 @@ async function importAlpaca(
       overMax: [],
     };
   });
+}
+
+/** A graded answer of a GAOKAO-Bench result file: its item key, the credit given (null: none recorded), the maximum. */
+interface GradedRow {
+  readonly key: string;
+  readonly credit: number | null;
+  readonly score: number;
+  readonly modelOutput: string;
+}
+
+/**
+ * Stores the model's answers of graded rows (as recorded outputs) and builds their judge scores: `judged` with the
+ * credit out of the question's maximum, or `failed` with `noScore` where no credit is recorded.
+ * @returns the score rows to upsert, and the keys whose credit is above the maximum (`key (credit of max)`).
+ */
+async function storeGradedAnswers<R extends GradedRow>(
+  trx: Kysely<Database>,
+  all: readonly { file: { model: string }; row: R }[],
+  modelIds: ReadonlyMap<string, number>,
+  itemIds: ReadonlyMap<string, number>,
+  o: {
+    judge: string;
+    rubric: { readonly name: string; readonly version: string };
+    noScore: { code: string; message: string };
+    judgeOutput: (row: R, graded: boolean) => Record<string, unknown>;
+  },
+): Promise<{ specs: JudgeScoreSpec[]; overMax: string[] }> {
+  await insertResponses(
+    trx,
+    all.map(({ file, row }) => ({
+      modelId: modelIds.get(file.model) as number,
+      itemId: itemIds.get(row.key) as number,
+      requestHash: RECORDED_REQUEST_HASH,
+      output: row.modelOutput,
+      source: 'import',
+    })),
+  );
+  const overMax: string[] = [];
+  const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
+    const base = {
+      modelId: modelIds.get(file.model) as number,
+      itemId: itemIds.get(row.key) as number,
+      judge: o.judge,
+      rubric: o.rubric.name,
+      rubricVersion: o.rubric.version,
+      source: 'import' as const,
+      attempts: 0,
+    };
+    if (row.credit === null) {
+      return {
+        ...base,
+        status: 'failed' as const,
+        failureCode: o.noScore.code,
+        failureMessage: o.noScore.message,
+        judgeOutput: o.judgeOutput(row, false),
+      };
+    }
+    if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
+    return {
+      ...base,
+      status: 'judged' as const,
+      rawScore: row.credit,
+      maxScore: row.score,
+      judgeOutput: o.judgeOutput(row, true),
+    };
+  });
+  return { specs, overMax };
 }

@@ -53,7 +53,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/import/gaokao-outputs.ts#importGaokaoOutputs': 149,
   'src/import/judgments.ts#importAlpaca': 109,
   'src/import/judgments.ts#importGaokao': 119,
-  'src/import/judgments.ts#importGaokao.(execute callback)': 81,
   'src/import/judgments.ts#importGaokaoHuman': 120,
   'src/import/outputs.ts#storeOutputs': 90,
   'src/import/outputs.ts#storeOutputs.(execute callback)': 81,
