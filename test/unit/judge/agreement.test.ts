@@ -3,7 +3,7 @@
  * (three annotators; the GPT-3.5 judge against the majority label).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agreement, joinLabels, type LabelPair } from '../../../src/eval/metrics/agreement.ts';
 import { parseLabels } from '../../../src/import/formats/labels.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
@@ -111,12 +111,17 @@ interface PandaItem {
 
 const PANDA = ['outputs', 'pandalm'] as const;
 describe.skipIf(!hasSharedData(...PANDA, 'testset-v1.json'))('PandaLM published agreement', () => {
-  const items = JSON.parse(
-    readFileSync(sharedData(...PANDA, 'testset-v1.json'), 'utf8'),
-  ) as PandaItem[];
-  const gpt = JSON.parse(
-    readFileSync(sharedData(...PANDA, 'gpt-3.5-turbo-testset-v1.json'), 'utf8'),
-  ) as { idx: number; gpt_result: string }[];
+  // Read before the tests, not while they are collected: vitest collects a skipped describe too.
+  let items: PandaItem[] = [];
+  let gpt: { idx: number; gpt_result: string }[] = [];
+  beforeAll(() => {
+    items = JSON.parse(
+      readFileSync(sharedData(...PANDA, 'testset-v1.json'), 'utf8'),
+    ) as PandaItem[];
+    gpt = JSON.parse(
+      readFileSync(sharedData(...PANDA, 'gpt-3.5-turbo-testset-v1.json'), 'utf8'),
+    ) as typeof gpt;
+  });
 
   it('inter-annotator unweighted kappa 0.8520 / 0.8789 / 0.8617', () => {
     const k = (x: keyof PandaItem, y: keyof PandaItem) => {
