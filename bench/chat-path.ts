@@ -1,6 +1,6 @@
 /**
- * bench/chat-path: the bot's chat path with 1 M stored votes (issue 7 item 2: after 200,000 imported votes every
- * `/arena` froze the bot for ~25 s). Prints, per database, the latency of `/arena`, of a reaction (vote), of
+ * bench/chat-path: the bot's chat path with 1 M stored votes (once, after 200,000 imported votes every `/arena`
+ * froze the bot for ~25 s). Prints, per database, the latency of `/arena`, of a reaction (vote), of
  * `/models`, of `/leaderboard` and of the loop's close-and-reveal tick (p50 / p99 / max), and the event-loop delay
  * measured with `perf_hooks.monitorEventLoopDelay` while they run (p50 / p99 / max and the sample count). PGlite on
  * the bot's own thread would make every query a frozen bot for its duration; the bot opens it in a worker thread.

@@ -1,5 +1,5 @@
 /**
- * bench/leaderboard-votes: `/leaderboard` while 200 votes/s arrive (issue 11). The real bot service over the fake
+ * bench/leaderboard-votes: `/leaderboard` while 200 votes/s arrive. The real bot service over the fake
  * Discord (gateway → discord.js → DiscordAdapter → ArenaService → storage, as bench/reactions.ts) takes paced
  * reaction votes in three phases of equal length:
  *
@@ -18,7 +18,7 @@
  * With `--votes N`, N more votes are stored before the bot starts (N/4 closed arena battles of the board's models
  * with 4 votes each, inserted in bulk by SQL) so that each rebuild reads the board's inputs from a large vote
  * table; `--chunk N` sets `inputChunkVotes` of the board service (0: the inputs' votes in one query, as before
- * issue 11; default: the product's default). Before the phases, one rebuild's input load (`loadBoardInput`) is
+ * the chunked reads; default: the product's default). Before the phases, one rebuild's input load (`loadBoardInput`) is
  * timed alone (wall, event-loop delay max). For phase 3 it also prints the main thread's busy time
  * (performance.eventLoopUtilization, the bot's own thread only) and the process CPU time (process.cpuUsage, all
  * threads including the board worker), per rebuild.
@@ -26,7 +26,7 @@
  *   npx tsx bench/leaderboard-votes.ts [--rate 200] [--seconds 10] [--only pglite|postgres] [--votes 0] [--chunk N]
  *     [--compare] [--no-phase2]
  *
- * `--compare` also times the input load and phase 3 with `inputChunkVotes: 0` (one query, before issue 11) on
+ * `--compare` also times the input load and phase 3 with `inputChunkVotes: 0` (one query, as before the chunked reads) on
  * the same data; `--no-phase2` skips phase 2.
  *
  * Postgres runs when TEST_DATABASE_URL or DATABASE_URL is set (a fresh database, dropped afterwards). The fake
@@ -210,7 +210,7 @@ async function run(label: string, d: Db): Promise<void> {
     `${label}: seeded in ${(seedMs / 1000).toFixed(1)} s; first snapshot built in ${first.buildMs.toFixed(0)} ms (${config.aggregation.bootstrap.toLocaleString('en')} bootstrap rounds, worker thread)`,
   );
 
-  // One rebuild's input load, alone (with --compare also as before issue 11: one query).
+  // One rebuild's input load, alone (with --compare also as with the inputs read in one query).
   const inputAlone = async (chunkVotes: number) => {
     const eld1 = monitorEventLoopDelay({ resolution: 10 });
     let chunks = 0;
@@ -349,7 +349,7 @@ async function run(label: string, d: Db): Promise<void> {
     : await phase('2. votes + /leaderboard every 1 s', 'leaderboard');
   const rebuild = await phase('3. votes + rebuilds back to back', 'rebuild');
   if (values.compare) {
-    // The same phase with the inputs read in one query (before issue 11).
+    // The same phase with the inputs read in one query (as before the chunked reads).
     const before = new LeaderboardService({
       db: d.db,
       clock: systemClock,

@@ -1,5 +1,5 @@
 /**
- * Export round trip (issue 12): after 30 arena battles with votes, `zhujiu export battles` then
+ * Export round trip: after 30 arena battles with votes, `zhujiu export battles` then
  * `zhujiu ratings --battles FILE` gives the same ratings as `zhujiu ratings` on the database; the same for an
  * imported source, and the file reads back through `zhujiu import battles`. Runs the real CLI in-process
  * (`runCli`) on the open PGlite database the battles were played on.

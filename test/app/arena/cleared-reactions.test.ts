@@ -164,7 +164,7 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     }
   });
 
-  it('➡︎ (U+27A1 U+FE0E, text presentation) and other variant forms are votes (issue 8.3)', async () => {
+  it('➡︎ (U+27A1 U+FE0E, text presentation) and other variant forms are votes', async () => {
     const { id, msg } = await post();
     fake.userReact(msg, '\u{27A1}\u{FE0E}', A, true);
     fake.userReact(msg, '\u{2B05}', B, true); // bare ⬅ without FE0F
@@ -176,7 +176,7 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     await until(async () => (await tally(db.db, id)).right === 0, 'retracted');
   });
 
-  it('one refused emoji does not stop the others when seeding a battle (issue 8.3)', async () => {
+  it('one refused emoji does not stop the others when seeding a battle', async () => {
     fake.unknownEmoji.add(L);
     const { msg } = await post().finally(() => fake.unknownEmoji.clear());
     expect(fake.reactionUsers(msg, L)).toEqual([]);

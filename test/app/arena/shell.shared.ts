@@ -335,7 +335,7 @@ export function shellTests(backend: Backend): void {
       expect(await answer(shell, 'as carol unvote 2')).toBe('vote on battle #2 taken back\n');
     });
 
-    it('the terminal says how to vote there (review #28) and why a voided battle takes no vote (review #21)', async () => {
+    it('the terminal says how to vote there and why a voided battle takes no vote', async () => {
       const { shell } = await session('void');
       const posted = await answer(shell, '/arena');
       expect(posted).toContain('Battle #1 posted. Vote by typing `vote 1 left|equal|right`.');

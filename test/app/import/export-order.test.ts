@@ -1,6 +1,6 @@
 /**
  * `export battles` lists an imported source in the file's order, and imports use up no battle numbers they do not
- * keep (review #26, #29):
+ * keep:
  * - 1,200 votes imported at one time (every vote has the same timestamp): the export, read in pages of 7 through
  *   the cursor, gives the file's lines back in order (before the fix, equal timestamps came out sorted by id as
  *   text, `1001…1010, 101, 1011…`), so online Elo of the re-export equals the file's exactly;

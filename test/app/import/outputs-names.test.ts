@@ -1,5 +1,5 @@
 /**
- * Import errors that name items by what the user wrote (issue 7, item 9): rows whose answer differs from the
+ * Import errors that name items by what the user wrote: rows whose answer differs from the
  * stored one are named by the instruction text (AlpacaEval) or the item key (JSONL) with their line.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';

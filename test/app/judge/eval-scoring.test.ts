@@ -1,5 +1,5 @@
 /**
- * `/eval` on a scoring suite (issue 10): the evaluation service runs a small ChiSafetyBench-format scoring dataset
+ * `/eval` on a scoring suite: the evaluation service runs a small ChiSafetyBench-format scoring dataset
  * against the local fake OpenAI-compatible server (real `openai` client) with a scripted model and a scripted
  * judge (`judge.model`). The judge grades every stored answer with the dataset's rubric and the separate
  * safety-violation check; an SV-flagged answer scores 0 adjusted; a judge that never gives a verdict leaves a

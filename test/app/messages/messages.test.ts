@@ -3,7 +3,7 @@
  * - `migrate` after `migrate --down --yes` says which migration it applied (it said "up to date").
  * - `vote 1 left` where only an imported battle is numbered 1 names no battle: numbers typed in chat are the
  *   community's own (it said "was never posted").
- * (The board's "rank 1, 970" under "mean 1000" moved with /leaderboard to the snapshot board, issue 11.)
+ * (The board's "rank 1, 970" under "mean 1000" moved with /leaderboard to the snapshot board.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

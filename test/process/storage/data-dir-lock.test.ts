@@ -40,7 +40,7 @@ function exitedPid(): Promise<number> {
   });
 }
 
-describe('embedded database lock (issue 8.6)', () => {
+describe('embedded database lock', () => {
   it('a lock naming this process’s own pid is taken over and logged', async () => {
     const dir = folder();
     crashedLock(dir, { pid: process.pid, host: hostname(), start: '1', since: 'earlier' });

@@ -162,7 +162,7 @@ describe('computeBoard', () => {
     expect(full.abilities.knowledge).toBe(6.5);
   });
 
-  it('rows missing a method the board has are not ranked above comparable rows (review #32)', () => {
+  it('rows missing a method the board has are not ranked above comparable rows', () => {
     // "judge-only" has only a judge score (a mean: scoring cannot be normalised with one model besides "full"…),
     // "metrics-only" only metrics: their finals are made of other methods than "full"'s and are not comparable.
     const board = computeBoard(

@@ -26,7 +26,7 @@ describe('emoji → choice', () => {
     expect(map.choiceOf('slack', '👈')).toBeUndefined();
   });
 
-  it('folds every presentation and modifier form (issue 8.3)', () => {
+  it('folds every presentation and modifier form', () => {
     const arrows = new EmojiMap({
       discord: { left: '⬅️', equal: '🟰', right: '➡️' },
       slack: { left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right' },

@@ -98,7 +98,7 @@ describe('IdentityGuard', () => {
   });
 });
 
-describe('IdentityGuard on mixed Chinese/Latin text (issue 8.1)', () => {
+describe('IdentityGuard on mixed Chinese/Latin text', () => {
   const config = parse(readFileSync(join(process.cwd(), 'config', 'default.yaml'), 'utf8')) as {
     arena: { identity_guard: { words: string[]; patterns: string[] } };
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitFenced } from '../../../src/chat/render/split.ts';
 
-describe('splitFenced (issue 8.5)', () => {
+describe('splitFenced', () => {
   it('short text is one part, unchanged; empty text none', () => {
     expect(splitFenced('```js\nx()\n```', 100)).toEqual(['```js\nx()\n```']);
     expect(splitFenced('', 100)).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Config that does nothing (issue 7, item 6): every leaf key of the config schema is read somewhere in `src/`
+ * Config that does nothing: every leaf key of the config schema is read somewhere in `src/`
  * outside `src/config/`, so a key can't silently stop doing what its comment says. A key `a.b.c` counts as read
  * when a source file that names its parent `b` also reads `.c` or destructures `{ …c… }`. Keys read generically
  * (by iterating an object) are listed in ALLOWED with the reason.

@@ -60,7 +60,7 @@ describe('config loader', () => {
     );
   });
 
-  it('review #19: an unknown key at its own line, type errors in words with an example', () => {
+  it('an unknown key at its own line, type errors in words with an example', () => {
     const dir = dirWith({
       'default.yaml':
         'http:\n  port: "eighty"\narena:\n  window_hours: 3\n  vote_cap: many\n  votecap: 9\n',

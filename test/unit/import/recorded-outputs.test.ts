@@ -1,5 +1,5 @@
 /**
- * Import errors that point to the fix (issue 7, item 9): the pure parser of recorded outputs says which flag or
+ * Import errors that point to the fix: the pure parser of recorded outputs says which flag or
  * command fits a file of another kind, caps its list with "… and N more problems", and names repeated
  * instructions by their text and both line numbers.
  */

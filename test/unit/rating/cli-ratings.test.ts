@@ -261,7 +261,7 @@ describe('runRatings', () => {
   });
 });
 
-describe('a zero-width bootstrap interval (review #31)', () => {
+describe('a zero-width bootstrap interval', () => {
   it('a>b plus one b=c tie: b and c show "too few votes", never 1000.0 – 1000.0; JSON bounds null with a note', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zhujiu-ratings-nospread-'));
     const f = join(dir, 'blank_b.jsonl');

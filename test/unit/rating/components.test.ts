@@ -17,7 +17,7 @@ const ISSUE_BATTLES: BattleRecord[] = [
   { model_a: 'D', model_b: 'E', winner: 'model_b' },
 ];
 
-describe('separate comparison components (issue 8.7)', () => {
+describe('separate comparison components', () => {
   it('rates {B, C} and {D, E} each on its own: B − C = 400·log10 2, D − E = 0', () => {
     const r = computeArenaRatings(arenaFromBattles(ISSUE_BATTLES), createRng(0), {
       bootstrapRounds: 0,
@@ -124,7 +124,7 @@ describe('separate comparison components (issue 8.7)', () => {
   });
 });
 
-describe('quantiles next to an infinite sample (issue 7.8: rating_lo "undefined")', () => {
+describe('quantiles next to an infinite sample', () => {
   it('interpolating between −∞ and a finite value gives −∞, not NaN', () => {
     expect(quantileSorted([Number.NEGATIVE_INFINITY, 5, 6, 7], 0.1)).toBe(Number.NEGATIVE_INFINITY);
     expect(quantileSorted([1, 2, 3, Number.POSITIVE_INFINITY], 0.9)).toBe(Number.POSITIVE_INFINITY);
@@ -139,7 +139,7 @@ describe('quantiles next to an infinite sample (issue 7.8: rating_lo "undefined"
   });
 });
 
-describe('zhujiu ratings on separate components (issue 8.7, CLI)', () => {
+describe('zhujiu ratings on separate components', () => {
   it('reports D and E as a rated separate component, in JSON and in the table', async () => {
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -187,7 +187,7 @@ describe('zhujiu ratings on separate components (issue 8.7, CLI)', () => {
   });
 });
 
-describe('zhujiu ratings --json on a model one-sided in exactly 25 of 1,000 rounds (issue 7.8)', () => {
+describe('zhujiu ratings --json on a model one-sided in exactly 25 of 1,000 rounds', () => {
   it('says rating_lo is unbounded and what to do, never "rated in no bootstrap round"', async () => {
     const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
