@@ -40,6 +40,8 @@ export interface ExportVoteRow {
    */
   readonly answersLeft: readonly string[] | null;
   readonly answersRight: readonly string[] | null;
+  /** An imported vote cast with the models' names shown (`"anony": false`), kept through the export. */
+  readonly named?: boolean;
 }
 
 /** Filters of an export. */
@@ -71,6 +73,7 @@ type RawExportRow = {
   prompt_start: string | null;
   answers_left: string[] | string | null;
   answers_right: string[] | string | null;
+  named: boolean;
 };
 
 /** A JSON array of strings as the driver hands it (parsed, or as text), or null. */
@@ -100,6 +103,7 @@ function toRow(x: RawExportRow): ExportVoteRow {
     promptStart: x.prompt_start,
     answersLeft: answers(x.answers_left),
     answersRight: answers(x.answers_right),
+    named: x.named === true,
   };
 }
 
@@ -127,7 +131,7 @@ export async function exportVotePages(
       DECLARE zhujiu_export_votes NO SCROLL CURSOR FOR
       SELECT v.id AS vote_id, b.id AS battle_id, b.number AS battle_number, b.source, b.kind, b.ability, b.platform,
              ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
-             b.posted_at, b.closed_at, b.turns,
+             b.posted_at, b.closed_at, b.turns, b.named,
              (SELECT e.payload->>'winner' FROM vote_events e
                WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,
              left(coalesce(t.prompt, i.prompt), 200) AS prompt_start,

@@ -9,7 +9,7 @@
  *   FastChat's `preprocess_for_style` reads (`sum_assistant_a_tokens`, `header_count_a`, `list_count_a`,
  *   `bold_count_a` and the `_b` ones; rating/style-control.ts `styleMetadata`, docs/scoring.md §4.6).
  * - `jsonl`: the same outcome fields plus ours: `battle_id`, `source`, `ability`, `platform`, `kind`, and ISO-8601
- *   `voted_at`, `posted_at`, `closed_at` instead of `tstamp`.
+ *   `voted_at`, `posted_at`, `closed_at` instead of `tstamp`; `"anony": false` on a vote imported as named.
  *
  * A battle is named by its number within its source (`battle_id`, and `question_id` = `<source>-<number>`): the
  * number chat shows (`#12`) for the community's battles, never the internal id.
@@ -72,7 +72,7 @@ export function exportLine(v: ExportVote, format: ExportFormat): string {
     return JSON.stringify({
       question_id: `${v.source}-${v.battleNumber}`,
       ...common,
-      anony: true,
+      anony: v.named !== true,
       language: languageOf(v.promptStart),
       tstamp: v.votedAt.getTime() / 1000,
       ...(v.answersLeft && v.answersRight
@@ -90,5 +90,6 @@ export function exportLine(v: ExportVote, format: ExportFormat): string {
     voted_at: v.votedAt.toISOString(),
     posted_at: v.postedAt?.toISOString() ?? null,
     closed_at: v.closedAt?.toISOString() ?? null,
+    ...(v.named === true ? { anony: false } : {}),
   });
 }

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBattles } from '../../../src/import/battles.ts';
+import { createArenaLineParser } from '../../../src/import/formats/arena-battles.ts';
+import { exportLine } from '../../../src/import/formats/arena-export.ts';
 import { battleVoteTypes } from '../../../src/storage/arena-queries.ts';
+import { exportVotePages } from '../../../src/storage/export.ts';
 import { boardBattleTypes } from '../../../src/storage/leaderboard.ts';
 import { pairVoteCounts } from '../../../src/storage/votes.ts';
 import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
@@ -53,5 +56,22 @@ describe.each(backends())('named imported votes on %s', (backend) => {
     // The board leaves them out too.
     const board = await boardBattleTypes(d.db, ['pub']);
     expect(board.reduce((n, t) => n + t.count, 0)).toBe(2);
+  });
+
+  it('keep "anony": false through export battles, in both formats', async () => {
+    for (const format of ['fastchat', 'jsonl'] as const) {
+      const lines: string[] = [];
+      await exportVotePages(d.db, { source: 'pub' }, async (rows) => {
+        for (const row of rows) lines.push(exportLine(row, format));
+      });
+      const anony = lines.map((l) => (JSON.parse(l) as { anony?: boolean }).anony);
+      expect(anony, format).toEqual(
+        format === 'fastchat' ? [true, true, false, false] : [undefined, undefined, false, false],
+      );
+      // Read back, the export rates as the file did: the two named votes are left out again.
+      const parser = createArenaLineParser(`export.${format}`);
+      for (const l of lines) parser.push(l);
+      expect(parser.named, format).toBe(2);
+    }
   });
 });
