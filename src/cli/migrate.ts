@@ -74,6 +74,12 @@ async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<
     );
   const { upgradeDataDir } = await import('../storage/pglite-upgrade.ts');
   const r = await upgradeDataDir(config.dataDir, { progress: (line) => io.err(line) });
+  if (r.outcome === 'empty') {
+    io.out(
+      `${r.dataDir} holds no embedded database yet: nothing to upgrade (zhujiu creates a PostgreSQL 18 folder there when it first runs)`,
+    );
+    return;
+  }
   if (r.outcome === 'current') {
     io.out(`${r.dataDir} is already a PostgreSQL 18 folder: nothing to upgrade`);
     return;

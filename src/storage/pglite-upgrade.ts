@@ -63,7 +63,7 @@ export interface UpgradedTable {
 export interface UpgradeReport {
   /** `upgraded`: copied and swapped; `current`: already the bundled version, nothing done; `finished`: an
    *  earlier attempt had copied everything and stopped before its last rename, which this one made. */
-  readonly outcome: 'upgraded' | 'current' | 'finished';
+  readonly outcome: 'upgraded' | 'current' | 'finished' | 'empty';
   readonly dataDir: string;
   /** Where the old folder now is (`upgraded` only; `finished`: when it can be told). */
   readonly backupDir?: string;
@@ -195,7 +195,8 @@ async function otherTables(q: Queryable): Promise<string[]> {
  * leaves). A folder of 10,000 votes took 7 s on 2 cores: 5 s creating and migrating the new folder, 1.5 s copying
  * (bench/pglite-upgrade.ts). Each table's rows pass through memory once as COPY text (~100 bytes per vote).
  * @param dataDir the folder (ZHUJIU_DATA_DIR).
- * @returns what was done; `outcome: 'current'` when the folder is already PostgreSQL 18 (nothing is touched).
+ * @returns what was done; `outcome: 'current'` when the folder is already PostgreSQL 18, `'empty'` when it is
+ *   missing or empty (no database yet; nothing is touched or created in either case).
  * @throws AppError `db_unavailable` when another live process holds the folder, the folder is missing or was made
  *   by another PostgreSQL than 17 or 18, it holds migrations this zhujiu does not know, or tables outside the
  *   public schema; `db_migration_failed` when the copy fails or a row count differs (the old folder is left as
@@ -210,6 +211,19 @@ export async function upgradeDataDir(
   const progress = opts.progress ?? (() => {});
   const at = (opts.now ?? (() => new Date()))();
   const { work, backup } = upgradePaths(dataDir, at);
+  // No database there yet (and no upgrade to finish): nothing to do, and nothing is created, not even the lock.
+  if (
+    !existsSync(join(work, COMPLETE_MARKER)) &&
+    (!existsSync(dataDir) || readdirSync(dataDir).length === 0)
+  )
+    return {
+      outcome: 'empty',
+      dataDir,
+      tables: [],
+      migrationsKept: [],
+      migrationsApplied: [],
+      ms: Date.now() - started,
+    };
   const release = await lockDataDir(dataDir, opts.logger);
   try {
     // An earlier attempt copied and verified everything, renamed the old folder away and stopped there.

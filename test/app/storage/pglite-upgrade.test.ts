@@ -226,6 +226,22 @@ describe('an upgrade stopped between its two renames', () => {
   });
 });
 
+describe('a folder with no database yet', () => {
+  it('has nothing to upgrade: exit 0, and nothing is created (a missing folder stays missing)', async () => {
+    const missing = join(root, 'none', 'pg');
+    const r = await inProcess(['migrate', '--upgrade-data-dir'], {
+      env: { ZHUJIU_DATA_DIR: missing },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`${missing} holds no embedded database yet: nothing to upgrade`);
+    expect(existsSync(join(root, 'none'))).toBe(false);
+    const empty = join(root, 'empty');
+    mkdirSync(empty);
+    expect((await upgradeDataDir(empty)).outcome).toBe('empty');
+    expect(readdirSync(root).filter((n) => n.startsWith('empty'))).toEqual(['empty']);
+  });
+});
+
 describe('foreignKeyOrder', () => {
   it('puts each table after those it references, ignoring self-references', () => {
     // The order the upgrade copies our tables in: parents first.
