@@ -95,4 +95,41 @@ describe('npm start (zhujiu bot) with zero setup', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+
+  it('`npm start` itself stops the bot on SIGTERM to npm (a service manager signals npm)', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'zhujiu-npm-start-')), 'pg');
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        DISCORD_TOKEN: '',
+        SLACK_BOT_TOKEN: '',
+        ZHUJIU_DATA_DIR: dataDir,
+        PORT: String(port),
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    npm.stderr.on('data', (b: Buffer) => {
+      stderr += b.toString();
+    });
+    const health = () =>
+      fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status,
+        () => undefined,
+      );
+    try {
+      // Guards against a hang only (the embedded database is created first).
+      for (let i = 0; i < 480 && (await health()) !== 200; i++) await sleep(500);
+      expect(await health(), stderr).toBe(200);
+      npm.kill('SIGTERM');
+      // The bot itself must stop: before, npm's shell did not pass the signal on and the bot kept running.
+      for (let i = 0; i < 240 && (await health()) !== undefined; i++) await sleep(250);
+      expect(await health(), stderr).toBeUndefined();
+    } finally {
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+    }
+  });
 });
