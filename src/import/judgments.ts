@@ -240,8 +240,11 @@ async function importGaokaoHuman(
         },
       })),
     );
-    const { specs, overMax } = await storeGradedAnswers(trx, all, modelIds, itemIds, {
+    return storeGradedAnswers(trx, all, modelIds, itemIds, {
       judge: opts.judge,
+      files: files.length,
+      models,
+      signal: opts.signal,
       rubric: GAOKAO_HUMAN_RUBRIC,
       noScore: {
         code: 'no_score',
@@ -249,18 +252,6 @@ async function importGaokaoHuman(
       },
       judgeOutput: (row) => ({ teacher_scores: row.teacherScores }),
     });
-    const written = await upsertJudgeScores(trx, specs);
-    const failed = specs.filter((s) => s.status === 'failed').length;
-    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
-    return {
-      files: files.length,
-      rows: specs.length,
-      judged: specs.length - failed,
-      failed,
-      models,
-      written,
-      overMax,
-    };
   });
 }
 
@@ -326,8 +317,11 @@ async function importGaokao(
         },
       })),
     );
-    const { specs, overMax } = await storeGradedAnswers(trx, all, modelIds, itemIds, {
+    return storeGradedAnswers(trx, all, modelIds, itemIds, {
       judge: opts.judge,
+      files: files.length,
+      models,
+      signal: opts.signal,
       rubric: GAOKAO_RUBRIC,
       noScore: { code: 'unparseable', message: 'no grader score recorded' },
       judgeOutput: (row, graded) =>
@@ -341,18 +335,6 @@ async function importGaokao(
             }
           : { correction: row.correction },
     });
-    const written = await upsertJudgeScores(trx, specs);
-    const failed = specs.filter((s) => s.status === 'failed').length;
-    opts.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
-    return {
-      files: files.length,
-      rows: specs.length,
-      judged: specs.length - failed,
-      failed,
-      models,
-      written,
-      overMax,
-    };
   });
 }
 
@@ -475,9 +457,10 @@ interface GradedRow {
 }
 
 /**
- * Stores the model's answers of graded rows (as recorded outputs) and builds their judge scores: `judged` with the
- * credit out of the question's maximum, or `failed` with `noScore` where no credit is recorded.
- * @returns the score rows to upsert, and the keys whose credit is above the maximum (`key (credit of max)`).
+ * Stores the model's answers of graded rows (as recorded outputs) and their judge scores: `judged` with the credit
+ * out of the question's maximum, or `failed` with `noScore` where no credit is recorded.
+ * @returns the import's result, `overMax` listing the keys whose credit is above the maximum (`key (credit of max)`).
+ * @throws the abort reason when `o.signal` is aborted before the transaction commits.
  */
 async function storeGradedAnswers<R extends GradedRow>(
   trx: Kysely<Database>,
@@ -486,11 +469,15 @@ async function storeGradedAnswers<R extends GradedRow>(
   itemIds: ReadonlyMap<string, number>,
   o: {
     judge: string;
+    /** Files read and models found, for the result. */
+    files: number;
+    models: readonly string[];
+    signal?: AbortSignal | undefined;
     rubric: { readonly name: string; readonly version: string };
     noScore: { code: string; message: string };
     judgeOutput: (row: R, graded: boolean) => Record<string, unknown>;
   },
-): Promise<{ specs: JudgeScoreSpec[]; overMax: string[] }> {
+): Promise<ImportJudgmentsResult> {
   await insertResponses(
     trx,
     all.map(({ file, row }) => ({
@@ -530,5 +517,16 @@ async function storeGradedAnswers<R extends GradedRow>(
       judgeOutput: o.judgeOutput(row, true),
     };
   });
-  return { specs, overMax };
+  const written = await upsertJudgeScores(trx, specs);
+  const failed = specs.filter((x) => x.status === 'failed').length;
+  o.signal?.throwIfAborted(); // the last chance to roll back: after this the transaction commits
+  return {
+    files: o.files,
+    rows: specs.length,
+    judged: specs.length - failed,
+    failed,
+    models: o.models,
+    written,
+    overMax,
+  };
 }
