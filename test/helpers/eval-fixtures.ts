@@ -4,7 +4,7 @@
  * carries a unique tag `Q<n>`; {@link scriptedAnswer} answers item n right or wrong by a rule, so the expected
  * score of every dataset is known exactly.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { type SuiteConfig, suiteSchema } from '../../src/config/schema.ts';
@@ -134,5 +134,33 @@ export function scriptedAnswer(
     const it = items.get(tagOf(call));
     if (!it) return { status: 400, content: 'unknown item' };
     return isRight(it.n) ? it.right : it.wrong;
+  };
+}
+
+/**
+ * A folder for `zhujiu eval --model erry --suite mini`: the smoke fixture (2 items each of c3, ocnli and cmrc) as
+ * suite `mini`, a config whose model `erry` is the endpoint at `baseUrl` with no retries, and a copy of the migrated
+ * PGlite template `pgTemplate` as the data folder.
+ * @returns the environment that points a command at it (ZHUJIU_CONFIG_DIR, ZHUJIU_DATASETS_DIR, ZHUJIU_DATA_DIR).
+ */
+export function miniEvalFolder(
+  root: string,
+  baseUrl: string,
+  pgTemplate: string,
+): Record<string, string> {
+  const fx = writeSmokeFixture(join(root, 'datasets'), { c3: 2, ocnli: 2, cmrc: 2 }, 'mini');
+  const cfg = join(root, 'config');
+  mkdirSync(join(cfg, 'suites'), { recursive: true });
+  writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
+  writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
+  writeFileSync(
+    join(cfg, 'models.yaml'),
+    `models:\n  - name: erry\n    provider: openai\n    base_url: ${baseUrl}\n    model: e\n    max_retries: 0\n`,
+  );
+  cpSync(pgTemplate, join(root, 'pg'), { recursive: true });
+  return {
+    ZHUJIU_CONFIG_DIR: cfg,
+    ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
+    ZHUJIU_DATA_DIR: join(root, 'pg'),
   };
 }

@@ -3,13 +3,13 @@
  * log file that cannot be opened, and Ctrl-C during `zhujiu eval` (the in-process cases:
  * test/app/cli/robust.test.ts).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalFolder } from '../../helpers/eval-fixtures.ts';
 import { asProcess, startZhujiu } from '../../helpers/run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-robust-start-'));
@@ -47,23 +47,8 @@ describe('Ctrl-C during eval', () => {
   let fake: FakeOpenAi;
   let e: Record<string, string>;
   beforeAll(async () => {
-    const root = join(dir, 'evals');
-    const fx = writeSmokeFixture(join(root, 'datasets'), { c3: 2, ocnli: 2, cmrc: 2 }, 'mini');
-    const cfg = join(root, 'config');
-    mkdirSync(join(cfg, 'suites'), { recursive: true });
-    writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
-    writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
     fake = await startFakeOpenAi({ answer: () => ({ status: 500 }) });
-    writeFileSync(
-      join(cfg, 'models.yaml'),
-      `models:\n  - name: erry\n    provider: openai\n    base_url: ${fake.baseUrl}\n    model: e\n    max_retries: 0\n`,
-    );
-    e = {
-      ZHUJIU_CONFIG_DIR: cfg,
-      ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
-      ZHUJIU_DATA_DIR: join(root, 'pg'),
-    };
-    cpSync(inject('pgliteTemplate'), join(root, 'pg'), { recursive: true });
+    e = miniEvalFolder(join(dir, 'evals'), fake.baseUrl, inject('pgliteTemplate'));
   });
   afterAll(async () => fake.close());
 
