@@ -1,12 +1,14 @@
 /**
  * @module leaderboard/board-worker
  * Worker-thread entry: computes boards and renders charts off the chat event loop.
- * Receives `{ id, kind: 'board', input, seed, opts, title }` (board + its chart) or `{ id, kind: 'chart', rows,
- * title, notes }`; answers `{ id, ok: true, board?, png, ms }` or `{ id, ok: false, error }`.
+ * Receives `{ id, kind: 'board', input, seed, opts, title }` (board + its chart), `{ id, kind: 'chart', rows,
+ * title, notes }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
+ * `{ id, ok: true, board?, png?, style?, ms }` or `{ id, ok: false, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import { type BoardInput, type BoardOptions, computeBoard } from '../aggregate/index.ts';
 import { createRng } from '../core/rng.ts';
+import { bootstrapStyleControl, type StyleBattle } from '../rating/index.ts';
 import { type ChartRow, renderBoardPng } from './chart.ts';
 import { chartNotes, chartRows } from './views.ts';
 
@@ -25,6 +27,13 @@ type Job =
       readonly rows: ChartRow[];
       readonly title: string;
       readonly notes?: string[];
+    }
+  | {
+      readonly id: number;
+      readonly kind: 'style';
+      readonly battles: StyleBattle[];
+      readonly seed: number;
+      readonly rounds: number;
     };
 
 parentPort?.on('message', (job: Job) => {
@@ -39,6 +48,9 @@ parentPort?.on('message', (job: Job) => {
           notes: chartNotes(board),
         });
         parentPort?.postMessage({ id: job.id, ok: true, board, png, ms });
+      } else if (job.kind === 'style') {
+        const style = bootstrapStyleControl(job.battles, createRng(job.seed), job.rounds);
+        parentPort?.postMessage({ id: job.id, ok: true, style, ms: performance.now() - t0 });
       } else {
         const png = await renderBoardPng(job.rows, { title: job.title, notes: job.notes ?? [] });
         parentPort?.postMessage({ id: job.id, ok: true, png, ms: performance.now() - t0 });

@@ -1,6 +1,6 @@
 /**
  * @module leaderboard/off-thread
- * Runs {@link computeBoard} in a worker thread so the bot's event loop (votes, gateway heartbeats) never waits
+ * Runs {@link computeBoard} (and charts and style-controlled ratings) in a worker thread so the bot's event loop (votes, gateway heartbeats) never waits
  * for a board. One long-lived worker per process, created on first use and unref'd (it never keeps the process
  * alive); jobs run one at a time in it.
  */
@@ -8,11 +8,13 @@ import type { Worker } from 'node:worker_threads';
 import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
 import { AppError } from '../core/errors.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import type { ChartRow } from './chart.ts';
 
 interface Done {
   board?: Board;
-  png: Uint8Array;
+  png?: Uint8Array;
+  style?: StyleControlResult;
   ms: number;
 }
 type Pending = {
@@ -37,14 +39,20 @@ export class BoardWorker {
         ok: boolean;
         board?: Board;
         png?: Uint8Array;
+        style?: StyleControlResult;
         ms?: number;
         error?: string;
       }) => {
         const p = this.#pending.get(m.id);
         if (!p) return;
         this.#pending.delete(m.id);
-        if (m.ok && m.png)
-          p.resolve({ ...(m.board ? { board: m.board } : {}), png: m.png, ms: m.ms ?? 0 });
+        if (m.ok)
+          p.resolve({
+            ...(m.board ? { board: m.board } : {}),
+            ...(m.png ? { png: m.png } : {}),
+            ...(m.style ? { style: m.style } : {}),
+            ms: m.ms ?? 0,
+          });
         else p.reject(new AppError('internal', `building the board failed: ${m.error}`));
       },
     );
@@ -76,7 +84,7 @@ export class BoardWorker {
     title: string,
   ): Promise<{ board: Board; png: Uint8Array; ms: number }> {
     const r = await this.#send({ kind: 'board', input, seed, opts, title });
-    if (!r.board) throw new AppError('internal', 'the board worker returned no board');
+    if (!r.board || !r.png) throw new AppError('internal', 'the board worker returned no board');
     return { board: r.board, png: r.png, ms: r.ms };
   }
 
@@ -86,7 +94,20 @@ export class BoardWorker {
     title: string,
     notes: readonly string[] = [],
   ): Promise<Uint8Array> {
-    return (await this.#send({ kind: 'chart', rows, title, notes })).png;
+    const r = await this.#send({ kind: 'chart', rows, title, notes });
+    if (!r.png) throw new AppError('internal', 'the board worker returned no chart');
+    return r.png;
+  }
+
+  /** Style-controlled ratings (rating/style-control.ts `bootstrapStyleControl`) in the worker thread. */
+  async styleControl(
+    battles: readonly StyleBattle[],
+    seed: number,
+    rounds: number,
+  ): Promise<StyleControlResult> {
+    const r = await this.#send({ kind: 'style', battles, seed, rounds });
+    if (!r.style) throw new AppError('internal', 'the board worker returned no ratings');
+    return r.style;
   }
 
   /** Stops the worker thread (pending jobs fail). */

@@ -102,4 +102,27 @@ describe('style control on stored votes', () => {
     expect(c.footer).toContain('1 votes without stored answers left out');
     await svc.close();
   });
+
+  it('computes the style-controlled ratings in the board worker thread, the same as inline', async () => {
+    const make = (compute: 'inline' | 'thread') =>
+      new LeaderboardService({
+        db: db.db,
+        clock,
+        logger: silentLogger,
+        aggregation: { min_votes: 5, bootstrap: 20, seed: 1 },
+        compute,
+        inlineChart: false,
+      });
+    const inline = make('inline');
+    const thread = make('thread');
+    try {
+      const a = await inline.styleControl();
+      const b = await thread.styleControl();
+      expect(b.result).not.toBeNull();
+      expect(b).toEqual(a);
+    } finally {
+      await inline.close();
+      await thread.close();
+    }
+  });
 });
