@@ -5,7 +5,7 @@
  * argument ({@link LoadOptions.env}): `bin/zhujiu.js` passes `process.env`, tests pass their own, and nothing here
  * reads `process.env`. The returned config is deeply frozen.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
@@ -319,6 +319,37 @@ function deepFreeze<T>(o: T): T {
 }
 
 /**
+ * Whether `path` exists. A folder that cannot be searched or listed (EACCES, EPERM) is an error naming it, not
+ * an absent file: read as absent, an unreadable config folder would silently become the defaults.
+ * @throws AppError `config_invalid` naming the path and the fix.
+ */
+function present(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (err) {
+    throw unreadable(path, err);
+  }
+}
+
+/** The error for a config path that cannot be read. */
+function unreadable(path: string, err: unknown): AppError {
+  const code = (err as NodeJS.ErrnoException).code ?? 'error';
+  return new AppError(
+    'config_invalid',
+    `${path}: cannot read (${code}); check the permissions of the config folder and its files`,
+  );
+}
+
+/** The names in folder `dir`, sorted. @throws AppError `config_invalid` when it cannot be listed. */
+function listFolder(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch (err) {
+    throw unreadable(dir, err);
+  }
+}
+
+/**
  * Loads the whole configuration. Missing `default.yaml` / `models.yaml` mean "all defaults"; a file that exists
  * must be valid.
  * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
@@ -328,7 +359,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const env = parseEnv(options.env);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
-  if (explicitDir !== undefined && !existsSync(configDir)) {
+  if (explicitDir !== undefined && !present(configDir)) {
     throw new AppError(
       'config_missing',
       `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
@@ -366,7 +397,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const defaultFile = join(configDir, 'default.yaml');
   const noPosition = (shown: string) => () => shown;
   let atDefault: (path: readonly (string | number)[]) => string = noPosition('(defaults)');
-  const app = existsSync(defaultFile)
+  const app = present(defaultFile)
     ? attempt(() => {
         const r = parseYamlFileLocated(defaultFile, appConfigSchema, cwd);
         atDefault = r.at;
@@ -375,7 +406,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     : appConfigSchema.parse({});
   const modelsFile = join(configDir, 'models.yaml');
   let atModels: (path: readonly (string | number)[]) => string = noPosition('(no models.yaml)');
-  const models = existsSync(modelsFile)
+  const models = present(modelsFile)
     ? attempt(() => {
         const r = parseYamlFileLocated(modelsFile, modelsFileSchema, cwd);
         atModels = r.at;
@@ -394,8 +425,8 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   });
   const suites = new Map<string, SuiteConfig>();
   const suitesDir = join(configDir, 'suites');
-  if (existsSync(suitesDir)) {
-    for (const f of readdirSync(suitesDir).sort()) {
+  if (present(suitesDir)) {
+    for (const f of listFolder(suitesDir)) {
       if (!/\.ya?ml$/.test(f)) continue;
       const suite = attempt(() => parseYamlFile(join(suitesDir, f), suiteSchema, cwd), undefined);
       if (suite === undefined) continue;

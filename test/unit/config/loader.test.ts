@@ -140,3 +140,20 @@ describe('config loader', () => {
     expect(c.app.http.port).toBe(0);
   });
 });
+
+describe('a config folder that cannot be read', () => {
+  it('is an error naming the path, never the defaults (a suites path that is not a listable folder)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-config-unreadable-'));
+    writeFileSync(join(dir, 'suites'), 'not a folder');
+    let err: unknown;
+    try {
+      loadConfig({ env: { ZHUJIU_CONFIG_DIR: dir } });
+    } catch (e) {
+      err = e;
+    }
+    expect(isAppError(err, 'config_invalid')).toBe(true);
+    expect((err as Error).message).toBe(
+      `${join(dir, 'suites')}: cannot read (ENOTDIR); check the permissions of the config folder and its files`,
+    );
+  });
+});
