@@ -32,6 +32,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // Pure modules with no state between files: one worker imports them once for all its files
+          // instead of once per file (the unit project went from 67 s to 25 s on a loaded machine).
+          isolate: false,
           sequence: { shuffle: { tests: true } },
           testTimeout: 30_000,
           hookTimeout: 30_000,
