@@ -89,4 +89,6 @@ export interface DatasetProvenance {
   readonly seed: number;
   /** In-context examples per prompt. */
   readonly shots: number;
+  /** A derived dataset (eval/robustness): its task, derivation version and base dataset. */
+  readonly derived?: { readonly task: string; readonly version: number; readonly base: string };
 }
