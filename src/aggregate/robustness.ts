@@ -2,7 +2,7 @@
  * @module aggregate/robustness
  * The drop of each robustness dataset against the same model's clean items of its base dataset: PromptBench's
  * performance drop rate (Zhu et al., 2023, "PromptBench", §3: PDR = 1 − perturbed / clean), over the base items the
- * model has both scores for (docs/scoring.md §2.3). Pure.
+ * model has both scores for (docs/scoring.md §2.7). Pure.
  */
 
 /** One item score as the board reads it (ten-point scale). */

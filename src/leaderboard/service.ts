@@ -301,7 +301,7 @@ export class LeaderboardService {
             });
     }
     // Every scoring figure names its judge (docs/scoring.md §3).
-    // ... and the model cards show each robustness dataset's drop against its clean base items (scoring.md §2.3).
+    // ... and the model cards show each robustness dataset's drop against its clean base items (scoring.md §2.7).
     const board: Board = {
       ...computed,
       scoringJudge: summary.scoringJudge ?? null,

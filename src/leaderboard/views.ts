@@ -172,7 +172,7 @@ export interface ModelCardJson {
   scoring_judge: string | null;
   /**
    * Each robustness dataset against the model's clean base items: `n` pairs, the perturbed and clean means (0–10)
-   * and PromptBench's drop `pdr` = 1 − perturbed / clean (docs/scoring.md §2.3).
+   * and PromptBench's drop `pdr` = 1 − perturbed / clean (docs/scoring.md §2.7).
    */
   robustness: {
     dataset: string;
@@ -637,7 +637,7 @@ export interface ModelCard {
     ties: number;
     winRate: number | null;
   }[];
-  /** Each robustness dataset's drop against the model's clean base items (docs/scoring.md §2.3). */
+  /** Each robustness dataset's drop against the model's clean base items (docs/scoring.md §2.7). */
   readonly robustness: readonly RobustnessDrop[];
 }
 

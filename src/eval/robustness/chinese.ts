@@ -1,6 +1,6 @@
 /**
  * @module eval/robustness/chinese
- * The Chinese-text tools of the robustness perturbations (docs/scoring.md §2.3 "Robustness"): homophones by
+ * The Chinese-text tools of the robustness perturbations (docs/scoring.md §2.7 "Robustness"): homophones by
  * pinyin (`pinyin-pro`), a small table of similar-shape characters, full-/half-width forms, and script / regional
  * conversion through OpenCC (`opencc-js`). Every table is built once, on first use, from the installed packages, so
  * the same package versions give the same perturbations.

@@ -1,7 +1,7 @@
 /**
  * @module eval/robustness/derive
  * The six robustness tasks of ZhuJiu (Zhang et al., 2023, §2.3.7) as datasets derived from the items of a prepared
- * base dataset, with no new data (docs/scoring.md §2.3): a seeded sample of the base items, each perturbed with its
+ * base dataset, with no new data (docs/scoring.md §2.7): a seeded sample of the base items, each perturbed with its
  * own Rng seeded by (seed, task, base key), so the same seed, base items and package versions give the same derived
  * items. Every derived item records its task, the derivation version, the seed, the base dataset and the base
  * item's key in `metadata.robustness`; its key is the base key with `@r<version>`. Items are scored by the base

@@ -1,7 +1,7 @@
 /**
  * @module eval/robustness/format-output
  * Format Output (ZhuJiu §2.3.7): the question with an instruction to answer in a stated format, scored for format
- * compliance and correctness (docs/scoring.md §2.3): an answer that breaks the format earns 0; one that keeps it
+ * compliance and correctness (docs/scoring.md §2.7): an answer that breaks the format earns 0; one that keeps it
  * earns the base dataset's score of the answer it states.
  */
 

@@ -1,7 +1,7 @@
 /**
  * @module eval/robustness
  * The robustness ability (ZhuJiu §2.3.7) as datasets derived from the shipped ones: the perturbations, the derived
- * datasets and their build (docs/scoring.md §2.3).
+ * datasets and their build (docs/scoring.md §2.7).
  */
 export {
   buildRobustnessSets,

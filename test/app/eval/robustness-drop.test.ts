@@ -1,5 +1,5 @@
 /**
- * The robustness ability end to end against the OpenAI fake (docs/scoring.md §2.3): `fragile` answers the clean C3
+ * The robustness ability end to end against the OpenAI fake (docs/scoring.md §2.7): `fragile` answers the clean C3
  * items right and their perturbed copies wrong (after an unrelated conversation, and when pressed again), `steady`
  * answers everything right. After `zhujiu eval` of the clean suite and the robustness suite, `fragile` has a low
  * robustness score and its model card shows the drop (PDR = 1 − perturbed / clean) against its own clean items.

@@ -1,4 +1,4 @@
-/** PromptBench's performance drop rate per model and robustness dataset (aggregate/robustness, scoring.md §2.3). */
+/** PromptBench's performance drop rate per model and robustness dataset (aggregate/robustness, scoring.md §2.7). */
 import { describe, expect, it } from 'vitest';
 import { robustnessDrops } from '../../../src/aggregate/robustness.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The robustness perturbations (eval/robustness, docs/scoring.md §2.3) on Chinese examples: what each kind of
+ * The robustness perturbations (eval/robustness, docs/scoring.md §2.7) on Chinese examples: what each kind of
  * character noise does, where nothing is touched, the inserted sentences, the prior dialogue, the stated formats
  * and the regional conversion.
  */
