@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { suiteSchema } from '../src/config/schema.ts';
-import { baseEntry, prepareDataset } from '../src/eval/datasets/prepare.ts';
-import { buildRobustnessSets, type RobustnessBuild } from '../src/eval/robustness/index.ts';
+import { prepareDataset, robustnessPlan } from '../src/eval/datasets/prepare.ts';
+import { buildRobustnessSets } from '../src/eval/robustness/index.ts';
 import type { PreparedDataset } from '../src/eval/types.ts';
 
 const { values } = parseArgs({
@@ -34,24 +34,10 @@ const suite = suiteSchema.parse(
 const loc = { datasetsDir: dir, cacheDir: join(tmpdir(), 'zhujiu-bench-cache'), roots: [] };
 
 const t0 = performance.now();
+const plan = robustnessPlan(suite);
 const bases = new Map<string, PreparedDataset>();
-const builds: RobustnessBuild[] = [];
-for (const e of suite.datasets) {
-  const be = baseEntry(e);
-  if (!be || e.task === undefined) continue;
-  if (!bases.has(be.name)) bases.set(be.name, await prepareDataset(suite.name, be, loc));
-  builds.push({
-    spec: {
-      name: e.name,
-      task: e.task,
-      sample: e.sample,
-      seed: e.seed,
-      ability: e.ability,
-      method: e.method,
-    },
-    base: be.name,
-  });
-}
+for (const be of plan.bases) bases.set(be.name, await prepareDataset(suite.name, be, loc));
+const builds = plan.builds;
 const t1 = performance.now();
 const sets = buildRobustnessSets(builds, bases);
 const t2 = performance.now();

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
-import { robustnessDataset } from '../robustness/derive.ts';
+import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
 import { gaokaoLoader } from './gaokao.ts';
@@ -106,6 +106,47 @@ export type BaseCache = Map<string, Promise<PreparedDataset>>;
 export function baseEntry(entry: SuiteDatasetConfig): SuiteDatasetConfig | undefined {
   if (entry.loader !== 'robustness' || entry.base === undefined) return undefined;
   return { ...entry.base, ability: entry.ability, method: entry.method, safety_check: false };
+}
+
+/**
+ * The robustness datasets of `suite` as builds of eval/robustness `buildRobustnessSets`: the distinct base entries
+ * to prepare (by base name; two robustness datasets naming one base name must give the same entry) and one build
+ * per robustness dataset. Pure.
+ * @throws AppError `config_invalid` when one base name stands for two different entries.
+ */
+export function robustnessPlan(suite: SuiteConfig): {
+  bases: SuiteDatasetConfig[];
+  builds: RobustnessBuild[];
+} {
+  const bases = new Map<string, SuiteDatasetConfig>();
+  const builds: RobustnessBuild[] = [];
+  for (const entry of suite.datasets) {
+    const be = baseEntry(entry);
+    if (be === undefined || entry.task === undefined) continue;
+    const known = bases.get(be.name);
+    if (
+      known &&
+      JSON.stringify({ ...known, ability: 0, method: 0 }) !==
+        JSON.stringify({ ...be, ability: 0, method: 0 })
+    )
+      throw new AppError(
+        'config_invalid',
+        `${where(suite.name, entry)}: base "${be.name}" differs from the base of that name given earlier in the suite; give the same entry or another name`,
+      );
+    bases.set(be.name, known ?? be);
+    builds.push({
+      spec: {
+        name: entry.name,
+        task: entry.task,
+        sample: entry.sample,
+        seed: entry.seed,
+        ability: entry.ability,
+        method: entry.method,
+      },
+      base: be.name,
+    });
+  }
+  return { bases: [...bases.values()], builds };
 }
 
 /**

@@ -38,3 +38,25 @@ describe('robustness suite entries', () => {
     ]);
   });
 });
+
+describe('robustnessPlan', () => {
+  it('one base entry per base name, one build per robustness dataset; a name standing for two entries is refused', async () => {
+    const { robustnessPlan } = await import('../../../src/eval/datasets/prepare.ts');
+    const { suiteSchema } = await import('../../../src/config/schema.ts');
+    const suite = suiteSchema.parse({
+      name: 's',
+      datasets: [entry, { ...entry, name: 'robust_format_c3', task: 'format_output' }],
+    });
+    const plan = robustnessPlan(suite);
+    expect(plan.bases.map((b) => b.name)).toEqual(['c3']);
+    expect(plan.builds.map((b) => [b.spec.name, b.spec.task, b.base])).toEqual([
+      ['robust_dialect_c3', 'dialect', 'c3'],
+      ['robust_format_c3', 'format_output', 'c3'],
+    ]);
+    const clash = suiteSchema.parse({
+      name: 's',
+      datasets: [entry, { ...entry, name: 'x', base: { ...entry.base, seed: 1 } }],
+    });
+    expect(() => robustnessPlan(clash)).toThrow(/base "c3" differs from the base of that name/);
+  });
+});
