@@ -5,6 +5,7 @@
  */
 export { computeBoard } from './board.ts';
 export { comparativeScore } from './comparative.ts';
+export { type RobustnessDrop, robustnessDrops, type ScoredItem } from './robustness.ts';
 export type {
   ArenaAbilityEntry,
   BattleType,

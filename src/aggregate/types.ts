@@ -2,6 +2,7 @@
  * @module aggregate/types
  * Plain data shapes of the board aggregation (docs/scoring.md §4–5). Pure: no I/O.
  */
+import type { RobustnessDrop } from './robustness.ts';
 
 /** The seven ZhuJiu ability dimensions, in board column order (docs/scoring.md §1). */
 export const BOARD_ABILITIES = [
@@ -66,6 +67,8 @@ export interface BattleType {
 
 /** Everything the board is computed from. */
 export interface BoardInput {
+  /** Each model's drop on each robustness dataset against its clean base items (aggregate/robustness). */
+  readonly robustness?: readonly RobustnessDrop[];
   /** Every model on the board (a model with no data gets an all-empty row). */
   readonly models: readonly string[];
   readonly datasets: readonly DatasetScores[];
@@ -214,4 +217,9 @@ export interface Board {
    * none was chosen; absent on boards stored before boards named their judge.
    */
   readonly scoringJudge?: string | null;
+  /**
+   * Each model's drop on each robustness dataset against its clean base items (aggregate/robustness; copied from
+   * the input by the board service). Absent on boards stored before it was recorded.
+   */
+  readonly robustness?: readonly RobustnessDrop[];
 }

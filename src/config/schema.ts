@@ -379,6 +379,8 @@ export const DATASET_LOADERS = [
   'cvalues',
   'selfaware',
   'chisafetybench',
+  // Derived from a base dataset's items (src/eval/robustness/): needs `task:` and `base:`, reads no files itself
+  'robustness',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];
@@ -398,6 +400,44 @@ export const datasetFileSchema = z.union([
 ]);
 /** A dataset file entry. */
 export type DatasetFileSpec = z.infer<typeof datasetFileSchema>;
+
+/** The six robustness tasks of ZhuJiu (§2.3.7), derived datasets of `loader: robustness` (src/eval/robustness/). */
+export const ROBUSTNESS_TASKS = [
+  'error_message',
+  'redundant_information',
+  'redundant_dialogue',
+  'format_output',
+  'dialect',
+  'unique_solution',
+] as const;
+/** One robustness task. */
+export type RobustnessTask = (typeof ROBUSTNESS_TASKS)[number];
+
+/**
+ * The base dataset of a robustness dataset: an entry of a file-backed format, as in any suite (its `name` is the
+ * dataset the clean scores of the drop are read from, e.g. `c3` of zhujiu-metrics; give the same files, sample
+ * and seed so the derived items are a subset of its items).
+ */
+export const robustnessBaseSchema = z
+  .strictObject({
+    name: datasetNameSchema,
+    loader: z.enum(DATASET_LOADERS).refine((l) => l !== 'robustness', {
+      message: 'a base dataset needs a file format, not robustness',
+    }),
+    path: z.string().optional(),
+    files: z.array(datasetFileSchema).min(1).optional(),
+    profile: z.string().optional(),
+    sample: z.number().int().positive().optional(),
+    seed: z.number().int().min(0).default(0),
+    shots: z.number().int().min(0).max(16).default(0),
+    prompts: datasetFileSchema.optional(),
+  })
+  .refine((d) => d.path !== undefined || d.files !== undefined, {
+    message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+    path: ['files'],
+  });
+/** The base entry of a robustness dataset. */
+export type RobustnessBaseConfig = z.infer<typeof robustnessBaseSchema>;
 
 /** One dataset of a suite. */
 export const suiteDatasetSchema = z
@@ -428,6 +468,10 @@ export const suiteDatasetSchema = z
       .optional(),
     /** Scoring datasets: also run the separate safety-violation check on every judged answer. */
     safety_check: z.boolean().default(false),
+    /** `loader: robustness`: the task (src/eval/robustness/). */
+    task: z.enum(ROBUSTNESS_TASKS).optional(),
+    /** `loader: robustness`: the dataset its items are derived from. */
+    base: robustnessBaseSchema.optional(),
   })
   .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
     message: 'a metrics dataset needs `loader:` (its file format)',
@@ -437,10 +481,42 @@ export const suiteDatasetSchema = z
     message: 'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
     path: ['rubric'],
   })
-  .refine((d) => d.loader === undefined || d.path !== undefined || d.files !== undefined, {
-    message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
-    path: ['files'],
-  });
+  .refine((d) => d.loader !== 'robustness' || (d.task !== undefined && d.base !== undefined), {
+    message:
+      'a robustness dataset needs `task:` (one of ' +
+      ROBUSTNESS_TASKS.join(', ') +
+      ') and `base:` (the dataset it is derived from)',
+    path: ['task'],
+  })
+  .refine(
+    (d) =>
+      d.loader !== 'robustness' ||
+      (d.path === undefined &&
+        d.files === undefined &&
+        d.prompts === undefined &&
+        d.shots === 0 &&
+        d.profile === undefined),
+    {
+      message:
+        "a robustness dataset reads its base's files: give `path`, `files`, `prompts`, `shots` and `profile` under `base:`",
+      path: ['base'],
+    },
+  )
+  .refine((d) => (d.task === undefined && d.base === undefined) || d.loader === 'robustness', {
+    message: '`task:` and `base:` are for `loader: robustness` only',
+    path: ['task'],
+  })
+  .refine(
+    (d) =>
+      d.loader === undefined ||
+      d.loader === 'robustness' ||
+      d.path !== undefined ||
+      d.files !== undefined,
+    {
+      message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+      path: ['files'],
+    },
+  );
 /** A dataset entry of a suite. */
 export type SuiteDatasetConfig = z.infer<typeof suiteDatasetSchema>;
 

@@ -8,14 +8,14 @@
  */
 import type { Kysely } from 'kysely';
 import { isAppError } from '../core/errors.ts';
-import type { CompletionResult, LlmClient } from '../llm/types.ts';
+import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import type { ItemOutcome } from '../storage/eval-runs.ts';
 import { type JudgeScoreRow, listJudgeScores } from '../storage/judge-scores.ts';
 import type { Database } from '../storage/schema.ts';
 import { judgeAnswers } from './judge/judge.ts';
 import type { Rubric } from './judge/rubrics.ts';
 import type { PlannedEntry } from './run-plan.ts';
-import type { PreparedDataset } from './types.ts';
+import type { MultiRequest, PreparedDataset } from './types.ts';
 
 /** A model's answer. */
 export type Answered = Extract<CompletionResult, { ok: true }>;
@@ -61,30 +61,30 @@ export function doneOutcome(res: Answered, score: OutcomeScore): ItemOutcome {
   };
 }
 
+/** One request's answer, or the outcome that ends the item instead (undefined: aborted, the item is given back). */
+type Asked = { readonly res: Answered } | { readonly outcome: ItemOutcome | undefined };
+
 /**
- * Works item `itemId` of the plan (`entry`; absent when the suite no longer has it: failure `not_in_suite`).
- * @returns the outcome to store, or `undefined` when the request was aborted (the item is given back).
+ * Sends one request of item `itemId` (`messages`, with the dataset's template version) through the run's client:
+ * its answer, or the item's failure (`prompt_too_long` without a call, the endpoint's code, `client_error`), or
+ * an undefined outcome when the request was aborted.
+ * @throws AppError `db_unavailable` from the client's response cache (the lane stops; the item is asked later).
  */
-export async function workItem(
+async function ask(
   ctx: ItemContext,
   itemId: number,
-  entry: PlannedEntry | undefined,
-): Promise<ItemOutcome | undefined> {
-  if (!entry)
-    return failed(
-      'not_in_suite',
-      `planned in the run but no longer in suite ${ctx.suite} (the suite changed)`,
-      0,
-    );
-  const { ds, item } = entry;
-  const messages = ds.messages(item);
+  ds: PreparedDataset,
+  messages: readonly ChatMessage[],
+): Promise<Asked> {
   const chars = messages.reduce((n, m) => n + m.content.length, 0);
   if (chars > ctx.maxPromptChars)
-    return failed(
-      'prompt_too_long',
-      `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${ctx.maxPromptChars}); not sent`,
-      0,
-    );
+    return {
+      outcome: failed(
+        'prompt_too_long',
+        `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${ctx.maxPromptChars}); not sent`,
+        0,
+      ),
+    };
   let res: CompletionResult;
   try {
     res = await ctx.client.complete({
@@ -99,12 +99,143 @@ export async function workItem(
     if (isAppError(err, 'db_unavailable')) throw err;
     // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
     // failure, with its cause, and the run goes on.
-    return failed('client_error', `the model client failed: ${errorText(err)}`, 0);
+    return { outcome: failed('client_error', `the model client failed: ${errorText(err)}`, 0) };
   }
-  if (!res.ok && res.code === 'aborted') return undefined; // given back with the other claims
-  if (!res.ok) return failed(res.code, res.message, res.latencyMs);
-  if (ctx.judge?.grades(ds)) return ctx.judge.grade(itemId, entry, res);
-  return metricOutcome(entry, res);
+  if (!res.ok && res.code === 'aborted') return { outcome: undefined }; // given back with the other claims
+  if (!res.ok) return { outcome: failed(res.code, res.message, res.latencyMs) };
+  return { res };
+}
+
+/**
+ * Works item `itemId` of the plan (`entry`; absent when the suite no longer has it: failure `not_in_suite`). An
+ * item whose dataset gives several requests (`PreparedDataset.requests`) is worked by {@link workMultiRequest}.
+ * @returns the outcome to store, or `undefined` when the request was aborted (the item is given back).
+ */
+export async function workItem(
+  ctx: ItemContext,
+  itemId: number,
+  entry: PlannedEntry | undefined,
+): Promise<ItemOutcome | undefined> {
+  if (!entry)
+    return failed(
+      'not_in_suite',
+      `planned in the run but no longer in suite ${ctx.suite} (the suite changed)`,
+      0,
+    );
+  const { ds, item } = entry;
+  const multi = ds.requests?.(item);
+  if (multi) return workMultiRequest(ctx, itemId, entry, multi);
+  const asked = await ask(ctx, itemId, ds, ds.messages(item));
+  if (!('res' in asked)) return asked.outcome;
+  if (ctx.judge?.grades(ds)) return ctx.judge.grade(itemId, entry, asked.res);
+  return metricOutcome(entry, asked.res);
+}
+
+/**
+ * Works a multi-request item (eval/types `MultiRequest`): `follow_up` asks `messages(item)`, then each follow-up
+ * after the conversation so far and the model's previous answer; `independent` asks each variant on its own. Every
+ * request goes through the client (and its response cache) as a single one does. The first failed request (in
+ * request order) fails the item with its cause; an aborted one gives the item back. The answers are scored
+ * together by `scoreAnswers`; the outcome's detail keeps every answer (`answers`) and its stored response
+ * (`response_ids`), its latency and tokens are the sums, `responseId` the last answer's, `cached` whether all were.
+ */
+export async function workMultiRequest(
+  ctx: ItemContext,
+  itemId: number,
+  entry: PlannedEntry,
+  multi: MultiRequest,
+): Promise<ItemOutcome | undefined> {
+  const { ds, item } = entry;
+  const answers: Answered[] = [];
+  const total = multi.kind === 'follow_up' ? multi.followUps.length + 1 : multi.variants.length;
+  const failedAt = (i: number, o: ItemOutcome | undefined): ItemOutcome | undefined =>
+    o?.kind === 'failed'
+      ? {
+          ...o,
+          message: `request ${i + 1} of ${total}: ${o.message}`,
+          latencyMs: o.latencyMs + sumLatency(answers),
+        }
+      : o;
+  if (multi.kind === 'follow_up') {
+    let history: ChatMessage[] = ds.messages(item);
+    for (let i = 0; i < total; i++) {
+      if (i > 0) {
+        const prev = answers[i - 1] as Answered;
+        history = [
+          ...history,
+          { role: 'assistant', content: prev.text },
+          { role: 'user', content: multi.followUps[i - 1] as string },
+        ];
+      }
+      const asked = await ask(ctx, itemId, ds, history);
+      if (!('res' in asked)) return failedAt(i, asked.outcome);
+      answers.push(asked.res);
+    }
+  } else {
+    const all = await Promise.all(multi.variants.map((v) => ask(ctx, itemId, ds, v)));
+    for (const a of all) if ('res' in a) answers.push(a.res);
+    // Aborted first (the item is given back whole), then the first failure in request order.
+    if (all.some((a) => !('res' in a) && a.outcome === undefined)) return undefined;
+    const bad = all.findIndex((a) => !('res' in a));
+    if (bad >= 0) return failedAt(bad, (all[bad] as { outcome: ItemOutcome }).outcome);
+  }
+  return multiOutcome(entry, answers);
+}
+
+function sumLatency(answers: readonly Answered[]): number {
+  return answers.reduce((n, a) => n + a.latencyMs, 0);
+}
+
+function sumOf(
+  answers: readonly Answered[],
+  k: 'promptTokens' | 'completionTokens',
+): number | undefined {
+  if (answers.every((a) => a[k] === undefined)) return undefined;
+  return answers.reduce((n, a) => n + (a[k] ?? 0), 0);
+}
+
+/** Scores the answers of a multi-request item with `scoreAnswers`; a missing or throwing scorer is `score_error`. */
+function multiOutcome(entry: PlannedEntry, answers: readonly Answered[]): ItemOutcome {
+  const { ds, item } = entry;
+  const latencyMs = sumLatency(answers);
+  if (!ds.scoreAnswers)
+    return failed(
+      'score_error',
+      `dataset ${ds.name} asks several requests per item but has no scoreAnswers`,
+      latencyMs,
+    );
+  let score: ReturnType<PreparedDataset['score']>;
+  try {
+    score = ds.scoreAnswers(
+      item,
+      answers.map((a) => a.text),
+    );
+  } catch (err) {
+    return failed('score_error', `scoring failed: ${errorText(err)}`, latencyMs);
+  }
+  const last = answers[answers.length - 1] as Answered;
+  const promptTokens = sumOf(answers, 'promptTokens');
+  const completionTokens = sumOf(answers, 'completionTokens');
+  return {
+    kind: 'done',
+    responseId: last.responseId ?? null,
+    cached: answers.every((a) => a.cached),
+    latencyMs,
+    ...(promptTokens !== undefined ? { promptTokens } : {}),
+    ...(completionTokens !== undefined ? { completionTokens } : {}),
+    score: {
+      method: ds.method,
+      metric: score.metric,
+      profile: score.profile,
+      raw: score.raw,
+      max: score.max,
+      detail: {
+        ...score.detail,
+        answers: answers.map((a) => a.text),
+        response_ids: answers.map((a) => a.responseId ?? null),
+      },
+    },
+  };
 }
 
 /** Scores `res` with the dataset's own metric; a metric that throws is failure `score_error`. */

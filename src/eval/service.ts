@@ -28,6 +28,7 @@ import { type StoredItem, storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import {
+  type BaseCache,
   canUseStoredItems,
   missingDatasetFiles,
   prepareDataset,
@@ -279,13 +280,14 @@ export class EvalService {
       roots: this.#o.config.datasetRoots ?? [],
     };
     const out: PreparedDataset[] = [];
+    const bases: BaseCache = new Map(); // each robustness base prepared once per suite
     for (const entry of suite.datasets) {
       if (entry.loader === undefined) continue;
       const stored = plan.stored.get(entry.name);
       out.push(
         stored
           ? preparedFromStoredItems(name, entry, stored)
-          : await prepareDataset(name, entry, loc),
+          : await prepareDataset(name, entry, loc, bases),
       );
     }
     return out;

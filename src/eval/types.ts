@@ -49,7 +49,27 @@ export interface PreparedDataset {
   score(item: EvalItem, output: string): ItemScore;
   /** Where the items came from and how they were chosen (stored with a run's config snapshot). Optional. */
   readonly provenance?: DatasetProvenance;
+  /**
+   * Several requests for `item` (eval/run-item): absent, or returning undefined, means one request,
+   * `messages(item)`, scored by {@link score}.
+   */
+  requests?(item: EvalItem): MultiRequest | undefined;
+  /**
+   * Scores the answers of a multi-request item, in request order (`follow_up`: the first answer, then one per
+   * follow-up; `independent`: one per variant). Pure. Required when {@link requests} returns a request set.
+   */
+  scoreAnswers?(item: EvalItem, outputs: readonly string[]): ItemScore;
 }
+
+/** Several requests for one item; absent or undefined → one request, `messages(item)`, scored by `score`. */
+export type MultiRequest =
+  /**
+   * `messages(item)` first; then, for each follow-up, the conversation so far + the model's previous answer (as an
+   * assistant message) + the follow-up (as a user message).
+   */
+  | { readonly kind: 'follow_up'; readonly followUps: readonly string[] }
+  /** Each variant sent on its own (e.g. one fact asked several ways). */
+  | { readonly kind: 'independent'; readonly variants: readonly (readonly ChatMessage[])[] };
 
 /** Where a prepared dataset's items came from (files, sampling, prompt shots), for reproducibility. */
 export interface DatasetProvenance {
@@ -69,4 +89,6 @@ export interface DatasetProvenance {
   readonly seed: number;
   /** In-context examples per prompt. */
   readonly shots: number;
+  /** A derived dataset (eval/robustness): its task, derivation version and base dataset. */
+  readonly derived?: { readonly task: string; readonly version: number; readonly base: string };
 }

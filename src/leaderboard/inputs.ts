@@ -10,6 +10,7 @@ import {
   type BoardAbility,
   type BoardInput,
   type DatasetScores,
+  robustnessDrops,
 } from '../aggregate/index.ts';
 import {
   boardBattleTypes,
@@ -19,6 +20,7 @@ import {
   judgeGrades,
   latestFinishedRuns,
   liveBattlesWithoutAbility,
+  robustnessLinks,
   singleAnswerJudges,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
@@ -74,6 +76,32 @@ export function resolveScoringJudge(
   if (asked) return asked;
   const distinct = [...new Set(stored)];
   return distinct.length === 1 ? distinct[0]! : null;
+}
+
+/** Battles with an ability, and those without one (in the votes column only) with their count. */
+function splitBattles(rows: Awaited<ReturnType<typeof boardBattleTypes>>): {
+  battles: BattleType[];
+  unassigned: Omit<BattleType, 'ability'>[];
+  noAbility: number;
+} {
+  const battles: BattleType[] = [];
+  const unassigned: Omit<BattleType, 'ability'>[] = [];
+  let noAbility = 0;
+  for (const b of rows) {
+    if (b.ability !== null && isAbility(b.ability)) {
+      battles.push({ ...b, ability: b.ability });
+      continue;
+    }
+    noAbility += b.count;
+    const { ability: _, ...rest } = b;
+    unassigned.push(rest);
+  }
+  return { battles, unassigned, noAbility };
+}
+
+/** The distinct items of robustness datasets among `scores` (the ones that may have a base item). */
+function robustnessItems(scores: readonly { ability: string; itemId: number }[]): number[] {
+  return [...new Set(scores.filter((s) => s.ability === 'robustness').map((s) => s.itemId))];
 }
 
 /**
@@ -188,18 +216,8 @@ export async function loadBoardInput(
     });
   }
   datasets.sort((a, b) => a.dataset.localeCompare(b.dataset) || a.method.localeCompare(b.method));
-  const battles: BattleType[] = [];
-  const unassigned: Omit<BattleType, 'ability'>[] = [];
-  let noAbility = 0;
-  for (const b of battleRows) {
-    if (b.ability !== null && isAbility(b.ability)) {
-      battles.push({ ...b, ability: b.ability });
-      continue;
-    }
-    noAbility += b.count;
-    const { ability: _, ...rest } = b;
-    unassigned.push(rest);
-  }
+  const { battles, unassigned, noAbility } = splitBattles(battleRows);
+  const robustness = robustnessDrops(scores, await robustnessLinks(db, robustnessItems(scores)));
   // Models known only from counted votes join the board too.
   const known = new Set(models);
   for (const b of battleRows) {
@@ -218,7 +236,7 @@ export async function loadBoardInput(
     nBattles += b.count;
   }
   return {
-    input: { models, datasets, battles, unassignedBattles: unassigned },
+    input: { models, datasets, battles, unassignedBattles: unassigned, robustness },
     summary: {
       sources: [...new Set(sources)].sort(),
       models: models.length,

@@ -16,6 +16,7 @@ import {
   fmt,
   headline,
   modelCard,
+  pdrText,
   scoringJudgeNote,
   scoringLabel,
   shownRows,
@@ -176,9 +177,18 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
         `<tr><td>${modelLink(o.opponent)}</td><td class="n">${o.wins}</td><td class="n">${o.losses}</td><td class="n">${o.ties}</td><td class="n">${o.winRate === null ? '—' : `${(o.winRate * 100).toFixed(0)}%`}</td></tr>`,
     )
     .join('');
+  const rob = card.robustness
+    .map(
+      (d) =>
+        `<tr><td>${esc(d.dataset)}</td><td>${esc(d.base)}</td><td class="n">${d.n}</td><td class="n">${fmt(d.perturbed)}</td><td class="n">${fmt(d.clean)}</td><td class="n pdr">${pdrText(d.pdr)}</td></tr>`,
+    )
+    .join('');
+  const robTable = rob
+    ? `<h2>Robustness</h2><p>Each robustness dataset against the same model's clean base items: PDR = 1 − perturbed / clean.</p><table id="robustness"><thead><tr><th>dataset</th><th>base</th><th>n</th><th>perturbed</th><th>clean</th><th>drop (PDR)</th></tr></thead><tbody>${rob}</tbody></table>`
+    : '';
   return layout(
     `Model: ${model}`,
-    `${summary}<h2>Datasets</h2><table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th><th>95%</th><th>raw</th><th>95%</th></tr></thead><tbody>${ds}</tbody></table><h2>Arena, against each opponent</h2><table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`,
+    `${summary}${robTable}<h2>Datasets</h2><table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th><th>95%</th><th>raw</th><th>95%</th></tr></thead><tbody>${ds}</tbody></table><h2>Arena, against each opponent</h2><table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`,
     s,
     now,
   );

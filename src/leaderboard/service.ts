@@ -301,7 +301,12 @@ export class LeaderboardService {
             });
     }
     // Every scoring figure names its judge (docs/scoring.md §3).
-    const board: Board = { ...computed, scoringJudge: summary.scoringJudge ?? null };
+    // ... and the model cards show each robustness dataset's drop against its clean base items (scoring.md §2.7).
+    const board: Board = {
+      ...computed,
+      scoringJudge: summary.scoringJudge ?? null,
+      robustness: input.robustness ?? [],
+    };
     return {
       board,
       chart,

@@ -12,6 +12,7 @@ import {
   type BoardMethod,
   type BoardRow,
   type Interval,
+  type RobustnessDrop,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
 import type { ChartRow } from './chart.ts';
@@ -169,6 +170,18 @@ export interface ModelCardJson {
   }[];
   /** The judge of the card's scoring figures. */
   scoring_judge: string | null;
+  /**
+   * Each robustness dataset against the model's clean base items: `n` pairs, the perturbed and clean means (0–10)
+   * and PromptBench's drop `pdr` = 1 − perturbed / clean (docs/scoring.md §2.7).
+   */
+  robustness: {
+    dataset: string;
+    base: string;
+    n: number;
+    perturbed: number | null;
+    clean: number | null;
+    pdr: number | null;
+  }[];
 }
 
 function rowJson(board: Board, r: BoardRow): BoardJson['models'][number] {
@@ -220,6 +233,14 @@ export function modelCardJson(board: Board, model: string): ModelCardJson | unde
       raw_hi: (d.rawInterval ?? d.scoreInterval)?.hi ?? null,
     })),
     scoring_judge: scoringJudge(board),
+    robustness: card.robustness.map((d) => ({
+      dataset: d.dataset,
+      base: d.base,
+      n: d.n,
+      perturbed: d.perturbed,
+      clean: d.clean,
+      pdr: d.pdr,
+    })),
   };
 }
 
@@ -616,6 +637,8 @@ export interface ModelCard {
     ties: number;
     winRate: number | null;
   }[];
+  /** Each robustness dataset's drop against the model's clean base items (docs/scoring.md §2.7). */
+  readonly robustness: readonly RobustnessDrop[];
 }
 
 /** The card of one model, or undefined when it is not on the board. */
@@ -647,7 +670,25 @@ export function modelCard(board: Board, model: string): ModelCard | undefined {
         winRate: total === 0 ? null : (h.wins + 0.5 * h.ties) / total,
       };
     });
-  return { row, datasets, svRate: n === 0 ? null : sv / n, record, opponents };
+  const robustness = (board.robustness ?? []).filter((d) => d.model === model);
+  return { row, datasets, svRate: n === 0 ? null : sv / n, record, opponents, robustness };
+}
+
+/** The heading of a model card's robustness drops. */
+export const ROBUSTNESS_HEADING =
+  'Robustness: score and drop against the clean base items (PDR = 1 − perturbed / clean)';
+
+/** A drop rate as a percentage (`32.5%`), or — without one. */
+export function pdrText(pdr: number | null): string {
+  return pdr === null ? '—' : `${(pdr * 100).toFixed(1)}%`;
+}
+
+/** One line per robustness dataset: its score, the clean score of its base items, the drop and the pairs. */
+export function robustnessLines(drops: readonly RobustnessDrop[]): string[] {
+  return drops.map(
+    (d) =>
+      `${d.dataset}: ${fmt(d.perturbed)} vs clean ${markdownLiteral(d.base)} ${fmt(d.clean)}, drop ${pdrText(d.pdr)} (${d.n} ${d.n === 1 ? 'item' : 'items'})`,
+  );
 }
 
 /** One model's card as chat content. */
@@ -676,6 +717,12 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
             `${markdownLiteral(p.opponent)}: ${p.wins}–${p.losses}–${p.ties}, ${p.winRate === null ? '—' : `${(p.winRate * 100).toFixed(0)}%`}`,
         )
         .join('\n'),
+    });
+  }
+  if (card.robustness.length > 0) {
+    sections.push({
+      heading: ROBUSTNESS_HEADING,
+      body: robustnessLines(card.robustness).join('\n'),
     });
   }
   return {

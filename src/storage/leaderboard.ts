@@ -344,6 +344,36 @@ async function itemScoresQuery(db: Conn, runIds: readonly number[]): Promise<Sto
   }));
 }
 
+/** A derived robustness item and the base item it was made from (eval/robustness: `metadata.robustness`). */
+export interface RobustnessLink {
+  readonly itemId: number;
+  readonly baseItemId: number;
+  readonly baseDataset: string;
+}
+
+/**
+ * The base items of the given derived robustness items: the item of dataset `metadata.robustness.base_dataset`
+ * with key `metadata.robustness.base_key`. Items without such metadata, or whose base item is not stored, are left
+ * out.
+ */
+export async function robustnessLinks(
+  db: Conn,
+  itemIds: readonly number[],
+): Promise<RobustnessLink[]> {
+  if (itemIds.length === 0) return [];
+  const r = await sql<{ item: number; base: number; base_dataset: string }>`
+    SELECT i.id AS item, b.id AS base, bd.name AS base_dataset
+      FROM items i
+      JOIN datasets bd ON bd.name = i.metadata->'robustness'->>'base_dataset'
+      JOIN items b ON b.dataset_id = bd.id AND b.key = i.metadata->'robustness'->>'base_key'
+     WHERE i.id = ANY(${[...itemIds]}::bigint[]) AND i.metadata ? 'robustness'`.execute(db);
+  return r.rows.map((x) => ({
+    itemId: Number(x.item),
+    baseItemId: Number(x.base),
+    baseDataset: x.base_dataset,
+  }));
+}
+
 /**
  * The judges with stored single-answer records (verdicts or failures, table `judge_scores`), by name: the
  * candidates for the board's Scoring judge when `judge.model` is not set (docs/scoring.md §3).

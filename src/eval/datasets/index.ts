@@ -12,6 +12,7 @@ export {
   prepareDataset,
   preparedFromStoredItems,
   prepareSuite,
+  robustnessPlan,
   seededSample,
 } from './prepare.ts';
 export type { DatasetLocation, DatasetText } from './source.ts';

@@ -8,12 +8,13 @@
 import { existsSync } from 'node:fs';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
-import { createRng } from '../../core/rng.ts';
+import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
 import { gaokaoLoader } from './gaokao.ts';
 import { buildMessages, type DatasetLoader } from './loader.ts';
 import { math23kLoader } from './math23k.ts';
+import { seededSample } from './sample.ts';
 import {
   alignbenchLoader,
   chisafetybenchLoader,
@@ -26,6 +27,8 @@ import {
 } from './scoring-sets.ts';
 import { type DatasetLocation, describeFile, localFileOf, readDatasetFile } from './source.ts';
 import { cmrc2018Loader, drcdLoader } from './span.ts';
+
+export { seededSample } from './sample.ts';
 
 /** The loader of a format (GAOKAO-Bench's depends on the dataset name, which picks the subject). */
 export function datasetLoader(name: DatasetLoaderName, datasetName: string): DatasetLoader {
@@ -64,28 +67,12 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
       return selfawareLoader;
     case 'chisafetybench':
       return chisafetybenchLoader;
+    case 'robustness':
+      throw new AppError(
+        'config_invalid',
+        `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its \`base:\` (prepareDataset)`,
+      );
   }
-}
-
-/**
- * Indices of a seeded sample of `k` of `n` rows, in file order (a partial Fisher–Yates shuffle with the seeded
- * Rng, so the same seed gives the same items), and the rest in shuffled order (for in-context examples).
- */
-export function seededSample(
-  n: number,
-  k: number,
-  seed: number,
-): { chosen: number[]; rest: number[] } {
-  const idx = Array.from({ length: n }, (_, i) => i);
-  const rng = createRng(seed);
-  for (let i = 0; i < n - 1; i++) {
-    const j = i + rng.int(n - i);
-    const t = idx[i] as number;
-    idx[i] = idx[j] as number;
-    idx[j] = t;
-  }
-  const chosen = idx.slice(0, Math.min(k, n)).sort((a, b) => a - b);
-  return { chosen, rest: idx.slice(Math.min(k, n)) };
 }
 
 function where(suite: string, entry: SuiteDatasetConfig): string {
@@ -112,8 +99,98 @@ function loaderAndProfile(
   return { loader, profile };
 }
 
+/** Prepared base datasets of robustness entries, by their entry, so one suite reads each base's files once. */
+export type BaseCache = Map<string, Promise<PreparedDataset>>;
+
+/** The suite entry a robustness dataset's `base:` stands for (the robustness entry's ability and method). */
+export function baseEntry(entry: SuiteDatasetConfig): SuiteDatasetConfig | undefined {
+  if (entry.loader !== 'robustness' || entry.base === undefined) return undefined;
+  return { ...entry.base, ability: entry.ability, method: entry.method, safety_check: false };
+}
+
 /**
- * Prepares one dataset of a suite.
+ * The robustness datasets of `suite` as builds of eval/robustness `buildRobustnessSets`: the distinct base entries
+ * to prepare (by base name; two robustness datasets naming one base name must give the same entry) and one build
+ * per robustness dataset. Pure.
+ * @throws AppError `config_invalid` when one base name stands for two different entries.
+ */
+export function robustnessPlan(suite: SuiteConfig): {
+  bases: SuiteDatasetConfig[];
+  builds: RobustnessBuild[];
+} {
+  const bases = new Map<string, SuiteDatasetConfig>();
+  const builds: RobustnessBuild[] = [];
+  for (const entry of suite.datasets) {
+    const be = baseEntry(entry);
+    if (be === undefined || entry.task === undefined) continue;
+    const known = bases.get(be.name);
+    if (
+      known &&
+      JSON.stringify({ ...known, ability: 0, method: 0 }) !==
+        JSON.stringify({ ...be, ability: 0, method: 0 })
+    )
+      throw new AppError(
+        'config_invalid',
+        `${where(suite.name, entry)}: base "${be.name}" differs from the base of that name given earlier in the suite; give the same entry or another name`,
+      );
+    bases.set(be.name, known ?? be);
+    builds.push({
+      spec: {
+        name: entry.name,
+        task: entry.task,
+        sample: entry.sample,
+        seed: entry.seed,
+        ability: entry.ability,
+        method: entry.method,
+      },
+      base: be.name,
+    });
+  }
+  return { bases: [...bases.values()], builds };
+}
+
+/**
+ * Prepares a robustness dataset (`loader: robustness`): its base prepared as any dataset (through `cache` when
+ * given), then derived in memory (eval/robustness `robustnessDataset`).
+ * @throws as {@link prepareDataset} for the base; AppError `config_invalid` for a task the base cannot take.
+ */
+async function prepareRobustness(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  loc: DatasetLocation,
+  cache: BaseCache | undefined,
+): Promise<PreparedDataset> {
+  const be = baseEntry(entry);
+  if (be === undefined || entry.task === undefined)
+    throw new AppError(
+      'config_invalid',
+      `${where(suite, entry)}: a robustness dataset needs \`task:\` and \`base:\``,
+    );
+  const key = JSON.stringify(be);
+  let base = cache?.get(key);
+  if (!base) {
+    base = prepareDataset(suite, be, loc);
+    cache?.set(key, base);
+  }
+  const spec = {
+    name: entry.name,
+    task: entry.task,
+    sample: entry.sample,
+    seed: entry.seed,
+    ability: entry.ability,
+    method: entry.method,
+  };
+  const prepared = await base;
+  try {
+    return robustnessDataset(spec, prepared);
+  } catch (err) {
+    throw new AppError('config_invalid', `${where(suite, entry)}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Prepares one dataset of a suite (a robustness dataset from its base, see {@link prepareRobustness}).
+ * @param cache prepared bases of robustness datasets, shared over one suite's entries (optional).
  * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
  *   (a profile or metric the format does not have, too few rows for the shots).
  */
@@ -121,7 +198,9 @@ export async function prepareDataset(
   suite: string,
   entry: SuiteDatasetConfig,
   loc: DatasetLocation,
+  cache?: BaseCache,
 ): Promise<PreparedDataset> {
+  if (entry.loader === 'robustness') return prepareRobustness(suite, entry, loc, cache);
   if (entry.loader === undefined) {
     throw new AppError(
       'config_invalid',
@@ -199,9 +278,10 @@ export async function prepareSuite(
   loc: DatasetLocation,
 ): Promise<PreparedDataset[]> {
   const out: PreparedDataset[] = [];
+  const cache: BaseCache = new Map();
   for (const entry of suite.datasets) {
     if (entry.loader === undefined) continue;
-    out.push(await prepareDataset(suite.name, entry, loc));
+    out.push(await prepareDataset(suite.name, entry, loc, cache));
   }
   return out;
 }
@@ -212,6 +292,8 @@ export async function prepareSuite(
  * dataset is prepared).
  */
 export function missingDatasetFiles(entry: SuiteDatasetConfig, loc: DatasetLocation): string[] {
+  const base = baseEntry(entry);
+  if (base) return missingDatasetFiles(base, loc);
   const specs = [
     ...(entry.files ?? (entry.path !== undefined ? [entry.path] : [])),
     ...(entry.prompts !== undefined ? [entry.prompts] : []),
@@ -229,7 +311,12 @@ export function missingDatasetFiles(entry: SuiteDatasetConfig, loc: DatasetLocat
  * zero-shot (`sample:` would pick from the files' rows, `shots:` from the rows outside the sample).
  */
 export function canUseStoredItems(entry: SuiteDatasetConfig): boolean {
-  return entry.loader !== undefined && entry.sample === undefined && entry.shots === 0;
+  return (
+    entry.loader !== undefined &&
+    entry.loader !== 'robustness' &&
+    entry.sample === undefined &&
+    entry.shots === 0
+  );
 }
 
 /**

@@ -30,8 +30,18 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
       'zhujiu-metrics': [18, 1895],
+      'zhujiu-robustness': [6, 300],
       'zhujiu-scoring': [8, 1178],
     });
+    const robust = j.suites.find((s) => s.suite === 'zhujiu-robustness');
+    expect(robust?.datasets.map((d) => [d.dataset, d.items])).toEqual([
+      ['robust_error_message_c3', 50],
+      ['robust_redundant_information_math23k', 50],
+      ['robust_redundant_dialogue_ocnli', 50],
+      ['robust_format_output_c3', 50],
+      ['robust_dialect_cmrc2018', 50],
+      ['robust_unique_solution_math23k', 50],
+    ]);
     const text = await zhujiu(['suites'], env);
     expect(text.stdout).toContain('smoke  3 datasets, 20 items');
     expect(text.stdout).toMatch(
