@@ -33,6 +33,7 @@ import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
+import type { DatasetsBuildOptions } from './datasets.ts';
 import type { CliDeps } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
@@ -325,6 +326,19 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     .action(async (o: SuitesOptions) => {
       const { runSuites } = await import('./suites.ts');
       await runSuites(io, o, deps);
+    });
+
+  const datasets = program.command('datasets').description('constructed datasets');
+  datasets
+    .command('build')
+    .description(
+      "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
+    )
+    .option('--out <dir>', 'the output folder (default: <datasets folder>/zhujiu-built)')
+    .option('--json', 'print the manifest as JSON ({"out", "format", "builders":[…]})')
+    .action(async (o: DatasetsBuildOptions) => {
+      const { runDatasetsBuild } = await import('./datasets.ts');
+      await runDatasetsBuild(io, o, deps);
     });
 
   program

@@ -379,6 +379,8 @@ export const DATASET_LOADERS = [
   'cvalues',
   'selfaware',
   'chisafetybench',
+  // Constructed by `zhujiu datasets build` (src/eval/datasets/knowledge/)
+  'knowledge',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];

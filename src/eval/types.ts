@@ -49,7 +49,19 @@ export interface PreparedDataset {
   score(item: EvalItem, output: string): ItemScore;
   /** Where the items came from and how they were chosen (stored with a run's config snapshot). Optional. */
   readonly provenance?: DatasetProvenance;
+  /** The several requests of a multi-request item (undefined: the item is one request, {@link messages}). */
+  requests?(item: EvalItem): MultiRequest | undefined;
+  /** Scores the answers of a multi-request item, in request order (independent: one per variant). Pure. */
+  scoreAnswers?(item: EvalItem, outputs: readonly string[]): ItemScore;
 }
+
+/**
+ * How a multi-request item is asked: `follow_up`, later user turns of one conversation after the first answer;
+ * `independent`, separate conversations (e.g. one fact in five phrasings, docs/scoring.md §2.7).
+ */
+export type MultiRequest =
+  | { readonly kind: 'follow_up'; readonly followUps: readonly string[] }
+  | { readonly kind: 'independent'; readonly variants: readonly (readonly ChatMessage[])[] };
 
 /** Where a prepared dataset's items came from (files, sampling, prompt shots), for reproducibility. */
 export interface DatasetProvenance {

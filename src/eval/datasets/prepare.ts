@@ -12,6 +12,7 @@ import { createRng } from '../../core/rng.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
 import { gaokaoLoader } from './gaokao.ts';
+import { knowledgeLoader } from './knowledge/loader.ts';
 import { buildMessages, type DatasetLoader } from './loader.ts';
 import { math23kLoader } from './math23k.ts';
 import {
@@ -64,6 +65,8 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
       return selfawareLoader;
     case 'chisafetybench':
       return chisafetybenchLoader;
+    case 'knowledge':
+      return knowledgeLoader;
   }
 }
 
@@ -112,6 +115,41 @@ function loaderAndProfile(
   return { loader, profile };
 }
 
+/** The multi-request methods of a loader that has them, bound to the profile. */
+function multiRequest(
+  loader: DatasetLoader,
+  profile: string,
+): Pick<PreparedDataset, 'requests' | 'scoreAnswers'> {
+  const { requests, scoreAnswers } = loader;
+  return {
+    ...(requests !== undefined ? { requests: (item: EvalItem) => requests(item) } : {}),
+    ...(scoreAnswers !== undefined
+      ? {
+          scoreAnswers: (item: EvalItem, outputs: readonly string[]) =>
+            scoreAnswers(item, outputs, profile),
+        }
+      : {}),
+  };
+}
+
+/**
+ * Refuses a constructed dataset whose files are not built yet, naming the file and the command that builds them.
+ * @throws AppError `dataset_invalid`.
+ */
+function refuseUnbuilt(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  command: string,
+  loc: DatasetLocation,
+): void {
+  const missing = missingDatasetFiles(entry, loc);
+  if (missing.length === 0) return;
+  throw new AppError(
+    'dataset_invalid',
+    `${where(suite, entry)}: ${missing.map((m) => localFileOf(m, loc) ?? m).join(', ')} not built yet; run \`${command}\` to build the constructed datasets from the installed data packages (into ${loc.datasetsDir}/zhujiu-built/)`,
+  );
+}
+
 /**
  * Prepares one dataset of a suite.
  * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
@@ -136,6 +174,7 @@ export async function prepareDataset(
     );
   }
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
+  if (loader.builtBy !== undefined) refuseUnbuilt(suite, entry, loader.builtBy, loc);
   const files = [];
   for (const s of specs) files.push(await readDatasetFile(s, loc));
   const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
@@ -177,6 +216,7 @@ export async function prepareDataset(
     items,
     messages: (item) => buildMessages(loader, item, shots, context),
     score: (item, output) => loader.score(item, output, profile),
+    ...multiRequest(loader, profile),
     provenance: {
       loader: entry.loader,
       source: loader.source,
@@ -261,6 +301,7 @@ export function preparedFromStoredItems(
     items,
     messages: (item) => buildMessages(loader, item, [], {}),
     score: (item, output) => loader.score(item, output, profile),
+    ...multiRequest(loader, profile),
     provenance: {
       loader: entry.loader,
       source: loader.source,
