@@ -7,9 +7,15 @@
  * package versions give the same bytes (seeded draws, sorted pools, fixed key order). docs/scoring.md §2.7.
  */
 import { AppError } from '../../../core/errors.ts';
-import { createRng } from '../../../core/rng.ts';
 import { type SourcePackage, sourcePackage } from '../build/packages.ts';
-import { calendarFacts, characterFacts, countryFacts, type Fact, timelyFacts } from './facts.ts';
+import {
+  calendarFacts,
+  characterFacts,
+  countryFacts,
+  type Fact,
+  shuffled,
+  timelyFacts,
+} from './facts.ts';
 import { allPhrasings, KNOWLEDGE_TEMPLATE_VERSION, question } from './templates.ts';
 
 /** Items per perspective and property, as ZhuJiu builds them. */
@@ -56,17 +62,6 @@ export interface KnowledgeSet {
   /** `<perspective>_<property>`; the file is `knowledge/<name>.jsonl`. */
   readonly name: string;
   readonly rows: readonly KnowledgeRow[];
-}
-
-/** A pool of facts shuffled with `seed` (Fisher–Yates over the seeded Rng). */
-function shuffled(pool: readonly Fact[], seed: number): Fact[] {
-  const a = [...pool];
-  const rng = createRng(seed);
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [a[i], a[j]] = [a[j] as Fact, a[i] as Fact];
-  }
-  return a;
 }
 
 /**

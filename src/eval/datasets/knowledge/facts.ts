@@ -12,6 +12,7 @@
  * the machine. Packages are loaded only here, when a build runs.
  */
 import { AppError } from '../../../core/errors.ts';
+import { createRng } from '../../../core/rng.ts';
 import { loadPackage } from '../build/packages.ts';
 import { dateForms, numberForms, pinyinForms, toneForms, toneOf } from './forms.ts';
 import type { Relation } from './templates.ts';
@@ -372,12 +373,29 @@ export function calendarFacts(): CalendarFacts {
   return { ...cyclicFacts(cd), nextTerm, previousTerm, festival, terms, festivals: found };
 }
 
+/** `items` shuffled with `seed` (Fisher–Yates over the seeded Rng, core/rng.ts): the same seed, the same order. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const a = [...items];
+  const rng = createRng(seed);
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [a[i], a[j]] = [a[j] as T, a[i] as T];
+  }
+  return a;
+}
+
+/** Characters the linguistic sets draw from: this many, in a seeded order (spelling every character is slow). */
+const CHARACTER_POOL = 400;
+
 interface Cnchar {
   spell(ch: string, ...args: string[]): string;
   dict: { stroke: Record<string, string>; info: { polyWord: string } };
 }
 
-/** The character facts of the linguistic set: characters with one reading, by code point. */
+/**
+ * The character facts of the linguistic set: {@link CHARACTER_POOL} characters with one reading, drawn in a
+ * seeded order from cnchar's stroke table (sorted by code point first).
+ */
 export function characterFacts(): { pinyin: Fact[]; strokes: Fact[]; tone: Fact[] } {
   const cn = loadPackage('cnchar') as Cnchar;
   const poly = new Set(cn.dict.info.polyWord);
@@ -385,8 +403,9 @@ export function characterFacts(): { pinyin: Fact[]; strokes: Fact[]; tone: Fact[
   for (const [n, chars] of Object.entries(cn.dict.stroke))
     for (const ch of chars) if (Number(n) > 0) strokesOf.set(ch, Number(n));
   const out = { pinyin: [] as Fact[], strokes: [] as Fact[], tone: [] as Fact[] };
-  for (const ch of [...strokesOf.keys()].sort()) {
-    if (poly.has(ch)) continue;
+  const chars = shuffled([...strokesOf.keys()].sort(), 17).filter((ch) => !poly.has(ch));
+  for (const ch of chars) {
+    if (out.pinyin.length >= CHARACTER_POOL) break;
     const py = cn.spell(ch, 'tone', 'low');
     if (!/^[a-zāáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜü]+$/u.test(py)) continue;
     const slots = { char: ch };
