@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge | leaderboard.
+ * judge | leaderboard | suites | datasets build.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
