@@ -80,6 +80,33 @@ function sourceArg(v: string): string {
   return v;
 }
 
+/** `suites` and `datasets build`: what the suites ask and the constructed datasets they read. */
+function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
+  program
+    .command('suites')
+    .description(
+      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+    )
+    .option('--json', 'print {"suites":[…]} instead of a table')
+    .action(async (o: SuitesOptions) => {
+      const { runSuites } = await import('./suites.ts');
+      await runSuites(io, o, deps);
+    });
+
+  const datasets = program.command('datasets').description('constructed datasets');
+  datasets
+    .command('build')
+    .description(
+      "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
+    )
+    .option('--out <dir>', 'the output folder (default: <datasets folder>/zhujiu-built)')
+    .option('--json', 'print the manifest as JSON ({"out", "format", "builders":[…]})')
+    .action(async (o: DatasetsBuildOptions) => {
+      const { runDatasetsBuild } = await import('./datasets.ts');
+      await runDatasetsBuild(io, o, deps);
+    });
+}
+
 /**
  * Builds the program (exported for tests). Every action hands `deps` to its command: the command opens its runtime
  * from `deps.env` and closes it, or uses `deps.rt` and leaves it open.
@@ -317,29 +344,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       await runJudgeReport(io, o, deps);
     });
 
-  program
-    .command('suites')
-    .description(
-      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
-    )
-    .option('--json', 'print {"suites":[…]} instead of a table')
-    .action(async (o: SuitesOptions) => {
-      const { runSuites } = await import('./suites.ts');
-      await runSuites(io, o, deps);
-    });
-
-  const datasets = program.command('datasets').description('constructed datasets');
-  datasets
-    .command('build')
-    .description(
-      "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
-    )
-    .option('--out <dir>', 'the output folder (default: <datasets folder>/zhujiu-built)')
-    .option('--json', 'print the manifest as JSON ({"out", "format", "builders":[…]})')
-    .action(async (o: DatasetsBuildOptions) => {
-      const { runDatasetsBuild } = await import('./datasets.ts');
-      await runDatasetsBuild(io, o, deps);
-    });
+  datasetCommands(program, io, deps);
 
   program
     .command('ratings')
