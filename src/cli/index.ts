@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge | leaderboard.
+ * judge | leaderboard | suites | datasets build.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -33,6 +33,7 @@ import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
+import type { DatasetsBuildOptions } from './datasets.ts';
 import type { CliDeps } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
@@ -77,6 +78,33 @@ function sourceArg(v: string): string {
   if (!/^[\w.:@-]{1,64}$/.test(v))
     throw new InvalidArgumentError(`--source "${v}": use 1–64 letters, digits and . _ : @ -`);
   return v;
+}
+
+/** `suites` and `datasets build`: what the suites ask and the constructed datasets they read. */
+function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
+  program
+    .command('suites')
+    .description(
+      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+    )
+    .option('--json', 'print {"suites":[…]} instead of a table')
+    .action(async (o: SuitesOptions) => {
+      const { runSuites } = await import('./suites.ts');
+      await runSuites(io, o, deps);
+    });
+
+  const datasets = program.command('datasets').description('constructed datasets');
+  datasets
+    .command('build')
+    .description(
+      "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
+    )
+    .option('--out <dir>', 'the output folder (default: <datasets folder>/zhujiu-built)')
+    .option('--json', 'print the manifest as JSON ({"out", "format", "builders":[…]})')
+    .action(async (o: DatasetsBuildOptions) => {
+      const { runDatasetsBuild } = await import('./datasets.ts');
+      await runDatasetsBuild(io, o, deps);
+    });
 }
 
 /**
@@ -316,16 +344,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       await runJudgeReport(io, o, deps);
     });
 
-  program
-    .command('suites')
-    .description(
-      'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
-    )
-    .option('--json', 'print {"suites":[…]} instead of a table')
-    .action(async (o: SuitesOptions) => {
-      const { runSuites } = await import('./suites.ts');
-      await runSuites(io, o, deps);
-    });
+  datasetCommands(program, io, deps);
 
   program
     .command('ratings')

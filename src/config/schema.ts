@@ -381,6 +381,8 @@ export const DATASET_LOADERS = [
   'chisafetybench',
   // Derived from a base dataset's items (src/eval/robustness/): needs `task:` and `base:`, reads no files itself
   'robustness',
+  // Constructed by `zhujiu datasets build` (src/eval/datasets/knowledge/)
+  'knowledge',
 ] as const;
 /** One dataset format. */
 export type DatasetLoaderName = (typeof DATASET_LOADERS)[number];

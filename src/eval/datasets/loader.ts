@@ -4,7 +4,7 @@
  * template (versioned), the metric and its scorer profiles, and the scorer.
  */
 import type { ChatMessage } from '../../llm/types.ts';
-import type { EvalItem, ItemScore } from '../types.ts';
+import type { EvalItem, ItemScore, MultiRequest } from '../types.ts';
 import type { DatasetText } from './source.ts';
 
 /** Items parsed from a dataset's files. */
@@ -37,6 +37,15 @@ export interface DatasetLoader {
   /** The ideal assistant reply to `item`, used when it serves as an in-context example. */
   answer(item: EvalItem): string;
   score(item: EvalItem, output: string, profile: string): ItemScore;
+  /** The several requests of a multi-request item (absent or undefined: one request). */
+  requests?(item: EvalItem): MultiRequest | undefined;
+  /** Scores the answers of a multi-request item, in request order. Pure. */
+  scoreAnswers?(item: EvalItem, outputs: readonly string[], profile: string): ItemScore;
+  /**
+   * For constructed datasets: the command that builds the files (a missing file is reported with it, e.g.
+   * `zhujiu datasets build`).
+   */
+  readonly builtBy?: string;
 }
 
 /** Builds the messages of an item with optional in-context examples. */

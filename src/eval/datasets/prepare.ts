@@ -12,6 +12,7 @@ import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
 import { gaokaoLoader } from './gaokao.ts';
+import { knowledgeLoader } from './knowledge/loader.ts';
 import { buildMessages, type DatasetLoader } from './loader.ts';
 import { math23kLoader } from './math23k.ts';
 import { seededSample } from './sample.ts';
@@ -72,6 +73,8 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
         'config_invalid',
         `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its \`base:\` (prepareDataset)`,
       );
+    case 'knowledge':
+      return knowledgeLoader;
   }
 }
 
@@ -106,6 +109,41 @@ export type BaseCache = Map<string, Promise<PreparedDataset>>;
 export function baseEntry(entry: SuiteDatasetConfig): SuiteDatasetConfig | undefined {
   if (entry.loader !== 'robustness' || entry.base === undefined) return undefined;
   return { ...entry.base, ability: entry.ability, method: entry.method, safety_check: false };
+}
+
+/** The multi-request methods of a loader that has them, bound to the profile. */
+function multiRequest(
+  loader: DatasetLoader,
+  profile: string,
+): Pick<PreparedDataset, 'requests' | 'scoreAnswers'> {
+  const { requests, scoreAnswers } = loader;
+  return {
+    ...(requests !== undefined ? { requests: (item: EvalItem) => requests(item) } : {}),
+    ...(scoreAnswers !== undefined
+      ? {
+          scoreAnswers: (item: EvalItem, outputs: readonly string[]) =>
+            scoreAnswers(item, outputs, profile),
+        }
+      : {}),
+  };
+}
+
+/**
+ * Refuses a constructed dataset whose files are not built yet, naming the file and the command that builds them.
+ * @throws AppError `dataset_invalid`.
+ */
+function refuseUnbuilt(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  command: string,
+  loc: DatasetLocation,
+): void {
+  const missing = missingDatasetFiles(entry, loc);
+  if (missing.length === 0) return;
+  throw new AppError(
+    'dataset_invalid',
+    `${where(suite, entry)}: ${missing.map((m) => localFileOf(m, loc) ?? m).join(', ')} not built yet; run \`${command}\` to build the constructed datasets from the installed data packages (into ${loc.datasetsDir}/zhujiu-built/)`,
+  );
 }
 
 /**
@@ -215,6 +253,7 @@ export async function prepareDataset(
     );
   }
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
+  if (loader.builtBy !== undefined) refuseUnbuilt(suite, entry, loader.builtBy, loc);
   const files = [];
   for (const s of specs) files.push(await readDatasetFile(s, loc));
   const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
@@ -256,6 +295,7 @@ export async function prepareDataset(
     items,
     messages: (item) => buildMessages(loader, item, shots, context),
     score: (item, output) => loader.score(item, output, profile),
+    ...multiRequest(loader, profile),
     provenance: {
       loader: entry.loader,
       source: loader.source,
@@ -348,6 +388,7 @@ export function preparedFromStoredItems(
     items,
     messages: (item) => buildMessages(loader, item, [], {}),
     score: (item, output) => loader.score(item, output, profile),
+    ...multiRequest(loader, profile),
     provenance: {
       loader: entry.loader,
       source: loader.source,

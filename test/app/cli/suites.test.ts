@@ -29,6 +29,8 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'alpaca-eval': [1, null],
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
+      // Built by `zhujiu datasets build` (test/app/cli/datasets-build.test.ts): not in the shared folder.
+      'zhujiu-knowledge': [15, null],
       'zhujiu-metrics': [18, 1895],
       'zhujiu-robustness': [6, 300],
       'zhujiu-scoring': [8, 1178],

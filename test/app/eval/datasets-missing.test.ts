@@ -60,6 +60,23 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     expect(await listRuns(d.db, {})).toEqual([]);
   });
 
+  it('the knowledge suite before `zhujiu datasets build` is refused naming the command', async () => {
+    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: { ...config, models: [endpoint] },
+      judge: { model: 'm', configDir: join(PROJECT_ROOT, 'config') },
+    });
+    const r = await service.start({ model: 'm', suite: 'zhujiu-knowledge', surface: 'cli' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.reason).toContain('10 of its dataset files are missing');
+    expect(r.reason).toContain(
+      'The files under zhujiu-built/ are constructed: run `zhujiu datasets build` to build them from the installed data packages.',
+    );
+  });
+
   it('/eval in chat gives the same refusal and creates no run', async () => {
     const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
     const evals = new EvalService({

@@ -51,7 +51,7 @@ describe('completeness (ZhuJiu App. B)', () => {
         'gunpowder, compass, papermaking, porcelain',
         'gunpowder, compass, papermaking, printing',
       ),
-    ).toEqual({ covered: 3, required: 4, score: 0.75, missing: ['printing'] });
+    ).toEqual({ covered: 3, required: 4, score: 0.75, tenPoint: 7.5, missing: ['printing'] });
     expect(
       completeness('四大发明是火药、指南针、造纸术和印刷术。', '火药、指南针、造纸术、印刷术')
         .score,

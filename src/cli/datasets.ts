@@ -1,0 +1,45 @@
+/**
+ * @module cli/datasets
+ * `zhujiu datasets build [--out DIR] [--json]`: builds the constructed datasets (every builder of
+ * eval/datasets/build/registry.ts, e.g. ZhuJiu's knowledge sets) from the installed data packages into DIR
+ * (default: the datasets folder's `zhujiu-built/`, where the shipped suites read them), with a `manifest.json`
+ * naming each file, its item count and SHA-256, and the packages, versions and licences it was built from.
+ * Opens no database.
+ */
+import { resolve } from 'node:path';
+import { type CliDeps, configOf } from './deps.ts';
+import type { CliIo } from './io.ts';
+
+/** Flags of `zhujiu datasets build`. */
+export interface DatasetsBuildOptions {
+  readonly out?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Runs `zhujiu datasets build`.
+ * @throws AppError `config_invalid` (configuration, a data package not installed), or the file system's error.
+ */
+export async function runDatasetsBuild(
+  io: CliIo,
+  o: DatasetsBuildOptions,
+  deps: CliDeps,
+): Promise<void> {
+  const { BUILT_DIR, buildDatasets } = await import('../eval/datasets/build/write.ts');
+  const out =
+    o.out !== undefined
+      ? resolve(deps.cwd ?? process.cwd(), o.out)
+      : resolve((await configOf(deps)).datasetsDir, BUILT_DIR);
+  const manifest = await buildDatasets(out);
+  if (o.json) {
+    io.out(JSON.stringify({ out, ...manifest }, null, 2));
+    return;
+  }
+  io.out(`built into ${out}`);
+  for (const b of manifest.builders) {
+    const items = b.files.reduce((s, f) => s + f.items, 0);
+    io.out(`${b.name}: ${b.files.length} files, ${items} items`);
+    for (const f of b.files) io.out(`  ${f.path.padEnd(40)} ${f.items}`);
+    io.out(`  from ${b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`).join(', ')}`);
+  }
+}

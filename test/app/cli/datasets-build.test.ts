@@ -1,0 +1,109 @@
+/**
+ * `zhujiu datasets build` in-process through `runCli` (no database): the knowledge sets are written under the
+ * datasets folder's zhujiu-built/, byte-identical when built again, with provenance on every item; `zhujiu
+ * suites` then reads them through the knowledge loader, and names the command while they are not built.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inProcess } from '../../helpers/run-cli.ts';
+
+const datasets = mkdtempSync(join(tmpdir(), 'zj-built-'));
+const env = { ZHUJIU_DATASETS_DIR: datasets };
+const built = join(datasets, 'zhujiu-built');
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile())
+      out[join(e.parentPath, e.name).slice(dir.length)] = readFileSync(
+        join(e.parentPath, e.name),
+        'latin1',
+      );
+  return out;
+}
+
+interface SuitesJson {
+  suites: {
+    suite: string;
+    items: number | null;
+    error?: string;
+    datasets: { dataset: string; items: number | null }[];
+  }[];
+}
+
+describe('zhujiu datasets build', () => {
+  it('names the command while the knowledge sets are not built', async () => {
+    const r = await inProcess(['suites', '--json'], { env });
+    const k = (JSON.parse(r.stdout) as SuitesJson).suites.find(
+      (s) => s.suite === 'zhujiu-knowledge',
+    );
+    expect(k?.items).toBeNull();
+    expect(k?.error).toContain(
+      `${join(built, 'knowledge', 'world_accuracy.jsonl')} not built yet; run \`zhujiu datasets build\``,
+    );
+  });
+
+  it('writes the ten sets and a manifest, byte-identical when built again', async () => {
+    const r = await inProcess(['datasets', 'build', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout) as {
+      out: string;
+      format: string;
+      builders: {
+        name: string;
+        files: { path: string; items: number; sha256: string }[];
+        sources: { package: string; version: string; licence: string }[];
+      }[];
+    };
+    expect(j.out).toBe(built);
+    expect(j.format).toBe('zhujiu-built/1');
+    const k = j.builders.find((b) => b.name === 'knowledge');
+    expect(k?.files.map((f) => `${f.path} ${f.items}`)).toContain(
+      'knowledge/world_completeness.jsonl 100',
+    );
+    expect(k?.files).toHaveLength(10);
+    expect(k?.sources.map((s) => s.package).sort()).toEqual([
+      'chinese-days',
+      'cnchar',
+      'countries-list',
+      'i18n-iso-countries',
+      'world-countries',
+    ]);
+    const first = snapshot(built);
+    expect(Object.keys(first)).toHaveLength(11);
+    expect(JSON.parse(first['/manifest.json'] as string)).toEqual({
+      format: j.format,
+      builders: j.builders,
+    });
+
+    const row = JSON.parse(
+      readFileSync(join(built, 'knowledge', 'world_accuracy.jsonl'), 'utf8').split(
+        '\n',
+      )[0] as string,
+    ) as {
+      provenance: { package: string; version: string; licence: string }[];
+    };
+    const versions = Object.fromEntries((k?.sources ?? []).map((s) => [s.package, s]));
+    for (const p of row.provenance) expect(p).toEqual(versions[p.package]);
+
+    const again = await inProcess(['datasets', 'build'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('knowledge: 10 files, 1000 items');
+    expect(snapshot(built)).toEqual(first);
+    const other = mkdtempSync(join(tmpdir(), 'zj-built-out-'));
+    expect((await inProcess(['datasets', 'build', '--out', other], { env })).code).toBe(0);
+    expect(snapshot(other)).toEqual(first);
+  });
+
+  it('lets zhujiu suites read them through the knowledge loader', async () => {
+    const r = await inProcess(['suites', '--json'], { env });
+    const k = (JSON.parse(r.stdout) as SuitesJson).suites.find(
+      (s) => s.suite === 'zhujiu-knowledge',
+    );
+    expect(k?.error).toBeUndefined();
+    expect(k?.datasets).toHaveLength(15);
+    expect(k?.items).toBe(1500);
+  });
+});
