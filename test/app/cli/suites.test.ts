@@ -21,7 +21,9 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       suites: {
         suite: string;
         items: number | null;
-        datasets: { dataset: string; items: number | null }[];
+        includes: { suite: string; sample: number | null; seed: number | null }[];
+        abilities: string[];
+        datasets: { dataset: string; ability: string; items: number | null; from: string }[];
       }[];
     };
     const sizes = Object.fromEntries(j.suites.map((s) => [s.suite, [s.datasets.length, s.items]]));
@@ -29,9 +31,35 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'alpaca-eval': [1, null],
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
+      zhujiu: [27, 1434],
       'zhujiu-metrics': [18, 1895],
-      'zhujiu-scoring': [8, 1178],
+      'zhujiu-scoring': [9, 1178],
     });
+    // zhujiu: the two suites it includes, capped, every dataset with its ability, items and the suite it is from
+    const z = j.suites.find((s) => s.suite === 'zhujiu');
+    expect(z?.includes).toEqual([
+      { suite: 'zhujiu-metrics', sample: 100, seed: null },
+      { suite: 'zhujiu-scoring', sample: 50, seed: null },
+    ]);
+    expect(z?.abilities).toEqual([
+      'knowledge',
+      'chinese_specific',
+      'language',
+      'reasoning',
+      'refusal',
+      'safety',
+    ]);
+    expect(z?.datasets.find((d) => d.dataset === 'ocnli')).toMatchObject({
+      ability: 'reasoning',
+      items: 100,
+      from: 'zhujiu-metrics',
+    });
+    expect(z?.datasets.find((d) => d.dataset === 'gaokao_subjective_math')).toMatchObject({
+      ability: 'reasoning',
+      items: 24,
+      from: 'zhujiu-scoring',
+    });
+    expect(j.suites.find((s) => s.suite === 'smoke')?.datasets[0]?.from).toBe('smoke');
     const text = await zhujiu(['suites'], env);
     expect(text.stdout).toContain('smoke  3 datasets, 20 items');
     expect(text.stdout).toMatch(

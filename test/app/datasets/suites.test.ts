@@ -98,7 +98,7 @@ describe.runIf(hasSharedData('datasets'))('shipped suites on the real datasets',
         {
           name: 'ocnli',
           loader: 'ocnli',
-          ability: 'chinese_specific',
+          ability: 'reasoning',
           method: 'metrics',
           path: 'ocnli/dev.sample.jsonl',
           sample: 5,
