@@ -193,6 +193,12 @@ export const appConfigSchema = z.strictObject({
       min_votes: z.number().int().min(0).default(20),
       bootstrap: z.number().int().min(0).max(1_000_000).default(10_000),
       seed: z.number().int().default(0),
+      /**
+       * What the board is ranked by (docs/scoring.md §5 "Ranking"): `overall`, the mean of the seven ability
+       * columns (the published ZhuJiu board's total and order), or `final`, App. A's normalised final score.
+       * Intervals and "separated" follow it.
+       */
+      rank_by: z.enum(['overall', 'final']).default('overall'),
     })
     .prefault({}),
   /** Evaluation runs (README "Evaluation runs"). */

@@ -51,8 +51,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/import/formats/recorded-outputs.ts#parseRecordedOutputs': 114,
   'src/import/gaokao-outputs.ts#importGaokaoOutputs': 149,
   'src/import/judgments.ts#importAlpaca': 109,
-  'src/import/judgments.ts#importGaokao': 119,
-  'src/import/judgments.ts#importGaokaoHuman': 120,
   'src/import/outputs.ts#storeOutputs': 90,
   'src/import/outputs.ts#storeOutputs.(execute callback)': 81,
   'src/leaderboard/chart.ts#boardChartSpec': 98,
