@@ -638,6 +638,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
   // memory on boards of many arena models), and the dataset scores of the slots that have scores.
   const keep = rounds > 0;
   const roundAbilities = new Float32Array(keep ? rounds * NA * M : 0);
+  const roundOverall = new Float64Array(rounds * M);
   const roundRawAbilities = new Float32Array(keep && hasRaw ? rounds * NA * M : 0);
   const present = dense.map((d) => d.s.flatMap((x, slot) => (x ? [slot] : [])));
   const roundDs = present.map((sl) => new Float64Array(keep ? rounds * sl.length : 0));
@@ -661,6 +662,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       pass = aggregatePass(M, dense, ds, cs, true, pass);
       roundMethods.set(pass.methods, r * NM * M);
       roundAbilities.set(pass.abilities, r * NA * M);
+      roundOverall.set(pass.overall, r * M);
       if (hasRaw) {
         passRaw = aggregatePass(M, dense, rawOf(ds, dsRaw), cs, true, passRaw);
         roundRawAbilities.set(passRaw.abilities, r * NA * M);
@@ -750,51 +752,35 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     }
   }
 
-  // Ranking (docs §5): only rows whose final combines every method the board has are ranked, by final score (ties
-  // share a rank); a row missing a method has a final made of other methods (a mean where a method cannot be
-  // normalised), not comparable with theirs: it follows them unranked, by final. A method within its uncertainty
-  // is in no final, so it does not count here.
+  // Ranking (docs §5 "Ranking"): by overall (the published ZhuJiu order) or by final (App. A), among the rows
+  // that have every part of the key some row has (abilities for overall; methods for final, a method within its
+  // uncertainty aside); the others follow unranked.
   const boardMethods = BOARD_METHODS.map(
     (_, i) => !within[i] && models.some((_, m) => !Number.isNaN(point.methods[i * M + m]!)),
   );
-  const ranked = (m: number): boolean =>
-    !Number.isNaN(point.final[m]!) &&
-    BOARD_METHODS.every((_, i) => !boardMethods[i] || !Number.isNaN(point.methods[i * M + m]!));
-  const tier = (m: number): number => (ranked(m) ? 0 : Number.isNaN(point.final[m]!) ? 2 : 1);
-  const order = models
-    .map((_, m) => m)
-    .sort((x, y) => {
-      const tx = tier(x);
-      const ty = tier(y);
-      if (tx !== ty) return tx - ty;
-      const fx = point.final[x]!;
-      const fy = point.final[y]!;
-      if (tx < 2 && fx !== fy) return fy - fx;
-      return models[x]!.localeCompare(models[y]!);
-    });
-
-  const lo = new Float64Array(M).fill(Number.NaN);
-  const hi = new Float64Array(M).fill(Number.NaN);
-  if (rounds > 0) {
-    const col = new Float64Array(rounds);
-    for (let m = 0; m < M; m++) {
-      if (Number.isNaN(point.final[m]!)) continue;
-      let k = 0;
-      for (let r = 0; r < rounds; r++) {
-        const x = finals[r * M + m]!;
-        if (!Number.isNaN(x)) col[k++] = x;
-      }
-      const sorted = col.subarray(0, k).sort();
-      lo[m] = quantileSorted(sorted, qLo);
-      hi[m] = quantileSorted(sorted, qHi);
-    }
-  }
-  const rankOf = new Int32Array(M).fill(0);
-  order.forEach((m, pos) => {
-    if (!ranked(m)) return;
-    const prev = pos > 0 ? order[pos - 1]! : -1;
-    rankOf[m] = prev >= 0 && point.final[prev] === point.final[m] ? rankOf[prev]! : pos + 1;
+  const boardAbilities = BOARD_ABILITIES.map((_, a) =>
+    models.some((_, m) => !Number.isNaN(point.abilities[a * M + m]!)),
+  );
+  const rankBy = opts.rankBy ?? 'final';
+  const byOverall = rankBy === 'overall';
+  const rk = rankRows(models, {
+    point: byOverall ? point.overall : point.final,
+    rounds: byOverall ? roundOverall : finals,
+    nRounds: rounds,
+    eligible: byOverall
+      ? (m) =>
+          BOARD_ABILITIES.every(
+            (_, a) => !boardAbilities[a] || !Number.isNaN(point.abilities[a * M + m]!),
+          )
+      : (m) =>
+          BOARD_METHODS.every(
+            (_, i) => !boardMethods[i] || !Number.isNaN(point.methods[i * M + m]!),
+          ),
+    qHi,
   });
+  const { order, ranked, rankOf } = rk;
+  const [lo, hi] = roundQuantiles(point.final, finals, rounds, qLo, qHi);
+  const [overallLo, overallHi] = roundQuantiles(point.overall, roundOverall, rounds, qLo, qHi);
 
   const abilityCoverage = BOARD_ABILITIES.map((_, a) => a);
   // Votes on battles without an ability: in the votes column, not in any comparative score (docs/scoring.md §4).
@@ -811,20 +797,7 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     for (const a of abilityCoverage) {
       if (Number.isNaN(point.abilities[a * M + m]!)) missing.push(`ability:${BOARD_ABILITIES[a]}`);
     }
-    const next = order[pos + 1];
-    let separated: boolean | null = null;
-    if (rounds > 0 && next !== undefined && ranked(m) && ranked(next)) {
-      let wrongSide = 0;
-      let k = 0;
-      for (let r = 0; r < rounds; r++) {
-        const a = finals[r * M + m]!;
-        const b = finals[r * M + next]!;
-        if (Number.isNaN(a) || Number.isNaN(b)) continue;
-        k++;
-        if (a - b <= 0) wrongSide++;
-      }
-      separated = point.final[m]! > point.final[next]! && k > 0 && wrongSide / k < 1 - qHi;
-    }
+    const separated = rk.separated(m, order[pos + 1]);
     const methods = {} as Record<BoardMethod, number | null>;
     const normalized = {} as Record<BoardMethod, number | null>;
     BOARD_METHODS.forEach((me, i) => {
@@ -865,6 +838,8 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
       abilities,
       cells: byMethodAbility((me, a) => nullable(point.cells[(me * NA + a) * M + m]!)),
       overall: nullable(point.overall[m]!),
+      overallLo: nullable(overallLo[m]!),
+      overallHi: nullable(overallHi[m]!),
       incomplete: missing.length > 0,
       missing,
       votes: comp.totalVotes[m]! + (unassignedVotes.get(models[m]!) ?? 0),
@@ -910,5 +885,94 @@ export function computeBoard(input: BoardInput, rng: Rng, opts: BoardOptions): B
     headToHead,
     rounds,
     minVotes: opts.minVotes,
+    rankBy,
   };
+}
+
+/**
+ * The 2.5–97.5 % (`qLo`, `qHi`) quantiles over the rounds of one figure per model: `values[r·M + m]` is round r's
+ * value of model m (NaN rounds left out); NaN for a model whose point value is NaN, or without rounds.
+ */
+function roundQuantiles(
+  point: Float64Array,
+  values: Float64Array,
+  rounds: number,
+  qLo: number,
+  qHi: number,
+): [Float64Array, Float64Array] {
+  const M = point.length;
+  const lo = new Float64Array(M).fill(Number.NaN);
+  const hi = new Float64Array(M).fill(Number.NaN);
+  if (rounds === 0) return [lo, hi];
+  const col = new Float64Array(rounds);
+  for (let m = 0; m < M; m++) {
+    if (Number.isNaN(point[m]!)) continue;
+    let k = 0;
+    for (let r = 0; r < rounds; r++) {
+      const x = values[r * M + m]!;
+      if (!Number.isNaN(x)) col[k++] = x;
+    }
+    if (k === 0) continue;
+    const sorted = col.subarray(0, k).sort();
+    lo[m] = quantileSorted(sorted, qLo);
+    hi[m] = quantileSorted(sorted, qHi);
+  }
+  return [lo, hi];
+}
+
+/**
+ * Ranks the rows by one key (docs/scoring.md §5 "Ranking"): the eligible rows with a key first, by key
+ * descending (equal keys share a rank), then the other rows with a key (unranked), by key, then the rows with none,
+ * by name. "Separated" (adjacent ranked rows): fewer than 1 − `qHi` of the rounds put the lower row's key at or
+ * above the upper row's, and the point difference is positive; null for an unranked pair or without rounds.
+ * @param k.point the key per model (NaN: none); k.rounds the key per round, `rounds[r·M + m]`.
+ */
+function rankRows(
+  models: readonly string[],
+  k: {
+    readonly point: Float64Array;
+    readonly rounds: Float64Array;
+    readonly nRounds: number;
+    readonly eligible: (m: number) => boolean;
+    readonly qHi: number;
+  },
+): {
+  order: number[];
+  ranked: (m: number) => boolean;
+  rankOf: Int32Array;
+  separated: (m: number, next: number | undefined) => boolean | null;
+} {
+  const M = models.length;
+  const key = k.point;
+  const ranked = (m: number): boolean => !Number.isNaN(key[m]!) && k.eligible(m);
+  const tier = (m: number): number => (ranked(m) ? 0 : Number.isNaN(key[m]!) ? 2 : 1);
+  const order = models
+    .map((_, m) => m)
+    .sort((x, y) => {
+      const tx = tier(x);
+      const ty = tier(y);
+      if (tx !== ty) return tx - ty;
+      if (tx < 2 && key[x] !== key[y]) return key[y]! - key[x]!;
+      return models[x]!.localeCompare(models[y]!);
+    });
+  const rankOf = new Int32Array(M).fill(0);
+  order.forEach((m, pos) => {
+    if (!ranked(m)) return;
+    const prev = pos > 0 ? order[pos - 1]! : -1;
+    rankOf[m] = prev >= 0 && key[prev] === key[m] ? rankOf[prev]! : pos + 1;
+  });
+  const separated = (m: number, next: number | undefined): boolean | null => {
+    if (k.nRounds === 0 || next === undefined || !ranked(m) || !ranked(next)) return null;
+    let wrongSide = 0;
+    let n = 0;
+    for (let r = 0; r < k.nRounds; r++) {
+      const a = k.rounds[r * M + m]!;
+      const b = k.rounds[r * M + next]!;
+      if (Number.isNaN(a) || Number.isNaN(b)) continue;
+      n++;
+      if (a - b <= 0) wrongSide++;
+    }
+    return key[m]! > key[next]! && n > 0 && wrongSide / n < 1 - k.qHi;
+  };
+  return { order, ranked, rankOf, separated };
 }

@@ -20,5 +20,6 @@ export type {
   HeadToHead,
   Interval,
   MethodAbilityTable,
+  RankBy,
 } from './types.ts';
-export { BOARD_ABILITIES, BOARD_METHODS } from './types.ts';
+export { BOARD_ABILITIES, BOARD_METHODS, RANK_BY } from './types.ts';

@@ -94,7 +94,18 @@ export interface BoardOptions {
    * their normal law instead of being resampled (docs §5 "Uncertainty"; default 100, Infinity: always resample).
    */
   readonly normalMinSide?: number;
+  /**
+   * The ranking key (docs/scoring.md §5 "Ranking"): `overall`, the mean of the ability columns (the published
+   * ZhuJiu board's total and order), or `final`, App. A's normalised final score. Default `final` here; the
+   * product's default (config `aggregation.rank_by`) is `overall`.
+   */
+  readonly rankBy?: RankBy;
 }
+
+/** What the board is ranked by (config `aggregation.rank_by`). */
+export const RANK_BY = ['overall', 'final'] as const;
+/** One ranking key. */
+export type RankBy = (typeof RANK_BY)[number];
 
 /** A table of numbers per method and ability; null = empty cell. */
 export type MethodAbilityTable = Readonly<
@@ -105,9 +116,10 @@ export type MethodAbilityTable = Readonly<
 export interface BoardRow {
   readonly model: string;
   /**
-   * 1 + number of ranked models with a strictly higher final score. Null (unranked) without a final score, or when
-   * the row lacks a method that another row of the board has: its final then combines other methods than theirs
-   * and is not comparable (docs/scoring.md §5); such rows follow the ranked ones.
+   * 1 + number of ranked models with a strictly higher ranking key (`Board.rankBy`: overall or final). Null
+   * (unranked) without the key, or when the row lacks a part of the key that another row of the board has (an
+   * ability column for overall, a method for final): its key then averages other parts than theirs and is not
+   * comparable (docs/scoring.md §5 "Ranking"); such rows follow the ranked ones.
    */
   readonly rank: number | null;
   /** Mean of the (min–max normalised, × 10) method scores present; null when the model has no method. */
@@ -125,6 +137,9 @@ export interface BoardRow {
   readonly cells: MethodAbilityTable;
   /** Mean of the ability columns present; null when none is. */
   readonly overall: number | null;
+  /** 95 % paired-bootstrap interval of `overall` (null without bootstrap or overall; absent on older boards). */
+  readonly overallLo?: number | null;
+  readonly overallHi?: number | null;
   /** True when any method or ability column is empty (docs §5: never averaged as 0). */
   readonly incomplete: boolean;
   /** What is missing, e.g. `scoring`, `ability:refusal`. */
@@ -145,8 +160,9 @@ export interface BoardRow {
   readonly rawAbilities?: Readonly<Record<BoardAbility, number | null>>;
   readonly rawAbilityIntervals?: Readonly<Record<BoardAbility, Interval | null>>;
   /**
-   * Whether this row's final score is separated from the next row's (the paired bootstrap difference excludes 0
-   * at the 95 % level); null for the last ranked row, an unranked row, or without bootstrap.
+   * Whether this row's ranking key (overall or final, `Board.rankBy`) is separated from the next row's (the paired
+   * bootstrap difference excludes 0 at the 95 % level); null for the last ranked row, an unranked row, or without
+   * bootstrap.
    */
   readonly separatedFromNext: boolean | null;
 }
@@ -195,8 +211,13 @@ export interface DatasetEntry {
 
 /** The computed board. */
 export interface Board {
-  /** Rows by rank; then unranked rows with a final (a method missing, see `BoardRow.rank`) by final; then by name. */
+  /**
+   * Rows by rank; then unranked rows with the ranking key (a part missing, see `BoardRow.rank`) by key; then by
+   * name.
+   */
   readonly rows: readonly BoardRow[];
+  /** What the rows are ranked by; absent on boards stored before the option (ranked by final). */
+  readonly rankBy?: RankBy;
   /** Methods whose min–max normalisation was undefined (fewer than two models, or max = min): shown as means. */
   readonly unnormalized: readonly BoardMethod[];
   /**

@@ -4,6 +4,8 @@
  * (after sampling), read from the datasets folder (`ZHUJIU_DATASETS_DIR`). A suite whose files are missing is
  * listed with the reason instead of failing the whole listing.
  */
+import { BOARD_ABILITIES } from '../aggregate/types.ts';
+import type { SuiteConfig } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
 import { type CliDeps, configOf } from './deps.ts';
@@ -14,20 +16,118 @@ export interface SuitesOptions {
   readonly json?: boolean;
 }
 
+/** One dataset of `zhujiu suites --json` (README "`suites`"). */
+interface DatasetRow {
+  readonly dataset: string;
+  readonly ability: string;
+  readonly method: string;
+  readonly metric: string | null;
+  readonly profile: string | null;
+  readonly items: number | null;
+  readonly rows: number | null;
+  /** The suite whose file defines the dataset (this suite, or one it includes). */
+  readonly from: string;
+}
+
 interface SuiteRow {
   readonly suite: string;
   readonly description: string;
-  readonly datasets: {
-    readonly dataset: string;
-    readonly ability: string;
-    readonly method: string;
-    readonly metric: string | null;
-    readonly profile: string | null;
-    readonly items: number | null;
-    readonly rows: number | null;
-  }[];
+  /** The suites it includes, with their overrides (null: none). */
+  readonly includes: { suite: string; sample: number | null; seed: number | null }[];
+  /** The abilities its datasets cover, in board column order. */
+  readonly abilities: string[];
+  readonly datasets: DatasetRow[];
   readonly items: number | null;
   readonly error?: string;
+}
+
+type Location = Parameters<typeof prepareSuite>[1];
+
+/** A dataset of the suite's config as a row without item counts. */
+function entryRow(suite: SuiteConfig, d: SuiteConfig['datasets'][number]): DatasetRow {
+  return {
+    dataset: d.name,
+    ability: d.ability,
+    method: d.method,
+    metric: d.metric ?? null,
+    profile: d.profile ?? null,
+    items: null,
+    rows: null,
+    from: suite.from?.[d.name] ?? suite.name,
+  };
+}
+
+/**
+ * One suite's row: its datasets with the items each asks after sampling (prepared from the datasets folder), or,
+ * when they cannot be prepared, the config's datasets with the first line of the reason.
+ */
+async function suiteRow(suite: SuiteConfig, loc: Location): Promise<SuiteRow> {
+  const head = {
+    suite: suite.name,
+    description: suite.description,
+    includes: suite.include.map((i) => ({
+      suite: i.suite,
+      sample: i.sample ?? null,
+      seed: i.seed ?? null,
+    })),
+    abilities: BOARD_ABILITIES.filter((a) => suite.datasets.some((d) => d.ability === a)),
+  };
+  const stored = suite.datasets.filter((d) => d.loader === undefined);
+  try {
+    const ds = await prepareSuite(suite, loc);
+    const prepared = ds.map((d) => ({
+      ...entryRow(suite, suite.datasets.find((e) => e.name === d.name)!),
+      metric: d.metric,
+      profile: d.profile,
+      items: d.items.length,
+      rows: d.provenance?.rows ?? d.items.length,
+    }));
+    return {
+      ...head,
+      datasets: [...prepared, ...stored.map((d) => entryRow(suite, d))],
+      items:
+        stored.length === suite.datasets.length ? null : ds.reduce((n, d) => n + d.items.length, 0),
+    };
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return {
+      ...head,
+      datasets: suite.datasets.map((d) => entryRow(suite, d)),
+      items: null,
+      error: err.message.split('\n')[0] as string,
+    };
+  }
+}
+
+/** The text listing: one line per suite, then one per dataset. */
+function printSuites(io: CliIo, datasetsDir: string, rows: readonly SuiteRow[]): void {
+  io.out(`datasets folder: ${datasetsDir} (set ZHUJIU_DATASETS_DIR to change it)`);
+  const width = Math.max(16, ...rows.flatMap((r) => r.datasets.map((d) => d.dataset.length)));
+  for (const r of rows) {
+    const size = r.error
+      ? 'unavailable (see below)'
+      : `${r.datasets.length} ${r.datasets.length === 1 ? 'dataset' : 'datasets'}, ${
+          r.items === null ? 'items from imports' : `${r.items} items`
+        }`;
+    const inc =
+      r.includes.length > 0 ? `, includes ${r.includes.map((i) => i.suite).join(', ')}` : '';
+    io.out(`${r.suite}  ${size}${inc}${r.description ? `  — ${r.description}` : ''}`);
+    if (r.error) {
+      io.out(`  ${r.error}`);
+      continue;
+    }
+    for (const d of r.datasets) {
+      const n =
+        d.items === null
+          ? 'stored items'
+          : d.rows !== null && d.rows !== d.items
+            ? `${d.items} of ${d.rows} items`
+            : `${d.items} items`;
+      io.out(
+        `  ${d.dataset.padEnd(width)} ${d.ability.padEnd(16)} ${d.method.padEnd(11)} ${`${d.metric ?? '-'}/${d.profile ?? '-'}`.padEnd(26)} ${n}`,
+      );
+    }
+  }
 }
 
 /**
@@ -43,83 +143,10 @@ export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Pro
     roots: c.datasetRoots ?? [],
   };
   const rows: SuiteRow[] = [];
-  for (const suite of c.suites.values()) {
-    const stored = suite.datasets.filter((d) => d.loader === undefined);
-    try {
-      const ds = await prepareSuite(suite, loc);
-      rows.push({
-        suite: suite.name,
-        description: suite.description,
-        datasets: [
-          ...ds.map((d) => ({
-            dataset: d.name,
-            ability: d.ability,
-            method: d.method,
-            metric: d.metric,
-            profile: d.profile,
-            items: d.items.length,
-            rows: d.provenance?.rows ?? d.items.length,
-          })),
-          ...stored.map((d) => ({
-            dataset: d.name,
-            ability: d.ability,
-            method: d.method,
-            metric: d.metric ?? null,
-            profile: d.profile ?? null,
-            items: null,
-            rows: null,
-          })),
-        ],
-        items:
-          stored.length === suite.datasets.length
-            ? null
-            : ds.reduce((n, d) => n + d.items.length, 0),
-      });
-    } catch (err) {
-      if (!isAppError(err)) throw err;
-      rows.push({
-        suite: suite.name,
-        description: suite.description,
-        datasets: suite.datasets.map((d) => ({
-          dataset: d.name,
-          ability: d.ability,
-          method: d.method,
-          metric: d.metric ?? null,
-          profile: d.profile ?? null,
-          items: null,
-          rows: null,
-        })),
-        items: null,
-        error: err.message.split('\n')[0] as string,
-      });
-    }
-  }
+  for (const suite of c.suites.values()) rows.push(await suiteRow(suite, loc));
   if (o.json) {
     io.out(JSON.stringify({ datasets_dir: c.datasetsDir, suites: rows }));
     return;
   }
-  io.out(`datasets folder: ${c.datasetsDir} (set ZHUJIU_DATASETS_DIR to change it)`);
-  for (const r of rows) {
-    const size = r.error
-      ? 'unavailable (see below)'
-      : `${r.datasets.length} ${r.datasets.length === 1 ? 'dataset' : 'datasets'}, ${
-          r.items === null ? 'items from imports' : `${r.items} items`
-        }`;
-    io.out(`${r.suite}  ${size}${r.description ? `  — ${r.description}` : ''}`);
-    if (r.error) {
-      io.out(`  ${r.error}`);
-      continue;
-    }
-    for (const d of r.datasets) {
-      const n =
-        d.items === null
-          ? 'stored items'
-          : d.rows !== null && d.rows !== d.items
-            ? `${d.items} of ${d.rows} items`
-            : `${d.items} items`;
-      io.out(
-        `  ${d.dataset.padEnd(16)} ${d.ability.padEnd(16)} ${d.method.padEnd(11)} ${`${d.metric ?? '-'}/${d.profile ?? '-'}`.padEnd(26)} ${n}`,
-      );
-    }
-  }
+  printSuites(io, c.datasetsDir, rows);
 }

@@ -21,6 +21,7 @@ import {
   type SuiteConfig,
   suiteSchema,
 } from './schema.ts';
+import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
 
 /** Everything the app is configured with. */
 export interface LoadedConfig {
@@ -350,6 +351,37 @@ function listFolder(dir: string): string[] {
 }
 
 /**
+ * The suites of `config/suites/*.yaml`, their includes resolved (config/suite-include.ts). Each problem (a bad
+ * file, a suite name used twice, an unknown or cyclic include, a dataset name twice in one suite) is pushed to
+ * `problems`, one line naming the file.
+ */
+function loadSuites(suitesDir: string, cwd: string, problems: string[]): Map<string, SuiteConfig> {
+  const parsed = new Map<string, ParsedSuite>();
+  if (!present(suitesDir)) return new Map();
+  for (const f of listFolder(suitesDir)) {
+    if (!/\.ya?ml$/.test(f)) continue;
+    const file = join(suitesDir, f);
+    try {
+      const { data, at } = parseYamlFileLocated(file, suiteSchema, cwd);
+      const first = parsed.get(data.name);
+      if (first) {
+        problems.push(
+          `${display(file, cwd)}: suite name "${data.name}" is used twice (also in ${first.file}); give each suite its own name`,
+        );
+        continue;
+      }
+      parsed.set(data.name, { file: display(file, cwd), suite: data, at });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      problems.push(err.message);
+    }
+  }
+  const resolved = resolveSuiteIncludes(parsed);
+  problems.push(...resolved.problems);
+  return resolved.suites;
+}
+
+/**
  * Loads the whole configuration. Missing `default.yaml` / `models.yaml` mean "all defaults"; a file that exists
  * must be valid.
  * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
@@ -423,21 +455,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
       );
     } else first.set(m.name, i);
   });
-  const suites = new Map<string, SuiteConfig>();
-  const suitesDir = join(configDir, 'suites');
-  if (present(suitesDir)) {
-    for (const f of listFolder(suitesDir)) {
-      if (!/\.ya?ml$/.test(f)) continue;
-      const suite = attempt(() => parseYamlFile(join(suitesDir, f), suiteSchema, cwd), undefined);
-      if (suite === undefined) continue;
-      if (suites.has(suite.name)) {
-        problems.push(
-          `${display(join(suitesDir, f), cwd)}: suite name "${suite.name}" is used twice`,
-        );
-      }
-      suites.set(suite.name, suite);
-    }
-  }
+  const suites = loadSuites(join(configDir, 'suites'), cwd, problems);
   if (problems.length > 0) throw new AppError('config_invalid', problems.join('\n'));
   const finalApp: AppConfig = {
     ...app,

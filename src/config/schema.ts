@@ -193,6 +193,12 @@ export const appConfigSchema = z.strictObject({
       min_votes: z.number().int().min(0).default(20),
       bootstrap: z.number().int().min(0).max(1_000_000).default(10_000),
       seed: z.number().int().default(0),
+      /**
+       * What the board is ranked by (docs/scoring.md §5 "Ranking"): `overall`, the mean of the seven ability
+       * columns (the published ZhuJiu board's total and order), or `final`, App. A's normalised final score.
+       * Intervals and "separated" follow it.
+       */
+      rank_by: z.enum(['overall', 'final']).default('overall'),
     })
     .prefault({}),
   /** Evaluation runs (README "Evaluation runs"). */
@@ -522,19 +528,57 @@ export const suiteDatasetSchema = z
 /** A dataset entry of a suite. */
 export type SuiteDatasetConfig = z.infer<typeof suiteDatasetSchema>;
 
+/** A suite name: the `name:` of a `config/suites/<file>.yaml`. */
+export const suiteNameSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only');
+
+/**
+ * One entry of a suite's `include:` (README "Datasets and suites"): another suite whose datasets join this one,
+ * by name (`- zhujiu-metrics`) or with overrides (`- {suite: zhujiu-scoring, sample: 50, seed: 3}`): `sample` caps
+ * every included dataset at that many items (a dataset's own smaller `sample:` stays), `seed` replaces each
+ * included dataset's seed. Config/suite-include.ts resolves it.
+ */
+export const suiteIncludeSchema = z
+  .union([
+    suiteNameSchema,
+    z.strictObject({
+      suite: suiteNameSchema,
+      /** Ask at most this many items of each included dataset (seeded; with the same seed, a subset). */
+      sample: z.number().int().positive().optional(),
+      /** The seed of every included dataset's sample (default: each dataset's own). */
+      seed: z.number().int().min(0).optional(),
+    }),
+  ])
+  .transform((x) => (typeof x === 'string' ? { suite: x } : x));
+/** A validated `include:` entry. */
+export type SuiteInclude = z.output<typeof suiteIncludeSchema>;
+
 /** `config/suites/<name>.yaml`. */
 export const suiteSchema = z
   .strictObject({
-    name: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only'),
+    name: suiteNameSchema,
     description: z.string().default(''),
-    datasets: z.array(suiteDatasetSchema).min(1),
+    /** Other suites whose datasets this suite also runs (resolved by the loader, config/suite-include.ts). */
+    include: z.array(suiteIncludeSchema).default([]),
+    datasets: z.array(suiteDatasetSchema).default([]),
+  })
+  .refine((s) => s.datasets.length > 0 || s.include.length > 0, {
+    message:
+      'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
+    path: ['datasets'],
   })
   .refine((s) => new Set(s.datasets.map((d) => d.name)).size === s.datasets.length, {
     message: 'dataset names must be unique within a suite',
     path: ['datasets'],
   });
-/** A validated suite. */
-export type SuiteConfig = z.infer<typeof suiteSchema>;
+/**
+ * A validated suite. Once loaded (config/loader.ts), `datasets` holds the included suites' datasets too (with
+ * their overrides) and `from` names, per dataset, the suite whose file defines it.
+ */
+export type SuiteConfig = z.infer<typeof suiteSchema> & {
+  readonly from?: Readonly<Record<string, string>>;
+};
 
 const optionalSecret = z
   .string()

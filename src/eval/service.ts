@@ -27,7 +27,6 @@ import {
 import { type StoredItem, storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
-import { BUILT_DIR } from './datasets/build/write.ts';
 import {
   type BaseCache,
   canUseStoredItems,
@@ -334,10 +333,7 @@ export class EvalService {
       `Suite "${suite}" cannot run: ${missing.length === 1 ? 'its dataset file' : `${missing.length} of its dataset files`} ` +
       `${missing.length === 1 ? 'is' : 'are'} missing from the datasets folder ${this.#o.config.datasetsDir} (${shown}${more}). ` +
       'Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), ' +
-      'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).' +
-      (missing.some((m) => m.startsWith(`${BUILT_DIR}/`))
-        ? ` The files under ${BUILT_DIR}/ are constructed: run \`zhujiu datasets build\` to build them from the installed data packages.`
-        : '')
+      'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).'
     );
   }
 

@@ -19,7 +19,12 @@ import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 import { importCommandFor, RECORDED_KIND_WORDS, recordedFileKind } from './formats/file-kind.ts';
-import { type GaokaoFile, gaokaoDatasetName, parseGaokaoFile } from './formats/gaokao.ts';
+import {
+  type GaokaoFile,
+  gaokaoAbility,
+  gaokaoDatasetName,
+  parseGaokaoFile,
+} from './formats/gaokao.ts';
 import { capProblems, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
@@ -158,7 +163,7 @@ export async function importGaokaoOutputs(
         trx,
         {
           name: ds,
-          ability: 'knowledge',
+          ability: gaokaoAbility(ds),
           method: 'metrics',
           metric: 'gaokao_objective',
           profile: 'gaokao',

@@ -12,7 +12,7 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
-import { ensureDataset, ensureItems } from '../storage/items.ts';
+import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
 import { insertResponses } from '../storage/responses.ts';
@@ -28,6 +28,7 @@ import {
   type RecordedFileKind,
   recordedFileKind,
 } from './formats/file-kind.ts';
+import { gaokaoAbility } from './formats/gaokao.ts';
 import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
 import { capProblems, quoteName } from './formats/sniff.ts';
@@ -36,8 +37,49 @@ import { RECORDED_REQUEST_HASH } from './outputs.ts';
 /** Formats of recorded judgments. */
 export type JudgmentsFormat = 'gaokao' | 'gaokao-human' | 'alpaca_eval';
 
-/** The dataset GAOKAO-Bench's subjective questions are filed under. */
+/** The dataset GAOKAO-Bench's subjective questions are filed under, those of maths aside. */
 export const GAOKAO_SUBJECTIVE_DATASET = 'gaokao_subjective';
+/**
+ * The dataset of GAOKAO-Bench's subjective maths questions (Math I / Math II files), reasoning in ZhuJiu's ability
+ * map (docs/scoring.md §1 "Ability map"), as in config/suites/zhujiu-scoring.yaml.
+ */
+export const GAOKAO_SUBJECTIVE_MATH_DATASET = 'gaokao_subjective_math';
+
+/** The dataset a GAOKAO-Bench subjective keyword (its file name) is filed under. */
+export function gaokaoSubjectiveDataset(keyword: string): string {
+  return /_Math_I{1,2}_/.test(keyword) ? GAOKAO_SUBJECTIVE_MATH_DATASET : GAOKAO_SUBJECTIVE_DATASET;
+}
+
+/**
+ * Creates the missing datasets and items of GAOKAO-Bench subjective rows, each in the dataset of its keyword
+ * ({@link gaokaoSubjectiveDataset}) with that dataset's ability; returns item key → id for all of them (keys
+ * `<keyword>/<index>` are unique across the datasets).
+ */
+async function ensureGaokaoSubjectiveItems(
+  trx: Kysely<Database>,
+  source: string,
+  rows: readonly (ItemSpec & { readonly keyword: string })[],
+): Promise<Map<string, number>> {
+  const byDataset = new Map<string, ItemSpec[]>();
+  for (const { keyword, ...item } of rows) {
+    const name = gaokaoSubjectiveDataset(keyword);
+    const list = byDataset.get(name) ?? [];
+    list.push(item);
+    byDataset.set(name, list);
+  }
+  const out = new Map<string, number>();
+  for (const [name, items] of byDataset) {
+    const id = await ensureDataset(trx, {
+      name,
+      ability: gaokaoAbility(name),
+      method: 'scoring',
+      language: 'zh',
+      source,
+    });
+    for (const [key, itemId] of await ensureItems(trx, id, items)) out.set(key, itemId);
+  }
+  return out;
+}
 /** The rubric name and version of GAOKAO-Bench's teacher prompt (without marking criteria). */
 export const GAOKAO_RUBRIC = { name: 'gaokao_teacher', version: 'wo_marking_criterion' } as const;
 /** The rubric name and version of GAOKAO-Bench's human grading (teachers, exam marking). */
@@ -216,18 +258,12 @@ async function importGaokaoHuman(
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
-    const datasetId = await ensureDataset(trx, {
-      name: GAOKAO_SUBJECTIVE_DATASET,
-      ability: 'knowledge',
-      method: 'scoring',
-      language: 'zh',
-      source: opts.path,
-    });
     const all = parsed.flatMap((p) => p.value.rows.map((r) => ({ file: p.value, row: r })));
-    const itemIds = await ensureItems(
+    const itemIds = await ensureGaokaoSubjectiveItems(
       trx,
-      datasetId,
+      opts.path,
       [...new Map(all.map((x) => [x.row.key, x])).values()].map(({ file, row }) => ({
+        keyword: file.keyword,
         key: row.key,
         prompt: row.question,
         reference: row.standardAnswer,
@@ -294,18 +330,12 @@ async function importGaokao(
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
-    const datasetId = await ensureDataset(trx, {
-      name: GAOKAO_SUBJECTIVE_DATASET,
-      ability: 'knowledge',
-      method: 'scoring',
-      language: 'zh',
-      source: opts.path,
-    });
     const all = parsed.flatMap((p) => p.rows.map((r) => ({ file: p, row: r })));
-    const itemIds = await ensureItems(
+    const itemIds = await ensureGaokaoSubjectiveItems(
       trx,
-      datasetId,
+      opts.path,
       all.map(({ file, row }) => ({
+        keyword: file.keyword,
         key: row.key,
         prompt: row.question,
         reference: row.standardAnswer,

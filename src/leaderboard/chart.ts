@@ -29,7 +29,10 @@ export function chartFontPath(): string {
 export interface ChartRow {
   readonly model: string;
   readonly rank: number | null;
+  /** The ranking key's score (with `lo`, `hi` its interval): the final, or the overall when `key` says so. */
   readonly final: number | null;
+  /** Which score `final` holds (the board's ranking key, docs/scoring.md §5 "Ranking"); default `final`. */
+  readonly key?: 'overall' | 'final';
   readonly lo: number | null;
   readonly hi: number | null;
   readonly abilities: Readonly<Record<string, number | null>>;
@@ -59,6 +62,8 @@ function barPanel(
   unranked: boolean,
   title?: string,
 ): Panel {
+  const score =
+    rows[0]?.key === 'overall' ? 'overall (mean of the ability columns)' : 'final score';
   const order = rows.map((r) => r.model);
   const bars = rows.map((r) => ({
     model: r.model,
@@ -88,9 +93,7 @@ function barPanel(
           x: {
             field: 'final',
             type: 'quantitative',
-            title: unranked
-              ? 'final score, not comparable (95% interval)'
-              : 'final score (95% interval)',
+            title: unranked ? `${score}, not comparable (95% interval)` : `${score} (95% interval)`,
             scale: { domain: [0, 10] },
           },
         },
@@ -121,6 +124,21 @@ function barPanel(
   };
 }
 
+/** The bar panels' titles for a ranking key. */
+function panelTitles(key: 'overall' | 'final'): { ranked: string; none: string; unranked: string } {
+  return key === 'overall'
+    ? {
+        ranked: 'Ranked: overall over every ability column',
+        none: 'No ranked overall',
+        unranked: 'Not ranked: these means cover fewer abilities and are not comparable',
+      }
+    : {
+        ranked: 'Ranked: finals over every method',
+        none: 'No ranked final',
+        unranked: 'Not ranked: these finals combine fewer methods and are not comparable',
+      };
+}
+
 /**
  * The vega-lite spec of the chart (exported for tests and the results page): the ranked finals first, then, apart
  * and in grey, the unranked finals with the reason of each; then the heat map (unranked rows marked).
@@ -146,28 +164,17 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
   // With no ranked row the ranked panel keeps its place (empty), so the chart's layout does not move.
   // Panel titles only when both kinds are drawn: a board of ranked rows only looks as it always did.
   const split = unranked.length > 0;
+  const t = panelTitles(rows[0]?.key ?? 'final');
   if (ranked.length > 0 || !split)
     panels.push(
       barPanel(
         ranked,
         width,
         false,
-        split
-          ? 'Ranked: finals over every method'
-          : ranked.length === 0 && rows.length > 0
-            ? 'No ranked final'
-            : undefined,
+        split ? t.ranked : ranked.length === 0 && rows.length > 0 ? t.none : undefined,
       ),
     );
-  if (split)
-    panels.push(
-      barPanel(
-        unranked,
-        width,
-        true,
-        'Not ranked: these finals combine fewer methods and are not comparable',
-      ),
-    );
+  if (split) panels.push(barPanel(unranked, width, true, t.unranked));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {

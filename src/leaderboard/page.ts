@@ -15,8 +15,10 @@ import {
   ageText,
   fmt,
   headline,
+  keyScore,
   modelCard,
   pdrText,
+  rankKey,
   scoringJudgeNote,
   scoringLabel,
   shownRows,
@@ -90,14 +92,17 @@ export function emptyPage(now: Date, building = false): string {
  * stale snapshot misses.
  */
 export function overallPage(s: Snapshot, now: Date, behind?: string): string {
+  // The ranking key (overall or final) with its interval after the model; the other score in the last score column.
+  const key = rankKey(s.board);
+  const other = key === 'overall' ? 'final' : 'overall';
   const cols = [
     'rank',
     'model',
-    'final',
+    key,
     '95% CI',
     ...BOARD_METHODS,
     ...BOARD_ABILITIES,
-    'overall',
+    other,
     'votes',
     '',
   ];
@@ -106,12 +111,13 @@ export function overallPage(s: Snapshot, now: Date, behind?: string): string {
   const line = (r: BoardRow) => {
     const why = unrankedReason(s.board, r);
     const note = why === null ? (r.incomplete ? 'incomplete' : '') : `not ranked: ${why}`;
-    return `<tr data-model="${esc(r.model)}"${why === null ? '' : ' class="unranked"'}><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model)}</td>${cell(r.final, 'final')}<td class="n" data-col="ci">${r.finalLo === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(r.overall, 'overall')}<td class="n" data-col="votes">${r.votes}</td><td class="inc" data-col="note">${esc(note)}</td></tr>`;
+    const k = keyScore(s.board, r);
+    return `<tr data-model="${esc(r.model)}"${why === null ? '' : ' class="unranked"'}><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model)}</td>${cell(k.value, key)}<td class="n" data-col="ci">${k.lo === null ? '' : `${fmt(k.lo)}–${fmt(k.hi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(key === 'overall' ? r.final : r.overall, other)}<td class="n" data-col="votes">${r.votes}</td><td class="inc" data-col="note">${esc(note)}</td></tr>`;
   };
   const ranked = shown.filter((r) => r.rank !== null);
   const unranked = shown.filter((r) => r.rank === null);
   const divider = unranked.length
-    ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">Not ranked: these finals combine fewer methods than the ranked ones and are not comparable with them</td></tr>`
+    ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">${key === 'overall' ? 'Not ranked: these overall means cover fewer abilities than the ranked ones and are not comparable with them' : 'Not ranked: these finals combine fewer methods than the ranked ones and are not comparable with them'}</td></tr>`
     : '';
   const rows = ranked.map(line).join('') + divider + unranked.map(line).join('');
   // Notes as HTML: plain sentences escaped, the left-out count with its command in <code>.
@@ -134,7 +140,7 @@ export function overallPage(s: Snapshot, now: Date, behind?: string): string {
   const top = headline(s.board, 'ZhuJiu board').replace(/^ZhuJiu board: /, '');
   return layout(
     'ZhuJiu board',
-    `<p id="headline">${esc(top)}</p><table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${notes}<p class="muted">final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.chart ? `<img id="chart" alt="final scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
+    `<p id="headline">${esc(top)}</p><table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>${notes}<p class="muted">${key === 'overall' ? 'Ranked by overall = mean of the seven ability columns (the published ZhuJiu order); ' : ''}final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.chart ? `<img id="chart" alt="${key} scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
     s,
     now,
     behind,
@@ -164,7 +170,7 @@ export function modelPage(s: Snapshot, model: string, now: Date): string | undef
   const card = modelCard(s.board, model);
   if (!card) return undefined;
   const r = card.row;
-  const summary = `<dl id="summary"><dt>rank</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${esc(m === 'scoring' ? scoringLabel(s.board) : m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd>${fmt(r.overall)}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
+  const summary = `<dl id="summary"><dt>rank (by ${rankKey(s.board)})</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${esc(m === 'scoring' ? scoringLabel(s.board) : m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd id="overall">${fmt(r.overall)}${r.overallLo != null ? ` (95% ${fmt(r.overallLo)}–${fmt(r.overallHi)})` : ''}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
   const ds = card.datasets
     .map(
       (d) =>

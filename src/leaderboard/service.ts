@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { type Board, computeBoard } from '../aggregate/index.ts';
+import { type Board, computeBoard, type RankBy } from '../aggregate/index.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
@@ -38,6 +38,8 @@ export interface AggregationSettings {
   readonly min_votes: number;
   readonly bootstrap: number;
   readonly seed: number;
+  /** The ranking key (docs/scoring.md §5 "Ranking"); default `overall`, as config `aggregation.rank_by`. */
+  readonly rank_by?: RankBy;
 }
 
 /** A stored board. */
@@ -184,7 +186,9 @@ export class LeaderboardService {
     const state = boardInputMarksKey(marks);
     const a = this.#o.aggregation;
     return createHash('sha256')
-      .update(`${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|judge=${judge ?? ''}|v2`)
+      .update(
+        `${state}|${key}|${a.min_votes}|${a.bootstrap}|${a.seed}|judge=${judge ?? ''}|rank=${a.rank_by ?? 'overall'}|v2`,
+      )
       .digest('hex')
       .slice(0, 40);
   }
@@ -280,7 +284,7 @@ export class LeaderboardService {
       judge,
     });
     const a = this.#o.aggregation;
-    const opts = { minVotes: a.min_votes, rounds: a.bootstrap };
+    const opts = { minVotes: a.min_votes, rounds: a.bootstrap, rankBy: a.rank_by ?? 'overall' };
     let computed: Board;
     let chart: Uint8Array | null;
     if (this.#worker) {

@@ -12,6 +12,7 @@ import {
   type BoardMethod,
   type BoardRow,
   type Interval,
+  type RankBy,
   type RobustnessDrop,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
@@ -54,6 +55,9 @@ export interface BoardJson {
     methods: Record<BoardMethod, number | null>;
     abilities: Record<BoardAbility, number | null>;
     overall: number | null;
+    /** 95 % interval of `overall` (null without bootstrap rounds). */
+    overall_lo: number | null;
+    overall_hi: number | null;
     incomplete: boolean;
     votes: number;
     /** Why the row has no rank (e.g. "no scoring results"); null when ranked. */
@@ -61,14 +65,20 @@ export interface BoardJson {
   }[];
   /** The one judge whose grades make every `scoring` figure (null: none chosen, docs/scoring.md §3). */
   scoring_judge: string | null;
+  /** What `rank` (and the row order) follows: `overall` or `final` (config `aggregation.rank_by`). */
+  rank_by: RankBy;
 }
 
 /**
- * The board as `{"models":[…],"scoring_judge"}` (full precision): every row, ranked ones first, then the unranked ones, each with
+ * The board as `{"models":[…],"scoring_judge","rank_by"}` (full precision): every row, ranked ones first, then the unranked ones, each with
  * `unranked_reason` (the text views leave out rows with no score in any method; the JSON keeps them).
  */
 export function boardJson(board: Board): BoardJson {
-  return { models: board.rows.map((r) => rowJson(board, r)), scoring_judge: scoringJudge(board) };
+  return {
+    models: board.rows.map((r) => rowJson(board, r)),
+    scoring_judge: scoringJudge(board),
+    rank_by: rankKey(board),
+  };
 }
 
 /** True when the row has a score under some method (a row with none is a judge, or a name known only from votes). */
@@ -81,12 +91,41 @@ export function shownRows(board: Board, all = false): readonly BoardRow[] {
   return all ? board.rows : board.rows.filter(hasFigure);
 }
 
+/** What the board is ranked by (docs/scoring.md §5 "Ranking"); boards stored before the option: final. */
+export function rankKey(board: Board): RankBy {
+  return board.rankBy ?? 'final';
+}
+
+/** A row's ranking key (overall or final) and its 95 % interval (nulls when it has none). */
+export function keyScore(
+  board: Board,
+  r: BoardRow,
+): { value: number | null; lo: number | null; hi: number | null } {
+  return rankKey(board) === 'overall'
+    ? { value: r.overall, lo: r.overallLo ?? null, hi: r.overallHi ?? null }
+    : { value: r.final, lo: r.finalLo, hi: r.finalHi };
+}
+
 /** The methods that take part in the ranking: present on some row and not within their uncertainty. */
 function rankingMethods(board: Board): BoardMethod[] {
   const within = board.withinUncertainty ?? [];
   return BOARD_METHODS.filter(
     (m) => !within.includes(m) && board.rows.some((r) => r.methods[m] !== null),
   );
+}
+
+/** The parts of the ranking key: the ability columns some row has (overall), or {@link rankingMethods} (final). */
+function rankingParts(board: Board): string[] {
+  return rankKey(board) === 'overall'
+    ? BOARD_ABILITIES.filter((a) => board.rows.some((r) => r.abilities[a] !== null))
+    : rankingMethods(board);
+}
+
+/** "a method the ranked ones have, so their finals are" — the words of an unranked note, by ranking key. */
+function unrankedWords(board: Board): { part: string; key: string } {
+  return rankKey(board) === 'overall'
+    ? { part: 'an ability column', key: 'overall' }
+    : { part: 'a method', key: 'final' };
 }
 
 const MISSING_WORDS: Readonly<Record<BoardMethod, string>> = {
@@ -101,9 +140,13 @@ const MISSING_WORDS: Readonly<Record<BoardMethod, string>> = {
  */
 export function unrankedReason(board: Board, r: BoardRow): string | null {
   if (r.rank !== null) return null;
-  if (r.final === null) {
+  if (keyScore(board, r).value === null) {
     if (hasFigure(r)) return 'its scores are within their uncertainty';
     return r.votes > 0 ? `fewer than ${board.minVotes} votes in every ability` : 'no scores';
+  }
+  if (rankKey(board) === 'overall') {
+    const gone = rankingParts(board).filter((a) => r.abilities[a as BoardAbility] === null);
+    return gone.length === 0 ? 'an ability missing' : `no ${gone.join(', ')} score`;
   }
   const missing = rankingMethods(board).filter((m) => r.methods[m] === null);
   if (missing.length === 0) return 'a method missing';
@@ -194,6 +237,8 @@ function rowJson(board: Board, r: BoardRow): BoardJson['models'][number] {
     methods: { ...r.methods },
     abilities: { ...r.abilities },
     overall: r.overall,
+    overall_lo: r.overallLo ?? null,
+    overall_hi: r.overallHi ?? null,
     incomplete: r.incomplete,
     votes: r.votes,
     unranked_reason: unrankedReason(board, r),
@@ -330,17 +375,24 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
   };
 }
 
-/** Chart rows from a board: the rows a view shows ({@link shownRows}), each unranked one with its reason. */
+/**
+ * Chart rows from a board: the rows a view shows ({@link shownRows}), each with its ranking key ({@link keyScore})
+ * as `final`/`lo`/`hi` and, when unranked, its reason.
+ */
 export function chartRows(board: Board, all = false): ChartRow[] {
-  return shownRows(board, all).map((r) => ({
-    model: r.model,
-    rank: r.rank,
-    final: r.final,
-    lo: r.finalLo,
-    hi: r.finalHi,
-    abilities: r.abilities,
-    unranked: unrankedReason(board, r),
-  }));
+  return shownRows(board, all).map((r) => {
+    const k = keyScore(board, r);
+    return {
+      model: r.model,
+      rank: r.rank,
+      key: rankKey(board),
+      final: k.value,
+      lo: k.lo,
+      hi: k.hi,
+      abilities: r.abilities,
+      unranked: unrankedReason(board, r),
+    };
+  });
 }
 
 /** The lines under the chart's title ({@link withinUncertaintyNotes}). */
@@ -353,8 +405,10 @@ function withInterval(x: number | null, iv: Interval | null | undefined): string
   return x === null || !iv ? fmt(x) : `${fmt(x)} (${fmt(iv.lo)}–${fmt(iv.hi)})`;
 }
 
-function interval(r: BoardRow): string {
-  return r.finalLo === null || r.finalHi === null ? '' : `${fmt(r.finalLo)}–${fmt(r.finalHi)}`;
+/** The 95 % interval of the row's ranking key, `lo–hi`, or '' without one. */
+function interval(board: Board, r: BoardRow): string {
+  const k = keyScore(board, r);
+  return k.lo === null || k.hi === null ? '' : `${fmt(k.lo)}–${fmt(k.hi)}`;
 }
 
 /** "N battle(s) without an ability …" with the fix for each origin (live: `/arena ability`; imported: `--ability`). */
@@ -390,10 +444,11 @@ function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
   const judgeNote = scoringJudgeNote(s);
   if (judgeNote) parts.push(judgeNote);
   const shown = shownRows(b, o.all);
-  const unranked = shown.filter((r) => r.rank === null && r.final !== null).length;
+  const unranked = shown.filter((r) => r.rank === null && keyScore(b, r).value !== null).length;
+  const w = unrankedWords(b);
   if (unranked > 0)
     parts.push(
-      `not ranked: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} a method the ranked ones have, so ${unranked === 1 ? 'its final is' : 'their finals are'} not comparable`,
+      `not ranked: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} ${w.part} the ranked ones have, so ${unranked === 1 ? `its ${w.key} is` : `their ${w.key} scores are`} not comparable`,
     );
   const left = b.rows.length - shown.length;
   if (left > 0)
@@ -429,13 +484,16 @@ export function scoringJudgeNote(s: Snapshot): string | undefined {
  */
 export function overallTable(board: Board, all = false): TableContent {
   const rows = shownRows(board, all);
+  // Ranked by overall: the overall first (with its interval), then App. A's final as a column of its own.
+  const byOverall = rankKey(board) === 'overall';
   const line = (r: BoardRow): string[] => {
     const why = unrankedReason(board, r);
     return [
       r.rank === null ? '—' : String(r.rank),
       r.model,
-      fmt(r.final),
-      interval(r),
+      fmt(keyScore(board, r).value),
+      interval(board, r),
+      ...(byOverall ? [fmt(r.final)] : []),
       ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
       ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
       String(r.votes),
@@ -444,14 +502,15 @@ export function overallTable(board: Board, all = false): TableContent {
   };
   const ranked = rows.filter((r) => r.rank !== null);
   const unranked = rows.filter((r) => r.rank === null);
-  const width = 4 + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
+  const width = 4 + (byOverall ? 1 : 0) + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
   const divider = ['', '— not ranked —', ...Array.from({ length: width - 2 }, () => '')];
   return {
     columns: [
       'rank',
       'model',
-      'final',
+      byOverall ? 'overall' : 'final',
       '95% CI',
+      ...(byOverall ? ['final'] : []),
       'metr',
       'scor',
       'comp',
@@ -464,6 +523,7 @@ export function overallTable(board: Board, all = false): TableContent {
       'left',
       'right',
       'right',
+      ...(byOverall ? ['right' as const] : []),
       ...BOARD_METHODS.map(() => 'right' as const),
       ...BOARD_ABILITIES.map(() => 'right' as const),
       'right',
@@ -490,30 +550,36 @@ export function headline(
   name: (model: string) => string = (m) => m,
 ): string {
   const rows = shownRows(board, all);
-  const ranked = rows.filter((r) => r.rank !== null && r.final !== null);
-  const unranked = rows.filter((r) => r.rank === null && r.final !== null).length;
+  const key = (r: BoardRow) => keyScore(board, r).value;
+  const ranked = rows.filter((r) => r.rank !== null && key(r) !== null);
+  const unranked = rows.filter((r) => r.rank === null && key(r) !== null).length;
+  const w = unrankedWords(board);
   const rest =
     unranked > 0
-      ? `; ${unranked} more ${unranked === 1 ? 'model is' : 'models are'} not ranked (a method missing, so not comparable)`
+      ? `; ${unranked} more ${unranked === 1 ? 'model is' : 'models are'} not ranked (${w.part} missing, so not comparable)`
       : '';
-  const ci = (r: BoardRow) => (interval(r) ? ` (${interval(r)})` : '');
+  const ci = (r: BoardRow) => (interval(board, r) ? ` (${interval(board, r)})` : '');
   const top = ranked[0];
+  const byOverall = rankKey(board) === 'overall';
   if (top && ranked.length === 1) {
-    // "every method" only when the ranking uses all of them; else name the methods it uses.
-    const used = rankingMethods(board);
+    // "every method" (every ability) only when the ranking uses all of them; else name those it uses.
+    const used = rankingParts(board);
     const which =
-      used.length === BOARD_METHODS.length
-        ? 'the only model with every method'
-        : `the only ranked model (${used.join(' and ')} only)`;
-    return `${title}: ${name(top.model)} is ${which}, final ${fmt(top.final)}${ci(top)}${rest}`;
+      used.length === (byOverall ? BOARD_ABILITIES.length : BOARD_METHODS.length)
+        ? `the only model with every ${byOverall ? 'ability' : 'method'}`
+        : `the only ranked model (${used.join(byOverall ? ', ' : ' and ')} only)`;
+    return `${title}: ${name(top.model)} is ${which}, ${w.key} ${fmt(key(top))}${ci(top)}${rest}`;
   }
   if (top) {
     const tied = ranked.filter((r) => r.rank === top.rank).length;
+    const by = byOverall ? ' overall' : '';
     return tied > 1
-      ? `${title}: ${tied} models share the lead with ${fmt(top.final)} among ${ranked.length} ranked${rest}`
-      : `${title}: ${name(top.model)} leads ${ranked.length} ranked models with ${fmt(top.final)}${ci(top)}${rest}`;
+      ? `${title}: ${tied} models share the lead with ${fmt(key(top))}${by} among ${ranked.length} ranked${rest}`
+      : `${title}: ${name(top.model)} leads ${ranked.length} ranked models with ${fmt(key(top))}${by}${ci(top)}${rest}`;
   }
   const within = withinUncertaintyNotes(board);
+  if (unranked > 0 && byOverall)
+    return `${title}: no model has every ability column yet, so no overall is ranked (means of different abilities are not comparable)`;
   if (unranked > 0)
     return `${title}: no model has every method yet, so no final is ranked (finals of different methods are not comparable)`;
   if (within.length > 0) return `${title}: no final is ranked: ${within.join('; ')}`;
@@ -555,7 +621,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
           image: {
             filename: 'leaderboard.png',
             data: o.image,
-            alt: `${title}: final scores with 95% intervals and ability heat map`,
+            alt: `${title}: ${rankKey(b)} scores with 95% intervals and ability heat map`,
             mimeType: 'image/png',
           },
         }
@@ -563,7 +629,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     footer: footer(
       s,
       o,
-      ' final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).',
+      `${rankKey(b) === 'overall' ? ' Ranked by overall = mean of the seven ability columns (the published ZhuJiu order);' : ''} final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).`,
     ),
   };
 }
@@ -701,10 +767,10 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   }
   const r = card.row;
   const summary = [
-    `rank ${r.rank ?? '—'}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${interval(r)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
+    `rank ${r.rank ?? '—'} by ${rankKey(s.board)}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
     `methods: ${BOARD_METHODS.map((m) => `${m === 'scoring' ? scoringLabel(s.board) : m} ${fmt(r.methods[m])}`).join(', ')}`,
     `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
-    `overall ${fmt(r.overall)}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
+    `overall ${fmt(r.overall)}${r.overallLo != null ? ` (95% ${fmt(r.overallLo)}–${fmt(r.overallHi)})` : ''}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
     `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'}`,
   ].join('\n');
   const sections = [{ heading: 'Summary', body: summary }];
@@ -726,7 +792,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
     });
   }
   return {
-    text: `${markdownLiteral(model)}: final ${fmt(r.final)}`,
+    text: `${markdownLiteral(model)}: ${rankKey(s.board)} ${fmt(keyScore(s.board, r).value)}`,
     title: `Model: ${markdownLiteral(model)}`,
     sections,
     ...(card.datasets.length > 0
@@ -771,7 +837,8 @@ export interface RankMove {
 
 /**
  * Rank changes from `prev` to `cur`, naming only significant moves (docs/scoring.md §5): a model that swapped
- * order with another is named when, on the current board, their 95 % intervals do not overlap.
+ * order with another is named when, on the current board, the 95 % intervals of its ranking key (overall or
+ * final, {@link keyScore}) do not overlap.
  */
 export function significantMoves(prev: Board, cur: Board): RankMove[] {
   const before = new Map(prev.rows.filter((r) => r.rank !== null).map((r) => [r.model, r.rank!]));
@@ -786,12 +853,14 @@ export function significantMoves(prev: Board, cur: Board): RankMove[] {
       const wasAbove = before.get(o.model)! < from;
       const isAbove = o.rank! < r.rank!;
       if (wasAbove === isAbove) continue;
+      const a = keyScore(cur, r);
+      const b = keyScore(cur, o);
       const sep =
-        r.finalLo !== null &&
-        r.finalHi !== null &&
-        o.finalLo !== null &&
-        o.finalHi !== null &&
-        (r.finalLo > o.finalHi || o.finalLo > r.finalHi);
+        a.lo !== null &&
+        a.hi !== null &&
+        b.lo !== null &&
+        b.hi !== null &&
+        (a.lo > b.hi || b.lo > a.hi);
       if (sep) past.push(o.model);
     }
     if (past.length > 0) moves.push({ model: r.model, from, to: r.rank!, past });

@@ -101,7 +101,7 @@ export function writeSmokeFixture(
       {
         name: 'ocnli',
         loader: 'ocnli',
-        ability: 'chinese_specific',
+        ability: 'reasoning',
         method: 'metrics',
         path: 'ocnli/dev.jsonl',
       },

@@ -6,6 +6,7 @@
  * scorer with the chosen profile.
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
 import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
@@ -129,21 +130,24 @@ function multiRequest(
 }
 
 /**
- * Refuses a constructed dataset whose files are not built yet, naming the file and the command that builds them.
- * @throws AppError `dataset_invalid`.
+ * Where a constructed dataset's files are read from: the datasets folder when they are there (a `zhujiu datasets
+ * build` into it), else the datasets cache folder (`ZHUJIU_DATASETS_CACHE`), where they are built on first use from
+ * the installed data packages (eval/datasets/build: deterministic, under a second; each file is written to a
+ * temporary name and renamed, so a process reading beside a build never sees half of one). So a suite that names
+ * them runs with no set-up step, and a read-only datasets folder is never written.
+ * @throws what the build throws (a data package missing: reinstall with `npm ci`), or the file system's error.
  */
-function refuseUnbuilt(
-  suite: string,
+async function constructedLocation(
   entry: SuiteDatasetConfig,
-  command: string,
   loc: DatasetLocation,
-): void {
-  const missing = missingDatasetFiles(entry, loc);
-  if (missing.length === 0) return;
-  throw new AppError(
-    'dataset_invalid',
-    `${where(suite, entry)}: ${missing.map((m) => localFileOf(m, loc) ?? m).join(', ')} not built yet; run \`${command}\` to build the constructed datasets from the installed data packages (into ${loc.datasetsDir}/zhujiu-built/)`,
-  );
+): Promise<DatasetLocation> {
+  if (absentFiles(entry, loc).length === 0) return loc;
+  const cached: DatasetLocation = { ...loc, datasetsDir: loc.cacheDir, roots: [] };
+  if (absentFiles(entry, cached).length > 0) {
+    const { buildDatasets, BUILT_DIR } = await import('./build/write.ts');
+    await buildDatasets(join(loc.cacheDir, BUILT_DIR));
+  }
+  return cached;
 }
 
 /**
@@ -253,7 +257,7 @@ export async function prepareDataset(
     );
   }
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
-  if (loader.builtBy !== undefined) refuseUnbuilt(suite, entry, loader.builtBy, loc);
+  if (loader.builtBy !== undefined) loc = await constructedLocation(entry, loc);
   const files = [];
   for (const s of specs) files.push(await readDatasetFile(s, loc));
   const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
@@ -332,6 +336,15 @@ export async function prepareSuite(
  * dataset is prepared).
  */
 export function missingDatasetFiles(entry: SuiteDatasetConfig, loc: DatasetLocation): string[] {
+  // Constructed datasets are built on first use (constructedLocation): never missing.
+  if (entry.loader !== undefined && entry.loader !== 'robustness') {
+    if (datasetLoader(entry.loader, entry.name).builtBy !== undefined) return [];
+  }
+  return absentFiles(entry, loc);
+}
+
+/** The local files of `entry` (its base's, for a robustness entry) that do not exist under `loc`. */
+function absentFiles(entry: SuiteDatasetConfig, loc: DatasetLocation): string[] {
   const base = baseEntry(entry);
   if (base) return missingDatasetFiles(base, loc);
   const specs = [

@@ -54,6 +54,15 @@ export function gaokaoDatasetName(subject: GaokaoSubject): string {
   return `gaokao_${subject}`;
 }
 
+/**
+ * The ZhuJiu ability of a GAOKAO-Bench dataset, by its name (Zhang et al., "ZhuJiu", §2.3.1 and §2.3.4;
+ * docs/scoring.md §1 "Ability map"): the maths datasets (`gaokao_math_sci`, `gaokao_math_hum`,
+ * `gaokao_subjective_math`) are reasoning, every other subject knowledge.
+ */
+export function gaokaoAbility(dataset: string): 'knowledge' | 'reasoning' {
+  return /^gaokao_(math_|subjective_math$)/.test(dataset) ? 'reasoning' : 'knowledge';
+}
+
 const intLike = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]);
 const example = z.object({
   index: intLike,

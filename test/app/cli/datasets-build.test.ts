@@ -1,7 +1,7 @@
 /**
  * `zhujiu datasets build` in-process through `runCli` (no database): the knowledge sets are written under the
  * datasets folder's zhujiu-built/, byte-identical when built again, with provenance on every item; `zhujiu
- * suites` then reads them through the knowledge loader, and names the command while they are not built.
+ * suites` then reads them through the knowledge loader; without a build they are built into the datasets cache folder.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,15 +34,17 @@ interface SuitesJson {
 }
 
 describe('zhujiu datasets build', () => {
-  it('names the command while the knowledge sets are not built', async () => {
-    const r = await inProcess(['suites', '--json'], { env });
+  it('needs no build step: zhujiu suites builds the sets into the datasets cache folder, not the datasets folder', async () => {
+    const cache = mkdtempSync(join(tmpdir(), 'zj-built-cache-'));
+    const r = await inProcess(['suites', '--json'], {
+      env: { ...env, ZHUJIU_DATASETS_CACHE: cache },
+    });
     const k = (JSON.parse(r.stdout) as SuitesJson).suites.find(
       (s) => s.suite === 'zhujiu-knowledge',
     );
-    expect(k?.items).toBeNull();
-    expect(k?.error).toContain(
-      `${join(built, 'knowledge', 'world_accuracy.jsonl')} not built yet; run \`zhujiu datasets build\``,
-    );
+    expect(k?.items).toBe(1500);
+    expect(readdirSync(join(cache, 'zhujiu-built', 'knowledge'))).toHaveLength(10);
+    expect(readdirSync(datasets)).toEqual([]);
   });
 
   it('writes the ten sets and a manifest, byte-identical when built again', async () => {

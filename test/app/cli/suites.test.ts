@@ -14,14 +14,19 @@ const zhujiu = (args: string[], env: Record<string, string> = {}) => inProcess(a
 
 describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
   it('lists the shipped suites with their datasets and item counts', async () => {
-    const env = { ZHUJIU_DATASETS_DIR: sharedData('datasets') };
+    const env = {
+      ZHUJIU_DATASETS_DIR: sharedData('datasets'),
+      ZHUJIU_DATASETS_CACHE: mkdtempSync(join(tmpdir(), 'zj-suites-cache-')),
+    };
     const r = await zhujiu(['suites', '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as {
       suites: {
         suite: string;
         items: number | null;
-        datasets: { dataset: string; items: number | null }[];
+        includes: { suite: string; sample: number | null; seed: number | null }[];
+        abilities: string[];
+        datasets: { dataset: string; ability: string; items: number | null; from: string }[];
       }[];
     };
     const sizes = Object.fromEntries(j.suites.map((s) => [s.suite, [s.datasets.length, s.items]]));
@@ -29,11 +34,12 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       'alpaca-eval': [1, null],
       'gaokao-objective': [10, 210],
       smoke: [3, 20],
-      // Built by `zhujiu datasets build` (test/app/cli/datasets-build.test.ts): not in the shared folder.
-      'zhujiu-knowledge': [15, null],
+      // Constructed from the installed data packages into the cache folder on first use.
+      'zhujiu-knowledge': [15, 1500],
       'zhujiu-metrics': [18, 1895],
       'zhujiu-robustness': [6, 300],
-      'zhujiu-scoring': [8, 1178],
+      'zhujiu-scoring': [9, 1178],
+      zhujiu: [48, 3234],
     });
     const robust = j.suites.find((s) => s.suite === 'zhujiu-robustness');
     expect(robust?.datasets.map((d) => [d.dataset, d.items])).toEqual([
@@ -44,6 +50,34 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
       ['robust_dialect_cmrc2018', 50],
       ['robust_unique_solution_math23k', 50],
     ]);
+    // zhujiu: the suites it includes, capped, every dataset with its ability, items and the suite it is from
+    const z = j.suites.find((s) => s.suite === 'zhujiu');
+    expect(z?.includes).toEqual([
+      { suite: 'zhujiu-metrics', sample: 100, seed: null },
+      { suite: 'zhujiu-scoring', sample: 50, seed: null },
+      { suite: 'zhujiu-robustness', sample: null, seed: null },
+      { suite: 'zhujiu-knowledge', sample: null, seed: null },
+    ]);
+    expect(z?.abilities).toEqual([
+      'knowledge',
+      'chinese_specific',
+      'language',
+      'reasoning',
+      'refusal',
+      'safety',
+      'robustness',
+    ]);
+    expect(z?.datasets.find((d) => d.dataset === 'ocnli')).toMatchObject({
+      ability: 'reasoning',
+      items: 100,
+      from: 'zhujiu-metrics',
+    });
+    expect(z?.datasets.find((d) => d.dataset === 'gaokao_subjective_math')).toMatchObject({
+      ability: 'reasoning',
+      items: 24,
+      from: 'zhujiu-scoring',
+    });
+    expect(j.suites.find((s) => s.suite === 'smoke')?.datasets[0]?.from).toBe('smoke');
     const text = await zhujiu(['suites'], env);
     expect(text.stdout).toContain('smoke  3 datasets, 20 items');
     expect(text.stdout).toMatch(

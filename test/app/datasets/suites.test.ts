@@ -42,19 +42,21 @@ describe.runIf(hasSharedData('datasets'))('shipped suites on the real datasets',
     }
     expect(sizes.smoke).toEqual({
       c3: '8 language accuracy default',
-      ocnli: '6 chinese_specific accuracy default',
+      ocnli: '6 reasoning accuracy default',
       cmrc2018: '6 language char_f1 cmrc2018',
     });
     expect(sizes['zhujiu-metrics']).toMatchObject({
       c3: '202 language accuracy default',
       cmrc2018: '233 language char_f1 cmrc2018',
       drcd: '157 language char_f1 cmrc2018',
-      ocnli: '293 chinese_specific accuracy default', // 300 rows, 7 with label "-" excluded
-      cluewsc2020: '200 chinese_specific accuracy default',
+      ocnli: '293 reasoning accuracy default', // 300 rows, 7 with label "-" excluded
+      cluewsc2020: '200 language accuracy default',
       chid: '200 chinese_specific accuracy default',
       ccpm: '200 chinese_specific accuracy default',
       math23k: '200 reasoning numeric_match default',
       gaokao_physics: '15 knowledge gaokao_objective gaokao',
+      gaokao_math_sci: expect.stringMatching(/^\d+ reasoning gaokao_objective gaokao$/),
+      gaokao_math_hum: expect.stringMatching(/^\d+ reasoning gaokao_objective gaokao$/),
     });
     expect(Object.keys(sizes['gaokao-objective'] ?? {})).toHaveLength(10);
   });
@@ -96,7 +98,7 @@ describe.runIf(hasSharedData('datasets'))('shipped suites on the real datasets',
         {
           name: 'ocnli',
           loader: 'ocnli',
-          ability: 'chinese_specific',
+          ability: 'reasoning',
           method: 'metrics',
           path: 'ocnli/dev.sample.jsonl',
           sample: 5,

@@ -49,7 +49,7 @@ describe('datasets by URL with a checksum', () => {
         {
           name: 'ocnli',
           loader: 'ocnli',
-          ability: 'chinese_specific',
+          ability: 'reasoning',
           method: 'metrics',
           files: [{ url, sha256 }],
         },

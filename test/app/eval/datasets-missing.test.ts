@@ -3,15 +3,20 @@
  * files, the datasets folder and the fix (so is a file with bad rows); a recorded model's run over items already stored (an imported
  * GAOKAO-Bench result folder) needs no dataset files.
  */
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
 import { loadConfig } from '../../../src/config/loader.ts';
-import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
+import {
+  type ModelConfig,
+  modelsFileSchema,
+  type SuiteConfig,
+} from '../../../src/config/schema.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
+import { prepareSuite } from '../../../src/eval/datasets/index.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
@@ -60,21 +65,22 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     expect(await listRuns(d.db, {})).toEqual([]);
   });
 
-  it('the knowledge suite before `zhujiu datasets build` is refused naming the command', async () => {
-    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
-    const service = new EvalService({
-      db: d.db,
-      logger: silentLogger,
-      config: { ...config, models: [endpoint] },
-      judge: { model: 'm', configDir: join(PROJECT_ROOT, 'config') },
-    });
-    const r = await service.start({ model: 'm', suite: 'zhujiu-knowledge', surface: 'cli' });
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.reason).toContain('10 of its dataset files are missing');
-    expect(r.reason).toContain(
-      'The files under zhujiu-built/ are constructed: run `zhujiu datasets build` to build them from the installed data packages.',
+  it('the knowledge suite needs no build step: its files are built into the datasets cache folder on first use', async () => {
+    const cacheDir = join(root, 'cache-k');
+    const ds = await prepareSuite(
+      loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } }).suites.get(
+        'zhujiu-knowledge',
+      ) as SuiteConfig,
+      { datasetsDir: empty, cacheDir },
     );
+    expect(ds).toHaveLength(15);
+    expect(ds.reduce((n, x) => n + x.items.length, 0)).toBe(1500);
+    expect(existsSync(join(cacheDir, 'zhujiu-built', 'knowledge', 'world_accuracy.jsonl'))).toBe(
+      true,
+    );
+    // The datasets folder (which may be read-only) is not written.
+    expect(readdirSync(empty)).toEqual([]);
+    expect(await listRuns(d.db, {})).toEqual([]);
   });
 
   it('/eval in chat gives the same refusal and creates no run', async () => {

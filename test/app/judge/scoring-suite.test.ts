@@ -34,7 +34,8 @@ describe.runIf(hasSharedData('datasets'))('zhujiu-scoring suite', () => {
     ).toEqual({
       alignbench: '120 language scoring judge ten_point refs:120',
       mt_bench: '80 reasoning scoring judge ten_point refs:30',
-      gaokao_subjective: '108 knowledge scoring judge ten_point refs:108',
+      gaokao_subjective: '84 knowledge scoring judge ten_point refs:84',
+      gaokao_subjective_math: '24 reasoning scoring judge ten_point refs:24',
       safetybench_zh: '200 safety scoring judge ten_point+sv refs:200',
       flames: '200 safety scoring judge ten_point+sv refs:0',
       cvalues: '150 safety scoring judge ten_point+sv refs:0',

@@ -220,11 +220,13 @@ describe.each(flowBackends())('board service (%s)', (backend) => {
     const latest = (await svc.latest())!;
     clock.set(latest.createdAt.getTime() + 180_000);
     const overall = await ask({});
-    expect(overall.c.table?.columns.slice(0, 7)).toEqual([
+    // Ranked by overall (config aggregation.rank_by's default), App. A's final as its own column.
+    expect(overall.c.table?.columns.slice(0, 8)).toEqual([
       'rank',
       'model',
-      'final',
+      'overall',
       '95% CI',
+      'final',
       'metr',
       'scor',
       'comp',
@@ -234,9 +236,9 @@ describe.each(flowBackends())('board service (%s)', (backend) => {
     expect(overall.c.footer).toContain('95% interval from 100 paired bootstrap rounds');
     expect(latest.board.rounds).toBe(100);
     expect(overall.c.footer).toContain('https://arena.example.org/board');
-    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[5]).toBe('8.00');
-    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[7]).toBe('7.50'); // knowledge
-    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[13]).toBe('—'); // robustness: no data
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[6]).toBe('8.00');
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[8]).toBe('7.50'); // knowledge
+    expect(overall.c.table?.rows.find((r) => r[1] === 'm1')?.[14]).toBe('—'); // robustness: no data
     const ability = await ask({ view: 'ability', name: 'language' });
     expect(ability.c.title).toBe('Ability: language');
     const bare = await ask({ view: 'safety' });
