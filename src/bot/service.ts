@@ -35,6 +35,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
+import type { SubmissionService } from '../eval/submissions.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -45,6 +46,7 @@ import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
 import { COMMAND_SPECS } from './commands/specs.ts';
 import { EvalReporter } from './eval-reporter.ts';
+import { deliverSubmissionNotices } from './submission-notices.ts';
 
 /** Options of {@link BotService}. */
 export interface BotServiceOptions {
@@ -78,6 +80,8 @@ export interface BotServiceOptions {
   readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
   /** Evaluation runs (`/eval`): started from chat, reported in the channel they were asked from. */
   readonly evals?: EvalService;
+  /** Model submissions (`/submit`); the loop tells submitters of decisions (bot/submission-notices.ts). */
+  readonly submissions?: SubmissionService;
   /** Configured models disabled in this environment (config/start-checks `disabledModels`), named by `/models`. */
   readonly disabledModels?: readonly DisabledModel[];
   /** Least time between two edits of an eval progress message, ms (default config `eval.progress_edit_seconds`). */
@@ -207,6 +211,12 @@ export class BotService {
       leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
       ...(this.#o.disabledModels ? { disabledModels: this.#o.disabledModels } : {}),
+      ...(this.#o.submissions
+        ? {
+            submissions: this.#o.submissions,
+            onSubmissionDecided: () => void this.tellSubmitters(),
+          }
+        : {}),
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
     });
@@ -374,6 +384,17 @@ export class BotService {
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */
+  /** Tells submitters of the decisions not yet told on the platforms this process holds (bot/submission-notices.ts). */
+  async tellSubmitters(): Promise<number[]> {
+    if (!this.#o.submissions || this.#started.length === 0) return [];
+    try {
+      return await deliverSubmissionNotices(this.#o.db, this.#started, this.#log);
+    } catch (err) {
+      this.#log.error({ err }, 'telling submitters failed');
+      return [];
+    }
+  }
+
   async tick(): Promise<TickReport> {
     if (this.#ticking) return this.#ticking;
     const run = this.#tick().finally(() => {
@@ -431,6 +452,7 @@ export class BotService {
         this.#log.error({ err }, 'daily post check failed');
       }
     }
+    if (!this.#stopped) await this.tellSubmitters();
     return { closed, revealed, posted, ...(daily ? { daily } : {}) };
   }
 

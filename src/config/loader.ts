@@ -42,6 +42,15 @@ export interface LoadedConfig {
    * rather than "not set"; false when it is unset, holds a key, or the model has none. Absent in hand-made configs.
    */
   readonly apiKeyEmpty?: (modelName: string) => boolean;
+  /**
+   * The key held by environment variable `variable` (an approved submission's `api_key_env`, which
+   * config/models.yaml does not list): its trimmed value, undefined when unset or empty (`empty` says which). A
+   * function, like {@link apiKeyFor}, so the config never holds a key as data. Absent in hand-made configs.
+   */
+  readonly keyVariable?: (variable: string) => {
+    readonly value: string | undefined;
+    readonly empty: boolean;
+  };
   /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
@@ -459,7 +468,12 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     const v = keyVars.get(modelName);
     return v !== undefined && rawEnv[v]?.trim() === '';
   };
+  const keyVariable = (variable: string) => {
+    const value = rawEnv[variable]?.trim();
+    return { value: value === '' ? undefined : value, empty: value === '' };
+  };
   return deepFreeze({
+    keyVariable,
     app: finalApp,
     models,
     suites,

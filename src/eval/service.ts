@@ -27,6 +27,7 @@ import {
 import { type StoredItem, storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
+import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
 import {
   canUseStoredItems,
   missingDatasetFiles,
@@ -42,6 +43,7 @@ import {
   type RunJudge,
   type RunnerDeps,
 } from './runner.ts';
+import { submissionModelConfig } from './submissions.ts';
 import type { PreparedDataset } from './types.ts';
 
 /** The part of the configuration the service reads. */
@@ -54,6 +56,7 @@ export type EvalConfig = Pick<
   | 'datasetRoots'
   | 'apiKeyFor'
   | 'apiKeyEmpty'
+  | 'keyVariable'
 >;
 
 /** Options of {@link EvalService}. */
@@ -192,17 +195,26 @@ export class EvalService {
       .sort();
   }
 
-  /** Models that can be evaluated: configured ones, and models with recorded (imported) answers. */
+  /**
+   * Models that can be evaluated: configured ones, approved submissions (eval/submissions.ts), and models with
+   * recorded (imported) answers.
+   */
   async modelNames(): Promise<string[]> {
     const names = new Set(this.#o.config.models.map((m) => m.name));
+    for (const s of await approvedSubmissions(this.#o.db)) names.add(s.name);
     for (const m of await listModels(this.#o.db)) if (m.provider === 'recorded') names.add(m.name);
     return [...names].sort();
   }
 
-  /** The configuration of a model: configured, or recorded when the database has its imported answers. */
-  async #modelConfig(name: string): Promise<ModelConfig | undefined> {
+  /**
+   * The configuration of a model: configured (config/models.yaml wins), an approved submission's endpoint from the
+   * database (`submitted`), or recorded when the database has its imported answers.
+   */
+  async #modelConfig(name: string): Promise<(ModelConfig & { submitted?: true }) | undefined> {
     const configured = this.#o.config.models.find((m) => m.name === name);
     if (configured) return configured;
+    const submitted = await approvedSubmission(this.#o.db, name);
+    if (submitted) return { ...submissionModelConfig(submitted), submitted: true };
     const stored = await listModels(this.#o.db);
     return stored.some((m) => m.name === name && m.provider === 'recorded')
       ? { name, provider: 'recorded' }
@@ -248,12 +260,40 @@ export class EvalService {
         `unknown model "${name}". Valid models: ${byCloseness(name, names).join(', ') || '(none)'}`,
       );
     }
-    return openLlmClient(cfg, {
-      db: this.#o.db,
-      logger: this.#o.logger,
-      apiKeyFor: this.#o.config.apiKeyFor,
-      apiKeyEmpty: this.#o.config.apiKeyEmpty,
-    });
+    const { apiKeyFor, apiKeyEmpty } = this.#keysOf(cfg);
+    return openLlmClient(cfg, { db: this.#o.db, logger: this.#o.logger, apiKeyFor, apiKeyEmpty });
+  }
+
+  /**
+   * Where a model's key comes from: config/models.yaml's `api_key_env` (LoadedConfig.apiKeyFor), or for an approved
+   * submission the variable named at approval (LoadedConfig.keyVariable).
+   */
+  #keysOf(cfg: ModelConfig & { submitted?: true }): {
+    apiKeyFor: (name: string) => string | undefined;
+    apiKeyEmpty: (name: string) => boolean;
+  } {
+    const c = this.#o.config;
+    const variable = cfg.provider === 'openai' && cfg.submitted ? cfg.api_key_env : undefined;
+    if (variable === undefined)
+      return { apiKeyFor: c.apiKeyFor, apiKeyEmpty: (n) => c.apiKeyEmpty?.(n) ?? false };
+    const k = c.keyVariable?.(variable) ?? { value: undefined, empty: false };
+    return { apiKeyFor: () => k.value, apiKeyEmpty: () => k.empty };
+  }
+
+  /** Why an approved submission's key cannot be read here (its `api_key_env` is unset or empty), or undefined. */
+  #submittedKeyProblem(
+    cfg: ModelConfig & { submitted?: true },
+    surface: 'chat' | 'cli',
+  ): string | undefined {
+    if (!cfg.submitted || cfg.provider !== 'openai' || !cfg.api_key_env) return undefined;
+    if (this.#keysOf(cfg).apiKeyFor(cfg.name) !== undefined) return undefined;
+    const v = cfg.api_key_env;
+    return (
+      `Model "${cfg.name}" (an approved submission) is disabled: its key variable ${v} is not set here. ` +
+      (surface === 'cli'
+        ? `Export it, e.g. \`export ${v}=...\`, and run the command again.`
+        : 'Export it and restart the bot.')
+    );
   }
 
   /**
@@ -430,7 +470,9 @@ export class EvalService {
         ),
       };
     }
-    const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
+    const cfg = (await this.#modelConfig(req.model)) as ModelConfig & { submitted?: true };
+    const keyProblem = this.#submittedKeyProblem(cfg, surface);
+    if (keyProblem) return { ok: false, reason: keyProblem };
     // A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
     // start: prepare it now and refuse before creating the run, with the preparation's message (missing files: the
     // files, the datasets folder and the fix). An active run of the same model and suite is answered below as

@@ -22,6 +22,7 @@ import type { DisabledModel } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
+import type { SubmissionService } from '../../eval/submissions.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -32,6 +33,7 @@ import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
+import { handleSubmit } from './submit.ts';
 
 /** After "Battle #N posted.": how to vote where it was posted (unknown platform: by reacting). */
 function postedVoteHint(voting: PlatformCapabilities['voting'] | undefined, n: number): string {
@@ -58,6 +60,10 @@ export interface CommandDeps {
   readonly evals?: EvalService;
   /** Called when `/eval` queued a run (the bot reports its progress at once). */
   readonly onEvalStarted?: () => void;
+  /** Model submissions (`/submit`); undefined where this process offers none. */
+  readonly submissions?: SubmissionService;
+  /** Called after `/submit approve` or `/submit reject` (the bot tells the submitter at once). */
+  readonly onSubmissionDecided?: () => void;
   /** Configured models disabled in this environment (their API key variable is unset); `/models` names them. */
   readonly disabledModels?: readonly DisabledModel[];
 }
@@ -108,6 +114,18 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),
     eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted),
+    submit: (ctx) =>
+      handleSubmit(
+        {
+          submissions: deps.submissions,
+          platforms: deps.config.platforms,
+          onDecided: () => {
+            deps.onSubmissionDecided?.();
+            deps.onEvalStarted?.();
+          },
+        },
+        ctx,
+      ),
     arena: async (ctx) => {
       const sub = arenaSubcommand(ctx);
       if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
