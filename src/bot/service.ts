@@ -35,7 +35,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
-import type { SubmissionService } from '../eval/submissions.ts';
+import { SubmissionService } from '../eval/submissions.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -80,8 +80,6 @@ export interface BotServiceOptions {
   readonly live?: { readonly models: readonly LiveModel[]; readonly classifier?: LlmClient };
   /** Evaluation runs (`/eval`): started from chat, reported in the channel they were asked from. */
   readonly evals?: EvalService;
-  /** Model submissions (`/submit`); the loop tells submitters of decisions (bot/submission-notices.ts). */
-  readonly submissions?: SubmissionService;
   /** Configured models disabled in this environment (config/start-checks `disabledModels`), named by `/models`. */
   readonly disabledModels?: readonly DisabledModel[];
   /** Least time between two edits of an eval progress message, ms (default config `eval.progress_edit_seconds`). */
@@ -122,6 +120,8 @@ export class BotService {
   #started: ChatPlatform[] = [];
   #stopped = false;
   #evalReporter: EvalReporter | undefined;
+  /** Model submissions (`/submit`), with the evaluation service; the loop tells submitters of decisions. */
+  readonly #submissions: SubmissionService | undefined;
 
   /** The eval progress reporter (tests tick it by hand). */
   get evalReporter(): EvalReporter | undefined {
@@ -176,6 +176,15 @@ export class BotService {
             ...(o.seedSource ? { seedSource: o.seedSource } : {}),
           })
         : undefined;
+    this.#submissions = o.evals
+      ? new SubmissionService({
+          db: o.db,
+          logger: this.#logger,
+          clock: o.clock,
+          evals: o.evals,
+          suites: o.config.submissions.suites,
+        })
+      : undefined;
     this.done = new Promise<void>((resolve) => {
       this.#doneResolve = resolve;
     });
@@ -211,9 +220,9 @@ export class BotService {
       leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
       ...(this.#o.disabledModels ? { disabledModels: this.#o.disabledModels } : {}),
-      ...(this.#o.submissions
+      ...(this.#submissions
         ? {
-            submissions: this.#o.submissions,
+            submissions: this.#submissions,
             onSubmissionDecided: () => void this.tellSubmitters(),
           }
         : {}),
@@ -386,7 +395,7 @@ export class BotService {
   /** One loop iteration (never overlaps itself; errors are logged). */
   /** Tells submitters of the decisions not yet told on the platforms this process holds (bot/submission-notices.ts). */
   async tellSubmitters(): Promise<number[]> {
-    if (!this.#o.submissions || this.#started.length === 0) return [];
+    if (!this.#submissions || this.#started.length === 0) return [];
     try {
       return await deliverSubmissionNotices(this.#o.db, this.#started, this.#log);
     } catch (err) {

@@ -12,7 +12,6 @@ import { fstatSync } from 'node:fs';
 import { BotService } from '../bot/service.ts';
 import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { SubmissionService } from '../eval/submissions.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
@@ -110,15 +109,6 @@ export async function startService(
       clock,
       voterSecret: secret,
       evals: evr.evals,
-      submissions: new SubmissionService({
-        db: rt.db.db,
-        logger: rt.logger,
-        clock,
-        evals: evr.evals,
-        configuredNames: rt.config.models.map((m) => m.name),
-        suites: rt.config.app.submissions.suites,
-        ...(rt.config.keyVariable ? { keyVariable: rt.config.keyVariable } : {}),
-      }),
       ...(live ? { live } : {}),
       disabledModels: disabledModels(rt.config),
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.

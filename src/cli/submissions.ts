@@ -67,9 +67,7 @@ async function withSubmissions<T>(
       logger: rt.logger,
       clock: deps.clock ?? systemClock,
       evals: evr.evals,
-      configuredNames: rt.config.models.map((m) => m.name),
       suites: rt.config.app.submissions.suites,
-      ...(rt.config.keyVariable ? { keyVariable: rt.config.keyVariable } : {}),
     });
     return await fn(svc);
   } finally {

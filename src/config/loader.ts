@@ -359,6 +359,38 @@ function listFolder(dir: string): string[] {
 }
 
 /**
+ * The key readers of a loaded config over the raw environment `rawEnv` (LoadedConfig `apiKeyFor`, `apiKeyEmpty`,
+ * `keyVariable`): functions, so the config never holds a key as data. Values are trimmed; an empty one is unset.
+ */
+function keyFunctions(
+  models: readonly ModelConfig[],
+  rawEnv: LoadOptions['env'],
+): Pick<LoadedConfig, 'apiKeyFor' | 'apiKeyEmpty'> & {
+  keyVariable: NonNullable<LoadedConfig['keyVariable']>;
+} {
+  const keyVars = new Map(
+    models.flatMap((m) =>
+      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
+    ),
+  );
+  const keyVariable = (variable: string) => {
+    const value = rawEnv[variable]?.trim();
+    return { value: value === '' ? undefined : value, empty: value === '' };
+  };
+  return {
+    apiKeyFor: (modelName) => {
+      const v = keyVars.get(modelName);
+      return v === undefined ? undefined : keyVariable(v).value;
+    },
+    apiKeyEmpty: (modelName) => {
+      const v = keyVars.get(modelName);
+      return v !== undefined && keyVariable(v).empty;
+    },
+    keyVariable,
+  };
+}
+
+/**
  * Loads the whole configuration. Missing `default.yaml` / `models.yaml` mean "all defaults"; a file that exists
  * must be valid.
  * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
@@ -453,27 +485,8 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  const rawEnv = options.env;
-  const keyVars = new Map(
-    models.flatMap((m) =>
-      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
-    ),
-  );
-  const apiKeyFor = (modelName: string): string | undefined => {
-    const v = keyVars.get(modelName);
-    const value = v === undefined ? undefined : rawEnv[v]?.trim();
-    return value === '' ? undefined : value;
-  };
-  const apiKeyEmpty = (modelName: string): boolean => {
-    const v = keyVars.get(modelName);
-    return v !== undefined && rawEnv[v]?.trim() === '';
-  };
-  const keyVariable = (variable: string) => {
-    const value = rawEnv[variable]?.trim();
-    return { value: value === '' ? undefined : value, empty: value === '' };
-  };
   return deepFreeze({
-    keyVariable,
+    ...keyFunctions(models, options.env),
     app: finalApp,
     models,
     suites,
@@ -483,8 +496,6 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     datasetsDir,
     datasetsCacheDir,
     datasetRoots,
-    apiKeyFor,
-    apiKeyEmpty,
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });

@@ -187,6 +187,16 @@ export class EvalService {
     return this.#o.leaseMs ?? 60_000;
   }
 
+  /** The names of config/models.yaml. */
+  configuredModelNames(): string[] {
+    return this.#o.config.models.map((m) => m.name);
+  }
+
+  /** LoadedConfig.keyVariable: the key an environment variable holds here (undefined: unset or empty). */
+  keyVariable(variable: string): { readonly value: string | undefined; readonly empty: boolean } {
+    return this.#o.config.keyVariable?.(variable) ?? { value: undefined, empty: false };
+  }
+
   /** Suites that have at least one dataset with a loader (metrics datasets), by name. */
   suiteNames(): string[] {
     return [...this.#o.config.suites.values()]
@@ -431,18 +441,33 @@ export class EvalService {
   }
 
   /**
+   * Why a run of `req` cannot start for its names or its model: an unknown model or suite ({@link validate}), or a
+   * model whose API key variable is unset (config/models.yaml's, or an approved submission's); undefined when none.
+   */
+  async #modelRefusal(
+    req: StartRequest,
+    surface: 'chat' | 'cli',
+  ): Promise<{ ok: false; reason: string } | undefined> {
+    const valid = await this.validate(req.model, req.suite);
+    if (!valid.ok) return valid;
+    // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
+    const off = disabledModels(this.#o.config).find((d) => d.name === req.model);
+    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
+    const cfg = await this.#modelConfig(req.model);
+    const keyProblem = cfg ? this.#submittedKeyProblem(cfg, surface) : undefined;
+    return keyProblem ? { ok: false, reason: keyProblem } : undefined;
+  }
+
+  /**
    * Creates a run (after validating the names) and queues it when a queue is configured. When the model already
    * has an active run of the suite: resumes it (queues it again, `resumed: true`) if nobody works on it
    * ({@link isUnattended}), else refuses, naming it.
    */
   async start(req: StartRequest): Promise<StartResult> {
-    const valid = await this.validate(req.model, req.suite);
-    if (!valid.ok) return valid;
     const surface = req.surface ?? 'chat';
-    // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
+    const refused = await this.#modelRefusal(req, surface);
+    if (refused) return refused;
     const disabled = disabledModels(this.#o.config);
-    const off = disabled.find((d) => d.name === req.model);
-    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
       return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, surface) };
     }
@@ -470,9 +495,7 @@ export class EvalService {
         ),
       };
     }
-    const cfg = (await this.#modelConfig(req.model)) as ModelConfig & { submitted?: true };
-    const keyProblem = this.#submittedKeyProblem(cfg, surface);
-    if (keyProblem) return { ok: false, reason: keyProblem };
+    const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     // A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
     // start: prepare it now and refuse before creating the run, with the preparation's message (missing files: the
     // files, the datasets folder and the fix). An active run of the same model and suite is answered below as

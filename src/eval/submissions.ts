@@ -168,17 +168,13 @@ export interface SubmissionServiceOptions {
   readonly db: Kysely<Database>;
   readonly logger: Logger;
   readonly clock: Clock;
-  /** Queues the runs of an approved model; undefined: approvals queue nothing (and say so). */
-  readonly evals?: EvalService;
-  /** The names of config/models.yaml. */
-  readonly configuredNames: readonly string[];
+  /**
+   * Queues the runs of an approved model, and knows the configured model names and whether an `api_key_env` is set
+   * here (EvalService `configuredModelNames`, `keyVariable`).
+   */
+  readonly evals: EvalService;
   /** `submissions.suites`. */
   readonly suites: readonly string[];
-  /** LoadedConfig.keyVariable: whether an `api_key_env` is set here. */
-  readonly keyVariable?: (variable: string) => {
-    readonly value: string | undefined;
-    readonly empty: boolean;
-  };
 }
 
 /** Submissions: submit, list, approve, reject. */
@@ -204,7 +200,7 @@ export class SubmissionService {
       organisation: input.organisation.trim(),
       licence: input.licence.trim(),
     };
-    const problems = submissionProblems(clean, this.#o.configuredNames);
+    const problems = submissionProblems(clean, this.#o.evals.configuredModelNames());
     if (problems.length > 0)
       return { ok: false, code: 'input_invalid', reason: `Not submitted: ${problems.join('; ')}.` };
     const stored = await insertSubmission(this.#o.db, { ...clean, submitter });
@@ -280,7 +276,7 @@ export class SubmissionService {
         reason: `Submission #${id} not approved: ${keyProblem}`,
       };
     const pending = await getSubmission(this.#o.db, id);
-    if (pending && this.#o.configuredNames.includes(pending.name))
+    if (pending && this.#o.evals.configuredModelNames().includes(pending.name))
       return {
         ok: false,
         code: 'conflict',
@@ -308,8 +304,8 @@ export class SubmissionService {
     if (apiKeyEnv === undefined) return undefined;
     if (!API_KEY_ENV_PATTERN.test(apiKeyEnv))
       return `api_key_env "${apiKeyEnv}" is not an environment variable name (capitals, digits and _, e.g. ACME_API_KEY).`;
-    const k = this.#o.keyVariable?.(apiKeyEnv);
-    if (k && k.value === undefined)
+    const k = this.#o.evals.keyVariable(apiKeyEnv);
+    if (k.value === undefined)
       return `${apiKeyEnv} is ${k.empty ? 'set but empty' : 'not set'} in this process's environment: export it (restart the bot for chat approvals), then approve again.`;
     return undefined;
   }
@@ -321,14 +317,9 @@ export class SubmissionService {
     surface: 'chat' | 'cli',
   ): Promise<ApprovalRuns> {
     const evals = this.#o.evals;
-    const runnable = evals?.suiteNames() ?? [];
+    const runnable = evals.suiteNames();
     const suites =
       asked && asked.length > 0 ? [...asked] : submissionSuites(this.#o.suites, runnable);
-    if (!evals)
-      return {
-        runs: [],
-        refused: suites.map((suite) => ({ suite, reason: 'no evaluation service here' })),
-      };
     if (suites.length === 0)
       return {
         runs: [],

@@ -98,6 +98,62 @@ function abilityArg(
   return { ok: false, reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')}.` };
 }
 
+/**
+ * `/models`: the models that can battle (stored answers to items, or a live `arena: true` model), the others
+ * named apart in the footer.
+ */
+async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<void> {
+  // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
+  // Others (an endpoint evaluated only, with no answers yet) are named apart.
+  const live = new Set(deps.ask?.modelNames ?? []);
+  const all = await modelResponseCounts(deps.db);
+  const rows = all.filter((r) => r.items > 0 || live.has(r.name));
+  for (const name of live)
+    if (!all.some((r) => r.name === name))
+      rows.push({ name, provider: 'openai', responses: 0, items: 0 });
+  rows.sort((a, b) => a.name.localeCompare(b.name));
+  const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
+  const importedOnly = await importedOnlyModelCount(deps.db);
+  const imported =
+    importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
+  const notes: string[] = [];
+  if (idle.length > 0)
+    notes.push(
+      `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
+        'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+    );
+  if (importedOnly > 0)
+    notes.push(
+      `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
+        `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
+        `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
+    );
+  for (const d of deps.disabledModels ?? [])
+    notes.push(
+      `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
+    );
+  const note = notes.length > 0 ? notes.join(' ') : undefined;
+  if (rows.length === 0) {
+    return ctx.reply({
+      text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
+    });
+  }
+  await ctx.reply({
+    text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
+    title: 'Models',
+    table: {
+      columns: ['model', 'provider', 'answers'],
+      align: ['left', 'left', 'right'],
+      rows: rows.map((r) => [
+        r.name,
+        live.has(r.name) ? `${r.provider}, live` : r.provider,
+        String(r.responses),
+      ]),
+    },
+    ...(note ? { footer: note } : {}),
+  });
+}
+
 /** Builds the single `onCommand` function the adapters call. */
 export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) => Promise<void> {
   const log = deps.logger.child({ component: 'commands' });
@@ -171,57 +227,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
       await ctx.reply(judgeAgreeContent(rows));
     },
-    models: async (ctx) => {
-      // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
-      // Others (an endpoint evaluated only, with no answers yet) are named apart.
-      const live = new Set(deps.ask?.modelNames ?? []);
-      const all = await modelResponseCounts(deps.db);
-      const rows = all.filter((r) => r.items > 0 || live.has(r.name));
-      for (const name of live)
-        if (!all.some((r) => r.name === name))
-          rows.push({ name, provider: 'openai', responses: 0, items: 0 });
-      rows.sort((a, b) => a.name.localeCompare(b.name));
-      const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
-      const importedOnly = await importedOnlyModelCount(deps.db);
-      const imported =
-        importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
-      const notes: string[] = [];
-      if (idle.length > 0)
-        notes.push(
-          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
-            'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
-        );
-      if (importedOnly > 0)
-        notes.push(
-          `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
-            `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
-            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
-        );
-      for (const d of deps.disabledModels ?? [])
-        notes.push(
-          `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
-        );
-      const note = notes.length > 0 ? notes.join(' ') : undefined;
-      if (rows.length === 0) {
-        return ctx.reply({
-          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
-        });
-      }
-      await ctx.reply({
-        text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
-        title: 'Models',
-        table: {
-          columns: ['model', 'provider', 'answers'],
-          align: ['left', 'left', 'right'],
-          rows: rows.map((r) => [
-            r.name,
-            live.has(r.name) ? `${r.provider}, live` : r.provider,
-            String(r.responses),
-          ]),
-        },
-        ...(note ? { footer: note } : {}),
-      });
-    },
+    models: (ctx) => handleModels(deps, ctx),
   };
 
   return async (ctx) => {
