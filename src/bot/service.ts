@@ -35,6 +35,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
+import { SubmissionService } from '../eval/submissions.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -45,6 +46,7 @@ import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
 import { COMMAND_SPECS } from './commands/specs.ts';
 import { EvalReporter } from './eval-reporter.ts';
+import { deliverSubmissionNotices } from './submission-notices.ts';
 
 /** Options of {@link BotService}. */
 export interface BotServiceOptions {
@@ -118,6 +120,8 @@ export class BotService {
   #started: ChatPlatform[] = [];
   #stopped = false;
   #evalReporter: EvalReporter | undefined;
+  /** Model submissions (`/submit`), with the evaluation service; the loop tells submitters of decisions. */
+  readonly #submissions: SubmissionService | undefined;
 
   /** The eval progress reporter (tests tick it by hand). */
   get evalReporter(): EvalReporter | undefined {
@@ -172,6 +176,15 @@ export class BotService {
             ...(o.seedSource ? { seedSource: o.seedSource } : {}),
           })
         : undefined;
+    this.#submissions = o.evals
+      ? new SubmissionService({
+          db: o.db,
+          logger: this.#logger,
+          clock: o.clock,
+          evals: o.evals,
+          suites: o.config.submissions.suites,
+        })
+      : undefined;
     this.done = new Promise<void>((resolve) => {
       this.#doneResolve = resolve;
     });
@@ -207,6 +220,12 @@ export class BotService {
       leaderboard: this.leaderboard,
       ...(this.ask ? { ask: this.ask } : {}),
       ...(this.#o.disabledModels ? { disabledModels: this.#o.disabledModels } : {}),
+      ...(this.#submissions
+        ? {
+            submissions: this.#submissions,
+            onSubmissionDecided: () => void this.tellSubmitters(),
+          }
+        : {}),
       clock: this.#o.clock,
       voterSecret: this.#o.voterSecret,
     });
@@ -374,6 +393,17 @@ export class BotService {
   }
 
   /** One loop iteration (never overlaps itself; errors are logged). */
+  /** Tells submitters of the decisions not yet told on the platforms this process holds (bot/submission-notices.ts). */
+  async tellSubmitters(): Promise<number[]> {
+    if (!this.#submissions || this.#started.length === 0) return [];
+    try {
+      return await deliverSubmissionNotices(this.#o.db, this.#started, this.#log);
+    } catch (err) {
+      this.#log.error({ err }, 'telling submitters failed');
+      return [];
+    }
+  }
+
   async tick(): Promise<TickReport> {
     if (this.#ticking) return this.#ticking;
     const run = this.#tick().finally(() => {
@@ -431,6 +461,7 @@ export class BotService {
         this.#log.error({ err }, 'daily post check failed');
       }
     }
+    if (!this.#stopped) await this.tellSubmitters();
     return { closed, revealed, posted, ...(daily ? { daily } : {}) };
   }
 

@@ -331,6 +331,12 @@ export interface ChatPlatform {
   stop(): Promise<void>;
   /** Posts content to a channel; long content may become several messages (see {@link MessageRef}). */
   post(channelId: string, content: MessageContent, options?: PostOptions): Promise<MessageRef>;
+  /**
+   * Tells one person in a channel something only they see, outside any command reply (a submission's decision):
+   * Slack's ephemeral message (`chat.postEphemeral`), the terminal's `(only you)` line. Optional: where it is
+   * absent (Discord, whose ephemeral messages exist only as interaction replies) the caller posts in the channel.
+   */
+  notify?(channelId: string, userId: string, content: MessageContent): Promise<void>;
   /** Deletes a posted message and its parts (a progress message that is no longer needed); optional. */
   delete?(ref: MessageRef): Promise<void>;
   /** Replaces the content of a posted message (and its parts). */

@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge | leaderboard | suites | datasets build.
+ * judge | leaderboard | suites | datasets build | submissions.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -45,6 +45,11 @@ import type { JudgeExportFlags } from './judge-export.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
+import type {
+  SubmissionsApproveFlags,
+  SubmissionsListFlags,
+  SubmissionsRejectFlags,
+} from './submissions.ts';
 import type { SuitesOptions } from './suites.ts';
 
 export type { CliDeps } from './deps.ts';
@@ -105,6 +110,67 @@ function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
       const { runDatasetsBuild } = await import('./datasets.ts');
       await runDatasetsBuild(io, o, deps);
     });
+}
+
+/** Adds `zhujiu submissions list|approve|reject` (cli/submissions.ts) to `program`. @returns `program`. */
+function addSubmissionsCommands(program: Command, io: CliIo, deps: CliDeps): Command {
+  const subs = program
+    .command('submissions')
+    .description(
+      'model submissions made with /submit in chat: list, approve, reject (maintainers)',
+    );
+  subs
+    .command('list')
+    .description('list submissions, newest first (at most 200)')
+    .addOption(
+      new Option('--status <status>', 'only submissions of this status').choices([
+        'pending',
+        'approved',
+        'rejected',
+      ]),
+    )
+    .option(
+      '--json',
+      'print {"submissions":[{"id","name","base_url","model","description","organisation","licence","status","submitted_by","submitted_at","decided_by","decided_at","reason","api_key_env","runs"}]}',
+    )
+    .action(async (o: SubmissionsListFlags) => {
+      const { runSubmissionsList } = await import('./submissions.ts');
+      await runSubmissionsList(io, o, deps);
+    });
+  subs
+    .command('approve')
+    .description(
+      'register submission ID as a model and create its runs (submissions.suites); a running bot or worker takes them up',
+    )
+    .argument('<id>', 'the submission number', intArg('<id>', 1))
+    .option(
+      '--api-key-env <VAR>',
+      'the environment variable that holds its API key (set here and where the runs are worked)',
+    )
+    .option(
+      '--suite <name>',
+      'queue this suite instead of submissions.suites (repeatable)',
+      (v: string, prev: string[] | undefined) => [...(prev ?? []), v],
+    )
+    .option(
+      '--json',
+      'print {"submission":{…as list},"runs":[{"suite","run"}],"refused":[{"suite","reason"}]}',
+    )
+    .action(async (id: number, o: SubmissionsApproveFlags) => {
+      const { runSubmissionsApprove } = await import('./submissions.ts');
+      await runSubmissionsApprove(io, id, o, deps);
+    });
+  subs
+    .command('reject')
+    .description('reject submission ID; the submitter is told the reason')
+    .argument('<id>', 'the submission number', intArg('<id>', 1))
+    .requiredOption('--reason <text>', 'why (the submitter is told)')
+    .option('--json', 'print {"submission":{…as list}}')
+    .action(async (id: number, o: SubmissionsRejectFlags) => {
+      const { runSubmissionsReject } = await import('./submissions.ts');
+      await runSubmissionsReject(io, id, o, deps);
+    });
+  return program;
 }
 
 /**
@@ -346,7 +412,8 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
 
   datasetCommands(program, io, deps);
 
-  program
+  // The submissions commands, then `ratings` on the program they return.
+  addSubmissionsCommands(program, io, deps)
     .command('ratings')
     .description(
       'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',

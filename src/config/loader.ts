@@ -43,6 +43,15 @@ export interface LoadedConfig {
    * rather than "not set"; false when it is unset, holds a key, or the model has none. Absent in hand-made configs.
    */
   readonly apiKeyEmpty?: (modelName: string) => boolean;
+  /**
+   * The key held by environment variable `variable` (an approved submission's `api_key_env`, which
+   * config/models.yaml does not list): its trimmed value, undefined when unset or empty (`empty` says which). A
+   * function, like {@link apiKeyFor}, so the config never holds a key as data. Absent in hand-made configs.
+   */
+  readonly keyVariable?: (variable: string) => {
+    readonly value: string | undefined;
+    readonly empty: boolean;
+  };
   /** Absolute folder that suite dataset paths are relative to (`ZHUJIU_DATASETS_DIR`, default `./datasets`). */
   readonly datasetsDir: string;
   /** Absolute folder where datasets given by URL are cached (`ZHUJIU_DATASETS_CACHE`, default `./data/datasets-cache`). */
@@ -382,6 +391,38 @@ function loadSuites(suitesDir: string, cwd: string, problems: string[]): Map<str
 }
 
 /**
+ * The key readers of a loaded config over the raw environment `rawEnv` (LoadedConfig `apiKeyFor`, `apiKeyEmpty`,
+ * `keyVariable`): functions, so the config never holds a key as data. Values are trimmed; an empty one is unset.
+ */
+function keyFunctions(
+  models: readonly ModelConfig[],
+  rawEnv: LoadOptions['env'],
+): Pick<LoadedConfig, 'apiKeyFor' | 'apiKeyEmpty'> & {
+  keyVariable: NonNullable<LoadedConfig['keyVariable']>;
+} {
+  const keyVars = new Map(
+    models.flatMap((m) =>
+      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
+    ),
+  );
+  const keyVariable = (variable: string) => {
+    const value = rawEnv[variable]?.trim();
+    return { value: value === '' ? undefined : value, empty: value === '' };
+  };
+  return {
+    apiKeyFor: (modelName) => {
+      const v = keyVars.get(modelName);
+      return v === undefined ? undefined : keyVariable(v).value;
+    },
+    apiKeyEmpty: (modelName) => {
+      const v = keyVars.get(modelName);
+      return v !== undefined && keyVariable(v).empty;
+    },
+    keyVariable,
+  };
+}
+
+/**
  * Loads the whole configuration. Missing `default.yaml` / `models.yaml` mean "all defaults"; a file that exists
  * must be valid.
  * @throws AppError `config_invalid` (with `file:line:col path: message` lines), `env_invalid`.
@@ -462,22 +503,8 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
   };
-  const rawEnv = options.env;
-  const keyVars = new Map(
-    models.flatMap((m) =>
-      m.provider === 'openai' && m.api_key_env ? [[m.name, m.api_key_env] as const] : [],
-    ),
-  );
-  const apiKeyFor = (modelName: string): string | undefined => {
-    const v = keyVars.get(modelName);
-    const value = v === undefined ? undefined : rawEnv[v]?.trim();
-    return value === '' ? undefined : value;
-  };
-  const apiKeyEmpty = (modelName: string): boolean => {
-    const v = keyVars.get(modelName);
-    return v !== undefined && rawEnv[v]?.trim() === '';
-  };
   return deepFreeze({
+    ...keyFunctions(models, options.env),
     app: finalApp,
     models,
     suites,
@@ -487,8 +514,6 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     datasetsDir,
     datasetsCacheDir,
     datasetRoots,
-    apiKeyFor,
-    apiKeyEmpty,
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });

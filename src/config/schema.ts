@@ -229,6 +229,16 @@ export const appConfigSchema = z.strictObject({
       max_failure_rate: z.number().min(0).max(1).default(0.1),
     })
     .prefault({}),
+  /** Model submissions (`/submit`, `zhujiu submissions`; README "Submissions"). */
+  submissions: z
+    .strictObject({
+      /**
+       * The suites an approved submission is queued on: those of this list that are configured and runnable; when
+       * none is, `zhujiu-metrics` if it is (src/eval/submissions.ts `submissionSuites`).
+       */
+      suites: z.array(z.string().min(1)).default(['zhujiu']),
+    })
+    .prefault({}),
   leaderboard: z
     .strictObject({
       public_url: z.url().nullable().default(null),

@@ -27,6 +27,7 @@ import {
 import { type StoredItem, storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
+import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
 import {
   type BaseCache,
   canUseStoredItems,
@@ -43,6 +44,7 @@ import {
   type RunJudge,
   type RunnerDeps,
 } from './runner.ts';
+import { submissionModelConfig } from './submissions.ts';
 import type { PreparedDataset } from './types.ts';
 
 /** The part of the configuration the service reads. */
@@ -55,6 +57,7 @@ export type EvalConfig = Pick<
   | 'datasetRoots'
   | 'apiKeyFor'
   | 'apiKeyEmpty'
+  | 'keyVariable'
 >;
 
 /** Options of {@link EvalService}. */
@@ -185,6 +188,16 @@ export class EvalService {
     return this.#o.leaseMs ?? 60_000;
   }
 
+  /** The names of config/models.yaml. */
+  configuredModelNames(): string[] {
+    return this.#o.config.models.map((m) => m.name);
+  }
+
+  /** LoadedConfig.keyVariable: the key an environment variable holds here (undefined: unset or empty). */
+  keyVariable(variable: string): { readonly value: string | undefined; readonly empty: boolean } {
+    return this.#o.config.keyVariable?.(variable) ?? { value: undefined, empty: false };
+  }
+
   /** Suites that have at least one dataset with a loader (metrics datasets), by name. */
   suiteNames(): string[] {
     return [...this.#o.config.suites.values()]
@@ -193,17 +206,26 @@ export class EvalService {
       .sort();
   }
 
-  /** Models that can be evaluated: configured ones, and models with recorded (imported) answers. */
+  /**
+   * Models that can be evaluated: configured ones, approved submissions (eval/submissions.ts), and models with
+   * recorded (imported) answers.
+   */
   async modelNames(): Promise<string[]> {
     const names = new Set(this.#o.config.models.map((m) => m.name));
+    for (const s of await approvedSubmissions(this.#o.db)) names.add(s.name);
     for (const m of await listModels(this.#o.db)) if (m.provider === 'recorded') names.add(m.name);
     return [...names].sort();
   }
 
-  /** The configuration of a model: configured, or recorded when the database has its imported answers. */
-  async #modelConfig(name: string): Promise<ModelConfig | undefined> {
+  /**
+   * The configuration of a model: configured (config/models.yaml wins), an approved submission's endpoint from the
+   * database (`submitted`), or recorded when the database has its imported answers.
+   */
+  async #modelConfig(name: string): Promise<(ModelConfig & { submitted?: true }) | undefined> {
     const configured = this.#o.config.models.find((m) => m.name === name);
     if (configured) return configured;
+    const submitted = await approvedSubmission(this.#o.db, name);
+    if (submitted) return { ...submissionModelConfig(submitted), submitted: true };
     const stored = await listModels(this.#o.db);
     return stored.some((m) => m.name === name && m.provider === 'recorded')
       ? { name, provider: 'recorded' }
@@ -249,12 +271,40 @@ export class EvalService {
         `unknown model "${name}". Valid models: ${byCloseness(name, names).join(', ') || '(none)'}`,
       );
     }
-    return openLlmClient(cfg, {
-      db: this.#o.db,
-      logger: this.#o.logger,
-      apiKeyFor: this.#o.config.apiKeyFor,
-      apiKeyEmpty: this.#o.config.apiKeyEmpty,
-    });
+    const { apiKeyFor, apiKeyEmpty } = this.#keysOf(cfg);
+    return openLlmClient(cfg, { db: this.#o.db, logger: this.#o.logger, apiKeyFor, apiKeyEmpty });
+  }
+
+  /**
+   * Where a model's key comes from: config/models.yaml's `api_key_env` (LoadedConfig.apiKeyFor), or for an approved
+   * submission the variable named at approval (LoadedConfig.keyVariable).
+   */
+  #keysOf(cfg: ModelConfig & { submitted?: true }): {
+    apiKeyFor: (name: string) => string | undefined;
+    apiKeyEmpty: (name: string) => boolean;
+  } {
+    const c = this.#o.config;
+    const variable = cfg.provider === 'openai' && cfg.submitted ? cfg.api_key_env : undefined;
+    if (variable === undefined)
+      return { apiKeyFor: c.apiKeyFor, apiKeyEmpty: (n) => c.apiKeyEmpty?.(n) ?? false };
+    const k = c.keyVariable?.(variable) ?? { value: undefined, empty: false };
+    return { apiKeyFor: () => k.value, apiKeyEmpty: () => k.empty };
+  }
+
+  /** Why an approved submission's key cannot be read here (its `api_key_env` is unset or empty), or undefined. */
+  #submittedKeyProblem(
+    cfg: ModelConfig & { submitted?: true },
+    surface: 'chat' | 'cli',
+  ): string | undefined {
+    if (!cfg.submitted || cfg.provider !== 'openai' || !cfg.api_key_env) return undefined;
+    if (this.#keysOf(cfg).apiKeyFor(cfg.name) !== undefined) return undefined;
+    const v = cfg.api_key_env;
+    return (
+      `Model "${cfg.name}" (an approved submission) is disabled: its key variable ${v} is not set here. ` +
+      (surface === 'cli'
+        ? `Export it, e.g. \`export ${v}=...\`, and run the command again.`
+        : 'Export it and restart the bot.')
+    );
   }
 
   /**
@@ -393,18 +443,33 @@ export class EvalService {
   }
 
   /**
+   * Why a run of `req` cannot start for its names or its model: an unknown model or suite ({@link validate}), or a
+   * model whose API key variable is unset (config/models.yaml's, or an approved submission's); undefined when none.
+   */
+  async #modelRefusal(
+    req: StartRequest,
+    surface: 'chat' | 'cli',
+  ): Promise<{ ok: false; reason: string } | undefined> {
+    const valid = await this.validate(req.model, req.suite);
+    if (!valid.ok) return valid;
+    // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
+    const off = disabledModels(this.#o.config).find((d) => d.name === req.model);
+    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
+    const cfg = await this.#modelConfig(req.model);
+    const keyProblem = cfg ? this.#submittedKeyProblem(cfg, surface) : undefined;
+    return keyProblem ? { ok: false, reason: keyProblem } : undefined;
+  }
+
+  /**
    * Creates a run (after validating the names) and queues it when a queue is configured. When the model already
    * has an active run of the suite: resumes it (queues it again, `resumed: true`) if nobody works on it
    * ({@link isUnattended}), else refuses, naming it.
    */
   async start(req: StartRequest): Promise<StartResult> {
-    const valid = await this.validate(req.model, req.suite);
-    if (!valid.ok) return valid;
     const surface = req.surface ?? 'chat';
-    // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
+    const refused = await this.#modelRefusal(req, surface);
+    if (refused) return refused;
     const disabled = disabledModels(this.#o.config);
-    const off = disabled.find((d) => d.name === req.model);
-    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
       return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, surface) };
     }

@@ -341,6 +341,33 @@ export interface BattleJudgmentsTable {
 }
 
 /** The whole database. */
+/** `submissions` (migration 0011): models submitted in chat, pending until a maintainer decides. */
+export interface SubmissionsTable {
+  id: Id;
+  name: string;
+  base_url: string;
+  model: string;
+  description: ColumnType<string, string | undefined, string>;
+  organisation: ColumnType<string, string | undefined, string>;
+  licence: ColumnType<string, string | undefined, string>;
+  status: ColumnType<
+    'pending' | 'approved' | 'rejected',
+    'pending' | undefined,
+    'pending' | 'approved' | 'rejected'
+  >;
+  submitter_platform: 'discord' | 'slack' | 'shell' | null;
+  submitter_id: string;
+  submitter_channel: string | null;
+  submitted_at: Timestamp;
+  decided_by: string | null;
+  decided_at: NullableTimestamp;
+  reason: string | null;
+  api_key_env: string | null;
+  model_id: number | null;
+  run_ids: JSONColumnType<number[], string | undefined, string>;
+  notified_status: string | null;
+}
+
 export interface Database {
   models: ModelsTable;
   datasets: DatasetsTable;
@@ -361,4 +388,5 @@ export interface Database {
   battle_turns: BattleTurnsTable;
   battle_audit: BattleAuditTable;
   battle_numbers: BattleNumbersTable;
+  submissions: SubmissionsTable;
 }

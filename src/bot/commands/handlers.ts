@@ -22,6 +22,7 @@ import type { DisabledModel } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
+import type { SubmissionService } from '../../eval/submissions.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -32,6 +33,7 @@ import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
+import { handleSubmit } from './submit.ts';
 
 /** After "Battle #N posted.": how to vote where it was posted (unknown platform: by reacting). */
 function postedVoteHint(voting: PlatformCapabilities['voting'] | undefined, n: number): string {
@@ -58,6 +60,10 @@ export interface CommandDeps {
   readonly evals?: EvalService;
   /** Called when `/eval` queued a run (the bot reports its progress at once). */
   readonly onEvalStarted?: () => void;
+  /** Model submissions (`/submit`); undefined where this process offers none. */
+  readonly submissions?: SubmissionService;
+  /** Called after `/submit approve` or `/submit reject` (the bot tells the submitter at once). */
+  readonly onSubmissionDecided?: () => void;
   /** Configured models disabled in this environment (their API key variable is unset); `/models` names them. */
   readonly disabledModels?: readonly DisabledModel[];
 }
@@ -92,6 +98,62 @@ function abilityArg(
   return { ok: false, reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')}.` };
 }
 
+/**
+ * `/models`: the models that can battle (stored answers to items, or a live `arena: true` model), the others
+ * named apart in the footer.
+ */
+async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<void> {
+  // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
+  // Others (an endpoint evaluated only, with no answers yet) are named apart.
+  const live = new Set(deps.ask?.modelNames ?? []);
+  const all = await modelResponseCounts(deps.db);
+  const rows = all.filter((r) => r.items > 0 || live.has(r.name));
+  for (const name of live)
+    if (!all.some((r) => r.name === name))
+      rows.push({ name, provider: 'openai', responses: 0, items: 0 });
+  rows.sort((a, b) => a.name.localeCompare(b.name));
+  const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
+  const importedOnly = await importedOnlyModelCount(deps.db);
+  const imported =
+    importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
+  const notes: string[] = [];
+  if (idle.length > 0)
+    notes.push(
+      `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
+        'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+    );
+  if (importedOnly > 0)
+    notes.push(
+      `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
+        `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
+        `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
+    );
+  for (const d of deps.disabledModels ?? [])
+    notes.push(
+      `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
+    );
+  const note = notes.length > 0 ? notes.join(' ') : undefined;
+  if (rows.length === 0) {
+    return ctx.reply({
+      text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
+    });
+  }
+  await ctx.reply({
+    text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
+    title: 'Models',
+    table: {
+      columns: ['model', 'provider', 'answers'],
+      align: ['left', 'left', 'right'],
+      rows: rows.map((r) => [
+        r.name,
+        live.has(r.name) ? `${r.provider}, live` : r.provider,
+        String(r.responses),
+      ]),
+    },
+    ...(note ? { footer: note } : {}),
+  });
+}
+
 /** Builds the single `onCommand` function the adapters call. */
 export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) => Promise<void> {
   const log = deps.logger.child({ component: 'commands' });
@@ -108,6 +170,18 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),
     eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted),
+    submit: (ctx) =>
+      handleSubmit(
+        {
+          submissions: deps.submissions,
+          platforms: deps.config.platforms,
+          onDecided: () => {
+            deps.onSubmissionDecided?.();
+            deps.onEvalStarted?.();
+          },
+        },
+        ctx,
+      ),
     arena: async (ctx) => {
       const sub = arenaSubcommand(ctx);
       if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
@@ -153,57 +227,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
       await ctx.reply(judgeAgreeContent(rows));
     },
-    models: async (ctx) => {
-      // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
-      // Others (an endpoint evaluated only, with no answers yet) are named apart.
-      const live = new Set(deps.ask?.modelNames ?? []);
-      const all = await modelResponseCounts(deps.db);
-      const rows = all.filter((r) => r.items > 0 || live.has(r.name));
-      for (const name of live)
-        if (!all.some((r) => r.name === name))
-          rows.push({ name, provider: 'openai', responses: 0, items: 0 });
-      rows.sort((a, b) => a.name.localeCompare(b.name));
-      const idle = all.filter((r) => r.items === 0 && !live.has(r.name)).map((r) => r.name);
-      const importedOnly = await importedOnlyModelCount(deps.db);
-      const imported =
-        importedOnly > 0 ? (await sourceNames(deps.db)).filter((s) => s !== ARENA_SOURCE) : [];
-      const notes: string[] = [];
-      if (idle.length > 0)
-        notes.push(
-          `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
-            'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
-        );
-      if (importedOnly > 0)
-        notes.push(
-          `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
-            `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
-            `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
-        );
-      for (const d of deps.disabledModels ?? [])
-        notes.push(
-          `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
-        );
-      const note = notes.length > 0 ? notes.join(' ') : undefined;
-      if (rows.length === 0) {
-        return ctx.reply({
-          text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
-        });
-      }
-      await ctx.reply({
-        text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
-        title: 'Models',
-        table: {
-          columns: ['model', 'provider', 'answers'],
-          align: ['left', 'left', 'right'],
-          rows: rows.map((r) => [
-            r.name,
-            live.has(r.name) ? `${r.provider}, live` : r.provider,
-            String(r.responses),
-          ]),
-        },
-        ...(note ? { footer: note } : {}),
-      });
-    },
+    models: (ctx) => handleModels(deps, ctx),
   };
 
   return async (ctx) => {

@@ -120,6 +120,46 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     maintainerOnly: true,
   },
   {
+    name: 'submit',
+    description:
+      'Submit a model (an OpenAI-compatible endpoint) for evaluation; maintainers approve or reject it',
+    options: [
+      { name: 'name', description: 'The model name shown on the board' },
+      {
+        name: 'url',
+        description: 'The OpenAI-compatible base URL (http or https), e.g. https://host/v1',
+      },
+      { name: 'model', description: 'The model id the endpoint takes' },
+      { name: 'description', description: 'What the model is' },
+      { name: 'org', description: 'The organisation behind it' },
+      { name: 'licence', description: 'Its licence' },
+      {
+        name: 'action',
+        description: 'list, or (maintainers) approve or reject instead of a submission',
+        choices: ['list', 'approve', 'reject'],
+      },
+      { name: 'id', description: 'With approve or reject: the submission number' },
+      { name: 'reason', description: 'With reject: why (the submitter is told)' },
+      {
+        name: 'api_key_env',
+        description: 'With approve: the environment variable holding its API key',
+      },
+      { name: 'suites', description: 'With approve: suites to queue (default submissions.suites)' },
+    ],
+    usage: [
+      {
+        form: 'submit name:<name> url:<base URL> model:<model id> description:<text> org:<organisation> licence:<licence>',
+        what: 'submit a model for evaluation (never an API key)',
+      },
+      { form: 'submit list', what: 'your submissions (maintainers: all)' },
+      {
+        form: 'submit approve <id> [api_key_env:<VAR>] [suites:<a,b>]',
+        what: 'register a submitted model and queue its runs (maintainers)',
+      },
+      { form: 'submit reject <id> <reason>', what: 'reject a submission (maintainers)' },
+    ],
+  },
+  {
     name: 'models',
     description: 'The models under evaluation and their number of stored answers',
     options: [],

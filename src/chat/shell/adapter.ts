@@ -325,6 +325,13 @@ export class ShellAdapter implements ChatPlatform {
     return ref;
   }
 
+  /** One terminal, one person: printed as an `(only you)` line, with who it is for (`as <user>` users). */
+  async notify(_channelId: string, userId: string, content: MessageContent): Promise<void> {
+    this.#print(
+      `\n(only you${userId === this.#o.user.id ? '' : `, ${userId}`}) ${renderPlain(content)}`,
+    );
+  }
+
   async delete(ref: MessageRef): Promise<void> {
     if (this.#messages.delete(ref.messageId)) this.#print(`[${ref.messageId} removed]`);
   }

@@ -310,6 +310,20 @@ export class SlackAdapter implements ChatPlatform {
     }
   }
 
+  /** An ephemeral message to `userId` in `channelId` (`chat.postEphemeral`): only they see it. */
+  async notify(channelId: string, userId: string, content: MessageContent): Promise<void> {
+    const client = this.#client('notify');
+    const r = renderSlackMessages(content)[0];
+    await this.#call('chat.postEphemeral', () =>
+      client.chat.postEphemeral({
+        channel: channelId,
+        user: userId,
+        text: r?.text ?? escapeMrkdwn(content.text),
+        ...(r?.blocks ? { blocks: r.blocks } : {}),
+      }),
+    );
+  }
+
   async delete(ref: MessageRef): Promise<void> {
     const client = this.#client('delete');
     for (const ts of [ref.messageId, ...ref.partIds]) {

@@ -23,6 +23,7 @@ const TABLES = [
   'posts',
   'responses',
   'schedules',
+  'submissions',
   'vote_events',
   'vote_reactions',
   'votes',

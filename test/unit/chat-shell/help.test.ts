@@ -29,6 +29,10 @@ describe('help built from the command specs', () => {
       '  /eval model:<name> suite:<name> [limit:<n>]  run an evaluation suite on a model (maintainers)',
       '  /eval status                active and recent evaluation runs (maintainers)',
       '  /eval cancel <run>          cancel an evaluation run (maintainers)',
+      '  /submit name:<name> url:<base URL> model:<model id> description:<text> org:<organisation> licence:<licence>  submit a model for evaluation (never an API key)',
+      '  /submit list                your submissions (maintainers: all)',
+      '  /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>]  register a submitted model and queue its runs (maintainers)',
+      '  /submit reject <id> <reason>  reject a submission (maintainers)',
       '  /models                     models and their number of answers',
     ]);
   });
@@ -62,7 +66,7 @@ describe('help built from the command specs', () => {
 
   it('the list of names for an unknown command', () => {
     expect(commandNameList(COMMAND_SPECS)).toBe(
-      '/arena, /ask, /leaderboard, /judge, /eval or /models',
+      '/arena, /ask, /leaderboard, /judge, /eval, /submit or /models',
     );
   });
 });

@@ -1,0 +1,61 @@
+/**
+ * @module bot/submission-notices
+ * Tells submitters what became of their submissions (eval/submissions.ts): each approval or rejection not yet told
+ * (`submissions.notified_status`, migration 0011) is delivered by the bot that holds the submitter's platform, in
+ * the channel they submitted from, only to them where the platform can (`ChatPlatform.notify`: Slack's ephemeral
+ * message, the terminal), else as a message in that channel. The bot delivers right after a decision in chat and
+ * on every loop tick, so a decision taken with `zhujiu submissions` or while the bot was down reaches them too.
+ * A notice is claimed before it is sent (at most once, whichever bot gets it).
+ */
+import type { Kysely } from 'kysely';
+import { type ChatPlatform, type MessageContent, markdownLiteral } from '../chat/port.ts';
+import type { Logger } from '../core/logger.ts';
+import type { Database } from '../storage/schema.ts';
+import {
+  markToldSubmission,
+  type SubmissionRow,
+  untoldSubmissions,
+} from '../storage/submissions.ts';
+
+/** The notice of a decided submission. */
+export function submissionNotice(s: SubmissionRow): MessageContent {
+  const what = `submission #${s.id} (${markdownLiteral(s.name)})`;
+  if (s.status === 'rejected')
+    return { text: `Your ${what} was rejected: ${markdownLiteral(s.reason ?? '')}.` };
+  const runs = s.run_ids;
+  return {
+    text:
+      `Your ${what} was approved: it is in the model registry now. ` +
+      (runs.length > 0
+        ? `Evaluation ${runs.length === 1 ? 'run' : 'runs'} ${runs.map((r) => `#${r}`).join(', ')} queued; ` +
+          'progress and results follow here, and the model shows on /leaderboard when they finish.'
+        : 'No evaluation run is queued yet; the maintainers will start one.'),
+  };
+}
+
+/**
+ * Delivers the untold decisions of every platform in `platforms`.
+ * @returns the ids of the submissions told.
+ */
+export async function deliverSubmissionNotices(
+  db: Kysely<Database>,
+  platforms: readonly ChatPlatform[],
+  logger: Logger,
+): Promise<number[]> {
+  const told: number[] = [];
+  for (const p of platforms) {
+    for (const s of await untoldSubmissions(db, p.name)) {
+      if (s.status === 'pending' || !s.submitter_channel) continue;
+      if (!(await markToldSubmission(db, s.id, s.status))) continue;
+      const content = submissionNotice(s);
+      try {
+        if (p.notify) await p.notify(s.submitter_channel, s.submitter_id, content);
+        else await p.post(s.submitter_channel, content);
+        told.push(s.id);
+      } catch (err) {
+        logger.warn({ err, submission: s.id, platform: p.name }, 'telling the submitter failed');
+      }
+    }
+  }
+  return told;
+}
