@@ -364,8 +364,7 @@ function fitComponent(
   const prob = fit.problem;
   const m = fit.models.length;
   const P = prob.pi.length;
-  const thick = thickModels(prob, normalMinSide);
-  const law = lawPlan(prob, thick);
+  const types = { typePair, typeWi, typeWj, typeT, cnt: Float64Array.from(cnt), n };
   return {
     fit,
     boardIndex,
@@ -377,14 +376,7 @@ function fitComponent(
     cond: multinomialConditionals(cnt),
     n,
     refitter: new ResampleRefitter(fit, prob, 1e-8),
-    normal:
-      law === 'exact'
-        ? null
-        : normalLaw(fit, typePair, typeWi, typeWj, typeT, Float64Array.from(cnt)),
-    thin:
-      law === 'hybrid'
-        ? thinPart(fit, thick, { typePair, typeWi, typeWj, typeT, cnt: Float64Array.from(cnt), n })
-        : null,
+    ...resamplingLaw(fit, types, normalMinSide),
     scratch: {
       drawn: new Float64Array(cnt.length),
       wi: new Float64Array(P),
@@ -394,6 +386,25 @@ function fitComponent(
       z: new Float64Array(m + 1),
       e: new Float64Array(2 * m),
     },
+  };
+}
+
+/**
+ * How a component's rounds draw its refits ({@link lawPlan}): the normal law's factor (null: resample every
+ * battle) and, for a thin tail, the {@link ThinPart} resampled exactly.
+ */
+function resamplingLaw(
+  fit: BradleyTerryFit,
+  types: Parameters<typeof thinPart>[2],
+  normalMinSide: number,
+): { normal: Float64Array | null; thin: ThinPart | null } {
+  const thick = thickModels(fit.problem, normalMinSide);
+  const law = lawPlan(fit.problem, thick);
+  if (law === 'exact') return { normal: null, thin: null };
+  const { typePair, typeWi, typeWj, typeT, cnt } = types;
+  return {
+    normal: normalLaw(fit, typePair, typeWi, typeWj, typeT, cnt),
+    thin: law === 'hybrid' ? thinPart(fit, thick, types) : null,
   };
 }
 
