@@ -6,6 +6,9 @@
  *
  * Run: npx tsx bench/leaderboard.ts [rounds…] (default: the product's `aggregation.bootstrap` from
  * config/default.yaml, then 1,000).
+ * `--real [--runs 3] [--only pglite|postgres] [--noise]`: instead, the board on the 200,000 real public votes
+ * (129 models, long-tailed) as a whole `zhujiu leaderboard` process and inside, with the agreement of its
+ * intervals with exact resampling (bench/leaderboard-real.ts).
  * Targets: the board ≤ 1 s at the product's round count (the first figure), the PNG ≤ 200 ms (median after the
  * first, which loads vega and the font). Wall-clock figures, with the process's CPU time beside them: on a
  * shared machine the difference is time spent waiting for a core.
@@ -13,6 +16,7 @@
 
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import {
   type BattleType,
   BOARD_ABILITIES,
@@ -29,7 +33,31 @@ const productRounds = parseYamlFile(
   fileURLToPath(new URL('../config/default.yaml', import.meta.url)),
   appConfigSchema,
 ).aggregation.bootstrap;
-const roundsList = process.argv.slice(2).map(Number);
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    real: { type: 'boolean', default: false },
+    runs: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    noise: { type: 'boolean', default: false },
+  },
+});
+if (flags.real) {
+  const { benchRealBoard } = await import('./leaderboard-real.ts');
+  const minVotes = parseYamlFile(
+    fileURLToPath(new URL('../config/default.yaml', import.meta.url)),
+    appConfigSchema,
+  ).aggregation.min_votes;
+  await benchRealBoard({
+    rounds: productRounds,
+    minVotes,
+    runs: Number(flags.runs),
+    noise: flags.noise,
+    ...(flags.only ? { only: flags.only } : {}),
+  });
+  process.exit(0);
+}
+const roundsList = positionals.map(Number);
 if (roundsList.length === 0) roundsList.push(productRounds, 1000);
 const rng = createRng(11);
 const M = 20;

@@ -14,12 +14,17 @@ import {
   arenaFromPairCounts,
   type BradleyTerryFit,
   type BtProblem,
+  type ConditionalPairs,
+  type ConditionalWorkspace,
+  createConditionalWorkspace,
   fitBradleyTerry,
   multinomialConditionals,
   type PairCountRecord,
   predictedWinProbability,
   ResampleRefitter,
+  sampleBinomial,
   sampleMultinomialInto,
+  solveConditionalBradleyTerry,
 } from '../rating/index.ts';
 import type { ArenaAbilityEntry, BattleType, BoardAbility } from './types.ts';
 
@@ -43,6 +48,11 @@ interface ComponentFit {
    * Cholesky factor (m×m, row-major lower) of H⁻¹JH⁻¹ + c·11ᵀ (see {@link normalLaw}).
    */
   readonly normal: Float64Array | null;
+  /**
+   * With `normal`: the thin models (fewer than `normalMinSide` votes on a side), resampled exactly each round
+   * and refitted with the others held at their normal draw (see {@link ThinPart}); null when every model is thick.
+   */
+  readonly thin: ThinPart | null;
   /** Scratch per round (no allocation in the bootstrap loop). */
   readonly scratch: {
     readonly drawn: Float64Array;
@@ -63,6 +73,42 @@ interface ComponentFit {
  * interval width; 145 votes, 2.8 %; 20 votes, 7 %).
  */
 export const NORMAL_MIN_SIDE = 100;
+
+/**
+ * Largest share of a component's votes in pairs that touch a thin model (fewer than `normalMinSide` votes on a
+ * side) for which the component still takes the normal law for its thick models, the thin ones being
+ * resampled exactly and refitted with the thick ones held at their draw (docs/scoring.md §5 "Uncertainty").
+ * A thin tail with at most this share of the votes moves the thick models' refit little; above it the whole
+ * component is resampled and refitted.
+ */
+export const NORMAL_MAX_THIN_SHARE = 0.1;
+
+/**
+ * The thin models of a component drawn from their exact resampling while the thick ones take the normal law.
+ * Each round draws the number of battles touching a thin model, N_S ~ Binomial(N, share) (the marginal of the
+ * multinomial over all battle types), then those battles' types ~ Multinomial(N_S, ·), and refits the thin θ with
+ * the thick θ fixed at the round's normal draw (`rating/conditional-refit.ts`).
+ */
+interface ThinPart {
+  /** Local (fit) index of each thin model. */
+  readonly models: Int32Array;
+  /** The pairs touching a thin model: thin position a, thin position b or −1 with the thick opponent's index. */
+  readonly pairs: ConditionalPairs;
+  /** Battle types touching a thin model, merged across sides: pair of `pairs`, votes for a / b, ties. */
+  readonly typePair: Int32Array;
+  readonly typeWi: Float64Array;
+  readonly typeWj: Float64Array;
+  readonly typeT: Float64Array;
+  readonly cond: Float64Array;
+  /** Battles touching a thin model / all battles of the component. */
+  readonly share: number;
+  readonly ws: ConditionalWorkspace;
+  readonly drawn: Float64Array;
+  readonly wi: Float64Array;
+  readonly wj: Float64Array;
+  readonly t: Float64Array;
+  readonly theta: Float64Array;
+}
 
 /** The comparative part of the board for all abilities. */
 export interface ComparativeState {
@@ -318,6 +364,7 @@ function fitComponent(
   const prob = fit.problem;
   const m = fit.models.length;
   const P = prob.pi.length;
+  const types = { typePair, typeWi, typeWj, typeT, cnt: Float64Array.from(cnt), n };
   return {
     fit,
     boardIndex,
@@ -329,9 +376,7 @@ function fitComponent(
     cond: multinomialConditionals(cnt),
     n,
     refitter: new ResampleRefitter(fit, prob, 1e-8),
-    normal: bothSidesAtLeast(prob, normalMinSide)
-      ? normalLaw(fit, typePair, typeWi, typeWj, typeT, Float64Array.from(cnt))
-      : null,
+    ...resamplingLaw(fit, types, normalMinSide),
     scratch: {
       drawn: new Float64Array(cnt.length),
       wi: new Float64Array(P),
@@ -341,6 +386,25 @@ function fitComponent(
       z: new Float64Array(m + 1),
       e: new Float64Array(2 * m),
     },
+  };
+}
+
+/**
+ * How a component's rounds draw its refits ({@link lawPlan}): the normal law's factor (null: resample every
+ * battle) and, for a thin tail, the {@link ThinPart} resampled exactly.
+ */
+function resamplingLaw(
+  fit: BradleyTerryFit,
+  types: Parameters<typeof thinPart>[2],
+  normalMinSide: number,
+): { normal: Float64Array | null; thin: ThinPart | null } {
+  const thick = thickModels(fit.problem, normalMinSide);
+  const law = lawPlan(fit.problem, thick);
+  if (law === 'exact') return { normal: null, thin: null };
+  const { typePair, typeWi, typeWj, typeT, cnt } = types;
+  return {
+    normal: normalLaw(fit, typePair, typeWi, typeWj, typeT, cnt),
+    thin: law === 'hybrid' ? thinPart(fit, thick, types) : null,
   };
 }
 
@@ -394,9 +458,13 @@ export function comparativeScore(ratings: ArrayLike<number>, i: number, scale = 
   return k === 0 ? Number.NaN : (10 * sum) / k;
 }
 
-/** Does every model of the problem have at least `min` votes on each side (wins + ½ ties, losses + ½ ties)? */
-function bothSidesAtLeast(prob: BtProblem, min: number): boolean {
-  if (!Number.isFinite(min)) return false;
+/**
+ * Per model of the problem: 1 when it has at least `min` votes on each side (wins + ½ ties, losses + ½ ties),
+ * else 0 (all 0 when `min` is not finite: always resample).
+ */
+function thickModels(prob: BtProblem, min: number): Uint8Array {
+  const thick = new Uint8Array(prob.m);
+  if (!Number.isFinite(min)) return thick;
   const won = new Float64Array(prob.m);
   const lost = new Float64Array(prob.m);
   for (let k = 0; k < prob.pi.length; k++) {
@@ -408,8 +476,142 @@ function bothSidesAtLeast(prob: BtProblem, min: number): boolean {
     won[prob.pj[k]!]! += sj;
     lost[prob.pj[k]!]! += si;
   }
-  for (let i = 0; i < prob.m; i++) if (!(won[i]! >= min && lost[i]! >= min)) return false;
-  return true;
+  for (let i = 0; i < prob.m; i++) thick[i] = won[i]! >= min && lost[i]! >= min ? 1 : 0;
+  return thick;
+}
+
+/**
+ * How a component's rounds are drawn: `normal` when every model is thick, `hybrid` when at least two are and the
+ * pairs touching a thin one hold at most {@link NORMAL_MAX_THIN_SHARE} of the votes, else `exact` (resample and
+ * refit every battle).
+ */
+function lawPlan(prob: BtProblem, thick: Uint8Array): 'normal' | 'hybrid' | 'exact' {
+  let nThick = 0;
+  for (let i = 0; i < prob.m; i++) nThick += thick[i]!;
+  if (nThick === prob.m) return 'normal';
+  if (nThick < 2) return 'exact';
+  let thinVotes = 0;
+  for (let k = 0; k < prob.pi.length; k++) {
+    if (thick[prob.pi[k]!] && thick[prob.pj[k]!]) continue;
+    thinVotes += prob.wi[k]! + prob.wj[k]! + prob.t[k]!;
+  }
+  return thinVotes <= NORMAL_MAX_THIN_SHARE * prob.total ? 'hybrid' : 'exact';
+}
+
+/**
+ * The {@link ThinPart} of a component: the pairs and battle types (merged across sides) that touch a model not
+ * marked in `thick`.
+ */
+function thinPart(
+  fit: BradleyTerryFit,
+  thick: Uint8Array,
+  types: {
+    readonly typePair: Int32Array;
+    readonly typeWi: Float64Array;
+    readonly typeWj: Float64Array;
+    readonly typeT: Float64Array;
+    readonly cnt: Float64Array;
+    readonly n: number;
+  },
+): ThinPart {
+  const prob = fit.problem;
+  const pos = new Int32Array(prob.m).fill(-1);
+  const models: number[] = [];
+  for (let i = 0; i < prob.m; i++) if (!thick[i]) pos[i] = models.push(i) - 1;
+  const pairOf = new Map<number, number>();
+  const pa: number[] = [];
+  const pb: number[] = [];
+  const opp: number[] = [];
+  const typeOf = new Map<string, number>();
+  const tp: number[] = [];
+  const twi: number[] = [];
+  const twj: number[] = [];
+  const tt: number[] = [];
+  const cnt: number[] = [];
+  let touching = 0;
+  for (let ty = 0; ty < types.typePair.length; ty++) {
+    const k = types.typePair[ty]!;
+    const i = prob.pi[k]!;
+    const j = prob.pj[k]!;
+    if (thick[i] && thick[j]) continue;
+    // Orient the pair so that a thin model comes first.
+    const flip = thick[i] === 1;
+    let q = pairOf.get(k);
+    if (q === undefined) {
+      q = pa.push(pos[flip ? j : i]!) - 1;
+      pairOf.set(k, q);
+      const other = flip ? i : j;
+      pb.push(pos[other]!);
+      opp.push(pos[other]! < 0 ? other : -1);
+    }
+    const wi = flip ? types.typeWj[ty]! : types.typeWi[ty]!;
+    const wj = flip ? types.typeWi[ty]! : types.typeWj[ty]!;
+    const key = `${q},${wi},${wj},${types.typeT[ty]!}`;
+    let at = typeOf.get(key);
+    if (at === undefined) {
+      at = tp.push(q) - 1;
+      typeOf.set(key, at);
+      twi.push(wi);
+      twj.push(wj);
+      tt.push(types.typeT[ty]!);
+      cnt.push(0);
+    }
+    cnt[at]! += types.cnt[ty]!;
+    touching += types.cnt[ty]!;
+  }
+  const pairs: ConditionalPairs = {
+    free: models.length,
+    a: Int32Array.from(pa),
+    b: Int32Array.from(pb),
+    opp: Int32Array.from(opp),
+  };
+  return {
+    models: Int32Array.from(models),
+    pairs,
+    typePair: Int32Array.from(tp),
+    typeWi: Float64Array.from(twi),
+    typeWj: Float64Array.from(twj),
+    typeT: Float64Array.from(tt),
+    cond: multinomialConditionals(cnt),
+    share: types.n > 0 ? touching / types.n : 0,
+    ws: createConditionalWorkspace(pairs),
+    drawn: new Float64Array(cnt.length),
+    wi: new Float64Array(pa.length),
+    wj: new Float64Array(pa.length),
+    t: new Float64Array(pa.length),
+    theta: new Float64Array(models.length),
+  };
+}
+
+/**
+ * One round of the thin models (see {@link ThinPart}): their battles resampled, their θ refitted with the thick
+ * models' θ fixed at `theta` (this round's normal draw), written into `theta` (±Infinity when one-sided).
+ */
+function resampleThin(
+  part: ThinPart,
+  fit: BradleyTerryFit,
+  n: number,
+  rng: Rng,
+  theta: Float64Array,
+): void {
+  const { drawn, wi, wj, t } = part;
+  const nS = sampleBinomial(rng, n, part.share);
+  sampleMultinomialInto(rng, nS, part.cond, drawn);
+  wi.fill(0);
+  wj.fill(0);
+  t.fill(0);
+  for (let ty = 0; ty < part.typePair.length; ty++) {
+    const d = drawn[ty]!;
+    if (d === 0) continue;
+    const q = part.typePair[ty]!;
+    wi[q]! += d * part.typeWi[ty]!;
+    wj[q]! += d * part.typeWj[ty]!;
+    t[q]! += d * part.typeT[ty]!;
+  }
+  const th = part.theta;
+  for (let s = 0; s < th.length; s++) th[s] = fit.theta[part.models[s]!]!;
+  solveConditionalBradleyTerry(part.pairs, wi, wj, t, theta, th, part.ws, 1e-9);
+  for (let s = 0; s < th.length; s++) theta[part.models[s]!] = th[s]!;
 }
 
 /** In-place Cholesky factor (lower, row-major) of a symmetric positive definite m×m matrix. */
@@ -544,16 +746,30 @@ function normals(rng: Rng, z: Float64Array, m: number): void {
 }
 
 /**
- * Comparative scores of every scored model of a component from θ (log10 units, finite): 10 × mean over the
- * other models j of P(i beats j) = 10^θi / (10^θi + 10^θj). Writes out[boardIndex[i]].
+ * Comparative scores of every scored model of a component from one round's ratings `v` (θ·scale, e.g. log10
+ * units with scale 1 or the Elo scale with 400): 10 × mean over the other models j of P(i beats j) =
+ * 10^(vi/scale) / (10^(vi/scale) + 10^(vj/scale)), written into out[boardIndex[i]]. With every rating finite this
+ * is O(m²) with m powers; otherwise (a one-sided round gives ±Infinity, a model without a sample NaN) it is
+ * {@link comparativeScore} per model, and a model without a defined score keeps what `out` holds.
  */
-function scoresFromTheta(c: ComponentFit, theta: Float64Array, out: Float64Array): void {
-  const m = theta.length;
+function scoresOfRound(c: ComponentFit, v: Float64Array, scale: number, out: Float64Array): void {
+  const m = v.length;
   let mx = Number.NEGATIVE_INFINITY;
-  for (let i = 0; i < m; i++) if (theta[i]! > mx) mx = theta[i]!;
+  for (let i = 0; i < m; i++) {
+    const x = v[i]!;
+    if (!Number.isFinite(x)) {
+      for (let q = 0; q < m; q++) {
+        if (!c.scored[q]) continue;
+        const sc = comparativeScore(v, q, scale);
+        if (!Number.isNaN(sc)) out[c.boardIndex[q]!] = sc;
+      }
+      return;
+    }
+    if (x > mx) mx = x;
+  }
   const e = c.scratch.e;
   for (let i = 0; i < m; i++) {
-    e[i] = 10 ** (theta[i]! - mx);
+    e[i] = 10 ** ((v[i]! - mx) / scale);
     e[m + i] = 0;
   }
   for (let i = 0; i < m; i++) {
@@ -594,7 +810,8 @@ export function resampleComparative(state: ComparativeState, rng: Rng, out: Floa
         }
         mean /= m;
         for (let i = 0; i < m; i++) r[i] = c.fit.theta[i]! + r[i]! - mean;
-        scoresFromTheta(c, r, o);
+        if (c.thin !== null) resampleThin(c.thin, c.fit, c.n, rng, r);
+        scoresOfRound(c, r, 1, o);
         continue;
       }
       sampleMultinomialInto(rng, c.n, c.cond, drawn);
@@ -610,11 +827,7 @@ export function resampleComparative(state: ComparativeState, rng: Rng, out: Floa
         t[p]! += d * c.typeT[ty]!;
       }
       c.refitter.refit(wi, wj, t, r);
-      for (let i = 0; i < r.length; i++) {
-        if (!c.scored[i]) continue;
-        const sc = comparativeScore(r, i, c.fit.scale);
-        if (!Number.isNaN(sc)) o[c.boardIndex[i]!] = sc;
-      }
+      scoresOfRound(c, r, c.fit.scale, o);
     }
   }
 }

@@ -243,9 +243,25 @@ export async function renderBoardSvg(rows: readonly ChartRow[], o: ChartOptions)
 }
 
 /**
- * An SVG of {@link renderBoardSvg} as a PNG (2× zoom for crisp text in chat clients). The shipped font is cut
- * down to the characters of the SVG first (leaderboard/font-subset.ts): resvg parses its font files on every
- * render, and the full CJK font alone costs about a second each time.
+ * Pixels at most in a chart PNG (8 megapixels). Up to that the chart is drawn at 2× zoom; a taller chart (a board
+ * of more than ~40 models: 50 CSS px per model) gets the largest zoom that keeps it within this many pixels, so a
+ * board of 129 models renders in about a quarter of a second instead of more than one (25 megapixels at 2×).
+ */
+export const CHART_MAX_PIXELS = 8_000_000;
+
+/** The zoom of a chart whose SVG is `svg`: 2, or less to stay within {@link CHART_MAX_PIXELS}. */
+export function chartZoom(svg: string): number {
+  const head = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
+  const width = Number(/\swidth="([\d.]+)"/.exec(head)?.[1]);
+  const height = Number(/\sheight="([\d.]+)"/.exec(head)?.[1]);
+  if (!(width > 0 && height > 0)) return 2;
+  return Math.min(2, Math.sqrt(CHART_MAX_PIXELS / (width * height)));
+}
+
+/**
+ * An SVG of {@link renderBoardSvg} as a PNG (2× zoom for crisp text in chat clients, less for very tall charts:
+ * {@link chartZoom}). The shipped font is cut down to the characters of the SVG first (leaderboard/font-subset.ts):
+ * resvg parses its font files on every render, and the full CJK font alone costs about a second each time.
  * @returns PNG bytes (starts with the PNG signature).
  */
 export function renderSvgPng(svg: string): Uint8Array {
@@ -256,14 +272,14 @@ export function renderSvgPng(svg: string): Uint8Array {
       defaultFontFamily: CHART_FONT_FAMILY,
       sansSerifFamily: CHART_FONT_FAMILY,
     },
-    fitTo: { mode: 'zoom', value: 2 },
+    fitTo: { mode: 'zoom', value: chartZoom(svg) },
     background: 'white',
   });
   return new Uint8Array(resvg.render().asPng());
 }
 
 /**
- * The board chart as a PNG (2× zoom for crisp text in chat clients).
+ * The board chart as a PNG (2× zoom for crisp text in chat clients; see {@link chartZoom}).
  * @returns PNG bytes (starts with the PNG signature).
  */
 export async function renderBoardPng(

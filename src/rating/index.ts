@@ -54,6 +54,8 @@ export type { ComparisonGraphAnalysis } from './comparison-graph.ts';
 export { analyzeComparisonGraph, PairAdjacency, undirectedComponents } from './comparison-graph.ts';
 export type { ComponentData } from './components.ts';
 export { splitComponents } from './components.ts';
+export type { ConditionalPairs, ConditionalWorkspace } from './conditional-refit.ts';
+export { createConditionalWorkspace, solveConditionalBradleyTerry } from './conditional-refit.ts';
 export type { OnlineEloOptions } from './online-elo.ts';
 export { computeOnlineElo } from './online-elo.ts';
 export { quantilePair, quantileSorted } from './quantile.ts';

@@ -139,3 +139,95 @@ describe('normal law of a large arena component', () => {
     }
   });
 });
+
+describe('normal law with a thin tail', () => {
+  it('thin models resampled exactly, the others from the law: quantiles match resampling everything', () => {
+    // Ten models with ~1,200 votes each and two thin ones with 24 and 40 one-vote battles (one-sided risk is
+    // real for them: 3 and 6 losses on average): the thin pairs hold under 1 % of the votes.
+    const thick = Array.from({ length: 10 }, (_, i) => `t${i}`);
+    const models = [...thick, 'thin-a', 'thin-b'];
+    const strength = new Map(models.map((m, i) => [m, 300 - i * 40]));
+    strength.set('thin-a', 260);
+    strength.set('thin-b', -40);
+    const battles: BattleType[] = [];
+    const add = (a: string, b: string, votes: number) => {
+      const p = 1 / (1 + 10 ** ((strength.get(b)! - strength.get(a)!) / 400));
+      const ties = Math.round(votes * 0.1);
+      const aw = Math.round((votes - ties) * p);
+      const base = { ability: 'reasoning' as const, modelA: a, modelB: b };
+      battles.push({ ...base, aWins: 1, bWins: 0, ties: 0, count: aw });
+      battles.push({ ...base, aWins: 0, bWins: 1, ties: 0, count: votes - ties - aw });
+      if (ties > 0) battles.push({ ...base, aWins: 0, bWins: 0, ties: 1, count: ties });
+    };
+    for (let i = 0; i < 10; i++) for (let j = i + 1; j < 10; j++) add(thick[j]!, thick[i]!, 140);
+    for (let i = 0; i < 8; i++) add('thin-a', thick[i]!, 3);
+    for (let i = 0; i < 10; i++) add(thick[i]!, 'thin-b', 4);
+    const a = BOARD_ABILITIES.indexOf('reasoning');
+    const R = 4000;
+    const quantiles = (normalMinSide: number, seed: number) => {
+      const state = fitComparative(models, BOARD_ABILITIES, battles, 20, normalMinSide);
+      const c = state.components[a]![0]!;
+      expect(c.thin?.models.length ?? 0).toBe(Number.isFinite(normalMinSide) ? 2 : 0);
+      const out = BOARD_ABILITIES.map(() => new Float64Array(models.length));
+      const samples = models.map(() => new Float64Array(R));
+      const rng = createRng(seed);
+      for (let r = 0; r < R; r++) {
+        resampleComparative(state, rng, out);
+        for (let m = 0; m < models.length; m++) samples[m]![r] = out[a]![m]!;
+      }
+      return samples.map((s) => {
+        s.sort();
+        return [0.025, 0.5, 0.975].map((q) => quantileSorted(s, q));
+      });
+    };
+    const hybrid = quantiles(100, 1);
+    const exact = quantiles(Number.POSITIVE_INFINITY, 2);
+    const index = (name: string) => models.indexOf(name);
+    for (let m = 0; m < models.length; m++) {
+      const width = exact[m]![2]! - exact[m]![0]!;
+      expect(width).toBeGreaterThan(0.1);
+      for (let k = 0; k < 3; k++) {
+        // Quantile noise of 4,000 rounds is about 2–3 % of the width; allow 8 %.
+        expect(Math.abs(hybrid[m]![k]! - exact[m]![k]!)).toBeLessThan(0.08 * width);
+      }
+    }
+    // The thin models' intervals are the wide ones (their votes, not the law, make them).
+    for (const name of ['thin-a', 'thin-b']) {
+      const w = exact[index(name)]![2]! - exact[index(name)]![0]!;
+      expect(w).toBeGreaterThan(2 * (exact[index('t5')]![2]! - exact[index('t5')]![0]!));
+    }
+  });
+
+  it('a tail holding more than NORMAL_MAX_THIN_SHARE of the votes resamples the whole component', () => {
+    const models = ['a', 'b', 'c', 'd'];
+    const battles: BattleType[] = [];
+    const pair = (x: string, y: string, w: number, l: number) => {
+      battles.push({
+        ability: 'reasoning',
+        modelA: x,
+        modelB: y,
+        aWins: 1,
+        bWins: 0,
+        ties: 0,
+        count: w,
+      });
+      battles.push({
+        ability: 'reasoning',
+        modelA: x,
+        modelB: y,
+        aWins: 0,
+        bWins: 1,
+        ties: 0,
+        count: l,
+      });
+    };
+    pair('a', 'b', 300, 250);
+    pair('a', 'c', 60, 40);
+    pair('b', 'c', 50, 45);
+    pair('d', 'a', 30, 40);
+    const state = fitComparative(models, BOARD_ABILITIES, battles, 20, 100);
+    const c = state.components[BOARD_ABILITIES.indexOf('reasoning')]![0]!;
+    expect(c.normal).toBeNull();
+    expect(c.thin).toBeNull();
+  });
+});

@@ -4,7 +4,12 @@
  */
 import { Resvg } from '@resvg/resvg-js';
 import { describe, expect, it } from 'vitest';
-import { type ChartRow, renderBoardPng } from '../../../src/leaderboard/chart.ts';
+import {
+  CHART_MAX_PIXELS,
+  type ChartRow,
+  chartZoom,
+  renderBoardPng,
+} from '../../../src/leaderboard/chart.ts';
 
 const ab = (x: number) => ({
   knowledge: x,
@@ -106,5 +111,31 @@ describe('board chart', () => {
     const title = { x0: 0, y0: 0, x1: Math.floor(a.width / 2), y1: 70 };
     expect(ink(a, title.x0, title.y0, title.x1, title.y1)).toBeGreaterThan(300);
     expect(diff(a, b, title.x0, title.y0, title.x1, title.y1)).toBeGreaterThan(300);
+  });
+});
+
+describe('chart zoom', () => {
+  it('is 2 for a chart of a few models and keeps a tall chart within CHART_MAX_PIXELS', () => {
+    expect(chartZoom('<svg class="marks" width="700" height="500" viewBox="0 0 700 500">')).toBe(2);
+    const z = chartZoom('<svg width="939" height="6628" xmlns="http://www.w3.org/2000/svg">');
+    expect(z).toBeLessThan(2);
+    expect(939 * 6628 * z * z).toBeLessThanOrEqual(CHART_MAX_PIXELS * (1 + 1e-12));
+    expect(chartZoom('<svg xmlns="http://www.w3.org/2000/svg">')).toBe(2);
+  });
+
+  it('a board of 129 models renders within CHART_MAX_PIXELS', async () => {
+    const rows: ChartRow[] = Array.from({ length: 129 }, (_, i) => ({
+      model: `model-${i}`,
+      rank: i + 1,
+      final: 10 - i / 13,
+      lo: 9.5 - i / 13,
+      hi: 10 - i / 14,
+      abilities: ab(8 - i / 20),
+    }));
+    const png = await renderBoardPng(rows, { title: TITLE });
+    const view = new DataView(png.buffer, png.byteOffset);
+    const pixels = view.getUint32(16) * view.getUint32(20);
+    expect(pixels).toBeLessThanOrEqual(CHART_MAX_PIXELS * 1.01);
+    expect(pixels).toBeGreaterThan(CHART_MAX_PIXELS * 0.9);
   });
 });
