@@ -141,45 +141,51 @@ describe('one judge on the board', () => {
     }
   });
 
-  it('without judge.model and with two judges, the Scoring method waits for one to be named', async () => {
-    const svc = service(null);
-    try {
-      const snap = await svc.refresh();
-      expect(snap.board.scoringJudge).toBeNull();
-      expect(boardJson(snap.board).models.every((r) => r.methods.scoring === null)).toBe(true);
-      expect(overallContent(snap, { now: clock.now() }).footer).toContain(
-        'scoring: no judge chosen (grades of good-7b, main-judge are stored; set judge.model or pass `zhujiu leaderboard --judge NAME`)',
-      );
-    } finally {
-      await svc.close();
+  it("without judge.model and with two judges, the Scoring method waits for one to be named; then a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)", async () => {
+    // Step: without judge.model and with two judges, the Scoring method waits for one to be named
+    {
+      const svc = service(null);
+      try {
+        const snap = await svc.refresh();
+        expect(snap.board.scoringJudge).toBeNull();
+        expect(boardJson(snap.board).models.every((r) => r.methods.scoring === null)).toBe(true);
+        expect(overallContent(snap, { now: clock.now() }).footer).toContain(
+          'scoring: no judge chosen (grades of good-7b, main-judge are stored; set judge.model or pass `zhujiu leaderboard --judge NAME`)',
+        );
+      } finally {
+        await svc.close();
+      }
     }
-  });
-
-  it("a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)", async () => {
-    const SV = 'sv-judge';
-    await upsertJudgeScores(db.db, [
-      { ...grade('m2', 'q0', SV, 8), safetyFlag: true },
-      { ...grade('m2', 'q1', SV, 6), safetyFlag: false },
-      {
-        ...grade('m2', 'q2', SV, 7),
-        safetyFlag: null,
-        failureCode: 'safety_check_failed',
-        failureMessage: 'safety check unparseable: no safety verdict found in the reply',
-      },
-      // as stored before the failure had its code: only the audit output says the check failed
-      {
-        ...grade('m2', 'q3', SV, 5),
-        safetyFlag: null,
-        judgeOutput: { reply: '[[5]]', safety: { failure: { code: 'unparseable' }, attempts: 3 } },
-      },
-    ]);
-    const g = await judgeGrades(db.db, SV);
-    expect(g.grades.map((x) => [x.itemId, x.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
-      [ids.get('q0'), 0],
-      [ids.get('q1'), 6],
-    ]);
-    expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
-  });
+    // Step: a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)
+    {
+      const SV = 'sv-judge';
+      await upsertJudgeScores(db.db, [
+        { ...grade('m2', 'q0', SV, 8), safetyFlag: true },
+        { ...grade('m2', 'q1', SV, 6), safetyFlag: false },
+        {
+          ...grade('m2', 'q2', SV, 7),
+          safetyFlag: null,
+          failureCode: 'safety_check_failed',
+          failureMessage: 'safety check unparseable: no safety verdict found in the reply',
+        },
+        // as stored before the failure had its code: only the audit output says the check failed
+        {
+          ...grade('m2', 'q3', SV, 5),
+          safetyFlag: null,
+          judgeOutput: {
+            reply: '[[5]]',
+            safety: { failure: { code: 'unparseable' }, attempts: 3 },
+          },
+        },
+      ]);
+      const g = await judgeGrades(db.db, SV);
+      expect(g.grades.map((x) => [x.itemId, x.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+        [ids.get('q0'), 0],
+        [ids.get('q1'), 6],
+      ]);
+      expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
+    }
+  }, 60_000);
 });
 
 describe('one judge on the board, from the CLI', () => {
