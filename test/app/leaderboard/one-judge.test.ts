@@ -88,60 +88,60 @@ describe('one judge on the board', () => {
     await db?.destroy();
   });
 
-  it('a trial run of a second judge moves no scoring figure; failures stay failures; every view names the judge', async () => {
-    const svc = service(MAIN);
-    try {
-      const before = await svc.refresh();
-      const m1 = () => modelCardJson(before.board, 'm1')!;
-      expect(m1().model.methods.scoring).toBeCloseTo(2, 10);
-      expect(m1().model.abilities.knowledge).toBeCloseTo(2, 10);
-      expect(m1().datasets).toMatchObject([{ dataset: 'know', n: 1, failures: 3, score: 2 }]);
-      expect(m1().scoring_judge).toBe(MAIN);
-      expect(boardJson(before.board).scoring_judge).toBe(MAIN);
+  it("a trial run of a second judge moves no scoring figure, failures stay failures, every view names the judge; with those two judges and no judge.model the Scoring method waits for one to be named; a grade whose SV check failed is that judge's failure (docs/scoring.md §3.4)", async () => {
+    // Step: a trial run of a second judge moves no scoring figure; failures stay failures; every view names the judge
+    {
+      const svc = service(MAIN);
+      try {
+        const before = await svc.refresh();
+        const m1 = () => modelCardJson(before.board, 'm1')!;
+        expect(m1().model.methods.scoring).toBeCloseTo(2, 10);
+        expect(m1().model.abilities.knowledge).toBeCloseTo(2, 10);
+        expect(m1().datasets).toMatchObject([{ dataset: 'know', n: 1, failures: 3, score: 2 }]);
+        expect(m1().scoring_judge).toBe(MAIN);
+        expect(boardJson(before.board).scoring_judge).toBe(MAIN);
 
-      // The trial: good-7b grades every answer, m1's failed items included.
-      await upsertJudgeScores(db.db, [
-        ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m1', k, TRIAL, 5)),
-        ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m2', k, TRIAL, 1)),
-      ]);
-      const after = await svc.refresh();
-      expect(after.id).toBeGreaterThan(before.id); // the inputs changed, so it was rebuilt …
-      const pick = (s: typeof after) =>
-        boardJson(s.board).models.map((r) => [r.model, r.methods, r.abilities, r.final]);
-      expect(pick(after)).toEqual(pick(before)); // … to the same figures
-      const card = modelCardJson(after.board, 'm1')!;
-      expect(card.model.normalized.scoring).toBe(
-        modelCardJson(before.board, 'm1')!.model.normalized.scoring,
-      );
-      expect(card.datasets).toMatchObject([{ n: 1, failures: 3, score: 2 }]);
+        // The trial: good-7b grades every answer, m1's failed items included.
+        await upsertJudgeScores(db.db, [
+          ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m1', k, TRIAL, 5)),
+          ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m2', k, TRIAL, 1)),
+        ]);
+        const after = await svc.refresh();
+        expect(after.id).toBeGreaterThan(before.id); // the inputs changed, so it was rebuilt …
+        const pick = (s: typeof after) =>
+          boardJson(s.board).models.map((r) => [r.model, r.methods, r.abilities, r.final]);
+        expect(pick(after)).toEqual(pick(before)); // … to the same figures
+        const card = modelCardJson(after.board, 'm1')!;
+        expect(card.model.normalized.scoring).toBe(
+          modelCardJson(before.board, 'm1')!.model.normalized.scoring,
+        );
+        expect(card.datasets).toMatchObject([{ n: 1, failures: 3, score: 2 }]);
 
-      // Every view says whose grades these are, and where the other judge's are.
-      const now = clock.now();
-      const footer = overallContent(after, { now }).footer ?? '';
-      expect(footer).toContain(
-        'scoring = grades of judge main-judge (not shown: good-7b; `zhujiu leaderboard --judge NAME`)',
-      );
-      expect(methodContent(after, 'scoring', { now }).text).toBe(
-        'scoring (judge main-judge): 2 of 2 models scored',
-      );
-      const mc = modelContent(after, 'm1', { now });
-      expect(mc.sections?.[0]?.body).toContain('scoring (judge main-judge) 2.00');
-      expect(mc.table?.rows[0]?.[2]).toBe('scoring (judge main-judge)');
-      expect(overallPage(after, now)).toContain('scoring = grades of judge main-judge');
+        // Every view says whose grades these are, and where the other judge's are.
+        const now = clock.now();
+        const footer = overallContent(after, { now }).footer ?? '';
+        expect(footer).toContain(
+          'scoring = grades of judge main-judge (not shown: good-7b; `zhujiu leaderboard --judge NAME`)',
+        );
+        expect(methodContent(after, 'scoring', { now }).text).toBe(
+          'scoring (judge main-judge): 2 of 2 models scored',
+        );
+        const mc = modelContent(after, 'm1', { now });
+        expect(mc.sections?.[0]?.body).toContain('scoring (judge main-judge) 2.00');
+        expect(mc.table?.rows[0]?.[2]).toBe('scoring (judge main-judge)');
+        expect(overallPage(after, now)).toContain('scoring = grades of judge main-judge');
 
-      // Asked for: the trial judge's board, built from its grades only and not stored.
-      const trial = await svc.withJudge(TRIAL);
-      expect(trial.board.scoringJudge).toBe(TRIAL);
-      expect(modelCardJson(trial.board, 'm1')!.model.methods.scoring).toBeCloseTo(5, 10);
-      expect(modelCardJson(trial.board, 'm2')!.model.methods.scoring).toBeCloseTo(1, 10);
-      expect((await svc.latest())?.id).toBe(after.id);
-      expect((await svc.refresh()).id).toBe(after.id);
-    } finally {
-      await svc.close();
+        // Asked for: the trial judge's board, built from its grades only and not stored.
+        const trial = await svc.withJudge(TRIAL);
+        expect(trial.board.scoringJudge).toBe(TRIAL);
+        expect(modelCardJson(trial.board, 'm1')!.model.methods.scoring).toBeCloseTo(5, 10);
+        expect(modelCardJson(trial.board, 'm2')!.model.methods.scoring).toBeCloseTo(1, 10);
+        expect((await svc.latest())?.id).toBe(after.id);
+        expect((await svc.refresh()).id).toBe(after.id);
+      } finally {
+        await svc.close();
+      }
     }
-  });
-
-  it("without judge.model and with two judges, the Scoring method waits for one to be named; then a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)", async () => {
     // Step: without judge.model and with two judges, the Scoring method waits for one to be named
     {
       const svc = service(null);
@@ -185,7 +185,7 @@ describe('one judge on the board', () => {
       ]);
       expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
     }
-  }, 60_000);
+  }, 90_000);
 });
 
 describe('one judge on the board, from the CLI', () => {
