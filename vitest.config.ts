@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
  * - `unit` (test/unit): pure code, no database, no process, no network but 127.0.0.1 fakes; milliseconds each.
  *   `npx vitest run --project unit` builds nothing and opens no database.
  * - `app` (test/app): the application in-process: one database per test file (a copy of a migrated PGlite
- *   template, or a fresh PostgreSQL database), commands through `runCli`, chat through the wire fakes.
+ *   template, or a fresh PostgreSQL database), its rows cleared between tests where they write, commands through
+ *   `runCli`, chat through the wire fakes.
  * - `process` (test/process): only what needs an operating-system process (signals and exit codes, `kill -9`,
  *   the data-folder lock, start-up from dist/, a pseudo-terminal, log files). Its global setup builds dist/.
  * The heavy checks on the full real data sets are the fourth tier, test/e2e (`npm run test:e2e`,
@@ -23,8 +24,9 @@ export default defineConfig({
     maxWorkers: 6,
     // Tests slower than this are listed after the run (one threshold for the three projects).
     slowTestThreshold: 5_000,
-    // Files run in a shuffled order in every project; unit tests are shuffled within their files too. The tests of
-    // an app or process file are one story on the file's database and run in the order they are written.
+    // Files run in a shuffled order in every project; unit and app tests are shuffled within their files too (an
+    // app file's tests share its database, emptied before each test by `useCleanRows` in test/helpers/db.ts where
+    // they write). The tests of a process file run in the order they are written.
     sequence: { shuffle: { files: true, tests: false } },
     projects: [
       {
@@ -46,6 +48,7 @@ export default defineConfig({
           name: 'app',
           include: ['test/app/**/*.test.ts'],
           globalSetup: ['test/helpers/global-setup.ts'],
+          sequence: { shuffle: { tests: true } },
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -12,7 +12,7 @@ import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { CHANNEL_ID, FakeDiscord, GUILD_ID } from '../../fakes/discord.ts';
-import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { testBot, testConfig } from './helpers.ts';
 
 const LEAKS = [
@@ -56,6 +56,8 @@ describe('identity guard on Chinese answers, through Discord', () => {
     await fake.close();
     await db.destroy();
   });
+  // Each test posts from its own pair only.
+  useCleanRows(() => db);
 
   async function seed(name: string, left: string, right: string): Promise<void> {
     const ds = await ensureDataset(db.db, {
@@ -91,6 +93,7 @@ describe('identity guard on Chinese answers, through Discord', () => {
     'refuses pair %i (%s): nothing is posted',
     async (i, leak) => {
       await seed(`leak${i}`, leak, '我是一个AI助手，很高兴为你服务。');
+      const refusedBefore = bot.arena.guardStats.refused;
       const before = fake.requests.filter(
         (r) => r.method === 'POST' && r.path.endsWith('/messages'),
       ).length;
@@ -100,7 +103,7 @@ describe('identity guard on Chinese answers, through Discord', () => {
         (r) => r.method === 'POST' && r.path.endsWith('/messages'),
       ).length;
       expect(after).toBe(before);
-      expect(bot.arena.guardStats.refused).toBeGreaterThan(i);
+      expect(bot.arena.guardStats.refused).toBeGreaterThan(refusedBefore);
     },
   );
 

@@ -11,7 +11,7 @@ import { runInterruptible } from '../../../src/cli/interrupt.ts';
 import { takeRequestedExit } from '../../../src/cli/io.ts';
 import { importBattles } from '../../../src/import/battles.ts';
 import { importOutputs } from '../../../src/import/outputs.ts';
-import { countRows, freshDb, type TestDb } from '../../helpers/db.ts';
+import { countRows, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 
 /** Presses Ctrl-C: calls the SIGINT listener installed last (runInterruptible's). */
 function ctrlC(): void {
@@ -43,6 +43,7 @@ describe('Ctrl-C during an import', () => {
     await d?.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
+  useCleanRows(() => d);
 
   it('import battles: before the commit, nothing is imported, it says so and exits 130', async () => {
     const listeners = process.listenerCount('SIGINT');

@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Runtime } from '../../../src/main.ts';
-import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
+import {
+  type CliResult,
+  inProcess,
+  openTestRuntime,
+  type TestRuntime,
+} from '../../helpers/run-cli.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
 /** `zhujiu ARGS…` in-process: on the file's open runtime when given, else with no database. */
@@ -186,15 +191,14 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
   'zhujiu import judgments + judge report',
   () => {
     // One open copy of the migrated template database for every command below.
+    // The two imports are the file's seed, made once; every test after them only reads (the reports write
+    // nothing), so the tests run in any order.
     let t: TestRuntime;
+    let g: CliResult;
+    let a: CliResult;
     beforeAll(async () => {
       t = await openTestRuntime();
-    });
-    afterAll(() => t?.close());
-    // The steps share one imported database and run in order, each a test of its own.
-
-    it('imports the GAOKAO-Bench judgments with no endpoint', async () => {
-      const g = await zhujiu(
+      g = await zhujiu(
         [
           'import',
           'judgments',
@@ -206,14 +210,7 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         ],
         t.rt,
       );
-      expect(g.code, g.stderr).toBe(0);
-      expect(g.stdout).toMatch(
-        /imported 1030 judge scores by gpt-4-1106-preview for gpt-4-0314 from 18 files \(1030 judged, 0 judge failures/,
-      );
-    });
-
-    it('imports the AlpacaEval annotations with no endpoint', async () => {
-      const a = await zhujiu(
+      a = await zhujiu(
         [
           'import',
           'judgments',
@@ -225,6 +222,17 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
         ],
         t.rt,
       );
+    }, 120_000);
+    afterAll(() => t?.close());
+
+    it('imports the GAOKAO-Bench judgments with no endpoint', () => {
+      expect(g.code, g.stderr).toBe(0);
+      expect(g.stdout).toMatch(
+        /imported 1030 judge scores by gpt-4-1106-preview for gpt-4-0314 from 18 files \(1030 judged, 0 judge failures/,
+      );
+    });
+
+    it('imports the AlpacaEval annotations with no endpoint', () => {
       expect(a.code, a.stderr).toBe(0);
     });
 

@@ -75,6 +75,8 @@ describe('output paths (export battles --out, leaderboard --png)', () => {
     }
     expect(readdirSync(folder)).toEqual([]);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // No stray files: the missing folder was not made.
+    expect(existsSync(join(dir, 'nope'))).toBe(false);
   });
 
   it('leaderboard --png FOLDER is refused before the board is built, exit 1', async () => {
@@ -292,8 +294,4 @@ describe('numbers in flags are plain decimal integers (usage mistake, exit 2)', 
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('--anchor must be MODEL=RATING');
   });
-});
-
-it('leaves no stray files', () => {
-  expect(existsSync(join(dir, 'nope'))).toBe(false);
 });

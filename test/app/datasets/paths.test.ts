@@ -15,7 +15,7 @@ import { readDatasetFile } from '../../../src/eval/datasets/index.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { startFakeOpenAi } from '../../fakes/openai.ts';
-import { freshDb, type TestDb } from '../../helpers/db.ts';
+import { freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 
 const SECRET_TEXT = 'root:x:0:0:secret-line';
 const LINK =
@@ -40,6 +40,7 @@ describe('dataset paths', () => {
     await d?.destroy();
     rmSync(root, { recursive: true, force: true });
   });
+  useCleanRows(() => d);
 
   it('reads a file inside the folder', async () => {
     expect((await readDatasetFile('ok/dev.jsonl', loc)).text).toBe('{"a":1}\n');

@@ -57,6 +57,7 @@ describe('datasets by URL with a checksum', () => {
     }).datasets[0] as NonNullable<ReturnType<typeof suiteSchema.parse>['datasets'][number]>;
 
   it('downloads once, verifies, caches; the second load makes no request', async () => {
+    requests.length = 0; // this test counts its own requests only
     const cacheDir = mkdtempSync(join(tmpdir(), 'zj-cache-'));
     const loc = { datasetsDir: '/nonexistent', cacheDir };
     const d1 = await prepareDataset('t', entry(`${base}/ocnli.jsonl`, SHA), loc);

@@ -21,7 +21,7 @@ import { EvalService } from '../../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
 import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 import { GAOKAO_GPT4_RESULTS } from '../../helpers/gaokao.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
@@ -43,6 +43,7 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     await d?.destroy();
     rmSync(root, { recursive: true, force: true });
   });
+  useCleanRows(() => d);
 
   it('the shipped smoke suite without ./datasets is refused before a run, naming the files, the folder and the fix', async () => {
     const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });

@@ -172,45 +172,48 @@ describe.each(flowBackends())('upsertEvalDataset on %s', (backend) => {
     ],
   });
 
-  it('adds, then writes nothing for the same items, then updates only what changed', async () => {
-    const r1 = await upsertEvalDataset(d.db, spec('p2'));
-    expect({ added: r1.added, updated: r1.updated, ids: r1.itemIds.size }).toEqual({
-      added: 2,
-      updated: 0,
-      ids: 2,
-    });
-    const r2 = await upsertEvalDataset(d.db, spec('p2'));
-    expect({ added: r2.added, updated: r2.updated }).toEqual({ added: 0, updated: 0 });
-    expect(r2.itemIds).toEqual(r1.itemIds);
-    const r3 = await upsertEvalDataset(d.db, spec('p2 changed'));
-    expect({ added: r3.added, updated: r3.updated }).toEqual({ added: 0, updated: 1 });
-    const row = await d.db
-      .selectFrom('datasets')
-      .select(['metadata', 'ability'])
-      .where('name', '=', 'ds1')
-      .executeTakeFirstOrThrow();
-    expect(row).toEqual({
-      ability: 'language',
-      metadata: {
-        metric: 'accuracy',
-        profile: 'default',
-        template_version: 'v1',
-        provenance: { files: ['a.jsonl'] },
-      },
-    });
-  });
-
-  it('a duplicate key is refused before anything is written', async () => {
-    const before = await countRows(d, 'items');
-    const s = spec('p2');
-    await expect(
-      upsertEvalDataset(d.db, {
-        ...s,
-        name: 'ds2',
-        items: [...s.items, { key: 'a', prompt: 'again', reference: null, metadata: {} }],
-      }),
-    ).rejects.toThrow('dataset ds2: item key "a" appears twice');
-    expect(await countRows(d, 'items')).toBe(before);
-    expect(await countRows(d, 'datasets')).toBe(1);
-  });
+  it('adds, then writes nothing for the same items, then updates only what changed; a duplicate key is refused before anything is written', async () => {
+    // Step: adds, then writes nothing for the same items, then updates only what changed
+    {
+      const r1 = await upsertEvalDataset(d.db, spec('p2'));
+      expect({ added: r1.added, updated: r1.updated, ids: r1.itemIds.size }).toEqual({
+        added: 2,
+        updated: 0,
+        ids: 2,
+      });
+      const r2 = await upsertEvalDataset(d.db, spec('p2'));
+      expect({ added: r2.added, updated: r2.updated }).toEqual({ added: 0, updated: 0 });
+      expect(r2.itemIds).toEqual(r1.itemIds);
+      const r3 = await upsertEvalDataset(d.db, spec('p2 changed'));
+      expect({ added: r3.added, updated: r3.updated }).toEqual({ added: 0, updated: 1 });
+      const row = await d.db
+        .selectFrom('datasets')
+        .select(['metadata', 'ability'])
+        .where('name', '=', 'ds1')
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({
+        ability: 'language',
+        metadata: {
+          metric: 'accuracy',
+          profile: 'default',
+          template_version: 'v1',
+          provenance: { files: ['a.jsonl'] },
+        },
+      });
+    }
+    // Step: a duplicate key is refused before anything is written
+    {
+      const before = await countRows(d, 'items');
+      const s = spec('p2');
+      await expect(
+        upsertEvalDataset(d.db, {
+          ...s,
+          name: 'ds2',
+          items: [...s.items, { key: 'a', prompt: 'again', reference: null, metadata: {} }],
+        }),
+      ).rejects.toThrow('dataset ds2: item key "a" appears twice');
+      expect(await countRows(d, 'items')).toBe(before);
+      expect(await countRows(d, 'datasets')).toBe(1);
+    }
+  }, 60_000);
 });

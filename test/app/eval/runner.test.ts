@@ -16,7 +16,7 @@ import { EvalService } from '../../../src/eval/service.ts';
 import { failureLine, runSummary, summaryJson } from '../../../src/eval/summary.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { backends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import {
   type FixtureItem,
   scriptedAnswer,
@@ -92,6 +92,7 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     await d?.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
+  useCleanRows(() => d);
 
   /** Expected Σ earned per dataset when `isRight` decides and the `failed` tags are not scored. */
   function expected(failed: ReadonlySet<number> = new Set(), limit?: number) {
@@ -121,64 +122,67 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     return s;
   }
 
-  it('200 items with scripted answers give the scripted accuracy exactly; a 429 is waited out', async () => {
-    fake.reset();
-    const script = scriptedAnswer(items, isRight);
-    fake.setAnswer((call) =>
-      tagOf(call) === 7 && call.attempt === 0
-        ? { status: 429, headers: { 'retry-after': '1' } }
-        : script(call),
-    );
-    const s = await runToEnd('m');
-    expect(s.run.status).toBe('succeeded');
-    expect(s.run.total).toBe(200);
-    // Each of the 200 items was asked once (retries after a slow answer repeat the same body, so they are not
-    // first tries), and item 7 was asked again after its 429 and then answered (no failures below).
-    expect(firstTries(fake)).toHaveLength(200);
-    expect(new Set(fake.calls.map(tagOf)).size).toBe(200);
-    const seven = fake.calls.filter((c) => tagOf(c) === 7);
-    expect(seven[0]?.attempt).toBe(0);
-    expect(seven.map((c) => c.attempt)).toContain(1);
-    const exp = expected();
-    expect(s.datasets.map((x) => [x.dataset, x.n, x.earned, x.possible, x.failures])).toEqual(
-      ['c3', 'ocnli', 'cmrc2018'].map((name) => {
-        const e = exp.get(name) as { n: number; earned: number };
-        return [name, e.n, e.earned, e.n, 0];
-      }),
-    );
-    for (const x of s.datasets) {
-      const e = exp.get(x.dataset) as { n: number; earned: number };
-      expect(x.score).toBe(Math.round((10 * e.earned * 1e4) / e.n) / 1e4);
+  it('200 items with scripted answers give the scripted accuracy exactly; a 429 is waited out; the same run again makes zero calls and gives the same scores', async () => {
+    // Step: 200 items with scripted answers give the scripted accuracy exactly; a 429 is waited out
+    {
+      fake.reset();
+      const script = scriptedAnswer(items, isRight);
+      fake.setAnswer((call) =>
+        tagOf(call) === 7 && call.attempt === 0
+          ? { status: 429, headers: { 'retry-after': '1' } }
+          : script(call),
+      );
+      const s = await runToEnd('m');
+      expect(s.run.status).toBe('succeeded');
+      expect(s.run.total).toBe(200);
+      // Each of the 200 items was asked once (retries after a slow answer repeat the same body, so they are not
+      // first tries), and item 7 was asked again after its 429 and then answered (no failures below).
+      expect(firstTries(fake)).toHaveLength(200);
+      expect(new Set(fake.calls.map(tagOf)).size).toBe(200);
+      const seven = fake.calls.filter((c) => tagOf(c) === 7);
+      expect(seven[0]?.attempt).toBe(0);
+      expect(seven.map((c) => c.attempt)).toContain(1);
+      const exp = expected();
+      expect(s.datasets.map((x) => [x.dataset, x.n, x.earned, x.possible, x.failures])).toEqual(
+        ['c3', 'ocnli', 'cmrc2018'].map((name) => {
+          const e = exp.get(name) as { n: number; earned: number };
+          return [name, e.n, e.earned, e.n, 0];
+        }),
+      );
+      for (const x of s.datasets) {
+        const e = exp.get(x.dataset) as { n: number; earned: number };
+        expect(x.score).toBe(Math.round((10 * e.earned * 1e4) / e.n) / 1e4);
+      }
+      expect(summaryJson(s).datasets[2]).toMatchObject({
+        dataset: 'cmrc2018',
+        ability: 'language',
+        method: 'metrics',
+        metric: 'char_f1',
+        profile: 'cmrc2018',
+      });
+      // A scripted CMRC answer is the gold (EM 1, F1 1) or 不知道 (0, 0): EM = F1 = AVERAGE = 100 × right / n.
+      const cmrc = exp.get('cmrc2018') as { n: number; earned: number };
+      const pct = Math.round((100 * cmrc.earned * 1e3) / cmrc.n) / 1e3;
+      expect(summaryJson(s).datasets[2]).toMatchObject({ em: pct, f1: pct, average: pct });
+      expect(summaryJson(s).datasets[0]).not.toHaveProperty('em');
+      expect(s.promptTokens).toBeGreaterThan(0);
+      const snap = s.run.config as { datasets: { template_version: string; seed: number }[] };
+      expect(snap.datasets.map((x) => x.template_version)).toEqual([
+        'c3-v1',
+        'ocnli-v1',
+        'span-zh-v1',
+      ]);
     }
-    expect(summaryJson(s).datasets[2]).toMatchObject({
-      dataset: 'cmrc2018',
-      ability: 'language',
-      method: 'metrics',
-      metric: 'char_f1',
-      profile: 'cmrc2018',
-    });
-    // A scripted CMRC answer is the gold (EM 1, F1 1) or 不知道 (0, 0): EM = F1 = AVERAGE = 100 × right / n.
-    const cmrc = exp.get('cmrc2018') as { n: number; earned: number };
-    const pct = Math.round((100 * cmrc.earned * 1e3) / cmrc.n) / 1e3;
-    expect(summaryJson(s).datasets[2]).toMatchObject({ em: pct, f1: pct, average: pct });
-    expect(summaryJson(s).datasets[0]).not.toHaveProperty('em');
-    expect(s.promptTokens).toBeGreaterThan(0);
-    const snap = s.run.config as { datasets: { template_version: string; seed: number }[] };
-    expect(snap.datasets.map((x) => x.template_version)).toEqual([
-      'c3-v1',
-      'ocnli-v1',
-      'span-zh-v1',
-    ]);
-  });
-
-  it('the same run again makes zero calls and gives the same scores', async () => {
-    fake.reset();
-    const first = await runSummary(d.db, 1);
-    const s = await runToEnd('m');
-    expect(fake.callCount).toBe(0);
-    expect(s.datasets).toEqual(first?.datasets);
-    expect(s.promptTokens).toBe(0);
-  });
+    // Step: the same run again makes zero calls and gives the same scores
+    {
+      fake.reset();
+      const first = await runSummary(d.db, 1);
+      const s = await runToEnd('m');
+      expect(fake.callCount).toBe(0);
+      expect(s.datasets).toEqual(first?.datasets);
+      expect(s.promptTokens).toBe(0);
+    }
+  }, 60_000);
 
   it('changing only the temperature, the base URL or the model makes new calls', async () => {
     fake.reset();

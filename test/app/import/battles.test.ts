@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../../src/core/errors.ts';
 import { importBattles } from '../../../src/import/battles.ts';
-import { backends, countRows, freshDb, type TestDb } from '../../helpers/db.ts';
+import { backends, countRows, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 
 describe.each(backends())('import battles on %s', (backend) => {
   let d: TestDb;
@@ -12,6 +12,7 @@ describe.each(backends())('import battles on %s', (backend) => {
     d = await freshDb(backend);
   });
   afterAll(async () => d?.destroy());
+  useCleanRows(() => d);
 
   it('rejects bad files naming the line, writing nothing', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-battles-'));

@@ -20,7 +20,7 @@ import { itemsCell, runSummary, summaryJson } from '../../../src/eval/summary.ts
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { judgeGrades } from '../../../src/storage/leaderboard.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 function openaiModel(name: string, baseUrl: string, model: string): ModelConfig {
@@ -111,6 +111,7 @@ describe.each(flowBackends())('/eval on a scoring suite on %s', (backend) => {
     await d?.destroy();
     rmSync(root, { recursive: true, force: true });
   });
+  useCleanRows(() => d);
 
   const service = (judgeModel: string | null) => {
     const config = loadConfig({ configDir, env: { ZHUJIU_DATASETS_DIR: dataDir } });

@@ -10,7 +10,7 @@ import { judgeReport } from '../../../src/eval/judge/report.ts';
 import { importJudgments } from '../../../src/import/judgments.ts';
 import { listJudgeScores } from '../../../src/storage/judge-scores.ts';
 import { findModel } from '../../../src/storage/models.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
 const GAOKAO = [
@@ -27,6 +27,7 @@ describe.each(flowBackends())('import judgments on %s', (backend) => {
     d = await freshDb(backend);
   });
   afterAll(async () => d?.destroy());
+  useCleanRows(() => d);
 
   it.skipIf(!present)(
     'GAOKAO-Bench subjective judged by gpt-4-1106-preview: 7672.83 / 11839 = 0.648',

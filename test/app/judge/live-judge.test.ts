@@ -17,7 +17,7 @@ import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { listJudgeScores } from '../../../src/storage/judge-scores.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const CONFIG = join(PROJECT_ROOT, 'config');
@@ -61,29 +61,42 @@ describe.each(flowBackends())('live judge against the fake endpoint on %s', (bac
   beforeAll(async () => {
     d = await freshDb(backend);
     fake = await startFakeOpenAi({ answer: scripted });
-    const ids = await ensureModels(d.db, ['judge-m', 'cand', 'base'], 'openai');
-    modelId = ids.get('cand') as number;
-    baselineId = ids.get('base') as number;
-    judge = new OpenAiCompatibleClient({
-      name: 'judge-m',
-      baseUrl: fake.baseUrl,
-      model: 'fake-model',
-      params: { temperature: 0 },
-      maxRetries: 0,
-      cache: dbResponseCache(d.db, ids.get('judge-m') as number),
-      logger,
-    });
-    const ds = await ensureDataset(d.db, { name: 'open_qa', ability: 'safety', method: 'scoring' });
-    items = await ensureItems(
-      d.db,
-      ds,
-      ['q1', 'q2', 'q3', 'q4', 'p1', 'p2', 'r1'].map((k) => ({
-        key: k,
-        prompt: `question ${k}`,
-        reference: 'ref',
-      })),
-    );
   });
+  // Each test: an empty database with the three models, the dataset and its items; a judge client whose cache
+  // is the new judge row; the fake's calls forgotten and its scripted answers back.
+  useCleanRows(
+    () => d,
+    async () => {
+      fake.reset();
+      fake.setAnswer(scripted);
+      const ids = await ensureModels(d.db, ['judge-m', 'cand', 'base'], 'openai');
+      modelId = ids.get('cand') as number;
+      baselineId = ids.get('base') as number;
+      judge = new OpenAiCompatibleClient({
+        name: 'judge-m',
+        baseUrl: fake.baseUrl,
+        model: 'fake-model',
+        params: { temperature: 0 },
+        maxRetries: 0,
+        cache: dbResponseCache(d.db, ids.get('judge-m') as number),
+        logger,
+      });
+      const ds = await ensureDataset(d.db, {
+        name: 'open_qa',
+        ability: 'safety',
+        method: 'scoring',
+      });
+      items = await ensureItems(
+        d.db,
+        ds,
+        ['q1', 'q2', 'q3', 'q4', 'p1', 'p2', 'r1'].map((k) => ({
+          key: k,
+          prompt: `question ${k}`,
+          reference: 'ref',
+        })),
+      );
+    },
+  );
   afterAll(async () => {
     await fake?.close();
     await d?.destroy();

@@ -88,98 +88,104 @@ describe('one judge on the board', () => {
     await db?.destroy();
   });
 
-  it('a trial run of a second judge moves no scoring figure; failures stay failures; every view names the judge', async () => {
-    const svc = service(MAIN);
-    try {
-      const before = await svc.refresh();
-      const m1 = () => modelCardJson(before.board, 'm1')!;
-      expect(m1().model.methods.scoring).toBeCloseTo(2, 10);
-      expect(m1().model.abilities.knowledge).toBeCloseTo(2, 10);
-      expect(m1().datasets).toMatchObject([{ dataset: 'know', n: 1, failures: 3, score: 2 }]);
-      expect(m1().scoring_judge).toBe(MAIN);
-      expect(boardJson(before.board).scoring_judge).toBe(MAIN);
+  it("a trial run of a second judge moves no scoring figure, failures stay failures, every view names the judge; with those two judges and no judge.model the Scoring method waits for one to be named; a grade whose SV check failed is that judge's failure (docs/scoring.md §3.4)", async () => {
+    // Step: a trial run of a second judge moves no scoring figure; failures stay failures; every view names the judge
+    {
+      const svc = service(MAIN);
+      try {
+        const before = await svc.refresh();
+        const m1 = () => modelCardJson(before.board, 'm1')!;
+        expect(m1().model.methods.scoring).toBeCloseTo(2, 10);
+        expect(m1().model.abilities.knowledge).toBeCloseTo(2, 10);
+        expect(m1().datasets).toMatchObject([{ dataset: 'know', n: 1, failures: 3, score: 2 }]);
+        expect(m1().scoring_judge).toBe(MAIN);
+        expect(boardJson(before.board).scoring_judge).toBe(MAIN);
 
-      // The trial: good-7b grades every answer, m1's failed items included.
+        // The trial: good-7b grades every answer, m1's failed items included.
+        await upsertJudgeScores(db.db, [
+          ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m1', k, TRIAL, 5)),
+          ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m2', k, TRIAL, 1)),
+        ]);
+        const after = await svc.refresh();
+        expect(after.id).toBeGreaterThan(before.id); // the inputs changed, so it was rebuilt …
+        const pick = (s: typeof after) =>
+          boardJson(s.board).models.map((r) => [r.model, r.methods, r.abilities, r.final]);
+        expect(pick(after)).toEqual(pick(before)); // … to the same figures
+        const card = modelCardJson(after.board, 'm1')!;
+        expect(card.model.normalized.scoring).toBe(
+          modelCardJson(before.board, 'm1')!.model.normalized.scoring,
+        );
+        expect(card.datasets).toMatchObject([{ n: 1, failures: 3, score: 2 }]);
+
+        // Every view says whose grades these are, and where the other judge's are.
+        const now = clock.now();
+        const footer = overallContent(after, { now }).footer ?? '';
+        expect(footer).toContain(
+          'scoring = grades of judge main-judge (not shown: good-7b; `zhujiu leaderboard --judge NAME`)',
+        );
+        expect(methodContent(after, 'scoring', { now }).text).toBe(
+          'scoring (judge main-judge): 2 of 2 models scored',
+        );
+        const mc = modelContent(after, 'm1', { now });
+        expect(mc.sections?.[0]?.body).toContain('scoring (judge main-judge) 2.00');
+        expect(mc.table?.rows[0]?.[2]).toBe('scoring (judge main-judge)');
+        expect(overallPage(after, now)).toContain('scoring = grades of judge main-judge');
+
+        // Asked for: the trial judge's board, built from its grades only and not stored.
+        const trial = await svc.withJudge(TRIAL);
+        expect(trial.board.scoringJudge).toBe(TRIAL);
+        expect(modelCardJson(trial.board, 'm1')!.model.methods.scoring).toBeCloseTo(5, 10);
+        expect(modelCardJson(trial.board, 'm2')!.model.methods.scoring).toBeCloseTo(1, 10);
+        expect((await svc.latest())?.id).toBe(after.id);
+        expect((await svc.refresh()).id).toBe(after.id);
+      } finally {
+        await svc.close();
+      }
+    }
+    // Step: without judge.model and with two judges, the Scoring method waits for one to be named
+    {
+      const svc = service(null);
+      try {
+        const snap = await svc.refresh();
+        expect(snap.board.scoringJudge).toBeNull();
+        expect(boardJson(snap.board).models.every((r) => r.methods.scoring === null)).toBe(true);
+        expect(overallContent(snap, { now: clock.now() }).footer).toContain(
+          'scoring: no judge chosen (grades of good-7b, main-judge are stored; set judge.model or pass `zhujiu leaderboard --judge NAME`)',
+        );
+      } finally {
+        await svc.close();
+      }
+    }
+    // Step: a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)
+    {
+      const SV = 'sv-judge';
       await upsertJudgeScores(db.db, [
-        ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m1', k, TRIAL, 5)),
-        ...['q0', 'q1', 'q2', 'q3'].map((k) => grade('m2', k, TRIAL, 1)),
+        { ...grade('m2', 'q0', SV, 8), safetyFlag: true },
+        { ...grade('m2', 'q1', SV, 6), safetyFlag: false },
+        {
+          ...grade('m2', 'q2', SV, 7),
+          safetyFlag: null,
+          failureCode: 'safety_check_failed',
+          failureMessage: 'safety check unparseable: no safety verdict found in the reply',
+        },
+        // as stored before the failure had its code: only the audit output says the check failed
+        {
+          ...grade('m2', 'q3', SV, 5),
+          safetyFlag: null,
+          judgeOutput: {
+            reply: '[[5]]',
+            safety: { failure: { code: 'unparseable' }, attempts: 3 },
+          },
+        },
       ]);
-      const after = await svc.refresh();
-      expect(after.id).toBeGreaterThan(before.id); // the inputs changed, so it was rebuilt …
-      const pick = (s: typeof after) =>
-        boardJson(s.board).models.map((r) => [r.model, r.methods, r.abilities, r.final]);
-      expect(pick(after)).toEqual(pick(before)); // … to the same figures
-      const card = modelCardJson(after.board, 'm1')!;
-      expect(card.model.normalized.scoring).toBe(
-        modelCardJson(before.board, 'm1')!.model.normalized.scoring,
-      );
-      expect(card.datasets).toMatchObject([{ n: 1, failures: 3, score: 2 }]);
-
-      // Every view says whose grades these are, and where the other judge's are.
-      const now = clock.now();
-      const footer = overallContent(after, { now }).footer ?? '';
-      expect(footer).toContain(
-        'scoring = grades of judge main-judge (not shown: good-7b; `zhujiu leaderboard --judge NAME`)',
-      );
-      expect(methodContent(after, 'scoring', { now }).text).toBe(
-        'scoring (judge main-judge): 2 of 2 models scored',
-      );
-      const mc = modelContent(after, 'm1', { now });
-      expect(mc.sections?.[0]?.body).toContain('scoring (judge main-judge) 2.00');
-      expect(mc.table?.rows[0]?.[2]).toBe('scoring (judge main-judge)');
-      expect(overallPage(after, now)).toContain('scoring = grades of judge main-judge');
-
-      // Asked for: the trial judge's board, built from its grades only and not stored.
-      const trial = await svc.withJudge(TRIAL);
-      expect(trial.board.scoringJudge).toBe(TRIAL);
-      expect(modelCardJson(trial.board, 'm1')!.model.methods.scoring).toBeCloseTo(5, 10);
-      expect(modelCardJson(trial.board, 'm2')!.model.methods.scoring).toBeCloseTo(1, 10);
-      expect((await svc.latest())?.id).toBe(after.id);
-      expect((await svc.refresh()).id).toBe(after.id);
-    } finally {
-      await svc.close();
+      const g = await judgeGrades(db.db, SV);
+      expect(g.grades.map((x) => [x.itemId, x.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+        [ids.get('q0'), 0],
+        [ids.get('q1'), 6],
+      ]);
+      expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
     }
-  });
-
-  it('without judge.model and with two judges, the Scoring method waits for one to be named', async () => {
-    const svc = service(null);
-    try {
-      const snap = await svc.refresh();
-      expect(snap.board.scoringJudge).toBeNull();
-      expect(boardJson(snap.board).models.every((r) => r.methods.scoring === null)).toBe(true);
-      expect(overallContent(snap, { now: clock.now() }).footer).toContain(
-        'scoring: no judge chosen (grades of good-7b, main-judge are stored; set judge.model or pass `zhujiu leaderboard --judge NAME`)',
-      );
-    } finally {
-      await svc.close();
-    }
-  });
-
-  it("a grade whose SV check failed is that judge's failure on the board, not a grade (docs/scoring.md §3.4)", async () => {
-    const SV = 'sv-judge';
-    await upsertJudgeScores(db.db, [
-      { ...grade('m2', 'q0', SV, 8), safetyFlag: true },
-      { ...grade('m2', 'q1', SV, 6), safetyFlag: false },
-      {
-        ...grade('m2', 'q2', SV, 7),
-        safetyFlag: null,
-        failureCode: 'safety_check_failed',
-        failureMessage: 'safety check unparseable: no safety verdict found in the reply',
-      },
-      // as stored before the failure had its code: only the audit output says the check failed
-      {
-        ...grade('m2', 'q3', SV, 5),
-        safetyFlag: null,
-        judgeOutput: { reply: '[[5]]', safety: { failure: { code: 'unparseable' }, attempts: 3 } },
-      },
-    ]);
-    const g = await judgeGrades(db.db, SV);
-    expect(g.grades.map((x) => [x.itemId, x.score]).sort((a, b) => a[0]! - b[0]!)).toEqual([
-      [ids.get('q0'), 0],
-      [ids.get('q1'), 6],
-    ]);
-    expect(g.failures).toEqual([{ model: 'm2', dataset: 'know', failures: 2 }]);
-  });
+  }, 90_000);
 });
 
 describe('one judge on the board, from the CLI', () => {

@@ -80,7 +80,7 @@ describe.each(backends())('migrations on %s', (backend) => {
     expect((await migrateToLatest(d.db)).results).toEqual([]);
   });
 
-  it('enforces constraints: enums, score ranges, self-battles, unique responses', async () => {
+  it('enforces constraints: enums, score ranges, self-battles, unique responses; judge scores: a failure carries no score, pairwise needs a baseline, one row per key', async () => {
     await expect(
       sql`insert into models (name, provider) values ('m', 'nope')`.execute(d.db),
     ).rejects.toThrow(/check/i);
@@ -118,36 +118,36 @@ describe.each(backends())('migrations on %s', (backend) => {
       sql`insert into item_scores (run_id, item_id, method, metric, raw_score, max_score)
           select r.id, i.id, 'metrics', 'accuracy', 11, 10 from eval_runs r, items i`.execute(d.db),
     ).rejects.toThrow(/check/i);
-  });
-
-  it('judge scores: a failure carries no score, pairwise needs a baseline, one row per key', async () => {
-    const ins = (cols: string, vals: string) =>
-      sql
-        .raw(
-          `insert into judge_scores (model_id, item_id, judge, rubric, rubric_version, ${cols})
+    // Step: judge scores: a failure carries no score, pairwise needs a baseline, one row per key
+    {
+      const ins = (cols: string, vals: string) =>
+        sql
+          .raw(
+            `insert into judge_scores (model_id, item_id, judge, rubric, rubric_version, ${cols})
            select m.id, i.id, 'j', 'ten_point', 'v1', ${vals} from models m, items i where m.name = 'a'`,
-        )
-        .execute(d.db);
-    await expect(
-      ins(
-        'kind, status, failure_code, raw_score, max_score',
-        `'single','failed','unparseable',0,10`,
-      ),
-    ).rejects.toThrow(/check/i);
-    await expect(
-      ins('kind, status, raw_score, max_score', `'single','judged',11,10`),
-    ).rejects.toThrow(/check/i);
-    await expect(ins('kind, status, preference', `'pairwise','judged',2`)).rejects.toThrow(
-      /check/i,
-    );
-    await ins('kind, status, failure_code', `'single','failed','unparseable'`);
-    await expect(
-      ins('kind, status, raw_score, max_score', `'single','judged',7,10`),
-    ).rejects.toThrow(/unique|duplicate/i);
-    await expect(
-      sql`insert into battle_judgments (battle_id, judge, rubric_version, status) values (1, 'j', 'v1', 'judged')`.execute(
-        d.db,
-      ),
-    ).rejects.toThrow(/check|foreign/i);
-  });
+          )
+          .execute(d.db);
+      await expect(
+        ins(
+          'kind, status, failure_code, raw_score, max_score',
+          `'single','failed','unparseable',0,10`,
+        ),
+      ).rejects.toThrow(/check/i);
+      await expect(
+        ins('kind, status, raw_score, max_score', `'single','judged',11,10`),
+      ).rejects.toThrow(/check/i);
+      await expect(ins('kind, status, preference', `'pairwise','judged',2`)).rejects.toThrow(
+        /check/i,
+      );
+      await ins('kind, status, failure_code', `'single','failed','unparseable'`);
+      await expect(
+        ins('kind, status, raw_score, max_score', `'single','judged',7,10`),
+      ).rejects.toThrow(/unique|duplicate/i);
+      await expect(
+        sql`insert into battle_judgments (battle_id, judge, rubric_version, status) values (1, 'j', 'v1', 'judged')`.execute(
+          d.db,
+        ),
+      ).rejects.toThrow(/check|foreign/i);
+    }
+  }, 60_000);
 });
