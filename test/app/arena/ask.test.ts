@@ -6,7 +6,7 @@
  * histories; ability tag / classifier / maintainer override; void; the asker stored as an HMAC.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BotService } from '../../../src/bot/service.ts';
 import type { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import type { AppConfig } from '../../../src/config/schema.ts';
@@ -16,7 +16,7 @@ import { hashVoterId } from '../../../src/core/voter-id.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
 import { abilityOf, listTurns, setClassifiedAbility } from '../../../src/storage/live-battles.ts';
 import { liveVotes, pairVoteCounts } from '../../../src/storage/votes.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { clearRows, flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { type Script, type ScriptedModels, scriptedModels } from '../../helpers/live-models.ts';
 import { SECRET, terminal, terminalShell, testConfig } from './helpers.ts';
 
@@ -82,8 +82,14 @@ describe.each(flowBackends())('/ask through the terminal (%s)', (backend) => {
     await bot.start();
   }
 
-  beforeEach(async () => {
+  // One database for the file, its rows cleared before each test.
+  beforeAll(async () => {
     db = await freshDb(backend);
+  });
+  afterAll(async () => db?.destroy());
+
+  beforeEach(async () => {
+    await clearRows(db);
     judge = '{"ability": "reasoning"}';
     models = await scriptedModels(db.db, (model) =>
       model === 'judge' ? judge : (ANSWER[model] ?? 'ok'),
@@ -93,7 +99,6 @@ describe.each(flowBackends())('/ask through the terminal (%s)', (backend) => {
   afterEach(async () => {
     await bot?.stop();
     await models.close();
-    await db.destroy();
   });
 
   const battleMessages = () =>

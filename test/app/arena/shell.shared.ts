@@ -2,7 +2,7 @@
  * The arena end to end through the terminal adapter: post, three users vote, one changes, one retracts, the
  * database holds exactly the live votes and every event, closing reveals the models in an edit.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BotService } from '../../../src/bot/service.ts';
 import { DISCORD_CAPABILITIES } from '../../../src/chat/discord/adapter.ts';
 import type { ChatPlatform } from '../../../src/chat/port.ts';
@@ -13,7 +13,7 @@ import { createLogger, type Logger, silentLogger } from '../../../src/core/logge
 import { hashVoterId } from '../../../src/core/voter-id.ts';
 import { getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
-import { type Backend, freshDb, type TestDb } from '../../helpers/db.ts';
+import { type Backend, clearRows, freshDb, type TestDb } from '../../helpers/db.ts';
 import {
   MODELS,
   SECRET,
@@ -49,8 +49,14 @@ export function shellTests(backend: Backend): void {
     let term: ReturnType<typeof terminal>;
     let clock: ManualClock;
 
-    beforeEach(async () => {
+    // One database for the describe, its rows cleared before each test.
+    beforeAll(async () => {
       db = await freshDb(backend);
+    });
+    afterAll(async () => db?.destroy());
+
+    beforeEach(async () => {
+      await clearRows(db);
       await seedModels(db.db);
       term = terminal();
       clock = new ManualClock(new Date());
@@ -67,7 +73,6 @@ export function shellTests(backend: Backend): void {
 
     afterEach(async () => {
       await bot.stop();
-      await db.destroy();
     });
 
     it('posts, records votes, changes and retractions, and reveals on close', async () => {
@@ -239,8 +244,13 @@ export function shellTests(backend: Backend): void {
       return term.text().slice(before);
     }
 
-    beforeEach(async () => {
+    beforeAll(async () => {
       db = await freshDb(backend);
+    });
+    afterAll(async () => db?.destroy());
+
+    beforeEach(async () => {
+      await clearRows(db);
       await seedModels(db.db);
       term = terminal();
       clock = new ManualClock(new Date());
@@ -249,7 +259,6 @@ export function shellTests(backend: Backend): void {
 
     afterEach(async () => {
       for (const r of running) await r.bot.stop();
-      await db.destroy();
     });
 
     it('refuses a mistyped or foreign choice without touching the vote', async () => {

@@ -6,7 +6,7 @@
  * the vote cap of N votes" (it was told "its voting window ended"), as the reveal says.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ArenaService } from '../../../src/arena/service.ts';
 import type { BotService } from '../../../src/bot/service.ts';
 import type { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
@@ -21,7 +21,7 @@ import {
 import { type Db, openDb } from '../../../src/storage/db.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { applyVoteEvent, liveVotes, type VoteEventResult } from '../../../src/storage/votes.ts';
-import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { backends, clearRows, freshDb, type TestDb } from '../../helpers/db.ts';
 import { SECRET, seedModels, terminal, terminalShell, testBot, testConfig } from './helpers.ts';
 
 const minute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -32,15 +32,19 @@ describe.each(backends())('vote cap on %s', (backend) => {
     let clock: ManualClock;
     let running: { bot: BotService; shell: ShellAdapter; term: ReturnType<typeof terminal> }[];
 
-    beforeEach(async () => {
+    // One database for these tests, its rows cleared before each.
+    beforeAll(async () => {
       d = await freshDb(backend);
+    });
+    afterAll(async () => d?.destroy());
+    beforeEach(async () => {
+      await clearRows(d);
       await seedModels(d.db);
       clock = new ManualClock(new Date('2026-12-01T10:00:00Z'));
       running = [];
     });
     afterEach(async () => {
       for (const r of running) await r.bot.stop();
-      await d.destroy();
     });
 
     async function session(cap: number, tag: string) {
