@@ -35,16 +35,18 @@ interface SuitesJson {
 
 describe('zhujiu datasets build', () => {
   it('needs no build step: zhujiu suites builds the sets into the datasets cache folder, not the datasets folder', async () => {
+    // Its own empty datasets folder: the other tests of this file build into `datasets`.
+    const folder = mkdtempSync(join(tmpdir(), 'zj-unbuilt-'));
     const cache = mkdtempSync(join(tmpdir(), 'zj-built-cache-'));
     const r = await inProcess(['suites', '--json'], {
-      env: { ...env, ZHUJIU_DATASETS_CACHE: cache },
+      env: { ZHUJIU_DATASETS_DIR: folder, ZHUJIU_DATASETS_CACHE: cache },
     });
     const k = (JSON.parse(r.stdout) as SuitesJson).suites.find(
       (s) => s.suite === 'zhujiu-knowledge',
     );
     expect(k?.items).toBe(1500);
     expect(readdirSync(join(cache, 'zhujiu-built', 'knowledge'))).toHaveLength(10);
-    expect(readdirSync(datasets)).toEqual([]);
+    expect(readdirSync(folder)).toEqual([]);
   });
 
   it('writes the ten sets and a manifest, byte-identical when built again', async () => {

@@ -87,49 +87,53 @@ describe('robustness against the OpenAI fake', () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('runs the clean and the robustness suites for both models', async () => {
-    for (const model of ['fragile', 'steady'])
-      for (const suite of ['clean', 'robust']) {
-        const r = await zhujiu(['eval', '--model', model, '--suite', suite], t.rt);
-        expect(r.code, r.stderr).toBe(0);
-      }
-    // Unique Solution asks each item three times, with the model's own earlier answers in the history.
-    const pressed = fake.calls.filter((c) =>
-      c.messages.some((m) => m.content.startsWith('你确定吗')),
-    );
-    expect(pressed.length).toBe(2 * 6 * 2);
-    expect(pressed[0]?.messages.at(-2)?.role).toBe('assistant');
-  });
+  it('runs the clean and robustness suites for both models; the fragile model gets a low robustness score and its card shows the drop', async () => {
+    // Step 1: runs the clean and the robustness suites for both models
+    {
+      for (const model of ['fragile', 'steady'])
+        for (const suite of ['clean', 'robust']) {
+          const r = await zhujiu(['eval', '--model', model, '--suite', suite], t.rt);
+          expect(r.code, r.stderr).toBe(0);
+        }
+      // Unique Solution asks each item three times, with the model's own earlier answers in the history.
+      const pressed = fake.calls.filter((c) =>
+        c.messages.some((m) => m.content.startsWith('你确定吗')),
+      );
+      expect(pressed.length).toBe(2 * 6 * 2);
+      expect(pressed[0]?.messages.at(-2)?.role).toBe('assistant');
+    }
 
-  it('the fragile model gets a low robustness score and its card shows the drop', async () => {
-    const board = JSON.parse((await zhujiu(['leaderboard', '--all', '--json'], t.rt)).stdout) as {
-      models: { model: string; abilities: Record<string, number | null> }[];
-    };
-    const ability = (m: string) => board.models.find((r) => r.model === m)?.abilities.robustness;
-    expect(ability('fragile')).toBe(0);
-    expect(ability('steady')).toBe(10);
-    const card = JSON.parse(
-      (await zhujiu(['leaderboard', '--view', 'model', 'fragile', '--json'], t.rt)).stdout,
-    ) as { robustness: unknown[] };
-    expect(card.robustness).toEqual([
-      {
-        dataset: 'robust_redundant_dialogue_c3',
-        base: 'c3',
-        n: 6,
-        perturbed: 0,
-        clean: 10,
-        pdr: 1,
-      },
-      { dataset: 'robust_unique_solution_c3', base: 'c3', n: 6, perturbed: 0, clean: 10, pdr: 1 },
-    ]);
-    const steady = JSON.parse(
-      (await zhujiu(['leaderboard', '--view', 'model', 'steady', '--json'], t.rt)).stdout,
-    ) as { robustness: { pdr: number }[] };
-    expect(steady.robustness.map((d) => d.pdr)).toEqual([0, 0]);
-    const text = (await zhujiu(['leaderboard', '--view', 'model', 'fragile'], t.rt)).stdout;
-    expect(text).toContain('Robustness: score and drop against the clean base items');
-    expect(text).toContain(
-      'robust_redundant_dialogue_c3: 0.00 vs clean c3 10.00, drop 100.0% (6 items)',
-    );
+    // Step 2: the fragile model gets a low robustness score and its card shows the drop
+    {
+      const board = JSON.parse((await zhujiu(['leaderboard', '--all', '--json'], t.rt)).stdout) as {
+        models: { model: string; abilities: Record<string, number | null> }[];
+      };
+      const ability = (m: string) => board.models.find((r) => r.model === m)?.abilities.robustness;
+      expect(ability('fragile')).toBe(0);
+      expect(ability('steady')).toBe(10);
+      const card = JSON.parse(
+        (await zhujiu(['leaderboard', '--view', 'model', 'fragile', '--json'], t.rt)).stdout,
+      ) as { robustness: unknown[] };
+      expect(card.robustness).toEqual([
+        {
+          dataset: 'robust_redundant_dialogue_c3',
+          base: 'c3',
+          n: 6,
+          perturbed: 0,
+          clean: 10,
+          pdr: 1,
+        },
+        { dataset: 'robust_unique_solution_c3', base: 'c3', n: 6, perturbed: 0, clean: 10, pdr: 1 },
+      ]);
+      const steady = JSON.parse(
+        (await zhujiu(['leaderboard', '--view', 'model', 'steady', '--json'], t.rt)).stdout,
+      ) as { robustness: { pdr: number }[] };
+      expect(steady.robustness.map((d) => d.pdr)).toEqual([0, 0]);
+      const text = (await zhujiu(['leaderboard', '--view', 'model', 'fragile'], t.rt)).stdout;
+      expect(text).toContain('Robustness: score and drop against the clean base items');
+      expect(text).toContain(
+        'robust_redundant_dialogue_c3: 0.00 vs clean c3 10.00, drop 100.0% (6 items)',
+      );
+    }
   });
 });

@@ -26,52 +26,56 @@ describe.each(backends())('named imported votes on %s', (backend) => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('are stored, and counted only with includeNamed', async () => {
-    const file = join(dir, 'pub.jsonl');
-    const line = (winner: string, anony?: boolean) =>
-      JSON.stringify({
-        model_a: 'm-one',
-        model_b: 'm-two',
-        winner,
-        ...(anony === undefined ? {} : { anony }),
-      });
-    writeFileSync(
-      file,
-      `${[line('model_a', true), line('model_a'), line('model_b', false), line('model_b', false)].join('\n')}\n`,
-    );
-    const r = await importBattles(d.db, { file, source: 'pub' });
-    expect(r.added).toBe(4);
-    expect(await countRows(d, 'votes')).toBe(4);
-    expect(await pairVoteCounts(d.db, undefined, ['pub'])).toEqual([
-      { model_a: 'm-one', model_b: 'm-two', a_wins: 2, b_wins: 0, ties: 0 },
-    ]);
-    expect(await pairVoteCounts(d.db, undefined, ['pub'], true)).toEqual([
-      { model_a: 'm-one', model_b: 'm-two', a_wins: 2, b_wins: 2, ties: 0 },
-    ]);
-    const types = (named: boolean) =>
-      battleVoteTypes(d.db, undefined, ['pub'], named).then((ts) =>
-        ts.reduce((n, t) => n + t.count, 0),
+  it('named battles are stored, counted only with includeNamed, and keep "anony": false through export battles', async () => {
+    // Step 1: are stored, and counted only with includeNamed
+    {
+      const file = join(dir, 'pub.jsonl');
+      const line = (winner: string, anony?: boolean) =>
+        JSON.stringify({
+          model_a: 'm-one',
+          model_b: 'm-two',
+          winner,
+          ...(anony === undefined ? {} : { anony }),
+        });
+      writeFileSync(
+        file,
+        `${[line('model_a', true), line('model_a'), line('model_b', false), line('model_b', false)].join('\n')}\n`,
       );
-    expect([await types(false), await types(true)]).toEqual([2, 4]);
-    // The board leaves them out too.
-    const board = await boardBattleTypes(d.db, ['pub']);
-    expect(board.reduce((n, t) => n + t.count, 0)).toBe(2);
-  });
+      const r = await importBattles(d.db, { file, source: 'pub' });
+      expect(r.added).toBe(4);
+      expect(await countRows(d, 'votes')).toBe(4);
+      expect(await pairVoteCounts(d.db, undefined, ['pub'])).toEqual([
+        { model_a: 'm-one', model_b: 'm-two', a_wins: 2, b_wins: 0, ties: 0 },
+      ]);
+      expect(await pairVoteCounts(d.db, undefined, ['pub'], true)).toEqual([
+        { model_a: 'm-one', model_b: 'm-two', a_wins: 2, b_wins: 2, ties: 0 },
+      ]);
+      const types = (named: boolean) =>
+        battleVoteTypes(d.db, undefined, ['pub'], named).then((ts) =>
+          ts.reduce((n, t) => n + t.count, 0),
+        );
+      expect([await types(false), await types(true)]).toEqual([2, 4]);
+      // The board leaves them out too.
+      const board = await boardBattleTypes(d.db, ['pub']);
+      expect(board.reduce((n, t) => n + t.count, 0)).toBe(2);
+    }
 
-  it('keep "anony": false through export battles, in both formats', async () => {
-    for (const format of ['fastchat', 'jsonl'] as const) {
-      const lines: string[] = [];
-      await exportVotePages(d.db, { source: 'pub' }, async (rows) => {
-        for (const row of rows) lines.push(exportLine(row, format));
-      });
-      const anony = lines.map((l) => (JSON.parse(l) as { anony?: boolean }).anony);
-      expect(anony, format).toEqual(
-        format === 'fastchat' ? [true, true, false, false] : [undefined, undefined, false, false],
-      );
-      // Read back, the export rates as the file did: the two named votes are left out again.
-      const parser = createArenaLineParser(`export.${format}`);
-      for (const l of lines) parser.push(l);
-      expect(parser.named, format).toBe(2);
+    // Step 2: keep "anony": false through export battles, in both formats
+    {
+      for (const format of ['fastchat', 'jsonl'] as const) {
+        const lines: string[] = [];
+        await exportVotePages(d.db, { source: 'pub' }, async (rows) => {
+          for (const row of rows) lines.push(exportLine(row, format));
+        });
+        const anony = lines.map((l) => (JSON.parse(l) as { anony?: boolean }).anony);
+        expect(anony, format).toEqual(
+          format === 'fastchat' ? [true, true, false, false] : [undefined, undefined, false, false],
+        );
+        // Read back, the export rates as the file did: the two named votes are left out again.
+        const parser = createArenaLineParser(`export.${format}`);
+        for (const l of lines) parser.push(l);
+        expect(parser.named, format).toBe(2);
+      }
     }
   });
 });
