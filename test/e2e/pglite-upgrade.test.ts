@@ -3,6 +3,7 @@
  * (PostgreSQL 17) with battles, votes and an eval run is copied into a PostgreSQL 18 folder that the current
  * `openDb` opens with the same rows, the same trigger-kept counters and sequences that continue past the old ids;
  * the old folder stays beside it as a backup. An upgrade stopped midway leaves the old folder as it was.
+ * With the heavy checks (e2e): it creates four PGlite folders (initdb each, ~4 CPU-s apiece).
  */
 import {
   existsSync,
@@ -18,16 +19,16 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBattle, insertImportedBattles, markPosted } from '../../../src/storage/battles.ts';
-import { migrateToLatest, openDb } from '../../../src/storage/db.ts';
-import { createRun } from '../../../src/storage/eval-runs.ts';
-import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
-import { ensureModels } from '../../../src/storage/models.ts';
-import { PGLITE_PG_MAJOR } from '../../../src/storage/pglite-settings.ts';
-import { foreignKeyOrder, upgradeDataDir } from '../../../src/storage/pglite-upgrade.ts';
-import type { Database } from '../../../src/storage/schema.ts';
-import { applyVoteEvent } from '../../../src/storage/votes.ts';
-import { inProcess } from '../../helpers/run-cli.ts';
+import { createBattle, insertImportedBattles, markPosted } from '../../src/storage/battles.ts';
+import { migrateToLatest, openDb } from '../../src/storage/db.ts';
+import { createRun } from '../../src/storage/eval-runs.ts';
+import { ensureDataset, ensureItems } from '../../src/storage/items.ts';
+import { ensureModels } from '../../src/storage/models.ts';
+import { PGLITE_PG_MAJOR } from '../../src/storage/pglite-settings.ts';
+import { foreignKeyOrder, upgradeDataDir } from '../../src/storage/pglite-upgrade.ts';
+import type { Database } from '../../src/storage/schema.ts';
+import { applyVoteEvent } from '../../src/storage/votes.ts';
+import { inProcess } from '../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-pg-upgrade-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
