@@ -131,6 +131,7 @@ describe('#33 every leaderboard view honours --json and --png', () => {
         'opponents',
         'datasets',
         'scoring_judge',
+        'robustness',
       ]);
       expect(j.model.model).toBe('aa');
       expect(j.record).toEqual({ wins: 2, losses: 1, ties: 0 });
