@@ -13,8 +13,13 @@
  * memory are the product's own (the fake keeps every request it receives). Each part runs BENCH_REPEAT times
  * (default 3) and the throughput median is printed with the load average (the machine is shared).
  *
+ * 3. The shipped `zhujiu` suite on ../shared/data/datasets (~3,200 items, its scoring datasets graded by a judge on
+ *    the same fake) with 100 ms latency at concurrency 32 for the model and for the judge: a multi-request item
+ *    (follow-up turns, five phrasings) and a judged item make several requests, so the ideal is
+ *    total requests × latency / concurrency (every request the fake received, the judge's included); target ≤ 1.2.
+ *
  * Run: `npx tsx bench/eval.ts` (embedded PGlite), or with `BENCH_DATABASE_URL=postgres://…/db` for Postgres
- * (a scratch database is created and dropped). `BENCH_ONLY=throughput|memory` runs one part;
+ * (a scratch database is created and dropped). `BENCH_ONLY=throughput|memory|zhujiu` runs one part;
  * `BENCH_PROFILE=DIR` writes a CPU profile of each execution to DIR. Prints figures; asserts nothing.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,12 +29,14 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import pg from 'pg';
+import { loadConfig } from '../src/config/loader.ts';
 import { type ModelConfig, modelsFileSchema } from '../src/config/schema.ts';
 import { createLogger } from '../src/core/logger.ts';
 import { EvalService } from '../src/eval/service.ts';
 import { runSummary } from '../src/eval/summary.ts';
 import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
 import { writeSmokeFixture } from '../test/helpers/eval-fixtures.ts';
+import { hasSharedData, PROJECT_ROOT, sharedData } from '../test/helpers/shared-data.ts';
 import { startFakeOpenAiProcess } from './fake-openai-process.ts';
 
 const base = process.env.BENCH_DATABASE_URL;
@@ -177,7 +184,7 @@ const load = () =>
 const repeat = Math.max(1, Number(process.env.BENCH_REPEAT ?? 3));
 const only = process.env.BENCH_ONLY; // 'throughput' | 'memory' | unset: both
 
-if (only !== 'memory') {
+if (only === undefined || only === 'throughput') {
   const ideal = (2000 * 100) / 32;
   const ratios: number[] = [];
   const cpus: number[] = [];
@@ -197,7 +204,7 @@ if (only !== 'memory') {
       `median CPU ${median(cpus).toFixed(2)} ms/item; load average now ${load()} on ${availableParallelism()} cores`,
   );
 }
-if (only !== 'throughput') {
+if (only === undefined || only === 'memory') {
   for (let i = 0; i < repeat; i++) {
     const before = load();
     const small = await runOnce(2000, 10, 32, true);
@@ -209,4 +216,69 @@ if (only !== 'throughput') {
         `(${large.calls} calls, ${large.scored} scored, wall ${(large.wallMs / 1000).toFixed(1)} s); load average ${before}`,
     );
   }
+}
+
+/** One execution of the shipped `zhujiu` suite against the fake (every answer "答案：A", every grade 2). */
+async function runZhujiu(latencyMs: number, concurrency: number) {
+  const datasetsDir = sharedData('datasets');
+  const cache = mkdtempSync(join(tmpdir(), 'zhujiu-bench-cache-'));
+  const cfg = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: datasetsDir } });
+  const fake = await startFakeOpenAiProcess({
+    delayMs: latencyMs,
+    items: new Map(),
+    generic: true,
+  });
+  const { db, drop } = await scratchDb();
+  const models = modelsFileSchema.parse({
+    models: ['bench-model', 'judge'].map((name) => ({
+      name,
+      provider: 'openai',
+      base_url: fake.baseUrl,
+      model: name === 'judge' ? 'judge-model' : 'fake-model',
+      timeout_ms: 30_000,
+      max_concurrency: concurrency,
+    })),
+  }).models as ModelConfig[];
+  const service = new EvalService({
+    db: db.db,
+    logger: createLogger('silent'),
+    config: {
+      models,
+      suites: cfg.suites,
+      datasetsDir,
+      datasetsCacheDir: cache,
+      apiKeyFor: () => undefined,
+    },
+    judge: { model: 'judge', configDir: join(PROJECT_ROOT, 'config') },
+  });
+  const started = await service.start({ model: 'bench-model', suite: 'zhujiu' });
+  if (!started.ok) throw new Error(started.reason);
+  const t0 = performance.now();
+  await service.execute(started.run.id);
+  const wallMs = performance.now() - t0;
+  const s = await runSummary(db.db, started.run.id);
+  const { callCount: calls, peakInFlight: peak } = await fake.stats();
+  await fake.close();
+  await drop();
+  rmSync(cache, { recursive: true, force: true });
+  return { wallMs, calls, peak, items: s?.datasets.reduce((a, d) => a + d.n, 0) };
+}
+
+if (only === 'zhujiu' || (only === undefined && hasSharedData('datasets'))) {
+  const ratios: number[] = [];
+  for (let i = 0; i < repeat; i++) {
+    const before = load();
+    const t = await runZhujiu(100, 32);
+    const ideal = (t.calls * 100) / 32;
+    ratios.push(t.wallMs / ideal);
+    console.log(
+      `zhujiu (${backend}) #${i + 1}: ${t.items} items scored, ${t.calls} requests (model and judge), 100 ms latency, ` +
+        `concurrency 32: wall ${(t.wallMs / 1000).toFixed(2)} s, ideal ${(ideal / 1000).toFixed(2)} s, ` +
+        `ratio ${(t.wallMs / ideal).toFixed(2)}; peak in flight ${t.peak}; load average ${before}`,
+    );
+  }
+  console.log(
+    `zhujiu (${backend}): min ratio ${Math.min(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)} ` +
+      `(target ≤ 1.2) over ${repeat} runs; load average now ${load()}`,
+  );
 }

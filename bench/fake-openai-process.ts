@@ -28,6 +28,8 @@ type FromChild = { baseUrl: string } | { callCount: number; peakInFlight: number
 export async function startFakeOpenAiProcess(opts: {
   readonly delayMs: number;
   readonly items: ReadonlyMap<number, FixtureItem>;
+  /** Answer every request with one fixed text (a choice letter), and judge requests with a JSON verdict. */
+  readonly generic?: boolean;
 }): Promise<FakeProcess> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
@@ -43,7 +45,9 @@ export async function startFakeOpenAiProcess(opts: {
       });
     });
   const started = next();
-  child.send({ start: { delayMs: opts.delayMs, items: [...opts.items] } });
+  child.send({
+    start: { delayMs: opts.delayMs, items: [...opts.items], generic: opts.generic === true },
+  });
   const { baseUrl } = (await started) as { baseUrl: string };
   return {
     baseUrl,
@@ -65,10 +69,19 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   let fake: FakeOpenAi | undefined;
   process.on(
     'message',
-    async (m: { start?: { delayMs: number; items: [number, FixtureItem][] } }) => {
+    async (m: {
+      start?: { delayMs: number; items: [number, FixtureItem][]; generic: boolean };
+    }) => {
       if (m.start) {
         fake = await startFakeOpenAi({ delayMs: m.start.delayMs });
-        fake.setAnswer(scriptedAnswer(new Map(m.start.items), (n) => n % 4 !== 0));
+        fake.setAnswer(
+          m.start.generic
+            ? (c) =>
+                c.model === 'judge-model'
+                  ? '{"reason":"bench","score":2,"violation":false}'
+                  : '答案：A'
+            : scriptedAnswer(new Map(m.start.items), (n) => n % 4 !== 0),
+        );
         process.send?.({ baseUrl: fake.baseUrl });
       } else {
         process.send?.({ callCount: fake?.callCount ?? 0, peakInFlight: fake?.peakInFlight ?? 0 });
