@@ -61,21 +61,19 @@ describe.each(backends())('named imported votes on %s', (backend) => {
     }
 
     // Step 2: keep "anony": false through export battles, in both formats
-    {
-      for (const format of ['fastchat', 'jsonl'] as const) {
-        const lines: string[] = [];
-        await exportVotePages(d.db, { source: 'pub' }, async (rows) => {
-          for (const row of rows) lines.push(exportLine(row, format));
-        });
-        const anony = lines.map((l) => (JSON.parse(l) as { anony?: boolean }).anony);
-        expect(anony, format).toEqual(
-          format === 'fastchat' ? [true, true, false, false] : [undefined, undefined, false, false],
-        );
-        // Read back, the export rates as the file did: the two named votes are left out again.
-        const parser = createArenaLineParser(`export.${format}`);
-        for (const l of lines) parser.push(l);
-        expect(parser.named, format).toBe(2);
-      }
+    for (const format of ['fastchat', 'jsonl'] as const) {
+      const lines: string[] = [];
+      await exportVotePages(d.db, { source: 'pub' }, async (rows) => {
+        for (const row of rows) lines.push(exportLine(row, format));
+      });
+      const anony = lines.map((l) => (JSON.parse(l) as { anony?: boolean }).anony);
+      expect(anony, format).toEqual(
+        format === 'fastchat' ? [true, true, false, false] : [undefined, undefined, false, false],
+      );
+      // Read back, the export rates as the file did: the two named votes are left out again.
+      const parser = createArenaLineParser(`export.${format}`);
+      for (const l of lines) parser.push(l);
+      expect(parser.named, format).toBe(2);
     }
   });
 });
