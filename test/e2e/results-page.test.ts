@@ -136,7 +136,8 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
         expect(row.cells).toMatchObject({
           rank: String(m.rank ?? '—'),
           final: two(m.final),
-          ci: m.final_lo === null ? '' : `${two(m.final_lo)}–${two(m.final_hi)}`,
+          // the interval of the ranking key (aggregation.rank_by, default overall)
+          ci: m.overall_lo == null ? '' : `${two(m.overall_lo)}–${two(m.overall_hi ?? null)}`,
           metrics: two(m.methods.metrics),
           scoring: two(m.methods.scoring),
           comparative: two(m.methods.comparative),

@@ -127,7 +127,7 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
     });
   });
 
-  it('import judgments --format gaokao-human stores them; judge report gives upstream’s figure', async () => {
+  it('import judgments --format gaokao-human stores them; judge report gives upstream’s figure; judge agree with an LLM judge on the same items', async () => {
     const imp = await zhujiu(
       'import',
       'judgments',
@@ -178,10 +178,8 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
       "look like GAOKAO-Bench human-graded result files (teachers' scores), not --format gaokao judgments; import them with `zhujiu import judgments",
     );
     expect(wrong.err).toContain('--format gaokao-human --judge NAME`');
-  });
-
-  it("judge agree: the teachers' and an LLM judge's grades on the same items", async () => {
-    const imp = await zhujiu(
+    // Then judge agree: the teachers' and an LLM judge's grades on the same items (the teachers' import above first).
+    const impJudge = await zhujiu(
       'import',
       'judgments',
       judged,
@@ -190,7 +188,7 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
       '--judge',
       'gpt-4-1106-preview',
     );
-    expect(imp.code, imp.err).toBe(0);
+    expect(impJudge.code, impJudge.err).toBe(0);
     const a = join(tmp, 'teachers.jsonl');
     const b = join(tmp, 'judge.jsonl');
     expect((await zhujiu('judge', 'export', '--judge', 'gaokao-teachers', '--out', a)).code).toBe(

@@ -20,7 +20,7 @@ import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { type Db, openDb } from '../../../src/storage/db.ts';
 import { listPosts } from '../../../src/storage/leaderboard.ts';
 import { addBattles } from '../../helpers/board-data.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { testConfig } from '../arena/helpers.ts';
 
 /** What reached a channel (shared by every process, as the real channel would be). */
@@ -80,11 +80,16 @@ describe.each(flowBackends())('daily post (%s)', (backend) => {
   }
   beforeAll(async () => {
     db = await freshDb(backend);
-    await addBattles(db.db, 'arena', 'language', [
-      ...Array.from({ length: 30 }, () => ({ a: 'x', b: 'y', choice: 'left' as const })),
-      ...Array.from({ length: 10 }, () => ({ a: 'x', b: 'y', choice: 'right' as const })),
-    ]);
   });
+  // Each test starts from the same votes and no schedule or post rows (its own days of posts).
+  useCleanRows(
+    () => db,
+    (d) =>
+      addBattles(d.db, 'arena', 'language', [
+        ...Array.from({ length: 30 }, () => ({ a: 'x', b: 'y', choice: 'left' as const })),
+        ...Array.from({ length: 10 }, () => ({ a: 'x', b: 'y', choice: 'right' as const })),
+      ]),
+  );
   afterAll(async () => {
     for (const p of pools) await p.close();
     await db.destroy();

@@ -147,7 +147,7 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const me = JSON.parse((await zhujiu(...base, 'comparative', '--json')).stdout);
       expect(me.method).toBe('comparative');
       const all = JSON.parse((await zhujiu(...base, '--json')).stdout);
-      expect(Object.keys(all)).toEqual(['models', 'scoring_judge']);
+      expect(Object.keys(all)).toEqual(['models', 'scoring_judge', 'rank_by']);
       // Rows with no score in any method (3 votes each) are left out of the text and counted; --all shows them.
       const text = await zhujiu(...base);
       expect(text.stdout).toContain(
