@@ -37,7 +37,11 @@ function contentKey(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
 }
 
-function jsonlRows(
+/**
+ * The rows of JSONL files as items: `build` turns one parsed row into an item, a problem text (reported as
+ * `file:line: text`) or null (left out by the dataset's rules); syntax errors at their line, a key seen twice refused.
+ */
+export function jsonlRows(
   files: readonly DatasetText[],
   build: (obj: unknown, at: string) => EvalItem | string | null,
 ): ParsedRows {

@@ -14,13 +14,13 @@
  * As a scoring dataset (`method: scoring`) the same items are graded by the judge against `reference`.
  */
 import { z } from 'zod';
-import { jsonSyntaxMessage, readJsonl } from '../../../import/formats/json-reader.ts';
 import type { ChatMessage } from '../../../llm/types.ts';
 import { completeness } from '../../metrics/completeness.ts';
 import { knowledgeExactMatch } from '../../metrics/knowledge.ts';
 import { stability } from '../../metrics/stability.ts';
 import type { EvalItem, ItemScore, MultiRequest } from '../../types.ts';
 import { type DatasetLoader, issueText, type ParsedRows } from '../loader.ts';
+import { jsonlRows } from '../scoring-sets.ts';
 import type { DatasetText } from '../source.ts';
 import { PERSPECTIVES, PROPERTIES } from './build.ts';
 import { KNOWLEDGE_TEMPLATE_VERSION } from './templates.ts';
@@ -82,32 +82,11 @@ function toItem(r: Row): EvalItem {
 
 /** Parses built knowledge files (bad rows as `file:line: reason`, duplicate ids refused). */
 export function parseKnowledge(files: readonly DatasetText[]): ParsedRows {
-  const items: EvalItem[] = [];
-  const problems: string[] = [];
-  const seen = new Map<string, string>();
-  for (const f of files) {
-    for (const e of readJsonl(f.text).entries) {
-      if (!e.ok) {
-        problems.push(jsonSyntaxMessage(f.name, e.error));
-        continue;
-      }
-      const at = `${f.name}:${e.line}`;
-      const r = rowSchema.safeParse(e.value);
-      const problem = r.success ? rowProblem(r.data) : issueText(r.error.issues);
-      if (problem !== undefined || !r.success) {
-        problems.push(`${at}: ${problem}`);
-        continue;
-      }
-      const prev = seen.get(r.data.id);
-      if (prev !== undefined)
-        problems.push(`${at}: item "${r.data.id}" already appears at ${prev}`);
-      else {
-        seen.set(r.data.id, at);
-        items.push(toItem(r.data));
-      }
-    }
-  }
-  return { items, excluded: 0, problems };
+  return jsonlRows(files, (value) => {
+    const r = rowSchema.safeParse(value);
+    if (!r.success) return issueText(r.error.issues);
+    return rowProblem(r.data) ?? toItem(r.data);
+  });
 }
 
 const meta = (item: EvalItem) =>
