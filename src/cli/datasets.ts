@@ -7,6 +7,7 @@
  * Opens no database.
  */
 import { resolve } from 'node:path';
+import { AppError } from '../core/errors.ts';
 import { type CliDeps, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
@@ -30,7 +31,19 @@ export async function runDatasetsBuild(
     o.out !== undefined
       ? resolve(deps.cwd ?? process.cwd(), o.out)
       : resolve((await configOf(deps)).datasetsDir, BUILT_DIR);
-  const manifest = await buildDatasets(out);
+  let manifest: Awaited<ReturnType<typeof buildDatasets>>;
+  try {
+    manifest = await buildDatasets(out);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined) throw err;
+    // The folder cannot be written (a file in its path, no permission): one line naming it and the fix.
+    throw new AppError(
+      'file_unwritable',
+      `cannot write the constructed datasets into ${out} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in its path' : code}); give --out a folder you can write`,
+      { cause: err },
+    );
+  }
   if (o.json) {
     io.out(JSON.stringify({ out, ...manifest }, null, 2));
     return;

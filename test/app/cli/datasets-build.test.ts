@@ -3,7 +3,7 @@
  * datasets folder's zhujiu-built/, byte-identical when built again, with provenance on every item; `zhujiu
  * suites` then reads them through the knowledge loader; without a build they are built into the datasets cache folder.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,16 @@ describe('zhujiu datasets build', () => {
     expect(k?.items).toBe(1500);
     expect(readdirSync(join(cache, 'zhujiu-built', 'knowledge'))).toHaveLength(10);
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('an --out under a file is one line naming it, exit 1, nothing written', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'zj-built-file-')), 'f');
+    writeFileSync(file, 'x');
+    const r = await inProcess(['datasets', 'build', '--out', join(file, 'sub')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `error [file_unwritable]: cannot write the constructed datasets into ${join(file, 'sub')} (a file is in its path); give --out a folder you can write\n`,
+    );
   });
 
   it('writes the ten sets and a manifest, byte-identical when built again', async () => {
