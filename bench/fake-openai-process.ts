@@ -4,7 +4,8 @@
  * every request it receives). The child answers the scripted items of eval-fixtures (item n right unless n % 4 = 0).
  *
  * Parent side: {@link startFakeOpenAiProcess}. Child side: this file run with `node --import tsx`, driven by IPC
- * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight }`.
+ * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight, callsByModel }`
+ * (`callsByModel`: the number of requests per `model` field of the request body).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +16,17 @@ import { type FixtureItem, scriptedAnswer } from '../test/helpers/eval-fixtures.
 export interface FakeProcess {
   readonly baseUrl: string;
   /** Calls received and the most answered at once so far. */
-  stats(): Promise<{ callCount: number; peakInFlight: number }>;
+  stats(): Promise<FakeStats>;
   close(): Promise<void>;
 }
 
-type FromChild = { baseUrl: string } | { callCount: number; peakInFlight: number };
+/** What the fake received: all requests, the most at once, and the requests per requested model id. */
+export type FakeStats = {
+  callCount: number;
+  peakInFlight: number;
+  callsByModel: Record<string, number>;
+};
+type FromChild = { baseUrl: string } | FakeStats;
 
 /**
  * Starts the fake in a child process answering `items` (by tag) after `delayMs` each.
@@ -54,7 +61,7 @@ export async function startFakeOpenAiProcess(opts: {
     stats: async () => {
       const reply = next();
       child.send({ stats: true });
-      return (await reply) as { callCount: number; peakInFlight: number };
+      return (await reply) as FakeStats;
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -84,7 +91,13 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
         );
         process.send?.({ baseUrl: fake.baseUrl });
       } else {
-        process.send?.({ callCount: fake?.callCount ?? 0, peakInFlight: fake?.peakInFlight ?? 0 });
+        const callsByModel: Record<string, number> = {};
+        for (const c of fake?.calls ?? []) callsByModel[c.model] = (callsByModel[c.model] ?? 0) + 1;
+        process.send?.({
+          callCount: fake?.callCount ?? 0,
+          peakInFlight: fake?.peakInFlight ?? 0,
+          callsByModel,
+        });
       }
     },
   );
