@@ -47,10 +47,17 @@ export async function seedModels(db: Kysely<Database>, items = 6): Promise<void>
   await insertResponses(db, rows);
 }
 
-/** A config with the given overrides (defaults elsewhere). */
+/**
+ * A config with the given overrides (defaults elsewhere). The bot's automatic board builds are off
+ * (`leaderboard.refresh_seconds: 0`) unless `over.leaderboard` is given: each one starts a board worker thread
+ * that loads the board and chart modules anew (2–10 CPU-s) whenever a test's clock passes the refresh interval,
+ * and only tests of those builds look at them. `/leaderboard` still builds the board it shows on demand; a test
+ * of the start's first build or of the loop's refresh passes `leaderboard: { refresh_seconds: 60 }`.
+ */
 export function testConfig(over: Record<string, unknown> = {}): AppConfig {
   return appConfigSchema.parse({
     arena: { window_hours: 1, identity_guard: { words: ['openai'], patterns: [] } },
+    leaderboard: { refresh_seconds: 0 },
     ...over,
   });
 }

@@ -98,7 +98,7 @@ describe.each(flowBackends())('stale board snapshots (%s)', (backend) => {
     await addBattles(db.db, 'arena', 'reasoning', votes(30));
     const bot = new BotService({
       db: db.db,
-      config: testConfig(),
+      config: testConfig({ leaderboard: { refresh_seconds: 60 } }), // the start's first build is on
       platforms: [],
       logger: silentLogger,
       clock,
