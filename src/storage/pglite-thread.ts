@@ -37,18 +37,26 @@ function restore(e: Record<string, unknown> | undefined): Error {
 
 /**
  * Starts a worker thread and opens the PGlite folder `dataDir` in it (the caller holds the folder's lock).
- * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created).
+ * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created). `onLost` is called
+ * once if the thread fails or exits after that and before `close()`: every query from then on is rejected.
  * @throws Error with PGlite's message when the folder cannot be opened (the worker is stopped).
  */
-export async function openPGliteThread(dataDir: string): Promise<PGlite> {
+export async function openPGliteThread(
+  dataDir: string,
+  onLost?: (err: Error) => void,
+): Promise<PGlite> {
   const worker = startWorkerBeside(import.meta.url, 'pglite-worker');
   const pending = new Map<number, Pending>();
   let next = 1;
   let dead: Error | undefined;
+  let opened = false;
+  let closing = false;
   const fail = (err: Error) => {
+    const first = dead === undefined;
     dead ??= err;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
+    if (first && opened && !closing) onLost?.(err);
   };
   // The thread keeps the process alive only while a query is in flight (an open database alone does not).
   worker.unref();
@@ -79,6 +87,7 @@ export async function openPGliteThread(dataDir: string): Promise<PGlite> {
     await worker.terminate();
     throw err;
   }
+  opened = true;
   // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
   const run = async (text: string, params?: unknown[]): Promise<any> => {
     const r = await send({ kind: 'query', text, params: params ?? [] });
@@ -120,6 +129,7 @@ export async function openPGliteThread(dataDir: string): Promise<PGlite> {
         }),
       close: async () => {
         closed = true;
+        closing = true;
         try {
           if (!dead) await send({ kind: 'close' });
         } finally {

@@ -7,9 +7,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
+import { openDb } from '../../../src/storage/db.ts';
 import { startFakeOpenAi } from '../../fakes/openai.ts';
+import { pgliteDataDir } from '../../helpers/db.ts';
 import { inProcess } from '../../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
@@ -111,6 +114,37 @@ describe('config check = the start-up validation', () => {
     const msg = await start(env);
     expect(msg).toMatch(re);
     expect(r.stderr).toContain(msg);
+  });
+
+  it('an embedded database migrated by a newer version is refused by config check and the start, naming the upgrade', async () => {
+    const d = pgliteDataDir();
+    try {
+      const db = await openDb({ kind: 'pglite', dataDir: d.dataDir });
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_future', '2030-01-01T00:00:00Z')`.execute(
+        db.db,
+      );
+      await db.close();
+      const { env } = setup({}, { ZHUJIU_DATA_DIR: d.dataDir });
+      const newer =
+        /the database was migrated by a newer version \(it has migration 9999_future; this zhujiu knows up to \d{4}_\w+\); upgrade zhujiu/;
+      const r = await check('--no-endpoints');
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error \[db_newer\]: /);
+      expect(r.stderr).toMatch(newer);
+      expect(await start(env)).toMatch(newer);
+      // Without the unknown migration the same folder checks out, and says its migrations are up to date.
+      const db2 = await openDb({ kind: 'pglite', dataDir: d.dataDir });
+      await sql`delete from kysely_migration where name = '9999_future'`.execute(db2.db);
+      await db2.close();
+      const ok = await check('--no-endpoints');
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toMatch(
+        /database: embedded PGlite in .*, free .*; migrations up to date \(\d+\)/,
+      );
+    } finally {
+      d.remove();
+    }
   });
 
   it('an unreachable DATABASE_URL fails the connection check; --no-connect skips it', async () => {
