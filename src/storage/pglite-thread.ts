@@ -35,6 +35,31 @@ function restore(e: Record<string, unknown> | undefined): Error {
   return err;
 }
 
+/** Runs `callback` between `begin` and `commit` (or `rollback` when it throws or rolls back itself) through `run`. */
+async function inTransaction<T>(
+  // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
+  run: (text: string, params?: unknown[]) => Promise<any>,
+  callback: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  await run('begin');
+  let ended = false;
+  const tx = {
+    query: run,
+    rollback: async () => {
+      ended = true;
+      await run('rollback');
+    },
+  } as unknown as Transaction;
+  try {
+    const value = await callback(tx);
+    if (!ended) await run('commit');
+    return value;
+  } catch (err) {
+    if (!ended) await run('rollback').catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * Starts a worker thread and opens the PGlite folder `dataDir` in it (the caller holds the folder's lock).
  * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created). `onLost` is called
@@ -108,25 +133,7 @@ export async function openPGliteThread(
     {
       query: (text, params) => exclusive(() => run(text, params)),
       transaction: <T>(callback: (tx: Transaction) => Promise<T>) =>
-        exclusive(async () => {
-          await run('begin');
-          let ended = false;
-          const tx = {
-            query: run,
-            rollback: async () => {
-              ended = true;
-              await run('rollback');
-            },
-          } as unknown as Transaction;
-          try {
-            const value = await callback(tx);
-            if (!ended) await run('commit');
-            return value;
-          } catch (err) {
-            if (!ended) await run('rollback').catch(() => undefined);
-            throw err;
-          }
-        }),
+        exclusive(() => inTransaction(run, callback)),
       close: async () => {
         closed = true;
         closing = true;

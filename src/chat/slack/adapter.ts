@@ -147,24 +147,7 @@ export class SlackAdapter implements ChatPlatform {
     }
     this.#handlers = handlers;
     this.#specs = new Map(commands.map((c) => [c.name, c]));
-    const app = new App({
-      token: this.#opts.botToken,
-      ...(appToken
-        ? { socketMode: true, appToken }
-        : { receiver: this.#httpReceiver(signingSecret as string) }),
-      logger: boltLogger(this.#log),
-      ignoreSelf: true,
-      clientOptions: {
-        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
-        retryConfig: {
-          retries: this.#opts.apiRetries ?? 3,
-          factor: 2,
-          minTimeout: 500,
-          maxTimeout: 10_000,
-        },
-        timeout: this.#opts.apiTimeoutMs ?? 10_000,
-      },
-    });
+    const app = this.#newApp(appToken, signingSecret);
     this.#app = app;
     app.client.on(
       webApi.WebClientEvent.RATE_LIMITED,
@@ -279,6 +262,28 @@ export class SlackAdapter implements ChatPlatform {
         cause: err,
       });
     }
+  }
+
+  /** The Bolt app: Socket Mode with `appToken`, else the HTTP receiver of {@link SlackAdapter.#httpReceiver}. */
+  #newApp(appToken: string | undefined, signingSecret: string | undefined): App {
+    return new App({
+      token: this.#opts.botToken,
+      ...(appToken
+        ? { socketMode: true, appToken }
+        : { receiver: this.#httpReceiver(signingSecret as string) }),
+      logger: boltLogger(this.#log),
+      ignoreSelf: true,
+      clientOptions: {
+        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
+        retryConfig: {
+          retries: this.#opts.apiRetries ?? 3,
+          factor: 2,
+          minTimeout: 500,
+          maxTimeout: 10_000,
+        },
+        timeout: this.#opts.apiTimeoutMs ?? 10_000,
+      },
+    });
   }
 
   /**
