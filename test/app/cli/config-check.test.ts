@@ -2,17 +2,21 @@
  * Issue 7 item 7: `zhujiu config check` runs exactly the validation `bot` / `worker` run at start (one code
  * path: config/loader.ts + config/start-checks.ts), plus a database connection check that `--no-connect` skips.
  * Each case below is refused by `config check` and by the start of the bot with the same message. (A model whose
- * `api_key_env` is unset is not refused but disabled: test/app/cli/disabled-model.test.ts.)
+ * `api_key_env` is unset is not refused but disabled: test/app/cli/disabled-model.test.ts.) A database migrated by
+ * a newer version is refused by both. And the start of `worker` on a PostgreSQL server that is not up yet tries
+ * again until it is (`database.start_retry_seconds`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
 import { openDb } from '../../../src/storage/db.ts';
 import { startFakeOpenAi } from '../../fakes/openai.ts';
-import { pgliteDataDir } from '../../helpers/db.ts';
+import { freshDb, pgliteDataDir } from '../../helpers/db.ts';
 import { inProcess } from '../../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
@@ -226,3 +230,68 @@ describe('config check = the start-up validation', () => {
     expect(r.stdout).toMatch(/^config OK: /);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'worker start on a PostgreSQL that is not up yet',
+  () => {
+    it('tries again with backoff until the server answers; gives up after database.start_retry_seconds', async () => {
+      const d = await freshDb('postgres', { poolSize: 1 });
+      await d.close();
+      // A port that refuses connections until the "server" comes up, then forwards to the real one.
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((r) => probe.close(() => r()));
+      const real = new URL(d.url as string);
+      const late = new URL(d.url as string);
+      late.port = String(port);
+      const proxy = createServer((c) => {
+        const up = connect(Number(real.port || 5432), real.hostname);
+        c.pipe(up).pipe(c);
+        c.on('error', () => up.destroy());
+        up.on('error', () => c.destroy());
+      });
+      const { dir } = setup({ 'default.yaml': 'database:\n  start_retry_seconds: 120\n' });
+      const env = {
+        ZHUJIU_CONFIG_DIR: dir,
+        DATABASE_URL: late.toString(),
+        ZHUJIU_VOTER_SECRET: 'a-long-enough-secret-0123',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+      };
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (l: string) => lines.push(l) });
+      try {
+        const starting = startService('worker', { worker: true, env, httpPort: 0, logger });
+        // The first attempt has failed (and is logged) before the server comes up.
+        const t0 = Date.now();
+        while (!lines.some((l) => l.includes('database not reachable; trying again'))) {
+          if (Date.now() - t0 > 60_000) throw new Error('no retry logged');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r));
+        const s = await starting;
+        await s.stop();
+        // With no time to retry, the start fails with the connection error.
+        setup({ 'default.yaml': 'database:\n  start_retry_seconds: 0\n' });
+        const refused = await startService('worker', {
+          worker: true,
+          env: {
+            ...env,
+            ZHUJIU_CONFIG_DIR: current.ZHUJIU_CONFIG_DIR as string,
+            DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+          },
+          httpPort: 0,
+          logger,
+        }).then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+        expect(refused?.message).toMatch(/^cannot connect to Postgres at 127\.0\.0\.1:1\/none/);
+      } finally {
+        await new Promise<void>((r) => proxy.close(() => r()));
+        await d.destroy();
+      }
+    });
+  },
+);
