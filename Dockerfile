@@ -26,8 +26,11 @@ COPY config ./config
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 VOLUME ["/app/data"]
-EXPOSE 8080
+# 8080: health, metrics and the results page; 3000: the Slack HTTP receiver (platforms.slack.mode: http).
+EXPOSE 8080 3000
 HEALTHCHECK --interval=30s --timeout=5s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# JSON log lines on stderr for the container's log collector (the default is one human line per event).
-ENV ZHUJIU_HTTP_HOST=0.0.0.0 LOG_FORMAT=json
+# JSON log lines on stderr for the container's log collector (the default is one human line per event). Outside a
+# container every listener binds 127.0.0.1 by default; inside one it must listen on every interface of the
+# container's own network to be reached through a published port.
+ENV ZHUJIU_HTTP_HOST=0.0.0.0 ZHUJIU_SLACK_HOST=0.0.0.0 LOG_FORMAT=json
 CMD ["node", "bin/zhujiu.js", "bot"]

@@ -20,9 +20,17 @@ import { assertStartable, disabledModels } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
 import type { LlmClient } from './llm/types.ts';
-import { type Db, migrateToLatest, openDb, pingDb } from './storage/db.ts';
+import {
+  type Db,
+  type DbTarget,
+  migrateToLatest,
+  openDb,
+  pingDb,
+  withStartupLock,
+} from './storage/db.ts';
 
 /** An opened configuration + database, shared by every command. */
 export interface Runtime {
@@ -48,6 +56,11 @@ export interface RuntimeOptions extends LoadOptions {
    * the event loop (storage/pglite-thread.ts). No effect with DATABASE_URL.
    */
   readonly longLived?: boolean;
+  /**
+   * Called once if the embedded database's thread dies (long-lived processes on PGlite): every later query
+   * would fail, so `bot` / `worker` exit non-zero for a supervisor to restart them.
+   */
+  readonly onDbLost?: (err: Error) => void;
   /**
    * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
    * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
@@ -99,14 +112,11 @@ export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (opts.checkStart === true)
     for (const d of disabledModels(config))
       logger.warn({ model: d.name, variable: d.variable }, `model disabled: ${d.warning}`);
-  const url = config.env.DATABASE_URL;
-  const db = await openDb(
-    url ? { kind: 'postgres', url } : { kind: 'pglite', dataDir: config.dataDir },
-    { logger, pgliteThread: opts.longLived === true },
-  );
+  const db = await openDbRetrying(config, logger, opts);
   try {
     if (opts.migrate !== false) {
-      const res = await migrateToLatest(db.db);
+      // Processes started together on one server migrate one after another (storage/db.ts withStartupLock).
+      const res = await withStartupLock(db, () => migrateToLatest(db.db));
       const applied =
         res.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
@@ -129,6 +139,47 @@ export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   }
   logger.info({ database: db.describe }, 'database ready');
   return { config, logger, db, logFile, close: () => db.close() };
+}
+
+/**
+ * Opens the configured database. A long-lived process on PostgreSQL whose server cannot be reached yet (it is
+ * starting, or restarting) tries again with backoff (1 s doubling to 15 s) for `database.start_retry_seconds`,
+ * logging each failure, then gives up with the last error, so a supervisor restarts it; a one-shot command fails
+ * at once. The embedded database's thread (long-lived, PGlite) reports its death to `opts.onDbLost`.
+ * @throws AppError `db_unavailable` (see {@link openDb}).
+ */
+async function openDbRetrying(
+  config: LoadedConfig,
+  logger: Logger,
+  opts: RuntimeOptions,
+): Promise<Db> {
+  const url = config.env.DATABASE_URL;
+  const target: DbTarget = url
+    ? { kind: 'postgres', url }
+    : { kind: 'pglite', dataDir: config.dataDir };
+  const o = {
+    logger,
+    pgliteThread: opts.longLived === true,
+    ...(opts.onDbLost ? { onLost: opts.onDbLost } : {}),
+  };
+  const retryMs =
+    opts.longLived === true && target.kind === 'postgres'
+      ? config.app.database.start_retry_seconds * 1000
+      : 0;
+  const t0 = Date.now();
+  for (let attempt = 1, waitMs = 1000; ; attempt++, waitMs = Math.min(waitMs * 2, 15_000)) {
+    try {
+      return await openDb(target, o);
+    } catch (err) {
+      const left = retryMs - (Date.now() - t0);
+      if (!(err instanceof AppError && err.code === 'db_unavailable') || left <= 0) throw err;
+      logger.warn(
+        { attempt, retryInMs: Math.min(waitMs, left), err: err.message },
+        'database not reachable; trying again',
+      );
+      await new Promise((r) => setTimeout(r, Math.min(waitMs, left)));
+    }
+  }
 }
 
 /**
@@ -324,6 +375,7 @@ export async function createChatPlatforms(
         ...(socket ? { appToken: env.SLACK_APP_TOKEN } : {}),
         ...(env.SLACK_SIGNING_SECRET ? { signingSecret: env.SLACK_SIGNING_SECRET } : {}),
         port: app.platforms.slack.port,
+        host: app.platforms.slack.host,
         roleGroupIds: app.platforms.slack.maintainer_usergroup_ids,
         logger,
         ...overrides.slack,
@@ -382,6 +434,7 @@ export async function createEvalRuntime(
         expireInSeconds: ev.job_expire_seconds,
         maintenanceIntervalSeconds: ev.maintenance_seconds,
         pollingIntervalSeconds: 1,
+        queues: [EVAL_RUN_QUEUE],
       });
     } else {
       const { InProcessQueue } = await import('./jobs/in-process.ts');

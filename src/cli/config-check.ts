@@ -3,14 +3,19 @@
  * `zhujiu config check`: the validation `bot` and `worker` run at start, and nothing else: the files' schemas
  * (config/loader.ts) and the start-up checks (config/start-checks.ts) through the same functions, then a
  * connection check of the database the start would open (skipped with `--no-connect`): Postgres is connected to;
- * embedded PGlite has its data-folder lock checked (free, or held by a named process), then a summary, with one
+ * embedded PGlite has its data-folder lock checked (free, or held by a named process); either database, when it
+ * exists, has its migrations read (a database a newer zhujiu migrated is refused as every start refuses it),
+ * then a summary, with one
  * `warning:` line per model that the start disables (its `api_key_env` variable is unset). The connection check
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
+import type { DbTarget } from '../storage/db.ts';
 import { type CliDeps, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
@@ -23,10 +28,30 @@ export interface ConfigCheckOptions {
 }
 
 /**
+ * Opens the database, reads its migrations and closes it: "Postgres at h/db, reachable, migrations up to date
+ * (11)" or "… 2 to apply at the next start".
+ * @throws AppError `db_unavailable`; `db_newer` when a newer zhujiu migrated it (storage/db.ts refuseNewer).
+ */
+async function checkMigrations(target: DbTarget): Promise<string> {
+  const { migrationStatus, openDb, refuseNewer } = await import('../storage/db.ts');
+  const db = await openDb(target);
+  try {
+    const st = await migrationStatus(db.db);
+    refuseNewer(st);
+    const where = target.kind === 'postgres' ? `${db.describe}, reachable, ` : '';
+    return st.pending.length === 0
+      ? `${where}migrations up to date (${st.applied.length})`
+      : `${where}migrations: ${st.applied.length} applied, ${st.pending.length} to apply at the next start (${st.pending.join(', ')})`;
+  } finally {
+    await db.close();
+  }
+}
+
+/**
  * Runs `zhujiu config check`.
  * @throws AppError `config_invalid` / `env_invalid` naming the file, line and fix; `db_unavailable` when
  *   `DATABASE_URL` cannot be reached, or the PGlite data folder is held by another process, naming it (unless
- *   `--no-connect`); `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
+ *   `--no-connect`); `db_newer` when a newer zhujiu migrated the database; `llm_failed` listing every endpoint that failed `GET /models` (unless `--no-endpoints` or
  *   `--no-connect`).
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
@@ -48,14 +73,14 @@ export async function runConfigCheck(
       const release = await lockDataDir(c.dataDir);
       release();
       database = `embedded PGlite in ${c.dataDir}, free (no other zhujiu process holds it; one process at a time)`;
+      // A folder that exists is opened to read its migrations (a new one is made by the first start).
+      if (existsSync(join(c.dataDir, 'PG_VERSION')))
+        database += `; ${await checkMigrations({ kind: 'pglite', dataDir: c.dataDir })}`;
     }
   } else if (o.connect === false) {
     database = 'Postgres (DATABASE_URL), connection not checked (--no-connect)';
   } else {
-    const { openDb } = await import('../storage/db.ts');
-    const db = await openDb({ kind: 'postgres', url: c.env.DATABASE_URL, poolSize: 1 });
-    database = `${db.describe}, reachable`;
-    await db.close();
+    database = await checkMigrations({ kind: 'postgres', url: c.env.DATABASE_URL, poolSize: 1 });
   }
   const endpoints: string[] = [];
   if (o.connect !== false && o.endpoints !== false) {

@@ -12,6 +12,7 @@ import { fstatSync } from 'node:fs';
 import { BotService } from '../bot/service.ts';
 import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { silentLogger } from '../core/logger.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
@@ -26,7 +27,11 @@ import {
   startHttpFor,
 } from '../main.ts';
 import { type CliDeps, envOf } from './deps.ts';
-import { keepRunningOnUnhandledRejection } from './unhandled.ts';
+import {
+  exitFatal,
+  fatalOnUncaughtException,
+  keepRunningOnUnhandledRejection,
+} from './unhandled.ts';
 
 /** Options of {@link startService} (tests pass data/config folders, fakes' URLs and terminal streams). */
 export interface ServiceOptions extends RuntimeOptions {
@@ -193,13 +198,21 @@ export async function runLongLived(
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // From here an uncaught exception is one line and exit 1 (a lost database connection is only logged):
+  // cli/unhandled.ts. Until the logger exists, the error goes to stderr.
+  let restoreUncaught = fatalOnUncaughtException(silentLogger);
   const svc = await startService(kind, {
     ...opts,
     env,
+    // The embedded database's thread died: every query would fail from now on.
+    onDbLost: (err) => exitFatal(`the embedded database stopped: ${err.message}`),
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     ...(deps.clock !== undefined ? { clock: deps.clock } : {}),
     terminalChat: kind === 'bot' && stdinIsChat(),
     announce: (line) => process.stderr.write(`${line}\n`),
+  }).catch((err: unknown) => {
+    restoreUncaught();
+    throw err;
   });
   // Stay up until a signal even when nothing else holds the event loop open: with PORT=0 there is no HTTP
   // server, the service loop's timer is unref'd and idle database connections close after 10 s, so without this
@@ -207,6 +220,8 @@ export async function runLongLived(
   const keepAlive = setInterval(() => {}, 2 ** 31 - 1);
   // A promise rejection nobody handled is logged and the process goes on (cli/unhandled.ts says why).
   const restoreRejections = keepRunningOnUnhandledRejection(svc.rt.logger);
+  restoreUncaught();
+  restoreUncaught = fatalOnUncaughtException(svc.rt.logger);
   await new Promise<void>((resolve) => {
     onStop = (signal) => {
       svc.rt.logger.info({ signal }, 'shutting down');
@@ -220,5 +235,6 @@ export async function runLongLived(
     await svc.stop();
   } finally {
     restoreRejections();
+    restoreUncaught();
   }
 }

@@ -8,7 +8,10 @@
  *   its state lives in the database (leases, claims, heartbeats), so a lost background write is retried by the
  *   loop that owns it, while an exit would take down the chat connection, the health endpoint and every run the
  *   process holds.
- * Exceptions thrown synchronously (`uncaughtException`) keep Node's behaviour: the process ends.
+ * Exceptions nobody caught (`uncaughtException`) end a one-shot command as Node does. In a long-lived process
+ * ({@link fatalOnUncaughtException}) a lost database connection (an `error` event of a PostgreSQL connection no
+ * one listened on) is logged and the process goes on, and anything else is fatal: one line and exit 1 (also
+ * {@link exitFatal}), so a supervisor restarts it instead of it running on in an unknown state.
  * bin/zhujiu.js installs the one-shot behaviour; `runLongLived` (cli/serve.ts) switches to logging while it runs.
  */
 
@@ -88,5 +91,59 @@ export function keepRunningOnUnhandledRejection(logger: Logger): () => void {
       process.off('unhandledRejection', installed);
       installed = undefined;
     }
+  };
+}
+
+/** SQLSTATE classes and codes of a connection the server ended or lost (08: connection exception; 57P01–57P03). */
+const LOST_CONNECTION_CODES = /^(08[0-9A-Z]{3}|57P0[123])$/u;
+
+/**
+ * True for the PostgreSQL driver's errors of a lost connection: the server ended it (`pg_terminate_backend`, a
+ * restart: SQLSTATE 57P01–57P03, class 08), the socket closed or was reset, or pg's "Connection terminated".
+ * Checks `err` and its causes.
+ */
+export function isConnectionLoss(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && LOST_CONNECTION_CODES.test(code)) return true;
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNREFUSED') return true;
+    if (/^Connection terminated/u.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * Ends a long-lived process on a condition it cannot recover from in place: one redacted line
+ * `fatal: WHAT; exiting so that a supervisor restarts zhujiu` on stderr, then exit status 1. The data folder's
+ * lock left behind is taken over by the next start (storage/data-dir-lock.ts), and held claims by their leases.
+ */
+export function exitFatal(what: string): never {
+  process.stderr.write(
+    `fatal: ${redactProcessText(what, processSecrets).split('\n')[0]}; exiting so that a supervisor restarts zhujiu\n`,
+  );
+  process.exit(1);
+}
+
+/**
+ * Long-lived processes: from now on an exception nobody caught is either a lost database connection, logged
+ * through `logger` (the pools drop that connection and open a new one for the next statement; the loops retry),
+ * or fatal ({@link exitFatal}). Returns the function that removes the listener.
+ */
+export function fatalOnUncaughtException(logger: Logger): () => void {
+  const log = logger.child({ component: 'process' });
+  const listener = (err: Error) => {
+    if (isConnectionLoss(err)) {
+      log.error(
+        { err: describeRejection(err) },
+        'database connection lost; the process keeps running',
+      );
+      return;
+    }
+    log.fatal({ err: describeRejection(err) }, 'uncaught exception');
+    exitFatal(`uncaught exception: ${err instanceof Error ? err.message : String(err)}`);
+  };
+  process.on('uncaughtException', listener);
+  return () => {
+    process.off('uncaughtException', listener);
   };
 }

@@ -502,6 +502,10 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     ...app,
     log: { level: env.LOG_LEVEL ?? app.log.level },
     http: { host: env.ZHUJIU_HTTP_HOST ?? app.http.host, port: env.PORT ?? app.http.port },
+    platforms: {
+      ...app.platforms,
+      slack: { ...app.platforms.slack, host: env.ZHUJIU_SLACK_HOST ?? app.platforms.slack.host },
+    },
   };
   return deepFreeze({
     ...keyFunctions(models, options.env),

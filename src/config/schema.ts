@@ -55,6 +55,15 @@ export const appConfigSchema = z.strictObject({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     })
     .prefault({}),
+  database: z
+    .strictObject({
+      /**
+       * How long `bot` / `worker` keep trying to reach a PostgreSQL server that refuses connections at start
+       * (1 s doubling to 15 s apart), s; 0: give up at once.
+       */
+      start_retry_seconds: z.number().int().min(0).max(3600).default(60),
+    })
+    .prefault({}),
   arena: z
     .strictObject({
       window_hours: z
@@ -147,6 +156,7 @@ export const appConfigSchema = z.strictObject({
         .strictObject({
           mode: z.enum(['socket', 'http']).default('socket'),
           port: z.number().int().min(0).max(65535).default(3000),
+          host: z.string().min(1).default('127.0.0.1'),
           maintainer_user_ids: z.array(z.string()).default([]),
           maintainer_usergroup_ids: z.array(z.string()).default([]),
         })
@@ -641,6 +651,8 @@ export const envSchema = z.object({
       .optional(),
   ),
   ZHUJIU_HTTP_HOST: optionalSecret,
+  /** The Slack HTTP receiver's address (overrides `platforms.slack.host`; the Docker image sets 0.0.0.0). */
+  ZHUJIU_SLACK_HOST: optionalSecret,
 });
 /** Validated environment. */
 export type Env = z.infer<typeof envSchema>;

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'env_invalid',
   'db_unavailable',
   'db_migration_failed',
+  /** The database has migrations this code does not know: a newer zhujiu migrated it. */
+  'db_newer',
   'import_invalid',
   'dataset_invalid',
   /** A bad flag or argument value: a usage mistake (the CLI exits 2 for it, 1 for every other code). */

@@ -12,6 +12,7 @@
  * aside, lets pg-boss create its own, sends the old schema's waiting jobs again, and drops it.
  */
 import { PgBoss } from 'pg-boss';
+import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import type { Logger } from '../core/logger.ts';
 import type { JobHandler, JobQueue, SendOptions } from './queue.ts';
 
@@ -30,6 +31,8 @@ export interface PgBossQueueOptions {
   readonly maintenanceIntervalSeconds?: number;
   /** How often a worker polls for jobs, s (default 2). */
   readonly pollingIntervalSeconds?: number;
+  /** Queues created by `start()` under the start-up lock (others are created on their first use). */
+  readonly queues?: readonly string[];
 }
 
 /** pg-boss behind the {@link JobQueue} port. */
@@ -56,9 +59,15 @@ export class PgBossQueue implements JobQueue {
     this.#boss.on('error', (err) => this.#log.error({ err: briefError(err) }, 'pg-boss error'));
   }
 
+  /**
+   * Starts pg-boss (creating or migrating its schema) and creates `queues`, holding the start-up advisory lock
+   * (core/advisory-locks.ts) throughout, so processes started together on a fresh database set the queue up one
+   * after another.
+   */
   async start(): Promise<void> {
     await upgradeFromPgBoss10(this.#o.connectionString, this.#log, async () => {
       await this.#boss.start();
+      for (const q of this.#o.queues ?? []) await this.#ensureQueue(q);
       return async (name, data) => this.send(name, data);
     });
   }
@@ -141,8 +150,6 @@ const PGBOSS_SCHEMA = 'pgboss';
 const PGBOSS_10_SCHEMA = 'pgboss_v10';
 /** The oldest pg-boss schema version pg-boss 12 migrates (pg-boss 11.0's); pg-boss 10.x made version 24. */
 const OLDEST_MIGRATED_SCHEMA = 25;
-/** Advisory lock key (any fixed bigint) held while one process moves a pg-boss 10 schema. */
-const UPGRADE_LOCK = 7_315_094_120;
 
 /**
  * Brings a pg-boss 10 queue (schema version < 25) over to pg-boss 12, which has no migration from it:
@@ -150,7 +157,8 @@ const UPGRADE_LOCK = 7_315_094_120;
  * 2. `start()` starts pg-boss, which creates its current schema, and returns a function that sends a job;
  * 3. sends every job of the old schema that was waiting or running (states `created`, `retry`, `active`) again,
  *    with its queue name and data, then drops `pgboss_v10`.
- * Steps 1 and 3 hold an advisory lock, so workers started together move the jobs once. A process stopped between
+ * All three steps hold the start-up advisory lock (a session lock, `STARTUP_LOCK`, also held by the schema
+ * migrations), so processes started together set the queue up and move the jobs once, one after another. A process stopped between
  * 2 and 3 leaves `pgboss_v10` in place, and the next start sends its jobs (a job sent twice is harmless: the runs'
  * items are claimed with leases, eval/runner.ts). Finished jobs (completed, failed, cancelled) are not carried
  * over. A database without pg-boss, or with a current schema, only costs one short transaction.
@@ -169,8 +177,8 @@ export async function upgradeFromPgBoss10(
   client.on('error', () => {});
   await client.connect();
   try {
+    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
     await client.query('begin');
-    await client.query('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK]);
     const installed = await client.query<{ present: boolean }>(
       `select to_regclass('${PGBOSS_SCHEMA}.version') is not null as present`,
     );
@@ -191,7 +199,6 @@ export async function upgradeFromPgBoss10(
     await client.query('commit');
     const send = await start();
     await client.query('begin');
-    await client.query('select pg_advisory_xact_lock($1)', [UPGRADE_LOCK]);
     const present = await client.query<{ present: boolean }>(
       `select to_regclass('${PGBOSS_10_SCHEMA}.job') is not null as present`,
     );
@@ -212,6 +219,7 @@ export async function upgradeFromPgBoss10(
     await client.query('rollback').catch(() => undefined);
     throw err;
   } finally {
+    // Ending the session releases the lock.
     await client.end().catch(() => undefined);
   }
 }

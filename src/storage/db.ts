@@ -10,6 +10,7 @@ import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
+import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -121,7 +122,8 @@ export function redactUrl(url: string): string {
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
  * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes use
- * it so that no query holds their event loop; one-shot commands keep it on their own thread.
+ * it so that no query holds their event loop; one-shot commands keep it on their own thread. `opts.onLost` is
+ * called once if that thread dies while the database is open (every later query would fail).
  * The PGlite folder is locked for this process first (storage/data-dir-lock.ts: only a live zhujiu process on the
  * same folder refuses; a stale lock is taken over and logged through `opts.logger`).
  * @throws AppError `db_unavailable` when Postgres cannot be reached, the PGlite folder cannot be opened, or
@@ -129,7 +131,7 @@ export function redactUrl(url: string): string {
  */
 export async function openDb(
   target: DbTarget,
-  opts: { logger?: LockLog; pgliteThread?: boolean } = {},
+  opts: { logger?: LockLog; pgliteThread?: boolean; onLost?: (err: Error) => void } = {},
 ): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
   if (target.kind === 'postgres') {
@@ -203,7 +205,7 @@ export async function openDb(
   try {
     if (opts.pgliteThread) {
       const { openPGliteThread } = await import('./pglite-thread.ts');
-      client = await openPGliteThread(target.dataDir);
+      client = await openPGliteThread(target.dataDir, opts.onLost);
     } else {
       const { PGlite } = await import('@electric-sql/pglite');
       mkdirSync(target.dataDir, { recursive: true });
@@ -238,8 +240,9 @@ export async function openDb(
 }
 
 /**
- * Runs every pending migration.
- * @throws AppError `db_migration_failed` naming the failed migration.
+ * Runs every pending migration (processes sharing a PostgreSQL server call it under {@link withStartupLock}).
+ * @throws AppError `db_newer` when the database has migrations this code does not know (a newer zhujiu migrated
+ *   it); `db_migration_failed` naming the failed migration.
  */
 export async function migrateToLatest(
   db: Kysely<Database>,
@@ -249,7 +252,9 @@ export async function migrateToLatest(
   // dozen catalogue queries and a lock (~0.4 s on PGlite); one read of the migration table tells the same when
   // exactly the known migrations are applied. Anything else (a fresh database, pending or unknown migrations)
   // goes through the migrator, which takes its lock and reports as before.
-  if (await upToDate(db, list)) return { results: [] };
+  const status = await migrationStatus(db, list);
+  if (status.pending.length === 0 && status.unknown.length === 0) return { results: [] };
+  refuseNewer(status);
   // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,
@@ -257,6 +262,8 @@ export async function migrateToLatest(
     allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
+  // Another process may have applied a newer version's migrations while this one waited for the migrator's lock.
+  if (result.error) refuseNewer(await migrationStatus(db, list));
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '(unknown)';
     throw new AppError(
@@ -268,23 +275,81 @@ export async function migrateToLatest(
   return result;
 }
 
-/** True when the applied migrations are exactly `list` (so `migrateToLatest` has nothing to do). */
-async function upToDate(db: Kysely<Database>, list: Record<string, Migration>): Promise<boolean> {
+/** Which migrations a database has: applied (all), pending (known here, not applied), unknown (applied, not known). */
+export interface MigrationStatus {
+  readonly applied: readonly string[];
+  readonly pending: readonly string[];
+  /** Applied by another (newer) version of zhujiu: this code does not have them. */
+  readonly unknown: readonly string[];
+}
+
+/**
+ * Reads the applied migrations (Kysely's `kysely_migration` table; none on a fresh database) against `list`.
+ * Two catalogue reads, no lock.
+ */
+export async function migrationStatus(
+  db: Kysely<Database>,
+  list: Record<string, Migration> = migrations,
+): Promise<MigrationStatus> {
   const t = await sql<{
     present: boolean;
   }>`select to_regclass('kysely_migration') is not null as present`.execute(db);
-  if (t.rows[0]?.present !== true) return false;
-  const r = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-  const applied = new Set(r.rows.map((x) => x.name));
   const known = Object.keys(list);
-  return applied.size === known.length && known.every((n) => applied.has(n));
+  if (t.rows[0]?.present !== true) return { applied: [], pending: known, unknown: [] };
+  const r = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(
+    db,
+  );
+  const applied = r.rows.map((x) => x.name);
+  const has = new Set(applied);
+  return {
+    applied,
+    pending: known.filter((n) => !has.has(n)),
+    unknown: applied.filter((n) => !(n in list)),
+  };
 }
 
-/** Rolls back the last migration (tests and `zhujiu migrate --down`). */
+/**
+ * Refuses a database that a newer zhujiu migrated (it has migrations this code lacks): this code would read and
+ * write tables whose shape it does not know, and Kysely's migrator would only say "corrupted migrations".
+ * @throws AppError `db_newer` "… migrated by a newer version (…); upgrade zhujiu".
+ */
+export function refuseNewer(status: MigrationStatus): void {
+  if (status.unknown.length === 0) return;
+  const known = status.applied.filter((n) => !status.unknown.includes(n));
+  throw new AppError(
+    'db_newer',
+    `the database was migrated by a newer version (it has migration${status.unknown.length === 1 ? '' : 's'} ` +
+      `${status.unknown.join(', ')}; this zhujiu knows up to ${known.at(-1) ?? 'none'}); upgrade zhujiu, ` +
+      'or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+  );
+}
+
+/**
+ * Runs `fn` while holding the start-up advisory lock ({@link STARTUP_LOCK}, a session lock on one connection of
+ * the pool) on PostgreSQL; on PGlite, whose folder is one process's already, just runs it. The server releases
+ * the lock if the connection is lost.
+ */
+export async function withStartupLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.target.kind !== 'postgres') return fn();
+  return db.db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${STARTUP_LOCK})`.execute(conn);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${STARTUP_LOCK})`.execute(conn).catch(() => undefined);
+    }
+  });
+}
+
+/**
+ * Rolls back the last migration (tests and `zhujiu migrate --down`).
+ * @throws AppError `db_newer` when a newer zhujiu migrated the database (its last migration is not known here).
+ */
 export async function migrateDown(
   db: Kysely<Database>,
   list: Record<string, Migration> = migrations,
 ): Promise<MigrationResultSet> {
+  refuseNewer(await migrationStatus(db, list));
   // Migration numbers are pre-assigned and may land out of order (0006 before 0003): allow that.
   const migrator = new Migrator({
     db,

@@ -35,20 +35,53 @@ function restore(e: Record<string, unknown> | undefined): Error {
   return err;
 }
 
+/** Runs `callback` between `begin` and `commit` (or `rollback` when it throws or rolls back itself) through `run`. */
+async function inTransaction<T>(
+  // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
+  run: (text: string, params?: unknown[]) => Promise<any>,
+  callback: (tx: Transaction) => Promise<T>,
+): Promise<T> {
+  await run('begin');
+  let ended = false;
+  const tx = {
+    query: run,
+    rollback: async () => {
+      ended = true;
+      await run('rollback');
+    },
+  } as unknown as Transaction;
+  try {
+    const value = await callback(tx);
+    if (!ended) await run('commit');
+    return value;
+  } catch (err) {
+    if (!ended) await run('rollback').catch(() => undefined);
+    throw err;
+  }
+}
+
 /**
  * Starts a worker thread and opens the PGlite folder `dataDir` in it (the caller holds the folder's lock).
- * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created).
+ * Resolves when the database is ready (~1 s for an existing folder, ~6 s when it is created). `onLost` is called
+ * once if the thread fails or exits after that and before `close()`: every query from then on is rejected.
  * @throws Error with PGlite's message when the folder cannot be opened (the worker is stopped).
  */
-export async function openPGliteThread(dataDir: string): Promise<PGlite> {
+export async function openPGliteThread(
+  dataDir: string,
+  onLost?: (err: Error) => void,
+): Promise<PGlite> {
   const worker = startWorkerBeside(import.meta.url, 'pglite-worker');
   const pending = new Map<number, Pending>();
   let next = 1;
   let dead: Error | undefined;
+  let opened = false;
+  let closing = false;
   const fail = (err: Error) => {
+    const first = dead === undefined;
     dead ??= err;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
+    if (first && opened && !closing) onLost?.(err);
   };
   // The thread keeps the process alive only while a query is in flight (an open database alone does not).
   worker.unref();
@@ -79,6 +112,7 @@ export async function openPGliteThread(dataDir: string): Promise<PGlite> {
     await worker.terminate();
     throw err;
   }
+  opened = true;
   // biome-ignore lint/suspicious/noExplicitAny: PGlite's generic row type is decided by the caller
   const run = async (text: string, params?: unknown[]): Promise<any> => {
     const r = await send({ kind: 'query', text, params: params ?? [] });
@@ -99,27 +133,10 @@ export async function openPGliteThread(dataDir: string): Promise<PGlite> {
     {
       query: (text, params) => exclusive(() => run(text, params)),
       transaction: <T>(callback: (tx: Transaction) => Promise<T>) =>
-        exclusive(async () => {
-          await run('begin');
-          let ended = false;
-          const tx = {
-            query: run,
-            rollback: async () => {
-              ended = true;
-              await run('rollback');
-            },
-          } as unknown as Transaction;
-          try {
-            const value = await callback(tx);
-            if (!ended) await run('commit');
-            return value;
-          } catch (err) {
-            if (!ended) await run('rollback').catch(() => undefined);
-            throw err;
-          }
-        }),
+        exclusive(() => inTransaction(run, callback)),
       close: async () => {
         closed = true;
+        closing = true;
         try {
           if (!dead) await send({ kind: 'close' });
         } finally {

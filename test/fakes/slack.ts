@@ -58,6 +58,8 @@ export interface DeliverOptions {
   retryReason?: string;
   /** Break the signature (HTTP). */
   badSignature?: boolean;
+  /** X-Slack-Request-Timestamp (Unix s) to sign with (HTTP); now by default. */
+  timestamp?: number;
 }
 
 export class FakeSlack {
@@ -330,7 +332,10 @@ export class FakeSlack {
     contentType: string,
     opts: DeliverOptions = {},
   ): Promise<Response> {
-    const headers: Record<string, string> = { 'content-type': contentType, ...this.sign(rawBody) };
+    const headers: Record<string, string> = {
+      'content-type': contentType,
+      ...this.sign(rawBody, opts.timestamp),
+    };
     if (opts.badSignature) headers['x-slack-signature'] = `v0=${'0'.repeat(64)}`;
     if (opts.retryNum !== undefined) {
       headers['x-slack-retry-num'] = String(opts.retryNum);

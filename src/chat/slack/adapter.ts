@@ -3,7 +3,10 @@
  * The @slack/bolt adapter: translates {@link ChatPlatform} to Web API calls and Bolt listeners.
  *
  * Decisions (see shared/guides/chat-testing.md §2):
- * - Socket Mode when `appToken` is set (no public URL needed), else the HTTP receiver (`signingSecret`, `port`).
+ * - Socket Mode when `appToken` is set (no public URL needed), else the HTTP receiver (`signingSecret`, `port`,
+ *   `host`): Bolt checks the signature; a timestamp more than five minutes from now either way is refused (401),
+ *   and a command or interaction replayed (same `trigger_id`, or the same signed request) acts once
+ *   (chat/slack/request-guard.ts).
  * - Slash commands are `ack()`ed before anything else (3-s rule, T8); the handler then runs and answers with
  *   `respond()` (response_url, ephemeral) or `chat.postMessage` (public, bot token, no expiry). Where the bot is
  *   not in the channel (`not_in_channel` / `channel_not_found`), a public answer goes through `respond()` with
@@ -17,7 +20,7 @@
  *   "remove everyone's reactions" action, so there is no cleared-reactions event.
  * - The WebClient has a per-request timeout and bounded retries (default 3) that honour Retry-After (S1).
  */
-import { App, type Logger as BoltLogger, LogLevel, webApi } from '@slack/bolt';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from '@slack/bolt';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import type {
@@ -39,6 +42,7 @@ import {
   SLACK_LIMITS,
   type SlackMessageJson,
 } from './render.ts';
+import { ReplayGuard, timestampRefusal } from './request-guard.ts';
 
 /** Constructor options of {@link SlackAdapter}. */
 export interface SlackAdapterOptions {
@@ -50,7 +54,7 @@ export interface SlackAdapterOptions {
   readonly signingSecret?: string;
   /** HTTP receiver port (default 3000; 0 = any free port, see {@link SlackAdapter.listeningPort}). */
   readonly port?: number;
-  /** HTTP receiver host (default all interfaces). */
+  /** HTTP receiver host (default all interfaces; the bot passes `platforms.slack.host`, 127.0.0.1 by default). */
   readonly host?: string;
   /** Web API base URL (tests: the fake's `/api/`). */
   readonly slackApiUrl?: string;
@@ -116,6 +120,7 @@ export class SlackAdapter implements ChatPlatform {
   #botName: string | undefined;
   #port: number | undefined;
   #groupCache = new Map<string, { users: Set<string>; until: number }>();
+  #replays = new ReplayGuard();
 
   constructor(options: SlackAdapterOptions) {
     this.#opts = options;
@@ -142,28 +147,21 @@ export class SlackAdapter implements ChatPlatform {
     }
     this.#handlers = handlers;
     this.#specs = new Map(commands.map((c) => [c.name, c]));
-    const app = new App({
-      token: this.#opts.botToken,
-      ...(appToken ? { socketMode: true, appToken } : { signingSecret: signingSecret as string }),
-      logger: boltLogger(this.#log),
-      ignoreSelf: true,
-      clientOptions: {
-        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
-        retryConfig: {
-          retries: this.#opts.apiRetries ?? 3,
-          factor: 2,
-          minTimeout: 500,
-          maxTimeout: 10_000,
-        },
-        timeout: this.#opts.apiTimeoutMs ?? 10_000,
-      },
-    });
+    const app = this.#newApp(appToken, signingSecret);
     this.#app = app;
     app.client.on(
       webApi.WebClientEvent.RATE_LIMITED,
       (retryAfterSec: number, info: { url?: string }) =>
         this.#log.warn({ retryAfterSec, url: info?.url }, 'slack rate limited; waiting'),
     );
+    // A command or interaction seen again (same trigger_id, or the same signed request) acts once.
+    app.use(async (args) => {
+      if (this.#isReplay(args.body as Record<string, unknown>, args.context)) {
+        await (args as { ack?: () => Promise<void> }).ack?.();
+        return;
+      }
+      await args.next();
+    });
     app.error(async (err) => {
       this.#log.error(
         { err: errMessage(err), code: (err as { code?: string }).code },
@@ -264,6 +262,74 @@ export class SlackAdapter implements ChatPlatform {
         cause: err,
       });
     }
+  }
+
+  /** The Bolt app: Socket Mode with `appToken`, else the HTTP receiver of {@link SlackAdapter.#httpReceiver}. */
+  #newApp(appToken: string | undefined, signingSecret: string | undefined): App {
+    return new App({
+      token: this.#opts.botToken,
+      ...(appToken
+        ? { socketMode: true, appToken }
+        : { receiver: this.#httpReceiver(signingSecret as string) }),
+      logger: boltLogger(this.#log),
+      ignoreSelf: true,
+      clientOptions: {
+        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
+        retryConfig: {
+          retries: this.#opts.apiRetries ?? 3,
+          factor: 2,
+          minTimeout: 500,
+          maxTimeout: 10_000,
+        },
+        timeout: this.#opts.apiTimeoutMs ?? 10_000,
+      },
+    });
+  }
+
+  /**
+   * Bolt's HTTP receiver (signature check, Slack's "Verifying requests from Slack"), behind a check that refuses
+   * (401) a request whose timestamp is more than five minutes from now either way (Bolt checks only the past);
+   * it hands the request's signature to the replay check ({@link SlackAdapter.#isReplay}).
+   */
+  #httpReceiver(signingSecret: string): HTTPReceiver {
+    const receiver = new HTTPReceiver({
+      signingSecret,
+      logger: boltLogger(this.#log),
+      // Called after the signature was verified.
+      customPropertiesExtractor: (req) => {
+        const sig = req.headers['x-slack-signature'];
+        return typeof sig === 'string' ? { zjSignature: sig } : {};
+      },
+    });
+    const verified = receiver.requestListener;
+    receiver.requestListener = (req, res) => {
+      const refusal = timestampRefusal(req.headers['x-slack-request-timestamp'], Date.now());
+      if (refusal) {
+        this.#log.warn({ path: req.url }, `slack request refused: ${refusal}`);
+        res.writeHead(401).end();
+        return;
+      }
+      verified(req, res);
+    };
+    return receiver;
+  }
+
+  /**
+   * True for a command or interaction already acted on (logged): its `trigger_id`, or over HTTP its signature
+   * (the same signed body and timestamp), was seen within twice the request window. Events are not checked
+   * here: a re-delivered event keeps its `event_id`, which the votes already act on once.
+   */
+  #isReplay(body: Record<string, unknown>, context: Record<string, unknown>): boolean {
+    if (body.type === 'event_callback') return false;
+    const keys: string[] = [];
+    if (typeof body.trigger_id === 'string') keys.push(`trigger:${body.trigger_id}`);
+    if (typeof context.zjSignature === 'string') keys.push(`sig:${context.zjSignature}`);
+    if (keys.length === 0 || !this.#replays.replayed(keys, Date.now())) return false;
+    this.#log.warn(
+      { trigger: typeof body.trigger_id === 'string' ? body.trigger_id : undefined },
+      'slack request replayed: ignored (it was acted on once)',
+    );
+    return true;
   }
 
   async stop(): Promise<void> {

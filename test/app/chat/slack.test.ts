@@ -293,6 +293,51 @@ describe('SlackAdapter over the HTTP receiver', () => {
     expect(rec.commands[0]?.user.roles).toEqual([]);
   });
 
+  it('refuses (401) a request timestamped more than five minutes from now either way; within it, acts', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    for (const skew of [10 * 60, -10 * 60, 301, -301]) {
+      const fields = fake.commandFields({ command: '/arena', text: `skew ${skew}`, user: USER });
+      const res = await fake.deliverCommandHttp(url, fields, { timestamp: now + skew });
+      expect(res.status, `timestamp ${skew} s from now`).toBe(401);
+    }
+    const body = fake.userReact({
+      channel: CHANNEL_ID,
+      ts: '1.2',
+      user: USER,
+      name: 'point_left',
+      add: true,
+    });
+    expect((await fake.deliverEventHttp(url, body, { timestamp: now + 600 })).status).toBe(401);
+    // Within the window (a clock a few minutes off) the command is handled.
+    const fine = fake.commandFields({ command: '/arena', text: 'fine', user: USER });
+    expect((await fake.deliverCommandHttp(url, fine, { timestamp: now + 120 })).status).toBe(200);
+    await waitFor(() => rec.commands.length === 1, 'the command within the window');
+    expect(rec.commands.map((c) => c.text)).toEqual(['fine']);
+    expect(rec.reactions).toHaveLength(0);
+    expect(JSON.stringify(log.lines)).toMatch(
+      /slack request refused: request timestamp is 600 s in the future/,
+    );
+  });
+
+  it('a replayed command acts once: the same signed request, or the same trigger_id re-signed', async () => {
+    const fields = fake.commandFields({ command: '/arena', text: 'once', user: USER });
+    const ts = Math.floor(Date.now() / 1000);
+    // The same bytes with the same signature, twice (a captured request sent again).
+    expect((await fake.deliverCommandHttp(url, fields, { timestamp: ts })).status).toBe(200);
+    expect((await fake.deliverCommandHttp(url, fields, { timestamp: ts })).status).toBe(200);
+    // The same trigger_id in a body changed and signed anew.
+    const changed = { ...fields, text: 'twice' };
+    expect((await fake.deliverCommandHttp(url, changed, { timestamp: ts + 1 })).status).toBe(200);
+    // A new command afterwards marks the point by which the replays would have arrived.
+    const next = fake.commandFields({ command: '/arena', text: 'next', user: USER });
+    expect((await fake.deliverCommandHttp(url, next)).status).toBe(200);
+    await waitFor(() => rec.commands.length >= 2, 'the first and the next command');
+    expect(rec.commands.map((c) => c.text).sort()).toEqual(['next', 'once']);
+    expect(
+      log.lines.filter((l) => JSON.stringify(l).includes('slack request replayed')),
+    ).toHaveLength(2);
+  });
+
   it('answers an unknown command ephemerally without calling the handler', async () => {
     const fields = fake.commandFields({ command: '/nope', text: '', user: USER });
     const res = await fake.deliverCommandHttp(url, fields);

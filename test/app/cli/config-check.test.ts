@@ -2,14 +2,21 @@
  * Issue 7 item 7: `zhujiu config check` runs exactly the validation `bot` / `worker` run at start (one code
  * path: config/loader.ts + config/start-checks.ts), plus a database connection check that `--no-connect` skips.
  * Each case below is refused by `config check` and by the start of the bot with the same message. (A model whose
- * `api_key_env` is unset is not refused but disabled: test/app/cli/disabled-model.test.ts.)
+ * `api_key_env` is unset is not refused but disabled: test/app/cli/disabled-model.test.ts.) A database migrated by
+ * a newer version is refused by both. And the start of `worker` on a PostgreSQL server that is not up yet tries
+ * again until it is (`database.start_retry_seconds`).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../../src/cli/serve.ts';
+import { openDb } from '../../../src/storage/db.ts';
 import { startFakeOpenAi } from '../../fakes/openai.ts';
+import { freshDb, pgliteDataDir } from '../../helpers/db.ts';
 import { inProcess } from '../../helpers/run-cli.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-cc-'));
@@ -113,6 +120,37 @@ describe('config check = the start-up validation', () => {
     expect(r.stderr).toContain(msg);
   });
 
+  it('an embedded database migrated by a newer version is refused by config check and the start, naming the upgrade', async () => {
+    const d = pgliteDataDir();
+    try {
+      const db = await openDb({ kind: 'pglite', dataDir: d.dataDir });
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_future', '2030-01-01T00:00:00Z')`.execute(
+        db.db,
+      );
+      await db.close();
+      const { env } = setup({}, { ZHUJIU_DATA_DIR: d.dataDir });
+      const newer =
+        /the database was migrated by a newer version \(it has migration 9999_future; this zhujiu knows up to \d{4}_\w+\); upgrade zhujiu/;
+      const r = await check('--no-endpoints');
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error \[db_newer\]: /);
+      expect(r.stderr).toMatch(newer);
+      expect(await start(env)).toMatch(newer);
+      // Without the unknown migration the same folder checks out, and says its migrations are up to date.
+      const db2 = await openDb({ kind: 'pglite', dataDir: d.dataDir });
+      await sql`delete from kysely_migration where name = '9999_future'`.execute(db2.db);
+      await db2.close();
+      const ok = await check('--no-endpoints');
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toMatch(
+        /database: embedded PGlite in .*, free .*; migrations up to date \(\d+\)/,
+      );
+    } finally {
+      d.remove();
+    }
+  });
+
   it('an unreachable DATABASE_URL fails the connection check; --no-connect skips it', async () => {
     setup(
       {},
@@ -192,3 +230,68 @@ describe('config check = the start-up validation', () => {
     expect(r.stdout).toMatch(/^config OK: /);
   });
 });
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'worker start on a PostgreSQL that is not up yet',
+  () => {
+    it('tries again with backoff until the server answers; gives up after database.start_retry_seconds', async () => {
+      const d = await freshDb('postgres', { poolSize: 1 });
+      await d.close();
+      // A port that refuses connections until the "server" comes up, then forwards to the real one.
+      const probe = createServer();
+      await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+      const port = (probe.address() as AddressInfo).port;
+      await new Promise<void>((r) => probe.close(() => r()));
+      const real = new URL(d.url as string);
+      const late = new URL(d.url as string);
+      late.port = String(port);
+      const proxy = createServer((c) => {
+        const up = connect(Number(real.port || 5432), real.hostname);
+        c.pipe(up).pipe(c);
+        c.on('error', () => up.destroy());
+        up.on('error', () => c.destroy());
+      });
+      const { dir } = setup({ 'default.yaml': 'database:\n  start_retry_seconds: 120\n' });
+      const env = {
+        ZHUJIU_CONFIG_DIR: dir,
+        DATABASE_URL: late.toString(),
+        ZHUJIU_VOTER_SECRET: 'a-long-enough-secret-0123',
+        LOG_LEVEL: 'warn',
+        LOG_FORMAT: 'json',
+      };
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (l: string) => lines.push(l) });
+      try {
+        const starting = startService('worker', { worker: true, env, httpPort: 0, logger });
+        // The first attempt has failed (and is logged) before the server comes up.
+        const t0 = Date.now();
+        while (!lines.some((l) => l.includes('database not reachable; trying again'))) {
+          if (Date.now() - t0 > 60_000) throw new Error('no retry logged');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise<void>((r) => proxy.listen(port, '127.0.0.1', r));
+        const s = await starting;
+        await s.stop();
+        // With no time to retry, the start fails with the connection error.
+        setup({ 'default.yaml': 'database:\n  start_retry_seconds: 0\n' });
+        const refused = await startService('worker', {
+          worker: true,
+          env: {
+            ...env,
+            ZHUJIU_CONFIG_DIR: current.ZHUJIU_CONFIG_DIR as string,
+            DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+          },
+          httpPort: 0,
+          logger,
+        }).then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+        expect(refused?.message).toMatch(/^cannot connect to Postgres at 127\.0\.0\.1:1\/none/);
+      } finally {
+        await new Promise<void>((r) => proxy.close(() => r()));
+        await d.destroy();
+      }
+    });
+  },
+);

@@ -26,3 +26,31 @@ setTimeout(() => process.stdout.write('still running\\n'), 2000);`;
     );
   });
 });
+
+describe('an uncaught exception in a long-lived process (fatalOnUncaughtException)', () => {
+  it('a lost database connection is logged and the process goes on; anything else is one fatal line and exit 1', () => {
+    const mod = pathToFileURL(join(PROJECT_ROOT, 'dist', 'src', 'cli', 'unhandled.js')).href;
+    const logger = pathToFileURL(join(PROJECT_ROOT, 'dist', 'src', 'core', 'logger.js')).href;
+    // The driver's 'error' event of a connection nobody listened on (pg_terminate_backend: SQLSTATE 57P01), then
+    // pg's "Connection terminated unexpectedly", then a programming error.
+    const script = `const { installUnhandledRejectionHandler, fatalOnUncaughtException } = await import(${JSON.stringify(mod)});
+const { silentLogger } = await import(${JSON.stringify(logger)});
+installUnhandledRejectionHandler(process.env);
+fatalOnUncaughtException(silentLogger);
+const { EventEmitter } = await import('node:events');
+setTimeout(() => new EventEmitter().emit('error', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), 10);
+setTimeout(() => new EventEmitter().emit('error', new Error('Connection terminated unexpectedly')), 20);
+setTimeout(() => process.stdout.write('alive\\n'), 30);
+setTimeout(() => { throw new TypeError('x is not a function (postgres://zj:s3cret@db.example/zhujiu)'); }, 40);
+setTimeout(() => process.stdout.write('still running\\n'), 2000);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      env: { ...process.env, DATABASE_URL: 'postgres://zj:s3cret@db.example/zhujiu' },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('alive\n');
+    expect(r.stderr).toBe(
+      'fatal: uncaught exception: x is not a function ([redacted]); exiting so that a supervisor restarts zhujiu\n',
+    );
+  });
+});

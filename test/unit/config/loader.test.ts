@@ -34,6 +34,24 @@ describe('config loader', () => {
     expect(Object.isFrozen(c.app.arena)).toBe(true);
   });
 
+  it('listeners bind 127.0.0.1 unless configured; ZHUJIU_HTTP_HOST and ZHUJIU_SLACK_HOST override (the image sets 0.0.0.0)', () => {
+    const shipped = loadConfig({ configDir: join(PROJECT_ROOT, 'config'), env: {} }).app;
+    expect([shipped.http.host, shipped.platforms.slack.host]).toEqual(['127.0.0.1', '127.0.0.1']);
+    expect(shipped.database.start_retry_seconds).toBe(60);
+    const bare = loadConfig({ configDir: dirWith({}), env: {} }).app;
+    expect([bare.http.host, bare.platforms.slack.host]).toEqual(['127.0.0.1', '127.0.0.1']);
+    const set = loadConfig({
+      configDir: dirWith({ 'default.yaml': 'platforms:\n  slack:\n    host: 10.0.0.5\n' }),
+      env: {},
+    }).app;
+    expect(set.platforms.slack.host).toBe('10.0.0.5');
+    const env = loadConfig({
+      configDir: join(PROJECT_ROOT, 'config'),
+      env: { ZHUJIU_HTTP_HOST: '0.0.0.0', ZHUJIU_SLACK_HOST: '0.0.0.0' },
+    }).app;
+    expect([env.http.host, env.platforms.slack.host]).toEqual(['0.0.0.0', '0.0.0.0']);
+  });
+
   it('reports a bad value as file:line:col path: message', () => {
     const dir = dirWith({
       'default.yaml': 'http:\n  port: 8080\narena:\n  window_hours: -3\n  vote_cap: 2\n',
