@@ -45,7 +45,7 @@ const input: BoardInput = {
     },
   ]),
 };
-const opts = { minVotes: 5, rounds: 400 };
+const opts = { minVotes: 5, rounds: 150 };
 
 describe('round threads', () => {
   it('two worker threads computing shares give the board of one thread, bit for bit', async () => {
@@ -66,11 +66,12 @@ describe('round threads', () => {
         },
       }));
       expect(computeBoard(input, createRng(9), opts, seen)).toEqual(alone);
-      expect(given).toEqual([134, 132]);
+      expect(given).toEqual([50, 50]);
     } finally {
       await threads.close();
     }
-  });
+    // Two threads start and load their modules: generous on a busy machine.
+  }, 120_000);
 
   it('a small board starts no thread', async () => {
     const threads = startRoundThreads(input, opts, 2);
