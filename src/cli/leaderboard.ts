@@ -13,8 +13,7 @@ import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
-import { renderBoardPng } from '../leaderboard/chart.ts';
-import { BOARD_TITLE, oneShotBoardService } from '../leaderboard/service.ts';
+import { BOARD_TITLE, oneShotBoardService, type Snapshot } from '../leaderboard/service.ts';
 import {
   abilityContent,
   abilityJson,
@@ -48,6 +47,22 @@ function chartNote(view: string): string {
   return view === 'overall' ? '' : ' (the chart shows the whole board, whatever the view)';
 }
 
+/** Writes the whole board's chart (PNG) to `path`, titled with the snapshot's date. */
+async function writeBoardPng(
+  path: string,
+  snap: Snapshot,
+  all: boolean | undefined,
+): Promise<void> {
+  // Loaded only for `--png`: vega, resvg and the font cost more to load than the board itself.
+  const { renderBoardPng } = await import('../leaderboard/chart.ts');
+  const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
+  const png = await renderBoardPng(chartRows(snap.board, all), {
+    title,
+    notes: chartNotes(snap.board),
+  });
+  await writeFileAtomic('--png', resolve(path), png);
+}
+
 /**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
@@ -72,7 +87,12 @@ export async function runLeaderboard(
   if (o.png) await checkOutputPath('--png', o.png);
   const clock = deps.clock ?? systemClock;
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
-  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app, { clock });
+  // The stored snapshot gets no chart here (rendering it costs more than the rest of a one-shot board); a bot
+  // renders a missing one when it next refreshes (leaderboard/service.ts). `--png` renders the file's own.
+  const svc = oneShotBoardService(rt.db.db, rt.logger, rt.config.app, {
+    clock,
+    inlineChart: false,
+  });
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
@@ -110,15 +130,7 @@ export async function runLeaderboard(
           'Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
       );
     }
-    if (o.png) {
-      const file = resolve(o.png);
-      const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
-      const png = await renderBoardPng(chartRows(snap.board, o.all), {
-        title,
-        notes: chartNotes(snap.board),
-      });
-      await writeFileAtomic('--png', file, png);
-    }
+    if (o.png) await writeBoardPng(o.png, snap, o.all);
     if (o.json) {
       // Each view has its own JSON (README "The board"): the model card, one ability, one method, or the board.
       const json =

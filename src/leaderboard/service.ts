@@ -22,11 +22,13 @@ import {
   latestSnapshotFingerprint,
   SINCE_CAP,
   type SnapshotRow,
+  setSnapshotChart,
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
+import { startRoundThreads } from './round-threads.ts';
 import { loadStyleBattles } from './style.ts';
 import { chartNotes, chartRows } from './views.ts';
 
@@ -212,7 +214,7 @@ export class LeaderboardService {
     const fp = this.#fingerprint(key, marks);
     if ((await latestSnapshotFingerprint(this.#o.db, key)) === fp) {
       const row = await latestSnapshot(this.#o.db, key);
-      if (row) return toSnapshot(row);
+      if (row) return this.#withChart(toSnapshot(row));
     }
     const built = await this.#build(sources, this.#o.judge, marks);
     const row = await insertSnapshot(this.#o.db, {
@@ -234,6 +236,21 @@ export class LeaderboardService {
       'board snapshot stored',
     );
     return toSnapshot(row);
+  }
+
+  /**
+   * `snap` with its chart: a snapshot stored without one (one-shot commands store none) gets it rendered in the
+   * worker thread and stored, when this service has one; otherwise `snap` as it is.
+   */
+  async #withChart(snap: Snapshot): Promise<Snapshot> {
+    if (snap.chart !== null || !this.#worker) return snap;
+    const chart = await this.#worker.chart(
+      chartRows(snap.board),
+      BOARD_TITLE,
+      chartNotes(snap.board),
+    );
+    await setSnapshotChart(this.#o.db, snap.id, chart);
+    return { ...snap, chart };
   }
 
   /**
@@ -295,7 +312,13 @@ export class LeaderboardService {
         BOARD_TITLE,
       ));
     } else {
-      computed = computeBoard(input, createRng(a.seed), opts);
+      // A one-shot command may block: a share of the rounds goes to each other core (./round-threads.ts).
+      const threads = startRoundThreads(input, opts);
+      try {
+        computed = computeBoard(input, createRng(a.seed), opts, threads.helpers);
+      } finally {
+        await threads.close();
+      }
       chart =
         this.#o.inlineChart === false
           ? null

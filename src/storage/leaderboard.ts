@@ -184,6 +184,8 @@ function toBattleType(x: {
   };
 }
 
+// The tallies are grouped into types by model ids, and the names joined to the types (thousands of rows), not to
+// every battle's tally: grouping 200,000 tallies by name made PostgreSQL sort them on disk (6 s against 3.5 s).
 async function battleTypesOneQuery(
   db: Conn,
   sources: readonly string[],
@@ -197,10 +199,11 @@ async function battleTypesOneQuery(
     r: number;
     n: number;
   }>`
-    SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
-      FROM (${battleTallies(sources)}) t
+    SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, t.n
+      FROM (SELECT t.ab, t.lid, t.rid, t.l, t.e, t.r, count(*) AS n
+              FROM (${battleTallies(sources)}) t
+             GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
-     GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
      ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);
   return r.rows.map(toBattleType);
 }
@@ -708,6 +711,16 @@ export async function insertSnapshot(
     .where('fingerprint', '=', s.fingerprint)
     .executeTakeFirstOrThrow();
   return snapshotOf(row);
+}
+
+/** Stores the chart (PNG) of a snapshot stored without one; a snapshot's chart is never replaced. */
+export async function setSnapshotChart(db: Conn, id: number, chart: Uint8Array): Promise<void> {
+  await db
+    .updateTable('leaderboard_snapshots')
+    .set({ chart: Buffer.from(chart) })
+    .where('id', '=', id)
+    .where('chart', 'is', null)
+    .execute();
 }
 
 /** The newest snapshot for a set of sources (canonical key), or undefined. */

@@ -12,7 +12,7 @@ import { silentLogger } from '../../../src/core/logger.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
 import { boardJson } from '../../../src/leaderboard/views.ts';
 import { addBattles, addRun } from '../../helpers/board-data.ts';
-import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { testConfig } from '../arena/helpers.ts';
 
 function scores(prefix: string, values: number[], max = 1) {
@@ -37,6 +37,44 @@ describe.each(flowBackends())('board service (%s)', (backend) => {
   afterAll(async () => {
     await svc.close();
     await db.destroy();
+  });
+  useCleanRows(() => db);
+
+  it('a snapshot stored without its chart (as one-shot commands store it) gets it from a service with a board thread, rendered and stored once', async () => {
+    for (const [model, right] of [
+      ['m1', 3],
+      ['m2', 1],
+    ] as const) {
+      await addRun(db.db, {
+        model,
+        suite: 'gaokao',
+        dataset: 'obj',
+        ability: 'knowledge',
+        method: 'metrics',
+        scores: scores(
+          'q',
+          [0, 1, 2, 3].map((i) => (i < right ? 1 : 0)),
+        ),
+      });
+    }
+    const stored = await svc.refresh();
+    expect(stored.chart).toBeNull();
+    const bot = new LeaderboardService({
+      db: db.db,
+      clock,
+      logger: silentLogger,
+      aggregation: { min_votes: 5, bootstrap: 100, seed: 3 },
+    });
+    try {
+      const snap = await bot.refresh();
+      expect(snap.id).toBe(stored.id);
+      expect(Buffer.from(snap.chart!.subarray(0, 8))).toEqual(
+        Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+      );
+      expect((await svc.latest())?.chart).toEqual(snap.chart);
+    } finally {
+      await bot.close();
+    }
   });
 
   it("one board's life: built from the latest finished run per suite (community votes by default), kept while nothing changes, judge grades joined, then /leaderboard answers from it", async () => {

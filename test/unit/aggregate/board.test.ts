@@ -8,8 +8,12 @@ import {
   type BattleType,
   BOARD_ABILITIES,
   type BoardAbility,
+  type BoardInput,
+  type BoardRounds,
   computeBoard,
+  computeBoardRounds,
   type DatasetScores,
+  type RoundHelper,
 } from '../../../src/aggregate/index.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
@@ -398,5 +402,87 @@ describe('a method whose spread is within its uncertainty (docs/scoring.md §5)'
     ]);
     expect(board.rows[0]!.normalized.scoring).toBeNull();
     expect(board.rows[0]!.methods.scoring).toBeCloseTo(5, 9);
+  });
+});
+
+describe('bootstrap rounds computed elsewhere (docs/scoring.md §5 "Uncertainty")', () => {
+  // Raw scores that differ (a flagged item), a non-grid dataset with a missing item, and arena battles: every kind
+  // of per-round figure a share of rounds carries.
+  const n = 30;
+  const grid = (p: number, shift: number) =>
+    Array.from({ length: n }, (_, i) => (((i * 7919 + shift) % 100) / 100 < p ? 10 : 0));
+  const scoring = ds('judged', 'safety', 'scoring', {
+    a: grid(0.8, 1),
+    b: grid(0.5, 2),
+    c: grid(0.3, 3),
+  });
+  const input: BoardInput = {
+    models: ['a', 'b', 'c', 'd'],
+    datasets: [
+      {
+        ...scoring,
+        raw: new Map([['a', Float64Array.from(grid(0.8, 1), (x, i) => (i === 0 ? 7 : x))]]),
+      },
+      ds('free', 'knowledge', 'metrics', {
+        a: Array.from({ length: n }, (_, i) => (i * 3.7) % 10),
+        b: Array.from({ length: n }, (_, i) => (i === 4 ? Number.NaN : (i * 1.3) % 10)),
+        d: Array.from({ length: n }, (_, i) => (i * 2.1) % 10),
+      }),
+    ],
+    // One-vote battles: [left, right, left wins, right wins, ties].
+    battles: (
+      [
+        ['a', 'b', 30, 12, 4],
+        ['b', 'c', 20, 15, 5],
+        ['c', 'd', 9, 14, 2],
+        ['a', 'd', 25, 5, 3],
+      ] as const
+    ).flatMap(([modelA, modelB, l, r, t]) =>
+      (
+        [
+          [1, 0, 0, l],
+          [0, 1, 0, r],
+          [0, 0, 1, t],
+        ] as const
+      ).map(([aWins, bWins, ties, count]) => ({
+        ability: 'reasoning' as const,
+        modelA,
+        modelB,
+        aWins,
+        bWins,
+        ties,
+        count,
+      })),
+    ),
+  };
+  const opts = { minVotes: 5, rounds: 101 };
+  /** A helper computing its share here (what a worker thread does), or giving `instead` when set. */
+  const here = (instead?: (b: BoardRounds) => BoardRounds | null): RoundHelper => ({
+    start: (seeds, from, to) => () => {
+      const b = computeBoardRounds(input, opts, seeds, from, to);
+      return instead ? instead(b) : b;
+    },
+  });
+
+  it('the board is the same, bit for bit, however its rounds are shared, and a share not given is computed here', () => {
+    const alone = computeBoard(input, createRng(5), opts);
+    expect(alone.rows.every((r) => r.finalLo !== null)).toBe(true);
+    expect(alone.datasets.some((e) => e.rawInterval !== null && e.rawScore !== e.score)).toBe(true);
+    expect(alone.rows.find((r) => r.model === 'a')?.methodIntervals?.comparative).toBeTruthy();
+    for (const helpers of [[here()], [here(), here(), here()], [here(() => null), here()]]) {
+      expect(computeBoard(input, createRng(5), opts, helpers)).toEqual(alone);
+    }
+    // A share of the wrong shape (another board's) is not taken either.
+    const wrong = here((b) => ({ ...b, overall: b.overall.subarray(1) }));
+    expect(computeBoard(input, createRng(5), opts, [wrong])).toEqual(alone);
+    // A helper that returned other numbers would show: the comparison above can fail.
+    const other = here((b) => ({ ...b, overall: b.overall.map((x) => x + 1) }));
+    expect(computeBoard(input, createRng(5), opts, [other])).not.toEqual(alone);
+  });
+
+  it('refuses rounds outside the seeds', () => {
+    expect(() => computeBoardRounds(input, opts, new Float64Array(3), 2, 4)).toThrow(
+      /rounds \[2, 4\) outside the 3 seeds/u,
+    );
   });
 });
