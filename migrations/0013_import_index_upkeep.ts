@@ -1,7 +1,7 @@
 /**
  * Fewer indexes to keep up on every stored vote: three indexes that no query needs are dropped, so each inserted
  * battle updates three indexes less (a bulk `import battles` of 200,000 public votes spends about a third of the
- * server's time of its `battles` insert on index upkeep; docs/architecture.md, "Bulk imports").
+ * server's time of its `battles` insert on index upkeep; docs/architecture.md, "Imports").
  * - `battles_source_idx (source, status)`: every query that filters on `source` (the board's, the export's, the
  *   skip scan of `sourceNames`) is served by `battles_number_idx (source, number)`, which leads with the same column
  *   and which the planner already chose for all of them; no query orders or ranges on `status` within a source.
@@ -20,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`CREATE INDEX IF NOT EXISTS battles_source_idx ON battles (source, status)`.execute(db);
-  await sql`CREATE INDEX IF NOT EXISTS battles_pair_idx ON battles (model_left_id, model_right_id)`.execute(db);
+  await sql`CREATE INDEX IF NOT EXISTS battles_pair_idx ON battles (model_left_id, model_right_id)`.execute(
+    db,
+  );
   await sql`CREATE INDEX IF NOT EXISTS votes_live_idx ON votes (battle_id) WHERE retracted_at IS NULL`.execute(
     db,
   );
