@@ -347,32 +347,7 @@ export async function insertImportedBattles(
     RETURNING c.last_number AS last`.execute(trx);
   const lastNumber = Number(counter.rows[0]?.last ?? 0);
   if (rows.length === 0) return 0;
-  // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
-  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the three tables gets them in
-  // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
-  // instead of many small ones).
-  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
-  // 4 MB, holds some 30,000 of them). Until the commit only.
-  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  await sql`CREATE TEMP TABLE zj_import_input (
-      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
-    trx,
-  );
-  opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
-  await copyRowsSql(
-    'zj_import_input',
-    ['ord', 'import_key', 'l', 'r', 'choice', 'original', 'named'],
-    rows.map((r, i) => [
-      i + 1,
-      r.importKey,
-      r.leftModelId,
-      r.rightModelId,
-      r.choice,
-      r.original,
-      r.named === true,
-    ]),
-  ).execute(trx);
+  await stageImportRows(trx, rows, opts.signal);
   opts.signal?.throwIfAborted();
   let base: number | null = null;
   if (opts.exclusive) {
@@ -426,6 +401,43 @@ export async function insertImportedBattles(
     await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
   return added;
+}
+
+/**
+ * Puts the rows of an import into the temporary table `zj_import_input` (dropped at the commit) with one COPY, for
+ * {@link insertImportedBattles}; `ord` is each row's place in `rows`, from 1.
+ */
+async function stageImportRows(
+  trx: Transaction<Database>,
+  rows: readonly ImportedBattle[],
+  signal?: AbortSignal,
+): Promise<void> {
+  // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the three tables gets them in
+  // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
+  // instead of many small ones).
+  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
+  // 4 MB, holds some 30,000 of them). Until the commit only.
+  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+  await sql`CREATE TEMP TABLE zj_import_input (
+      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
+    trx,
+  );
+  signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
+  await copyRowsSql(
+    'zj_import_input',
+    ['ord', 'import_key', 'l', 'r', 'choice', 'original', 'named'],
+    rows.map((r, i) => [
+      i + 1,
+      r.importKey,
+      r.leftModelId,
+      r.rightModelId,
+      r.choice,
+      r.original,
+      r.named === true,
+    ]),
+  ).execute(trx);
 }
 
 /** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
