@@ -4,6 +4,7 @@
  * Also the bulk import of existing public votes (one closed battle with one vote per row).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { copyRowsSql } from './copy-rows.ts';
 import type { BattleStatus, CloseReason, Database, VoteChoice } from './schema.ts';
 import { ARENA_SOURCE } from './sources.ts';
 
@@ -346,28 +347,7 @@ export async function insertImportedBattles(
     RETURNING c.last_number AS last`.execute(trx);
   const lastNumber = Number(counter.rows[0]?.last ?? 0);
   if (rows.length === 0) return 0;
-  // The rows go first to a staging table without indexes, constraints or triggers, in large multi-row batches;
-  // then each of the three tables gets them in one set-based statement (PostgreSQL manual, "Populating a
-  // Database", §14.4: few large statements instead of many small ones).
-  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
-  // 4 MB, holds some 30,000 of them). Until the commit only.
-  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
-  await sql`CREATE TEMP TABLE zj_import_input (
-      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
-    trx,
-  );
-  for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
-    opts.signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
-    const chunk = rows.slice(i, i + IMPORT_BATCH);
-    await sql`
-        INSERT INTO zj_import_input (ord, import_key, l, r, choice, original, named)
-        SELECT ${i}::bigint + ord, import_key, l, r, choice, original, named
-          FROM unnest(${chunk.map((r) => r.importKey)}::text[], ${chunk.map((r) => r.leftModelId)}::bigint[],
-                      ${chunk.map((r) => r.rightModelId)}::bigint[], ${chunk.map((r) => r.choice)}::text[],
-                      ${chunk.map((r) => r.original)}::text[], ${chunk.map((r) => r.named === true)}::boolean[]) WITH ORDINALITY
-               AS t(import_key, l, r, choice, original, named, ord)`.execute(trx);
-  }
+  await stageImportRows(trx, rows, opts.signal);
   opts.signal?.throwIfAborted();
   let base: number | null = null;
   if (opts.exclusive) {
@@ -423,6 +403,43 @@ export async function insertImportedBattles(
   return added;
 }
 
+/**
+ * Puts the rows of an import into the temporary table `zj_import_input` (dropped at the commit) with one COPY, for
+ * {@link insertImportedBattles}; `ord` is each row's place in `rows`, from 1.
+ */
+async function stageImportRows(
+  trx: Transaction<Database>,
+  rows: readonly ImportedBattle[],
+  signal?: AbortSignal,
+): Promise<void> {
+  // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the three tables gets them in
+  // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
+  // instead of many small ones).
+  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
+  // 4 MB, holds some 30,000 of them). Until the commit only.
+  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
+  await sql`CREATE TEMP TABLE zj_import_input (
+      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
+    trx,
+  );
+  signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
+  await copyRowsSql(
+    'zj_import_input',
+    ['ord', 'import_key', 'l', 'r', 'choice', 'original', 'named'],
+    rows.map((r, i) => [
+      i + 1,
+      r.importKey,
+      r.leftModelId,
+      r.rightModelId,
+      r.choice,
+      r.original,
+      r.named === true,
+    ]),
+  ).execute(trx);
+}
+
 /** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
 const KNOWN_TRIGGERS = [
   'zj_battle_number',
@@ -473,9 +490,6 @@ async function withoutRowTriggers(trx: Transaction<Database>, source: string): P
   await sql`SET LOCAL session_replication_role = replica`.execute(trx);
   return true;
 }
-
-/** Rows per multi-row batch into the import's staging table (one array parameter per column). */
-const IMPORT_BATCH = 20_000;
 
 /** Import keys already stored for a source (to tell "already imported" from "another file, same source"). */
 export async function importKeysOfSource(db: Conn, source: string): Promise<string[]> {

@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
+import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
@@ -35,6 +36,8 @@ function preparingPool(pool: pg.Pool) {
         processID: (client as { processID?: number }).processID,
         // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (text + values, or a cursor) pass through
         query: (q: any, values?: readonly unknown[]): any => {
+          const copy = copyRequest(q, values);
+          if (copy) return copyToPg(client, copy);
           const m = typeof q === 'string' ? PREPARED.exec(q) : null;
           if (m) return client.query({ name: m[1], text: q, values: values as unknown[] });
           return values === undefined ? client.query(q) : client.query(q, values as unknown[]);
@@ -60,14 +63,14 @@ function yieldingClient(p: PGlite): PGlite {
     {
       query: async (text, params, options) => {
         await nextTurn();
-        return p.query(text, params, options);
+        return pgliteQuery(p, text, params, options);
       },
       transaction: (callback) =>
         p.transaction((tx) =>
           callback({
             query: async (text: string, params?: unknown[], options?: QueryOptions) => {
               await nextTurn();
-              return tx.query(text, params, options);
+              return pgliteQuery(tx, text, params, options);
             },
             rollback: () => tx.rollback(),
           } as unknown as Transaction),

@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { pgliteQuery } from './copy-rows.ts';
 import { PGLITE_SETTINGS } from './pglite-settings.ts';
 
 type Job =
@@ -51,7 +52,7 @@ async function run(job: Job): Promise<Record<string, unknown>> {
     await p.close();
     return {};
   }
-  const r = await db.query(job.text, job.params);
+  const r = await pgliteQuery(db, job.text, job.params);
   return { rows: r.rows, affectedRows: r.affectedRows };
 }
 

@@ -75,7 +75,7 @@ export async function listSources(db: Conn): Promise<SourceSummary[]> {
 }
 
 /**
- * The names of the stored sources, `arena` first then by name. A skip scan over `battles_source_idx` (one index
+ * The names of the stored sources, `arena` first then by name. A skip scan over `battles_number_idx (source, number)` (one index
  * probe per source), so its cost does not grow with the number of stored votes: safe on the chat path.
  */
 export async function sourceNames(db: Conn): Promise<string[]> {

@@ -68,6 +68,30 @@ describe.each(backends())('migrations on %s', (backend) => {
     );
   });
 
+  it('keeps on the vote tables only the indexes a query or a constraint uses (each is upkeep on every stored vote)', async () => {
+    const r = await sql<{ indexname: string }>`
+      select indexname from pg_indexes
+       where schemaname = 'public' and tablename in ('battles', 'votes', 'vote_events') order by indexname`.execute(
+      d.db,
+    );
+    expect(r.rows.map((x) => x.indexname)).toEqual([
+      'battles_asker_idx',
+      'battles_import_key_idx',
+      'battles_item_idx',
+      'battles_message_idx',
+      'battles_number_idx',
+      'battles_open_idx',
+      'battles_pkey',
+      'battles_unclassified_idx',
+      'battles_unrevealed_idx',
+      'vote_events_battle_idx',
+      'vote_events_pkey',
+      'vote_events_platform_platform_event_id_key',
+      'votes_battle_id_voter_hash_key',
+      'votes_pkey',
+    ]);
+  });
+
   it('a database with a migration this version does not know is refused as newer (migrate and migrate --down); one missing is applied', async () => {
     // The quick "nothing to do" check must not hide the migrator's own answers.
     const extra = { ...migrations, '9999_future': { up: async () => {} } };

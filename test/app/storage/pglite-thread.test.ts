@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { copyRowsSql } from '../../../src/storage/copy-rows.ts';
 import { type Db, openDb } from '../../../src/storage/db.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-pglite-thread-'));
@@ -61,6 +62,39 @@ describe('PGlite in a worker thread', () => {
     expect(a).toEqual(b);
     expect((a[0] as { ts: unknown }).ts).toBeInstanceOf(Date);
     expect((a[0] as { b: unknown }).b).toBeInstanceOf(Uint8Array);
+  });
+
+  it('runs a bulk COPY (storage/copy-rows) inside a transaction as PGlite on this thread does, and rolls it back with it', async () => {
+    const rows = [
+      [1, 'tab\there'],
+      [2, null],
+    ] as const;
+    for (const d of [threaded, local]) {
+      const got = await d.db.transaction().execute(async (trx) => {
+        await sql`create temp table copied (a bigint, b text) on commit drop`.execute(trx);
+        await copyRowsSql('copied', ['a', 'b'], rows).execute(trx);
+        return (
+          await sql<{
+            a: string;
+            b: string | null;
+          }>`select a::text, b from copied order by a`.execute(trx)
+        ).rows;
+      });
+      expect(got).toEqual([
+        { a: '1', b: 'tab\there' },
+        { a: '2', b: null },
+      ]);
+      await sql`create table copy_kept (a bigint)`.execute(d.db);
+      await expect(
+        d.db.transaction().execute(async (trx) => {
+          await copyRowsSql('copy_kept', ['a'], [[1], [2]]).execute(trx);
+          throw new Error('stop');
+        }),
+      ).rejects.toThrow('stop');
+      const left = await sql<{ n: number }>`select count(*)::int as n from copy_kept`.execute(d.db);
+      expect(left.rows[0]?.n).toBe(0);
+      await sql`drop table copy_kept`.execute(d.db);
+    }
   });
 
   it('reports affected rows, and errors with PostgreSQL fields (code, constraint)', async () => {

@@ -57,7 +57,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/leaderboard/inputs.ts#loadBoardInput': 154,
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
-  'src/storage/battles.ts#insertImportedBattles': 92,
   'src/storage/data-dir-lock.ts#lockDataDir': 99,
   'src/storage/db.ts#openDb': 109,
   'src/storage/eval-datasets.ts#upsert': 97,
