@@ -212,7 +212,7 @@ export async function battleVoteTypes(
     SELECT ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
       FROM (SELECT b.model_left_id AS lid, b.model_right_id AS rid,
                    count(*) FILTER (WHERE v.choice = 'left') AS l,
-                   count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                   count(*) FILTER (WHERE v.choice IN ('equal', 'bothbad')) AS e,
                    count(*) FILTER (WHERE v.choice = 'right') AS r
               FROM votes v JOIN battles b ON b.id = v.battle_id
              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${sourceCondition('b.source', sources)}

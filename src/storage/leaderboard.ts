@@ -154,7 +154,7 @@ function battleTallies(sources: readonly string[], range?: { lo: number; hi: num
     : sql``;
   return sql`SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
                     count(*) FILTER (WHERE v.choice = 'left') AS l,
-                    count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                    count(*) FILTER (WHERE v.choice IN ('equal', 'bothbad')) AS e,
                     count(*) FILTER (WHERE v.choice = 'right') AS r
                FROM votes v JOIN battles b ON b.id = v.battle_id
                LEFT JOIN items i ON i.id = b.item_id

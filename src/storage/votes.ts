@@ -128,11 +128,12 @@ export async function liveVotes(db: Conn, battleId: number): Promise<LiveVote[]>
   }));
 }
 
-/** Counts of live votes by choice. */
+/** Counts of live votes by choice (`bothbad`: both answers are bad). */
 export interface Tally {
   readonly left: number;
   readonly equal: number;
   readonly right: number;
+  readonly bothbad: number;
 }
 
 /** The live-vote tally of a battle. */
@@ -144,7 +145,7 @@ export async function tally(db: Conn, battleId: number): Promise<Tally> {
     .where('retracted_at', 'is', null)
     .groupBy('choice')
     .execute();
-  const t = { left: 0, equal: 0, right: 0 };
+  const t = { left: 0, equal: 0, right: 0, bothbad: 0 };
   for (const r of rows) t[r.choice] = Number(r.n);
   return t;
 }
@@ -229,7 +230,8 @@ export async function pairVoteCounts(
       'mr.name as model_b',
       sql<number>`count(*) filter (where v.choice = 'left')`.as('a_wins'),
       sql<number>`count(*) filter (where v.choice = 'right')`.as('b_wins'),
-      sql<number>`count(*) filter (where v.choice = 'equal')`.as('ties'),
+      // Both bad counts as a tie (docs/scoring.md §4.4).
+      sql<number>`count(*) filter (where v.choice in ('equal', 'bothbad'))`.as('ties'),
     ])
     .groupBy(['ml.name', 'mr.name'])
     .orderBy('ml.name')
