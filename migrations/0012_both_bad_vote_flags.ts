@@ -16,20 +16,30 @@ const CHOICES_3 = `('left','equal','right')`;
 
 async function setChoiceChecks(db: Kysely<unknown>, choices: string): Promise<void> {
   await sql.raw(`ALTER TABLE votes DROP CONSTRAINT votes_choice_check`).execute(db);
-  await sql.raw(`ALTER TABLE votes ADD CONSTRAINT votes_choice_check CHECK (choice IN ${choices})`).execute(db);
+  await sql
+    .raw(`ALTER TABLE votes ADD CONSTRAINT votes_choice_check CHECK (choice IN ${choices})`)
+    .execute(db);
   await sql.raw(`ALTER TABLE vote_events DROP CONSTRAINT vote_events_choice_check`).execute(db);
   await sql
-    .raw(`ALTER TABLE vote_events ADD CONSTRAINT vote_events_choice_check CHECK (choice IN ${choices})`)
+    .raw(
+      `ALTER TABLE vote_events ADD CONSTRAINT vote_events_choice_check CHECK (choice IN ${choices})`,
+    )
     .execute(db);
-  await sql.raw(`ALTER TABLE vote_reactions DROP CONSTRAINT vote_reactions_choice_check`).execute(db);
   await sql
-    .raw(`ALTER TABLE vote_reactions ADD CONSTRAINT vote_reactions_choice_check CHECK (choice IN ${choices})`)
+    .raw(`ALTER TABLE vote_reactions DROP CONSTRAINT vote_reactions_choice_check`)
+    .execute(db);
+  await sql
+    .raw(
+      `ALTER TABLE vote_reactions ADD CONSTRAINT vote_reactions_choice_check CHECK (choice IN ${choices})`,
+    )
     .execute(db);
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await setChoiceChecks(db, CHOICES_4);
-  await sql`ALTER TABLE votes ADD COLUMN flag text CHECK (flag IN ('daily_cap','too_fast'))`.execute(db);
+  await sql`ALTER TABLE votes ADD COLUMN flag text CHECK (flag IN ('daily_cap','too_fast'))`.execute(
+    db,
+  );
   await sql`ALTER TABLE votes ADD COLUMN flag_detail text`.execute(db);
   await sql`CREATE INDEX votes_voter_day_idx ON votes (voter_hash, cast_at) WHERE retracted_at IS NULL`.execute(
     db,

@@ -41,6 +41,10 @@ export interface LeaderboardFlags {
   readonly judge?: string;
   /** Also the rows with no score in any method (left out by default). */
   readonly all?: boolean;
+  /** Also imported votes cast with the models' names shown (a trial view, not stored). */
+  readonly includeNamed?: boolean;
+  /** Also flagged votes (daily cap, too fast; a trial view, not stored). */
+  readonly includeFlagged?: boolean;
 }
 
 /** The chart is always the whole board; say so when another view was asked for. */
@@ -76,11 +80,17 @@ export async function runLeaderboard(
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
-    const trial = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
-    const snap = trial
-      ? await svc.withJudge(o.judge as string, o.source ?? [])
-      : await svc.refresh(o.source ?? []);
-    if (trial && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
+    // So is a board that counts named or flagged votes (docs/scoring.md §4.3–4.4).
+    const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
+    const votes = {
+      includeNamed: o.includeNamed === true,
+      includeFlagged: o.includeFlagged === true,
+    };
+    const snap =
+      otherJudge || votes.includeNamed || votes.includeFlagged
+        ? await svc.withJudge(o.judge, o.source ?? [], votes)
+        : await svc.refresh(o.source ?? []);
+    if (otherJudge && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
       const known = (snap.inputs.judges ?? []).join(', ');
       throw new AppError(
         'not_found',

@@ -5,7 +5,8 @@
  * database drivers.
  *
  * Whose votes: the community's own (`arena`), the imported sources listed in `ratings.include_sources`, and those
- * named with `--source` (storage/sources.ts). Bootstrap rounds, seed and anchor default to the config's
+ * named with `--source` (storage/sources.ts); named votes and flagged votes (docs/scoring.md §4.3–4.4) only with
+ * `--include-named` / `--include-flagged`. Bootstrap rounds, seed and anchor default to the config's
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
@@ -31,6 +32,11 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const storedText = storedSourcesText;
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const imported = sources.filter((s) => s !== ARENA_SOURCE);
+    // Named and flagged votes are left out unless asked (docs/scoring.md §4.3–4.4).
+    const include = {
+      includeNamed: o.includeNamed === true,
+      includeFlagged: o.includeFlagged === true,
+    };
     const inputNote =
       `Votes: the community's own (arena)` +
       (imported.length > 0 ? ` plus imported ${imported.join(', ')}` : '') +
@@ -61,7 +67,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
           return r;
         },
         loadStoredBattles: async (ability?: string) => {
-          const rows = await pairVoteCounts(rt.db.db, ability, sources, o.includeNamed === true);
+          const rows = await pairVoteCounts(rt.db.db, ability, sources, include);
           if (rows.length === 0) {
             const others = stored.filter((s) => !sources.includes(s.source) && s.votes > 0);
             throw new AppError(
@@ -76,7 +82,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
             );
           }
           // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
-          const types = await battleVoteTypes(rt.db.db, ability, sources, o.includeNamed === true);
+          const types = await battleVoteTypes(rt.db.db, ability, sources, include);
           return {
             clusters: types.map((t) => ({
               model_a: t.leftModel,

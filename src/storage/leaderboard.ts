@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { type VoteFilter, voteFilterSql } from './vote-flags.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -36,7 +37,12 @@ export interface StoredBattleType {
 export async function boardBattleTypes(
   db: Conn,
   sources: readonly string[],
-  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
+  opts: {
+    readonly chunkVotes?: number;
+    readonly onChunk?: () => void;
+    /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3–4.4). */
+    readonly votes?: VoteFilter;
+  } = {},
 ): Promise<StoredBattleType[]> {
   const chunk = opts.chunkVotes ?? 0;
   if (!Number.isInteger(chunk) || chunk < 0)
@@ -45,7 +51,7 @@ export async function boardBattleTypes(
     );
   if (chunk === 0) {
     opts.onChunk?.();
-    return battleTypesOneQuery(db, sources);
+    return battleTypesOneQuery(db, sources, opts.votes);
   }
   // Battle ids bound the chunks (a battle is never split). Small tables take the same queries (one chunk), so
   // the queries' shapes never depend on how many votes are stored.
@@ -81,7 +87,7 @@ export async function boardBattleTypes(
       n: number;
     }>`
       SELECT t.ab, t.lid::text AS lid, t.rid::text AS rid, t.l, t.e, t.r, count(*) AS n
-        FROM (${battleTallies(sources, { lo, hi })}) t
+        FROM (${battleTallies(sources, { lo, hi }, opts.votes)}) t
        GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r`.execute(db);
     opts.onChunk?.();
     for (const x of r.rows) {
@@ -143,11 +149,16 @@ export async function boardBattleTypes(
 
 /**
  * One row per counted battle: its ability (the battle's, else its item's), model ids and the live votes for left,
- * equal and right, over the battles of `sources` that are not void and not named (imported `"anony": false`,
- * docs/scoring.md §4.3); with `range`, only battle ids in (lo, hi].
+ * equal (both bad included: a tie) and right, over the battles of `sources` that are not void, without named
+ * battles (imported `"anony": false`, docs/scoring.md §4.3) or flagged votes (§4.4) unless `votes` includes them;
+ * with `range`, only battle ids in (lo, hi].
  * Both ways of reading the board's battle types group these rows.
  */
-function battleTallies(sources: readonly string[], range?: { lo: number; hi: number }) {
+function battleTallies(
+  sources: readonly string[],
+  range?: { lo: number; hi: number },
+  votes: VoteFilter = {},
+) {
   const inRange = range
     ? sql`AND b.id > ${range.lo}::bigint AND b.id <= ${range.hi}::bigint
           AND v.battle_id > ${range.lo}::bigint AND v.battle_id <= ${range.hi}::bigint`
@@ -158,7 +169,7 @@ function battleTallies(sources: readonly string[], range?: { lo: number; hi: num
                     count(*) FILTER (WHERE v.choice = 'right') AS r
                FROM votes v JOIN battles b ON b.id = v.battle_id
                LEFT JOIN items i ON i.id = b.item_id
-              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND NOT b.named
+              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${voteFilterSql(votes)}
                 AND b.source = ANY(${[...sources]}::text[])
                 ${inRange}
               GROUP BY b.id, coalesce(b.ability, i.ability)`;
@@ -187,6 +198,7 @@ function toBattleType(x: {
 async function battleTypesOneQuery(
   db: Conn,
   sources: readonly string[],
+  votes: VoteFilter = {},
 ): Promise<StoredBattleType[]> {
   const r = await sql<{
     ab: string | null;
@@ -198,7 +210,7 @@ async function battleTypesOneQuery(
     n: number;
   }>`
     SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
-      FROM (${battleTallies(sources)}) t
+      FROM (${battleTallies(sources, undefined, votes)}) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      GROUP BY t.ab, ml.name, mr.name, t.l, t.e, t.r
      ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);

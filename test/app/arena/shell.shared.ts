@@ -272,7 +272,9 @@ export function shellTests(backend: Backend): void {
       expect(live.map((v) => [v.voterHash, v.choice])).toEqual([[h('local'), 'left']]);
       const events = await listVoteEvents(db.db, 1);
       expect(events.map((e) => [e.kind, e.effect])).toEqual([['add', 'cast']]);
-      expect(typo).toBe('unknown choice "lfet": use left, equal, right or bothbad (or ⬅️ 🟰 ➡️ 👎)\n');
+      expect(typo).toBe(
+        'unknown choice "lfet": use left, equal, right or bothbad (or ⬅️ 🟰 ➡️ 👎)\n',
+      );
       expect(thumb).toBe('unknown choice "👍": use left, equal, right or bothbad (or ⬅️ 🟰 ➡️ 👎)\n');
       expect(cast).toBe('you voted ⬅️ (left) on battle #1\n');
       // The emoji without its variation selector is the same choice; words are case-insensitive.

@@ -7,7 +7,12 @@ const v = {
   prompt: 'p',
   leftAnswer: 'a',
   rightAnswer: 'b',
-  emoji: ['arrow_left', 'heavy_equals_sign', 'arrow_right', '-1'] as [string, string, string, string],
+  emoji: ['arrow_left', 'heavy_equals_sign', 'arrow_right', '-1'] as [
+    string,
+    string,
+    string,
+    string,
+  ],
 };
 
 describe('battle message by capability', () => {

@@ -29,7 +29,12 @@ describe('emoji → choice', () => {
   it('folds every presentation and modifier form', () => {
     const arrows = new EmojiMap({
       discord: { left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' },
-      slack: { left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right', bothbad: '-1' },
+      slack: {
+        left: 'arrow_left',
+        equal: 'heavy_equals_sign',
+        right: 'arrow_right',
+        bothbad: '-1',
+      },
       shell: { left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' },
     });
     expect(arrows.choiceOf('discord', '\u{27A1}\u{FE0E}')).toBe('right'); // ➡︎ text presentation
