@@ -1,5 +1,5 @@
 /**
- * "Both bad" as a fourth vote choice, and flagged votes (docs/scoring.md §4.4).
+ * "Both bad" as a fourth vote choice, and flagged votes (docs/scoring.md §4.1, §4.3).
  *
  * - `bothbad`: Chatbot Arena's 👎 "both are bad". It is stored apart from `equal` (a vote, a reaction state and a
  *   logged event may hold it), counted as a tie by every rating (FastChat's `tie (bothbad)`), and exported as

@@ -344,7 +344,7 @@ export class AskService {
 
   /**
    * Both models gave the same answer (whitespace aside, arena/selection `sameAnswer`): no battle, as for
-   * scheduled battles, since a left/right vote would make a win of a tie (docs/scoring.md §4.4).
+   * scheduled battles, since a left/right vote would make a win of a tie (docs/scoring.md §4.3).
    */
   async #identical(
     input: AskInput,

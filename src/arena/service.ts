@@ -311,7 +311,7 @@ export class ArenaService {
   }
 
   /**
-   * Vote hygiene (docs/scoring.md §4.4): flags the live vote just cast or changed when it is over the voter's
+   * Vote hygiene (docs/scoring.md §4.3): flags the live vote just cast or changed when it is over the voter's
    * daily cap or cast too fast; nothing when `arena.hygiene` checks nothing. A failure is logged (the vote stays).
    */
   async #flag(battleId: number, voterHash: string, effect: 'cast' | 'changed', at: Date) {

@@ -518,7 +518,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
 
   program
     .command('votes')
-    .description('stored votes: the flagged ones (docs/scoring.md §4.4)')
+    .description('stored votes: the flagged ones (docs/scoring.md §4.3)')
     .command('flagged')
     .description(
       'the flagged live votes (over arena.hygiene.daily_vote_cap, or cast faster than read_ms_per_char), newest first; left out of ratings and the board unless --include-flagged',

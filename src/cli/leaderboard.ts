@@ -80,7 +80,7 @@ export async function runLeaderboard(
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
-    // So is a board that counts named or flagged votes (docs/scoring.md §4.3–4.4).
+    // So is a board that counts named or flagged votes (docs/scoring.md §4.3).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const votes = {
       includeNamed: o.includeNamed === true,

@@ -5,7 +5,7 @@
  * database drivers.
  *
  * Whose votes: the community's own (`arena`), the imported sources listed in `ratings.include_sources`, and those
- * named with `--source` (storage/sources.ts); named votes and flagged votes (docs/scoring.md §4.3–4.4) only with
+ * named with `--source` (storage/sources.ts); named votes and flagged votes (docs/scoring.md §4.3) only with
  * `--include-named` / `--include-flagged`. Bootstrap rounds, seed and anchor default to the config's
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
@@ -32,7 +32,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const storedText = storedSourcesText;
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const imported = sources.filter((s) => s !== ARENA_SOURCE);
-    // Named and flagged votes are left out unless asked (docs/scoring.md §4.3–4.4).
+    // Named and flagged votes are left out unless asked (docs/scoring.md §4.3).
     const include = {
       includeNamed: o.includeNamed === true,
       includeFlagged: o.includeFlagged === true,

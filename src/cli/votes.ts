@@ -1,6 +1,6 @@
 /**
  * @module cli/votes
- * `zhujiu votes flagged [--limit N] [--since DATE] [--json]`: the flagged live votes (docs/scoring.md §4.4), newest
+ * `zhujiu votes flagged [--limit N] [--since DATE] [--json]`: the flagged live votes (docs/scoring.md §4.3), newest
  * first, as the maintainers' `/arena flagged` shows them; `--json` prints `{"votes": [...]}` (README "Vote
  * hygiene").
  */

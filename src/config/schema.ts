@@ -17,7 +17,7 @@ export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 export type Method = (typeof METHODS)[number];
 
 /**
- * The vote emoji of one platform: left, equal, right and both bad (`bothbad`, docs/scoring.md §4: absent in a
+ * The vote emoji of one platform: left, equal, right and both bad (`bothbad`, docs/scoring.md §4.1: absent in a
  * file written before it existed, it takes the platform's default, 👎).
  */
 const emojiSet = (bothbad: string) =>
@@ -89,7 +89,7 @@ export const appConfigSchema = z.strictObject({
         .default('reactions'),
       /** With `voting: buttons`: the voter alone is told which models answered once they voted. */
       reveal_after_vote: z.boolean().default(false),
-      /** Vote hygiene (docs/scoring.md §4.4): flagged votes are stored and left out of ratings unless asked. */
+      /** Vote hygiene (docs/scoring.md §4.3): flagged votes are stored and left out of ratings unless asked. */
       hygiene: z
         .strictObject({
           /** Most votes one voter casts per UTC day that count; later ones are flagged `daily_cap`. 0: no cap. */

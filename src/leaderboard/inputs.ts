@@ -121,7 +121,7 @@ export async function loadBoardInput(
     readonly onChunk?: () => void;
     /** The Scoring judge asked for (`--judge NAME`, else config `judge.model`); see {@link resolveScoringJudge}. */
     readonly judge?: string | null;
-    /** Named and flagged votes, left out unless included (docs/scoring.md §4.3–4.4). */
+    /** Named and flagged votes, left out unless included (docs/scoring.md §4.3). */
     readonly votes?: VoteFilter;
   } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {

@@ -327,7 +327,7 @@ export class LeaderboardService {
    * --judge NAME`): built from the current inputs and NOT stored, so the community's stored board (what
    * `/leaderboard`, the page and the daily post show) is unchanged. Its id is 0 (no stored snapshot).
    * `judge` null or undefined: the configured judge's grades. `votes` also counts named and flagged votes
-   * (`zhujiu leaderboard --include-named / --include-flagged`, docs/scoring.md §4.3–4.4), also not stored.
+   * (`zhujiu leaderboard --include-named / --include-flagged`, docs/scoring.md §4.3), also not stored.
    */
   async withJudge(
     judge: string | null | undefined,

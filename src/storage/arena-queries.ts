@@ -203,7 +203,7 @@ export interface BattleVoteType {
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
  * @param include named votes (`true` or `includeNamed`) and flagged ones (`includeFlagged`); default: left out
- *   (docs/scoring.md §4.3–4.4). Both bad counts in `equal` (a tie).
+ *   (docs/scoring.md §4.3). Both bad counts in `equal` (a tie).
  */
 export async function battleVoteTypes(
   db: Conn,

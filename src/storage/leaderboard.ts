@@ -40,7 +40,7 @@ export async function boardBattleTypes(
   opts: {
     readonly chunkVotes?: number;
     readonly onChunk?: () => void;
-    /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3–4.4). */
+    /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3). */
     readonly votes?: VoteFilter;
   } = {},
 ): Promise<StoredBattleType[]> {
@@ -150,7 +150,7 @@ export async function boardBattleTypes(
 /**
  * One row per counted battle: its ability (the battle's, else its item's), model ids and the live votes for left,
  * equal (both bad included: a tie) and right, over the battles of `sources` that are not void, without named
- * battles (imported `"anony": false`, docs/scoring.md §4.3) or flagged votes (§4.4) unless `votes` includes them;
+ * battles (imported `"anony": false`, docs/scoring.md §4.3) or flagged votes (§4.3) unless `votes` includes them;
  * with `range`, only battle ids in (lo, hi].
  * Both ways of reading the board's battle types group these rows.
  */

@@ -1,6 +1,6 @@
 /**
  * @module storage/vote-flags
- * Vote hygiene (docs/scoring.md §4.4, migration 0012): a live vote may carry a flag, the reason it is left out
+ * Vote hygiene (docs/scoring.md §4.3, migration 0012): a live vote may carry a flag, the reason it is left out
  * of ratings and the board unless asked (`--include-flagged`):
  * - `daily_cap`: the voter had already cast `arena.hygiene.daily_vote_cap` live votes (on other battles) that
  *   UTC day when this one was cast;

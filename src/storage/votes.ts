@@ -210,8 +210,8 @@ export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEv
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
  * @param include also imported votes cast with the models' names shown (`true`, or `includeNamed`:
- *   `"anony": false`, docs/scoring.md §4.3) and flagged votes (`includeFlagged`, §4.4); default: both left out.
- *   Both-bad votes count as ties (§4.4).
+ *   `"anony": false`, docs/scoring.md §4.3) and flagged votes (`includeFlagged`, §4.3); default: both left out.
+ *   Both-bad votes count as ties (§4.1).
  */
 export async function pairVoteCounts(
   db: Conn,
@@ -233,7 +233,7 @@ export async function pairVoteCounts(
       'mr.name as model_b',
       sql<number>`count(*) filter (where v.choice = 'left')`.as('a_wins'),
       sql<number>`count(*) filter (where v.choice = 'right')`.as('b_wins'),
-      // Both bad counts as a tie (docs/scoring.md §4.4).
+      // Both bad counts as a tie (docs/scoring.md §4.1).
       sql<number>`count(*) filter (where v.choice in ('equal', 'bothbad'))`.as('ties'),
     ])
     .groupBy(['ml.name', 'mr.name'])

@@ -1,6 +1,6 @@
 /**
  * @module bot/commands/flagged
- * The maintainers' listing of flagged votes (docs/scoring.md §4.4): `/arena flagged` in chat (Discord
+ * The maintainers' listing of flagged votes (docs/scoring.md §4.3): `/arena flagged` in chat (Discord
  * `/arena list:flagged`) and `zhujiu votes flagged [--json]` on the command line share this view.
  */
 import type { MessageContent } from '../../chat/port.ts';

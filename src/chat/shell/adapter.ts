@@ -94,7 +94,7 @@ type Choice = 'left' | 'equal' | 'right' | 'bothbad';
 const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right', 'bothbad'];
 /** Other words typed for "both are bad". */
 const BOTHBAD_WORDS: ReadonlySet<string> = new Set(['both-bad', 'both_bad', 'bad']);
-/** The both-bad emoji when the options name none (docs/scoring.md §4.4). */
+/** The both-bad emoji when the options name none (docs/scoring.md §4.1). */
 const DEFAULT_BOTHBAD = '👎';
 
 /** What the application knows about a battle typed by number (see {@link BattleInfo}). */

@@ -1,5 +1,5 @@
 /**
- * "Both bad" and vote hygiene (docs/scoring.md §4.4), through the terminal and the real CLI on one embedded
+ * "Both bad" and vote hygiene (docs/scoring.md §4.1, §4.3), through the terminal and the real CLI on one embedded
  * database:
  * - `vote N bothbad` is stored apart from a tie, revealed in its own tally column, counted as a tie by ratings,
  *   exported as FastChat's `tie (bothbad)` and read back as both bad by `import battles` and `ratings --battles`;
