@@ -48,9 +48,6 @@ const emojiSet = (bothbad: string) =>
       });
     });
 
-/** How people vote on a platform: reactions on the battle message, or buttons (hidden tallies). */
-const votingMode = z.enum(['reactions', 'buttons']);
-
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
   http: z
@@ -72,23 +69,6 @@ export const appConfigSchema = z.strictObject({
         .max(24 * 365)
         .default(24),
       vote_cap: z.number().int().min(0).default(0),
-      /**
-       * How people vote (README "Voting"): `reactions` (public emoji reactions, the default) or `buttons` (four
-       * buttons, a private confirmation, the tally hidden until the battle closes), for every platform or per
-       * platform (`{ discord: buttons, slack: reactions }`; a platform left out votes by reactions). The terminal
-       * always takes typed votes.
-       */
-      voting: z
-        .union([
-          votingMode,
-          z.strictObject({
-            discord: votingMode.default('reactions'),
-            slack: votingMode.default('reactions'),
-          }),
-        ])
-        .default('reactions'),
-      /** With `voting: buttons`: the voter alone is told which models answered once they voted. */
-      reveal_after_vote: z.boolean().default(false),
       /** Vote hygiene (docs/scoring.md §4.3): flagged votes are stored and left out of ratings unless asked. */
       hygiene: z
         .strictObject({
