@@ -13,11 +13,17 @@ import { AppError } from '../core/errors.ts';
 import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
+import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import { type CliDeps, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
+
+/** Named and flagged votes are left out unless asked (docs/scoring.md §4.3). */
+function voteFilterOf(o: RatingsOptions): VoteFilter {
+  return { includeNamed: o.includeNamed === true, includeFlagged: o.includeFlagged === true };
+}
 
 /**
  * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
@@ -32,11 +38,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const storedText = storedSourcesText;
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const imported = sources.filter((s) => s !== ARENA_SOURCE);
-    // Named and flagged votes are left out unless asked (docs/scoring.md §4.3).
-    const include = {
-      includeNamed: o.includeNamed === true,
-      includeFlagged: o.includeFlagged === true,
-    };
+    const include = voteFilterOf(o);
     const inputNote =
       `Votes: the community's own (arena)` +
       (imported.length > 0 ? ` plus imported ${imported.join(', ')}` : '') +

@@ -285,11 +285,11 @@ export function shellTests(backend: Backend): void {
         'you changed the vote on battle #1 to ➡️ (right)\n',
       );
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
-      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right\n');
+      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right|bothbad\n');
       // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
       for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
         expect(await answer(shell, `vote ${id} left`), id).toBe(
-          'usage: vote <battle> left|equal|right\n',
+          'usage: vote <battle> left|equal|right|bothbad\n',
         );
       }
       expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle>\n');
@@ -349,7 +349,9 @@ export function shellTests(backend: Backend): void {
     it('the terminal says how to vote there and why a voided battle takes no vote', async () => {
       const { shell } = await session('void');
       const posted = await answer(shell, '/arena');
-      expect(posted).toContain('Battle #1 posted. Vote by typing `vote 1 left|equal|right`.');
+      expect(posted).toContain(
+        'Battle #1 posted. Vote by typing `vote 1 left|equal|right|bothbad`.',
+      );
       expect(posted).toContain(
         'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better). ' +
           'Your latest vote counts; `unvote 1` takes it back.',
