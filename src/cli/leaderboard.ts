@@ -53,6 +53,24 @@ function chartNote(view: string): string {
 }
 
 /**
+ * The board to show: the stored one, or a trial view (not stored) for another judge or one that also counts
+ * named or flagged votes (docs/scoring.md §4.3).
+ */
+function boardOf(
+  svc: ReturnType<typeof oneShotBoardService>,
+  o: LeaderboardFlags,
+  otherJudge: boolean,
+): ReturnType<ReturnType<typeof oneShotBoardService>['refresh']> {
+  const votes = {
+    includeNamed: o.includeNamed === true,
+    includeFlagged: o.includeFlagged === true,
+  };
+  return otherJudge || votes.includeNamed || votes.includeFlagged
+    ? svc.withJudge(o.judge, o.source ?? [], votes)
+    : svc.refresh(o.source ?? []);
+}
+
+/**
  * Runs `zhujiu leaderboard`.
  * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
  *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
@@ -80,16 +98,8 @@ export async function runLeaderboard(
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
-    // So is a board that counts named or flagged votes (docs/scoring.md §4.3).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
-    const votes = {
-      includeNamed: o.includeNamed === true,
-      includeFlagged: o.includeFlagged === true,
-    };
-    const snap =
-      otherJudge || votes.includeNamed || votes.includeFlagged
-        ? await svc.withJudge(o.judge, o.source ?? [], votes)
-        : await svc.refresh(o.source ?? []);
+    const snap = await boardOf(svc, o, otherJudge);
     if (otherJudge && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
       const known = (snap.inputs.judges ?? []).join(', ');
       throw new AppError(

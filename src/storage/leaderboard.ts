@@ -21,6 +21,14 @@ export interface StoredBattleType {
   readonly count: number;
 }
 
+/** Options of {@link boardBattleTypes}. */
+export interface BoardBattleTypesOptions {
+  readonly chunkVotes?: number;
+  readonly onChunk?: () => void;
+  /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3). */
+  readonly votes?: VoteFilter;
+}
+
 /**
  * Live votes of non-void battles from the given sources, grouped by ability (the battle's, else its item's),
  * pair and vote counts. Battles with no ability at all come back with `ability: null`. Ordered by ability
@@ -37,12 +45,7 @@ export interface StoredBattleType {
 export async function boardBattleTypes(
   db: Conn,
   sources: readonly string[],
-  opts: {
-    readonly chunkVotes?: number;
-    readonly onChunk?: () => void;
-    /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3). */
-    readonly votes?: VoteFilter;
-  } = {},
+  opts: BoardBattleTypesOptions = {},
 ): Promise<StoredBattleType[]> {
   const chunk = opts.chunkVotes ?? 0;
   if (!Number.isInteger(chunk) || chunk < 0)

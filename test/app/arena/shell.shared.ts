@@ -353,8 +353,8 @@ export function shellTests(backend: Backend): void {
         'Battle #1 posted. Vote by typing `vote 1 left|equal|right|bothbad`.',
       );
       expect(posted).toContain(
-        'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better). ' +
-          'Your latest vote counts; `unvote 1` takes it back.',
+        'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better) · ' +
+          '`vote 1 bothbad` (👎 both are bad). Your latest vote counts; `unvote 1` takes it back.',
       );
       expect(posted).not.toMatch(/React to vote|Vote by reacting/u);
       await shell.say('/arena void 1 spam');
