@@ -14,6 +14,7 @@ import * as m0008 from './0008_battle_numbers_close_reasons.ts';
 import * as m0009 from './0009_response_reasoning.ts';
 import * as m0010 from './0010_vote_reactions.ts';
 import * as m0011 from './0011_submissions.ts';
+import * as m0012 from './0012_both_bad_vote_flags.ts';
 import * as m0013 from './0013_import_index_upkeep.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '0009_response_reasoning': m0009,
   '0010_vote_reactions': m0010,
   '0011_submissions': m0011,
+  '0012_both_bad_vote_flags': m0012,
   '0013_import_index_upkeep': m0013,
 };

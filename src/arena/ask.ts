@@ -90,6 +90,7 @@ import {
 } from './live-answers.ts';
 import { type LiveCandidate, type RankedPair, rankLivePairs } from './live-pairs.ts';
 import { battleContent, terminalVoteHint } from './message.ts';
+import { sameAnswer } from './selection.ts';
 import { type ArenaService, refOf } from './service.ts';
 
 export type { AskRefusal } from './ask-policy.ts';
@@ -335,9 +336,30 @@ export class AskService {
       return { kind: 'failed', reason: pair.failure ?? 'no answers' };
     }
     const [a, b] = pair.answers;
+    if (sameAnswer(a.text, b.text)) return this.#identical(input, progress, log);
     const [left, right] = rng.next() < 0.5 ? [b, a] : [a, b];
     const battle = { prompt, askerHash, seed, askedAt, left, right, replaced: pair.replaced };
     return this.#postLive(input, platform, battle, { progress, classification, log });
+  }
+
+  /**
+   * Both models gave the same answer (whitespace aside, arena/selection `sameAnswer`): no battle, as for
+   * scheduled battles, since a left/right vote would make a win of a tie (docs/scoring.md §4.3).
+   */
+  async #identical(
+    input: AskInput,
+    progress: { finish(c: MessageContent): Promise<void> },
+    log: Logger,
+  ): Promise<AskOutcome> {
+    log.info('both live answers are the same text; no battle');
+    await progress.finish({ text: 'Both models gave the same answer.' });
+    await input.reply(
+      {
+        text: 'No battle this time: both models gave the same answer, so a vote could not tell them apart. Your question was not counted; ask another one.',
+      },
+      { ephemeral: true },
+    );
+    return { kind: 'failed', reason: 'identical answers' };
   }
 
   /** The classification of an untagged prompt, started now; none with a tag or without a classifier. */

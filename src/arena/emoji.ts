@@ -11,14 +11,15 @@ import { normaliseEmoji } from '../chat/emoji.ts';
 import type { PlatformName } from '../chat/port.ts';
 import type { VoteChoice } from '../storage/schema.ts';
 
-/** The three vote choices, in display order. */
-export const CHOICES: readonly VoteChoice[] = ['left', 'equal', 'right'];
+/** The four vote choices, in display order (left, equal, right, both bad). */
+export const CHOICES: readonly VoteChoice[] = ['left', 'equal', 'right', 'bothbad'];
 
 /** The configured emoji of one platform. */
 export interface EmojiSet {
   readonly left: string;
   readonly equal: string;
   readonly right: string;
+  readonly bothbad: string;
 }
 
 export { normaliseEmoji };
@@ -45,10 +46,10 @@ export class EmojiMap {
     return this.#lookup.get(`${platform}\u0000${normaliseEmoji(platform, raw)}`);
   }
 
-  /** The configured emoji of a platform (what the bot reacts with), left, equal, right. */
-  emojisFor(platform: PlatformName): readonly [string, string, string] {
+  /** The configured emoji of a platform (what the bot reacts with), left, equal, right, both bad. */
+  emojisFor(platform: PlatformName): readonly [string, string, string, string] {
     const s = this.#sets[platform];
-    return [s.left, s.equal, s.right];
+    return [s.left, s.equal, s.right, s.bothbad];
   }
 
   /** The configured emoji for one choice. */

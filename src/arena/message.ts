@@ -40,8 +40,8 @@ export interface BattleView {
   readonly prompt: string;
   readonly leftAnswer: string;
   readonly rightAnswer: string;
-  /** Emoji to vote with on this platform (left, equal, right). */
-  readonly emoji: readonly [string, string, string];
+  /** Emoji to vote with on this platform (left, equal, right, both bad). */
+  readonly emoji: readonly [string, string, string, string];
   /** When voting closes (shown in the footer), when known. */
   readonly closesAt?: Date | null;
 }
@@ -63,9 +63,15 @@ function sections(v: BattleView): MessageContent['sections'] {
   ];
 }
 
-/** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right`". */
+/** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right|bothbad`". */
 export function terminalVoteHint(battleNumber: number): string {
-  return `typing \`vote ${battleNumber} left|equal|right\``;
+  return `typing \`vote ${battleNumber} left|equal|right|bothbad\``;
+}
+
+/** The emoji of a view as the platform writes them (`shortcode`: `:name:`), left, equal, right, both bad. */
+function shownEmoji(v: BattleView, shortcodes: boolean): [string, string, string, string] {
+  const [l, e, r, b] = v.emoji;
+  return [show(l, shortcodes), show(e, shortcodes), show(r, shortcodes), show(b, shortcodes)];
 }
 
 /**
@@ -76,20 +82,16 @@ export function terminalVoteHint(battleNumber: number): string {
  *   reactions and emoji characters.
  */
 export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): MessageContent {
-  const [l, e, r] = v.emoji.map((x) => show(x, style.emojiText === 'shortcode')) as [
-    string,
-    string,
-    string,
-  ];
+  const [l, e, r, b] = shownEmoji(v, style.emojiText === 'shortcode');
   const closes = v.closesAt
     ? ` Voting closes ${v.closesAt.toISOString().replace(/\.\d{3}Z$/u, 'Z')}.`
     : '';
   const how =
     style.voting === 'typed'
-      ? `Vote by typing: \`vote ${v.number} left\` (${l} left is better) · \`vote ${v.number} equal\` (${e}) · \`vote ${v.number} right\` (${r} right is better). Your latest vote counts; \`unvote ${v.number}\` takes it back.`
+      ? `Vote by typing: \`vote ${v.number} left\` (${l} left is better) · \`vote ${v.number} equal\` (${e}) · \`vote ${v.number} right\` (${r} right is better) · \`vote ${v.number} bothbad\` (${b} both are bad). Your latest vote counts; \`unvote ${v.number}\` takes it back.`
       : style.voting === 'buttons'
-        ? `Vote with the buttons: ${l} left is better · ${e} equal · ${r} right is better. Your latest press counts.`
-        : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better. Your latest reaction counts; remove it to take your vote back.`;
+        ? `Vote with the buttons: ${l} left is better · ${e} equal · ${r} right is better · ${b} both are bad. Only you see your vote; your latest press counts, and the tally is shown when voting closes.`
+        : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better · ${b} both are bad. Your latest reaction counts; remove it to take your vote back.`;
   return {
     text: `Arena battle #${v.number}: which answer is better?`,
     title: `Arena battle #${v.number}`,
@@ -113,12 +115,8 @@ export function revealContent(
   },
   emojiText: PlatformCapabilities['emojiText'] = 'unicode',
 ): MessageContent {
-  const [l, e, r] = v.emoji.map((x) => show(x, emojiText === 'shortcode')) as [
-    string,
-    string,
-    string,
-  ];
-  const result = `Left: ${markdownLiteral(v.leftModel)} · Right: ${markdownLiteral(v.rightModel)} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right}`;
+  const [l, e, r, b] = shownEmoji(v, emojiText === 'shortcode');
+  const result = `Left: ${markdownLiteral(v.leftModel)} · Right: ${markdownLiteral(v.rightModel)} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right} ${b} ${v.tally.bothbad}`;
   return {
     text: `Arena battle #${v.number} (closed): ${result}`,
     title: `Arena battle #${v.number} (closed)`,

@@ -56,6 +56,7 @@ import {
   withdrawBattle,
 } from '../storage/battles.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
+import { flagVote } from '../storage/vote-flags.ts';
 import {
   applyVoteEvent,
   heldReactions,
@@ -291,6 +292,13 @@ export class ArenaService {
       { battleId: battle.id, eventId: ev.eventId, effect: res.effect },
       'vote event applied',
     );
+    if (res.effect === 'cast' || res.effect === 'changed')
+      await this.#flag(
+        battle.id,
+        hashVoterId(this.#secret, ev.platform, ev.userId),
+        res.effect,
+        ev.at,
+      );
     if (res.closedByCap) {
       // The vote that reached the cap closed the battle in SQL, atomically (storage/votes `applyVoteEvent`).
       this.#log.info(
@@ -300,6 +308,27 @@ export class ArenaService {
       await this.#revealSafely(battle.id);
     }
     return { kind: 'vote', battleId: battle.id, effect: res.effect, liveChoice: res.liveChoice };
+  }
+
+  /**
+   * Vote hygiene (docs/scoring.md §4.3): flags the live vote just cast or changed when it is over the voter's
+   * daily cap or cast too fast; nothing when `arena.hygiene` checks nothing. A failure is logged (the vote stays).
+   */
+  async #flag(battleId: number, voterHash: string, effect: 'cast' | 'changed', at: Date) {
+    const h = this.#arena.hygiene;
+    if (h.daily_vote_cap === 0 && h.read_ms_per_char === 0) return;
+    try {
+      const r = await flagVote(this.#db, battleId, voterHash, effect, at, {
+        dailyVoteCap: h.daily_vote_cap,
+        readMsPerChar: h.read_ms_per_char,
+      });
+      if (r.flag) this.#log.info({ battleId, flag: r.flag, detail: r.detail }, 'vote flagged');
+    } catch (err) {
+      this.#log.warn(
+        { battleId, err: (err as Error).message },
+        'checking the vote for flags failed',
+      );
+    }
   }
 
   /**

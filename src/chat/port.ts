@@ -260,7 +260,7 @@ export interface BattleInfo {
    * The asking user's live vote on it (null: none), used for messages posted by an earlier run; given only for
    * battles posted on the asking platform.
    */
-  readonly liveChoice?: 'left' | 'equal' | 'right' | null;
+  readonly liveChoice?: 'left' | 'equal' | 'right' | 'bothbad' | null;
   /** When voting closed (closed battles). */
   readonly closedAt?: Date | null;
   /**
@@ -371,7 +371,7 @@ export type VoteFeedback =
         | 'ignored_stale'
         | 'ignored_no_vote'
         | 'ignored_not_live';
-      readonly liveChoice: 'left' | 'equal' | 'right' | null;
+      readonly liveChoice: 'left' | 'equal' | 'right' | 'bothbad' | null;
     }
   | {
       readonly kind: 'ignored';

@@ -51,6 +51,7 @@ import type {
   SubmissionsRejectFlags,
 } from './submissions.ts';
 import type { SuitesOptions } from './suites.ts';
+import type { VotesFlaggedFlags } from './votes.ts';
 
 export type { CliDeps } from './deps.ts';
 export type { CliIo } from './io.ts';
@@ -113,6 +114,27 @@ function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
 }
 
 /** Adds `zhujiu submissions list|approve|reject` (cli/submissions.ts) to `program`. @returns `program`. */
+/** `zhujiu votes flagged` (cli/votes.ts). */
+function votesCommands(program: Command, io: CliIo, deps: CliDeps): void {
+  program
+    .command('votes')
+    .description('stored votes: the flagged ones (docs/scoring.md §4.3)')
+    .command('flagged')
+    .description(
+      'the flagged live votes (over arena.hygiene.daily_vote_cap, or cast faster than read_ms_per_char), newest first; left out of ratings and the board unless --include-flagged',
+    )
+    .option('--limit <n>', 'at most N votes (default 100, up to 10000)', intArg('--limit', 1))
+    .option('--since <date>', 'only votes cast at or after this date (UTC)', dateArg)
+    .option(
+      '--json',
+      'print {"votes":[{"battle","battle_id","source","platform","voter","choice","flag","detail","cast_at"}]}',
+    )
+    .action(async (o: VotesFlaggedFlags) => {
+      const { runVotesFlagged } = await import('./votes.ts');
+      await runVotesFlagged(io, o, deps);
+    });
+}
+
 function addSubmissionsCommands(program: Command, io: CliIo, deps: CliDeps): Command {
   const subs = program
     .command('submissions')
@@ -453,6 +475,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       '--include-named',
       'also rate battles marked "anony": false (the voter saw the models\' names; left out by default, as FastChat does)',
     )
+    .option('--include-flagged', 'also rate flagged votes (`zhujiu votes flagged`)')
     .action(async (o: RatingsOptions) => {
       if (o.battles && o.source) {
         throw new AppError(
@@ -498,10 +521,14 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       '--all',
       'also show the models with no score in any method (judges, names known only from votes), left out by default',
     )
+    .option('--include-named', 'also count votes marked "anony": false (a trial view, not stored)')
+    .option('--include-flagged', 'also count flagged votes (`zhujiu votes flagged`; a trial view)')
     .action(async (name: string | undefined, o: LeaderboardFlags) => {
       const { runLeaderboard } = await import('./leaderboard.ts');
       await runLeaderboard(io, name, o, deps);
     });
+
+  votesCommands(program, io, deps);
 
   const exp = program.command('export').description('export stored data in public formats');
   exp

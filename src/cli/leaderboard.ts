@@ -40,6 +40,10 @@ export interface LeaderboardFlags {
   readonly judge?: string;
   /** Also the rows with no score in any method (left out by default). */
   readonly all?: boolean;
+  /** Also imported votes cast with the models' names shown (a trial view, not stored). */
+  readonly includeNamed?: boolean;
+  /** Also flagged votes (daily cap, too fast; a trial view, not stored). */
+  readonly includeFlagged?: boolean;
 }
 
 /** The chart is always the whole board; say so when another view was asked for. */
@@ -61,6 +65,24 @@ async function writeBoardPng(
     notes: chartNotes(snap.board),
   });
   await writeFileAtomic('--png', resolve(path), png);
+}
+
+/**
+ * The board to show: the stored one, or a trial view (not stored) for another judge or one that also counts
+ * named or flagged votes (docs/scoring.md §4.3).
+ */
+function boardOf(
+  svc: ReturnType<typeof oneShotBoardService>,
+  o: LeaderboardFlags,
+  otherJudge: boolean,
+): ReturnType<ReturnType<typeof oneShotBoardService>['refresh']> {
+  const votes = {
+    includeNamed: o.includeNamed === true,
+    includeFlagged: o.includeFlagged === true,
+  };
+  return otherJudge || votes.includeNamed || votes.includeFlagged
+    ? svc.withJudge(o.judge, o.source ?? [], votes)
+    : svc.refresh(o.source ?? []);
 }
 
 /**
@@ -96,11 +118,9 @@ export async function runLeaderboard(
   try {
     await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
-    const trial = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
-    const snap = trial
-      ? await svc.withJudge(o.judge as string, o.source ?? [])
-      : await svc.refresh(o.source ?? []);
-    if (trial && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
+    const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
+    const snap = await boardOf(svc, o, otherJudge);
+    if (otherJudge && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
       const known = (snap.inputs.judges ?? []).join(', ');
       throw new AppError(
         'not_found',

@@ -5,18 +5,25 @@
  * database drivers.
  *
  * Whose votes: the community's own (`arena`), the imported sources listed in `ratings.include_sources`, and those
- * named with `--source` (storage/sources.ts). Bootstrap rounds, seed and anchor default to the config's
+ * named with `--source` (storage/sources.ts); named votes and flagged votes (docs/scoring.md §4.3) only with
+ * `--include-named` / `--include-flagged`. Bootstrap rounds, seed and anchor default to the config's
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
 import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
+import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import { type CliDeps, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
+
+/** Named and flagged votes are left out unless asked (docs/scoring.md §4.3). */
+function voteFilterOf(o: RatingsOptions): VoteFilter {
+  return { includeNamed: o.includeNamed === true, includeFlagged: o.includeFlagged === true };
+}
 
 /**
  * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
@@ -31,6 +38,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const storedText = storedSourcesText;
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const imported = sources.filter((s) => s !== ARENA_SOURCE);
+    const include = voteFilterOf(o);
     const inputNote =
       `Votes: the community's own (arena)` +
       (imported.length > 0 ? ` plus imported ${imported.join(', ')}` : '') +
@@ -61,7 +69,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
           return r;
         },
         loadStoredBattles: async (ability?: string) => {
-          const rows = await pairVoteCounts(rt.db.db, ability, sources, o.includeNamed === true);
+          const rows = await pairVoteCounts(rt.db.db, ability, sources, include);
           if (rows.length === 0) {
             const others = stored.filter((s) => !sources.includes(s.source) && s.votes > 0);
             throw new AppError(
@@ -76,7 +84,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
             );
           }
           // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).
-          const types = await battleVoteTypes(rt.db.db, ability, sources, o.includeNamed === true);
+          const types = await battleVoteTypes(rt.db.db, ability, sources, include);
           return {
             clusters: types.map((t) => ({
               model_a: t.leftModel,

@@ -32,6 +32,8 @@ export interface RatingsOptions {
    * they are left out, as FastChat's `elo_analysis` does (docs/scoring.md §4.3).
    */
   includeNamed?: boolean;
+  /** Also flagged stored votes (docs/scoring.md §4.3; a file's battles carry no flags). */
+  includeFlagged?: boolean;
   /** Imported sources whose stored votes also count (`--source`, repeatable; stored votes only). */
   source?: string[];
   /**

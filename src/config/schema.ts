@@ -16,31 +16,37 @@ export const METHODS = ['metrics', 'scoring', 'comparative'] as const;
 /** One evaluation method. */
 export type Method = (typeof METHODS)[number];
 
-const emojiSet = z
-  .strictObject({
-    left: z.string().min(1),
-    equal: z.string().min(1),
-    right: z.string().min(1),
-  })
-  .superRefine((e, ctx) => {
-    // One emoji for two choices would make every such reaction count as the first choice only.
-    const keys = ['left', 'equal', 'right'] as const;
-    const norm = (x: string) =>
-      x
-        .normalize('NFC')
-        .replace(/[\uFE0E\uFE0F]/g, '')
-        .trim();
-    keys.forEach((k, i) => {
-      const same = keys.slice(0, i).find((j) => norm(e[j]) === norm(e[k]));
-      if (same) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [k],
-          message: `"${e[k]}" is already the emoji for ${same}: each choice needs its own emoji`,
-        });
-      }
+/**
+ * The vote emoji of one platform: left, equal, right and both bad (`bothbad`, docs/scoring.md §4.1: absent in a
+ * file written before it existed, it takes the platform's default, 👎).
+ */
+const emojiSet = (bothbad: string) =>
+  z
+    .strictObject({
+      left: z.string().min(1),
+      equal: z.string().min(1),
+      right: z.string().min(1),
+      bothbad: z.string().min(1).default(bothbad),
+    })
+    .superRefine((e, ctx) => {
+      // One emoji for two choices would make every such reaction count as the first choice only.
+      const keys = ['left', 'equal', 'right', 'bothbad'] as const;
+      const norm = (x: string) =>
+        x
+          .normalize('NFC')
+          .replace(/[\uFE0E\uFE0F]/g, '')
+          .trim();
+      keys.forEach((k, i) => {
+        const same = keys.slice(0, i).find((j) => norm(e[j]) === norm(e[k]));
+        if (same) {
+          ctx.addIssue({
+            code: 'custom',
+            path: [k],
+            message: `"${e[k]}" is already the emoji for ${same}: each choice needs its own emoji`,
+          });
+        }
+      });
     });
-  });
 
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
@@ -72,6 +78,18 @@ export const appConfigSchema = z.strictObject({
         .max(24 * 365)
         .default(24),
       vote_cap: z.number().int().min(0).default(0),
+      /** Vote hygiene (docs/scoring.md §4.3): flagged votes are stored and left out of ratings unless asked. */
+      hygiene: z
+        .strictObject({
+          /** Most votes one voter casts per UTC day that count; later ones are flagged `daily_cap`. 0: no cap. */
+          daily_vote_cap: z.number().int().min(0).default(0),
+          /**
+           * Least reading time, in milliseconds per character of the two answers: a vote cast sooner after the
+           * battle was posted is flagged `too_fast`. 0: no check.
+           */
+          read_ms_per_char: z.number().min(0).max(10_000).default(0),
+        })
+        .prefault({}),
       schedule: z
         .strictObject({
           every_minutes: z.number().int().min(0).default(0),
@@ -133,13 +151,19 @@ export const appConfigSchema = z.strictObject({
         .prefault({}),
       emoji: z
         .strictObject({
-          discord: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
-          slack: emojiSet.default({
+          discord: emojiSet('👎').default({
+            left: '⬅️',
+            equal: '🟰',
+            right: '➡️',
+            bothbad: '👎',
+          }),
+          slack: emojiSet('-1').default({
             left: 'arrow_left',
             equal: 'heavy_equals_sign',
             right: 'arrow_right',
+            bothbad: '-1',
           }),
-          shell: emojiSet.default({ left: '⬅️', equal: '🟰', right: '➡️' }),
+          shell: emojiSet('👎').default({ left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' }),
         })
         .prefault({}),
     })

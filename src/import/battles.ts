@@ -28,7 +28,7 @@ const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
   model_b: 'right',
   tie: 'equal',
-  'tie (bothbad)': 'equal',
+  'tie (bothbad)': 'bothbad',
 };
 
 /** Options of a battles import. */

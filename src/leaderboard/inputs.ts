@@ -24,6 +24,7 @@ import {
   singleAnswerJudges,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
+import type { VoteFilter } from '../storage/vote-flags.ts';
 
 /** What a snapshot records about its inputs. */
 export interface BoardInputSummary {
@@ -120,6 +121,8 @@ export async function loadBoardInput(
     readonly onChunk?: () => void;
     /** The Scoring judge asked for (`--judge NAME`, else config `judge.model`); see {@link resolveScoringJudge}. */
     readonly judge?: string | null;
+    /** Named and flagged votes, left out unless included (docs/scoring.md §4.3). */
+    readonly votes?: VoteFilter;
   } = {},
 ): Promise<{ input: BoardInput; summary: BoardInputSummary }> {
   const [models, runs, battleRows, liveNoAbility] = await Promise.all([

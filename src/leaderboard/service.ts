@@ -26,6 +26,7 @@ import {
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
+import type { VoteFilter } from '../storage/vote-flags.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
 import { startRoundThreads } from './round-threads.ts';
@@ -294,11 +295,13 @@ export class LeaderboardService {
     sources: string[],
     judge: string | null | undefined,
     marks: BoardInputMarks,
+    votes: VoteFilter = {},
   ): Promise<Pick<Snapshot, 'board' | 'inputs' | 'chart' | 'buildMs'>> {
     const t0 = performance.now();
     const { input, summary } = await loadBoardInput(this.#o.db, sources, {
       chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
       judge,
+      votes,
     });
     const a = this.#o.aggregation;
     const opts = { minVotes: a.min_votes, rounds: a.bootstrap, rankBy: a.rank_by ?? 'overall' };
@@ -346,11 +349,17 @@ export class LeaderboardService {
    * A board whose Scoring method is `judge`'s grades instead of the configured judge's (`zhujiu leaderboard
    * --judge NAME`): built from the current inputs and NOT stored, so the community's stored board (what
    * `/leaderboard`, the page and the daily post show) is unchanged. Its id is 0 (no stored snapshot).
+   * `judge` null or undefined: the configured judge's grades. `votes` also counts named and flagged votes
+   * (`zhujiu leaderboard --include-named / --include-flagged`, docs/scoring.md §4.3), also not stored.
    */
-  async withJudge(judge: string, extra: readonly string[] = []): Promise<Snapshot> {
+  async withJudge(
+    judge: string | null | undefined,
+    extra: readonly string[] = [],
+    votes: VoteFilter = {},
+  ): Promise<Snapshot> {
     const sources = this.sources(extra);
     const marks = await boardInputMarks(this.#o.db);
-    const built = await this.#build(sources, judge, marks);
+    const built = await this.#build(sources, judge, marks, votes);
     const fingerprint = this.#fingerprint(sourcesKey(sources), marks, judge);
     return { id: 0, createdAt: this.#o.clock.now(), sources, fingerprint, ...built };
   }

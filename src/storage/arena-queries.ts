@@ -6,6 +6,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 import { ARENA_SOURCE, DEFAULT_SOURCES, sourceCondition, type VoteSources } from './sources.ts';
+import { type VoteFilter, voteFilterSql } from './vote-flags.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -201,23 +202,26 @@ export interface BattleVoteType {
  * one-vote battles come back as ~17,000 rows instead of 200,000.
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
+ * @param include named votes (`true` or `includeNamed`) and flagged ones (`includeFlagged`); default: left out
+ *   (docs/scoring.md §4.3). Both bad counts in `equal` (a tie).
  */
 export async function battleVoteTypes(
   db: Conn,
   ability?: string,
   sources: VoteSources = DEFAULT_SOURCES,
-  includeNamed = false,
+  include: boolean | VoteFilter = false,
 ): Promise<BattleVoteType[]> {
+  const filter = typeof include === 'boolean' ? { includeNamed: include } : include;
   const r = await sql<{ lm: string; rm: string; l: number; e: number; r: number; n: number }>`
     SELECT ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, count(*) AS n
       FROM (SELECT b.model_left_id AS lid, b.model_right_id AS rid,
                    count(*) FILTER (WHERE v.choice = 'left') AS l,
-                   count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                   count(*) FILTER (WHERE v.choice IN ('equal', 'bothbad')) AS e,
                    count(*) FILTER (WHERE v.choice = 'right') AS r
               FROM votes v JOIN battles b ON b.id = v.battle_id
              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${sourceCondition('b.source', sources)}
                AND ${ability === undefined ? sql`true` : sql`b.ability = ${ability}`}
-               AND ${includeNamed ? sql`true` : sql`NOT b.named`}
+               AND ${voteFilterSql(filter)}
              GROUP BY b.id) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      GROUP BY ml.name, mr.name, t.l, t.e, t.r

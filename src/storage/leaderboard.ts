@@ -5,6 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
+import { type VoteFilter, voteFilterSql } from './vote-flags.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -18,6 +19,14 @@ export interface StoredBattleType {
   readonly bWins: number;
   readonly ties: number;
   readonly count: number;
+}
+
+/** Options of {@link boardBattleTypes}. */
+export interface BoardBattleTypesOptions {
+  readonly chunkVotes?: number;
+  readonly onChunk?: () => void;
+  /** Named and flagged votes are left out unless included here (docs/scoring.md §4.3). */
+  readonly votes?: VoteFilter;
 }
 
 /**
@@ -36,7 +45,7 @@ export interface StoredBattleType {
 export async function boardBattleTypes(
   db: Conn,
   sources: readonly string[],
-  opts: { readonly chunkVotes?: number; readonly onChunk?: () => void } = {},
+  opts: BoardBattleTypesOptions = {},
 ): Promise<StoredBattleType[]> {
   const chunk = opts.chunkVotes ?? 0;
   if (!Number.isInteger(chunk) || chunk < 0)
@@ -45,7 +54,7 @@ export async function boardBattleTypes(
     );
   if (chunk === 0) {
     opts.onChunk?.();
-    return battleTypesOneQuery(db, sources);
+    return battleTypesOneQuery(db, sources, opts.votes);
   }
   // Battle ids bound the chunks (a battle is never split). Small tables take the same queries (one chunk), so
   // the queries' shapes never depend on how many votes are stored.
@@ -81,7 +90,7 @@ export async function boardBattleTypes(
       n: number;
     }>`
       SELECT t.ab, t.lid::text AS lid, t.rid::text AS rid, t.l, t.e, t.r, count(*) AS n
-        FROM (${battleTallies(sources, { lo, hi })}) t
+        FROM (${battleTallies(sources, { lo, hi }, opts.votes)}) t
        GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r`.execute(db);
     opts.onChunk?.();
     for (const x of r.rows) {
@@ -143,22 +152,27 @@ export async function boardBattleTypes(
 
 /**
  * One row per counted battle: its ability (the battle's, else its item's), model ids and the live votes for left,
- * equal and right, over the battles of `sources` that are not void and not named (imported `"anony": false`,
- * docs/scoring.md §4.3); with `range`, only battle ids in (lo, hi].
+ * equal (both bad included: a tie) and right, over the battles of `sources` that are not void, without named
+ * battles (imported `"anony": false`, docs/scoring.md §4.3) or flagged votes (§4.3) unless `votes` includes them;
+ * with `range`, only battle ids in (lo, hi].
  * Both ways of reading the board's battle types group these rows.
  */
-function battleTallies(sources: readonly string[], range?: { lo: number; hi: number }) {
+function battleTallies(
+  sources: readonly string[],
+  range?: { lo: number; hi: number },
+  votes: VoteFilter = {},
+) {
   const inRange = range
     ? sql`AND b.id > ${range.lo}::bigint AND b.id <= ${range.hi}::bigint
           AND v.battle_id > ${range.lo}::bigint AND v.battle_id <= ${range.hi}::bigint`
     : sql``;
   return sql`SELECT coalesce(b.ability, i.ability) AS ab, b.model_left_id AS lid, b.model_right_id AS rid,
                     count(*) FILTER (WHERE v.choice = 'left') AS l,
-                    count(*) FILTER (WHERE v.choice = 'equal') AS e,
+                    count(*) FILTER (WHERE v.choice IN ('equal', 'bothbad')) AS e,
                     count(*) FILTER (WHERE v.choice = 'right') AS r
                FROM votes v JOIN battles b ON b.id = v.battle_id
                LEFT JOIN items i ON i.id = b.item_id
-              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND NOT b.named
+              WHERE v.retracted_at IS NULL AND b.status <> 'void' AND ${voteFilterSql(votes)}
                 AND b.source = ANY(${[...sources]}::text[])
                 ${inRange}
               GROUP BY b.id, coalesce(b.ability, i.ability)`;
@@ -189,6 +203,7 @@ function toBattleType(x: {
 async function battleTypesOneQuery(
   db: Conn,
   sources: readonly string[],
+  votes: VoteFilter = {},
 ): Promise<StoredBattleType[]> {
   const r = await sql<{
     ab: string | null;
@@ -201,7 +216,7 @@ async function battleTypesOneQuery(
   }>`
     SELECT t.ab, ml.name AS lm, mr.name AS rm, t.l, t.e, t.r, t.n
       FROM (SELECT t.ab, t.lid, t.rid, t.l, t.e, t.r, count(*) AS n
-              FROM (${battleTallies(sources)}) t
+              FROM (${battleTallies(sources, undefined, votes)}) t
              GROUP BY t.ab, t.lid, t.rid, t.l, t.e, t.r) t
       JOIN models ml ON ml.id = t.lid JOIN models mr ON mr.id = t.rid
      ORDER BY 1 NULLS LAST, 2, 3, 4, 5, 6`.execute(db);

@@ -223,8 +223,14 @@ export interface BattleAuditTable {
   at: Timestamp;
 }
 
-/** A vote's choice (docs/scoring.md §4). */
-export type VoteChoice = 'left' | 'equal' | 'right';
+/**
+ * A vote's choice (docs/scoring.md §4): the left answer, the right one, a tie (`equal`), or both bad
+ * (`bothbad`, migration 0012: stored apart, counted as a tie by ratings).
+ */
+export type VoteChoice = 'left' | 'equal' | 'right' | 'bothbad';
+
+/** Why a live vote is left out of ratings and the board unless asked (migration 0012; null: it counts). */
+export type VoteFlag = 'daily_cap' | 'too_fast';
 
 export interface VotesTable {
   id: Id;
@@ -235,6 +241,8 @@ export interface VotesTable {
   updated_at: Timestamp;
   retracted_at: NullableTimestamp;
   last_event_at: Timestamp;
+  flag: ColumnType<VoteFlag | null, VoteFlag | null | undefined, VoteFlag | null>;
+  flag_detail: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

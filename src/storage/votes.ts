@@ -13,6 +13,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import type { Database, VoteChoice } from './schema.ts';
 import { DEFAULT_SOURCES, sourceCondition, type VoteSources } from './sources.ts';
+import { type VoteFilter, voteFilterSql } from './vote-flags.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -128,11 +129,12 @@ export async function liveVotes(db: Conn, battleId: number): Promise<LiveVote[]>
   }));
 }
 
-/** Counts of live votes by choice. */
+/** Counts of live votes by choice (`bothbad`: both answers are bad). */
 export interface Tally {
   readonly left: number;
   readonly equal: number;
   readonly right: number;
+  readonly bothbad: number;
 }
 
 /** The live-vote tally of a battle. */
@@ -144,7 +146,7 @@ export async function tally(db: Conn, battleId: number): Promise<Tally> {
     .where('retracted_at', 'is', null)
     .groupBy('choice')
     .execute();
-  const t = { left: 0, equal: 0, right: 0 };
+  const t = { left: 0, equal: 0, right: 0, bothbad: 0 };
   for (const r of rows) t[r.choice] = Number(r.n);
   return t;
 }
@@ -207,15 +209,17 @@ export async function listVoteEvents(db: Conn, battleId: number): Promise<VoteEv
  * are votes for the left side, `right_wins` for the right, `ties` for Equal. Void battles are excluded.
  * @param ability only battles of this ability (undefined: all).
  * @param sources only battles of these sources (default: the community's own, `arena`; see storage/sources.ts).
- * @param includeNamed also imported votes cast with the models' names shown (`"anony": false`; default: left
- *   out, docs/scoring.md §4.3).
+ * @param include also imported votes cast with the models' names shown (`true`, or `includeNamed`:
+ *   `"anony": false`, docs/scoring.md §4.3) and flagged votes (`includeFlagged`, §4.3); default: both left out.
+ *   Both-bad votes count as ties (§4.1).
  */
 export async function pairVoteCounts(
   db: Conn,
   ability?: string,
   sources: VoteSources = DEFAULT_SOURCES,
-  includeNamed = false,
+  include: boolean | VoteFilter = false,
 ): Promise<{ model_a: string; model_b: string; a_wins: number; b_wins: number; ties: number }[]> {
+  const filter = typeof include === 'boolean' ? { includeNamed: include } : include;
   let q = db
     .selectFrom('votes as v')
     .innerJoin('battles as b', 'b.id', 'v.battle_id')
@@ -229,13 +233,14 @@ export async function pairVoteCounts(
       'mr.name as model_b',
       sql<number>`count(*) filter (where v.choice = 'left')`.as('a_wins'),
       sql<number>`count(*) filter (where v.choice = 'right')`.as('b_wins'),
-      sql<number>`count(*) filter (where v.choice = 'equal')`.as('ties'),
+      // Both bad counts as a tie (docs/scoring.md §4.1).
+      sql<number>`count(*) filter (where v.choice in ('equal', 'bothbad'))`.as('ties'),
     ])
     .groupBy(['ml.name', 'mr.name'])
     .orderBy('ml.name')
     .orderBy('mr.name');
   if (ability !== undefined) q = q.where('b.ability', '=', ability);
-  if (!includeNamed) q = q.where('b.named', '=', false);
+  q = q.where(voteFilterSql(filter));
   const rows = await q.execute();
   return rows.map((r) => ({
     model_a: r.model_a,

@@ -192,6 +192,7 @@ describe.skipIf(!present)(
         left: config.arena.emoji.discord.left,
         equal: config.arena.emoji.discord.equal,
         right: config.arena.emoji.discord.right,
+        bothbad: config.arena.emoji.discord.bothbad,
       };
       const choices: VoteChoice[] = ['left', 'equal', 'right'];
       let sent = 0;

@@ -85,7 +85,7 @@ export function shownVotes(steps: readonly ReactionStep[]): Map<number, VoteChoi
 
 /** The tally of a voter → vote map. */
 export function tallyOf(votes: ReadonlyMap<unknown, VoteChoice>): Record<VoteChoice, number> {
-  const t = { left: 0, equal: 0, right: 0 };
+  const t = { left: 0, equal: 0, right: 0, bothbad: 0 };
   for (const c of votes.values()) t[c]++;
   return t;
 }

@@ -1,7 +1,7 @@
 /**
  * @module bot/commands/ask
  * `/ask <prompt> [ability]` (everyone) and the maintainers' live-arena commands under `/arena`:
- * `/arena void <battle> [reason]`, `/arena ability <battle> <ability>`, `/arena unclassified`.
+ * `/arena void <battle> [reason]`, `/arena ability <battle> <ability>`, `/arena unclassified`, `/arena flagged`.
  *
  * A battle number typed here is the battle's number in the community's arena (`battles.number`, what its message
  * shows): the commands act only on the community's own battles; an imported battle's number names none of them.
@@ -23,6 +23,8 @@ import { hashVoterId } from '../../core/voter-id.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
+import { listFlaggedVotes } from '../../storage/vote-flags.ts';
+import { flaggedVotesContent } from './flagged.ts';
 
 const isAbility = (s: string): s is Ability => (ABILITIES as readonly string[]).includes(s);
 
@@ -114,6 +116,7 @@ export function arenaSubcommand(
   | { kind: 'void'; battle: string; reason: string }
   | { kind: 'ability'; battle: string; ability: string }
   | { kind: 'unclassified' }
+  | { kind: 'flagged' }
   | undefined {
   const words = ctx.text.trim().split(/\s+/u).filter(Boolean);
   const head = words[0]?.toLowerCase();
@@ -122,12 +125,14 @@ export function arenaSubcommand(
   if (head === 'ability' || head === 'set-ability')
     return { kind: 'ability', battle: words[1] ?? '', ability: words[2] ?? '' };
   if (head === 'unclassified') return { kind: 'unclassified' };
+  if (head === 'flagged') return { kind: 'flagged' };
   if (words.length === 0) {
     if (ctx.args.void)
       return { kind: 'void', battle: ctx.args.void, reason: ctx.args.reason ?? '' };
     if (ctx.args.battle)
       return { kind: 'ability', battle: ctx.args.battle, ability: ctx.args.ability ?? '' };
     if (ctx.args.list === 'unclassified') return { kind: 'unclassified' };
+    if (ctx.args.list === 'flagged') return { kind: 'flagged' };
   }
   return undefined;
 }
@@ -147,6 +152,7 @@ export async function handleArenaSubcommand(
 ): Promise<void> {
   const say = (content: MessageContent) => ctx.reply(content, { ephemeral: true });
   const actor = hashVoterId(deps.voterSecret, ctx.platform, ctx.user.id);
+  if (sub.kind === 'flagged') return say(flaggedVotesContent(await listFlaggedVotes(deps.db)));
   if (sub.kind === 'unclassified') {
     const rows = await listUnclassified(deps.db);
     if (rows.length === 0) return say({ text: 'Every live battle has an ability.' });

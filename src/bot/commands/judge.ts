@@ -46,7 +46,8 @@ export async function judgeCrowdAgreement(
     for (const r of list) {
       if (r.status !== 'judged' || r.judgeChoice === null) continue;
       judged++;
-      const crowd = crowdLabel(r.votes);
+      // Both bad is a tie for agreement, as for ratings (docs/scoring.md §4.1): the judge has no such answer.
+      const crowd = crowdLabel(r.votes.map((v) => (v === 'bothbad' ? 'equal' : v)));
       if (crowd !== null) pairs.push({ a: r.judgeChoice, b: crowd });
     }
     const a = agreement(pairs, { order: BATTLE_CHOICE_ORDER });

@@ -22,8 +22,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { name: 'reason', description: 'Why the battle is voided (kept in the audit log)' },
       {
         name: 'list',
-        description: 'List live battles without an ability',
-        choices: ['unclassified'],
+        description: 'List live battles without an ability, or flagged votes',
+        choices: ['unclassified', 'flagged'],
       },
     ],
     usage: [
@@ -37,6 +37,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
         what: 'file a live battle under an ability (maintainers)',
       },
       { form: 'arena unclassified', what: 'list live battles without an ability (maintainers)' },
+      {
+        form: 'arena flagged',
+        what: 'list flagged votes (over the daily cap, cast too fast), left out of ratings (maintainers)',
+      },
     ],
     maintainerOnly: true,
   },

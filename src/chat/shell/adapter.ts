@@ -5,7 +5,7 @@
  * tag, `m1-<tag>`, so ids never repeat across restarts of one database); input lines are:
  *
  *   /arena, /ask, /leaderboard, /eval, /judge, /models          the slash commands (`help` lists their forms)
- *   vote <battle> left|equal|right   (or the emoji)           react to a battle message
+ *   vote <battle> left|equal|right|bothbad (or the emoji)     react to a battle message
  *   unvote <battle>                                          remove your vote reaction
  *   reply <battle> <text>                                    write in the battle's thread (a follow-up)
  *   as <user-id> <line>                                          run one line as another (non-maintainer) user
@@ -62,7 +62,13 @@ export interface ShellAdapterOptions {
   /** Who types (config `platforms.shell`). */
   readonly user: { readonly id: string; readonly name: string; readonly maintainer: boolean };
   /** The emoji `vote … left|equal|right` stands for (config `arena.emoji.shell`). */
-  readonly voteEmoji: { readonly left: string; readonly equal: string; readonly right: string };
+  readonly voteEmoji: {
+    readonly left: string;
+    readonly equal: string;
+    readonly right: string;
+    /** Both answers are bad; default 👎. */
+    readonly bothbad?: string;
+  };
   readonly logger: Logger;
   /** The one channel of the terminal (default `terminal`). */
   readonly channelId?: string;
@@ -84,8 +90,12 @@ export interface ShellAdapterOptions {
 }
 
 /** The vote choices, in display order. */
-type Choice = 'left' | 'equal' | 'right';
-const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right'];
+type Choice = 'left' | 'equal' | 'right' | 'bothbad';
+const CHOICE_WORDS: readonly Choice[] = ['left', 'equal', 'right', 'bothbad'];
+/** Other words typed for "both are bad". */
+const BOTHBAD_WORDS: ReadonlySet<string> = new Set(['both-bad', 'both_bad', 'bad']);
+/** The both-bad emoji when the options name none (docs/scoring.md §4.1). */
+const DEFAULT_BOTHBAD = '👎';
 
 /** What the application knows about a battle typed by number (see {@link BattleInfo}). */
 export type ShellBattleInfo = BattleInfo;
@@ -140,7 +150,7 @@ export function shellHelp(specs: Iterable<CommandSpec>): string {
   return [
     'Commands:',
     ...commandHelpLines(specs),
-    '  vote <battle> <choice>      vote on a battle; choice: left, equal or right, or its emoji',
+    '  vote <battle> <choice>      vote on a battle; choice: left, equal, right or bothbad, or its emoji',
     '                              (e.g. vote 1 left, vote 1 ⬅️)',
     '  unvote <battle>             take your vote back',
     "  reply <battle> <text>       continue an /ask battle's conversation in its thread",
@@ -507,11 +517,17 @@ export class ShellAdapter implements ChatPlatform {
   #choiceEmoji(text: string): { choice: Choice; emoji: string } | undefined {
     const word = text.toLowerCase();
     for (const c of CHOICE_WORDS) {
-      const emoji = this.#o.voteEmoji[c];
+      const emoji = this.#emojiOf(c);
       if (word === c || normaliseEmoji('shell', text) === normaliseEmoji('shell', emoji))
         return { choice: c, emoji };
     }
+    if (BOTHBAD_WORDS.has(word)) return { choice: 'bothbad', emoji: this.#emojiOf('bothbad') };
     return undefined;
+  }
+
+  /** The configured emoji of a choice. */
+  #emojiOf(c: Choice): string {
+    return c === 'bothbad' ? (this.#o.voteEmoji.bothbad ?? DEFAULT_BOTHBAD) : this.#o.voteEmoji[c];
   }
 
   async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
@@ -522,14 +538,16 @@ export class ShellAdapter implements ChatPlatform {
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {
-      return this.#print(add ? 'usage: vote <battle> left|equal|right' : 'usage: unvote <battle>');
+      return this.#print(
+        add ? 'usage: vote <battle> left|equal|right|bothbad' : 'usage: unvote <battle>',
+      );
     }
     // Refuse an unknown choice before anything is emitted: a typo must not move (and so retract) a vote.
     const wanted = add ? this.#choiceEmoji(choiceText as string) : undefined;
     if (add && !wanted) {
       const { left, equal, right } = this.#o.voteEmoji;
       return this.#print(
-        `unknown choice "${choiceText}": use left, equal or right (or ${left} ${equal} ${right})`,
+        `unknown choice "${choiceText}": use left, equal, right or bothbad (or ${left} ${equal} ${right} ${this.#emojiOf('bothbad')})`,
       );
     }
     const battle = await this.#findBattle(battleId, user.id);
@@ -544,13 +562,13 @@ export class ShellAdapter implements ChatPlatform {
     }
     if (ref.platform !== 'shell')
       return this.#print(`battle #${battleId} was posted on ${ref.platform}; vote there`);
-    const known = CHOICE_WORDS.map((c) => this.#o.voteEmoji[c]);
+    const known = CHOICE_WORDS.map((c) => this.#emojiOf(c));
     const m = this.#messages.get(ref.messageId);
     // A message of an earlier run has no reaction state here: its stored live vote stands for the held emoji.
     const held = m
       ? known.filter((e) => m.reactions.get(e)?.includes(user.id) ?? false)
       : battle.liveChoice
-        ? [this.#o.voteEmoji[battle.liveChoice]]
+        ? [this.#emojiOf(battle.liveChoice)]
         : [];
     const who = user.name ?? user.id;
     if (!wanted) {

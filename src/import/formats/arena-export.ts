@@ -39,6 +39,7 @@ const WINNER: Readonly<Record<VoteChoice, string>> = {
   left: 'model_a',
   right: 'model_b',
   equal: 'tie',
+  bothbad: 'tie (bothbad)',
 };
 
 /** The anonymised judge id of a stored voter id (see the module doc). */
@@ -46,7 +47,10 @@ export function anonymisedJudge(voterHash: string): string {
   return `arena_user_${createHash('sha256').update(`zhujiu-export-judge\u0000${voterHash}`).digest('hex').slice(0, 16)}`;
 }
 
-/** FastChat's `winner` for a vote; an imported `tie (bothbad)` stays as it was. */
+/**
+ * FastChat's `winner` for a vote: `bothbad` is `tie (bothbad)`; a `tie (bothbad)` imported before both bad was a
+ * choice of its own (stored as `equal` with the original label) stays as it was.
+ */
 export function winnerOf(v: Pick<ExportVote, 'choice' | 'importedWinner'>): string {
   if (v.choice === 'equal' && v.importedWinner === 'tie (bothbad)') return 'tie (bothbad)';
   return WINNER[v.choice];

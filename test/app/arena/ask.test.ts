@@ -172,6 +172,25 @@ describe.each(flowBackends())('/ask through the terminal (%s)', (backend) => {
     expect(n.rows[0]?.n).toBe(1);
   });
 
+  it('never posts two answers that are the same text (whitespace aside): the asker is told, nothing is stored', async () => {
+    await start(askConfig());
+    // Four different texts, the same once whitespace is normalised: whichever pair is drawn, no battle.
+    const same: Record<string, string> = {
+      'model-red': 'The moon pulls.',
+      'model-green': ' The  moon pulls.\n',
+      'model-blue': 'The\tmoon\npulls.',
+      'model-gold': 'The moon pulls. ',
+    };
+    models.setAnswer((m) => (m === 'judge' ? judge : (same[m] as string)));
+    await shell.say('/ask How do tides work?');
+    expect(battleMessages()).toHaveLength(0);
+    expect(term.text()).toContain(
+      '(only you) No battle this time: both models gave the same answer',
+    );
+    const n = await sql<{ n: number }>`select count(*)::int as n from battles`.execute(db.db);
+    expect(n.rows[0]?.n).toBe(0);
+  });
+
   it('never posts an answer that reveals its model (Chinese or English); replaces it', async () => {
     await start(askConfig(), LIVE, FIRST);
     models.setAnswer((m) =>

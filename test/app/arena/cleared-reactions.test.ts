@@ -84,11 +84,11 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     fake.userReact(msg, L, A, true);
     fake.userReact(msg, R, B, true);
     await until(async () => (await events(id)).length === 2, 'two votes');
-    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 1 });
+    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 1, bothbad: 0 });
 
     fake.moderatorRemoveEmoji(msg, R);
     await until(async () => (await tally(db.db, id)).right === 0, 'right cleared');
-    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 0 });
+    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 0, bothbad: 0 });
     const afterEmoji = await events(id);
     expect(afterEmoji).toHaveLength(3);
     expect(afterEmoji[2]).toMatchObject({ kind: 'remove', choice: 'right', effect: 'retracted' });
@@ -97,7 +97,7 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
 
     fake.moderatorRemoveAll(msg);
     await until(async () => (await tally(db.db, id)).left === 0, 'all cleared');
-    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0, bothbad: 0 });
     const afterAll = await events(id);
     expect(afterAll).toHaveLength(4);
     expect(afterAll[3]).toMatchObject({ kind: 'remove', choice: 'left', effect: 'retracted' });
@@ -118,10 +118,10 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     await until(async () => (await events(id)).length === 1, 'right');
     fake.userReact(msg, L, A, true); // latest add wins: live Left, still holding ➡️
     await until(async () => (await events(id)).length === 2, 'left');
-    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 0 });
+    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 0, right: 0, bothbad: 0 });
     fake.moderatorRemoveEmoji(msg, L);
     await until(async () => (await tally(db.db, id)).right === 1, 'moved to right');
-    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 1 });
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 1, bothbad: 0 });
     // An emoji that is not a vote changes nothing.
     fake.userReact(msg, '🔥', B, true);
     fake.moderatorRemoveEmoji(msg, '🔥');
@@ -149,12 +149,12 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     await until(async () => (await events(three.id)).length === 1, 'vote on three');
     fake.deleteMessage(one.msg);
     await until(async () => (await getBattle(db.db, one.id))?.status === 'void', 'withdrawn');
-    expect(await tally(db.db, one.id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, one.id)).toEqual({ left: 0, equal: 0, right: 0, bothbad: 0 });
     expect((await events(one.id)).filter((e) => e.effect === 'retracted')).toHaveLength(2);
     fake.bulkDelete([two.msg, three.msg]);
     await until(async () => (await getBattle(db.db, three.id))?.status === 'void', 'bulk');
     await until(async () => (await getBattle(db.db, two.id))?.status === 'void', 'bulk 2');
-    expect(await tally(db.db, two.id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, two.id)).toEqual({ left: 0, equal: 0, right: 0, bothbad: 0 });
     // A withdrawn battle is not closed or revealed later.
     clock.advance(2 * 3_600_000);
     const { closed, revealed } = await bot.tick();
@@ -170,7 +170,7 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
     fake.userReact(msg, '\u{2B05}', B, true); // bare ⬅ without FE0F
     fake.userReact(msg, '🟰\u{FE0F}', C, true);
     await until(async () => (await events(id)).length === 3, 'three votes');
-    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 1, right: 1 });
+    expect(await tally(db.db, id)).toEqual({ left: 1, equal: 1, right: 1, bothbad: 0 });
     // Removing the variant form retracts the vote it cast.
     fake.userReact(msg, '\u{27A1}\u{FE0E}', A, false);
     await until(async () => (await tally(db.db, id)).right === 0, 'retracted');
@@ -237,7 +237,7 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
     // reaction_removed with a skin tone retracts the vote the plain name cast.
     await react('U0000ALICE', 'arrow_left::skin-tone-4', false);
     await until(async () => (await tally(db.db, id)).left === 0, 'retracted');
-    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 1, right: 1 });
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 1, right: 1, bothbad: 0 });
     // The bot's own reaction events are not votes.
     await fake.deliverEventHttp(
       url,
@@ -252,7 +252,7 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
     const res = await fake.deliverEventHttp(url, fake.deleteMessage(SLACK_CHANNEL, ref.messageId));
     expect(res.status).toBe(200);
     await until(async () => (await getBattle(db.db, id))?.status === 'void', 'withdrawn');
-    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0, bothbad: 0 });
     expect((await listVoteEvents(db.db, id)).map((e) => e.effect)).toEqual([
       'cast',
       'cast',

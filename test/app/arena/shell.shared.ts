@@ -272,8 +272,10 @@ export function shellTests(backend: Backend): void {
       expect(live.map((v) => [v.voterHash, v.choice])).toEqual([[h('local'), 'left']]);
       const events = await listVoteEvents(db.db, 1);
       expect(events.map((e) => [e.kind, e.effect])).toEqual([['add', 'cast']]);
-      expect(typo).toBe('unknown choice "lfet": use left, equal or right (or ⬅️ 🟰 ➡️)\n');
-      expect(thumb).toBe('unknown choice "👍": use left, equal or right (or ⬅️ 🟰 ➡️)\n');
+      expect(typo).toBe(
+        'unknown choice "lfet": use left, equal, right or bothbad (or ⬅️ 🟰 ➡️ 👎)\n',
+      );
+      expect(thumb).toBe('unknown choice "👍": use left, equal, right or bothbad (or ⬅️ 🟰 ➡️ 👎)\n');
       expect(cast).toBe('you voted ⬅️ (left) on battle #1\n');
       // The emoji without its variation selector is the same choice; words are case-insensitive.
       expect(await answer(shell, 'vote 1 ⬅')).toBe(
@@ -283,11 +285,11 @@ export function shellTests(backend: Backend): void {
         'you changed the vote on battle #1 to ➡️ (right)\n',
       );
       expect((await liveVotes(db.db, 1)).map((v) => v.choice)).toEqual(['right']);
-      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right\n');
+      expect(await answer(shell, 'vote 1')).toBe('usage: vote <battle> left|equal|right|bothbad\n');
       // Battle numbers are plain decimal: 1e3 is not battle #1000, nor 0x1 battle #1.
       for (const id of ['1e3', '0x1', '1.0', '-1', '+1', '0', '１']) {
         expect(await answer(shell, `vote ${id} left`), id).toBe(
-          'usage: vote <battle> left|equal|right\n',
+          'usage: vote <battle> left|equal|right|bothbad\n',
         );
       }
       expect(await answer(shell, 'unvote 1e0')).toBe('usage: unvote <battle>\n');
@@ -347,10 +349,12 @@ export function shellTests(backend: Backend): void {
     it('the terminal says how to vote there and why a voided battle takes no vote', async () => {
       const { shell } = await session('void');
       const posted = await answer(shell, '/arena');
-      expect(posted).toContain('Battle #1 posted. Vote by typing `vote 1 left|equal|right`.');
       expect(posted).toContain(
-        'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better). ' +
-          'Your latest vote counts; `unvote 1` takes it back.',
+        'Battle #1 posted. Vote by typing `vote 1 left|equal|right|bothbad`.',
+      );
+      expect(posted).toContain(
+        'Vote by typing: `vote 1 left` (⬅️ left is better) · `vote 1 equal` (🟰) · `vote 1 right` (➡️ right is better) · ' +
+          '`vote 1 bothbad` (👎 both are bad). Your latest vote counts; `unvote 1` takes it back.',
       );
       expect(posted).not.toMatch(/React to vote|Vote by reacting/u);
       await shell.say('/arena void 1 spam');

@@ -60,6 +60,7 @@ describe.each(flowBackends())('arena through the fake Slack (%s)', (backend) => 
       'arrow_left',
       'heavy_equals_sign',
       'arrow_right',
+      '-1',
     ]);
     const url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
 

@@ -55,7 +55,7 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       await until(() => term.text().includes('(only you) Battle #1 posted'), 'battle posted');
       const shown = term.text().slice(term.text().indexOf('[m1-s1]'));
       expect(shown).toContain('== Arena battle #1 ==');
-      expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️');
+      expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️ 👎');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
       // The board is built in a worker thread: wait for its chart with until's hang guard (a bound far above any

@@ -29,11 +29,17 @@ function report(summary: Record<string, unknown>): void {
   if (process.env.VOTE_LOAD_REPORT)
     process.stdout.write(`vote-order load: ${JSON.stringify(summary)}\n`);
 }
-const DISCORD_EMOJI: Record<VoteChoice, string> = { left: '⬅️', equal: '🟰', right: '➡️' };
+const DISCORD_EMOJI: Record<VoteChoice, string> = {
+  left: '⬅️',
+  equal: '🟰',
+  right: '➡️',
+  bothbad: '👎',
+};
 const SLACK_EMOJI: Record<VoteChoice, string> = {
   left: 'arrow_left',
   equal: 'heavy_equals_sign',
   right: 'arrow_right',
+  bothbad: '-1',
 };
 
 describe.each(flowBackends())('vote order under load (%s)', (backend) => {

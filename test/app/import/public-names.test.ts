@@ -90,10 +90,10 @@ describe.each(flowBackends())('public model names on %s', (backend) => {
       prompt: 'Explain tides.',
       leftAnswer: 'The moon.',
       rightAnswer: 'Gravity.',
-      emoji: ['1️⃣', '🤝', '2️⃣'],
+      emoji: ['1️⃣', '🤝', '2️⃣', '👎'],
       leftModel: TRICKY,
       rightModel: '文心一言 4.0',
-      tally: { left: 3, equal: 1, right: 2 },
+      tally: { left: 3, equal: 1, right: 2, bothbad: 0 },
     });
     const discord = renderDiscordMessages(reveal);
     expect(discord[0]?.content).toContain(

@@ -159,7 +159,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
       effect: 'replayed',
       liveChoice: 'right',
     });
-    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 1 });
+    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 1, bothbad: 0 });
     expect((await listVoteEvents(d.db, battleId)).length).toBe(2);
   });
 
@@ -183,7 +183,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
       effect: 'ignored_closed',
       liveChoice: 'left',
     });
-    expect(await tally(d.db, battleId)).toEqual({ left: 1, equal: 0, right: 0 });
+    expect(await tally(d.db, battleId)).toEqual({ left: 1, equal: 0, right: 0, bothbad: 0 });
   });
 
   it('rejects a vote for a battle that does not exist', async () => {
@@ -251,7 +251,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
       effect: 'cast',
       liveChoice: 'right',
     });
-    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 1 });
+    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 1, bothbad: 0 });
     // The same swap with its halves the other way round, and a removal of ⬅️ that never undoes a later ➡️.
     await ev('o', 'add', 'left', at(0));
     expect(await ev('o', 'add', 'right', at(1000))).toEqual({
@@ -262,7 +262,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
       effect: 'ignored_not_live',
       liveChoice: 'right',
     });
-    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 2 });
+    expect(await tally(d.db, battleId)).toEqual({ left: 0, equal: 0, right: 2, bothbad: 0 });
   });
 
   it('an older removal of an emoji does not take back its later add; the platform sequence orders one millisecond', async () => {
@@ -285,7 +285,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
       effect: 'ignored_stale',
       liveChoice: 'left',
     });
-    expect(await tally(d.db, battleId)).toEqual({ left: 1, equal: 0, right: 0 });
+    expect(await tally(d.db, battleId)).toEqual({ left: 1, equal: 0, right: 0, bothbad: 0 });
   });
 
   it('a removal without a choice takes every emoji (a deleted message): no other one becomes the vote', async () => {
@@ -302,7 +302,7 @@ describe.each(backends())('vote rules on %s', (backend) => {
     let voters = 0;
     let events = 0;
     let mismatches = 0;
-    const expected = { left: 0, equal: 0, right: 0 };
+    const expected = { left: 0, equal: 0, right: 0, bothbad: 0 };
     for (let k = 0; k < 16; k++) {
       const steps = history(rng, 3 + rng.int(6), `p${k}`);
       const shown = shownVote(steps);

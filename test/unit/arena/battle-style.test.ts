@@ -7,7 +7,12 @@ const v = {
   prompt: 'p',
   leftAnswer: 'a',
   rightAnswer: 'b',
-  emoji: ['arrow_left', 'heavy_equals_sign', 'arrow_right'] as [string, string, string],
+  emoji: ['arrow_left', 'heavy_equals_sign', 'arrow_right', '-1'] as [
+    string,
+    string,
+    string,
+    string,
+  ],
 };
 
 describe('battle message by capability', () => {
@@ -27,7 +32,7 @@ describe('battle message by capability', () => {
     const shortcodes = battleContent(v, { voting: 'reactions', emojiText: 'shortcode' });
     expect(shortcodes.footer).toContain(':arrow_left: left is better');
     expect(battleContent(v).footer).toContain('arrow_left left is better');
-    const tally = { left: 1, equal: 0, right: 2 };
+    const tally = { left: 1, equal: 0, right: 2, bothbad: 0 };
     const reveal = { ...v, leftModel: 'm1', rightModel: 'm2', tally };
     expect(revealContent(reveal, 'shortcode').footer).toContain(':arrow_left: 1');
     expect(revealContent(reveal).footer).toContain('arrow_left 1');

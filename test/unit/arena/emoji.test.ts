@@ -3,9 +3,9 @@ import { EmojiMap, normaliseEmoji } from '../../../src/arena/emoji.ts';
 import { battleContent, revealContent } from '../../../src/arena/message.ts';
 
 const map = new EmojiMap({
-  discord: { left: '👈', equal: '🤝', right: '👉' },
-  slack: { left: 'point_left', equal: 'handshake', right: 'point_right' },
-  shell: { left: '⬅️', equal: '🟰', right: '➡️' },
+  discord: { left: '👈', equal: '🤝', right: '👉', bothbad: '👎' },
+  slack: { left: 'point_left', equal: 'handshake', right: 'point_right', bothbad: '-1' },
+  shell: { left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' },
 });
 
 describe('emoji → choice', () => {
@@ -28,9 +28,14 @@ describe('emoji → choice', () => {
 
   it('folds every presentation and modifier form', () => {
     const arrows = new EmojiMap({
-      discord: { left: '⬅️', equal: '🟰', right: '➡️' },
-      slack: { left: 'arrow_left', equal: 'heavy_equals_sign', right: 'arrow_right' },
-      shell: { left: '⬅️', equal: '🟰', right: '➡️' },
+      discord: { left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' },
+      slack: {
+        left: 'arrow_left',
+        equal: 'heavy_equals_sign',
+        right: 'arrow_right',
+        bothbad: '-1',
+      },
+      shell: { left: '⬅️', equal: '🟰', right: '➡️', bothbad: '👎' },
     });
     expect(arrows.choiceOf('discord', '\u{27A1}\u{FE0E}')).toBe('right'); // ➡︎ text presentation
     expect(arrows.choiceOf('discord', '\u{27A1}')).toBe('right'); // bare
@@ -44,9 +49,9 @@ describe('emoji → choice', () => {
     expect(map.choiceOf('discord', '🤝🏼')).toBe('equal');
     // Keycaps: with and without FE0F are one emoji; a plain digit is another.
     const keys = new EmojiMap({
-      discord: { left: '1️⃣', equal: '2️⃣', right: '3️⃣' },
-      slack: { left: 'one', equal: 'two', right: 'three' },
-      shell: { left: '1️⃣', equal: '2️⃣', right: '3️⃣' },
+      discord: { left: '1️⃣', equal: '2️⃣', right: '3️⃣', bothbad: '👎' },
+      slack: { left: 'one', equal: 'two', right: 'three', bothbad: '-1' },
+      shell: { left: '1️⃣', equal: '2️⃣', right: '3️⃣', bothbad: '👎' },
     });
     expect(keys.choiceOf('discord', '1\u{20E3}')).toBe('left');
     expect(keys.choiceOf('discord', '3\u{FE0E}\u{20E3}')).toBe('right');
@@ -72,10 +77,10 @@ describe('battle message', () => {
     prompt: 'Say hi',
     leftAnswer: 'hi',
     rightAnswer: 'hello',
-    emoji: ['⬅️', '🟰', '➡️'] as const,
+    emoji: ['⬅️', '🟰', '➡️', '👎'] as const,
   };
   it('has the title, the three sections and the voting footer, and no model names', () => {
-    const c = battleContent({ ...v, emoji: [...v.emoji] as [string, string, string] });
+    const c = battleContent({ ...v, emoji: [...v.emoji] as [string, string, string, string] });
     expect(c.title).toBe('Arena battle #7');
     expect(c.sections?.map((s) => s.heading)).toEqual(['Prompt', 'Left answer', 'Right answer']);
     expect(c.footer).toContain('⬅️ left is better');
@@ -83,11 +88,11 @@ describe('battle message', () => {
   it('reveal adds models and tally', () => {
     const c = revealContent({
       ...v,
-      emoji: [...v.emoji] as [string, string, string],
+      emoji: [...v.emoji] as [string, string, string, string],
       leftModel: 'a-model',
       rightModel: 'b-model',
-      tally: { left: 2, equal: 1, right: 0 },
+      tally: { left: 2, equal: 1, right: 0, bothbad: 3 },
     });
-    expect(c.footer).toContain('Left: a-model · Right: b-model · tally ⬅️ 2 🟰 1 ➡️ 0');
+    expect(c.footer).toContain('Left: a-model · Right: b-model · tally ⬅️ 2 🟰 1 ➡️ 0 👎 3');
   });
 });

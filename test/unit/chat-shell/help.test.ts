@@ -23,6 +23,7 @@ describe('help built from the command specs', () => {
       '  /arena void <battle> [reason]  void a live battle: it leaves every rating (maintainers)',
       '  /arena ability <battle> <ability>  file a live battle under an ability (maintainers)',
       '  /arena unclassified         list live battles without an ability (maintainers)',
+      '  /arena flagged              list flagged votes (over the daily cap, cast too fast), left out of ratings (maintainers)',
       '  /ask <prompt> [ability]     two anonymous live models answer your question; vote on the answers',
       '  /leaderboard [overall|ability|method|model|style] [name]  the board (the chart is written to a file in the terminal)',
       '  /judge agree [judge]        LLM judge vs the crowd on the arena battles: kappa, agreement (maintainers)',

@@ -28,7 +28,12 @@ describe('config loader', () => {
   it('loads the shipped config', () => {
     const c = loadConfig({ configDir: join(PROJECT_ROOT, 'config'), env: {} });
     expect(c.app.arena.window_hours).toBe(24);
-    expect(c.app.arena.emoji.discord).toEqual({ left: '⬅️', equal: '🟰', right: '➡️' });
+    expect(c.app.arena.emoji.discord).toEqual({
+      left: '⬅️',
+      equal: '🟰',
+      right: '➡️',
+      bothbad: '👎',
+    });
     expect(c.suites.has('alpaca-eval')).toBe(true);
     expect(c.env.DATABASE_URL).toBeUndefined();
     expect(Object.isFrozen(c.app.arena)).toBe(true);
