@@ -404,7 +404,15 @@ export class AskService {
     const closesAt = new Date(postedAt.getTime() + this.#o.config.window_hours * 3_600_000);
     const emoji = this.#o.arena.emoji.emojisFor(input.platform);
     const content = battleContent(
-      { number, prompt: x.prompt, leftAnswer: left.text, rightAnswer: right.text, emoji, closesAt },
+      {
+        number,
+        prompt: x.prompt,
+        leftAnswer: left.text,
+        rightAnswer: right.text,
+        emoji,
+        closesAt,
+        maxMessages: this.#o.config.max_messages[input.platform],
+      },
       platform.capabilities,
     );
     let ref: MessageRef;

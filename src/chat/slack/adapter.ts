@@ -25,6 +25,7 @@ import type {
   ChatPlatform,
   CommandContext,
   CommandSpec,
+  EditOptions,
   MessageContent,
   MessageRef,
   PlatformCapabilities,
@@ -32,9 +33,11 @@ import type {
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
+import { fullText } from '../render/index.ts';
 import {
   decodeSlackText,
   escapeMrkdwn,
+  renderSlackFitted,
   renderSlackMessages,
   SLACK_LIMITS,
   type SlackMessageJson,
@@ -337,7 +340,10 @@ export class SlackAdapter implements ChatPlatform {
     options?: PostOptions,
   ): Promise<MessageRef> {
     const client = this.#client('post');
-    const messages = renderSlackMessages(content);
+    const fitted = content.fit
+      ? renderSlackFitted(content, content.fit.maxMessages)
+      : { messages: renderSlackMessages(content), cutChars: 0 };
+    const messages = fitted.messages;
     const ids: string[] = [];
     let channel = options?.thread?.channelId ?? channelId;
     const thread = options?.thread ? { thread_ts: options.thread.messageId } : {};
@@ -371,21 +377,42 @@ export class SlackAdapter implements ChatPlatform {
         }),
       );
     }
+    if (fitted.cutChars > 0 && content.fit) {
+      // A cut battle's full text, in its thread (chat/render/fit.ts).
+      const name = content.fit.fileName;
+      const data = Buffer.from(fullText(content), 'utf8');
+      await this.#call('files.uploadV2', () =>
+        client.files.uploadV2({
+          channel_id: channel,
+          thread_ts: messageId,
+          file: data,
+          filename: name,
+          title: name,
+        }),
+      );
+    }
     return { platform: 'slack', channelId: channel, messageId, partIds };
   }
 
-  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
+  async edit(ref: MessageRef, content: MessageContent, options?: EditOptions): Promise<void> {
     const client = this.#client('edit');
-    const messages = renderSlackMessages(content);
     const ids = [ref.messageId, ...ref.partIds];
+    // Fitted content is fitted to the messages the ref has; the previous content, rendered alike, tells which
+    // of them change.
+    const render = (c: MessageContent): SlackMessageJson[] =>
+      c.fit ? renderSlackFitted(c, ids.length).messages : renderSlackMessages(c);
+    const messages = render(content);
+    const before = options?.previous ? render(options.previous) : undefined;
     if (messages.length > ids.length) {
       this.#log.warn(
         { ts: ref.messageId, needed: messages.length, available: ids.length },
         'slack edit: content needs more messages than posted; dropping the rest',
       );
     }
+    const blank: SlackMessageJson = { text: '…', blocks: [] };
     for (const [i, ts] of ids.entries()) {
-      const m: SlackMessageJson = messages[i] ?? { text: '…', blocks: [] };
+      const m: SlackMessageJson = messages[i] ?? blank;
+      if (before && JSON.stringify(before[i] ?? blank) === JSON.stringify(m)) continue;
       await this.#call('chat.update', () =>
         client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }),
       );
