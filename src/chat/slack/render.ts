@@ -178,7 +178,7 @@ function pack(
  * Renders content as Block Kit: header (title), section(s) for the summary text, a bold heading + section(s)
  * per section, the table in code-block sections, the footer as a context block; then packs the blocks into
  * messages of ≤ 50 blocks and ≤ 11,000 characters of block text. Every message carries the (truncated) summary
- * as its fallback `text`.
+ * as its fallback `text` (the parts of fitted content: `(continued)`).
  *
  * Content with {@link MessageContent.fit} (a battle) puts the footer at the end of the first message and counts
  * header, summary and footer as at least 2,000 characters there, so that the reveal changes the first message
@@ -222,8 +222,9 @@ function layoutSlack(content: MessageContent): SlackMessageJson[] {
   } else {
     groups = pack([...head, ...body, ...(footer ? [footer] : [])], 0, 0);
   }
-  const messages = groups
+  // The parts of fitted content carry a fallback of their own, so that the reveal's summary leaves them as
+  // they are.
+  return groups
     .filter((g, i) => i === 0 || g.length > 0)
-    .map((blocks) => ({ text: fallback, blocks }));
-  return messages;
+    .map((blocks, i) => ({ text: i > 0 && content.fit ? '(continued)' : fallback, blocks }));
 }
