@@ -636,6 +636,7 @@ export class AskService {
       prompt,
       [ul.text, ur.text],
       platform.capabilities,
+      this.#o.config.max_messages[platform.name],
     );
     const ref = await platform.post(battle.channelId as string, content, { thread: refOf(battle) });
     const added = await addTurn(this.#o.db, battle.id, {
@@ -689,7 +690,8 @@ export class AskService {
 
 /**
  * The message of turn `turn` (≥ 2) of battle `number` in its thread: the prompt and both answers (left, right),
- * and how to vote on the whole conversation where this platform votes (`capabilities.voting`).
+ * and how to vote on the whole conversation where this platform votes (`capabilities.voting`); at most
+ * `maxMessages` messages when given (`arena.max_messages`).
  */
 export function turnContent(
   number: number,
@@ -697,8 +699,13 @@ export function turnContent(
   prompt: string,
   [leftAnswer, rightAnswer]: readonly [string, string],
   capabilities: ChatPlatform['capabilities'],
+  maxMessages?: number,
 ): MessageContent {
   return {
+    // Long answers are cut to `maxMessages` messages, the whole turn sent as a file (chat/port `fit`).
+    ...(maxMessages === undefined
+      ? {}
+      : { fit: { maxMessages, fileName: `battle-${number}-turn-${turn}.txt` } }),
     text: `Arena battle #${number}, turn ${turn}`,
     title: `Arena battle #${number} · turn ${turn}`,
     sections: [

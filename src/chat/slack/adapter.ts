@@ -36,7 +36,6 @@ import type {
 import { fullText } from '../render/index.ts';
 import {
   decodeSlackText,
-  escapeMrkdwn,
   renderSlackFitted,
   renderSlackMessages,
   SLACK_LIMITS,
@@ -296,16 +295,18 @@ export class SlackAdapter implements ChatPlatform {
         text: m.text,
         at: m.ts ? new Date(Number(m.ts) * 1000) : new Date(),
         reply: async (content) => {
-          const r = renderSlackMessages(content)[0];
-          await this.#call('chat.postEphemeral', () =>
-            client.chat.postEphemeral({
-              channel: m.channel,
-              user: m.user,
-              thread_ts: m.threadTs,
-              text: r?.text ?? escapeMrkdwn(content.text),
-              ...(r?.blocks ? { blocks: r.blocks } : {}),
-            }),
-          );
+          // Every part (content longer than one message is several), not the first only.
+          for (const r of renderSlackMessages(content)) {
+            await this.#call('chat.postEphemeral', () =>
+              client.chat.postEphemeral({
+                channel: m.channel,
+                user: m.user,
+                thread_ts: m.threadTs,
+                text: r.text,
+                blocks: r.blocks,
+              }),
+            );
+          }
         },
       });
     } catch (err) {
@@ -316,15 +317,17 @@ export class SlackAdapter implements ChatPlatform {
   /** An ephemeral message to `userId` in `channelId` (`chat.postEphemeral`): only they see it. */
   async notify(channelId: string, userId: string, content: MessageContent): Promise<void> {
     const client = this.#client('notify');
-    const r = renderSlackMessages(content)[0];
-    await this.#call('chat.postEphemeral', () =>
-      client.chat.postEphemeral({
-        channel: channelId,
-        user: userId,
-        text: r?.text ?? escapeMrkdwn(content.text),
-        ...(r?.blocks ? { blocks: r.blocks } : {}),
-      }),
-    );
+    // Every part (content longer than one message is several), not the first only.
+    for (const r of renderSlackMessages(content)) {
+      await this.#call('chat.postEphemeral', () =>
+        client.chat.postEphemeral({
+          channel: channelId,
+          user: userId,
+          text: r.text,
+          blocks: r.blocks,
+        }),
+      );
+    }
   }
 
   async delete(ref: MessageRef): Promise<void> {
