@@ -426,7 +426,15 @@ export class AskService {
     const closesAt = new Date(postedAt.getTime() + this.#o.config.window_hours * 3_600_000);
     const emoji = this.#o.arena.emoji.emojisFor(input.platform);
     const content = battleContent(
-      { number, prompt: x.prompt, leftAnswer: left.text, rightAnswer: right.text, emoji, closesAt },
+      {
+        number,
+        prompt: x.prompt,
+        leftAnswer: left.text,
+        rightAnswer: right.text,
+        emoji,
+        closesAt,
+        maxMessages: this.#o.config.max_messages[input.platform],
+      },
       platform.capabilities,
     );
     let ref: MessageRef;
@@ -650,6 +658,7 @@ export class AskService {
       prompt,
       [ul.text, ur.text],
       platform.capabilities,
+      this.#o.config.max_messages[platform.name],
     );
     const ref = await platform.post(battle.channelId as string, content, { thread: refOf(battle) });
     const added = await addTurn(this.#o.db, battle.id, {
@@ -703,7 +712,8 @@ export class AskService {
 
 /**
  * The message of turn `turn` (≥ 2) of battle `number` in its thread: the prompt and both answers (left, right),
- * and how to vote on the whole conversation where this platform votes (`capabilities.voting`).
+ * and how to vote on the whole conversation where this platform votes (`capabilities.voting`); at most
+ * `maxMessages` messages when given (`arena.max_messages`).
  */
 export function turnContent(
   number: number,
@@ -711,8 +721,13 @@ export function turnContent(
   prompt: string,
   [leftAnswer, rightAnswer]: readonly [string, string],
   capabilities: ChatPlatform['capabilities'],
+  maxMessages?: number,
 ): MessageContent {
   return {
+    // Long answers are cut to `maxMessages` messages, the whole turn sent as a file (chat/port `fit`).
+    ...(maxMessages === undefined
+      ? {}
+      : { fit: { maxMessages, fileName: `battle-${number}-turn-${turn}.txt` } }),
     text: `Arena battle #${number}, turn ${turn}`,
     title: `Arena battle #${number} · turn ${turn}`,
     sections: [

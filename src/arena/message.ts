@@ -44,6 +44,18 @@ export interface BattleView {
   readonly emoji: readonly [string, string, string, string];
   /** When voting closes (shown in the footer), when known. */
   readonly closesAt?: Date | null;
+  /**
+   * Most messages the battle may take on its platform (`arena.max_messages`); longer answers are cut and the
+   * whole battle sent as `battle-<number>.txt` (chat/port `MessageContent.fit`). Absent: no limit.
+   */
+  readonly maxMessages?: number;
+}
+
+/** The `fit` of a battle's message content (chat/port `MessageContent.fit`), when it has a message limit. */
+function fitOf(v: BattleView): Pick<MessageContent, 'fit'> {
+  return v.maxMessages === undefined
+    ? {}
+    : { fit: { maxMessages: v.maxMessages, fileName: `battle-${v.number}.txt` } };
 }
 
 /** The capabilities a battle message's wording depends on: how people vote there and how emoji are written. */
@@ -97,11 +109,12 @@ export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): Me
     title: `Arena battle #${v.number}`,
     sections: sections(v),
     footer: `${how} The models are revealed when voting closes.${closes}`,
+    ...fitOf(v),
   };
 }
 
 /**
- * The reveal: the same message plus the models and the final tally.
+ * The reveal: the same message with the models and the final tally in its title, summary and footer.
  * @param emojiText how the platform writes emoji (`shortcode`: `:name:`, Slack); default `unicode`.
  */
 export function revealContent(
@@ -120,7 +133,10 @@ export function revealContent(
   return {
     text: `Arena battle #${v.number} (closed): ${result}`,
     title: `Arena battle #${v.number} (closed)`,
-    sections: [...(sections(v) ?? []), { heading: 'Result', body: result }],
+    // The same sections as the battle message (the result is in the summary and the footer), so that the reveal
+    // edits the first message only (chat/port `EditOptions.previous`).
+    sections: sections(v),
     footer: `Voting is closed${v.closeReason ? ` (${closeReasonWords(v.closeReason, v.closeCap ?? null)})` : ''}. ${result}`,
+    ...fitOf(v),
   };
 }

@@ -164,6 +164,7 @@ export class ArenaService {
       rightAnswer: texts.right,
       emoji: this.emoji.emojisFor(platform),
       closesAt,
+      maxMessages: this.#arena.max_messages[platform],
     };
   }
 
@@ -382,9 +383,10 @@ export class ArenaService {
     const texts = await battleTexts(this.#db, b.id);
     if (!texts) return false;
     const t = await tally(this.#db, b.id);
+    const view = this.#view(b.number, platform.name, texts, b.closesAt);
     const content = revealContent(
       {
-        ...this.#view(b.number, platform.name, texts, b.closesAt),
+        ...view,
         leftModel: b.leftModel,
         rightModel: b.rightModel,
         tally: t,
@@ -393,7 +395,10 @@ export class ArenaService {
       },
       platform.capabilities.emojiText,
     );
-    await platform.edit(refOf(b), content);
+    // Only the messages whose rendering changes are edited (the first one of a battle of several).
+    await platform.edit(refOf(b), content, {
+      previous: battleContent(view, platform.capabilities),
+    });
     await markRevealed(this.#db, b.id, this.#clock.now());
     this.#log.info({ battleId: b.id, tally: t }, 'battle revealed');
     return true;

@@ -92,6 +92,24 @@ export interface MessageContent {
   readonly table?: TableContent;
   readonly image?: ImageContent;
   readonly footer?: string;
+  /**
+   * Keep the content to a few messages (a battle): at most `maxMessages` messages (≥ 1); when it needs more, the
+   * adapter cuts the section bodies visibly (each cut body says how many characters it lost and where the rest
+   * is, chat/render/fit.ts) and sends the whole content along as the text file `fileName`: attached to the first
+   * message on Discord, in the first message's thread on Slack. The layout keeps a later change of the title,
+   * summary or footer (the reveal) to the first message ({@link EditOptions.previous}). The terminal shows
+   * everything and ignores it.
+   */
+  readonly fit?: { readonly maxMessages: number; readonly fileName: string };
+}
+
+/** Options of {@link ChatPlatform.edit}. */
+export interface EditOptions {
+  /**
+   * The content the message was posted (or last edited) with: the adapter then edits only the messages whose
+   * rendering changed (a battle's reveal edits its first message, not every part).
+   */
+  readonly previous?: MessageContent;
 }
 
 /**
@@ -339,8 +357,11 @@ export interface ChatPlatform {
   notify?(channelId: string, userId: string, content: MessageContent): Promise<void>;
   /** Deletes a posted message and its parts (a progress message that is no longer needed); optional. */
   delete?(ref: MessageRef): Promise<void>;
-  /** Replaces the content of a posted message (and its parts). */
-  edit(ref: MessageRef, content: MessageContent): Promise<void>;
+  /**
+   * Replaces the content of a posted message (and its parts). Content with `fit` is fitted to the messages the
+   * ref has; with `options.previous`, messages whose rendering is unchanged are not edited.
+   */
+  edit(ref: MessageRef, content: MessageContent, options?: EditOptions): Promise<void>;
   /**
    * Adds the bot's reactions to the primary message, in order. Every emoji is tried even when one is refused
    * (e.g. Discord's 10014 Unknown Emoji); afterwards an AppError `chat_platform_error` names the refused ones.

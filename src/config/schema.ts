@@ -149,6 +149,17 @@ export const appConfigSchema = z.strictObject({
           classifier_timeout_ms: z.number().int().positive().default(30_000),
         })
         .prefault({}),
+      /**
+       * Most messages one battle takes per platform; longer answers are cut visibly and the whole battle goes
+       * along as a text file (chat/render/fit.ts). The terminal shows everything.
+       */
+      max_messages: z
+        .strictObject({
+          discord: z.number().int().min(1).max(10).default(3),
+          slack: z.number().int().min(1).max(10).default(1),
+          shell: z.number().int().min(1).max(10).default(1),
+        })
+        .prefault({}),
       emoji: z
         .strictObject({
           discord: emojiSet('👎').default({

@@ -80,6 +80,8 @@ export class FakeDiscord {
   readonly identifies: Record<string, unknown>[] = [];
   readonly resumes: Record<string, unknown>[] = [];
   readonly messages = new Map<string, FakeMessage>();
+  /** Requests refused with 50035 because a message was over Discord's limits ({@link DISCORD_API_LIMITS}). */
+  readonly refusedTooLong: RecordedRequest[] = [];
   /** Threads started on messages: thread id (= the message id) → parent channel id. */
   readonly threads = new Map<string, string>();
   /** messageId → emoji (as in the decoded path / dispatch name) → user ids in the order they reacted. */
@@ -567,6 +569,21 @@ export class FakeDiscord {
     }
 
     const body = (json ?? {}) as Record<string, unknown>;
+    // What Discord refuses as too long (message create/edit, interaction replies and follow-ups).
+    const message =
+      /^\/(channels\/\d+\/messages(\/\d+)?|webhooks\/\d+\/[^/]+(\/messages\/@original)?)$/u.test(
+        path,
+      ) &&
+      (method === 'POST' || method === 'PATCH')
+        ? body
+        : /^\/interactions\/\d+\/[^/]+\/callback$/u.test(path) && method === 'POST'
+          ? ((body.data ?? {}) as Record<string, unknown>)
+          : undefined;
+    const invalid = message ? discordMessageErrors(message) : undefined;
+    if (invalid) {
+      this.refusedTooLong.push(rec);
+      return send(400, { message: 'Invalid Form Body', code: 50035, errors: invalid });
+    }
     let m: RegExpMatchArray | null = null;
     const on = (re: RegExp): boolean => {
       m = path.match(re);
@@ -829,4 +846,74 @@ function parseEmoji(emoji: string): { id: string | null; name: string } {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Discord's message limits, as its API enforces them (API reference, "Create Message" and "Embed Limits"):
+ * content 2,000 characters; ≤ 10 embeds; per embed title 256, description 4,096, ≤ 25 fields, field name 256,
+ * field value 1,024, footer text 2,048, author name 256; ≤ 6,000 characters across the title, description,
+ * field names and values, footer text and author name of all embeds. Characters are Unicode code points.
+ */
+export const DISCORD_API_LIMITS = {
+  content: 2000,
+  embeds: 10,
+  embedTotal: 6000,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  author: 256,
+} as const;
+
+const chars = (v: unknown): number => (typeof v === 'string' ? [...v].length : 0);
+const tooLong = (max: number) => ({
+  _errors: [{ code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` }],
+});
+
+/** The `errors` of Discord's 400 `50035 Invalid Form Body` for a message body over the limits; undefined: fine. */
+export function discordMessageErrors(
+  body: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const L = DISCORD_API_LIMITS;
+  const errors: Record<string, unknown> = {};
+  if (chars(body.content) > L.content) errors.content = tooLong(L.content);
+  const embeds = Array.isArray(body.embeds) ? (body.embeds as Record<string, unknown>[]) : [];
+  if (embeds.length > L.embeds) errors.embeds = tooLong(L.embeds);
+  let total = 0;
+  const each: Record<string, unknown> = {};
+  embeds.forEach((e, i) => {
+    const err: Record<string, unknown> = {};
+    const footer = (e.footer ?? {}) as Record<string, unknown>;
+    const author = (e.author ?? {}) as Record<string, unknown>;
+    const fields = Array.isArray(e.fields) ? (e.fields as Record<string, unknown>[]) : [];
+    if (chars(e.title) > L.title) err.title = tooLong(L.title);
+    if (chars(e.description) > L.description) err.description = tooLong(L.description);
+    if (chars(footer.text) > L.footer) err.footer = { text: tooLong(L.footer) };
+    if (chars(author.name) > L.author) err.author = { name: tooLong(L.author) };
+    if (fields.length > L.fields) err.fields = tooLong(L.fields);
+    const fieldErrors: Record<string, unknown> = {};
+    fields.forEach((f, j) => {
+      const fe: Record<string, unknown> = {};
+      if (chars(f.name) > L.fieldName) fe.name = tooLong(L.fieldName);
+      if (chars(f.value) > L.fieldValue) fe.value = tooLong(L.fieldValue);
+      if (Object.keys(fe).length > 0) fieldErrors[j] = fe;
+      total += chars(f.name) + chars(f.value);
+    });
+    if (Object.keys(fieldErrors).length > 0 && !err.fields) err.fields = fieldErrors;
+    total += chars(e.title) + chars(e.description) + chars(footer.text) + chars(author.name);
+    if (Object.keys(err).length > 0) each[i] = err;
+  });
+  if (Object.keys(each).length > 0 && !errors.embeds) errors.embeds = each;
+  if (total > L.embedTotal && !errors.embeds)
+    errors.embeds = {
+      _errors: [
+        {
+          code: 'MAX_EMBED_SIZE_EXCEEDED',
+          message: `Embed size exceeds maximum size of ${L.embedTotal}`,
+        },
+      ],
+    };
+  return Object.keys(errors).length > 0 ? errors : undefined;
 }

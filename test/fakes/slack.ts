@@ -67,6 +67,8 @@ export class FakeSlack {
   readonly messages = new Map<string, FakeSlackMessage>();
   /** `channel:ts` → reaction name → user ids. */
   readonly reactions = new Map<string, Map<string, string[]>>();
+  /** Messages refused for Slack's limits ({@link SLACK_API_LIMITS}): the method, its arguments, the error. */
+  readonly refusedTooLong: { method: string; args: Record<string, unknown>; error: string }[] = [];
   /** Bodies POSTed to response_url, by response id. */
   readonly responses: { id: string; body: Record<string, unknown> }[] = [];
   /** Files POSTed to the upload URLs of files.getUploadURLExternal (`data`: the file's bytes, `size` their count). */
@@ -469,6 +471,13 @@ export class FakeSlack {
     };
 
     if (url.pathname.startsWith('/response/')) {
+      const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
+      const refused = slackMessageError(body);
+      if (refused) {
+        this.refusedTooLong.push({ method: 'response_url', args: body, error: refused.error });
+        json(200, { ok: false, error: refused.error });
+        return;
+      }
       this.responses.push({
         id: url.pathname.slice('/response/'.length),
         body: JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>,
@@ -548,6 +557,19 @@ export class FakeSlack {
       ].includes(method)
     ) {
       return fail(membership);
+    }
+    if (['chat.postMessage', 'chat.update', 'chat.postEphemeral'].includes(method)) {
+      const refused = slackMessageError(args);
+      if (refused) {
+        this.refusedTooLong.push({ method, args, error: refused.error });
+        return json(200, {
+          ok: false,
+          error: refused.error,
+          ...(refused.messages
+            ? { errors: refused.messages, response_metadata: { messages: refused.messages } }
+            : {}),
+        });
+      }
     }
     if (method === 'reactions.add' && this.invalidReactionNames.has(s('name'))) {
       return fail('invalid_name');
@@ -672,4 +694,56 @@ function safeJson(v: string): unknown {
 /** Slack's escaping of user-typed text in events and commands: `&` → `&amp;`, `<` → `&lt;`, `>` → `&gt;`. */
 export function slackEscape(text: string): string {
   return text.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+}
+
+/**
+ * Slack's message limits as its Web API enforces them: ≤ 50 blocks (`invalid_blocks`); a section's or context
+ * element's text ≤ 3,000 characters and a header's ≤ 150 (`invalid_blocks`, Block Kit reference); the text of all
+ * blocks together ≤ about 12,000 characters (`msg_blocks_too_long`: not documented, reported in bolt-js issues
+ * 2509 and 2867); the top-level `text` ≤ 40,000 (`msg_too_long`).
+ */
+export const SLACK_API_LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  headerText: 150,
+  blockText: 12_000,
+  text: 40_000,
+} as const;
+
+/** Slack's error for a message over {@link SLACK_API_LIMITS} (with `invalid_blocks`' messages); undefined: fine. */
+export function slackMessageError(
+  args: Record<string, unknown>,
+): { error: string; messages?: string[] } | undefined {
+  const L = SLACK_API_LIMITS;
+  const text = typeof args.text === 'string' ? args.text : '';
+  if ([...text].length > L.text) return { error: 'msg_too_long' };
+  const blocks = Array.isArray(args.blocks) ? (args.blocks as Record<string, unknown>[]) : [];
+  const messages: string[] = [];
+  if (blocks.length > L.blocks)
+    messages.push(`[ERROR] no more than ${L.blocks} items allowed [json-pointer:/blocks]`);
+  let total = 0;
+  blocks.forEach((b, i) => {
+    const texts: [string, string, number][] = [];
+    const t = (b.text ?? {}) as Record<string, unknown>;
+    if (typeof t.text === 'string')
+      texts.push([
+        t.text,
+        `/blocks/${i}/text/text`,
+        b.type === 'header' ? L.headerText : L.sectionText,
+      ]);
+    const elements = Array.isArray(b.elements) ? (b.elements as Record<string, unknown>[]) : [];
+    elements.forEach((e, j) => {
+      if (typeof e.text === 'string')
+        texts.push([e.text, `/blocks/${i}/elements/${j}/text`, L.sectionText]);
+    });
+    for (const [value, pointer, max] of texts) {
+      const n = [...value].length;
+      total += n;
+      if (n > max)
+        messages.push(`[ERROR] must be less than ${max + 1} characters [json-pointer:${pointer}]`);
+    }
+  });
+  if (messages.length > 0) return { error: 'invalid_blocks', messages };
+  if (total > L.blockText) return { error: 'msg_blocks_too_long' };
+  return undefined;
 }

@@ -40,6 +40,7 @@ import type {
   ChatPlatform,
   CommandContext,
   CommandSpec,
+  EditOptions,
   MessageContent,
   MessageRef,
   PlatformCapabilities,
@@ -47,8 +48,13 @@ import type {
   ReactionSnapshot,
   ReplyOptions,
 } from '../port.ts';
-import { truncate } from '../render/index.ts';
-import { DISCORD_LIMITS, type DiscordMessageJson, renderDiscordMessages } from './render.ts';
+import { fullText, truncate } from '../render/index.ts';
+import {
+  DISCORD_LIMITS,
+  type DiscordMessageJson,
+  renderDiscordFitted,
+  renderDiscordMessages,
+} from './render.ts';
 
 /** Constructor options of {@link DiscordAdapter}. */
 export interface DiscordAdapterOptions {
@@ -260,13 +266,20 @@ export class DiscordAdapter implements ChatPlatform {
     options?: PostOptions,
   ): Promise<MessageRef> {
     if (options?.thread) channelId = await this.#threadOn(options.thread);
-    const messages = renderDiscordMessages(content);
+    const fitted = content.fit
+      ? renderDiscordFitted(content, content.fit.maxMessages)
+      : { messages: renderDiscordMessages(content), cutChars: 0 };
+    // A cut battle carries its full text as a file on its first message (chat/render/fit.ts).
+    const file =
+      fitted.cutChars > 0 && content.fit
+        ? { name: content.fit.fileName, data: Buffer.from(fullText(content), 'utf8') }
+        : undefined;
     const ids: string[] = [];
-    for (const [i, m] of messages.entries()) {
+    for (const [i, m] of fitted.messages.entries()) {
       const res = (await this.#rest('post message', (rest) =>
         rest.post(
           Routes.channelMessages(channelId),
-          this.#messageRequest(m, i === 0 ? content : undefined),
+          this.#messageRequest(m, i === 0 ? content : undefined, i === 0 ? file : undefined),
         ),
       )) as { id: string };
       ids.push(res.id);
@@ -313,17 +326,24 @@ export class DiscordAdapter implements ChatPlatform {
     }
   }
 
-  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
-    const messages = renderDiscordMessages(content);
+  async edit(ref: MessageRef, content: MessageContent, options?: EditOptions): Promise<void> {
     const ids = [ref.messageId, ...ref.partIds];
+    // Fitted content is fitted to the messages the ref has; the previous content, rendered alike, tells which
+    // of them change.
+    const render = (c: MessageContent): DiscordMessageJson[] =>
+      c.fit ? renderDiscordFitted(c, ids.length).messages : renderDiscordMessages(c);
+    const messages = render(content);
+    const before = options?.previous ? render(options.previous) : undefined;
     if (messages.length > ids.length) {
       this.#log.warn(
         { messageId: ref.messageId, needed: messages.length, available: ids.length },
         'discord edit: content needs more messages than posted; dropping the rest',
       );
     }
+    const blank: DiscordMessageJson = { content: '\u200b', embeds: [] };
     for (const [i, id] of ids.entries()) {
-      const m: DiscordMessageJson = messages[i] ?? { content: '\u200b', embeds: [] };
+      const m: DiscordMessageJson = messages[i] ?? blank;
+      if (before && JSON.stringify(before[i] ?? blank) === JSON.stringify(m)) continue;
       await this.#rest('edit message', (rest) =>
         rest.patch(
           Routes.channelMessage(ref.channelId, id),
@@ -391,6 +411,7 @@ export class DiscordAdapter implements ChatPlatform {
   #messageRequest(
     m: DiscordMessageJson,
     withImageOf?: MessageContent,
+    textFile?: { readonly name: string; readonly data: Buffer },
   ): { body: Record<string, unknown>; files?: RawFile[] } {
     // allowed_mentions: model output must never ping @everyone or roles.
     const body: Record<string, unknown> = {
@@ -399,20 +420,27 @@ export class DiscordAdapter implements ChatPlatform {
       allowed_mentions: { parse: [] },
     };
     const image = withImageOf?.image;
-    if (!image) return { body };
-    body.attachments = [
-      { id: 0, filename: image.filename, description: truncate(image.alt, 1024) },
-    ];
-    return {
-      body,
-      files: [
-        {
-          name: image.filename,
-          data: Buffer.from(image.data),
-          contentType: image.mimeType ?? 'image/png',
-        },
-      ],
-    };
+    const attachments: Record<string, unknown>[] = [];
+    const files: RawFile[] = [];
+    if (image) {
+      attachments.push({ id: 0, filename: image.filename, description: truncate(image.alt, 1024) });
+      files.push({
+        name: image.filename,
+        data: Buffer.from(image.data),
+        contentType: image.mimeType ?? 'image/png',
+      });
+    }
+    if (textFile) {
+      attachments.push({ id: files.length, filename: textFile.name });
+      files.push({
+        name: textFile.name,
+        data: textFile.data,
+        contentType: 'text/plain; charset=utf-8',
+      });
+    }
+    if (files.length === 0) return { body };
+    body.attachments = attachments;
+    return { body, files };
   }
 
   async #rest(what: string, call: (rest: Client['rest']) => Promise<unknown>): Promise<unknown> {

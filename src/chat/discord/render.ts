@@ -7,6 +7,9 @@
  */
 import type { MessageContent } from '../port.ts';
 import {
+  cutNote,
+  type Fitted,
+  fitContent,
   fromMarkdownLiteral,
   renderTable,
   splitFenced,
@@ -42,14 +45,11 @@ function embedSize(e: DiscordEmbedJson): number {
   return (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0);
 }
 
-/**
- * Renders content into one or more messages within Discord's limits.
- * Layout: the summary `text` as message content (extra messages when > 2,000 chars); the title on the first
- * embed; one embed per section (long bodies continue in untitled embeds); the table as a code block in its own
- * embed(s); the footer on the last embed. Embeds are packed greedily after the last content chunk. Long text
- * and section bodies are split with `splitFenced`, so every part that holds code is fenced.
- */
-export function renderDiscordMessages(content: MessageContent): DiscordMessageJson[] {
+/** The embeds of `content`: the title, one per section (long bodies continue in untitled embeds), the table. */
+function contentEmbeds(content: MessageContent): {
+  embeds: DiscordEmbedJson[];
+  titled?: DiscordEmbedJson;
+} {
   const L = DISCORD_LIMITS;
   const embeds: DiscordEmbedJson[] = [];
   for (const section of content.sections ?? []) {
@@ -72,29 +72,73 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
       embeds.push({ description: chunk });
     }
   }
-  if (content.title) {
-    const title = truncate(content.title, L.title);
-    const first = embeds[0];
-    if (first && first.title === undefined) first.title = title;
-    else embeds.unshift({ title });
+  if (!content.title) return { embeds };
+  const title = truncate(content.title, L.title);
+  const first = embeds[0];
+  if (first && first.title === undefined) {
+    first.title = title;
+    return { embeds, titled: first };
   }
+  const titled = { title };
+  embeds.unshift(titled);
+  return { embeds, titled };
+}
+
+/**
+ * Renders content into one or more messages within Discord's limits.
+ * Layout: the summary `text` as message content (extra messages when > 2,000 chars); the title on the first
+ * embed; one embed per section (long bodies continue in untitled embeds); the table as a code block in its own
+ * embed(s); the footer on the last embed. Embeds are packed greedily after the last content chunk. Long text
+ * and section bodies are split with `splitFenced`, so every part that holds code is fenced.
+ *
+ * Content with {@link MessageContent.fit} (a battle) is laid out so that a change of its title, summary or
+ * footer (the reveal) changes the first message only: the footer goes on the last embed of the first message
+ * (just above its reactions), and the packing counts the title and the footer at their longest (256 and 1,024),
+ * so the parts after the first never move. Such content is also cut to `fit.maxMessages` messages; see
+ * {@link renderDiscordFitted}.
+ */
+export function renderDiscordMessages(content: MessageContent): DiscordMessageJson[] {
+  return content.fit
+    ? renderDiscordFitted(content, content.fit.maxMessages).messages
+    : layoutDiscord(content);
+}
+
+/**
+ * {@link renderDiscordMessages} of content with `fit`, in at most `maxMessages` messages: the section bodies
+ * cut as chat/render/fit `fitContent` says, with a note naming the attached full-text file.
+ */
+export function renderDiscordFitted(
+  content: MessageContent,
+  maxMessages: number,
+): Fitted<DiscordMessageJson> {
+  const fileName = content.fit?.fileName ?? 'full-text.txt';
+  return fitContent(content, maxMessages, layoutDiscord, (cut) =>
+    cutNote(cut, fileName, 'attached to the first message'),
+  );
+}
+
+function layoutDiscord(content: MessageContent): DiscordMessageJson[] {
+  const L = DISCORD_LIMITS;
+  const stable = content.fit !== undefined;
+  const { embeds, titled } = contentEmbeds(content);
   let text = content.text;
-  if (content.footer) {
-    const last = embeds[embeds.length - 1];
-    // Embed footers show no Markdown: names there are turned back from their Markdown literals.
-    if (last) last.footer = { text: truncate(fromMarkdownLiteral(content.footer), L.footer) };
-    else text = text ? `${text}\n\n${content.footer}` : content.footer;
-  }
+  const footer = content.footer
+    ? { text: truncate(fromMarkdownLiteral(content.footer), L.footer) }
+    : undefined;
+  if (footer && embeds.length === 0)
+    text = text ? `${text}\n\n${content.footer}` : (content.footer ?? '');
 
   const messages: DiscordMessageJson[] = splitFenced(text, L.content).map((c) => ({
     content: c,
     embeds: [],
   }));
   if (messages.length === 0) messages.push({ content: '', embeds: [] });
-  let current = messages[messages.length - 1] as DiscordMessageJson;
-  let total = 0;
+  const footerAt = messages.length - 1;
+  let current = messages[footerAt] as DiscordMessageJson;
+  // Stable layout: the first message with embeds keeps room for the longest title and footer.
+  let total = stable ? L.footer : 0;
   for (const e of embeds) {
-    const size = embedSize(e);
+    const size = stable && e === titled ? L.title + (e.description?.length ?? 0) : embedSize(e);
     if (
       current.embeds.length >= L.embedsPerMessage ||
       (current.embeds.length > 0 && total + size > L.embedTotal)
@@ -105,6 +149,12 @@ export function renderDiscordMessages(content: MessageContent): DiscordMessageJs
     }
     current.embeds.push(e);
     total += size;
+  }
+  // Embed footers show no Markdown: names there are turned back from their Markdown literals.
+  if (footer && embeds.length > 0) {
+    const on = stable ? (messages[footerAt] as DiscordMessageJson) : current;
+    const last = on.embeds[on.embeds.length - 1];
+    if (last) last.footer = footer;
   }
   // Discord rejects a message with neither content, embeds nor files.
   for (const m of messages) if (m.content === '' && m.embeds.length === 0) m.content = '\u200b';

@@ -89,7 +89,7 @@ export function splitTransformed(
 }
 
 /** A fenced code block that is open at some point of a text: its marker run and its opening line. */
-interface OpenFence {
+export interface OpenFence {
   /** The backtick or tilde run that opened it (``` or ````…); a closing fence needs at least as many. */
   readonly marker: string;
   /** The opening line as written, with its info string (```` ```python ````), to reopen it after a cut. */
@@ -99,7 +99,7 @@ interface OpenFence {
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/u;
 
 /** The fence still open after `text`, given the one open before it (CommonMark fence rules, simplified). */
-function fenceAfter(text: string, open: OpenFence | null): OpenFence | null {
+export function fenceAfter(text: string, open: OpenFence | null): OpenFence | null {
   let state = open;
   for (const line of text.split('\n')) {
     const m = FENCE_LINE.exec(line);

@@ -28,6 +28,7 @@ import type {
   ChatPlatform,
   CommandContext,
   CommandSpec,
+  EditOptions,
   MessageContent,
   MessageRef,
   PlatformCapabilities,
@@ -35,9 +36,10 @@ import type {
   ReactionEvent,
   ReactionSnapshot,
 } from '../port.ts';
+import { fullText } from '../render/index.ts';
 import {
   decodeSlackText,
-  escapeMrkdwn,
+  renderSlackFitted,
   renderSlackMessages,
   SLACK_LIMITS,
   type SlackMessageJson,
@@ -359,16 +361,18 @@ export class SlackAdapter implements ChatPlatform {
         text: m.text,
         at: m.ts ? new Date(Number(m.ts) * 1000) : new Date(),
         reply: async (content) => {
-          const r = renderSlackMessages(content)[0];
-          await this.#call('chat.postEphemeral', () =>
-            client.chat.postEphemeral({
-              channel: m.channel,
-              user: m.user,
-              thread_ts: m.threadTs,
-              text: r?.text ?? escapeMrkdwn(content.text),
-              ...(r?.blocks ? { blocks: r.blocks } : {}),
-            }),
-          );
+          // Every part (content longer than one message is several), not the first only.
+          for (const r of renderSlackMessages(content)) {
+            await this.#call('chat.postEphemeral', () =>
+              client.chat.postEphemeral({
+                channel: m.channel,
+                user: m.user,
+                thread_ts: m.threadTs,
+                text: r.text,
+                blocks: r.blocks,
+              }),
+            );
+          }
         },
       });
     } catch (err) {
@@ -379,15 +383,17 @@ export class SlackAdapter implements ChatPlatform {
   /** An ephemeral message to `userId` in `channelId` (`chat.postEphemeral`): only they see it. */
   async notify(channelId: string, userId: string, content: MessageContent): Promise<void> {
     const client = this.#client('notify');
-    const r = renderSlackMessages(content)[0];
-    await this.#call('chat.postEphemeral', () =>
-      client.chat.postEphemeral({
-        channel: channelId,
-        user: userId,
-        text: r?.text ?? escapeMrkdwn(content.text),
-        ...(r?.blocks ? { blocks: r.blocks } : {}),
-      }),
-    );
+    // Every part (content longer than one message is several), not the first only.
+    for (const r of renderSlackMessages(content)) {
+      await this.#call('chat.postEphemeral', () =>
+        client.chat.postEphemeral({
+          channel: channelId,
+          user: userId,
+          text: r.text,
+          blocks: r.blocks,
+        }),
+      );
+    }
   }
 
   async delete(ref: MessageRef): Promise<void> {
@@ -403,7 +409,10 @@ export class SlackAdapter implements ChatPlatform {
     options?: PostOptions,
   ): Promise<MessageRef> {
     const client = this.#client('post');
-    const messages = renderSlackMessages(content);
+    const fitted = content.fit
+      ? renderSlackFitted(content, content.fit.maxMessages)
+      : { messages: renderSlackMessages(content), cutChars: 0 };
+    const messages = fitted.messages;
     const ids: string[] = [];
     let channel = options?.thread?.channelId ?? channelId;
     const thread = options?.thread ? { thread_ts: options.thread.messageId } : {};
@@ -437,21 +446,42 @@ export class SlackAdapter implements ChatPlatform {
         }),
       );
     }
+    if (fitted.cutChars > 0 && content.fit) {
+      // A cut battle's full text, in its thread (chat/render/fit.ts).
+      const name = content.fit.fileName;
+      const data = Buffer.from(fullText(content), 'utf8');
+      await this.#call('files.uploadV2', () =>
+        client.files.uploadV2({
+          channel_id: channel,
+          thread_ts: messageId,
+          file: data,
+          filename: name,
+          title: name,
+        }),
+      );
+    }
     return { platform: 'slack', channelId: channel, messageId, partIds };
   }
 
-  async edit(ref: MessageRef, content: MessageContent): Promise<void> {
+  async edit(ref: MessageRef, content: MessageContent, options?: EditOptions): Promise<void> {
     const client = this.#client('edit');
-    const messages = renderSlackMessages(content);
     const ids = [ref.messageId, ...ref.partIds];
+    // Fitted content is fitted to the messages the ref has; the previous content, rendered alike, tells which
+    // of them change.
+    const render = (c: MessageContent): SlackMessageJson[] =>
+      c.fit ? renderSlackFitted(c, ids.length).messages : renderSlackMessages(c);
+    const messages = render(content);
+    const before = options?.previous ? render(options.previous) : undefined;
     if (messages.length > ids.length) {
       this.#log.warn(
         { ts: ref.messageId, needed: messages.length, available: ids.length },
         'slack edit: content needs more messages than posted; dropping the rest',
       );
     }
+    const blank: SlackMessageJson = { text: '…', blocks: [] };
     for (const [i, ts] of ids.entries()) {
-      const m: SlackMessageJson = messages[i] ?? { text: '…', blocks: [] };
+      const m: SlackMessageJson = messages[i] ?? blank;
+      if (before && JSON.stringify(before[i] ?? blank) === JSON.stringify(m)) continue;
       await this.#call('chat.update', () =>
         client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }),
       );

@@ -6,6 +6,9 @@
  */
 import type { MessageContent } from '../port.ts';
 import {
+  cutNote,
+  type Fitted,
+  fitContent,
   fromMarkdownLiteral,
   renderTable,
   splitFenced,
@@ -18,6 +21,12 @@ export const SLACK_LIMITS = {
   sectionText: 3000,
   headerText: 150,
   blocksPerMessage: 50,
+  /**
+   * Text characters summed over every block of one message. Slack refuses more with `msg_blocks_too_long`; the
+   * limit is not documented, reported near 12,000 (bolt-js issues 2509, 2867), so messages are packed to
+   * 11,000 to leave room for what Slack counts beyond block text.
+   */
+  blockText: 11_000,
   /** Top-level `text` (notification / fallback); Slack truncates beyond 40,000, we keep it short. */
   fallbackText: 3000,
 } as const;
@@ -78,16 +87,23 @@ function sections(text: string, transform: (c: string) => string): SlackBlockJso
   }));
 }
 
-/**
- * Renders content as Block Kit: header (title), section(s) for the summary text, a bold heading + section(s)
- * per section, the table in code-block sections, the footer as a context block; then packs ≤ 50 blocks per
- * message. Every message carries the (truncated) summary as its fallback `text`.
- */
-export function renderSlackMessages(content: MessageContent): SlackMessageJson[] {
+/** The text characters of one block, as Slack sums them for `msg_blocks_too_long`. */
+export function blockTextLength(b: SlackBlockJson): number {
+  return b.type === 'context'
+    ? b.elements.reduce((n, e) => n + e.text.length, 0)
+    : b.text.text.length;
+}
+
+/** The header, summary, sections and table of `content` as blocks (no footer), and the footer block. */
+function contentBlocks(content: MessageContent): {
+  head: SlackBlockJson[];
+  body: SlackBlockJson[];
+  footer?: SlackBlockJson;
+} {
   const L = SLACK_LIMITS;
-  const blocks: SlackBlockJson[] = [];
+  const head: SlackBlockJson[] = [];
   if (content.title) {
-    blocks.push({
+    head.push({
       type: 'header',
       text: {
         type: 'plain_text',
@@ -96,19 +112,20 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
       },
     });
   }
-  if (content.text) blocks.push(...sections(content.text, prose));
+  if (content.text) head.push(...sections(content.text, prose));
+  const body: SlackBlockJson[] = [];
   for (const s of content.sections ?? []) {
     if (s.heading) {
-      blocks.push({
+      body.push({
         type: 'section',
         text: { type: 'mrkdwn', text: `*${prose(truncate(s.heading, 2900))}*` },
       });
     }
-    if (s.body) blocks.push(...sections(s.body, prose));
+    if (s.body) body.push(...sections(s.body, prose));
   }
   if (content.table) {
     // Every part of the table is its own code block.
-    blocks.push(
+    body.push(
       ...splitTransformed(
         renderTable(content.table),
         L.sectionText,
@@ -116,20 +133,98 @@ export function renderSlackMessages(content: MessageContent): SlackMessageJson[]
       ).map((t): SlackBlockJson => ({ type: 'section', text: { type: 'mrkdwn', text: t } })),
     );
   }
-  if (content.footer) {
-    const footer = splitTransformed(content.footer, L.sectionText, prose);
-    const text =
-      footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
-    if (text) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text }] });
+  if (!content.footer) return { head, body };
+  const footer = splitTransformed(content.footer, L.sectionText, prose);
+  const text =
+    footer.length > 1 ? `${truncate(footer[0] ?? '', L.sectionText - 1)}…` : (footer[0] ?? '');
+  return text
+    ? { head, body, footer: { type: 'context', elements: [{ type: 'mrkdwn', text }] } }
+    : { head, body };
+}
+
+/**
+ * Room the first message of fitted content keeps for its header, summary and footer (counted at least this
+ * long), so that the reveal's longer summary and footer fit where the battle's were.
+ */
+const STABLE_HEAD = 2000;
+
+/** Packs blocks into messages of ≤ 50 blocks and ≤ {@link SLACK_LIMITS.blockText} characters of block text. */
+function pack(
+  blocks: readonly SlackBlockJson[],
+  firstUsed: number,
+  firstBlocks: number,
+): SlackBlockJson[][] {
+  const L = SLACK_LIMITS;
+  const out: SlackBlockJson[][] = [[]];
+  let used = firstUsed;
+  let count = firstBlocks;
+  for (const b of blocks) {
+    const size = blockTextLength(b);
+    const current = out[out.length - 1] as SlackBlockJson[];
+    if (count > 0 && (count >= L.blocksPerMessage || used + size > L.blockText)) {
+      out.push([b]);
+      used = size;
+      count = 1;
+    } else {
+      current.push(b);
+      used += size;
+      count += 1;
+    }
   }
+  return out;
+}
+
+/**
+ * Renders content as Block Kit: header (title), section(s) for the summary text, a bold heading + section(s)
+ * per section, the table in code-block sections, the footer as a context block; then packs the blocks into
+ * messages of ≤ 50 blocks and ≤ 11,000 characters of block text. Every message carries the (truncated) summary
+ * as its fallback `text` (the parts of fitted content: `(continued)`).
+ *
+ * Content with {@link MessageContent.fit} (a battle) puts the footer at the end of the first message and counts
+ * header, summary and footer as at least 2,000 characters there, so that the reveal changes the first message
+ * only; it is cut to `fit.maxMessages` messages ({@link renderSlackFitted}).
+ */
+export function renderSlackMessages(content: MessageContent): SlackMessageJson[] {
+  return content.fit
+    ? renderSlackFitted(content, content.fit.maxMessages).messages
+    : layoutSlack(content);
+}
+
+/**
+ * {@link renderSlackMessages} of content with `fit`, in at most `maxMessages` messages: the section bodies cut
+ * as chat/render/fit `fitContent` says, with a note naming the full-text file posted in the thread.
+ */
+export function renderSlackFitted(
+  content: MessageContent,
+  maxMessages: number,
+): Fitted<SlackMessageJson> {
+  const fileName = content.fit?.fileName ?? 'full-text.txt';
+  return fitContent(content, maxMessages, layoutSlack, (cut) =>
+    cutNote(cut, fileName, "in the first message's thread"),
+  );
+}
+
+function layoutSlack(content: MessageContent): SlackMessageJson[] {
+  const { head, body, footer } = contentBlocks(content);
   const fallback = fallbackText(
     fromMarkdownLiteral(content.text || content.title || ' '),
-    L.fallbackText,
+    SLACK_LIMITS.fallbackText,
   );
-  const messages: SlackMessageJson[] = [];
-  for (let i = 0; i < blocks.length; i += L.blocksPerMessage) {
-    messages.push({ text: fallback, blocks: blocks.slice(i, i + L.blocksPerMessage) });
+  let groups: SlackBlockJson[][];
+  if (content.fit) {
+    const fixed = [...head, ...(footer ? [footer] : [])];
+    const headSize = Math.max(
+      STABLE_HEAD,
+      fixed.reduce((n, b) => n + blockTextLength(b), 0),
+    );
+    groups = pack(body, headSize, fixed.length);
+    groups[0] = [...head, ...(groups[0] ?? []), ...(footer ? [footer] : [])];
+  } else {
+    groups = pack([...head, ...body, ...(footer ? [footer] : [])], 0, 0);
   }
-  if (messages.length === 0) messages.push({ text: fallback, blocks: [] });
-  return messages;
+  // The parts of fitted content carry a fallback of their own, so that the reveal's summary leaves them as
+  // they are.
+  return groups
+    .filter((g, i) => i === 0 || g.length > 0)
+    .map((blocks, i) => ({ text: i > 0 && content.fit ? '(continued)' : fallback, blocks }));
 }

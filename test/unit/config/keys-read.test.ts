@@ -15,6 +15,8 @@ const ALLOWED: Readonly<Record<string, string>> = {
   // src/arena/emoji.ts: `new EmojiMap(config.arena.emoji)` reads sets[platform][choice] for every platform and
   // every choice of CHOICES (left, equal, right).
   'arena.emoji.': 'read by EmojiMap for each platform and choice',
+  // src/arena/service.ts `#view` and src/arena/ask.ts: `max_messages[platform]` for the battle's platform.
+  'arena.max_messages.': 'read by platform name where a battle or a turn is posted',
 };
 
 const WRAPPERS = new Set(['default', 'prefault', 'optional', 'nullable', 'readonly', 'catch']);
