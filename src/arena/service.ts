@@ -19,9 +19,18 @@
  *   neither becomes the vote (it is not guessed). Event ids are deterministic,
  *   `reconcile:<battle>:<voter hash>:<choice>:<add|remove>:<n>` with n = events already logged for that voter on
  *   that battle, so re-running reconcile with nothing changed writes nothing and a replay counts once.
- *   A message whose reactions cannot be read (deleted, or the terminal's in-memory messages after a restart) is
- *   skipped, never treated as "no reactions". Unreadable messages are warned about one by one; terminal battles
- *   of an earlier run are expected (every terminal vote was stored when typed) and get one info line in all.
+ *   A message whose reactions cannot be read (the terminal's in-memory messages after a restart, a platform
+ *   error) is skipped, never treated as "no reactions". Unreadable messages are warned about one by one; terminal
+ *   battles of an earlier run are expected (every terminal vote was stored when typed) and get one info line in all.
+ *   A voter with an event logged while the message was being read is left alone: that event is as new as the
+ *   read, and the next re-read settles the voter.
+ * - Re-reads (docs/architecture.md "Arena battle"): at start and after every gap in the platform's events
+ *   (`reconcile`), every `arena.reconcile_minutes` for open battles, and for each battle just before it closes at
+ *   the end of its window (so the revealed tally is what the message shows).
+ * - A message that is gone (AppError `chat_message_gone` from a read or the reveal's edit, or a deletion event)
+ *   withdraws its battle once, before its reveal: an open battle's votes are retracted (logged vote events) and it
+ *   becomes `void`; a closed, unrevealed one becomes `void` (its votes stay stored and count nowhere). Nothing is
+ *   retried: a withdrawn battle is neither re-read, closed nor revealed again.
  */
 import type { Kysely } from 'kysely';
 import type {
@@ -95,13 +104,22 @@ export interface PostedBattle {
 /** What one reaction did (for logs and tests); the chat port's {@link VoteFeedback}. */
 export type ReactionOutcome = VoteFeedback;
 
-/** What a reconciliation did. */
+/** What a reconciliation (a re-read of open battles) did. */
 export interface ReconcileReport {
   readonly battles: number;
   readonly added: number;
   readonly removed: number;
+  /** Battles whose reactions could not be read (left as stored). */
   readonly skipped: number;
+  /** Battles withdrawn because their message is gone. */
+  readonly withdrawn: number;
 }
+
+/** What re-reading one battle found: its votes brought in line, its message gone, or its reactions unreadable. */
+type RereadOutcome =
+  | { readonly kind: 'synced'; readonly added: number; readonly removed: number }
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'unreadable'; readonly earlierRun: boolean };
 
 /** The arena. One instance per process; all state is in the database. */
 export class ArenaService {
@@ -309,6 +327,9 @@ export class ArenaService {
   async closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
     const closed: number[] = [];
     for (const b of await listOpenBattles(this.#db, now)) {
+      // The tally revealed is the one the message shows: read it once more just before closing.
+      const platform = b.messageId ? this.#platforms.get(b.platform as PlatformName) : undefined;
+      if (platform && (await this.#reread(platform, b)).kind === 'gone') continue;
       if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
     }
     if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
@@ -364,7 +385,13 @@ export class ArenaService {
       },
       platform.capabilities.emojiText,
     );
-    await platform.edit(refOf(b), content);
+    try {
+      await platform.edit(refOf(b), content);
+    } catch (err) {
+      if (!isAppError(err, 'chat_message_gone')) throw err;
+      await this.#withdrawGone(b, 'the reveal found its message gone');
+      return false;
+    }
     await markRevealed(this.#db, b.id, this.#clock.now());
     this.#log.info({ battleId: b.id, tally: t }, 'battle revealed');
     return true;
@@ -384,6 +411,7 @@ export class ArenaService {
       kind: 'add' | 'remove',
       n: number,
     ) => { eventId: string; payload: Record<string, unknown> },
+    eventsBefore?: ReadonlyMap<string, number>,
   ): Promise<{ added: number; removed: number }> {
     const platformName = platform.name;
     let added = 0;
@@ -437,6 +465,8 @@ export class ArenaService {
     // Each voter's stored set of emoji is made the set the message shows: removals first, then additions, all at
     // one time (two emoji added at once have no order, so neither is guessed to be the vote).
     for (const voter of new Set([...held.keys(), ...stored.keys()])) {
+      // An event of this voter logged while the message was read is as new as the read: it is not overruled.
+      if (eventsBefore && (eventsPer.get(voter) ?? 0) !== (eventsBefore.get(voter) ?? 0)) continue;
       const shown = held.get(voter) ?? new Set<VoteChoice>();
       const kept = stored.get(voter) ?? new Set<VoteChoice>();
       for (const c of CHOICES) if (kept.has(c) && !shown.has(c)) await apply(voter, 'remove', c);
@@ -558,74 +588,126 @@ export class ArenaService {
   }
 
   /**
-   * A battle message was deleted: its reactions are gone, so every live vote is retracted (each logged, payload
-   * `{message_deleted: true}`) and the open battle is withdrawn (status `void`: it can no longer be voted on
-   * or revealed). A closed battle keeps its votes. Returns what it did, or undefined when the message was no
-   * open battle.
+   * A battle message was deleted: its reactions are gone, so the battle is withdrawn before its reveal (see the
+   * module doc: an open battle's live votes are retracted, each logged with payload `{message_deleted: true}`).
+   * A revealed battle keeps its votes. Returns what it did, or undefined when the message was no withdrawable
+   * battle (or another path withdrew it first).
    */
   async onMessageDeleted(
     ev: MessageDeletedEvent,
   ): Promise<{ battleId: number; removed: number } | undefined> {
     const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-    if (b?.status !== 'open') return undefined;
-    let removed = 0;
-    const at = await this.#writeTime(b.id, ev.at);
-    for (const v of await liveVotes(this.#db, b.id)) {
-      // Every emoji of the voter goes with the message (choice null), so no other one becomes the vote.
-      const res = await applyVoteEvent(this.#db, {
-        battleId: b.id,
-        voterHash: v.voterHash,
-        platform: ev.platform,
-        eventId: `${ev.eventId}:${v.voterHash}:remove`,
-        kind: 'remove',
-        choice: null,
-        at,
-        payload: { message_deleted: true },
-      });
-      if (res.effect === 'retracted') removed++;
-    }
-    await withdrawBattle(this.#db, b.id);
-    this.#log.info(
-      { battleId: b.id, platform: ev.platform, removed },
-      'battle message deleted; its votes are retracted and the battle withdrawn',
-    );
-    return { battleId: b.id, removed };
+    if (!b) return undefined;
+    const r = await this.#withdrawGone(b, 'its message was deleted', {
+      eventId: ev.eventId,
+      at: ev.at,
+    });
+    return r ? { battleId: b.id, removed: r.removed } : undefined;
   }
 
-  /** Makes the stored live votes of `platform`'s open battles match the reactions present (see module doc). */
+  /**
+   * Withdraws a battle whose message is gone, once (storage `withdrawBattle` says which call did it): an open
+   * battle's live votes are retracted first (every emoji of a voter, choice null; event ids from `from.eventId`,
+   * else `gone:<battle>`, so a replay writes nothing), then the battle becomes `void`. Logged once.
+   * @returns the retractions, or undefined when the battle was not withdrawable (revealed, void) or already withdrawn.
+   */
+  async #withdrawGone(
+    b: BattleRow,
+    why: string,
+    from?: { eventId: string; at: Date },
+  ): Promise<{ removed: number } | undefined> {
+    const open = b.status === 'open';
+    if (!open && !(b.status === 'closed' && b.revealedAt === null)) return undefined;
+    let removed = 0;
+    if (open) {
+      const at = await this.#writeTime(b.id, from?.at ?? this.#clock.now());
+      for (const v of await liveVotes(this.#db, b.id)) {
+        const res = await applyVoteEvent(this.#db, {
+          battleId: b.id,
+          voterHash: v.voterHash,
+          platform: b.platform as PlatformName,
+          eventId: `${from?.eventId ?? `gone:${b.id}`}:${v.voterHash}:remove`,
+          kind: 'remove',
+          choice: null,
+          at,
+          payload: { message_deleted: true },
+        });
+        if (res.effect === 'retracted') removed++;
+      }
+    }
+    if (!(await withdrawBattle(this.#db, b.id))) return undefined;
+    this.#log.info(
+      { battleId: b.id, platform: b.platform, status: b.status, removed },
+      `battle withdrawn: ${why}; ${open ? 'its votes are retracted' : 'its votes count nowhere'}`,
+    );
+    return { removed };
+  }
+
+  /**
+   * Re-reads one posted battle's reactions and brings its stored votes in line (module doc); a message that is
+   * gone withdraws the battle. Never throws for a platform failure (the battle is left as stored).
+   */
+  async #reread(platform: ChatPlatform, b: BattleRow): Promise<RereadOutcome> {
+    const before = new Map<string, number>();
+    for (const e of await listVoteEvents(this.#db, b.id))
+      before.set(e.voterHash, (before.get(e.voterHash) ?? 0) + 1);
+    let snapshot: readonly ReactionSnapshot[];
+    try {
+      snapshot = await platform.listReactions(refOf(b));
+    } catch (err) {
+      if (isAppError(err, 'chat_message_gone')) {
+        await this.#withdrawGone(b, 'its message is gone (found on re-reading it)');
+        return { kind: 'gone' };
+      }
+      const earlierRun =
+        !platform.capabilities.reactionsOutliveProcess && isAppError(err, 'not_found');
+      if (!earlierRun)
+        this.#log.warn(
+          { battleId: b.id, err: (err as Error).message },
+          'cannot read the reactions of a battle message; not reconciled',
+        );
+      return { kind: 'unreadable', earlierRun };
+    }
+    const r = await this.#syncBattle(
+      platform,
+      b,
+      snapshot,
+      (voterHash, choice, kind, n) => ({
+        eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
+        payload: { reconcile: true },
+      }),
+      before,
+    );
+    return { kind: 'synced', ...r };
+  }
+
+  /**
+   * Re-reads every open battle of `platform` (at start, after a gap in its events, every
+   * `arena.reconcile_minutes`): the stored live votes are made to match the reactions present, battles whose
+   * message is gone are withdrawn (see module doc).
+   */
   async reconcile(platformName: PlatformName): Promise<ReconcileReport> {
     const platform = this.#platforms.get(platformName);
-    if (!platform) return { battles: 0, added: 0, removed: 0, skipped: 0 };
+    if (!platform) return { battles: 0, added: 0, removed: 0, skipped: 0, withdrawn: 0 };
     let added = 0;
     let removed = 0;
     let skipped = 0;
+    let withdrawn = 0;
     /** Terminal battles of an earlier run: their reactions lived in that process only (expected, not a warning). */
     const earlierRun: number[] = [];
     const open = (await listOpenBattles(this.#db)).filter(
       (b) => b.platform === platformName && b.messageId !== null,
     );
     for (const b of open) {
-      let snapshot: readonly ReactionSnapshot[];
-      try {
-        snapshot = await platform.listReactions(refOf(b));
-      } catch (err) {
+      const r = await this.#reread(platform, b);
+      if (r.kind === 'gone') withdrawn++;
+      else if (r.kind === 'unreadable') {
         skipped++;
-        if (!platform.capabilities.reactionsOutliveProcess && isAppError(err, 'not_found')) {
-          earlierRun.push(b.id);
-          continue;
-        }
-        this.#log.warn(
-          { battleId: b.id, err: (err as Error).message },
-          'cannot read the reactions of a battle message; not reconciled',
-        );
-        continue;
+        if (r.earlierRun) earlierRun.push(b.id);
+      } else {
+        added += r.added;
+        removed += r.removed;
       }
-      const r = await this.#syncBattle(platform, b, snapshot, (voterHash, choice, kind, n) => ({
-        eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
-        payload: { reconcile: true },
-      }));
-      added += r.added;
-      removed += r.removed;
     }
     if (earlierRun.length > 0) {
       const n = earlierRun.length;
@@ -634,7 +716,7 @@ export class ArenaService {
         `${n} open terminal battle${n === 1 ? '' : 's'} from an earlier run keep${n === 1 ? 's its' : ' their'} stored votes`,
       );
     }
-    const report = { battles: open.length, added, removed, skipped };
+    const report = { battles: open.length, added, removed, skipped, withdrawn };
     this.#log.info({ platform: platformName, ...report }, 'open battles reconciled');
     return report;
   }

@@ -165,6 +165,18 @@ export interface MessageDeletedEvent {
   readonly at: Date;
 }
 
+/**
+ * The platform may have dropped events: a connection was made again without replaying what was missed (Discord: a
+ * new IDENTIFY, READY, after the first of the process, instead of a RESUME; Slack: a Socket Mode connection opened
+ * again). The application re-reads what it keeps in step with the platform (the reactions on open battles).
+ */
+export interface PlatformGapEvent {
+  readonly platform: PlatformName;
+  /** What happened, for logs: `reconnect` (Discord, not resumed) or `socket_reconnect` (Slack Socket Mode). */
+  readonly reason: 'reconnect' | 'socket_reconnect';
+  readonly at: Date;
+}
+
 /** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
@@ -305,6 +317,8 @@ export interface ChatHandlers {
   onReactionsCleared?(event: ReactionsClearedEvent): Promise<void>;
   /** A message was deleted (see {@link MessageDeletedEvent}). */
   onMessageDeleted?(event: MessageDeletedEvent): Promise<void>;
+  /** Events may have been missed (see {@link PlatformGapEvent}); optional. */
+  onGap?(event: PlatformGapEvent): Promise<void>;
 }
 
 /** The users who hold one emoji on a message (for reconciliation after a restart). */
@@ -339,14 +353,22 @@ export interface ChatPlatform {
   notify?(channelId: string, userId: string, content: MessageContent): Promise<void>;
   /** Deletes a posted message and its parts (a progress message that is no longer needed); optional. */
   delete?(ref: MessageRef): Promise<void>;
-  /** Replaces the content of a posted message (and its parts). */
+  /**
+   * Replaces the content of a posted message (and its parts).
+   * @throws AppError `chat_message_gone` when the primary message no longer exists.
+   */
   edit(ref: MessageRef, content: MessageContent): Promise<void>;
   /**
    * Adds the bot's reactions to the primary message, in order. Every emoji is tried even when one is refused
    * (e.g. Discord's 10014 Unknown Emoji); afterwards an AppError `chat_platform_error` names the refused ones.
    */
   addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void>;
-  /** Reads the reactions really present on the primary message (all users, paged as needed). */
+  /**
+   * Reads the reactions really present on the primary message, completely: every kind of reaction the platform
+   * has (Discord's normal and super, or burst, reactions), every page of users.
+   * @throws AppError `chat_message_gone` when the message (or its channel) no longer exists; other failures
+   *   (`chat_platform_error`, `chat_no_access`, the terminal's `not_found`) say nothing about the message.
+   */
   listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;
 }
 
