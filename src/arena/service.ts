@@ -399,7 +399,9 @@ export class ArenaService {
 
   /**
    * Makes the live votes of one battle equal what `snapshot` (the reactions present on its message) shows, by
-   * the rules of the module doc; every change is a logged vote event whose id and payload `ids` gives.
+   * the rules of the module doc; every change is a logged vote event whose id and payload `ids` gives. `pre`: the
+   * stored reactions and events read before the snapshot (a re-read): nothing more is read when they match it, and
+   * a voter with an event logged since is left alone.
    */
   async #syncBattle(
     platform: ChatPlatform,
@@ -411,11 +413,9 @@ export class ArenaService {
       kind: 'add' | 'remove',
       n: number,
     ) => { eventId: string; payload: Record<string, unknown> },
-    eventsBefore?: ReadonlyMap<string, number>,
+    pre?: { stored: Map<string, Set<VoteChoice>>; events: readonly { voterHash: string }[] },
   ): Promise<{ added: number; removed: number }> {
     const platformName = platform.name;
-    let added = 0;
-    let removed = 0;
     const held = new Map<string, Set<VoteChoice>>();
     for (const r of snapshot) {
       const choice = this.emoji.choiceOf(platformName, r.emoji);
@@ -428,55 +428,53 @@ export class ArenaService {
         set.add(choice);
       }
     }
-    const stored = await heldReactions(this.#db, b.id);
+    const changes = reactionDiff(held, pre?.stored ?? (await heldReactions(this.#db, b.id)));
+    let added = 0;
+    let removed = 0;
+    if (changes.length === 0) return { added, removed };
     const eventsPer = new Map<string, number>();
     const lastAt = new Map<string, number>();
     for (const e of await listVoteEvents(this.#db, b.id)) {
       eventsPer.set(e.voterHash, (eventsPer.get(e.voterHash) ?? 0) + 1);
       lastAt.set(e.voterHash, Math.max(lastAt.get(e.voterHash) ?? 0, e.eventAt.getTime()));
     }
+    const before = new Map<string, number>();
+    for (const e of pre?.events ?? []) before.set(e.voterHash, (before.get(e.voterHash) ?? 0) + 1);
     const now = this.#clock.now().getTime();
-    const apply = async (
-      voterHash: string,
-      kind: 'add' | 'remove',
-      choice: VoteChoice,
-    ): Promise<void> => {
-      const n = eventsPer.get(voterHash) ?? 0;
-      // What we observe now is newer than anything logged for this voter, even if the platform's clock (event
-      // times) runs ahead of ours: never let the vote rules discard a reconciliation as stale.
-      const at = new Date(Math.max(now, (lastAt.get(voterHash) ?? 0) + 1));
-      const { eventId, payload } = ids(voterHash, choice, kind, n);
-      const res = await applyVoteEvent(this.#db, {
-        battleId: b.id,
-        voterHash,
-        platform: platformName,
-        eventId,
-        kind,
-        choice,
-        emoji: this.emoji.emojiFor(platformName, choice),
-        at,
-        payload,
-        cap: this.#arena.vote_cap,
-      });
-      eventsPer.set(voterHash, n + 1);
-      if (res.effect === 'cast' || res.effect === 'changed') added++;
-      if (res.effect === 'retracted') removed++;
-    };
-    // Each voter's stored set of emoji is made the set the message shows: removals first, then additions, all at
-    // one time (two emoji added at once have no order, so neither is guessed to be the vote).
-    for (const voter of new Set([...held.keys(), ...stored.keys()])) {
+    for (const { voter, removes, adds } of changes) {
       // An event of this voter logged while the message was read is as new as the read: it is not overruled.
-      if (eventsBefore && (eventsPer.get(voter) ?? 0) !== (eventsBefore.get(voter) ?? 0)) continue;
-      const shown = held.get(voter) ?? new Set<VoteChoice>();
-      const kept = stored.get(voter) ?? new Set<VoteChoice>();
-      for (const c of CHOICES) if (kept.has(c) && !shown.has(c)) await apply(voter, 'remove', c);
-      const adds = CHOICES.filter((c) => shown.has(c) && !kept.has(c));
+      if (pre && (eventsPer.get(voter) ?? 0) !== (before.get(voter) ?? 0)) continue;
       if (adds.length > 1)
         this.#log.info(
           { battleId: b.id, choices: adds },
           'voter added several vote emoji; not guessing',
         );
-      for (const c of adds) await apply(voter, 'add', c);
+      // Removals first, then additions, all at one time (two emoji added at once have no order, so neither is
+      // guessed to be the vote), later than anything logged for the voter even if the platform's clock (event
+      // times) runs ahead of ours: a re-read is never discarded as stale.
+      const at = new Date(Math.max(now, (lastAt.get(voter) ?? 0) + 1));
+      for (const [kind, choice] of [
+        ...removes.map((c) => ['remove', c] as const),
+        ...adds.map((c) => ['add', c] as const),
+      ]) {
+        const n = eventsPer.get(voter) ?? 0;
+        const { eventId, payload } = ids(voter, choice, kind, n);
+        const res = await applyVoteEvent(this.#db, {
+          battleId: b.id,
+          voterHash: voter,
+          platform: platformName,
+          eventId,
+          kind,
+          choice,
+          emoji: this.emoji.emojiFor(platformName, choice),
+          at,
+          payload,
+          cap: this.#arena.vote_cap,
+        });
+        eventsPer.set(voter, n + 1);
+        if (res.effect === 'cast' || res.effect === 'changed') added++;
+        if (res.effect === 'retracted') removed++;
+      }
     }
     return { added, removed };
   }
@@ -648,9 +646,10 @@ export class ArenaService {
    * gone withdraws the battle. Never throws for a platform failure (the battle is left as stored).
    */
   async #reread(platform: ChatPlatform, b: BattleRow): Promise<RereadOutcome> {
-    const before = new Map<string, number>();
-    for (const e of await listVoteEvents(this.#db, b.id))
-      before.set(e.voterHash, (before.get(e.voterHash) ?? 0) + 1);
+    const pre = {
+      stored: await heldReactions(this.#db, b.id),
+      events: await listVoteEvents(this.#db, b.id),
+    };
     let snapshot: readonly ReactionSnapshot[];
     try {
       snapshot = await platform.listReactions(refOf(b));
@@ -676,7 +675,7 @@ export class ArenaService {
         eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
         payload: { reconcile: true },
       }),
-      before,
+      pre,
     );
     return { kind: 'synced', ...r };
   }
@@ -720,6 +719,25 @@ export class ArenaService {
     this.#log.info({ platform: platformName, ...report }, 'open battles reconciled');
     return report;
   }
+}
+
+/**
+ * Per voter, the emoji to remove (stored, not shown) and to add (shown, not stored), in {@link CHOICES} order;
+ * voters with nothing to change are left out.
+ */
+function reactionDiff(
+  shown: ReadonlyMap<string, ReadonlySet<VoteChoice>>,
+  stored: ReadonlyMap<string, ReadonlySet<VoteChoice>>,
+): { voter: string; removes: VoteChoice[]; adds: VoteChoice[] }[] {
+  const out: { voter: string; removes: VoteChoice[]; adds: VoteChoice[] }[] = [];
+  for (const voter of new Set([...shown.keys(), ...stored.keys()])) {
+    const s = shown.get(voter) ?? new Set<VoteChoice>();
+    const k = stored.get(voter) ?? new Set<VoteChoice>();
+    const removes = CHOICES.filter((c) => k.has(c) && !s.has(c));
+    const adds = CHOICES.filter((c) => s.has(c) && !k.has(c));
+    if (removes.length > 0 || adds.length > 0) out.push({ voter, removes, adds });
+  }
+  return out;
 }
 
 /** The message ref of a posted battle. */

@@ -94,7 +94,7 @@ export const appConfigSchema = z.strictObject({
         .number()
         .min(0)
         .max(24 * 60)
-        .default(10),
+        .default(30),
       schedule: z
         .strictObject({
           every_minutes: z.number().int().min(0).default(0),

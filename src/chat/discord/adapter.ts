@@ -382,7 +382,7 @@ export class DiscordAdapter implements ChatPlatform {
   /**
    * Reactions present on the primary message, normal and super (burst) alike (a person holding both kinds of one
    * emoji is listed once); the bot's own user id is left out of `userIds`. Each kind is read only where the
-   * message's `count_details` counts some (both when it has none), every page of 100 users.
+   * message's `count_details` counts someone other than the bot (both when it has none), every page of 100 users.
    * @throws AppError `chat_message_gone` when the message or its channel no longer exists.
    */
   async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
@@ -392,6 +392,8 @@ export class DiscordAdapter implements ChatPlatform {
       reactions?: {
         emoji: { id: string | null; name: string | null };
         count_details?: { normal?: number; burst?: number };
+        me?: boolean;
+        me_burst?: boolean;
       }[];
     };
     const out: ReactionSnapshot[] = [];
@@ -399,10 +401,14 @@ export class DiscordAdapter implements ChatPlatform {
       const emoji = emojiKey(r.emoji);
       const users = new Set<string>();
       const counts = r.count_details;
-      // type 0: normal reactions, type 1: super (burst) reactions; each kind is listed on its own.
+      // type 0: normal reactions, type 1: super (burst) reactions; each kind is listed on its own, unless its count
+      // says nobody but the bot (`me`, `me_burst`) holds it.
       for (const type of [0, 1] as const) {
-        const n = type === 0 ? counts?.normal : counts?.burst;
-        if (counts && (n ?? 0) === 0) continue;
+        const n =
+          type === 0
+            ? (counts?.normal ?? 0) - (r.me === true ? 1 : 0)
+            : (counts?.burst ?? 0) - (r.me_burst === true ? 1 : 0);
+        if (counts && n <= 0) continue;
         for (const u of await this.#reactionUsers(ref, emoji, type)) users.add(u);
       }
       users.delete(this.#botUserId ?? '');
