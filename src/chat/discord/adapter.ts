@@ -188,11 +188,7 @@ export class DiscordAdapter implements ChatPlatform {
         MessageManager: 0,
       }),
       partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
-      rest: {
-        ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
-        timeout: this.#opts.restTimeoutMs ?? 15_000,
-        retries: this.#opts.restRetries ?? 3,
-      },
+      rest: this.#restOptions(),
     });
     this.#client = client;
     if (this.#opts.gatewayUrl) useGatewayUrl(client, this.#opts.gatewayUrl);
@@ -266,6 +262,15 @@ export class DiscordAdapter implements ChatPlatform {
             cause: err,
           });
     }
+  }
+
+  /** The REST client's options: the configured base URL (`restApi`), timeout and retries. */
+  #restOptions(): { api?: string; timeout: number; retries: number } {
+    return {
+      ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
+      timeout: this.#opts.restTimeoutMs ?? 15_000,
+      retries: this.#opts.restRetries ?? 3,
+    };
   }
 
   async stop(): Promise<void> {

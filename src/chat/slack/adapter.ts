@@ -153,16 +153,7 @@ export class SlackAdapter implements ChatPlatform {
       ...(appToken ? { socketMode: true, appToken } : { signingSecret: signingSecret as string }),
       logger: boltLogger(this.#log),
       ignoreSelf: true,
-      clientOptions: {
-        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
-        retryConfig: {
-          retries: this.#opts.apiRetries ?? 3,
-          factor: 2,
-          minTimeout: 500,
-          maxTimeout: 10_000,
-        },
-        timeout: this.#opts.apiTimeoutMs ?? 10_000,
-      },
+      clientOptions: this.#clientOptions(),
     });
     this.#app = app;
     if (appToken) this.#watchReconnects(app);
@@ -271,6 +262,20 @@ export class SlackAdapter implements ChatPlatform {
         cause: err,
       });
     }
+  }
+
+  /** The Web API client's options: the configured base URL (`slackApiUrl`), bounded retries, a timeout. */
+  #clientOptions(): webApi.WebClientOptions {
+    return {
+      ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
+      retryConfig: {
+        retries: this.#opts.apiRetries ?? 3,
+        factor: 2,
+        minTimeout: 500,
+        maxTimeout: 10_000,
+      },
+      timeout: this.#opts.apiTimeoutMs ?? 10_000,
+    };
   }
 
   async stop(): Promise<void> {
