@@ -361,6 +361,10 @@ export async function createChatPlatforms(
           ? { guildIds: app.platforms.discord.guild_ids }
           : {}),
         maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
+        ...(app.platforms.discord.api_url ? { restApi: app.platforms.discord.api_url } : {}),
+        ...(app.platforms.discord.gateway_url
+          ? { gatewayUrl: app.platforms.discord.gateway_url }
+          : {}),
         logger,
         ...overrides.discord,
       }),
@@ -377,6 +381,7 @@ export async function createChatPlatforms(
         port: app.platforms.slack.port,
         host: app.platforms.slack.host,
         roleGroupIds: app.platforms.slack.maintainer_usergroup_ids,
+        ...(app.platforms.slack.api_url ? { slackApiUrl: app.platforms.slack.api_url } : {}),
         logger,
         ...overrides.slack,
       }),

@@ -19,9 +19,18 @@
  *   neither becomes the vote (it is not guessed). Event ids are deterministic,
  *   `reconcile:<battle>:<voter hash>:<choice>:<add|remove>:<n>` with n = events already logged for that voter on
  *   that battle, so re-running reconcile with nothing changed writes nothing and a replay counts once.
- *   A message whose reactions cannot be read (deleted, or the terminal's in-memory messages after a restart) is
- *   skipped, never treated as "no reactions". Unreadable messages are warned about one by one; terminal battles
- *   of an earlier run are expected (every terminal vote was stored when typed) and get one info line in all.
+ *   A message whose reactions cannot be read (the terminal's in-memory messages after a restart, a platform
+ *   error) is skipped, never treated as "no reactions". Unreadable messages are warned about one by one; terminal
+ *   battles of an earlier run are expected (every terminal vote was stored when typed) and get one info line in all.
+ *   A voter with an event logged while the message was being read is left alone: that event is as new as the
+ *   read, and the next re-read settles the voter.
+ * - Re-reads (docs/architecture.md "Arena battle"): at start and after every gap in the platform's events
+ *   (`reconcile`), every `arena.reconcile_minutes` for open battles, and for each battle just before it closes at
+ *   the end of its window (so the revealed tally is what the message shows).
+ * - A message that is gone (AppError `chat_message_gone` from a read or the reveal's edit, or a deletion event)
+ *   withdraws its battle once, before its reveal: an open battle's votes are retracted (logged vote events) and it
+ *   becomes `void`; a closed, unrevealed one becomes `void` (its votes stay stored and count nowhere). Nothing is
+ *   retried: a withdrawn battle is neither re-read, closed nor revealed again.
  */
 import type { Kysely } from 'kysely';
 import type {
@@ -96,13 +105,22 @@ export interface PostedBattle {
 /** What one reaction did (for logs and tests); the chat port's {@link VoteFeedback}. */
 export type ReactionOutcome = VoteFeedback;
 
-/** What a reconciliation did. */
+/** What a reconciliation (a re-read of open battles) did. */
 export interface ReconcileReport {
   readonly battles: number;
   readonly added: number;
   readonly removed: number;
+  /** Battles whose reactions could not be read (left as stored). */
   readonly skipped: number;
+  /** Battles withdrawn because their message is gone. */
+  readonly withdrawn: number;
 }
+
+/** What re-reading one battle found: its votes brought in line, its message gone, or its reactions unreadable. */
+type RereadOutcome =
+  | { readonly kind: 'synced'; readonly added: number; readonly removed: number }
+  | { readonly kind: 'gone' }
+  | { readonly kind: 'unreadable'; readonly earlierRun: boolean };
 
 /** The arena. One instance per process; all state is in the database. */
 export class ArenaService {
@@ -339,6 +357,9 @@ export class ArenaService {
   async closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
     const closed: number[] = [];
     for (const b of await listOpenBattles(this.#db, now)) {
+      // The tally revealed is the one the message shows: read it once more just before closing.
+      const platform = b.messageId ? this.#platforms.get(b.platform as PlatformName) : undefined;
+      if (platform && (await this.#reread(platform, b)).kind === 'gone') continue;
       if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
     }
     if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
@@ -396,9 +417,15 @@ export class ArenaService {
       platform.capabilities.emojiText,
     );
     // Only the messages whose rendering changes are edited (the first one of a battle of several).
-    await platform.edit(refOf(b), content, {
-      previous: battleContent(view, platform.capabilities),
-    });
+    try {
+      await platform.edit(refOf(b), content, {
+        previous: battleContent(view, platform.capabilities),
+      });
+    } catch (err) {
+      if (!isAppError(err, 'chat_message_gone')) throw err;
+      await this.#withdrawGone(b, 'the reveal found its message gone');
+      return false;
+    }
     await markRevealed(this.#db, b.id, this.#clock.now());
     this.#log.info({ battleId: b.id, tally: t }, 'battle revealed');
     return true;
@@ -406,7 +433,9 @@ export class ArenaService {
 
   /**
    * Makes the live votes of one battle equal what `snapshot` (the reactions present on its message) shows, by
-   * the rules of the module doc; every change is a logged vote event whose id and payload `ids` gives.
+   * the rules of the module doc; every change is a logged vote event whose id and payload `ids` gives. `pre`: the
+   * stored reactions and events read before the snapshot (a re-read): nothing more is read when they match it, and
+   * a voter with an event logged since is left alone.
    */
   async #syncBattle(
     platform: ChatPlatform,
@@ -418,10 +447,9 @@ export class ArenaService {
       kind: 'add' | 'remove',
       n: number,
     ) => { eventId: string; payload: Record<string, unknown> },
+    pre?: { stored: Map<string, Set<VoteChoice>>; events: readonly { voterHash: string }[] },
   ): Promise<{ added: number; removed: number }> {
     const platformName = platform.name;
-    let added = 0;
-    let removed = 0;
     const held = new Map<string, Set<VoteChoice>>();
     for (const r of snapshot) {
       const choice = this.emoji.choiceOf(platformName, r.emoji);
@@ -434,53 +462,53 @@ export class ArenaService {
         set.add(choice);
       }
     }
-    const stored = await heldReactions(this.#db, b.id);
+    const changes = reactionDiff(held, pre?.stored ?? (await heldReactions(this.#db, b.id)));
+    let added = 0;
+    let removed = 0;
+    if (changes.length === 0) return { added, removed };
     const eventsPer = new Map<string, number>();
     const lastAt = new Map<string, number>();
     for (const e of await listVoteEvents(this.#db, b.id)) {
       eventsPer.set(e.voterHash, (eventsPer.get(e.voterHash) ?? 0) + 1);
       lastAt.set(e.voterHash, Math.max(lastAt.get(e.voterHash) ?? 0, e.eventAt.getTime()));
     }
+    const before = new Map<string, number>();
+    for (const e of pre?.events ?? []) before.set(e.voterHash, (before.get(e.voterHash) ?? 0) + 1);
     const now = this.#clock.now().getTime();
-    const apply = async (
-      voterHash: string,
-      kind: 'add' | 'remove',
-      choice: VoteChoice,
-    ): Promise<void> => {
-      const n = eventsPer.get(voterHash) ?? 0;
-      // What we observe now is newer than anything logged for this voter, even if the platform's clock (event
-      // times) runs ahead of ours: never let the vote rules discard a reconciliation as stale.
-      const at = new Date(Math.max(now, (lastAt.get(voterHash) ?? 0) + 1));
-      const { eventId, payload } = ids(voterHash, choice, kind, n);
-      const res = await applyVoteEvent(this.#db, {
-        battleId: b.id,
-        voterHash,
-        platform: platformName,
-        eventId,
-        kind,
-        choice,
-        emoji: this.emoji.emojiFor(platformName, choice),
-        at,
-        payload,
-        cap: this.#arena.vote_cap,
-      });
-      eventsPer.set(voterHash, n + 1);
-      if (res.effect === 'cast' || res.effect === 'changed') added++;
-      if (res.effect === 'retracted') removed++;
-    };
-    // Each voter's stored set of emoji is made the set the message shows: removals first, then additions, all at
-    // one time (two emoji added at once have no order, so neither is guessed to be the vote).
-    for (const voter of new Set([...held.keys(), ...stored.keys()])) {
-      const shown = held.get(voter) ?? new Set<VoteChoice>();
-      const kept = stored.get(voter) ?? new Set<VoteChoice>();
-      for (const c of CHOICES) if (kept.has(c) && !shown.has(c)) await apply(voter, 'remove', c);
-      const adds = CHOICES.filter((c) => shown.has(c) && !kept.has(c));
+    for (const { voter, removes, adds } of changes) {
+      // An event of this voter logged while the message was read is as new as the read: it is not overruled.
+      if (pre && (eventsPer.get(voter) ?? 0) !== (before.get(voter) ?? 0)) continue;
       if (adds.length > 1)
         this.#log.info(
           { battleId: b.id, choices: adds },
           'voter added several vote emoji; not guessing',
         );
-      for (const c of adds) await apply(voter, 'add', c);
+      // Removals first, then additions, all at one time (two emoji added at once have no order, so neither is
+      // guessed to be the vote), later than anything logged for the voter even if the platform's clock (event
+      // times) runs ahead of ours: a re-read is never discarded as stale.
+      const at = new Date(Math.max(now, (lastAt.get(voter) ?? 0) + 1));
+      for (const [kind, choice] of [
+        ...removes.map((c) => ['remove', c] as const),
+        ...adds.map((c) => ['add', c] as const),
+      ]) {
+        const n = eventsPer.get(voter) ?? 0;
+        const { eventId, payload } = ids(voter, choice, kind, n);
+        const res = await applyVoteEvent(this.#db, {
+          battleId: b.id,
+          voterHash: voter,
+          platform: platformName,
+          eventId,
+          kind,
+          choice,
+          emoji: this.emoji.emojiFor(platformName, choice),
+          at,
+          payload,
+          cap: this.#arena.vote_cap,
+        });
+        eventsPer.set(voter, n + 1);
+        if (res.effect === 'cast' || res.effect === 'changed') added++;
+        if (res.effect === 'retracted') removed++;
+      }
     }
     return { added, removed };
   }
@@ -592,74 +620,127 @@ export class ArenaService {
   }
 
   /**
-   * A battle message was deleted: its reactions are gone, so every live vote is retracted (each logged, payload
-   * `{message_deleted: true}`) and the open battle is withdrawn (status `void`: it can no longer be voted on
-   * or revealed). A closed battle keeps its votes. Returns what it did, or undefined when the message was no
-   * open battle.
+   * A battle message was deleted: its reactions are gone, so the battle is withdrawn before its reveal (see the
+   * module doc: an open battle's live votes are retracted, each logged with payload `{message_deleted: true}`).
+   * A revealed battle keeps its votes. Returns what it did, or undefined when the message was no withdrawable
+   * battle (or another path withdrew it first).
    */
   async onMessageDeleted(
     ev: MessageDeletedEvent,
   ): Promise<{ battleId: number; removed: number } | undefined> {
     const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-    if (b?.status !== 'open') return undefined;
-    let removed = 0;
-    const at = await this.#writeTime(b.id, ev.at);
-    for (const v of await liveVotes(this.#db, b.id)) {
-      // Every emoji of the voter goes with the message (choice null), so no other one becomes the vote.
-      const res = await applyVoteEvent(this.#db, {
-        battleId: b.id,
-        voterHash: v.voterHash,
-        platform: ev.platform,
-        eventId: `${ev.eventId}:${v.voterHash}:remove`,
-        kind: 'remove',
-        choice: null,
-        at,
-        payload: { message_deleted: true },
-      });
-      if (res.effect === 'retracted') removed++;
-    }
-    await withdrawBattle(this.#db, b.id);
-    this.#log.info(
-      { battleId: b.id, platform: ev.platform, removed },
-      'battle message deleted; its votes are retracted and the battle withdrawn',
-    );
-    return { battleId: b.id, removed };
+    if (!b) return undefined;
+    const r = await this.#withdrawGone(b, 'its message was deleted', {
+      eventId: ev.eventId,
+      at: ev.at,
+    });
+    return r ? { battleId: b.id, removed: r.removed } : undefined;
   }
 
-  /** Makes the stored live votes of `platform`'s open battles match the reactions present (see module doc). */
+  /**
+   * Withdraws a battle whose message is gone, once (storage `withdrawBattle` says which call did it): an open
+   * battle's live votes are retracted first (every emoji of a voter, choice null; event ids from `from.eventId`,
+   * else `gone:<battle>`, so a replay writes nothing), then the battle becomes `void`. Logged once.
+   * @returns the retractions, or undefined when the battle was not withdrawable (revealed, void) or already withdrawn.
+   */
+  async #withdrawGone(
+    b: BattleRow,
+    why: string,
+    from?: { eventId: string; at: Date },
+  ): Promise<{ removed: number } | undefined> {
+    const open = b.status === 'open';
+    if (!open && !(b.status === 'closed' && b.revealedAt === null)) return undefined;
+    let removed = 0;
+    if (open) {
+      const at = await this.#writeTime(b.id, from?.at ?? this.#clock.now());
+      for (const v of await liveVotes(this.#db, b.id)) {
+        const res = await applyVoteEvent(this.#db, {
+          battleId: b.id,
+          voterHash: v.voterHash,
+          platform: b.platform as PlatformName,
+          eventId: `${from?.eventId ?? `gone:${b.id}`}:${v.voterHash}:remove`,
+          kind: 'remove',
+          choice: null,
+          at,
+          payload: { message_deleted: true },
+        });
+        if (res.effect === 'retracted') removed++;
+      }
+    }
+    if (!(await withdrawBattle(this.#db, b.id))) return undefined;
+    this.#log.info(
+      { battleId: b.id, platform: b.platform, status: b.status, removed },
+      `battle withdrawn: ${why}; ${open ? 'its votes are retracted' : 'its votes count nowhere'}`,
+    );
+    return { removed };
+  }
+
+  /**
+   * Re-reads one posted battle's reactions and brings its stored votes in line (module doc); a message that is
+   * gone withdraws the battle. Never throws for a platform failure (the battle is left as stored).
+   */
+  async #reread(platform: ChatPlatform, b: BattleRow): Promise<RereadOutcome> {
+    const pre = {
+      stored: await heldReactions(this.#db, b.id),
+      events: await listVoteEvents(this.#db, b.id),
+    };
+    let snapshot: readonly ReactionSnapshot[];
+    try {
+      snapshot = await platform.listReactions(refOf(b));
+    } catch (err) {
+      if (isAppError(err, 'chat_message_gone')) {
+        await this.#withdrawGone(b, 'its message is gone (found on re-reading it)');
+        return { kind: 'gone' };
+      }
+      const earlierRun =
+        !platform.capabilities.reactionsOutliveProcess && isAppError(err, 'not_found');
+      if (!earlierRun)
+        this.#log.warn(
+          { battleId: b.id, err: (err as Error).message },
+          'cannot read the reactions of a battle message; not reconciled',
+        );
+      return { kind: 'unreadable', earlierRun };
+    }
+    const r = await this.#syncBattle(
+      platform,
+      b,
+      snapshot,
+      (voterHash, choice, kind, n) => ({
+        eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
+        payload: { reconcile: true },
+      }),
+      pre,
+    );
+    return { kind: 'synced', ...r };
+  }
+
+  /**
+   * Re-reads every open battle of `platform` (at start, after a gap in its events, every
+   * `arena.reconcile_minutes`): the stored live votes are made to match the reactions present, battles whose
+   * message is gone are withdrawn (see module doc).
+   */
   async reconcile(platformName: PlatformName): Promise<ReconcileReport> {
     const platform = this.#platforms.get(platformName);
-    if (!platform) return { battles: 0, added: 0, removed: 0, skipped: 0 };
+    if (!platform) return { battles: 0, added: 0, removed: 0, skipped: 0, withdrawn: 0 };
     let added = 0;
     let removed = 0;
     let skipped = 0;
+    let withdrawn = 0;
     /** Terminal battles of an earlier run: their reactions lived in that process only (expected, not a warning). */
     const earlierRun: number[] = [];
     const open = (await listOpenBattles(this.#db)).filter(
       (b) => b.platform === platformName && b.messageId !== null,
     );
     for (const b of open) {
-      let snapshot: readonly ReactionSnapshot[];
-      try {
-        snapshot = await platform.listReactions(refOf(b));
-      } catch (err) {
+      const r = await this.#reread(platform, b);
+      if (r.kind === 'gone') withdrawn++;
+      else if (r.kind === 'unreadable') {
         skipped++;
-        if (!platform.capabilities.reactionsOutliveProcess && isAppError(err, 'not_found')) {
-          earlierRun.push(b.id);
-          continue;
-        }
-        this.#log.warn(
-          { battleId: b.id, err: (err as Error).message },
-          'cannot read the reactions of a battle message; not reconciled',
-        );
-        continue;
+        if (r.earlierRun) earlierRun.push(b.id);
+      } else {
+        added += r.added;
+        removed += r.removed;
       }
-      const r = await this.#syncBattle(platform, b, snapshot, (voterHash, choice, kind, n) => ({
-        eventId: `reconcile:${b.id}:${voterHash}:${choice}:${kind}:${n}`,
-        payload: { reconcile: true },
-      }));
-      added += r.added;
-      removed += r.removed;
     }
     if (earlierRun.length > 0) {
       const n = earlierRun.length;
@@ -668,10 +749,29 @@ export class ArenaService {
         `${n} open terminal battle${n === 1 ? '' : 's'} from an earlier run keep${n === 1 ? 's its' : ' their'} stored votes`,
       );
     }
-    const report = { battles: open.length, added, removed, skipped };
+    const report = { battles: open.length, added, removed, skipped, withdrawn };
     this.#log.info({ platform: platformName, ...report }, 'open battles reconciled');
     return report;
   }
+}
+
+/**
+ * Per voter, the emoji to remove (stored, not shown) and to add (shown, not stored), in {@link CHOICES} order;
+ * voters with nothing to change are left out.
+ */
+function reactionDiff(
+  shown: ReadonlyMap<string, ReadonlySet<VoteChoice>>,
+  stored: ReadonlyMap<string, ReadonlySet<VoteChoice>>,
+): { voter: string; removes: VoteChoice[]; adds: VoteChoice[] }[] {
+  const out: { voter: string; removes: VoteChoice[]; adds: VoteChoice[] }[] = [];
+  for (const voter of new Set([...shown.keys(), ...stored.keys()])) {
+    const s = shown.get(voter) ?? new Set<VoteChoice>();
+    const k = stored.get(voter) ?? new Set<VoteChoice>();
+    const removes = CHOICES.filter((c) => k.has(c) && !s.has(c));
+    const adds = CHOICES.filter((c) => s.has(c) && !k.has(c));
+    if (removes.length > 0 || adds.length > 0) out.push({ voter, removes, adds });
+  }
+  return out;
 }
 
 /** The message ref of a posted battle. */

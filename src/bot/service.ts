@@ -46,6 +46,7 @@ import { liveVotes } from '../storage/votes.ts';
 import { createCommandHandler } from './commands/handlers.ts';
 import { COMMAND_SPECS } from './commands/specs.ts';
 import { EvalReporter } from './eval-reporter.ts';
+import { Rereads } from './rereads.ts';
 import { deliverSubmissionNotices } from './submission-notices.ts';
 
 /** Options of {@link BotService}. */
@@ -123,6 +124,9 @@ export class BotService {
   /** Model submissions (`/submit`), with the evaluation service; the loop tells submitters of decisions. */
   readonly #submissions: SubmissionService | undefined;
 
+  /** Re-reads of open battles after gaps and every `arena.reconcile_minutes` (bot/rereads.ts). */
+  readonly rereads: Rereads;
+
   /** The eval progress reporter (tests tick it by hand). */
   get evalReporter(): EvalReporter | undefined {
     return this.#evalReporter;
@@ -146,6 +150,11 @@ export class BotService {
       logger: this.#logger,
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+    });
+    this.rereads = new Rereads({
+      arena: this.arena,
+      logger: this.#logger,
+      everyMs: o.config.arena.reconcile_minutes * 60_000,
     });
     this.#ownsLeaderboard = o.leaderboard === undefined;
     this.leaderboard =
@@ -243,6 +252,7 @@ export class BotService {
         this.#log.error({ err, platform: p.name }, 'reconciling open battles failed');
       }
     }
+    this.rereads.startedAt(this.#o.clock.now().getTime());
     await this.#registerSchedules();
     await this.tick();
     this.#evalReporter?.start();
@@ -337,6 +347,9 @@ export class BotService {
           );
         }
       },
+      onGap: async (ev) => {
+        void this.rereads.request(ev.platform, ev.reason);
+      },
       onMessageDeleted: async (ev) => {
         try {
           await this.arena.onMessageDeleted(ev);
@@ -423,6 +436,8 @@ export class BotService {
     } catch (err) {
       this.#log.error({ err }, 'closing due battles failed');
     }
+    // Every arena.reconcile_minutes: re-read the open battles beside the loop (bot/rereads.ts).
+    this.rereads.tick(now.getTime());
     // Rebuild the board snapshot when scores or votes changed (in a worker thread; not awaited, so a long build
     // never delays closing battles or the next tick).
     const every = this.#o.config.leaderboard.refresh_seconds * 1000;
@@ -472,6 +487,7 @@ export class BotService {
     this.#timer = undefined;
     await this.#evalReporter?.stop();
     await this.#ticking?.catch(() => undefined);
+    await this.rereads.stop();
     await this.ask?.drain();
     for (const p of this.#started.reverse()) {
       try {

@@ -183,6 +183,18 @@ export interface MessageDeletedEvent {
   readonly at: Date;
 }
 
+/**
+ * The platform may have dropped events: a connection was made again without replaying what was missed (Discord: a
+ * new IDENTIFY, READY, after the first of the process, instead of a RESUME; Slack: a Socket Mode connection opened
+ * again). The application re-reads what it keeps in step with the platform (the reactions on open battles).
+ */
+export interface PlatformGapEvent {
+  readonly platform: PlatformName;
+  /** What happened, for logs: `reconnect` (Discord, not resumed) or `socket_reconnect` (Slack Socket Mode). */
+  readonly reason: 'reconnect' | 'socket_reconnect';
+  readonly at: Date;
+}
+
 /** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
@@ -323,6 +335,8 @@ export interface ChatHandlers {
   onReactionsCleared?(event: ReactionsClearedEvent): Promise<void>;
   /** A message was deleted (see {@link MessageDeletedEvent}). */
   onMessageDeleted?(event: MessageDeletedEvent): Promise<void>;
+  /** Events may have been missed (see {@link PlatformGapEvent}); optional. */
+  onGap?(event: PlatformGapEvent): Promise<void>;
 }
 
 /** The users who hold one emoji on a message (for reconciliation after a restart). */
@@ -360,6 +374,7 @@ export interface ChatPlatform {
   /**
    * Replaces the content of a posted message (and its parts). Content with `fit` is fitted to the messages the
    * ref has; with `options.previous`, messages whose rendering is unchanged are not edited.
+   * @throws AppError `chat_message_gone` when the primary message no longer exists.
    */
   edit(ref: MessageRef, content: MessageContent, options?: EditOptions): Promise<void>;
   /**
@@ -367,7 +382,12 @@ export interface ChatPlatform {
    * (e.g. Discord's 10014 Unknown Emoji); afterwards an AppError `chat_platform_error` names the refused ones.
    */
   addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void>;
-  /** Reads the reactions really present on the primary message (all users, paged as needed). */
+  /**
+   * Reads the reactions really present on the primary message, completely: every kind of reaction the platform
+   * has (Discord's normal and super, or burst, reactions), every page of users.
+   * @throws AppError `chat_message_gone` when the message (or its channel) no longer exists; other failures
+   *   (`chat_platform_error`, `chat_no_access`, the terminal's `not_found`) say nothing about the message.
+   */
   listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]>;
 }
 

@@ -49,6 +49,29 @@ const emojiSet = (bothbad: string) =>
     });
 
 /** `config/default.yaml`. */
+/**
+ * A platform endpoint (`platforms.*.api_url`, `gateway_url`): an absolute URL with one of `protocols`, or null for
+ * the platform's own.
+ */
+function endpointUrl(protocols: readonly string[]) {
+  return z
+    .string()
+    .refine(
+      (u) => {
+        try {
+          return protocols.includes(new URL(u).protocol);
+        } catch {
+          return false;
+        }
+      },
+      {
+        message: `must be an absolute ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL (or null for the platform's own)`,
+      },
+    )
+    .nullable()
+    .default(null);
+}
+
 export const appConfigSchema = z.strictObject({
   http: z
     .strictObject({
@@ -90,6 +113,15 @@ export const appConfigSchema = z.strictObject({
           read_ms_per_char: z.number().min(0).max(10_000).default(0),
         })
         .prefault({}),
+      /**
+       * Minutes between two re-reads of the reactions on every open battle (besides the re-reads at start, after
+       * a gap in a platform's events and before a battle closes); 0: none. README "Configuration".
+       */
+      reconcile_minutes: z
+        .number()
+        .min(0)
+        .max(24 * 60)
+        .default(30),
       schedule: z
         .strictObject({
           every_minutes: z.number().int().min(0).default(0),
@@ -185,6 +217,10 @@ export const appConfigSchema = z.strictObject({
         .strictObject({
           guild_ids: z.array(z.string()).default([]),
           maintainer_role_ids: z.array(z.string()).default([]),
+          /** REST base URL without the version (a proxy); null: Discord's own. */
+          api_url: endpointUrl(['http:', 'https:']),
+          /** Gateway WebSocket URL (a proxy), used instead of the one Discord names; null: Discord's. */
+          gateway_url: endpointUrl(['ws:', 'wss:']),
         })
         .prefault({}),
       slack: z
@@ -194,6 +230,8 @@ export const appConfigSchema = z.strictObject({
           host: z.string().min(1).default('127.0.0.1'),
           maintainer_user_ids: z.array(z.string()).default([]),
           maintainer_usergroup_ids: z.array(z.string()).default([]),
+          /** Web API base URL ending in `/api/` (a proxy); null: Slack's own. */
+          api_url: endpointUrl(['http:', 'https:']),
         })
         .prefault({}),
       shell: z

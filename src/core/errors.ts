@@ -29,6 +29,11 @@ export const ERROR_CODES = [
   'chat_platform_error',
   /** The bot may not post in that channel (Slack not_in_channel / channel_not_found, Discord 50001 / 50013). */
   'chat_no_access',
+  /**
+   * The message is gone from the platform (Discord 10008 Unknown Message / 10003 Unknown Channel on a message
+   * read or edit, Slack `message_not_found` / `channel_not_found` on `reactions.get` / `chat.update`).
+   */
+  'chat_message_gone',
   'llm_rate_limited',
   'llm_failed',
   'judge_unparseable',

@@ -187,16 +187,24 @@ export async function voidBattle(db: Conn, id: number): Promise<void> {
 }
 
 /**
- * Withdraws an open battle whose message is gone (deleted on the platform): status `void`, so it is neither
- * voted on, closed, revealed nor rated. Its vote events stay for the audit. No-op for other statuses.
+ * Withdraws a battle whose message is gone (deleted on the platform) before its reveal, open or closed: status
+ * `void`, so it is neither voted on, closed, revealed nor rated. Its vote events stay for the audit. No-op for
+ * other statuses and for revealed battles (their tally was shown).
+ * @returns whether this call withdrew it (false: it already was, or is not withdrawable), so it is logged once.
  */
-export async function withdrawBattle(db: Conn, id: number): Promise<void> {
-  await db
+export async function withdrawBattle(db: Conn, id: number): Promise<boolean> {
+  const r = await db
     .updateTable('battles')
     .set({ status: 'void', close_reason: 'withdrawn' })
     .where('id', '=', id)
-    .where('status', '=', 'open')
-    .execute();
+    .where((w) =>
+      w.or([
+        w('status', '=', 'open'),
+        w.and([w('status', '=', 'closed'), w('revealed_at', 'is', null)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /** One battle by id. */

@@ -115,7 +115,11 @@ describe.skipIf(!present)(
         ...base,
         platforms: {
           ...base.platforms,
-          discord: { guild_ids: [GUILD_ID], maintainer_role_ids: [MAINTAINER_ROLE_ID] },
+          discord: {
+            ...base.platforms.discord,
+            guild_ids: [GUILD_ID],
+            maintainer_role_ids: [MAINTAINER_ROLE_ID],
+          },
         },
       };
       t = performance.now();

@@ -61,6 +61,11 @@ export interface FakeDiscordOptions {
   heartbeatInterval?: number;
   /** Close the gateway with this code on IDENTIFY (e.g. 4014 "Disallowed intents"). */
   closeOnIdentify?: number;
+  /**
+   * The gateway URL `GET /gateway/bot` names (default: this fake's own), e.g. an unreachable one, to show that a
+   * client configured with its own gateway URL does not use it.
+   */
+  advertisedGatewayUrl?: string;
 }
 
 interface RateLimitRule {
@@ -86,6 +91,11 @@ export class FakeDiscord {
   readonly threads = new Map<string, string>();
   /** messageId → emoji (as in the decoded path / dispatch name) → user ids in the order they reacted. */
   readonly reactions = new Map<string, Map<string, string[]>>();
+  /**
+   * Super (burst) reactions, kept apart as Discord does (`GET …/reactions/:emoji?type=1` lists them, `type=0` or
+   * no type the normal ones; a message's `count_details` counts each kind): messageId → emoji → user ids.
+   */
+  readonly burstReactions = new Map<string, Map<string, string[]>>();
   readonly interactionResponses: InteractionResponse[] = [];
   readonly registeredCommands: { path: string; body: unknown }[] = [];
   readonly rateLimited: RecordedRequest[] = [];
@@ -102,10 +112,14 @@ export class FakeDiscord {
   #interactionTokens = new Map<string, string>();
   #heartbeatInterval: number;
   #closeOnIdentify: number | undefined;
+  #advertisedGatewayUrl: string | undefined;
+  /** A RESUME is answered with op 9 Invalid Session `d: false` (the session expired): the client must IDENTIFY. */
+  #refuseResume = false;
 
   private constructor(options: FakeDiscordOptions) {
     this.#heartbeatInterval = options.heartbeatInterval ?? 41_250;
     this.#closeOnIdentify = options.closeOnIdentify;
+    this.#advertisedGatewayUrl = options.advertisedGatewayUrl;
     this.#server = http.createServer((req, res) => {
       this.#handle(req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
@@ -182,7 +196,8 @@ export class FakeDiscord {
 
   /**
    * A user adds or removes a reaction: updates the fake's state and, when a client is connected, dispatches
-   * MESSAGE_REACTION_ADD/REMOVE (ADD carries `member`, REMOVE does not, as on real Discord).
+   * MESSAGE_REACTION_ADD/REMOVE (ADD carries `member`, REMOVE does not, as on real Discord). `burst`: a super
+   * reaction (`burst: true`, `type: 1`, kept apart from the normal ones); `lost`: no dispatch is sent.
    * Returns the dispatch's sequence number, or -1 when no client was connected.
    */
   userReact(
@@ -190,19 +205,27 @@ export class FakeDiscord {
     emoji: string,
     userId: string,
     add: boolean,
-    opts: { roles?: string[]; bot?: boolean; channelId?: string } = {},
+    opts: {
+      roles?: string[];
+      bot?: boolean;
+      channelId?: string;
+      burst?: boolean;
+      lost?: boolean;
+    } = {},
   ): number {
     const channelId = opts.channelId ?? this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
-    this.#setReaction(messageId, emoji, userId, add);
+    const burst = opts.burst === true;
+    this.#setReaction(messageId, emoji, userId, add, burst ? this.burstReactions : this.reactions);
     const d: Record<string, unknown> = {
       user_id: userId,
       channel_id: channelId,
       message_id: messageId,
       guild_id: GUILD_ID,
       emoji: parseEmoji(emoji),
-      burst: false,
-      type: 0,
+      burst,
+      type: burst ? 1 : 0,
     };
+    if (burst && add) d.burst_colors = ['#ffcc00'];
     if (add) {
       d.member = {
         user: {
@@ -219,6 +242,8 @@ export class FakeDiscord {
         flags: 0,
       };
     }
+    // `lost`: the reaction is on the message, but its dispatch never reaches the client (a missed event).
+    if (opts.lost) return -1;
     return this.dispatch(add ? 'MESSAGE_REACTION_ADD' : 'MESSAGE_REACTION_REMOVE', d);
   }
 
@@ -287,9 +312,20 @@ export class FakeDiscord {
     return this.interactionResponses.filter((r) => r.interactionId === interactionId);
   }
 
-  /** Users currently holding `emoji` on `messageId`. */
-  reactionUsers(messageId: string, emoji: string): string[] {
-    return [...(this.reactions.get(messageId)?.get(emoji) ?? [])];
+  /** Users currently holding `emoji` on `messageId` (normal reactions; `burst`: the super reactions). */
+  reactionUsers(messageId: string, emoji: string, burst = false): string[] {
+    return [...((burst ? this.burstReactions : this.reactions).get(messageId)?.get(emoji) ?? [])];
+  }
+
+  /**
+   * The connection drops (the network, a gateway restart): every socket is cut at once, so dispatches sent until
+   * the client is back are lost to it. `resumable: false` (the session expired meanwhile) answers the client's
+   * RESUME with op 9 Invalid Session `d: false`, so it IDENTIFYs anew and gets a new READY; nothing is replayed.
+   */
+  disconnect(o: { resumable: boolean }): void {
+    this.#refuseResume = !o.resumable;
+    for (const ws of this.#sockets) ws.terminate();
+    this.#ready.clear();
   }
 
   /**
@@ -310,6 +346,7 @@ export class FakeDiscord {
    */
   moderatorRemoveEmoji(messageId: string, emoji: string): number {
     this.reactions.get(messageId)?.delete(emoji);
+    this.burstReactions.get(messageId)?.delete(emoji);
     const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
     return this.dispatch('MESSAGE_REACTION_REMOVE_EMOJI', {
       channel_id: channelId,
@@ -322,6 +359,7 @@ export class FakeDiscord {
   /** A moderator removes all reactions of a message: MESSAGE_REACTION_REMOVE_ALL, no per-user events. */
   moderatorRemoveAll(messageId: string): number {
     this.reactions.delete(messageId);
+    this.burstReactions.delete(messageId);
     const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
     return this.dispatch('MESSAGE_REACTION_REMOVE_ALL', {
       channel_id: channelId,
@@ -340,6 +378,7 @@ export class FakeDiscord {
     const channelId = this.messages.get(messageId)?.channel_id ?? CHANNEL_ID;
     this.messages.delete(messageId);
     this.reactions.delete(messageId);
+    this.burstReactions.delete(messageId);
     return this.dispatch('MESSAGE_DELETE', {
       id: messageId,
       channel_id: channelId,
@@ -352,6 +391,7 @@ export class FakeDiscord {
     for (const id of messageIds) {
       this.messages.delete(id);
       this.reactions.delete(id);
+      this.burstReactions.delete(id);
     }
     return this.dispatch('MESSAGE_DELETE_BULK', {
       ids: messageIds,
@@ -408,6 +448,11 @@ export class FakeDiscord {
       else if (msg.op === 2) this.#onIdentify(ws, msg.d);
       else if (msg.op === 6) {
         this.resumes.push(msg.d);
+        if (this.#refuseResume) {
+          this.#refuseResume = false;
+          ws.send(JSON.stringify({ op: 9, d: false }));
+          return;
+        }
         this.#ready.add(ws);
         ws.send(JSON.stringify({ op: 0, t: 'RESUMED', s: ++this.#seq, d: {} }));
       }
@@ -592,7 +637,7 @@ export class FakeDiscord {
     const g = (i: number): string => (m as RegExpMatchArray | null)?.[i] ?? '';
     if (method === 'GET' && path === '/gateway/bot') {
       send(200, {
-        url: `ws://127.0.0.1:${this.port}`,
+        url: this.#advertisedGatewayUrl ?? `ws://127.0.0.1:${this.port}`,
         shards: 1,
         session_start_limit: {
           total: 1000,
@@ -721,9 +766,11 @@ export class FakeDiscord {
       method === 'GET' &&
       on(/^\/channels\/(\d+)\/messages\/(\d+)\/reactions\/([^/]+)$/u)
     ) {
+      if (!this.messages.has(g(2))) return send(404, { message: 'Unknown Message', code: 10008 });
       const limit = Math.min(100, Number(url.searchParams.get('limit') ?? 25));
       const after = BigInt(url.searchParams.get('after') ?? '0');
-      const users = this.reactionUsers(g(2), g(3))
+      // type 0 (or none): normal reactions; type 1: super (burst) reactions.
+      const users = this.reactionUsers(g(2), g(3), url.searchParams.get('type') === '1')
         .map((u) => BigInt(u))
         .filter((u) => u > after)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
@@ -769,11 +816,17 @@ export class FakeDiscord {
     }
   }
 
-  #setReaction(messageId: string, emoji: string, userId: string, add: boolean): void {
-    let byEmoji = this.reactions.get(messageId);
+  #setReaction(
+    messageId: string,
+    emoji: string,
+    userId: string,
+    add: boolean,
+    store = this.reactions,
+  ): void {
+    let byEmoji = store.get(messageId);
     if (!byEmoji) {
       byEmoji = new Map();
-      this.reactions.set(messageId, byEmoji);
+      store.set(messageId, byEmoji);
     }
     const users = byEmoji.get(emoji) ?? [];
     const has = users.includes(userId);
@@ -784,18 +837,23 @@ export class FakeDiscord {
   }
 
   #messageJson(msg: FakeMessage): Record<string, unknown> {
-    const reactions = [
-      ...(this.reactions.get(msg.id) ?? new Map<string, string[]>()).entries(),
-    ].map(([emoji, users]) => ({
-      emoji: parseEmoji(emoji),
-      count: users.length,
-      count_details: { burst: 0, normal: users.length },
-      me: users.includes(BOT_USER_ID),
-      me_burst: false,
-      burst_me: false,
-      burst_count: 0,
-      burst_colors: [],
-    }));
+    const normal = this.reactions.get(msg.id) ?? new Map<string, string[]>();
+    const burst = this.burstReactions.get(msg.id) ?? new Map<string, string[]>();
+    // One entry per emoji, counting both kinds (a person may hold a normal and a super reaction of one emoji).
+    const reactions = [...new Set([...normal.keys(), ...burst.keys()])].map((emoji) => {
+      const n = normal.get(emoji) ?? [];
+      const b = burst.get(emoji) ?? [];
+      return {
+        emoji: parseEmoji(emoji),
+        count: n.length + b.length,
+        count_details: { burst: b.length, normal: n.length },
+        me: n.includes(BOT_USER_ID),
+        me_burst: b.includes(BOT_USER_ID),
+        burst_me: b.includes(BOT_USER_ID),
+        burst_count: b.length,
+        burst_colors: b.length > 0 ? ['#ffcc00'] : [],
+      };
+    });
     return {
       id: msg.id,
       channel_id: msg.channel_id,

@@ -208,6 +208,65 @@ export class FakeSlack {
     };
   }
 
+  /**
+   * A message that has thread replies is deleted: Slack keeps its place for the thread as a `tombstone` and sends
+   * a `message` event with subtype `message_changed` whose new `message` has subtype `tombstone` (not
+   * `message_deleted`). The message and its reactions are gone (`reactions.get` answers `message_not_found`).
+   * Returns that `event_callback` body.
+   */
+  tombstoneMessage(channel: string, ts: string): Record<string, unknown> {
+    const key = `${channel}:${ts}`;
+    const previous = this.messages.get(key);
+    this.messages.delete(key);
+    this.reactions.delete(key);
+    const now = Date.now() / 1000;
+    return {
+      token: 'verification-token',
+      team_id: TEAM_ID,
+      api_app_id: APP_ID,
+      type: 'event_callback',
+      event_id: `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
+      event_time: Math.floor(now),
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: TEAM_ID,
+          user_id: BOT_USER_ID,
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      event: {
+        type: 'message',
+        subtype: 'message_changed',
+        hidden: true,
+        channel,
+        channel_type: channel.startsWith('G') ? 'group' : 'channel',
+        ts: now.toFixed(6),
+        event_ts: now.toFixed(6),
+        message: {
+          type: 'message',
+          subtype: 'tombstone',
+          text: 'This message was deleted.',
+          user: 'USLACKBOT',
+          hidden: true,
+          ts,
+          thread_ts: ts,
+          reply_count: 1,
+        },
+        previous_message: {
+          type: 'message',
+          user: BOT_USER_ID,
+          bot_id: BOT_ID,
+          text: previous?.text ?? '',
+          ts,
+          thread_ts: ts,
+          reply_count: 1,
+        },
+      },
+    };
+  }
+
   /** The `event_callback` body of a person's message in the thread of `threadTs` (a `message` event). */
   threadMessage(input: {
     channel: string;
@@ -400,6 +459,15 @@ export class FakeSlack {
   /** Delivers a slash command over Socket Mode; resolves with the ack payload (the immediate response). */
   deliverCommandSocket(fields: Record<string, string>): Promise<unknown> {
     return this.sendEnvelope('slash_commands', fields);
+  }
+
+  /**
+   * The Socket Mode connection drops (Slack recycles it, the network fails): every socket is cut; envelopes sent
+   * until the client connects again (`apps.connections.open`, a new socket, `hello`) reach nobody.
+   */
+  dropSockets(): void {
+    for (const ws of this.#sockets) ws.terminate();
+    this.#sockets.clear();
   }
 
   /** Resolves when no Socket Mode client is connected (Bolt's stop resolves before the close handshake). */

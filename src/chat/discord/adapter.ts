@@ -13,6 +13,12 @@
  *   reactions (D5) and other bots' are dropped.
  * - Messages are sent/edited/reacted through `client.rest` with explicit routes: no dependency on the channel or
  *   message cache, so everything works for messages posted before a restart.
+ * - A READY after the first of a shard is a new session (Discord refused to RESUME, or the gateway asked for a
+ *   fresh IDENTIFY): the dispatches of the gap are not replayed, so it goes to `onGap` and the application re-reads.
+ *   `listReactions` reads normal and super (burst) reactions (`type=0` and `type=1`), every page of users; a message
+ *   or channel that no longer exists (10008 Unknown Message, 10003 Unknown Channel) is AppError `chat_message_gone`.
+ * - `restApi` and `gatewayUrl` replace Discord's URLs (a proxy; the tests' fake): the gateway URL that
+ *   `GET /gateway/bot` and READY's `resume_gateway_url` name is replaced by `gatewayUrl`.
  * - Slash commands are deferred immediately (3-s rule, D11): ephemerally for `maintainerOnly` commands, publicly
  *   otherwise. If the handler's first reply has the other visibility, the deferred reply is deleted and the
  *   answer is sent as a follow-up with the right flags (64 = ephemeral). Later replies are follow-ups.
@@ -64,8 +70,13 @@ export interface DiscordAdapterOptions {
   readonly applicationId?: string;
   /** Register commands per guild (instant); when absent, commands are registered globally. */
   readonly guildIds?: readonly string[];
-  /** Base REST URL without version (tests: the fake's `/api`). */
+  /** Base REST URL without version (`platforms.discord.api_url`; tests: the fake's `/api`). */
   readonly restApi?: string;
+  /**
+   * Gateway WebSocket URL (`platforms.discord.gateway_url`), used instead of the one Discord names in
+   * `GET /gateway/bot` and in READY's `resume_gateway_url`; default: Discord's.
+   */
+  readonly gatewayUrl?: string;
   readonly logger: Logger;
   /**
    * Role ids allowed to run `maintainerOnly` commands. When non-empty the adapter refuses other callers with an
@@ -122,6 +133,17 @@ export const DISCORD_CAPABILITIES: PlatformCapabilities = {
   ownsTerminal: false,
 };
 
+/** Discord error codes that mean the message, or its channel, is gone (on a message read or edit). */
+const GONE_CODES = new Set([10008, 10003]);
+
+/** The REST calls on one message whose 10008 / 10003 means that message is gone (see {@link GONE_CODES}). */
+const MESSAGE_CALLS = new Set([
+  'get message',
+  'edit message',
+  'list reaction users',
+  'delete message',
+]);
+
 /** How many reaction dispatch ids {@link DiscordAdapter} remembers to drop RESUME replays (a few minutes of voting). */
 const SEEN_EVENTS = 10_000;
 
@@ -172,13 +194,10 @@ export class DiscordAdapter implements ChatPlatform {
         MessageManager: 0,
       }),
       partials: [Partials.Message, Partials.Channel, Partials.Reaction, Partials.User],
-      rest: {
-        ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
-        timeout: this.#opts.restTimeoutMs ?? 15_000,
-        retries: this.#opts.restRetries ?? 3,
-      },
+      rest: this.#restOptions(),
     });
     this.#client = client;
+    if (this.#opts.gatewayUrl) useGatewayUrl(client, this.#opts.gatewayUrl);
     // D2: without an 'error' listener a rejected listener promise kills the process.
     client.on(Events.Error, (err) => this.#log.error({ err }, 'discord client error'));
     client.on(Events.Warn, (message) => this.#log.warn({ message }, 'discord client warning'));
@@ -249,6 +268,15 @@ export class DiscordAdapter implements ChatPlatform {
             cause: err,
           });
     }
+  }
+
+  /** The REST client's options: the configured base URL (`restApi`), timeout and retries. */
+  #restOptions(): { api?: string; timeout: number; retries: number } {
+    return {
+      ...(this.#opts.restApi ? { api: this.#opts.restApi } : {}),
+      timeout: this.#opts.restTimeoutMs ?? 15_000,
+      retries: this.#opts.restRetries ?? 3,
+    };
   }
 
   async stop(): Promise<void> {
@@ -376,34 +404,60 @@ export class DiscordAdapter implements ChatPlatform {
     }
   }
 
-  /** Reactions present on the primary message; the bot's own user id is left out of `userIds`. */
+  /**
+   * Reactions present on the primary message, normal and super (burst) alike (a person holding both kinds of one
+   * emoji is listed once); the bot's own user id is left out of `userIds`. Each kind is read only where the
+   * message's `count_details` counts someone other than the bot (both when it has none), every page of 100 users.
+   * @throws AppError `chat_message_gone` when the message or its channel no longer exists.
+   */
   async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
     const msg = (await this.#rest('get message', (rest) =>
       rest.get(Routes.channelMessage(ref.channelId, ref.messageId)),
     )) as {
-      reactions?: { emoji: { id: string | null; name: string | null } }[];
+      reactions?: {
+        emoji: { id: string | null; name: string | null };
+        count_details?: { normal?: number; burst?: number };
+        me?: boolean;
+        me_burst?: boolean;
+      }[];
     };
     const out: ReactionSnapshot[] = [];
     for (const r of msg.reactions ?? []) {
       const emoji = emojiKey(r.emoji);
-      const userIds: string[] = [];
-      let after: string | undefined;
-      for (;;) {
-        const query = new URLSearchParams({ limit: '100' });
-        if (after) query.set('after', after);
-        const page = (await this.#rest('list reaction users', (rest) =>
-          rest.get(
-            Routes.channelMessageReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)),
-            { query },
-          ),
-        )) as { id: string }[];
-        for (const u of page) if (u.id !== this.#botUserId) userIds.push(u.id);
-        if (page.length < 100) break;
-        after = page[page.length - 1]?.id;
+      const users = new Set<string>();
+      const counts = r.count_details;
+      // type 0: normal reactions, type 1: super (burst) reactions; each kind is listed on its own, unless its count
+      // says nobody but the bot (`me`, `me_burst`) holds it.
+      for (const type of [0, 1] as const) {
+        const n =
+          type === 0
+            ? (counts?.normal ?? 0) - (r.me === true ? 1 : 0)
+            : (counts?.burst ?? 0) - (r.me_burst === true ? 1 : 0);
+        if (counts && n <= 0) continue;
+        for (const u of await this.#reactionUsers(ref, emoji, type)) users.add(u);
       }
-      if (userIds.length > 0) out.push({ emoji, userIds });
+      users.delete(this.#botUserId ?? '');
+      if (users.size > 0) out.push({ emoji, userIds: [...users] });
     }
     return out;
+  }
+
+  /** Every user holding `emoji` of one reaction `type` (0 normal, 1 burst), paged 100 at a time by `after`. */
+  async #reactionUsers(ref: MessageRef, emoji: string, type: 0 | 1): Promise<string[]> {
+    const ids: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const query = new URLSearchParams({ limit: '100', type: String(type) });
+      if (after) query.set('after', after);
+      const page = (await this.#rest('list reaction users', (rest) =>
+        rest.get(Routes.channelMessageReaction(ref.channelId, ref.messageId, encodeEmoji(emoji)), {
+          query,
+        }),
+      )) as { id: string }[];
+      for (const u of page) ids.push(u.id);
+      if (page.length < 100) return ids;
+      after = page[page.length - 1]?.id;
+    }
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
@@ -450,6 +504,14 @@ export class DiscordAdapter implements ChatPlatform {
       return await call(client.rest);
     } catch (err) {
       const code = (err as { code?: unknown }).code;
+      if (typeof code === 'number' && GONE_CODES.has(code) && MESSAGE_CALLS.has(what)) {
+        this.#log.info({ what, code }, 'discord: the message is gone');
+        throw new AppError(
+          'chat_message_gone',
+          `discord: ${what}: the message is gone (Discord ${code} ${code === 10008 ? 'Unknown Message' : 'Unknown Channel'})`,
+          { cause: err },
+        );
+      }
       if (code === 50001 || code === 50013) {
         // Missing Access / Missing Permissions: the channel does not let the bot in; say what to grant.
         this.#log.warn({ what, code }, 'discord: no access to the channel');
@@ -508,8 +570,11 @@ export class DiscordAdapter implements ChatPlatform {
     if (packet.op !== 0) return;
     if (packet.t === 'READY') {
       const d = packet.d as { session_id?: string; user?: { id?: string } };
+      const again = this.#sessions.has(shardId);
       if (d.session_id) this.#sessions.set(shardId, d.session_id);
       if (d.user?.id) this.#botUserId = d.user.id;
+      if (this.#opts.gatewayUrl) resumeAt(this.#client, shardId, this.#opts.gatewayUrl);
+      if (again) this.#onGap(shardId);
       return;
     }
     if (
@@ -554,6 +619,17 @@ export class DiscordAdapter implements ChatPlatform {
       .catch((err: unknown) =>
         this.#log.error({ err, eventId: event.eventId }, 'reaction handler failed'),
       );
+  }
+
+  /** A new session after the first: what was dispatched in between is lost, so the application re-reads. */
+  #onGap(shardId: number): void {
+    this.#log.warn(
+      { shardId },
+      'discord gateway session was not resumed; events of the gap re-read',
+    );
+    this.#handlers
+      ?.onGap?.({ platform: 'discord', reason: 'reconnect', at: new Date() })
+      .catch((err: unknown) => this.#log.error({ err }, 'gap handler failed'));
   }
 
   /**
@@ -735,6 +811,32 @@ function toInteractionPayload(
         }
       : {}),
   };
+}
+
+/**
+ * Makes discord.js connect to `url` instead of the gateway `GET /gateway/bot` names: that one response is
+ * rewritten where the client reads it (its REST client), so every other request is untouched.
+ */
+function useGatewayUrl(client: Client, url: string): void {
+  const rest = client.rest;
+  const get = rest.get.bind(rest);
+  rest.get = async (route, options) => {
+    const res = await get(route, options);
+    return route === Routes.gatewayBot() ? { ...(res as object), url } : res;
+  };
+}
+
+/**
+ * Makes a shard resume at `url` rather than READY's `resume_gateway_url` (discord.js keeps it in the shard's session
+ * info, read again before every RESUME).
+ */
+function resumeAt(client: Client | undefined, shardId: number, url: string): void {
+  const shard = (
+    client?.ws as unknown as
+      | { shards?: Map<number, { sessionInfo?: { resumeURL?: string } | null }> }
+      | undefined
+  )?.shards?.get(shardId);
+  if (shard?.sessionInfo) shard.sessionInfo.resumeURL = url;
 }
 
 function errMessage(err: unknown): string {

@@ -18,8 +18,14 @@
  *   Bolt's `ignoreSelf` drops the bot's own reactions. A `message_deleted` message event goes to
  *   `onMessageDeleted` (Slack sends no reaction_removed for the reactions it took with it); Slack has no
  *   "remove everyone's reactions" action, so there is no cleared-reactions event.
+ * - A message gone from Slack: `message_deleted`, and `message_changed` whose new message is a `tombstone` (what
+ *   Slack sends when a message with thread replies is deleted: the thread stays, the message is gone), both go to
+ *   `onMessageDeleted`; `message_not_found` from a Web API call on a message is AppError `chat_message_gone`.
+ * - Socket Mode: every connection after the first (Slack recycles connections; the network drops) goes to `onGap`:
+ *   Slack retries an unacknowledged event only a few times, so events of the gap may be lost.
  * - The WebClient has a per-request timeout and bounded retries (default 3) that honour Retry-After (S1).
  */
+import type { EventEmitter } from 'node:events';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from '@slack/bolt';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -58,7 +64,7 @@ export interface SlackAdapterOptions {
   readonly port?: number;
   /** HTTP receiver host (default all interfaces; the bot passes `platforms.slack.host`, 127.0.0.1 by default). */
   readonly host?: string;
-  /** Web API base URL (tests: the fake's `/api/`). */
+  /** Web API base URL (`platforms.slack.api_url`; tests: the fake's `/api/`); Socket Mode's too. */
   readonly slackApiUrl?: string;
   readonly logger: Logger;
   /** Retries per Web API call (429 Retry-After waits count against them); default 3. */
@@ -151,6 +157,7 @@ export class SlackAdapter implements ChatPlatform {
     this.#specs = new Map(commands.map((c) => [c.name, c]));
     const app = this.#newApp(appToken, signingSecret);
     this.#app = app;
+    if (appToken) this.#watchReconnects(app);
     app.client.on(
       webApi.WebClientEvent.RATE_LIMITED,
       (retryAfterSec: number, info: { url?: string }) =>
@@ -212,13 +219,13 @@ export class SlackAdapter implements ChatPlatform {
         );
         return;
       }
-      if (e.subtype !== 'message_deleted' || !e.channel || !e.deleted_ts) return;
+      const gone = goneMessageTs(event);
+      if (gone === undefined || !e.channel) return;
       const ev = {
         platform: 'slack' as const,
-        eventId:
-          (body as { event_id?: string }).event_id ?? `slack:deleted:${e.channel}:${e.deleted_ts}`,
+        eventId: (body as { event_id?: string }).event_id ?? `slack:deleted:${e.channel}:${gone}`,
         channelId: e.channel,
-        messageId: e.deleted_ts,
+        messageId: gone,
         at: e.event_ts ? new Date(Number(e.event_ts) * 1000) : new Date(),
       };
       try {
@@ -275,16 +282,7 @@ export class SlackAdapter implements ChatPlatform {
         : { receiver: this.#httpReceiver(signingSecret as string) }),
       logger: boltLogger(this.#log),
       ignoreSelf: true,
-      clientOptions: {
-        ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
-        retryConfig: {
-          retries: this.#opts.apiRetries ?? 3,
-          factor: 2,
-          minTimeout: 500,
-          maxTimeout: 10_000,
-        },
-        timeout: this.#opts.apiTimeoutMs ?? 10_000,
-      },
+      clientOptions: this.#clientOptions(),
     });
   }
 
@@ -334,6 +332,20 @@ export class SlackAdapter implements ChatPlatform {
     return true;
   }
 
+  /** The Web API client's options: the configured base URL (`slackApiUrl`), bounded retries, a timeout. */
+  #clientOptions(): webApi.WebClientOptions {
+    return {
+      ...(this.#opts.slackApiUrl ? { slackApiUrl: this.#opts.slackApiUrl } : {}),
+      retryConfig: {
+        retries: this.#opts.apiRetries ?? 3,
+        factor: 2,
+        minTimeout: 500,
+        maxTimeout: 10_000,
+      },
+      timeout: this.#opts.apiTimeoutMs ?? 10_000,
+    };
+  }
+
   async stop(): Promise<void> {
     const app = this.#app;
     this.#app = undefined;
@@ -341,6 +353,27 @@ export class SlackAdapter implements ChatPlatform {
     if (!app) return;
     await app.stop();
     this.#log.info('slack adapter stopped');
+  }
+
+  /**
+   * Every Socket Mode connection after the first is a gap: events Slack sent while the socket was down are retried
+   * a few times only, so the application re-reads (`onGap`).
+   */
+  #watchReconnects(app: App): void {
+    const socket = (app as unknown as { receiver?: { client?: EventEmitter } }).receiver?.client;
+    if (!socket) return;
+    let connections = 0;
+    socket.on('connected', () => {
+      connections += 1;
+      if (connections === 1) return;
+      this.#log.warn(
+        { connections },
+        'slack socket mode connected again; events of the gap re-read',
+      );
+      this.#handlers
+        ?.onGap?.({ platform: 'slack', reason: 'socket_reconnect', at: new Date() })
+        .catch((err: unknown) => this.#log.error({ err }, 'gap handler failed'));
+    });
   }
 
   /** A person's message in a thread (needs the message.channels / message.groups subscriptions). */
@@ -510,7 +543,11 @@ export class SlackAdapter implements ChatPlatform {
     }
   }
 
-  /** Reactions present on the primary message (`reactions.get full=true`); the bot itself is left out. */
+  /**
+   * Reactions present on the primary message (`reactions.get full=true`: every user, not a truncated list); the
+   * bot itself is left out.
+   * @throws AppError `chat_message_gone` when Slack answers `message_not_found`.
+   */
   async listReactions(ref: MessageRef): Promise<readonly ReactionSnapshot[]> {
     const client = this.#client('listReactions');
     const res = await this.#call('reactions.get', () =>
@@ -545,6 +582,12 @@ export class SlackAdapter implements ChatPlatform {
 
   #wrap(method: string, err: unknown): AppError {
     const code = slackErrorCode(err);
+    if (code === 'message_not_found') {
+      this.#log.info({ method }, 'slack: the message is gone');
+      return new AppError('chat_message_gone', `slack: ${method}: the message is gone (${code})`, {
+        cause: err,
+      });
+    }
     if ((code === 'not_in_channel' || code === 'channel_not_found') && WRITE_METHODS.has(method)) {
       this.#log.warn({ method, error: code }, 'slack: the bot is not in the channel');
       return new AppError(
@@ -725,6 +768,22 @@ function boltLogger(log: Logger): BoltLogger {
     getLevel: () => level,
     setName: () => undefined,
   };
+}
+
+/**
+ * The ts of the message a `message` event says is gone: `deleted_ts` of a `message_deleted`, or the ts of a
+ * `message_changed` whose new message is a `tombstone` (a deleted message that had thread replies); else undefined.
+ */
+export function goneMessageTs(event: unknown): string | undefined {
+  const e = event as {
+    subtype?: string;
+    deleted_ts?: string;
+    message?: { subtype?: string; ts?: string };
+  };
+  if (e.subtype === 'message_deleted') return e.deleted_ts || undefined;
+  if (e.subtype === 'message_changed' && e.message?.subtype === 'tombstone')
+    return e.message.ts || undefined;
+  return undefined;
 }
 
 function slackErrorCode(err: unknown): string | undefined {

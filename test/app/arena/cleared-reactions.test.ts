@@ -11,7 +11,7 @@ import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
-import { getBattle } from '../../../src/storage/battles.ts';
+import { closeBattle, getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, tally } from '../../../src/storage/votes.ts';
 import {
   BOT_USER_ID,
@@ -274,5 +274,75 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
     expect(fake.reactionUsers(SLACK_CHANNEL, ts, 'arrow_left')).toEqual([]);
     expect(fake.reactionUsers(SLACK_CHANNEL, ts, 'heavy_equals_sign')).toEqual([SLACK_BOT]);
     expect(fake.reactionUsers(SLACK_CHANNEL, ts, 'arrow_right')).toEqual([SLACK_BOT]);
+  });
+
+  it('a tombstone (a deleted message with thread replies) withdraws the battle and retracts its votes', async () => {
+    const posted = await bot.arena.postBattle('slack', SLACK_CHANNEL);
+    if (!posted.ok) throw new Error(posted.reason);
+    const { battleId: id, ref } = posted.value;
+    const url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
+    await fake.deliverEventHttp(
+      url,
+      fake.userReact({
+        channel: SLACK_CHANNEL,
+        ts: ref.messageId,
+        user: 'U0000ALICE',
+        name: 'arrow_left',
+        add: true,
+      }),
+    );
+    await until(async () => (await tally(db.db, id)).left === 1, 'a vote');
+    const res = await fake.deliverEventHttp(
+      url,
+      fake.tombstoneMessage(SLACK_CHANNEL, ref.messageId),
+    );
+    expect(res.status).toBe(200);
+    await until(async () => (await getBattle(db.db, id))?.status === 'void', 'withdrawn');
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect((await listVoteEvents(db.db, id)).map((e) => e.effect)).toEqual(['cast', 'retracted']);
+  });
+
+  it('messages gone while nobody listened: an open battle is withdrawn at the re-read, a closed one at its reveal, once each', async () => {
+    const open = await bot.arena.postBattle('slack', SLACK_CHANNEL);
+    const shut = await bot.arena.postBattle('slack', SLACK_CHANNEL);
+    if (!open.ok || !shut.ok) throw new Error('posting failed');
+    const url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
+    const react = (ts: string) =>
+      fake.deliverEventHttp(
+        url,
+        fake.userReact({
+          channel: SLACK_CHANNEL,
+          ts,
+          user: 'U0000BOB',
+          name: 'arrow_right',
+          add: true,
+        }),
+      );
+    await react(open.value.ref.messageId);
+    await react(shut.value.ref.messageId);
+    await until(async () => (await tally(db.db, shut.value.battleId)).right === 1, 'votes');
+    // The second one closes (a worker's loop, say); then both messages are deleted and no event reaches the bot.
+    await closeBattle(db.db, shut.value.battleId, new Date());
+    fake.deleteMessage(SLACK_CHANNEL, open.value.ref.messageId);
+    fake.deleteMessage(SLACK_CHANNEL, shut.value.ref.messageId);
+
+    // Step: the re-read (as at start, after a gap, or periodically) finds the open battle's message gone.
+    const first = await bot.arena.reconcile('slack');
+    expect(first.withdrawn).toBe(1);
+    expect((await getBattle(db.db, open.value.battleId))?.status).toBe('void');
+    expect(await tally(db.db, open.value.battleId)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect((await bot.arena.reconcile('slack')).withdrawn).toBe(0);
+
+    // Step: the reveal finds the closed battle's message gone: withdrawn, and never tried again.
+    const updates = () =>
+      fake.callsOf('chat.update').filter((c) => c.args.ts === shut.value.ref.messageId).length;
+    expect((await bot.arena.closeDue(new Date())).revealed).not.toContain(shut.value.battleId);
+    expect(updates()).toBe(1);
+    expect((await getBattle(db.db, shut.value.battleId))?.status).toBe('void');
+    await bot.arena.closeDue(new Date());
+    expect(updates()).toBe(1);
+    expect(
+      fake.callsOf('reactions.get').filter((c) => c.args.timestamp === open.value.ref.messageId),
+    ).toHaveLength(1);
   });
 });

@@ -190,4 +190,101 @@ describe.each(flowBackends())('arena through the fake Discord (%s)', (backend) =
       /Left: model-(alpha|beta) · Right: model-(alpha|beta) · tally ⬅️ 1 🟰 0 ➡️ 1/u,
     );
   });
+
+  const post = async () => {
+    const r = await bot.arena.postBattle('discord', CHANNEL_ID);
+    if (!r.ok) throw new Error(r.reason);
+    return { id: r.value.battleId, msg: r.value.ref.messageId };
+  };
+  const live = async (id: number) =>
+    new Map((await liveVotes(db.db, id)).map((v) => [v.voterHash, v.choice]));
+
+  it('re-reads after a session that was not resumed: the votes of the gap are stored', async () => {
+    const [one, two] = [await post(), await post()];
+
+    // Step: a super (burst) reaction and a normal one count live.
+    fake.userReact(one.msg, L, U[0], true, { burst: true });
+    fake.userReact(one.msg, R, U[1], true);
+    await until(async () => (await live(one.id)).size === 2, 'two live votes');
+
+    // Step: the connection drops and Discord refuses to resume (a new IDENTIFY, READY): what happens in the gap is
+    // never dispatched, and the re-read after the new READY brings it in.
+    const identified = fake.identifies.length;
+    fake.disconnect({ resumable: false });
+    fake.userReact(one.msg, E, U[2], true);
+    fake.userReact(one.msg, R, U[1], false);
+    fake.userReact(two.msg, R, U[3], true);
+    await until(() => fake.identifies.length > identified, 'a new IDENTIFY');
+    expect(fake.resumes.length).toBeGreaterThan(0); // it tried to resume and was refused
+    await until(
+      async () => (await live(one.id)).get(h(U[2])) === 'equal' && (await live(two.id)).size === 1,
+      'the gap re-read',
+    );
+    await bot.rereads.idle();
+    expect(await live(one.id)).toEqual(
+      new Map([
+        [h(U[0]), 'left'],
+        [h(U[2]), 'equal'],
+      ]),
+    );
+    expect(await live(two.id)).toEqual(new Map([[h(U[3]), 'right']]));
+  });
+
+  it('keeps super reactions at a restart, withdraws a battle deleted meanwhile once, reveals what the message shows', async () => {
+    const [one, two, gone] = [await post(), await post(), await post()];
+    fake.userReact(one.msg, L, U[0], true, { burst: true });
+    fake.userReact(one.msg, E, U[2], true);
+    fake.userReact(two.msg, R, U[3], true);
+    await until(
+      async () => (await live(one.id)).size === 2 && (await live(two.id)).size === 1,
+      'votes',
+    );
+
+    // Step: the bot restarts; while it is down the third battle's message is deleted. The start's re-read keeps
+    // the super reaction and withdraws the deleted battle, once.
+    await bot.stop();
+    await fake.waitDisconnected();
+    expect(fake.deleteMessage(gone.msg)).toBe(-1);
+    bot = makeBot();
+    await bot.start();
+    expect((await live(one.id)).get(h(U[0]))).toBe('left');
+    expect(
+      (await events(one.id)).some((e) => e.effect === 'retracted' && e.voterHash === h(U[0])),
+    ).toBe(false);
+    expect((await getBattle(db.db, gone.id))?.status).toBe('void');
+    expect(await bot.arena.reconcile('discord')).toMatchObject({
+      battles: 2,
+      withdrawn: 0,
+      added: 0,
+    });
+    const goneCalls = () => fake.requests.filter((r) => r.path.includes(gone.msg)).length;
+    const callsAfterWithdrawal = goneCalls();
+
+    // Step: reactions whose dispatches were lost; closing re-reads first, so the revealed tally is what the message
+    // shows (normal and super reactions of people, not the bot's). The withdrawn battle is never tried again.
+    fake.userReact(one.msg, R, U[3], true, { lost: true });
+    fake.userReact(one.msg, E, U[2], false, { lost: true });
+    fake.userReact(two.msg, L, U[1], true, { lost: true, burst: true });
+    clock.advance(2 * 3_600_000);
+    const report = await bot.tick();
+    expect(report.closed.sort()).toEqual([one.id, two.id]);
+    expect(report.revealed.sort()).toEqual([one.id, two.id]);
+    const shown = (msg: string, emoji: string) =>
+      new Set(
+        [...fake.reactionUsers(msg, emoji), ...fake.reactionUsers(msg, emoji, true)].filter(
+          (u) => u !== BOT_USER_ID,
+        ),
+      ).size;
+    for (const b of [one, two]) {
+      const edit = fake.requests.find(
+        (r) => r.method === 'PATCH' && r.path === `/channels/${CHANNEL_ID}/messages/${b.msg}`,
+      );
+      const tally = `tally ⬅️ ${shown(b.msg, L)} 🟰 ${shown(b.msg, E)} ➡️ ${shown(b.msg, R)}`;
+      expect(JSON.stringify(edit?.json)).toContain(tally);
+    }
+    expect(JSON.stringify(fake.requests.at(-1))).not.toContain(gone.msg);
+    clock.advance(3_600_000);
+    await bot.tick();
+    expect(goneCalls()).toBe(callsAfterWithdrawal);
+  });
 });

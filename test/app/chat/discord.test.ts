@@ -244,13 +244,17 @@ describe('DiscordAdapter against the fake gateway', () => {
     );
     for (const u of users) expect(fake.userReact(ref.messageId, '👈', u, true)).toBe(-1);
     fake.userReact(ref.messageId, '👉', USER, true);
+    // Super (burst) reactions are listed apart (type=1), paged too; a person holding both kinds counts once.
+    const supers = users.slice(0, 110);
+    for (const u of [USER, ...supers])
+      fake.userReact(ref.messageId, '👉', u, true, { burst: true });
 
     adapter = makeAdapter();
     await adapter.start(rec, COMMANDS);
     const snap = await adapter.listReactions(ref);
     expect(snap).toEqual([
       { emoji: '👈', userIds: users },
-      { emoji: '👉', userIds: [USER] },
+      { emoji: '👉', userIds: [USER, ...supers] },
     ]);
     const pages = fake.requests.filter(
       (r) => r.method === 'GET' && r.path.endsWith('/reactions/👈'),
@@ -258,6 +262,12 @@ describe('DiscordAdapter against the fake gateway', () => {
     expect(pages.length).toBe(2);
     expect(pages[0]?.query.limit).toBe('100');
     expect(pages[1]?.query.after).toBeDefined();
+    // 👈 has no super reactions (count_details.burst 0): not asked for; 👉's two kinds: one page and two pages.
+    expect(pages.map((p) => p.query.type)).toEqual(['0', '0']);
+    const right = fake.requests.filter(
+      (r) => r.method === 'GET' && r.path.endsWith('/reactions/👉'),
+    );
+    expect(right.map((p) => p.query.type)).toEqual(['0', '1', '1']);
     expect(rec.reactions).toHaveLength(0);
   });
 

@@ -8,6 +8,7 @@ import type {
   ChatHandlers,
   CommandContext,
   CommandSpec,
+  PlatformGapEvent,
   ReactionEvent,
 } from '../../../src/chat/port.ts';
 import type { Logger } from '../../../src/core/logger.ts';
@@ -47,6 +48,11 @@ export class Recorder implements ChatHandlers {
 
   async onReaction(event: ReactionEvent): Promise<void> {
     this.reactions.push(event);
+  }
+
+  readonly gaps: PlatformGapEvent[] = [];
+  async onGap(event: PlatformGapEvent): Promise<void> {
+    this.gaps.push(event);
   }
 }
 

@@ -370,6 +370,16 @@ describe('SlackAdapter over Socket Mode', () => {
     await fake.close();
   });
 
+  it('a Socket Mode connection made again is a gap (onGap), the first is not', async () => {
+    expect(rec.gaps).toEqual([]);
+    const opened = fake.callsOf('apps.connections.open').length;
+    fake.dropSockets();
+    await waitFor(() => rec.gaps.length === 1, 'a gap after the reconnection');
+    expect(rec.gaps[0]).toMatchObject({ platform: 'slack', reason: 'socket_reconnect' });
+    expect(fake.callsOf('apps.connections.open').length).toBe(opened + 1);
+    expect(fake.socketConnected).toBe(true);
+  });
+
   it('connects with the app token and delivers reactions (re-delivery keeps event_id) and commands', async () => {
     expect(fake.socketConnected).toBe(true);
     expect(fake.callsOf('apps.connections.open')[0]?.authorization).toBe('Bearer xapp-fake');
