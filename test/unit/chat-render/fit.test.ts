@@ -23,7 +23,7 @@ const view = (maxMessages: number) => ({
   prompt: 'Explain tides.',
   leftAnswer: long('Left', 120_000),
   rightAnswer: long('Right', 30_000),
-  emoji: ['⬅️', '🟰', '➡️'] as const,
+  emoji: ['⬅️', '🟰', '➡️', '👎'] as const,
   closesAt: new Date('2026-01-02T00:00:00Z'),
   maxMessages,
 });
@@ -32,7 +32,7 @@ const reveal = (maxMessages: number) =>
     ...view(maxMessages),
     leftModel: 'model-a',
     rightModel: 'model-b',
-    tally: { left: 3, equal: 1, right: 2 },
+    tally: { left: 3, equal: 1, right: 2, bothbad: 1 },
     closeReason: 'window',
   });
 
