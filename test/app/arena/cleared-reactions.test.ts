@@ -298,7 +298,7 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
     );
     expect(res.status).toBe(200);
     await until(async () => (await getBattle(db.db, id))?.status === 'void', 'withdrawn');
-    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, id)).toEqual({ left: 0, equal: 0, right: 0, bothbad: 0 });
     expect((await listVoteEvents(db.db, id)).map((e) => e.effect)).toEqual(['cast', 'retracted']);
   });
 
@@ -330,7 +330,12 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
     const first = await bot.arena.reconcile('slack');
     expect(first.withdrawn).toBe(1);
     expect((await getBattle(db.db, open.value.battleId))?.status).toBe('void');
-    expect(await tally(db.db, open.value.battleId)).toEqual({ left: 0, equal: 0, right: 0 });
+    expect(await tally(db.db, open.value.battleId)).toEqual({
+      left: 0,
+      equal: 0,
+      right: 0,
+      bothbad: 0,
+    });
     expect((await bot.arena.reconcile('slack')).withdrawn).toBe(0);
 
     // Step: the reveal finds the closed battle's message gone: withdrawn, and never tried again.

@@ -120,5 +120,5 @@ describe.runIf(hasSharedData('datasets'))('a zhujiu board of three models', () =
       expect(line, text.stdout).toBeDefined();
       expect(line?.trimEnd().endsWith('*'), line).toBe(false);
     }
-  });
+  }, 120_000); // three eval runs of the whole zhujiu suite (96 items each), a judge and a board: a whole-dataset test
 });

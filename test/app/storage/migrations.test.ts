@@ -88,7 +88,9 @@ describe.each(backends())('migrations on %s', (backend) => {
       'vote_events_pkey',
       'vote_events_platform_platform_event_id_key',
       'votes_battle_id_voter_hash_key',
+      'votes_flagged_idx',
       'votes_pkey',
+      'votes_voter_day_idx',
     ]);
   });
 
