@@ -57,7 +57,7 @@ function preparingPool(pool: pg.Pool) {
  * loop delay). It has what Kysely's PGlite dialect uses: `query`, `transaction` (PGlite's own, exclusive: other
  * queries wait for it), `close`, `ready`, `closed`, `waitReady`.
  */
-function yieldingClient(p: PGlite): PGlite {
+export function yieldingClient(p: PGlite): PGlite {
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   const client: Pick<PGlite, 'query' | 'transaction' | 'close' | 'ready' | 'closed' | 'waitReady'> =
     {

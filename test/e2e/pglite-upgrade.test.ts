@@ -20,7 +20,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBattle, insertImportedBattles, markPosted } from '../../src/storage/battles.ts';
-import { migrateToLatest, openDb } from '../../src/storage/db.ts';
+import { migrateToLatest, openDb, yieldingClient } from '../../src/storage/db.ts';
 import { createRun } from '../../src/storage/eval-runs.ts';
 import { ensureDataset, ensureItems } from '../../src/storage/items.ts';
 import { ensureModels } from '../../src/storage/models.ts';
@@ -53,7 +53,8 @@ async function makeOldFolder(dir: string): Promise<Record<string, string[]>> {
   const { PGlite: Old } = await import('pglite-0-4');
   const p = new Old(dir);
   const db = new Kysely<Database>({
-    dialect: new PGliteDialect({ pglite: p as unknown as PGlite }),
+    // Through the client our embedded connections use, which runs the bulk import's COPY from PGlite's /dev/blob.
+    dialect: new PGliteDialect({ pglite: yieldingClient(p as unknown as PGlite) }),
   });
   try {
     await migrateToLatest(db);

@@ -95,8 +95,11 @@ describe.skipIf(!present)('results page in headless Chromium', () => {
       clock: systemClock,
       logger: silentLogger,
       aggregation: { min_votes: 20, bootstrap: 10_000, seed: 0 },
-      compute: 'inline',
+      // As in the bot: the board worker thread renders the chart the one-shot command did not store.
+      compute: 'thread',
     });
+    expect((await svc.latest())?.chart ?? null).toBeNull();
+    expect((await svc.refresh()).chart).not.toBeNull();
     const app = createHttpApp({
       checkDb: async () => {},
       registry: { contentType: 'text/plain', metrics: async () => '' } as never,
