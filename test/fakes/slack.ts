@@ -167,45 +167,24 @@ export class FakeSlack {
    * body Slack sends (a `message` event with subtype `message_deleted`; no reaction_removed events follow).
    */
   deleteMessage(channel: string, ts: string): Record<string, unknown> {
-    const key = `${channel}:${ts}`;
-    const previous = this.messages.get(key);
-    this.messages.delete(key);
-    this.reactions.delete(key);
-    const now = Date.now() / 1000;
-    return {
-      token: 'verification-token',
-      team_id: TEAM_ID,
-      api_app_id: APP_ID,
-      type: 'event_callback',
-      event_id: `Ev${randomUUID().replace(/-/gu, '').slice(0, 10).toUpperCase()}`,
-      event_time: Math.floor(now),
-      authorizations: [
-        {
-          enterprise_id: null,
-          team_id: TEAM_ID,
-          user_id: BOT_USER_ID,
-          is_bot: true,
-          is_enterprise_install: false,
-        },
-      ],
-      event: {
+    const { previous, now } = this.#remove(channel, ts);
+    return this.#deletionEnvelope(now, {
+      type: 'message',
+      subtype: 'message_deleted',
+      hidden: true,
+      channel,
+      channel_type: channel.startsWith('G') ? 'group' : 'channel',
+      ts: now.toFixed(6),
+      deleted_ts: ts,
+      event_ts: now.toFixed(6),
+      previous_message: {
         type: 'message',
-        subtype: 'message_deleted',
-        hidden: true,
-        channel,
-        channel_type: channel.startsWith('G') ? 'group' : 'channel',
-        ts: now.toFixed(6),
-        deleted_ts: ts,
-        event_ts: now.toFixed(6),
-        previous_message: {
-          type: 'message',
-          user: BOT_USER_ID,
-          bot_id: BOT_ID,
-          text: previous?.text ?? '',
-          ts,
-        },
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+        text: previous?.text ?? '',
+        ts,
       },
-    };
+    });
   }
 
   /**
@@ -215,11 +194,48 @@ export class FakeSlack {
    * Returns that `event_callback` body.
    */
   tombstoneMessage(channel: string, ts: string): Record<string, unknown> {
+    const { previous, now } = this.#remove(channel, ts);
+    return this.#deletionEnvelope(now, {
+      type: 'message',
+      subtype: 'message_changed',
+      hidden: true,
+      channel,
+      channel_type: channel.startsWith('G') ? 'group' : 'channel',
+      ts: now.toFixed(6),
+      event_ts: now.toFixed(6),
+      message: {
+        type: 'message',
+        subtype: 'tombstone',
+        text: 'This message was deleted.',
+        user: 'USLACKBOT',
+        hidden: true,
+        ts,
+        thread_ts: ts,
+        reply_count: 1,
+      },
+      previous_message: {
+        type: 'message',
+        user: BOT_USER_ID,
+        bot_id: BOT_ID,
+        text: previous?.text ?? '',
+        ts,
+        thread_ts: ts,
+        reply_count: 1,
+      },
+    });
+  }
+
+  /** Removes a message and its reactions from the fake: its stored fields (if any) and the time, in seconds. */
+  #remove(channel: string, ts: string) {
     const key = `${channel}:${ts}`;
     const previous = this.messages.get(key);
     this.messages.delete(key);
     this.reactions.delete(key);
-    const now = Date.now() / 1000;
+    return { previous, now: Date.now() / 1000 };
+  }
+
+  /** The `event_callback` body Slack sends for a message-deletion `event` at `now` (seconds). */
+  #deletionEnvelope(now: number, event: Record<string, unknown>): Record<string, unknown> {
     return {
       token: 'verification-token',
       team_id: TEAM_ID,
@@ -236,34 +252,7 @@ export class FakeSlack {
           is_enterprise_install: false,
         },
       ],
-      event: {
-        type: 'message',
-        subtype: 'message_changed',
-        hidden: true,
-        channel,
-        channel_type: channel.startsWith('G') ? 'group' : 'channel',
-        ts: now.toFixed(6),
-        event_ts: now.toFixed(6),
-        message: {
-          type: 'message',
-          subtype: 'tombstone',
-          text: 'This message was deleted.',
-          user: 'USLACKBOT',
-          hidden: true,
-          ts,
-          thread_ts: ts,
-          reply_count: 1,
-        },
-        previous_message: {
-          type: 'message',
-          user: BOT_USER_ID,
-          bot_id: BOT_ID,
-          text: previous?.text ?? '',
-          ts,
-          thread_ts: ts,
-          reply_count: 1,
-        },
-      },
+      event,
     };
   }
 
