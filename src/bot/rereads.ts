@@ -67,18 +67,26 @@ export class Rereads {
     const queued = this.#queued.get(platform);
     if (queued) return queued;
     const running = this.#running.get(platform);
-    const next = (running ?? Promise.resolve(undefined)).then(() => this.#pass(platform, reason));
-    if (running) this.#queued.set(platform, next);
-    else this.#running.set(platform, next);
+    if (!running) return this.#start(platform, reason);
+    // The waiting pass becomes the running one when the running pass has ended (and left #running).
+    const next = running.then(() => {
+      this.#queued.delete(platform);
+      return this.#start(platform, reason);
+    });
+    this.#queued.set(platform, next);
     return next;
   }
 
+  /** Starts a pass of `platform` now and keeps it in #running until it ends. */
+  #start(platform: PlatformName, reason: string): Promise<ReconcileReport | undefined> {
+    const pass: Promise<ReconcileReport | undefined> = this.#pass(platform, reason).finally(() => {
+      if (this.#running.get(platform) === pass) this.#running.delete(platform);
+    });
+    this.#running.set(platform, pass);
+    return pass;
+  }
+
   async #pass(platform: PlatformName, reason: string): Promise<ReconcileReport | undefined> {
-    const queued = this.#queued.get(platform);
-    if (queued) {
-      this.#queued.delete(platform);
-      this.#running.set(platform, queued);
-    }
     try {
       if (this.#stopped) return undefined;
       const report = await this.#o.arena.reconcile(platform);
@@ -87,8 +95,6 @@ export class Rereads {
     } catch (err) {
       this.#log.error({ err, platform, reason }, 're-reading open battles failed');
       return undefined;
-    } finally {
-      if (!this.#queued.has(platform)) this.#running.delete(platform);
     }
   }
 
