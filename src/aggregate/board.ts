@@ -466,29 +466,6 @@ function byMethodAbility<T>(
   return out;
 }
 
-/**
- * Computes the board (docs/scoring.md §4–5).
- *
- * @param input models, item scores per dataset (latest finished run per suite, chosen by the caller) and arena
- *   battle types (the sources the caller selected).
- * @param rng seeded randomness for the paired bootstrap (`createRng(aggregation.seed)`).
- * @param opts `minVotes` (docs §4), `rounds` (0 = no interval), interval quantiles (default 2.5 % / 97.5 %).
- * @returns rows ranked by final score (only rows with every method the board has; the others follow, unranked,
- *   by final); every score on the ten-point scale; empty cells null. With bootstrap rounds, a method whose best
- *   and worst models are not separated (docs §5 "Spread within uncertainty") is listed in `withinUncertainty`: it
- *   gets no normalised score, enters no final and is not required for a rank.
- * @throws RangeError for negative or non-integer rounds, or a dataset whose score array has the wrong length or
- *   a score outside [0, 10].
- *
- * Paired bootstrap: each round draws, for every dataset, its n items with replacement (the same draw for every
- * model: that is the pairing), and for every ability its arena battles with replacement (as battle types, refit
- * warm-started; a component with ≥ `normalMinSide` votes each side of every model draws the refit from its
- * normal law instead, see aggregate/comparative.ts); the whole aggregation, min–max normalisation included, is
- * recomputed from the resample. Item scores on a grid of 10/q are summed packed (exact; see PackedItems). The
- * interval is the 2.5–97.5 % quantile of a model's final score over the rounds; adjacent rows are "separated"
- * when fewer than 2.5 % of the rounds have the difference of their finals on the other side of 0 (and the
- * point difference is positive).
- */
 /** One model's scores of one dataset made dense (NaN → 0 plus presence), checked, with its dataset entry. */
 function denseModel(
   d: DatasetScores,
@@ -821,6 +798,31 @@ function allRounds(p: Prepared, seeds: Float64Array, helpers: readonly RoundHelp
   return merged;
 }
 
+/**
+ * Computes the board (docs/scoring.md §4–5).
+ *
+ * @param input models, item scores per dataset (latest finished run per suite, chosen by the caller) and arena
+ *   battle types (the sources the caller selected).
+ * @param rng seeded randomness for the paired bootstrap (`createRng(aggregation.seed)`).
+ * @param opts `minVotes` (docs §4), `rounds` (0 = no interval), interval quantiles (default 2.5 % / 97.5 %).
+ * @param helpers compute shares of the bootstrap rounds elsewhere ({@link RoundHelper}, e.g. worker threads,
+ *   leaderboard/round-threads.ts); none: every round here. The board is the same, bit for bit, either way.
+ * @returns rows ranked by final score (only rows with every method the board has; the others follow, unranked,
+ *   by final); every score on the ten-point scale; empty cells null. With bootstrap rounds, a method whose best
+ *   and worst models are not separated (docs §5 "Spread within uncertainty") is listed in `withinUncertainty`: it
+ *   gets no normalised score, enters no final and is not required for a rank.
+ * @throws RangeError for negative or non-integer rounds, or a dataset whose score array has the wrong length or
+ *   a score outside [0, 10].
+ *
+ * Paired bootstrap: each round draws, for every dataset, its n items with replacement (the same draw for every
+ * model: that is the pairing), and for every ability its arena battles with replacement (as battle types, refit
+ * warm-started; a component with ≥ `normalMinSide` votes each side of every model draws the refit from its
+ * normal law instead, see aggregate/comparative.ts); the whole aggregation, min–max normalisation included, is
+ * recomputed from the resample. Item scores on a grid of 10/q are summed packed (exact; see PackedItems). The
+ * interval is the 2.5–97.5 % quantile of a model's final score over the rounds; adjacent rows are "separated"
+ * when fewer than 2.5 % of the rounds have the difference of their finals on the other side of 0 (and the
+ * point difference is positive).
+ */
 export function computeBoard(
   input: BoardInput,
   rng: Rng,

@@ -113,8 +113,7 @@ function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
     });
 }
 
-/** Adds `zhujiu submissions list|approve|reject` (cli/submissions.ts) to `program`. @returns `program`. */
-/** `zhujiu votes flagged` (cli/votes.ts). */
+/** Adds `zhujiu votes flagged` (cli/votes.ts) to `program`. */
 function votesCommands(program: Command, io: CliIo, deps: CliDeps): void {
   program
     .command('votes')
@@ -135,6 +134,7 @@ function votesCommands(program: Command, io: CliIo, deps: CliDeps): void {
     });
 }
 
+/** Adds `zhujiu submissions list|approve|reject` (cli/submissions.ts) to `program`. @returns `program`. */
 function addSubmissionsCommands(program: Command, io: CliIo, deps: CliDeps): Command {
   const subs = program
     .command('submissions')

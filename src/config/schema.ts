@@ -48,7 +48,6 @@ const emojiSet = (bothbad: string) =>
       });
     });
 
-/** `config/default.yaml`. */
 /**
  * A platform endpoint (`platforms.*.api_url`, `gateway_url`): an absolute URL with one of `protocols`, or null for
  * the platform's own.
@@ -72,6 +71,7 @@ function endpointUrl(protocols: readonly string[]) {
     .default(null);
 }
 
+/** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
   http: z
     .strictObject({

@@ -117,7 +117,6 @@ function toSnapshot(row: SnapshotRow): Snapshot {
   };
 }
 
-/** The board service. */
 /** The settings a one-shot command's board reads from the loaded config (`config/default.yaml`). */
 export interface OneShotBoardConfig {
   readonly aggregation: AggregationSettings;
@@ -148,6 +147,7 @@ export function oneShotBoardService(
   });
 }
 
+/** The board service. */
 export class LeaderboardService {
   readonly #o: LeaderboardServiceOptions;
   readonly #log: Logger;

@@ -348,7 +348,6 @@ export interface BattleJudgmentsTable {
   updated_at: Timestamp;
 }
 
-/** The whole database. */
 /** `submissions` (migration 0011): models submitted in chat, pending until a maintainer decides. */
 export interface SubmissionsTable {
   id: Id;
@@ -376,6 +375,7 @@ export interface SubmissionsTable {
   notified_status: string | null;
 }
 
+/** The whole database. */
 export interface Database {
   models: ModelsTable;
   datasets: DatasetsTable;
