@@ -506,7 +506,12 @@ export class ArenaService {
           cap: this.#arena.vote_cap,
         });
         eventsPer.set(voter, n + 1);
-        if (res.effect === 'cast' || res.effect === 'changed') added++;
+        if (res.effect === 'cast' || res.effect === 'changed') {
+          added++;
+          // The hygiene rules hold for a vote found by a re-read too, judged at the re-read's time (the latest
+          // the vote can have been cast, so it is never judged faster than it was).
+          await this.#flag(b.id, voter, res.effect, at);
+        }
         if (res.effect === 'retracted') removed++;
       }
     }
