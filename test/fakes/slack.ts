@@ -756,8 +756,8 @@ export function slackEscape(text: string): string {
 /**
  * Slack's message limits as its Web API enforces them: ≤ 50 blocks (`invalid_blocks`); a section's or context
  * element's text ≤ 3,000 characters and a header's ≤ 150 (`invalid_blocks`, Block Kit reference); the text of all
- * blocks together ≤ about 12,000 characters (`msg_blocks_too_long`: not documented, reported in bolt-js issues
- * 2509 and 2867); the top-level `text` ≤ 40,000 (`msg_too_long`).
+ * blocks together ≤ about 12,000 characters (`msg_blocks_too_long`: not documented by Slack; README "Long
+ * battles"); the top-level `text` ≤ 40,000 (`msg_too_long`).
  */
 export const SLACK_API_LIMITS = {
   blocks: 50,

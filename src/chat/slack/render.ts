@@ -22,8 +22,8 @@ export const SLACK_LIMITS = {
   headerText: 150,
   blocksPerMessage: 50,
   /**
-   * Text characters summed over every block of one message. Slack refuses more with `msg_blocks_too_long`; the
-   * limit is not documented, reported near 12,000 (bolt-js issues 2509, 2867), so messages are packed to
+   * Text characters summed over every block of one message. Slack refuses more with `msg_blocks_too_long`; it
+   * does not document the limit, which lies near 12,000 (README "Long battles"), so messages are packed to
    * 11,000 to leave room for what Slack counts beyond block text.
    */
   blockText: 11_000,

@@ -3,6 +3,8 @@
  * get a docstring): a doc comment followed by another one is orphaned, the declaration it was written for has
  * none (it happens when code is inserted between a doc comment and its declaration).
  *
+ * Comments cite docs/ or papers, never an issue or pull-request number (docs/architecture.md, "Rules").
+ *
  * {@link ORPHANED} lists the files that had such a comment when this check came in; it only shrinks.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -36,12 +38,26 @@ function orphanedDocComments(file: string): string[] {
   return out;
 }
 
-describe('doc comments', () => {
+describe('comments', () => {
   it('no doc comment in src/ is followed by another one (each documents the declaration after it)', () => {
     const found = tsFiles(join(PROJECT_ROOT, 'src')).flatMap(orphanedDocComments);
     const fresh = found.filter((f) => !ORPHANED.some((o) => f.startsWith(`${o}:`)));
     expect(fresh).toEqual([]);
     const fixed = ORPHANED.filter((o) => !found.some((f) => f.startsWith(`${o}:`)));
     expect(fixed, 'fixed: remove these from ORPHANED').toEqual([]);
+  });
+
+  it('no comment in src/ cites an issue or pull-request number', () => {
+    const cites = /\b(issues?|pull requests?|PRs?)\s+#?\d+/iu;
+    const found = tsFiles(join(PROJECT_ROOT, 'src')).flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          /^\s*(\/\/|\/?\*)/u.test(line) && cites.test(line)
+            ? [`${relative(PROJECT_ROOT, file)}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
+    );
+    expect(found).toEqual([]);
   });
 });
