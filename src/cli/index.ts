@@ -71,7 +71,11 @@ function intArg(name: string, min: number) {
 
 /** `--since DATE`: a UTC date or an ISO-8601 time. */
 function dateArg(v: string): Date {
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(v) ? new Date(`${v}T00:00:00Z`) : new Date(v);
+  // JavaScript reads a date-time without an offset as local time: such a value is given its `Z` (UTC).
+  const local = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(v);
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(v)
+    ? new Date(`${v}T00:00:00Z`)
+    : new Date(local ? `${v.replace(' ', 'T')}Z` : v);
   if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(v))
     throw new InvalidArgumentError(
       `--since must be a date like 2026-11-30 or 2026-11-30T12:00:00Z (UTC unless an offset is given), got "${v}"`,
