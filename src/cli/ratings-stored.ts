@@ -55,9 +55,9 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       {
         out: io.out,
         inputNote,
-        // Style control (docs/scoring.md §4.6): every live vote whose battle has both answers stored.
+        // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {
-          const r = await loadStyleBattles(rt.db.db, sources, ability);
+          const r = await loadStyleBattles(rt.db.db, sources, ability, include);
           if (r.battles.length === 0) {
             throw new AppError(
               'rating_input_invalid',

@@ -10,6 +10,7 @@ import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import { rankByIntervals, STYLE_FEATURES, styleMetadata } from '../rating/index.ts';
 import { exportVotePages } from '../storage/export.ts';
 import type { Database } from '../storage/schema.ts';
+import type { VoteFilter } from '../storage/vote-flags.ts';
 
 /** Stored votes with style metadata, and how many votes had no stored answers (left out). */
 export interface StoredStyleBattles {
@@ -19,12 +20,14 @@ export interface StoredStyleBattles {
 
 /**
  * Every live vote of `sources` (optionally of one ability) whose battle has both answers stored, as a
- * {@link StyleBattle} (one per vote, as FastChat has one row per vote), in export order.
+ * {@link StyleBattle} (one per vote, as FastChat has one row per vote), in export order. Named and flagged votes
+ * are left out, as from every rating, unless `votes` includes them (docs/scoring.md §4.3).
  */
 export async function loadStyleBattles(
   db: Kysely<Database>,
   sources: readonly string[],
   ability?: string,
+  votes: VoteFilter = {},
 ): Promise<StoredStyleBattles> {
   const battles: StyleBattle[] = [];
   let withoutMetadata = 0;
@@ -32,6 +35,8 @@ export async function loadStyleBattles(
     await exportVotePages(db, { source }, async (rows) => {
       for (const v of rows) {
         if (ability !== undefined && v.ability !== ability) continue;
+        if (v.named === true && votes.includeNamed !== true) continue;
+        if (v.flag && votes.includeFlagged !== true) continue;
         if (!v.answersLeft || !v.answersRight) {
           withoutMetadata++;
           continue;

@@ -5,7 +5,7 @@
  * and runs in bounded memory.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database, VoteChoice } from './schema.ts';
+import type { Database, VoteChoice, VoteFlag } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
 
@@ -42,6 +42,8 @@ export interface ExportVoteRow {
   readonly answersRight: readonly string[] | null;
   /** An imported vote cast with the models' names shown (`"anony": false`), kept through the export. */
   readonly named?: boolean;
+  /** Why the vote is left out of ratings unless asked (vote hygiene, docs/scoring.md §4.3); null: it counts. */
+  readonly flag?: VoteFlag | null;
 }
 
 /** Filters of an export. */
@@ -74,6 +76,7 @@ type RawExportRow = {
   answers_left: string[] | string | null;
   answers_right: string[] | string | null;
   named: boolean;
+  flag: VoteFlag | null;
 };
 
 /** A JSON array of strings as the driver hands it (parsed, or as text), or null. */
@@ -104,6 +107,7 @@ function toRow(x: RawExportRow): ExportVoteRow {
     answersLeft: answers(x.answers_left),
     answersRight: answers(x.answers_right),
     named: x.named === true,
+    flag: x.flag ?? null,
   };
 }
 
@@ -131,7 +135,7 @@ export async function exportVotePages(
       DECLARE zhujiu_export_votes NO SCROLL CURSOR FOR
       SELECT v.id AS vote_id, b.id AS battle_id, b.number AS battle_number, b.source, b.kind, b.ability, b.platform,
              ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
-             b.posted_at, b.closed_at, b.turns, b.named,
+             b.posted_at, b.closed_at, b.turns, b.named, v.flag,
              (SELECT e.payload->>'winner' FROM vote_events e
                WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,
              left(coalesce(t.prompt, i.prompt), 200) AS prompt_start,
