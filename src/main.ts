@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import type { LiveModel } from './arena/ask.ts';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
@@ -61,6 +62,11 @@ export interface RuntimeOptions extends LoadOptions {
    * would fail, so `bot` / `worker` exit non-zero for a supervisor to restart them.
    */
   readonly onDbLost?: (err: Error) => void;
+  /**
+   * Aborted when the process is asked to stop while it starts (SIGINT / SIGTERM): a database that is still being
+   * tried again ({@link openDbRetrying}) is given up at once, with the last connection error.
+   */
+  readonly signal?: AbortSignal;
   /**
    * The bot will chat in this terminal if no chat token is set (its input is typed or piped in): then the logs go
    * to a file (`zhujiu.log` beside the data folder) so that the terminal reads like a chat, unless LOG_FILE says
@@ -145,7 +151,8 @@ export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
  * Opens the configured database. A long-lived process on PostgreSQL whose server cannot be reached yet (it is
  * starting, or restarting) tries again with backoff (1 s doubling to 15 s) for `database.start_retry_seconds`,
  * logging each failure, then gives up with the last error, so a supervisor restarts it; a one-shot command fails
- * at once. The embedded database's thread (long-lived, PGlite) reports its death to `opts.onDbLost`.
+ * at once, as it does when `opts.signal` is aborted (the process is stopping). The embedded database's thread
+ * (long-lived, PGlite) reports its death to `opts.onDbLost`.
  * @throws AppError `db_unavailable` (see {@link openDb}).
  */
 async function openDbRetrying(
@@ -173,11 +180,18 @@ async function openDbRetrying(
     } catch (err) {
       const left = retryMs - (Date.now() - t0);
       if (!(err instanceof AppError && err.code === 'db_unavailable') || left <= 0) throw err;
+      if (opts.signal?.aborted) throw err;
       logger.warn(
         { attempt, retryInMs: Math.min(waitMs, left), err: err.message },
         'database not reachable; trying again',
       );
-      await new Promise((r) => setTimeout(r, Math.min(waitMs, left)));
+      // A stop asked for meanwhile ends the wait, and the start, at once.
+      await sleep(
+        Math.min(waitMs, left),
+        undefined,
+        opts.signal ? { signal: opts.signal } : {},
+      ).catch(() => undefined);
+      if (opts.signal?.aborted) throw err;
     }
   }
 }

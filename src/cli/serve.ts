@@ -192,8 +192,11 @@ export async function runLongLived(
   // Ctrl-C then would otherwise kill the process without its shutdown (the data folder's lock, the queue).
   let signalled: string | undefined;
   let onStop: ((signal: string) => void) | undefined;
+  // A signal while the database is still being tried again at start ends the start (main.ts openDbRetrying).
+  const starting = new AbortController();
   const stop = (signal: string) => {
     signalled ??= signal;
+    starting.abort();
     onStop?.(signal);
   };
   process.once('SIGINT', stop);
@@ -204,6 +207,7 @@ export async function runLongLived(
   const svc = await startService(kind, {
     ...opts,
     env,
+    signal: starting.signal,
     // The embedded database's thread died: every query would fail from now on.
     onDbLost: (err) => exitFatal(`the embedded database stopped: ${err.message}`),
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
