@@ -31,7 +31,8 @@ export const ERROR_CODES = [
   'chat_no_access',
   /**
    * The message is gone from the platform (Discord 10008 Unknown Message / 10003 Unknown Channel on a message
-   * read or edit, Slack `message_not_found` / `channel_not_found` on `reactions.get` / `chat.update`).
+   * read, edit or delete; Slack `message_not_found` on any call on a message). Slack's `channel_not_found` is not
+   * one: Slack also answers it for a private channel the bot cannot see (`chat_no_access` on a write).
    */
   'chat_message_gone',
   'llm_rate_limited',
