@@ -90,6 +90,8 @@ export class FakeSlack {
    * response_url still works there (it belongs to the command, not to the bot's membership).
    */
   readonly notInChannel = new Map<string, 'not_in_channel' | 'channel_not_found'>();
+  /** Web API methods that answer `{ ok: false, error }` with this error (e.g. `missing_scope`), until deleted. */
+  readonly failingMethods = new Map<string, string>();
   /** Envelopes acknowledged by the Socket Mode client. */
   readonly acks: { envelope_id: string; payload?: unknown }[] = [];
   port = 0;
@@ -601,6 +603,8 @@ export class FakeSlack {
     const ok = (body: Record<string, unknown> = {}): void => json(200, { ok: true, ...body });
     const fail = (error: string): void => json(200, { ok: false, error });
 
+    const failing = this.failingMethods.get(method);
+    if (failing) return fail(failing);
     const membership = this.notInChannel.get(s('channel') || s('channel_id'));
     if (
       membership &&

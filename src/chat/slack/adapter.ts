@@ -480,7 +480,8 @@ export class SlackAdapter implements ChatPlatform {
       );
     }
     if (fitted.cutChars > 0 && content.fit) {
-      // A cut battle's full text, in its thread (chat/render/fit.ts).
+      // A cut battle's full text, in its thread (chat/render/fit.ts). The battle is posted by now: a failed upload
+      // (e.g. no `files:write` scope) is logged and the battle stands, rather than failing a post that happened.
       const name = content.fit.fileName;
       const data = Buffer.from(fullText(content), 'utf8');
       await this.#call('files.uploadV2', () =>
@@ -491,6 +492,11 @@ export class SlackAdapter implements ChatPlatform {
           filename: name,
           title: name,
         }),
+      ).catch((err: unknown) =>
+        this.#log.warn(
+          { ts: messageId, file: name, err: errMessage(err) },
+          'slack: the full text of a cut message could not be uploaded in its thread; the message stands',
+        ),
       );
     }
     return { platform: 'slack', channelId: channel, messageId, partIds };
