@@ -3,7 +3,7 @@
  * get a docstring): a doc comment followed by another one is orphaned, the declaration it was written for has
  * none (it happens when code is inserted between a doc comment and its declaration).
  *
- * Comments cite docs/ or papers, never an issue or pull-request number (docs/architecture.md, "Rules").
+ * Comments cite docs/ or papers, never an issue or pull-request number (the same section).
  *
  * {@link ORPHANED} lists the files that had such a comment when this check came in; it only shrinks.
  */
