@@ -1,7 +1,7 @@
 /**
- * A doc comment in src/ belongs to the declaration right after it (docs/architecture.md, "Rules": public functions
- * get a docstring): a doc comment followed by another one is orphaned, the declaration it was written for has
- * none (it happens when code is inserted between a doc comment and its declaration).
+ * A doc comment in src/ belongs to the declaration right after it (docs/architecture.md, "Rules, and what enforces
+ * them"): a doc comment followed by another one is orphaned, the declaration it was written for has none (it
+ * happens when code is inserted between a doc comment and its declaration).
  *
  * Comments cite docs/ or papers, never an issue or pull-request number (the same section).
  *
