@@ -357,9 +357,19 @@ export class ArenaService {
   async closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
     const closed: number[] = [];
     for (const b of await listOpenBattles(this.#db, now)) {
-      // The tally revealed is the one the message shows: read it once more just before closing.
+      // The tally revealed is the one the message shows: read it once more just before closing. A re-read that
+      // fails leaves the stored votes, as a process without the platform closes (it never holds up closing).
       const platform = b.messageId ? this.#platforms.get(b.platform as PlatformName) : undefined;
-      if (platform && (await this.#reread(platform, b)).kind === 'gone') continue;
+      const reread = platform
+        ? await this.#reread(platform, b).catch((err: unknown) => {
+            this.#log.warn(
+              { battleId: b.id, err: (err as Error).message },
+              'the closing re-read failed; closing with the stored votes',
+            );
+            return undefined;
+          })
+        : undefined;
+      if (reread?.kind === 'gone') continue;
       if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
     }
     if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
