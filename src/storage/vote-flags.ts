@@ -50,7 +50,9 @@ export interface FlagResult {
  * Sets (or clears) the flag of the live vote of `voterHash` on `battleId` after a vote event changed it, in one
  * statement:
  * - `cast` (a first vote, or one cast again after its retraction): the flag is decided afresh, `daily_cap` when
- *   the voter's live votes on other battles cast the same UTC day as `at` already number the cap, else
+ *   the voter's live votes on other battles cast the same UTC day as `at`, before this one (its `cast_at`, then
+ *   the vote id for votes cast at the same time), already number the cap, so flagging votes in another order than
+ *   they were cast flags the same ones; else
  *   `too_fast` when `at` is sooner after the battle's `posted_at` than the reading time of its two answers;
  * - `changed`: a `daily_cap` flag stays (a change is not a new vote); `too_fast` is decided again at `at` (a
  *   voter who read on and changed their mind is no longer too fast).
@@ -70,12 +72,14 @@ export async function flagVote(
   const iso = at.toISOString();
   const r = await sql<{ flag: VoteFlag | null; flag_detail: string | null }>`
     WITH me AS (
-      SELECT v.id, v.flag FROM votes v
+      SELECT v.id, v.flag, v.cast_at FROM votes v
        WHERE v.battle_id = ${battleId}::bigint AND v.voter_hash = ${voterHash} AND v.retracted_at IS NULL
     ), day AS (
       SELECT count(*)::int AS n FROM votes o
        WHERE ${cap}::int > 0 AND o.voter_hash = ${voterHash} AND o.retracted_at IS NULL
          AND o.battle_id <> ${battleId}::bigint
+         -- Only the votes cast before this one (in cast order, then storing order): what the voter "already had".
+         AND (o.cast_at, o.id) < (SELECT m.cast_at, m.id FROM me m)
          AND o.cast_at >= date_trunc('day', ${iso}::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
          AND o.cast_at < (date_trunc('day', ${iso}::timestamptz AT TIME ZONE 'UTC') + interval '1 day') AT TIME ZONE 'UTC'
     ), reading AS (
