@@ -15,6 +15,7 @@ import { AppError } from '../core/errors.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
+import type { TemplateLog } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
@@ -128,13 +129,20 @@ export function redactUrl(url: string): string {
  * it so that no query holds their event loop; one-shot commands keep it on their own thread. `opts.onLost` is
  * called once if that thread dies while the database is open (every later query would fail).
  * The PGlite folder is locked for this process first (storage/data-dir-lock.ts: only a live zhujiu process on the
- * same folder refuses; a stale lock is taken over and logged through `opts.logger`).
+ * same folder refuses; a stale lock is taken over and logged through `opts.logger`). With `opts.template` (a
+ * folder holding the prepared database, storage/pglite-template.ts), an empty or missing PGlite folder is filled
+ * from it first (~1 s instead of initdb's ~6 s); the caller's `migrateToLatest` then runs only newer migrations.
  * @throws AppError `db_unavailable` when Postgres cannot be reached, the PGlite folder cannot be opened, or
  *   another live process holds it.
  */
 export async function openDb(
   target: DbTarget,
-  opts: { logger?: LockLog; pgliteThread?: boolean; onLost?: (err: Error) => void } = {},
+  opts: {
+    logger?: LockLog & TemplateLog;
+    pgliteThread?: boolean;
+    onLost?: (err: Error) => void;
+    template?: string;
+  } = {},
 ): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
   if (target.kind === 'postgres') {
@@ -194,6 +202,12 @@ export async function openDb(
     );
   }
   let client: PGlite;
+  if (opts.template !== undefined) {
+    // An empty or missing folder is filled from the prepared database (storage/pglite-template.ts), which is
+    // much cheaper than PGlite's initdb; it does nothing to a folder that holds anything.
+    const { seedFromTemplate } = await import('./pglite-template.ts');
+    await seedFromTemplate(target.dataDir, opts.template, migrations, opts.logger);
+  }
   const made = pgVersionOf(target.dataDir);
   if (made !== undefined && made !== PGLITE_PG_MAJOR) {
     releaseLock();
