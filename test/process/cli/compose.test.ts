@@ -1,5 +1,5 @@
 /**
- * compose.yaml (docs/deployment.md): where Docker Compose is installed, `docker compose config` validates the file;
+ * compose.yaml (docs/deployment.md): where Docker Compose is installed (`docker compose`, or the older `docker-compose`), its `config` validates the file;
  * and, with TEST_DATABASE_URL, the processes it describes (one bot, the workers' replicas) started by hand with
  * the file's own command and environment against a fresh PostgreSQL database pass the file's own health checks.
  * By hand on one host, each process gets its own PORT and listens on 127.0.0.1 instead of a container's 0.0.0.0,
@@ -50,13 +50,17 @@ function composeFile(): { services: Record<string, Service> } {
   return parse(interpolate(readFileSync(COMPOSE, 'utf8'), DOTENV), { merge: true });
 }
 
-/** `docker compose` (Compose v2) when it runs here, else why not. */
-function dockerCompose(): string | undefined {
-  const r = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
-  return r.status === 0 ? undefined : (r.stderr || r.error?.message || 'not found').trim();
+/** The Compose command that runs here (`docker compose`, else the older `docker-compose`), or why none does. */
+function composeCommand(): { argv: string[] } | { missing: string } {
+  for (const argv of [['docker', 'compose'], ['docker-compose']]) {
+    const r = spawnSync(argv[0] as string, [...argv.slice(1), 'version'], { encoding: 'utf8' });
+    if (r.status === 0) return { argv };
+  }
+  return { missing: 'neither `docker compose` nor `docker-compose` runs here' };
 }
 
-const noCompose = dockerCompose();
+const compose = composeCommand();
+const noCompose = 'missing' in compose ? compose.missing : undefined;
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -85,9 +89,10 @@ describe('compose.yaml', () => {
   });
 
   it.skipIf(noCompose !== undefined)(
-    `is valid for \`docker compose config\`${noCompose ? ` (skipped: docker compose is not available here: ${noCompose})` : ''}`,
+    `is valid for Compose's \`config\`${noCompose ? ` (skipped: ${noCompose})` : ''}`,
     () => {
-      const r = spawnSync('docker', ['compose', '-f', COMPOSE, 'config', '--quiet'], {
+      const [cmd, ...pre] = 'argv' in compose ? compose.argv : [];
+      const r = spawnSync(cmd as string, [...pre, '-f', COMPOSE, 'config', '--quiet'], {
         encoding: 'utf8',
         env: { ...process.env, ...DOTENV },
       });
