@@ -4,7 +4,9 @@
 
 # Node 22 (package.json's engines: 22.12+ or 24). Build: install everything (TypeScript and the project's own
 # Node, `node`, are dev dependencies; npm runs the build on the latter), compile src/ to dist/ (`npm ci` runs
-# `prepare`, which is `npm run build`), then drop the dev dependencies: the image runs on its own Node 22.
+# `prepare`, which is `npm run build`; it also writes the prepared embedded database, dist/pglite-template.tar.gz,
+# that fills an empty /app/data/pg on the first start), then drop the dev dependencies: the image runs on its own
+# Node 22.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./

@@ -164,9 +164,15 @@ async function openDbRetrying(
   const target: DbTarget = url
     ? { kind: 'postgres', url }
     : { kind: 'pglite', dataDir: config.dataDir };
+  // A first start fills the empty data folder from the database prepared at install time.
+  const template =
+    target.kind === 'pglite'
+      ? (await import('./storage/pglite-template.ts')).defaultTemplateDir()
+      : undefined;
   const o = {
     logger,
     pgliteThread: opts.longLived === true,
+    ...(template === undefined ? {} : { template }),
     ...(opts.onDbLost ? { onLost: opts.onDbLost } : {}),
   };
   const retryMs =

@@ -3,7 +3,8 @@
  * transpiles them), but tests that start `zhujiu` as a process run `bin/zhujiu.js`, which runs the compiled
  * JavaScript in dist/ exactly as a user's `npm start` / `npx zhujiu` does. So the vitest global setup calls
  * {@link ensureBuilt} first: it rebuilds dist/ (`npm run build`, incremental) only when a source is newer than
- * the last build, so runs without changes pay nothing and no test ever runs stale JavaScript.
+ * the last build, so runs without changes pay nothing and no test ever runs stale JavaScript. Like `npm run build`,
+ * it then brings the prepared embedded database in dist/ up to date (storage/pglite-template.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,13 @@ export async function ensureBuilt(): Promise<void> {
       process.execPath,
       [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
       { cwd: PROJECT_ROOT, maxBuffer: 16 * 1024 * 1024 },
+    );
+    // The rest of `npm run build`: the prepared embedded database (storage/pglite-template.ts), written again
+    // only when the migrations or PGlite changed; it reports its own failure and never fails the build.
+    await promisify(execFile)(
+      process.execPath,
+      [join(PROJECT_ROOT, 'dist', 'src', 'storage', 'pglite-template-build.js')],
+      { cwd: PROJECT_ROOT },
     );
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };

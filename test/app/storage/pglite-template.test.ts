@@ -1,0 +1,184 @@
+/**
+ * The prepared embedded database (storage/pglite-template.ts): an empty folder is filled from the archive and
+ * only the migrations newer than the archive run; an archive made by another PGlite version, or with migrations
+ * this code lacks, is ignored; a damaged archive is a logged fallback that leaves nothing behind; a folder that
+ * holds anything is never touched. The archives here are made from the test template (test/helpers/global-setup.ts)
+ * rather than by buildTemplate, which runs initdb (~6 s).
+ */
+import {
+  cpSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { packTar } from 'modern-tar/fs';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrations } from '../../../migrations/index.ts';
+import { migrateDown, migrateToLatest, migrationStatus, openDb } from '../../../src/storage/db.ts';
+import { PGLITE_PG_MAJOR } from '../../../src/storage/pglite-settings.ts';
+import {
+  installedPgliteVersion,
+  seedFromTemplate,
+  TEMPLATE_ARCHIVE,
+  TEMPLATE_META,
+  type TemplateMeta,
+} from '../../../src/storage/pglite-template.ts';
+
+const names = Object.keys(migrations);
+const last = names.at(-1) as string;
+
+/** Log lines kept for assertions. */
+function recorder() {
+  const lines: { level: string; obj: Record<string, unknown>; msg: string }[] = [];
+  return {
+    lines,
+    info: (obj: Record<string, unknown>, msg: string) => lines.push({ level: 'info', obj, msg }),
+    warn: (obj: Record<string, unknown>, msg: string) => lines.push({ level: 'warn', obj, msg }),
+    error: (obj: Record<string, unknown>, msg: string) => lines.push({ level: 'error', obj, msg }),
+  };
+}
+
+function countEntries(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    n += 1;
+    if (e.isDirectory()) n += countEntries(join(dir, e.name));
+  }
+  return n;
+}
+
+let root: string;
+/** A template folder whose archive holds every migration but the last one. */
+let older: string;
+let olderMeta: TemplateMeta;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'zhujiu-template-test-'));
+  const folder = join(root, 'made', 'pg');
+  cpSync(inject('pgliteTemplate'), folder, { recursive: true });
+  const d = await openDb({ kind: 'pglite', dataDir: folder });
+  await migrateDown(d.db);
+  await d.close();
+  older = join(root, 'older');
+  mkdirSync(older);
+  await pipeline(packTar(folder), createGzip(), createWriteStream(join(older, TEMPLATE_ARCHIVE)));
+  olderMeta = {
+    format: 1,
+    pglite: installedPgliteVersion(),
+    pgMajor: PGLITE_PG_MAJOR,
+    migrations: names.slice(0, -1),
+    entries: countEntries(folder),
+    sourceHash: 'test',
+  };
+  writeFileSync(join(older, TEMPLATE_META), JSON.stringify(olderMeta));
+});
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A copy of the older template with its description changed (and, optionally, its archive replaced). */
+function variant(name: string, meta: Partial<TemplateMeta>, archive?: Buffer): string {
+  const dir = join(root, name);
+  cpSync(older, dir, { recursive: true });
+  writeFileSync(join(dir, TEMPLATE_META), JSON.stringify({ ...olderMeta, ...meta }));
+  if (archive) writeFileSync(join(dir, TEMPLATE_ARCHIVE), archive);
+  return dir;
+}
+
+describe('the prepared embedded database', () => {
+  it('fills a missing folder, and only the migrations newer than the archive run', async () => {
+    const dataDir = join(root, 'first', 'pg');
+    const log = recorder();
+    const d = await openDb({ kind: 'pglite', dataDir }, { template: older, logger: log });
+    try {
+      expect(log.lines.map((l) => l.msg)).toContain(
+        'embedded database filled from the prepared one',
+      );
+      expect((await migrationStatus(d.db)).pending).toEqual([last]);
+      const r = await migrateToLatest(d.db);
+      expect(r.results?.map((x) => [x.migrationName, x.status])).toEqual([[last, 'Success']]);
+      expect((await migrationStatus(d.db)).pending).toEqual([]);
+    } finally {
+      await d.close();
+    }
+    // Nothing is left beside the folder but the folder itself and its lock files.
+    expect(readdirSync(join(root, 'first')).filter((f) => f.includes('unpacking'))).toEqual([]);
+  });
+
+  it('fills an empty folder that exists', async () => {
+    const dataDir = join(root, 'empty', 'pg');
+    mkdirSync(dataDir, { recursive: true });
+    expect(await seedFromTemplate(dataDir, older, migrations)).toBe(true);
+    expect(readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim()).toBe(PGLITE_PG_MAJOR);
+  });
+
+  it('ignores an archive of another PGlite version or with migrations this code lacks', async () => {
+    for (const [name, meta, why] of [
+      ['other-pglite', { pglite: '0.0.1' }, 'prepared for PGlite 0.0.1'],
+      ['other-major', { pgMajor: '17' }, 'prepared for PostgreSQL 17'],
+      ['newer', { migrations: [...names, '9999_future'] }, '9999_future'],
+    ] as const) {
+      const dataDir = join(root, name, 'pg');
+      const log = recorder();
+      expect(await seedFromTemplate(dataDir, variant(`t-${name}`, meta), migrations, log)).toBe(
+        false,
+      );
+      expect(existsSync(dataDir)).toBe(false);
+      expect(log.lines).toHaveLength(1);
+      expect(log.lines[0]?.msg).toContain(why);
+    }
+  });
+
+  it('falls back, with a warning and nothing left behind, on a damaged archive', async () => {
+    const whole = readFileSync(join(older, TEMPLATE_ARCHIVE));
+    for (const [name, bytes] of [
+      ['garbage', Buffer.from('not an archive at all')],
+      ['truncated', whole.subarray(0, Math.floor(whole.length / 2))],
+    ] as const) {
+      const dataDir = join(root, name, 'pg');
+      const log = recorder();
+      expect(
+        await seedFromTemplate(dataDir, variant(`t-${name}`, {}, bytes), migrations, log),
+      ).toBe(false);
+      expect(log.lines.map((l) => l.level)).toEqual(['warn']);
+      expect(log.lines[0]?.msg).toContain('creating a new one instead');
+      expect(readdirSync(join(root, name))).toEqual([]);
+    }
+  });
+
+  it('refuses an archive that unpacks into fewer entries than it was made with', async () => {
+    const dataDir = join(root, 'fewer', 'pg');
+    const log = recorder();
+    const t = variant('t-fewer', { entries: olderMeta.entries + 1 });
+    expect(await seedFromTemplate(dataDir, t, migrations, log)).toBe(false);
+    expect(log.lines[0]?.obj.err).toContain(`expected ${olderMeta.entries + 1}`);
+    expect(readdirSync(join(root, 'fewer'))).toEqual([]);
+  });
+
+  it('never touches a folder that holds anything', async () => {
+    const dataDir = join(root, 'used', 'pg');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'something'), 'x');
+    expect(await seedFromTemplate(dataDir, older, migrations)).toBe(false);
+    expect(readdirSync(dataDir)).toEqual(['something']);
+  });
+
+  it('does nothing without a prepared database', async () => {
+    const dataDir = join(root, 'none', 'pg');
+    const log = recorder();
+    expect(await seedFromTemplate(dataDir, join(root, 'no-such-folder'), migrations, log)).toBe(
+      false,
+    );
+    expect(log.lines[0]?.msg).toContain('no prepared database');
+  });
+});
