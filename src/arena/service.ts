@@ -271,19 +271,25 @@ export class ArenaService {
       closesAt,
       voting: platform.capabilities.voting,
     });
-    // A battle in buttons mode carries its buttons already; its vote emoji would be no votes.
-    if (platform.capabilities.voting !== 'buttons') {
-      try {
-        await platform.addReactions(ref, this.emoji.emojisFor(platformName));
-      } catch (err) {
-        log.warn(
-          { err },
-          'adding the vote reactions failed; the battle stays open (people can still react)',
-        );
-      }
-    }
+    await this.#addVoteReactions(platform, ref, log);
     log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
     return ok({ battleId, number, ref, seed });
+  }
+
+  /**
+   * The bot's vote reactions on a just posted battle, so people can react; none in buttons mode (the message
+   * carries its buttons, and reactions on it are no votes). A failure is logged: the battle stays open.
+   */
+  async #addVoteReactions(platform: ChatPlatform, ref: MessageRef, log: Logger): Promise<void> {
+    if (platform.capabilities.voting === 'buttons') return;
+    try {
+      await platform.addReactions(ref, this.emoji.emojisFor(platform.name));
+    } catch (err) {
+      log.warn(
+        { err },
+        'adding the vote reactions failed; the battle stays open (people can still react)',
+      );
+    }
   }
 
   /** Turns one reaction event into a vote event (never throws for expected cases). */

@@ -724,9 +724,9 @@ export class DiscordAdapter implements ChatPlatform {
     if (!replied) await interaction.deleteReply().catch(() => undefined);
   }
 
-  async #onInteraction(interaction: Interaction): Promise<void> {
-    if (interaction.isButton()) return this.#onButton(interaction);
-    if (!interaction.isChatInputCommand()) return;
+  async #onInteraction(interaction: Interaction): Promise<unknown> {
+    if (!interaction.isChatInputCommand())
+      return interaction.isButton() && this.#onButton(interaction);
     const spec = this.#specs.get(interaction.commandName);
     const handlers = this.#handlers;
     if (!spec || !handlers) {
@@ -747,7 +747,6 @@ export class DiscordAdapter implements ChatPlatform {
     }
     const deferEphemeral = spec.maintainerOnly === true;
     await interaction.deferReply(deferEphemeral ? { flags: MessageFlags.Ephemeral } : {});
-
     let replied = false;
     let chain: Promise<void> = Promise.resolve();
     const sendReply = async (content: MessageContent, options?: ReplyOptions): Promise<void> => {

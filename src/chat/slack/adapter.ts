@@ -239,15 +239,7 @@ export class SlackAdapter implements ChatPlatform {
         this.#log.error({ err, eventId: ev.eventId }, 'message deletion handler failed');
       }
     });
-    // Buttons (a battle's vote buttons): acknowledged first (3-s rule), then answered with chat.postEphemeral.
-    app.action(/.*/u, async ({ ack, body, action, client }) => {
-      await ack();
-      await this.#onButton(
-        body as unknown as BlockActionBody,
-        action as { action_id?: string; action_ts?: string },
-        client,
-      );
-    });
+    this.#listenButtons(app);
     app.command(/.*/u, async ({ command, ack, respond, client }) => {
       const name = command.command.replace(/^\//u, '');
       const spec = this.#specs.get(name);
@@ -649,6 +641,18 @@ export class SlackAdapter implements ChatPlatform {
     } catch (err) {
       this.#log.error({ err, eventId: ev.eventId }, 'reaction handler failed');
     }
+  }
+
+  /** Buttons (a battle's vote buttons): acknowledged first (3-s rule), then answered with chat.postEphemeral. */
+  #listenButtons(app: App): void {
+    app.action(/.*/u, async ({ ack, body, action, client }) => {
+      await ack();
+      await this.#onButton(
+        body as unknown as BlockActionBody,
+        action as { action_id?: string; action_ts?: string },
+        client,
+      );
+    });
   }
 
   /**
