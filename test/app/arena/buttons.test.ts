@@ -4,7 +4,7 @@
  * privately (Discord: a deferred ephemeral reply, flags 64; Slack: chat.postEphemeral), within the 3 s both
  * platforms allow; the message shows no tally before the battle closes; a voter can change their vote; with
  * `arena.reveal_after_vote` only the voter is told the models and their vote is final; a press after closing
- * changes nothing and says so; re-reads leave button battles alone (a reaction on one is no vote); the reveal
+ * changes nothing and says so; the hygiene rules flag button votes (the daily cap); re-reads leave button battles alone (a reaction on one is no vote); the reveal
  * removes the buttons and shows the tally; both bad by button round-trips through `export battles` and
  * `ratings --battles`.
  */
@@ -214,6 +214,25 @@ describe('buttons mode', () => {
     );
     expect(await live(battleId, 'discord')).toMatchObject({ [U[0]]: 'left' });
     expect(fake.messages.get(msgId)?.edited_timestamp).toBeNull();
+  });
+
+  it('Discord: the hygiene rules flag button votes as they flag reactions (the daily cap)', async () => {
+    const { fake, bot, battleId, press } = await discord({ hygiene: { daily_vote_cap: 1 } });
+    expect(await press(U[0], 'left')).toContain('You voted ⬅️ left is better on battle #1.');
+    const second = await bot.arena.postBattle('discord', D_CHANNEL);
+    if (!second.ok) throw new Error(second.reason);
+    const id = fake.pressButton(second.value.ref.messageId, 'vote:right', { id: U[0] });
+    await until(() => fake.responsesFor(id).find((r) => r.kind === 'original'), 'second answer');
+    const flags = await db()
+      .selectFrom('votes')
+      .select(['battle_id', 'flag'])
+      .where('retracted_at', 'is', null)
+      .orderBy('battle_id')
+      .execute();
+    expect(flags).toEqual([
+      { battle_id: battleId, flag: null },
+      { battle_id: second.value.battleId, flag: 'daily_cap' },
+    ]);
   });
 
   it('Slack: four buttons, chat.postEphemeral answers, a change, no tally before close, the reveal; both bad round-trips', async () => {
