@@ -381,6 +381,7 @@ export async function createChatPlatforms(
           ? { guildIds: app.platforms.discord.guild_ids }
           : {}),
         maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
+        voting: app.arena.voting.discord,
         ...(app.platforms.discord.api_url ? { restApi: app.platforms.discord.api_url } : {}),
         ...(app.platforms.discord.gateway_url
           ? { gatewayUrl: app.platforms.discord.gateway_url }
@@ -401,6 +402,7 @@ export async function createChatPlatforms(
         port: app.platforms.slack.port,
         host: app.platforms.slack.host,
         roleGroupIds: app.platforms.slack.maintainer_usergroup_ids,
+        voting: app.arena.voting.slack,
         ...(app.platforms.slack.api_url ? { slackApiUrl: app.platforms.slack.api_url } : {}),
         logger,
         ...overrides.slack,

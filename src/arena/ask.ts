@@ -450,6 +450,7 @@ export class AskService {
       partIds: ref.partIds,
       postedAt,
       closesAt,
+      voting: platform.capabilities.voting,
     });
     blog.info(
       {
@@ -491,7 +492,7 @@ export class AskService {
   }
 
   /**
-   * After a live battle is posted: the vote reactions added and the progress message removed, the classification
+   * After a live battle is posted: the vote reactions added (not in buttons mode) and the progress message removed, the classification
    * stored in the background, the asker told.
    * @returns when the classification is stored (or given up).
    */
@@ -511,12 +512,15 @@ export class AskService {
     blog: Logger,
   ): Promise<{ readonly classified: Promise<void> }> {
     const { battleId, number, ref, emoji } = p;
+    const buttons = platform.capabilities.voting === 'buttons';
     const finishing = (async () => {
-      await platform
-        .addReactions(ref, emoji)
-        .catch((err: unknown) =>
-          blog.warn({ err }, 'adding the vote reactions failed; the battle stays open'),
-        );
+      // A battle in buttons mode carries its buttons already (arena/message `battleContent`).
+      if (!buttons)
+        await platform
+          .addReactions(ref, emoji)
+          .catch((err: unknown) =>
+            blog.warn({ err }, 'adding the vote reactions failed; the battle stays open'),
+          );
       await w.progress.finish({ text: 'This question was answered in a battle below.' });
     })();
     const classified = this.#track(this.#storeClassification(battleId, w.classification, blog));
@@ -524,7 +528,7 @@ export class AskService {
     await input
       .reply(
         {
-          text: `Battle #${number} is up: vote with the reactions. Reply in its thread to continue the conversation with both models.`,
+          text: `Battle #${number} is up: vote with the ${buttons ? 'buttons' : 'reactions'}. Reply in its thread to continue the conversation with both models.`,
         },
         { ephemeral: true },
       )

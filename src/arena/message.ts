@@ -4,8 +4,13 @@
  * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
  * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
-import { type MessageContent, markdownLiteral, type PlatformCapabilities } from '../chat/port.ts';
-import type { CloseReason } from '../storage/schema.ts';
+import {
+  type MessageButton,
+  type MessageContent,
+  markdownLiteral,
+  type PlatformCapabilities,
+} from '../chat/port.ts';
+import type { CloseReason, VoteChoice } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
 
 /**
@@ -75,6 +80,34 @@ function sections(v: BattleView): MessageContent['sections'] {
   ];
 }
 
+/** What a vote button's id starts with: `vote:left`, `vote:equal`, `vote:right`, `vote:bothbad`. */
+const VOTE_BUTTON = 'vote:';
+
+/** The words of each choice's button (at most 75 characters, chat/port `MessageButton.label`). */
+const BUTTON_LABELS: Readonly<Record<VoteChoice, string>> = {
+  left: 'Left is better',
+  equal: 'Equal',
+  right: 'Right is better',
+  bothbad: 'Both are bad',
+};
+
+/** The vote choice a pressed button stands for (chat/port `ButtonPressEvent.buttonId`); undefined for any other. */
+export function choiceOfButton(buttonId: string): VoteChoice | undefined {
+  if (!buttonId.startsWith(VOTE_BUTTON)) return undefined;
+  const c = buttonId.slice(VOTE_BUTTON.length);
+  return Object.hasOwn(BUTTON_LABELS, c) ? (c as VoteChoice) : undefined;
+}
+
+/** The four vote buttons of a battle in buttons mode (left, equal, right, both bad), with the configured emoji. */
+function voteButtons(v: BattleView): MessageButton[] {
+  const choices: VoteChoice[] = ['left', 'equal', 'right', 'bothbad'];
+  return choices.map((c, i) => ({
+    id: `${VOTE_BUTTON}${c}`,
+    label: BUTTON_LABELS[c],
+    emoji: v.emoji[i] as string,
+  }));
+}
+
 /** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right|bothbad`". */
 export function terminalVoteHint(battleNumber: number): string {
   return `typing \`vote ${battleNumber} left|equal|right|bothbad\``;
@@ -90,8 +123,9 @@ function shownEmoji(v: BattleView, shortcodes: boolean): [string, string, string
  * The message posted for a battle.
  * @param style the platform's capabilities the wording depends on: `emojiText: 'shortcode'` renders emoji names
  *   as `:name:` (Slack emoji are names, not characters); `voting: 'typed'` tells how to type a vote
- *   (`vote N left|equal|right`, the terminal), `'buttons'` to press a button, `'reactions'` to react. Default:
- *   reactions and emoji characters.
+ *   (`vote N left|equal|right`, the terminal), `'buttons'` to press a button (the message then carries the four
+ *   vote buttons, `vote:<choice>`; see {@link choiceOfButton}), `'reactions'` to react. Default: reactions and
+ *   emoji characters.
  */
 export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): MessageContent {
   const [l, e, r, b] = shownEmoji(v, style.emojiText === 'shortcode');
@@ -110,11 +144,13 @@ export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): Me
     sections: sections(v),
     footer: `${how} The models are revealed when voting closes.${closes}`,
     ...fitOf(v),
+    ...(style.voting === 'buttons' ? { buttons: voteButtons(v) } : {}),
   };
 }
 
 /**
- * The reveal: the same message with the models and the final tally in its title, summary and footer.
+ * The reveal: the same message with the models and the final tally in its title, summary and footer, and without
+ * buttons (an edit to it removes a button battle's buttons).
  * @param emojiText how the platform writes emoji (`shortcode`: `:name:`, Slack); default `unicode`.
  */
 export function revealContent(
@@ -139,4 +175,77 @@ export function revealContent(
     footer: `Voting is closed${v.closeReason ? ` (${closeReasonWords(v.closeReason, v.closeCap ?? null)})` : ''}. ${result}`,
     ...fitOf(v),
   };
+}
+
+/** A choice in words, as a vote confirmation says it. */
+const CHOICE_WORDS: Readonly<Record<VoteChoice, string>> = {
+  left: 'left is better',
+  equal: 'equal',
+  right: 'right is better',
+  bothbad: 'both are bad',
+};
+
+/** What a vote button press did, as {@link buttonReply} tells the presser. */
+export type ButtonReplyKind =
+  | { readonly kind: 'cast' | 'changed' | 'unchanged'; readonly choice: VoteChoice }
+  /** `arena.reveal_after_vote`: the presser saw the models with their vote, which is final. */
+  | { readonly kind: 'final'; readonly choice: VoteChoice }
+  /** Voting on the battle ended (`closeReason`), or it was withdrawn or voided (`void`). */
+  | {
+      readonly kind: 'closed' | 'void';
+      readonly closeReason: CloseReason | null;
+      readonly closeCap?: number | null;
+    }
+  /** The message is no battle the arena knows, or the button no vote button. */
+  | { readonly kind: 'unknown' };
+
+/**
+ * The private answer to a vote button press (chat/port `ButtonPressEvent.reply`): what the presser chose and that
+ * they can change it until voting closes; with `models` (`arena.reveal_after_vote`), which model answered left
+ * and which right, and that the vote is final. A press on a closed or withdrawn battle is told it changed nothing.
+ * @param emoji the platform's configured emoji (left, equal, right, both bad); `emojiText` how it writes them.
+ */
+export function buttonReply(
+  number: number,
+  r: ButtonReplyKind,
+  o: {
+    readonly emoji: readonly [string, string, string, string];
+    readonly emojiText: PlatformCapabilities['emojiText'];
+    readonly models?: { readonly left: string; readonly right: string };
+  },
+): MessageContent {
+  const shown = o.emoji.map((e) => show(e, o.emojiText === 'shortcode'));
+  const said = (c: VoteChoice): string =>
+    `${shown[['left', 'equal', 'right', 'bothbad'].indexOf(c)]} ${CHOICE_WORDS[c]}`;
+  const models = o.models
+    ? ` Left was ${markdownLiteral(o.models.left)}, right was ${markdownLiteral(o.models.right)}. Now that you have seen the models, your vote is final; the tally is shown when voting closes.`
+    : ' You can change it by pressing another button until voting closes; the tally and the models are shown then.';
+  switch (r.kind) {
+    case 'cast':
+      return {
+        text: `You voted ${said(r.choice)} on battle #${number}. Only you see this.${models}`,
+      };
+    case 'changed':
+      return {
+        text: `You changed your vote on battle #${number} to ${said(r.choice)}. Only you see this.${models}`,
+      };
+    case 'unchanged':
+      return {
+        text: `Your vote on battle #${number} is already ${said(r.choice)}. Only you see this.${models}`,
+      };
+    case 'final':
+      return {
+        text: `Your vote on battle #${number} (${said(r.choice)}) is final: you have seen the models. The tally is shown when voting closes.`,
+      };
+    case 'closed':
+      return {
+        text: `This battle has closed: voting on battle #${number} ended (${closeReasonWords(r.closeReason, r.closeCap ?? null)}). Your press changed nothing.`,
+      };
+    case 'void':
+      return {
+        text: `Battle #${number} takes no votes (${closeReasonWords(r.closeReason, r.closeCap ?? null)}). Your press changed nothing.`,
+      };
+    default:
+      return { text: 'This is not an arena battle that takes votes; your press changed nothing.' };
+  }
 }

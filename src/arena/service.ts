@@ -34,6 +34,7 @@
  */
 import type { Kysely } from 'kysely';
 import type {
+  ButtonPressEvent,
   ChatPlatform,
   MessageDeletedEvent,
   MessageRef,
@@ -75,7 +76,14 @@ import {
 } from '../storage/votes.ts';
 import { CHOICES, EmojiMap } from './emoji.ts';
 import { IdentityGuard } from './identity-guard.ts';
-import { type BattleView, battleContent, revealContent } from './message.ts';
+import {
+  type BattleView,
+  type ButtonReplyKind,
+  battleContent,
+  buttonReply,
+  choiceOfButton,
+  revealContent,
+} from './message.ts';
 import { type SelectionStats, selectBattle } from './selection.ts';
 
 /** Dependencies of {@link ArenaService}. */
@@ -138,7 +146,7 @@ export class ArenaService {
    * message → battle id for posted battles (the mapping never changes once posted; the battle's status is checked
    * by the vote rules in SQL, so a cached id of a since-closed battle still yields `ignored_closed`). Bounded.
    */
-  readonly #byMessage = new Map<string, number>();
+  readonly #byMessage = new Map<string, { readonly id: number; readonly buttons: boolean }>();
   /** Identity-guard refusals since start (each is also logged). */
   readonly guardStats: SelectionStats = { refused: 0, examined: 0 };
 
@@ -261,17 +269,27 @@ export class ArenaService {
       partIds: ref.partIds,
       postedAt,
       closesAt,
+      voting: platform.capabilities.voting,
     });
+    await this.#addVoteReactions(platform, ref, log);
+    log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
+    return ok({ battleId, number, ref, seed });
+  }
+
+  /**
+   * The bot's vote reactions on a just posted battle, so people can react; none in buttons mode (the message
+   * carries its buttons, and reactions on it are no votes). A failure is logged: the battle stays open.
+   */
+  async #addVoteReactions(platform: ChatPlatform, ref: MessageRef, log: Logger): Promise<void> {
+    if (platform.capabilities.voting === 'buttons') return;
     try {
-      await platform.addReactions(ref, this.emoji.emojisFor(platformName));
+      await platform.addReactions(ref, this.emoji.emojisFor(platform.name));
     } catch (err) {
       log.warn(
         { err },
         'adding the vote reactions failed; the battle stays open (people can still react)',
       );
     }
-    log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
-    return ok({ battleId, number, ref, seed });
   }
 
   /** Turns one reaction event into a vote event (never throws for expected cases). */
@@ -282,18 +300,20 @@ export class ArenaService {
     const choice = this.emoji.choiceOf(ev.platform, ev.emoji);
     if (!choice) return { kind: 'ignored', reason: 'unknown_emoji' };
     const key = `${ev.platform}\u0000${ev.channelId}\u0000${ev.messageId}`;
-    let battleId = this.#byMessage.get(key);
-    if (battleId === undefined) {
+    let cached = this.#byMessage.get(key);
+    if (cached === undefined) {
       const battle = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
       if (!battle) return { kind: 'ignored', reason: 'unknown_message' };
       if (battle.status !== 'open' && battle.status !== 'closed')
         return { kind: 'ignored', reason: 'not_open' };
-      battleId = battle.id;
+      cached = { id: battle.id, buttons: battle.voting === 'buttons' };
       if (this.#byMessage.size >= 10_000)
         this.#byMessage.delete(this.#byMessage.keys().next().value as string);
-      this.#byMessage.set(key, battleId);
+      this.#byMessage.set(key, cached);
     }
-    const battle = { id: battleId };
+    // A battle in buttons mode takes votes by its buttons only: a reaction on its message is no vote.
+    if (cached.buttons) return { kind: 'ignored', reason: 'buttons_battle' };
+    const battle = { id: cached.id };
     const res = await applyVoteEvent(this.#db, {
       battleId: battle.id,
       voterHash: hashVoterId(this.#secret, ev.platform, ev.userId),
@@ -330,6 +350,92 @@ export class ArenaService {
   }
 
   /**
+   * A vote button pressed on a battle in buttons mode (docs/architecture.md "Arena battle"): the press is the
+   * voter's `add` of that choice under the same vote rules as a reaction (storage/votes `applyVoteEvent`: the
+   * latest press counts, a replayed press id counts once, the vote cap closes the battle), checked by the same
+   * hygiene rules, and answered privately with what they chose ({@link buttonReply}): with
+   * `arena.reveal_after_vote`, also which model answered left and which right, after which a further press is
+   * refused (the vote is final once the voter has seen the models). A press on a closed, withdrawn or voided
+   * battle changes nothing and says so. The answer is sent before a cap-closed battle is revealed.
+   * @returns what the press did (for logs and tests).
+   */
+  async onButton(ev: ButtonPressEvent): Promise<ButtonReplyKind> {
+    const platform = this.#platforms.get(ev.platform);
+    const choice = choiceOfButton(ev.buttonId);
+    const b = choice
+      ? await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId)
+      : undefined;
+    const answer = async (r: ButtonReplyKind, models?: { left: string; right: string }) => {
+      await ev.reply(
+        buttonReply(b?.number ?? 0, r, {
+          emoji: this.emoji.emojisFor(ev.platform),
+          emojiText: platform?.capabilities.emojiText ?? 'unicode',
+          ...(models ? { models } : {}),
+        }),
+      );
+      return r;
+    };
+    if (!choice || !b || b.voting !== 'buttons' || b.status === 'pending')
+      return answer({ kind: 'unknown' });
+    if (b.status !== 'open')
+      return answer({
+        kind: b.status === 'void' ? 'void' : 'closed',
+        closeReason: b.closeReason,
+        closeCap: b.closeCap,
+      });
+    const voterHash = hashVoterId(this.#secret, ev.platform, ev.userId);
+    const reveal = this.#arena.reveal_after_vote;
+    if (reveal) {
+      const mine = (await liveVotes(this.#db, b.id)).find((v) => v.voterHash === voterHash);
+      if (mine) return answer({ kind: 'final', choice: mine.choice });
+    }
+    const res = await applyVoteEvent(this.#db, {
+      battleId: b.id,
+      voterHash,
+      platform: ev.platform,
+      eventId: ev.eventId,
+      kind: 'add',
+      choice,
+      emoji: this.emoji.emojiFor(ev.platform, choice),
+      at: ev.at,
+      ...(ev.seq !== undefined ? { seq: ev.seq } : {}),
+      payload: { button: ev.buttonId },
+      cap: this.#arena.vote_cap,
+    });
+    this.#log.debug(
+      { battleId: b.id, eventId: ev.eventId, effect: res.effect },
+      'vote button press applied',
+    );
+    if (res.effect === 'cast' || res.effect === 'changed')
+      await this.#flag(b.id, voterHash, res.effect, ev.at);
+    let out: ButtonReplyKind;
+    if (res.effect === 'ignored_closed') {
+      const now = await getBattle(this.#db, b.id);
+      out = await answer({
+        kind: 'closed',
+        closeReason: now?.closeReason ?? null,
+        closeCap: now?.closeCap ?? null,
+      });
+    } else {
+      const live = res.liveChoice ?? choice;
+      const kind =
+        res.effect === 'cast' ? 'cast' : res.effect === 'changed' ? 'changed' : 'unchanged';
+      out = await answer(
+        { kind, choice: live },
+        reveal ? { left: b.leftModel, right: b.rightModel } : undefined,
+      );
+    }
+    if (res.closedByCap) {
+      this.#log.info(
+        { battleId: b.id, cap: this.#arena.vote_cap, effect: res.effect },
+        'vote cap reached; battle closed',
+      );
+      await this.#revealSafely(b.id);
+    }
+    return out;
+  }
+
+  /**
    * Vote hygiene (docs/scoring.md §4.3): flags the live vote just cast or changed when it is over the voter's
    * daily cap or cast too fast; nothing when `arena.hygiene` checks nothing. A failure is logged (the vote stays).
    */
@@ -359,7 +465,11 @@ export class ArenaService {
     for (const b of await listOpenBattles(this.#db, now)) {
       // The tally revealed is the one the message shows: read it once more just before closing. A re-read that
       // fails leaves the stored votes, as a process without the platform closes (it never holds up closing).
-      const platform = b.messageId ? this.#platforms.get(b.platform as PlatformName) : undefined;
+      // A button battle has nothing on the platform to read: its stored votes are the truth.
+      const platform =
+        b.messageId && b.voting !== 'buttons'
+          ? this.#platforms.get(b.platform as PlatformName)
+          : undefined;
       const reread = platform
         ? await this.#reread(platform, b).catch((err: unknown) => {
             this.#log.warn(
@@ -546,7 +656,7 @@ export class ArenaService {
     const choice = ev.emoji === null ? null : this.emoji.choiceOf(ev.platform, ev.emoji);
     if (choice === undefined) return undefined; // an emoji that is not a vote
     const b = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-    if (b?.status !== 'open' || !b.messageId) return undefined;
+    if (b?.status !== 'open' || !b.messageId || b.voting === 'buttons') return undefined;
     const log = this.#log.child({ battleId: b.id, platform: ev.platform });
     let snapshot: readonly ReactionSnapshot[];
     try {
@@ -743,8 +853,9 @@ export class ArenaService {
     let withdrawn = 0;
     /** Terminal battles of an earlier run: their reactions lived in that process only (expected, not a warning). */
     const earlierRun: number[] = [];
+    // Button battles are not re-read: there is nothing on the platform to read (their votes are stored as pressed).
     const open = (await listOpenBattles(this.#db)).filter(
-      (b) => b.platform === platformName && b.messageId !== null,
+      (b) => b.platform === platformName && b.messageId !== null && b.voting !== 'buttons',
     );
     for (const b of open) {
       const r = await this.#reread(platform, b);

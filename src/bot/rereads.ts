@@ -3,7 +3,8 @@
  * When the bot re-reads the reactions on open battles (docs/architecture.md "Arena battle"): after a gap in a
  * platform's events (the adapter's `onGap`: a Discord session that was not resumed, a Slack Socket Mode
  * reconnection) and every `arena.reconcile_minutes` (checked on each loop tick against the bot's clock). The
- * re-read itself is `ArenaService.reconcile`; the first one, at start, is the bot service's.
+ * re-read itself is `ArenaService.reconcile`, which leaves battles in buttons mode alone (their votes are in the
+ * database only, nothing on the platform to read); the first one, at start, is the bot service's.
  *
  * Decisions:
  * - A pass runs beside the loop, never inside a tick: re-reading many battles takes many platform calls (each

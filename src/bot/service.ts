@@ -300,8 +300,8 @@ export class BotService {
   }
 
   /**
-   * The handlers every platform is started with: commands, reactions, typed votes' battles, thread messages
-   * (follow-ups), cleared reactions and deleted messages; a handler's error is logged, never thrown to the adapter.
+   * The handlers every platform is started with: commands, reactions, vote buttons, typed votes' battles, thread
+   * messages (follow-ups), cleared reactions and deleted messages; a handler's error is logged, never thrown to the adapter.
    */
   #chatHandlers(onCommand: ChatHandlers['onCommand']): ChatHandlers {
     const ask = this.ask;
@@ -349,6 +349,19 @@ export class BotService {
       },
       onGap: async (ev) => {
         void this.rereads.request(ev.platform, ev.reason);
+      },
+      onButton: async (ev) => {
+        try {
+          await this.arena.onButton(ev);
+        } catch (err) {
+          this.#log.error(
+            { err, eventId: ev.eventId, platform: ev.platform },
+            'a vote button press could not be stored',
+          );
+          await ev
+            .reply({ text: 'Sorry, your vote could not be stored; please press the button again.' })
+            .catch(() => undefined);
+        }
       },
       onMessageDeleted: async (ev) => {
         try {

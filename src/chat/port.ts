@@ -16,8 +16,10 @@ export type PlatformName = 'discord' | 'slack' | 'shell';
 export interface PlatformCapabilities {
   /**
    * How people vote on a battle: `reactions` (emoji reactions on its message: Discord, Slack), `buttons`
-   * (message components; no adapter offers them yet), or `typed` (the terminal's `vote <battle> left|equal|right`,
-   * which the adapter turns into reaction events).
+   * (buttons on its message, {@link MessageContent.buttons}: Discord message components, Slack block actions;
+   * each press goes to {@link ChatHandlers.onButton} and is answered privately; `arena.voting` chooses it per
+   * platform), or `typed` (the terminal's `vote <battle> left|equal|right|bothbad`, which the adapter turns into
+   * reaction events).
    */
   readonly voting: 'reactions' | 'buttons' | 'typed';
   /**
@@ -101,6 +103,26 @@ export interface MessageContent {
    * everything and ignores it.
    */
   readonly fit?: { readonly maxMessages: number; readonly fileName: string };
+  /**
+   * Buttons under the first message, in order, on one row (a battle in buttons mode: its four vote choices). At
+   * most 5; each `id` unique in the message and at most 100 characters (Discord's `custom_id` limit; Slack's
+   * `action_id` allows 255). Absent or empty: none, and an edit without them removes the buttons the message had
+   * (the reveal). The terminal has no buttons and ignores them.
+   */
+  readonly buttons?: readonly MessageButton[];
+}
+
+/** One button of {@link MessageContent.buttons}. */
+export interface MessageButton {
+  /** What {@link ButtonPressEvent.buttonId} says when it is pressed; 1–100 characters. */
+  readonly id: string;
+  /** Its words (plain text, at most 75 characters: Slack's button text limit, below Discord's 80). */
+  readonly label: string;
+  /**
+   * An emoji shown before the label, raw as configured (`⬅️`, a Discord custom `name:id`, a Slack name such as
+   * `arrow_left`); absent: none.
+   */
+  readonly emoji?: string;
 }
 
 /** Options of {@link ChatPlatform.edit}. */
@@ -193,6 +215,35 @@ export interface PlatformGapEvent {
   /** What happened, for logs: `reconnect` (Discord, not resumed) or `socket_reconnect` (Slack Socket Mode). */
   readonly reason: 'reconnect' | 'socket_reconnect';
   readonly at: Date;
+}
+
+/**
+ * A person pressed a button of a message ({@link MessageContent.buttons}). The adapter has already acknowledged
+ * the press within the platform's 3 s (Discord: a deferred ephemeral reply; Slack: `ack()`), so the handler may
+ * take longer. `eventId` is unique per press (Discord's interaction id, Slack's `trigger_id`), so a replayed
+ * delivery has the same id.
+ */
+export interface ButtonPressEvent {
+  readonly platform: PlatformName;
+  readonly eventId: string;
+  readonly channelId: string;
+  /** The message the button is on (the primary message of a posted {@link MessageRef}). */
+  readonly messageId: string;
+  readonly userId: string;
+  /** The pressed button's {@link MessageButton.id}. */
+  readonly buttonId: string;
+  /** When it happened: Slack's `action_ts`, Discord's receipt time. */
+  readonly at: Date;
+  /**
+   * The platform's order among presses with the same `at`, an integer ≥ 0 (as {@link ReactionEvent.seq}):
+   * the microseconds of Slack's `action_ts` below the millisecond, a counter of the Discord adapter.
+   */
+  readonly seq?: number;
+  /**
+   * Answers the presser only (Discord: the interaction's ephemeral reply, flags 64; Slack: `chat.postEphemeral`).
+   * Called at most once; without a call the adapter ends the press silently.
+   */
+  reply(content: MessageContent): Promise<void>;
 }
 
 /** Option of a slash command. */
@@ -337,6 +388,8 @@ export interface ChatHandlers {
   onMessageDeleted?(event: MessageDeletedEvent): Promise<void>;
   /** Events may have been missed (see {@link PlatformGapEvent}); optional. */
   onGap?(event: PlatformGapEvent): Promise<void>;
+  /** A button was pressed (see {@link ButtonPressEvent}); optional: without it, presses are ended silently. */
+  onButton?(event: ButtonPressEvent): Promise<void>;
 }
 
 /** The users who hold one emoji on a message (for reconciliation after a restart). */
@@ -416,5 +469,11 @@ export type VoteFeedback =
     }
   | {
       readonly kind: 'ignored';
-      readonly reason: 'bot' | 'unknown_emoji' | 'unknown_message' | 'not_open' | 'no_platform';
+      readonly reason:
+        | 'bot'
+        | 'unknown_emoji'
+        | 'unknown_message'
+        | 'not_open'
+        | 'no_platform'
+        | 'buttons_battle';
     };

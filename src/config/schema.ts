@@ -182,6 +182,22 @@ export const appConfigSchema = z.strictObject({
         })
         .prefault({}),
       /**
+       * How people vote on battles, per platform (README "Voting"): `reactions` (emoji reactions, public counts:
+       * the default) or `buttons` (four buttons; each vote is confirmed privately and the tally stays hidden until
+       * the battle closes). The terminal always takes typed votes.
+       */
+      voting: z
+        .strictObject({
+          discord: z.enum(['reactions', 'buttons']).default('reactions'),
+          slack: z.enum(['reactions', 'buttons']).default('reactions'),
+        })
+        .prefault({}),
+      /**
+       * Buttons mode only: the private confirmation of a vote also tells the voter which model answered left and
+       * which right (Chatbot Arena's reveal after voting); that voter's vote is then final.
+       */
+      reveal_after_vote: z.boolean().default(false),
+      /**
        * Most messages one battle takes per platform; longer answers are cut visibly and the whole battle goes
        * along as a text file (chat/render/fit.ts). The terminal shows everything.
        */

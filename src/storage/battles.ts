@@ -5,7 +5,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { copyRowsSql } from './copy-rows.ts';
-import type { BattleStatus, CloseReason, Database, VoteChoice } from './schema.ts';
+import type { BattleStatus, BattleVoting, CloseReason, Database, VoteChoice } from './schema.ts';
 import { ARENA_SOURCE } from './sources.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -38,6 +38,11 @@ export interface BattleRow {
   readonly closeReason: CloseReason | null;
   /** The vote cap reached, when `closeReason` is `vote_cap`. */
   readonly closeCap: number | null;
+  /**
+   * How the posted battle takes votes (migration 0014): `reactions`, `buttons` or `typed`; `reactions` for a
+   * battle posted before it was stored; null while it is not posted.
+   */
+  readonly voting: BattleVoting | null;
 }
 
 function battleQuery(db: Conn) {
@@ -68,6 +73,7 @@ function battleQuery(db: Conn) {
       'b.revealed_at',
       'b.close_reason',
       'b.close_cap',
+      'b.voting',
     ]);
 }
 
@@ -99,6 +105,7 @@ function toRow(r: RawBattle): BattleRow {
     revealedAt: d(r.revealed_at),
     closeReason: r.close_reason,
     closeCap: r.close_cap === null ? null : Number(r.close_cap),
+    voting: r.voting ?? (r.message_id === null ? null : 'reactions'),
   };
 }
 
@@ -147,7 +154,10 @@ export async function createNumberedBattle(db: Conn, b: NewBattle): Promise<Batt
   return { id: row.id, number: Number(row.number) };
 }
 
-/** Records where a battle was posted and opens it for votes until `closesAt`. */
+/**
+ * Records where a battle was posted and opens it for votes until `closesAt`; `voting`: how it takes votes (the
+ * posting platform's `capabilities.voting`; default `reactions`).
+ */
 export async function markPosted(
   db: Conn,
   id: number,
@@ -158,6 +168,7 @@ export async function markPosted(
     partIds: readonly string[];
     postedAt: Date;
     closesAt: Date;
+    voting?: BattleVoting;
   },
 ): Promise<void> {
   await db
@@ -169,6 +180,7 @@ export async function markPosted(
       part_ids: JSON.stringify(where.partIds),
       posted_at: where.postedAt,
       closes_at: where.closesAt,
+      voting: where.voting ?? 'reactions',
       status: 'open',
     })
     .where('id', '=', id)

@@ -177,7 +177,15 @@ export interface BattlesTable {
   close_cap: number | null;
   /** An imported vote cast with the models' names shown (`"anony": false`; migration 0010). */
   named: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * How the posted battle takes votes (migration 0014): `reactions`, `buttons` or `typed`; null: posted before
+   * it was stored (reactions).
+   */
+  voting: BattleVoting | null;
 }
+
+/** How a posted battle takes votes (chat/port `PlatformCapabilities.voting`). */
+export type BattleVoting = 'reactions' | 'buttons' | 'typed';
 
 /**
  * Why voting on a battle ended: its window ended, the vote cap was reached, an imported vote (closed as imported),

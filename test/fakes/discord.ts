@@ -46,6 +46,8 @@ export interface FakeMessage {
   attachments: unknown[];
   edited_timestamp: string | null;
   flags: number;
+  /** Message components (action rows of buttons), as last sent. */
+  components: unknown[];
 }
 
 /** Something posted to an interaction webhook (callback, @original edit, follow-up). */
@@ -97,6 +99,11 @@ export class FakeDiscord {
    */
   readonly burstReactions = new Map<string, Map<string, string[]>>();
   readonly interactionResponses: InteractionResponse[] = [];
+  /**
+   * Interaction callbacks that came later than Discord's 3 s after the INTERACTION_CREATE (refused with 10062
+   * Unknown interaction, as Discord does): the interaction id and how late, ms. A test asserts it stays empty.
+   */
+  readonly lateInteractions: { interactionId: string; ms: number }[] = [];
   readonly registeredCommands: { path: string; body: unknown }[] = [];
   readonly rateLimited: RecordedRequest[] = [];
   port = 0;
@@ -110,6 +117,8 @@ export class FakeDiscord {
   #nextId = 1200000000000000000n;
   #rateRules: RateLimitRule[] = [];
   #interactionTokens = new Map<string, string>();
+  /** When each interaction was dispatched (ms) and its type (2 command, 3 component), for the 3-s rule. */
+  #interactionSent = new Map<string, { at: number; type: number }>();
   #heartbeatInterval: number;
   #closeOnIdentify: number | undefined;
   #advertisedGatewayUrl: string | undefined;
@@ -268,6 +277,7 @@ export class FakeDiscord {
       : { id: CHANNEL_ID, type: 0, guild_id: GUILD_ID, name: 'arena' };
     const token = `itoken-${randomUUID()}`;
     this.#interactionTokens.set(token, id);
+    this.#interactionSent.set(id, { at: Date.now(), type: 2 });
     this.dispatch('INTERACTION_CREATE', {
       id,
       application_id: APP_ID,
@@ -297,6 +307,58 @@ export class FakeDiscord {
         type: 1,
         options: Object.entries(options).map(([k, v]) => ({ name: k, type: 3, value: v })),
       },
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      app_permissions: '2248473465835073',
+      entitlements: [],
+      authorizing_integration_owners: { '0': GUILD_ID },
+      context: 0,
+    });
+    return id;
+  }
+
+  /**
+   * A person presses the button `customId` on message `messageId` (it must carry it, as on Discord): dispatches
+   * INTERACTION_CREATE type 3 (message component, component_type 2) with the message; returns the interaction id.
+   * The app must answer (callback) within 3 s ({@link lateInteractions}).
+   */
+  pressButton(messageId: string, customId: string, user: SlashUser): string {
+    const msg = this.messages.get(messageId);
+    const has = (msg?.components ?? []).some((row) =>
+      ((row as { components?: { custom_id?: string }[] }).components ?? []).some(
+        (c) => c.custom_id === customId,
+      ),
+    );
+    if (!msg || !has) throw new Error(`fake discord: no button ${customId} on ${messageId}`);
+    const id = this.snowflake();
+    const token = `itoken-${randomUUID()}`;
+    this.#interactionTokens.set(token, id);
+    this.#interactionSent.set(id, { at: Date.now(), type: 3 });
+    this.dispatch('INTERACTION_CREATE', {
+      id,
+      application_id: APP_ID,
+      type: 3,
+      token,
+      version: 1,
+      guild_id: GUILD_ID,
+      channel_id: msg.channel_id,
+      channel: { id: msg.channel_id, type: 0, guild_id: GUILD_ID, name: 'arena' },
+      member: {
+        user: {
+          id: user.id,
+          username: user.username ?? 'someone',
+          discriminator: '0',
+          avatar: null,
+        },
+        roles: user.roles ?? [],
+        permissions: '2248473465835073',
+        joined_at: '2024-01-01T00:00:00.000Z',
+        deaf: false,
+        mute: false,
+        flags: 0,
+      },
+      message: this.#messageJson(msg),
+      data: { custom_id: customId, component_type: 2 },
       locale: 'en-US',
       guild_locale: 'en-US',
       app_permissions: '2248473465835073',
@@ -410,6 +472,7 @@ export class FakeDiscord {
       attachments: [],
       edited_timestamp: null,
       flags: 0,
+      components: [],
     };
     this.messages.set(m.id, m);
     return m;
@@ -624,7 +687,9 @@ export class FakeDiscord {
         : /^\/interactions\/\d+\/[^/]+\/callback$/u.test(path) && method === 'POST'
           ? ((body.data ?? {}) as Record<string, unknown>)
           : undefined;
-    const invalid = message ? discordMessageErrors(message) : undefined;
+    const invalid = message
+      ? (discordMessageErrors(message) ?? discordComponentErrors(message))
+      : undefined;
     if (invalid) {
       this.refusedTooLong.push(rec);
       return send(400, { message: 'Invalid Form Body', code: 50035, errors: invalid });
@@ -678,6 +743,7 @@ export class FakeDiscord {
         })),
         edited_timestamp: null,
         flags: 0,
+        components: Array.isArray(body.components) ? body.components : [],
       };
       this.messages.set(msg.id, msg);
       send(200, this.#messageJson(msg));
@@ -686,6 +752,7 @@ export class FakeDiscord {
       if (!msg) return send(404, { message: 'Unknown Message', code: 10008 });
       if (typeof body.content === 'string') msg.content = body.content;
       if (Array.isArray(body.embeds)) msg.embeds = body.embeds;
+      if (Array.isArray(body.components)) msg.components = body.components;
       msg.edited_timestamp = new Date().toISOString();
       send(200, this.#messageJson(msg));
     } else if (method === 'GET' && on(/^\/channels\/(\d+)\/messages\/(\d+)$/u)) {
@@ -784,6 +851,12 @@ export class FakeDiscord {
         }));
       send(200, users);
     } else if (method === 'POST' && on(/^\/interactions\/(\d+)\/([^/]+)\/callback$/u)) {
+      const sent = this.#interactionSent.get(g(1));
+      // Discord forgets an interaction not answered within 3 s.
+      if (sent && Date.now() - sent.at > 3000) {
+        this.lateInteractions.push({ interactionId: g(1), ms: Date.now() - sent.at });
+        return send(404, { message: 'Unknown interaction', code: 10062 });
+      }
       this.interactionResponses.push({
         interactionId: g(1),
         token: g(2),
@@ -791,7 +864,7 @@ export class FakeDiscord {
         body,
       });
       if (url.searchParams.get('with_response') === 'true')
-        send(200, { interaction: { id: g(1), type: 2 } });
+        send(200, { interaction: { id: g(1), type: sent?.type ?? 2 } });
       else send(204);
     } else if (on(/^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/u)) {
       const token = g(2);
@@ -874,7 +947,7 @@ export class FakeDiscord {
       mention_roles: [],
       attachments: msg.attachments,
       embeds: msg.embeds,
-      components: [],
+      components: msg.components,
       reactions,
       pinned: false,
       type: 0,
@@ -891,6 +964,7 @@ export class FakeDiscord {
       attachments: [],
       edited_timestamp: null,
       flags: typeof body.flags === 'number' ? body.flags : 0,
+      components: [],
     };
     return { ...this.#messageJson(msg), webhook_id: APP_ID, application_id: APP_ID };
   }
@@ -973,5 +1047,38 @@ export function discordMessageErrors(
         },
       ],
     };
+  return Object.keys(errors).length > 0 ? errors : undefined;
+}
+
+/**
+ * Discord's limits on message components (API reference, "Component Reference"): ≤ 5 action rows (type 1) per
+ * message, ≤ 5 buttons per row; a button's `custom_id` 1–100 characters and unique in the message, its label ≤ 80.
+ */
+export const DISCORD_COMPONENT_LIMITS = { rows: 5, perRow: 5, customId: 100, label: 80 } as const;
+
+/** The `errors` of Discord's 50035 for a message's components over the limits; undefined: fine. */
+export function discordComponentErrors(
+  body: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  const L = DISCORD_COMPONENT_LIMITS;
+  const rows = Array.isArray(body.components) ? (body.components as Record<string, unknown>[]) : [];
+  const errors: Record<string, unknown> = {};
+  if (rows.length > L.rows) errors.components = tooLong(L.rows);
+  const ids = new Set<string>();
+  rows.forEach((row, i) => {
+    const items = Array.isArray(row.components)
+      ? (row.components as Record<string, unknown>[])
+      : [];
+    if (row.type !== 1 || items.length === 0 || items.length > L.perRow)
+      errors[`components.${i}`] = tooLong(L.perRow);
+    items.forEach((c, j) => {
+      const id = typeof c.custom_id === 'string' ? c.custom_id : '';
+      if (chars(id) < 1 || chars(id) > L.customId || ids.has(id))
+        errors[`components.${i}.components.${j}.custom_id`] = tooLong(L.customId);
+      ids.add(id);
+      if (chars(c.label) > L.label)
+        errors[`components.${i}.components.${j}.label`] = tooLong(L.label);
+    });
+  });
   return Object.keys(errors).length > 0 ? errors : undefined;
 }

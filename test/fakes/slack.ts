@@ -94,6 +94,13 @@ export class FakeSlack {
   readonly failingMethods = new Map<string, string>();
   /** Envelopes acknowledged by the Socket Mode client. */
   readonly acks: { envelope_id: string; payload?: unknown }[] = [];
+  /**
+   * Button presses (`block_actions`) acknowledged later than Slack's 3 s (Slack then shows the presser an error):
+   * the action id and how late, ms. A test asserts it stays empty.
+   */
+  readonly lateAcks: { actionId: string; ms: number }[] = [];
+  /** Messages sent with `chat.postEphemeral` (only `user` sees them), in order. */
+  readonly ephemerals: { channel: string; user: string; text: string; blocks: unknown[] }[] = [];
   port = 0;
 
   #server: http.Server;
@@ -340,6 +347,76 @@ export class FakeSlack {
         event_ts: eventTs,
       },
     };
+  }
+
+  /**
+   * A person presses the button `actionId` of the message `channel:ts` (it must carry it in an `actions` block, as
+   * on Slack): the `block_actions` payload goes over Socket Mode (`interactive`). Resolves when the app acks;
+   * an ack later than Slack's 3 s is recorded in {@link lateAcks}.
+   */
+  async pressButton(input: {
+    channel: string;
+    ts: string;
+    actionId: string;
+    user: string;
+  }): Promise<void> {
+    const msg = this.messages.get(`${input.channel}:${input.ts}`);
+    const buttons = (msg?.blocks ?? []).flatMap((b) => {
+      const block = b as { type?: string; block_id?: string; elements?: unknown[] };
+      return block.type === 'actions'
+        ? (block.elements ?? []).map((e) => ({ block, e: e as Record<string, unknown> }))
+        : [];
+    });
+    const hit = buttons.find((x) => x.e.action_id === input.actionId);
+    if (!msg || !hit) throw new Error(`fake slack: no button ${input.actionId} on ${input.ts}`);
+    this.#lastEventUs = Math.max(Date.now() * 1000, this.#lastEventUs + 1);
+    const us = this.#lastEventUs;
+    const actionTs = `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
+    const payload = {
+      type: 'block_actions',
+      user: {
+        id: input.user,
+        username: `user-${input.user}`,
+        name: `user-${input.user}`,
+        team_id: TEAM_ID,
+      },
+      api_app_id: APP_ID,
+      token: 'verification-token',
+      container: {
+        type: 'message',
+        message_ts: input.ts,
+        channel_id: input.channel,
+        is_ephemeral: false,
+      },
+      trigger_id: `${Math.floor(us / 1e6)}.${randomUUID().replace(/-/gu, '').slice(0, 12)}`,
+      team: { id: TEAM_ID, domain: 'arena' },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: input.channel, name: 'arena' },
+      message: {
+        type: 'message',
+        user: BOT_USER_ID,
+        ts: input.ts,
+        text: msg.text,
+        blocks: msg.blocks,
+      },
+      state: { values: {} },
+      response_url: `http://127.0.0.1:${this.port}/response/${randomUUID()}`,
+      actions: [
+        {
+          type: 'button',
+          block_id: hit.block.block_id ?? 'b',
+          action_id: input.actionId,
+          text: hit.e.text,
+          value: hit.e.value,
+          action_ts: actionTs,
+        },
+      ],
+    };
+    const start = Date.now();
+    await this.sendEnvelope('interactive', payload);
+    const ms = Date.now() - start;
+    if (ms > 3000) this.lateAcks.push({ actionId: input.actionId, ms });
   }
 
   /** The slash-command form fields Slack would send (response_url points at this fake). */
@@ -688,6 +765,13 @@ export class FakeSlack {
         return ok({ channel: s('channel'), ts: s('ts') });
       }
       case 'chat.postEphemeral':
+        if (!s('user')) return fail('user_not_in_channel');
+        this.ephemerals.push({
+          channel: s('channel'),
+          user: s('user'),
+          text: s('text'),
+          blocks: Array.isArray(args.blocks) ? args.blocks : [],
+        });
         return ok({ message_ts: this.#nextTs() });
       case 'reactions.add':
       case 'reactions.remove': {
@@ -771,6 +855,41 @@ export const SLACK_API_LIMITS = {
   text: 40_000,
 } as const;
 
+/**
+ * Slack's limits on an `actions` block (Block Kit reference, "Actions block" and "Button element"): ≤ 25
+ * elements; a button's `action_id` ≤ 255 characters and unique in the message's blocks, its text ≤ 75.
+ */
+export const SLACK_ACTION_LIMITS = { elements: 25, actionId: 255, buttonText: 75 } as const;
+
+/** The `invalid_blocks` messages of one `actions` block (`i`: its index); none when it is within the limits. */
+function actionsErrors(elements: Record<string, unknown>[], i: number): string[] {
+  const L = SLACK_ACTION_LIMITS;
+  const out: string[] = [];
+  if (elements.length > L.elements)
+    out.push(
+      `[ERROR] no more than ${L.elements} items allowed [json-pointer:/blocks/${i}/elements]`,
+    );
+  const ids = new Set<string>();
+  elements.forEach((e, j) => {
+    const id = typeof e.action_id === 'string' ? e.action_id : '';
+    if ([...id].length > L.actionId)
+      out.push(
+        `[ERROR] must be less than ${L.actionId + 1} characters [json-pointer:/blocks/${i}/elements/${j}/action_id]`,
+      );
+    if (ids.has(id))
+      out.push(
+        `[ERROR] action_id must be unique [json-pointer:/blocks/${i}/elements/${j}/action_id]`,
+      );
+    ids.add(id);
+    const text = ((e.text ?? {}) as Record<string, unknown>).text;
+    if (typeof text === 'string' && [...text].length > L.buttonText)
+      out.push(
+        `[ERROR] must be less than ${L.buttonText + 1} characters [json-pointer:/blocks/${i}/elements/${j}/text/text]`,
+      );
+  });
+  return out;
+}
+
 /** Slack's error for a message over {@link SLACK_API_LIMITS} (with `invalid_blocks`' messages); undefined: fine. */
 export function slackMessageError(
   args: Record<string, unknown>,
@@ -797,6 +916,7 @@ export function slackMessageError(
       if (typeof e.text === 'string')
         texts.push([e.text, `/blocks/${i}/elements/${j}/text`, L.sectionText]);
     });
+    if (b.type === 'actions') messages.push(...actionsErrors(elements, i));
     for (const [value, pointer, max] of texts) {
       const n = [...value].length;
       total += n;

@@ -19,12 +19,16 @@
  *   or channel that no longer exists (10008 Unknown Message, 10003 Unknown Channel) is AppError `chat_message_gone`.
  * - `restApi` and `gatewayUrl` replace Discord's URLs (a proxy; the tests' fake): the gateway URL that
  *   `GET /gateway/bot` and READY's `resume_gateway_url` name is replaced by `gatewayUrl`.
+ * - Buttons (`MessageContent.buttons`, a battle's vote buttons in buttons mode) are message components on the first
+ *   message; an edit of the first message always sends its components, so content without buttons removes them.
+ *   A press (INTERACTION_CREATE of a component) is deferred at once as an ephemeral reply and goes to `onButton`.
  * - Slash commands are deferred immediately (3-s rule, D11): ephemerally for `maintainerOnly` commands, publicly
  *   otherwise. If the handler's first reply has the other visibility, the deferred reply is deleted and the
  *   answer is sent as a follow-up with the right flags (64 = ephemeral). Later replies are follow-ups.
  */
 import type { EventEmitter } from 'node:events';
 import {
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   Client,
   Events,
@@ -89,6 +93,8 @@ export interface DiscordAdapterOptions {
   readonly restRetries?: number;
   /** How long to wait for the gateway to become ready (ms); default 60,000. */
   readonly readyTimeoutMs?: number;
+  /** How people vote on battles here (`arena.voting.discord`): `reactions` (default) or `buttons`. */
+  readonly voting?: 'reactions' | 'buttons';
 }
 
 /** Gateway dispatch as emitted on the client's `raw` event. */
@@ -151,8 +157,8 @@ export class DiscordAdapter implements ChatPlatform {
   /** Messages this process started a thread on (their thread ids: the same). */
   readonly #threads = new Set<string>();
   readonly name = 'discord' as const;
-  /** See {@link DISCORD_CAPABILITIES}. */
-  readonly capabilities: PlatformCapabilities = DISCORD_CAPABILITIES;
+  /** See {@link DISCORD_CAPABILITIES}; `voting` as configured. */
+  readonly capabilities: PlatformCapabilities;
   #opts: DiscordAdapterOptions;
   #log: Logger;
   #client: Client | undefined;
@@ -167,10 +173,13 @@ export class DiscordAdapter implements ChatPlatform {
    */
   #seenEvents = new Set<string>();
   #botUserId: string | undefined;
+  /** Orders button presses received in one millisecond (chat/port `ButtonPressEvent.seq`). */
+  #presses = 0;
 
   constructor(options: DiscordAdapterOptions) {
     this.#opts = options;
     this.#log = options.logger.child({ platform: 'discord' });
+    this.capabilities = { ...DISCORD_CAPABILITIES, voting: options.voting ?? 'reactions' };
   }
 
   get botUserId(): string | undefined {
@@ -473,6 +482,8 @@ export class DiscordAdapter implements ChatPlatform {
       embeds: m.embeds,
       allowed_mentions: { parse: [] },
     };
+    // The first message carries the buttons; without them, an edit removes the ones it had (the reveal).
+    if (withImageOf) body.components = buttonRows(withImageOf);
     const image = withImageOf?.image;
     const attachments: Record<string, unknown>[] = [];
     const files: RawFile[] = [];
@@ -681,8 +692,41 @@ export class DiscordAdapter implements ChatPlatform {
     }
   }
 
-  async #onInteraction(interaction: Interaction): Promise<void> {
-    if (!interaction.isChatInputCommand()) return;
+  /**
+   * A button pressed: deferred at once as an ephemeral reply (flags 64; the 3-s rule, D11), then `onButton`; its
+   * answer edits the deferred reply (only the presser sees it), and without one the deferred reply is deleted.
+   */
+  async #onButton(interaction: ButtonInteraction): Promise<void> {
+    await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+    const handler = this.#handlers?.onButton;
+    let replied = false;
+    try {
+      if (handler && !interaction.user.bot)
+        await handler({
+          platform: 'discord',
+          eventId: `discord:interaction:${interaction.id}`,
+          channelId: interaction.channelId,
+          messageId: interaction.message.id,
+          userId: interaction.user.id,
+          buttonId: interaction.customId,
+          // Receipt time, as for reactions; the counter orders presses received in one millisecond.
+          at: new Date(),
+          seq: this.#presses++,
+          reply: async (content) => {
+            replied = true;
+            const [first] = renderDiscordMessages(content);
+            if (first) await interaction.editReply(toInteractionPayload(first));
+          },
+        });
+    } catch (err) {
+      this.#log.error({ err, interactionId: interaction.id }, 'button handler failed');
+    }
+    if (!replied) await interaction.deleteReply().catch(() => undefined);
+  }
+
+  async #onInteraction(interaction: Interaction): Promise<unknown> {
+    if (!interaction.isChatInputCommand())
+      return interaction.isButton() && this.#onButton(interaction);
     const spec = this.#specs.get(interaction.commandName);
     const handlers = this.#handlers;
     if (!spec || !handlers) {
@@ -703,7 +747,6 @@ export class DiscordAdapter implements ChatPlatform {
     }
     const deferEphemeral = spec.maintainerOnly === true;
     await interaction.deferReply(deferEphemeral ? { flags: MessageFlags.Ephemeral } : {});
-
     let replied = false;
     let chain: Promise<void> = Promise.resolve();
     const sendReply = async (content: MessageContent, options?: ReplyOptions): Promise<void> => {
@@ -811,6 +854,30 @@ function toInteractionPayload(
         }
       : {}),
   };
+}
+
+/**
+ * The message components of `content.buttons`: action rows (type 1) of at most 5 secondary buttons (type 2,
+ * style 2) each, `custom_id` the button's id, the emoji as `{ name }` (unicode) or `{ name, id }` (custom
+ * `name:id`); [] without buttons.
+ */
+export function buttonRows(content: MessageContent): Record<string, unknown>[] {
+  const buttons = (content.buttons ?? []).map((b) => {
+    const custom = b.emoji?.match(/^<?a?:?([\w~-]+):(\d{17,20})>?$/u);
+    return {
+      type: 2,
+      style: 2,
+      custom_id: b.id,
+      label: b.label,
+      ...(b.emoji
+        ? { emoji: custom ? { name: custom[1], id: custom[2] } : { name: b.emoji } }
+        : {}),
+    };
+  });
+  const rows: Record<string, unknown>[] = [];
+  for (let i = 0; i < buttons.length; i += 5)
+    rows.push({ type: 1, components: buttons.slice(i, i + 5) });
+  return rows;
 }
 
 /**

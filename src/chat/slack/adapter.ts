@@ -30,6 +30,7 @@ import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from '
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import type {
+  ButtonPressEvent,
   ChatHandlers,
   ChatPlatform,
   CommandContext,
@@ -48,6 +49,7 @@ import {
   renderSlackFitted,
   renderSlackMessages,
   SLACK_LIMITS,
+  type SlackBlockJson,
   type SlackMessageJson,
 } from './render.ts';
 import { ReplayGuard, timestampRefusal } from './request-guard.ts';
@@ -76,6 +78,8 @@ export interface SlackAdapterOptions {
    * `usergroups.users.list`, cached for 5 minutes). Without it Slack users have no roles.
    */
   readonly roleGroupIds?: readonly string[];
+  /** How people vote on battles here (`arena.voting.slack`): `reactions` (default) or `buttons`. */
+  readonly voting?: 'reactions' | 'buttons';
 }
 
 /** Parses `key=value` words and positional words of a command's text (double quotes group words). */
@@ -116,8 +120,8 @@ export const SLACK_CAPABILITIES: PlatformCapabilities = {
 
 export class SlackAdapter implements ChatPlatform {
   readonly name = 'slack' as const;
-  /** See {@link SLACK_CAPABILITIES}. */
-  readonly capabilities: PlatformCapabilities = SLACK_CAPABILITIES;
+  /** See {@link SLACK_CAPABILITIES}; `voting` as configured. */
+  readonly capabilities: PlatformCapabilities;
   #opts: SlackAdapterOptions;
   #log: Logger;
   #app: App | undefined;
@@ -133,6 +137,7 @@ export class SlackAdapter implements ChatPlatform {
   constructor(options: SlackAdapterOptions) {
     this.#opts = options;
     this.#log = options.logger.child({ platform: 'slack' });
+    this.capabilities = { ...SLACK_CAPABILITIES, voting: options.voting ?? 'reactions' };
   }
 
   get botUserId(): string | undefined {
@@ -234,6 +239,7 @@ export class SlackAdapter implements ChatPlatform {
         this.#log.error({ err, eventId: ev.eventId }, 'message deletion handler failed');
       }
     });
+    this.#listenButtons(app);
     app.command(/.*/u, async ({ command, ack, respond, client }) => {
       const name = command.command.replace(/^\//u, '');
       const spec = this.#specs.get(name);
@@ -445,7 +451,7 @@ export class SlackAdapter implements ChatPlatform {
     const fitted = content.fit
       ? renderSlackFitted(content, content.fit.maxMessages)
       : { messages: renderSlackMessages(content), cutChars: 0 };
-    const messages = fitted.messages;
+    const messages = withButtons(fitted.messages, content);
     const ids: string[] = [];
     let channel = options?.thread?.channelId ?? channelId;
     const thread = options?.thread ? { thread_ts: options.thread.messageId } : {};
@@ -507,8 +513,8 @@ export class SlackAdapter implements ChatPlatform {
     const ids = [ref.messageId, ...ref.partIds];
     // Fitted content is fitted to the messages the ref has; the previous content, rendered alike, tells which
     // of them change.
-    const render = (c: MessageContent): SlackMessageJson[] =>
-      c.fit ? renderSlackFitted(c, ids.length).messages : renderSlackMessages(c);
+    const render = (c: MessageContent): ButtonedMessage[] =>
+      withButtons(c.fit ? renderSlackFitted(c, ids.length).messages : renderSlackMessages(c), c);
     const messages = render(content);
     const before = options?.previous ? render(options.previous) : undefined;
     if (messages.length > ids.length) {
@@ -517,9 +523,9 @@ export class SlackAdapter implements ChatPlatform {
         'slack edit: content needs more messages than posted; dropping the rest',
       );
     }
-    const blank: SlackMessageJson = { text: '…', blocks: [] };
+    const blank: ButtonedMessage = { text: '…', blocks: [] };
     for (const [i, ts] of ids.entries()) {
-      const m: SlackMessageJson = messages[i] ?? blank;
+      const m: ButtonedMessage = messages[i] ?? blank;
       if (before && JSON.stringify(before[i] ?? blank) === JSON.stringify(m)) continue;
       await this.#call('chat.update', () =>
         client.chat.update({ channel: ref.channelId, ts, text: m.text, blocks: m.blocks }),
@@ -643,6 +649,56 @@ export class SlackAdapter implements ChatPlatform {
     }
   }
 
+  /** Buttons (a battle's vote buttons): acknowledged first (3-s rule), then answered with chat.postEphemeral. */
+  #listenButtons(app: App): void {
+    app.action(/.*/u, async ({ ack, body, action, client }) => {
+      await ack();
+      await this.#onButton(
+        body as unknown as BlockActionBody,
+        action as { action_id?: string; action_ts?: string },
+        client,
+      );
+    });
+  }
+
+  /**
+   * A button pressed (a `block_actions` interaction, already acknowledged): goes to `onButton` with the press's
+   * `action_ts` as its time; the handler's answer is `chat.postEphemeral` to the presser in the message's channel.
+   */
+  async #onButton(
+    body: BlockActionBody,
+    action: { action_id?: string; action_ts?: string },
+    client: App['client'],
+  ): Promise<void> {
+    const handler = this.#handlers?.onButton;
+    const channel = body.channel?.id ?? body.container?.channel_id;
+    const messageId = body.message?.ts ?? body.container?.message_ts;
+    const user = body.user?.id;
+    if (!handler || body.type !== 'block_actions' || !channel || !messageId || !user) return;
+    if (!action.action_id) return;
+    const ev: ButtonPressEvent = {
+      platform: 'slack',
+      eventId: `slack:action:${body.trigger_id ?? `${channel}:${messageId}:${user}:${action.action_ts}`}`,
+      channelId: channel,
+      messageId,
+      userId: user,
+      buttonId: action.action_id,
+      ...slackEventTime(action.action_ts),
+      reply: async (content) => {
+        for (const r of renderSlackMessages(content)) {
+          await this.#call('chat.postEphemeral', () =>
+            client.chat.postEphemeral({ channel, user, text: r.text, blocks: r.blocks }),
+          );
+        }
+      },
+    };
+    try {
+      await handler(ev);
+    } catch (err) {
+      this.#log.error({ err, eventId: ev.eventId }, 'button handler failed');
+    }
+  }
+
   async #runCommand(
     spec: CommandSpec,
     command: {
@@ -746,6 +802,63 @@ export class SlackAdapter implements ChatPlatform {
     }
     return roles;
   }
+}
+
+/** The Block Kit `actions` block of a message's buttons. */
+interface ActionsBlock {
+  readonly type: 'actions';
+  readonly block_id: string;
+  readonly elements: {
+    readonly type: 'button';
+    readonly action_id: string;
+    readonly value: string;
+    readonly text: { readonly type: 'plain_text'; readonly text: string; readonly emoji: true };
+  }[];
+}
+
+/** A message as posted: its rendered blocks, the first one's followed by its buttons' `actions` block. */
+interface ButtonedMessage {
+  readonly text: string;
+  blocks: (SlackBlockJson | ActionsBlock)[];
+}
+
+/** The parts of a `block_actions` interaction body the adapter reads. */
+interface BlockActionBody {
+  readonly type: string;
+  readonly trigger_id?: string;
+  readonly user?: { readonly id?: string };
+  readonly channel?: { readonly id?: string };
+  readonly message?: { readonly ts?: string };
+  readonly container?: { readonly channel_id?: string; readonly message_ts?: string };
+}
+
+/**
+ * `messages` with `content.buttons` as an `actions` block at the end of the first message (Block Kit buttons:
+ * `action_id` the button's id, the emoji as a `:name:` shortcode in the plain-text label); unchanged without
+ * buttons, so an edit to content without them removes the block (`chat.update` replaces the blocks).
+ */
+export function withButtons(
+  messages: readonly SlackMessageJson[],
+  content: MessageContent,
+): ButtonedMessage[] {
+  const buttons = content.buttons ?? [];
+  const [first, ...rest] = messages;
+  if (buttons.length === 0 || !first) return [...messages];
+  const actions: ActionsBlock = {
+    type: 'actions',
+    block_id: 'zhujiu_buttons',
+    elements: buttons.map((b) => ({
+      type: 'button' as const,
+      action_id: b.id,
+      value: b.id,
+      text: {
+        type: 'plain_text' as const,
+        text: b.emoji ? `:${b.emoji.replace(/^:|:$/gu, '')}: ${b.label}` : b.label,
+        emoji: true as const,
+      },
+    })),
+  };
+  return [{ ...first, blocks: [...first.blocks, actions] }, ...rest];
 }
 
 /** Web API methods that need the bot to be in the channel. */

@@ -26,7 +26,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/aggregate/board.ts#aggregatePass': 86,
   'src/aggregate/board.ts#computeBoard': 424,
   'src/arena/selection.ts#selectBattle': 91,
-  'src/arena/service.ts#ArenaService.postBattle': 83,
   'src/bot/commands/handlers.ts#createCommandHandler': 151,
   'src/chat/discord/adapter.ts#DiscordAdapter.#onInteraction': 90,
   'src/chat/discord/adapter.ts#DiscordAdapter.start': 95,
