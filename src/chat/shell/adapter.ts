@@ -50,6 +50,7 @@ import {
   SHELL_MAINTAINER_ROLE,
   type VoteFeedback,
 } from '../port.ts';
+import { typedArgs } from '../typed-words.ts';
 import { renderPlain } from './render.ts';
 
 /** The bot's user id in the terminal. */
@@ -449,17 +450,11 @@ export class ShellAdapter implements ChatPlatform {
   async #command(name: string, text: string, user: ChatUser): Promise<void> {
     const spec = this.#specs.get(name);
     if (!spec || !this.#handlers) return this.#print(`unknown command /${name}; type "help"`);
-    const args: Record<string, string> = {};
-    const positional: string[] = [];
-    for (const w of text.split(/\s+/u).filter(Boolean)) {
-      const eq = w.indexOf('=');
-      if (eq > 0 && spec.options.some((o) => o.name === w.slice(0, eq)))
-        args[w.slice(0, eq)] = w.slice(eq + 1);
-      else positional.push(w);
-    }
-    for (const o of spec.options)
-      if (args[o.name] === undefined && positional.length > 0)
-        args[o.name] = positional.shift() as string;
+    // Quotes group words (a model name with spaces), as on Slack (chat/typed-words.ts).
+    const args = typedArgs(
+      text,
+      spec.options.map((o) => o.name),
+    );
     const ctx: CommandContext = {
       platform: 'shell',
       eventId: `shell:${this.#eventTag}:command:${this.#nextEvent++}`,
