@@ -208,7 +208,8 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
 
 /**
  * The refusal of an input file that cannot be opened: `NAME: cannot read (reason); fix`, the one wording of every
- * file the product reads. A missing file or a folder asks to check the path; no permission asks to check the
+ * file the product reads. A missing file, a folder, or a path through a file (ENOTDIR: e.g. ZHUJIU_DATASETS_DIR
+ * naming a file) asks to check the path; no permission asks to check the
  * file's permissions.
  * @param code the error code of the refusal, e.g. `import_invalid`.
  * @param err the error of the failed open, stat or read (its errno `code` picks the reason).
@@ -227,7 +228,9 @@ export function cannotRead(name: string, code: ErrorCode, err: unknown): AppErro
       ? 'no such file'
       : c === 'EISDIR'
         ? 'a folder, not a file'
-        : (c ?? (err as Error).message);
+        : c === 'ENOTDIR'
+          ? 'a file is in its path'
+          : (c ?? (err as Error).message);
   return new AppError(code, `${name}: cannot read (${why}); check the path`, { cause: err });
 }
 

@@ -175,6 +175,12 @@ describe('UTF-8 decoding (core/utf8)', () => {
     await expect(readUtf8File(join(dir, 'missing.json'))).rejects.toThrow(
       /missing\.json: cannot read \(no such file\); check the path/,
     );
+    // A folder in the path that is a file (ZHUJIU_DATASETS_DIR naming a file), in every reader.
+    const through = join(file('plain.txt', 'x'), 'c3', 'dev.json');
+    const msg = `${through}: cannot read (a file is in its path); check the path`;
+    await expect(readUtf8File(through)).rejects.toThrow(msg);
+    expect(() => readUtf8FileSync(through)).toThrow(msg);
+    await expect(lines(through)).rejects.toThrow(msg);
   });
 
   it('blames permissions, not the path, for a file it may not read (one wording for every reader)', () => {
