@@ -222,6 +222,15 @@ function locate(
     }
     const [line, col] = at(path);
     let message = issue.message;
+    if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+      // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
+      const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
+      const value = doc.getIn(path);
+      message =
+        value === undefined
+          ? `missing; add ${options.map((o) => `\`${issue.discriminator}: ${o}\``).join(' or ')}`
+          : `expected one of ${options.join(', ')}, got ${describeValue(value)}`;
+    }
     if (issue.code === 'invalid_type') {
       const value = doc.getIn(path);
       const fallback =

@@ -71,6 +71,28 @@ function endpointUrl(protocols: readonly string[]) {
     .default(null);
 }
 
+/**
+ * An absolute `http://` or `https://` URL (a model's `base_url`, `leaderboard.public_url`). `z.url()` alone takes
+ * any scheme, and the WHATWG URL parser reads `localhost:8000` as the scheme `localhost:`, so a URL written without
+ * `http://` passed and failed only when called; refused here naming the value and an example.
+ */
+function httpUrl(example: string) {
+  return z.string().refine(
+    (u) => {
+      try {
+        const p = new URL(u).protocol;
+        return p === 'http:' || p === 'https:';
+      } catch {
+        return false;
+      }
+    },
+    {
+      error: (iss) =>
+        `expected an http:// or https:// URL, e.g. ${example}, got ${JSON.stringify(String(iss.input))}`,
+    },
+  );
+}
+
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
   http: z
@@ -340,7 +362,7 @@ export const appConfigSchema = z.strictObject({
     .prefault({}),
   leaderboard: z
     .strictObject({
-      public_url: z.url().nullable().default(null),
+      public_url: httpUrl('https://arena.example.org').nullable().default(null),
       refresh_seconds: z.number().int().min(0).default(60),
       daily_post: z
         .strictObject({
@@ -431,7 +453,7 @@ export function datasetNameProblem(name: string): string | undefined {
 const openAiModel = z.strictObject({
   name: modelNameSchema,
   provider: z.literal('openai'),
-  base_url: z.url(),
+  base_url: httpUrl('http://127.0.0.1:8000/v1'),
   model: z.string().min(1),
   api_key_env: z
     .string()

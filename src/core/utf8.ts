@@ -75,20 +75,83 @@ function hex(bytes: Uint8Array, at: number): string {
     .join(' ');
 }
 
-/** The refusal for a file that is not UTF-8 at `offset` (0-based from the start of the file) on `line`. */
+/**
+ * The UTF-16 or UTF-32 encoding a file's first bytes show, or undefined. A byte-order mark names it (UTF-32 is
+ * checked first: its little-endian mark starts with UTF-16LE's); without one, text that is mostly ASCII in UTF-16
+ * has a NUL in every other byte: in the first (up to) 64 bytes, NULs in at least half of the odd bytes and in no
+ * even one is UTF-16LE, the reverse UTF-16BE (the Unicode Standard, §3.10 "Unicode Encoding Schemes"). Such a file is text in another Unicode
+ * encoding, not a binary file, and is converted with `iconv -f <encoding>`.
+ * @param bytes the first bytes of the file (at least 2 for a mark, 16 for the NUL pattern).
+ */
+export function unicodeEncodingOf(bytes: Uint8Array): string | undefined {
+  const [b0, b1, b2, b3] = bytes;
+  if (b0 === 0xff && b1 === 0xfe && b2 === 0 && b3 === 0) return 'UTF-32LE';
+  if (b0 === 0 && b1 === 0 && b2 === 0xfe && b3 === 0xff) return 'UTF-32BE';
+  if (b0 === 0xff && b1 === 0xfe) return 'UTF-16LE';
+  if (b0 === 0xfe && b1 === 0xff) return 'UTF-16BE';
+  const n = Math.min(bytes.length, 64) & ~1;
+  if (n < 16) return undefined; // too little to tell from a short binary file
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) i % 2 === 0 ? evenNul++ : oddNul++;
+  // At least half of the code units ASCII (a NUL high byte), and no NUL in the other half.
+  if (evenNul === 0 && oddNul >= n / 4) return 'UTF-16LE';
+  if (oddNul === 0 && evenNul >= n / 4) return 'UTF-16BE';
+  return undefined;
+}
+
+/** The refusal of a whole file in UTF-16 or UTF-32 (see {@link unicodeEncodingOf}). */
+function otherUnicode(name: string, encoding: string, shown: string, code: ErrorCode): AppError {
+  return new AppError(
+    code,
+    `${name}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts ${shown}: the file is ${encoding} text; ` +
+      'nothing was read from this file. Save it as UTF-8 ' +
+      `(\`iconv -f ${encoding} -t UTF-8 ${name} > converted\`, or "Save as… UTF-8" in an editor) and try again.`,
+  );
+}
+
+/**
+ * Whether the bytes from `offset` read as Chinese text in GB18030 (which includes GBK and GB2312, the usual
+ * encodings of Chinese files that are not UTF-8): up to 32 bytes decode without error and give a Han character.
+ * Only picks the example of the refusal; Latin-1 text (`é` = 0xE9 then a space) fails it.
+ */
+function looksGb18030(bytes: Uint8Array, offset: number): boolean {
+  const end = Math.min(bytes.length, offset + 32);
+  // The window may end inside a character: try the last few cut points.
+  for (let cut = end; cut > offset && cut > end - 4; cut--) {
+    try {
+      const text = new TextDecoder('gb18030', { fatal: true }).decode(bytes.subarray(offset, cut));
+      return /\p{Script=Han}/u.test(text);
+    } catch {
+      // try a shorter window
+    }
+  }
+  return false;
+}
+
+/**
+ * The refusal for a file that is not UTF-8 at `offset` (0-based from the start of the file) on `line`; the bad
+ * bytes are `bytes` from `at` (the file, or the chunks in memory).
+ */
 function notUtf8(
   name: string,
   line: number,
   offset: number,
   column: number,
-  shown: string,
+  bytes: Uint8Array,
+  at: number,
   code: ErrorCode,
 ): AppError {
+  const shown = hex(bytes, at);
+  // The example converts from the encoding the bytes (`bytes` from `at`) look like: GB18030 (GBK) for Chinese,
+  // else Latin-1.
+  const example = looksGb18030(bytes, at)
+    ? `\`iconv -f GB18030 -t UTF-8 ${name} > converted\`: these bytes read as Chinese in GBK/GB18030`
+    : `e.g. \`iconv -f latin1 -t utf-8 ${name} > converted\` for Latin-1, or \`-f GB18030\` for Chinese in GBK`;
   return new AppError(
     code,
     `${name}:${line}: not UTF-8 text: byte offset ${offset} (byte ${column} of line ${line}) starts ${shown}, ` +
-      'which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ' +
-      `(e.g. \`iconv -f latin1 -t utf-8 ${name} > converted\` for Latin-1) and try again.`,
+      `which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 (${example}) and try again.`,
   );
 }
 
@@ -103,13 +166,15 @@ function notText(name: string, line: number, offset: number, code: ErrorCode): A
 
 /** The error for `bytes` (a whole file or its first part) failing at `offset`. */
 function errorAt(bytes: Uint8Array, offset: number, name: string, code: ErrorCode): AppError {
+  const unicode = unicodeEncodingOf(bytes);
+  if (unicode) return otherUnicode(name, unicode, hex(bytes, 0), code);
   // A NUL byte before the bad sequence means a binary file (an archive, an image, a database): say that, it is
   // the more useful fix than an encoding conversion.
   const nul = bytes.indexOf(0);
   if (nul >= 0 && nul < offset) return notText(name, countNewlines(bytes, nul) + 1, nul, code);
   const line = countNewlines(bytes, offset) + 1;
   const lineStart = offset > 0 ? bytes.lastIndexOf(0x0a, offset - 1) + 1 : 0;
-  return notUtf8(name, line, offset, offset - lineStart + 1, hex(bytes, offset), code);
+  return notUtf8(name, line, offset, offset - lineStart + 1, bytes, offset, code);
 }
 
 const utf8 = () => new TextDecoder('utf-8', { fatal: true });
@@ -117,7 +182,8 @@ const utf8 = () => new TextDecoder('utf-8', { fatal: true });
 /**
  * Decodes a whole file's bytes as UTF-8 (a leading byte-order mark is dropped).
  * @throws AppError (`opts.code`, default `import_invalid`) `name:LINE: not UTF-8 text: byte offset N …` at the
- *   first byte that is not UTF-8, or `name:LINE: not a text file (… the first NUL at byte offset N)` for a binary
+ *   first byte that is not UTF-8 (`name:1: … the file is UTF-16LE text` for UTF-16 or UTF-32, with or without a
+ *   byte-order mark; the example conversion is from GB18030 when the bytes read as Chinese there), or `name:LINE: not a text file (… the first NUL at byte offset N)` for a binary
  *   file (one that holds a NUL byte).
  */
 export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string }): string {
@@ -128,9 +194,13 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
     const at = firstInvalidUtf8(bytes);
     throw errorAt(bytes, Math.max(at, 0), opts.name, opts.code ?? 'import_invalid');
   }
-  // NUL is valid UTF-8 but no text file the product reads (JSON, JSONL, YAML) holds one: it is a binary file.
+  // NUL is valid UTF-8 but no text file the product reads (JSON, JSONL, YAML) holds one: UTF-16 text without a
+  // byte-order mark, or a binary file.
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
+    const unicode = unicodeEncodingOf(bytes);
+    if (unicode)
+      throw otherUnicode(opts.name, unicode, hex(bytes, 0), opts.code ?? 'import_invalid');
     throw notText(opts.name, countNewlines(bytes, nul) + 1, nul, opts.code ?? 'import_invalid');
   }
   return text;
@@ -138,7 +208,8 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
 
 /**
  * The refusal of an input file that cannot be opened: `NAME: cannot read (reason); fix`, the one wording of every
- * file the product reads. A missing file or a folder asks to check the path; no permission asks to check the
+ * file the product reads. A missing file, a folder, or a path through a file (ENOTDIR: e.g. ZHUJIU_DATASETS_DIR
+ * naming a file) asks to check the path; no permission asks to check the
  * file's permissions.
  * @param code the error code of the refusal, e.g. `import_invalid`.
  * @param err the error of the failed open, stat or read (its errno `code` picks the reason).
@@ -157,7 +228,9 @@ export function cannotRead(name: string, code: ErrorCode, err: unknown): AppErro
       ? 'no such file'
       : c === 'EISDIR'
         ? 'a folder, not a file'
-        : (c ?? (err as Error).message);
+        : c === 'ENOTDIR'
+          ? 'a file is in its path'
+          : (c ?? (err as Error).message);
   return new AppError(code, `${name}: cannot read (${why}); check the path`, { cause: err });
 }
 
@@ -225,10 +298,13 @@ export async function* readUtf8Lines(
     const line = newlinesBefore + countNewlines(both, at) + 1;
     const nl = at > 0 ? both.lastIndexOf(0x0a, at - 1) : -1;
     const lineStart = nl >= 0 ? before + nl + 1 : lineStartBefore;
-    return notUtf8(name, line, offset, offset - lineStart + 1, hex(both, at), code);
+    return notUtf8(name, line, offset, offset - lineStart + 1, both, at, code);
   };
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      // UTF-16 or UTF-32 text: named from the first chunk, before its NUL bytes make it look binary.
+      const unicode = before === 0 && previous.length === 0 ? unicodeEncodingOf(chunk) : undefined;
+      if (unicode) throw otherUnicode(name, unicode, hex(chunk, 0), code);
       // A NUL byte: a binary file (NUL is valid UTF-8, so the decoder lets it through).
       const nul = chunk.indexOf(0);
       if (nul >= 0) {

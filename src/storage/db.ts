@@ -3,7 +3,7 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
@@ -152,6 +152,22 @@ export function redactUrl(url: string): string {
 }
 
 /**
+ * `dataDir` itself, checked before it is locked: a file where the folder should be (ZHUJIU_DATA_DIR naming a
+ * file) is the user's path to fix, not a damaged database (PGlite would say "EEXIST: file already exists, mkdir").
+ * @throws AppError `db_unavailable` naming the path and the fix.
+ */
+function dataFolder(dataDir: string): string {
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new AppError(
+      'db_unavailable',
+      `the embedded database folder ${dataDir} is a file, not a folder. ` +
+        'Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
+    );
+  }
+  return dataDir;
+}
+
+/**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
  * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes use
  * it so that no query holds their event loop; one-shot commands keep it on their own thread. `opts.onLost` is
@@ -209,7 +225,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
   }
   let releaseLock: () => void;
   try {
-    releaseLock = await lockDataDir(target.dataDir, opts.logger);
+    releaseLock = await lockDataDir(dataFolder(target.dataDir), opts.logger);
   } catch (err) {
     if (err instanceof AppError) throw err;
     // The folder cannot be created or locked (a file in its path, no permission): one line naming the fix.

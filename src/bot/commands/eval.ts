@@ -4,9 +4,10 @@
  * creates and queues the run and answers at once; the bot's {@link EvalReporter} then posts and edits the progress
  * message and the summary. `/eval status` lists active and recent runs; `/eval cancel <run>` cancels one.
  * Arguments come as Discord options, or as words on Slack and the terminal: `model:x`, `model=x` or positional
- * (`/eval qwen smoke`).
+ * (`/eval qwen smoke`); a keyed value runs to the next key and quotes group words (`model:"GPT 3.5 Turbo"`).
  */
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
+import { typedWords } from '../../chat/typed-words.ts';
 import { parseRecordId, parseWholeNumber } from '../../core/numbers.ts';
 import type { EvalService } from '../../eval/service.ts';
 
@@ -17,7 +18,10 @@ export const EVAL_REFUSAL =
 const KEYS = ['model', 'suite', 'limit', 'action', 'run'] as const;
 type Key = (typeof KEYS)[number];
 
-/** Parses the arguments of `/eval` from Discord options or from typed words. */
+/**
+ * Parses the arguments of `/eval` from Discord options or from typed words: `key:value` / `key=value` (a value
+ * runs to the next key; quotes group words), else positional `model suite`, `status`, `cancel <run>`.
+ */
 export function parseEvalArgs(ctx: CommandContext): Partial<Record<Key, string>> {
   const out: Partial<Record<Key, string>> = {};
   for (const k of KEYS) {
@@ -26,13 +30,19 @@ export function parseEvalArgs(ctx: CommandContext): Partial<Record<Key, string>>
   }
   const text = ctx.text.trim();
   if (text === '') return out;
-  // Typed words (Slack, terminal): they win over the adapter's positional guess.
-  const words = text.split(/\s+/u);
+  // Typed words (Slack, terminal): they win over the adapter's positional guess. Quotes group words, and a keyed
+  // value runs to the next key (as /submit reads it), so a model name with spaces can be typed either way:
+  // `model:"GPT 3.5 Turbo" suite:smoke` or `model:GPT 3.5 Turbo suite:smoke`.
+  const words = typedWords(text);
   const positional: string[] = [];
   const typed: Partial<Record<Key, string>> = {};
+  let last: Key | undefined;
   for (const w of words) {
-    const m = /^([a-z]+)[:=](.*)$/u.exec(w);
-    if (m && (KEYS as readonly string[]).includes(m[1] as string)) typed[m[1] as Key] = m[2];
+    const m = /^([a-z]+)[:=](.*)$/su.exec(w);
+    if (m && (KEYS as readonly string[]).includes(m[1] as string)) {
+      last = m[1] as Key;
+      typed[last] = m[2];
+    } else if (last !== undefined) typed[last] = `${typed[last]} ${w}`.trim();
     else positional.push(w);
   }
   const first = positional[0]?.toLowerCase();

@@ -30,7 +30,7 @@ import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
 import { EVAL_REFUSAL, handleEval } from './eval.ts';
 import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
-import { leaderboardReply, parseLeaderboardArgs } from './leaderboard.ts';
+import { leaderboardReply, leaderboardRequestOf } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
 import { handleSubmit } from './submit.ts';
@@ -202,7 +202,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       );
     },
     leaderboard: async (ctx) => {
-      const req = parseLeaderboardArgs(ctx.args.view, ctx.args.name);
+      const req = leaderboardRequestOf(ctx);
       if (!req.ok) return ctx.reply({ text: req.reason }, { ephemeral: true });
       await ctx.reply(
         await leaderboardReply(

@@ -11,7 +11,8 @@ import {
   type BoardAbility,
   type BoardMethod,
 } from '../../aggregate/index.ts';
-import type { MessageContent } from '../../chat/port.ts';
+import type { CommandContext, MessageContent } from '../../chat/port.ts';
+import { typedWords } from '../../chat/typed-words.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -103,6 +104,20 @@ export function parseLeaderboardArgs(
   if (isAbility(bare)) return { ok: true, view: 'ability', name: bare };
   if (isMethod(bare)) return { ok: true, view: 'method', name: bare };
   return { ok: true, view: 'model', name: bare };
+}
+
+/**
+ * The request of one `/leaderboard` command. Typed text (Slack, the terminal): the first word is the view and the
+ * rest of the line the name, so a model name with spaces needs no quotes (`/leaderboard model GPT 3.5 Turbo`;
+ * quotes group words too, chat/typed-words.ts); Discord gives its `view` and `name` options.
+ */
+export function leaderboardRequestOf(
+  ctx: Pick<CommandContext, 'args' | 'text'>,
+): LeaderboardRequest {
+  const words = typedWords(ctx.text);
+  return words.length > 0
+    ? parseLeaderboardArgs(words[0], words.slice(1).join(' '))
+    : parseLeaderboardArgs(ctx.args.view, ctx.args.name);
 }
 
 /** What `/leaderboard` needs. */

@@ -50,6 +50,7 @@ import {
   SHELL_MAINTAINER_ROLE,
   type VoteFeedback,
 } from '../port.ts';
+import { typedArgs } from '../typed-words.ts';
 import { renderPlain } from './render.ts';
 
 /** The bot's user id in the terminal. */
@@ -194,6 +195,10 @@ export class ShellAdapter implements ChatPlatform {
   #chain: Promise<void> = Promise.resolve();
   #started = false;
   #linesRead = 0;
+  /** Typed lines being handled now (output of the bot's own, between lines, shows the prompt again). */
+  #linesInFlight = 0;
+  /** The last thing written is the `> ` prompt. */
+  #promptShown = false;
   /** Set by `quit`: lines after it (in piped input) are not run. */
   #quit = false;
   /** See {@link SHELL_CAPABILITIES}. */
@@ -329,7 +334,7 @@ export class ShellAdapter implements ChatPlatform {
       reactions: new Map(),
       ...(threadOf ? { threadOf } : {}),
     });
-    this.#print(
+    this.#printEvent(
       `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
     );
     return ref;
@@ -337,24 +342,26 @@ export class ShellAdapter implements ChatPlatform {
 
   /** One terminal, one person: printed as an `(only you)` line, with who it is for (`as <user>` users). */
   async notify(_channelId: string, userId: string, content: MessageContent): Promise<void> {
-    this.#print(
+    this.#printEvent(
       `\n(only you${userId === this.#o.user.id ? '' : `, ${userId}`}) ${renderPlain(content)}`,
     );
   }
 
   async delete(ref: MessageRef): Promise<void> {
-    if (this.#messages.delete(ref.messageId)) this.#print(`[${ref.messageId} removed]`);
+    if (this.#messages.delete(ref.messageId)) this.#printEvent(`[${ref.messageId} removed]`);
   }
 
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
     const m = this.#messages.get(ref.messageId);
     if (m) m.content = content;
-    this.#print(`\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`);
+    this.#printEvent(
+      `\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`,
+    );
   }
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
     for (const e of emojis) this.#setReaction(ref.messageId, e, SHELL_BOT_USER_ID, true);
-    this.#print(`[${ref.messageId}] reactions: ${emojis.join(' ')}`);
+    this.#printEvent(`[${ref.messageId}] reactions: ${emojis.join(' ')}`);
   }
 
   /** @throws AppError `not_found` for a message this process did not post (reaction state is in memory). */
@@ -386,10 +393,25 @@ export class ShellAdapter implements ChatPlatform {
 
   #print(text: string): void {
     this.#o.output.write(`${text}\n`);
+    this.#promptShown = false;
+  }
+
+  /**
+   * Prints what the bot does on its own (a post, an edit, a notice: a battle closing, an evaluation's progress, a
+   * submission decided). Between typed lines the `> ` prompt was already shown and this output ran past it, so the
+   * prompt is shown again; while a line is handled its own end prompts.
+   */
+  #printEvent(text: string): void {
+    const idle = this.#linesInFlight === 0 && this.#started && !this.#quit;
+    // Leave the prompt's line first, so the output does not start after "> ".
+    this.#print(idle && this.#promptShown && !text.startsWith('\n') ? `\n${text}` : text);
+    if (idle) this.#promptIfAny();
   }
 
   #promptIfAny(): void {
-    if (this.#o.prompt) this.#o.output.write('> ');
+    if (!this.#o.prompt) return;
+    this.#o.output.write('> ');
+    this.#promptShown = true;
   }
 
   #setReaction(messageId: string, emoji: string, userId: string, add: boolean): boolean {
@@ -405,11 +427,16 @@ export class ShellAdapter implements ChatPlatform {
 
   async #runLine(raw: string): Promise<void> {
     if (this.#quit) return;
-    await this.#dispatch(raw.trim(), {
-      id: this.#o.user.id,
-      name: this.#o.user.name,
-      roles: this.#o.user.maintainer ? [SHELL_MAINTAINER_ROLE] : [],
-    });
+    this.#linesInFlight++;
+    try {
+      await this.#dispatch(raw.trim(), {
+        id: this.#o.user.id,
+        name: this.#o.user.name,
+        roles: this.#o.user.maintainer ? [SHELL_MAINTAINER_ROLE] : [],
+      });
+    } finally {
+      this.#linesInFlight--;
+    }
     this.#promptIfAny();
   }
 
@@ -449,17 +476,11 @@ export class ShellAdapter implements ChatPlatform {
   async #command(name: string, text: string, user: ChatUser): Promise<void> {
     const spec = this.#specs.get(name);
     if (!spec || !this.#handlers) return this.#print(`unknown command /${name}; type "help"`);
-    const args: Record<string, string> = {};
-    const positional: string[] = [];
-    for (const w of text.split(/\s+/u).filter(Boolean)) {
-      const eq = w.indexOf('=');
-      if (eq > 0 && spec.options.some((o) => o.name === w.slice(0, eq)))
-        args[w.slice(0, eq)] = w.slice(eq + 1);
-      else positional.push(w);
-    }
-    for (const o of spec.options)
-      if (args[o.name] === undefined && positional.length > 0)
-        args[o.name] = positional.shift() as string;
+    // Quotes group words (a model name with spaces), as on Slack (chat/typed-words.ts).
+    const args = typedArgs(
+      text,
+      spec.options.map((o) => o.name),
+    );
     const ctx: CommandContext = {
       platform: 'shell',
       eventId: `shell:${this.#eventTag}:command:${this.#nextEvent++}`,

@@ -44,6 +44,7 @@ import type {
   ReactionSnapshot,
 } from '../port.ts';
 import { fullText } from '../render/index.ts';
+import { typedArgs } from '../typed-words.ts';
 import {
   decodeSlackText,
   renderSlackFitted,
@@ -82,27 +83,15 @@ export interface SlackAdapterOptions {
   readonly voting?: 'reactions' | 'buttons';
 }
 
-/** Parses `key=value` words and positional words of a command's text (double quotes group words). */
+/**
+ * Parses `key=value` words and positional words of a command's text (quotes group words, chat/typed-words.ts: the
+ * terminal reads typed commands the same way).
+ */
 export function parseCommandArgs(text: string, spec: CommandSpec): Record<string, string> {
-  const words: string[] = [];
-  const re = /(?:[^\s"]+|"[^"]*")+/gu;
-  for (const m of text.matchAll(re)) words.push(m[0].replace(/"/gu, ''));
-  const names = new Set(spec.options.map((o) => o.name));
-  const args: Record<string, string> = {};
-  const positional: string[] = [];
-  for (const w of words) {
-    const eq = w.indexOf('=');
-    const key = eq > 0 ? w.slice(0, eq) : '';
-    if (key && names.has(key)) args[key] = w.slice(eq + 1);
-    else positional.push(w);
-  }
-  for (const o of spec.options) {
-    if (args[o.name] !== undefined) continue;
-    const next = positional.shift();
-    if (next === undefined) break;
-    args[o.name] = next;
-  }
-  return args;
+  return typedArgs(
+    text,
+    spec.options.map((o) => o.name),
+  );
 }
 
 /** Votes are reactions; messages can be edited and deleted; 3,000 characters per section block per message. */

@@ -139,6 +139,29 @@ describe('config loader', () => {
     expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+ \(yaml\): /);
   });
 
+  it('refuses a base_url or public_url that is not http(s), and names the providers of a model', () => {
+    const dir = dirWith({
+      'default.yaml': 'leaderboard:\n  public_url: "javascript:alert(1)"\n',
+      'models.yaml':
+        'models:\n  - name: a\n    provider: openai\n    base_url: localhost:8000\n    model: x\n' +
+        '  - name: b\n    provider: openAI\n' +
+        '  - name: c\n    provder: recorded\n',
+    });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    expect(e.message).toContain(
+      'default.yaml:2:15 leaderboard.public_url: expected an http:// or https:// URL, e.g. https://arena.example.org, got "javascript:alert(1)"',
+    );
+    expect(e.message).toContain(
+      'models.yaml:4:15 models.0.base_url: expected an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1, got "localhost:8000"',
+    );
+    expect(e.message).toContain(
+      'models.yaml:7:15 models.1.provider: expected one of openai, recorded, got text "openAI"',
+    );
+    expect(e.message).toContain(
+      'models.yaml:8:5 models.2.provider: missing; add `provider: openai` or `provider: recorded`',
+    );
+  });
+
   it('validates the environment without echoing secrets', () => {
     const e = errorOf(() =>
       loadConfig({ configDir: dirWith({}), env: { DATABASE_URL: 'mysql://u:hunter2@x/db' } }),

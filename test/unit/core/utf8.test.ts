@@ -131,10 +131,56 @@ describe('UTF-8 decoding (core/utf8)', () => {
     );
   });
 
+  it('names UTF-16 and UTF-32 text (with or without a byte-order mark) and how to convert it, in every reader', async () => {
+    const text = '{"item":"a","prompt":"中文","output":"o"}\n';
+    const le = Buffer.from(`\uFEFF${text}`, 'utf16le'); // what Windows "Unicode" saves
+    const leBare = Buffer.from(text, 'utf16le');
+    const be = Buffer.from(leBare).swap16();
+    const u32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.alloc(8)]);
+    const cases: [string, Buffer, string, string][] = [
+      ['le.jsonl', le, 'UTF-16LE', '0xFF 0xFE 0x7B 0x00'],
+      ['le-bare.jsonl', leBare, 'UTF-16LE', '0x7B 0x00 0x22 0x00'],
+      ['be-bare.jsonl', be, 'UTF-16BE', '0x00 0x7B 0x00 0x22'],
+      ['u32.jsonl', u32, 'UTF-32LE', '0xFF 0xFE 0x00 0x00'],
+    ];
+    for (const [name, bytes, enc, shown] of cases) {
+      const p = file(name, bytes);
+      const msg = `${p}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts ${shown}: the file is ${enc} text; nothing was read from this file. Save it as UTF-8 (\`iconv -f ${enc} -t UTF-8 ${p} > converted\``;
+      expect(() => decodeUtf8(bytes, { name: p })).toThrow(msg);
+      await expect(readUtf8File(p)).rejects.toThrow(msg);
+      expect(() => readUtf8FileSync(p)).toThrow(msg);
+      await expect(lines(p)).rejects.toThrow(msg);
+    }
+    // NUL bytes that are not every other byte are still a binary file.
+    const zip = Buffer.concat(Array(4).fill(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0, 0x14, 0])));
+    expect(() => decodeUtf8(zip, { name: 'z' })).toThrow('z:1: not a text file');
+  });
+
+  it('suggests converting from GB18030 for Chinese in GBK, from Latin-1 otherwise', async () => {
+    const gbk = Buffer.concat([
+      Buffer.from('{"a":1}\n{"b":"'),
+      Buffer.from([0xd6, 0xd0, 0xce, 0xc4]), // 中文 in GBK
+      Buffer.from('"}\n'),
+    ]);
+    const p = file('gbk.jsonl', gbk);
+    const msg = `${p}:2: not UTF-8 text: byte offset 14 (byte 7 of line 2) starts 0xD6 0xD0 0xCE 0xC4, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 (\`iconv -f GB18030 -t UTF-8 ${p} > converted\`: these bytes read as Chinese in GBK/GB18030) and try again.`;
+    expect(() => decodeUtf8(gbk, { name: p })).toThrow(msg);
+    await expect(lines(p)).rejects.toThrow(msg);
+    expect(() => decodeUtf8(latin1, { name: 'x' })).toThrow(
+      '(e.g. `iconv -f latin1 -t utf-8 x > converted` for Latin-1, or `-f GB18030` for Chinese in GBK)',
+    );
+  });
+
   it('names a file that cannot be read', async () => {
     await expect(readUtf8File(join(dir, 'missing.json'))).rejects.toThrow(
       /missing\.json: cannot read \(no such file\); check the path/,
     );
+    // A folder in the path that is a file (ZHUJIU_DATASETS_DIR naming a file), in every reader.
+    const through = join(file('plain.txt', 'x'), 'c3', 'dev.json');
+    const msg = `${through}: cannot read (a file is in its path); check the path`;
+    await expect(readUtf8File(through)).rejects.toThrow(msg);
+    expect(() => readUtf8FileSync(through)).toThrow(msg);
+    await expect(lines(through)).rejects.toThrow(msg);
   });
 
   it('blames permissions, not the path, for a file it may not read (one wording for every reader)', () => {
