@@ -111,6 +111,7 @@ table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.
 td.n{text-align:right}th{background:#f3f5f8;text-align:left;position:sticky;top:0}.inc{color:#b45309}
 nav{display:flex;flex-wrap:wrap;gap:.2rem .8rem;margin:.3rem 0}nav b{color:#555;font-weight:600}
 .muted{color:#666;font-size:.9rem}img{max-width:100%;height:auto;margin-top:1rem}
+.chart{border:0;margin-top:1rem}.chart img{min-width:600px;display:block;margin:0}
 tr.unranked td{color:#666}tr.divider td{background:#f3f5f8;color:#555;font-style:italic;white-space:normal}.stale{color:#b45309}
 .badge{display:inline-block;font-size:.7rem;padding:0 .3rem;margin-left:.3rem;border-radius:3px;background:#e6f4ea;color:#1e6b34;vertical-align:middle}
 dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem}dl.kv dt{color:#555}dl.kv dd{margin:0}
@@ -257,7 +258,7 @@ export function overallPage(s: Snapshot, now: Date, behind?: string, x: PageExtr
     : '';
   return layout(
     TEXT.site,
-    `<p id="headline">${esc(top)}</p>${filter}${scroll(`<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`)}${notes}<p class="muted">${key === 'overall' ? 'Ranked by overall = mean of the seven ability columns (the published ZhuJiu order); ' : ''}final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.board.headToHead.length > 0 ? `<p><a id="winrates-link" href="/board/method/comparative#winrates">${esc(TEXT.winRatesLink)}</a></p>` : ''}${s.chart ? `<img id="chart" alt="${key} scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}">` : ''}`,
+    `<p id="headline">${esc(top)}</p>${filter}${scroll(`<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`)}${notes}<p class="muted">${key === 'overall' ? 'Ranked by overall = mean of the seven ability columns (the published ZhuJiu order); ' : ''}final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.board.headToHead.length > 0 ? `<p><a id="winrates-link" href="/board/method/comparative#winrates">${esc(TEXT.winRatesLink)}</a></p>` : ''}${s.chart ? `<div class="scroll chart"><a href="/board/chart.png?s=${s.id}"><img id="chart" alt="${key} scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}"></a></div>` : ''}`,
     s,
     now,
     behind,
