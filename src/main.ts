@@ -17,6 +17,7 @@ import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
+import type { ModelInfo } from './config/schema.ts';
 import { assertStartable, disabledModels } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
@@ -32,6 +33,7 @@ import {
   pingDb,
   withStartupLock,
 } from './storage/db.ts';
+import type { BoardHistoryPoint } from './storage/leaderboard.ts';
 
 /** An opened configuration + database, shared by every command. */
 export interface Runtime {
@@ -347,6 +349,9 @@ export interface HttpBoard {
   readonly now: () => Date;
   readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
   readonly startFirstBuild?: () => Promise<boolean>;
+  readonly firstBuild?: () => Promise<Snapshot | undefined>;
+  readonly models?: ReadonlyMap<string, ModelInfo>;
+  readonly history?: (model: string) => Promise<readonly BoardHistoryPoint[]>;
 }
 
 /** Test and embedding overrides for {@link createChatPlatforms} (e.g. a fake's URL, injected terminal streams). */

@@ -165,6 +165,8 @@ export class BotService {
         logger: this.#logger,
         includeSources: o.config.ratings.include_sources,
         judge: o.config.judge.model,
+        keep: o.config.leaderboard.keep,
+        chartRows: o.config.leaderboard.chart_rows,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),

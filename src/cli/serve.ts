@@ -10,14 +10,17 @@
  */
 import { fstatSync } from 'node:fs';
 import { BotService } from '../bot/service.ts';
+import { type ModelConfig, modelInfos } from '../config/schema.ts';
 import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
+import type { LeaderboardService } from '../leaderboard/service.ts';
 import {
   type ChatPlatformOverrides,
   createChatPlatforms,
   createEvalRuntime,
   type EvalRuntime,
+  type HttpBoard,
   openLiveArena,
   openRuntime,
   type Running,
@@ -58,6 +61,24 @@ export interface StartedService {
   stop(): Promise<void>;
 }
 
+/** The results page's access to the board service (main.ts `HttpBoard`), with the models' card details. */
+function httpBoard(
+  leaderboard: LeaderboardService,
+  clock: Clock,
+  models: readonly ModelConfig[],
+): HttpBoard {
+  return {
+    latest: () => leaderboard.latest(),
+    now: () => clock.now(),
+    checkStale: (s) => leaderboard.checkStale(s),
+    startFirstBuild: () => leaderboard.startFirstBuild(),
+    firstBuild: async () =>
+      (await leaderboard.startFirstBuild()) ? leaderboard.refreshIfChanged() : undefined,
+    models: modelInfos(models),
+    history: (model) => leaderboard.history(model),
+  };
+}
+
 /** Opens the runtime and starts the bot (with platforms) or the worker loop (without). */
 export async function startService(
   kind: 'bot' | 'worker',
@@ -81,6 +102,8 @@ export async function startService(
       logger: rt.logger,
       includeSources: rt.config.app.ratings.include_sources,
       judge: rt.config.app.judge.model,
+      keep: rt.config.app.leaderboard.keep,
+      chartRows: rt.config.app.leaderboard.chart_rows,
       aggregation: {
         ...rt.config.app.aggregation,
         ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
@@ -88,12 +111,7 @@ export async function startService(
       // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
       ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
     });
-    http = await startHttpFor(rt, opts.httpPort, {
-      latest: () => leaderboard.latest(),
-      now: () => clock.now(),
-      checkStale: (s) => leaderboard.checkStale(s),
-      startFirstBuild: () => leaderboard.startFirstBuild(),
-    });
+    http = await startHttpFor(rt, opts.httpPort, httpBoard(leaderboard, clock, rt.config.models));
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).
     evalRt = await createEvalRuntime(rt, { queue: true, worker: kind === 'worker' || opts.worker });

@@ -364,6 +364,23 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       public_url: httpUrl('https://arena.example.org').nullable().default(null),
       refresh_seconds: z.number().int().min(0).default(60),
+      /**
+       * Most models drawn in the board chart's bars and heat map (the ranked ones first); the rest are counted in
+       * a note under the title. The page and `/board.json` always list every model.
+       */
+      chart_rows: z.number().int().min(1).max(200).default(30),
+      /**
+       * Which stored board snapshots are kept, checked after each new snapshot (docs/architecture.md "Board
+       * snapshots"): the `last` newest of each source set, and the newest of each UTC day of the last `days` days;
+       * the others are deleted. Each model's rank and score per day are kept apart (`board_history`), so the
+       * model cards' history outlives the snapshots.
+       */
+      keep: z
+        .strictObject({
+          last: z.number().int().min(1).default(10),
+          days: z.number().int().min(1).default(30),
+        })
+        .prefault({}),
       daily_post: z
         .strictObject({
           cron: z
@@ -450,6 +467,17 @@ export function datasetNameProblem(name: string): string | undefined {
   return r.success ? undefined : (r.error.issues[0]?.message ?? 'is not a valid dataset name');
 }
 
+/**
+ * What the results page shows about a model on its card (all optional; README "Models"): who made it, its
+ * licence, its size (as written, e.g. "7B", "8x7B"), whether its weights are open, and a link to its page.
+ */
+const modelInfo = {
+  organisation: z.string().min(1).max(200).optional(),
+  licence: z.string().min(1).max(200).optional(),
+  parameters: z.string().min(1).max(50).optional(),
+  open_weights: z.boolean().optional(),
+  link: z.url().optional(),
+};
 const openAiModel = z.strictObject({
   name: modelNameSchema,
   provider: z.literal('openai'),
@@ -482,11 +510,13 @@ const openAiModel = z.strictObject({
    * product of the two weights before the fewest-votes-first order (arena/live-pairs.ts).
    */
   arena_weight: z.number().positive().max(100).default(1),
+  ...modelInfo,
 });
 const recordedModel = z.strictObject({
   name: modelNameSchema,
   provider: z.literal('recorded'),
   file: z.string().optional(),
+  ...modelInfo,
 });
 
 /** `config/models.yaml`. */
@@ -495,6 +525,31 @@ export const modelsFileSchema = z.strictObject({
 });
 /** One configured model. */
 export type ModelConfig = z.infer<typeof modelsFileSchema>['models'][number];
+
+/** A model's card details from config/models.yaml (see `modelInfo` above). */
+export interface ModelInfo {
+  readonly organisation?: string;
+  readonly licence?: string;
+  readonly parameters?: string;
+  readonly open_weights?: boolean;
+  readonly link?: string;
+}
+
+/** The card details of each configured model that has any, by name. */
+export function modelInfos(models: readonly ModelConfig[]): Map<string, ModelInfo> {
+  const out = new Map<string, ModelInfo>();
+  for (const m of models) {
+    const info: ModelInfo = {
+      ...(m.organisation !== undefined ? { organisation: m.organisation } : {}),
+      ...(m.licence !== undefined ? { licence: m.licence } : {}),
+      ...(m.parameters !== undefined ? { parameters: m.parameters } : {}),
+      ...(m.open_weights !== undefined ? { open_weights: m.open_weights } : {}),
+      ...(m.link !== undefined ? { link: m.link } : {}),
+    };
+    if (Object.keys(info).length > 0) out.set(m.name, info);
+  }
+  return out;
+}
 
 /** Dataset formats the suite loader reads (src/eval/datasets/). */
 export const DATASET_LOADERS = [

@@ -1,17 +1,28 @@
 /**
  * @module http/server
  * Health (`/healthz`: the process is up), readiness (`/readyz`: the database answers) and Prometheus metrics
- * (`/metrics`), and the read-only results page (`/board`, `/board/ability/:ability`, `/board/model/:model`,
- * `/board/chart.png`, `/board.json`) from the latest board snapshot, on hono + @hono/node-server.
+ * (`/metrics`), and the read-only results page (`/board` (`?open=1`: open weights only), `/board/ability/:ability`,
+ * `/board/method/:method`, `/board/model/:model`, `/board/chart.png`, `/board.json`) from the latest board
+ * snapshot, on hono + @hono/node-server.
  */
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { Registry } from 'prom-client';
-import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
+import {
+  BOARD_ABILITIES,
+  BOARD_METHODS,
+  type BoardAbility,
+  type BoardMethod,
+} from '../aggregate/index.ts';
+import type { ModelInfo } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { abilityPage, emptyPage, modelPage, overallPage } from '../leaderboard/page.ts';
+import { abilityPage, emptyPage, methodPage, modelPage, overallPage } from '../leaderboard/page.ts';
 import type { Snapshot } from '../leaderboard/service.ts';
-import { boardJson } from '../leaderboard/views.ts';
+import { boardPageJson } from '../leaderboard/views.ts';
+import type { BoardHistoryPoint } from '../storage/leaderboard.ts';
+
+/** How long a page waits for the first board before answering "being built" (with a reload), ms. */
+export const FIRST_BUILD_WAIT_MS = 15_000;
 
 /** What the HTTP server needs from the app. */
 export interface HttpDeps {
@@ -27,7 +38,32 @@ export interface HttpDeps {
     readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
     /** With no snapshot yet: start the first build when there are inputs; true when one started. */
     readonly startFirstBuild?: () => Promise<boolean>;
+    /**
+     * With no snapshot yet: build the first board from the stored scores and votes (undefined: nothing to build
+     * from, or the build failed). A page waits for it up to `firstBuildWaitMs` (default {@link FIRST_BUILD_WAIT_MS})
+     * and then shows it, so the board is served as soon as there is anything to show.
+     */
+    readonly firstBuild?: () => Promise<Snapshot | undefined>;
+    readonly firstBuildWaitMs?: number;
+    /** Card details of configured models (config/models.yaml), by name. */
+    readonly models?: ReadonlyMap<string, ModelInfo>;
+    /** One model's history (rank and score per day), oldest first. */
+    readonly history?: (model: string) => Promise<readonly BoardHistoryPoint[]>;
   };
+}
+
+/** `promise`'s value, or undefined when it has not settled within `ms` (or rejected). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Builds the routes (testable with `app.request()` without a port). */
@@ -46,40 +82,75 @@ export function createHttpApp(deps: HttpDeps): Hono {
     c.header('content-type', deps.registry.contentType);
     return c.body(await deps.registry.metrics());
   });
-  const board = deps.board;
-  if (board) {
-    app.get('/board', async (c) => {
-      const s = await board.latest();
-      if (!s) return c.html(emptyPage(board.now(), (await board.startFirstBuild?.()) ?? false));
-      return c.html(overallPage(s, board.now(), await board.checkStale?.(s)));
-    });
-    app.get('/board.json', async (c) => {
-      const s = await board.latest();
-      return c.json(s ? boardJson(s.board) : { models: [], scoring_judge: null });
-    });
-    app.get('/board/chart.png', async (c) => {
-      const s = await board.latest();
-      if (!s?.chart) return c.text('no chart yet', 404);
-      c.header('content-type', 'image/png');
-      c.header('cache-control', 'no-cache');
-      return c.body(new Uint8Array(s.chart));
-    });
-    app.get('/board/ability/:ability', async (c) => {
-      const a = c.req.param('ability');
-      if (!(BOARD_ABILITIES as readonly string[]).includes(a))
-        return c.text(`unknown ability "${a}"; use one of ${BOARD_ABILITIES.join(', ')}`, 404);
-      const s = await board.latest();
-      if (!s) return c.html(emptyPage(board.now(), (await board.startFirstBuild?.()) ?? false));
-      return c.html(abilityPage(s, a as BoardAbility, board.now()));
-    });
-    app.get('/board/model/:model', async (c) => {
-      const m = c.req.param('model');
-      const s = await board.latest();
-      const page = s ? modelPage(s, m, board.now()) : undefined;
-      return page ? c.html(page) : c.text(`no model "${m}" on the board`, 404);
-    });
-  }
+  if (deps.board) addBoardRoutes(app, deps.board);
   return app;
+}
+
+/** The results page's routes (see the module comment), from `board`. */
+function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void {
+  /** The latest snapshot, else the first one built now (waited for a while), else whether one is being built. */
+  const current = async (): Promise<{ s?: Snapshot; building: boolean }> => {
+    const s = await board.latest();
+    if (s) return { s, building: false };
+    if (board.firstBuild) {
+      const built = await within(board.firstBuild(), board.firstBuildWaitMs ?? FIRST_BUILD_WAIT_MS);
+      if (built) return { s: built, building: false };
+    }
+    return { building: (await board.startFirstBuild?.()) ?? false };
+  };
+  const extras = (open = false) => ({
+    ...(board.models ? { models: board.models } : {}),
+    openOnly: open,
+  });
+  app.get('/board', async (c) => {
+    const { s, building } = await current();
+    if (!s) return c.html(emptyPage(board.now(), building));
+    return c.html(
+      overallPage(s, board.now(), await board.checkStale?.(s), extras(c.req.query('open') === '1')),
+    );
+  });
+  app.get('/board.json', async (c) => {
+    const { s } = await current();
+    return c.json(
+      s ? boardPageJson(s, board.models) : { models: [], scoring_judge: null, provenance: null },
+    );
+  });
+  app.get('/board/method/:method', async (c) => {
+    const m = c.req.param('method');
+    if (!(BOARD_METHODS as readonly string[]).includes(m))
+      return c.text(`unknown method "${m}"; use one of ${BOARD_METHODS.join(', ')}`, 404);
+    const { s, building } = await current();
+    if (!s) return c.html(emptyPage(board.now(), building));
+    return c.html(
+      methodPage(s, m as BoardMethod, board.now(), extras(c.req.query('open') === '1')),
+    );
+  });
+  app.get('/board/chart.png', async (c) => {
+    const s = await board.latest();
+    if (!s?.chart) return c.text('no chart yet', 404);
+    c.header('content-type', 'image/png');
+    c.header('cache-control', 'no-cache');
+    return c.body(new Uint8Array(s.chart));
+  });
+  app.get('/board/ability/:ability', async (c) => {
+    const a = c.req.param('ability');
+    if (!(BOARD_ABILITIES as readonly string[]).includes(a))
+      return c.text(`unknown ability "${a}"; use one of ${BOARD_ABILITIES.join(', ')}`, 404);
+    const { s, building } = await current();
+    if (!s) return c.html(emptyPage(board.now(), building));
+    return c.html(
+      abilityPage(s, a as BoardAbility, board.now(), extras(c.req.query('open') === '1')),
+    );
+  });
+  app.get('/board/model/:model', async (c) => {
+    const m = c.req.param('model');
+    const { s } = await current();
+    const history = s && board.history ? await board.history(m) : undefined;
+    const page = s
+      ? modelPage(s, m, board.now(), { ...extras(), ...(history ? { history } : {}) })
+      : undefined;
+    return page ? c.html(page) : c.text(`no model "${m}" on the board`, 404);
+  });
 }
 
 /** Starts listening; resolves with the server and its bound port once listening. */

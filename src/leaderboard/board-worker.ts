@@ -1,8 +1,8 @@
 /**
  * @module leaderboard/board-worker
  * Worker-thread entry: computes boards and renders charts off the chat event loop.
- * Receives `{ id, kind: 'board', input, seed, opts, title }` (board + its chart), `{ id, kind: 'chart', rows,
- * title, notes }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
+ * Receives `{ id, kind: 'board', input, seed, opts, title, maxRows? }` (board + its chart), `{ id, kind: 'chart', rows,
+ * title, notes, maxRows? }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
  * `{ id, ok: true, board?, png?, style?, ms }` or `{ id, ok: false, error }`.
  */
 import { parentPort } from 'node:worker_threads';
@@ -20,6 +20,7 @@ type Job =
       readonly seed: number;
       readonly opts: BoardOptions;
       readonly title: string;
+      readonly maxRows?: number;
     }
   | {
       readonly id: number;
@@ -27,6 +28,7 @@ type Job =
       readonly rows: ChartRow[];
       readonly title: string;
       readonly notes?: string[];
+      readonly maxRows?: number;
     }
   | {
       readonly id: number;
@@ -46,13 +48,18 @@ parentPort?.on('message', (job: Job) => {
         const png = await renderBoardPng(chartRows(board), {
           title: job.title,
           notes: chartNotes(board),
+          ...(job.maxRows !== undefined ? { maxRows: job.maxRows } : {}),
         });
         parentPort?.postMessage({ id: job.id, ok: true, board, png, ms });
       } else if (job.kind === 'style') {
         const style = bootstrapStyleControl(job.battles, createRng(job.seed), job.rounds);
         parentPort?.postMessage({ id: job.id, ok: true, style, ms: performance.now() - t0 });
       } else {
-        const png = await renderBoardPng(job.rows, { title: job.title, notes: job.notes ?? [] });
+        const png = await renderBoardPng(job.rows, {
+          title: job.title,
+          notes: job.notes ?? [],
+          ...(job.maxRows !== undefined ? { maxRows: job.maxRows } : {}),
+        });
         parentPort?.postMessage({ id: job.id, ok: true, png, ms: performance.now() - t0 });
       }
     } catch (err) {

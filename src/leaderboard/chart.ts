@@ -43,9 +43,60 @@ export interface ChartRow {
   readonly unranked?: string | null;
 }
 
+/** Models drawn in the chart unless told otherwise (config `leaderboard.chart_rows`). */
+export const DEFAULT_CHART_ROWS = 30;
+
+/** Longest line of a model name on the chart's axes, characters; a longer name wraps ({@link wrapName}). */
+export const CHART_LABEL_CHARS = 22;
+
+/**
+ * A model name cut into lines of at most `width` characters for an axis label, after a separator (`-`, `_`, `.`,
+ * `/`, `:`, space) where there is one, mid-word only when a part is longer than `width`. Nothing is dropped: the
+ * lines joined give the name back (`OpenHermes-2.5-Mistral-7B` → `OpenHermes-2.5-`, `Mistral-7B`).
+ */
+export function wrapName(name: string, width = CHART_LABEL_CHARS): string[] {
+  const chars = [...name];
+  if (chars.length <= width) return [name];
+  const lines: string[] = [];
+  let start = 0;
+  while (chars.length - start > width) {
+    let cut = -1;
+    for (let i = start + width; i > start; i--)
+      if (/[-_./: ]/u.test(chars[i - 1]!)) {
+        cut = i;
+        break;
+      }
+    if (cut <= start) cut = start + width;
+    lines.push(chars.slice(start, cut).join(''));
+    start = cut;
+  }
+  lines.push(chars.slice(start).join(''));
+  return lines;
+}
+
+/**
+ * Separates the lines of a wrapped axis label inside one field value (U+0001, a control character no model name
+ * may hold: config/model-name.ts; not a line terminator, which vega's expressions refuse in the sort it builds),
+ * split again by the axis' `labelExpr`.
+ */
+const LINE = '\u0001';
+
+/** The wrapped label of a name as one field value ({@link wrapName}, lines joined by {@link LINE}). */
+function wrapped(name: string): string {
+  return wrapName(name).join(LINE);
+}
+
+/** Axis settings that draw a {@link wrapped} value on its lines, uncut. */
+const WRAPPED_AXIS = { labelExpr: "split(datum.value, '\\u0001')", labelLimit: 0 } as const;
+
 /** Options of {@link renderBoardChart}. */
 export interface ChartOptions {
   readonly title: string;
+  /**
+   * Most models drawn (default {@link DEFAULT_CHART_ROWS}): the ranked ones first, then the unranked ones; the rest
+   * are counted in a line under the title.
+   */
+  readonly maxRows?: number;
   /** Output width in CSS pixels before the 2× zoom (default 560). */
   readonly width?: number;
   /** Lines under the title (e.g. a method whose spread is within its uncertainty). */
@@ -64,9 +115,10 @@ function barPanel(
 ): Panel {
   const score =
     rows[0]?.key === 'overall' ? 'overall (mean of the ability columns)' : 'final score';
-  const order = rows.map((r) => r.model);
+  const order = rows.map((r) => wrapped(r.model));
+  const lines = Math.max(1, ...rows.map((r) => wrapName(r.model).length));
   const bars = rows.map((r) => ({
-    model: r.model,
+    model: wrapped(r.model),
     final: r.final,
     lo: r.lo ?? r.final,
     hi: r.hi ?? r.final,
@@ -77,10 +129,16 @@ function barPanel(
           ? `${r.final.toFixed(2)} · not ranked: ${r.unranked ?? 'a method missing'}`
           : r.final.toFixed(2),
   }));
-  const y = { field: 'model', type: 'nominal', sort: order, title: null } as const;
+  const y = {
+    field: 'model',
+    type: 'nominal',
+    sort: order,
+    title: null,
+    axis: WRAPPED_AXIS,
+  } as const;
   return {
     width,
-    height: Math.max(unranked ? 26 : 60, rows.length * 26),
+    height: Math.max(unranked ? 26 : 60, rows.length * Math.max(26, lines * 14)),
     ...(title
       ? { title: { text: title, fontSize: 12, anchor: 'start' as const, color: '#444' } }
       : {}),
@@ -139,17 +197,53 @@ function panelTitles(key: 'overall' | 'final'): { ranked: string; none: string; 
       };
 }
 
+function isRanked(r: ChartRow): boolean {
+  return r.final !== null && r.rank !== null;
+}
+
+/**
+ * The rows a chart draws: the ranked ones (in rank order), then the unranked ones with a score, then the rest,
+ * cut at `max`; `cutNote` counts what was left out (empty when nothing was).
+ * @throws when `max` is not a positive integer.
+ */
+export function drawnRows(
+  input: readonly ChartRow[],
+  max: number,
+): { rows: ChartRow[]; cutNote: string[] } {
+  if (!Number.isInteger(max) || max < 1)
+    throw new Error(
+      `chart: maxRows must be a positive integer (got ${max}); set leaderboard.chart_rows in config/default.yaml`,
+    );
+  const all = [
+    ...input.filter(isRanked),
+    ...input.filter((r) => r.final !== null && !isRanked(r)),
+    ...input.filter((r) => r.final === null),
+  ];
+  const rows = all.slice(0, max);
+  return {
+    rows,
+    cutNote:
+      all.length > rows.length
+        ? [
+            `${rows.length} of ${all.length} models drawn (ranked first); every model is on the results page and in /board.json`,
+          ]
+        : [],
+  };
+}
+
 /**
  * The vega-lite spec of the chart (exported for tests and the results page): the ranked finals first, then, apart
  * and in grey, the unranked finals with the reason of each; then the heat map (unranked rows marked).
  */
-export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopLevelSpec {
-  const isRanked = (r: ChartRow) => r.final !== null && r.rank !== null;
+export function boardChartSpec(input: readonly ChartRow[], o: ChartOptions): TopLevelSpec {
+  const { rows, cutNote } = drawnRows(input, o.maxRows ?? DEFAULT_CHART_ROWS);
   const ranked = rows.filter(isRanked);
   const unranked = rows.filter((r) => r.final !== null && !isRanked(r));
+  const notes = [...(o.notes ?? []), ...cutNote];
   const width = o.width ?? 560;
   const label = (r: ChartRow) =>
-    isRanked(r) || r.final === null ? r.model : `${r.model} (not ranked)`;
+    wrapped(isRanked(r) || r.final === null ? r.model : `${r.model} (not ranked)`);
+  const heatLines = Math.max(1, ...rows.map((r) => label(r).split(LINE).length));
   const heat = rows.flatMap((r) =>
     BOARD_ABILITIES.map((a) => ({
       model: label(r),
@@ -180,9 +274,7 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
     title: {
       text: o.title,
       fontSize: 18,
-      ...(o.notes && o.notes.length > 0
-        ? { subtitle: [...o.notes], subtitleFontSize: 11, subtitleColor: '#555' }
-        : {}),
+      ...(notes.length > 0 ? { subtitle: notes, subtitleFontSize: 11, subtitleColor: '#555' } : {}),
     },
     background: 'white',
     padding: 12,
@@ -191,7 +283,7 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
       ...panels,
       {
         width: Math.max(280, BOARD_ABILITIES.length * 70),
-        height: Math.max(60, modelsAll.length * 24),
+        height: Math.max(60, modelsAll.length * Math.max(24, heatLines * 14)),
         data: { values: heat },
         layer: [
           {
@@ -204,7 +296,13 @@ export function boardChartSpec(rows: readonly ChartRow[], o: ChartOptions): TopL
                 title: null,
                 axis: { labelAngle: -30, orient: 'top' },
               },
-              y: { field: 'model', type: 'nominal', sort: modelsAll, title: null },
+              y: {
+                field: 'model',
+                type: 'nominal',
+                sort: modelsAll,
+                title: null,
+                axis: WRAPPED_AXIS,
+              },
               color: {
                 field: 'score',
                 type: 'quantitative',
@@ -236,7 +334,8 @@ export async function renderBoardSvg(rows: readonly ChartRow[], o: ChartOptions)
   const compiled = compile(boardChartSpec(rows, o)).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
-    return await view.toSVG();
+    // A wrapped name's separator left in the SVG's descriptions (aria-label) becomes a space: XML refuses it.
+    return (await view.toSVG()).replaceAll(LINE, ' ');
   } finally {
     view.finalize();
   }

@@ -36,6 +36,10 @@ export interface BoardInputSummary {
     suite: string;
     runId: number;
     finishedAt: string | null;
+    /** The run's seed, zhujiu version and prompt-template versions (absent in snapshots stored before). */
+    seed?: number;
+    version?: string | null;
+    templates?: readonly string[];
   }[];
   readonly itemScores: number;
   readonly battles: number;
@@ -248,6 +252,9 @@ export async function loadBoardInput(
         suite: r.suite,
         runId: r.runId,
         finishedAt: r.finishedAt?.toISOString() ?? null,
+        seed: r.seed,
+        version: r.version,
+        templates: r.templates,
       })),
       itemScores: scores.length,
       battles: nBattles,

@@ -76,25 +76,30 @@ export class BoardWorker {
     });
   }
 
-  /** Computes a board and its chart (PNG, titled `title`) in the worker thread; `ms` is the board's time. */
+  /**
+   * Computes a board and its chart (PNG, titled `title`, at most `maxRows` models drawn) in the worker thread; `ms`
+   * is the board's time.
+   */
   async compute(
     input: BoardInput,
     seed: number,
     opts: BoardOptions,
     title: string,
+    maxRows?: number,
   ): Promise<{ board: Board; png: Uint8Array; ms: number }> {
-    const r = await this.#send({ kind: 'board', input, seed, opts, title });
+    const r = await this.#send({ kind: 'board', input, seed, opts, title, maxRows });
     if (!r.board || !r.png) throw new AppError('internal', 'the board worker returned no board');
     return { board: r.board, png: r.png, ms: r.ms };
   }
 
-  /** Renders a chart in the worker thread (`notes`: lines under the title). */
+  /** Renders a chart in the worker thread (`notes`: lines under the title; at most `maxRows` models drawn). */
   async chart(
     rows: readonly ChartRow[],
     title: string,
     notes: readonly string[] = [],
+    maxRows?: number,
   ): Promise<Uint8Array> {
-    const r = await this.#send({ kind: 'chart', rows, title, notes });
+    const r = await this.#send({ kind: 'chart', rows, title, notes, maxRows });
     if (!r.png) throw new AppError('internal', 'the board worker returned no chart');
     return r.png;
   }

@@ -12,6 +12,7 @@ import type { Logger } from '../core/logger.ts';
 import { createRng } from '../core/rng.ts';
 import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
 import {
+  type BoardHistoryPoint,
   type BoardInputMarks,
   type BoardInputsSince,
   boardInputMarks,
@@ -20,7 +21,11 @@ import {
   insertSnapshot,
   latestSnapshot,
   latestSnapshotFingerprint,
+  modelHistory,
+  pruneSnapshots,
+  recordBoardHistory,
   SINCE_CAP,
+  type SnapshotKeep,
   type SnapshotRow,
   setSnapshotChart,
   snapshotById,
@@ -31,7 +36,7 @@ import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts'
 import { BoardWorker } from './off-thread.ts';
 import { startRoundThreads } from './round-threads.ts';
 import { loadStyleBattles } from './style.ts';
-import { chartNotes, chartRows } from './views.ts';
+import { chartNotes, chartRows, historyEntries, rankKey } from './views.ts';
 
 /** The community's own votes: the default (and always included) source. */
 export const ARENA_SOURCE = 'arena';
@@ -100,6 +105,13 @@ export interface LeaderboardServiceOptions {
    * board uses this one judge's grades only.
    */
   readonly judge?: string | null;
+  /**
+   * Which snapshots are kept after each new one (config `leaderboard.keep`; storage `pruneSnapshots`); absent:
+   * none is deleted.
+   */
+  readonly keep?: SnapshotKeep;
+  /** Most models drawn in the stored chart (config `leaderboard.chart_rows`; default chart.ts DEFAULT_CHART_ROWS). */
+  readonly chartRows?: number;
 }
 
 function toSnapshot(row: SnapshotRow): Snapshot {
@@ -122,6 +134,8 @@ export interface OneShotBoardConfig {
   readonly aggregation: AggregationSettings;
   readonly ratings: { readonly include_sources: readonly string[] };
   readonly judge: { readonly model: string | null };
+  /** Snapshot pruning and the chart's row cap (absent: nothing pruned, the default cap). */
+  readonly leaderboard?: { readonly keep: SnapshotKeep; readonly chart_rows: number };
 }
 
 /**
@@ -143,6 +157,9 @@ export function oneShotBoardService(
     judge: app.judge.model,
     compute: 'inline',
     inputChunkVotes: 0,
+    ...(app.leaderboard
+      ? { keep: app.leaderboard.keep, chartRows: app.leaderboard.chart_rows }
+      : {}),
     ...(o.inlineChart === undefined ? {} : { inlineChart: o.inlineChart }),
   });
 }
@@ -178,6 +195,19 @@ export class LeaderboardService {
   async byId(id: number): Promise<Snapshot | undefined> {
     const row = await snapshotById(this.#o.db, id);
     return row ? toSnapshot(row) : undefined;
+  }
+
+  /**
+   * One model's history on the boards of these sources (default: the community's): the rank and ranking-key score
+   * of each UTC day's newest board, oldest first, at most `days` days (`board_history`, kept apart from the pruned
+   * snapshots).
+   */
+  async history(
+    model: string,
+    extra: readonly string[] = [],
+    days = 365,
+  ): Promise<BoardHistoryPoint[]> {
+    return modelHistory(this.#o.db, sourcesKey(this.sources(extra)), model, days);
   }
 
   /** The fingerprint of the inputs (as `marks`) and options. */
@@ -218,15 +248,36 @@ export class LeaderboardService {
       if (row) return this.#withChart(toSnapshot(row));
     }
     const built = await this.#build(sources, this.#o.judge, marks);
-    const row = await insertSnapshot(this.#o.db, {
-      fingerprint: fp,
-      sources: key,
-      inputs: built.inputs,
-      board: built.board,
-      chart: built.chart,
-      buildMs: built.buildMs,
-      createdAt: this.#o.clock.now(),
+    // The snapshot and its day's history rows together: the history never names a snapshot that was not stored.
+    const row = await this.#o.db.transaction().execute(async (trx) => {
+      const stored = await insertSnapshot(trx, {
+        fingerprint: fp,
+        sources: key,
+        inputs: built.inputs,
+        board: built.board,
+        chart: built.chart,
+        buildMs: built.buildMs,
+        createdAt: this.#o.clock.now(),
+      });
+      await recordBoardHistory(trx, {
+        snapshotId: stored.id,
+        sources: key,
+        builtAt: stored.createdAt,
+        rankBy: rankKey(built.board),
+        rows: historyEntries(built.board),
+      });
+      return stored;
     });
+    if (this.#o.keep) {
+      const keep = this.#o.keep;
+      const pruned = await pruneSnapshots(this.#o.db, key, keep, this.#o.clock.now()).catch(
+        (err: unknown) => {
+          this.#log.error({ err }, 'pruning board snapshots failed');
+          return 0;
+        },
+      );
+      if (pruned > 0) this.#log.info({ pruned, sources: key, keep }, 'board snapshots pruned');
+    }
     this.#log.info(
       {
         snapshot: row.id,
@@ -249,6 +300,7 @@ export class LeaderboardService {
       chartRows(snap.board),
       BOARD_TITLE,
       chartNotes(snap.board),
+      this.#o.chartRows,
     );
     await setSnapshotChart(this.#o.db, snap.id, chart);
     return { ...snap, chart };
@@ -313,6 +365,7 @@ export class LeaderboardService {
         a.seed,
         opts,
         BOARD_TITLE,
+        this.#o.chartRows,
       ));
     } else {
       // A one-shot command may block: a share of the rounds goes to each other core (./round-threads.ts).
@@ -328,6 +381,7 @@ export class LeaderboardService {
           : await (await import('./chart.ts')).renderBoardPng(chartRows(computed), {
               title: BOARD_TITLE,
               notes: chartNotes(computed),
+              ...(this.#o.chartRows !== undefined ? { maxRows: this.#o.chartRows } : {}),
             });
     }
     // Every scoring figure names its judge (docs/scoring.md §3).
@@ -379,9 +433,14 @@ export class LeaderboardService {
    * free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    if (this.#worker) return this.#worker.chart(chartRows(board), title, chartNotes(board));
+    if (this.#worker)
+      return this.#worker.chart(chartRows(board), title, chartNotes(board), this.#o.chartRows);
     const { renderBoardPng } = await import('./chart.ts');
-    return renderBoardPng(chartRows(board), { title, notes: chartNotes(board) });
+    return renderBoardPng(chartRows(board), {
+      title,
+      notes: chartNotes(board),
+      ...(this.#o.chartRows !== undefined ? { maxRows: this.#o.chartRows } : {}),
+    });
   }
 
   /**

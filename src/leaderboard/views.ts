@@ -16,6 +16,7 @@ import {
   type RobustnessDrop,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
+import type { BoardHistoryEntry } from '../storage/leaderboard.ts';
 import type { ChartRow } from './chart.ts';
 import type { Snapshot } from './service.ts';
 
@@ -391,6 +392,24 @@ export function chartRows(board: Board, all = false): ChartRow[] {
       hi: k.hi,
       abilities: r.abilities,
       unranked: unrankedReason(board, r),
+    };
+  });
+}
+
+/**
+ * A board's standings as kept in the history (storage `board_history`): the rows a view shows ({@link shownRows}),
+ * each with its rank, ranking-key score ({@link keyScore}) and its interval, and votes.
+ */
+export function historyEntries(board: Board): BoardHistoryEntry[] {
+  return shownRows(board).map((r) => {
+    const k = keyScore(board, r);
+    return {
+      model: r.model,
+      rank: r.rank,
+      score: k.value,
+      scoreLo: k.lo,
+      scoreHi: k.hi,
+      votes: r.votes,
     };
   });
 }
@@ -877,4 +896,106 @@ export function movesText(moves: readonly RankMove[]): string {
         `${markdownLiteral(m.model)} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.map(markdownLiteral).join(', ')})`,
     )
     .join('\n');
+}
+
+/** Where a stored board came from (the results page's footer and `/board.json`'s `provenance`). */
+export interface BoardProvenance {
+  /** The snapshot's id (0: a trial board, not stored). */
+  snapshot_id: number;
+  /** When the board was built (ISO 8601, UTC). */
+  built_at: string;
+  /** The vote sources counted. */
+  sources: string[];
+  /** The seed of the board's bootstrap (config `aggregation.seed`) and its rounds. */
+  seed: number;
+  bootstrap_rounds: number;
+  scoring_judge: string | null;
+  votes: number;
+  battles: number;
+  item_scores: number;
+  /** How many evaluation runs count. */
+  runs: number;
+  /**
+   * Each suite with runs that count: the zhujiu versions and prompt-template versions they ran with, and the runs
+   * (id, model, seed, finish time, version; seed and version null in snapshots stored before they were recorded).
+   */
+  suites: {
+    suite: string;
+    versions: string[];
+    templates: string[];
+    runs: {
+      run_id: number;
+      model: string;
+      seed: number | null;
+      finished_at: string | null;
+      version: string | null;
+    }[];
+  }[];
+}
+
+/** The provenance of a snapshot (its inputs summary, seed and rounds), suites by name and runs by model. */
+export function boardProvenance(s: Snapshot): BoardProvenance {
+  const bySuite = new Map<string, BoardProvenance['suites'][number]>();
+  for (const r of s.inputs.runs) {
+    const x = bySuite.get(r.suite) ?? { suite: r.suite, versions: [], templates: [], runs: [] };
+    x.runs.push({
+      run_id: r.runId,
+      model: r.model,
+      seed: r.seed ?? null,
+      finished_at: r.finishedAt,
+      version: r.version ?? null,
+    });
+    if (r.version && !x.versions.includes(r.version)) x.versions.push(r.version);
+    for (const t of r.templates ?? []) if (!x.templates.includes(t)) x.templates.push(t);
+    bySuite.set(r.suite, x);
+  }
+  const suites = [...bySuite.values()]
+    .map((x) => ({
+      ...x,
+      versions: x.versions.sort(),
+      templates: x.templates.sort(),
+      runs: x.runs.sort((a, b) => a.model.localeCompare(b.model) || a.run_id - b.run_id),
+    }))
+    .sort((a, b) => a.suite.localeCompare(b.suite));
+  return {
+    snapshot_id: s.id,
+    built_at: s.createdAt.toISOString(),
+    sources: [...s.sources],
+    seed: s.inputs.seed,
+    bootstrap_rounds: s.inputs.rounds,
+    scoring_judge: scoringJudge(s.board),
+    votes: s.inputs.votes,
+    battles: s.inputs.battles,
+    item_scores: s.inputs.itemScores,
+    runs: s.inputs.runs.length,
+    suites,
+  };
+}
+
+/** A model's card details as `/board.json` carries them (config/models.yaml; every key optional). */
+export type ModelInfoJson = {
+  organisation?: string;
+  licence?: string;
+  parameters?: string;
+  open_weights?: boolean;
+  link?: string;
+};
+
+/**
+ * The results page's `/board.json`: {@link boardJson} plus each model's `info` (config/models.yaml; `{}` when none)
+ * and the snapshot's `provenance` ({@link boardProvenance}).
+ */
+export function boardPageJson(
+  s: Snapshot,
+  infos: ReadonlyMap<string, ModelInfoJson> = new Map(),
+): Omit<BoardJson, 'models'> & {
+  models: (BoardJson['models'][number] & { info: ModelInfoJson })[];
+  provenance: BoardProvenance;
+} {
+  const j = boardJson(s.board);
+  return {
+    ...j,
+    models: j.models.map((m) => ({ ...m, info: { ...(infos.get(m.model) ?? {}) } })),
+    provenance: boardProvenance(s),
+  };
 }

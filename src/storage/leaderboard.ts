@@ -247,20 +247,45 @@ export interface LatestRun {
   readonly model: string;
   readonly suite: string;
   readonly finishedAt: Date | null;
+  /** The run's seed (`eval_runs.seed`). */
+  readonly seed: number;
+  /** The zhujiu version that ran it (`eval_runs.config.versions.zhujiu`); null when not recorded. */
+  readonly version: string | null;
+  /** The prompt-template versions of its datasets (`eval_runs.config.datasets[].template_version`), sorted. */
+  readonly templates: readonly string[];
 }
 
-/** Latest succeeded run per model and suite (by finish time, then id). */
+/** Latest succeeded run per model and suite (by finish time, then id), with what it ran with. */
 export async function latestFinishedRuns(db: Conn): Promise<LatestRun[]> {
-  const r = await sql<{ id: number; model: string; suite: string; fin: Date | string | null }>`
-    SELECT DISTINCT ON (e.model_id, e.suite) e.id, m.name AS model, e.suite, e.finished_at AS fin
-      FROM eval_runs e JOIN models m ON m.id = e.model_id
-     WHERE e.status = 'succeeded'
-     ORDER BY e.model_id, e.suite, e.finished_at DESC NULLS LAST, e.id DESC`.execute(db);
+  const r = await sql<{
+    id: number;
+    model: string;
+    suite: string;
+    fin: Date | string | null;
+    seed: number | string;
+    ver: string | null;
+    tpl: string[] | null;
+  }>`
+    SELECT l.*,
+           (SELECT array_agg(DISTINCT d->>'template_version' ORDER BY d->>'template_version')
+              FROM jsonb_array_elements(CASE WHEN jsonb_typeof(l.cfg->'datasets') = 'array'
+                                             THEN l.cfg->'datasets' ELSE '[]'::jsonb END) d
+             WHERE d->>'template_version' IS NOT NULL) AS tpl
+      FROM (SELECT DISTINCT ON (e.model_id, e.suite) e.model_id AS mid, e.id, m.name AS model, e.suite,
+                   e.finished_at AS fin,
+                   e.seed, e.config->'versions'->>'zhujiu' AS ver, e.config AS cfg
+              FROM eval_runs e JOIN models m ON m.id = e.model_id
+             WHERE e.status = 'succeeded'
+             ORDER BY e.model_id, e.suite, e.finished_at DESC NULLS LAST, e.id DESC) l
+     ORDER BY l.mid, l.suite`.execute(db);
   return r.rows.map((x) => ({
     runId: Number(x.id),
     model: x.model,
     suite: x.suite,
     finishedAt: x.fin === null ? null : new Date(x.fin),
+    seed: Number(x.seed),
+    version: x.ver,
+    templates: x.tpl ?? [],
   }));
 }
 
@@ -949,4 +974,165 @@ export async function previousPostedSnapshot(
     .limit(1)
     .executeTakeFirst();
   return r?.snapshot_id === null || r === undefined ? undefined : Number(r.snapshot_id);
+}
+
+/** One model's standing on a board, as kept in `board_history` (migration 0015). */
+export interface BoardHistoryEntry {
+  readonly model: string;
+  readonly rank: number | null;
+  /** The ranking key's score (overall or final, per `rankBy`), ten-point scale; null when empty. */
+  readonly score: number | null;
+  readonly scoreLo: number | null;
+  readonly scoreHi: number | null;
+  readonly votes: number;
+}
+
+/** One day of a model's history: the day's newest board. */
+export interface BoardHistoryPoint extends BoardHistoryEntry {
+  /** UTC day, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly snapshotId: number;
+  readonly builtAt: Date;
+  readonly rankBy: 'overall' | 'final';
+}
+
+/**
+ * Records a stored snapshot's standings in `board_history`: one row per model for the snapshot's UTC day, replacing
+ * that day's row when this snapshot is the newer (a late-arriving older snapshot never overwrites a newer one).
+ * Models in a previous board of the same day but absent from this one keep their row.
+ */
+export async function recordBoardHistory(
+  db: Conn,
+  s: {
+    snapshotId: number;
+    sources: string;
+    builtAt: Date;
+    rankBy: 'overall' | 'final';
+    rows: readonly BoardHistoryEntry[];
+  },
+): Promise<void> {
+  if (s.rows.length === 0) return;
+  const day = s.builtAt.toISOString().slice(0, 10);
+  await db
+    .insertInto('board_history')
+    .values(
+      s.rows.map((r) => ({
+        sources: s.sources,
+        day,
+        model: r.model,
+        snapshot_id: s.snapshotId,
+        built_at: s.builtAt,
+        rank_by: s.rankBy,
+        rank: r.rank,
+        score: r.score,
+        score_lo: r.scoreLo,
+        score_hi: r.scoreHi,
+        votes: r.votes,
+      })),
+    )
+    .onConflict((oc) =>
+      oc
+        .columns(['sources', 'model', 'day'])
+        .doUpdateSet((eb) => ({
+          snapshot_id: eb.ref('excluded.snapshot_id'),
+          built_at: eb.ref('excluded.built_at'),
+          rank_by: eb.ref('excluded.rank_by'),
+          rank: eb.ref('excluded.rank'),
+          score: eb.ref('excluded.score'),
+          score_lo: eb.ref('excluded.score_lo'),
+          score_hi: eb.ref('excluded.score_hi'),
+          votes: eb.ref('excluded.votes'),
+        }))
+        .whereRef('board_history.snapshot_id', '<=', 'excluded.snapshot_id'),
+    )
+    .execute();
+}
+
+/** A model's history on a source set's boards, oldest day first (at most `limit` days, the newest ones). */
+export async function modelHistory(
+  db: Conn,
+  sources: string,
+  model: string,
+  limit = 365,
+): Promise<BoardHistoryPoint[]> {
+  const rows = await db
+    .selectFrom('board_history')
+    .select([
+      sql<string>`day::text`.as('day'),
+      'model',
+      'snapshot_id',
+      'built_at',
+      'rank_by',
+      'rank',
+      'score',
+      'score_lo',
+      'score_hi',
+      'votes',
+    ])
+    .where('sources', '=', sources)
+    .where('model', '=', model)
+    .orderBy('day', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse().map((r) => ({
+    day: r.day,
+    model: r.model,
+    snapshotId: Number(r.snapshot_id),
+    builtAt: new Date(r.built_at),
+    rankBy: r.rank_by,
+    rank: r.rank === null ? null : Number(r.rank),
+    score: r.score === null ? null : Number(r.score),
+    scoreLo: r.score_lo === null ? null : Number(r.score_lo),
+    scoreHi: r.score_hi === null ? null : Number(r.score_hi),
+    votes: Number(r.votes),
+  }));
+}
+
+/** Which snapshots {@link pruneSnapshots} keeps (config `leaderboard.keep`). */
+export interface SnapshotKeep {
+  /** The newest this many of the source set. */
+  readonly last: number;
+  /** The newest of each UTC day of the last this many days (counted back from `now`). */
+  readonly days: number;
+}
+
+/**
+ * Deletes a source set's snapshots but those kept: the `keep.last` newest, the newest of each UTC day since
+ * `keep.days` days before `now`, any that a post made in that window refers to, and the board of each channel's
+ * newest post of each kind (the daily post compares with the board of the previous post). One statement; other source sets are untouched.
+ * @returns how many snapshots were deleted.
+ * @throws when `keep.last` or `keep.days` is not a positive integer.
+ */
+export async function pruneSnapshots(
+  db: Conn,
+  sources: string,
+  keep: SnapshotKeep,
+  now: Date,
+): Promise<number> {
+  for (const [k, v] of Object.entries(keep))
+    if (!Number.isInteger(v) || v < 1)
+      throw new Error(
+        `pruneSnapshots: keep.${k} must be a positive integer (got ${v}); set leaderboard.keep.${k} in config/default.yaml`,
+      );
+  const since = new Date(now.getTime() - keep.days * 86_400_000);
+  const r = await sql<{ n: string }>`
+    WITH kept AS (
+      (SELECT id FROM leaderboard_snapshots WHERE sources = ${sources} ORDER BY id DESC LIMIT ${keep.last})
+      UNION
+      (SELECT DISTINCT ON ((created_at AT TIME ZONE 'UTC')::date) id FROM leaderboard_snapshots
+        WHERE sources = ${sources} AND created_at >= ${since}
+        ORDER BY (created_at AT TIME ZONE 'UTC')::date, id DESC)
+      UNION
+      (SELECT snapshot_id FROM posts
+        WHERE snapshot_id IS NOT NULL
+          AND (posted_at >= ${since}
+               OR id IN (SELECT max(id) FROM posts WHERE status = 'posted' AND snapshot_id IS NOT NULL
+                          GROUP BY kind, platform, channel_id)))
+    ), gone AS (
+      DELETE FROM leaderboard_snapshots s
+       WHERE s.sources = ${sources} AND s.id NOT IN (SELECT id FROM kept WHERE id IS NOT NULL)
+      RETURNING 1
+    )
+    SELECT count(*)::text AS n FROM gone`.execute(db);
+  return Number(r.rows[0]?.n ?? 0);
 }

@@ -306,6 +306,22 @@ export interface LeaderboardSnapshotsTable {
   created_at: Timestamp;
 }
 
+/** One model's standing on one UTC day's newest board of a source set (migration 0015). */
+export interface BoardHistoryTable {
+  sources: string;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: ColumnType<string, string, string>;
+  model: string;
+  snapshot_id: number;
+  built_at: Timestamp;
+  rank_by: 'overall' | 'final';
+  rank: number | null;
+  score: number | null;
+  score_lo: number | null;
+  score_hi: number | null;
+  votes: ColumnType<number, number | undefined, number>;
+}
+
 export interface SchedulesTable {
   name: string;
   cron: string;
@@ -398,6 +414,7 @@ export interface Database {
   vote_reactions: VoteReactionsTable;
   posts: PostsTable;
   leaderboard_snapshots: LeaderboardSnapshotsTable;
+  board_history: BoardHistoryTable;
   schedules: SchedulesTable;
   judge_scores: JudgeScoresTable;
   battle_judgments: BattleJudgmentsTable;

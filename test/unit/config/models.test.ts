@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/loader.ts';
+import { modelInfos } from '../../../src/config/schema.ts';
 import { disabledModels } from '../../../src/config/start-checks.ts';
 
 describe('models.yaml', () => {
@@ -78,5 +79,47 @@ describe('models.yaml', () => {
     expect(other?.reason).toBe(
       'its API key variable OTHER_KEY (config/models.yaml api_key_env) is not set',
     );
+  });
+
+  it('takes card details on any model (organisation, licence, parameters, open_weights, link) and refuses a bad link', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-models-'));
+    writeFileSync(
+      join(dir, 'models.yaml'),
+      [
+        'models:',
+        '  - name: local',
+        '    provider: openai',
+        '    base_url: http://127.0.0.1:8000/v1',
+        '    model: Qwen/Qwen2-7B-Instruct',
+        '    organisation: Alibaba Cloud',
+        '    parameters: 7B',
+        '    open_weights: true',
+        '    link: https://huggingface.co/Qwen/Qwen2-7B-Instruct',
+        '  - name: OpenHermes-2.5-Mistral-7B',
+        '    provider: recorded',
+        '    licence: Apache-2.0',
+        '  - name: plain',
+        '    provider: recorded',
+        '',
+      ].join('\n'),
+    );
+    const c = loadConfig({ configDir: dir, env: {}, cwd: dir });
+    expect([...modelInfos(c.models)]).toEqual([
+      [
+        'local',
+        {
+          organisation: 'Alibaba Cloud',
+          parameters: '7B',
+          open_weights: true,
+          link: 'https://huggingface.co/Qwen/Qwen2-7B-Instruct',
+        },
+      ],
+      ['OpenHermes-2.5-Mistral-7B', { licence: 'Apache-2.0' }],
+    ]);
+    writeFileSync(
+      join(dir, 'models.yaml'),
+      'models:\n  - name: x\n    provider: recorded\n    link: not a url\n',
+    );
+    expect(() => loadConfig({ configDir: dir, env: {}, cwd: dir })).toThrow(/link/);
   });
 });

@@ -8,7 +8,11 @@ import {
   CHART_MAX_PIXELS,
   type ChartRow,
   chartZoom,
+  DEFAULT_CHART_ROWS,
+  drawnRows,
   renderBoardPng,
+  renderBoardSvg,
+  wrapName,
 } from '../../../src/leaderboard/chart.ts';
 
 const ab = (x: number) => ({
@@ -132,10 +136,59 @@ describe('chart zoom', () => {
       hi: 10 - i / 14,
       abilities: ab(8 - i / 20),
     }));
-    const png = await renderBoardPng(rows, { title: TITLE });
+    const png = await renderBoardPng(rows, { title: TITLE, maxRows: 129 });
     const view = new DataView(png.buffer, png.byteOffset);
     const pixels = view.getUint32(16) * view.getUint32(20);
     expect(pixels).toBeLessThanOrEqual(CHART_MAX_PIXELS * 1.01);
     expect(pixels).toBeGreaterThan(CHART_MAX_PIXELS * 0.9);
+  });
+});
+
+describe('chart rows and names', () => {
+  const row = (i: number, ranked = true): ChartRow => ({
+    model: `model-${i}`,
+    rank: ranked ? i + 1 : null,
+    final: 9 - i / 20,
+    lo: 8.5 - i / 20,
+    hi: 9.5 - i / 20,
+    abilities: ab(7),
+    unranked: ranked ? null : 'no scoring results',
+  });
+
+  it('draws at most maxRows models (default 30), the ranked first, and counts the rest under the title', async () => {
+    const rows = [row(200, false), ...Array.from({ length: 129 }, (_, i) => row(i))];
+    const d = drawnRows(rows, DEFAULT_CHART_ROWS);
+    expect(DEFAULT_CHART_ROWS).toBe(30);
+    expect(d.rows.map((r) => r.model)).toEqual(Array.from({ length: 30 }, (_, i) => `model-${i}`));
+    expect(d.cutNote).toEqual([
+      '30 of 130 models drawn (ranked first); every model is on the results page and in /board.json',
+    ]);
+    expect(drawnRows(rows.slice(0, 5), 30).cutNote).toEqual([]);
+    expect(() => drawnRows(rows, 0)).toThrow(/leaderboard\.chart_rows/);
+    const svg = await renderBoardSvg(rows, { title: TITLE });
+    expect(svg).toContain('30 of 130 models drawn');
+    expect(svg).not.toContain('model-30<');
+  });
+
+  it('wraps a long name at its separators, never dropping a character', () => {
+    expect(wrapName('OpenHermes-2.5-Mistral-7B')).toEqual(['OpenHermes-2.5-', 'Mistral-7B']);
+    expect(wrapName('gpt-4o')).toEqual(['gpt-4o']);
+    const long = 'a'.repeat(50);
+    expect(wrapName(long)).toEqual(['a'.repeat(22), 'a'.repeat(22), 'a'.repeat(6)]);
+    for (const n of [
+      'Code Llama Instruct (13B)',
+      'mixtral-8x7b-instruct-v0.1',
+      '文心一言 4.0 Turbo 超长的模型名字测试一下',
+    ])
+      expect(wrapName(n).join('')).toBe(n);
+  });
+
+  it('shows a long name whole in the chart, on two lines', async () => {
+    const svg = await renderBoardSvg([{ ...row(0), model: 'OpenHermes-2.5-Mistral-7B' }, row(1)], {
+      title: TITLE,
+    });
+    expect(svg).toContain('>OpenHermes-2.5-<');
+    expect(svg).toContain('>Mistral-7B<');
+    expect(svg).not.toContain('…');
   });
 });
