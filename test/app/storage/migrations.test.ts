@@ -11,6 +11,7 @@ const TABLES = [
   'battle_numbers',
   'battle_turns',
   'battles',
+  'board_history',
   'datasets',
   'eval_run_items',
   'eval_runs',
