@@ -30,6 +30,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config/loader.ts';
 import { type ModelConfig, modelsFileSchema } from '../src/config/schema.ts';
@@ -231,7 +232,8 @@ function endpointLoad(arrivals: readonly number[], latencyMs: number, slots: num
   if (arrivals.length === 0)
     return { peak: 0, mean: 0, full: 0, first: 0, last: 0, perSecond: [] as number[] };
   const events: [number, number][] = [];
-  for (const a of arrivals) events.push([a, 1], [a + latencyMs, -1]);
+  // Whole milliseconds, so that the second boundaries below are exact.
+  for (const a of arrivals) events.push([Math.round(a), 1], [Math.round(a + latencyMs), -1]);
   events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
   const first = (events[0] as [number, number])[0];
   const last = (events[events.length - 1] as [number, number])[0];
@@ -245,7 +247,7 @@ function endpointLoad(arrivals: readonly number[], latencyMs: number, slots: num
     // Spread the time since the previous event over the seconds it covers.
     for (let s = at; s < t; ) {
       const sec = Math.floor((s - first) / 1000);
-      const end = Math.min(t, first + (sec + 1) * 1000);
+      const end = Math.max(s + 1, Math.min(t, first + (sec + 1) * 1000));
       perSecond[sec] = (perSecond[sec] ?? 0) + (n * (end - s)) / 1000;
       s = end;
     }
@@ -259,6 +261,21 @@ function endpointLoad(arrivals: readonly number[], latencyMs: number, slots: num
   return { peak, mean: area / span, full: fullMs / span, first, last, perSecond };
 }
 
+/** A Kysely plugin that counts the statements sent through it. */
+function statementCounter(): { plugin: KyselyPlugin; count: () => number } {
+  let n = 0;
+  return {
+    plugin: {
+      transformQuery: (args) => {
+        n++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    },
+    count: () => n,
+  };
+}
+
 /** CPU seconds (user + system) of this process since `from` (process.cpuUsage). */
 const cpuSince = (from: NodeJS.CpuUsage) => {
   const c = process.cpuUsage(from);
@@ -267,8 +284,9 @@ const cpuSince = (from: NodeJS.CpuUsage) => {
 
 /**
  * One execution of the shipped `zhujiu` suite against the fake (every answer "答案：A", every grade 2): wall and CPU
- * seconds of this process per phase (`start`: the run validated and its suite prepared by EvalService.start; then
- * the execution's phases, eval/runner `RunPhase`; `summary`: the run's summary read), and each endpoint's load.
+ * seconds of this process and database statements per phase (`start`: the run validated and its suite prepared by
+ * EvalService.start; then the execution's phases, eval/runner `RunPhase`; `summary`: the run's summary read), and
+ * each endpoint's load.
  */
 async function runZhujiu(latencyMs: number, concurrency: number) {
   const datasetsDir = sharedData('datasets');
@@ -290,8 +308,10 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
       max_concurrency: concurrency,
     })),
   }).models as ModelConfig[];
+  const statements = statementCounter();
+  const counted = db.db.withPlugin(statements.plugin);
   const service = new EvalService({
-    db: db.db,
+    db: counted,
     logger: createLogger('silent'),
     config: {
       models,
@@ -302,11 +322,18 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
     },
     judge: { model: 'judge', configDir: join(PROJECT_ROOT, 'config') },
   });
-  const phases: { name: string; wallS: number; cpuS: number }[] = [];
+  const phases: { name: string; wallS: number; cpuS: number; statements: number }[] = [];
   let cpuMark = process.cpuUsage();
+  let statementMark = 0;
   const mark = (name: string, ms: number) => {
-    phases.push({ name, wallS: ms / 1000, cpuS: cpuSince(cpuMark) });
+    phases.push({
+      name,
+      wallS: ms / 1000,
+      cpuS: cpuSince(cpuMark),
+      statements: statements.count() - statementMark,
+    });
     cpuMark = process.cpuUsage();
+    statementMark = statements.count();
   };
   let t = performance.now();
   const started = await service.start({ model: 'bench-model', suite: 'zhujiu' });
@@ -320,7 +347,7 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
   const cpuS = cpuSince(cpu0);
   await prof?.(`zhujiu-${Date.now()}`);
   t = performance.now();
-  const s = await runSummary(db.db, started.run.id);
+  const s = await runSummary(counted, started.run.id);
   mark('summary', performance.now() - t);
   const {
     callCount: calls,
@@ -368,8 +395,8 @@ if (only === 'zhujiu' || (only === undefined && hasSharedData('datasets'))) {
         `100 ms latency, concurrency 32 each: wall ${(t.wallMs / 1000).toFixed(2)} s; endpoint-bound ideal ` +
         `${(ideal / 1000).toFixed(2)} s, ratio ${(t.wallMs / ideal).toFixed(2)}; one-pool ideal ${(poolIdeal / 1000).toFixed(2)} s, ` +
         `ratio ${(t.wallMs / poolIdeal).toFixed(2)}; peak in flight ${t.peak}; CPU of this process ${t.cpuS.toFixed(2)} s; ` +
-        `load average ${before}\n  phases (wall / CPU s): ${t.phases
-          .map((p) => `${p.name} ${p.wallS.toFixed(2)} / ${p.cpuS.toFixed(2)}`)
+        `load average ${before}\n  phases (wall s / CPU s / database statements): ${t.phases
+          .map((p) => `${p.name} ${p.wallS.toFixed(2)} / ${p.cpuS.toFixed(2)} / ${p.statements}`)
           .join(
             ', ',
           )}\n  ${ep('model', t.model, t.model.first)}\n  ${ep('judge', t.judge, t.model.first)}`,
