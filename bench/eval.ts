@@ -30,6 +30,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import type { KyselyPlugin } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/config/loader.ts';
 import { type ModelConfig, modelsFileSchema } from '../src/config/schema.ts';
@@ -222,7 +223,71 @@ if (only === undefined || only === 'memory') {
   }
 }
 
-/** One execution of the shipped `zhujiu` suite against the fake (every answer "答案：A", every grade 2). */
+/**
+ * How busy one endpoint of the fake was, from its requests' arrival times (ms, any origin) with `latencyMs` each:
+ * the most in flight at once, the mean in flight between its first arrival and its last answer, the share of that
+ * window it had at least `slots` in flight, and the mean in flight per second of the window (a timeline). Pure.
+ */
+function endpointLoad(arrivals: readonly number[], latencyMs: number, slots: number) {
+  if (arrivals.length === 0)
+    return { peak: 0, mean: 0, full: 0, first: 0, last: 0, perSecond: [] as number[] };
+  const events: [number, number][] = [];
+  // Whole milliseconds, so that the second boundaries below are exact.
+  for (const a of arrivals) events.push([Math.round(a), 1], [Math.round(a + latencyMs), -1]);
+  events.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  const first = (events[0] as [number, number])[0];
+  const last = (events[events.length - 1] as [number, number])[0];
+  let n = 0;
+  let peak = 0;
+  let area = 0;
+  let fullMs = 0;
+  let at = first;
+  const perSecond = Array.from({ length: Math.ceil((last - first) / 1000) }, () => 0);
+  for (const [t, d] of events) {
+    // Spread the time since the previous event over the seconds it covers.
+    for (let s = at; s < t; ) {
+      const sec = Math.floor((s - first) / 1000);
+      const end = Math.max(s + 1, Math.min(t, first + (sec + 1) * 1000));
+      perSecond[sec] = (perSecond[sec] ?? 0) + (n * (end - s)) / 1000;
+      s = end;
+    }
+    area += n * (t - at);
+    if (n >= slots) fullMs += t - at;
+    at = t;
+    n += d;
+    peak = Math.max(peak, n);
+  }
+  const span = Math.max(1, last - first);
+  return { peak, mean: area / span, full: fullMs / span, first, last, perSecond };
+}
+
+/** A Kysely plugin that counts the statements sent through it. */
+function statementCounter(): { plugin: KyselyPlugin; count: () => number } {
+  let n = 0;
+  return {
+    plugin: {
+      transformQuery: (args) => {
+        n++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    },
+    count: () => n,
+  };
+}
+
+/** CPU seconds (user + system) of this process since `from` (process.cpuUsage). */
+const cpuSince = (from: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(from);
+  return (c.user + c.system) / 1e6;
+};
+
+/**
+ * One execution of the shipped `zhujiu` suite against the fake (every answer "答案：A", every grade 2): wall and CPU
+ * seconds of this process and database statements per phase (`start`: the run validated and its suite prepared by
+ * EvalService.start; then the execution's phases, eval/runner `RunPhase`; `summary`: the run's summary read), and
+ * each endpoint's load.
+ */
 async function runZhujiu(latencyMs: number, concurrency: number) {
   const datasetsDir = sharedData('datasets');
   const cache = mkdtempSync(join(tmpdir(), 'zhujiu-bench-cache-'));
@@ -243,8 +308,10 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
       max_concurrency: concurrency,
     })),
   }).models as ModelConfig[];
+  const statements = statementCounter();
+  const counted = db.db.withPlugin(statements.plugin);
   const service = new EvalService({
-    db: db.db,
+    db: counted,
     logger: createLogger('silent'),
     config: {
       models,
@@ -255,15 +322,39 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
     },
     judge: { model: 'judge', configDir: join(PROJECT_ROOT, 'config') },
   });
+  const phases: { name: string; wallS: number; cpuS: number; statements: number }[] = [];
+  let cpuMark = process.cpuUsage();
+  let statementMark = 0;
+  const mark = (name: string, ms: number) => {
+    phases.push({
+      name,
+      wallS: ms / 1000,
+      cpuS: cpuSince(cpuMark),
+      statements: statements.count() - statementMark,
+    });
+    cpuMark = process.cpuUsage();
+    statementMark = statements.count();
+  };
+  let t = performance.now();
   const started = await service.start({ model: 'bench-model', suite: 'zhujiu' });
   if (!started.ok) throw new Error(started.reason);
+  mark('start', performance.now() - t);
   const prof = await startProfile();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await service.execute(started.run.id);
+  await service.execute(started.run.id, { onPhase: mark });
   const wallMs = performance.now() - t0;
+  const cpuS = cpuSince(cpu0);
   await prof?.(`zhujiu-${Date.now()}`);
-  const s = await runSummary(db.db, started.run.id);
-  const { callCount: calls, peakInFlight: peak, callsByModel } = await fake.stats();
+  t = performance.now();
+  const s = await runSummary(counted, started.run.id);
+  mark('summary', performance.now() - t);
+  const {
+    callCount: calls,
+    peakInFlight: peak,
+    callsByModel,
+    arrivalsByModel,
+  } = await fake.stats();
   await fake.close();
   await drop();
   rmSync(cache, { recursive: true, force: true });
@@ -271,10 +362,14 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
   const judgeCalls = callsByModel['judge-model'] ?? 0;
   return {
     wallMs,
+    cpuS,
+    phases,
     calls,
     modelCalls,
     judgeCalls,
     peak,
+    model: endpointLoad(arrivalsByModel['fake-model'] ?? [], latencyMs, concurrency),
+    judge: endpointLoad(arrivalsByModel['judge-model'] ?? [], latencyMs, concurrency),
     items: s?.datasets.reduce((a, d) => a + d.n, 0),
   };
 }
@@ -282,6 +377,7 @@ async function runZhujiu(latencyMs: number, concurrency: number) {
 if (only === 'zhujiu' || (only === undefined && hasSharedData('datasets'))) {
   const ratios: number[] = [];
   const poolRatios: number[] = [];
+  const cpus: number[] = [];
   for (let i = 0; i < repeat; i++) {
     const before = load();
     const t = await runZhujiu(100, 32);
@@ -289,15 +385,26 @@ if (only === 'zhujiu' || (only === undefined && hasSharedData('datasets'))) {
     const ideal = (Math.max(t.modelCalls, t.judgeCalls) * 100) / 32;
     ratios.push(t.wallMs / ideal);
     poolRatios.push(t.wallMs / poolIdeal);
+    cpus.push(t.cpuS);
+    const ep = (name: string, l: ReturnType<typeof endpointLoad>, t0: number) =>
+      `${name}: peak in flight ${l.peak}, mean ${l.mean.toFixed(1)}, at 32 for ${(100 * l.full).toFixed(0)}% of ` +
+      `${((l.last - l.first) / 1000).toFixed(1)} s (from +${((l.first - t0) / 1000).toFixed(1)} s); per second ` +
+      `[${l.perSecond.map((x) => x.toFixed(0)).join(' ')}]`;
     console.log(
       `zhujiu (${backend}) #${i + 1}: ${t.items} items scored, ${t.modelCalls} model + ${t.judgeCalls} judge requests, ` +
         `100 ms latency, concurrency 32 each: wall ${(t.wallMs / 1000).toFixed(2)} s; endpoint-bound ideal ` +
         `${(ideal / 1000).toFixed(2)} s, ratio ${(t.wallMs / ideal).toFixed(2)}; one-pool ideal ${(poolIdeal / 1000).toFixed(2)} s, ` +
-        `ratio ${(t.wallMs / poolIdeal).toFixed(2)}; peak in flight ${t.peak}; load average ${before}`,
+        `ratio ${(t.wallMs / poolIdeal).toFixed(2)}; peak in flight ${t.peak}; CPU of this process ${t.cpuS.toFixed(2)} s; ` +
+        `load average ${before}\n  phases (wall s / CPU s / database statements): ${t.phases
+          .map((p) => `${p.name} ${p.wallS.toFixed(2)} / ${p.cpuS.toFixed(2)} / ${p.statements}`)
+          .join(
+            ', ',
+          )}\n  ${ep('model', t.model, t.model.first)}\n  ${ep('judge', t.judge, t.model.first)}`,
     );
   }
   console.log(
     `zhujiu (${backend}): endpoint-bound ratio min ${Math.min(...ratios).toFixed(2)}, median ${median(ratios).toFixed(2)} ` +
-      `(target ≤ 1.2); one-pool ratio median ${median(poolRatios).toFixed(2)}; over ${repeat} runs; load average now ${load()}`,
+      `(target ≤ 1.2); one-pool ratio median ${median(poolRatios).toFixed(2)}; median CPU ${median(cpus).toFixed(2)} s; ` +
+      `over ${repeat} runs; load average now ${load()}`,
   );
 }

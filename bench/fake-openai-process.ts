@@ -4,8 +4,9 @@
  * every request it receives). The child answers the scripted items of eval-fixtures (item n right unless n % 4 = 0).
  *
  * Parent side: {@link startFakeOpenAiProcess}. Child side: this file run with `node --import tsx`, driven by IPC
- * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight, callsByModel }`
- * (`callsByModel`: the number of requests per `model` field of the request body).
+ * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight, callsByModel,
+ * arrivalsByModel }` (`callsByModel`: the number of requests per `model` field of the request body;
+ * `arrivalsByModel`: when each of them arrived, ms since the fake started, in arrival order).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +21,15 @@ export interface FakeProcess {
   close(): Promise<void>;
 }
 
-/** What the fake received: all requests, the most at once, and the requests per requested model id. */
+/**
+ * What the fake received: all requests, the most at once, the requests per requested model id, and their arrival
+ * times per model id (ms since the fake started).
+ */
 export type FakeStats = {
   callCount: number;
   peakInFlight: number;
   callsByModel: Record<string, number>;
+  arrivalsByModel: Record<string, number[]>;
 };
 type FromChild = { baseUrl: string } | FakeStats;
 
@@ -92,11 +97,18 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
         process.send?.({ baseUrl: fake.baseUrl });
       } else {
         const callsByModel: Record<string, number> = {};
-        for (const c of fake?.calls ?? []) callsByModel[c.model] = (callsByModel[c.model] ?? 0) + 1;
+        const arrivalsByModel: Record<string, number[]> = {};
+        for (const c of fake?.calls ?? []) {
+          callsByModel[c.model] = (callsByModel[c.model] ?? 0) + 1;
+          const arrivals = arrivalsByModel[c.model] ?? [];
+          arrivals.push(c.at);
+          arrivalsByModel[c.model] = arrivals;
+        }
         process.send?.({
           callCount: fake?.callCount ?? 0,
           peakInFlight: fake?.peakInFlight ?? 0,
           callsByModel,
+          arrivalsByModel,
         });
       }
     },

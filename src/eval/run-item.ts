@@ -10,10 +10,11 @@ import type { Kysely } from 'kysely';
 import { isAppError } from '../core/errors.ts';
 import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import type { ItemOutcome } from '../storage/eval-runs.ts';
-import { type JudgeScoreRow, listJudgeScores } from '../storage/judge-scores.ts';
+import type { JudgeScoreRow } from '../storage/judge-scores.ts';
 import type { Database } from '../storage/schema.ts';
 import { judgeAnswers } from './judge/judge.ts';
 import type { Rubric } from './judge/rubrics.ts';
+import { batchedJudgeScoreStore } from './judge/score-store.ts';
 import type { PlannedEntry } from './run-plan.ts';
 import type { MultiRequest, PreparedDataset } from './types.ts';
 
@@ -314,11 +315,14 @@ export interface RunJudgeOptions {
 
 /**
  * The judge of a run's scoring datasets: grades one answer through {@link judgeAnswers} (bounded retries, the grade
- * stored in `judge_scores`), then reads the stored grade back. A judge failure is the item's failure
+ * stored in `judge_scores`), then reads the stored grade back; the look-ups and writes of concurrent items are
+ * grouped (eval/judge/score-store `batchedJudgeScoreStore`). A judge failure is the item's failure
  * (`judge_<code>`), never a 0.
  */
 export function runJudge(o: RunJudgeOptions): ItemJudge {
   const { db, judge } = o;
+  // The lanes judge many items at once: their score look-ups and writes are grouped (eval/judge/score-store).
+  const scores = batchedJudgeScoreStore(db);
   return {
     grades: (ds) => ds.method === 'scoring' && o.rubrics.has(ds.name),
     async grade(itemId, { ds, item }, res) {
@@ -340,6 +344,7 @@ export function runJudge(o: RunJudgeOptions): ItemJudge {
         ],
         runId: o.runId,
         signal: o.signal,
+        scores,
         ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
       });
       const failure = r.failures[0];
@@ -349,7 +354,7 @@ export function runJudge(o: RunJudgeOptions): ItemJudge {
           `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
           res.latencyMs,
         );
-      const [stored] = await listJudgeScores(db, {
+      const [stored] = await scores.list({
         modelId: o.modelId,
         judge: judge.name,
         rubric: rubrics.rubric.name,

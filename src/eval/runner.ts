@@ -92,7 +92,17 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** Called after each finished item with the run's counts (starting from those at start). */
   readonly onProgress?: (counts: RunCounts) => void;
+  /**
+   * Called as each phase of this execution ends, with its wall time in ms (benches): `prepare` (the model and
+   * judge clients opened, the suite prepared, the run started), `plan` (items stored and planned, counts read),
+   * `requests` (the lanes, from the first claim until the last item is worked), `finish` (the last results
+   * written, the claims given back where stopping, the run concluded).
+   */
+  readonly onPhase?: (phase: RunPhase, ms: number) => void;
 }
+
+/** A phase of one execution ({@link ExecuteOptions.onPhase}). */
+export type RunPhase = 'prepare' | 'plan' | 'requests' | 'finish';
 
 /** How an execution ended. */
 export type ExecuteOutcome =
@@ -175,6 +185,7 @@ export async function executeRun(
   const leaseMs = deps.leaseMs ?? 60_000;
   const owner = randomUUID();
   const log = deps.logger.child({ component: 'eval', runId, owner: owner.slice(0, 8) });
+  const phaseStart = performance.now();
   const run = await getRun(db, runId);
   if (!run || (run.status !== 'queued' && run.status !== 'running')) return 'inactive';
 
@@ -201,6 +212,7 @@ export async function executeRun(
   }
   const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit, judge?.name);
   if (!(await startRun(db, runId, snapshot))) return 'inactive';
+  opts.onPhase?.('prepare', performance.now() - phaseStart);
   try {
     return await executeStarted({
       deps,
@@ -277,6 +289,12 @@ interface StartedRun {
 async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   const { deps, run, owner, log, model, opts } = x;
   const { db } = deps;
+  let phaseStart = performance.now();
+  const phase = (p: RunPhase) => {
+    const now = performance.now();
+    opts.onPhase?.(p, now - phaseStart);
+    phaseStart = now;
+  };
   const index = await planRun(db, run, x.datasets);
   const client = model.client;
   // Lanes: LANES_PER_SLOT per request the endpoint takes at once. The client keeps its calls to `maxConcurrency` by
@@ -301,6 +319,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     },
     'run executing',
   );
+  phase('plan');
   let error: unknown;
   try {
     // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade)
@@ -317,6 +336,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
       stop,
     );
     error = writer.error ?? laneError;
+    phase('requests');
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
     await lease.close(); // a claim ahead of need is given back below if the run stops
@@ -325,10 +345,12 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   }
   error ??= writer.error;
   if (error) throw error;
-  return concludeRun(db, run.id, owner, log, {
+  const outcome = await concludeRun(db, run.id, owner, log, {
     cancelled: lease.cancelled,
     stopped: stop.signal.aborted,
   });
+  phase('finish');
+  return outcome;
 }
 
 /** The parts a started run is worked with: its result writer, this worker's lease and the items' context. */

@@ -177,6 +177,14 @@ export class EvalService {
   readonly #log: Logger;
   #sweepTimer: NodeJS.Timeout | undefined;
   #working = false;
+  /** The datasets {@link start} prepared for the latest run it created, until executed here ({@link #hold}). */
+  #held:
+    | {
+        readonly runId: number;
+        readonly datasets: readonly PreparedDataset[];
+        readonly timer: NodeJS.Timeout;
+      }
+    | undefined;
 
   constructor(o: EvalServiceOptions) {
     this.#o = o;
@@ -498,26 +506,8 @@ export class EvalService {
       };
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
-    // A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
-    // start: prepare it now and refuse before creating the run, with the preparation's message (missing files: the
-    // files, the datasets folder and the fix). An active run of the same model and suite is answered below as
-    // usual: already running, or resumed.
-    if (!this.#o.prepareSuite) {
-      const active = (await listRuns(this.#o.db, { limit: 100 })).some(
-        (r) =>
-          (r.status === 'queued' || r.status === 'running') &&
-          r.model === req.model &&
-          r.suite === req.suite,
-      );
-      if (!active) {
-        try {
-          await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' });
-        } catch (err) {
-          if (!isAppError(err)) throw err;
-          return { ok: false, reason: err.message };
-        }
-      }
-    }
+    const pre = await this.#prepareForStart(req, cfg);
+    if (!pre.ok) return pre;
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {
       modelId: ids.get(cfg.name) as number,
@@ -544,12 +534,69 @@ export class EvalService {
         reason: `Run #${a.id} of ${a.model} on ${a.suite} is already ${a.status} (${a.done}/${a.total || '?'} items). Wait for it, or cancel it with \`${cancelForm(req.surface ?? 'chat', a.id)}\`.`,
       };
     }
+    if (pre.prepared) this.#hold(created.run.id, pre.prepared);
     await this.enqueue(created.run.id);
     this.#log.info(
       { runId: created.run.id, model: req.model, suite: req.suite },
       'evaluation run created',
     );
     return { ok: true, run: created.run };
+  }
+
+  /**
+   * A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
+   * start: it is prepared here, and the run refused before it is created, with the preparation's message (missing
+   * files: the files, the datasets folder and the fix). Not when the model already has an active run of the suite
+   * (start answers that as usual: already running, or resumed), nor with a `prepareSuite` override.
+   * @returns the prepared datasets (none when not prepared), or the refusal.
+   */
+  async #prepareForStart(
+    req: StartRequest,
+    cfg: ModelConfig,
+  ): Promise<{ ok: true; prepared?: readonly PreparedDataset[] } | { ok: false; reason: string }> {
+    if (this.#o.prepareSuite) return { ok: true };
+    const active = (await listRuns(this.#o.db, { limit: 100 })).some(
+      (r) =>
+        (r.status === 'queued' || r.status === 'running') &&
+        r.model === req.model &&
+        r.suite === req.suite,
+    );
+    if (active) return { ok: true };
+    try {
+      return {
+        ok: true,
+        prepared: await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' }),
+      };
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      return { ok: false, reason: err.message };
+    }
+  }
+
+  /**
+   * Keeps the datasets {@link start} prepared for run `runId`, so that executing it in this process does not
+   * prepare the suite a second time (reading and parsing every file, deriving the robustness sets again). Kept only
+   * when the run may be executed here (no queue: the caller executes it, as `zhujiu eval` does; or this process
+   * works the queue), for at most one run (the latest started) and at most a lease: a run executed elsewhere, later,
+   * or again prepares its suite itself.
+   */
+  #hold(runId: number, datasets: readonly PreparedDataset[]): void {
+    if (this.#o.queue && !this.#working) return;
+    clearTimeout(this.#held?.timer);
+    const timer = setTimeout(() => {
+      if (this.#held?.runId === runId) this.#held = undefined;
+    }, this.leaseMs);
+    timer.unref?.();
+    this.#held = { runId, datasets, timer };
+  }
+
+  /** The datasets held for run `runId` by {@link start}, handed out once; undefined when none are held. */
+  #takeHeld(runId: number): readonly PreparedDataset[] | undefined {
+    const held = this.#held;
+    if (held?.runId !== runId) return undefined;
+    clearTimeout(held.timer);
+    this.#held = undefined;
+    return held.datasets;
   }
 
   /** Queues a run (no-op without a queue). */
@@ -563,9 +610,14 @@ export class EvalService {
     );
   }
 
-  /** Executes a run in this process (the CLI's foreground run; workers do the same per job). */
+  /**
+   * Executes a run in this process (the CLI's foreground run; workers do the same per job), with the datasets
+   * {@link start} prepared for it when it holds them ({@link #hold}), else preparing its suite.
+   */
   execute(runId: number, opts: ExecuteOptions = {}): Promise<ExecuteOutcome> {
-    return executeRun(this.runnerDeps(), runId, opts);
+    const deps = this.runnerDeps();
+    const held = this.#takeHeld(runId);
+    return executeRun(held ? { ...deps, prepareSuite: async () => held } : deps, runId, opts);
   }
 
   /**

@@ -30,6 +30,7 @@ import {
   rubricMessages,
   rubricScale,
 } from './rubrics.ts';
+import { directJudgeScoreStore, type JudgeScoreStore } from './score-store.ts';
 
 /** Default attempts per item and run (the first try plus two retries). */
 export const DEFAULT_JUDGE_ATTEMPTS = 3;
@@ -169,6 +170,16 @@ export interface JudgeAnswersOptions {
   readonly maxAttempts?: number;
   readonly runId?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Where the scores are read and stored (default: one statement per call, eval/judge/score-store
+   * `directJudgeScoreStore`); an evaluation run passes one that groups its lanes' calls.
+   */
+  readonly scores?: JudgeScoreStore;
+}
+
+/** The score store of a {@link judgeAnswers} call. */
+function scoresOf(o: JudgeAnswersOptions): JudgeScoreStore {
+  return o.scores ?? directJudgeScoreStore(o.db);
 }
 
 /**
@@ -182,7 +193,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
   const maxScore = scale.kind === 'points' ? scale.max : 1;
   const existing = new Map(
     (
-      await listJudgeScores(o.db, {
+      await scoresOf(o).list({
         modelId: o.modelId,
         judge: o.judge.name,
         rubric: o.rubric.name,
@@ -250,7 +261,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
           message: got.failure.message,
           attempts: got.attempts,
         });
-        await upsertJudgeScores(o.db, [
+        await scoresOf(o).upsert([
           base(o, t, {
             status: 'failed',
             failureCode: got.failure.code,
@@ -302,7 +313,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
         };
       }
     }
-    await upsertJudgeScores(o.db, [
+    await scoresOf(o).upsert([
       base(o, t, {
         status: 'judged',
         rawScore: score,

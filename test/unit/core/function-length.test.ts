@@ -42,7 +42,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/eval/judge/judge.ts#judgeAnswers': 147,
   'src/eval/judge/judge.ts#judgeAnswers.(pool callback)': 121,
   'src/eval/judge/report.ts#judgeReport': 107,
-  'src/eval/service.ts#EvalService.start': 89,
   'src/import/battles.ts#readBattlesFile': 129,
   'src/import/formats/arena-battles.ts#createArenaLineParser': 132,
   'src/import/formats/arena-battles.ts#createArenaLineParser.push': 83,
