@@ -16,6 +16,7 @@ import * as m0010 from './0010_vote_reactions.ts';
 import * as m0011 from './0011_submissions.ts';
 import * as m0012 from './0012_both_bad_vote_flags.ts';
 import * as m0013 from './0013_import_index_upkeep.ts';
+import * as m0014 from './0014_task_leases.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_submissions': m0011,
   '0012_both_bad_vote_flags': m0012,
   '0013_import_index_upkeep': m0013,
+  '0014_task_leases': m0014,
 };

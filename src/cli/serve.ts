@@ -72,8 +72,19 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
-    const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
     const clock = opts.clock ?? systemClock;
+    // The application metrics behind /metrics (http/metrics.ts) and the claims of shared periodic work
+    // (jobs/shared-work.ts): one board build per change, one close and one scheduled battle per tick, whatever
+    // number of bots and workers share the database.
+    const [{ Registry }, { createPromMetrics }, { SharedWork }] = await Promise.all([
+      import('prom-client'),
+      import('../http/metrics.ts'),
+      import('../jobs/shared-work.ts'),
+    ]);
+    const registry = new Registry();
+    const metrics = createPromMetrics(registry, rt.db.db);
+    const shared = new SharedWork({ db: rt.db.db, clock, metrics });
+    const live = kind === 'bot' ? await openLiveArena(rt, metrics) : undefined;
     const { LeaderboardService } = await import('../leaderboard/service.ts');
     const leaderboard = new LeaderboardService({
       db: rt.db.db,
@@ -87,16 +98,27 @@ export async function startService(
       },
       // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
       ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
+      shared,
+      metrics,
     });
-    http = await startHttpFor(rt, opts.httpPort, {
-      latest: () => leaderboard.latest(),
-      now: () => clock.now(),
-      checkStale: (s) => leaderboard.checkStale(s),
-      startFirstBuild: () => leaderboard.startFirstBuild(),
-    });
+    http = await startHttpFor(
+      rt,
+      opts.httpPort,
+      {
+        latest: () => leaderboard.latest(),
+        now: () => clock.now(),
+        checkStale: (s) => leaderboard.checkStale(s),
+        startFirstBuild: () => leaderboard.startFirstBuild(),
+      },
+      registry,
+    );
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).
-    evalRt = await createEvalRuntime(rt, { queue: true, worker: kind === 'worker' || opts.worker });
+    evalRt = await createEvalRuntime(rt, {
+      queue: true,
+      worker: kind === 'worker' || opts.worker,
+      metrics,
+    });
     const evr = evalRt;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
     if (rt.logFile)
@@ -119,6 +141,8 @@ export async function startService(
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
       ...(rt.logFile ? { quietLogs: false } : {}),
       schedule: kind === 'worker' || opts.worker,
+      shared,
+      metrics,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
       ...(opts.leaderboardRounds !== undefined

@@ -211,6 +211,34 @@ export async function staleActiveRuns(db: Conn, staleMs: number): Promise<number
 }
 
 /**
+ * Running runs with at least one item nobody holds (pending, or claimed with its lease run out), oldest first, up
+ * to `limit`: those another worker can join (eval/service `joinRuns`).
+ */
+export async function joinableRuns(db: Conn, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('eval_runs as r')
+    .select('r.id')
+    .where('r.status', '=', 'running')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('eval_run_items as i')
+          .select('i.item_id')
+          .whereRef('i.run_id', '=', 'r.id')
+          .where((eb) =>
+            eb.or([
+              eb('i.status', '=', 'pending'),
+              eb.and([eb('i.status', '=', 'claimed'), eb('i.lease_until', '<', sql<Date>`now()`)]),
+            ]),
+          ),
+      ),
+    )
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
  * True when run `runId` is active and nobody works on it: its last worker left it cleanly (Ctrl-C, SIGTERM: see
  * {@link leaveRun}), its heartbeat is older than `staleMs` ms (a killed worker), or it never started and was
  * created more than `staleMs` ago. False for a finished run or one a worker beat for within `staleMs`.
