@@ -276,8 +276,13 @@ export class ArenaService {
       );
     }
     log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
-    this.#metrics.battlePosted(platformName, opts.origin ?? 'command');
-    return ok({ battleId, number, ref, seed });
+    return ok(this.#counted({ battleId, number, ref, seed }, opts.origin ?? 'command'));
+  }
+
+  /** `posted`, counted in the metrics as posted from `origin`. */
+  #counted(posted: PostedBattle, origin: 'command' | 'scheduled'): PostedBattle {
+    this.#metrics.battlePosted(posted.ref.platform, origin);
+    return posted;
   }
 
   /** Turns one reaction event into a vote event (never throws for expected cases). */

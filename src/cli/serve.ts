@@ -73,34 +73,8 @@ export async function startService(
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
     const clock = opts.clock ?? systemClock;
-    // The application metrics behind /metrics (http/metrics.ts) and the claims of shared periodic work
-    // (jobs/shared-work.ts): one board build per change, one close and one scheduled battle per tick, whatever
-    // number of bots and workers share the database.
-    const [{ Registry }, { createPromMetrics }, { SharedWork }] = await Promise.all([
-      import('prom-client'),
-      import('../http/metrics.ts'),
-      import('../jobs/shared-work.ts'),
-    ]);
-    const registry = new Registry();
-    const metrics = createPromMetrics(registry, rt.db.db);
-    const shared = new SharedWork({ db: rt.db.db, clock, metrics });
+    const { registry, metrics, shared, leaderboard } = await sharedParts(rt, clock, opts);
     const live = kind === 'bot' ? await openLiveArena(rt, metrics) : undefined;
-    const { LeaderboardService } = await import('../leaderboard/service.ts');
-    const leaderboard = new LeaderboardService({
-      db: rt.db.db,
-      clock,
-      logger: rt.logger,
-      includeSources: rt.config.app.ratings.include_sources,
-      judge: rt.config.app.judge.model,
-      aggregation: {
-        ...rt.config.app.aggregation,
-        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
-      },
-      // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
-      ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
-      shared,
-      metrics,
-    });
     http = await startHttpFor(
       rt,
       opts.httpPort,
@@ -183,6 +157,41 @@ export async function startService(
     await rt.close();
     throw err;
   }
+}
+
+/**
+ * The parts of a long-lived process that its services share: the application metrics behind `/metrics`
+ * (http/metrics.ts, on `registry`), the claims of shared periodic work (jobs/shared-work.ts: one board build per
+ * change, one close and one scheduled battle per tick, whatever number of bots and workers share the database),
+ * and the board service.
+ */
+async function sharedParts(rt: Runtime, clock: Clock, opts: ServiceOptions) {
+  const [{ Registry }, { createPromMetrics }, { SharedWork }, { LeaderboardService }] =
+    await Promise.all([
+      import('prom-client'),
+      import('../http/metrics.ts'),
+      import('../jobs/shared-work.ts'),
+      import('../leaderboard/service.ts'),
+    ]);
+  const registry = new Registry();
+  const metrics = createPromMetrics(registry, rt.db.db);
+  const shared = new SharedWork({ db: rt.db.db, clock, metrics });
+  const leaderboard = new LeaderboardService({
+    db: rt.db.db,
+    clock,
+    logger: rt.logger,
+    includeSources: rt.config.app.ratings.include_sources,
+    judge: rt.config.app.judge.model,
+    aggregation: {
+      ...rt.config.app.aggregation,
+      ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+    },
+    // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
+    ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
+    shared,
+    metrics,
+  });
+  return { registry, metrics, shared, leaderboard };
 }
 
 /**

@@ -6,9 +6,9 @@
  */
 
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { AppMetrics } from '../core/metrics.ts';
+import { evalQueueState } from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** Latency buckets of a model request, s (0.05 s to 2 min). */
@@ -77,31 +77,7 @@ export function createPromMetrics(registry: Registry, db?: Kysely<Database>): Ap
     labelNames: ['task', 'outcome'] as const,
     registers: r,
   });
-  if (db) {
-    const runs = new Gauge({
-      name: 'zhujiu_eval_runs',
-      help: 'Evaluation runs waiting in the queue or being worked, by status (queued, running).',
-      labelNames: ['status'] as const,
-      registers: r,
-      collect: async () => {
-        const q = await queueState(db);
-        runs.set({ status: 'queued' }, q.queued);
-        runs.set({ status: 'running' }, q.running);
-        waiting.set(q.waitingItems);
-        age.set(q.oldestSeconds);
-      },
-    });
-    const waiting = new Gauge({
-      name: 'zhujiu_eval_items_waiting',
-      help: 'Items of active evaluation runs not finished yet (pending or claimed).',
-      registers: r,
-    });
-    const age = new Gauge({
-      name: 'zhujiu_eval_oldest_active_run_seconds',
-      help: 'Age of the oldest queued or running evaluation run, s (0 when none).',
-      registers: r,
-    });
-  }
+  if (db) queueGauges(registry, db);
   return {
     vote: (platform, kind) => votes.inc({ platform, kind }),
     battlePosted: (platform, origin) => posted.inc({ platform, origin }),
@@ -117,25 +93,29 @@ export function createPromMetrics(registry: Registry, db?: Kysely<Database>): Ap
   };
 }
 
-/** The evaluation queue as the run tables hold it (one query). */
-async function queueState(db: Kysely<Database>): Promise<{
-  queued: number;
-  running: number;
-  waitingItems: number;
-  oldestSeconds: number;
-}> {
-  const r = await sql<{ queued: number; running: number; waiting: number; oldest: number }>`
-    SELECT count(*) FILTER (WHERE r.status = 'queued')::int AS queued,
-           count(*) FILTER (WHERE r.status = 'running')::int AS running,
-           coalesce((SELECT count(*) FROM eval_run_items i JOIN eval_runs a ON a.id = i.run_id
-                      WHERE a.status IN ('queued','running') AND i.status IN ('pending','claimed')), 0)::int AS waiting,
-           coalesce(extract(epoch FROM now() - min(r.created_at)), 0)::float8 AS oldest
-      FROM eval_runs r WHERE r.status IN ('queued','running')`.execute(db);
-  const row = r.rows[0];
-  return {
-    queued: Number(row?.queued ?? 0),
-    running: Number(row?.running ?? 0),
-    waitingItems: Number(row?.waiting ?? 0),
-    oldestSeconds: Number(row?.oldest ?? 0),
-  };
+/** The evaluation queue's gauges, read from the run tables (one query) at each scrape. */
+function queueGauges(registry: Registry, db: Kysely<Database>): void {
+  const runs = new Gauge({
+    name: 'zhujiu_eval_runs',
+    help: 'Evaluation runs waiting in the queue or being worked, by status (queued, running).',
+    labelNames: ['status'] as const,
+    registers: [registry],
+    collect: async () => {
+      const q = await evalQueueState(db);
+      runs.set({ status: 'queued' }, q.queued);
+      runs.set({ status: 'running' }, q.running);
+      waiting.set(q.waitingItems);
+      age.set(q.oldestSeconds);
+    },
+  });
+  const waiting = new Gauge({
+    name: 'zhujiu_eval_items_waiting',
+    help: 'Items of active evaluation runs not finished yet (pending or claimed).',
+    registers: [registry],
+  });
+  const age = new Gauge({
+    name: 'zhujiu_eval_oldest_active_run_seconds',
+    help: 'Age of the oldest queued or running evaluation run, s (0 when none).',
+    registers: [registry],
+  });
 }

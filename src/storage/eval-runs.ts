@@ -845,3 +845,30 @@ export async function finishRunItems(
     SELECT item_id FROM written`.execute(db);
   return new Set(updated.rows.map((r) => Number(r.item_id)));
 }
+
+/**
+ * The evaluation queue as the run tables hold it, in one query (the `/metrics` gauges, http/metrics.ts): active
+ * runs by status, items of active runs not finished (pending or claimed), and the oldest active run's age, s
+ * (0 when none).
+ */
+export async function evalQueueState(db: Conn): Promise<{
+  queued: number;
+  running: number;
+  waitingItems: number;
+  oldestSeconds: number;
+}> {
+  const r = await sql<{ queued: number; running: number; waiting: number; oldest: number }>`
+    SELECT count(*) FILTER (WHERE r.status = 'queued')::int AS queued,
+           count(*) FILTER (WHERE r.status = 'running')::int AS running,
+           coalesce((SELECT count(*) FROM eval_run_items i JOIN eval_runs a ON a.id = i.run_id
+                      WHERE a.status IN ('queued','running') AND i.status IN ('pending','claimed')), 0)::int AS waiting,
+           coalesce(extract(epoch FROM now() - min(r.created_at)), 0)::float8 AS oldest
+      FROM eval_runs r WHERE r.status IN ('queued','running')`.execute(db);
+  const row = r.rows[0];
+  return {
+    queued: Number(row?.queued ?? 0),
+    running: Number(row?.running ?? 0),
+    waitingItems: Number(row?.waiting ?? 0),
+    oldestSeconds: Number(row?.oldest ?? 0),
+  };
+}
