@@ -695,8 +695,9 @@ export class EvalService {
    * @returns the ids of the runs joined by this call.
    */
   async joinRuns(): Promise<number[]> {
+    this.#joinStop ??= new AbortController();
     const stop = this.#joinStop;
-    if (!stop || stop.signal.aborted) return [];
+    if (stop.signal.aborted) return [];
     const room = (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
     if (room <= 0) return [];
     let ids: number[];
