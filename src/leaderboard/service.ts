@@ -251,6 +251,8 @@ export class LeaderboardService {
       // Finished, yet no snapshot to show (it was deleted since): build it here rather than wait for nothing.
       if (!row && claim?.key === fp && claim.doneAt !== null)
         return this.#buildAndStore(sources, key, fp, marks);
+      // Given back, or still ours from a pass whose release failed (its lease runs out): try again shortly.
+      await new Promise((r) => setTimeout(r, this.#o.waitPollMs ?? 250));
     }
   }
 
