@@ -18,6 +18,7 @@ import * as m0012 from './0012_both_bad_vote_flags.ts';
 import * as m0013 from './0013_import_index_upkeep.ts';
 import * as m0014 from './0014_battle_voting.ts';
 import * as m0015 from './0015_board_history.ts';
+import * as m0016 from './0016_task_leases.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_import_index_upkeep': m0013,
   '0014_battle_voting': m0014,
   '0015_board_history': m0015,
+  '0016_task_leases': m0016,
 };

@@ -257,6 +257,7 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
  */
 export async function openLiveArena(
   rt: Pick<Runtime, 'config' | 'logger' | 'db'>,
+  metrics?: import('./core/metrics.ts').AppMetrics,
 ): Promise<{ models: LiveModel[]; classifier?: LlmClient } | undefined> {
   const configured = rt.config.models;
   const live = configured.filter((m) => m.provider === 'openai' && m.arena);
@@ -277,6 +278,7 @@ export async function openLiveArena(
     logger: rt.logger,
     apiKeyFor: rt.config.apiKeyFor,
     apiKeyEmpty: rt.config.apiKeyEmpty,
+    metrics,
   };
   // Models without their key are left out (logged at start by openRuntime): the rest of the arena works.
   const disabled = new Set(disabledModels(rt.config).map((d) => d.name));
@@ -312,11 +314,15 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts the health/metrics HTTP server when configured (port 0 in config disables it). */
+/**
+ * Starts the health/metrics HTTP server when configured (port 0 in config disables it). `metricsRegistry`: the
+ * registry the application metrics are on (http/metrics.ts), served with the process's default metrics.
+ */
 export async function startHttpFor(
   rt: Runtime,
   portOverride?: number,
   board?: HttpBoard,
+  metricsRegistry?: import('prom-client').Registry,
 ): Promise<Running> {
   const port = portOverride ?? rt.config.app.http.port;
   if (port === 0 && portOverride === undefined)
@@ -325,7 +331,7 @@ export async function startHttpFor(
     import('prom-client'),
     import('./http/server.ts'),
   ]);
-  const registry = new Registry();
+  const registry = metricsRegistry ?? new Registry();
   collectDefaultMetrics({ register: registry });
   const app = createHttpApp({
     registry,
@@ -451,7 +457,11 @@ export interface EvalRuntime {
  */
 export async function createEvalRuntime(
   rt: Runtime,
-  o: { readonly queue: boolean; readonly worker: boolean },
+  o: {
+    readonly queue: boolean;
+    readonly worker: boolean;
+    readonly metrics?: import('./core/metrics.ts').AppMetrics;
+  },
 ): Promise<EvalRuntime> {
   const { EvalService } = await import('./eval/service.ts');
   const ev = rt.config.app.eval;
@@ -484,13 +494,14 @@ export async function createEvalRuntime(
     maxPromptChars: ev.max_prompt_chars,
     jobExpireInSeconds: ev.job_expire_seconds,
     exclusiveDb: queue?.kind === 'in-process',
+    ...(o.metrics ? { metrics: o.metrics } : {}),
   });
   if (o.worker) await evals.startWorker();
   return {
     evals,
     queue,
     stop: async () => {
-      evals.stopWorker();
+      await evals.stopWorker();
       await queue?.stop();
     },
   };

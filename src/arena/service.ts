@@ -48,6 +48,7 @@ import type { AppConfig } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import { isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { createRng, freshSeed } from '../core/rng.ts';
 import { hashVoterId } from '../core/voter-id.ts';
@@ -98,6 +99,8 @@ export interface ArenaServiceOptions {
   readonly voterSecret: string;
   /** Seed for each new battle (stored with it); default a fresh random seed from core. */
   readonly seedSource?: () => number;
+  /** Where votes, posted and closed battles and reconcile corrections are counted (default nowhere). */
+  readonly metrics?: AppMetrics;
 }
 
 /** A posted battle. */
@@ -140,6 +143,7 @@ export class ArenaService {
   readonly #secret: string;
   readonly #seed: () => number;
   readonly #guard: IdentityGuard;
+  readonly #metrics: AppMetrics;
   /** Emoji ↔ choice per platform. */
   readonly emoji: EmojiMap;
   /**
@@ -159,6 +163,7 @@ export class ArenaService {
     this.#secret = o.voterSecret;
     this.#seed = o.seedSource ?? freshSeed;
     this.#guard = new IdentityGuard(o.arena.identity_guard);
+    this.#metrics = o.metrics ?? noMetrics;
     this.emoji = new EmojiMap(o.arena.emoji);
   }
 
@@ -201,7 +206,7 @@ export class ArenaService {
   async postBattle(
     platformName: PlatformName,
     channelId: string,
-    opts: { ability?: string } = {},
+    opts: { ability?: string; origin?: 'command' | 'scheduled' } = {},
   ): Promise<Result<PostedBattle>> {
     const platform = this.#platforms.get(platformName);
     if (!platform) return fail(`the ${platformName} platform is not connected`);
@@ -273,7 +278,13 @@ export class ArenaService {
     });
     await this.#addVoteReactions(platform, ref, log);
     log.info({ messageId: ref.messageId, closesAt }, 'battle posted');
-    return ok({ battleId, number, ref, seed });
+    return ok(this.#counted({ battleId, number, ref, seed }, opts.origin ?? 'command'));
+  }
+
+  /** `posted`, counted in the metrics as posted from `origin`. */
+  #counted(posted: PostedBattle, origin: 'command' | 'scheduled'): PostedBattle {
+    this.#metrics.battlePosted(posted.ref.platform, origin);
+    return posted;
   }
 
   /**
@@ -331,6 +342,8 @@ export class ArenaService {
       { battleId: battle.id, eventId: ev.eventId, effect: res.effect },
       'vote event applied',
     );
+    if (res.effect === 'cast' || res.effect === 'changed' || res.effect === 'retracted')
+      this.#metrics.vote(ev.platform, res.effect);
     if (res.effect === 'cast' || res.effect === 'changed')
       await this.#flag(
         battle.id,
@@ -460,7 +473,10 @@ export class ArenaService {
    * Closes every open battle whose window ended by `now`, then reveals every closed, unrevealed battle on the
    * platforms this process holds (a worker without chat connections closes; a bot reveals).
    */
-  async closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
+  async closeDue(
+    now: Date,
+    o: { readonly reveal?: boolean } = {},
+  ): Promise<{ closed: number[]; revealed: number[] }> {
     const closed: number[] = [];
     for (const b of await listOpenBattles(this.#db, now)) {
       // The tally revealed is the one the message shows: read it once more just before closing. A re-read that
@@ -482,18 +498,33 @@ export class ArenaService {
       if (reread?.kind === 'gone') continue;
       if (await closeBattle(this.#db, b.id, now)) closed.push(b.id);
     }
-    if (closed.length > 0) this.#log.info({ battles: closed }, 'battles closed (window ended)');
+    if (closed.length > 0) {
+      this.#log.info({ battles: closed }, 'battles closed (window ended)');
+      this.#metrics.battlesClosed('window', closed.length);
+    }
     // Battles that hold the cap already (it was lowered after they opened): no vote reached it, so none closed them.
     const capped = await closeBattlesAtCap(this.#db, this.#arena.vote_cap, now);
     if (capped.length > 0) {
       this.#log.info({ battles: capped, cap: this.#arena.vote_cap }, 'battles closed (vote cap)');
+      this.#metrics.battlesClosed('cap', capped.length);
       closed.push(...capped);
     }
+    if (o.reveal === false) return { closed, revealed: [] };
+    return { closed, revealed: (await this.revealClosed()).revealed };
+  }
+
+  /** The ids of the open battles whose window ended by `now`, ascending (what {@link closeDue} would close). */
+  async dueBattleIds(now: Date): Promise<number[]> {
+    return (await listOpenBattles(this.#db, now)).map((b) => b.id).sort((a, b) => a - b);
+  }
+
+  /** Reveals every closed, unrevealed battle on the platforms this process holds. */
+  async revealClosed(): Promise<{ revealed: number[] }> {
     const revealed: number[] = [];
     for (const id of await listClosedUnrevealed(this.#db, this.platformNames)) {
       if (await this.#revealSafely(id)) revealed.push(id);
     }
-    return { closed, revealed };
+    return { revealed };
   }
 
   async #revealSafely(battleId: number): Promise<boolean> {
@@ -836,6 +867,8 @@ export class ArenaService {
       }),
       pre,
     );
+    if (r.added > 0) this.#metrics.reconcileCorrections(platform.name, 'added', r.added);
+    if (r.removed > 0) this.#metrics.reconcileCorrections(platform.name, 'removed', r.removed);
     return { kind: 'synced', ...r };
   }
 

@@ -33,9 +33,11 @@ import type { AppConfig } from '../config/schema.ts';
 import type { DisabledModel } from '../config/start-checks.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import type { AppMetrics } from '../core/metrics.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
 import { SubmissionService } from '../eval/submissions.ts';
+import type { SharedWork } from '../jobs/shared-work.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -85,6 +87,14 @@ export interface BotServiceOptions {
   readonly disabledModels?: readonly DisabledModel[];
   /** Least time between two edits of an eval progress message, ms (default config `eval.progress_edit_seconds`). */
   readonly evalEditEveryMs?: number;
+  /**
+   * Claims of shared work (jobs/shared-work.ts): with it, closing the due battles and each channel's scheduled
+   * battle of an interval are done by one process of all those on the database (tasks `arena.close`,
+   * `arena.schedule:PLATFORM:CHANNEL`); without it, by this process whenever its loop finds them due.
+   */
+  readonly shared?: SharedWork;
+  /** Where votes, battles and reconcile corrections are counted (default nowhere). */
+  readonly metrics?: AppMetrics;
 }
 
 /** `logger`, or a child of it that logs warnings and errors only (when it is more verbose than that). */
@@ -150,6 +160,7 @@ export class BotService {
       logger: this.#logger,
       voterSecret: o.voterSecret,
       ...(o.seedSource ? { seedSource: o.seedSource } : {}),
+      ...(o.metrics ? { metrics: o.metrics } : {}),
     });
     this.rereads = new Rereads({
       arena: this.arena,
@@ -171,6 +182,8 @@ export class BotService {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
         },
+        ...(o.shared ? { shared: o.shared } : {}),
+        ...(o.metrics ? { metrics: o.metrics } : {}),
       });
     const live = o.live;
     this.ask =
@@ -447,7 +460,7 @@ export class BotService {
     let revealed: number[] = [];
     const posted: number[] = [];
     try {
-      ({ closed, revealed } = await this.arena.closeDue(now));
+      ({ closed, revealed } = await this.#closeDue(now));
     } catch (err) {
       this.#log.error({ err }, 'closing due battles failed');
     }
@@ -468,7 +481,8 @@ export class BotService {
           const last = await lastArenaPostAt(this.#o.db, c.platform, c.channel_id);
           if (last !== null && now.getTime() - last.getTime() < sched.every_minutes * 60_000)
             continue;
-          const res = await this.arena.postBattle(c.platform, c.channel_id);
+          const res = await this.#postScheduled(c.platform, c.channel_id, now, sched.every_minutes);
+          if (res === undefined) continue; // posted by another process for this interval
           if (res.ok) posted.push(res.value.battleId);
           else
             this.#log.warn(
@@ -493,6 +507,55 @@ export class BotService {
     }
     if (!this.#stopped) await this.tellSubmitters();
     return { closed, revealed, posted, ...(daily ? { daily } : {}) };
+  }
+
+  /**
+   * Closes the due battles (and reveals closed ones on the platforms this process holds). With shared work, the
+   * closing is claimed per set of due battles (task `arena.close`, keyed by their ids), so of all processes one
+   * closes them; revealing edits this process's own messages and is always done here.
+   */
+  async #closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
+    const shared = this.#o.shared;
+    if (!shared) return this.arena.closeDue(now);
+    const due = await this.arena.dueBattleIds(now);
+    let closed: number[] = [];
+    if (due.length === 0) {
+      // Nothing due: only the vote-cap check, one statement without chat work, is left; any process may run it.
+      closed = (await this.arena.closeDue(now, { reveal: false })).closed;
+    } else {
+      const got = await shared.once('arena.close', due.join(','), 120_000, () =>
+        this.arena.closeDue(now, { reveal: false }),
+      );
+      if (got.ran) closed = got.value.closed;
+    }
+    const { revealed } = await this.arena.revealClosed();
+    return { closed, revealed };
+  }
+
+  /**
+   * Posts the scheduled battle of `platform`/`channelId` for the interval of `now` (intervals of `everyMinutes`
+   * from the epoch). With shared work, one process of those holding the platform posts it (task
+   * `arena.schedule:PLATFORM:CHANNEL`, keyed by the interval); a post that was refused is given back, to be tried on
+   * the next tick. @returns undefined when another process posted (or is posting) it.
+   */
+  async #postScheduled(
+    platform: PlatformName,
+    channelId: string,
+    now: Date,
+    everyMinutes: number,
+  ): Promise<Awaited<ReturnType<ArenaService['postBattle']>> | undefined> {
+    const shared = this.#o.shared;
+    const post = () => this.arena.postBattle(platform, channelId, { origin: 'scheduled' });
+    if (!shared) return post();
+    const slot = Math.floor(now.getTime() / (everyMinutes * 60_000));
+    const got = await shared.once(
+      `arena.schedule:${platform}:${channelId}`,
+      String(slot),
+      300_000,
+      post,
+      (res) => res.ok,
+    );
+    return got.ran ? got.value : undefined;
   }
 
   /** Stops the loop, waits for a running tick, stops the platforms. */

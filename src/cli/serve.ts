@@ -93,28 +93,22 @@ export async function startService(
     const secret = resolveVoterSecret(rt.config, rt.logger);
     const platforms =
       kind === 'bot' ? await createChatPlatforms(rt.config, rt.logger, opts.platforms) : [];
-    const live = kind === 'bot' ? await openLiveArena(rt) : undefined;
     const clock = opts.clock ?? systemClock;
-    const { LeaderboardService } = await import('../leaderboard/service.ts');
-    const leaderboard = new LeaderboardService({
-      db: rt.db.db,
-      clock,
-      logger: rt.logger,
-      includeSources: rt.config.app.ratings.include_sources,
-      judge: rt.config.app.judge.model,
-      keep: rt.config.app.leaderboard.keep,
-      chartRows: rt.config.app.leaderboard.chart_rows,
-      aggregation: {
-        ...rt.config.app.aggregation,
-        ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
-      },
-      // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
-      ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
-    });
-    http = await startHttpFor(rt, opts.httpPort, httpBoard(leaderboard, clock, rt.config.models));
+    const { registry, metrics, shared, leaderboard } = await sharedParts(rt, clock, opts);
+    const live = kind === 'bot' ? await openLiveArena(rt, metrics) : undefined;
+    http = await startHttpFor(
+      rt,
+      opts.httpPort,
+      httpBoard(leaderboard, clock, rt.config.models),
+      registry,
+    );
     const started = http;
     // Evaluation runs: queued from chat, executed by workers (this process too unless `bot --no-worker`).
-    evalRt = await createEvalRuntime(rt, { queue: true, worker: kind === 'worker' || opts.worker });
+    evalRt = await createEvalRuntime(rt, {
+      queue: true,
+      worker: kind === 'worker' || opts.worker,
+      metrics,
+    });
     const evr = evalRt;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
     if (rt.logFile)
@@ -137,6 +131,8 @@ export async function startService(
       // Logs in a file do not share the screen with the terminal chat: keep them at the configured level.
       ...(rt.logFile ? { quietLogs: false } : {}),
       schedule: kind === 'worker' || opts.worker,
+      shared,
+      metrics,
       ...(opts.loopIntervalMs !== undefined ? { loopIntervalMs: opts.loopIntervalMs } : {}),
       ...(opts.seedSource ? { seedSource: opts.seedSource } : {}),
       ...(opts.leaderboardRounds !== undefined
@@ -177,6 +173,43 @@ export async function startService(
     await rt.close();
     throw err;
   }
+}
+
+/**
+ * The parts of a long-lived process that its services share: the application metrics behind `/metrics`
+ * (http/metrics.ts, on `registry`), the claims of shared periodic work (jobs/shared-work.ts: one board build per
+ * change, one close and one scheduled battle per tick, whatever number of bots and workers share the database),
+ * and the board service.
+ */
+async function sharedParts(rt: Runtime, clock: Clock, opts: ServiceOptions) {
+  const [{ Registry }, { createPromMetrics }, { SharedWork }, { LeaderboardService }] =
+    await Promise.all([
+      import('prom-client'),
+      import('../http/metrics.ts'),
+      import('../jobs/shared-work.ts'),
+      import('../leaderboard/service.ts'),
+    ]);
+  const registry = new Registry();
+  const metrics = createPromMetrics(registry, rt.db.db);
+  const shared = new SharedWork({ db: rt.db.db, clock, metrics });
+  const leaderboard = new LeaderboardService({
+    db: rt.db.db,
+    clock,
+    logger: rt.logger,
+    includeSources: rt.config.app.ratings.include_sources,
+    judge: rt.config.app.judge.model,
+    keep: rt.config.app.leaderboard.keep,
+    chartRows: rt.config.app.leaderboard.chart_rows,
+    aggregation: {
+      ...rt.config.app.aggregation,
+      ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),
+    },
+    // Postgres runs queries off this thread: one query for the inputs is cheaper there; PGlite reads in chunks.
+    ...(rt.db.target.kind === 'postgres' ? { inputChunkVotes: 0 } : {}),
+    shared,
+    metrics,
+  });
+  return { registry, metrics, shared, leaderboard };
 }
 
 /**

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { Logger } from '../core/logger.ts';
+import type { AppMetrics } from '../core/metrics.ts';
 import { packageVersion } from '../core/version.ts';
 import type { OpenedClient } from '../llm/factory.ts';
 import { REQUEST_HASH_VERSION } from '../llm/request-hash.ts';
@@ -80,6 +81,8 @@ export interface RunnerDeps {
   readonly maxPromptChars?: number;
   /** The judge of scoring datasets; absent: a run with scoring datasets fails at start (naming `judge.model`). */
   readonly judge?: RunJudge;
+  /** Where each finished item's outcome is counted (default nowhere). */
+  readonly metrics?: AppMetrics;
 }
 
 /** Options of one execution. */
@@ -330,7 +333,10 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
         next: () => lease.next(),
         work: async (itemId) => {
           const outcome = await workItem(ctx, itemId, index.get(itemId));
-          if (outcome) writer.record(itemId, outcome);
+          if (outcome) {
+            writer.record(itemId, outcome);
+            deps.metrics?.evalItem(outcome.kind);
+          }
         },
       },
       stop,

@@ -11,6 +11,7 @@ import type { ModelConfig, SuiteConfig } from '../config/schema.ts';
 import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import type { AppMetrics } from '../core/metrics.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -20,6 +21,7 @@ import {
   createRun,
   getRun,
   isRunUnattended,
+  joinableRuns,
   listRuns,
   type RunRow,
   staleActiveRuns,
@@ -93,6 +95,15 @@ export interface EvalServiceOptions {
   };
   /** Overrides the judge's client (tests). */
   readonly openJudge?: () => Promise<LlmClient>;
+  /** Where items by outcome and model calls are counted (default nowhere). */
+  readonly metrics?: AppMetrics;
+  /**
+   * How often a worker looks for active runs with items nobody has claimed, to join them, ms (default 2,000; 0: never).
+   * Only on a shared database (not {@link exclusiveDb}): there other workers may be working a large run alone.
+   */
+  readonly joinEveryMs?: number;
+  /** The most runs a worker works at once, its queued job's included (default 2). */
+  readonly maxRunsAtOnce?: number;
 }
 
 /** A request to start a run. */
@@ -176,6 +187,12 @@ export class EvalService {
   readonly #o: EvalServiceOptions;
   readonly #log: Logger;
   #sweepTimer: NodeJS.Timeout | undefined;
+  #joinTimer: NodeJS.Timeout | undefined;
+  #joinStop: AbortController | undefined;
+  /** Runs this process works now (queued jobs and joined runs). */
+  readonly #runs = new Set<number>();
+  /** Joined runs in progress. */
+  readonly #joined = new Set<Promise<void>>();
   #working = false;
   /** The datasets {@link start} prepared for the latest run it created, until executed here ({@link #hold}). */
   #held:
@@ -280,7 +297,13 @@ export class EvalService {
       );
     }
     const { apiKeyFor, apiKeyEmpty } = this.#keysOf(cfg);
-    return openLlmClient(cfg, { db: this.#o.db, logger: this.#o.logger, apiKeyFor, apiKeyEmpty });
+    return openLlmClient(cfg, {
+      db: this.#o.db,
+      logger: this.#o.logger,
+      apiKeyFor,
+      apiKeyEmpty,
+      metrics: this.#o.metrics,
+    });
   }
 
   /**
@@ -422,6 +445,7 @@ export class EvalService {
             logger: this.#o.logger,
             apiKeyFor: config.apiKeyFor,
             apiKeyEmpty: config.apiKeyEmpty,
+            metrics: this.#o.metrics,
           })
         ).client;
       },
@@ -447,6 +471,7 @@ export class EvalService {
       leaseMs: this.leaseMs,
       ...(this.#o.maxPromptChars !== undefined ? { maxPromptChars: this.#o.maxPromptChars } : {}),
       ...(judge ? { judge } : {}),
+      ...(this.#o.metrics ? { metrics: this.#o.metrics } : {}),
     };
   }
 
@@ -670,15 +695,24 @@ export class EvalService {
     return stale;
   }
 
-  /** Makes this process a worker of evaluation runs: takes jobs from the queue and sweeps every `leaseMs`. */
+  /**
+   * Makes this process a worker of evaluation runs: takes jobs from the queue, sweeps every `leaseMs`, and on a
+   * shared database joins active runs that have items nobody has claimed whenever it works fewer than
+   * `maxRunsAtOnce` runs (every `joinEveryMs`): a run's items are claimed under leases (storage/eval-runs
+   * `claimRunItems`), so a large run is spread over every worker with room, not worked by the one that took its job.
+   */
   async startWorker(): Promise<void> {
     const queue = this.#o.queue;
     if (!queue || this.#working) return;
     this.#working = true;
+    this.#joinStop = new AbortController();
     await queue.work(EVAL_RUN_QUEUE, async (data, signal) => {
       const runId = Number(data.runId);
       if (!Number.isInteger(runId)) return;
+      // Already worked here (joined, or a duplicate job): this process claims its items there.
+      if (this.#runs.has(runId)) return;
       let outcome: ExecuteOutcome;
+      this.#runs.add(runId);
       try {
         outcome = await this.execute(runId, { signal });
       } catch (err) {
@@ -688,6 +722,8 @@ export class EvalService {
           this.#log.error({ err: e, runId }, 'releasing the run failed'),
         );
         throw err;
+      } finally {
+        this.#runs.delete(runId);
       }
       this.#log.info({ runId, outcome }, 'run job done');
     });
@@ -698,12 +734,55 @@ export class EvalService {
       void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     }, this.leaseMs);
     this.#sweepTimer.unref?.();
+    const joinEvery = this.#o.joinEveryMs ?? 2_000;
+    if (this.#o.exclusiveDb !== true && joinEvery > 0) {
+      this.#joinTimer = setInterval(() => void this.joinRuns(), joinEvery);
+      this.#joinTimer.unref?.();
+    }
   }
 
-  /** Stops sweeping (the queue is stopped by its owner). */
-  stopWorker(): void {
+  /**
+   * Joins active runs with items nobody has claimed, while this worker works fewer than `maxRunsAtOnce` runs; each
+   * is worked here beside the workers already on it until no item is left to claim. Errors are logged.
+   * @returns the ids of the runs joined by this call.
+   */
+  async joinRuns(): Promise<number[]> {
+    this.#joinStop ??= new AbortController();
+    const stop = this.#joinStop;
+    if (stop.signal.aborted) return [];
+    const room = (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
+    if (room <= 0) return [];
+    let ids: number[];
+    try {
+      ids = (await joinableRuns(this.#o.db, 10)).filter((id) => !this.#runs.has(id));
+    } catch (err) {
+      this.#log.error({ err }, 'looking for runs to join failed');
+      return [];
+    }
+    const joined = ids.slice(0, room);
+    for (const runId of joined) {
+      this.#runs.add(runId);
+      const p = this.execute(runId, { signal: stop.signal })
+        .then((outcome) => this.#log.info({ runId, outcome }, 'joined run: no item left to claim'))
+        .catch((err: unknown) => this.#log.error({ err, runId }, 'working a joined run failed'))
+        .finally(() => {
+          this.#runs.delete(runId);
+          this.#joined.delete(p);
+        });
+      this.#joined.add(p);
+      this.#log.info({ runId }, 'joined an active run with unclaimed items');
+    }
+    return joined;
+  }
+
+  /** Stops sweeping and joining; resolves when the joined runs are left (the queue is stopped by its owner). */
+  async stopWorker(): Promise<void> {
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    if (this.#joinTimer) clearInterval(this.#joinTimer);
     this.#sweepTimer = undefined;
+    this.#joinTimer = undefined;
+    this.#joinStop?.abort();
     this.#working = false;
+    await Promise.allSettled([...this.#joined]);
   }
 }

@@ -9,7 +9,9 @@ import type { Kysely } from 'kysely';
 import { type Board, computeBoard, type RankBy } from '../aggregate/index.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { createRng } from '../core/rng.ts';
+import type { SharedWork } from '../jobs/shared-work.ts';
 import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
 import {
   type BoardHistoryPoint,
@@ -112,6 +114,18 @@ export interface LeaderboardServiceOptions {
   readonly keep?: SnapshotKeep;
   /** Most models drawn in the stored chart (config `leaderboard.chart_rows`; default chart.ts DEFAULT_CHART_ROWS). */
   readonly chartRows?: number;
+  /**
+   * Claims of shared work (jobs/shared-work.ts): with it, one process of all those on the database builds each
+   * change of the inputs (task `board.build:SOURCES`, keyed by the inputs' fingerprint) and the others wait for its
+   * snapshot; without it (one-shot commands), this service builds whenever it finds the snapshot out of date.
+   */
+  readonly shared?: SharedWork;
+  /** Lease of a build claim, ms (default 120,000; renewed while the build runs). */
+  readonly buildLeaseMs?: number;
+  /** Where board build times go (default nowhere). */
+  readonly metrics?: AppMetrics;
+  /** How often a process waiting for another's build looks for its snapshot, ms (default 250). */
+  readonly waitPollMs?: number;
 }
 
 function toSnapshot(row: SnapshotRow): Snapshot {
@@ -247,6 +261,38 @@ export class LeaderboardService {
       const row = await latestSnapshot(this.#o.db, key);
       if (row) return this.#withChart(toSnapshot(row));
     }
+    const shared = this.#o.shared;
+    if (!shared) return this.#buildAndStore(sources, key, fp, marks);
+    const task = `board.build:${key}`;
+    for (;;) {
+      const got = await shared.once(task, fp, this.#o.buildLeaseMs ?? 120_000, () =>
+        this.#buildAndStore(sources, key, fp, marks),
+      );
+      if (got.ran) return got.value;
+      // Another process builds (or built) this change: wait for its snapshot rather than compute it again.
+      while (await shared.busy(task))
+        await new Promise((r) => setTimeout(r, this.#o.waitPollMs ?? 250));
+      const row = await latestSnapshot(this.#o.db, key);
+      const claim = await shared.claimOf(task);
+      // Its snapshot; or a newer change's (the task moved on to another key and that build finished); otherwise
+      // the build of this change was given back (it failed or its process died): claim it on the next pass.
+      if (row && (row.fingerprint === fp || claim?.key !== fp || claim.doneAt !== null))
+        return this.#withChart(toSnapshot(row));
+      // Finished, yet no snapshot to show (it was deleted since): build it here rather than wait for nothing.
+      if (!row && claim?.key === fp && claim.doneAt !== null)
+        return this.#buildAndStore(sources, key, fp, marks);
+      // Given back, or still ours from a pass whose release failed (its lease runs out): try again shortly.
+      await new Promise((r) => setTimeout(r, this.#o.waitPollMs ?? 250));
+    }
+  }
+
+  /** Builds the board of `sources` (inputs as of `marks`, fingerprint `fp`) and stores it. */
+  async #buildAndStore(
+    sources: string[],
+    key: string,
+    fp: string,
+    marks: BoardInputMarks,
+  ): Promise<Snapshot> {
     const built = await this.#build(sources, this.#o.judge, marks);
     // The snapshot and its day's history rows together: the history never names a snapshot that was not stored.
     const row = await this.#o.db.transaction().execute(async (trx) => {
@@ -391,11 +437,13 @@ export class LeaderboardService {
       scoringJudge: summary.scoringJudge ?? null,
       robustness: input.robustness ?? [],
     };
+    const buildMs = performance.now() - t0;
+    (this.#o.metrics ?? noMetrics).boardBuilt(buildMs / 1000);
     return {
       board,
       chart,
       inputs: { ...summary, seed: a.seed, rounds: a.bootstrap, marks },
-      buildMs: performance.now() - t0,
+      buildMs,
     };
   }
 

@@ -3,11 +3,13 @@
  * Builds the client of a configured model (config/models.yaml) and makes sure the model has its `models` row
  * (with its endpoint configuration, never its key).
  */
+
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config/schema.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import type { AppMetrics } from '../core/metrics.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { OpenAiCompatibleClient } from './openai-client.ts';
@@ -23,6 +25,25 @@ export interface LlmDeps {
   readonly apiKeyFor: (modelName: string) => string | undefined;
   /** True when the model's key variable is set but empty (LoadedConfig.apiKeyEmpty); absent: treated as unset. */
   readonly apiKeyEmpty?: ((modelName: string) => boolean) | undefined;
+  /** Where each call's latency and failure go (default nowhere); cached answers are not calls and are not counted. */
+  readonly metrics?: AppMetrics | undefined;
+}
+
+/**
+ * `client` with each request that reached the endpoint (not a cached answer) reported to `metrics`: its latency,
+ * and its failure code when it failed.
+ */
+export function meteredClient(client: LlmClient, metrics: AppMetrics): LlmClient {
+  return {
+    name: client.name,
+    maxConcurrency: client.maxConcurrency,
+    complete: async (request) => {
+      const res = await client.complete(request);
+      if (res.ok && res.cached) return res;
+      metrics.modelCall(client.name, res.latencyMs / 1000, res.ok ? undefined : res.code);
+      return res;
+    },
+  };
 }
 
 /** A client plus the model's row id. */
@@ -73,7 +94,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
     logger: deps.logger,
   });
   return {
-    client,
+    client: deps.metrics ? meteredClient(client, deps.metrics) : client,
     modelId,
     snapshot: {
       provider: 'openai',

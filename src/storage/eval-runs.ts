@@ -211,6 +211,34 @@ export async function staleActiveRuns(db: Conn, staleMs: number): Promise<number
 }
 
 /**
+ * Running runs with at least one item nobody holds (pending, or claimed with its lease run out), oldest first, up
+ * to `limit`: those another worker can join (eval/service `joinRuns`).
+ */
+export async function joinableRuns(db: Conn, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('eval_runs as r')
+    .select('r.id')
+    .where('r.status', '=', 'running')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('eval_run_items as i')
+          .select('i.item_id')
+          .whereRef('i.run_id', '=', 'r.id')
+          .where((eb) =>
+            eb.or([
+              eb('i.status', '=', 'pending'),
+              eb.and([eb('i.status', '=', 'claimed'), eb('i.lease_until', '<', sql<Date>`now()`)]),
+            ]),
+          ),
+      ),
+    )
+    .orderBy('r.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
  * True when run `runId` is active and nobody works on it: its last worker left it cleanly (Ctrl-C, SIGTERM: see
  * {@link leaveRun}), its heartbeat is older than `staleMs` ms (a killed worker), or it never started and was
  * created more than `staleMs` ago. False for a finished run or one a worker beat for within `staleMs`.
@@ -816,4 +844,31 @@ export async function finishRunItems(
       ON CONFLICT (run_id, item_id, metric) DO NOTHING)
     SELECT item_id FROM written`.execute(db);
   return new Set(updated.rows.map((r) => Number(r.item_id)));
+}
+
+/**
+ * The evaluation queue as the run tables hold it, in one query (the `/metrics` gauges, http/metrics.ts): active
+ * runs by status, items of active runs not finished (pending or claimed), and the oldest active run's age, s
+ * (0 when none).
+ */
+export async function evalQueueState(db: Conn): Promise<{
+  queued: number;
+  running: number;
+  waitingItems: number;
+  oldestSeconds: number;
+}> {
+  const r = await sql<{ queued: number; running: number; waiting: number; oldest: number }>`
+    SELECT count(*) FILTER (WHERE r.status = 'queued')::int AS queued,
+           count(*) FILTER (WHERE r.status = 'running')::int AS running,
+           coalesce((SELECT count(*) FROM eval_run_items i JOIN eval_runs a ON a.id = i.run_id
+                      WHERE a.status IN ('queued','running') AND i.status IN ('pending','claimed')), 0)::int AS waiting,
+           coalesce(extract(epoch FROM now() - min(r.created_at)), 0)::float8 AS oldest
+      FROM eval_runs r WHERE r.status IN ('queued','running')`.execute(db);
+  const row = r.rows[0];
+  return {
+    queued: Number(row?.queued ?? 0),
+    running: Number(row?.running ?? 0),
+    waitingItems: Number(row?.waiting ?? 0),
+    oldestSeconds: Number(row?.oldest ?? 0),
+  };
 }

@@ -399,6 +399,16 @@ export interface SubmissionsTable {
   notified_status: string | null;
 }
 
+/** One shared periodic task's claim (migration 0016; storage/task-leases.ts). */
+export interface TaskLeasesTable {
+  task: string;
+  key: string;
+  holder: string;
+  claimed_at: Timestamp;
+  lease_until: Timestamp;
+  done_at: NullableTimestamp;
+}
+
 /** The whole database. */
 export interface Database {
   models: ModelsTable;
@@ -422,4 +432,5 @@ export interface Database {
   battle_audit: BattleAuditTable;
   battle_numbers: BattleNumbersTable;
   submissions: SubmissionsTable;
+  task_leases: TaskLeasesTable;
 }

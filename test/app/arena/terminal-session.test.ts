@@ -1,6 +1,6 @@
 /**
  * A terminal session: `zhujiu bot` with no tokens on a fresh data folder (the shell adapter with injected
- * streams), two models' recorded outputs imported, `/arena`, votes, `/leaderboard`, `quit`. The transcript goes
+ * streams), two models' recorded outputs imported, `/arena`, votes, `/leaderboard`, `/metrics` scraped, `quit`. The transcript goes
  * to the test's own stream and is printed only when the test fails.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,6 +68,15 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       expect(text).toContain('2 models with no score in any method left out');
       const png = /\[chart written to (.+\.png)\]/u.exec(text)?.[1];
       expect(png && readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
+      // The application metrics moved with it (README "Metrics"): three votes, one battle, one board build.
+      const metrics = await (await fetch(`http://127.0.0.1:${svc.http.httpPort}/metrics`)).text();
+      expect(metrics).toContain('zhujiu_votes_total{platform="shell",kind="cast"} 3');
+      expect(metrics).toContain('zhujiu_battles_posted_total{platform="shell",origin="command"} 1');
+      expect(metrics).toMatch(/^zhujiu_board_build_seconds_count [1-9]/mu);
+      expect(metrics).toMatch(
+        /^zhujiu_shared_tasks_total\{task="board\.build",outcome="ran"\} [1-9]/mu,
+      );
+      expect(metrics).toContain('zhujiu_eval_runs{status="queued"} 0');
       term.input.write('quit\n');
       await svc.bot.done;
     } finally {

@@ -25,6 +25,7 @@ const TABLES = [
   'responses',
   'schedules',
   'submissions',
+  'task_leases',
   'vote_events',
   'vote_reactions',
   'votes',
