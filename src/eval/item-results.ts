@@ -12,11 +12,11 @@ import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import {
-  forEachRunItemPage,
   type RunItemFilter,
   type RunItemRow,
   runAbilities,
   runDatasetNames,
+  runItemsPage,
   type ScoreFilter,
 } from '../storage/run-results.ts';
 import type { Database } from '../storage/schema.ts';
@@ -209,9 +209,40 @@ export async function checkRunFilter(
 }
 
 /**
- * Writes the run's finished items that `filter` admits in `format`, one page (`pageSize` items, default 500) per
- * `write` call, awaiting each before the next page is read; the CSV header comes with the first page (alone when
- * no item matches). What `write` throws ends the read.
+ * The run's finished items that `filter` admits in `format`, one chunk of text per page (`pageSize` items, default
+ * 500, keyset pages): the next page is read only when the consumer asks for the next chunk (back-pressure), and a
+ * consumer that stops early stops the reads. The CSV header comes with the first page (alone when no item
+ * matches); `count` is called with the number of items of each page.
+ */
+export async function* runResultChunks(
+  db: Kysely<Database>,
+  run: ResultRun,
+  filter: RunItemFilter,
+  format: ResultFormat,
+  pageSize = 500,
+  count?: (n: number) => void,
+): AsyncGenerator<string> {
+  let after = 0;
+  let first = true;
+  for (;;) {
+    const rows = await runItemsPage(db, run.id, filter, { after, limit: pageSize });
+    if (rows.length > 0 || first) {
+      yield formatRecords(
+        rows.map((r) => resultRecord(run, r)),
+        format,
+        first,
+      );
+      count?.(rows.length);
+    }
+    first = false;
+    if (rows.length < pageSize) return;
+    after = (rows[rows.length - 1] as RunItemRow).itemId;
+  }
+}
+
+/**
+ * Writes {@link runResultChunks} through `write`, awaiting each chunk before the next page is read; what `write`
+ * throws ends the read.
  * @returns the number of items written.
  */
 export async function writeRunResults(
@@ -222,23 +253,10 @@ export async function writeRunResults(
   write: (chunk: string) => Promise<void>,
   pageSize = 500,
 ): Promise<number> {
-  let first = true;
-  const n = await forEachRunItemPage(
-    db,
-    run.id,
-    filter,
-    async (rows) => {
-      await write(
-        formatRecords(
-          rows.map((r) => resultRecord(run, r)),
-          format,
-          first,
-        ),
-      );
-      first = false;
-    },
-    pageSize,
-  );
-  if (first && format === 'csv') await write(formatRecords([], format, true));
+  let n = 0;
+  for await (const chunk of runResultChunks(db, run, filter, format, pageSize, (k) => {
+    n += k;
+  }))
+    if (chunk !== '') await write(chunk);
   return n;
 }

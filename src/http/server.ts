@@ -2,7 +2,8 @@
  * @module http/server
  * Health (`/healthz`: the process is up), readiness (`/readyz`: the database answers) and Prometheus metrics
  * (`/metrics`), and the read-only results page (`/board`, `/board/ability/:ability`, `/board/model/:model`,
- * `/board/chart.png`, `/board.json`) from the latest board snapshot, on hono + @hono/node-server.
+ * `/board/chart.png`, `/board.json`) from the latest board snapshot, and the maintainers' item-level results
+ * (`/runs`, `/runs/:id/items`: http/results-page.ts), on hono + @hono/node-server.
  */
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -12,6 +13,7 @@ import { AppError } from '../core/errors.ts';
 import { abilityPage, emptyPage, modelPage, overallPage } from '../leaderboard/page.ts';
 import type { Snapshot } from '../leaderboard/service.ts';
 import { boardJson } from '../leaderboard/views.ts';
+import { addResultsRoutes, type ResultsDeps } from './results-page.ts';
 
 /** What the HTTP server needs from the app. */
 export interface HttpDeps {
@@ -28,6 +30,8 @@ export interface HttpDeps {
     /** With no snapshot yet: start the first build when there are inputs; true when one started. */
     readonly startFirstBuild?: () => Promise<boolean>;
   };
+  /** The item-level results of evaluation runs (omitted: no `/runs` routes). */
+  readonly results?: ResultsDeps;
 }
 
 /** Builds the routes (testable with `app.request()` without a port). */
@@ -46,6 +50,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
     c.header('content-type', deps.registry.contentType);
     return c.body(await deps.registry.metrics());
   });
+  if (deps.results) addResultsRoutes(app, deps.results);
   const board = deps.board;
   if (board) {
     app.get('/board', async (c) => {

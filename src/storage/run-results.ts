@@ -213,32 +213,6 @@ export async function runItemsPage(
   return r.rows.map(toRow);
 }
 
-/**
- * Every finished item of a run that `filter` admits, handed to `onPage` a page at a time (keyset pages of
- * `pageSize`, default 500); `onPage` is awaited before the next page is read (back-pressure), and what it throws
- * ends the read. Memory holds one page.
- * @returns the number of rows handed over.
- */
-export async function forEachRunItemPage(
-  db: Conn,
-  runId: number,
-  filter: RunItemFilter,
-  onPage: (rows: readonly RunItemRow[]) => Promise<void>,
-  pageSize = 500,
-): Promise<number> {
-  let after = 0;
-  let n = 0;
-  for (;;) {
-    const rows = await runItemsPage(db, runId, filter, { after, limit: pageSize });
-    if (rows.length > 0) {
-      await onPage(rows);
-      n += rows.length;
-      after = (rows[rows.length - 1] as RunItemRow).itemId;
-    }
-    if (rows.length < pageSize) return n;
-  }
-}
-
 /** The datasets a run planned, in plan order. */
 export async function runDatasetNames(db: Conn, runId: number): Promise<string[]> {
   const r = await sql<{ dataset: string }>`

@@ -34,7 +34,7 @@ beforeAll(async () => {
   const r = await zhujiu(['eval', '--model', 'erry', '--suite', 'mini']);
   // One failed item of six is above eval.max_failure_rate: exit 1, every item stored.
   expect(r.stderr).toContain('6/6 items, 1 failed');
-});
+}, 120_000); // a guard only: opening the database and the run take seconds, more on a loaded machine
 afterAll(async () => {
   await t?.close();
   await fake?.close();
