@@ -47,7 +47,7 @@ export const ITEMS_PER_PAGE = 100;
 /** Runs per page of the run list. */
 export const RUNS_PER_PAGE = 50;
 /** Characters of a prompt or answer shown before the rest is folded away. */
-const SHOWN_CHARS = 600;
+const SHOWN_CHARS = 300;
 
 /** Escapes text for HTML element content and attribute values. */
 function esc(s: string): string {
@@ -64,9 +64,12 @@ h1{font-size:1.4rem}.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top;text-align:left}
 th{background:#f3f5f8}td.n{text-align:right;white-space:nowrap}.muted{color:#666;font-size:.9rem}
 td.text{min-width:14rem;max-width:30rem}.text div,.text pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font:inherit}
-details summary{cursor:pointer;color:#1d4ed8}.failed{color:#b91c1c}.ok{color:#15803d}.part{color:#b45309}
+details summary{cursor:pointer;overflow-wrap:anywhere}details summary::marker{color:#1d4ed8}td.x{max-width:12rem;overflow-wrap:anywhere}.failed{color:#b91c1c}.ok{color:#15803d}.part{color:#b45309}
 form{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin:.8rem 0}form label{display:flex;flex-direction:column;font-size:.9rem}
-input,select,button{font:inherit;max-width:100%}nav a,.pager a{margin-right:1rem}.pager{margin:.8rem 0}`;
+input,select,button{font:inherit;max-width:100%}nav a,.pager a{margin-right:1rem}.pager{margin:.8rem 0}
+@media (max-width:700px){#items thead{display:none}#items,#items tbody,#items tr,#items td{display:block}#items tr{border-bottom:2px solid #bbb;padding:.4rem 0}
+#items td{border:none;min-width:0;max-width:none;text-align:left;padding:.15rem 0}#items td:empty{display:none}
+#items td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;font-weight:600;color:#555}}`;
 
 /** Security headers of every results response: same-origin, never framed, never sniffed. */
 function guard(c: Context): void {
@@ -169,15 +172,22 @@ function longText(s: string | null): string {
 }
 
 function scoreCell(r: RunItemRow): string {
-  if (r.status === 'failed') return '<td class="n failed">failed</td>';
-  if (r.rawScore === null || r.maxScore === null) return '<td class="n">—</td>';
+  if (r.status === 'failed') return '<td class="n failed" data-label="score">failed</td>';
+  if (r.rawScore === null || r.maxScore === null) return '<td class="n" data-label="score">—</td>';
   const cls = r.rawScore >= r.maxScore ? 'ok' : r.rawScore > 0 ? 'part' : 'failed';
-  return `<td class="n ${cls}">${r.rawScore}/${r.maxScore}</td>`;
+  return `<td class="n ${cls}" data-label="score">${r.rawScore}/${r.maxScore}</td>`;
 }
 
 function valueText(v: unknown): string {
   if (v === null || v === undefined) return '';
   return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** A cell labelled for the narrow layout (the label shows above its content there); empty content, no label. */
+function cellOf(cls: string, label: string, html: string): string {
+  return html === ''
+    ? `<td class="${cls}"></td>`
+    : `<td class="${cls}" data-label="${label}">${html}</td>`;
 }
 
 function itemRow(r: RunItemRow): string {
@@ -190,7 +200,7 @@ function itemRow(r: RunItemRow): string {
       ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(r.failureMessage ?? j?.failureMessage ?? null)}`
       : '';
   const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>reasoning</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
-  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(r.ability)}</div></td>${scoreCell(r)}<td class="text">${esc(valueText(extractedAnswer(r.detail)))}</td><td class="text">${longText(r.prompt)}</td><td class="text">${answer}</td><td class="text">${judge}</td><td class="text">${failure}</td></tr>`;
+  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(r.ability)}</div></td>${scoreCell(r)}${cellOf('x', 'extracted', esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', 'prompt', longText(r.prompt))}${cellOf('text', 'answer', answer)}${cellOf('text', 'judge', judge)}${cellOf('text', 'failure', failure)}</tr>`;
 }
 
 function select(
