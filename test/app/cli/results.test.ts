@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../../src/eval/item-results.ts';
@@ -129,6 +130,20 @@ describe('zhujiu results', () => {
     expect(w.stdout.trim()).toBe(`6 items of run 1 (erry, mini) written to ${out} (csv)`);
     expect(parse(readFileSync(out, 'utf8'), { columns: true })).toHaveLength(6);
     expect(readdirSync(root).filter((x) => x.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a reader that closes stdout (EPIPE) ends it quietly with exit 0', async () => {
+    let writes = 0;
+    const stdout = new Writable({
+      write(_chunk, _enc, cb) {
+        writes++;
+        cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE', syscall: 'write' }));
+      },
+    });
+    stdout.on('error', () => {}); // as cli/io.ts watchStdout does for process.stdout
+    const r = await inProcess(['results', '--run', '1', '--format', 'csv'], { rt: t.rt, stdout });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(writes).toBe(1);
   });
 
   it('an unknown run, dataset or ability: one line naming it and what there is, exit 1', async () => {
