@@ -3,8 +3,9 @@
  * For each size (default 2,000 and 20,000 items; realistic lengths: a ~300-character prompt, a ~600-character
  * answer, reasoning on a third of them, a failure every 50th) three separate processes, each timed by
  * `/usr/bin/time` (wall, peak resident memory):
- *   1. store: a fresh embedded database, the run written through test/helpers/run-items.ts (items, answers, plan
- *      rows, scores; 1,000 rows a statement) — the memory of the run itself;
+ *   0. init: a fresh embedded database and its migrations (PGlite's initdb; shown, not a baseline);
+ *   1. store: that database opened, the run written through test/helpers/run-items.ts (items, answers, plan rows,
+ *      scores; 1,000 rows a statement) — the memory of the run itself;
  *   2. page: the HTTP app's item view (`/runs/N/items`, 100 a page) followed from the first page through every
  *      "next" link (keyset pages), each page's HTML read in full;
  *   3. csv: `zhujiu results --run N --format csv --out FILE`, the compiled command (dist/ rebuilt first when a
@@ -32,12 +33,19 @@ const { values } = parseArgs({
 
 const LONG_ANSWER = '根据材料，答案应当是这一项，因为前文提到了相关的条件与结论。'.repeat(20);
 
-/** Step 1 (in a child process): a fresh database in `dir`/pg with one run of `n` items. */
-async function store(dir: string, n: number): Promise<void> {
+/** Step 0 (in a child process): a fresh, migrated database in `dir`/pg. */
+async function init(dir: string): Promise<void> {
   const { openDb, migrateToLatest } = await import('../src/storage/db.ts');
-  const { addRunWithItems } = await import('../test/helpers/run-items.ts');
   const d = await openDb({ kind: 'pglite', dataDir: join(dir, 'pg') });
   await migrateToLatest(d.db);
+  await d.close();
+}
+
+/** Step 1 (in a child process): one run of `n` items stored in the database of `dir`/pg. */
+async function store(dir: string, n: number): Promise<void> {
+  const { openDb } = await import('../src/storage/db.ts');
+  const { addRunWithItems } = await import('../test/helpers/run-items.ts');
+  const d = await openDb({ kind: 'pglite', dataDir: join(dir, 'pg') });
   const items = Array.from({ length: n }, (_, i) => {
     const dataset = ['c3', 'ocnli', 'cmrc2018', 'math23k'][i % 4] as string;
     const base = {
@@ -89,7 +97,8 @@ async function pages(dir: string): Promise<void> {
 
 if (values.step) {
   const dir = values.dir as string;
-  if (values.step === 'store') await store(dir, Number(values.items));
+  if (values.step === 'init') await init(dir);
+  else if (values.step === 'store') await store(dir, Number(values.items));
   else await pages(dir);
   process.exit(0);
 }
@@ -123,6 +132,7 @@ console.log(
 for (const n of values.items.split(',').map(Number)) {
   const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-results-'));
   try {
+    const i = timed([...tsx, '--step', 'init', '--dir', dir]);
     const s = timed([...tsx, '--step', 'store', '--dir', dir, '--items', String(n)]);
     const p = timed([...tsx, '--step', 'page', '--dir', dir]);
     const [, pageCount, pageRows] = /PAGES (\d+) (\d+)/.exec(p.stdout) ?? [];
@@ -146,6 +156,7 @@ for (const n of values.items.split(',').map(Number)) {
       console.log(
         `${String(n).padStart(6)} items  ${what.padEnd(38)} wall ${m.wallS.toFixed(2).padStart(6)} s  peak RSS ${m.peakMb.toFixed(0).padStart(4)} MB${extra}`,
       );
+    line('init: fresh database, migrations', i, '');
     line('store the run (the baseline)', s, '');
     line(
       `item view, ${pageCount} pages followed`,
