@@ -7,7 +7,9 @@
  * Pages are keyset pages on the run's primary key `(run_id, item_id)`: a page is an index range scan that starts
  * after the last item id of the previous page, so reading a run of any size holds one page in memory and every
  * page costs the same. The page view may also ask for an offset (a page number typed in the address), which
- * walks the same index.
+ * walks the same index. Every joined row is found by an index: the score by `item_scores (run_id, item_id, metric)`,
+ * the answer by its id (a failed item's latest answer by `responses (item_id)`), the grade by
+ * `judge_scores_single_key`.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
@@ -175,7 +177,8 @@ export async function runItemsPage(
   const offset = Math.max(0, Math.floor(page.offset ?? 0));
   const r = await sql<RawRow>`
     SELECT ri.item_id, i.key AS item_key, ri.dataset, i.ability, ri.status, i.prompt,
-           resp.output AS answer, resp.reasoning,
+           coalesce(kept.output, latest.output) AS answer,
+           CASE WHEN kept.id IS NOT NULL THEN kept.reasoning ELSE latest.reasoning END AS reasoning,
            s.metric, s.profile, s.raw_score, s.max_score, s.detail,
            ri.failure_code, ri.failure_message, ri.latency_ms, ri.cached,
            j.judge, j.status AS judge_status, j.raw_score AS judge_score, j.max_score AS judge_max,
@@ -189,13 +192,11 @@ export async function runItemsPage(
           FROM item_scores sc
          WHERE sc.run_id = ri.run_id AND sc.item_id = ri.item_id
          ORDER BY sc.id LIMIT 1) s ON true
+      LEFT JOIN responses kept ON kept.id = coalesce(s.response_id, ri.response_id)
       LEFT JOIN LATERAL (
         SELECT r.output, r.reasoning FROM responses r
-         WHERE r.id = coalesce(s.response_id, ri.response_id)
-            OR (s.response_id IS NULL AND ri.response_id IS NULL
-                AND r.model_id = run.model_id AND r.item_id = ri.item_id)
-         ORDER BY (r.id = coalesce(s.response_id, ri.response_id)) DESC NULLS LAST, r.id DESC
-         LIMIT 1) resp ON true
+         WHERE kept.id IS NULL AND r.model_id = run.model_id AND r.item_id = ri.item_id
+         ORDER BY r.id DESC LIMIT 1) latest ON true
       LEFT JOIN LATERAL (
         SELECT js.judge, js.status, js.raw_score, js.max_score, js.safety_flag, js.judge_output,
                js.failure_code, js.failure_message
