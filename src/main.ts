@@ -336,6 +336,7 @@ export async function startHttpFor(
   const app = createHttpApp({
     registry,
     checkDb: () => pingDb(rt.db.db),
+    results: { db: rt.db.db },
     ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);

@@ -1,7 +1,7 @@
 /**
  * @module cli
  * The `zhujiu` command line (commander): bot | worker | migrate | config check | import | ratings | export |
- * judge | leaderboard | suites | datasets build | submissions.
+ * judge | leaderboard | results | suites | datasets build | submissions.
  * The only module (with cli/*) that writes to stdout with console.
  *
  * This file only declares commands and flags; it loads no heavy module. Each action imports its command's module
@@ -45,6 +45,7 @@ import type { JudgeExportFlags } from './judge-export.ts';
 import type { LeaderboardFlags } from './leaderboard.ts';
 import type { MigrateOptions } from './migrate.ts';
 import type { RatingsOptions } from './ratings.ts';
+import type { ResultsFlags } from './results.ts';
 import type {
   SubmissionsApproveFlags,
   SubmissionsListFlags,
@@ -114,6 +115,31 @@ function datasetCommands(program: Command, io: CliIo, deps: CliDeps): void {
     .action(async (o: DatasetsBuildOptions) => {
       const { runDatasetsBuild } = await import('./datasets.ts');
       await runDatasetsBuild(io, o, deps);
+    });
+}
+
+/** Adds `zhujiu results` (cli/results.ts) to `program`. */
+function resultsCommand(program: Command, io: CliIo, deps: CliDeps): void {
+  program
+    .command('results')
+    .description(
+      "an evaluation run's item-level results, one record per finished item: prompt, answer (reasoning apart), extracted answer, score, judge grade and rationale, safety verdict, failure cause; without --run, lists the latest runs",
+    )
+    .option('--run <n>', 'the run (its number, as `zhujiu eval` prints it)', intArg('--run', 1))
+    .option('--dataset <name>', "only this dataset's items")
+    .option('--ability <name>', 'only items of this ability')
+    .option('--failed', 'only items that failed (with their failure cause)')
+    .addOption(
+      new Option('--format <format>', 'JSON lines or CSV (RFC 4180, with a header row)')
+        .choices(['jsonl', 'csv'])
+        .default('jsonl'),
+    )
+    .option('--out <file>', 'write to FILE (atomically) instead of standard output')
+    .action(async (o: ResultsFlags, cmd: Command) => {
+      if (o.run === undefined && (o.dataset || o.ability || o.failed || o.out))
+        cmd.error('error: --dataset, --ability, --failed and --out need --run N', { exitCode: 2 });
+      const { runResults } = await import('./results.ts');
+      await runResults(io, o, deps);
     });
 }
 
@@ -533,6 +559,8 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     });
 
   votesCommands(program, io, deps);
+
+  resultsCommand(program, io, deps);
 
   const exp = program.command('export').description('export stored data in public formats');
   exp

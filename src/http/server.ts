@@ -3,7 +3,8 @@
  * Health (`/healthz`: the process is up), readiness (`/readyz`: the database answers) and Prometheus metrics
  * (`/metrics`), and the read-only results page (`/board` (`?open=1`: open weights only), `/board/ability/:ability`,
  * `/board/method/:method`, `/board/model/:model`, `/board/chart.png`, `/board.json`) from the latest board
- * snapshot, on hono + @hono/node-server.
+ * snapshot, and the maintainers' item-level results (`/runs`, `/runs/:id/items`: http/results-page.ts), on hono +
+ * @hono/node-server.
  */
 import { type ServerType, serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -20,6 +21,7 @@ import { abilityPage, emptyPage, methodPage, modelPage, overallPage } from '../l
 import type { Snapshot } from '../leaderboard/service.ts';
 import { boardPageJson } from '../leaderboard/views.ts';
 import type { BoardHistoryPoint } from '../storage/leaderboard.ts';
+import { addResultsRoutes, type ResultsDeps } from './results-page.ts';
 
 /** How long a page waits for the first board before answering "being built" (with a reload), ms. */
 export const FIRST_BUILD_WAIT_MS = 15_000;
@@ -50,6 +52,8 @@ export interface HttpDeps {
     /** One model's history (rank and score per day), oldest first. */
     readonly history?: (model: string) => Promise<readonly BoardHistoryPoint[]>;
   };
+  /** The item-level results of evaluation runs (omitted: no `/runs` routes). */
+  readonly results?: ResultsDeps;
 }
 
 /** `promise`'s value, or undefined when it has not settled within `ms` (or rejected). */
@@ -82,6 +86,7 @@ export function createHttpApp(deps: HttpDeps): Hono {
     c.header('content-type', deps.registry.contentType);
     return c.body(await deps.registry.metrics());
   });
+  if (deps.results) addResultsRoutes(app, deps.results);
   if (deps.board) addBoardRoutes(app, deps.board);
   return app;
 }

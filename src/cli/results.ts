@@ -1,0 +1,116 @@
+/**
+ * @module cli/results
+ * `zhujiu results --run N [--dataset D] [--ability A] [--failed] [--format jsonl|csv] [--out FILE]`: a run's
+ * item-level results (eval/item-results.ts), streamed a page at a time to stdout or, atomically, to FILE.
+ * `zhujiu results` without `--run` lists the latest runs.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
+import { AppError } from '../core/errors.ts';
+import { cannotWrite, checkOutputPath, tempPathBeside } from '../core/out-file.ts';
+import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
+import { getRun } from '../storage/eval-runs.ts';
+import { listRunsPage } from '../storage/run-results.ts';
+import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliIo, OutputClosedError } from './io.ts';
+
+/** Flags of `zhujiu results`. */
+export interface ResultsFlags {
+  readonly run?: number;
+  readonly dataset?: string;
+  readonly ability?: string;
+  readonly failed?: boolean;
+  readonly format: ResultFormat;
+  readonly out?: string;
+}
+
+/** Writes `s` to `out`, waiting for `drain`; a failed stream (EPIPE) throws so no further page is read. */
+async function write(out: Writable, s: string): Promise<void> {
+  if (out.destroyed || out.errored) {
+    const e = out.errored as NodeJS.ErrnoException | null;
+    throw e?.code === 'EPIPE' || !e ? new OutputClosedError() : e;
+  }
+  if (!out.write(s)) await once(out, 'drain');
+}
+
+/**
+ * Runs `zhujiu results`. Records go to stdout (or FILE with `--out`); a one-line count goes to stderr (stdout with
+ * `--out`), so stdout holds only the records. Without `--run`, prints the latest 20 runs (id, model, suite,
+ * status, finished / failed / planned items).
+ * @throws AppError `not_found` (no run N: says how to list them; a dataset or ability the run lacks: lists the
+ *   run's), `file_unwritable` (`--out`, checked before the database is opened), `db_unavailable`.
+ * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
+ */
+export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Promise<void> {
+  if (o.out) await checkOutputPath('--out', o.out);
+  await withRuntime(deps, {}, async (rt) => {
+    const db = rt.db.db;
+    if (o.run === undefined) {
+      const runs = await listRunsPage(db, { limit: 20 });
+      if (runs.length === 0) {
+        io.out('no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)');
+        return;
+      }
+      io.out('run  model  suite  status  items (finished / failed / planned)');
+      for (const r of runs)
+        io.out(
+          `${r.id}  ${r.model}  ${r.suite}  ${r.status}  ${r.done} / ${r.failed} / ${r.total}`,
+        );
+      return;
+    }
+    const run = await getRun(db, o.run);
+    if (!run)
+      throw new AppError(
+        'not_found',
+        `--run ${o.run}: no evaluation run ${o.run}; \`zhujiu results\` without --run lists the runs (or open /runs on the HTTP server)`,
+      );
+    const filter = {
+      ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
+      ...(o.ability !== undefined ? { ability: o.ability } : {}),
+      ...(o.failed ? { failed: true } : {}),
+    };
+    await checkRunFilter(db, run.id, filter);
+    const target = { id: run.id, model: run.model, suite: run.suite };
+    let n: number;
+    if (o.out) {
+      n = await toFile(o.out, (out) =>
+        writeRunResults(db, target, filter, o.format, (s) => write(out, s)),
+      );
+    } else {
+      const out = io.stdout ?? process.stdout;
+      n = await writeRunResults(db, target, filter, o.format, (s) => write(out, s));
+    }
+    const summary = `${n} ${n === 1 ? 'item' : 'items'} of run ${run.id} (${run.model}, ${run.suite})${o.out ? ` written to ${o.out}` : ''} (${o.format})`;
+    if (o.out) io.out(summary);
+    else io.err(summary);
+  });
+}
+
+/** Runs `work` on a stream into a temporary file beside `file`, renamed over it when complete. */
+async function toFile(file: string, work: (out: Writable) => Promise<number>): Promise<number> {
+  const target = await checkOutputPath('--out', file);
+  const tmp = tempPathBeside(target);
+  const out = createWriteStream(tmp, { encoding: 'utf8' });
+  const ioError = (err: unknown) =>
+    err instanceof AppError ? err : cannotWrite('--out', file, err);
+  try {
+    await once(out, 'open').catch((err: unknown) => {
+      throw ioError(err);
+    });
+    const n = await work(out);
+    out.end();
+    await once(out, 'finish').catch((err: unknown) => {
+      throw ioError(err);
+    });
+    await rename(tmp, target).catch((err: unknown) => {
+      throw ioError(err);
+    });
+    return n;
+  } catch (err) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}
