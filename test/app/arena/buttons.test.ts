@@ -286,4 +286,19 @@ describe('buttons mode', () => {
     expect(rated.code, rated.stderr).toBe(0);
     expect((JSON.parse(rated.stdout) as { models: unknown[] }).models).toHaveLength(2);
   });
+
+  it('Slack: reveal after vote tells only the voter the models (chat.postEphemeral), and their vote is then final', async () => {
+    const { fake, battleId, ts, press } = await slack({ reveal_after_vote: true });
+    const answer = await press(U[0], 'right');
+    expect(answer).toContain('You voted :arrow_right: right is better on battle #1.');
+    const b = await getBattle(db(), battleId);
+    expect(answer).toContain(`Left was ${b?.leftModel}, right was ${b?.rightModel}.`);
+    // Only in the ephemeral answer to that voter: the channel message names no model and was never updated.
+    expect(fake.ephemerals.map((e) => e.user)).toEqual([U[0]]);
+    const channel = JSON.stringify(fake.messages.get(`${S_CHANNEL}:${ts}`));
+    for (const m of MODELS) expect(channel).not.toContain(m);
+    expect(fake.callsOf('chat.update')).toEqual([]);
+    expect(await press(U[0], 'left')).toContain('is final: you have seen the models');
+    expect(await live(battleId, 'slack')).toMatchObject({ [U[0]]: 'right' });
+  });
 });
