@@ -56,10 +56,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker joins an active run', ()
     if (!started.ok) throw new Error(started.reason);
     const runId = started.run.id;
     const working = a.execute(runId);
-    // B is a worker with room: once A has the run going, B joins it.
-    while ((await getRun(d.db, runId))?.status !== 'running')
-      await new Promise((r) => setTimeout(r, 20));
-    expect(await b.joinRuns()).toEqual([runId]);
+    // B is a worker with room: once A has the run going and its items planned, B's next look joins it (a worker
+    // looks every few seconds; here as soon as the run is there to join).
+    let joined: number[] = [];
+    for (let i = 0; i < 3000 && joined.length === 0; i++) {
+      if ((await getRun(d.db, runId))?.status === 'running') joined = await b.joinRuns();
+      if (joined.length === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(joined).toEqual([runId]);
     expect(['finished', 'shared']).toContain(await working);
     // Whichever of the two finishes last ends the run (B's part may still be in flight when A's ends).
     while ((await getRun(d.db, runId))?.status === 'running')
