@@ -5,11 +5,9 @@
  * `zhujiu results` without `--run` lists the latest runs.
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { AppError } from '../core/errors.ts';
-import { cannotWrite, checkOutputPath, tempPathBeside } from '../core/out-file.ts';
+import { checkOutputPath, streamFileAtomic } from '../core/out-file.ts';
 import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
 import { getRun } from '../storage/eval-runs.ts';
 import { listRunsPage } from '../storage/run-results.ts';
@@ -75,7 +73,7 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
     const target = { id: run.id, model: run.model, suite: run.suite };
     let n: number;
     if (o.out) {
-      n = await toFile(o.out, (out) =>
+      n = await streamFileAtomic('--out', o.out, (out) =>
         writeRunResults(db, target, filter, o.format, (s) => write(out, s)),
       );
     } else {
@@ -86,31 +84,4 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
     if (o.out) io.out(summary);
     else io.err(summary);
   });
-}
-
-/** Runs `work` on a stream into a temporary file beside `file`, renamed over it when complete. */
-async function toFile(file: string, work: (out: Writable) => Promise<number>): Promise<number> {
-  const target = await checkOutputPath('--out', file);
-  const tmp = tempPathBeside(target);
-  const out = createWriteStream(tmp, { encoding: 'utf8' });
-  const ioError = (err: unknown) =>
-    err instanceof AppError ? err : cannotWrite('--out', file, err);
-  try {
-    await once(out, 'open').catch((err: unknown) => {
-      throw ioError(err);
-    });
-    const n = await work(out);
-    out.end();
-    await once(out, 'finish').catch((err: unknown) => {
-      throw ioError(err);
-    });
-    await rename(tmp, target).catch((err: unknown) => {
-      throw ioError(err);
-    });
-    return n;
-  } catch (err) {
-    out.destroy();
-    await rm(tmp, { force: true });
-    throw err;
-  }
 }

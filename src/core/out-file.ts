@@ -6,9 +6,11 @@
  * when complete, so a failure (or Ctrl-C) never leaves a half-written file.
  */
 import { randomBytes } from 'node:crypto';
-import { constants, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { constants, createWriteStream, existsSync } from 'node:fs';
 import { access, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
 import { AppError } from './errors.ts';
 
 /** Why an errno stops a write, in words, with the fix. */
@@ -113,5 +115,45 @@ export async function writeFileAtomic(
   } catch (err) {
     await rm(tmp, { force: true });
     throw cannotWrite(flag, path, err);
+  }
+}
+
+/**
+ * Streams a file to `path` atomically: the path is checked first ({@link checkOutputPath}), `work` writes to a
+ * UTF-8 stream on a temporary file beside it, and the file is renamed over `path` when `work` has ended and the
+ * stream has flushed; on any failure (of `work`, of a write, of `signal` checked after the flush) the temporary
+ * file is removed and nothing is left at `path`.
+ * @param flag the option that named the path (`--out`), for the error.
+ * @returns what `work` returned.
+ * @throws AppError `file_unwritable` naming the flag, the path and the fix; whatever `work` throws, as it is.
+ */
+export async function streamFileAtomic<T>(
+  flag: string,
+  path: string,
+  work: (out: Writable) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  const target = await checkOutputPath(flag, path);
+  const tmp = tempPathBeside(target);
+  const out = createWriteStream(tmp, { encoding: 'utf8' });
+  const ioError = (err: unknown) => (err instanceof AppError ? err : cannotWrite(flag, path, err));
+  try {
+    await once(out, 'open').catch((err: unknown) => {
+      throw ioError(err);
+    });
+    const r = await work(out);
+    out.end();
+    await once(out, 'finish').catch((err: unknown) => {
+      throw ioError(err);
+    });
+    signal?.throwIfAborted();
+    await rename(tmp, target).catch((err: unknown) => {
+      throw ioError(err);
+    });
+    return r;
+  } catch (err) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw err;
   }
 }

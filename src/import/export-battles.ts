@@ -5,12 +5,10 @@
  * beside it and renamed when complete, so an interrupted export never leaves a half-written FILE.
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
-import { cannotWrite, checkOutputPath, tempPathBeside } from '../core/out-file.ts';
+import { streamFileAtomic } from '../core/out-file.ts';
 import { exportVotePages, sourceExists } from '../storage/export.ts';
 import type { Database } from '../storage/schema.ts';
 import { type ExportFormat, exportLine } from './formats/arena-export.ts';
@@ -93,28 +91,5 @@ export async function exportBattlesToFile(
   opts: ExportBattlesOptions = {},
   signal?: AbortSignal,
 ): Promise<ExportBattlesResult> {
-  const target = await checkOutputPath('--out', file);
-  const tmp = tempPathBeside(target);
-  const out = createWriteStream(tmp, { encoding: 'utf8' });
-  const ioError = (err: unknown) =>
-    err instanceof AppError ? err : cannotWrite('--out', file, err);
-  try {
-    await once(out, 'open').catch((err: unknown) => {
-      throw ioError(err);
-    });
-    const r = await exportBattles(db, out, opts, signal);
-    out.end();
-    await once(out, 'finish').catch((err: unknown) => {
-      throw ioError(err);
-    });
-    signal?.throwIfAborted();
-    await rename(tmp, target).catch((err: unknown) => {
-      throw ioError(err);
-    });
-    return r;
-  } catch (err) {
-    out.destroy();
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  return streamFileAtomic('--out', file, (out) => exportBattles(db, out, opts, signal), signal);
 }
