@@ -82,5 +82,8 @@ describe('terminal session (no tokens, fresh data folder)', () => {
     } finally {
       await svc.stop();
     }
-  });
+    // A whole bot on a fresh data folder (the embedded database in its thread, the HTTP server, the in-process
+    // worker) and a board built and charted in a worker thread: some 25–30 s on a quiet 2-core machine, so the
+    // default 30 s would make the outcome depend on the machine's speed.
+  }, 120_000);
 });
