@@ -26,6 +26,7 @@ import {
   type ResultFormat,
   runResultChunks,
 } from '../eval/item-results.ts';
+import { esc } from '../leaderboard/page.ts';
 import { getRun, type RunRow } from '../storage/eval-runs.ts';
 import {
   listRunsPage,
@@ -48,16 +49,6 @@ export const ITEMS_PER_PAGE = 100;
 export const RUNS_PER_PAGE = 50;
 /** Characters of a prompt or answer shown before the rest is folded away. */
 const SHOWN_CHARS = 300;
-
-/** Escapes text for HTML element content and attribute values. */
-function esc(s: string): string {
-  return s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 const CSS = `body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:1rem;color:#222;max-width:100rem}
 h1{font-size:1.4rem}.scroll{overflow-x:auto;max-width:100%}
