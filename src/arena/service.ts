@@ -325,9 +325,10 @@ export class ArenaService {
     // A battle in buttons mode takes votes by its buttons only: a reaction on its message is no vote.
     if (cached.buttons) return { kind: 'ignored', reason: 'buttons_battle' };
     const battle = { id: cached.id };
+    const voterHash = hashVoterId(this.#secret, ev.platform, ev.userId);
     const res = await applyVoteEvent(this.#db, {
       battleId: battle.id,
-      voterHash: hashVoterId(this.#secret, ev.platform, ev.userId),
+      voterHash,
       platform: ev.platform,
       eventId: ev.eventId,
       kind: ev.added ? 'add' : 'remove',
@@ -345,12 +346,7 @@ export class ArenaService {
     if (res.effect === 'cast' || res.effect === 'changed' || res.effect === 'retracted')
       this.#metrics.vote(ev.platform, res.effect);
     if (res.effect === 'cast' || res.effect === 'changed')
-      await this.#flag(
-        battle.id,
-        hashVoterId(this.#secret, ev.platform, ev.userId),
-        res.effect,
-        ev.at,
-      );
+      await this.#flag(battle.id, voterHash, res.effect, ev.at);
     if (res.closedByCap) {
       // The vote that reached the cap closed the battle in SQL, atomically (storage/votes `applyVoteEvent`).
       this.#log.info(
