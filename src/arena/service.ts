@@ -467,14 +467,15 @@ export class ArenaService {
 
   /**
    * Closes every open battle whose window ended by `now`, then reveals every closed, unrevealed battle on the
-   * platforms this process holds (a worker without chat connections closes; a bot reveals).
+   * platforms this process holds (a worker without chat connections closes; a bot reveals). `o.due`: those battles
+   * as {@link dueBattles} just read them for the same `now` (default: read here); `o.reveal` false: close only.
    */
   async closeDue(
     now: Date,
-    o: { readonly reveal?: boolean } = {},
+    o: { readonly reveal?: boolean; readonly due?: readonly BattleRow[] } = {},
   ): Promise<{ closed: number[]; revealed: number[] }> {
     const closed: number[] = [];
-    for (const b of await listOpenBattles(this.#db, now)) {
+    for (const b of o.due ?? (await listOpenBattles(this.#db, now))) {
       // The tally revealed is the one the message shows: read it once more just before closing. A re-read that
       // fails leaves the stored votes, as a process without the platform closes (it never holds up closing).
       // A button battle has nothing on the platform to read: its stored votes are the truth.
@@ -509,9 +510,9 @@ export class ArenaService {
     return { closed, revealed: (await this.revealClosed()).revealed };
   }
 
-  /** The ids of the open battles whose window ended by `now`, ascending (what {@link closeDue} would close). */
-  async dueBattleIds(now: Date): Promise<number[]> {
-    return (await listOpenBattles(this.#db, now)).map((b) => b.id).sort((a, b) => a - b);
+  /** The open battles whose window ended by `now`, by ascending id (what {@link closeDue} would close). */
+  dueBattles(now: Date): Promise<BattleRow[]> {
+    return listOpenBattles(this.#db, now);
   }
 
   /** Reveals every closed, unrevealed battle on the platforms this process holds. */

@@ -517,14 +517,16 @@ export class BotService {
   async #closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
     const shared = this.#o.shared;
     if (!shared) return this.arena.closeDue(now);
-    const due = await this.arena.dueBattleIds(now);
+    // Read once: the claim's key names these battles, and closing them does not read them again.
+    const due = await this.arena.dueBattles(now);
     let closed: number[] = [];
     if (due.length === 0) {
       // Nothing due: only the vote-cap check, one statement without chat work, is left; any process may run it.
-      closed = (await this.arena.closeDue(now, { reveal: false })).closed;
+      closed = (await this.arena.closeDue(now, { reveal: false, due })).closed;
     } else {
-      const got = await shared.once('arena.close', due.join(','), 120_000, () =>
-        this.arena.closeDue(now, { reveal: false }),
+      const key = due.map((b) => b.id).join(',');
+      const got = await shared.once('arena.close', key, 120_000, () =>
+        this.arena.closeDue(now, { reveal: false, due }),
       );
       if (got.ran) closed = got.value.closed;
     }
