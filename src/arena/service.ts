@@ -395,7 +395,7 @@ export class ArenaService {
     const voterHash = hashVoterId(this.#secret, ev.platform, ev.userId);
     const reveal = this.#arena.reveal_after_vote;
     if (reveal) {
-      const mine = (await liveVotes(this.#db, b.id)).find((v) => v.voterHash === voterHash);
+      const [mine] = await liveVotes(this.#db, b.id, voterHash);
       if (mine) return answer({ kind: 'final', choice: mine.choice });
     }
     const res = await applyVoteEvent(this.#db, {

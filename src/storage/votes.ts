@@ -112,16 +112,19 @@ export interface LiveVote {
   readonly castAt: Date;
 }
 
-/** The live votes of a battle, oldest first. */
-export async function liveVotes(db: Conn, battleId: number): Promise<LiveVote[]> {
-  const rows = await db
+/** The live votes of a battle, oldest first; with `voterHash`, only that voter's (at most one). */
+export async function liveVotes(
+  db: Conn,
+  battleId: number,
+  voterHash?: string,
+): Promise<LiveVote[]> {
+  let q = db
     .selectFrom('votes')
     .select(['voter_hash', 'choice', 'cast_at'])
     .where('battle_id', '=', battleId)
-    .where('retracted_at', 'is', null)
-    .orderBy('cast_at')
-    .orderBy('id')
-    .execute();
+    .where('retracted_at', 'is', null);
+  if (voterHash !== undefined) q = q.where('voter_hash', '=', voterHash);
+  const rows = await q.orderBy('cast_at').orderBy('id').execute();
   return rows.map((r) => ({
     voterHash: r.voter_hash,
     choice: r.choice,
