@@ -12,6 +12,7 @@ import {
 } from '../chat/port.ts';
 import type { CloseReason, VoteChoice } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
+import { CHOICES } from './emoji.ts';
 
 /**
  * Why voting on a battle ended, as a clause for messages ("… closed when it reached the vote cap of 3 votes"):
@@ -100,8 +101,7 @@ export function choiceOfButton(buttonId: string): VoteChoice | undefined {
 
 /** The four vote buttons of a battle in buttons mode (left, equal, right, both bad), with the configured emoji. */
 function voteButtons(v: BattleView): MessageButton[] {
-  const choices: VoteChoice[] = ['left', 'equal', 'right', 'bothbad'];
-  return choices.map((c, i) => ({
+  return CHOICES.map((c, i) => ({
     id: `${VOTE_BUTTON}${c}`,
     label: BUTTON_LABELS[c],
     emoji: v.emoji[i] as string,
@@ -215,8 +215,7 @@ export function buttonReply(
   },
 ): MessageContent {
   const shown = o.emoji.map((e) => show(e, o.emojiText === 'shortcode'));
-  const said = (c: VoteChoice): string =>
-    `${shown[['left', 'equal', 'right', 'bothbad'].indexOf(c)]} ${CHOICE_WORDS[c]}`;
+  const said = (c: VoteChoice): string => `${shown[CHOICES.indexOf(c)]} ${CHOICE_WORDS[c]}`;
   const models = o.models
     ? ` Left was ${markdownLiteral(o.models.left)}, right was ${markdownLiteral(o.models.right)}. Now that you have seen the models, your vote is final; the tally is shown when voting closes.`
     : ' You can change it by pressing another button until voting closes; the tally and the models are shown then.';
