@@ -417,37 +417,35 @@ export function historySvg(points: readonly BoardHistoryPoint[]): string {
     banded.length > 1
       ? `<path d="${path([...banded.map((q) => [xAt(q.i), sy(q.p.scoreHi!)] as [number, number]), ...[...banded].reverse().map((q) => [xAt(q.i), sy(q.p.scoreLo!)] as [number, number])])}Z" fill="#9ecae1" opacity=".45"/>`
       : '';
-  const scoreLine =
-    scored.length > 1
-      ? `<path d="${path(scored.map((q) => [xAt(q.i), sy(q.p.score!)]))}" fill="none" stroke="#2171b5" stroke-width="2"/>`
-      : '';
-  const dots = scored
-    .map((q) => `<circle cx="${f(xAt(q.i))}" cy="${f(sy(q.p.score!))}" r="2.5" fill="#2171b5"/>`)
-    .join('');
+  // A series: its line (two points or more) and a dot at each point.
+  const series = (pts: [number, number][], color: string) =>
+    (pts.length > 1
+      ? `<path d="${path(pts)}" fill="none" stroke="${color}" stroke-width="2"/>`
+      : '') +
+    pts.map(([x, y]) => `<circle cx="${f(x)}" cy="${f(y)}" r="2.5" fill="${color}"/>`).join('');
+  // Grid lines at `values`, each labelled at the left.
+  const gridAt = (values: number[], y: (v: number) => number) =>
+    values
+      .map(
+        (v) =>
+          `<line x1="${L}" x2="${W - R}" y1="${f(y(v))}" y2="${f(y(v))}" stroke="#e5e5e5"/><text x="${L - 4}" y="${f(y(v) + 3)}" text-anchor="end">${v}</text>`,
+      )
+      .join('');
+  const scoreSeries = series(
+    scored.map((q) => [xAt(q.i), sy(q.p.score!)]),
+    '#2171b5',
+  );
   const rk = points.map((p, i) => ({ p, i })).filter((q) => q.p.rank !== null);
-  const rankLine =
-    rk.length > 1
-      ? `<path d="${path(rk.map((q) => [xAt(q.i), ry(q.p.rank!)]))}" fill="none" stroke="#d94801" stroke-width="2"/>`
-      : '';
-  const rankDots = rk
-    .map((q) => `<circle cx="${f(xAt(q.i))}" cy="${f(ry(q.p.rank!))}" r="2.5" fill="#d94801"/>`)
-    .join('');
-  const grid = [0, 5, 10]
-    .map(
-      (v) =>
-        `<line x1="${L}" x2="${W - R}" y1="${f(sy(v))}" y2="${f(sy(v))}" stroke="#e5e5e5"/><text x="${L - 4}" y="${f(sy(v) + 3)}" text-anchor="end">${v}</text>`,
-    )
-    .join('');
-  const rgrid = [1, maxRank]
-    .map(
-      (v) =>
-        `<line x1="${L}" x2="${W - R}" y1="${f(ry(v))}" y2="${f(ry(v))}" stroke="#e5e5e5"/><text x="${L - 4}" y="${f(ry(v) + 3)}" text-anchor="end">${v}</text>`,
-    )
-    .join('');
+  const rankSeries = series(
+    rk.map((q) => [xAt(q.i), ry(q.p.rank!)]),
+    '#d94801',
+  );
+  const grid = gridAt([0, 5, 10], sy);
+  const rgrid = gridAt([1, maxRank], ry);
   const first = points[0]?.day ?? '';
   const last = points.at(-1)?.day ?? '';
   const key = points.at(-1)?.rankBy ?? 'final';
-  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${key} and rank per day, ${first} to ${last}`)}" font-size="10" font-family="system-ui,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreLine}${dots}<text x="${L}" y="${bot.y0 - 8}">rank</text>${rgrid}${rankLine}${rankDots}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
+  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${key} and rank per day, ${first} to ${last}`)}" font-size="10" font-family="system-ui,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreSeries}<text x="${L}" y="${bot.y0 - 8}">rank</text>${rgrid}${rankSeries}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
 }
 
 /** The card's details from config/models.yaml, or '' when there are none. */
