@@ -342,12 +342,7 @@ export class LeaderboardService {
    */
   async #withChart(snap: Snapshot): Promise<Snapshot> {
     if (snap.chart !== null || !this.#worker) return snap;
-    const chart = await this.#worker.chart(
-      chartRows(snap.board),
-      BOARD_TITLE,
-      chartNotes(snap.board),
-      this.#o.chartRows,
-    );
+    const chart = await this.chart(snap.board, BOARD_TITLE);
     await setSnapshotChart(this.#o.db, snap.id, chart);
     return { ...snap, chart };
   }
@@ -421,14 +416,7 @@ export class LeaderboardService {
       } finally {
         await threads.close();
       }
-      chart =
-        this.#o.inlineChart === false
-          ? null
-          : await (await import('./chart.ts')).renderBoardPng(chartRows(computed), {
-              title: BOARD_TITLE,
-              notes: chartNotes(computed),
-              ...(this.#o.chartRows !== undefined ? { maxRows: this.#o.chartRows } : {}),
-            });
+      chart = this.#o.inlineChart === false ? null : await this.chart(computed, BOARD_TITLE);
     }
     // Every scoring figure names its judge (docs/scoring.md §3).
     // ... and the model cards show each robustness dataset's drop against its clean base items (scoring.md §2.7).
