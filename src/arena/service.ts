@@ -74,6 +74,7 @@ import {
   listVoteEvents,
   liveVotes,
   tally,
+  type VoteEffect,
 } from '../storage/votes.ts';
 import { CHOICES, EmojiMap } from './emoji.ts';
 import { IdentityGuard } from './identity-guard.ts';
@@ -347,14 +348,7 @@ export class ArenaService {
       this.#metrics.vote(ev.platform, res.effect);
     if (res.effect === 'cast' || res.effect === 'changed')
       await this.#flag(battle.id, voterHash, res.effect, ev.at);
-    if (res.closedByCap) {
-      // The vote that reached the cap closed the battle in SQL, atomically (storage/votes `applyVoteEvent`).
-      this.#log.info(
-        { battleId: battle.id, cap: this.#arena.vote_cap, effect: res.effect },
-        'vote cap reached; battle closed',
-      );
-      await this.#revealSafely(battle.id);
-    }
+    if (res.closedByCap) await this.#closedByVote(battle.id, res.effect);
     return { kind: 'vote', battleId: battle.id, effect: res.effect, liveChoice: res.liveChoice };
   }
 
@@ -434,14 +428,20 @@ export class ArenaService {
         reveal ? { left: b.leftModel, right: b.rightModel } : undefined,
       );
     }
-    if (res.closedByCap) {
-      this.#log.info(
-        { battleId: b.id, cap: this.#arena.vote_cap, effect: res.effect },
-        'vote cap reached; battle closed',
-      );
-      await this.#revealSafely(b.id);
-    }
+    if (res.closedByCap) await this.#closedByVote(b.id, res.effect);
     return out;
+  }
+
+  /**
+   * A vote (reaction or button press) that reached the cap closed its battle in SQL, atomically (storage/votes
+   * `applyVoteEvent`): logged, and the battle revealed.
+   */
+  async #closedByVote(battleId: number, effect: VoteEffect): Promise<void> {
+    this.#log.info(
+      { battleId, cap: this.#arena.vote_cap, effect },
+      'vote cap reached; battle closed',
+    );
+    await this.#revealSafely(battleId);
   }
 
   /**
