@@ -409,6 +409,8 @@ export class ArenaService {
       { battleId: b.id, eventId: ev.eventId, effect: res.effect },
       'vote button press applied',
     );
+    if (res.effect === 'cast' || res.effect === 'changed' || res.effect === 'retracted')
+      this.#metrics.vote(ev.platform, res.effect);
     if (res.effect === 'cast' || res.effect === 'changed')
       await this.#flag(b.id, voterHash, res.effect, ev.at);
     let out: ButtonReplyKind;
@@ -441,6 +443,7 @@ export class ArenaService {
       { battleId, cap: this.#arena.vote_cap, effect },
       'vote cap reached; battle closed',
     );
+    this.#metrics.battlesClosed('cap', 1);
     await this.#revealSafely(battleId);
   }
 

@@ -8,15 +8,19 @@
  * removes the buttons and shows the tally; both bad by button round-trips through `export battles` and
  * `ratings --battles`.
  */
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
 import { SlackAdapter } from '../../../src/chat/slack/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
+import type { AppMetrics } from '../../../src/core/metrics.ts';
 import { hashVoterId } from '../../../src/core/voter-id.ts';
+import { createPromMetrics } from '../../../src/http/metrics.ts';
 import { closeBattle, getBattle } from '../../../src/storage/battles.ts';
 import { listVoteEvents, liveVotes } from '../../../src/storage/votes.ts';
 import { CHANNEL_ID as D_CHANNEL, FakeDiscord, GUILD_ID } from '../../fakes/discord.ts';
@@ -64,7 +68,7 @@ describe('buttons mode', () => {
     });
   }
 
-  async function discord(over: Record<string, unknown> = {}) {
+  async function discord(over: Record<string, unknown> = {}, metrics?: AppMetrics) {
     const fake = await FakeDiscord.start();
     stops.push(() => fake.close());
     const adapter = new DiscordAdapter({
@@ -76,7 +80,13 @@ describe('buttons mode', () => {
       restTimeoutMs: 60_000, // a guard against a hang only
       voting: 'buttons',
     });
-    const bot = testBot({ db: db(), config: config('discord', over), platforms: [adapter], clock });
+    const bot = testBot({
+      db: db(),
+      config: config('discord', over),
+      platforms: [adapter],
+      clock,
+      ...(metrics ? { metrics } : {}),
+    });
     await bot.start();
     stops.push(() => bot.stop());
     const posted = await bot.arena.postBattle('discord', D_CHANNEL);
@@ -300,5 +310,17 @@ describe('buttons mode', () => {
     expect(fake.callsOf('chat.update')).toEqual([]);
     expect(await press(U[0], 'left')).toContain('is final: you have seen the models');
     expect(await live(battleId, 'slack')).toMatchObject({ [U[0]]: 'right' });
+  });
+
+  it('Discord: button votes and the battle their cap closes are counted in the application metrics', async () => {
+    const registry = new Registry();
+    const { press } = await discord({ vote_cap: 2 }, createPromMetrics(registry));
+    await press(U[0], 'left');
+    await press(U[0], 'right');
+    await press(U[1], 'bothbad');
+    const text = await registry.metrics();
+    expect(text).toContain('zhujiu_votes_total{platform="discord",kind="cast"} 2');
+    expect(text).toContain('zhujiu_votes_total{platform="discord",kind="changed"} 1');
+    expect(text).toContain('zhujiu_battles_closed_total{reason="cap"} 1');
   });
 });

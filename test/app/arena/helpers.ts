@@ -2,6 +2,7 @@
  * Shared set-up for the arena integration tests: a small dataset answered by three models, an app config, and a
  * counter seed source.
  */
+
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BotService } from '../../../src/bot/service.ts';
@@ -10,6 +11,7 @@ import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { type AppConfig, appConfigSchema } from '../../../src/config/schema.ts';
 import type { Clock } from '../../../src/core/clock.ts';
 import { type Logger, silentLogger } from '../../../src/core/logger.ts';
+import type { AppMetrics } from '../../../src/core/metrics.ts';
 import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
@@ -124,6 +126,7 @@ export function testBot(o: {
   seedSource?: () => number;
   logger?: Logger;
   voterSecret?: string;
+  metrics?: AppMetrics;
 }): BotService {
   return new BotService({
     db: o.db,
@@ -134,5 +137,6 @@ export function testBot(o: {
     voterSecret: o.voterSecret ?? SECRET,
     loopIntervalMs: 0,
     seedSource: o.seedSource ?? counterSeeds(),
+    ...(o.metrics ? { metrics: o.metrics } : {}),
   });
 }
