@@ -512,7 +512,7 @@ export class BotService {
   /**
    * Closes the due battles (and reveals closed ones on the platforms this process holds). With shared work, the
    * closing is claimed per set of due battles (task `arena.close`, keyed by their ids), so of all processes one
-   * closes them; revealing edits this process's own messages and is always done here.
+   * closes them and the others wait for it; revealing edits this process's own messages and is always done here.
    */
   async #closeDue(now: Date): Promise<{ closed: number[]; revealed: number[] }> {
     const shared = this.#o.shared;
@@ -529,6 +529,9 @@ export class BotService {
         this.arena.closeDue(now, { reveal: false, due }),
       );
       if (got.ran) closed = got.value.closed;
+      // Another process closes them: wait until it has, so what this tick does next (reveals of this process's
+      // own messages, the daily post's board) sees them closed, as it would had this process closed them.
+      else await shared.waitWhileBusy('arena.close');
     }
     const { revealed } = await this.arena.revealClosed();
     return { closed, revealed };

@@ -89,6 +89,15 @@ export class SharedWork {
     );
   }
 
+  /**
+   * Waits while another process holds `task` (any key; see {@link SharedWork.busy}), polling every `pollMs` ms
+   * (default 100). Ends when the holder finishes or gives the task back, or when its lease runs out by this
+   * process's clock (a holder that died); it never waits on this process's own claim.
+   */
+  async waitWhileBusy(task: string, pollMs = 100): Promise<void> {
+    while (await this.busy(task)) await new Promise((r) => setTimeout(r, pollMs));
+  }
+
   /** The last claim of `task`: its key and when it was finished (null: not finished), or undefined when none. */
   async claimOf(task: string): Promise<{ key: string; doneAt: Date | null } | undefined> {
     const row = await getTask(this.#o.db, task);

@@ -19,7 +19,9 @@ import { silentLogger } from '../../../src/core/logger.ts';
 import { type AppMetrics, noMetrics } from '../../../src/core/metrics.ts';
 import { SharedWork } from '../../../src/jobs/shared-work.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
+import { closeBattle, listOpenBattles } from '../../../src/storage/battles.ts';
 import { type Db, openDb } from '../../../src/storage/db.ts';
+import { claimTask, finishTask } from '../../../src/storage/task-leases.ts';
 import { addBattles } from '../../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
 import { seedModels, testConfig } from '../arena/helpers.ts';
@@ -104,14 +106,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared work on one PostgreSQL', (
 
   async function start(
     name: string,
+    on: TestDb,
     clock: ManualClock,
     log: { channelId: string; content: MessageContent }[],
     chat: boolean,
+    Shared: typeof SharedWork = SharedWork,
   ) {
-    if (!db.url) throw new Error('a PostgreSQL test database has a URL');
-    const d = await openDb({ kind: 'postgres', url: db.url });
+    if (!on.url) throw new Error('a PostgreSQL test database has a URL');
+    const d = await openDb({ kind: 'postgres', url: on.url });
     pools.push(d);
-    const shared = new SharedWork({ db: d.db, clock, metrics: counting, holder: name });
+    const shared = new Shared({ db: d.db, clock, metrics: counting, holder: name });
     const leaderboard = new LeaderboardService({
       db: d.db,
       clock,
@@ -136,11 +140,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared work on one PostgreSQL', (
       metrics: counting,
     });
     await bot.start();
-    return { bot, leaderboard, stop: () => bot.stop().then(() => leaderboard.close()) };
+    return { bot, leaderboard, pool: d, stop: () => bot.stop().then(() => leaderboard.close()) };
   }
 
   it('two bots and two workers, votes arriving: one build per change, one daily post, one battle per interval', async () => {
     const log: { channelId: string; content: MessageContent }[] = [];
+    // Counted from here: the other test of this file may have run first (shuffled order).
+    for (const k of Object.keys(counts) as (keyof typeof counts)[]) counts[k] = 0;
     // 08:30 in Shanghai (UTC+8): the daily post (09:00) is not due yet.
     const clock = new ManualClock(new Date('2026-11-30T00:30:00Z'));
     const procs = [];
@@ -150,7 +156,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared work on one PostgreSQL', (
       ['worker-1', false],
       ['worker-2', false],
     ] as const)
-      procs.push(await start(name, clock, log, chat));
+      procs.push(await start(name, db, clock, log, chat));
     const arena = () => log.filter((p) => p.channelId === 'arena-ch').length;
     // The first start posted the channel's battle of this interval; the others found it posted.
     expect(arena()).toBe(1);
@@ -176,9 +182,13 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared work on one PostgreSQL', (
     expect(log.filter((p) => p.channelId === 'board-d')).toHaveLength(1);
     expect(arena()).toBe(2);
     expect(counts.closed).toBe(1);
-    // The closing changed the board's inputs: the daily post's board is that change's one build.
+    // The new scheduled battle moved the board's inputs (its id is one of the marks, storage/leaderboard.ts
+    // boardInputMarks); the daily post, made by whichever process won it in the same instant, shows the board of
+    // before or after that post. Asked of all four now, that change is built once: four builds, four snapshots.
     const snapshots = async () =>
       (await db.db.selectFrom('leaderboard_snapshots').select('id').execute()).length;
+    const after = await Promise.all(procs.map((p) => p.leaderboard.refresh()));
+    expect(new Set(after.map((s) => s.id)).size).toBe(1);
     expect(counts.boardBuilds).toBe(4);
     expect(await snapshots()).toBe(4);
 
@@ -203,5 +213,48 @@ describe.runIf(process.env.TEST_DATABASE_URL)('shared work on one PostgreSQL', (
     // Still one build per stored snapshot (no board was computed twice).
     expect(counts.boardBuilds).toBe(await snapshots());
     await Promise.all(procs.map((p) => p.stop()));
+  });
+
+  it('a process that loses the closing waits for it: its tick ends after the holder finished, battles closed', async () => {
+    const log: { channelId: string; content: MessageContent }[] = [];
+    // Its own database: the tests of this file run in a shuffled order (vitest.config.ts).
+    const own = await freshDb('postgres');
+    const clock = new ManualClock(new Date('2026-12-01T00:30:00Z'));
+    await seedModels(own.db);
+    // Counts this process's looks at whether another process holds the closing (SharedWork.waitWhileBusy).
+    let looks = 0;
+    class Watched extends SharedWork {
+      override async busy(task: string): Promise<boolean> {
+        if (task === 'arena.close') looks++;
+        return super.busy(task);
+      }
+    }
+    const p = await start('bot-c', own, clock, log, true, Watched);
+    // The battle posted at start is due an hour later. Another process claims its closing first and holds it.
+    clock.set(new Date('2026-12-01T01:40:00Z'));
+    const due = await listOpenBattles(own.db, clock.now());
+    expect(due.length).toBeGreaterThan(0);
+    const key = due.map((b) => b.id).join(',');
+    const task = { task: 'arena.close', key, holder: 'elsewhere' };
+    expect(await claimTask(own.db, { ...task, now: clock.now(), leaseMs: 600_000 })).toBe(true);
+    let ended = false;
+    const tick = p.bot.tick().then((r) => {
+      ended = true;
+      return r;
+    });
+    // The tick either ends (it did not wait) or looks at the claim again and again (it waits); while the claim is
+    // held the wait has no other exit, so the outcome does not depend on the machine's speed.
+    while (!ended && looks < 3) await new Promise((r) => setTimeout(r, 20));
+    expect(ended).toBe(false);
+    expect(log.filter((m) => m.channelId === 'arena-ch')).toHaveLength(1); // the next interval's post waits too
+    // The holder closes them and finishes: the waiting tick goes on and finds nothing left to close.
+    for (const b of due) await closeBattle(own.db, b.id, clock.now());
+    await finishTask(own.db, { ...task, now: clock.now(), done: true });
+    const report = await tick;
+    expect(report.closed).toEqual([]);
+    await p.stop();
+    pools.splice(pools.indexOf(p.pool), 1);
+    await p.pool.close();
+    await own.destroy();
   });
 });
