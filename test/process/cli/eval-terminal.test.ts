@@ -120,25 +120,33 @@ describe.concurrent('zhujiu eval in a terminal', () => {
     expectBarDrawnAndRestored(p);
   });
 
+  // Each of these starts two processes one after the other, a few CPU-seconds each, and waits out ten one-second
+  // answers, beside the file's other tests: on a loaded 2-core machine (CI runs other suites beside this one) that
+  // took up to 111 s, so a hang is bounded at 5 minutes rather than the project's 2.
+  const SIGNAL_TEST = { timeout: 300_000 };
   for (const how of ['SIGTERM', 'Ctrl-C'] as const) {
-    it(`${how} mid-run: terminal given back, exit 130, the same command resumes at once`, async () => {
-      const env = freshEnv();
-      fake.reset();
-      const first = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
-      const pid = await first.pid();
-      await first.waitFor(/run #1 \[[█░]+\] [1-9]\/10 items/u); // the bar shows progress
-      if (how === 'SIGTERM') process.kill(pid, 'SIGTERM');
-      else first.type('\u0003');
-      expect(await first.exit(), first.text()).toBe(130);
-      expect(first.text()).toContain('stopped: run #1 stays active');
-      expectBarDrawnAndRestored(first);
+    it(
+      `${how} mid-run: terminal given back, exit 130, the same command resumes at once`,
+      SIGNAL_TEST,
+      async () => {
+        const env = freshEnv();
+        fake.reset();
+        const first = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
+        const pid = await first.pid();
+        await first.waitFor(/run #1 \[[█░]+\] [1-9]\/10 items/u); // the bar shows progress
+        if (how === 'SIGTERM') process.kill(pid, 'SIGTERM');
+        else first.type('\u0003');
+        expect(await first.exit(), first.text()).toBe(130);
+        expect(first.text()).toContain('stopped: run #1 stays active');
+        expectBarDrawnAndRestored(first);
 
-      const again = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
-      expect(await again.exit(), again.text()).toBe(0);
-      expect(again.text()).toContain('resuming run #1');
-      expect(again.text()).toContain('run #1: slow on mini: succeeded');
-      expectBarDrawnAndRestored(again);
-    });
+        const again = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
+        expect(await again.exit(), again.text()).toBe(0);
+        expect(again.text()).toContain('resuming run #1');
+        expect(again.text()).toContain('run #1: slow on mini: succeeded');
+        expectBarDrawnAndRestored(again);
+      },
+    );
   }
 
   // A real unexpected error in the middle of the run: the database refuses the results (their table is renamed
@@ -185,16 +193,20 @@ describe.concurrent('zhujiu eval in a terminal', () => {
     },
   );
 
-  it('the terminal closed mid-run (SIGHUP): the run is left to resume at once', async () => {
-    const env = freshEnv();
-    const first = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
-    const pid = await first.pid();
-    await first.waitFor(/run #1 \[[█░]+\] [1-9]\/10 items/u);
-    first.child.kill('SIGKILL'); // `script` dies: the pty closes and the kernel hangs zhujiu up
-    await until('zhujiu to exit after the hang-up', () => !alive(pid));
-    const again = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
-    expect(await again.exit(), again.text()).toBe(0);
-    expect(again.text()).toContain('resuming run #1');
-    expect(again.text()).not.toContain('in another process');
-  });
+  it(
+    'the terminal closed mid-run (SIGHUP): the run is left to resume at once',
+    SIGNAL_TEST,
+    async () => {
+      const env = freshEnv();
+      const first = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
+      const pid = await first.pid();
+      await first.waitFor(/run #1 \[[█░]+\] [1-9]\/10 items/u);
+      first.child.kill('SIGKILL'); // `script` dies: the pty closes and the kernel hangs zhujiu up
+      await until('zhujiu to exit after the hang-up', () => !alive(pid));
+      const again = inPty(['eval', '--model', 'slow', '--suite', 'mini'], env);
+      expect(await again.exit(), again.text()).toBe(0);
+      expect(again.text()).toContain('resuming run #1');
+      expect(again.text()).not.toContain('in another process');
+    },
+  );
 });
