@@ -7,7 +7,7 @@
  * they are constructed, so a one-shot command such as `zhujiu import` loads only what it uses.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
@@ -22,6 +22,7 @@ import { assertStartable, disabledModels } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import { makeDirsSync } from './core/make-dirs.ts';
 import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -239,7 +240,7 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   if (!existsSync(file) && existsSync(old)) return readFileSync(old, 'utf8').trim();
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(32).toString('hex');
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirsSync(dirname(file));
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   logger.warn(
     { file },

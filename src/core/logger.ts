@@ -4,10 +4,11 @@
  * human form by default (pino-pretty: time, level, message, fields on one line) or as JSON lines for log
  * collectors, to stderr or to a file ({@link openLogDestination}; main.ts decides from LOG_FORMAT / LOG_FILE).
  */
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { AppError } from './errors.ts';
+import { makeDirsSync } from './make-dirs.ts';
 
 export type { Logger } from 'pino';
 
@@ -61,7 +62,7 @@ export interface LogOutput {
  */
 export function checkLogFile(file: string): void {
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeDirsSync(dirname(file));
     closeSync(openSync(file, 'a'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

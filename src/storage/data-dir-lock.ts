@@ -18,19 +18,12 @@
  * Every takeover is logged with the previous owner. A lock file of older versions (a plain file holding a pid)
  * is treated the same way.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { AppError } from '../core/errors.ts';
+import { makeDirsSync } from '../core/make-dirs.ts';
 
 /** A lock not refreshed for this long (ms) is stale. */
 export const STALE_MS = 15_000;
@@ -130,7 +123,7 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
       `the embedded database in ${dataDir} is already open in this process; close it first`,
     );
   }
-  mkdirSync(dirname(base), { recursive: true });
+  makeDirsSync(dirname(base));
   const options = {
     lockfilePath: lockPath,
     realpath: false,

@@ -3,7 +3,7 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
@@ -12,6 +12,7 @@ import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
+import { makeDirsSync } from '../core/make-dirs.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -258,7 +259,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       client = await openPGliteThread(target.dataDir, opts.onLost);
     } else {
       const { PGlite } = await import('@electric-sql/pglite');
-      mkdirSync(target.dataDir, { recursive: true });
+      makeDirsSync(target.dataDir);
       const pglite = new PGlite(target.dataDir, {
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
       });

@@ -24,7 +24,6 @@ import {
   createReadStream,
   createWriteStream,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -41,6 +40,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Migration } from 'kysely/migration';
 import { packTar, unpackTar } from 'modern-tar/fs';
+import { makeDirsSync } from '../core/make-dirs.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 
 /** The archive's file name inside the template folder. */
@@ -180,7 +180,7 @@ export async function seedFromTemplate(
   const parent = dirname(target);
   let work: string | undefined;
   try {
-    mkdirSync(parent, { recursive: true });
+    makeDirsSync(parent);
     work = mkdtempSync(join(parent, `.${basename(target)}.unpacking-`));
     await pipeline(
       createReadStream(join(templateDir, TEMPLATE_ARCHIVE)),

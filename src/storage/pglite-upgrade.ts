@@ -25,15 +25,7 @@
  * the two renames of step 6, `<dir>` is missing and the complete new folder still carries its marker: the next
  * attempt finishes the swap.
  */
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { PGlite as PGlite05 } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
@@ -41,6 +33,7 @@ import type { Migration } from 'kysely/migration';
 import type { PGlite as PGlite04 } from 'pglite-0-4';
 import { migrations as allMigrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
+import { makeDirsSync } from '../core/make-dirs.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './db.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -334,7 +327,7 @@ async function copyInto(
           'zhujiu. Upgrade with that one; the folder is left as it was.',
       );
 
-    mkdirSync(dirname(work), { recursive: true });
+    makeDirsSync(dirname(work));
     fresh = new New(work, { startParams: [...New.defaultStartParams, ...PGLITE_SETTINGS] });
     await fresh.waitReady;
     kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: fresh }) });

@@ -5,9 +5,9 @@
  * answers `{ id, ok: true, rows?, affectedRows? }` or `{ id, ok: false, error }`, where `error` carries the
  * message and PostgreSQL's error fields (code, detail, constraint…) as plain data.
  */
-import { mkdirSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
+import { makeDirsSync } from '../core/make-dirs.ts';
 import { pgliteQuery } from './copy-rows.ts';
 import { PGLITE_SETTINGS } from './pglite-settings.ts';
 
@@ -37,7 +37,7 @@ function plain(err: unknown): Record<string, unknown> {
 async function run(job: Job): Promise<Record<string, unknown>> {
   if (job.kind === 'open') {
     const { PGlite } = await import('@electric-sql/pglite');
-    mkdirSync(job.dataDir, { recursive: true });
+    makeDirsSync(job.dataDir);
     const p = new PGlite(job.dataDir, {
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     });

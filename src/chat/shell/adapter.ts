@@ -24,7 +24,7 @@
  * The input and output streams are injectable so tests can drive a whole session.
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
@@ -32,6 +32,7 @@ import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { parseRecordId } from '../../core/numbers.ts';
+import { makeDirsSync } from '../../core/make-dirs.ts';
 import { normaliseEmoji } from '../emoji.ts';
 import { commandHelpLines } from '../help.ts';
 import {
@@ -305,7 +306,7 @@ export class ShellAdapter implements ChatPlatform {
     const image = content.image;
     if (!dir || !image) return undefined;
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirsSync(dir);
       const path = join(dir, basename(image.filename));
       writeFileSync(path, image.data);
       return path;

@@ -8,11 +8,12 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
 import { cannotRead } from '../../core/utf8.ts';
+import { makeDirs } from '../../core/make-dirs.ts';
 import { decodeUtf8 } from './decode.ts';
 
 /** Where dataset files are read from. */
@@ -118,7 +119,7 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
       `${url}: checksum mismatch: sha256 is ${actual}, the suite expects ${expected}; the file changed upstream or the checksum is wrong (nothing was cached)`,
     );
   }
-  await mkdir(loc.cacheDir, { recursive: true });
+  await makeDirs(loc.cacheDir);
   const tmp = `${cached}.${process.pid}.tmp`;
   await writeFile(tmp, bytes);
   await rename(tmp, cached);

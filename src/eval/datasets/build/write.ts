@@ -6,8 +6,9 @@
  * detail: building twice from the same package versions gives byte-identical files.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirs } from '../../../core/make-dirs.ts';
 import type { SourcePackage } from './packages.ts';
 import { DATASET_BUILDERS, type DatasetBuilder } from './registry.ts';
 
@@ -60,7 +61,7 @@ export async function buildDatasets(
   for (const f of files) {
     const target = join(outDir, ...f.path.split('/'));
     const tmp = `${target}.${process.pid}.tmp`;
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirs(dirname(target));
     await writeFile(tmp, f.text, 'utf8');
     staged.push([tmp, target]);
   }
