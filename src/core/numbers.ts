@@ -30,3 +30,15 @@ export function parseWholeNumber(
 export function parseRecordId(text: string): number | undefined {
   return parseWholeNumber(text.startsWith('#') ? text.slice(1) : text, 1);
 }
+
+/**
+ * The record number typed, as digits without `#` and leading zeros, when `text` is written as one (`#12`, `012`)
+ * but too large for {@link parseRecordId} (above 2^53 − 1): such a number names no record, and the answer is
+ * "no battle #…", not the command's usage line. @returns undefined for anything else (`0` included, which no
+ * person means as a record number).
+ */
+export function unknownRecordNumber(text: string): string | undefined {
+  const digits = (text.startsWith('#') ? text.slice(1) : text).replace(/^0+/u, '');
+  if (!/^[1-9][0-9]*$/.test(digits) || parseRecordId(digits) !== undefined) return undefined;
+  return digits;
+}

@@ -18,7 +18,7 @@ import type { ArenaService } from '../../arena/service.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
-import { parseRecordId } from '../../core/numbers.ts';
+import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
@@ -140,7 +140,7 @@ export function arenaSubcommand(
 const battleNumberOf = (s: string): number | undefined => parseRecordId(s);
 
 /** The answer to a battle number that names none of the community's battles (an imported one's included). */
-export function noArenaBattle(number: number): string {
+export function noArenaBattle(number: number | string): string {
   return `There is no battle #${number} in this community's arena.`;
 }
 
@@ -173,6 +173,8 @@ export async function handleArenaSubcommand(
     });
   }
   const number = battleNumberOf(sub.battle);
+  const unknown = unknownRecordNumber(sub.battle);
+  if (unknown !== undefined) return say({ text: noArenaBattle(unknown) });
   if (number === undefined)
     return say({
       text:

@@ -8,7 +8,7 @@
  */
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
-import { parseRecordId, parseWholeNumber } from '../../core/numbers.ts';
+import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../core/numbers.ts';
 import type { EvalService } from '../../eval/service.ts';
 
 /** The refusal non-maintainers get for `/eval`. */
@@ -95,6 +95,9 @@ export async function handleEval(
   if (a.action === 'status') return ctx.reply(statusContent(await evals.status()));
   if (a.action === 'cancel') {
     const id = parseRecordId(a.run ?? '');
+    const unknown = unknownRecordNumber(a.run ?? '');
+    if (unknown !== undefined)
+      return ctx.reply({ text: `There is no run #${unknown}.` }, { ephemeral: true });
     if (id === undefined)
       return ctx.reply(
         { text: 'Usage: /eval cancel <run number> (see /eval status).' },

@@ -12,7 +12,7 @@
  */
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import type { AppConfig } from '../../config/schema.ts';
-import { parseRecordId } from '../../core/numbers.ts';
+import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import type { SubmissionInput, SubmissionService } from '../../eval/submissions.ts';
 import type { SubmissionRow } from '../../storage/submissions.ts';
 import { isMaintainer } from './permissions.ts';
@@ -226,6 +226,12 @@ async function decide(
   onDecided: (() => void) | undefined,
 ): Promise<void> {
   const id = parseRecordId(a.values.id ?? a.words[1] ?? '');
+  const unknown = unknownRecordNumber(a.values.id ?? a.words[1] ?? '');
+  if (unknown !== undefined)
+    return ctx.reply(
+      { text: `There is no submission #${unknown}; see /submit list.` },
+      { ephemeral: true },
+    );
   if (id === undefined)
     return ctx.reply(
       {

@@ -31,8 +31,8 @@ import type { Readable, Writable } from 'node:stream';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { parseRecordId } from '../../core/numbers.ts';
 import { makeDirsSync } from '../../core/make-dirs.ts';
+import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { normaliseEmoji } from '../emoji.ts';
 import { commandHelpLines } from '../help.ts';
 import {
@@ -129,7 +129,7 @@ export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefi
 }
 
 /** The answer to a battle number that names none of the community's battles. */
-export const noSuchBattle = (battleNumber: number): string =>
+export const noSuchBattle = (battleNumber: number | string): string =>
   `no battle #${battleNumber} in this community's arena`;
 
 /** What emitting one reaction led to: the arena's outcome, `unknown` without a vote handler, or `failed`. */
@@ -509,6 +509,8 @@ export class ShellAdapter implements ChatPlatform {
     const [idText = '', ...words] = args;
     const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
+    const unknown = unknownRecordNumber(idText);
+    if (unknown !== undefined && text !== '') return this.#print(noSuchBattle(unknown));
     if (battleId === undefined || text === '') return this.#print('usage: reply <battle> <text>');
     const info = await this.#findBattle(battleId, user.id);
     const ref = info?.ref;
@@ -555,6 +557,13 @@ export class ShellAdapter implements ChatPlatform {
   async #vote(add: boolean, args: string[], user: ChatUser): Promise<void> {
     const [idText, choiceText, ...extra] = args;
     const battleId = parseRecordId(idText ?? '');
+    const unknown = unknownRecordNumber(idText ?? '');
+    if (
+      unknown !== undefined &&
+      extra.length === 0 &&
+      (add ? choiceText !== undefined : choiceText === undefined)
+    )
+      return this.#print(noSuchBattle(unknown));
     if (
       battleId === undefined ||
       extra.length > 0 ||

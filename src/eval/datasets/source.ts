@@ -12,8 +12,8 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
 import { AppError } from '../../core/errors.ts';
-import { cannotRead } from '../../core/utf8.ts';
 import { makeDirs } from '../../core/make-dirs.ts';
+import { cannotRead } from '../../core/utf8.ts';
 import { decodeUtf8 } from './decode.ts';
 
 /** Where dataset files are read from. */

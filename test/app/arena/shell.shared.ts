@@ -303,6 +303,12 @@ export function shellTests(backend: Backend): void {
         "no battle #999 in this community's arena\n",
       );
       expect(await answer(shell, 'unvote 999')).toBe("no battle #999 in this community's arena\n");
+      // A number too large to be any battle's is still a number: the same answer, not the usage line.
+      const huge = '12345678901234567890';
+      const none = `no battle #${huge} in this community's arena\n`;
+      expect(await answer(shell, `vote ${huge} left`)).toBe(none);
+      expect(await answer(shell, `unvote #${huge}`)).toBe(none);
+      expect(await answer(shell, `reply ${huge} hello`)).toBe(none);
       bot.arena.addPlatform(elsewhere('discord'));
       const res = await bot.arena.postBattle('discord', 'general');
       expect(res.ok).toBe(true);

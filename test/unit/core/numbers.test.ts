@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRecordId, parseWholeNumber } from '../../../src/core/numbers.ts';
+import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../../src/core/numbers.ts';
 
 describe('whole numbers typed by people', () => {
   it('takes plain decimal digits only', () => {
@@ -36,5 +36,12 @@ describe('whole numbers typed by people', () => {
     expect(parseRecordId('#12')).toBe(12);
     for (const s of ['0', '#', '##1', '1e3', '#0x10', '-3', ''])
       expect(parseRecordId(s), s).toBeUndefined();
+  });
+
+  it('a record number too large is a number that names no record, not a typo', () => {
+    expect(unknownRecordNumber('12345678901234567890')).toBe('12345678901234567890');
+    expect(unknownRecordNumber('#0012345678901234567890')).toBe('12345678901234567890');
+    for (const s of ['12', '#12', '0', '', '#', '1e30', '-3', 'abc', '1.5'])
+      expect(unknownRecordNumber(s), s).toBeUndefined();
   });
 });
