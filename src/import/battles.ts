@@ -268,7 +268,6 @@ async function storeBattles(
       leftModelId: ids.get(r.a) as number,
       rightModelId: ids.get(r.b) as number,
       choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
-      original: r.winner,
       ...(r.named ? { named: true } : {}),
     }));
     opts.signal?.throwIfAborted();

@@ -325,17 +325,21 @@ export interface ImportedBattle {
   readonly importKey: string;
   readonly leftModelId: number;
   readonly rightModelId: number;
+  /** The vote: the file's outcome label follows from it (`bothbad` is "tie (bothbad)", import/battles). */
   readonly choice: VoteChoice;
-  /** The original outcome label (kept in the event payload, e.g. "tie (bothbad)"). */
-  readonly original: string;
   /** The voter saw the models' names (`"anony": false`): kept, left out of ratings unless asked. */
   readonly named?: boolean;
 }
 
 /**
- * Inserts imported votes as closed battles with one vote and one `import` event each, battle ids (and vote and
- * event ids) in the order of `rows` (the file's order: an export lists them back in it). Rows whose
- * (source, import key) exists already are skipped, so re-running an import adds nothing. Call inside a transaction.
+ * Inserts imported votes as closed battles with one vote each, battle ids in the order of `rows` (the file's order:
+ * an export lists them back in it). Rows whose (source, import key) exists already are skipped, so re-running an
+ * import adds nothing. Call inside a transaction.
+ *
+ * No `vote_events` row is written: the event log records what voters did on the platforms (storage/votes), and an
+ * imported vote is stored whole in `votes` (its choice is the file's outcome, "both bad" apart from ties). What
+ * reads the log for every vote finds imports through `battles` instead: the board's input marks count the latest
+ * battle ids as they count the latest event ids (storage/leaderboard `boardInputMarks`).
  *
  * Battle ids (internal: never shown) come from the one sequence all battles use (`battles_id_seq`). A sequence is
  * not transactional: ids drawn by an import that is rolled back or killed are lost. With
@@ -378,10 +382,13 @@ export async function insertImportedBattles(
   }
   // Rows already stored (same source and import key) are left out; the others get their number (the file's
   // order) and their battle id: after the last one drawn when this process holds the database alone (the
-  // sequence is moved at the end), else from the sequence in the file's order.
+  // sequence is moved at the end), else from the sequence in the file's order. The inserts below read this table
+  // without sorting it again: every row carries its id and number, so the order they are written in changes
+  // nothing stored but the internal vote ids, which nothing orders imported votes by (storage/export orders by
+  // battle id).
   await sql`
       CREATE TEMP TABLE zj_import_rows ON COMMIT DROP AS
-      SELECT ord, import_key, l, r, choice, original, named, ${lastNumber}::bigint + rn AS number,
+      SELECT ord, import_key, l, r, choice, named, ${lastNumber}::bigint + rn AS number,
              ${base === null ? sql`nextval('battles_id_seq')` : sql`${base}::bigint + rn`} AS id
         FROM (SELECT s.*, row_number() OVER (ORDER BY s.ord) AS rn FROM zj_import_input s
                WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = s.import_key)
@@ -398,18 +405,12 @@ export async function insertImportedBattles(
                              close_reason, created_at, closed_at, named)
         SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
                ${iso}::timestamptz, ${iso}::timestamptz, named
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
+          FROM zj_import_rows`.execute(trx);
     await sql`
         INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
         SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
                ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
-    await sql`
-        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
-        SELECT id, 'import:' || ${source}::text || ':' || import_key, 'import',
-               ${source}::text || ':' || import_key, 'import', choice, ${iso}::timestamptz, 'cast',
-               jsonb_build_object('winner', original)
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
+          FROM zj_import_rows`.execute(trx);
     if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
     await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
       trx,
@@ -433,34 +434,31 @@ async function stageImportRows(
   signal?: AbortSignal,
 ): Promise<void> {
   // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
-  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the three tables gets them in
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the two tables gets them in
   // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
   // instead of many small ones).
-  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
-  // 4 MB, holds some 30,000 of them). Until the commit only.
+  // The numbering in file order (insertImportedBattles) sorts every row: in memory rather than spilled to disk
+  // (the default work_mem, 4 MB, holds some 30,000 of them). Until the commit only.
   await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
   await sql`CREATE TEMP TABLE zj_import_input (
       ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
-    trx,
-  );
+      choice text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(trx);
   signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
   await copyRowsSql(
     'zj_import_input',
-    ['ord', 'import_key', 'l', 'r', 'choice', 'original', 'named'],
+    ['ord', 'import_key', 'l', 'r', 'choice', 'named'],
     rows.map((r, i) => [
       i + 1,
       r.importKey,
       r.leftModelId,
       r.rightModelId,
       r.choice,
-      r.original,
       r.named === true,
     ]),
   ).execute(trx);
 }
 
-/** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
+/** The triggers of battles and votes (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
 const KNOWN_TRIGGERS = [
   'zj_battle_number',
   'zj_battles_deleted',
@@ -477,11 +475,11 @@ const KNOWN_TRIGGERS = [
  * does not need: the foreign-key checks (one lookup per row and key) and the triggers. Each is done here in one
  * pass instead, so the rows stored are the same:
  * - the models the staged rows name are locked `FOR KEY SHARE` and must all exist, as each row's foreign-key check
- *   would lock and check them; votes and events name the battles the same import inserts just before them;
+ *   would lock and check them; the votes name the battles the same import inserts just before them;
  * - `zj_battle_number` (migration 0008) numbers only battles inserted without a number: imports give them all;
  * - the counter triggers (migration 0007) count only the community's (`arena`) battles and battles of an item:
  *   imported battles are neither (`arena` is refused here and as an import source), so they add nothing.
- * Used only when the role may set it (a superuser: always so on the embedded database) and when the three tables
+ * Used only when the role may set it (a superuser: always so on the embedded database) and when the two tables
  * carry no trigger but those of {@link KNOWN_TRIGGERS} (a trigger added later is never skipped unawares); else
  * the rows are inserted with every check and trigger as usual, which is slower and stores the same.
  * @returns whether the switch was made (the caller sets the role back to `origin` after its inserts).
@@ -492,7 +490,7 @@ async function withoutRowTriggers(trx: Transaction<Database>, source: string): P
   const r = await sql<{ su: string; unknown: number }>`
     SELECT current_setting('is_superuser') AS su,
            (SELECT count(*)::int FROM pg_trigger t
-             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass, 'vote_events'::regclass)
+             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass)
                AND NOT t.tgisinternal
                AND t.tgname <> ALL (string_to_array(${KNOWN_TRIGGERS}, ','))) AS unknown`.execute(
     trx,
