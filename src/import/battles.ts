@@ -251,11 +251,11 @@ async function storeBattles(
   const result = await db.transaction().execute(async (trx) => {
     // Keys are "line:content hash": re-running the same file adds nothing, appending lines adds just those,
     // and a different file under the same source is refused instead of being skipped as "already present".
-    const existing = new Map<string, string>();
+    const existing = new Map<number, string>();
     for (const k of await importKeysOfSource(trx, source))
-      existing.set(k.slice(0, k.indexOf(':')), k);
+      existing.set(Number(k.slice(0, k.indexOf(':'))), k);
     const clash = rows.find((r) => {
-      const k = existing.get(String(r.line));
+      const k = existing.get(r.line);
       return k !== undefined && k !== keyOf(r);
     });
     if (clash) {
@@ -272,7 +272,7 @@ async function storeBattles(
     }
     const ids = await ensureModels(trx, [...names], 'external');
     // Rows already stored are left out before inserting, so re-runs do not use up battle ids.
-    const fresh = rows.filter((r) => !existing.has(String(r.line)));
+    const fresh = existing.size === 0 ? rows : rows.filter((r) => !existing.has(r.line));
     const battles: ImportedBattle[] = fresh.map((r) => ({
       importKey: keyOf(r),
       leftModelId: ids.get(r.a) as number,
