@@ -6,17 +6,21 @@
  * process (PGlite runs in it), the CPU time of the PostgreSQL server process that ran the import (read from
  * /proc when the server is on this machine: on a shared, busy machine CPU time is the steadier figure) and the
  * peak resident memory of this process (`process.resourceUsage().maxRSS`, a high-water mark: PostgreSQL runs
- * first, so the PGlite figure includes it).
+ * first, so the PGlite figure includes it). Then, when dist/ is built (`npm run build`), `zhujiu import battles`
+ * as a whole child process into another fresh database (migrated first, so the figure is the import's): wall
+ * time, CPU time and peak RSS of the child from /usr/bin/time. The load average is printed with each figure.
  *
- *   npx tsx bench/import-battles.ts [--file battles.jsonl] [--only pglite|postgres]
+ *   npx tsx bench/import-battles.ts [--file battles.jsonl] [--only pglite|postgres] [--no-whole]
  *
  * Targets for 200,000 votes: store ≤ 3 s on PostgreSQL, ≤ 8 s on PGlite. Skips with a message when the file is
  * absent.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -24,7 +28,11 @@ import { importBattles, readBattlesFile } from '../src/import/battles.ts';
 import { type Db, migrateToLatest, openDb } from '../src/storage/db.ts';
 
 const { values } = parseArgs({
-  options: { file: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    file: { type: 'string' },
+    only: { type: 'string' },
+    'no-whole': { type: 'boolean', default: false },
+  },
 });
 const shared = new URL('../../shared/data/arena/battles.jsonl', import.meta.url).pathname;
 const file = values.file ?? shared;
@@ -45,6 +53,43 @@ function procCpu(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'bin/zhujiu.js');
+const whole = !values['no-whole'] && existsSync(join(ROOT, 'dist/src/cli/index.js'));
+
+/** Runs `zhujiu …args` as a child with `env`: wall seconds, and CPU seconds and peak RSS (MB) from /usr/bin/time. */
+function child(args: string[], env: NodeJS.ProcessEnv): string {
+  const timed = existsSync('/usr/bin/time');
+  const t0 = performance.now();
+  const r = timed
+    ? spawnSync('/usr/bin/time', ['-f', '@@ %U %S %M', process.execPath, CLI, ...args], {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+      })
+    : spawnSync(process.execPath, [CLI, ...args], { cwd: ROOT, env, encoding: 'utf8' });
+  const wall = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`zhujiu ${args.join(' ')} failed: ${r.stderr}`);
+  const m = /@@ ([\d.]+) ([\d.]+) (\d+)/.exec(r.stderr ?? '');
+  return m
+    ? `wall ${wall.toFixed(2)} s, CPU ${(Number(m[1]) + Number(m[2])).toFixed(2)} s, peak RSS ${(Number(m[3]) / 1024).toFixed(0)} MB`
+    : `wall ${wall.toFixed(2)} s`;
+}
+
+/** `zhujiu import battles` of the file as a whole child process, into a database `env` names (migrated first). */
+function wholeImport(label: string, env: NodeJS.ProcessEnv): void {
+  child(['migrate'], env);
+  const l0 = load();
+  const r = child(['import', 'battles', file, '--source', 'bench'], env);
+  console.log(
+    `${label}: whole process \`zhujiu import battles\`: ${r}; load average ${l0} → ${load()}`,
+  );
 }
 
 const ownCpu = () => {
@@ -82,7 +127,7 @@ async function run(label: string, d: Db, exclusive: boolean): Promise<void> {
       `  read  wall ${readWall.toFixed(2)} s, CPU of this process ${readCpu.toFixed(2)} s\n` +
       `  store wall ${wall.toFixed(2)} s (target ≤ ${target} s), CPU of this process ${cpu.toFixed(2)} s${server}, ` +
       `${Math.round(r.added / wall)} votes/s\n` +
-      `  peak RSS of this process so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+      `  peak RSS of this process so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB; load average ${load()}`,
   );
 }
 
@@ -106,6 +151,18 @@ if (values.only !== 'pglite') {
       await d.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
+    if (whole) {
+      await admin.query(`CREATE DATABASE ${name}`);
+      try {
+        wholeImport(`postgres (${u.host})`, {
+          ...process.env,
+          DATABASE_URL: u.toString(),
+          ZHUJIU_VOTER_SECRET: 'bench-voter-secret-0123',
+        });
+      } finally {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }
+    }
   } catch (err) {
     console.log(`postgres: skipped (${(err as Error).message})`);
   } finally {
@@ -120,5 +177,18 @@ if (values.only !== 'postgres') {
   } finally {
     await d.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+  if (whole) {
+    const wdir = mkdtempSync(join(tmpdir(), 'zhujiu-bench-'));
+    const { DATABASE_URL: _, ...rest } = process.env;
+    try {
+      wholeImport('pglite', {
+        ...rest,
+        ZHUJIU_DATA_DIR: join(wdir, 'pg'),
+        ZHUJIU_VOTER_SECRET: 'bench-voter-secret-0123',
+      });
+    } finally {
+      rmSync(wdir, { recursive: true, force: true });
+    }
   }
 }

@@ -39,7 +39,6 @@ try {
         leftModelId: ids[i % 4] as number,
         rightModelId: ids[(i + 1 + (i % 3)) % 4] as number,
         choice: i % 3 === 0 ? 'left' : i % 3 === 1 ? 'right' : 'equal',
-        original: 'model_a',
       })),
       new Date(Date.UTC(2026, 0, 1)),
     ),

@@ -28,7 +28,7 @@ import {
 } from '../leaderboard/views.ts';
 import { type CliDeps, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
-import { checkRequestedSources } from './sources.ts';
+import { requireRequestedSources } from './sources.ts';
 
 /** Flags of `zhujiu leaderboard`. */
 export interface LeaderboardFlags {
@@ -116,7 +116,7 @@ export async function runLeaderboard(
     inlineChart: false,
   });
   try {
-    await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
+    await requireRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = await boardOf(svc, o, otherJudge);

@@ -6,7 +6,12 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import type { Database } from '../storage/schema.ts';
-import { ARENA_SOURCE, listSources, type SourceSummary } from '../storage/sources.ts';
+import {
+  ARENA_SOURCE,
+  listSources,
+  type SourceSummary,
+  sourcesWithBattles,
+} from '../storage/sources.ts';
 
 const plural = (n: number, one: string, many = `${one}s`): string =>
   `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
@@ -33,6 +38,34 @@ export async function checkRequestedSources(
   requested: readonly string[],
 ): Promise<SourceSummary[]> {
   const stored = await listSources(db);
+  refuseMissing(stored, where, requested);
+  return stored;
+}
+
+/**
+ * {@link checkRequestedSources} for a caller that needs no list: one index probe per requested name
+ * (storage/sources `sourcesWithBattles`) instead of counting every stored vote; the stored sources are read only
+ * to name them when one is refused.
+ * @throws AppError as {@link checkRequestedSources} does.
+ */
+export async function requireRequestedSources(
+  db: Kysely<Database>,
+  where: string,
+  requested: readonly string[],
+): Promise<void> {
+  const asked = requested.filter((n) => n !== ARENA_SOURCE);
+  if (asked.length === 0) return;
+  const found = await sourcesWithBattles(db, asked);
+  if (asked.every((n) => found.has(n))) return;
+  refuseMissing(await listSources(db), where, requested);
+}
+
+/** Throws for the first requested source that `stored` lacks (see {@link checkRequestedSources}). */
+function refuseMissing(
+  stored: readonly SourceSummary[],
+  where: string,
+  requested: readonly string[],
+): void {
   for (const name of requested) {
     if (name !== ARENA_SOURCE && !stored.some((s) => s.source === name)) {
       throw new AppError(
@@ -42,5 +75,4 @@ export async function checkRequestedSources(
       );
     }
   }
-  return stored;
 }

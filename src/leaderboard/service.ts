@@ -374,7 +374,13 @@ export class LeaderboardService {
    */
   async startFirstBuild(): Promise<boolean> {
     const m = await boardInputMarks(this.#o.db);
-    if (m.voteEvent === null && m.itemScore === null && m.run === null && m.judged === null)
+    if (
+      m.voteEvent === null &&
+      m.battle === null &&
+      m.itemScore === null &&
+      m.run === null &&
+      m.judged === null
+    )
       return false;
     void this.refreshIfChanged();
     return true;

@@ -325,17 +325,21 @@ export interface ImportedBattle {
   readonly importKey: string;
   readonly leftModelId: number;
   readonly rightModelId: number;
+  /** The vote: the file's outcome label follows from it (`bothbad` is "tie (bothbad)", import/battles). */
   readonly choice: VoteChoice;
-  /** The original outcome label (kept in the event payload, e.g. "tie (bothbad)"). */
-  readonly original: string;
   /** The voter saw the models' names (`"anony": false`): kept, left out of ratings unless asked. */
   readonly named?: boolean;
 }
 
 /**
- * Inserts imported votes as closed battles with one vote and one `import` event each, battle ids (and vote and
- * event ids) in the order of `rows` (the file's order: an export lists them back in it). Rows whose
- * (source, import key) exists already are skipped, so re-running an import adds nothing. Call inside a transaction.
+ * Inserts imported votes as closed battles with one vote each, battle ids in the order of `rows` (the file's order:
+ * an export lists them back in it). Rows whose (source, import key) exists already are skipped, so re-running an
+ * import adds nothing. Call inside a transaction.
+ *
+ * No `vote_events` row is written: the event log records what voters did on the platforms (storage/votes), and an
+ * imported vote is stored whole in `votes` (its choice is the file's outcome, "both bad" apart from ties). What
+ * reads the log for every vote finds imports through `battles` instead: the board's input marks count the latest
+ * battle ids as they count the latest event ids (storage/leaderboard `boardInputMarks`).
  *
  * Battle ids (internal: never shown) come from the one sequence all battles use (`battles_id_seq`). A sequence is
  * not transactional: ids drawn by an import that is rolled back or killed are lost. With
@@ -367,56 +371,67 @@ export async function insertImportedBattles(
     RETURNING c.last_number AS last`.execute(trx);
   const lastNumber = Number(counter.rows[0]?.last ?? 0);
   if (rows.length === 0) return 0;
-  await stageImportRows(trx, rows, opts.signal);
+  // Rows already stored (same source and import key) are left out. Read after the lock: no other transaction
+  // adds battles of this source until the commit.
+  const stored = new Set(await importKeysOfSource(trx, source));
+  const fresh = stored.size === 0 ? rows : rows.filter((r) => !stored.has(r.importKey));
+  const added = fresh.length;
   opts.signal?.throwIfAborted();
+  if (added === 0) return 0;
+  // Each new row gets its number (the file's order) and its battle id: after the last one drawn when this process
+  // holds the database alone (the sequence is moved at the end), else drawn from the sequence now, in one
+  // statement, and given in ascending order.
   let base: number | null = null;
+  let drawn: number[] | null = null;
   if (opts.exclusive) {
     const r = await sql<{ base: string | number }>`
         SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
                         (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
     base = Number(r.rows[0]?.base ?? 0);
+  } else {
+    const r = await sql<{ ids: string }>`
+        SELECT string_agg(nextval('battles_id_seq')::text, ',') AS ids
+          FROM generate_series(1, ${added}::integer)`.execute(trx);
+    drawn = (r.rows[0]?.ids ?? '')
+      .split(',')
+      .map(Number)
+      .sort((x, y) => x - y);
+    if (drawn.length !== added)
+      throw new Error(`insertImportedBattles: drew ${drawn.length} ids, not ${added}`);
   }
-  // Rows already stored (same source and import key) are left out; the others get their number (the file's
-  // order) and their battle id: after the last one drawn when this process holds the database alone (the
-  // sequence is moved at the end), else from the sequence in the file's order.
+  await stageImportRows(
+    trx,
+    fresh,
+    (i) => (drawn === null ? (base as number) + i + 1 : (drawn[i] as number)),
+    lastNumber,
+    opts.signal,
+  );
+  opts.signal?.throwIfAborted();
+  const modelIds = new Set<number>();
+  for (const r of fresh) {
+    modelIds.add(r.leftModelId);
+    modelIds.add(r.rightModelId);
+  }
+  const bulk = await withoutRowTriggers(trx, source, modelIds);
+  // Every staged row carries its id and number, so the order the rows are written in changes nothing stored but
+  // the internal vote ids, which nothing orders imported votes by (storage/export orders them by battle id).
   await sql`
-      CREATE TEMP TABLE zj_import_rows ON COMMIT DROP AS
-      SELECT ord, import_key, l, r, choice, original, named, ${lastNumber}::bigint + rn AS number,
-             ${base === null ? sql`nextval('battles_id_seq')` : sql`${base}::bigint + rn`} AS id
-        FROM (SELECT s.*, row_number() OVER (ORDER BY s.ord) AS rn FROM zj_import_input s
-               WHERE NOT EXISTS (SELECT 1 FROM battles x WHERE x.source = ${source}::text AND x.import_key = s.import_key)
-               ORDER BY s.ord) f`.execute(trx);
-  const counted = await sql<{ n: number }>`SELECT count(*)::int AS n FROM zj_import_rows`.execute(
+      INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
+                           close_reason, created_at, closed_at, named)
+      SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
+             ${iso}::timestamptz, ${iso}::timestamptz, named
+        FROM zj_import_input`.execute(trx);
+  await sql`
+      INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
+      SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
+             ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+        FROM zj_import_input`.execute(trx);
+  if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
+  await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
     trx,
   );
-  const added = Number(counted.rows[0]?.n ?? 0);
-  opts.signal?.throwIfAborted();
-  const bulk = added > 0 && (await withoutRowTriggers(trx, source));
-  if (added > 0) {
-    await sql`
-        INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
-                             close_reason, created_at, closed_at, named)
-        SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
-               ${iso}::timestamptz, ${iso}::timestamptz, named
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
-    await sql`
-        INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-        SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
-               ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
-    await sql`
-        INSERT INTO vote_events (battle_id, voter_hash, platform, platform_event_id, kind, choice, event_at, effect, payload)
-        SELECT id, 'import:' || ${source}::text || ':' || import_key, 'import',
-               ${source}::text || ':' || import_key, 'import', choice, ${iso}::timestamptz, 'cast',
-               jsonb_build_object('winner', original)
-          FROM zj_import_rows ORDER BY ord`.execute(trx);
-    if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
-    await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
-      trx,
-    );
-  }
-  await sql`DROP TABLE zj_import_rows, zj_import_input`.execute(trx); // (a second import in the same transaction makes its own)
-  if (base !== null && added > 0) {
+  await sql`DROP TABLE zj_import_input`.execute(trx); // (a second import in the same transaction makes its own)
+  if (base !== null) {
     // The last statement before the commit: until here an abort leaves the sequence untouched.
     await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
@@ -424,43 +439,41 @@ export async function insertImportedBattles(
 }
 
 /**
- * Puts the rows of an import into the temporary table `zj_import_input` (dropped at the commit) with one COPY, for
- * {@link insertImportedBattles}; `ord` is each row's place in `rows`, from 1.
+ * Puts the new rows of an import, with their battle ids (`idOf(i)` for the i-th row, from 0) and numbers (after
+ * `lastNumber`, in the order of `rows`), into the temporary table `zj_import_input` (dropped at the commit) with
+ * one COPY, for {@link insertImportedBattles}.
  */
 async function stageImportRows(
   trx: Transaction<Database>,
   rows: readonly ImportedBattle[],
+  idOf: (i: number) => number,
+  lastNumber: number,
   signal?: AbortSignal,
 ): Promise<void> {
   // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
-  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the three tables gets them in
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the two tables gets them in
   // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
   // instead of many small ones).
-  // The sorts by file order below hold every row: in memory rather than spilled to disk (the default work_mem,
-  // 4 MB, holds some 30,000 of them). Until the commit only.
-  await sql`SET LOCAL work_mem = '256MB'`.execute(trx);
   await sql`CREATE TEMP TABLE zj_import_input (
-      ord bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, original text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(
-    trx,
-  );
+      id bigint NOT NULL, number bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
+      choice text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(trx);
   signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
   await copyRowsSql(
     'zj_import_input',
-    ['ord', 'import_key', 'l', 'r', 'choice', 'original', 'named'],
+    ['id', 'number', 'import_key', 'l', 'r', 'choice', 'named'],
     rows.map((r, i) => [
-      i + 1,
+      idOf(i),
+      lastNumber + i + 1,
       r.importKey,
       r.leftModelId,
       r.rightModelId,
       r.choice,
-      r.original,
       r.named === true,
     ]),
   ).execute(trx);
 }
 
-/** The triggers of battles, votes and vote_events (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
+/** The triggers of battles and votes (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
 const KNOWN_TRIGGERS = [
   'zj_battle_number',
   'zj_battles_deleted',
@@ -476,35 +489,42 @@ const KNOWN_TRIGGERS = [
  * "Client Connection Defaults", and `ALTER TABLE … DISABLE TRIGGER`), which skips the per-row work a bulk load
  * does not need: the foreign-key checks (one lookup per row and key) and the triggers. Each is done here in one
  * pass instead, so the rows stored are the same:
- * - the models the staged rows name are locked `FOR KEY SHARE` and must all exist, as each row's foreign-key check
- *   would lock and check them; votes and events name the battles the same import inserts just before them;
+ * - the models the rows name (`modelIds`) are locked `FOR KEY SHARE` and must all exist, as each row's foreign-key
+ *   check would lock and check them; the votes name the battles the same import inserts just before them;
  * - `zj_battle_number` (migration 0008) numbers only battles inserted without a number: imports give them all;
  * - the counter triggers (migration 0007) count only the community's (`arena`) battles and battles of an item:
  *   imported battles are neither (`arena` is refused here and as an import source), so they add nothing.
- * Used only when the role may set it (a superuser: always so on the embedded database) and when the three tables
+ * Used only when the role may set it (a superuser: always so on the embedded database) and when the two tables
  * carry no trigger but those of {@link KNOWN_TRIGGERS} (a trigger added later is never skipped unawares); else
  * the rows are inserted with every check and trigger as usual, which is slower and stores the same.
  * @returns whether the switch was made (the caller sets the role back to `origin` after its inserts).
  * @throws Error naming the model ids missing (a caller's bug: they come from `ensureModels` in the transaction).
  */
-async function withoutRowTriggers(trx: Transaction<Database>, source: string): Promise<boolean> {
+async function withoutRowTriggers(
+  trx: Transaction<Database>,
+  source: string,
+  modelIds: ReadonlySet<number>,
+): Promise<boolean> {
   if (source === ARENA_SOURCE) return false;
   const r = await sql<{ su: string; unknown: number }>`
     SELECT current_setting('is_superuser') AS su,
            (SELECT count(*)::int FROM pg_trigger t
-             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass, 'vote_events'::regclass)
+             WHERE t.tgrelid IN ('battles'::regclass, 'votes'::regclass)
                AND NOT t.tgisinternal
                AND t.tgname <> ALL (string_to_array(${KNOWN_TRIGGERS}, ','))) AS unknown`.execute(
     trx,
   );
   if (r.rows[0]?.su !== 'on' || Number(r.rows[0]?.unknown) !== 0) return false;
-  const missing = await sql<{ id: string | number }>`
-    WITH wanted AS (SELECT l AS id FROM zj_import_rows UNION SELECT r FROM zj_import_rows),
-         locked AS (SELECT m.id FROM models m WHERE m.id IN (SELECT id FROM wanted) FOR KEY SHARE OF m)
-    SELECT id FROM wanted EXCEPT SELECT id FROM locked`.execute(trx);
-  if (missing.rows.length > 0) {
+  const wanted = [...modelIds].sort((x, y) => x - y);
+  const locked = await sql<{ id: string | number }>`
+    SELECT m.id FROM models m WHERE m.id = ANY(${wanted.map(String)}::bigint[]) FOR KEY SHARE OF m`.execute(
+    trx,
+  );
+  const found = new Set(locked.rows.map((x) => Number(x.id)));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length > 0) {
     throw new Error(
-      `insertImportedBattles: no model with id ${missing.rows.map((x) => x.id).join(', ')}; create the models first (storage/models ensureModels)`,
+      `insertImportedBattles: no model with id ${missing.join(', ')}; create the models first (storage/models ensureModels)`,
     );
   }
   await sql`SET LOCAL session_replication_role = replica`.execute(trx);
@@ -524,10 +544,15 @@ export async function importKeysOfSource(db: Conn, source: string): Promise<stri
 
 /**
  * Refreshes the planner's statistics of the vote tables after a bulk import, so queries that read one source pick
- * the source index at once (the embedded database has no autovacuum to do it later).
+ * the source index at once (the embedded database has no autovacuum to do it later). With `events: false` only
+ * `battles` and `votes`, the tables an import writes (storage/battles `insertImportedBattles`).
  */
-export async function analyzeVoteTables(db: Conn): Promise<void> {
-  await sql`ANALYZE battles, votes, vote_events`.execute(db);
+export async function analyzeVoteTables(
+  db: Conn,
+  opts: { readonly events?: boolean } = {},
+): Promise<void> {
+  if (opts.events === false) await sql`ANALYZE battles, votes`.execute(db);
+  else await sql`ANALYZE battles, votes, vote_events`.execute(db);
 }
 
 /** Who voided a battle, when and why (`voidedBy` null: withdrawn by the platform, e.g. its message deleted). */

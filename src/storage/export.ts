@@ -30,7 +30,11 @@ export interface ExportVoteRow {
   readonly postedAt: Date | null;
   readonly closedAt: Date | null;
   readonly turns: number;
-  /** The original outcome label of an imported vote (`tie (bothbad)` survives a round trip), else null. */
+  /**
+   * The original outcome label logged with a vote imported before imports stopped logging vote events (then
+   * `tie (bothbad)` was stored as `equal` and survives a round trip through this label), else null: a later
+   * import stores `bothbad` as its choice (storage/battles `insertImportedBattles`).
+   */
   readonly importedWinner: string | null;
   /** The start of the first prompt (≤ 200 characters), for the language column; null when none is stored. */
   readonly promptStart: string | null;

@@ -523,9 +523,9 @@ export async function boardModels(db: Conn): Promise<string[]> {
 }
 
 /**
- * How many of the latest vote-event ids {@link boardInputState} counts, to notice an event whose transaction
- * committed after one with a higher id (votes arriving at once on several connections): its id is below the
- * maximum, so only the count of the ids near the top changes. Such a gap is at most the number of vote
+ * How many of the latest vote-event ids (and battle ids) {@link boardInputState} counts, to notice an event whose
+ * transaction committed after one with a higher id (votes arriving at once on several connections): its id is
+ * below the maximum, so only the count of the ids near the top changes. Such a gap is at most the number of vote
  * transactions in flight at once; 16 rows is a constant cost.
  */
 const RECENT_EVENTS = 16;
@@ -535,9 +535,10 @@ const RECENT_EVENTS = 16;
  * battle changes that move votes between boards (voids and ability overrides are audited; classification takes a
  * battle out of the unclassified set). Two equal fingerprints mean the same board inputs.
  *
- * Every change of a vote row is made by `zj_apply_vote_event` or an import, each of which appends a vote event in
- * the same transaction, so the vote state is the highest event id plus the number of events among the latest
- * {@link RECENT_EVENTS} ids. Every part is an index probe or a scan of a small table: the cost does not grow with
+ * Every change of a vote row is made by `zj_apply_vote_event`, which appends a vote event in the same transaction,
+ * or by an import, which adds a battle per vote (and no event: storage/battles `insertImportedBattles`), so the
+ * vote state is the highest event id and battle id plus the number of each among the latest {@link RECENT_EVENTS}
+ * ids. Every part is an index probe or a scan of a small table: the cost does not grow with
  * the number of stored votes (`/leaderboard` computes it on the chat path; it used to read every vote twice,
  * ~0.3–0.8 s with 1 M votes on the embedded database, all of it on the bot's thread).
  */
@@ -560,7 +561,9 @@ export interface BoardInputMarks {
   readonly models: number;
   /** Latest judge verdict change. */
   readonly judged: string | null;
+  /** Highest battle id, and the number of battles among the latest ones (see {@link RECENT_EVENTS}). */
   readonly battle: string | null;
+  readonly recentBattles: number;
   /** Highest maintainer action (void, ability override). */
   readonly audit: string | null;
   readonly unclassified: number;
@@ -577,6 +580,7 @@ export function boardInputMarksKey(x: BoardInputMarks): string {
     x.models,
     x.judged ?? '-',
     x.battle ?? '-',
+    x.recentBattles,
     x.audit ?? '-',
     x.unclassified,
   ].join('/');
@@ -593,10 +597,11 @@ export async function boardInputMarks(db: Conn): Promise<BoardInputMarks> {
     mo: number;
     ju: Date | string | null;
     bt: string | null;
+    btn: number;
     au: string | null;
     uc: number;
   }>`
-    WITH top AS (SELECT max(id) AS ev FROM vote_events)
+    WITH top AS (SELECT (SELECT max(id) FROM vote_events) AS ev, (SELECT max(id) FROM battles) AS bt)
     SELECT top.ev::text AS ev,
            (SELECT count(*) FROM vote_events e WHERE e.id > top.ev - ${RECENT_EVENTS}) AS evn,
            (SELECT max(id) FROM item_scores)::text AS sc,
@@ -604,7 +609,8 @@ export async function boardInputMarks(db: Conn): Promise<BoardInputMarks> {
            (SELECT max(finished_at) FROM eval_runs WHERE status = 'succeeded') AS rf,
            (SELECT count(*) FROM models) AS mo,
            (SELECT max(updated_at) FROM judge_scores) AS ju,
-           (SELECT max(id) FROM battles)::text AS bt,
+           top.bt::text AS bt,
+           (SELECT count(*) FROM battles b WHERE b.id > top.bt - ${RECENT_EVENTS}) AS btn,
            (SELECT max(id) FROM battle_audit)::text AS au,
            (SELECT count(*) FROM battles WHERE kind = 'live' AND ability IS NULL) AS uc
       FROM top`.execute(db);
@@ -619,6 +625,7 @@ export async function boardInputMarks(db: Conn): Promise<BoardInputMarks> {
     models: Number(x.mo),
     judged: t(x.ju),
     battle: x.bt,
+    recentBattles: Number(x.btn),
     audit: x.au,
     unclassified: Number(x.uc),
   };
@@ -629,7 +636,8 @@ export const SINCE_CAP = 10_000;
 
 /** What changed in the board's inputs since `marks` were read (each count capped at {@link SINCE_CAP} + 1). */
 export interface BoardInputsSince {
-  /** Votes cast (live or imported) on battles of the sources, in vote events after the marks. */
+  /** Votes cast on battles of the sources: live ones in vote events after the marks, imported ones on battles
+   *  after them. */
   readonly votes: number;
   /** Vote events that took a vote back or changed it. */
   readonly voteChanges: number;
@@ -654,11 +662,14 @@ export async function boardInputsSince(
   const cap = SINCE_CAP + 1;
   const ev = marks.voteEvent ?? '0';
   const src = [...sources];
-  const r = await sql<{ v: number; c: number; ru: number; ju: number; au: number }>`
+  const r = await sql<{ v: number; iv: number; c: number; ru: number; ju: number; au: number }>`
     SELECT
       (SELECT count(*) FROM (SELECT 1 FROM vote_events e JOIN battles b ON b.id = e.battle_id
           WHERE e.id > ${ev}::bigint AND e.effect = 'cast' AND b.source = ANY(${src}::text[])
           LIMIT ${cap}) t) AS v,
+      (SELECT count(*) FROM (SELECT 1 FROM battles b JOIN votes v ON v.battle_id = b.id
+          WHERE b.id > ${marks.battle ?? '0'}::bigint AND b.import_key IS NOT NULL
+            AND b.source = ANY(${src}::text[]) LIMIT ${cap}) t) AS iv,
       (SELECT count(*) FROM (SELECT 1 FROM vote_events e JOIN battles b ON b.id = e.battle_id
           WHERE e.id > ${ev}::bigint AND e.effect IN ('changed', 'retracted')
             AND b.source = ANY(${src}::text[]) LIMIT ${cap}) t) AS c,
@@ -671,7 +682,7 @@ export async function boardInputsSince(
   );
   const x = r.rows[0]!;
   return {
-    votes: Number(x.v),
+    votes: Number(x.v) + Number(x.iv),
     voteChanges: Number(x.c),
     runs: Number(x.ru),
     verdicts: Number(x.ju),

@@ -75,6 +75,20 @@ export async function listSources(db: Conn): Promise<SourceSummary[]> {
 }
 
 /**
+ * Which of `names` have stored (non-void) battles: one probe of `battles_number_idx (source, number)` per name,
+ * stopping at its first battle that is not void, so the cost does not grow with the number of stored votes.
+ */
+export async function sourcesWithBattles(db: Conn, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const r = await sql<{ source: string }>`
+    SELECT n.source FROM unnest(${[...names]}::text[]) AS n(source)
+     CROSS JOIN LATERAL (SELECT 1 FROM battles b WHERE b.source = n.source AND b.status <> 'void' LIMIT 1) x`.execute(
+    db,
+  );
+  return new Set(r.rows.map((x) => x.source));
+}
+
+/**
  * The names of the stored sources, `arena` first then by name. A skip scan over `battles_number_idx (source, number)` (one index
  * probe per source), so its cost does not grow with the number of stored votes: safe on the chat path.
  */

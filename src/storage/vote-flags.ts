@@ -77,6 +77,8 @@ export async function flagVote(
     ), day AS (
       SELECT count(*)::int AS n FROM votes o
        WHERE ${cap}::int > 0 AND o.voter_hash = ${voterHash} AND o.retracted_at IS NULL
+         -- (never true of a bot voter; it lets the planner use votes_voter_day_idx, which holds no imports: 0017)
+         AND o.voter_hash NOT LIKE 'import:%'
          AND o.battle_id <> ${battleId}::bigint
          -- Only the votes cast before this one (in cast order, then storing order): what the voter "already had".
          AND (o.cast_at, o.id) < (SELECT m.cast_at, m.id FROM me m)

@@ -118,7 +118,6 @@ async function makeOldFolder(dir: string): Promise<Record<string, string[]>> {
           leftModelId: a,
           rightModelId: c,
           choice: 'left',
-          original: 'model_a',
         })),
         at(10),
       ),

@@ -100,7 +100,6 @@ export async function addBattles(
         leftModelId: models.get(r.a)!,
         rightModelId: models.get(r.b)!,
         choice: r.choice,
-        original: r.choice,
       })),
       new Date(),
     ),

@@ -240,7 +240,6 @@ describe.each(flowBackends())('chat path cost with imported votes (%s)', (backen
               leftModelId: list[k % 40] as number,
               rightModelId: list[(k + 1 + (k % 7)) % 40] as number,
               choice: (['left', 'equal', 'right'] as const)[k % 3] as 'left',
-              original: 'model_a',
             })),
             new Date('2026-11-01T00:00:00Z'),
           ),

@@ -122,7 +122,6 @@ describe.each(flowBackends())('export order and battle numbers on %s', (backend)
         leftModelId: ids.get('x1') as number,
         rightModelId: ids.get('x2') as number,
         choice: 'left' as const,
-        original: 'model_a',
       }));
       // The import fails in its third chunk of 5,000 (a model that does not exist): the first two chunks were
       // written and are rolled back, as when an import is stopped or killed halfway.

@@ -114,6 +114,24 @@ describe.each(flowBackends())('stale board snapshots (%s)', (backend) => {
     expect(latest.inputs.votes).toBe(30);
   });
 
+  it('imported votes alone (no vote events) start the first build, and a later import makes it stale', async () => {
+    const db = await freshDb(backend);
+    open.push({ close: () => db.destroy() });
+    const svc = service(db);
+    open.push(svc);
+    expect(await svc.startFirstBuild()).toBe(false);
+    await addBattles(db.db, 'public', 'reasoning', votes(20), 'a');
+    expect(await svc.startFirstBuild()).toBe(true);
+    const snap = await svc.refresh(['public']);
+    expect(snap.inputs.votes).toBe(20);
+    expect(await svc.checkStale(snap)).toBeUndefined();
+    await addBattles(db.db, 'public', 'reasoning', votes(5), 'b');
+    expect(await svc.checkStale(snap)).toBe(
+      'built before 5 newer votes; a newer board is being built',
+    );
+    await svc.close();
+  });
+
   it('the page builds the first instead of "No board yet"', async () => {
     const db = await freshDb(backend);
     open.push({ close: () => db.destroy() });

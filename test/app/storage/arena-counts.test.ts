@@ -147,7 +147,6 @@ describe.each(backends())('arena counts kept by triggers on %s', (backend) => {
           leftModelId: k % 2 ? a : b,
           rightModelId: c,
           choice: 'left' as const,
-          original: 'model_a',
         })),
         at(200),
       ),
