@@ -337,6 +337,7 @@ export async function startHttpFor(
     registry,
     checkDb: () => pingDb(rt.db.db),
     results: { db: rt.db.db },
+    locale: rt.config.app.locale,
     ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);

@@ -12,7 +12,7 @@ export const en = {
   'method.scoring': 'scoring',
   'method.comparative': 'comparative',
   'ability.knowledge': 'knowledge',
-  'ability.chinese_specific': 'Chinese-specific',
+  'ability.chinese_specific': 'chinese_specific',
   'ability.language': 'language',
   'ability.reasoning': 'reasoning',
   'ability.refusal': 'refusal',
