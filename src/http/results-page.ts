@@ -18,6 +18,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import {
   checkRunFilter,
@@ -29,6 +30,7 @@ import {
 } from '../eval/item-results.ts';
 import { html, type Locale, type MessageKey, type Params, t, th } from '../i18n/index.ts';
 import { esc, FONT_FACE, withLang } from '../leaderboard/page.ts';
+import { abilityName } from '../leaderboard/views.ts';
 import { getRun, type RunRow } from '../storage/eval-runs.ts';
 import {
   listRunsPage,
@@ -52,7 +54,7 @@ export const RUNS_PER_PAGE = 50;
 /** Characters of a prompt or answer shown before the rest is folded away. */
 const SHOWN_CHARS = 300;
 
-const CSS = `${FONT_FACE}body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:1rem;color:#222;max-width:100rem}
+const CSS = `${FONT_FACE}body{font-family:"Noto Sans SC",system-ui,sans-serif;margin:1rem;color:#222;max-width:100rem}
 h1{font-size:1.4rem}.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top;text-align:left}
 th{background:#f3f5f8}td.n{text-align:right;white-space:nowrap}.muted{color:#666;font-size:.9rem}
@@ -108,6 +110,13 @@ function statusText(x: Ctx, status: string): string {
   return (STATUSES as readonly string[]).includes(status)
     ? x.t(`runs.status.${status as (typeof STATUSES)[number]}`)
     : status;
+}
+
+/** An ability's name in the page's language (one not on the board as it is). */
+function abilityLabel(x: Ctx, ability: string): string {
+  return (BOARD_ABILITIES as readonly string[]).includes(ability)
+    ? abilityName(ability as BoardAbility, x.locale)
+    : ability;
 }
 
 function head(x: Ctx, title: string, path: string): string {
@@ -232,7 +241,7 @@ function itemRow(r: RunItemRow, x: Ctx): string {
       ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(r.failureMessage ?? j?.failureMessage ?? null)}`
       : '';
   const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>${x.th('runs.item.reasoning')}</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
-  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(r.ability)}</div></td>${scoreCell(r, x)}${cellOf('x', x.th('runs.col.extracted'), esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', x.th('runs.col.prompt'), longText(r.prompt))}${cellOf('text', x.th('runs.col.answer'), answer)}${cellOf('text', x.th('runs.col.judge'), judge)}${cellOf('text', x.th('runs.col.failure'), failure)}</tr>`;
+  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(abilityLabel(x, r.ability))}</div></td>${scoreCell(r, x)}${cellOf('x', x.th('runs.col.extracted'), esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', x.th('runs.col.prompt'), longText(r.prompt))}${cellOf('text', x.th('runs.col.answer'), answer)}${cellOf('text', x.th('runs.col.judge'), judge)}${cellOf('text', x.th('runs.col.failure'), failure)}</tr>`;
 }
 
 function select(
@@ -272,7 +281,7 @@ async function itemsView(c: Context, db: Kysely<Database>, locale: Locale): Prom
   guard(c);
   const q = (k: string) => c.req.query(k);
   const all = x.t('runs.filter.all');
-  const form = `<form method="get" action="/runs/${run.id}/items">${x.langField}${select('dataset', x.t('runs.filter.dataset'), [['', all], ...datasets.map((d): [string, string] => [d, d])], q('dataset'))}${select('ability', x.t('runs.filter.ability'), [['', all], ...abilities.map((a): [string, string] => [a, a])], q('ability'))}<label>${x.th('runs.filter.score')}<input name="score" size="9" placeholder="${x.th('runs.filter.scoreHint')}" value="${esc(q('score') ?? '')}"></label>${select(
+  const form = `<form method="get" action="/runs/${run.id}/items">${x.langField}${select('dataset', x.t('runs.filter.dataset'), [['', all], ...datasets.map((d): [string, string] => [d, d])], q('dataset'))}${select('ability', x.t('runs.filter.ability'), [['', all], ...abilities.map((a): [string, string] => [a, abilityLabel(x, a)])], q('ability'))}<label>${x.th('runs.filter.score')}<input name="score" size="9" placeholder="${x.th('runs.filter.scoreHint')}" value="${esc(q('score') ?? '')}"></label>${select(
     'failed',
     x.t('runs.filter.outcome'),
     [

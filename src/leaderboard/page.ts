@@ -57,11 +57,14 @@ export const FONT_URL = `/assets/noto-sans-sc-400-${SHIPPED_FONT_VERSION}.ttf`;
 
 /**
  * The `@font-face` of the shipped Noto Sans SC, for CJK characters only (`unicode-range`: CJK punctuation, kana,
- * unified ideographs and their extensions, full-width forms), so a page without any loads no font.
+ * unified ideographs and their extensions, full-width forms), so a page without any loads no font. The pages
+ * name it first, before system-ui: Latin text falls through to system-ui by the range, and in Chromium a CJK run
+ * that first fell back from system-ui (headings, table headers, the first link) kept the missing-glyph boxes after
+ * the font arrived (seen in the screenshots of test/e2e/site-layout.test.ts).
  */
 export const FONT_FACE = `@font-face{font-family:"Noto Sans SC";src:url("${FONT_URL}") format("truetype");font-display:swap;unicode-range:U+3000-30FF,U+3400-4DBF,U+4E00-9FFF,U+F900-FAFF,U+FF00-FFEF,U+20000-2FA1F}`;
 
-const CSS = `${FONT_FACE}*{box-sizing:border-box}body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:0 auto;padding:1rem;color:#222;max-width:1400px;line-height:1.4}
+const CSS = `${FONT_FACE}*{box-sizing:border-box}body{font-family:"Noto Sans SC",system-ui,sans-serif;margin:0 auto;padding:1rem;color:#222;max-width:1400px;line-height:1.4}
 h1{font-size:1.5rem;margin:.2rem 0 .6rem;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:1.6rem}
 p,dd,li{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch;border:1px solid #eee;border-radius:4px}
@@ -515,7 +518,7 @@ export function historySvg(points: readonly BoardHistoryPoint[], locale: Locale 
   const first = points[0]?.day ?? '';
   const last = points.at(-1)?.day ?? '';
   const key = keyName(points.at(-1)?.rankBy ?? 'final', locale);
-  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${th(locale, 'site.history.chartLabel', { key, first, last })}" font-size="10" font-family="system-ui,&quot;Noto Sans SC&quot;,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreSeries}<text x="${L}" y="${bot.y0 - 8}">${th(locale, 'site.col.rank')}</text>${rgrid}${rankSeries}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
+  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${th(locale, 'site.history.chartLabel', { key, first, last })}" font-size="10" font-family="&quot;Noto Sans SC&quot;,system-ui,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreSeries}<text x="${L}" y="${bot.y0 - 8}">${th(locale, 'site.col.rank')}</text>${rgrid}${rankSeries}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
 }
 
 /** The card's details from config/models.yaml, or '' when there are none. */
