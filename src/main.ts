@@ -394,6 +394,7 @@ export async function createChatPlatforms(
           ? { guildIds: app.platforms.discord.guild_ids }
           : {}),
         maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
+        locale: app.locale,
         voting: app.arena.voting.discord,
         ...(app.platforms.discord.api_url ? { restApi: app.platforms.discord.api_url } : {}),
         ...(app.platforms.discord.gateway_url

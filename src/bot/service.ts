@@ -293,6 +293,7 @@ export class BotService {
       settings: this.#o.config.leaderboard.daily_post,
       platforms: this.#started,
       publicUrl: this.#o.config.leaderboard.public_url,
+      locale: this.#o.config.locale,
     });
     try {
       await this.#daily.register();

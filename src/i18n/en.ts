@@ -3,7 +3,10 @@
  * The English messages of the catalogue (syntax: i18n/format.ts). Every key here must exist in zh-CN.ts too (the
  * compiler checks it: that dictionary is typed by this one's keys), with the same placeholders (test/unit/i18n).
  * Keys are grouped by where the text is shown: `name.*` (method and ability names), `site.*` (the results site's
- * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat).
+ * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
+ * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
+ * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
+ * `name`), `discord.*` (the Discord adapter's own replies).
  */
 export const en = {
   'locale.name': 'English',
@@ -234,6 +237,98 @@ export const en = {
   'runs.noRun': 'no evaluation run "{id}"; /runs lists the runs',
   'runs.badFailed':
     'failed={value}: use failed=1 (only failed items) or failed=0 (only scored ones)',
+  'chat.noModels':
+    'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
+  'chat.imageAlt': '{title}: {key} scores with 95% intervals and ability heat map',
+  'chat.col.rank': 'rank',
+  'chat.col.model': 'model',
+  'chat.col.ci': '95% CI',
+  'chat.col.metrics': 'metr',
+  'chat.col.scoring': 'scor',
+  'chat.col.comparative': 'comp',
+  'chat.col.knowledge': 'know',
+  'chat.col.chinese_specific': 'zh',
+  'chat.col.language': 'lang',
+  'chat.col.reasoning': 'reas',
+  'chat.col.refusal': 'refu',
+  'chat.col.safety': 'safe',
+  'chat.col.robustness': 'robu',
+  'chat.col.votes': 'votes',
+  'chat.notRanked': 'not ranked: {why}',
+  'chat.divider': '— not ranked —',
+  'chat.footer.built': 'Board built {age} ({at} UTC){behind}',
+  'chat.footer.sources': 'sources: {sources}',
+  'chat.footer.minVotes': 'comparative scores need {min} votes',
+  'chat.footer.unnormalised': 'not normalisable (shown as means): {methods}',
+  'chat.footer.unranked':
+    'not ranked: {n, plural, one {# model lacks {part} the ranked ones have, so its {key} is} other {# models lack {part} the ranked ones have, so their {key} scores are}} not comparable',
+  'chat.footer.leftOut.cli':
+    '{n, plural, one {# model} other {# models}} with no score in any method left out ({all} shows them)',
+  'chat.footer.leftOut.chat':
+    '{n, plural, one {# model} other {# models}} with no score in any method left out ({one} shows one; {all} lists them)',
+  'chat.footer.sep': '; ',
+  'chat.footer.end': '.',
+  'chat.footer.link': ' Full board: {link}',
+  'chat.legend.overall':
+    ' Ranked by overall = mean of the seven ability columns (the published ZhuJiu order);',
+  'chat.legend':
+    '{overall} final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).',
+  'daily.title': 'Daily board {date}',
+  'daily.moves.heading': 'Significant rank changes since the last post',
+  'daily.first.heading': 'First daily post',
+  'daily.first.body': 'Rank changes are shown from the next post on.',
+  'daily.late': '(Posted late: the {time} UTC tick found no process running.)',
+  'daily.noMoves': 'No significant rank changes since the last post.',
+  'daily.move': '{model} {arrow} {from} → {to} ({dir} {past})',
+  'daily.move.past': 'past',
+  'daily.move.behind': 'behind',
+  'discord.unknownCommand': 'Unknown command.',
+  'discord.maintainersOnly': 'Sorry, only arena maintainers can use this command.',
+  'discord.failed': 'Something went wrong; the maintainers have been told (see logs).',
+  'cmd.arena.name': 'arena',
+  'cmd.arena': 'Post an arena battle in this channel now (maintainers)',
+  'cmd.arena.ability': 'Only prompts of this ability',
+  'cmd.arena.void': 'Void battle #N (as its message shows): it leaves every rating',
+  'cmd.arena.battle': 'With ability: file battle #N under that ability',
+  'cmd.arena.reason': 'Why the battle is voided (kept in the audit log)',
+  'cmd.arena.list': 'List live battles without an ability, or flagged votes',
+  'cmd.ask.name': 'ask',
+  'cmd.ask': 'Ask two anonymous live models your own question; the channel votes on the answers',
+  'cmd.ask.prompt': 'Your question',
+  'cmd.ask.ability': 'The ability it tests (default: the arena classifies it)',
+  'cmd.leaderboard.name': 'leaderboard',
+  'cmd.leaderboard': 'The ZhuJiu board: final scores with 95% intervals, methods, abilities, votes',
+  'cmd.leaderboard.view':
+    'overall (default), ability, method, model, or style (arena ratings with style control)',
+  'cmd.leaderboard.name_': 'The ability, method or model to show',
+  'cmd.judge.name': 'judge',
+  'cmd.judge':
+    'LLM judge vs the crowd on the arena battles: kappa, weighted kappa, agreement (maintainers)',
+  'cmd.judge.action': 'What to show',
+  'cmd.judge.judge': 'Only this judge',
+  'cmd.eval.name': 'eval',
+  'cmd.eval': 'Run an evaluation suite on a model; /eval status, /eval cancel <run> (maintainers)',
+  'cmd.eval.model': 'The model (config/models.yaml or imported answers)',
+  'cmd.eval.suite': 'The suite (config/suites)',
+  'cmd.eval.limit': 'Ask at most this many items per dataset',
+  'cmd.eval.action': 'status or cancel instead of a run',
+  'cmd.eval.run': 'With action cancel: the run number',
+  'cmd.submit.name': 'submit',
+  'cmd.submit':
+    'Submit a model (an OpenAI-compatible endpoint) for evaluation; maintainers approve or reject it',
+  'cmd.submit.name_': 'The model name shown on the board',
+  'cmd.submit.url': 'The OpenAI-compatible base URL (http or https), e.g. https://host/v1',
+  'cmd.submit.model': 'The model id the endpoint takes',
+  'cmd.submit.description': 'What the model is',
+  'cmd.submit.org': 'The organisation behind it',
+  'cmd.submit.licence': 'Its licence',
+  'cmd.submit.action': 'list, or (maintainers) approve or reject instead of a submission',
+  'cmd.submit.id': 'With approve or reject: the submission number',
+  'cmd.submit.reason': 'With reject: why (the submitter is told)',
+  'cmd.submit.api_key_env': 'With approve: the environment variable holding its API key',
+  'cmd.submit.suites': 'With approve: suites to queue (default submissions.suites)',
+  'cmd.models.name': 'models',
+  'cmd.models': 'The models under evaluation and their number of stored answers',
 } as const satisfies Readonly<Record<string, string>>;
 
 /** A key of the catalogue. */

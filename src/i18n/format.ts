@@ -15,7 +15,11 @@ export type Params = Readonly<Record<string, ParamValue>>;
 
 /** Markup already escaped by its producer, inserted as it is into an HTML message. */
 export class Html {
-  constructor(readonly html: string) {}
+  readonly html: string;
+  // No parameter property: worker threads load this file with Node's type stripping, which has none.
+  constructor(html: string) {
+    this.html = html;
+  }
 }
 
 /** One placeholder of a message: its name and, for a plural, its branches. */

@@ -16,7 +16,7 @@ import {
   type RobustnessDrop,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, type MessageKey, type Params, t } from '../i18n/index.ts';
 import type { BoardHistoryEntry } from '../storage/leaderboard.ts';
 import type { ChartRow } from './chart.ts';
 import type { Snapshot } from './service.ts';
@@ -488,35 +488,56 @@ export function withoutAbilityText(
   });
 }
 
-/** Footer line: age (and what a stale snapshot misses), sources, rounds, notes, link. */
+/** Footer line: age (and what a stale snapshot misses), sources, rounds, notes, link; in `o.locale`. */
 function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
+  const locale = o.locale ?? 'en';
+  const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
+  const sep = tr('board.list.sep');
   const b = s.board;
   const parts = [
-    `Board built ${ageText(s.createdAt, o.now)} (${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)${o.behind ? `, ${o.behind}` : ''}`,
-    `sources: ${s.sources.join(', ')}`,
-    b.rounds > 0 ? `95% interval from ${b.rounds} paired bootstrap rounds` : 'no bootstrap',
-    `comparative scores need ${b.minVotes} votes`,
+    tr('chat.footer.built', {
+      age: ageText(s.createdAt, o.now, locale),
+      at: s.createdAt.toISOString().slice(0, 16).replace('T', ' '),
+      behind: o.behind ? `, ${o.behind}` : '',
+    }),
+    tr('chat.footer.sources', { sources: s.sources.join(sep) }),
+    b.rounds > 0 ? tr('site.age.rounds', { rounds: b.rounds }) : tr('site.age.noRounds'),
+    tr('chat.footer.minVotes', { min: b.minVotes }),
   ];
   if (b.unnormalized.length > 0)
-    parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
-  parts.push(...withinUncertaintyNotes(b));
-  const judgeNote = scoringJudgeNote(s);
+    parts.push(
+      tr('chat.footer.unnormalised', {
+        methods: b.unnormalized.map((m) => methodName(m, locale)).join(sep),
+      }),
+    );
+  parts.push(...withinUncertaintyNotes(b, locale));
+  const judgeNote = scoringJudgeNote(s, locale);
   if (judgeNote) parts.push(judgeNote);
   const shown = shownRows(b, o.all);
   const unranked = shown.filter((r) => r.rank === null && keyScore(b, r).value !== null).length;
-  const w = unrankedWords(b);
+  const byOverall = rankKey(b) === 'overall';
   if (unranked > 0)
     parts.push(
-      `not ranked: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} ${w.part} the ranked ones have, so ${unranked === 1 ? `its ${w.key} is` : `their ${w.key} scores are`} not comparable`,
+      tr('chat.footer.unranked', {
+        n: unranked,
+        part: tr(byOverall ? 'board.headline.part.ability' : 'board.headline.part.method'),
+        key: keyName(rankKey(b), locale),
+      }),
     );
   const left = b.rows.length - shown.length;
   if (left > 0)
     parts.push(
-      `${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (${o.surface === 'cli' ? '`--all` shows them' : '`/leaderboard model NAME` shows one; `zhujiu leaderboard --all` lists them'})`,
+      o.surface === 'cli'
+        ? tr('chat.footer.leftOut.cli', { n: left, all: '`--all`' })
+        : tr('chat.footer.leftOut.chat', {
+            n: left,
+            one: '`/leaderboard model NAME`',
+            all: '`zhujiu leaderboard --all`',
+          }),
     );
-  const noAbility = withoutAbilityText(s.inputs);
+  const noAbility = withoutAbilityText(s.inputs, locale);
   if (noAbility) parts.push(noAbility);
-  return `${parts.join('; ')}.${extra}${o.link ? ` Full board: ${o.link}` : ''}`;
+  return `${parts.join(tr('chat.footer.sep'))}${tr('chat.footer.end')}${extra}${o.link ? tr('chat.footer.link', { link: o.link }) : ''}`;
 }
 
 /**
@@ -543,12 +564,12 @@ export function scoringJudgeNote(s: Snapshot, locale: Locale = 'en'): string | u
  * marker or, for an unranked row, why it is not ranked. Ranked rows first; the unranked ones follow under a
  * "not ranked" divider row. Rows with no score in any method are left out unless `all`.
  */
-export function overallTable(board: Board, all = false): TableContent {
+export function overallTable(board: Board, all = false, locale: Locale = 'en'): TableContent {
   const rows = shownRows(board, all);
   // Ranked by overall: the overall first (with its interval), then App. A's final as a column of its own.
   const byOverall = rankKey(board) === 'overall';
   const line = (r: BoardRow): string[] => {
-    const why = unrankedReason(board, r);
+    const why = unrankedReason(board, r, locale);
     return [
       r.rank === null ? '—' : String(r.rank),
       r.model,
@@ -558,25 +579,23 @@ export function overallTable(board: Board, all = false): TableContent {
       ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
       ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
       String(r.votes),
-      why === null ? (r.incomplete ? '*' : '') : `not ranked: ${why}`,
+      why === null ? (r.incomplete ? '*' : '') : t(locale, 'chat.notRanked', { why }),
     ];
   };
   const ranked = rows.filter((r) => r.rank !== null);
   const unranked = rows.filter((r) => r.rank === null);
   const width = 4 + (byOverall ? 1 : 0) + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
-  const divider = ['', '— not ranked —', ...Array.from({ length: width - 2 }, () => '')];
+  const divider = ['', t(locale, 'chat.divider'), ...Array.from({ length: width - 2 }, () => '')];
   return {
     columns: [
-      'rank',
-      'model',
-      byOverall ? 'overall' : 'final',
-      '95% CI',
-      ...(byOverall ? ['final'] : []),
-      'metr',
-      'scor',
-      'comp',
-      ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a]),
-      'votes',
+      t(locale, 'chat.col.rank'),
+      t(locale, 'chat.col.model'),
+      keyName(byOverall ? 'overall' : 'final', locale),
+      t(locale, 'chat.col.ci'),
+      ...(byOverall ? [keyName('final', locale)] : []),
+      ...BOARD_METHODS.map((m) => t(locale, `chat.col.${m}`)),
+      ...BOARD_ABILITIES.map((a) => t(locale, `chat.col.${a}`)),
+      t(locale, 'chat.col.votes'),
       '',
     ],
     align: [
@@ -697,28 +716,27 @@ export interface ViewOptions {
   readonly all?: boolean;
   /** Where the view is shown: the hints name that surface's command (default chat). */
   readonly surface?: 'chat' | 'cli';
+  /** The language of the texts (default en; the overall view and its footer so far). */
+  readonly locale?: Locale;
 }
 
-/** The overall board as chat content. */
+/** The overall board as chat content, in `o.locale`. */
 export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
+  const locale = o.locale ?? 'en';
   const b = s.board;
-  if (b.rows.length === 0) {
-    return {
-      text: 'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
-    };
-  }
-  const title = o.title ?? 'ZhuJiu board';
+  if (b.rows.length === 0) return { text: t(locale, 'chat.noModels') };
+  const title = o.title ?? t(locale, 'site.title');
   return {
-    text: headline(b, title, o.all, markdownLiteral),
+    text: headline(b, title, o.all, markdownLiteral, locale),
     title,
     // With every row left out (no score in any method) the footer counts them; no empty table.
-    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all) } : {}),
+    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all, locale) } : {}),
     ...(o.image
       ? {
           image: {
             filename: 'leaderboard.png',
             data: o.image,
-            alt: `${title}: ${rankKey(b)} scores with 95% intervals and ability heat map`,
+            alt: t(locale, 'chat.imageAlt', { title, key: keyName(rankKey(b), locale) }),
             mimeType: 'image/png',
           },
         }
@@ -726,7 +744,9 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     footer: footer(
       s,
       o,
-      `${rankKey(b) === 'overall' ? ' Ranked by overall = mean of the seven ability columns (the published ZhuJiu order);' : ''} final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).`,
+      t(locale, 'chat.legend', {
+        overall: rankKey(b) === 'overall' ? t(locale, 'chat.legend.overall') : '',
+      }),
     ),
   };
 }
@@ -966,12 +986,18 @@ export function significantMoves(prev: Board, cur: Board): RankMove[] {
 }
 
 /** Words for the moves ("gpt-4o ↑ 3 → 1 (past x, y)"), as chat Markdown (names through {@link markdownLiteral}). */
-export function movesText(moves: readonly RankMove[]): string {
-  if (moves.length === 0) return 'No significant rank changes since the last post.';
+export function movesText(moves: readonly RankMove[], locale: Locale = 'en'): string {
+  if (moves.length === 0) return t(locale, 'daily.noMoves');
   return moves
-    .map(
-      (m) =>
-        `${markdownLiteral(m.model)} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.map(markdownLiteral).join(', ')})`,
+    .map((m) =>
+      t(locale, 'daily.move', {
+        model: markdownLiteral(m.model),
+        arrow: m.to < m.from ? '↑' : '↓',
+        from: m.from,
+        to: m.to,
+        dir: t(locale, m.to < m.from ? 'daily.move.past' : 'daily.move.behind'),
+        past: m.past.map(markdownLiteral).join(t(locale, 'board.list.sep')),
+      }),
     )
     .join('\n');
 }
