@@ -138,13 +138,6 @@ function rankingParts(board: Board): string[] {
     : rankingMethods(board);
 }
 
-/** "a method the ranked ones have, so their finals are" — the words of an unranked note, by ranking key (English). */
-function unrankedWords(board: Board): { part: string; key: string } {
-  return rankKey(board) === 'overall'
-    ? { part: 'an ability column', key: 'overall' }
-    : { part: 'a method', key: 'final' };
-}
-
 const MISSING_KEYS = {
   metrics: 'board.unranked.noMetrics',
   scoring: 'board.unranked.noScoring',
