@@ -1,5 +1,5 @@
 /**
- * The results site speaks one language per page: every page (board, each ability and method, a model card with its
+ * The results site speaks one language per page, and the board's chat message one per message: every page (board, each ability and method, a model card with its
  * history and details, `/runs`, a run's items, the empty board, the 404 answers) rendered in zh-CN and in en from
  * the same stored data. A zh-CN page has no English word left once the data (model, dataset, suite, source and
  * judge names, item keys and texts), code, paths and a few names of things (PDR, LLM, Bradley–Terry, CSV, JSON, UTC)
@@ -12,6 +12,7 @@ import { silentLogger } from '../../../src/core/logger.ts';
 import { createHttpApp } from '../../../src/http/server.ts';
 import type { Locale } from '../../../src/i18n/index.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
+import { movesText, overallContent } from '../../../src/leaderboard/views.ts';
 import { addBattles, addRun } from '../../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
 import { addRunWithItems } from '../../helpers/run-items.ts';
@@ -261,6 +262,32 @@ describe('results site in zh-CN and en', () => {
       const e = await app('zh-CN').request(`${path}?lang=en`);
       expect(chinese(await e.text()), path).toEqual([]);
     }
+  });
+
+  it("the board as a chat message (the daily post's body) speaks one language too", async () => {
+    const s = (await svc.latest())!;
+    const moves = [{ model: 'm-beta', from: 3, to: 1, past: ['m-alpha', 'm-gamma'] }];
+    const render = (locale: Locale) => {
+      const c = overallContent(s, {
+        now: clock.now(),
+        locale,
+        image: new Uint8Array([1]),
+        link: 'https://arena.example.org/board',
+      });
+      return [
+        c.text,
+        c.footer,
+        c.image?.alt,
+        ...(c.table?.columns ?? []),
+        ...(c.table?.rows.flat() ?? []),
+        movesText(moves, locale),
+        movesText([], locale),
+      ].join('\n');
+    };
+    const plain = (text: string) => readable(text.replace(/https:\/\/\S+/g, ' '));
+    expect(englishWords(plain(render('zh-CN')))).toEqual([]);
+    expect(chinese(plain(render('en')))).toEqual([]);
+    expect(render('en')).toContain('ZhuJiu board: ');
   });
 
   it('serves the CJK font with a year of cache', async () => {
