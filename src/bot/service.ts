@@ -156,6 +156,7 @@ export class BotService {
       db: o.db,
       platforms: o.platforms,
       arena: o.config.arena,
+      locale: o.config.locale,
       clock: o.clock,
       logger: this.#logger,
       voterSecret: o.voterSecret,

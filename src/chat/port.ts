@@ -233,6 +233,8 @@ export interface ButtonPressEvent {
   readonly messageId: string;
   readonly userId: string;
   /** The pressed button's {@link MessageButton.id}. */
+  /** The presser's language when the platform says it (Discord `interaction.locale`: zh-CN, en-*). */
+  readonly locale?: Locale;
   readonly buttonId: string;
   /** When it happened: Slack's `action_ts`, Discord's receipt time. */
   readonly at: Date;

@@ -6,7 +6,7 @@
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
  * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
  * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
- * `name`), `discord.*` (the Discord adapter's own replies).
+ * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the private answer to a vote button press).
  */
 export const en = {
   'locale.name': 'English',
@@ -329,6 +329,33 @@ export const en = {
   'cmd.submit.suites': 'With approve: suites to queue (default submissions.suites)',
   'cmd.models.name': 'models',
   'cmd.models': 'The models under evaluation and their number of stored answers',
+  'arena.close.capOf': 'it reached the vote cap of {cap, plural, one {# vote} other {# votes}}',
+  'arena.close.cap': 'it reached the vote cap',
+  'arena.close.window': 'its voting window ended',
+  'arena.close.import': 'it is an imported vote, closed when it was imported',
+  'arena.close.withdrawn': 'its message was deleted',
+  'arena.close.postFailed': 'posting it failed',
+  'arena.close.voided': 'a maintainer voided it',
+  'arena.close.other': 'voting on it ended',
+  'arena.choice.left': 'left is better',
+  'arena.choice.equal': 'equal',
+  'arena.choice.right': 'right is better',
+  'arena.choice.bothbad': 'both are bad',
+  'arena.press.models':
+    ' Left was {left}, right was {right}. Now that you have seen the models, your vote is final; the tally is shown when voting closes.',
+  'arena.press.canChange':
+    ' You can change it by pressing another button until voting closes; the tally and the models are shown then.',
+  'arena.press.cast': 'You voted {choice} on battle #{n}. Only you see this.{more}',
+  'arena.press.changed':
+    'You changed your vote on battle #{n} to {choice}. Only you see this.{more}',
+  'arena.press.unchanged': 'Your vote on battle #{n} is already {choice}. Only you see this.{more}',
+  'arena.press.final':
+    'Your vote on battle #{n} ({choice}) is final: you have seen the models. The tally is shown when voting closes.',
+  'arena.press.closed':
+    'This battle has closed: voting on battle #{n} ended ({why}). Your press changed nothing.',
+  'arena.press.void': 'Battle #{n} takes no votes ({why}). Your press changed nothing.',
+  'arena.press.unknown':
+    'This is not an arena battle that takes votes; your press changed nothing.',
 } as const satisfies Readonly<Record<string, string>>;
 
 /** A key of the catalogue. */

@@ -310,4 +310,28 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'cmd.submit.suites': '与 approve 一起使用：要排队的评测套件（默认 submissions.suites）',
   'cmd.models.name': '模型',
   'cmd.models': '参加评测的模型及其已存回答的数量',
+  'arena.close.capOf': '达到了 {cap} 票的投票上限',
+  'arena.close.cap': '达到了投票上限',
+  'arena.close.window': '投票时间已结束',
+  'arena.close.import': '这是导入的投票，导入时即已关闭',
+  'arena.close.withdrawn': '它的消息已被删除',
+  'arena.close.postFailed': '发布失败',
+  'arena.close.voided': '已被维护者作废',
+  'arena.close.other': '投票已结束',
+  'arena.choice.left': '左边更好',
+  'arena.choice.equal': '一样好',
+  'arena.choice.right': '右边更好',
+  'arena.choice.bothbad': '都不好',
+  'arena.press.models':
+    ' 左边是 {left}，右边是 {right}。你已看到模型，投票不能再改；投票结束时公布计票。',
+  'arena.press.canChange': ' 投票结束前可以按其他按钮修改；届时公布计票和模型。',
+  'arena.press.cast': '你在第 {n} 场对战中投了 {choice}。只有你能看到这条消息。{more}',
+  'arena.press.changed': '你把第 {n} 场对战的投票改为 {choice}。只有你能看到这条消息。{more}',
+  'arena.press.unchanged': '你在第 {n} 场对战中的投票已经是 {choice}。只有你能看到这条消息。{more}',
+  'arena.press.final':
+    '你在第 {n} 场对战中的投票（{choice}）已确定：你已看到模型。投票结束时公布计票。',
+  'arena.press.closed':
+    '这场对战已结束：第 {n} 场对战的投票已关闭（{why}）。你的按键没有改变任何东西。',
+  'arena.press.void': '第 {n} 场对战不接受投票（{why}）。你的按键没有改变任何东西。',
+  'arena.press.unknown': '这不是一场接受投票的竞技场对战；你的按键没有改变任何东西。',
 };

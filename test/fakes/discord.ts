@@ -361,7 +361,7 @@ export class FakeDiscord {
       },
       message: this.#messageJson(msg),
       data: { custom_id: customId, component_type: 2 },
-      locale: 'en-US',
+      locale: user.locale ?? 'en-US',
       guild_locale: 'en-US',
       app_permissions: '2248473465835073',
       entitlements: [],

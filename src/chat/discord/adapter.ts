@@ -726,6 +726,7 @@ export class DiscordAdapter implements ChatPlatform {
           messageId: interaction.message.id,
           userId: interaction.user.id,
           buttonId: interaction.customId,
+          ...((l) => (l ? { locale: l } : {}))(localeFromTag(interaction.locale)),
           // Receipt time, as for reactions; the counter orders presses received in one millisecond.
           at: new Date(),
           seq: this.#presses++,

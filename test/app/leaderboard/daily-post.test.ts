@@ -56,6 +56,7 @@ class RecordingPlatform implements ChatPlatform {
 }
 
 const CONFIG = testConfig({
+  locale: 'zh-CN',
   leaderboard: {
     daily_post: {
       cron: '0 9 * * *',
