@@ -232,9 +232,9 @@ export interface ButtonPressEvent {
   /** The message the button is on (the primary message of a posted {@link MessageRef}). */
   readonly messageId: string;
   readonly userId: string;
-  /** The pressed button's {@link MessageButton.id}. */
   /** The presser's language when the platform says it (Discord `interaction.locale`: zh-CN, en-*). */
   readonly locale?: Locale;
+  /** The pressed button's {@link MessageButton.id}. */
   readonly buttonId: string;
   /** When it happened: Slack's `action_ts`, Discord's receipt time. */
   readonly at: Date;
@@ -250,10 +250,10 @@ export interface ButtonPressEvent {
   reply(content: MessageContent): Promise<void>;
 }
 
-/** Option of a slash command. */
 /** Texts by platform locale code (Discord's: `zh-CN`, `en-US` …), for the platform's localised command lists. */
 export type Localizations = Readonly<Record<string, string>>;
 
+/** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
   readonly description: string;

@@ -45,7 +45,7 @@ import {
 } from 'discord.js';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { type Locale, localeFromTag, t } from '../../i18n/index.ts';
+import { type Locale, localeFromTag, type MessageKey, t } from '../../i18n/index.ts';
 import type {
   ChatHandlers,
   ChatPlatform,
@@ -117,7 +117,6 @@ interface RawReaction {
   member?: { user?: { bot?: boolean } };
 }
 
-/** Ephemeral answer to a non-maintainer calling a maintainer-only command. */
 /** `{ [field]: texts }` with each text cut to `max` characters, or nothing without texts (Discord's limits). */
 function localizations(
   field: string,
@@ -747,16 +746,19 @@ export class DiscordAdapter implements ChatPlatform {
     return localeFromTag(interaction.locale) ?? this.#opts.locale ?? 'en';
   }
 
+  /** An ephemeral answer (the message `key`) in the user's language, before anything is deferred. */
+  async #answerPrivately(interaction: ChatInputCommandInteraction, key: MessageKey): Promise<void> {
+    const content = t(this.#localeOf(interaction), key);
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  }
+
   async #onInteraction(interaction: Interaction): Promise<unknown> {
     if (!interaction.isChatInputCommand())
       return interaction.isButton() && this.#onButton(interaction);
     const spec = this.#specs.get(interaction.commandName);
     const handlers = this.#handlers;
     if (!spec || !handlers) {
-      await interaction.reply({
-        content: t(this.#localeOf(interaction), 'discord.unknownCommand'),
-        flags: MessageFlags.Ephemeral,
-      });
+      await this.#answerPrivately(interaction, 'discord.unknownCommand');
       return;
     }
     const roles = memberRoleIds(interaction);
@@ -767,10 +769,7 @@ export class DiscordAdapter implements ChatPlatform {
       maintainers.length > 0 &&
       !roles.some((r) => maintainers.includes(r))
     ) {
-      await interaction.reply({
-        content: t(this.#localeOf(interaction), 'discord.maintainersOnly'),
-        flags: MessageFlags.Ephemeral,
-      });
+      await this.#answerPrivately(interaction, 'discord.maintainersOnly');
       log.info('maintainer-only command refused');
       return;
     }
@@ -801,7 +800,6 @@ export class DiscordAdapter implements ChatPlatform {
         } as InteractionReplyOptions);
       }
     };
-    const userLocale = localeFromTag(interaction.locale);
     const ctx: CommandContext = {
       platform: 'discord',
       eventId: `discord:interaction:${interaction.id}`,
@@ -817,7 +815,7 @@ export class DiscordAdapter implements ChatPlatform {
         isBot: interaction.user.bot,
       },
       channelId: interaction.channelId,
-      ...(userLocale ? { locale: userLocale } : {}),
+      ...((l) => (l ? { locale: l } : {}))(localeFromTag(interaction.locale)),
       ...threadOfInteraction(interaction),
       reply: (content, options) => {
         const next = chain.then(() => sendReply(content, options));
@@ -837,11 +835,8 @@ export class DiscordAdapter implements ChatPlatform {
       log.error({ err }, 'command handler failed');
       if (!replied) {
         replied = true;
-        await interaction
-          .editReply({
-            content: t(this.#localeOf(interaction), 'discord.failed'),
-          })
-          .catch(() => undefined);
+        const content = t(this.#localeOf(interaction), 'discord.failed');
+        await interaction.editReply({ content }).catch(() => undefined);
       }
     }
   }
