@@ -338,6 +338,7 @@ export async function startHttpFor(
     registry,
     checkDb: () => pingDb(rt.db.db),
     results: { db: rt.db.db },
+    locale: rt.config.app.locale,
     ...(board ? { board } : {}),
   });
   const { server, port: bound } = await startHttp(app, port, rt.config.app.http.host);
@@ -394,6 +395,7 @@ export async function createChatPlatforms(
           ? { guildIds: app.platforms.discord.guild_ids }
           : {}),
         maintainerRoleIds: app.platforms.discord.maintainer_role_ids,
+        locale: app.locale,
         voting: app.arena.voting.discord,
         ...(app.platforms.discord.api_url ? { restApi: app.platforms.discord.api_url } : {}),
         ...(app.platforms.discord.gateway_url

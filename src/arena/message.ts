@@ -10,6 +10,7 @@ import {
   markdownLiteral,
   type PlatformCapabilities,
 } from '../chat/port.ts';
+import { type Locale, type MessageKey, type Params, t } from '../i18n/index.ts';
 import type { CloseReason, VoteChoice } from '../storage/schema.ts';
 import type { Tally } from '../storage/votes.ts';
 import { CHOICES } from './emoji.ts';
@@ -18,24 +19,26 @@ import { CHOICES } from './emoji.ts';
  * Why voting on a battle ended, as a clause for messages ("… closed when it reached the vote cap of 3 votes"):
  * from `battles.close_reason` and `close_cap` (migration 0008).
  */
-export function closeReasonWords(reason: CloseReason | null, cap: number | null = null): string {
+export function closeReasonWords(
+  reason: CloseReason | null,
+  cap: number | null = null,
+  locale: Locale = 'en',
+): string {
   switch (reason) {
     case 'vote_cap':
-      return cap === null
-        ? 'it reached the vote cap'
-        : `it reached the vote cap of ${cap} ${cap === 1 ? 'vote' : 'votes'}`;
+      return cap === null ? t(locale, 'arena.close.cap') : t(locale, 'arena.close.capOf', { cap });
     case 'window':
-      return 'its voting window ended';
+      return t(locale, 'arena.close.window');
     case 'import':
-      return 'it is an imported vote, closed when it was imported';
+      return t(locale, 'arena.close.import');
     case 'withdrawn':
-      return 'its message was deleted';
+      return t(locale, 'arena.close.withdrawn');
     case 'post_failed':
-      return 'posting it failed';
+      return t(locale, 'arena.close.postFailed');
     case 'voided':
-      return 'a maintainer voided it';
+      return t(locale, 'arena.close.voided');
     default:
-      return 'voting on it ended';
+      return t(locale, 'arena.close.other');
   }
 }
 
@@ -177,14 +180,6 @@ export function revealContent(
   };
 }
 
-/** A choice in words, as a vote confirmation says it. */
-const CHOICE_WORDS: Readonly<Record<VoteChoice, string>> = {
-  left: 'left is better',
-  equal: 'equal',
-  right: 'right is better',
-  bothbad: 'both are bad',
-};
-
 /** What a vote button press did, as {@link buttonReply} tells the presser. */
 export type ButtonReplyKind =
   | { readonly kind: 'cast' | 'changed' | 'unchanged'; readonly choice: VoteChoice }
@@ -212,39 +207,36 @@ export function buttonReply(
     readonly emoji: readonly [string, string, string, string];
     readonly emojiText: PlatformCapabilities['emojiText'];
     readonly models?: { readonly left: string; readonly right: string };
+    /** The presser's language (default en). */
+    readonly locale?: Locale;
   },
 ): MessageContent {
+  const locale = o.locale ?? 'en';
+  const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
   const shown = o.emoji.map((e) => show(e, o.emojiText === 'shortcode'));
-  const said = (c: VoteChoice): string => `${shown[CHOICES.indexOf(c)]} ${CHOICE_WORDS[c]}`;
-  const models = o.models
-    ? ` Left was ${markdownLiteral(o.models.left)}, right was ${markdownLiteral(o.models.right)}. Now that you have seen the models, your vote is final; the tally is shown when voting closes.`
-    : ' You can change it by pressing another button until voting closes; the tally and the models are shown then.';
+  const said = (c: VoteChoice): string => `${shown[CHOICES.indexOf(c)]} ${tr(`arena.choice.${c}`)}`;
+  const more = o.models
+    ? tr('arena.press.models', {
+        left: markdownLiteral(o.models.left),
+        right: markdownLiteral(o.models.right),
+      })
+    : tr('arena.press.canChange');
   switch (r.kind) {
     case 'cast':
-      return {
-        text: `You voted ${said(r.choice)} on battle #${number}. Only you see this.${models}`,
-      };
     case 'changed':
-      return {
-        text: `You changed your vote on battle #${number} to ${said(r.choice)}. Only you see this.${models}`,
-      };
     case 'unchanged':
-      return {
-        text: `Your vote on battle #${number} is already ${said(r.choice)}. Only you see this.${models}`,
-      };
+      return { text: tr(`arena.press.${r.kind}`, { n: number, choice: said(r.choice), more }) };
     case 'final':
-      return {
-        text: `Your vote on battle #${number} (${said(r.choice)}) is final: you have seen the models. The tally is shown when voting closes.`,
-      };
+      return { text: tr('arena.press.final', { n: number, choice: said(r.choice) }) };
     case 'closed':
-      return {
-        text: `This battle has closed: voting on battle #${number} ended (${closeReasonWords(r.closeReason, r.closeCap ?? null)}). Your press changed nothing.`,
-      };
     case 'void':
       return {
-        text: `Battle #${number} takes no votes (${closeReasonWords(r.closeReason, r.closeCap ?? null)}). Your press changed nothing.`,
+        text: tr(`arena.press.${r.kind}`, {
+          n: number,
+          why: closeReasonWords(r.closeReason, r.closeCap ?? null, locale),
+        }),
       };
     default:
-      return { text: 'This is not an arena battle that takes votes; your press changed nothing.' };
+      return { text: tr('arena.press.unknown') };
   }
 }

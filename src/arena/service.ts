@@ -52,6 +52,7 @@ import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { fail, ok, type Result } from '../core/result.ts';
 import { createRng, freshSeed } from '../core/rng.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import type { Locale } from '../i18n/index.ts';
 import { battleTexts, listClosedUnrevealed } from '../storage/arena-queries.ts';
 import {
   type BattleRow,
@@ -91,6 +92,8 @@ import { type SelectionStats, selectBattle } from './selection.ts';
 /** Dependencies of {@link ArenaService}. */
 export interface ArenaServiceOptions {
   readonly db: Kysely<Database>;
+  /** The language of private answers when the presser's is unknown (config `locale`; default en). */
+  readonly locale?: Locale;
   /** The connected platforms (by name). More can be added with {@link ArenaService.addPlatform}. */
   readonly platforms?: readonly ChatPlatform[];
   readonly arena: AppConfig['arena'];
@@ -155,6 +158,7 @@ export class ArenaService {
   /** Identity-guard refusals since start (each is also logged). */
   readonly guardStats: SelectionStats = { refused: 0, examined: 0 };
 
+  readonly #locale: Locale;
   constructor(o: ArenaServiceOptions) {
     this.#db = o.db;
     for (const p of o.platforms ?? []) this.#platforms.set(p.name, p);
@@ -162,6 +166,7 @@ export class ArenaService {
     this.#clock = o.clock;
     this.#log = o.logger.child({ component: 'arena' });
     this.#secret = o.voterSecret;
+    this.#locale = o.locale ?? 'en';
     this.#seed = o.seedSource ?? freshSeed;
     this.#guard = new IdentityGuard(o.arena.identity_guard);
     this.#metrics = o.metrics ?? noMetrics;
@@ -373,6 +378,7 @@ export class ArenaService {
         buttonReply(b?.number ?? 0, r, {
           emoji: this.emoji.emojisFor(ev.platform),
           emojiText: platform?.capabilities.emojiText ?? 'unicode',
+          locale: ev.locale ?? this.#locale,
           ...(models ? { models } : {}),
         }),
       );

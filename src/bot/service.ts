@@ -156,6 +156,7 @@ export class BotService {
       db: o.db,
       platforms: o.platforms,
       arena: o.config.arena,
+      locale: o.config.locale,
       clock: o.clock,
       logger: this.#logger,
       voterSecret: o.voterSecret,
@@ -293,6 +294,7 @@ export class BotService {
       settings: this.#o.config.leaderboard.daily_post,
       platforms: this.#started,
       publicUrl: this.#o.config.leaderboard.public_url,
+      locale: this.#o.config.locale,
     });
     try {
       await this.#daily.register();

@@ -4,6 +4,8 @@
  * Slack and terminal adapters translate them to and from their SDKs. No SDK type crosses this boundary.
  */
 
+import type { Locale } from '../i18n/index.ts';
+
 export { markdownLiteral } from './render/markdown.ts';
 
 /** The platforms we speak. */
@@ -230,6 +232,8 @@ export interface ButtonPressEvent {
   /** The message the button is on (the primary message of a posted {@link MessageRef}). */
   readonly messageId: string;
   readonly userId: string;
+  /** The presser's language when the platform says it (Discord `interaction.locale`: zh-CN, en-*). */
+  readonly locale?: Locale;
   /** The pressed button's {@link MessageButton.id}. */
   readonly buttonId: string;
   /** When it happened: Slack's `action_ts`, Discord's receipt time. */
@@ -246,10 +250,15 @@ export interface ButtonPressEvent {
   reply(content: MessageContent): Promise<void>;
 }
 
+/** Texts by platform locale code (Discord's: `zh-CN`, `en-US` …), for the platform's localised command lists. */
+export type Localizations = Readonly<Record<string, string>>;
+
 /** Option of a slash command. */
 export interface CommandOptionSpec {
   readonly name: string;
   readonly description: string;
+  /** The description in other languages (Discord `description_localizations`). */
+  readonly descriptionLocalizations?: Localizations;
   readonly required?: boolean;
   readonly choices?: readonly string[];
 }
@@ -258,6 +267,10 @@ export interface CommandOptionSpec {
 export interface CommandSpec {
   readonly name: string;
   readonly description: string;
+  /** The name in other languages (Discord `name_localizations`; the command still arrives under `name`). */
+  readonly nameLocalizations?: Localizations;
+  /** The description in other languages (Discord `description_localizations`). */
+  readonly descriptionLocalizations?: Localizations;
   readonly options: readonly CommandOptionSpec[];
   /**
    * How the command is typed as text (the terminal, Slack), one entry per form: `form` without the slash (e.g.
@@ -298,6 +311,11 @@ export interface CommandContext {
   readonly text: string;
   readonly user: ChatUser;
   readonly channelId: string;
+  /**
+   * The caller's language when the platform says it and the catalogue has it (Discord `interaction.locale`:
+   * zh-CN or any en-*); for replies only the caller sees. Absent: the configured `locale`.
+   */
+  readonly locale?: Locale;
   /** Answers the caller (first call replaces the deferred "thinking…" state). */
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
   /**

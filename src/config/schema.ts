@@ -4,7 +4,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
-
+import { DEFAULT_LOCALE, LOCALES } from '../i18n/index.ts';
 import { ABILITIES } from './abilities.ts';
 import { modelNameProblem } from './model-name.ts';
 
@@ -95,6 +95,14 @@ function httpUrl(example: string) {
 
 /** `config/default.yaml`. */
 export const appConfigSchema = z.strictObject({
+  /**
+   * The language of the results site and of the converted chat texts (i18n/index.ts): `zh-CN` (the default of a
+   * new install) or `en`. A page can be asked for in the other with `?lang=`; a chat reply seen by one person
+   * follows their platform locale when it is one of these.
+   */
+  locale: z
+    .enum(LOCALES, { message: `locale: use one of ${LOCALES.join(', ')} (e.g. locale: zh-CN)` })
+    .default(DEFAULT_LOCALE),
   http: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(8080),

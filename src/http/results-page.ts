@@ -9,7 +9,8 @@
  * - `/runs/:id/items.csv` and `/runs/:id/items.jsonl`: the same filtered items as a download, streamed a page at a
  *   time (eval/item-results.ts, as `zhujiu results` writes them).
  *
- * Pages are plain server-rendered HTML with inline CSS and no script, streamed as they are built; every stored
+ * Pages are in the configured locale or the one of `?lang=en|zh-CN` (links and the filter form keep it), with
+ * every sentence from the message catalogue (i18n/). They are plain server-rendered HTML with inline CSS and no script, streamed as they are built; every stored
  * text (prompts and answers hold HTML) is escaped. Responses say `same-origin` for resource and referrer policy
  * and may not be framed; no cross-origin header is sent. The server has no login: these pages show prompts and
  * answers to whoever reaches the port, so it listens on 127.0.0.1 by default and a public deployment puts it
@@ -17,6 +18,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
+import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import {
   checkRunFilter,
@@ -26,7 +28,9 @@ import {
   type ResultFormat,
   runResultChunks,
 } from '../eval/item-results.ts';
-import { esc } from '../leaderboard/page.ts';
+import { html, type Locale, type MessageKey, type Params, t, th } from '../i18n/index.ts';
+import { esc, FONT_FACE, withLang } from '../leaderboard/page.ts';
+import { abilityName } from '../leaderboard/views.ts';
 import { getRun, type RunRow } from '../storage/eval-runs.ts';
 import {
   listRunsPage,
@@ -50,7 +54,7 @@ export const RUNS_PER_PAGE = 50;
 /** Characters of a prompt or answer shown before the rest is folded away. */
 const SHOWN_CHARS = 300;
 
-const CSS = `body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:1rem;color:#222;max-width:100rem}
+const CSS = `${FONT_FACE}body{font-family:"Noto Sans SC",system-ui,sans-serif;margin:1rem;color:#222;max-width:100rem}
 h1{font-size:1.4rem}.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top;text-align:left}
 th{background:#f3f5f8}td.n{text-align:right;white-space:nowrap}.muted{color:#666;font-size:.9rem}
@@ -70,13 +74,54 @@ function guard(c: Context): void {
   c.header('x-content-type-options', 'nosniff');
   c.header(
     'content-security-policy',
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'",
   );
   c.header('cache-control', 'no-store');
 }
 
-function head(title: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><nav><a href="/board">Board</a><a href="/runs">Runs</a></nav><h1>${esc(title)}</h1>`;
+/** One request's language: its messages, and hrefs that keep a `?lang=` the page was asked with. */
+interface Ctx {
+  readonly locale: Locale;
+  t(key: MessageKey, params?: Params): string;
+  th(key: MessageKey, params?: Params): string;
+  /** `path` for an href, escaped, with `lang=` when the request had one. */
+  href(path: string): string;
+  /** The hidden `lang` field of a GET form ('' when the request had none). */
+  readonly langField: string;
+}
+
+function ctxOf(c: Context, fallback: Locale): Ctx {
+  const q = c.req.query('lang');
+  const asked = q === 'en' || q === 'zh-CN' ? q : undefined;
+  const locale = asked ?? fallback;
+  return {
+    locale,
+    t: (k, p) => t(locale, k, p),
+    th: (k, p) => th(locale, k, p),
+    href: (path) => esc(asked ? withLang(path, asked) : path),
+    langField: asked ? `<input type="hidden" name="lang" value="${asked}">` : '',
+  };
+}
+
+const STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+/** A run status in the page's language (an unknown one as it is). */
+function statusText(x: Ctx, status: string): string {
+  return (STATUSES as readonly string[]).includes(status)
+    ? x.t(`runs.status.${status as (typeof STATUSES)[number]}`)
+    : status;
+}
+
+/** An ability's name in the page's language (one not on the board as it is). */
+function abilityLabel(x: Ctx, ability: string): string {
+  return (BOARD_ABILITIES as readonly string[]).includes(ability)
+    ? abilityName(ability as BoardAbility, x.locale)
+    : ability;
+}
+
+function head(x: Ctx, title: string, path: string): string {
+  const other: Locale = x.locale === 'en' ? 'zh-CN' : 'en';
+  return `<!doctype html><html lang="${x.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><nav><a href="${x.href('/board')}">${x.th('site.title')}</a><a href="${x.href('/runs')}">${x.th('site.nav.runs')}</a><a id="lang" lang="${other}" hreflang="${other}" href="${esc(withLang(path, other))}">${x.th('site.lang.switch')}</a></nav><h1>${esc(title)}</h1>`;
 }
 
 /** A 400/404 answer in plain text. */
@@ -86,35 +131,37 @@ function refuse(c: Context, err: unknown): Response {
 }
 
 /** A whole number ≥ `min` from a query parameter, undefined when absent. */
-function intParam(c: Context, name: string, min: number): number | undefined {
+function intParam(c: Context, x: Ctx, name: string, min: number): number | undefined {
   const v = c.req.query(name);
   if (v === undefined || v === '') return undefined;
   if (!/^\d{1,15}$/.test(v) || Number(v) < min)
-    throw new AppError('input_invalid', `${name}=${v}: give a whole number ≥ ${min}`);
+    throw new AppError('input_invalid', x.t('runs.badNumber', { name, value: v, min }));
   return Number(v);
 }
 
 /** The run of `:id`, or a `not_found` naming it and the run list. */
-async function runOf(c: Context, db: Kysely<Database>): Promise<RunRow> {
+async function runOf(c: Context, x: Ctx, db: Kysely<Database>): Promise<RunRow> {
   const raw = c.req.param('id') ?? '';
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
   const run = Number.isSafeInteger(id) ? await getRun(db, id) : undefined;
-  if (!run) throw new AppError('not_found', `no evaluation run "${raw}"; /runs lists the runs`);
+  if (!run) throw new AppError('not_found', x.t('runs.noRun', { id: raw }));
   return run;
 }
 
 /** The filter of the query string (`dataset`, `ability`, `score`, `failed`), checked against the run. */
-async function filterOf(c: Context, db: Kysely<Database>, runId: number): Promise<RunItemFilter> {
+async function filterOf(
+  c: Context,
+  x: Ctx,
+  db: Kysely<Database>,
+  runId: number,
+): Promise<RunItemFilter> {
   const q = (k: string) => {
     const v = c.req.query(k);
     return v === undefined || v === '' ? undefined : v;
   };
   const failed = q('failed');
   if (failed !== undefined && failed !== '1' && failed !== '0')
-    throw new AppError(
-      'input_invalid',
-      `failed=${failed}: use failed=1 (only failed items) or failed=0 (only scored ones)`,
-    );
+    throw new AppError('input_invalid', x.t('runs.badFailed', { value: failed }));
   const score = q('score');
   const f: RunItemFilter = {
     ...(q('dataset') !== undefined ? { dataset: q('dataset') } : {}),
@@ -129,7 +176,7 @@ async function filterOf(c: Context, db: Kysely<Database>, runId: number): Promis
 /** The query string of a filter plus `extra` (empty values left out), with a leading `?` when not empty. */
 function query(c: Context, extra: Record<string, string | number | undefined>): string {
   const p = new URLSearchParams();
-  for (const k of ['dataset', 'ability', 'score', 'failed']) {
+  for (const k of ['dataset', 'ability', 'score', 'failed', 'lang']) {
     const v = c.req.query(k);
     if (v) p.set(k, v);
   }
@@ -162,11 +209,14 @@ function longText(s: string | null): string {
   return `<details><summary><span>${esc(s.slice(0, SHOWN_CHARS))}…</span></summary><div>${esc(s)}</div></details>`;
 }
 
-function scoreCell(r: RunItemRow): string {
-  if (r.status === 'failed') return '<td class="n failed" data-label="score">failed</td>';
-  if (r.rawScore === null || r.maxScore === null) return '<td class="n" data-label="score">—</td>';
+function scoreCell(r: RunItemRow, x: Ctx): string {
+  const label = x.th('runs.col.score');
+  if (r.status === 'failed')
+    return `<td class="n failed" data-label="${label}">${x.th('runs.item.failed')}</td>`;
+  if (r.rawScore === null || r.maxScore === null)
+    return `<td class="n" data-label="${label}">—</td>`;
   const cls = r.rawScore >= r.maxScore ? 'ok' : r.rawScore > 0 ? 'part' : 'failed';
-  return `<td class="n ${cls}" data-label="score">${r.rawScore}/${r.maxScore}</td>`;
+  return `<td class="n ${cls}" data-label="${label}">${r.rawScore}/${r.maxScore}</td>`;
 }
 
 function valueText(v: unknown): string {
@@ -181,17 +231,17 @@ function cellOf(cls: string, label: string, html: string): string {
     : `<td class="${cls}" data-label="${label}">${html}</td>`;
 }
 
-function itemRow(r: RunItemRow): string {
+function itemRow(r: RunItemRow, x: Ctx): string {
   const j = r.judge;
   const judge = j
-    ? `<div>${esc(j.name)}: ${j.status === 'judged' ? `${j.rawScore ?? '—'}/${j.maxScore ?? '—'}` : 'failed'}${j.safetyViolation === true ? ' · <span class="failed">safety violation</span>' : j.safetyViolation === false ? ' · safe' : ''}</div>${longText(judgeRationale(j.output))}`
+    ? `<div>${esc(j.name)}: ${j.status === 'judged' ? `${j.rawScore ?? '—'}/${j.maxScore ?? '—'}` : x.th('runs.item.failed')}${j.safetyViolation === true ? ` · <span class="failed">${x.th('runs.item.safetyViolation')}</span>` : j.safetyViolation === false ? ` · ${x.th('runs.item.safe')}` : ''}</div>${longText(judgeRationale(j.output))}`
     : '';
   const failure =
     r.failureCode !== null || j?.failureCode
       ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(r.failureMessage ?? j?.failureMessage ?? null)}`
       : '';
-  const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>reasoning</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
-  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(r.ability)}</div></td>${scoreCell(r)}${cellOf('x', 'extracted', esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', 'prompt', longText(r.prompt))}${cellOf('text', 'answer', answer)}${cellOf('text', 'judge', judge)}${cellOf('text', 'failure', failure)}</tr>`;
+  const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>${x.th('runs.item.reasoning')}</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
+  return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(abilityLabel(x, r.ability))}</div></td>${scoreCell(r, x)}${cellOf('x', x.th('runs.col.extracted'), esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', x.th('runs.col.prompt'), longText(r.prompt))}${cellOf('text', x.th('runs.col.answer'), answer)}${cellOf('text', x.th('runs.col.judge'), judge)}${cellOf('text', x.th('runs.col.failure'), failure)}</tr>`;
 }
 
 function select(
@@ -203,16 +253,17 @@ function select(
   return `<label>${esc(label)}<select name="${name}">${options.map(([v, t]) => `<option value="${esc(v)}"${(current ?? '') === v ? ' selected' : ''}>${esc(t)}</option>`).join('')}</select></label>`;
 }
 
-async function itemsView(c: Context, db: Kysely<Database>): Promise<Response> {
+async function itemsView(c: Context, db: Kysely<Database>, locale: Locale): Promise<Response> {
+  const x = ctxOf(c, locale);
   let run: RunRow;
   let filter: RunItemFilter;
   let after: number | undefined;
   let page: number;
   try {
-    run = await runOf(c, db);
-    filter = await filterOf(c, db, run.id);
-    after = intParam(c, 'after', 0);
-    page = intParam(c, 'page', 1) ?? 1;
+    run = await runOf(c, x, db);
+    filter = await filterOf(c, x, db, run.id);
+    after = intParam(c, x, 'after', 0);
+    page = intParam(c, x, 'page', 1) ?? 1;
   } catch (err) {
     return refuse(c, err);
   }
@@ -229,36 +280,44 @@ async function itemsView(c: Context, db: Kysely<Database>): Promise<Response> {
   const shown = rows.slice(0, ITEMS_PER_PAGE);
   guard(c);
   const q = (k: string) => c.req.query(k);
-  const form = `<form method="get" action="/runs/${run.id}/items">${select('dataset', 'dataset', [['', 'all'], ...datasets.map((d): [string, string] => [d, d])], q('dataset'))}${select('ability', 'ability', [['', 'all'], ...abilities.map((a): [string, string] => [a, a])], q('ability'))}<label>score<input name="score" size="9" placeholder="correct, wrong, 0.5-1" value="${esc(q('score') ?? '')}"></label>${select(
+  const all = x.t('runs.filter.all');
+  const form = `<form method="get" action="/runs/${run.id}/items">${x.langField}${select('dataset', x.t('runs.filter.dataset'), [['', all], ...datasets.map((d): [string, string] => [d, d])], q('dataset'))}${select('ability', x.t('runs.filter.ability'), [['', all], ...abilities.map((a): [string, string] => [a, abilityLabel(x, a)])], q('ability'))}<label>${x.th('runs.filter.score')}<input name="score" size="9" placeholder="${x.th('runs.filter.scoreHint')}" value="${esc(q('score') ?? '')}"></label>${select(
     'failed',
-    'outcome',
+    x.t('runs.filter.outcome'),
     [
-      ['', 'all'],
-      ['1', 'failed'],
-      ['0', 'scored'],
+      ['', all],
+      ['1', x.t('runs.filter.failed')],
+      ['0', x.t('runs.filter.scored')],
     ],
     q('failed'),
-  )}<button type="submit">Filter</button></form>`;
+  )}<button type="submit">${x.th('runs.filter.submit')}</button></form>`;
   const last = shown[shown.length - 1];
-  const pager = `<p class="pager" id="pager">${page > 1 ? `<a id="prev" href="/runs/${run.id}/items${query(c, { page: page - 1 })}">← page ${page - 1}</a>` : ''}<span>page ${page}</span>${more && last ? ` <a id="next" href="/runs/${run.id}/items${query(c, { after: last.itemId, page: page + 1 })}">page ${page + 1} →</a>` : ''}</p>`;
-  const downloads = `<p class="muted">Download these items: <a id="csv" href="/runs/${run.id}/items.csv${query(c, {})}">CSV</a> · <a id="jsonl" href="/runs/${run.id}/items.jsonl${query(c, {})}">JSON lines</a> (the columns of <code>zhujiu results</code>)</p>`;
+  const base = `/runs/${run.id}/items`;
+  const pager = `<p class="pager" id="pager">${page > 1 ? `<a id="prev" href="${base}${query(c, { page: page - 1 })}">${x.th('runs.page.prev', { n: page - 1 })}</a>` : ''}<span>${x.th('runs.page', { n: page })}</span>${more && last ? ` <a id="next" href="${base}${query(c, { after: last.itemId, page: page + 1 })}">${x.th('runs.page.next', { n: page + 1 })}</a>` : ''}</p>`;
+  const dl = (format: string, id: string, label: string) =>
+    html(`<a id="${id}" href="/runs/${run.id}/items.${format}${query(c, {})}">${label}</a>`);
+  const downloads = `<p class="muted">${x.th('runs.download', { csv: dl('csv', 'csv', 'CSV'), jsonl: dl('jsonl', 'jsonl', x.th('runs.download.jsonl')), cmd: html('<code>zhujiu results</code>') })}</p>`;
+  const cols = (
+    ['item', 'score', 'extracted', 'prompt', 'answer', 'judge', 'failure'] as const
+  ).map((k) => `<th>${x.th(`runs.col.${k}`)}</th>`);
   async function* parts(): AsyncGenerator<string> {
-    yield `${head(`Run ${run.id}: ${run.model} on ${run.suite}`)}<p class="muted" id="run">${esc(run.status)}; ${run.done} finished, ${run.failed} failed of ${run.total} planned; created ${esc(run.createdAt.toISOString())}</p>${form}${downloads}`;
-    yield `<div class="scroll"><table id="items"><thead><tr><th>item</th><th>score</th><th>extracted</th><th>prompt</th><th>answer</th><th>judge</th><th>failure</th></tr></thead><tbody>`;
+    yield `${head(x, x.t('runs.run.title', { id: run.id, model: run.model, suite: run.suite }), c.req.url.slice(new URL(c.req.url).origin.length))}<p class="muted" id="run">${x.th('runs.run.status', { status: statusText(x, run.status), done: run.done, failed: run.failed, total: run.total, at: run.createdAt.toISOString() })}</p>${form}${downloads}`;
+    yield `<div class="scroll"><table id="items"><thead><tr>${cols.join('')}</tr></thead><tbody>`;
     for (let i = 0; i < shown.length; i += 20)
       yield shown
         .slice(i, i + 20)
-        .map(itemRow)
+        .map((r) => itemRow(r, x))
         .join('');
-    yield `</tbody></table></div>${shown.length === 0 ? '<p id="none">No item matches these filters.</p>' : ''}${pager}</body></html>`;
+    yield `</tbody></table></div>${shown.length === 0 ? `<p id="none">${x.th('runs.noMatch')}</p>` : ''}${pager}</body></html>`;
   }
   return htmlStream(c, parts());
 }
 
-async function runsView(c: Context, db: Kysely<Database>): Promise<Response> {
+async function runsView(c: Context, db: Kysely<Database>, locale: Locale): Promise<Response> {
+  const x = ctxOf(c, locale);
   let before: number | undefined;
   try {
-    before = intParam(c, 'before', 1);
+    before = intParam(c, x, 'before', 1);
   } catch (err) {
     return refuse(c, err);
   }
@@ -272,20 +331,31 @@ async function runsView(c: Context, db: Kysely<Database>): Promise<Response> {
   const rows = shown
     .map(
       (r) =>
-        `<tr data-run="${r.id}"><td class="n"><a href="/runs/${r.id}/items">${r.id}</a></td><td>${esc(r.model)}</td><td>${esc(r.suite)}</td><td>${esc(r.status)}</td><td class="n">${r.done}</td><td class="n">${r.failed}</td><td class="n">${r.total}</td><td class="n">${esc(r.createdAt.toISOString().slice(0, 16).replace('T', ' '))}</td></tr>`,
+        `<tr data-run="${r.id}"><td class="n"><a href="${x.href(`/runs/${r.id}/items`)}">${r.id}</a></td><td>${esc(r.model)}</td><td>${esc(r.suite)}</td><td>${esc(statusText(x, r.status))}</td><td class="n">${r.done}</td><td class="n">${r.failed}</td><td class="n">${r.total}</td><td class="n">${esc(r.createdAt.toISOString().slice(0, 16).replace('T', ' '))}</td></tr>`,
     )
     .join('');
+  const cols = (
+    ['run', 'model', 'suite', 'status', 'finished', 'failed', 'planned', 'created'] as const
+  )
+    .map((k) => `<th>${x.th(`runs.col.${k}`)}</th>`)
+    .join('');
   return c.html(
-    `${head('Evaluation runs')}<div class="scroll"><table id="runs"><thead><tr><th>run</th><th>model</th><th>suite</th><th>status</th><th>finished</th><th>failed</th><th>planned</th><th>created (UTC)</th></tr></thead><tbody>${rows}</tbody></table></div>${shown.length === 0 ? '<p id="none">No evaluation runs yet.</p>' : ''}<p class="pager">${runs.length > RUNS_PER_PAGE && last ? `<a id="older" href="/runs?before=${last.id}">older runs →</a>` : ''}</p></body></html>`,
+    `${head(x, x.t('runs.title'), before === undefined ? '/runs' : `/runs?before=${before}`)}<div class="scroll"><table id="runs"><thead><tr>${cols}</tr></thead><tbody>${rows}</tbody></table></div>${shown.length === 0 ? `<p id="none">${x.th('runs.none')}</p>` : ''}<p class="pager">${runs.length > RUNS_PER_PAGE && last ? `<a id="older" href="${x.href(`/runs?before=${last.id}`)}">${x.th('runs.older')}</a>` : ''}</p></body></html>`,
   );
 }
 
-async function download(c: Context, db: Kysely<Database>, format: ResultFormat): Promise<Response> {
+async function download(
+  c: Context,
+  db: Kysely<Database>,
+  format: ResultFormat,
+  locale: Locale,
+): Promise<Response> {
+  const x = ctxOf(c, locale);
   let run: RunRow;
   let filter: RunItemFilter;
   try {
-    run = await runOf(c, db);
-    filter = await filterOf(c, db, run.id);
+    run = await runOf(c, x, db);
+    filter = await filterOf(c, x, db, run.id);
   } catch (err) {
     return refuse(c, err);
   }
@@ -307,10 +377,10 @@ async function download(c: Context, db: Kysely<Database>, format: ResultFormat):
   return res;
 }
 
-/** Adds the results routes (see the module comment) to `app`. */
-export function addResultsRoutes(app: Hono, deps: ResultsDeps): void {
-  app.get('/runs', (c) => runsView(c, deps.db));
-  app.get('/runs/:id/items.csv', (c) => download(c, deps.db, 'csv'));
-  app.get('/runs/:id/items.jsonl', (c) => download(c, deps.db, 'jsonl'));
-  app.get('/runs/:id/items', (c) => itemsView(c, deps.db));
+/** Adds the results routes (see the module comment) to `app`, in `locale` unless a request asks `?lang=`. */
+export function addResultsRoutes(app: Hono, deps: ResultsDeps, locale: Locale = 'en'): void {
+  app.get('/runs', (c) => runsView(c, deps.db, locale));
+  app.get('/runs/:id/items.csv', (c) => download(c, deps.db, 'csv', locale));
+  app.get('/runs/:id/items.jsonl', (c) => download(c, deps.db, 'jsonl', locale));
+  app.get('/runs/:id/items', (c) => itemsView(c, deps.db, locale));
 }

@@ -4,10 +4,13 @@
  * (`/metrics`), and the read-only results page (`/board` (`?open=1`: open weights only), `/board/ability/:ability`,
  * `/board/method/:method`, `/board/model/:model`, `/board/chart.png`, `/board.json`) from the latest board
  * snapshot, and the maintainers' item-level results (`/runs`, `/runs/:id/items`: http/results-page.ts), on hono +
- * @hono/node-server.
+ * @hono/node-server. Pages are in the configured locale ({@link HttpDeps.locale}) or the one of `?lang=en|zh-CN`
+ * (their links keep it); `/assets/noto-sans-sc-400-<version>.ttf` serves the shipped CJK font they use.
  */
+
+import { readFile } from 'node:fs/promises';
 import { type ServerType, serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import type { Registry } from 'prom-client';
 import {
   BOARD_ABILITIES,
@@ -17,7 +20,16 @@ import {
 } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
-import { abilityPage, emptyPage, methodPage, modelPage, overallPage } from '../leaderboard/page.ts';
+import { isLocale, type Locale, t } from '../i18n/index.ts';
+import { shippedFontPath } from '../leaderboard/font.ts';
+import {
+  abilityPage,
+  emptyPage,
+  FONT_URL,
+  methodPage,
+  modelPage,
+  overallPage,
+} from '../leaderboard/page.ts';
 import type { Snapshot } from '../leaderboard/service.ts';
 import { boardPageJson } from '../leaderboard/views.ts';
 import type { BoardHistoryPoint } from '../storage/leaderboard.ts';
@@ -54,7 +66,21 @@ export interface HttpDeps {
   };
   /** The item-level results of evaluation runs (omitted: no `/runs` routes). */
   readonly results?: ResultsDeps;
+  /** The pages' language when a request gives no `?lang=` (config `locale`; default en). */
+  readonly locale?: Locale;
 }
+
+/** A request's page language: a valid `?lang=` (kept in the page's links), else `fallback`. */
+export function requestLocale(
+  c: Context,
+  fallback: Locale,
+): { locale: Locale; langInLinks: boolean } {
+  const q = c.req.query('lang');
+  return isLocale(q) ? { locale: q, langInLinks: true } : { locale: fallback, langInLinks: false };
+}
+
+/** Seconds a versioned asset may be cached (a year: its URL changes with its content). */
+const ASSET_MAX_AGE = 365 * 24 * 3600;
 
 /** `promise`'s value, or undefined when it has not settled within `ms` (or rejected). */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -86,13 +112,21 @@ export function createHttpApp(deps: HttpDeps): Hono {
     c.header('content-type', deps.registry.contentType);
     return c.body(await deps.registry.metrics());
   });
-  if (deps.results) addResultsRoutes(app, deps.results);
-  if (deps.board) addBoardRoutes(app, deps.board);
+  let font: Promise<Uint8Array<ArrayBuffer>> | undefined;
+  app.get(FONT_URL, async (c) => {
+    font ??= readFile(shippedFontPath()).then((b) => new Uint8Array(b));
+    c.header('content-type', 'font/ttf');
+    c.header('cache-control', `public, max-age=${ASSET_MAX_AGE}, immutable`);
+    return c.body(await font);
+  });
+  const locale = deps.locale ?? 'en';
+  if (deps.results) addResultsRoutes(app, deps.results, locale);
+  if (deps.board) addBoardRoutes(app, deps.board, locale);
   return app;
 }
 
 /** The results page's routes (see the module comment), from `board`. */
-function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void {
+function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale: Locale): void {
   /** The latest snapshot, else the first one built now (waited for a while), else whether one is being built. */
   const current = async (): Promise<{ s?: Snapshot; building: boolean }> => {
     const s = await board.latest();
@@ -103,15 +137,22 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void 
     }
     return { building: (await board.startFirstBuild?.()) ?? false };
   };
-  const extras = (open = false) => ({
+  const extras = (c: Context, open = false) => ({
     ...(board.models ? { models: board.models } : {}),
     openOnly: open,
+    ...requestLocale(c, locale),
   });
+  const lang = (c: Context) => requestLocale(c, locale).locale;
   app.get('/board', async (c) => {
     const { s, building } = await current();
-    if (!s) return c.html(emptyPage(board.now(), building));
+    if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
     return c.html(
-      overallPage(s, board.now(), await board.checkStale?.(s), extras(c.req.query('open') === '1')),
+      overallPage(
+        s,
+        board.now(),
+        await board.checkStale?.(s),
+        extras(c, c.req.query('open') === '1'),
+      ),
     );
   });
   app.get('/board.json', async (c) => {
@@ -123,16 +164,19 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void 
   app.get('/board/method/:method', async (c) => {
     const m = c.req.param('method');
     if (!(BOARD_METHODS as readonly string[]).includes(m))
-      return c.text(`unknown method "${m}"; use one of ${BOARD_METHODS.join(', ')}`, 404);
+      return c.text(
+        t(lang(c), 'site.unknownMethod', { method: m, methods: BOARD_METHODS.join(', ') }),
+        404,
+      );
     const { s, building } = await current();
-    if (!s) return c.html(emptyPage(board.now(), building));
+    if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
     return c.html(
-      methodPage(s, m as BoardMethod, board.now(), extras(c.req.query('open') === '1')),
+      methodPage(s, m as BoardMethod, board.now(), extras(c, c.req.query('open') === '1')),
     );
   });
   app.get('/board/chart.png', async (c) => {
     const s = await board.latest();
-    if (!s?.chart) return c.text('no chart yet', 404);
+    if (!s?.chart) return c.text(t(lang(c), 'site.noChart'), 404);
     c.header('content-type', 'image/png');
     c.header('cache-control', 'no-cache');
     return c.body(new Uint8Array(s.chart));
@@ -140,11 +184,14 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void 
   app.get('/board/ability/:ability', async (c) => {
     const a = c.req.param('ability');
     if (!(BOARD_ABILITIES as readonly string[]).includes(a))
-      return c.text(`unknown ability "${a}"; use one of ${BOARD_ABILITIES.join(', ')}`, 404);
+      return c.text(
+        t(lang(c), 'site.unknownAbility', { ability: a, abilities: BOARD_ABILITIES.join(', ') }),
+        404,
+      );
     const { s, building } = await current();
-    if (!s) return c.html(emptyPage(board.now(), building));
+    if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
     return c.html(
-      abilityPage(s, a as BoardAbility, board.now(), extras(c.req.query('open') === '1')),
+      abilityPage(s, a as BoardAbility, board.now(), extras(c, c.req.query('open') === '1')),
     );
   });
   app.get('/board/model/:model', async (c) => {
@@ -152,9 +199,9 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>): void 
     const { s } = await current();
     const history = s && board.history ? await board.history(m) : undefined;
     const page = s
-      ? modelPage(s, m, board.now(), { ...extras(), ...(history ? { history } : {}) })
+      ? modelPage(s, m, board.now(), { ...extras(c), ...(history ? { history } : {}) })
       : undefined;
-    return page ? c.html(page) : c.text(`no model "${m}" on the board`, 404);
+    return page ? c.html(page) : c.text(t(lang(c), 'site.unknownModel', { model: m }), 404);
   });
 }
 

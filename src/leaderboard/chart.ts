@@ -5,24 +5,19 @@
  * app (Noto Sans SC from the `@expo-google-fonts/noto-sans-sc` package, OFL) and is handed to resvg explicitly
  * with system fonts off, so Chinese model names and titles render the same on a bare production image.
  */
-import { createRequire } from 'node:module';
 import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { BOARD_ABILITIES } from '../aggregate/index.ts';
+import { shippedFontPath } from './font.ts';
 import { subsetFontFile } from './font-subset.ts';
 
 /** The font family name inside the shipped TTF. */
 export const CHART_FONT_FAMILY = 'Noto Sans SC';
 
-let fontPath: string | undefined;
-
 /** Absolute path of the shipped CJK font (TTF). */
 export function chartFontPath(): string {
-  fontPath ??= createRequire(import.meta.url).resolve(
-    '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  );
-  return fontPath;
+  return shippedFontPath();
 }
 
 /** One model in the chart. Scores on the ten-point scale; null = empty. */

@@ -21,6 +21,7 @@ import type { Kysely } from 'kysely';
 import { type ChatPlatform, type MessageContent, platformNamed } from '../chat/port.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import {
   advanceSchedule,
   claimPost,
@@ -57,6 +58,8 @@ export interface DailyPostOptions {
   readonly publicUrl?: string | null;
   /** How long a claim blocks others before it may be taken over (default 10 min). */
   readonly leaseMs?: number;
+  /** The post's language (config `locale`; default en). */
+  readonly locale?: Locale;
 }
 
 /** What one check did. */
@@ -159,13 +162,15 @@ export class DailyPost {
         const prevId = await previousPostedSnapshot(this.#o.db, DAILY_POST_KIND, key);
         const prev = prevId === undefined ? undefined : await this.#o.leaderboard.byId(prevId);
         const moves = prev ? significantMoves(prev.board, snap.board) : [];
-        const title = `每日排行榜 ${key}`;
+        const locale = this.#o.locale ?? 'en';
+        const title = t(locale, 'daily.title', { date: key });
         const chart = await this.#o.leaderboard.chart(snap.board, title);
         const base = this.#o.publicUrl?.replace(/\/+$/, '');
         const content: MessageContent = overallContent(snap, {
           now,
           title,
           image: chart,
+          locale,
           ...(base ? { link: `${base}/board` } : {}),
         });
         const late = now.getTime() - tick.getTime() > 5 * 60_000;
@@ -173,13 +178,13 @@ export class DailyPost {
           ...content,
           sections: [
             {
-              heading: prev ? 'Significant rank changes since the last post' : 'First daily post',
-              body: prev ? movesText(moves) : 'Rank changes are shown from the next post on.',
+              heading: t(locale, prev ? 'daily.moves.heading' : 'daily.first.heading'),
+              body: prev ? movesText(moves, locale) : t(locale, 'daily.first.body'),
             },
             ...(late
               ? [
                   {
-                    body: `(Posted late: the ${tick.toISOString().slice(11, 16)} UTC tick found no process running.)`,
+                    body: t(locale, 'daily.late', { time: tick.toISOString().slice(11, 16) }),
                   },
                 ]
               : []),

@@ -5,7 +5,8 @@
  * latest board snapshot, each page with the snapshot's provenance. Plain server-rendered HTML with inline CSS and
  * SVG and no script or outside resource, so it works behind any proxy and loads with no console errors. Laid out
  * for a 390 px phone up to a desktop: wide tables scroll inside their own box, never the page.
- * Every sentence of the page's own is in {@link TEXT} (one place to hand to a message catalogue).
+ * Every sentence of the page's own is a key of the message catalogue (i18n/), in the page's locale
+ * ({@link PageExtras.locale}); links keep a `?lang=` the page was asked with.
  */
 import {
   BOARD_ABILITIES,
@@ -16,14 +17,27 @@ import {
   type BoardRow,
 } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
+import {
+  escapeHtml,
+  html,
+  type Locale,
+  type MessageKey,
+  type Params,
+  t,
+  th,
+} from '../i18n/index.ts';
 import type { BoardHistoryPoint } from '../storage/leaderboard.ts';
+import { SHIPPED_FONT_VERSION } from './font.ts';
 import type { Snapshot } from './service.ts';
 import {
+  abilityName,
   ageText,
   boardProvenance,
   fmt,
-  headline,
+  headlineBody,
+  keyName,
   keyScore,
+  methodName,
   modelCard,
   pdrText,
   rankKey,
@@ -36,74 +50,21 @@ import {
 } from './views.ts';
 
 /** Escapes text for HTML element content and attribute values. */
-export function esc(s: string): string {
-  return s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+export const esc = escapeHtml;
 
-/** The page's own words (headings, labels, sentences), in one place. */
-export const TEXT = {
-  site: 'ZhuJiu board',
-  overall: 'Overall',
-  abilities: 'Abilities',
-  methods: 'Methods',
-  ability: (a: string) => `Ability: ${a}`,
-  method: (m: string) => `Method: ${m}`,
-  model: (m: string) => `Model: ${m}`,
-  building:
-    'The first board is being built from the stored scores and votes; this page reloads in a few seconds.',
-  noBoard:
-    'No board yet: it is built when scores or votes arrive (or run <code>zhujiu leaderboard</code>).',
-  openOnly: 'Open weights only',
-  allModels: 'All models',
-  openFilterOn: (shown: number, all: number) =>
-    `Showing the ${shown} models with open weights (config/models.yaml open_weights) of ${all}.`,
-  openBadge: 'open weights',
-  winRates: 'Pairwise win rates',
-  winRatesLink: 'Pairwise win rates of the arena →',
-  winRatesNote: (shown: number, all: number) =>
-    `Row model's win rate against the column model over their arena battles (a tie counts half; docs/scoring.md §4); models ordered by arena rating (vote-weighted mean over abilities)${shown < all ? `, the top ${shown} of ${all}` : ''}. Empty: no battle between the two.`,
-  noBattles: 'No arena battles yet.',
-  provenance: 'Provenance',
-  builtAt: 'built at',
-  sources: 'sources',
-  seed: 'board seed',
-  rounds: 'bootstrap rounds',
-  judge: 'scoring judge',
-  votesBattles: 'votes / battles',
-  runs: 'runs counted',
-  suites: 'suites (zhujiu version; templates)',
-  snapshot: 'snapshot',
-  none: 'none',
-  details: 'Details',
-  organisation: 'organisation',
-  licence: 'licence',
-  parameters: 'parameters',
-  openWeights: 'open weights',
-  link: 'link',
-  yes: 'yes',
-  no: 'no',
-  history: 'History',
-  historyNote: (n: number, key: string) =>
-    `Rank and ${key} on the newest board of each day (UTC), ${n} ${n === 1 ? 'day' : 'days'}; the band is the 95% interval.`,
-  noHistory: 'No history yet: each stored board adds a day.',
-  historyCols: ['day', 'rank', 'score', '95%', 'votes'],
-  methodNote: {
-    metrics:
-      'Metrics: objective datasets scored by rule (accuracy, exact match), per ability (docs/scoring.md §2).',
-    scoring:
-      'Scoring: open answers graded by one LLM judge with a versioned rubric, per ability (docs/scoring.md §3).',
-    comparative:
-      'Comparative: arena votes as Bradley–Terry ratings, per ability, normalised to the ten-point scale (docs/scoring.md §4).',
-  } as Record<BoardMethod, string>,
-  normalised: 'normalised',
-} as const;
+/** The URL of the shipped CJK font (the package version in it, so it can be cached for a year). */
+export const FONT_URL = `/assets/noto-sans-sc-400-${SHIPPED_FONT_VERSION}.ttf`;
 
-const CSS = `*{box-sizing:border-box}body{font-family:system-ui,"Noto Sans SC",sans-serif;margin:0 auto;padding:1rem;color:#222;max-width:1400px;line-height:1.4}
+/**
+ * The `@font-face` of the shipped Noto Sans SC, for CJK characters only (`unicode-range`: CJK punctuation, kana,
+ * unified ideographs and their extensions, full-width forms), so a page without any loads no font. The pages
+ * name it first, before system-ui: Latin text falls through to system-ui by the range, and in Chromium a CJK run
+ * that first fell back from system-ui (headings, table headers, the first link) kept the missing-glyph boxes after
+ * the font arrived (seen in the screenshots of test/e2e/site-layout.test.ts).
+ */
+export const FONT_FACE = `@font-face{font-family:"Noto Sans SC";src:url("${FONT_URL}") format("truetype");font-display:swap;unicode-range:U+3000-30FF,U+3400-4DBF,U+4E00-9FFF,U+F900-FAFF,U+FF00-FFEF,U+20000-2FA1F}`;
+
+const CSS = `${FONT_FACE}*{box-sizing:border-box}body{font-family:"Noto Sans SC",system-ui,sans-serif;margin:0 auto;padding:1rem;color:#222;max-width:1400px;line-height:1.4}
 h1{font-size:1.5rem;margin:.2rem 0 .6rem;overflow-wrap:anywhere}h2{font-size:1.2rem;margin-top:1.6rem}
 p,dd,li{overflow-wrap:anywhere}
 .scroll{overflow-x:auto;max-width:100%;-webkit-overflow-scrolling:touch;border:1px solid #eee;border-radius:4px}
@@ -127,36 +88,113 @@ export interface PageExtras {
   readonly openOnly?: boolean;
   /** The model's history (model card only), oldest first. */
   readonly history?: readonly BoardHistoryPoint[];
+  /** The page's language (default en). */
+  readonly locale?: Locale;
+  /** Add `lang=<locale>` to the page's links (the page was asked for with `?lang=`). */
+  readonly langInLinks?: boolean;
 }
 
-function nav(): string {
-  return `<nav><a href="/board">${esc(TEXT.overall)}</a></nav><nav><b>${esc(TEXT.abilities)}</b>${BOARD_ABILITIES.map((a) => `<a href="/board/ability/${a}">${a}</a>`).join('')}</nav><nav><b>${esc(TEXT.methods)}</b>${BOARD_METHODS.map((m) => `<a href="/board/method/${m}">${m}</a>`).join('')}</nav>`;
+/** One page's words and links: its locale's messages, and hrefs that keep `?lang=` when asked to. */
+interface Ctx {
+  readonly locale: Locale;
+  /** The message `key` as plain text. */
+  t(key: MessageKey, params?: Params): string;
+  /** The message `key` as HTML (text escaped, `html()` parameters as they are). */
+  th(key: MessageKey, params?: Params): string;
+  /** `path` (with its query and fragment) for an href, escaped, `lang=` added when the page keeps it. */
+  href(path: string): string;
+}
+
+function ctxOf(x: PageExtras): Ctx {
+  const locale = x.locale ?? 'en';
+  return {
+    locale,
+    t: (k, p) => t(locale, k, p),
+    th: (k, p) => th(locale, k, p),
+    href: (path) => esc(x.langInLinks ? withLang(path, locale) : path),
+  };
+}
+
+/** `path` with `lang=<locale>` in its query (replacing one it has), before any fragment. */
+export function withLang(path: string, locale: Locale): string {
+  const hash = path.indexOf('#');
+  const [rest, frag] = hash < 0 ? [path, ''] : [path.slice(0, hash), path.slice(hash)];
+  const q = rest.indexOf('?');
+  const [base, query] = q < 0 ? [rest, ''] : [rest.slice(0, q), rest.slice(q + 1)];
+  const p = new URLSearchParams(query);
+  p.set('lang', locale);
+  return `${base}?${p.toString()}${frag}`;
+}
+
+function nav(c: Ctx, path: string): string {
+  const other: Locale = c.locale === 'en' ? 'zh-CN' : 'en';
+  return `<nav><a href="${c.href('/board')}">${c.th('site.nav.overall')}</a><a id="lang" lang="${other}" hreflang="${other}" href="${esc(withLang(path, other))}">${c.th('site.lang.switch')}</a></nav><nav><b>${c.th('site.nav.abilities')}</b>${BOARD_ABILITIES.map((a) => `<a href="${c.href(`/board/ability/${a}`)}">${esc(abilityName(a, c.locale))}</a>`).join('')}</nav><nav><b>${c.th('site.nav.methods')}</b>${BOARD_METHODS.map((m) => `<a href="${c.href(`/board/method/${m}`)}">${esc(methodName(m, c.locale))}</a>`).join('')}</nav>`;
 }
 
 /** The snapshot's provenance as a definition list: when and from what it was built. */
-function provenance(s: Snapshot): string {
+function provenance(s: Snapshot, c: Ctx): string {
   const p = boardProvenance(s);
+  const sep = c.t('board.list.sep');
   const suites = p.suites
     .map(
       (x) =>
-        `<li>${esc(x.suite)}: ${x.runs.length} ${x.runs.length === 1 ? 'run' : 'runs'} (${esc(x.versions.join(', ') || '—')}; ${esc(x.templates.join(', ') || '—')}); ${esc(x.runs.map((r) => `#${r.run_id} ${r.model}${r.seed === null ? '' : ` seed ${r.seed}`}`).join(', '))}</li>`,
+        `<li>${c.th('site.provenance.suite', {
+          suite: x.suite,
+          n: x.runs.length,
+          versions: x.versions.join(', ') || '—',
+          templates: x.templates.join(', ') || '—',
+          runs: x.runs
+            .map(
+              (r) =>
+                `#${r.run_id} ${r.model}${r.seed === null ? '' : c.t('site.provenance.seed', { seed: r.seed })}`,
+            )
+            .join(sep),
+        })}</li>`,
     )
     .join('');
-  return `<footer id="provenance"><details><summary>${esc(TEXT.provenance)}: ${esc(TEXT.builtAt)} ${esc(p.built_at)}, ${esc(p.sources.join(', '))}, ${p.runs} ${esc(TEXT.runs)}</summary><dl class="kv"><dt>${esc(TEXT.snapshot)}</dt><dd>#${p.snapshot_id}</dd><dt>${esc(TEXT.builtAt)}</dt><dd>${esc(p.built_at)}</dd><dt>${esc(TEXT.sources)}</dt><dd>${esc(p.sources.join(', '))}</dd><dt>${esc(TEXT.seed)}</dt><dd>${p.seed}</dd><dt>${esc(TEXT.rounds)}</dt><dd>${p.bootstrap_rounds}</dd><dt>${esc(TEXT.judge)}</dt><dd>${esc(p.scoring_judge ?? TEXT.none)}</dd><dt>${esc(TEXT.votesBattles)}</dt><dd>${p.votes} / ${p.battles}</dd><dt>${esc(TEXT.runs)}</dt><dd>${p.runs}</dd><dt>${esc(TEXT.suites)}</dt><dd>${suites ? `<ul>${suites}</ul>` : esc(TEXT.none)}</dd></dl></details></footer>`;
+  const dl = (
+    [
+      ['site.snapshot', `#${p.snapshot_id}`],
+      ['site.builtAt', esc(p.built_at)],
+      ['site.sources', esc(p.sources.join(sep))],
+      ['site.seed', String(p.seed)],
+      ['site.rounds', String(p.bootstrap_rounds)],
+      ['site.judge', esc(p.scoring_judge ?? c.t('site.none'))],
+      ['site.votesBattles', `${p.votes} / ${p.battles}`],
+      ['site.runs', String(p.runs)],
+      ['site.suites', suites ? `<ul>${suites}</ul>` : c.th('site.none')],
+    ] as const
+  )
+    .map(([k, v]) => `<dt>${c.th(k)}</dt><dd>${v}</dd>`)
+    .join('');
+  return `<footer id="provenance"><details><summary>${c.th('site.provenance.summary', { at: p.built_at, sources: p.sources.join(sep), runs: p.runs })}</summary><dl class="kv">${dl}</dl></details></footer>`;
 }
 
 function layout(
+  c: Ctx,
   title: string,
   body: string,
   s: Snapshot | undefined,
   now: Date,
+  path: string,
   behind?: string,
   head = '',
 ): string {
+  const judge = s ? scoringJudgeNote(s, c.locale) : undefined;
   const age = s
-    ? `<p class="muted" id="age">Board built ${esc(ageText(s.createdAt, now))} (${esc(s.createdAt.toISOString())})${behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''}; sources: ${esc(s.sources.join(', '))}; ${s.board.rounds > 0 ? `95% interval from ${s.board.rounds} paired bootstrap rounds` : 'no bootstrap'}${((n) => (n ? `; <span id="judge">${esc(n)}</span>` : ''))(scoringJudgeNote(s))}.</p>`
+    ? `<p class="muted" id="age">${c.th('site.age', {
+        age: ageText(s.createdAt, now, c.locale),
+        at: s.createdAt.toISOString(),
+        behind: html(behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''),
+        sources: s.sources.join(c.t('board.list.sep')),
+        rounds:
+          s.board.rounds > 0
+            ? c.t('site.age.rounds', { rounds: s.board.rounds })
+            : c.t('site.age.noRounds'),
+        judge: html(judge ? `; <span id="judge">${esc(judge)}</span>` : ''),
+      })}</p>`
     : '';
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${head}<link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><h1>${esc(title)}</h1>${nav()}${age}${body}${s ? provenance(s) : ''}</body></html>`;
+  return `<!doctype html><html lang="${c.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">${head}<link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><h1>${esc(title)}</h1>${nav(c, path)}${age}${body}${s ? provenance(s, c) : ''}</body></html>`;
 }
 
 /** A wide table inside its own horizontal scroll box (the page itself never scrolls sideways). */
@@ -164,9 +202,9 @@ function scroll(table: string): string {
   return `<div class="scroll">${table}</div>`;
 }
 
-function modelLink(m: string, x: PageExtras = {}): string {
+function modelLink(m: string, x: PageExtras, c: Ctx): string {
   const open = x.models?.get(m)?.open_weights === true;
-  return `<a class="model" href="/board/model/${encodeURIComponent(m)}">${esc(m)}</a>${open ? `<span class="badge">${esc(TEXT.openBadge)}</span>` : ''}`;
+  return `<a class="model" href="${c.href(`/board/model/${encodeURIComponent(m)}`)}">${esc(m)}</a>${open ? `<span class="badge">${c.th('site.openBadge')}</span>` : ''}`;
 }
 
 function cell(x: number | null, name: string): string {
@@ -182,12 +220,17 @@ function ciCell(iv: { lo: number; hi: number } | null | undefined, name: string)
  * The page when no snapshot exists yet; `building` when a first board is being built from stored scores or votes
  * (the page then says so, and reloads itself every few seconds, instead of "No board yet").
  */
-export function emptyPage(now: Date, building = false): string {
+export function emptyPage(now: Date, building = false, x: PageExtras = {}): string {
+  const c = ctxOf(x);
   return layout(
-    TEXT.site,
-    building ? `<p id="empty">${esc(TEXT.building)}</p>` : `<p id="empty">${TEXT.noBoard}</p>`,
+    c,
+    c.t('site.title'),
+    building
+      ? `<p id="empty">${c.th('site.building')}</p>`
+      : `<p id="empty">${c.th('site.noBoard', { cmd: html('<code>zhujiu leaderboard</code>') })}</p>`,
     undefined,
     now,
+    '/board',
     undefined,
     building ? '<meta http-equiv="refresh" content="3">' : '',
   );
@@ -205,62 +248,80 @@ function filtered(rows: readonly BoardRow[], x: PageExtras): readonly BoardRow[]
  * stale snapshot misses; `x.openOnly` keeps the models with open weights (ranks stay those of the whole board).
  */
 export function overallPage(s: Snapshot, now: Date, behind?: string, x: PageExtras = {}): string {
+  const c = ctxOf(x);
   // The ranking key (overall or final) with its interval after the model; the other score in the last score column.
   const key = rankKey(s.board);
   const other = key === 'overall' ? 'final' : 'overall';
   const cols = [
-    'rank',
-    'model',
-    key,
-    '95% CI',
-    ...BOARD_METHODS,
-    ...BOARD_ABILITIES,
-    other,
-    'votes',
+    c.t('site.col.rank'),
+    c.t('site.col.model'),
+    keyName(key, c.locale),
+    c.t('site.col.ci'),
+    ...BOARD_METHODS.map((m) => methodName(m, c.locale)),
+    ...BOARD_ABILITIES.map((a) => abilityName(a, c.locale)),
+    keyName(other, c.locale),
+    c.t('site.col.votes'),
     '',
   ];
   const head = cols.map((h) => `<th>${esc(h)}</th>`).join('');
   const whole = shownRows(s.board);
   const shown = filtered(whole, x);
   const line = (r: BoardRow) => {
-    const why = unrankedReason(s.board, r);
-    const note = why === null ? (r.incomplete ? 'incomplete' : '') : `not ranked: ${why}`;
+    const why = unrankedReason(s.board, r, c.locale);
+    const note =
+      why === null ? (r.incomplete ? c.t('site.incomplete') : '') : c.t('site.notRanked', { why });
     const k = keyScore(s.board, r);
-    return `<tr data-model="${esc(r.model)}"${why === null ? '' : ' class="unranked"'}><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model, x)}</td>${cell(k.value, key)}<td class="n" data-col="ci">${k.lo === null ? '' : `${fmt(k.lo)}–${fmt(k.hi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(key === 'overall' ? r.final : r.overall, other)}<td class="n" data-col="votes">${r.votes}</td><td class="inc" data-col="note">${esc(note)}</td></tr>`;
+    return `<tr data-model="${esc(r.model)}"${why === null ? '' : ' class="unranked"'}><td class="n" data-col="rank">${r.rank ?? '—'}</td><td>${modelLink(r.model, x, c)}</td>${cell(k.value, key)}<td class="n" data-col="ci">${k.lo === null ? '' : `${fmt(k.lo)}–${fmt(k.hi)}`}</td>${BOARD_METHODS.map((m) => cell(r.methods[m], m)).join('')}${BOARD_ABILITIES.map((a) => cell(r.abilities[a], a)).join('')}${cell(key === 'overall' ? r.final : r.overall, other)}<td class="n" data-col="votes">${r.votes}</td><td class="inc" data-col="note">${esc(note)}</td></tr>`;
   };
   const ranked = shown.filter((r) => r.rank !== null);
   const unranked = shown.filter((r) => r.rank === null);
   const divider = unranked.length
-    ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">${key === 'overall' ? 'Not ranked: these overall means cover fewer abilities than the ranked ones and are not comparable with them' : 'Not ranked: these finals combine fewer methods than the ranked ones and are not comparable with them'}</td></tr>`
+    ? `<tr class="divider" id="not-ranked"><td colspan="${cols.length}">${c.th(key === 'overall' ? 'site.divider.overall' : 'site.divider.final')}</td></tr>`
     : '';
   const rows = ranked.map(line).join('') + divider + unranked.map(line).join('');
   // Notes as HTML: plain sentences escaped, the left-out count with its command in <code>.
   const left = s.board.rows.length - whole.length;
-  const noAbility = withoutAbilityText(s.inputs);
+  const noAbility = withoutAbilityText(s.inputs, c.locale);
+  const upper = (n: string) => (c.locale === 'en' ? `${n[0]!.toUpperCase()}${n.slice(1)}` : n);
   const notes = [
     ...(s.board.unnormalized.length
-      ? [esc(`Not normalisable (shown as means): ${s.board.unnormalized.join(', ')}.`)]
-      : []),
-    ...withinUncertaintyNotes(s.board).map((n) => esc(`${n[0]!.toUpperCase()}${n.slice(1)}.`)),
-    ...(left > 0
       ? [
-          `${esc(`${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (each has its card at /board/model/NAME;`)} <code>zhujiu leaderboard --all</code> lists them).`,
+          c.th('site.unnormalised', {
+            methods: s.board.unnormalized
+              .map((m) => methodName(m, c.locale))
+              .join(c.t('board.list.sep')),
+          }),
         ]
       : []),
-    ...(noAbility ? [esc(`${noAbility}.`)] : []),
+    ...withinUncertaintyNotes(s.board, c.locale).map((n) => c.th('site.note', { note: upper(n) })),
+    ...(left > 0
+      ? [
+          c.th('site.leftOut', {
+            n: left,
+            cmd: html('<code>zhujiu leaderboard --all</code>'),
+          }),
+        ]
+      : []),
+    ...(noAbility ? [c.th('site.note', { note: noAbility })] : []),
   ]
     .map((n) => `<p class="muted">${n}</p>`)
     .join('');
-  const top = headline(s.board, 'ZhuJiu board').replace(/^ZhuJiu board: /, '');
+  const top = headlineBody(s.board, false, (m) => m, c.locale);
   const hasOpen = [...(x.models?.values() ?? [])].some((i) => i.open_weights === true);
   const filter = hasOpen
-    ? `<p id="filter">${x.openOnly ? `${esc(TEXT.openFilterOn(shown.length, whole.length))} <a href="/board">${esc(TEXT.allModels)}</a>` : `<a href="/board?open=1">${esc(TEXT.openOnly)}</a>`}</p>`
+    ? `<p id="filter">${x.openOnly ? `${c.th('site.openFilterOn', { shown: shown.length, all: whole.length })} <a href="${c.href('/board')}">${c.th('site.allModels')}</a>` : `<a href="${c.href('/board?open=1')}">${c.th('site.openOnly')}</a>`}</p>`
     : '';
+  const legend = c.th('site.legend', {
+    overall: key === 'overall' ? c.t('site.legend.overall') : '',
+  });
+  const alt = c.th('site.chartAlt', { key: keyName(key, c.locale) });
   return layout(
-    TEXT.site,
-    `<p id="headline">${esc(top)}</p>${filter}${scroll(`<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`)}${notes}<p class="muted">${key === 'overall' ? 'Ranked by overall = mean of the seven ability columns (the published ZhuJiu order); ' : ''}final = mean of the min–max normalised method scores (×10); empty cells (—) are missing data and mark the row incomplete, never a 0.</p>${s.board.headToHead.length > 0 ? `<p><a id="winrates-link" href="/board/method/comparative#winrates">${esc(TEXT.winRatesLink)}</a></p>` : ''}${s.chart ? `<div class="scroll chart"><a href="/board/chart.png?s=${s.id}"><img id="chart" alt="${key} scores with 95% intervals and the ability heat map" src="/board/chart.png?s=${s.id}"></a></div>` : ''}`,
+    c,
+    c.t('site.title'),
+    `<p id="headline">${esc(top)}</p>${filter}${scroll(`<table id="board"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`)}${notes}<p class="muted">${legend}</p>${s.board.headToHead.length > 0 ? `<p><a id="winrates-link" href="${c.href('/board/method/comparative#winrates')}">${c.th('site.winRatesLink')}</a></p>` : ''}${s.chart ? `<div class="scroll chart"><a href="/board/chart.png?s=${s.id}"><img id="chart" alt="${alt}" src="/board/chart.png?s=${s.id}"></a></div>` : ''}`,
     s,
     now,
+    x.openOnly ? '/board?open=1' : '/board',
     behind,
   );
 }
@@ -272,21 +333,24 @@ export function abilityPage(
   now: Date,
   x: PageExtras = {},
 ): string {
+  const c = ctxOf(x);
   const arena = new Map(s.board.arena[ability].map((e) => [e.model, e]));
   const rows = [...filtered(s.board.rows, x)]
     .sort((p, q) => (q.abilities[ability] ?? -1) - (p.abilities[ability] ?? -1))
     .map((r) => {
       const e = arena.get(r.model);
-      return `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model, x)}</td>${cell(r.abilities[ability], ability)}${ciCell(r.abilityIntervals?.[ability], 'ci')}${BOARD_METHODS.map((m) => cell(r.cells[m][ability], m)).join('')}<td class="n">${e?.rating == null ? '—' : e.rating.toFixed(0)}</td><td class="n">${e?.votes ?? 0}</td><td class="muted">${esc(e?.note ?? '')}</td></tr>`;
+      return `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model, x, c)}</td>${cell(r.abilities[ability], ability)}${ciCell(r.abilityIntervals?.[ability], 'ci')}${BOARD_METHODS.map((m) => cell(r.cells[m][ability], m)).join('')}<td class="n">${e?.rating == null ? '—' : e.rating.toFixed(0)}</td><td class="n">${e?.votes ?? 0}</td><td class="muted">${esc(e?.note ?? '')}</td></tr>`;
     })
     .join('');
   return layout(
-    TEXT.ability(ability),
+    c,
+    c.t('site.ability.title', { ability: abilityName(ability, c.locale) }),
     scroll(
-      `<table id="ability"><thead><tr><th>model</th><th>${esc(ability)}</th><th>95%</th>${BOARD_METHODS.map((m) => `<th>${m}</th>`).join('')}<th>rating</th><th>votes</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
+      `<table id="ability"><thead><tr><th>${c.th('site.col.model')}</th><th>${esc(abilityName(ability, c.locale))}</th><th>95%</th>${BOARD_METHODS.map((m) => `<th>${esc(methodName(m, c.locale))}</th>`).join('')}<th>${c.th('site.col.rating')}</th><th>${c.th('site.col.votes')}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`,
     ),
     s,
     now,
+    `/board/ability/${ability}${x.openOnly ? '?open=1' : ''}`,
   );
 }
 
@@ -300,6 +364,7 @@ export function methodPage(
   now: Date,
   x: PageExtras = {},
 ): string {
+  const c = ctxOf(x);
   const rows = [...filtered(s.board.rows, x)]
     .filter((r) => r.methods[method] !== null || r.votes > 0 || method !== 'comparative')
     .sort(
@@ -308,16 +373,19 @@ export function methodPage(
     )
     .map(
       (r) =>
-        `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model, x)}</td>${cell(r.methods[method], method)}${ciCell(r.methodIntervals?.[method], 'ci')}${cell(r.normalized[method], 'normalised')}${BOARD_ABILITIES.map((a) => cell(r.cells[method][a], a)).join('')}</tr>`,
+        `<tr data-model="${esc(r.model)}"><td>${modelLink(r.model, x, c)}</td>${cell(r.methods[method], method)}${ciCell(r.methodIntervals?.[method], 'ci')}${cell(r.normalized[method], 'normalised')}${BOARD_ABILITIES.map((a) => cell(r.cells[method][a], a)).join('')}</tr>`,
     )
     .join('');
-  const label = method === 'scoring' ? scoringLabel(s.board) : method;
+  const label =
+    method === 'scoring' ? scoringLabel(s.board, c.locale) : methodName(method, c.locale);
   const heat = method === 'comparative' ? winRateHeatMap(s.board, x) : '';
   return layout(
-    TEXT.method(method),
-    `<p id="method-note">${esc(TEXT.methodNote[method])}</p>${scroll(`<table id="method"><thead><tr><th>model</th><th>${esc(label)}</th><th>95%</th><th>${esc(TEXT.normalised)}</th>${BOARD_ABILITIES.map((a) => `<th>${a}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`)}${heat}`,
+    c,
+    c.t('site.method.title', { method: methodName(method, c.locale) }),
+    `<p id="method-note">${c.th(`site.methodNote.${method}`)}</p>${scroll(`<table id="method"><thead><tr><th>${c.th('site.col.model')}</th><th>${esc(label)}</th><th>95%</th><th>${c.th('site.col.normalised')}</th>${BOARD_ABILITIES.map((a) => `<th>${esc(abilityName(a, c.locale))}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`)}${heat}`,
     s,
     now,
+    `/board/method/${method}${x.openOnly ? '?open=1' : ''}`,
   );
 }
 
@@ -347,6 +415,7 @@ export function arenaRatings(board: Board): Map<string, number> {
  * (then by name), at most `top` of them. An HTML table with cell colours: readable, copyable, no script.
  */
 export function winRateHeatMap(board: Board, x: PageExtras = {}, top = HEATMAP_MODELS): string {
+  const c = ctxOf(x);
   const pairs = new Map<string, { w: number; l: number; t: number }>();
   const models = new Set<string>();
   for (const h of board.headToHead) {
@@ -366,7 +435,7 @@ export function winRateHeatMap(board: Board, x: PageExtras = {}, top = HEATMAP_M
         a.localeCompare(b),
     );
   if (all.length === 0)
-    return `<h2 id="winrates">${esc(TEXT.winRates)}</h2><p>${esc(TEXT.noBattles)}</p>`;
+    return `<h2 id="winrates">${c.th('site.winRates')}</h2><p>${c.th('site.noBattles')}</p>`;
   const order = all.slice(0, top);
   const head = order.map((m) => `<th class="r" title="${esc(m)}">${esc(m)}</th>`).join('');
   const body = order
@@ -382,20 +451,24 @@ export function winRateHeatMap(board: Board, x: PageExtras = {}, top = HEATMAP_M
           const d = Math.abs(rate - 0.5) * 2;
           const [r, g, bl] = rate >= 0.5 ? [33, 102, 172] : [178, 24, 43];
           const bg = `rgba(${r},${g},${bl},${(0.08 + 0.8 * d).toFixed(2)})`;
-          return `<td data-a="${esc(a)}" data-b="${esc(b)}" title="${esc(`${a} vs ${b}: ${p.w}–${p.l}–${p.t}`)}" style="background:${bg};color:${d > 0.55 ? '#fff' : '#222'}">${Math.round(rate * 100)}</td>`;
+          return `<td data-a="${esc(a)}" data-b="${esc(b)}" title="${c.th('site.winRateTitle', { a, b, w: p.w, l: p.l, t: p.t })}" style="background:${bg};color:${d > 0.55 ? '#fff' : '#222'}">${Math.round(rate * 100)}</td>`;
         })
         .join('');
-      return `<tr><th>${modelLink(a, x)}</th>${cells}</tr>`;
+      return `<tr><th>${modelLink(a, x, c)}</th>${cells}</tr>`;
     })
     .join('');
-  return `<h2 id="winrates">${esc(TEXT.winRates)}</h2><p class="muted">${esc(TEXT.winRatesNote(order.length, all.length))}</p>${scroll(`<table class="heat" id="heatmap"><thead><tr><th></th>${head}</tr></thead><tbody>${body}</tbody></table>`)}`;
+  const topNote =
+    order.length < all.length
+      ? c.t('site.winRatesTop', { shown: order.length, all: all.length })
+      : '';
+  return `<h2 id="winrates">${c.th('site.winRates')}</h2><p class="muted">${c.th('site.winRatesNote', { top: topNote })}</p>${scroll(`<table class="heat" id="heatmap"><thead><tr><th></th>${head}</tr></thead><tbody>${body}</tbody></table>`)}`;
 }
 
 /**
  * A model's history as an inline SVG (no script): the ranking-key score per day with its 95 % band (top, 0–10)
  * and the rank per day (bottom, 1 at the top). Sized by its viewBox, so it scales with the page.
  */
-export function historySvg(points: readonly BoardHistoryPoint[]): string {
+export function historySvg(points: readonly BoardHistoryPoint[], locale: Locale = 'en'): string {
   const W = 360;
   const H = 220;
   const L = 30;
@@ -444,34 +517,34 @@ export function historySvg(points: readonly BoardHistoryPoint[]): string {
   const rgrid = gridAt([1, maxRank], ry);
   const first = points[0]?.day ?? '';
   const last = points.at(-1)?.day ?? '';
-  const key = points.at(-1)?.rankBy ?? 'final';
-  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${key} and rank per day, ${first} to ${last}`)}" font-size="10" font-family="system-ui,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreSeries}<text x="${L}" y="${bot.y0 - 8}">rank</text>${rgrid}${rankSeries}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
+  const key = keyName(points.at(-1)?.rankBy ?? 'final', locale);
+  return `<svg class="hist" id="history-chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${th(locale, 'site.history.chartLabel', { key, first, last })}" font-size="10" font-family="&quot;Noto Sans SC&quot;,system-ui,sans-serif" fill="#444"><text x="${L}" y="12">${esc(key)} (0–10)</text>${grid}${band}${scoreSeries}<text x="${L}" y="${bot.y0 - 8}">${th(locale, 'site.col.rank')}</text>${rgrid}${rankSeries}<text x="${L}" y="${H - 4}">${esc(first)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">${esc(last)}</text></svg>`;
 }
 
 /** The card's details from config/models.yaml, or '' when there are none. */
-function infoList(info: ModelInfo | undefined): string {
+function infoList(info: ModelInfo | undefined, c: Ctx): string {
   if (!info) return '';
-  const items: [string, string][] = [];
-  if (info.organisation) items.push([TEXT.organisation, esc(info.organisation)]);
-  if (info.licence) items.push([TEXT.licence, esc(info.licence)]);
-  if (info.parameters) items.push([TEXT.parameters, esc(info.parameters)]);
+  const items: [MessageKey, string][] = [];
+  if (info.organisation) items.push(['site.organisation', esc(info.organisation)]);
+  if (info.licence) items.push(['site.licence', esc(info.licence)]);
+  if (info.parameters) items.push(['site.parameters', esc(info.parameters)]);
   if (info.open_weights !== undefined)
-    items.push([TEXT.openWeights, esc(info.open_weights ? TEXT.yes : TEXT.no)]);
+    items.push(['site.openWeights', c.th(info.open_weights ? 'site.yes' : 'site.no')]);
   if (info.link)
     items.push([
-      TEXT.link,
+      'site.link',
       `<a href="${esc(info.link)}" rel="nofollow noopener">${esc(info.link)}</a>`,
     ]);
   if (items.length === 0) return '';
-  return `<h2>${esc(TEXT.details)}</h2><dl class="kv" id="info">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
+  return `<h2>${c.th('site.details')}</h2><dl class="kv" id="info">${items.map(([k, v]) => `<dt>${c.th(k)}</dt><dd>${v}</dd>`).join('')}</dl>`;
 }
 
 /** The card's history: the chart and the table of days (newest first). */
-function historySection(points: readonly BoardHistoryPoint[] | undefined): string {
+function historySection(points: readonly BoardHistoryPoint[] | undefined, c: Ctx): string {
   if (points === undefined) return '';
   if (points.length === 0)
-    return `<h2>${esc(TEXT.history)}</h2><p id="history">${esc(TEXT.noHistory)}</p>`;
-  const key = points.at(-1)!.rankBy;
+    return `<h2>${c.th('site.history')}</h2><p id="history">${c.th('site.noHistory')}</p>`;
+  const key = keyName(points.at(-1)!.rankBy, c.locale);
   const rows = [...points]
     .reverse()
     .map(
@@ -479,7 +552,19 @@ function historySection(points: readonly BoardHistoryPoint[] | undefined): strin
         `<tr><td>${esc(p.day)}</td><td class="n">${p.rank ?? '—'}</td><td class="n">${fmt(p.score)}</td><td class="n">${p.scoreLo === null ? '' : `${fmt(p.scoreLo)}–${fmt(p.scoreHi)}`}</td><td class="n">${p.votes}</td></tr>`,
     )
     .join('');
-  return `<h2>${esc(TEXT.history)}</h2><p class="muted" id="history">${esc(TEXT.historyNote(points.length, key))}</p>${historySvg(points)}<details><summary>${esc(TEXT.historyCols.join(' · '))}</summary>${scroll(`<table id="history-table"><thead><tr>${TEXT.historyCols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`)}</details>`;
+  const cols = [
+    c.t('site.history.day'),
+    c.t('site.col.rank'),
+    c.t('site.col.score'),
+    '95%',
+    c.t('site.col.votes'),
+  ];
+  return `<h2>${c.th('site.history')}</h2><p class="muted" id="history">${c.th('site.historyNote', { n: points.length, key })}</p>${historySvg(points, c.locale)}<details><summary>${esc(cols.join(' · '))}</summary>${scroll(`<table id="history-table"><thead><tr>${cols.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`)}</details>`;
+}
+
+/** The `<th>` cells of `keys`' messages (an empty key: an empty cell, a non-key string: as it is). */
+function heads(c: Ctx, cols: readonly (MessageKey | { raw: string })[]): string {
+  return cols.map((k) => `<th>${typeof k === 'string' ? c.th(k) : esc(k.raw)}</th>`).join('');
 }
 
 /** A model's card: details, summary, history, datasets (n, failures, SV), arena record and win rates per opponent. */
@@ -491,18 +576,23 @@ export function modelPage(
 ): string | undefined {
   const card = modelCard(s.board, model);
   if (!card) return undefined;
+  const c = ctxOf(x);
   const r = card.row;
-  const summary = `<dl id="summary" class="kv"><dt>rank (by ${rankKey(s.board)})</dt><dd>${r.rank ?? '—'}</dd><dt>final</dt><dd id="final">${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ' <span class="inc">incomplete</span>' : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${esc(m === 'scoring' ? scoringLabel(s.board) : m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>overall</dt><dd id="overall">${fmt(r.overall)}${r.overallLo != null ? ` (95% ${fmt(r.overallLo)}–${fmt(r.overallHi)})` : ''}</dd><dt>SV rate</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>arena record (W–L–T)</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
+  const iv = (lo: number | null | undefined, hi: number | null | undefined) =>
+    lo != null ? c.th('site.card.interval', { lo: fmt(lo), hi: fmt(hi) }) : '';
+  const label = (m: BoardMethod) =>
+    esc(m === 'scoring' ? scoringLabel(s.board, c.locale) : methodName(m, c.locale));
+  const summary = `<dl id="summary" class="kv"><dt>${c.th('site.card.rankBy', { key: keyName(rankKey(s.board), c.locale) })}</dt><dd>${r.rank ?? '—'}</dd><dt>${esc(keyName('final', c.locale))}</dt><dd id="final">${fmt(r.final)}${iv(r.finalLo, r.finalHi)}${r.incomplete ? ` <span class="inc">${c.th('site.incomplete')}</span>` : ''}</dd>${BOARD_METHODS.map((m) => `<dt>${label(m)}</dt><dd>${fmt(r.methods[m])}</dd>`).join('')}<dt>${esc(keyName('overall', c.locale))}</dt><dd id="overall">${fmt(r.overall)}${iv(r.overallLo, r.overallHi)}</dd><dt>${c.th('site.card.svRate')}</dt><dd>${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}</dd><dt>${c.th('site.card.record')}</dt><dd>${card.record.wins}–${card.record.losses}–${card.record.ties}</dd></dl>`;
   const ds = card.datasets
     .map(
       (d) =>
-        `<tr><td>${esc(d.dataset)}</td><td>${d.ability}</td><td>${esc(d.method === 'scoring' ? scoringLabel(s.board) : d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td>${ciCell(d.scoreInterval, 'ci')}<td class="n">${fmt(d.rawScore ?? d.score)}</td>${ciCell(d.rawInterval ?? d.scoreInterval, 'raw-ci')}</tr>`,
+        `<tr><td>${esc(d.dataset)}</td><td>${esc(abilityName(d.ability, c.locale))}</td><td>${label(d.method)}</td><td class="n">${d.n}</td><td class="n">${d.failures}</td><td class="n">${d.violations}</td><td class="n">${fmt(d.score)}</td>${ciCell(d.scoreInterval, 'ci')}<td class="n">${fmt(d.rawScore ?? d.score)}</td>${ciCell(d.rawInterval ?? d.scoreInterval, 'raw-ci')}</tr>`,
     )
     .join('');
   const opp = card.opponents
     .map(
       (o) =>
-        `<tr><td>${modelLink(o.opponent, x)}</td><td class="n">${o.wins}</td><td class="n">${o.losses}</td><td class="n">${o.ties}</td><td class="n">${o.winRate === null ? '—' : `${(o.winRate * 100).toFixed(0)}%`}</td></tr>`,
+        `<tr><td>${modelLink(o.opponent, x, c)}</td><td class="n">${o.wins}</td><td class="n">${o.losses}</td><td class="n">${o.ties}</td><td class="n">${o.winRate === null ? '—' : `${(o.winRate * 100).toFixed(0)}%`}</td></tr>`,
     )
     .join('');
   const rob = card.robustness
@@ -512,12 +602,33 @@ export function modelPage(
     )
     .join('');
   const robTable = rob
-    ? `<h2>Robustness</h2><p>Each robustness dataset against the same model's clean base items: PDR = 1 − perturbed / clean.</p>${scroll(`<table id="robustness"><thead><tr><th>dataset</th><th>base</th><th>n</th><th>perturbed</th><th>clean</th><th>drop (PDR)</th></tr></thead><tbody>${rob}</tbody></table>`)}`
+    ? `<h2>${c.th('site.card.robustness')}</h2><p>${c.th('site.card.robustnessNote')}</p>${scroll(`<table id="robustness"><thead><tr>${heads(c, ['site.col.dataset', 'site.col.base', { raw: 'n' }, 'site.col.perturbed', 'site.col.clean', 'site.col.pdr'])}</tr></thead><tbody>${rob}</tbody></table>`)}`
     : '';
+  const dsHead = heads(c, [
+    'site.col.dataset',
+    'site.col.ability',
+    'site.col.method',
+    { raw: 'n' },
+    'site.col.failures',
+    'site.col.sv',
+    'site.col.score',
+    { raw: '95%' },
+    'site.col.raw',
+    { raw: '95%' },
+  ]);
+  const oppHead = heads(c, [
+    'site.col.opponent',
+    'site.col.w',
+    'site.col.l',
+    'site.col.t',
+    'site.col.winRate',
+  ]);
   return layout(
-    TEXT.model(model),
-    `${infoList(x.models?.get(model))}${summary}${historySection(x.history)}${robTable}<h2>Datasets</h2>${scroll(`<table id="datasets"><thead><tr><th>dataset</th><th>ability</th><th>method</th><th>n</th><th>failures</th><th>SV</th><th>score</th><th>95%</th><th>raw</th><th>95%</th></tr></thead><tbody>${ds}</tbody></table>`)}<h2>Arena, against each opponent</h2>${scroll(`<table id="opponents"><thead><tr><th>opponent</th><th>W</th><th>L</th><th>T</th><th>win rate</th></tr></thead><tbody>${opp}</tbody></table>`)}`,
+    c,
+    c.t('site.model.title', { model }),
+    `${infoList(x.models?.get(model), c)}${summary}${historySection(x.history, c)}${robTable}<h2>${c.th('site.card.datasets')}</h2>${scroll(`<table id="datasets"><thead><tr>${dsHead}</tr></thead><tbody>${ds}</tbody></table>`)}<h2>${c.th('site.card.opponents')}</h2>${scroll(`<table id="opponents"><thead><tr>${oppHead}</tr></thead><tbody>${opp}</tbody></table>`)}`,
     s,
     now,
+    `/board/model/${encodeURIComponent(model)}`,
   );
 }

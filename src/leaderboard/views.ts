@@ -16,6 +16,7 @@ import {
   type RobustnessDrop,
 } from '../aggregate/index.ts';
 import { type MessageContent, markdownLiteral, type TableContent } from '../chat/port.ts';
+import { type Locale, type MessageKey, type Params, t } from '../i18n/index.ts';
 import type { BoardHistoryEntry } from '../storage/leaderboard.ts';
 import type { ChartRow } from './chart.ts';
 import type { Snapshot } from './service.ts';
@@ -36,13 +37,28 @@ export function fmt(x: number | null | undefined, digits = 2): string {
   return x === null || x === undefined || Number.isNaN(x) ? '—' : x.toFixed(digits);
 }
 
-/** "3 min ago" style age of a snapshot. */
-export function ageText(createdAt: Date, now: Date): string {
+/** "3 min ago" style age of a snapshot, in `locale` (default en). */
+export function ageText(createdAt: Date, now: Date, locale: Locale = 'en'): string {
   const s = Math.max(0, Math.round((now.getTime() - createdAt.getTime()) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 86400) return `${(s / 3600).toFixed(1)} h ago`;
-  return `${(s / 86400).toFixed(1)} days ago`;
+  if (s < 60) return t(locale, 'board.age.seconds', { n: s });
+  if (s < 3600) return t(locale, 'board.age.minutes', { n: Math.round(s / 60) });
+  if (s < 86400) return t(locale, 'board.age.hours', { n: (s / 3600).toFixed(1) });
+  return t(locale, 'board.age.days', { n: (s / 86400).toFixed(1) });
+}
+
+/** A method's name in `locale` (en: the identifier itself). */
+export function methodName(m: BoardMethod, locale: Locale = 'en'): string {
+  return t(locale, `method.${m}`);
+}
+
+/** An ability's name in `locale` (en: the identifier itself). */
+export function abilityName(a: BoardAbility, locale: Locale = 'en'): string {
+  return t(locale, `ability.${a}`);
+}
+
+/** The name of a ranking key (`overall`, `final`) in `locale`. */
+export function keyName(k: RankBy, locale: Locale = 'en'): string {
+  return t(locale, `key.${k}`);
 }
 
 /** The CLI's `--json` shape (exactly the issue's interface). */
@@ -122,53 +138,51 @@ function rankingParts(board: Board): string[] {
     : rankingMethods(board);
 }
 
-/** "a method the ranked ones have, so their finals are" — the words of an unranked note, by ranking key. */
-function unrankedWords(board: Board): { part: string; key: string } {
-  return rankKey(board) === 'overall'
-    ? { part: 'an ability column', key: 'overall' }
-    : { part: 'a method', key: 'final' };
-}
-
-const MISSING_WORDS: Readonly<Record<BoardMethod, string>> = {
-  metrics: 'no metrics results',
-  scoring: 'no scoring results',
-  comparative: 'no comparative score',
-};
+const MISSING_KEYS = {
+  metrics: 'board.unranked.noMetrics',
+  scoring: 'board.unranked.noScoring',
+  comparative: 'board.unranked.noComparative',
+} as const satisfies Record<BoardMethod, string>;
 
 /**
  * Why a row has no rank, in a few words ("no scoring results", "no metrics results and no comparative score"),
  * or null for a ranked row. docs/scoring.md §5 "Ranking".
  */
-export function unrankedReason(board: Board, r: BoardRow): string | null {
+export function unrankedReason(board: Board, r: BoardRow, locale: Locale = 'en'): string | null {
   if (r.rank !== null) return null;
+  const min = board.minVotes;
   if (keyScore(board, r).value === null) {
-    if (hasFigure(r)) return 'its scores are within their uncertainty';
-    return r.votes > 0 ? `fewer than ${board.minVotes} votes in every ability` : 'no scores';
+    if (hasFigure(r)) return t(locale, 'board.unranked.withinUncertainty');
+    return r.votes > 0
+      ? t(locale, 'board.unranked.fewVotes', { min })
+      : t(locale, 'board.unranked.noScores');
   }
   if (rankKey(board) === 'overall') {
     const gone = rankingParts(board).filter((a) => r.abilities[a as BoardAbility] === null);
-    return gone.length === 0 ? 'an ability missing' : `no ${gone.join(', ')} score`;
+    return gone.length === 0
+      ? t(locale, 'board.unranked.abilityMissing')
+      : t(locale, 'board.unranked.noAbilityScore', {
+          abilities: gone
+            .map((a) => abilityName(a as BoardAbility, locale))
+            .join(t(locale, 'board.list.sep')),
+        });
   }
   const missing = rankingMethods(board).filter((m) => r.methods[m] === null);
-  if (missing.length === 0) return 'a method missing';
+  if (missing.length === 0) return t(locale, 'board.unranked.methodMissing');
   return missing
-    .map((m) =>
-      m === 'comparative'
-        ? `${MISSING_WORDS[m]} (fewer than ${board.minVotes} votes in every ability)`
-        : MISSING_WORDS[m],
-    )
-    .join(' and ');
+    .map((m) => t(locale, MISSING_KEYS[m], { min }))
+    .join(t(locale, 'board.unranked.and'));
 }
 
 /**
  * One line per method whose spread is within its uncertainty: its raw range and that it is neither normalised nor
  * in any final (docs/scoring.md §5 "Spread within uncertainty").
  */
-export function withinUncertaintyNotes(board: Board): string[] {
+export function withinUncertaintyNotes(board: Board, locale: Locale = 'en'): string[] {
   return (board.withinUncertainty ?? []).map((m) => {
     const xs = board.rows.map((r) => r.methods[m]).filter((x): x is number => x !== null);
     const range = xs.length > 0 ? `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}` : '—';
-    return `${m} scores (${range}) are within their uncertainty (best and worst not separated at 95%): not normalised, in no final`;
+    return t(locale, 'board.withinUncertainty', { method: methodName(m, locale), range });
   });
 }
 
@@ -178,9 +192,9 @@ export function scoringJudge(board: Board): string | null {
 }
 
 /** "scoring (judge X)": a scoring figure's label naming its judge. */
-export function scoringLabel(board: Board): string {
+export function scoringLabel(board: Board, locale: Locale = 'en'): string {
   const j = scoringJudge(board);
-  return j === null ? 'scoring' : `scoring (judge ${j})`;
+  return j === null ? methodName('scoring', locale) : t(locale, 'board.scoringLabel', { judge: j });
 }
 
 /** The CLI's `--json` shape of a model card (`zhujiu leaderboard --view model NAME --json`). */
@@ -431,69 +445,111 @@ function interval(board: Board, r: BoardRow): string {
 }
 
 /** "N battle(s) without an ability …" with the fix for each origin (live: `/arena ability`; imported: `--ability`). */
-export function withoutAbilityText(inputs: Snapshot['inputs']): string | undefined {
+export function withoutAbilityText(
+  inputs: Snapshot['inputs'],
+  locale: Locale = 'en',
+): string | undefined {
   const n = inputs.battlesWithoutAbility;
   if (n <= 0) return undefined;
   const live = Math.min(n, inputs.liveBattlesWithoutAbility ?? 0);
   const imported = n - live;
+  const commands = {
+    tag: '`/arena ability <battle> <ability>`',
+    list: '`/arena unclassified`',
+    flag: '`--ability`',
+  };
   const fixes: string[] = [];
   if (live > 0)
     fixes.push(
-      `${live === n ? (n === 1 ? 'it is a live battle' : 'they are live battles') : `${live} live`}: tag ${live === 1 ? 'it' : 'each'} with \`/arena ability <battle> <ability>\`, listed by \`/arena unclassified\``,
+      t(locale, live === n ? 'board.withoutAbility.allLive' : 'board.withoutAbility.someLive', {
+        n,
+        live,
+        ...commands,
+      }),
     );
   if (imported > 0)
     fixes.push(
-      `${imported === n ? (n === 1 ? 'it was imported' : 'they were imported') : `${imported} imported`}: import ${imported === 1 ? 'it' : 'them'} again with \`--ability\``,
+      t(
+        locale,
+        imported === n ? 'board.withoutAbility.allImported' : 'board.withoutAbility.someImported',
+        { n, imported, ...commands },
+      ),
     );
-  return `${n} ${n === 1 ? 'battle' : 'battles'} without an ability ${n === 1 ? 'counts' : 'count'} as votes but in no comparative score (${fixes.join('; ')})`;
+  return t(locale, 'board.withoutAbility', {
+    n,
+    fixes: fixes.join(t(locale, 'board.withoutAbility.sep')),
+  });
 }
 
-/** Footer line: age (and what a stale snapshot misses), sources, rounds, notes, link. */
+/** Footer line: age (and what a stale snapshot misses), sources, rounds, notes, link; in `o.locale`. */
 function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
+  const locale = o.locale ?? 'en';
+  const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
+  const sep = tr('board.list.sep');
   const b = s.board;
   const parts = [
-    `Board built ${ageText(s.createdAt, o.now)} (${s.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)${o.behind ? `, ${o.behind}` : ''}`,
-    `sources: ${s.sources.join(', ')}`,
-    b.rounds > 0 ? `95% interval from ${b.rounds} paired bootstrap rounds` : 'no bootstrap',
-    `comparative scores need ${b.minVotes} votes`,
+    tr('chat.footer.built', {
+      age: ageText(s.createdAt, o.now, locale),
+      at: s.createdAt.toISOString().slice(0, 16).replace('T', ' '),
+      behind: o.behind ? `, ${o.behind}` : '',
+    }),
+    tr('chat.footer.sources', { sources: s.sources.join(sep) }),
+    b.rounds > 0 ? tr('site.age.rounds', { rounds: b.rounds }) : tr('site.age.noRounds'),
+    tr('chat.footer.minVotes', { min: b.minVotes }),
   ];
   if (b.unnormalized.length > 0)
-    parts.push(`not normalisable (shown as means): ${b.unnormalized.join(', ')}`);
-  parts.push(...withinUncertaintyNotes(b));
-  const judgeNote = scoringJudgeNote(s);
+    parts.push(
+      tr('chat.footer.unnormalised', {
+        methods: b.unnormalized.map((m) => methodName(m, locale)).join(sep),
+      }),
+    );
+  parts.push(...withinUncertaintyNotes(b, locale));
+  const judgeNote = scoringJudgeNote(s, locale);
   if (judgeNote) parts.push(judgeNote);
   const shown = shownRows(b, o.all);
   const unranked = shown.filter((r) => r.rank === null && keyScore(b, r).value !== null).length;
-  const w = unrankedWords(b);
+  const byOverall = rankKey(b) === 'overall';
   if (unranked > 0)
     parts.push(
-      `not ranked: ${unranked} ${unranked === 1 ? 'model lacks' : 'models lack'} ${w.part} the ranked ones have, so ${unranked === 1 ? `its ${w.key} is` : `their ${w.key} scores are`} not comparable`,
+      tr('chat.footer.unranked', {
+        n: unranked,
+        part: tr(byOverall ? 'board.headline.part.ability' : 'board.headline.part.method'),
+        key: keyName(rankKey(b), locale),
+      }),
     );
   const left = b.rows.length - shown.length;
   if (left > 0)
     parts.push(
-      `${left} ${left === 1 ? 'model' : 'models'} with no score in any method left out (${o.surface === 'cli' ? '`--all` shows them' : '`/leaderboard model NAME` shows one; `zhujiu leaderboard --all` lists them'})`,
+      o.surface === 'cli'
+        ? tr('chat.footer.leftOut.cli', { n: left, all: '`--all`' })
+        : tr('chat.footer.leftOut.chat', {
+            n: left,
+            one: '`/leaderboard model NAME`',
+            all: '`zhujiu leaderboard --all`',
+          }),
     );
-  const noAbility = withoutAbilityText(s.inputs);
+  const noAbility = withoutAbilityText(s.inputs, locale);
   if (noAbility) parts.push(noAbility);
-  return `${parts.join('; ')}.${extra}${o.link ? ` Full board: ${o.link}` : ''}`;
+  return `${parts.join(tr('chat.footer.sep'))}${tr('chat.footer.end')}${extra}${o.link ? tr('chat.footer.link', { link: o.link }) : ''}`;
 }
 
 /**
  * Which judge the scoring figures are from, and the other judges left off (docs/scoring.md §3): "scoring = grades
  * of judge X (not shown: Y; `zhujiu leaderboard --judge NAME`)"; undefined when no judge has grades.
  */
-export function scoringJudgeNote(s: Snapshot): string | undefined {
+export function scoringJudgeNote(s: Snapshot, locale: Locale = 'en'): string | undefined {
   const judge = scoringJudge(s.board);
   const all = s.inputs.judges ?? [];
-  const others = all.filter((j) => j !== judge);
+  const others = all.filter((j) => j !== judge).join(t(locale, 'board.list.sep'));
   const hint = '`zhujiu leaderboard --judge NAME`';
   if (judge === null) {
-    return others.length > 1
-      ? `scoring: no judge chosen (grades of ${others.join(', ')} are stored; set judge.model or pass ${hint})`
+    return all.length > 1
+      ? t(locale, 'board.judge.noneChosen', { judges: others, hint })
       : undefined;
   }
-  return `scoring = grades of judge ${judge}${others.length > 0 ? ` (not shown: ${others.join(', ')}; ${hint})` : ''}`;
+  return others
+    ? t(locale, 'board.judge.others', { judge, others, hint })
+    : t(locale, 'board.judge.chosen', { judge });
 }
 
 /**
@@ -501,12 +557,12 @@ export function scoringJudgeNote(s: Snapshot): string | undefined {
  * marker or, for an unranked row, why it is not ranked. Ranked rows first; the unranked ones follow under a
  * "not ranked" divider row. Rows with no score in any method are left out unless `all`.
  */
-export function overallTable(board: Board, all = false): TableContent {
+export function overallTable(board: Board, all = false, locale: Locale = 'en'): TableContent {
   const rows = shownRows(board, all);
   // Ranked by overall: the overall first (with its interval), then App. A's final as a column of its own.
   const byOverall = rankKey(board) === 'overall';
   const line = (r: BoardRow): string[] => {
-    const why = unrankedReason(board, r);
+    const why = unrankedReason(board, r, locale);
     return [
       r.rank === null ? '—' : String(r.rank),
       r.model,
@@ -516,25 +572,23 @@ export function overallTable(board: Board, all = false): TableContent {
       ...BOARD_METHODS.map((m) => fmt(r.methods[m])),
       ...BOARD_ABILITIES.map((a) => fmt(r.abilities[a])),
       String(r.votes),
-      why === null ? (r.incomplete ? '*' : '') : `not ranked: ${why}`,
+      why === null ? (r.incomplete ? '*' : '') : t(locale, 'chat.notRanked', { why }),
     ];
   };
   const ranked = rows.filter((r) => r.rank !== null);
   const unranked = rows.filter((r) => r.rank === null);
   const width = 4 + (byOverall ? 1 : 0) + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
-  const divider = ['', '— not ranked —', ...Array.from({ length: width - 2 }, () => '')];
+  const divider = ['', t(locale, 'chat.divider'), ...Array.from({ length: width - 2 }, () => '')];
   return {
     columns: [
-      'rank',
-      'model',
-      byOverall ? 'overall' : 'final',
-      '95% CI',
-      ...(byOverall ? ['final'] : []),
-      'metr',
-      'scor',
-      'comp',
-      ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a]),
-      'votes',
+      t(locale, 'chat.col.rank'),
+      t(locale, 'chat.col.model'),
+      keyName(byOverall ? 'overall' : 'final', locale),
+      t(locale, 'chat.col.ci'),
+      ...(byOverall ? [keyName('final', locale)] : []),
+      ...BOARD_METHODS.map((m) => t(locale, `chat.col.${m}`)),
+      ...BOARD_ABILITIES.map((a) => t(locale, `chat.col.${a}`)),
+      t(locale, 'chat.col.votes'),
       '',
     ],
     align: [
@@ -567,42 +621,78 @@ export function headline(
   title: string,
   all = false,
   name: (model: string) => string = (m) => m,
+  locale: Locale = 'en',
 ): string {
+  return `${title}${locale === 'en' ? ': ' : '：'}${headlineBody(board, all, name, locale)}`;
+}
+
+/** {@link headline} without its title: the sentence after "ZhuJiu board: ", in `locale`. */
+export function headlineBody(
+  board: Board,
+  all = false,
+  name: (model: string) => string = (m) => m,
+  locale: Locale = 'en',
+): string {
+  const tr = (k: Parameters<typeof t>[1], p?: Parameters<typeof t>[2]) => t(locale, k, p);
   const rows = shownRows(board, all);
   const key = (r: BoardRow) => keyScore(board, r).value;
   const ranked = rows.filter((r) => r.rank !== null && key(r) !== null);
   const unranked = rows.filter((r) => r.rank === null && key(r) !== null).length;
-  const w = unrankedWords(board);
+  const byOverall = rankKey(board) === 'overall';
   const rest =
     unranked > 0
-      ? `; ${unranked} more ${unranked === 1 ? 'model is' : 'models are'} not ranked (${w.part} missing, so not comparable)`
+      ? tr('board.headline.more', {
+          n: unranked,
+          part: tr(byOverall ? 'board.headline.part.ability' : 'board.headline.part.method'),
+        })
       : '';
   const ci = (r: BoardRow) => (interval(board, r) ? ` (${interval(board, r)})` : '');
   const top = ranked[0];
-  const byOverall = rankKey(board) === 'overall';
   if (top && ranked.length === 1) {
     // "every method" (every ability) only when the ranking uses all of them; else name those it uses.
     const used = rankingParts(board);
     const which =
       used.length === (byOverall ? BOARD_ABILITIES.length : BOARD_METHODS.length)
-        ? `the only model with every ${byOverall ? 'ability' : 'method'}`
-        : `the only ranked model (${used.join(byOverall ? ', ' : ' and ')} only)`;
-    return `${title}: ${name(top.model)} is ${which}, ${w.key} ${fmt(key(top))}${ci(top)}${rest}`;
+        ? tr(byOverall ? 'board.headline.onlyEvery.ability' : 'board.headline.onlyEvery.method')
+        : tr('board.headline.onlyRanked', {
+            parts: used
+              .map((u) =>
+                byOverall
+                  ? abilityName(u as BoardAbility, locale)
+                  : methodName(u as BoardMethod, locale),
+              )
+              .join(byOverall ? tr('board.list.sep') : tr('board.unranked.and')),
+          });
+    return tr('board.headline.single', {
+      model: name(top.model),
+      which,
+      key: keyName(rankKey(board), locale),
+      score: fmt(key(top)),
+      ci: ci(top),
+      rest,
+    });
   }
   if (top) {
     const tied = ranked.filter((r) => r.rank === top.rank).length;
-    const by = byOverall ? ' overall' : '';
+    const by = byOverall ? tr('board.headline.by.overall') : '';
+    const score = fmt(key(top));
     return tied > 1
-      ? `${title}: ${tied} models share the lead with ${fmt(key(top))}${by} among ${ranked.length} ranked${rest}`
-      : `${title}: ${name(top.model)} leads ${ranked.length} ranked models with ${fmt(key(top))}${by}${ci(top)}${rest}`;
+      ? tr('board.headline.shared', { n: tied, score, by, ranked: ranked.length, rest })
+      : tr('board.headline.leads', {
+          model: name(top.model),
+          ranked: ranked.length,
+          score,
+          by,
+          ci: ci(top),
+          rest,
+        });
   }
-  const within = withinUncertaintyNotes(board);
-  if (unranked > 0 && byOverall)
-    return `${title}: no model has every ability column yet, so no overall is ranked (means of different abilities are not comparable)`;
-  if (unranked > 0)
-    return `${title}: no model has every method yet, so no final is ranked (finals of different methods are not comparable)`;
-  if (within.length > 0) return `${title}: no final is ranked: ${within.join('; ')}`;
-  return `${title}: no scores yet (a comparative score needs ${board.minVotes} arena votes in an ability; metrics and judge scores come from evaluation runs)`;
+  const within = withinUncertaintyNotes(board, locale);
+  if (unranked > 0 && byOverall) return tr('board.headline.noOverall');
+  if (unranked > 0) return tr('board.headline.noFinal');
+  if (within.length > 0)
+    return tr('board.headline.within', { notes: within.join(tr('board.withoutAbility.sep')) });
+  return tr('board.headline.noScores', { min: board.minVotes });
 }
 
 /** Options of the content builders. */
@@ -619,28 +709,27 @@ export interface ViewOptions {
   readonly all?: boolean;
   /** Where the view is shown: the hints name that surface's command (default chat). */
   readonly surface?: 'chat' | 'cli';
+  /** The language of the texts (default en; the overall view and its footer so far). */
+  readonly locale?: Locale;
 }
 
-/** The overall board as chat content. */
+/** The overall board as chat content, in `o.locale`. */
 export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
+  const locale = o.locale ?? 'en';
   const b = s.board;
-  if (b.rows.length === 0) {
-    return {
-      text: 'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
-    };
-  }
-  const title = o.title ?? 'ZhuJiu board';
+  if (b.rows.length === 0) return { text: t(locale, 'chat.noModels') };
+  const title = o.title ?? t(locale, 'site.title');
   return {
-    text: headline(b, title, o.all, markdownLiteral),
+    text: headline(b, title, o.all, markdownLiteral, locale),
     title,
     // With every row left out (no score in any method) the footer counts them; no empty table.
-    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all) } : {}),
+    ...(shownRows(b, o.all).length > 0 ? { table: overallTable(b, o.all, locale) } : {}),
     ...(o.image
       ? {
           image: {
             filename: 'leaderboard.png',
             data: o.image,
-            alt: `${title}: ${rankKey(b)} scores with 95% intervals and ability heat map`,
+            alt: t(locale, 'chat.imageAlt', { title, key: keyName(rankKey(b), locale) }),
             mimeType: 'image/png',
           },
         }
@@ -648,7 +737,9 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
     footer: footer(
       s,
       o,
-      `${rankKey(b) === 'overall' ? ' Ranked by overall = mean of the seven ability columns (the published ZhuJiu order);' : ''} final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).`,
+      t(locale, 'chat.legend', {
+        overall: rankKey(b) === 'overall' ? t(locale, 'chat.legend.overall') : '',
+      }),
     ),
   };
 }
@@ -888,12 +979,18 @@ export function significantMoves(prev: Board, cur: Board): RankMove[] {
 }
 
 /** Words for the moves ("gpt-4o ↑ 3 → 1 (past x, y)"), as chat Markdown (names through {@link markdownLiteral}). */
-export function movesText(moves: readonly RankMove[]): string {
-  if (moves.length === 0) return 'No significant rank changes since the last post.';
+export function movesText(moves: readonly RankMove[], locale: Locale = 'en'): string {
+  if (moves.length === 0) return t(locale, 'daily.noMoves');
   return moves
-    .map(
-      (m) =>
-        `${markdownLiteral(m.model)} ${m.to < m.from ? '↑' : '↓'} ${m.from} → ${m.to} (${m.to < m.from ? 'past' : 'behind'} ${m.past.map(markdownLiteral).join(', ')})`,
+    .map((m) =>
+      t(locale, 'daily.move', {
+        model: markdownLiteral(m.model),
+        arrow: m.to < m.from ? '↑' : '↓',
+        from: m.from,
+        to: m.to,
+        dir: t(locale, m.to < m.from ? 'daily.move.past' : 'daily.move.behind'),
+        past: m.past.map(markdownLiteral).join(t(locale, 'board.list.sep')),
+      }),
     )
     .join('\n');
 }

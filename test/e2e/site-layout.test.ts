@@ -1,9 +1,11 @@
 /**
- * The results site in headless Chromium at a 390 px phone and a 1366 px desktop: the board, a method page (with
- * the win-rate heat map) and a model card with its history never scroll sideways (wide tables scroll inside their
- * own box), with no console error. Screenshots of each (and the PNG chart) are written to
- * `$ZHUJIU_SCREENSHOTS` (default `zhujiu-site-screenshots` in the temporary folder), with the measured widths in
- * `widths.json`, to be looked at.
+ * The results site in headless Chromium at a 390 px phone and a 1366 px desktop, in Chinese (the default locale)
+ * and in English (`?lang=en`): the board, a method page (with the win-rate heat map), a model card with its
+ * history and an item-level results page never scroll sideways (wide tables scroll inside their own box), with no
+ * console error; the Chinese pages say `lang="zh-CN"` and render their Chinese with the served Noto Sans SC (this
+ * machine's Chromium has no CJK font of its own: without it the glyphs are boxes). Screenshots of each (and the PNG
+ * chart) are written to `$ZHUJIU_SCREENSHOTS` (default `zhujiu-site-screenshots` in the temporary folder), as
+ * `<page>-<locale>-<width>.png`, with the measured widths in `widths.json`, to be looked at.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,7 @@ import { createHttpApp } from '../../src/http/server.ts';
 import { LeaderboardService } from '../../src/leaderboard/service.ts';
 import { addBattles, addRun } from '../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../helpers/db.ts';
+import { addRunWithItems } from '../helpers/run-items.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -37,6 +40,7 @@ const MODELS = [
 describe.skipIf(!present)('results site layout in headless Chromium', () => {
   let db: TestDb;
   let svc: LeaderboardService;
+  let runId: number;
   const clock = new ManualClock(new Date('2026-11-01T08:00:00Z'));
   const shots = process.env.ZHUJIU_SCREENSHOTS ?? join(tmpdir(), 'zhujiu-site-screenshots');
   beforeAll(async () => {
@@ -85,6 +89,19 @@ describe.skipIf(!present)('results site layout in headless Chromium', () => {
       await addBattles(db.db, 'arena', 'language', battles);
       await svc.refresh();
     }
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      dataset: i % 2 === 0 ? 'c3' : 'cmrc2018',
+      ability: 'language' as const,
+      key: `item-${i}`,
+      prompt: `阅读下面的材料并回答问题：${'长江是中国最长的河流，'.repeat(i % 3 === 0 ? 30 : 1)}问题 ${i}？`,
+      ...(i % 5 === 4
+        ? { failure: { code: 'llm_failed', message: 'HTTP 500 from the endpoint' } }
+        : {
+            answer: `答案：${'ABCD'[i % 4]}。${'因为材料中提到了这一点。'.repeat(i % 4 === 0 ? 20 : 1)}`,
+            score: { raw: i % 3 === 0 ? 0 : 1, max: 1, detail: { extracted: 'ABCD'[i % 4] } },
+          }),
+    }));
+    runId = await addRunWithItems(db.db, { model: '通义千问-Max', suite: 'demo', items });
   });
   afterAll(async () => {
     await svc?.close();
@@ -110,6 +127,8 @@ describe.skipIf(!present)('results site layout in headless Chromium', () => {
       ['qwen2-72b-instruct', { organisation: 'Alibaba', parameters: '72B', open_weights: true }],
     ]);
     const app = createHttpApp({
+      locale: 'zh-CN',
+      results: { db: db.db },
       checkDb: async () => {},
       registry: { contentType: 'text/plain', metrics: async () => '' } as never,
       board: {
@@ -129,40 +148,70 @@ describe.skipIf(!present)('results site layout in headless Chromium', () => {
     const problems: string[] = [];
     const widths: Record<string, { scroll: number; inner: number }> = {};
     try {
-      for (const width of [390, 1366]) {
-        const page = await browser.newPage({ viewport: { width, height: 844 } });
-        page.on('console', (m) => {
-          if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-        });
-        page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-        for (const [name, path] of [
-          ['board', '/board'],
-          ['method-comparative', '/board/method/comparative'],
-          ['model-card', `/board/model/${encodeURIComponent('OpenHermes-2.5-Mistral-7B')}`],
-        ] as const) {
-          await page.goto(`${base}${path}`);
-          await page.waitForLoadState('load');
-          // Evaluated in the page (a string: this file is compiled without the DOM's types).
-          const w = (await page.evaluate(
-            '({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })',
-          )) as { scroll: number; inner: number };
-          widths[`${name}@${width}`] = w;
-          await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true });
+      for (const [locale, query] of [
+        ['zh-CN', ''],
+        ['en', '?lang=en'],
+      ] as const)
+        for (const width of [390, 1366]) {
+          const page = await browser.newPage({ viewport: { width, height: 844 } });
+          page.on('console', (m) => {
+            if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+          });
+          page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+          for (const [name, path] of [
+            ['board', '/board'],
+            ['method-comparative', '/board/method/comparative'],
+            ['model-card', `/board/model/${encodeURIComponent('OpenHermes-2.5-Mistral-7B')}`],
+            ['run-items', `/runs/${runId}/items`],
+          ] as const) {
+            await page.goto(`${base}${path}${query}`);
+            await page.waitForLoadState('load');
+            // Web fonts do not hold the load event: wait until the CJK font has arrived and is laid out.
+            await page.evaluate('document.fonts.ready.then(() => undefined)');
+            // Evaluated in the page (strings: this file is compiled without the DOM's types).
+            const w = (await page.evaluate(
+              '({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth })',
+            )) as { scroll: number; inner: number };
+            widths[`${name}-${locale}@${width}`] = w;
+            expect(await page.getAttribute('html', 'lang'), `${name} ${locale}`).toBe(locale);
+            // Every link of the page keeps the language it was asked for (the switch asks the other).
+            const hrefs = (await page.$$eval('a[href^="/"]:not(#lang)', (as) =>
+              as.map((a) => a.getAttribute('href') ?? ''),
+            )) as string[];
+            if (query)
+              expect(
+                hrefs.filter((h) => !h.includes('lang=en') && !h.startsWith('/board/chart.png')),
+                name,
+              ).toEqual([]);
+            await page.screenshot({
+              path: join(shots, `${name}-${locale}-${width}.png`),
+              fullPage: true,
+            });
+          }
+          // The Chinese text is drawn with the served font (loaded: the page used it).
+          if (locale === 'zh-CN')
+            expect(
+              await page.evaluate(
+                'document.fonts.ready.then(() => [...document.fonts].some((f) => f.family.includes("Noto Sans SC") && f.status === "loaded"))',
+              ),
+            ).toBe(true);
+          // The card carries its history chart and details; the board its table and chart in scroll boxes.
+          await page.goto(
+            `${base}/board/model/${encodeURIComponent('OpenHermes-2.5-Mistral-7B')}${query}`,
+          );
+          expect(await page.$$eval('#history-chart circle', (c) => c.length)).toBeGreaterThan(5);
+          expect(await page.textContent('#info')).toContain('Teknium');
+          await page.goto(`${base}/board${query}`);
+          expect(
+            await page.$eval('#board', (t) => t.parentElement?.classList.contains('scroll')),
+          ).toBe(true);
+          expect(
+            await page.$eval('#chart', (i) =>
+              i.parentElement?.parentElement?.classList.contains('scroll'),
+            ),
+          ).toBe(true);
+          await page.close();
         }
-        // The card carries its history chart and details; the board its table and chart in scroll boxes.
-        expect(await page.$$eval('#history-chart circle', (c) => c.length)).toBeGreaterThan(5);
-        expect(await page.textContent('#info')).toContain('Teknium');
-        await page.goto(`${base}/board`);
-        expect(
-          await page.$eval('#board', (t) => t.parentElement?.classList.contains('scroll')),
-        ).toBe(true);
-        expect(
-          await page.$eval('#chart', (i) =>
-            i.parentElement?.parentElement?.classList.contains('scroll'),
-          ),
-        ).toBe(true);
-        await page.close();
-      }
     } finally {
       await browser.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -80,6 +80,8 @@ export interface SlashUser {
   id: string;
   username?: string;
   roles?: string[];
+  /** The user's client language, as Discord sends it in `locale` (default en-US). */
+  locale?: string;
 }
 
 export class FakeDiscord {
@@ -307,7 +309,7 @@ export class FakeDiscord {
         type: 1,
         options: Object.entries(options).map(([k, v]) => ({ name: k, type: 3, value: v })),
       },
-      locale: 'en-US',
+      locale: user.locale ?? 'en-US',
       guild_locale: 'en-US',
       app_permissions: '2248473465835073',
       entitlements: [],
@@ -359,7 +361,7 @@ export class FakeDiscord {
       },
       message: this.#messageJson(msg),
       data: { custom_id: customId, component_type: 2 },
-      locale: 'en-US',
+      locale: user.locale ?? 'en-US',
       guild_locale: 'en-US',
       app_permissions: '2248473465835073',
       entitlements: [],

@@ -4,27 +4,50 @@
  * help text (the terminal's `help`, the answer to an unknown command).
  */
 
-import type { CommandSpec } from '../../chat/port.ts';
+import type { CommandOptionSpec, CommandSpec } from '../../chat/port.ts';
 import { ABILITIES } from '../../config/schema.ts';
+import { type MessageKey, t } from '../../i18n/index.ts';
+
+/** Discord's locale code of the catalogue's Chinese (discord.com/developers/docs/reference#locales). */
+const ZH = 'zh-CN';
+
+/** A command's name and description from the catalogue (`key`, `key.name`): English, with its zh-CN localisations. */
+function command(
+  name: string,
+  key: MessageKey,
+): Pick<CommandSpec, 'name' | 'description' | 'nameLocalizations' | 'descriptionLocalizations'> {
+  return {
+    name,
+    description: t('en', key),
+    nameLocalizations: { [ZH]: t('zh-CN', `${key}.name` as MessageKey) },
+    descriptionLocalizations: { [ZH]: t('zh-CN', key) },
+  };
+}
+
+/** An option described by the catalogue's `key`, in English with its zh-CN localisation. */
+function option(
+  name: string,
+  key: MessageKey,
+  more: Partial<CommandOptionSpec> = {},
+): CommandOptionSpec {
+  return {
+    name,
+    description: t('en', key),
+    descriptionLocalizations: { [ZH]: t('zh-CN', key) },
+    ...more,
+  };
+}
 
 /** Every command, in help order. `/arena` is maintainer-only: posting on demand could flood a channel. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
-    name: 'arena',
-    description: 'Post an arena battle in this channel now (maintainers)',
+    ...command('arena', 'cmd.arena'),
     options: [
-      { name: 'ability', description: 'Only prompts of this ability', choices: ABILITIES },
-      {
-        name: 'void',
-        description: 'Void battle #N (as its message shows): it leaves every rating',
-      },
-      { name: 'battle', description: 'With ability: file battle #N under that ability' },
-      { name: 'reason', description: 'Why the battle is voided (kept in the audit log)' },
-      {
-        name: 'list',
-        description: 'List live battles without an ability, or flagged votes',
-        choices: ['unclassified', 'flagged'],
-      },
+      option('ability', 'cmd.arena.ability', { choices: ABILITIES }),
+      option('void', 'cmd.arena.void'),
+      option('battle', 'cmd.arena.battle'),
+      option('reason', 'cmd.arena.reason'),
+      option('list', 'cmd.arena.list', { choices: ['unclassified', 'flagged'] }),
     ],
     usage: [
       { form: 'arena [ability]', what: 'post a battle now (maintainers)' },
@@ -45,16 +68,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     maintainerOnly: true,
   },
   {
-    name: 'ask',
-    description:
-      'Ask two anonymous live models your own question; the channel votes on the answers',
+    ...command('ask', 'cmd.ask'),
     options: [
-      { name: 'prompt', description: 'Your question', required: true },
-      {
-        name: 'ability',
-        description: 'The ability it tests (default: the arena classifies it)',
-        choices: ABILITIES,
-      },
+      option('prompt', 'cmd.ask.prompt', { required: true }),
+      option('ability', 'cmd.ask.ability', { choices: ABILITIES }),
     ],
     usage: [
       {
@@ -64,16 +81,12 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
-    name: 'leaderboard',
-    description: 'The ZhuJiu board: final scores with 95% intervals, methods, abilities, votes',
+    ...command('leaderboard', 'cmd.leaderboard'),
     options: [
-      {
-        name: 'view',
-        description:
-          'overall (default), ability, method, model, or style (arena ratings with style control)',
+      option('view', 'cmd.leaderboard.view', {
         choices: ['overall', 'ability', 'method', 'model', 'style'],
-      },
-      { name: 'name', description: 'The ability, method or model to show' },
+      }),
+      option('name', 'cmd.leaderboard.name_'),
     ],
     usage: [
       {
@@ -83,12 +96,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
-    name: 'judge',
-    description:
-      'LLM judge vs the crowd on the arena battles: kappa, weighted kappa, agreement (maintainers)',
+    ...command('judge', 'cmd.judge'),
     options: [
-      { name: 'action', description: 'What to show', choices: ['agree'], required: true },
-      { name: 'judge', description: 'Only this judge' },
+      option('action', 'cmd.judge.action', { choices: ['agree'], required: true }),
+      option('judge', 'cmd.judge.judge'),
     ],
     usage: [
       {
@@ -99,19 +110,13 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     maintainerOnly: true,
   },
   {
-    name: 'eval',
-    description:
-      'Run an evaluation suite on a model; /eval status, /eval cancel <run> (maintainers)',
+    ...command('eval', 'cmd.eval'),
     options: [
-      { name: 'model', description: 'The model (config/models.yaml or imported answers)' },
-      { name: 'suite', description: 'The suite (config/suites)' },
-      { name: 'limit', description: 'Ask at most this many items per dataset' },
-      {
-        name: 'action',
-        description: 'status or cancel instead of a run',
-        choices: ['status', 'cancel'],
-      },
-      { name: 'run', description: 'With action cancel: the run number' },
+      option('model', 'cmd.eval.model'),
+      option('suite', 'cmd.eval.suite'),
+      option('limit', 'cmd.eval.limit'),
+      option('action', 'cmd.eval.action', { choices: ['status', 'cancel'] }),
+      option('run', 'cmd.eval.run'),
     ],
     usage: [
       {
@@ -124,31 +129,19 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     maintainerOnly: true,
   },
   {
-    name: 'submit',
-    description:
-      'Submit a model (an OpenAI-compatible endpoint) for evaluation; maintainers approve or reject it',
+    ...command('submit', 'cmd.submit'),
     options: [
-      { name: 'name', description: 'The model name shown on the board' },
-      {
-        name: 'url',
-        description: 'The OpenAI-compatible base URL (http or https), e.g. https://host/v1',
-      },
-      { name: 'model', description: 'The model id the endpoint takes' },
-      { name: 'description', description: 'What the model is' },
-      { name: 'org', description: 'The organisation behind it' },
-      { name: 'licence', description: 'Its licence' },
-      {
-        name: 'action',
-        description: 'list, or (maintainers) approve or reject instead of a submission',
-        choices: ['list', 'approve', 'reject'],
-      },
-      { name: 'id', description: 'With approve or reject: the submission number' },
-      { name: 'reason', description: 'With reject: why (the submitter is told)' },
-      {
-        name: 'api_key_env',
-        description: 'With approve: the environment variable holding its API key',
-      },
-      { name: 'suites', description: 'With approve: suites to queue (default submissions.suites)' },
+      option('name', 'cmd.submit.name_'),
+      option('url', 'cmd.submit.url'),
+      option('model', 'cmd.submit.model'),
+      option('description', 'cmd.submit.description'),
+      option('org', 'cmd.submit.org'),
+      option('licence', 'cmd.submit.licence'),
+      option('action', 'cmd.submit.action', { choices: ['list', 'approve', 'reject'] }),
+      option('id', 'cmd.submit.id'),
+      option('reason', 'cmd.submit.reason'),
+      option('api_key_env', 'cmd.submit.api_key_env'),
+      option('suites', 'cmd.submit.suites'),
     ],
     usage: [
       {
@@ -164,8 +157,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
-    name: 'models',
-    description: 'The models under evaluation and their number of stored answers',
+    ...command('models', 'cmd.models'),
     options: [],
     usage: [{ form: 'models', what: 'models and their number of answers' }],
   },

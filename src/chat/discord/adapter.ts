@@ -45,12 +45,14 @@ import {
 } from 'discord.js';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { type Locale, localeFromTag, type MessageKey, t } from '../../i18n/index.ts';
 import type {
   ChatHandlers,
   ChatPlatform,
   CommandContext,
   CommandSpec,
   EditOptions,
+  Localizations,
   MessageContent,
   MessageRef,
   PlatformCapabilities,
@@ -87,6 +89,8 @@ export interface DiscordAdapterOptions {
    * ephemeral "Maintainers only." before the handler runs (the handler should check again).
    */
   readonly maintainerRoleIds?: readonly string[];
+  /** The language of the adapter's own replies when the user's is not zh-CN or en (config `locale`; default en). */
+  readonly locale?: Locale;
   /** Per-request REST timeout (ms); default 15,000. */
   readonly restTimeoutMs?: number;
   /** Retries for 5xx/network errors (429s are always waited out, honouring Retry-After); default 3. */
@@ -113,8 +117,17 @@ interface RawReaction {
   member?: { user?: { bot?: boolean } };
 }
 
-/** Ephemeral answer to a non-maintainer calling a maintainer-only command. */
-const MAINTAINERS_ONLY = 'Sorry, only arena maintainers can use this command.';
+/** `{ [field]: texts }` with each text cut to `max` characters, or nothing without texts (Discord's limits). */
+function localizations(
+  field: string,
+  texts: Localizations | undefined,
+  max: number,
+): Record<string, Record<string, string>> {
+  if (!texts || Object.keys(texts).length === 0) return {};
+  return {
+    [field]: Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, truncate(v, max)])),
+  };
+}
 
 /** `name:id` for custom emoji (as REST wants it), the unicode string otherwise. */
 function emojiKey(emoji: { id: string | null; name: string | null }): string {
@@ -548,6 +561,8 @@ export class DiscordAdapter implements ChatPlatform {
       type: 1,
       name: c.name,
       description: truncate(c.description, 100),
+      ...localizations('name_localizations', c.nameLocalizations, 32),
+      ...localizations('description_localizations', c.descriptionLocalizations, 100),
       // Discord wants required options first; the stable sort keeps the declared order otherwise.
       options: [...c.options]
         .sort((a, b) => Number(b.required === true) - Number(a.required === true))
@@ -555,6 +570,7 @@ export class DiscordAdapter implements ChatPlatform {
           type: 3,
           name: o.name,
           description: truncate(o.description, 100),
+          ...localizations('description_localizations', o.descriptionLocalizations, 100),
           required: o.required === true,
           ...(o.choices && o.choices.length > 0
             ? { choices: o.choices.slice(0, 25).map((ch) => ({ name: ch, value: ch })) }
@@ -709,6 +725,7 @@ export class DiscordAdapter implements ChatPlatform {
           messageId: interaction.message.id,
           userId: interaction.user.id,
           buttonId: interaction.customId,
+          ...((l) => (l ? { locale: l } : {}))(localeFromTag(interaction.locale)),
           // Receipt time, as for reactions; the counter orders presses received in one millisecond.
           at: new Date(),
           seq: this.#presses++,
@@ -724,13 +741,24 @@ export class DiscordAdapter implements ChatPlatform {
     if (!replied) await interaction.deleteReply().catch(() => undefined);
   }
 
+  /** The language of a reply to `interaction`: the user's (zh-CN, en-*), else the configured one. */
+  #localeOf(interaction: { readonly locale: string }): Locale {
+    return localeFromTag(interaction.locale) ?? this.#opts.locale ?? 'en';
+  }
+
+  /** An ephemeral answer (the message `key`) in the user's language, before anything is deferred. */
+  async #answerPrivately(interaction: ChatInputCommandInteraction, key: MessageKey): Promise<void> {
+    const content = t(this.#localeOf(interaction), key);
+    await interaction.reply({ content, flags: MessageFlags.Ephemeral });
+  }
+
   async #onInteraction(interaction: Interaction): Promise<unknown> {
     if (!interaction.isChatInputCommand())
       return interaction.isButton() && this.#onButton(interaction);
     const spec = this.#specs.get(interaction.commandName);
     const handlers = this.#handlers;
     if (!spec || !handlers) {
-      await interaction.reply({ content: 'Unknown command.', flags: MessageFlags.Ephemeral });
+      await this.#answerPrivately(interaction, 'discord.unknownCommand');
       return;
     }
     const roles = memberRoleIds(interaction);
@@ -741,7 +769,7 @@ export class DiscordAdapter implements ChatPlatform {
       maintainers.length > 0 &&
       !roles.some((r) => maintainers.includes(r))
     ) {
-      await interaction.reply({ content: MAINTAINERS_ONLY, flags: MessageFlags.Ephemeral });
+      await this.#answerPrivately(interaction, 'discord.maintainersOnly');
       log.info('maintainer-only command refused');
       return;
     }
@@ -787,6 +815,7 @@ export class DiscordAdapter implements ChatPlatform {
         isBot: interaction.user.bot,
       },
       channelId: interaction.channelId,
+      ...((l) => (l ? { locale: l } : {}))(localeFromTag(interaction.locale)),
       ...threadOfInteraction(interaction),
       reply: (content, options) => {
         const next = chain.then(() => sendReply(content, options));
@@ -806,11 +835,8 @@ export class DiscordAdapter implements ChatPlatform {
       log.error({ err }, 'command handler failed');
       if (!replied) {
         replied = true;
-        await interaction
-          .editReply({
-            content: 'Something went wrong; the maintainers have been told (see logs).',
-          })
-          .catch(() => undefined);
+        const content = t(this.#localeOf(interaction), 'discord.failed');
+        await interaction.editReply({ content }).catch(() => undefined);
       }
     }
   }

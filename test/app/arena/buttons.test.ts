@@ -93,8 +93,11 @@ describe('buttons mode', () => {
     if (!posted.ok) throw new Error(posted.reason);
     const msgId = posted.value.ref.messageId;
     /** Presses a button as `user`; resolves with the private answer's text once it is there. */
-    const press = async (user: string, choice: string): Promise<string> => {
-      const id = fake.pressButton(msgId, `vote:${choice}`, { id: user });
+    const press = async (user: string, choice: string, locale?: string): Promise<string> => {
+      const id = fake.pressButton(msgId, `vote:${choice}`, {
+        id: user,
+        ...(locale ? { locale } : {}),
+      });
       const original = await until(
         () => fake.responsesFor(id).find((r) => r.kind === 'original'),
         `answer to ${user}'s ${choice}`,
@@ -208,6 +211,15 @@ describe('buttons mode', () => {
     expect(revealed?.components).toEqual([]);
     expect(JSON.stringify(revealed?.embeds)).toContain('tally ⬅️ 0 🟰 0 ➡️ 1 👎 1');
     expect(fake.lateInteractions).toEqual([]);
+  });
+
+  it("Discord: the private answer to a press is in the presser's language (zh-CN, en-GB)", async () => {
+    const { press } = await discord();
+    expect(await press(U[0], 'left', 'zh-CN')).toMatch(
+      /^你在第 1 场对战中投了 ⬅️ 左边更好。只有你能看到这条消息。 投票结束前可以按其他按钮修改/u,
+    );
+    expect(await press(U[0], 'right', 'zh-CN')).toContain('你把第 1 场对战的投票改为 ➡️ 右边更好。');
+    expect(await press(U[1], 'equal', 'en-GB')).toContain('You voted 🟰 equal on battle #1.');
   });
 
   it('Discord: reveal after vote tells only the voter the models, and their vote is then final', async () => {

@@ -58,6 +58,8 @@ export async function seedModels(db: Kysely<Database>, items = 6): Promise<void>
  */
 export function testConfig(over: Record<string, unknown> = {}): AppConfig {
   return appConfigSchema.parse({
+    // The tests read the English texts; a new install's zh-CN is tested where a test sets it.
+    locale: 'en',
     arena: { window_hours: 1, identity_guard: { words: ['openai'], patterns: [] } },
     leaderboard: { refresh_seconds: 0 },
     ...over,

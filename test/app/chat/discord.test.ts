@@ -2,6 +2,7 @@
  * Contract tests: the real discord.js, driven through DiscordAdapter against the local fake Discord.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMAND_SPECS } from '../../../src/bot/commands/specs.ts';
 import { DiscordAdapter } from '../../../src/chat/discord/adapter.ts';
 import {
   APP_ID,
@@ -332,6 +333,70 @@ describe('DiscordAdapter against the fake gateway', () => {
       },
     });
     expect(rec.commands).toHaveLength(0);
+  });
+});
+
+describe("DiscordAdapter in the user's language", () => {
+  it('registers the commands with zh-CN name and description localisations from the catalogue', async () => {
+    const f = await FakeDiscord.start();
+    const a = new DiscordAdapter({
+      token: 't',
+      guildIds: [GUILD_ID],
+      restApi: f.restApi,
+      logger: captureLogger().logger,
+      restRetries: 0,
+    });
+    try {
+      await a.start(new Recorder(), COMMAND_SPECS);
+      const defs = f.registeredCommands[0]?.body as {
+        name: string;
+        name_localizations?: Record<string, string>;
+        description_localizations?: Record<string, string>;
+        options: { name: string; description_localizations?: Record<string, string> }[];
+      }[];
+      const lb = defs.find((d) => d.name === 'leaderboard');
+      expect(lb?.name_localizations).toEqual({ 'zh-CN': '排行榜' });
+      expect(lb?.description_localizations?.['zh-CN']).toMatch(/^助九排行榜/);
+      // Every command and option has its Chinese (Discord: names ≤ 32, descriptions ≤ 100 characters).
+      for (const d of defs) {
+        expect(d.name_localizations?.['zh-CN'], d.name).toMatch(/^[\p{L}\p{N}_-]{1,32}$/u);
+        expect(d.description_localizations?.['zh-CN'], d.name).toMatch(/[\u4e00-\u9fff]/);
+        for (const o of d.options)
+          expect(o.description_localizations?.['zh-CN'], `${d.name} ${o.name}`).toMatch(
+            /[\u4e00-\u9fff]/,
+          );
+      }
+    } finally {
+      await a.stop();
+      await f.close();
+    }
+  });
+
+  it('answers a zh-CN user in Chinese and an en-GB one in English, and hands the handler their locale', async () => {
+    const zh = fake.slashCommand(
+      'eval',
+      { model: 'x', suite: 'mmlu' },
+      { id: USER2, roles: [], locale: 'zh-CN' },
+    );
+    const en = fake.slashCommand(
+      'eval',
+      { model: 'x', suite: 'mmlu' },
+      { id: USER2, roles: [], locale: 'en-GB' },
+    );
+    await waitFor(
+      () => fake.responsesFor(zh).length >= 1 && fake.responsesFor(en).length >= 1,
+      'refusals',
+    );
+    expect(fake.responsesFor(zh)[0]?.body).toMatchObject({
+      data: { content: '抱歉，只有竞技场维护者可以使用这个命令。', flags: 64 },
+    });
+    expect(fake.responsesFor(en)[0]?.body).toMatchObject({
+      data: { content: 'Sorry, only arena maintainers can use this command.', flags: 64 },
+    });
+    fake.slashCommand('arena', { topic: 'math' }, { id: USER, roles: [], locale: 'zh-CN' });
+    fake.slashCommand('arena', { topic: 'math' }, { id: USER, roles: [], locale: 'fr' });
+    await waitFor(() => rec.commands.length >= 2, 'commands');
+    expect(rec.commands.map((c) => c.locale ?? 'none').sort()).toEqual(['none', 'zh-CN']);
   });
 });
 

@@ -56,6 +56,7 @@ class RecordingPlatform implements ChatPlatform {
 }
 
 const CONFIG = testConfig({
+  locale: 'zh-CN',
   leaderboard: {
     daily_post: {
       cron: '0 9 * * *',
@@ -153,7 +154,11 @@ describe.each(flowBackends())('daily post (%s)', (backend) => {
     for (const p of log) {
       expect(p.content.title).toBe('每日排行榜 2026-11-30');
       expect(p.content.image?.mimeType).toBe('image/png');
-      expect(p.content.sections?.[0]?.heading).toBe('First daily post');
+      // A new install's locale (zh-CN): the whole post is Chinese, not only its title.
+      expect(p.content.sections?.[0]?.heading).toBe('首次每日发布');
+      expect(p.content.text).toMatch(/^每日排行榜 2026-11-30：/);
+      expect(p.content.footer).toMatch(/^排行榜生成于 /);
+      expect(p.content.table?.columns.slice(0, 2)).toEqual(['名次', '模型']);
     }
     const posts = await listPosts(db.db, 'leaderboard.daily');
     expect(posts.map((p) => [p.platform, p.channelId, p.key, p.status])).toEqual(
@@ -174,9 +179,7 @@ describe.each(flowBackends())('daily post (%s)', (backend) => {
     await Promise.all([a.bot.tick(), b.bot.tick(), w.bot.tick()]);
     expect(log).toHaveLength(4);
     expect(log.slice(2).every((p) => p.content.title === '每日排行榜 2026-12-01')).toBe(true);
-    expect(log[2]!.content.sections?.[0]?.heading).toBe(
-      'Significant rank changes since the last post',
-    );
+    expect(log[2]!.content.sections?.[0]?.heading).toBe('自上次发布以来的显著名次变化');
     await Promise.all([a.stop(), b.stop(), w.stop()]);
   });
 
