@@ -37,6 +37,11 @@ describe.each([
   });
 });
 
-it.runIf(existsSync('/proc/self'))('LOG_FILE under /proc: the env_invalid error naming LOG_FILE', () => {
-  expect(() => checkLogFile('/proc/zhujiu-no/x.log')).toThrow(/^LOG_FILE: cannot open the log file/u);
-});
+it.runIf(existsSync('/proc/self'))(
+  'LOG_FILE under /proc: the env_invalid error naming LOG_FILE',
+  () => {
+    expect(() => checkLogFile('/proc/zhujiu-no/x.log')).toThrow(
+      /^LOG_FILE: cannot open the log file/u,
+    );
+  },
+);
