@@ -378,27 +378,7 @@ export async function insertImportedBattles(
   const added = fresh.length;
   opts.signal?.throwIfAborted();
   if (added === 0) return 0;
-  // Each new row gets its number (the file's order) and its battle id: after the last one drawn when this process
-  // holds the database alone (the sequence is moved at the end), else drawn from the sequence now, in one
-  // statement, and given in ascending order.
-  let base: number | null = null;
-  let drawn: number[] | null = null;
-  if (opts.exclusive) {
-    const r = await sql<{ base: string | number }>`
-        SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
-                        (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
-    base = Number(r.rows[0]?.base ?? 0);
-  } else {
-    const r = await sql<{ ids: string }>`
-        SELECT string_agg(nextval('battles_id_seq')::text, ',') AS ids
-          FROM generate_series(1, ${added}::integer)`.execute(trx);
-    drawn = (r.rows[0]?.ids ?? '')
-      .split(',')
-      .map(Number)
-      .sort((x, y) => x - y);
-    if (drawn.length !== added)
-      throw new Error(`insertImportedBattles: drew ${drawn.length} ids, not ${added}`);
-  }
+  const { base, drawn } = await importBattleIds(trx, added, opts.exclusive === true);
   await stageImportRows(
     trx,
     fresh,
@@ -436,6 +416,36 @@ export async function insertImportedBattles(
     await sql`SELECT setval('battles_id_seq', ${base + added}::bigint)`.execute(trx);
   }
   return added;
+}
+
+/**
+ * The battle ids of `added` new imported rows, for {@link insertImportedBattles}: each new row gets its number (the
+ * file's order) and its battle id: after the last one drawn (`base`) when this process holds the database alone
+ * (`exclusive`; the caller moves the sequence at the end), else drawn from the sequence now (`drawn`), in one
+ * statement, and given in ascending order. Exactly one of the two is set.
+ * @throws Error when the sequence gave another number of ids than asked.
+ */
+async function importBattleIds(
+  trx: Transaction<Database>,
+  added: number,
+  exclusive: boolean,
+): Promise<{ base: number | null; drawn: number[] | null }> {
+  if (exclusive) {
+    const r = await sql<{ base: string | number }>`
+        SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
+                        (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
+    return { base: Number(r.rows[0]?.base ?? 0), drawn: null };
+  }
+  const r = await sql<{ ids: string }>`
+      SELECT string_agg(nextval('battles_id_seq')::text, ',') AS ids
+        FROM generate_series(1, ${added}::integer)`.execute(trx);
+  const drawn = (r.rows[0]?.ids ?? '')
+    .split(',')
+    .map(Number)
+    .sort((x, y) => x - y);
+  if (drawn.length !== added)
+    throw new Error(`insertImportedBattles: drew ${drawn.length} ids, not ${added}`);
+  return { base: null, drawn };
 }
 
 /**

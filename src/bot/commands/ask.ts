@@ -144,6 +144,15 @@ export function noArenaBattle(number: number | string): string {
   return `There is no battle #${number} in this community's arena.`;
 }
 
+/** The answer to `/arena void|ability` whose battle is not a battle number: no such battle, or the usage. */
+function notABattleNumber(kind: 'void' | 'ability', typed: string): string {
+  const unknown = unknownRecordNumber(typed);
+  if (unknown !== undefined) return noArenaBattle(unknown);
+  return kind === 'void'
+    ? 'Usage: /arena void <battle> [reason], e.g. /arena void 12 spam'
+    : `Usage: /arena ability <battle> <ability>, with one of: ${ABILITIES.join(', ')}`;
+}
+
 /** Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). */
 export async function handleArenaSubcommand(
   deps: AskCommandDeps,
@@ -173,15 +182,7 @@ export async function handleArenaSubcommand(
     });
   }
   const number = battleNumberOf(sub.battle);
-  const unknown = unknownRecordNumber(sub.battle);
-  if (unknown !== undefined) return say({ text: noArenaBattle(unknown) });
-  if (number === undefined)
-    return say({
-      text:
-        sub.kind === 'void'
-          ? 'Usage: /arena void <battle> [reason], e.g. /arena void 12 spam'
-          : `Usage: /arena ability <battle> <ability>, with one of: ${ABILITIES.join(', ')}`,
-    });
+  if (number === undefined) return say({ text: notABattleNumber(sub.kind, sub.battle) });
   if (sub.kind === 'ability' && !isAbility(sub.ability))
     return say({
       text: `Unknown ability "${sub.ability}". Use one of: ${ABILITIES.join(', ')}.`,
