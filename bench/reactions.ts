@@ -72,6 +72,11 @@ function pct(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? Number.NaN;
 }
 
+/** This process's CPU time (user + system) per event, in ms: less sensitive to other load than rates are. */
+function cpuMs(u: NodeJS.CpuUsage, events: number): string {
+  return ((u.user + u.system) / 1000 / events).toFixed(2);
+}
+
 /** Events that were not committed before the wait gave up. */
 function missing(xs: number[]): number {
   return xs.filter((x) => !Number.isFinite(x)).length;
@@ -130,14 +135,17 @@ async function run(label: string, d: Db): Promise<void> {
 
   // Burst.
   const burst: [number, number][] = [];
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < EVENTS; i++) burst.push(react());
   await waitAll(burst);
   const t1 = Math.max(...burst.map(([s]) => committed.get(`${session()}${s}`) ?? 0));
+  const burstCpu = process.cpuUsage(c0);
   const burstLat = burst.map(([s, t]) => (committed.get(`${session()}${s}`) ?? Number.NaN) - t);
   // Paced.
   const paced: [number, number][] = [];
   const n = Math.min(EVENTS, RATE * 10);
+  const c1 = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < n; i++) {
     const due = start + (i * 1000) / RATE;
@@ -146,6 +154,7 @@ async function run(label: string, d: Db): Promise<void> {
     paced.push(react());
   }
   await waitAll(paced);
+  const pacedCpu = process.cpuUsage(c1);
   const pacedLat = paced.map(([s, t]) => (committed.get(`${session()}${s}`) ?? Number.NaN) - t);
   const votes = await d.db
     .selectFrom('votes')
@@ -153,8 +162,10 @@ async function run(label: string, d: Db): Promise<void> {
     .executeTakeFirstOrThrow();
   console.log(
     `${label.padEnd(9)} burst ${EVENTS} events: ${(EVENTS / ((t1 - t0) / 1000)).toFixed(0)} events/s stored, ` +
-      `dispatch→commit p50 ${pct(burstLat, 0.5).toFixed(1)} ms p99 ${pct(burstLat, 0.99).toFixed(1)} ms | ` +
-      `paced ${RATE}/s × ${n}: p50 ${pct(pacedLat, 0.5).toFixed(1)} ms p99 ${pct(pacedLat, 0.99).toFixed(1)} ms | votes stored ${Number(votes.n)}` +
+      `dispatch→commit p50 ${pct(burstLat, 0.5).toFixed(1)} ms p99 ${pct(burstLat, 0.99).toFixed(1)} ms, ` +
+      `process CPU ${cpuMs(burstCpu, EVENTS)} ms/event | ` +
+      `paced ${RATE}/s × ${n}: p50 ${pct(pacedLat, 0.5).toFixed(1)} ms p99 ${pct(pacedLat, 0.99).toFixed(1)} ms, ` +
+      `process CPU ${cpuMs(pacedCpu, n)} ms/event | votes stored ${Number(votes.n)}` +
       `${missing(burstLat) + missing(pacedLat) > 0 ? ` | NOT COMMITTED within 300 s: ${missing(burstLat)} burst, ${missing(pacedLat)} paced (figures are of the committed ones)` : ''}`,
   );
   await bot.stop();
