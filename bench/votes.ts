@@ -5,13 +5,15 @@
  *
  *   npx tsx bench/votes.ts [--seconds 10] [--concurrency 16] [--only pglite|postgres]
  *
- * Target on a 2-core machine: ≥ 2,000 casts/s and p99 ≤ 50 ms on the server.
+ * Target on a 2-core machine: ≥ 2,000 casts/s and p99 ≤ 50 ms on the server. Also prints the CPU per cast of this
+ * process and, for a server on this machine, of the server processes serving the bench's database.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { createRng } from '../src/core/rng.ts';
 import { createBattle, markPosted } from '../src/storage/battles.ts';
@@ -62,6 +64,27 @@ async function setup(d: Db): Promise<number[]> {
   return battles;
 }
 
+/**
+ * CPU milliseconds (user + system) used so far by the server processes serving this database, read from
+ * /proc/<pid>/stat (clock ticks of 10 ms); undefined when the server is not on this machine or on PGlite.
+ */
+async function serverCpuMs(d: Db): Promise<number | undefined> {
+  if (d.target.kind !== 'postgres') return undefined;
+  const pids = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where datname = current_database()`.execute(d.db);
+  try {
+    let ms = 0;
+    for (const { pid } of pids.rows) {
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      ms += (Number(f[11]) + Number(f[12])) * 10;
+    }
+    return Number.isFinite(ms) ? ms : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function run(label: string, d: Db): Promise<void> {
   const battles = await setup(d);
   const choices: VoteChoice[] = ['left', 'equal', 'right'];
@@ -86,9 +109,13 @@ async function run(label: string, d: Db): Promise<void> {
       effects.set(r.effect, (effects.get(r.effect) ?? 0) + 1);
     }
   };
+  const server0 = await serverCpuMs(d);
+  const cpu0 = process.cpuUsage();
   const start = performance.now();
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, w) => worker(w)));
   const secs = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const server1 = await serverCpuMs(d);
   latencies.sort((a, b) => a - b);
   const q = (p: number) =>
     latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number;
@@ -97,6 +124,16 @@ async function run(label: string, d: Db): Promise<void> {
     `${label}: ${latencies.length} vote events in ${secs.toFixed(1)} s with ${CONCURRENCY} concurrent voters → ` +
       `${rate.toFixed(0)} casts/s (target ≥ 2000: ${(rate / 2000).toFixed(2)}×), p50 ${q(0.5).toFixed(2)} ms, ` +
       `p99 ${q(0.99).toFixed(2)} ms (target ≤ 50 ms), max ${q(1).toFixed(1)} ms`,
+  );
+  const n = latencies.length;
+  console.log(
+    `  CPU per cast: this process ${((cpu.user + cpu.system) / 1000 / n).toFixed(3)} ms` +
+      (server0 !== undefined && server1 !== undefined
+        ? `, the server's processes ${((server1 - server0) / n).toFixed(3)} ms`
+        : d.target.kind === 'postgres'
+          ? ", the server's: not on this machine"
+          : ' (PGlite runs in it)') +
+      " (less sensitive to the machine's other load than the rate)",
   );
   console.log(`  effects: ${[...effects].map(([k, v]) => `${k} ${v}`).join(', ')}`);
 }

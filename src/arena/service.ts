@@ -138,6 +138,9 @@ type RereadOutcome =
   | { readonly kind: 'unreadable'; readonly earlierRun: boolean };
 
 /** The arena. One instance per process; all state is in the database. */
+/** A posted battle as a reaction on its message needs it: its id and whether it takes votes by buttons only. */
+type MessageBattle = { readonly id: number; readonly buttons: boolean };
+
 export class ArenaService {
   readonly #db: Kysely<Database>;
   readonly #platforms = new Map<PlatformName, ChatPlatform>();
@@ -154,7 +157,12 @@ export class ArenaService {
    * message → battle id for posted battles (the mapping never changes once posted; the battle's status is checked
    * by the vote rules in SQL, so a cached id of a since-closed battle still yields `ignored_closed`). Bounded.
    */
-  readonly #byMessage = new Map<string, { readonly id: number; readonly buttons: boolean }>();
+  readonly #byMessage = new Map<string, MessageBattle>();
+  /**
+   * The lookups of {@link #byMessage} under way: reactions arriving together on a message not yet cached (a burst on
+   * a new battle) wait for one read instead of each reading the battle (bench/reactions prints statements per event).
+   */
+  readonly #lookingUp = new Map<string, Promise<ReactionOutcome | MessageBattle>>();
   /** Identity-guard refusals since start (each is also logged). */
   readonly guardStats: SelectionStats = { refused: 0, examined: 0 };
 
@@ -319,14 +327,9 @@ export class ArenaService {
     const key = `${ev.platform}\u0000${ev.channelId}\u0000${ev.messageId}`;
     let cached = this.#byMessage.get(key);
     if (cached === undefined) {
-      const battle = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
-      if (!battle) return { kind: 'ignored', reason: 'unknown_message' };
-      if (battle.status !== 'open' && battle.status !== 'closed')
-        return { kind: 'ignored', reason: 'not_open' };
-      cached = { id: battle.id, buttons: battle.voting === 'buttons' };
-      if (this.#byMessage.size >= 10_000)
-        this.#byMessage.delete(this.#byMessage.keys().next().value as string);
-      this.#byMessage.set(key, cached);
+      const found = await this.#battleOfMessage(key, ev);
+      if ('kind' in found) return found;
+      cached = found;
     }
     // A battle in buttons mode takes votes by its buttons only: a reaction on its message is no vote.
     if (cached.buttons) return { kind: 'ignored', reason: 'buttons_battle' };
@@ -355,6 +358,29 @@ export class ArenaService {
       await this.#flag(battle.id, voterHash, res.effect, ev.at);
     if (res.closedByCap) await this.#closedByVote(battle.id, res.effect);
     return { kind: 'vote', battleId: battle.id, effect: res.effect, liveChoice: res.liveChoice };
+  }
+
+  /**
+   * The battle a reaction's message holds, read once and kept in {@link #byMessage} (open or closed battles only);
+   * reactions that arrive while it is being read share that read ({@link #lookingUp}).
+   * @returns the battle, or why the reaction is ignored (`unknown_message`, `not_open`: not kept, read again next time).
+   */
+  #battleOfMessage(key: string, ev: ReactionEvent): Promise<ReactionOutcome | MessageBattle> {
+    const under = this.#lookingUp.get(key);
+    if (under) return under;
+    const read = (async (): Promise<ReactionOutcome | MessageBattle> => {
+      const battle = await findBattleByMessage(this.#db, ev.platform, ev.channelId, ev.messageId);
+      if (!battle) return { kind: 'ignored', reason: 'unknown_message' };
+      if (battle.status !== 'open' && battle.status !== 'closed')
+        return { kind: 'ignored', reason: 'not_open' };
+      const found = { id: battle.id, buttons: battle.voting === 'buttons' };
+      if (this.#byMessage.size >= 10_000)
+        this.#byMessage.delete(this.#byMessage.keys().next().value as string);
+      this.#byMessage.set(key, found);
+      return found;
+    })().finally(() => this.#lookingUp.delete(key));
+    this.#lookingUp.set(key, read);
+    return read;
   }
 
   /**

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
@@ -15,6 +15,7 @@ import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
+import { QueuedPGliteDialect } from './pglite-dialect.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
 import type { Database } from './schema.ts';
@@ -275,7 +276,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       { cause: err },
     );
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: client }) });
+  const db = new Kysely<Database>({ dialect: new QueuedPGliteDialect({ pglite: client }) });
   return {
     db,
     target,
