@@ -137,10 +137,10 @@ type RereadOutcome =
   | { readonly kind: 'gone' }
   | { readonly kind: 'unreadable'; readonly earlierRun: boolean };
 
-/** The arena. One instance per process; all state is in the database. */
 /** A posted battle as a reaction on its message needs it: its id and whether it takes votes by buttons only. */
 type MessageBattle = { readonly id: number; readonly buttons: boolean };
 
+/** The arena. One instance per process; all state is in the database. */
 export class ArenaService {
   readonly #db: Kysely<Database>;
   readonly #platforms = new Map<PlatformName, ChatPlatform>();
