@@ -19,13 +19,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArenaService } from '../../../src/arena/service.ts';
 import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
-import type {
-  ChatPlatform,
-  CommandContext,
-  MessageContent,
-  MessageRef,
-} from '../../../src/chat/port.ts';
-import { SHELL_CAPABILITIES } from '../../../src/chat/shell/adapter.ts';
+import type { CommandContext, MessageContent } from '../../../src/chat/port.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
@@ -33,7 +27,7 @@ import { analyzeVoteTables, insertImportedBattles } from '../../../src/storage/b
 import { ensureModels } from '../../../src/storage/models.ts';
 import type { Database } from '../../../src/storage/schema.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { counterSeeds, SECRET, seedModels, testConfig } from './helpers.ts';
+import { acceptingPlatform, counterSeeds, SECRET, seedModels, testConfig } from './helpers.ts';
 
 /** Captures the SQL text and parameters of every query run through the wrapped Kysely. */
 class Capture implements KyselyPlugin {
@@ -51,27 +45,6 @@ class Capture implements KyselyPlugin {
   async transformResult(args: PluginTransformResultArgs) {
     return args.result;
   }
-}
-
-/** A chat platform that accepts every post and has no reactions to list. */
-function fakePlatform(): ChatPlatform {
-  let n = 0;
-  return {
-    name: 'shell',
-    capabilities: SHELL_CAPABILITIES,
-    botUserId: 'bot',
-    start: async () => {},
-    stop: async () => {},
-    post: async (channelId): Promise<MessageRef> => ({
-      platform: 'shell',
-      channelId,
-      messageId: `m${++n}`,
-      partIds: [],
-    }),
-    edit: async () => {},
-    addReactions: async () => {},
-    listReactions: async () => [],
-  };
 }
 
 const VOTE_TABLES = new Set(['battles', 'votes', 'vote_events']);
@@ -117,7 +90,7 @@ async function chatPath(
   });
   const arena = new ArenaService({
     db,
-    platforms: [fakePlatform()],
+    platforms: [acceptingPlatform()],
     arena: config.arena,
     clock,
     logger: silentLogger,

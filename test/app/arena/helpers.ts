@@ -6,8 +6,8 @@
 import { PassThrough } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BotService } from '../../../src/bot/service.ts';
-import type { ChatPlatform } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
+import type { ChatPlatform, MessageRef } from '../../../src/chat/port.ts';
+import { SHELL_CAPABILITIES, ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { type AppConfig, appConfigSchema } from '../../../src/config/schema.ts';
 import type { Clock } from '../../../src/core/clock.ts';
 import { type Logger, silentLogger } from '../../../src/core/logger.ts';
@@ -141,4 +141,25 @@ export function testBot(o: {
     seedSource: o.seedSource ?? counterSeeds(),
     ...(o.metrics ? { metrics: o.metrics } : {}),
   });
+}
+
+/** A chat platform (the terminal's capabilities) that accepts every post and has no reactions to list. */
+export function acceptingPlatform(): ChatPlatform {
+  let n = 0;
+  return {
+    name: 'shell',
+    capabilities: SHELL_CAPABILITIES,
+    botUserId: 'bot',
+    start: async () => {},
+    stop: async () => {},
+    post: async (channelId): Promise<MessageRef> => ({
+      platform: 'shell',
+      channelId,
+      messageId: `m${++n}`,
+      partIds: [],
+    }),
+    edit: async () => {},
+    addReactions: async () => {},
+    listReactions: async () => [],
+  };
 }

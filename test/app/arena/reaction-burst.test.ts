@@ -11,13 +11,11 @@ import type {
 } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ArenaService } from '../../../src/arena/service.ts';
-import type { ChatPlatform, MessageRef } from '../../../src/chat/port.ts';
-import { SHELL_CAPABILITIES } from '../../../src/chat/shell/adapter.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import type { Database } from '../../../src/storage/schema.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { counterSeeds, SECRET, seedModels, testConfig } from './helpers.ts';
+import { acceptingPlatform, counterSeeds, SECRET, seedModels, testConfig } from './helpers.ts';
 
 /** Counts the statements that look a battle up by its message (storage/battles findBattleByMessage). */
 class BattleReads implements KyselyPlugin {
@@ -37,26 +35,6 @@ class BattleReads implements KyselyPlugin {
   }
 }
 
-function platform(): ChatPlatform {
-  let n = 0;
-  return {
-    name: 'shell',
-    capabilities: SHELL_CAPABILITIES,
-    botUserId: 'bot',
-    start: async () => {},
-    stop: async () => {},
-    post: async (channelId): Promise<MessageRef> => ({
-      platform: 'shell',
-      channelId,
-      messageId: `m${++n}`,
-      partIds: [],
-    }),
-    edit: async () => {},
-    addReactions: async () => {},
-    listReactions: async () => [],
-  };
-}
-
 describe.each(flowBackends())('a burst of reactions on a new battle (%s)', (backend) => {
   let d: TestDb | undefined;
   afterAll(async () => {
@@ -70,7 +48,7 @@ describe.each(flowBackends())('a burst of reactions on a new battle (%s)', (back
     const clock = new ManualClock(new Date('2026-11-30T12:00:00Z'));
     const arena = new ArenaService({
       db: reads.bind(d.db.withPlugin(reads)),
-      platforms: [platform()],
+      platforms: [acceptingPlatform()],
       arena: testConfig().arena,
       clock,
       logger: silentLogger,

@@ -209,41 +209,28 @@ describe('results site in zh-CN and en', () => {
     `/runs/${runId}/items?dataset=open-qa&score=0.5-1`,
   ];
 
-  it('a zh-CN page has no English sentence of its own, in config and by ?lang=zh-CN', async () => {
-    const found: Record<string, string[]> = {};
-    for (const [a, q] of [
-      [app('zh-CN'), ''],
-      [app('en'), 'lang=zh-CN'],
-    ] as const)
-      for (const path of PAGES()) {
-        const url = q ? `${path}${path.includes('?') ? '&' : '?'}${q}` : path;
-        const res = await a.request(url);
-        expect(res.status, url).toBe(200);
-        const html = await res.text();
-        expect(html, url).toContain('<html lang="zh-CN">');
-        const words = englishWords(readable(html));
-        if (words.length > 0) found[url] = words;
-      }
-    expect(found).toEqual({});
-  });
-
-  it('an en page has no Chinese, in config and by ?lang=en', async () => {
-    const found: Record<string, string[]> = {};
-    for (const [a, q] of [
-      [app('en'), ''],
-      [app('zh-CN'), 'lang=en'],
-    ] as const)
-      for (const path of PAGES()) {
-        const url = q ? `${path}${path.includes('?') ? '&' : '?'}${q}` : path;
-        const res = await a.request(url);
-        expect(res.status, url).toBe(200);
-        const html = await res.text();
-        expect(html, url).toContain('<html lang="en">');
-        const zh = chinese(readable(html));
-        if (zh.length > 0) found[url] = zh;
-      }
-    expect(found).toEqual({});
-  });
+  // Each language's pages, by config and by ?lang= over the other config: none of the other language's words.
+  for (const [lang, other, foreign] of [
+    ['zh-CN', 'en', englishWords],
+    ['en', 'zh-CN', chinese],
+  ] as const)
+    it(`a ${lang} page has none of the other language's words, in config and by ?lang=${lang}`, async () => {
+      const found: Record<string, string[]> = {};
+      for (const [a, q] of [
+        [app(lang), ''],
+        [app(other), `lang=${lang}`],
+      ] as const)
+        for (const path of PAGES()) {
+          const url = q ? `${path}${path.includes('?') ? '&' : '?'}${q}` : path;
+          const res = await a.request(url);
+          expect(res.status, url).toBe(200);
+          const html = await res.text();
+          expect(html, url).toContain(`<html lang="${lang}">`);
+          const words = foreign(readable(html));
+          if (words.length > 0) found[url] = words;
+        }
+      expect(found).toEqual({});
+    });
 
   it('the empty board and the 404 answers speak the page language', async () => {
     const zh = await (await app('zh-CN', true).request('/board')).text();
