@@ -9,7 +9,7 @@ import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { type CliDeps, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
-import { checkRequestedSources } from './sources.ts';
+import { requireRequestedSources } from './sources.ts';
 
 /** Flags of `zhujiu export battles`. */
 export interface ExportBattlesFlags {
@@ -35,7 +35,7 @@ export async function runExportBattles(
   if (o.out) await checkOutputPath('--out', o.out);
   await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
-    if (o.source !== undefined) await checkRequestedSources(rt.db.db, rt.db.describe, [o.source]);
+    if (o.source !== undefined) await requireRequestedSources(rt.db.db, rt.db.describe, [o.source]);
     const opts = {
       format: o.format,
       ...(o.source ? { source: o.source } : {}),
