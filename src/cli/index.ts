@@ -62,6 +62,10 @@ export { defaultIo } from './io.ts';
 function intArg(name: string, min: number) {
   return (v: string): number => {
     const n = parseWholeNumber(v, min);
+    if (n === undefined && /^[0-9]+$/.test(v) && Number(v) > Number.MAX_SAFE_INTEGER)
+      throw new InvalidArgumentError(
+        `${name} must be at most ${Number.MAX_SAFE_INTEGER}, got "${v}"`,
+      );
     if (n === undefined)
       throw new InvalidArgumentError(
         `${name} must be an integer ≥ ${min} in plain decimal digits, got "${v}"`,

@@ -278,7 +278,7 @@ export class EvalService {
       const names = await this.modelNames();
       problems.push(
         names.length === 0
-          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers.`
+          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with \`npx zhujiu import outputs FILE --model ${model}\`.`
           : `Unknown model "${model}". Valid models: ${byCloseness(model, names).join(', ')}.`,
       );
     }

@@ -290,6 +290,12 @@ describe('numbers in flags are plain decimal integers (usage mistake, exit 2)', 
         new RegExp(`${flag} must be an integer ≥ \\d in plain decimal digits, got`),
       );
     }
+    // Plain digits, too large to be any number it counts: the limit is named.
+    const big = await zhujiu(['results', '--run', '99999999999999999999']);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toContain(
+      '--run must be at most 9007199254740991, got "99999999999999999999"',
+    );
     const a = await zhujiu(['ratings', '--battles', 'x', '--anchor', 'm=0x10']);
     expect(a.code).toBe(2);
     expect(a.stderr).toContain('--anchor must be MODEL=RATING');
