@@ -6,14 +6,15 @@
  * embedded PGlite has its data-folder lock checked (free, or held by a named process); either database, when it
  * exists, has its migrations read (a database a newer zhujiu migrated is refused as every start refuses it),
  * then a summary, with one
- * `warning:` line per model that the start disables (its `api_key_env` variable is unset). The connection check
+ * `warning:` line per model that the start disables (LOG_FILE, when set, is opened as the start would open it) (its `api_key_env` variable is unset). The connection check
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
+import { checkLogFile } from '../core/logger.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
 import type { DbTarget } from '../storage/db.ts';
 import { type CliDeps, configOf } from './deps.ts';
@@ -62,6 +63,9 @@ export async function runConfigCheck(
 ): Promise<void> {
   const c = await configOf(deps);
   assertStartable(c);
+  // The log file a start would open (main.ts logOutput): one that cannot be opened stops the start, so here too.
+  const logFile = c.env.LOG_FILE;
+  if (logFile && logFile !== '-' && logFile !== 'stderr') checkLogFile(resolve(logFile));
   let database: string;
   if (!c.env.DATABASE_URL) {
     if (o.connect === false) {

@@ -6,7 +6,7 @@
  * a newer version is refused by both. And the start of `worker` on a PostgreSQL server that is not up yet tries
  * again until it is (`database.start_retry_seconds`).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,18 @@ describe('config check = the start-up validation', () => {
     expect(msg).toMatch(re);
     expect(r.stderr).toContain(msg);
   });
+
+  it.runIf(existsSync('/proc/self'))(
+    'a LOG_FILE the start could not open fails the check as it fails the start',
+    async () => {
+      setup({}, { LOG_FILE: '/proc/zhujiu-no/zhujiu.log' });
+      const r = await check('--no-connect');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^error \[env_invalid\]: LOG_FILE: cannot open the log file \/proc\/zhujiu-no\/zhujiu\.log/,
+      );
+    },
+  );
 
   it('an embedded database migrated by a newer version is refused by config check and the start, naming the upgrade', async () => {
     const d = pgliteDataDir();
