@@ -662,27 +662,55 @@ export interface BoardRounds {
 
 /**
  * Computes bootstrap rounds of a board elsewhere (another thread). `start` begins rounds [from, to) of the board
- * of the same input and options, round r seeded with `seeds[r]` (the board's own draw), and returns a function
- * that waits for them and gives them ({@link computeBoardRounds}), or null when they could not be computed; the
- * board then computes them itself. Either way every figure is the same as without helpers.
+ * of the same input and options, round r seeded with `seeds[r]` (the board's own draw), written into `out` (every
+ * round of the board, its arrays on shared memory: {@link newBoardRounds} with `shared`) at round r's place, and
+ * returns a function that waits for them: true once they are written, false when they could not be computed (the
+ * board then computes them itself, over whatever was written). Either way every figure is the same as without
+ * helpers.
  */
 export interface RoundHelper {
-  start(seeds: Float64Array, from: number, to: number): () => BoardRounds | null;
+  start(seeds: Float64Array, from: number, to: number, out: BoardRounds): () => boolean;
 }
 
-/** Rounds [from, to) of the paired bootstrap, round r from the generator seeded with seeds[r]. */
-function runRounds(p: Prepared, seeds: Float64Array, from: number, to: number): BoardRounds {
-  const { M, dense, pointDs, comp, hasRaw, present } = p;
+/**
+ * Empty per-round figures for rounds [from, to) of a board of `M` models, `hasRaw` raw ability columns and the
+ * `present` slots per dataset; on `SharedArrayBuffer`s when `shared` (so that worker threads write their rounds in
+ * place, with no copy).
+ */
+function newBoardRounds(
+  p: Pick<Prepared, 'M' | 'hasRaw' | 'present'>,
+  from: number,
+  to: number,
+  shared: boolean,
+): BoardRounds {
   const n = to - from;
-  const out: BoardRounds = {
+  const f64 = (len: number) =>
+    shared ? new Float64Array(new SharedArrayBuffer(len * 8)) : new Float64Array(len);
+  const f32 = (len: number) =>
+    shared ? new Float32Array(new SharedArrayBuffer(len * 4)) : new Float32Array(len);
+  return {
     from,
     to,
-    methods: new Float64Array(n * NM * M),
-    abilities: new Float32Array(n * NA * M),
-    overall: new Float64Array(n * M),
-    rawAbilities: new Float32Array(hasRaw ? n * NA * M : 0),
-    ds: present.map((sl) => new Float64Array(n * sl.length)),
+    methods: f64(n * NM * p.M),
+    abilities: f32(n * NA * p.M),
+    overall: f64(n * p.M),
+    rawAbilities: f32(p.hasRaw ? n * NA * p.M : 0),
+    ds: p.present.map((sl) => f64(n * sl.length)),
   };
+}
+
+/**
+ * Rounds [from, to) of the paired bootstrap, round r from the generator seeded with seeds[r], written into `out`
+ * (which holds rounds [out.from, out.to), a superset) at index r − out.from.
+ */
+function runRounds(
+  p: Prepared,
+  seeds: Float64Array,
+  from: number,
+  to: number,
+  out: BoardRounds,
+): BoardRounds {
+  const { M, dense, pointDs, comp, hasRaw, present } = p;
   const ds = dense.map((d) => new Float64Array(d.s.length));
   const dsRaw = dense.map(() => new Float64Array(M));
   const cs = BOARD_ABILITIES.map(() => new Float64Array(M));
@@ -697,8 +725,9 @@ function runRounds(p: Prepared, seeds: Float64Array, from: number, to: number): 
   const accP = new Float64Array(maxCols);
   let pass: Pass | undefined;
   let passRaw: Pass | undefined;
-  for (let k = 0; k < n; k++) {
-    const round = roundRng(seeds[from + k]!);
+  for (let r = from; r < to; r++) {
+    const k = r - out.from;
+    const round = roundRng(seeds[r]!);
     resampleDatasets(M, dense, pointDs, round, ds, w, acc, accP);
     resampleComparative(comp, round, cs);
     pass = aggregatePass(M, dense, ds, cs, true, pass);
@@ -720,9 +749,43 @@ function runRounds(p: Prepared, seeds: Float64Array, from: number, to: number): 
 }
 
 /**
- * Rounds [from, to) of the paired bootstrap of `computeBoard(input, rng, opts)`, round r seeded with seeds[r]
- * (the board draws seeds[r] = rng.int(2³²) for r = 0, 1, …): what a {@link RoundHelper} computes in another
- * thread. The same numbers as the board's own rounds, bit for bit.
+ * A board's rounds computed apart from the board (what a {@link RoundHelper} runs in another thread): prepared once
+ * from the board's input and options (the dense inputs and the arena fit), then `run(seeds, from, to, out?)`
+ * computes rounds [from, to), round r seeded with seeds[r] (the board draws seeds[r] = rng.int(2³²) for r = 0, 1,
+ * …), into `out` when given (rounds [out.from, out.to) of the board's shape, a superset, e.g. shared memory the
+ * board reads) or into new arrays. The same numbers as the board's own rounds, bit for bit.
+ * @throws RangeError from `run` when [from, to) is not within the seeds, or `out` has another shape or does not
+ *   cover [from, to).
+ */
+export function prepareBoardRounds(
+  input: BoardInput,
+  opts: BoardOptions,
+): { run(seeds: Float64Array, from: number, to: number, out?: BoardRounds): BoardRounds } {
+  const p = prepareBoard(input, opts);
+  return {
+    run(seeds, from, to, out) {
+      if (
+        !(
+          Number.isSafeInteger(from) &&
+          Number.isSafeInteger(to) &&
+          0 <= from &&
+          from <= to &&
+          to <= seeds.length
+        )
+      )
+        throw new RangeError(`rounds [${from}, ${to}) outside the ${seeds.length} seeds`);
+      if (out !== undefined && !fits(p, out, from, to))
+        throw new RangeError(
+          `rounds [${from}, ${to}) do not fit the given arrays (rounds [${out.from}, ${out.to}) of another shape)`,
+        );
+      return runRounds(p, seeds, from, to, out ?? newBoardRounds(p, from, to, false));
+    },
+  };
+}
+
+/**
+ * Rounds [from, to) of the paired bootstrap of `computeBoard(input, rng, opts)` (see {@link prepareBoardRounds},
+ * which this prepares and runs once).
  */
 export function computeBoardRounds(
   input: BoardInput,
@@ -731,26 +794,15 @@ export function computeBoardRounds(
   from: number,
   to: number,
 ): BoardRounds {
-  if (
-    !(
-      Number.isSafeInteger(from) &&
-      Number.isSafeInteger(to) &&
-      0 <= from &&
-      from <= to &&
-      to <= seeds.length
-    )
-  )
-    throw new RangeError(`rounds [${from}, ${to}) outside the ${seeds.length} seeds`);
-  return runRounds(prepareBoard(input, opts), seeds, from, to);
+  return prepareBoardRounds(input, opts).run(seeds, from, to);
 }
 
-/** True when `b` is a block of rounds [from, to) of the shape of `p`'s rounds. */
-function fits(p: Prepared, b: BoardRounds | null, from: number, to: number): b is BoardRounds {
-  const n = to - from;
+/** True when `b` holds rounds [b.from, b.to) ⊇ [from, to) of the shape of `p`'s rounds. */
+function fits(p: Prepared, b: BoardRounds, from: number, to: number): boolean {
+  const n = b.to - b.from;
   return (
-    b !== null &&
-    b.from === from &&
-    b.to === to &&
+    b.from <= from &&
+    to <= b.to &&
     b.methods.length === n * NM * p.M &&
     b.abilities.length === n * NA * p.M &&
     b.overall.length === n * p.M &&
@@ -761,41 +813,24 @@ function fits(p: Prepared, b: BoardRounds | null, from: number, to: number): b i
 }
 
 /**
- * Every round of the bootstrap: the helpers' shares are started first, this thread computes the first share,
- * then takes the helpers' (computing here any a helper could not give). Shares are equal runs of rounds.
+ * Every round of the bootstrap: the helpers' shares are started first (each writes into the same shared arrays),
+ * this thread computes the first share, then waits for the helpers' (computing here any a helper could not give).
+ * Shares are equal runs of rounds.
  */
 function allRounds(p: Prepared, seeds: Float64Array, helpers: readonly RoundHelper[]): BoardRounds {
   const R = seeds.length;
   const size = Math.ceil(R / (helpers.length + 1));
-  if (helpers.length === 0 || size === R) return runRounds(p, seeds, 0, R);
+  if (helpers.length === 0 || size === R)
+    return runRounds(p, seeds, 0, R, newBoardRounds(p, 0, R, false));
+  const out = newBoardRounds(p, 0, R, true);
   const started = helpers.flatMap((h, i) => {
     const from = Math.min(R, (i + 1) * size);
     const to = Math.min(R, from + size);
-    return from < to ? [{ from, to, take: h.start(seeds, from, to) }] : [];
+    return from < to ? [{ from, to, take: h.start(seeds, from, to, out) }] : [];
   });
-  const blocks = [runRounds(p, seeds, 0, size)];
-  for (const s of started) {
-    const b = s.take();
-    blocks.push(fits(p, b, s.from, s.to) ? b : runRounds(p, seeds, s.from, s.to));
-  }
-  const merged: BoardRounds = {
-    from: 0,
-    to: R,
-    methods: new Float64Array(R * NM * p.M),
-    abilities: new Float32Array(R * NA * p.M),
-    overall: new Float64Array(R * p.M),
-    rawAbilities: new Float32Array(p.hasRaw ? R * NA * p.M : 0),
-    ds: p.present.map((sl) => new Float64Array(R * sl.length)),
-  };
-  for (const b of blocks) {
-    merged.methods.set(b.methods, b.from * NM * p.M);
-    merged.abilities.set(b.abilities, b.from * NA * p.M);
-    merged.overall.set(b.overall, b.from * p.M);
-    merged.rawAbilities.set(b.rawAbilities, p.hasRaw ? b.from * NA * p.M : 0);
-    for (let d = 0; d < b.ds.length; d++)
-      merged.ds[d]!.set(b.ds[d]!, b.from * p.present[d]!.length);
-  }
-  return merged;
+  runRounds(p, seeds, 0, size, out);
+  for (const s of started) if (!s.take()) runRounds(p, seeds, s.from, s.to, out);
+  return out;
 }
 
 /**
@@ -1100,11 +1135,21 @@ function roundQuantiles(
   for (let m = 0; m < M; m++) {
     if (Number.isNaN(point[m]!)) continue;
     let k = 0;
+    let finite = true;
     for (let r = 0; r < rounds; r++) {
       const x = values[r * M + m]!;
-      if (!Number.isNaN(x)) col[k++] = x;
+      if (Number.isNaN(x)) continue;
+      col[k++] = x;
+      if (x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY) finite = false;
     }
     if (k === 0) continue;
+    // Selection gives the same order statistics as sorting, in O(n) (rating/quantile); it takes finite values.
+    if (finite) {
+      const [a, b] = quantilePair(col.subarray(0, k), qLo, qHi);
+      lo[m] = a;
+      hi[m] = b;
+      continue;
+    }
     const sorted = col.subarray(0, k).sort();
     lo[m] = quantileSorted(sorted, qLo);
     hi[m] = quantileSorted(sorted, qHi);

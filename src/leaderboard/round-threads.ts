@@ -2,17 +2,19 @@
  * @module leaderboard/round-threads
  * Worker threads that compute shares of a board's bootstrap rounds while the calling thread computes its own
  * (aggregate `RoundHelper`, docs/scoring.md §5 "Uncertainty"). Round r draws from its own seed, so the board is
- * the same, bit for bit, however its rounds are split; a share a thread cannot give (it failed, or did not answer
- * within {@link WAIT_MS}) is computed by the caller instead.
+ * the same, bit for bit, however its rounds are split; each thread writes its rounds in place into arrays on
+ * shared memory (no copy); a share a thread cannot give (it failed, or did not answer within {@link WAIT_MS}) is
+ * computed by the caller instead.
  *
- * The board is computed synchronously: the caller waits for a share with `Atomics.wait` and takes it with
- * `receiveMessageOnPort`, so this is for threads that may block (a one-shot command's main thread, the board
- * worker), never for the chat event loop. The threads start (and load their modules, and read the inputs) as
- * soon as they are made, in parallel with the caller's own preparation.
+ * The board is computed synchronously: the caller waits for a share with `Atomics.wait`, so this is for threads
+ * that may block (a one-shot command's main thread, the board worker), never for the chat event loop. The threads
+ * can be started before the board's inputs are read ({@link spawnRoundThreads}), so that they load their modules
+ * while the inputs are read; given the inputs, each prepares the rounds (the arena fit) while the caller prepares
+ * its own.
  */
 import { availableParallelism } from 'node:os';
-import { MessageChannel, receiveMessageOnPort, type Worker } from 'node:worker_threads';
-import type { BoardInput, BoardOptions, BoardRounds, RoundHelper } from '../aggregate/index.ts';
+import type { Worker } from 'node:worker_threads';
+import type { BoardInput, BoardOptions, RoundHelper } from '../aggregate/index.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
 
 /** The longest the caller waits for one thread's share before computing it itself. */
@@ -25,58 +27,74 @@ const WAIT_MS = 120_000;
  */
 export const THREADED_ROUNDS_MIN = 200_000;
 
+/** The default number of round threads: one fewer than the machine's cores, at most 3. */
+export const defaultRoundThreads = (): number => Math.min(3, availableParallelism() - 1);
+
 /** Round helpers on worker threads, with `close()` to stop them (always call it, after the board). */
 export interface RoundThreads {
   readonly helpers: readonly RoundHelper[];
   close(): Promise<void>;
 }
 
-/** One worker thread computing one share of rounds. */
-function roundThread(
-  input: BoardInput,
-  opts: BoardOptions,
-): { helper: RoundHelper; worker: Worker } {
-  const worker = startWorkerBeside(import.meta.url, 'rounds-worker');
-  worker.unref();
-  // An error is answered on the port like a result; the caller then computes the share itself.
-  worker.on('error', () => {});
-  const { port1, port2 } = new MessageChannel();
-  worker.postMessage({ input, opts, port: port2 }, [port2]);
-  const helper: RoundHelper = {
-    start(seeds, from, to) {
+/** Worker threads started before the board's inputs are known; `use` gives them the inputs. */
+export interface SpawnedRoundThreads {
+  /**
+   * Round helpers for the board of `input` with `opts`, on the spawned threads; none (and the threads stopped)
+   * when the board is small (rounds × models below `minWork`, default {@link THREADED_ROUNDS_MIN}). Call once.
+   */
+  use(input: BoardInput, opts: BoardOptions, minWork?: number): RoundThreads;
+  /** Stops the threads (when `use` is never called). */
+  close(): Promise<void>;
+}
+
+/** One worker thread computing one share of rounds, once given the inputs. */
+function roundHelper(worker: Worker, input: BoardInput, opts: BoardOptions): RoundHelper {
+  worker.postMessage({ input, opts });
+  return {
+    start(seeds, from, to, out) {
       const flag = new Int32Array(new SharedArrayBuffer(4));
-      worker.postMessage({ seeds, from, to, flag });
-      return () => {
-        if (Atomics.wait(flag, 0, 0, WAIT_MS) === 'timed-out') return null;
-        const got = receiveMessageOnPort(port1)?.message as
-          | BoardRounds
-          | { error: string }
-          | undefined;
-        return got && !('error' in got) ? got : null;
-      };
+      worker.postMessage({ seeds, from, to, out, flag });
+      return () => Atomics.wait(flag, 0, 0, WAIT_MS) !== 'timed-out' && Atomics.load(flag, 0) === 1;
     },
   };
-  return { helper, worker };
+}
+
+/** `count` round threads (default {@link defaultRoundThreads}), started now, loading their modules. */
+export function spawnRoundThreads(count = defaultRoundThreads()): SpawnedRoundThreads {
+  const workers = Array.from({ length: Math.max(0, count) }, () => {
+    const w = startWorkerBeside(import.meta.url, 'rounds-worker');
+    w.unref();
+    // A thread that fails to start answers nothing: the caller computes its share itself after WAIT_MS.
+    w.on('error', () => {});
+    return w;
+  });
+  const close = async () => {
+    await Promise.all(workers.map((w) => w.terminate()));
+  };
+  return {
+    use(input, opts, minWork = THREADED_ROUNDS_MIN) {
+      if (workers.length === 0 || opts.rounds * input.models.length < minWork) {
+        void close();
+        return { helpers: [], close: async () => {} };
+      }
+      return { helpers: workers.map((w) => roundHelper(w, input, opts)), close };
+    },
+    close,
+  };
 }
 
 /**
- * Threads for the rounds of one board of `input` with `opts`: `count` of them (default one fewer than the
- * machine's cores, at most 3), none when the board is small (rounds × models below `minWork`, default
+ * Threads for the rounds of one board of `input` with `opts`: `count` of them (default
+ * {@link defaultRoundThreads}), none when the board is small (rounds × models below `minWork`, default
  * {@link THREADED_ROUNDS_MIN}).
  */
 export function startRoundThreads(
   input: BoardInput,
   opts: BoardOptions,
-  count = Math.min(3, availableParallelism() - 1),
+  count = defaultRoundThreads(),
   minWork = THREADED_ROUNDS_MIN,
 ): RoundThreads {
   if (count <= 0 || opts.rounds * input.models.length < minWork)
     return { helpers: [], close: async () => {} };
-  const threads = Array.from({ length: count }, () => roundThread(input, opts));
-  return {
-    helpers: threads.map((t) => t.helper),
-    close: async () => {
-      await Promise.all(threads.map((t) => t.worker.terminate()));
-    },
-  };
+  return spawnRoundThreads(count).use(input, opts, minWork);
 }

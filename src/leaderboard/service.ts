@@ -36,7 +36,7 @@ import type { Database } from '../storage/schema.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
-import { startRoundThreads } from './round-threads.ts';
+import { spawnRoundThreads, startRoundThreads, THREADED_ROUNDS_MIN } from './round-threads.ts';
 import { loadStyleBattles } from './style.ts';
 import { chartNotes, chartRows, historyEntries, rankKey } from './views.ts';
 
@@ -397,12 +397,26 @@ export class LeaderboardService {
     votes: VoteFilter = {},
   ): Promise<Pick<Snapshot, 'board' | 'inputs' | 'chart' | 'buildMs'>> {
     const t0 = performance.now();
-    const { input, summary } = await loadBoardInput(this.#o.db, sources, {
-      chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
-      judge,
-      votes,
-    });
     const a = this.#o.aggregation;
+    // A one-shot command may block: a share of the rounds goes to each other core (./round-threads.ts). The threads
+    // start before the inputs are read (they load their modules meanwhile) when the stored models promise a board
+    // large enough for them; the inputs decide (`use`).
+    const spawned =
+      this.#worker === undefined && a.bootstrap * marks.models >= THREADED_ROUNDS_MIN
+        ? spawnRoundThreads()
+        : undefined;
+    let loaded: Awaited<ReturnType<typeof loadBoardInput>>;
+    try {
+      loaded = await loadBoardInput(this.#o.db, sources, {
+        chunkVotes: this.#o.inputChunkVotes ?? DEFAULT_INPUT_CHUNK_VOTES,
+        judge,
+        votes,
+      });
+    } catch (err) {
+      await spawned?.close();
+      throw err;
+    }
+    const { input, summary } = loaded;
     const opts = { minVotes: a.min_votes, rounds: a.bootstrap, rankBy: a.rank_by ?? 'overall' };
     let computed: Board;
     let chart: Uint8Array | null;
@@ -415,8 +429,7 @@ export class LeaderboardService {
         this.#o.chartRows,
       ));
     } else {
-      // A one-shot command may block: a share of the rounds goes to each other core (./round-threads.ts).
-      const threads = startRoundThreads(input, opts);
+      const threads = spawned ? spawned.use(input, opts) : startRoundThreads(input, opts);
       try {
         computed = computeBoard(input, createRng(a.seed), opts, threads.helpers);
       } finally {

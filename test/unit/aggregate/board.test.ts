@@ -13,6 +13,7 @@ import {
   computeBoard,
   computeBoardRounds,
   type DatasetScores,
+  prepareBoardRounds,
   type RoundHelper,
 } from '../../../src/aggregate/index.ts';
 import { createRng } from '../../../src/core/rng.ts';
@@ -456,11 +457,15 @@ describe('bootstrap rounds computed elsewhere (docs/scoring.md §5 "Uncertainty"
     ),
   };
   const opts = { minVotes: 5, rounds: 101 };
-  /** A helper computing its share here (what a worker thread does), or giving `instead` when set. */
-  const here = (instead?: (b: BoardRounds) => BoardRounds | null): RoundHelper => ({
-    start: (seeds, from, to) => () => {
-      const b = computeBoardRounds(input, opts, seeds, from, to);
-      return instead ? instead(b) : b;
+  const M = input.models.length;
+  /**
+   * A helper computing its share here into the board's arrays (what a worker thread does); `after` may then change
+   * what was written and says whether the share was given (default: given).
+   */
+  const here = (after?: (out: BoardRounds, from: number, to: number) => boolean): RoundHelper => ({
+    start: (seeds, from, to, out) => () => {
+      prepareBoardRounds(input, opts).run(seeds, from, to, out);
+      return after ? after(out, from, to) : true;
     },
   });
 
@@ -469,15 +474,36 @@ describe('bootstrap rounds computed elsewhere (docs/scoring.md §5 "Uncertainty"
     expect(alone.rows.every((r) => r.finalLo !== null)).toBe(true);
     expect(alone.datasets.some((e) => e.rawInterval !== null && e.rawScore !== e.score)).toBe(true);
     expect(alone.rows.find((r) => r.model === 'a')?.methodIntervals?.comparative).toBeTruthy();
-    for (const helpers of [[here()], [here(), here(), here()], [here(() => null), here()]]) {
+    const notGiven = here(() => false);
+    for (const helpers of [[here()], [here(), here(), here()], [notGiven, here()]]) {
       expect(computeBoard(input, createRng(5), opts, helpers)).toEqual(alone);
     }
-    // A share of the wrong shape (another board's) is not taken either.
-    const wrong = here((b) => ({ ...b, overall: b.overall.subarray(1) }));
-    expect(computeBoard(input, createRng(5), opts, [wrong])).toEqual(alone);
-    // A helper that returned other numbers would show: the comparison above can fail.
-    const other = here((b) => ({ ...b, overall: b.overall.map((x) => x + 1) }));
+    // A share not given is computed here over whatever the helper wrote (a thread that failed half-way).
+    const spoiled = here((out, from, to) => {
+      out.overall.fill(-1, (from - out.from) * M, (to - out.from) * M);
+      return false;
+    });
+    expect(computeBoard(input, createRng(5), opts, [spoiled])).toEqual(alone);
+    // A helper that gave other numbers would show: the comparisons above can fail.
+    const other = here((out, from, to) => {
+      for (let i = (from - out.from) * M; i < (to - out.from) * M; i++) out.overall[i]! += 1;
+      return true;
+    });
     expect(computeBoard(input, createRng(5), opts, [other])).not.toEqual(alone);
+  });
+
+  it('computes rounds into arrays that hold them, and refuses arrays of another shape', () => {
+    const seeds = Float64Array.from({ length: 8 }, (_, r) => r * 7919 + 1);
+    const rounds = prepareBoardRounds(input, opts);
+    const whole = rounds.run(seeds, 0, 8);
+    const into = rounds.run(seeds, 0, 8);
+    into.overall.fill(0);
+    rounds.run(seeds, 3, 5, into);
+    expect(into.overall.subarray(3 * M, 5 * M)).toEqual(whole.overall.subarray(3 * M, 5 * M));
+    expect(into.overall.subarray(0, 3 * M).every((x) => x === 0)).toBe(true);
+    expect(() => rounds.run(seeds, 6, 8, rounds.run(seeds, 0, 4))).toThrow(
+      /rounds \[6, 8\) do not fit the given arrays \(rounds \[0, 4\)/u,
+    );
   });
 
   it('refuses rounds outside the seeds', () => {

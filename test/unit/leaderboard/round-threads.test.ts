@@ -3,9 +3,9 @@
  * the one computed in one thread, bit for bit; small boards start no thread.
  */
 import { describe, expect, it } from 'vitest';
-import { type BoardInput, computeBoard } from '../../../src/aggregate/index.ts';
+import { type BoardInput, type BoardRounds, computeBoard } from '../../../src/aggregate/index.ts';
 import { createRng } from '../../../src/core/rng.ts';
-import { startRoundThreads } from '../../../src/leaderboard/round-threads.ts';
+import { spawnRoundThreads, startRoundThreads } from '../../../src/leaderboard/round-threads.ts';
 
 const models = ['a', 'b', 'c', 'd', 'e'];
 const input: BoardInput = {
@@ -54,23 +54,41 @@ describe('round threads', () => {
     try {
       expect(threads.helpers).toHaveLength(2);
       // Each thread's share is given (not computed here instead, which would give the same board).
-      const given: (number | null)[] = [];
+      const given: [number, boolean][] = [];
       const seen = threads.helpers.map((h) => ({
-        start: (seeds: Float64Array, from: number, to: number) => {
-          const take = h.start(seeds, from, to);
+        start: (seeds: Float64Array, from: number, to: number, out: BoardRounds) => {
+          const take = h.start(seeds, from, to, out);
           return () => {
-            const b = take();
-            given.push(b ? b.to - b.from : null);
-            return b;
+            const ok = take();
+            given.push([to - from, ok]);
+            return ok;
           };
         },
       }));
       expect(computeBoard(input, createRng(9), opts, seen)).toEqual(alone);
-      expect(given).toEqual([50, 50]);
+      expect(given).toEqual([
+        [50, true],
+        [50, true],
+      ]);
     } finally {
       await threads.close();
     }
     // Two threads start and load their modules: generous on a busy machine.
+  }, 120_000);
+
+  it('threads started before the inputs are known give the same board; a small board stops them', async () => {
+    const alone = computeBoard(input, createRng(9), opts);
+    const spawned = spawnRoundThreads(1);
+    const threads = spawned.use(input, opts, 0);
+    try {
+      expect(threads.helpers).toHaveLength(1);
+      expect(computeBoard(input, createRng(9), opts, threads.helpers)).toEqual(alone);
+    } finally {
+      await threads.close();
+    }
+    const small = spawnRoundThreads(1).use(input, opts);
+    expect(small.helpers).toHaveLength(0);
+    await small.close();
   }, 120_000);
 
   it('a small board starts no thread', async () => {
