@@ -2,6 +2,7 @@
 // Entry point for `npx zhujiu` and `npm start`: runs the compiled JavaScript in dist/ (built by `npm run build`,
 // which `npm ci` / `npm install` run through the `prepare` script). Nothing is transpiled at run time.
 import { existsSync } from 'node:fs';
+import * as nodeModule from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
 // The supported runtimes are package.json's `engines` (Node 22.12+ and 24). The project brings one as its `node`
@@ -26,6 +27,11 @@ if (major < 22 || (major === 22 && minor < 12)) {
 // votes took the same 17 s. A long-running `bot` still gets its hot functions optimized, only later
 // (bench/chat-path.ts measures it with 1 M votes). The flag must be set before any WebAssembly is compiled.
 setFlagsFromString('--wasm-tiering-budget=200000000');
+
+// Node keeps the compiled code of the modules a command loads in a cache on disk (in the system's temporary folder,
+// keyed by each file's contents), so the next start compiles none of them again: ~0.1 s off every command. Off
+// with NODE_DISABLE_COMPILE_CACHE=1; elsewhere with NODE_COMPILE_CACHE=DIR (Node's "Module compile cache").
+nodeModule.enableCompileCache?.();
 
 const entry = new URL('../dist/src/cli/index.js', import.meta.url);
 if (!existsSync(entry)) {
