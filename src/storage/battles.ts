@@ -387,9 +387,9 @@ export async function insertImportedBattles(
     modelIds.add(r.rightModelId);
   }
   // The rows go first to a staging table without indexes, constraints or triggers, with COPY (storage/copy-rows:
-  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the two tables gets them in
-  // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
-  // instead of many small ones).
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then the two tables get them in one
+  // set-based statement, chunk by chunk (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large
+  // statements instead of many small ones).
   await sql`CREATE TEMP TABLE zj_import_input (
       number bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL, choice text NOT NULL,
       named boolean NOT NULL, id bigint ${base === null ? sql`NOT NULL DEFAULT nextval('battles_id_seq')` : sql``})
