@@ -5,7 +5,7 @@
  * file adds nothing (each row's key is its line number and a hash of its content, within the source); another
  * file under the same source name is refused.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -226,6 +226,56 @@ export async function readBattlesFile(
   return { file: opts.file, source, rows };
 }
 
+/**
+ * The import key of each row (see {@link storeBattles}): `line:content hash`, the hash the first 12 hex digits of
+ * the SHA-256 of `model_a NUL model_b NUL winner`. A file has far fewer distinct contents than lines (the 200,000
+ * public votes: about 27,000), so each content is hashed once; they are looked up by their three strings in turn
+ * (no string is built per line but the key itself).
+ */
+function importKeys(): (r: BattleRow) => string {
+  const byA = new Map<string, Map<string, Map<string, string>>>();
+  const inner = <V>(m: Map<string, Map<string, V>>, k: string): Map<string, V> => {
+    const found = m.get(k);
+    if (found !== undefined) return found;
+    const made = new Map<string, V>();
+    m.set(k, made);
+    return made;
+  };
+  return (r) => {
+    const byWinner = inner(inner(byA, r.a), r.b);
+    let h = byWinner.get(r.winner);
+    if (h === undefined) {
+      h = hash('sha256', `${r.a}\u0000${r.b}\u0000${r.winner}`, 'hex').slice(0, 12);
+      byWinner.set(r.winner, h);
+    }
+    return `${r.line}:${h}`;
+  };
+}
+
+/**
+ * A battle line of a file as storage/battles `insertImportedBattles` takes it. Its import key is worked out when it
+ * is read, not when the battle is made: the storage reads the keys of each chunk of rows while the database writes
+ * the previous chunk (storage/battles `stageInChunks`), so this work overlaps the database's instead of preceding
+ * it.
+ */
+class FileBattle implements ImportedBattle {
+  constructor(
+    private readonly row: BattleRow,
+    readonly leftModelId: number,
+    readonly rightModelId: number,
+    private readonly keyOf: (r: BattleRow) => string,
+  ) {}
+  get importKey(): string {
+    return this.keyOf(this.row);
+  }
+  get choice(): VoteChoice {
+    return WINNER_TO_CHOICE[this.row.winner] as VoteChoice;
+  }
+  get named(): boolean {
+    return this.row.named === true;
+  }
+}
+
 /** Stores checked battle rows in one transaction (see {@link importBattles}). */
 async function storeBattles(
   db: Kysely<Database>,
@@ -235,18 +285,7 @@ async function storeBattles(
 ): Promise<ImportBattlesResult> {
   const file = opts.parsed?.file ?? opts.file;
   const at = opts.at ?? new Date();
-  // A file has far fewer distinct (model_a, model_b, winner) contents than lines (the 200,000 public votes: about
-  // 27,000), so each content is hashed once.
-  const hashes = new Map<string, string>();
-  const keyOf = (r: BattleRow) => {
-    const content = `${r.a}\u0000${r.b}\u0000${r.winner}`;
-    let h = hashes.get(content);
-    if (h === undefined) {
-      h = createHash('sha256').update(content).digest('hex').slice(0, 12);
-      hashes.set(content, h);
-    }
-    return `${r.line}:${h}`;
-  };
+  const keyOf = importKeys();
   opts.signal?.throwIfAborted();
   const result = await db.transaction().execute(async (trx) => {
     // Keys are "line:content hash": re-running the same file adds nothing, appending lines adds just those,
@@ -273,13 +312,9 @@ async function storeBattles(
     const ids = await ensureModels(trx, [...names], 'external');
     // Rows already stored are left out before inserting, so re-runs do not use up battle ids.
     const fresh = existing.size === 0 ? rows : rows.filter((r) => !existing.has(r.line));
-    const battles: ImportedBattle[] = fresh.map((r) => ({
-      importKey: keyOf(r),
-      leftModelId: ids.get(r.a) as number,
-      rightModelId: ids.get(r.b) as number,
-      choice: WINNER_TO_CHOICE[r.winner] as VoteChoice,
-      ...(r.named ? { named: true } : {}),
-    }));
+    const battles = fresh.map(
+      (r) => new FileBattle(r, ids.get(r.a) as number, ids.get(r.b) as number, keyOf),
+    );
     opts.signal?.throwIfAborted();
     const added = await insertImportedBattles(trx, source, opts.ability ?? null, battles, at, {
       exclusive: opts.exclusiveDb === true,
@@ -287,6 +322,6 @@ async function storeBattles(
     }); // (no abort check after this: insertImportedBattles ends by moving the id sequence, which no rollback undoes)
     return { source, rows: rows.length, added, skipped: rows.length - added, models: names.size };
   });
-  if (result.added > 0) await analyzeVoteTables(db, { events: false });
+  if (result.added > 0) await analyzeVoteTables(db, { scope: 'import' });
   return result;
 }

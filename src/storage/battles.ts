@@ -3,8 +3,9 @@
  * Battles: two models' answers to one item, posted to a chat channel, voted on, closed and revealed.
  * Also the bulk import of existing public votes (one closed battle with one vote per row).
  */
+import { setImmediate } from 'node:timers/promises';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { copyRowsSql } from './copy-rows.ts';
+import { copyField, copyTextSql } from './copy-rows.ts';
 import type { BattleStatus, BattleVoting, CloseReason, Database, VoteChoice } from './schema.ts';
 import { ARENA_SOURCE } from './sources.ts';
 
@@ -346,7 +347,9 @@ export interface ImportedBattle {
  * `exclusive` (the embedded database, which this process holds alone: no other writer can draw ids meanwhile) the
  * ids are assigned here, after the last one drawn, and the sequence is moved past them only as the last statement
  * before the commit: an aborted import draws none. On a shared Postgres other processes draw ids at the same time,
- * so the sequence is used as is there (an aborted import leaves a gap; ids stay unique).
+ * so each staged row draws its id from the sequence as it is staged (`nextval`, the column default of the staging
+ * table), in the order of `rows`: ascending, unique whatever other processes draw meanwhile (an aborted import
+ * leaves a gap).
  *
  * Battle numbers (what people see, per source; migration 0008) are given here in the same order: the source's
  * counter row in `battle_numbers` is locked first (so a concurrent import or insert of that source waits for this
@@ -363,7 +366,6 @@ export async function insertImportedBattles(
   at: Date,
   opts: { readonly exclusive?: boolean; readonly signal?: AbortSignal } = {},
 ): Promise<number> {
-  const iso = at.toISOString();
   // Locks the source's counter row until the commit (see above) and reads the last number given.
   const counter = await sql<{ last: string | number }>`
     INSERT INTO battle_numbers AS c (source, last_number) VALUES (${source}, 0)
@@ -378,34 +380,42 @@ export async function insertImportedBattles(
   const added = fresh.length;
   opts.signal?.throwIfAborted();
   if (added === 0) return 0;
-  const { base, drawn } = await importBattleIds(trx, added, opts.exclusive === true);
-  await stageImportRows(
-    trx,
-    fresh,
-    (i) => (drawn === null ? (base as number) + i + 1 : (drawn[i] as number)),
-    lastNumber,
-    opts.signal,
-  );
-  opts.signal?.throwIfAborted();
+  const base = opts.exclusive === true ? await lastBattleId(trx) : null;
   const modelIds = new Set<number>();
   for (const r of fresh) {
     modelIds.add(r.leftModelId);
     modelIds.add(r.rightModelId);
   }
+  // The rows go first to a staging table without indexes, constraints or triggers, with COPY (storage/copy-rows:
+  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then the two tables get them in one
+  // set-based statement, chunk by chunk (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large
+  // statements instead of many small ones).
+  await sql`CREATE TEMP TABLE zj_import_input (
+      number bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL, choice text NOT NULL,
+      named boolean NOT NULL, id bigint ${base === null ? sql`NOT NULL DEFAULT nextval('battles_id_seq')` : sql``})
+      ON COMMIT DROP`.execute(trx);
   const bulk = await withoutRowTriggers(trx, source, modelIds);
-  // Every staged row carries its id and number, so the order the rows are written in changes nothing stored but
-  // the internal vote ids, which nothing orders imported votes by (storage/export orders them by battle id).
-  await sql`
-      INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
-                           close_reason, created_at, closed_at, named)
-      SELECT id, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
-             ${iso}::timestamptz, ${iso}::timestamptz, named
-        FROM zj_import_input`.execute(trx);
-  await sql`
+  // Every staged row carries its number, and its id (or, with `base`, the id follows from the number), so the
+  // order the rows are written in changes nothing stored but the internal vote ids, which nothing orders imported
+  // votes by (storage/export orders them by battle id).
+  const id = base === null ? sql`id` : sql`${base - lastNumber}::bigint + number`;
+  const iso = at.toISOString();
+  await stageInChunks(trx, fresh, lastNumber, opts.signal, async () => {
+    // One statement for both tables, so the connection waits for the client once per chunk. The votes name the
+    // battles of the same statement: checked (when they are) at its end, after both inserts.
+    await sql`
+      WITH b AS (
+        INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
+                             close_reason, created_at, closed_at, named)
+        SELECT ${id}, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
+               ${iso}::timestamptz, ${iso}::timestamptz, named
+          FROM zj_import_input)
       INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-      SELECT id, 'import:' || ${source}::text || ':' || import_key, choice,
+      SELECT ${id}, 'import:' || ${source}::text || ':' || import_key, choice,
              ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
         FROM zj_import_input`.execute(trx);
+    await sql`TRUNCATE zj_import_input`.execute(trx);
+  });
   if (bulk) await sql`SET LOCAL session_replication_role = origin`.execute(trx);
   await sql`UPDATE battle_numbers SET last_number = ${lastNumber + added}::bigint WHERE source = ${source}`.execute(
     trx,
@@ -419,68 +429,72 @@ export async function insertImportedBattles(
 }
 
 /**
- * The battle ids of `added` new imported rows, for {@link insertImportedBattles}: each new row gets its number (the
- * file's order) and its battle id: after the last one drawn (`base`) when this process holds the database alone
- * (`exclusive`; the caller moves the sequence at the end), else drawn from the sequence now (`drawn`), in one
- * statement, and given in ascending order. Exactly one of the two is set.
- * @throws Error when the sequence gave another number of ids than asked.
+ * The last battle id drawn or stored, for an import into a database this process holds alone
+ * ({@link insertImportedBattles} with `exclusive`: its ids follow it, and the sequence is moved at the end).
  */
-async function importBattleIds(
-  trx: Transaction<Database>,
-  added: number,
-  exclusive: boolean,
-): Promise<{ base: number | null; drawn: number[] | null }> {
-  if (exclusive) {
-    const r = await sql<{ base: string | number }>`
-        SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
-                        (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
-    return { base: Number(r.rows[0]?.base ?? 0), drawn: null };
-  }
-  const r = await sql<{ ids: string }>`
-      SELECT string_agg(nextval('battles_id_seq')::text, ',') AS ids
-        FROM generate_series(1, ${added}::integer)`.execute(trx);
-  const drawn = (r.rows[0]?.ids ?? '')
-    .split(',')
-    .map(Number)
-    .sort((x, y) => x - y);
-  if (drawn.length !== added)
-    throw new Error(`insertImportedBattles: drew ${drawn.length} ids, not ${added}`);
-  return { base: null, drawn };
+async function lastBattleId(trx: Transaction<Database>): Promise<number> {
+  const r = await sql<{ base: string | number }>`
+      SELECT greatest((SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM battles_id_seq),
+                      (SELECT coalesce(max(id), 0) FROM battles)) AS base`.execute(trx);
+  return Number(r.rows[0]?.base ?? 0);
 }
 
+/** Rows staged and written per round of {@link stageInChunks}. */
+const STAGE_CHUNK_ROWS = 25_000;
+/** Rows of the first chunk of {@link stageInChunks}: fewer, so the database starts writing sooner. */
+const FIRST_CHUNK_ROWS = 5_000;
+/** Rows written to COPY text between two turns of the event loop in {@link stageInChunks}. */
+const TEXT_SLICE_ROWS = 1_000;
+
 /**
- * Puts the new rows of an import, with their battle ids (`idOf(i)` for the i-th row, from 0) and numbers (after
- * `lastNumber`, in the order of `rows`), into the temporary table `zj_import_input` (dropped at the commit) with
- * one COPY, for {@link insertImportedBattles}.
+ * Stages `rows` (numbered after `lastNumber`, in order) in `zj_import_input` in chunks of {@link STAGE_CHUNK_ROWS}
+ * (the first of {@link FIRST_CHUNK_ROWS}) with one COPY each, and calls `write` after each COPY to move the staged chunk on (and empty the table). The next
+ * chunk's COPY text is written while the database runs the previous chunk's `write`: the text is written in slices
+ * with a turn of the event loop between them, so that the connection meanwhile reads each result and sends the
+ * next statement (one connection runs one statement at a time; on PostgreSQL the two run on separate processes).
+ * The signal is checked before each COPY, when no statement runs: an abort then rolls the transaction back.
  */
-async function stageImportRows(
+async function stageInChunks(
   trx: Transaction<Database>,
   rows: readonly ImportedBattle[],
-  idOf: (i: number) => number,
   lastNumber: number,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  write: () => Promise<void>,
 ): Promise<void> {
-  // The rows go first to a staging table without indexes, constraints or triggers, in one COPY (storage/copy-rows:
-  // COPY FROM STDIN on PostgreSQL, from PGlite's /dev/blob on PGlite); then each of the two tables gets them in
-  // one set-based statement (PostgreSQL manual, "Populating a Database", §14.4: COPY, and few large statements
-  // instead of many small ones).
-  await sql`CREATE TEMP TABLE zj_import_input (
-      id bigint NOT NULL, number bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL,
-      choice text NOT NULL, named boolean NOT NULL) ON COMMIT DROP`.execute(trx);
-  signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
-  await copyRowsSql(
-    'zj_import_input',
-    ['id', 'number', 'import_key', 'l', 'r', 'choice', 'named'],
-    rows.map((r, i) => [
-      idOf(i),
-      lastNumber + i + 1,
-      r.importKey,
-      r.leftModelId,
-      r.rightModelId,
-      r.choice,
-      r.named === true,
-    ]),
-  ).execute(trx);
+  let writing: Promise<void> | undefined;
+  for (let from = 0, to = 0; from < rows.length; from = to) {
+    to = Math.min(from + (from === 0 ? FIRST_CHUNK_ROWS : STAGE_CHUNK_ROWS), rows.length);
+    const chunks: string[] = [];
+    for (let s = from; s < to; s += TEXT_SLICE_ROWS) {
+      if (writing !== undefined) await setImmediate();
+      chunks.push(importLines(rows, s, Math.min(s + TEXT_SLICE_ROWS, to), lastNumber));
+    }
+    await writing;
+    signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
+    await copyTextSql(
+      'zj_import_input',
+      ['number', 'import_key', 'l', 'r', 'choice', 'named'],
+      chunks,
+    ).execute(trx);
+    writing = write();
+    writing.catch(() => {}); // (awaited above or below: a failure is thrown there, not reported as unhandled)
+  }
+  await writing;
+}
+
+/** `rows[from..to)` as COPY text lines of `zj_import_input` (number, import_key, l, r, choice, named). */
+function importLines(
+  rows: readonly ImportedBattle[],
+  from: number,
+  to: number,
+  lastNumber: number,
+): string {
+  let text = '';
+  for (let i = from; i < to; i++) {
+    const r = rows[i] as ImportedBattle;
+    text += `${lastNumber + i + 1}\t${copyField(r.importKey)}\t${r.leftModelId}\t${r.rightModelId}\t${r.choice}\t${r.named === true ? 't' : 'f'}\n`;
+  }
+  return text;
 }
 
 /** The triggers of battles and votes (migrations 0007, 0008) {@link withoutRowTriggers} accounts for. */
@@ -553,16 +567,27 @@ export async function importKeysOfSource(db: Conn, source: string): Promise<stri
 }
 
 /**
- * Refreshes the planner's statistics of the vote tables after a bulk import, so queries that read one source pick
- * the source index at once (the embedded database has no autovacuum to do it later). With `events: false` only
- * `battles` and `votes`, the tables an import writes (storage/battles `insertImportedBattles`).
+ * Refreshes the planner's statistics of the vote tables, so queries that read one source pick the source index at
+ * once (the embedded database has no autovacuum to do it later).
+ * - `scope: 'all'` (the default): every column of `battles`, `votes` and `vote_events`.
+ * - `scope: 'import'`, after a bulk import (storage/battles `insertImportedBattles`, which writes `battles` and
+ *   `votes` only): the columns of those two tables that the queries reading many battles filter, join or group on
+ *   (the board's tallies and input marks, storage/leaderboard.ts; the export, storage/export.ts): `battles` id,
+ *   source, status, named, kind, ability, item_id, import_key and `votes` battle_id, retracted_at, flag. Their
+ *   other columns keep the statistics they had: each is read only through a unique index (a battle's message, a
+ *   source's number, a voter's vote on a battle) or a partial one that holds no imported row (the per-voter day
+ *   index, migration 0017), which the planner picks whatever the statistics say. This is about 40% cheaper: most
+ *   of an ANALYZE is its sample of each table, the rest is per column, dearest for the long distinct texts
+ *   (`voter_hash`).
  */
 export async function analyzeVoteTables(
   db: Conn,
-  opts: { readonly events?: boolean } = {},
+  opts: { readonly scope?: 'all' | 'import' } = {},
 ): Promise<void> {
-  if (opts.events === false) await sql`ANALYZE battles, votes`.execute(db);
-  else await sql`ANALYZE battles, votes, vote_events`.execute(db);
+  if (opts.scope === 'import') {
+    await sql`ANALYZE battles (id, source, status, named, kind, ability, item_id, import_key),
+                      votes (battle_id, retracted_at, flag)`.execute(db);
+  } else await sql`ANALYZE battles, votes, vote_events`.execute(db);
 }
 
 /** Who voided a battle, when and why (`voidedBy` null: withdrawn by the platform, e.g. its message deleted). */

@@ -64,6 +64,20 @@ export function copyRowsSql(
     }
   }
   if (lines.length > 0) chunks.push(`${lines.join('\n')}\n`);
+  return copyTextSql(table, columns, chunks);
+}
+
+/**
+ * As {@link copyRowsSql}, with the rows already written in COPY's text format (fields as {@link copyField} writes
+ * them, separated by tabs; each line ended by a line feed), in chunks of whole lines sent in order.
+ * @param table a table name (an identifier of this code, never input).
+ * @param columns the column names, in the order of each line's fields.
+ */
+export function copyTextSql(
+  table: string,
+  columns: readonly string[],
+  chunks: readonly string[],
+): RawBuilder<unknown> {
   return sql`${sql.raw(`COPY ${table} (${columns.join(', ')}) FROM STDIN /* zhujiu:copy-rows `)}${chunks}${sql.raw(' */')}`;
 }
 

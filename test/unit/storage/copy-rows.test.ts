@@ -6,7 +6,12 @@ import {
   PostgresQueryCompiler,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { copyField, copyRequest, copyRowsSql } from '../../../src/storage/copy-rows.ts';
+import {
+  copyField,
+  copyRequest,
+  copyRowsSql,
+  copyTextSql,
+} from '../../../src/storage/copy-rows.ts';
 
 // Compiles PostgreSQL without a database (Kysely's documented "cold" setup).
 const db = new Kysely<unknown>({
@@ -40,6 +45,15 @@ describe('storage/copy-rows', () => {
     const text = req?.chunks.join('') ?? '';
     expect(text.startsWith('1\tk0\tt\n2\tk1\tf\n')).toBe(true);
     expect(text.endsWith('10001\tk10000\tt\n')).toBe(true);
+  });
+
+  it('compiles COPY text written ahead (chunks of whole lines) into the same request, chunks kept as given', () => {
+    const chunks = ['1\tk0\tt\n2\tk1\tf\n', '3\tk\\2\tt\n'];
+    const q = copyTextSql('zj_import_input', ['ord', 'import_key', 'named'], chunks).compile(db);
+    expect(copyRequest(q.sql, q.parameters)).toEqual({
+      statement: 'COPY zj_import_input (ord, import_key, named) FROM STDIN',
+      chunks,
+    });
   });
 
   it('recognises nothing else: other statements, a COPY without its marker, other parameters', () => {
