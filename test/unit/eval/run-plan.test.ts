@@ -17,11 +17,7 @@ describe('run plan', () => {
 
   it('spreads each dataset evenly over the run, its items in their own order, first items in suite order', () => {
     // Sizes 4, 2, 1: fractions 0, 1/4, 2/4, 3/4 | 0, 1/2 | 0.
-    expect(workOrder([4, 2, 1])).toEqual([
-      [0, 3, 4, 6],
-      [1, 5],
-      [2],
-    ]);
+    expect(workOrder([4, 2, 1])).toEqual([[0, 3, 4, 6], [1, 5], [2]]);
     expect(workOrder([3])).toEqual([[0, 1, 2]]);
     expect(workOrder([0, 2])).toEqual([[], [0, 1]]);
     expect(workOrder([])).toEqual([]);
