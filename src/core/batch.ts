@@ -2,13 +2,21 @@
  * @module core/batch
  * Group commit for database round trips: single calls made while a batch is on its way are collected and sent
  * together as the next batch, so N concurrent callers cost about one round trip per batch instead of N, and a
- * lone caller waits no longer than one event-loop turn (nothing is held back by a timer).
+ * lone caller waits no longer than one event-loop turn (nothing is held back by a timer, unless `gatherMs` asks
+ * for it while the calls come in company).
  */
 
 /** Options of {@link batched}. */
 export interface BatchOptions {
   /** Most inputs per batch (default 500); more waiting inputs go in the following batches. */
   readonly maxBatch?: number;
+  /**
+   * While calls come in company (the last batch held more than one input), a batch that starts with fewer than
+   * `maxBatch` inputs waiting is held this long (ms) for more to join (default 0: never held). For statements whose
+   * fixed cost outweighs their rows' (an embedded database's statement, bench/eval), where the callers can wait a
+   * little; a lone caller is never held.
+   */
+  readonly gatherMs?: number;
 }
 
 /**
@@ -25,13 +33,18 @@ export function batched<I, O>(
   opts: BatchOptions = {},
 ): (input: I) => Promise<O> {
   const maxBatch = Math.max(1, opts.maxBatch ?? 500);
+  const gatherMs = Math.max(0, opts.gatherMs ?? 0);
   type Waiting = { input: I; resolve: (o: O) => void; reject: (e: unknown) => void };
   let queue: Waiting[] = [];
   let busy = false;
+  let lastSize = 0;
   const pump = async () => {
+    if (gatherMs > 0 && lastSize > 1 && queue.length < maxBatch)
+      await new Promise((r) => setTimeout(r, gatherMs));
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      lastSize = batch.length;
       try {
         const out = await run(batch.map((w) => w.input));
         if (out.length !== batch.length)

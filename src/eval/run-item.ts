@@ -14,7 +14,7 @@ import type { JudgeScoreRow } from '../storage/judge-scores.ts';
 import type { Database } from '../storage/schema.ts';
 import { judgeAnswers } from './judge/judge.ts';
 import type { Rubric } from './judge/rubrics.ts';
-import { batchedJudgeScoreStore } from './judge/score-store.ts';
+import { batchedJudgeScoreStore, type JudgeScoreStore } from './judge/score-store.ts';
 import type { PlannedEntry } from './run-plan.ts';
 import type { MultiRequest, PreparedDataset } from './types.ts';
 
@@ -268,12 +268,15 @@ export interface DatasetRubrics {
   readonly safety?: Rubric;
 }
 
+/** The fields of a stored grade that make a judged item's outcome. */
+export type StoredGrade = Pick<JudgeScoreRow, 'status' | 'rawScore' | 'maxScore' | 'safetyFlag'>;
+
 /**
  * The outcome of a judged item from its stored grade (docs/scoring.md §3): the grade capped at its maximum, 0 for
  * a safety violation; no stored grade is failure `judge_missing`. Pure.
  */
 export function judgedOutcome(
-  stored: JudgeScoreRow | undefined,
+  stored: StoredGrade | undefined,
   res: Answered,
   ds: PreparedDataset,
   rubric: Rubric,
@@ -315,18 +318,35 @@ export interface RunJudgeOptions {
 
 /**
  * The judge of a run's scoring datasets: grades one answer through {@link judgeAnswers} (bounded retries, the grade
- * stored in `judge_scores`), then reads the stored grade back; the look-ups and writes of concurrent items are
- * grouped (eval/judge/score-store `batchedJudgeScoreStore`). A judge failure is the item's failure
- * (`judge_<code>`), never a 0.
+ * stored in `judge_scores`) and makes the item's outcome of the grade it stored, or, for an answer judged before
+ * (a resumed run), of the grade read back; the look-ups and writes of concurrent items are grouped
+ * (eval/judge/score-store `batchedJudgeScoreStore`). A judge failure is the item's failure (`judge_<code>`), never
+ * a 0.
  */
 export function runJudge(o: RunJudgeOptions): ItemJudge {
   const { db, judge } = o;
   // The lanes judge many items at once: their score look-ups and writes are grouped (eval/judge/score-store).
-  const scores = batchedJudgeScoreStore(db);
+  const grouped = batchedJudgeScoreStore(db);
+  // The grade each item's judging just stored, until its outcome is made (the row as written: no read back).
+  const stored = new Map<number, StoredGrade>();
+  const scores: JudgeScoreStore = {
+    list: (f) => grouped.list(f),
+    upsert: async (specs) => {
+      await grouped.upsert(specs);
+      for (const s of specs)
+        stored.set(s.itemId, {
+          status: s.status,
+          rawScore: s.rawScore ?? null,
+          maxScore: s.maxScore ?? null,
+          safetyFlag: s.safetyFlag ?? null,
+        });
+    },
+  };
   return {
     grades: (ds) => ds.method === 'scoring' && o.rubrics.has(ds.name),
     async grade(itemId, { ds, item }, res) {
       const rubrics = o.rubrics.get(ds.name) as DatasetRubrics;
+      stored.delete(itemId);
       const r = await judgeAnswers({
         db,
         judge,
@@ -347,6 +367,8 @@ export function runJudge(o: RunJudgeOptions): ItemJudge {
         scores,
         ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
       });
+      const written = stored.get(itemId);
+      stored.delete(itemId);
       const failure = r.failures[0];
       if (failure)
         return failed(
@@ -354,14 +376,18 @@ export function runJudge(o: RunJudgeOptions): ItemJudge {
           `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
           res.latencyMs,
         );
-      const [stored] = await scores.list({
-        modelId: o.modelId,
-        judge: judge.name,
-        rubric: rubrics.rubric.name,
-        rubricVersion: rubrics.rubric.version,
-        itemIds: [itemId],
-      });
-      const outcome = judgedOutcome(stored, res, ds, rubrics.rubric, judge.name);
+      const grade =
+        written ??
+        (
+          await scores.list({
+            modelId: o.modelId,
+            judge: judge.name,
+            rubric: rubrics.rubric.name,
+            rubricVersion: rubrics.rubric.version,
+            itemIds: [itemId],
+          })
+        )[0];
+      const outcome = judgedOutcome(grade, res, ds, rubrics.rubric, judge.name);
       if (outcome.kind === 'failed' && o.signal.aborted) return undefined; // given back with the other claims
       return outcome;
     },

@@ -32,7 +32,7 @@ import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-brea
 import { redactSecrets } from './redact.ts';
 import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
-import type { ResponseCache } from './response-cache.ts';
+import type { ResponseCache, StoredResponse } from './response-cache.ts';
 import type { CompletionRequest, CompletionResult, LlmClient } from './types.ts';
 
 /** Options of {@link OpenAiCompatibleClient}. */
@@ -77,6 +77,25 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(at) ? undefined : at - now;
 }
 
+/** `p`'s value, or undefined as soon as `signal` aborts (at once when it already has). */
+async function untilAborted<T>(
+  p: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T | undefined> {
+  if (!signal) return p;
+  if (signal.aborted) return undefined;
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([p, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 /** The OpenAI-compatible client. */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly name: string;
@@ -87,6 +106,8 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #log: Logger;
   readonly #maxRetryAfterMs: number;
   readonly #breaker: AuthBreaker;
+  /** The requests on their way to the endpoint (sent, not yet answered and stored), by cache key. */
+  readonly #sent = new Map<string, Promise<CompletionResult>>();
 
   constructor(o: OpenAiClientOptions) {
     this.#o = o;
@@ -207,42 +228,69 @@ export class OpenAiCompatibleClient implements LlmClient {
     });
   }
 
+  /**
+   * Answers `request`: from the response cache when it holds the request's hash; else, when an identical request is
+   * on its way to the endpoint (another item or run asking the same), with that request's answer once it comes (as
+   * a cache hit: `cached`, no call of its own; when that request fails, this one is sent itself); else with a call.
+   */
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const hash = this.hashOf(request);
     const hit = await this.#o.cache.lookup(hash);
-    if (hit) {
-      // Answers stored before reasoning was separated may still hold their `<think>` blocks: read them the same way.
-      const split =
-        (this.#o.reasoning ?? 'auto') === 'keep'
-          ? { ok: true as const, answer: hit.output, reasoning: [] }
-          : splitReasoningText(hit.output);
-      if (!split.ok)
-        return {
-          ok: false,
-          code: 'reasoning_unclosed',
-          message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
-          latencyMs: 0,
-        };
-      if (split.answer === '')
-        return {
-          ok: false,
-          code: 'empty_reply',
-          message: 'the stored answer holds reasoning but no answer',
-          latencyMs: 0,
-        };
-      return {
-        ok: true,
-        text: split.answer,
-        ...(split.reasoning.length > 0 && this.#o.reasoning !== 'strip'
-          ? { reasoning: split.reasoning.join('\n\n') }
-          : {}),
-        cached: true,
-        responseId: hit.id,
-        latencyMs: hit.latencyMs ?? 0,
-        ...(hit.promptTokens !== null ? { promptTokens: hit.promptTokens } : {}),
-        ...(hit.completionTokens !== null ? { completionTokens: hit.completionTokens } : {}),
-      };
+    if (hit) return this.#fromCache(hit);
+    const sent = this.#sent.get(hash);
+    if (sent) {
+      const shared = await untilAborted(sent, request.signal);
+      if (shared === undefined)
+        return { ok: false, code: 'aborted', message: 'cancelled', latencyMs: 0 };
+      if (shared.ok) return { ...shared, cached: true };
     }
+    // Registered before any await, so an identical request whose cache look-up answers next finds it.
+    const answer = this.#send(request, hash);
+    if (!sent) {
+      this.#sent.set(hash, answer);
+      const done = () => void this.#sent.delete(hash);
+      answer.then(done, done); // a rejection reaches the caller through `answer` itself
+    }
+    return answer;
+  }
+
+  /** A stored answer as a result (`cached`), read like a reply (llm/reply). */
+  #fromCache(hit: StoredResponse): CompletionResult {
+    // Answers stored before reasoning was separated may still hold their `<think>` blocks: read them the same way.
+    const split =
+      (this.#o.reasoning ?? 'auto') === 'keep'
+        ? { ok: true as const, answer: hit.output, reasoning: [] }
+        : splitReasoningText(hit.output);
+    if (!split.ok)
+      return {
+        ok: false,
+        code: 'reasoning_unclosed',
+        message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
+        latencyMs: 0,
+      };
+    if (split.answer === '')
+      return {
+        ok: false,
+        code: 'empty_reply',
+        message: 'the stored answer holds reasoning but no answer',
+        latencyMs: 0,
+      };
+    return {
+      ok: true,
+      text: split.answer,
+      ...(split.reasoning.length > 0 && this.#o.reasoning !== 'strip'
+        ? { reasoning: split.reasoning.join('\n\n') }
+        : {}),
+      cached: true,
+      responseId: hit.id,
+      latencyMs: hit.latencyMs ?? 0,
+      ...(hit.promptTokens !== null ? { promptTokens: hit.promptTokens } : {}),
+      ...(hit.completionTokens !== null ? { completionTokens: hit.completionTokens } : {}),
+    };
+  }
+
+  /** Sends `request` (cache key `hash`) within the concurrency limit and stores a non-empty answer. */
+  async #send(request: CompletionRequest, hash: string): Promise<CompletionResult> {
     // The concurrency slot covers the HTTP call only: storing the answer happens after it is given back, so the
     // next request starts while this answer is written (the cache groups concurrent saves into one insert).
     const answer = await this.#limit(() => this.#call(request));

@@ -40,8 +40,15 @@ export interface ResponseCache {
 export const RECORDED_HASH = 'recorded';
 
 /**
+ * How long a save waits for others to join it while answers come in company (core/batch `gatherMs`), ms. A save
+ * comes after the answer's call has given its concurrency slot back, so the wait holds no slot; on PGlite a
+ * statement's fixed cost is several rows' (bench/eval), and an evaluation run stores ~300 answers a second.
+ */
+const SAVE_GATHER_MS = 20;
+
+/**
  * The cache of model `modelId` in the database. Look-ups and saves made while an earlier one is on its way are
- * grouped (core/batch): one query answers all waiting look-ups, one multi-row insert stores all waiting answers, so
+ * grouped (core/batch): one query answers all waiting look-ups, one multi-row insert stores all waiting answers (held up to {@link SAVE_GATHER_MS} for more while answers come in company), so
  * a run with many requests in flight costs a few round trips per batch instead of two per item (PGlite, having
  * one connection, would otherwise serialize them). A save still resolves only once its row is stored.
  */
@@ -50,8 +57,10 @@ export function dbResponseCache(db: Kysely<Database>, modelId: number): Response
     const found = await findCachedResponses(db, modelId, hashes);
     return hashes.map((h) => found.get(h));
   });
-  const save = batched((answers: readonly Parameters<ResponseCache['save']>[0][]) =>
-    saveCachedResponses(db, modelId, answers),
+  const save = batched(
+    (answers: readonly Parameters<ResponseCache['save']>[0][]) =>
+      saveCachedResponses(db, modelId, answers),
+    { gatherMs: SAVE_GATHER_MS },
   );
   return {
     lookup: (hash) => unavailableOnError('read', lookup(hash)),

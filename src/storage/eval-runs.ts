@@ -328,26 +328,22 @@ export interface PlannedItem {
   readonly seq: number;
 }
 
-/** Inserts the run's items (those already planned are kept) and sets the run's total. */
+/**
+ * Inserts the run's items (those already planned are kept) and sets the run's total, in two statements whatever the
+ * number of items (the rows go as three arrays).
+ */
 export async function planRunItems(
   db: Conn,
   runId: number,
   items: readonly PlannedItem[],
 ): Promise<void> {
-  for (let i = 0; i < items.length; i += 1000) {
-    await db
-      .insertInto('eval_run_items')
-      .values(
-        items.slice(i, i + 1000).map((it) => ({
-          run_id: runId,
-          item_id: it.itemId,
-          dataset: it.dataset,
-          seq: it.seq,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['run_id', 'item_id']).doNothing())
-      .execute();
-  }
+  if (items.length > 0)
+    await sql`
+      INSERT INTO eval_run_items (run_id, item_id, dataset, seq)
+      SELECT ${runId}, p.item_id, p.dataset, p.seq
+        FROM unnest(${items.map((it) => String(it.itemId))}::bigint[], ${items.map((it) => it.dataset)}::text[],
+                    ${items.map((it) => it.seq)}::int[]) AS p(item_id, dataset, seq)
+      ON CONFLICT (run_id, item_id) DO NOTHING`.execute(db);
   await db
     .updateTable('eval_runs')
     .set({

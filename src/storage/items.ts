@@ -2,7 +2,7 @@
  * @module storage/items
  * Datasets and their items. An item is identified by (dataset, key); its prompt is what models answer.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Ability, Method } from '../config/schema.ts';
 import type { Database } from './schema.ts';
 
@@ -92,6 +92,95 @@ export async function ensureItems(
     for (const r of rows) out.set(r.key, r.id);
   }
   return out;
+}
+
+/** A dataset to create if missing, with its items to create if missing ({@link ensureDatasetItems}). */
+export interface DatasetItems {
+  readonly dataset: DatasetSpec;
+  readonly items: readonly ItemSpec[];
+}
+
+/** Item rows per insert statement in {@link ensureDatasetItems} (8 parameters each, below PostgreSQL's 65,535). */
+const ITEM_ROWS_PER_STATEMENT = 1000;
+
+/**
+ * {@link ensureDataset} and {@link ensureItems} for several datasets at once, in a few statements whatever their
+ * number (an evaluation run plans dozens of datasets): the missing datasets are created in one insert (an existing
+ * dataset keeps its ability, method and language, and its items inherit them), the missing items in one insert per
+ * {@link ITEM_ROWS_PER_STATEMENT} rows, in the given order (so their ids ascend in that order), and the ids of items
+ * that already existed are read back in one query per such chunk. A dataset named twice gets both lists' items.
+ * @returns per entry of `groups`, in order, key → id of all its items.
+ */
+export async function ensureDatasetItems(
+  db: Conn,
+  groups: readonly DatasetItems[],
+): Promise<Map<string, number>[]> {
+  if (groups.length === 0) return [];
+  const specs = new Map(groups.map((g) => [g.dataset.name, g.dataset]));
+  await db
+    .insertInto('datasets')
+    .values(
+      [...specs.values()].map((spec) => ({
+        name: spec.name,
+        ability: spec.ability,
+        method: spec.method,
+        language: spec.language ?? 'zh',
+        source: spec.source ?? null,
+      })),
+    )
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const stored = new Map(
+    (
+      await db
+        .selectFrom('datasets')
+        .select(['id', 'name', 'ability', 'method', 'language'])
+        .where('name', 'in', [...specs.keys()])
+        .execute()
+    ).map((d) => [d.name, d]),
+  );
+  const rows = groups.flatMap((g) => {
+    const ds = stored.get(g.dataset.name);
+    if (!ds) throw new Error(`dataset ${g.dataset.name} vanished while its items were stored`);
+    return g.items.map((it) => ({
+      dataset_id: ds.id,
+      key: it.key,
+      ability: ds.ability,
+      method: ds.method,
+      language: ds.language,
+      prompt: it.prompt,
+      reference: it.reference === undefined ? null : JSON.stringify(it.reference),
+      metadata: JSON.stringify(it.metadata ?? {}),
+    }));
+  });
+  const ids = new Map<string, number>(); // `${dataset id} ${key}` → item id
+  for (let i = 0; i < rows.length; i += ITEM_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ITEM_ROWS_PER_STATEMENT);
+    const inserted = await db
+      .insertInto('items')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
+      .returning(['id', 'dataset_id', 'key'])
+      .execute();
+    for (const r of inserted) ids.set(`${r.dataset_id} ${r.key}`, r.id);
+    const missing = chunk.filter((r) => !ids.has(`${r.dataset_id} ${r.key}`));
+    if (missing.length === 0) continue;
+    const found = await sql<{ id: number; dataset_id: number; key: string }>`
+      SELECT i.id, i.dataset_id, i.key
+        FROM unnest(${missing.map((r) => String(r.dataset_id))}::bigint[], ${missing.map((r) => r.key)}::text[])
+             AS m(dataset_id, key)
+        JOIN items i ON i.dataset_id = m.dataset_id AND i.key = m.key`.execute(db);
+    for (const r of found.rows) ids.set(`${r.dataset_id} ${r.key}`, Number(r.id));
+  }
+  return groups.map((g) => {
+    const datasetId = stored.get(g.dataset.name)?.id;
+    const out = new Map<string, number>();
+    for (const it of g.items) {
+      const id = ids.get(`${datasetId} ${it.key}`);
+      if (id !== undefined) out.set(it.key, id);
+    }
+    return out;
+  });
 }
 
 /** A stored item of a dataset, as an evaluation run reads it back. */

@@ -225,6 +225,57 @@ export async function listJudgeScores(db: Conn, f: JudgeScoreFilter): Promise<Ju
   }));
 }
 
+/** A stored judge score as the judge reads it back: a {@link JudgeScoreRow} without the item's and baseline's names. */
+export type JudgeScoreState = Omit<JudgeScoreRow, 'itemKey' | 'dataset' | 'ability' | 'baseline'>;
+
+/**
+ * The judge scores matching `f`, as {@link listJudgeScores} gives them but without the names of the item and the
+ * baseline: one index read of `judge_scores`, no join (the judge checks an item's stored grade before and after
+ * judging it, once per item of an evaluation run). In no particular order.
+ */
+export async function listJudgeScoreStates(
+  db: Conn,
+  f: JudgeScoreFilter,
+): Promise<JudgeScoreState[]> {
+  if (f.itemIds !== undefined && f.itemIds.length === 0) return [];
+  let q = db
+    .selectFrom('judge_scores as s')
+    .select([
+      's.item_id as itemId',
+      's.kind as kind',
+      's.judge as judge',
+      's.rubric as rubric',
+      's.rubric_version as rubricVersion',
+      's.status as status',
+      's.raw_score as rawScore',
+      's.max_score as maxScore',
+      's.preference as preference',
+      's.safety_flag as safetyFlag',
+      's.failure_code as failureCode',
+      's.failure_message as failureMessage',
+      's.attempts as attempts',
+      sql<
+        number | null
+      >`CASE WHEN s.judge_output->'safety' ? 'failure' THEN (s.judge_output->'safety'->>'attempts')::int END`.as(
+        'safetyAttempts',
+      ),
+    ])
+    .where('s.model_id', '=', f.modelId);
+  if (f.judge !== undefined) q = q.where('s.judge', '=', f.judge);
+  if (f.baselineModelId !== undefined) q = q.where('s.baseline_model_id', '=', f.baselineModelId);
+  if (f.rubric !== undefined) q = q.where('s.rubric', '=', f.rubric);
+  if (f.rubricVersion !== undefined) q = q.where('s.rubric_version', '=', f.rubricVersion);
+  if (f.status !== undefined) q = q.where('s.status', '=', f.status);
+  if (f.itemIds !== undefined) q = q.where('s.item_id', 'in', [...f.itemIds]);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    ...r,
+    rawScore: r.rawScore === null ? null : Number(r.rawScore),
+    maxScore: r.maxScore === null ? null : Number(r.maxScore),
+    preference: r.preference === null ? null : Number(r.preference),
+  }));
+}
+
 /** A judge verdict on an arena battle to store. */
 export interface BattleJudgmentSpec {
   readonly battleId: number;

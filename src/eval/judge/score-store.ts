@@ -10,17 +10,17 @@ import type { Kysely } from 'kysely';
 import { batched } from '../../core/batch.ts';
 import {
   type JudgeScoreFilter,
-  type JudgeScoreRow,
   type JudgeScoreSpec,
-  listJudgeScores,
+  type JudgeScoreState,
+  listJudgeScoreStates,
   upsertJudgeScores,
 } from '../../storage/judge-scores.ts';
 import type { Database } from '../../storage/schema.ts';
 
 /** The judge's access to stored scores. */
 export interface JudgeScoreStore {
-  /** The stored scores matching `f` (storage/judge-scores `listJudgeScores`; the order is not part of it). */
-  list(f: JudgeScoreFilter): Promise<readonly JudgeScoreRow[]>;
+  /** The stored scores matching `f` (storage/judge-scores `listJudgeScoreStates`; in no particular order). */
+  list(f: JudgeScoreFilter): Promise<readonly JudgeScoreState[]>;
   /** Stores scores, replacing a stored row of the same key (storage/judge-scores `upsertJudgeScores`). */
   upsert(specs: readonly JudgeScoreSpec[]): Promise<void>;
 }
@@ -28,7 +28,7 @@ export interface JudgeScoreStore {
 /** The store that sends each call as its own statement. */
 export function directJudgeScoreStore(db: Kysely<Database>): JudgeScoreStore {
   return {
-    list: (f) => listJudgeScores(db, f),
+    list: (f) => listJudgeScoreStates(db, f),
     upsert: async (specs) => {
       await upsertJudgeScores(db, specs);
     },
@@ -63,9 +63,9 @@ export function batchedJudgeScoreStore(db: Kysely<Database>): JudgeScoreStore {
       for (const id of itemIds ?? []) g.ids.add(id);
       groups.set(key, g);
     }
-    const rows = new Map<string, JudgeScoreRow[]>();
+    const rows = new Map<string, JudgeScoreState[]>();
     for (const [key, g] of groups)
-      rows.set(key, await listJudgeScores(db, { ...g.filter, itemIds: [...g.ids] }));
+      rows.set(key, await listJudgeScoreStates(db, { ...g.filter, itemIds: [...g.ids] }));
     return filters.map((f) => {
       const { itemIds, ...rest } = f;
       const mine = new Set(itemIds);
@@ -83,7 +83,7 @@ export function batchedJudgeScoreStore(db: Kysely<Database>): JudgeScoreStore {
     return specs.map(() => undefined);
   });
   return {
-    list: (f) => (f.itemIds === undefined ? listJudgeScores(db, f) : list(f)),
+    list: (f) => (f.itemIds === undefined ? listJudgeScoreStates(db, f) : list(f)),
     upsert: async (specs) => {
       await Promise.all(specs.map((s) => upsert(s)));
     },

@@ -260,11 +260,12 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     expect(s.run.status).toBe('failed');
     expect(s.datasets.every((x) => x.n === 0 && x.failures === 2)).toBe(true);
     expect(s.failureReasons[0]).toMatchObject({ code: 'no_recorded_answer', n: 6 });
-    // Review #16: one cause for 6 items reads "6 items", with examples named by dataset and key.
+    // Review #16: one cause for 6 items reads "6 items", with examples named by dataset and key: the first failed
+    // items in the order of work, which mixes the datasets (eval/run-plan workOrder).
     expect(failureLine(s.failureReasons[0]!)).toBe(
       '6 items × no_recorded_answer: rec has no recorded answer (import its outputs with `zhujiu import outputs`); ' +
         'e.g. c3 "m/d0/0" ("材料： 材料第0段。 问题：问题 Q0 选哪个？ A. 甲0 B. 乙0 C. …"), ' +
-        'c3 "m/d1/0" ("材料： 材料第1段。 问题：问题 Q1 选哪个？ A. 甲1 B. 乙1 C. …")',
+        'ocnli "80" ("前提：前提 Q80。 假设：假设80。 问：根据前提，假设是否成立？ A. 蕴含…")',
     );
   });
 });

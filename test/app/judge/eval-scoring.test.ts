@@ -189,5 +189,20 @@ describe.each(flowBackends())('/eval on a scoring suite on %s', (backend) => {
     const board = await judgeGrades(d.db, 'judge-x');
     expect(board.grades.map((g) => g.score).sort((a, b) => a - b)).toEqual([0, 10, 10]);
     expect(board.failures).toEqual([{ model: 'cand', dataset: 'tiny_chisafety', failures: 1 }]);
+
+    // A second run of the same model: the answers come from the cache and the grades the first run stored are read
+    // back (no judge call for them), so the figures are the same.
+    const calls = fake.callCount;
+    const again = await svc.start({ model: 'cand', suite: 'tiny-scoring' });
+    if (!again.ok) throw new Error(again.reason);
+    expect(await svc.execute(again.run.id)).toBe('finished');
+    const s2 = await runSummary(d.db, again.run.id);
+    expect(s2?.datasets.map((x) => [x.n, x.earned, x.possible, x.failures, x.judged])).toEqual([
+      [3, 6, 9, 1, '3 of 4 judged'],
+    ]);
+    // Only the item left unjudged is asked again (its three attempts); the model answers from the cache.
+    const later = fake.calls.slice(calls);
+    expect(later.map((c) => c.model)).toEqual(['judge-model', 'judge-model', 'judge-model']);
+    expect(later.every((c) => c.messages.at(-1)?.content.includes('第三个回答'))).toBe(true);
   });
 });

@@ -118,6 +118,59 @@ describe.each(flowBackends())('OpenAI-compatible client on %s', (backend) => {
     expect(fake.callCount).toBe(6);
   });
 
+  it('answers identical requests asked at once with one call: the others share its answer as a cache hit', async () => {
+    fake2.reset();
+    fake2.setAnswer((call) => ({ content: `once ${call.n}`, delayMs: 50 }));
+    const c = client({ baseUrl: fake2.baseUrl, maxConcurrency: 4 });
+    const rs = await Promise.all([
+      c.complete(ask('q-once')),
+      c.complete(ask('q-once')),
+      c.complete(ask('q-once')),
+      c.complete(ask('q-other-once')),
+    ]);
+    expect(fake2.callCount).toBe(2);
+    const same = rs.slice(0, 3);
+    const sent = same.filter((r) => r.ok && !r.cached);
+    expect(sent).toHaveLength(1);
+    const id = sent[0]?.ok ? sent[0].responseId : undefined;
+    expect(id).toBeGreaterThan(0);
+    for (const r of same)
+      expect(r).toMatchObject({ ok: true, responseId: id, text: sent[0]?.ok ? sent[0].text : '' });
+    expect(rs[3]).toMatchObject({ ok: true, cached: false });
+    // Once answered, the next identical request is a plain cache hit.
+    expect(await c.complete(ask('q-once'))).toMatchObject({
+      ok: true,
+      cached: true,
+      responseId: id,
+    });
+    expect(fake2.callCount).toBe(2);
+  });
+
+  it('sends an identical request itself when the one on its way fails; a waiting request aborts on its signal', async () => {
+    fake2.reset();
+    fake2.setAnswer((call) =>
+      call.n === 0 ? { status: 400, delayMs: 50 } : { content: `ok ${call.n}`, delayMs: 50 },
+    );
+    const c = client({ baseUrl: fake2.baseUrl, maxConcurrency: 4 });
+    const [failed, retried] = await Promise.all([
+      c.complete(ask('q-fails-once')),
+      c.complete(ask('q-fails-once')),
+    ]);
+    expect(failed).toMatchObject({ ok: false, code: 'http_error' });
+    expect(retried).toMatchObject({ ok: true, cached: false });
+    expect(fake2.callCount).toBe(2);
+
+    fake2.setAnswer(() => ({ content: 'slow', delayMs: 1000 }));
+    const stop = new AbortController();
+    const leader = c.complete(ask('q-wait-abort'));
+    const waiting = c.complete({ ...ask('q-wait-abort'), signal: stop.signal });
+    while (fake2.callCount < 3) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    expect(await waiting).toMatchObject({ ok: false, code: 'aborted' });
+    expect(await leader).toMatchObject({ ok: true, cached: false, text: 'slow' });
+    expect(fake2.callCount).toBe(3);
+  });
+
   it('waits out a 429 with Retry-After, then answers', async () => {
     fake.reset();
     fake.setAnswer((call) =>

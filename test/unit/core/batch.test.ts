@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { batched } from '../../../src/core/batch.ts';
 
 describe('batched (group commit)', () => {
@@ -45,5 +45,36 @@ describe('batched (group commit)', () => {
   it('rejects when the batch function returns the wrong number of outputs', async () => {
     const f = batched(async (_xs: readonly number[]) => [1, 2, 3]);
     await expect(f(1)).rejects.toThrow('3 outputs for 1 inputs');
+  });
+
+  it('with gatherMs, holds a batch for more only while calls come in company; a lone caller is not held', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] }); // setImmediate stays real: only the gathering wait is faked
+    try {
+      const batches: number[][] = [];
+      const f = batched(
+        async (xs: readonly number[]) => {
+          batches.push([...xs]);
+          return xs;
+        },
+        { gatherMs: 1000 },
+      );
+      const turns = async (n: number) => {
+        for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+      };
+      // Alone: sent at the next turn, no timer involved.
+      expect(await f(1)).toBe(1);
+      // In company (a batch of two), then the next batch waits for the gathering time and takes the late comer.
+      expect(await Promise.all([f(2), f(3)])).toEqual([2, 3]);
+      const held = f(4);
+      await turns(5);
+      const late = f(5);
+      await turns(5);
+      expect(batches).toEqual([[1], [2, 3]]);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await Promise.all([held, late])).toEqual([4, 5]);
+      expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
