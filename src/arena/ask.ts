@@ -436,6 +436,7 @@ export class AskService {
         maxMessages: this.#o.config.max_messages[input.platform],
       },
       platform.capabilities,
+      this.#o.arena.locale,
     );
     let ref: MessageRef;
     try {

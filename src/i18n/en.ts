@@ -6,7 +6,7 @@
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
  * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
  * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
- * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the private answer to a vote button press).
+ * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the battle message, its buttons and reveal, the private answer to a vote button press).
  */
 export const en = {
   'locale.name': 'English',
@@ -329,6 +329,30 @@ export const en = {
   'cmd.submit.suites': 'With approve: suites to queue (default submissions.suites)',
   'cmd.models.name': 'models',
   'cmd.models': 'The models under evaluation and their number of stored answers',
+  'arena.battle.prompt': 'Prompt',
+  'arena.battle.left': 'Left answer',
+  'arena.battle.right': 'Right answer',
+  'arena.button.left': 'Left is better',
+  'arena.button.equal': 'Equal',
+  'arena.button.right': 'Right is better',
+  'arena.button.bothbad': 'Both are bad',
+  'arena.battle.typedHint': 'typing `vote {n} left|equal|right|bothbad`',
+  'arena.battle.text': 'Arena battle #{n}: which answer is better?',
+  'arena.battle.title': 'Arena battle #{n}',
+  'arena.battle.closes': ' Voting closes {at}.',
+  'arena.battle.how.typed':
+    'Vote by typing: `vote {n} left` ({l} left is better) · `vote {n} equal` ({e}) · `vote {n} right` ({r} right is better) · `vote {n} bothbad` ({b} both are bad). Your latest vote counts; `unvote {n}` takes it back.',
+  'arena.battle.how.buttons':
+    'Vote with the buttons: {l} left is better · {e} equal · {r} right is better · {b} both are bad. Only you see your vote; your latest press counts, and the tally is shown when voting closes.',
+  'arena.battle.how.reactions':
+    'Vote by reacting: {l} left is better · {e} equal · {r} right is better · {b} both are bad. Your latest reaction counts; remove it to take your vote back.',
+  'arena.battle.footer': '{how} The models are revealed when voting closes.{closes}',
+  'arena.reveal.result':
+    'Left: {left} · Right: {right} · tally {l} {tl} {e} {te} {r} {tr} {b} {tb}',
+  'arena.reveal.text': 'Arena battle #{n} (closed): {result}',
+  'arena.reveal.title': 'Arena battle #{n} (closed)',
+  'arena.reveal.why': ' ({why})',
+  'arena.reveal.footer': 'Voting is closed{why}. {result}',
   'arena.close.capOf': 'it reached the vote cap of {cap, plural, one {# vote} other {# votes}}',
   'arena.close.cap': 'it reached the vote cap',
   'arena.close.window': 'its voting window ended',

@@ -1,0 +1,105 @@
+/**
+ * Chat surfaces in Simplified Chinese, through the real renderers (chat/discord/render, chat/slack/render,
+ * chat/shell/render): the battle message and its reveal, an `/ask` refusal, the help. Each render must carry
+ * Chinese and no English sentence of its own (what is left is data: model names, typed command words, emoji
+ * names, numbers), and stay within the platform's limits (Discord 2,000 characters a message, Slack blocks).
+ */
+import { describe, expect, it } from 'vitest';
+import { battleContent, revealContent } from '../../../src/arena/message.ts';
+import { DISCORD_LIMITS, renderDiscordMessages } from '../../../src/chat/discord/render.ts';
+import type { MessageContent } from '../../../src/chat/port.ts';
+import { renderPlain } from '../../../src/chat/shell/render.ts';
+import { renderSlackMessages } from '../../../src/chat/slack/render.ts';
+
+const CJK = /[\u3400-\u9fff]/u;
+
+/** The words of `s` in Latin letters (3 or more), minus the allowed ones (data and command words). */
+function englishWords(s: string, allowed: readonly string[]): string[] {
+  let rest = s;
+  for (const a of allowed) rest = rest.replaceAll(a, ' ');
+  return rest.match(/[A-Za-z]{3,}/gu) ?? [];
+}
+
+/** The texts a rendered message shows: its string values, minus those of structural keys (block types, ids). */
+function shownTexts(x: unknown, key = ''): string[] {
+  if (typeof x === 'string')
+    return ['type', 'style', 'custom_id', 'action_id', 'block_id', 'value'].includes(key)
+      ? []
+      : [x];
+  if (Array.isArray(x)) return x.flatMap((y) => shownTexts(y, key));
+  if (x && typeof x === 'object') return Object.entries(x).flatMap(([k, v]) => shownTexts(v, k));
+  return [];
+}
+
+/** Each render of `c`: Discord messages, Slack messages (as their shown texts), the terminal's text. */
+function everyRender(c: MessageContent): string[] {
+  return [
+    ...renderDiscordMessages(c).map((m) => shownTexts(m).join('\n')),
+    ...renderSlackMessages(c).map((m) => shownTexts(m).join('\n')),
+    renderPlain(c),
+  ];
+}
+
+const view = {
+  number: 12,
+  prompt: '用一句话解释量子纠缠。',
+  leftAnswer: '两个粒子的状态相互关联。',
+  rightAnswer: '这是一种非经典的关联。',
+  emoji: ['⬅️', '🟰', '➡️', '👎'] as [string, string, string, string],
+  closesAt: new Date('2026-01-02T03:04:05.678Z'),
+};
+describe('chat surfaces in zh-CN', () => {
+  it('the battle message, in each voting style, is Chinese through every renderer', () => {
+    for (const voting of ['reactions', 'buttons', 'typed'] as const) {
+      const c = battleContent(view, { voting, emojiText: 'unicode' }, 'zh-CN');
+      expect(c.title).toBe('竞技场对战 #12');
+      expect(c.footer).toContain('投票截止时间 2026-01-02T03:04:05Z。');
+      for (const r of everyRender(c)) {
+        expect(r).toMatch(CJK);
+        expect(englishWords(r, ['vote', 'unvote', 'left', 'equal', 'right', 'bothbad'])).toEqual(
+          [],
+        );
+      }
+    }
+    const buttons = battleContent(view, { voting: 'buttons', emojiText: 'unicode' }, 'zh-CN');
+    expect(buttons.buttons?.map((b) => b.label)).toEqual([
+      '左边更好',
+      '一样好',
+      '右边更好',
+      '都不好',
+    ]);
+  });
+
+  it('the reveal names the models and why voting ended, in Chinese', () => {
+    const reveal = revealContent(
+      {
+        ...view,
+        leftModel: 'Qwen2.5-72B',
+        rightModel: 'GLM-4',
+        tally: { left: 3, equal: 1, right: 2, bothbad: 0 },
+        closeReason: 'vote_cap',
+        closeCap: 6,
+      },
+      'unicode',
+      'zh-CN',
+    );
+    expect(reveal.title).toBe('竞技场对战 #12（已结束）');
+    expect(reveal.footer).toBe(
+      '投票已结束（达到了 6 票的投票上限）。左：Qwen2.5-72B · 右：GLM-4 · 计票 ⬅️ 3 🟰 1 ➡️ 2 👎 0',
+    );
+    for (const r of everyRender(reveal)) expect(englishWords(r, ['Qwen', 'GLM'])).toEqual([]);
+  });
+
+  it('a long Chinese battle stays within Discord and Slack limits', () => {
+    const long = { ...view, leftAnswer: '长'.repeat(9_000), maxMessages: 3 };
+    const c = battleContent(long, { voting: 'reactions', emojiText: 'unicode' }, 'zh-CN');
+    const discord = renderDiscordMessages(c);
+    expect(discord.length).toBeLessThanOrEqual(3);
+    for (const m of discord) {
+      expect((m.content ?? '').length).toBeLessThanOrEqual(DISCORD_LIMITS.content);
+      for (const e of m.embeds ?? [])
+        expect((e.description ?? '').length).toBeLessThanOrEqual(DISCORD_LIMITS.description);
+    }
+    expect(renderSlackMessages(c).length).toBeLessThanOrEqual(3);
+  });
+});
