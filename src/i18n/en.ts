@@ -6,7 +6,8 @@
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
  * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
  * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
- * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the battle message, its buttons and reveal, the private answer to a vote button press).
+ * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the battle message, its buttons and reveal, the private answer to a vote button press), `ask.*` (the
+ * live arena: `/ask` refusals, progress message, replies to the asker, conversation turns).
  */
 export const en = {
   'locale.name': 'English',
@@ -353,6 +354,67 @@ export const en = {
   'arena.reveal.title': 'Arena battle #{n} (closed)',
   'arena.reveal.why': ' ({why})',
   'arena.reveal.footer': 'Voting is closed{why}. {result}',
+  'ask.empty':
+    'Ask a question after the command, e.g. `/ask How do tides work?` (optionally followed by an ability such as `reasoning`).',
+  'ask.tooLong':
+    'Your prompt has {chars} characters; the arena takes at most {max}. Please shorten it and ask again.',
+  'ask.identity':
+    'This arena is anonymous: asking the models who they are (their name, maker or model) would reveal them and spoil the vote, so such prompts are not sent. Ask anything else; both models are revealed when voting closes. 本竞技场是匿名的：询问模型身份（名字、开发者或型号）会暴露模型、影响投票，因此不会发送此类问题。请换一个问题；投票结束后会公布两个模型。',
+  'ask.rateLimited':
+    'Thanks for the enthusiasm! You have asked {max, plural, one {# question} other {# questions}} in the last {window} minutes, the most the arena takes from one person so everyone gets a turn. You can ask again in about {wait, plural, one {# minute} other {# minutes}}; meanwhile, votes on the open battles help a lot.',
+  'ask.notEnoughModels':
+    'The live arena needs at least two models marked `arena: true` in config/models.yaml (with a working endpoint); there {count, plural, =1 {is 1} other {are #}}. Ask a maintainer to add some.',
+  'ask.notLive':
+    'Battle #{n} shows recorded answers, so it has no conversation to continue. Ask your own question with /ask.',
+  'ask.closed':
+    'Voting on battle #{n} has closed ({why}), so its conversation is finished. Ask a new question with /ask.',
+  'ask.tooManyTurns':
+    'Battle #{n} has reached {max} turns, the most one conversation takes. Ask a new question with /ask.',
+  'ask.modelsGone':
+    'The models of battle #{n} are no longer in the live arena, so the conversation cannot continue. Ask a new question with /ask.',
+  'ask.failure.timeout': 'did not answer in time',
+  'ask.failure.revealed': 'revealed which model it is',
+  'ask.failure.empty_reply': 'gave an empty answer',
+  'ask.failure.rate_limited': 'was rate limited',
+  'ask.failure.other': 'failed',
+  'ask.pair.failure':
+    'a model {what} and no other live model was left to replace it ({attempts} of {live} models tried)',
+  'ask.pair.note': 'One model {what}; another is answering instead.',
+  'ask.progress.text':
+    'Two anonymous models are answering a question ({ready} of 2 answers ready)…',
+  'ask.progress.title': 'Arena: a new question',
+  'ask.progress.notes': ' {notes}',
+  'ask.progress.footer': 'Answers ready: {ready} of 2.{notes} The battle appears when both are in.',
+  'ask.asking':
+    'Asking two anonymous models; the battle will appear in this channel in a few seconds.',
+  'ask.unanswered': 'This question could not be answered.',
+  'ask.noBattle':
+    'Sorry, no battle this time: {why}. Your question was not counted; please try again later.',
+  'ask.noBattle.noAnswer': 'the models did not answer',
+  'ask.same.progress': 'Both models gave the same answer.',
+  'ask.same':
+    'No battle this time: both models gave the same answer, so a vote could not tell them apart. Your question was not counted; ask another one.',
+  'ask.postFailed': 'Sorry, the battle could not be posted here; please try again.',
+  'ask.answeredBelow': 'This question was answered in a battle below.',
+  'ask.up.buttons':
+    'Battle #{n} is up: vote with the buttons. Reply in its thread to continue the conversation with both models.',
+  'ask.up.reactions':
+    'Battle #{n} is up: vote with the reactions. Reply in its thread to continue the conversation with both models.',
+  'ask.turnFailed':
+    'Sorry, one of the two models {what}, so this turn was not posted (a conversation keeps its two models). Your message was not counted; try again or rephrase.',
+  'ask.turn.text': 'Arena battle #{n}, turn {turn}',
+  'ask.turn.title': 'Arena battle #{n} · turn {turn}',
+  'ask.turn.typed': 'Vote on the whole conversation ({turn} turns) by {hint}.',
+  'ask.turn.buttons':
+    "Vote with the buttons on the battle's first message: your vote is on the whole conversation ({turn} turns).",
+  'ask.turn.reactions':
+    "Vote with the reactions on the battle's first message: your vote is on the whole conversation ({turn} turns).",
+  'ask.off.disabled':
+    'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them). Recorded battles still run (/arena).',
+  'ask.off.none':
+    'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
+  'ask.badAbility':
+    'Unknown ability "{ability}". Use one of: {abilities} (or leave it out: the arena classifies the prompt).',
   'arena.close.capOf': 'it reached the vote cap of {cap, plural, one {# vote} other {# votes}}',
   'arena.close.cap': 'it reached the vote cap',
   'arena.close.window': 'its voting window ended',

@@ -333,6 +333,58 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'arena.reveal.title': '竞技场对战 #{n}（已结束）',
   'arena.reveal.why': '（{why}）',
   'arena.reveal.footer': '投票已结束{why}。{result}',
+  'ask.empty':
+    '请在命令后写上你的问题，例如 `/ask 潮汐是怎么形成的？`（后面可以加一个能力名，例如 `reasoning`）。',
+  'ask.tooLong': '你的问题有 {chars} 个字符，竞技场最多接受 {max} 个。请缩短后再问。',
+  'ask.identity':
+    '本竞技场是匿名的：询问模型身份（名字、开发者或型号）会暴露模型、影响投票，因此不会发送此类问题。请换一个问题；投票结束后会公布两个模型。',
+  'ask.rateLimited':
+    '感谢你的热情！你在最近 {window} 分钟内已经提了 {max} 个问题，这是竞技场对每个人的上限，好让大家都有机会提问。大约 {wait} 分钟后可以再问；在此期间，给进行中的对战投票也很有帮助。',
+  'ask.notEnoughModels':
+    '在线竞技场至少需要两个在 config/models.yaml 中标记了 `arena: true`（且接口可用）的模型，目前有 {count} 个。请联系维护者添加。',
+  'ask.notLive': '对战 #{n} 展示的是录制的回答，没有可以继续的对话。请用 /ask 提出你自己的问题。',
+  'ask.closed': '对战 #{n} 的投票已结束（{why}），对话也随之结束。请用 /ask 提一个新问题。',
+  'ask.tooManyTurns': '对战 #{n} 已达到 {max} 轮，这是一次对话的上限。请用 /ask 提一个新问题。',
+  'ask.modelsGone': '对战 #{n} 的模型已不在在线竞技场中，对话无法继续。请用 /ask 提一个新问题。',
+  'ask.failure.timeout': '没有按时回答',
+  'ask.failure.revealed': '暴露了自己是哪个模型',
+  'ask.failure.empty_reply': '给出了空回答',
+  'ask.failure.rate_limited': '被限流了',
+  'ask.failure.other': '调用失败',
+  'ask.pair.failure':
+    '一个模型{what}，且没有其他在线模型可以替换（共 {live} 个模型，已尝试 {attempts} 个）',
+  'ask.pair.note': '一个模型{what}，已换另一个模型作答。',
+  'ask.progress.text': '两个匿名模型正在回答一个问题（已完成 {ready}/2）…',
+  'ask.progress.title': '竞技场：新问题',
+  'ask.progress.notes': '{notes}',
+  'ask.progress.footer': '已完成回答：{ready}/2。{notes}两个回答都到齐后发布对战。',
+  'ask.asking': '正在询问两个匿名模型；几秒钟后对战会出现在本频道。',
+  'ask.unanswered': '这个问题没能得到回答。',
+  'ask.noBattle': '抱歉，这次没有对战：{why}。你的问题不计入次数，请稍后再试。',
+  'ask.noBattle.noAnswer': '模型没有回答',
+  'ask.same.progress': '两个模型给出了相同的回答。',
+  'ask.same':
+    '这次没有对战：两个模型给出了相同的回答，投票无法区分它们。你的问题不计入次数，请换一个问题。',
+  'ask.postFailed': '抱歉，对战无法在这里发布，请重试。',
+  'ask.answeredBelow': '这个问题的回答见下方的对战。',
+  'ask.up.buttons':
+    '对战 #{n} 已发布：请点击按钮投票。在它的讨论串中回复，可以继续与两个模型对话。',
+  'ask.up.reactions':
+    '对战 #{n} 已发布：请添加表情回应投票。在它的讨论串中回复，可以继续与两个模型对话。',
+  'ask.turnFailed':
+    '抱歉，两个模型中有一个{what}，因此这一轮没有发布（一次对话始终由同样的两个模型回答）。你的消息不计入次数；请重试或换个说法。',
+  'ask.turn.text': '竞技场对战 #{n}，第 {turn} 轮',
+  'ask.turn.title': '竞技场对战 #{n} · 第 {turn} 轮',
+  'ask.turn.typed': '{hint}为整个对话（共 {turn} 轮）投票。',
+  'ask.turn.buttons': '请在对战的第一条消息上点击按钮投票：你的投票针对整个对话（共 {turn} 轮）。',
+  'ask.turn.reactions':
+    '请在对战的第一条消息上添加表情回应投票：你的投票针对整个对话（共 {turn} 轮）。',
+  'ask.off.disabled':
+    '此处未开启在线竞技场：标记了 `arena: true` 的模型都已停用（其 API 密钥环境变量未设置或为空；/models 会列出它们）。录制对战照常进行（/arena）。',
+  'ask.off.none':
+    '此处未开启在线竞技场：config/models.yaml 中没有标记 `arena: true` 的模型。录制对战照常进行（/arena）。',
+  'ask.badAbility':
+    '未知的能力“{ability}”。请使用以下之一：{abilities}（或不填：由竞技场自动分类）。',
   'arena.close.capOf': '达到了 {cap} 票的投票上限',
   'arena.close.cap': '达到了投票上限',
   'arena.close.window': '投票时间已结束',

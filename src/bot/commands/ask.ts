@@ -20,6 +20,7 @@ import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -28,13 +29,14 @@ import { flaggedVotesContent } from './flagged.ts';
 
 const isAbility = (s: string): s is Ability => (ABILITIES as readonly string[]).includes(s);
 
-/** The prompt and optional ability tag of an `/ask` (see the module doc). */
+/** The prompt and optional ability tag of an `/ask` (see the module doc); `reason` in `locale` (default en). */
 export function parseAskArgs(
   ctx: Pick<CommandContext, 'args' | 'text'>,
+  locale: Locale = 'en',
 ): { ok: true; prompt: string; ability?: Ability } | { ok: false; reason: string } {
   const bad = (raw: string) => ({
     ok: false as const,
-    reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')} (or leave it out: the arena classifies the prompt).`,
+    reason: t(locale, 'ask.badAbility', { ability: raw, abilities: ABILITIES.join(', ') }),
   });
   if (ctx.text.trim() === '') {
     const prompt = (ctx.args.prompt ?? '').trim();
@@ -73,19 +75,13 @@ export interface AskCommandDeps {
 
 /** `/ask`. */
 export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Promise<void> {
+  const me = ctx.locale ?? deps.arena.locale;
   if (!deps.ask) {
-    await ctx.reply(
-      {
-        text:
-          (deps.disabledLive ?? 0) > 0
-            ? 'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them). Recorded battles still run (/arena).'
-            : 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
-      },
-      { ephemeral: true },
-    );
+    const off = (deps.disabledLive ?? 0) > 0 ? 'ask.off.disabled' : 'ask.off.none';
+    await ctx.reply({ text: t(me, off) }, { ephemeral: true });
     return;
   }
-  const parsed = parseAskArgs(ctx);
+  const parsed = parseAskArgs(ctx, me);
   if (!parsed.ok) return ctx.reply({ text: parsed.reason }, { ephemeral: true });
   if (ctx.thread) {
     const r = await deps.ask.followUp({
@@ -94,6 +90,7 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
       threadOf: ctx.thread.messageId,
       user: ctx.user,
       prompt: parsed.prompt,
+      ...(ctx.locale ? { locale: ctx.locale } : {}),
       reply: (c, o) => ctx.reply(c, o),
     });
     if (r.kind !== 'ignored') return;
@@ -105,6 +102,7 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
     user: ctx.user,
     prompt: parsed.prompt,
     ...(parsed.ability ? { ability: parsed.ability } : {}),
+    ...(ctx.locale ? { locale: ctx.locale } : {}),
     reply: (c, o) => ctx.reply(c, o),
   });
 }

@@ -5,6 +5,8 @@
  * names, numbers), and stay within the platform's limits (Discord 2,000 characters a message, Slack blocks).
  */
 import { describe, expect, it } from 'vitest';
+import { followUpRefusal, promptRefusal, rateRefusal } from '../../../src/arena/ask-policy.ts';
+import { progressContent } from '../../../src/arena/ask-progress.ts';
 import { battleContent, revealContent } from '../../../src/arena/message.ts';
 import { DISCORD_LIMITS, renderDiscordMessages } from '../../../src/chat/discord/render.ts';
 import type { MessageContent } from '../../../src/chat/port.ts';
@@ -101,5 +103,42 @@ describe('chat surfaces in zh-CN', () => {
         expect((e.description ?? '').length).toBeLessThanOrEqual(DISCORD_LIMITS.description);
     }
     expect(renderSlackMessages(c).length).toBeLessThanOrEqual(3);
+  });
+
+  it('/ask refusals and the progress message are Chinese', () => {
+    const refusals = [
+      promptRefusal('', 100, 'zh-CN'),
+      promptRefusal('长'.repeat(101), 100, 'zh-CN'),
+      promptRefusal('你是谁？', 100, 'zh-CN'),
+      rateRefusal(
+        { askTimes: [new Date(0), new Date(60_000)], inFlight: 0, now: 120_000 },
+        { max: 2, window_minutes: 10 },
+        'zh-CN',
+      ),
+      followUpRefusal(
+        { number: 7, status: 'closed', closeReason: 'window', closeCap: null, live: true, turns: 1 },
+        5,
+        'zh-CN',
+      ),
+    ];
+    expect(refusals[1]?.text).toBe('你的问题有 101 个字符，竞技场最多接受 100 个。请缩短后再问。');
+    expect(refusals[3]?.text).toContain('大约 8 分钟后可以再问');
+    expect(refusals[4]?.text).toBe(
+      '对战 #7 的投票已结束（投票时间已结束），对话也随之结束。请用 /ask 提一个新问题。',
+    );
+    for (const r of refusals) {
+      const c = { text: r?.text ?? '' };
+      for (const shown of everyRender(c)) {
+        expect(shown).toMatch(CJK);
+        expect(englishWords(shown, ['ask', 'reasoning'])).toEqual([]);
+      }
+    }
+    const progress = progressContent(
+      '潮汐是怎么形成的？',
+      [{ ready: true, note: '' }, { ready: false, note: '' }],
+      'zh-CN',
+    );
+    expect(progress.footer).toBe('已完成回答：1/2。两个回答都到齐后发布对战。');
+    for (const shown of everyRender(progress)) expect(englishWords(shown, [])).toEqual([]);
   });
 });
