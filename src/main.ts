@@ -434,6 +434,7 @@ export async function createChatPlatforms(
         output: process.stdout,
         user: { id: s.user_id, name: s.user_name, maintainer: s.maintainer },
         voteEmoji: app.arena.emoji.shell,
+        locale: app.locale,
         logger,
         sessionTag: systemClock.now().getTime().toString(36),
         prompt: process.stdin.isTTY === true,

@@ -33,8 +33,9 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { makeDirsSync } from '../../core/make-dirs.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
+import { type Locale, type MessageKey, t } from '../../i18n/index.ts';
 import { normaliseEmoji } from '../emoji.ts';
-import { commandHelpLines } from '../help.ts';
+import { commandHelpLines, helpLine } from '../help.ts';
 import {
   type BattleInfo,
   type ChatHandlers,
@@ -89,6 +90,8 @@ export interface ShellAdapterOptions {
    * message only names the image.
    */
   readonly imageDir?: string;
+  /** The language of the terminal's own texts (config `locale`; default en). */
+  readonly locale?: Locale;
 }
 
 /** The vote choices, in display order. */
@@ -145,20 +148,21 @@ interface Posted {
 }
 
 /**
- * The terminal's `help`: every command it was started with (the bot's specs, chat/help.ts), then the lines only the
- * terminal has.
+ * The terminal's `help`, in `locale` (default en): every command it was started with (the bot's specs,
+ * chat/help.ts), then the lines only the terminal has.
  */
-export function shellHelp(specs: Iterable<CommandSpec>): string {
+export function shellHelp(specs: Iterable<CommandSpec>, locale: Locale = 'en'): string {
+  const tr = (k: MessageKey) => t(locale, k);
   return [
-    'Commands:',
-    ...commandHelpLines(specs),
-    '  vote <battle> <choice>      vote on a battle; choice: left, equal, right or bothbad, or its emoji',
-    '                              (e.g. vote 1 left, vote 1 ⬅️)',
-    '  unvote <battle>             take your vote back',
-    "  reply <battle> <text>       continue an /ask battle's conversation in its thread",
-    '  as <user-id> <line>         run a line as another user',
-    '  help                        this text',
-    '  quit                        stop the bot',
+    tr('help.shell.heading'),
+    ...commandHelpLines(specs, 30, locale),
+    helpLine('vote <battle> <choice>', tr('help.shell.vote')),
+    helpLine('', tr('help.shell.voteExample')),
+    helpLine('unvote <battle>', tr('help.shell.unvote')),
+    helpLine('reply <battle> <text>', tr('help.shell.reply')),
+    helpLine('as <user-id> <line>', tr('help.shell.as')),
+    helpLine('help', tr('help.shell.help')),
+    helpLine('quit', tr('help.shell.quit')),
   ].join('\n');
 }
 
@@ -445,7 +449,8 @@ export class ShellAdapter implements ChatPlatform {
     if (line === '') return;
     const [head = '', ...rest] = line.split(/\s+/u);
     const word = head.toLowerCase();
-    if (word === 'help' || word === '/help') return this.#print(shellHelp(this.#specs.values()));
+    if (word === 'help' || word === '/help')
+      return this.#print(shellHelp(this.#specs.values(), this.#o.locale));
     if (word === 'quit' || word === 'exit' || word === '/quit') {
       this.#print('bye');
       this.#quit = true;

@@ -8,8 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { followUpRefusal, promptRefusal, rateRefusal } from '../../../src/arena/ask-policy.ts';
 import { progressContent } from '../../../src/arena/ask-progress.ts';
 import { battleContent, revealContent } from '../../../src/arena/message.ts';
+import { COMMAND_SPECS } from '../../../src/bot/commands/specs.ts';
 import { DISCORD_LIMITS, renderDiscordMessages } from '../../../src/chat/discord/render.ts';
+import { commandNameList } from '../../../src/chat/help.ts';
 import type { MessageContent } from '../../../src/chat/port.ts';
+import { shellHelp } from '../../../src/chat/shell/adapter.ts';
 import { renderPlain } from '../../../src/chat/shell/render.ts';
 import { renderSlackMessages } from '../../../src/chat/slack/render.ts';
 
@@ -116,7 +119,14 @@ describe('chat surfaces in zh-CN', () => {
         'zh-CN',
       ),
       followUpRefusal(
-        { number: 7, status: 'closed', closeReason: 'window', closeCap: null, live: true, turns: 1 },
+        {
+          number: 7,
+          status: 'closed',
+          closeReason: 'window',
+          closeCap: null,
+          live: true,
+          turns: 1,
+        },
         5,
         'zh-CN',
       ),
@@ -135,10 +145,30 @@ describe('chat surfaces in zh-CN', () => {
     }
     const progress = progressContent(
       '潮汐是怎么形成的？',
-      [{ ready: true, note: '' }, { ready: false, note: '' }],
+      [
+        { ready: true, note: '' },
+        { ready: false, note: '' },
+      ],
       'zh-CN',
     );
     expect(progress.footer).toBe('已完成回答：1/2。两个回答都到齐后发布对战。');
     for (const shown of everyRender(progress)) expect(englishWords(shown, [])).toEqual([]);
+  });
+
+  it('the help describes every command form in Chinese; the forms stay as they are typed', () => {
+    const help = shellHelp(COMMAND_SPECS, 'zh-CN');
+    const lines = help.split('\n');
+    expect(lines[0]).toBe('命令：');
+    expect(lines).toContain(
+      '  /ask <prompt> [ability]     两个匿名的在线模型回答你的问题；为回答投票',
+    );
+    // Every line after the heading: a typed form (ASCII), then its description in Chinese.
+    for (const l of lines.slice(1)) {
+      const what = l.replace(/^\s+\S.*?\s{2,}/u, '');
+      expect(what, l).toMatch(CJK);
+    }
+    expect(commandNameList(COMMAND_SPECS, 'zh-CN')).toBe(
+      '/arena、/ask、/leaderboard、/judge、/eval、/submit 或 /models',
+    );
   });
 });
