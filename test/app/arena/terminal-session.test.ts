@@ -52,9 +52,10 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       term.input.write('/models\n');
       await until(() => /alpaca-7b\s+recorded\s+5/u.test(term.text()), '/models');
       term.input.write('/arena\n');
-      await until(() => term.text().includes('(only you) Battle #1 posted'), 'battle posted');
+      // The shipped config's locale is zh-CN: the command replies and the battle are in Chinese.
+      await until(() => term.text().includes('(only you) 对战 #1 已发布'), 'battle posted');
       const shown = term.text().slice(term.text().indexOf('[m1-s1]'));
-      expect(shown).toContain('== Arena battle #1 ==');
+      expect(shown).toContain('== 竞技场对战 #1 ==');
       expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️ 👎');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
