@@ -217,7 +217,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       );
     },
     leaderboard: async (ctx) => {
-      const req = leaderboardRequestOf(ctx);
+      const req = leaderboardRequestOf(ctx, callerLocale(deps, ctx));
       if (!req.ok) return ctx.reply({ text: req.reason }, { ephemeral: true });
       await ctx.reply(
         await leaderboardReply(
@@ -225,6 +225,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
             leaderboard: deps.leaderboard,
             now: () => (deps.clock ?? systemClock).now(),
             publicUrl: deps.config.leaderboard.public_url,
+            locale: deps.config.locale,
           },
           req,
         ),

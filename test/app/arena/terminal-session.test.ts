@@ -64,9 +64,9 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       await until(() => term.text().includes('[chart written to '), '/leaderboard');
       const text = term.text();
       expect(text).toContain('you voted ⬅️ (left) on battle #1');
-      expect(text).toContain('ZhuJiu board: no scores yet');
+      expect(text).toContain('助九排行榜：还没有得分');
       // Three votes give no score in any method: the rows are left out, and counted.
-      expect(text).toContain('2 models with no score in any method left out');
+      expect(text).toContain('2 个在任何评估方法下都没有得分的模型未列出');
       const png = /\[chart written to (.+\.png)\]/u.exec(text)?.[1];
       expect(png && readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
       // The application metrics moved with it (README "Metrics"): three votes, one battle, one board build.
