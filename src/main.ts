@@ -418,6 +418,7 @@ export async function createChatPlatforms(
         host: app.platforms.slack.host,
         roleGroupIds: app.platforms.slack.maintainer_usergroup_ids,
         voting: app.arena.voting.slack,
+        locale: app.locale,
         ...(app.platforms.slack.api_url ? { slackApiUrl: app.platforms.slack.api_url } : {}),
         logger,
         ...overrides.slack,

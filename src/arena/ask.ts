@@ -741,6 +741,7 @@ export function turnContent(
     ...(maxMessages === undefined
       ? {}
       : { fit: { maxMessages, fileName: `battle-${number}-turn-${turn}.txt` } }),
+    locale,
     text: t(locale, 'ask.turn.text', { n, turn }),
     title: t(locale, 'ask.turn.title', { n, turn }),
     sections: [

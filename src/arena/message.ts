@@ -147,6 +147,7 @@ export function battleContent(
     title: t(locale, 'arena.battle.title', { n: v.number }),
     sections: sections(v, locale),
     footer: t(locale, 'arena.battle.footer', { how, closes }),
+    locale,
     ...fitOf(v),
     ...(style.voting === 'buttons' ? { buttons: voteButtons(v, locale) } : {}),
   };
@@ -195,6 +196,7 @@ export function revealContent(
     // edits the first message only (chat/port `EditOptions.previous`).
     sections: sections(v, locale),
     footer: t(locale, 'arena.reveal.footer', { why, result }),
+    locale,
     ...fitOf(v),
   };
 }

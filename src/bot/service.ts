@@ -420,7 +420,7 @@ export class BotService {
       closedAt: b.closedAt,
       revealed: b.revealedAt !== null,
       ...(ended && b.closeReason !== null
-        ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap) }
+        ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap, this.#o.config.locale) }
         : {}),
       // A maintainer's void says who and why; a battle withdrawn (its message deleted) has no voider.
       ...(why && why.voidedBy !== null

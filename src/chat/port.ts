@@ -97,6 +97,11 @@ export interface MessageContent {
   readonly image?: ImageContent;
   readonly footer?: string;
   /**
+   * The language of the content's words (config `locale` or the reader's): the renderers write their own notes
+   * in it (the cut note of a long battle, Slack's "continued", the terminal's chart line). Default en.
+   */
+  readonly locale?: Locale;
+  /**
    * Keep the content to a few messages (a battle): at most `maxMessages` messages (≥ 1); when it needs more, the
    * adapter cuts the section bodies visibly (each cut body says how many characters it lost and where the rest
    * is, chat/render/fit.ts) and sends the whole content along as the text file `fileName`: attached to the first

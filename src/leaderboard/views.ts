@@ -720,6 +720,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
   if (b.rows.length === 0) return { text: t(locale, 'chat.noModels') };
   const title = o.title ?? t(locale, 'site.title');
   return {
+    locale,
     text: headline(b, title, o.all, markdownLiteral, locale),
     title,
     // With every row left out (no score in any method) the footer counts them; no empty table.
