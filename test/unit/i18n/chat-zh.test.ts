@@ -8,13 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { followUpRefusal, promptRefusal, rateRefusal } from '../../../src/arena/ask-policy.ts';
 import { progressContent } from '../../../src/arena/ask-progress.ts';
 import { battleContent, revealContent } from '../../../src/arena/message.ts';
+import { type CommandDeps, createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import { COMMAND_SPECS } from '../../../src/bot/commands/specs.ts';
 import { DISCORD_LIMITS, renderDiscordMessages } from '../../../src/chat/discord/render.ts';
 import { commandNameList } from '../../../src/chat/help.ts';
-import type { MessageContent } from '../../../src/chat/port.ts';
+import type { CommandContext, MessageContent } from '../../../src/chat/port.ts';
 import { shellHelp } from '../../../src/chat/shell/adapter.ts';
 import { renderPlain } from '../../../src/chat/shell/render.ts';
 import { renderSlackMessages } from '../../../src/chat/slack/render.ts';
+import { appConfigSchema } from '../../../src/config/schema.ts';
+import { silentLogger } from '../../../src/core/logger.ts';
 
 const CJK = /[\u3400-\u9fff]/u;
 
@@ -170,5 +173,40 @@ describe('chat surfaces in zh-CN', () => {
     expect(commandNameList(COMMAND_SPECS, 'zh-CN')).toBe(
       '/arena、/ask、/leaderboard、/judge、/eval、/submit 或 /models',
     );
+  });
+
+  it("a reply only the caller sees follows the caller's language over the configured one", async () => {
+    // The unknown-command and maintainers-only answers need only the config and a logger (no database).
+    const deps = {
+      config: appConfigSchema.parse({ locale: 'en' }),
+      logger: silentLogger,
+    } as unknown as CommandDeps;
+    const onCommand = createCommandHandler(deps);
+    const replies: MessageContent[] = [];
+    const ctx = (name: string, locale?: 'zh-CN'): CommandContext => ({
+      platform: 'discord',
+      eventId: `e-${name}`,
+      name,
+      args: {},
+      text: '',
+      user: { id: 'u1', name: 'u1', roles: [] },
+      channelId: 'c1',
+      ...(locale ? { locale } : {}),
+      reply: async (c) => {
+        replies.push(c);
+      },
+    });
+    await onCommand(ctx('nope', 'zh-CN'));
+    await onCommand(ctx('arena', 'zh-CN'));
+    await onCommand(ctx('nope'));
+    expect(replies.map((r) => r.text)).toEqual([
+      '未知的命令 /nope。可以试试 /arena、/ask、/leaderboard、/judge、/eval、/submit 或 /models。',
+      '抱歉，只有竞技场维护者可以使用这个命令。维护者发起对战后，给它添加表情回应即可投票！',
+      'Unknown command /nope. Try /arena, /ask, /leaderboard, /judge, /eval, /submit or /models.',
+    ]);
+    // Command names are typed as they are.
+    const names = ['nope', ...COMMAND_SPECS.map((c) => c.name)];
+    for (const r of replies.slice(0, 2))
+      for (const shown of everyRender(r)) expect(englishWords(shown, names)).toEqual([]);
   });
 });
