@@ -37,6 +37,7 @@ import type { AppMetrics } from '../core/metrics.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
 import { SubmissionService } from '../eval/submissions.ts';
+import { t } from '../i18n/index.ts';
 import type { SharedWork } from '../jobs/shared-work.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
@@ -349,9 +350,7 @@ export class BotService {
           });
         } catch (err) {
           this.#log.error({ err, eventId: ev.eventId }, 'follow-up failed');
-          await ev
-            .reply({ text: 'Something went wrong; the maintainers have been told (see logs).' })
-            .catch(() => undefined);
+          await ev.reply({ text: t(this.#o.config.locale, 'reply.failed') }).catch(() => undefined);
         }
       },
       onReactionsCleared: async (ev) => {
@@ -376,7 +375,7 @@ export class BotService {
             'a vote button press could not be stored',
           );
           await ev
-            .reply({ text: 'Sorry, your vote could not be stored; please press the button again.' })
+            .reply({ text: t(ev.locale ?? this.#o.config.locale, 'reply.voteNotStored') })
             .catch(() => undefined);
         }
       },

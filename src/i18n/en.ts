@@ -4,10 +4,14 @@
  * compiler checks it: that dictionary is typed by this one's keys), with the same placeholders (test/unit/i18n).
  * Keys are grouped by where the text is shown: `name.*` (method and ability names), `site.*` (the results site's
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
- * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
- * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
- * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the battle message, its buttons and reveal, the private answer to a vote button press), `ask.*` (the
- * live arena: `/ask` refusals, progress message, replies to the asker, conversation turns).
+ * `chat.*` (the board as a chat message), `chatView.*` (the ability, method and model views in chat), `lbReq.*`
+ * (`/leaderboard` request errors), `daily.*` (the daily board post), `cmd.*` (slash command names and descriptions:
+ * `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called `name`),
+ * `help.*` (help lines), `adapter.*` (the Discord and Slack adapters' own replies), `shell.*` (the terminal's own
+ * texts), `render.*` (the renderers' notes), `arena.*` (the battle message, its buttons and reveal, the private
+ * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
+ * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
+ * command handlers' replies).
  */
 export const en = {
   'locale.name': 'English',
@@ -453,6 +457,7 @@ export const en = {
   'reply.posted': 'Battle #{n} posted. {hint}',
   'reply.notPosted': 'No battle posted: {reason}',
   'reply.judge.badAction': 'Unknown /judge action "{action}". Use /judge agree.',
+  'reply.voteNotStored': 'Sorry, your vote could not be stored; please press the button again.',
   'reply.unknownCommand': 'Unknown command /{name}. Try {names}.',
   'reply.failed': 'Something went wrong; the maintainers have been told (see logs).',
   'models.idle':

@@ -423,6 +423,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'reply.posted': '对战 #{n} 已发布。{hint}',
   'reply.notPosted': '没有发布对战：{reason}',
   'reply.judge.badAction': '未知的 /judge 操作“{action}”。请使用 /judge agree。',
+  'reply.voteNotStored': '抱歉，你的投票没能保存；请再按一次按钮。',
   'reply.unknownCommand': '未知的命令 /{name}。可以试试 {names}。',
   'reply.failed': '出错了；已通知维护者（见日志）。',
   'models.idle':

@@ -37,6 +37,7 @@ const CONVERTED = [
   'src/chat/shell/adapter.ts',
   'src/leaderboard/views.ts',
   'src/leaderboard/daily-post.ts',
+  'src/bot/service.ts',
 ];
 
 /**
