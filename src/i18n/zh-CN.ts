@@ -375,7 +375,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '抱歉，两个模型中有一个{what}，因此这一轮没有发布（一次对话始终由同样的两个模型回答）。你的消息不计入次数；请重试或换个说法。',
   'ask.turn.text': '竞技场对战 #{n}，第 {turn} 轮',
   'ask.turn.title': '竞技场对战 #{n} · 第 {turn} 轮',
-  'ask.turn.typed': '{hint}为整个对话（共 {turn} 轮）投票。',
+  'ask.turn.typed': '{hint} 即可为整个对话（共 {turn} 轮）投票。',
   'ask.turn.buttons': '请在对战的第一条消息上点击按钮投票：你的投票针对整个对话（共 {turn} 轮）。',
   'ask.turn.reactions':
     '请在对战的第一条消息上添加表情回应投票：你的投票针对整个对话（共 {turn} 轮）。',
@@ -417,7 +417,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'reply.maintainersOnly.scheduled':
     '抱歉，只有竞技场维护者可以使用这个命令。对战也会定时发布，给其中一场添加表情回应即可投票！',
   'reply.badAbility': '未知的能力“{ability}”。请使用以下之一：{abilities}。',
-  'reply.voteHint.typed': '{hint}即可投票。',
+  'reply.voteHint.typed': '{hint} 即可投票。',
   'reply.voteHint.buttons': '点击按钮即可投票。',
   'reply.voteHint.reactions': '添加表情回应即可投票。',
   'reply.posted': '对战 #{n} 已发布。{hint}',
