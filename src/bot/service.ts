@@ -439,7 +439,12 @@ export class BotService {
   async tellSubmitters(): Promise<number[]> {
     if (!this.#submissions || this.#started.length === 0) return [];
     try {
-      return await deliverSubmissionNotices(this.#o.db, this.#started, this.#log);
+      return await deliverSubmissionNotices(
+        this.#o.db,
+        this.#started,
+        this.#log,
+        this.#o.config.locale,
+      );
     } catch (err) {
       this.#log.error({ err }, 'telling submitters failed');
       return [];

@@ -664,6 +664,12 @@ export const en = {
   'shell.notOpen': 'battle #{n} is not open for voting',
   'shell.notHere': 'no battle #{n} on this terminal',
   'shell.chart': '[chart written to {path}]',
+  'notice.rejected': 'Your submission #{id} ({name}) was rejected: {reason}.',
+  'notice.approved':
+    'Your submission #{id} ({name}) was approved: it is in the model registry now. {runs}',
+  'notice.runs':
+    'Evaluation {n, plural, one {run} other {runs}} {runs} queued; progress and results follow here, and the model shows on /leaderboard when they finish.',
+  'notice.noRuns': 'No evaluation run is queued yet; the maintainers will start one.',
   'arena.close.capOf': 'it reached the vote cap of {cap, plural, one {# vote} other {# votes}}',
   'arena.close.cap': 'it reached the vote cap',
   'arena.close.window': 'its voting window ended',

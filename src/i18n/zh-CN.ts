@@ -618,6 +618,11 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'shell.notOpen': '对战 #{n} 不接受投票',
   'shell.notHere': '这个终端上没有对战 #{n}',
   'shell.chart': '[图表已写入 {path}]',
+  'notice.rejected': '你的提交 #{id}（{name}）已被拒绝：{reason}。',
+  'notice.approved': '你的提交 #{id}（{name}）已获批准：它现已登记为模型。{runs}',
+  'notice.runs':
+    '{n} 个评测任务（{runs}）已排队；进度和结果会在这里更新，评测完成后模型会出现在 /leaderboard 上。',
+  'notice.noRuns': '还没有排队评测任务；维护者会发起评测。',
   'arena.close.capOf': '达到了 {cap} 票的投票上限',
   'arena.close.cap': '达到了投票上限',
   'arena.close.window': '投票时间已结束',

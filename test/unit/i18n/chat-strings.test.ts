@@ -38,6 +38,7 @@ const CONVERTED = [
   'src/leaderboard/views.ts',
   'src/leaderboard/daily-post.ts',
   'src/bot/service.ts',
+  'src/bot/submission-notices.ts',
 ];
 
 /**
