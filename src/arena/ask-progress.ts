@@ -6,6 +6,7 @@
  */
 import type { ChatPlatform, MessageContent, MessageRef } from '../chat/port.ts';
 import type { Logger } from '../core/logger.ts';
+import { type Locale, t } from '../i18n/index.ts';
 
 /** One side's state as the progress message shows it. */
 export interface SlotProgress {
@@ -17,15 +18,23 @@ export interface SlotProgress {
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-/** The progress message's content for `prompt` (clipped to 500 characters) and the two sides' states. Pure. */
-export function progressContent(prompt: string, slots: readonly SlotProgress[]): MessageContent {
+/**
+ * The progress message's content for `prompt` (clipped to 500 characters) and the two sides' states, in `locale`
+ * (config `locale`, default en; `ask.progress.*` of the catalogue). Pure.
+ */
+export function progressContent(
+  prompt: string,
+  slots: readonly SlotProgress[],
+  locale: Locale = 'en',
+): MessageContent {
   const ready = slots.filter((s) => s.ready).length;
-  const notes = slots.map((s) => s.note).filter(Boolean);
+  const noted = slots.map((s) => s.note).filter(Boolean);
+  const notes = noted.length ? t(locale, 'ask.progress.notes', { notes: noted.join(' ') }) : '';
   return {
-    text: `Two anonymous models are answering a question (${ready} of 2 answers ready)…`,
-    title: 'Arena: a new question',
-    sections: [{ heading: 'Prompt', body: clip(prompt, 500) }],
-    footer: `Answers ready: ${ready} of 2.${notes.length ? ` ${notes.join(' ')}` : ''} The battle appears when both are in.`,
+    text: t(locale, 'ask.progress.text', { ready }),
+    title: t(locale, 'ask.progress.title'),
+    sections: [{ heading: t(locale, 'arena.battle.prompt'), body: clip(prompt, 500) }],
+    footer: t(locale, 'ask.progress.footer', { ready, notes }),
   };
 }
 

@@ -49,6 +49,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRng, freshSeed } from '../core/rng.ts';
 import { hashVoterId } from '../core/voter-id.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import {
   type BattleRow,
@@ -126,6 +127,11 @@ export interface AskInput {
   readonly user: ChatUser;
   readonly prompt: string;
   readonly ability?: Ability;
+  /**
+   * The asker's language for what only they see (chat/port `CommandContext.locale`); absent: the configured one.
+   * What the channel sees (progress, battle) is in the configured language.
+   */
+  readonly locale?: Locale;
   /** Answers the asker (privately where the platform can). */
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
 }
@@ -139,6 +145,8 @@ export interface FollowUpInput {
   readonly threadOf: string;
   readonly user: ChatUser;
   readonly prompt: string;
+  /** The asker's language for what only they see; absent: the configured one. */
+  readonly locale?: Locale;
   reply(content: MessageContent, options?: ReplyOptions): Promise<void>;
 }
 
@@ -213,15 +221,25 @@ export class AskService {
   }
 
   /** The checks every question passes before any model is asked (step 1 of the module doc; arena/ask-policy). */
-  async #check(prompt: string, askerHash: string): Promise<Refusal | undefined> {
-    const refusal = promptRefusal(prompt, this.#cfg.max_prompt_chars);
+  async #check(prompt: string, askerHash: string, me: Locale): Promise<Refusal | undefined> {
+    const refusal = promptRefusal(prompt, this.#cfg.max_prompt_chars, me);
     if (refusal?.identity) this.#log.info(refusal.identity, 'identity question refused');
     if (refusal) return refusal;
     const now = this.#o.clock.now().getTime();
     const windowMs = this.#cfg.rate_limit.window_minutes * 60_000;
     const askTimes = await askTimesSince(this.#o.db, askerHash, new Date(now - windowMs));
     const inFlight = this.#inFlight.get(askerHash) ?? 0;
-    return rateRefusal({ askTimes, inFlight, now }, this.#cfg.rate_limit);
+    return rateRefusal({ askTimes, inFlight, now }, this.#cfg.rate_limit, me);
+  }
+
+  /** The language of what the channel sees (config `locale`). */
+  get #here(): Locale {
+    return this.#o.arena.locale;
+  }
+
+  /** The language of what only the asker sees: theirs when the platform says it, else the configured one. */
+  #me(input: { readonly locale?: Locale }): Locale {
+    return input.locale ?? this.#o.arena.locale;
   }
 
   #enter(askerHash: string): () => void {
@@ -254,14 +272,14 @@ export class AskService {
   async ask(input: AskInput): Promise<AskOutcome> {
     const prompt = input.prompt.trim();
     const askerHash = hashVoterId(this.#o.voterSecret, input.platform, input.user.id);
-    const refusal = await this.#check(prompt, askerHash);
+    const refusal = await this.#check(prompt, askerHash, this.#me(input));
     if (refusal) {
       await input.reply({ text: refusal.text }, { ephemeral: true });
       return { kind: 'refused', reason: refusal.reason };
     }
     const platform = this.#o.arena.platform(input.platform);
     if (!platform) return { kind: 'refused', reason: 'no_platform' };
-    const few = liveModelsRefusal(this.#models.size);
+    const few = liveModelsRefusal(this.#models.size, this.#me(input));
     if (few) {
       await input.reply({ text: few.text }, { ephemeral: true });
       return { kind: 'refused', reason: few.reason };
@@ -294,19 +312,15 @@ export class AskService {
     const ranked = await this.#rankedPairs(rng);
     const first = ranked[0];
     if (!first) return { kind: 'refused', reason: 'not_enough_models' };
+    const me = this.#me(input);
     const ack = input
-      .reply(
-        {
-          text: 'Asking two anonymous models; the battle will appear in this channel in a few seconds.',
-        },
-        { ephemeral: true },
-      )
+      .reply({ text: t(me, 'ask.asking') }, { ephemeral: true })
       .catch((err: unknown) => log.warn({ err }, 'acknowledging /ask failed'));
     const waiting = { ready: false, note: '' };
     const progress = new ProgressMessage(
       platform,
       input.channelId,
-      progressContent(prompt, [waiting, waiting]),
+      progressContent(prompt, [waiting, waiting], this.#here),
       this.#cfg.progress_every_ms,
       log,
     );
@@ -319,20 +333,18 @@ export class AskService {
         liveCount: this.#models.size,
         ask: (m, signal) => this.#complete(this.#models.get(m.name) as LiveModel, messages, signal),
         usable: (res, m, otherName) => this.#usable(res, m, otherName),
-        onProgress: (slots) => progress.update(progressContent(prompt, slots)),
+        onProgress: (slots) => progress.update(progressContent(prompt, slots, this.#here)),
         log,
+        locale: this.#here,
+        askerLocale: me,
       },
       controller,
     );
     await ack;
     if (!pair.ok) {
-      await progress.finish({ text: 'This question could not be answered.' });
-      await input.reply(
-        {
-          text: `Sorry, no battle this time: ${pair.failure ?? 'the models did not answer'}. Your question was not counted; please try again later.`,
-        },
-        { ephemeral: true },
-      );
+      await progress.finish({ text: t(this.#here, 'ask.unanswered') });
+      const why = pair.failure ?? t(me, 'ask.noBattle.noAnswer');
+      await input.reply({ text: t(me, 'ask.noBattle', { why }) }, { ephemeral: true });
       return { kind: 'failed', reason: pair.failure ?? 'no answers' };
     }
     const [a, b] = pair.answers;
@@ -352,13 +364,8 @@ export class AskService {
     log: Logger,
   ): Promise<AskOutcome> {
     log.info('both live answers are the same text; no battle');
-    await progress.finish({ text: 'Both models gave the same answer.' });
-    await input.reply(
-      {
-        text: 'No battle this time: both models gave the same answer, so a vote could not tell them apart. Your question was not counted; ask another one.',
-      },
-      { ephemeral: true },
-    );
+    await progress.finish({ text: t(this.#here, 'ask.same.progress') });
+    await input.reply({ text: t(this.#me(input), 'ask.same') }, { ephemeral: true });
     return { kind: 'failed', reason: 'identical answers' };
   }
 
@@ -436,6 +443,7 @@ export class AskService {
         maxMessages: this.#o.config.max_messages[input.platform],
       },
       platform.capabilities,
+      this.#o.arena.locale,
     );
     let ref: MessageRef;
     try {
@@ -481,12 +489,9 @@ export class AskService {
   ): Promise<AskOutcome> {
     await voidBattle(this.#o.db, battleId);
     log.error({ err }, 'posting the live battle failed; battle voided');
-    await progress.finish({ text: 'This question could not be answered.' });
+    await progress.finish({ text: t(this.#here, 'ask.unanswered') });
     await input
-      .reply(
-        { text: 'Sorry, the battle could not be posted here; please try again.' },
-        { ephemeral: true },
-      )
+      .reply({ text: t(this.#me(input), 'ask.postFailed') }, { ephemeral: true })
       .catch(() => undefined);
     return { kind: 'failed', reason: `posting failed: ${(err as Error).message}` };
   }
@@ -521,14 +526,14 @@ export class AskService {
           .catch((err: unknown) =>
             blog.warn({ err }, 'adding the vote reactions failed; the battle stays open'),
           );
-      await w.progress.finish({ text: 'This question was answered in a battle below.' });
+      await w.progress.finish({ text: t(this.#here, 'ask.answeredBelow') });
     })();
     const classified = this.#track(this.#storeClassification(battleId, w.classification, blog));
     await finishing;
     await input
       .reply(
         {
-          text: `Battle #${number} is up: vote with the ${buttons ? 'buttons' : 'reactions'}. Reply in its thread to continue the conversation with both models.`,
+          text: t(this.#me(input), buttons ? 'ask.up.buttons' : 'ask.up.reactions', { n: number }),
         },
         { ephemeral: true },
       )
@@ -596,20 +601,22 @@ export class AskService {
       await input.reply({ text: r.text }, { ephemeral: true });
       return { kind: 'refused', reason: r.reason };
     };
+    const me = this.#me(input);
     const info = await liveInfo(this.#o.db, battle.id);
     const thread = followUpRefusal(
       { ...battle, live: info?.kind === 'live', turns: info?.turns ?? 0 },
       this.#cfg.max_turns,
+      me,
     );
     if (thread) return say(thread);
     const prompt = input.prompt.trim();
     const askerHash = hashVoterId(this.#o.voterSecret, input.platform, input.user.id);
-    const refusal = await this.#check(prompt, askerHash);
+    const refusal = await this.#check(prompt, askerHash, me);
     if (refusal) return say(refusal);
     const left = this.#models.get(battle.leftModel);
     const right = this.#models.get(battle.rightModel);
     const platform = this.#o.arena.platform(input.platform);
-    if (!left || !right || !platform) return say(modelsGoneRefusal(battle.number));
+    if (!left || !right || !platform) return say(modelsGoneRefusal(battle.number, me));
     const leave = this.#enter(askerHash);
     try {
       return await this.#answerTurn(input, platform, battle, { left, right, prompt, askerHash });
@@ -626,14 +633,14 @@ export class AskService {
     input: FollowUpInput,
     platform: ChatPlatform,
     battle: BattleRow,
-    t: {
+    x: {
       readonly left: LiveModel;
       readonly right: LiveModel;
       readonly prompt: string;
       readonly askerHash: string;
     },
   ): Promise<AskOutcome> {
-    const { left, right, prompt } = t;
+    const { left, right, prompt } = x;
     const askedAt = this.#o.clock.now();
     const turns = await listTurns(this.#o.db, battle.id);
     // Each model keeps its own history: every prompt with its own answers, never the other model's.
@@ -647,10 +654,9 @@ export class AskService {
     const [ul, ur] = await this.#turnAnswers(battle, left, right, history);
     if (!ul.ok || !ur.ok) {
       const code = (!ul.ok ? ul.code : !ur.ok ? ur.code : '') as string;
+      const me = this.#me(input);
       await input.reply(
-        {
-          text: `Sorry, one of the two models ${failureWords(code)}, so this turn was not posted (a conversation keeps its two models). Your message was not counted; try again or rephrase.`,
-        },
+        { text: t(me, 'ask.turnFailed', { what: failureWords(code, me) }) },
         { ephemeral: true },
       );
       return { kind: 'failed', reason: code };
@@ -663,6 +669,7 @@ export class AskService {
       [ul.text, ur.text],
       platform.capabilities,
       this.#o.config.max_messages[platform.name],
+      this.#here,
     );
     const ref = await platform.post(battle.channelId as string, content, { thread: refOf(battle) });
     const added = await addTurn(this.#o.db, battle.id, {
@@ -670,7 +677,7 @@ export class AskService {
       prompt,
       answerLeft: ul.text,
       answerRight: ur.text,
-      askerHash: t.askerHash,
+      askerHash: x.askerHash,
       latencyLeftMs: ul.latencyMs,
       latencyRightMs: ur.latencyMs,
       askedAt,
@@ -717,7 +724,7 @@ export class AskService {
 /**
  * The message of turn `turn` (≥ 2) of battle `number` in its thread: the prompt and both answers (left, right),
  * and how to vote on the whole conversation where this platform votes (`capabilities.voting`); at most
- * `maxMessages` messages when given (`arena.max_messages`).
+ * `maxMessages` messages when given (`arena.max_messages`); in `locale` (config `locale`, default en).
  */
 export function turnContent(
   number: number,
@@ -726,22 +733,27 @@ export function turnContent(
   [leftAnswer, rightAnswer]: readonly [string, string],
   capabilities: ChatPlatform['capabilities'],
   maxMessages?: number,
+  locale: Locale = 'en',
 ): MessageContent {
+  const n = number;
   return {
     // Long answers are cut to `maxMessages` messages, the whole turn sent as a file (chat/port `fit`).
     ...(maxMessages === undefined
       ? {}
       : { fit: { maxMessages, fileName: `battle-${number}-turn-${turn}.txt` } }),
-    text: `Arena battle #${number}, turn ${turn}`,
-    title: `Arena battle #${number} · turn ${turn}`,
+    locale,
+    text: t(locale, 'ask.turn.text', { n, turn }),
+    title: t(locale, 'ask.turn.title', { n, turn }),
     sections: [
-      { heading: 'Prompt', body: prompt },
-      { heading: 'Left answer', body: leftAnswer },
-      { heading: 'Right answer', body: rightAnswer },
+      { heading: t(locale, 'arena.battle.prompt'), body: prompt },
+      { heading: t(locale, 'arena.battle.left'), body: leftAnswer },
+      { heading: t(locale, 'arena.battle.right'), body: rightAnswer },
     ],
     footer:
       capabilities.voting === 'typed'
-        ? `Vote on the whole conversation (${turn} turns) by ${terminalVoteHint(number)}.`
-        : `Vote with the ${capabilities.voting === 'buttons' ? 'buttons' : 'reactions'} on the battle's first message: your vote is on the whole conversation (${turn} turns).`,
+        ? t(locale, 'ask.turn.typed', { turn, hint: terminalVoteHint(n, locale) })
+        : t(locale, capabilities.voting === 'buttons' ? 'ask.turn.buttons' : 'ask.turn.reactions', {
+            turn,
+          }),
   };
 }

@@ -12,6 +12,7 @@
  * 自我介绍, 介绍一下你自己, 你是(ChatGPT|GPT|Claude|通义|文心|…)吗. Questions *about* models in general ("who made
  * GPT-4?", "什么是大模型") are not refused.
  */
+import { t } from '../i18n/index.ts';
 
 const EN: readonly RegExp[] = [
   /\bwho\s+(are|r)\s+(you|u|ya)\b/u,
@@ -60,8 +61,8 @@ export function asksModelIdentity(prompt: string): IdentityQuestionHit | undefin
   return undefined;
 }
 
-/** What the asker is told (both languages: the prompt may be in either). */
-export const IDENTITY_QUESTION_REFUSAL =
-  'This arena is anonymous: asking the models who they are (their name, maker or model) would reveal them and ' +
-  'spoil the vote, so such prompts are not sent. Ask anything else; both models are revealed when voting closes. ' +
-  '本竞技场是匿名的：询问模型身份（名字、开发者或型号）会暴露模型、影响投票，因此不会发送此类问题。请换一个问题；投票结束后会公布两个模型。';
+/**
+ * What the asker is told, in the catalogue's English (`ask.identity`, which says it in Chinese too: the prompt may
+ * be in either language); arena/ask-policy gives it in the asker's language.
+ */
+export const IDENTITY_QUESTION_REFUSAL = t('en', 'ask.identity');

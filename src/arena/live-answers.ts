@@ -11,6 +11,7 @@
  * models in all; when none is left the other request is aborted and the pair fails with a reason in words.
  */
 import type { Logger } from '../core/logger.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import { failureWords } from './ask-policy.ts';
 import type { SlotProgress } from './ask-progress.ts';
@@ -124,6 +125,10 @@ export interface PairOptions {
   /** Called whenever a side's state changes (an answer is in, a model was replaced). */
   onProgress(slots: readonly SlotProgress[]): void;
   readonly log: Logger;
+  /** The language of the progress notes, shown in the channel (config `locale`; default en). */
+  readonly locale?: Locale;
+  /** The language of the failure, told to the asker (default {@link locale}). */
+  readonly askerLocale?: Locale;
 }
 
 /** How {@link answerPair} ended. */
@@ -158,6 +163,8 @@ export async function answerPair(o: PairOptions, stop: AbortController): Promise
   let attempts = 2;
   let replaced = 0;
   let failure: string | undefined;
+  const locale = o.locale ?? 'en';
+  const askerLocale = o.askerLocale ?? locale;
   const side = async (slot: Slot, other: Slot): Promise<LiveAnswer | undefined> => {
     for (;;) {
       const model = slot.model;
@@ -177,9 +184,11 @@ export async function answerPair(o: PairOptions, stop: AbortController): Promise
       const next =
         attempts < o.maxAttempts ? replacementFor(other.model, tried, o.ranked) : undefined;
       if (!next) {
-        failure =
-          `a model ${failureWords(u.code)} and no other live model was left to replace it ` +
-          `(${attempts} of ${o.liveCount} models tried)`;
+        failure = t(askerLocale, 'ask.pair.failure', {
+          what: failureWords(u.code, askerLocale),
+          attempts,
+          live: o.liveCount,
+        });
         stop.abort();
         return undefined;
       }
@@ -187,7 +196,7 @@ export async function answerPair(o: PairOptions, stop: AbortController): Promise
       attempts++;
       replaced++;
       slot.model = next;
-      slot.note = `One model ${failureWords(u.code)}; another is answering instead.`;
+      slot.note = t(locale, 'ask.pair.note', { what: failureWords(u.code, locale) });
       o.onProgress(slots);
     }
   };

@@ -1,6 +1,7 @@
 /**
  * @module arena/message
- * The battle message and its reveal, as platform-neutral {@link MessageContent}. Pure.
+ * The battle message and its reveal, as platform-neutral {@link MessageContent}, in the configured language
+ * (`arena.battle.*`, `arena.reveal.*` of the catalogue). Pure.
  * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
  * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
@@ -76,44 +77,42 @@ const REACTIONS: BattleStyle = { voting: 'reactions', emojiText: 'unicode' };
 const show = (e: string, shortcodes: boolean): string =>
   shortcodes && /^[\w+-]+$/u.test(e) ? `:${e}:` : e;
 
-function sections(v: BattleView): MessageContent['sections'] {
+function sections(v: BattleView, locale: Locale): MessageContent['sections'] {
   return [
-    { heading: 'Prompt', body: v.prompt },
-    { heading: 'Left answer', body: v.leftAnswer },
-    { heading: 'Right answer', body: v.rightAnswer },
+    { heading: t(locale, 'arena.battle.prompt'), body: v.prompt },
+    { heading: t(locale, 'arena.battle.left'), body: v.leftAnswer },
+    { heading: t(locale, 'arena.battle.right'), body: v.rightAnswer },
   ];
 }
 
 /** What a vote button's id starts with: `vote:left`, `vote:equal`, `vote:right`, `vote:bothbad`. */
 const VOTE_BUTTON = 'vote:';
 
-/** The words of each choice's button (at most 75 characters, chat/port `MessageButton.label`). */
-const BUTTON_LABELS: Readonly<Record<VoteChoice, string>> = {
-  left: 'Left is better',
-  equal: 'Equal',
-  right: 'Right is better',
-  bothbad: 'Both are bad',
-};
-
 /** The vote choice a pressed button stands for (chat/port `ButtonPressEvent.buttonId`); undefined for any other. */
 export function choiceOfButton(buttonId: string): VoteChoice | undefined {
   if (!buttonId.startsWith(VOTE_BUTTON)) return undefined;
   const c = buttonId.slice(VOTE_BUTTON.length);
-  return Object.hasOwn(BUTTON_LABELS, c) ? (c as VoteChoice) : undefined;
+  return (CHOICES as readonly string[]).includes(c) ? (c as VoteChoice) : undefined;
 }
 
-/** The four vote buttons of a battle in buttons mode (left, equal, right, both bad), with the configured emoji. */
-function voteButtons(v: BattleView): MessageButton[] {
+/**
+ * The four vote buttons of a battle in buttons mode (left, equal, right, both bad), with the configured emoji;
+ * labels `arena.button.*` (at most 75 characters, chat/port `MessageButton.label`).
+ */
+function voteButtons(v: BattleView, locale: Locale): MessageButton[] {
   return CHOICES.map((c, i) => ({
     id: `${VOTE_BUTTON}${c}`,
-    label: BUTTON_LABELS[c],
+    label: t(locale, `arena.button.${c}`),
     emoji: v.emoji[i] as string,
   }));
 }
 
-/** How to vote in the terminal, where one types instead of reacting: "typing `vote 12 left|equal|right|bothbad`". */
-export function terminalVoteHint(battleNumber: number): string {
-  return `typing \`vote ${battleNumber} left|equal|right|bothbad\``;
+/**
+ * How to vote in the terminal, where one types instead of reacting, in `locale` (en: "typing `vote 12
+ * left|equal|right|bothbad`"); the typed words themselves are the same in every language.
+ */
+export function terminalVoteHint(battleNumber: number, locale: Locale = 'en'): string {
+  return t(locale, 'arena.battle.typedHint', { n: battleNumber });
 }
 
 /** The emoji of a view as the platform writes them (`shortcode`: `:name:`), left, equal, right, both bad. */
@@ -129,25 +128,28 @@ function shownEmoji(v: BattleView, shortcodes: boolean): [string, string, string
  *   (`vote N left|equal|right`, the terminal), `'buttons'` to press a button (the message then carries the four
  *   vote buttons, `vote:<choice>`; see {@link choiceOfButton}), `'reactions'` to react. Default: reactions and
  *   emoji characters.
+ * @param locale the language of its words (config `locale`; default en); model outputs are shown as they are.
  */
-export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): MessageContent {
+export function battleContent(
+  v: BattleView,
+  style: BattleStyle = REACTIONS,
+  locale: Locale = 'en',
+): MessageContent {
   const [l, e, r, b] = shownEmoji(v, style.emojiText === 'shortcode');
   const closes = v.closesAt
-    ? ` Voting closes ${v.closesAt.toISOString().replace(/\.\d{3}Z$/u, 'Z')}.`
+    ? t(locale, 'arena.battle.closes', {
+        at: v.closesAt.toISOString().replace(/\.\d{3}Z$/u, 'Z'),
+      })
     : '';
-  const how =
-    style.voting === 'typed'
-      ? `Vote by typing: \`vote ${v.number} left\` (${l} left is better) · \`vote ${v.number} equal\` (${e}) · \`vote ${v.number} right\` (${r} right is better) · \`vote ${v.number} bothbad\` (${b} both are bad). Your latest vote counts; \`unvote ${v.number}\` takes it back.`
-      : style.voting === 'buttons'
-        ? `Vote with the buttons: ${l} left is better · ${e} equal · ${r} right is better · ${b} both are bad. Only you see your vote; your latest press counts, and the tally is shown when voting closes.`
-        : `Vote by reacting: ${l} left is better · ${e} equal · ${r} right is better · ${b} both are bad. Your latest reaction counts; remove it to take your vote back.`;
+  const how = t(locale, `arena.battle.how.${style.voting}`, { n: v.number, l, e, r, b });
   return {
-    text: `Arena battle #${v.number}: which answer is better?`,
-    title: `Arena battle #${v.number}`,
-    sections: sections(v),
-    footer: `${how} The models are revealed when voting closes.${closes}`,
+    text: t(locale, 'arena.battle.text', { n: v.number }),
+    title: t(locale, 'arena.battle.title', { n: v.number }),
+    sections: sections(v, locale),
+    footer: t(locale, 'arena.battle.footer', { how, closes }),
+    locale,
     ...fitOf(v),
-    ...(style.voting === 'buttons' ? { buttons: voteButtons(v) } : {}),
+    ...(style.voting === 'buttons' ? { buttons: voteButtons(v, locale) } : {}),
   };
 }
 
@@ -155,6 +157,7 @@ export function battleContent(v: BattleView, style: BattleStyle = REACTIONS): Me
  * The reveal: the same message with the models and the final tally in its title, summary and footer, and without
  * buttons (an edit to it removes a button battle's buttons).
  * @param emojiText how the platform writes emoji (`shortcode`: `:name:`, Slack); default `unicode`.
+ * @param locale the language of its words (config `locale`; default en).
  */
 export function revealContent(
   v: BattleView & {
@@ -166,16 +169,34 @@ export function revealContent(
     readonly closeCap?: number | null;
   },
   emojiText: PlatformCapabilities['emojiText'] = 'unicode',
+  locale: Locale = 'en',
 ): MessageContent {
   const [l, e, r, b] = shownEmoji(v, emojiText === 'shortcode');
-  const result = `Left: ${markdownLiteral(v.leftModel)} · Right: ${markdownLiteral(v.rightModel)} · tally ${l} ${v.tally.left} ${e} ${v.tally.equal} ${r} ${v.tally.right} ${b} ${v.tally.bothbad}`;
+  const result = t(locale, 'arena.reveal.result', {
+    left: markdownLiteral(v.leftModel),
+    right: markdownLiteral(v.rightModel),
+    l,
+    e,
+    r,
+    b,
+    tl: v.tally.left,
+    te: v.tally.equal,
+    tr: v.tally.right,
+    tb: v.tally.bothbad,
+  });
+  const why = v.closeReason
+    ? t(locale, 'arena.reveal.why', {
+        why: closeReasonWords(v.closeReason, v.closeCap ?? null, locale),
+      })
+    : '';
   return {
-    text: `Arena battle #${v.number} (closed): ${result}`,
-    title: `Arena battle #${v.number} (closed)`,
+    text: t(locale, 'arena.reveal.text', { n: v.number, result }),
+    title: t(locale, 'arena.reveal.title', { n: v.number }),
     // The same sections as the battle message (the result is in the summary and the footer), so that the reveal
     // edits the first message only (chat/port `EditOptions.previous`).
-    sections: sections(v),
-    footer: `Voting is closed${v.closeReason ? ` (${closeReasonWords(v.closeReason, v.closeCap ?? null)})` : ''}. ${result}`,
+    sections: sections(v, locale),
+    footer: t(locale, 'arena.reveal.footer', { why, result }),
+    locale,
     ...fitOf(v),
   };
 }

@@ -181,6 +181,11 @@ export class ArenaService {
     this.emoji = new EmojiMap(o.arena.emoji);
   }
 
+  /** The language of the arena's messages (config `locale`; default en). */
+  get locale(): Locale {
+    return this.#locale;
+  }
+
   /** Makes a platform available for posting, editing and reconciling. */
   addPlatform(p: ChatPlatform): void {
     this.#platforms.set(p.name, p);
@@ -267,6 +272,7 @@ export class ArenaService {
         closesAt,
       ),
       platform.capabilities,
+      this.#locale,
     );
     let ref: MessageRef;
     try {
@@ -598,11 +604,12 @@ export class ArenaService {
         closeCap: b.closeCap,
       },
       platform.capabilities.emojiText,
+      this.#locale,
     );
     // Only the messages whose rendering changes are edited (the first one of a battle of several).
     try {
       await platform.edit(refOf(b), content, {
-        previous: battleContent(view, platform.capabilities),
+        previous: battleContent(view, platform.capabilities, this.#locale),
       });
     } catch (err) {
       if (!isAppError(err, 'chat_message_gone')) throw err;

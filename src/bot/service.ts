@@ -37,6 +37,7 @@ import type { AppMetrics } from '../core/metrics.ts';
 import { hashVoterId } from '../core/voter-id.ts';
 import type { EvalService } from '../eval/service.ts';
 import { SubmissionService } from '../eval/submissions.ts';
+import { t } from '../i18n/index.ts';
 import type { SharedWork } from '../jobs/shared-work.ts';
 import { DailyPost, type DailyPostReport } from '../leaderboard/daily-post.ts';
 import { LeaderboardService } from '../leaderboard/service.ts';
@@ -349,9 +350,7 @@ export class BotService {
           });
         } catch (err) {
           this.#log.error({ err, eventId: ev.eventId }, 'follow-up failed');
-          await ev
-            .reply({ text: 'Something went wrong; the maintainers have been told (see logs).' })
-            .catch(() => undefined);
+          await ev.reply({ text: t(this.#o.config.locale, 'reply.failed') }).catch(() => undefined);
         }
       },
       onReactionsCleared: async (ev) => {
@@ -376,7 +375,7 @@ export class BotService {
             'a vote button press could not be stored',
           );
           await ev
-            .reply({ text: 'Sorry, your vote could not be stored; please press the button again.' })
+            .reply({ text: t(ev.locale ?? this.#o.config.locale, 'reply.voteNotStored') })
             .catch(() => undefined);
         }
       },
@@ -420,7 +419,7 @@ export class BotService {
       closedAt: b.closedAt,
       revealed: b.revealedAt !== null,
       ...(ended && b.closeReason !== null
-        ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap) }
+        ? { closedBecause: closeReasonWords(b.closeReason, b.closeCap, this.#o.config.locale) }
         : {}),
       // A maintainer's void says who and why; a battle withdrawn (its message deleted) has no voider.
       ...(why && why.voidedBy !== null
@@ -440,7 +439,12 @@ export class BotService {
   async tellSubmitters(): Promise<number[]> {
     if (!this.#submissions || this.#started.length === 0) return [];
     try {
-      return await deliverSubmissionNotices(this.#o.db, this.#started, this.#log);
+      return await deliverSubmissionNotices(
+        this.#o.db,
+        this.#started,
+        this.#log,
+        this.#o.config.locale,
+      );
     } catch (err) {
       this.#log.error({ err }, 'telling submitters failed');
       return [];

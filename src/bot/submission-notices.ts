@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely';
 import { type ChatPlatform, type MessageContent, markdownLiteral } from '../chat/port.ts';
 import type { Logger } from '../core/logger.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import type { Database } from '../storage/schema.ts';
 import {
   markToldSubmission,
@@ -17,37 +18,41 @@ import {
   untoldSubmissions,
 } from '../storage/submissions.ts';
 
-/** The notice of a decided submission. */
-export function submissionNotice(s: SubmissionRow): MessageContent {
-  const what = `submission #${s.id} (${markdownLiteral(s.name)})`;
+/** The notice of a decided submission, in `locale` (config `locale`; default en). */
+export function submissionNotice(s: SubmissionRow, locale: Locale = 'en'): MessageContent {
+  const p = { id: s.id, name: markdownLiteral(s.name) };
   if (s.status === 'rejected')
-    return { text: `Your ${what} was rejected: ${markdownLiteral(s.reason ?? '')}.` };
+    return {
+      text: t(locale, 'notice.rejected', { ...p, reason: markdownLiteral(s.reason ?? '') }),
+    };
   const runs = s.run_ids;
   return {
-    text:
-      `Your ${what} was approved: it is in the model registry now. ` +
-      (runs.length > 0
-        ? `Evaluation ${runs.length === 1 ? 'run' : 'runs'} ${runs.map((r) => `#${r}`).join(', ')} queued; ` +
-          'progress and results follow here, and the model shows on /leaderboard when they finish.'
-        : 'No evaluation run is queued yet; the maintainers will start one.'),
+    text: t(locale, 'notice.approved', {
+      ...p,
+      runs:
+        runs.length > 0
+          ? t(locale, 'notice.runs', { n: runs.length, runs: runs.map((r) => `#${r}`).join(', ') })
+          : t(locale, 'notice.noRuns'),
+    }),
   };
 }
 
 /**
- * Delivers the untold decisions of every platform in `platforms`.
+ * Delivers the untold decisions of every platform in `platforms`, in `locale` (config `locale`; default en).
  * @returns the ids of the submissions told.
  */
 export async function deliverSubmissionNotices(
   db: Kysely<Database>,
   platforms: readonly ChatPlatform[],
   logger: Logger,
+  locale: Locale = 'en',
 ): Promise<number[]> {
   const told: number[] = [];
   for (const p of platforms) {
     for (const s of await untoldSubmissions(db, p.name)) {
       if (s.status === 'pending' || !s.submitter_channel) continue;
       if (!(await markToldSubmission(db, s.id, s.status))) continue;
-      const content = submissionNotice(s);
+      const content = submissionNotice(s, locale);
       try {
         if (p.notify) await p.notify(s.submitter_channel, s.submitter_id, content);
         else await p.post(s.submitter_channel, content);

@@ -4,7 +4,7 @@
  * Slack and terminal adapters translate them to and from their SDKs. No SDK type crosses this boundary.
  */
 
-import type { Locale } from '../i18n/index.ts';
+import type { Locale, MessageKey } from '../i18n/index.ts';
 
 export { markdownLiteral } from './render/markdown.ts';
 
@@ -96,6 +96,11 @@ export interface MessageContent {
   readonly table?: TableContent;
   readonly image?: ImageContent;
   readonly footer?: string;
+  /**
+   * The language of the content's words (config `locale` or the reader's): the renderers write their own notes
+   * in it (the cut note of a long battle, Slack's "continued", the terminal's chart line). Default en.
+   */
+  readonly locale?: Locale;
   /**
    * Keep the content to a few messages (a battle): at most `maxMessages` messages (≥ 1); when it needs more, the
    * adapter cuts the section bodies visibly (each cut body says how many characters it lost and where the rest
@@ -274,10 +279,11 @@ export interface CommandSpec {
   readonly options: readonly CommandOptionSpec[];
   /**
    * How the command is typed as text (the terminal, Slack), one entry per form: `form` without the slash (e.g.
-   * `arena void <battle-id> [reason]`) and what it does. Absent: one form, the name with its options in order
-   * (`<x>` required, `[x]` optional), described by `description`. Help texts are built from this (chat/help.ts).
+   * `arena void <battle-id> [reason]`) and what it does (a catalogue key, `help.*`). Absent: one form, the name
+   * with its options in order (`<x>` required, `[x]` optional), described by `description`. Help texts are built
+   * from this (chat/help.ts).
    */
-  readonly usage?: readonly { readonly form: string; readonly what: string }[];
+  readonly usage?: readonly { readonly form: string; readonly what: MessageKey }[];
   /** Hidden from non-maintainers where the platform supports it; always checked server-side too. */
   readonly maintainerOnly?: boolean;
 }

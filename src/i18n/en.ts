@@ -4,9 +4,14 @@
  * compiler checks it: that dictionary is typed by this one's keys), with the same placeholders (test/unit/i18n).
  * Keys are grouped by where the text is shown: `name.*` (method and ability names), `site.*` (the results site's
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
- * `chat.*` (the board as a chat message), `daily.*` (the daily board post), `cmd.*` (slash command names and
- * descriptions: `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called
- * `name`), `discord.*` (the Discord adapter's own replies), `arena.*` (the private answer to a vote button press).
+ * `chat.*` (the board as a chat message), `chatView.*` (the ability, method and model views in chat), `lbReq.*`
+ * (`/leaderboard` request errors), `daily.*` (the daily board post), `cmd.*` (slash command names and descriptions:
+ * `cmd.<command>` the command's, `cmd.<command>.<option>` an option's, `name_` for an option called `name`),
+ * `help.*` (help lines), `adapter.*` (the Discord and Slack adapters' own replies), `shell.*` (the terminal's own
+ * texts), `render.*` (the renderers' notes), `arena.*` (the battle message, its buttons and reveal, the private
+ * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
+ * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
+ * command handlers' replies).
  */
 export const en = {
   'locale.name': 'English',
@@ -282,9 +287,9 @@ export const en = {
   'daily.move': '{model} {arrow} {from} → {to} ({dir} {past})',
   'daily.move.past': 'past',
   'daily.move.behind': 'behind',
-  'discord.unknownCommand': 'Unknown command.',
-  'discord.maintainersOnly': 'Sorry, only arena maintainers can use this command.',
-  'discord.failed': 'Something went wrong; the maintainers have been told (see logs).',
+  'adapter.unknownCommand': 'Unknown command.',
+  'adapter.maintainersOnly': 'Sorry, only arena maintainers can use this command.',
+  'adapter.failed': 'Something went wrong; the maintainers have been told (see logs).',
   'cmd.arena.name': 'arena',
   'cmd.arena': 'Post an arena battle in this channel now (maintainers)',
   'cmd.arena.ability': 'Only prompts of this ability',
@@ -329,6 +334,342 @@ export const en = {
   'cmd.submit.suites': 'With approve: suites to queue (default submissions.suites)',
   'cmd.models.name': 'models',
   'cmd.models': 'The models under evaluation and their number of stored answers',
+  'arena.battle.prompt': 'Prompt',
+  'arena.battle.left': 'Left answer',
+  'arena.battle.right': 'Right answer',
+  'arena.button.left': 'Left is better',
+  'arena.button.equal': 'Equal',
+  'arena.button.right': 'Right is better',
+  'arena.button.bothbad': 'Both are bad',
+  'arena.battle.typedHint': 'typing `vote {n} left|equal|right|bothbad`',
+  'arena.battle.text': 'Arena battle #{n}: which answer is better?',
+  'arena.battle.title': 'Arena battle #{n}',
+  'arena.battle.closes': ' Voting closes {at}.',
+  'arena.battle.how.typed':
+    'Vote by typing: `vote {n} left` ({l} left is better) · `vote {n} equal` ({e}) · `vote {n} right` ({r} right is better) · `vote {n} bothbad` ({b} both are bad). Your latest vote counts; `unvote {n}` takes it back.',
+  'arena.battle.how.buttons':
+    'Vote with the buttons: {l} left is better · {e} equal · {r} right is better · {b} both are bad. Only you see your vote; your latest press counts, and the tally is shown when voting closes.',
+  'arena.battle.how.reactions':
+    'Vote by reacting: {l} left is better · {e} equal · {r} right is better · {b} both are bad. Your latest reaction counts; remove it to take your vote back.',
+  'arena.battle.footer': '{how} The models are revealed when voting closes.{closes}',
+  'arena.reveal.result':
+    'Left: {left} · Right: {right} · tally {l} {tl} {e} {te} {r} {tr} {b} {tb}',
+  'arena.reveal.text': 'Arena battle #{n} (closed): {result}',
+  'arena.reveal.title': 'Arena battle #{n} (closed)',
+  'arena.reveal.why': ' ({why})',
+  'arena.reveal.footer': 'Voting is closed{why}. {result}',
+  'ask.empty':
+    'Ask a question after the command, e.g. `/ask How do tides work?` (optionally followed by an ability such as `reasoning`).',
+  'ask.tooLong':
+    'Your prompt has {chars} characters; the arena takes at most {max}. Please shorten it and ask again.',
+  'ask.identity':
+    'This arena is anonymous: asking the models who they are (their name, maker or model) would reveal them and spoil the vote, so such prompts are not sent. Ask anything else; both models are revealed when voting closes. 本竞技场是匿名的：询问模型身份（名字、开发者或型号）会暴露模型、影响投票，因此不会发送此类问题。请换一个问题；投票结束后会公布两个模型。',
+  'ask.rateLimited':
+    'Thanks for the enthusiasm! You have asked {max, plural, one {# question} other {# questions}} in the last {window} minutes, the most the arena takes from one person so everyone gets a turn. You can ask again in about {wait, plural, one {# minute} other {# minutes}}; meanwhile, votes on the open battles help a lot.',
+  'ask.notEnoughModels':
+    'The live arena needs at least two models marked `arena: true` in config/models.yaml (with a working endpoint); there {count, plural, =1 {is 1} other {are #}}. Ask a maintainer to add some.',
+  'ask.notLive':
+    'Battle #{n} shows recorded answers, so it has no conversation to continue. Ask your own question with /ask.',
+  'ask.closed':
+    'Voting on battle #{n} has closed ({why}), so its conversation is finished. Ask a new question with /ask.',
+  'ask.tooManyTurns':
+    'Battle #{n} has reached {max} turns, the most one conversation takes. Ask a new question with /ask.',
+  'ask.modelsGone':
+    'The models of battle #{n} are no longer in the live arena, so the conversation cannot continue. Ask a new question with /ask.',
+  'ask.failure.timeout': 'did not answer in time',
+  'ask.failure.revealed': 'revealed which model it is',
+  'ask.failure.empty_reply': 'gave an empty answer',
+  'ask.failure.rate_limited': 'was rate limited',
+  'ask.failure.other': 'failed',
+  'ask.pair.failure':
+    'a model {what} and no other live model was left to replace it ({attempts} of {live} models tried)',
+  'ask.pair.note': 'One model {what}; another is answering instead.',
+  'ask.progress.text':
+    'Two anonymous models are answering a question ({ready} of 2 answers ready)…',
+  'ask.progress.title': 'Arena: a new question',
+  'ask.progress.notes': ' {notes}',
+  'ask.progress.footer': 'Answers ready: {ready} of 2.{notes} The battle appears when both are in.',
+  'ask.asking':
+    'Asking two anonymous models; the battle will appear in this channel in a few seconds.',
+  'ask.unanswered': 'This question could not be answered.',
+  'ask.noBattle':
+    'Sorry, no battle this time: {why}. Your question was not counted; please try again later.',
+  'ask.noBattle.noAnswer': 'the models did not answer',
+  'ask.same.progress': 'Both models gave the same answer.',
+  'ask.same':
+    'No battle this time: both models gave the same answer, so a vote could not tell them apart. Your question was not counted; ask another one.',
+  'ask.postFailed': 'Sorry, the battle could not be posted here; please try again.',
+  'ask.answeredBelow': 'This question was answered in a battle below.',
+  'ask.up.buttons':
+    'Battle #{n} is up: vote with the buttons. Reply in its thread to continue the conversation with both models.',
+  'ask.up.reactions':
+    'Battle #{n} is up: vote with the reactions. Reply in its thread to continue the conversation with both models.',
+  'ask.turnFailed':
+    'Sorry, one of the two models {what}, so this turn was not posted (a conversation keeps its two models). Your message was not counted; try again or rephrase.',
+  'ask.turn.text': 'Arena battle #{n}, turn {turn}',
+  'ask.turn.title': 'Arena battle #{n} · turn {turn}',
+  'ask.turn.typed': 'Vote on the whole conversation ({turn} turns) by {hint}.',
+  'ask.turn.buttons':
+    "Vote with the buttons on the battle's first message: your vote is on the whole conversation ({turn} turns).",
+  'ask.turn.reactions':
+    "Vote with the reactions on the battle's first message: your vote is on the whole conversation ({turn} turns).",
+  'ask.off.disabled':
+    'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them). Recorded battles still run (/arena).',
+  'ask.off.none':
+    'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
+  'ask.badAbility':
+    'Unknown ability "{ability}". Use one of: {abilities} (or leave it out: the arena classifies the prompt).',
+  'help.arena': 'post a battle now (maintainers)',
+  'help.arena.void': 'void a live battle: it leaves every rating (maintainers)',
+  'help.arena.ability': 'file a live battle under an ability (maintainers)',
+  'help.arena.unclassified': 'list live battles without an ability (maintainers)',
+  'help.arena.flagged':
+    'list flagged votes (over the daily cap, cast too fast), left out of ratings (maintainers)',
+  'help.ask': 'two anonymous live models answer your question; vote on the answers',
+  'help.leaderboard': 'the board (the chart is written to a file in the terminal)',
+  'help.judge': 'LLM judge vs the crowd on the arena battles: kappa, agreement (maintainers)',
+  'help.eval': 'run an evaluation suite on a model (maintainers)',
+  'help.eval.status': 'active and recent evaluation runs (maintainers)',
+  'help.eval.cancel': 'cancel an evaluation run (maintainers)',
+  'help.submit': 'submit a model for evaluation (never an API key)',
+  'help.submit.list': 'your submissions (maintainers: all)',
+  'help.submit.approve': 'register a submitted model and queue its runs (maintainers)',
+  'help.submit.reject': 'reject a submission (maintainers)',
+  'help.models': 'models and their number of answers',
+  'help.list.sep': ', ',
+  'help.list.last': '{init} or {last}',
+  'help.shell.heading': 'Commands:',
+  'help.shell.vote': 'vote on a battle; choice: left, equal, right or bothbad, or its emoji',
+  'help.shell.voteExample': '(e.g. vote 1 left, vote 1 ⬅️)',
+  'help.shell.unvote': 'take your vote back',
+  'help.shell.reply': "continue an /ask battle's conversation in its thread",
+  'help.shell.as': 'run a line as another user',
+  'help.shell.help': 'this text',
+  'help.shell.quit': 'stop the bot',
+  'reply.maintainersOnly':
+    'Sorry, only arena maintainers can use this command. When a maintainer posts a battle, react to it to vote!',
+  'reply.maintainersOnly.scheduled':
+    'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!',
+  'reply.badAbility': 'Unknown ability "{ability}". Use one of: {abilities}.',
+  'reply.voteHint.typed': 'Vote by {hint}.',
+  'reply.voteHint.buttons': 'Press a button to vote.',
+  'reply.voteHint.reactions': 'React to vote.',
+  'reply.posted': 'Battle #{n} posted. {hint}',
+  'reply.notPosted': 'No battle posted: {reason}',
+  'reply.judge.badAction': 'Unknown /judge action "{action}". Use /judge agree.',
+  'reply.voteNotStored': 'Sorry, your vote could not be stored; please press the button again.',
+  'reply.unknownCommand': 'Unknown command /{name}. Try {names}.',
+  'reply.failed': 'Something went wrong; the maintainers have been told (see logs).',
+  'models.idle':
+    '{n, plural, one {# more model cannot} other {# more models cannot}} battle yet ({names}): no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+  'models.importedOnly':
+    '{n, plural, one {# more model name is} other {# more model names are}} known only from imported votes (source {sources}): they have no answers, so they cannot battle here. Their votes count in ratings only where `ratings.include_sources` lists the source.',
+  'models.unknownSource': 'unknown',
+  'models.disabled': 'Model {name} is disabled: {reason}; export it and restart the bot.',
+  'models.none':
+    'No models can battle yet. Import recorded outputs with `zhujiu import outputs <file> --model <name>`.{note}',
+  'models.note': ' {note}',
+  'models.count': '{n, plural, one {# model} other {# models}} can battle',
+  'models.title': 'Models',
+  'models.col.model': 'model',
+  'models.col.provider': 'provider',
+  'models.col.answers': 'answers',
+  'models.live': '{provider}, live',
+  'arenaCmd.noBattle': "There is no battle #{n} in this community's arena.",
+  'arenaCmd.usage.void': 'Usage: /arena void <battle> [reason], e.g. /arena void 12 spam',
+  'arenaCmd.usage.ability': 'Usage: /arena ability <battle> <ability>, with one of: {abilities}',
+  'arenaCmd.allClassified': 'Every live battle has an ability.',
+  'arenaCmd.unclassified':
+    '{n, plural, one {# live battle} other {# live battles}} without an ability (set one with /arena ability <battle> <ability>)',
+  'arenaCmd.unclassified.title': 'Unclassified live battles',
+  'arenaCmd.col.battle': 'battle',
+  'arenaCmd.col.status': 'status',
+  'arenaCmd.col.asked': 'asked',
+  'arenaCmd.col.prompt': 'prompt',
+  'arenaCmd.col.classifier': 'classifier tried',
+  'arenaCmd.filed':
+    "Battle #{n} is now filed under {ability} (a maintainer's choice wins over the tag and the classifier).",
+  'arenaCmd.alreadyVoid': 'Battle #{n} was already void.',
+  'arenaCmd.voidedMessage':
+    'Arena battle #{n} was voided by a maintainer{reason}; its votes no longer count.',
+  'arenaCmd.voidedMessage.reason': ' ({reason})',
+  'arenaCmd.voidedTitle': 'Arena battle #{n} (void)',
+  'arenaCmd.voided':
+    'Battle #{n} is void: it no longer counts in any rating. Its votes and vote events stay in the audit log.',
+  'flagged.none': 'No flagged votes: every live vote counts in the ratings.',
+  'flagged.count':
+    '{n, plural, one {# flagged vote} other {# flagged votes}}, left out of ratings and the board (`--include-flagged` counts them)',
+  'flagged.title': 'Flagged votes',
+  'flagged.col.battle': 'battle',
+  'flagged.col.source': 'source',
+  'flagged.col.voter': 'voter',
+  'flagged.col.choice': 'choice',
+  'flagged.col.flag': 'flag',
+  'flagged.col.cast': 'cast (UTC)',
+  'flagged.col.detail': 'detail',
+  'flagged.daily_cap': 'over the daily cap',
+  'flagged.too_fast': 'cast too fast',
+  'judge.none':
+    'No judge has judged arena battles yet. Judge votes are stored apart from the crowd and never counted as votes.',
+  'judge.title': 'Judge vs crowd',
+  'judge.text':
+    'Agreement of each LLM judge with the crowd majority on the same arena battles (judge votes are never counted as votes).',
+  'judge.col.judge': 'judge',
+  'judge.col.kappaQuadratic': 'kappa (quadratic)',
+  'judge.col.exact': 'exact',
+  'judge.col.judged': 'judged',
+  'judge.col.failed': 'failed',
+  'judge.na': 'n/a',
+  'judge.footer':
+    'n: battles with a judge verdict and a crowd majority; quadratic weights order left better < equal < right better.',
+  'eval.refusal':
+    'Sorry, only maintainers can run evaluations. The results will show on /leaderboard when a run finishes.',
+  'eval.noRuns': 'No evaluation runs yet. Start one with /eval model:<name> suite:<name>.',
+  'eval.active': '{n} active evaluation runs',
+  'eval.title': 'Evaluation runs',
+  'eval.col.run': 'run',
+  'eval.col.model': 'model',
+  'eval.col.suite': 'suite',
+  'eval.col.status': 'status',
+  'eval.col.done': 'done',
+  'eval.col.failures': 'failures',
+  'eval.unavailable': 'Evaluation runs are not available in this process.',
+  'eval.noRun': 'There is no run #{n}.',
+  'eval.cancelUsage': 'Usage: /eval cancel <run number> (see /eval status).',
+  'eval.usage':
+    'Usage: /eval model:<name> suite:<name> [limit:<n>], /eval status, /eval cancel <run>. Models: {models}. Suites: {suites}.',
+  'eval.noModels': '(none configured)',
+  'eval.noSuites': '(none)',
+  'eval.badLimit': 'limit must be a whole number ≥ 1, got "{limit}".',
+  'eval.resumed':
+    'Evaluation run #{id} of {model} on {suite} was left unfinished ({done}/{total} items) by a process that stopped; resuming it. Progress follows in its channel; /eval cancel {id} stops it.',
+  'eval.queued':
+    'Evaluation run #{id} queued: {model} on {suite}{limit}. Progress follows in this channel; /eval cancel {id} stops it.',
+  'eval.limit': ' (at most {n} items per dataset)',
+  'submit.usage':
+    'Usage: /submit name:<name> url:<OpenAI-compatible base URL> model:<model id> description:<text> org:<organisation> licence:<licence>. Never put an API key in chat: the maintainers set it in their environment. /submit list shows your submissions; maintainers: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>], /submit reject <id> <reason>.',
+  'submit.rejectedStatus': 'rejected: {reason}',
+  'submit.noneOfYours': 'You have no submissions. {usage}',
+  'submit.none': 'No submissions yet.',
+  'submit.pending': '{n, plural, one {# pending submission} other {# pending submissions}}',
+  'submit.pendingOfYours':
+    '{n, plural, one {# pending submission} other {# pending submissions}} of yours',
+  'submit.title': 'Submissions',
+  'submit.title.yours': 'Your submissions',
+  'submit.col.id': 'id',
+  'submit.col.name': 'name',
+  'submit.col.model': 'model',
+  'submit.col.url': 'base URL',
+  'submit.col.org': 'organisation',
+  'submit.col.licence': 'licence',
+  'submit.col.status': 'status',
+  'submit.footer':
+    'Approve with /submit approve <id> [api_key_env:<VAR>]; reject with /submit reject <id> <reason>.',
+  'submit.unavailable': 'Submissions are not available in this process.',
+  'submit.maintainersOnly.approve': 'Sorry, only maintainers can approve submissions.',
+  'submit.maintainersOnly.reject': 'Sorry, only maintainers can reject submissions.',
+  'submit.badAction': 'Unknown /submit action "{action}". {usage}',
+  'submit.invalid': '{reason} {usage}',
+  'submit.received':
+    'Submission #{id} received: {name} ({model}). It waits for a maintainer; you will be told here when it is approved or rejected.',
+  'submit.noSubmission': 'There is no submission #{n}; see /submit list.',
+  'submit.usage.approve':
+    'Usage: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>] (see /submit list).',
+  'submit.usage.reject': 'Usage: /submit reject <id> <reason> (see /submit list).',
+  'submit.rejected': 'Submission #{id} ({name}) rejected: {reason}. The submitter is told.',
+  'submit.approved':
+    'Submission #{id} approved: {name} is a model now. {runs}{refused}The submitter is told.',
+  'submit.runs': 'Evaluation runs queued: {runs}. ',
+  'submit.noRuns': 'No evaluation run was queued. ',
+  'submit.refused': 'Not queued: {refused} ',
+  'chatView.scored': '{what}: {n} of {total} models scored',
+  'chatView.noModel': 'No model "{model}" on the board. Models: {models}.',
+  'chatView.none': '(none)',
+  'chatView.model.rank': 'rank {rank} by {key}, final {final}{ci}{incomplete}',
+  'chatView.model.incomplete': ', incomplete',
+  'chatView.model.methods': 'methods: {list}',
+  'chatView.model.abilities': 'abilities: {list}',
+  'chatView.model.overall': 'overall {overall}{ci}; SV rate {sv}',
+  'chatView.model.record':
+    'arena record {w}–{l}–{t} (W–L–T) over {n, plural, one {# vote} other {# votes}}',
+  'chatView.model.summary': 'Summary',
+  'chatView.model.opponents': 'Against each opponent (win rate, a tie counts half)',
+  'chatView.model.robustness':
+    'Robustness: score and drop against the clean base items (PDR = 1 − perturbed / clean)',
+  'chatView.model.robustnessLine':
+    '{dataset}: {perturbed} vs clean {base} {clean}, drop {pdr} ({n, plural, one {# item} other {# items}})',
+  'chatView.col.score': 'score (95%)',
+  'chatView.col.raw': 'raw (95%)',
+  'lbReq.overallNoName': 'The overall view takes no name. Try {form}.',
+  'lbReq.styleNoName': 'The style view takes no name.',
+  'lbReq.nameAbility': 'Name the ability: {form}, one of: {list}.',
+  'lbReq.nameMethod': 'Name the method: {form}, one of: {list}.',
+  'lbReq.badMethod': 'Unknown method "{method}". Use one of: {list}.',
+  'lbReq.nameModel': 'Name the model: {form}.',
+  'shell.withdrawn':
+    'battle #{n} was withdrawn ({why}): it takes no votes and counts in no rating; type /arena for a new one',
+  'shell.voided':
+    'battle #{n} was voided{by}{at}{reason}: it takes no votes and counts in no rating; type /arena for a new one',
+  'shell.voided.byYou': ' by you',
+  'shell.voided.byMaintainer': ' by a maintainer (/arena void)',
+  'shell.on': ' on {at}',
+  'shell.voided.reason': ' (reason: {reason})',
+  'shell.closed': 'voting on battle #{n} closed{at} ({why}{shown}); type /arena for a new one',
+  'shell.closed.ended': 'voting on it ended',
+  'shell.closed.shortly': '; the models are revealed shortly',
+  'shell.closed.revealed': ' and the models were revealed',
+  'shell.noBattle': "no battle #{n} in this community's arena",
+  'shell.maintainer': ' (maintainer)',
+  'shell.greeting': 'ZhuJiu Arena (terminal). You are {who}.{help}',
+  'shell.greeting.help': ' Type "help" for the commands.',
+  'shell.thread': ' in the thread of {id}',
+  'shell.onlyYou': '(only you)',
+  'shell.onlyYouFor': '(only you, {user})',
+  'shell.edited': '[{id} edited]',
+  'shell.image': '[image {file}: {alt}]',
+  'render.cut': '… {n} more characters not shown: the full text is in {file}, {where}',
+  'render.where.attached': 'attached to the first message',
+  'render.where.thread': "in the first message's thread",
+  'render.continued': '(continued)',
+  'shell.removed': '[{id} removed]',
+  'shell.bye': 'bye',
+  'shell.usage.as': 'usage: as <user-id> <line>',
+  'shell.usage.reply': 'usage: reply <battle> <text>',
+  'shell.usage.vote': 'usage: vote <battle> left|equal|right|bothbad',
+  'shell.usage.unvote': 'usage: unvote <battle>',
+  'shell.nameTheBattle':
+    'to vote {emoji} ({choice}), name the battle: vote <battle> {choice} (e.g. "vote 1 {emoji}")',
+  'shell.unknownInput': 'unknown input "{line}"; type "help"',
+  'shell.unknownCommand': 'unknown command /{name}; type "help"',
+  'shell.failed': 'Something went wrong (see logs).',
+  'shell.notPosted': 'battle #{n} has not been posted',
+  'shell.postedElsewhere.reply': 'battle #{n} was posted on {platform}; reply there',
+  'shell.postedElsewhere.vote': 'battle #{n} was posted on {platform}; vote there',
+  'shell.noFollowUps': 'follow-ups are not available here',
+  'shell.unknownChoice':
+    'unknown choice "{choice}": use left, equal, right or bothbad (or {l} {e} {r} {b})',
+  'shell.neverPosted':
+    'battle #{n} was never posted (posting it failed, so it was voided); type /arena for a new one',
+  'shell.notPostedYet': 'battle #{n} has not been posted yet; vote once its message appears',
+  'shell.noVote': 'no vote on battle #{n} to take back',
+  'shell.reacted': '{who} reacted {emoji} on battle #{n}',
+  'shell.notStored': 'the vote on battle #{n} could not be stored (see logs)',
+  'shell.voted': '{who} voted {what} on battle #{n}',
+  'shell.changed': '{who} changed the vote on battle #{n} to {what}',
+  'shell.unchanged': '{who} already voted {what} on battle #{n}; nothing changed',
+  'shell.isClosed': 'voting on battle #{n} is closed',
+  'shell.notCounted': 'the vote on battle #{n} was not counted ({why})',
+  'shell.takenBack': 'vote on battle #{n} taken back',
+  'shell.takeBackFailed': 'taking back the vote on battle #{n} failed (see logs)',
+  'shell.notOpen': 'battle #{n} is not open for voting',
+  'shell.notHere': 'no battle #{n} on this terminal',
+  'shell.chart': '[chart written to {path}]',
+  'notice.rejected': 'Your submission #{id} ({name}) was rejected: {reason}.',
+  'notice.approved':
+    'Your submission #{id} ({name}) was approved: it is in the model registry now. {runs}',
+  'notice.runs':
+    'Evaluation {n, plural, one {run} other {runs}} {runs} queued; progress and results follow here, and the model shows on /leaderboard when they finish.',
+  'notice.noRuns': 'No evaluation run is queued yet; the maintainers will start one.',
   'arena.close.capOf': 'it reached the vote cap of {cap, plural, one {# vote} other {# votes}}',
   'arena.close.cap': 'it reached the vote cap',
   'arena.close.window': 'its voting window ended',

@@ -709,7 +709,7 @@ export interface ViewOptions {
   readonly all?: boolean;
   /** Where the view is shown: the hints name that surface's command (default chat). */
   readonly surface?: 'chat' | 'cli';
-  /** The language of the texts (default en; the overall view and its footer so far). */
+  /** The language of the texts (default en). */
   readonly locale?: Locale;
 }
 
@@ -720,6 +720,7 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
   if (b.rows.length === 0) return { text: t(locale, 'chat.noModels') };
   const title = o.title ?? t(locale, 'site.title');
   return {
+    locale,
     text: headline(b, title, o.all, markdownLiteral, locale),
     title,
     // With every row left out (no score in any method) the footer counts them; no empty table.
@@ -744,19 +745,31 @@ export function overallContent(s: Snapshot, o: ViewOptions): MessageContent {
   };
 }
 
-/** One ability: each model's score under each method, the ability column, and the arena standing. */
+/** One ability: each model's score under each method, the ability column, and the arena standing; in `o.locale`. */
 export function abilityContent(s: Snapshot, ability: BoardAbility, o: ViewOptions): MessageContent {
+  const locale = o.locale ?? 'en';
   const b = s.board;
   const arena = new Map(b.arena[ability].map((e) => [e.model, e]));
   const rows = [...b.rows].sort(
     (x, y) =>
       (y.abilities[ability] ?? -1) - (x.abilities[ability] ?? -1) || x.model.localeCompare(y.model),
   );
+  const name = abilityName(ability, locale);
   return {
-    text: `${ability}: ${rows.filter((r) => r.abilities[ability] !== null).length} of ${rows.length} models scored`,
-    title: `Ability: ${ability}`,
+    text: t(locale, 'chatView.scored', {
+      what: name,
+      n: rows.filter((r) => r.abilities[ability] !== null).length,
+      total: rows.length,
+    }),
+    title: t(locale, 'site.ability.title', { ability: name }),
     table: {
-      columns: ['model', ability, 'metrics', 'scoring', 'comparative', 'rating', 'votes'],
+      columns: [
+        t(locale, 'site.col.model'),
+        name,
+        ...BOARD_METHODS.map((m) => methodName(m, locale)),
+        t(locale, 'site.col.rating'),
+        t(locale, 'site.col.votes'),
+      ],
       align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
       rows: rows.map((r) => {
         const e = arena.get(r.model);
@@ -775,18 +788,29 @@ export function abilityContent(s: Snapshot, ability: BoardAbility, o: ViewOption
   };
 }
 
-/** One method: method score, normalised score and the per-ability cells. */
+/** One method: method score, normalised score and the per-ability cells; in `o.locale`. */
 export function methodContent(s: Snapshot, method: BoardMethod, o: ViewOptions): MessageContent {
+  const locale = o.locale ?? 'en';
   const b = s.board;
   const rows = [...b.rows].sort(
     (x, y) =>
       (y.methods[method] ?? -1) - (x.methods[method] ?? -1) || x.model.localeCompare(y.model),
   );
+  const name = methodName(method, locale);
   return {
-    text: `${method === 'scoring' ? scoringLabel(b) : method}: ${rows.filter((r) => r.methods[method] !== null).length} of ${rows.length} models scored`,
-    title: `Method: ${method}`,
+    text: t(locale, 'chatView.scored', {
+      what: method === 'scoring' ? scoringLabel(b, locale) : name,
+      n: rows.filter((r) => r.methods[method] !== null).length,
+      total: rows.length,
+    }),
+    title: t(locale, 'site.method.title', { method: name }),
     table: {
-      columns: ['model', method, 'normalised', ...BOARD_ABILITIES.map((a) => ABILITY_SHORT[a])],
+      columns: [
+        t(locale, 'site.col.model'),
+        name,
+        t(locale, 'site.col.normalised'),
+        ...BOARD_ABILITIES.map((a) => t(locale, `chat.col.${a}`)),
+      ],
       align: ['left', 'right', 'right', ...BOARD_ABILITIES.map(() => 'right' as const)],
       rows: rows.map((r) => [
         r.model,
@@ -850,43 +874,88 @@ export function modelCard(board: Board, model: string): ModelCard | undefined {
   return { row, datasets, svRate: n === 0 ? null : sv / n, record, opponents, robustness };
 }
 
-/** The heading of a model card's robustness drops. */
-export const ROBUSTNESS_HEADING =
-  'Robustness: score and drop against the clean base items (PDR = 1 − perturbed / clean)';
+/** The heading of a model card's robustness drops (English; `chatView.model.robustness`). */
+export const ROBUSTNESS_HEADING = t('en', 'chatView.model.robustness');
 
 /** A drop rate as a percentage (`32.5%`), or — without one. */
 export function pdrText(pdr: number | null): string {
   return pdr === null ? '—' : `${(pdr * 100).toFixed(1)}%`;
 }
 
-/** One line per robustness dataset: its score, the clean score of its base items, the drop and the pairs. */
-export function robustnessLines(drops: readonly RobustnessDrop[]): string[] {
-  return drops.map(
-    (d) =>
-      `${d.dataset}: ${fmt(d.perturbed)} vs clean ${markdownLiteral(d.base)} ${fmt(d.clean)}, drop ${pdrText(d.pdr)} (${d.n} ${d.n === 1 ? 'item' : 'items'})`,
+/**
+ * One line per robustness dataset: its score, the clean score of its base items, the drop and the pairs; in
+ * `locale` (default en).
+ */
+export function robustnessLines(drops: readonly RobustnessDrop[], locale: Locale = 'en'): string[] {
+  return drops.map((d) =>
+    t(locale, 'chatView.model.robustnessLine', {
+      dataset: d.dataset,
+      perturbed: fmt(d.perturbed),
+      base: markdownLiteral(d.base),
+      clean: fmt(d.clean),
+      pdr: pdrText(d.pdr),
+      n: d.n,
+    }),
   );
 }
 
-/** One model's card as chat content. */
+/** The summary lines of a model card: rank, methods, abilities, overall and SV rate, arena record; in `locale`. */
+function cardSummary(board: Board, card: ModelCard, locale: Locale): string {
+  const r = card.row;
+  const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
+  const sep = tr('board.list.sep');
+  const ci = (lo: number | null | undefined, hi: number | null | undefined) =>
+    lo != null ? tr('site.card.interval', { lo: fmt(lo), hi: fmt(hi ?? null) }) : '';
+  const methodLabel = (m: BoardMethod) =>
+    m === 'scoring' ? scoringLabel(board, locale) : methodName(m, locale);
+  const sv = card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`;
+  return [
+    tr('chatView.model.rank', {
+      rank: r.rank ?? '—',
+      key: keyName(rankKey(board), locale),
+      final: fmt(r.final),
+      ci: r.finalLo !== null ? ci(r.finalLo, r.finalHi) : '',
+      incomplete: r.incomplete ? tr('chatView.model.incomplete') : '',
+    }),
+    tr('chatView.model.methods', {
+      list: BOARD_METHODS.map((m) => `${methodLabel(m)} ${fmt(r.methods[m])}`).join(sep),
+    }),
+    tr('chatView.model.abilities', {
+      list: BOARD_ABILITIES.map((a) => `${abilityName(a, locale)} ${fmt(r.abilities[a])}`).join(
+        sep,
+      ),
+    }),
+    tr('chatView.model.overall', { overall: fmt(r.overall), ci: ci(r.overallLo, r.overallHi), sv }),
+    tr('chatView.model.record', {
+      w: card.record.wins,
+      l: card.record.losses,
+      t: card.record.ties,
+      n: r.votes,
+    }),
+  ].join('\n');
+}
+
+/** One model's card as chat content, in `o.locale`. */
 export function modelContent(s: Snapshot, model: string, o: ViewOptions): MessageContent {
+  const locale = o.locale ?? 'en';
+  const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
   const card = modelCard(s.board, model);
   if (!card) {
+    const models = s.board.rows.map((r) => markdownLiteral(r.model)).join(', ');
     return {
-      text: `No model "${markdownLiteral(model)}" on the board. Models: ${s.board.rows.map((r) => markdownLiteral(r.model)).join(', ') || '(none)'}.`,
+      text: tr('chatView.noModel', {
+        model: markdownLiteral(model),
+        models: models || tr('chatView.none'),
+      }),
     };
   }
   const r = card.row;
-  const summary = [
-    `rank ${r.rank ?? '—'} by ${rankKey(s.board)}, final ${fmt(r.final)}${r.finalLo !== null ? ` (95% ${fmt(r.finalLo)}–${fmt(r.finalHi)})` : ''}${r.incomplete ? ', incomplete' : ''}`,
-    `methods: ${BOARD_METHODS.map((m) => `${m === 'scoring' ? scoringLabel(s.board) : m} ${fmt(r.methods[m])}`).join(', ')}`,
-    `abilities: ${BOARD_ABILITIES.map((a) => `${a} ${fmt(r.abilities[a])}`).join(', ')}`,
-    `overall ${fmt(r.overall)}${r.overallLo != null ? ` (95% ${fmt(r.overallLo)}–${fmt(r.overallHi)})` : ''}; SV rate ${card.svRate === null ? '—' : `${(card.svRate * 100).toFixed(1)}%`}`,
-    `arena record ${card.record.wins}–${card.record.losses}–${card.record.ties} (W–L–T) over ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'}`,
-  ].join('\n');
-  const sections = [{ heading: 'Summary', body: summary }];
+  const sections = [
+    { heading: tr('chatView.model.summary'), body: cardSummary(s.board, card, locale) },
+  ];
   if (card.opponents.length > 0) {
     sections.push({
-      heading: 'Against each opponent (win rate, a tie counts half)',
+      heading: tr('chatView.model.opponents'),
       body: card.opponents
         .map(
           (p) =>
@@ -897,32 +966,33 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   }
   if (card.robustness.length > 0) {
     sections.push({
-      heading: ROBUSTNESS_HEADING,
-      body: robustnessLines(card.robustness).join('\n'),
+      heading: tr('chatView.model.robustness'),
+      body: robustnessLines(card.robustness, locale).join('\n'),
     });
   }
+  const cols = [
+    tr('site.col.dataset'),
+    tr('site.col.ability'),
+    tr('site.col.method'),
+    'n',
+    tr('site.col.failures'),
+    tr('site.col.sv'),
+    tr('chatView.col.score'),
+    tr('chatView.col.raw'),
+  ];
   return {
-    text: `${markdownLiteral(model)}: ${rankKey(s.board)} ${fmt(keyScore(s.board, r).value)}`,
-    title: `Model: ${markdownLiteral(model)}`,
+    text: `${markdownLiteral(model)}: ${keyName(rankKey(s.board), locale)} ${fmt(keyScore(s.board, r).value)}`,
+    title: tr('site.model.title', { model: markdownLiteral(model) }),
     sections,
     ...(card.datasets.length > 0
       ? {
           table: {
-            columns: [
-              'dataset',
-              'ability',
-              'method',
-              'n',
-              'failures',
-              'SV',
-              'score (95%)',
-              'raw (95%)',
-            ],
+            columns: cols,
             align: ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
             rows: card.datasets.map((d) => [
               d.dataset,
-              d.ability,
-              d.method === 'scoring' ? scoringLabel(s.board) : d.method,
+              abilityName(d.ability, locale),
+              d.method === 'scoring' ? scoringLabel(s.board, locale) : methodName(d.method, locale),
               String(d.n),
               String(d.failures),
               String(d.violations),

@@ -20,6 +20,7 @@ import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -28,13 +29,14 @@ import { flaggedVotesContent } from './flagged.ts';
 
 const isAbility = (s: string): s is Ability => (ABILITIES as readonly string[]).includes(s);
 
-/** The prompt and optional ability tag of an `/ask` (see the module doc). */
+/** The prompt and optional ability tag of an `/ask` (see the module doc); `reason` in `locale` (default en). */
 export function parseAskArgs(
   ctx: Pick<CommandContext, 'args' | 'text'>,
+  locale: Locale = 'en',
 ): { ok: true; prompt: string; ability?: Ability } | { ok: false; reason: string } {
   const bad = (raw: string) => ({
     ok: false as const,
-    reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')} (or leave it out: the arena classifies the prompt).`,
+    reason: t(locale, 'ask.badAbility', { ability: raw, abilities: ABILITIES.join(', ') }),
   });
   if (ctx.text.trim() === '') {
     const prompt = (ctx.args.prompt ?? '').trim();
@@ -73,19 +75,13 @@ export interface AskCommandDeps {
 
 /** `/ask`. */
 export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Promise<void> {
+  const me = ctx.locale ?? deps.arena.locale;
   if (!deps.ask) {
-    await ctx.reply(
-      {
-        text:
-          (deps.disabledLive ?? 0) > 0
-            ? 'The live arena is off here: its models marked `arena: true` are disabled (their API key variable is unset or empty; /models names them). Recorded battles still run (/arena).'
-            : 'The live arena is off here: no model is marked `arena: true` in config/models.yaml. Recorded battles still run (/arena).',
-      },
-      { ephemeral: true },
-    );
+    const off = (deps.disabledLive ?? 0) > 0 ? 'ask.off.disabled' : 'ask.off.none';
+    await ctx.reply({ text: t(me, off) }, { ephemeral: true });
     return;
   }
-  const parsed = parseAskArgs(ctx);
+  const parsed = parseAskArgs(ctx, me);
   if (!parsed.ok) return ctx.reply({ text: parsed.reason }, { ephemeral: true });
   if (ctx.thread) {
     const r = await deps.ask.followUp({
@@ -94,6 +90,7 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
       threadOf: ctx.thread.messageId,
       user: ctx.user,
       prompt: parsed.prompt,
+      ...(ctx.locale ? { locale: ctx.locale } : {}),
       reply: (c, o) => ctx.reply(c, o),
     });
     if (r.kind !== 'ignored') return;
@@ -105,6 +102,7 @@ export async function handleAsk(deps: AskCommandDeps, ctx: CommandContext): Prom
     user: ctx.user,
     prompt: parsed.prompt,
     ...(parsed.ability ? { ability: parsed.ability } : {}),
+    ...(ctx.locale ? { locale: ctx.locale } : {}),
     reply: (c, o) => ctx.reply(c, o),
   });
 }
@@ -139,37 +137,46 @@ export function arenaSubcommand(
 
 const battleNumberOf = (s: string): number | undefined => parseRecordId(s);
 
-/** The answer to a battle number that names none of the community's battles (an imported one's included). */
-export function noArenaBattle(number: number | string): string {
-  return `There is no battle #${number} in this community's arena.`;
+/**
+ * The answer to a battle number that names none of the community's battles (an imported one's included), in
+ * `locale` (default en).
+ */
+export function noArenaBattle(number: number | string, locale: Locale = 'en'): string {
+  return t(locale, 'arenaCmd.noBattle', { n: number });
 }
 
 /** The answer to `/arena void|ability` whose battle is not a battle number: no such battle, or the usage. */
-function notABattleNumber(kind: 'void' | 'ability', typed: string): string {
+function notABattleNumber(kind: 'void' | 'ability', typed: string, locale: Locale): string {
   const unknown = unknownRecordNumber(typed);
-  if (unknown !== undefined) return noArenaBattle(unknown);
+  if (unknown !== undefined) return noArenaBattle(unknown, locale);
   return kind === 'void'
-    ? 'Usage: /arena void <battle> [reason], e.g. /arena void 12 spam'
-    : `Usage: /arena ability <battle> <ability>, with one of: ${ABILITIES.join(', ')}`;
+    ? t(locale, 'arenaCmd.usage.void')
+    : t(locale, 'arenaCmd.usage.ability', { abilities: ABILITIES.join(', ') });
 }
 
-/** Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). */
+/**
+ * Runs a live-arena subcommand of `/arena` (the caller has checked the maintainer role). The replies only the
+ * caller sees are in their language (`ctx.locale`) when the platform says it, the voided battle's message in the
+ * configured one.
+ */
 export async function handleArenaSubcommand(
   deps: AskCommandDeps,
   ctx: CommandContext,
   sub: NonNullable<ReturnType<typeof arenaSubcommand>>,
 ): Promise<void> {
+  const me = ctx.locale ?? deps.arena.locale;
   const say = (content: MessageContent) => ctx.reply(content, { ephemeral: true });
   const actor = hashVoterId(deps.voterSecret, ctx.platform, ctx.user.id);
-  if (sub.kind === 'flagged') return say(flaggedVotesContent(await listFlaggedVotes(deps.db)));
+  if (sub.kind === 'flagged') return say(flaggedVotesContent(await listFlaggedVotes(deps.db), me));
   if (sub.kind === 'unclassified') {
     const rows = await listUnclassified(deps.db);
-    if (rows.length === 0) return say({ text: 'Every live battle has an ability.' });
+    if (rows.length === 0) return say({ text: t(me, 'arenaCmd.allClassified') });
+    const cols = ['battle', 'status', 'asked', 'prompt', 'classifier'] as const;
     return say({
-      text: `${rows.length} live battle${rows.length === 1 ? '' : 's'} without an ability (set one with /arena ability <battle> <ability>)`,
-      title: 'Unclassified live battles',
+      text: t(me, 'arenaCmd.unclassified', { n: rows.length }),
+      title: t(me, 'arenaCmd.unclassified.title'),
       table: {
-        columns: ['battle', 'status', 'asked', 'prompt', 'classifier tried'],
+        columns: cols.map((c) => t(me, `arenaCmd.col.${c}`)),
         align: ['right', 'left', 'left', 'left', 'left'],
         rows: rows.map((r) => [
           `#${r.number}`,
@@ -182,26 +189,26 @@ export async function handleArenaSubcommand(
     });
   }
   const number = battleNumberOf(sub.battle);
-  if (number === undefined) return say({ text: notABattleNumber(sub.kind, sub.battle) });
+  if (number === undefined) return say({ text: notABattleNumber(sub.kind, sub.battle, me) });
   if (sub.kind === 'ability' && !isAbility(sub.ability))
     return say({
-      text: `Unknown ability "${sub.ability}". Use one of: ${ABILITIES.join(', ')}.`,
+      text: t(me, 'reply.badAbility', { ability: sub.ability, abilities: ABILITIES.join(', ') }),
     });
   const target = await getArenaBattle(deps.db, number);
-  if (!target) return say({ text: noArenaBattle(number) });
+  if (!target) return say({ text: noArenaBattle(number, me) });
   const id = target.id;
   const now = deps.clock.now();
   if (sub.kind === 'ability') {
     const ok = await overrideAbility(deps.db, id, sub.ability, actor, now);
     return say({
       text: ok
-        ? `Battle #${number} is now filed under ${sub.ability} (a maintainer's choice wins over the tag and the classifier).`
-        : noArenaBattle(number),
+        ? t(me, 'arenaCmd.filed', { n: number, ability: sub.ability })
+        : noArenaBattle(number, me),
     });
   }
   const before = await voidAnyBattle(deps.db, id, actor, sub.reason || null, now);
-  if (before === undefined) return say({ text: noArenaBattle(number) });
-  if (before === 'void') return say({ text: `Battle #${number} was already void.` });
+  if (before === undefined) return say({ text: noArenaBattle(number, me) });
+  if (before === 'void') return say({ text: t(me, 'arenaCmd.alreadyVoid', { n: number }) });
   // Tell the channel (best effort): the message stays, marked void, so the thread and reactions still make sense.
   const b = await getBattle(deps.db, id);
   const platform = b?.platform
@@ -216,14 +223,18 @@ export async function handleArenaSubcommand(
           messageId: b.messageId,
           partIds: b.partIds,
         },
-        {
-          text: `Arena battle #${number} was voided by a maintainer${sub.reason ? ` (${sub.reason})` : ''}; its votes no longer count.`,
-          title: `Arena battle #${number} (void)`,
-        },
+        voidedContent(number, sub.reason, deps.arena.locale),
       )
       .catch(() => undefined);
   }
-  return say({
-    text: `Battle #${number} is void: it no longer counts in any rating. Its votes and vote events stay in the audit log.`,
-  });
+  return say({ text: t(me, 'arenaCmd.voided', { n: number }) });
+}
+
+/** What a voided battle's message becomes (it stays, marked void), in `locale`; `reason` as the maintainer typed it. */
+function voidedContent(number: number, reason: string, locale: Locale): MessageContent {
+  const why = reason ? t(locale, 'arenaCmd.voidedMessage.reason', { reason }) : '';
+  return {
+    text: t(locale, 'arenaCmd.voidedMessage', { n: number, reason: why }),
+    title: t(locale, 'arenaCmd.voidedTitle', { n: number }),
+  };
 }

@@ -10,10 +10,10 @@ import { type CommandContext, type MessageContent, markdownLiteral } from '../..
 import { typedWords } from '../../chat/typed-words.ts';
 import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../core/numbers.ts';
 import type { EvalService } from '../../eval/service.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 
-/** The refusal non-maintainers get for `/eval`. */
-export const EVAL_REFUSAL =
-  'Sorry, only maintainers can run evaluations. The results will show on /leaderboard when a run finishes.';
+/** The refusal non-maintainers get for `/eval` (English; `eval.refusal` in the caller's language). */
+export const EVAL_REFUSAL = t('en', 'eval.refusal');
 
 const KEYS = ['model', 'suite', 'limit', 'action', 'run'] as const;
 type Key = (typeof KEYS)[number];
@@ -58,20 +58,26 @@ export function parseEvalArgs(ctx: CommandContext): Partial<Record<Key, string>>
   return typed;
 }
 
-function statusContent(runs: Awaited<ReturnType<EvalService['status']>>): MessageContent {
-  if (runs.length === 0)
-    return { text: 'No evaluation runs yet. Start one with /eval model:<name> suite:<name>.' };
+/** `/eval status` as a message, in `locale`: active and recent runs. */
+function statusContent(
+  runs: Awaited<ReturnType<EvalService['status']>>,
+  locale: Locale,
+): MessageContent {
+  if (runs.length === 0) return { text: t(locale, 'eval.noRuns') };
+  const active = runs.filter((r) => r.status === 'queued' || r.status === 'running').length;
   return {
-    text: `${runs.filter((r) => r.status === 'queued' || r.status === 'running').length} active evaluation runs`,
-    title: 'Evaluation runs',
+    text: t(locale, 'eval.active', { n: active }),
+    title: t(locale, 'eval.title'),
     table: {
-      columns: ['run', 'model', 'suite', 'status', 'done', 'failures'],
+      columns: (['run', 'model', 'suite', 'status', 'done', 'failures'] as const).map((c) =>
+        t(locale, `eval.col.${c}`),
+      ),
       align: ['right', 'left', 'left', 'left', 'right', 'right'],
       rows: runs.map((r) => [
         `#${r.id}`,
         r.model,
         r.suite,
-        r.status,
+        t(locale, `runs.status.${r.status}`),
         `${r.done}/${r.total || '?'}`,
         String(r.failed),
       ]),
@@ -79,30 +85,27 @@ function statusContent(runs: Awaited<ReturnType<EvalService['status']>>): Messag
   };
 }
 
-/** Handles `/eval` for a maintainer (the caller checked the role). */
+/**
+ * Handles `/eval` for a maintainer (the caller checked the role). What the channel sees is in `locale` (config
+ * `locale`, default en), what only the caller sees in theirs (`ctx.locale`) when the platform says it.
+ */
 export async function handleEval(
   evals: EvalService | undefined,
   ctx: CommandContext,
   onStarted?: () => void,
+  locale: Locale = 'en',
 ): Promise<void> {
-  if (!evals) {
-    return ctx.reply(
-      { text: 'Evaluation runs are not available in this process.' },
-      { ephemeral: true },
-    );
-  }
+  const me = ctx.locale ?? locale;
+  if (!evals) return ctx.reply({ text: t(me, 'eval.unavailable') }, { ephemeral: true });
   const a = parseEvalArgs(ctx);
-  if (a.action === 'status') return ctx.reply(statusContent(await evals.status()));
+  if (a.action === 'status') return ctx.reply(statusContent(await evals.status(), locale));
   if (a.action === 'cancel') {
     const id = parseRecordId(a.run ?? '');
     const unknown = unknownRecordNumber(a.run ?? '');
     if (unknown !== undefined)
-      return ctx.reply({ text: `There is no run #${unknown}.` }, { ephemeral: true });
+      return ctx.reply({ text: t(me, 'eval.noRun', { n: unknown }) }, { ephemeral: true });
     if (id === undefined)
-      return ctx.reply(
-        { text: 'Usage: /eval cancel <run number> (see /eval status).' },
-        { ephemeral: true },
-      );
+      return ctx.reply({ text: t(me, 'eval.cancelUsage') }, { ephemeral: true });
     const r = await evals.cancel(id);
     return ctx.reply({ text: r.reason }, r.ok ? {} : { ephemeral: true });
   }
@@ -111,9 +114,10 @@ export async function handleEval(
     const models = await evals.modelNames();
     return ctx.reply(
       {
-        text:
-          'Usage: /eval model:<name> suite:<name> [limit:<n>], /eval status, /eval cancel <run>. ' +
-          `Models: ${models.map(markdownLiteral).join(', ') || '(none configured)'}. Suites: ${suites.join(', ') || '(none)'}.`,
+        text: t(me, 'eval.usage', {
+          models: models.map(markdownLiteral).join(', ') || t(me, 'eval.noModels'),
+          suites: suites.join(', ') || t(me, 'eval.noSuites'),
+        }),
       },
       { ephemeral: true },
     );
@@ -122,10 +126,7 @@ export async function handleEval(
   if (a.limit !== undefined) {
     limit = parseWholeNumber(a.limit, 1);
     if (limit === undefined)
-      return ctx.reply(
-        { text: `limit must be a whole number ≥ 1, got "${a.limit}".` },
-        { ephemeral: true },
-      );
+      return ctx.reply({ text: t(me, 'eval.badLimit', { limit: a.limit }) }, { ephemeral: true });
   }
   const started = await evals.start({
     model: a.model,
@@ -138,18 +139,24 @@ export async function handleEval(
   if (started.resumed) {
     const r = started.run;
     await ctx.reply({
-      text:
-        `Evaluation run #${r.id} of ${markdownLiteral(r.model)} on ${r.suite} was left unfinished (${r.done}/${r.total} items) by a process that stopped; resuming it. ` +
-        `Progress follows in its channel; /eval cancel ${r.id} stops it.`,
+      text: t(locale, 'eval.resumed', {
+        id: r.id,
+        model: markdownLiteral(r.model),
+        suite: r.suite,
+        done: r.done,
+        total: r.total,
+      }),
     });
     onStarted?.();
     return;
   }
   await ctx.reply({
-    text:
-      `Evaluation run #${started.run.id} queued: ${markdownLiteral(a.model)} on ${a.suite}${limit ? ` (at most ${limit} items per dataset)` : ''}. ` +
-      'Progress follows in this channel; /eval cancel ' +
-      `${started.run.id} stops it.`,
+    text: t(locale, 'eval.queued', {
+      id: started.run.id,
+      model: markdownLiteral(a.model),
+      suite: a.suite,
+      limit: limit ? t(locale, 'eval.limit', { n: limit }) : '',
+    }),
   });
   onStarted?.();
 }

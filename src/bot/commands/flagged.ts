@@ -4,35 +4,34 @@
  * `/arena list:flagged`) and `zhujiu votes flagged [--json]` on the command line share this view.
  */
 import type { MessageContent } from '../../chat/port.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import type { FlaggedVote } from '../../storage/vote-flags.ts';
-
-/** Why a flag leaves a vote out, in words. */
-const FLAG_WORDS: Readonly<Record<FlaggedVote['flag'], string>> = {
-  daily_cap: 'over the daily cap',
-  too_fast: 'cast too fast',
-};
 
 /** `2026-11-30 15:20` (UTC). */
 const minute = (d: Date): string => d.toISOString().slice(0, 16).replace('T', ' ');
 
 /**
  * The listing as a message: a table (newest first) of battle, source, voter (the first 10 characters of the
- * stored voter id: never the platform's user id), choice, flag, when and the detail; or one line when none is.
+ * stored voter id: never the platform's user id), choice, flag, when and the detail; or one line when none is. In
+ * `locale` (default en: the command line's).
  */
-export function flaggedVotesContent(rows: readonly FlaggedVote[]): MessageContent {
-  if (rows.length === 0)
-    return { text: 'No flagged votes: every live vote counts in the ratings.' };
+export function flaggedVotesContent(
+  rows: readonly FlaggedVote[],
+  locale: Locale = 'en',
+): MessageContent {
+  if (rows.length === 0) return { text: t(locale, 'flagged.none') };
+  const cols = ['battle', 'source', 'voter', 'choice', 'flag', 'cast', 'detail'] as const;
   return {
-    text: `${rows.length} flagged vote${rows.length === 1 ? '' : 's'}, left out of ratings and the board (\`--include-flagged\` counts them)`,
-    title: 'Flagged votes',
+    text: t(locale, 'flagged.count', { n: rows.length }),
+    title: t(locale, 'flagged.title'),
     table: {
-      columns: ['battle', 'source', 'voter', 'choice', 'flag', 'cast (UTC)', 'detail'],
+      columns: cols.map((c) => t(locale, `flagged.col.${c}`)),
       rows: rows.map((r) => [
         r.battleNumber === null ? `id ${r.battleId}` : `#${r.battleNumber}`,
         r.source,
         r.voterHash.slice(0, 10),
         r.choice,
-        FLAG_WORDS[r.flag],
+        t(locale, `flagged.${r.flag}`),
         minute(r.castAt),
         r.detail ?? '',
       ]),

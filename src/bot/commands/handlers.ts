@@ -23,23 +23,28 @@ import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
 import type { SubmissionService } from '../../eval/submissions.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE, sourceNames } from '../../storage/sources.ts';
 import { arenaSubcommand, handleArenaSubcommand, handleAsk } from './ask.ts';
-import { EVAL_REFUSAL, handleEval } from './eval.ts';
+import { handleEval } from './eval.ts';
 import { judgeAgreeContent, judgeCrowdAgreement } from './judge.ts';
 import { leaderboardReply, leaderboardRequestOf } from './leaderboard.ts';
 import { isMaintainer } from './permissions.ts';
 import { COMMAND_SPECS } from './specs.ts';
 import { handleSubmit } from './submit.ts';
 
-/** After "Battle #N posted.": how to vote where it was posted (unknown platform: by reacting). */
-function postedVoteHint(voting: PlatformCapabilities['voting'] | undefined, n: number): string {
-  if (voting === 'typed') return `Vote by ${terminalVoteHint(n)}.`;
-  if (voting === 'buttons') return 'Press a button to vote.';
-  return 'React to vote.';
+/** After "Battle #N posted.": how to vote where it was posted (unknown platform: by reacting), in `locale`. */
+function postedVoteHint(
+  voting: PlatformCapabilities['voting'] | undefined,
+  n: number,
+  locale: Locale,
+): string {
+  if (voting === 'typed')
+    return t(locale, 'reply.voteHint.typed', { hint: terminalVoteHint(n, locale) });
+  return t(locale, voting === 'buttons' ? 'reply.voteHint.buttons' : 'reply.voteHint.reactions');
 }
 
 /** Dependencies of the command handlers. */
@@ -68,34 +73,40 @@ export interface CommandDeps {
   readonly disabledModels?: readonly DisabledModel[];
 }
 
-/** The polite refusal maintainer-only commands give everyone else when no battles are scheduled. */
-export const MAINTAINER_REFUSAL =
-  'Sorry, only arena maintainers can use this command. When a maintainer posts a battle, react to it to vote!';
+/** The polite refusal maintainer-only commands give everyone else when no battles are scheduled (English). */
+export const MAINTAINER_REFUSAL = t('en', 'reply.maintainersOnly');
 
-/** The refusal when battles are also posted on a schedule. */
-export const MAINTAINER_REFUSAL_SCHEDULED =
-  'Sorry, only arena maintainers can use this command. Battles are also posted on a schedule; react to one to vote!';
+/** The refusal when battles are also posted on a schedule (English). */
+export const MAINTAINER_REFUSAL_SCHEDULED = t('en', 'reply.maintainersOnly.scheduled');
 
 /**
- * The refusal for `platform`: it mentions the schedule only when battles really are scheduled there
- * (`arena.schedule.every_minutes` > 0 and a scheduled channel on that platform).
+ * The refusal for `platform`, in `locale` (default en): it mentions the schedule only when battles really are
+ * scheduled there (`arena.schedule.every_minutes` > 0 and a scheduled channel on that platform).
  */
 export function maintainerRefusal(
   schedule: AppConfig['arena']['schedule'],
   platform: PlatformName,
+  locale: Locale = 'en',
 ): string {
   const scheduled =
     schedule.every_minutes > 0 && schedule.channels.some((c) => c.platform === platform);
-  return scheduled ? MAINTAINER_REFUSAL_SCHEDULED : MAINTAINER_REFUSAL;
+  return t(locale, scheduled ? 'reply.maintainersOnly.scheduled' : 'reply.maintainersOnly');
+}
+
+/** The language of a reply only the caller sees: theirs when the platform says it, else the configured one. */
+function callerLocale(deps: CommandDeps, ctx: CommandContext): Locale {
+  return ctx.locale ?? deps.config.locale;
 }
 
 function abilityArg(
   ctx: CommandContext,
+  locale: Locale,
 ): { ok: true; value?: string } | { ok: false; reason: string } {
   const raw = (ctx.args.ability ?? '').trim();
   if (raw === '') return { ok: true };
   if ((ABILITIES as readonly string[]).includes(raw)) return { ok: true, value: raw };
-  return { ok: false, reason: `Unknown ability "${raw}". Use one of: ${ABILITIES.join(', ')}.` };
+  const abilities = ABILITIES.join(', ');
+  return { ok: false, reason: t(locale, 'reply.badAbility', { ability: raw, abilities }) };
 }
 
 /**
@@ -105,6 +116,7 @@ function abilityArg(
 async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<void> {
   // Can battle: a model with stored answers to items (recorded battles) or a live `arena: true` model (/ask).
   // Others (an endpoint evaluated only, with no answers yet) are named apart.
+  const locale = deps.config.locale;
   const live = new Set(deps.ask?.modelNames ?? []);
   const all = await modelResponseCounts(deps.db);
   const rows = all.filter((r) => r.items > 0 || live.has(r.name));
@@ -119,34 +131,32 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
   const notes: string[] = [];
   if (idle.length > 0)
     notes.push(
-      `${idle.length} more ${idle.length === 1 ? 'model' : 'models'} cannot battle yet (${idle.map(markdownLiteral).join(', ')}): ` +
-        'no stored answers, and not `arena: true` in config/models.yaml (set it for /ask, or run an evaluation to store answers).',
+      t(locale, 'models.idle', { n: idle.length, names: idle.map(markdownLiteral).join(', ') }),
     );
-  if (importedOnly > 0)
-    notes.push(
-      `${importedOnly} more model ${importedOnly === 1 ? 'name is' : 'names are'} known only from imported votes ` +
-        `(source ${imported.join(', ') || 'unknown'}): they have no answers, so they cannot battle here. ` +
-        `Their votes count in ratings only where \`ratings.include_sources\` lists the source.`,
-    );
+  if (importedOnly > 0) {
+    const sources = imported.join(', ') || t(locale, 'models.unknownSource');
+    notes.push(t(locale, 'models.importedOnly', { n: importedOnly, sources }));
+  }
   for (const d of deps.disabledModels ?? [])
-    notes.push(
-      `Model ${markdownLiteral(d.name)} is disabled: ${d.reason}; export it and restart the bot.`,
-    );
+    notes.push(t(locale, 'models.disabled', { name: markdownLiteral(d.name), reason: d.reason }));
   const note = notes.length > 0 ? notes.join(' ') : undefined;
   if (rows.length === 0) {
-    return ctx.reply({
-      text: `No models can battle yet. Import recorded outputs with \`zhujiu import outputs <file> --model <name>\`.${note ? ` ${note}` : ''}`,
-    });
+    const more = note ? t(locale, 'models.note', { note }) : '';
+    return ctx.reply({ text: t(locale, 'models.none', { note: more }) });
   }
   await ctx.reply({
-    text: `${rows.length} ${rows.length === 1 ? 'model' : 'models'} can battle`,
-    title: 'Models',
+    text: t(locale, 'models.count', { n: rows.length }),
+    title: t(locale, 'models.title'),
     table: {
-      columns: ['model', 'provider', 'answers'],
+      columns: [
+        t(locale, 'models.col.model'),
+        t(locale, 'models.col.provider'),
+        t(locale, 'models.col.answers'),
+      ],
       align: ['left', 'left', 'right'],
       rows: rows.map((r) => [
         r.name,
-        live.has(r.name) ? `${r.provider}, live` : r.provider,
+        live.has(r.name) ? t(locale, 'models.live', { provider: r.provider }) : r.provider,
         String(r.responses),
       ]),
     },
@@ -169,12 +179,13 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   };
   const handlers: Record<string, (ctx: CommandContext) => Promise<void>> = {
     ask: (ctx) => handleAsk(askDeps, ctx),
-    eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted),
+    eval: (ctx) => handleEval(deps.evals, ctx, deps.onEvalStarted, deps.config.locale),
     submit: (ctx) =>
       handleSubmit(
         {
           submissions: deps.submissions,
           platforms: deps.config.platforms,
+          locale: deps.config.locale,
           onDecided: () => {
             deps.onSubmissionDecided?.();
             deps.onEvalStarted?.();
@@ -185,7 +196,8 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
     arena: async (ctx) => {
       const sub = arenaSubcommand(ctx);
       if (sub) return handleArenaSubcommand(askDeps, ctx, sub);
-      const ability = abilityArg(ctx);
+      const me = callerLocale(deps, ctx);
+      const ability = abilityArg(ctx, me);
       if (!ability.ok) return ctx.reply({ text: ability.reason }, { ephemeral: true });
       const res = await deps.arena.postBattle(
         ctx.platform,
@@ -193,16 +205,19 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
         ability.value ? { ability: ability.value } : {},
       );
       if (!res.ok)
-        return ctx.reply({ text: `No battle posted: ${res.reason}` }, { ephemeral: true });
+        return ctx.reply(
+          { text: t(me, 'reply.notPosted', { reason: res.reason }) },
+          { ephemeral: true },
+        );
+      const n = res.value.number;
+      const voting = deps.arena.platform(ctx.platform)?.capabilities.voting;
       await ctx.reply(
-        {
-          text: `Battle #${res.value.number} posted. ${postedVoteHint(deps.arena.platform(ctx.platform)?.capabilities.voting, res.value.number)}`,
-        },
+        { text: t(me, 'reply.posted', { n, hint: postedVoteHint(voting, n, me) }) },
         { ephemeral: true },
       );
     },
     leaderboard: async (ctx) => {
-      const req = leaderboardRequestOf(ctx);
+      const req = leaderboardRequestOf(ctx, callerLocale(deps, ctx));
       if (!req.ok) return ctx.reply({ text: req.reason }, { ephemeral: true });
       await ctx.reply(
         await leaderboardReply(
@@ -210,6 +225,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
             leaderboard: deps.leaderboard,
             now: () => (deps.clock ?? systemClock).now(),
             publicUrl: deps.config.leaderboard.public_url,
+            locale: deps.config.locale,
           },
           req,
         ),
@@ -219,13 +235,13 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       const action = (ctx.args.action ?? '').trim();
       if (action !== 'agree') {
         return ctx.reply(
-          { text: `Unknown /judge action "${action}". Use /judge agree.` },
+          { text: t(callerLocale(deps, ctx), 'reply.judge.badAction', { action }) },
           { ephemeral: true },
         );
       }
       const judge = (ctx.args.judge ?? '').trim();
       const rows = await judgeCrowdAgreement(deps.db, judge ? { judge } : {});
-      await ctx.reply(judgeAgreeContent(rows));
+      await ctx.reply(judgeAgreeContent(rows, deps.config.locale));
     },
     models: (ctx) => handleModels(deps, ctx),
   };
@@ -233,12 +249,12 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
   return async (ctx) => {
     const spec = specs.get(ctx.name);
     const handler = handlers[ctx.name];
+    const me = callerLocale(deps, ctx);
     try {
       if (!spec || !handler) {
+        const names = commandNameList(COMMAND_SPECS, me);
         await ctx.reply(
-          {
-            text: `Unknown command /${ctx.name}. Try ${commandNameList(COMMAND_SPECS)}.`,
-          },
+          { text: t(me, 'reply.unknownCommand', { name: ctx.name, names }) },
           { ephemeral: true },
         );
         return;
@@ -249,8 +265,8 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
           {
             text:
               ctx.name === 'eval'
-                ? EVAL_REFUSAL
-                : maintainerRefusal(deps.config.arena.schedule, ctx.platform),
+                ? t(me, 'eval.refusal')
+                : maintainerRefusal(deps.config.arena.schedule, ctx.platform, me),
           },
           { ephemeral: true },
         );
@@ -259,12 +275,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       await handler(ctx);
     } catch (err) {
       log.error({ err, command: ctx.name, eventId: ctx.eventId }, 'command failed');
-      await ctx
-        .reply(
-          { text: 'Something went wrong; the maintainers have been told (see logs).' },
-          { ephemeral: true },
-        )
-        .catch(() => undefined);
+      await ctx.reply({ text: t(me, 'reply.failed') }, { ephemeral: true }).catch(() => undefined);
     }
   };
 }

@@ -7,6 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { MessageContent } from '../../chat/port.ts';
 import { agreement, BATTLE_CHOICE_ORDER, crowdLabel } from '../../eval/metrics/agreement.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import { listBattleJudgments } from '../../storage/judge-scores.ts';
 import type { Database } from '../../storage/schema.ts';
 import { ARENA_SOURCE } from '../../storage/sources.ts';
@@ -64,32 +65,41 @@ export async function judgeCrowdAgreement(
   return out.sort((x, y) => x.judge.localeCompare(y.judge));
 }
 
-const f = (x: number | null, d = 3) => (x === null ? 'n/a' : x.toFixed(d));
-
-/** The chat reply of `/judge agree`. */
-export function judgeAgreeContent(rows: readonly JudgeCrowdRow[]): MessageContent {
-  if (rows.length === 0) {
-    return {
-      text: 'No judge has judged arena battles yet. Judge votes are stored apart from the crowd and never counted as votes.',
-    };
-  }
+/** The chat reply of `/judge agree`, in `locale` (config `locale`; default en). */
+export function judgeAgreeContent(
+  rows: readonly JudgeCrowdRow[],
+  locale: Locale = 'en',
+): MessageContent {
+  if (rows.length === 0) return { text: t(locale, 'judge.none') };
+  const na = t(locale, 'judge.na');
+  const f = (x: number | null) => (x === null ? na : x.toFixed(3));
+  const col = (k: 'judge' | 'kappaQuadratic' | 'exact' | 'judged' | 'failed') =>
+    t(locale, `judge.col.${k}`);
   return {
-    title: 'Judge vs crowd',
-    text: 'Agreement of each LLM judge with the crowd majority on the same arena battles (judge votes are never counted as votes).',
+    title: t(locale, 'judge.title'),
+    text: t(locale, 'judge.text'),
     table: {
-      columns: ['judge', 'n', 'kappa', 'kappa (quadratic)', 'exact', 'judged', 'failed'],
+      // n and kappa are the statistics' own names.
+      columns: [
+        col('judge'),
+        'n',
+        'kappa',
+        col('kappaQuadratic'),
+        col('exact'),
+        col('judged'),
+        col('failed'),
+      ],
       align: ['left', 'right', 'right', 'right', 'right', 'right', 'right'],
       rows: rows.map((r) => [
         r.judge,
         String(r.n),
         f(r.kappa),
         f(r.kappaQuadratic),
-        r.exact === null ? 'n/a' : `${(100 * r.exact).toFixed(1)} %`,
+        r.exact === null ? na : `${(100 * r.exact).toFixed(1)} %`,
         String(r.judged),
         String(r.failed),
       ]),
     },
-    footer:
-      'n: battles with a judge verdict and a crowd majority; quadratic weights order left better < equal < right better.',
+    footer: t(locale, 'judge.footer'),
   };
 }

@@ -13,6 +13,7 @@ import {
 } from '../../aggregate/index.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -50,53 +51,49 @@ export function leaderboardForm(surface: LeaderboardSurface, view: string, name 
 
 /**
  * Parses the `view` and `name` arguments (either may be a bare ability, method or model name). Refusals name the
- * fix in the form of `surface` (chat: `/leaderboard ability NAME`; CLI: `zhujiu leaderboard --view ability NAME`).
+ * fix in the form of `surface` (chat: `/leaderboard ability NAME`; CLI: `zhujiu leaderboard --view ability NAME`),
+ * in `locale` (default en).
  */
 export function parseLeaderboardArgs(
   view: string | undefined,
   name: string | undefined,
   surface: LeaderboardSurface = 'chat',
+  locale: Locale = 'en',
 ): LeaderboardRequest {
   const v = (view ?? '').trim();
   const n = (name ?? '').trim();
+  const no = (reason: string) => ({ ok: false as const, reason });
+  const form = (x: string) => leaderboardForm(surface, x);
   if (v === '' || v === 'overall') {
     if (n !== '' && v === 'overall')
-      return {
-        ok: false,
-        reason: `The overall view takes no name. Try ${leaderboardForm(surface, 'model')}.`,
-      };
+      return no(t(locale, 'lbReq.overallNoName', { form: form('model') }));
     if (n === '') return { ok: true, view: 'overall' };
   }
   if (v === 'style') {
     // Style-controlled arena ratings (docs/scoring.md §4.6).
-    if (n !== '') return { ok: false, reason: 'The style view takes no name.' };
+    if (n !== '') return no(t(locale, 'lbReq.styleNoName'));
     return { ok: true, view: 'style' };
   }
   if (v === 'ability') {
     if (isAbility(n)) return { ok: true, view: 'ability', name: n };
     const list = BOARD_ABILITIES.join(', ');
-    return {
-      ok: false,
-      reason:
-        n === ''
-          ? `Name the ability: ${leaderboardForm(surface, 'ability')}, one of: ${list}.`
-          : `Unknown ability "${n}". Use one of: ${list}.`,
-    };
+    return no(
+      n === ''
+        ? t(locale, 'lbReq.nameAbility', { form: form('ability'), list })
+        : t(locale, 'reply.badAbility', { ability: n, abilities: list }),
+    );
   }
   if (v === 'method') {
     if (isMethod(n)) return { ok: true, view: 'method', name: n };
     const list = BOARD_METHODS.join(', ');
-    return {
-      ok: false,
-      reason:
-        n === ''
-          ? `Name the method: ${leaderboardForm(surface, 'method')}, one of: ${list}.`
-          : `Unknown method "${n}". Use one of: ${list}.`,
-    };
+    return no(
+      n === ''
+        ? t(locale, 'lbReq.nameMethod', { form: form('method'), list })
+        : t(locale, 'lbReq.badMethod', { method: n, list }),
+    );
   }
   if (v === 'model') {
-    if (n === '')
-      return { ok: false, reason: `Name the model: ${leaderboardForm(surface, 'model')}.` };
+    if (n === '') return no(t(locale, 'lbReq.nameModel', { form: form('model') }));
     return { ok: true, view: 'model', name: n };
   }
   // A bare name: an ability, a method, or else a model.
@@ -113,11 +110,12 @@ export function parseLeaderboardArgs(
  */
 export function leaderboardRequestOf(
   ctx: Pick<CommandContext, 'args' | 'text'>,
+  locale: Locale = 'en',
 ): LeaderboardRequest {
   const words = typedWords(ctx.text);
   return words.length > 0
-    ? parseLeaderboardArgs(words[0], words.slice(1).join(' '))
-    : parseLeaderboardArgs(ctx.args.view, ctx.args.name);
+    ? parseLeaderboardArgs(words[0], words.slice(1).join(' '), 'chat', locale)
+    : parseLeaderboardArgs(ctx.args.view, ctx.args.name, 'chat', locale);
 }
 
 /** What `/leaderboard` needs. */
@@ -126,6 +124,8 @@ export interface LeaderboardCommandDeps {
   readonly now: () => Date;
   /** Public URL of the results page (config `leaderboard.public_url`), linked from posts. */
   readonly publicUrl?: string | null;
+  /** The language of the board (config `locale`; default en). */
+  readonly locale?: Locale;
 }
 
 /** The results page URL for a view, when a public URL is configured. */
@@ -141,7 +141,7 @@ export function pageLink(
   return `${root}/board`;
 }
 
-/** Answers one `/leaderboard` request from the latest snapshot. */
+/** Answers one `/leaderboard` request from the latest snapshot, in `deps.locale`. */
 export async function leaderboardReply(
   deps: LeaderboardCommandDeps,
   req: LeaderboardRequest,
@@ -157,7 +157,12 @@ export async function leaderboardReply(
   if (!snap) snap = await deps.leaderboard.refresh();
   else behind = await deps.leaderboard.checkStale(snap);
   const link = pageLink(deps.publicUrl, req);
-  const o = { now: deps.now(), ...(link ? { link } : {}), ...(behind ? { behind } : {}) };
+  const o = {
+    now: deps.now(),
+    ...(link ? { link } : {}),
+    ...(behind ? { behind } : {}),
+    ...(deps.locale ? { locale: deps.locale } : {}),
+  };
   switch (req.view) {
     case 'overall':
       return overallContent(snap, { ...o, ...(snap.chart ? { image: snap.chart } : {}) });

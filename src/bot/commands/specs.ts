@@ -50,19 +50,19 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       option('list', 'cmd.arena.list', { choices: ['unclassified', 'flagged'] }),
     ],
     usage: [
-      { form: 'arena [ability]', what: 'post a battle now (maintainers)' },
+      { form: 'arena [ability]', what: 'help.arena' },
       {
         form: 'arena void <battle> [reason]',
-        what: 'void a live battle: it leaves every rating (maintainers)',
+        what: 'help.arena.void',
       },
       {
         form: 'arena ability <battle> <ability>',
-        what: 'file a live battle under an ability (maintainers)',
+        what: 'help.arena.ability',
       },
-      { form: 'arena unclassified', what: 'list live battles without an ability (maintainers)' },
+      { form: 'arena unclassified', what: 'help.arena.unclassified' },
       {
         form: 'arena flagged',
-        what: 'list flagged votes (over the daily cap, cast too fast), left out of ratings (maintainers)',
+        what: 'help.arena.flagged',
       },
     ],
     maintainerOnly: true,
@@ -76,7 +76,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       {
         form: 'ask <prompt> [ability]',
-        what: 'two anonymous live models answer your question; vote on the answers',
+        what: 'help.ask',
       },
     ],
   },
@@ -91,7 +91,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       {
         form: 'leaderboard [overall|ability|method|model|style] [name]',
-        what: 'the board (the chart is written to a file in the terminal)',
+        what: 'help.leaderboard',
       },
     ],
   },
@@ -104,7 +104,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       {
         form: 'judge agree [judge]',
-        what: 'LLM judge vs the crowd on the arena battles: kappa, agreement (maintainers)',
+        what: 'help.judge',
       },
     ],
     maintainerOnly: true,
@@ -121,10 +121,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       {
         form: 'eval model:<name> suite:<name> [limit:<n>]',
-        what: 'run an evaluation suite on a model (maintainers)',
+        what: 'help.eval',
       },
-      { form: 'eval status', what: 'active and recent evaluation runs (maintainers)' },
-      { form: 'eval cancel <run>', what: 'cancel an evaluation run (maintainers)' },
+      { form: 'eval status', what: 'help.eval.status' },
+      { form: 'eval cancel <run>', what: 'help.eval.cancel' },
     ],
     maintainerOnly: true,
   },
@@ -146,19 +146,19 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     usage: [
       {
         form: 'submit name:<name> url:<base URL> model:<model id> description:<text> org:<organisation> licence:<licence>',
-        what: 'submit a model for evaluation (never an API key)',
+        what: 'help.submit',
       },
-      { form: 'submit list', what: 'your submissions (maintainers: all)' },
+      { form: 'submit list', what: 'help.submit.list' },
       {
         form: 'submit approve <id> [api_key_env:<VAR>] [suites:<a,b>]',
-        what: 'register a submitted model and queue its runs (maintainers)',
+        what: 'help.submit.approve',
       },
-      { form: 'submit reject <id> <reason>', what: 'reject a submission (maintainers)' },
+      { form: 'submit reject <id> <reason>', what: 'help.submit.reject' },
     ],
   },
   {
     ...command('models', 'cmd.models'),
     options: [],
-    usage: [{ form: 'models', what: 'models and their number of answers' }],
+    usage: [{ form: 'models', what: 'help.models' }],
   },
 ];

@@ -10,10 +10,12 @@
  * spaces (`description:A 7B chat model org:Acme Lab`); quotes around a value are dropped. Discord gives the same
  * keys as options. The submitter is told of decisions by bot/submission-notices.ts.
  */
+
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import type { SubmissionInput, SubmissionService } from '../../eval/submissions.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import type { SubmissionRow } from '../../storage/submissions.ts';
 import { isMaintainer } from './permissions.ts';
 
@@ -117,14 +119,11 @@ export function submitArgs(ctx: CommandContext): SubmitArgs {
   return { values, words: [] };
 }
 
-/** The usage line of `/submit`. */
-export const SUBMIT_USAGE =
-  'Usage: /submit name:<name> url:<OpenAI-compatible base URL> model:<model id> description:<text> org:<organisation> licence:<licence>. ' +
-  'Never put an API key in chat: the maintainers set it in their environment. ' +
-  '/submit list shows your submissions; maintainers: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>], /submit reject <id> <reason>.';
+/** The usage line of `/submit` (English; `submit.usage` in other languages). */
+export const SUBMIT_USAGE = t('en', 'submit.usage');
 
-/** One submission as a table row. */
-function row(s: SubmissionRow): string[] {
+/** One submission as a table row; its status in `locale`. */
+function row(s: SubmissionRow, locale: Locale): string[] {
   return [
     `#${s.id}`,
     s.name,
@@ -132,30 +131,34 @@ function row(s: SubmissionRow): string[] {
     s.base_url,
     s.organisation,
     s.licence,
-    s.status === 'rejected' && s.reason ? `rejected: ${s.reason}` : s.status,
+    s.status === 'rejected' && s.reason
+      ? t(locale, 'submit.rejectedStatus', { reason: s.reason })
+      : s.status,
   ];
 }
 
-/** The answer to `/submit list`. */
-function listContent(rows: readonly SubmissionRow[], mine: boolean): MessageContent {
+/** The answer to `/submit list`, in `locale`. */
+function listContent(
+  rows: readonly SubmissionRow[],
+  mine: boolean,
+  locale: Locale,
+): MessageContent {
   if (rows.length === 0)
     return {
-      text: mine ? `You have no submissions. ${SUBMIT_USAGE}` : 'No submissions yet.',
+      text: mine
+        ? t(locale, 'submit.noneOfYours', { usage: t(locale, 'submit.usage') })
+        : t(locale, 'submit.none'),
     };
-  const pending = rows.filter((r) => r.status === 'pending').length;
+  const n = rows.filter((r) => r.status === 'pending').length;
+  const cols = ['id', 'name', 'model', 'url', 'org', 'licence', 'status'] as const;
   return {
-    text: `${pending} pending ${pending === 1 ? 'submission' : 'submissions'}${mine ? ' of yours' : ''}`,
-    title: mine ? 'Your submissions' : 'Submissions',
+    text: t(locale, mine ? 'submit.pendingOfYours' : 'submit.pending', { n }),
+    title: t(locale, mine ? 'submit.title.yours' : 'submit.title'),
     table: {
-      columns: ['id', 'name', 'model', 'base URL', 'organisation', 'licence', 'status'],
-      rows: rows.map(row),
+      columns: cols.map((c) => t(locale, `submit.col.${c}`)),
+      rows: rows.map((r) => row(r, locale)),
     },
-    ...(mine
-      ? {}
-      : {
-          footer:
-            'Approve with /submit approve <id> [api_key_env:<VAR>]; reject with /submit reject <id> <reason>.',
-        }),
+    ...(mine ? {} : { footer: t(locale, 'submit.footer') }),
   };
 }
 
@@ -165,13 +168,20 @@ export interface SubmitDeps {
   readonly platforms: AppConfig['platforms'];
   /** Called after a decision, so the submitter is told at once (bot/submission-notices.ts). */
   readonly onDecided?: (() => void) | undefined;
+  /** The configured language (config `locale`; default en): a decision, which the channel sees, is in it. */
+  readonly locale?: Locale;
 }
 
-/** Handles `/submit` (see the module comment). Answers only the caller unless a maintainer decides. */
+/**
+ * Handles `/submit` (see the module comment). Answers only the caller, in their language when the platform says
+ * it (`ctx.locale`), unless a maintainer decides.
+ */
 export async function handleSubmit(deps: SubmitDeps, ctx: CommandContext): Promise<void> {
   const only = { ephemeral: true };
   const svc = deps.submissions;
-  if (!svc) return ctx.reply({ text: 'Submissions are not available in this process.' }, only);
+  const me = ctx.locale ?? deps.locale ?? 'en';
+  const usage = t(me, 'submit.usage');
+  if (!svc) return ctx.reply({ text: t(me, 'submit.unavailable') }, only);
   const a = submitArgs(ctx);
   const action = (a.values.action ?? a.words[0] ?? '').toLowerCase();
   const maintainer = isMaintainer(ctx.user, ctx.platform, deps.platforms);
@@ -179,17 +189,16 @@ export async function handleSubmit(deps: SubmitDeps, ctx: CommandContext): Promi
     const rows = maintainer
       ? await svc.list({ limit: 25 })
       : await svc.list({ submitter: { platform: ctx.platform, userId: ctx.user.id }, limit: 25 });
-    return ctx.reply(listContent(rows, !maintainer), only);
+    return ctx.reply(listContent(rows, !maintainer, me), only);
   }
   if (action === 'approve' || action === 'reject') {
-    if (!maintainer)
-      return ctx.reply({ text: `Sorry, only maintainers can ${action} submissions.` }, only);
-    return decide(svc, ctx, a, action, deps.onDecided);
+    if (!maintainer) return ctx.reply({ text: t(me, `submit.maintainersOnly.${action}`) }, only);
+    return decide(svc, ctx, a, action, { ...deps, me });
   }
   if (action !== '' || Object.keys(a.values).length === 0)
     return ctx.reply(
       {
-        text: action === '' ? SUBMIT_USAGE : `Unknown /submit action "${action}". ${SUBMIT_USAGE}`,
+        text: action === '' ? usage : t(me, 'submit.badAction', { action, usage }),
       },
       only,
     );
@@ -206,13 +215,10 @@ export async function handleSubmit(deps: SubmitDeps, ctx: CommandContext): Promi
     userId: ctx.user.id,
     channelId: ctx.channelId,
   });
-  if (!r.ok) return ctx.reply({ text: `${r.reason} ${SUBMIT_USAGE}` }, only);
+  if (!r.ok) return ctx.reply({ text: t(me, 'submit.invalid', { reason: r.reason, usage }) }, only);
+  const name = markdownLiteral(r.row.name);
   await ctx.reply(
-    {
-      text:
-        `Submission #${r.row.id} received: ${markdownLiteral(r.row.name)} (${markdownLiteral(r.row.model)}). ` +
-        'It waits for a maintainer; you will be told here when it is approved or rejected.',
-    },
+    { text: t(me, 'submit.received', { id: r.row.id, name, model: markdownLiteral(r.row.model) }) },
     only,
   );
 }
@@ -223,22 +229,20 @@ async function decide(
   ctx: CommandContext,
   a: SubmitArgs,
   action: 'approve' | 'reject',
-  onDecided: (() => void) | undefined,
+  o: {
+    readonly onDecided?: (() => void) | undefined;
+    readonly locale?: Locale;
+    readonly me: Locale;
+  },
 ): Promise<void> {
+  const { onDecided, me } = o;
+  const locale = o.locale ?? 'en';
   const id = parseRecordId(a.values.id ?? a.words[1] ?? '');
   const unknown = unknownRecordNumber(a.values.id ?? a.words[1] ?? '');
   if (unknown !== undefined)
-    return ctx.reply(
-      { text: `There is no submission #${unknown}; see /submit list.` },
-      { ephemeral: true },
-    );
+    return ctx.reply({ text: t(me, 'submit.noSubmission', { n: unknown }) }, { ephemeral: true });
   if (id === undefined)
-    return ctx.reply(
-      {
-        text: `Usage: /submit ${action} <id>${action === 'reject' ? ' <reason>' : ' [api_key_env:<VAR>] [suites:<a,b>]'} (see /submit list).`,
-      },
-      { ephemeral: true },
-    );
+    return ctx.reply({ text: t(me, `submit.usage.${action}`) }, { ephemeral: true });
   const by = `${ctx.platform}:${ctx.user.id}`;
   if (action === 'reject') {
     const reason = a.values.reason ?? a.words.slice(2).join(' ');
@@ -246,7 +250,11 @@ async function decide(
     if (!r.ok) return ctx.reply({ text: r.reason }, { ephemeral: true });
     onDecided?.();
     return ctx.reply({
-      text: `Submission #${id} (${markdownLiteral(r.row.name)}) rejected: ${markdownLiteral(r.row.reason ?? '')}. The submitter is told.`,
+      text: t(locale, 'submit.rejected', {
+        id,
+        name: markdownLiteral(r.row.name),
+        reason: markdownLiteral(r.row.reason ?? ''),
+      }),
     });
   }
   const suites = a.values.suites?.split(/[\s,]+/u).filter(Boolean);
@@ -256,10 +264,11 @@ async function decide(
   const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(', ');
   const refused = r.refused.map((x) => `${x.suite}: ${x.reason}`).join(' ');
   await ctx.reply({
-    text:
-      `Submission #${id} approved: ${markdownLiteral(r.row.name)} is a model now. ` +
-      (runs ? `Evaluation runs queued: ${runs}. ` : 'No evaluation run was queued. ') +
-      (refused ? `Not queued: ${refused} ` : '') +
-      'The submitter is told.',
+    text: t(locale, 'submit.approved', {
+      id,
+      name: markdownLiteral(r.row.name),
+      runs: runs ? t(locale, 'submit.runs', { runs }) : t(locale, 'submit.noRuns'),
+      refused: refused ? t(locale, 'submit.refused', { refused }) : '',
+    }),
   });
 }

@@ -758,7 +758,7 @@ export class DiscordAdapter implements ChatPlatform {
     const spec = this.#specs.get(interaction.commandName);
     const handlers = this.#handlers;
     if (!spec || !handlers) {
-      await this.#answerPrivately(interaction, 'discord.unknownCommand');
+      await this.#answerPrivately(interaction, 'adapter.unknownCommand');
       return;
     }
     const roles = memberRoleIds(interaction);
@@ -769,7 +769,7 @@ export class DiscordAdapter implements ChatPlatform {
       maintainers.length > 0 &&
       !roles.some((r) => maintainers.includes(r))
     ) {
-      await this.#answerPrivately(interaction, 'discord.maintainersOnly');
+      await this.#answerPrivately(interaction, 'adapter.maintainersOnly');
       log.info('maintainer-only command refused');
       return;
     }
@@ -835,7 +835,7 @@ export class DiscordAdapter implements ChatPlatform {
       log.error({ err }, 'command handler failed');
       if (!replied) {
         replied = true;
-        const content = t(this.#localeOf(interaction), 'discord.failed');
+        const content = t(this.#localeOf(interaction), 'adapter.failed');
         await interaction.editReply({ content }).catch(() => undefined);
       }
     }

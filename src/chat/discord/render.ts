@@ -5,6 +5,7 @@
  * 4,096 per embed description, 256 per title. The first message is the primary one (it carries the reactions
  * and the image); the rest become `partIds`.
  */
+import { t } from '../../i18n/index.ts';
 import type { MessageContent } from '../port.ts';
 import {
   cutNote,
@@ -112,8 +113,9 @@ export function renderDiscordFitted(
   maxMessages: number,
 ): Fitted<DiscordMessageJson> {
   const fileName = content.fit?.fileName ?? 'full-text.txt';
+  const locale = content.locale ?? 'en';
   return fitContent(content, maxMessages, layoutDiscord, (cut) =>
-    cutNote(cut, fileName, 'attached to the first message'),
+    cutNote(cut, fileName, t(locale, 'render.where.attached'), locale),
   );
 }
 

@@ -5,6 +5,7 @@
  * longest bodies are cut first, short ones stay whole), each cut body saying how many characters it lost and
  * where the full text is; the full text then goes along as a file ({@link fullText}). Pure.
  */
+import { type Locale, t } from '../../i18n/index.ts';
 import type { MessageContent } from '../port.ts';
 import { fromMarkdownLiteral } from './markdown.ts';
 import { fenceAfter } from './split.ts';
@@ -37,9 +38,18 @@ export function cutBody(body: string, keep: number, note: (cut: number) => strin
   return kept ? `${kept}\n\n${note(cut)}` : note(cut);
 }
 
-/** The cut note: "_[… 97,512 more characters not shown: the full text is in battle-12.txt, attached …]_". */
-export function cutNote(cut: number, fileName: string, where: string): string {
-  return `_[… ${cut.toLocaleString('en-US')} more characters not shown: the full text is in ${fileName}, ${where}]_`;
+/**
+ * The cut note in `locale` (default en): "_[… 97,512 more characters not shown: the full text is in
+ * battle-12.txt, attached …]_"; `where` says where the file is, in the same language.
+ */
+export function cutNote(
+  cut: number,
+  fileName: string,
+  where: string,
+  locale: Locale = 'en',
+): string {
+  const n = cut.toLocaleString('en-US');
+  return `_[${t(locale, 'render.cut', { n, file: fileName, where })}]_`;
 }
 
 /** `content` with every section body longer than `keep` cut by {@link cutBody}. */

@@ -33,8 +33,9 @@ import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { makeDirsSync } from '../../core/make-dirs.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
+import { type Locale, type MessageKey, type Params, t } from '../../i18n/index.ts';
 import { normaliseEmoji } from '../emoji.ts';
-import { commandHelpLines } from '../help.ts';
+import { commandHelpLines, helpLine } from '../help.ts';
 import {
   type BattleInfo,
   type ChatHandlers,
@@ -89,6 +90,8 @@ export interface ShellAdapterOptions {
    * message only names the image.
    */
   readonly imageDir?: string;
+  /** The language of the terminal's own texts (config `locale`; default en). */
+  readonly locale?: Locale;
 }
 
 /** The vote choices, in display order. */
@@ -106,31 +109,37 @@ export type ShellBattleInfo = BattleInfo;
 const minuteUtc = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /**
- * Why a battle takes no vote, in words: voided by whom, when and
- * why; closed when; or undefined when it is open or its state says nothing more.
+ * Why a battle takes no vote, in words (in `locale`, default en): voided by whom, when and why; closed when; or
+ * undefined when it is open or its state says nothing more.
  */
-export function closedWhy(battleId: number, b: ShellBattleInfo): string | undefined {
+export function closedWhy(
+  battleId: number,
+  b: ShellBattleInfo,
+  locale: Locale = 'en',
+): string | undefined {
+  const n = battleId;
+  const on = (d: Date | null | undefined) => (d ? t(locale, 'shell.on', { at: minuteUtc(d) }) : '');
   if (b.status === 'void') {
     const v = b.voided;
-    if (!v && b.closedBecause)
-      return `battle #${battleId} was withdrawn (${b.closedBecause}): it takes no votes and counts in no rating; type /arena for a new one`;
-    const by = v ? (v.byYou ? ' by you' : ' by a maintainer (/arena void)') : '';
-    const at = v?.at ? ` on ${minuteUtc(v.at)}` : '';
-    const reason = v?.reason ? ` (reason: ${v.reason})` : '';
-    return `battle #${battleId} was voided${by}${at}${reason}: it takes no votes and counts in no rating; type /arena for a new one`;
+    if (!v && b.closedBecause) return t(locale, 'shell.withdrawn', { n, why: b.closedBecause });
+    const by = v ? t(locale, v.byYou ? 'shell.voided.byYou' : 'shell.voided.byMaintainer') : '';
+    const reason = v?.reason ? t(locale, 'shell.voided.reason', { reason: v.reason }) : '';
+    return t(locale, 'shell.voided', { n, by, at: on(v?.at), reason });
   }
   if (b.status === 'closed') {
-    const because = b.closedBecause ?? 'voting on it ended';
-    const shown =
-      b.revealed === false ? '; the models are revealed shortly' : ' and the models were revealed';
-    return `voting on battle #${battleId} closed${b.closedAt ? ` on ${minuteUtc(b.closedAt)}` : ''} (${because}${shown}); type /arena for a new one`;
+    const why = b.closedBecause ?? t(locale, 'shell.closed.ended');
+    const shown = t(
+      locale,
+      b.revealed === false ? 'shell.closed.shortly' : 'shell.closed.revealed',
+    );
+    return t(locale, 'shell.closed', { n, at: on(b.closedAt), why, shown });
   }
   return undefined;
 }
 
-/** The answer to a battle number that names none of the community's battles. */
-export const noSuchBattle = (battleNumber: number | string): string =>
-  `no battle #${battleNumber} in this community's arena`;
+/** The answer to a battle number that names none of the community's battles, in `locale` (default en). */
+export const noSuchBattle = (battleNumber: number | string, locale: Locale = 'en'): string =>
+  t(locale, 'shell.noBattle', { n: battleNumber });
 
 /** What emitting one reaction led to: the arena's outcome, `unknown` without a vote handler, or `failed`. */
 type ReactResult = VoteFeedback | 'unknown' | 'failed';
@@ -145,20 +154,21 @@ interface Posted {
 }
 
 /**
- * The terminal's `help`: every command it was started with (the bot's specs, chat/help.ts), then the lines only the
- * terminal has.
+ * The terminal's `help`, in `locale` (default en): every command it was started with (the bot's specs,
+ * chat/help.ts), then the lines only the terminal has.
  */
-export function shellHelp(specs: Iterable<CommandSpec>): string {
+export function shellHelp(specs: Iterable<CommandSpec>, locale: Locale = 'en'): string {
+  const tr = (k: MessageKey) => t(locale, k);
   return [
-    'Commands:',
-    ...commandHelpLines(specs),
-    '  vote <battle> <choice>      vote on a battle; choice: left, equal, right or bothbad, or its emoji',
-    '                              (e.g. vote 1 left, vote 1 ⬅️)',
-    '  unvote <battle>             take your vote back',
-    "  reply <battle> <text>       continue an /ask battle's conversation in its thread",
-    '  as <user-id> <line>         run a line as another user',
-    '  help                        this text',
-    '  quit                        stop the bot',
+    tr('help.shell.heading'),
+    ...commandHelpLines(specs, 30, locale),
+    helpLine('vote <battle> <choice>', tr('help.shell.vote')),
+    helpLine('', tr('help.shell.voteExample')),
+    helpLine('unvote <battle>', tr('help.shell.unvote')),
+    helpLine('reply <battle> <text>', tr('help.shell.reply')),
+    helpLine('as <user-id> <line>', tr('help.shell.as')),
+    helpLine('help', tr('help.shell.help')),
+    helpLine('quit', tr('help.shell.quit')),
   ].join('\n');
 }
 
@@ -277,11 +287,15 @@ export class ShellAdapter implements ChatPlatform {
     this.#promptIfAny();
   }
 
+  /** A message of the terminal's own in its language (`shell.*` of the catalogue). */
+  #t(key: MessageKey, params?: Params): string {
+    return t(this.#o.locale ?? 'en', key, params);
+  }
+
   #greet(): void {
-    const who = `${this.#o.user.name}${this.#o.user.maintainer ? ' (maintainer)' : ''}`;
-    this.#print(
-      `ZhuJiu Arena (terminal). You are ${who}.${this.#o.prompt ? ' Type "help" for the commands.' : ''}`,
-    );
+    const who = `${this.#o.user.name}${this.#o.user.maintainer ? this.#t('shell.maintainer') : ''}`;
+    const help = this.#o.prompt ? this.#t('shell.greeting.help') : '';
+    this.#print(this.#t('shell.greeting', { who, help }));
   }
 
   async stop(): Promise<void> {
@@ -336,7 +350,7 @@ export class ShellAdapter implements ChatPlatform {
       ...(threadOf ? { threadOf } : {}),
     });
     this.#printEvent(
-      `\n[${id}${threadOf ? ` in the thread of ${threadOf}` : ''}] ${renderPlain(content, this.#saveImage(content))}`,
+      `\n[${id}${threadOf ? this.#t('shell.thread', { id: threadOf }) : ''}] ${renderPlain(content, this.#saveImage(content))}`,
     );
     return ref;
   }
@@ -344,19 +358,20 @@ export class ShellAdapter implements ChatPlatform {
   /** One terminal, one person: printed as an `(only you)` line, with who it is for (`as <user>` users). */
   async notify(_channelId: string, userId: string, content: MessageContent): Promise<void> {
     this.#printEvent(
-      `\n(only you${userId === this.#o.user.id ? '' : `, ${userId}`}) ${renderPlain(content)}`,
+      `\n${userId === this.#o.user.id ? this.#t('shell.onlyYou') : this.#t('shell.onlyYouFor', { user: userId })} ${renderPlain(content)}`,
     );
   }
 
   async delete(ref: MessageRef): Promise<void> {
-    if (this.#messages.delete(ref.messageId)) this.#printEvent(`[${ref.messageId} removed]`);
+    if (this.#messages.delete(ref.messageId))
+      this.#printEvent(this.#t('shell.removed', { id: ref.messageId }));
   }
 
   async edit(ref: MessageRef, content: MessageContent): Promise<void> {
     const m = this.#messages.get(ref.messageId);
     if (m) m.content = content;
     this.#printEvent(
-      `\n[${ref.messageId} edited] ${renderPlain(content, this.#saveImage(content))}`,
+      `\n${this.#t('shell.edited', { id: ref.messageId })} ${renderPlain(content, this.#saveImage(content))}`,
     );
   }
 
@@ -445,9 +460,10 @@ export class ShellAdapter implements ChatPlatform {
     if (line === '') return;
     const [head = '', ...rest] = line.split(/\s+/u);
     const word = head.toLowerCase();
-    if (word === 'help' || word === '/help') return this.#print(shellHelp(this.#specs.values()));
+    if (word === 'help' || word === '/help')
+      return this.#print(shellHelp(this.#specs.values(), this.#o.locale));
     if (word === 'quit' || word === 'exit' || word === '/quit') {
-      this.#print('bye');
+      this.#print(this.#t('shell.bye'));
       this.#quit = true;
       this.#rl?.close();
       this.#closedResolve();
@@ -455,7 +471,7 @@ export class ShellAdapter implements ChatPlatform {
     }
     if (word === 'as') {
       const [who, ...tail] = rest;
-      if (!who || tail.length === 0) return this.#print('usage: as <user-id> <line>');
+      if (!who || tail.length === 0) return this.#print(this.#t('shell.usage.as'));
       return this.#dispatch(tail.join(' '), { id: who, name: who, roles: [] });
     }
     if (word === 'vote' || word === 'unvote') return this.#vote(word === 'vote', rest, user);
@@ -465,18 +481,15 @@ export class ShellAdapter implements ChatPlatform {
     const choice = rest.length === 0 ? this.#choiceEmoji(head) : undefined;
     if (choice) {
       // A vote typed without its battle (in a chat one reacts on the message; here the battle must be named).
-      return this.#print(
-        `to vote ${choice.emoji} (${choice.choice}), name the battle: vote <battle> ${choice.choice} ` +
-          `(e.g. "vote 1 ${choice.emoji}")`,
-      );
+      return this.#print(this.#t('shell.nameTheBattle', choice));
     }
     const shown = line.length > 60 ? `${line.slice(0, 60)}…` : line;
-    this.#print(`unknown input "${shown}"; type "help"`);
+    this.#print(this.#t('shell.unknownInput', { line: shown }));
   }
 
   async #command(name: string, text: string, user: ChatUser): Promise<void> {
     const spec = this.#specs.get(name);
-    if (!spec || !this.#handlers) return this.#print(`unknown command /${name}; type "help"`);
+    if (!spec || !this.#handlers) return this.#print(this.#t('shell.unknownCommand', { name }));
     // Quotes group words (a model name with spaces), as on Slack (chat/typed-words.ts).
     const args = typedArgs(
       text,
@@ -492,7 +505,7 @@ export class ShellAdapter implements ChatPlatform {
       channelId: this.#channel,
       reply: async (content, options) => {
         this.#print(
-          `${options?.ephemeral ? '(only you) ' : ''}${renderPlain(content, this.#saveImage(content))}`,
+          `${options?.ephemeral ? `${this.#t('shell.onlyYou')} ` : ''}${renderPlain(content, this.#saveImage(content))}`,
         );
       },
     };
@@ -500,7 +513,7 @@ export class ShellAdapter implements ChatPlatform {
       await this.#handlers.onCommand(ctx);
     } catch (err) {
       this.#log.error({ err, command: name }, 'command handler failed');
-      this.#print('Something went wrong (see logs).');
+      this.#print(this.#t('shell.failed'));
     }
   }
 
@@ -510,16 +523,19 @@ export class ShellAdapter implements ChatPlatform {
     const battleId = parseRecordId(idText);
     const text = words.join(' ').trim();
     const unknown = unknownRecordNumber(idText);
-    if (unknown !== undefined && text !== '') return this.#print(noSuchBattle(unknown));
-    if (battleId === undefined || text === '') return this.#print('usage: reply <battle> <text>');
+    const locale = this.#o.locale;
+    if (unknown !== undefined && text !== '') return this.#print(noSuchBattle(unknown, locale));
+    if (battleId === undefined || text === '') return this.#print(this.#t('shell.usage.reply'));
     const info = await this.#findBattle(battleId, user.id);
     const ref = info?.ref;
-    if (!info) return this.#print(noSuchBattle(battleId));
-    if (!ref) return this.#print(`battle #${battleId} has not been posted`);
+    if (!info) return this.#print(noSuchBattle(battleId, locale));
+    if (!ref) return this.#print(this.#t('shell.notPosted', { n: battleId }));
     if (ref.platform !== 'shell')
-      return this.#print(`battle #${battleId} was posted on ${ref.platform}; reply there`);
+      return this.#print(
+        this.#t('shell.postedElsewhere.reply', { n: battleId, platform: ref.platform }),
+      );
     const handler = this.#handlers?.onThreadMessage;
-    if (!handler) return this.#print('follow-ups are not available here');
+    if (!handler) return this.#print(this.#t('shell.noFollowUps'));
     try {
       await handler({
         platform: 'shell',
@@ -529,11 +545,12 @@ export class ShellAdapter implements ChatPlatform {
         user,
         text,
         at: this.#clock.now(),
-        reply: async (content) => this.#print(`(only you) ${renderPlain(content)}`),
+        reply: async (content) =>
+          this.#print(`${this.#t('shell.onlyYou')} ${renderPlain(content)}`),
       });
     } catch (err) {
       this.#log.error({ err }, 'thread message handler failed');
-      this.#print('Something went wrong (see logs).');
+      this.#print(this.#t('shell.failed'));
     }
   }
 
@@ -563,36 +580,35 @@ export class ShellAdapter implements ChatPlatform {
       extra.length === 0 &&
       (add ? choiceText !== undefined : choiceText === undefined)
     )
-      return this.#print(noSuchBattle(unknown));
+      return this.#print(noSuchBattle(unknown, this.#o.locale));
     if (
       battleId === undefined ||
       extra.length > 0 ||
       (add ? choiceText === undefined : choiceText !== undefined)
     ) {
-      return this.#print(
-        add ? 'usage: vote <battle> left|equal|right|bothbad' : 'usage: unvote <battle>',
-      );
+      return this.#print(this.#t(add ? 'shell.usage.vote' : 'shell.usage.unvote'));
     }
     // Refuse an unknown choice before anything is emitted: a typo must not move (and so retract) a vote.
     const wanted = add ? this.#choiceEmoji(choiceText as string) : undefined;
     if (add && !wanted) {
-      const { left, equal, right } = this.#o.voteEmoji;
-      return this.#print(
-        `unknown choice "${choiceText}": use left, equal, right or bothbad (or ${left} ${equal} ${right} ${this.#emojiOf('bothbad')})`,
-      );
+      const { left: l, equal: e, right: r } = this.#o.voteEmoji;
+      const b = this.#emojiOf('bothbad');
+      return this.#print(this.#t('shell.unknownChoice', { choice: choiceText ?? '', l, e, r, b }));
     }
     const battle = await this.#findBattle(battleId, user.id);
-    if (!battle) return this.#print(noSuchBattle(battleId));
+    if (!battle) return this.#print(noSuchBattle(battleId, this.#o.locale));
     const ref = battle.ref;
     if (!ref) {
       return this.#print(
-        battle.status === 'void'
-          ? `battle #${battleId} was never posted (posting it failed, so it was voided); type /arena for a new one`
-          : `battle #${battleId} has not been posted yet; vote once its message appears`,
+        this.#t(battle.status === 'void' ? 'shell.neverPosted' : 'shell.notPostedYet', {
+          n: battleId,
+        }),
       );
     }
     if (ref.platform !== 'shell')
-      return this.#print(`battle #${battleId} was posted on ${ref.platform}; vote there`);
+      return this.#print(
+        this.#t('shell.postedElsewhere.vote', { n: battleId, platform: ref.platform }),
+      );
     const known = CHOICE_WORDS.map((c) => this.#emojiOf(c));
     const m = this.#messages.get(ref.messageId);
     // A message of an earlier run has no reaction state here: its stored live vote stands for the held emoji.
@@ -603,7 +619,7 @@ export class ShellAdapter implements ChatPlatform {
         : [];
     const who = user.name ?? user.id;
     if (!wanted) {
-      if (held.length === 0) return this.#print(`no vote on battle #${battleId} to take back`);
+      if (held.length === 0) return this.#print(this.#t('shell.noVote', { n: battleId }));
       const results: ReactResult[] = [];
       for (const e of held) results.push(await this.#react(ref, e, user.id, false));
       return this.#print(this.#describeRemove(results, battleId, battle));
@@ -621,22 +637,23 @@ export class ShellAdapter implements ChatPlatform {
     wanted: { choice: Choice; emoji: string },
     battle: ShellBattleInfo,
   ): string {
+    const n = battleId;
     const what = `${wanted.emoji} (${wanted.choice})`;
-    if (r === 'unknown') return `${who} reacted ${wanted.emoji} on battle #${battleId}`;
-    if (r === 'failed') return `the vote on battle #${battleId} could not be stored (see logs)`;
+    if (r === 'unknown') return this.#t('shell.reacted', { who, emoji: wanted.emoji, n });
+    if (r === 'failed') return this.#t('shell.notStored', { n });
     if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId, battle);
     switch (r.effect) {
       case 'cast':
-        return `${who} voted ${what} on battle #${battleId}`;
+        return this.#t('shell.voted', { who, what, n });
       case 'changed':
-        return `${who} changed the vote on battle #${battleId} to ${what}`;
+        return this.#t('shell.changed', { who, what, n });
       case 'unchanged':
       case 'replayed':
-        return `${who} already voted ${what} on battle #${battleId}; nothing changed`;
+        return this.#t('shell.unchanged', { who, what, n });
       case 'ignored_closed':
-        return closedWhy(battleId, battle) ?? `voting on battle #${battleId} is closed`;
+        return closedWhy(n, battle, this.#o.locale) ?? this.#t('shell.isClosed', { n });
       default:
-        return `the vote on battle #${battleId} was not counted (${r.effect})`;
+        return this.#t('shell.notCounted', { n, why: r.effect });
     }
   }
 
@@ -646,17 +663,17 @@ export class ShellAdapter implements ChatPlatform {
     battleId: number,
     battle: ShellBattleInfo,
   ): string {
+    const n = battleId;
     const outcomes = results.filter((r): r is VoteFeedback => typeof r === 'object');
     const effects = outcomes.flatMap((r) => (r.kind === 'vote' ? [r.effect] : []));
-    if (effects.includes('retracted')) return `vote on battle #${battleId} taken back`;
+    if (effects.includes('retracted')) return this.#t('shell.takenBack', { n });
     if (effects.includes('ignored_closed'))
-      return closedWhy(battleId, battle) ?? `voting on battle #${battleId} is closed`;
-    if (results.includes('failed'))
-      return `taking back the vote on battle #${battleId} failed (see logs)`;
-    if (results.every((r) => r === 'unknown')) return `vote on battle #${battleId} taken back`;
+      return closedWhy(n, battle, this.#o.locale) ?? this.#t('shell.isClosed', { n });
+    if (results.includes('failed')) return this.#t('shell.takeBackFailed', { n });
+    if (results.every((r) => r === 'unknown')) return this.#t('shell.takenBack', { n });
     const ignored = outcomes.find((r) => r.kind === 'ignored');
     if (ignored?.kind === 'ignored') return this.#describeIgnored(ignored.reason, battleId, battle);
-    return `no vote on battle #${battleId} to take back`;
+    return this.#t('shell.noVote', { n });
   }
 
   #describeIgnored(
@@ -664,13 +681,14 @@ export class ShellAdapter implements ChatPlatform {
     battleId: number,
     battle: ShellBattleInfo,
   ): string {
+    const n = battleId;
     switch (reason) {
       case 'not_open':
-        return closedWhy(battleId, battle) ?? `battle #${battleId} is not open for voting`;
+        return closedWhy(n, battle, this.#o.locale) ?? this.#t('shell.notOpen', { n });
       case 'unknown_message':
-        return `no battle #${battleId} on this terminal`;
+        return this.#t('shell.notHere', { n });
       default:
-        return `the vote on battle #${battleId} was not counted (${reason})`;
+        return this.#t('shell.notCounted', { n, why: reason });
     }
   }
 

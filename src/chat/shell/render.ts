@@ -2,6 +2,7 @@
  * @module chat/shell/render
  * MessageContent → plain text for the terminal (the Markdown literals of names turned back, chat/render/markdown.ts).
  */
+import { t } from '../../i18n/index.ts';
 import type { MessageContent } from '../port.ts';
 import { fromMarkdownLiteral as plain, renderTable } from '../render/index.ts';
 
@@ -25,8 +26,11 @@ export function renderPlain(content: MessageContent, imagePath?: string): string
   if (content.image) {
     out.push(
       imagePath
-        ? `[chart written to ${imagePath}]`
-        : `[image ${content.image.filename}: ${content.image.alt}]`,
+        ? t(content.locale ?? 'en', 'shell.chart', { path: imagePath })
+        : t(content.locale ?? 'en', 'shell.image', {
+            file: content.image.filename,
+            alt: content.image.alt,
+          }),
     );
   }
   if (content.footer) {

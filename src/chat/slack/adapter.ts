@@ -29,6 +29,7 @@ import type { EventEmitter } from 'node:events';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from '@slack/bolt';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import type {
   ButtonPressEvent,
   ChatHandlers,
@@ -59,6 +60,8 @@ import { ReplayGuard, timestampRefusal } from './request-guard.ts';
 export interface SlackAdapterOptions {
   /** Bot token `xoxb-…` (never logged). */
   readonly botToken: string;
+  /** The language of the adapter's own replies (config `locale`; default en). */
+  readonly locale?: Locale;
   /** App-level token `xapp-…`: enables Socket Mode (preferred when present). */
   readonly appToken?: string;
   /** Signing secret for the HTTP receiver (required without `appToken`). */
@@ -233,7 +236,10 @@ export class SlackAdapter implements ChatPlatform {
       const name = command.command.replace(/^\//u, '');
       const spec = this.#specs.get(name);
       if (!spec) {
-        await ack({ response_type: 'ephemeral', text: 'Unknown command.' });
+        await ack({
+          response_type: 'ephemeral',
+          text: t(this.#opts.locale ?? 'en', 'adapter.unknownCommand'),
+        });
         return;
       }
       await ack();
@@ -765,7 +771,7 @@ export class SlackAdapter implements ChatPlatform {
       log.error({ err }, 'command handler failed');
       await respond({
         response_type: 'ephemeral',
-        text: 'Something went wrong; the maintainers have been told (see logs).',
+        text: t(this.#opts.locale ?? 'en', 'adapter.failed'),
       }).catch(() => undefined);
     }
   }

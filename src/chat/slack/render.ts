@@ -4,6 +4,7 @@
  * Slack's limits (3,000 chars per section/context text, 150 per header) and every message has ≤ 50 blocks.
  * The first message is the primary one (it carries the reactions); the rest become `partIds`.
  */
+import { t } from '../../i18n/index.ts';
 import type { MessageContent } from '../port.ts';
 import {
   cutNote,
@@ -199,8 +200,9 @@ export function renderSlackFitted(
   maxMessages: number,
 ): Fitted<SlackMessageJson> {
   const fileName = content.fit?.fileName ?? 'full-text.txt';
+  const locale = content.locale ?? 'en';
   return fitContent(content, maxMessages, layoutSlack, (cut) =>
-    cutNote(cut, fileName, "in the first message's thread"),
+    cutNote(cut, fileName, t(locale, 'render.where.thread'), locale),
   );
 }
 
@@ -226,5 +228,8 @@ function layoutSlack(content: MessageContent): SlackMessageJson[] {
   // they are.
   return groups
     .filter((g, i) => i === 0 || g.length > 0)
-    .map((blocks, i) => ({ text: i > 0 && content.fit ? '(continued)' : fallback, blocks }));
+    .map((blocks, i) => ({
+      text: i > 0 && content.fit ? t(content.locale ?? 'en', 'render.continued') : fallback,
+      blocks,
+    }));
 }

@@ -52,21 +52,22 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       term.input.write('/models\n');
       await until(() => /alpaca-7b\s+recorded\s+5/u.test(term.text()), '/models');
       term.input.write('/arena\n');
-      await until(() => term.text().includes('(only you) Battle #1 posted'), 'battle posted');
+      // The shipped config's locale is zh-CN: the terminal, the command replies and the battle are in Chinese.
+      await until(() => term.text().includes('（仅你可见） 对战 #1 已发布'), 'battle posted');
       const shown = term.text().slice(term.text().indexOf('[m1-s1]'));
-      expect(shown).toContain('== Arena battle #1 ==');
+      expect(shown).toContain('== 竞技场对战 #1 ==');
       expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️ 👎');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
       // The board is built in a worker thread: wait for its chart with until's hang guard (a bound far above any
       // real wait on a busy machine), not a shorter one of our own.
-      await until(() => term.text().includes('[chart written to '), '/leaderboard');
+      await until(() => term.text().includes('[图表已写入 '), '/leaderboard');
       const text = term.text();
-      expect(text).toContain('you voted ⬅️ (left) on battle #1');
-      expect(text).toContain('ZhuJiu board: no scores yet');
+      expect(text).toContain('you 在对战 #1 中投了 ⬅️ (left)');
+      expect(text).toContain('助九排行榜：还没有得分');
       // Three votes give no score in any method: the rows are left out, and counted.
-      expect(text).toContain('2 models with no score in any method left out');
-      const png = /\[chart written to (.+\.png)\]/u.exec(text)?.[1];
+      expect(text).toContain('2 个在任何评估方法下都没有得分的模型未列出');
+      const png = /\[图表已写入 (.+\.png)\]/u.exec(text)?.[1];
       expect(png && readFileSync(png).subarray(1, 4).toString()).toBe('PNG');
       // The application metrics moved with it (README "Metrics"): three votes, one battle, one board build.
       const metrics = await (await fetch(`http://127.0.0.1:${svc.http.httpPort}/metrics`)).text();

@@ -51,7 +51,8 @@ describe('a model whose api_key_env is unset', () => {
     // The judge and the classifier are the disabled model too.
     writeFileSync(
       join(configDir, 'default.yaml'),
-      'judge:\n  model: qwen\narena:\n  ask:\n    classifier_model: qwen\n',
+      // locale en: the replies checked below are the English ones (the shipped default is zh-CN).
+      'locale: en\njudge:\n  model: qwen\narena:\n  ask:\n    classifier_model: qwen\n',
     );
     const dataDir = join(root, 'data', 'pg');
     mkdirSync(join(root, 'data'));

@@ -12,7 +12,13 @@ import { silentLogger } from '../../../src/core/logger.ts';
 import { createHttpApp } from '../../../src/http/server.ts';
 import type { Locale } from '../../../src/i18n/index.ts';
 import { LeaderboardService } from '../../../src/leaderboard/service.ts';
-import { movesText, overallContent } from '../../../src/leaderboard/views.ts';
+import {
+  abilityContent,
+  methodContent,
+  modelContent,
+  movesText,
+  overallContent,
+} from '../../../src/leaderboard/views.ts';
 import { addBattles, addRun } from '../../helpers/board-data.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
 import { addRunWithItems } from '../../helpers/run-items.ts';
@@ -275,6 +281,33 @@ describe('results site in zh-CN and en', () => {
     expect(englishWords(plain(render('zh-CN')))).toEqual([]);
     expect(chinese(plain(render('en')))).toEqual([]);
     expect(render('en')).toContain('ZhuJiu board: ');
+  });
+
+  it('the ability, method and model views in chat speak one language too', async () => {
+    const s = (await svc.latest())!;
+    const render = (locale: Locale) => {
+      const o = { now: clock.now(), locale };
+      return [
+        abilityContent(s, 'reasoning', o),
+        methodContent(s, 'metrics', o),
+        methodContent(s, 'scoring', o),
+        modelContent(s, 'm-beta', o),
+        modelContent(s, 'no-such-model', o),
+      ]
+        .flatMap((c) => [
+          c.text,
+          c.title,
+          c.footer,
+          ...(c.sections ?? []).flatMap((x) => [x.heading, x.body]),
+          ...(c.table?.columns ?? []),
+          ...(c.table?.rows.flat() ?? []),
+        ])
+        .join('\n');
+    };
+    const zh = render('zh-CN');
+    expect(englishWords(readable(zh.replaceAll('no-such-model', ' ')))).toEqual([]);
+    expect(chinese(readable(render('en')))).toEqual([]);
+    expect(zh).toContain('能力：');
   });
 
   it('serves the CJK font with a year of cache', async () => {

@@ -22,7 +22,8 @@ describe.concurrent('the terminal chat in a terminal', () => {
         { after: 'echo; echo "modes: $(stty -a | tr "\\n" " ")"' },
       );
       onTestFinished(p.kill);
-      await p.waitFor(/Type "help" for the commands\./u);
+      // The shipped config's locale is zh-CN.
+      await p.waitFor(/输入 "help" 查看命令。/u);
       p.type('/help\r');
       await p.waitFor(/\/eval cancel <run>/u);
       const help = p.text();
@@ -60,7 +61,7 @@ describe.concurrent('the terminal chat in a terminal', () => {
       PORT: '0',
     });
     onTestFinished(p.kill);
-    await p.waitFor(/Type "help" for the commands\./u);
+    await p.waitFor(/输入 "help" 查看命令。/u);
     p.type('\u0003');
     expect(await p.exit(), p.text()).toBe(0);
   });

@@ -39,6 +39,8 @@ describe('zhujiu bot against Discord at configured endpoints', () => {
     writeFileSync(
       join(root, 'config', 'default.yaml'),
       [
+        // The English texts (the shipped default is zh-CN).
+        'locale: en',
         'arena:',
         '  window_hours: 1',
         'platforms:',

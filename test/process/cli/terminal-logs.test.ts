@@ -53,10 +53,11 @@ describe.concurrent('terminal chat output', () => {
     const logFile = join(dirname(d.dataDir), 'zhujiu.log');
     const lines = r.text.trimEnd().split('\n');
     expect(lines[0]).toBe(`zhujiu bot: data in PGlite at ${d.dataDir}; logs in ${logFile}`);
-    expect(lines[1]).toBe('ZhuJiu Arena (terminal). You are you (maintainer).');
-    expect(lines.at(-1)).toBe('bye');
+    // The shipped config's locale is zh-CN: the terminal speaks Chinese (the typed forms stay as they are).
+    expect(lines[1]).toBe('助九竞技场（终端）。你是 you（维护者）。');
+    expect(lines.at(-1)).toBe('再见');
     expect(r.text).toContain('vote <battle> <choice>');
-    expect(r.text).toContain('name the battle: vote <battle> left');
+    expect(r.text).toContain('请指明对战：vote <battle> left');
     // Nothing from the logs reaches the terminal.
     expect(r.text).not.toMatch(/"level"|\bINFO\b|\bWARN\b|database ready|secret/);
     const log = readFileSync(logFile, 'utf8');

@@ -90,7 +90,11 @@ export function stopResumeTests(backend: Backend): void {
           )
           .join('\n'),
       );
-      writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\neval:\n  lease_seconds: 600\n');
+      // locale en: the chat replies checked below are the English ones (the shipped default is zh-CN).
+      writeFileSync(
+        join(cfg, 'default.yaml'),
+        'locale: en\nhttp:\n  port: 0\neval:\n  lease_seconds: 600\n',
+      );
       fake = await startFakeOpenAi({ delayMs: 1_500 });
       // The judge's requests carry no `Q<n>` tag (they grade the stored answers "我不能回答 <i>").
       fake.setAnswer((call: FakeCall) =>
