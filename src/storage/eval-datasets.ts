@@ -7,6 +7,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Ability, Method } from '../config/schema.ts';
+import { itemRow } from './items.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -103,16 +104,7 @@ async function upsert(
     const written = await trx
       .insertInto('items')
       .values(
-        chunk.map((it) => ({
-          dataset_id: ds.id,
-          key: it.key,
-          ability: ds.ability,
-          method: ds.method,
-          language: ds.language,
-          prompt: it.prompt,
-          reference: it.reference === undefined ? null : JSON.stringify(it.reference),
-          metadata: JSON.stringify(it.metadata),
-        })),
+        chunk.map((it) => itemRow(ds, it)),
       )
       .onConflict((oc) =>
         oc

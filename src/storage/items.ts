@@ -17,17 +17,42 @@ export interface DatasetSpec {
   readonly source?: string;
 }
 
+/** The `datasets` row of `spec` (language `zh` unless given). */
+function datasetRow(spec: DatasetSpec) {
+  return {
+    name: spec.name,
+    ability: spec.ability,
+    method: spec.method,
+    language: spec.language ?? 'zh',
+    source: spec.source ?? null,
+  };
+}
+
+/**
+ * The `items` row of `it` in the stored dataset `ds` (the item inherits the dataset's ability, method and
+ * language; reference and metadata as JSON text, metadata `{}` when absent).
+ */
+export function itemRow(
+  ds: { readonly id: number; readonly ability: string; readonly method: string; readonly language: string },
+  it: ItemSpec,
+) {
+  return {
+    dataset_id: ds.id,
+    key: it.key,
+    ability: ds.ability,
+    method: ds.method,
+    language: ds.language,
+    prompt: it.prompt,
+    reference: it.reference === undefined ? null : JSON.stringify(it.reference),
+    metadata: JSON.stringify(it.metadata ?? {}),
+  };
+}
+
 /** Returns the dataset's id, creating it when missing (an existing dataset keeps its ability and method). */
 export async function ensureDataset(db: Conn, spec: DatasetSpec): Promise<number> {
   await db
     .insertInto('datasets')
-    .values({
-      name: spec.name,
-      ability: spec.ability,
-      method: spec.method,
-      language: spec.language ?? 'zh',
-      source: spec.source ?? null,
-    })
+    .values(datasetRow(spec))
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const row = await db
@@ -66,16 +91,7 @@ export async function ensureItems(
     await db
       .insertInto('items')
       .values(
-        chunk.map((it) => ({
-          dataset_id: datasetId,
-          key: it.key,
-          ability: ds.ability,
-          method: ds.method,
-          language: ds.language,
-          prompt: it.prompt,
-          reference: it.reference === undefined ? null : JSON.stringify(it.reference),
-          metadata: JSON.stringify(it.metadata ?? {}),
-        })),
+        chunk.map((it) => itemRow({ id: datasetId, ...ds }, it)),
       )
       .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
       .execute();
@@ -119,15 +135,7 @@ export async function ensureDatasetItems(
   const specs = new Map(groups.map((g) => [g.dataset.name, g.dataset]));
   await db
     .insertInto('datasets')
-    .values(
-      [...specs.values()].map((spec) => ({
-        name: spec.name,
-        ability: spec.ability,
-        method: spec.method,
-        language: spec.language ?? 'zh',
-        source: spec.source ?? null,
-      })),
-    )
+    .values([...specs.values()].map(datasetRow))
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const stored = new Map(
@@ -142,16 +150,7 @@ export async function ensureDatasetItems(
   const rows = groups.flatMap((g) => {
     const ds = stored.get(g.dataset.name);
     if (!ds) throw new Error(`dataset ${g.dataset.name} vanished while its items were stored`);
-    return g.items.map((it) => ({
-      dataset_id: ds.id,
-      key: it.key,
-      ability: ds.ability,
-      method: ds.method,
-      language: ds.language,
-      prompt: it.prompt,
-      reference: it.reference === undefined ? null : JSON.stringify(it.reference),
-      metadata: JSON.stringify(it.metadata ?? {}),
-    }));
+    return g.items.map((it) => itemRow(ds, it));
   });
   const ids = new Map<string, number>(); // `${dataset id} ${key}` → item id
   for (let i = 0; i < rows.length; i += ITEM_ROWS_PER_STATEMENT) {

@@ -741,21 +741,24 @@ export async function insertSnapshot(
     createdAt: Date;
   },
 ): Promise<SnapshotRow> {
+  const values = {
+    fingerprint: s.fingerprint,
+    sources: s.sources,
+    inputs: JSON.stringify(s.inputs),
+    board: JSON.stringify(s.board),
+    chart: s.chart === null ? null : Buffer.from(s.chart),
+    build_ms: Math.max(0, Math.round(s.buildMs)),
+    created_at: s.createdAt,
+  };
+  // Only the id comes back: the row is what was sent (a board of many models is a megabyte of JSON, which the
+  // server would otherwise convert back to text and send again).
   const ins = await db
     .insertInto('leaderboard_snapshots')
-    .values({
-      fingerprint: s.fingerprint,
-      sources: s.sources,
-      inputs: JSON.stringify(s.inputs),
-      board: JSON.stringify(s.board),
-      chart: s.chart === null ? null : Buffer.from(s.chart),
-      build_ms: Math.max(0, Math.round(s.buildMs)),
-      created_at: s.createdAt,
-    })
+    .values(values)
     .onConflict((oc) => oc.column('fingerprint').doNothing())
-    .returningAll()
+    .returning('id')
     .executeTakeFirst();
-  if (ins) return snapshotOf(ins);
+  if (ins) return snapshotOf({ ...values, id: ins.id });
   const row = await db
     .selectFrom('leaderboard_snapshots')
     .selectAll()
