@@ -49,3 +49,10 @@ installUnhandledRejectionHandler(process.env);
 const { runCli, defaultIo } = await import(entry.href);
 // The one place that reads the environment: every command gets it from here (src/cli/deps.ts).
 await runCli(process.argv, defaultIo, { env: process.env });
+// The command has returned. A process normally ends here, when nothing is left to do; if something left behind
+// (a shutdown step that did not stop in time, logged by src/cli/serve.ts) keeps it alive, it ends anyway after 10 s
+// with the command's exit status. The timer itself holds nothing open.
+setTimeout(() => {
+  process.stderr.write('zhujiu: still busy 10 s after the command ended; exiting\n');
+  process.exit(process.exitCode ?? 0);
+}, 10_000).unref();

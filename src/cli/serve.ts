@@ -159,12 +159,13 @@ export async function startService(
       bot,
       http: started,
       stop: async () => {
-        await evr.stop();
-        await bot.stop();
-        await leaderboard.close();
-        await started.stop();
-        await rt.close();
-        rt.logger.info('stopped');
+        const log = rt.logger;
+        await stopStep('the evaluation worker', () => evr.stop(), log);
+        await stopStep('the chat platforms and loops', () => bot.stop(), log);
+        await stopStep('the board thread', () => leaderboard.close(), log);
+        await stopStep('the HTTP server', () => started.stop(), log);
+        await stopStep('the database', () => rt.close(), log);
+        log.info('stopped');
       },
     };
   } catch (err) {
@@ -173,6 +174,44 @@ export async function startService(
     await rt.close();
     throw err;
   }
+}
+
+/** The longest one step of a long-lived process's shutdown is waited for before the next step (ms). */
+const STOP_STEP_MS = 20_000;
+
+/**
+ * Runs one step of a long-lived process's shutdown, waiting for it at most `ms`: a step still unfinished then is
+ * logged (an error naming the step) and left behind, so that a process asked to stop stops (what it stored is
+ * committed or rolled back by the database; its leases expire). bin/zhujiu.js ends a process that something left
+ * behind keeps alive.
+ * @returns whether the step ended (resolved or rejected; a rejection is logged) within `ms`.
+ */
+export async function stopStep(
+  name: string,
+  step: () => Promise<unknown>,
+  log: { error(obj: object, msg: string): void },
+  ms = STOP_STEP_MS,
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = step().then(
+    () => true,
+    (err: unknown) => {
+      log.error({ err }, `shutdown: stopping ${name} failed`);
+      return true;
+    },
+  );
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  const inTime = await Promise.race([ended, late]);
+  clearTimeout(timer);
+  if (!inTime)
+    log.error(
+      { step: name, waitedMs: ms },
+      `shutdown: ${name} did not stop in ${ms / 1000} s; going on`,
+    );
+  return inTime;
 }
 
 /**

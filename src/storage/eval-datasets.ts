@@ -103,9 +103,7 @@ async function upsert(
     );
     const written = await trx
       .insertInto('items')
-      .values(
-        chunk.map((it) => itemRow(ds, it)),
-      )
+      .values(chunk.map((it) => itemRow(ds, it)))
       .onConflict((oc) =>
         oc
           .columns(['dataset_id', 'key'])

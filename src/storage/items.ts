@@ -33,7 +33,12 @@ function datasetRow(spec: DatasetSpec) {
  * language; reference and metadata as JSON text, metadata `{}` when absent).
  */
 export function itemRow(
-  ds: { readonly id: number; readonly ability: string; readonly method: string; readonly language: string },
+  ds: {
+    readonly id: number;
+    readonly ability: string;
+    readonly method: string;
+    readonly language: string;
+  },
   it: ItemSpec,
 ) {
   return {
@@ -90,9 +95,7 @@ export async function ensureItems(
     const chunk = items.slice(i, i + 500);
     await db
       .insertInto('items')
-      .values(
-        chunk.map((it) => itemRow({ id: datasetId, ...ds }, it)),
-      )
+      .values(chunk.map((it) => itemRow({ id: datasetId, ...ds }, it)))
       .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
       .execute();
     const rows = await db
