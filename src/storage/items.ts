@@ -87,28 +87,61 @@ export async function ensureItems(
 ): Promise<Map<string, number>> {
   const ds = await db
     .selectFrom('datasets')
-    .select(['ability', 'method', 'language'])
+    .select(['id', 'ability', 'method', 'language'])
     .where('id', '=', datasetId)
     .executeTakeFirstOrThrow();
-  const out = new Map<string, number>();
-  for (let i = 0; i < items.length; i += 500) {
-    const chunk = items.slice(i, i + 500);
-    await db
+  const ids = await ensureItemRows(
+    db,
+    items.map((it) => itemRow(ds, it)),
+  );
+  return keysToIds(ids, datasetId, items);
+}
+
+/** Item rows per insert statement in {@link ensureItemRows} (8 parameters each, below PostgreSQL's 65,535). */
+const ITEM_ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Inserts item rows ({@link itemRow}) in the given order (so new ids ascend in it), those already stored kept as
+ * they are, {@link ITEM_ROWS_PER_STATEMENT} per statement; the ids of rows that already existed are read back in
+ * one query per such chunk.
+ * @returns `${dataset id} ${key}` → item id of every row.
+ */
+async function ensureItemRows(
+  db: Conn,
+  rows: readonly ReturnType<typeof itemRow>[],
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let i = 0; i < rows.length; i += ITEM_ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(i, i + ITEM_ROWS_PER_STATEMENT);
+    const inserted = await db
       .insertInto('items')
-      .values(chunk.map((it) => itemRow({ id: datasetId, ...ds }, it)))
+      .values(chunk)
       .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
+      .returning(['id', 'dataset_id', 'key'])
       .execute();
-    const rows = await db
-      .selectFrom('items')
-      .select(['id', 'key'])
-      .where('dataset_id', '=', datasetId)
-      .where(
-        'key',
-        'in',
-        chunk.map((c) => c.key),
-      )
-      .execute();
-    for (const r of rows) out.set(r.key, r.id);
+    for (const r of inserted) ids.set(`${r.dataset_id} ${r.key}`, r.id);
+    const missing = chunk.filter((r) => !ids.has(`${r.dataset_id} ${r.key}`));
+    if (missing.length === 0) continue;
+    const found = await sql<{ id: number; dataset_id: number; key: string }>`
+      SELECT i.id, i.dataset_id, i.key
+        FROM unnest(${missing.map((r) => String(r.dataset_id))}::bigint[], ${missing.map((r) => r.key)}::text[])
+             AS m(dataset_id, key)
+        JOIN items i ON i.dataset_id = m.dataset_id AND i.key = m.key`.execute(db);
+    for (const r of found.rows) ids.set(`${r.dataset_id} ${r.key}`, Number(r.id));
+  }
+  return ids;
+}
+
+/** key → id of `items` of dataset `datasetId`, from {@link ensureItemRows}' ids (an item without one left out). */
+function keysToIds(
+  ids: ReadonlyMap<string, number>,
+  datasetId: number | undefined,
+  items: readonly ItemSpec[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const it of items) {
+    const id = ids.get(`${datasetId} ${it.key}`);
+    if (id !== undefined) out.set(it.key, id);
   }
   return out;
 }
@@ -118,9 +151,6 @@ export interface DatasetItems {
   readonly dataset: DatasetSpec;
   readonly items: readonly ItemSpec[];
 }
-
-/** Item rows per insert statement in {@link ensureDatasetItems} (8 parameters each, below PostgreSQL's 65,535). */
-const ITEM_ROWS_PER_STATEMENT = 1000;
 
 /**
  * {@link ensureDataset} and {@link ensureItems} for several datasets at once, in a few statements whatever their
@@ -155,34 +185,8 @@ export async function ensureDatasetItems(
     if (!ds) throw new Error(`dataset ${g.dataset.name} vanished while its items were stored`);
     return g.items.map((it) => itemRow(ds, it));
   });
-  const ids = new Map<string, number>(); // `${dataset id} ${key}` → item id
-  for (let i = 0; i < rows.length; i += ITEM_ROWS_PER_STATEMENT) {
-    const chunk = rows.slice(i, i + ITEM_ROWS_PER_STATEMENT);
-    const inserted = await db
-      .insertInto('items')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['dataset_id', 'key']).doNothing())
-      .returning(['id', 'dataset_id', 'key'])
-      .execute();
-    for (const r of inserted) ids.set(`${r.dataset_id} ${r.key}`, r.id);
-    const missing = chunk.filter((r) => !ids.has(`${r.dataset_id} ${r.key}`));
-    if (missing.length === 0) continue;
-    const found = await sql<{ id: number; dataset_id: number; key: string }>`
-      SELECT i.id, i.dataset_id, i.key
-        FROM unnest(${missing.map((r) => String(r.dataset_id))}::bigint[], ${missing.map((r) => r.key)}::text[])
-             AS m(dataset_id, key)
-        JOIN items i ON i.dataset_id = m.dataset_id AND i.key = m.key`.execute(db);
-    for (const r of found.rows) ids.set(`${r.dataset_id} ${r.key}`, Number(r.id));
-  }
-  return groups.map((g) => {
-    const datasetId = stored.get(g.dataset.name)?.id;
-    const out = new Map<string, number>();
-    for (const it of g.items) {
-      const id = ids.get(`${datasetId} ${it.key}`);
-      if (id !== undefined) out.set(it.key, id);
-    }
-    return out;
-  });
+  const ids = await ensureItemRows(db, rows);
+  return groups.map((g) => keysToIds(ids, stored.get(g.dataset.name)?.id, g.items));
 }
 
 /** A stored item of a dataset, as an evaluation run reads it back. */
