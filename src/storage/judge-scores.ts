@@ -174,55 +174,73 @@ export interface JudgeScoreFilter {
   readonly itemIds?: readonly number[];
 }
 
-/** The judge scores of one model (optionally one judge / baseline / rubric), ordered by dataset and item key. */
-export async function listJudgeScores(db: Conn, f: JudgeScoreFilter): Promise<JudgeScoreRow[]> {
-  let q = db
-    .selectFrom('judge_scores as s')
-    .innerJoin('items as i', 'i.id', 's.item_id')
-    .innerJoin('datasets as d', 'd.id', 'i.dataset_id')
-    .leftJoin('models as b', 'b.id', 's.baseline_model_id')
-    .select([
-      's.item_id as itemId',
-      'i.key as itemKey',
-      'd.name as dataset',
-      'i.ability as ability',
-      's.kind as kind',
-      'b.name as baseline',
-      's.judge as judge',
-      's.rubric as rubric',
-      's.rubric_version as rubricVersion',
-      's.status as status',
-      's.raw_score as rawScore',
-      's.max_score as maxScore',
-      's.preference as preference',
-      's.safety_flag as safetyFlag',
-      's.failure_code as failureCode',
-      's.failure_message as failureMessage',
-      's.attempts as attempts',
-      sql<
-        number | null
-      >`CASE WHEN s.judge_output->'safety' ? 'failure' THEN (s.judge_output->'safety'->>'attempts')::int END`.as(
-        'safetyAttempts',
-      ),
-    ])
-    .where('s.model_id', '=', f.modelId);
+/** `judge_scores` (as `s`) rows matching `f`, before any join or column (for {@link listJudgeScores} and {@link listJudgeScoreStates}). */
+function scoresMatching(db: Conn, f: JudgeScoreFilter) {
+  let q = db.selectFrom('judge_scores as s').where('s.model_id', '=', f.modelId);
   if (f.judge !== undefined) q = q.where('s.judge', '=', f.judge);
   if (f.baselineModelId !== undefined) q = q.where('s.baseline_model_id', '=', f.baselineModelId);
   if (f.rubric !== undefined) q = q.where('s.rubric', '=', f.rubric);
   if (f.rubricVersion !== undefined) q = q.where('s.rubric_version', '=', f.rubricVersion);
   if (f.status !== undefined) q = q.where('s.status', '=', f.status);
-  if (f.itemIds !== undefined) {
-    if (f.itemIds.length === 0) return [];
-    q = q.where('s.item_id', 'in', [...f.itemIds]);
-  }
-  const rows = await q.orderBy('d.name').orderBy('i.key').orderBy('s.judge').execute();
-  return rows.map((r) => ({
+  if (f.itemIds !== undefined) q = q.where('s.item_id', 'in', [...f.itemIds]);
+  return q;
+}
+
+/** The columns of a stored grade both listings give (see {@link JudgeScoreState}). */
+const STATE_COLUMNS = [
+  's.item_id as itemId',
+  's.kind as kind',
+  's.judge as judge',
+  's.rubric as rubric',
+  's.rubric_version as rubricVersion',
+  's.status as status',
+  's.raw_score as rawScore',
+  's.max_score as maxScore',
+  's.preference as preference',
+  's.safety_flag as safetyFlag',
+  's.failure_code as failureCode',
+  's.failure_message as failureMessage',
+  's.attempts as attempts',
+] as const;
+
+/** The safety check's attempts when it failed (kept in the judge's output), else null. */
+const safetyAttempts = () =>
+  sql<
+    number | null
+  >`CASE WHEN s.judge_output->'safety' ? 'failure' THEN (s.judge_output->'safety'->>'attempts')::int END`.as(
+    'safetyAttempts',
+  );
+
+/** A row's numeric columns (returned as text by the driver) as numbers. */
+function numbersOf<R extends { rawScore: unknown; maxScore: unknown; preference: unknown }>(r: R) {
+  return {
     ...r,
-    kind: r.kind,
     rawScore: r.rawScore === null ? null : Number(r.rawScore),
     maxScore: r.maxScore === null ? null : Number(r.maxScore),
     preference: r.preference === null ? null : Number(r.preference),
-  }));
+  };
+}
+
+/** The judge scores of one model (optionally one judge / baseline / rubric), ordered by dataset and item key. */
+export async function listJudgeScores(db: Conn, f: JudgeScoreFilter): Promise<JudgeScoreRow[]> {
+  if (f.itemIds !== undefined && f.itemIds.length === 0) return [];
+  const rows = await scoresMatching(db, f)
+    .innerJoin('items as i', 'i.id', 's.item_id')
+    .innerJoin('datasets as d', 'd.id', 'i.dataset_id')
+    .leftJoin('models as b', 'b.id', 's.baseline_model_id')
+    .select([
+      ...STATE_COLUMNS,
+      'i.key as itemKey',
+      'd.name as dataset',
+      'i.ability as ability',
+      'b.name as baseline',
+      safetyAttempts(),
+    ])
+    .orderBy('d.name')
+    .orderBy('i.key')
+    .orderBy('s.judge')
+    .execute();
+  return rows.map(numbersOf);
 }
 
 /** A stored judge score as the judge reads it back: a {@link JudgeScoreRow} without the item's and baseline's names. */
@@ -238,42 +256,10 @@ export async function listJudgeScoreStates(
   f: JudgeScoreFilter,
 ): Promise<JudgeScoreState[]> {
   if (f.itemIds !== undefined && f.itemIds.length === 0) return [];
-  let q = db
-    .selectFrom('judge_scores as s')
-    .select([
-      's.item_id as itemId',
-      's.kind as kind',
-      's.judge as judge',
-      's.rubric as rubric',
-      's.rubric_version as rubricVersion',
-      's.status as status',
-      's.raw_score as rawScore',
-      's.max_score as maxScore',
-      's.preference as preference',
-      's.safety_flag as safetyFlag',
-      's.failure_code as failureCode',
-      's.failure_message as failureMessage',
-      's.attempts as attempts',
-      sql<
-        number | null
-      >`CASE WHEN s.judge_output->'safety' ? 'failure' THEN (s.judge_output->'safety'->>'attempts')::int END`.as(
-        'safetyAttempts',
-      ),
-    ])
-    .where('s.model_id', '=', f.modelId);
-  if (f.judge !== undefined) q = q.where('s.judge', '=', f.judge);
-  if (f.baselineModelId !== undefined) q = q.where('s.baseline_model_id', '=', f.baselineModelId);
-  if (f.rubric !== undefined) q = q.where('s.rubric', '=', f.rubric);
-  if (f.rubricVersion !== undefined) q = q.where('s.rubric_version', '=', f.rubricVersion);
-  if (f.status !== undefined) q = q.where('s.status', '=', f.status);
-  if (f.itemIds !== undefined) q = q.where('s.item_id', 'in', [...f.itemIds]);
-  const rows = await q.execute();
-  return rows.map((r) => ({
-    ...r,
-    rawScore: r.rawScore === null ? null : Number(r.rawScore),
-    maxScore: r.maxScore === null ? null : Number(r.maxScore),
-    preference: r.preference === null ? null : Number(r.preference),
-  }));
+  const rows = await scoresMatching(db, f)
+    .select([...STATE_COLUMNS, safetyAttempts()])
+    .execute();
+  return rows.map(numbersOf);
 }
 
 /** A judge verdict on an arena battle to store. */
