@@ -2,8 +2,10 @@
  * @module cli/import
  * `zhujiu import outputs FILE --model NAME …` and `zhujiu import battles FILE …`.
  */
+
 import type { Ability } from '../config/abilities.ts';
 import { AppError } from '../core/errors.ts';
+import { shellWord } from '../core/shell-word.ts';
 import { importBattles, readBattlesFile } from '../import/battles.ts';
 import { importOutputs, readOutputsFile } from '../import/outputs.ts';
 import type { Runtime } from '../main.ts';
@@ -118,7 +120,7 @@ async function runImportGaokao(
           .map(([d, n]) => `${d} ${n}`)
           .join(', ')}; ${r.rows} items, ${r.skipped} already present` +
         `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
-        `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${r.model} --suite gaokao-objective\``,
+        `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${shellWord(r.model)} --suite gaokao-objective\``,
     );
   });
 }

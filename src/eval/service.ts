@@ -12,6 +12,7 @@ import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
+import { shellWord } from '../core/shell-word.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -278,8 +279,8 @@ export class EvalService {
       const names = await this.modelNames();
       problems.push(
         names.length === 0
-          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with \`npx zhujiu import outputs FILE --model ${model}\`.`
-          : `Unknown model "${model}". Valid models: ${byCloseness(model, names).join(', ')}.`,
+          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with \`npx zhujiu import outputs FILE --model ${shellWord(model)}\`.`
+          : `Unknown model "${model}". Valid models: ${byCloseness(model, names).join(', ')}. To add it: config/models.yaml (name, provider, base_url, model), or \`npx zhujiu import outputs FILE --model ${shellWord(model)}\` for recorded answers.`,
       );
     }
     return problems.length === 0 ? { ok: true } : { ok: false, reason: problems.join(' ') };

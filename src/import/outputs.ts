@@ -3,6 +3,7 @@
  * `zhujiu import outputs`: recorded model outputs become stored responses (the cache an eval run and the arena
  * read). One transaction: a bad row fails the whole import and writes nothing; re-running adds nothing.
  */
+
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -13,6 +14,7 @@ import {
   modelNameProblem,
 } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
+import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -95,7 +97,7 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   // for a GAOKAO-Bench result folder, the file itself for AlpacaEval's model_outputs.json.
   if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
     const hints = (await folderKindHints(opts.file)).map((h) =>
-      h.replaceAll('--model NAME', `--model ${opts.model}`),
+      h.replaceAll('--model NAME', `--model ${shellWord(opts.model)}`),
     );
     throw new AppError(
       'import_invalid',
@@ -124,7 +126,7 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   if (other) {
     throw new AppError(
       'import_invalid',
-      `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${other.generator} or import the right file`,
+      `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${shellWord(String(other.generator))} or import the right file`,
     );
   }
   return { dataset, rows };
