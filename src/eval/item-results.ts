@@ -155,7 +155,9 @@ export function formatRecords(
   if (format === 'jsonl') return records.map((r) => `${JSON.stringify(r)}\n`).join('');
   const rows: string[][] = header ? [[...RESULT_COLUMNS]] : [];
   for (const r of records) rows.push(RESULT_COLUMNS.map((c) => csvCell(r[c])));
-  return stringify(rows, { record_delimiter: 'windows' });
+  // csv-stringify quotes a field holding its record delimiter (CRLF here) but not a bare LF or CR: those end a
+  // record for many readers (Python's csv, spreadsheets), so every field holding one is quoted (`quoted_match`).
+  return stringify(rows, { record_delimiter: 'windows', quoted_match: /[\r\n]/ });
 }
 
 /**
