@@ -107,5 +107,7 @@ describe.each(backends())('imported battle ids on %s', (backend) => {
       for (const x of extra) await x.close();
       await d.destroy();
     }
-  });
+    // Two imports of 51,001 rows and 60 live battles: tens of seconds on a busy 2-core machine (a guard, not a
+    // speed check).
+  }, 180_000);
 });
