@@ -32,7 +32,7 @@ import { startZhujiu, type ZhujiuProcess } from '../../helpers/run-cli.ts';
 
 const MODELS = ['m1', 'm2', 'm3', 'm4'];
 
-async function until(what: string, cond: () => Promise<boolean> | boolean, maxMs = 240_000) {
+async function until(what: string, cond: () => Promise<boolean> | boolean, maxMs = 120_000) {
   const t0 = Date.now();
   while (!(await Promise.resolve(cond()).catch(() => false))) {
     if (Date.now() - t0 > maxMs) throw new Error(`timed out waiting for ${what}`);
@@ -119,7 +119,7 @@ async function queueRun(db: Db, url: string, model: string): Promise<number> {
 /** Sends SIGTERM and returns the exit. */
 async function stop(p: ZhujiuProcess) {
   if (p.alive()) p.child.kill('SIGTERM');
-  return Promise.race([p.exited, sleep(120_000).then(() => 'still running' as const)]);
+  return Promise.race([p.exited, sleep(60_000).then(() => 'still running' as const)]);
 }
 
 /**
@@ -129,6 +129,8 @@ async function stop(p: ZhujiuProcess) {
 export function connectionKillTests(killForMs: number): void {
   describe.runIf(process.env.TEST_DATABASE_URL)(
     `connections terminated every 0.3 s for ${killForMs / 1000} s`,
+    // Each wait has its own bound under this one, so a slow phase fails with the processes' logs.
+    { timeout: 300_000 },
     () => {
       const s = useSetup(500);
       it('no worker or bot exits, and the worker still finishes a run', async () => {
@@ -136,8 +138,8 @@ export function connectionKillTests(killForMs: number): void {
         const url = d.url as string;
         const procs = [start(['worker'], s.root, url), start(['bot'], s.root, url)];
         try {
-          await procs[0]?.waitFor(/zhujiu worker started/);
-          await procs[1]?.waitFor(/zhujiu bot started/);
+          await procs[0]?.waitFor(/zhujiu worker started/, 60_000);
+          await procs[1]?.waitFor(/zhujiu bot started/, 60_000);
           const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
           admin.on('error', () => {});
           await admin.connect();
@@ -190,7 +192,7 @@ export function connectionKillTests(killForMs: number): void {
 
 /** Four workers at once on a fresh database; a newer-migrated database refused. */
 export function startUpTests(): void {
-  describe.runIf(process.env.TEST_DATABASE_URL)('start-up on a shared PostgreSQL', () => {
+  describe.runIf(process.env.TEST_DATABASE_URL)('start-up on a shared PostgreSQL', { timeout: 300_000 }, () => {
     const s = useSetup(2_000);
 
     it('four workers started at once on a fresh database all start, and each takes a job', async () => {
@@ -198,7 +200,7 @@ export function startUpTests(): void {
       const workers = MODELS.map(() => start(['worker'], s.root, empty.url));
       let d: Db | undefined;
       try {
-        await Promise.all(workers.map((w) => w.waitFor(/zhujiu worker started/)));
+        await Promise.all(workers.map((w) => w.waitFor(/zhujiu worker started/, 60_000)));
         d = await openDb({ kind: 'postgres', url: empty.url, poolSize: 2 });
         const db = d;
         // One run per model (four items of 2 s each, one at a time): each worker works one job at a time, so
