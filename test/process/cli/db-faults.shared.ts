@@ -192,71 +192,75 @@ export function connectionKillTests(killForMs: number): void {
 
 /** Four workers at once on a fresh database; a newer-migrated database refused. */
 export function startUpTests(): void {
-  describe.runIf(process.env.TEST_DATABASE_URL)('start-up on a shared PostgreSQL', { timeout: 300_000 }, () => {
-    const s = useSetup(2_000);
+  describe.runIf(process.env.TEST_DATABASE_URL)(
+    'start-up on a shared PostgreSQL',
+    { timeout: 300_000 },
+    () => {
+      const s = useSetup(2_000);
 
-    it('four workers started at once on a fresh database all start, and each takes a job', async () => {
-      const empty = await emptyDatabase();
-      const workers = MODELS.map(() => start(['worker'], s.root, empty.url));
-      let d: Db | undefined;
-      try {
-        await Promise.all(workers.map((w) => w.waitFor(/zhujiu worker started/, 60_000)));
-        d = await openDb({ kind: 'postgres', url: empty.url, poolSize: 2 });
-        const db = d;
-        // One run per model (four items of 2 s each, one at a time): each worker works one job at a time, so
-        // four jobs queued together go to the four workers.
-        const runs: number[] = [];
-        for (const m of MODELS) runs.push(await queueRun(db, empty.url, m));
-        await until('every run to finish', async () => {
-          const st = await Promise.all(runs.map((r) => getRun(db.db, r)));
-          return st.every((r) => r?.status === 'succeeded');
-        });
-        // Which runs each worker executed, from its "run executing" log lines.
-        const ranBy = workers.map((w) =>
-          w
-            .stderr()
-            .split('\n')
-            .filter((l) => l.includes('"run executing"'))
-            .map((l) => (JSON.parse(l) as { runId: number }).runId),
-        );
-        expect(
-          ranBy.map((r) => r.length > 0),
-          workers.map((w) => w.stderr().slice(-1500)).join('\n---\n'),
-        ).toEqual([true, true, true, true]);
-        expect(new Set(ranBy.flat())).toEqual(new Set(runs));
-        for (const w of workers)
-          expect(await stop(w), w.stderr()).toEqual({ code: 0, signal: null });
-      } finally {
-        for (const w of workers) w.kill();
-        await d?.close();
-        await empty.drop();
-      }
-    });
-
-    it('a database migrated by a newer version: worker, bot and config check refuse it with the upgrade message', async () => {
-      const d = await freshDb('postgres', { poolSize: 1 });
-      try {
-        await sql`insert into kysely_migration (name, timestamp) values ('9999_future', '2030-01-01T00:00:00Z')`.execute(
-          d.db,
-        );
-        const url = d.url as string;
-        const newer =
-          /^error \[db_newer\]: the database was migrated by a newer version \(it has migration 9999_future; this zhujiu knows up to \d{4}_\w+\); upgrade zhujiu/u;
-        for (const command of [['worker'], ['bot'], ['config', 'check', '--no-endpoints']]) {
-          const p = start(command, s.root, url);
-          const exit = await Promise.race([p.exited, sleep(120_000).then(() => 'still running')]);
-          expect(exit, `${command.join(' ')}: ${p.stderr()}`).toEqual({ code: 1, signal: null });
-          const lines = p
-            .stderr()
-            .split('\n')
-            .filter((l) => l.startsWith('error'));
-          expect(lines, `${command.join(' ')}: ${p.stderr()}`).toHaveLength(1);
-          expect(lines[0]).toMatch(newer);
-          p.kill();
+      it('four workers started at once on a fresh database all start, and each takes a job', async () => {
+        const empty = await emptyDatabase();
+        const workers = MODELS.map(() => start(['worker'], s.root, empty.url));
+        let d: Db | undefined;
+        try {
+          await Promise.all(workers.map((w) => w.waitFor(/zhujiu worker started/, 60_000)));
+          d = await openDb({ kind: 'postgres', url: empty.url, poolSize: 2 });
+          const db = d;
+          // One run per model (four items of 2 s each, one at a time): each worker works one job at a time, so
+          // four jobs queued together go to the four workers.
+          const runs: number[] = [];
+          for (const m of MODELS) runs.push(await queueRun(db, empty.url, m));
+          await until('every run to finish', async () => {
+            const st = await Promise.all(runs.map((r) => getRun(db.db, r)));
+            return st.every((r) => r?.status === 'succeeded');
+          });
+          // Which runs each worker executed, from its "run executing" log lines.
+          const ranBy = workers.map((w) =>
+            w
+              .stderr()
+              .split('\n')
+              .filter((l) => l.includes('"run executing"'))
+              .map((l) => (JSON.parse(l) as { runId: number }).runId),
+          );
+          expect(
+            ranBy.map((r) => r.length > 0),
+            workers.map((w) => w.stderr().slice(-1500)).join('\n---\n'),
+          ).toEqual([true, true, true, true]);
+          expect(new Set(ranBy.flat())).toEqual(new Set(runs));
+          for (const w of workers)
+            expect(await stop(w), w.stderr()).toEqual({ code: 0, signal: null });
+        } finally {
+          for (const w of workers) w.kill();
+          await d?.close();
+          await empty.drop();
         }
-      } finally {
-        await d.destroy();
-      }
-    });
-  });
+      });
+
+      it('a database migrated by a newer version: worker, bot and config check refuse it with the upgrade message', async () => {
+        const d = await freshDb('postgres', { poolSize: 1 });
+        try {
+          await sql`insert into kysely_migration (name, timestamp) values ('9999_future', '2030-01-01T00:00:00Z')`.execute(
+            d.db,
+          );
+          const url = d.url as string;
+          const newer =
+            /^error \[db_newer\]: the database was migrated by a newer version \(it has migration 9999_future; this zhujiu knows up to \d{4}_\w+\); upgrade zhujiu/u;
+          for (const command of [['worker'], ['bot'], ['config', 'check', '--no-endpoints']]) {
+            const p = start(command, s.root, url);
+            const exit = await Promise.race([p.exited, sleep(120_000).then(() => 'still running')]);
+            expect(exit, `${command.join(' ')}: ${p.stderr()}`).toEqual({ code: 1, signal: null });
+            const lines = p
+              .stderr()
+              .split('\n')
+              .filter((l) => l.startsWith('error'));
+            expect(lines, `${command.join(' ')}: ${p.stderr()}`).toHaveLength(1);
+            expect(lines[0]).toMatch(newer);
+            p.kill();
+          }
+        } finally {
+          await d.destroy();
+        }
+      });
+    },
+  );
 }
