@@ -48,7 +48,10 @@ export interface Runtime {
 
 /** Options for {@link openRuntime}. */
 export interface RuntimeOptions extends LoadOptions {
+  /** Log here instead of opening the configured destination. */
   readonly logger?: Logger;
+  /** The configuration and logger, already prepared from these options ({@link prepareRuntime}). */
+  readonly prepared?: PreparedRuntime;
   /** Run migrations after opening (default true). */
   readonly migrate?: boolean;
   /** One-shot CLI commands log only warnings unless LOG_LEVEL is set, so their stdout/stderr stay readable. */
@@ -96,11 +99,15 @@ function logOutput(config: LoadedConfig, terminalChat: boolean): LogOutput {
   return { format };
 }
 
+/** A runtime's configuration and logger, before its database is opened. */
+export type PreparedRuntime = Pick<Runtime, 'config' | 'logger' | 'logFile'>;
+
 /**
- * Loads config, opens the database (Postgres with DATABASE_URL, else PGlite in the data folder) and migrates.
- * @throws AppError config_invalid / env_invalid / db_unavailable / db_migration_failed.
+ * Loads config and opens the log destination; with `opts.checkStart`, refuses a configuration that cannot start
+ * and warns of each disabled model.
+ * @throws AppError config_invalid / env_invalid.
  */
-export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
+export async function prepareRuntime(opts: RuntimeOptions): Promise<PreparedRuntime> {
   const config = loadConfig(opts);
   // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
   // `zhujiu config check` (config/start-checks.ts).
@@ -121,6 +128,16 @@ export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   if (opts.checkStart === true)
     for (const d of disabledModels(config))
       logger.warn({ model: d.name, variable: d.variable }, `model disabled: ${d.warning}`);
+  return { config, logger, logFile };
+}
+
+/**
+ * Loads config (unless `opts.prepared` holds it), opens the database (Postgres with DATABASE_URL, else PGlite in
+ * the data folder) and migrates.
+ * @throws AppError config_invalid / env_invalid / db_unavailable / db_migration_failed.
+ */
+export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const { config, logger, logFile } = opts.prepared ?? (await prepareRuntime(opts));
   const db = await openDbRetrying(config, logger, opts);
   try {
     if (opts.migrate !== false) {
@@ -488,7 +505,13 @@ export async function createEvalRuntime(
       const { InProcessQueue } = await import('./jobs/in-process.ts');
       queue = new InProcessQueue({ logger: rt.logger });
     }
-    await queue.start();
+    try {
+      await queue.start();
+    } catch (err) {
+      // Whatever it opened before failing (pg-boss's pool) is closed, so a start tried again leaks nothing.
+      await queue.stop().catch(() => undefined);
+      throw err;
+    }
   }
   const evals = new EvalService({
     db: rt.db.db,
@@ -502,7 +525,11 @@ export async function createEvalRuntime(
     exclusiveDb: queue?.kind === 'in-process',
     ...(o.metrics ? { metrics: o.metrics } : {}),
   });
-  if (o.worker) await evals.startWorker();
+  if (o.worker)
+    await evals.startWorker().catch(async (err: unknown) => {
+      await queue?.stop().catch(() => undefined);
+      throw err;
+    });
   return {
     evals,
     queue,

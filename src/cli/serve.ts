@@ -9,6 +9,7 @@
  *   scheduled battles (both need the chat connection).
  */
 import { fstatSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BotService } from '../bot/service.ts';
 import { type ModelConfig, modelInfos } from '../config/schema.ts';
 import { disabledModels } from '../config/start-checks.ts';
@@ -23,6 +24,7 @@ import {
   type HttpBoard,
   openLiveArena,
   openRuntime,
+  prepareRuntime,
   type Running,
   type Runtime,
   type RuntimeOptions,
@@ -31,8 +33,10 @@ import {
 } from '../main.ts';
 import { type CliDeps, envOf } from './deps.ts';
 import {
+  describeRejection,
   exitFatal,
   fatalOnUncaughtException,
+  isConnectionLoss,
   keepRunningOnUnhandledRejection,
 } from './unhandled.ts';
 
@@ -79,12 +83,50 @@ function httpBoard(
   };
 }
 
-/** Opens the runtime and starts the bot (with platforms) or the worker loop (without). */
+/**
+ * Opens the runtime and starts the bot (with platforms) or the worker loop (without). A start whose database
+ * connection is lost on the way (PostgreSQL restarting, or its connections terminated, while the migrations, the
+ * job queue or the chat set-up run) is undone and begun again, with the backoff and within the
+ * `database.start_retry_seconds` that opening the database has (main.ts `openDbRetrying`, docs/architecture.md
+ * "Faults"), each attempt logged; any other failure, or a stop asked for meanwhile (`opts.signal`), ends it.
+ * @throws what the last attempt failed with.
+ */
 export async function startService(
   kind: 'bot' | 'worker',
   opts: ServiceOptions,
 ): Promise<StartedService> {
-  const rt = await openRuntime({ ...opts, checkStart: true, longLived: true });
+  const t0 = Date.now();
+  const prepared = await prepareRuntime({ ...opts, checkStart: true, longLived: true });
+  const budgetMs = prepared.config.env.DATABASE_URL
+    ? prepared.config.app.database.start_retry_seconds * 1000
+    : 0;
+  for (let attempt = 1, waitMs = 1000; ; attempt++, waitMs = Math.min(waitMs * 2, 15_000)) {
+    try {
+      const rt = await openRuntime({ ...opts, prepared, longLived: true });
+      return await startOn(kind, rt, opts);
+    } catch (err) {
+      const left = budgetMs - (Date.now() - t0);
+      if (!isConnectionLoss(err) || left <= 0 || opts.signal?.aborted) throw err;
+      prepared.logger.warn(
+        { attempt, retryInMs: Math.min(waitMs, left), err: describeRejection(err) },
+        'database connection lost while starting; starting again',
+      );
+      await sleep(
+        Math.min(waitMs, left),
+        undefined,
+        opts.signal ? { signal: opts.signal } : {},
+      ).catch(() => undefined);
+      if (opts.signal?.aborted) throw err;
+    }
+  }
+}
+
+/** Starts the bot or the worker on an opened runtime; on failure stops what it started and closes `rt`. */
+async function startOn(
+  kind: 'bot' | 'worker',
+  rt: Runtime,
+  opts: ServiceOptions,
+): Promise<StartedService> {
   let http: Running | undefined;
   let evalRt: EvalRuntime | undefined;
   try {

@@ -36,7 +36,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/leaderboard.ts#runLeaderboard': 100,
   'src/cli/ratings-style.ts#runStyleRatings': 104,
   'src/cli/ratings.ts#runRatings': 99,
-  'src/cli/serve.ts#startService': 101,
+  'src/cli/serve.ts#startOn': 101,
   'src/config/loader.ts#loadConfig': 121,
   'src/eval/judge/judge-suite.ts#judgeSuite': 85,
   'src/eval/judge/judge.ts#judgeAnswers': 147,
