@@ -1,13 +1,20 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/loader.ts';
 import { isAppError } from '../../../src/core/errors.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
+/** Every folder this file made, removed after its tests. */
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
 function dirWith(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'zhujiu-config-'));
+  made.push(dir);
   for (const [name, body] of Object.entries(files)) {
     mkdirSync(join(dir, name, '..'), { recursive: true });
     writeFileSync(join(dir, name), body);
@@ -190,6 +197,7 @@ describe('config loader', () => {
 describe('a config folder that cannot be read', () => {
   it('is an error naming the path, never the defaults (a suites path that is not a listable folder)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zhujiu-config-unreadable-'));
+    made.push(dir);
     writeFileSync(join(dir, 'suites'), 'not a folder');
     let err: unknown;
     try {
