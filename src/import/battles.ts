@@ -222,7 +222,11 @@ export async function readBattlesFile(
   }
   if (problems.length > 0) throw new AppError('import_invalid', capProblems(problems).join('\n'));
   if (rows.length === 0)
-    throw new AppError('import_invalid', `${opts.file}:1: the file has no battles`);
+    throw new AppError(
+      'import_invalid',
+      `${opts.file}:1: the file has no battles; \`import battles\` takes JSON Lines, one ` +
+        '{"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | "tie" | "tie (bothbad)"} object per line',
+    );
   return { file: opts.file, source, rows };
 }
 

@@ -39,7 +39,11 @@ describe.each(backends())('import battles on %s', (backend) => {
         `${'{"model_a":"a","model_b":"b","winner":"tie"}\n'.repeat(6)}{"model_a":"a","model_b":"b","winner":tie}\n`,
         /line7\.jsonl:7:39: not valid JSON \(expected a value \(an object, array, string, number, true, false or null\), found 't'\)$/,
       ],
-      ['empty.jsonl', '\n\n', /:1: the file has no battles/],
+      [
+        'empty.jsonl',
+        '\n\n',
+        /:1: the file has no battles; `import battles` takes JSON Lines, one \{"model_a": "…", "model_b": "…", "winner": "model_a" \| "model_b" \| "tie" \| "tie \(bothbad\)"\} object per line$/,
+      ],
       [
         'names.jsonl',
         '{"model_a":"","model_b":"b","winner":"tie"}\n',
