@@ -257,7 +257,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
   program
     .command('worker')
     .description(
-      'run queued work (evaluation runs, closing battles, scheduled posts); start several against one DATABASE_URL',
+      'run queued evaluation runs and close due battles (posting needs a chat connection: the bot posts); start several against one DATABASE_URL',
     )
     .action(async () => {
       const { runLongLived } = await import('./serve.ts');
