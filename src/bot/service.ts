@@ -20,7 +20,7 @@
 
 import type { Kysely } from 'kysely';
 import { AskService, type LiveModel } from '../arena/ask.ts';
-import { closeReasonWords } from '../arena/message.ts';
+import { closeReasonWords, postRefusalText } from '../arena/message.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import {
   type BattleInfo,
@@ -492,7 +492,11 @@ export class BotService {
           if (res.ok) posted.push(res.value.battleId);
           else
             this.#log.warn(
-              { platform: c.platform, channelId: c.channel_id, reason: res.reason },
+              {
+                platform: c.platform,
+                channelId: c.channel_id,
+                reason: postRefusalText(res.reason),
+              },
               'scheduled battle not posted',
             );
         } catch (err) {

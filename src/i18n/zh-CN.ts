@@ -422,6 +422,23 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'reply.voteHint.reactions': '添加表情回应即可投票。',
   'reply.posted': '对战 #{n} 已发布。{hint}',
   'reply.notPosted': '没有发布对战：{reason}',
+  'noAccess.discord':
+    '机器人无权在这个频道{what}（Discord {code} {name}）：请在这里授予它“查看频道”“发送消息”“嵌入链接”“附加文件”“添加反应”和“阅读消息历史”权限，然后重试',
+  'noAccess.op.post': '发消息',
+  'noAccess.op.get': '读取消息',
+  'noAccess.op.edit': '编辑消息',
+  'noAccess.op.delete': '删除消息',
+  'noAccess.op.react': '添加表情回应',
+  'noAccess.op.listReactions': '查看表情回应',
+  'noAccess.slack':
+    '机器人不在这个频道中（Slack 返回 {code}），所以无法在这里发消息：请用 `/invite @{bot}` 邀请它（或在它所在的频道中发起），然后重试',
+  'noAccess.slack.bot': '竞技场机器人',
+  'postRefusal.notConnected': '{platform} 平台没有连接',
+  'postRefusal.noBattle':
+    '没有可用的对战：需要两个模型回答过同一道题（请用 `zhujiu import outputs` 导入回答）',
+  'postRefusal.noBattle.ability':
+    '能力“{ability}”没有可用的对战：需要两个模型回答过同一道题（请先导入回答）',
+  'postRefusal.failed': '发布对战失败：{message}',
   'reply.judge.badAction': '未知的 /judge 操作“{action}”。请使用 /judge agree。',
   'reply.voteNotStored': '抱歉，你的投票没能保存；请再按一次按钮。',
   'reply.unknownCommand': '未知的命令 /{name}。可以试试 {names}。',
@@ -505,6 +522,84 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'eval.queued':
     '评测任务 #{id} 已排队：{model} 在 {suite} 上{limit}。进度会在本频道中更新；/eval cancel {id} 可停止它。',
   'eval.limit': '（每个数据集最多 {n} 题）',
+  'eval.cancelled': '评测任务 #{id}（{model}，评测集 {suite}）已取消，完成了 {done}/{total} 题。',
+  'evalRefusal.unknownSuite.none':
+    '未知的评测集“{suite}”：没有配置任何评测集（config/suites/*.yaml）。',
+  'evalRefusal.unknownSuite': '未知的评测集“{suite}”。可用的评测集：{valid}。',
+  'evalRefusal.unknownModel.none':
+    '未知的模型“{model}”：config/models.yaml 没有列出模型，也没有模型导入过回答。请把它加到 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 存入它记录下的回答。',
+  'evalRefusal.unknownModel':
+    '未知的模型“{model}”。可用的模型：{valid}。添加方法：写入 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 导入记录下的回答。',
+  'evalRefusal.dataset': '{name}（{method}）',
+  'evalRefusal.notEvaluable':
+    '评测集“{suite}”不能用 eval 运行：它的数据集 {datasets} 没有自己的题目可以提问或打分{description}。它的回答在竞技场中对比，而不是打分：用 `zhujiu import outputs FILE --model NAME` 导入后，它们会在 /arena 中对战，并计入 `zhujiu ratings` 和排行榜。{runnable}',
+  'evalRefusal.notEvaluable.description': '（{description}）',
+  'evalRefusal.notEvaluable.runnable': 'eval 可以运行的评测集：{suites}。',
+  'modelKey.unset': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）没有设置',
+  'modelKey.empty': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）已设置但为空',
+  'evalRefusal.fix.cli': '请导出它（例如 `export {variable}=...`）后重新运行命令',
+  'evalRefusal.fix.chat': '请导出它并重启机器人',
+  'evalRefusal.modelDisabled':
+    '模型“{model}”已停用：{reason}。{fix}；如果该接口不需要密钥，也可以删除 api_key_env。',
+  'evalRefusal.judgeDisabled':
+    '评测集“{suite}”含有打分评估数据集，但它的评审模型（judge.model “{judge}”）已停用：{reason}。{fix}；如果该接口不需要密钥，也可以删除 api_key_env。',
+  'evalRefusal.submissionKey':
+    '模型“{model}”（已批准的提交）已停用：它的密钥变量 {variable} 在这里没有设置。{fix}。',
+  'evalRefusal.judgeMissing':
+    '评测集“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 config/default.yaml 中把 `judge.model` 设为 config/models.yaml 中的一个模型，然后{again}。',
+  'evalRefusal.again.chat': '再运行一次 /eval',
+  'evalRefusal.again.cli': '再运行一次 `zhujiu eval`',
+  'evalRefusal.again.any': '重新开始这个任务',
+  'evalRefusal.judgeNotOpenai':
+    '评测集“{suite}”含有打分评估数据集，但 judge.model “{judge}”（config/default.yaml）不是 config/models.yaml 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
+  'evalRefusal.runActive':
+    '模型 {model} 在评测集 {suite} 上已有评测任务 #{id}（状态：{status}，{done}/{total} 题）。请等待它完成，或用 `{cancel}` 取消它。',
+  'evalRefusal.unprepared': '评测集无法准备：{message}',
+  'evalRefusal.filesMissing':
+    '评测集“{suite}”无法运行：数据集文件夹 {dir} 中缺少它的 {n} 个数据集文件（{files}{more}）。请把文件放到那里（本仓库旁边的公开数据文件夹 ../shared/data/datasets 结构相同），或把 ZHUJIU_DATASETS_DIR 设为存放它们的文件夹（见 README “Where the files are”；`zhujiu suites` 会显示哪些评测集是完整的）。',
+  'evalRefusal.filesMissing.more': ' 等另外 {n} 个',
+  'evalRefusal.runFinished': '评测任务 #{id} 已经结束（状态：{status}）。',
+  'evalRefusal.noSubmissionSuites':
+    'submissions.suites 中没有一个评测集已配置，{fallback} 也没有；请用 /eval 发起评测',
+  'submit.status.pending': '待审核',
+  'submit.status.approved': '已批准',
+  'submit.status.rejected': '已拒绝',
+  'submitProblem.invalid': '未提交：{problems}。',
+  'submitProblem.sep': '；',
+  'submitProblem.missing': '缺少 {fields}',
+  'submitProblem.badName': '名称“{name}”{problem}',
+  'submitProblem.nameConfigured': '名称“{name}”已经是 config/models.yaml 中的模型；请换一个名称',
+  'submitProblem.url.notUrl':
+    '基础 URL“{url}”不是一个网址；请给出接口的地址，例如 https://api.example.com/v1',
+  'submitProblem.url.notHttp':
+    '基础 URL“{url}”不是 http(s) 地址（它是 {scheme}:）；请给出 http:// 或 https:// 地址',
+  'submitProblem.url.credentials':
+    '基础 URL 中含有用户名或密码；切勿在聊天中提供密钥：维护者会在他们的环境中设置它',
+  'submitProblem.url.tooLong': '基础 URL 长 {n} 个字符，超过了 {max}',
+  'submitProblem.tooLong': '{field} 长 {n} 个字符，超过了 {max}；请缩短',
+  'submitProblem.nameTaken.model': '未提交：名称“{name}”已经是这里的模型；请换一个名称。',
+  'submitProblem.nameTaken.submission':
+    '未提交：名称“{name}”已经被提交过{id}；请换一个名称，或等待维护者的决定。',
+  'submitProblem.nameTaken.id': '（#{id}）',
+  'submitProblem.noSubmission':
+    '没有编号为 #{id} 的提交；请查看 /submit list 或 `zhujiu submissions list`。',
+  'submitProblem.decided': '提交 #{id} 已经处理过了（{status}）。',
+  'submitProblem.nameNowModel':
+    '提交 #{id} 无法批准：现在已有同名的模型；请拒绝它，并请提交者换一个名称。',
+  'submitProblem.nameNowConfigured':
+    '提交 #{id} 未批准：“{name}”现在是 config/models.yaml 中的模型；请拒绝它，并请提交者换一个名称。',
+  'submitProblem.badKeyVariable':
+    '提交 #{id} 未批准：api_key_env “{variable}”不是环境变量名（大写字母、数字和 _，例如 ACME_API_KEY）。',
+  'submitProblem.keyUnset':
+    '提交 #{id} 未批准：{variable} 在这个进程的环境中没有设置：请导出它（聊天中的批准需要重启机器人），然后再批准。',
+  'submitProblem.keyEmpty':
+    '提交 #{id} 未批准：{variable} 在这个进程的环境中已设置但为空：请导出它（聊天中的批准需要重启机器人），然后再批准。',
+  'submitProblem.noReason': '请给出理由：提交者会被告知提交 #{id} 被拒绝的原因。',
+  'modelName.empty': '为空；请给模型起个名称',
+  'modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
+  'modelName.blank': '只有空白；请给模型起个名称',
+  'modelName.unprintable': '含有 {char}，这是控制、格式或换行字符；请只用可打印的文字',
+  'modelName.outerSpace': '首尾有空格；请删除',
   'submit.usage':
     '用法：/submit name:<名称> url:<兼容 OpenAI 的接口地址> model:<模型 id> description:<简介> org:<机构> licence:<许可证>。切勿在聊天中发送 API 密钥：维护者会在自己的环境中设置它。/submit list 列出你的提交；维护者：/submit approve <id> [api_key_env:<VAR>] [suites:<a,b>]、/submit reject <id> <reason>。',
   'submit.rejectedStatus': '已拒绝：{reason}',
@@ -539,6 +634,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'submit.runs': '已排队的评测任务：{runs}。',
   'submit.noRuns': '没有排队任何评测任务。',
   'submit.refused': '未排队：{refused} ',
+  'submit.refusedSuite': '{suite}：{reason}',
   'chatView.scored': '{what}：{total} 个模型中 {n} 个有得分',
   'chatView.noModel': '排行榜上没有模型“{model}”。现有模型：{models}。',
   'chatView.none': '（无）',
