@@ -226,6 +226,7 @@ export class BotService {
         clock: this.#o.clock,
         editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
         maxFailureRate: this.#o.config.eval.max_failure_rate,
+        locale: this.#o.config.locale,
       });
     }
     const reporter = this.#evalReporter;

@@ -45,6 +45,8 @@ const CONVERTED = [
   'src/eval/service.ts',
   'src/eval/submission-problems.ts',
   'src/eval/submissions.ts',
+  'src/bot/eval-reporter.ts',
+  'src/eval/summary.ts',
 ];
 
 /**
