@@ -47,6 +47,7 @@ const CONVERTED = [
   'src/eval/submissions.ts',
   'src/bot/eval-reporter.ts',
   'src/eval/summary.ts',
+  'src/leaderboard/style.ts',
 ];
 
 /**
