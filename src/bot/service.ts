@@ -180,6 +180,7 @@ export class BotService {
         judge: o.config.judge.model,
         keep: o.config.leaderboard.keep,
         chartRows: o.config.leaderboard.chart_rows,
+        locale: o.config.locale,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),

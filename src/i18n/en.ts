@@ -242,6 +242,23 @@ export const en = {
   'runs.noRun': 'no evaluation run "{id}"; /runs lists the runs',
   'runs.badFailed':
     'failed={value}: use failed=1 (only failed items) or failed=0 (only scored ones)',
+  'chart.score.final': 'final score',
+  'chart.score.overall': 'overall (mean of the ability columns)',
+  'chart.axis': '{score} (95% interval)',
+  'chart.axis.unranked': '{score}, not comparable (95% interval)',
+  'chart.label.unranked': '{score} · not ranked: {why}',
+  'chart.panel.overall.ranked': 'Ranked: overall over every ability column',
+  'chart.panel.overall.none': 'No ranked overall',
+  'chart.panel.overall.unranked':
+    'Not ranked: these means cover fewer abilities and are not comparable',
+  'chart.panel.final.ranked': 'Ranked: finals over every method',
+  'chart.panel.final.none': 'No ranked final',
+  'chart.panel.final.unranked':
+    'Not ranked: these finals combine fewer methods and are not comparable',
+  'chart.cut':
+    '{n} of {total} models drawn (ranked first); every model is on the results page and in /board.json',
+  'chart.notRanked': '{model} (not ranked)',
+  'chart.heat.score': 'score (0–10)',
   'chat.noModels':
     'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
   'chat.imageAlt': '{title}: {key} scores with 95% intervals and ability heat map',

@@ -48,6 +48,7 @@ const CONVERTED = [
   'src/bot/eval-reporter.ts',
   'src/eval/summary.ts',
   'src/leaderboard/style.ts',
+  'src/leaderboard/chart.ts',
 ];
 
 /**
@@ -85,6 +86,7 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
     { text: 'Missing Access', why: "Discord's name of error 50001, quoted with its code" },
     { text: 'Missing Permissions', why: "Discord's name of error 50013, quoted with its code" },
   ],
+  'src/leaderboard/chart.ts': [{ text: 'Noto Sans SC', why: "the shipped font's family name" }],
   'src/eval/refusal.ts': [
     { text: '/eval cancel ', why: 'a typed command form' },
     { text: 'zhujiu eval --cancel ', why: 'a typed command line' },
