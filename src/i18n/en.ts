@@ -11,7 +11,10 @@
  * texts), `render.*` (the renderers' notes), `arena.*` (the battle message, its buttons and reveal, the private
  * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
  * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
- * command handlers' replies).
+ * command handlers' replies); the reasons services give (`evalRefusal.*` a refused run, `modelKey.*` a model's
+ * missing key, `submitProblem.*` and `modelName.*` a refused submission, `postRefusal.*` a battle not posted,
+ * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
+ * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words).
  */
 export const en = {
   'locale.name': 'English',
