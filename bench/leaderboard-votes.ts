@@ -201,7 +201,7 @@ async function run(label: string, d: Db): Promise<void> {
   const messages: string[] = [];
   for (let i = 0; i < BATTLES; i++) {
     const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) throw new Error(JSON.stringify(r.reason));
     messages.push(r.value.ref.messageId);
   }
   // The first snapshot (the bot would build it at the first /leaderboard).

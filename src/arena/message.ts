@@ -5,6 +5,8 @@
  * The battle message carries no model name and no model id anywhere (the title has only the battle's number in the
  * community's arena, which is opaque); the reveal adds "Left: <model> · Right: <model>" and the final tally.
  */
+
+import { type NoAccess, noAccessText } from '../chat/no-access.ts';
 import {
   type MessageButton,
   type MessageContent,
@@ -259,5 +261,31 @@ export function buttonReply(
       };
     default:
       return { text: tr('arena.press.unknown') };
+  }
+}
+
+/** Why no battle was posted: the platform is not connected, nothing to battle, no access, or the post failed. */
+export type PostRefusal =
+  | { readonly code: 'not_connected'; readonly platform: string }
+  /** No two models answered a common item (of `ability`, when one was asked for). */
+  | { readonly code: 'no_battle'; readonly ability?: string | undefined }
+  /** The bot may not post in the channel (chat/no-access.ts). */
+  | { readonly code: 'no_access'; readonly access: NoAccess }
+  /** The platform refused the post: `message` is its error, as it came. */
+  | { readonly code: 'post_failed'; readonly message: string };
+
+/** Why no battle was posted, in `locale` (English: the logs), with what to do about it. */
+export function postRefusalText(r: PostRefusal, locale: Locale = 'en'): string {
+  switch (r.code) {
+    case 'not_connected':
+      return t(locale, 'postRefusal.notConnected', { platform: r.platform });
+    case 'no_battle':
+      return r.ability === undefined
+        ? t(locale, 'postRefusal.noBattle')
+        : t(locale, 'postRefusal.noBattle.ability', { ability: r.ability });
+    case 'no_access':
+      return noAccessText(r.access, locale);
+    case 'post_failed':
+      return t(locale, 'postRefusal.failed', { message: r.message });
   }
 }

@@ -33,6 +33,7 @@
  *   retried: a withdrawn battle is neither re-read, closed nor revealed again.
  */
 import type { Kysely } from 'kysely';
+import { noAccessOf } from '../chat/no-access.ts';
 import type {
   ButtonPressEvent,
   ChatPlatform,
@@ -85,6 +86,7 @@ import {
   battleContent,
   buttonReply,
   choiceOfButton,
+  type PostRefusal,
   revealContent,
 } from './message.ts';
 import { type SelectionStats, selectBattle } from './selection.ts';
@@ -220,15 +222,16 @@ export class ArenaService {
 
   /**
    * Selects and posts a battle to `channelId` on `platform`.
-   * @returns the battle, or a reason (no platform, nothing to battle, posting failed) as an expected failure.
+   * @returns the battle, or why not (no platform, nothing to battle, no access, posting failed; arena/message.ts
+   *   `postRefusalText` says it) as an expected failure.
    */
   async postBattle(
     platformName: PlatformName,
     channelId: string,
     opts: { ability?: string; origin?: 'command' | 'scheduled' } = {},
-  ): Promise<Result<PostedBattle>> {
+  ): Promise<Result<PostedBattle, PostRefusal>> {
     const platform = this.#platforms.get(platformName);
-    if (!platform) return fail(`the ${platformName} platform is not connected`);
+    if (!platform) return fail({ code: 'not_connected', platform: platformName });
     const seed = this.#seed();
     const before = this.guardStats.refused;
     const sel = await selectBattle(
@@ -246,11 +249,7 @@ export class ArenaService {
         'identity guard skipped candidate battles',
       );
     if (!sel) {
-      return fail(
-        opts.ability
-          ? `no battle available for ability "${opts.ability}": two models must have answered the same item (import outputs first)`
-          : 'no battle available: two models must have answered the same item (import outputs with `zhujiu import outputs`)',
-      );
+      return fail<PostRefusal>({ code: 'no_battle', ability: opts.ability || undefined });
     }
     const { id: battleId, number } = await createNumberedBattle(this.#db, {
       itemId: sel.itemId,
@@ -279,13 +278,17 @@ export class ArenaService {
       ref = await platform.post(channelId, content);
     } catch (err) {
       await voidBattle(this.#db, battleId);
-      if (isAppError(err, 'chat_no_access')) {
-        // Not a fault of the bot: the channel must let it in. The message says how.
-        log.warn({ err: err.message }, 'cannot post the battle in this channel; battle voided');
-        return fail(err.message);
+      const access = noAccessOf(err);
+      if (access) {
+        // Not a fault of the bot: the channel must let it in. The refusal says how.
+        log.warn(
+          { err: (err as Error).message },
+          'cannot post the battle in this channel; battle voided',
+        );
+        return fail<PostRefusal>({ code: 'no_access', access });
       }
       log.error({ err }, 'posting the battle failed; battle voided');
-      return fail(`posting the battle failed: ${(err as Error).message}`);
+      return fail<PostRefusal>({ code: 'post_failed', message: (err as Error).message });
     }
     await markPosted(this.#db, battleId, {
       platform: platformName,

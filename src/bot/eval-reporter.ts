@@ -2,7 +2,8 @@
  * @module bot/eval-reporter
  * Reports evaluation runs in the channel they were asked from: one progress message per run (items done / total,
  * failures, rate, ETA), edited at most every `eval.progress_edit_seconds` and only when its text changed, then a
- * summary message (per dataset: ability, score on the ten-point scale, n, failures; tokens and wall time).
+ * summary message (per dataset: ability, score on the ten-point scale, n, failures; tokens and wall time), both in
+ * the configured language (docs/architecture.md "Languages").
  *
  * Progress is read from the database, not from the worker, so the run may execute in this process or in any
  * `zhujiu worker` process; whichever bot process holds the platform reports. The progress message is a channel
@@ -23,12 +24,14 @@ import {
   endedText,
   failureLine,
   failureRateProblem,
+  failureTally,
   formatDuration,
   itemsCell,
   type RunSummary,
   runSummary,
   spanFigureLines,
 } from '../eval/summary.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import {
   claimSummary,
   type RunRow,
@@ -39,65 +42,108 @@ import {
 } from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
 
-/** The progress line of a run. */
-export function progressContent(run: RunRow, now: Date): MessageContent {
+/** The abilities of the catalogue (`ability.*`), said in the reader's language; others are shown as stored. */
+const ABILITIES = new Set<string>([
+  'knowledge',
+  'chinese_specific',
+  'language',
+  'reasoning',
+  'refusal',
+  'safety',
+  'robustness',
+]);
+
+/** The progress line of a run, in `locale` (the channel's: the configured language; default English). */
+export function progressContent(run: RunRow, now: Date, locale: Locale = 'en'): MessageContent {
   const active = run.status === 'queued' || run.status === 'running';
-  const head = `Evaluation run #${run.id}: ${markdownLiteral(run.model)} on ${run.suite}`;
-  if (run.status === 'queued' || (run.status === 'running' && run.total === 0)) {
-    return { text: `${head}: ${run.status === 'queued' ? 'queued' : 'preparing'}…` };
-  }
+  const head = t(locale, 'evalReport.head', {
+    id: run.id,
+    model: markdownLiteral(run.model),
+    suite: run.suite,
+  });
+  if (run.status === 'queued') return { text: t(locale, 'evalReport.queued', { head }) };
+  if (run.status === 'running' && run.total === 0)
+    return { text: t(locale, 'evalReport.preparing', { head }) };
   const secs = run.startedAt
     ? Math.max(0.001, (now.getTime() - run.startedAt.getTime()) / 1000)
     : 0;
   const rate = secs > 0 ? run.done / secs : 0;
   const left = run.total - run.done;
-  const eta = active && rate > 0 ? `, about ${formatDuration((left / rate) * 1000)} left` : '';
-  const state = active ? '' : ` (${run.status})`;
+  const eta =
+    active && rate > 0
+      ? t(locale, 'evalReport.eta', { left: formatDuration((left / rate) * 1000, locale) })
+      : '';
   return {
-    text:
-      `${head}${state}: ${run.done}/${run.total} items, ${run.failed} ${run.failed === 1 ? 'failure' : 'failures'}` +
-      `${active ? `, ${rate.toFixed(1)} items/s${eta}` : ''}`,
+    text: t(locale, 'evalReport.progress', {
+      head,
+      state: active
+        ? ''
+        : t(locale, 'evalReport.state', { status: t(locale, `runs.status.${run.status}`) }),
+      done: run.done,
+      total: run.total,
+      failed: run.failed,
+      speed: active ? t(locale, 'evalReport.speed', { rate: rate.toFixed(1), eta }) : '',
+    }),
   };
+}
+
+/** How a finished run ended, for its summary's first line, in `locale`. */
+function endedWords(s: RunSummary, locale: Locale): string {
+  const r = s.run;
+  if (r.status === 'succeeded')
+    return failureTally(s).failed === 0
+      ? t(locale, 'evalReport.ended.finished')
+      : endedText(s, locale);
+  if (r.status === 'cancelled') return t(locale, 'evalReport.ended.cancelled');
+  return r.error
+    ? t(locale, 'evalReport.ended.failedWith', { error: r.error })
+    : t(locale, 'evalReport.ended.failed');
 }
 
 /**
  * The summary message of a finished run: "finished" when every item was scored, "finished with N judge failures"
  * (and/or answer failures) otherwise, and a warning when the failure rate is above `maxFailureRate`
- * (config `eval.max_failure_rate`).
+ * (config `eval.max_failure_rate`). In `locale` (the channel's: the configured language; default English); a
+ * failure's recorded message and a failed run's error are shown as they were stored.
  */
-export function summaryContent(s: RunSummary, maxFailureRate?: number): MessageContent {
+export function summaryContent(
+  s: RunSummary,
+  maxFailureRate?: number,
+  locale: Locale = 'en',
+): MessageContent {
   const r = s.run;
-  const ended =
-    r.status === 'succeeded'
-      ? endedText(s).replace(/^succeeded$/, 'finished')
-      : r.status === 'cancelled'
-        ? 'was cancelled'
-        : `failed${r.error ? `: ${r.error}` : ''}`;
   const tooMany =
     r.status === 'succeeded' && maxFailureRate !== undefined
-      ? failureRateProblem(s, maxFailureRate)
+      ? failureRateProblem(s, maxFailureRate, locale)
       : undefined;
-  const reasons = s.failureReasons.map(failureLine).join('; ');
-  const span = spanFigureLines(s).join('; ');
+  const reasons = s.failureReasons.map((f) => failureLine(f, locale)).join('; ');
+  const span = spanFigureLines(s, locale).join('; ');
+  const names = { id: r.id, model: markdownLiteral(r.model), suite: r.suite };
   return {
-    text: `Evaluation run #${r.id} ${ended}: ${markdownLiteral(r.model)} on ${r.suite}`,
-    title: `Run #${r.id}: ${markdownLiteral(r.model)} on ${r.suite}`,
+    text: t(locale, 'evalReport.summary', { ...names, ended: endedWords(s, locale) }),
+    title: t(locale, 'evalReport.title', names),
     table: {
-      columns: ['dataset', 'ability', 'score /10', 'n', 'failures'],
+      columns: (['dataset', 'ability', 'score', 'n', 'failures'] as const).map((c) =>
+        t(locale, `evalReport.col.${c}`),
+      ),
       align: ['left', 'left', 'right', 'right', 'right'],
       rows: s.datasets.map((d) => [
         d.dataset,
-        d.ability,
+        ABILITIES.has(d.ability) ? t(locale, `ability.${d.ability as 'knowledge'}`) : d.ability,
         d.score === null ? '—' : d.score.toFixed(2),
-        itemsCell(d),
+        itemsCell(d, locale),
         String(d.failures),
       ]),
     },
     footer:
-      `Tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}.` +
-      (span ? ` ${span}.` : '') +
-      (reasons ? ` Failures: ${reasons}.` : '') +
-      (tooMany ? ` Warning: ${tooMany}; its scores leave those items out.` : ''),
+      t(locale, 'evalReport.tokens', {
+        prompt: s.promptTokens,
+        completion: s.completionTokens,
+        wall: formatDuration(s.wallMs ?? 0, locale),
+      }) +
+      (span ? t(locale, 'evalReport.span', { span }) : '') +
+      (reasons ? t(locale, 'evalReport.failures', { reasons }) : '') +
+      (tooMany ? t(locale, 'evalReport.warning', { problem: tooMany }) : ''),
   };
 }
 
@@ -111,6 +157,8 @@ export interface EvalReporterOptions {
   readonly editEveryMs: number;
   /** Config `eval.max_failure_rate`: a summary above it says so. */
   readonly maxFailureRate?: number;
+  /** The language of the progress and summary messages (config `locale`; default English). */
+  readonly locale?: Locale;
 }
 
 /** Keeps the progress messages of runs up to date. */
@@ -174,7 +222,7 @@ export class EvalReporter {
     const run: RunRow = c
       ? { ...stored, total: c.total, done: c.done + c.failed, failed: c.failed }
       : stored;
-    const content = progressContent(run, now);
+    const content = progressContent(run, now, this.#o.locale);
     const channelId = run.reportChannel as string;
     const ref: MessageRef | undefined = run.reportMessage
       ? { platform: p.name, channelId, messageId: run.reportMessage, partIds: [] }
@@ -195,7 +243,7 @@ export class EvalReporter {
     if (finished && (await claimSummary(this.#o.db, run.id))) {
       try {
         const s = await runSummary(this.#o.db, run.id, now);
-        if (s) await p.post(channelId, summaryContent(s, this.#o.maxFailureRate));
+        if (s) await p.post(channelId, summaryContent(s, this.#o.maxFailureRate, this.#o.locale));
       } catch (err) {
         // Not posted: the mark is given back, so the next tick (here or in another process) posts the summary.
         await unclaimSummary(this.#o.db, run.id).catch((e: unknown) =>

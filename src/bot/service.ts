@@ -20,7 +20,7 @@
 
 import type { Kysely } from 'kysely';
 import { AskService, type LiveModel } from '../arena/ask.ts';
-import { closeReasonWords } from '../arena/message.ts';
+import { closeReasonWords, postRefusalText } from '../arena/message.ts';
 import { ArenaService, refOf } from '../arena/service.ts';
 import {
   type BattleInfo,
@@ -180,6 +180,7 @@ export class BotService {
         judge: o.config.judge.model,
         keep: o.config.leaderboard.keep,
         chartRows: o.config.leaderboard.chart_rows,
+        locale: o.config.locale,
         aggregation: {
           ...o.config.aggregation,
           ...(o.leaderboardRounds !== undefined ? { bootstrap: o.leaderboardRounds } : {}),
@@ -226,6 +227,7 @@ export class BotService {
         clock: this.#o.clock,
         editEveryMs: this.#o.evalEditEveryMs ?? this.#o.config.eval.progress_edit_seconds * 1000,
         maxFailureRate: this.#o.config.eval.max_failure_rate,
+        locale: this.#o.config.locale,
       });
     }
     const reporter = this.#evalReporter;
@@ -492,7 +494,11 @@ export class BotService {
           if (res.ok) posted.push(res.value.battleId);
           else
             this.#log.warn(
-              { platform: c.platform, channelId: c.channel_id, reason: res.reason },
+              {
+                platform: c.platform,
+                channelId: c.channel_id,
+                reason: postRefusalText(res.reason),
+              },
               'scheduled battle not posted',
             );
         } catch (err) {

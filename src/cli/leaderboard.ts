@@ -13,7 +13,8 @@ import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
-import { BOARD_TITLE, oneShotBoardService, type Snapshot } from '../leaderboard/service.ts';
+import type { Locale } from '../i18n/index.ts';
+import { boardTitle, oneShotBoardService, type Snapshot } from '../leaderboard/service.ts';
 import {
   abilityContent,
   abilityJson,
@@ -51,18 +52,23 @@ function chartNote(view: string): string {
   return view === 'overall' ? '' : ' (the chart shows the whole board, whatever the view)';
 }
 
-/** Writes the whole board's chart (PNG) to `path`, titled with the snapshot's date. */
+/**
+ * Writes the whole board's chart (PNG) to `path`, titled with the snapshot's date, its words in `locale` (config
+ * `locale`).
+ */
 async function writeBoardPng(
   path: string,
   snap: Snapshot,
   all: boolean | undefined,
+  locale: Locale,
 ): Promise<void> {
   // Loaded only for `--png`: vega, resvg and the font cost more to load than the board itself.
   const { renderBoardPng } = await import('../leaderboard/chart.ts');
-  const title = `${BOARD_TITLE} ${snap.createdAt.toISOString().slice(0, 10)}`;
-  const png = await renderBoardPng(chartRows(snap.board, all), {
+  const title = `${boardTitle(locale)} ${snap.createdAt.toISOString().slice(0, 10)}`;
+  const png = await renderBoardPng(chartRows(snap.board, all, locale), {
     title,
-    notes: chartNotes(snap.board),
+    notes: chartNotes(snap.board, locale),
+    locale,
   });
   await writeFileAtomic('--png', resolve(path), png);
 }
@@ -150,7 +156,7 @@ export async function runLeaderboard(
           'Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
       );
     }
-    if (o.png) await writeBoardPng(o.png, snap, o.all);
+    if (o.png) await writeBoardPng(o.png, snap, o.all, rt.config.app.locale);
     if (o.json) {
       // Each view has its own JSON (README "The board"): the model card, one ability, one method, or the board.
       const json =

@@ -281,6 +281,7 @@ async function sharedParts(rt: Runtime, clock: Clock, opts: ServiceOptions) {
     judge: rt.config.app.judge.model,
     keep: rt.config.app.leaderboard.keep,
     chartRows: rt.config.app.leaderboard.chart_rows,
+    locale: rt.config.app.locale,
     aggregation: {
       ...rt.config.app.aggregation,
       ...(opts.leaderboardRounds !== undefined ? { bootstrap: opts.leaderboardRounds } : {}),

@@ -15,26 +15,55 @@ export const MAX_MODEL_NAME_CHARS = 200;
  */
 const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
 
+/** What breaks the model-name rule ({@link modelNameProblem}), as a code and what it names. */
+export type ModelNameIssue =
+  | { readonly code: 'empty' }
+  | { readonly code: 'too_long'; readonly chars: number; readonly max: number }
+  | { readonly code: 'blank' }
+  /** `char`: the code point as `U+000A`. */
+  | { readonly code: 'unprintable'; readonly char: string }
+  | { readonly code: 'outer_space' };
+
 /**
  * The one rule for model names, in every reader (config/models.yaml, `--model`, `--judge`, the model names inside
  * imported files): public names as they are, `GPT 3.5 Turbo (16k)`, `文心一言 4.0`, `Code Llama Instruct (13B)`:
  * 1–200 characters (code points; the database's limit) of printable text (no {@link NOT_PRINTABLE} character, so
- * no control characters or line breaks), with no space at either end. Wherever a name is shown it is escaped for
- * that medium (HTML on the results page, Markdown in chat, text in the chart).
- * @returns a phrase to put after the name (e.g. `starts or ends with a space; remove it`), or undefined when the
- *   name is fine.
+ * no control characters or line breaks), with no space at either end.
+ * @returns what breaks it, or undefined when the name is fine.
  */
-export function modelNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'is empty; give the model a name';
+export function modelNameIssue(name: string): ModelNameIssue | undefined {
+  if (name.length === 0) return { code: 'empty' };
   const n = [...name].length;
-  if (n > MAX_MODEL_NAME_CHARS)
-    return `is ${n} characters long, over ${MAX_MODEL_NAME_CHARS}; use a shorter name`;
-  if (name.trim() === '') return 'is blank; give the model a name';
+  if (n > MAX_MODEL_NAME_CHARS) return { code: 'too_long', chars: n, max: MAX_MODEL_NAME_CHARS };
+  if (name.trim() === '') return { code: 'blank' };
   const bad = NOT_PRINTABLE.exec(name);
   if (bad !== null) {
     const cp = bad[0].codePointAt(0) ?? 0;
-    return `holds U+${cp.toString(16).toUpperCase().padStart(4, '0')}, a control, format or line-break character; use printable text only`;
+    return { code: 'unprintable', char: `U+${cp.toString(16).toUpperCase().padStart(4, '0')}` };
   }
-  if (name !== name.trim()) return 'starts or ends with a space; remove it';
+  if (name !== name.trim()) return { code: 'outer_space' };
   return undefined;
+}
+
+/**
+ * {@link modelNameIssue} in English, as a phrase to put after the name (e.g. `starts or ends with a space; remove
+ * it`), or undefined when the name is fine. Wherever a name is shown it is escaped for that medium (HTML on the
+ * results page, Markdown in chat, text in the chart).
+ */
+export function modelNameProblem(name: string): string | undefined {
+  const issue = modelNameIssue(name);
+  switch (issue?.code) {
+    case undefined:
+      return undefined;
+    case 'empty':
+      return 'is empty; give the model a name';
+    case 'too_long':
+      return `is ${issue.chars} characters long, over ${issue.max}; use a shorter name`;
+    case 'blank':
+      return 'is blank; give the model a name';
+    case 'unprintable':
+      return `holds ${issue.char}, a control, format or line-break character; use printable text only`;
+    case 'outer_space':
+      return 'starts or ends with a space; remove it';
+  }
 }

@@ -13,6 +13,7 @@
  * everything else (the arena of recorded models, the other endpoints) works. Only asking that model is refused.
  */
 import { AppError } from '../core/errors.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import type { LoadedConfig } from './loader.ts';
 
 /**
@@ -80,9 +81,10 @@ export function startProblems(config: LoadedConfig): string[] {
  * The one wording of `zhujiu eval`, `/eval`, `/models`, `config check` and the client factory.
  * @param variable the `api_key_env` variable.
  * @param empty true when it is set to an empty value.
+ * @param locale the language (default English: logs, warnings and the command line).
  */
-export function missingKeyReason(variable: string, empty: boolean): string {
-  return `its API key variable ${variable} (config/models.yaml api_key_env) ${empty ? 'is set but empty' : 'is not set'}`;
+export function missingKeyReason(variable: string, empty: boolean, locale: Locale = 'en'): string {
+  return t(locale, empty ? 'modelKey.empty' : 'modelKey.unset', { variable });
 }
 
 /** A configured model that cannot be called in this environment, and why. */
@@ -92,6 +94,8 @@ export interface DisabledModel {
   readonly reason: string;
   /** The variable to set. */
   readonly variable: string;
+  /** True when the variable is set to an empty value (else unset). */
+  readonly empty: boolean;
   /** Marked `arena: true` (a live model of `/ask`). */
   readonly live: boolean;
   /** The warning line, located: `models.yaml:6:18 models.0.api_key_env: QWEN_API_KEY is not set …`. */
@@ -115,6 +119,7 @@ export function disabledModels(
     out.push({
       name: m.name,
       variable: m.api_key_env,
+      empty,
       live: m.arena,
       reason: missingKeyReason(m.api_key_env, empty),
       warning:

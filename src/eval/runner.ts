@@ -40,6 +40,7 @@ import {
 import type { Database } from '../storage/schema.ts';
 import type { Rubric } from './judge/rubrics.ts';
 import { runLanes } from './lane-pool.ts';
+import { judgeMissingText } from './refusal.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
 import { RunLease, runLeaseStore } from './run-lease.ts';
 import { limited, planRun } from './run-plan.ts';
@@ -129,13 +130,13 @@ const LANES_PER_SLOT = 4;
 
 /**
  * Why a run with scoring datasets cannot run without a judge, naming the config key and how to try again on the
- * surface that asked: `chat` (`/eval`), `cli` (`zhujiu eval`) or `any` (a worker's log).
+ * surface that asked: `chat` (`/eval`), `cli` (`zhujiu eval`) or `any` (a worker's log); in English
+ * (eval/refusal.ts has it in every language).
  */
 export const JUDGE_MODEL_MISSING = (
   suite: string,
   surface: 'chat' | 'cli' | 'any' = 'any',
-): string =>
-  `Suite "${suite}" has scoring datasets (method: scoring), which need an LLM judge: set \`judge.model\` in config/default.yaml to a model of config/models.yaml, then ${surface === 'chat' ? 'run /eval again' : surface === 'cli' ? 'run `zhujiu eval` again' : 'start the run again'}.`;
+): string => judgeMissingText(suite, surface);
 
 /**
  * The config snapshot stored with a run: everything needed to trace and reproduce its figures; `judge` (the judge

@@ -12,7 +12,6 @@ import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
-import { shellWord } from '../core/shell-word.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -40,10 +39,17 @@ import {
 } from './datasets/prepare.ts';
 import { loadRubric } from './judge/rubrics.ts';
 import {
+  cancelledText,
+  type EvalRefusal,
+  EvalRefusalError,
+  type EvalSurface,
+  evalRefusalsText,
+  evalRefusalText,
+} from './refusal.ts';
+import {
   type ExecuteOptions,
   type ExecuteOutcome,
   executeRun,
-  JUDGE_MODEL_MISSING,
   type RunJudge,
   type RunnerDeps,
 } from './runner.ts';
@@ -114,40 +120,36 @@ export interface StartRequest {
   readonly limit?: number | undefined;
   readonly requestedBy?: string | undefined;
   readonly report?: { readonly platform: string; readonly channelId: string } | undefined;
-  /** Where the request came from, so refusals give that surface's form of the fix (default `chat`). */
-  readonly surface?: 'chat' | 'cli' | undefined;
-}
-
-/** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
-export function cancelForm(surface: 'chat' | 'cli', runId: number): string {
-  return surface === 'chat' ? `/eval cancel ${runId}` : `zhujiu eval --cancel ${runId}`;
+  /** Where the request came from, so the English `reason` of a refusal gives that surface's fix (default `chat`). */
+  readonly surface?: EvalSurface | undefined;
 }
 
 /**
- * Why a configured suite with no dataset that eval can load (only stored items: comparative prompts such as
- * AlpacaEval's, answered by imported outputs) cannot be run, and what to do with it instead (docs/scoring.md:
- * comparative datasets are scored by arena votes, not by metrics).
+ * The refusal of a configured suite with no dataset that eval can load (only stored items: comparative prompts such
+ * as AlpacaEval's, answered by imported outputs), which is run in the arena instead (docs/scoring.md: comparative
+ * datasets are scored by arena votes, not by metrics).
  */
-function notEvaluable(suite: SuiteConfig, runnable: readonly string[]): string {
-  const datasets = suite.datasets.map((d) => `${d.name} (${d.method})`).join(', ');
-  return (
-    `Suite "${suite.name}" cannot be run with eval: its datasets ${datasets} have no items of their own to ask or ` +
-    `score${suite.description ? ` (${suite.description.replace(/\.$/, '')})` : ''}. Its answers are compared in ` +
-    'the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena ' +
-    'and count in `zhujiu ratings` and the leaderboard.' +
-    (runnable.length > 0 ? ` Suites eval runs: ${runnable.join(', ')}.` : '')
-  );
+function notEvaluable(suite: SuiteConfig, runnable: readonly string[]): EvalRefusal {
+  return {
+    code: 'suite_not_evaluable',
+    suite: suite.name,
+    datasets: suite.datasets.map((d) => ({ name: d.name, method: d.method })),
+    description: suite.description,
+    runnable,
+  };
 }
 
-/** The refusal of a run whose model (or judge) is disabled: `what` is the sentence's subject. */
-function disabledReason(what: string, d: DisabledModel, surface: 'chat' | 'cli'): string {
-  return (
-    `${what} is disabled: ${d.reason}. ` +
-    (surface === 'cli'
-      ? `Export it, e.g. \`export ${d.variable}=...\`, and run the command again`
-      : 'Export it and restart the bot') +
-    ', or remove api_key_env if the endpoint needs no key.'
-  );
+/** A refused request: its refusals, and their English text with the fix in the form of `surface`. */
+type Refused = { ok: false; refusals: readonly EvalRefusal[]; reason: string };
+
+/** {@link Refused} of `refusals`. */
+function refused(refusals: readonly EvalRefusal[], surface: EvalSurface): Refused {
+  return { ok: false, refusals, reason: evalRefusalsText(refusals, 'en', surface) };
+}
+
+/** The refusal of a run whose model is disabled (its key variable is unset or empty). */
+function disabledRefusal(d: DisabledModel): EvalRefusal {
+  return { code: 'model_disabled', model: d.name, variable: d.variable, empty: d.empty };
 }
 
 /** The result of {@link EvalService.start}. */
@@ -158,7 +160,14 @@ export type StartResult =
       /** True when `run` is an unfinished run nobody worked on (its process stopped), resumed instead of a new one. */
       readonly resumed?: boolean;
     }
-  | { readonly ok: false; readonly reason: string; readonly active?: RunRow };
+  | {
+      readonly ok: false;
+      /** Why (one or more: an unknown model and an unknown suite), for eval/refusal.ts to say in a language. */
+      readonly refusals: readonly EvalRefusal[];
+      /** The refusals in English, with the fix in the form of the request's surface (logs, the command line). */
+      readonly reason: string;
+      readonly active?: RunRow;
+    };
 
 /** Closest names first (edit distance), for "did you mean". */
 function byCloseness(input: string, names: readonly string[]): string[] {
@@ -258,32 +267,26 @@ export class EvalService {
       : undefined;
   }
 
-  /** Checks a model and a suite name; the reason lists the valid names (closest first). */
-  async validate(
-    model: string,
-    suite: string,
-  ): Promise<{ ok: true } | { ok: false; reason: string }> {
-    const problems: string[] = [];
+  /** Checks a model and a suite name; the refusals list the valid names (closest first). */
+  async validate(model: string, suite: string): Promise<{ ok: true } | Refused> {
+    const problems: EvalRefusal[] = [];
     const stored = this.#o.config.suites.get(suite);
     if (stored && !this.suiteNames().includes(suite)) {
       problems.push(notEvaluable(stored, this.suiteNames()));
     } else if (!stored) {
-      const names = this.suiteNames();
-      problems.push(
-        names.length === 0
-          ? `Unknown suite "${suite}": no suites are configured (config/suites/*.yaml).`
-          : `Unknown suite "${suite}". Valid suites: ${byCloseness(suite, names).join(', ')}.`,
-      );
+      problems.push({
+        code: 'unknown_suite',
+        suite,
+        valid: byCloseness(suite, this.suiteNames()),
+      });
     }
-    if ((await this.#modelConfig(model)) === undefined) {
-      const names = await this.modelNames();
-      problems.push(
-        names.length === 0
-          ? `Unknown model "${model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with \`npx zhujiu import outputs FILE --model ${shellWord(model)}\`.`
-          : `Unknown model "${model}". Valid models: ${byCloseness(model, names).join(', ')}. To add it: config/models.yaml (name, provider, base_url, model), or \`npx zhujiu import outputs FILE --model ${shellWord(model)}\` for recorded answers.`,
-      );
-    }
-    return problems.length === 0 ? { ok: true } : { ok: false, reason: problems.join(' ') };
+    if ((await this.#modelConfig(model)) === undefined)
+      problems.push({
+        code: 'unknown_model',
+        model,
+        valid: byCloseness(model, await this.modelNames()),
+      });
+    return problems.length === 0 ? { ok: true } : refused(problems, 'chat');
   }
 
   /** Opens a model's client (throws AppError not_found / config_invalid). */
@@ -324,26 +327,17 @@ export class EvalService {
   }
 
   /** Why an approved submission's key cannot be read here (its `api_key_env` is unset or empty), or undefined. */
-  #submittedKeyProblem(
-    cfg: ModelConfig & { submitted?: true },
-    surface: 'chat' | 'cli',
-  ): string | undefined {
+  #submittedKeyProblem(cfg: ModelConfig & { submitted?: true }): EvalRefusal | undefined {
     if (!cfg.submitted || cfg.provider !== 'openai' || !cfg.api_key_env) return undefined;
     if (this.#keysOf(cfg).apiKeyFor(cfg.name) !== undefined) return undefined;
-    const v = cfg.api_key_env;
-    return (
-      `Model "${cfg.name}" (an approved submission) is disabled: its key variable ${v} is not set here. ` +
-      (surface === 'cli'
-        ? `Export it, e.g. \`export ${v}=...\`, and run the command again.`
-        : 'Export it and restart the bot.')
-    );
+    return { code: 'submission_key_unset', model: cfg.name, variable: cfg.api_key_env };
   }
 
   /**
    * Prepares a suite's datasets from their files. For a recorded model (`o.recorded`), a zero-shot dataset of every
    * item whose files are missing is prepared from the items already stored under its name (an imported GAOKAO-Bench
    * result folder stores the `gaokao-objective` items): such a run needs no dataset files.
-   * @throws AppError not_found / dataset_invalid (missing files: the message of {@link missingFilesReason}) /
+   * @throws AppError not_found / dataset_invalid (missing files: an eval/refusal `EvalRefusalError`, `files_missing`) /
    *   config_invalid.
    */
   async prepareSuite(
@@ -354,8 +348,7 @@ export class EvalService {
     const suite = this.#o.config.suites.get(name);
     if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
     const plan = await this.#datasetSources(name, o.recorded === true);
-    if (plan.missing.length > 0)
-      throw new AppError('dataset_invalid', this.missingFilesReason(name, plan.missing));
+    if (plan.missing.length > 0) throw this.#filesMissing(name, plan.missing);
     const loc = {
       datasetsDir: this.#o.config.datasetsDir,
       cacheDir: this.#o.config.datasetsCacheDir,
@@ -408,15 +401,13 @@ export class EvalService {
   }
 
   /** The refusal of a suite whose dataset files are missing: which files, the datasets folder, and the fix. */
-  missingFilesReason(suite: string, missing: readonly string[]): string {
-    const shown = missing.slice(0, 5).join(', ');
-    const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
-    return (
-      `Suite "${suite}" cannot run: ${missing.length === 1 ? 'its dataset file' : `${missing.length} of its dataset files`} ` +
-      `${missing.length === 1 ? 'is' : 'are'} missing from the datasets folder ${this.#o.config.datasetsDir} (${shown}${more}). ` +
-      'Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), ' +
-      'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).'
-    );
+  #filesMissing(suite: string, missing: readonly string[]): EvalRefusalError {
+    return new EvalRefusalError('dataset_invalid', {
+      code: 'files_missing',
+      suite,
+      dir: this.#o.config.datasetsDir,
+      files: missing,
+    });
   }
 
   /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
@@ -480,18 +471,15 @@ export class EvalService {
    * Why a run of `req` cannot start for its names or its model: an unknown model or suite ({@link validate}), or a
    * model whose API key variable is unset (config/models.yaml's, or an approved submission's); undefined when none.
    */
-  async #modelRefusal(
-    req: StartRequest,
-    surface: 'chat' | 'cli',
-  ): Promise<{ ok: false; reason: string } | undefined> {
+  async #modelRefusal(req: StartRequest, surface: EvalSurface): Promise<Refused | undefined> {
     const valid = await this.validate(req.model, req.suite);
-    if (!valid.ok) return valid;
+    if (!valid.ok) return refused(valid.refusals, surface);
     // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
     const off = disabledModels(this.#o.config).find((d) => d.name === req.model);
-    if (off) return { ok: false, reason: disabledReason(`Model "${off.name}"`, off, surface) };
+    if (off) return refused([disabledRefusal(off)], surface);
     const cfg = await this.#modelConfig(req.model);
-    const keyProblem = cfg ? this.#submittedKeyProblem(cfg, surface) : undefined;
-    return keyProblem ? { ok: false, reason: keyProblem } : undefined;
+    const keyProblem = cfg ? this.#submittedKeyProblem(cfg) : undefined;
+    return keyProblem ? refused([keyProblem], surface) : undefined;
   }
 
   /**
@@ -501,11 +489,11 @@ export class EvalService {
    */
   async start(req: StartRequest): Promise<StartResult> {
     const surface = req.surface ?? 'chat';
-    const refused = await this.#modelRefusal(req, surface);
-    if (refused) return refused;
+    const refusal = await this.#modelRefusal(req, surface);
+    if (refusal) return refusal;
     const disabled = disabledModels(this.#o.config);
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
-      return { ok: false, reason: JUDGE_MODEL_MISSING(req.suite, surface) };
+      return refused([{ code: 'judge_missing', suite: req.suite }], surface);
     }
     // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
     const judgeName = this.#o.judge?.model;
@@ -515,25 +503,19 @@ export class EvalService {
       !this.#o.openJudge &&
       !this.#o.config.models.some((m) => m.name === judgeName && m.provider === 'openai')
     ) {
-      return {
-        ok: false,
-        reason: `Suite "${req.suite}" has scoring datasets, but judge.model "${judgeName}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (\`zhujiu config check\` names the line).`,
-      };
+      return refused([{ code: 'judge_not_openai', suite: req.suite, judge: judgeName }], surface);
     }
     const judgeOff = disabled.find((d) => d.name === judgeName);
     if (this.#hasScoring(req.suite) && judgeOff && !this.#o.openJudge) {
-      return {
-        ok: false,
-        reason: disabledReason(
-          `Suite "${req.suite}" has scoring datasets, but its judge (judge.model "${judgeOff.name}")`,
-          judgeOff,
-          surface,
-        ),
-      };
+      const { variable, empty } = judgeOff;
+      return refused(
+        [{ code: 'judge_disabled', suite: req.suite, judge: judgeOff.name, variable, empty }],
+        surface,
+      );
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const pre = await this.#prepareForStart(req, cfg);
-    if (!pre.ok) return pre;
+    if (!pre.ok) return refused(pre.refusals, surface);
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {
       modelId: ids.get(cfg.name) as number,
@@ -554,11 +536,7 @@ export class EvalService {
         );
         return { ok: true, run: a, resumed: true };
       }
-      return {
-        ok: false,
-        active: a,
-        reason: `Run #${a.id} of ${a.model} on ${a.suite} is already ${a.status} (${a.done}/${a.total || '?'} items). Wait for it, or cancel it with \`${cancelForm(req.surface ?? 'chat', a.id)}\`.`,
-      };
+      return { ...refused([{ code: 'run_active', run: a }], surface), active: a };
     }
     if (pre.prepared) this.#hold(created.run.id, pre.prepared);
     await this.enqueue(created.run.id);
@@ -579,7 +557,10 @@ export class EvalService {
   async #prepareForStart(
     req: StartRequest,
     cfg: ModelConfig,
-  ): Promise<{ ok: true; prepared?: readonly PreparedDataset[] } | { ok: false; reason: string }> {
+  ): Promise<
+    | { ok: true; prepared?: readonly PreparedDataset[] }
+    | { ok: false; refusals: readonly EvalRefusal[] }
+  > {
     if (this.#o.prepareSuite) return { ok: true };
     const active = (await listRuns(this.#o.db, { limit: 100 })).some(
       (r) =>
@@ -594,8 +575,9 @@ export class EvalService {
         prepared: await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' }),
       };
     } catch (err) {
+      if (err instanceof EvalRefusalError) return { ok: false, refusals: [err.refusal] };
       if (!isAppError(err)) throw err;
-      return { ok: false, reason: err.message };
+      return { ok: false, refusals: [{ code: 'suite_unprepared', message: err.message }] };
     }
   }
 
@@ -675,17 +657,23 @@ export class EvalService {
     return getRun(this.#o.db, runId);
   }
 
-  /** Cancels an active run; workers notice at their next heartbeat and stop asking. */
-  async cancel(runId: number): Promise<{ ok: boolean; reason: string }> {
+  /**
+   * Cancels an active run; workers notice at their next heartbeat and stop asking.
+   * @returns the run as it was when cancelled, or why not (no such run, no longer active).
+   */
+  async cancel(
+    runId: number,
+  ): Promise<
+    { ok: true; run: RunRow; reason: string } | { ok: false; refusal: EvalRefusal; reason: string }
+  > {
     const run = await getRun(this.#o.db, runId);
-    if (!run) return { ok: false, reason: `There is no run #${runId}.` };
+    const no = (refusal: EvalRefusal) =>
+      ({ ok: false, refusal, reason: evalRefusalText(refusal, 'en', 'chat') }) as const;
+    if (!run) return no({ code: 'no_run', run: runId });
     if (!(await cancelRun(this.#o.db, runId)))
-      return { ok: false, reason: `Run #${runId} is already ${run.status}.` };
+      return no({ code: 'run_finished', run: runId, status: run.status });
     this.#log.info({ runId }, 'evaluation run cancelled');
-    return {
-      ok: true,
-      reason: `Run #${runId} (${run.model} on ${run.suite}) cancelled at ${run.done}/${run.total} items.`,
-    };
+    return { ok: true, run, reason: cancelledText(run, 'en') };
   }
 
   /** Re-queues active runs nobody works on. @returns their ids. */

@@ -12,7 +12,7 @@
  * (bot/submission-notices.ts).
  */
 import type { Kysely } from 'kysely';
-import { modelNameProblem } from '../config/model-name.ts';
+import { modelNameIssue } from '../config/model-name.ts';
 import { type ModelConfig, modelsFileSchema } from '../config/schema.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
@@ -26,7 +26,14 @@ import {
   type SubmissionRow,
   setSubmissionRuns,
 } from '../storage/submissions.ts';
+import { type EvalRefusal, evalRefusalText } from './refusal.ts';
 import type { EvalService } from './service.ts';
+import {
+  type BaseUrlIssue,
+  type FormProblem,
+  type SubmissionProblem,
+  submissionProblemText,
+} from './submission-problems.ts';
 
 /** What a person submits, as typed. */
 export interface SubmissionInput {
@@ -55,35 +62,35 @@ export const FALLBACK_SUBMISSION_SUITE = 'zhujiu-metrics';
 
 /**
  * What is wrong with the base URL of a submission: not a URL, not http(s), or holding a user name or password (a
- * key is never given in chat). Undefined when it is fine.
+ * key is never given in chat), or too long. Undefined when it is fine.
  */
-export function baseUrlProblem(url: string): string | undefined {
+export function baseUrlIssue(url: string): BaseUrlIssue | undefined {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return `base URL "${url}" is not a URL; give the endpoint's address, e.g. https://api.example.com/v1`;
+    return { code: 'not_url', url };
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    return `base URL "${url}" is not http(s) (it is ${u.protocol.replace(/:$/, '')}:); give an http:// or https:// address`;
-  if (u.username !== '' || u.password !== '')
-    return 'base URL holds a user name or password; never give a key in chat: the maintainers set it in their environment';
+    return { code: 'not_http', url, scheme: u.protocol.replace(/:$/, '') };
+  if (u.username !== '' || u.password !== '') return { code: 'credentials' };
   if (url.length > SUBMISSION_LIMITS.baseUrl)
-    return `base URL is ${url.length} characters long, over ${SUBMISSION_LIMITS.baseUrl}`;
+    return { code: 'too_long', chars: url.length, max: SUBMISSION_LIMITS.baseUrl };
   return undefined;
 }
 
 /**
- * Every problem of a submission, each a sentence naming the field and the fix: missing fields, the model-name
- * rule (config/model-name.ts), a name configured in config/models.yaml, the base URL ({@link baseUrlProblem}), and
- * the lengths of {@link SUBMISSION_LIMITS}. Names held in the database are checked when it is stored.
+ * Every problem of a submission, each naming the field (eval/submission-problems.ts says it with the fix):
+ * missing fields, the model-name rule (config/model-name.ts), a name configured in config/models.yaml, the base URL
+ * ({@link baseUrlIssue}), and the lengths of {@link SUBMISSION_LIMITS}. Names held in the database are checked
+ * when it is stored.
  * @returns an empty list when the submission may be stored.
  */
 export function submissionProblems(
   s: SubmissionInput,
   configuredNames: readonly string[],
-): string[] {
-  const problems: string[] = [];
+): FormProblem[] {
+  const problems: FormProblem[] = [];
   const missing = (
     [
       ['name', s.name],
@@ -94,18 +101,16 @@ export function submissionProblems(
       ['licence', s.licence],
     ] as const
   ).filter(([, v]) => v.trim() === '');
-  if (missing.length > 0) problems.push(`missing ${missing.map(([k]) => k).join(', ')}`);
+  if (missing.length > 0) problems.push({ code: 'missing', fields: missing.map(([k]) => k) });
   if (s.name !== '') {
-    const bad = modelNameProblem(s.name);
-    if (bad) problems.push(`name "${s.name}" ${bad}`);
+    const issue = modelNameIssue(s.name);
+    if (issue) problems.push({ code: 'bad_name', name: s.name, issue });
     else if (configuredNames.includes(s.name))
-      problems.push(
-        `name "${s.name}" is already a model of config/models.yaml; choose another name`,
-      );
+      problems.push({ code: 'name_configured', name: s.name });
   }
   if (s.baseUrl !== '') {
-    const bad = baseUrlProblem(s.baseUrl);
-    if (bad) problems.push(bad);
+    const issue = baseUrlIssue(s.baseUrl);
+    if (issue) problems.push({ code: 'bad_url', issue });
   }
   for (const [key, field] of [
     ['model', 'model'],
@@ -115,7 +120,7 @@ export function submissionProblems(
   ] as const) {
     const n = [...s[field]].length;
     if (n > SUBMISSION_LIMITS[field])
-      problems.push(`${key} is ${n} characters long, over ${SUBMISSION_LIMITS[field]}; shorten it`);
+      problems.push({ code: 'too_long', field: key, chars: n, max: SUBMISSION_LIMITS[field] });
   }
   return problems;
 }
@@ -152,6 +157,9 @@ export type Outcome<T> =
   | ({ readonly ok: true } & T)
   | {
       readonly ok: false;
+      /** Why, for eval/submission-problems.ts to say in a language. */
+      readonly problem: SubmissionProblem;
+      /** {@link problem} in English (the command line, the logs). */
       readonly reason: string;
       /** `not_found`: no such submission; `conflict`: decided already, or its name is taken; else `input_invalid`. */
       readonly code: 'not_found' | 'conflict' | 'input_invalid';
@@ -160,7 +168,26 @@ export type Outcome<T> =
 /** What an approval queued: a run per suite, or why a suite was not queued. */
 export interface ApprovalRuns {
   readonly runs: readonly { readonly suite: string; readonly run: number }[];
-  readonly refused: readonly { readonly suite: string; readonly reason: string }[];
+  readonly refused: readonly {
+    readonly suite: string;
+    /** Why, for eval/refusal.ts to say in a language. */
+    readonly refusals: readonly EvalRefusal[];
+    /** {@link refusals} in English, with the fix in the form of the approval's surface. */
+    readonly reason: string;
+  }[];
+}
+
+/** A refused request: why, in the form of {@link Outcome}. */
+type Refusal = {
+  readonly ok: false;
+  readonly code: 'not_found' | 'conflict' | 'input_invalid';
+  readonly problem: SubmissionProblem;
+  readonly reason: string;
+};
+
+/** The {@link Refusal} of `problem`, its English text as `reason`. */
+function refusal(code: Refusal['code'], problem: SubmissionProblem): Refusal {
+  return { ok: false, code, problem, reason: submissionProblemText(problem, 'en') };
 }
 
 /** Options of {@link SubmissionService}. */
@@ -201,19 +228,15 @@ export class SubmissionService {
       licence: input.licence.trim(),
     };
     const problems = submissionProblems(clean, this.#o.evals.configuredModelNames());
-    if (problems.length > 0)
-      return { ok: false, code: 'input_invalid', reason: `Not submitted: ${problems.join('; ')}.` };
+    if (problems.length > 0) return refusal('input_invalid', { code: 'invalid', problems });
     const stored = await insertSubmission(this.#o.db, { ...clean, submitter });
-    if (!stored.ok) {
-      return {
-        ok: false,
-        code: 'conflict',
-        reason:
-          stored.heldBy === 'model'
-            ? `Not submitted: name "${clean.name}" is already a model here; choose another name.`
-            : `Not submitted: name "${clean.name}" is already submitted${stored.id !== undefined ? ` (#${stored.id})` : ''}; choose another name, or wait for the maintainers' decision.`,
-      };
-    }
+    if (!stored.ok)
+      return refusal('conflict', {
+        code: 'name_taken',
+        name: clean.name,
+        by: stored.heldBy === 'model' ? 'model' : 'submission',
+        id: stored.id,
+      });
     this.#log.info({ submission: stored.row.id, name: clean.name }, 'model submitted');
     return { ok: true, row: stored.row };
   }
@@ -229,27 +252,11 @@ export class SubmissionService {
   }
 
   /** The refusal of a decision the storage did not make. */
-  #notDecided(
-    id: number,
-    r: Awaited<ReturnType<typeof decideSubmission>>,
-  ): { ok: false; code: 'not_found' | 'conflict'; reason: string } {
-    if (!r.ok && r.why === 'not_found')
-      return {
-        ok: false,
-        code: 'not_found',
-        reason: `There is no submission #${id}; see /submit list or \`zhujiu submissions list\`.`,
-      };
+  #notDecided(id: number, r: Awaited<ReturnType<typeof decideSubmission>>): Refusal {
+    if (!r.ok && r.why === 'not_found') return refusal('not_found', { code: 'no_submission', id });
     if (!r.ok && r.why === 'decided')
-      return {
-        ok: false,
-        code: 'conflict',
-        reason: `Submission #${id} is already ${r.row.status}.`,
-      };
-    return {
-      ok: false,
-      code: 'conflict',
-      reason: `Submission #${id} cannot be approved: a model of its name now exists; reject it and ask for another name.`,
-    };
+      return refusal('conflict', { code: 'decided', id, status: r.row.status });
+    return refusal('conflict', { code: 'name_now_model', id });
   }
 
   /**
@@ -268,20 +275,11 @@ export class SubmissionService {
       readonly surface?: 'chat' | 'cli' | undefined;
     },
   ): Promise<Outcome<{ readonly row: SubmissionRow } & ApprovalRuns>> {
-    const keyProblem = this.#keyProblem(o.apiKeyEnv);
-    if (keyProblem)
-      return {
-        ok: false,
-        code: 'input_invalid',
-        reason: `Submission #${id} not approved: ${keyProblem}`,
-      };
+    const keyProblem = this.#keyProblem(id, o.apiKeyEnv);
+    if (keyProblem) return refusal('input_invalid', keyProblem);
     const pending = await getSubmission(this.#o.db, id);
     if (pending && this.#o.evals.configuredModelNames().includes(pending.name))
-      return {
-        ok: false,
-        code: 'conflict',
-        reason: `Submission #${id} not approved: "${pending.name}" is now a model of config/models.yaml; reject it and ask for another name.`,
-      };
+      return refusal('conflict', { code: 'name_now_configured', id, name: pending.name });
     const r = await decideSubmission(this.#o.db, id, {
       approve: true,
       by: o.by,
@@ -299,14 +297,14 @@ export class SubmissionService {
     return { ok: true, row: { ...r.row, run_ids: queued.runs.map((x) => x.run) }, ...queued };
   }
 
-  /** Why `apiKeyEnv` cannot be used, or undefined. */
-  #keyProblem(apiKeyEnv: string | undefined): string | undefined {
+  /** Why `apiKeyEnv` cannot be used to approve submission `id`, or undefined. */
+  #keyProblem(id: number, apiKeyEnv: string | undefined): SubmissionProblem | undefined {
     if (apiKeyEnv === undefined) return undefined;
     if (!API_KEY_ENV_PATTERN.test(apiKeyEnv))
-      return `api_key_env "${apiKeyEnv}" is not an environment variable name (capitals, digits and _, e.g. ACME_API_KEY).`;
+      return { code: 'bad_key_variable', id, variable: apiKeyEnv };
     const k = this.#o.evals.keyVariable(apiKeyEnv);
     if (k.value === undefined)
-      return `${apiKeyEnv} is ${k.empty ? 'set but empty' : 'not set'} in this process's environment: export it (restart the bot for chat approvals), then approve again.`;
+      return { code: 'key_unset', id, variable: apiKeyEnv, empty: k.empty };
     return undefined;
   }
 
@@ -320,18 +318,19 @@ export class SubmissionService {
     const runnable = evals.suiteNames();
     const suites =
       asked && asked.length > 0 ? [...asked] : submissionSuites(this.#o.suites, runnable);
-    if (suites.length === 0)
+    if (suites.length === 0) {
+      const none: EvalRefusal = {
+        code: 'no_submission_suites',
+        fallback: FALLBACK_SUBMISSION_SUITE,
+      };
+      const reason = evalRefusalText(none, 'en', surface);
       return {
         runs: [],
-        refused: [
-          {
-            suite: this.#o.suites.join(', ') || '(none)',
-            reason: `none of submissions.suites is configured, nor ${FALLBACK_SUBMISSION_SUITE}; start a run with /eval`,
-          },
-        ],
+        refused: [{ suite: this.#o.suites.join(', ') || '(none)', refusals: [none], reason }],
       };
+    }
     const runs: { suite: string; run: number }[] = [];
-    const refused: { suite: string; reason: string }[] = [];
+    const refused: ApprovalRuns['refused'][number][] = [];
     for (const suite of suites) {
       const started = await evals.start({
         model: row.name,
@@ -344,7 +343,7 @@ export class SubmissionService {
             : undefined,
       });
       if (started.ok) runs.push({ suite, run: started.run.id });
-      else refused.push({ suite, reason: started.reason });
+      else refused.push({ suite, refusals: started.refusals, reason: started.reason });
     }
     return { runs, refused };
   }
@@ -355,12 +354,7 @@ export class SubmissionService {
     o: { readonly by: string; readonly reason: string },
   ): Promise<Outcome<{ readonly row: SubmissionRow }>> {
     const reason = o.reason.trim();
-    if (reason === '')
-      return {
-        ok: false,
-        code: 'input_invalid',
-        reason: `Give a reason: the submitter is told why submission #${id} is rejected.`,
-      };
+    if (reason === '') return refusal('input_invalid', { code: 'no_reason', id });
     const r = await decideSubmission(this.#o.db, id, {
       approve: false,
       by: o.by,

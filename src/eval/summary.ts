@@ -5,6 +5,7 @@
  * and wall time. The JSON shape of `zhujiu eval --json` is {@link summaryJson}.
  */
 import type { Kysely } from 'kysely';
+import { type Locale, t } from '../i18n/index.ts';
 import {
   getRun,
   type RunRow,
@@ -183,29 +184,46 @@ export function spanFigures(
 
 /**
  * The span datasets' official figures as lines, e.g. `cmrc2018: EM 50.000, F1 75.000, AVERAGE 62.500 (CMRC 2018
- * official script, 0–100, 6 scored items)`; none for a run with no span dataset.
+ * official script, 0–100, 6 scored items)`; none for a run with no span dataset. In `locale` (default English, as
+ * the command line prints them).
  */
-export function spanFigureLines(s: RunSummary): string[] {
+export function spanFigureLines(s: RunSummary, locale: Locale = 'en'): string[] {
   return s.datasets.flatMap((d) =>
     d.span === undefined
       ? []
       : [
-          `${d.dataset}: EM ${d.span.em.toFixed(3)}, F1 ${d.span.f1.toFixed(3)}, AVERAGE ${d.span.average.toFixed(3)} ` +
-            `(${d.profile === 'cmrc2018' ? 'CMRC 2018 official script' : `profile ${d.profile}`}, 0–100, ${d.n} scored ${d.n === 1 ? 'item' : 'items'})`,
+          t(locale, 'evalSummary.span', {
+            dataset: d.dataset,
+            em: d.span.em.toFixed(3),
+            f1: d.span.f1.toFixed(3),
+            average: d.span.average.toFixed(3),
+            source:
+              d.profile === 'cmrc2018'
+                ? t(locale, 'evalSummary.span.cmrc')
+                : t(locale, 'evalSummary.span.profile', { profile: d.profile }),
+            n: d.n,
+          }),
         ],
   );
 }
 
 /**
  * One failure cause as a line: `20 items × no_recorded_answer: …; e.g. alpaca_eval "3" ("…"), …`, or for one item
- * `1 item × http_error: …; item alpaca_eval "3" ("…")`.
+ * `1 item × http_error: …; item alpaca_eval "3" ("…")`. The cause's message is as it was recorded (English); the
+ * words around it in `locale` (default English).
  */
-export function failureLine(f: RunSummary['failureReasons'][number]): string {
+export function failureLine(
+  f: RunSummary['failureReasons'][number],
+  locale: Locale = 'en',
+): string {
+  const list = f.items.join(t(locale, 'board.list.sep'));
   const items =
     f.items.length === 0
       ? ''
-      : `; ${f.n > f.items.length ? 'e.g. ' : f.n === 1 ? 'item ' : 'items '}${f.items.join(', ')}`;
-  return `${f.n} ${f.n === 1 ? 'item' : 'items'} × ${f.code}: ${f.message}${items}`;
+      : f.n > f.items.length
+        ? t(locale, 'evalSummary.failure.examples', { items: list })
+        : t(locale, 'evalSummary.failure.items', { n: f.n, items: list });
+  return t(locale, 'evalSummary.failure', { n: f.n, code: f.code, message: f.message, items });
 }
 
 /** The `zhujiu eval --json` document, exactly as the interface specifies it. */
@@ -274,41 +292,61 @@ export function failureTally(s: RunSummary): {
 /**
  * How a run ended, in words: "succeeded" (every item scored), "finished with 28 judge failures", "finished with 3
  * answer failures and 2 judge failures", "failed", "cancelled". A run with failures is never called "succeeded"
- * (its stored status is, since its scores count on the board).
+ * (its stored status is, since its scores count on the board). In `locale` (default English).
  */
-export function endedText(s: RunSummary): string {
-  if (s.run.status !== 'succeeded') return s.run.status;
-  const t = failureTally(s);
-  if (t.failed === 0) return 'succeeded';
-  const n = (k: number, what: string) => `${k} ${what} ${k === 1 ? 'failure' : 'failures'}`;
+export function endedText(s: RunSummary, locale: Locale = 'en'): string {
+  if (s.run.status !== 'succeeded') return t(locale, `runs.status.${s.run.status}`);
+  const tally = failureTally(s);
+  if (tally.failed === 0) return t(locale, 'runs.status.succeeded');
   const parts = [
-    ...(t.answer > 0 ? [n(t.answer, 'answer')] : []),
-    ...(t.judge > 0 ? [n(t.judge, 'judge')] : []),
+    ...(tally.answer > 0 ? [t(locale, 'evalSummary.answerFailures', { n: tally.answer })] : []),
+    ...(tally.judge > 0 ? [t(locale, 'evalSummary.judgeFailures', { n: tally.judge })] : []),
   ];
-  return `finished with ${parts.join(' and ')}`;
+  return t(locale, 'evalSummary.finishedWith', {
+    failures: parts.join(t(locale, 'evalSummary.and')),
+  });
 }
 
 /**
  * The line for a run whose failure rate is above `max` (config `eval.max_failure_rate`), or undefined: "28 of 32
- * items failed (87.5 %), above eval.max_failure_rate 0.1".
+ * items failed (87.5 %), above eval.max_failure_rate 0.1". In `locale` (default English).
  */
-export function failureRateProblem(s: RunSummary, max: number): string | undefined {
-  const t = failureTally(s);
-  if (t.rate <= max) return undefined;
-  return `${t.failed} of ${t.total} items failed (${(100 * t.rate).toFixed(1)} %), above eval.max_failure_rate ${max}`;
+export function failureRateProblem(
+  s: RunSummary,
+  max: number,
+  locale: Locale = 'en',
+): string | undefined {
+  const tally = failureTally(s);
+  if (tally.rate <= max) return undefined;
+  return t(locale, 'evalSummary.failureRate', {
+    failed: tally.failed,
+    total: tally.total,
+    percent: (100 * tally.rate).toFixed(1),
+    max,
+  });
 }
 
-/** The n cell of a dataset line: "3 of 4 judged by judge-x" for scoring datasets, else the scored items. */
-export function itemsCell(d: DatasetSummary): string {
+/**
+ * The n cell of a dataset line: "3 of 4 judged by judge-x" for scoring datasets, else the scored items. In
+ * `locale` (default English; the JSON's `judged` stays English).
+ */
+export function itemsCell(d: DatasetSummary, locale: Locale = 'en'): string {
   if (d.judged === undefined) return String(d.n);
-  return d.judge === undefined ? d.judged : `${d.judged} by ${d.judge}`;
+  const judged = t(locale, 'evalSummary.judged', { n: d.n, total: d.n + d.failures });
+  return d.judge === undefined
+    ? judged
+    : t(locale, 'evalSummary.judgedBy', { judged, judge: d.judge });
 }
 
-/** "1 h 02 min", "3 min 05 s", "12.3 s". */
-export function formatDuration(ms: number): string {
+/** "1 h 02 min", "3 min 05 s", "12.3 s" (in `locale`, default English: "1 小时 02 分" in Chinese). */
+export function formatDuration(ms: number, locale: Locale = 'en'): string {
   const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
+  if (s < 60) return t(locale, 'evalSummary.seconds', { s: s.toFixed(1) });
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min ${String(Math.floor(s % 60)).padStart(2, '0')} s`;
-  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  if (m < 60)
+    return t(locale, 'evalSummary.minutes', { m, s: String(Math.floor(s % 60)).padStart(2, '0') });
+  return t(locale, 'evalSummary.hours', {
+    h: Math.floor(m / 60),
+    m: String(m % 60).padStart(2, '0'),
+  });
 }

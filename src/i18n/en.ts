@@ -11,7 +11,10 @@
  * texts), `render.*` (the renderers' notes), `arena.*` (the battle message, its buttons and reveal, the private
  * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
  * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
- * command handlers' replies).
+ * command handlers' replies); the reasons services give (`evalRefusal.*` a refused run, `modelKey.*` a model's
+ * missing key, `submitProblem.*` and `modelName.*` a refused submission, `postRefusal.*` a battle not posted,
+ * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
+ * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words).
  */
 export const en = {
   'locale.name': 'English',
@@ -242,6 +245,23 @@ export const en = {
   'runs.noRun': 'no evaluation run "{id}"; /runs lists the runs',
   'runs.badFailed':
     'failed={value}: use failed=1 (only failed items) or failed=0 (only scored ones)',
+  'chart.score.final': 'final score',
+  'chart.score.overall': 'overall (mean of the ability columns)',
+  'chart.axis': '{score} (95% interval)',
+  'chart.axis.unranked': '{score}, not comparable (95% interval)',
+  'chart.label.unranked': '{score} · not ranked: {why}',
+  'chart.panel.overall.ranked': 'Ranked: overall over every ability column',
+  'chart.panel.overall.none': 'No ranked overall',
+  'chart.panel.overall.unranked':
+    'Not ranked: these means cover fewer abilities and are not comparable',
+  'chart.panel.final.ranked': 'Ranked: finals over every method',
+  'chart.panel.final.none': 'No ranked final',
+  'chart.panel.final.unranked':
+    'Not ranked: these finals combine fewer methods and are not comparable',
+  'chart.cut':
+    '{n} of {total} models drawn (ranked first); every model is on the results page and in /board.json',
+  'chart.notRanked': '{model} (not ranked)',
+  'chart.heat.score': 'score (0–10)',
   'chat.noModels':
     'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.',
   'chat.imageAlt': '{title}: {key} scores with 95% intervals and ability heat map',
@@ -456,6 +476,23 @@ export const en = {
   'reply.voteHint.reactions': 'React to vote.',
   'reply.posted': 'Battle #{n} posted. {hint}',
   'reply.notPosted': 'No battle posted: {reason}',
+  'noAccess.discord':
+    'the bot may not {what} in this channel (Discord {code} {name}): give it View Channel, Send Messages, Embed Links, Attach Files, Add Reactions and Read Message History here, then try again',
+  'noAccess.op.post': 'post message',
+  'noAccess.op.get': 'get message',
+  'noAccess.op.edit': 'edit message',
+  'noAccess.op.delete': 'delete message',
+  'noAccess.op.react': 'add reaction',
+  'noAccess.op.listReactions': 'list reaction users',
+  'noAccess.slack':
+    'the bot is not in this channel (Slack says {code}), so it cannot post here: invite it with `/invite @{bot}` (or post from a channel it is in) and try again',
+  'noAccess.slack.bot': 'the arena bot',
+  'postRefusal.notConnected': 'the {platform} platform is not connected',
+  'postRefusal.noBattle':
+    'no battle available: two models must have answered the same item (import outputs with `zhujiu import outputs`)',
+  'postRefusal.noBattle.ability':
+    'no battle available for ability "{ability}": two models must have answered the same item (import outputs first)',
+  'postRefusal.failed': 'posting the battle failed: {message}',
   'reply.judge.badAction': 'Unknown /judge action "{action}". Use /judge agree.',
   'reply.voteNotStored': 'Sorry, your vote could not be stored; please press the button again.',
   'reply.unknownCommand': 'Unknown command /{name}. Try {names}.',
@@ -546,6 +583,130 @@ export const en = {
   'eval.queued':
     'Evaluation run #{id} queued: {model} on {suite}{limit}. Progress follows in this channel; /eval cancel {id} stops it.',
   'eval.limit': ' (at most {n} items per dataset)',
+  'eval.cancelled': 'Run #{id} ({model} on {suite}) cancelled at {done}/{total} items.',
+  'evalSummary.span':
+    '{dataset}: EM {em}, F1 {f1}, AVERAGE {average} ({source}, 0–100, {n, plural, one {# scored item} other {# scored items}})',
+  'evalSummary.span.cmrc': 'CMRC 2018 official script',
+  'evalSummary.span.profile': 'profile {profile}',
+  'evalSummary.failure': '{n, plural, one {# item} other {# items}} × {code}: {message}{items}',
+  'evalSummary.failure.examples': '; e.g. {items}',
+  'evalSummary.failure.items': '; {n, plural, one {item} other {items}} {items}',
+  'evalSummary.answerFailures': '{n, plural, one {# answer failure} other {# answer failures}}',
+  'evalSummary.judgeFailures': '{n, plural, one {# judge failure} other {# judge failures}}',
+  'evalSummary.and': ' and ',
+  'evalSummary.finishedWith': 'finished with {failures}',
+  'evalSummary.failureRate':
+    '{failed} of {total} items failed ({percent} %), above eval.max_failure_rate {max}',
+  'evalSummary.judged': '{n} of {total} judged',
+  'evalSummary.judgedBy': '{judged} by {judge}',
+  'evalSummary.seconds': '{s} s',
+  'evalSummary.minutes': '{m} min {s} s',
+  'evalSummary.hours': '{h} h {m} min',
+  'evalReport.head': 'Evaluation run #{id}: {model} on {suite}',
+  'evalReport.queued': '{head}: queued…',
+  'evalReport.preparing': '{head}: preparing…',
+  'evalReport.progress':
+    '{head}{state}: {done}/{total} items, {failed, plural, one {# failure} other {# failures}}{speed}',
+  'evalReport.state': ' ({status})',
+  'evalReport.speed': ', {rate} items/s{eta}',
+  'evalReport.eta': ', about {left} left',
+  'evalReport.summary': 'Evaluation run #{id} {ended}: {model} on {suite}',
+  'evalReport.ended.finished': 'finished',
+  'evalReport.ended.cancelled': 'was cancelled',
+  'evalReport.ended.failed': 'failed',
+  'evalReport.ended.failedWith': 'failed: {error}',
+  'evalReport.title': 'Run #{id}: {model} on {suite}',
+  'evalReport.col.dataset': 'dataset',
+  'evalReport.col.ability': 'ability',
+  'evalReport.col.score': 'score /10',
+  'evalReport.col.n': 'n',
+  'evalReport.col.failures': 'failures',
+  'evalReport.tokens': 'Tokens: {prompt} prompt + {completion} completion; wall time {wall}.',
+  'evalReport.span': ' {span}.',
+  'evalReport.failures': ' Failures: {reasons}.',
+  'evalReport.warning': ' Warning: {problem}; its scores leave those items out.',
+  'evalRefusal.unknownSuite.none':
+    'Unknown suite "{suite}": no suites are configured (config/suites/*.yaml).',
+  'evalRefusal.unknownSuite': 'Unknown suite "{suite}". Valid suites: {valid}.',
+  'evalRefusal.unknownModel.none':
+    'Unknown model "{model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with `npx zhujiu import outputs FILE --model {word}`.',
+  'evalRefusal.unknownModel':
+    'Unknown model "{model}". Valid models: {valid}. To add it: config/models.yaml (name, provider, base_url, model), or `npx zhujiu import outputs FILE --model {word}` for recorded answers.',
+  'evalRefusal.dataset': '{name} ({method})',
+  'evalRefusal.notEvaluable':
+    'Suite "{suite}" cannot be run with eval: its datasets {datasets} have no items of their own to ask or score{description}. Its answers are compared in the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena and count in `zhujiu ratings` and the leaderboard.{runnable}',
+  'evalRefusal.notEvaluable.description': ' ({description})',
+  'evalRefusal.notEvaluable.runnable': ' Suites eval runs: {suites}.',
+  'modelKey.unset': 'its API key variable {variable} (config/models.yaml api_key_env) is not set',
+  'modelKey.empty':
+    'its API key variable {variable} (config/models.yaml api_key_env) is set but empty',
+  'evalRefusal.fix.cli': 'Export it, e.g. `export {variable}=...`, and run the command again',
+  'evalRefusal.fix.chat': 'Export it and restart the bot',
+  'evalRefusal.modelDisabled':
+    'Model "{model}" is disabled: {reason}. {fix}, or remove api_key_env if the endpoint needs no key.',
+  'evalRefusal.judgeDisabled':
+    'Suite "{suite}" has scoring datasets, but its judge (judge.model "{judge}") is disabled: {reason}. {fix}, or remove api_key_env if the endpoint needs no key.',
+  'evalRefusal.submissionKey':
+    'Model "{model}" (an approved submission) is disabled: its key variable {variable} is not set here. {fix}.',
+  'evalRefusal.judgeMissing':
+    'Suite "{suite}" has scoring datasets (method: scoring), which need an LLM judge: set `judge.model` in config/default.yaml to a model of config/models.yaml, then {again}.',
+  'evalRefusal.again.chat': 'run /eval again',
+  'evalRefusal.again.cli': 'run `zhujiu eval` again',
+  'evalRefusal.again.any': 'start the run again',
+  'evalRefusal.judgeNotOpenai':
+    'Suite "{suite}" has scoring datasets, but judge.model "{judge}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (`zhujiu config check` names the line).',
+  'evalRefusal.runActive':
+    'Run #{id} of {model} on {suite} is already {status} ({done}/{total} items). Wait for it, or cancel it with `{cancel}`.',
+  'evalRefusal.unprepared': '{message}',
+  'evalRefusal.filesMissing':
+    'Suite "{suite}" cannot run: {n, plural, one {its dataset file is} other {# of its dataset files are}} missing from the datasets folder {dir} ({files}{more}). Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).',
+  'evalRefusal.filesMissing.more': ' and {n} more',
+  'evalRefusal.runFinished': 'Run #{id} is already {status}.',
+  'evalRefusal.noSubmissionSuites':
+    'none of submissions.suites is configured, nor {fallback}; start a run with /eval',
+  'submit.status.pending': 'pending',
+  'submit.status.approved': 'approved',
+  'submit.status.rejected': 'rejected',
+  'submitProblem.invalid': 'Not submitted: {problems}.',
+  'submitProblem.sep': '; ',
+  'submitProblem.missing': 'missing {fields}',
+  'submitProblem.badName': 'name "{name}" {problem}',
+  'submitProblem.nameConfigured':
+    'name "{name}" is already a model of config/models.yaml; choose another name',
+  'submitProblem.url.notUrl':
+    'base URL "{url}" is not a URL; give the endpoint\'s address, e.g. https://api.example.com/v1',
+  'submitProblem.url.notHttp':
+    'base URL "{url}" is not http(s) (it is {scheme}:); give an http:// or https:// address',
+  'submitProblem.url.credentials':
+    'base URL holds a user name or password; never give a key in chat: the maintainers set it in their environment',
+  'submitProblem.url.tooLong': 'base URL is {n} characters long, over {max}',
+  'submitProblem.tooLong': '{field} is {n} characters long, over {max}; shorten it',
+  'submitProblem.nameTaken.model':
+    'Not submitted: name "{name}" is already a model here; choose another name.',
+  'submitProblem.nameTaken.submission':
+    'Not submitted: name "{name}" is already submitted{id}; choose another name, or wait for the maintainers\' decision.',
+  'submitProblem.nameTaken.id': ' (#{id})',
+  'submitProblem.noSubmission':
+    'There is no submission #{id}; see /submit list or `zhujiu submissions list`.',
+  'submitProblem.decided': 'Submission #{id} is already {status}.',
+  'submitProblem.nameNowModel':
+    'Submission #{id} cannot be approved: a model of its name now exists; reject it and ask for another name.',
+  'submitProblem.nameNowConfigured':
+    'Submission #{id} not approved: "{name}" is now a model of config/models.yaml; reject it and ask for another name.',
+  'submitProblem.badKeyVariable':
+    'Submission #{id} not approved: api_key_env "{variable}" is not an environment variable name (capitals, digits and _, e.g. ACME_API_KEY).',
+  'submitProblem.keyUnset':
+    "Submission #{id} not approved: {variable} is not set in this process's environment: export it (restart the bot for chat approvals), then approve again.",
+  'submitProblem.keyEmpty':
+    "Submission #{id} not approved: {variable} is set but empty in this process's environment: export it (restart the bot for chat approvals), then approve again.",
+  'submitProblem.noReason':
+    'Give a reason: the submitter is told why submission #{id} is rejected.',
+  'modelName.empty': 'is empty; give the model a name',
+  'modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
+  'modelName.blank': 'is blank; give the model a name',
+  'modelName.unprintable':
+    'holds {char}, a control, format or line-break character; use printable text only',
+  'modelName.outerSpace': 'starts or ends with a space; remove it',
   'submit.usage':
     'Usage: /submit name:<name> url:<OpenAI-compatible base URL> model:<model id> description:<text> org:<organisation> licence:<licence>. Never put an API key in chat: the maintainers set it in their environment. /submit list shows your submissions; maintainers: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>], /submit reject <id> <reason>.',
   'submit.rejectedStatus': 'rejected: {reason}',
@@ -582,6 +743,27 @@ export const en = {
   'submit.runs': 'Evaluation runs queued: {runs}. ',
   'submit.noRuns': 'No evaluation run was queued. ',
   'submit.refused': 'Not queued: {refused} ',
+  'submit.refusedSuite': '{suite}: {reason}',
+  'style.none':
+    'No style-controlled ratings yet: no vote is on a battle whose answers are stored. Vote on arena battles first.',
+  'style.text': 'Arena ratings with style control (answer length and markdown held equal)',
+  'style.title': 'Arena, style-controlled',
+  'style.col.rank': 'rank',
+  'style.col.model': 'model',
+  'style.col.rating': 'rating',
+  'style.col.ci': '95% CI',
+  'style.col.votes': 'votes',
+  'style.feature.length': 'length',
+  'style.feature.header': 'headers',
+  'style.feature.list': 'lists',
+  'style.feature.bold': 'bold',
+  'style.coefficient': '{feature} {value}{ci}',
+  'style.sep': '; ',
+  'style.footer':
+    'Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): {coef}. {intervals}{leftOut}. `zhujiu ratings --style-control` gives the full figures.',
+  'style.intervals': '95% CI from {rounds} bootstrap rounds',
+  'style.noIntervals': 'no intervals',
+  'style.leftOut': '; {n} votes without stored answers left out',
   'chatView.scored': '{what}: {n} of {total} models scored',
   'chatView.noModel': 'No model "{model}" on the board. Models: {models}.',
   'chatView.none': '(none)',

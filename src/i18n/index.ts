@@ -1,7 +1,8 @@
 /**
  * @module i18n
- * The message catalogue: every user-facing sentence of the converted surfaces (the results site, the board, the
- * chat: battles, `/ask`, command replies, help, the adapters' own texts) in Simplified Chinese and English, by key
+ * The message catalogue: every user-facing sentence of the converted surfaces (the results site, the board and its
+ * chart, the chat: battles, `/ask`, command replies and the services' reasons in them, evaluation run messages,
+ * help, the adapters' own texts) in Simplified Chinese and English, by key
  * (i18n/en.ts, i18n/zh-CN.ts), formatted with the small ICU-like syntax of i18n/format.ts. The language of a
  * deployment is `locale` in config/default.yaml (zh-CN for a new install); a page may be asked for in the other
  * with `?lang=en` / `?lang=zh-CN`, and a chat reply only the caller sees follows the platform's locale of the user

@@ -1,13 +1,14 @@
 /**
  * @module leaderboard/board-worker
  * Worker-thread entry: computes boards and renders charts off the chat event loop.
- * Receives `{ id, kind: 'board', input, seed, opts, title, maxRows? }` (board + its chart), `{ id, kind: 'chart', rows,
- * title, notes, maxRows? }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
+ * Receives `{ id, kind: 'board', input, seed, opts, title, maxRows?, locale? }` (board + its chart), `{ id, kind:
+ * 'chart', rows, title, notes, maxRows?, locale? }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
  * `{ id, ok: true, board?, png?, style?, ms }` or `{ id, ok: false, error }`.
  */
 import { parentPort } from 'node:worker_threads';
 import { type BoardInput, type BoardOptions, computeBoard } from '../aggregate/index.ts';
 import { createRng } from '../core/rng.ts';
+import type { Locale } from '../i18n/index.ts';
 import { bootstrapStyleControl, type StyleBattle } from '../rating/index.ts';
 import { type ChartRow, renderBoardPng } from './chart.ts';
 import { chartNotes, chartRows } from './views.ts';
@@ -21,6 +22,7 @@ type Job =
       readonly opts: BoardOptions;
       readonly title: string;
       readonly maxRows?: number;
+      readonly locale?: Locale;
     }
   | {
       readonly id: number;
@@ -29,6 +31,7 @@ type Job =
       readonly title: string;
       readonly notes?: string[];
       readonly maxRows?: number;
+      readonly locale?: Locale;
     }
   | {
       readonly id: number;
@@ -45,9 +48,11 @@ parentPort?.on('message', (job: Job) => {
       if (job.kind === 'board') {
         const board = computeBoard(job.input, createRng(job.seed), job.opts);
         const ms = performance.now() - t0;
-        const png = await renderBoardPng(chartRows(board), {
+        const locale = job.locale ?? 'en';
+        const png = await renderBoardPng(chartRows(board, false, locale), {
           title: job.title,
-          notes: chartNotes(board),
+          notes: chartNotes(board, locale),
+          locale,
           ...(job.maxRows !== undefined ? { maxRows: job.maxRows } : {}),
         });
         parentPort?.postMessage({ id: job.id, ok: true, board, png, ms });
@@ -58,6 +63,7 @@ parentPort?.on('message', (job: Job) => {
         const png = await renderBoardPng(job.rows, {
           title: job.title,
           notes: job.notes ?? [],
+          locale: job.locale ?? 'en',
           ...(job.maxRows !== undefined ? { maxRows: job.maxRows } : {}),
         });
         parentPort?.postMessage({ id: job.id, ok: true, png, ms: performance.now() - t0 });

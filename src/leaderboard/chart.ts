@@ -9,6 +9,7 @@ import { Resvg } from '@resvg/resvg-js';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { BOARD_ABILITIES } from '../aggregate/index.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import { shippedFontPath } from './font.ts';
 import { subsetFontFile } from './font-subset.ts';
 
@@ -96,6 +97,8 @@ export interface ChartOptions {
   readonly width?: number;
   /** Lines under the title (e.g. a method whose spread is within its uncertainty). */
   readonly notes?: readonly string[];
+  /** The language of the chart's own words: axes, panel titles, notes (config `locale`; default English). */
+  readonly locale?: Locale;
 }
 
 /** One panel of the chart's vertical stack. */
@@ -106,10 +109,10 @@ function barPanel(
   rows: readonly ChartRow[],
   width: number,
   unranked: boolean,
+  locale: Locale,
   title?: string,
 ): Panel {
-  const score =
-    rows[0]?.key === 'overall' ? 'overall (mean of the ability columns)' : 'final score';
+  const score = t(locale, rows[0]?.key === 'overall' ? 'chart.score.overall' : 'chart.score.final');
   const order = rows.map((r) => wrapped(r.model));
   const lines = Math.max(1, ...rows.map((r) => wrapName(r.model).length));
   const bars = rows.map((r) => ({
@@ -121,7 +124,10 @@ function barPanel(
       r.final === null
         ? ''
         : unranked
-          ? `${r.final.toFixed(2)} · not ranked: ${r.unranked ?? 'a method missing'}`
+          ? t(locale, 'chart.label.unranked', {
+              score: r.final.toFixed(2),
+              why: r.unranked ?? t(locale, 'board.unranked.methodMissing'),
+            })
           : r.final.toFixed(2),
   }));
   const y = {
@@ -146,7 +152,7 @@ function barPanel(
           x: {
             field: 'final',
             type: 'quantitative',
-            title: unranked ? `${score}, not comparable (95% interval)` : `${score} (95% interval)`,
+            title: t(locale, unranked ? 'chart.axis.unranked' : 'chart.axis', { score }),
             scale: { domain: [0, 10] },
           },
         },
@@ -177,19 +183,16 @@ function barPanel(
   };
 }
 
-/** The bar panels' titles for a ranking key. */
-function panelTitles(key: 'overall' | 'final'): { ranked: string; none: string; unranked: string } {
-  return key === 'overall'
-    ? {
-        ranked: 'Ranked: overall over every ability column',
-        none: 'No ranked overall',
-        unranked: 'Not ranked: these means cover fewer abilities and are not comparable',
-      }
-    : {
-        ranked: 'Ranked: finals over every method',
-        none: 'No ranked final',
-        unranked: 'Not ranked: these finals combine fewer methods and are not comparable',
-      };
+/** The bar panels' titles for a ranking key, in `locale`. */
+function panelTitles(
+  key: 'overall' | 'final',
+  locale: Locale,
+): { ranked: string; none: string; unranked: string } {
+  return {
+    ranked: t(locale, `chart.panel.${key}.ranked`),
+    none: t(locale, `chart.panel.${key}.none`),
+    unranked: t(locale, `chart.panel.${key}.unranked`),
+  };
 }
 
 function isRanked(r: ChartRow): boolean {
@@ -204,6 +207,7 @@ function isRanked(r: ChartRow): boolean {
 export function drawnRows(
   input: readonly ChartRow[],
   max: number,
+  locale: Locale = 'en',
 ): { rows: ChartRow[]; cutNote: string[] } {
   if (!Number.isInteger(max) || max < 1)
     throw new Error(
@@ -219,10 +223,72 @@ export function drawnRows(
     rows,
     cutNote:
       all.length > rows.length
-        ? [
-            `${rows.length} of ${all.length} models drawn (ranked first); every model is on the results page and in /board.json`,
-          ]
+        ? [t(locale, 'chart.cut', { n: rows.length, total: all.length })]
         : [],
+  };
+}
+
+/**
+ * The heat map panel: each drawn model's ability scores (0–10) under the ability names `abilities` (in the chart's
+ * language, the board's order); `labels` the rows' axis labels, `order` their order.
+ */
+function heatPanel(
+  labels: readonly string[],
+  order: readonly string[],
+  abilities: readonly string[],
+  heat: readonly {
+    model: string;
+    ability: string;
+    score: number | null;
+    label: string;
+  }[],
+  locale: Locale,
+): Panel {
+  const heatLines = Math.max(1, ...labels.map((l) => l.split(LINE).length));
+  const modelsAll = [...order];
+  return {
+    width: Math.max(280, BOARD_ABILITIES.length * 70),
+    height: Math.max(60, modelsAll.length * Math.max(24, heatLines * 14)),
+    data: { values: [...heat] },
+    layer: [
+      {
+        mark: 'rect',
+        encoding: {
+          x: {
+            field: 'ability',
+            type: 'nominal',
+            sort: [...abilities],
+            title: null,
+            axis: { labelAngle: -30, orient: 'top' },
+          },
+          y: {
+            field: 'model',
+            type: 'nominal',
+            sort: modelsAll,
+            title: null,
+            axis: WRAPPED_AXIS,
+          },
+          color: {
+            field: 'score',
+            type: 'quantitative',
+            scale: { domain: [0, 10], scheme: 'blues' },
+            title: t(locale, 'chart.heat.score'),
+          },
+        },
+      },
+      {
+        mark: { type: 'text', fontSize: 11 },
+        encoding: {
+          x: { field: 'ability', type: 'nominal', sort: [...abilities] },
+          y: { field: 'model', type: 'nominal', sort: modelsAll },
+          text: { field: 'label' },
+          color: {
+            condition: { test: 'datum.score > 6', value: 'white' },
+            value: 'black',
+          },
+        },
+      },
+    ],
   };
 }
 
@@ -231,18 +297,22 @@ export function drawnRows(
  * and in grey, the unranked finals with the reason of each; then the heat map (unranked rows marked).
  */
 export function boardChartSpec(input: readonly ChartRow[], o: ChartOptions): TopLevelSpec {
-  const { rows, cutNote } = drawnRows(input, o.maxRows ?? DEFAULT_CHART_ROWS);
+  const locale = o.locale ?? 'en';
+  const { rows, cutNote } = drawnRows(input, o.maxRows ?? DEFAULT_CHART_ROWS, locale);
   const ranked = rows.filter(isRanked);
   const unranked = rows.filter((r) => r.final !== null && !isRanked(r));
   const notes = [...(o.notes ?? []), ...cutNote];
   const width = o.width ?? 560;
   const label = (r: ChartRow) =>
-    wrapped(isRanked(r) || r.final === null ? r.model : `${r.model} (not ranked)`);
-  const heatLines = Math.max(1, ...rows.map((r) => label(r).split(LINE).length));
+    wrapped(
+      isRanked(r) || r.final === null ? r.model : t(locale, 'chart.notRanked', { model: r.model }),
+    );
+  // The heat map's columns, named in the chart's language, in the board's order.
+  const abilities = BOARD_ABILITIES.map((a) => t(locale, `ability.${a}`));
   const heat = rows.flatMap((r) =>
-    BOARD_ABILITIES.map((a) => ({
+    BOARD_ABILITIES.map((a, i) => ({
       model: label(r),
-      ability: a,
+      ability: abilities[i] as string,
       score: r.abilities[a] ?? null,
       label:
         r.abilities[a] === null || r.abilities[a] === undefined ? '—' : r.abilities[a]!.toFixed(1),
@@ -253,17 +323,18 @@ export function boardChartSpec(input: readonly ChartRow[], o: ChartOptions): Top
   // With no ranked row the ranked panel keeps its place (empty), so the chart's layout does not move.
   // Panel titles only when both kinds are drawn: a board of ranked rows only looks as it always did.
   const split = unranked.length > 0;
-  const t = panelTitles(rows[0]?.key ?? 'final');
+  const titles = panelTitles(rows[0]?.key ?? 'final', locale);
   if (ranked.length > 0 || !split)
     panels.push(
       barPanel(
         ranked,
         width,
         false,
-        split ? t.ranked : ranked.length === 0 && rows.length > 0 ? t.none : undefined,
+        locale,
+        split ? titles.ranked : ranked.length === 0 && rows.length > 0 ? titles.none : undefined,
       ),
     );
-  if (split) panels.push(barPanel(unranked, width, true, t.unranked));
+  if (split) panels.push(barPanel(unranked, width, true, locale, titles.unranked));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -274,53 +345,7 @@ export function boardChartSpec(input: readonly ChartRow[], o: ChartOptions): Top
     background: 'white',
     padding: 12,
     config: { font: CHART_FONT_FAMILY, view: { stroke: null } },
-    vconcat: [
-      ...panels,
-      {
-        width: Math.max(280, BOARD_ABILITIES.length * 70),
-        height: Math.max(60, modelsAll.length * Math.max(24, heatLines * 14)),
-        data: { values: heat },
-        layer: [
-          {
-            mark: 'rect',
-            encoding: {
-              x: {
-                field: 'ability',
-                type: 'nominal',
-                sort: [...BOARD_ABILITIES],
-                title: null,
-                axis: { labelAngle: -30, orient: 'top' },
-              },
-              y: {
-                field: 'model',
-                type: 'nominal',
-                sort: modelsAll,
-                title: null,
-                axis: WRAPPED_AXIS,
-              },
-              color: {
-                field: 'score',
-                type: 'quantitative',
-                scale: { domain: [0, 10], scheme: 'blues' },
-                title: 'score (0–10)',
-              },
-            },
-          },
-          {
-            mark: { type: 'text', fontSize: 11 },
-            encoding: {
-              x: { field: 'ability', type: 'nominal', sort: [...BOARD_ABILITIES] },
-              y: { field: 'model', type: 'nominal', sort: modelsAll },
-              text: { field: 'label' },
-              color: {
-                condition: { test: 'datum.score > 6', value: 'white' },
-                value: 'black',
-              },
-            },
-          },
-        ],
-      },
-    ],
+    vconcat: [...panels, heatPanel(rows.map(label), modelsAll, abilities, heat, locale)],
   };
 }
 

@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
 import { AppError } from '../core/errors.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import type { ChartRow } from './chart.ts';
 
@@ -77,8 +78,8 @@ export class BoardWorker {
   }
 
   /**
-   * Computes a board and its chart (PNG, titled `title`, at most `maxRows` models drawn) in the worker thread; `ms`
-   * is the board's time.
+   * Computes a board and its chart (PNG, titled `title`, at most `maxRows` models drawn, its words in `locale`) in
+   * the worker thread; `ms` is the board's time.
    */
   async compute(
     input: BoardInput,
@@ -86,20 +87,25 @@ export class BoardWorker {
     opts: BoardOptions,
     title: string,
     maxRows?: number,
+    locale: Locale = 'en',
   ): Promise<{ board: Board; png: Uint8Array; ms: number }> {
-    const r = await this.#send({ kind: 'board', input, seed, opts, title, maxRows });
+    const r = await this.#send({ kind: 'board', input, seed, opts, title, maxRows, locale });
     if (!r.board || !r.png) throw new AppError('internal', 'the board worker returned no board');
     return { board: r.board, png: r.png, ms: r.ms };
   }
 
-  /** Renders a chart in the worker thread (`notes`: lines under the title; at most `maxRows` models drawn). */
+  /**
+   * Renders a chart in the worker thread (`notes`: lines under the title; at most `maxRows` models drawn; its own
+   * words in `locale`).
+   */
   async chart(
     rows: readonly ChartRow[],
     title: string,
     notes: readonly string[] = [],
     maxRows?: number,
+    locale: Locale = 'en',
   ): Promise<Uint8Array> {
-    const r = await this.#send({ kind: 'chart', rows, title, notes, maxRows });
+    const r = await this.#send({ kind: 'chart', rows, title, notes, maxRows, locale });
     if (!r.png) throw new AppError('internal', 'the board worker returned no chart');
     return r.png;
   }

@@ -11,6 +11,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { createRng } from '../core/rng.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import type { SharedWork } from '../jobs/shared-work.ts';
 import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
 import {
@@ -77,8 +78,10 @@ export interface Snapshot {
 /** Votes read per chunk when loading the board's inputs (see {@link LeaderboardServiceOptions.inputChunkVotes}). */
 export const DEFAULT_INPUT_CHUNK_VOTES = 5_000;
 
-/** The title of the stored board chart. */
-export const BOARD_TITLE = 'ZhuJiu board';
+/** The board's title in `locale` ("ZhuJiu board"), the stored chart's title. */
+export function boardTitle(locale: Locale): string {
+  return t(locale, 'site.title');
+}
 
 /** Options of {@link LeaderboardService}. */
 export interface LeaderboardServiceOptions {
@@ -126,6 +129,8 @@ export interface LeaderboardServiceOptions {
   readonly metrics?: AppMetrics;
   /** How often a process waiting for another's build looks for its snapshot, ms (default 250). */
   readonly waitPollMs?: number;
+  /** The language of the stored chart's title, axes and notes (config `locale`; default English). */
+  readonly locale?: Locale;
 }
 
 function toSnapshot(row: SnapshotRow): Snapshot {
@@ -150,6 +155,8 @@ export interface OneShotBoardConfig {
   readonly judge: { readonly model: string | null };
   /** Snapshot pruning and the chart's row cap (absent: nothing pruned, the default cap). */
   readonly leaderboard?: { readonly keep: SnapshotKeep; readonly chart_rows: number };
+  /** The language of the stored chart (config `locale`; absent: English). */
+  readonly locale?: Locale;
 }
 
 /**
@@ -175,6 +182,7 @@ export function oneShotBoardService(
       ? { keep: app.leaderboard.keep, chartRows: app.leaderboard.chart_rows }
       : {}),
     ...(o.inlineChart === undefined ? {} : { inlineChart: o.inlineChart }),
+    ...(app.locale ? { locale: app.locale } : {}),
   });
 }
 
@@ -342,7 +350,7 @@ export class LeaderboardService {
    */
   async #withChart(snap: Snapshot): Promise<Snapshot> {
     if (snap.chart !== null || !this.#worker) return snap;
-    const chart = await this.chart(snap.board, BOARD_TITLE);
+    const chart = await this.chart(snap.board, boardTitle(this.#locale));
     await setSnapshotChart(this.#o.db, snap.id, chart);
     return { ...snap, chart };
   }
@@ -425,8 +433,9 @@ export class LeaderboardService {
         input,
         a.seed,
         opts,
-        BOARD_TITLE,
+        boardTitle(this.#locale),
         this.#o.chartRows,
+        this.#locale,
       ));
     } else {
       const threads = spawned ? spawned.use(input, opts) : startRoundThreads(input, opts);
@@ -435,7 +444,8 @@ export class LeaderboardService {
       } finally {
         await threads.close();
       }
-      chart = this.#o.inlineChart === false ? null : await this.chart(computed, BOARD_TITLE);
+      chart =
+        this.#o.inlineChart === false ? null : await this.chart(computed, boardTitle(this.#locale));
     }
     // Every scoring figure names its judge (docs/scoring.md §3).
     // ... and the model cards show each robustness dataset's drop against its clean base items (scoring.md §2.7).
@@ -483,17 +493,25 @@ export class LeaderboardService {
     }
   }
 
+  /** The language of the charts' own words (option `locale`; default English). */
+  get #locale(): Locale {
+    return this.#o.locale ?? 'en';
+  }
+
   /**
-   * Renders a chart of `board` titled `title` (in the worker thread when there is one, so the event loop stays
-   * free).
+   * Renders a chart of `board` titled `title`, its own words in the service's language (in the worker thread when
+   * there is one, so the event loop stays free).
    */
   async chart(board: Board, title: string): Promise<Uint8Array> {
-    if (this.#worker)
-      return this.#worker.chart(chartRows(board), title, chartNotes(board), this.#o.chartRows);
+    const locale = this.#locale;
+    const rows = chartRows(board, false, locale);
+    const notes = chartNotes(board, locale);
+    if (this.#worker) return this.#worker.chart(rows, title, notes, this.#o.chartRows, locale);
     const { renderBoardPng } = await import('./chart.ts');
-    return renderBoardPng(chartRows(board), {
+    return renderBoardPng(rows, {
       title,
-      notes: chartNotes(board),
+      notes,
+      locale,
       ...(this.#o.chartRows !== undefined ? { maxRows: this.#o.chartRows } : {}),
     });
   }

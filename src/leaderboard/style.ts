@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { MessageContent } from '../chat/port.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import { winnerOf } from '../import/formats/arena-export.ts';
 import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import { rankByIntervals, STYLE_FEATURES, styleMetadata } from '../rating/index.ts';
@@ -53,37 +54,39 @@ export async function loadStyleBattles(
   return { battles, withoutMetadata };
 }
 
-const FEATURE_TEXT = { length: 'length', header: 'headers', list: 'lists', bold: 'bold' } as const;
-
 /**
  * `/leaderboard style`: the style-controlled ratings with 95 % intervals, rank by intervals, votes, and the four
- * style coefficients; `null` result: no vote has stored answers yet.
+ * style coefficients; `null` result: no vote has stored answers yet. In `locale` (the configured language; default
+ * English).
  */
 export function styleContent(
   r: StyleControlResult | null,
   votes: ReadonlyMap<string, number>,
   leftOut: number,
+  locale: Locale = 'en',
 ): MessageContent {
-  if (r === null) {
-    return {
-      text: 'No style-controlled ratings yet: no vote is on a battle whose answers are stored. Vote on arena battles first.',
-    };
-  }
+  if (r === null) return { text: t(locale, 'style.none'), locale };
   const ranks =
     r.rounds > 0 ? rankByIntervals(r.ratingLo, r.ratingHi) : rankByIntervals(r.ratings, r.ratings);
   const order = r.models.map((_, j) => j).sort((x, y) => r.ratings[y]! - r.ratings[x]!);
-  const coef = STYLE_FEATURES.map(
-    (f, k) =>
-      `${FEATURE_TEXT[f]} ${r.coefficients[k]! >= 0 ? '+' : ''}${r.coefficients[k]!.toFixed(3)}` +
-      (r.rounds > 0
-        ? ` [${r.coefficientLo[k]!.toFixed(3)}, ${r.coefficientHi[k]!.toFixed(3)}]`
-        : ''),
-  ).join('; ');
+  const coef = STYLE_FEATURES.map((f, k) =>
+    t(locale, 'style.coefficient', {
+      feature: t(locale, `style.feature.${f}`),
+      value: `${r.coefficients[k]! >= 0 ? '+' : ''}${r.coefficients[k]!.toFixed(3)}`,
+      ci:
+        r.rounds > 0
+          ? ` [${r.coefficientLo[k]!.toFixed(3)}, ${r.coefficientHi[k]!.toFixed(3)}]`
+          : '',
+    }),
+  ).join(t(locale, 'style.sep'));
   return {
-    text: 'Arena ratings with style control (answer length and markdown held equal)',
-    title: 'Arena, style-controlled',
+    text: t(locale, 'style.text'),
+    title: t(locale, 'style.title'),
+    locale,
     table: {
-      columns: ['rank', 'model', 'rating', '95% CI', 'votes'],
+      columns: (['rank', 'model', 'rating', 'ci', 'votes'] as const).map((c) =>
+        t(locale, `style.col.${c}`),
+      ),
       align: ['right', 'left', 'right', 'right', 'right'],
       rows: order.map((j) => [
         String(ranks[j]),
@@ -93,10 +96,13 @@ export function styleContent(
         String(votes.get(r.models[j]!) ?? 0),
       ]),
     },
-    footer:
-      `Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): ${coef}. ` +
-      `${r.rounds > 0 ? `95% CI from ${r.rounds} bootstrap rounds` : 'no intervals'}` +
-      (leftOut > 0 ? `; ${leftOut} votes without stored answers left out` : '') +
-      '. `zhujiu ratings --style-control` gives the full figures.',
+    footer: t(locale, 'style.footer', {
+      coef,
+      intervals:
+        r.rounds > 0
+          ? t(locale, 'style.intervals', { rounds: r.rounds })
+          : t(locale, 'style.noIntervals'),
+      leftOut: leftOut > 0 ? t(locale, 'style.leftOut', { n: leftOut }) : '',
+    }),
   };
 }

@@ -392,9 +392,9 @@ export function methodJson(board: Board, method: BoardMethod): MethodJson {
 
 /**
  * Chart rows from a board: the rows a view shows ({@link shownRows}), each with its ranking key ({@link keyScore})
- * as `final`/`lo`/`hi` and, when unranked, its reason.
+ * as `final`/`lo`/`hi` and, when unranked, its reason (in `locale`, default English).
  */
-export function chartRows(board: Board, all = false): ChartRow[] {
+export function chartRows(board: Board, all = false, locale: Locale = 'en'): ChartRow[] {
   return shownRows(board, all).map((r) => {
     const k = keyScore(board, r);
     return {
@@ -405,7 +405,7 @@ export function chartRows(board: Board, all = false): ChartRow[] {
       lo: k.lo,
       hi: k.hi,
       abilities: r.abilities,
-      unranked: unrankedReason(board, r),
+      unranked: unrankedReason(board, r, locale),
     };
   });
 }
@@ -428,9 +428,9 @@ export function historyEntries(board: Board): BoardHistoryEntry[] {
   });
 }
 
-/** The lines under the chart's title ({@link withinUncertaintyNotes}). */
-export function chartNotes(board: Board): string[] {
-  return withinUncertaintyNotes(board);
+/** The lines under the chart's title ({@link withinUncertaintyNotes}), in `locale` (default English). */
+export function chartNotes(board: Board, locale: Locale = 'en'): string[] {
+  return withinUncertaintyNotes(board, locale);
 }
 
 /** A score with its 95 % interval when there is one: `6.20 (5.10–7.30)`. */

@@ -162,7 +162,7 @@ describe.skipIf(!present)(
       const posted: { battleId: number; messageId: string }[] = [];
       for (let i = 0; i < BATTLES; i++) {
         const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-        if (!r.ok) throw new Error(r.reason);
+        if (!r.ok) throw new Error(JSON.stringify(r.reason));
         posted.push({ battleId: r.value.battleId, messageId: r.value.ref.messageId });
       }
       timings.post = performance.now() - t;

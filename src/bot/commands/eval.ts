@@ -9,6 +9,7 @@
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
 import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../core/numbers.ts';
+import { cancelledText, evalRefusalsText, evalRefusalText } from '../../eval/refusal.ts';
 import type { EvalService } from '../../eval/service.ts';
 import { type Locale, t } from '../../i18n/index.ts';
 
@@ -107,7 +108,10 @@ export async function handleEval(
     if (id === undefined)
       return ctx.reply({ text: t(me, 'eval.cancelUsage') }, { ephemeral: true });
     const r = await evals.cancel(id);
-    return ctx.reply({ text: r.reason }, r.ok ? {} : { ephemeral: true });
+    // A cancel is announced to the channel; a refusal is told to the caller only.
+    return r.ok
+      ? ctx.reply({ text: cancelledText(r.run, locale) })
+      : ctx.reply({ text: evalRefusalText(r.refusal, me, 'chat') }, { ephemeral: true });
   }
   if (!a.model || !a.suite) {
     const suites = evals.suiteNames();
@@ -135,7 +139,8 @@ export async function handleEval(
     requestedBy: `${ctx.platform}:${ctx.user.id}`,
     report: { platform: ctx.platform, channelId: ctx.channelId },
   });
-  if (!started.ok) return ctx.reply({ text: started.reason }, { ephemeral: true });
+  if (!started.ok)
+    return ctx.reply({ text: evalRefusalsText(started.refusals, me, 'chat') }, { ephemeral: true });
   if (started.resumed) {
     const r = started.run;
     await ctx.reply({

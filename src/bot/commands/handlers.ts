@@ -8,7 +8,7 @@
 
 import type { Kysely } from 'kysely';
 import type { AskService } from '../../arena/ask.ts';
-import { terminalVoteHint } from '../../arena/message.ts';
+import { postRefusalText, terminalVoteHint } from '../../arena/message.ts';
 import type { ArenaService } from '../../arena/service.ts';
 import { commandNameList } from '../../chat/help.ts';
 import {
@@ -18,7 +18,7 @@ import {
   type PlatformName,
 } from '../../chat/port.ts';
 import { ABILITIES, type AppConfig } from '../../config/schema.ts';
-import type { DisabledModel } from '../../config/start-checks.ts';
+import { type DisabledModel, missingKeyReason } from '../../config/start-checks.ts';
 import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
@@ -138,7 +138,12 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
     notes.push(t(locale, 'models.importedOnly', { n: importedOnly, sources }));
   }
   for (const d of deps.disabledModels ?? [])
-    notes.push(t(locale, 'models.disabled', { name: markdownLiteral(d.name), reason: d.reason }));
+    notes.push(
+      t(locale, 'models.disabled', {
+        name: markdownLiteral(d.name),
+        reason: missingKeyReason(d.variable, d.empty, locale),
+      }),
+    );
   const note = notes.length > 0 ? notes.join(' ') : undefined;
   if (rows.length === 0) {
     const more = note ? t(locale, 'models.note', { note }) : '';
@@ -206,7 +211,7 @@ export function createCommandHandler(deps: CommandDeps): (ctx: CommandContext) =
       );
       if (!res.ok)
         return ctx.reply(
-          { text: t(me, 'reply.notPosted', { reason: res.reason }) },
+          { text: t(me, 'reply.notPosted', { reason: postRefusalText(res.reason, me) }) },
           { ephemeral: true },
         );
       const n = res.value.number;

@@ -149,7 +149,7 @@ export async function leaderboardReply(
   if (!req.ok) return { text: req.reason };
   if (req.view === 'style') {
     const s = await deps.leaderboard.styleControl();
-    return styleContent(s.result, s.votes, s.leftOut);
+    return styleContent(s.result, s.votes, s.leftOut, deps.locale);
   }
   let snap = await deps.leaderboard.latest();
   let behind: string | undefined;

@@ -14,6 +14,8 @@
 import { type CommandContext, type MessageContent, markdownLiteral } from '../../chat/port.ts';
 import type { AppConfig } from '../../config/schema.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
+import { evalRefusalsText } from '../../eval/refusal.ts';
+import { submissionProblemText } from '../../eval/submission-problems.ts';
 import type { SubmissionInput, SubmissionService } from '../../eval/submissions.ts';
 import { type Locale, t } from '../../i18n/index.ts';
 import type { SubmissionRow } from '../../storage/submissions.ts';
@@ -133,7 +135,7 @@ function row(s: SubmissionRow, locale: Locale): string[] {
     s.licence,
     s.status === 'rejected' && s.reason
       ? t(locale, 'submit.rejectedStatus', { reason: s.reason })
-      : s.status,
+      : t(locale, `submit.status.${s.status}`),
   ];
 }
 
@@ -215,7 +217,10 @@ export async function handleSubmit(deps: SubmitDeps, ctx: CommandContext): Promi
     userId: ctx.user.id,
     channelId: ctx.channelId,
   });
-  if (!r.ok) return ctx.reply({ text: t(me, 'submit.invalid', { reason: r.reason, usage }) }, only);
+  if (!r.ok) {
+    const reason = submissionProblemText(r.problem, me);
+    return ctx.reply({ text: t(me, 'submit.invalid', { reason, usage }) }, only);
+  }
   const name = markdownLiteral(r.row.name);
   await ctx.reply(
     { text: t(me, 'submit.received', { id: r.row.id, name, model: markdownLiteral(r.row.model) }) },
@@ -247,7 +252,8 @@ async function decide(
   if (action === 'reject') {
     const reason = a.values.reason ?? a.words.slice(2).join(' ');
     const r = await svc.reject(id, { by, reason });
-    if (!r.ok) return ctx.reply({ text: r.reason }, { ephemeral: true });
+    if (!r.ok)
+      return ctx.reply({ text: submissionProblemText(r.problem, me) }, { ephemeral: true });
     onDecided?.();
     return ctx.reply({
       text: t(locale, 'submit.rejected', {
@@ -259,10 +265,17 @@ async function decide(
   }
   const suites = a.values.suites?.split(/[\s,]+/u).filter(Boolean);
   const r = await svc.approve(id, { by, apiKeyEnv: a.values.api_key_env, suites });
-  if (!r.ok) return ctx.reply({ text: r.reason }, { ephemeral: true });
+  if (!r.ok) return ctx.reply({ text: submissionProblemText(r.problem, me) }, { ephemeral: true });
   onDecided?.();
-  const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(', ');
-  const refused = r.refused.map((x) => `${x.suite}: ${x.reason}`).join(' ');
+  const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(t(locale, 'board.list.sep'));
+  const refused = r.refused
+    .map((x) =>
+      t(locale, 'submit.refusedSuite', {
+        suite: x.suite,
+        reason: evalRefusalsText(x.refusals, locale, 'chat'),
+      }),
+    )
+    .join(locale === 'en' ? ' ' : '');
   await ctx.reply({
     text: t(locale, 'submit.approved', {
       id,

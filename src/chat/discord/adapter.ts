@@ -46,6 +46,7 @@ import {
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { type Locale, localeFromTag, type MessageKey, t } from '../../i18n/index.ts';
+import { ChatNoAccessError } from '../no-access.ts';
 import type {
   ChatHandlers,
   ChatPlatform,
@@ -539,12 +540,7 @@ export class DiscordAdapter implements ChatPlatform {
       if (code === 50001 || code === 50013) {
         // Missing Access / Missing Permissions: the channel does not let the bot in; say what to grant.
         this.#log.warn({ what, code }, 'discord: no access to the channel');
-        throw new AppError(
-          'chat_no_access',
-          `the bot may not ${what} in this channel (Discord ${code} ${code === 50001 ? 'Missing Access' : 'Missing Permissions'}): ` +
-            'give it View Channel, Send Messages, Embed Links, Attach Files, Add Reactions and Read Message History here, then try again',
-          { cause: err },
-        );
+        throw new ChatNoAccessError({ platform: 'discord', code, what }, { cause: err });
       }
       this.#log.error({ err: errMessage(err), what }, 'discord REST call failed');
       throw new AppError('chat_platform_error', `discord: ${what} failed: ${errMessage(err)}`, {

@@ -30,6 +30,7 @@ import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, webApi } from '
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { type Locale, t } from '../../i18n/index.ts';
+import { ChatNoAccessError } from '../no-access.ts';
 import type {
   ButtonPressEvent,
   ChatHandlers,
@@ -597,10 +598,8 @@ export class SlackAdapter implements ChatPlatform {
     }
     if ((code === 'not_in_channel' || code === 'channel_not_found') && WRITE_METHODS.has(method)) {
       this.#log.warn({ method, error: code }, 'slack: the bot is not in the channel');
-      return new AppError(
-        'chat_no_access',
-        `the bot is not in this channel (Slack says ${code}), so it cannot post here: invite it with ` +
-          `\`/invite @${this.#botName ?? 'the arena bot'}\` (or post from a channel it is in) and try again`,
+      return new ChatNoAccessError(
+        { platform: 'slack', code, botName: this.#botName },
         { cause: err },
       );
     }

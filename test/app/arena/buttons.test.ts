@@ -90,7 +90,7 @@ describe('buttons mode', () => {
     await bot.start();
     stops.push(() => bot.stop());
     const posted = await bot.arena.postBattle('discord', D_CHANNEL);
-    if (!posted.ok) throw new Error(posted.reason);
+    if (!posted.ok) throw new Error(JSON.stringify(posted.reason));
     const msgId = posted.value.ref.messageId;
     /** Presses a button as `user`; resolves with the private answer's text once it is there. */
     const press = async (user: string, choice: string, locale?: string): Promise<string> => {
@@ -129,7 +129,7 @@ describe('buttons mode', () => {
     await bot.start();
     stops.push(() => bot.stop());
     const posted = await bot.arena.postBattle('slack', S_CHANNEL);
-    if (!posted.ok) throw new Error(posted.reason);
+    if (!posted.ok) throw new Error(JSON.stringify(posted.reason));
     const ts = posted.value.ref.messageId;
     /** Presses a button as `user`; resolves with the ephemeral answer's text once it is there. */
     const press = async (user: string, choice: string): Promise<string> => {
@@ -242,7 +242,7 @@ describe('buttons mode', () => {
     const { fake, bot, battleId, press } = await discord({ hygiene: { daily_vote_cap: 1 } });
     expect(await press(U[0], 'left')).toContain('You voted ⬅️ left is better on battle #1.');
     const second = await bot.arena.postBattle('discord', D_CHANNEL);
-    if (!second.ok) throw new Error(second.reason);
+    if (!second.ok) throw new Error(JSON.stringify(second.reason));
     const id = fake.pressButton(second.value.ref.messageId, 'vote:right', { id: U[0] });
     await until(() => fake.responsesFor(id).find((r) => r.kind === 'original'), 'second answer');
     const flags = await db()

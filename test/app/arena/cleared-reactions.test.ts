@@ -74,7 +74,7 @@ describe.each(backends())('cleared reactions and variant emoji on Discord (%s)',
 
   async function post(): Promise<{ id: number; msg: string }> {
     const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) throw new Error(JSON.stringify(r.reason));
     return { id: r.value.battleId, msg: r.value.ref.messageId };
   }
   const events = (id: number) => listVoteEvents(db.db, id);
@@ -222,7 +222,7 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
 
   it('message_deleted retracts the votes and withdraws the battle; reaction_removed variants retract', async () => {
     const posted = await bot.arena.postBattle('slack', SLACK_CHANNEL);
-    if (!posted.ok) throw new Error(posted.reason);
+    if (!posted.ok) throw new Error(JSON.stringify(posted.reason));
     const { battleId: id, ref } = posted.value;
     const url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
     const react = (user: string, name: string, add: boolean) =>
@@ -278,7 +278,7 @@ describe.each(backends())('deleted messages and refused reactions on Slack (%s)'
 
   it('a tombstone (a deleted message with thread replies) withdraws the battle and retracts its votes', async () => {
     const posted = await bot.arena.postBattle('slack', SLACK_CHANNEL);
-    if (!posted.ok) throw new Error(posted.reason);
+    if (!posted.ok) throw new Error(JSON.stringify(posted.reason));
     const { battleId: id, ref } = posted.value;
     const url = `http://127.0.0.1:${adapter.listeningPort}/slack/events`;
     await fake.deliverEventHttp(

@@ -58,7 +58,7 @@ describe.each(flowBackends())('a failed closing re-read (%s)', (backend) => {
     const posted: { id: number; msg: string }[] = [];
     for (let i = 0; i < 2; i++) {
       const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-      if (!r.ok) throw new Error(r.reason);
+      if (!r.ok) throw new Error(JSON.stringify(r.reason));
       posted.push({ id: r.value.battleId, msg: r.value.ref.messageId });
     }
     const [first, second] = posted as [{ id: number; msg: string }, { id: number; msg: string }];

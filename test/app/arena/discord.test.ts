@@ -193,7 +193,7 @@ describe.each(flowBackends())('arena through the fake Discord (%s)', (backend) =
 
   const post = async () => {
     const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) throw new Error(JSON.stringify(r.reason));
     return { id: r.value.battleId, msg: r.value.ref.messageId };
   };
   const live = async (id: number) =>

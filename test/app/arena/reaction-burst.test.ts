@@ -56,7 +56,7 @@ describe.each(flowBackends())('a burst of reactions on a new battle (%s)', (back
       seedSource: counterSeeds(),
     });
     const posted = await arena.postBattle('shell', 'terminal');
-    if (!posted.ok) throw new Error(posted.reason);
+    if (!posted.ok) throw new Error(JSON.stringify(posted.reason));
     const react = (messageId: string, i: number) =>
       arena.onReaction({
         platform: 'shell',

@@ -67,7 +67,7 @@ describe.each(flowBackends())('vote hygiene of re-read votes (%s)', (backend) =>
     const posted = [];
     for (let i = 0; i < 2; i++) {
       const r = await bot.arena.postBattle('discord', CHANNEL_ID);
-      if (!r.ok) throw new Error(r.reason);
+      if (!r.ok) throw new Error(JSON.stringify(r.reason));
       posted.push(r.value.ref.messageId);
     }
     // Both dispatches are lost (the bot's clock, not the platform's, then dates both votes): the re-reads find

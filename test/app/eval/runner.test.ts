@@ -249,6 +249,7 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     });
     expect(await service.validate('m', 'minii')).toEqual({
       ok: false,
+      refusals: [{ code: 'unknown_suite', suite: 'minii', valid: ['mini'] }],
       reason: 'Unknown suite "minii". Valid suites: mini.',
     });
     const bad = await service.validate('mm', 'mini');

@@ -4,11 +4,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseSubmitText } from '../../../src/bot/commands/submit.ts';
+import { baseUrlText, formProblemText } from '../../../src/eval/submission-problems.ts';
 import {
-  baseUrlProblem,
+  baseUrlIssue,
+  type SubmissionInput,
   submissionProblems,
   submissionSuites,
 } from '../../../src/eval/submissions.ts';
+
+/** The problems of `s` in English (what `zhujiu submissions` and an English `/submit` say). */
+const problemsOf = (s: SubmissionInput, configured: readonly string[]) =>
+  submissionProblems(s, configured).map((p) => formProblemText(p, 'en'));
+
+/** What is wrong with base URL `url`, in English. */
+const baseUrlProblem = (url: string) => {
+  const issue = baseUrlIssue(url);
+  return issue && baseUrlText(issue, 'en');
+};
 
 const GOOD = {
   name: 'Acme Chat 7B',
@@ -69,17 +81,17 @@ describe('submissionProblems', () => {
   });
 
   it('names every missing field, a bad name, a configured name and a bad URL', () => {
-    expect(submissionProblems({ ...GOOD, description: ' ', licence: '' }, [])).toEqual([
+    expect(problemsOf({ ...GOOD, description: ' ', licence: '' }, [])).toEqual([
       'missing description, licence',
     ]);
-    expect(submissionProblems({ ...GOOD, name: ' padded' }, [])[0]).toBe(
+    expect(problemsOf({ ...GOOD, name: ' padded' }, [])[0]).toBe(
       'name " padded" starts or ends with a space; remove it',
     );
-    expect(submissionProblems({ ...GOOD, name: 'a\tb' }, [])[0]).toMatch(/U\+0009, a control/);
-    expect(submissionProblems(GOOD, ['Acme Chat 7B'])).toEqual([
+    expect(problemsOf({ ...GOOD, name: 'a\tb' }, [])[0]).toMatch(/U\+0009, a control/);
+    expect(problemsOf(GOOD, ['Acme Chat 7B'])).toEqual([
       'name "Acme Chat 7B" is already a model of config/models.yaml; choose another name',
     ]);
-    expect(submissionProblems({ ...GOOD, description: 'x'.repeat(2001) }, [])).toEqual([
+    expect(problemsOf({ ...GOOD, description: 'x'.repeat(2001) }, [])).toEqual([
       'description is 2001 characters long, over 2000; shorten it',
     ]);
   });
@@ -91,6 +103,18 @@ describe('submissionProblems', () => {
     expect(baseUrlProblem('api.acme.example')).toMatch(/is not a URL; give the endpoint's address/);
     expect(baseUrlProblem('https://sk-123:x@acme.example/v1')).toMatch(/never give a key in chat/);
     expect(baseUrlProblem('http://127.0.0.1:8000/v1')).toBeUndefined();
+  });
+
+  it('says every problem in Chinese too, the typed field names as they are', () => {
+    const zh = submissionProblems(
+      { ...GOOD, name: ' padded', baseUrl: 'ftp://acme.example/v1', licence: '' },
+      [],
+    ).map((p) => formProblemText(p, 'zh-CN'));
+    expect(zh).toEqual([
+      '缺少 licence',
+      '名称“ padded”首尾有空格；请删除',
+      '基础 URL“ftp://acme.example/v1”不是 http(s) 地址（它是 ftp:）；请给出 http:// 或 https:// 地址',
+    ]);
   });
 });
 

@@ -39,6 +39,16 @@ const CONVERTED = [
   'src/leaderboard/daily-post.ts',
   'src/bot/service.ts',
   'src/bot/submission-notices.ts',
+  'src/chat/no-access.ts',
+  'src/arena/service.ts',
+  'src/eval/refusal.ts',
+  'src/eval/service.ts',
+  'src/eval/submission-problems.ts',
+  'src/eval/submissions.ts',
+  'src/bot/eval-reporter.ts',
+  'src/eval/summary.ts',
+  'src/leaderboard/style.ts',
+  'src/leaderboard/chart.ts',
 ];
 
 /**
@@ -65,6 +75,21 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
     { text: 'identical answers', why: 'outcome reason, logged' },
     { text: 'posting failed: ', why: 'outcome reason, logged' },
     { text: 'another follow-up was answered first', why: 'outcome reason, logged' },
+  ],
+  // Why a battle was withdrawn, for its log line only.
+  'src/arena/service.ts': [
+    { text: 'the reveal found its message gone', why: 'withdrawal reason, logged' },
+    { text: 'its message was deleted', why: 'withdrawal reason, logged' },
+    { text: 'its message is gone (found on re-reading it)', why: 'withdrawal reason, logged' },
+  ],
+  'src/chat/no-access.ts': [
+    { text: 'Missing Access', why: "Discord's name of error 50001, quoted with its code" },
+    { text: 'Missing Permissions', why: "Discord's name of error 50013, quoted with its code" },
+  ],
+  'src/leaderboard/chart.ts': [{ text: 'Noto Sans SC', why: "the shipped font's family name" }],
+  'src/eval/refusal.ts': [
+    { text: '/eval cancel ', why: 'a typed command form' },
+    { text: 'zhujiu eval --cancel ', why: 'a typed command line' },
   ],
   'src/arena/live-answers.ts': [
     { text: 'no answer within ', why: "a timed-out request's error message, logged" },
