@@ -91,6 +91,11 @@ export async function importBattles(
   return storeBattles(db, source, rows, opts);
 }
 
+/** What `import battles` reads, said where a file is not that. */
+const BATTLES_FORMAT =
+  '`import battles` takes JSON Lines, one {"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | ' +
+  '"tie" | "tie (bothbad)"} object per line';
+
 /**
  * Reads and checks a battles file and its source name, without touching the database: `zhujiu import battles`
  * calls it before it opens the database, so a bad file is refused in a fraction of a second.
@@ -211,22 +216,18 @@ export async function readBattlesFile(
     }
     rows.push({ line: lineNo, a, b, winner: w, ...(r.anony === false ? { named: true } : {}) });
   }
-  if (arrayHead !== undefined) {
-    const kind = fileRowKind(arrayHead.join('\n'));
-    throw new AppError(
-      'import_invalid',
-      kind === 'outputs'
+  // A JSON array, problems found, or no battle at all: nothing is imported.
+  const refused =
+    arrayHead !== undefined
+      ? fileRowKind(arrayHead.join('\n')) === 'outputs'
         ? outputsHint(false)
-        : `${opts.file}:1: this is a JSON array; \`import battles\` takes JSON Lines, one {"model_a", "model_b", "winner"} object per line`,
-    );
-  }
-  if (problems.length > 0) throw new AppError('import_invalid', capProblems(problems).join('\n'));
-  if (rows.length === 0)
-    throw new AppError(
-      'import_invalid',
-      `${opts.file}:1: the file has no battles; \`import battles\` takes JSON Lines, one ` +
-        '{"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | "tie" | "tie (bothbad)"} object per line',
-    );
+        : `${opts.file}:1: this is a JSON array; ${BATTLES_FORMAT}`
+      : problems.length > 0
+        ? capProblems(problems).join('\n')
+        : rows.length === 0
+          ? `${opts.file}:1: the file has no battles; ${BATTLES_FORMAT}`
+          : undefined;
+  if (refused !== undefined) throw new AppError('import_invalid', refused);
   return { file: opts.file, source, rows };
 }
 

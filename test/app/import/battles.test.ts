@@ -141,7 +141,7 @@ describe.each(backends())('import battles on %s', (backend) => {
       ((await importBattles(d.db, { file: otherArray, source: 'kind' }).catch((x) => x)) as Error)
         .message,
     ).toBe(
-      `${otherArray}:1: this is a JSON array; \`import battles\` takes JSON Lines, one {"model_a", "model_b", "winner"} object per line`,
+      `${otherArray}:1: this is a JSON array; \`import battles\` takes JSON Lines, one {"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | "tie" | "tie (bothbad)"} object per line`,
     );
     const many = join(tmp, 'many.jsonl');
     writeFileSync(
