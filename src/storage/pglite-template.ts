@@ -41,7 +41,7 @@ import type { Migration } from 'kysely/migration';
 import { packTar } from 'modern-tar/fs';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
-import { unpackTarGzSync } from './tar-unpack.ts';
+import { unpackTarGz } from './tar-unpack.ts';
 
 /** The archive's file name inside the template folder. */
 export const TEMPLATE_ARCHIVE = 'pglite-template.tar.gz';
@@ -182,7 +182,7 @@ export async function seedFromTemplate(
   try {
     makeDirsSync(parent);
     work = mkdtempSync(join(parent, `.${basename(target)}.unpacking-`));
-    unpackTarGzSync(join(templateDir, TEMPLATE_ARCHIVE), work);
+    await unpackTarGz(join(templateDir, TEMPLATE_ARCHIVE), work);
     const got = countEntries(work);
     const version = existsSync(join(work, 'PG_VERSION'))
       ? readFileSync(join(work, 'PG_VERSION'), 'utf8').trim()
