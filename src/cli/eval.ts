@@ -132,6 +132,10 @@ export class BarLogGate {
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise<void> {
+  // The run's modules (the eval service, its runner and the OpenAI SDK, ~0.3 s) load while the database opens,
+  // which on a first start waits for the disk to take the prepared folder's files (storage/tar-unpack); a failure
+  // shows where they are needed (createEvalRuntime).
+  import('../eval/service.ts').catch(() => undefined);
   const { createEvalRuntime } = await import('../main.ts');
   const {
     runSummary,
