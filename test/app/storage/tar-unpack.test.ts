@@ -32,14 +32,15 @@ describe('storage/tar-unpack', () => {
     [`deep/${'d'.repeat(90)}/${longName}`]: Buffer.from('long'),
   };
 
+  /** A fresh archive of {@link files} (each test packs its own: tests run in any order). */
   async function packed(): Promise<string> {
-    const src = join(dir, 'src');
+    const src = mkdtempSync(join(dir, 'src-'));
     for (const [name, data] of Object.entries(files)) {
       mkdirSync(join(src, name, '..'), { recursive: true });
       writeFileSync(join(src, name), data);
     }
     mkdirSync(join(src, 'pg_logical', 'snapshots'), { recursive: true });
-    const archive = join(dir, 'a.tar.gz');
+    const archive = `${src}.tar.gz`;
     await pipeline(packTar(src), createGzip(), createWriteStream(archive));
     return archive;
   }
@@ -56,7 +57,7 @@ describe('storage/tar-unpack', () => {
   });
 
   it('refuses a damaged archive', async () => {
-    const archive = join(dir, 'a.tar.gz');
+    const archive = await packed();
     const tar = gunzipSync(readFileSync(archive));
     tar[0] = (tar[0] as number) ^ 0x01; // the first header's name: its checksum no longer matches
     const bad = join(dir, 'bad.tar.gz');
