@@ -121,6 +121,15 @@ export class BarLogGate {
 }
 
 /**
+ * Starts loading the run's modules (the eval service, its runner and the OpenAI SDK, ~0.3 s) without waiting for
+ * them, so that they load while the database opens, which on a first start waits for the disk to take the prepared
+ * folder's files (storage/tar-unpack). A failure shows where they are needed (main.ts `createEvalRuntime`).
+ */
+function preloadRunModules(): void {
+  import('../eval/service.ts').catch(() => undefined);
+}
+
+/**
  * Runs `zhujiu eval`.
  * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
  * the run failed, was cancelled, every item failed, or more than `eval.max_failure_rate` of its items ended unscored
@@ -132,17 +141,9 @@ export class BarLogGate {
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise<void> {
+  preloadRunModules();
   const { createEvalRuntime } = await import('../main.ts');
-  const {
-    runSummary,
-    summaryJson,
-    formatDuration,
-    failureLine,
-    spanFigureLines,
-    itemsCell,
-    endedText,
-    failureRateProblem,
-  } = await import('../eval/summary.ts');
+  const sm = await import('../eval/summary.ts');
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
@@ -241,13 +242,13 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       requestExit(130);
       return;
     }
-    const s = await runSummary(rt.db.db, runId);
+    const s = await sm.runSummary(rt.db.db, runId);
     if (!s) throw new AppError('not_found', `run #${runId} vanished`);
     // A run that failed, was cancelled, or scored nothing because every item failed is an error for scripts
     // (exit 1), said on the last line (stderr) after the summary.
     const scored = s.datasets.reduce((a, d) => a + d.n, 0);
     const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
-    const tooMany = failureRateProblem(s, rt.config.app.eval.max_failure_rate);
+    const tooMany = sm.failureRateProblem(s, rt.config.app.eval.max_failure_rate);
     const verdict =
       s.run.status === 'failed'
         ? `error: run #${runId} failed${s.run.error ? `: ${s.run.error.split('\n')[0]}` : ''}`
@@ -264,18 +265,18 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       requestExit(1);
     };
     if (o.json) {
-      io.out(JSON.stringify(summaryJson(s)));
+      io.out(JSON.stringify(sm.summaryJson(s)));
       finish();
       return;
     }
-    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${endedText(s)}`);
+    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${sm.endedText(s)}`);
     const rows = s.datasets.map((d) => [
       d.dataset,
       d.ability,
       d.metric,
       d.profile,
       d.score === null ? '—' : d.score.toFixed(2),
-      itemsCell(d),
+      sm.itemsCell(d),
       `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
       String(d.failures),
     ]);
@@ -285,10 +286,10 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     io.out(line(head));
     for (const r of rows) io.out(line(r));
     io.out(
-      `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${formatDuration(s.wallMs ?? 0)}`,
+      `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${sm.formatDuration(s.wallMs ?? 0)}`,
     );
-    for (const l of spanFigureLines(s)) io.out(l);
-    for (const f of s.failureReasons) io.out(`failures: ${failureLine(f)}`);
+    for (const l of sm.spanFigureLines(s)) io.out(l);
+    for (const f of s.failureReasons) io.out(`failures: ${sm.failureLine(f)}`);
     finish();
   } catch (err) {
     // An unexpected error leaves the run as Ctrl-C does: nobody's, so the same command resumes it at once

@@ -24,7 +24,7 @@ import type { AppMetrics } from '../core/metrics.ts';
 import { packageVersion } from '../core/version.ts';
 import type { OpenedClient } from '../llm/factory.ts';
 import { REQUEST_HASH_VERSION } from '../llm/request-hash.ts';
-import type { LlmClient } from '../llm/types.ts';
+import type { CompletionRequest, LlmClient } from '../llm/types.ts';
 import {
   finishRun,
   finishRunItems,
@@ -43,7 +43,7 @@ import { runLanes } from './lane-pool.ts';
 import { judgeMissingText } from './refusal.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
 import { RunLease, runLeaseStore } from './run-lease.ts';
-import { limited, planRun } from './run-plan.ts';
+import { limited, planRun, type RunIndex } from './run-plan.ts';
 import { ResultWriter } from './run-results.ts';
 import type { PreparedDataset } from './types.ts';
 
@@ -313,6 +313,8 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
   if (opts.signal?.aborted) stop.abort(); // stopped while preparing: plan nothing more, leave at once
+  // Whether the cache holds the run's answers, in one query, instead of one grouped look-up per few items.
+  const forgetAbsent = await client.prefetch?.(singleRequests(index));
   const { writer, lease, ctx } = await workParts(x, stop, laneCount, concurrency);
   log.info(
     {
@@ -346,6 +348,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     phase('requests');
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
+    forgetAbsent?.();
     await lease.close(); // a claim ahead of need is given back below if the run stops
     await writer.flush();
     if (stop.signal.aborted) await releaseClaims(db, run.id, owner).catch(() => undefined);
@@ -358,6 +361,19 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   });
   phase('finish');
   return outcome;
+}
+
+/**
+ * The model requests of a run's single-request items (eval/run-item `workItem` sends them as built here), for the
+ * client's look-up of the whole run at once (LlmClient.prefetch); multi-request items are looked up as they go.
+ */
+function singleRequests(index: RunIndex): CompletionRequest[] {
+  const out: CompletionRequest[] = [];
+  for (const [itemId, { ds, item }] of index) {
+    if (ds.requests?.(item)) continue;
+    out.push({ messages: ds.messages(item), templateVersion: ds.templateVersion, itemId });
+  }
+  return out;
 }
 
 /** The parts a started run is worked with: its result writer, this worker's lease and the items' context. */

@@ -29,6 +29,7 @@ import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
 import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
+import { type Exchanged, exchange } from './http-fetch.ts';
 import { redactSecrets } from './redact.ts';
 import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
@@ -108,6 +109,10 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #breaker: AuthBreaker;
   /** The requests on their way to the endpoint (sent, not yet answered and stored), by cache key. */
   readonly #sent = new Map<string, Promise<CompletionResult>>();
+  /** Cache keys found missing from the response cache by {@link prefetch} and not sent since. */
+  readonly #absent = new Set<string>();
+  /** The cache keys sent while a {@link prefetch} look-up is on its way, one set per look-up. */
+  readonly #sentDuringPrefetch = new Set<Set<string>>();
 
   constructor(o: OpenAiClientOptions) {
     this.#o = o;
@@ -140,7 +145,8 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   /**
-   * One HTTP attempt, as the SDK's `fetch`. The SDK's own timeout stops when the headers arrive
+   * One HTTP attempt, as the SDK's `fetch`, sent by llm/http-fetch (`node:http`, or Node's `fetch` for what it does
+   * not cover: redirects, streamed bodies). The SDK's own timeout stops when the headers arrive
    * (`client.js` fetchWithTimeout clears it before the body is read); here the whole body is read within the
    * same `timeout_ms` of the attempt's start, else the attempt is aborted and fails as a timeout, which the SDK
    * retries like any timeout. With the body in hand:
@@ -161,11 +167,9 @@ export class OpenAiCompatibleClient implements LlmClient {
     const onAbort = () => attempt.abort();
     if (outer?.aborted) attempt.abort();
     else outer?.addEventListener('abort', onAbort, { once: true });
-    let res: Response;
-    let bytes: ArrayBuffer;
+    let res: Exchanged;
     try {
-      res = await fetch(url, { ...init, signal: attempt.signal });
-      bytes = await res.arrayBuffer();
+      res = await exchange(url, { ...init, signal: attempt.signal });
     } catch (err) {
       // The SDK names an error matching /timed out/ a timeout (and retries it); an abort of the caller's own
       // signal stays an abort.
@@ -176,10 +180,10 @@ export class OpenAiCompatibleClient implements LlmClient {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
     }
-    const headers = new Headers(res.headers);
+    const { headers, bytes } = res;
     headers.delete('content-length');
     headers.delete('content-encoding');
-    if (res.ok) {
+    if (res.status >= 200 && res.status < 300) {
       const text = new TextDecoder().decode(bytes);
       try {
         JSON.parse(text);
@@ -195,7 +199,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       }
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
     }
-    const wait = retryAfterMs(res.headers);
+    const wait = retryAfterMs(headers);
     this.#log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
     if (wait !== undefined && wait > this.#maxRetryAfterMs) {
       // Longer than we are willing to wait: tell the SDK not to retry.
@@ -235,7 +239,7 @@ export class OpenAiCompatibleClient implements LlmClient {
    */
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const hash = this.hashOf(request);
-    const hit = await this.#o.cache.lookup(hash);
+    const hit = this.#absent.has(hash) ? undefined : await this.#o.cache.lookup(hash);
     if (hit) return this.#fromCache(hit);
     const sent = this.#sent.get(hash);
     if (sent) {
@@ -244,7 +248,10 @@ export class OpenAiCompatibleClient implements LlmClient {
         return { ok: false, code: 'aborted', message: 'cancelled', latencyMs: 0 };
       if (shared.ok) return { ...shared, cached: true };
     }
-    // Registered before any await, so an identical request whose cache look-up answers next finds it.
+    // Registered before any await, so an identical request whose cache look-up answers next finds it; from now on
+    // the answer may be stored, so the request is looked up again.
+    this.#absent.delete(hash);
+    for (const during of this.#sentDuringPrefetch) during.add(hash);
     const answer = this.#send(request, hash);
     if (!sent) {
       this.#sent.set(hash, answer);
@@ -252,6 +259,29 @@ export class OpenAiCompatibleClient implements LlmClient {
       answer.then(done, done); // a rejection reaches the caller through `answer` itself
     }
     return answer;
+  }
+
+  /**
+   * Looks up which of `requests` have a stored answer, in one query (LlmClient.prefetch): the others are sent
+   * without a look-up of their own when they come (a run on an empty cache saves one grouped look-up per few
+   * items), unless this client sent them since, or until the returned function forgets them.
+   * @throws AppError `db_unavailable` from the response cache.
+   */
+  async prefetch(requests: readonly CompletionRequest[]): Promise<() => void> {
+    const hashes = requests.map((r) => this.hashOf(r));
+    const during = new Set<string>();
+    this.#sentDuringPrefetch.add(during);
+    let stored: Set<string>;
+    try {
+      stored = await this.#o.cache.stored(hashes);
+    } finally {
+      this.#sentDuringPrefetch.delete(during);
+    }
+    const absent = hashes.filter((h) => !stored.has(h) && !during.has(h) && !this.#sent.has(h));
+    for (const h of absent) this.#absent.add(h);
+    return () => {
+      for (const h of absent) this.#absent.delete(h);
+    };
   }
 
   /** A stored answer as a result (`cached`), read like a reply (llm/reply). */

@@ -11,6 +11,7 @@ import {
   recordedResponse,
   type StoredResponse,
   saveCachedResponses,
+  storedRequestHashes,
 } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
 
@@ -34,6 +35,8 @@ export interface ResponseCache {
   }): Promise<number>;
   /** The recorded (imported) answer of the model to a stored item, if any. */
   recorded(itemId: number): Promise<StoredResponse | undefined>;
+  /** Which of these request hashes have a stored answer (one query for a whole run's requests). */
+  stored(requestHashes: readonly string[]): Promise<Set<string>>;
 }
 
 /** The request hash imported outputs are stored under (`import/outputs.ts` RECORDED_REQUEST_HASH). */
@@ -67,6 +70,7 @@ export function dbResponseCache(db: Kysely<Database>, modelId: number): Response
     save: (answer) => unavailableOnError('write', save(answer)),
     recorded: (itemId) =>
       unavailableOnError('read', recordedResponse(db, modelId, itemId, RECORDED_HASH)),
+    stored: (hashes) => unavailableOnError('read', storedRequestHashes(db, modelId, hashes)),
   };
 }
 

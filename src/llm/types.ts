@@ -88,4 +88,12 @@ export interface LlmClient {
    */
   readonly maxConcurrency: number;
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /**
+   * Looks up, in one go, whether answers to requests about to be made (a run's items, eval/runner) are stored:
+   * those found missing are later sent without a look-up of their own, unless this client has sent them
+   * meanwhile. Optional (a client without a response cache has nothing to look up).
+   * @returns a function that forgets what was found missing (call it when the run stops asking).
+   * @throws AppError `db_unavailable` when the response cache cannot be read.
+   */
+  prefetch?(requests: readonly CompletionRequest[]): Promise<() => void>;
 }

@@ -21,7 +21,6 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  createReadStream,
   createWriteStream,
   existsSync,
   mkdtempSync,
@@ -37,11 +36,12 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { createGunzip, createGzip } from 'node:zlib';
+import { createGzip } from 'node:zlib';
 import type { Migration } from 'kysely/migration';
-import { packTar, unpackTar } from 'modern-tar/fs';
+import { packTar } from 'modern-tar/fs';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
+import { unpackTarGz } from './tar-unpack.ts';
 
 /** The archive's file name inside the template folder. */
 export const TEMPLATE_ARCHIVE = 'pglite-template.tar.gz';
@@ -182,11 +182,7 @@ export async function seedFromTemplate(
   try {
     makeDirsSync(parent);
     work = mkdtempSync(join(parent, `.${basename(target)}.unpacking-`));
-    await pipeline(
-      createReadStream(join(templateDir, TEMPLATE_ARCHIVE)),
-      createGunzip(),
-      unpackTar(work),
-    );
+    await unpackTarGz(join(templateDir, TEMPLATE_ARCHIVE), work);
     const got = countEntries(work);
     const version = existsSync(join(work, 'PG_VERSION'))
       ? readFileSync(join(work, 'PG_VERSION'), 'utf8').trim()

@@ -2,7 +2,7 @@
  * @module storage/responses
  * Model answers (the response cache): one row per model + item + request hash.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -125,6 +125,28 @@ export async function findCachedResponses(
   return out;
 }
 
+/**
+ * Which of `requestHashes` model `modelId` has a stored answer to (any item), in one query per 10,000 hashes (the
+ * hashes go as one array parameter): the response cache's look-up ahead of a run (llm/response-cache `stored`).
+ */
+export async function storedRequestHashes(
+  db: Conn,
+  modelId: number,
+  requestHashes: readonly string[],
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const unique = [...new Set(requestHashes)];
+  for (let i = 0; i < unique.length; i += 10_000) {
+    const r = await sql<{ request_hash: string }>`
+      SELECT DISTINCT request_hash FROM responses
+       WHERE model_id = ${modelId} AND request_hash = ANY(${unique.slice(i, i + 10_000)}::text[])`.execute(
+      db,
+    );
+    for (const row of r.rows) out.add(row.request_hash);
+  }
+  return out;
+}
+
 /** A selected `responses` row as a {@link StoredResponse}. */
 function toStored(r: {
   id: number;
@@ -179,27 +201,32 @@ export async function saveCachedResponses(
 ): Promise<number[]> {
   const key = (itemId: number | null, hash: string) => `${itemId ?? ''}\u0000${hash}`;
   const ids = new Map<string, number>();
+  // The rows go as one JSON parameter (jsonb_to_recordset) rather than ten parameters a row: on the embedded
+  // database each parameter has a cost of its own, and a run stores its answers a few rows a statement
+  // (bench/first-start: ~25 % less database time per answer).
   for (let i = 0; i < specs.length; i += 500) {
-    const rows = await db
-      .insertInto('responses')
-      .values(
-        specs.slice(i, i + 500).map((spec) => ({
-          model_id: modelId,
-          item_id: spec.itemId,
-          request_hash: spec.requestHash,
-          output: spec.output,
-          reasoning: spec.reasoning ?? null,
-          reasoning_tokens: spec.reasoningTokens ?? null,
-          latency_ms: Math.max(0, Math.round(spec.latencyMs)),
-          prompt_tokens: spec.promptTokens ?? null,
-          completion_tokens: spec.completionTokens ?? null,
-          source: 'live',
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .returning(['id', 'item_id', 'request_hash'])
-      .execute();
-    for (const r of rows) ids.set(key(r.item_id, r.request_hash), r.id);
+    const rows = specs.slice(i, i + 500).map((spec) => ({
+      item_id: spec.itemId,
+      request_hash: spec.requestHash,
+      output: spec.output,
+      reasoning: spec.reasoning ?? null,
+      reasoning_tokens: spec.reasoningTokens ?? null,
+      latency_ms: Math.max(0, Math.round(spec.latencyMs)),
+      prompt_tokens: spec.promptTokens ?? null,
+      completion_tokens: spec.completionTokens ?? null,
+    }));
+    const inserted = await sql<{ id: number; item_id: number | null; request_hash: string }>`
+      INSERT INTO responses (model_id, item_id, request_hash, output, reasoning, reasoning_tokens, latency_ms,
+                             prompt_tokens, completion_tokens, source)
+      SELECT ${modelId}, v.item_id, v.request_hash, v.output, v.reasoning, v.reasoning_tokens, v.latency_ms,
+             v.prompt_tokens, v.completion_tokens, 'live'
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(
+          item_id bigint, request_hash text, output text, reasoning text, reasoning_tokens integer,
+          latency_ms integer, prompt_tokens integer, completion_tokens integer)
+      ON CONFLICT DO NOTHING
+      RETURNING id, item_id, request_hash`.execute(db);
+    for (const r of inserted.rows)
+      ids.set(key(r.item_id === null ? null : Number(r.item_id), r.request_hash), Number(r.id));
   }
   const missing = specs.filter((s) => !ids.has(key(s.itemId, s.requestHash)));
   const existing =

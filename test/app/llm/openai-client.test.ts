@@ -118,6 +118,52 @@ describe.each(flowBackends())('OpenAI-compatible client on %s', (backend) => {
     expect(fake.callCount).toBe(6);
   });
 
+  it('prefetch: a stored answer stays a cache hit, a missing one is sent once and then answered from the cache', async () => {
+    fake2.reset();
+    fake2.setAnswer((call) => ({ content: `pre ${call.messages.at(-1)?.content}`, delayMs: 100 }));
+    const cache = dbResponseCache(d.db, modelId);
+    let lookups = 0;
+    const c = client({
+      baseUrl: fake2.baseUrl,
+      maxConcurrency: 4,
+      cache: {
+        ...cache,
+        lookup: (h) => {
+          lookups += 1;
+          return cache.lookup(h);
+        },
+      },
+    });
+    await c.complete(ask('q-pre-stored'));
+    expect(fake2.callCount).toBe(1);
+    // Requests sent before or while the look-up runs are not taken for missing: once stored, they are cache hits.
+    const before = c.complete(ask('q-pre-before'));
+    while (fake2.callCount < 2) await new Promise((r) => setTimeout(r, 5));
+    const during = c.complete(ask('q-pre-during')); // its own look-up answers after the prefetch's starts
+    const forget = await c.prefetch(
+      ['q-pre-stored', 'q-pre-missing', 'q-pre-before', 'q-pre-during'].map((q) => ask(q)),
+    );
+    expect(await before).toMatchObject({ ok: true, cached: false });
+    expect(await during).toMatchObject({ ok: true, cached: false });
+    for (const q of ['q-pre-stored', 'q-pre-before', 'q-pre-during'])
+      expect(await c.complete(ask(q))).toMatchObject({ ok: true, cached: true });
+    expect(fake2.callCount).toBe(3);
+    // Found missing: sent without a look-up; once sent it is looked up again, so the next ask is a cache hit.
+    const lookupsBefore = lookups;
+    const sent = await c.complete(ask('q-pre-missing'));
+    expect(sent).toMatchObject({ ok: true, cached: false, text: 'pre q-pre-missing' });
+    expect(lookups).toBe(lookupsBefore);
+    expect(await c.complete(ask('q-pre-missing'))).toMatchObject({
+      ok: true,
+      cached: true,
+      responseId: sent.ok ? sent.responseId : -1,
+    });
+    expect(fake2.callCount).toBe(4);
+    forget();
+    expect(await c.complete(ask('q-pre-missing'))).toMatchObject({ ok: true, cached: true });
+    expect(fake2.callCount).toBe(4);
+  });
+
   it('answers identical requests asked at once with one call: the others share its answer as a cache hit', async () => {
     fake2.reset();
     fake2.setAnswer((call) => ({ content: `once ${call.n}`, delayMs: 50 }));

@@ -31,7 +31,7 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/chat/discord/adapter.ts#DiscordAdapter.start': 95,
   'src/chat/slack/adapter.ts#SlackAdapter.#runCommand': 81,
   'src/chat/slack/adapter.ts#SlackAdapter.start': 134,
-  'src/cli/eval.ts#runEval': 177,
+  'src/cli/eval.ts#runEval': 169,
   'src/cli/index.ts#buildProgram': 359,
   'src/cli/leaderboard.ts#runLeaderboard': 100,
   'src/cli/ratings-style.ts#runStyleRatings': 104,
