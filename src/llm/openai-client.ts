@@ -29,7 +29,6 @@ import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
 import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
-import { type Exchanged, exchange } from './http-fetch.ts';
 import { redactSecrets } from './redact.ts';
 import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
@@ -145,8 +144,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   /**
-   * One HTTP attempt, as the SDK's `fetch`, sent by llm/http-fetch (`node:http`, or Node's `fetch` for what it does
-   * not cover: redirects, streamed bodies). The SDK's own timeout stops when the headers arrive
+   * One HTTP attempt, as the SDK's `fetch`. The SDK's own timeout stops when the headers arrive
    * (`client.js` fetchWithTimeout clears it before the body is read); here the whole body is read within the
    * same `timeout_ms` of the attempt's start, else the attempt is aborted and fails as a timeout, which the SDK
    * retries like any timeout. With the body in hand:
@@ -167,9 +165,11 @@ export class OpenAiCompatibleClient implements LlmClient {
     const onAbort = () => attempt.abort();
     if (outer?.aborted) attempt.abort();
     else outer?.addEventListener('abort', onAbort, { once: true });
-    let res: Exchanged;
+    let res: Response;
+    let bytes: ArrayBuffer;
     try {
-      res = await exchange(url, { ...init, signal: attempt.signal });
+      res = await fetch(url, { ...init, signal: attempt.signal });
+      bytes = await res.arrayBuffer();
     } catch (err) {
       // The SDK names an error matching /timed out/ a timeout (and retries it); an abort of the caller's own
       // signal stays an abort.
@@ -180,10 +180,10 @@ export class OpenAiCompatibleClient implements LlmClient {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
     }
-    const { headers, bytes } = res;
+    const headers = new Headers(res.headers);
     headers.delete('content-length');
     headers.delete('content-encoding');
-    if (res.status >= 200 && res.status < 300) {
+    if (res.ok) {
       const text = new TextDecoder().decode(bytes);
       try {
         JSON.parse(text);
@@ -199,7 +199,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       }
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
     }
-    const wait = retryAfterMs(headers);
+    const wait = retryAfterMs(res.headers);
     this.#log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
     if (wait !== undefined && wait > this.#maxRetryAfterMs) {
       // Longer than we are willing to wait: tell the SDK not to retry.
