@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DestinationStream } from 'pino';
 import type { LiveModel } from './arena/ask.ts';
 import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
@@ -23,6 +22,7 @@ import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
 import { makeDirsSync } from './core/make-dirs.ts';
+import { retryWithBackoff } from './core/retry.ts';
 import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -199,27 +199,14 @@ async function openDbRetrying(
     opts.longLived === true && target.kind === 'postgres'
       ? config.app.database.start_retry_seconds * 1000
       : 0;
-  const t0 = Date.now();
-  for (let attempt = 1, waitMs = 1000; ; attempt++, waitMs = Math.min(waitMs * 2, 15_000)) {
-    try {
-      return await openDb(target, o);
-    } catch (err) {
-      const left = retryMs - (Date.now() - t0);
-      if (!(err instanceof AppError && err.code === 'db_unavailable') || left <= 0) throw err;
-      if (opts.signal?.aborted) throw err;
-      logger.warn(
-        { attempt, retryInMs: Math.min(waitMs, left), err: err.message },
-        'database not reachable; trying again',
-      );
-      // A stop asked for meanwhile ends the wait, and the start, at once.
-      await sleep(
-        Math.min(waitMs, left),
-        undefined,
-        opts.signal ? { signal: opts.signal } : {},
-      ).catch(() => undefined);
-      if (opts.signal?.aborted) throw err;
-    }
-  }
+  return retryWithBackoff(() => openDb(target, o), {
+    budgetMs: retryMs,
+    retryable: (err) => err instanceof AppError && err.code === 'db_unavailable',
+    logger,
+    message: 'database not reachable; trying again',
+    describe: (err) => (err as Error).message,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+  });
 }
 
 /**

@@ -11,6 +11,7 @@
  * only). The summary is posted once: the first process to mark it posted does it; a post the platform refuses
  * gives the mark back, so a later tick posts it.
  */
+
 import type { Kysely } from 'kysely';
 import {
   type ChatPlatform,
@@ -18,6 +19,7 @@ import {
   type MessageRef,
   markdownLiteral,
 } from '../chat/port.ts';
+import { ABILITIES } from '../config/abilities.ts';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import {
@@ -43,15 +45,7 @@ import {
 import type { Database } from '../storage/schema.ts';
 
 /** The abilities of the catalogue (`ability.*`), said in the reader's language; others are shown as stored. */
-const ABILITIES = new Set<string>([
-  'knowledge',
-  'chinese_specific',
-  'language',
-  'reasoning',
-  'refusal',
-  'safety',
-  'robustness',
-]);
+const CATALOGUE_ABILITIES = new Set<string>(ABILITIES);
 
 /** The progress line of a run, in `locale` (the channel's: the configured language; default English). */
 export function progressContent(run: RunRow, now: Date, locale: Locale = 'en'): MessageContent {
@@ -129,7 +123,9 @@ export function summaryContent(
       align: ['left', 'left', 'right', 'right', 'right'],
       rows: s.datasets.map((d) => [
         d.dataset,
-        ABILITIES.has(d.ability) ? t(locale, `ability.${d.ability as 'knowledge'}`) : d.ability,
+        CATALOGUE_ABILITIES.has(d.ability)
+          ? t(locale, `ability.${d.ability as 'knowledge'}`)
+          : d.ability,
         d.score === null ? '—' : d.score.toFixed(2),
         itemsCell(d, locale),
         String(d.failures),

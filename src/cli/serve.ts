@@ -9,12 +9,12 @@
  *   scheduled battles (both need the chat connection).
  */
 import { fstatSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BotService } from '../bot/service.ts';
 import { type ModelConfig, modelInfos } from '../config/schema.ts';
 import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
+import { retryWithBackoff } from '../core/retry.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import {
   type ChatPlatformOverrides,
@@ -95,30 +95,20 @@ export async function startService(
   kind: 'bot' | 'worker',
   opts: ServiceOptions,
 ): Promise<StartedService> {
-  const t0 = Date.now();
   const prepared = await prepareRuntime({ ...opts, checkStart: true, longLived: true });
-  const budgetMs = prepared.config.env.DATABASE_URL
-    ? prepared.config.app.database.start_retry_seconds * 1000
-    : 0;
-  for (let attempt = 1, waitMs = 1000; ; attempt++, waitMs = Math.min(waitMs * 2, 15_000)) {
-    try {
-      const rt = await openRuntime({ ...opts, prepared, longLived: true });
-      return await startOn(kind, rt, opts);
-    } catch (err) {
-      const left = budgetMs - (Date.now() - t0);
-      if (!isConnectionLoss(err) || left <= 0 || opts.signal?.aborted) throw err;
-      prepared.logger.warn(
-        { attempt, retryInMs: Math.min(waitMs, left), err: describeRejection(err) },
-        'database connection lost while starting; starting again',
-      );
-      await sleep(
-        Math.min(waitMs, left),
-        undefined,
-        opts.signal ? { signal: opts.signal } : {},
-      ).catch(() => undefined);
-      if (opts.signal?.aborted) throw err;
-    }
-  }
+  return retryWithBackoff(
+    async () => startOn(kind, await openRuntime({ ...opts, prepared, longLived: true }), opts),
+    {
+      budgetMs: prepared.config.env.DATABASE_URL
+        ? prepared.config.app.database.start_retry_seconds * 1000
+        : 0,
+      retryable: isConnectionLoss,
+      logger: prepared.logger,
+      message: 'database connection lost while starting; starting again',
+      describe: (err) => describeRejection(err),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    },
+  );
 }
 
 /** Starts the bot or the worker on an opened runtime; on failure stops what it started and closes `rt`. */

@@ -3,7 +3,7 @@
  * An {@link LlmClient} for any OpenAI-compatible chat-completions endpoint, over the `openai` package (the only
  * importer of it), with the response cache in front.
  *
- * What the SDK already does and we rely on (openai 6.30, `client.js` makeRequest / retryRequest / shouldRetry):
+ * What the SDK already does and we rely on (openai 7.59, `client.js` makeRequest / retryRequest / shouldRetry):
  * - retries 408, 409, 429, every 5xx and connection errors/timeouts, `max_retries` times (default 2);
  * - waits what `retry-after-ms` or `Retry-After` (seconds or an HTTP date) asks before retrying, else an
  *   exponential backoff of 0.5 s · 2^n (max 8 s) with jitter;
