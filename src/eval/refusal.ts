@@ -128,24 +128,6 @@ export function judgeMissingText(
   return t(locale, 'evalRefusal.judgeMissing', { suite, again: againText(surface, locale) });
 }
 
-/** The names of the models and suites refusals list, and where they name a command, by code. */
-function namesText(r: EvalRefusal, locale: Locale): string {
-  switch (r.code) {
-    case 'unknown_suite':
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite })
-        : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) });
-    case 'unknown_model': {
-      const p = { model: r.model, word: shellWord(r.model) };
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownModel.none', p)
-        : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) });
-    }
-    default:
-      return '';
-  }
-}
-
 /** The sentence of a suite that eval cannot run (its datasets are compared in the arena, not scored). */
 function notEvaluableText(
   r: Extract<EvalRefusal, { code: 'suite_not_evaluable' }>,
@@ -181,8 +163,15 @@ function notEvaluableText(
 export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSurface): string {
   switch (r.code) {
     case 'unknown_suite':
-    case 'unknown_model':
-      return namesText(r, locale);
+      return r.valid.length === 0
+        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite })
+        : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) });
+    case 'unknown_model': {
+      const p = { model: r.model, word: shellWord(r.model) };
+      return r.valid.length === 0
+        ? t(locale, 'evalRefusal.unknownModel.none', p)
+        : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) });
+    }
     case 'suite_not_evaluable':
       return notEvaluableText(r, locale);
     case 'model_disabled':

@@ -129,16 +129,6 @@ const WRITE_EVERY_MS = 100;
 const LANES_PER_SLOT = 4;
 
 /**
- * Why a run with scoring datasets cannot run without a judge, naming the config key and how to try again on the
- * surface that asked: `chat` (`/eval`), `cli` (`zhujiu eval`) or `any` (a worker's log); in English
- * (eval/refusal.ts has it in every language).
- */
-export const JUDGE_MODEL_MISSING = (
-  suite: string,
-  surface: 'chat' | 'cli' | 'any' = 'any',
-): string => judgeMissingText(suite, surface);
-
-/**
  * The config snapshot stored with a run: everything needed to trace and reproduce its figures; `judge` (the judge
  * client's model name) is recorded on each scoring dataset, so that every scoring figure names its judge.
  */
@@ -204,7 +194,7 @@ export async function executeRun(
     });
     const scoring = datasets.filter((d) => d.method === 'scoring');
     if (scoring.length > 0) {
-      if (!deps.judge) throw new Error(JUDGE_MODEL_MISSING(run.suite));
+      if (!deps.judge) throw new Error(judgeMissingText(run.suite, 'any'));
       for (const d of scoring) judgeRubrics.set(d.name, deps.judge.rubrics(run.suite, d.name));
       judge = await deps.judge.open();
     }

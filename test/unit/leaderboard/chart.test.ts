@@ -14,16 +14,9 @@ import {
   renderBoardSvg,
   wrapName,
 } from '../../../src/leaderboard/chart.ts';
+import { abilityScores } from '../../helpers/chart-rows.ts';
 
-const ab = (x: number) => ({
-  knowledge: x,
-  chinese_specific: x - 1,
-  language: null,
-  reasoning: x + 0.5,
-  refusal: x,
-  safety: x - 2,
-  robustness: x,
-});
+const ab = abilityScores;
 const ROWS: ChartRow[] = [
   { model: 'gpt-4o', rank: 1, final: 8.2, lo: 7.1, hi: 9.0, abilities: ab(8) },
   { model: '通义千问-Max', rank: 2, final: 6.5, lo: 5.0, hi: 7.7, abilities: ab(6) },
