@@ -311,6 +311,18 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       ] as const) {
         if (!v) cmd.error(`error: required option '${flag}' not specified`, { exitCode: 2 });
       }
+      // The one rule for model names, as `import outputs --model` applies it: a name no command can store is
+      // refused before it is looked up, so no suggested fix names it again.
+      const [{ modelNameProblem }, { quoteName }] = await Promise.all([
+        import('../config/model-name.ts'),
+        import('../import/formats/sniff.ts'),
+      ]);
+      const nameProblem = modelNameProblem(o.model as string);
+      if (nameProblem !== undefined)
+        throw new AppError(
+          'input_invalid',
+          `--model ${quoteName(o.model as string)} ${nameProblem}`,
+        );
       const { runEval } = await import('./eval.ts');
       await runEval(io, o, deps);
     });

@@ -115,6 +115,17 @@ describe('input files', () => {
 });
 
 describe('names and sizes the database would refuse are refused by the import parsers, naming file:line', () => {
+  it('eval --model with an outer space is refused by the name rule, as import outputs --model is (exit 2)', async () => {
+    const e = await zhujiu(['eval', '--model', ' gpt-4', '--suite', 'smoke']);
+    const o = await zhujiu(['import', 'outputs', join(dir, 'x.json'), '--model', ' gpt-4']);
+    for (const r of [e, o]) {
+      expect(r.code).toBe(2);
+      expect(oneLine(r.stderr)).toBe(
+        'error [input_invalid]: --model " gpt-4" starts or ends with a space; remove it',
+      );
+    }
+  });
+
   it('import battles: a model name over 200 characters, blank, or with a space; nothing is written', async () => {
     const f = join(dir, 'names.jsonl');
     const long = 'x'.repeat(300);
