@@ -12,7 +12,9 @@
  * its cursor and line wrap back on every way out (cli/terminal.ts).
  */
 
+import { modelNameProblem } from '../config/model-name.ts';
 import { AppError } from '../core/errors.ts';
+import { quoteName } from '../import/formats/sniff.ts';
 import { type CliDeps, openCommandRuntime } from './deps.ts';
 import { type CliIo, requestExit } from './io.ts';
 import { guardTerminal } from './terminal.ts';
@@ -127,6 +129,25 @@ export class BarLogGate {
  */
 function preloadRunModules(): void {
   import('../eval/service.ts').catch(() => undefined);
+}
+
+/**
+ * The flags of `zhujiu eval` (without `--cancel`) before anything opens: `--model` and `--suite` are required
+ * (`usage` is called with commander's wording, exit 2), and the model's name keeps the one rule for model names
+ * (config/model-name.ts), as `import outputs --model` applies it, so a name no command can store is refused before
+ * it is looked up and no suggested fix names it again.
+ * @throws AppError `input_invalid` (exit 2) for a name the rule refuses.
+ */
+export function checkEvalFlags(o: Partial<EvalOptions>, usage: (message: string) => never): void {
+  for (const [flag, v] of [
+    ['--model <name>', o.model],
+    ['--suite <name>', o.suite],
+  ] as const) {
+    if (!v) usage(`error: required option '${flag}' not specified`);
+  }
+  const nameProblem = modelNameProblem(o.model as string);
+  if (nameProblem !== undefined)
+    throw new AppError('input_invalid', `--model ${quoteName(o.model as string)} ${nameProblem}`);
 }
 
 /**

@@ -305,25 +305,8 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
         const { runEvalCancel } = await import('./eval.ts');
         return runEvalCancel(io, o.cancel, deps);
       }
-      for (const [flag, v] of [
-        ['--model <name>', o.model],
-        ['--suite <name>', o.suite],
-      ] as const) {
-        if (!v) cmd.error(`error: required option '${flag}' not specified`, { exitCode: 2 });
-      }
-      // The one rule for model names, as `import outputs --model` applies it: a name no command can store is
-      // refused before it is looked up, so no suggested fix names it again.
-      const [{ modelNameProblem }, { quoteName }] = await Promise.all([
-        import('../config/model-name.ts'),
-        import('../import/formats/sniff.ts'),
-      ]);
-      const nameProblem = modelNameProblem(o.model as string);
-      if (nameProblem !== undefined)
-        throw new AppError(
-          'input_invalid',
-          `--model ${quoteName(o.model as string)} ${nameProblem}`,
-        );
-      const { runEval } = await import('./eval.ts');
+      const { checkEvalFlags, runEval } = await import('./eval.ts');
+      checkEvalFlags(o, (message) => cmd.error(message, { exitCode: 2 }));
       await runEval(io, o, deps);
     });
 
