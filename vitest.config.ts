@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { ProjectGroupedShuffle } from './test/helpers/sequencer.ts';
 
 /**
  * `npm test`: the suite as three vitest projects (docs/architecture.md, "Tests"):
@@ -26,8 +27,9 @@ export default defineConfig({
     slowTestThreshold: 5_000,
     // Files run in a shuffled order in every project; unit and app tests are shuffled within their files too (an
     // app file's tests share its database, emptied before each test by `useCleanRows` in test/helpers/db.ts where
-    // they write). The tests of a process file run in the order they are written.
-    sequence: { shuffle: { files: true, tests: false } },
+    // they write). The tests of a process file run in the order they are written. Files are queued project by
+    // project (process, app, unit), each project's shuffled: test/helpers/sequencer.ts says why.
+    sequence: { shuffle: { files: true, tests: false }, sequencer: ProjectGroupedShuffle },
     projects: [
       {
         extends: true,

@@ -166,5 +166,5 @@ describe('a model whose api_key_env is unset', () => {
     expect(nodata.stderr).toMatch(
       /^error \[config_invalid\]: Suite "smoke" cannot run: 4 of its dataset files are missing from the datasets folder .*no-datasets \(c3\/c3-m-dev\.sample\.json, /,
     );
-  });
+  }, 120_000); // one flow: config check, a bot start, imports, six chat commands and three evals
 });
