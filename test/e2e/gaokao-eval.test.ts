@@ -1,8 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/loader.ts';
+import { type ModelConfig, modelsFileSchema } from '../../src/config/schema.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { EvalService } from '../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../src/eval/summary.ts';
@@ -86,6 +87,41 @@ describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
       if (!summary) throw new Error('no summary');
       expect(summary.promptTokens + summary.completionTokens).toBe(0);
       expectPublished(summaryJson(summary));
+    });
+
+    it('a recorded model needs no dataset files: the run over the imported items gives 7000 / 9702; a callable model is refused, naming them', async () => {
+      const db = await freshDb('pglite');
+      try {
+        await importGaokaoOutputs(db.db, {
+          dir: sharedData(...GAOKAO_GPT4_RESULTS),
+          model: 'gpt-4-0314',
+        });
+        const empty = join(mkdtempSync(join(tmpdir(), 'zj-gk-nodata-')), 'empty');
+        mkdirSync(empty);
+        const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+        const endpoint = modelsFileSchema.parse({
+          models: [
+            { name: 'm', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm' },
+          ],
+        }).models[0] as ModelConfig;
+        const service = new EvalService({
+          db: db.db,
+          logger: createLogger('silent'),
+          config: { ...config, models: [...config.models, endpoint] },
+        });
+        const refused = await service.start({ model: 'm', suite: 'gaokao-objective' });
+        expect(refused.ok).toBe(false);
+        if (!refused.ok) expect(refused.reason).toContain('gaokao_bench/Objective_Questions/');
+        const started = await service.start({ model: 'gpt-4-0314', suite: 'gaokao-objective' });
+        if (!started.ok) throw new Error(started.reason);
+        expect(await service.execute(started.run.id)).toBe('finished');
+        const summary = await runSummary(db.db, started.run.id);
+        if (!summary) throw new Error('no summary');
+        expect(summary.run.error ?? summary.run.status).toBe('succeeded');
+        expectPublished(summaryJson(summary));
+      } finally {
+        await db.destroy();
+      }
     });
   },
 );

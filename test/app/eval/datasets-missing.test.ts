@@ -1,7 +1,8 @@
 /**
  * A suite whose dataset files are missing is refused before a run is created (as a missing judge is), naming the
- * files, the datasets folder and the fix (so is a file with bad rows); a recorded model's run over items already stored (an imported
- * GAOKAO-Bench result folder) needs no dataset files.
+ * files, the datasets folder and the fix (so is a file with bad rows). That a recorded model's run over items already
+ * stored (an imported GAOKAO-Bench result folder) needs no dataset files is shown on the whole set in
+ * test/e2e/gaokao-eval.test.ts.
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,13 +19,10 @@ import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { prepareSuite } from '../../../src/eval/datasets/index.ts';
 import { EvalService } from '../../../src/eval/service.ts';
-import { runSummary, summaryJson } from '../../../src/eval/summary.ts';
-import { importGaokaoOutputs } from '../../../src/import/gaokao-outputs.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
-import { GAOKAO_GPT4_RESULTS } from '../../helpers/gaokao.ts';
-import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { SECRET, terminal, terminalShell, testConfig } from '../arena/helpers.ts';
 
 const endpoint = modelsFileSchema.parse({
@@ -165,41 +163,4 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
       );
     expect(await listRuns(d.db, {})).toEqual([]);
   });
-
-  describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
-    'an imported GAOKAO-Bench result folder',
-    () => {
-      // The whole GAOKAO-Bench objective set (1,781 items): the one test here above the project's 30 s guard.
-      it('runs gaokao-objective with no dataset files: 7000 / 9702, the published figure', {
-        timeout: 120_000,
-      }, async () => {
-        await importGaokaoOutputs(d.db, {
-          dir: sharedData(...GAOKAO_GPT4_RESULTS),
-          model: 'gpt-4-0314',
-        });
-        const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
-        const service = new EvalService({
-          db: d.db,
-          logger: silentLogger,
-          config: { ...config, models: [endpoint] },
-        });
-        // A callable model needs the files (its prompts come from them): refused, naming them.
-        const refused = await service.start({ model: 'm', suite: 'gaokao-objective' });
-        expect(refused.ok).toBe(false);
-        if (!refused.ok) expect(refused.reason).toContain('gaokao_bench/Objective_Questions/');
-        const started = await service.start({ model: 'gpt-4-0314', suite: 'gaokao-objective' });
-        if (!started.ok) throw new Error(started.reason);
-        expect(await service.execute(started.run.id)).toBe('finished');
-        const s = await runSummary(d.db, started.run.id);
-        if (!s) throw new Error('no summary');
-        expect(s.run.error ?? s.run.status).toBe('succeeded');
-        expect(s.run.total).toBe(1781);
-        const j = summaryJson(s);
-        expect(j.datasets).toHaveLength(10);
-        const earned = j.datasets.reduce((a, x) => a + x.earned, 0);
-        const possible = j.datasets.reduce((a, x) => a + x.possible, 0);
-        expect({ earned, possible }).toEqual({ earned: 7000, possible: 9702 });
-      });
-    },
-  );
 });
