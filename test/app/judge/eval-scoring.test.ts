@@ -135,7 +135,7 @@ describe.each(flowBackends())('/eval on a scoring suite on %s', (backend) => {
     if (r.ok) return;
     expect(r.reason).toContain('judge.model');
     expect(r.reason).toContain('tiny-scoring');
-    // Chat is told the chat form (the CLI its own: test/process/messages/review-messages.test.ts).
+    // Chat is told the chat form (the CLI its own: test/app/messages/review-messages.test.ts).
     expect(r.reason).toMatch(/then run \/eval again\.$/);
     expect(await listRuns(d.db, {})).toEqual([]);
   });

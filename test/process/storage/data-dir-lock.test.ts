@@ -1,5 +1,5 @@
 /**
- * Issue 8.6: the embedded database's folder lock after a crash. A lock naming this process's own pid (a restarted
+ * The embedded database's folder lock after a crash. A lock naming this process's own pid (a restarted
  * container), a dead pid, or a live pid of an unrelated program is taken over at once and logged; a lock of older
  * versions (a plain pid file) likewise; only a live zhujiu process on the same folder refuses, shown with a real
  * second process, and once that process is killed (a crash) the folder is taken over without waiting.
@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockDataDir, processStart } from '../../../src/storage/data-dir-lock.ts';
 import { openDb } from '../../../src/storage/db.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -134,6 +136,57 @@ describe('embedded database lock', () => {
       release();
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('config check on PGlite checks the data-folder lock as its connection check', () => {
+  it('free, then held by another process (named), then skipped with --no-connect', async () => {
+    const dir = join(root, 'lockcheck', 'pg');
+    const env = { ZHUJIU_DATA_DIR: dir };
+    const zhujiu = (...args: string[]) => inProcess(args, { env });
+    {
+      const free = await zhujiu('config', 'check');
+      expect(free.code, free.stderr).toBe(0);
+      expect(free.stdout).toContain(
+        `database: embedded PGlite in ${dir}, free (no other zhujiu process holds it`,
+      );
+    }
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
+      ],
+      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        child.stdout?.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (out.includes('locked')) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      {
+        const held = await zhujiu('config', 'check');
+        expect(held.code).toBe(1);
+        expect(held.stderr).toMatch(
+          new RegExp(
+            `^error \\[db_unavailable\\]: the embedded database in .* is in use by another zhujiu process \\(pid ${child.pid} on `,
+            'u',
+          ),
+        );
+        expect(held.stdout).not.toContain('config OK');
+        const skipped = await zhujiu('config', 'check', '--no-connect');
+        expect(skipped.code).toBe(0);
+        expect(skipped.stdout).toContain('lock not checked (--no-connect)');
+      }
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
