@@ -11,8 +11,9 @@
  *   and suite at once: it resumes the bot's run;
  * - `zhujiu judge run`, Ctrl-C: exits 130 saying it stopped, stores no judge failure for the requests it aborted,
  *   and the same command at once judges the rest.
- * Waits poll with generous bounds; nothing depends on the machine's speed. One test file per backend
- * (stop-resume.pglite.test.ts, stop-resume.postgres.test.ts), so the two run side by side.
+ * Waits poll with generous bounds; nothing depends on the machine's speed. Two test files per backend, one per
+ * {@link StopResumePart} (stop-resume-eval.pglite.test.ts, stop-resume-bot-judge.postgres.test.ts …), so they run
+ * side by side.
  */
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,9 +47,12 @@ async function exitOf(p: ZhujiuProcess): Promise<number | null> {
   return r.code;
 }
 
-/** Declares the tests for one backend. */
-export function stopResumeTests(backend: Backend): void {
-  describe(`stopping and resuming evaluation work on ${backend}`, () => {
+/** The two halves of the tests, one per test file so they run side by side: `eval` (Ctrl-C, kill -9), `bot-judge`. */
+export type StopResumePart = 'eval' | 'bot-judge';
+
+/** Declares the tests of `part` for one backend. */
+export function stopResumeTests(backend: Backend, part: StopResumePart): void {
+  describe(`stopping and resuming evaluation work on ${backend} (${part})`, () => {
     let base: TestDb;
     let root: string;
     let fake: FakeOpenAi;
@@ -175,143 +179,147 @@ export function stopResumeTests(backend: Backend): void {
         return Number(r.rows[0]?.n);
       });
 
-    it('eval: Ctrl-C, then the same command resumes at once', async () => {
-      fake.reset();
-      const first = zhujiu(['eval', '--model', 'slow-a', '--suite', 'mini']);
-      await until('two answers', () => fake.answered >= 2);
-      first.child.kill('SIGINT');
-      await exitOf(first);
-      const m = /stopped: run #(\d+) stays active/.exec(first.stderr());
-      expect(m, first.stderr()).not.toBeNull();
-      const runId = Number(m?.[1]);
-
-      const again = zhujiu(['eval', '--model', 'slow-a', '--suite', 'mini']);
-      expect(await exitOf(again), again.stderr()).toBe(0);
-      expect(again.stderr()).toContain(`resuming run #${runId}`);
-      expect(again.stdout()).toContain(`run #${runId}: slow-a on mini: succeeded`);
-      expect(await scoresOf(runId)).toBe(10);
-    });
-
-    it(
-      backend === 'pglite'
-        ? 'eval: kill -9, then the same command resumes at once and scores every item once'
-        : 'eval: kill -9, then the same command is refused until the lease runs out',
-      async () => {
+    if (part === 'eval')
+      it('eval: Ctrl-C, then the same command resumes at once', async () => {
         fake.reset();
-        const first = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
+        const first = zhujiu(['eval', '--model', 'slow-a', '--suite', 'mini']);
         await until('two answers', () => fake.answered >= 2);
-        first.child.kill('SIGKILL');
-        await first.exited;
-        const again = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
-        if (backend === 'postgres') {
-          expect(await exitOf(again), again.stderr()).toBe(1);
-          expect(again.stderr()).toMatch(
-            /error \[conflict\]: run #\d+ of slow-b on mini is running/,
-          );
-          return;
-        }
-        expect(await exitOf(again), again.stderr()).toBe(0);
-        const m = /resuming run #(\d+) \(left running by a process that stopped\)/.exec(
-          again.stderr(),
-        );
-        expect(m, again.stderr()).not.toBeNull();
+        first.child.kill('SIGINT');
+        await exitOf(first);
+        const m = /stopped: run #(\d+) stays active/.exec(first.stderr());
+        expect(m, first.stderr()).not.toBeNull();
         const runId = Number(m?.[1]);
-        expect(again.stdout()).toContain(`run #${runId}: slow-b on mini: succeeded`);
-        const per = await withDb(async (d) => {
-          const r = await sql<{
-            n: string | number;
-            items: string | number;
-            done: string | number;
-          }>`
+
+        const again = zhujiu(['eval', '--model', 'slow-a', '--suite', 'mini']);
+        expect(await exitOf(again), again.stderr()).toBe(0);
+        expect(again.stderr()).toContain(`resuming run #${runId}`);
+        expect(again.stdout()).toContain(`run #${runId}: slow-a on mini: succeeded`);
+        expect(await scoresOf(runId)).toBe(10);
+      });
+
+    if (part === 'eval')
+      it(
+        backend === 'pglite'
+          ? 'eval: kill -9, then the same command resumes at once and scores every item once'
+          : 'eval: kill -9, then the same command is refused until the lease runs out',
+        async () => {
+          fake.reset();
+          const first = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
+          await until('two answers', () => fake.answered >= 2);
+          first.child.kill('SIGKILL');
+          await first.exited;
+          const again = zhujiu(['eval', '--model', 'slow-b', '--suite', 'mini']);
+          if (backend === 'postgres') {
+            expect(await exitOf(again), again.stderr()).toBe(1);
+            expect(again.stderr()).toMatch(
+              /error \[conflict\]: run #\d+ of slow-b on mini is running/,
+            );
+            return;
+          }
+          expect(await exitOf(again), again.stderr()).toBe(0);
+          const m = /resuming run #(\d+) \(left running by a process that stopped\)/.exec(
+            again.stderr(),
+          );
+          expect(m, again.stderr()).not.toBeNull();
+          const runId = Number(m?.[1]);
+          expect(again.stdout()).toContain(`run #${runId}: slow-b on mini: succeeded`);
+          const per = await withDb(async (d) => {
+            const r = await sql<{
+              n: string | number;
+              items: string | number;
+              done: string | number;
+            }>`
             select (select count(*) from item_scores where run_id = ${runId}) as n,
                    (select count(distinct item_id) from item_scores where run_id = ${runId}) as items,
                    (select count(*) from eval_run_items where run_id = ${runId} and status = 'done') as done`.execute(
-            d.db,
-          );
-          return r.rows[0];
-        });
-        expect(per && [Number(per.n), Number(per.items), Number(per.done)]).toEqual([10, 10, 10]);
-      },
-    );
-
-    it('a bot given /eval, stopped with SIGTERM: zhujiu eval resumes its run at once', async () => {
-      fake.reset();
-      const bot = spawn(process.execPath, [ZHUJIU_BIN, 'bot'], {
-        cwd: PROJECT_ROOT,
-        env: {
-          ...process.env,
-          DATABASE_URL: '',
-          LOG_LEVEL: '',
-          DISCORD_TOKEN: '',
-          SLACK_BOT_TOKEN: '',
-          ...env(),
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      }) as ChildProcessByStdio<Writable, Readable, Readable>;
-      procs.add({
-        kill: () => bot.exitCode === null && bot.signalCode === null && bot.kill('SIGKILL'),
-      });
-      let out = '';
-      bot.stdout.on('data', (b: Buffer) => {
-        out += b.toString();
-      });
-      bot.stderr.on('data', (b: Buffer) => {
-        out += b.toString();
-      });
-      const exited = new Promise<number | null>((r) => bot.on('exit', (code) => r(code)));
-      // The terminal chat reads stdin once the bot has started; the line waits in the pipe until then.
-      bot.stdin.write('/eval slow-c mini\n');
-      await until('the run to be queued', () => /Evaluation run #\d+ queued/.test(out)).catch(
-        (e) => {
-          bot.kill('SIGKILL');
-          throw new Error(`${(e as Error).message}:\n${out}`);
+              d.db,
+            );
+            return r.rows[0];
+          });
+          expect(per && [Number(per.n), Number(per.items), Number(per.done)]).toEqual([10, 10, 10]);
         },
       );
-      const runId = Number(/Evaluation run #(\d+) queued/.exec(out)?.[1]);
-      await until('two answers', () => fake.answered >= 2);
-      bot.kill('SIGTERM');
-      const code = await Promise.race([exited, sleep(120_000).then(() => 'hung')]);
-      expect(code, out).toBe(0);
 
-      const again = zhujiu(['eval', '--model', 'slow-c', '--suite', 'mini']);
-      expect(await exitOf(again), again.stderr()).toBe(0);
-      expect(again.stderr()).toContain(`resuming run #${runId}`);
-      expect(again.stdout()).toContain(`run #${runId}: slow-c on mini: succeeded`);
-      expect(await scoresOf(runId)).toBe(10);
-    });
+    if (part === 'bot-judge')
+      it('a bot given /eval, stopped with SIGTERM: zhujiu eval resumes its run at once', async () => {
+        fake.reset();
+        const bot = spawn(process.execPath, [ZHUJIU_BIN, 'bot'], {
+          cwd: PROJECT_ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: '',
+            LOG_LEVEL: '',
+            DISCORD_TOKEN: '',
+            SLACK_BOT_TOKEN: '',
+            ...env(),
+          },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        }) as ChildProcessByStdio<Writable, Readable, Readable>;
+        procs.add({
+          kill: () => bot.exitCode === null && bot.signalCode === null && bot.kill('SIGKILL'),
+        });
+        let out = '';
+        bot.stdout.on('data', (b: Buffer) => {
+          out += b.toString();
+        });
+        bot.stderr.on('data', (b: Buffer) => {
+          out += b.toString();
+        });
+        const exited = new Promise<number | null>((r) => bot.on('exit', (code) => r(code)));
+        // The terminal chat reads stdin once the bot has started; the line waits in the pipe until then.
+        bot.stdin.write('/eval slow-c mini\n');
+        await until('the run to be queued', () => /Evaluation run #\d+ queued/.test(out)).catch(
+          (e) => {
+            bot.kill('SIGKILL');
+            throw new Error(`${(e as Error).message}:\n${out}`);
+          },
+        );
+        const runId = Number(/Evaluation run #(\d+) queued/.exec(out)?.[1]);
+        await until('two answers', () => fake.answered >= 2);
+        bot.kill('SIGTERM');
+        const code = await Promise.race([exited, sleep(120_000).then(() => 'hung')]);
+        expect(code, out).toBe(0);
 
-    it('judge run: Ctrl-C keeps what is judged, stores no failure, the same command judges the rest', async () => {
-      fake.reset();
-      const args = [
-        'judge',
-        'run',
-        '--model',
-        'cand',
-        '--suite',
-        'tiny-scoring',
-        '--judge',
-        'judge-x',
-      ];
-      const first = zhujiu(args);
-      await until('a judged answer', () => fake.answered >= 1).catch((e) => {
-        throw new Error(`${(e as Error).message}:\n${first.stdout()}\n${first.stderr()}`);
+        const again = zhujiu(['eval', '--model', 'slow-c', '--suite', 'mini']);
+        expect(await exitOf(again), again.stderr()).toBe(0);
+        expect(again.stderr()).toContain(`resuming run #${runId}`);
+        expect(again.stdout()).toContain(`run #${runId}: slow-c on mini: succeeded`);
+        expect(await scoresOf(runId)).toBe(10);
       });
-      first.child.kill('SIGINT');
-      await exitOf(first);
-      expect(first.stderr()).toContain('stopped: what was judged is kept');
-      const failed = () =>
-        withDb(async (d) => {
-          const r = await sql<{ n: string | number }>`
+
+    if (part === 'bot-judge')
+      it('judge run: Ctrl-C keeps what is judged, stores no failure, the same command judges the rest', async () => {
+        fake.reset();
+        const args = [
+          'judge',
+          'run',
+          '--model',
+          'cand',
+          '--suite',
+          'tiny-scoring',
+          '--judge',
+          'judge-x',
+        ];
+        const first = zhujiu(args);
+        await until('a judged answer', () => fake.answered >= 1).catch((e) => {
+          throw new Error(`${(e as Error).message}:\n${first.stdout()}\n${first.stderr()}`);
+        });
+        first.child.kill('SIGINT');
+        await exitOf(first);
+        expect(first.stderr()).toContain('stopped: what was judged is kept');
+        const failed = () =>
+          withDb(async (d) => {
+            const r = await sql<{ n: string | number }>`
           select count(*) as n from judge_scores where status = 'failed'`.execute(d.db);
-          return Number(r.rows[0]?.n);
-        });
-      expect(await failed()).toBe(0);
-      const again = zhujiu(args);
-      expect(await exitOf(again), again.stderr()).toBe(0);
-      expect(again.stdout()).toMatch(
-        /tiny_chisafety .*: 6 of 6 judged, 0 judge failures, [1-5] already judged/,
-      );
-      expect(await failed()).toBe(0);
-    });
+            return Number(r.rows[0]?.n);
+          });
+        expect(await failed()).toBe(0);
+        const again = zhujiu(args);
+        expect(await exitOf(again), again.stderr()).toBe(0);
+        expect(again.stdout()).toMatch(
+          /tiny_chisafety .*: 6 of 6 judged, 0 judge failures, [1-5] already judged/,
+        );
+        expect(await failed()).toBe(0);
+      });
   });
 }

@@ -5,9 +5,9 @@
  *   workers share the queue, and the expired job is handed to the other one while the first still works);
  * - kill: `kill -9` of the worker after 4 results, then a new worker: only the items without a result are asked,
  *   each once, and the run ends with 10 results.
- * Assertions are on counts only; waits poll with generous upper bounds. One test file per backend
- * (worker-processes.pglite.test.ts, worker-processes.postgres.test.ts), so the two run side by side: most of their
- * time is spent waiting on the slow model.
+ * Assertions are on counts only; waits poll with generous upper bounds. One test file per backend and test
+ * (worker-processes-duplicates.pglite.test.ts, worker-processes-kill.postgres.test.ts …), so they run side by side:
+ * most of their time is spent waiting on the slow model.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,9 +40,12 @@ async function until(what: string, cond: () => Promise<boolean> | boolean, maxMs
   }
 }
 
-/** Declares the tests for one backend. */
-export function workerProcessTests(backend: Backend): void {
-  describe(`eval workers as processes on ${backend}`, () => {
+/** The tests, one per test file so they run side by side. */
+export type WorkerProcessPart = 'duplicates' | 'kill';
+
+/** Declares the test `part` for one backend. */
+export function workerProcessTests(backend: Backend, part: WorkerProcessPart): void {
+  describe(`eval workers as processes on ${backend} (${part})`, () => {
     let base: TestDb;
     let root: string;
     let fake: FakeOpenAi;
@@ -171,72 +174,74 @@ export function workerProcessTests(backend: Backend): void {
       return r.rows.map((x) => Number(/Q(\d+)/.exec(x.tag)?.[1]));
     };
 
-    it(
-      'duplicate and late workers: exactly 10 results and 10 model calls',
-      async () => {
-        fake.reset();
-        const runId = await queueRun('slow');
-        const workers = backend === 'postgres' ? [startWorker(), startWorker()] : [startWorker()];
-        if (backend === 'postgres') {
-          await until(
-            'the run to finish',
-            async () => (await getRun(base.db, runId))?.status === 'succeeded',
-          );
-        } else {
-          // The worker holds the embedded database: wait for its own word that the run is written and finished.
-          const w = workers[0] as (typeof workers)[number];
-          await until('the run to finish', () => w.stderr().includes('run finished'));
-        }
-        for (const w of workers) await stopWorker(w.child, 'SIGTERM');
-        const tags = await withDb((d) => results(d, runId));
-        expect(tags.sort((a, b) => a - b)).toEqual([...items.keys()].sort((a, b) => a - b));
-        expect(fake.callCount).toBe(10);
-        expect(new Set(fake.calls.map(tagOf)).size).toBe(10);
-        const run = await withDb(async (d) => getRun(d.db, runId));
-        expect(run?.status).toBe('succeeded');
-      },
-      TEST_MS,
-    );
+    if (part === 'duplicates')
+      it(
+        'duplicate and late workers: exactly 10 results and 10 model calls',
+        async () => {
+          fake.reset();
+          const runId = await queueRun('slow');
+          const workers = backend === 'postgres' ? [startWorker(), startWorker()] : [startWorker()];
+          if (backend === 'postgres') {
+            await until(
+              'the run to finish',
+              async () => (await getRun(base.db, runId))?.status === 'succeeded',
+            );
+          } else {
+            // The worker holds the embedded database: wait for its own word that the run is written and finished.
+            const w = workers[0] as (typeof workers)[number];
+            await until('the run to finish', () => w.stderr().includes('run finished'));
+          }
+          for (const w of workers) await stopWorker(w.child, 'SIGTERM');
+          const tags = await withDb((d) => results(d, runId));
+          expect(tags.sort((a, b) => a - b)).toEqual([...items.keys()].sort((a, b) => a - b));
+          expect(fake.callCount).toBe(10);
+          expect(new Set(fake.calls.map(tagOf)).size).toBe(10);
+          const run = await withDb(async (d) => getRun(d.db, runId));
+          expect(run?.status).toBe('succeeded');
+        },
+        TEST_MS,
+      );
 
-    it(
-      'kill -9 after 4 results, then a new worker: only the missing items are asked, each once',
-      async () => {
-        fake.reset();
-        const runId = await queueRun('slow-b');
-        const a = startWorker();
-        if (backend === 'postgres') {
-          await until('4 results', async () => (await results(base, runId)).length >= 4);
-        } else {
-          // The test cannot read the embedded database while the worker holds it, and an answer sent by the fake
-          // is not yet a stored result (the runner writes results in batches, up to 100 ms later, and a busy
-          // machine can take longer): wait for the worker's own word that 4 results are committed. This used to
-          // be a 1 s sleep after 4 answers.
-          await until('4 stored results', () => a.stored() >= 4).catch((e) => {
-            throw new Error(`${(e as Error).message}; worker said: ${a.stderr().slice(-2000)}`);
-          });
-        }
-        await stopWorker(a.child, 'SIGKILL');
-        const before = new Set(await withDb((d) => results(d, runId)));
-        expect(before.size).toBeGreaterThanOrEqual(4);
-        const callsBefore = fake.callCount;
-        const b = startWorker();
-        if (backend === 'postgres') {
-          await until(
-            'the run to finish',
-            async () => (await getRun(base.db, runId))?.status === 'succeeded',
-          );
-        } else {
-          await until('the run to finish', () => b.stderr().includes('run finished'));
-        }
-        await stopWorker(b.child, 'SIGTERM');
-        const asked = fake.calls.slice(callsBefore).map(tagOf);
-        const missing = [...items.keys()].filter((n) => !before.has(n)).sort((x, y) => x - y);
-        expect([...asked].sort((x, y) => x - y)).toEqual(missing);
-        const after = await withDb((d) => results(d, runId));
-        expect(after).toHaveLength(10);
-        expect((await withDb(async (d) => getRun(d.db, runId)))?.status).toBe('succeeded');
-      },
-      TEST_MS,
-    );
+    if (part === 'kill')
+      it(
+        'kill -9 after 4 results, then a new worker: only the missing items are asked, each once',
+        async () => {
+          fake.reset();
+          const runId = await queueRun('slow-b');
+          const a = startWorker();
+          if (backend === 'postgres') {
+            await until('4 results', async () => (await results(base, runId)).length >= 4);
+          } else {
+            // The test cannot read the embedded database while the worker holds it, and an answer sent by the fake
+            // is not yet a stored result (the runner writes results in batches, up to 100 ms later, and a busy
+            // machine can take longer): wait for the worker's own word that 4 results are committed. This used to
+            // be a 1 s sleep after 4 answers.
+            await until('4 stored results', () => a.stored() >= 4).catch((e) => {
+              throw new Error(`${(e as Error).message}; worker said: ${a.stderr().slice(-2000)}`);
+            });
+          }
+          await stopWorker(a.child, 'SIGKILL');
+          const before = new Set(await withDb((d) => results(d, runId)));
+          expect(before.size).toBeGreaterThanOrEqual(4);
+          const callsBefore = fake.callCount;
+          const b = startWorker();
+          if (backend === 'postgres') {
+            await until(
+              'the run to finish',
+              async () => (await getRun(base.db, runId))?.status === 'succeeded',
+            );
+          } else {
+            await until('the run to finish', () => b.stderr().includes('run finished'));
+          }
+          await stopWorker(b.child, 'SIGTERM');
+          const asked = fake.calls.slice(callsBefore).map(tagOf);
+          const missing = [...items.keys()].filter((n) => !before.has(n)).sort((x, y) => x - y);
+          expect([...asked].sort((x, y) => x - y)).toEqual(missing);
+          const after = await withDb((d) => results(d, runId));
+          expect(after).toHaveLength(10);
+          expect((await withDb(async (d) => getRun(d.db, runId)))?.status).toBe('succeeded');
+        },
+        TEST_MS,
+      );
   });
 }

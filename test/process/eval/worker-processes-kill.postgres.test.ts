@@ -1,10 +1,10 @@
-// Eval runs in real `zhujiu worker` processes on Postgres (TEST_DATABASE_URL); the tests are in
+// Eval runs in real `zhujiu worker` processes on Postgres (TEST_DATABASE_URL; kill); the test is in
 // worker-processes.shared.ts.
 import { describe, it } from 'vitest';
 import { backends } from '../../helpers/db.ts';
 import { workerProcessTests } from './worker-processes.shared.ts';
 
-if (backends().includes('postgres')) workerProcessTests('postgres');
+if (backends().includes('postgres')) workerProcessTests('postgres', 'kill');
 else
-  describe('eval workers as processes on postgres', () =>
+  describe('eval workers as processes on postgres (kill)', () =>
     it.skip('TEST_DATABASE_URL is not set', () => {}));

@@ -1,0 +1,4 @@
+// Stopping and resuming evaluation work on embedded PGlite (eval); the tests are in stop-resume.shared.ts.
+import { stopResumeTests } from './stop-resume.shared.ts';
+
+stopResumeTests('pglite', 'eval');

@@ -1,4 +1,0 @@
-// Stopping and resuming evaluation work on embedded PGlite; the tests are in stop-resume.shared.ts.
-import { stopResumeTests } from './stop-resume.shared.ts';
-
-stopResumeTests('pglite');
