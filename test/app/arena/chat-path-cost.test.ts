@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 2: after 200,000 imported votes every `/arena` froze the bot for ~25 s (on the embedded database
+ * After 200,000 imported votes every `/arena` froze the bot for ~25 s (on the embedded database
  * every query runs on the bot's own thread). The chat path must not read more rows when more votes are stored.
  *
  * Deterministic check (no timing): every query the chat path runs (`/arena`, a reaction with a vote cap, `/models`,

@@ -1,5 +1,5 @@
 /**
- * Issue 8.2 / 8.3 through the real discord.js and Bolt against the wire-level fakes: reactions removed for
+ * Through the real discord.js and Bolt against the wire-level fakes: reactions removed for
  * everyone by a moderator (Discord MESSAGE_REACTION_REMOVE_EMOJI, MESSAGE_REACTION_REMOVE_ALL), a moderator
  * removing one person's reaction, deleted battle messages (Discord MESSAGE_DELETE / MESSAGE_DELETE_BULK, Slack
  * `message_deleted`), variant forms of the vote emoji, and seeding the three reactions when one is refused.

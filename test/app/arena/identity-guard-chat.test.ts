@@ -1,5 +1,5 @@
 /**
- * Issue 8.1 through the real discord.js against the fake Discord: answers that name their model glued to Chinese
+ * Through the real discord.js against the fake Discord: answers that name their model glued to Chinese
  * text (`我是ChatGPT，…`, `我是Claude，由Anthropic开发…`) or in full-width letters are refused by the identity
  * guard, so `/arena` posts no such pair; an innocent Chinese pair is posted.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 8.4 through the real Bolt and discord.js against the fakes: commands from a channel the bot is not in
+ * Through the real Bolt and discord.js against the fakes: commands from a channel the bot is not in
  * (Slack `not_in_channel` / `channel_not_found` on chat.postMessage; Discord 50013 Missing Permissions). Public
  * answers reach the channel through the command's response_url (Slack `respond()`, in_channel), ephemeral ones
  * stay ephemeral, and `/arena` tells the maintainer how to let the bot in, instead of "Something went wrong".

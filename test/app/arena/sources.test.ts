@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 5: the community's own votes (`arena`) and imported public votes are separate pools. Ratings, the
+ * The community's own votes (`arena`) and imported public votes are separate pools. Ratings, the
  * leaderboard and `/models` use the community's votes by default and imported sources only when asked.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 8.5 through the real discord.js and Bolt against the fakes: an answer with a 261-line fenced ```python
+ * Through the real discord.js and Bolt against the fakes: an answer with a 261-line fenced ```python
  * block (about 9,900 characters) is split across Discord embeds and Slack sections so that every part that holds
  * code is fenced (closed at the cut, reopened with the same language), in every split path: a battle answer
  * (section body), a long reply (message text), an edit, and a long table. The code survives the cuts exactly.

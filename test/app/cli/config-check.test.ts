@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 7: `zhujiu config check` runs exactly the validation `bot` / `worker` run at start (one code
+ * `zhujiu config check` runs exactly the validation `bot` / `worker` run at start (one code
  * path: config/loader.ts + config/start-checks.ts), plus a database connection check that `--no-connect` skips.
  * Each case below is refused by `config check` and by the start of the bot with the same message. (A model whose
  * `api_key_env` is unset is not refused but disabled: test/app/cli/disabled-model.test.ts.) A database migrated by

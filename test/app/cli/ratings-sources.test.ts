@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 5 through the command line: `zhujiu ratings` rates the community's own votes unless an imported
+ * Through the command line: `zhujiu ratings` rates the community's own votes unless an imported
  * source is asked for (`--source NAME`, repeatable, or `ratings.include_sources` in the config), and says whose
  * votes it rated. Runs the real CLI in-process on one open embedded database.
  */

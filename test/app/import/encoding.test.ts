@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 4: text that is not UTF-8 is refused by every reader of files, naming the file, the line and the
+ * Text that is not UTF-8 is refused by every reader of files, naming the file, the line and the
  * byte offset, and nothing is written.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

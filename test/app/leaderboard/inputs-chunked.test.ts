@@ -1,5 +1,5 @@
 /**
- * Issue 11: the board's votes are read in keyset-paged chunks (so that on PGlite no single query holds the bot's
+ * The board's votes are read in keyset-paged chunks (so that on PGlite no single query holds the bot's
  * event loop for long). With a small chunk size the battle types and the whole board input come back identical
  * to the single query, read in more than one chunk; a table whose battle ids span less than a chunk is read in
  * one chunk.

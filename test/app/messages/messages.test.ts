@@ -1,5 +1,5 @@
 /**
- * Issue 7 item 8: messages that say what happened and what to do.
+ * Messages that say what happened and what to do.
  * - `migrate` after `migrate --down --yes` says which migration it applied (it said "up to date").
  * - `vote 1 left` where only an imported battle is numbered 1 names no battle: numbers typed in chat are the
  *   community's own (it said "was never posted").

@@ -1,5 +1,5 @@
 /**
- * Issue 7.2: the embedded database in a worker thread (storage/pglite-thread.ts), as `zhujiu bot` and
+ * The embedded database in a worker thread (storage/pglite-thread.ts), as `zhujiu bot` and
  * `zhujiu worker` open it. The rows and errors that come back are the ones PGlite gives on the caller's own thread,
  * transactions hold, and the caller's event loop keeps turning while a long query runs (on its own thread the
  * same query holds the loop from start to end).

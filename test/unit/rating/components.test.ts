@@ -8,7 +8,7 @@ import {
   quantileSorted,
 } from '../../../src/rating/index.ts';
 
-/** Issue 8.7: A beats B 3×; B beats C 2×; C beats B once; D beats E once; E beats D once. */
+/** A beats B 3×; B beats C 2×; C beats B once; D beats E once; E beats D once. */
 const ISSUE_BATTLES: BattleRecord[] = [
   ...Array.from({ length: 3 }, () => ({ model_a: 'A', model_b: 'B', winner: 'model_a' as const })),
   ...Array.from({ length: 2 }, () => ({ model_a: 'B', model_b: 'C', winner: 'model_a' as const })),
