@@ -16,7 +16,10 @@
  * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
  * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words).
  */
+import { enCli } from './en-cli.ts';
+
 export const en = {
+  ...enCli,
   'locale.name': 'English',
 
   'method.metrics': 'metrics',

@@ -46,6 +46,17 @@ export function localeFromTag(tag: string | null | undefined): Locale | undefine
 }
 
 /**
+ * The command line's language from the POSIX locale variables, as Unix tools choose theirs: the first set (non-empty)
+ * of `LC_ALL`, `LC_MESSAGES`, `LANG`; a value starting with `zh` (`zh_CN.UTF-8`, `zh_CN`, `zh`) gives `zh-CN`,
+ * anything else (`C`, `C.UTF-8`, `POSIX`, `en_US.UTF-8`, unset) `en`. `env` is the command's environment, passed
+ * in (never `process.env` read here).
+ */
+export function localeFromPosixEnv(env: Readonly<Record<string, string | undefined>>): Locale {
+  const value = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '');
+  return value?.startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+/**
  * The message `key` in `locale`, its placeholders filled from `params` (i18n/format.ts). Plain text: escape it
  * for the markup it goes into, or use {@link th} for HTML. Throws naming the key when a parameter is missing (a
  * programming error, found by the catalogue tests that render every page and message).

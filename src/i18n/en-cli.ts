@@ -1,0 +1,209 @@
+/**
+ * @module i18n/en-cli
+ * The English messages of the `zhujiu` command line (part of the catalogue: i18n/en.ts spreads them in):
+ * `cli.<command path>.description`, `.arg.<name>` and `.opt.<flag>` its help (cli/help-text.ts finds them by the
+ * command's path; a JSON shape or a record shape in a help text is a parameter, since it is an interface, not
+ * words); `cli.help.*` commander's own help words; `cli.usage.*` usage errors (exit 2); `cli.error.*` the error
+ * printer; `cli.<command>.*` what the commands print and the refusals they give.
+ */
+export const enCli = {
+  'cli.description':
+    'ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena',
+  'cli.opt.version': 'print the version of zhujiu and exit',
+  'cli.opt.help': 'display help for command',
+  'cli.helpCommand': 'display help for command',
+  'cli.help.usage': 'Usage:',
+  'cli.help.arguments': 'Arguments:',
+  'cli.help.options': 'Options:',
+  'cli.help.globalOptions': 'Global Options:',
+  'cli.help.commands': 'Commands:',
+  'cli.help.choices': 'choices: {choices}',
+  'cli.help.default': 'default: {value}',
+  'cli.help.extra': '({items})',
+  'cli.help.sep': ', ',
+
+  'cli.usage.error': 'error: {message}',
+  'cli.usage.seeHelp': '(run with --help for usage)',
+  'cli.usage.unknownOption': "unknown option '{flag}'",
+  'cli.usage.unknownCommand': "unknown command '{command}'",
+  'cli.usage.missingArgument': "missing required argument '{arg}'",
+  'cli.usage.optionValueMissing': "option '{flag}' argument missing",
+  'cli.usage.requiredOption': "required option '{flag}' not specified",
+  'cli.usage.tooManyArguments':
+    'too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got}: {args}.',
+  'cli.usage.tooManyArgumentsFor':
+    "too many arguments for '{command}'. Expected {expected, plural, one {# argument} other {# arguments}} but got {got}: {args}.",
+  'cli.usage.invalidOptionValue': "option '{flag}' argument '{value}' is invalid. {why}",
+  'cli.usage.invalidArgument':
+    "command-argument value '{value}' is invalid for argument '{arg}'. {why}",
+  'cli.usage.allowedChoices': 'Allowed choices are {choices}.',
+  'cli.usage.didYouMean': '(Did you mean {names}?)',
+  'cli.usage.didYouMeanOneOf': '(Did you mean one of {names}?)',
+  'cli.usage.intTooLarge': '{flag} must be at most {max}, got "{value}"',
+  'cli.usage.int': '{flag} must be an integer ≥ {min} in plain decimal digits, got "{value}"',
+  'cli.usage.since':
+    '--since must be a date like 2026-11-30 or 2026-11-30T12:00:00Z (UTC unless an offset is given), got "{value}"',
+  'cli.usage.source': '--source "{value}": use 1–64 letters, digits and . _ : @ -',
+  'cli.error.coded': 'error [{code}]: {message}',
+  'cli.error.unexpected': 'unexpected error: {stack}',
+  'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
+  'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
+  'cli.ratings.sourceWithFile':
+    '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+
+  'cli.bot.description':
+    'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
+  'cli.bot.opt.no-worker': 'do not run the in-process worker',
+  'cli.worker.description':
+    'run queued evaluation runs and close due battles (posting needs a chat connection: the bot posts); start several against one DATABASE_URL',
+  'cli.migrate.description': 'apply pending database migrations (also done at every start)',
+  'cli.migrate.opt.down':
+    'roll back the last migration instead (drops what it created: with 0001, every table)',
+  'cli.migrate.opt.yes': 'confirm --down',
+  'cli.migrate.opt.upgrade-data-dir':
+    'copy an embedded database folder made by an earlier zhujiu (PostgreSQL 17) into a PostgreSQL 18 one in its place, keeping the old one beside it as a backup',
+  'cli.eval.description':
+    'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout); `zhujiu eval --cancel RUN` cancels a run',
+  'cli.eval.opt.model': 'the model (config/models.yaml, or one with imported answers)',
+  'cli.eval.opt.suite': 'the suite (config/suites/*.yaml; `zhujiu suites` lists them)',
+  'cli.eval.opt.limit': 'ask at most N items of each dataset',
+  'cli.eval.opt.json': 'print {shape}',
+  'cli.eval.opt.cancel':
+    'cancel run RUN instead (one running in another process stops at its next heartbeat)',
+  'cli.config.description': 'configuration tools',
+  'cli.config.check.description':
+    'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process), and ask each model endpoint GET /models once',
+  'cli.config.check.opt.no-connect':
+    'skip the connection checks (database / data-folder lock, model endpoints)',
+  'cli.config.check.opt.no-endpoints': 'skip asking each model endpoint GET /models',
+  'cli.import.description': 'import recorded outputs, public arena votes or recorded judgments',
+  'cli.import.outputs.description':
+    'store recorded model outputs as responses (AlpacaEval model_outputs.json, JSONL {shape}, or a GAOKAO-Bench result folder)',
+  'cli.import.outputs.arg.file':
+    'the outputs file (with --format gaokao: the result folder, one JSON per keyword)',
+  'cli.import.outputs.opt.model': 'the model that produced the outputs',
+  'cli.import.outputs.opt.format': 'file format',
+  'cli.import.outputs.opt.dataset':
+    'dataset to file the items under (default: alpaca_eval, or the file name for jsonl)',
+  'cli.import.outputs.opt.ability': 'ability dimension of the items',
+  'cli.import.battles.description':
+    'store public arena votes, JSONL {shape}, as closed battles with one vote each',
+  'cli.import.battles.arg.file': 'the battles JSONL file',
+  'cli.import.battles.opt.source': 'tag for the imported battles (default: the file name)',
+  'cli.import.battles.opt.ability': 'ability dimension of the battles',
+  'cli.import.judgments.description':
+    "store published judge outputs as judge scores (GAOKAO-Bench judged subjective files, GAOKAO-Bench teachers' grades with --format gaokao-human, AlpacaEval annotations); the judged answers need not be imported first",
+  'cli.import.judgments.arg.path': 'a file, or a folder of them',
+  'cli.import.judgments.opt.format': 'file format',
+  'cli.import.judgments.opt.judge':
+    'the judge, as stored with every score (e.g. gpt-4-1106-preview)',
+  'cli.judge.description': 'Scoring Evaluation: judge reports and agreement between raters',
+  'cli.judge.agree.description':
+    "agreement between two sets of labels on the same items (JSONL {shape}, joined on item): Cohen's kappa (unweighted, linear, quadratic), exact, within-one, confusion matrix",
+  'cli.judge.agree.arg.a': 'labels of rater A (rows of the confusion matrix)',
+  'cli.judge.agree.arg.b': 'labels of rater B',
+  'cli.judge.agree.opt.json': 'print {shape}',
+  'cli.judge.agree.opt.order':
+    'category order for weighted kappa, lowest first, comma-separated (e.g. 1,0,2); numbers are ordered by value without it',
+  'cli.judge.run.description':
+    "judge a model's stored answers to a suite's scoring datasets with their rubrics (and the safety-violation check where asked); judged items are skipped, judge failures retried",
+  'cli.judge.run.opt.model':
+    'the judged model (its answers must be stored: run an evaluation or import outputs)',
+  'cli.judge.run.opt.suite': 'the suite, e.g. zhujiu-scoring',
+  'cli.judge.run.opt.judge': 'the judge: a model of config/models.yaml',
+  'cli.judge.run.opt.attempts': 'attempts per item before it is stored as a judge failure',
+  'cli.judge.export.description':
+    "a judge's own single-answer grades as the labels `judge agree` reads: one {shape} per graded item",
+  'cli.judge.export.opt.judge': 'the judge whose grades are exported',
+  'cli.judge.export.opt.model': "only this judged model's grades",
+  'cli.judge.export.opt.dataset': 'only this dataset',
+  'cli.judge.export.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.judge.report.description':
+    "a model's judge scores: win rate against each baseline (AlpacaEval's definitions) and per-dataset judged scores",
+  'cli.judge.report.opt.model': 'the judged model',
+  'cli.judge.report.opt.baseline': 'only pairwise judging against this baseline',
+  'cli.judge.report.opt.judge': 'only this judge',
+  'cli.judge.report.opt.json': 'print {shape}',
+  'cli.suites.description':
+    'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+  'cli.suites.opt.json': 'print {shape} instead of a table',
+  'cli.datasets.description': 'constructed datasets',
+  'cli.datasets.build.description':
+    "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
+  'cli.datasets.build.opt.out': 'the output folder (default: <datasets folder>/zhujiu-built)',
+  'cli.datasets.build.opt.json': 'print the manifest as JSON ({shape})',
+  'cli.submissions.description':
+    'model submissions made with /submit in chat: list, approve, reject (maintainers)',
+  'cli.submissions.list.description': 'list submissions, newest first (at most 200)',
+  'cli.submissions.list.opt.status': 'only submissions of this status',
+  'cli.submissions.list.opt.json': 'print {shape}',
+  'cli.submissions.approve.description':
+    'register submission ID as a model and create its runs (submissions.suites); a running bot or worker takes them up',
+  'cli.submissions.approve.arg.id': 'the submission number',
+  'cli.submissions.approve.opt.api-key-env':
+    'the environment variable that holds its API key (set here and where the runs are worked)',
+  'cli.submissions.approve.opt.suite':
+    'queue this suite instead of submissions.suites (repeatable)',
+  'cli.submissions.approve.opt.json': 'print {shape}',
+  'cli.submissions.reject.description': 'reject submission ID; the submitter is told the reason',
+  'cli.submissions.reject.arg.id': 'the submission number',
+  'cli.submissions.reject.opt.reason': 'why (the submitter is told)',
+  'cli.submissions.reject.opt.json': 'print {shape}',
+  'cli.ratings.description':
+    'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',
+  'cli.ratings.opt.battles': 'JSONL of {shape} or pair counts; default: the votes in the database',
+  'cli.ratings.opt.bootstrap':
+    'bootstrap rounds (0 = none; default: ratings.bootstrap of the config for stored votes, 1000 for a file)',
+  'cli.ratings.opt.seed':
+    'bootstrap seed (default: ratings.seed of the config for stored votes, 0 for a file)',
+  'cli.ratings.opt.anchor':
+    'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (default: ratings.anchor of the config for stored votes)',
+  'cli.ratings.opt.json': 'print {shape} instead of a table',
+  'cli.ratings.opt.style-control':
+    "control for answer length and markdown (FastChat's style control): battles whose answers are stored, or a file with conv_metadata",
+  'cli.ratings.opt.ability': 'only stored battles of this ability',
+  'cli.ratings.opt.source':
+    "also count the stored votes of this imported source (repeatable); the community's own (arena) and ratings.include_sources always count",
+  'cli.ratings.opt.include-named':
+    'also rate battles marked "anony": false (the voter saw the models\' names; left out by default, as FastChat does)',
+  'cli.ratings.opt.include-flagged': 'also rate flagged votes (`zhujiu votes flagged`)',
+  'cli.leaderboard.description':
+    'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
+  'cli.leaderboard.arg.name': 'the ability, method or model of the view',
+  'cli.leaderboard.opt.view':
+    'overall (default) | ability | method | model, or a bare ability/method/model name',
+  'cli.leaderboard.opt.source':
+    "also count this imported source's votes (repeatable; the community's arena votes always count)",
+  'cli.leaderboard.opt.json':
+    'print the view as JSON instead of a table: {board} for the board, {card} for a model card, {ability} / {method} for one ability / method',
+  'cli.leaderboard.opt.png': 'also write the chart (PNG, always the whole board) to FILE',
+  'cli.leaderboard.opt.judge':
+    "build the Scoring method from this judge's grades instead of judge.model's (a trial view: not stored, the community's board is unchanged)",
+  'cli.leaderboard.opt.all':
+    'also show the models with no score in any method (judges, names known only from votes), left out by default',
+  'cli.leaderboard.opt.include-named':
+    'also count votes marked "anony": false (a trial view, not stored)',
+  'cli.leaderboard.opt.include-flagged':
+    'also count flagged votes (`zhujiu votes flagged`; a trial view)',
+  'cli.votes.description': 'stored votes: the flagged ones (docs/scoring.md §4.3)',
+  'cli.votes.flagged.description':
+    'the flagged live votes (over arena.hygiene.daily_vote_cap, or cast faster than read_ms_per_char), newest first; left out of ratings and the board unless --include-flagged',
+  'cli.votes.flagged.opt.limit': 'at most N votes (default 100, up to 10000)',
+  'cli.votes.flagged.opt.since': 'only votes cast at or after this date (UTC)',
+  'cli.votes.flagged.opt.json': 'print {shape}',
+  'cli.results.description':
+    "an evaluation run's item-level results, one record per finished item: prompt, answer (reasoning apart), extracted answer, score, judge grade and rationale, safety verdict, failure cause; without --run, lists the latest runs",
+  'cli.results.opt.run': 'the run (its number, as `zhujiu eval` prints it)',
+  'cli.results.opt.dataset': "only this dataset's items",
+  'cli.results.opt.ability': 'only items of this ability',
+  'cli.results.opt.failed': 'only items that failed (with their failure cause)',
+  'cli.results.opt.format': 'JSON lines or CSV (RFC 4180, with a header row)',
+  'cli.results.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.export.description': 'export stored data in public formats',
+  'cli.export.battles.description':
+    'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',
+  'cli.export.battles.opt.source': "the battles' source (default: arena, the community's own)",
+  'cli.export.battles.opt.since': 'only votes made at or after this date (UTC)',
+  'cli.export.battles.opt.format': 'line format',
+  'cli.export.battles.opt.out': 'write to FILE (atomically) instead of standard output',
+} as const satisfies Readonly<Record<string, string>>;

@@ -1,0 +1,192 @@
+/**
+ * @module i18n/zh-CN-cli
+ * The Simplified Chinese messages of the `zhujiu` command line (i18n/en-cli.ts has the keys and their grouping;
+ * i18n/zh-CN.ts spreads these in). Command names, flags, file names and JSON shapes stay as they are typed.
+ */
+import type { enCli } from './en-cli.ts';
+
+export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
+  'cli.description': 'ZhuJiu 竞技场：用指标、LLM 评审和众包聊天竞技场评测大语言模型',
+  'cli.opt.version': '显示 zhujiu 的版本号并退出',
+  'cli.opt.help': '显示命令帮助',
+  'cli.helpCommand': '显示命令帮助',
+  'cli.help.usage': '用法：',
+  'cli.help.arguments': '参数：',
+  'cli.help.options': '选项：',
+  'cli.help.globalOptions': '全局选项：',
+  'cli.help.commands': '命令：',
+  'cli.help.choices': '可选值：{choices}',
+  'cli.help.default': '默认值：{value}',
+  'cli.help.extra': '（{items}）',
+  'cli.help.sep': '；',
+
+  'cli.usage.error': '错误：{message}',
+  'cli.usage.seeHelp': '（加上 --help 查看用法）',
+  'cli.usage.unknownOption': "未知选项 '{flag}'",
+  'cli.usage.unknownCommand': "未知命令 '{command}'",
+  'cli.usage.missingArgument': "缺少必需的参数 '{arg}'",
+  'cli.usage.optionValueMissing': "选项 '{flag}' 缺少参数值",
+  'cli.usage.requiredOption': "未指定必需的选项 '{flag}'",
+  'cli.usage.tooManyArguments': '参数过多：应为 {expected} 个，实际为 {got} 个：{args}。',
+  'cli.usage.tooManyArgumentsFor':
+    "'{command}' 的参数过多：应为 {expected} 个，实际为 {got} 个：{args}。",
+  'cli.usage.invalidOptionValue': "选项 '{flag}' 的值 '{value}' 无效。{why}",
+  'cli.usage.invalidArgument': "参数 '{arg}' 的值 '{value}' 无效。{why}",
+  'cli.usage.allowedChoices': '可选值为 {choices}。',
+  'cli.usage.didYouMean': '（你是不是想输入 {names}？）',
+  'cli.usage.didYouMeanOneOf': '（你是不是想输入以下之一：{names}？）',
+  'cli.usage.intTooLarge': '{flag} 不能超过 {max}，收到的是 "{value}"',
+  'cli.usage.int': '{flag} 必须是不小于 {min} 的整数，只用十进制数字书写，收到的是 "{value}"',
+  'cli.usage.since':
+    '--since 必须是日期，例如 2026-11-30 或 2026-11-30T12:00:00Z（未给出时区偏移时按 UTC），收到的是 "{value}"',
+  'cli.usage.source': '--source "{value}"：只能用 1–64 个字母、数字和 . _ : @ -',
+  'cli.error.coded': '错误 [{code}]：{message}',
+  'cli.error.unexpected': '意外错误：{stack}',
+  'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
+  'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
+  'cli.ratings.sourceWithFile':
+    '--source 选择的是已存储的投票；用 --battles FILE 时按文件原样计算评分：请去掉其中一个',
+
+  'cli.bot.description':
+    '运行聊天机器人（Discord / Slack / 终端），并在进程内运行 worker；`npm start` 的默认命令',
+  'cli.bot.opt.no-worker': '不在进程内运行 worker',
+  'cli.worker.description':
+    '执行排队中的评测任务并结束到期的对战（发帖需要聊天连接：由机器人发帖）；可对同一个 DATABASE_URL 启动多个',
+  'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
+  'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
+  'cli.migrate.opt.yes': '确认 --down',
+  'cli.migrate.opt.upgrade-data-dir':
+    '把旧版 zhujiu 创建的嵌入式数据库目录（PostgreSQL 17）复制为原位置上的 PostgreSQL 18 目录，旧目录保留在旁边作为备份',
+  'cli.eval.description':
+    '在前台对一个模型运行评测套件（进度输出到 stderr，摘要输出到 stdout）；`zhujiu eval --cancel RUN` 取消一个评测任务',
+  'cli.eval.opt.model': '模型（config/models.yaml 中的，或已导入回答的）',
+  'cli.eval.opt.suite': '评测套件（config/suites/*.yaml；`zhujiu suites` 列出全部）',
+  'cli.eval.opt.limit': '每个数据集最多提问 N 题',
+  'cli.eval.opt.json': '输出 {shape}',
+  'cli.eval.opt.cancel': '改为取消评测任务 RUN（在其他进程中运行的任务会在下一次心跳时停止）',
+  'cli.config.description': '配置工具',
+  'cli.config.check.description':
+    '按 `bot` 和 `worker` 启动时完全相同的方式校验 config/default.yaml、config/models.yaml、config/suites/*.yaml 和环境变量，然后尝试连接数据库（Postgres）或检查 PGlite 数据目录未被其他 zhujiu 进程占用，并对每个模型端点请求一次 GET /models',
+  'cli.config.check.opt.no-connect': '跳过连接检查（数据库 / 数据目录锁、模型端点）',
+  'cli.config.check.opt.no-endpoints': '不向各模型端点请求 GET /models',
+  'cli.import.description': '导入已记录的模型输出、公开的竞技场投票或已记录的评审结果',
+  'cli.import.outputs.description':
+    '把已记录的模型输出存为回答（AlpacaEval 的 model_outputs.json、JSONL {shape}，或 GAOKAO-Bench 结果目录）',
+  'cli.import.outputs.arg.file': '输出文件（--format gaokao 时为结果目录，每个关键词一个 JSON）',
+  'cli.import.outputs.opt.model': '产生这些输出的模型',
+  'cli.import.outputs.opt.format': '文件格式',
+  'cli.import.outputs.opt.dataset': '题目归入的数据集（默认：alpaca_eval；jsonl 格式时为文件名）',
+  'cli.import.outputs.opt.ability': '题目的能力维度',
+  'cli.import.battles.description': '把公开的竞技场投票（JSONL {shape}）存为已结束的对战，每场一票',
+  'cli.import.battles.arg.file': '对战 JSONL 文件',
+  'cli.import.battles.opt.source': '导入对战的来源标签（默认：文件名）',
+  'cli.import.battles.opt.ability': '对战的能力维度',
+  'cli.import.judgments.description':
+    '把公开的评审输出存为评审分数（GAOKAO-Bench 主观题评审文件、--format gaokao-human 时为 GAOKAO-Bench 教师评分、AlpacaEval 标注）；被评审的回答无需先导入',
+  'cli.import.judgments.arg.path': '一个文件，或包含这类文件的目录',
+  'cli.import.judgments.opt.format': '文件格式',
+  'cli.import.judgments.opt.judge': '评审模型，随每个分数一起存储（例如 gpt-4-1106-preview）',
+  'cli.judge.description': '打分评估：评审报告与评分者之间的一致性',
+  'cli.judge.agree.description':
+    "同一批题目上两组标签的一致性（JSONL {shape}，按 item 对齐）：Cohen's kappa（无权重、线性、二次）、完全一致率、相差不超过一的一致率、混淆矩阵",
+  'cli.judge.agree.arg.a': '评分者 A 的标签（混淆矩阵的行）',
+  'cli.judge.agree.arg.b': '评分者 B 的标签',
+  'cli.judge.agree.opt.json': '输出 {shape}',
+  'cli.judge.agree.opt.order':
+    '加权 kappa 的类别顺序，从低到高，用逗号分隔（例如 1,0,2）；不指定时数字按数值排序',
+  'cli.judge.run.description':
+    '用评分细则评审一个模型在评测套件打分数据集上已存储的回答（按需进行安全违规检查）；已评审的题目会跳过，评审失败会重试',
+  'cli.judge.run.opt.model': '被评审的模型（其回答必须已存储：先运行评测或导入输出）',
+  'cli.judge.run.opt.suite': '评测套件，例如 zhujiu-scoring',
+  'cli.judge.run.opt.judge': '评审模型：config/models.yaml 中的一个模型',
+  'cli.judge.run.opt.attempts': '每道题的尝试次数，用尽后记为评审失败',
+  'cli.judge.export.description':
+    '把一个评审模型自己的单回答评分导出为 `judge agree` 读取的标签：每道已评分的题目一行 {shape}',
+  'cli.judge.export.opt.judge': '要导出其评分的评审模型',
+  'cli.judge.export.opt.model': '只导出这个被评审模型的评分',
+  'cli.judge.export.opt.dataset': '只导出这个数据集',
+  'cli.judge.export.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.judge.report.description':
+    '一个模型的评审分数：对每个基线模型的胜率（按 AlpacaEval 的定义）和各数据集的评审得分',
+  'cli.judge.report.opt.model': '被评审的模型',
+  'cli.judge.report.opt.baseline': '只看与这个基线模型的成对评审',
+  'cli.judge.report.opt.judge': '只看这个评审模型',
+  'cli.judge.report.opt.json': '输出 {shape}',
+  'cli.suites.description':
+    '列出评测套件（config/suites/*.yaml）及其数据集和题目数，题目从数据集目录（ZHUJIU_DATASETS_DIR）读取',
+  'cli.suites.opt.json': '输出 {shape}，而不是表格',
+  'cli.datasets.description': '自建数据集',
+  'cli.datasets.build.description':
+    '从已安装的 npm 数据包确定性地构建自建数据集（ZhuJiu 知识集），写入数据集目录的 zhujiu-built/，并附 manifest.json',
+  'cli.datasets.build.opt.out': '输出目录（默认：<数据集目录>/zhujiu-built）',
+  'cli.datasets.build.opt.json': '以 JSON 输出清单（{shape}）',
+  'cli.submissions.description': '在聊天中用 /submit 提交的模型：列出、批准、拒绝（维护者）',
+  'cli.submissions.list.description': '列出提交，最新的在前（最多 200 条）',
+  'cli.submissions.list.opt.status': '只列出这个状态的提交',
+  'cli.submissions.list.opt.json': '输出 {shape}',
+  'cli.submissions.approve.description':
+    '把提交 ID 注册为模型并创建它的评测任务（submissions.suites）；正在运行的机器人或 worker 会接手',
+  'cli.submissions.approve.arg.id': '提交编号',
+  'cli.submissions.approve.opt.api-key-env':
+    '存放其 API 密钥的环境变量（在这里和执行评测任务的地方都要设置）',
+  'cli.submissions.approve.opt.suite': '排队这个评测套件，而不是 submissions.suites（可重复）',
+  'cli.submissions.approve.opt.json': '输出 {shape}',
+  'cli.submissions.reject.description': '拒绝提交 ID；提交者会收到拒绝理由',
+  'cli.submissions.reject.arg.id': '提交编号',
+  'cli.submissions.reject.opt.reason': '理由（会告知提交者）',
+  'cli.submissions.reject.opt.json': '输出 {shape}',
+  'cli.ratings.description':
+    'Bradley–Terry 评分（带 bootstrap 置信区间）和在线 Elo，数据来自文件或已存储的投票',
+  'cli.ratings.opt.battles': '{shape} 的 JSONL 或成对计数；默认：数据库中的投票',
+  'cli.ratings.opt.bootstrap':
+    'bootstrap 轮数（0 = 不做；默认：对已存储投票用配置的 ratings.bootstrap，对文件用 1000）',
+  'cli.ratings.opt.seed':
+    'bootstrap 随机种子（默认：对已存储投票用配置的 ratings.seed，对文件用 0）',
+  'cli.ratings.opt.anchor':
+    '平移评分，使 MODEL 的评分为 RATING，例如 mixtral-8x7b-instruct-v0.1=1114（默认：对已存储投票用配置的 ratings.anchor）',
+  'cli.ratings.opt.json': '输出 {shape}，而不是表格',
+  'cli.ratings.opt.style-control':
+    '控制回答长度和 markdown 的影响（FastChat 的风格控制）：用回答已存储的对战，或带 conv_metadata 的文件',
+  'cli.ratings.opt.ability': '只用这项能力的已存储对战',
+  'cli.ratings.opt.source':
+    '同时计入这个导入来源的已存储投票（可重复）；社区自己的投票（arena）和 ratings.include_sources 总是计入',
+  'cli.ratings.opt.include-named':
+    '同时计入标记为 "anony": false 的对战（投票者看到了模型名称；默认不计入，与 FastChat 相同）',
+  'cli.ratings.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`）',
+  'cli.leaderboard.description':
+    'ZhuJiu 排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
+  'cli.leaderboard.arg.name': '要查看的能力、评估方法或模型',
+  'cli.leaderboard.opt.view':
+    'overall（默认）| ability | method | model，或直接写能力 / 评估方法 / 模型的名称',
+  'cli.leaderboard.opt.source': '同时计入这个导入来源的投票（可重复；社区的竞技场投票总是计入）',
+  'cli.leaderboard.opt.json':
+    '以 JSON 而不是表格输出视图：排行榜为 {board}，模型卡片为 {card}，单项能力 / 评估方法为 {ability} / {method}',
+  'cli.leaderboard.opt.png': '同时把图表（PNG，总是整个排行榜）写入文件 FILE',
+  'cli.leaderboard.opt.judge':
+    '用这个评审模型的评分（而不是 judge.model 的）构建打分评估（试看视图：不存储，社区排行榜不变）',
+  'cli.leaderboard.opt.all':
+    '同时显示在任何评估方法中都没有得分的模型（评审模型、只在投票中出现的名称），默认不显示',
+  'cli.leaderboard.opt.include-named': '同时计入标记为 "anony": false 的投票（试看视图，不存储）',
+  'cli.leaderboard.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`；试看视图）',
+  'cli.votes.description': '已存储的投票：被标记的投票（docs/scoring.md §4.3）',
+  'cli.votes.flagged.description':
+    '被标记的在线投票（超过 arena.hygiene.daily_vote_cap，或投得比 read_ms_per_char 还快），最新的在前；除非指定 --include-flagged，否则不计入评分和排行榜',
+  'cli.votes.flagged.opt.limit': '最多 N 条投票（默认 100，最多 10000）',
+  'cli.votes.flagged.opt.since': '只列出在这个日期（UTC）及之后投出的票',
+  'cli.votes.flagged.opt.json': '输出 {shape}',
+  'cli.results.description':
+    '一次评测任务的逐题结果，每道已完成的题目一条记录：提示、回答（推理过程单列）、抽取的答案、得分、评审评分及理由、安全判定、失败原因；不带 --run 时列出最近的评测任务',
+  'cli.results.opt.run': '评测任务（编号，即 `zhujiu eval` 输出的编号）',
+  'cli.results.opt.dataset': '只输出这个数据集的题目',
+  'cli.results.opt.ability': '只输出这项能力的题目',
+  'cli.results.opt.failed': '只输出失败的题目（附失败原因）',
+  'cli.results.opt.format': 'JSON lines 或 CSV（RFC 4180，带表头行）',
+  'cli.results.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.export.description': '以公开格式导出已存储的数据',
+  'cli.export.battles.description':
+    '把一个来源的在线投票写成 Chatbot Arena 对战（每票一行 JSON）：model_a、model_b、winner、匿名化的投票者、轮次、时间戳',
+  'cli.export.battles.opt.source': '对战的来源（默认：arena，社区自己的）',
+  'cli.export.battles.opt.since': '只导出在这个日期（UTC）及之后投出的票',
+  'cli.export.battles.opt.format': '行格式',
+  'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+};
