@@ -8,10 +8,12 @@
  * {@link helpConfiguration} (`configureHelp`: titles, choices, defaults) and {@link localiseCommanderError}
  * (`configureOutput`'s `outputError`: the parse errors it writes).
  *
- * Light: cli/index.ts imports it statically, so it imports only the catalogue and `import type` of commander.
+ * Light: cli/index.ts imports it statically, so it imports only the command line's part of the catalogue
+ * (i18n/cli.ts) and `import type` of commander.
  */
 import type { Argument, Command, Help, Option } from 'commander';
-import { CATALOGUE, type Locale, type MessageKey, type Params, t } from '../i18n/index.ts';
+import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
+import type { Locale, Params } from '../i18n/index.ts';
 
 /**
  * Parameters of help texts that hold a shape users type or read as it is (a JSON object, a JSONL record): an
@@ -58,9 +60,9 @@ const SHAPES: Readonly<Record<string, Params>> = {
 
 /** The help text of catalogue key `key` (a command's path); throws naming the key when the catalogue lacks it. */
 function helpText(locale: Locale, key: string): string {
-  if (!Object.hasOwn(CATALOGUE.en, key))
+  if (!isCliKey(key))
     throw new Error(`the message catalogue has no help text "${key}" (add it to i18n/en-cli.ts)`);
-  return t(locale, key as MessageKey, SHAPES[key] ?? {});
+  return t(locale, key, SHAPES[key] ?? {});
 }
 
 /**
@@ -79,7 +81,7 @@ export function describeCommands(cmd: Command, locale: Locale, path = 'cli'): vo
 }
 
 /** Commander's section titles, by its English word. */
-const TITLES: Readonly<Record<string, MessageKey>> = {
+const TITLES: Readonly<Record<string, CliMessageKey>> = {
   'Usage:': 'cli.help.usage',
   'Arguments:': 'cli.help.arguments',
   'Options:': 'cli.help.options',
@@ -133,7 +135,7 @@ export function helpConfiguration(locale: Locale): Partial<Help> {
 }
 
 /** Commander's parse errors (commander 15's wording, lib/command.js), each with its catalogue key. */
-const COMMANDER_ERRORS: readonly { re: RegExp; key: MessageKey; names: readonly string[] }[] = [
+const COMMANDER_ERRORS: readonly { re: RegExp; key: CliMessageKey; names: readonly string[] }[] = [
   { re: /^unknown option '(.*)'$/su, key: 'cli.usage.unknownOption', names: ['flag'] },
   { re: /^unknown command '(.*)'$/su, key: 'cli.usage.unknownCommand', names: ['command'] },
   { re: /^missing required argument '(.*)'$/su, key: 'cli.usage.missingArgument', names: ['arg'] },

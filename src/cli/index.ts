@@ -30,7 +30,7 @@
  * ```
  *
  * Static imports here: `commander`, `import type` of anything, and the light modules below (core/errors.ts,
- * core/numbers.ts, core/version.ts, config/abilities.ts, cli/io.ts, cli/help-text.ts, i18n/). Never statically
+ * core/numbers.ts, core/version.ts, config/abilities.ts, cli/io.ts, cli/help-text.ts, i18n/cli.ts). Never statically
  * import main.ts, storage/, chat/, llm/, jobs/ or a package such as zod, yaml, pino, kysely, pg, PGlite, openai or
  * a chat SDK.
  */
@@ -39,7 +39,8 @@ import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
-import { type Locale, localeFromPosixEnv, t } from '../i18n/index.ts';
+import { localeFromPosixEnv, tc as t } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { DatasetsBuildOptions } from './datasets.ts';
 import type { CliDeps } from './deps.ts';

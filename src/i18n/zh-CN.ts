@@ -5,10 +5,8 @@
  * ability names follow the ZhuJiu paper's Chinese terms (指标评估, 打分评估, 对比评估; 知识能力 …).
  */
 import type { MessageKey } from './en.ts';
-import { zhCNCli } from './zh-CN-cli.ts';
 
 export const zhCN: Readonly<Record<MessageKey, string>> = {
-  ...zhCNCli,
   'locale.name': '简体中文',
 
   'method.metrics': '指标评估',
