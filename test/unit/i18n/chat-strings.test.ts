@@ -49,6 +49,9 @@ const CONVERTED = [
   'src/eval/summary.ts',
   'src/leaderboard/style.ts',
   'src/leaderboard/chart.ts',
+  // The command line (its help, usage errors and error printer; commands' outputs as converted).
+  'src/cli/index.ts',
+  'src/cli/help-text.ts',
 ];
 
 /**
@@ -99,21 +102,35 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
 /** A string that reads like words: two words of two or more Latin letters in a row. */
 const WORDS = /[A-Za-z]{2,}[,:;]?\s+[A-Za-z]{2,}/u;
 
-/** Code quoted for the reader (`/arena unclassified`, `` `zhujiu leaderboard --view ``): typed as it is. */
-const CODE = /^`/u;
+/**
+ * Code quoted for the reader (`/arena unclassified`, `` `zhujiu leaderboard --view ``), or a record shape
+ * (`{model_a, model_b, winner}`, a JSON object's keys): typed as it is.
+ */
+const CODE = /^[`{]/u;
 
 /** The catalogue's calls: a string argument of theirs is a key (a parameter's value is checked like any text). */
-const CATALOGUE_CALLS = new Set(['t', 'th', 'tr', '#t']);
+const CATALOGUE_CALLS = new Set(['t', 'th', 'tr', '#t', 'tc']);
 
 /** Methods whose string arguments are log messages, not chat texts. */
 const LOG = new Set(['info', 'warn', 'error', 'debug', 'trace', 'fatal', 'child']);
 
+/**
+ * Errors whose message the command line prints to its user (cli/index.ts `runCli`, commander's usage errors): in
+ * src/cli/ their texts are words to translate, not a programming or storage error's.
+ */
+const CLI_PRINTED_ERRORS = /^(AppError|InvalidArgumentError)$/u;
+
 /** Why a string node needs no catalogue key, or undefined when it is a text a person reads. */
-function exempt(node: ts.Node): string | undefined {
+function exempt(node: ts.Node, file = ''): string | undefined {
   for (let p: ts.Node | undefined = node.parent; p; p = p.parent) {
     if (ts.isImportDeclaration(p) || ts.isExportDeclaration(p)) return 'import';
     if (ts.isLiteralTypeNode(p) || ts.isTypeNode(p)) return 'type';
-    if (ts.isNewExpression(p) && /Error$/u.test(p.expression.getText())) return 'error';
+    if (
+      ts.isNewExpression(p) &&
+      /Error$/u.test(p.expression.getText()) &&
+      !(file.startsWith('src/cli/') && CLI_PRINTED_ERRORS.test(p.expression.getText()))
+    )
+      return 'error';
     if (ts.isCallExpression(p)) {
       const callee = p.expression;
       const name = ts.isPropertyAccessExpression(callee)
@@ -146,7 +163,7 @@ function bypassing(file: string): { line: number; text: string }[] {
     else if (ts.isTemplateExpression(n))
       texts.push(n.head.text, ...n.templateSpans.map((s) => s.literal.text));
     for (const text of texts)
-      if (WORDS.test(text) && !CODE.test(text) && !exempt(n))
+      if (WORDS.test(text) && !CODE.test(text) && !exempt(n, file))
         out.push({ line: src.getLineAndCharacterOfPosition(n.getStart()).line + 1, text });
     ts.forEachChild(n, visit);
   };
