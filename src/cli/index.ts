@@ -39,11 +39,11 @@ import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
-import { localeFromPosixEnv, tc as t } from '../i18n/cli.ts';
+import { tc as t } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { DatasetsBuildOptions } from './datasets.ts';
-import type { CliDeps } from './deps.ts';
+import { type CliDeps, cliLocale } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
 import { describeCommands, helpConfiguration, localiseCommanderError } from './help-text.ts';
@@ -67,11 +67,6 @@ import type { VotesFlaggedFlags } from './votes.ts';
 export type { CliDeps } from './deps.ts';
 export type { CliIo } from './io.ts';
 export { defaultIo } from './io.ts';
-
-/** The command line's language: from the command's environment (i18n `localeFromPosixEnv`), `en` without one. */
-function cliLocale(deps: CliDeps): Locale {
-  return localeFromPosixEnv(deps.env ?? {});
-}
 
 /** A whole-number flag value in plain decimal digits (`1e3`, `0x10`, `1.5`, `-1` and `` are refused). */
 function intArg(locale: Locale, name: string, min: number) {

@@ -206,4 +206,33 @@ export const enCli = {
   'cli.export.battles.opt.since': 'only votes made at or after this date (UTC)',
   'cli.export.battles.opt.format': 'line format',
   'cli.export.battles.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.results.noRuns': 'no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)',
+  'cli.results.runsHeader': 'run  model  suite  status  items (finished / failed / planned)',
+  'cli.results.noSuchRun':
+    '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.written':
+    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
+  'cli.results.writtenTo':
+    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+  'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
+  'cli.eval.none': '(none)',
+  'cli.eval.noSuchRun': 'there is no run #{run}; recent runs: {recent}',
+  'cli.eval.bar': 'run #{run} [{bar}] {value}/{total} items | {failed} failed | {eta} left',
+  'cli.eval.preparing': 'run #{run} preparing… (loading the datasets)',
+  'cli.eval.active':
+    'run #{id} of {model} on {suite} is {status} in another process ({done}/{total} items). Wait for it, or cancel it: `zhujiu eval --cancel {id}`.',
+  'cli.eval.resuming': 'resuming run #{run} (left {status} by a process that stopped)',
+  'cli.eval.progress': 'run #{run}: {done}/{total} items, {failed} failed, {rate} items/s',
+  'cli.eval.stopped': 'stopped: run #{run} stays active; run the same command again to resume it',
+  'cli.eval.failed': 'error: run #{run} failed',
+  'cli.eval.failedWith': 'error: run #{run} failed: {error}',
+  'cli.eval.cancelled': 'error: run #{run} was cancelled before it finished',
+  'cli.eval.allFailed':
+    'error: run #{run}: every item failed ({n} of {n}), nothing was scored; see the failures above',
+  'cli.eval.tooMany':
+    'error: run #{run}: {problem}; its scores leave those items out (see the failures above)',
+  'cli.eval.summary': 'run #{run}: {model} on {suite}: {ended}',
+  'cli.eval.tableHead': 'dataset|ability|metric|profile|score/10|n|earned|failures',
+  'cli.eval.tokens': 'tokens: {prompt} prompt + {completion} completion; wall time {wall}',
+  'cli.eval.failures': 'failures: {line}',
 } as const satisfies Readonly<Record<string, string>>;

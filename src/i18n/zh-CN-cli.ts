@@ -189,4 +189,31 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.export.battles.opt.since': '只导出在这个日期（UTC）及之后投出的票',
   'cli.export.battles.opt.format': '行格式',
   'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.results.noRuns': '还没有评测任务（用 `zhujiu eval --model M --suite S` 发起一个）',
+  'cli.results.runsHeader': '任务  模型  评测套件  状态  题目（已完成 / 失败 / 计划）',
+  'cli.results.noSuchRun':
+    '--run {run}：没有编号为 {run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+  'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
+  'cli.results.writtenTo':
+    '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
+  'cli.eval.recentRun': '#{id}（{model}，{suite}，{status}）',
+  'cli.eval.none': '（无）',
+  'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',
+  'cli.eval.bar': '任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
+  'cli.eval.preparing': '任务 #{run} 准备中…（正在加载数据集）',
+  'cli.eval.active':
+    '{model} 在 {suite} 上的评测任务 #{id} 正在另一个进程中{status}（{done}/{total} 题）。请等待它完成，或取消它：`zhujiu eval --cancel {id}`。',
+  'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为 {status}）',
+  'cli.eval.progress': '任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
+  'cli.eval.stopped': '已停止：评测任务 #{run} 仍保持进行中；再次运行同一命令即可继续',
+  'cli.eval.failed': '错误：评测任务 #{run} 失败',
+  'cli.eval.failedWith': '错误：评测任务 #{run} 失败：{error}',
+  'cli.eval.cancelled': '错误：评测任务 #{run} 在完成前被取消',
+  'cli.eval.allFailed':
+    '错误：评测任务 #{run}：所有题目都失败了（{n} 题中 {n} 题），没有得到任何分数；见上方的失败原因',
+  'cli.eval.tooMany': '错误：评测任务 #{run}：{problem}；它的分数不含这些题目（见上方的失败原因）',
+  'cli.eval.summary': '评测任务 #{run}：{model} 在 {suite} 上：{ended}',
+  'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
+  'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
+  'cli.eval.failures': '失败：{line}',
 };
