@@ -235,4 +235,23 @@ export const enCli = {
   'cli.eval.tableHead': 'dataset|ability|metric|profile|score/10|n|earned|failures',
   'cli.eval.tokens': 'tokens: {prompt} prompt + {completion} completion; wall time {wall}',
   'cli.eval.failures': 'failures: {line}',
+  'cli.config.reachable': '{db}, reachable, ',
+  'cli.config.upToDate': '{where}migrations up to date ({n})',
+  'cli.config.pending':
+    '{where}migrations: {applied} applied, {n} to apply at the next start ({list})',
+  'cli.config.pgliteNotChecked': 'embedded PGlite in {dir}, lock not checked (--no-connect)',
+  'cli.config.pgliteFree':
+    'embedded PGlite in {dir}, free (no other zhujiu process holds it; one process at a time)',
+  'cli.config.postgresNotChecked': 'Postgres (DATABASE_URL), connection not checked (--no-connect)',
+  'cli.config.endpointsFailed':
+    '{n, plural, one {an endpoint} other {# endpoints}} failed the connection check (GET /models; skip it with --no-endpoints):\n{list}',
+  'cli.config.ok': 'config OK: {dir}',
+  'cli.config.models': '  models: {n}{names}',
+  'cli.config.suites': '  suites: {n}{names}',
+  'cli.config.database': '  database: {database}',
+  'cli.config.endpoint': '  endpoint: {endpoint}',
+  'cli.config.warning': '  warning: {warning}',
+  'cli.config.slack': 'slack ({mode} mode)',
+  'cli.config.chat': '  chat: {chat}',
+  'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
 } as const satisfies Readonly<Record<string, string>>;

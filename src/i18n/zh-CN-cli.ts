@@ -216,4 +216,23 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
   'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
   'cli.eval.failures': '失败：{line}',
+  'cli.config.reachable': '{db}，可以连接，',
+  'cli.config.upToDate': '{where}数据库迁移已是最新（{n} 个）',
+  'cli.config.pending':
+    '{where}数据库迁移：已应用 {applied} 个，{n} 个将在下次启动时应用（{list}）',
+  'cli.config.pgliteNotChecked': '嵌入式 PGlite，位于 {dir}，未检查目录锁（--no-connect）',
+  'cli.config.pgliteFree':
+    '嵌入式 PGlite，位于 {dir}，空闲（没有其他 zhujiu 进程占用；同一时间只能有一个进程）',
+  'cli.config.postgresNotChecked': 'Postgres（DATABASE_URL），未检查连接（--no-connect）',
+  'cli.config.endpointsFailed':
+    '{n} 个端点未通过连接检查（GET /models；可用 --no-endpoints 跳过）：\n{list}',
+  'cli.config.ok': '配置正确：{dir}',
+  'cli.config.models': '  模型：{n}{names}',
+  'cli.config.suites': '  评测套件：{n}{names}',
+  'cli.config.database': '  数据库：{database}',
+  'cli.config.endpoint': '  端点：{endpoint}',
+  'cli.config.warning': '  警告：{warning}',
+  'cli.config.slack': 'slack（{mode} 模式）',
+  'cli.config.chat': '  聊天：{chat}',
+  'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
 };
