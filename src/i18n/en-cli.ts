@@ -254,4 +254,22 @@ export const enCli = {
   'cli.config.slack': 'slack ({mode} mode)',
   'cli.config.chat': '  chat: {chat}',
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
+  'cli.interrupt.imported': 'imported',
+  'cli.interrupt.written': 'written',
+  'cli.interrupt.stopping':
+    'interrupt: stopping; nothing will be {what} unless the commit is already under way',
+  'cli.interrupt.committed':
+    'interrupted while committing: the commit finished, so everything was {what} (see below)',
+  'cli.interrupt.nothing': 'interrupted: nothing was {what}',
+  'cli.import.outputs.done':
+    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
+  'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
+  'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
+  'cli.import.gaokaoDataset':
+    '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
+  'cli.import.gaokao.done':
+    'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
+  'cli.import.andMore': '{shown} and {n} more',
+  'cli.import.battles.done':
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present, {models} models) in {secs} s',
 } as const satisfies Readonly<Record<string, string>>;

@@ -196,7 +196,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
   'cli.results.writtenTo':
     '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
-  'cli.eval.recentRun': '#{id}（{model}，{suite}，{status}）',
+  'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
   'cli.eval.none': '（无）',
   'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',
   'cli.eval.bar': '任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
@@ -235,4 +235,20 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.slack': 'slack（{mode} 模式）',
   'cli.config.chat': '  聊天：{chat}',
   'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
+  'cli.interrupt.imported': '导入',
+  'cli.interrupt.written': '写入',
+  'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
+  'cli.interrupt.committed': '提交时被中断：提交已完成，所以全部内容都已{what}（见下方）',
+  'cli.interrupt.nothing': '已中断：没有{what}任何内容',
+  'cli.import.outputs.done':
+    '已为 {model} 导入 {n} 条回答到数据集 {dataset}（{rows} 行，{skipped} 条已存在{differing}），用时 {secs} 秒',
+  'cli.import.differFile': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.differFiles': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.gaokaoDataset':
+    '--dataset 不适用于 --format gaokao：题目会归入 gaokao-objective 评测套件的 gaokao_<科目> 数据集',
+  'cli.import.gaokao.done':
+    '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
+  'cli.import.andMore': '{shown} 等另外 {n} 个',
+  'cli.import.battles.done':
+    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
 };
