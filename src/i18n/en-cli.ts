@@ -272,4 +272,33 @@ export const enCli = {
   'cli.import.andMore': '{shown} and {n} more',
   'cli.import.battles.done':
     'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present, {models} models) in {secs} s',
+  'cli.sources.none': 'none',
+  'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
+  'cli.sources.missing':
+    '--source {name}: no battles of that source are stored in {where}; stored sources: {stored}. Import them first (`zhujiu import battles FILE --source {name}`) or fix the name.',
+  'cli.export.done':
+    'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
+  'cli.export.doneTo':
+    'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} to {out} ({format})',
+  'cli.datasets.unwritable':
+    'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
+  'cli.datasets.fileInPath': 'a file is in its path',
+  'cli.datasets.built': 'built into {out}',
+  'cli.datasets.builder': '{name}: {files} files, {items} items',
+  'cli.datasets.from': '  from {from}',
+  'cli.leaderboard.chart': 'chart written to {path}',
+  'cli.leaderboard.chartWhole':
+    'chart written to {path} (the chart shows the whole board, whatever the view)',
+  'cli.leaderboard.style':
+    'the style view is `/leaderboard style` in chat; on the command line use `zhujiu ratings --style-control`',
+  'cli.leaderboard.noJudge':
+    '--judge {judge}: no grades of this judge are stored; judges with grades: {known}. Grade with `zhujiu judge run --judge {judge}` first',
+  'cli.leaderboard.noModel':
+    'no model "{model}" on the board; models: {names}; pick one: `zhujiu leaderboard{sources} --view model NAME`',
+  'cli.leaderboard.noModel.sources':
+    '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)',
+  'cli.leaderboard.noModel.view':
+    '. `--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',
+  'cli.leaderboard.emptyPng':
+    '--png {png}: the board is empty, so there is no chart to write (no model has scores or counted votes). Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
 } as const satisfies Readonly<Record<string, string>>;

@@ -251,4 +251,29 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.andMore': '{shown} 等另外 {n} 个',
   'cli.import.battles.done':
     '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
+  'cli.sources.none': '无',
+  'cli.sources.item': '{source}（{votes} 票）',
+  'cli.sources.missing':
+    '--source {name}：{where} 中没有存储这个来源的对战；已存储的来源：{stored}。请先导入（`zhujiu import battles FILE --source {name}`），或改正名称。',
+  'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
+  'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
+  'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
+  'cli.datasets.fileInPath': '路径中有一个文件',
+  'cli.datasets.built': '已构建到 {out}',
+  'cli.datasets.builder': '{name}：{files} 个文件，{items} 道题',
+  'cli.datasets.from': '  来自 {from}',
+  'cli.leaderboard.chart': '图表已写入 {path}',
+  'cli.leaderboard.chartWhole': '图表已写入 {path}（无论查看哪个视图，图表总是显示整个排行榜）',
+  'cli.leaderboard.style':
+    '风格视图在聊天中是 `/leaderboard style`；在命令行上请用 `zhujiu ratings --style-control`',
+  'cli.leaderboard.noJudge':
+    '--judge {judge}：没有存储这个评审模型的评分；有评分的评审模型：{known}。请先用 `zhujiu judge run --judge {judge}` 评分',
+  'cli.leaderboard.noModel':
+    '排行榜上没有模型 "{model}"；模型：{names}；请选一个：`zhujiu leaderboard{sources} --view model NAME`',
+  'cli.leaderboard.noModel.sources':
+    '。只在导入投票中出现的模型要加 `--source NAME`（或 `ratings.include_sources`）才会上榜',
+  'cli.leaderboard.noModel.view':
+    '。`--view` 可取 overall、ability NAME、method NAME 或 model NAME（单独一个名称依次按能力、评估方法、模型理解）',
+  'cli.leaderboard.emptyPng':
+    '--png {png}：排行榜是空的，没有图表可写（没有模型有得分或计入的投票）。请先导入输出或投票（`zhujiu import …`），或用 `--source NAME` 计入导入的投票。',
 };
