@@ -322,7 +322,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     .option('--order <labels>')
     .action(async (a: string, b: string, o: JudgeAgreeOptions) => {
       const { runJudgeAgree } = await import('./judge-agree.ts');
-      await runJudgeAgree(io, a, b, o);
+      await runJudgeAgree(io, a, b, o, cliLocale(deps));
     });
   judge
     .command('run')

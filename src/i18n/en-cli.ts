@@ -301,4 +301,31 @@ export const enCli = {
     '. `--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',
   'cli.leaderboard.emptyPng':
     '--png {png}: the board is empty, so there is no chart to write (no model has scores or counted votes). Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
+  'cli.ratings.votesNote': "Votes: the community's own (arena){imported}{notCounted}",
+  'cli.ratings.plusImported': ' plus imported {list}',
+  'cli.ratings.notCounted': '; not counted: {list} (add --source NAME to count one).',
+  'cli.ratings.fullStop': '.',
+  'cli.ratings.forAbility': ' for ability {ability}',
+  'cli.ratings.noStyleVotes':
+    'no votes on battles with stored answers from {sources} in the database ({db}){ability}: style control needs the answers (imported votes have none); vote in the arena, or pass --battles FILE with conv_metadata',
+  'cli.ratings.noVotes':
+    'no votes from {sources} in the database ({db}){ability}: {fix}vote in the arena, or pass --battles FILE',
+  'cli.ratings.noVotes.addSource':
+    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of config/default.yaml), ',
+  'cli.ratings.noVotes.import':
+    'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ',
+  'cli.ratings.or': ' or ',
+  'cli.agree.na': 'n/a',
+  'cli.agree.kappa': "Cohen's kappa {kappa}",
+  'cli.agree.weighted': 'weighted kappa: linear {linear}, quadratic {quadratic}{unordered}',
+  'cli.agree.unordered': ' (labels are unordered; pass --order to weight them)',
+  'cli.agree.exact': 'exact agreement {exact} %',
+  'cli.agree.withinOne': ', within one {within} %',
+  'cli.agree.confusion': 'confusion (rows: A, columns: B):',
+  'cli.agree.order':
+    '--order "{order}": list at least two labels, lowest first, e.g. --order 1,0,2',
+  'cli.agree.failed': '{a} and {b}: {reason}',
+  'cli.agree.disjoint': ' (no item of one file is in the other; they are joined on "item")',
+  'cli.agree.leftOut':
+    'note: {onlyA} item(s) only in {a} and {onlyB} only in {b} are left out of n',
 } as const satisfies Readonly<Record<string, string>>;

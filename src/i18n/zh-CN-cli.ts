@@ -276,4 +276,29 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '。`--view` 可取 overall、ability NAME、method NAME 或 model NAME（单独一个名称依次按能力、评估方法、模型理解）',
   'cli.leaderboard.emptyPng':
     '--png {png}：排行榜是空的，没有图表可写（没有模型有得分或计入的投票）。请先导入输出或投票（`zhujiu import …`），或用 `--source NAME` 计入导入的投票。',
+  'cli.ratings.votesNote': '投票：社区自己的（arena）{imported}{notCounted}',
+  'cli.ratings.plusImported': '，加上导入的 {list}',
+  'cli.ratings.notCounted': '；未计入：{list}（加 --source NAME 可计入其中一个）。',
+  'cli.ratings.fullStop': '。',
+  'cli.ratings.forAbility': '（能力 {ability}）',
+  'cli.ratings.noStyleVotes':
+    '数据库（{db}）中没有来自 {sources} 且回答已存储的对战投票{ability}：风格控制需要回答（导入的投票没有回答）；请在竞技场中投票，或用 --battles FILE 传入带 conv_metadata 的文件',
+  'cli.ratings.noVotes':
+    '数据库（{db}）中没有来自 {sources} 的投票{ability}：{fix}请在竞技场中投票，或用 --battles FILE 传入文件',
+  'cli.ratings.noVotes.addSource':
+    '导入的投票只有在要求时才计入：加上 {flags}（或在 config/default.yaml 的 ratings.include_sources 中列出该来源），',
+  'cli.ratings.noVotes.import':
+    '导入对战（`zhujiu import battles FILE --source NAME`，然后加上 --source NAME），',
+  'cli.ratings.or': ' 或 ',
+  'cli.agree.na': '无',
+  'cli.agree.kappa': "Cohen's kappa 系数 {kappa}",
+  'cli.agree.weighted': '加权 kappa：线性 {linear}，二次 {quadratic}{unordered}',
+  'cli.agree.unordered': '（标签无序；用 --order 指定顺序以加权）',
+  'cli.agree.exact': '完全一致率 {exact} %',
+  'cli.agree.withinOne': '，相差不超过一 {within} %',
+  'cli.agree.confusion': '混淆矩阵（行：A，列：B）：',
+  'cli.agree.order': '--order "{order}"：请至少列出两个标签，从低到高，例如 --order 1,0,2',
+  'cli.agree.failed': '{a} 和 {b}：{reason}',
+  'cli.agree.disjoint': '（两个文件没有共同的题目；它们按 "item" 对齐）',
+  'cli.agree.leftOut': '注意：只在 {a} 中的 {onlyA} 道题和只在 {b} 中的 {onlyB} 道题不计入 n',
 };
