@@ -328,4 +328,32 @@ export const enCli = {
   'cli.agree.disjoint': ' (no item of one file is in the other; they are joined on "item")',
   'cli.agree.leftOut':
     'note: {onlyA} item(s) only in {a} and {onlyB} only in {b} are left out of n',
+  'cli.judgeExport.noModel': '--model {model}: no such model',
+  'cli.judgeExport.ofModel': ' of {model}',
+  'cli.judgeExport.onDataset': ' on {dataset}',
+  'cli.judgeExport.noGrades':
+    '--judge {judge}: no grades{scope} by this judge are stored{failures}; judges with single-answer records: {judges}',
+  'cli.judgeExport.failures': ' ({n} judge failures; retry them with `zhujiu judge run`)',
+  'cli.judgeExport.done':
+    'exported {n, plural, one {# grade} other {# grades}} by {judge}{failures}',
+  'cli.judgeExport.doneTo':
+    'exported {n, plural, one {# grade} other {# grades}} by {judge} to {out}{failures}',
+  'cli.judgeExport.leftOut': ' ({n} judge failures have no label and are left out)',
+  'cli.suites.folder': 'datasets folder: {dir} (set ZHUJIU_DATASETS_DIR to change it)',
+  'cli.suites.unavailable': 'unavailable (see below)',
+  'cli.suites.size': '{n, plural, one {# dataset} other {# datasets}}, {items}',
+  'cli.suites.fromImports': 'items from imports',
+  'cli.suites.items': '{n} items',
+  'cli.suites.itemsOf': '{n} of {rows} items',
+  'cli.suites.stored': 'stored items',
+  'cli.suites.includes': ', includes {list}',
+  'cli.submissions.none': 'no submissions',
+  'cli.submissions.noneWith': 'no {status} submissions',
+  'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',
+  'cli.submissions.reason': ' | reason: {reason}',
+  'cli.submissions.runs': ' | runs {runs}',
+  'cli.submissions.approved': 'submission #{id} approved: {name} is a model now',
+  'cli.submissions.queued': 'run #{run} queued: {name} on {suite}',
+  'cli.submissions.notQueued': 'not queued: {suite}: {reason}',
+  'cli.submissions.rejected': 'submission #{id} rejected: {name}: {reason}',
 } as const satisfies Readonly<Record<string, string>>;
