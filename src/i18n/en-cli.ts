@@ -356,4 +356,23 @@ export const enCli = {
   'cli.submissions.queued': 'run #{run} queued: {name} on {suite}',
   'cli.submissions.notQueued': 'not queued: {suite}: {reason}',
   'cli.submissions.rejected': 'submission #{id} rejected: {name}: {reason}',
+  'cli.migrate.downNeedsYes':
+    'migrate --down rolls back the last migration and deletes the data in what it created (for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
+  'cli.migrate.nothingDown': 'nothing to roll back: no migration is applied in {db}',
+  'cli.migrate.rolledBack':
+    'rolled back {names} in {db} (what it created is gone); `zhujiu migrate` applies it again (every start does too)',
+  'cli.migrate.upToDate': 'database is up to date ({db}): nothing to apply',
+  'cli.migrate.applied': 'applied {names}; database is up to date ({db})',
+  'cli.migrate.upgradeAndDown':
+    '--upgrade-data-dir and --down do different things: run one of them at a time.',
+  'cli.migrate.upgradePostgres':
+    '--upgrade-data-dir upgrades the embedded database folder (ZHUJIU_DATA_DIR), and DATABASE_URL is set: a Postgres server is upgraded with its own tools (pg_upgrade). Unset DATABASE_URL to upgrade the folder.',
+  'cli.migrate.upgradeEmpty':
+    '{dir} holds no embedded database yet: nothing to upgrade (zhujiu creates a PostgreSQL 18 folder there when it first runs)',
+  'cli.migrate.upgradeCurrent': '{dir} is already a PostgreSQL 18 folder: nothing to upgrade',
+  'cli.migrate.upgradeBackup': ' (the old folder is {backup})',
+  'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
+  'cli.migrate.upgraded':
+    'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.thenApplied': ', then applied {names}',
 } as const satisfies Readonly<Record<string, string>>;

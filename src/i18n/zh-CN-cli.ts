@@ -327,4 +327,23 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.submissions.queued': '评测任务 #{run} 已排队：{name} 在 {suite} 上',
   'cli.submissions.notQueued': '未排队：{suite}：{reason}',
   'cli.submissions.rejected': '提交 #{id} 已拒绝：{name}：{reason}',
+  'cli.migrate.downNeedsYes':
+    'migrate --down 会回滚最近一次迁移，并删除它所创建内容中的数据（对 0001_initial 即所有表）。请先备份，然后运行 `zhujiu migrate --down --yes`。',
+  'cli.migrate.nothingDown': '没有可回滚的迁移：{db} 中没有已应用的迁移',
+  'cli.migrate.rolledBack':
+    '已在 {db} 中回滚 {names}（它创建的内容已删除）；`zhujiu migrate` 会重新应用它（每次启动也会）',
+  'cli.migrate.upToDate': '数据库已是最新（{db}）：没有要应用的迁移',
+  'cli.migrate.applied': '已应用 {names}；数据库已是最新（{db}）',
+  'cli.migrate.upgradeAndDown':
+    '--upgrade-data-dir 和 --down 做的是不同的事：请一次只运行其中一个。',
+  'cli.migrate.upgradePostgres':
+    '--upgrade-data-dir 升级的是嵌入式数据库目录（ZHUJIU_DATA_DIR），但设置了 DATABASE_URL：Postgres 服务器要用它自己的工具（pg_upgrade）升级。要升级该目录，请取消设置 DATABASE_URL。',
+  'cli.migrate.upgradeEmpty':
+    '{dir} 中还没有嵌入式数据库：无需升级（zhujiu 首次运行时会在那里创建 PostgreSQL 18 目录）',
+  'cli.migrate.upgradeCurrent': '{dir} 已经是 PostgreSQL 18 目录：无需升级',
+  'cli.migrate.upgradeBackup': '（旧目录是 {backup}）',
+  'cli.migrate.upgradeFinished': '已完成之前对 {dir} 的升级{backup}',
+  'cli.migrate.upgraded':
+    '已把 {dir} 升级到 PostgreSQL 18：复制并核对了 {tables} 张表、{rows} 行，用时 {secs} 秒{applied}。旧目录保留在 {backup}：确认 zhujiu 运行正常后即可删除。',
+  'cli.migrate.thenApplied': '，然后应用了 {names}',
 };
