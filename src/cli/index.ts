@@ -427,6 +427,18 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
 }
 
 /**
+ * The message of an AppError in the command line's language: a refused evaluation run (eval/refusal.ts
+ * `EvalRefusalError`, whose message is English) is said again in `locale`; other messages are the command's own.
+ */
+async function errorText(err: AppError, locale: Locale): Promise<string> {
+  if (locale === 'en' || !('refusal' in err)) return err.message;
+  const { EvalRefusalError, evalRefusalText } = await import('../eval/refusal.ts');
+  return err instanceof EvalRefusalError
+    ? evalRefusalText(err.refusal, locale, 'cli')
+    : err.message;
+}
+
+/**
  * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); unexpected
  * errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
  * exit 0 (cli/io.ts).
@@ -456,7 +468,9 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
     } else if (err instanceof CommanderError) {
       code = err.exitCode === 0 ? 0 : 2;
     } else if (isAppError(err)) {
-      io.err(t(locale, 'cli.error.coded', { code: err.code, message: err.message }));
+      io.err(
+        t(locale, 'cli.error.coded', { code: err.code, message: await errorText(err, locale) }),
+      );
       if (err.code === 'input_invalid') code = 2; // a usage mistake (bad flag value)
     } else {
       io.err(t(locale, 'cli.error.unexpected', { stack: (err as Error).stack ?? String(err) }));

@@ -252,7 +252,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.battles.done':
     '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
   'cli.sources.none': '无',
-  'cli.sources.item': '{source}（{votes} 票）',
+  'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
     '--source {name}：{where} 中没有存储这个来源的对战；已存储的来源：{stored}。请先导入（`zhujiu import battles FILE --source {name}`），或改正名称。',
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',

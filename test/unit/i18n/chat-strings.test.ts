@@ -1,5 +1,5 @@
 /**
- * No user-facing sentence of the converted chat surfaces bypasses the message catalogue (docs/architecture.md
+ * No user-facing sentence of the converted chat surfaces and command-line modules bypasses the message catalogue (docs/architecture.md
  * "Languages"): each converted module is parsed (the TypeScript compiler's own parser) and every string literal and
  * template text that reads like words ("Vote by reacting", "no battle #…") outside a catalogue call, a log line, a
  * thrown programming or storage error, an import or a type fails here with its file and line. What is left on
@@ -52,6 +52,21 @@ const CONVERTED = [
   // The command line (its help, usage errors and error printer; commands' outputs as converted).
   'src/cli/index.ts',
   'src/cli/help-text.ts',
+  'src/cli/config-check.ts',
+  'src/cli/datasets.ts',
+  'src/cli/eval.ts',
+  'src/cli/export.ts',
+  'src/cli/import.ts',
+  'src/cli/interrupt.ts',
+  'src/cli/judge-agree.ts',
+  'src/cli/judge-export.ts',
+  'src/cli/leaderboard.ts',
+  'src/cli/migrate.ts',
+  'src/cli/ratings-stored.ts',
+  'src/cli/results.ts',
+  'src/cli/sources.ts',
+  'src/cli/submissions.ts',
+  'src/cli/suites.ts',
 ];
 
 /**
@@ -93,6 +108,11 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
   'src/eval/refusal.ts': [
     { text: '/eval cancel ', why: 'a typed command form' },
     { text: 'zhujiu eval --cancel ', why: 'a typed command line' },
+  ],
+  // Commander's own wording of a missing option, which cli/help-text.ts localiseCommanderError translates.
+  'src/cli/eval.ts': [
+    { text: "error: required option '", why: "commander's usage error, translated on output" },
+    { text: "' not specified", why: "commander's usage error, translated on output" },
   ],
   'src/arena/live-answers.ts': [
     { text: 'no answer within ', why: "a timed-out request's error message, logged" },
