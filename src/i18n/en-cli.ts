@@ -375,4 +375,40 @@ export const enCli = {
   'cli.migrate.upgraded':
     'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
   'cli.migrate.thenApplied': ', then applied {names}',
+  'cli.judge.board': 'board (judge {judge})',
+  'cli.judge.noneChosen': 'none chosen: set judge.model',
+  'cli.judge.trialBoard':
+    "board with judge {judge}'s grades (a trial, not stored: `zhujiu leaderboard --judge {judge}`)",
+  'cli.judge.scoringLine':
+    '{where}: {model} scoring {scoring}, normalised {normalised}{abilities} (ten-point scale)',
+  'cli.judge.pairwise':
+    '{model} vs {baseline} (judge {judge}): win rate {rate} % ± {se} (standard error), discrete {discrete} %, {n} of {of} judged',
+  'cli.judge.dataset':
+    '{dataset} [{ability}] {rubric}, judge {judge}: {label}; {earned} / {possible} points ({ratio}); raw mean {raw}, SV mean {sv}, Δ {delta}, SV rate {svRate}, perfect {perfect}, pass {pass} (ten-point scale)',
+  'cli.judge.noGrade': 'no grade',
+  'cli.judge.safetyFailed': 'safety check failed',
+  'cli.judge.more': ', … {n} more',
+  'cli.judge.failuresOf': '  judge failures: {list}{more}',
+  'cli.judge.noScores': 'no judge scores for {model}',
+  'cli.judge.noScoresBy': 'no judge scores for {model} by {judge}',
+  'cli.judge.imported':
+    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
+  'cli.judge.overMax':
+    'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
+  'cli.judge.itemId': 'item {id}',
+  'cli.judge.which.eg': 'e.g. ',
+  'cli.judge.which.item': 'item ',
+  'cli.judge.which.items': 'items ',
+  'cli.judge.failureLine':
+    '{n, plural, one {# item} other {# items}} × {code} after {attempts} attempts: {message}; {which}{items}',
+  'cli.judge.runLine':
+    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed} judge failures, {skipped} already judged, {calls} judge calls{unanswered}',
+  'cli.judge.unanswered': '; {n} items have no stored answer of {model}',
+  'cli.judge.stopped':
+    'stopped: what was judged is kept; run the same command again to judge the rest',
+  'cli.judge.retry': 'judge failures are not scores; run the same command again to retry only them',
+  'cli.judge.allFailed':
+    'error: every item failed to be judged ({n} of {n}); nothing was judged. Check the judge {judge} (the failures above say why), then run the same command again',
+  'cli.judge.tooMany':
+    'error: {failed} of {total} answers have no grade of {judge} ({percent} %), above eval.max_failure_rate {max}; run the same command again to retry only them',
 } as const satisfies Readonly<Record<string, string>>;

@@ -346,4 +346,37 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.migrate.upgraded':
     '已把 {dir} 升级到 PostgreSQL 18：复制并核对了 {tables} 张表、{rows} 行，用时 {secs} 秒{applied}。旧目录保留在 {backup}：确认 zhujiu 运行正常后即可删除。',
   'cli.migrate.thenApplied': '，然后应用了 {names}',
+  'cli.judge.board': '排行榜（评审 {judge}）',
+  'cli.judge.noneChosen': '未选择：请设置 judge.model',
+  'cli.judge.trialBoard':
+    '使用评审 {judge} 评分的排行榜（试看，不存储：`zhujiu leaderboard --judge {judge}`）',
+  'cli.judge.scoringLine':
+    '{where}：{model} 打分评估 {scoring}，归一化后 {normalised}{abilities}（十分制）',
+  'cli.judge.pairwise':
+    '{model} 对 {baseline}（评审 {judge}）：胜率 {rate} % ± {se}（标准误），离散胜率 {discrete} %，{of} 道中已评审 {n} 道',
+  'cli.judge.dataset':
+    '{dataset} [{ability}] {rubric}，评审 {judge}：{label}；{earned} / {possible} 分（{ratio}）；原始均分 {raw}，SV 均分 {sv}，Δ {delta}，SV 率 {svRate}，满分率 {perfect}，及格率 {pass}（十分制）',
+  'cli.judge.noGrade': '没有评分',
+  'cli.judge.safetyFailed': '安全检查失败',
+  'cli.judge.more': '，… 另外 {n} 个',
+  'cli.judge.failuresOf': '  评审失败：{list}{more}',
+  'cli.judge.noScores': '{model} 没有评审分数',
+  'cli.judge.noScoresBy': '{model} 没有 {judge} 给出的评审分数',
+  'cli.judge.imported':
+    '已从 {files} 个文件导入 {judge} 对 {models} 的 {rows} 条评审分数（已评审 {judged} 条，评审失败 {failed} 条；写入 {written} 条），用时 {secs} 秒',
+  'cli.judge.overMax': '注意：有 {n} 道题被记录的评审给了超过满分的分数，按公布的原样保留：{items}',
+  'cli.judge.itemId': '题目 {id}',
+  'cli.judge.which.eg': '例如 ',
+  'cli.judge.which.item': '题目 ',
+  'cli.judge.which.items': '题目 ',
+  'cli.judge.failureLine': '{n} 道题 × {code}（尝试 {attempts} 次后）：{message}；{which}{items}',
+  'cli.judge.runLine':
+    '{dataset}（{rubric}，评审 {judge}）：{of} 道中已评审 {judged} 道，评审失败 {failed} 道，{skipped} 道此前已评审，调用评审 {calls} 次{unanswered}',
+  'cli.judge.unanswered': '；{n} 道题没有存储 {model} 的回答',
+  'cli.judge.stopped': '已停止：已评审的结果会保留；再次运行同一命令即可评审其余题目',
+  'cli.judge.retry': '评审失败不算分数；再次运行同一命令即可只重试它们',
+  'cli.judge.allFailed':
+    '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
+  'cli.judge.tooMany':
+    '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
 };

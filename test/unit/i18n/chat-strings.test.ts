@@ -60,6 +60,7 @@ const CONVERTED = [
   'src/cli/interrupt.ts',
   'src/cli/judge-agree.ts',
   'src/cli/judge-export.ts',
+  'src/cli/judge.ts',
   'src/cli/leaderboard.ts',
   'src/cli/migrate.ts',
   'src/cli/ratings-stored.ts',
