@@ -380,7 +380,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
       if (o.battles) {
         // A file: no database, so the drivers are never loaded.
         const { runRatings } = await import('./ratings.ts');
-        await runRatings(o, { out: io.out });
+        await runRatings(o, { out: io.out, locale });
       } else {
         const { runStoredRatings } = await import('./ratings-stored.ts');
         await runStoredRatings(io, o, deps);

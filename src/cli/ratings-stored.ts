@@ -75,6 +75,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       },
       {
         out: io.out,
+        locale,
         inputNote,
         // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {

@@ -6,6 +6,7 @@
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
+import { tc } from '../i18n/cli.ts';
 import { parseStyleLines, type StyleLines } from '../import/formats/arena-style.ts';
 import type { StyleBattle } from '../rating/index.ts';
 import { bootstrapStyleControl, rankByIntervals, STYLE_FEATURES } from '../rating/index.ts';
@@ -45,19 +46,13 @@ export async function runStyleRatings(
   seed: number,
 ): Promise<void> {
   if (opts.anchor !== undefined) {
-    throw new AppError(
-      'input_invalid',
-      '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
-    );
+    throw new AppError('input_invalid', tc(io.locale ?? 'en', 'cli.ratings.styleAnchor'));
   }
   let input: StyleLines;
   if (opts.battles !== undefined) input = await readStyleFile(opts.battles);
   else if (io.loadStyleBattles) input = await io.loadStyleBattles(opts.ability);
   else {
-    throw new AppError(
-      'input_invalid',
-      'no battles to rate: pass --battles FILE (FastChat lines with conv_metadata), or run where the database is configured',
-    );
+    throw new AppError('input_invalid', tc(io.locale ?? 'en', 'cli.ratings.styleNoBattles'));
   }
   const battles: readonly StyleBattle[] = input.battles;
   let r: ReturnType<typeof bootstrapStyleControl>;

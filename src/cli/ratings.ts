@@ -8,6 +8,8 @@
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
@@ -55,22 +57,25 @@ export interface RatingsIo {
   inputNote?: string;
   /** Loads the stored battles whose answers are stored, with style metadata (for `--style-control`). */
   loadStyleBattles?: (ability?: string) => Promise<StyleLines>;
+  /** The language of its errors (cli/deps.ts `cliLocale`; default English). */
+  locale?: Locale;
 }
-
-const ANCHOR_HELP = '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114';
 
 /**
  * Parses `--anchor MODEL=RATING` (the last `=` splits, so model names may contain `=`).
  * @throws AppError `input_invalid` with the expected form.
  */
-export function parseAnchor(s: string): { model: string; rating: number } {
+export function parseAnchor(s: string, locale: Locale = 'en'): { model: string; rating: number } {
   const at = s.lastIndexOf('=');
   const model = at > 0 ? s.slice(0, at).trim() : '';
   const text = at > 0 ? s.slice(at + 1).trim() : '';
   // Plain decimal only: Number() would also read "0x10", "1e3" and "Infinity".
   const rating = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (model === '' || !Number.isFinite(rating)) {
-    throw new AppError('input_invalid', `${ANCHOR_HELP} (got ${JSON.stringify(s)})`);
+    throw new AppError(
+      'input_invalid',
+      tc(locale, 'cli.ratings.anchorForm', { got: JSON.stringify(s) }),
+    );
   }
   return { model, rating };
 }
@@ -107,12 +112,17 @@ function intOption(
   dflt: number,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
+  locale: Locale = 'en',
 ): number {
   if (v === undefined) return dflt;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    const range =
-      max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
-    throw new AppError('input_invalid', `--${name} must be ${range}, got ${String(v)}`);
+    const params = { name, min, max, got: String(v) };
+    throw new AppError(
+      'input_invalid',
+      max === Number.MAX_SAFE_INTEGER
+        ? tc(locale, 'cli.ratings.intMin', params)
+        : tc(locale, 'cli.ratings.intRange', params),
+    );
   }
   return v;
 }
@@ -297,16 +307,24 @@ function renderTable(
  *   is listed as not rated, with its reason (JSON: `rating` null and a `note`).
  */
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
-  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);
-  const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
+  const locale = io.locale ?? 'en';
+  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS, locale);
+  const seed = intOption(
+    'seed',
+    opts.seed,
+    0,
+    Number.MIN_SAFE_INTEGER,
+    Number.MAX_SAFE_INTEGER,
+    locale,
+  );
   if (opts.styleControl) {
     const { runStyleRatings } = await import('./ratings-style.ts');
     return runStyleRatings(opts, io, rounds, seed);
   }
-  let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
+  let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor, locale);
   const configAnchor =
     anchor === undefined && opts.configAnchor !== undefined
-      ? parseAnchor(opts.configAnchor)
+      ? parseAnchor(opts.configAnchor, locale)
       : undefined;
   let data: ArenaData;
   let namedNote: string | undefined;
@@ -318,10 +336,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       namedNote = `Left out: ${read.named} battle${read.named === 1 ? '' : 's'} marked "anony": false (the voter saw the models' names); --include-named rates them.`;
   } else {
     if (!io.loadStoredBattles) {
-      throw new AppError(
-        'input_invalid',
-        'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
-      );
+      throw new AppError('input_invalid', tc(locale, 'cli.ratings.noBattles'));
     }
     const input = await io.loadStoredBattles(opts.ability);
     data = arenaFromInput(input);
@@ -331,7 +346,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   if (anchor && !data.models.includes(anchor.model)) {
     throw new AppError(
       'rating_input_invalid',
-      `--anchor model "${anchor.model}" is not in the data (${data.models.length} models); check the name or drop --anchor`,
+      tc(locale, 'cli.ratings.anchorMissing', { model: anchor.model, n: data.models.length }),
     );
   }
   const result = computeArenaRatings(data, createRng(seed), {

@@ -411,4 +411,16 @@ export const enCli = {
     'error: every item failed to be judged ({n} of {n}); nothing was judged. Check the judge {judge} (the failures above say why), then run the same command again',
   'cli.judge.tooMany':
     'error: {failed} of {total} answers have no grade of {judge} ({percent} %), above eval.max_failure_rate {max}; run the same command again to retry only them',
+  'cli.ratings.anchorForm':
+    '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
+  'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',
+  'cli.ratings.intRange': '--{name} must be an integer from {min} to {max}, got {got}',
+  'cli.ratings.noBattles':
+    'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
+  'cli.ratings.anchorMissing':
+    '--anchor model "{model}" is not in the data ({n} models); check the name or drop --anchor',
+  'cli.ratings.styleAnchor':
+    '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
+  'cli.ratings.styleNoBattles':
+    'no battles to rate: pass --battles FILE (FastChat lines with conv_metadata), or run where the database is configured',
 } as const satisfies Readonly<Record<string, string>>;

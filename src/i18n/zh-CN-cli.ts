@@ -379,4 +379,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
   'cli.judge.tooMany':
     '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
+  'cli.ratings.anchorForm':
+    '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
+  'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
+  'cli.ratings.intRange': '--{name} 必须是 {min} 到 {max} 之间的整数，收到的是 {got}',
+  'cli.ratings.noBattles':
+    '没有可计算评分的对战：请用 --battles FILE 传入文件（对战或成对计数的 JSONL），或在配置了数据库的地方运行',
+  'cli.ratings.anchorMissing':
+    '--anchor 的模型 "{model}" 不在数据中（共 {n} 个模型）；请检查名称或去掉 --anchor',
+  'cli.ratings.styleAnchor':
+    '--anchor 不能与 --style-control 一起使用（风格控制的评分采用 FastChat 的 1000 + 400·r 刻度）；请去掉 --anchor',
+  'cli.ratings.styleNoBattles':
+    '没有可计算评分的对战：请用 --battles FILE 传入文件（带 conv_metadata 的 FastChat 行），或在配置了数据库的地方运行',
 };
