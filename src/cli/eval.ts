@@ -175,6 +175,64 @@ export function checkEvalFlags(o: Partial<EvalOptions>, usage: (message: string)
     throw new AppError('input_invalid', `--model ${quoteName(o.model as string)} ${nameProblem}`);
 }
 
+type SummaryModule = typeof import('../eval/summary.ts');
+type RunSummary = NonNullable<Awaited<ReturnType<SummaryModule['runSummary']>>>;
+
+/**
+ * The last line of a run that is an error for scripts (it failed, was cancelled, scored nothing because every item
+ * failed, or failed more than `max` of its items), or undefined.
+ */
+function runVerdict(
+  sm: SummaryModule,
+  s: RunSummary,
+  max: number,
+  locale: Locale,
+): string | undefined {
+  const run = s.run.id;
+  const scored = s.datasets.reduce((a, d) => a + d.n, 0);
+  const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
+  const tooMany = sm.failureRateProblem(s, max, locale);
+  if (s.run.status === 'failed')
+    return s.run.error
+      ? t(locale, 'cli.eval.failedWith', { run, error: s.run.error.split('\n')[0] as string })
+      : t(locale, 'cli.eval.failed', { run });
+  if (s.run.status === 'cancelled') return t(locale, 'cli.eval.cancelled', { run });
+  if (scored === 0 && failedItems > 0)
+    return t(locale, 'cli.eval.allFailed', { run, n: failedItems });
+  if (tooMany !== undefined) return t(locale, 'cli.eval.tooMany', { run, problem: tooMany });
+  return undefined;
+}
+
+/** The summary of a finished run on stdout: its line, the datasets' table, tokens and time, failure causes. */
+function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Locale): void {
+  const { id: run, model, suite } = s.run;
+  io.out(t(locale, 'cli.eval.summary', { run, model, suite, ended: sm.endedText(s, locale) }));
+  const rows = s.datasets.map((d) => [
+    d.dataset,
+    d.ability,
+    d.metric,
+    d.profile,
+    d.score === null ? '—' : d.score.toFixed(2),
+    sm.itemsCell(d, locale),
+    `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
+    String(d.failures),
+  ]);
+  const head = t(locale, 'cli.eval.tableHead').split('|');
+  const widths = head.map((h, i) =>
+    Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))),
+  );
+  const line = (cells: string[]) => cells.map((c, i) => padColumns(c, widths[i] ?? 0)).join('  ');
+  io.out(line(head));
+  for (const r of rows) io.out(line(r));
+  const wall = sm.formatDuration(s.wallMs ?? 0, locale);
+  io.out(
+    t(locale, 'cli.eval.tokens', { prompt: s.promptTokens, completion: s.completionTokens, wall }),
+  );
+  for (const l of sm.spanFigureLines(s, locale)) io.out(l);
+  for (const f of s.failureReasons)
+    io.out(t(locale, 'cli.eval.failures', { line: sm.failureLine(f, locale) }));
+}
+
 /**
  * Runs `zhujiu eval`.
  * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
@@ -303,24 +361,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     if (!s) throw new AppError('not_found', `run #${runId} vanished`);
     // A run that failed, was cancelled, or scored nothing because every item failed is an error for scripts
     // (exit 1), said on the last line (stderr) after the summary.
-    const scored = s.datasets.reduce((a, d) => a + d.n, 0);
-    const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
-    const tooMany = sm.failureRateProblem(s, rt.config.app.eval.max_failure_rate, locale);
-    const verdict =
-      s.run.status === 'failed'
-        ? s.run.error
-          ? t(locale, 'cli.eval.failedWith', {
-              run: runId,
-              error: s.run.error.split('\n')[0] as string,
-            })
-          : t(locale, 'cli.eval.failed', { run: runId })
-        : s.run.status === 'cancelled'
-          ? t(locale, 'cli.eval.cancelled', { run: runId })
-          : scored === 0 && failedItems > 0
-            ? t(locale, 'cli.eval.allFailed', { run: runId, n: failedItems })
-            : tooMany !== undefined
-              ? t(locale, 'cli.eval.tooMany', { run: runId, problem: tooMany })
-              : undefined;
+    const verdict = runVerdict(sm, s, rt.config.app.eval.max_failure_rate, locale);
     const finish = () => {
       if (verdict === undefined) return;
       io.err(verdict);
@@ -331,42 +372,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       finish();
       return;
     }
-    io.out(
-      t(locale, 'cli.eval.summary', {
-        run: s.run.id,
-        model: s.run.model,
-        suite: s.run.suite,
-        ended: sm.endedText(s, locale),
-      }),
-    );
-    const rows = s.datasets.map((d) => [
-      d.dataset,
-      d.ability,
-      d.metric,
-      d.profile,
-      d.score === null ? '—' : d.score.toFixed(2),
-      sm.itemsCell(d, locale),
-      `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
-      String(d.failures),
-    ]);
-    const head = t(locale, 'cli.eval.tableHead').split('|');
-    const widths = head.map((h, i) =>
-      Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))),
-    );
-    const line = (cells: string[]) => cells.map((c, i) => padColumns(c, widths[i] ?? 0)).join('  ');
-    io.out(line(head));
-    for (const r of rows) io.out(line(r));
-    io.out(
-      t(locale, 'cli.eval.tokens', {
-        prompt: s.promptTokens,
-        completion: s.completionTokens,
-        wall: sm.formatDuration(s.wallMs ?? 0, locale),
-      }),
-    );
-    for (const l of sm.spanFigureLines(s, locale)) io.out(l);
-    for (const f of s.failureReasons)
-      io.out(t(locale, 'cli.eval.failures', { line: sm.failureLine(f, locale) }));
-
+    printSummary(io, sm, s, locale);
     finish();
   } catch (err) {
     // An unexpected error leaves the run as Ctrl-C does: nobody's, so the same command resumes it at once

@@ -5,6 +5,7 @@
  */
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
+import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
@@ -301,6 +302,24 @@ export function judgeFailureLines(
     });
 }
 
+/** One dataset's line of `zhujiu judge run`: judged, failed, skipped, calls, unanswered. */
+function runLine(locale: Locale, r: DatasetJudgeResult, o: JudgeRunFlags): string {
+  return tc(locale, 'cli.judge.runLine', {
+    dataset: r.dataset,
+    rubric: r.rubric,
+    judge: o.judge,
+    judged: r.judged,
+    of: r.judged + r.failed,
+    failed: r.failed,
+    skipped: r.skipped,
+    calls: r.calls,
+    unanswered:
+      r.unanswered > 0
+        ? tc(locale, 'cli.judge.unanswered', { n: r.unanswered, model: o.model })
+        : '',
+  });
+}
+
 /**
  * Runs `zhujiu judge run`: judges the model's stored answers to the suite's scoring datasets; prints per dataset
  * "n of m judged", the failures (retryable by running again) and the unanswered items. Exit status (through
@@ -331,22 +350,7 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): P
       },
     );
     for (const r of results) {
-      io.out(
-        tc(locale, 'cli.judge.runLine', {
-          dataset: r.dataset,
-          rubric: r.rubric,
-          judge: o.judge,
-          judged: r.judged,
-          of: r.judged + r.failed,
-          failed: r.failed,
-          skipped: r.skipped,
-          calls: r.calls,
-          unanswered:
-            r.unanswered > 0
-              ? tc(locale, 'cli.judge.unanswered', { n: r.unanswered, model: o.model })
-              : '',
-        }),
-      );
+      io.out(runLine(locale, r, o));
       const shown = judgeFailureGroups(r.failures).flatMap((g) =>
         g.slice(0, 2).map((f) => f.itemId),
       );

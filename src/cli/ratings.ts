@@ -279,6 +279,15 @@ function renderTable(
   return `${out.join('\n')}\n\n${notes.join('\n')}\n`;
 }
 
+/** `--bootstrap` (default 1000, at most {@link MAX_BOOTSTRAP_ROUNDS}) and `--seed` (default 0), checked. */
+function roundsAndSeed(opts: RatingsOptions, locale: Locale): { rounds: number; seed: number } {
+  const max = Number.MAX_SAFE_INTEGER;
+  return {
+    rounds: intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS, locale),
+    seed: intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER, max, locale),
+  };
+}
+
 /**
  * Runs the ratings command and writes the result through `io.out`.
  *
@@ -308,15 +317,7 @@ function renderTable(
  */
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
   const locale = io.locale ?? 'en';
-  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS, locale);
-  const seed = intOption(
-    'seed',
-    opts.seed,
-    0,
-    Number.MIN_SAFE_INTEGER,
-    Number.MAX_SAFE_INTEGER,
-    locale,
-  );
+  const { rounds, seed } = roundsAndSeed(opts, locale);
   if (opts.styleControl) {
     const { runStyleRatings } = await import('./ratings-style.ts');
     return runStyleRatings(opts, io, rounds, seed);
