@@ -423,4 +423,43 @@ export const enCli = {
     '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
   'cli.ratings.styleNoBattles':
     'no battles to rate: pass --battles FILE (FastChat lines with conv_metadata), or run where the database is configured',
+  'cli.ratings.noSpread':
+    'every bootstrap round gave the model the same rating (its votes cannot vary under resampling, e.g. only ties), which is not certainty; no interval is shown; collect more votes for it',
+  'cli.ratings.notRatedPrefix': 'not rated: ',
+  'cli.ratings.excl.disconnected':
+    'not rated: it has no votes against another model; vote on its battles',
+  'cli.ratings.excl.above':
+    'not rated: it never lost (ties count half) to the models it met, so its maximum-likelihood rating is +∞; it needs a loss or a tie against one of them',
+  'cli.ratings.excl.below':
+    'not rated: it never won (ties count half) against the models it met, so its maximum-likelihood rating is −∞; it needs a win or a tie against one of them',
+  'cli.ratings.excl.unbounded':
+    'not rated: linked to the rated models only through other unrated models; it needs votes against rated ones',
+  'cli.ratings.excl.other': 'not rated: no finite maximum-likelihood rating',
+  'cli.ratings.component':
+    'component {component}: rated only against {members}; no battle links these models to component 1, so their ratings are on their own scale and must not be compared with component 1',
+  'cli.ratings.head': 'rank|model|rating|95% CI|elo|votes|avg win',
+  'cli.ratings.tooFew': 'too few votes',
+  'cli.ratings.none':
+    'No model has a rating yet: no two models have both won (or tied) and lost against each other.',
+  'cli.ratings.separate': 'Separate {note}.',
+  'cli.ratings.components':
+    '{n} separate comparison components: ratings, intervals and ranks compare only within one component.',
+  'cli.ratings.infinite':
+    '∞: in more than 2.5 % of the bootstrap rounds the model had only wins (∞) or only losses (−∞): too few votes for a finite bound; collect more votes for it',
+  'cli.ratings.undefinedBound':
+    '?: no bootstrap round gave the model a rating; collect more votes between it and the other models',
+  'cli.ratings.notRated': 'not rated (no finite maximum-likelihood rating): {n}',
+  'cli.ratings.inComponent': ', component {component}',
+  'cli.ratings.excluded':
+    '  {model}: {reason} ({n, plural, one {# vote} other {# votes}}{where}): {why}',
+  'cli.ratings.named':
+    'Left out: {n, plural, one {# battle} other {# battles}} marked "anony": false (the voter saw the models\' names); --include-named rates them.',
+  'cli.ratings.method': 'Bradley–Terry MLE (Elo scale; {scale}{within}); {bootstrap}{elo}',
+  'cli.ratings.anchored': 'anchored {anchor}',
+  'cli.ratings.mean': 'mean 1000',
+  'cli.ratings.within': ' within each component',
+  'cli.ratings.ci': '95% CI from {rounds} bootstrap rounds, seed {seed}',
+  'cli.ratings.noBootstrap': 'no bootstrap (rank from point ratings)',
+  'cli.ratings.eloNone': '; elo needs ordered battles (—)',
+  'cli.ratings.elo': '; elo: online, K=4',
 } as const satisfies Readonly<Record<string, string>>;

@@ -391,4 +391,39 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--anchor 不能与 --style-control 一起使用（风格控制的评分采用 FastChat 的 1000 + 400·r 刻度）；请去掉 --anchor',
   'cli.ratings.styleNoBattles':
     '没有可计算评分的对战：请用 --battles FILE 传入文件（带 conv_metadata 的 FastChat 行），或在配置了数据库的地方运行',
+  'cli.ratings.noSpread':
+    '每一轮 bootstrap 给这个模型的评分都相同（它的投票在重采样下无法变化，例如只有平局），这并不代表确定；不显示区间；请为它收集更多投票',
+  'cli.ratings.notRatedPrefix': '未评分：',
+  'cli.ratings.excl.disconnected': '未评分：它没有与其他模型对战的投票；请为它的对战投票',
+  'cli.ratings.excl.above':
+    '未评分：它从未输给遇到的模型（平局算半场），所以它的最大似然评分为 +∞；它需要对其中一个模型输一场或打平一场',
+  'cli.ratings.excl.below':
+    '未评分：它从未赢过遇到的模型（平局算半场），所以它的最大似然评分为 −∞；它需要对其中一个模型赢一场或打平一场',
+  'cli.ratings.excl.unbounded':
+    '未评分：它只通过其他未评分的模型与已评分的模型相连；它需要与已评分模型对战的投票',
+  'cli.ratings.excl.other': '未评分：没有有限的最大似然评分',
+  'cli.ratings.component':
+    '第 {component} 组：只与 {members} 对战过；没有对战把这些模型与第 1 组相连，所以它们的评分自成刻度，不能与第 1 组比较',
+  'cli.ratings.head': '名次|模型|评分|95% 置信区间|elo|票数|平均胜率',
+  'cli.ratings.tooFew': '投票太少',
+  'cli.ratings.none': '还没有模型得到评分：没有两个模型彼此之间既有胜（或平）又有负。',
+  'cli.ratings.separate': '单独的{note}。',
+  'cli.ratings.components': '共 {n} 个互不相连的比较组：评分、区间和名次只能在同一组内比较。',
+  'cli.ratings.infinite':
+    '∞：在超过 2.5 % 的 bootstrap 轮次中，这个模型只有胜（∞）或只有负（−∞）：投票太少，无法得到有限的边界；请为它收集更多投票',
+  'cli.ratings.undefinedBound':
+    '?：没有任何一轮 bootstrap 给出这个模型的评分；请收集它与其他模型之间的更多投票',
+  'cli.ratings.notRated': '未评分（没有有限的最大似然评分）：{n} 个',
+  'cli.ratings.inComponent': '，第 {component} 组',
+  'cli.ratings.excluded': '  {model}：{reason}（{n} 票{where}）：{why}',
+  'cli.ratings.named':
+    '未计入：{n} 场标记为 "anony": false 的对战（投票者看到了模型名称）；加 --include-named 可计入。',
+  'cli.ratings.method': 'Bradley–Terry 最大似然估计（Elo 刻度；{scale}{within}）；{bootstrap}{elo}',
+  'cli.ratings.anchored': '锚定 {anchor}',
+  'cli.ratings.mean': '均值 1000',
+  'cli.ratings.within': '，各组分别计算',
+  'cli.ratings.ci': '95% 置信区间来自 {rounds} 轮 bootstrap，随机种子 {seed}',
+  'cli.ratings.noBootstrap': '不做 bootstrap（按点评分排名）',
+  'cli.ratings.eloNone': '；elo 需要有先后顺序的对战（—）',
+  'cli.ratings.elo': '；elo：在线计算，K=4',
 };

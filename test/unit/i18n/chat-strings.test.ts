@@ -64,6 +64,7 @@ const CONVERTED = [
   'src/cli/leaderboard.ts',
   'src/cli/migrate.ts',
   'src/cli/ratings-stored.ts',
+  'src/cli/ratings.ts',
   'src/cli/results.ts',
   'src/cli/sources.ts',
   'src/cli/submissions.ts',
@@ -114,6 +115,31 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
   'src/cli/eval.ts': [
     { text: "error: required option '", why: "commander's usage error, translated on output" },
     { text: "' not specified", why: "commander's usage error, translated on output" },
+  ],
+  // The `note` of a row of `zhujiu ratings --json`: part of the JSON interface, English in every language.
+  'src/cli/ratings.ts': [
+    {
+      text: 'undefined: no bootstrap round gave the model a rating (every resample left it out of the rated group); ',
+      why: '--json note',
+    },
+    { text: 'collect more votes between it and the other models', why: '--json note' },
+    {
+      text: 'rating_lo unbounded (−∞): in more than 2.5 % of the bootstrap rounds the model had only losses, ',
+      why: '--json note',
+    },
+    {
+      text: 'so the votes give no finite lower bound; collect more votes for it',
+      why: '--json note',
+    },
+    {
+      text: 'rating_hi unbounded (∞): in more than 2.5 % of the bootstrap rounds the model had only wins, ',
+      why: '--json note',
+    },
+    {
+      text: 'so the votes give no finite upper bound; collect more votes for it',
+      why: '--json note',
+    },
+    { text: 'rating_lo and rating_hi not shown: ', why: '--json note' },
   ],
   'src/arena/live-answers.ts': [
     { text: 'no answer within ', why: "a timed-out request's error message, logged" },
