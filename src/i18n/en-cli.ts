@@ -462,4 +462,17 @@ export const enCli = {
   'cli.ratings.noBootstrap': 'no bootstrap (rank from point ratings)',
   'cli.ratings.eloNone': '; elo needs ordered battles (—)',
   'cli.ratings.elo': '; elo: online, K=4',
+  'cli.ratings.styleHead': 'rank|model|rating|95% CI|votes',
+  'cli.ratings.style.length': 'answer length',
+  'cli.ratings.style.header': 'headers',
+  'cli.ratings.style.list': 'lists',
+  'cli.ratings.style.bold': 'bold',
+  'cli.ratings.style.ci': ' (95% CI {lo} – {hi})',
+  'cli.ratings.style.constant': ' (the same in every battle: not fitted)',
+  'cli.ratings.style.method':
+    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles} battles{leftOut}; {bootstrap}',
+  'cli.ratings.style.leftOut': ', {n} without stored answers left out',
+  'cli.ratings.style.noBootstrap': 'no bootstrap',
+  'cli.ratings.style.coefficients':
+    'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
 } as const satisfies Readonly<Record<string, string>>;

@@ -426,4 +426,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.noBootstrap': '不做 bootstrap（按点评分排名）',
   'cli.ratings.eloNone': '；elo 需要有先后顺序的对战（—）',
   'cli.ratings.elo': '；elo：在线计算，K=4',
+  'cli.ratings.styleHead': '名次|模型|评分|95% 置信区间|票数',
+  'cli.ratings.style.length': '回答长度',
+  'cli.ratings.style.header': '标题',
+  'cli.ratings.style.list': '列表',
+  'cli.ratings.style.bold': '粗体',
+  'cli.ratings.style.ci': '（95% 置信区间 {lo} – {hi}）',
+  'cli.ratings.style.constant': '（在每场对战中都相同：未拟合）',
+  'cli.ratings.style.method':
+    '风格控制的 Bradley–Terry（FastChat compute_style_control；1000 + 400·r，L2 0.5）；{battles} 场对战{leftOut}；{bootstrap}',
+  'cli.ratings.style.leftOut': '，{n} 场没有存储回答，未计入',
+  'cli.ratings.style.noBootstrap': '不做 bootstrap',
+  'cli.ratings.style.coefficients': '风格系数（(a − b) / (a + b + 1) 每个标准差对应的对数几率）：',
 };

@@ -99,6 +99,16 @@ describe('usage errors in the command line language', () => {
     expect(typo.stderr).toContain('（你是不是想输入 eval？）');
   });
 
+  it("the error printer's own words and a command's refusal in Chinese (exit 2 for input_invalid)", async () => {
+    const r = await inProcess(['ratings', '--battles', 'x.jsonl', '--source', 'lmsys'], {
+      env: ZH,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      '错误 [input_invalid]：--source 选择的是已存储的投票；用 --battles FILE 时按文件原样计算评分：请去掉其中一个\n',
+    );
+  });
+
   it('the same in English under LANG=C.UTF-8, as commander words them', async () => {
     const unknown = await inProcess(['eval', '--bogus'], { env: { LANG: 'C.UTF-8' } });
     expect(unknown.stderr).toBe("error: unknown option '--bogus'\n(run with --help for usage)\n");

@@ -65,6 +65,7 @@ const CONVERTED = [
   'src/cli/migrate.ts',
   'src/cli/ratings-stored.ts',
   'src/cli/ratings.ts',
+  'src/cli/ratings-style.ts',
   'src/cli/results.ts',
   'src/cli/sources.ts',
   'src/cli/submissions.ts',
