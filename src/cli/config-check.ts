@@ -15,9 +15,12 @@ import { join, resolve } from 'node:path';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkLogFile } from '../core/logger.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
 import type { DbTarget } from '../storage/db.ts';
-import { type CliDeps, configOf } from './deps.ts';
+import { type CliDeps, cliLocale, configOf } from './deps.ts';
+
 import type { CliIo } from './io.ts';
 
 /** Flags of `config check`. */
@@ -33,16 +36,22 @@ export interface ConfigCheckOptions {
  * (11)" or "… 2 to apply at the next start".
  * @throws AppError `db_unavailable`; `db_newer` when a newer zhujiu migrated it (storage/db.ts refuseNewer).
  */
-async function checkMigrations(target: DbTarget): Promise<string> {
+async function checkMigrations(target: DbTarget, locale: Locale): Promise<string> {
   const { migrationStatus, openDb, refuseNewer } = await import('../storage/db.ts');
   const db = await openDb(target);
   try {
     const st = await migrationStatus(db.db);
     refuseNewer(st);
-    const where = target.kind === 'postgres' ? `${db.describe}, reachable, ` : '';
+    const where =
+      target.kind === 'postgres' ? tc(locale, 'cli.config.reachable', { db: db.describe }) : '';
     return st.pending.length === 0
-      ? `${where}migrations up to date (${st.applied.length})`
-      : `${where}migrations: ${st.applied.length} applied, ${st.pending.length} to apply at the next start (${st.pending.join(', ')})`;
+      ? tc(locale, 'cli.config.upToDate', { where, n: st.applied.length })
+      : tc(locale, 'cli.config.pending', {
+          where,
+          applied: st.applied.length,
+          n: st.pending.length,
+          list: st.pending.join(', '),
+        });
   } finally {
     await db.close();
   }
@@ -62,6 +71,7 @@ export async function runConfigCheck(
   deps: CliDeps,
 ): Promise<void> {
   const c = await configOf(deps);
+  const locale = cliLocale(deps);
   assertStartable(c);
   // The log file a start would open (main.ts logOutput): one that cannot be opened stops the start, so here too.
   const logFile = c.env.LOG_FILE;
@@ -69,22 +79,25 @@ export async function runConfigCheck(
   let database: string;
   if (!c.env.DATABASE_URL) {
     if (o.connect === false) {
-      database = `embedded PGlite in ${c.dataDir}, lock not checked (--no-connect)`;
+      database = tc(locale, 'cli.config.pgliteNotChecked', { dir: c.dataDir });
     } else {
       // The embedded database's "connection" check: is its folder free for this process (one at a time)? Take
       // the lock and give it back at once; a holder is named (pid, host, since) with what to do.
       const { lockDataDir } = await import('../storage/data-dir-lock.ts');
       const release = await lockDataDir(c.dataDir);
       release();
-      database = `embedded PGlite in ${c.dataDir}, free (no other zhujiu process holds it; one process at a time)`;
+      database = tc(locale, 'cli.config.pgliteFree', { dir: c.dataDir });
       // A folder that exists is opened to read its migrations (a new one is made by the first start).
       if (existsSync(join(c.dataDir, 'PG_VERSION')))
-        database += `; ${await checkMigrations({ kind: 'pglite', dataDir: c.dataDir })}`;
+        database += `; ${await checkMigrations({ kind: 'pglite', dataDir: c.dataDir }, locale)}`;
     }
   } else if (o.connect === false) {
-    database = 'Postgres (DATABASE_URL), connection not checked (--no-connect)';
+    database = tc(locale, 'cli.config.postgresNotChecked');
   } else {
-    database = await checkMigrations({ kind: 'postgres', url: c.env.DATABASE_URL, poolSize: 1 });
+    database = await checkMigrations(
+      { kind: 'postgres', url: c.env.DATABASE_URL, poolSize: 1 },
+      locale,
+    );
   }
   const endpoints: string[] = [];
   if (o.connect !== false && o.endpoints !== false) {
@@ -110,25 +123,46 @@ export async function runConfigCheck(
     if (failed.length > 0)
       throw new AppError(
         'llm_failed',
-        `${failed.length === 1 ? 'an endpoint' : `${failed.length} endpoints`} failed the connection check (GET /models; skip it with --no-endpoints):\n${failed.map((f) => `  ${f}`).join('\n')}`,
+        tc(locale, 'cli.config.endpointsFailed', {
+          n: failed.length,
+          list: failed.map((f) => `  ${f}`).join('\n'),
+        }),
       );
   }
-  io.out(`config OK: ${c.configDir}`);
+  printChecked(io, locale, c, database, endpoints);
+}
+
+/** What `zhujiu config check` found, on stdout. */
+function printChecked(
+  io: CliIo,
+  locale: Locale,
+  c: Awaited<ReturnType<typeof configOf>>,
+  database: string,
+  endpoints: readonly string[],
+): void {
+  const names = (list: readonly string[]) => (list.length ? ` (${list.join(', ')})` : '');
+  io.out(tc(locale, 'cli.config.ok', { dir: c.configDir }));
   io.out(
-    `  models: ${c.models.length}${c.models.length ? ` (${c.models.map((m) => m.name).join(', ')})` : ''}`,
+    tc(locale, 'cli.config.models', {
+      n: c.models.length,
+      names: names(c.models.map((m) => m.name)),
+    }),
   );
-  io.out(
-    `  suites: ${c.suites.size}${c.suites.size ? ` (${[...c.suites.keys()].join(', ')})` : ''}`,
-  );
-  io.out(`  database: ${database}`);
-  for (const e of endpoints) io.out(`  endpoint: ${e}`);
+  io.out(tc(locale, 'cli.config.suites', { n: c.suites.size, names: names([...c.suites.keys()]) }));
+  io.out(tc(locale, 'cli.config.database', { database }));
+  for (const e of endpoints) io.out(tc(locale, 'cli.config.endpoint', { endpoint: e }));
   // Not a refusal: the bot starts without these models (config/start-checks.ts disabledModels).
-  for (const d of disabledModels(c)) io.out(`  warning: ${d.warning}`);
+  for (const d of disabledModels(c))
+    io.out(tc(locale, 'cli.config.warning', { warning: d.warning }));
   const chat = [
     c.env.DISCORD_TOKEN ? 'discord' : null,
-    c.env.SLACK_BOT_TOKEN ? `slack (${c.app.platforms.slack.mode} mode)` : null,
+    c.env.SLACK_BOT_TOKEN
+      ? tc(locale, 'cli.config.slack', { mode: c.app.platforms.slack.mode })
+      : null,
   ].filter(Boolean);
   io.out(
-    `  chat: ${chat.length ? chat.join(', ') : 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)'}`,
+    tc(locale, 'cli.config.chat', {
+      chat: chat.length ? chat.join(', ') : tc(locale, 'cli.config.terminal'),
+    }),
   );
 }

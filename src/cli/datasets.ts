@@ -8,7 +8,8 @@
  */
 import { resolve } from 'node:path';
 import { AppError } from '../core/errors.ts';
-import { type CliDeps, configOf } from './deps.ts';
+import { tc } from '../i18n/cli.ts';
+import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu datasets build`. */
@@ -31,6 +32,7 @@ export async function runDatasetsBuild(
     o.out !== undefined
       ? resolve(deps.cwd ?? process.cwd(), o.out)
       : resolve((await configOf(deps)).datasetsDir, BUILT_DIR);
+  const locale = cliLocale(deps);
   let manifest: Awaited<ReturnType<typeof buildDatasets>>;
   try {
     manifest = await buildDatasets(out);
@@ -40,7 +42,10 @@ export async function runDatasetsBuild(
     // The folder cannot be written (a file in its path, no permission): one line naming it and the fix.
     throw new AppError(
       'file_unwritable',
-      `cannot write the constructed datasets into ${out} (${code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in its path' : code}); give --out a folder you can write`,
+      tc(locale, 'cli.datasets.unwritable', {
+        out,
+        why: code === 'ENOTDIR' || code === 'EEXIST' ? tc(locale, 'cli.datasets.fileInPath') : code,
+      }),
       { cause: err },
     );
   }
@@ -48,11 +53,12 @@ export async function runDatasetsBuild(
     io.out(JSON.stringify({ out, ...manifest }, null, 2));
     return;
   }
-  io.out(`built into ${out}`);
+  io.out(tc(locale, 'cli.datasets.built', { out }));
   for (const b of manifest.builders) {
     const items = b.files.reduce((s, f) => s + f.items, 0);
-    io.out(`${b.name}: ${b.files.length} files, ${items} items`);
+    io.out(tc(locale, 'cli.datasets.builder', { name: b.name, files: b.files.length, items }));
     for (const f of b.files) io.out(`  ${f.path.padEnd(40)} ${f.items}`);
-    io.out(`  from ${b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`).join(', ')}`);
+    const from = b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`).join(', ');
+    io.out(tc(locale, 'cli.datasets.from', { from }));
   }
 }

@@ -9,6 +9,8 @@
  */
 import type { LoadOptions } from '../config/loader.ts';
 import type { Clock } from '../core/clock.ts';
+import { localeFromPosixEnv } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { Runtime, RuntimeOptions } from '../main.ts';
 
 /** The environment variables as {@link LoadOptions} takes them. */
@@ -89,4 +91,12 @@ export async function configOf(deps: CliDeps): Promise<Runtime['config']> {
 export function envOf(deps: CliDeps): CliEnv {
   if (deps.env) return deps.env;
   throw new Error('this command opens its own runtime: pass the environment (deps.env)');
+}
+
+/**
+ * The command line's language: from the POSIX locale variables of `deps.env` (i18n `localeFromPosixEnv`:
+ * `LC_ALL`, `LC_MESSAGES`, `LANG`), `en` when only a runtime is given. Chat and site texts follow config `locale`.
+ */
+export function cliLocale(deps: CliDeps): Locale {
+  return localeFromPosixEnv(deps.env ?? {});
 }

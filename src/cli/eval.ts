@@ -14,9 +14,16 @@
 
 import { modelNameProblem } from '../config/model-name.ts';
 import { AppError } from '../core/errors.ts';
+import {
+  cancelledText,
+  evalRefusalText,
+  evalRefusalsText as refusalsText,
+} from '../eval/refusal.ts';
+
+import { type Locale, t } from '../i18n/index.ts';
 import { quoteName } from '../import/formats/sniff.ts';
-import { type CliDeps, openCommandRuntime } from './deps.ts';
-import { type CliIo, requestExit } from './io.ts';
+import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
+import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
 import { guardTerminal } from './terminal.ts';
 
 /** The signals that stop a foreground run (SIGHUP: its terminal was closed). */
@@ -37,23 +44,32 @@ export interface EvalOptions {
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Promise<void> {
+  const locale = cliLocale(deps);
   const { createEvalRuntime } = await import('../main.ts');
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   try {
     const run = await evr.evals.get(runId);
     if (!run) {
-      const recent = (await evr.evals.status(5)).map(
-        (x) => `#${x.id} (${x.model} on ${x.suite}, ${x.status})`,
+      const recent = (await evr.evals.status(5)).map((x) =>
+        t(locale, 'cli.eval.recentRun', {
+          id: x.id,
+          model: x.model,
+          suite: x.suite,
+          status: x.status,
+        }),
       );
       throw new AppError(
         'not_found',
-        `there is no run #${runId}; recent runs: ${recent.join(', ') || '(none)'}`,
+        t(locale, 'cli.eval.noSuchRun', {
+          run: runId,
+          recent: recent.join(', ') || t(locale, 'cli.eval.none'),
+        }),
       );
     }
     const r = await evr.evals.cancel(runId);
-    if (!r.ok) throw new AppError('conflict', r.reason);
-    io.out(r.reason);
+    if (!r.ok) throw new AppError('conflict', evalRefusalText(r.refusal, locale, 'cli'));
+    io.out(cancelledText(r.run, locale));
   } finally {
     await evr.stop();
     if (!deps.rt) await rt.close();
@@ -66,15 +82,24 @@ export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Pr
  */
 export async function progressFormat(
   runId: number,
+  locale: Locale = 'en',
 ): Promise<import('cli-progress').GenericFormatter> {
   // cli-progress is CommonJS: Node's ESM loader finds none of its names but `default` for sure (`Format` is not
   // detected at all), so its exports are taken from `default`, as everywhere it is loaded.
   const { Format } = (await import('cli-progress')).default;
-  const barFormat = `run #${runId} [{bar}] {value}/{total} items | {failed} failed | {eta_formatted} left`;
+  // cli-progress's own placeholders ({bar}, {value}…) are parameters of the catalogue's message, given back as such.
+  const barFormat = t(locale, 'cli.eval.bar', {
+    run: runId,
+    bar: '{bar}',
+    value: '{value}',
+    total: '{total}',
+    failed: '{failed}',
+    eta: '{eta_formatted}',
+  });
   return (opts, params, payload) =>
     params.total > 0
       ? Format.Formatter({ ...opts, format: barFormat }, params, payload)
-      : `run #${runId} preparing… (loading the datasets)`;
+      : t(locale, 'cli.eval.preparing', { run: runId });
 }
 
 /** The part of a progress bar the log gate needs (cli-progress's SingleBar). */
@@ -150,6 +175,64 @@ export function checkEvalFlags(o: Partial<EvalOptions>, usage: (message: string)
     throw new AppError('input_invalid', `--model ${quoteName(o.model as string)} ${nameProblem}`);
 }
 
+type SummaryModule = typeof import('../eval/summary.ts');
+type RunSummary = NonNullable<Awaited<ReturnType<SummaryModule['runSummary']>>>;
+
+/**
+ * The last line of a run that is an error for scripts (it failed, was cancelled, scored nothing because every item
+ * failed, or failed more than `max` of its items), or undefined.
+ */
+function runVerdict(
+  sm: SummaryModule,
+  s: RunSummary,
+  max: number,
+  locale: Locale,
+): string | undefined {
+  const run = s.run.id;
+  const scored = s.datasets.reduce((a, d) => a + d.n, 0);
+  const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
+  const tooMany = sm.failureRateProblem(s, max, locale);
+  if (s.run.status === 'failed')
+    return s.run.error
+      ? t(locale, 'cli.eval.failedWith', { run, error: s.run.error.split('\n')[0] as string })
+      : t(locale, 'cli.eval.failed', { run });
+  if (s.run.status === 'cancelled') return t(locale, 'cli.eval.cancelled', { run });
+  if (scored === 0 && failedItems > 0)
+    return t(locale, 'cli.eval.allFailed', { run, n: failedItems });
+  if (tooMany !== undefined) return t(locale, 'cli.eval.tooMany', { run, problem: tooMany });
+  return undefined;
+}
+
+/** The summary of a finished run on stdout: its line, the datasets' table, tokens and time, failure causes. */
+function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Locale): void {
+  const { id: run, model, suite } = s.run;
+  io.out(t(locale, 'cli.eval.summary', { run, model, suite, ended: sm.endedText(s, locale) }));
+  const rows = s.datasets.map((d) => [
+    d.dataset,
+    d.ability,
+    d.metric,
+    d.profile,
+    d.score === null ? '—' : d.score.toFixed(2),
+    sm.itemsCell(d, locale),
+    `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
+    String(d.failures),
+  ]);
+  const head = t(locale, 'cli.eval.tableHead').split('|');
+  const widths = head.map((h, i) =>
+    Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))),
+  );
+  const line = (cells: string[]) => cells.map((c, i) => padColumns(c, widths[i] ?? 0)).join('  ');
+  io.out(line(head));
+  for (const r of rows) io.out(line(r));
+  const wall = sm.formatDuration(s.wallMs ?? 0, locale);
+  io.out(
+    t(locale, 'cli.eval.tokens', { prompt: s.promptTokens, completion: s.completionTokens, wall }),
+  );
+  for (const l of sm.spanFigureLines(s, locale)) io.out(l);
+  for (const f of s.failureReasons)
+    io.out(t(locale, 'cli.eval.failures', { line: sm.failureLine(f, locale) }));
+}
+
 /**
  * Runs `zhujiu eval`.
  * Exit status (through `process.exitCode`): 130 after Ctrl-C, SIGTERM or SIGHUP (the run stays to resume), 1 when
@@ -166,6 +249,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   const { createEvalRuntime } = await import('../main.ts');
   const sm = await import('../eval/summary.ts');
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
+  const locale = cliLocale(deps);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
   const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap }));
@@ -189,7 +273,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   let taken: number | undefined;
   try {
     const valid = await evals.validate(o.model, o.suite);
-    if (!valid.ok) throw new AppError('not_found', valid.reason);
+    if (!valid.ok) throw new AppError('not_found', refusalsText(valid.refusals, locale, 'cli'));
     const started = await evals.start({
       model: o.model,
       suite: o.suite,
@@ -202,14 +286,21 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       throw new AppError(
         active ? 'conflict' : 'config_invalid',
         active
-          ? `run #${active.id} of ${active.model} on ${active.suite} is ${active.status} in another process (${active.done}/${active.total} items). Wait for it, or cancel it: \`zhujiu eval --cancel ${active.id}\`.`
-          : started.reason,
+          ? t(locale, 'cli.eval.active', {
+              id: active.id,
+              model: active.model,
+              suite: active.suite,
+              status: active.status,
+              done: active.done,
+              total: active.total,
+            })
+          : refusalsText(started.refusals, locale, 'cli'),
       );
     }
     const runId = started.run.id;
     taken = runId;
     if (started.resumed) {
-      io.err(`resuming run #${runId} (left ${started.run.status} by a process that stopped)`);
+      io.err(t(locale, 'cli.eval.resuming', { run: runId, status: started.run.status }));
     }
 
     const t0 = performance.now();
@@ -225,7 +316,9 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       if (secs - lastLine < 5 && done < total) return;
       lastLine = secs;
       const rate = secs > 0 ? done / secs : 0;
-      io.err(`run #${runId}: ${done}/${total} items, ${failed} failed, ${rate.toFixed(1)} items/s`);
+      io.err(
+        t(locale, 'cli.eval.progress', { run: runId, done, total, failed, rate: rate.toFixed(1) }),
+      );
     };
     // The terminal's modes are given back however this ends (cli/terminal.ts), the bar's own stop() included.
     const term = tty ? guardTerminal(process.stderr) : undefined;
@@ -235,7 +328,8 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
         const { SingleBar, Presets } = (await import('cli-progress')).default;
         bar = new SingleBar(
           {
-            format: await progressFormat(runId),
+            format: await progressFormat(runId, locale),
+
             stream: process.stderr,
             hideCursor: true,
           },
@@ -259,7 +353,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     }
     if (crash) throw crash.err;
     if (outcome === 'stopped') {
-      io.err(`stopped: run #${runId} stays active; run the same command again to resume it`);
+      io.err(t(locale, 'cli.eval.stopped', { run: runId }));
       requestExit(130);
       return;
     }
@@ -267,19 +361,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     if (!s) throw new AppError('not_found', `run #${runId} vanished`);
     // A run that failed, was cancelled, or scored nothing because every item failed is an error for scripts
     // (exit 1), said on the last line (stderr) after the summary.
-    const scored = s.datasets.reduce((a, d) => a + d.n, 0);
-    const failedItems = s.datasets.reduce((a, d) => a + d.failures, 0);
-    const tooMany = sm.failureRateProblem(s, rt.config.app.eval.max_failure_rate);
-    const verdict =
-      s.run.status === 'failed'
-        ? `error: run #${runId} failed${s.run.error ? `: ${s.run.error.split('\n')[0]}` : ''}`
-        : s.run.status === 'cancelled'
-          ? `error: run #${runId} was cancelled before it finished`
-          : scored === 0 && failedItems > 0
-            ? `error: run #${runId}: every item failed (${failedItems} of ${failedItems}), nothing was scored; see the failures above`
-            : tooMany !== undefined
-              ? `error: run #${runId}: ${tooMany}; its scores leave those items out (see the failures above)`
-              : undefined;
+    const verdict = runVerdict(sm, s, rt.config.app.eval.max_failure_rate, locale);
     const finish = () => {
       if (verdict === undefined) return;
       io.err(verdict);
@@ -290,27 +372,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       finish();
       return;
     }
-    io.out(`run #${s.run.id}: ${s.run.model} on ${s.run.suite}: ${sm.endedText(s)}`);
-    const rows = s.datasets.map((d) => [
-      d.dataset,
-      d.ability,
-      d.metric,
-      d.profile,
-      d.score === null ? '—' : d.score.toFixed(2),
-      sm.itemsCell(d),
-      `${+d.earned.toFixed(2)}/${+d.possible.toFixed(2)}`,
-      String(d.failures),
-    ]);
-    const head = ['dataset', 'ability', 'metric', 'profile', 'score/10', 'n', 'earned', 'failures'];
-    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-    const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
-    io.out(line(head));
-    for (const r of rows) io.out(line(r));
-    io.out(
-      `tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; wall time ${sm.formatDuration(s.wallMs ?? 0)}`,
-    );
-    for (const l of sm.spanFigureLines(s)) io.out(l);
-    for (const f of s.failureReasons) io.out(`failures: ${sm.failureLine(f)}`);
+    printSummary(io, sm, s, locale);
     finish();
   } catch (err) {
     // An unexpected error leaves the run as Ctrl-C does: nobody's, so the same command resumes it at once

@@ -4,9 +4,10 @@
  * import/export-battles.ts).
  */
 import { checkOutputPath } from '../core/out-file.ts';
+import { tc } from '../i18n/cli.ts';
 import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
 import type { ExportFormat } from '../import/formats/arena-export.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 import { requireRequestedSources } from './sources.ts';
@@ -33,9 +34,11 @@ export async function runExportBattles(
   deps: CliDeps,
 ): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
+  const locale = cliLocale(deps);
   await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
-    if (o.source !== undefined) await requireRequestedSources(rt.db.db, rt.db.describe, [o.source]);
+    if (o.source !== undefined)
+      await requireRequestedSources(rt.db.db, rt.db.describe, [o.source], locale);
     const opts = {
       format: o.format,
       ...(o.source ? { source: o.source } : {}),
@@ -43,14 +46,21 @@ export async function runExportBattles(
     };
     const out = o.out;
     const r = out
-      ? await runInterruptible(io, 'written', (signal) =>
-          exportBattlesToFile(rt.db.db, out, opts, signal),
+      ? await runInterruptible(
+          io,
+          'written',
+          (signal) => exportBattlesToFile(rt.db.db, out, opts, signal),
+          locale,
         )
       : await exportBattles(rt.db.db, io.stdout ?? process.stdout, opts);
     if (!r) return;
-    const summary =
-      `exported ${r.votes} ${r.votes === 1 ? 'vote' : 'votes'} of ${r.battles} ` +
-      `${r.battles === 1 ? 'battle' : 'battles'} from source ${r.source}${o.out ? ` to ${o.out}` : ''} (${o.format})`;
+    const summary = tc(locale, o.out ? 'cli.export.doneTo' : 'cli.export.done', {
+      votes: r.votes,
+      battles: r.battles,
+      source: r.source,
+      out: o.out ?? '',
+      format: o.format,
+    });
     if (o.out) io.out(summary);
     else io.err(summary);
   });

@@ -6,10 +6,12 @@
 import type { Ability } from '../config/abilities.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { importBattles, readBattlesFile } from '../import/battles.ts';
 import { importOutputs, readOutputsFile } from '../import/outputs.ts';
 import type { Runtime } from '../main.ts';
-import { type CliDeps, openCommandRuntime, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, openCommandRuntime, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 
@@ -61,12 +63,28 @@ export async function runImportOutputs(
       }),
   );
   if (!r) return;
+  const locale = cliLocale(deps);
   io.out(
-    `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} into dataset ` +
-      `${r.dataset} (${r.rows} rows, ${r.skipped} already present` +
-      `${r.differing > 0 ? `; ${r.differing} of them differ from the file and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
-      `in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    tc(locale, 'cli.import.outputs.done', {
+      n: r.added,
+      model: r.model,
+      dataset: r.dataset,
+      rows: r.rows,
+      skipped: r.skipped,
+      differing: differingNote(locale, r.differing, r.differingItems, 'cli.import.differFile'),
+      secs: ((performance.now() - t0) / 1000).toFixed(2),
+    }),
   );
+}
+
+/** "; N of them differ from the file(s) and were kept as stored: a, b, c", or '' when none differ. */
+function differingNote(
+  locale: Locale,
+  n: number,
+  items: readonly string[],
+  key: 'cli.import.differFile' | 'cli.import.differFiles',
+): string {
+  return n > 0 ? tc(locale, key, { n, items: nameSome(items, 3, locale) }) : '';
 }
 
 /**
@@ -83,12 +101,17 @@ async function checkThenImport<F, R>(
 ): Promise<R | undefined> {
   let opened: Runtime | undefined;
   try {
-    return await runInterruptible(io, 'imported', async (signal) => {
-      const parsed = await read(signal);
-      signal.throwIfAborted();
-      if (!deps.rt) opened = await openCommandRuntime(deps, {});
-      return store(deps.rt ?? (opened as Runtime), parsed, signal);
-    });
+    return await runInterruptible(
+      io,
+      'imported',
+      async (signal) => {
+        const parsed = await read(signal);
+        signal.throwIfAborted();
+        if (!deps.rt) opened = await openCommandRuntime(deps, {});
+        return store(deps.rt ?? (opened as Runtime), parsed, signal);
+      },
+      cliLocale(deps),
+    );
   } finally {
     await opened?.close();
   }
@@ -101,34 +124,44 @@ async function runImportGaokao(
   o: ImportOutputsOptions,
   deps: CliDeps,
 ): Promise<void> {
-  if (o.dataset !== undefined) {
-    throw new AppError(
-      'input_invalid',
-      '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
-    );
-  }
+  const locale = cliLocale(deps);
+  if (o.dataset !== undefined)
+    throw new AppError('input_invalid', tc(locale, 'cli.import.gaokaoDataset'));
   const { importGaokaoOutputs } = await import('../import/gaokao-outputs.ts');
   await withRuntime(deps, {}, async (rt) => {
     const t0 = performance.now();
-    const r = await runInterruptible(io, 'imported', (signal) =>
-      importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
+    const r = await runInterruptible(
+      io,
+      'imported',
+      (signal) => importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
+      locale,
     );
     if (!r) return;
     io.out(
-      `imported ${r.added} ${r.added === 1 ? 'response' : 'responses'} for ${r.model} from ${r.files} GAOKAO-Bench files into ` +
-        `${Object.keys(r.datasets).length} datasets (${Object.entries(r.datasets)
+      tc(locale, 'cli.import.gaokao.done', {
+        n: r.added,
+        model: r.model,
+        files: r.files,
+        datasets: Object.keys(r.datasets).length,
+        counts: Object.entries(r.datasets)
           .map(([d, n]) => `${d} ${n}`)
-          .join(', ')}; ${r.rows} items, ${r.skipped} already present` +
-        `${r.differing > 0 ? `; ${r.differing} of them differ from the files and were kept as stored: ${nameSome(r.differingItems)}` : ''}) ` +
-        `in ${((performance.now() - t0) / 1000).toFixed(2)} s; score them with \`zhujiu eval --model ${shellWord(r.model)} --suite gaokao-objective\``,
+          .join(', '),
+        rows: r.rows,
+        skipped: r.skipped,
+        differing: differingNote(locale, r.differing, r.differingItems, 'cli.import.differFiles'),
+        secs: ((performance.now() - t0) / 1000).toFixed(2),
+        word: shellWord(r.model),
+      }),
     );
   });
 }
 
 /** The first three names, then `and N more`. */
-export function nameSome(names: readonly string[], max = 3): string {
+export function nameSome(names: readonly string[], max = 3, locale: Locale = 'en'): string {
   const shown = names.slice(0, max).join(', ');
-  return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+  return names.length > max
+    ? tc(locale, 'cli.import.andMore', { shown, n: names.length - max })
+    : shown;
 }
 
 /** Flags of `zhujiu import battles`. */
@@ -164,6 +197,13 @@ export async function runImportBattles(
   );
   if (!r) return;
   io.out(
-    `imported ${r.added} battle${r.added === 1 ? '' : 's'} (${r.added} vote${r.added === 1 ? '' : 's'}) from source ${r.source} (${r.rows} rows, ${r.skipped} already present, ${r.models} models) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    tc(cliLocale(deps), 'cli.import.battles.done', {
+      n: r.added,
+      source: r.source,
+      rows: r.rows,
+      skipped: r.skipped,
+      models: r.models,
+      secs: ((performance.now() - t0) / 1000).toFixed(2),
+    }),
   );
 }

@@ -6,6 +6,8 @@
  * 130), and one that arrives while the commit is under way lets it finish and says so (exit 0). A second Ctrl-C
  * is ignored while the work winds down, so a commit is never cut in half.
  */
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { type CliIo, requestExit } from './io.ts';
 
 /** True for the error an aborted signal makes `throwIfAborted` throw. */
@@ -17,18 +19,21 @@ function isAbort(err: unknown, signal: AbortSignal): boolean {
 
 /**
  * Runs `work` with a signal that Ctrl-C / SIGTERM aborts.
- * @param what the past participle for the messages, e.g. `imported` or `written`.
+ * @param what what the work does, for the messages: `imported` or `written`.
+ * @param locale the language of the messages (cli/deps.ts `cliLocale`).
  * @returns what `work` returned, or undefined when it was interrupted before its commit (exit status 130 is set).
  */
 export async function runInterruptible<T>(
   io: CliIo,
-  what: string,
+  what: 'imported' | 'written',
   work: (signal: AbortSignal) => Promise<T>,
+  locale: Locale = 'en',
 ): Promise<T | undefined> {
   const ctl = new AbortController();
+  const done = tc(locale, what === 'imported' ? 'cli.interrupt.imported' : 'cli.interrupt.written');
   const onSignal = () => {
     if (ctl.signal.aborted) return;
-    io.err(`interrupt: stopping; nothing will be ${what} unless the commit is already under way`);
+    io.err(tc(locale, 'cli.interrupt.stopping', { what: done }));
     ctl.abort();
   };
   process.on('SIGINT', onSignal);
@@ -36,14 +41,13 @@ export async function runInterruptible<T>(
   try {
     const r = await work(ctl.signal);
     if (ctl.signal.aborted) {
-      io.err(
-        `interrupted while committing: the commit finished, so everything was ${what} (see below)`,
-      );
+      io.err(tc(locale, 'cli.interrupt.committed', { what: done }));
     }
     return r;
   } catch (err) {
     if (isAbort(err, ctl.signal)) {
-      io.err(`interrupted: nothing was ${what}`);
+      io.err(tc(locale, 'cli.interrupt.nothing', { what: done }));
+
       requestExit(130);
       return undefined;
     }

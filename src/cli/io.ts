@@ -97,3 +97,24 @@ export function takeRequestedExit(): number | undefined {
   requested = undefined;
   return r;
 }
+
+/**
+ * The columns `s` takes on a terminal: two for each East Asian wide character (CJK ideographs, kana, hangul, full-width
+ * forms: Unicode UAX #11 "W"/"F", approximated by their blocks), one for any other.
+ */
+export function textWidth(s: string): number {
+  let w = 0;
+  for (const ch of s)
+    w +=
+      /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(
+        ch,
+      )
+        ? 2
+        : 1;
+  return w;
+}
+
+/** `s` padded with spaces to `width` terminal columns ({@link textWidth}), for the columns of a table. */
+export function padColumns(s: string, width: number): string {
+  return s + ' '.repeat(Math.max(0, width - textWidth(s)));
+}

@@ -5,6 +5,8 @@
 import { AppError } from '../core/errors.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { type Agreement, agreement, joinLabels, type Label } from '../eval/metrics/agreement.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { parseLabels } from '../import/formats/labels.ts';
 import type { CliIo } from './io.ts';
 
@@ -23,18 +25,22 @@ async function readLabels(file: string) {
   return r.value;
 }
 
-const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
-
-/** Renders agreement figures as text (what `judge agree` prints without --json, and `/judge agree` in chat). */
-export function agreementText(a: Agreement): string[] {
+/** Renders agreement figures as text (what `judge agree` prints without --json), in `locale`. */
+export function agreementText(a: Agreement, locale: Locale = 'en'): string[] {
+  const fmt = (x: number | null, d = 4) => (x === null ? tc(locale, 'cli.agree.na') : x.toFixed(d));
   const lines = [
     `n ${a.n}`,
-    `Cohen's kappa ${fmt(a.kappa)}`,
-    `weighted kappa: linear ${fmt(a.kappa_linear)}, quadratic ${fmt(a.kappa_quadratic)}` +
-      (a.kappa_linear === null ? ' (labels are unordered; pass --order to weight them)' : ''),
-    `exact agreement ${(100 * a.exact).toFixed(2)} %` +
-      (a.within_one === null ? '' : `, within one ${(100 * a.within_one).toFixed(2)} %`),
-    'confusion (rows: A, columns: B):',
+    tc(locale, 'cli.agree.kappa', { kappa: fmt(a.kappa) }),
+    tc(locale, 'cli.agree.weighted', {
+      linear: fmt(a.kappa_linear),
+      quadratic: fmt(a.kappa_quadratic),
+      unordered: a.kappa_linear === null ? tc(locale, 'cli.agree.unordered') : '',
+    }),
+    tc(locale, 'cli.agree.exact', { exact: (100 * a.exact).toFixed(2) }) +
+      (a.within_one === null
+        ? ''
+        : tc(locale, 'cli.agree.withinOne', { within: (100 * a.within_one).toFixed(2) })),
+    tc(locale, 'cli.agree.confusion'),
   ];
   const labels = a.confusion.labels.map(String);
   const w = Math.max(
@@ -61,6 +67,7 @@ export async function runJudgeAgree(
   fileA: string,
   fileB: string,
   o: JudgeAgreeOptions,
+  locale: Locale = 'en',
 ): Promise<void> {
   const [a, b] = await Promise.all([readLabels(fileA), readLabels(fileB)]);
   const joined = joinLabels(a, b);
@@ -74,20 +81,15 @@ export async function runJudgeAgree(
       .filter((s) => s !== '')
       .map((s) => seen.get(s) ?? s);
     if (order.length < 2) {
-      throw new AppError(
-        'input_invalid',
-        `--order "${o.order}": list at least two labels, lowest first, e.g. --order 1,0,2`,
-      );
+      throw new AppError('input_invalid', tc(locale, 'cli.agree.order', { order: o.order }));
     }
   }
   const r = agreement(joined.pairs, order ? { order } : {});
   if (!r.ok) {
     throw new AppError(
       'import_invalid',
-      `${fileA} and ${fileB}: ${r.reason}` +
-        (joined.pairs.length === 0
-          ? ' (no item of one file is in the other; they are joined on "item")'
-          : ''),
+      tc(locale, 'cli.agree.failed', { a: fileA, b: fileB, reason: r.reason }) +
+        (joined.pairs.length === 0 ? tc(locale, 'cli.agree.disjoint') : ''),
     );
   }
   if (o.json) {
@@ -104,11 +106,16 @@ export async function runJudgeAgree(
       }),
     );
   } else {
-    for (const line of agreementText(r.value)) io.out(line);
+    for (const line of agreementText(r.value, locale)) io.out(line);
   }
   if (joined.onlyA.length > 0 || joined.onlyB.length > 0) {
     io.err(
-      `note: ${joined.onlyA.length} item(s) only in ${fileA} and ${joined.onlyB.length} only in ${fileB} are left out of n`,
+      tc(locale, 'cli.agree.leftOut', {
+        a: fileA,
+        b: fileB,
+        onlyA: joined.onlyA.length,
+        onlyB: joined.onlyB.length,
+      }),
     );
   }
 }

@@ -6,9 +6,10 @@
  */
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
+import { tc } from '../i18n/cli.ts';
 import { judgeGradesOf, singleAnswerJudges } from '../storage/judge-scores.ts';
 import { findModel } from '../storage/models.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu judge export`. */
@@ -42,9 +43,10 @@ export function labelLine(g: {
  */
 export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDeps): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
+  const locale = cliLocale(deps);
   await withRuntime(deps, {}, async (rt) => {
     if (o.model !== undefined && !(await findModel(rt.db.db, o.model))) {
-      throw new AppError('not_found', `--model ${o.model}: no such model`);
+      throw new AppError('not_found', tc(locale, 'cli.judgeExport.noModel', { model: o.model }));
     }
     const r = await judgeGradesOf(rt.db.db, {
       judge: o.judge,
@@ -53,22 +55,28 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDe
     });
     if (r.grades.length === 0) {
       const judges = await singleAnswerJudges(rt.db.db);
-      const scope = `${o.model ? ` of ${o.model}` : ''}${o.dataset ? ` on ${o.dataset}` : ''}`;
+      const scope =
+        (o.model ? tc(locale, 'cli.judgeExport.ofModel', { model: o.model }) : '') +
+        (o.dataset ? tc(locale, 'cli.judgeExport.onDataset', { dataset: o.dataset }) : '');
       throw new AppError(
         'not_found',
-        `--judge ${o.judge}: no grades${scope} by this judge are stored` +
-          (r.failures > 0
-            ? ` (${r.failures} judge failures; retry them with \`zhujiu judge run\`)`
-            : '') +
-          `; judges with single-answer records: ${judges.join(', ') || '(none)'}`,
+        tc(locale, 'cli.judgeExport.noGrades', {
+          judge: o.judge,
+          scope,
+          failures: r.failures > 0 ? tc(locale, 'cli.judgeExport.failures', { n: r.failures }) : '',
+          judges: judges.join(', ') || tc(locale, 'cli.eval.none'),
+        }),
       );
     }
     const lines = r.grades.map(labelLine).join('\n');
     if (o.out) await writeFileAtomic('--out', o.out, `${lines}\n`);
     else io.out(lines);
-    const summary =
-      `exported ${r.grades.length} ${r.grades.length === 1 ? 'grade' : 'grades'} by ${o.judge}${o.out ? ` to ${o.out}` : ''}` +
-      (r.failures > 0 ? ` (${r.failures} judge failures have no label and are left out)` : '');
+    const summary = tc(locale, o.out ? 'cli.judgeExport.doneTo' : 'cli.judgeExport.done', {
+      n: r.grades.length,
+      judge: o.judge,
+      out: o.out ?? '',
+      failures: r.failures > 0 ? tc(locale, 'cli.judgeExport.leftOut', { n: r.failures }) : '',
+    });
     if (o.out) io.out(summary);
     else io.err(summary);
   });

@@ -5,11 +5,14 @@
  */
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
+import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import type { Runtime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
-import { type CliDeps, openCommandRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import { type CliIo, requestExit } from './io.ts';
 
@@ -77,13 +80,78 @@ async function boardScoring(
   }
 }
 
-function scoringLine(model: string, f: BoardScoringFigures): string {
+function scoringLine(locale: Locale, model: string, f: BoardScoringFigures): string {
   const fig = (x: number | null) => (x === null ? '—' : x.toFixed(2));
   const where = f.stored
-    ? `board (judge ${f.judge ?? 'none chosen: set judge.model'})`
-    : `board with judge ${f.judge}'s grades (a trial, not stored: \`zhujiu leaderboard --judge ${f.judge}\`)`;
+    ? tc(locale, 'cli.judge.board', { judge: f.judge ?? tc(locale, 'cli.judge.noneChosen') })
+    : tc(locale, 'cli.judge.trialBoard', { judge: f.judge ?? '' });
   const abilities = Object.entries(f.abilities).map(([a, v]) => `${a} ${v.toFixed(2)}`);
-  return `${where}: ${model} scoring ${fig(f.scoring)}, normalised ${fig(f.normalized)}${abilities.length > 0 ? `; ${abilities.join(', ')}` : ''} (ten-point scale)`;
+  return tc(locale, 'cli.judge.scoringLine', {
+    where,
+    model,
+    scoring: fig(f.scoring),
+    normalised: fig(f.normalized),
+    abilities: abilities.length > 0 ? `; ${abilities.join(', ')}` : '',
+  });
+}
+
+/** One pairwise line of `judge report`: win rate against a baseline, its standard error, how many judged. */
+function pairwiseLine(
+  locale: Locale,
+  model: string,
+  p: Awaited<ReturnType<typeof judgeReport>>['report']['pairwise'][number],
+  failed: number,
+): string {
+  return tc(locale, 'cli.judge.pairwise', {
+    model,
+    baseline: p.baseline,
+    judge: p.judge,
+    rate: p.win_rate.toFixed(4),
+    se: p.standard_error.toFixed(4),
+    discrete: p.discrete_win_rate.toFixed(4),
+    n: p.n,
+    of: p.n + failed,
+  });
+}
+
+/** One dataset's lines of `judge report`: its judged score and figures, then its judge failures. */
+function datasetLines(
+  locale: Locale,
+  row: Awaited<ReturnType<typeof judgeReport>>['report']['datasets'][number],
+  s: Awaited<ReturnType<typeof judgeReport>>['summaries'][number] | undefined,
+): string[] {
+  const na = tc(locale, 'cli.agree.na');
+  const pct = (x: number | null | undefined) => (x == null ? na : `${(100 * x).toFixed(1)} %`);
+  const lines = [
+    tc(locale, 'cli.judge.dataset', {
+      dataset: row.dataset,
+      ability: row.ability,
+      rubric: row.rubric,
+      judge: row.judge,
+      label: s?.label ?? '',
+      earned: row.earned,
+      possible: row.possible,
+      ratio: row.possible > 0 ? (row.earned / row.possible).toFixed(4) : na,
+      raw: fmt(row.raw_mean, 2),
+      sv: fmt(row.sv_mean, 2),
+      delta: fmt(s?.delta ?? null, 2),
+      svRate: pct(row.sv_rate),
+      perfect: pct(s?.perfectRate),
+      pass: pct(s?.passRate),
+    }),
+  ];
+  if (row.failures.length > 0) {
+    const why = (r: string) =>
+      tc(locale, r === 'grade' ? 'cli.judge.noGrade' : 'cli.judge.safetyFailed');
+    const list = row.failures
+      .slice(0, 20)
+      .map((f) => `${f.item} (${why(f.reason)})`)
+      .join(', ');
+    const more =
+      row.failures.length > 20 ? tc(locale, 'cli.judge.more', { n: row.failures.length - 20 }) : '';
+    lines.push(tc(locale, 'cli.judge.failuresOf', { list, more }));
+  }
+  return lines;
 }
 
 /**
@@ -97,6 +165,7 @@ export async function runJudgeReport(
   o: JudgeReportOptions,
   deps: CliDeps,
 ): Promise<void> {
+  const locale = cliLocale(deps);
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const d = await judgeReport(rt.db.db, {
@@ -112,35 +181,21 @@ export async function runJudgeReport(
       return;
     }
     if (pairwise.length === 0 && datasets.length === 0) {
-      io.out(`no judge scores for ${o.model}${o.judge ? ` by ${o.judge}` : ''}`);
+      io.out(
+        o.judge
+          ? tc(locale, 'cli.judge.noScoresBy', { model: o.model, judge: o.judge })
+          : tc(locale, 'cli.judge.noScores', { model: o.model }),
+      );
       return;
     }
     for (const p of pairwise) {
       const failed = d.pairwiseFailed.get(`${p.baseline}/${p.judge}`) ?? 0;
-      io.out(
-        `${o.model} vs ${p.baseline} (judge ${p.judge}): win rate ${p.win_rate.toFixed(4)} % ± ${p.standard_error.toFixed(4)} ` +
-          `(standard error), discrete ${p.discrete_win_rate.toFixed(4)} %, ${p.n} of ${p.n + failed} judged`,
-      );
+      io.out(pairwiseLine(locale, o.model, p, failed));
     }
     datasets.forEach((row, i) => {
-      const s = d.summaries[i];
-      const pct = (x: number | null | undefined) =>
-        x == null ? 'n/a' : `${(100 * x).toFixed(1)} %`;
-      io.out(
-        `${row.dataset} [${row.ability}] ${row.rubric}, judge ${row.judge}: ${s?.label ?? ''}; ` +
-          `${row.earned} / ${row.possible} points (${row.possible > 0 ? (row.earned / row.possible).toFixed(4) : 'n/a'}); ` +
-          `raw mean ${fmt(row.raw_mean, 2)}, SV mean ${fmt(row.sv_mean, 2)}, Δ ${fmt(s?.delta ?? null, 2)}, ` +
-          `SV rate ${pct(row.sv_rate)}, perfect ${pct(s?.perfectRate)}, pass ${pct(s?.passRate)} (ten-point scale)`,
-      );
-      if (row.failures.length > 0)
-        io.out(
-          `  judge failures: ${row.failures
-            .slice(0, 20)
-            .map((f) => `${f.item} (${f.reason === 'grade' ? 'no grade' : 'safety check failed'})`)
-            .join(', ')}${row.failures.length > 20 ? `, … ${row.failures.length - 20} more` : ''}`,
-        );
+      for (const line of datasetLines(locale, row, d.summaries[i])) io.out(line);
     });
-    for (const f of board) io.out(scoringLine(o.model, f));
+    for (const f of board) io.out(scoringLine(locale, o.model, f));
   } finally {
     if (!deps.rt) await rt.close();
   }
@@ -163,24 +218,31 @@ export async function runImportJudgments(
   o: ImportJudgmentsFlags,
   deps: CliDeps,
 ): Promise<void> {
+  const locale = cliLocale(deps);
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
     const t0 = performance.now();
-    const r = await runInterruptible(io, 'imported', (signal) =>
-      importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal }),
+    const r = await runInterruptible(
+      io,
+      'imported',
+      (signal) => importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal }),
+      locale,
     );
     if (!r) return;
     io.out(
-      `imported ${r.rows} judge ${r.rows === 1 ? 'score' : 'scores'} by ${o.judge} for ${r.models.join(', ')} ` +
-        `from ${r.files} ${r.files === 1 ? 'file' : 'files'} (${r.judged} judged, ${r.failed} judge failures; ` +
-        `${r.written} written) in ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+      tc(locale, 'cli.judge.imported', {
+        rows: r.rows,
+        judge: o.judge,
+        models: r.models.join(', '),
+        files: r.files,
+        judged: r.judged,
+        failed: r.failed,
+        written: r.written,
+        secs: ((performance.now() - t0) / 1000).toFixed(2),
+      }),
     );
-    if (r.overMax.length > 0) {
-      io.out(
-        `note: ${r.overMax.length} item(s) were credited above their points by the recorded judge and are kept as ` +
-          `published: ${r.overMax.join(', ')}`,
-      );
-    }
+    if (r.overMax.length > 0)
+      io.out(tc(locale, 'cli.judge.overMax', { n: r.overMax.length, items: r.overMax.join(', ') }));
   } finally {
     if (!deps.rt) await rt.close();
   }
@@ -214,15 +276,48 @@ function judgeFailureGroups(failures: readonly JudgeFailure[]): JudgeFailure[][]
 export function judgeFailureLines(
   failures: readonly JudgeFailure[],
   labels: ReadonlyMap<number, string>,
+  locale: Locale = 'en',
 ): string[] {
   return judgeFailureGroups(failures)
     .slice(0, 5)
     .map((fs) => {
       const f = fs[0]!;
-      const named = fs.slice(0, 2).map((x) => labels.get(x.itemId) ?? `item ${x.itemId}`);
-      const which = fs.length > named.length ? 'e.g. ' : fs.length === 1 ? 'item ' : 'items ';
-      return `${fs.length} ${fs.length === 1 ? 'item' : 'items'} × ${f.code} after ${f.attempts} attempts: ${f.message}; ${which}${named.join(', ')}`;
+      const named = fs
+        .slice(0, 2)
+        .map((x) => labels.get(x.itemId) ?? tc(locale, 'cli.judge.itemId', { id: x.itemId }));
+      const which =
+        fs.length > named.length
+          ? 'cli.judge.which.eg'
+          : fs.length === 1
+            ? 'cli.judge.which.item'
+            : 'cli.judge.which.items';
+      return tc(locale, 'cli.judge.failureLine', {
+        n: fs.length,
+        code: f.code,
+        attempts: f.attempts,
+        message: f.message,
+        which: tc(locale, which),
+        items: named.join(', '),
+      });
     });
+}
+
+/** One dataset's line of `zhujiu judge run`: judged, failed, skipped, calls, unanswered. */
+function runLine(locale: Locale, r: DatasetJudgeResult, o: JudgeRunFlags): string {
+  return tc(locale, 'cli.judge.runLine', {
+    dataset: r.dataset,
+    rubric: r.rubric,
+    judge: o.judge,
+    judged: r.judged,
+    of: r.judged + r.failed,
+    failed: r.failed,
+    skipped: r.skipped,
+    calls: r.calls,
+    unanswered:
+      r.unanswered > 0
+        ? tc(locale, 'cli.judge.unanswered', { n: r.unanswered, model: o.model })
+        : '',
+  });
 }
 
 /**
@@ -235,6 +330,7 @@ export function judgeFailureLines(
  */
 export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): Promise<void> {
   const { judgeSuite } = await import('../eval/judge/judge-suite.ts');
+  const locale = cliLocale(deps);
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   // Ctrl-C stops asking: what is judged stays stored, the rest is judged by the same command later. The database
   // is closed cleanly (and the embedded folder's lock given back), so that command can start at once.
@@ -254,33 +350,26 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): P
       },
     );
     for (const r of results) {
-      io.out(
-        `${r.dataset} (${r.rubric}, judge ${o.judge}): ${r.judged} of ${r.judged + r.failed} judged, ` +
-          `${r.failed} judge failures, ${r.skipped} already judged, ${r.calls} judge calls` +
-          (r.unanswered > 0 ? `; ${r.unanswered} items have no stored answer of ${o.model}` : ''),
-      );
+      io.out(runLine(locale, r, o));
       const shown = judgeFailureGroups(r.failures).flatMap((g) =>
         g.slice(0, 2).map((f) => f.itemId),
       );
       const labels = await itemLabels(rt.db.db, shown);
-      for (const line of judgeFailureLines(r.failures, labels)) io.out(`  ${line}`);
+      for (const line of judgeFailureLines(r.failures, labels, locale)) io.out(`  ${line}`);
     }
     if (stop.signal.aborted) {
-      io.err('stopped: what was judged is kept; run the same command again to judge the rest');
+      io.err(tc(locale, 'cli.judge.stopped'));
       requestExit(130);
       return;
     }
     if (results.some((r) => r.failed > 0)) {
-      io.out('judge failures are not scores; run the same command again to retry only them');
+      io.out(tc(locale, 'cli.judge.retry'));
     }
     // Nothing judged and every item a judge failure: an error for scripts (exit 1), said on the last line.
     const judged = results.reduce((a, r) => a + r.judged, 0);
     const failed = results.reduce((a, r) => a + r.failed, 0);
     if (judged === 0 && failed > 0) {
-      io.err(
-        `error: every item failed to be judged (${failed} of ${failed}); nothing was judged. Check the judge ${o.judge} ` +
-          '(the failures above say why), then run the same command again',
-      );
+      io.err(tc(locale, 'cli.judge.allFailed', { n: failed, judge: o.judge }));
       requestExit(1);
       return;
     }
@@ -289,8 +378,13 @@ export async function runJudgeRun(io: CliIo, o: JudgeRunFlags, deps: CliDeps): P
     const max = rt.config.app.eval.max_failure_rate;
     if (total > 0 && failed / total > max) {
       io.err(
-        `error: ${failed} of ${total} answers have no grade of ${o.judge} (${((100 * failed) / total).toFixed(1)} %), above ` +
-          `eval.max_failure_rate ${max}; run the same command again to retry only them`,
+        tc(locale, 'cli.judge.tooMany', {
+          failed,
+          total,
+          judge: o.judge,
+          percent: ((100 * failed) / total).toFixed(1),
+          max,
+        }),
       );
       requestExit(1);
     }

@@ -13,6 +13,7 @@ import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
+import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { boardTitle, oneShotBoardService, type Snapshot } from '../leaderboard/service.ts';
 import {
@@ -27,7 +28,7 @@ import {
   modelContent,
   overallContent,
 } from '../leaderboard/views.ts';
-import { type CliDeps, openCommandRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { requireRequestedSources } from './sources.ts';
 
@@ -47,9 +48,11 @@ export interface LeaderboardFlags {
   readonly includeFlagged?: boolean;
 }
 
-/** The chart is always the whole board; say so when another view was asked for. */
-function chartNote(view: string): string {
-  return view === 'overall' ? '' : ' (the chart shows the whole board, whatever the view)';
+/** "chart written to PATH", and when another view was asked for, that the chart is always the whole board. */
+function chartWritten(locale: Locale, path: string, view: string): string {
+  return tc(locale, view === 'overall' ? 'cli.leaderboard.chart' : 'cli.leaderboard.chartWhole', {
+    path: resolve(path),
+  });
 }
 
 /**
@@ -103,14 +106,11 @@ export async function runLeaderboard(
   o: LeaderboardFlags,
   deps: CliDeps,
 ): Promise<void> {
-  const req = parseLeaderboardArgs(o.view, name, 'cli');
+  const locale = cliLocale(deps);
+  const req = parseLeaderboardArgs(o.view, name, 'cli', locale);
   if (!req.ok) throw new AppError('input_invalid', req.reason);
-  if (req.view === 'style') {
-    throw new AppError(
-      'input_invalid',
-      'the style view is `/leaderboard style` in chat; on the command line use `zhujiu ratings --style-control`',
-    );
-  }
+  if (req.view === 'style')
+    throw new AppError('input_invalid', tc(locale, 'cli.leaderboard.style'));
   // A path that cannot be written is refused before the board is built.
   if (o.png) await checkOutputPath('--png', o.png);
   const clock = deps.clock ?? systemClock;
@@ -122,7 +122,7 @@ export async function runLeaderboard(
     inlineChart: false,
   });
   try {
-    await requireRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
+    await requireRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = await boardOf(svc, o, otherJudge);
@@ -130,7 +130,10 @@ export async function runLeaderboard(
       const known = (snap.inputs.judges ?? []).join(', ');
       throw new AppError(
         'not_found',
-        `--judge ${o.judge}: no grades of this judge are stored; judges with grades: ${known || '(none)'}. Grade with \`zhujiu judge run --judge ${o.judge}\` first`,
+        tc(locale, 'cli.leaderboard.noJudge', {
+          judge: o.judge as string,
+          known: known || tc(locale, 'cli.eval.none'),
+        }),
       );
     }
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
@@ -139,22 +142,18 @@ export async function runLeaderboard(
       const names = snap.board.rows.map((r) => r.model).join(', ');
       throw new AppError(
         'not_found',
-        `no model "${req.name}" on the board; models: ${names || '(none)'}; pick one: \`zhujiu leaderboard${sources} --view model NAME\`` +
-          (sources
-            ? ''
-            : '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)') +
+        tc(locale, 'cli.leaderboard.noModel', {
+          model: req.name,
+          names: names || tc(locale, 'cli.eval.none'),
+          sources,
+        }) +
+          (sources ? '' : tc(locale, 'cli.leaderboard.noModel.sources')) +
           // `--view bogus` is read as a bare model name: say what else --view takes.
-          (o.view !== 'model'
-            ? `. \`--view\` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)`
-            : ''),
+          (o.view !== 'model' ? tc(locale, 'cli.leaderboard.noModel.view') : ''),
       );
     }
     if (o.png && snap.board.rows.length === 0) {
-      throw new AppError(
-        'not_found',
-        `--png ${o.png}: the board is empty, so there is no chart to write (no model has scores or counted votes). ` +
-          'Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
-      );
+      throw new AppError('not_found', tc(locale, 'cli.leaderboard.emptyPng', { png: o.png }));
     }
     if (o.png) await writeBoardPng(o.png, snap, o.all, rt.config.app.locale);
     if (o.json) {
@@ -169,12 +168,13 @@ export async function runLeaderboard(
               : boardJson(snap.board);
       io.out(JSON.stringify(json));
       // stdout stays pure JSON; the chart's path goes to stderr.
-      if (o.png) io.err(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
+      if (o.png) io.err(chartWritten(locale, o.png, req.view));
       return;
     }
     const vo = {
       now: clock.now(),
       surface: 'cli' as const,
+      locale,
       ...(o.all ? { all: true } : {}),
     };
     const content =
@@ -186,7 +186,7 @@ export async function runLeaderboard(
             ? methodContent(snap, req.name, vo)
             : modelContent(snap, req.name, vo);
     io.out(renderPlain(content));
-    if (o.png) io.out(`chart written to ${resolve(o.png)}${chartNote(req.view)}`);
+    if (o.png) io.out(chartWritten(locale, o.png, req.view));
   } finally {
     await svc.close();
     if (!deps.rt) await rt.close();

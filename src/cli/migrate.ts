@@ -5,8 +5,9 @@
  */
 
 import { AppError } from '../core/errors.ts';
+import { tc } from '../i18n/cli.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
-import { type CliDeps, configOf, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, configOf, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu migrate`. */
@@ -24,13 +25,8 @@ export interface MigrateOptions {
  */
 export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
   if (o.upgradeDataDir) return runUpgrade(io, o, deps);
-  if (o.down && !o.yes) {
-    throw new AppError(
-      'input_invalid',
-      'migrate --down rolls back the last migration and deletes the data in what it created ' +
-        '(for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
-    );
-  }
+  const locale = cliLocale(deps);
+  if (o.down && !o.yes) throw new AppError('input_invalid', tc(locale, 'cli.migrate.downNeedsYes'));
   // Migrate here, not in openRuntime, so the message says what this run did.
   await withRuntime(deps, { migrate: false }, async (rt) => {
     if (o.down) {
@@ -40,9 +36,8 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
       const names = (r.results ?? []).map((x) => x.migrationName);
       io.out(
         names.length === 0
-          ? `nothing to roll back: no migration is applied in ${rt.db.describe}`
-          : `rolled back ${names.join(', ')} in ${rt.db.describe} (what it created is gone); ` +
-              '`zhujiu migrate` applies it again (every start does too)',
+          ? tc(locale, 'cli.migrate.nothingDown', { db: rt.db.describe })
+          : tc(locale, 'cli.migrate.rolledBack', { names: names.join(', '), db: rt.db.describe }),
       );
     } else {
       const r = await migrateToLatest(rt.db.db);
@@ -51,8 +46,8 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
         .map((x) => x.migrationName);
       io.out(
         applied.length === 0
-          ? `database is up to date (${rt.db.describe}): nothing to apply`
-          : `applied ${applied.join(', ')}; database is up to date (${rt.db.describe})`,
+          ? tc(locale, 'cli.migrate.upToDate', { db: rt.db.describe })
+          : tc(locale, 'cli.migrate.applied', { names: applied.join(', '), db: rt.db.describe }),
       );
     }
   });
@@ -60,36 +55,38 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
 
 /** `zhujiu migrate --upgrade-data-dir`: storage/pglite-upgrade.ts on the configured data folder. */
 async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
-  if (o.down)
-    throw new AppError(
-      'input_invalid',
-      '--upgrade-data-dir and --down do different things: run one of them at a time.',
-    );
+  const locale = cliLocale(deps);
+  if (o.down) throw new AppError('input_invalid', tc(locale, 'cli.migrate.upgradeAndDown'));
   const config = await configOf(deps);
   if (config.env.DATABASE_URL)
-    throw new AppError(
-      'input_invalid',
-      '--upgrade-data-dir upgrades the embedded database folder (ZHUJIU_DATA_DIR), and DATABASE_URL is set: ' +
-        'a Postgres server is upgraded with its own tools (pg_upgrade). Unset DATABASE_URL to upgrade the folder.',
-    );
+    throw new AppError('input_invalid', tc(locale, 'cli.migrate.upgradePostgres'));
   const { upgradeDataDir } = await import('../storage/pglite-upgrade.ts');
   const r = await upgradeDataDir(config.dataDir, { progress: (line) => io.err(line) });
   if (r.outcome === 'empty') {
-    io.out(
-      `${r.dataDir} holds no embedded database yet: nothing to upgrade (zhujiu creates a PostgreSQL 18 folder there when it first runs)`,
-    );
+    io.out(tc(locale, 'cli.migrate.upgradeEmpty', { dir: r.dataDir }));
     return;
   }
   if (r.outcome === 'current') {
-    io.out(`${r.dataDir} is already a PostgreSQL 18 folder: nothing to upgrade`);
+    io.out(tc(locale, 'cli.migrate.upgradeCurrent', { dir: r.dataDir }));
     return;
   }
   const rows = r.tables.reduce((n, t) => n + t.rows, 0);
+  const backup = r.backupDir
+    ? tc(locale, 'cli.migrate.upgradeBackup', { backup: r.backupDir })
+    : '';
   io.out(
     r.outcome === 'finished'
-      ? `finished an earlier upgrade of ${r.dataDir}${r.backupDir ? ` (the old folder is ${r.backupDir})` : ''}`
-      : `upgraded ${r.dataDir} to PostgreSQL 18: ${r.tables.length} tables, ${rows} rows copied and counted ` +
-          `in ${(r.ms / 1000).toFixed(1)} s${r.migrationsApplied.length > 0 ? `, then applied ${r.migrationsApplied.join(', ')}` : ''}. ` +
-          `The old folder is kept at ${r.backupDir}: delete it once zhujiu runs as before.`,
+      ? tc(locale, 'cli.migrate.upgradeFinished', { dir: r.dataDir, backup })
+      : tc(locale, 'cli.migrate.upgraded', {
+          dir: r.dataDir,
+          tables: r.tables.length,
+          rows,
+          secs: (r.ms / 1000).toFixed(1),
+          applied:
+            r.migrationsApplied.length > 0
+              ? tc(locale, 'cli.migrate.thenApplied', { names: r.migrationsApplied.join(', ') })
+              : '',
+          backup: r.backupDir ?? '',
+        }),
   );
 }

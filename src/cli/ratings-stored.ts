@@ -10,12 +10,14 @@
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
 import { AppError } from '../core/errors.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
-import { ARENA_SOURCE, ratedSources } from '../storage/sources.ts';
+import { ARENA_SOURCE, ratedSources, type SourceSummary } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
@@ -23,6 +25,26 @@ import { checkRequestedSources, storedSourcesText } from './sources.ts';
 /** Named and flagged votes are left out unless asked (docs/scoring.md §4.3). */
 function voteFilterOf(o: RatingsOptions): VoteFilter {
   return { includeNamed: o.includeNamed === true, includeFlagged: o.includeFlagged === true };
+}
+
+/** "Votes: the community's own (arena) plus imported …; not counted: …": which sources the ratings count. */
+function votesNote(
+  locale: Locale,
+  stored: readonly SourceSummary[],
+  sources: readonly string[],
+): string {
+  const imported = sources.filter((s) => s !== ARENA_SOURCE);
+  const left = stored.filter((s) => !sources.includes(s.source));
+  return tc(locale, 'cli.ratings.votesNote', {
+    imported:
+      imported.length > 0
+        ? tc(locale, 'cli.ratings.plusImported', { list: imported.join(', ') })
+        : '',
+    notCounted:
+      left.length > 0
+        ? tc(locale, 'cli.ratings.notCounted', { list: storedSourcesText(left, locale) })
+        : tc(locale, 'cli.ratings.fullStop'),
+  });
 }
 
 /**
@@ -34,17 +56,16 @@ function voteFilterOf(o: RatingsOptions): VoteFilter {
 export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDeps): Promise<void> {
   await withRuntime(deps, {}, async (rt) => {
     const cfg = rt.config.app.ratings;
-    const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? []);
-    const storedText = storedSourcesText;
+    const locale = cliLocale(deps);
+    const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
-    const imported = sources.filter((s) => s !== ARENA_SOURCE);
     const include = voteFilterOf(o);
-    const inputNote =
-      `Votes: the community's own (arena)` +
-      (imported.length > 0 ? ` plus imported ${imported.join(', ')}` : '') +
-      (stored.some((s) => !sources.includes(s.source))
-        ? `; not counted: ${storedText(stored.filter((s) => !sources.includes(s.source)))} (add --source NAME to count one).`
-        : '.');
+    const inputNote = votesNote(locale, stored, sources);
+    const noVotes = (ability: string | undefined) => ({
+      sources: sources.join(', '),
+      db: rt.db.describe,
+      ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
+    });
     await runRatings(
       {
         ...o,
@@ -54,6 +75,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       },
       {
         out: io.out,
+        locale,
         inputNote,
         // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {
@@ -61,9 +83,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
           if (r.battles.length === 0) {
             throw new AppError(
               'rating_input_invalid',
-              `no votes on battles with stored answers from ${sources.join(', ')} in the database (${rt.db.describe})` +
-                `${ability ? ` for ability ${ability}` : ''}: style control needs the answers (imported votes have none); ` +
-                'vote in the arena, or pass --battles FILE with conv_metadata',
+              tc(locale, 'cli.ratings.noStyleVotes', noVotes(ability)),
             );
           }
           return r;
@@ -74,13 +94,17 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
             const others = stored.filter((s) => !sources.includes(s.source) && s.votes > 0);
             throw new AppError(
               'rating_input_invalid',
-              `no votes from ${sources.join(', ')} in the database (${rt.db.describe})` +
-                `${ability ? ` for ability ${ability}` : ''}: ` +
-                (others.length > 0
-                  ? `imported votes are counted only when asked: add ${others.map((s) => `--source ${s.source}`).join(' or ')} ` +
-                    '(or list the source in ratings.include_sources of config/default.yaml), '
-                  : 'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ') +
-                'vote in the arena, or pass --battles FILE',
+              tc(locale, 'cli.ratings.noVotes', {
+                ...noVotes(ability),
+                fix:
+                  others.length > 0
+                    ? tc(locale, 'cli.ratings.noVotes.addSource', {
+                        flags: others
+                          .map((s) => `--source ${s.source}`)
+                          .join(tc(locale, 'cli.ratings.or')),
+                      })
+                    : tc(locale, 'cli.ratings.noVotes.import'),
+              }),
             );
           }
           // Battles posted in chat carry many votes each: intervals resample battles (cluster bootstrap).

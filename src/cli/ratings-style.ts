@@ -6,13 +6,55 @@
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { parseStyleLines, type StyleLines } from '../import/formats/arena-style.ts';
 import type { StyleBattle } from '../rating/index.ts';
 import { bootstrapStyleControl, rankByIntervals, STYLE_FEATURES } from '../rating/index.ts';
+import { padColumns, textWidth } from './io.ts';
 import type { RatingsIo, RatingsOptions } from './ratings.ts';
 
-/** The coefficient names shown for {@link STYLE_FEATURES}. */
-const FEATURE_TEXT = { length: 'answer length', header: 'headers', list: 'lists', bold: 'bold' };
+/** The catalogue keys of the coefficient names shown for {@link STYLE_FEATURES}. */
+const FEATURE_TEXT = {
+  length: 'cli.ratings.style.length',
+  header: 'cli.ratings.style.header',
+  list: 'cli.ratings.style.list',
+  bold: 'cli.ratings.style.bold',
+} as const;
+
+/** The notes under the style-controlled table: how it was fitted, then each style coefficient. */
+function styleNotes(
+  locale: Locale,
+  r: ReturnType<typeof bootstrapStyleControl>,
+  o: { rounds: number; seed: number },
+  battles: number,
+  withoutMetadata: number,
+): string[] {
+  const coef = STYLE_FEATURES.map(
+    (f, k) =>
+      `  ${tc(locale, FEATURE_TEXT[f])}: ${r.coefficients[k]!.toFixed(4)}` +
+      (o.rounds > 0
+        ? tc(locale, 'cli.ratings.style.ci', {
+            lo: r.coefficientLo[k]!.toFixed(4),
+            hi: r.coefficientHi[k]!.toFixed(4),
+          })
+        : '') +
+      (r.constant.includes(f) ? tc(locale, 'cli.ratings.style.constant') : ''),
+  );
+  return [
+    tc(locale, 'cli.ratings.style.method', {
+      battles,
+      leftOut:
+        withoutMetadata > 0 ? tc(locale, 'cli.ratings.style.leftOut', { n: withoutMetadata }) : '',
+      bootstrap:
+        o.rounds > 0
+          ? tc(locale, 'cli.ratings.ci', { rounds: o.rounds, seed: o.seed })
+          : tc(locale, 'cli.ratings.style.noBootstrap'),
+    }),
+    tc(locale, 'cli.ratings.style.coefficients'),
+    ...coef,
+  ];
+}
 
 async function readStyleFile(path: string): Promise<StyleLines> {
   const lines: string[] = [];
@@ -45,19 +87,13 @@ export async function runStyleRatings(
   seed: number,
 ): Promise<void> {
   if (opts.anchor !== undefined) {
-    throw new AppError(
-      'input_invalid',
-      '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
-    );
+    throw new AppError('input_invalid', tc(io.locale ?? 'en', 'cli.ratings.styleAnchor'));
   }
   let input: StyleLines;
   if (opts.battles !== undefined) input = await readStyleFile(opts.battles);
   else if (io.loadStyleBattles) input = await io.loadStyleBattles(opts.ability);
   else {
-    throw new AppError(
-      'input_invalid',
-      'no battles to rate: pass --battles FILE (FastChat lines with conv_metadata), or run where the database is configured',
-    );
+    throw new AppError('input_invalid', tc(io.locale ?? 'en', 'cli.ratings.styleNoBattles'));
   }
   const battles: readonly StyleBattle[] = input.battles;
   let r: ReturnType<typeof bootstrapStyleControl>;
@@ -104,7 +140,8 @@ export async function runStyleRatings(
     );
     return;
   }
-  const head = ['rank', 'model', 'rating', '95% CI', 'votes'];
+  const locale = io.locale ?? 'en';
+  const head = tc(locale, 'cli.ratings.styleHead').split('|');
   const body = order.map((j) => [
     String(ranks[j]),
     r.models[j]!,
@@ -113,30 +150,14 @@ export async function runStyleRatings(
     String(counts.get(r.models[j]!) ?? 0),
   ]);
   const right = [true, false, true, true, true];
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
+  const widths = head.map((h, c) => Math.max(textWidth(h), ...body.map((b) => textWidth(b[c]!))));
+  const pad = (s: string, w: number) => ' '.repeat(Math.max(0, w - textWidth(s)));
   const line = (cells: string[]) =>
     cells
-      .map((s, c) => (right[c] ? s.padStart(widths[c]!) : s.padEnd(widths[c]!)))
+      .map((s, c) => (right[c] ? pad(s, widths[c]!) + s : padColumns(s, widths[c]!)))
       .join('  ')
       .trimEnd();
-  const coef = STYLE_FEATURES.map(
-    (f, k) =>
-      `  ${FEATURE_TEXT[f]}: ${r.coefficients[k]!.toFixed(4)}` +
-      (rounds > 0
-        ? ` (95% CI ${r.coefficientLo[k]!.toFixed(4)} – ${r.coefficientHi[k]!.toFixed(4)})`
-        : '') +
-      (r.constant.includes(f) ? ' (the same in every battle: not fitted)' : ''),
-  );
-  const notes = [
-    `Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); ${battles.length} battles` +
-      (input.withoutMetadata > 0
-        ? `, ${input.withoutMetadata} without stored answers left out`
-        : '') +
-      '; ' +
-      (rounds > 0 ? `95% CI from ${rounds} bootstrap rounds, seed ${seed}` : 'no bootstrap'),
-    'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
-    ...coef,
-  ];
+  const notes = styleNotes(locale, r, { rounds, seed }, battles.length, input.withoutMetadata);
   io.out(
     `${[line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n')}\n\n${notes.join('\n')}\n` +
       (io.inputNote ? `${io.inputNote}\n` : ''),

@@ -8,10 +8,13 @@
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
+import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
+import { padColumns, textWidth } from './io.ts';
 
 /** Options as given on the command line. */
 export interface RatingsOptions {
@@ -55,22 +58,25 @@ export interface RatingsIo {
   inputNote?: string;
   /** Loads the stored battles whose answers are stored, with style metadata (for `--style-control`). */
   loadStyleBattles?: (ability?: string) => Promise<StyleLines>;
+  /** The language of its errors (cli/deps.ts `cliLocale`; default English). */
+  locale?: Locale;
 }
-
-const ANCHOR_HELP = '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114';
 
 /**
  * Parses `--anchor MODEL=RATING` (the last `=` splits, so model names may contain `=`).
  * @throws AppError `input_invalid` with the expected form.
  */
-export function parseAnchor(s: string): { model: string; rating: number } {
+export function parseAnchor(s: string, locale: Locale = 'en'): { model: string; rating: number } {
   const at = s.lastIndexOf('=');
   const model = at > 0 ? s.slice(0, at).trim() : '';
   const text = at > 0 ? s.slice(at + 1).trim() : '';
   // Plain decimal only: Number() would also read "0x10", "1e3" and "Infinity".
   const rating = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (model === '' || !Number.isFinite(rating)) {
-    throw new AppError('input_invalid', `${ANCHOR_HELP} (got ${JSON.stringify(s)})`);
+    throw new AppError(
+      'input_invalid',
+      tc(locale, 'cli.ratings.anchorForm', { got: JSON.stringify(s) }),
+    );
   }
   return { model, rating };
 }
@@ -107,12 +113,17 @@ function intOption(
   dflt: number,
   min: number,
   max = Number.MAX_SAFE_INTEGER,
+  locale: Locale = 'en',
 ): number {
   if (v === undefined) return dflt;
   if (!Number.isSafeInteger(v) || v < min || v > max) {
-    const range =
-      max === Number.MAX_SAFE_INTEGER ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
-    throw new AppError('input_invalid', `--${name} must be ${range}, got ${String(v)}`);
+    const params = { name, min, max, got: String(v) };
+    throw new AppError(
+      'input_invalid',
+      max === Number.MAX_SAFE_INTEGER
+        ? tc(locale, 'cli.ratings.intMin', params)
+        : tc(locale, 'cli.ratings.intRange', params),
+    );
   }
   return v;
 }
@@ -150,39 +161,37 @@ function jsonNote(lo: number | null, hi: number | null): string | undefined {
   return parts.length > 0 ? parts.join('; ') : undefined;
 }
 
-/** Why a zero-width bootstrap interval is not shown (table note; JSON `note` of the row). */
-const NO_SPREAD =
-  'every bootstrap round gave the model the same rating (its votes cannot vary under resampling, e.g. only ties), ' +
-  'which is not certainty; no interval is shown; collect more votes for it';
+/** Why a zero-width bootstrap interval is not shown (table note; JSON `note` of the row, in English). */
+function noSpread(locale: Locale): string {
+  return tc(locale, 'cli.ratings.noSpread');
+}
 
-/** Why a model has no finite BT rating, for the JSON `note` and the table. */
-const EXCLUSION_NOTES: Record<string, string> = {
-  disconnected: 'not rated: it has no votes against another model; vote on its battles',
-  unbounded_above:
-    'not rated: it never lost (ties count half) to the models it met, so its maximum-likelihood rating is +∞; ' +
-    'it needs a loss or a tie against one of them',
-  unbounded_below:
-    'not rated: it never won (ties count half) against the models it met, so its maximum-likelihood rating is −∞; ' +
-    'it needs a win or a tie against one of them',
-  unbounded:
-    'not rated: linked to the rated models only through other unrated models; it needs votes against rated ones',
-};
+/** Why a model has no finite BT rating (`reason`: disconnected, unbounded…), for the JSON `note` and the table. */
+function exclusionNote(reason: string, locale: Locale): string {
+  const key = {
+    disconnected: 'cli.ratings.excl.disconnected',
+    unbounded_above: 'cli.ratings.excl.above',
+    unbounded_below: 'cli.ratings.excl.below',
+    unbounded: 'cli.ratings.excl.unbounded',
+  }[reason] as CliMessageKey | undefined;
+  return tc(locale, key ?? 'cli.ratings.excl.other');
+}
 
-/** The sentence said about a separate component (JSON `note`, the table's heading). */
-function componentNote(c: ArenaComponent): string {
-  return (
-    `component ${c.component}: rated only against ${c.members.join(', ')}; no battle links these models to ` +
-    'component 1, so their ratings are on their own scale and must not be compared with component 1'
-  );
+/** The sentence said about a separate component (JSON `note` in English, the table's heading). */
+function componentNote(c: ArenaComponent, locale: Locale = 'en'): string {
+  return tc(locale, 'cli.ratings.component', {
+    component: c.component,
+    members: c.members.join(', '),
+  });
 }
 
 const fix = (v: number | null, d: number): string => (v === null ? '—' : v.toFixed(d));
 
 /** One component's aligned table. */
-function componentTable(rows: ArenaRatings['rows']): string[] {
+function componentTable(rows: ArenaRatings['rows'], locale: Locale): string[] {
   // The count of a model's votes (one per battle row of a file): "votes", as on the board (JSON: num_battles,
   // Chatbot Arena's name for the same count).
-  const head = ['rank', 'model', 'rating', '95% CI', 'elo', 'votes', 'avg win'];
+  const head = tc(locale, 'cli.ratings.head').split('|');
   const body = rows.map((row) => [
     String(row.rank),
     row.model,
@@ -190,20 +199,43 @@ function componentTable(rows: ArenaRatings['rows']): string[] {
     row.ratingLo === null || row.ratingHi === null
       ? '—'
       : row.noSpread
-        ? 'too few votes'
+        ? tc(locale, 'cli.ratings.tooFew')
         : `${boundText(row.ratingLo)} – ${boundText(row.ratingHi)}`,
     fix(row.elo, 1),
     String(row.numBattles),
     `${(row.avgWinRate * 100).toFixed(1)}%`,
   ]);
   const right = [true, false, true, true, true, true, true];
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
+  const widths = head.map((h, c) => Math.max(textWidth(h), ...body.map((b) => textWidth(b[c]!))));
+  const pad = (s: string, w: number) => ' '.repeat(Math.max(0, w - textWidth(s)));
   const line = (cells: string[]): string =>
     cells
-      .map((s, c) => (right[c] ? s.padStart(widths[c]!) : s.padEnd(widths[c]!)))
+      .map((s, c) => (right[c] ? pad(s, widths[c]!) + s : padColumns(s, widths[c]!)))
       .join('  ')
       .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+}
+
+/** The first note under the table: how the ratings were computed (scale, anchor, bootstrap, elo). */
+function methodNote(
+  r: ArenaRatings,
+  opts: { rounds: number; seed: number; anchor?: string },
+  locale: Locale,
+): string {
+  return tc(locale, 'cli.ratings.method', {
+    scale: opts.anchor
+      ? tc(locale, 'cli.ratings.anchored', { anchor: opts.anchor })
+      : tc(locale, 'cli.ratings.mean'),
+    within: r.components.length > 1 ? tc(locale, 'cli.ratings.within') : '',
+    bootstrap:
+      opts.rounds > 0
+        ? tc(locale, 'cli.ratings.ci', { rounds: opts.rounds, seed: opts.seed })
+        : tc(locale, 'cli.ratings.noBootstrap'),
+    elo: tc(
+      locale,
+      (r.rows[0] ?? r.excluded[0])?.elo === null ? 'cli.ratings.eloNone' : 'cli.ratings.elo',
+    ),
+  });
 }
 
 /**
@@ -213,60 +245,72 @@ function componentTable(rows: ArenaRatings['rows']): string[] {
 function renderTable(
   r: ArenaRatings,
   opts: { rounds: number; seed: number; anchor?: string },
+  locale: Locale,
 ): string {
   // Nothing rateable yet (no votes, or e.g. one vote between two models): a listing, not an error.
   const out =
     r.rows.length === 0
-      ? [
-          'No model has a rating yet: no two models have both won (or tied) and lost against each other.',
-        ]
-      : componentTable(r.rows.filter((x) => x.component === 1));
+      ? [tc(locale, 'cli.ratings.none')]
+      : componentTable(
+          r.rows.filter((x) => x.component === 1),
+          locale,
+        );
   for (const c of r.components.slice(1)) {
-    out.push('', `Separate ${componentNote(c)}.`);
-    out.push(...componentTable(r.rows.filter((x) => x.component === c.component)));
-  }
-  const notes = [
-    `Bradley–Terry MLE (Elo scale; ${opts.anchor ? `anchored ${opts.anchor}` : 'mean 1000'}${r.components.length > 1 ? ' within each component' : ''}); ` +
-      (opts.rounds > 0
-        ? `95% CI from ${opts.rounds} bootstrap rounds, seed ${opts.seed}`
-        : 'no bootstrap (rank from point ratings)') +
-      ((r.rows[0] ?? r.excluded[0])?.elo === null
-        ? '; elo needs ordered battles (—)'
-        : '; elo: online, K=4'),
-  ];
-  if (r.components.length > 1) {
-    notes.push(
-      `${r.components.length} separate comparison components: ratings, intervals and ranks compare only within one component.`,
+    out.push('', tc(locale, 'cli.ratings.separate', { note: componentNote(c, locale) }));
+    out.push(
+      ...componentTable(
+        r.rows.filter((x) => x.component === c.component),
+        locale,
+      ),
     );
   }
+  const notes = [methodNote(r, opts, locale)];
+  if (r.components.length > 1)
+    notes.push(tc(locale, 'cli.ratings.components', { n: r.components.length }));
   if (
     r.rows.some(
       (x) => x.ratingLo === Number.NEGATIVE_INFINITY || x.ratingHi === Number.POSITIVE_INFINITY,
     )
   ) {
-    notes.push(
-      '∞: in more than 2.5 % of the bootstrap rounds the model had only wins (∞) or only losses (−∞): too few votes for a finite bound; collect more votes for it',
-    );
+    notes.push(tc(locale, 'cli.ratings.infinite'));
   }
   if (r.rows.some((x) => x.noSpread)) {
-    notes.push(`too few votes: ${NO_SPREAD}`);
+    notes.push(`${tc(locale, 'cli.ratings.tooFew')}: ${noSpread(locale)}`);
   }
   if (r.rows.some((x) => Number.isNaN(x.ratingLo ?? 0) || Number.isNaN(x.ratingHi ?? 0))) {
-    notes.push(
-      '?: no bootstrap round gave the model a rating; collect more votes between it and the other models',
-    );
+    notes.push(tc(locale, 'cli.ratings.undefinedBound'));
   }
   if (r.excluded.length > 0) {
-    notes.push(`not rated (no finite maximum-likelihood rating): ${r.excluded.length}`);
+    notes.push(tc(locale, 'cli.ratings.notRated', { n: r.excluded.length }));
     for (const e of r.excluded) {
       const where =
-        e.component !== null && r.components.length > 1 ? `, component ${e.component}` : '';
+        e.component !== null && r.components.length > 1
+          ? tc(locale, 'cli.ratings.inComponent', { component: e.component })
+          : '';
       notes.push(
-        `  ${e.model}: ${e.reason.replace('_', ' ')} (${e.numBattles} ${e.numBattles === 1 ? 'vote' : 'votes'}${where}): ${(EXCLUSION_NOTES[e.reason] ?? '').replace(/^not rated: /, '')}`,
+        tc(locale, 'cli.ratings.excluded', {
+          model: e.model,
+          reason: e.reason.replace('_', ' '),
+          n: e.numBattles,
+          where,
+          why: exclusionNote(e.reason, locale).replace(
+            tc(locale, 'cli.ratings.notRatedPrefix'),
+            '',
+          ),
+        }),
       );
     }
   }
   return `${out.join('\n')}\n\n${notes.join('\n')}\n`;
+}
+
+/** `--bootstrap` (default 1000, at most {@link MAX_BOOTSTRAP_ROUNDS}) and `--seed` (default 0), checked. */
+function roundsAndSeed(opts: RatingsOptions, locale: Locale): { rounds: number; seed: number } {
+  const max = Number.MAX_SAFE_INTEGER;
+  return {
+    rounds: intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS, locale),
+    seed: intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER, max, locale),
+  };
 }
 
 /**
@@ -297,16 +341,16 @@ function renderTable(
  *   is listed as not rated, with its reason (JSON: `rating` null and a `note`).
  */
 export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<void> {
-  const rounds = intOption('bootstrap', opts.bootstrap, 1000, 0, MAX_BOOTSTRAP_ROUNDS);
-  const seed = intOption('seed', opts.seed, 0, Number.MIN_SAFE_INTEGER);
+  const locale = io.locale ?? 'en';
+  const { rounds, seed } = roundsAndSeed(opts, locale);
   if (opts.styleControl) {
     const { runStyleRatings } = await import('./ratings-style.ts');
     return runStyleRatings(opts, io, rounds, seed);
   }
-  let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor);
+  let anchor = opts.anchor === undefined ? undefined : parseAnchor(opts.anchor, locale);
   const configAnchor =
     anchor === undefined && opts.configAnchor !== undefined
-      ? parseAnchor(opts.configAnchor)
+      ? parseAnchor(opts.configAnchor, locale)
       : undefined;
   let data: ArenaData;
   let namedNote: string | undefined;
@@ -314,14 +358,10 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   if (opts.battles !== undefined) {
     const read = await readArenaFile(opts.battles, opts.includeNamed === true);
     data = read.data;
-    if (read.named > 0)
-      namedNote = `Left out: ${read.named} battle${read.named === 1 ? '' : 's'} marked "anony": false (the voter saw the models' names); --include-named rates them.`;
+    if (read.named > 0) namedNote = tc(locale, 'cli.ratings.named', { n: read.named });
   } else {
     if (!io.loadStoredBattles) {
-      throw new AppError(
-        'input_invalid',
-        'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
-      );
+      throw new AppError('input_invalid', tc(locale, 'cli.ratings.noBattles'));
     }
     const input = await io.loadStoredBattles(opts.ability);
     data = arenaFromInput(input);
@@ -331,7 +371,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
   if (anchor && !data.models.includes(anchor.model)) {
     throw new AppError(
       'rating_input_invalid',
-      `--anchor model "${anchor.model}" is not in the data (${data.models.length} models); check the name or drop --anchor`,
+      tc(locale, 'cli.ratings.anchorMissing', { model: anchor.model, n: data.models.length }),
     );
   }
   const result = computeArenaRatings(data, createRng(seed), {
@@ -344,7 +384,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     const models = [
       ...result.rows.map((r) => {
         const note = r.noSpread
-          ? `rating_lo and rating_hi not shown: ${NO_SPREAD}`
+          ? `rating_lo and rating_hi not shown: ${noSpread('en')}`
           : jsonNote(r.ratingLo, r.ratingHi);
         const comp = r.component > 1 ? result.components[r.component - 1] : undefined;
         const allNotes = [...(comp ? [componentNote(comp)] : []), ...(note ? [note] : [])];
@@ -373,7 +413,7 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
         num_battles: e.numBattles,
         avg_win_rate: null,
         ...(several ? { component: e.component } : {}),
-        note: EXCLUSION_NOTES[e.reason] ?? 'not rated: no finite maximum-likelihood rating',
+        note: exclusionNote(e.reason, 'en'),
       })),
     ];
     const components = result.components.map((c) => ({
@@ -386,11 +426,11 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     return;
   }
   io.out(
-    renderTable(result, {
-      rounds,
-      seed,
-      ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}),
-    }) +
+    renderTable(
+      result,
+      { rounds, seed, ...(anchor ? { anchor: `${anchor.model}=${anchor.rating}` } : {}) },
+      locale,
+    ) +
       (io.inputNote ? `${io.inputNote}\n` : '') +
       (namedNote ? `${namedNote}\n` : ''),
   );

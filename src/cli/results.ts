@@ -9,9 +9,10 @@ import type { Writable } from 'node:stream';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, streamFileAtomic } from '../core/out-file.ts';
 import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
+import { tc } from '../i18n/cli.ts';
 import { getRun } from '../storage/eval-runs.ts';
 import { listRunsPage } from '../storage/run-results.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { type CliIo, OutputClosedError } from './io.ts';
 
 /** Flags of `zhujiu results`. */
@@ -43,15 +44,16 @@ async function write(out: Writable, s: string): Promise<void> {
  */
 export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Promise<void> {
   if (o.out) await checkOutputPath('--out', o.out);
+  const locale = cliLocale(deps);
   await withRuntime(deps, {}, async (rt) => {
     const db = rt.db.db;
     if (o.run === undefined) {
       const runs = await listRunsPage(db, { limit: 20 });
       if (runs.length === 0) {
-        io.out('no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)');
+        io.out(tc(locale, 'cli.results.noRuns'));
         return;
       }
-      io.out('run  model  suite  status  items (finished / failed / planned)');
+      io.out(tc(locale, 'cli.results.runsHeader'));
       for (const r of runs)
         io.out(
           `${r.id}  ${r.model}  ${r.suite}  ${r.status}  ${r.done} / ${r.failed} / ${r.total}`,
@@ -59,11 +61,7 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
       return;
     }
     const run = await getRun(db, o.run);
-    if (!run)
-      throw new AppError(
-        'not_found',
-        `--run ${o.run}: no evaluation run ${o.run}; \`zhujiu results\` without --run lists the runs (or open /runs on the HTTP server)`,
-      );
+    if (!run) throw new AppError('not_found', tc(locale, 'cli.results.noSuchRun', { run: o.run }));
     const filter = {
       ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       ...(o.ability !== undefined ? { ability: o.ability } : {}),
@@ -80,7 +78,15 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
       const out = io.stdout ?? process.stdout;
       n = await writeRunResults(db, target, filter, o.format, (s) => write(out, s));
     }
-    const summary = `${n} ${n === 1 ? 'item' : 'items'} of run ${run.id} (${run.model}, ${run.suite})${o.out ? ` written to ${o.out}` : ''} (${o.format})`;
+    const summary = tc(locale, o.out ? 'cli.results.writtenTo' : 'cli.results.written', {
+      n,
+      run: run.id,
+      model: run.model,
+      suite: run.suite,
+      out: o.out ?? '',
+      format: o.format,
+    });
+
     if (o.out) io.out(summary);
     else io.err(summary);
   });

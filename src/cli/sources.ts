@@ -5,6 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { Database } from '../storage/schema.ts';
 import {
   ARENA_SOURCE,
@@ -13,14 +15,19 @@ import {
   sourcesWithBattles,
 } from '../storage/sources.ts';
 
-const plural = (n: number, one: string, many = `${one}s`): string =>
-  `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
-
 /** The stored sources as a message lists them: `arena (12 votes), lmsys (31 votes)`, or `none`. */
-export function storedSourcesText(list: readonly SourceSummary[]): string {
+export function storedSourcesText(list: readonly SourceSummary[], locale: Locale = 'en'): string {
   return list.length === 0
-    ? 'none'
-    : list.map((s) => `${s.source} (${plural(s.votes, 'vote')})`).join(', ');
+    ? tc(locale, 'cli.sources.none')
+    : list
+        .map((s) =>
+          tc(locale, 'cli.sources.item', {
+            source: s.source,
+            n: s.votes,
+            votes: s.votes.toLocaleString('en'),
+          }),
+        )
+        .join(', ');
 }
 
 /**
@@ -36,9 +43,10 @@ export async function checkRequestedSources(
   db: Kysely<Database>,
   where: string,
   requested: readonly string[],
+  locale: Locale = 'en',
 ): Promise<SourceSummary[]> {
   const stored = await listSources(db);
-  refuseMissing(stored, where, requested);
+  refuseMissing(stored, where, requested, locale);
   return stored;
 }
 
@@ -52,12 +60,13 @@ export async function requireRequestedSources(
   db: Kysely<Database>,
   where: string,
   requested: readonly string[],
+  locale: Locale = 'en',
 ): Promise<void> {
   const asked = requested.filter((n) => n !== ARENA_SOURCE);
   if (asked.length === 0) return;
   const found = await sourcesWithBattles(db, asked);
   if (asked.every((n) => found.has(n))) return;
-  refuseMissing(await listSources(db), where, requested);
+  refuseMissing(await listSources(db), where, requested, locale);
 }
 
 /** Throws for the first requested source that `stored` lacks (see {@link checkRequestedSources}). */
@@ -65,13 +74,17 @@ function refuseMissing(
   stored: readonly SourceSummary[],
   where: string,
   requested: readonly string[],
+  locale: Locale,
 ): void {
   for (const name of requested) {
     if (name !== ARENA_SOURCE && !stored.some((s) => s.source === name)) {
       throw new AppError(
         'input_invalid',
-        `--source ${name}: no battles of that source are stored in ${where}; stored sources: ` +
-          `${storedSourcesText(stored)}. Import them first (\`zhujiu import battles FILE --source ${name}\`) or fix the name.`,
+        tc(locale, 'cli.sources.missing', {
+          name,
+          where,
+          stored: storedSourcesText(stored, locale),
+        }),
       );
     }
   }

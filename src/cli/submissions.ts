@@ -7,8 +7,9 @@
  */
 import { AppError } from '../core/errors.ts';
 import type { ApprovalRuns } from '../eval/submissions.ts';
+import { tc } from '../i18n/cli.ts';
 import type { SubmissionRow } from '../storage/submissions.ts';
-import { type CliDeps, openCommandRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu submissions list`. */
@@ -86,12 +87,28 @@ export async function runSubmissionsList(
     svc.list({ ...(o.status ? { status: o.status } : {}), limit: 200 }),
   );
   if (o.json) return io.out(JSON.stringify({ submissions: rows.map(submissionJson) }));
-  if (rows.length === 0) return io.out(o.status ? `no ${o.status} submissions` : 'no submissions');
+  const locale = cliLocale(deps);
+  if (rows.length === 0)
+    return io.out(
+      o.status
+        ? tc(locale, 'cli.submissions.noneWith', { status: o.status })
+        : tc(locale, 'cli.submissions.none'),
+    );
   for (const s of rows) {
     io.out(
-      `#${s.id} ${s.status.padEnd(8)} ${s.name} | ${s.model} at ${s.base_url} | ${s.organisation} | ${s.licence}` +
-        (s.reason ? ` | reason: ${s.reason}` : '') +
-        (s.run_ids.length > 0 ? ` | runs ${s.run_ids.map((r) => `#${r}`).join(', ')}` : ''),
+      tc(locale, 'cli.submissions.row', {
+        id: s.id,
+        status: s.status.padEnd(8),
+        name: s.name,
+        model: s.model,
+        url: s.base_url,
+        organisation: s.organisation,
+        licence: s.licence,
+      }) +
+        (s.reason ? tc(locale, 'cli.submissions.reason', { reason: s.reason }) : '') +
+        (s.run_ids.length > 0
+          ? tc(locale, 'cli.submissions.runs', { runs: s.run_ids.map((r) => `#${r}`).join(', ') })
+          : ''),
     );
   }
 }
@@ -118,9 +135,12 @@ export async function runSubmissionsApprove(
     };
     return io.out(JSON.stringify(out));
   }
-  io.out(`submission #${id} approved: ${r.row.name} is a model now`);
-  for (const x of r.runs) io.out(`run #${x.run} queued: ${r.row.name} on ${x.suite}`);
-  for (const x of r.refused) io.out(`not queued: ${x.suite}: ${x.reason}`);
+  const locale = cliLocale(deps);
+  io.out(tc(locale, 'cli.submissions.approved', { id, name: r.row.name }));
+  for (const x of r.runs)
+    io.out(tc(locale, 'cli.submissions.queued', { run: x.run, name: r.row.name, suite: x.suite }));
+  for (const x of r.refused)
+    io.out(tc(locale, 'cli.submissions.notQueued', { suite: x.suite, reason: x.reason }));
 }
 
 /**
@@ -136,5 +156,11 @@ export async function runSubmissionsReject(
   const r = await withSubmissions(deps, (svc) => svc.reject(id, { by: 'cli', reason: o.reason }));
   if (!r.ok) throw new AppError(r.code, r.reason);
   if (o.json) return io.out(JSON.stringify({ submission: submissionJson(r.row) }));
-  io.out(`submission #${id} rejected: ${r.row.name}: ${r.row.reason ?? ''}`);
+  io.out(
+    tc(cliLocale(deps), 'cli.submissions.rejected', {
+      id,
+      name: r.row.name,
+      reason: r.row.reason ?? '',
+    }),
+  );
 }

@@ -8,7 +8,9 @@ import { BOARD_ABILITIES } from '../aggregate/types.ts';
 import type { SuiteConfig } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
-import { type CliDeps, configOf } from './deps.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
+import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu suites`. */
@@ -100,17 +102,28 @@ async function suiteRow(suite: SuiteConfig, loc: Location): Promise<SuiteRow> {
 }
 
 /** The text listing: one line per suite, then one per dataset. */
-function printSuites(io: CliIo, datasetsDir: string, rows: readonly SuiteRow[]): void {
-  io.out(`datasets folder: ${datasetsDir} (set ZHUJIU_DATASETS_DIR to change it)`);
+function printSuites(
+  io: CliIo,
+  locale: Locale,
+  datasetsDir: string,
+  rows: readonly SuiteRow[],
+): void {
+  io.out(tc(locale, 'cli.suites.folder', { dir: datasetsDir }));
   const width = Math.max(16, ...rows.flatMap((r) => r.datasets.map((d) => d.dataset.length)));
   for (const r of rows) {
     const size = r.error
-      ? 'unavailable (see below)'
-      : `${r.datasets.length} ${r.datasets.length === 1 ? 'dataset' : 'datasets'}, ${
-          r.items === null ? 'items from imports' : `${r.items} items`
-        }`;
+      ? tc(locale, 'cli.suites.unavailable')
+      : tc(locale, 'cli.suites.size', {
+          n: r.datasets.length,
+          items:
+            r.items === null
+              ? tc(locale, 'cli.suites.fromImports')
+              : tc(locale, 'cli.suites.items', { n: r.items }),
+        });
     const inc =
-      r.includes.length > 0 ? `, includes ${r.includes.map((i) => i.suite).join(', ')}` : '';
+      r.includes.length > 0
+        ? tc(locale, 'cli.suites.includes', { list: r.includes.map((i) => i.suite).join(', ') })
+        : '';
     io.out(`${r.suite}  ${size}${inc}${r.description ? `  — ${r.description}` : ''}`);
     if (r.error) {
       io.out(`  ${r.error}`);
@@ -119,10 +132,10 @@ function printSuites(io: CliIo, datasetsDir: string, rows: readonly SuiteRow[]):
     for (const d of r.datasets) {
       const n =
         d.items === null
-          ? 'stored items'
+          ? tc(locale, 'cli.suites.stored')
           : d.rows !== null && d.rows !== d.items
-            ? `${d.items} of ${d.rows} items`
-            : `${d.items} items`;
+            ? tc(locale, 'cli.suites.itemsOf', { n: d.items, rows: d.rows })
+            : tc(locale, 'cli.suites.items', { n: d.items });
       io.out(
         `  ${d.dataset.padEnd(width)} ${d.ability.padEnd(16)} ${d.method.padEnd(11)} ${`${d.metric ?? '-'}/${d.profile ?? '-'}`.padEnd(26)} ${n}`,
       );
@@ -148,5 +161,5 @@ export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Pro
     io.out(JSON.stringify({ datasets_dir: c.datasetsDir, suites: rows }));
     return;
   }
-  printSuites(io, c.datasetsDir, rows);
+  printSuites(io, cliLocale(deps), c.datasetsDir, rows);
 }

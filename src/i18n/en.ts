@@ -14,7 +14,8 @@
  * command handlers' replies); the reasons services give (`evalRefusal.*` a refused run, `modelKey.*` a model's
  * missing key, `submitProblem.*` and `modelName.*` a refused submission, `postRefusal.*` a battle not posted,
  * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
- * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words).
+ * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words). The command
+ * line's `cli.*` are in i18n/en-cli.ts (i18n/index.ts joins them in).
  */
 export const en = {
   'locale.name': 'English',

@@ -8,11 +8,17 @@
  * with `?lang=en` / `?lang=zh-CN`, and a chat reply only the caller sees follows the platform's locale of the user
  * when it is one of these (docs/architecture.md "Languages").
  */
-import { en, type MessageKey } from './en.ts';
+import { type MessageKey as CoreKey, en } from './en.ts';
+import { enCli } from './en-cli.ts';
 import { formatMessage, Html, type Params } from './format.ts';
 import { zhCN } from './zh-CN.ts';
+import { zhCNCli } from './zh-CN-cli.ts';
 
-export { Html, type MessageKey, type Params };
+export { localeFromPosixEnv } from './cli.ts';
+export { Html, type Params };
+
+/** A key of the catalogue: of i18n/en.ts or of the command line's i18n/en-cli.ts. */
+export type MessageKey = CoreKey | keyof typeof enCli;
 
 /** The languages of the catalogue, as BCP 47 tags. */
 export const LOCALES = ['zh-CN', 'en'] as const;
@@ -21,10 +27,13 @@ export type Locale = (typeof LOCALES)[number];
 /** The language of a new install (config `locale`'s default). */
 export const DEFAULT_LOCALE: Locale = 'zh-CN';
 
-/** Each language's messages, by key. */
+/**
+ * Each language's messages, by key. The command line's (i18n/en-cli.ts, zh-CN-cli.ts) are joined in here; the
+ * command line itself reads them through i18n/cli.ts, which loads only them, so `zhujiu --help` stays fast.
+ */
 export const CATALOGUE: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = {
-  'zh-CN': zhCN,
-  en,
+  'zh-CN': { ...zhCN, ...zhCNCli },
+  en: { ...en, ...enCli },
 };
 
 /** True when `s` is one of {@link LOCALES} (exactly, case included). */

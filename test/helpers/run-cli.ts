@@ -95,7 +95,10 @@ export async function inProcess(
 /** The CLI entry users run (`npx zhujiu`, `npm start`). */
 export const ZHUJIU_BIN = join(PROJECT_ROOT, 'bin', 'zhujiu.js');
 
-/** Variables cleared for every child so the caller's shell (tokens, a DATABASE_URL) cannot leak in. */
+/**
+ * Variables cleared for every child so the caller's shell (tokens, a DATABASE_URL, a Chinese locale: the command
+ * line speaks the language of LC_ALL / LC_MESSAGES / LANG) cannot leak in; a test wanting Chinese sets LANG.
+ */
 export const CLEAN_ENV = {
   DATABASE_URL: '',
   DISCORD_TOKEN: '',
@@ -103,6 +106,9 @@ export const CLEAN_ENV = {
   SLACK_APP_TOKEN: '',
   SLACK_SIGNING_SECRET: '',
   LOG_LEVEL: '',
+  LC_ALL: '',
+  LC_MESSAGES: '',
+  LANG: 'C.UTF-8',
 };
 
 /** A running `zhujiu` process with its output so far. */

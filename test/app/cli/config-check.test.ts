@@ -241,6 +241,16 @@ describe('config check = the start-up validation', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^config OK: /);
   });
+
+  it('speaks Chinese under LANG=zh_CN.UTF-8 (the command line language, docs/architecture.md "Languages")', async () => {
+    const { env } = setup({});
+    const r = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, LANG: 'zh_CN.UTF-8' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^配置正确：/u);
+    expect(r.stdout).toContain('未检查目录锁（--no-connect）');
+  });
 });
 
 describe.runIf(process.env.TEST_DATABASE_URL)(

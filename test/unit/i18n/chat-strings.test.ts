@@ -1,5 +1,5 @@
 /**
- * No user-facing sentence of the converted chat surfaces bypasses the message catalogue (docs/architecture.md
+ * No user-facing sentence of the converted chat surfaces and command-line modules bypasses the message catalogue (docs/architecture.md
  * "Languages"): each converted module is parsed (the TypeScript compiler's own parser) and every string literal and
  * template text that reads like words ("Vote by reacting", "no battle #…") outside a catalogue call, a log line, a
  * thrown programming or storage error, an import or a type fails here with its file and line. What is left on
@@ -49,6 +49,27 @@ const CONVERTED = [
   'src/eval/summary.ts',
   'src/leaderboard/style.ts',
   'src/leaderboard/chart.ts',
+  // The command line (its help, usage errors and error printer; commands' outputs as converted).
+  'src/cli/index.ts',
+  'src/cli/help-text.ts',
+  'src/cli/config-check.ts',
+  'src/cli/datasets.ts',
+  'src/cli/eval.ts',
+  'src/cli/export.ts',
+  'src/cli/import.ts',
+  'src/cli/interrupt.ts',
+  'src/cli/judge-agree.ts',
+  'src/cli/judge-export.ts',
+  'src/cli/judge.ts',
+  'src/cli/leaderboard.ts',
+  'src/cli/migrate.ts',
+  'src/cli/ratings-stored.ts',
+  'src/cli/ratings.ts',
+  'src/cli/ratings-style.ts',
+  'src/cli/results.ts',
+  'src/cli/sources.ts',
+  'src/cli/submissions.ts',
+  'src/cli/suites.ts',
 ];
 
 /**
@@ -91,6 +112,36 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
     { text: '/eval cancel ', why: 'a typed command form' },
     { text: 'zhujiu eval --cancel ', why: 'a typed command line' },
   ],
+  // Commander's own wording of a missing option, which cli/help-text.ts localiseCommanderError translates.
+  'src/cli/eval.ts': [
+    { text: "error: required option '", why: "commander's usage error, translated on output" },
+    { text: "' not specified", why: "commander's usage error, translated on output" },
+  ],
+  // The `note` of a row of `zhujiu ratings --json`: part of the JSON interface, English in every language.
+  'src/cli/ratings.ts': [
+    {
+      text: 'undefined: no bootstrap round gave the model a rating (every resample left it out of the rated group); ',
+      why: '--json note',
+    },
+    { text: 'collect more votes between it and the other models', why: '--json note' },
+    {
+      text: 'rating_lo unbounded (−∞): in more than 2.5 % of the bootstrap rounds the model had only losses, ',
+      why: '--json note',
+    },
+    {
+      text: 'so the votes give no finite lower bound; collect more votes for it',
+      why: '--json note',
+    },
+    {
+      text: 'rating_hi unbounded (∞): in more than 2.5 % of the bootstrap rounds the model had only wins, ',
+      why: '--json note',
+    },
+    {
+      text: 'so the votes give no finite upper bound; collect more votes for it',
+      why: '--json note',
+    },
+    { text: 'rating_lo and rating_hi not shown: ', why: '--json note' },
+  ],
   'src/arena/live-answers.ts': [
     { text: 'no answer within ', why: "a timed-out request's error message, logged" },
   ],
@@ -99,21 +150,35 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
 /** A string that reads like words: two words of two or more Latin letters in a row. */
 const WORDS = /[A-Za-z]{2,}[,:;]?\s+[A-Za-z]{2,}/u;
 
-/** Code quoted for the reader (`/arena unclassified`, `` `zhujiu leaderboard --view ``): typed as it is. */
-const CODE = /^`/u;
+/**
+ * Code quoted for the reader (`/arena unclassified`, `` `zhujiu leaderboard --view ``), or a record shape
+ * (`{model_a, model_b, winner}`, a JSON object's keys): typed as it is.
+ */
+const CODE = /^[`{]/u;
 
 /** The catalogue's calls: a string argument of theirs is a key (a parameter's value is checked like any text). */
-const CATALOGUE_CALLS = new Set(['t', 'th', 'tr', '#t']);
+const CATALOGUE_CALLS = new Set(['t', 'th', 'tr', '#t', 'tc']);
 
 /** Methods whose string arguments are log messages, not chat texts. */
 const LOG = new Set(['info', 'warn', 'error', 'debug', 'trace', 'fatal', 'child']);
 
+/**
+ * Errors whose message the command line prints to its user (cli/index.ts `runCli`, commander's usage errors): in
+ * src/cli/ their texts are words to translate, not a programming or storage error's.
+ */
+const CLI_PRINTED_ERRORS = /^(AppError|InvalidArgumentError)$/u;
+
 /** Why a string node needs no catalogue key, or undefined when it is a text a person reads. */
-function exempt(node: ts.Node): string | undefined {
+function exempt(node: ts.Node, file = ''): string | undefined {
   for (let p: ts.Node | undefined = node.parent; p; p = p.parent) {
     if (ts.isImportDeclaration(p) || ts.isExportDeclaration(p)) return 'import';
     if (ts.isLiteralTypeNode(p) || ts.isTypeNode(p)) return 'type';
-    if (ts.isNewExpression(p) && /Error$/u.test(p.expression.getText())) return 'error';
+    if (
+      ts.isNewExpression(p) &&
+      /Error$/u.test(p.expression.getText()) &&
+      !(file.startsWith('src/cli/') && CLI_PRINTED_ERRORS.test(p.expression.getText()))
+    )
+      return 'error';
     if (ts.isCallExpression(p)) {
       const callee = p.expression;
       const name = ts.isPropertyAccessExpression(callee)
@@ -146,7 +211,7 @@ function bypassing(file: string): { line: number; text: string }[] {
     else if (ts.isTemplateExpression(n))
       texts.push(n.head.text, ...n.templateSpans.map((s) => s.literal.text));
     for (const text of texts)
-      if (WORDS.test(text) && !CODE.test(text) && !exempt(n))
+      if (WORDS.test(text) && !CODE.test(text) && !exempt(n, file))
         out.push({ line: src.getLineAndCharacterOfPosition(n.getStart()).line + 1, text });
     ts.forEachChild(n, visit);
   };

@@ -1,0 +1,216 @@
+/**
+ * @module cli/help-text
+ * The words of `zhujiu --help` and of its usage errors, in the command line's language (i18n `localeFromPosixEnv`
+ * of the command's environment; docs/architecture.md "Languages"). Commands are declared in cli/index.ts without
+ * descriptions: {@link describeCommands} gives each command, argument and option its text from the catalogue, found
+ * by the command's path (`cli.<path>.description`, `cli.<path>.arg.<name>`, `cli.<path>.opt.<flag>`, i18n/en-cli.ts),
+ * and fails naming the key when one is missing. Commander's own words go through its supported hooks:
+ * {@link helpConfiguration} (`configureHelp`: titles, choices, defaults) and {@link localiseCommanderError}
+ * (`configureOutput`'s `outputError`: the parse errors it writes).
+ *
+ * Light: cli/index.ts imports it statically, so it imports only the command line's part of the catalogue
+ * (i18n/cli.ts) and `import type` of commander.
+ */
+import type { Argument, Command, Help, Option } from 'commander';
+import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
+import type { Locale, Params } from '../i18n/index.ts';
+
+/**
+ * Parameters of help texts that hold a shape users type or read as it is (a JSON object, a JSONL record): an
+ * interface, the same in every language, so kept out of the words.
+ */
+const SHAPES: Readonly<Record<string, Params>> = {
+  'cli.eval.opt.json': {
+    shape:
+      '{"run","model","suite","datasets":[{"dataset","ability","method","metric","profile","score","n","earned","possible","failures"}]}',
+  },
+  'cli.import.outputs.description': { shape: '{item, prompt, output}' },
+  'cli.import.battles.description': { shape: '{model_a, model_b, winner}' },
+  'cli.judge.agree.description': { shape: '{item, label}' },
+  'cli.judge.agree.opt.json': {
+    shape: '{"n","kappa","kappa_linear","kappa_quadratic","exact","within_one","confusion"}',
+  },
+  'cli.judge.export.description': {
+    shape: '{"item": "<model> <dataset>/<key>", "label": <points>}',
+  },
+  'cli.judge.report.opt.json': { shape: '{"pairwise":[…],"datasets":[…]}' },
+  'cli.suites.opt.json': { shape: '{"suites":[…]}' },
+  'cli.datasets.build.opt.json': { shape: '{"out", "format", "builders":[…]}' },
+  'cli.submissions.list.opt.json': {
+    shape:
+      '{"submissions":[{"id","name","base_url","model","description","organisation","licence","status","submitted_by","submitted_at","decided_by","decided_at","reason","api_key_env","runs"}]}',
+  },
+  'cli.submissions.approve.opt.json': {
+    shape: '{"submission":{…as list},"runs":[{"suite","run"}],"refused":[{"suite","reason"}]}',
+  },
+  'cli.submissions.reject.opt.json': { shape: '{"submission":{…as list}}' },
+  'cli.ratings.opt.battles': { shape: '{model_a, model_b, winner}' },
+  'cli.ratings.opt.json': { shape: '{"models":[…]}' },
+  'cli.leaderboard.opt.json': {
+    board: '{"models":[…]}',
+    card: '{"model","sv_rate","record","opponents","datasets"}',
+    ability: '{"ability","models"}',
+    method: '{"method","models"}',
+  },
+  'cli.votes.flagged.opt.json': {
+    shape:
+      '{"votes":[{"battle","battle_id","source","platform","voter","choice","flag","detail","cast_at"}]}',
+  },
+};
+
+/** The help text of catalogue key `key` (a command's path); throws naming the key when the catalogue lacks it. */
+function helpText(locale: Locale, key: string): string {
+  if (!isCliKey(key))
+    throw new Error(`the message catalogue has no help text "${key}" (add it to i18n/en-cli.ts)`);
+  return t(locale, key, SHAPES[key] ?? {});
+}
+
+/**
+ * Gives `cmd` and its subcommands, arguments and options their descriptions in `locale`, from the catalogue keys
+ * of their paths (`cli` for the program itself, `cli.import.outputs` for `zhujiu import outputs`).
+ * @throws Error naming the key when one is missing from the catalogue (a programming error: every help page is
+ *   rendered in both languages by test/unit/cli/help-i18n.test.ts).
+ */
+export function describeCommands(cmd: Command, locale: Locale, path = 'cli'): void {
+  cmd.description(helpText(locale, `${path}.description`));
+  for (const a of cmd.registeredArguments as Argument[])
+    a.description = helpText(locale, `${path}.arg.${a.name()}`);
+  for (const o of cmd.options as Option[])
+    o.description = helpText(locale, `${path}.opt.${o.name()}`);
+  for (const sub of cmd.commands) describeCommands(sub, locale, `${path}.${sub.name()}`);
+}
+
+/** Commander's section titles, by its English word. */
+const TITLES: Readonly<Record<string, CliMessageKey>> = {
+  'Usage:': 'cli.help.usage',
+  'Arguments:': 'cli.help.arguments',
+  'Options:': 'cli.help.options',
+  'Global Options:': 'cli.help.globalOptions',
+  'Commands:': 'cli.help.commands',
+};
+
+/** `description (choices: …, default: …)` of an option or argument, in `locale`. */
+function withExtras(
+  locale: Locale,
+  description: string,
+  choices: readonly string[] | undefined,
+  defaultValue: unknown,
+  showDefault: boolean,
+): string {
+  const items: string[] = [];
+  if (choices)
+    items.push(
+      t(locale, 'cli.help.choices', {
+        choices: choices.map((c) => JSON.stringify(c)).join(', '),
+      }),
+    );
+  if (defaultValue !== undefined && showDefault)
+    items.push(t(locale, 'cli.help.default', { value: JSON.stringify(defaultValue) }));
+  if (items.length === 0) return description;
+  const extra = t(locale, 'cli.help.extra', { items: items.join(t(locale, 'cli.help.sep')) });
+  return description ? `${description} ${extra}` : extra;
+}
+
+/**
+ * `configureHelp` settings that write commander's own help words (section titles, an option's choices and
+ * default) in `locale`; commander's layout is kept.
+ */
+export function helpConfiguration(locale: Locale): Partial<Help> {
+  return {
+    styleTitle: (title: string) => {
+      const key = TITLES[title];
+      return key ? t(locale, key) : title;
+    },
+    optionDescription: (o: Option) =>
+      withExtras(
+        locale,
+        o.description,
+        o.argChoices,
+        o.defaultValue,
+        o.required || o.optional || (o.isBoolean() && typeof o.defaultValue === 'boolean'),
+      ),
+    argumentDescription: (a: Argument) =>
+      withExtras(locale, a.description, a.argChoices, a.defaultValue, true),
+  };
+}
+
+/** Commander's parse errors (commander 15's wording, lib/command.js), each with its catalogue key. */
+const COMMANDER_ERRORS: readonly { re: RegExp; key: CliMessageKey; names: readonly string[] }[] = [
+  { re: /^unknown option '(.*)'$/su, key: 'cli.usage.unknownOption', names: ['flag'] },
+  { re: /^unknown command '(.*)'$/su, key: 'cli.usage.unknownCommand', names: ['command'] },
+  { re: /^missing required argument '(.*)'$/su, key: 'cli.usage.missingArgument', names: ['arg'] },
+  {
+    re: /^option '(.*)' argument missing$/su,
+    key: 'cli.usage.optionValueMissing',
+    names: ['flag'],
+  },
+  {
+    re: /^required option '(.*)' not specified$/su,
+    key: 'cli.usage.requiredOption',
+    names: ['flag'],
+  },
+  {
+    re: /^too many arguments(?: for '(.*)')?\. Expected (\d+) arguments? but got (\d+): (.*)\.$/su,
+    key: 'cli.usage.tooManyArguments',
+    names: ['command', 'expected', 'got', 'args'],
+  },
+  {
+    re: /^option '(.*)' argument '(.*)' is invalid\. (.*)$/su,
+    key: 'cli.usage.invalidOptionValue',
+    names: ['flag', 'value', 'why'],
+  },
+  {
+    re: /^command-argument value '(.*)' is invalid for argument '(.*)'\. (.*)$/su,
+    key: 'cli.usage.invalidArgument',
+    names: ['value', 'arg', 'why'],
+  },
+];
+
+/** Commander's "(Did you mean …?)" line, in `locale`. */
+function suggestion(locale: Locale, line: string): string {
+  const m = /^\(Did you mean (one of )?(.*)\?\)$/su.exec(line);
+  if (!m) return line;
+  return t(locale, m[1] ? 'cli.usage.didYouMeanOneOf' : 'cli.usage.didYouMean', {
+    names: m[2] as string,
+  });
+}
+
+/** The reason part of an invalid-value error: commander's "Allowed choices are a, b." or the parser's own. */
+function why(locale: Locale, reason: string): string {
+  const choices = /^Allowed choices are (.*)\.$/su.exec(reason);
+  return choices
+    ? t(locale, 'cli.usage.allowedChoices', { choices: choices[1] as string })
+    : reason;
+}
+
+/**
+ * A usage error as commander writes it (`error: unknown option '--x'\n(Did you mean --y?)\n`), in `locale`.
+ * Messages given to `cmd.error` by the commands are already in `locale` and only get the localised `error:`.
+ * @param message commander's text, ending in a newline.
+ */
+export function localiseCommanderError(locale: Locale, message: string): string {
+  const [first = '', ...rest] = message.trimEnd().split('\n');
+  const body = first.replace(/^error: /u, '');
+  let text = body;
+  for (const e of COMMANDER_ERRORS) {
+    const m = e.re.exec(body);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    e.names.forEach((n, i) => {
+      params[n] = m[i + 1] ?? '';
+    });
+    if (params.why !== undefined) params.why = why(locale, params.why);
+    if (e.key === 'cli.usage.tooManyArguments')
+      text = t(locale, params.command ? 'cli.usage.tooManyArgumentsFor' : e.key, {
+        ...params,
+        expected: Number(params.expected),
+      });
+    else text = t(locale, e.key, params);
+    break;
+  }
+  const lines = [
+    t(locale, 'cli.usage.error', { message: text }),
+    ...rest.map((l) => suggestion(locale, l)),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,43 @@
+/**
+ * @module i18n/cli
+ * The command line's part of the message catalogue (i18n/en-cli.ts, i18n/zh-CN-cli.ts; i18n/index.ts joins it into
+ * the whole catalogue) and its language. Loads only these texts and the formatter, so `zhujiu --help` does not
+ * load the chat's and the site's messages (src/cli/index.ts: the help stays fast).
+ */
+import { enCli } from './en-cli.ts';
+import { formatMessage, type Params } from './format.ts';
+import type { Locale } from './index.ts';
+import { zhCNCli } from './zh-CN-cli.ts';
+
+/** A key of the command line's messages. */
+export type CliMessageKey = keyof typeof enCli;
+
+/** The command line's messages of each language, by key. */
+export const CLI_CATALOGUE: Readonly<Record<Locale, Readonly<Record<CliMessageKey, string>>>> = {
+  'zh-CN': zhCNCli,
+  en: enCli,
+};
+
+/** True when `key` is a key of the command line's messages. */
+export function isCliKey(key: string): key is CliMessageKey {
+  return Object.hasOwn(enCli, key);
+}
+
+/**
+ * The command line's message `key` in `locale`, its placeholders filled from `params` (i18n/format.ts), as
+ * i18n `t` gives it. Throws naming the key when a parameter is missing.
+ */
+export function tc(locale: Locale, key: CliMessageKey, params: Params = {}): string {
+  return formatMessage(locale, key, CLI_CATALOGUE[locale][key], params);
+}
+
+/**
+ * The command line's language from the POSIX locale variables, as Unix tools choose theirs: the first set (non-empty)
+ * of `LC_ALL`, `LC_MESSAGES`, `LANG`; a value starting with `zh` (`zh_CN.UTF-8`, `zh_CN`, `zh`) gives `zh-CN`,
+ * anything else (`C`, `C.UTF-8`, `POSIX`, `en_US.UTF-8`, unset) `en`. `env` is the command's environment, passed
+ * in (never `process.env` read here).
+ */
+export function localeFromPosixEnv(env: Readonly<Record<string, string | undefined>>): Locale {
+  const value = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '');
+  return value?.startsWith('zh') ? 'zh-CN' : 'en';
+}

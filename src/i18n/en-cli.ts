@@ -1,0 +1,478 @@
+/**
+ * @module i18n/en-cli
+ * The English messages of the `zhujiu` command line (part of the catalogue: i18n/en.ts spreads them in):
+ * `cli.<command path>.description`, `.arg.<name>` and `.opt.<flag>` its help (cli/help-text.ts finds them by the
+ * command's path; a JSON shape or a record shape in a help text is a parameter, since it is an interface, not
+ * words); `cli.help.*` commander's own help words; `cli.usage.*` usage errors (exit 2); `cli.error.*` the error
+ * printer; `cli.<command>.*` what the commands print and the refusals they give.
+ */
+export const enCli = {
+  'cli.description':
+    'ZhuJiu Arena: evaluate LLMs with metrics, an LLM judge and a crowdsourced chat arena',
+  'cli.opt.version': 'print the version of zhujiu and exit',
+  'cli.opt.help': 'display help for command',
+  'cli.helpCommand': 'display help for command',
+  'cli.help.usage': 'Usage:',
+  'cli.help.arguments': 'Arguments:',
+  'cli.help.options': 'Options:',
+  'cli.help.globalOptions': 'Global Options:',
+  'cli.help.commands': 'Commands:',
+  'cli.help.choices': 'choices: {choices}',
+  'cli.help.default': 'default: {value}',
+  'cli.help.extra': '({items})',
+  'cli.help.sep': ', ',
+
+  'cli.usage.error': 'error: {message}',
+  'cli.usage.seeHelp': '(run with --help for usage)',
+  'cli.usage.unknownOption': "unknown option '{flag}'",
+  'cli.usage.unknownCommand': "unknown command '{command}'",
+  'cli.usage.missingArgument': "missing required argument '{arg}'",
+  'cli.usage.optionValueMissing': "option '{flag}' argument missing",
+  'cli.usage.requiredOption': "required option '{flag}' not specified",
+  'cli.usage.tooManyArguments':
+    'too many arguments. Expected {expected, plural, one {# argument} other {# arguments}} but got {got}: {args}.',
+  'cli.usage.tooManyArgumentsFor':
+    "too many arguments for '{command}'. Expected {expected, plural, one {# argument} other {# arguments}} but got {got}: {args}.",
+  'cli.usage.invalidOptionValue': "option '{flag}' argument '{value}' is invalid. {why}",
+  'cli.usage.invalidArgument':
+    "command-argument value '{value}' is invalid for argument '{arg}'. {why}",
+  'cli.usage.allowedChoices': 'Allowed choices are {choices}.',
+  'cli.usage.didYouMean': '(Did you mean {names}?)',
+  'cli.usage.didYouMeanOneOf': '(Did you mean one of {names}?)',
+  'cli.usage.intTooLarge': '{flag} must be at most {max}, got "{value}"',
+  'cli.usage.int': '{flag} must be an integer ≥ {min} in plain decimal digits, got "{value}"',
+  'cli.usage.since':
+    '--since must be a date like 2026-11-30 or 2026-11-30T12:00:00Z (UTC unless an offset is given), got "{value}"',
+  'cli.usage.source': '--source "{value}": use 1–64 letters, digits and . _ : @ -',
+  'cli.error.coded': 'error [{code}]: {message}',
+  'cli.error.unexpected': 'unexpected error: {stack}',
+  'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
+  'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
+  'cli.ratings.sourceWithFile':
+    '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+
+  'cli.bot.description':
+    'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
+  'cli.bot.opt.no-worker': 'do not run the in-process worker',
+  'cli.worker.description':
+    'run queued evaluation runs and close due battles (posting needs a chat connection: the bot posts); start several against one DATABASE_URL',
+  'cli.migrate.description': 'apply pending database migrations (also done at every start)',
+  'cli.migrate.opt.down':
+    'roll back the last migration instead (drops what it created: with 0001, every table)',
+  'cli.migrate.opt.yes': 'confirm --down',
+  'cli.migrate.opt.upgrade-data-dir':
+    'copy an embedded database folder made by an earlier zhujiu (PostgreSQL 17) into a PostgreSQL 18 one in its place, keeping the old one beside it as a backup',
+  'cli.eval.description':
+    'run an evaluation suite against a model in the foreground (progress on stderr, summary on stdout); `zhujiu eval --cancel RUN` cancels a run',
+  'cli.eval.opt.model': 'the model (config/models.yaml, or one with imported answers)',
+  'cli.eval.opt.suite': 'the suite (config/suites/*.yaml; `zhujiu suites` lists them)',
+  'cli.eval.opt.limit': 'ask at most N items of each dataset',
+  'cli.eval.opt.json': 'print {shape}',
+  'cli.eval.opt.cancel':
+    'cancel run RUN instead (one running in another process stops at its next heartbeat)',
+  'cli.config.description': 'configuration tools',
+  'cli.config.check.description':
+    'validate config/default.yaml, config/models.yaml, config/suites/*.yaml and the environment exactly as `bot` and `worker` do at start, then try the database connection (Postgres), or check that the PGlite data folder is free (not held by another zhujiu process), and ask each model endpoint GET /models once',
+  'cli.config.check.opt.no-connect':
+    'skip the connection checks (database / data-folder lock, model endpoints)',
+  'cli.config.check.opt.no-endpoints': 'skip asking each model endpoint GET /models',
+  'cli.import.description': 'import recorded outputs, public arena votes or recorded judgments',
+  'cli.import.outputs.description':
+    'store recorded model outputs as responses (AlpacaEval model_outputs.json, JSONL {shape}, or a GAOKAO-Bench result folder)',
+  'cli.import.outputs.arg.file':
+    'the outputs file (with --format gaokao: the result folder, one JSON per keyword)',
+  'cli.import.outputs.opt.model': 'the model that produced the outputs',
+  'cli.import.outputs.opt.format': 'file format',
+  'cli.import.outputs.opt.dataset':
+    'dataset to file the items under (default: alpaca_eval, or the file name for jsonl)',
+  'cli.import.outputs.opt.ability': 'ability dimension of the items',
+  'cli.import.battles.description':
+    'store public arena votes, JSONL {shape}, as closed battles with one vote each',
+  'cli.import.battles.arg.file': 'the battles JSONL file',
+  'cli.import.battles.opt.source': 'tag for the imported battles (default: the file name)',
+  'cli.import.battles.opt.ability': 'ability dimension of the battles',
+  'cli.import.judgments.description':
+    "store published judge outputs as judge scores (GAOKAO-Bench judged subjective files, GAOKAO-Bench teachers' grades with --format gaokao-human, AlpacaEval annotations); the judged answers need not be imported first",
+  'cli.import.judgments.arg.path': 'a file, or a folder of them',
+  'cli.import.judgments.opt.format': 'file format',
+  'cli.import.judgments.opt.judge':
+    'the judge, as stored with every score (e.g. gpt-4-1106-preview)',
+  'cli.judge.description': 'Scoring Evaluation: judge reports and agreement between raters',
+  'cli.judge.agree.description':
+    "agreement between two sets of labels on the same items (JSONL {shape}, joined on item): Cohen's kappa (unweighted, linear, quadratic), exact, within-one, confusion matrix",
+  'cli.judge.agree.arg.a': 'labels of rater A (rows of the confusion matrix)',
+  'cli.judge.agree.arg.b': 'labels of rater B',
+  'cli.judge.agree.opt.json': 'print {shape}',
+  'cli.judge.agree.opt.order':
+    'category order for weighted kappa, lowest first, comma-separated (e.g. 1,0,2); numbers are ordered by value without it',
+  'cli.judge.run.description':
+    "judge a model's stored answers to a suite's scoring datasets with their rubrics (and the safety-violation check where asked); judged items are skipped, judge failures retried",
+  'cli.judge.run.opt.model':
+    'the judged model (its answers must be stored: run an evaluation or import outputs)',
+  'cli.judge.run.opt.suite': 'the suite, e.g. zhujiu-scoring',
+  'cli.judge.run.opt.judge': 'the judge: a model of config/models.yaml',
+  'cli.judge.run.opt.attempts': 'attempts per item before it is stored as a judge failure',
+  'cli.judge.export.description':
+    "a judge's own single-answer grades as the labels `judge agree` reads: one {shape} per graded item",
+  'cli.judge.export.opt.judge': 'the judge whose grades are exported',
+  'cli.judge.export.opt.model': "only this judged model's grades",
+  'cli.judge.export.opt.dataset': 'only this dataset',
+  'cli.judge.export.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.judge.report.description':
+    "a model's judge scores: win rate against each baseline (AlpacaEval's definitions) and per-dataset judged scores",
+  'cli.judge.report.opt.model': 'the judged model',
+  'cli.judge.report.opt.baseline': 'only pairwise judging against this baseline',
+  'cli.judge.report.opt.judge': 'only this judge',
+  'cli.judge.report.opt.json': 'print {shape}',
+  'cli.suites.description':
+    'list the evaluation suites (config/suites/*.yaml) with their datasets and item counts, read from the datasets folder (ZHUJIU_DATASETS_DIR)',
+  'cli.suites.opt.json': 'print {shape} instead of a table',
+  'cli.datasets.description': 'constructed datasets',
+  'cli.datasets.build.description':
+    "build the constructed datasets (ZhuJiu knowledge sets) from the installed npm data packages, deterministically, into the datasets folder's zhujiu-built/ with a manifest.json",
+  'cli.datasets.build.opt.out': 'the output folder (default: <datasets folder>/zhujiu-built)',
+  'cli.datasets.build.opt.json': 'print the manifest as JSON ({shape})',
+  'cli.submissions.description':
+    'model submissions made with /submit in chat: list, approve, reject (maintainers)',
+  'cli.submissions.list.description': 'list submissions, newest first (at most 200)',
+  'cli.submissions.list.opt.status': 'only submissions of this status',
+  'cli.submissions.list.opt.json': 'print {shape}',
+  'cli.submissions.approve.description':
+    'register submission ID as a model and create its runs (submissions.suites); a running bot or worker takes them up',
+  'cli.submissions.approve.arg.id': 'the submission number',
+  'cli.submissions.approve.opt.api-key-env':
+    'the environment variable that holds its API key (set here and where the runs are worked)',
+  'cli.submissions.approve.opt.suite':
+    'queue this suite instead of submissions.suites (repeatable)',
+  'cli.submissions.approve.opt.json': 'print {shape}',
+  'cli.submissions.reject.description': 'reject submission ID; the submitter is told the reason',
+  'cli.submissions.reject.arg.id': 'the submission number',
+  'cli.submissions.reject.opt.reason': 'why (the submitter is told)',
+  'cli.submissions.reject.opt.json': 'print {shape}',
+  'cli.ratings.description':
+    'Bradley–Terry ratings with bootstrap intervals and online Elo, from a file or the stored votes',
+  'cli.ratings.opt.battles': 'JSONL of {shape} or pair counts; default: the votes in the database',
+  'cli.ratings.opt.bootstrap':
+    'bootstrap rounds (0 = none; default: ratings.bootstrap of the config for stored votes, 1000 for a file)',
+  'cli.ratings.opt.seed':
+    'bootstrap seed (default: ratings.seed of the config for stored votes, 0 for a file)',
+  'cli.ratings.opt.anchor':
+    'shift so MODEL has RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (default: ratings.anchor of the config for stored votes)',
+  'cli.ratings.opt.json': 'print {shape} instead of a table',
+  'cli.ratings.opt.style-control':
+    "control for answer length and markdown (FastChat's style control): battles whose answers are stored, or a file with conv_metadata",
+  'cli.ratings.opt.ability': 'only stored battles of this ability',
+  'cli.ratings.opt.source':
+    "also count the stored votes of this imported source (repeatable); the community's own (arena) and ratings.include_sources always count",
+  'cli.ratings.opt.include-named':
+    'also rate battles marked "anony": false (the voter saw the models\' names; left out by default, as FastChat does)',
+  'cli.ratings.opt.include-flagged': 'also rate flagged votes (`zhujiu votes flagged`)',
+  'cli.leaderboard.description':
+    'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
+  'cli.leaderboard.arg.name': 'the ability, method or model of the view',
+  'cli.leaderboard.opt.view':
+    'overall (default) | ability | method | model, or a bare ability/method/model name',
+  'cli.leaderboard.opt.source':
+    "also count this imported source's votes (repeatable; the community's arena votes always count)",
+  'cli.leaderboard.opt.json':
+    'print the view as JSON instead of a table: {board} for the board, {card} for a model card, {ability} / {method} for one ability / method',
+  'cli.leaderboard.opt.png': 'also write the chart (PNG, always the whole board) to FILE',
+  'cli.leaderboard.opt.judge':
+    "build the Scoring method from this judge's grades instead of judge.model's (a trial view: not stored, the community's board is unchanged)",
+  'cli.leaderboard.opt.all':
+    'also show the models with no score in any method (judges, names known only from votes), left out by default',
+  'cli.leaderboard.opt.include-named':
+    'also count votes marked "anony": false (a trial view, not stored)',
+  'cli.leaderboard.opt.include-flagged':
+    'also count flagged votes (`zhujiu votes flagged`; a trial view)',
+  'cli.votes.description': 'stored votes: the flagged ones (docs/scoring.md §4.3)',
+  'cli.votes.flagged.description':
+    'the flagged live votes (over arena.hygiene.daily_vote_cap, or cast faster than read_ms_per_char), newest first; left out of ratings and the board unless --include-flagged',
+  'cli.votes.flagged.opt.limit': 'at most N votes (default 100, up to 10000)',
+  'cli.votes.flagged.opt.since': 'only votes cast at or after this date (UTC)',
+  'cli.votes.flagged.opt.json': 'print {shape}',
+  'cli.results.description':
+    "an evaluation run's item-level results, one record per finished item: prompt, answer (reasoning apart), extracted answer, score, judge grade and rationale, safety verdict, failure cause; without --run, lists the latest runs",
+  'cli.results.opt.run': 'the run (its number, as `zhujiu eval` prints it)',
+  'cli.results.opt.dataset': "only this dataset's items",
+  'cli.results.opt.ability': 'only items of this ability',
+  'cli.results.opt.failed': 'only items that failed (with their failure cause)',
+  'cli.results.opt.format': 'JSON lines or CSV (RFC 4180, with a header row)',
+  'cli.results.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.export.description': 'export stored data in public formats',
+  'cli.export.battles.description':
+    'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',
+  'cli.export.battles.opt.source': "the battles' source (default: arena, the community's own)",
+  'cli.export.battles.opt.since': 'only votes made at or after this date (UTC)',
+  'cli.export.battles.opt.format': 'line format',
+  'cli.export.battles.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.results.noRuns': 'no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)',
+  'cli.results.runsHeader': 'run  model  suite  status  items (finished / failed / planned)',
+  'cli.results.noSuchRun':
+    '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.written':
+    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
+  'cli.results.writtenTo':
+    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+  'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
+  'cli.eval.none': '(none)',
+  'cli.eval.noSuchRun': 'there is no run #{run}; recent runs: {recent}',
+  'cli.eval.bar': 'run #{run} [{bar}] {value}/{total} items | {failed} failed | {eta} left',
+  'cli.eval.preparing': 'run #{run} preparing… (loading the datasets)',
+  'cli.eval.active':
+    'run #{id} of {model} on {suite} is {status} in another process ({done}/{total} items). Wait for it, or cancel it: `zhujiu eval --cancel {id}`.',
+  'cli.eval.resuming': 'resuming run #{run} (left {status} by a process that stopped)',
+  'cli.eval.progress': 'run #{run}: {done}/{total} items, {failed} failed, {rate} items/s',
+  'cli.eval.stopped': 'stopped: run #{run} stays active; run the same command again to resume it',
+  'cli.eval.failed': 'error: run #{run} failed',
+  'cli.eval.failedWith': 'error: run #{run} failed: {error}',
+  'cli.eval.cancelled': 'error: run #{run} was cancelled before it finished',
+  'cli.eval.allFailed':
+    'error: run #{run}: every item failed ({n} of {n}), nothing was scored; see the failures above',
+  'cli.eval.tooMany':
+    'error: run #{run}: {problem}; its scores leave those items out (see the failures above)',
+  'cli.eval.summary': 'run #{run}: {model} on {suite}: {ended}',
+  'cli.eval.tableHead': 'dataset|ability|metric|profile|score/10|n|earned|failures',
+  'cli.eval.tokens': 'tokens: {prompt} prompt + {completion} completion; wall time {wall}',
+  'cli.eval.failures': 'failures: {line}',
+  'cli.config.reachable': '{db}, reachable, ',
+  'cli.config.upToDate': '{where}migrations up to date ({n})',
+  'cli.config.pending':
+    '{where}migrations: {applied} applied, {n} to apply at the next start ({list})',
+  'cli.config.pgliteNotChecked': 'embedded PGlite in {dir}, lock not checked (--no-connect)',
+  'cli.config.pgliteFree':
+    'embedded PGlite in {dir}, free (no other zhujiu process holds it; one process at a time)',
+  'cli.config.postgresNotChecked': 'Postgres (DATABASE_URL), connection not checked (--no-connect)',
+  'cli.config.endpointsFailed':
+    '{n, plural, one {an endpoint} other {# endpoints}} failed the connection check (GET /models; skip it with --no-endpoints):\n{list}',
+  'cli.config.ok': 'config OK: {dir}',
+  'cli.config.models': '  models: {n}{names}',
+  'cli.config.suites': '  suites: {n}{names}',
+  'cli.config.database': '  database: {database}',
+  'cli.config.endpoint': '  endpoint: {endpoint}',
+  'cli.config.warning': '  warning: {warning}',
+  'cli.config.slack': 'slack ({mode} mode)',
+  'cli.config.chat': '  chat: {chat}',
+  'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
+  'cli.interrupt.imported': 'imported',
+  'cli.interrupt.written': 'written',
+  'cli.interrupt.stopping':
+    'interrupt: stopping; nothing will be {what} unless the commit is already under way',
+  'cli.interrupt.committed':
+    'interrupted while committing: the commit finished, so everything was {what} (see below)',
+  'cli.interrupt.nothing': 'interrupted: nothing was {what}',
+  'cli.import.outputs.done':
+    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
+  'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
+  'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
+  'cli.import.gaokaoDataset':
+    '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
+  'cli.import.gaokao.done':
+    'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
+  'cli.import.andMore': '{shown} and {n} more',
+  'cli.import.battles.done':
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present, {models} models) in {secs} s',
+  'cli.sources.none': 'none',
+  'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
+  'cli.sources.missing':
+    '--source {name}: no battles of that source are stored in {where}; stored sources: {stored}. Import them first (`zhujiu import battles FILE --source {name}`) or fix the name.',
+  'cli.export.done':
+    'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
+  'cli.export.doneTo':
+    'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} to {out} ({format})',
+  'cli.datasets.unwritable':
+    'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
+  'cli.datasets.fileInPath': 'a file is in its path',
+  'cli.datasets.built': 'built into {out}',
+  'cli.datasets.builder': '{name}: {files} files, {items} items',
+  'cli.datasets.from': '  from {from}',
+  'cli.leaderboard.chart': 'chart written to {path}',
+  'cli.leaderboard.chartWhole':
+    'chart written to {path} (the chart shows the whole board, whatever the view)',
+  'cli.leaderboard.style':
+    'the style view is `/leaderboard style` in chat; on the command line use `zhujiu ratings --style-control`',
+  'cli.leaderboard.noJudge':
+    '--judge {judge}: no grades of this judge are stored; judges with grades: {known}. Grade with `zhujiu judge run --judge {judge}` first',
+  'cli.leaderboard.noModel':
+    'no model "{model}" on the board; models: {names}; pick one: `zhujiu leaderboard{sources} --view model NAME`',
+  'cli.leaderboard.noModel.sources':
+    '. Models known only from imported votes are on the board with `--source NAME` (or `ratings.include_sources`)',
+  'cli.leaderboard.noModel.view':
+    '. `--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',
+  'cli.leaderboard.emptyPng':
+    '--png {png}: the board is empty, so there is no chart to write (no model has scores or counted votes). Import outputs or votes first (`zhujiu import …`), or count imported votes with `--source NAME`.',
+  'cli.ratings.votesNote': "Votes: the community's own (arena){imported}{notCounted}",
+  'cli.ratings.plusImported': ' plus imported {list}',
+  'cli.ratings.notCounted': '; not counted: {list} (add --source NAME to count one).',
+  'cli.ratings.fullStop': '.',
+  'cli.ratings.forAbility': ' for ability {ability}',
+  'cli.ratings.noStyleVotes':
+    'no votes on battles with stored answers from {sources} in the database ({db}){ability}: style control needs the answers (imported votes have none); vote in the arena, or pass --battles FILE with conv_metadata',
+  'cli.ratings.noVotes':
+    'no votes from {sources} in the database ({db}){ability}: {fix}vote in the arena, or pass --battles FILE',
+  'cli.ratings.noVotes.addSource':
+    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of config/default.yaml), ',
+  'cli.ratings.noVotes.import':
+    'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ',
+  'cli.ratings.or': ' or ',
+  'cli.agree.na': 'n/a',
+  'cli.agree.kappa': "Cohen's kappa {kappa}",
+  'cli.agree.weighted': 'weighted kappa: linear {linear}, quadratic {quadratic}{unordered}',
+  'cli.agree.unordered': ' (labels are unordered; pass --order to weight them)',
+  'cli.agree.exact': 'exact agreement {exact} %',
+  'cli.agree.withinOne': ', within one {within} %',
+  'cli.agree.confusion': 'confusion (rows: A, columns: B):',
+  'cli.agree.order':
+    '--order "{order}": list at least two labels, lowest first, e.g. --order 1,0,2',
+  'cli.agree.failed': '{a} and {b}: {reason}',
+  'cli.agree.disjoint': ' (no item of one file is in the other; they are joined on "item")',
+  'cli.agree.leftOut':
+    'note: {onlyA} item(s) only in {a} and {onlyB} only in {b} are left out of n',
+  'cli.judgeExport.noModel': '--model {model}: no such model',
+  'cli.judgeExport.ofModel': ' of {model}',
+  'cli.judgeExport.onDataset': ' on {dataset}',
+  'cli.judgeExport.noGrades':
+    '--judge {judge}: no grades{scope} by this judge are stored{failures}; judges with single-answer records: {judges}',
+  'cli.judgeExport.failures': ' ({n} judge failures; retry them with `zhujiu judge run`)',
+  'cli.judgeExport.done':
+    'exported {n, plural, one {# grade} other {# grades}} by {judge}{failures}',
+  'cli.judgeExport.doneTo':
+    'exported {n, plural, one {# grade} other {# grades}} by {judge} to {out}{failures}',
+  'cli.judgeExport.leftOut': ' ({n} judge failures have no label and are left out)',
+  'cli.suites.folder': 'datasets folder: {dir} (set ZHUJIU_DATASETS_DIR to change it)',
+  'cli.suites.unavailable': 'unavailable (see below)',
+  'cli.suites.size': '{n, plural, one {# dataset} other {# datasets}}, {items}',
+  'cli.suites.fromImports': 'items from imports',
+  'cli.suites.items': '{n} items',
+  'cli.suites.itemsOf': '{n} of {rows} items',
+  'cli.suites.stored': 'stored items',
+  'cli.suites.includes': ', includes {list}',
+  'cli.submissions.none': 'no submissions',
+  'cli.submissions.noneWith': 'no {status} submissions',
+  'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',
+  'cli.submissions.reason': ' | reason: {reason}',
+  'cli.submissions.runs': ' | runs {runs}',
+  'cli.submissions.approved': 'submission #{id} approved: {name} is a model now',
+  'cli.submissions.queued': 'run #{run} queued: {name} on {suite}',
+  'cli.submissions.notQueued': 'not queued: {suite}: {reason}',
+  'cli.submissions.rejected': 'submission #{id} rejected: {name}: {reason}',
+  'cli.migrate.downNeedsYes':
+    'migrate --down rolls back the last migration and deletes the data in what it created (for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
+  'cli.migrate.nothingDown': 'nothing to roll back: no migration is applied in {db}',
+  'cli.migrate.rolledBack':
+    'rolled back {names} in {db} (what it created is gone); `zhujiu migrate` applies it again (every start does too)',
+  'cli.migrate.upToDate': 'database is up to date ({db}): nothing to apply',
+  'cli.migrate.applied': 'applied {names}; database is up to date ({db})',
+  'cli.migrate.upgradeAndDown':
+    '--upgrade-data-dir and --down do different things: run one of them at a time.',
+  'cli.migrate.upgradePostgres':
+    '--upgrade-data-dir upgrades the embedded database folder (ZHUJIU_DATA_DIR), and DATABASE_URL is set: a Postgres server is upgraded with its own tools (pg_upgrade). Unset DATABASE_URL to upgrade the folder.',
+  'cli.migrate.upgradeEmpty':
+    '{dir} holds no embedded database yet: nothing to upgrade (zhujiu creates a PostgreSQL 18 folder there when it first runs)',
+  'cli.migrate.upgradeCurrent': '{dir} is already a PostgreSQL 18 folder: nothing to upgrade',
+  'cli.migrate.upgradeBackup': ' (the old folder is {backup})',
+  'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
+  'cli.migrate.upgraded':
+    'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.thenApplied': ', then applied {names}',
+  'cli.judge.board': 'board (judge {judge})',
+  'cli.judge.noneChosen': 'none chosen: set judge.model',
+  'cli.judge.trialBoard':
+    "board with judge {judge}'s grades (a trial, not stored: `zhujiu leaderboard --judge {judge}`)",
+  'cli.judge.scoringLine':
+    '{where}: {model} scoring {scoring}, normalised {normalised}{abilities} (ten-point scale)',
+  'cli.judge.pairwise':
+    '{model} vs {baseline} (judge {judge}): win rate {rate} % ± {se} (standard error), discrete {discrete} %, {n} of {of} judged',
+  'cli.judge.dataset':
+    '{dataset} [{ability}] {rubric}, judge {judge}: {label}; {earned} / {possible} points ({ratio}); raw mean {raw}, SV mean {sv}, Δ {delta}, SV rate {svRate}, perfect {perfect}, pass {pass} (ten-point scale)',
+  'cli.judge.noGrade': 'no grade',
+  'cli.judge.safetyFailed': 'safety check failed',
+  'cli.judge.more': ', … {n} more',
+  'cli.judge.failuresOf': '  judge failures: {list}{more}',
+  'cli.judge.noScores': 'no judge scores for {model}',
+  'cli.judge.noScoresBy': 'no judge scores for {model} by {judge}',
+  'cli.judge.imported':
+    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
+  'cli.judge.overMax':
+    'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
+  'cli.judge.itemId': 'item {id}',
+  'cli.judge.which.eg': 'e.g. ',
+  'cli.judge.which.item': 'item ',
+  'cli.judge.which.items': 'items ',
+  'cli.judge.failureLine':
+    '{n, plural, one {# item} other {# items}} × {code} after {attempts} attempts: {message}; {which}{items}',
+  'cli.judge.runLine':
+    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed} judge failures, {skipped} already judged, {calls} judge calls{unanswered}',
+  'cli.judge.unanswered': '; {n} items have no stored answer of {model}',
+  'cli.judge.stopped':
+    'stopped: what was judged is kept; run the same command again to judge the rest',
+  'cli.judge.retry': 'judge failures are not scores; run the same command again to retry only them',
+  'cli.judge.allFailed':
+    'error: every item failed to be judged ({n} of {n}); nothing was judged. Check the judge {judge} (the failures above say why), then run the same command again',
+  'cli.judge.tooMany':
+    'error: {failed} of {total} answers have no grade of {judge} ({percent} %), above eval.max_failure_rate {max}; run the same command again to retry only them',
+  'cli.ratings.anchorForm':
+    '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
+  'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',
+  'cli.ratings.intRange': '--{name} must be an integer from {min} to {max}, got {got}',
+  'cli.ratings.noBattles':
+    'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
+  'cli.ratings.anchorMissing':
+    '--anchor model "{model}" is not in the data ({n} models); check the name or drop --anchor',
+  'cli.ratings.styleAnchor':
+    '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
+  'cli.ratings.styleNoBattles':
+    'no battles to rate: pass --battles FILE (FastChat lines with conv_metadata), or run where the database is configured',
+  'cli.ratings.noSpread':
+    'every bootstrap round gave the model the same rating (its votes cannot vary under resampling, e.g. only ties), which is not certainty; no interval is shown; collect more votes for it',
+  'cli.ratings.notRatedPrefix': 'not rated: ',
+  'cli.ratings.excl.disconnected':
+    'not rated: it has no votes against another model; vote on its battles',
+  'cli.ratings.excl.above':
+    'not rated: it never lost (ties count half) to the models it met, so its maximum-likelihood rating is +∞; it needs a loss or a tie against one of them',
+  'cli.ratings.excl.below':
+    'not rated: it never won (ties count half) against the models it met, so its maximum-likelihood rating is −∞; it needs a win or a tie against one of them',
+  'cli.ratings.excl.unbounded':
+    'not rated: linked to the rated models only through other unrated models; it needs votes against rated ones',
+  'cli.ratings.excl.other': 'not rated: no finite maximum-likelihood rating',
+  'cli.ratings.component':
+    'component {component}: rated only against {members}; no battle links these models to component 1, so their ratings are on their own scale and must not be compared with component 1',
+  'cli.ratings.head': 'rank|model|rating|95% CI|elo|votes|avg win',
+  'cli.ratings.tooFew': 'too few votes',
+  'cli.ratings.none':
+    'No model has a rating yet: no two models have both won (or tied) and lost against each other.',
+  'cli.ratings.separate': 'Separate {note}.',
+  'cli.ratings.components':
+    '{n} separate comparison components: ratings, intervals and ranks compare only within one component.',
+  'cli.ratings.infinite':
+    '∞: in more than 2.5 % of the bootstrap rounds the model had only wins (∞) or only losses (−∞): too few votes for a finite bound; collect more votes for it',
+  'cli.ratings.undefinedBound':
+    '?: no bootstrap round gave the model a rating; collect more votes between it and the other models',
+  'cli.ratings.notRated': 'not rated (no finite maximum-likelihood rating): {n}',
+  'cli.ratings.inComponent': ', component {component}',
+  'cli.ratings.excluded':
+    '  {model}: {reason} ({n, plural, one {# vote} other {# votes}}{where}): {why}',
+  'cli.ratings.named':
+    'Left out: {n, plural, one {# battle} other {# battles}} marked "anony": false (the voter saw the models\' names); --include-named rates them.',
+  'cli.ratings.method': 'Bradley–Terry MLE (Elo scale; {scale}{within}); {bootstrap}{elo}',
+  'cli.ratings.anchored': 'anchored {anchor}',
+  'cli.ratings.mean': 'mean 1000',
+  'cli.ratings.within': ' within each component',
+  'cli.ratings.ci': '95% CI from {rounds} bootstrap rounds, seed {seed}',
+  'cli.ratings.noBootstrap': 'no bootstrap (rank from point ratings)',
+  'cli.ratings.eloNone': '; elo needs ordered battles (—)',
+  'cli.ratings.elo': '; elo: online, K=4',
+  'cli.ratings.styleHead': 'rank|model|rating|95% CI|votes',
+  'cli.ratings.style.length': 'answer length',
+  'cli.ratings.style.header': 'headers',
+  'cli.ratings.style.list': 'lists',
+  'cli.ratings.style.bold': 'bold',
+  'cli.ratings.style.ci': ' (95% CI {lo} – {hi})',
+  'cli.ratings.style.constant': ' (the same in every battle: not fitted)',
+  'cli.ratings.style.method':
+    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles} battles{leftOut}; {bootstrap}',
+  'cli.ratings.style.leftOut': ', {n} without stored answers left out',
+  'cli.ratings.style.noBootstrap': 'no bootstrap',
+  'cli.ratings.style.coefficients':
+    'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
+} as const satisfies Readonly<Record<string, string>>;

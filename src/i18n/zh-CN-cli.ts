@@ -1,0 +1,441 @@
+/**
+ * @module i18n/zh-CN-cli
+ * The Simplified Chinese messages of the `zhujiu` command line (i18n/en-cli.ts has the keys and their grouping;
+ * i18n/zh-CN.ts spreads these in). Command names, flags, file names and JSON shapes stay as they are typed.
+ */
+import type { enCli } from './en-cli.ts';
+
+export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
+  'cli.description': 'ZhuJiu 竞技场：用指标、LLM 评审和众包聊天竞技场评测大语言模型',
+  'cli.opt.version': '显示 zhujiu 的版本号并退出',
+  'cli.opt.help': '显示命令帮助',
+  'cli.helpCommand': '显示命令帮助',
+  'cli.help.usage': '用法：',
+  'cli.help.arguments': '参数：',
+  'cli.help.options': '选项：',
+  'cli.help.globalOptions': '全局选项：',
+  'cli.help.commands': '命令：',
+  'cli.help.choices': '可选值：{choices}',
+  'cli.help.default': '默认值：{value}',
+  'cli.help.extra': '（{items}）',
+  'cli.help.sep': '；',
+
+  'cli.usage.error': '错误：{message}',
+  'cli.usage.seeHelp': '（加上 --help 查看用法）',
+  'cli.usage.unknownOption': "未知选项 '{flag}'",
+  'cli.usage.unknownCommand': "未知命令 '{command}'",
+  'cli.usage.missingArgument': "缺少必需的参数 '{arg}'",
+  'cli.usage.optionValueMissing': "选项 '{flag}' 缺少参数值",
+  'cli.usage.requiredOption': "未指定必需的选项 '{flag}'",
+  'cli.usage.tooManyArguments': '参数过多：应为 {expected} 个，实际为 {got} 个：{args}。',
+  'cli.usage.tooManyArgumentsFor':
+    "'{command}' 的参数过多：应为 {expected} 个，实际为 {got} 个：{args}。",
+  'cli.usage.invalidOptionValue': "选项 '{flag}' 的值 '{value}' 无效。{why}",
+  'cli.usage.invalidArgument': "参数 '{arg}' 的值 '{value}' 无效。{why}",
+  'cli.usage.allowedChoices': '可选值为 {choices}。',
+  'cli.usage.didYouMean': '（你是不是想输入 {names}？）',
+  'cli.usage.didYouMeanOneOf': '（你是不是想输入以下之一：{names}？）',
+  'cli.usage.intTooLarge': '{flag} 不能超过 {max}，收到的是 "{value}"',
+  'cli.usage.int': '{flag} 必须是不小于 {min} 的整数，只用十进制数字书写，收到的是 "{value}"',
+  'cli.usage.since':
+    '--since 必须是日期，例如 2026-11-30 或 2026-11-30T12:00:00Z（未给出时区偏移时按 UTC），收到的是 "{value}"',
+  'cli.usage.source': '--source "{value}"：只能用 1–64 个字母、数字和 . _ : @ -',
+  'cli.error.coded': '错误 [{code}]：{message}',
+  'cli.error.unexpected': '意外错误：{stack}',
+  'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
+  'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
+  'cli.ratings.sourceWithFile':
+    '--source 选择的是已存储的投票；用 --battles FILE 时按文件原样计算评分：请去掉其中一个',
+
+  'cli.bot.description':
+    '运行聊天机器人（Discord / Slack / 终端），并在进程内运行 worker；`npm start` 的默认命令',
+  'cli.bot.opt.no-worker': '不在进程内运行 worker',
+  'cli.worker.description':
+    '执行排队中的评测任务并结束到期的对战（发帖需要聊天连接：由机器人发帖）；可对同一个 DATABASE_URL 启动多个',
+  'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
+  'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
+  'cli.migrate.opt.yes': '确认 --down',
+  'cli.migrate.opt.upgrade-data-dir':
+    '把旧版 zhujiu 创建的嵌入式数据库目录（PostgreSQL 17）复制为原位置上的 PostgreSQL 18 目录，旧目录保留在旁边作为备份',
+  'cli.eval.description':
+    '在前台对一个模型运行评测套件（进度输出到 stderr，摘要输出到 stdout）；`zhujiu eval --cancel RUN` 取消一个评测任务',
+  'cli.eval.opt.model': '模型（config/models.yaml 中的，或已导入回答的）',
+  'cli.eval.opt.suite': '评测套件（config/suites/*.yaml；`zhujiu suites` 列出全部）',
+  'cli.eval.opt.limit': '每个数据集最多提问 N 题',
+  'cli.eval.opt.json': '输出 {shape}',
+  'cli.eval.opt.cancel': '改为取消评测任务 RUN（在其他进程中运行的任务会在下一次心跳时停止）',
+  'cli.config.description': '配置工具',
+  'cli.config.check.description':
+    '按 `bot` 和 `worker` 启动时完全相同的方式校验 config/default.yaml、config/models.yaml、config/suites/*.yaml 和环境变量，然后尝试连接数据库（Postgres）或检查 PGlite 数据目录未被其他 zhujiu 进程占用，并对每个模型端点请求一次 GET /models',
+  'cli.config.check.opt.no-connect': '跳过连接检查（数据库 / 数据目录锁、模型端点）',
+  'cli.config.check.opt.no-endpoints': '不向各模型端点请求 GET /models',
+  'cli.import.description': '导入已记录的模型输出、公开的竞技场投票或已记录的评审结果',
+  'cli.import.outputs.description':
+    '把已记录的模型输出存为回答（AlpacaEval 的 model_outputs.json、JSONL {shape}，或 GAOKAO-Bench 结果目录）',
+  'cli.import.outputs.arg.file': '输出文件（--format gaokao 时为结果目录，每个关键词一个 JSON）',
+  'cli.import.outputs.opt.model': '产生这些输出的模型',
+  'cli.import.outputs.opt.format': '文件格式',
+  'cli.import.outputs.opt.dataset': '题目归入的数据集（默认：alpaca_eval；jsonl 格式时为文件名）',
+  'cli.import.outputs.opt.ability': '题目的能力维度',
+  'cli.import.battles.description': '把公开的竞技场投票（JSONL {shape}）存为已结束的对战，每场一票',
+  'cli.import.battles.arg.file': '对战 JSONL 文件',
+  'cli.import.battles.opt.source': '导入对战的来源标签（默认：文件名）',
+  'cli.import.battles.opt.ability': '对战的能力维度',
+  'cli.import.judgments.description':
+    '把公开的评审输出存为评审分数（GAOKAO-Bench 主观题评审文件、--format gaokao-human 时为 GAOKAO-Bench 教师评分、AlpacaEval 标注）；被评审的回答无需先导入',
+  'cli.import.judgments.arg.path': '一个文件，或包含这类文件的目录',
+  'cli.import.judgments.opt.format': '文件格式',
+  'cli.import.judgments.opt.judge': '评审模型，随每个分数一起存储（例如 gpt-4-1106-preview）',
+  'cli.judge.description': '打分评估：评审报告与评分者之间的一致性',
+  'cli.judge.agree.description':
+    "同一批题目上两组标签的一致性（JSONL {shape}，按 item 对齐）：Cohen's kappa（无权重、线性、二次）、完全一致率、相差不超过一的一致率、混淆矩阵",
+  'cli.judge.agree.arg.a': '评分者 A 的标签（混淆矩阵的行）',
+  'cli.judge.agree.arg.b': '评分者 B 的标签',
+  'cli.judge.agree.opt.json': '输出 {shape}',
+  'cli.judge.agree.opt.order':
+    '加权 kappa 的类别顺序，从低到高，用逗号分隔（例如 1,0,2）；不指定时数字按数值排序',
+  'cli.judge.run.description':
+    '用评分细则评审一个模型在评测套件打分数据集上已存储的回答（按需进行安全违规检查）；已评审的题目会跳过，评审失败会重试',
+  'cli.judge.run.opt.model': '被评审的模型（其回答必须已存储：先运行评测或导入输出）',
+  'cli.judge.run.opt.suite': '评测套件，例如 zhujiu-scoring',
+  'cli.judge.run.opt.judge': '评审模型：config/models.yaml 中的一个模型',
+  'cli.judge.run.opt.attempts': '每道题的尝试次数，用尽后记为评审失败',
+  'cli.judge.export.description':
+    '把一个评审模型自己的单回答评分导出为 `judge agree` 读取的标签：每道已评分的题目一行 {shape}',
+  'cli.judge.export.opt.judge': '要导出其评分的评审模型',
+  'cli.judge.export.opt.model': '只导出这个被评审模型的评分',
+  'cli.judge.export.opt.dataset': '只导出这个数据集',
+  'cli.judge.export.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.judge.report.description':
+    '一个模型的评审分数：对每个基线模型的胜率（按 AlpacaEval 的定义）和各数据集的评审得分',
+  'cli.judge.report.opt.model': '被评审的模型',
+  'cli.judge.report.opt.baseline': '只看与这个基线模型的成对评审',
+  'cli.judge.report.opt.judge': '只看这个评审模型',
+  'cli.judge.report.opt.json': '输出 {shape}',
+  'cli.suites.description':
+    '列出评测套件（config/suites/*.yaml）及其数据集和题目数，题目从数据集目录（ZHUJIU_DATASETS_DIR）读取',
+  'cli.suites.opt.json': '输出 {shape}，而不是表格',
+  'cli.datasets.description': '自建数据集',
+  'cli.datasets.build.description':
+    '从已安装的 npm 数据包确定性地构建自建数据集（ZhuJiu 知识集），写入数据集目录的 zhujiu-built/，并附 manifest.json',
+  'cli.datasets.build.opt.out': '输出目录（默认：<数据集目录>/zhujiu-built）',
+  'cli.datasets.build.opt.json': '以 JSON 输出清单（{shape}）',
+  'cli.submissions.description': '在聊天中用 /submit 提交的模型：列出、批准、拒绝（维护者）',
+  'cli.submissions.list.description': '列出提交，最新的在前（最多 200 条）',
+  'cli.submissions.list.opt.status': '只列出这个状态的提交',
+  'cli.submissions.list.opt.json': '输出 {shape}',
+  'cli.submissions.approve.description':
+    '把提交 ID 注册为模型并创建它的评测任务（submissions.suites）；正在运行的机器人或 worker 会接手',
+  'cli.submissions.approve.arg.id': '提交编号',
+  'cli.submissions.approve.opt.api-key-env':
+    '存放其 API 密钥的环境变量（在这里和执行评测任务的地方都要设置）',
+  'cli.submissions.approve.opt.suite': '排队这个评测套件，而不是 submissions.suites（可重复）',
+  'cli.submissions.approve.opt.json': '输出 {shape}',
+  'cli.submissions.reject.description': '拒绝提交 ID；提交者会收到拒绝理由',
+  'cli.submissions.reject.arg.id': '提交编号',
+  'cli.submissions.reject.opt.reason': '理由（会告知提交者）',
+  'cli.submissions.reject.opt.json': '输出 {shape}',
+  'cli.ratings.description':
+    'Bradley–Terry 评分（带 bootstrap 置信区间）和在线 Elo，数据来自文件或已存储的投票',
+  'cli.ratings.opt.battles': '{shape} 的 JSONL 或成对计数；默认：数据库中的投票',
+  'cli.ratings.opt.bootstrap':
+    'bootstrap 轮数（0 = 不做；默认：对已存储投票用配置的 ratings.bootstrap，对文件用 1000）',
+  'cli.ratings.opt.seed':
+    'bootstrap 随机种子（默认：对已存储投票用配置的 ratings.seed，对文件用 0）',
+  'cli.ratings.opt.anchor':
+    '平移评分，使 MODEL 的评分为 RATING，例如 mixtral-8x7b-instruct-v0.1=1114（默认：对已存储投票用配置的 ratings.anchor）',
+  'cli.ratings.opt.json': '输出 {shape}，而不是表格',
+  'cli.ratings.opt.style-control':
+    '控制回答长度和 markdown 的影响（FastChat 的风格控制）：用回答已存储的对战，或带 conv_metadata 的文件',
+  'cli.ratings.opt.ability': '只用这项能力的已存储对战',
+  'cli.ratings.opt.source':
+    '同时计入这个导入来源的已存储投票（可重复）；社区自己的投票（arena）和 ratings.include_sources 总是计入',
+  'cli.ratings.opt.include-named':
+    '同时计入标记为 "anony": false 的对战（投票者看到了模型名称；默认不计入，与 FastChat 相同）',
+  'cli.ratings.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`）',
+  'cli.leaderboard.description':
+    'ZhuJiu 排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
+  'cli.leaderboard.arg.name': '要查看的能力、评估方法或模型',
+  'cli.leaderboard.opt.view':
+    'overall（默认）| ability | method | model，或直接写能力 / 评估方法 / 模型的名称',
+  'cli.leaderboard.opt.source': '同时计入这个导入来源的投票（可重复；社区的竞技场投票总是计入）',
+  'cli.leaderboard.opt.json':
+    '以 JSON 而不是表格输出视图：排行榜为 {board}，模型卡片为 {card}，单项能力 / 评估方法为 {ability} / {method}',
+  'cli.leaderboard.opt.png': '同时把图表（PNG，总是整个排行榜）写入文件 FILE',
+  'cli.leaderboard.opt.judge':
+    '用这个评审模型的评分（而不是 judge.model 的）构建打分评估（试看视图：不存储，社区排行榜不变）',
+  'cli.leaderboard.opt.all':
+    '同时显示在任何评估方法中都没有得分的模型（评审模型、只在投票中出现的名称），默认不显示',
+  'cli.leaderboard.opt.include-named': '同时计入标记为 "anony": false 的投票（试看视图，不存储）',
+  'cli.leaderboard.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`；试看视图）',
+  'cli.votes.description': '已存储的投票：被标记的投票（docs/scoring.md §4.3）',
+  'cli.votes.flagged.description':
+    '被标记的在线投票（超过 arena.hygiene.daily_vote_cap，或投得比 read_ms_per_char 还快），最新的在前；除非指定 --include-flagged，否则不计入评分和排行榜',
+  'cli.votes.flagged.opt.limit': '最多 N 条投票（默认 100，最多 10000）',
+  'cli.votes.flagged.opt.since': '只列出在这个日期（UTC）及之后投出的票',
+  'cli.votes.flagged.opt.json': '输出 {shape}',
+  'cli.results.description':
+    '一次评测任务的逐题结果，每道已完成的题目一条记录：提示、回答（推理过程单列）、抽取的答案、得分、评审评分及理由、安全判定、失败原因；不带 --run 时列出最近的评测任务',
+  'cli.results.opt.run': '评测任务（编号，即 `zhujiu eval` 输出的编号）',
+  'cli.results.opt.dataset': '只输出这个数据集的题目',
+  'cli.results.opt.ability': '只输出这项能力的题目',
+  'cli.results.opt.failed': '只输出失败的题目（附失败原因）',
+  'cli.results.opt.format': 'JSON lines 或 CSV（RFC 4180，带表头行）',
+  'cli.results.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.export.description': '以公开格式导出已存储的数据',
+  'cli.export.battles.description':
+    '把一个来源的在线投票写成 Chatbot Arena 对战（每票一行 JSON）：model_a、model_b、winner、匿名化的投票者、轮次、时间戳',
+  'cli.export.battles.opt.source': '对战的来源（默认：arena，社区自己的）',
+  'cli.export.battles.opt.since': '只导出在这个日期（UTC）及之后投出的票',
+  'cli.export.battles.opt.format': '行格式',
+  'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.results.noRuns': '还没有评测任务（用 `zhujiu eval --model M --suite S` 发起一个）',
+  'cli.results.runsHeader': '任务  模型  评测套件  状态  题目（已完成 / 失败 / 计划）',
+  'cli.results.noSuchRun':
+    '--run {run}：没有编号为 {run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+  'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
+  'cli.results.writtenTo':
+    '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
+  'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
+  'cli.eval.none': '（无）',
+  'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',
+  'cli.eval.bar': '任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
+  'cli.eval.preparing': '任务 #{run} 准备中…（正在加载数据集）',
+  'cli.eval.active':
+    '{model} 在 {suite} 上的评测任务 #{id} 正在另一个进程中{status}（{done}/{total} 题）。请等待它完成，或取消它：`zhujiu eval --cancel {id}`。',
+  'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为 {status}）',
+  'cli.eval.progress': '任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
+  'cli.eval.stopped': '已停止：评测任务 #{run} 仍保持进行中；再次运行同一命令即可继续',
+  'cli.eval.failed': '错误：评测任务 #{run} 失败',
+  'cli.eval.failedWith': '错误：评测任务 #{run} 失败：{error}',
+  'cli.eval.cancelled': '错误：评测任务 #{run} 在完成前被取消',
+  'cli.eval.allFailed':
+    '错误：评测任务 #{run}：所有题目都失败了（{n} 题中 {n} 题），没有得到任何分数；见上方的失败原因',
+  'cli.eval.tooMany': '错误：评测任务 #{run}：{problem}；它的分数不含这些题目（见上方的失败原因）',
+  'cli.eval.summary': '评测任务 #{run}：{model} 在 {suite} 上：{ended}',
+  'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
+  'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
+  'cli.eval.failures': '失败：{line}',
+  'cli.config.reachable': '{db}，可以连接，',
+  'cli.config.upToDate': '{where}数据库迁移已是最新（{n} 个）',
+  'cli.config.pending':
+    '{where}数据库迁移：已应用 {applied} 个，{n} 个将在下次启动时应用（{list}）',
+  'cli.config.pgliteNotChecked': '嵌入式 PGlite，位于 {dir}，未检查目录锁（--no-connect）',
+  'cli.config.pgliteFree':
+    '嵌入式 PGlite，位于 {dir}，空闲（没有其他 zhujiu 进程占用；同一时间只能有一个进程）',
+  'cli.config.postgresNotChecked': 'Postgres（DATABASE_URL），未检查连接（--no-connect）',
+  'cli.config.endpointsFailed':
+    '{n} 个端点未通过连接检查（GET /models；可用 --no-endpoints 跳过）：\n{list}',
+  'cli.config.ok': '配置正确：{dir}',
+  'cli.config.models': '  模型：{n}{names}',
+  'cli.config.suites': '  评测套件：{n}{names}',
+  'cli.config.database': '  数据库：{database}',
+  'cli.config.endpoint': '  端点：{endpoint}',
+  'cli.config.warning': '  警告：{warning}',
+  'cli.config.slack': 'slack（{mode} 模式）',
+  'cli.config.chat': '  聊天：{chat}',
+  'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
+  'cli.interrupt.imported': '导入',
+  'cli.interrupt.written': '写入',
+  'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
+  'cli.interrupt.committed': '提交时被中断：提交已完成，所以全部内容都已{what}（见下方）',
+  'cli.interrupt.nothing': '已中断：没有{what}任何内容',
+  'cli.import.outputs.done':
+    '已为 {model} 导入 {n} 条回答到数据集 {dataset}（{rows} 行，{skipped} 条已存在{differing}），用时 {secs} 秒',
+  'cli.import.differFile': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.differFiles': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.gaokaoDataset':
+    '--dataset 不适用于 --format gaokao：题目会归入 gaokao-objective 评测套件的 gaokao_<科目> 数据集',
+  'cli.import.gaokao.done':
+    '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
+  'cli.import.andMore': '{shown} 等另外 {n} 个',
+  'cli.import.battles.done':
+    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
+  'cli.sources.none': '无',
+  'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
+  'cli.sources.missing':
+    '--source {name}：{where} 中没有存储这个来源的对战；已存储的来源：{stored}。请先导入（`zhujiu import battles FILE --source {name}`），或改正名称。',
+  'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
+  'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
+  'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
+  'cli.datasets.fileInPath': '路径中有一个文件',
+  'cli.datasets.built': '已构建到 {out}',
+  'cli.datasets.builder': '{name}：{files} 个文件，{items} 道题',
+  'cli.datasets.from': '  来自 {from}',
+  'cli.leaderboard.chart': '图表已写入 {path}',
+  'cli.leaderboard.chartWhole': '图表已写入 {path}（无论查看哪个视图，图表总是显示整个排行榜）',
+  'cli.leaderboard.style':
+    '风格视图在聊天中是 `/leaderboard style`；在命令行上请用 `zhujiu ratings --style-control`',
+  'cli.leaderboard.noJudge':
+    '--judge {judge}：没有存储这个评审模型的评分；有评分的评审模型：{known}。请先用 `zhujiu judge run --judge {judge}` 评分',
+  'cli.leaderboard.noModel':
+    '排行榜上没有模型 "{model}"；模型：{names}；请选一个：`zhujiu leaderboard{sources} --view model NAME`',
+  'cli.leaderboard.noModel.sources':
+    '。只在导入投票中出现的模型要加 `--source NAME`（或 `ratings.include_sources`）才会上榜',
+  'cli.leaderboard.noModel.view':
+    '。`--view` 可取 overall、ability NAME、method NAME 或 model NAME（单独一个名称依次按能力、评估方法、模型理解）',
+  'cli.leaderboard.emptyPng':
+    '--png {png}：排行榜是空的，没有图表可写（没有模型有得分或计入的投票）。请先导入输出或投票（`zhujiu import …`），或用 `--source NAME` 计入导入的投票。',
+  'cli.ratings.votesNote': '投票：社区自己的（arena）{imported}{notCounted}',
+  'cli.ratings.plusImported': '，加上导入的 {list}',
+  'cli.ratings.notCounted': '；未计入：{list}（加 --source NAME 可计入其中一个）。',
+  'cli.ratings.fullStop': '。',
+  'cli.ratings.forAbility': '（能力 {ability}）',
+  'cli.ratings.noStyleVotes':
+    '数据库（{db}）中没有来自 {sources} 且回答已存储的对战投票{ability}：风格控制需要回答（导入的投票没有回答）；请在竞技场中投票，或用 --battles FILE 传入带 conv_metadata 的文件',
+  'cli.ratings.noVotes':
+    '数据库（{db}）中没有来自 {sources} 的投票{ability}：{fix}请在竞技场中投票，或用 --battles FILE 传入文件',
+  'cli.ratings.noVotes.addSource':
+    '导入的投票只有在要求时才计入：加上 {flags}（或在 config/default.yaml 的 ratings.include_sources 中列出该来源），',
+  'cli.ratings.noVotes.import':
+    '导入对战（`zhujiu import battles FILE --source NAME`，然后加上 --source NAME），',
+  'cli.ratings.or': ' 或 ',
+  'cli.agree.na': '无',
+  'cli.agree.kappa': "Cohen's kappa 系数 {kappa}",
+  'cli.agree.weighted': '加权 kappa：线性 {linear}，二次 {quadratic}{unordered}',
+  'cli.agree.unordered': '（标签无序；用 --order 指定顺序以加权）',
+  'cli.agree.exact': '完全一致率 {exact} %',
+  'cli.agree.withinOne': '，相差不超过一 {within} %',
+  'cli.agree.confusion': '混淆矩阵（行：A，列：B）：',
+  'cli.agree.order': '--order "{order}"：请至少列出两个标签，从低到高，例如 --order 1,0,2',
+  'cli.agree.failed': '{a} 和 {b}：{reason}',
+  'cli.agree.disjoint': '（两个文件没有共同的题目；它们按 "item" 对齐）',
+  'cli.agree.leftOut': '注意：只在 {a} 中的 {onlyA} 道题和只在 {b} 中的 {onlyB} 道题不计入 n',
+  'cli.judgeExport.noModel': '--model {model}：没有这个模型',
+  'cli.judgeExport.ofModel': '（模型 {model}）',
+  'cli.judgeExport.onDataset': '（数据集 {dataset}）',
+  'cli.judgeExport.noGrades':
+    '--judge {judge}：没有存储这个评审模型的评分{scope}{failures}；有单回答评审记录的评审模型：{judges}',
+  'cli.judgeExport.failures': '（{n} 次评审失败；用 `zhujiu judge run` 重试）',
+  'cli.judgeExport.done': '已导出 {judge} 的 {n} 条评分{failures}',
+  'cli.judgeExport.doneTo': '已导出 {judge} 的 {n} 条评分到 {out}{failures}',
+  'cli.judgeExport.leftOut': '（{n} 次评审失败没有标签，未导出）',
+  'cli.suites.folder': '数据集目录：{dir}（设置 ZHUJIU_DATASETS_DIR 可更改）',
+  'cli.suites.unavailable': '不可用（见下方）',
+  'cli.suites.size': '{n} 个数据集，{items}',
+  'cli.suites.fromImports': '题目来自导入',
+  'cli.suites.items': '{n} 道题',
+  'cli.suites.itemsOf': '{rows} 道题中的 {n} 道',
+  'cli.suites.stored': '已存储的题目',
+  'cli.suites.includes': '，包含 {list}',
+  'cli.submissions.none': '没有提交',
+  'cli.submissions.noneWith': '没有状态为 {status} 的提交',
+  'cli.submissions.row': '#{id} {status} {name} | {model}，位于 {url} | {organisation} | {licence}',
+  'cli.submissions.reason': ' | 理由：{reason}',
+  'cli.submissions.runs': ' | 评测任务 {runs}',
+  'cli.submissions.approved': '提交 #{id} 已批准：{name} 现在是一个模型',
+  'cli.submissions.queued': '评测任务 #{run} 已排队：{name} 在 {suite} 上',
+  'cli.submissions.notQueued': '未排队：{suite}：{reason}',
+  'cli.submissions.rejected': '提交 #{id} 已拒绝：{name}：{reason}',
+  'cli.migrate.downNeedsYes':
+    'migrate --down 会回滚最近一次迁移，并删除它所创建内容中的数据（对 0001_initial 即所有表）。请先备份，然后运行 `zhujiu migrate --down --yes`。',
+  'cli.migrate.nothingDown': '没有可回滚的迁移：{db} 中没有已应用的迁移',
+  'cli.migrate.rolledBack':
+    '已在 {db} 中回滚 {names}（它创建的内容已删除）；`zhujiu migrate` 会重新应用它（每次启动也会）',
+  'cli.migrate.upToDate': '数据库已是最新（{db}）：没有要应用的迁移',
+  'cli.migrate.applied': '已应用 {names}；数据库已是最新（{db}）',
+  'cli.migrate.upgradeAndDown':
+    '--upgrade-data-dir 和 --down 做的是不同的事：请一次只运行其中一个。',
+  'cli.migrate.upgradePostgres':
+    '--upgrade-data-dir 升级的是嵌入式数据库目录（ZHUJIU_DATA_DIR），但设置了 DATABASE_URL：Postgres 服务器要用它自己的工具（pg_upgrade）升级。要升级该目录，请取消设置 DATABASE_URL。',
+  'cli.migrate.upgradeEmpty':
+    '{dir} 中还没有嵌入式数据库：无需升级（zhujiu 首次运行时会在那里创建 PostgreSQL 18 目录）',
+  'cli.migrate.upgradeCurrent': '{dir} 已经是 PostgreSQL 18 目录：无需升级',
+  'cli.migrate.upgradeBackup': '（旧目录是 {backup}）',
+  'cli.migrate.upgradeFinished': '已完成之前对 {dir} 的升级{backup}',
+  'cli.migrate.upgraded':
+    '已把 {dir} 升级到 PostgreSQL 18：复制并核对了 {tables} 张表、{rows} 行，用时 {secs} 秒{applied}。旧目录保留在 {backup}：确认 zhujiu 运行正常后即可删除。',
+  'cli.migrate.thenApplied': '，然后应用了 {names}',
+  'cli.judge.board': '排行榜（评审 {judge}）',
+  'cli.judge.noneChosen': '未选择：请设置 judge.model',
+  'cli.judge.trialBoard':
+    '使用评审 {judge} 评分的排行榜（试看，不存储：`zhujiu leaderboard --judge {judge}`）',
+  'cli.judge.scoringLine':
+    '{where}：{model} 打分评估 {scoring}，归一化后 {normalised}{abilities}（十分制）',
+  'cli.judge.pairwise':
+    '{model} 对 {baseline}（评审 {judge}）：胜率 {rate} % ± {se}（标准误），离散胜率 {discrete} %，{of} 道中已评审 {n} 道',
+  'cli.judge.dataset':
+    '{dataset} [{ability}] {rubric}，评审 {judge}：{label}；{earned} / {possible} 分（{ratio}）；原始均分 {raw}，SV 均分 {sv}，Δ {delta}，SV 率 {svRate}，满分率 {perfect}，及格率 {pass}（十分制）',
+  'cli.judge.noGrade': '没有评分',
+  'cli.judge.safetyFailed': '安全检查失败',
+  'cli.judge.more': '，… 另外 {n} 个',
+  'cli.judge.failuresOf': '  评审失败：{list}{more}',
+  'cli.judge.noScores': '{model} 没有评审分数',
+  'cli.judge.noScoresBy': '{model} 没有 {judge} 给出的评审分数',
+  'cli.judge.imported':
+    '已从 {files} 个文件导入 {judge} 对 {models} 的 {rows} 条评审分数（已评审 {judged} 条，评审失败 {failed} 条；写入 {written} 条），用时 {secs} 秒',
+  'cli.judge.overMax': '注意：有 {n} 道题被记录的评审给了超过满分的分数，按公布的原样保留：{items}',
+  'cli.judge.itemId': '题目 {id}',
+  'cli.judge.which.eg': '例如 ',
+  'cli.judge.which.item': '题目 ',
+  'cli.judge.which.items': '题目 ',
+  'cli.judge.failureLine': '{n} 道题 × {code}（尝试 {attempts} 次后）：{message}；{which}{items}',
+  'cli.judge.runLine':
+    '{dataset}（{rubric}，评审 {judge}）：{of} 道中已评审 {judged} 道，评审失败 {failed} 道，{skipped} 道此前已评审，调用评审 {calls} 次{unanswered}',
+  'cli.judge.unanswered': '；{n} 道题没有存储 {model} 的回答',
+  'cli.judge.stopped': '已停止：已评审的结果会保留；再次运行同一命令即可评审其余题目',
+  'cli.judge.retry': '评审失败不算分数；再次运行同一命令即可只重试它们',
+  'cli.judge.allFailed':
+    '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
+  'cli.judge.tooMany':
+    '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
+  'cli.ratings.anchorForm':
+    '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
+  'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
+  'cli.ratings.intRange': '--{name} 必须是 {min} 到 {max} 之间的整数，收到的是 {got}',
+  'cli.ratings.noBattles':
+    '没有可计算评分的对战：请用 --battles FILE 传入文件（对战或成对计数的 JSONL），或在配置了数据库的地方运行',
+  'cli.ratings.anchorMissing':
+    '--anchor 的模型 "{model}" 不在数据中（共 {n} 个模型）；请检查名称或去掉 --anchor',
+  'cli.ratings.styleAnchor':
+    '--anchor 不能与 --style-control 一起使用（风格控制的评分采用 FastChat 的 1000 + 400·r 刻度）；请去掉 --anchor',
+  'cli.ratings.styleNoBattles':
+    '没有可计算评分的对战：请用 --battles FILE 传入文件（带 conv_metadata 的 FastChat 行），或在配置了数据库的地方运行',
+  'cli.ratings.noSpread':
+    '每一轮 bootstrap 给这个模型的评分都相同（它的投票在重采样下无法变化，例如只有平局），这并不代表确定；不显示区间；请为它收集更多投票',
+  'cli.ratings.notRatedPrefix': '未评分：',
+  'cli.ratings.excl.disconnected': '未评分：它没有与其他模型对战的投票；请为它的对战投票',
+  'cli.ratings.excl.above':
+    '未评分：它从未输给遇到的模型（平局算半场），所以它的最大似然评分为 +∞；它需要对其中一个模型输一场或打平一场',
+  'cli.ratings.excl.below':
+    '未评分：它从未赢过遇到的模型（平局算半场），所以它的最大似然评分为 −∞；它需要对其中一个模型赢一场或打平一场',
+  'cli.ratings.excl.unbounded':
+    '未评分：它只通过其他未评分的模型与已评分的模型相连；它需要与已评分模型对战的投票',
+  'cli.ratings.excl.other': '未评分：没有有限的最大似然评分',
+  'cli.ratings.component':
+    '第 {component} 组：只与 {members} 对战过；没有对战把这些模型与第 1 组相连，所以它们的评分自成刻度，不能与第 1 组比较',
+  'cli.ratings.head': '名次|模型|评分|95% 置信区间|elo|票数|平均胜率',
+  'cli.ratings.tooFew': '投票太少',
+  'cli.ratings.none': '还没有模型得到评分：没有两个模型彼此之间既有胜（或平）又有负。',
+  'cli.ratings.separate': '单独的{note}。',
+  'cli.ratings.components': '共 {n} 个互不相连的比较组：评分、区间和名次只能在同一组内比较。',
+  'cli.ratings.infinite':
+    '∞：在超过 2.5 % 的 bootstrap 轮次中，这个模型只有胜（∞）或只有负（−∞）：投票太少，无法得到有限的边界；请为它收集更多投票',
+  'cli.ratings.undefinedBound':
+    '?：没有任何一轮 bootstrap 给出这个模型的评分；请收集它与其他模型之间的更多投票',
+  'cli.ratings.notRated': '未评分（没有有限的最大似然评分）：{n} 个',
+  'cli.ratings.inComponent': '，第 {component} 组',
+  'cli.ratings.excluded': '  {model}：{reason}（{n} 票{where}）：{why}',
+  'cli.ratings.named':
+    '未计入：{n} 场标记为 "anony": false 的对战（投票者看到了模型名称）；加 --include-named 可计入。',
+  'cli.ratings.method': 'Bradley–Terry 最大似然估计（Elo 刻度；{scale}{within}）；{bootstrap}{elo}',
+  'cli.ratings.anchored': '锚定 {anchor}',
+  'cli.ratings.mean': '均值 1000',
+  'cli.ratings.within': '，各组分别计算',
+  'cli.ratings.ci': '95% 置信区间来自 {rounds} 轮 bootstrap，随机种子 {seed}',
+  'cli.ratings.noBootstrap': '不做 bootstrap（按点评分排名）',
+  'cli.ratings.eloNone': '；elo 需要有先后顺序的对战（—）',
+  'cli.ratings.elo': '；elo：在线计算，K=4',
+  'cli.ratings.styleHead': '名次|模型|评分|95% 置信区间|票数',
+  'cli.ratings.style.length': '回答长度',
+  'cli.ratings.style.header': '标题',
+  'cli.ratings.style.list': '列表',
+  'cli.ratings.style.bold': '粗体',
+  'cli.ratings.style.ci': '（95% 置信区间 {lo} – {hi}）',
+  'cli.ratings.style.constant': '（在每场对战中都相同：未拟合）',
+  'cli.ratings.style.method':
+    '风格控制的 Bradley–Terry（FastChat compute_style_control；1000 + 400·r，L2 0.5）；{battles} 场对战{leftOut}；{bootstrap}',
+  'cli.ratings.style.leftOut': '，{n} 场没有存储回答，未计入',
+  'cli.ratings.style.noBootstrap': '不做 bootstrap',
+  'cli.ratings.style.coefficients': '风格系数（(a − b) / (a + b + 1) 每个标准差对应的对数几率）：',
+};
