@@ -69,6 +69,13 @@ export type EvalConfig = Pick<
   | 'keyVariable'
 >;
 
+/**
+ * Default of {@link EvalServiceOptions.joinEveryMs}: a worker with room finds a run another worker started within a
+ * quarter of a second on average (every 2 s before: a second, while the run's first worker worked alone;
+ * bench/workers.ts). One query per tick, on the partial index of unfinished run items (migration 0003).
+ */
+export const JOIN_EVERY_MS = 500;
+
 /** Options of {@link EvalService}. */
 export interface EvalServiceOptions {
   readonly db: Kysely<Database>;
@@ -105,8 +112,9 @@ export interface EvalServiceOptions {
   /** Where items by outcome and model calls are counted (default nowhere). */
   readonly metrics?: AppMetrics;
   /**
-   * How often a worker looks for active runs with items nobody has claimed, to join them, ms (default 2,000; 0: never).
-   * Only on a shared database (not {@link exclusiveDb}): there other workers may be working a large run alone.
+   * How often a worker looks for active runs with items nobody has claimed, to join them, ms (default
+   * {@link JOIN_EVERY_MS}; 0: never). Only on a shared database (not {@link exclusiveDb}): there other workers may be
+   * working a large run alone.
    */
   readonly joinEveryMs?: number;
   /** The most runs a worker works at once, its queued job's included (default 2). */
@@ -723,7 +731,7 @@ export class EvalService {
       void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     }, this.leaseMs);
     this.#sweepTimer.unref?.();
-    const joinEvery = this.#o.joinEveryMs ?? 2_000;
+    const joinEvery = this.#o.joinEveryMs ?? JOIN_EVERY_MS;
     if (this.#o.exclusiveDb !== true && joinEvery > 0) {
       this.#joinTimer = setInterval(() => void this.joinRuns(), joinEvery);
       this.#joinTimer.unref?.();
@@ -739,8 +747,8 @@ export class EvalService {
     this.#joinStop ??= new AbortController();
     const stop = this.#joinStop;
     if (stop.signal.aborted) return [];
-    const room = (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
-    if (room <= 0) return [];
+    const room = () => (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
+    if (room() <= 0) return [];
     let ids: number[];
     try {
       ids = (await joinableRuns(this.#o.db, 10)).filter((id) => !this.#runs.has(id));
@@ -748,7 +756,8 @@ export class EvalService {
       this.#log.error({ err }, 'looking for runs to join failed');
       return [];
     }
-    const joined = ids.slice(0, room);
+    // Counted again: a job, or an earlier call whose look-up answered first, may have taken a run meanwhile.
+    const joined = ids.slice(0, Math.max(0, room()));
     for (const runId of joined) {
       this.#runs.add(runId);
       const p = this.execute(runId, { signal: stop.signal })
