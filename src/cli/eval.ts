@@ -14,6 +14,8 @@
 
 import { modelNameProblem } from '../config/model-name.ts';
 import { AppError } from '../core/errors.ts';
+import type { EvalConfig } from '../eval/service.ts';
+import type { PreparedDataset } from '../eval/types.ts';
 import { quoteName } from '../import/formats/sniff.ts';
 import { type CliDeps, openCommandRuntime } from './deps.ts';
 import { type CliIo, requestExit } from './io.ts';
@@ -168,7 +170,17 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   const tty = deps.tty ?? Boolean(process.stderr.isTTY);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
-  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap }));
+  // The suite's datasets are prepared from their files while the database opens (eval/service `StartRequest`).
+  let prepared: Promise<readonly PreparedDataset[]> | undefined;
+  const prepare = async (config: EvalConfig) => {
+    const { prepareSuiteDatasets } = await import('../eval/prepare-suite.ts');
+    return prepareSuiteDatasets(config, o.suite);
+  };
+  const onConfig = (config: EvalConfig) => {
+    prepared = prepare(config);
+    prepared.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
+  };
+  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap, onConfig }));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
@@ -196,6 +208,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       limit: o.limit,
       requestedBy: 'cli',
       surface: 'cli',
+      prepared,
     });
     if (!started.ok) {
       const active = started.active;

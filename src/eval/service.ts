@@ -26,18 +26,12 @@ import {
   type RunRow,
   staleActiveRuns,
 } from '../storage/eval-runs.ts';
-import { type StoredItem, storedItemsOf } from '../storage/items.ts';
+import { storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
-import {
-  type BaseCache,
-  canUseStoredItems,
-  missingDatasetFiles,
-  prepareDataset,
-  preparedFromStoredItems,
-} from './datasets/prepare.ts';
 import { loadRubric } from './judge/rubrics.ts';
+import { prepareSuiteDatasets } from './prepare-suite.ts';
 import {
   cancelledText,
   type EvalRefusal,
@@ -130,6 +124,13 @@ export interface StartRequest {
   readonly report?: { readonly platform: string; readonly channelId: string } | undefined;
   /** Where the request came from, so the English `reason` of a refusal gives that surface's fix (default `chat`). */
   readonly surface?: EvalSurface | undefined;
+  /**
+   * The suite's datasets as the caller started preparing them from the files ({@link prepareSuiteDatasets} without
+   * stored items, e.g. while the database opened: cli/eval), used in place of preparing them again unless the model
+   * is a recorded one (whose datasets may come from stored items) or the service has a `prepareSuite` override.
+   * Its rejection is what the preparation here would have thrown.
+   */
+  readonly prepared?: Promise<readonly PreparedDataset[]> | undefined;
 }
 
 /**
@@ -353,69 +354,12 @@ export class EvalService {
     o: { readonly recorded?: boolean } = {},
   ): Promise<readonly PreparedDataset[]> {
     if (this.#o.prepareSuite) return this.#o.prepareSuite(name);
-    const suite = this.#o.config.suites.get(name);
-    if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
-    const plan = await this.#datasetSources(name, o.recorded === true);
-    if (plan.missing.length > 0) throw this.#filesMissing(name, plan.missing);
-    const loc = {
-      datasetsDir: this.#o.config.datasetsDir,
-      cacheDir: this.#o.config.datasetsCacheDir,
-      roots: this.#o.config.datasetRoots ?? [],
-    };
-    const out: PreparedDataset[] = [];
-    const bases: BaseCache = new Map(); // each robustness base prepared once per suite
-    for (const entry of suite.datasets) {
-      if (entry.loader === undefined) continue;
-      const stored = plan.stored.get(entry.name);
-      out.push(
-        stored
-          ? preparedFromStoredItems(name, entry, stored)
-          : await prepareDataset(name, entry, loc, bases),
-      );
-    }
-    return out;
-  }
-
-  /**
-   * Where each dataset of a suite comes from: the files it misses (as the suite names them), and the datasets that
-   * a recorded model runs over stored items instead (files missing, items stored, {@link canUseStoredItems}).
-   */
-  async #datasetSources(
-    suiteName: string,
-    recorded: boolean,
-  ): Promise<{ missing: string[]; stored: Map<string, StoredItem[]> }> {
-    const suite = this.#o.config.suites.get(suiteName);
-    const loc = {
-      datasetsDir: this.#o.config.datasetsDir,
-      cacheDir: this.#o.config.datasetsCacheDir,
-      roots: this.#o.config.datasetRoots ?? [],
-    };
-    const missing: string[] = [];
-    const stored = new Map<string, StoredItem[]>();
-    for (const entry of suite?.datasets ?? []) {
-      if (entry.loader === undefined) continue;
-      const gone = missingDatasetFiles(entry, loc);
-      if (gone.length === 0) continue;
-      if (recorded && canUseStoredItems(entry)) {
-        const items = await storedItemsOf(this.#o.db, entry.name);
-        if (items.length > 0) {
-          stored.set(entry.name, items);
-          continue;
-        }
-      }
-      for (const f of gone) if (!missing.includes(f)) missing.push(f);
-    }
-    return { missing, stored };
-  }
-
-  /** The refusal of a suite whose dataset files are missing: which files, the datasets folder, and the fix. */
-  #filesMissing(suite: string, missing: readonly string[]): EvalRefusalError {
-    return new EvalRefusalError('dataset_invalid', {
-      code: 'files_missing',
-      suite,
-      dir: this.#o.config.datasetsDir,
-      files: missing,
-    });
+    const db = this.#o.db;
+    return prepareSuiteDatasets(
+      this.#o.config,
+      name,
+      o.recorded === true ? (dataset) => storedItemsOf(db, dataset) : undefined,
+    );
   }
 
   /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
@@ -496,6 +440,8 @@ export class EvalService {
    * ({@link isUnattended}), else refuses, naming it.
    */
   async start(req: StartRequest): Promise<StartResult> {
+    // Awaited only where used (#prepareForStart); a refusal before that leaves its failure nobody's concern.
+    req.prepared?.catch(() => undefined);
     const surface = req.surface ?? 'chat';
     const refusal = await this.#modelRefusal(req, surface);
     if (refusal) return refusal;
@@ -580,7 +526,9 @@ export class EvalService {
     try {
       return {
         ok: true,
-        prepared: await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' }),
+        prepared: await (req.prepared && cfg.provider !== 'recorded'
+          ? req.prepared
+          : this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' })),
       };
     } catch (err) {
       if (err instanceof EvalRefusalError) return { ok: false, refusals: [err.refusal] };
