@@ -84,6 +84,12 @@ export interface RuntimeOptions extends LoadOptions {
    * per-request failures it summarises at the end off the terminal). `toTerminal`: the logs go to stderr, not a file.
    */
   readonly wrapLogs?: (dest: DestinationStream, toTerminal: boolean) => DestinationStream;
+  /**
+   * Called once the configuration is loaded, before the database is opened: work that needs only the configuration
+   * starts here and goes on while the database opens (`zhujiu eval` prepares its suite's datasets: on a first start
+   * the database waits for the thread pool and the disk, storage/tar-unpack). Must not throw.
+   */
+  readonly onConfig?: (config: LoadedConfig) => void;
 }
 
 /**
@@ -138,6 +144,7 @@ export async function prepareRuntime(opts: RuntimeOptions): Promise<PreparedRunt
  */
 export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config, logger, logFile } = opts.prepared ?? (await prepareRuntime(opts));
+  opts.onConfig?.(config);
   const db = await openDbRetrying(config, logger, opts);
   try {
     if (opts.migrate !== false) {

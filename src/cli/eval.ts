@@ -19,7 +19,8 @@ import {
   evalRefusalText,
   evalRefusalsText as refusalsText,
 } from '../eval/refusal.ts';
-
+import type { EvalConfig } from '../eval/service.ts';
+import type { PreparedDataset } from '../eval/types.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { quoteName } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
@@ -252,7 +253,17 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   const locale = cliLocale(deps);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
-  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap }));
+  // The suite's datasets are prepared from their files while the database opens (eval/service `StartRequest`).
+  let prepared: Promise<readonly PreparedDataset[]> | undefined;
+  const prepare = async (config: EvalConfig) => {
+    const { prepareSuiteDatasets } = await import('../eval/prepare-suite.ts');
+    return prepareSuiteDatasets(config, o.suite);
+  };
+  const onConfig = (config: EvalConfig) => {
+    prepared = prepare(config);
+    prepared.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
+  };
+  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap, onConfig }));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
   const evr = await createEvalRuntime(rt, { queue: false, worker: false });
   const { evals } = evr;
@@ -280,6 +291,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       limit: o.limit,
       requestedBy: 'cli',
       surface: 'cli',
+      prepared,
     });
     if (!started.ok) {
       const active = started.active;

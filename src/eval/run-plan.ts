@@ -13,7 +13,7 @@
  * kind of work comes last; mixed, both endpoints stay busy through the run (bench/eval prints each endpoint's load).
  */
 import type { Kysely } from 'kysely';
-import { type PlannedItem, planRunItems } from '../storage/eval-runs.ts';
+import { type PlannedItem, plannedItemIds, planRunItems } from '../storage/eval-runs.ts';
 import { ensureDatasetItems } from '../storage/items.ts';
 import type { Database } from '../storage/schema.ts';
 import type { EvalItem, PreparedDataset } from './types.ts';
@@ -86,15 +86,24 @@ export function planItems(
 }
 
 /**
- * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them; idempotent.
+ * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them; idempotent. A run that
+ * already has a plan (`run.total` > 0: another worker's, or an earlier execution's) whose items include every item
+ * chosen here is only read back (one query; the statements below would store nothing new), so a worker joining a
+ * large run starts on it at once instead of writing its thousands of rows again.
  * @returns the run's index (stored item id → dataset and item). Database errors are thrown.
  */
 export async function planRun(
   db: Kysely<Database>,
-  run: { readonly id: number; readonly itemLimit: number | null },
+  run: { readonly id: number; readonly itemLimit: number | null; readonly total?: number },
   datasets: readonly PreparedDataset[],
 ): Promise<RunIndex> {
   const items = datasets.map((ds) => limited(ds, run.itemLimit));
+  if ((run.total ?? 0) > 0) {
+    const planned = await plannedItemIds(db, run.id);
+    const ids = datasets.map((ds) => planned.get(ds.name) ?? new Map<string, number>());
+    const all = items.every((list, d) => list.every((it) => ids[d]?.has(it.key)));
+    if (all) return planItems(datasets, items, ids).index;
+  }
   const ids = await ensureDatasetItems(
     db,
     datasets.map((ds, d) => ({

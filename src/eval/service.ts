@@ -26,18 +26,12 @@ import {
   type RunRow,
   staleActiveRuns,
 } from '../storage/eval-runs.ts';
-import { type StoredItem, storedItemsOf } from '../storage/items.ts';
+import { storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
-import {
-  type BaseCache,
-  canUseStoredItems,
-  missingDatasetFiles,
-  prepareDataset,
-  preparedFromStoredItems,
-} from './datasets/prepare.ts';
 import { loadRubric } from './judge/rubrics.ts';
+import { prepareSuiteDatasets } from './prepare-suite.ts';
 import {
   cancelledText,
   type EvalRefusal,
@@ -68,6 +62,13 @@ export type EvalConfig = Pick<
   | 'apiKeyEmpty'
   | 'keyVariable'
 >;
+
+/**
+ * Default of {@link EvalServiceOptions.joinEveryMs}: a worker with room finds a run another worker started within a
+ * quarter of a second on average (every 2 s before: a second, while the run's first worker worked alone;
+ * bench/workers.ts). One query per tick, on the partial index of unfinished run items (migration 0003).
+ */
+export const JOIN_EVERY_MS = 500;
 
 /** Options of {@link EvalService}. */
 export interface EvalServiceOptions {
@@ -105,8 +106,9 @@ export interface EvalServiceOptions {
   /** Where items by outcome and model calls are counted (default nowhere). */
   readonly metrics?: AppMetrics;
   /**
-   * How often a worker looks for active runs with items nobody has claimed, to join them, ms (default 2,000; 0: never).
-   * Only on a shared database (not {@link exclusiveDb}): there other workers may be working a large run alone.
+   * How often a worker looks for active runs with items nobody has claimed, to join them, ms (default
+   * {@link JOIN_EVERY_MS}; 0: never). Only on a shared database (not {@link exclusiveDb}): there other workers may be
+   * working a large run alone.
    */
   readonly joinEveryMs?: number;
   /** The most runs a worker works at once, its queued job's included (default 2). */
@@ -122,6 +124,13 @@ export interface StartRequest {
   readonly report?: { readonly platform: string; readonly channelId: string } | undefined;
   /** Where the request came from, so the English `reason` of a refusal gives that surface's fix (default `chat`). */
   readonly surface?: EvalSurface | undefined;
+  /**
+   * The suite's datasets as the caller started preparing them from the files ({@link prepareSuiteDatasets} without
+   * stored items, e.g. while the database opened: cli/eval), used in place of preparing them again unless the model
+   * is a recorded one (whose datasets may come from stored items) or the service has a `prepareSuite` override.
+   * Its rejection is what the preparation here would have thrown.
+   */
+  readonly prepared?: Promise<readonly PreparedDataset[]> | undefined;
 }
 
 /**
@@ -345,69 +354,12 @@ export class EvalService {
     o: { readonly recorded?: boolean } = {},
   ): Promise<readonly PreparedDataset[]> {
     if (this.#o.prepareSuite) return this.#o.prepareSuite(name);
-    const suite = this.#o.config.suites.get(name);
-    if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
-    const plan = await this.#datasetSources(name, o.recorded === true);
-    if (plan.missing.length > 0) throw this.#filesMissing(name, plan.missing);
-    const loc = {
-      datasetsDir: this.#o.config.datasetsDir,
-      cacheDir: this.#o.config.datasetsCacheDir,
-      roots: this.#o.config.datasetRoots ?? [],
-    };
-    const out: PreparedDataset[] = [];
-    const bases: BaseCache = new Map(); // each robustness base prepared once per suite
-    for (const entry of suite.datasets) {
-      if (entry.loader === undefined) continue;
-      const stored = plan.stored.get(entry.name);
-      out.push(
-        stored
-          ? preparedFromStoredItems(name, entry, stored)
-          : await prepareDataset(name, entry, loc, bases),
-      );
-    }
-    return out;
-  }
-
-  /**
-   * Where each dataset of a suite comes from: the files it misses (as the suite names them), and the datasets that
-   * a recorded model runs over stored items instead (files missing, items stored, {@link canUseStoredItems}).
-   */
-  async #datasetSources(
-    suiteName: string,
-    recorded: boolean,
-  ): Promise<{ missing: string[]; stored: Map<string, StoredItem[]> }> {
-    const suite = this.#o.config.suites.get(suiteName);
-    const loc = {
-      datasetsDir: this.#o.config.datasetsDir,
-      cacheDir: this.#o.config.datasetsCacheDir,
-      roots: this.#o.config.datasetRoots ?? [],
-    };
-    const missing: string[] = [];
-    const stored = new Map<string, StoredItem[]>();
-    for (const entry of suite?.datasets ?? []) {
-      if (entry.loader === undefined) continue;
-      const gone = missingDatasetFiles(entry, loc);
-      if (gone.length === 0) continue;
-      if (recorded && canUseStoredItems(entry)) {
-        const items = await storedItemsOf(this.#o.db, entry.name);
-        if (items.length > 0) {
-          stored.set(entry.name, items);
-          continue;
-        }
-      }
-      for (const f of gone) if (!missing.includes(f)) missing.push(f);
-    }
-    return { missing, stored };
-  }
-
-  /** The refusal of a suite whose dataset files are missing: which files, the datasets folder, and the fix. */
-  #filesMissing(suite: string, missing: readonly string[]): EvalRefusalError {
-    return new EvalRefusalError('dataset_invalid', {
-      code: 'files_missing',
-      suite,
-      dir: this.#o.config.datasetsDir,
-      files: missing,
-    });
+    const db = this.#o.db;
+    return prepareSuiteDatasets(
+      this.#o.config,
+      name,
+      o.recorded === true ? (dataset) => storedItemsOf(db, dataset) : undefined,
+    );
   }
 
   /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
@@ -488,6 +440,8 @@ export class EvalService {
    * ({@link isUnattended}), else refuses, naming it.
    */
   async start(req: StartRequest): Promise<StartResult> {
+    // Awaited only where used (#prepareForStart); a refusal before that leaves its failure nobody's concern.
+    req.prepared?.catch(() => undefined);
     const surface = req.surface ?? 'chat';
     const refusal = await this.#modelRefusal(req, surface);
     if (refusal) return refusal;
@@ -572,7 +526,9 @@ export class EvalService {
     try {
       return {
         ok: true,
-        prepared: await this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' }),
+        prepared: await (req.prepared && cfg.provider !== 'recorded'
+          ? req.prepared
+          : this.prepareSuite(req.suite, { recorded: cfg.provider === 'recorded' })),
       };
     } catch (err) {
       if (err instanceof EvalRefusalError) return { ok: false, refusals: [err.refusal] };
@@ -723,7 +679,7 @@ export class EvalService {
       void this.sweep().catch((err) => this.#log.error({ err }, 'sweep failed'));
     }, this.leaseMs);
     this.#sweepTimer.unref?.();
-    const joinEvery = this.#o.joinEveryMs ?? 2_000;
+    const joinEvery = this.#o.joinEveryMs ?? JOIN_EVERY_MS;
     if (this.#o.exclusiveDb !== true && joinEvery > 0) {
       this.#joinTimer = setInterval(() => void this.joinRuns(), joinEvery);
       this.#joinTimer.unref?.();
@@ -739,8 +695,8 @@ export class EvalService {
     this.#joinStop ??= new AbortController();
     const stop = this.#joinStop;
     if (stop.signal.aborted) return [];
-    const room = (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
-    if (room <= 0) return [];
+    const room = () => (this.#o.maxRunsAtOnce ?? 2) - this.#runs.size;
+    if (room() <= 0) return [];
     let ids: number[];
     try {
       ids = (await joinableRuns(this.#o.db, 10)).filter((id) => !this.#runs.has(id));
@@ -748,7 +704,8 @@ export class EvalService {
       this.#log.error({ err }, 'looking for runs to join failed');
       return [];
     }
-    const joined = ids.slice(0, room);
+    // Counted again: a job, or an earlier call whose look-up answered first, may have taken a run meanwhile.
+    const joined = ids.slice(0, Math.max(0, room()));
     for (const runId of joined) {
       this.#runs.add(runId);
       const p = this.execute(runId, { signal: stop.signal })

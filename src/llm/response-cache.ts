@@ -45,9 +45,11 @@ export const RECORDED_HASH = 'recorded';
 /**
  * How long a save waits for others to join it while answers come in company (core/batch `gatherMs`), ms. A save
  * comes after the answer's call has given its concurrency slot back, so the wait holds no slot; on PGlite a
- * statement's fixed cost is several rows' (bench/eval), and an evaluation run stores ~300 answers a second.
+ * statement's fixed cost (~1.5–3 ms of the event loop, its commit included) is that of dozens of rows, and an
+ * evaluation run stores ~300 answers a second: bench/first-start's 2,000 answers took 208 inserts gathered for 20 ms,
+ * 116 for 50 ms (the lanes waiting meanwhile are the spare ones, eval/runner `LANES_PER_SLOT`).
  */
-const SAVE_GATHER_MS = 20;
+const SAVE_GATHER_MS = 50;
 
 /**
  * The cache of model `modelId` in the database. Look-ups and saves made while an earlier one is on its way are

@@ -4,8 +4,10 @@
  * Also runs the migrations.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { PGlite, PGliteOptions, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
@@ -115,6 +117,36 @@ function refuseOtherMajor(dataDir: string): void {
       'to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); ' +
       'or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
   );
+}
+
+/** PGlite's compiled WebAssembly module (its `pgliteWasmModule` option). */
+type PgliteWasm = NonNullable<PGliteOptions['pgliteWasmModule']>;
+
+/** The global WebAssembly API (the project's `lib` setting declares its types, not the global). */
+function wasmApi(): { compile(bytes: Uint8Array): Promise<PgliteWasm> } {
+  return (globalThis as unknown as { WebAssembly: ReturnType<typeof wasmApi> }).WebAssembly;
+}
+
+/**
+ * Starts loading PGlite in this thread: its module, and its WebAssembly (`pglite.wasm`, 9 MB) read and compiled, V8
+ * compiling on its background threads. Called before an empty data folder is filled from the prepared database
+ * (storage/tar-unpack decompresses on the thread pool), so both are ready when the folder is, instead of after it.
+ * The compiled module goes to PGlite as `pgliteWasmModule` (its documented option); when the file cannot be read or
+ * compiled here, `wasm` is undefined and PGlite loads its own as usual. Never rejects for the WebAssembly; the
+ * module's import failing rejects.
+ */
+function loadPglite(): Promise<{
+  readonly PGlite: typeof import('@electric-sql/pglite').PGlite;
+  readonly wasm: PgliteWasm | undefined;
+}> {
+  const wasm = (async () => {
+    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return wasmApi().compile(await readFile(join(dirname(entry), 'pglite.wasm')));
+  })().catch(() => undefined);
+  return Promise.all([import('@electric-sql/pglite'), wasm]).then(([m, w]) => ({
+    PGlite: m.PGlite,
+    wasm: w,
+  }));
 }
 
 /** Options of {@link openDb}. */
@@ -240,6 +272,8 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
     );
   }
   let client: PGlite;
+  const loading = opts.pgliteThread ? undefined : loadPglite();
+  loading?.catch(() => undefined); // awaited below, or dropped with the lock's error
   // An empty or missing folder is filled from the prepared database (much cheaper than PGlite's initdb).
   if (opts.template !== undefined)
     await (await import('./pglite-template.ts')).seedFromTemplate(
@@ -259,10 +293,11 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       const { openPGliteThread } = await import('./pglite-thread.ts');
       client = await openPGliteThread(target.dataDir, opts.onLost);
     } else {
-      const { PGlite } = await import('@electric-sql/pglite');
+      const { PGlite, wasm } = await (loading ?? loadPglite());
       makeDirsSync(target.dataDir);
       const pglite = new PGlite(target.dataDir, {
         startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+        ...(wasm ? { pgliteWasmModule: wasm } : {}),
       });
       await pglite.waitReady;
       client = yieldingClient(pglite);

@@ -354,6 +354,29 @@ export async function planRunItems(
 }
 
 /**
+ * The items already planned for run `runId`, as dataset name → item key → stored item id (empty when none is):
+ * a worker joining or resuming a planned run reads its plan back in one query instead of storing it again.
+ */
+export async function plannedItemIds(
+  db: Conn,
+  runId: number,
+): Promise<Map<string, Map<string, number>>> {
+  const rows = await db
+    .selectFrom('eval_run_items as ri')
+    .innerJoin('items as i', 'i.id', 'ri.item_id')
+    .select(['ri.dataset', 'i.key', 'ri.item_id'])
+    .where('ri.run_id', '=', runId)
+    .execute();
+  const out = new Map<string, Map<string, number>>();
+  for (const r of rows) {
+    const keys = out.get(r.dataset) ?? new Map<string, number>();
+    keys.set(r.key, Number(r.item_id));
+    out.set(r.dataset, keys);
+  }
+  return out;
+}
+
+/**
  * Claims up to `n` items of a run for `owner` for `leaseMs`: pending ones first (in plan order), then claims whose
  * lease ran out. Rows locked by another claimer are skipped, so concurrent claimers never get the same row.
  */
