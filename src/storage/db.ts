@@ -201,6 +201,50 @@ function dataFolder(dataDir: string): string {
   return dataDir;
 }
 
+/** {@link openDb} for a PostgreSQL server: a pool, checked with one connection. */
+async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Promise<Db> {
+  const { default: pg } = await import('pg');
+  // int8 (bigserial ids, counts) as JS numbers: every id and count we store stays far below 2^53.
+  pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize ?? 10,
+    connectionTimeoutMillis: 10_000,
+  });
+  pool.on('error', () => {
+    /* idle client errors surface on the next query */
+  });
+  // The pool takes its own error listener off a client it hands out, so a connection that dies while a client
+  // is out (between two statements of a transaction, or in the same packet that completed its connection, as
+  // when the server is restarting) would emit 'error' with no listener: an uncaught exception that ends the
+  // process. Every client gets a listener for its whole life when it connects; the next statement on it fails
+  // with the cause, and the pool drops a failed client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: preparingPool(pool) }),
+  });
+  try {
+    const c = await pool.connect();
+    c.release();
+  } catch (err) {
+    await db.destroy();
+    throw new AppError(
+      'db_unavailable',
+      `cannot connect to Postgres at ${redactUrl(target.url)}: ${(err as Error).message}. ` +
+        'Check DATABASE_URL, or unset it to use the embedded database.',
+      { cause: err },
+    );
+  }
+  return {
+    db,
+    target,
+    describe: `Postgres at ${redactUrl(target.url)}`,
+    close: () => db.destroy(),
+  };
+}
+
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
  * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes use
@@ -215,48 +259,7 @@ function dataFolder(dataDir: string): string {
  */
 export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
-  if (target.kind === 'postgres') {
-    const { default: pg } = await import('pg');
-    // int8 (bigserial ids, counts) as JS numbers: every id and count we store stays far below 2^53.
-    pg.types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
-    const pool = new pg.Pool({
-      connectionString: target.url,
-      max: target.poolSize ?? 10,
-      connectionTimeoutMillis: 10_000,
-    });
-    pool.on('error', () => {
-      /* idle client errors surface on the next query */
-    });
-    // The pool takes its own error listener off a client it hands out, so a connection that dies while a client
-    // is out (between two statements of a transaction, or in the same packet that completed its connection, as
-    // when the server is restarting) would emit 'error' with no listener: an uncaught exception that ends the
-    // process. Every client gets a listener for its whole life when it connects; the next statement on it fails
-    // with the cause, and the pool drops a failed client when it is released.
-    pool.on('connect', (client) => {
-      client.on('error', () => {});
-    });
-    const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: preparingPool(pool) }),
-    });
-    try {
-      const c = await pool.connect();
-      c.release();
-    } catch (err) {
-      await db.destroy();
-      throw new AppError(
-        'db_unavailable',
-        `cannot connect to Postgres at ${redactUrl(target.url)}: ${(err as Error).message}. ` +
-          'Check DATABASE_URL, or unset it to use the embedded database.',
-        { cause: err },
-      );
-    }
-    return {
-      db,
-      target,
-      describe: `Postgres at ${redactUrl(target.url)}`,
-      close: () => db.destroy(),
-    };
-  }
+  if (target.kind === 'postgres') return openPostgres(target);
   let releaseLock: () => void;
   try {
     releaseLock = await lockDataDir(dataFolder(target.dataDir), opts.logger);

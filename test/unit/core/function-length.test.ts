@@ -55,7 +55,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
   'src/storage/data-dir-lock.ts#lockDataDir': 99,
-  'src/storage/db.ts#openDb': 109,
   'src/storage/eval-datasets.ts#upsert': 97,
   'src/storage/leaderboard.ts#boardBattleTypes': 107,
   'src/storage/pglite-thread.ts#openPGliteThread': 94,
