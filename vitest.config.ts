@@ -22,7 +22,9 @@ export default defineConfig({
     // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
     // runs it for those (see the tiering-budget comment there).
     execArgv: ['--wasm-tiering-budget=200000000'],
-    maxWorkers: 6,
+    // Four files at a time on this 2-core machine: the whole suite took 324 s wall and 530 CPU-s with 4, 326 s and
+    // 546 CPU-s with 6, 368 s and 621 CPU-s with 8 (fewer processes fighting for the cores, same wall time).
+    maxWorkers: 4,
     // Tests slower than this are listed after the run (one threshold for the three projects).
     slowTestThreshold: 5_000,
     // Files run in a shuffled order in every project; unit and app tests are shuffled within their files too (an
