@@ -35,6 +35,29 @@ function crashedLock(dir: string, owner: Record<string, unknown>): void {
   writeFileSync(`${dir}.lock-owner.json`, JSON.stringify(owner));
 }
 
+/** A second process (not this one) that takes the lock of `dir` and holds it until killed. */
+async function lockHolder(dir: string): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
+    ],
+    { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('locked')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
+  });
+  return child;
+}
+
 function exitedPid(): Promise<number> {
   return new Promise((resolve) => {
     const c = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
@@ -102,25 +125,8 @@ describe('embedded database lock', () => {
 
   it('a live zhujiu process on the same folder refuses (a real second process); after it crashes, taken over', async () => {
     const dir = folder();
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
-      ],
-      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = await lockHolder(dir);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        child.stdout?.on('data', (b: Buffer) => {
-          out += b.toString();
-          if (out.includes('locked')) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
-      });
       expect(processStart(child.pid as number)).not.toBeNull();
       // Refused before the embedded database is even started, naming the holder.
       await expect(openDb({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
@@ -152,25 +158,8 @@ describe('config check on PGlite checks the data-folder lock as its connection c
         `database: embedded PGlite in ${dir}, free (no other zhujiu process holds it`,
       );
     }
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `import('./src/storage/data-dir-lock.ts').then(async (m) => { await m.lockDataDir(${JSON.stringify(dir)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); });`,
-      ],
-      { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = await lockHolder(dir);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let out = '';
-        child.stdout?.on('data', (b: Buffer) => {
-          out += b.toString();
-          if (out.includes('locked')) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`child exited ${code}`)));
-      });
       {
         const held = await zhujiu('config', 'check');
         expect(held.code).toBe(1);
