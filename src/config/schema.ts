@@ -462,7 +462,7 @@ export const datasetNameSchema = z
   )
   .regex(
     /^[\p{L}\p{N}][\p{L}\p{N}._:@+-]*$/u,
-    'use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
+    'is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
   );
 
 /**

@@ -6,7 +6,7 @@
 import type { enCli } from './en-cli.ts';
 
 export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
-  'cli.description': 'ZhuJiu 竞技场：用指标、LLM 评审和众包聊天竞技场评测大语言模型',
+  'cli.description': '煮酒竞技场：用指标、LLM 评审和众包聊天竞技场评测大语言模型',
   'cli.opt.version': '显示 zhujiu 的版本号并退出',
   'cli.opt.help': '显示命令帮助',
   'cli.helpCommand': '显示命令帮助',
@@ -117,7 +117,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.suites.opt.json': '输出 {shape}，而不是表格',
   'cli.datasets.description': '自建数据集',
   'cli.datasets.build.description':
-    '从已安装的 npm 数据包确定性地构建自建数据集（ZhuJiu 知识集），写入数据集目录的 zhujiu-built/，并附 manifest.json',
+    '从已安装的 npm 数据包确定性地构建自建数据集（煮酒知识集），写入数据集目录的 zhujiu-built/，并附 manifest.json',
   'cli.datasets.build.opt.out': '输出目录（默认：<数据集目录>/zhujiu-built）',
   'cli.datasets.build.opt.json': '以 JSON 输出清单（{shape}）',
   'cli.submissions.description': '在聊天中用 /submit 提交的模型：列出、批准、拒绝（维护者）',
@@ -154,7 +154,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '同时计入标记为 "anony": false 的对战（投票者看到了模型名称；默认不计入，与 FastChat 相同）',
   'cli.ratings.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`）',
   'cli.leaderboard.description':
-    'ZhuJiu 排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
+    '煮酒排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
   'cli.leaderboard.arg.name': '要查看的能力、评估方法或模型',
   'cli.leaderboard.opt.view':
     'overall（默认）| ability | method | model，或直接写能力 / 评估方法 / 模型的名称',

@@ -70,7 +70,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'board.headline.noScores':
     '还没有得分（对比评估得分需要某项能力有 {min} 张竞技场投票；指标与评审得分来自评测运行）',
 
-  'site.title': '助九排行榜',
+  'site.title': '煮酒排行榜',
   'site.lang.switch': 'English',
   'site.nav.overall': '总榜',
   'site.nav.abilities': '能力',
@@ -153,7 +153,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'site.note': '{note}。',
   'site.leftOut':
     '{n} 个在任何评估方法下都没有得分的模型未列出（每个模型在 /board/model/名称 有卡片；{cmd} 列出它们）。',
-  'site.legend.overall': '按总分排名 = 七项能力得分的均值（助九公布的顺序）；',
+  'site.legend.overall': '按总分排名 = 七项能力得分的均值（煮酒公布的顺序）；',
   'site.legend':
     '{overall}综合分 = 各评估方法最小–最大归一化得分的均值（×10）；空格（—）表示缺少数据，该行记为不完整，绝不当作 0。',
   'site.chartAlt': '{key}及其 95% 区间和能力热力图',
@@ -268,7 +268,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'chat.footer.sep': '；',
   'chat.footer.end': '。',
   'chat.footer.link': ' 完整排行榜：{link}',
-  'chat.legend.overall': '按总分排名 = 七项能力得分的均值（助九公布的顺序）；',
+  'chat.legend.overall': '按总分排名 = 七项能力得分的均值（煮酒公布的顺序）；',
   'chat.legend':
     '{overall}综合分 = 各评估方法最小–最大归一化得分的均值（×10）；指标/打分/对比 = 各评估方法得分；* = 不完整（空格表示缺少数据，绝不当作 0）。',
   'daily.title': '每日排行榜 {date}',
@@ -295,7 +295,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'cmd.ask.prompt': '你的问题',
   'cmd.ask.ability': '它考查的能力（默认：由竞技场自动分类）',
   'cmd.leaderboard.name': '排行榜',
-  'cmd.leaderboard': '助九排行榜：综合分及 95% 区间、各评估方法、各能力、投票数',
+  'cmd.leaderboard': '煮酒排行榜：综合分及 95% 区间、各评估方法、各能力、投票数',
   'cmd.leaderboard.view':
     'overall（默认）、ability、method、model 或 style（带风格控制的竞技场评分）',
   'cmd.leaderboard.name_': '要显示的能力、评估方法或模型',
@@ -537,7 +537,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'eval.queued':
     '评测任务 #{id} 已排队：{model} 在 {suite} 上{limit}。进度会在本频道中更新；/eval cancel {id} 可停止它。',
   'eval.limit': '（每个数据集最多 {n} 题）',
-  'eval.cancelled': '评测任务 #{id}（{model}，评测集 {suite}）已取消，完成了 {done}/{total} 题。',
+  'eval.cancelled': '评测任务 #{id}（{model}，评测套件 {suite}）已取消，完成了 {done}/{total} 题。',
   'evalSummary.span':
     '{dataset}：EM {em}，F1 {f1}，AVERAGE {average}（{source}，0–100，{n} 道已评分的题）',
   'evalSummary.span.cmrc': 'CMRC 2018 官方脚本',
@@ -556,19 +556,19 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.seconds': '{s} 秒',
   'evalSummary.minutes': '{m} 分 {s} 秒',
   'evalSummary.hours': '{h} 小时 {m} 分',
-  'evalReport.head': '评测任务 #{id}：{model}，评测集 {suite}',
+  'evalReport.head': '评测任务 #{id}：{model}，评测套件 {suite}',
   'evalReport.queued': '{head}：排队中…',
   'evalReport.preparing': '{head}：准备中…',
   'evalReport.progress': '{head}{state}：{done}/{total} 题，{failed} 个失败{speed}',
   'evalReport.state': '（{status}）',
   'evalReport.speed': '，每秒 {rate} 题{eta}',
   'evalReport.eta': '，大约还需 {left}',
-  'evalReport.summary': '评测任务 #{id} {ended}：{model}，评测集 {suite}',
+  'evalReport.summary': '评测任务 #{id} {ended}：{model}，评测套件 {suite}',
   'evalReport.ended.finished': '已完成',
   'evalReport.ended.cancelled': '已取消',
   'evalReport.ended.failed': '失败了',
   'evalReport.ended.failedWith': '失败了：{error}',
-  'evalReport.title': '评测任务 #{id}：{model}，评测集 {suite}',
+  'evalReport.title': '评测任务 #{id}：{model}，评测套件 {suite}',
   'evalReport.col.dataset': '数据集',
   'evalReport.col.ability': '能力',
   'evalReport.col.score': '得分 /10',
@@ -579,17 +579,17 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.failures': '失败原因：{reasons}。',
   'evalReport.warning': '警告：{problem}；它的得分不计这些题。',
   'evalRefusal.unknownSuite.none':
-    '未知的评测集“{suite}”：没有配置任何评测集（config/suites/*.yaml）。',
-  'evalRefusal.unknownSuite': '未知的评测集“{suite}”。可用的评测集：{valid}。',
+    '未知的评测套件“{suite}”：没有配置任何评测套件（config/suites/*.yaml）。',
+  'evalRefusal.unknownSuite': '未知的评测套件“{suite}”。可用的评测套件：{valid}。',
   'evalRefusal.unknownModel.none':
     '未知的模型“{model}”：config/models.yaml 没有列出模型，也没有模型导入过回答。请把它加到 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 存入它记录下的回答。',
   'evalRefusal.unknownModel':
     '未知的模型“{model}”。可用的模型：{valid}。添加方法：写入 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 导入记录下的回答。',
   'evalRefusal.dataset': '{name}（{method}）',
   'evalRefusal.notEvaluable':
-    '评测集“{suite}”不能用 eval 运行：它的数据集 {datasets} 没有自己的题目可以提问或打分{description}。它的回答在竞技场中对比，而不是打分：用 `zhujiu import outputs FILE --model NAME` 导入后，它们会在 /arena 中对战，并计入 `zhujiu ratings` 和排行榜。{runnable}',
+    '评测套件“{suite}”不能用 eval 运行：它的数据集 {datasets} 没有自己的题目可以提问或打分{description}。它的回答在竞技场中对比，而不是打分：用 `zhujiu import outputs FILE --model NAME` 导入后，它们会在 /arena 中对战，并计入 `zhujiu ratings` 和排行榜。{runnable}',
   'evalRefusal.notEvaluable.description': '（{description}）',
-  'evalRefusal.notEvaluable.runnable': 'eval 可以运行的评测集：{suites}。',
+  'evalRefusal.notEvaluable.runnable': 'eval 可以运行的评测套件：{suites}。',
   'modelKey.unset': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）没有设置',
   'modelKey.empty': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）已设置但为空',
   'evalRefusal.fix.cli': '请导出它（例如 `export {variable}=...`）后重新运行命令',
@@ -597,25 +597,25 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalRefusal.modelDisabled':
     '模型“{model}”已停用：{reason}。{fix}；如果该接口不需要密钥，也可以删除 api_key_env。',
   'evalRefusal.judgeDisabled':
-    '评测集“{suite}”含有打分评估数据集，但它的评审模型（judge.model “{judge}”）已停用：{reason}。{fix}；如果该接口不需要密钥，也可以删除 api_key_env。',
+    '评测套件“{suite}”含有打分评估数据集，但它的评审模型（judge.model “{judge}”）已停用：{reason}。{fix}；如果该接口不需要密钥，也可以删除 api_key_env。',
   'evalRefusal.submissionKey':
     '模型“{model}”（已批准的提交）已停用：它的密钥变量 {variable} 在这里没有设置。{fix}。',
   'evalRefusal.judgeMissing':
-    '评测集“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 config/default.yaml 中把 `judge.model` 设为 config/models.yaml 中的一个模型，然后{again}。',
+    '评测套件“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 config/default.yaml 中把 `judge.model` 设为 config/models.yaml 中的一个模型，然后{again}。',
   'evalRefusal.again.chat': '再运行一次 /eval',
   'evalRefusal.again.cli': '再运行一次 `zhujiu eval`',
   'evalRefusal.again.any': '重新开始这个任务',
   'evalRefusal.judgeNotOpenai':
-    '评测集“{suite}”含有打分评估数据集，但 judge.model “{judge}”（config/default.yaml）不是 config/models.yaml 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
+    '评测套件“{suite}”含有打分评估数据集，但 judge.model “{judge}”（config/default.yaml）不是 config/models.yaml 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
   'evalRefusal.runActive':
-    '模型 {model} 在评测集 {suite} 上已有评测任务 #{id}（状态：{status}，{done}/{total} 题）。请等待它完成，或用 `{cancel}` 取消它。',
-  'evalRefusal.unprepared': '评测集无法准备：{message}',
+    '模型 {model} 在评测套件 {suite} 上已有评测任务 #{id}（状态：{status}，{done}/{total} 题）。请等待它完成，或用 `{cancel}` 取消它。',
+  'evalRefusal.unprepared': '评测套件无法准备：{message}',
   'evalRefusal.filesMissing':
-    '评测集“{suite}”无法运行：数据集文件夹 {dir} 中缺少它的 {n} 个数据集文件（{files}{more}）。请把文件放到那里（本仓库旁边的公开数据文件夹 ../shared/data/datasets 结构相同），或把 ZHUJIU_DATASETS_DIR 设为存放它们的文件夹（见 README “Where the files are”；`zhujiu suites` 会显示哪些评测集是完整的）。',
+    '评测套件“{suite}”无法运行：数据集文件夹 {dir} 中缺少它的 {n} 个数据集文件（{files}{more}）。请把文件放到那里（本仓库旁边的公开数据文件夹 ../shared/data/datasets 结构相同），或把 ZHUJIU_DATASETS_DIR 设为存放它们的文件夹（见 README “Where the files are”；`zhujiu suites` 会显示哪些评测套件是完整的）。',
   'evalRefusal.filesMissing.more': ' 等另外 {n} 个',
   'evalRefusal.runFinished': '评测任务 #{id} 已经结束（状态：{status}）。',
   'evalRefusal.noSubmissionSuites':
-    'submissions.suites 中没有一个评测集已配置，{fallback} 也没有；请用 /eval 发起评测',
+    'submissions.suites 中没有一个评测套件已配置，{fallback} 也没有；请用 /eval 发起评测',
   'submit.status.pending': '待审核',
   'submit.status.approved': '已批准',
   'submit.status.rejected': '已拒绝',
@@ -745,7 +745,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'shell.closed.revealed': '，模型已公布',
   'shell.noBattle': '本社区的竞技场中没有对战 #{n}',
   'shell.maintainer': '（维护者）',
-  'shell.greeting': '助九竞技场（终端）。你是 {who}。{help}',
+  'shell.greeting': '煮酒竞技场（终端）。你是 {who}。{help}',
   'shell.greeting.help': '输入 "help" 查看命令。',
   'shell.thread': '，位于 {id} 的讨论串',
   'shell.onlyYou': '（仅你可见）',

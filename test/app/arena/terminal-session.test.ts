@@ -64,7 +64,7 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       await until(() => term.text().includes('[图表已写入 '), '/leaderboard');
       const text = term.text();
       expect(text).toContain('you 在对战 #1 中投了 ⬅️ (left)');
-      expect(text).toContain('助九排行榜：还没有得分');
+      expect(text).toContain('煮酒排行榜：还没有得分');
       // Three votes give no score in any method: the rows are left out, and counted.
       expect(text).toContain('2 个在任何评估方法下都没有得分的模型未列出');
       const png = /\[图表已写入 (.+\.png)\]/u.exec(text)?.[1];

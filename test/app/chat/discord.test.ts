@@ -356,7 +356,7 @@ describe("DiscordAdapter in the user's language", () => {
       }[];
       const lb = defs.find((d) => d.name === 'leaderboard');
       expect(lb?.name_localizations).toEqual({ 'zh-CN': '排行榜' });
-      expect(lb?.description_localizations?.['zh-CN']).toMatch(/^助九排行榜/);
+      expect(lb?.description_localizations?.['zh-CN']).toMatch(/^煮酒排行榜/);
       // Every command and option has its Chinese (Discord: names ≤ 32, descriptions ≤ 100 characters).
       for (const d of defs) {
         expect(d.name_localizations?.['zh-CN'], d.name).toMatch(/^[\p{L}\p{N}_-]{1,32}$/u);

@@ -22,9 +22,9 @@ describe('import outputs --dataset', () => {
 
   it.each([
     ['', '--dataset "" is empty; give the dataset a name'],
-    ['a b c', '--dataset "a b c" use letters, digits and . _ : @ + - only'],
-    ['../x', '--dataset "../x" use letters, digits and . _ : @ + - only'],
-    ['x/y', '--dataset "x/y" use letters, digits'],
+    ['a b c', '--dataset "a b c" is not a valid name: use letters, digits and . _ : @ + - only'],
+    ['../x', '--dataset "../x" is not a valid name: use letters, digits and . _ : @ + - only'],
+    ['x/y', '--dataset "x/y" is not a valid name: use letters, digits'],
   ])('refuses %j in one line naming the flag', async (name, message) => {
     const r = await zhujiu(
       'import',
@@ -49,7 +49,7 @@ describe('import outputs --dataset', () => {
     const r = await zhujiu('import', 'outputs', spaced, '--model', 'm', '--format', 'jsonl');
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'the dataset name taken from the file name, "my answers", use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /); pass --dataset NAME',
+      'the dataset name taken from the file name, "my answers", is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /); pass --dataset NAME',
     );
   });
 

@@ -34,7 +34,7 @@ function drawnTexts(svg: string): string[] {
 describe('chart words in zh-CN', () => {
   it('the panel titles, axes, labels, abilities, legend and cut note are Chinese', async () => {
     const svg = await renderBoardSvg(ROWS, {
-      title: '助九排行榜 2026-12-02',
+      title: '煮酒排行榜 2026-12-02',
       maxRows: 3,
       locale: 'zh-CN',
     });

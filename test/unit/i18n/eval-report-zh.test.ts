@@ -135,9 +135,9 @@ describe('evaluation run messages in zh-CN', () => {
       progressContent({ ...RUN, status: 'cancelled' }, now, 'zh-CN').text,
     ];
     expect(texts[2]).toBe(
-      '评测任务 #7：qwen-7b，评测集 mini：30/90 题，2 个失败，每秒 3.0 题，大约还需 20.0 秒',
+      '评测任务 #7：qwen-7b，评测套件 mini：30/90 题，2 个失败，每秒 3.0 题，大约还需 20.0 秒',
     );
-    expect(texts[3]).toBe('评测任务 #7：qwen-7b，评测集 mini（已取消）：30/90 题，2 个失败');
+    expect(texts[3]).toBe('评测任务 #7：qwen-7b，评测套件 mini（已取消）：30/90 题，2 个失败');
     for (const s of texts) {
       expect(s).toMatch(CJK);
       expect(englishWords(s, DATA), s).toEqual([]);
@@ -146,7 +146,7 @@ describe('evaluation run messages in zh-CN', () => {
 
   it('the summary message is Chinese through every renderer, above the failure rate too', () => {
     const c = summaryContent(SUMMARY, 0.05, 'zh-CN');
-    expect(c.text).toBe('评测任务 #7 已结束，有 1 个评审失败：qwen-7b，评测集 mini');
+    expect(c.text).toBe('评测任务 #7 已结束，有 1 个评审失败：qwen-7b，评测套件 mini');
     expect(c.table?.columns).toEqual(['数据集', '能力', '得分 /10', '题数', '失败']);
     expect(c.table?.rows[1]).toEqual([
       'open-qa',
@@ -168,7 +168,7 @@ describe('evaluation run messages in zh-CN', () => {
       undefined,
       'zh-CN',
     );
-    expect(failed.text).toBe('评测任务 #7 失败了：boom：qwen-7b，评测集 mini');
+    expect(failed.text).toBe('评测任务 #7 失败了：boom：qwen-7b，评测套件 mini');
   });
 
   it('the command line keeps its English', () => {

@@ -119,10 +119,10 @@ describe('reasons handed to chat, in zh-CN', () => {
         expect(englishWords(zh, [...DATA, ...NAMES]), `${r.code}: ${zh}`).toEqual([]);
       }
     expect(evalRefusalText(REFUSALS[0] as EvalRefusal, 'zh-CN', 'chat')).toBe(
-      '未知的评测集“mini-typo”。可用的评测集：mini、smoke。',
+      '未知的评测套件“mini-typo”。可用的评测套件：mini、smoke。',
     );
     expect(evalRefusalText({ code: 'run_active', run: RUN }, 'zh-CN', 'chat')).toBe(
-      '模型 qwen 在评测集 mini 上已有评测任务 #16（状态：进行中，3/20 题）。请等待它完成，或用 `/eval cancel 16` 取消它。',
+      '模型 qwen 在评测套件 mini 上已有评测任务 #16（状态：进行中，3/20 题）。请等待它完成，或用 `/eval cancel 16` 取消它。',
     );
   });
 
@@ -260,11 +260,11 @@ describe("/eval says the service's refusals in the right language", () => {
     await handleEval(evals, ctx('cancel 15', replies), undefined, 'zh-CN');
     await handleEval(evals, ctx('cancel 16', replies, 'en'), undefined, 'zh-CN');
     expect(replies.map(([c, only]) => [c.text, only])).toEqual([
-      ['未知的评测集“mini-typo”。可用的评测集：mini。', true],
+      ['未知的评测套件“mini-typo”。可用的评测套件：mini。', true],
       ['Unknown suite "mini-typo". Valid suites: mini.', true],
       ['评测任务 #15 已经结束（状态：已完成）。', true],
       // Seen by the channel: the configured language, whatever the caller's.
-      ['评测任务 #16（qwen，评测集 mini）已取消，完成了 3/20 题。', false],
+      ['评测任务 #16（qwen，评测套件 mini）已取消，完成了 3/20 题。', false],
     ]);
   });
 });
