@@ -11,9 +11,11 @@
  * Light: cli/index.ts imports it statically, so it imports only the command line's part of the catalogue
  * (i18n/cli.ts) and `import type` of commander.
  */
+import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Help, Option } from 'commander';
 import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
 import type { Locale, Params } from '../i18n/index.ts';
+import { textWidth } from './io.ts';
 
 /**
  * Parameters of help texts that hold a shape users type or read as it is (a JSON object, a JSONL record): an
@@ -131,7 +133,48 @@ export function helpConfiguration(locale: Locale): Partial<Help> {
       ),
     argumentDescription: (a: Argument) =>
       withExtras(locale, a.description, a.argChoices, a.defaultValue, true),
+    // Columns as a terminal shows them (a Chinese character takes two), and lines that may break between Chinese
+    // characters, which have no spaces between them: commander counts characters and breaks only at spaces.
+    displayWidth: (str: string) => textWidth(stripVTControlCharacters(str)),
+    boxWrap: (str: string, width: number) => wrapToWidth(str, width),
   };
+}
+
+/** East Asian wide characters (as cli/io `textWidth` counts them), between which a line may break. */
+const WIDE =
+  '\\u2e80-\\u303e\\u3041-\\u33ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6';
+/**
+ * The pieces a line is wrapped by: one wide character or a run of other characters, with the closing punctuation
+ * after it (which never starts a line), each with the spaces before it.
+ */
+const CLOSING = '，。、；：！？）》」』';
+const PIECE = new RegExp(`\\s*(?:[${WIDE}]|[^\\s${WIDE}]+)[${CLOSING}]*`, 'gu');
+
+/**
+ * `str` wrapped to `width` terminal columns, its own line breaks kept, as commander's `Help.boxWrap` does but also
+ * between wide (Chinese) characters; text without them wraps exactly as commander wraps it. Below 40 columns
+ * (commander's `minWidthToWrap`) it is left as it is.
+ */
+export function wrapToWidth(str: string, width: number): string {
+  if (width < 40) return str;
+  return str
+    .split(/\r\n|\n/)
+    .map((line) => {
+      const pieces = line.match(PIECE);
+      if (!pieces) return '';
+      const out: string[] = [];
+      let cur = pieces.shift() as string;
+      for (const p of pieces) {
+        if (textWidth(cur) + textWidth(p) <= width) cur += p;
+        else {
+          out.push(cur);
+          cur = p.trimStart();
+        }
+      }
+      out.push(cur);
+      return out.join('\n');
+    })
+    .join('\n');
 }
 
 /** Commander's parse errors (commander 15's wording, lib/command.js), each with its catalogue key. */

@@ -6,8 +6,9 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { describeCommands } from '../../../src/cli/help-text.ts';
+import { describeCommands, wrapToWidth } from '../../../src/cli/help-text.ts';
 import { buildProgram } from '../../../src/cli/index.ts';
+import { textWidth } from '../../../src/cli/io.ts';
 import { localeFromPosixEnv } from '../../../src/i18n/cli.ts';
 import { inProcess } from '../../helpers/run-cli.ts';
 
@@ -59,10 +60,36 @@ describe('zhujiu help from the catalogue', () => {
       expect(zh.stdout).not.toMatch(
         /Usage:|Options:|Commands:|Arguments:|display help|choices:|default:/u,
       );
+      // Wrapped to the 80 columns commander wraps English to (a line may be longer only for one unbreakable token,
+      // such as a JSON shape); no line starts with closing punctuation.
+      for (const line of zh.stdout.split('\n')) {
+        if (textWidth(line) > 80) expect(line.trim(), path.join(' ')).not.toMatch(/\s/u);
+        expect(line.trimStart(), path.join(' ')).not.toMatch(/^[，。、；：）]/u);
+      }
       const en = await inProcess([...path, '--help'], { env: { LANG: 'C.UTF-8' } });
       expect(en.stdout).toMatch(/^Usage: zhujiu/u);
       expect(en.stdout).not.toMatch(CJK);
     }
+  });
+
+  it('wraps Chinese between characters by terminal columns, closing punctuation kept on its line; English at spaces', () => {
+    expect(wrapToWidth(`${'评测'.repeat(25)}，完成`, 40).split('\n')).toEqual([
+      '评测'.repeat(10),
+      `${'评测'.repeat(10)}`,
+      `${'评测'.repeat(5)}，完成`,
+    ]);
+    expect(wrapToWidth('进度输出到 stderr，摘要输出到 stdout', 40)).toBe(
+      '进度输出到 stderr，摘要输出到 stdout',
+    );
+    expect(wrapToWidth('进度输出到 stderr，摘要输出到 stdout 摘要输出到', 40).split('\n')).toEqual([
+      '进度输出到 stderr，摘要输出到 stdout 摘',
+      '要输出到',
+    ]);
+    const en = 'print the summary as one JSON document on stdout instead of the table, then exit';
+    expect(wrapToWidth(en, 40)).toBe(
+      'print the summary as one JSON document\non stdout instead of the table, then\nexit',
+    );
+    expect(wrapToWidth('短', 39)).toBe('短');
   });
 
   it('keeps English help as commander writes it (choices and default, the help command)', async () => {
