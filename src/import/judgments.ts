@@ -127,7 +127,7 @@ async function emptyFolderHint(path: string, ext: string): Promise<string> {
 /**
  * Files that are not of the `--format` asked for but of a kind another command imports: one line per kind naming
  * the command that imports them (instead of one problem per row), e.g. `m/model_outputs.json: this looks like
- * AlpacaEval model outputs (not judgments), not --format alpaca_eval judgments; import it with …`.
+ * AlpacaEval model outputs, not --format alpaca_eval judgments; import it with …`.
  */
 class WrongKinds {
   readonly #format: JudgmentsFormat;
@@ -158,7 +158,9 @@ class WrongKinds {
         files.length === 1
           ? `${first}: this looks like`
           : `${files.length} files (${first}, …) look like`;
-      return `${which} ${RECORDED_KIND_WORDS[kind]}, not --format ${this.#format} judgments; import ${files.length === 1 ? 'it' : 'them'} with \`${cmd}\``;
+      // The kind's words say "not judgments" where other commands read them; here the line says it once.
+      const words = RECORDED_KIND_WORDS[kind].replace(/ \(not judgments\)|[;,] not judgments/u, '');
+      return `${which} ${words}, not --format ${this.#format} judgments; import ${files.length === 1 ? 'it' : 'them'} with \`${cmd}\``;
     });
   }
 }

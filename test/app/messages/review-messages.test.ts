@@ -361,7 +361,7 @@ describe('#17 a folder or a file of the other format names the right --format', 
         await expect(
           importJudgments(d.db, { path: moFile, format, judge: 'gpt-4' }),
         ).rejects.toThrow(
-          `${moFile}: this looks like AlpacaEval model outputs (not judgments), not --format ${format} judgments; import it with \`zhujiu import outputs ${moFile} --model NAME\``,
+          `${moFile}: this looks like AlpacaEval model outputs, not --format ${format} judgments; import it with \`zhujiu import outputs ${moFile} --model NAME\``,
         );
       }
     } finally {
