@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import { lineAt } from './json-locate.ts';
 import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
-import { capProblems, fileRowKind, quoteShort, sniffShape } from './sniff.ts';
+import { capProblems, fileRowKind, looksLikeCsv, quoteShort, sniffShape } from './sniff.ts';
 
 /** A recorded answer to one prompt. */
 export interface RecordedOutput {
@@ -164,6 +164,10 @@ export function parseRecordedOutputs(
   if (text.trim() === '')
     return fail([
       `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`,
+    ]);
+  if (looksLikeCsv(text))
+    return fail([
+      `${file}:1: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {instruction, output, generator}) or, with --format jsonl, one {item, prompt, output} object per line: convert the table to one of them`,
     ]);
   if (format === 'alpaca_eval') {
     const json = readJson(text);

@@ -55,6 +55,25 @@ export function sniffShape(text: string): FileShape {
 }
 
 /**
+ * True when `text` looks like a CSV or TSV table rather than JSON: its first two non-blank lines start with
+ * neither `{` nor `[` and have the same number (at least one) of commas, or of tabs.
+ */
+export function looksLikeCsv(text: string): boolean {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(0, 2);
+  if (lines.length < 2 || lines.some((l) => /^\s*[{[]/u.test(l))) return false;
+  const count = (l: string, sep: string) => l.split(sep).length - 1;
+  return [',', '\t'].some(
+    (sep) =>
+      count(lines[0] as string, sep) > 0 &&
+      count(lines[0] as string, sep) === count(lines[1] as string, sep),
+  );
+}
+
+/**
  * The kind of row an object is, by its keys.
  * @returns `battles` for `{model_a, model_b, winner}`, `pair_counts` for `{model_a, model_b, model_a_wins}`,
  *   `outputs` for `{instruction, output}` (AlpacaEval), `outputs_jsonl` for `{item, prompt, output}`, `labels` for

@@ -55,6 +55,22 @@ describe('parseRecordedOutputs errors', () => {
       'out.jsonl:1: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl',
     ]);
   });
+  it('a CSV or TSV table, in either format, is named as a table with the shapes zhujiu reads', () => {
+    const csv = 'instruction,output,generator\nhi,hello,m1\n';
+    const tsv = 'item\tprompt\toutput\n1\tp\to\n';
+    for (const [text, format] of [
+      [csv, 'alpaca_eval'],
+      [csv, 'jsonl'],
+      [tsv, 'jsonl'],
+    ] as const)
+      expect(reasons(parseRecordedOutputs(text, 'data.csv', format))).toEqual([
+        'data.csv:1: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {instruction, output, generator}) or, with --format jsonl, one {item, prompt, output} object per line: convert the table to one of them',
+      ]);
+    // One line of prose with a comma is not a table: it is reported as the JSON it is not.
+    expect(reasons(parseRecordedOutputs('hello, world\n', 'a.json', 'alpaca_eval'))[0]).toMatch(
+      /^a\.json:1:1: not valid JSON/u,
+    );
+  });
   it('a JSON array given with --format jsonl says to use --format alpaca_eval', () => {
     const text = JSON.stringify([{ instruction: 'i', output: 'o' }], null, 2);
     expect(reasons(parseRecordedOutputs(text, 'm.json', 'jsonl'))).toEqual([
