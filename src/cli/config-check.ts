@@ -10,8 +10,8 @@
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkLogFile } from '../core/logger.ts';
@@ -81,15 +81,7 @@ export async function runConfigCheck(
     if (o.connect === false) {
       database = tc(locale, 'cli.config.pgliteNotChecked', { dir: c.dataDir });
     } else {
-      // The embedded database's "connection" check: is its folder free for this process (one at a time)? Take
-      // the lock and give it back at once; a holder is named (pid, host, since) with what to do.
-      const { lockDataDir } = await import('../storage/data-dir-lock.ts');
-      const release = await lockDataDir(c.dataDir);
-      release();
-      database = tc(locale, 'cli.config.pgliteFree', { dir: c.dataDir });
-      // A folder that exists is opened to read its migrations (a new one is made by the first start).
-      if (existsSync(join(c.dataDir, 'PG_VERSION')))
-        database += `; ${await checkMigrations({ kind: 'pglite', dataDir: c.dataDir }, locale)}`;
+      database = await checkPgliteFolder(c.dataDir, locale);
     }
   } else if (o.connect === false) {
     database = tc(locale, 'cli.config.postgresNotChecked');
@@ -130,6 +122,37 @@ export async function runConfigCheck(
       );
   }
   printChecked(io, locale, c, database, endpoints);
+}
+
+/**
+ * The embedded database's "connection" check: is its folder free for this process (one at a time)? The lock is
+ * taken and given back at once; a holder is named (pid, host, since) with what to do. A folder that exists is
+ * opened to read its migrations. A folder whose parent does not exist yet is left so (a check creates nothing):
+ * the nearest existing folder above it must be writable for the first start to create it.
+ * @returns the database line of the summary.
+ * @throws AppError `db_unavailable` naming the folder and the fix.
+ */
+async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<string> {
+  let above = dirname(dataDir);
+  if (!existsSync(above)) {
+    while (!existsSync(above) && dirname(above) !== above) above = dirname(above);
+    try {
+      accessSync(above, constants.W_OK);
+    } catch {
+      throw new AppError(
+        'db_unavailable',
+        tc(locale, 'cli.config.pgliteCannotCreate', { dir: dataDir, above }),
+      );
+    }
+    return tc(locale, 'cli.config.pgliteNew', { dir: dataDir });
+  }
+  const { lockDataDir } = await import('../storage/data-dir-lock.ts');
+  const release = await lockDataDir(dataDir);
+  release();
+  const free = tc(locale, 'cli.config.pgliteFree', { dir: dataDir });
+  return existsSync(join(dataDir, 'PG_VERSION'))
+    ? `${free}; ${await checkMigrations({ kind: 'pglite', dataDir }, locale)}`
+    : free;
 }
 
 /** What `zhujiu config check` found, on stdout. */

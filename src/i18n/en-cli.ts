@@ -240,6 +240,10 @@ export const enCli = {
   'cli.config.pending':
     '{where}migrations: {applied} applied, {n} to apply at the next start ({list})',
   'cli.config.pgliteNotChecked': 'embedded PGlite in {dir}, lock not checked (--no-connect)',
+  'cli.config.pgliteNew':
+    'embedded PGlite in {dir}, not created yet (the first start creates it; nothing holds it)',
+  'cli.config.pgliteCannotCreate':
+    'cannot create the embedded database folder {dir}: {above} is not writable. Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
   'cli.config.pgliteFree':
     'embedded PGlite in {dir}, free (no other zhujiu process holds it; one process at a time)',
   'cli.config.postgresNotChecked': 'Postgres (DATABASE_URL), connection not checked (--no-connect)',

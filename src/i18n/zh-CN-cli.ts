@@ -221,6 +221,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.pending':
     '{where}数据库迁移：已应用 {applied} 个，{n} 个将在下次启动时应用（{list}）',
   'cli.config.pgliteNotChecked': '嵌入式 PGlite，位于 {dir}，未检查目录锁（--no-connect）',
+  'cli.config.pgliteNew': '嵌入式 PGlite，位于 {dir}，尚未创建（首次启动时创建；没有进程占用）',
+  'cli.config.pgliteCannotCreate':
+    '无法创建嵌入式数据库目录 {dir}：{above} 不可写。请把 ZHUJIU_DATA_DIR 设为你可以写入的目录，或把 DATABASE_URL 设为一个 Postgres 服务器。',
   'cli.config.pgliteFree':
     '嵌入式 PGlite，位于 {dir}，空闲（没有其他 zhujiu 进程占用；同一时间只能有一个进程）',
   'cli.config.postgresNotChecked': 'Postgres（DATABASE_URL），未检查连接（--no-connect）',

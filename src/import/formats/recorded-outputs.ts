@@ -124,6 +124,36 @@ function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
 }
 
 /**
+ * What is wrong with the file as a whole, before its rows are read: not text, a file of another kind (arena
+ * battles, say which command fits), a JSON array given as JSON Lines, empty, or a CSV table.
+ * @returns the problem line (`file:LINE: …`), or undefined when the rows can be read.
+ */
+function wrongShape(text: string, file: string, format: OutputsFormat): string | undefined {
+  const nul = text.indexOf('\u0000');
+  if (nul >= 0) {
+    return `${file}:${lineAt(text, nul)}: not a text file (it contains NUL bytes); expected UTF-8 JSON`;
+  }
+  // A file of another kind: say which command fits rather than listing every row as wrong.
+  const kind = fileRowKind(text);
+  if (kind === 'battles' || kind === 'pair_counts') {
+    return (
+      `${file}:1: this looks like arena battles ({model_a, model_b, ${kind === 'battles' ? 'winner' : 'model_a_wins'}}), not model outputs; ` +
+      (kind === 'battles'
+        ? `import it with \`zhujiu import battles ${file}\``
+        : `rate it with \`zhujiu ratings --battles ${file}\``)
+    );
+  }
+  if (format === 'jsonl' && text.trimStart().startsWith('[')) {
+    return `${file}:1: this is a JSON array, not one object per line; use --format alpaca_eval`;
+  }
+  if (text.trim() === '')
+    return `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`;
+  if (looksLikeCsv(text))
+    return `${file}:1: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {instruction, output, generator}) or, with --format jsonl, one {item, prompt, output} object per line: convert the table to one of them`;
+  return undefined;
+}
+
+/**
  * Parses a recorded-outputs file.
  * @param text the file's contents (UTF-8).
  * @param file the name to show in errors.
@@ -140,35 +170,8 @@ export function parseRecordedOutputs(
   const rows: RecordedOutput[] = [];
   // A UTF-8 byte-order mark (some Windows editors add one) is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const nul = text.indexOf('\u0000');
-  if (nul >= 0) {
-    return fail([
-      `${file}:${lineAt(text, nul)}: not a text file (it contains NUL bytes); expected UTF-8 JSON`,
-    ]);
-  }
-  // A file of another kind: say which command fits rather than listing every row as wrong.
-  const kind = fileRowKind(text);
-  if (kind === 'battles' || kind === 'pair_counts') {
-    return fail([
-      `${file}:1: this looks like arena battles ({model_a, model_b, ${kind === 'battles' ? 'winner' : 'model_a_wins'}}), not model outputs; ` +
-        (kind === 'battles'
-          ? `import it with \`zhujiu import battles ${file}\``
-          : `rate it with \`zhujiu ratings --battles ${file}\``),
-    ]);
-  }
-  if (format === 'jsonl' && text.trimStart().startsWith('[')) {
-    return fail([
-      `${file}:1: this is a JSON array, not one object per line; use --format alpaca_eval`,
-    ]);
-  }
-  if (text.trim() === '')
-    return fail([
-      `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`,
-    ]);
-  if (looksLikeCsv(text))
-    return fail([
-      `${file}:1: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {instruction, output, generator}) or, with --format jsonl, one {item, prompt, output} object per line: convert the table to one of them`,
-    ]);
+  const wrong = wrongShape(text, file, format);
+  if (wrong) return fail([wrong]);
   if (format === 'alpaca_eval') {
     const json = readJson(text);
     if (!json.ok) {

@@ -5,9 +5,9 @@
  * second process, and once that process is killed (a crash) the folder is taken over without waiting.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockDataDir, processStart } from '../../../src/storage/data-dir-lock.ts';
 import { openDb } from '../../../src/storage/db.ts';
@@ -152,6 +152,12 @@ describe('config check on PGlite checks the data-folder lock as its connection c
     const env = { ZHUJIU_DATA_DIR: dir };
     const zhujiu = (...args: string[]) => inProcess(args, { env });
     {
+      // A folder whose parent does not exist yet: nothing holds it, and the check creates nothing.
+      const fresh = await zhujiu('config', 'check');
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect(fresh.stdout).toContain(`database: embedded PGlite in ${dir}, not created yet`);
+      expect(existsSync(dirname(dir))).toBe(false);
+      mkdirSync(dirname(dir));
       const free = await zhujiu('config', 'check');
       expect(free.code, free.stderr).toBe(0);
       expect(free.stdout).toContain(
