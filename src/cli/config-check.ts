@@ -112,7 +112,9 @@ export async function runConfigCheck(
       });
       (r.ok ? endpoints : failed).push(r.message);
     }
-    if (failed.length > 0)
+    if (failed.length > 0) {
+      // What was checked and the warnings still print; the failures follow on stderr, exit 1.
+      printChecked(io, locale, c, database, endpoints, false);
       throw new AppError(
         'llm_failed',
         tc(locale, 'cli.config.endpointsFailed', {
@@ -120,8 +122,9 @@ export async function runConfigCheck(
           list: failed.map((f) => `  ${f}`).join('\n'),
         }),
       );
+    }
   }
-  printChecked(io, locale, c, database, endpoints);
+  printChecked(io, locale, c, database, endpoints, true);
 }
 
 /**
@@ -155,16 +158,17 @@ async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<strin
     : free;
 }
 
-/** What `zhujiu config check` found, on stdout. */
+/** What `zhujiu config check` found, on stdout; `ok` false: an endpoint failed (said on stderr after this). */
 function printChecked(
   io: CliIo,
   locale: Locale,
   c: Awaited<ReturnType<typeof configOf>>,
   database: string,
   endpoints: readonly string[],
+  ok: boolean,
 ): void {
   const names = (list: readonly string[]) => (list.length ? ` (${list.join(', ')})` : '');
-  io.out(tc(locale, 'cli.config.ok', { dir: c.configDir }));
+  io.out(tc(locale, ok ? 'cli.config.ok' : 'cli.config.read', { dir: c.configDir }));
   io.out(
     tc(locale, 'cli.config.models', {
       n: c.models.length,

@@ -249,6 +249,7 @@ export const enCli = {
   'cli.config.postgresNotChecked': 'Postgres (DATABASE_URL), connection not checked (--no-connect)',
   'cli.config.endpointsFailed':
     '{n, plural, one {an endpoint} other {# endpoints}} failed the connection check (GET /models; skip it with --no-endpoints):\n{list}',
+  'cli.config.read': 'config read: {dir} (an endpoint failed: see below)',
   'cli.config.ok': 'config OK: {dir}',
   'cli.config.models': '  models: {n}{names}',
   'cli.config.suites': '  suites: {n}{names}',

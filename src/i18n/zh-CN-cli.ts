@@ -229,6 +229,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.postgresNotChecked': 'Postgres（DATABASE_URL），未检查连接（--no-connect）',
   'cli.config.endpointsFailed':
     '{n} 个端点未通过连接检查（GET /models；可用 --no-endpoints 跳过）：\n{list}',
+  'cli.config.read': '已读取配置：{dir}（有接口检查失败，见下文）',
   'cli.config.ok': '配置正确：{dir}',
   'cli.config.models': '  模型：{n}{names}',
   'cli.config.suites': '  评测套件：{n}{names}',

@@ -220,6 +220,11 @@ describe('config check = the start-up validation', () => {
       const bad = await check();
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain('error [llm_failed]: 2 endpoints failed the connection check');
+      // What was checked still prints, without calling it OK.
+      expect(bad.stdout).toMatch(
+        /^config read: .* \(an endpoint failed: see below\)\n {2}models: /u,
+      );
+      expect(bad.stdout).toContain('database: ');
       expect(bad.stderr).toContain(
         `model nov1: HTTP 404 from 127.0.0.1:${fake.port}: base_url http://127.0.0.1:${fake.port} does not end in /v1; add it`,
       );
