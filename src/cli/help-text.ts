@@ -15,7 +15,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { Argument, Command, Help, Option } from 'commander';
 import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
 import type { Locale, Params } from '../i18n/index.ts';
-import { textWidth } from './io.ts';
+import { textWidth, WIDE_CHARS } from './io.ts';
 
 /**
  * Parameters of help texts that hold a shape users type or read as it is (a JSON object, a JSONL record): an
@@ -140,15 +140,12 @@ export function helpConfiguration(locale: Locale): Partial<Help> {
   };
 }
 
-/** East Asian wide characters (as cli/io `textWidth` counts them), between which a line may break. */
-const WIDE =
-  '\\u2e80-\\u303e\\u3041-\\u33ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6';
 /**
- * The pieces a line is wrapped by: one wide character or a run of other characters, with the closing punctuation
- * after it (which never starts a line), each with the spaces before it.
+ * The pieces a line is wrapped by: one wide character (cli/io `WIDE_CHARS`) or a run of other characters, with the
+ * closing punctuation after it (which never starts a line), each with the spaces before it.
  */
 const CLOSING = '，。、；：！？）》」』';
-const PIECE = new RegExp(`\\s*(?:[${WIDE}]|[^\\s${WIDE}]+)[${CLOSING}]*`, 'gu');
+const PIECE = new RegExp(`\\s*(?:[${WIDE_CHARS}]|[^\\s${WIDE_CHARS}]+)[${CLOSING}]*`, 'gu');
 
 /**
  * `str` wrapped to `width` terminal columns, its own line breaks kept, as commander's `Help.boxWrap` does but also

@@ -99,19 +99,41 @@ export function takeRequestedExit(): number | undefined {
 }
 
 /**
- * The columns `s` takes on a terminal: two for each East Asian wide character (CJK ideographs, kana, hangul, full-width
- * forms: Unicode UAX #11 "W"/"F", approximated by their blocks), one for any other.
+ * East Asian wide characters (CJK ideographs, kana, hangul, full-width forms: Unicode UAX #11 "W"/"F", approximated
+ * by their blocks), as the source of a regular-expression character class (without the brackets).
  */
+export const WIDE_CHARS =
+  '\\u1100-\\u115f\\u2e80-\\u303e\\u3041-\\u33ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7a3\\uf900-\\ufaff\\ufe30-\\ufe4f\\uff00-\\uff60\\uffe0-\\uffe6';
+const WIDE = new RegExp(`[${WIDE_CHARS}]`, 'u');
+
+/** The columns `s` takes on a terminal: two for each {@link WIDE_CHARS} character, one for any other. */
 export function textWidth(s: string): number {
   let w = 0;
-  for (const ch of s)
-    w +=
-      /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(
-        ch,
-      )
-        ? 2
-        : 1;
+  for (const ch of s) w += WIDE.test(ch) ? 2 : 1;
   return w;
+}
+
+/**
+ * A text table: the header, a rule of dashes, then the rows; columns two spaces apart, sized and padded by terminal
+ * columns ({@link textWidth}), right-aligned where `right[c]`, trailing spaces cut.
+ */
+export function tableLines(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: readonly boolean[],
+): string[] {
+  const widths = head.map((h, c) =>
+    Math.max(textWidth(h), ...rows.map((r) => textWidth(r[c] ?? ''))),
+  );
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((s, c) => {
+        const fill = ' '.repeat(Math.max(0, (widths[c] ?? 0) - textWidth(s)));
+        return right[c] ? fill + s : s + fill;
+      })
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
 }
 
 /** `s` padded with spaces to `width` terminal columns ({@link textWidth}), for the columns of a table. */

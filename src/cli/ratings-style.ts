@@ -11,7 +11,7 @@ import type { Locale } from '../i18n/index.ts';
 import { parseStyleLines, type StyleLines } from '../import/formats/arena-style.ts';
 import type { StyleBattle } from '../rating/index.ts';
 import { bootstrapStyleControl, rankByIntervals, STYLE_FEATURES } from '../rating/index.ts';
-import { padColumns, textWidth } from './io.ts';
+import { tableLines } from './io.ts';
 import type { RatingsIo, RatingsOptions } from './ratings.ts';
 
 /** The catalogue keys of the coefficient names shown for {@link STYLE_FEATURES}. */
@@ -150,16 +150,9 @@ export async function runStyleRatings(
     String(counts.get(r.models[j]!) ?? 0),
   ]);
   const right = [true, false, true, true, true];
-  const widths = head.map((h, c) => Math.max(textWidth(h), ...body.map((b) => textWidth(b[c]!))));
-  const pad = (s: string, w: number) => ' '.repeat(Math.max(0, w - textWidth(s)));
-  const line = (cells: string[]) =>
-    cells
-      .map((s, c) => (right[c] ? pad(s, widths[c]!) + s : padColumns(s, widths[c]!)))
-      .join('  ')
-      .trimEnd();
   const notes = styleNotes(locale, r, { rounds, seed }, battles.length, input.withoutMetadata);
   io.out(
-    `${[line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n')}\n\n${notes.join('\n')}\n` +
+    `${tableLines(head, body, right).join('\n')}\n\n${notes.join('\n')}\n` +
       (io.inputNote ? `${io.inputNote}\n` : ''),
   );
 }

@@ -14,7 +14,7 @@ import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
-import { padColumns, textWidth } from './io.ts';
+import { tableLines } from './io.ts';
 
 /** Options as given on the command line. */
 export interface RatingsOptions {
@@ -206,14 +206,7 @@ function componentTable(rows: ArenaRatings['rows'], locale: Locale): string[] {
     `${(row.avgWinRate * 100).toFixed(1)}%`,
   ]);
   const right = [true, false, true, true, true, true, true];
-  const widths = head.map((h, c) => Math.max(textWidth(h), ...body.map((b) => textWidth(b[c]!))));
-  const pad = (s: string, w: number) => ' '.repeat(Math.max(0, w - textWidth(s)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((s, c) => (right[c] ? pad(s, widths[c]!) + s : padColumns(s, widths[c]!)))
-      .join('  ')
-      .trimEnd();
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+  return tableLines(head, body, right);
 }
 
 /** The first note under the table: how the ratings were computed (scale, anchor, bootstrap, elo). */

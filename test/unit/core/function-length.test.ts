@@ -34,7 +34,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/eval.ts#runEval': 169,
   'src/cli/index.ts#buildProgram': 359,
   'src/cli/leaderboard.ts#runLeaderboard': 100,
-  'src/cli/ratings-style.ts#runStyleRatings': 104,
   'src/cli/ratings.ts#runRatings': 99,
   'src/cli/serve.ts#startOn': 101,
   'src/config/loader.ts#loadConfig': 121,
