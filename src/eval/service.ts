@@ -483,6 +483,8 @@ export class EvalService {
       const a = created.active;
       if (await this.isUnattended(a.id)) {
         // Left by a process that stopped (Ctrl-C, SIGTERM, or killed a lease ago): resume it rather than refuse.
+        // It is a run of the same suite, so the datasets just prepared serve it as they would a new one.
+        if (pre.prepared) this.#hold(a.id, pre.prepared);
         await this.enqueue(a.id);
         this.#log.info(
           { runId: a.id, model: req.model, suite: req.suite },
@@ -505,7 +507,8 @@ export class EvalService {
    * A suite that cannot be prepared (missing files, bad rows, a checksum mismatch) would fail a new run at its
    * start: it is prepared here, and the run refused before it is created, with the preparation's message (missing
    * files: the files, the datasets folder and the fix). Not when the model already has an active run of the suite
-   * (start answers that as usual: already running, or resumed), nor with a `prepareSuite` override.
+   * (start answers that as usual: already running, or resumed; datasets the caller prepared early are still handed
+   * back for a resume when their preparation succeeded), nor with a `prepareSuite` override.
    * @returns the prepared datasets (none when not prepared), or the refusal.
    */
   async #prepareForStart(
@@ -522,7 +525,14 @@ export class EvalService {
         r.model === req.model &&
         r.suite === req.suite,
     );
-    if (active) return { ok: true };
+    if (active) {
+      // A resume is not refused for its files; datasets the caller prepared early serve it when they succeeded.
+      const early =
+        req.prepared && cfg.provider !== 'recorded'
+          ? await req.prepared.catch(() => undefined)
+          : undefined;
+      return early ? { ok: true, prepared: early } : { ok: true };
+    }
     try {
       return {
         ok: true,

@@ -67,6 +67,23 @@ describe.each(flowBackends())('datasets prepared before the start (%s)', (backen
     expect(await getRun(d.db, started.run.id)).toMatchObject({ status: 'succeeded', done: total });
   });
 
+  it('a resumed run is executed with them too', async () => {
+    const { service, config, dir } = setUp('resumed');
+    // The run was started by an earlier process (another service) and left as after Ctrl-C: resumable at once.
+    const earlier = new EvalService({ db: d.db, logger: createLogger('silent'), config });
+    const first = await earlier.start({ model: 'resumed', suite: 'mini' });
+    if (!first.ok) throw new Error(first.reason);
+    await earlier.release(first.run.id);
+    const prepared = prepareSuiteDatasets(config, 'mini');
+    await prepared;
+    for (const sub of ['c3', 'ocnli', 'cmrc2018']) rmSync(join(dir, sub), { recursive: true });
+    const again = await service.start({ model: 'resumed', suite: 'mini', prepared });
+    if (!again.ok) throw new Error(again.reason);
+    expect(again).toMatchObject({ resumed: true, run: { id: first.run.id } });
+    expect(await service.execute(first.run.id)).toBe('finished');
+    expect(await getRun(d.db, first.run.id)).toMatchObject({ error: null, status: 'succeeded' });
+  });
+
   it('refuses the start with the reason their preparation failed with', async () => {
     const { service, config, dir } = setUp('missing');
     rmSync(join(dir, 'c3'), { recursive: true });
