@@ -4,6 +4,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Ability, Method } from '../config/schema.ts';
+import { inKeyOrder } from './key-order.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -174,7 +175,7 @@ export async function ensureDatasetItems(
   const specs = new Map(groups.map((g) => [g.dataset.name, g.dataset]));
   await db
     .insertInto('datasets')
-    .values([...specs.values()].map(datasetRow))
+    .values(inKeyOrder([...specs.values()], (s) => [s.name]).map(datasetRow))
     .onConflict((oc) => oc.column('name').doNothing())
     .execute();
   const stored = new Map(

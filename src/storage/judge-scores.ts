@@ -11,7 +11,9 @@ import type {
   OnConflictUpdateDatabase,
   Transaction,
 } from 'kysely';
+
 import { sql } from 'kysely';
+import { inKeyOrder } from './key-order.ts';
 import type { Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -101,7 +103,15 @@ export async function upsertJudgeScores(
   specs: readonly JudgeScoreSpec[],
 ): Promise<number> {
   let written = 0;
-  const rows = specs.map(row);
+  // In key order, so concurrent imports of the same judgments cannot deadlock (storage/key-order).
+  const rows = inKeyOrder(specs, (s) => [
+    s.modelId,
+    s.itemId,
+    s.baselineModelId ?? null,
+    s.judge,
+    s.rubric,
+    s.rubricVersion,
+  ]).map(row);
   const single = rows.filter((r) => r.baseline_model_id === null);
   const pairwise = rows.filter((r) => r.baseline_model_id !== null);
   for (let i = 0; i < single.length; i += 500) {
@@ -284,7 +294,8 @@ export async function upsertBattleJudgments(
   await db
     .insertInto('battle_judgments')
     .values(
-      specs.map((s) => ({
+      // In key order, so concurrent writers of the same verdicts cannot deadlock (storage/key-order).
+      inKeyOrder(specs, (s) => [s.battleId, s.judge, s.rubricVersion]).map((s) => ({
         battle_id: s.battleId,
         judge: s.judge,
         rubric_version: s.rubricVersion,

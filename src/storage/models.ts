@@ -3,6 +3,7 @@
  * The `models` aggregate: one row per model under evaluation (no secrets in `config`).
  */
 import type { Kysely, Transaction } from 'kysely';
+import { compareKeys } from './key-order.ts';
 import type { Database, ModelsTable } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -16,14 +17,15 @@ export interface ModelRow {
 
 /**
  * Returns the ids of the named models, creating missing ones with `provider` (existing rows keep theirs).
- * Safe under concurrency (INSERT … ON CONFLICT DO NOTHING, then SELECT).
+ * Safe under concurrency (INSERT … ON CONFLICT DO NOTHING, then SELECT), names inserted in sorted order so two
+ * transactions naming the same models cannot deadlock (storage/key-order).
  */
 export async function ensureModels(
   db: Conn,
   names: readonly string[],
   provider: ModelsTable['provider'],
 ): Promise<Map<string, number>> {
-  const unique = [...new Set(names)];
+  const unique = [...new Set(names)].sort((a, b) => compareKeys([a], [b]));
   if (unique.length === 0) return new Map();
   for (let i = 0; i < unique.length; i += 1000) {
     await db

@@ -3,6 +3,7 @@
  * Model answers (the response cache): one row per model + item + request hash.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { inKeyOrder } from './key-order.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -20,10 +21,12 @@ export interface ResponseSpec {
 }
 
 /**
- * Inserts responses; rows whose (model, item, request hash) already exist are left unchanged.
+ * Inserts responses; rows whose (model, item, request hash) already exist are left unchanged. Rows are written in
+ * that key's order, so concurrent imports of the same outputs cannot deadlock (storage/key-order).
  * @returns how many rows were added.
  */
-export async function insertResponses(db: Conn, rows: readonly ResponseSpec[]): Promise<number> {
+export async function insertResponses(db: Conn, given: readonly ResponseSpec[]): Promise<number> {
+  const rows = inKeyOrder(given, (r) => [r.modelId, r.itemId, r.requestHash]);
   let added = 0;
   for (let i = 0; i < rows.length; i += 500) {
     const res = await db
