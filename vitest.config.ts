@@ -22,15 +22,20 @@ export default defineConfig({
     // The tests open the embedded database in-process as one-shot commands do, so they run V8 as bin/zhujiu.js
     // runs it for those (see the tiering-budget comment there).
     execArgv: ['--wasm-tiering-budget=200000000'],
-    // Four files at a time on this 2-core machine: the whole suite took 324 s wall and 530 CPU-s with 4, 326 s and
-    // 546 CPU-s with 6, 368 s and 621 CPU-s with 8 (fewer processes fighting for the cores, same wall time).
+    // Two groups run one after the other (`sequence.groupOrder`), each with its own number of files at a time, since
+    // their files load the 2 cores differently:
+    // - group 0, 8 at a time: the `process` files, which mostly wait on child processes, signals and slow fakes,
+    //   then the `unit` files, which fill the cores as the last `process` files wait;
+    // - group 1, 3 at a time: the `app` files, which keep the cores busy (more at a time only adds workers that
+    //   each import the application and compile PGlite).
+    // One group with 4 at a time took 263 s wall and 428 CPU-s; see docs/architecture.md "Tests" for these groups.
     maxWorkers: 4,
     // Tests slower than this are listed after the run (one threshold for the three projects).
     slowTestThreshold: 5_000,
     // Files run in a shuffled order in every project; unit and app tests are shuffled within their files too (an
     // app file's tests share its database, emptied before each test by `useCleanRows` in test/helpers/db.ts where
     // they write). The tests of a process file run in the order they are written. Files are queued project by
-    // project (process, app, unit), each project's shuffled: test/helpers/sequencer.ts says why.
+    // project (process, unit, app), each project's shuffled: test/helpers/sequencer.ts says why.
     sequence: { shuffle: { files: true, tests: false }, sequencer: ProjectGroupedShuffle },
     projects: [
       {
@@ -38,10 +43,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          globalSetup: ['test/helpers/global-scratch.ts'],
           // Pure modules with no state between files: one worker imports them once for all its files
           // instead of once per file (the unit project went from 67 s to 25 s on a loaded machine).
           isolate: false,
-          sequence: { shuffle: { tests: true } },
+          // With the `process` files, in their group (see `maxWorkers` at the top).
+          sequence: { shuffle: { tests: true }, groupOrder: 0 },
+          maxWorkers: 8,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -51,14 +59,15 @@ export default defineConfig({
         test: {
           name: 'app',
           include: ['test/app/**/*.test.ts'],
-          globalSetup: ['test/helpers/global-setup.ts'],
+          globalSetup: ['test/helpers/global-scratch.ts', 'test/helpers/global-setup.ts'],
           // A worker imports the application (and compiles PGlite) once for all its files instead of once per
           // file: the files' CPU time halved. Each file still opens its own database and fakes; nothing of a file's
           // state is module-level (no test mocks modules or changes `process.env`), so files run in any order in a
           // worker. The setup file loads discord.js before any file can load vega-lite (see there).
           isolate: false,
           setupFiles: ['test/helpers/app-setup.ts'],
-          sequence: { shuffle: { tests: true } },
+          sequence: { shuffle: { tests: true }, groupOrder: 1 },
+          maxWorkers: 3,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -68,7 +77,13 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.ts'],
-          globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/global-build.ts'],
+          globalSetup: [
+            'test/helpers/global-scratch.ts',
+            'test/helpers/global-setup.ts',
+            'test/helpers/global-build.ts',
+          ],
+          sequence: { groupOrder: 0 },
+          maxWorkers: 8,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },

@@ -8,7 +8,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
-    globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/global-build.ts'],
+    globalSetup: [
+      'test/helpers/global-scratch.ts',
+      'test/helpers/global-setup.ts',
+      'test/helpers/global-build.ts',
+    ],
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: 'forks',

@@ -8,10 +8,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDb } from '../../src/storage/db.ts';
+import { systemTmpdir } from './global-scratch.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,9 +34,9 @@ async function pgliteTemplate(): Promise<string> {
   for (const f of readdirSync(join(root, 'migrations')).sort()) {
     h.update(`${f}\n`).update(readFileSync(join(root, 'migrations', f)));
   }
-  const target = join(tmpdir(), `zhujiu-pglite-template-${h.digest('hex').slice(0, 16)}`);
+  const target = join(systemTmpdir(), `zhujiu-pglite-template-${h.digest('hex').slice(0, 16)}`);
   if (existsSync(join(target, 'PG_VERSION'))) return target;
-  const work = mkdtempSync(join(tmpdir(), 'zhujiu-pglite-build-'));
+  const work = mkdtempSync(join(systemTmpdir(), 'zhujiu-pglite-build-'));
   const dataDir = join(work, 'pg');
   const d = await openDb({ kind: 'pglite', dataDir });
   await migrateToLatest(d.db);

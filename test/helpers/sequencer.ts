@@ -2,21 +2,22 @@
  * @module test/helpers/sequencer
  * The order `npm test` runs its files in (vitest.config.ts `sequence.sequencer`): shuffled within each project by
  * the run's seed (`--sequence.seed=N` replays an order), the projects one after another: `process` first, then
- * `app`, then `unit`.
+ * `unit`, then `app`. (vitest.config.ts also puts `app` in a later group, `sequence.groupOrder`, with fewer files
+ * at a time; within a group this order is the queue's.)
  *
  * Why grouped: vitest's pool hands a finished non-isolated worker (`isolate: false`, the `app` and `unit`
  * projects) the next file only when the next queued file is of the same project; otherwise it stops the worker and
  * the next file of that project starts a new one, which imports the application (and compiles PGlite) again.
  * Shuffled across projects, as vitest's own random sequencer does, nearly every `app` file paid that start
  * (docs/architecture.md "Tests"). Why `process` first: its files mostly wait on child processes, signals and slow
- * fakes, and the longest of them (about 100 s) would otherwise start last and end the run; the CPU-bound `app`
- * files then fill the cores as the `process` files finish.
+ * fakes, and the longest of them (30–40 s) would otherwise start last and end their group; the short CPU-bound
+ * `unit` files then fill the cores as the last `process` files wait.
  */
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { createRng } from '../../src/core/rng.ts';
 
 /** The projects in the order their files are queued; a project not named here comes last. */
-export const PROJECT_ORDER: readonly string[] = ['process', 'app', 'unit'];
+export const PROJECT_ORDER: readonly string[] = ['process', 'unit', 'app'];
 
 /**
  * Seeded Fisher–Yates shuffle of `items` (a copy).

@@ -1,6 +1,7 @@
 /**
- * Queued runs in real `zhujiu worker` processes (the compiled bin/zhujiu.js) against a slow fake model (5 s per
- * call, concurrency 2), with a short job expiry (2 s) and item lease (10 s):
+ * Queued runs in real `zhujiu worker` processes (the compiled bin/zhujiu.js) against a slow fake model (3 s per
+ * call, concurrency 2: longer than the job expiry, so a run outlives its job), with a short job expiry (2 s) and
+ * item lease (10 s):
  * - duplicates: the run ends with exactly 10 results and 10 model calls, each item asked once (on Postgres two
  *   workers share the queue, and the expired job is handed to the other one while the first still works);
  * - kill: `kill -9` of the worker after 4 results, then a new worker: only the items without a result are asked,
@@ -62,7 +63,7 @@ export function workerProcessTests(backend: Backend, part: WorkerProcessPart): v
         join(root, 'config', 'default.yaml'),
         'http:\n  port: 0\neval:\n  lease_seconds: 10\n  job_expire_seconds: 2\n  maintenance_seconds: 1\n',
       );
-      fake = await startFakeOpenAi({ delayMs: 5_000 });
+      fake = await startFakeOpenAi({ delayMs: 3_000 });
       fake.setAnswer((call) => items.get(tagOf(call))?.right ?? 'x');
       writeFileSync(
         join(root, 'config', 'models.yaml'),

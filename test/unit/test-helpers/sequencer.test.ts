@@ -1,5 +1,5 @@
 /**
- * The suite's file order (test/helpers/sequencer.ts): project by project (process, app, unit), each project's files
+ * The suite's file order (test/helpers/sequencer.ts): project by project (process, unit, app), each project's files
  * shuffled by the seed, the same order for the same seed whatever order the files were found in.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,13 +20,13 @@ const FILES = [
 const ids = (xs: TestSpecification[]) => xs.map((x) => x.moduleId);
 
 describe('the suite order', () => {
-  it('queues process files, then app files, then unit files, each group whole', async () => {
+  it('queues process files, then unit files, then app files, each project whole', async () => {
     const order = await sequencer(7).sort([...FILES].reverse());
     const projects = order.map((s) => s.project.name);
     expect(projects).toEqual([
       ...Array(6).fill('process'),
-      ...Array(12).fill('app'),
       ...Array(12).fill('unit'),
+      ...Array(12).fill('app'),
     ]);
     expect(new Set(ids(order))).toEqual(new Set(ids(FILES)));
   });
