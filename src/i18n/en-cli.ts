@@ -276,7 +276,15 @@ export const enCli = {
     'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
   'cli.import.andMore': '{shown} and {n} more',
   'cli.import.battles.done':
-    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present, {models} models) in {secs} s',
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
+  'cli.import.battles.duplicates':
+    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same line, tstamp or question_id included, twice in the file)',
+  'cli.import.battles.tstampType':
+    '"tstamp" must be a number of Unix seconds (as FastChat writes it), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
+  'cli.import.battles.votedAtType':
+    '"voted_at" must be an ISO 8601 time with a time zone (e.g. 2024-08-14T09:30:00.000Z), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
+  'cli.import.battles.timeRange':
+    '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':

@@ -254,7 +254,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
   'cli.import.andMore': '{shown} 等另外 {n} 个',
   'cli.import.battles.done':
-    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
+    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
+  'cli.import.battles.duplicates':
+    '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中出现了两次）',
+  'cli.import.battles.tstampType':
+    '"tstamp" 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+  'cli.import.battles.votedAtType':
+    '"voted_at" 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+  'cli.import.battles.timeRange':
+    '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
