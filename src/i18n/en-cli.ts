@@ -171,7 +171,7 @@ export const enCli = {
     'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
   'cli.leaderboard.arg.name': 'the ability, method or model of the view',
   'cli.leaderboard.opt.view':
-    'overall (default) | ability | method | model, or a bare ability/method/model name',
+    'overall (default) | ability | method | model | style; the NAME argument alone may be a bare ability, method or model name',
   'cli.leaderboard.opt.source':
     "also count this imported source's votes (repeatable; the community's arena votes always count)",
   'cli.leaderboard.opt.json':

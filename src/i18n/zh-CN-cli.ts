@@ -157,7 +157,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '煮酒排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
   'cli.leaderboard.arg.name': '要查看的能力、评估方法或模型',
   'cli.leaderboard.opt.view':
-    'overall（默认）| ability | method | model，或直接写能力 / 评估方法 / 模型的名称',
+    'overall（默认）| ability | method | model | style；也可以不加 --view，只写 NAME 参数：能力、评估方法或模型的名称',
   'cli.leaderboard.opt.source': '同时计入这个导入来源的投票（可重复；社区的竞技场投票总是计入）',
   'cli.leaderboard.opt.json':
     '以 JSON 而不是表格输出视图：排行榜为 {board}，模型卡片为 {card}，单项能力 / 评估方法为 {ability} / {method}',
