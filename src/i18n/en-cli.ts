@@ -324,7 +324,7 @@ export const enCli = {
   'cli.ratings.noVotes':
     'no votes from {sources} in the database ({db}){ability}: {fix}vote in the arena, or pass --battles FILE',
   'cli.ratings.noVotes.addSource':
-    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of config/default.yaml), ',
+    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of {default}), ',
   'cli.ratings.noVotes.import':
     'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ',
   'cli.ratings.or': ' or ',

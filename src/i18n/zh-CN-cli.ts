@@ -298,7 +298,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.noVotes':
     '数据库（{db}）中没有来自 {sources} 的投票{ability}：{fix}请在竞技场中投票，或用 --battles FILE 传入文件',
   'cli.ratings.noVotes.addSource':
-    '导入的投票只有在要求时才计入：加上 {flags}（或在 config/default.yaml 的 ratings.include_sources 中列出该来源），',
+    '导入的投票只有在要求时才计入：加上 {flags}（或在 {default} 的 ratings.include_sources 中列出该来源），',
   'cli.ratings.noVotes.import':
     '导入对战（`zhujiu import battles FILE --source NAME`，然后加上 --source NAME），',
   'cli.ratings.or': ' 或 ',
