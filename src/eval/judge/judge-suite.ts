@@ -46,7 +46,7 @@ export interface JudgeSuiteOptions {
 
 /**
  * The client of the judge `name`, a model of the models file read (config/files.ts).
- * @throws AppError `not_found` naming that file when it lists no such model.
+ * @throws AppError `input_invalid` (a usage mistake: exit 2) naming that file when it lists no such model.
  */
 async function openJudgeClient(
   deps: { readonly db: Kysely<Database>; readonly logger: Logger; readonly config: LoadedConfig },
@@ -57,7 +57,7 @@ async function openJudgeClient(
   const cfg = config.models.find((m) => m.name === name);
   if (!cfg) {
     throw new AppError(
-      'not_found',
+      'input_invalid',
       `--judge ${name}: not in ${models}; add it there (any OpenAI-compatible endpoint)`,
     );
   }
@@ -73,7 +73,9 @@ async function openJudgeClient(
 
 /**
  * Judges the model's answers to every scoring dataset of the suite.
- * @throws AppError `not_found` (suite, model, judge), `config_invalid` (a scoring dataset without a loader).
+ * @throws AppError `input_invalid` (a suite or judge the configuration lacks: a usage mistake), `not_found` (a
+ *   model without stored answers, a suite without scoring datasets), `config_invalid` (a scoring dataset without
+ *   a loader).
  */
 export async function judgeSuite(
   deps: { readonly db: Kysely<Database>; readonly logger: Logger; readonly config: LoadedConfig },
@@ -83,7 +85,7 @@ export async function judgeSuite(
   const suite = config.suites.get(o.suite);
   if (!suite) {
     throw new AppError(
-      'not_found',
+      'input_invalid',
       `--suite ${o.suite}: no such suite; the suites are ${[...config.suites.keys()].join(', ') || '(none)'}`,
     );
   }

@@ -53,6 +53,24 @@ describe('config errors name the file read', () => {
     );
   });
 
+  it('eval and judge run: a --suite the configuration lacks is a usage mistake (exit 2) listing the suites', async () => {
+    const e = await inProcess(['eval', '--model', 'far', '--suite', 'smok'], { env });
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(
+      /^error \[input_invalid\]: Unknown suite "smok"\. Valid suites: smoke, /,
+    );
+    const j = await inProcess(
+      ['judge', 'run', '--model', 'far', '--suite', 'smok', '--judge', 'far'],
+      {
+        env,
+      },
+    );
+    expect(j.code).toBe(2);
+    expect(j.stderr).toMatch(
+      /^error \[input_invalid\]: --suite smok: no such suite; the suites are /,
+    );
+  });
+
   it('config check: a failing endpoint names ZHUJIU_CONFIG_DIR/models.yaml', async () => {
     const r = await inProcess(['config', 'check'], { env });
     expect(r.code).toBe(1);
