@@ -278,7 +278,7 @@ export const enCli = {
   'cli.import.battles.done':
     'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
   'cli.import.battles.duplicates':
-    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same line, tstamp or question_id included, twice in the file)',
+    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same line, tstamp or question_id included, repeated in the file)',
   'cli.import.battles.tstampType':
     '"tstamp" must be a number of Unix seconds (as FastChat writes it), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
   'cli.import.battles.votedAtType':

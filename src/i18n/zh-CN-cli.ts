@@ -256,7 +256,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.battles.done':
     '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
   'cli.import.battles.duplicates':
-    '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中出现了两次）',
+    '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
   'cli.import.battles.tstampType':
     '"tstamp" 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.votedAtType':

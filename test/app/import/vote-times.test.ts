@@ -167,7 +167,7 @@ describe('imported vote times and duplicate lines', () => {
     ]);
     const first = await cli('import', 'battles', file, '--source', 'dups');
     expect(first.stdout).toMatch(
-      /^imported 3 battles \(3 votes\) from source dups \(6 rows, 0 already present, skipped 3 duplicate lines \(the same line, tstamp or question_id included, twice in the file\), 3 models\) in [\d.]+ s\n$/,
+      /^imported 3 battles \(3 votes\) from source dups \(6 rows, 0 already present, skipped 3 duplicate lines \(the same line, tstamp or question_id included, repeated in the file\), 3 models\) in [\d.]+ s\n$/,
     );
     const second = await cli('import', 'battles', file, '--source', 'dups');
     expect(second.stdout).toMatch(
