@@ -15,6 +15,7 @@ import type { DiscordAdapterOptions } from './chat/discord/adapter.ts';
 import type { ChatPlatform } from './chat/port.ts';
 import type { ShellAdapterOptions } from './chat/shell/adapter.ts';
 import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
+import { filesOf } from './config/files.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import type { ModelInfo } from './config/schema.ts';
 import { assertStartable, disabledModels } from './config/start-checks.ts';
@@ -279,7 +280,7 @@ export async function openLiveArena(
   if (classifierName !== null && classifierCfg?.provider !== 'openai') {
     throw new AppError(
       'config_invalid',
-      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in config/models.yaml ` +
+      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in ${filesOf(rt.config).models} ` +
         `(configured: ${configured.map((m) => m.name).join(', ') || 'none'}); name one, or set it to null`,
     );
   }
@@ -291,6 +292,7 @@ export async function openLiveArena(
     apiKeyFor: rt.config.apiKeyFor,
     apiKeyEmpty: rt.config.apiKeyEmpty,
     metrics,
+    entryIn: filesOf(rt.config).models,
   };
   // Models without their key are left out (logged at start by openRuntime): the rest of the arena works.
   const disabled = new Set(disabledModels(rt.config).map((d) => d.name));

@@ -12,6 +12,7 @@
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { filesOf } from '../config/files.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkLogFile } from '../core/logger.ts';
@@ -109,6 +110,7 @@ export async function runConfigCheck(
         apiKey: c.apiKeyFor(m.name),
         apiKeyEnv: m.api_key_env,
         timeoutMs: Math.min(m.timeout_ms, 30_000),
+        entryIn: filesOf(c).models,
       });
       (r.ok ? endpoints : failed).push(r.message);
     }

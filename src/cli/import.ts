@@ -185,7 +185,13 @@ export async function runImportBattles(
   const r = await checkThenImport(
     io,
     deps,
-    (signal) => readBattlesFile({ file, signal, ...(o.source ? { source: o.source } : {}) }),
+    (signal) =>
+      readBattlesFile({
+        file,
+        signal,
+        locale: cliLocale(deps),
+        ...(o.source ? { source: o.source } : {}),
+      }),
     (rt, parsed, signal) =>
       importBattles(rt.db.db, {
         file,
@@ -202,6 +208,10 @@ export async function runImportBattles(
       source: r.source,
       rows: r.rows,
       skipped: r.skipped,
+      duplicates:
+        r.duplicates > 0
+          ? tc(cliLocale(deps), 'cli.import.battles.duplicates', { n: r.duplicates })
+          : '',
       models: r.models,
       secs: ((performance.now() - t0) / 1000).toFixed(2),
     }),

@@ -141,7 +141,7 @@ function resultsCommand(program: Command, io: CliIo, deps: CliDeps): void {
     .command('results')
     .option('--run <n>', '', intArg(locale, '--run', 1))
     .option('--dataset <name>')
-    .option('--ability <name>')
+    .addOption(new Option('--ability <name>').choices(ABILITIES))
     .option('--failed')
     .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
     .option('--out <file>')
@@ -390,7 +390,9 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
   program
     .command('leaderboard')
     .argument('[name]')
-    .option('--view <view>')
+    .addOption(
+      new Option('--view <view>').choices(['overall', 'ability', 'method', 'model', 'style']),
+    )
     .option('--source <name>', '', (v: string, prev: string[] = []) => [
       ...prev,
       sourceArg(locale)(v),

@@ -148,7 +148,7 @@ export async function runLeaderboard(
           sources,
         }) +
           (sources ? '' : tc(locale, 'cli.leaderboard.noModel.sources')) +
-          // `--view bogus` is read as a bare model name: say what else --view takes.
+          // A bare NAME (no --view) is read as a model name when it is no ability or method: say what --view takes.
           (o.view !== 'model' ? tc(locale, 'cli.leaderboard.noModel.view') : ''),
       );
     }

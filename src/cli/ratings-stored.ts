@@ -9,6 +9,7 @@
  * `--include-named` / `--include-flagged`. Bootstrap rounds, seed and anchor default to the config's
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
+import { filesOf } from '../config/files.ts';
 import { AppError } from '../core/errors.ts';
 import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
@@ -99,6 +100,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
                 fix:
                   others.length > 0
                     ? tc(locale, 'cli.ratings.noVotes.addSource', {
+                        default: filesOf(rt.config).default,
                         flags: others
                           .map((s) => `--source ${s.source}`)
                           .join(tc(locale, 'cli.ratings.or')),

@@ -11,6 +11,7 @@ import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } fr
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
+import { type ConfigFiles, configFilesIn } from './files.ts';
 import {
   type AppConfig,
   appConfigSchema,
@@ -67,6 +68,8 @@ export interface LoadedConfig {
    * `(defaults)` when the file does not exist).
    */
   readonly locate: (file: 'default' | 'models', path: readonly (string | number)[]) => string;
+  /** The files read, as messages name them (config/files.ts); absent in hand-made configs. */
+  readonly files?: ConfigFiles;
 }
 
 /** Where to look; defaults come from the environment, then from the working directory. */
@@ -523,6 +526,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     suites,
     env,
     configDir,
+    files: configFilesIn(configDir, cwd),
     dataDir,
     datasetsDir,
     datasetsCacheDir,

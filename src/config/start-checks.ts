@@ -14,6 +14,7 @@
  */
 import { AppError } from '../core/errors.ts';
 import { type Locale, t } from '../i18n/index.ts';
+import { DEFAULT_CONFIG_FILES, filesOf } from './files.ts';
 import type { LoadedConfig } from './loader.ts';
 
 /**
@@ -67,7 +68,7 @@ export function startProblems(config: LoadedConfig): string[] {
     if (name === null || callable.includes(name)) continue;
     const recorded = config.models.some((m) => m.name === name);
     problems.push(
-      `${config.locate('default', path)} ${key}: "${name}" ${recorded ? 'is a recorded model, which cannot be called' : 'is not a model of config/models.yaml'}, ` +
+      `${config.locate('default', path)} ${key}: "${name}" ${recorded ? 'is a recorded model, which cannot be called' : `is not a model of ${filesOf(config).models}`}, ` +
         `so ${what} cannot be judged. Name an OpenAI-compatible model of models.yaml ` +
         `(configured: ${callable.join(', ') || 'none'}), or set it to null.`,
     );
@@ -82,9 +83,15 @@ export function startProblems(config: LoadedConfig): string[] {
  * @param variable the `api_key_env` variable.
  * @param empty true when it is set to an empty value.
  * @param locale the language (default English: logs, warnings and the command line).
+ * @param models the models file as messages name it (config/files.ts; default `config/models.yaml`).
  */
-export function missingKeyReason(variable: string, empty: boolean, locale: Locale = 'en'): string {
-  return t(locale, empty ? 'modelKey.empty' : 'modelKey.unset', { variable });
+export function missingKeyReason(
+  variable: string,
+  empty: boolean,
+  locale: Locale = 'en',
+  models: string = DEFAULT_CONFIG_FILES.models,
+): string {
+  return t(locale, empty ? 'modelKey.empty' : 'modelKey.unset', { variable, models });
 }
 
 /** A configured model that cannot be called in this environment, and why. */
@@ -94,6 +101,8 @@ export interface DisabledModel {
   readonly reason: string;
   /** The variable to set. */
   readonly variable: string;
+  /** The models file that names the variable, as messages show it (config/files.ts). */
+  readonly file?: string;
   /** True when the variable is set to an empty value (else unset). */
   readonly empty: boolean;
   /** Marked `arena: true` (a live model of `/ask`). */
@@ -109,7 +118,7 @@ export interface DisabledModel {
  */
 export function disabledModels(
   config: Pick<LoadedConfig, 'models' | 'apiKeyFor'> &
-    Partial<Pick<LoadedConfig, 'locate' | 'apiKeyEmpty'>>,
+    Partial<Pick<LoadedConfig, 'locate' | 'apiKeyEmpty' | 'files'>>,
 ): DisabledModel[] {
   const out: DisabledModel[] = [];
   config.models.forEach((m, i) => {
@@ -119,11 +128,12 @@ export function disabledModels(
     out.push({
       name: m.name,
       variable: m.api_key_env,
+      file: filesOf(config).models,
       empty,
       live: m.arena,
-      reason: missingKeyReason(m.api_key_env, empty),
+      reason: missingKeyReason(m.api_key_env, empty, 'en', filesOf(config).models),
       warning:
-        `${config.locate?.('models', ['models', i, 'api_key_env']) ?? 'config/models.yaml'} models.${i}.api_key_env: ${m.api_key_env} ` +
+        `${config.locate?.('models', ['models', i, 'api_key_env']) ?? filesOf(config).models} models.${i}.api_key_env: ${m.api_key_env} ` +
         `${empty ? 'is set but empty' : 'is not set'} in the environment, so model "${m.name}" is disabled (it cannot be called; the rest works). ` +
         `${empty ? 'Give it the key' : 'Export it with the key'} and restart, or remove api_key_env if the endpoint needs no key.`,
     });

@@ -7,6 +7,7 @@
  * the capped sample is a subset of the included suite's (the same seeded shuffle, docs/scoring.md §2.1). Nested
  * caps compose (the smallest wins). Pure: parsed suites in, resolved suites or problems out.
  */
+import { dirname } from 'node:path';
 import type { SuiteConfig, SuiteDatasetConfig, SuiteInclude } from './schema.ts';
 
 /** One parsed suite file. */
@@ -74,7 +75,7 @@ export function resolveSuiteIncludes(parsed: ReadonlyMap<string, ParsedSuite>): 
       const where = `${p.at(['include', i])} include.${i}`;
       if (!parsed.has(inc.suite)) {
         problems.push(
-          `${where}: unknown suite "${inc.suite}"; the suites of config/suites/ are ${names.join(', ')}: fix the name or add the suite`,
+          `${where}: unknown suite "${inc.suite}"; the suites of ${dirname(p.file)}/ are ${names.join(', ')}: fix the name or add the suite`,
         );
         return;
       }

@@ -5,6 +5,7 @@
  * the command line in English (docs/architecture.md "Languages"). Each sentence names the input and the fix, in
  * the form of the surface that asked (`/eval …` in chat, `zhujiu eval …` on the command line).
  */
+import { type ConfigFiles, DEFAULT_CONFIG_FILES } from '../config/files.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
 import { AppError, type ErrorCode } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
@@ -30,8 +31,14 @@ export interface MissingKey {
   readonly empty: boolean;
 }
 
-/** Why a run was refused (or not cancelled), with what its sentence names. */
-export type EvalRefusal =
+/**
+ * Why a run was refused (or not cancelled), with what its sentence names; `configFiles`: the config files read (their
+ * sentences name them; default `config/…`).
+ */
+export type EvalRefusal = EvalRefusalKind & { readonly configFiles?: ConfigFiles };
+
+/** The refusals without the config files. */
+type EvalRefusalKind =
   /** `valid`: the evaluable suites, closest first (none: no suite is configured). */
   | { readonly code: 'unknown_suite'; readonly suite: string; readonly valid: readonly string[] }
   /** A configured suite whose datasets have no items of their own (comparative prompts answered by imports). */
@@ -95,8 +102,16 @@ export function cancelForm(surface: EvalSurface, runId: number): string {
  * The end of a sentence saying why a model's key is missing ("its API key variable QWEN_API_KEY
  * (config/models.yaml api_key_env) is not set"), in `locale` (default English, as the logs and the CLI say it).
  */
-export function missingKeyText(k: MissingKey, locale: Locale = 'en'): string {
-  return missingKeyReason(k.variable, k.empty, locale);
+export function missingKeyText(
+  k: MissingKey & { readonly configFiles?: ConfigFiles },
+  locale: Locale = 'en',
+): string {
+  return missingKeyReason(
+    k.variable,
+    k.empty,
+    locale,
+    (k.configFiles ?? DEFAULT_CONFIG_FILES).models,
+  );
 }
 
 /** The fix of a missing key on `surface`: export it and run the command again, or restart the bot. */
@@ -124,8 +139,14 @@ export function judgeMissingText(
   suite: string,
   surface: EvalSurface | 'any',
   locale: Locale = 'en',
+  files: ConfigFiles = DEFAULT_CONFIG_FILES,
 ): string {
-  return t(locale, 'evalRefusal.judgeMissing', { suite, again: againText(surface, locale) });
+  return t(locale, 'evalRefusal.judgeMissing', {
+    suite,
+    again: againText(surface, locale),
+    default: files.default,
+    models: files.models,
+  });
 }
 
 /** The sentence of a suite that eval cannot run (its datasets are compared in the arena, not scored). */
@@ -161,13 +182,14 @@ function notEvaluableText(
  * quoted for the shell: core/shell-word.ts).
  */
 export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSurface): string {
+  const files = r.configFiles ?? DEFAULT_CONFIG_FILES;
   switch (r.code) {
     case 'unknown_suite':
       return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite })
+        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
         : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) });
     case 'unknown_model': {
-      const p = { model: r.model, word: shellWord(r.model) };
+      const p = { model: r.model, word: shellWord(r.model), models: files.models };
       return r.valid.length === 0
         ? t(locale, 'evalRefusal.unknownModel.none', p)
         : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) });
@@ -194,9 +216,14 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
         fix: keyFix(r.variable, surface, locale),
       });
     case 'judge_missing':
-      return judgeMissingText(r.suite, surface, locale);
+      return judgeMissingText(r.suite, surface, locale, files);
     case 'judge_not_openai':
-      return t(locale, 'evalRefusal.judgeNotOpenai', { suite: r.suite, judge: r.judge });
+      return t(locale, 'evalRefusal.judgeNotOpenai', {
+        suite: r.suite,
+        judge: r.judge,
+        default: files.default,
+        models: files.models,
+      });
     case 'run_active':
       return t(locale, 'evalRefusal.runActive', {
         id: r.run.id,

@@ -6,12 +6,14 @@
  * active runs whose heartbeat is stale and queues them again. Duplicated jobs are harmless (items are claimed).
  */
 import type { Kysely } from 'kysely';
+import { type ConfigFiles, filesOf } from '../config/files.ts';
 import type { LoadedConfig } from '../config/loader.ts';
 import type { ModelConfig, SuiteConfig } from '../config/schema.ts';
 import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
+import { t } from '../i18n/index.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
@@ -61,6 +63,7 @@ export type EvalConfig = Pick<
   | 'apiKeyFor'
   | 'apiKeyEmpty'
   | 'keyVariable'
+  | 'files'
 >;
 
 /**
@@ -152,8 +155,13 @@ function notEvaluable(suite: SuiteConfig, runnable: readonly string[]): EvalRefu
 type Refused = { ok: false; refusals: readonly EvalRefusal[]; reason: string };
 
 /** {@link Refused} of `refusals`. */
-function refused(refusals: readonly EvalRefusal[], surface: EvalSurface): Refused {
-  return { ok: false, refusals, reason: evalRefusalsText(refusals, 'en', surface) };
+function refused(
+  refusals: readonly EvalRefusal[],
+  surface: EvalSurface,
+  files?: ConfigFiles,
+): Refused {
+  const named = files ? refusals.map((r) => ({ ...r, configFiles: files })) : refusals;
+  return { ok: false, refusals: named, reason: evalRefusalsText(named, 'en', surface) };
 }
 
 /** The refusal of a run whose model is disabled (its key variable is unset or empty). */
@@ -295,7 +303,9 @@ export class EvalService {
         model,
         valid: byCloseness(model, await this.modelNames()),
       });
-    return problems.length === 0 ? { ok: true } : refused(problems, 'chat');
+    return problems.length === 0
+      ? { ok: true }
+      : refused(problems, 'chat', filesOf(this.#o.config));
   }
 
   /** Opens a model's client (throws AppError not_found / config_invalid). */
@@ -316,6 +326,8 @@ export class EvalService {
       apiKeyFor,
       apiKeyEmpty,
       metrics: this.#o.metrics,
+      // An approved submission's endpoint is kept in the database, not in models.yaml.
+      entryIn: cfg.submitted ? t('en', 'modelKey.submission') : filesOf(this.#o.config).models,
     });
   }
 
@@ -380,7 +392,7 @@ export class EvalService {
         if (!cfg) {
           throw new AppError(
             'config_invalid',
-            `judge.model "${judgeModel}" (config/default.yaml) is not in config/models.yaml; add it there or change judge.model`,
+            `judge.model "${judgeModel}" (${filesOf(config).default}) is not in ${filesOf(config).models}; add it there or change judge.model`,
           );
         }
         return (
@@ -390,6 +402,7 @@ export class EvalService {
             apiKeyFor: config.apiKeyFor,
             apiKeyEmpty: config.apiKeyEmpty,
             metrics: this.#o.metrics,
+            entryIn: filesOf(config).models,
           })
         ).client;
       },
@@ -425,13 +438,13 @@ export class EvalService {
    */
   async #modelRefusal(req: StartRequest, surface: EvalSurface): Promise<Refused | undefined> {
     const valid = await this.validate(req.model, req.suite);
-    if (!valid.ok) return refused(valid.refusals, surface);
+    if (!valid.ok) return refused(valid.refusals, surface, filesOf(this.#o.config));
     // A model (or the judge) whose API key variable is unset cannot be called: refuse before creating a run.
     const off = disabledModels(this.#o.config).find((d) => d.name === req.model);
-    if (off) return refused([disabledRefusal(off)], surface);
+    if (off) return refused([disabledRefusal(off)], surface, filesOf(this.#o.config));
     const cfg = await this.#modelConfig(req.model);
     const keyProblem = cfg ? this.#submittedKeyProblem(cfg) : undefined;
-    return keyProblem ? refused([keyProblem], surface) : undefined;
+    return keyProblem ? refused([keyProblem], surface, filesOf(this.#o.config)) : undefined;
   }
 
   /**
@@ -447,7 +460,11 @@ export class EvalService {
     if (refusal) return refusal;
     const disabled = disabledModels(this.#o.config);
     if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
-      return refused([{ code: 'judge_missing', suite: req.suite }], surface);
+      return refused(
+        [{ code: 'judge_missing', suite: req.suite }],
+        surface,
+        filesOf(this.#o.config),
+      );
     }
     // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
     const judgeName = this.#o.judge?.model;
@@ -457,7 +474,11 @@ export class EvalService {
       !this.#o.openJudge &&
       !this.#o.config.models.some((m) => m.name === judgeName && m.provider === 'openai')
     ) {
-      return refused([{ code: 'judge_not_openai', suite: req.suite, judge: judgeName }], surface);
+      return refused(
+        [{ code: 'judge_not_openai', suite: req.suite, judge: judgeName }],
+        surface,
+        filesOf(this.#o.config),
+      );
     }
     const judgeOff = disabled.find((d) => d.name === judgeName);
     if (this.#hasScoring(req.suite) && judgeOff && !this.#o.openJudge) {
@@ -465,11 +486,12 @@ export class EvalService {
       return refused(
         [{ code: 'judge_disabled', suite: req.suite, judge: judgeOff.name, variable, empty }],
         surface,
+        filesOf(this.#o.config),
       );
     }
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const pre = await this.#prepareForStart(req, cfg);
-    if (!pre.ok) return refused(pre.refusals, surface);
+    if (!pre.ok) return refused(pre.refusals, surface, filesOf(this.#o.config));
     const ids = await ensureModels(this.#o.db, [cfg.name], cfg.provider);
     const created = await createRun(this.#o.db, {
       modelId: ids.get(cfg.name) as number,
@@ -492,7 +514,10 @@ export class EvalService {
         );
         return { ok: true, run: a, resumed: true };
       }
-      return { ...refused([{ code: 'run_active', run: a }], surface), active: a };
+      return {
+        ...refused([{ code: 'run_active', run: a }], surface, filesOf(this.#o.config)),
+        active: a,
+      };
     }
     if (pre.prepared) this.#hold(created.run.id, pre.prepared);
     await this.enqueue(created.run.id);

@@ -171,7 +171,7 @@ export const enCli = {
     'the ZhuJiu board: final scores with 95% intervals, method and ability scores, votes (docs/scoring.md §4–5)',
   'cli.leaderboard.arg.name': 'the ability, method or model of the view',
   'cli.leaderboard.opt.view':
-    'overall (default) | ability | method | model, or a bare ability/method/model name',
+    'overall (default) | ability | method | model | style; the NAME argument alone may be a bare ability, method or model name',
   'cli.leaderboard.opt.source':
     "also count this imported source's votes (repeatable; the community's arena votes always count)",
   'cli.leaderboard.opt.json':
@@ -276,7 +276,15 @@ export const enCli = {
     'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
   'cli.import.andMore': '{shown} and {n} more',
   'cli.import.battles.done':
-    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present, {models} models) in {secs} s',
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
+  'cli.import.battles.duplicates':
+    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same line, tstamp or question_id included, repeated in the file)',
+  'cli.import.battles.tstampType':
+    '"tstamp" must be a number of Unix seconds (as FastChat writes it), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
+  'cli.import.battles.votedAtType':
+    '"voted_at" must be an ISO 8601 time with a time zone (e.g. 2024-08-14T09:30:00.000Z), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
+  'cli.import.battles.timeRange':
+    '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
@@ -316,7 +324,7 @@ export const enCli = {
   'cli.ratings.noVotes':
     'no votes from {sources} in the database ({db}){ability}: {fix}vote in the arena, or pass --battles FILE',
   'cli.ratings.noVotes.addSource':
-    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of config/default.yaml), ',
+    'imported votes are counted only when asked: add {flags} (or list the source in ratings.include_sources of {default}), ',
   'cli.ratings.noVotes.import':
     'import battles (`zhujiu import battles FILE --source NAME`, then add --source NAME), ',
   'cli.ratings.or': ' or ',

@@ -627,20 +627,20 @@ export const en = {
   'evalReport.failures': ' Failures: {reasons}.',
   'evalReport.warning': ' Warning: {problem}; its scores leave those items out.',
   'evalRefusal.unknownSuite.none':
-    'Unknown suite "{suite}": no suites are configured (config/suites/*.yaml).',
+    'Unknown suite "{suite}": no suites are configured ({suites}*.yaml).',
   'evalRefusal.unknownSuite': 'Unknown suite "{suite}". Valid suites: {valid}.',
   'evalRefusal.unknownModel.none':
-    'Unknown model "{model}": config/models.yaml lists no models and none has imported answers. Add it to config/models.yaml (name, provider, base_url, model), or store its recorded answers with `npx zhujiu import outputs FILE --model {word}`.',
+    'Unknown model "{model}": {models} lists no models and none has imported answers. Add it to {models} (name, provider, base_url, model), or store its recorded answers with `npx zhujiu import outputs FILE --model {word}`.',
   'evalRefusal.unknownModel':
-    'Unknown model "{model}". Valid models: {valid}. To add it: config/models.yaml (name, provider, base_url, model), or `npx zhujiu import outputs FILE --model {word}` for recorded answers.',
+    'Unknown model "{model}". Valid models: {valid}. To add it: {models} (name, provider, base_url, model), or `npx zhujiu import outputs FILE --model {word}` for recorded answers.',
   'evalRefusal.dataset': '{name} ({method})',
   'evalRefusal.notEvaluable':
     'Suite "{suite}" cannot be run with eval: its datasets {datasets} have no items of their own to ask or score{description}. Its answers are compared in the arena, not scored: import them with `zhujiu import outputs FILE --model NAME`, then they battle in /arena and count in `zhujiu ratings` and the leaderboard.{runnable}',
   'evalRefusal.notEvaluable.description': ' ({description})',
   'evalRefusal.notEvaluable.runnable': ' Suites eval runs: {suites}.',
-  'modelKey.unset': 'its API key variable {variable} (config/models.yaml api_key_env) is not set',
-  'modelKey.empty':
-    'its API key variable {variable} (config/models.yaml api_key_env) is set but empty',
+  'modelKey.submission': 'its approved submission (`zhujiu submissions list`)',
+  'modelKey.unset': 'its API key variable {variable} ({models} api_key_env) is not set',
+  'modelKey.empty': 'its API key variable {variable} ({models} api_key_env) is set but empty',
   'evalRefusal.fix.cli': 'Export it, e.g. `export {variable}=...`, and run the command again',
   'evalRefusal.fix.chat': 'Export it and restart the bot',
   'evalRefusal.modelDisabled':
@@ -650,12 +650,12 @@ export const en = {
   'evalRefusal.submissionKey':
     'Model "{model}" (an approved submission) is disabled: its key variable {variable} is not set here. {fix}.',
   'evalRefusal.judgeMissing':
-    'Suite "{suite}" has scoring datasets (method: scoring), which need an LLM judge: set `judge.model` in config/default.yaml to a model of config/models.yaml, then {again}.',
+    'Suite "{suite}" has scoring datasets (method: scoring), which need an LLM judge: set `judge.model` in {default} to a model of {models}, then {again}.',
   'evalRefusal.again.chat': 'run /eval again',
   'evalRefusal.again.cli': 'run `zhujiu eval` again',
   'evalRefusal.again.any': 'start the run again',
   'evalRefusal.judgeNotOpenai':
-    'Suite "{suite}" has scoring datasets, but judge.model "{judge}" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml: add it there or change judge.model (`zhujiu config check` names the line).',
+    'Suite "{suite}" has scoring datasets, but judge.model "{judge}" ({default}) is not an OpenAI-compatible model of {models}: add it there or change judge.model (`zhujiu config check` names the line).',
   'evalRefusal.runActive':
     'Run #{id} of {model} on {suite} is already {status} ({done}/{total} items). Wait for it, or cancel it with `{cancel}`.',
   'evalRefusal.unprepared': '{message}',

@@ -157,7 +157,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '煮酒排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
   'cli.leaderboard.arg.name': '要查看的能力、评估方法或模型',
   'cli.leaderboard.opt.view':
-    'overall（默认）| ability | method | model，或直接写能力 / 评估方法 / 模型的名称',
+    'overall（默认）| ability | method | model | style；也可以不加 --view，只写 NAME 参数：能力、评估方法或模型的名称',
   'cli.leaderboard.opt.source': '同时计入这个导入来源的投票（可重复；社区的竞技场投票总是计入）',
   'cli.leaderboard.opt.json':
     '以 JSON 而不是表格输出视图：排行榜为 {board}，模型卡片为 {card}，单项能力 / 评估方法为 {ability} / {method}',
@@ -254,7 +254,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
   'cli.import.andMore': '{shown} 等另外 {n} 个',
   'cli.import.battles.done':
-    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在，{models} 个模型），用时 {secs} 秒',
+    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
+  'cli.import.battles.duplicates':
+    '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
+  'cli.import.battles.tstampType':
+    '"tstamp" 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+  'cli.import.battles.votedAtType':
+    '"voted_at" 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+  'cli.import.battles.timeRange':
+    '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
@@ -290,7 +298,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.noVotes':
     '数据库（{db}）中没有来自 {sources} 的投票{ability}：{fix}请在竞技场中投票，或用 --battles FILE 传入文件',
   'cli.ratings.noVotes.addSource':
-    '导入的投票只有在要求时才计入：加上 {flags}（或在 config/default.yaml 的 ratings.include_sources 中列出该来源），',
+    '导入的投票只有在要求时才计入：加上 {flags}（或在 {default} 的 ratings.include_sources 中列出该来源），',
   'cli.ratings.noVotes.import':
     '导入对战（`zhujiu import battles FILE --source NAME`，然后加上 --source NAME），',
   'cli.ratings.or': ' 或 ',

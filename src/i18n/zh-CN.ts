@@ -579,19 +579,20 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.failures': '失败原因：{reasons}。',
   'evalReport.warning': '警告：{problem}；它的得分不计这些题。',
   'evalRefusal.unknownSuite.none':
-    '未知的评测套件“{suite}”：没有配置任何评测套件（config/suites/*.yaml）。',
+    '未知的评测套件“{suite}”：没有配置任何评测套件（{suites}*.yaml）。',
   'evalRefusal.unknownSuite': '未知的评测套件“{suite}”。可用的评测套件：{valid}。',
   'evalRefusal.unknownModel.none':
-    '未知的模型“{model}”：config/models.yaml 没有列出模型，也没有模型导入过回答。请把它加到 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 存入它记录下的回答。',
+    '未知的模型“{model}”：{models} 没有列出模型，也没有模型导入过回答。请把它加到 {models}（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 存入它记录下的回答。',
   'evalRefusal.unknownModel':
-    '未知的模型“{model}”。可用的模型：{valid}。添加方法：写入 config/models.yaml（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 导入记录下的回答。',
+    '未知的模型“{model}”。可用的模型：{valid}。添加方法：写入 {models}（name、provider、base_url、model），或用 `npx zhujiu import outputs FILE --model {word}` 导入记录下的回答。',
   'evalRefusal.dataset': '{name}（{method}）',
   'evalRefusal.notEvaluable':
     '评测套件“{suite}”不能用 eval 运行：它的数据集 {datasets} 没有自己的题目可以提问或打分{description}。它的回答在竞技场中对比，而不是打分：用 `zhujiu import outputs FILE --model NAME` 导入后，它们会在 /arena 中对战，并计入 `zhujiu ratings` 和排行榜。{runnable}',
   'evalRefusal.notEvaluable.description': '（{description}）',
   'evalRefusal.notEvaluable.runnable': 'eval 可以运行的评测套件：{suites}。',
-  'modelKey.unset': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）没有设置',
-  'modelKey.empty': '它的 API 密钥变量 {variable}（config/models.yaml 的 api_key_env）已设置但为空',
+  'modelKey.submission': '它已批准的提交（`zhujiu submissions list`）',
+  'modelKey.unset': '它的 API 密钥变量 {variable}（{models} 的 api_key_env）没有设置',
+  'modelKey.empty': '它的 API 密钥变量 {variable}（{models} 的 api_key_env）已设置但为空',
   'evalRefusal.fix.cli': '请导出它（例如 `export {variable}=...`）后重新运行命令',
   'evalRefusal.fix.chat': '请导出它并重启机器人',
   'evalRefusal.modelDisabled':
@@ -601,12 +602,12 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalRefusal.submissionKey':
     '模型“{model}”（已批准的提交）已停用：它的密钥变量 {variable} 在这里没有设置。{fix}。',
   'evalRefusal.judgeMissing':
-    '评测套件“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 config/default.yaml 中把 `judge.model` 设为 config/models.yaml 中的一个模型，然后{again}。',
+    '评测套件“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 {default} 中把 `judge.model` 设为 {models} 中的一个模型，然后{again}。',
   'evalRefusal.again.chat': '再运行一次 /eval',
   'evalRefusal.again.cli': '再运行一次 `zhujiu eval`',
   'evalRefusal.again.any': '重新开始这个任务',
   'evalRefusal.judgeNotOpenai':
-    '评测套件“{suite}”含有打分评估数据集，但 judge.model “{judge}”（config/default.yaml）不是 config/models.yaml 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
+    '评测套件“{suite}”含有打分评估数据集，但 judge.model “{judge}”（{default}）不是 {models} 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
   'evalRefusal.runActive':
     '模型 {model} 在评测套件 {suite} 上已有评测任务 #{id}（状态：{status}，{done}/{total} 题）。请等待它完成，或用 `{cancel}` 取消它。',
   'evalRefusal.unprepared': '评测套件无法准备：{message}',

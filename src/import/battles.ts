@@ -4,6 +4,17 @@
  * vote each, tagged with a source, so an arena can start from existing votes. One transaction; re-running the same
  * file adds nothing (each row's key is its line number and a hash of its content, within the source); another
  * file under the same source name is refused.
+ *
+ * Each vote keeps its own time when its line carries one: FastChat's `tstamp` (Unix seconds, stored to the
+ * microsecond; FastChat logs four decimals) or, in zhujiu's own `jsonl` export, `voted_at` (ISO 8601 with a time
+ * zone). A line without either gets the import's time. A time before 2000-01-01 or more than a day after the
+ * import's clock is refused naming `file:line` (a value in milliseconds is the usual cause), see
+ * {@link lineTime}.
+ *
+ * A line that carries its own identity (`tstamp` or `question_id`, as FastChat's battle records do) and repeats an
+ * earlier line of the file exactly is a duplicate: skipped and counted. Lines without an identity are outcome rows
+ * (`{"model_a","model_b","winner"}`), where the same text twice is two votes (the public sample holds 178,396
+ * such repeats), so they are all kept.
  */
 import { hash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
@@ -12,6 +23,8 @@ import type { Kysely } from 'kysely';
 import { type Ability, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8Lines } from '../core/utf8.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import {
   analyzeVoteTables,
   type ImportedBattle,
@@ -48,6 +61,8 @@ export interface ImportBattlesOptions {
   readonly exclusiveDb?: boolean;
   /** The file as {@link readBattlesFile} already read it (then `file` and `source` are not read again). */
   readonly parsed?: BattlesFile;
+  /** Language of the errors about vote times (default `en`; the CLI passes its own). */
+  readonly locale?: Locale;
 }
 
 /** One battle line of a file. */
@@ -58,6 +73,8 @@ interface BattleRow {
   readonly winner: string;
   /** `"anony": false`: the voter saw the models' names. */
   readonly named?: true;
+  /** The vote's own time in Unix seconds (from `tstamp` or `voted_at`); absent: the import's time. */
+  readonly tstamp?: number;
 }
 
 /** A battles file, read and checked, not yet stored. */
@@ -65,14 +82,19 @@ export interface BattlesFile {
   readonly file: string;
   readonly source: string;
   readonly rows: readonly BattleRow[];
+  /** Lines left out as exact repeats of an earlier line that carries an identity (see the module doc). */
+  readonly duplicates: number;
 }
 
 /** What an import did. */
 export interface ImportBattlesResult {
   readonly source: string;
+  /** Battle lines read, duplicates included. */
   readonly rows: number;
   readonly added: number;
   readonly skipped: number;
+  /** Duplicate lines of the file, skipped (see the module doc). */
+  readonly duplicates: number;
   readonly models: number;
 }
 
@@ -87,8 +109,9 @@ export async function importBattles(
   db: Kysely<Database>,
   opts: ImportBattlesOptions,
 ): Promise<ImportBattlesResult> {
-  const { source, rows } = opts.parsed ?? (await readBattlesFile(opts));
-  return storeBattles(db, source, rows, opts);
+  const { source, rows, duplicates } = opts.parsed ?? (await readBattlesFile(opts));
+  const stored = await storeBattles(db, source, rows, opts);
+  return { ...stored, rows: stored.rows + duplicates, duplicates };
 }
 
 /** What `import battles` reads, said where a file is not that. */
@@ -102,7 +125,7 @@ const BATTLES_FORMAT =
  * @throws AppError as {@link importBattles} does for the file and the source name.
  */
 export async function readBattlesFile(
-  opts: Pick<ImportBattlesOptions, 'file' | 'source' | 'signal'>,
+  opts: Pick<ImportBattlesOptions, 'file' | 'source' | 'signal' | 'at' | 'locale'>,
 ): Promise<BattlesFile> {
   const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
   if (source === ARENA_SOURCE) {
@@ -132,6 +155,10 @@ export async function readBattlesFile(
   }
   const rows: BattleRow[] = [];
   const problems: string[] = [];
+  const now = opts.at ?? new Date();
+  const locale = opts.locale ?? 'en';
+  const seen = duplicateLines();
+  let duplicates = 0;
   let lineNo = 0;
   // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
   let arrayHead: string[] | undefined;
@@ -173,48 +200,14 @@ export async function readBattlesFile(
     if (kind === 'outputs' || kind === 'outputs_jsonl') {
       throw new AppError('import_invalid', outputsHint(kind === 'outputs_jsonl'));
     }
-    const r = o as Record<string, unknown>;
-    const a = r.model_a;
-    const b = r.model_b;
-    const w = r.winner;
-    if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '') {
-      bad('"model_a" and "model_b" must be non-empty strings (model names)');
+    const checked = battleRow(o as Record<string, unknown>, lineNo, now, locale);
+    if (typeof checked === 'string') {
+      bad(checked);
+      if (checked.startsWith(PAIR_COUNT_LINE)) break;
       continue;
     }
-    // The rule of every model name (config/schema.ts), checked here so the database never refuses one.
-    const nameProblem = (['model_a', 'model_b'] as const)
-      .map((k) => {
-        const v = k === 'model_a' ? a : b;
-        const p = modelNameProblem(v);
-        return p === undefined ? undefined : `"${k}" ${quoteName(v)} ${p}`;
-      })
-      .filter((x) => x !== undefined);
-    if (nameProblem.length > 0) {
-      bad(`${nameProblem.join('; ')}; fix the model name in the file (or drop the line)`);
-      continue;
-    }
-    if (a === b) {
-      bad(`self-battle: "model_a" and "model_b" are both "${a}"; drop the line`);
-      continue;
-    }
-    if (w === undefined && 'model_a_wins' in r) {
-      bad(
-        'this is a pair-count line; `import battles` takes one battle per line {"model_a","model_b","winner"} ' +
-          '(pair counts can be rated directly with `zhujiu ratings --battles FILE`)',
-      );
-      break;
-    }
-    if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
-      bad(
-        `${w === undefined || w === null ? 'missing "winner"' : `unknown "winner" ${JSON.stringify(w)}`}; use model_a, model_b, tie or tie (bothbad)`,
-      );
-      continue;
-    }
-    if (r.anony !== undefined && typeof r.anony !== 'boolean') {
-      bad(`"anony" must be true or false, got ${JSON.stringify(r.anony)}; drop it or fix the line`);
-      continue;
-    }
-    rows.push({ line: lineNo, a, b, winner: w, ...(r.anony === false ? { named: true } : {}) });
+    if (seen.isDuplicate(o as Record<string, unknown>, line)) duplicates++;
+    else rows.push(checked);
   }
   // A JSON array, problems found, or no battle at all: nothing is imported.
   const refused =
@@ -228,7 +221,132 @@ export async function readBattlesFile(
           ? `${opts.file}:1: the file has no battles; ${BATTLES_FORMAT}`
           : undefined;
   if (refused !== undefined) throw new AppError('import_invalid', refused);
-  return { file: opts.file, source, rows };
+  return { file: opts.file, source, rows, duplicates };
+}
+
+/** The start of the refusal of a pair-count line: such a file is refused at its first line. */
+const PAIR_COUNT_LINE = 'this is a pair-count line';
+
+/**
+ * Checks one parsed line of a battles file.
+ * @param r the line's object; `lineNo` its line number; `now` the import's clock (for {@link lineTime}).
+ * @returns the battle, or the problem (the text after `file:line: `).
+ */
+function battleRow(
+  r: Record<string, unknown>,
+  lineNo: number,
+  now: Date,
+  locale: Locale,
+): BattleRow | string {
+  const a = r.model_a;
+  const b = r.model_b;
+  const w = r.winner;
+  if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '') {
+    return '"model_a" and "model_b" must be non-empty strings (model names)';
+  }
+  // The rule of every model name (config/schema.ts), checked here so the database never refuses one.
+  const nameProblem = (['model_a', 'model_b'] as const)
+    .map((k) => {
+      const v = k === 'model_a' ? a : b;
+      const p = modelNameProblem(v);
+      return p === undefined ? undefined : `"${k}" ${quoteName(v)} ${p}`;
+    })
+    .filter((x) => x !== undefined);
+  if (nameProblem.length > 0) {
+    return `${nameProblem.join('; ')}; fix the model name in the file (or drop the line)`;
+  }
+  if (a === b) {
+    return `self-battle: "model_a" and "model_b" are both "${a}"; drop the line`;
+  }
+  if (w === undefined && 'model_a_wins' in r) {
+    return (
+      `${PAIR_COUNT_LINE}; \`import battles\` takes one battle per line {"model_a","model_b","winner"} ` +
+      '(pair counts can be rated directly with `zhujiu ratings --battles FILE`)'
+    );
+  }
+  if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
+    return `${w === undefined || w === null ? 'missing "winner"' : `unknown "winner" ${JSON.stringify(w)}`}; use model_a, model_b, tie or tie (bothbad)`;
+  }
+  if (r.anony !== undefined && typeof r.anony !== 'boolean') {
+    return `"anony" must be true or false, got ${JSON.stringify(r.anony)}; drop it or fix the line`;
+  }
+  const tstamp = lineTime(r, now, locale);
+  if (typeof tstamp === 'string') return tstamp;
+  return {
+    line: lineNo,
+    a,
+    b,
+    winner: w,
+    ...(r.anony === false ? { named: true } : {}),
+    ...(tstamp === undefined ? {} : { tstamp }),
+  };
+}
+
+/** The earliest vote time accepted: 2000-01-01T00:00:00Z, in Unix seconds. */
+const EARLIEST_VOTE = 946_684_800;
+/** How far after the import's clock a vote time may be (clock skew between machines), in seconds: one day. */
+const FUTURE_SLACK = 86_400;
+/** ISO 8601 date and time with a time zone, as the `jsonl` export writes `voted_at` (`Date#toISOString`). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The vote time a battle line carries, in Unix seconds: FastChat's `tstamp` (a number of seconds), else the
+ * `jsonl` export's `voted_at` (ISO 8601 with a time zone); undefined when it has neither (the import's time is
+ * stored then). `null` counts as absent.
+ * @param now the import's clock: a time more than {@link FUTURE_SLACK} seconds after it is refused, as is one
+ *   before 2000-01-01 ({@link EARLIEST_VOTE}).
+ * @returns the time, or the problem in `locale` (the text after `file:line: `).
+ */
+export function lineTime(
+  r: Readonly<Record<string, unknown>>,
+  now: Date,
+  locale: Locale = 'en',
+): number | string | undefined {
+  let field: 'tstamp' | 'voted_at' = 'tstamp';
+  let t: number;
+  if (r.tstamp !== undefined && r.tstamp !== null) {
+    if (typeof r.tstamp !== 'number' || !Number.isFinite(r.tstamp)) {
+      return tc(locale, 'cli.import.battles.tstampType', { value: JSON.stringify(r.tstamp) });
+    }
+    t = r.tstamp;
+  } else if (r.voted_at !== undefined && r.voted_at !== null) {
+    const ms =
+      typeof r.voted_at === 'string' && ISO_TIME.test(r.voted_at) ? Date.parse(r.voted_at) : NaN;
+    if (!Number.isFinite(ms)) {
+      return tc(locale, 'cli.import.battles.votedAtType', { value: JSON.stringify(r.voted_at) });
+    }
+    field = 'voted_at';
+    t = ms / 1000;
+  } else {
+    return undefined;
+  }
+  const latest = now.getTime() / 1000 + FUTURE_SLACK;
+  if (t >= EARLIEST_VOTE && t <= latest) return t;
+  const when = Math.abs(t) < 8.64e12 ? new Date(t * 1000).toISOString() : '—';
+  return tc(locale, 'cli.import.battles.timeRange', {
+    field,
+    value: field === 'tstamp' ? String(t) : String(r.voted_at),
+    when,
+    latest: new Date(latest * 1000).toISOString(),
+  });
+}
+
+/**
+ * The duplicate check of a file's lines (see the module doc): a line that carries `tstamp` or `question_id` is a
+ * duplicate when its text (blanks at either end aside) is that of an earlier such line. Keeps a 20-byte hash per
+ * such line, not the line.
+ */
+function duplicateLines(): { isDuplicate(r: Record<string, unknown>, line: string): boolean } {
+  const seen = new Set<string>();
+  return {
+    isDuplicate(r, line) {
+      if ((r.tstamp ?? r.question_id ?? null) === null) return false;
+      const h = hash('sha1', line.trim(), 'base64');
+      if (seen.has(h)) return true;
+      seen.add(h);
+      return false;
+    },
+  };
 }
 
 /**
@@ -279,6 +397,9 @@ class FileBattle implements ImportedBattle {
   get named(): boolean {
     return this.row.named === true;
   }
+  get votedAt(): number | undefined {
+    return this.row.tstamp;
+  }
 }
 
 /** Stores checked battle rows in one transaction (see {@link importBattles}). */
@@ -287,7 +408,7 @@ async function storeBattles(
   source: string,
   rows: readonly BattleRow[],
   opts: ImportBattlesOptions,
-): Promise<ImportBattlesResult> {
+): Promise<Omit<ImportBattlesResult, 'duplicates'>> {
   const file = opts.parsed?.file ?? opts.file;
   const at = opts.at ?? new Date();
   const keyOf = importKeys();

@@ -18,6 +18,8 @@ export interface EndpointToCheck {
   readonly apiKeyEnv?: string | undefined;
   /** Time allowed for the one request, ms. */
   readonly timeoutMs: number;
+  /** The models file the entry was read from, as messages name it (config/files.ts); default `config/models.yaml`. */
+  readonly entryIn?: string | undefined;
 }
 
 /** The outcome: a line to print, and whether the endpoint is usable as configured. */
@@ -48,6 +50,7 @@ const endsInVersion = (url: string): boolean => {
  */
 export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> {
   const host = hostOf(m.baseUrl);
+  const file = m.entryIn ?? 'config/models.yaml';
   const redact = (s: string) => redactSecrets(s, [m.apiKey]).slice(0, 200);
   const sdk = new OpenAI({
     baseURL: m.baseUrl,
@@ -74,7 +77,7 @@ export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> 
     if (err instanceof OpenAI.APIConnectionError)
       return {
         ok: false,
-        message: `model ${m.name}: cannot reach ${host} (${redact(err.message)}); check its base_url in config/models.yaml and that the server is up`,
+        message: `model ${m.name}: cannot reach ${host} (${redact(err.message)}); check its base_url in ${file} and that the server is up`,
       };
     if (err instanceof OpenAI.APIError) {
       const status = err.status ?? 0;
@@ -82,15 +85,15 @@ export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> 
         return {
           ok: false,
           message: m.apiKeyEnv
-            ? `model ${m.name}: ${host} refused the API key (HTTP ${status}); check ${m.apiKeyEnv} (config/models.yaml api_key_env)`
-            : `model ${m.name}: ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${m.name} in config/models.yaml`,
+            ? `model ${m.name}: ${host} refused the API key (HTTP ${status}); check ${m.apiKeyEnv} (${file} api_key_env)`
+            : `model ${m.name}: ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${m.name} in ${file}`,
         };
       if (status === 404)
         return {
           ok: false,
           message: endsInVersion(m.baseUrl)
-            ? `model ${m.name}: ${m.baseUrl}/models is not found (HTTP 404); check its base_url in config/models.yaml`
-            : `model ${m.name}: HTTP 404 from ${host}: base_url ${m.baseUrl} does not end in /v1; add it (e.g. ${m.baseUrl.replace(/\/+$/u, '')}/v1) in config/models.yaml`,
+            ? `model ${m.name}: ${m.baseUrl}/models is not found (HTTP 404); check its base_url in ${file}`
+            : `model ${m.name}: HTTP 404 from ${host}: base_url ${m.baseUrl} does not end in /v1; add it (e.g. ${m.baseUrl.replace(/\/+$/u, '')}/v1) in ${file}`,
         };
       return {
         ok: false,
@@ -100,7 +103,7 @@ export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> 
     // A 200 whose body is not a model list: the base URL points at something else.
     return {
       ok: false,
-      message: `model ${m.name}: ${host} did not answer GET /models with a model list (${redact(String((err as Error)?.message ?? err))}); check its base_url in config/models.yaml`,
+      message: `model ${m.name}: ${host} did not answer GET /models with a model list (${redact(String((err as Error)?.message ?? err))}); check its base_url in ${file}`,
     };
   }
 }

@@ -27,6 +27,11 @@ export interface LlmDeps {
   readonly apiKeyEmpty?: ((modelName: string) => boolean) | undefined;
   /** Where each call's latency and failure go (default nowhere); cached answers are not calls and are not counted. */
   readonly metrics?: AppMetrics | undefined;
+  /**
+   * Where the model's entry is written, as errors name it: the models file read (config/files.ts `filesOf`), or
+   * an approved submission; default `config/models.yaml`.
+   */
+  readonly entryIn?: string | undefined;
 }
 
 /**
@@ -74,7 +79,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
   if (model.api_key_env && apiKey === undefined) {
     throw new AppError(
       'config_invalid',
-      `model ${model.name}: ${missingKeyReason(model.api_key_env, deps.apiKeyEmpty?.(model.name) ?? false)}. ` +
+      `model ${model.name}: ${missingKeyReason(model.api_key_env, deps.apiKeyEmpty?.(model.name) ?? false, 'en', deps.entryIn)}. ` +
         `Export it, e.g. \`export ${model.api_key_env}=...\`, or remove api_key_env for an endpoint that needs no key.`,
     );
   }
@@ -84,6 +89,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
     model: model.model,
     apiKey,
     apiKeyEnv: model.api_key_env,
+    entryIn: deps.entryIn,
     params: model.params,
     reasoning: model.reasoning,
     timeoutMs: model.timeout_ms,
@@ -107,19 +113,4 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
       max_retries: model.max_retries,
     },
   };
-}
-
-/**
- * A configured model by name.
- * @throws AppError `not_found` listing the configured names.
- */
-export function findModelConfig(models: readonly ModelConfig[], name: string): ModelConfig {
-  const m = models.find((x) => x.name === name);
-  if (m) return m;
-  throw new AppError(
-    'not_found',
-    models.length === 0
-      ? `unknown model "${name}": config/models.yaml lists no models yet (add one, see README "Models")`
-      : `unknown model "${name}". Configured models: ${models.map((x) => x.name).join(', ')}`,
-  );
 }

@@ -47,6 +47,11 @@ export interface OpenAiClientOptions {
   readonly apiKey?: string | undefined;
   /** The variable the key comes from (config/models.yaml `api_key_env`), named when the endpoint refuses it. */
   readonly apiKeyEnv?: string | undefined;
+  /**
+   * Where the model's entry is written, as errors name it: the models file actually read (config/files.ts), or
+   * an approved submission; default `config/models.yaml`.
+   */
+  readonly entryIn?: string | undefined;
   /** The breaker of refused credentials (default: open after 3 consecutive 401/403, probe after 60 s). */
   readonly authBreaker?: AuthBreakerOptions;
   /** How reasoning in replies is treated (llm/reply; default `auto`). */
@@ -110,6 +115,11 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #sent = new Map<string, Promise<CompletionResult>>();
   /** Cache keys found missing from the response cache by {@link prefetch} and not sent since. */
   readonly #absent = new Set<string>();
+
+  /** Where the model's entry is written, as errors name it ({@link OpenAiClientOptions.entryIn}). */
+  get #entry(): string {
+    return this.#o.entryIn ?? 'config/models.yaml';
+  }
   /** The cache keys sent while a {@link prefetch} look-up is on its way, one set per look-up. */
   readonly #sentDuringPrefetch = new Set<Set<string>>();
 
@@ -295,7 +305,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       return {
         ok: false,
         code: 'reasoning_unclosed',
-        message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
+        message: `the stored answer ends inside <${split.tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in ${this.#entry}`,
         latencyMs: 0,
       };
     if (split.answer === '')
@@ -424,7 +434,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     this.#breaker.accepted();
     const latencyMs = elapsed();
     // The SDK hands back the parsed body as the server sent it, whatever its shape: llm/reply reads it.
-    const reply = readReply(completion, this.#o.reasoning ?? 'auto');
+    const reply = readReply(completion, this.#o.reasoning ?? 'auto', this.#entry);
     if (!reply.ok) {
       const message = this.#redact(reply.message);
       this.#log.warn({ code: reply.code, latencyMs }, `reply not usable: ${message}`);
@@ -481,7 +491,7 @@ export class OpenAiCompatibleClient implements LlmClient {
       return {
         ok: false,
         code: 'network',
-        message: `cannot reach ${host} ${this.#attempts()} (${err.message.replace(/\.$/u, '')}); check base_url of model ${this.name} in config/models.yaml and that the server is up`,
+        message: `cannot reach ${host} ${this.#attempts()} (${err.message.replace(/\.$/u, '')}); check base_url of model ${this.name} in ${this.#entry} and that the server is up`,
         latencyMs,
       };
     if (err instanceof OpenAI.APIError) {
@@ -504,8 +514,8 @@ export class OpenAiCompatibleClient implements LlmClient {
           code: 'auth_refused',
           status,
           message: env
-            ? `model ${this.name}: the endpoint ${host} refused the API key (HTTP ${status}); check ${env} (config/models.yaml api_key_env)`
-            : `model ${this.name}: the endpoint ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${this.name} in config/models.yaml to the variable that holds its key, and export that variable`,
+            ? `model ${this.name}: the endpoint ${host} refused the API key (HTTP ${status}); check ${env} (${this.#entry} api_key_env)`
+            : `model ${this.name}: the endpoint ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${this.name} in ${this.#entry} to the variable that holds its key, and export that variable`,
           latencyMs,
         };
       }
@@ -514,7 +524,7 @@ export class OpenAiCompatibleClient implements LlmClient {
         return {
           ok: false,
           code: 'bad_response',
-          message: `${host} answered with a body that is not JSON ${this.#attempts()} (${detail.replace(/^502 /u, '')}); check that base_url of model ${this.name} in config/models.yaml points at an OpenAI-compatible API`,
+          message: `${host} answered with a body that is not JSON ${this.#attempts()} (${detail.replace(/^502 /u, '')}); check that base_url of model ${this.name} in ${this.#entry} points at an OpenAI-compatible API`,
           latencyMs,
         };
       if (status === 404 && !/\/v\d+\/?$/u.test(this.#basePath()))
@@ -522,7 +532,7 @@ export class OpenAiCompatibleClient implements LlmClient {
           ok: false,
           code: 'http_error',
           status,
-          message: `HTTP 404 from ${host}: base_url ${this.#o.baseUrl} of model ${this.name} does not end in /v1; add it (e.g. ${this.#o.baseUrl.replace(/\/+$/u, '')}/v1) in config/models.yaml (${detail})`,
+          message: `HTTP 404 from ${host}: base_url ${this.#o.baseUrl} of model ${this.name} does not end in /v1; add it (e.g. ${this.#o.baseUrl.replace(/\/+$/u, '')}/v1) in ${this.#entry} (${detail})`,
           latencyMs,
         };
       return {

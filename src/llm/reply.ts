@@ -112,13 +112,17 @@ function partText(v: unknown): string | undefined {
   return undefined;
 }
 
+/** The models file named when a reply needs a setting changed, unless the caller names the one it read. */
+const MODELS = 'config/models.yaml';
+
 /**
  * Reads one chat-completions reply body (the parsed JSON, of any shape).
  * @param body what the endpoint answered with HTTP 200.
  * @param mode the model's `reasoning` mode.
+ * @param at the models file the model is configured in, as the max_tokens advice names it (config/files.ts).
  * @returns the answer and its reasoning, or a failure naming the cause; never throws.
  */
-export function readReply(body: unknown, mode: ReasoningMode = 'auto'): ReadReply {
+export function readReply(body: unknown, mode: ReasoningMode = 'auto', at = MODELS): ReadReply {
   if (!isObj(body)) return bad(`the reply is ${shapeOf(body)}, not a chat completion object`);
   if (!Array.isArray(body.choices) || body.choices.length === 0) {
     if (body.error !== undefined) {
@@ -171,7 +175,7 @@ export function readReply(body: unknown, mode: ReasoningMode = 'auto'): ReadRepl
       return {
         ok: false,
         code: 'reasoning_unclosed',
-        message: `the reply ended inside <${split.tag}> (finish_reason ${finish}): the model ran out of tokens while reasoning; raise params.max_tokens of the model in config/models.yaml`,
+        message: `the reply ended inside <${split.tag}> (finish_reason ${finish}): the model ran out of tokens while reasoning; raise params.max_tokens of the model in ${at}`,
       };
     answer = split.answer;
     reasoning.push(...split.reasoning);

@@ -330,6 +330,11 @@ export interface ImportedBattle {
   readonly choice: VoteChoice;
   /** The voter saw the models' names (`"anony": false`): kept, left out of ratings unless asked. */
   readonly named?: boolean;
+  /**
+   * When the vote was cast, in Unix seconds (stored to the microsecond: `to_timestamp`); absent: the import's time
+   * `at`. The battle's creation and closing times are the vote's.
+   */
+  readonly votedAt?: number;
 }
 
 /**
@@ -392,7 +397,7 @@ export async function insertImportedBattles(
   // statements instead of many small ones).
   await sql`CREATE TEMP TABLE zj_import_input (
       number bigint NOT NULL, import_key text NOT NULL, l bigint NOT NULL, r bigint NOT NULL, choice text NOT NULL,
-      named boolean NOT NULL, id bigint ${base === null ? sql`NOT NULL DEFAULT nextval('battles_id_seq')` : sql``})
+      named boolean NOT NULL, t double precision, id bigint ${base === null ? sql`NOT NULL DEFAULT nextval('battles_id_seq')` : sql``})
       ON COMMIT DROP`.execute(trx);
   const bulk = await withoutRowTriggers(trx, source, modelIds);
   // Every staged row carries its number, and its id (or, with `base`, the id follows from the number), so the
@@ -400,6 +405,7 @@ export async function insertImportedBattles(
   // votes by (storage/export orders them by battle id).
   const id = base === null ? sql`id` : sql`${base - lastNumber}::bigint + number`;
   const iso = at.toISOString();
+  const time = sql`coalesce(to_timestamp(t), ${iso}::timestamptz)`;
   await stageInChunks(trx, fresh, lastNumber, opts.signal, async () => {
     // One statement for both tables, so the connection waits for the client once per chunk. The votes name the
     // battles of the same statement: checked (when they are) at its end, after both inserts.
@@ -408,11 +414,10 @@ export async function insertImportedBattles(
         INSERT INTO battles (id, number, ability, model_left_id, model_right_id, source, import_key, status,
                              close_reason, created_at, closed_at, named)
         SELECT ${id}, number, ${ability}::text, l, r, ${source}::text, import_key, 'closed', 'import',
-               ${iso}::timestamptz, ${iso}::timestamptz, named
+               ${time}, ${time}, named
           FROM zj_import_input)
       INSERT INTO votes (battle_id, voter_hash, choice, cast_at, updated_at, last_event_at)
-      SELECT ${id}, 'import:' || ${source}::text || ':' || import_key, choice,
-             ${iso}::timestamptz, ${iso}::timestamptz, ${iso}::timestamptz
+      SELECT ${id}, 'import:' || ${source}::text || ':' || import_key, choice, ${time}, ${time}, ${time}
         FROM zj_import_input`.execute(trx);
     await sql`TRUNCATE zj_import_input`.execute(trx);
   });
@@ -473,7 +478,7 @@ async function stageInChunks(
     signal?.throwIfAborted(); // an interrupted import throws here, inside its transaction, which rolls back
     await copyTextSql(
       'zj_import_input',
-      ['number', 'import_key', 'l', 'r', 'choice', 'named'],
+      ['number', 'import_key', 'l', 'r', 'choice', 'named', 't'],
       chunks,
     ).execute(trx);
     writing = write();
@@ -482,7 +487,7 @@ async function stageInChunks(
   await writing;
 }
 
-/** `rows[from..to)` as COPY text lines of `zj_import_input` (number, import_key, l, r, choice, named). */
+/** `rows[from..to)` as COPY text lines of `zj_import_input` (number, import_key, l, r, choice, named, t). */
 function importLines(
   rows: readonly ImportedBattle[],
   from: number,
@@ -492,7 +497,7 @@ function importLines(
   let text = '';
   for (let i = from; i < to; i++) {
     const r = rows[i] as ImportedBattle;
-    text += `${lastNumber + i + 1}\t${copyField(r.importKey)}\t${r.leftModelId}\t${r.rightModelId}\t${r.choice}\t${r.named === true ? 't' : 'f'}\n`;
+    text += `${lastNumber + i + 1}\t${copyField(r.importKey)}\t${r.leftModelId}\t${r.rightModelId}\t${r.choice}\t${r.named === true ? 't' : 'f'}\t${r.votedAt === undefined ? '\\N' : r.votedAt}\n`;
   }
   return text;
 }

@@ -27,6 +27,11 @@ export interface ExportVoteRow {
   readonly voterHash: string;
   /** When the vote's current choice was made (the last applied event's time). */
   readonly votedAt: Date;
+  /**
+   * The same time in Unix seconds to the microsecond the database keeps (a `Date` keeps milliseconds), so an
+   * imported FastChat `tstamp` (four decimals) is exported as it was read; absent: `votedAt`'s.
+   */
+  readonly votedTstamp?: number;
   readonly postedAt: Date | null;
   readonly closedAt: Date | null;
   readonly turns: number;
@@ -72,6 +77,7 @@ type RawExportRow = {
   choice: VoteChoice;
   voter_hash: string;
   voted_at: Date | string;
+  voted_epoch: string | number;
   posted_at: Date | string | null;
   closed_at: Date | string | null;
   turns: number;
@@ -103,6 +109,7 @@ function toRow(x: RawExportRow): ExportVoteRow {
     choice: x.choice,
     voterHash: x.voter_hash,
     votedAt: new Date(x.voted_at),
+    votedTstamp: Number(x.voted_epoch),
     postedAt: x.posted_at === null ? null : new Date(x.posted_at),
     closedAt: x.closed_at === null ? null : new Date(x.closed_at),
     turns: Number(x.turns),
@@ -121,9 +128,10 @@ function toRow(x: RawExportRow): ExportVoteRow {
  * transaction on one connection), so the database sorts once and memory holds one page.
  *
  * Order: vote time, then battle id, then vote id, all numeric. Battle ids are given in the order of the imported
- * file (storage/battles `insertImportedBattles`), and every vote of an import carries the import's time, so an
- * export of an imported source lists its votes in the file's order (online Elo of the re-export equals the
- * file's); the community's own votes come in the order they were made. Void battles are left out, as every
+ * file (storage/battles `insertImportedBattles`), and an imported vote carries its line's own time (`tstamp`) or,
+ * without one, the import's time, so an export of an imported source lists its votes in time order, as FastChat's
+ * `elo_analysis` sorts battles by `tstamp`, and lines without a time in the file's order (online Elo of the
+ * re-export then equals the file's); the community's own votes come in the order they were made. Void battles are left out, as every
  * rating leaves them out.
  * @param onPage awaited before the next page is read (back-pressure); what it throws ends the export.
  */
@@ -139,6 +147,7 @@ export async function exportVotePages(
       DECLARE zhujiu_export_votes NO SCROLL CURSOR FOR
       SELECT v.id AS vote_id, b.id AS battle_id, b.number AS battle_number, b.source, b.kind, b.ability, b.platform,
              ml.name AS lm, mr.name AS rm, v.choice, v.voter_hash, v.last_event_at AS voted_at,
+             extract(epoch FROM v.last_event_at)::text AS voted_epoch,
              b.posted_at, b.closed_at, b.turns, b.named, v.flag,
              (SELECT e.payload->>'winner' FROM vote_events e
                WHERE e.battle_id = b.id AND e.kind = 'import' ORDER BY e.id LIMIT 1) AS imported_winner,

@@ -141,7 +141,7 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
     notes.push(
       t(locale, 'models.disabled', {
         name: markdownLiteral(d.name),
-        reason: missingKeyReason(d.variable, d.empty, locale),
+        reason: missingKeyReason(d.variable, d.empty, locale, d.file),
       }),
     );
   const note = notes.length > 0 ? notes.join(' ') : undefined;

@@ -7,6 +7,7 @@
  * judge failures asked again.
  */
 import type { Kysely } from 'kysely';
+import { filesOf } from '../../config/files.ts';
 import type { LoadedConfig } from '../../config/loader.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
@@ -44,8 +45,37 @@ export interface JudgeSuiteOptions {
 }
 
 /**
+ * The client of the judge `name`, a model of the models file read (config/files.ts).
+ * @throws AppError `input_invalid` (a usage mistake: exit 2) naming that file when it lists no such model.
+ */
+async function openJudgeClient(
+  deps: { readonly db: Kysely<Database>; readonly logger: Logger; readonly config: LoadedConfig },
+  name: string,
+): Promise<LlmClient> {
+  const { config } = deps;
+  const models = filesOf(config).models;
+  const cfg = config.models.find((m) => m.name === name);
+  if (!cfg) {
+    throw new AppError(
+      'input_invalid',
+      `--judge ${name}: not in ${models}; add it there (any OpenAI-compatible endpoint)`,
+    );
+  }
+  const opened = await openLlmClient(cfg, {
+    db: deps.db,
+    logger: deps.logger,
+    apiKeyFor: config.apiKeyFor,
+    apiKeyEmpty: config.apiKeyEmpty,
+    entryIn: models,
+  });
+  return opened.client;
+}
+
+/**
  * Judges the model's answers to every scoring dataset of the suite.
- * @throws AppError `not_found` (suite, model, judge), `config_invalid` (a scoring dataset without a loader).
+ * @throws AppError `input_invalid` (a suite or judge the configuration lacks: a usage mistake), `not_found` (a
+ *   model without stored answers, a suite without scoring datasets), `config_invalid` (a scoring dataset without
+ *   a loader).
  */
 export async function judgeSuite(
   deps: { readonly db: Kysely<Database>; readonly logger: Logger; readonly config: LoadedConfig },
@@ -55,7 +85,7 @@ export async function judgeSuite(
   const suite = config.suites.get(o.suite);
   if (!suite) {
     throw new AppError(
-      'not_found',
+      'input_invalid',
       `--suite ${o.suite}: no such suite; the suites are ${[...config.suites.keys()].join(', ') || '(none)'}`,
     );
   }
@@ -70,24 +100,7 @@ export async function judgeSuite(
       `--model ${o.model}: no such model; run an evaluation or import its outputs first`,
     );
   }
-  let judge = o.judgeClient;
-  if (!judge) {
-    const cfg = config.models.find((m) => m.name === o.judge);
-    if (!cfg) {
-      throw new AppError(
-        'not_found',
-        `--judge ${o.judge}: not in config/models.yaml; add it there (any OpenAI-compatible endpoint)`,
-      );
-    }
-    judge = (
-      await openLlmClient(cfg, {
-        db,
-        logger: deps.logger,
-        apiKeyFor: config.apiKeyFor,
-        apiKeyEmpty: config.apiKeyEmpty,
-      })
-    ).client;
-  }
+  const judge = o.judgeClient ?? (await openJudgeClient(deps, o.judge));
   const loc = {
     datasetsDir: config.datasetsDir,
     cacheDir: config.datasetsCacheDir,

@@ -5,7 +5,8 @@
  * - `fastchat`: the field names of FastChat's public battle data (`clean_battle_data.py`, the
  *   `lmsys/chatbot_arena_conversations` release) without the conversations: `question_id`, `model_a`, `model_b`,
  *   `winner` (`model_a` | `model_b` | `tie` | `tie (bothbad)`), `judge`, `turn`, `anony`, `language`, `tstamp`
- *   (Unix seconds of the vote), and, when both sides' answers are stored, `conv_metadata` with the style fields
+ *   (Unix seconds of the vote, to the microsecond: an imported `tstamp` comes back as it was read), and, when both
+ *   sides' answers are stored, `conv_metadata` with the style fields
  *   FastChat's `preprocess_for_style` reads (`sum_assistant_a_tokens`, `header_count_a`, `list_count_a`,
  *   `bold_count_a` and the `_b` ones; rating/style-control.ts `styleMetadata`, docs/scoring.md §4.6).
  * - `jsonl`: the same outcome fields plus ours: `battle_id`, `source`, `ability`, `platform`, `kind`, and ISO-8601
@@ -78,7 +79,7 @@ export function exportLine(v: ExportVote, format: ExportFormat): string {
       ...common,
       anony: v.named !== true,
       language: languageOf(v.promptStart),
-      tstamp: v.votedAt.getTime() / 1000,
+      tstamp: v.votedTstamp ?? v.votedAt.getTime() / 1000,
       ...(v.answersLeft && v.answersRight
         ? { conv_metadata: styleMetadata(v.answersLeft, v.answersRight) }
         : {}),

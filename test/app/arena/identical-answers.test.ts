@@ -2,9 +2,9 @@
  * Identical answers never battle (docs/scoring.md §4.1): the pairs of the public AlpacaEval outputs whose two
  * answers are the same text once whitespace is normalised (52 among its six models) are each stored as the only
  * answers to an item, and selection posts none of them. Skipped, saying so, when the outputs are not on this
- * machine (/work/shared/data/outputs/alpaca_eval/model_outputs).
+ * machine (../shared/data/outputs/alpaca_eval/model_outputs, or under ZHUJIU_SHARED_DATA).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityGuard } from '../../../src/arena/identity-guard.ts';
@@ -15,14 +15,11 @@ import { ensureDataset, ensureItems } from '../../../src/storage/items.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
-const DIR = '/work/shared/data/outputs/alpaca_eval/model_outputs';
-const present = existsSync(DIR);
-if (!present) {
-  process.stderr.write(
-    `identical-answers.test: ${DIR} is absent; the AlpacaEval identical pairs are not checked\n`,
-  );
-}
+const OUTPUTS = ['outputs', 'alpaca_eval', 'model_outputs'];
+const DIR = sharedData(...OUTPUTS);
+const present = hasSharedData(...OUTPUTS);
 
 interface Pair {
   readonly instruction: string;

@@ -89,7 +89,7 @@ describe('config check = the start-up validation', () => {
       'judge.model naming no model of models.yaml',
       { 'default.yaml': 'judge:\n  model: nosuchjudge\n' },
       {},
-      /default\.yaml:2:10 judge\.model: "nosuchjudge" is not a model of config\/models\.yaml, so scoring datasets .* cannot be judged\. Name an OpenAI-compatible model of models\.yaml \(configured: none\), or set it to null\./,
+      /default\.yaml:2:10 judge\.model: "nosuchjudge" is not a model of \/.*\/models\.yaml, so scoring datasets .* cannot be judged\. Name an OpenAI-compatible model of models\.yaml \(configured: none\), or set it to null\./,
     ],
     [
       'arena.ask.classifier_model naming a recorded model',

@@ -48,6 +48,7 @@ describe('a model whose api_key_env is unset', () => {
       recursive: true,
     });
     writeFileSync(join(configDir, 'models.yaml'), MODELS);
+    const models = join(configDir, 'models.yaml');
     // The judge and the classifier are the disabled model too.
     writeFileSync(
       join(configDir, 'default.yaml'),
@@ -110,7 +111,7 @@ describe('a model whose api_key_env is unset', () => {
       term.input.write('/models\n');
       await until(() => term.text().includes('is disabled'), '/models');
       expect(term.text()).toContain(
-        'Model qwen is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set; export it and restart the bot.',
+        `Model qwen is disabled: its API key variable QWEN_API_KEY (${models} api_key_env) is not set; export it and restart the bot.`,
       );
       term.input.write('/ask How do tides work?\n');
       await until(() => term.text().includes('The live arena is off here'), '/ask');
@@ -122,7 +123,7 @@ describe('a model whose api_key_env is unset', () => {
       term.input.write('/eval model:qwen suite:smoke\n');
       await until(() => term.text().includes('Model "qwen" is disabled'), '/eval refused');
       expect(term.text()).toContain(
-        'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it and restart the bot, or remove api_key_env if the endpoint needs no key.',
+        `Model "qwen" is disabled: its API key variable QWEN_API_KEY (${models} api_key_env) is not set. Export it and restart the bot, or remove api_key_env if the endpoint needs no key.`,
       );
       // A scoring suite whose judge is the disabled model is refused for any model.
       term.input.write('/eval model:local suite:zhujiu-scoring\n');
@@ -139,7 +140,7 @@ describe('a model whose api_key_env is unset', () => {
     const ev = await cli('eval', '--model', 'qwen', '--suite', 'smoke');
     expect(ev.code).toBe(1);
     expect(ev.stderr).toContain(
-      'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is not set. Export it, e.g. `export QWEN_API_KEY=...`, and run the command again',
+      `Model "qwen" is disabled: its API key variable QWEN_API_KEY (${models} api_key_env) is not set. Export it, e.g. \`export QWEN_API_KEY=...\`, and run the command again`,
     );
     // Set but empty (`QWEN_API_KEY= zhujiu eval …`) is said as such, not as "not set".
     const empty = await inProcess(['eval', '--model', 'qwen', '--suite', 'smoke'], {
@@ -147,7 +148,7 @@ describe('a model whose api_key_env is unset', () => {
     });
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain(
-      'Model "qwen" is disabled: its API key variable QWEN_API_KEY (config/models.yaml api_key_env) is set but empty. Export it',
+      `Model "qwen" is disabled: its API key variable QWEN_API_KEY (${models} api_key_env) is set but empty. Export it`,
     );
     // A suite of `zhujiu suites` that eval cannot run (AlpacaEval's comparative prompts, answered by imports) is
     // explained, not called unknown.

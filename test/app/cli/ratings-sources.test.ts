@@ -37,7 +37,7 @@ describe('zhujiu ratings and vote sources', () => {
     const r = await zhujiu('ratings');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^error \[rating_input_invalid\]: no votes from arena in the database \(PGlite.*\): imported votes are counted only when asked: add --source lmsys \(or list the source in ratings\.include_sources of config\/default\.yaml\)/,
+      /^error \[rating_input_invalid\]: no votes from arena in the database \(PGlite.*\): imported votes are counted only when asked: add --source lmsys \(or list the source in ratings\.include_sources of \/.*\/default\.yaml\)/,
     );
   });
 

@@ -248,14 +248,16 @@ describe('a configuration that cannot work is refused up front', () => {
     );
     expect(r.code, r.stderr).toBe(1);
     expect(oneLine(r.stderr)).toContain(
-      'judge.model "nosuchjudge" (config/default.yaml) is not an OpenAI-compatible model of config/models.yaml',
+      `judge.model "nosuchjudge" (${dflt}) is not an OpenAI-compatible model of ${join(cfg, 'models.yaml')}`,
     );
     const none = await zhujiu(['eval', '--cancel', '1'], e);
     expect(none.stderr).toContain('there is no run #1; recent runs: (none)');
     const c = await zhujiu(['config', 'check', '--no-connect'], e);
     expect(c.code).toBe(1);
     expect(c.stderr).toContain(`${dflt}:`);
-    expect(c.stderr).toContain('judge.model: "nosuchjudge" is not a model of config/models.yaml');
+    expect(c.stderr).toContain(
+      `judge.model: "nosuchjudge" is not a model of ${join(cfg, 'models.yaml')}`,
+    );
   });
 });
 

@@ -249,7 +249,14 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     });
     expect(await service.validate('m', 'minii')).toEqual({
       ok: false,
-      refusals: [{ code: 'unknown_suite', suite: 'minii', valid: ['mini'] }],
+      refusals: [
+        {
+          code: 'unknown_suite',
+          suite: 'minii',
+          valid: ['mini'],
+          configFiles: expect.objectContaining({ models: expect.stringMatching(/models\.yaml$/) }),
+        },
+      ],
       reason: 'Unknown suite "minii". Valid suites: mini.',
     });
     const bad = await service.validate('mm', 'mini');

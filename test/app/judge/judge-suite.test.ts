@@ -146,12 +146,18 @@ describe.each(flowBackends())('judge run on %s', (backend) => {
         { db: d.db, logger: silentLogger, config },
         { model: 'cand', suite: 'nope', judge: 'judge-x' },
       ),
-    ).rejects.toThrow('--suite nope: no such suite; the suites are tiny-scoring');
+    ).rejects.toMatchObject({
+      code: 'input_invalid',
+      message: '--suite nope: no such suite; the suites are tiny-scoring',
+    });
     await expect(
       judgeSuite(
         { db: d.db, logger: silentLogger, config },
         { model: 'cand', suite: 'tiny-scoring', judge: 'ghost' },
       ),
-    ).rejects.toThrow('--judge ghost: not in config/models.yaml');
+    ).rejects.toMatchObject({
+      code: 'input_invalid',
+      message: expect.stringMatching(/^--judge ghost: not in \/.*\/models\.yaml; add it there/),
+    });
   });
 });

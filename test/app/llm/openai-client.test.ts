@@ -303,6 +303,15 @@ describe.each(flowBackends())('OpenAI-compatible client on %s', (backend) => {
     expect(r.ok ? '' : r.message).toBe(
       `cannot reach ${new URL(url).host} after 1 attempt (Connection error); check base_url of model m in config/models.yaml and that the server is up`,
     );
+    // The models file actually read is named (config/files.ts), not always config/models.yaml.
+    const elsewhere = await client({
+      baseUrl: url,
+      maxRetries: 0,
+      entryIn: '/etc/zhujiu/models.yaml',
+    }).complete(ask('q-down-2'));
+    expect(elsewhere.ok ? '' : elsewhere.message).toContain(
+      'check base_url of model m in /etc/zhujiu/models.yaml and that the server is up',
+    );
     fake.setAnswer(() => ({ content: 'late', delayMs: 2_000 }));
     const ac = new AbortController();
     const p = client().complete({ ...ask('q-abort'), signal: ac.signal });

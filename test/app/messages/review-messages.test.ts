@@ -106,8 +106,14 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       expect(plain.code).toBe(1);
       expect(plain.stderr).toContain('models: (none)');
       expect(plain.stderr).toContain('on the board with `--source NAME`');
-      // A bare --view value that is no ability or method is read as a model name: the error says what --view takes.
-      const bogus = await zhujiu(...base, '--view', 'bogus');
+      // --view takes a view, nothing else: a bad value is a usage mistake naming the flag, the value and the views.
+      const badView = await zhujiu(...base, '--view', 'bogus');
+      expect(badView.code).toBe(2);
+      expect(badView.stderr).toBe(
+        "error: option '--view <view>' argument 'bogus' is invalid. Allowed choices are overall, ability, method, model, style.\n(run with --help for usage)\n",
+      );
+      // A bare NAME that is no ability or method is read as a model name: the error says what --view takes.
+      const bogus = await zhujiu(...base, 'bogus');
       expect(bogus.code).toBe(1);
       expect(bogus.stderr).toContain('no model "bogus" on the board');
       expect(bogus.stderr).toContain(

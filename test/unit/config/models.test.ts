@@ -73,11 +73,11 @@ describe('models.yaml', () => {
     expect(c.apiKeyFor('fake')).toBeUndefined();
     const [fake, other] = disabledModels(c);
     expect(fake?.reason).toBe(
-      'its API key variable FAKE_KEY (config/models.yaml api_key_env) is set but empty',
+      'its API key variable FAKE_KEY (models.yaml api_key_env) is set but empty',
     );
     expect(fake?.warning).toContain('FAKE_KEY is set but empty in the environment');
     expect(other?.reason).toBe(
-      'its API key variable OTHER_KEY (config/models.yaml api_key_env) is not set',
+      'its API key variable OTHER_KEY (models.yaml api_key_env) is not set',
     );
   });
 

@@ -111,7 +111,7 @@ describe('suite include', () => {
       'z.yaml': 'name: z\ninclude:\n  - a\n  - zhujiu-robustnes\n',
     });
     expect(errorOf(() => load(dir))).toBe(
-      `${join(dir, 'suites', 'z.yaml')}:4:5 include.1: unknown suite "zhujiu-robustnes"; the suites of config/suites/ are a, z: fix the name or add the suite`,
+      `${join(dir, 'suites', 'z.yaml')}:4:5 include.1: unknown suite "zhujiu-robustnes"; the suites of ${join(dir, 'suites')}/ are a, z: fix the name or add the suite`,
     );
   });
 

@@ -37,7 +37,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/cli/ratings.ts#runRatings': 99,
   'src/cli/serve.ts#startOn': 101,
   'src/config/loader.ts#loadConfig': 121,
-  'src/eval/judge/judge-suite.ts#judgeSuite': 85,
   'src/eval/judge/judge.ts#judgeAnswers': 147,
   'src/eval/judge/judge.ts#judgeAnswers.(pool callback)': 121,
   'src/eval/judge/report.ts#judgeReport': 107,

@@ -1,0 +1,91 @@
+/**
+ * Errors about a model, the judge or a suite name the config file actually read (config/files.ts): with
+ * `ZHUJIU_CONFIG_DIR` pointing at another folder, `zhujiu eval` and `zhujiu config check` name that folder's
+ * `models.yaml` / `default.yaml` / `suites/`, not `config/models.yaml` (before, every such message named
+ * `config/models.yaml` whatever was read). Without the variable, the path is shown relative to the working
+ * directory, as `config/models.yaml`.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { configFilesIn } from '../../../src/config/files.ts';
+import { pgliteDataDir } from '../../helpers/db.ts';
+import { inProcess } from '../../helpers/run-cli.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'zhujiu-config-paths-'));
+const data = pgliteDataDir();
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  data.remove();
+});
+
+/** A config folder outside the checkout: two models, one on a port nothing listens on, one without its key. */
+function configFolder(): string {
+  const cfg = join(dir, 'elsewhere');
+  cpSync(join(PROJECT_ROOT, 'config'), cfg, { recursive: true });
+  writeFileSync(
+    join(cfg, 'models.yaml'),
+    'models:\n' +
+      '  - name: far\n    provider: openai\n    base_url: http://127.0.0.1:9/v1\n    model: f\n    max_retries: 0\n' +
+      '  - name: keyed\n    provider: openai\n    base_url: http://127.0.0.1:9/v1\n    model: k\n' +
+      '    api_key_env: ZHUJIU_TEST_UNSET_KEY\n',
+  );
+  return cfg;
+}
+
+describe('config errors name the file read', () => {
+  const cfg = configFolder();
+  const models = join(cfg, 'models.yaml');
+  const env = { ZHUJIU_CONFIG_DIR: cfg, ZHUJIU_DATA_DIR: data.dataDir, DATABASE_URL: '' };
+
+  it('eval: an unknown model and a model without its key name ZHUJIU_CONFIG_DIR/models.yaml', async () => {
+    const unknown = await inProcess(['eval', '--model', 'nosuch', '--suite', 'smoke'], { env });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`Unknown model "nosuch". Valid models: `);
+    expect(unknown.stderr).toContain(`To add it: ${models} (name, provider, base_url, model)`);
+    expect(unknown.stderr).not.toContain('config/models.yaml');
+    const keyless = await inProcess(['eval', '--model', 'keyed', '--suite', 'smoke'], { env });
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain(
+      `its API key variable ZHUJIU_TEST_UNSET_KEY (${models} api_key_env) is not set`,
+    );
+  });
+
+  it('eval and judge run: a --suite the configuration lacks is a usage mistake (exit 2) listing the suites', async () => {
+    const e = await inProcess(['eval', '--model', 'far', '--suite', 'smok'], { env });
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(
+      /^error \[input_invalid\]: Unknown suite "smok"\. Valid suites: smoke, /,
+    );
+    const j = await inProcess(
+      ['judge', 'run', '--model', 'far', '--suite', 'smok', '--judge', 'far'],
+      {
+        env,
+      },
+    );
+    expect(j.code).toBe(2);
+    expect(j.stderr).toMatch(
+      /^error \[input_invalid\]: --suite smok: no such suite; the suites are /,
+    );
+  });
+
+  it('config check: a failing endpoint names ZHUJIU_CONFIG_DIR/models.yaml', async () => {
+    const r = await inProcess(['config', 'check'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `model far: cannot reach 127.0.0.1:9 (Connection error.); check its base_url in ${models} and that the server is up`,
+    );
+    expect(r.stderr).not.toContain('config/models.yaml');
+  });
+
+  it('without ZHUJIU_CONFIG_DIR the files are named relative to the working directory', () => {
+    expect(configFilesIn(join(PROJECT_ROOT, 'config'), PROJECT_ROOT)).toEqual({
+      default: 'config/default.yaml',
+      models: 'config/models.yaml',
+      suites: 'config/suites/',
+    });
+    expect(configFilesIn('/etc/zhujiu', PROJECT_ROOT).models).toBe('/etc/zhujiu/models.yaml');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Options that take one of a fixed list of values (`--view`, `--format`, `--ability`, `--status`) declare the list
+ * with commander's `.choices()` in every command (src/cli/index.ts), so a bad value is a usage mistake: exit 2 and
+ * one line naming the option, the value and the allowed values, in the command line's language, before anything
+ * is opened. Before, `leaderboard --view foo` read `foo` as a model name (exit 1, "no model on the board") and
+ * `results --ability foo` was looked up in the run.
+ */
+import type { Command, Option } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { CliDeps } from '../../../src/cli/deps.ts';
+import { buildProgram, runCli } from '../../../src/cli/index.ts';
+import type { CliIo } from '../../../src/cli/io.ts';
+
+/** The flags whose values are a fixed list wherever they appear. */
+const CHOICE_FLAGS = ['--view', '--format', '--ability', '--status'];
+
+const quiet = { out: () => {}, err: () => {}, stdout: process.stdout } as unknown as CliIo;
+
+/** Every command path (`['results']`, `['import', 'battles']`, …) with its choice-like options. */
+function choiceOptions(): { path: string[]; option: Option }[] {
+  const found: { path: string[]; option: Option }[] = [];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const option of cmd.options as Option[])
+      if (option.long !== undefined && CHOICE_FLAGS.includes(option.long))
+        found.push({ path, option });
+    for (const sub of cmd.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(buildProgram(quiet, { env: {} } as unknown as CliDeps), []);
+  return found;
+}
+
+/** `zhujiu ARGS…` parsed in this process with an empty environment (nothing is opened for a usage error). */
+async function run(args: string[], env: Record<string, string> = {}) {
+  let stderr = '';
+  const io = {
+    out: () => {},
+    err: (s: string) => {
+      stderr += `${s}\n`;
+    },
+    stdout: process.stdout,
+  } as unknown as CliIo;
+  const code = await runCli(['node', 'zhujiu', ...args], io, {
+    env: { LOG_LEVEL: 'silent', ...env },
+    tty: false,
+  } as unknown as CliDeps);
+  process.exitCode = 0;
+  return { code, stderr };
+}
+
+describe('choice-like options', () => {
+  const options = choiceOptions();
+
+  it('every one declares its allowed values', () => {
+    expect(options.length).toBeGreaterThanOrEqual(8);
+    const missing = options
+      .filter(({ option }) => (option.argChoices ?? []).length === 0)
+      .map(({ path, option }) => `zhujiu ${path.join(' ')} ${option.long}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('a bad value exits 2 naming the option, the value and the allowed values', async () => {
+    for (const { path, option } of options) {
+      const r = await run([...path, option.long as string, 'bogus']);
+      const label = `zhujiu ${path.join(' ')} ${option.long} bogus`;
+      expect(r.code, label).toBe(2);
+      expect(r.stderr, label).toBe(
+        `error: option '${option.flags}' argument 'bogus' is invalid. Allowed choices are ${option.argChoices?.join(', ')}.\n` +
+          '(run with --help for usage)\n',
+      );
+    }
+  });
+
+  it('says it in Chinese under a Chinese locale', async () => {
+    const r = await run(['leaderboard', '--view', 'foo'], { LANG: 'zh_CN.UTF-8' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "选项 '--view <view>' 的值 'foo' 无效。可选值为 overall, ability, method, model, style。",
+    );
+  });
+});
