@@ -6,7 +6,8 @@
  * Parent side: {@link startFakeOpenAiProcess}. Child side: this file run with `node --import tsx`, driven by IPC
  * messages `{ start: { delayMs, items } }` → `{ baseUrl }`, `{ stats: true }` → `{ callCount, peakInFlight, callsByModel,
  * arrivalsByModel }` (`callsByModel`: the number of requests per `model` field of the request body;
- * `arrivalsByModel`: when each of them arrived, ms since the fake started, in arrival order).
+ * `arrivalsByModel`: when each of them arrived, ms since the fake started, in arrival order; `startedEpochMs`: when
+ * the fake started, ms since the Unix epoch, to put those times on the parent's clock).
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,7 @@ export type FakeStats = {
   peakInFlight: number;
   callsByModel: Record<string, number>;
   arrivalsByModel: Record<string, number[]>;
+  startedEpochMs?: number;
 };
 type FromChild = { baseUrl: string } | FakeStats;
 
@@ -79,12 +81,14 @@ export async function startFakeOpenAiProcess(opts: {
 
 if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   let fake: FakeOpenAi | undefined;
+  let startedEpochMs = 0;
   process.on(
     'message',
     async (m: {
       start?: { delayMs: number; items: [number, FixtureItem][]; generic: boolean };
     }) => {
       if (m.start) {
+        startedEpochMs = Date.now();
         fake = await startFakeOpenAi({ delayMs: m.start.delayMs });
         fake.setAnswer(
           m.start.generic
@@ -109,6 +113,7 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
           peakInFlight: fake?.peakInFlight ?? 0,
           callsByModel,
           arrivalsByModel,
+          startedEpochMs,
         });
       }
     },

@@ -7,8 +7,9 @@
  * rebuilt first when a source is newer): the worker that takes the job works the run, and the others join it
  * because its items are claimed under leases (eval/service `joinRuns`, docs/architecture.md "Shared work").
  * Printed: the wall time of each (from the job sent to the run finished, the workers already started), its
- * ideal (items × latency / (concurrency × workers)), and the speed-up of 3 workers over 1. Each case evaluates a
- * model of its own name, so no answer comes from the response cache.
+ * ideal (items × latency / (concurrency × workers)), when the first request reached the fake and how many reached it
+ * in each second (the ramp shows when the other workers joined), and the speed-up of 3 workers over 1. Each case
+ * evaluates a model of its own name, so no answer comes from the response cache.
  *
  * Run: `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/workers.ts` (a scratch
  * database is created and dropped per case). Prints figures; asserts nothing. The machine is shared: the load
@@ -131,6 +132,7 @@ async function runWith(model: string, workers: number): Promise<number> {
       const q = new PgBossQueue({ connectionString: url, logger: createLogger('silent') });
       await q.start();
       const t0 = performance.now();
+      const e0 = Date.now();
       await q.send(EVAL_RUN_QUEUE, { runId: created.run.id });
       await q.stop();
       for (;;) {
@@ -139,7 +141,13 @@ async function runWith(model: string, workers: number): Promise<number> {
           if (run.status === 'failed') throw new Error(`the run failed: ${run.error}`);
           if (run.done !== ITEMS) throw new Error(`the run finished with ${run.done} items`);
           const wall = (performance.now() - t0) / 1000;
-          const peak = (await fake.stats()).peakInFlight;
+          const st = await fake.stats();
+          // Arrival times of this case's requests, s since its job was sent (the fake's clock is Date-based).
+          const arrivals = (st.arrivalsByModel[`${model}-model`] ?? []).map(
+            (a) => (a + (st.startedEpochMs ?? 0) - e0) / 1000,
+          );
+          ramps.set(workers, ramp(arrivals));
+          const peak = st.peakInFlight;
           if (peak > peakBefore) peaks.set(workers, peak);
           return wall;
         }
@@ -160,6 +168,19 @@ async function runWith(model: string, workers: number): Promise<number> {
 
 /** The most requests the fake answered at once during each case (above one worker's concurrency: joined). */
 const peaks = new Map<number, number>();
+/** Per case: when the first request arrived and how many arrived in each second after the job was sent. */
+const ramps = new Map<number, string>();
+
+/** `first request after X s; requests per second: a b c …` for arrival times in s since the job was sent. */
+function ramp(arrivals: readonly number[]): string {
+  const perSecond: number[] = [];
+  for (const a of arrivals) {
+    const s = Math.max(0, Math.floor(a));
+    perSecond[s] = (perSecond[s] ?? 0) + 1;
+  }
+  const first = Math.min(...arrivals);
+  return `first request after ${first.toFixed(2)} s; requests in each second: ${Array.from(perSecond, (n) => n ?? 0).join(' ')}`;
+}
 try {
   const results: number[] = [];
   for (const [i, workers] of [1, 3].entries()) {
@@ -171,7 +192,7 @@ try {
       `${workers} worker${workers === 1 ? '' : 's'}: ${ITEMS} items, ${LATENCY_MS} ms latency, concurrency ` +
         `${CONCURRENCY} per worker: wall ${wall.toFixed(2)} s (ideal ${ideal.toFixed(2)} s, ` +
         `${(wall / ideal).toFixed(2)}×); peak requests in flight ${peaks.get(workers) ?? '≤ earlier'}; ` +
-        `load average ${load}`,
+        `load average ${load}\n  ${ramps.get(workers) ?? ''}`,
     );
   }
   const [one, three] = results as [number, number];
