@@ -53,7 +53,12 @@ export class PgBossQueue implements JobQueue {
       max: o.poolSize ?? 4,
       application_name: 'zhujiu-jobs',
       maintenanceIntervalSeconds: o.maintenanceIntervalSeconds ?? 60,
+      // A sent job wakes the workers of its queue at once through PostgreSQL's LISTEN/NOTIFY (one more held
+      // connection per process) instead of waiting for their next poll; polling stays as the backstop, and when the
+      // listening connection is lost pg-boss warns and polls only until it is back.
+      useListenNotify: true,
     });
+    this.#boss.on('warning', (w) => this.#log.warn({ warning: briefError(w) }, 'pg-boss warning'));
     // pg-boss reports a lost connection (a database restart) here and goes on; the pool's error carries the
     // whole pg client, so only the error's own fields are logged.
     this.#boss.on('error', (err) => this.#log.error({ err: briefError(err) }, 'pg-boss error'));
@@ -90,7 +95,11 @@ export class PgBossQueue implements JobQueue {
         retryLimit: this.#o.retryLimit ?? 20,
         retryDelay: this.#o.retryDelaySeconds ?? 5,
         expireInSeconds: this.#o.expireInSeconds ?? 4 * 3600,
+        notify: true,
       });
+    } else if (existing.notify !== true) {
+      // A queue an earlier version created: its sends notify from now on.
+      await this.#boss.updateQueue(name, { notify: true });
     }
     this.#created.add(name);
   }
@@ -112,7 +121,13 @@ export class PgBossQueue implements JobQueue {
     await this.#ensureQueue(queue);
     await this.#boss.work<Record<string, unknown>>(
       queue,
-      { batchSize: 1, pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2 },
+      {
+        batchSize: 1,
+        pollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2,
+        // While the notifications arrive, the poll is only a backstop; at the same pace as without them, a lost
+        // notification costs no more than before.
+        notifyPollingIntervalSeconds: this.#o.pollingIntervalSeconds ?? 2,
+      },
       async (jobs) => {
         for (const job of jobs) {
           if (this.#stop.signal.aborted) throw new Error('worker stopping');
