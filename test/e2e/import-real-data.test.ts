@@ -74,6 +74,7 @@ describe.skipIf(!hasSharedData('arena', 'battles.jsonl')).each(backends())(
         rows: 200_000,
         added: 200_000,
         skipped: 0,
+        duplicates: 0,
         models: 129,
       });
       expect(await countRows(d, 'votes')).toBe(200_000);
