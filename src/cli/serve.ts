@@ -15,6 +15,7 @@ import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { retryWithBackoff } from '../core/retry.ts';
+import { tc } from '../i18n/cli.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import {
   type ChatPlatformOverrides,
@@ -31,7 +32,7 @@ import {
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
-import { type CliDeps, envOf } from './deps.ts';
+import { type CliDeps, cliLocale, envOf } from './deps.ts';
 import {
   describeRejection,
   exitFatal,
@@ -332,7 +333,8 @@ export async function runLongLived(
     env,
     signal: starting.signal,
     // The embedded database's thread died: every query would fail from now on.
-    onDbLost: (err) => exitFatal(`the embedded database stopped: ${err.message}`),
+    onDbLost: (err) =>
+      exitFatal(tc(cliLocale(deps), 'cli.unhandled.dbStopped', { message: err.message })),
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     ...(deps.clock !== undefined ? { clock: deps.clock } : {}),
     terminalChat: kind === 'bot' && stdinIsChat(),

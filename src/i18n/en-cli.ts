@@ -46,6 +46,11 @@ export const enCli = {
   'cli.usage.source': '--source "{value}": use 1–64 letters, digits and . _ : @ -',
   'cli.error.coded': 'error [{code}]: {message}',
   'cli.error.unexpected': 'unexpected error: {stack}',
+  'cli.unhandled.rejection':
+    'error [unhandled_rejection]: {message} (an operation failed that nothing was waiting for; the command stopped)',
+  'cli.unhandled.fatal': 'fatal: {what}; exiting so that a supervisor restarts zhujiu',
+  'cli.unhandled.uncaught': 'uncaught exception: {message}',
+  'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
   'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':
@@ -387,6 +392,7 @@ export const enCli = {
   'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
   'cli.migrate.upgraded':
     'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.upgradeCopied': 'copied {table}: {rows} rows',
   'cli.migrate.thenApplied': ', then applied {names}',
   'cli.judge.board': 'board (judge {judge})',
   'cli.judge.noneChosen': 'none chosen: set judge.model',

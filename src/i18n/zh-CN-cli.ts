@@ -42,6 +42,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.usage.source': '--source "{value}"：只能用 1–64 个字母、数字和 . _ : @ -',
   'cli.error.coded': '错误 [{code}]：{message}',
   'cli.error.unexpected': '意外错误：{stack}',
+  'cli.unhandled.rejection':
+    '错误 [unhandled_rejection]：{message}（一个没有任何代码等待的操作失败了；命令已停止）',
+  'cli.unhandled.fatal': '致命错误：{what}；现在退出，以便进程管理器重启 zhujiu',
+  'cli.unhandled.uncaught': '未捕获的异常：{message}',
+  'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
   'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
@@ -357,6 +362,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.migrate.upgradeFinished': '已完成之前对 {dir} 的升级{backup}',
   'cli.migrate.upgraded':
     '已把 {dir} 升级到 PostgreSQL 18：复制并核对了 {tables} 张表、{rows} 行，用时 {secs} 秒{applied}。旧目录保留在 {backup}：确认 zhujiu 运行正常后即可删除。',
+  'cli.migrate.upgradeCopied': '已复制 {table}：{rows} 行',
   'cli.migrate.thenApplied': '，然后应用了 {names}',
   'cli.judge.board': '排行榜（评审 {judge}）',
   'cli.judge.noneChosen': '未选择：请设置 judge.model',
