@@ -6,6 +6,7 @@
  * the form of the surface that asked (`/eval …` in chat, `zhujiu eval …` on the command line).
  */
 import { type ConfigFiles, DEFAULT_CONFIG_FILES } from '../config/files.ts';
+import { type SuiteDescription, suiteDescription } from '../config/schema.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
 import { AppError, type ErrorCode } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
@@ -46,7 +47,7 @@ type EvalRefusalKind =
       readonly code: 'suite_not_evaluable';
       readonly suite: string;
       readonly datasets: readonly { readonly name: string; readonly method: string }[];
-      readonly description?: string | undefined;
+      readonly description?: SuiteDescription | undefined;
       readonly runnable: readonly string[];
     }
   /** `valid`: the models that can be evaluated, closest first (none: no model at all). */
@@ -167,7 +168,7 @@ function notEvaluableText(
     datasets: list(datasets, locale),
     description: r.description
       ? t(locale, 'evalRefusal.notEvaluable.description', {
-          description: r.description.replace(/\.$/u, ''),
+          description: suiteDescription(r.description, locale).replace(/\.$/u, ''),
         })
       : '',
     runnable:
