@@ -331,6 +331,7 @@ export async function runLongLived(
   const svc = await startService(kind, {
     ...opts,
     env,
+    locale: cliLocale(deps),
     signal: starting.signal,
     // The embedded database's thread died: every query would fail from now on.
     onDbLost: (err) =>

@@ -494,4 +494,63 @@ export const enCli = {
   'cli.ratings.style.noBootstrap': 'no bootstrap',
   'cli.ratings.style.coefficients':
     'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
+  'cli.configFile.type.number': 'a number',
+  'cli.configFile.type.int': 'a whole number',
+  'cli.configFile.type.string': 'text',
+  'cli.configFile.type.boolean': 'true or false',
+  'cli.configFile.type.array': 'a list',
+  'cli.configFile.type.object': 'a mapping (key: value lines)',
+  'cli.configFile.value.nothing': 'nothing',
+  'cli.configFile.value.text': 'text "{text}"',
+  'cli.configFile.value.scalar': '{type} {value}',
+  'cli.configFile.value.number': 'number',
+  'cli.configFile.value.boolean': 'boolean',
+  'cli.configFile.value.list': 'a list',
+  'cli.configFile.value.mapping': 'a mapping',
+  'cli.configFile.example': ', e.g. {example}',
+  'cli.configFile.keysHere': '; the keys here are {keys}',
+  'cli.configFile.unknownKey':
+    '{at} {path}: unknown key "{key}": remove it or fix the spelling{near}',
+  'cli.configFile.missingChoice': 'missing; add {choices}',
+  'cli.configFile.or': ' or ',
+  'cli.configFile.oneOf': 'expected one of {choices}, got {got}',
+  'cli.configFile.expected': 'expected {what}{example}, got {got}',
+  'cli.configFile.problem': '{at} {path}: {message}',
+  'cli.configFile.suiteTwice':
+    '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
+  'cli.configFile.modelTwice':
+    '{at} models.{i}.name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+  'cli.start.voterSecret':
+    'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+  'cli.start.slackAppToken':
+    '{where}: Socket Mode (the default) needs SLACK_APP_TOKEN (an xapp-… app-level token) beside SLACK_BOT_TOKEN. Set it, or use `mode: http` with SLACK_SIGNING_SECRET.',
+  'cli.start.slackSigningSecret':
+    "{where}: HTTP mode needs SLACK_SIGNING_SECRET beside SLACK_BOT_TOKEN to verify Slack's requests. Set it, or use `mode: socket` with SLACK_APP_TOKEN.",
+  'cli.start.judgeWhat': 'scoring datasets of /eval and `zhujiu eval`',
+  'cli.start.classifierWhat': "the ability of /ask's untagged prompts",
+  'cli.start.namedRecorded':
+    '{at} {key}: "{name}" is a recorded model, which cannot be called, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
+  'cli.start.namedUnknown':
+    '{at} {key}: "{name}" is not a model of {models}, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
+  'cli.start.none': 'none',
+  'cli.start.disabledUnset':
+    '{at} models.{i}.api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+  'cli.start.disabledEmpty':
+    '{at} models.{i}.api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
+  'cli.endpoint.notListed': ' (model id {model} is not among them)',
+  'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
+  'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',
+  'cli.endpoint.unreachable':
+    'model {name}: cannot reach {host} ({why}); check its base_url in {file} and that the server is up',
+  'cli.endpoint.keyRefused':
+    'model {name}: {host} refused the API key (HTTP {status}); check {variable} ({file} api_key_env)',
+  'cli.endpoint.keyNeeded':
+    'model {name}: {host} refused the request without an API key (HTTP {status}); set api_key_env of model {name} in {file}',
+  'cli.endpoint.notFound':
+    'model {name}: {url}/models is not found (HTTP 404); check its base_url in {file}',
+  'cli.endpoint.noVersion':
+    'model {name}: HTTP 404 from {host}: base_url {url} does not end in /v1; add it (e.g. {fixed}) in {file}',
+  'cli.endpoint.http': 'model {name}: HTTP {status} from {host} (GET /models): {why}',
+  'cli.endpoint.notList':
+    'model {name}: {host} did not answer GET /models with a model list ({why}); check its base_url in {file}',
 } as const satisfies Readonly<Record<string, string>>;

@@ -456,4 +456,62 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.style.leftOut': '，{n} 场没有存储回答，未计入',
   'cli.ratings.style.noBootstrap': '不做 bootstrap',
   'cli.ratings.style.coefficients': '风格系数（(a − b) / (a + b + 1) 每个标准差对应的对数几率）：',
+  'cli.configFile.type.number': '数字',
+  'cli.configFile.type.int': '整数',
+  'cli.configFile.type.string': '文本',
+  'cli.configFile.type.boolean': '布尔值（true 或 false）',
+  'cli.configFile.type.array': '列表',
+  'cli.configFile.type.object': '映射（key: value 形式的行）',
+  'cli.configFile.value.nothing': '空值',
+  'cli.configFile.value.text': '文本 "{text}"',
+  'cli.configFile.value.scalar': '{type} {value}',
+  'cli.configFile.value.number': '数字',
+  'cli.configFile.value.boolean': '布尔值',
+  'cli.configFile.value.list': '列表',
+  'cli.configFile.value.mapping': '映射',
+  'cli.configFile.example': '，例如 {example}',
+  'cli.configFile.keysHere': '；此处可用的键有 {keys}',
+  'cli.configFile.unknownKey': '{at} {path}：未知的键 "{key}"：请删除它或修正拼写{near}',
+  'cli.configFile.missingChoice': '缺失；请添加 {choices}',
+  'cli.configFile.or': ' 或 ',
+  'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
+  'cli.configFile.expected': '应为{what}{example}，实际是{got}',
+  'cli.configFile.problem': '{at} {path}：{message}',
+  'cli.configFile.suiteTwice':
+    '{file}：评测套件名称 "{name}" 被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
+  'cli.configFile.modelTwice':
+    '{at} models.{i}.name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+  'cli.start.voterSecret':
+    '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
+  'cli.start.slackAppToken':
+    '{where}：Socket Mode（默认）除了 SLACK_BOT_TOKEN 还需要 SLACK_APP_TOKEN（xapp-… 形式的应用级令牌）。请设置它，或者改用 `mode: http` 并设置 SLACK_SIGNING_SECRET。',
+  'cli.start.slackSigningSecret':
+    '{where}：HTTP 模式除了 SLACK_BOT_TOKEN 还需要 SLACK_SIGNING_SECRET 来验证 Slack 的请求。请设置它，或者改用 `mode: socket` 并设置 SLACK_APP_TOKEN。',
+  'cli.start.judgeWhat': '/eval 和 `zhujiu eval` 的打分数据集',
+  'cli.start.classifierWhat': '/ask 中未标注能力的提问的能力',
+  'cli.start.namedRecorded':
+    '{at} {key}："{name}" 是只有导入答案的模型，无法调用，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+  'cli.start.namedUnknown':
+    '{at} {key}："{name}" 不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+  'cli.start.none': '无',
+  'cli.start.disabledUnset':
+    '{at} models.{i}.api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.start.disabledEmpty':
+    '{at} models.{i}.api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.endpoint.notListed': '（其中没有模型 id {model}）',
+  'cli.endpoint.answers': '模型 {name}：{host} 有应答，列出了 {n} 个模型{listed}',
+  'cli.endpoint.timeout': '模型 {name}：{host} 在 {ms} 毫秒内没有应答（GET /models）',
+  'cli.endpoint.unreachable':
+    '模型 {name}：无法连接 {host}（{why}）；请检查它在 {file} 中的 base_url，以及服务器是否在运行',
+  'cli.endpoint.keyRefused':
+    '模型 {name}：{host} 拒绝了 API 密钥（HTTP {status}）；请检查 {variable}（{file} 的 api_key_env）',
+  'cli.endpoint.keyNeeded':
+    '模型 {name}：{host} 拒绝了没有 API 密钥的请求（HTTP {status}）；请在 {file} 中设置模型 {name} 的 api_key_env',
+  'cli.endpoint.notFound':
+    '模型 {name}：找不到 {url}/models（HTTP 404）；请检查它在 {file} 中的 base_url',
+  'cli.endpoint.noVersion':
+    '模型 {name}：{host} 返回 HTTP 404：base_url {url} 没有以 /v1 结尾；请在 {file} 中加上（例如 {fixed}）',
+  'cli.endpoint.http': '模型 {name}：{host} 返回 HTTP {status}（GET /models）：{why}',
+  'cli.endpoint.notList':
+    '模型 {name}：{host} 对 GET /models 的应答不是模型列表（{why}）；请检查它在 {file} 中的 base_url',
 };

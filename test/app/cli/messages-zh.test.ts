@@ -62,3 +62,49 @@ describe('suite descriptions', () => {
     expect(r.stderr).toMatch(/tiny\.yaml:\d+:\d+ description/u);
   });
 });
+
+/** A models.yaml with one OpenAI-compatible model whose key is in `ZJ_KEY`, plus `extra` lines of the model. */
+const models = (extra = '') =>
+  `models:\n  - name: m1\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n    api_key_env: ZJ_KEY\n${extra}`;
+
+describe('config errors, warnings and endpoint failures', () => {
+  it('a bad models.yaml is said in Chinese, zod messages too', async () => {
+    const env = setup({
+      'models.yaml': models('    max_retries: two\n    colour: red\n'),
+      'suites/tiny.yaml': SUITE.replace('method: metrics', 'method: metric'),
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, ...ZH, ZJ_KEY: 'k' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[config_invalid\]：\S*models\.yaml:7:18 models\.0\.max_retries：应为数字，例如 2，实际是文本 "two"$/mu,
+    );
+    expect(r.stderr).toMatch(
+      /models\.yaml:8:5 models\.0\.colour：未知的键 "colour"：请删除它或修正拼写$/mu,
+    );
+    // zod's own words, in its Chinese locale.
+    expect(r.stderr).toMatch(
+      /tiny\.yaml:\d+:\d+ datasets\.0\.method：无效选项：期望以下之一 "metrics"\|"scoring"\|"comparative"$/mu,
+    );
+  });
+
+  it('config check warns of a disabled model in Chinese', async () => {
+    const env = setup({ 'models.yaml': models() });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ {2}警告：\S*models\.yaml:6:18 models\.0\.api_key_env：环境中没有设置 ZJ_KEY，因此模型 "m1" 已停用（无法调用它；其余功能正常）。/mu,
+    );
+  });
+
+  it('config check says an unreachable endpoint in Chinese', async () => {
+    const env = setup({ 'models.yaml': models() });
+    const r = await inProcess(['config', 'check'], { env: { ...env, ...ZH, ZJ_KEY: 'k' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^已读取配置：/u);
+    expect(r.stderr).toMatch(
+      /^ {2}模型 m1：无法连接 127\.0\.0\.1:1（.*）；请检查它在 config\/models\.yaml 中的 base_url，以及服务器是否在运行$/mu,
+    );
+  });
+});
