@@ -553,4 +553,14 @@ export const enCli = {
   'cli.endpoint.http': 'model {name}: HTTP {status} from {host} (GET /models): {why}',
   'cli.endpoint.notList':
     'model {name}: {host} did not answer GET /models with a model list ({why}); check its base_url in {file}',
+  'cli.outFile.cannotWrite': '{flag} {path}: cannot write ({why})',
+  'cli.outFile.isFolder': '{path} is a folder; give a file path inside it, e.g. {example}',
+  'cli.outFile.noNewFiles': '{dir} takes no new files (ENOENT); pick a path in an ordinary folder',
+  'cli.outFile.noFolder': 'the folder {dir} does not exist; create it or pick another path',
+  'cli.outFile.notFolder': '{dir} is a file, not a folder; pick another path',
+  'cli.outFile.noPermission': 'no permission to write in {dir} ({code}); pick a writable path',
+  'cli.outFile.notRegular':
+    '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
+  'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
+  'cli.outFile.other': '{code}; pick a writable path',
 } as const satisfies Readonly<Record<string, string>>;

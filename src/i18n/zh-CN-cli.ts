@@ -514,4 +514,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.endpoint.http': '模型 {name}：{host} 返回 HTTP {status}（GET /models）：{why}',
   'cli.endpoint.notList':
     '模型 {name}：{host} 对 GET /models 的应答不是模型列表（{why}）；请检查它在 {file} 中的 base_url',
+  'cli.outFile.cannotWrite': '{flag} {path}：无法写入（{why}）',
+  'cli.outFile.isFolder': '{path} 是一个目录；请给出其中的文件路径，例如 {example}',
+  'cli.outFile.noNewFiles': '{dir} 不能创建新文件（ENOENT）；请选择普通目录中的路径',
+  'cli.outFile.noFolder': '目录 {dir} 不存在；请创建它或选择其他路径',
+  'cli.outFile.notFolder': '{dir} 是文件，不是目录；请选择其他路径',
+  'cli.outFile.noPermission': '没有在 {dir} 中写入的权限（{code}）；请选择可写的路径',
+  'cli.outFile.notRegular':
+    '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
+  'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
+  'cli.outFile.other': '{code}；请选择可写的路径',
 };

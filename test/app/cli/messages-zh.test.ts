@@ -108,3 +108,14 @@ describe('config errors, warnings and endpoint failures', () => {
     );
   });
 });
+
+describe('cannot write', () => {
+  it('an --out that is a folder is refused in Chinese before the database is opened', async () => {
+    const env = setup({});
+    const r = await inProcess(['export', 'battles', '--out', root], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'out')}）\n`,
+    );
+  });
+});
