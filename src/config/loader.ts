@@ -8,11 +8,12 @@
 import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { zodParseOptions } from '../i18n/zod.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
 import {
   type AppConfig,
@@ -125,11 +126,6 @@ function describeValue(v: unknown, locale: Locale): string {
     });
   if (Array.isArray(v)) return tc(locale, 'cli.configFile.value.list');
   return tc(locale, 'cli.configFile.value.mapping');
-}
-
-/** zod's own messages (those the schema does not word itself) in `locale`: zod's locale for zh-CN. */
-function zodErrorMap(locale: Locale): z.core.$ZodErrorMap | undefined {
-  return locale === 'zh-CN' ? z.locales.zhCN().localeError : undefined;
 }
 
 /**
@@ -347,8 +343,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
     throw new AppError('config_invalid', lines.join('\n'));
   }
   const data = doc.toJS() ?? {};
-  const errorMap = zodErrorMap(locale);
-  const parsed = schema.safeParse(data, errorMap ? { error: errorMap } : undefined);
+  const parsed = schema.safeParse(data, zodParseOptions(locale));
   if (!parsed.success) {
     // The schema's defaults (when it has one for an empty file) give examples and the valid keys.
     const defaults = schema.safeParse({});

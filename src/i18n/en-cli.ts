@@ -563,4 +563,67 @@ export const enCli = {
     '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
   'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
   'cli.outFile.other': '{code}; pick a writable path',
+  'cli.json.invalid': '{at}: not valid JSON ({reason}){hint}',
+  'cli.json.hint': '; {hint}',
+  'cli.json.reason': '{expected}, found {found}',
+  'cli.json.expect.closeString': "expected '{quote}' to close the string",
+  'cli.json.expect.escapeControl':
+    "expected '{quote}' or a character escaped with '{backslash}' (control characters must be escaped)",
+  'cli.json.expect.hex': 'expected four hex digits after \\u',
+  'cli.json.expect.escape': 'expected one of {escapes} after {backslash}',
+  'cli.json.expect.digit': 'expected a digit',
+  'cli.json.expect.digitAfterPoint': "expected a digit after '.'",
+  'cli.json.expect.digitExponent': 'expected a digit in the exponent',
+  'cli.json.expect.value': 'expected a value',
+  'cli.json.expect.valueKinds':
+    'expected a value (an object, array, string, number, true, false or null)',
+  'cli.json.expect.keyOrClose': "expected a string key in double quotes or '{close}'",
+  'cli.json.expect.key': 'expected a string key in double quotes',
+  'cli.json.expect.colon': "expected ':' after the key",
+  'cli.json.expect.commaOr': "expected ',' or '{close}'",
+  'cli.json.expect.end': 'expected the end of the text after the value',
+  'cli.json.expect.valid': 'the text is valid JSON',
+  'cli.json.found.end': 'the end of the text',
+  'cli.json.found.control': 'control character U+{code}',
+  'cli.json.fixSyntax': 'fix the syntax at that line',
+  'cli.json.oneAnnotation': 'expected one annotation object per line',
+  'cli.json.eachLine': 'expected {shape} on each line',
+  'cli.json.eachLineLike': 'each line must be one JSON object like {example}',
+  'cli.problems.more':
+    '… and {more, plural, one {# more problem} other {# more problems}} ({total} in total)',
+  'cli.problems.also': ' (also on {n, plural, one {line} other {lines}} {shown}{more})',
+  'cli.problems.alsoMore': ' and {n} more',
+  'cli.outputs.answerString': 'must be a string (the model answer)',
+  'cli.outputs.outputTooLong': 'is longer than {outputMax} characters',
+  'cli.outputs.nonEmpty': 'must be a non-empty string',
+  'cli.outputs.promptTooLong': 'is longer than {promptMax} characters; shorten it or drop the row',
+  'cli.outputs.keyTooLong': 'is longer than {keyMax} characters; use a shorter key',
+  'cli.outputs.itemId': 'must be a non-empty string or an integer id',
+  'cli.outputs.missing': 'is missing',
+  'cli.outputs.row': 'row',
+  'cli.outputs.issue': '{key} {msg}',
+  'cli.outputs.sep': '; ',
+  'cli.outputs.notText': '{at}: not a text file (it contains NUL bytes); expected UTF-8 JSON',
+  'cli.outputs.battles':
+    '{at}: this looks like arena battles ({shape}), not model outputs; import it with `zhujiu import battles {file}`',
+  'cli.outputs.pairCounts':
+    '{at}: this looks like arena battles ({shape}), not model outputs; rate it with `zhujiu ratings --battles {file}`',
+  'cli.outputs.arrayAsJsonl':
+    '{at}: this is a JSON array, not one object per line; use --format alpaca_eval',
+  'cli.outputs.emptyJsonl': '{at}: the file is empty; expected one JSON object per line',
+  'cli.outputs.emptyArray': '{at}: the file is empty; expected a JSON array of {shape}',
+  'cli.outputs.csv':
+    '{at}: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {alpaca}) or, with --format jsonl, one {jsonl} object per line: convert the table to one of them',
+  'cli.outputs.looksJsonl':
+    '{at}: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl',
+  'cli.outputs.notArray':
+    '{at}: expected a JSON array of {shape} (AlpacaEval model_outputs.json); use --format jsonl for one object per line',
+  'cli.outputs.element': '{at}: element {i}: {issue}',
+  'cli.outputs.rowIssues': '{at}: {issues}',
+  'cli.outputs.instructionTwice':
+    '{at}: instruction {text} appears again (first at line {prev}); keep one answer per instruction',
+  'cli.outputs.itemTwice':
+    '{at}: item "{key}" appears again (first at line {prev}); keep one answer per item',
+  'cli.outputs.noRows': '{at}: no rows found',
+  'cli.json.found.char': "'{char}'",
 } as const satisfies Readonly<Record<string, string>>;

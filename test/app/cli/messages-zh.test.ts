@@ -119,3 +119,46 @@ describe('cannot write', () => {
     );
   });
 });
+
+describe('import file errors', () => {
+  /** A file under the test folder with `body`. */
+  const file = (name: string, body: string) => {
+    const p = join(root, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a JSON syntax error of an outputs file is said in Chinese', async () => {
+    const f = file('bad.json', '[{"instruction": "a", "output": "x"}');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1:37：不是有效的 JSON（应为 ',' 或 ']'，实际是文本结尾）；请修正该行的语法\n`,
+    );
+  });
+
+  it('missing and mistyped fields of JSON Lines rows are said in Chinese, grouped by reason', async () => {
+    const f = file(
+      'rows.jsonl',
+      '{"item": "a", "prompt": "p", "output": 1}\n{"item": "b", "prompt": "p"}\n{"item": "c", "prompt": "p"}\n',
+    );
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm', '--format', 'jsonl'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1："output" 必须是字符串（模型的回答）\n${f}:2："output" 缺失\n${f}:3："output" 缺失\n`,
+    );
+  });
+
+  it('ratings --battles with a line that is not JSON is refused in Chinese', async () => {
+    const f = file('battles.jsonl', '{"model_a": "x", \n');
+    const r = await inProcess(['ratings', '--battles', f], { env: ZH });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[rating_input_invalid\]：\S+:1:18：不是有效的 JSON（应为双引号括起的字符串键，实际是文本结尾）；每行必须是一个 JSON 对象，例如 \{/u,
+    );
+  });
+});
