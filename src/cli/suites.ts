@@ -8,7 +8,7 @@ import { BOARD_ABILITIES } from '../aggregate/types.ts';
 import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
-import { tc } from '../i18n/cli.ts';
+import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
@@ -96,7 +96,9 @@ async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Prom
       ...head,
       datasets: suite.datasets.map((d) => entryRow(suite, d)),
       items: null,
-      error: err.message.split('\n')[0] as string,
+      error: (err.said && locale !== 'en' ? sayCli(locale, err.said) : err.message).split(
+        '\n',
+      )[0] as string,
     };
   }
 }

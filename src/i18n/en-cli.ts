@@ -626,4 +626,35 @@ export const enCli = {
     '{at}: item "{key}" appears again (first at line {prev}); keep one answer per item',
   'cli.outputs.noRows': '{at}: no rows found',
   'cli.json.found.char': "'{char}'",
+  'cli.dataset.folder': 'datasets folder',
+  'cli.dataset.cache': 'datasets cache',
+  'cli.dataset.symlink':
+    ' (a symlink leads out of it; name its target folder in ZHUJIU_DATASETS_ROOTS to allow it)',
+  'cli.dataset.outside':
+    'dataset path "{spec}" is outside the {what} {root}{symlink}; put the file inside that folder and give its path relative to it (ZHUJIU_DATASETS_DIR sets the folder)',
+  'cli.dataset.downloadFailed':
+    '{url}: download failed ({why}); check the URL and the network, or download it and give a local path',
+  'cli.dataset.downloadHttp': '{url}: download failed with HTTP {status}; check the URL',
+  'cli.dataset.checksum':
+    '{url}: checksum mismatch: sha256 is {actual}, the suite expects {expected}; the file changed upstream or the checksum is wrong (nothing was cached)',
+  'cli.dataset.noFile':
+    '{path}: no such file (datasets folder {dir}); put the dataset files there or set ZHUJIU_DATASETS_DIR to the folder that holds them',
+  'cli.dataset.where': 'suite {suite}, dataset {dataset}',
+  'cli.dataset.profile': '{where}: profile "{profile}" is not one of {profiles} (loader {loader})',
+  'cli.dataset.baseDiffers':
+    '{where}: base "{base}" differs from the base of that name given earlier in the suite; give the same entry or another name',
+  'cli.dataset.robustNeeds': '{where}: a robustness dataset needs `task:` and `base:`',
+  'cli.dataset.problem': '{where}: {message}',
+  'cli.dataset.noLoader':
+    '{where}: no `loader:`; only metrics datasets with a loader can be prepared',
+  'cli.dataset.metric':
+    '{where}: metric "{metric}" does not fit loader {loader} (its metric is {its}); remove `metric:` or fix it',
+  'cli.dataset.gaokaoPrompts':
+    "{where}: the gaokao loader needs `prompts:` (GAOKAO-Bench's Obj_Prompt.json)",
+  'cli.dataset.badRows': '{where}: {n} bad row(s); fix or remove them:\n{rows}{more}',
+  'cli.dataset.moreRows': '\n({n} more)',
+  'cli.dataset.shots':
+    '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
+  'cli.dataset.storedOnly':
+    '{where}: only a zero-shot dataset of every item can be run over stored items',
 } as const satisfies Readonly<Record<string, string>>;

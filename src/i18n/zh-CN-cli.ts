@@ -585,4 +585,33 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{at}：题目 "{key}" 重复出现（第一次在第 {prev} 行）；每道题只保留一个回答',
   'cli.outputs.noRows': '{at}：没有找到任何行',
   'cli.json.found.char': "字符 '{char}'",
+  'cli.dataset.folder': '数据集目录',
+  'cli.dataset.cache': '数据集缓存',
+  'cli.dataset.symlink':
+    '（有符号链接指向它之外；如要允许，请把链接的目标目录写进 ZHUJIU_DATASETS_ROOTS）',
+  'cli.dataset.outside':
+    '数据集路径 "{spec}" 不在{what} {root} 之内{symlink}；请把文件放进这个目录，并给出相对于它的路径（ZHUJIU_DATASETS_DIR 设置这个目录）',
+  'cli.dataset.downloadFailed':
+    '{url}：下载失败（{why}）；请检查 URL 和网络，或者手动下载后给出本地路径',
+  'cli.dataset.downloadHttp': '{url}：下载失败，HTTP {status}；请检查 URL',
+  'cli.dataset.checksum':
+    '{url}：校验和不符：sha256 是 {actual}，评测套件要求 {expected}；文件在上游改变了，或者校验和写错了（没有缓存任何内容）',
+  'cli.dataset.noFile':
+    '{path}：没有这个文件（数据集目录 {dir}）；请把数据集文件放到那里，或者把 ZHUJIU_DATASETS_DIR 设为存放它们的目录',
+  'cli.dataset.where': '评测套件 {suite} 的数据集 {dataset}',
+  'cli.dataset.profile': '{where}：profile "{profile}" 不是 {profiles} 之一（loader {loader}）',
+  'cli.dataset.baseDiffers':
+    '{where}：base "{base}" 与评测套件前面同名的 base 不同；请给出相同的条目，或者换一个名称',
+  'cli.dataset.robustNeeds': '{where}：鲁棒性数据集需要 `task:` 和 `base:`',
+  'cli.dataset.problem': '{where}：{message}',
+  'cli.dataset.noLoader': '{where}：没有 `loader:`；只有带 loader 的指标数据集才能准备',
+  'cli.dataset.metric':
+    '{where}：metric "{metric}" 与 loader {loader} 不符（它的 metric 是 {its}）；请删除 `metric:` 或改正它',
+  'cli.dataset.gaokaoPrompts':
+    '{where}：gaokao loader 需要 `prompts:`（GAOKAO-Bench 的 Obj_Prompt.json）',
+  'cli.dataset.badRows': '{where}：有 {n} 行有问题；请改正或删除它们：\n{rows}{more}',
+  'cli.dataset.moreRows': '\n（另有 {n} 行）',
+  'cli.dataset.shots':
+    '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',
+  'cli.dataset.storedOnly': '{where}：只有零样本、包含全部题目的数据集才能在已存储的题目上运行',
 };

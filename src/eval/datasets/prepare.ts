@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, type Said } from '../../core/errors.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
@@ -79,8 +80,8 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
   }
 }
 
-function where(suite: string, entry: SuiteDatasetConfig): string {
-  return `suite ${suite}, dataset ${entry.name}`;
+function where(suite: string, entry: SuiteDatasetConfig): Said {
+  return said('cli.dataset.where', { suite, dataset: entry.name });
 }
 
 /**
@@ -95,9 +96,14 @@ function loaderAndProfile(
   const loader = datasetLoader(loaderName, entry.name);
   const profile = entry.profile ?? (loader.profiles[0] as string);
   if (!loader.profiles.includes(profile)) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${loaderName})`,
+      said('cli.dataset.profile', {
+        where: where(suite, entry),
+        profile,
+        profiles: loader.profiles.join(', '),
+        loader: loaderName,
+      }),
     );
   }
   return { loader, profile };
@@ -171,9 +177,9 @@ export function robustnessPlan(suite: SuiteConfig): {
       JSON.stringify({ ...known, ability: 0, method: 0 }) !==
         JSON.stringify({ ...be, ability: 0, method: 0 })
     )
-      throw new AppError(
+      throw saidError(
         'config_invalid',
-        `${where(suite.name, entry)}: base "${be.name}" differs from the base of that name given earlier in the suite; give the same entry or another name`,
+        said('cli.dataset.baseDiffers', { where: where(suite.name, entry), base: be.name }),
       );
     bases.set(be.name, known ?? be);
     builds.push({
@@ -204,9 +210,9 @@ async function prepareRobustness(
 ): Promise<PreparedDataset> {
   const be = baseEntry(entry);
   if (be === undefined || entry.task === undefined)
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: a robustness dataset needs \`task:\` and \`base:\``,
+      said('cli.dataset.robustNeeds', { where: where(suite, entry) }),
     );
   const key = JSON.stringify(be);
   let base = cache?.get(key);
@@ -226,7 +232,10 @@ async function prepareRobustness(
   try {
     return robustnessDataset(spec, prepared);
   } catch (err) {
-    throw new AppError('config_invalid', `${where(suite, entry)}: ${(err as Error).message}`);
+    throw saidError(
+      'config_invalid',
+      said('cli.dataset.problem', { where: where(suite, entry), message: (err as Error).message }),
+    );
   }
 }
 
@@ -244,16 +253,18 @@ export async function prepareDataset(
 ): Promise<PreparedDataset> {
   if (entry.loader === 'robustness') return prepareRobustness(suite, entry, loc, cache);
   if (entry.loader === undefined) {
-    throw new AppError(
-      'config_invalid',
-      `${where(suite, entry)}: no \`loader:\`; only metrics datasets with a loader can be prepared`,
-    );
+    throw saidError('config_invalid', said('cli.dataset.noLoader', { where: where(suite, entry) }));
   }
   const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);
   if (entry.metric !== undefined && entry.metric !== loader.metric) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: metric "${entry.metric}" does not fit loader ${entry.loader} (its metric is ${loader.metric}); remove \`metric:\` or fix it`,
+      said('cli.dataset.metric', {
+        where: where(suite, entry),
+        metric: entry.metric,
+        loader: entry.loader,
+        its: loader.metric,
+      }),
     );
   }
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
@@ -262,26 +273,35 @@ export async function prepareDataset(
   for (const s of specs) files.push(await readDatasetFile(s, loc));
   const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
   if (entry.loader === 'gaokao' && extra.length === 0) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: the gaokao loader needs \`prompts:\` (GAOKAO-Bench's Obj_Prompt.json)`,
+      said('cli.dataset.gaokaoPrompts', { where: where(suite, entry) }),
     );
   }
   const parsed = loader.parse(files, extra);
   if (parsed.problems.length > 0) {
     const shown = parsed.problems.slice(0, 20);
     const more = parsed.problems.length - shown.length;
-    throw new AppError(
+    throw saidError(
       'dataset_invalid',
-      `${where(suite, entry)}: ${parsed.problems.length} bad row(s); fix or remove them:\n${shown.join('\n')}${more > 0 ? `\n(${more} more)` : ''}`,
+      said('cli.dataset.badRows', {
+        where: where(suite, entry),
+        n: parsed.problems.length,
+        rows: shown.join('\n'),
+        more: more > 0 ? said('cli.dataset.moreRows', { n: more }) : '',
+      }),
     );
   }
   const all = parsed.items;
   const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);
   if (entry.shots > rest.length) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: shots ${entry.shots} needs ${entry.shots} rows outside the sample, but only ${rest.length} are left; lower \`shots:\` or \`sample:\``,
+      said('cli.dataset.shots', {
+        where: where(suite, entry),
+        shots: entry.shots,
+        left: rest.length,
+      }),
     );
   }
   const items: EvalItem[] = chosen.map((i) => all[i] as EvalItem);
@@ -385,9 +405,9 @@ export function preparedFromStoredItems(
   items: readonly EvalItem[],
 ): PreparedDataset {
   if (entry.loader === undefined || !canUseStoredItems(entry)) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: only a zero-shot dataset of every item can be run over stored items`,
+      said('cli.dataset.storedOnly', { where: where(suite, entry) }),
     );
   }
   const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);

@@ -49,6 +49,10 @@ describe('suite descriptions', () => {
     const zh = await inProcess(['suites'], { env: { ...env, ...ZH } });
     expect(zh.code, zh.stderr).toBe(0);
     expect(zh.stdout).toMatch(/^tiny {2}\S.* {2}— 一个很小的评测套件。$/mu);
+    // Its dataset file is missing: the loader's reason, in Chinese too.
+    expect(zh.stdout).toMatch(
+      /^ {2}\S+c3\/d-dev\.json：没有这个文件（数据集目录 \S+）；请把数据集文件放到那里，或者把 ZHUJIU_DATASETS_DIR 设为存放它们的目录$/mu,
+    );
     const en = await inProcess(['suites', '--json'], { env });
     expect(JSON.parse(en.stdout).suites[0].description).toBe('A tiny suite.');
   });
