@@ -11,7 +11,6 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
-import { AppError } from '../../core/errors.ts';
 import { makeDirs } from '../../core/make-dirs.ts';
 import { cannotRead } from '../../core/utf8.ts';
 import { said, saidError } from '../../i18n/cli.ts';
