@@ -146,9 +146,16 @@ async function startOn(
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
     if (rt.logFile)
       opts.announce?.(
-        `zhujiu ${kind}: data in ${rt.db.describe}` +
-          `${rt.logFile ? `; logs in ${rt.logFile}` : ''}` +
-          `${http.httpPort ? `; health on http://${rt.config.app.http.host}:${http.httpPort}/healthz` : ''}`,
+        tc(opts.locale ?? 'en', 'cli.serve.started', {
+          kind,
+          db: rt.db.describe,
+          logs: rt.logFile ? tc(opts.locale ?? 'en', 'cli.serve.logs', { file: rt.logFile }) : '',
+          health: http.httpPort
+            ? tc(opts.locale ?? 'en', 'cli.serve.health', {
+                url: `http://${rt.config.app.http.host}:${http.httpPort}/healthz`,
+              })
+            : '',
+        }),
       );
     const bot = new BotService({
       leaderboard,

@@ -36,7 +36,7 @@ function why(code: string | undefined, path: string): Said {
     case 'EDQUOT':
       return said('cli.outFile.diskFull', { code });
     default:
-      return said('cli.outFile.other', { code: code ?? 'unknown error' });
+      return said('cli.outFile.other', { code: code ?? said('cli.outFile.unknown') });
   }
 }
 

@@ -657,4 +657,8 @@ export const enCli = {
     '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
   'cli.dataset.storedOnly':
     '{where}: only a zero-shot dataset of every item can be run over stored items',
+  'cli.outFile.unknown': 'unknown error',
+  'cli.serve.started': 'zhujiu {kind}: data in {db}{logs}{health}',
+  'cli.serve.logs': '; logs in {file}',
+  'cli.serve.health': '; health on {url}',
 } as const satisfies Readonly<Record<string, string>>;

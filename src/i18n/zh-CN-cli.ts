@@ -550,7 +550,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.json.eachLine': '每行应为 {shape}',
   'cli.json.eachLineLike': '每行必须是一个 JSON 对象，例如 {example}',
   'cli.problems.more': '……另有 {more} 个问题（共 {total} 个）',
-  'cli.problems.also': '（另见第 {shown} 行{more}）',
+  'cli.problems.also': '（另有 {n} 行也是如此：第 {shown} 行{more}）',
   'cli.problems.alsoMore': '，以及另外 {n} 行',
   'cli.outputs.answerString': '必须是字符串（模型的回答）',
   'cli.outputs.outputTooLong': '超过 {outputMax} 个字符',
@@ -614,4 +614,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.shots':
     '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',
   'cli.dataset.storedOnly': '{where}：只有零样本、包含全部题目的数据集才能在已存储的题目上运行',
+  'cli.outFile.unknown': '未知错误',
+  'cli.serve.started': 'zhujiu {kind}：数据在 {db}{logs}{health}',
+  'cli.serve.logs': '；日志在 {file}',
+  'cli.serve.health': '；健康检查在 {url}',
 };
