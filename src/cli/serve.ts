@@ -16,6 +16,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { retryWithBackoff } from '../core/retry.ts';
 import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import {
   type ChatPlatformOverrides,
@@ -144,19 +145,7 @@ async function startOn(
     });
     const evr = evalRt;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
-    if (rt.logFile)
-      opts.announce?.(
-        tc(opts.locale ?? 'en', 'cli.serve.started', {
-          kind,
-          db: rt.db.describe,
-          logs: rt.logFile ? tc(opts.locale ?? 'en', 'cli.serve.logs', { file: rt.logFile }) : '',
-          health: http.httpPort
-            ? tc(opts.locale ?? 'en', 'cli.serve.health', {
-                url: `http://${rt.config.app.http.host}:${http.httpPort}/healthz`,
-              })
-            : '',
-        }),
-      );
+    if (rt.logFile) opts.announce?.(startedLine(kind, rt, http.httpPort, opts.locale ?? 'en'));
     const bot = new BotService({
       leaderboard,
       db: rt.db.db,
@@ -214,6 +203,25 @@ async function startOn(
     await rt.close();
     throw err;
   }
+}
+
+/** `zhujiu bot: data in …; logs in …; health on …`, said when a long-lived process has started, in `locale`. */
+function startedLine(
+  kind: 'bot' | 'worker',
+  rt: Runtime,
+  httpPort: number | undefined,
+  locale: Locale,
+): string {
+  return tc(locale, 'cli.serve.started', {
+    kind,
+    db: rt.db.describe,
+    logs: rt.logFile ? tc(locale, 'cli.serve.logs', { file: rt.logFile }) : '',
+    health: httpPort
+      ? tc(locale, 'cli.serve.health', {
+          url: `http://${rt.config.app.http.host}:${httpPort}/healthz`,
+        })
+      : '',
+  });
 }
 
 /** The longest one step of a long-lived process's shutdown is waited for before the next step (ms). */

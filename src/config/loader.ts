@@ -197,6 +197,49 @@ function exampleOf(expected: string, fallback: unknown, locale: Locale): string 
   return '';
 }
 
+/**
+ * What is wrong at one key, in `locale`: the choices of a discriminated union (a model's `provider:`), the expected
+ * type with an example (the key's default), or the schema's or zod's own message.
+ * @param value what the YAML document holds at the issue's path.
+ */
+function issueText(
+  issue: z.core.$ZodIssue,
+  value: unknown,
+  path: readonly string[],
+  defaults: unknown,
+  schema: z.ZodType | undefined,
+  locale: Locale,
+): string {
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+    // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
+    const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
+    return value === undefined
+      ? tc(locale, 'cli.configFile.missingChoice', {
+          choices: options
+            .map((o) => `\`${issue.discriminator}: ${o}\``)
+            .join(tc(locale, 'cli.configFile.or')),
+        })
+      : tc(locale, 'cli.configFile.oneOf', {
+          choices: options.join(', '),
+          got: describeValue(value, locale),
+        });
+  }
+  if (issue.code === 'invalid_type') {
+    const fallback =
+      path.reduce<unknown>(
+        (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+        defaults,
+      ) ?? schemaDefaultAt(schema, path);
+    const words = TYPE_WORDS[issue.expected];
+    return tc(locale, 'cli.configFile.expected', {
+      what: words ? tc(locale, words) : issue.expected,
+      example: exampleOf(issue.expected, fallback, locale),
+      got: describeValue(value, locale),
+    });
+  }
+  return issue.message;
+}
+
 /** Formats zod issues against a YAML document as `file:line:col path: message` lines. */
 function locate(
   doc: Document,
@@ -253,37 +296,7 @@ function locate(
       });
     }
     const [line, col] = at(path);
-    let message = issue.message;
-    if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
-      // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
-      const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
-      const value = doc.getIn(path);
-      message =
-        value === undefined
-          ? tc(locale, 'cli.configFile.missingChoice', {
-              choices: options
-                .map((o) => `\`${issue.discriminator}: ${o}\``)
-                .join(tc(locale, 'cli.configFile.or')),
-            })
-          : tc(locale, 'cli.configFile.oneOf', {
-              choices: options.join(', '),
-              got: describeValue(value, locale),
-            });
-    }
-    if (issue.code === 'invalid_type') {
-      const value = doc.getIn(path);
-      const fallback =
-        path.reduce<unknown>(
-          (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
-          defaults,
-        ) ?? schemaDefaultAt(schema, path);
-      const words = TYPE_WORDS[issue.expected];
-      message = tc(locale, 'cli.configFile.expected', {
-        what: words ? tc(locale, words) : issue.expected,
-        example: exampleOf(issue.expected, fallback, locale),
-        got: describeValue(value, locale),
-      });
-    }
+    const message = issueText(issue, doc.getIn(path), path, defaults, schema, locale);
     return [
       tc(locale, 'cli.configFile.problem', { at: `${file}:${line}:${col}`, path: where, message }),
     ];

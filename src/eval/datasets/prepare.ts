@@ -240,18 +240,13 @@ async function prepareRobustness(
 }
 
 /**
- * Prepares one dataset of a suite (a robustness dataset from its base, see {@link prepareRobustness}).
- * @param cache prepared bases of robustness datasets, shared over one suite's entries (optional).
- * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
- *   (a profile or metric the format does not have, too few rows for the shots).
+ * The loader and profile of a metrics dataset entry.
+ * @throws AppError `config_invalid` for an entry with no loader, a profile or metric the loader does not have.
  */
-export async function prepareDataset(
+function metricsLoader(
   suite: string,
   entry: SuiteDatasetConfig,
-  loc: DatasetLocation,
-  cache?: BaseCache,
-): Promise<PreparedDataset> {
-  if (entry.loader === 'robustness') return prepareRobustness(suite, entry, loc, cache);
+): { loader: ReturnType<typeof datasetLoader>; profile: string; name: DatasetLoaderName } {
   if (entry.loader === undefined) {
     throw saidError('config_invalid', said('cli.dataset.noLoader', { where: where(suite, entry) }));
   }
@@ -267,6 +262,38 @@ export async function prepareDataset(
       }),
     );
   }
+  return { loader, profile, name: entry.loader };
+}
+
+/** The refusal of a dataset file with bad rows: the first 20 problems, then how many more. */
+function badRows(suite: string, entry: SuiteDatasetConfig, problems: readonly string[]): AppError {
+  const shown = problems.slice(0, 20);
+  const more = problems.length - shown.length;
+  return saidError(
+    'dataset_invalid',
+    said('cli.dataset.badRows', {
+      where: where(suite, entry),
+      n: problems.length,
+      rows: shown.join('\n'),
+      more: more > 0 ? said('cli.dataset.moreRows', { n: more }) : '',
+    }),
+  );
+}
+
+/**
+ * Prepares one dataset of a suite (a robustness dataset from its base, see {@link prepareRobustness}).
+ * @param cache prepared bases of robustness datasets, shared over one suite's entries (optional).
+ * @throws AppError `dataset_invalid` (bad rows, missing or non-UTF-8 files, checksum mismatch), `config_invalid`
+ *   (a profile or metric the format does not have, too few rows for the shots).
+ */
+export async function prepareDataset(
+  suite: string,
+  entry: SuiteDatasetConfig,
+  loc: DatasetLocation,
+  cache?: BaseCache,
+): Promise<PreparedDataset> {
+  if (entry.loader === 'robustness') return prepareRobustness(suite, entry, loc, cache);
+  const { loader, profile, name: loaderName } = metricsLoader(suite, entry);
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
   if (loader.builtBy !== undefined) loc = await constructedLocation(entry, loc);
   const files = [];
@@ -279,19 +306,7 @@ export async function prepareDataset(
     );
   }
   const parsed = loader.parse(files, extra);
-  if (parsed.problems.length > 0) {
-    const shown = parsed.problems.slice(0, 20);
-    const more = parsed.problems.length - shown.length;
-    throw saidError(
-      'dataset_invalid',
-      said('cli.dataset.badRows', {
-        where: where(suite, entry),
-        n: parsed.problems.length,
-        rows: shown.join('\n'),
-        more: more > 0 ? said('cli.dataset.moreRows', { n: more }) : '',
-      }),
-    );
-  }
+  if (parsed.problems.length > 0) throw badRows(suite, entry, parsed.problems);
   const all = parsed.items;
   const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);
   if (entry.shots > rest.length) {
@@ -321,7 +336,7 @@ export async function prepareDataset(
     score: (item, output) => loader.score(item, output, profile),
     ...multiRequest(loader, profile),
     provenance: {
-      loader: entry.loader,
+      loader: loaderName,
       source: loader.source,
       files: specs.map(describeFile),
       rows: all.length,

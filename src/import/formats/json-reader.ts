@@ -171,25 +171,8 @@ const HEX = /^[0-9a-fA-F]{4}$/;
 export function locateJsonError(text: string): JsonSyntaxError {
   const n = text.length;
   let i = 0;
-  const at = (
-    offset: number,
-    expected: CliMessageKey,
-    params?: Readonly<Record<string, string>>,
-  ): JsonSyntaxError => {
-    const line = lineAt(text, offset);
-    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-    const reason = said('cli.json.reason', {
-      expected: said(expected, params),
-      found: found(text, offset),
-    });
-    return {
-      offset,
-      line,
-      column: offset - lineStart + 1,
-      reason: sayCli('en', reason),
-      said: reason,
-    };
-  };
+  const at = (offset: number, expected: CliMessageKey, params?: Readonly<Record<string, string>>) =>
+    syntaxErrorAt(text, offset, said(expected, params));
   const skipWs = (): void => {
     while (i < n && WS(text.charCodeAt(i))) i++;
   };
@@ -308,6 +291,14 @@ export function locateJsonError(text: string): JsonSyntaxError {
   }
   if (i < n) return at(i, 'cli.json.expect.end');
   return at(n, 'cli.json.expect.valid');
+}
+
+/** The syntax error at `offset` of `text`: its line and column, and what was expected there and found. */
+function syntaxErrorAt(text: string, offset: number, expected: Said): JsonSyntaxError {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const reason = said('cli.json.reason', { expected, found: found(text, offset) });
+  const column = offset - lineStart + 1;
+  return { offset, line: lineAt(text, offset), column, reason: sayCli('en', reason), said: reason };
 }
 
 /** The character at `offset`, quoted, or "the end of the text" (catalogue data). */
