@@ -661,4 +661,26 @@ export const enCli = {
   'cli.serve.started': 'zhujiu {kind}: data in {db}{logs}{health}',
   'cli.serve.logs': '; logs in {file}',
   'cli.serve.health': '; health on {url}',
+  'cli.battles.format': '`import battles` takes JSON Lines, one {shape} object per line',
+  'cli.battles.names': '"model_a" and "model_b" must be non-empty strings (model names)',
+  'cli.battles.badName': '{problems}; fix the model name in the file (or drop the line)',
+  'cli.battles.self': 'self-battle: "model_a" and "model_b" are both "{name}"; drop the line',
+  'cli.battles.pairCounts':
+    'this is a pair-count line; `import battles` takes one battle per line {shape} (pair counts can be rated directly with `zhujiu ratings --battles FILE`)',
+  'cli.battles.noWinner': 'missing "winner"; use model_a, model_b, tie or tie (bothbad)',
+  'cli.battles.badWinner': 'unknown "winner" {winner}; use model_a, model_b, tie or tie (bothbad)',
+  'cli.battles.anony': '"anony" must be true or false, got {got}; drop it or fix the line',
+  'cli.battles.outputsJsonl':
+    '{at}: this looks like model outputs (JSON Lines of {shape}), not battles; import it with `zhujiu import outputs {file} --model NAME --format jsonl`',
+  'cli.battles.outputsArray':
+    '{at}: this looks like model outputs (a JSON array of {shape}), not battles; import it with `zhujiu import outputs {file} --model NAME`',
+  'cli.battles.problem': '{at}: {msg}',
+  'cli.battles.notText': 'not a text line (NUL bytes); expected UTF-8 JSONL',
+  'cli.battles.notObject': 'expected an object {shape}',
+  'cli.battles.array': '{at}: this is a JSON array; {format}',
+  'cli.battles.none': '{at}: the file has no battles; {format}',
+  'cli.battles.reserved':
+    '--source "{source}"{from} is reserved for the votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
+  'cli.battles.fromFileName': ' (from the file name)',
+  'cli.battles.notFile': '{file}: not a file; give the path of a JSONL file of battles',
 } as const satisfies Readonly<Record<string, string>>;

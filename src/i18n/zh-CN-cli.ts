@@ -618,4 +618,27 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.serve.started': 'zhujiu {kind}：数据在 {db}{logs}{health}',
   'cli.serve.logs': '；日志在 {file}',
   'cli.serve.health': '；健康检查在 {url}',
+  'cli.battles.format': '`import battles` 读取 JSON Lines，每行一个 {shape} 对象',
+  'cli.battles.names': '"model_a" 和 "model_b" 必须是非空字符串（模型名称）',
+  'cli.battles.badName': '{problems}；请修正文件中的模型名称（或删除这一行）',
+  'cli.battles.self': '自己对战自己："model_a" 和 "model_b" 都是 "{name}"；请删除这一行',
+  'cli.battles.pairCounts':
+    '这是一行配对计数；`import battles` 每行读取一场对战 {shape}（配对计数可以直接用 `zhujiu ratings --battles FILE` 计算评分）',
+  'cli.battles.noWinner': '缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.badWinner':
+    '未知的 "winner" {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.battles.outputsJsonl':
+    '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
+  'cli.battles.outputsArray':
+    '{at}：这看起来是模型输出（由 {shape} 组成的 JSON 数组），不是对战记录；请用 `zhujiu import outputs {file} --model NAME` 导入',
+  'cli.battles.problem': '{at}：{msg}',
+  'cli.battles.notText': '不是文本行（含有 NUL 字节）；应为 UTF-8 编码的 JSONL',
+  'cli.battles.notObject': '应为一个对象 {shape}',
+  'cli.battles.array': '{at}：这是一个 JSON 数组；{format}',
+  'cli.battles.none': '{at}：文件中没有对战；{format}',
+  'cli.battles.reserved':
+    '--source "{source}"{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
+  'cli.battles.fromFileName': '（取自文件名）',
+  'cli.battles.notFile': '{file}：不是文件；请给出对战记录 JSONL 文件的路径',
 };

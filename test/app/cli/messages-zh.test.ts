@@ -157,6 +157,21 @@ describe('import file errors', () => {
     );
   });
 
+  it('import battles says bad lines in Chinese', async () => {
+    const f = file(
+      'votes.jsonl',
+      '{"model_a": "x", "model_b": "x", "winner": "tie"}\n{"model_a": "x", "model_b": "y"}\n',
+    );
+    const r = await inProcess(['import', 'battles', f, '--source', 'zh-test'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1：自己对战自己："model_a" 和 "model_b" 都是 "x"；请删除这一行\n` +
+        `${f}:2：缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
+    );
+  });
+
   it('ratings --battles with a line that is not JSON is refused in Chinese', async () => {
     const f = file('battles.jsonl', '{"model_a": "x", \n');
     const r = await inProcess(['ratings', '--battles', f], { env: ZH });

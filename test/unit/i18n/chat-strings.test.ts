@@ -78,6 +78,7 @@ const CONVERTED = [
   'src/import/formats/json-reader.ts',
   'src/import/formats/recorded-outputs.ts',
   'src/import/formats/sniff.ts',
+  'src/import/battles.ts',
   'src/eval/datasets/source.ts',
   'src/eval/datasets/prepare.ts',
 ];
