@@ -114,7 +114,6 @@ export async function importBattles(
   return { ...stored, rows: stored.rows + duplicates, duplicates };
 }
 
-/** What `import battles` reads, said where a file is not that. */
 /** What `import battles` takes, said after a refusal of the whole file. */
 function battlesFormat(locale: Locale): string {
   return tc(locale, 'cli.battles.format', {
