@@ -108,7 +108,7 @@ describe('config errors, warnings and endpoint failures', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^已读取配置：/u);
     expect(r.stderr).toMatch(
-      /^ {2}模型 m1：无法连接 127\.0\.0\.1:1（.*）；请检查它在 config\/models\.yaml 中的 base_url，以及服务器是否在运行$/mu,
+      /^ {2}模型 m1：无法连接 127\.0\.0\.1:1（.*）；请检查它在 \S*models\.yaml 中的 base_url，以及服务器是否在运行$/mu,
     );
   });
 });
