@@ -10,12 +10,22 @@ import { setFlagsFromString } from 'node:v8';
 // an older Node (`node bin/zhujiu.js` with the system's Node 20), say so and how to fix it instead of failing
 // later on a dependency that needs a newer Node.
 const [major, minor] = process.versions.node.split('.').map(Number);
+// The command line's language, chosen as src/i18n/cli.ts localeFromPosixEnv chooses it (the first non-empty of
+// LC_ALL, LC_MESSAGES, LANG; zh* is Chinese). The message catalogue is TypeScript compiled into dist/ for Node 22,
+// so it cannot be loaded before this check (nor when dist/ is missing): these two texts are here in both languages.
+const posixLocale = [process.env.LC_ALL, process.env.LC_MESSAGES, process.env.LANG].find((v) => v);
+const zh = posixLocale?.startsWith('zh') === true;
 if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(
-    `error: zhujiu needs Node.js 22.12 or later, or 24; this is Node ${process.version} (${process.execPath}).\n` +
-      'Run it through npm, which uses the Node the project installs (node_modules/.bin/node, from `npm ci`):\n' +
-      '  npx zhujiu <command>    or    npm start\n' +
-      'or install Node 22 or 24 (https://nodejs.org) and run `node bin/zhujiu.js` with it.\n',
+    zh
+      ? `错误：zhujiu 需要 Node.js 22.12 或更高版本，或 24；当前是 Node ${process.version}（${process.execPath}）。\n` +
+          '请通过 npm 运行它，npm 会使用项目安装的 Node（node_modules/.bin/node，来自 `npm ci`）：\n' +
+          '  npx zhujiu <命令>    或    npm start\n' +
+          '或者安装 Node 22 或 24（https://nodejs.org），再用它运行 `node bin/zhujiu.js`。\n'
+      : `error: zhujiu needs Node.js 22.12 or later, or 24; this is Node ${process.version} (${process.execPath}).\n` +
+          'Run it through npm, which uses the Node the project installs (node_modules/.bin/node, from `npm ci`):\n' +
+          '  npx zhujiu <command>    or    npm start\n' +
+          'or install Node 22 or 24 (https://nodejs.org) and run `node bin/zhujiu.js` with it.\n',
   );
   process.exit(1);
 }
@@ -36,7 +46,9 @@ nodeModule.enableCompileCache?.();
 const entry = new URL('../dist/src/cli/index.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write(
-    'error: zhujiu is not built (dist/ is missing). Run `npm run build` (`npm ci` builds it too).\n',
+    zh
+      ? '错误：zhujiu 尚未构建（缺少 dist/）。请运行 `npm run build`（`npm ci` 也会构建）。\n'
+      : 'error: zhujiu is not built (dist/ is missing). Run `npm run build` (`npm ci` builds it too).\n',
   );
   process.exit(1);
 }
@@ -53,6 +65,10 @@ await runCli(process.argv, defaultIo, { env: process.env });
 // (a shutdown step that did not stop in time, logged by src/cli/serve.ts) keeps it alive, it ends anyway after 10 s
 // with the command's exit status. The timer itself holds nothing open.
 setTimeout(() => {
-  process.stderr.write('zhujiu: still busy 10 s after the command ended; exiting\n');
+  process.stderr.write(
+    zh
+      ? 'zhujiu：命令结束 10 秒后仍在忙；现在退出\n'
+      : 'zhujiu: still busy 10 s after the command ended; exiting\n',
+  );
   process.exit(process.exitCode ?? 0);
 }, 10_000).unref();

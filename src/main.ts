@@ -118,7 +118,7 @@ export async function prepareRuntime(opts: RuntimeOptions): Promise<PreparedRunt
   const config = loadConfig(opts);
   // `bot` and `worker` refuse a configuration that cannot work before opening anything: the same checks as
   // `zhujiu config check` (config/start-checks.ts).
-  if (opts.checkStart === true) assertStartable(config);
+  if (opts.checkStart === true) assertStartable(config, opts.locale);
   const terminalChat =
     opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
   const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;

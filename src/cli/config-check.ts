@@ -73,7 +73,7 @@ export async function runConfigCheck(
 ): Promise<void> {
   const c = await configOf(deps);
   const locale = cliLocale(deps);
-  assertStartable(c);
+  assertStartable(c, locale);
   // The log file a start would open (main.ts logOutput): one that cannot be opened stops the start, so here too.
   const logFile = c.env.LOG_FILE;
   if (logFile && logFile !== '-' && logFile !== 'stderr') checkLogFile(resolve(logFile));
@@ -103,15 +103,18 @@ export async function runConfigCheck(
       const key = `${m.base_url.replace(/\/+$/u, '')}\u0000${m.api_key_env ?? ''}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const r = await checkEndpoint({
-        name: m.name,
-        baseUrl: m.base_url,
-        model: m.model,
-        apiKey: c.apiKeyFor(m.name),
-        apiKeyEnv: m.api_key_env,
-        timeoutMs: Math.min(m.timeout_ms, 30_000),
-        entryIn: filesOf(c).models,
-      });
+      const r = await checkEndpoint(
+        {
+          name: m.name,
+          baseUrl: m.base_url,
+          model: m.model,
+          apiKey: c.apiKeyFor(m.name),
+          apiKeyEnv: m.api_key_env,
+          timeoutMs: Math.min(m.timeout_ms, 30_000),
+          entryIn: filesOf(c).models,
+        },
+        locale,
+      );
       (r.ok ? endpoints : failed).push(r.message);
     }
     if (failed.length > 0) {
@@ -181,7 +184,7 @@ function printChecked(
   io.out(tc(locale, 'cli.config.database', { database }));
   for (const e of endpoints) io.out(tc(locale, 'cli.config.endpoint', { endpoint: e }));
   // Not a refusal: the bot starts without these models (config/start-checks.ts disabledModels).
-  for (const d of disabledModels(c))
+  for (const d of disabledModels(c, locale))
     io.out(tc(locale, 'cli.config.warning', { warning: d.warning }));
   const chat = [
     c.env.DISCORD_TOKEN ? 'discord' : null,

@@ -70,6 +70,7 @@ export async function openCommandRuntime(deps: CliDeps, opts: OpenOptions): Prom
   const { openRuntime } = await import('../main.ts');
   return openRuntime({
     quiet: true,
+    locale: cliLocale(deps),
     ...opts,
     env: envOf(deps),
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
@@ -80,7 +81,11 @@ export async function openCommandRuntime(deps: CliDeps, opts: OpenOptions): Prom
 export async function configOf(deps: CliDeps): Promise<Runtime['config']> {
   if (deps.rt) return deps.rt.config;
   const { loadConfig } = await import('../config/loader.ts');
-  return loadConfig({ env: envOf(deps), ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}) });
+  return loadConfig({
+    env: envOf(deps),
+    locale: cliLocale(deps),
+    ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
+  });
 }
 
 /**

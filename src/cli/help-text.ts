@@ -12,7 +12,7 @@
  * (i18n/cli.ts) and `import type` of commander.
  */
 import { stripVTControlCharacters } from 'node:util';
-import type { Argument, Command, Help, Option } from 'commander';
+import { type Argument, type Command, Help, type Option } from 'commander';
 import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
 import type { Locale, Params } from '../i18n/index.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
@@ -119,6 +119,14 @@ function withExtras(
  */
 export function helpConfiguration(locale: Locale): Partial<Help> {
   return {
+    // commander writes `Usage: zhujiu …`; after a full-width colon Chinese takes no space (`用法：zhujiu …`).
+    formatHelp: (cmd: Command, helper: Help) => {
+      const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+      const title = t(locale, 'cli.help.usage');
+      return title.endsWith('：') && text.startsWith(`${title} `)
+        ? title + text.slice(title.length + 1)
+        : text;
+    },
     styleTitle: (title: string) => {
       const key = TITLES[title];
       return key ? t(locale, key) : title;

@@ -49,6 +49,7 @@ export async function runImportOutputs(
         model: o.model,
         format,
         signal,
+        locale: cliLocale(deps),
         ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       }),
     (rt, parsed, signal) =>

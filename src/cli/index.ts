@@ -39,7 +39,7 @@ import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
-import { tc as t } from '../i18n/cli.ts';
+import { sayCli, tc as t } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { DatasetsBuildOptions } from './datasets.ts';
@@ -429,11 +429,14 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
 }
 
 /**
- * The message of an AppError in the command line's language: a refused evaluation run (eval/refusal.ts
- * `EvalRefusalError`, whose message is English) is said again in `locale`; other messages are the command's own.
+ * The message of an AppError in the command line's language: one that carries its message as catalogue data
+ * (core/errors `said`) and a refused evaluation run (eval/refusal.ts `EvalRefusalError`, whose message is English)
+ * are said again in `locale`; other messages are the command's own.
  */
 async function errorText(err: AppError, locale: Locale): Promise<string> {
-  if (locale === 'en' || !('refusal' in err)) return err.message;
+  if (locale === 'en') return err.message;
+  if (err.said) return sayCli(locale, err.said);
+  if (!('refusal' in err)) return err.message;
   const { EvalRefusalError, evalRefusalText } = await import('../eval/refusal.ts');
   return err instanceof EvalRefusalError
     ? evalRefusalText(err.refusal, locale, 'cli')

@@ -6,6 +6,7 @@
 
 import { AppError } from '../core/errors.ts';
 import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
 import { type CliDeps, cliLocale, configOf, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
@@ -53,6 +54,17 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
   });
 }
 
+/**
+ * The progress line of `zhujiu migrate --upgrade-data-dir` for one copied table, in the command line's language:
+ * `copied votes: 10 rows`.
+ */
+export function upgradeProgressLine(
+  locale: Locale,
+  copied: { readonly table: string; readonly rows: number },
+): string {
+  return tc(locale, 'cli.migrate.upgradeCopied', copied);
+}
+
 /** `zhujiu migrate --upgrade-data-dir`: storage/pglite-upgrade.ts on the configured data folder. */
 async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<void> {
   const locale = cliLocale(deps);
@@ -61,7 +73,9 @@ async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<
   if (config.env.DATABASE_URL)
     throw new AppError('input_invalid', tc(locale, 'cli.migrate.upgradePostgres'));
   const { upgradeDataDir } = await import('../storage/pglite-upgrade.ts');
-  const r = await upgradeDataDir(config.dataDir, { progress: (line) => io.err(line) });
+  const r = await upgradeDataDir(config.dataDir, {
+    progress: (copied) => io.err(upgradeProgressLine(locale, copied)),
+  });
   if (r.outcome === 'empty') {
     io.out(tc(locale, 'cli.migrate.upgradeEmpty', { dir: r.dataDir }));
     return;

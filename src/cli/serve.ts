@@ -15,6 +15,8 @@ import { disabledModels } from '../config/start-checks.ts';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { silentLogger } from '../core/logger.ts';
 import { retryWithBackoff } from '../core/retry.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import {
   type ChatPlatformOverrides,
@@ -31,7 +33,7 @@ import {
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
-import { type CliDeps, envOf } from './deps.ts';
+import { type CliDeps, cliLocale, envOf } from './deps.ts';
 import {
   describeRejection,
   exitFatal,
@@ -143,12 +145,7 @@ async function startOn(
     });
     const evr = evalRt;
     // Said before the chat starts, so the terminal's greeting and prompt come after it.
-    if (rt.logFile)
-      opts.announce?.(
-        `zhujiu ${kind}: data in ${rt.db.describe}` +
-          `${rt.logFile ? `; logs in ${rt.logFile}` : ''}` +
-          `${http.httpPort ? `; health on http://${rt.config.app.http.host}:${http.httpPort}/healthz` : ''}`,
-      );
+    if (rt.logFile) opts.announce?.(startedLine(kind, rt, http.httpPort, opts.locale ?? 'en'));
     const bot = new BotService({
       leaderboard,
       db: rt.db.db,
@@ -206,6 +203,25 @@ async function startOn(
     await rt.close();
     throw err;
   }
+}
+
+/** `zhujiu bot: data in …; logs in …; health on …`, said when a long-lived process has started, in `locale`. */
+function startedLine(
+  kind: 'bot' | 'worker',
+  rt: Runtime,
+  httpPort: number | undefined,
+  locale: Locale,
+): string {
+  return tc(locale, 'cli.serve.started', {
+    kind,
+    db: rt.db.describe,
+    logs: rt.logFile ? tc(locale, 'cli.serve.logs', { file: rt.logFile }) : '',
+    health: httpPort
+      ? tc(locale, 'cli.serve.health', {
+          url: `http://${rt.config.app.http.host}:${httpPort}/healthz`,
+        })
+      : '',
+  });
 }
 
 /** The longest one step of a long-lived process's shutdown is waited for before the next step (ms). */
@@ -330,9 +346,11 @@ export async function runLongLived(
   const svc = await startService(kind, {
     ...opts,
     env,
+    locale: cliLocale(deps),
     signal: starting.signal,
     // The embedded database's thread died: every query would fail from now on.
-    onDbLost: (err) => exitFatal(`the embedded database stopped: ${err.message}`),
+    onDbLost: (err) =>
+      exitFatal(tc(cliLocale(deps), 'cli.unhandled.dbStopped', { message: err.message })),
     ...(deps.cwd !== undefined ? { cwd: deps.cwd } : {}),
     ...(deps.clock !== undefined ? { clock: deps.clock } : {}),
     terminalChat: kind === 'bot' && stdinIsChat(),

@@ -6,8 +6,11 @@
  * decision on its next tick. Text on stdout, or JSON with `--json` (README "Submissions").
  */
 import { AppError } from '../core/errors.ts';
-import type { ApprovalRuns } from '../eval/submissions.ts';
+import { evalRefusalsText } from '../eval/refusal.ts';
+import { submissionProblemText } from '../eval/submission-problems.ts';
+import type { ApprovalRuns, Outcome } from '../eval/submissions.ts';
 import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { SubmissionRow } from '../storage/submissions.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
@@ -114,6 +117,17 @@ export async function runSubmissionsList(
 }
 
 /**
+ * The error of a refused approval or rejection, its reason in the command line's language (the service's English
+ * `reason` for `en`, the same problem said in `locale` otherwise: eval/submission-problems.ts).
+ */
+function refusedError(r: Extract<Outcome<unknown>, { ok: false }>, locale: Locale): AppError {
+  return new AppError(
+    r.code,
+    locale === 'en' ? r.reason : submissionProblemText(r.problem, locale),
+  );
+}
+
+/**
  * Runs `zhujiu submissions approve ID`.
  * @throws AppError `input_invalid` / `not_found` / `conflict` with the service's reason (nothing changed).
  */
@@ -126,7 +140,7 @@ export async function runSubmissionsApprove(
   const r = await withSubmissions(deps, (svc) =>
     svc.approve(id, { by: 'cli', apiKeyEnv: o.apiKeyEnv, suites: o.suite, surface: 'cli' }),
   );
-  if (!r.ok) throw new AppError(r.code, r.reason);
+  if (!r.ok) throw refusedError(r, cliLocale(deps));
   if (o.json) {
     const out: { submission: Record<string, unknown> } & ApprovalRuns = {
       submission: submissionJson(r.row),
@@ -140,7 +154,12 @@ export async function runSubmissionsApprove(
   for (const x of r.runs)
     io.out(tc(locale, 'cli.submissions.queued', { run: x.run, name: r.row.name, suite: x.suite }));
   for (const x of r.refused)
-    io.out(tc(locale, 'cli.submissions.notQueued', { suite: x.suite, reason: x.reason }));
+    io.out(
+      tc(locale, 'cli.submissions.notQueued', {
+        suite: x.suite,
+        reason: locale === 'en' ? x.reason : evalRefusalsText(x.refusals, locale, 'cli'),
+      }),
+    );
 }
 
 /**
@@ -154,7 +173,7 @@ export async function runSubmissionsReject(
   deps: CliDeps,
 ): Promise<void> {
   const r = await withSubmissions(deps, (svc) => svc.reject(id, { by: 'cli', reason: o.reason }));
-  if (!r.ok) throw new AppError(r.code, r.reason);
+  if (!r.ok) throw refusedError(r, cliLocale(deps));
   if (o.json) return io.out(JSON.stringify({ submission: submissionJson(r.row) }));
   io.out(
     tc(cliLocale(deps), 'cli.submissions.rejected', {

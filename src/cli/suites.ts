@@ -5,10 +5,10 @@
  * listed with the reason instead of failing the whole listing.
  */
 import { BOARD_ABILITIES } from '../aggregate/types.ts';
-import type { SuiteConfig } from '../config/schema.ts';
+import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
-import { tc } from '../i18n/cli.ts';
+import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
@@ -63,10 +63,10 @@ function entryRow(suite: SuiteConfig, d: SuiteConfig['datasets'][number]): Datas
  * One suite's row: its datasets with the items each asks after sampling (prepared from the datasets folder), or,
  * when they cannot be prepared, the config's datasets with the first line of the reason.
  */
-async function suiteRow(suite: SuiteConfig, loc: Location): Promise<SuiteRow> {
+async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Promise<SuiteRow> {
   const head = {
     suite: suite.name,
-    description: suite.description,
+    description: suiteDescription(suite.description, locale),
     includes: suite.include.map((i) => ({
       suite: i.suite,
       sample: i.sample ?? null,
@@ -96,7 +96,9 @@ async function suiteRow(suite: SuiteConfig, loc: Location): Promise<SuiteRow> {
       ...head,
       datasets: suite.datasets.map((d) => entryRow(suite, d)),
       items: null,
-      error: err.message.split('\n')[0] as string,
+      error: (err.said && locale !== 'en' ? sayCli(locale, err.said) : err.message).split(
+        '\n',
+      )[0] as string,
     };
   }
 }
@@ -156,7 +158,7 @@ export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Pro
     roots: c.datasetRoots ?? [],
   };
   const rows: SuiteRow[] = [];
-  for (const suite of c.suites.values()) rows.push(await suiteRow(suite, loc));
+  for (const suite of c.suites.values()) rows.push(await suiteRow(suite, loc, cliLocale(deps)));
   if (o.json) {
     io.out(JSON.stringify({ datasets_dir: c.datasetsDir, suites: rows }));
     return;

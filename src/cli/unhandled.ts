@@ -17,6 +17,8 @@
 
 import { secretValuesOf } from '../config/secret-values.ts';
 import type { Logger } from '../core/logger.ts';
+import { localeFromPosixEnv, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { REDACTED, redactSecrets } from '../llm/redact.ts';
 
 /** The password in a URL's user info (`postgres://user:password@host`). */
@@ -49,6 +51,8 @@ let logTo: Logger | undefined;
 let installed: ((reason: unknown) => void) | undefined;
 /** The secret values of the environment the handler was installed with. */
 let processSecrets: readonly string[] = [];
+/** The command line's language, from the locale variables of the environment the handler was installed with. */
+let processLocale: Locale = 'en';
 
 /** The process's listener: logs and goes on while a long-lived process runs, else prints and exits with 1. */
 function onRejection(reason: unknown): void {
@@ -58,7 +62,7 @@ function onRejection(reason: unknown): void {
     return;
   }
   process.stderr.write(
-    `error [unhandled_rejection]: ${err.message} (an operation failed that nothing was waiting for; the command stopped)\n`,
+    `${tc(processLocale, 'cli.unhandled.rejection', { message: err.message })}\n`,
   );
   process.exit(1);
 }
@@ -66,10 +70,14 @@ function onRejection(reason: unknown): void {
 /**
  * Installs the `unhandledRejection` listener once (bin/zhujiu.js does, before the command runs).
  * @param env the process's environment: the values of its secret-holding variables are redacted from what the
- *   listener prints or logs.
+ *   listener prints or logs, and its locale variables (LC_ALL, LC_MESSAGES, LANG) choose the language of what
+ *   it and {@link exitFatal} print (i18n/cli.ts localeFromPosixEnv, as every command's output).
  */
 export function installUnhandledRejectionHandler(env?: NodeJS.ProcessEnv): void {
-  if (env !== undefined) processSecrets = secretValuesOf(env);
+  if (env !== undefined) {
+    processSecrets = secretValuesOf(env);
+    processLocale = localeFromPosixEnv(env);
+  }
   if (installed) return;
   installed = onRejection;
   process.on('unhandledRejection', installed);
@@ -118,9 +126,8 @@ export function isConnectionLoss(err: unknown): boolean {
  * lock left behind is taken over by the next start (storage/data-dir-lock.ts), and held claims by their leases.
  */
 export function exitFatal(what: string): never {
-  process.stderr.write(
-    `fatal: ${redactProcessText(what, processSecrets).split('\n')[0]}; exiting so that a supervisor restarts zhujiu\n`,
-  );
+  const line = redactProcessText(what, processSecrets).split('\n')[0] ?? '';
+  process.stderr.write(`${tc(processLocale, 'cli.unhandled.fatal', { what: line })}\n`);
   process.exit(1);
 }
 
@@ -140,7 +147,11 @@ export function fatalOnUncaughtException(logger: Logger): () => void {
       return;
     }
     log.fatal({ err: describeRejection(err) }, 'uncaught exception');
-    exitFatal(`uncaught exception: ${err instanceof Error ? err.message : String(err)}`);
+    exitFatal(
+      tc(processLocale, 'cli.unhandled.uncaught', {
+        message: err instanceof Error ? err.message : String(err),
+      }),
+    );
   };
   process.on('uncaughtException', listener);
   return () => {

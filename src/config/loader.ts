@@ -11,6 +11,9 @@ import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } fr
 import type { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
+import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
+import { zodParseOptions } from '../i18n/zod.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
 import {
   type AppConfig,
@@ -84,6 +87,11 @@ export interface LoadOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Folder relative paths resolve against (default: the working directory). */
   readonly cwd?: string;
+  /**
+   * The language of the problems found (default `en`, as the logs have them): the command line passes its own
+   * (cli/deps.ts `cliLocale`), so `zhujiu config check` and every command say a bad file in it.
+   */
+  readonly locale?: Locale;
 }
 
 /** A config file as messages name it: its full path (a relative `default.yaml:15:17` would hide which folder). */
@@ -91,23 +99,33 @@ function display(file: string, cwd: string): string {
   return resolve(cwd, file);
 }
 
-/** Type names in words, for "expected a number, e.g. 60000". */
-const TYPE_WORDS: Readonly<Record<string, string>> = {
-  number: 'a number',
-  int: 'a whole number',
-  string: 'text',
-  boolean: 'true or false',
-  array: 'a list',
-  object: 'a mapping (key: value lines)',
+/** Type names in words, for "expected a number, e.g. 60000": the catalogue key of each zod type. */
+const TYPE_WORDS: Readonly<Record<string, CliMessageKey>> = {
+  number: 'cli.configFile.type.number',
+  int: 'cli.configFile.type.int',
+  string: 'cli.configFile.type.string',
+  boolean: 'cli.configFile.type.boolean',
+  array: 'cli.configFile.type.array',
+  object: 'cli.configFile.type.object',
 };
 
-/** What a YAML value is, in words ("text \"abc\"", "a list", "nothing"). */
-function describeValue(v: unknown): string {
-  if (v === null || v === undefined) return 'nothing';
-  if (typeof v === 'string') return `text "${v.length > 40 ? `${v.slice(0, 40)}…` : v}"`;
-  if (typeof v === 'number' || typeof v === 'boolean') return `${typeof v} ${v}`;
-  if (Array.isArray(v)) return 'a list';
-  return 'a mapping';
+/** What a YAML value is, in words ("text \"abc\"", "a list", "nothing"), in `locale`. */
+function describeValue(v: unknown, locale: Locale): string {
+  if (v === null || v === undefined) return tc(locale, 'cli.configFile.value.nothing');
+  if (typeof v === 'string')
+    return tc(locale, 'cli.configFile.value.text', {
+      text: v.length > 40 ? `${v.slice(0, 40)}…` : v,
+    });
+  if (typeof v === 'number' || typeof v === 'boolean')
+    return tc(locale, 'cli.configFile.value.scalar', {
+      type: tc(
+        locale,
+        typeof v === 'number' ? 'cli.configFile.value.number' : 'cli.configFile.value.boolean',
+      ),
+      value: String(v),
+    });
+  if (Array.isArray(v)) return tc(locale, 'cli.configFile.value.list');
+  return tc(locale, 'cli.configFile.value.mapping');
 }
 
 /**
@@ -166,13 +184,60 @@ function schemaDefaultAt(schema: z.ZodType | undefined, path: readonly string[])
  * An example value for a type error: the key's default when it has a plain one, else none (a made-up number
  * would not fit every key: a port example under `max_retries` misleads).
  */
-function exampleOf(expected: string, fallback: unknown): string {
+function exampleOf(expected: string, fallback: unknown, locale: Locale): string {
   if (expected === 'boolean') return '';
   if (expected === 'number' || expected === 'int')
-    return typeof fallback === 'number' ? `, e.g. ${fallback}` : '';
+    return typeof fallback === 'number'
+      ? tc(locale, 'cli.configFile.example', { example: String(fallback) })
+      : '';
   if (expected === 'string')
-    return typeof fallback === 'string' && fallback !== '' ? `, e.g. "${fallback}"` : '';
+    return typeof fallback === 'string' && fallback !== ''
+      ? tc(locale, 'cli.configFile.example', { example: `"${fallback}"` })
+      : '';
   return '';
+}
+
+/**
+ * What is wrong at one key, in `locale`: the choices of a discriminated union (a model's `provider:`), the expected
+ * type with an example (the key's default), or the schema's or zod's own message.
+ * @param value what the YAML document holds at the issue's path.
+ */
+function issueText(
+  issue: z.core.$ZodIssue,
+  value: unknown,
+  path: readonly string[],
+  defaults: unknown,
+  schema: z.ZodType | undefined,
+  locale: Locale,
+): string {
+  if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
+    // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
+    const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
+    return value === undefined
+      ? tc(locale, 'cli.configFile.missingChoice', {
+          choices: options
+            .map((o) => `\`${issue.discriminator}: ${o}\``)
+            .join(tc(locale, 'cli.configFile.or')),
+        })
+      : tc(locale, 'cli.configFile.oneOf', {
+          choices: options.join(', '),
+          got: describeValue(value, locale),
+        });
+  }
+  if (issue.code === 'invalid_type') {
+    const fallback =
+      path.reduce<unknown>(
+        (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+        defaults,
+      ) ?? schemaDefaultAt(schema, path);
+    const words = TYPE_WORDS[issue.expected];
+    return tc(locale, 'cli.configFile.expected', {
+      what: words ? tc(locale, words) : issue.expected,
+      example: exampleOf(issue.expected, fallback, locale),
+      got: describeValue(value, locale),
+    });
+  }
+  return issue.message;
 }
 
 /** Formats zod issues against a YAML document as `file:line:col path: message` lines. */
@@ -181,8 +246,9 @@ function locate(
   lc: LineCounter,
   file: string,
   issues: readonly z.core.$ZodIssue[],
-  defaults?: unknown,
-  schema?: z.ZodType,
+  defaults: unknown,
+  schema: z.ZodType | undefined,
+  locale: Locale,
 ): string[] {
   return issues.flatMap((issue) => {
     const path = issue.path.map(String);
@@ -219,32 +285,21 @@ function locate(
                 ) ?? {}) as object,
               )
             : [];
-        const near = known.length > 0 ? `; the keys here are ${known.join(', ')}` : '';
-        return `${file}:${line}:${col} ${[...path, key].join('.')}: unknown key "${key}": remove it or fix the spelling${near}`;
+        const near =
+          known.length > 0 ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') }) : '';
+        return tc(locale, 'cli.configFile.unknownKey', {
+          at: `${file}:${line}:${col}`,
+          path: [...path, key].join('.'),
+          key,
+          near,
+        });
       });
     }
     const [line, col] = at(path);
-    let message = issue.message;
-    if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
-      // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
-      const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
-      const value = doc.getIn(path);
-      message =
-        value === undefined
-          ? `missing; add ${options.map((o) => `\`${issue.discriminator}: ${o}\``).join(' or ')}`
-          : `expected one of ${options.join(', ')}, got ${describeValue(value)}`;
-    }
-    if (issue.code === 'invalid_type') {
-      const value = doc.getIn(path);
-      const fallback =
-        path.reduce<unknown>(
-          (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
-          defaults,
-        ) ?? schemaDefaultAt(schema, path);
-      const words = TYPE_WORDS[issue.expected] ?? issue.expected;
-      message = `expected ${words}${exampleOf(issue.expected, fallback)}, got ${describeValue(value)}`;
-    }
-    return [`${file}:${line}:${col} ${where}: ${message}`];
+    const message = issueText(issue, doc.getIn(path), path, defaults, schema, locale);
+    return [
+      tc(locale, 'cli.configFile.problem', { at: `${file}:${line}:${col}`, path: where, message }),
+    ];
   });
 }
 
@@ -253,8 +308,9 @@ export function parseYamlFile<S extends z.ZodType>(
   file: string,
   schema: S,
   cwd = process.cwd(),
+  locale: Locale = 'en',
 ): z.output<S> {
-  return parseYamlFileLocated(file, schema, cwd).data;
+  return parseYamlFileLocated(file, schema, cwd, locale).data;
 }
 
 /** The position of a path in a parsed YAML document, as `file:line:col`, or undefined when it is not there. */
@@ -278,6 +334,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   file: string,
   schema: S,
   cwd = process.cwd(),
+  locale: Locale = 'en',
 ): { data: z.output<S>; at: (path: readonly (string | number)[]) => string } {
   const shown = display(file, cwd);
   let text: string;
@@ -299,7 +356,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
     throw new AppError('config_invalid', lines.join('\n'));
   }
   const data = doc.toJS() ?? {};
-  const parsed = schema.safeParse(data);
+  const parsed = schema.safeParse(data, zodParseOptions(locale));
   if (!parsed.success) {
     // The schema's defaults (when it has one for an empty file) give examples and the valid keys.
     const defaults = schema.safeParse({});
@@ -312,6 +369,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
         parsed.error.issues,
         defaults.success ? defaults.data : undefined,
         schema,
+        locale,
       ).join('\n'),
     );
   }
@@ -376,18 +434,27 @@ function listFolder(dir: string): string[] {
  * file, a suite name used twice, an unknown or cyclic include, a dataset name twice in one suite) is pushed to
  * `problems`, one line naming the file.
  */
-function loadSuites(suitesDir: string, cwd: string, problems: string[]): Map<string, SuiteConfig> {
+function loadSuites(
+  suitesDir: string,
+  cwd: string,
+  problems: string[],
+  locale: Locale,
+): Map<string, SuiteConfig> {
   const parsed = new Map<string, ParsedSuite>();
   if (!present(suitesDir)) return new Map();
   for (const f of listFolder(suitesDir)) {
     if (!/\.ya?ml$/.test(f)) continue;
     const file = join(suitesDir, f);
     try {
-      const { data, at } = parseYamlFileLocated(file, suiteSchema, cwd);
+      const { data, at } = parseYamlFileLocated(file, suiteSchema, cwd, locale);
       const first = parsed.get(data.name);
       if (first) {
         problems.push(
-          `${display(file, cwd)}: suite name "${data.name}" is used twice (also in ${first.file}); give each suite its own name`,
+          tc(locale, 'cli.configFile.suiteTwice', {
+            file: display(file, cwd),
+            name: data.name,
+            first: first.file,
+          }),
         );
         continue;
       }
@@ -441,6 +508,7 @@ function keyFunctions(
  */
 export function loadConfig(options: LoadOptions): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
+  const locale = options.locale ?? 'en';
   const env = parseEnv(options.env);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
@@ -484,7 +552,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   let atDefault: (path: readonly (string | number)[]) => string = noPosition('(defaults)');
   const app = present(defaultFile)
     ? attempt(() => {
-        const r = parseYamlFileLocated(defaultFile, appConfigSchema, cwd);
+        const r = parseYamlFileLocated(defaultFile, appConfigSchema, cwd, locale);
         atDefault = r.at;
         return r.data;
       }, appConfigSchema.parse({}))
@@ -493,7 +561,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   let atModels: (path: readonly (string | number)[]) => string = noPosition('(no models.yaml)');
   const models = present(modelsFile)
     ? attempt(() => {
-        const r = parseYamlFileLocated(modelsFile, modelsFileSchema, cwd);
+        const r = parseYamlFileLocated(modelsFile, modelsFileSchema, cwd, locale);
         atModels = r.at;
         return r.data.models;
       }, [] as ModelConfig[])
@@ -503,12 +571,16 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     const prev = first.get(m.name);
     if (prev !== undefined) {
       problems.push(
-        `${atModels(['models', i, 'name'])} models.${i}.name: model "${m.name}" is listed twice ` +
-          `(first at ${atModels(['models', prev, 'name'])}); give each model its own name or remove one`,
+        tc(locale, 'cli.configFile.modelTwice', {
+          at: atModels(['models', i, 'name']),
+          i,
+          name: m.name,
+          first: atModels(['models', prev, 'name']),
+        }),
       );
     } else first.set(m.name, i);
   });
-  const suites = loadSuites(join(configDir, 'suites'), cwd, problems);
+  const suites = loadSuites(join(configDir, 'suites'), cwd, problems, locale);
   if (problems.length > 0) throw new AppError('config_invalid', problems.join('\n'));
   const finalApp: AppConfig = {
     ...app,

@@ -4,7 +4,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
-import { DEFAULT_LOCALE, LOCALES } from '../i18n/index.ts';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
 import { ABILITIES } from './abilities.ts';
 import { modelNameProblem } from './model-name.ts';
 
@@ -748,11 +748,36 @@ export const suiteIncludeSchema = z
 /** A validated `include:` entry. */
 export type SuiteInclude = z.output<typeof suiteIncludeSchema>;
 
+/**
+ * A suite's `description`: one text for every language, or one per language of the catalogue
+ * (`{en: …, zh-CN: …}`, at least one of them); {@link suiteDescription} picks the one to show.
+ */
+export const suiteDescriptionSchema = z.union([
+  z.string(),
+  z
+    .strictObject({ en: z.string().optional(), 'zh-CN': z.string().optional() })
+    .refine((d) => d.en !== undefined || d['zh-CN'] !== undefined, {
+      message: 'give the description in at least one language: `en:` or `zh-CN:`',
+    }),
+]);
+/** A validated suite `description`. */
+export type SuiteDescription = z.output<typeof suiteDescriptionSchema>;
+
+/**
+ * The text of a suite description in `locale`: the one text when it is a string, else the text of that language,
+ * else of the other one (a description given in one language is shown in it rather than not at all).
+ */
+export function suiteDescription(description: SuiteDescription, locale: Locale): string {
+  if (typeof description === 'string') return description;
+  const other: Locale = locale === 'en' ? 'zh-CN' : 'en';
+  return description[locale] ?? description[other] ?? '';
+}
+
 /** `config/suites/<name>.yaml`. */
 export const suiteSchema = z
   .strictObject({
     name: suiteNameSchema,
-    description: z.string().default(''),
+    description: suiteDescriptionSchema.default(''),
     /** Other suites whose datasets this suite also runs (resolved by the loader, config/suite-include.ts). */
     include: z.array(suiteIncludeSchema).default([]),
     datasets: z.array(suiteDatasetSchema).default([]),

@@ -13,6 +13,7 @@
  * everything else (the arena of recorded models, the other endpoints) works. Only asking that model is refused.
  */
 import { AppError } from '../core/errors.ts';
+import { type CliMessageKey, tc } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { DEFAULT_CONFIG_FILES, filesOf } from './files.ts';
 import type { LoadedConfig } from './loader.ts';
@@ -23,54 +24,42 @@ import type { LoadedConfig } from './loader.ts';
  * - `SLACK_BOT_TOKEN` in Socket Mode without `SLACK_APP_TOKEN`, or in HTTP mode without `SLACK_SIGNING_SECRET`.
  * - `judge.model` or `arena.ask.classifier_model` naming no OpenAI-compatible model of models.yaml.
  */
-export function startProblems(config: LoadedConfig): string[] {
+export function startProblems(config: LoadedConfig, locale: Locale = 'en'): string[] {
   const { env, app } = config;
   const problems: string[] = [];
-  if (env.DATABASE_URL && !env.ZHUJIU_VOTER_SECRET) {
-    problems.push(
-      'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must ' +
-        'hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-    );
-  }
+  if (env.DATABASE_URL && !env.ZHUJIU_VOTER_SECRET)
+    problems.push(tc(locale, 'cli.start.voterSecret'));
   if (env.SLACK_BOT_TOKEN) {
     const mode = app.platforms.slack.mode;
     const where = `${config.locate('default', ['platforms', 'slack', 'mode'])} platforms.slack.mode`;
-    if (mode === 'socket' && !env.SLACK_APP_TOKEN) {
-      problems.push(
-        `${where}: Socket Mode (the default) needs SLACK_APP_TOKEN (an xapp-… app-level token) beside ` +
-          'SLACK_BOT_TOKEN. Set it, or use `mode: http` with SLACK_SIGNING_SECRET.',
-      );
-    }
-    if (mode === 'http' && !env.SLACK_SIGNING_SECRET) {
-      problems.push(
-        `${where}: HTTP mode needs SLACK_SIGNING_SECRET beside SLACK_BOT_TOKEN to verify Slack's requests. ` +
-          'Set it, or use `mode: socket` with SLACK_APP_TOKEN.',
-      );
-    }
+    if (mode === 'socket' && !env.SLACK_APP_TOKEN)
+      problems.push(tc(locale, 'cli.start.slackAppToken', { where }));
+    if (mode === 'http' && !env.SLACK_SIGNING_SECRET)
+      problems.push(tc(locale, 'cli.start.slackSigningSecret', { where }));
   }
   // Settings that name a model: it must be an OpenAI-compatible model of models.yaml (one that can be called).
   const callable = config.models.filter((m) => m.provider === 'openai').map((m) => m.name);
-  const named: [string, readonly (string | number)[], string | null, string][] = [
-    [
-      'judge.model',
-      ['judge', 'model'],
-      app.judge.model,
-      'scoring datasets of /eval and `zhujiu eval`',
-    ],
+  const named: [string, readonly (string | number)[], string | null, CliMessageKey][] = [
+    ['judge.model', ['judge', 'model'], app.judge.model, 'cli.start.judgeWhat'],
     [
       'arena.ask.classifier_model',
       ['arena', 'ask', 'classifier_model'],
       app.arena.ask.classifier_model,
-      "the ability of /ask's untagged prompts",
+      'cli.start.classifierWhat',
     ],
   ];
   for (const [key, path, name, what] of named) {
     if (name === null || callable.includes(name)) continue;
     const recorded = config.models.some((m) => m.name === name);
     problems.push(
-      `${config.locate('default', path)} ${key}: "${name}" ${recorded ? 'is a recorded model, which cannot be called' : `is not a model of ${filesOf(config).models}`}, ` +
-        `so ${what} cannot be judged. Name an OpenAI-compatible model of models.yaml ` +
-        `(configured: ${callable.join(', ') || 'none'}), or set it to null.`,
+      tc(locale, recorded ? 'cli.start.namedRecorded' : 'cli.start.namedUnknown', {
+        at: config.locate('default', path),
+        key,
+        name,
+        what: tc(locale, what),
+        configured: callable.join(', ') || tc(locale, 'cli.start.none'),
+        models: filesOf(config).models,
+      }),
     );
   }
   return problems;
@@ -119,6 +108,7 @@ export interface DisabledModel {
 export function disabledModels(
   config: Pick<LoadedConfig, 'models' | 'apiKeyFor'> &
     Partial<Pick<LoadedConfig, 'locate' | 'apiKeyEmpty' | 'files'>>,
+  locale: Locale = 'en',
 ): DisabledModel[] {
   const out: DisabledModel[] = [];
   config.models.forEach((m, i) => {
@@ -132,10 +122,12 @@ export function disabledModels(
       empty,
       live: m.arena,
       reason: missingKeyReason(m.api_key_env, empty, 'en', filesOf(config).models),
-      warning:
-        `${config.locate?.('models', ['models', i, 'api_key_env']) ?? filesOf(config).models} models.${i}.api_key_env: ${m.api_key_env} ` +
-        `${empty ? 'is set but empty' : 'is not set'} in the environment, so model "${m.name}" is disabled (it cannot be called; the rest works). ` +
-        `${empty ? 'Give it the key' : 'Export it with the key'} and restart, or remove api_key_env if the endpoint needs no key.`,
+      warning: tc(locale, empty ? 'cli.start.disabledEmpty' : 'cli.start.disabledUnset', {
+        at: config.locate?.('models', ['models', i, 'api_key_env']) ?? filesOf(config).models,
+        i,
+        variable: m.api_key_env,
+        name: m.name,
+      }),
     });
   });
   return out;
@@ -145,7 +137,7 @@ export function disabledModels(
  * Throws when {@link startProblems} finds any.
  * @throws AppError `config_invalid` listing every problem, one per line.
  */
-export function assertStartable(config: LoadedConfig): void {
-  const problems = startProblems(config);
+export function assertStartable(config: LoadedConfig, locale: Locale = 'en'): void {
+  const problems = startProblems(config, locale);
   if (problems.length > 0) throw new AppError('config_invalid', problems.join('\n'));
 }

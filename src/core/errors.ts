@@ -51,11 +51,27 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export class AppError extends Error {
   readonly code: ErrorCode;
   override readonly name = 'AppError';
+  /**
+   * The message as a catalogue key and its parameters, when the thrower built it from one: a surface with another
+   * language says it in that one (the command line: cli/index.ts errorText, i18n/cli.ts sayCli); `message` is
+   * its English text (logs, tests).
+   */
+  readonly said?: Said;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; said?: Said }) {
+    super(message, options && 'cause' in options ? { cause: options.cause } : undefined);
     this.code = code;
+    if (options?.said) this.said = options.said;
   }
+}
+
+/**
+ * A message of the catalogue as data: its key and its parameters, a parameter being text, a number or another
+ * such message (said in the same language). Pure data, so the layers that throw need no language.
+ */
+export interface Said {
+  readonly key: string;
+  readonly params?: Readonly<Record<string, string | number | Said>>;
 }
 
 /** True when `err` is an {@link AppError}, optionally with the given code. */

@@ -11,43 +11,47 @@ import { constants, createWriteStream, existsSync } from 'node:fs';
 import { access, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
-import { AppError } from './errors.ts';
+import { said, saidError } from '../i18n/cli.ts';
+import { AppError, type Said } from './errors.ts';
 
-/** Why an errno stops a write, in words, with the fix. */
-function why(code: string | undefined, path: string): string {
+/** Why an errno stops a write, in words, with the fix (a command line message, i18n/en-cli.ts). */
+function why(code: string | undefined, path: string): Said {
   switch (code) {
     case 'EISDIR':
-      return `${path} is a folder; give a file path inside it, e.g. ${join(path, 'out')}`;
+      return said('cli.outFile.isFolder', { path, example: join(path, 'out') });
     case 'ENOENT':
       // A folder that exists but takes no new files (/proc, /sys) also answers ENOENT.
       return existsSync(dirname(resolve(path)))
-        ? `${dirname(path)} takes no new files (ENOENT); pick a path in an ordinary folder`
-        : `the folder ${dirname(path)} does not exist; create it or pick another path`;
+        ? said('cli.outFile.noNewFiles', { dir: dirname(path) })
+        : said('cli.outFile.noFolder', { dir: dirname(path) });
     case 'ENOTDIR':
-      return `${dirname(path)} is a file, not a folder; pick another path`;
+      return said('cli.outFile.notFolder', { dir: dirname(path) });
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':
-      return `no permission to write in ${dirname(path)} (${code}); pick a writable path`;
+      return said('cli.outFile.noPermission', { dir: dirname(path), code });
     case 'ENOTREG':
-      return `${path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file`;
+      return said('cli.outFile.notRegular', { path });
     case 'ENOSPC':
     case 'EDQUOT':
-      return `the disk is full (${code}); free some space or pick another disk`;
+      return said('cli.outFile.diskFull', { code });
     default:
-      return `${code ?? 'unknown error'}; pick a writable path`;
+      return said('cli.outFile.other', { code: code ?? said('cli.outFile.unknown') });
   }
 }
 
 /**
- * The refusal of an output path: `FLAG PATH: cannot write (reason and fix)`.
+ * The refusal of an output path: `FLAG PATH: cannot write (reason and fix)`, in English as its message and as
+ * catalogue data for the command line's language ({@link saidError}).
  * @param flag the flag that named the path, e.g. `--out`.
  */
 export function cannotWrite(flag: string, path: string, err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return new AppError('file_unwritable', `${flag} ${path}: cannot write (${why(code, path)})`, {
-    cause: err,
-  });
+  return saidError(
+    'file_unwritable',
+    said('cli.outFile.cannotWrite', { flag, path, why: why(code, path) }),
+    { cause: err },
+  );
 }
 
 /**

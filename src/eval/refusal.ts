@@ -6,9 +6,11 @@
  * the form of the surface that asked (`/eval …` in chat, `zhujiu eval …` on the command line).
  */
 import { type ConfigFiles, DEFAULT_CONFIG_FILES } from '../config/files.ts';
+import { type SuiteDescription, suiteDescription } from '../config/schema.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
-import { AppError, type ErrorCode } from '../core/errors.ts';
+import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
+import { sayCli } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
 
 /** The surface a request came from: the fix is given in its form. */
@@ -46,7 +48,7 @@ type EvalRefusalKind =
       readonly code: 'suite_not_evaluable';
       readonly suite: string;
       readonly datasets: readonly { readonly name: string; readonly method: string }[];
-      readonly description?: string | undefined;
+      readonly description?: SuiteDescription | undefined;
       readonly runnable: readonly string[];
     }
   /** `valid`: the models that can be evaluated, closest first (none: no model at all). */
@@ -66,7 +68,12 @@ type EvalRefusalKind =
   /** The model already has an active run of the suite, worked on by a process. */
   | { readonly code: 'run_active'; readonly run: RefusedRun }
   /** The suite's datasets could not be prepared: `message` is the preparation's own (files, folder, fix). */
-  | { readonly code: 'suite_unprepared'; readonly message: string }
+  | {
+      readonly code: 'suite_unprepared';
+      readonly message: string;
+      /** {@link message} as catalogue data, when the preparation built it so (said in the reader's language). */
+      readonly said?: Said;
+    }
   /** Dataset files of the suite are missing from the datasets folder `dir` (`files`: their paths there). */
   | {
       readonly code: 'files_missing';
@@ -167,7 +174,7 @@ function notEvaluableText(
     datasets: list(datasets, locale),
     description: r.description
       ? t(locale, 'evalRefusal.notEvaluable.description', {
-          description: r.description.replace(/\.$/u, ''),
+          description: suiteDescription(r.description, locale).replace(/\.$/u, ''),
         })
       : '',
     runnable:
@@ -246,7 +253,9 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
             : '',
       });
     case 'suite_unprepared':
-      return t(locale, 'evalRefusal.unprepared', { message: r.message });
+      return t(locale, 'evalRefusal.unprepared', {
+        message: r.said && locale !== 'en' ? sayCli(locale, r.said) : r.message,
+      });
     case 'no_run':
       return t(locale, 'eval.noRun', { n: r.run });
     case 'no_submission_suites':

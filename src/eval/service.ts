@@ -568,7 +568,16 @@ export class EvalService {
     } catch (err) {
       if (err instanceof EvalRefusalError) return { ok: false, refusals: [err.refusal] };
       if (!isAppError(err)) throw err;
-      return { ok: false, refusals: [{ code: 'suite_unprepared', message: err.message }] };
+      return {
+        ok: false,
+        refusals: [
+          {
+            code: 'suite_unprepared',
+            message: err.message,
+            ...(err.said ? { said: err.said } : {}),
+          },
+        ],
+      };
     }
   }
 

@@ -4,6 +4,7 @@
  * the whole catalogue) and its language. Loads only these texts and the formatter, so `zhujiu --help` does not
  * load the chat's and the site's messages (src/cli/index.ts: the help stays fast).
  */
+import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
 import { enCli } from './en-cli.ts';
 import { formatMessage, type Params } from './format.ts';
 import type { Locale } from './index.ts';
@@ -40,4 +41,33 @@ export function tc(locale: Locale, key: CliMessageKey, params: Params = {}): str
 export function localeFromPosixEnv(env: Readonly<Record<string, string | undefined>>): Locale {
   const value = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '');
   return value?.startsWith('zh') ? 'zh-CN' : 'en';
+}
+
+/**
+ * A {@link Said} message of the command line's catalogue in `locale`, its message parameters said first.
+ * @throws Error naming the key when it is not a command line key or a parameter is missing (a programming error).
+ */
+export function sayCli(locale: Locale, said: Said): string {
+  if (!isCliKey(said.key))
+    throw new Error(`"${said.key}" is not a key of the command line's messages`);
+  const params: Record<string, string | number> = {};
+  for (const [name, v] of Object.entries(said.params ?? {}))
+    params[name] = typeof v === 'object' ? sayCli(locale, v) : v;
+  return tc(locale, said.key, params);
+}
+
+/** The message of `key` with `params` as data ({@link Said}), checked against the catalogue's keys. */
+export function said(
+  key: CliMessageKey,
+  params?: Readonly<Record<string, string | number | Said>>,
+): Said {
+  return params === undefined ? { key } : { key, params };
+}
+
+/**
+ * An AppError whose message is `message` said in English (logs, tests) and that carries it as data, so the command
+ * line says it in its own language.
+ */
+export function saidError(code: ErrorCode, message: Said, options?: { cause?: unknown }): AppError {
+  return new AppError(code, sayCli('en', message), { ...options, said: message });
 }

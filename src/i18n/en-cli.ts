@@ -46,6 +46,11 @@ export const enCli = {
   'cli.usage.source': '--source "{value}": use 1–64 letters, digits and . _ : @ -',
   'cli.error.coded': 'error [{code}]: {message}',
   'cli.error.unexpected': 'unexpected error: {stack}',
+  'cli.unhandled.rejection':
+    'error [unhandled_rejection]: {message} (an operation failed that nothing was waiting for; the command stopped)',
+  'cli.unhandled.fatal': 'fatal: {what}; exiting so that a supervisor restarts zhujiu',
+  'cli.unhandled.uncaught': 'uncaught exception: {message}',
+  'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
   'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':
@@ -387,6 +392,7 @@ export const enCli = {
   'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
   'cli.migrate.upgraded':
     'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.upgradeCopied': 'copied {table}: {rows} rows',
   'cli.migrate.thenApplied': ', then applied {names}',
   'cli.judge.board': 'board (judge {judge})',
   'cli.judge.noneChosen': 'none chosen: set judge.model',
@@ -488,4 +494,193 @@ export const enCli = {
   'cli.ratings.style.noBootstrap': 'no bootstrap',
   'cli.ratings.style.coefficients':
     'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
+  'cli.configFile.type.number': 'a number',
+  'cli.configFile.type.int': 'a whole number',
+  'cli.configFile.type.string': 'text',
+  'cli.configFile.type.boolean': 'true or false',
+  'cli.configFile.type.array': 'a list',
+  'cli.configFile.type.object': 'a mapping (key: value lines)',
+  'cli.configFile.value.nothing': 'nothing',
+  'cli.configFile.value.text': 'text "{text}"',
+  'cli.configFile.value.scalar': '{type} {value}',
+  'cli.configFile.value.number': 'number',
+  'cli.configFile.value.boolean': 'boolean',
+  'cli.configFile.value.list': 'a list',
+  'cli.configFile.value.mapping': 'a mapping',
+  'cli.configFile.example': ', e.g. {example}',
+  'cli.configFile.keysHere': '; the keys here are {keys}',
+  'cli.configFile.unknownKey':
+    '{at} {path}: unknown key "{key}": remove it or fix the spelling{near}',
+  'cli.configFile.missingChoice': 'missing; add {choices}',
+  'cli.configFile.or': ' or ',
+  'cli.configFile.oneOf': 'expected one of {choices}, got {got}',
+  'cli.configFile.expected': 'expected {what}{example}, got {got}',
+  'cli.configFile.problem': '{at} {path}: {message}',
+  'cli.configFile.suiteTwice':
+    '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
+  'cli.configFile.modelTwice':
+    '{at} models.{i}.name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+  'cli.start.voterSecret':
+    'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
+  'cli.start.slackAppToken':
+    '{where}: Socket Mode (the default) needs SLACK_APP_TOKEN (an xapp-… app-level token) beside SLACK_BOT_TOKEN. Set it, or use `mode: http` with SLACK_SIGNING_SECRET.',
+  'cli.start.slackSigningSecret':
+    "{where}: HTTP mode needs SLACK_SIGNING_SECRET beside SLACK_BOT_TOKEN to verify Slack's requests. Set it, or use `mode: socket` with SLACK_APP_TOKEN.",
+  'cli.start.judgeWhat': 'scoring datasets of /eval and `zhujiu eval`',
+  'cli.start.classifierWhat': "the ability of /ask's untagged prompts",
+  'cli.start.namedRecorded':
+    '{at} {key}: "{name}" is a recorded model, which cannot be called, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
+  'cli.start.namedUnknown':
+    '{at} {key}: "{name}" is not a model of {models}, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
+  'cli.start.none': 'none',
+  'cli.start.disabledUnset':
+    '{at} models.{i}.api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+  'cli.start.disabledEmpty':
+    '{at} models.{i}.api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
+  'cli.endpoint.notListed': ' (model id {model} is not among them)',
+  'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
+  'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',
+  'cli.endpoint.unreachable':
+    'model {name}: cannot reach {host} ({why}); check its base_url in {file} and that the server is up',
+  'cli.endpoint.keyRefused':
+    'model {name}: {host} refused the API key (HTTP {status}); check {variable} ({file} api_key_env)',
+  'cli.endpoint.keyNeeded':
+    'model {name}: {host} refused the request without an API key (HTTP {status}); set api_key_env of model {name} in {file}',
+  'cli.endpoint.notFound':
+    'model {name}: {url}/models is not found (HTTP 404); check its base_url in {file}',
+  'cli.endpoint.noVersion':
+    'model {name}: HTTP 404 from {host}: base_url {url} does not end in /v1; add it (e.g. {fixed}) in {file}',
+  'cli.endpoint.http': 'model {name}: HTTP {status} from {host} (GET /models): {why}',
+  'cli.endpoint.notList':
+    'model {name}: {host} did not answer GET /models with a model list ({why}); check its base_url in {file}',
+  'cli.outFile.cannotWrite': '{flag} {path}: cannot write ({why})',
+  'cli.outFile.isFolder': '{path} is a folder; give a file path inside it, e.g. {example}',
+  'cli.outFile.noNewFiles': '{dir} takes no new files (ENOENT); pick a path in an ordinary folder',
+  'cli.outFile.noFolder': 'the folder {dir} does not exist; create it or pick another path',
+  'cli.outFile.notFolder': '{dir} is a file, not a folder; pick another path',
+  'cli.outFile.noPermission': 'no permission to write in {dir} ({code}); pick a writable path',
+  'cli.outFile.notRegular':
+    '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
+  'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
+  'cli.outFile.other': '{code}; pick a writable path',
+  'cli.json.invalid': '{at}: not valid JSON ({reason}){hint}',
+  'cli.json.hint': '; {hint}',
+  'cli.json.reason': '{expected}, found {found}',
+  'cli.json.expect.closeString': "expected '{quote}' to close the string",
+  'cli.json.expect.escapeControl':
+    "expected '{quote}' or a character escaped with '{backslash}' (control characters must be escaped)",
+  'cli.json.expect.hex': 'expected four hex digits after \\u',
+  'cli.json.expect.escape': 'expected one of {escapes} after {backslash}',
+  'cli.json.expect.digit': 'expected a digit',
+  'cli.json.expect.digitAfterPoint': "expected a digit after '.'",
+  'cli.json.expect.digitExponent': 'expected a digit in the exponent',
+  'cli.json.expect.value': 'expected a value',
+  'cli.json.expect.valueKinds':
+    'expected a value (an object, array, string, number, true, false or null)',
+  'cli.json.expect.keyOrClose': "expected a string key in double quotes or '{close}'",
+  'cli.json.expect.key': 'expected a string key in double quotes',
+  'cli.json.expect.colon': "expected ':' after the key",
+  'cli.json.expect.commaOr': "expected ',' or '{close}'",
+  'cli.json.expect.end': 'expected the end of the text after the value',
+  'cli.json.expect.valid': 'the text is valid JSON',
+  'cli.json.found.end': 'the end of the text',
+  'cli.json.found.control': 'control character U+{code}',
+  'cli.json.fixSyntax': 'fix the syntax at that line',
+  'cli.json.oneAnnotation': 'expected one annotation object per line',
+  'cli.json.eachLine': 'expected {shape} on each line',
+  'cli.json.eachLineLike': 'each line must be one JSON object like {example}',
+  'cli.problems.more':
+    '… and {more, plural, one {# more problem} other {# more problems}} ({total} in total)',
+  'cli.problems.also': ' (also on {n, plural, one {line} other {lines}} {shown}{more})',
+  'cli.problems.alsoMore': ' and {n} more',
+  'cli.outputs.answerString': 'must be a string (the model answer)',
+  'cli.outputs.outputTooLong': 'is longer than {outputMax} characters',
+  'cli.outputs.nonEmpty': 'must be a non-empty string',
+  'cli.outputs.promptTooLong': 'is longer than {promptMax} characters; shorten it or drop the row',
+  'cli.outputs.keyTooLong': 'is longer than {keyMax} characters; use a shorter key',
+  'cli.outputs.itemId': 'must be a non-empty string or an integer id',
+  'cli.outputs.missing': 'is missing',
+  'cli.outputs.row': 'row',
+  'cli.outputs.issue': '{key} {msg}',
+  'cli.outputs.sep': '; ',
+  'cli.outputs.notText': '{at}: not a text file (it contains NUL bytes); expected UTF-8 JSON',
+  'cli.outputs.battles':
+    '{at}: this looks like arena battles ({shape}), not model outputs; import it with `zhujiu import battles {file}`',
+  'cli.outputs.pairCounts':
+    '{at}: this looks like arena battles ({shape}), not model outputs; rate it with `zhujiu ratings --battles {file}`',
+  'cli.outputs.arrayAsJsonl':
+    '{at}: this is a JSON array, not one object per line; use --format alpaca_eval',
+  'cli.outputs.emptyJsonl': '{at}: the file is empty; expected one JSON object per line',
+  'cli.outputs.emptyArray': '{at}: the file is empty; expected a JSON array of {shape}',
+  'cli.outputs.csv':
+    '{at}: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {alpaca}) or, with --format jsonl, one {jsonl} object per line: convert the table to one of them',
+  'cli.outputs.looksJsonl':
+    '{at}: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl',
+  'cli.outputs.notArray':
+    '{at}: expected a JSON array of {shape} (AlpacaEval model_outputs.json); use --format jsonl for one object per line',
+  'cli.outputs.element': '{at}: element {i}: {issue}',
+  'cli.outputs.rowIssues': '{at}: {issues}',
+  'cli.outputs.instructionTwice':
+    '{at}: instruction {text} appears again (first at line {prev}); keep one answer per instruction',
+  'cli.outputs.itemTwice':
+    '{at}: item "{key}" appears again (first at line {prev}); keep one answer per item',
+  'cli.outputs.noRows': '{at}: no rows found',
+  'cli.json.found.char': "'{char}'",
+  'cli.dataset.folder': 'datasets folder',
+  'cli.dataset.cache': 'datasets cache',
+  'cli.dataset.symlink':
+    ' (a symlink leads out of it; name its target folder in ZHUJIU_DATASETS_ROOTS to allow it)',
+  'cli.dataset.outside':
+    'dataset path "{spec}" is outside the {what} {root}{symlink}; put the file inside that folder and give its path relative to it (ZHUJIU_DATASETS_DIR sets the folder)',
+  'cli.dataset.downloadFailed':
+    '{url}: download failed ({why}); check the URL and the network, or download it and give a local path',
+  'cli.dataset.downloadHttp': '{url}: download failed with HTTP {status}; check the URL',
+  'cli.dataset.checksum':
+    '{url}: checksum mismatch: sha256 is {actual}, the suite expects {expected}; the file changed upstream or the checksum is wrong (nothing was cached)',
+  'cli.dataset.noFile':
+    '{path}: no such file (datasets folder {dir}); put the dataset files there or set ZHUJIU_DATASETS_DIR to the folder that holds them',
+  'cli.dataset.where': 'suite {suite}, dataset {dataset}',
+  'cli.dataset.profile': '{where}: profile "{profile}" is not one of {profiles} (loader {loader})',
+  'cli.dataset.baseDiffers':
+    '{where}: base "{base}" differs from the base of that name given earlier in the suite; give the same entry or another name',
+  'cli.dataset.robustNeeds': '{where}: a robustness dataset needs `task:` and `base:`',
+  'cli.dataset.problem': '{where}: {message}',
+  'cli.dataset.noLoader':
+    '{where}: no `loader:`; only metrics datasets with a loader can be prepared',
+  'cli.dataset.metric':
+    '{where}: metric "{metric}" does not fit loader {loader} (its metric is {its}); remove `metric:` or fix it',
+  'cli.dataset.gaokaoPrompts':
+    "{where}: the gaokao loader needs `prompts:` (GAOKAO-Bench's Obj_Prompt.json)",
+  'cli.dataset.badRows': '{where}: {n} bad row(s); fix or remove them:\n{rows}{more}',
+  'cli.dataset.moreRows': '\n({n} more)',
+  'cli.dataset.shots':
+    '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
+  'cli.dataset.storedOnly':
+    '{where}: only a zero-shot dataset of every item can be run over stored items',
+  'cli.outFile.unknown': 'unknown error',
+  'cli.serve.started': 'zhujiu {kind}: data in {db}{logs}{health}',
+  'cli.serve.logs': '; logs in {file}',
+  'cli.serve.health': '; health on {url}',
+  'cli.battles.format': '`import battles` takes JSON Lines, one {shape} object per line',
+  'cli.battles.names': '"model_a" and "model_b" must be non-empty strings (model names)',
+  'cli.battles.badName': '{problems}; fix the model name in the file (or drop the line)',
+  'cli.battles.self': 'self-battle: "model_a" and "model_b" are both "{name}"; drop the line',
+  'cli.battles.pairCounts':
+    'this is a pair-count line; `import battles` takes one battle per line {shape} (pair counts can be rated directly with `zhujiu ratings --battles FILE`)',
+  'cli.battles.noWinner': 'missing "winner"; use model_a, model_b, tie or tie (bothbad)',
+  'cli.battles.badWinner': 'unknown "winner" {winner}; use model_a, model_b, tie or tie (bothbad)',
+  'cli.battles.anony': '"anony" must be true or false, got {got}; drop it or fix the line',
+  'cli.battles.outputsJsonl':
+    '{at}: this looks like model outputs (JSON Lines of {shape}), not battles; import it with `zhujiu import outputs {file} --model NAME --format jsonl`',
+  'cli.battles.outputsArray':
+    '{at}: this looks like model outputs (a JSON array of {shape}), not battles; import it with `zhujiu import outputs {file} --model NAME`',
+  'cli.battles.problem': '{at}: {msg}',
+  'cli.battles.notText': 'not a text line (NUL bytes); expected UTF-8 JSONL',
+  'cli.battles.notObject': 'expected an object {shape}',
+  'cli.battles.array': '{at}: this is a JSON array; {format}',
+  'cli.battles.none': '{at}: the file has no battles; {format}',
+  'cli.battles.reserved':
+    '--source "{source}"{from} is reserved for the votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
+  'cli.battles.fromFileName': ' (from the file name)',
+  'cli.battles.notFile': '{file}: not a file; give the path of a JSONL file of battles',
 } as const satisfies Readonly<Record<string, string>>;

@@ -42,6 +42,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.usage.source': '--source "{value}"：只能用 1–64 个字母、数字和 . _ : @ -',
   'cli.error.coded': '错误 [{code}]：{message}',
   'cli.error.unexpected': '意外错误：{stack}',
+  'cli.unhandled.rejection':
+    '错误 [unhandled_rejection]：{message}（一个没有任何代码等待的操作失败了；命令已停止）',
+  'cli.unhandled.fatal': '致命错误：{what}；现在退出，以便进程管理器重启 zhujiu',
+  'cli.unhandled.uncaught': '未捕获的异常：{message}',
+  'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
   'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
@@ -357,6 +362,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.migrate.upgradeFinished': '已完成之前对 {dir} 的升级{backup}',
   'cli.migrate.upgraded':
     '已把 {dir} 升级到 PostgreSQL 18：复制并核对了 {tables} 张表、{rows} 行，用时 {secs} 秒{applied}。旧目录保留在 {backup}：确认 zhujiu 运行正常后即可删除。',
+  'cli.migrate.upgradeCopied': '已复制 {table}：{rows} 行',
   'cli.migrate.thenApplied': '，然后应用了 {names}',
   'cli.judge.board': '排行榜（评审 {judge}）',
   'cli.judge.noneChosen': '未选择：请设置 judge.model',
@@ -450,4 +456,189 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.style.leftOut': '，{n} 场没有存储回答，未计入',
   'cli.ratings.style.noBootstrap': '不做 bootstrap',
   'cli.ratings.style.coefficients': '风格系数（(a − b) / (a + b + 1) 每个标准差对应的对数几率）：',
+  'cli.configFile.type.number': '数字',
+  'cli.configFile.type.int': '整数',
+  'cli.configFile.type.string': '文本',
+  'cli.configFile.type.boolean': '布尔值（true 或 false）',
+  'cli.configFile.type.array': '列表',
+  'cli.configFile.type.object': '映射（key: value 形式的行）',
+  'cli.configFile.value.nothing': '空值',
+  'cli.configFile.value.text': '文本 "{text}"',
+  'cli.configFile.value.scalar': '{type} {value}',
+  'cli.configFile.value.number': '数字',
+  'cli.configFile.value.boolean': '布尔值',
+  'cli.configFile.value.list': '列表',
+  'cli.configFile.value.mapping': '映射',
+  'cli.configFile.example': '，例如 {example}',
+  'cli.configFile.keysHere': '；此处可用的键有 {keys}',
+  'cli.configFile.unknownKey': '{at} {path}：未知的键 "{key}"：请删除它或修正拼写{near}',
+  'cli.configFile.missingChoice': '缺失；请添加 {choices}',
+  'cli.configFile.or': ' 或 ',
+  'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
+  'cli.configFile.expected': '应为{what}{example}，实际是{got}',
+  'cli.configFile.problem': '{at} {path}：{message}',
+  'cli.configFile.suiteTwice':
+    '{file}：评测套件名称 "{name}" 被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
+  'cli.configFile.modelTwice':
+    '{at} models.{i}.name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+  'cli.start.voterSecret':
+    '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
+  'cli.start.slackAppToken':
+    '{where}：Socket Mode（默认）除了 SLACK_BOT_TOKEN 还需要 SLACK_APP_TOKEN（xapp-… 形式的应用级令牌）。请设置它，或者改用 `mode: http` 并设置 SLACK_SIGNING_SECRET。',
+  'cli.start.slackSigningSecret':
+    '{where}：HTTP 模式除了 SLACK_BOT_TOKEN 还需要 SLACK_SIGNING_SECRET 来验证 Slack 的请求。请设置它，或者改用 `mode: socket` 并设置 SLACK_APP_TOKEN。',
+  'cli.start.judgeWhat': '/eval 和 `zhujiu eval` 的打分数据集',
+  'cli.start.classifierWhat': '/ask 中未标注能力的提问的能力',
+  'cli.start.namedRecorded':
+    '{at} {key}："{name}" 是只有导入答案的模型，无法调用，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+  'cli.start.namedUnknown':
+    '{at} {key}："{name}" 不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+  'cli.start.none': '无',
+  'cli.start.disabledUnset':
+    '{at} models.{i}.api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.start.disabledEmpty':
+    '{at} models.{i}.api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.endpoint.notListed': '（其中没有模型 id {model}）',
+  'cli.endpoint.answers': '模型 {name}：{host} 有应答，列出了 {n} 个模型{listed}',
+  'cli.endpoint.timeout': '模型 {name}：{host} 在 {ms} 毫秒内没有应答（GET /models）',
+  'cli.endpoint.unreachable':
+    '模型 {name}：无法连接 {host}（{why}）；请检查它在 {file} 中的 base_url，以及服务器是否在运行',
+  'cli.endpoint.keyRefused':
+    '模型 {name}：{host} 拒绝了 API 密钥（HTTP {status}）；请检查 {variable}（{file} 的 api_key_env）',
+  'cli.endpoint.keyNeeded':
+    '模型 {name}：{host} 拒绝了没有 API 密钥的请求（HTTP {status}）；请在 {file} 中设置模型 {name} 的 api_key_env',
+  'cli.endpoint.notFound':
+    '模型 {name}：找不到 {url}/models（HTTP 404）；请检查它在 {file} 中的 base_url',
+  'cli.endpoint.noVersion':
+    '模型 {name}：{host} 返回 HTTP 404：base_url {url} 没有以 /v1 结尾；请在 {file} 中加上（例如 {fixed}）',
+  'cli.endpoint.http': '模型 {name}：{host} 返回 HTTP {status}（GET /models）：{why}',
+  'cli.endpoint.notList':
+    '模型 {name}：{host} 对 GET /models 的应答不是模型列表（{why}）；请检查它在 {file} 中的 base_url',
+  'cli.outFile.cannotWrite': '{flag} {path}：无法写入（{why}）',
+  'cli.outFile.isFolder': '{path} 是一个目录；请给出其中的文件路径，例如 {example}',
+  'cli.outFile.noNewFiles': '{dir} 不能创建新文件（ENOENT）；请选择普通目录中的路径',
+  'cli.outFile.noFolder': '目录 {dir} 不存在；请创建它或选择其他路径',
+  'cli.outFile.notFolder': '{dir} 是文件，不是目录；请选择其他路径',
+  'cli.outFile.noPermission': '没有在 {dir} 中写入的权限（{code}）；请选择可写的路径',
+  'cli.outFile.notRegular':
+    '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
+  'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
+  'cli.outFile.other': '{code}；请选择可写的路径',
+  'cli.json.invalid': '{at}：不是有效的 JSON（{reason}）{hint}',
+  'cli.json.hint': '；{hint}',
+  'cli.json.reason': '{expected}，实际是{found}',
+  'cli.json.expect.closeString': "应为用来结束字符串的 '{quote}'",
+  'cli.json.expect.escapeControl':
+    "应为 '{quote}' 或用 '{backslash}' 转义的字符（控制字符必须转义）",
+  'cli.json.expect.hex': '\\u 后应为四位十六进制数字',
+  'cli.json.expect.escape': '{backslash} 后应为 {escapes} 之一',
+  'cli.json.expect.digit': '应为数字',
+  'cli.json.expect.digitAfterPoint': "'.' 后应为数字",
+  'cli.json.expect.digitExponent': '指数中应为数字',
+  'cli.json.expect.value': '应为一个值',
+  'cli.json.expect.valueKinds': '应为一个值（对象、数组、字符串、数字、true、false 或 null）',
+  'cli.json.expect.keyOrClose': "应为双引号括起的字符串键或 '{close}'",
+  'cli.json.expect.key': '应为双引号括起的字符串键',
+  'cli.json.expect.colon': "键后应为 ':'",
+  'cli.json.expect.commaOr': "应为 ',' 或 '{close}'",
+  'cli.json.expect.end': '值之后应为文本结尾',
+  'cli.json.expect.valid': '文本是有效的 JSON',
+  'cli.json.found.end': '文本结尾',
+  'cli.json.found.control': '控制字符 U+{code}',
+  'cli.json.fixSyntax': '请修正该行的语法',
+  'cli.json.oneAnnotation': '每行应为一个标注对象',
+  'cli.json.eachLine': '每行应为 {shape}',
+  'cli.json.eachLineLike': '每行必须是一个 JSON 对象，例如 {example}',
+  'cli.problems.more': '……另有 {more} 个问题（共 {total} 个）',
+  'cli.problems.also': '（另有 {n} 行也是如此：第 {shown} 行{more}）',
+  'cli.problems.alsoMore': '，以及另外 {n} 行',
+  'cli.outputs.answerString': '必须是字符串（模型的回答）',
+  'cli.outputs.outputTooLong': '超过 {outputMax} 个字符',
+  'cli.outputs.nonEmpty': '必须是非空字符串',
+  'cli.outputs.promptTooLong': '超过 {promptMax} 个字符；请缩短它或删除这一行',
+  'cli.outputs.keyTooLong': '超过 {keyMax} 个字符；请用更短的键',
+  'cli.outputs.itemId': '必须是非空字符串或整数 id',
+  'cli.outputs.missing': '缺失',
+  'cli.outputs.row': '这一行',
+  'cli.outputs.issue': '{key} {msg}',
+  'cli.outputs.sep': '；',
+  'cli.outputs.notText': '{at}：不是文本文件（含有 NUL 字节）；应为 UTF-8 编码的 JSON',
+  'cli.outputs.battles':
+    '{at}：这看起来是竞技场对战记录（{shape}），不是模型输出；请用 `zhujiu import battles {file}` 导入',
+  'cli.outputs.pairCounts':
+    '{at}：这看起来是竞技场对战记录（{shape}），不是模型输出；请用 `zhujiu ratings --battles {file}` 计算评分',
+  'cli.outputs.arrayAsJsonl':
+    '{at}：这是一个 JSON 数组，不是每行一个对象；请使用 --format alpaca_eval',
+  'cli.outputs.emptyJsonl': '{at}：文件是空的；应为每行一个 JSON 对象',
+  'cli.outputs.emptyArray': '{at}：文件是空的；应为由 {shape} 组成的 JSON 数组',
+  'cli.outputs.csv':
+    '{at}：这看起来是 CSV 表格，不是 JSON；zhujiu 读取 AlpacaEval JSON（由 {alpaca} 组成的数组），或者在 --format jsonl 下读取每行一个 {jsonl} 对象：请把表格转换成其中一种',
+  'cli.outputs.looksJsonl':
+    '{at}：这看起来是 JSON Lines（每行一个对象），不是 JSON 数组：请加上 --format jsonl',
+  'cli.outputs.notArray':
+    '{at}：应为由 {shape} 组成的 JSON 数组（AlpacaEval 的 model_outputs.json）；每行一个对象的文件请使用 --format jsonl',
+  'cli.outputs.element': '{at}：元素 {i}：{issue}',
+  'cli.outputs.rowIssues': '{at}：{issues}',
+  'cli.outputs.instructionTwice':
+    '{at}：指令 {text} 重复出现（第一次在第 {prev} 行）；每条指令只保留一个回答',
+  'cli.outputs.itemTwice':
+    '{at}：题目 "{key}" 重复出现（第一次在第 {prev} 行）；每道题只保留一个回答',
+  'cli.outputs.noRows': '{at}：没有找到任何行',
+  'cli.json.found.char': "字符 '{char}'",
+  'cli.dataset.folder': '数据集目录',
+  'cli.dataset.cache': '数据集缓存',
+  'cli.dataset.symlink':
+    '（有符号链接指向它之外；如要允许，请把链接的目标目录写进 ZHUJIU_DATASETS_ROOTS）',
+  'cli.dataset.outside':
+    '数据集路径 "{spec}" 不在{what} {root} 之内{symlink}；请把文件放进这个目录，并给出相对于它的路径（ZHUJIU_DATASETS_DIR 设置这个目录）',
+  'cli.dataset.downloadFailed':
+    '{url}：下载失败（{why}）；请检查 URL 和网络，或者手动下载后给出本地路径',
+  'cli.dataset.downloadHttp': '{url}：下载失败，HTTP {status}；请检查 URL',
+  'cli.dataset.checksum':
+    '{url}：校验和不符：sha256 是 {actual}，评测套件要求 {expected}；文件在上游改变了，或者校验和写错了（没有缓存任何内容）',
+  'cli.dataset.noFile':
+    '{path}：没有这个文件（数据集目录 {dir}）；请把数据集文件放到那里，或者把 ZHUJIU_DATASETS_DIR 设为存放它们的目录',
+  'cli.dataset.where': '评测套件 {suite} 的数据集 {dataset}',
+  'cli.dataset.profile': '{where}：profile "{profile}" 不是 {profiles} 之一（loader {loader}）',
+  'cli.dataset.baseDiffers':
+    '{where}：base "{base}" 与评测套件前面同名的 base 不同；请给出相同的条目，或者换一个名称',
+  'cli.dataset.robustNeeds': '{where}：鲁棒性数据集需要 `task:` 和 `base:`',
+  'cli.dataset.problem': '{where}：{message}',
+  'cli.dataset.noLoader': '{where}：没有 `loader:`；只有带 loader 的指标数据集才能准备',
+  'cli.dataset.metric':
+    '{where}：metric "{metric}" 与 loader {loader} 不符（它的 metric 是 {its}）；请删除 `metric:` 或改正它',
+  'cli.dataset.gaokaoPrompts':
+    '{where}：gaokao loader 需要 `prompts:`（GAOKAO-Bench 的 Obj_Prompt.json）',
+  'cli.dataset.badRows': '{where}：有 {n} 行有问题；请改正或删除它们：\n{rows}{more}',
+  'cli.dataset.moreRows': '\n（另有 {n} 行）',
+  'cli.dataset.shots':
+    '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',
+  'cli.dataset.storedOnly': '{where}：只有零样本、包含全部题目的数据集才能在已存储的题目上运行',
+  'cli.outFile.unknown': '未知错误',
+  'cli.serve.started': 'zhujiu {kind}：数据在 {db}{logs}{health}',
+  'cli.serve.logs': '；日志在 {file}',
+  'cli.serve.health': '；健康检查在 {url}',
+  'cli.battles.format': '`import battles` 读取 JSON Lines，每行一个 {shape} 对象',
+  'cli.battles.names': '"model_a" 和 "model_b" 必须是非空字符串（模型名称）',
+  'cli.battles.badName': '{problems}；请修正文件中的模型名称（或删除这一行）',
+  'cli.battles.self': '自己对战自己："model_a" 和 "model_b" 都是 "{name}"；请删除这一行',
+  'cli.battles.pairCounts':
+    '这是一行配对计数；`import battles` 每行读取一场对战 {shape}（配对计数可以直接用 `zhujiu ratings --battles FILE` 计算评分）',
+  'cli.battles.noWinner': '缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.badWinner':
+    '未知的 "winner" {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.battles.outputsJsonl':
+    '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
+  'cli.battles.outputsArray':
+    '{at}：这看起来是模型输出（由 {shape} 组成的 JSON 数组），不是对战记录；请用 `zhujiu import outputs {file} --model NAME` 导入',
+  'cli.battles.problem': '{at}：{msg}',
+  'cli.battles.notText': '不是文本行（含有 NUL 字节）；应为 UTF-8 编码的 JSONL',
+  'cli.battles.notObject': '应为一个对象 {shape}',
+  'cli.battles.array': '{at}：这是一个 JSON 数组；{format}',
+  'cli.battles.none': '{at}：文件中没有对战；{format}',
+  'cli.battles.reserved':
+    '--source "{source}"{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
+  'cli.battles.fromFileName': '（取自文件名）',
+  'cli.battles.notFile': '{file}：不是文件；请给出对战记录 JSONL 文件的路径',
 };

@@ -114,10 +114,13 @@ export async function importBattles(
   return { ...stored, rows: stored.rows + duplicates, duplicates };
 }
 
-/** What `import battles` reads, said where a file is not that. */
-const BATTLES_FORMAT =
-  '`import battles` takes JSON Lines, one {"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | ' +
-  '"tie" | "tie (bothbad)"} object per line';
+/** What `import battles` takes, said after a refusal of the whole file. */
+function battlesFormat(locale: Locale): string {
+  return tc(locale, 'cli.battles.format', {
+    shape:
+      '{"model_a": "…", "model_b": "…", "winner": "model_a" | "model_b" | "tie" | "tie (bothbad)"}',
+  });
+}
 
 /**
  * Reads and checks a battles file and its source name, without touching the database: `zhujiu import battles`
@@ -127,27 +130,24 @@ const BATTLES_FORMAT =
 export async function readBattlesFile(
   opts: Pick<ImportBattlesOptions, 'file' | 'source' | 'signal' | 'at' | 'locale'>,
 ): Promise<BattlesFile> {
+  const locale = opts.locale ?? 'en';
   const source = opts.source ?? basename(opts.file).replace(/\.[^.]+$/, '');
   if (source === ARENA_SOURCE) {
     throw new AppError(
       'input_invalid',
-      `--source "${ARENA_SOURCE}"${opts.source === undefined ? ' (from the file name)' : ''} is reserved for the ` +
-        'votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
+      tc(locale, 'cli.battles.reserved', {
+        source: ARENA_SOURCE,
+        from: opts.source === undefined ? tc(locale, 'cli.battles.fromFileName') : '',
+      }),
     );
   }
   if (!/^[\w.:@-]{1,64}$/.test(source)) {
-    throw new AppError(
-      'input_invalid',
-      `--source "${source}": use 1–64 letters, digits and . _ : @ -`,
-    );
+    throw new AppError('input_invalid', tc(locale, 'cli.usage.source', { value: source }));
   }
   try {
     const st = await stat(opts.file);
     if (!st.isFile()) {
-      throw new AppError(
-        'import_invalid',
-        `${opts.file}: not a file; give the path of a JSONL file of battles`,
-      );
+      throw new AppError('import_invalid', tc(locale, 'cli.battles.notFile', { file: opts.file }));
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -156,15 +156,17 @@ export async function readBattlesFile(
   const rows: BattleRow[] = [];
   const problems: string[] = [];
   const now = opts.at ?? new Date();
-  const locale = opts.locale ?? 'en';
   const seen = duplicateLines();
   let duplicates = 0;
   let lineNo = 0;
   // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
   let arrayHead: string[] | undefined;
   const outputsHint = (jsonl: boolean) =>
-    `${opts.file}:1: this looks like model outputs (${jsonl ? 'JSON Lines of {item, prompt, output}' : 'a JSON array of {instruction, output, generator}'}), ` +
-    `not battles; import it with \`zhujiu import outputs ${opts.file} --model NAME${jsonl ? ' --format jsonl' : ''}\``;
+    tc(locale, jsonl ? 'cli.battles.outputsJsonl' : 'cli.battles.outputsArray', {
+      at: `${opts.file}:1`,
+      file: opts.file,
+      shape: jsonl ? '{item, prompt, output}' : '{instruction, output, generator}',
+    });
   for await (const raw of readUtf8Lines(opts.file, { code: 'import_invalid' })) {
     lineNo++;
     if (lineNo % 1000 === 0) opts.signal?.throwIfAborted();
@@ -180,20 +182,20 @@ export async function readBattlesFile(
       continue;
     }
     const bad = (msg: string) => {
-      problems.push(`${opts.file}:${lineNo}: ${msg}`);
+      problems.push(tc(locale, 'cli.battles.problem', { at: `${opts.file}:${lineNo}`, msg }));
     };
     if (line.includes('\u0000')) {
-      bad('not a text line (NUL bytes); expected UTF-8 JSONL');
+      bad(tc(locale, 'cli.battles.notText'));
       break;
     }
     const parsed = readJsonLine(line, lineNo);
     if (!parsed.ok) {
-      problems.push(jsonSyntaxMessage(opts.file, parsed.error));
+      problems.push(jsonSyntaxMessage(opts.file, parsed.error, undefined, locale));
       continue;
     }
     const o = parsed.value;
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-      bad('expected an object {"model_a", "model_b", "winner"}');
+      bad(tc(locale, 'cli.battles.notObject', { shape: '{"model_a", "model_b", "winner"}' }));
       continue;
     }
     const kind = rows.length === 0 && problems.length === 0 ? rowKind(o) : 'battles';
@@ -203,7 +205,7 @@ export async function readBattlesFile(
     const checked = battleRow(o as Record<string, unknown>, lineNo, now, locale);
     if (typeof checked === 'string') {
       bad(checked);
-      if (checked.startsWith(PAIR_COUNT_LINE)) break;
+      if (checked === pairCountLine(locale)) break;
       continue;
     }
     if (seen.isDuplicate(o as Record<string, unknown>, line)) duplicates++;
@@ -214,18 +216,20 @@ export async function readBattlesFile(
     arrayHead !== undefined
       ? fileRowKind(arrayHead.join('\n')) === 'outputs'
         ? outputsHint(false)
-        : `${opts.file}:1: this is a JSON array; ${BATTLES_FORMAT}`
+        : tc(locale, 'cli.battles.array', { at: `${opts.file}:1`, format: battlesFormat(locale) })
       : problems.length > 0
-        ? capProblems(problems).join('\n')
+        ? capProblems(problems, undefined, locale).join('\n')
         : rows.length === 0
-          ? `${opts.file}:1: the file has no battles; ${BATTLES_FORMAT}`
+          ? tc(locale, 'cli.battles.none', { at: `${opts.file}:1`, format: battlesFormat(locale) })
           : undefined;
   if (refused !== undefined) throw new AppError('import_invalid', refused);
   return { file: opts.file, source, rows, duplicates };
 }
 
-/** The start of the refusal of a pair-count line: such a file is refused at its first line. */
-const PAIR_COUNT_LINE = 'this is a pair-count line';
+/** The refusal of a pair-count line, in `locale`: such a file is refused at its first line. */
+function pairCountLine(locale: Locale): string {
+  return tc(locale, 'cli.battles.pairCounts', { shape: '{"model_a","model_b","winner"}' });
+}
 
 /**
  * Checks one parsed line of a battles file.
@@ -241,9 +245,8 @@ function battleRow(
   const a = r.model_a;
   const b = r.model_b;
   const w = r.winner;
-  if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '') {
-    return '"model_a" and "model_b" must be non-empty strings (model names)';
-  }
+  if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '')
+    return tc(locale, 'cli.battles.names');
   // The rule of every model name (config/schema.ts), checked here so the database never refuses one.
   const nameProblem = (['model_a', 'model_b'] as const)
     .map((k) => {
@@ -252,24 +255,16 @@ function battleRow(
       return p === undefined ? undefined : `"${k}" ${quoteName(v)} ${p}`;
     })
     .filter((x) => x !== undefined);
-  if (nameProblem.length > 0) {
-    return `${nameProblem.join('; ')}; fix the model name in the file (or drop the line)`;
-  }
-  if (a === b) {
-    return `self-battle: "model_a" and "model_b" are both "${a}"; drop the line`;
-  }
-  if (w === undefined && 'model_a_wins' in r) {
-    return (
-      `${PAIR_COUNT_LINE}; \`import battles\` takes one battle per line {"model_a","model_b","winner"} ` +
-      '(pair counts can be rated directly with `zhujiu ratings --battles FILE`)'
-    );
-  }
-  if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE)) {
-    return `${w === undefined || w === null ? 'missing "winner"' : `unknown "winner" ${JSON.stringify(w)}`}; use model_a, model_b, tie or tie (bothbad)`;
-  }
-  if (r.anony !== undefined && typeof r.anony !== 'boolean') {
-    return `"anony" must be true or false, got ${JSON.stringify(r.anony)}; drop it or fix the line`;
-  }
+  if (nameProblem.length > 0)
+    return tc(locale, 'cli.battles.badName', { problems: nameProblem.join('; ') });
+  if (a === b) return tc(locale, 'cli.battles.self', { name: a });
+  if (w === undefined && 'model_a_wins' in r) return pairCountLine(locale);
+  if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE))
+    return w === undefined || w === null
+      ? tc(locale, 'cli.battles.noWinner')
+      : tc(locale, 'cli.battles.badWinner', { winner: JSON.stringify(w) });
+  if (r.anony !== undefined && typeof r.anony !== 'boolean')
+    return tc(locale, 'cli.battles.anony', { got: JSON.stringify(r.anony) });
   const tstamp = lineTime(r, now, locale);
   if (typeof tstamp === 'string') return tstamp;
   return {

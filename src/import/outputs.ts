@@ -16,6 +16,7 @@ import {
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
+import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -44,6 +45,8 @@ export interface ImportOutputsOptions {
   readonly signal?: AbortSignal;
   /** The file as {@link readOutputsFile} already read it (then it is not read again). */
   readonly parsed?: OutputsFile;
+  /** The language of the file's problems (the command line's; default English). */
+  readonly locale?: Locale;
 }
 
 /** An outputs file, read and checked against the flags, not yet stored. */
@@ -119,7 +122,7 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
-  const parsed = parseRecordedOutputs(text, opts.file, format);
+  const parsed = parseRecordedOutputs(text, opts.file, format, opts.locale);
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
   const rows = parsed.value;
   const other = rows.find((r) => r.generator !== undefined && r.generator !== opts.model);

@@ -5,6 +5,8 @@
  * run sends a request. Endpoint text in the result is redacted (llm/redact).
  */
 import OpenAI from 'openai';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { redactSecrets } from './redact.ts';
 
 /** What {@link checkEndpoint} needs of a model. */
@@ -45,12 +47,17 @@ const endsInVersion = (url: string): boolean => {
 
 /**
  * Asks the endpoint of `m` for its model list once.
+ * @param locale the language of the message (the command line's; default English).
  * @returns `ok` with what it lists, or a failure message naming the model, the cause and the setting to fix; never
  *   throws.
  */
-export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> {
+export async function checkEndpoint(
+  m: EndpointToCheck,
+  locale: Locale = 'en',
+): Promise<EndpointCheck> {
   const host = hostOf(m.baseUrl);
-  const file = m.entryIn ?? 'config/models.yaml';
+  const say = (key: Parameters<typeof tc>[1], params: Record<string, string | number> = {}) =>
+    tc(locale, key, { name: m.name, host, file: m.entryIn ?? 'config/models.yaml', ...params });
   const redact = (s: string) => redactSecrets(s, [m.apiKey]).slice(0, 200);
   const sdk = new OpenAI({
     baseURL: m.baseUrl,
@@ -63,21 +70,20 @@ export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> 
     const page = await sdk.models.list();
     const ids = page.data.map((x) => x.id);
     const listed =
-      ids.length === 0 || ids.includes(m.model) ? '' : ` (model id ${m.model} is not among them)`;
-    return {
-      ok: true,
-      message: `model ${m.name}: ${host} answers, ${ids.length} models listed${listed}`,
-    };
+      ids.length === 0 || ids.includes(m.model)
+        ? ''
+        : tc(locale, 'cli.endpoint.notListed', { model: m.model });
+    return { ok: true, message: say('cli.endpoint.answers', { n: ids.length, listed }) };
   } catch (err) {
     if (err instanceof OpenAI.APIConnectionTimeoutError)
       return {
         ok: false,
-        message: `model ${m.name}: no answer from ${host} within ${m.timeoutMs} ms (GET /models)`,
+        message: say('cli.endpoint.timeout', { ms: m.timeoutMs }),
       };
     if (err instanceof OpenAI.APIConnectionError)
       return {
         ok: false,
-        message: `model ${m.name}: cannot reach ${host} (${redact(err.message)}); check its base_url in ${file} and that the server is up`,
+        message: say('cli.endpoint.unreachable', { why: redact(err.message) }),
       };
     if (err instanceof OpenAI.APIError) {
       const status = err.status ?? 0;
@@ -85,25 +91,30 @@ export async function checkEndpoint(m: EndpointToCheck): Promise<EndpointCheck> 
         return {
           ok: false,
           message: m.apiKeyEnv
-            ? `model ${m.name}: ${host} refused the API key (HTTP ${status}); check ${m.apiKeyEnv} (${file} api_key_env)`
-            : `model ${m.name}: ${host} refused the request without an API key (HTTP ${status}); set api_key_env of model ${m.name} in ${file}`,
+            ? say('cli.endpoint.keyRefused', { status, variable: m.apiKeyEnv })
+            : say('cli.endpoint.keyNeeded', { status }),
         };
       if (status === 404)
         return {
           ok: false,
           message: endsInVersion(m.baseUrl)
-            ? `model ${m.name}: ${m.baseUrl}/models is not found (HTTP 404); check its base_url in ${file}`
-            : `model ${m.name}: HTTP 404 from ${host}: base_url ${m.baseUrl} does not end in /v1; add it (e.g. ${m.baseUrl.replace(/\/+$/u, '')}/v1) in ${file}`,
+            ? say('cli.endpoint.notFound', { url: m.baseUrl })
+            : say('cli.endpoint.noVersion', {
+                url: m.baseUrl,
+                fixed: `${m.baseUrl.replace(/\/+$/u, '')}/v1`,
+              }),
         };
       return {
         ok: false,
-        message: `model ${m.name}: HTTP ${status} from ${host} (GET /models): ${redact(err.message)}`,
+        message: say('cli.endpoint.http', { status, why: redact(err.message) }),
       };
     }
     // A 200 whose body is not a model list: the base URL points at something else.
     return {
       ok: false,
-      message: `model ${m.name}: ${host} did not answer GET /models with a model list (${redact(String((err as Error)?.message ?? err))}); check its base_url in ${file}`,
+      message: say('cli.endpoint.notList', {
+        why: redact(String((err as Error)?.message ?? err)),
+      }),
     };
   }
 }

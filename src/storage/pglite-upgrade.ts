@@ -75,8 +75,8 @@ export interface UpgradeOptions {
   readonly logger?: LockLog;
   /** The time that names the backup folder (default: now). */
   readonly now?: () => Date;
-  /** Progress lines (one per table), for a terminal. */
-  readonly progress?: (line: string) => void;
+  /** Progress (one call per table copied, with its row count), for a terminal to say in its language. */
+  readonly progress?: (copied: { readonly table: string; readonly rows: number }) => void;
   /** The migration list (tests); default migrations/index.ts. */
   readonly migrations?: Record<string, Migration>;
   /** Called after each table is copied (tests interrupt the upgrade here). */
@@ -278,7 +278,7 @@ async function copyInto(
   oldDir: string,
   work: string,
   list: Record<string, Migration>,
-  progress: (line: string) => void,
+  progress: NonNullable<UpgradeOptions['progress']>,
   afterTable: UpgradeOptions['afterTable'],
 ): Promise<Pick<UpgradeReport, 'tables' | 'migrationsKept' | 'migrationsApplied'>> {
   const { PGlite: Old } = await import('pglite-0-4');
@@ -398,7 +398,7 @@ async function copyInto(
               'and the old folder is left as it was.',
           );
         copied.push({ table: t, rows: after });
-        progress(`copied ${t}: ${after} rows`);
+        progress({ table: t, rows: after });
         await afterTable?.(t);
       }
       for (const s of sequences) {

@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, type Said } from '../../core/errors.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
@@ -79,8 +80,8 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
   }
 }
 
-function where(suite: string, entry: SuiteDatasetConfig): string {
-  return `suite ${suite}, dataset ${entry.name}`;
+function where(suite: string, entry: SuiteDatasetConfig): Said {
+  return said('cli.dataset.where', { suite, dataset: entry.name });
 }
 
 /**
@@ -95,9 +96,14 @@ function loaderAndProfile(
   const loader = datasetLoader(loaderName, entry.name);
   const profile = entry.profile ?? (loader.profiles[0] as string);
   if (!loader.profiles.includes(profile)) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: profile "${profile}" is not one of ${loader.profiles.join(', ')} (loader ${loaderName})`,
+      said('cli.dataset.profile', {
+        where: where(suite, entry),
+        profile,
+        profiles: loader.profiles.join(', '),
+        loader: loaderName,
+      }),
     );
   }
   return { loader, profile };
@@ -171,9 +177,9 @@ export function robustnessPlan(suite: SuiteConfig): {
       JSON.stringify({ ...known, ability: 0, method: 0 }) !==
         JSON.stringify({ ...be, ability: 0, method: 0 })
     )
-      throw new AppError(
+      throw saidError(
         'config_invalid',
-        `${where(suite.name, entry)}: base "${be.name}" differs from the base of that name given earlier in the suite; give the same entry or another name`,
+        said('cli.dataset.baseDiffers', { where: where(suite.name, entry), base: be.name }),
       );
     bases.set(be.name, known ?? be);
     builds.push({
@@ -204,9 +210,9 @@ async function prepareRobustness(
 ): Promise<PreparedDataset> {
   const be = baseEntry(entry);
   if (be === undefined || entry.task === undefined)
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: a robustness dataset needs \`task:\` and \`base:\``,
+      said('cli.dataset.robustNeeds', { where: where(suite, entry) }),
     );
   const key = JSON.stringify(be);
   let base = cache?.get(key);
@@ -226,8 +232,52 @@ async function prepareRobustness(
   try {
     return robustnessDataset(spec, prepared);
   } catch (err) {
-    throw new AppError('config_invalid', `${where(suite, entry)}: ${(err as Error).message}`);
+    throw saidError(
+      'config_invalid',
+      said('cli.dataset.problem', { where: where(suite, entry), message: (err as Error).message }),
+    );
   }
+}
+
+/**
+ * The loader and profile of a metrics dataset entry.
+ * @throws AppError `config_invalid` for an entry with no loader, a profile or metric the loader does not have.
+ */
+function metricsLoader(
+  suite: string,
+  entry: SuiteDatasetConfig,
+): { loader: ReturnType<typeof datasetLoader>; profile: string; name: DatasetLoaderName } {
+  if (entry.loader === undefined) {
+    throw saidError('config_invalid', said('cli.dataset.noLoader', { where: where(suite, entry) }));
+  }
+  const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);
+  if (entry.metric !== undefined && entry.metric !== loader.metric) {
+    throw saidError(
+      'config_invalid',
+      said('cli.dataset.metric', {
+        where: where(suite, entry),
+        metric: entry.metric,
+        loader: entry.loader,
+        its: loader.metric,
+      }),
+    );
+  }
+  return { loader, profile, name: entry.loader };
+}
+
+/** The refusal of a dataset file with bad rows: the first 20 problems, then how many more. */
+function badRows(suite: string, entry: SuiteDatasetConfig, problems: readonly string[]): AppError {
+  const shown = problems.slice(0, 20);
+  const more = problems.length - shown.length;
+  return saidError(
+    'dataset_invalid',
+    said('cli.dataset.badRows', {
+      where: where(suite, entry),
+      n: problems.length,
+      rows: shown.join('\n'),
+      more: more > 0 ? said('cli.dataset.moreRows', { n: more }) : '',
+    }),
+  );
 }
 
 /**
@@ -243,45 +293,30 @@ export async function prepareDataset(
   cache?: BaseCache,
 ): Promise<PreparedDataset> {
   if (entry.loader === 'robustness') return prepareRobustness(suite, entry, loc, cache);
-  if (entry.loader === undefined) {
-    throw new AppError(
-      'config_invalid',
-      `${where(suite, entry)}: no \`loader:\`; only metrics datasets with a loader can be prepared`,
-    );
-  }
-  const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);
-  if (entry.metric !== undefined && entry.metric !== loader.metric) {
-    throw new AppError(
-      'config_invalid',
-      `${where(suite, entry)}: metric "${entry.metric}" does not fit loader ${entry.loader} (its metric is ${loader.metric}); remove \`metric:\` or fix it`,
-    );
-  }
+  const { loader, profile, name: loaderName } = metricsLoader(suite, entry);
   const specs = entry.files ?? (entry.path !== undefined ? [entry.path] : []);
   if (loader.builtBy !== undefined) loc = await constructedLocation(entry, loc);
   const files = [];
   for (const s of specs) files.push(await readDatasetFile(s, loc));
   const extra = entry.prompts !== undefined ? [await readDatasetFile(entry.prompts, loc)] : [];
   if (entry.loader === 'gaokao' && extra.length === 0) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: the gaokao loader needs \`prompts:\` (GAOKAO-Bench's Obj_Prompt.json)`,
+      said('cli.dataset.gaokaoPrompts', { where: where(suite, entry) }),
     );
   }
   const parsed = loader.parse(files, extra);
-  if (parsed.problems.length > 0) {
-    const shown = parsed.problems.slice(0, 20);
-    const more = parsed.problems.length - shown.length;
-    throw new AppError(
-      'dataset_invalid',
-      `${where(suite, entry)}: ${parsed.problems.length} bad row(s); fix or remove them:\n${shown.join('\n')}${more > 0 ? `\n(${more} more)` : ''}`,
-    );
-  }
+  if (parsed.problems.length > 0) throw badRows(suite, entry, parsed.problems);
   const all = parsed.items;
   const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);
   if (entry.shots > rest.length) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: shots ${entry.shots} needs ${entry.shots} rows outside the sample, but only ${rest.length} are left; lower \`shots:\` or \`sample:\``,
+      said('cli.dataset.shots', {
+        where: where(suite, entry),
+        shots: entry.shots,
+        left: rest.length,
+      }),
     );
   }
   const items: EvalItem[] = chosen.map((i) => all[i] as EvalItem);
@@ -301,7 +336,7 @@ export async function prepareDataset(
     score: (item, output) => loader.score(item, output, profile),
     ...multiRequest(loader, profile),
     provenance: {
-      loader: entry.loader,
+      loader: loaderName,
       source: loader.source,
       files: specs.map(describeFile),
       rows: all.length,
@@ -385,9 +420,9 @@ export function preparedFromStoredItems(
   items: readonly EvalItem[],
 ): PreparedDataset {
   if (entry.loader === undefined || !canUseStoredItems(entry)) {
-    throw new AppError(
+    throw saidError(
       'config_invalid',
-      `${where(suite, entry)}: only a zero-shot dataset of every item can be run over stored items`,
+      said('cli.dataset.storedOnly', { where: where(suite, entry) }),
     );
   }
   const { loader, profile } = loaderAndProfile(suite, entry, entry.loader);

@@ -11,9 +11,9 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
-import { AppError } from '../../core/errors.ts';
 import { makeDirs } from '../../core/make-dirs.ts';
 import { cannotRead } from '../../core/utf8.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { decodeUtf8 } from './decode.ts';
 
 /** Where dataset files are read from. */
@@ -74,9 +74,14 @@ export function insideFolder(
   const path = resolve(root, spec);
   const target = real(path);
   if (!isWithin(root, path) || ![root, ...roots].some((r) => isWithin(real(resolve(r)), target)))
-    throw new AppError(
+    throw saidError(
       'dataset_invalid',
-      `dataset path "${spec}" is outside the ${what} ${root}${isWithin(root, path) ? ' (a symlink leads out of it; name its target folder in ZHUJIU_DATASETS_ROOTS to allow it)' : ''}; put the file inside that folder and give its path relative to it (ZHUJIU_DATASETS_DIR sets the folder)`,
+      said('cli.dataset.outside', {
+        spec,
+        what: said(what === 'datasets cache' ? 'cli.dataset.cache' : 'cli.dataset.folder'),
+        root,
+        symlink: isWithin(root, path) ? said('cli.dataset.symlink') : '',
+      }),
     );
   return path;
 }
@@ -99,25 +104,22 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(loc.downloadTimeoutMs ?? 120_000) });
   } catch (err) {
-    throw new AppError(
+    throw saidError(
       'dataset_invalid',
-      `${url}: download failed (${(err as Error).message}); check the URL and the network, or download it and give a local path`,
+      said('cli.dataset.downloadFailed', { url, why: (err as Error).message }),
       { cause: err },
     );
   }
   if (!res.ok) {
-    throw new AppError(
+    throw saidError(
       'dataset_invalid',
-      `${url}: download failed with HTTP ${res.status}; check the URL`,
+      said('cli.dataset.downloadHttp', { url, status: res.status }),
     );
   }
   const bytes = new Uint8Array(await res.arrayBuffer());
   const actual = sha256(bytes);
   if (actual !== expected) {
-    throw new AppError(
-      'dataset_invalid',
-      `${url}: checksum mismatch: sha256 is ${actual}, the suite expects ${expected}; the file changed upstream or the checksum is wrong (nothing was cached)`,
-    );
+    throw saidError('dataset_invalid', said('cli.dataset.checksum', { url, actual, expected }));
   }
   await makeDirs(loc.cacheDir);
   const tmp = `${cached}.${process.pid}.tmp`;
@@ -161,11 +163,9 @@ export async function readDatasetFile(
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
       throw cannotRead(path, 'dataset_invalid', err);
-    throw new AppError(
-      'dataset_invalid',
-      `${path}: no such file (datasets folder ${loc.datasetsDir}); put the dataset files there or set ZHUJIU_DATASETS_DIR to the folder that holds them`,
-      { cause: err },
-    );
+    throw saidError('dataset_invalid', said('cli.dataset.noFile', { path, dir: loc.datasetsDir }), {
+      cause: err,
+    });
   }
   const name = typeof spec === 'string' ? path : spec.url;
   return { name, text: decodeUtf8(bytes, name) };

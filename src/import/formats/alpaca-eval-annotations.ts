@@ -11,8 +11,9 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { said } from '../../i18n/cli.ts';
 import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
-import { instructionKey, promptField } from './recorded-outputs.ts';
+import { instructionKey, issueMessage, promptField } from './recorded-outputs.ts';
 import { capProblems } from './sniff.ts';
 
 /** One annotation. */
@@ -59,7 +60,7 @@ function toRow(
   const r = rowSchema.safeParse(obj);
   if (!r.success) {
     errors.push(
-      `${at}: ${r.error.issues.map((i) => `"${i.path.join('.')}" ${i.message}`).join('; ')}`,
+      `${at}: ${r.error.issues.map((i) => `"${i.path.join('.')}" ${issueMessage(i, 'en')}`).join('; ')}`,
     );
     return null;
   }
@@ -109,7 +110,7 @@ export function parseAlpacaAnnotations(
   } else {
     for (const e of readJsonl(body).entries) {
       if (!e.ok) {
-        errors.push(jsonSyntaxMessage(file, e.error, 'expected one annotation object per line'));
+        errors.push(jsonSyntaxMessage(file, e.error, said('cli.json.oneAnnotation')));
         continue;
       }
       const r = toRow(e.value, e.line, `${file}:${e.line}`, errors);

@@ -4,10 +4,11 @@
  */
 import { modelNameProblem } from '../../config/model-name.ts';
 import { AppError } from '../../core/errors.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
 import { WINNERS } from '../../rating/types.ts';
-import { jsonSyntaxMessage, readJsonLine, stripBom } from './json-reader.ts';
+import { jsonSyntaxSaid, readJsonLine, stripBom } from './json-reader.ts';
 import { rowKind } from './sniff.ts';
 
 /** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
@@ -94,12 +95,12 @@ export function createArenaLineParser(
       }
       const parsed = readJsonLine(lineNo === 1 ? stripBom(line) : line, lineNo);
       if (!parsed.ok) {
-        throw new AppError(
+        throw saidError(
           'rating_input_invalid',
-          jsonSyntaxMessage(
+          jsonSyntaxSaid(
             source,
             parsed.error,
-            `each line must be one JSON object like ${BATTLE_EXAMPLE}`,
+            said('cli.json.eachLineLike', { example: BATTLE_EXAMPLE }),
           ),
         );
       }

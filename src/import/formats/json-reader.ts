@@ -9,6 +9,9 @@
  * - anything else about a row: `FILE:LINE: <reason>`.
  */
 
+import type { Said } from '../../core/errors.ts';
+import { type CliMessageKey, said, sayCli } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
 import { containerLines, lineAt } from './json-locate.ts';
 
 /** Where and why a JSON text is not valid JSON. `line` and `column` are 1-based; a column counts UTF-16 units. */
@@ -17,8 +20,10 @@ export interface JsonSyntaxError {
   readonly offset: number;
   readonly line: number;
   readonly column: number;
-  /** What was expected and what was found, e.g. `expected ',' or '}', found '"'`. */
+  /** What was expected and what was found, e.g. `expected ',' or '}', found '"'` (English). */
   readonly reason: string;
+  /** {@link reason} as catalogue data, for {@link jsonSyntaxMessage} to say in a language. */
+  readonly said: Said;
 }
 
 /** A parsed JSON document, with the 1-based line where any object or array in it starts. */
@@ -131,9 +136,27 @@ export function readJsonLine(
   }
 }
 
-/** `FILE:LINE:COL: not valid JSON (<reason>)`, the one wording of a JSON syntax error. */
-export function jsonSyntaxMessage(file: string, error: JsonSyntaxError, hint?: string): string {
-  return `${file}:${error.line}:${error.column}: not valid JSON (${error.reason})${hint ? `; ${hint}` : ''}`;
+/**
+ * `FILE:LINE:COL: not valid JSON (<reason>)`, the one wording of a JSON syntax error, in `locale` (the command
+ * line's; default English).
+ * @param hint what to do, said after the reason (`; fix the syntax at that line`).
+ */
+export function jsonSyntaxMessage(
+  file: string,
+  error: JsonSyntaxError,
+  hint?: Said,
+  locale: Locale = 'en',
+): string {
+  return sayCli(locale, jsonSyntaxSaid(file, error, hint));
+}
+
+/** {@link jsonSyntaxMessage} as catalogue data (for an error the command line says in its language). */
+export function jsonSyntaxSaid(file: string, error: JsonSyntaxError, hint?: Said): Said {
+  return said('cli.json.invalid', {
+    at: `${file}:${error.line}:${error.column}`,
+    reason: error.said,
+    hint: hint ? said('cli.json.hint', { hint }) : '',
+  });
 }
 
 const WS = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
@@ -148,16 +171,8 @@ const HEX = /^[0-9a-fA-F]{4}$/;
 export function locateJsonError(text: string): JsonSyntaxError {
   const n = text.length;
   let i = 0;
-  const at = (offset: number, expected: string): JsonSyntaxError => {
-    const line = lineAt(text, offset);
-    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-    return {
-      offset,
-      line,
-      column: offset - lineStart + 1,
-      reason: `${expected}, found ${found(text, offset)}`,
-    };
-  };
+  const at = (offset: number, expected: CliMessageKey, params?: Readonly<Record<string, string>>) =>
+    syntaxErrorAt(text, offset, said(expected, params));
   const skipWs = (): void => {
     while (i < n && WS(text.charCodeAt(i))) i++;
   };
@@ -165,25 +180,24 @@ export function locateJsonError(text: string): JsonSyntaxError {
   const scanString = (): JsonSyntaxError | null => {
     i++;
     for (;;) {
-      if (i >= n) return at(i, "expected '\"' to close the string");
+      if (i >= n) return at(i, 'cli.json.expect.closeString', { quote: '"' });
       const c = text.charCodeAt(i);
       if (c === 34) {
         i++;
         return null;
       }
-      if (c < 32)
-        return at(
-          i,
-          "expected '\"' or a character escaped with '\\' (control characters must be escaped)",
-        );
+      if (c < 32) return at(i, 'cli.json.expect.escapeControl', { quote: '"', backslash: '\\' });
       if (c === 92) {
         const e = text[i + 1];
         if (e === 'u') {
-          if (!HEX.test(text.slice(i + 2, i + 6)))
-            return at(i, 'expected four hex digits after \\u');
+          if (!HEX.test(text.slice(i + 2, i + 6))) return at(i, 'cli.json.expect.hex');
           i += 6;
         } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
-        else return at(i, 'expected one of \\" \\\\ \\/ \\b \\f \\n \\r \\t \\u after \\');
+        else
+          return at(i, 'cli.json.expect.escape', {
+            escapes: '\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u',
+            backslash: '\\',
+          });
         continue;
       }
       i++;
@@ -193,10 +207,10 @@ export function locateJsonError(text: string): JsonSyntaxError {
     if (text.charCodeAt(i) === 45) i++;
     if (i < n && text.charCodeAt(i) === 48) i++;
     else if (i < n && DIGIT(text.charCodeAt(i))) while (i < n && DIGIT(text.charCodeAt(i))) i++;
-    else return at(i, 'expected a digit');
+    else return at(i, 'cli.json.expect.digit');
     if (text.charCodeAt(i) === 46) {
       i++;
-      if (!DIGIT(text.charCodeAt(i))) return at(i, "expected a digit after '.'");
+      if (!DIGIT(text.charCodeAt(i))) return at(i, 'cli.json.expect.digitAfterPoint');
       while (i < n && DIGIT(text.charCodeAt(i))) i++;
     }
     const e = text.charCodeAt(i);
@@ -204,7 +218,7 @@ export function locateJsonError(text: string): JsonSyntaxError {
       i++;
       const s = text.charCodeAt(i);
       if (s === 43 || s === 45) i++;
-      if (!DIGIT(text.charCodeAt(i))) return at(i, 'expected a digit in the exponent');
+      if (!DIGIT(text.charCodeAt(i))) return at(i, 'cli.json.expect.digitExponent');
       while (i < n && DIGIT(text.charCodeAt(i))) i++;
     }
     return null;
@@ -212,7 +226,7 @@ export function locateJsonError(text: string): JsonSyntaxError {
   // Scans one value at i (whitespace already skipped). Opening a container pushes it and returns 'open'.
   const stack: ('{' | '[')[] = [];
   const scanValue = (): JsonSyntaxError | 'open' | null => {
-    if (i >= n) return at(i, 'expected a value');
+    if (i >= n) return at(i, 'cli.json.expect.value');
     const c = text[i] as string;
     if (c === '{' || c === '[') {
       stack.push(c);
@@ -227,7 +241,7 @@ export function locateJsonError(text: string): JsonSyntaxError {
         return null;
       }
     }
-    return at(i, 'expected a value (an object, array, string, number, true, false or null)');
+    return at(i, 'cli.json.expect.valueKinds');
   };
   // After a container opened: an empty close, a key (objects) or a value (arrays).
   const firstInContainer = (): JsonSyntaxError | 'open' | null => {
@@ -235,15 +249,15 @@ export function locateJsonError(text: string): JsonSyntaxError {
     const top = stack.at(-1);
     if (top === '[' && text[i] === ']') return null;
     if (top === '{' && text[i] === '}') return null;
-    return top === '{' ? memberStart("expected a string key in double quotes or '}'") : valueIn();
+    return top === '{' ? memberStart('cli.json.expect.keyOrClose') : valueIn();
   };
-  const memberStart = (expected: string): JsonSyntaxError | 'open' | null => {
+  const memberStart = (expected: CliMessageKey): JsonSyntaxError | 'open' | null => {
     skipWs();
-    if (text[i] !== '"') return at(i, expected);
+    if (text[i] !== '"') return at(i, expected, { close: '}' });
     const s = scanString();
     if (s) return s;
     skipWs();
-    if (text[i] !== ':') return at(i, "expected ':' after the key");
+    if (text[i] !== ':') return at(i, 'cli.json.expect.colon');
     i++;
     return valueIn();
   };
@@ -271,18 +285,29 @@ export function locateJsonError(text: string): JsonSyntaxError {
       r = null;
       continue;
     }
-    if (text[i] !== ',') return at(i, `expected ',' or '${close}'`);
+    if (text[i] !== ',') return at(i, 'cli.json.expect.commaOr', { close });
     i++;
-    r = top === '{' ? memberStart('expected a string key in double quotes') : valueIn();
+    r = top === '{' ? memberStart('cli.json.expect.key') : valueIn();
   }
-  if (i < n) return at(i, 'expected the end of the text after the value');
-  return at(n, 'the text is valid JSON');
+  if (i < n) return at(i, 'cli.json.expect.end');
+  return at(n, 'cli.json.expect.valid');
 }
 
-/** The character at `offset`, quoted, or "the end of the text". */
-function found(text: string, offset: number): string {
-  if (offset >= text.length) return 'the end of the text';
+/** The syntax error at `offset` of `text`: its line and column, and what was expected there and found. */
+function syntaxErrorAt(text: string, offset: number, expected: Said): JsonSyntaxError {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const reason = said('cli.json.reason', { expected, found: found(text, offset) });
+  const column = offset - lineStart + 1;
+  return { offset, line: lineAt(text, offset), column, reason: sayCli('en', reason), said: reason };
+}
+
+/** The character at `offset`, quoted, or "the end of the text" (catalogue data). */
+function found(text: string, offset: number): Said {
+  if (offset >= text.length) return said('cli.json.found.end');
   const c = text.codePointAt(offset) as number;
-  if (c < 32) return `control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `'${String.fromCodePoint(c)}'`;
+  if (c < 32)
+    return said('cli.json.found.control', {
+      code: c.toString(16).toUpperCase().padStart(4, '0'),
+    });
+  return said('cli.json.found.char', { char: String.fromCodePoint(c) });
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
+import { said } from '../../i18n/cli.ts';
 import { jsonSyntaxMessage, readJsonl } from './json-reader.ts';
 import { capProblems, fileRowKind, groupProblems } from './sniff.ts';
 
@@ -70,7 +71,11 @@ export function parseLabels(text: string, file: string): Result<LabelledItem[], 
   for (const e of readJsonl(text).entries) {
     if (!e.ok) {
       errors.push(
-        jsonSyntaxMessage(file, e.error, 'expected {"item": ..., "label": ...} on each line'),
+        jsonSyntaxMessage(
+          file,
+          e.error,
+          said('cli.json.eachLine', { shape: '{"item": ..., "label": ...}' }),
+        ),
       );
       continue;
     }

@@ -12,6 +12,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { isCliKey, said, tc } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+import { zodParseOptions } from '../../i18n/zod.ts';
 import { lineAt } from './json-locate.ts';
 import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
 import { capProblems, fileRowKind, looksLikeCsv, quoteShort, sniffShape } from './sniff.ts';
@@ -45,18 +48,16 @@ export const MAX_PROMPT_CHARS = 200_000;
 /** Longest item key (characters): the database's limit (`items.key`, migrations/0001). */
 export const MAX_ITEM_KEY_CHARS = 500;
 
+// The schema's own messages are catalogue keys, said by describeIssue in the reader's language.
 const outputField = z
-  .string({ error: 'must be a string (the model answer)' })
-  .max(MAX_OUTPUT_CHARS, `is longer than ${MAX_OUTPUT_CHARS.toLocaleString('en')} characters`);
+  .string({ error: 'cli.outputs.answerString' })
+  .max(MAX_OUTPUT_CHARS, 'cli.outputs.outputTooLong');
 
 /** A prompt (AlpacaEval `instruction`, JSONL `prompt`): non-empty, at most {@link MAX_PROMPT_CHARS}. */
 export const promptField = z
-  .string({ error: 'must be a non-empty string' })
-  .min(1, 'must be a non-empty string')
-  .max(
-    MAX_PROMPT_CHARS,
-    `is longer than ${MAX_PROMPT_CHARS.toLocaleString('en')} characters; shorten it or drop the row`,
-  );
+  .string({ error: 'cli.outputs.nonEmpty' })
+  .min(1, 'cli.outputs.nonEmpty')
+  .max(MAX_PROMPT_CHARS, 'cli.outputs.promptTooLong');
 
 const alpacaRow = z.object({
   instruction: promptField,
@@ -67,17 +68,8 @@ const alpacaRow = z.object({
 
 const jsonlRow = z.object({
   item: z.union(
-    [
-      z
-        .string()
-        .min(1)
-        .max(
-          MAX_ITEM_KEY_CHARS,
-          `is longer than ${MAX_ITEM_KEY_CHARS} characters; use a shorter key`,
-        ),
-      z.number().int(),
-    ],
-    { error: 'must be a non-empty string or an integer id' },
+    [z.string().min(1).max(MAX_ITEM_KEY_CHARS, 'cli.outputs.keyTooLong'), z.number().int()],
+    { error: 'cli.outputs.itemId' },
   ),
   prompt: promptField,
   output: outputField,
@@ -111,16 +103,34 @@ function elementOffsets(text: string): number[] {
   return starts;
 }
 
-function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
-  const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : 'row';
+/**
+ * One schema issue of a row in `locale`: `"output" is missing`, `"prompt" must be a non-empty string`. The schema's
+ * messages are catalogue keys; another message (zod's own) is said as zod gives it.
+ */
+export function describeIssue(issue: z.core.$ZodIssue, row: unknown, locale: Locale): string {
+  const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : tc(locale, 'cli.outputs.row');
   const first = issue.path[0];
   const absent =
     first !== undefined &&
     typeof row === 'object' &&
     row !== null &&
     !(String(first) in (row as object));
-  const msg = issue.code === 'invalid_type' && absent ? 'is missing' : issue.message;
-  return `${key} ${msg}`;
+  const msg =
+    issue.code === 'invalid_type' && absent
+      ? tc(locale, 'cli.outputs.missing')
+      : issueMessage(issue, locale);
+  return tc(locale, 'cli.outputs.issue', { key, msg });
+}
+
+/** The message of a schema issue in `locale`: a catalogue key of these schemas said, any other as it is. */
+export function issueMessage(issue: z.core.$ZodIssue, locale: Locale): string {
+  return isCliKey(issue.message)
+    ? tc(locale, issue.message, {
+        outputMax: MAX_OUTPUT_CHARS.toLocaleString('en'),
+        promptMax: MAX_PROMPT_CHARS.toLocaleString('en'),
+        keyMax: MAX_ITEM_KEY_CHARS,
+      })
+    : issue.message;
 }
 
 /**
@@ -128,28 +138,37 @@ function describeIssue(issue: z.core.$ZodIssue, row: unknown): string {
  * battles, say which command fits), a JSON array given as JSON Lines, empty, or a CSV table.
  * @returns the problem line (`file:LINE: …`), or undefined when the rows can be read.
  */
-function wrongShape(text: string, file: string, format: OutputsFormat): string | undefined {
+function wrongShape(
+  text: string,
+  file: string,
+  format: OutputsFormat,
+  locale: Locale,
+): string | undefined {
+  const at = `${file}:1`;
   const nul = text.indexOf('\u0000');
-  if (nul >= 0) {
-    return `${file}:${lineAt(text, nul)}: not a text file (it contains NUL bytes); expected UTF-8 JSON`;
-  }
+  if (nul >= 0) return tc(locale, 'cli.outputs.notText', { at: `${file}:${lineAt(text, nul)}` });
   // A file of another kind: say which command fits rather than listing every row as wrong.
   const kind = fileRowKind(text);
-  if (kind === 'battles' || kind === 'pair_counts') {
-    return (
-      `${file}:1: this looks like arena battles ({model_a, model_b, ${kind === 'battles' ? 'winner' : 'model_a_wins'}}), not model outputs; ` +
-      (kind === 'battles'
-        ? `import it with \`zhujiu import battles ${file}\``
-        : `rate it with \`zhujiu ratings --battles ${file}\``)
-    );
-  }
-  if (format === 'jsonl' && text.trimStart().startsWith('[')) {
-    return `${file}:1: this is a JSON array, not one object per line; use --format alpaca_eval`;
-  }
+  if (kind === 'battles')
+    return tc(locale, 'cli.outputs.battles', { at, file, shape: '{model_a, model_b, winner}' });
+  if (kind === 'pair_counts')
+    return tc(locale, 'cli.outputs.pairCounts', {
+      at,
+      file,
+      shape: '{model_a, model_b, model_a_wins}',
+    });
+  if (format === 'jsonl' && text.trimStart().startsWith('['))
+    return tc(locale, 'cli.outputs.arrayAsJsonl', { at });
   if (text.trim() === '')
-    return `${file}:1: the file is empty; expected ${format === 'jsonl' ? 'one JSON object per line' : 'a JSON array of {instruction, output}'}`;
+    return format === 'jsonl'
+      ? tc(locale, 'cli.outputs.emptyJsonl', { at })
+      : tc(locale, 'cli.outputs.emptyArray', { at, shape: '{instruction, output}' });
   if (looksLikeCsv(text))
-    return `${file}:1: this looks like a CSV table, not JSON; zhujiu reads AlpacaEval JSON (an array of {instruction, output, generator}) or, with --format jsonl, one {item, prompt, output} object per line: convert the table to one of them`;
+    return tc(locale, 'cli.outputs.csv', {
+      at,
+      alpaca: '{instruction, output, generator}',
+      jsonl: '{item, prompt, output}',
+    });
   return undefined;
 }
 
@@ -165,33 +184,36 @@ export function parseRecordedOutputs(
   text: string,
   file: string,
   format: OutputsFormat,
+  locale: Locale = 'en',
 ): Result<RecordedOutput[], string[]> {
   const problems: string[] = [];
   const rows: RecordedOutput[] = [];
   // A UTF-8 byte-order mark (some Windows editors add one) is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const wrong = wrongShape(text, file, format);
+  const wrong = wrongShape(text, file, format, locale);
+  const errorMap = zodParseOptions(locale);
   if (wrong) return fail([wrong]);
   if (format === 'alpaca_eval') {
     const json = readJson(text);
     if (!json.ok) {
       if (sniffShape(text) === 'jsonl') {
-        return fail([
-          `${file}:1: this looks like JSON Lines (one object per line), not a JSON array: add --format jsonl`,
-        ]);
+        return fail([tc(locale, 'cli.outputs.looksJsonl', { at: `${file}:1` })]);
       }
-      return fail([jsonSyntaxMessage(file, json.error, 'fix the syntax at that line')]);
+      return fail([jsonSyntaxMessage(file, json.error, said('cli.json.fixSyntax'), locale)]);
     }
     const data = json.value;
     if (!Array.isArray(data)) {
       return fail([
-        `${file}:1: expected a JSON array of {instruction, output, generator} (AlpacaEval model_outputs.json); use --format jsonl for one object per line`,
+        tc(locale, 'cli.outputs.notArray', {
+          at: `${file}:1`,
+          shape: '{instruction, output, generator}',
+        }),
       ]);
     }
     const offsets = elementOffsets(text);
     data.forEach((row, i) => {
       const start = offsets[i] ?? 0;
-      const parsed = alpacaRow.safeParse(row);
+      const parsed = alpacaRow.safeParse(row, errorMap);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           // Point at the offending key's line when we can find it inside this element.
@@ -199,7 +221,13 @@ export function parseRecordedOutputs(
           const keyAt =
             issue.path.length > 0 ? text.indexOf(`"${String(issue.path[0])}"`, start) : -1;
           const line = keyAt >= 0 && keyAt < end ? lineAt(text, keyAt) : lineAt(text, start);
-          problems.push(`${file}:${line}: element ${i}: ${describeIssue(issue, row)}`);
+          problems.push(
+            tc(locale, 'cli.outputs.element', {
+              at: `${file}:${line}`,
+              i,
+              issue: describeIssue(issue, row, locale),
+            }),
+          );
         }
         return;
       }
@@ -216,14 +244,19 @@ export function parseRecordedOutputs(
   } else {
     for (const e of readJsonl(text).entries) {
       if (!e.ok) {
-        problems.push(jsonSyntaxMessage(file, e.error));
+        problems.push(jsonSyntaxMessage(file, e.error, undefined, locale));
         continue;
       }
       const { line, value: obj } = e;
-      const parsed = jsonlRow.safeParse(obj);
+      const parsed = jsonlRow.safeParse(obj, errorMap);
       if (!parsed.success) {
         problems.push(
-          `${file}:${line}: ${parsed.error.issues.map((x) => describeIssue(x, obj)).join('; ')}`,
+          tc(locale, 'cli.outputs.rowIssues', {
+            at: `${file}:${line}`,
+            issues: parsed.error.issues
+              .map((x) => describeIssue(x, obj, locale))
+              .join(tc(locale, 'cli.outputs.sep')),
+          }),
         );
         continue;
       }
@@ -235,7 +268,7 @@ export function parseRecordedOutputs(
       });
     }
   }
-  if (problems.length > 0) return fail(capProblems(problems));
+  if (problems.length > 0) return fail(capProblems(problems, undefined, locale));
   const seen = new Map<string, number>();
   for (const r of rows) {
     const prev = seen.get(r.key);
@@ -243,12 +276,16 @@ export function parseRecordedOutputs(
       // Named by what the user wrote: the instruction's text (AlpacaEval keys are internal hashes) or the item key.
       problems.push(
         format === 'alpaca_eval'
-          ? `${file}:${r.line}: instruction ${quoteShort(r.prompt)} appears again (first at line ${prev}); keep one answer per instruction`
-          : `${file}:${r.line}: item "${r.key}" appears again (first at line ${prev}); keep one answer per item`,
+          ? tc(locale, 'cli.outputs.instructionTwice', {
+              at: `${file}:${r.line}`,
+              text: quoteShort(r.prompt),
+              prev,
+            })
+          : tc(locale, 'cli.outputs.itemTwice', { at: `${file}:${r.line}`, key: r.key, prev }),
       );
     }
     seen.set(r.key, r.line);
   }
-  if (rows.length === 0) problems.push(`${file}:1: no rows found`);
-  return problems.length > 0 ? fail(capProblems(problems)) : ok(rows);
+  if (rows.length === 0) problems.push(tc(locale, 'cli.outputs.noRows', { at: `${file}:1` }));
+  return problems.length > 0 ? fail(capProblems(problems, undefined, locale)) : ok(rows);
 }

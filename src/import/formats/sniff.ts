@@ -4,6 +4,9 @@
  * instead of listing syntax errors. Pure: text in, a guess out.
  */
 
+import { tc } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+
 /** What a file looks like. */
 export type FileShape =
   /** One JSON object per line (at least the first two non-blank lines are objects). */
@@ -120,11 +123,12 @@ export function fileRowKind(text: string): RowKind {
  * wrong kind gives one line instead of one per row (a `file:LINE:COL:` prefix groups by line, the first keeping its
  * column). Problems without a `file:LINE:` prefix are kept as they are.
  */
-export function groupProblems(problems: readonly string[]): string[] {
+export function groupProblems(problems: readonly string[], locale: Locale = 'en'): string[] {
   const groups = new Map<string, { first: string; lines: string[] }>();
   const out: (string | { key: string })[] = [];
   for (const p of problems) {
-    const m = /^(.*?):(\d+)(?::\d+)?: (.*)$/s.exec(p);
+    // `: ` after the position in English, a full-width colon in Chinese.
+    const m = /^(.*?):(\d+)(?::\d+)?(?:: |：)(.*)$/su.exec(p);
     if (!m) {
       out.push(p);
       continue;
@@ -143,7 +147,14 @@ export function groupProblems(problems: readonly string[]): string[] {
     if (g.lines.length === 0) return g.first;
     const shown = g.lines.slice(0, 3).join(', ');
     const more = g.lines.length - 3;
-    return `${g.first} (also on ${g.lines.length === 1 ? 'line' : 'lines'} ${shown}${more > 0 ? ` and ${more.toLocaleString('en')} more` : ''})`;
+    return (
+      g.first +
+      tc(locale, 'cli.problems.also', {
+        n: g.lines.length,
+        shown,
+        more: more > 0 ? tc(locale, 'cli.problems.alsoMore', { n: more.toLocaleString('en') }) : '',
+      })
+    );
   });
 }
 
@@ -151,13 +162,18 @@ export function groupProblems(problems: readonly string[]): string[] {
  * Caps a problem list for display: the first `max`, then one line `… and N more problems (T in total)`.
  * @param problems every problem found.
  * @param max how many to show (default 20).
+ * @param locale the language of the last line (the command line's; default English).
  */
-export function capProblems(problems: readonly string[], max = 20): string[] {
+export function capProblems(
+  problems: readonly string[],
+  max = 20,
+  locale: Locale = 'en',
+): string[] {
   if (problems.length <= max) return [...problems];
   const more = problems.length - max;
   return [
     ...problems.slice(0, max),
-    `… and ${more} more ${more === 1 ? 'problem' : 'problems'} (${problems.length} in total)`,
+    tc(locale, 'cli.problems.more', { more, total: problems.length }),
   ];
 }
 

@@ -343,6 +343,15 @@ describe.each(flowBackends())('model submissions (%s)', (backend) => {
       expect((await zhujiu('submissions', 'reject', '99', '--reason', 'x')).stderr).toContain(
         'There is no submission #99',
       );
+      // Under a Chinese locale the refusals are said in Chinese.
+      const zh = (...args: string[]) =>
+        inProcess(args, { rt, clock, env: { LANG: 'zh_CN.UTF-8' } });
+      expect((await zh('submissions', 'approve', String(four.row.id))).stderr).toBe(
+        `错误 [conflict]：提交 #${four.row.id} 已经处理过了（已批准）。\n`,
+      );
+      expect((await zh('submissions', 'reject', '99', '--reason', 'x')).stderr).toContain(
+        '错误 [not_found]：没有编号为 #99 的提交',
+      );
       const rej = await zhujiu(
         'submissions',
         'reject',

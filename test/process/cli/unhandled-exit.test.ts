@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { CLEAN_ENV } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 describe('an unhandled rejection in a one-shot command', () => {
@@ -15,14 +16,27 @@ describe('an unhandled rejection in a one-shot command', () => {
 installUnhandledRejectionHandler(process.env);
 Promise.reject(new Error('lost postgres://zj:s3cret@db.example/zhujiu'));
 setTimeout(() => process.stdout.write('still running\\n'), 2000);`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: 'postgres://zj:s3cret@db.example/zhujiu' },
-    });
+    const run = (locale: Record<string, string>) =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          ...CLEAN_ENV,
+          ...locale,
+          DATABASE_URL: 'postgres://zj:s3cret@db.example/zhujiu',
+        },
+      });
+    const r = run({});
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       'error [unhandled_rejection]: lost [redacted] (an operation failed that nothing was waiting for; the command stopped)\n',
+    );
+    // The language of the command line: the locale variables of the environment the handler was given.
+    const zh = run({ LANG: 'zh_CN.UTF-8' });
+    expect(zh.status).toBe(1);
+    expect(zh.stderr).toBe(
+      '错误 [unhandled_rejection]：lost [redacted]（一个没有任何代码等待的操作失败了；命令已停止）\n',
     );
   });
 });
@@ -45,7 +59,7 @@ setTimeout(() => { throw new TypeError('x is not a function (postgres://zj:s3cre
 setTimeout(() => process.stdout.write('still running\\n'), 2000);`;
     const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       encoding: 'utf8',
-      env: { ...process.env, DATABASE_URL: 'postgres://zj:s3cret@db.example/zhujiu' },
+      env: { ...process.env, ...CLEAN_ENV, DATABASE_URL: 'postgres://zj:s3cret@db.example/zhujiu' },
     });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe('alive\n');

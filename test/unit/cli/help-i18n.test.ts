@@ -55,7 +55,7 @@ describe('zhujiu help from the catalogue', () => {
     for (const { path } of commands(program)) {
       const zh = await inProcess([...path, '--help'], { env: ZH });
       expect(zh.code, path.join(' ')).toBe(0);
-      expect(zh.stdout).toMatch(/^用法： zhujiu/u);
+      expect(zh.stdout).toMatch(/^用法：zhujiu/u);
       expect(zh.stdout).toContain('显示命令帮助');
       expect(zh.stdout).not.toMatch(
         /Usage:|Options:|Commands:|Arguments:|display help|choices:|default:/u,

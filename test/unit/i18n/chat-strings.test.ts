@@ -70,12 +70,34 @@ const CONVERTED = [
   'src/cli/sources.ts',
   'src/cli/submissions.ts',
   'src/cli/suites.ts',
+  'src/cli/unhandled.ts',
+  // Lower layers whose messages the command line shows in its language.
+  'src/core/out-file.ts',
+  'src/config/start-checks.ts',
+  'src/llm/endpoint-check.ts',
+  'src/import/formats/json-reader.ts',
+  'src/import/formats/recorded-outputs.ts',
+  'src/import/formats/sniff.ts',
+  'src/import/battles.ts',
+  'src/eval/datasets/source.ts',
+  'src/eval/datasets/prepare.ts',
 ];
 
 /**
  * Texts left out of the catalogue on purpose, by file: the exact literal (or template text) and why.
  */
 const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>> = {
+  'src/eval/datasets/source.ts': [
+    // insideFolder's `what` selects the catalogue word (cli.dataset.folder / cli.dataset.cache); never shown as is.
+    { text: 'datasets folder', why: 'a selector of the message, said through the catalogue' },
+    { text: 'datasets cache', why: 'a selector of the message, said through the catalogue' },
+  ],
+  'src/eval/datasets/prepare.ts': [
+    {
+      text: '(stored items)',
+      why: "a provenance record's file list (stored data, shown as recorded)",
+    },
+  ],
   'src/chat/discord/adapter.ts': [
     // What a REST call was doing, for the log line and the error the caller logs; never a chat message.
     { text: 'list reaction users', why: 'REST operation name, logged' },

@@ -1,0 +1,183 @@
+/**
+ * What the command line prints under a Chinese locale (LANG=zh_CN.UTF-8) for the texts that lower layers build:
+ * suite descriptions, config file errors, import and dataset file errors, refusals and unwritable outputs. Each
+ * case runs the command in-process (test/helpers/run-cli.ts); the English of the same cases is asserted by the
+ * tests of each command.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inProcess } from '../../helpers/run-cli.ts';
+
+const root = mkdtempSync(join(tmpdir(), 'zhujiu-zh-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let n = 0;
+/** A config folder with these files (paths under it), and the environment for it. */
+function setup(files: Record<string, string>): Record<string, string> {
+  const dir = join(root, `c${++n}`);
+  for (const [f, body] of Object.entries(files)) {
+    mkdirSync(join(dir, f, '..'), { recursive: true });
+    writeFileSync(join(dir, f), body);
+  }
+  return {
+    ZHUJIU_CONFIG_DIR: dir,
+    ZHUJIU_DATA_DIR: join(dir, 'data', 'pg'),
+    ZHUJIU_DATASETS_DIR: join(dir, 'datasets'),
+    ZHUJIU_DATASETS_CACHE: join(dir, 'cache'),
+  };
+}
+
+const ZH = { LANG: 'zh_CN.UTF-8' };
+
+const SUITE = `name: tiny
+description:
+  en: A tiny suite.
+  zh-CN: 一个很小的评测套件。
+datasets:
+  - name: c3
+    loader: c3
+    ability: language
+    method: metrics
+    files: [c3/d-dev.json]
+`;
+
+describe('suite descriptions', () => {
+  it('zhujiu suites shows the description of the command line language', async () => {
+    const env = setup({ 'suites/tiny.yaml': SUITE });
+    const zh = await inProcess(['suites'], { env: { ...env, ...ZH } });
+    expect(zh.code, zh.stderr).toBe(0);
+    expect(zh.stdout).toMatch(/^tiny {2}\S.* {2}— 一个很小的评测套件。$/mu);
+    // Its dataset file is missing: the loader's reason, in Chinese too.
+    expect(zh.stdout).toMatch(
+      /^ {2}\S+c3\/d-dev\.json：没有这个文件（数据集目录 \S+）；请把数据集文件放到那里，或者把 ZHUJIU_DATASETS_DIR 设为存放它们的目录$/mu,
+    );
+    const en = await inProcess(['suites', '--json'], { env });
+    expect(JSON.parse(en.stdout).suites[0].description).toBe('A tiny suite.');
+  });
+
+  it('a description map must give a language of the catalogue', async () => {
+    const env = setup({
+      'suites/tiny.yaml': SUITE.replace('  zh-CN: 一个很小的评测套件。\n', '  fr: Une suite.\n'),
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/tiny\.yaml:\d+:\d+ description/u);
+  });
+});
+
+/** A models.yaml with one OpenAI-compatible model whose key is in `ZJ_KEY`, plus `extra` lines of the model. */
+const models = (extra = '') =>
+  `models:\n  - name: m1\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n    api_key_env: ZJ_KEY\n${extra}`;
+
+describe('config errors, warnings and endpoint failures', () => {
+  it('a bad models.yaml is said in Chinese, zod messages too', async () => {
+    const env = setup({
+      'models.yaml': models('    max_retries: two\n    colour: red\n'),
+      'suites/tiny.yaml': SUITE.replace('method: metrics', 'method: metric'),
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, ...ZH, ZJ_KEY: 'k' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[config_invalid\]：\S*models\.yaml:7:18 models\.0\.max_retries：应为数字，例如 2，实际是文本 "two"$/mu,
+    );
+    expect(r.stderr).toMatch(
+      /models\.yaml:8:5 models\.0\.colour：未知的键 "colour"：请删除它或修正拼写$/mu,
+    );
+    // zod's own words, in its Chinese locale.
+    expect(r.stderr).toMatch(
+      /tiny\.yaml:\d+:\d+ datasets\.0\.method：无效选项：期望以下之一 "metrics"\|"scoring"\|"comparative"$/mu,
+    );
+  });
+
+  it('config check warns of a disabled model in Chinese', async () => {
+    const env = setup({ 'models.yaml': models() });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(
+      /^ {2}警告：\S*models\.yaml:6:18 models\.0\.api_key_env：环境中没有设置 ZJ_KEY，因此模型 "m1" 已停用（无法调用它；其余功能正常）。/mu,
+    );
+  });
+
+  it('config check says an unreachable endpoint in Chinese', async () => {
+    const env = setup({ 'models.yaml': models() });
+    const r = await inProcess(['config', 'check'], { env: { ...env, ...ZH, ZJ_KEY: 'k' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^已读取配置：/u);
+    expect(r.stderr).toMatch(
+      /^ {2}模型 m1：无法连接 127\.0\.0\.1:1（.*）；请检查它在 \S*models\.yaml 中的 base_url，以及服务器是否在运行$/mu,
+    );
+  });
+});
+
+describe('cannot write', () => {
+  it('an --out that is a folder is refused in Chinese before the database is opened', async () => {
+    const env = setup({});
+    const r = await inProcess(['export', 'battles', '--out', root], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'out')}）\n`,
+    );
+  });
+});
+
+describe('import file errors', () => {
+  /** A file under the test folder with `body`. */
+  const file = (name: string, body: string) => {
+    const p = join(root, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a JSON syntax error of an outputs file is said in Chinese', async () => {
+    const f = file('bad.json', '[{"instruction": "a", "output": "x"}');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1:37：不是有效的 JSON（应为 ',' 或 ']'，实际是文本结尾）；请修正该行的语法\n`,
+    );
+  });
+
+  it('missing and mistyped fields of JSON Lines rows are said in Chinese, grouped by reason', async () => {
+    const f = file(
+      'rows.jsonl',
+      '{"item": "a", "prompt": "p", "output": 1}\n{"item": "b", "prompt": "p"}\n{"item": "c", "prompt": "p"}\n',
+    );
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm', '--format', 'jsonl'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1："output" 必须是字符串（模型的回答）\n${f}:2："output" 缺失\n${f}:3："output" 缺失\n`,
+    );
+  });
+
+  it('import battles says bad lines in Chinese', async () => {
+    const f = file(
+      'votes.jsonl',
+      '{"model_a": "x", "model_b": "x", "winner": "tie"}\n{"model_a": "x", "model_b": "y"}\n',
+    );
+    const r = await inProcess(['import', 'battles', f, '--source', 'zh-test'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1：自己对战自己："model_a" 和 "model_b" 都是 "x"；请删除这一行\n` +
+        `${f}:2：缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
+    );
+  });
+
+  it('ratings --battles with a line that is not JSON is refused in Chinese', async () => {
+    const f = file('battles.jsonl', '{"model_a": "x", \n');
+    const r = await inProcess(['ratings', '--battles', f], { env: ZH });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[rating_input_invalid\]：\S+:1:18：不是有效的 JSON（应为双引号括起的字符串键，实际是文本结尾）；每行必须是一个 JSON 对象，例如 \{/u,
+    );
+  });
+});
