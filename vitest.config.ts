@@ -24,11 +24,12 @@ export default defineConfig({
     execArgv: ['--wasm-tiering-budget=200000000'],
     // Two groups run one after the other (`sequence.groupOrder`), each with its own number of files at a time, since
     // their files load the 2 cores differently:
-    // - group 0, 8 at a time: the `process` files, which mostly wait on child processes, signals and slow fakes,
+    // - group 0, 8 at a time (6 took 216 s against 184–195 s with 8): the `process` files, which mostly wait on child processes, signals and slow fakes,
     //   then the `unit` files, which fill the cores as the last `process` files wait;
-    // - group 1, 3 at a time: the `app` files, which keep the cores busy (more at a time only adds workers that
-    //   each import the application and compile PGlite).
-    // One group with 4 at a time took 263 s wall and 428 CPU-s; see docs/architecture.md "Tests" for these groups.
+    // - group 1, 4 at a time: the `app` files, which keep the cores busy but also wait on fakes and timers (the
+    //   project alone: 112 s wall with 4 at a time, 120 s with 3).
+    // The whole suite took 263 s wall and 428 CPU-s as one group of 4 at a time with its folders on the disk, 184 s
+    // and 295 CPU-s so (with test/helpers/global-scratch.ts); docs/architecture.md "Tests".
     maxWorkers: 4,
     // Tests slower than this are listed after the run (one threshold for the three projects).
     slowTestThreshold: 5_000,
@@ -67,7 +68,7 @@ export default defineConfig({
           isolate: false,
           setupFiles: ['test/helpers/app-setup.ts'],
           sequence: { shuffle: { tests: true }, groupOrder: 1 },
-          maxWorkers: 3,
+          maxWorkers: 4,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

@@ -4,10 +4,10 @@
  * - {@link connectionKillTests}: every connection of the database is terminated (`pg_terminate_backend`, what a
  *   server restart or a failover does to its clients) every 0.3 s for a while; no process exits, and afterwards
  *   the worker still takes and finishes a queued run. The short version runs in test/process
- *   (db-faults.postgres.test.ts), the minute-long one in test/e2e (db-faults.test.ts).
+ *   (db-faults-connections.postgres.test.ts), the minute-long one in test/e2e (db-faults.test.ts).
  * - {@link startUpTests}: four workers started at once on a fresh (unmigrated) database all start and each takes
  *   a job; a database migrated by a newer version is refused with the upgrade message by `worker`, `bot` and
- *   `config check`.
+ *   `config check` (db-faults-startup.postgres.test.ts).
  * Assertions are on exit codes, log lines and counts; waits poll with generous upper bounds. Only with
  * TEST_DATABASE_URL.
  */
