@@ -24,8 +24,9 @@ export default defineConfig({
     execArgv: ['--wasm-tiering-budget=200000000'],
     // Two groups run one after the other (`sequence.groupOrder`), each with its own number of files at a time, since
     // their files load the 2 cores differently:
-    // - group 0, 8 at a time (6 took 216 s against 184–195 s with 8): the `process` files, which mostly wait on child processes, signals and slow fakes,
-    //   then the `unit` files, which fill the cores as the last `process` files wait;
+    // - group 0, 8 at a time (the whole suite took 184–195 s so, 216 s with 6): the `process` files, which mostly
+    //   wait on child processes, signals and slow fakes, then the `unit` files, which fill the cores as the last
+    //   `process` files wait;
     // - group 1, 4 at a time: the `app` files, which keep the cores busy but also wait on fakes and timers (the
     //   project alone: 112 s wall with 4 at a time, 120 s with 3).
     // The whole suite took 263 s wall and 428 CPU-s as one group of 4 at a time with its folders on the disk, 184 s
