@@ -13,7 +13,7 @@ import type {
 } from 'kysely';
 
 import { sql } from 'kysely';
-import { inKeyOrder } from './key-order.ts';
+import { inKeyOrder, type KeyPart } from './key-order.ts';
 import type { Database, VoteChoice } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -93,6 +93,11 @@ function replaceWithExcluded(
   };
 }
 
+/** The unique key of a stored judge score: model, item, baseline (null when single), judge, rubric, version. */
+export function judgeScoreKey(s: JudgeScoreSpec): KeyPart[] {
+  return [s.modelId, s.itemId, s.baselineModelId ?? null, s.judge, s.rubric, s.rubricVersion];
+}
+
 /**
  * Stores judge scores; a row with the same key (model, item, [baseline,] judge, rubric, version) is replaced, so
  * re-judging a failed item overwrites its failure, and re-importing changes nothing.
@@ -104,14 +109,7 @@ export async function upsertJudgeScores(
 ): Promise<number> {
   let written = 0;
   // In key order, so concurrent imports of the same judgments cannot deadlock (storage/key-order).
-  const rows = inKeyOrder(specs, (s) => [
-    s.modelId,
-    s.itemId,
-    s.baselineModelId ?? null,
-    s.judge,
-    s.rubric,
-    s.rubricVersion,
-  ]).map(row);
+  const rows = inKeyOrder(specs, judgeScoreKey).map(row);
   const single = rows.filter((r) => r.baseline_model_id === null);
   const pairwise = rows.filter((r) => r.baseline_model_id !== null);
   for (let i = 0; i < single.length; i += 500) {

@@ -12,6 +12,7 @@ import {
   type JudgeScoreFilter,
   type JudgeScoreSpec,
   type JudgeScoreState,
+  judgeScoreKey,
   listJudgeScoreStates,
   upsertJudgeScores,
 } from '../../storage/judge-scores.ts';
@@ -37,14 +38,7 @@ export function directJudgeScoreStore(db: Kysely<Database>): JudgeScoreStore {
 
 /** The key of a stored score (storage/judge-scores: one row per model, item, baseline, judge, rubric, version). */
 function specKey(s: JudgeScoreSpec): string {
-  return JSON.stringify([
-    s.modelId,
-    s.itemId,
-    s.baselineModelId ?? null,
-    s.judge,
-    s.rubric,
-    s.rubricVersion,
-  ]);
+  return JSON.stringify(judgeScoreKey(s));
 }
 
 /**

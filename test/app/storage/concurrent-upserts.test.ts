@@ -5,25 +5,15 @@
  * in the same order and one waits for the other (PostgreSQL docs, "Explicit Locking", 13.3.4 Deadlocks).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../../src/core/rng.ts';
 import type { Db } from '../../../src/storage/db.ts';
 import { ensureDataset, ensureDatasetItems, ensureItems } from '../../../src/storage/items.ts';
 import { upsertJudgeScores } from '../../../src/storage/judge-scores.ts';
 import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { type Backend, backends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { seededShuffle } from '../../helpers/sequencer.ts';
 
 const WRITERS = 12;
-
-function shuffled<T>(xs: readonly T[], seed: number): T[] {
-  const rng = createRng(seed);
-  const out = [...xs];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
 
 /** Runs `write(trx, i)` in {@link WRITERS} transactions at once, each on its own connection. */
 async function concurrently(d: Db, write: (trx: Db['db'], i: number) => Promise<unknown>) {
@@ -46,7 +36,7 @@ describe.each(backends())('concurrent multi-row inserts on %s', (backend: Backen
   const names = Array.from({ length: 2000 }, (_, i) => `cu-model-${i}`);
 
   it('ensureModels: the same 2,000 names in 12 orders, one id each', async () => {
-    await concurrently(d, (trx, i) => ensureModels(trx, shuffled(names, i + 1), 'external'));
+    await concurrently(d, (trx, i) => ensureModels(trx, seededShuffle(names, i + 1), 'external'));
     const ids = await ensureModels(d.db, names, 'external');
     expect(new Set(ids.values()).size).toBe(2000);
   });
@@ -56,7 +46,7 @@ describe.each(backends())('concurrent multi-row inserts on %s', (backend: Backen
       dataset: { name: `cu-ds-${k}`, ability: 'knowledge' as const, method: 'metrics' as const },
       items: [{ key: 'only', prompt: `p${k}` }],
     }));
-    await concurrently(d, (trx, i) => ensureDatasetItems(trx, shuffled(groups, i + 7)));
+    await concurrently(d, (trx, i) => ensureDatasetItems(trx, seededShuffle(groups, i + 7)));
   });
 
   it('insertResponses and upsertJudgeScores: the same rows in 12 orders', async () => {
@@ -79,7 +69,7 @@ describe.each(backends())('concurrent multi-row inserts on %s', (backend: Backen
     await concurrently(d, (trx, i) =>
       insertResponses(
         trx,
-        shuffled(itemIds, i + 3).map((itemId) => ({
+        seededShuffle(itemIds, i + 3).map((itemId) => ({
           modelId: model,
           itemId,
           requestHash: 'h',
@@ -91,7 +81,7 @@ describe.each(backends())('concurrent multi-row inserts on %s', (backend: Backen
     await concurrently(d, (trx, i) =>
       upsertJudgeScores(
         trx,
-        shuffled(itemIds, i + 5).map((itemId) => ({
+        seededShuffle(itemIds, i + 5).map((itemId) => ({
           modelId: model,
           itemId,
           judge: 'cu-judge',
