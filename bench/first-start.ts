@@ -8,7 +8,9 @@
  *    cost of reopening an existing database, which every later command pays).
  * 2. The first `zhujiu eval` of 2,000 items (C3 / OCNLI / CMRC 2018 mix) against the fake OpenAI-compatible server
  *    (bench/fake-openai-process.ts, a child process) answering after 100 ms, at concurrency 32, on an empty folder:
- *    wall time as a ratio of the ideal items × latency / concurrency (6.25 s); target ≤ 1.3.
+ *    wall time as a ratio of the ideal items × latency / concurrency (6.25 s); target ≤ 1.3. Its phases, from the
+ *    fake's arrival times: spawn to the first request (start-up: the folder filled, datasets read, the run planned),
+ *    first to last request (ideal: (items / concurrency − 1) × latency = 6.15 s) and last request to exit.
  *
  * Each case runs BENCH_REPEAT times (default 3); the median and the minimum are printed with the load average
  * (the machine may be shared: wall time grows with the load, CPU time much less). Prints figures; asserts nothing.
@@ -137,9 +139,11 @@ try {
         `    max_concurrency: ${CONCURRENCY}\n`,
     );
     const runs: ReturnType<typeof measure>[] = [];
+    const phases: { startUp: number; requests: number; tail: number }[] = [];
     for (let i = 0; i < REPEAT; i++) {
       const dataDir = join(scratch, `eval-${i}`, 'pg');
       const before = (await fake.stats()).callCount;
+      const spawnedAt = Date.now();
       const r = measure(
         ['eval', '--model', 'bench-model', '--suite', 'bench', '--json'],
         {
@@ -149,16 +153,29 @@ try {
         },
         scratch,
       );
-      const calls = (await fake.stats()).callCount - before;
+      const st = await fake.stats();
+      const calls = st.callCount - before;
       if (calls !== ITEMS)
         throw new Error(`expected ${ITEMS} requests, the fake received ${calls}`);
       runs.push(r);
+      // This run's arrivals on this process's clock, in seconds after the spawn.
+      const at = (st.arrivalsByModel['fake-model'] ?? [])
+        .slice(before)
+        .map((a) => (a + (st.startedEpochMs ?? 0) - spawnedAt) / 1000);
+      const first = Math.min(...at);
+      const last = Math.max(...at);
+      phases.push({ startUp: first, requests: last - first, tail: r.s - last });
       rmSync(join(scratch, `eval-${i}`), { recursive: true, force: true });
     }
     report(
       `first zhujiu eval, ${ITEMS} items, ${LATENCY_MS} ms latency, concurrency ${CONCURRENCY}, empty data folder`,
       runs,
       { ideal: (ITEMS * LATENCY_MS) / CONCURRENCY / 1000 },
+    );
+    const med = (k: keyof (typeof phases)[number]) => median(phases.map((p) => p[k])).toFixed(2);
+    console.log(
+      `  phases (medians): spawn → first request ${med('startUp')} s; first → last request ${med('requests')} s ` +
+        `(ideal ${(((ITEMS / CONCURRENCY - 1) * LATENCY_MS) / 1000).toFixed(2)} s); last request → exit ${med('tail')} s`,
     );
   } finally {
     await fake.close();
