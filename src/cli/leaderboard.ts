@@ -137,7 +137,7 @@ export async function runLeaderboard(
       );
     }
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
-      // Not a usage mistake but a name the data lacks (exit 1, like `eval --model` naming an unknown model).
+      // Not a usage mistake but a name the board (built from the stored data) lacks: exit 1.
       const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
       const names = snap.board.rows.map((r) => r.model).join(', ');
       throw new AppError(

@@ -519,7 +519,8 @@ export const enCli = {
   'cli.configFile.suiteTwice':
     '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
   'cli.configFile.modelTwice':
-    '{at} models.{i}.name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+    '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+  'cli.configFile.didYouMean': '; did you mean "{name}"?',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':
@@ -534,9 +535,9 @@ export const enCli = {
     '{at} {key}: "{name}" is not a model of {models}, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
   'cli.start.none': 'none',
   'cli.start.disabledUnset':
-    '{at} models.{i}.api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+    '{at} models[{i}].api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.start.disabledEmpty':
-    '{at} models.{i}.api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
+    '{at} models[{i}].api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.endpoint.notListed': ' (model id {model} is not among them)',
   'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
   'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',

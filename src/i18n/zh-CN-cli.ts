@@ -480,7 +480,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.suiteTwice':
     '{file}：评测套件名称 "{name}" 被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':
-    '{at} models.{i}.name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+    '{at} models[{i}].name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+  'cli.configFile.didYouMean': '；你是不是想写“{name}”？',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':
@@ -495,9 +496,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{at} {key}："{name}" 不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
   'cli.start.none': '无',
   'cli.start.disabledUnset':
-    '{at} models.{i}.api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.start.disabledEmpty':
-    '{at} models.{i}.api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.endpoint.notListed': '（其中没有模型 id {model}）',
   'cli.endpoint.answers': '模型 {name}：{host} 有应答，列出了 {n} 个模型{listed}',
   'cli.endpoint.timeout': '模型 {name}：{host} 在 {ms} 毫秒内没有应答（GET /models）',
