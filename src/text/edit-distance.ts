@@ -35,11 +35,12 @@ export function byCloseness(input: string, names: readonly string[]): string[] {
 
 /**
  * The name of `names` that `input` most likely misspells: the closest one (case-insensitive) within
- * max(1, ⌊length/3⌋) edits, at most 3; undefined when none is that close or `input` is one of `names`.
+ * max(2, ⌊length/3⌋) edits, at most 3, and fewer than `input` has characters (a swap of two letters is 2 edits);
+ * undefined when none is that close or `input` is one of `names`.
  */
 export function didYouMean(input: string, names: readonly string[]): string | undefined {
   if (names.includes(input)) return undefined;
-  const limit = Math.min(3, Math.max(1, Math.floor(input.length / 3)));
+  const limit = Math.min(3, Math.max(2, Math.floor(input.length / 3)), input.length - 1);
   const lower = input.toLowerCase();
   let best: { name: string; d: number } | undefined;
   for (const n of names) {
