@@ -16,6 +16,7 @@ import type { Locale } from '../i18n/index.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
+import { comparePaths, configPathText } from './path-text.ts';
 import {
   type AppConfig,
   appConfigSchema,
@@ -27,7 +28,6 @@ import {
   suiteSchema,
 } from './schema.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
-import { comparePaths, configPathText } from './path-text.ts';
 
 /** Everything the app is configured with. */
 export interface LoadedConfig {
@@ -325,7 +325,9 @@ function locate(
         const meant = didYouMean(key, known);
         const near =
           (meant === undefined ? '' : tc(locale, 'cli.configFile.didYouMean', { name: meant })) +
-          (known.length > 0 ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') }) : '');
+          (known.length > 0
+            ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') })
+            : '');
         const keyPath = [...issue.path, key];
         return {
           path: keyPath,

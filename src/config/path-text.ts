@@ -9,7 +9,8 @@ export function configPathText(path: readonly (string | number | symbol)[]): str
   if (path.length === 0) return '(root)';
   let out = '';
   for (const k of path) {
-    const n = typeof k === 'number' ? k : typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : NaN;
+    const n =
+      typeof k === 'number' ? k : typeof k === 'string' && /^\d+$/.test(k) ? Number(k) : NaN;
     if (Number.isInteger(n)) out += `[${n + 1}]`;
     else out += `${out === '' ? '' : '.'}${String(k)}`;
   }

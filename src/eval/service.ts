@@ -32,6 +32,7 @@ import { storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
+import { byCloseness } from '../text/edit-distance.ts';
 import { loadRubric } from './judge/rubrics.ts';
 import { prepareSuiteDatasets } from './prepare-suite.ts';
 import {
@@ -51,7 +52,6 @@ import {
 } from './runner.ts';
 import { submissionModelConfig } from './submissions.ts';
 import type { PreparedDataset } from './types.ts';
-import { byCloseness } from '../text/edit-distance.ts';
 
 /** The part of the configuration the service reads. */
 export type EvalConfig = Pick<

@@ -684,4 +684,13 @@ export const enCli = {
     '--source "{source}"{from} is reserved for the votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
   'cli.battles.fromFileName': ' (from the file name)',
   'cli.battles.notFile': '{file}: not a file; give the path of a JSONL file of battles',
+  'cli.battles.misspeltKey': 'unknown key "{key}" (did you mean "{want}"?); rename it to "{want}"',
+  'cli.battles.csv':
+    '{at}: this looks like a CSV table, not JSON Lines; {format}: convert the table to one object per line',
+  'cli.battles.notJsonl': '{at}: {file} is not JSON Lines (its first line is not JSON); {format}',
+  'cli.battles.abilityDiffers':
+    'source "{source}" already holds {n, plural, one {# imported battle} other {# imported battles}} {stored}, but this import gives its battles {given}; a source keeps one ability and lines already stored would be skipped, so nothing would change. Import again with {flag}, or give these battles their own --source NAME',
+  'cli.battles.ofAbility': 'of ability "{ability}"',
+  'cli.battles.noAbility': 'without an ability',
+  'cli.battles.withoutFlag': 'no --ability',
 } as const satisfies Readonly<Record<string, string>>;

@@ -642,4 +642,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--source "{source}"{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
   'cli.battles.fromFileName': '（取自文件名）',
   'cli.battles.notFile': '{file}：不是文件；请给出对战记录 JSONL 文件的路径',
+  'cli.battles.misspeltKey': '未知的键 "{key}"（你是不是想写 "{want}"？）；请把它改名为 "{want}"',
+  'cli.battles.csv':
+    '{at}：这看起来是 CSV 表格，不是 JSON Lines；{format}：请把表格转换为每行一个对象',
+  'cli.battles.notJsonl': '{at}：{file} 不是 JSON Lines 文件（它的第一行不是 JSON）；{format}',
+  'cli.battles.abilityDiffers':
+    '来源 "{source}" 已存有 {n} 场导入的对战（{stored}），但这次导入设定的是{given}；一个来源只有一种能力，已存的行会被跳过，所以什么也不会改变。请用 {flag} 重新导入，或用 --source NAME 给这些对战一个单独的来源',
+  'cli.battles.ofAbility': '能力为 "{ability}"',
+  'cli.battles.noAbility': '没有能力',
+  'cli.battles.withoutFlag': '不带 --ability 的命令',
 };

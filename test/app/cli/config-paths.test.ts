@@ -44,7 +44,9 @@ describe('config errors name the file read', () => {
     // A model neither models.yaml nor the stored answers know is a usage mistake (exit 2), like an unknown --suite.
     const unknown = await inProcess(['eval', '--model', 'nosuch', '--suite', 'smoke'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^error \[input_invalid\]: Unknown model "nosuch"\. Valid models: /);
+    expect(unknown.stderr).toMatch(
+      /^error \[input_invalid\]: Unknown model "nosuch"\. Valid models: /,
+    );
     expect(unknown.stderr).not.toContain('Did you mean');
     const typo = await inProcess(['eval', '--model', 'fra', '--suite', 'smoke'], { env });
     expect(typo.code).toBe(2);

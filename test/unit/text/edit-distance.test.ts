@@ -10,7 +10,11 @@ describe('edit distance', () => {
   });
 
   it('sorts names closest first', () => {
-    expect(byCloseness('smok', ['zhujiu', 'smoke', 'gaokao'])).toEqual(['smoke', 'gaokao', 'zhujiu']);
+    expect(byCloseness('smok', ['zhujiu', 'smoke', 'gaokao'])).toEqual([
+      'smoke',
+      'gaokao',
+      'zhujiu',
+    ]);
   });
 
   it('suggests a name only when it is a plausible misspelling', () => {
