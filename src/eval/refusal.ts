@@ -103,6 +103,24 @@ export class EvalRefusalError extends AppError {
   }
 }
 
+/** The refusal of an unknown suite or model: the valid names, closest first, and a "did you mean". */
+function unknownNameText(
+  r: Extract<EvalRefusal, { code: 'unknown_suite' | 'unknown_model' }>,
+  files: ConfigFiles,
+  locale: Locale,
+): string {
+  if (r.code === 'unknown_suite')
+    return r.valid.length === 0
+      ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
+      : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) }) +
+          meant(r.suite, r.valid, locale);
+  const p = { model: r.model, word: shellWord(r.model), models: files.models };
+  return r.valid.length === 0
+    ? t(locale, 'evalRefusal.unknownModel.none', p)
+    : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) }) +
+        meant(r.model, r.valid, locale);
+}
+
 /** ` Did you mean "x"?` when `typed` looks like a misspelling of one of `valid`, else nothing. */
 function meant(typed: string, valid: readonly string[], locale: Locale): string {
   const name = didYouMean(typed, valid);
@@ -201,17 +219,8 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
   const files = r.configFiles ?? DEFAULT_CONFIG_FILES;
   switch (r.code) {
     case 'unknown_suite':
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
-        : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) }) +
-            meant(r.suite, r.valid, locale);
-    case 'unknown_model': {
-      const p = { model: r.model, word: shellWord(r.model), models: files.models };
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownModel.none', p)
-        : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) }) +
-            meant(r.model, r.valid, locale);
-    }
+    case 'unknown_model':
+      return unknownNameText(r, files, locale);
     case 'suite_not_evaluable':
       return notEvaluableText(r, locale);
     case 'model_disabled':
