@@ -15,6 +15,29 @@ import {
   sourcesWithBattles,
 } from '../storage/sources.ts';
 
+/**
+ * When `counted` (the sources a command read) gave nothing while other stored sources hold votes: the note that
+ * says so, listing them with their vote counts and the command that shows each (`command` with `--source NAME`),
+ * in `locale`; undefined when no other source holds a vote.
+ */
+export async function votesElsewhereNote(
+  db: Kysely<Database>,
+  counted: readonly string[],
+  command: string,
+  locale: Locale = 'en',
+): Promise<string | undefined> {
+  const others = (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
+  if (others.length === 0) return undefined;
+  return tc(locale, 'cli.sources.elsewhere', {
+    counted: counted.join(', '),
+    n: others.length,
+    stored: storedSourcesText(others, locale),
+    commands: others
+      .map((s) => `\`${command} --source ${s.source}\``)
+      .join(tc(locale, 'cli.ratings.or')),
+  });
+}
+
 /** The stored sources as a message lists them: `arena (12 votes), lmsys (31 votes)`, or `none`. */
 export function storedSourcesText(list: readonly SourceSummary[], locale: Locale = 'en'): string {
   return list.length === 0

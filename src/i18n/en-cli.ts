@@ -294,6 +294,8 @@ export const enCli = {
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
     '--source {name}: no battles of that source are stored in {where}; stored sources: {stored}. Import them first (`zhujiu import battles FILE --source {name}`) or fix the name.',
+  'cli.sources.elsewhere':
+    'no votes from {counted}; {n, plural, one {another source holds} other {other sources hold}} votes: {stored}. See them with {commands}',
   'cli.export.done':
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
   'cli.export.doneTo':
