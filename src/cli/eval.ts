@@ -288,7 +288,13 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     if (!valid.ok) {
       // An unknown --suite or --model (a name neither config/ nor the stored answers know) is a usage
       // mistake, exit 2 (README "Command line"); the refusal lists the valid names, closest first.
-      throw new AppError('input_invalid', refusalsText(valid.refusals, locale, 'cli'));
+      const unknown = valid.refusals.some(
+        (r) => r.code === 'unknown_suite' || r.code === 'unknown_model',
+      );
+      throw new AppError(
+        unknown ? 'input_invalid' : 'not_found',
+        refusalsText(valid.refusals, locale, 'cli'),
+      );
     }
     const started = await evals.start({
       model: o.model,

@@ -65,7 +65,7 @@ export async function runExportBattles(
     else io.err(summary);
     if (r.votes === 0 && o.source === undefined) {
       // Nothing of the community's own while imported sources hold votes: say so (stderr; stdout is the data).
-      const note = await votesElsewhereNote(rt.db.db, [r.source], 'zhujiu export battles', locale);
+      const note = await votesElsewhereNote(rt.db.db, [r.source], 'export', locale);
       if (note) io.err(note);
     }
   });

@@ -156,7 +156,7 @@ export async function runLeaderboard(
     if (snap.board.rows.length === 0) {
       // An empty board while imported votes are stored: say where they are and how to see them (stderr).
       const counted = ratedSources(rt.config.app.ratings.include_sources, o.source ?? []);
-      const note = await votesElsewhereNote(rt.db.db, counted, 'zhujiu leaderboard', locale);
+      const note = await votesElsewhereNote(rt.db.db, counted, 'leaderboard', locale);
       if (note) io.err(note);
     }
     if (o.png && snap.board.rows.length === 0) {

@@ -15,15 +15,21 @@ import {
   sourcesWithBattles,
 } from '../storage/sources.ts';
 
+/** The command line that shows a source's votes, as code in a message (its `--source NAME` and closing quote follow). */
+const SHOWN_BY = {
+  leaderboard: '`zhujiu leaderboard',
+  export: '`zhujiu export battles',
+} as const;
+
 /**
  * When `counted` (the sources a command read) gave nothing while other stored sources hold votes: the note that
- * says so, listing them with their vote counts and the command that shows each (`command` with `--source NAME`),
+ * says so, listing them with their vote counts and the command that shows each (`zhujiu COMMAND --source NAME`),
  * in `locale`; undefined when no other source holds a vote.
  */
 export async function votesElsewhereNote(
   db: Kysely<Database>,
   counted: readonly string[],
-  command: string,
+  command: keyof typeof SHOWN_BY,
   locale: Locale = 'en',
 ): Promise<string | undefined> {
   const others = (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
@@ -33,7 +39,7 @@ export async function votesElsewhereNote(
     n: others.length,
     stored: storedSourcesText(others, locale),
     commands: others
-      .map((s) => `\`${command} --source ${s.source}\``)
+      .map((s) => `${SHOWN_BY[command]} --source ${s.source}\``)
       .join(tc(locale, 'cli.ratings.or')),
   });
 }

@@ -272,7 +272,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
     '--source {name}：{where} 中没有存储这个来源的对战；已存储的来源：{stored}。请先导入（`zhujiu import battles FILE --source {name}`），或改正名称。',
-  'cli.sources.elsewhere': '{counted} 没有投票；其他来源有投票：{stored}。可以用 {commands} 查看',
+  'cli.sources.elsewhere':
+    '{counted} 没有投票；{n, plural, other {其他来源}}有投票：{stored}。可以用 {commands} 查看',
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
   'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
   'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
