@@ -241,8 +241,8 @@ function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Local
  * (answer and judge failures alike; the last line on stderr says which), else 0. The first line of the summary says
  * "succeeded" only when every item was scored, else "finished with N judge failures" (and/or answer failures). An
  * unexpected error leaves the run to resume and is rethrown (runCli prints it and exits 1).
- * @throws AppError `input_invalid` (an unknown suite, listing the valid ones; exit 2), `not_found` (an unknown
- *   model, listing the valid names), `conflict` (a run is active),
+ * @throws AppError `input_invalid` (an unknown suite or model, listing the valid names, closest first, with a
+ *   "did you mean"; exit 2), `conflict` (a run is active),
  *   `config_invalid` (a suite that needs the judge without a usable `judge.model`: no run is created).
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
@@ -286,11 +286,13 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   try {
     const valid = await evals.validate(o.model, o.suite);
     if (!valid.ok) {
-      // A suite is one of config/suites' names: another --suite is a usage mistake (exit 2); a model name
-      // missing from the configuration and the stored answers is a name the data lacks (exit 1).
-      const badSuite = valid.refusals.some((r) => r.code === 'unknown_suite');
+      // An unknown --suite or --model (a name neither config/ nor the stored answers know) is a usage
+      // mistake, exit 2 (README "Command line"); the refusal lists the valid names, closest first.
+      const unknown = valid.refusals.some(
+        (r) => r.code === 'unknown_suite' || r.code === 'unknown_model',
+      );
       throw new AppError(
-        badSuite ? 'input_invalid' : 'not_found',
+        unknown ? 'input_invalid' : 'not_found',
         refusalsText(valid.refusals, locale, 'cli'),
       );
     }

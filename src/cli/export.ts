@@ -10,7 +10,7 @@ import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
-import { requireRequestedSources } from './sources.ts';
+import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
 /** Flags of `zhujiu export battles`. */
 export interface ExportBattlesFlags {
@@ -63,5 +63,10 @@ export async function runExportBattles(
     });
     if (o.out) io.out(summary);
     else io.err(summary);
+    if (r.votes === 0 && o.source === undefined) {
+      // Nothing of the community's own while imported sources hold votes: say so (stderr; stdout is the data).
+      const note = await votesElsewhereNote(rt.db.db, [r.source], 'export', locale);
+      if (note) io.err(note);
+    }
   });
 }

@@ -200,6 +200,7 @@ export async function runImportBattles(
         signal,
         ...(o.ability ? { ability: o.ability } : {}),
         exclusiveDb: rt.db.target.kind === 'pglite',
+        locale: cliLocale(deps),
       }),
   );
   if (!r) return;

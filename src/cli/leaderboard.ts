@@ -28,9 +28,10 @@ import {
   modelContent,
   overallContent,
 } from '../leaderboard/views.ts';
+import { ratedSources } from '../storage/sources.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
-import { requireRequestedSources } from './sources.ts';
+import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
 /** Flags of `zhujiu leaderboard`. */
 export interface LeaderboardFlags {
@@ -137,7 +138,7 @@ export async function runLeaderboard(
       );
     }
     if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
-      // Not a usage mistake but a name the data lacks (exit 1, like `eval --model` naming an unknown model).
+      // Not a usage mistake but a name the board (built from the stored data) lacks: exit 1.
       const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
       const names = snap.board.rows.map((r) => r.model).join(', ');
       throw new AppError(
@@ -151,6 +152,12 @@ export async function runLeaderboard(
           // A bare NAME (no --view) is read as a model name when it is no ability or method: say what --view takes.
           (o.view !== 'model' ? tc(locale, 'cli.leaderboard.noModel.view') : ''),
       );
+    }
+    if (snap.board.rows.length === 0) {
+      // An empty board while imported votes are stored: say where they are and how to see them (stderr).
+      const counted = ratedSources(rt.config.app.ratings.include_sources, o.source ?? []);
+      const note = await votesElsewhereNote(rt.db.db, counted, 'leaderboard', locale);
+      if (note) io.err(note);
     }
     if (o.png && snap.board.rows.length === 0) {
       throw new AppError('not_found', tc(locale, 'cli.leaderboard.emptyPng', { png: o.png }));

@@ -15,6 +15,35 @@ import {
   sourcesWithBattles,
 } from '../storage/sources.ts';
 
+/** The command line that shows a source's votes, as code in a message (its `--source NAME` and closing quote follow). */
+const SHOWN_BY = {
+  leaderboard: '`zhujiu leaderboard',
+  export: '`zhujiu export battles',
+} as const;
+
+/**
+ * When `counted` (the sources a command read) gave nothing while other stored sources hold votes: the note that
+ * says so, listing them with their vote counts and the command that shows each (`zhujiu COMMAND --source NAME`),
+ * in `locale`; undefined when no other source holds a vote.
+ */
+export async function votesElsewhereNote(
+  db: Kysely<Database>,
+  counted: readonly string[],
+  command: keyof typeof SHOWN_BY,
+  locale: Locale = 'en',
+): Promise<string | undefined> {
+  const others = (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
+  if (others.length === 0) return undefined;
+  return tc(locale, 'cli.sources.elsewhere', {
+    counted: counted.join(', '),
+    n: others.length,
+    stored: storedSourcesText(others, locale),
+    commands: others
+      .map((s) => `${SHOWN_BY[command]} --source ${s.source}\``)
+      .join(tc(locale, 'cli.ratings.or')),
+  });
+}
+
 /** The stored sources as a message lists them: `arena (12 votes), lmsys (31 votes)`, or `none`. */
 export function storedSourcesText(list: readonly SourceSummary[], locale: Locale = 'en'): string {
   return list.length === 0

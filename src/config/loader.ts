@@ -14,7 +14,9 @@ import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
+import { didYouMean } from '../text/edit-distance.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
+import { comparePaths, configPathText } from './path-text.ts';
 import {
   type AppConfig,
   appConfigSchema,
@@ -129,7 +131,7 @@ function describeValue(v: unknown, locale: Locale): string {
 }
 
 /**
- * The schema's own default for the key at `path` (e.g. `models.0.max_retries` → the item schema's default 2), or
+ * The schema's own default for the key at `path` (e.g. `models[1].max_retries` → the item schema's default 2), or
  * undefined when the key has none. Walks objects, arrays (any index), unions (first option with a default) and
  * optional/nullable/default/pipe wrappers of zod v4 schemas.
  */
@@ -240,7 +242,51 @@ function issueText(
   return issue.message;
 }
 
-/** Formats zod issues against a YAML document as `file:line:col path: message` lines. */
+/**
+ * The keys a mapping at `path` may hold: those of the defaults there, else those of the schema's object there (a
+ * list item, e.g. a model of models.yaml, has no defaults); `[]` when `isMapping` is false or none is known.
+ */
+function knownKeysAt(
+  isMapping: boolean,
+  defaults: unknown,
+  schema: z.ZodType | undefined,
+  path: readonly string[],
+): string[] {
+  if (!isMapping) return [];
+  const d = path.reduce<unknown>(
+    (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+    defaults,
+  );
+  if (d && typeof d === 'object' && !Array.isArray(d) && Object.keys(d).length > 0)
+    return Object.keys(d);
+  return schemaKeysAt(schema, path);
+}
+
+/** The keys of the object schema(s) at `path` (every option of a union), walking as {@link schemaDefaultAt}. */
+function schemaKeysAt(schema: z.ZodType | undefined, path: readonly string[]): string[] {
+  type Def = {
+    type: string;
+    shape?: Record<string, z.ZodType>;
+    element?: z.ZodType;
+    innerType?: z.ZodType;
+    in?: z.ZodType;
+    options?: z.ZodType[];
+  };
+  const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
+  if (schema === undefined) return [];
+  const def = defOf(schema);
+  if (['default', 'prefault', 'optional', 'nullable', 'readonly'].includes(def.type))
+    return schemaKeysAt(def.innerType, path);
+  if (def.type === 'pipe') return schemaKeysAt(def.in, path);
+  if (def.type === 'union')
+    return [...new Set((def.options ?? []).flatMap((o) => schemaKeysAt(o, path)))];
+  if (def.type === 'array') return schemaKeysAt(def.element, path.slice(1));
+  if (def.type !== 'object') return [];
+  if (path.length === 0) return Object.keys(def.shape ?? {});
+  return schemaKeysAt(def.shape?.[path[0] as string], path.slice(1));
+}
+
+/** Formats zod issues against a YAML document as `file:line:col path: message` lines, sorted by path. */
 function locate(
   doc: Document,
   lc: LineCounter,
@@ -250,9 +296,9 @@ function locate(
   schema: z.ZodType | undefined,
   locale: Locale,
 ): string[] {
-  return issues.flatMap((issue) => {
+  const located = issues.flatMap((issue): { path: PropertyKey[]; line: string }[] => {
     const path = issue.path.map(String);
-    const where = path.length > 0 ? path.join('.') : '(root)';
+    const where = configPathText(issue.path);
     // Walk down as far as the path exists in the document to find the closest node.
     const at = (keyPath: readonly string[]): [number, number] => {
       for (let depth = keyPath.length; depth >= 0; depth--) {
@@ -275,32 +321,39 @@ function locate(
         const [line, col] = range
           ? (({ line, col }) => [line, col])(lc.linePos(range[0]))
           : at(path);
-        const known =
-          isMap(map) && defaults !== undefined
-            ? Object.keys(
-                (path.reduce<unknown>(
-                  (o, k) =>
-                    o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined,
-                  defaults,
-                ) ?? {}) as object,
-              )
-            : [];
+        const known = knownKeysAt(isMap(map), defaults, schema, path);
+        const meant = didYouMean(key, known);
         const near =
-          known.length > 0 ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') }) : '';
-        return tc(locale, 'cli.configFile.unknownKey', {
-          at: `${file}:${line}:${col}`,
-          path: [...path, key].join('.'),
-          key,
-          near,
-        });
+          (meant === undefined ? '' : tc(locale, 'cli.configFile.didYouMean', { name: meant })) +
+          (known.length > 0
+            ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') })
+            : '');
+        const keyPath = [...issue.path, key];
+        return {
+          path: keyPath,
+          line: tc(locale, 'cli.configFile.unknownKey', {
+            at: `${file}:${line}:${col}`,
+            path: configPathText(keyPath),
+            key,
+            near,
+          }),
+        };
       });
     }
     const [line, col] = at(path);
     const message = issueText(issue, doc.getIn(path), path, defaults, schema, locale);
     return [
-      tc(locale, 'cli.configFile.problem', { at: `${file}:${line}:${col}`, path: where, message }),
+      {
+        path: issue.path,
+        line: tc(locale, 'cli.configFile.problem', {
+          at: `${file}:${line}:${col}`,
+          path: where,
+          message,
+        }),
+      },
     ];
   });
+  return located.sort((a, b) => comparePaths(a.path, b.path)).map((l) => l.line);
 }
 
 /** Parses and validates one YAML file; throws AppError('config_invalid') listing every problem. */
@@ -573,7 +626,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
       problems.push(
         tc(locale, 'cli.configFile.modelTwice', {
           at: atModels(['models', i, 'name']),
-          i,
+          i: i + 1,
           name: m.name,
           first: atModels(['models', prev, 'name']),
         }),

@@ -96,7 +96,7 @@ export interface DisabledModel {
   readonly empty: boolean;
   /** Marked `arena: true` (a live model of `/ask`). */
   readonly live: boolean;
-  /** The warning line, located: `models.yaml:6:18 models.0.api_key_env: QWEN_API_KEY is not set …`. */
+  /** The warning line, located: `models.yaml:6:18 models[1].api_key_env: QWEN_API_KEY is not set …`. */
   readonly warning: string;
 }
 
@@ -124,7 +124,7 @@ export function disabledModels(
       reason: missingKeyReason(m.api_key_env, empty, 'en', filesOf(config).models),
       warning: tc(locale, empty ? 'cli.start.disabledEmpty' : 'cli.start.disabledUnset', {
         at: config.locate?.('models', ['models', i, 'api_key_env']) ?? filesOf(config).models,
-        i,
+        i: i + 1,
         variable: m.api_key_env,
         name: m.name,
       }),

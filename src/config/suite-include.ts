@@ -72,7 +72,7 @@ export function resolveSuiteIncludes(parsed: ReadonlyMap<string, ParsedSuite>): 
       from.push(origin);
     };
     p.suite.include.forEach((inc, i) => {
-      const where = `${p.at(['include', i])} include.${i}`;
+      const where = `${p.at(['include', i])} include[${i + 1}]`;
       if (!parsed.has(inc.suite)) {
         problems.push(
           `${where}: unknown suite "${inc.suite}"; the suites of ${dirname(p.file)}/ are ${names.join(', ')}: fix the name or add the suite`,

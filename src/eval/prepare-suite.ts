@@ -5,6 +5,7 @@
  * files are missing. Without stored items it needs no database, so `zhujiu eval` starts it while the database opens
  * (cli/eval, main.ts `RuntimeOptions.onConfig`); eval/service `prepareSuite` is the same function.
  */
+import { existsSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
 import type { StoredItem } from '../storage/items.ts';
 import {
@@ -52,6 +53,13 @@ export async function prepareSuiteDatasets(
     }
     for (const f of gone) if (!missing.includes(f)) missing.push(f);
   }
+  // A missing datasets folder is said once, not as each of its files.
+  if (missing.length > 0 && !existsSync(config.datasetsDir))
+    throw new EvalRefusalError('dataset_invalid', {
+      code: 'datasets_dir_missing',
+      suite: name,
+      dir: config.datasetsDir,
+    });
   if (missing.length > 0)
     throw new EvalRefusalError('dataset_invalid', {
       code: 'files_missing',

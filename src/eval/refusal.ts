@@ -12,6 +12,7 @@ import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { sayCli } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
+import { didYouMean } from '../text/edit-distance.ts';
 
 /** The surface a request came from: the fix is given in its form. */
 export type EvalSurface = 'chat' | 'cli';
@@ -81,6 +82,8 @@ type EvalRefusalKind =
       readonly dir: string;
       readonly files: readonly string[];
     }
+  /** The datasets folder `dir` itself does not exist (every dataset file of the suite is missing). */
+  | { readonly code: 'datasets_dir_missing'; readonly suite: string; readonly dir: string }
   | { readonly code: 'no_run'; readonly run: number }
   /** An approved submission has no suite to be queued on: none of `submissions.suites`, nor `fallback`, is runnable. */
   | { readonly code: 'no_submission_suites'; readonly fallback: string }
@@ -98,6 +101,30 @@ export class EvalRefusalError extends AppError {
     super(code, evalRefusalText(refusal, 'en', 'cli'));
     this.refusal = refusal;
   }
+}
+
+/** The refusal of an unknown suite or model: the valid names, closest first, and a "did you mean". */
+function unknownNameText(
+  r: Extract<EvalRefusal, { code: 'unknown_suite' | 'unknown_model' }>,
+  files: ConfigFiles,
+  locale: Locale,
+): string {
+  if (r.code === 'unknown_suite')
+    return r.valid.length === 0
+      ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
+      : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) }) +
+          meant(r.suite, r.valid, locale);
+  const p = { model: r.model, word: shellWord(r.model), models: files.models };
+  return r.valid.length === 0
+    ? t(locale, 'evalRefusal.unknownModel.none', p)
+    : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) }) +
+        meant(r.model, r.valid, locale);
+}
+
+/** ` Did you mean "x"?` when `typed` looks like a misspelling of one of `valid`, else nothing. */
+function meant(typed: string, valid: readonly string[], locale: Locale): string {
+  const name = didYouMean(typed, valid);
+  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
 }
 
 /** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
@@ -192,15 +219,8 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
   const files = r.configFiles ?? DEFAULT_CONFIG_FILES;
   switch (r.code) {
     case 'unknown_suite':
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
-        : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) });
-    case 'unknown_model': {
-      const p = { model: r.model, word: shellWord(r.model), models: files.models };
-      return r.valid.length === 0
-        ? t(locale, 'evalRefusal.unknownModel.none', p)
-        : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) });
-    }
+    case 'unknown_model':
+      return unknownNameText(r, files, locale);
     case 'suite_not_evaluable':
       return notEvaluableText(r, locale);
     case 'model_disabled':
@@ -252,6 +272,8 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
             ? t(locale, 'evalRefusal.filesMissing.more', { n: r.files.length - 5 })
             : '',
       });
+    case 'datasets_dir_missing':
+      return t(locale, 'evalRefusal.datasetsDirMissing', { suite: r.suite, dir: r.dir });
     case 'suite_unprepared':
       return t(locale, 'evalRefusal.unprepared', {
         message: r.said && locale !== 'en' ? sayCli(locale, r.said) : r.message,

@@ -32,6 +32,7 @@ import { storedItemsOf } from '../storage/items.ts';
 import { ensureModels, listModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { approvedSubmission, approvedSubmissions } from '../storage/submissions.ts';
+import { byCloseness } from '../text/edit-distance.ts';
 import { loadRubric } from './judge/rubrics.ts';
 import { prepareSuiteDatasets } from './prepare-suite.ts';
 import {
@@ -185,29 +186,6 @@ export type StartResult =
       readonly reason: string;
       readonly active?: RunRow;
     };
-
-/** Closest names first (edit distance), for "did you mean". */
-function byCloseness(input: string, names: readonly string[]): string[] {
-  const dist = (a: string, b: string): number => {
-    const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      let prev = dp[0] as number;
-      dp[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const cur = dp[j] as number;
-        dp[j] = Math.min(
-          (dp[j] as number) + 1,
-          (dp[j - 1] as number) + 1,
-          prev + (a[i - 1] === b[j - 1] ? 0 : 1),
-        );
-        prev = cur;
-      }
-    }
-    return dp[b.length] as number;
-  };
-  const lower = input.toLowerCase();
-  return [...names].sort((x, y) => dist(lower, x.toLowerCase()) - dist(lower, y.toLowerCase()));
-}
 
 /** The evaluation service. */
 export class EvalService {

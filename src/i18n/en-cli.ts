@@ -294,6 +294,8 @@ export const enCli = {
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
     '--source {name}: no battles of that source are stored in {where}; stored sources: {stored}. Import them first (`zhujiu import battles FILE --source {name}`) or fix the name.',
+  'cli.sources.elsewhere':
+    'no votes from {counted}; {n, plural, one {another source holds} other {other sources hold}} votes: {stored}. See them with {commands}',
   'cli.export.done':
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
   'cli.export.doneTo':
@@ -519,7 +521,8 @@ export const enCli = {
   'cli.configFile.suiteTwice':
     '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
   'cli.configFile.modelTwice':
-    '{at} models.{i}.name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+    '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
+  'cli.configFile.didYouMean': '; did you mean "{name}"?',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':
@@ -534,9 +537,9 @@ export const enCli = {
     '{at} {key}: "{name}" is not a model of {models}, so {what} cannot be judged. Name an OpenAI-compatible model of models.yaml (configured: {configured}), or set it to null.',
   'cli.start.none': 'none',
   'cli.start.disabledUnset':
-    '{at} models.{i}.api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
+    '{at} models[{i}].api_key_env: {variable} is not set in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Export it with the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.start.disabledEmpty':
-    '{at} models.{i}.api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
+    '{at} models[{i}].api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.endpoint.notListed': ' (model id {model} is not among them)',
   'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
   'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',
@@ -683,4 +686,13 @@ export const enCli = {
     '--source "{source}"{from} is reserved for the votes cast through the bot; give the imported votes their own name, e.g. --source lmsys-2023',
   'cli.battles.fromFileName': ' (from the file name)',
   'cli.battles.notFile': '{file}: not a file; give the path of a JSONL file of battles',
+  'cli.battles.misspeltKey': 'unknown key "{key}" (did you mean "{want}"?); rename it to "{want}"',
+  'cli.battles.csv':
+    '{at}: this looks like a CSV table, not JSON Lines; {format}: convert the table to one object per line',
+  'cli.battles.notJsonl': '{at}: {file} is not JSON Lines (its first line is not JSON); {format}',
+  'cli.battles.abilityDiffers':
+    'source "{source}" already holds {n, plural, one {# imported battle} other {# imported battles}} {stored}, but this import gives its battles {given}; a source keeps one ability and lines already stored would be skipped, so nothing would change. Import again with {flag}, or give these battles their own --source NAME',
+  'cli.battles.ofAbility': 'of ability "{ability}"',
+  'cli.battles.noAbility': 'without an ability',
+  'cli.battles.withoutFlag': 'no --ability',
 } as const satisfies Readonly<Record<string, string>>;

@@ -665,6 +665,9 @@ export const en = {
   'evalRefusal.runFinished': 'Run #{id} is already {status}.',
   'evalRefusal.noSubmissionSuites':
     'none of submissions.suites is configured, nor {fallback}; start a run with /eval',
+  'evalRefusal.didYouMean': ' Did you mean "{name}"?',
+  'evalRefusal.datasetsDirMissing':
+    'Suite "{suite}" cannot run: the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder). Create it and put the dataset files there (the public data folder ../shared/data/datasets beside this checkout has the layout), or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are").',
   'submit.status.pending': 'pending',
   'submit.status.approved': 'approved',
   'submit.status.rejected': 'rejected',

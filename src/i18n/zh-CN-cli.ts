@@ -272,6 +272,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
     '--source {name}：{where} 中没有存储这个来源的对战；已存储的来源：{stored}。请先导入（`zhujiu import battles FILE --source {name}`），或改正名称。',
+  'cli.sources.elsewhere':
+    '{counted} 没有投票；{n, plural, other {其他来源}}有投票：{stored}。可以用 {commands} 查看',
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
   'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
   'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
@@ -480,7 +482,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.suiteTwice':
     '{file}：评测套件名称 "{name}" 被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':
-    '{at} models.{i}.name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+    '{at} models[{i}].name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+  'cli.configFile.didYouMean': '；你是不是想写“{name}”？',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':
@@ -495,9 +498,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{at} {key}："{name}" 不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
   'cli.start.none': '无',
   'cli.start.disabledUnset':
-    '{at} models.{i}.api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.start.disabledEmpty':
-    '{at} models.{i}.api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.endpoint.notListed': '（其中没有模型 id {model}）',
   'cli.endpoint.answers': '模型 {name}：{host} 有应答，列出了 {n} 个模型{listed}',
   'cli.endpoint.timeout': '模型 {name}：{host} 在 {ms} 毫秒内没有应答（GET /models）',
@@ -641,4 +644,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--source "{source}"{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
   'cli.battles.fromFileName': '（取自文件名）',
   'cli.battles.notFile': '{file}：不是文件；请给出对战记录 JSONL 文件的路径',
+  'cli.battles.misspeltKey': '未知的键 "{key}"（你是不是想写 "{want}"？）；请把它改名为 "{want}"',
+  'cli.battles.csv':
+    '{at}：这看起来是 CSV 表格，不是 JSON Lines；{format}：请把表格转换为每行一个对象',
+  'cli.battles.notJsonl': '{at}：{file} 不是 JSON Lines 文件（它的第一行不是 JSON）；{format}',
+  'cli.battles.abilityDiffers':
+    '来源 "{source}" 已存有 {n} 场导入的对战（{stored}），但这次导入设定的是{given}；一个来源只有一种能力，已存的行会被跳过，所以什么也不会改变。请用 {flag} 重新导入，或用 --source NAME 给这些对战一个单独的来源',
+  'cli.battles.ofAbility': '能力为 "{ability}"',
+  'cli.battles.noAbility': '没有能力',
+  'cli.battles.withoutFlag': '不带 --ability 的命令',
 };

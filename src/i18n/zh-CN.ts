@@ -617,6 +617,9 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalRefusal.runFinished': '评测任务 #{id} 已经结束（状态：{status}）。',
   'evalRefusal.noSubmissionSuites':
     'submissions.suites 中没有一个评测套件已配置，{fallback} 也没有；请用 /eval 发起评测',
+  'evalRefusal.didYouMean': '你是不是想输入“{name}”？',
+  'evalRefusal.datasetsDirMissing':
+    '评测套件“{suite}”无法运行：数据集文件夹 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设定；默认是工作文件夹下的 datasets）。请创建它并把数据集文件放进去（本仓库旁的公共数据文件夹 ../shared/data/datasets 有相同的结构），或把 ZHUJIU_DATASETS_DIR 设为存放这些文件的文件夹（见 README“Where the files are”）。',
   'submit.status.pending': '待审核',
   'submit.status.approved': '已批准',
   'submit.status.rejected': '已拒绝',

@@ -28,14 +28,16 @@ import type { Locale } from '../i18n/index.ts';
 import {
   analyzeVoteTables,
   type ImportedBattle,
+  importedAbilitiesOfSource,
   importKeysOfSource,
   insertImportedBattles,
 } from '../storage/battles.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database, VoteChoice } from '../storage/schema.ts';
 import { ARENA_SOURCE } from '../storage/sources.ts';
+import { didYouMean } from '../text/edit-distance.ts';
 import { jsonSyntaxMessage, readJsonLine } from './formats/json-reader.ts';
-import { capProblems, fileRowKind, quoteName, rowKind } from './formats/sniff.ts';
+import { capProblems, fileRowKind, looksLikeCsv, quoteName, rowKind } from './formats/sniff.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -161,6 +163,8 @@ export async function readBattlesFile(
   let lineNo = 0;
   // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
   let arrayHead: string[] | undefined;
+  // A first line that is not JSON, and the next non-blank one (to tell a CSV table).
+  let notJsonl: string[] | undefined;
   const outputsHint = (jsonl: boolean) =>
     tc(locale, jsonl ? 'cli.battles.outputsJsonl' : 'cli.battles.outputsArray', {
       at: `${opts.file}:1`,
@@ -176,6 +180,11 @@ export async function readBattlesFile(
       if (arrayHead.length >= 50) break;
       continue;
     }
+    if (notJsonl !== undefined) {
+      if (line.trim() === '') continue;
+      notJsonl.push(line);
+      break;
+    }
     if (line.trim() === '') continue;
     if (rows.length === 0 && problems.length === 0 && line.trimStart().startsWith('[')) {
       arrayHead = [line];
@@ -189,6 +198,11 @@ export async function readBattlesFile(
       break;
     }
     const parsed = readJsonLine(line, lineNo);
+    if (!parsed.ok && rows.length === 0 && problems.length === 0) {
+      // The first line is not JSON: the file is of another format (a CSV table, …), said once.
+      notJsonl = [line];
+      continue;
+    }
     if (!parsed.ok) {
       problems.push(jsonSyntaxMessage(opts.file, parsed.error, undefined, locale));
       continue;
@@ -211,6 +225,7 @@ export async function readBattlesFile(
     if (seen.isDuplicate(o as Record<string, unknown>, line)) duplicates++;
     else rows.push(checked);
   }
+  if (notJsonl !== undefined) throw notJsonlError(opts.file, notJsonl, locale);
   // A JSON array, problems found, or no battle at all: nothing is imported.
   const refused =
     arrayHead !== undefined
@@ -224,6 +239,22 @@ export async function readBattlesFile(
           : undefined;
   if (refused !== undefined) throw new AppError('import_invalid', refused);
   return { file: opts.file, source, rows, duplicates };
+}
+
+/**
+ * The refusal of a file whose first line is not JSON: one error naming the file, what it looks like (a CSV table, as
+ * import/formats/sniff `looksLikeCsv` tells it) and the format `import battles` takes.
+ * @param head the file's first non-blank line and the next one (when there is one).
+ */
+function notJsonlError(file: string, head: readonly string[], locale: Locale): AppError {
+  return new AppError(
+    'import_invalid',
+    tc(locale, looksLikeCsv(head.join('\n')) ? 'cli.battles.csv' : 'cli.battles.notJsonl', {
+      at: `${file}:1`,
+      file,
+      format: battlesFormat(locale),
+    }),
+  );
 }
 
 /** The refusal of a pair-count line, in `locale`: such a file is refused at its first line. */
@@ -245,6 +276,8 @@ function battleRow(
   const a = r.model_a;
   const b = r.model_b;
   const w = r.winner;
+  const misspelt = misspeltKey(r);
+  if (misspelt !== undefined) return tc(locale, 'cli.battles.misspeltKey', misspelt);
   if (typeof a !== 'string' || a === '' || typeof b !== 'string' || b === '')
     return tc(locale, 'cli.battles.names');
   // The rule of every model name (config/schema.ts), checked here so the database never refuses one.
@@ -275,6 +308,24 @@ function battleRow(
     ...(r.anony === false ? { named: true } : {}),
     ...(tstamp === undefined ? {} : { tstamp }),
   };
+}
+
+/** The keys a battle line must have. */
+const REQUIRED_KEYS = ['model_a', 'model_b', 'winner'] as const;
+
+/**
+ * A required key a line lacks while it has a key that looks like its misspelling (`winer` for `winner`), or
+ * undefined.
+ */
+function misspeltKey(r: Record<string, unknown>): { key: string; want: string } | undefined {
+  for (const want of REQUIRED_KEYS) {
+    if (want in r) continue;
+    const key = Object.keys(r).find(
+      (k) => !(REQUIRED_KEYS as readonly string[]).includes(k) && didYouMean(k, [want]) === want,
+    );
+    if (key !== undefined) return { key, want };
+  }
+  return undefined;
 }
 
 /** The earliest vote time accepted: 2000-01-01T00:00:00Z, in Unix seconds. */
@@ -397,6 +448,40 @@ class FileBattle implements ImportedBattle {
   }
 }
 
+/**
+ * Refuses an import into a source whose stored battles have another ability (or none, or one when `ability` is
+ * null): its lines already stored would be skipped as present and keep their ability, so the import would change
+ * nothing while the command asked for another ability.
+ * @throws AppError `import_invalid` naming the source, its stored ability and the fix.
+ */
+async function refuseOtherAbility(
+  db: Kysely<Database>,
+  source: string,
+  ability: string | null,
+  locale: Locale = 'en',
+): Promise<void> {
+  const stored = await importedAbilitiesOfSource(db, source);
+  const other = stored.find((s) => s.ability !== ability);
+  if (other === undefined) return;
+  const abilityText = (a: string | null) =>
+    a === null
+      ? tc(locale, 'cli.battles.noAbility')
+      : tc(locale, 'cli.battles.ofAbility', { ability: a });
+  throw new AppError(
+    'import_invalid',
+    tc(locale, 'cli.battles.abilityDiffers', {
+      source,
+      n: other.battles,
+      stored: abilityText(other.ability),
+      given: abilityText(ability),
+      flag:
+        other.ability === null
+          ? tc(locale, 'cli.battles.withoutFlag')
+          : `--ability ${other.ability}`,
+    }),
+  );
+}
+
 /** Stores checked battle rows in one transaction (see {@link importBattles}). */
 async function storeBattles(
   db: Kysely<Database>,
@@ -414,6 +499,7 @@ async function storeBattles(
     const existing = new Map<number, string>();
     for (const k of await importKeysOfSource(trx, source))
       existing.set(Number(k.slice(0, k.indexOf(':'))), k);
+    if (existing.size > 0) await refuseOtherAbility(trx, source, opts.ability ?? null, opts.locale);
     const clash = rows.find((r) => {
       const k = existing.get(r.line);
       return k !== undefined && k !== keyOf(r);

@@ -571,6 +571,25 @@ export async function importKeysOfSource(db: Conn, source: string): Promise<stri
   return rows.map((r) => r.import_key as string);
 }
 
+/**
+ * The abilities of the imported battles of `source` (`null`: battles imported without `--ability`), with how many
+ * battles have each, most first; empty when the source has no imported battle.
+ */
+export async function importedAbilitiesOfSource(
+  db: Conn,
+  source: string,
+): Promise<{ readonly ability: string | null; readonly battles: number }[]> {
+  const rows = await db
+    .selectFrom('battles')
+    .select(['ability', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('source', '=', source)
+    .where('import_key', 'is not', null)
+    .groupBy('ability')
+    .orderBy('n', 'desc')
+    .execute();
+  return rows.map((r) => ({ ability: r.ability, battles: Number(r.n) }));
+}
+
 /** The statistics target of {@link analyzeVoteTables}'s import scope (PostgreSQL's default is 100). */
 const IMPORT_STATISTICS_TARGET = 10;
 

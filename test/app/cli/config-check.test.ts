@@ -83,7 +83,7 @@ describe('config check = the start-up validation', () => {
           'models:\n  - name: claude-2\n    provider: recorded\n  - name: claude-2\n    provider: recorded\n',
       },
       {},
-      /models\.yaml:4:11 models\.1\.name: model "claude-2" is listed twice \(first at .*models\.yaml:2:11\)/,
+      /models\.yaml:4:11 models\[2\]\.name: model "claude-2" is listed twice \(first at .*models\.yaml:2:11\)/,
     ],
     [
       'judge.model naming no model of models.yaml',

@@ -41,9 +41,22 @@ describe('config errors name the file read', () => {
   const env = { ZHUJIU_CONFIG_DIR: cfg, ZHUJIU_DATA_DIR: data.dataDir, DATABASE_URL: '' };
 
   it('eval: an unknown model and a model without its key name ZHUJIU_CONFIG_DIR/models.yaml', async () => {
+    // A model neither models.yaml nor the stored answers know is a usage mistake (exit 2), like an unknown --suite.
     const unknown = await inProcess(['eval', '--model', 'nosuch', '--suite', 'smoke'], { env });
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain(`Unknown model "nosuch". Valid models: `);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^error \[input_invalid\]: Unknown model "nosuch"\. Valid models: /,
+    );
+    expect(unknown.stderr).not.toContain('Did you mean');
+    const typo = await inProcess(['eval', '--model', 'fra', '--suite', 'smoke'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('Unknown model "fra". Valid models: far, keyed.');
+    expect(typo.stderr).toContain('Did you mean "far"?');
+    const zh = await inProcess(['eval', '--model', 'fra', '--suite', 'smoke'], {
+      env: { ...env, LANG: 'zh_CN.UTF-8' },
+    });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('你是不是想输入“far”？');
     expect(unknown.stderr).toContain(`To add it: ${models} (name, provider, base_url, model)`);
     expect(unknown.stderr).not.toContain('config/models.yaml');
     const keyless = await inProcess(['eval', '--model', 'keyed', '--suite', 'smoke'], { env });

@@ -82,14 +82,14 @@ describe('config errors, warnings and endpoint failures', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:7:18 models\.0\.max_retries：应为数字，例如 2，实际是文本 "two"$/mu,
+      /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本 "two"$/mu,
     );
     expect(r.stderr).toMatch(
-      /models\.yaml:8:5 models\.0\.colour：未知的键 "colour"：请删除它或修正拼写$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键 "colour"：请删除它或修正拼写；此处可用的键有 name, /mu,
     );
     // zod's own words, in its Chinese locale.
     expect(r.stderr).toMatch(
-      /tiny\.yaml:\d+:\d+ datasets\.0\.method：无效选项：期望以下之一 "metrics"\|"scoring"\|"comparative"$/mu,
+      /tiny\.yaml:\d+:\d+ datasets\[1\]\.method：无效选项：期望以下之一 "metrics"\|"scoring"\|"comparative"$/mu,
     );
   });
 
@@ -98,7 +98,7 @@ describe('config errors, warnings and endpoint failures', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^ {2}警告：\S*models\.yaml:6:18 models\.0\.api_key_env：环境中没有设置 ZJ_KEY，因此模型 "m1" 已停用（无法调用它；其余功能正常）。/mu,
+      /^ {2}警告：\S*models\.yaml:6:18 models\[1\]\.api_key_env：环境中没有设置 ZJ_KEY，因此模型 "m1" 已停用（无法调用它；其余功能正常）。/mu,
     );
   });
 

@@ -64,6 +64,33 @@ describe('zhujiu ratings and vote sources', () => {
     expect(both.stderr).toContain('--source picks stored votes; with --battles FILE');
   });
 
+  it('leaderboard and export battles with only imported votes say where the votes are and how to see them', async () => {
+    const note =
+      'no votes from arena; another source holds votes: lmsys (31 votes). See them with `zhujiu leaderboard --source lmsys`\n';
+    const board = await zhujiu('leaderboard');
+    expect(board.code, board.stderr).toBe(0);
+    expect(board.stderr).toBe(note);
+    const json = await zhujiu('leaderboard', '--json');
+    expect(json.stderr).toBe(note);
+    expect(() => JSON.parse(json.stdout)).not.toThrow();
+    const counted = await zhujiu('leaderboard', '--source', 'lmsys');
+    expect(counted.stderr).toBe('');
+    const zh = await inProcess(['leaderboard'], { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } });
+    expect(zh.stderr).toBe(
+      'arena 没有投票；其他来源有投票：lmsys（31 票）。可以用 `zhujiu leaderboard --source lmsys` 查看\n',
+    );
+    // export battles: stdout stays the data (none), the note goes to stderr after the summary.
+    const ex = await zhujiu('export', 'battles');
+    expect(ex.code, ex.stderr).toBe(0);
+    expect(ex.stdout).toBe('');
+    expect(ex.stderr).toBe(
+      'exported 0 votes of 0 battles from source arena (fastchat)\n' +
+        'no votes from arena; another source holds votes: lmsys (31 votes). See them with `zhujiu export battles --source lmsys`\n',
+    );
+    const lmsys = await zhujiu('export', 'battles', '--source', 'lmsys');
+    expect(lmsys.stderr).toBe('exported 31 votes of 31 battles from source lmsys (fastchat)\n');
+  });
+
   it('leaderboard refuses an unknown --source the same way, before building the board', async () => {
     for (const args of [['leaderboard'], ['leaderboard', '--json']]) {
       const r = await zhujiu(...args, '--source', 'nosuch');

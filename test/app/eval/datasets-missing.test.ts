@@ -18,6 +18,7 @@ import {
 import { ManualClock } from '../../../src/core/clock.ts';
 import { silentLogger } from '../../../src/core/logger.ts';
 import { prepareSuite } from '../../../src/eval/datasets/index.ts';
+import { evalRefusalsText } from '../../../src/eval/refusal.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
@@ -61,6 +62,29 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
           'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).',
       );
     }
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
+  it('a datasets folder that does not exist is said once, naming the folder and the variable that sets it', async () => {
+    const gone = join(root, 'no-such-folder');
+    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: gone } });
+    const service = new EvalService({
+      db: d.db,
+      logger: silentLogger,
+      config: { ...config, models: [endpoint] },
+    });
+    const r = await service.start({ model: 'm', suite: 'smoke', surface: 'cli' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.reason).toBe(
+      `Suite "smoke" cannot run: the datasets folder ${gone} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder). ` +
+        'Create it and put the dataset files there (the public data folder ../shared/data/datasets beside this checkout has the layout), ' +
+        'or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are").',
+    );
+    expect(r.reason).not.toContain('.sample.json');
+    expect(evalRefusalsText(r.refusals, 'zh-CN', 'cli')).toContain(
+      `数据集文件夹 ${gone} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设定`,
+    );
     expect(await listRuns(d.db, {})).toEqual([]);
   });
 

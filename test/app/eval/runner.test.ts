@@ -257,7 +257,7 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
           configFiles: expect.objectContaining({ models: expect.stringMatching(/models\.yaml$/) }),
         },
       ],
-      reason: 'Unknown suite "minii". Valid suites: mini.',
+      reason: 'Unknown suite "minii". Valid suites: mini. Did you mean "mini"?',
     });
     const bad = await service.validate('mm', 'mini');
     expect(bad.ok ? '' : bad.reason).toMatch(/^Unknown model "mm"\. Valid models: m, /);

@@ -101,7 +101,7 @@ describe('config loader', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:3 arena\\.votecap: unknown key "votecap": remove it or fix the spelling; the keys here are .*vote_cap`,
+          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:3 arena\\.votecap: unknown key "votecap": remove it or fix the spelling; did you mean "vote_cap"\\?; the keys here are .*vote_cap`,
         ),
       ),
     );
@@ -124,10 +124,10 @@ describe('config loader', () => {
     const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
     expect(e.message).not.toContain('8080');
     expect(e.message).toMatch(
-      /models\.0\.max_retries: expected a whole number, e\.g\. 2, got number 1\.5$/m,
+      /models\[1\]\.max_retries: expected a whole number, e\.g\. 2, got number 1\.5$/m,
     );
     expect(e.message).toMatch(
-      /models\.0\.max_concurrency: expected a number, e\.g\. 4, got text "many"$/m,
+      /models\[1\]\.max_concurrency: expected a number, e\.g\. 4, got text "many"$/m,
     );
   });
 
@@ -142,8 +142,31 @@ describe('config loader', () => {
     expect(e.message).toContain(
       'default.yaml:2:3 arena.windw_hours: unknown key "windw_hours": remove it or fix the spelling',
     );
-    expect(e.message).toMatch(/models\.yaml:4:15 models\.0\.base_url: /);
+    expect(e.message).toMatch(/models\.yaml:4:15 models\[1\]\.base_url: /);
     expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+ \(yaml\): /);
+  });
+
+  it('a misspelt key gets "did you mean", list positions count from 1, and the lines come in path order', () => {
+    const dir = dirWith({
+      'models.yaml':
+        'models:\n  - name: a\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n' +
+        '  - name: b\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: y\n' +
+        '    max_retires: 2\n    max_concurrency: many\n',
+    });
+    const e = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir }));
+    const f = join(dir, 'models.yaml');
+    const lines = e.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      `${f}:11:22 models[2].max_concurrency: expected a number, e.g. 4, got text "many"`,
+    );
+    expect(lines[1]).toMatch(
+      /:10:5 models\[2\]\.max_retires: unknown key "max_retires": remove it or fix the spelling; did you mean "max_retries"\?; the keys here are /,
+    );
+    expect(e.message).toMatch(/the keys here are .*max_retries/);
+    const zh = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }));
+    expect(zh.message).toContain('models[2].max_retires：未知的键 "max_retires"');
+    expect(zh.message).toContain('你是不是想写“max_retries”？');
   });
 
   it('refuses a base_url or public_url that is not http(s), and names the providers of a model', () => {
@@ -159,13 +182,13 @@ describe('config loader', () => {
       'default.yaml:2:15 leaderboard.public_url: expected an http:// or https:// URL, e.g. https://arena.example.org, got "javascript:alert(1)"',
     );
     expect(e.message).toContain(
-      'models.yaml:4:15 models.0.base_url: expected an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1, got "localhost:8000"',
+      'models.yaml:4:15 models[1].base_url: expected an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1, got "localhost:8000"',
     );
     expect(e.message).toContain(
-      'models.yaml:7:15 models.1.provider: expected one of openai, recorded, got text "openAI"',
+      'models.yaml:7:15 models[2].provider: expected one of openai, recorded, got text "openAI"',
     );
     expect(e.message).toContain(
-      'models.yaml:8:5 models.2.provider: missing; add `provider: openai` or `provider: recorded`',
+      'models.yaml:8:5 models[3].provider: missing; add `provider: openai` or `provider: recorded`',
     );
   });
 

@@ -111,7 +111,7 @@ describe('suite include', () => {
       'z.yaml': 'name: z\ninclude:\n  - a\n  - zhujiu-robustnes\n',
     });
     expect(errorOf(() => load(dir))).toBe(
-      `${join(dir, 'suites', 'z.yaml')}:4:5 include.1: unknown suite "zhujiu-robustnes"; the suites of ${join(dir, 'suites')}/ are a, z: fix the name or add the suite`,
+      `${join(dir, 'suites', 'z.yaml')}:4:5 include[2]: unknown suite "zhujiu-robustnes"; the suites of ${join(dir, 'suites')}/ are a, z: fix the name or add the suite`,
     );
   });
 
@@ -124,8 +124,8 @@ describe('suite include', () => {
     });
     const lines = errorOf(() => load(dir)).split('\n');
     expect(lines).toEqual([
-      `${join(dir, 'suites', 'c.yaml')}:2:11 include.0: including suite "a" makes a cycle (a → b → c → a); remove one include of this chain`,
-      `${join(dir, 'suites', 's.yaml')}:2:11 include.0: including suite "s" makes a cycle (s → s); remove one include of this chain`,
+      `${join(dir, 'suites', 'c.yaml')}:2:11 include[1]: including suite "a" makes a cycle (a → b → c → a); remove one include of this chain`,
+      `${join(dir, 'suites', 's.yaml')}:2:11 include[1]: including suite "s" makes a cycle (s → s); remove one include of this chain`,
     ]);
   });
 
@@ -151,6 +151,6 @@ describe('suite include', () => {
     expect(msg).toContain(
       'a.yaml:1:1 datasets: a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
     );
-    expect(msg).toMatch(/b\.yaml:4:13 include\.0\.sample: /);
+    expect(msg).toMatch(/b\.yaml:4:13 include\[1\]\.sample: /);
   });
 });
