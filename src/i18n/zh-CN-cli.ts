@@ -259,7 +259,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
   'cli.import.andMore': '{shown} 等另外 {n} 个',
   'cli.import.battles.done':
-    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
+    '已从来源 {source} 导入 {n} 场对战（{n} 票；{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
   'cli.import.battles.duplicates':
     '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
   'cli.import.battles.tstampType':
