@@ -61,6 +61,23 @@ export const enCli = {
   'cli.bot.opt.no-worker': 'do not run the in-process worker',
   'cli.worker.description':
     'run queued evaluation runs and close due battles (posting needs a chat connection: the bot posts); start several against one DATABASE_URL',
+  'cli.db.inUse':
+    'the embedded database in {dir} is in use by another zhujiu process ({owner}). Only one process can use an embedded database: stop that process first (e.g. stop the bot before `zhujiu import`), use another ZHUJIU_DATA_DIR, or set DATABASE_URL so that several processes share one Postgres. (The lock is {lock}; it is released when that process stops, and taken over {secs} s after it died.)',
+  'cli.db.owner': 'pid {pid}{host}{since}',
+  'cli.db.ownerHost': ' on {host}',
+  'cli.db.ownerSince': ' since {since}',
+  'cli.db.ownerUnknown': 'an unknown process',
+  'cli.db.openHere':
+    'the embedded database in {dir} is already open in this process; close it first',
+  'cli.db.otherMajor':
+    'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.empty': 'is empty; give the model a name',
+  'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
+  'cli.modelName.blank': 'is blank; give the model a name',
+  'cli.modelName.unprintable':
+    'holds {char}, a control, format or line-break character; use printable text only',
+  'cli.modelName.outerSpace': 'starts or ends with a space; remove it',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -275,6 +292,8 @@ export const enCli = {
     'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
   'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
   'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
+  'cli.import.generatorMismatch':
+    '{at}: "generator" is "{generator}" but --model is "{model}"; pass --model {word} or import the right file',
   'cli.import.gaokaoDataset':
     '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
   'cli.import.gaokao.done':

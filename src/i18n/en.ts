@@ -12,7 +12,8 @@
  * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
  * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
  * command handlers' replies); the reasons services give (`evalRefusal.*` a refused run, `modelKey.*` a model's
- * missing key, `submitProblem.*` and `modelName.*` a refused submission, `postRefusal.*` a battle not posted,
+ * missing key, `submitProblem.*` a refused submission (the name rule's phrases are the command line's
+ * `cli.modelName.*`), `postRefusal.*` a battle not posted,
  * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
  * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words). The command
  * line's `cli.*` are in i18n/en-cli.ts (i18n/index.ts joins them in).
@@ -612,6 +613,7 @@ export const en = {
   'evalReport.speed': ', {rate} items/s{eta}',
   'evalReport.eta': ', about {left} left',
   'evalReport.summary': 'Evaluation run #{id} {ended}: {model} on {suite}',
+  'evalSummary.allFailed': 'every item failed ({n})',
   'evalReport.ended.finished': 'finished',
   'evalReport.ended.cancelled': 'was cancelled',
   'evalReport.ended.failed': 'failed',
@@ -702,12 +704,6 @@ export const en = {
     "Submission #{id} not approved: {variable} is set but empty in this process's environment: export it (restart the bot for chat approvals), then approve again.",
   'submitProblem.noReason':
     'Give a reason: the submitter is told why submission #{id} is rejected.',
-  'modelName.empty': 'is empty; give the model a name',
-  'modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
-  'modelName.blank': 'is blank; give the model a name',
-  'modelName.unprintable':
-    'holds {char}, a control, format or line-break character; use printable text only',
-  'modelName.outerSpace': 'starts or ends with a space; remove it',
   'submit.usage':
     'Usage: /submit name:<name> url:<OpenAI-compatible base URL> model:<model id> description:<text> org:<organisation> licence:<licence>. Never put an API key in chat: the maintainers set it in their environment. /submit list shows your submissions; maintainers: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>], /submit reject <id> <reason>.',
   'submit.rejectedStatus': 'rejected: {reason}',

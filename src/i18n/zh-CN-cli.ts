@@ -57,6 +57,21 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.bot.opt.no-worker': '不在进程内运行 worker',
   'cli.worker.description':
     '执行排队中的评测任务并结束到期的对战（发帖需要聊天连接：由机器人发帖）；可对同一个 DATABASE_URL 启动多个',
+  'cli.db.inUse':
+    '{dir} 中的嵌入式数据库正被另一个 zhujiu 进程使用（{owner}）。嵌入式数据库只能由一个进程使用：请先停止那个进程（例如在 `zhujiu import` 之前停止机器人），或使用另一个 ZHUJIU_DATA_DIR，或设置 DATABASE_URL 让多个进程共用一个 Postgres。（锁文件是 {lock}；那个进程停止时会释放，进程死亡 {secs} 秒后会被接管。）',
+  'cli.db.owner': '进程 {pid}{host}{since}',
+  'cli.db.ownerHost': '，主机 {host}',
+  'cli.db.ownerSince': '，自 {since} 起',
+  'cli.db.ownerUnknown': '未知进程',
+  'cli.db.openHere': '{dir} 中的嵌入式数据库已在本进程中打开；请先关闭它',
+  'cli.db.otherMajor':
+    '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
+  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.empty': '为空；请给模型起个名称',
+  'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
+  'cli.modelName.blank': '只有空白；请给模型起个名称',
+  'cli.modelName.unprintable': '含有 {char}，这是控制、格式或换行字符；请只用可打印的文字',
+  'cli.modelName.outerSpace': '首尾有空格；请删除',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -253,6 +268,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '已为 {model} 导入 {n} 条回答到数据集 {dataset}（{rows} 行，{skipped} 条已存在{differing}），用时 {secs} 秒',
   'cli.import.differFile': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
   'cli.import.differFiles': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.generatorMismatch':
+    '{at}："generator" 是 "{generator}"，但 --model 是 "{model}"；请改用 --model {word}，或导入正确的文件',
   'cli.import.gaokaoDataset':
     '--dataset 不适用于 --format gaokao：题目会归入 gaokao-objective 评测套件的 gaokao_<科目> 数据集',
   'cli.import.gaokao.done':

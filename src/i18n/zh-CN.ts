@@ -564,6 +564,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.speed': '，每秒 {rate} 题{eta}',
   'evalReport.eta': '，大约还需 {left}',
   'evalReport.summary': '评测任务 #{id} {ended}：{model}，评测套件 {suite}',
+  'evalSummary.allFailed': '所有题目都失败了（{n} 道）',
   'evalReport.ended.finished': '已完成',
   'evalReport.ended.cancelled': '已取消',
   'evalReport.ended.failed': '失败了',
@@ -651,11 +652,6 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'submitProblem.keyEmpty':
     '提交 #{id} 未批准：{variable} 在这个进程的环境中已设置但为空：请导出它（聊天中的批准需要重启机器人），然后再批准。',
   'submitProblem.noReason': '请给出理由：提交者会被告知提交 #{id} 被拒绝的原因。',
-  'modelName.empty': '为空；请给模型起个名称',
-  'modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
-  'modelName.blank': '只有空白；请给模型起个名称',
-  'modelName.unprintable': '含有 {char}，这是控制、格式或换行字符；请只用可打印的文字',
-  'modelName.outerSpace': '首尾有空格；请删除',
   'submit.usage':
     '用法：/submit name:<名称> url:<兼容 OpenAI 的接口地址> model:<模型 id> description:<简介> org:<机构> licence:<许可证>。切勿在聊天中发送 API 密钥：维护者会在自己的环境中设置它。/submit list 列出你的提交；维护者：/submit approve <id> [api_key_env:<VAR>] [suites:<a,b>]、/submit reject <id> <reason>。',
   'submit.rejectedStatus': '已拒绝：{reason}',
