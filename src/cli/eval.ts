@@ -20,7 +20,7 @@ import {
 } from '../eval/refusal.ts';
 import type { EvalConfig } from '../eval/service.ts';
 import type { PreparedDataset } from '../eval/types.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { abilityText, type Locale, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
@@ -211,7 +211,7 @@ function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Local
   io.out(t(locale, 'cli.eval.summary', { run, model, suite, ended: sm.endedText(s, locale) }));
   const rows = s.datasets.map((d) => [
     d.dataset,
-    d.ability,
+    abilityText(d.ability, locale),
     d.metric,
     d.profile,
     d.score === null ? '—' : d.score.toFixed(2),

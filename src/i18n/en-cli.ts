@@ -229,9 +229,23 @@ export const enCli = {
   'cli.export.battles.opt.format': 'line format',
   'cli.export.battles.opt.out': 'write to FILE (atomically) instead of standard output',
   'cli.results.noRuns': 'no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)',
-  'cli.results.runsHeader': 'run  model  suite  status  items (finished / failed / planned)',
+  'cli.results.col.run': 'run',
+  'cli.results.col.model': 'model',
+  'cli.results.col.suite': 'suite',
+  'cli.results.col.status': 'status',
+  'cli.results.col.items': 'items (finished / failed / planned)',
   'cli.results.noSuchRun':
     '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.noDataset': '{flag} {name}: run {run} has no such dataset; its datasets are {list}',
+  'cli.results.noDatasetYet':
+    '{flag} {name}: run {run} has no such dataset; its datasets are (none: the run planned no items yet)',
+  'cli.results.noAbility':
+    '{flag} {name}: run {run} has no items of this ability; its abilities are {list}',
+  'cli.results.noAbilityYet':
+    '{flag} {name}: run {run} has no items of this ability; its abilities are (none)',
+  'cli.judgeSuite.noSuite': '--suite {suite}: no such suite; the suites are {names}',
+  'cli.judgeSuite.noSuites': '--suite {suite}: no such suite; the suites are (none)',
+  'cli.judgeSuite.noScoring': 'suite {suite} has no scoring dataset (method: scoring)',
   'cli.results.written':
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':

@@ -210,9 +210,22 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.export.battles.opt.format': '行格式',
   'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
   'cli.results.noRuns': '还没有评测任务（用 `zhujiu eval --model M --suite S` 发起一个）',
-  'cli.results.runsHeader': '任务  模型  评测套件  状态  题目（已完成 / 失败 / 计划）',
+  'cli.results.col.run': '任务',
+  'cli.results.col.model': '模型',
+  'cli.results.col.suite': '评测套件',
+  'cli.results.col.status': '状态',
+  'cli.results.col.items': '题目（已完成 / 失败 / 计划）',
   'cli.results.noSuchRun':
     '--run {run}：没有编号为 {run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+  'cli.results.noDataset': '{flag} {name}：评测任务 {run} 没有这个数据集；它的数据集有：{list}',
+  'cli.results.noDatasetYet':
+    '{flag} {name}：评测任务 {run} 没有这个数据集；它还没有任何数据集（尚未计划题目）',
+  'cli.results.noAbility': '{flag} {name}：评测任务 {run} 没有这项能力的题目；它的能力有：{list}',
+  'cli.results.noAbilityYet':
+    '{flag} {name}：评测任务 {run} 没有这项能力的题目；它还没有任何能力的题目',
+  'cli.judgeSuite.noSuite': '--suite {suite}：没有这个评测套件；现有的评测套件：{names}',
+  'cli.judgeSuite.noSuites': '--suite {suite}：没有这个评测套件；目前没有任何评测套件',
+  'cli.judgeSuite.noScoring': '评测套件 {suite} 没有打分评估数据集（method: scoring）',
   'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
   'cli.results.writtenTo':
     '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
