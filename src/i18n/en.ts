@@ -58,6 +58,7 @@ export const en = {
     '{n, plural, one {{count} void or ability change} other {{count} voids or ability changes}}',
   'board.stale.over': 'more than {n}',
   'board.stale.before': 'built before {list}',
+  'board.stale.and': ' and ',
   'board.stale.changed': 'built before the inputs or settings changed',
   'board.stale.rebuilding': '{what}; a newer board is being built',
   'board.list.sep': ', ',

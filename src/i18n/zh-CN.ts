@@ -43,8 +43,9 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'board.stale.verdicts': '{n, plural, other {{count} 条评审判定}}',
   'board.stale.battleChanges': '{n, plural, other {{count} 次作废或能力更改}}',
   'board.stale.over': '超过 {n}',
-  'board.stale.before': '构建于 {list} 之前',
-  'board.stale.changed': '构建于输入或设置更改之前',
+  'board.stale.before': '构建之后又有 {list}',
+  'board.stale.and': ' 和 ',
+  'board.stale.changed': '构建之后输入或设置有更改',
   'board.stale.rebuilding': '{what}；正在构建更新的排行榜',
   'board.list.sep': '、',
   'board.withinUncertainty':

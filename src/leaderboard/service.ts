@@ -576,6 +576,6 @@ export function staleText(x: BoardInputsSince, locale: Locale = 'en'): string {
   const list =
     parts.length === 1
       ? parts[0]!
-      : `${parts.slice(0, -1).join(t(locale, 'board.list.sep'))}${t(locale, 'evalSummary.and')}${parts.at(-1)!}`;
+      : `${parts.slice(0, -1).join(t(locale, 'board.list.sep'))}${t(locale, 'board.stale.and')}${parts.at(-1)!}`;
   return t(locale, 'board.stale.before', { list });
 }
