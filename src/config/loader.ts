@@ -25,6 +25,7 @@ import {
   type SuiteConfig,
   suiteSchema,
 } from './schema.ts';
+import { schemaMessageIn } from './schema-messages.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
 
 /** Everything the app is configured with. */
@@ -237,7 +238,7 @@ function issueText(
       got: describeValue(value, locale),
     });
   }
-  return issue.message;
+  return schemaMessageIn(issue.message, locale);
 }
 
 /** Formats zod issues against a YAML document as `file:line:col path: message` lines. */

@@ -78,6 +78,33 @@ export const enCli = {
   'cli.modelName.unprintable':
     'holds {char}, a control, format or line-break character; use printable text only',
   'cli.modelName.outerSpace': 'starts or ends with a space; remove it',
+  'cli.schema.emojiTaken':
+    '"{emoji}" is already the emoji for {choice}: each choice needs its own emoji',
+  'cli.schema.absoluteUrl':
+    "must be an absolute {first} or {second} URL (or null for the platform's own)",
+  'cli.schema.httpUrl': 'expected an http:// or https:// URL, e.g. {example}, got {got}',
+  'cli.schema.locale': 'locale: use one of {locales} (e.g. locale: zh-CN)',
+  'cli.schema.regex': 'not a valid regular expression',
+  'cli.schema.sourceName': 'a source name as given to `import battles --source`',
+  'cli.schema.sourceArena':
+    '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+  'cli.schema.cron': 'not a valid cron expression (e.g. "0 9 * * *")',
+  'cli.schema.timezone': 'not an IANA time zone (e.g. "Asia/Shanghai")',
+  'cli.schema.baseLoader': 'a base dataset needs a file format, not robustness',
+  'cli.schema.pathOrFiles':
+    'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+  'cli.schema.metricsLoader': 'a metrics dataset needs `loader:` (its file format)',
+  'cli.schema.scoringRubric':
+    'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+  'cli.schema.robustnessTask':
+    'a robustness dataset needs `task:` (one of {tasks}) and `base:` (the dataset it is derived from)',
+  'cli.schema.robustnessFiles':
+    "a robustness dataset reads its base's files: give `path`, `files`, `prompts`, `shots` and `profile` under `base:`",
+  'cli.schema.robustnessOnly': '`task:` and `base:` are for `loader: robustness` only',
+  'cli.schema.description': 'give the description in at least one language: `en:` or `zh-CN:`',
+  'cli.schema.suiteDatasets':
+    'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
+  'cli.schema.uniqueDatasets': 'dataset names must be unique within a suite',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',

@@ -253,3 +253,19 @@ describe('model names and import outputs in Chinese', () => {
     expect(r.stderr).toMatch(/--suite nope：没有这个评测套件；现有的评测套件：tiny/u);
   });
 });
+
+describe("the config schema's own messages", () => {
+  it('are said in Chinese (a scoring dataset without a rubric, a duplicate dataset name)', async () => {
+    const env = setup({
+      'suites/tiny.yaml': `${SUITE.replace('method: metrics', 'method: scoring')}  - name: c3\n    loader: c3\n    ability: language\n    method: metrics\n    files: [c3/d-dev.json]\n`,
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /tiny\.yaml:\d+:\d+ datasets\.0\.rubric：打分评估数据集需要 `rubric:`（ten_point 或 industry_0_3，见 config\/rubrics\/）$/mu,
+    );
+    expect(r.stderr).toMatch(/tiny\.yaml:\d+:\d+ datasets：同一评测套件中的数据集名称必须唯一$/mu);
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toMatch(/datasets\.0\.rubric: a scoring dataset needs `rubric:`/u);
+  });
+});
