@@ -24,6 +24,7 @@ import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
 import { makeDirsSync } from './core/make-dirs.ts';
 import { retryWithBackoff } from './core/retry.ts';
+import type { Locale } from './i18n/index.ts';
 import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
 import type { LlmClient } from './llm/types.ts';
@@ -369,7 +370,7 @@ export async function startHttpFor(
 export interface HttpBoard {
   readonly latest: () => Promise<Snapshot | undefined>;
   readonly now: () => Date;
-  readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
+  readonly checkStale?: (s: Snapshot, locale: Locale) => Promise<string | undefined>;
   readonly startFirstBuild?: () => Promise<boolean>;
   readonly firstBuild?: () => Promise<Snapshot | undefined>;
   readonly models?: ReadonlyMap<string, ModelInfo>;

@@ -30,6 +30,7 @@ import {
   formatDuration,
   itemsCell,
   type RunSummary,
+  runErrorText,
   runSummary,
   spanFigureLines,
 } from '../eval/summary.ts';
@@ -90,7 +91,7 @@ function endedWords(s: RunSummary, locale: Locale): string {
       : endedText(s, locale);
   if (r.status === 'cancelled') return t(locale, 'evalReport.ended.cancelled');
   return r.error
-    ? t(locale, 'evalReport.ended.failedWith', { error: r.error })
+    ? t(locale, 'evalReport.ended.failedWith', { error: runErrorText(r.error, locale) })
     : t(locale, 'evalReport.ended.failed');
 }
 

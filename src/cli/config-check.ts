@@ -159,7 +159,7 @@ async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<strin
   release();
   const free = tc(locale, 'cli.config.pgliteFree', { dir: dataDir });
   return existsSync(join(dataDir, 'PG_VERSION'))
-    ? `${free}; ${await checkMigrations({ kind: 'pglite', dataDir }, locale)}`
+    ? `${free}${tc(locale, 'cli.outputs.sep')}${await checkMigrations({ kind: 'pglite', dataDir }, locale)}`
     : free;
 }
 

@@ -12,7 +12,6 @@
  * its cursor and line wrap back on every way out (cli/terminal.ts).
  */
 
-import { modelNameProblem } from '../config/model-name.ts';
 import { AppError } from '../core/errors.ts';
 import {
   cancelledText,
@@ -21,8 +20,8 @@ import {
 } from '../eval/refusal.ts';
 import type { EvalConfig } from '../eval/service.ts';
 import type { PreparedDataset } from '../eval/types.ts';
-import { type Locale, t } from '../i18n/index.ts';
-import { quoteName } from '../import/formats/sniff.ts';
+import { abilityText, type Locale, t } from '../i18n/index.ts';
+import { modelFlagError } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
 import { guardTerminal } from './terminal.ts';
@@ -171,9 +170,8 @@ export function checkEvalFlags(o: Partial<EvalOptions>, usage: (message: string)
   ] as const) {
     if (!v) usage(`error: required option '${flag}' not specified`);
   }
-  const nameProblem = modelNameProblem(o.model as string);
-  if (nameProblem !== undefined)
-    throw new AppError('input_invalid', `--model ${quoteName(o.model as string)} ${nameProblem}`);
+  const nameError = modelFlagError('--model', o.model as string);
+  if (nameError !== undefined) throw nameError;
 }
 
 type SummaryModule = typeof import('../eval/summary.ts');
@@ -195,7 +193,10 @@ function runVerdict(
   const tooMany = sm.failureRateProblem(s, max, locale);
   if (s.run.status === 'failed')
     return s.run.error
-      ? t(locale, 'cli.eval.failedWith', { run, error: s.run.error.split('\n')[0] as string })
+      ? t(locale, 'cli.eval.failedWith', {
+          run,
+          error: sm.runErrorText(s.run.error.split('\n')[0] as string, locale),
+        })
       : t(locale, 'cli.eval.failed', { run });
   if (s.run.status === 'cancelled') return t(locale, 'cli.eval.cancelled', { run });
   if (scored === 0 && failedItems > 0)
@@ -210,7 +211,7 @@ function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Local
   io.out(t(locale, 'cli.eval.summary', { run, model, suite, ended: sm.endedText(s, locale) }));
   const rows = s.datasets.map((d) => [
     d.dataset,
-    d.ability,
+    abilityText(d.ability, locale),
     d.metric,
     d.profile,
     d.score === null ? '—' : d.score.toFixed(2),

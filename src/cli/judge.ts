@@ -8,7 +8,7 @@ import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { tc } from '../i18n/cli.ts';
-import type { Locale } from '../i18n/index.ts';
+import { abilityText, type Locale } from '../i18n/index.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import type { Runtime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
@@ -125,7 +125,7 @@ function datasetLines(
   const lines = [
     tc(locale, 'cli.judge.dataset', {
       dataset: row.dataset,
-      ability: row.ability,
+      ability: abilityText(row.ability, locale),
       rubric: row.rubric,
       judge: row.judge,
       label: s?.label ?? '',

@@ -10,10 +10,11 @@ import { AppError } from '../core/errors.ts';
 import { checkOutputPath, streamFileAtomic } from '../core/out-file.ts';
 import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
 import { tc } from '../i18n/cli.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import { getRun } from '../storage/eval-runs.ts';
 import { listRunsPage } from '../storage/run-results.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
-import { type CliIo, OutputClosedError } from './io.ts';
+import { type CliIo, OutputClosedError, tableLines } from './io.ts';
 
 /** Flags of `zhujiu results`. */
 export interface ResultsFlags {
@@ -35,6 +36,28 @@ async function write(out: Writable, s: string): Promise<void> {
 }
 
 /**
+ * The latest runs as a table, columns sized by terminal columns (cli/io.ts `tableLines`: a Chinese character
+ * takes two), the status in `locale`.
+ */
+function printRuns(
+  io: CliIo,
+  runs: Awaited<ReturnType<typeof listRunsPage>>,
+  locale: Locale,
+): void {
+  const head = (['run', 'model', 'suite', 'status', 'items'] as const).map((c) =>
+    tc(locale, `cli.results.col.${c}`),
+  );
+  const rows = runs.map((r) => [
+    String(r.id),
+    r.model,
+    r.suite,
+    t(locale, `runs.status.${r.status as 'failed'}`),
+    `${r.done} / ${r.failed} / ${r.total}`,
+  ]);
+  for (const l of tableLines(head, rows, [true, false, false, false, false])) io.out(l);
+}
+
+/**
  * Runs `zhujiu results`. Records go to stdout (or FILE with `--out`); a one-line count goes to stderr (stdout with
  * `--out`), so stdout holds only the records. Without `--run`, prints the latest 20 runs (id, model, suite,
  * status, finished / failed / planned items).
@@ -53,11 +76,7 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
         io.out(tc(locale, 'cli.results.noRuns'));
         return;
       }
-      io.out(tc(locale, 'cli.results.runsHeader'));
-      for (const r of runs)
-        io.out(
-          `${r.id}  ${r.model}  ${r.suite}  ${r.status}  ${r.done} / ${r.failed} / ${r.total}`,
-        );
+      printRuns(io, runs, locale);
       return;
     }
     const run = await getRun(db, o.run);

@@ -76,7 +76,7 @@ function httpBoard(
   return {
     latest: () => leaderboard.latest(),
     now: () => clock.now(),
-    checkStale: (s) => leaderboard.checkStale(s),
+    checkStale: (s, locale) => leaderboard.checkStale(s, locale),
     startFirstBuild: () => leaderboard.startFirstBuild(),
     firstBuild: async () =>
       (await leaderboard.startFirstBuild()) ? leaderboard.refreshIfChanged() : undefined,

@@ -27,6 +27,7 @@ import {
   type SuiteConfig,
   suiteSchema,
 } from './schema.ts';
+import { schemaMessageIn } from './schema-messages.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
 
 /** Everything the app is configured with. */
@@ -239,7 +240,7 @@ function issueText(
       got: describeValue(value, locale),
     });
   }
-  return issue.message;
+  return schemaMessageIn(issue.message, locale);
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
  * @module config/model-name
  * The one rule for model names, shared by config/models.yaml (config/schema.ts), `--model` / `--judge` and every
- * import (`import outputs`, `import battles`, `import judgments`, GAOKAO-Bench files, `ratings --battles`). No
- * dependencies, so the light commands that read names load nothing heavy. Pure.
+ * import (`import outputs`, `import battles`, `import judgments`, GAOKAO-Bench files, `ratings --battles`). Its
+ * phrases are the command line's `cli.modelName.*` messages; it loads only those (i18n/cli.ts), so the light
+ * commands that read names load nothing heavy. Pure.
  */
+import type { Said } from '../core/errors.ts';
+import { said, sayCli } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 
 /** Longest model name (characters): the database's limit (`models.name`, migrations/0001). */
 export const MAX_MODEL_NAME_CHARS = 200;
@@ -46,24 +50,33 @@ export function modelNameIssue(name: string): ModelNameIssue | undefined {
 }
 
 /**
- * {@link modelNameIssue} in English, as a phrase to put after the name (e.g. `starts or ends with a space; remove
- * it`), or undefined when the name is fine. Wherever a name is shown it is escaped for that medium (HTML on the
- * results page, Markdown in chat, text in the chart).
+ * {@link modelNameIssue} as a catalogue message (`cli.modelName.*`), a phrase to put after the name, or undefined
+ * when the name is fine: for an error the command line says in its language (i18n/cli.ts `saidError`).
  */
-export function modelNameProblem(name: string): string | undefined {
+export function modelNameSaid(name: string): Said | undefined {
   const issue = modelNameIssue(name);
   switch (issue?.code) {
     case undefined:
       return undefined;
-    case 'empty':
-      return 'is empty; give the model a name';
     case 'too_long':
-      return `is ${issue.chars} characters long, over ${issue.max}; use a shorter name`;
-    case 'blank':
-      return 'is blank; give the model a name';
+      return said('cli.modelName.tooLong', { n: issue.chars, max: issue.max });
     case 'unprintable':
-      return `holds ${issue.char}, a control, format or line-break character; use printable text only`;
+      return said('cli.modelName.unprintable', { char: issue.char });
     case 'outer_space':
-      return 'starts or ends with a space; remove it';
+      return said('cli.modelName.outerSpace');
+    case 'empty':
+      return said('cli.modelName.empty');
+    case 'blank':
+      return said('cli.modelName.blank');
   }
+}
+
+/**
+ * {@link modelNameSaid} in `locale` (English by default), as a phrase to put after the name (e.g. `starts or ends
+ * with a space; remove it`), or undefined when the name is fine. Wherever a name is shown it is escaped for that
+ * medium (HTML on the results page, Markdown in chat, text in the chart).
+ */
+export function modelNameProblem(name: string, locale: Locale = 'en'): string | undefined {
+  const s = modelNameSaid(name);
+  return s === undefined ? undefined : sayCli(locale, s);
 }

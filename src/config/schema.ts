@@ -6,7 +6,8 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
 import { ABILITIES } from './abilities.ts';
-import { modelNameProblem } from './model-name.ts';
+import { modelNameSaid } from './model-name.ts';
+import { schemaMessage, schemaSaid } from './schema-messages.ts';
 
 export { ABILITIES, type Ability } from './abilities.ts';
 export { MAX_MODEL_NAME_CHARS, modelNameProblem } from './model-name.ts';
@@ -42,7 +43,7 @@ const emojiSet = (bothbad: string) =>
           ctx.addIssue({
             code: 'custom',
             path: [k],
-            message: `"${e[k]}" is already the emoji for ${same}: each choice needs its own emoji`,
+            message: schemaMessage('cli.schema.emojiTaken', { emoji: String(e[k]), choice: same }),
           });
         }
       });
@@ -52,7 +53,7 @@ const emojiSet = (bothbad: string) =>
  * A platform endpoint (`platforms.*.api_url`, `gateway_url`): an absolute URL with one of `protocols`, or null for
  * the platform's own.
  */
-function endpointUrl(protocols: readonly string[]) {
+function endpointUrl(protocols: readonly [string, string]) {
   return z
     .string()
     .refine(
@@ -64,7 +65,10 @@ function endpointUrl(protocols: readonly string[]) {
         }
       },
       {
-        message: `must be an absolute ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL (or null for the platform's own)`,
+        message: schemaMessage('cli.schema.absoluteUrl', {
+          first: protocols[0]?.replace(':', '') ?? '',
+          second: protocols[1]?.replace(':', '') ?? '',
+        }),
       },
     )
     .nullable()
@@ -88,7 +92,7 @@ function httpUrl(example: string) {
     },
     {
       error: (iss) =>
-        `expected an http:// or https:// URL, e.g. ${example}, got ${JSON.stringify(String(iss.input))}`,
+        schemaMessage('cli.schema.httpUrl', { example, got: JSON.stringify(String(iss.input)) }),
     },
   );
 }
@@ -101,7 +105,7 @@ export const appConfigSchema = z.strictObject({
    * follows their platform locale when it is one of these.
    */
   locale: z
-    .enum(LOCALES, { message: `locale: use one of ${LOCALES.join(', ')} (e.g. locale: zh-CN)` })
+    .enum(LOCALES, { message: schemaMessage('cli.schema.locale', { locales: LOCALES.join(', ') }) })
     .default(DEFAULT_LOCALE),
   http: z
     .strictObject({
@@ -179,7 +183,7 @@ export const appConfigSchema = z.strictObject({
                     return false;
                   }
                 },
-                { message: 'not a valid regular expression' },
+                { message: schemaMessage('cli.schema.regex') },
               ),
             )
             .default([]),
@@ -304,10 +308,9 @@ export const appConfigSchema = z.strictObject({
         .array(
           z
             .string()
-            .regex(/^[\w.:@-]{1,64}$/, 'a source name as given to `import battles --source`')
+            .regex(/^[\w.:@-]{1,64}$/, schemaMessage('cli.schema.sourceName'))
             .refine((s) => s !== 'arena', {
-              message:
-                '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+              message: schemaMessage('cli.schema.sourceArena'),
             }),
         )
         .default([]),
@@ -402,7 +405,7 @@ export const appConfigSchema = z.strictObject({
                   return false;
                 }
               },
-              { message: 'not a valid cron expression (e.g. "0 9 * * *")' },
+              { message: schemaMessage('cli.schema.cron') },
             )
             .nullable()
             .default(null),
@@ -417,7 +420,7 @@ export const appConfigSchema = z.strictObject({
                   return false;
                 }
               },
-              { message: 'not an IANA time zone (e.g. "Asia/Shanghai")' },
+              { message: schemaMessage('cli.schema.timezone') },
             )
             .default('UTC'),
           channels: z
@@ -441,8 +444,8 @@ export type AppConfig = z.infer<typeof appConfigSchema>;
  * config/models.yaml.
  */
 export const modelNameSchema = z.string().superRefine((name, ctx) => {
-  const problem = modelNameProblem(name);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  const problem = modelNameSaid(name);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: schemaSaid(problem) });
 });
 
 /** Longest dataset name (characters): the database's limit (`datasets.name`, migrations/0001). */
@@ -624,7 +627,7 @@ export const robustnessBaseSchema = z
   .strictObject({
     name: datasetNameSchema,
     loader: z.enum(DATASET_LOADERS).refine((l) => l !== 'robustness', {
-      message: 'a base dataset needs a file format, not robustness',
+      message: schemaMessage('cli.schema.baseLoader'),
     }),
     path: z.string().optional(),
     files: z.array(datasetFileSchema).min(1).optional(),
@@ -635,7 +638,7 @@ export const robustnessBaseSchema = z
     prompts: datasetFileSchema.optional(),
   })
   .refine((d) => d.path !== undefined || d.files !== undefined, {
-    message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+    message: schemaMessage('cli.schema.pathOrFiles'),
     path: ['files'],
   });
 /** The base entry of a robustness dataset. */
@@ -676,18 +679,15 @@ export const suiteDatasetSchema = z
     base: robustnessBaseSchema.optional(),
   })
   .refine((d) => d.method !== 'metrics' || d.loader !== undefined, {
-    message: 'a metrics dataset needs `loader:` (its file format)',
+    message: schemaMessage('cli.schema.metricsLoader'),
     path: ['loader'],
   })
   .refine((d) => d.method !== 'scoring' || d.rubric !== undefined, {
-    message: 'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+    message: schemaMessage('cli.schema.scoringRubric'),
     path: ['rubric'],
   })
   .refine((d) => d.loader !== 'robustness' || (d.task !== undefined && d.base !== undefined), {
-    message:
-      'a robustness dataset needs `task:` (one of ' +
-      ROBUSTNESS_TASKS.join(', ') +
-      ') and `base:` (the dataset it is derived from)',
+    message: schemaMessage('cli.schema.robustnessTask', { tasks: ROBUSTNESS_TASKS.join(', ') }),
     path: ['task'],
   })
   .refine(
@@ -699,13 +699,12 @@ export const suiteDatasetSchema = z
         d.shots === 0 &&
         d.profile === undefined),
     {
-      message:
-        "a robustness dataset reads its base's files: give `path`, `files`, `prompts`, `shots` and `profile` under `base:`",
+      message: schemaMessage('cli.schema.robustnessFiles'),
       path: ['base'],
     },
   )
   .refine((d) => (d.task === undefined && d.base === undefined) || d.loader === 'robustness', {
-    message: '`task:` and `base:` are for `loader: robustness` only',
+    message: schemaMessage('cli.schema.robustnessOnly'),
     path: ['task'],
   })
   .refine(
@@ -715,7 +714,7 @@ export const suiteDatasetSchema = z
       d.path !== undefined ||
       d.files !== undefined,
     {
-      message: 'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+      message: schemaMessage('cli.schema.pathOrFiles'),
       path: ['files'],
     },
   );
@@ -757,7 +756,7 @@ export const suiteDescriptionSchema = z.union([
   z
     .strictObject({ en: z.string().optional(), 'zh-CN': z.string().optional() })
     .refine((d) => d.en !== undefined || d['zh-CN'] !== undefined, {
-      message: 'give the description in at least one language: `en:` or `zh-CN:`',
+      message: schemaMessage('cli.schema.description'),
     }),
 ]);
 /** A validated suite `description`. */
@@ -783,12 +782,11 @@ export const suiteSchema = z
     datasets: z.array(suiteDatasetSchema).default([]),
   })
   .refine((s) => s.datasets.length > 0 || s.include.length > 0, {
-    message:
-      'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
+    message: schemaMessage('cli.schema.suiteDatasets'),
     path: ['datasets'],
   })
   .refine((s) => new Set(s.datasets.map((d) => d.name)).size === s.datasets.length, {
-    message: 'dataset names must be unique within a suite',
+    message: schemaMessage('cli.schema.uniqueDatasets'),
     path: ['datasets'],
   });
 /**

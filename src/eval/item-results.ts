@@ -11,6 +11,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import {
   type RunItemFilter,
   type RunItemRow,
@@ -195,17 +196,27 @@ export async function checkRunFilter(
   if (filter.dataset !== undefined) {
     const ds = await runDatasetNames(db, runId);
     if (!ds.includes(filter.dataset))
-      throw new AppError(
+      throw saidError(
         'not_found',
-        `${names.dataset} ${filter.dataset}: run ${runId} has no such dataset; its datasets are ${ds.length > 0 ? ds.join(', ') : '(none: the run planned no items yet)'}`,
+        said(ds.length > 0 ? 'cli.results.noDataset' : 'cli.results.noDatasetYet', {
+          flag: names.dataset,
+          name: filter.dataset,
+          run: runId,
+          list: ds.join(', '),
+        }),
       );
   }
   if (filter.ability !== undefined) {
     const ab = await runAbilities(db, runId);
     if (!ab.includes(filter.ability))
-      throw new AppError(
+      throw saidError(
         'not_found',
-        `${names.ability} ${filter.ability}: run ${runId} has no items of this ability; its abilities are ${ab.length > 0 ? ab.join(', ') : '(none)'}`,
+        said(ab.length > 0 ? 'cli.results.noAbility' : 'cli.results.noAbilityYet', {
+          flag: names.ability,
+          name: filter.ability,
+          run: runId,
+          list: ab.join(', '),
+        }),
       );
   }
 }

@@ -41,6 +41,7 @@ import type { Database } from '../storage/schema.ts';
 import type { Rubric } from './judge/rubrics.ts';
 import { runLanes } from './lane-pool.ts';
 import { judgeMissingText } from './refusal.ts';
+import { allFailedError } from './run-error.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
 import { RunLease, runLeaseStore } from './run-lease.ts';
 import { limited, planRun, type RunIndex } from './run-plan.ts';
@@ -449,7 +450,7 @@ async function concludeRun(
     db,
     runId,
     allFailed ? 'failed' : 'succeeded',
-    allFailed ? `every item failed (${final.failed})` : null,
+    allFailed ? allFailedError(final.failed) : null,
   );
   if (ended) log.info({ done: final.done, failed: final.failed }, 'run finished');
   return ended ? 'finished' : 'inactive';

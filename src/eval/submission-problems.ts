@@ -79,13 +79,13 @@ export function baseUrlText(issue: BaseUrlIssue, locale: Locale): string {
 export function modelNameIssueText(issue: ModelNameIssue, locale: Locale): string {
   switch (issue.code) {
     case 'too_long':
-      return t(locale, 'modelName.tooLong', { n: issue.chars, max: issue.max });
+      return t(locale, 'cli.modelName.tooLong', { n: issue.chars, max: issue.max });
     case 'unprintable':
-      return t(locale, 'modelName.unprintable', { char: issue.char });
+      return t(locale, 'cli.modelName.unprintable', { char: issue.char });
     case 'outer_space':
-      return t(locale, 'modelName.outerSpace');
+      return t(locale, 'cli.modelName.outerSpace');
     default:
-      return t(locale, `modelName.${issue.code}`);
+      return t(locale, `cli.modelName.${issue.code}`);
   }
 }
 

@@ -14,6 +14,7 @@ import {
   runItemTimings,
 } from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
+import { allFailedCount } from './run-error.ts';
 
 /** One dataset's line of a summary. */
 export interface DatasetSummary {
@@ -305,6 +306,15 @@ export function endedText(s: RunSummary, locale: Locale = 'en'): string {
   return t(locale, 'evalSummary.finishedWith', {
     failures: parts.join(t(locale, 'evalSummary.and')),
   });
+}
+
+/**
+ * A failed run's recorded error in `locale`: the runner's own "every item failed (N)" (eval/run-error.ts) said
+ * from the catalogue, any other error (an endpoint's or a dataset file's) as recorded.
+ */
+export function runErrorText(error: string, locale: Locale = 'en'): string {
+  const n = allFailedCount(error);
+  return n === undefined ? error : t(locale, 'evalSummary.allFailed', { n });
 }
 
 /**

@@ -50,7 +50,7 @@ export interface HttpDeps {
     readonly latest: () => Promise<Snapshot | undefined>;
     readonly now: () => Date;
     /** What a stale snapshot misses (and start its rebuild); see LeaderboardService.checkStale. */
-    readonly checkStale?: (s: Snapshot) => Promise<string | undefined>;
+    readonly checkStale?: (s: Snapshot, locale: Locale) => Promise<string | undefined>;
     /** With no snapshot yet: start the first build when there are inputs; true when one started. */
     readonly startFirstBuild?: () => Promise<boolean>;
     /**
@@ -153,7 +153,7 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale
       overallPage(
         s,
         board.now(),
-        await board.checkStale?.(s),
+        await board.checkStale?.(s, lang(c)),
         extras(c, c.req.query('open') === '1'),
       ),
     );

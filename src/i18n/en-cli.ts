@@ -61,6 +61,50 @@ export const enCli = {
   'cli.bot.opt.no-worker': 'do not run the in-process worker',
   'cli.worker.description':
     'run queued evaluation runs and close due battles (posting needs a chat connection: the bot posts); start several against one DATABASE_URL',
+  'cli.db.inUse':
+    'the embedded database in {dir} is in use by another zhujiu process ({owner}). Only one process can use an embedded database: stop that process first (e.g. stop the bot before `zhujiu import`), use another ZHUJIU_DATA_DIR, or set DATABASE_URL so that several processes share one Postgres. (The lock is {lock}; it is released when that process stops, and taken over {secs} s after it died.)',
+  'cli.db.owner': 'pid {pid}{host}{since}',
+  'cli.db.ownerHost': ' on {host}',
+  'cli.db.ownerSince': ' since {since}',
+  'cli.db.ownerUnknown': 'an unknown process',
+  'cli.db.openHere':
+    'the embedded database in {dir} is already open in this process; close it first',
+  'cli.db.otherMajor':
+    'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.empty': 'is empty; give the model a name',
+  'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
+  'cli.modelName.blank': 'is blank; give the model a name',
+  'cli.modelName.unprintable':
+    'holds {char}, a control, format or line-break character; use printable text only',
+  'cli.modelName.outerSpace': 'starts or ends with a space; remove it',
+  'cli.schema.emojiTaken':
+    '"{emoji}" is already the emoji for {choice}: each choice needs its own emoji',
+  'cli.schema.absoluteUrl':
+    "must be an absolute {first} or {second} URL (or null for the platform's own)",
+  'cli.schema.httpUrl': 'expected an http:// or https:// URL, e.g. {example}, got {got}',
+  'cli.schema.locale': 'locale: use one of {locales} (e.g. locale: zh-CN)',
+  'cli.schema.regex': 'not a valid regular expression',
+  'cli.schema.sourceName': 'a source name as given to `import battles --source`',
+  'cli.schema.sourceArena':
+    '"arena" (the bot\'s own votes) is always counted; list only imported sources',
+  'cli.schema.cron': 'not a valid cron expression (e.g. "0 9 * * *")',
+  'cli.schema.timezone': 'not an IANA time zone (e.g. "Asia/Shanghai")',
+  'cli.schema.baseLoader': 'a base dataset needs a file format, not robustness',
+  'cli.schema.pathOrFiles':
+    'give `path:` or `files:` (relative to the datasets folder, ZHUJIU_DATASETS_DIR)',
+  'cli.schema.metricsLoader': 'a metrics dataset needs `loader:` (its file format)',
+  'cli.schema.scoringRubric':
+    'a scoring dataset needs `rubric:` (ten_point or industry_0_3, from config/rubrics/)',
+  'cli.schema.robustnessTask':
+    'a robustness dataset needs `task:` (one of {tasks}) and `base:` (the dataset it is derived from)',
+  'cli.schema.robustnessFiles':
+    "a robustness dataset reads its base's files: give `path`, `files`, `prompts`, `shots` and `profile` under `base:`",
+  'cli.schema.robustnessOnly': '`task:` and `base:` are for `loader: robustness` only',
+  'cli.schema.description': 'give the description in at least one language: `en:` or `zh-CN:`',
+  'cli.schema.suiteDatasets':
+    'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
+  'cli.schema.uniqueDatasets': 'dataset names must be unique within a suite',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -212,9 +256,23 @@ export const enCli = {
   'cli.export.battles.opt.format': 'line format',
   'cli.export.battles.opt.out': 'write to FILE (atomically) instead of standard output',
   'cli.results.noRuns': 'no evaluation runs yet (start one with `zhujiu eval --model M --suite S`)',
-  'cli.results.runsHeader': 'run  model  suite  status  items (finished / failed / planned)',
+  'cli.results.col.run': 'run',
+  'cli.results.col.model': 'model',
+  'cli.results.col.suite': 'suite',
+  'cli.results.col.status': 'status',
+  'cli.results.col.items': 'items (finished / failed / planned)',
   'cli.results.noSuchRun':
     '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.noDataset': '{flag} {name}: run {run} has no such dataset; its datasets are {list}',
+  'cli.results.noDatasetYet':
+    '{flag} {name}: run {run} has no such dataset; its datasets are (none: the run planned no items yet)',
+  'cli.results.noAbility':
+    '{flag} {name}: run {run} has no items of this ability; its abilities are {list}',
+  'cli.results.noAbilityYet':
+    '{flag} {name}: run {run} has no items of this ability; its abilities are (none)',
+  'cli.judgeSuite.noSuite': '--suite {suite}: no such suite; the suites are {names}',
+  'cli.judgeSuite.noSuites': '--suite {suite}: no such suite; the suites are (none)',
+  'cli.judgeSuite.noScoring': 'suite {suite} has no scoring dataset (method: scoring)',
   'cli.results.written':
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':
@@ -275,6 +333,8 @@ export const enCli = {
     'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
   'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
   'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
+  'cli.import.generatorMismatch':
+    '{at}: "generator" is "{generator}" but --model is "{model}"; pass --model {word} or import the right file',
   'cli.import.gaokaoDataset':
     '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
   'cli.import.gaokao.done':

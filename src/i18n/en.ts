@@ -12,7 +12,8 @@
  * answer to a vote button press), `ask.*` (the live arena: `/ask` refusals, progress message, replies to the asker,
  * conversation turns), `reply.*`, `models.*`, `arenaCmd.*`, `flagged.*`, `judge.*`, `eval.*`, `submit.*` (the
  * command handlers' replies); the reasons services give (`evalRefusal.*` a refused run, `modelKey.*` a model's
- * missing key, `submitProblem.*` and `modelName.*` a refused submission, `postRefusal.*` a battle not posted,
+ * missing key, `submitProblem.*` a refused submission (the name rule's phrases are the command line's
+ * `cli.modelName.*`), `postRefusal.*` a battle not posted,
  * `noAccess.*` a channel the bot may not post in); `evalSummary.*` and `evalReport.*` (an evaluation run's summary
  * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words). The command
  * line's `cli.*` are in i18n/en-cli.ts (i18n/index.ts joins them in).
@@ -48,6 +49,18 @@ export const en = {
   'board.unranked.noScoring': 'no scoring results',
   'board.unranked.noComparative': 'no comparative score (fewer than {min} votes in every ability)',
   'board.unranked.and': ' and ',
+  'board.stale.votes': '{n, plural, one {{count} newer vote} other {{count} newer votes}}',
+  'board.stale.voteChanges':
+    '{n, plural, one {{count} changed or retracted vote} other {{count} changed or retracted votes}}',
+  'board.stale.runs': '{n, plural, one {{count} run} other {{count} runs}}',
+  'board.stale.verdicts': '{n, plural, one {{count} judge verdict} other {{count} judge verdicts}}',
+  'board.stale.battleChanges':
+    '{n, plural, one {{count} void or ability change} other {{count} voids or ability changes}}',
+  'board.stale.over': 'more than {n}',
+  'board.stale.before': 'built before {list}',
+  'board.stale.and': ' and ',
+  'board.stale.changed': 'built before the inputs or settings changed',
+  'board.stale.rebuilding': '{what}; a newer board is being built',
   'board.list.sep': ', ',
   'board.withinUncertainty':
     '{method} scores ({range}) are within their uncertainty (best and worst not separated at 95%): not normalised, in no final',
@@ -612,6 +625,7 @@ export const en = {
   'evalReport.speed': ', {rate} items/s{eta}',
   'evalReport.eta': ', about {left} left',
   'evalReport.summary': 'Evaluation run #{id} {ended}: {model} on {suite}',
+  'evalSummary.allFailed': 'every item failed ({n})',
   'evalReport.ended.finished': 'finished',
   'evalReport.ended.cancelled': 'was cancelled',
   'evalReport.ended.failed': 'failed',
@@ -705,12 +719,6 @@ export const en = {
     "Submission #{id} not approved: {variable} is set but empty in this process's environment: export it (restart the bot for chat approvals), then approve again.",
   'submitProblem.noReason':
     'Give a reason: the submitter is told why submission #{id} is rejected.',
-  'modelName.empty': 'is empty; give the model a name',
-  'modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
-  'modelName.blank': 'is blank; give the model a name',
-  'modelName.unprintable':
-    'holds {char}, a control, format or line-break character; use printable text only',
-  'modelName.outerSpace': 'starts or ends with a space; remove it',
   'submit.usage':
     'Usage: /submit name:<name> url:<OpenAI-compatible base URL> model:<model id> description:<text> org:<organisation> licence:<licence>. Never put an API key in chat: the maintainers set it in their environment. /submit list shows your submissions; maintainers: /submit approve <id> [api_key_env:<VAR>] [suites:<a,b>], /submit reject <id> <reason>.',
   'submit.rejectedStatus': 'rejected: {reason}',
@@ -818,6 +826,11 @@ export const en = {
   'render.where.thread': "in the first message's thread",
   'render.continued': '(continued)',
   'shell.removed': '[{id} removed]',
+  'shell.reactions': '[{id}] reactions: {emojis}',
+  'shell.choice.left': '{emoji} (left)',
+  'shell.choice.equal': '{emoji} (equal)',
+  'shell.choice.right': '{emoji} (right)',
+  'shell.choice.bothbad': '{emoji} (bothbad)',
   'shell.bye': 'bye',
   'shell.usage.as': 'usage: as <user-id> <line>',
   'shell.usage.reply': 'usage: reply <battle> <text>',

@@ -68,6 +68,18 @@ export function th(locale: Locale, key: MessageKey, params: Params = {}): string
   return formatMessage(locale, key, CATALOGUE[locale][key], params, escapeHtml);
 }
 
+/**
+ * An ability's name for a command line table in `locale`: in English its identifier as typed (`--ability
+ * chinese_specific`), in Chinese the catalogue's name (`ability.*`: 知识, 中文特定 …); an ability the catalogue does
+ * not name stays as it is.
+ */
+export function abilityText(ability: string, locale: Locale): string {
+  const key = `ability.${ability}`;
+  return locale === 'en' || !Object.hasOwn(CATALOGUE.en, key)
+    ? ability
+    : t(locale, key as MessageKey);
+}
+
 /** Markup for an {@link th} parameter (already escaped by its producer). */
 export function html(s: string): Html {
   return new Html(s);

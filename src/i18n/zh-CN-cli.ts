@@ -57,6 +57,44 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.bot.opt.no-worker': '不在进程内运行 worker',
   'cli.worker.description':
     '执行排队中的评测任务并结束到期的对战（发帖需要聊天连接：由机器人发帖）；可对同一个 DATABASE_URL 启动多个',
+  'cli.db.inUse':
+    '{dir} 中的嵌入式数据库正被另一个 zhujiu 进程使用（{owner}）。嵌入式数据库只能由一个进程使用：请先停止那个进程（例如在 `zhujiu import` 之前停止机器人），或使用另一个 ZHUJIU_DATA_DIR，或设置 DATABASE_URL 让多个进程共用一个 Postgres。（锁文件是 {lock}；那个进程停止时会释放，进程死亡 {secs} 秒后会被接管。）',
+  'cli.db.owner': '进程 {pid}{host}{since}',
+  'cli.db.ownerHost': '，主机 {host}',
+  'cli.db.ownerSince': '，自 {since} 起',
+  'cli.db.ownerUnknown': '未知进程',
+  'cli.db.openHere': '{dir} 中的嵌入式数据库已在本进程中打开；请先关闭它',
+  'cli.db.otherMajor':
+    '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
+  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.empty': '为空；请给模型起个名称',
+  'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
+  'cli.modelName.blank': '只有空白；请给模型起个名称',
+  'cli.modelName.unprintable': '含有 {char}，这是控制、格式或换行字符；请只用可打印的文字',
+  'cli.modelName.outerSpace': '首尾有空格；请删除',
+  'cli.schema.emojiTaken': '"{emoji}" 已经是 {choice} 的表情：每个选项需要各自的表情',
+  'cli.schema.absoluteUrl': '必须是绝对的 {first} 或 {second} URL（或 null，使用平台自己的地址）',
+  'cli.schema.httpUrl': '应为 http:// 或 https:// URL，例如 {example}，实际是 {got}',
+  'cli.schema.locale': 'locale：请使用 {locales} 之一（例如 locale: zh-CN）',
+  'cli.schema.regex': '不是有效的正则表达式',
+  'cli.schema.sourceName': '应为来源名称，即 `import battles --source` 所给的名称',
+  'cli.schema.sourceArena': '"arena"（机器人自己的投票）总会计入；这里只列出导入的来源',
+  'cli.schema.cron': '不是有效的 cron 表达式（例如 "0 9 * * *"）',
+  'cli.schema.timezone': '不是 IANA 时区（例如 "Asia/Shanghai"）',
+  'cli.schema.baseLoader': '基础数据集需要一种文件格式，不能是 robustness',
+  'cli.schema.pathOrFiles': '请给出 `path:` 或 `files:`（相对于数据集目录 ZHUJIU_DATASETS_DIR）',
+  'cli.schema.metricsLoader': '指标评估数据集需要 `loader:`（它的文件格式）',
+  'cli.schema.scoringRubric':
+    '打分评估数据集需要 `rubric:`（ten_point 或 industry_0_3，见 config/rubrics/）',
+  'cli.schema.robustnessTask':
+    '鲁棒性数据集需要 `task:`（{tasks} 之一）和 `base:`（它所派生自的数据集）',
+  'cli.schema.robustnessFiles':
+    '鲁棒性数据集读取其基础数据集的文件：请在 `base:` 下给出 `path`、`files`、`prompts`、`shots` 和 `profile`',
+  'cli.schema.robustnessOnly': '`task:` 和 `base:` 只用于 `loader: robustness`',
+  'cli.schema.description': '请至少用一种语言给出简介：`en:` 或 `zh-CN:`',
+  'cli.schema.suiteDatasets':
+    '评测套件需要 `datasets:`（自己的数据集）或 `include:`（其他评测套件的名称），或两者都有',
+  'cli.schema.uniqueDatasets': '同一评测套件中的数据集名称必须唯一',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -195,9 +233,22 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.export.battles.opt.format': '行格式',
   'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
   'cli.results.noRuns': '还没有评测任务（用 `zhujiu eval --model M --suite S` 发起一个）',
-  'cli.results.runsHeader': '任务  模型  评测套件  状态  题目（已完成 / 失败 / 计划）',
+  'cli.results.col.run': '任务',
+  'cli.results.col.model': '模型',
+  'cli.results.col.suite': '评测套件',
+  'cli.results.col.status': '状态',
+  'cli.results.col.items': '题目（已完成 / 失败 / 计划）',
   'cli.results.noSuchRun':
     '--run {run}：没有编号为 {run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+  'cli.results.noDataset': '{flag} {name}：评测任务 {run} 没有这个数据集；它的数据集有：{list}',
+  'cli.results.noDatasetYet':
+    '{flag} {name}：评测任务 {run} 没有这个数据集；它还没有任何数据集（尚未计划题目）',
+  'cli.results.noAbility': '{flag} {name}：评测任务 {run} 没有这项能力的题目；它的能力有：{list}',
+  'cli.results.noAbilityYet':
+    '{flag} {name}：评测任务 {run} 没有这项能力的题目；它还没有任何能力的题目',
+  'cli.judgeSuite.noSuite': '--suite {suite}：没有这个评测套件；现有的评测套件：{names}',
+  'cli.judgeSuite.noSuites': '--suite {suite}：没有这个评测套件；目前没有任何评测套件',
+  'cli.judgeSuite.noScoring': '评测套件 {suite} 没有打分评估数据集（method: scoring）',
   'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
   'cli.results.writtenTo':
     '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
@@ -253,13 +304,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '已为 {model} 导入 {n} 条回答到数据集 {dataset}（{rows} 行，{skipped} 条已存在{differing}），用时 {secs} 秒',
   'cli.import.differFile': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
   'cli.import.differFiles': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
+  'cli.import.generatorMismatch':
+    '{at}："generator" 是 "{generator}"，但 --model 是 "{model}"；请改用 --model {word}，或导入正确的文件',
   'cli.import.gaokaoDataset':
     '--dataset 不适用于 --format gaokao：题目会归入 gaokao-objective 评测套件的 gaokao_<科目> 数据集',
   'cli.import.gaokao.done':
     '已从 {files} 个 GAOKAO-Bench 文件为 {model} 导入 {n} 条回答到 {datasets} 个数据集（{counts}；{rows} 道题，{skipped} 道已存在{differing}），用时 {secs} 秒；用 `zhujiu eval --model {word} --suite gaokao-objective` 为它们评分',
   'cli.import.andMore': '{shown} 等另外 {n} 个',
   'cli.import.battles.done':
-    '已从来源 {source} 导入 {n} 场对战（{n} 票）（{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
+    '已从来源 {source} 导入 {n} 场对战（{n} 票；{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
   'cli.import.battles.duplicates':
     '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
   'cli.import.battles.tstampType':

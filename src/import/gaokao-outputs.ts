@@ -9,7 +9,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
@@ -25,7 +24,7 @@ import {
   gaokaoDatasetName,
   parseGaokaoFile,
 } from './formats/gaokao.ts';
-import { capProblems, quoteName } from './formats/sniff.ts';
+import { capProblems, modelFlagError } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Options of a GAOKAO-Bench import. */
@@ -61,10 +60,8 @@ export async function importGaokaoOutputs(
   db: Kysely<Database>,
   opts: ImportGaokaoOptions,
 ): Promise<ImportGaokaoResult> {
-  const nameProblem = modelNameProblem(opts.model);
-  if (nameProblem !== undefined) {
-    throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
-  }
+  const nameError = modelFlagError('--model', opts.model);
+  if (nameError !== undefined) throw nameError;
   let entries: string[];
   try {
     entries = (await readdir(opts.dir, { withFileTypes: true }))

@@ -31,7 +31,7 @@ import {
 import { gaokaoAbility } from './formats/gaokao.ts';
 import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
-import { capProblems, quoteName } from './formats/sniff.ts';
+import { capProblems, modelFlagError, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
@@ -199,10 +199,8 @@ export async function importJudgments(
   db: Kysely<Database>,
   opts: ImportJudgmentsOptions,
 ): Promise<ImportJudgmentsResult> {
-  const judgeProblem = modelNameProblem(opts.judge);
-  if (judgeProblem !== undefined) {
-    throw new AppError('input_invalid', `--judge ${quoteName(opts.judge)} ${judgeProblem}`);
-  }
+  const nameError = modelFlagError('--judge', opts.judge);
+  if (nameError !== undefined) throw nameError;
   return opts.format === 'gaokao'
     ? importGaokao(db, opts)
     : opts.format === 'gaokao-human'

@@ -7,15 +7,11 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
-import {
-  type Ability,
-  datasetNameProblem,
-  type Method,
-  modelNameProblem,
-} from '../config/schema.ts';
+import { type Ability, datasetNameProblem, type Method } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -27,7 +23,7 @@ import {
   parseRecordedOutputs,
   type RecordedOutput,
 } from './formats/recorded-outputs.ts';
-import { quoteName, quoteShort } from './formats/sniff.ts';
+import { modelFlagError, quoteName, quoteShort } from './formats/sniff.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
 export const RECORDED_REQUEST_HASH = 'recorded';
@@ -92,10 +88,8 @@ export async function importOutputs(
  */
 export async function readOutputsFile(opts: ImportOutputsOptions): Promise<OutputsFile> {
   const format = opts.format ?? 'alpaca_eval';
-  const nameProblem = modelNameProblem(opts.model);
-  if (nameProblem !== undefined) {
-    throw new AppError('input_invalid', `--model ${quoteName(opts.model)} ${nameProblem}`);
-  }
+  const nameError = modelFlagError('--model', opts.model);
+  if (nameError !== undefined) throw nameError;
   // A folder: say what its files are (by their contents) and the command that reads them, e.g. `--format gaokao`
   // for a GAOKAO-Bench result folder, the file itself for AlpacaEval's model_outputs.json.
   if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
@@ -127,9 +121,14 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   const rows = parsed.value;
   const other = rows.find((r) => r.generator !== undefined && r.generator !== opts.model);
   if (other) {
-    throw new AppError(
+    throw saidError(
       'import_invalid',
-      `${opts.file}:${other.line}: "generator" is "${other.generator}" but --model is "${opts.model}"; pass --model ${shellWord(String(other.generator))} or import the right file`,
+      said('cli.import.generatorMismatch', {
+        at: `${opts.file}:${other.line}`,
+        generator: String(other.generator),
+        model: opts.model,
+        word: shellWord(String(other.generator)),
+      }),
     );
   }
   return { dataset, rows };

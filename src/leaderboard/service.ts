@@ -11,7 +11,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { createRng } from '../core/rng.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, type MessageKey, t } from '../i18n/index.ts';
 import type { SharedWork } from '../jobs/shared-work.ts';
 import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
 import {
@@ -360,9 +360,9 @@ export class LeaderboardService {
    * built"), or undefined when its inputs and options are those of now; when it misses anything, a rebuild of its
    * sources starts in the background (errors logged). Cheap: one query of input marks, and when they moved one
    * query counting what is newer than the snapshot's marks (bounded ranges, see storage `boardInputsSince`); never
-   * the board's inputs themselves.
+   * the board's inputs themselves. Said in `locale` (default config `locale`).
    */
-  async checkStale(snap: Snapshot): Promise<string | undefined> {
+  async checkStale(snap: Snapshot, locale: Locale = this.#locale): Promise<string | undefined> {
     const marks = await boardInputMarks(this.#o.db);
     const key = sourcesKey(this.sources(snap.sources));
     if (this.#fingerprint(key, marks) === snap.fingerprint) return undefined;
@@ -371,7 +371,9 @@ export class LeaderboardService {
     );
     const was = snap.inputs.marks;
     const since = was ? await boardInputsSince(this.#o.db, was, snap.sources) : undefined;
-    return `${since ? staleText(since) : 'built before the inputs or settings changed'}; a newer board is being built`;
+    return t(locale, 'board.stale.rebuilding', {
+      what: since ? staleText(since, locale) : t(locale, 'board.stale.changed'),
+    });
   }
 
   /**
@@ -550,23 +552,30 @@ export class LeaderboardService {
   }
 }
 
-/** "built before 412 newer votes and 2 runs" from what the inputs gained since a snapshot's marks. */
-export function staleText(x: BoardInputsSince): string {
-  const n = (k: number, one: string, many: string) =>
-    `${k > SINCE_CAP ? `more than ${SINCE_CAP.toLocaleString('en-US')}` : k} ${k === 1 ? one : many}`;
+/**
+ * "built before 412 newer votes and 2 runs" from what the inputs gained since a snapshot's marks, in `locale`
+ * (default English); a count above `SINCE_CAP` is said as "more than" the cap.
+ */
+export function staleText(x: BoardInputsSince, locale: Locale = 'en'): string {
+  const n = (k: number, key: MessageKey) =>
+    t(locale, key, {
+      n: Math.min(k, SINCE_CAP + 1),
+      count:
+        k > SINCE_CAP
+          ? t(locale, 'board.stale.over', { n: SINCE_CAP.toLocaleString('en-US') })
+          : String(k),
+    });
   const parts = [
-    x.votes > 0 ? n(x.votes, 'newer vote', 'newer votes') : '',
-    x.voteChanges > 0
-      ? n(x.voteChanges, 'changed or retracted vote', 'changed or retracted votes')
-      : '',
-    x.runs > 0 ? n(x.runs, 'run', 'runs') : '',
-    x.verdicts > 0 ? n(x.verdicts, 'judge verdict', 'judge verdicts') : '',
-    x.battleChanges > 0
-      ? n(x.battleChanges, 'void or ability change', 'voids or ability changes')
-      : '',
+    x.votes > 0 ? n(x.votes, 'board.stale.votes') : '',
+    x.voteChanges > 0 ? n(x.voteChanges, 'board.stale.voteChanges') : '',
+    x.runs > 0 ? n(x.runs, 'board.stale.runs') : '',
+    x.verdicts > 0 ? n(x.verdicts, 'board.stale.verdicts') : '',
+    x.battleChanges > 0 ? n(x.battleChanges, 'board.stale.battleChanges') : '',
   ].filter((p) => p !== '');
-  if (parts.length === 0) return 'built before the inputs or settings changed';
+  if (parts.length === 0) return t(locale, 'board.stale.changed');
   const list =
-    parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
-  return `built before ${list}`;
+    parts.length === 1
+      ? parts[0]!
+      : `${parts.slice(0, -1).join(t(locale, 'board.list.sep'))}${t(locale, 'board.stale.and')}${parts.at(-1)!}`;
+  return t(locale, 'board.stale.before', { list });
 }

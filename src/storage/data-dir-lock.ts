@@ -22,8 +22,9 @@ import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync }
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { AppError } from '../core/errors.ts';
+import type { AppError, Said } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
+import { said, saidError } from '../i18n/cli.ts';
 
 /** A lock not refreshed for this long (ms) is stale. */
 export const STALE_MS = 15_000;
@@ -92,19 +93,24 @@ export function judgeOwner(owner: Partial<LockOwner> | null): 'live' | 'stale' |
   return 'unknown';
 }
 
-function describeOwner(owner: Partial<LockOwner> | null): string {
-  if (!owner?.pid) return 'an unknown process';
-  return `pid ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}${owner.since ? ` since ${owner.since}` : ''}`;
+function describeOwner(owner: Partial<LockOwner> | null): Said {
+  if (!owner?.pid) return said('cli.db.ownerUnknown');
+  return said('cli.db.owner', {
+    pid: owner.pid,
+    host: owner.host ? said('cli.db.ownerHost', { host: owner.host }) : '',
+    since: owner.since ? said('cli.db.ownerSince', { since: owner.since }) : '',
+  });
 }
 
 function refuse(dataDir: string, lockPath: string, owner: Partial<LockOwner> | null): AppError {
-  return new AppError(
+  return saidError(
     'db_unavailable',
-    `the embedded database in ${dataDir} is in use by another zhujiu process (${describeOwner(owner)}). ` +
-      'Only one process can use an embedded database: stop that process first (e.g. stop the bot before ' +
-      '`zhujiu import`), use another ZHUJIU_DATA_DIR, or set DATABASE_URL so that several processes share ' +
-      `one Postgres. (The lock is ${lockPath}; it is released when that process stops, and taken over ` +
-      `${STALE_MS / 1000} s after it died.)`,
+    said('cli.db.inUse', {
+      dir: dataDir,
+      owner: describeOwner(owner),
+      lock: lockPath,
+      secs: STALE_MS / 1000,
+    }),
   );
 }
 
@@ -118,10 +124,7 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
   const lockPath = `${base}.lock`;
   const ownerPath = `${base}.lock-owner.json`;
   if (held.has(base)) {
-    throw new AppError(
-      'db_unavailable',
-      `the embedded database in ${dataDir} is already open in this process; close it first`,
-    );
+    throw saidError('db_unavailable', said('cli.db.openHere', { dir: dataDir }));
   }
   makeDirsSync(dirname(base));
   const options = {

@@ -15,6 +15,7 @@ import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
@@ -110,12 +111,9 @@ function pgVersionOf(dataDir: string): string | undefined {
 function refuseOtherMajor(dataDir: string): void {
   const made = pgVersionOf(dataDir);
   if (made === undefined || made === PGLITE_PG_MAJOR) return;
-  throw new AppError(
+  throw saidError(
     'db_unavailable',
-    `the embedded database in ${dataDir} was made by PostgreSQL ${made} (an earlier zhujiu, on PGlite 0.4), ` +
-      `and this zhujiu runs PostgreSQL ${PGLITE_PG_MAJOR}, which cannot open it. Run \`zhujiu migrate --upgrade-data-dir\` ` +
-      'to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); ' +
-      'or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+    said('cli.db.otherMajor', { dir: dataDir, made, major: PGLITE_PG_MAJOR }),
   );
 }
 

@@ -377,7 +377,7 @@ export class ShellAdapter implements ChatPlatform {
 
   async addReactions(ref: MessageRef, emojis: readonly string[]): Promise<void> {
     for (const e of emojis) this.#setReaction(ref.messageId, e, SHELL_BOT_USER_ID, true);
-    this.#printEvent(`[${ref.messageId}] reactions: ${emojis.join(' ')}`);
+    this.#printEvent(this.#t('shell.reactions', { id: ref.messageId, emojis: emojis.join(' ') }));
   }
 
   /** @throws AppError `not_found` for a message this process did not post (reaction state is in memory). */
@@ -638,7 +638,7 @@ export class ShellAdapter implements ChatPlatform {
     battle: ShellBattleInfo,
   ): string {
     const n = battleId;
-    const what = `${wanted.emoji} (${wanted.choice})`;
+    const what = this.#t(`shell.choice.${wanted.choice}`, { emoji: wanted.emoji });
     if (r === 'unknown') return this.#t('shell.reacted', { who, emoji: wanted.emoji, n });
     if (r === 'failed') return this.#t('shell.notStored', { n });
     if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId, battle);

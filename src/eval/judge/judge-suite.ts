@@ -11,6 +11,7 @@ import { filesOf } from '../../config/files.ts';
 import type { LoadedConfig } from '../../config/loader.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { openLlmClient } from '../../llm/factory.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { latestAnswers } from '../../storage/judge-scores.ts';
@@ -84,15 +85,17 @@ export async function judgeSuite(
   const { config, db } = deps;
   const suite = config.suites.get(o.suite);
   if (!suite) {
-    throw new AppError(
+    const names = [...config.suites.keys()].join(', ');
+    throw saidError(
       'input_invalid',
-      `--suite ${o.suite}: no such suite; the suites are ${[...config.suites.keys()].join(', ') || '(none)'}`,
+      names === ''
+        ? said('cli.judgeSuite.noSuites', { suite: o.suite })
+        : said('cli.judgeSuite.noSuite', { suite: o.suite, names }),
     );
   }
   const entries = suite.datasets.filter((d) => d.method === 'scoring');
-  if (entries.length === 0) {
-    throw new AppError('not_found', `suite ${o.suite} has no scoring dataset (method: scoring)`);
-  }
+  if (entries.length === 0)
+    throw saidError('not_found', said('cli.judgeSuite.noScoring', { suite: o.suite }));
   const model = await findModel(db, o.model);
   if (!model) {
     throw new AppError(

@@ -4,7 +4,9 @@
  * instead of listing syntax errors. Pure: text in, a guess out.
  */
 
-import { tc } from '../../i18n/cli.ts';
+import { modelNameSaid } from '../../config/model-name.ts';
+import type { AppError } from '../../core/errors.ts';
+import { said, saidError, tc } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
 
 /** What a file looks like. */
@@ -192,4 +194,19 @@ export function quoteShort(text: string, max = 60): string {
  */
 export function quoteName(name: string, max = 40): string {
   return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
+}
+
+/**
+ * The model-name rule (config/model-name.ts) applied to a flag's value (`--model`, `--judge`): an AppError
+ * `input_invalid` (exit 2) naming the flag, the name and the fix, said in the command line's language, or undefined
+ * when the name is fine.
+ */
+export function modelFlagError(flag: string, name: string): AppError | undefined {
+  const problem = modelNameSaid(name);
+  return problem === undefined
+    ? undefined
+    : saidError(
+        'input_invalid',
+        said('cli.modelName.flag', { flag, name: quoteName(name), problem }),
+      );
 }

@@ -56,14 +56,14 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       await until(() => term.text().includes('（仅你可见） 对战 #1 已发布'), 'battle posted');
       const shown = term.text().slice(term.text().indexOf('[m1-s1]'));
       expect(shown).toContain('== 竞技场对战 #1 ==');
-      expect(shown).toContain('[m1-s1] reactions: ⬅️ 🟰 ➡️ 👎');
+      expect(shown).toContain('[m1-s1] 表情回应：⬅️ 🟰 ➡️ 👎');
       expect(shown).not.toMatch(/claude|alpaca/iu);
       term.input.write('vote 1 left\nas bob vote 1 right\nas carol vote 1 ⬅️\n/leaderboard\n');
       // The board is built in a worker thread: wait for its chart with until's hang guard (a bound far above any
       // real wait on a busy machine), not a shorter one of our own.
       await until(() => term.text().includes('[图表已写入 '), '/leaderboard');
       const text = term.text();
-      expect(text).toContain('you 在对战 #1 中投了 ⬅️ (left)');
+      expect(text).toContain('you 在对战 #1 中投了 ⬅️（左边更好）');
       expect(text).toContain('煮酒排行榜：还没有得分');
       // Three votes give no score in any method: the rows are left out, and counted.
       expect(text).toContain('2 个在任何评估方法下都没有得分的模型未列出');

@@ -181,3 +181,91 @@ describe('import file errors', () => {
     );
   });
 });
+
+describe('the embedded database refused', () => {
+  it('a data folder made by PostgreSQL 17 is refused in Chinese by config check', async () => {
+    const env = setup({ 'data/pg/PG_VERSION': '17\n' });
+    const r = await inProcess(['config', 'check', '--no-endpoints'], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[db_unavailable\]：\S+ 中的嵌入式数据库由 PostgreSQL 17 创建（旧版 zhujiu，PGlite 0\.4），而这个 zhujiu 运行的是 PostgreSQL 18，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`/u,
+    );
+  });
+
+  it('a data folder this process holds is refused in Chinese by import', async () => {
+    const env = setup({ 'out.json': '[{"instruction": "a", "output": "x"}]' });
+    const { lockDataDir } = await import('../../../src/storage/data-dir-lock.ts');
+    const release = await lockDataDir(env.ZHUJIU_DATA_DIR as string);
+    try {
+      const f = join(env.ZHUJIU_CONFIG_DIR as string, 'out.json');
+      const r = await inProcess(['import', 'outputs', f, '--model', 'm'], {
+        env: { ...env, ...ZH },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `错误 [db_unavailable]：${env.ZHUJIU_DATA_DIR} 中的嵌入式数据库已在本进程中打开；请先关闭它\n`,
+      );
+    } finally {
+      release();
+    }
+  });
+});
+
+describe('model names and import outputs in Chinese', () => {
+  const file = (name: string, body: string) => {
+    const p = join(root, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a --model with a space at an end is a usage error in Chinese (import outputs, eval)', async () => {
+    const f = file('ok.json', '[{"instruction": "a", "output": "x"}]');
+    const imp = await inProcess(['import', 'outputs', f, '--model', ' m1'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(imp.code).toBe(2);
+    expect(imp.stderr).toBe('错误 [input_invalid]：--model " m1" 首尾有空格；请删除\n');
+    const ev = await inProcess(['eval', '--model', 'm\u200b1', '--suite', 's'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(ev.code).toBe(2);
+    expect(ev.stderr).toBe(
+      '错误 [input_invalid]：--model "m\u200b1" 含有 U+200B，这是控制、格式或换行字符；请只用可打印的文字\n',
+    );
+  });
+
+  it('a generator other than --model is refused in Chinese with the fix', async () => {
+    const f = file('gen.json', '[{"instruction": "a", "output": "x", "generator": "gpt 4"}]');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1："generator" 是 "gpt 4"，但 --model 是 "m"；请改用 --model 'gpt 4'，或导入正确的文件\n`,
+    );
+  });
+
+  it('judge run names an unknown suite in Chinese', async () => {
+    const env = setup({ 'suites/tiny.yaml': SUITE });
+    const r = await inProcess(['judge', 'run', '--suite', 'nope', '--model', 'm', '--judge', 'j'], {
+      env: { ...env, ...ZH },
+    });
+    expect(r.stderr).toMatch(/--suite nope：没有这个评测套件；现有的评测套件：tiny/u);
+  });
+});
+
+describe("the config schema's own messages", () => {
+  it('are said in Chinese (a scoring dataset without a rubric, a duplicate dataset name)', async () => {
+    const env = setup({
+      'suites/tiny.yaml': `${SUITE.replace('method: metrics', 'method: scoring')}  - name: c3\n    loader: c3\n    ability: language\n    method: metrics\n    files: [c3/d-dev.json]\n`,
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /tiny\.yaml:\d+:\d+ datasets\.0\.rubric：打分评估数据集需要 `rubric:`（ten_point 或 industry_0_3，见 config\/rubrics\/）$/mu,
+    );
+    expect(r.stderr).toMatch(/tiny\.yaml:\d+:\d+ datasets：同一评测套件中的数据集名称必须唯一$/mu);
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toMatch(/datasets\.0\.rubric: a scoring dataset needs `rubric:`/u);
+  });
+});

@@ -53,7 +53,44 @@ describe('zhujiu results', () => {
   it('lists the runs without --run', async () => {
     const r = await zhujiu(['results']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^1 {2}erry {2}mini {2}\w+ {2}\d+ \/ 1 \/ 6$/m);
+    expect(r.stdout).toMatch(
+      /^run {2}model {2}suite {2}status +items \(finished \/ failed \/ planned\)$/m,
+    );
+    expect(r.stdout).toMatch(/^ {2}1 {2}erry {3}mini {3}\w+ +\d+ \/ 1 \/ 6$/m);
+  });
+
+  it('lists the runs in Chinese: statuses in words, columns aligned by terminal columns', async () => {
+    const r = await inProcess(['results'], { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } });
+    expect(r.code, r.stderr).toBe(0);
+    const [head, rule, row] = r.stdout.split('\n') as [string, string, string];
+    expect(head).toMatch(/^任务 {2}模型 {2}评测套件 {2}状态 +题目（已完成 \/ 失败 \/ 计划）$/);
+    expect(row).toMatch(/^ {3}1 {2}erry {2}mini {6}(已完成|失败) +\d+ \/ 1 \/ 6$/);
+    // Each column starts where its header does, counting a Chinese character as two terminal columns.
+    const starts = (l: string) => {
+      const out: number[] = [];
+      let col = 0;
+      let prev = ' ';
+      for (const ch of l) {
+        if (ch !== ' ' && prev === ' ') out.push(col);
+        col += /[\u4e00-\u9fff（）]/.test(ch) ? 2 : 1;
+        prev = ch;
+      }
+      return out;
+    };
+    expect(starts(head).slice(0, 5)).toEqual(starts(rule));
+    // The run number is right-aligned; the other columns start with their header.
+    expect(starts(row).slice(1, 5)).toEqual(starts(rule).slice(1));
+  });
+
+  it('a --dataset or --ability the run lacks is refused in Chinese', async () => {
+    const r = await inProcess(['results', '--run', '1', '--ability', 'safety'], {
+      rt: t.rt,
+      env: { LANG: 'zh_CN.UTF-8' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[not_found\]：--ability safety：评测任务 1 没有这项能力的题目；它的能力有：language, reasoning$/m,
+    );
   });
 
   it('jsonl: one record per item with prompt, answer, reasoning apart, extracted answer, score, failure cause', async () => {

@@ -4,8 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
+import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
+import { allFailedError } from '../../../src/eval/run-error.ts';
+import { runErrorText } from '../../../src/eval/summary.ts';
+import { abilityText, t } from '../../../src/i18n/index.ts';
 import { capProblems, groupProblems } from '../../../src/import/formats/sniff.ts';
+import { staleText } from '../../../src/leaderboard/service.ts';
 
 describe('zhujiu migrate --upgrade-data-dir progress', () => {
   it('says each copied table in the command line language', () => {
@@ -32,5 +37,55 @@ describe('suite descriptions', () => {
     expect(suiteDescription(both, 'en')).toBe('A suite.');
     expect(suiteDescription({ en: 'A suite.' }, 'zh-CN')).toBe('A suite.');
     expect(suiteDescription('One text.', 'zh-CN')).toBe('One text.');
+  });
+});
+
+describe('the model-name rule', () => {
+  it('says what breaks a name in both languages', () => {
+    expect(modelNameProblem(' m1')).toBe('starts or ends with a space; remove it');
+    expect(modelNameProblem(' m1', 'zh-CN')).toBe('首尾有空格；请删除');
+    expect(modelNameProblem('m\u200b1', 'zh-CN')).toBe(
+      '含有 U+200B，这是控制、格式或换行字符；请只用可打印的文字',
+    );
+    expect(modelNameProblem('m1', 'zh-CN')).toBeUndefined();
+  });
+});
+
+describe('a run whose every item failed', () => {
+  it('keeps the recorded English and says it in Chinese', () => {
+    expect(runErrorText(allFailedError(9))).toBe('every item failed (9)');
+    expect(runErrorText(allFailedError(9), 'zh-CN')).toBe('所有题目都失败了（9 道）');
+    expect(runErrorText('HTTP 500 from the endpoint', 'zh-CN')).toBe('HTTP 500 from the endpoint');
+  });
+});
+
+describe("a stale board's note", () => {
+  const none = { votes: 0, voteChanges: 0, runs: 0, verdicts: 0, battleChanges: 0 };
+  it('says what the snapshot misses in Chinese', () => {
+    expect(staleText({ ...none, votes: 1 }, 'zh-CN')).toBe('构建之后又有 1 票新投票');
+    expect(staleText({ ...none, votes: 10_001, runs: 2 }, 'zh-CN')).toBe(
+      '构建之后又有 超过 10,000 票新投票 和 2 次评测任务',
+    );
+    expect(staleText(none, 'zh-CN')).toBe('构建之后输入或设置有更改');
+    expect(staleText({ ...none, votes: 1 })).toBe('built before 1 newer vote');
+  });
+});
+
+describe('ability names in command line tables', () => {
+  it('are the identifiers in English and the catalogue names in Chinese', () => {
+    expect(abilityText('chinese_specific', 'en')).toBe('chinese_specific');
+    expect(abilityText('knowledge', 'zh-CN')).toBe('知识');
+    expect(abilityText('chinese_specific', 'zh-CN')).toBe(t('zh-CN', 'ability.chinese_specific'));
+    expect(abilityText('custom_thing', 'zh-CN')).toBe('custom_thing');
+  });
+});
+
+describe('the terminal arena', () => {
+  it('says reactions and vote choices in Chinese', () => {
+    expect(t('zh-CN', 'shell.reactions', { id: 'm1', emojis: '👈 👉' })).toBe(
+      '[m1] 表情回应：👈 👉',
+    );
+    expect(t('zh-CN', 'shell.choice.left', { emoji: '👈' })).toBe('👈（左边更好）');
+    expect(t('en', 'shell.choice.left', { emoji: '👈' })).toBe('👈 (left)');
   });
 });

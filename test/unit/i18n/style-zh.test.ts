@@ -39,7 +39,7 @@ describe('/leaderboard style in zh-CN', () => {
     expect(c.title).toBe('竞技场（风格控制）');
     expect(c.table?.columns).toEqual(['排名', '模型', '评分', '95% 置信区间', '票数']);
     expect(c.footer).toContain('长度 +0.210 [0.100, 0.300]；标题 -0.050');
-    expect(c.footer).toContain('95% 置信区间来自 20 轮自助抽样；3 张没有存储回答的投票未计入。');
+    expect(c.footer).toContain('95% 置信区间来自 20 轮自助抽样；3 票没有存储回答，未计入。');
     const none = styleContent(null, new Map(), 0, 'zh-CN');
     for (const m of [c, none]) {
       const shown = [

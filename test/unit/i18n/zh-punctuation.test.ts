@@ -1,0 +1,47 @@
+/**
+ * Chinese punctuation of the zh-CN catalogue (src/i18n/zh-CN.ts, zh-CN-cli.ts): next to a Chinese character a
+ * bracket, comma or colon is full-width （），：, and two bracketed remarks are one bracket (`（2000 票；2000 行）`,
+ * not `（2000 票）（2000 行）`). Code, formulas and flags keep their ASCII: the allow-list names them.
+ */
+import { describe, expect, it } from 'vitest';
+import { zhCN } from '../../../src/i18n/zh-CN.ts';
+import { zhCNCli } from '../../../src/i18n/zh-CN-cli.ts';
+
+/** A Chinese character or full-width punctuation. */
+const CJK = String.raw`[\p{Script=Han}\u3000-\u303f\uff00-\uffef]`;
+/** A half-width `(`, `)`, `,` or `:` beside such a character (one space between allowed). */
+const HALF_WIDTH_BESIDE_CJK = new RegExp(`${CJK} ?[(),:]|[(),:] ?${CJK}`, 'u');
+
+/** Keys whose ASCII next to Chinese is code or a formula, with why. */
+const ALLOWED: Readonly<Record<string, string>> = {
+  'submitProblem.url.notHttp': 'http(s) and the scheme are URL syntax',
+  'cli.ratings.style.coefficients': '(a − b) / (a + b + 1) is a formula',
+};
+
+const entries = Object.entries({ ...zhCN, ...zhCNCli });
+
+describe('zh-CN punctuation', () => {
+  it('uses full-width brackets, commas and colons next to Chinese', () => {
+    const bad = entries
+      .filter(([k, v]) => !(k in ALLOWED) && HALF_WIDTH_BESIDE_CJK.test(v))
+      .map(([k, v]) => `${k}: ${v}`);
+    expect(bad).toEqual([]);
+  });
+
+  it('merges two bracketed remarks into one', () => {
+    expect(entries.filter(([, v]) => v.includes('）（')).map(([k]) => k)).toEqual([]);
+  });
+
+  it('counts votes in 票, never 张', () => {
+    expect(entries.filter(([, v]) => /\} 张(?!表)/u.test(v)).map(([k]) => k)).toEqual([]);
+  });
+
+  it('calls the judge 评审 throughout', () => {
+    expect(entries.filter(([, v]) => v.includes('裁判')).map(([k]) => k)).toEqual([]);
+  });
+
+  it('the scan catches the kind', () => {
+    expect(HALF_WIDTH_BESIDE_CJK.test('投票时间 (UTC)')).toBe(true);
+    expect(HALF_WIDTH_BESIDE_CJK.test('得分（95%）')).toBe(false);
+  });
+});
