@@ -262,10 +262,10 @@ describe("the config schema's own messages", () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /tiny\.yaml:\d+:\d+ datasets\.0\.rubric：打分评估数据集需要 `rubric:`（ten_point 或 industry_0_3，见 config\/rubrics\/）$/mu,
+      /tiny\.yaml:\d+:\d+ datasets\[1\]\.rubric：打分评估数据集需要 `rubric:`（ten_point 或 industry_0_3，见 config\/rubrics\/）$/mu,
     );
     expect(r.stderr).toMatch(/tiny\.yaml:\d+:\d+ datasets：同一评测套件中的数据集名称必须唯一$/mu);
     const en = await inProcess(['config', 'check', '--no-connect'], { env });
-    expect(en.stderr).toMatch(/datasets\.0\.rubric: a scoring dataset needs `rubric:`/u);
+    expect(en.stderr).toMatch(/datasets\[1\]\.rubric: a scoring dataset needs `rubric:`/u);
   });
 });
