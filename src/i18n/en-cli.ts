@@ -367,6 +367,9 @@ export const enCli = {
   'cli.suites.itemsOf': '{n} of {rows} items',
   'cli.suites.stored': 'stored items',
   'cli.suites.includes': ', includes {list}',
+  'cli.suites.noFolder':
+    'the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder); create it and put the dataset files there, or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are")',
+  'cli.suites.unavailableNoFolder': 'unavailable (no datasets folder, see above)',
   'cli.submissions.none': 'no submissions',
   'cli.submissions.noneWith': 'no {status} submissions',
   'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',

@@ -337,6 +337,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.suites.itemsOf': '{rows} 道题中的 {n} 道',
   'cli.suites.stored': '已存储的题目',
   'cli.suites.includes': '，包含 {list}',
+  'cli.suites.noFolder':
+    '数据集目录 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置；默认是工作目录下的 datasets）；请创建它并把数据集文件放进去，或者把 ZHUJIU_DATASETS_DIR 设为存放这些文件的目录（README“Where the files are”）',
+  'cli.suites.unavailableNoFolder': '不可用（没有数据集目录，见上方）',
   'cli.submissions.none': '没有提交',
   'cli.submissions.noneWith': '没有状态为 {status} 的提交',
   'cli.submissions.row': '#{id} {status} {name} | {model}，位于 {url} | {organisation} | {licence}',
