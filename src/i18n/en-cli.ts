@@ -435,6 +435,17 @@ export const enCli = {
     'error: every item failed to be judged ({n} of {n}); nothing was judged. Check the judge {judge} (the failures above say why), then run the same command again',
   'cli.judge.tooMany':
     'error: {failed} of {total} answers have no grade of {judge} ({percent} %), above eval.max_failure_rate {max}; run the same command again to retry only them',
+  'cli.judge.unknownSuite': '--suite {suite}: no such suite; the suites are {suites}{meant}',
+  'cli.judge.unknownSuite.none':
+    '--suite {suite}: no such suite; no suites are configured (config/suites/*.yaml)',
+  'cli.judge.unknownModel':
+    '--model {model}: no such model: {models} does not list it and no answers of it are stored; the models are {valid}{meant}. Give one of them, or import its answers with `zhujiu import outputs FILE --model {word}`',
+  'cli.judge.unknownModel.none':
+    '--model {model}: no such model: {models} lists no models and no answers are stored; import its answers with `zhujiu import outputs FILE --model {word}`, or add it to {models} and run `zhujiu eval`',
+  'cli.judge.noAnswers':
+    '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
+  'cli.judge.list': '{list}{more}',
+  'cli.judge.didYouMean': ' (did you mean "{name}"?)',
   'cli.ratings.anchorForm':
     '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
   'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',

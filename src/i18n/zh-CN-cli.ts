@@ -402,6 +402,17 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
   'cli.judge.tooMany':
     '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
+  'cli.judge.unknownSuite': '--suite {suite}：没有这个套件；已有的套件：{suites}{meant}',
+  'cli.judge.unknownSuite.none':
+    '--suite {suite}：没有这个套件；没有配置任何套件（config/suites/*.yaml）',
+  'cli.judge.unknownModel':
+    '--model {model}：没有这个模型：{models} 中没有列出它，也没有存储它的回答；已有的模型：{valid}{meant}。请给出其中之一，或用 `zhujiu import outputs FILE --model {word}` 导入它的回答',
+  'cli.judge.unknownModel.none':
+    '--model {model}：没有这个模型：{models} 没有列出模型，也没有存储任何回答；请用 `zhujiu import outputs FILE --model {word}` 导入它的回答，或把它加到 {models} 后运行 `zhujiu eval`',
+  'cli.judge.noAnswers':
+    '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
+  'cli.judge.list': '{list}{more}',
+  'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
   'cli.ratings.anchorForm':
     '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
   'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
