@@ -300,6 +300,8 @@ export const enCli = {
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
   'cli.export.doneTo':
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} to {out} ({format})',
+  'cli.export.noSource':
+    '--source {source}: no battles carry this source; check the name (the community\'s own votes are "arena", imports use their --source)',
   'cli.datasets.unwritable':
     'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
   'cli.datasets.fileInPath': 'a file is in its path',
@@ -709,4 +711,6 @@ export const enCli = {
   'cli.battles.ofAbility': 'of ability "{ability}"',
   'cli.battles.noAbility': 'without an ability',
   'cli.battles.withoutFlag': 'no --ability',
+  'cli.battles.otherFile':
+    '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
 } as const satisfies Readonly<Record<string, string>>;

@@ -276,6 +276,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{counted} 没有投票；{n, plural, other {其他来源}}有投票：{stored}。可以用 {commands} 查看',
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
   'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
+  'cli.export.noSource':
+    '--source {source}：没有对战属于这个来源；请检查名称（社区自己的投票是 "arena"，导入的投票用导入时的 --source）',
   'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
   'cli.datasets.fileInPath': '路径中有一个文件',
   'cli.datasets.built': '已构建到 {out}',
@@ -667,4 +669,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.ofAbility': '能力为 "{ability}"',
   'cli.battles.noAbility': '没有能力',
   'cli.battles.withoutFlag': '不带 --ability 的命令',
+  'cli.battles.otherFile':
+    '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
 };
