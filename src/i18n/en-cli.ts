@@ -713,4 +713,14 @@ export const enCli = {
   'cli.battles.withoutFlag': 'no --ability',
   'cli.battles.otherFile':
     '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
+  'cli.files.notJson':
+    '{at}: this is not JSON (it starts with neither an object nor an array); {format}',
+  'cli.files.labelsFormat': '`zhujiu judge agree` takes JSON Lines of {shape}',
+  'cli.files.alpacaFormat':
+    '`zhujiu import judgments --format alpaca_eval` takes JSON Lines of AlpacaEval annotations ({shape})',
+  'cli.files.gaokaoFormat':
+    '`zhujiu import judgments --format gaokao` takes GAOKAO-Bench judged result files (one JSON document each)',
+  'cli.files.gaokaoHumanFormat':
+    '`zhujiu import judgments --format gaokao-human` takes GAOKAO-Bench teacher-graded files (one JSON document each)',
 } as const satisfies Readonly<Record<string, string>>;

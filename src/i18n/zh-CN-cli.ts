@@ -671,4 +671,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
     '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
+  'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
+  'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',
+  'cli.files.alpacaFormat':
+    '`zhujiu import judgments --format alpaca_eval` 读取 AlpacaEval 评注的 JSON Lines（{shape}）',
+  'cli.files.gaokaoFormat':
+    '`zhujiu import judgments --format gaokao` 读取 GAOKAO-Bench 的评审结果文件（每个文件一个 JSON 文档）',
+  'cli.files.gaokaoHumanFormat':
+    '`zhujiu import judgments --format gaokao-human` 读取 GAOKAO-Bench 的教师评分文件（每个文件一个 JSON 文档）',
 };
