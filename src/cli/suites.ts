@@ -4,6 +4,7 @@
  * (after sampling), read from the datasets folder (`ZHUJIU_DATASETS_DIR`). A suite whose files are missing is
  * listed with the reason instead of failing the whole listing.
  */
+import { existsSync } from 'node:fs';
 import { BOARD_ABILITIES } from '../aggregate/types.ts';
 import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
@@ -92,13 +93,17 @@ async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Prom
     };
   } catch (err) {
     if (!isAppError(err)) throw err;
+    // A missing datasets folder is said once (runSuites), not as the first missing file of each suite.
+    const noFolder = err.said?.key === 'cli.dataset.noFile' && !existsSync(loc.datasetsDir);
     return {
       ...head,
       datasets: suite.datasets.map((d) => entryRow(suite, d)),
       items: null,
-      error: (err.said && locale !== 'en' ? sayCli(locale, err.said) : err.message).split(
-        '\n',
-      )[0] as string,
+      error: noFolder
+        ? tc(locale, 'cli.suites.noFolder', { dir: loc.datasetsDir })
+        : ((err.said && locale !== 'en' ? sayCli(locale, err.said) : err.message).split(
+            '\n',
+          )[0] as string),
     };
   }
 }
@@ -111,10 +116,15 @@ function printSuites(
   rows: readonly SuiteRow[],
 ): void {
   io.out(tc(locale, 'cli.suites.folder', { dir: datasetsDir }));
+  const noFolder = tc(locale, 'cli.suites.noFolder', { dir: datasetsDir });
+  if (rows.some((r) => r.error === noFolder)) io.out(noFolder);
   const width = Math.max(16, ...rows.flatMap((r) => r.datasets.map((d) => d.dataset.length)));
   for (const r of rows) {
     const size = r.error
-      ? tc(locale, 'cli.suites.unavailable')
+      ? tc(
+          locale,
+          r.error === noFolder ? 'cli.suites.unavailableNoFolder' : 'cli.suites.unavailable',
+        )
       : tc(locale, 'cli.suites.size', {
           n: r.datasets.length,
           items:
@@ -128,7 +138,7 @@ function printSuites(
         : '';
     io.out(`${r.suite}  ${size}${inc}${r.description ? `  — ${r.description}` : ''}`);
     if (r.error) {
-      io.out(`  ${r.error}`);
+      if (r.error !== noFolder) io.out(`  ${r.error}`);
       continue;
     }
     for (const d of r.datasets) {

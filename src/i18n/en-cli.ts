@@ -270,8 +270,6 @@ export const enCli = {
     '{flag} {name}: run {run} has no items of this ability; its abilities are {list}',
   'cli.results.noAbilityYet':
     '{flag} {name}: run {run} has no items of this ability; its abilities are (none)',
-  'cli.judgeSuite.noSuite': '--suite {suite}: no such suite; the suites are {names}',
-  'cli.judgeSuite.noSuites': '--suite {suite}: no such suite; the suites are (none)',
   'cli.judgeSuite.noScoring': 'suite {suite} has no scoring dataset (method: scoring)',
   'cli.results.written':
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
@@ -360,6 +358,8 @@ export const enCli = {
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} ({format})',
   'cli.export.doneTo':
     'exported {votes, plural, one {# vote} other {# votes}} of {battles, plural, one {# battle} other {# battles}} from source {source} to {out} ({format})',
+  'cli.export.noSource':
+    '--source {source}: no battles carry this source; check the name (the community\'s own votes are "arena", imports use their --source)',
   'cli.datasets.unwritable':
     'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
   'cli.datasets.fileInPath': 'a file is in its path',
@@ -427,6 +427,9 @@ export const enCli = {
   'cli.suites.itemsOf': '{n} of {rows} items',
   'cli.suites.stored': 'stored items',
   'cli.suites.includes': ', includes {list}',
+  'cli.suites.noFolder':
+    'the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder); create it and put the dataset files there, or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are")',
+  'cli.suites.unavailableNoFolder': 'unavailable (no datasets folder, see above)',
   'cli.submissions.none': 'no submissions',
   'cli.submissions.noneWith': 'no {status} submissions',
   'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',
@@ -492,6 +495,17 @@ export const enCli = {
     'error: every item failed to be judged ({n} of {n}); nothing was judged. Check the judge {judge} (the failures above say why), then run the same command again',
   'cli.judge.tooMany':
     'error: {failed} of {total} answers have no grade of {judge} ({percent} %), above eval.max_failure_rate {max}; run the same command again to retry only them',
+  'cli.judge.unknownSuite': '--suite {suite}: no such suite; the suites are {suites}{meant}',
+  'cli.judge.unknownSuite.none':
+    '--suite {suite}: no such suite; no suites are configured (config/suites/*.yaml)',
+  'cli.judge.unknownModel':
+    '--model {model}: no such model: {models} does not list it and no answers of it are stored; the models are {valid}{meant}. Give one of them, or import its answers with `zhujiu import outputs FILE --model {word}`',
+  'cli.judge.unknownModel.none':
+    '--model {model}: no such model: {models} lists no models and no answers are stored; import its answers with `zhujiu import outputs FILE --model {word}`, or add it to {models} and run `zhujiu eval`',
+  'cli.judge.noAnswers':
+    '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
+  'cli.judge.list': '{list}{more}',
+  'cli.judge.didYouMean': ' (did you mean "{name}"?)',
   'cli.ratings.anchorForm':
     '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
   'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',
@@ -755,4 +769,16 @@ export const enCli = {
   'cli.battles.ofAbility': 'of ability "{ability}"',
   'cli.battles.noAbility': 'without an ability',
   'cli.battles.withoutFlag': 'no --ability',
+  'cli.battles.otherFile':
+    '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
+  'cli.files.notJson':
+    '{at}: this is not JSON (it starts with neither an object nor an array); {format}',
+  'cli.files.labelsFormat': '`zhujiu judge agree` takes JSON Lines of {shape}',
+  'cli.files.alpacaFormat':
+    '`zhujiu import judgments --format alpaca_eval` takes JSON Lines of AlpacaEval annotations ({shape})',
+  'cli.files.gaokaoFormat':
+    '`zhujiu import judgments --format gaokao` takes GAOKAO-Bench judged result files (one JSON document each)',
+  'cli.files.gaokaoHumanFormat':
+    '`zhujiu import judgments --format gaokao-human` takes GAOKAO-Bench teacher-graded files (one JSON document each)',
 } as const satisfies Readonly<Record<string, string>>;

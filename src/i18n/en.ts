@@ -312,6 +312,10 @@ export const en = {
     ' Ranked by overall = mean of the seven ability columns (the published ZhuJiu order);',
   'chat.legend':
     '{overall} final = mean of min–max normalised method scores (×10); metr/scor/comp = method scores; * = incomplete (empty cells are missing data, never 0).',
+  'chat.votesElsewhere':
+    'No votes from {counted}; {n, plural, one {another source holds} other {other sources hold}} votes: {stored}. See them with {commands} on the command line (`/leaderboard` has no source option), or count a source on this board by listing it in `ratings.include_sources` (config/default.yaml).',
+  'chat.votesElsewhere.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
+  'chat.votesElsewhere.or': ' or ',
   'daily.title': 'Daily board {date}',
   'daily.moves.heading': 'Significant rank changes since the last post',
   'daily.first.heading': 'First daily post',

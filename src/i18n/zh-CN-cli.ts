@@ -246,8 +246,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.noAbility': '{flag} {name}：评测任务 {run} 没有这项能力的题目；它的能力有：{list}',
   'cli.results.noAbilityYet':
     '{flag} {name}：评测任务 {run} 没有这项能力的题目；它还没有任何能力的题目',
-  'cli.judgeSuite.noSuite': '--suite {suite}：没有这个评测套件；现有的评测套件：{names}',
-  'cli.judgeSuite.noSuites': '--suite {suite}：没有这个评测套件；目前没有任何评测套件',
   'cli.judgeSuite.noScoring': '评测套件 {suite} 没有打分评估数据集（method: scoring）',
   'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
   'cli.results.writtenTo':
@@ -329,6 +327,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{counted} 没有投票；{n, plural, other {其他来源}}有投票：{stored}。可以用 {commands} 查看',
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
   'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
+  'cli.export.noSource':
+    '--source {source}：没有对战属于这个来源；请检查名称（社区自己的投票是 "arena"，导入的投票用导入时的 --source）',
   'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
   'cli.datasets.fileInPath': '路径中有一个文件',
   'cli.datasets.built': '已构建到 {out}',
@@ -390,6 +390,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.suites.itemsOf': '{rows} 道题中的 {n} 道',
   'cli.suites.stored': '已存储的题目',
   'cli.suites.includes': '，包含 {list}',
+  'cli.suites.noFolder':
+    '数据集目录 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置；默认是工作目录下的 datasets）；请创建它并把数据集文件放进去，或者把 ZHUJIU_DATASETS_DIR 设为存放这些文件的目录（README“Where the files are”）',
+  'cli.suites.unavailableNoFolder': '不可用（没有数据集目录，见上方）',
   'cli.submissions.none': '没有提交',
   'cli.submissions.noneWith': '没有状态为 {status} 的提交',
   'cli.submissions.row': '#{id} {status} {name} | {model}，位于 {url} | {organisation} | {licence}',
@@ -452,6 +455,17 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
   'cli.judge.tooMany':
     '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
+  'cli.judge.unknownSuite': '--suite {suite}：没有这个评测套件；现有的评测套件：{suites}{meant}',
+  'cli.judge.unknownSuite.none':
+    '--suite {suite}：没有这个评测套件；没有配置任何评测套件（config/suites/*.yaml）',
+  'cli.judge.unknownModel':
+    '--model {model}：没有这个模型：{models} 中没有列出它，也没有存储它的回答；已有的模型：{valid}{meant}。请给出其中之一，或用 `zhujiu import outputs FILE --model {word}` 导入它的回答',
+  'cli.judge.unknownModel.none':
+    '--model {model}：没有这个模型：{models} 没有列出模型，也没有存储任何回答；请用 `zhujiu import outputs FILE --model {word}` 导入它的回答，或把它加到 {models} 后运行 `zhujiu eval`',
+  'cli.judge.noAnswers':
+    '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
+  'cli.judge.list': '{list}{more}',
+  'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
   'cli.ratings.anchorForm':
     '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
   'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
@@ -706,4 +720,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.ofAbility': '能力为 "{ability}"',
   'cli.battles.noAbility': '没有能力',
   'cli.battles.withoutFlag': '不带 --ability 的命令',
+  'cli.battles.otherFile':
+    '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
+  'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
+  'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',
+  'cli.files.alpacaFormat':
+    '`zhujiu import judgments --format alpaca_eval` 读取 AlpacaEval 评注的 JSON Lines（{shape}）',
+  'cli.files.gaokaoFormat':
+    '`zhujiu import judgments --format gaokao` 读取 GAOKAO-Bench 的评审结果文件（每个文件一个 JSON 文档）',
+  'cli.files.gaokaoHumanFormat':
+    '`zhujiu import judgments --format gaokao-human` 读取 GAOKAO-Bench 的教师评分文件（每个文件一个 JSON 文档）',
 };

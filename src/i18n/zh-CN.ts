@@ -281,6 +281,10 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'chat.legend.overall': '按总分排名 = 七项能力得分的均值（煮酒公布的顺序）；',
   'chat.legend':
     '{overall}综合分 = 各评估方法最小–最大归一化得分的均值（×10）；指标/打分/对比 = 各评估方法得分；* = 不完整（空格表示缺少数据，绝不当作 0）。',
+  'chat.votesElsewhere':
+    '{counted} 没有投票；{n, plural, other {其他来源}}有投票：{stored}。可以在命令行用 {commands} 查看（`/leaderboard` 没有来源选项），或者把来源列入 `ratings.include_sources`（config/default.yaml），让本排行榜计入它。',
+  'chat.votesElsewhere.item': '{source}（{votes} {n, plural, other {票}}）',
+  'chat.votesElsewhere.or': ' 或 ',
   'daily.title': '每日排行榜 {date}',
   'daily.moves.heading': '自上次发布以来的显著名次变化',
   'daily.first.heading': '首次每日发布',

@@ -507,8 +507,7 @@ async function storeBattles(
     if (clash) {
       throw new AppError(
         'import_invalid',
-        `${file}:${clash.line}: source "${source}" already holds a different battle at this line: this is ` +
-          'another file (or an edited one) under the same source name; import it with its own --source NAME',
+        tc(opts.locale ?? 'en', 'cli.battles.otherFile', { at: `${file}:${clash.line}`, source }),
       );
     }
     const names = new Set<string>();

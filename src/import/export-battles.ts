@@ -7,8 +7,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { AppError } from '../core/errors.ts';
 import { streamFileAtomic } from '../core/out-file.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import { exportVotePages, sourceExists } from '../storage/export.ts';
 import type { Database } from '../storage/schema.ts';
 import { type ExportFormat, exportLine } from './formats/arena-export.ts';
@@ -52,10 +52,7 @@ export async function exportBattles(
   const source = opts.source ?? 'arena';
   const format = opts.format ?? 'fastchat';
   if (source !== 'arena' && !(await sourceExists(db, source))) {
-    throw new AppError(
-      'not_found',
-      `--source ${source}: no battles carry this source; check the name (the community's own votes are "arena", imports use their --source)`,
-    );
+    throw saidError('not_found', said('cli.export.noSource', { source }));
   }
   let votes = 0;
   const battles = new Set<number>();

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -31,7 +32,7 @@ import {
 import { gaokaoAbility } from './formats/gaokao.ts';
 import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
-import { capProblems, modelFlagError, quoteName } from './formats/sniff.ts';
+import { capProblems, modelFlagError, notJsonSaid, quoteName } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
@@ -165,6 +166,24 @@ class WrongKinds {
   }
 }
 
+/**
+ * Reads one file of judgments (UTF-8) and refuses one that cannot be JSON (a CSV table, text) with one error naming
+ * it and what `--format` takes, said by the command line in its language, instead of a syntax error per line.
+ * @throws AppError `import_invalid`.
+ */
+async function readJudgmentsFile(file: string, format: JudgmentsFormat): Promise<string> {
+  const text = await readUtf8File(file, { code: 'import_invalid' });
+  const takes =
+    format === 'gaokao'
+      ? said('cli.files.gaokaoFormat')
+      : format === 'gaokao-human'
+        ? said('cli.files.gaokaoHumanFormat')
+        : said('cli.files.alpacaFormat', { shape: '{generator_1, generator_2, preference}' });
+  const refusal = notJsonSaid(text, file, takes);
+  if (refusal !== undefined) throw saidError('import_invalid', refusal);
+  return text;
+}
+
 async function listFiles(path: string, ext: string): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
   try {
@@ -225,7 +244,7 @@ async function importGaokaoHuman(
   const wrong = new WrongKinds(opts.format);
   const fileOf = new Map<string, string>();
   for (const f of files) {
-    const text = await readUtf8File(f, { code: 'import_invalid' });
+    const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
     const r = parseGaokaoHuman(text, f);
     if (!r.ok) {
@@ -300,7 +319,7 @@ async function importGaokao(
   const errors: string[] = [];
   const wrong = new WrongKinds(opts.format);
   for (const f of files) {
-    const text = await readUtf8File(f, { code: 'import_invalid' });
+    const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
     const r = parseGaokaoJudged(text, f);
     if (!r.ok) {
@@ -378,7 +397,7 @@ async function importAlpaca(
   const errors: string[] = [];
   const wrong = new WrongKinds(opts.format);
   for (const f of files) {
-    const text = await readUtf8File(f, { code: 'import_invalid' });
+    const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
     const r = parseAlpacaAnnotations(text, f);
     if (!r.ok) {

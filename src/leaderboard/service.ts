@@ -34,6 +34,7 @@ import {
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
+import { listSources, type SourceSummary, sourceNames } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
@@ -211,6 +212,20 @@ export class LeaderboardService {
   async latest(extra: readonly string[] = []): Promise<Snapshot | undefined> {
     const row = await latestSnapshot(this.#o.db, sourcesKey(this.sources(extra)));
     return row ? toSnapshot(row) : undefined;
+  }
+
+  /**
+   * The stored sources whose votes this board (its `sources(extra)`) does not count and that hold live votes, with
+   * their battle and vote counts, `arena` first then by name; empty when none. A skip scan of the source names
+   * first (storage/sources `sourceNames`), so the usual case, no other source, does not read the votes; the counts
+   * read every battle, so call it only where the board is empty (chat `/leaderboard`).
+   */
+  async votesElsewhere(extra: readonly string[] = []): Promise<SourceSummary[]> {
+    const counted = this.sources(extra);
+    if ((await sourceNames(this.#o.db)).every((n) => counted.includes(n))) return [];
+    return (await listSources(this.#o.db)).filter(
+      (s) => !counted.includes(s.source) && s.votes > 0,
+    );
   }
 
   /** A snapshot by id. */

@@ -22,6 +22,7 @@ import {
   modelContent,
   overallContent,
 } from '../../leaderboard/views.ts';
+import type { SourceSummary } from '../../storage/sources.ts';
 
 /** The views `/leaderboard` offers. */
 export const LEADERBOARD_VIEWS = ['overall', 'ability', 'method', 'model', 'style'] as const;
@@ -163,14 +164,49 @@ export async function leaderboardReply(
     ...(behind ? { behind } : {}),
     ...(deps.locale ? { locale: deps.locale } : {}),
   };
-  switch (req.view) {
-    case 'overall':
-      return overallContent(snap, { ...o, ...(snap.chart ? { image: snap.chart } : {}) });
-    case 'ability':
-      return abilityContent(snap, req.name, o);
-    case 'method':
-      return methodContent(snap, req.name, o);
-    case 'model':
-      return modelContent(snap, req.name, o);
-  }
+  const content = (() => {
+    switch (req.view) {
+      case 'overall':
+        return overallContent(snap, { ...o, ...(snap.chart ? { image: snap.chart } : {}) });
+      case 'ability':
+        return abilityContent(snap, req.name, o);
+      case 'method':
+        return methodContent(snap, req.name, o);
+      case 'model':
+        return modelContent(snap, req.name, o);
+    }
+  })();
+  if (snap.board.rows.length > 0) return content;
+  // An empty board while imported sources hold votes: say where they are and how to see them.
+  const note = votesElsewhereNote(
+    snap.sources,
+    await deps.leaderboard.votesElsewhere(),
+    deps.locale,
+  );
+  return note ? { ...content, text: `${content.text}\n${note}` } : content;
+}
+
+/**
+ * The note under an empty board when other stored sources hold votes: the sources counted (`counted`), the others
+ * with their vote counts, and how to see them (`zhujiu leaderboard --source NAME`; chat's `/leaderboard` has no
+ * source option) or count them (`ratings.include_sources`), in `locale`; undefined when `others` is empty.
+ */
+export function votesElsewhereNote(
+  counted: readonly string[],
+  others: readonly SourceSummary[],
+  locale: Locale = 'en',
+): string | undefined {
+  if (others.length === 0) return undefined;
+  return t(locale, 'chat.votesElsewhere', {
+    counted: counted.join(', '),
+    n: others.length,
+    stored: others
+      .map((s) =>
+        t(locale, 'chat.votesElsewhere.item', { source: s.source, votes: s.votes, n: s.votes }),
+      )
+      .join(', '),
+    commands: others
+      .map((s) => `\`zhujiu leaderboard --source ${s.source}\``)
+      .join(t(locale, 'chat.votesElsewhere.or')),
+  });
 }

@@ -9,14 +9,16 @@
 import type { Kysely } from 'kysely';
 import { filesOf } from '../../config/files.ts';
 import type { LoadedConfig } from '../../config/loader.ts';
-import { AppError } from '../../core/errors.ts';
+import { AppError, type Said } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
-import { said, saidError } from '../../i18n/cli.ts';
+import { shellWord } from '../../core/shell-word.ts';
+import { type CliMessageKey, said, saidError } from '../../i18n/cli.ts';
 import { openLlmClient } from '../../llm/factory.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { latestAnswers } from '../../storage/judge-scores.ts';
-import { findModel } from '../../storage/models.ts';
+import { findModel, listModels } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
+import { byCloseness, didYouMean } from '../../text/edit-distance.ts';
 import { prepareDataset } from '../datasets/prepare.ts';
 import { type JudgeRunResult, judgeAnswers } from './judge.ts';
 import { loadRubric } from './rubrics.ts';
@@ -72,6 +74,52 @@ async function openJudgeClient(
   return opened.client;
 }
 
+/** `; did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else nothing (catalogue data). */
+function meant(typed: string, names: readonly string[]): string | Said {
+  const name = didYouMean(typed, names);
+  return name === undefined ? '' : said('cli.judge.didYouMean', { name });
+}
+
+/** `names` closest to `typed` first, at most 10, then `, … N more` (catalogue data). */
+function closest(typed: string, names: readonly string[]): Said {
+  const sorted = byCloseness(typed, names);
+  const more = sorted.length > 10 ? said('cli.judge.more', { n: sorted.length - 10 }) : '';
+  return said('cli.judge.list', { list: sorted.slice(0, 10).join(', '), more });
+}
+
+/**
+ * The refusal of `--model NAME` when no answers of it are stored: a name neither the models file nor the stored
+ * models know is a usage mistake (`input_invalid`, exit 2) listing the known names, closest first, with a "did you
+ * mean"; a configured model without stored answers is `not_found` (run an evaluation first).
+ */
+async function unknownModelError(
+  db: Kysely<Database>,
+  config: LoadedConfig,
+  name: string,
+): Promise<AppError> {
+  const models = filesOf(config).models;
+  if (config.models.some((m) => m.name === name))
+    return saidError(
+      'not_found',
+      said('cli.judge.noAnswers', { model: name, word: shellWord(name) }),
+    );
+  const names = [
+    ...new Set([...config.models.map((m) => m.name), ...(await listModels(db)).map((m) => m.name)]),
+  ];
+  const key: CliMessageKey =
+    names.length === 0 ? 'cli.judge.unknownModel.none' : 'cli.judge.unknownModel';
+  return saidError(
+    'input_invalid',
+    said(key, {
+      model: name,
+      word: shellWord(name),
+      models,
+      valid: closest(name, names),
+      meant: meant(name, names),
+    }),
+  );
+}
+
 /**
  * Judges the model's answers to every scoring dataset of the suite.
  * @throws AppError `input_invalid` (a suite or judge the configuration lacks: a usage mistake), `not_found` (a
@@ -85,24 +133,21 @@ export async function judgeSuite(
   const { config, db } = deps;
   const suite = config.suites.get(o.suite);
   if (!suite) {
-    const names = [...config.suites.keys()].join(', ');
+    const names = [...config.suites.keys()];
     throw saidError(
       'input_invalid',
-      names === ''
-        ? said('cli.judgeSuite.noSuites', { suite: o.suite })
-        : said('cli.judgeSuite.noSuite', { suite: o.suite, names }),
+      said(names.length === 0 ? 'cli.judge.unknownSuite.none' : 'cli.judge.unknownSuite', {
+        suite: o.suite,
+        suites: names.join(', '),
+        meant: meant(o.suite, names),
+      }),
     );
   }
   const entries = suite.datasets.filter((d) => d.method === 'scoring');
   if (entries.length === 0)
     throw saidError('not_found', said('cli.judgeSuite.noScoring', { suite: o.suite }));
   const model = await findModel(db, o.model);
-  if (!model) {
-    throw new AppError(
-      'not_found',
-      `--model ${o.model}: no such model; run an evaluation or import its outputs first`,
-    );
-  }
+  if (!model) throw await unknownModelError(db, config, o.model);
   const judge = o.judgeClient ?? (await openJudgeClient(deps, o.judge));
   const loc = {
     datasetsDir: config.datasetsDir,

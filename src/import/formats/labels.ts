@@ -7,9 +7,10 @@
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
-import { said } from '../../i18n/cli.ts';
+import { said, sayCli } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
 import { jsonSyntaxMessage, readJsonl } from './json-reader.ts';
-import { capProblems, fileRowKind, groupProblems } from './sniff.ts';
+import { capProblems, fileRowKind, groupProblems, notJsonSaid } from './sniff.ts';
 
 const row = z.object({
   item: z
@@ -57,15 +58,26 @@ function otherKind(text: string, file: string): string | undefined {
  * Parses a labels file.
  * @param text the file's contents.
  * @param file the file name, for messages.
+ * @param locale the language of a file-level refusal (a CSV table, a text that is not JSON); default en.
  * @returns the rows, or every problem as `file:line: reason` (bad JSON, a missing field, an item twice; the same
  *   reason on several lines is one line naming them, the list is capped at 20), or one line naming the command
  *   that fits a file of another kind (arena battles, pair counts, model outputs, AlpacaEval annotations, a JSON
- *   document).
+ *   document), or one line for a file that is not JSON (a CSV table, text).
  */
-export function parseLabels(text: string, file: string): Result<LabelledItem[], string[]> {
+export function parseLabels(
+  text: string,
+  file: string,
+  locale: Locale = 'en',
+): Result<LabelledItem[], string[]> {
   const rows: LabelledItem[] = [];
   const errors: string[] = [];
   const seen = new Map<string, number>();
+  const notJson = notJsonSaid(
+    text,
+    file,
+    said('cli.files.labelsFormat', { shape: '{"item": ..., "label": ...}' }),
+  );
+  if (notJson !== undefined) return fail([sayCli(locale, notJson)]);
   const other = otherKind(text, file);
   if (other !== undefined) return fail([other]);
   for (const e of readJsonl(text).entries) {

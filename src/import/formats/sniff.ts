@@ -5,7 +5,7 @@
  */
 
 import { modelNameSaid } from '../../config/model-name.ts';
-import type { AppError } from '../../core/errors.ts';
+import type { AppError, Said } from '../../core/errors.ts';
 import { said, saidError, tc } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
 
@@ -76,6 +76,20 @@ export function looksLikeCsv(text: string): boolean {
       count(lines[0] as string, sep) > 0 &&
       count(lines[0] as string, sep) === count(lines[1] as string, sep),
   );
+}
+
+/**
+ * The refusal of a file that cannot be JSON, as catalogue data: one line `FILE:1: this looks like a CSV table` (as
+ * {@link looksLikeCsv} tells it) or `FILE:1: this is not JSON`, then `format` (what the command takes); undefined when
+ * the file's first non-blank character (after a byte-order mark) opens an object or an array, or the file is blank.
+ */
+export function notJsonSaid(text: string, file: string, format: Said): Said | undefined {
+  const body = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trimStart();
+  if (body === '' || body.startsWith('{') || body.startsWith('[')) return undefined;
+  return said(looksLikeCsv(body) ? 'cli.files.csv' : 'cli.files.notJson', {
+    at: `${file}:1`,
+    format,
+  });
 }
 
 /**

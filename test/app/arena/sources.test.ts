@@ -192,3 +192,40 @@ describe.each(backends())('vote sources on %s', (backend) => {
     expect(await countRows(d, 'battles')).toBe(before);
   });
 });
+
+describe.each(backends())('/leaderboard on an empty board with imported votes on %s', (backend) => {
+  let d: TestDb;
+  const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-sources-empty-'));
+  beforeAll(async () => {
+    d = await freshDb(backend);
+    const pub = join(tmp, 'public.jsonl');
+    const line = JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna-13b', winner: 'model_a' });
+    writeFileSync(pub, `${Array.from({ length: 3 }, () => line).join('\n')}\n`);
+    await importBattles(d.db, { file: pub, source: 'lmsys' });
+  });
+  afterAll(async () => {
+    await d?.destroy();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('says which sources hold votes and how to see them, in both languages; not once they count', async () => {
+    const c = await command(d, 'leaderboard');
+    expect(c?.text).toBe(
+      'No models yet. Import outputs or run an evaluation; the board fills in as scores and votes come.\n' +
+        'No votes from arena; another source holds votes: lmsys (3 votes). See them with ' +
+        '`zhujiu leaderboard --source lmsys` on the command line (`/leaderboard` has no source option), or count ' +
+        'a source on this board by listing it in `ratings.include_sources` (config/default.yaml).',
+    );
+    const zh = await command(d, 'leaderboard', testConfig({ locale: 'zh-CN' }));
+    expect(zh?.text).toContain(
+      'arena 没有投票；其他来源有投票：lmsys（3 票）。可以在命令行用 `zhujiu leaderboard --source lmsys` 查看',
+    );
+    // Counted by the board (ratings.include_sources): no note.
+    const counted = await command(
+      d,
+      'leaderboard',
+      testConfig({ ratings: { include_sources: ['lmsys'] } }),
+    );
+    expect(counted?.text ?? '').not.toContain('No votes from');
+  });
+});

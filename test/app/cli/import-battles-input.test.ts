@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportBattles } from '../../../src/import/export-battles.ts';
 import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
 
 const ZH = { LANG: 'zh_CN.UTF-8' };
@@ -118,5 +120,27 @@ describe('zhujiu import battles: wrong input', () => {
       'language',
     ]);
     expect(same.code, same.stderr).toBe(0);
+  });
+
+  it('another file under a stored source, and an export of a source no battle carries, are said from the catalogue', async () => {
+    const line = (w: string) =>
+      `${JSON.stringify({ model_a: 'gpt-4', model_b: 'vicuna', winner: w })}\n`;
+    const one = file('one.jsonl', line('model_a'));
+    const two = file('two.jsonl', line('model_b'));
+    expect((await zhujiu(['import', 'battles', one, '--source', 'pair'])).code).toBe(0);
+    const en = await zhujiu(['import', 'battles', two, '--source', 'pair']);
+    expect(en.code).toBe(1);
+    expect(en.stderr).toBe(
+      `error [import_invalid]: ${two}:1: source "pair" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME\n`,
+    );
+    const zh = await zhujiu(['import', 'battles', two, '--source', 'pair'], ZH);
+    expect(zh.stderr).toContain(`${two}:1：来源 "pair" 在这一行已经存有另一场对战`);
+    await expect(
+      exportBattles(t.rt.db.db, new PassThrough(), { source: 'nosuch' }),
+    ).rejects.toMatchObject({
+      code: 'not_found',
+      message: `--source nosuch: no battles carry this source; check the name (the community's own votes are "arena", imports use their --source)`,
+      said: { key: 'cli.export.noSource', params: { source: 'nosuch' } },
+    });
   });
 });

@@ -94,3 +94,23 @@ describe.skipIf(!hasSharedData('datasets'))('zhujiu suites', () => {
     expect(r.stdout).toContain('no such file');
   });
 });
+
+describe('zhujiu suites without a datasets folder', () => {
+  it('says once that the folder does not exist and what sets it, not each missing file', async () => {
+    const gone = join(mkdtempSync(join(tmpdir(), 'zj-nofolder-')), 'datasets');
+    const r = await zhujiu(['suites'], { ZHUJIU_DATASETS_DIR: gone });
+    expect(r.code, r.stderr).toBe(0);
+    const sentence = `the datasets folder ${gone} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder)`;
+    expect(r.stdout.split(sentence)).toHaveLength(2);
+    expect(r.stdout).toMatch(/^smoke {2}unavailable \(no datasets folder, see above\)/m);
+    expect(r.stdout).not.toContain('no such file');
+    const json = await zhujiu(['suites', '--json'], { ZHUJIU_DATASETS_DIR: gone });
+    const smoke = (
+      JSON.parse(json.stdout) as { suites: { suite: string; error?: string }[] }
+    ).suites.find((s) => s.suite === 'smoke');
+    expect(smoke?.error).toContain(sentence);
+    const zh = await zhujiu(['suites'], { ZHUJIU_DATASETS_DIR: gone, LANG: 'zh_CN.UTF-8' });
+    expect(zh.stdout).toContain(`数据集目录 ${gone} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置`);
+    expect(zh.stdout).toMatch(/^smoke {2}不可用（没有数据集目录，见上方）/m);
+  });
+});

@@ -109,4 +109,35 @@ describe('a run with judge failures', () => {
       expect(summaryContent(s, 1).footer).not.toContain('Warning');
     }
   });
+
+  it('judge run: an unknown --model is a usage mistake (exit 2) with the known names and a "did you mean"', async () => {
+    const args = [
+      'judge',
+      'run',
+      '--model',
+      'cnad',
+      '--suite',
+      'tiny-scoring',
+      '--judge',
+      'judge-x',
+    ];
+    const r = await inProcess(args, { rt: t.rt });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error \[input_invalid\]: --model cnad: no such model: \S*models\.yaml does not list it and no answers of it are stored; the models are cand, judge-x \(did you mean "cand"\?\)\. Give one of them/,
+    );
+    const zh = await inProcess(args, { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('--model cnad：没有这个模型：');
+    expect(zh.stderr).toContain('已有的模型：cand, judge-x（你是不是想写“cand”？）。');
+    // A misspelt suite gets its "did you mean" too.
+    const suite = await inProcess(
+      ['judge', 'run', '--model', 'cand', '--suite', 'tiny-scorng', '--judge', 'judge-x'],
+      { rt: t.rt },
+    );
+    expect(suite.code).toBe(2);
+    expect(suite.stderr).toContain(
+      '--suite tiny-scorng: no such suite; the suites are tiny-scoring (did you mean "tiny-scoring"?)',
+    );
+  });
 });
