@@ -46,6 +46,7 @@ datasets:
 describe('suite descriptions', () => {
   it('zhujiu suites shows the description of the command line language', async () => {
     const env = setup({ 'suites/tiny.yaml': SUITE });
+    mkdirSync(env.ZHUJIU_DATASETS_DIR as string); // the folder exists, its file does not
     const zh = await inProcess(['suites'], { env: { ...env, ...ZH } });
     expect(zh.code, zh.stderr).toBe(0);
     expect(zh.stdout).toMatch(/^tiny {2}\S.* {2}— 一个很小的评测套件。$/mu);

@@ -119,10 +119,10 @@ describe('the other importers also end a long list with "… and N more problems
     const { parseLabels } = await import('../../../src/import/formats/labels.ts');
     // Different problems are capped; the same problem on many lines is one line naming them.
     const text = Array.from({ length: 22 }, (_, i) => `{"item":"${i % 11}","label":1}`).join('\n');
-    const r = parseLabels(`oops\n${'{"item":"x"}\n'.repeat(40)}`, 'l.jsonl');
+    const r = parseLabels(`{oops\n${'{"item":"x"}\n'.repeat(40)}`, 'l.jsonl');
     expect(r.ok).toBe(false);
     expect(r.ok ? [] : r.reason).toEqual([
-      `l.jsonl:1:1: not valid JSON (expected a value (an object, array, string, number, true, false or null), found 'o'); expected {"item": ..., "label": ...} on each line`,
+      `l.jsonl:1:2: not valid JSON (expected a string key in double quotes or '}', found 'o'); expected {"item": ..., "label": ...} on each line`,
       'l.jsonl:2: "label" must be a number or a non-empty string (also on lines 3, 4, 5 and 36 more)',
     ]);
     const dup = parseLabels(
