@@ -154,6 +154,8 @@ async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<strin
     }
     return tc(locale, 'cli.config.pgliteNew', { dir: dataDir });
   }
+  // A file where the folder should be, or a folder of other files, is refused as every command refuses it.
+  (await import('../storage/data-folder.ts')).refuseForeignDataDir(dataDir);
   const { lockDataDir } = await import('../storage/data-dir-lock.ts');
   const release = await lockDataDir(dataDir);
   release();

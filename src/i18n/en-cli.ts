@@ -71,6 +71,10 @@ export const enCli = {
     'the embedded database in {dir} is already open in this process; close it first',
   'cli.db.otherMajor':
     'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+  'cli.db.notAFolder':
+    'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
+  'cli.db.foreignFolder':
+    'the embedded database folder {dir} holds {n, plural, one {# entry} other {# entries}} ({first}{n, plural, =1 {} other {, …}}) but no database (no PG_VERSION file): zhujiu would write its database among them. Set ZHUJIU_DATA_DIR to a new or empty folder, or to an existing zhujiu data folder; or move those files away.',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',

@@ -18,6 +18,7 @@ import { makeDirsSync } from '../core/make-dirs.ts';
 import { said, saidError } from '../i18n/cli.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
+import { refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
@@ -284,6 +285,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       opts.logger,
     );
   try {
+    refuseForeignDataDir(target.dataDir);
     refuseOtherMajor(target.dataDir);
   } catch (err) {
     releaseLock();
