@@ -430,11 +430,22 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   return { data: parsed.data, at: (path) => positionOf(doc, lc, shown, path) ?? shown };
 }
 
-/** Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value). */
-export function parseEnv(env: Readonly<Record<string, string | undefined>>): Env {
-  const parsed = envSchema.safeParse(env);
+/**
+ * Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value), one line
+ * each, said in `locale` (the command line's; default English).
+ */
+export function parseEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  locale: Locale = 'en',
+): Env {
+  const parsed = envSchema.safeParse(env, zodParseOptions(locale));
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `environment ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) =>
+      tc(locale, 'cli.schema.env.problem', {
+        name: i.path.join('.'),
+        msg: schemaMessageIn(i.message, locale),
+      }),
+    );
     throw new AppError('env_invalid', lines.join('\n'));
   }
   return parsed.data;
@@ -563,7 +574,7 @@ function keyFunctions(
 export function loadConfig(options: LoadOptions): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const locale = options.locale ?? 'en';
-  const env = parseEnv(options.env);
+  const env = parseEnv(options.env, locale);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
   if (explicitDir !== undefined && !present(configDir)) {

@@ -105,6 +105,11 @@ export const enCli = {
   'cli.schema.suiteDatasets':
     'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
   'cli.schema.uniqueDatasets': 'dataset names must be unique within a suite',
+  'cli.schema.env.databaseUrl': 'must be a postgres:// or postgresql:// URL',
+  'cli.schema.env.voterSecret': 'must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+  'cli.schema.env.port': 'expected a port number from 0 to 65535, e.g. 8080',
+  'cli.schema.env.portWhole': 'expected a whole port number from 0 to 65535, e.g. 8080',
+  'cli.schema.env.problem': 'environment {name}: {msg}',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -322,6 +327,8 @@ export const enCli = {
   'cli.config.slack': 'slack ({mode} mode)',
   'cli.config.chat': '  chat: {chat}',
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
+  'cli.config.names': ' ({names})',
+  'cli.config.namesSep': ', ',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
