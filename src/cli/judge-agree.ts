@@ -18,9 +18,9 @@ export interface JudgeAgreeOptions {
 }
 
 /** Reads one labels file through the product's UTF-8 reader (a folder, a missing file, Latin-1, binary: refused). */
-async function readLabels(file: string) {
+async function readLabels(file: string, locale: Locale) {
   const text = await readUtf8File(file, { code: 'import_invalid' });
-  const r = parseLabels(text, file);
+  const r = parseLabels(text, file, locale);
   if (!r.ok) throw new AppError('import_invalid', r.reason.join('\n'));
   return r.value;
 }
@@ -69,7 +69,7 @@ export async function runJudgeAgree(
   o: JudgeAgreeOptions,
   locale: Locale = 'en',
 ): Promise<void> {
-  const [a, b] = await Promise.all([readLabels(fileA), readLabels(fileB)]);
+  const [a, b] = await Promise.all([readLabels(fileA, locale), readLabels(fileB, locale)]);
   const joined = joinLabels(a, b);
   let order: Label[] | undefined;
   if (o.order !== undefined) {

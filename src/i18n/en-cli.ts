@@ -701,7 +701,8 @@ export const enCli = {
   'cli.folderHint.sep': ', ',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',
   'cli.fileKind.gaokao_human': "GAOKAO-Bench human-graded result files (teachers' scores)",
-  'cli.fileKind.gaokao_objective': 'GAOKAO-Bench objective result files (model answers, not judgments)',
+  'cli.fileKind.gaokao_objective':
+    'GAOKAO-Bench objective result files (model answers, not judgments)',
   'cli.fileKind.alpaca_annotations': 'AlpacaEval annotations',
   'cli.fileKind.alpaca_outputs': 'AlpacaEval model outputs (not judgments)',
   'cli.fileKind.outputs_jsonl': 'model outputs ({shape}; not judgments)',
@@ -775,4 +776,65 @@ export const enCli = {
   'cli.battles.ofAbility': 'of ability "{ability}"',
   'cli.battles.noAbility': 'without an ability',
   'cli.battles.withoutFlag': 'no --ability',
+  'cli.rows.at': '{at}: {reason}',
+  'cli.rows.join': '{a}; {b}',
+  'cli.rows.issue': '{key}{msg}',
+  'cli.rows.lines': '{a}\n{b}',
+  'cli.rows.ocnliLabel': '"label" must be entailment, neutral, contradiction or -, got "{label}"',
+  'cli.rows.chidBlank': 'must contain the blank #idiom#',
+  'cli.rows.notIndex': '"answer" {answer} is not an index of "{list}" ({n})',
+  'cli.rows.c3Array': 'expected a JSON array of [sentences, questions, id] (the C3 format)',
+  'cli.rows.c3Document': 'document {doc}: {issues}',
+  'cli.rows.c3Question': 'document {doc} question {n}: {issue}',
+  'cli.rows.c3Answer': '"answer" is not one of "choice"',
+  'cli.rows.gaokaoPrompts': 'not a GAOKAO-Bench Obj_Prompt.json ({shape})',
+  'cli.rows.gaokaoDataset':
+    'keyword {keyword} belongs to dataset {dataset}, not {given}; move the file to that dataset',
+  'cli.rows.gaokaoPrefix':
+    'no prefix prompt for keyword {keyword} in the prompts file; add it or fix `prompts:`',
+  'cli.rows.knowledgeElements': 'a completeness row needs "elements"',
+  'cli.rows.knowledgeVariants': 'a robustness row needs "variants" (the phrasings)',
+  'cli.rows.knowledgeAnswers': '"answers" is empty: give the accepted answers',
+  'cli.rows.math23kAns':
+    '"ans" {ans} is not a number, {percent}, {fraction} or an expression of those',
+  'cli.rows.itemTwice': 'item "{key}" already appears at {prev}',
+  'cli.rows.noOption': '"answer" {answer} has no option (there are {n})',
+  'cli.rows.oneAnswer': 'needs at least one reference answer',
+  'cli.rows.squad': 'not SQuAD-style JSON {shape}: {issues}',
+  'cli.rows.emptyAnswers': 'question {id}: every reference answer is empty',
+  'cli.rows.idRepeats': 'question id {id} repeats an earlier one',
+  'cli.rows.gaokaoLetters': 'must be option letters A-G',
+  'cli.rows.gaokaoFile': 'not a GAOKAO-Bench objective file: expected {shape}',
+  'cli.rows.gaokaoKeyword': '"keyword"/"keywords" is missing',
+  'cli.rows.gaokaoUnknownKeyword':
+    'unknown objective keyword "{keyword}"; expected one of {keywords}',
+  'cli.rows.gaokaoExample': 'example {i}: {reason}',
+  'cli.rows.gaokaoIssue': '{key} {msg}',
+  'cli.rows.gaokaoAnswer': '"answer" (or "standard_answer") is missing',
+  'cli.rows.gaokaoOutput': '"model_output" is missing; this is not a result file of model outputs',
+  'cli.rows.gaokaoRepeat': 'index {index} repeats the example at line {line}',
+  'cli.rows.topLevel': '(top level)',
+  'cli.rows.judgedFile':
+    '{file}: {path}: {msg}; expected a GAOKAO-Bench judged result file {shape}',
+  'cli.rows.judgedTwice': '{index} appears twice; each question once',
+  'cli.rows.humanNoKeyword': 'no "keyword"',
+  'cli.rows.humanFile':
+    '{at}: {path}: {msg}; expected a GAOKAO-Bench human-graded result file {shape}',
+  'cli.rows.humanNoModel':
+    '{at}: no "model_name", and the file name is not <model>_{keyword}.json; add "model_name" to the file or name it as upstream does',
+  'cli.rows.labelsItem': '"item" must be a non-empty string or an integer',
+  'cli.rows.labelsLabel': '"label" must be a number or a non-empty string',
+  'cli.rows.labelsTwice':
+    'item "{item}" is already labelled on line {prev}; keep one label per item',
+  'cli.rows.labelsNone': '{at}: no labels; expected {shape} lines',
+  'cli.rows.annBaseline': 'must name the baseline model',
+  'cli.rows.annModel': 'must name the judged model',
+  'cli.rows.annPreference':
+    'must be in [1, 2] (1 baseline better, 2 model better, 1.5 or 0 tie) or null',
+  'cli.rows.annSelf':
+    'generator_1 and generator_2 are both "{model}"; a model is not judged against itself',
+  'cli.rows.annShape': '{at}: expected a JSON array of annotation objects, or one object per line',
+  'cli.rows.annTwice':
+    'the same instruction is judged again for {model} vs {baseline} (first on line {prev}); keep one',
+  'cli.rows.annNone': '{at}: no annotations found',
 } as const satisfies Readonly<Record<string, string>>;

@@ -13,6 +13,7 @@ import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
+import type { Locale } from '../i18n/index.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -34,6 +35,8 @@ export interface ImportGaokaoOptions {
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
   readonly model: string;
+  /** The language of the files' row problems (the command line's; default English). */
+  readonly locale?: Locale;
 }
 
 /** What an import did. */
@@ -109,7 +112,7 @@ export async function importGaokaoOutputs(
       problems.push((err as Error).message);
       continue;
     }
-    const r = parseGaokaoFile(text, path, true);
+    const r = parseGaokaoFile(text, path, true, opts.locale);
     if (!r.ok) {
       problems.push(...r.reason);
       continue;

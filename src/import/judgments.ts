@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
+import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -96,6 +97,8 @@ export interface ImportJudgmentsOptions {
   readonly format: JudgmentsFormat;
   /** The judge's name, as stored with every score (must match the judge the files name, when they do). */
   readonly judge: string;
+  /** The language of the files' row problems (the command line's; default English). */
+  readonly locale?: Locale;
 }
 
 /** What an import did. */
@@ -227,7 +230,7 @@ async function importGaokaoHuman(
   for (const f of files) {
     const text = await readUtf8File(f, { code: 'import_invalid' });
     if (wrong.check(text, f)) continue;
-    const r = parseGaokaoHuman(text, f);
+    const r = parseGaokaoHuman(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -302,7 +305,7 @@ async function importGaokao(
   for (const f of files) {
     const text = await readUtf8File(f, { code: 'import_invalid' });
     if (wrong.check(text, f)) continue;
-    const r = parseGaokaoJudged(text, f);
+    const r = parseGaokaoJudged(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -380,7 +383,7 @@ async function importAlpaca(
   for (const f of files) {
     const text = await readUtf8File(f, { code: 'import_invalid' });
     if (wrong.check(text, f)) continue;
-    const r = parseAlpacaAnnotations(text, f);
+    const r = parseAlpacaAnnotations(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
