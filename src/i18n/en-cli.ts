@@ -837,4 +837,16 @@ export const enCli = {
   'cli.rows.annTwice':
     'the same instruction is judged again for {model} vs {baseline} (first on line {prev}); keep one',
   'cli.rows.annNone': '{at}: no annotations found',
+  'cli.rows.humanTwice':
+    "{file}: {model}'s {keyword} is also in {other}; import one run at a time (one folder per run)",
+  'cli.rows.modelFromFile':
+    '{at}: model {model} (from the file) {problem}; add a valid "model_name" to the file',
+  'cli.rows.judgeDiffers':
+    '{at}: {key} is "{named}" but --judge is "{judge}"; pass --judge {named}',
+  'cli.rows.nameInFile': '{at}: "{key}" {model} {problem}; fix it in the file',
+  'cli.rows.annTwiceFiles':
+    '{path}: {model} vs {baseline} is judged twice on one instruction (line {line} of a later file); import one annotations file per model',
+  'cli.rows.keywordTwice': '{at}: keyword {keyword} is also in {other}; keep one file per keyword',
+  'cli.rows.modelDiffers':
+    '{at}: "model_name" is "{named}" but --model is "{model}"; pass --model {named} or import the right folder',
 } as const satisfies Readonly<Record<string, string>>;

@@ -780,4 +780,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.annTwice':
     '{model} 对 {baseline} 的同一条指令被重复评审（第一次在第 {prev} 行）；请只保留一条',
   'cli.rows.annNone': '{at}：没有找到任何标注',
+  'cli.rows.humanTwice':
+    '{file}：{model} 的 {keyword} 也在 {other} 中；请一次导入一次运行的结果（每次运行一个目录）',
+  'cli.rows.modelFromFile':
+    '{at}：模型 {model}（取自文件）{problem}；请在文件中加上有效的 "model_name"',
+  'cli.rows.judgeDiffers':
+    '{at}：{key} 是 "{named}"，但 --judge 是 "{judge}"；请使用 --judge {named}',
+  'cli.rows.nameInFile': '{at}："{key}" {model} {problem}；请在文件中修正',
+  'cli.rows.annTwiceFiles':
+    '{path}：{model} 对 {baseline} 在同一条指令上被评审了两次（后一个文件的第 {line} 行）；每个模型请只导入一个标注文件',
+  'cli.rows.keywordTwice': '{at}：关键词 {keyword} 也在 {other} 中；每个关键词只保留一个文件',
+  'cli.rows.modelDiffers':
+    '{at}："model_name" 是 "{named}"，但 --model 是 "{model}"；请使用 --model {named}，或导入正确的目录',
 };

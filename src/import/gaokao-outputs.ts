@@ -13,6 +13,7 @@ import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
+import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -63,7 +64,8 @@ export async function importGaokaoOutputs(
   db: Kysely<Database>,
   opts: ImportGaokaoOptions,
 ): Promise<ImportGaokaoResult> {
-  const nameError = modelFlagError('--model', opts.model);
+  const { model, locale = 'en' } = opts;
+  const nameError = modelFlagError('--model', model);
   if (nameError !== undefined) throw nameError;
   let entries: string[];
   try {
@@ -117,24 +119,22 @@ export async function importGaokaoOutputs(
       problems.push(...r.reason);
       continue;
     }
-    const other = byKeyword.get(r.value.keyword);
+    const { keyword } = r.value;
+    const other = byKeyword.get(keyword);
     if (other !== undefined) {
-      problems.push(
-        `${path}:1: keyword ${r.value.keyword} is also in ${other}; keep one file per keyword`,
-      );
+      problems.push(tc(locale, 'cli.rows.keywordTwice', { at: `${path}:1`, keyword, other }));
       continue;
     }
     byKeyword.set(r.value.keyword, path);
     if (r.value.modelName !== undefined && r.value.modelName !== opts.model) {
-      problems.push(
-        `${path}:1: "model_name" is "${r.value.modelName}" but --model is "${opts.model}"; pass --model ${r.value.modelName} or import the right folder`,
-      );
+      const named = r.value.modelName;
+      problems.push(tc(locale, 'cli.rows.modelDiffers', { at: `${path}:1`, named, model }));
       continue;
     }
     parsed.push({ file: path, value: r.value });
   }
   if (problems.length > 0) {
-    throw new AppError('import_invalid', capProblems(problems).join('\n'));
+    throw new AppError('import_invalid', capProblems(problems, undefined, locale).join('\n'));
   }
   // Group the items by dataset (subject).
   const groups = new Map<string, { items: EvalItem[]; outputs: Map<string, string> }>();

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
+import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
@@ -238,8 +239,9 @@ async function importGaokaoHuman(
     const k = `${r.value.model}\u0000${r.value.keyword}`;
     const other = fileOf.get(k);
     if (other !== undefined) {
+      const { model, keyword } = r.value;
       errors.push(
-        `${f}: ${r.value.model}'s ${r.value.keyword} is also in ${other}; import one run at a time (one folder per run)`,
+        tc(opts.locale ?? 'en', 'cli.rows.humanTwice', { file: f, model, keyword, other }),
       );
       continue;
     }
@@ -247,16 +249,11 @@ async function importGaokaoHuman(
     parsed.push({ file: f, value: r.value });
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
-  for (const { file, value } of parsed) {
-    const problem = modelNameProblem(value.model);
-    if (problem !== undefined) {
-      throw new AppError(
-        'import_invalid',
-        `${file}:1: model ${quoteName(value.model)} (from the file) ${problem}; add a valid "model_name" to the file`,
-      );
-    }
-  }
+  refuseProblems(errors, opts.locale);
+  checkModelNames(
+    parsed.map(({ file, value }) => ({ at: `${file}:1`, model: value.model })),
+    opts.locale,
+  );
   const models = [...new Set(parsed.map((p) => p.value.model))];
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
@@ -311,25 +308,18 @@ async function importGaokao(
       continue;
     }
     if (r.value.teacher !== undefined && r.value.teacher !== opts.judge) {
-      errors.push(
-        `${f}: teacher_model_name is "${r.value.teacher}" but --judge is "${opts.judge}"; pass --judge ${r.value.teacher}`,
-      );
+      errors.push(judgeDiffers(opts, f, 'teacher_model_name', r.value.teacher));
       continue;
     }
     parsed.push(r.value);
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
+  refuseProblems(errors, opts.locale);
   const models = [...new Set(parsed.map((p) => p.model))];
-  for (const [i, p] of parsed.entries()) {
-    const problem = modelNameProblem(p.model);
-    if (problem !== undefined) {
-      throw new AppError(
-        'import_invalid',
-        `${files[i] ?? opts.path}:1: "model_name" ${quoteName(p.model)} ${problem}; fix it in the file`,
-      );
-    }
-  }
+  checkModelNames(
+    parsed.map((p, i) => ({ at: `${files[i] ?? opts.path}:1`, key: 'model_name', model: p.model })),
+    opts.locale,
+  );
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
@@ -390,9 +380,7 @@ async function importAlpaca(
     }
     const other = r.value.find((x) => x.annotator !== undefined && x.annotator !== opts.judge);
     if (other) {
-      errors.push(
-        `${f}:${other.line}: annotator is "${other.annotator}" but --judge is "${opts.judge}"; pass --judge ${other.annotator}`,
-      );
+      errors.push(judgeDiffers(opts, `${f}:${other.line}`, 'annotator', other.annotator as string));
       continue;
     }
     rows.push(...r.value);
@@ -402,30 +390,26 @@ async function importAlpaca(
   for (const r of rows) {
     const k = `${r.model}\u0000${r.baseline}\u0000${r.key}`;
     if (seen.has(k)) {
-      errors.push(
-        `${opts.path}: ${r.model} vs ${r.baseline} is judged twice on one instruction (line ${r.line} of a later file); import one annotations file per model`,
-      );
+      const { model, baseline, line } = r;
+      const at = { path: opts.path, model, baseline, line };
+      errors.push(tc(opts.locale ?? 'en', 'cli.rows.annTwiceFiles', at));
       break;
     }
     seen.add(k);
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
+  refuseProblems(errors, opts.locale);
   const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
-  for (const r of rows) {
-    for (const [key, m] of [
-      ['generator_2', r.model],
-      ['generator_1', r.baseline],
-    ] as const) {
-      const problem = modelNameProblem(m);
-      if (problem !== undefined) {
-        throw new AppError(
-          'import_invalid',
-          `${fileOf.get(r) ?? opts.path}:${r.line}: "${key}" ${quoteName(m)} ${problem}; fix it in the file`,
-        );
-      }
-    }
-  }
+  checkModelNames(
+    rows.flatMap((r) => {
+      const at = `${fileOf.get(r) ?? opts.path}:${r.line}`;
+      return [
+        { at, key: 'generator_2', model: r.model },
+        { at, key: 'generator_1', model: r.baseline },
+      ];
+    }),
+    opts.locale,
+  );
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'external');
@@ -562,4 +546,41 @@ async function storeGradedAnswers<R extends GradedRow>(
     written,
     overMax,
   };
+}
+
+/** Refuses the import with `errors` (the first 20, then how many more) in `locale`, when there are any. */
+function refuseProblems(errors: readonly string[], locale: Locale = 'en'): void {
+  if (errors.length > 0)
+    throw new AppError('import_invalid', capProblems(errors, undefined, locale).join('\n'));
+}
+
+/**
+ * Refuses the first model name the model-name rule rejects (config/model-name.ts), in `locale`: at `at`, under the
+ * file's `key`, or taken from the file when `key` is absent.
+ */
+function checkModelNames(
+  names: readonly { at: string; key?: string; model: string }[],
+  locale: Locale = 'en',
+): void {
+  for (const { at, key, model } of names) {
+    const problem = modelNameProblem(model, locale);
+    if (problem === undefined) continue;
+    const quoted = quoteName(model);
+    throw new AppError(
+      'import_invalid',
+      key === undefined
+        ? tc(locale, 'cli.rows.modelFromFile', { at, model: quoted, problem })
+        : tc(locale, 'cli.rows.nameInFile', { at, key, model: quoted, problem }),
+    );
+  }
+}
+
+/** `AT: KEY is "NAMED" but --judge is "JUDGE"; pass --judge NAMED`, in the import's language. */
+function judgeDiffers(
+  opts: Pick<ImportJudgmentsOptions, 'judge' | 'locale'>,
+  at: string,
+  key: string,
+  named: string,
+): string {
+  return tc(opts.locale ?? 'en', 'cli.rows.judgeDiffers', { at, key, named, judge: opts.judge });
 }

@@ -326,6 +326,17 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${ann}:1：generator_1 和 generator_2 都是 "a"；模型不能与自己比较`);
     expect(r.stderr).toContain(`${ann}:2："preference" 必须在 [1, 2] 之间`);
+    const byOther = file(
+      'ann2.jsonl',
+      '{"instruction": "i", "generator_1": "a", "generator_2": "b", "preference": 2, "annotator": "gpt4"}\n',
+    );
+    const j = await inProcess(
+      ['import', 'judgments', byOther, '--format', 'alpaca_eval', '--judge', 'j'],
+      { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
+    );
+    expect(j.stderr).toBe(
+      `错误 [import_invalid]：${byOther}:1：annotator 是 "gpt4"，但 --judge 是 "j"；请使用 --judge gpt4\n`,
+    );
     const labels = file('labels.jsonl', '{"item": "a", "label": 1}\n{"item": "a", "label": 2}\n');
     const other = file('labels2.jsonl', '{"item": "a", "label": 1}\n');
     const a = await inProcess(['judge', 'agree', labels, other], { env: { ...setup({}), ...ZH } });
