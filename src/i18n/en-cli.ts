@@ -849,4 +849,6 @@ export const enCli = {
   'cli.rows.keywordTwice': '{at}: keyword {keyword} is also in {other}; keep one file per keyword',
   'cli.rows.modelDiffers':
     '{at}: "model_name" is "{named}" but --model is "{model}"; pass --model {named} or import the right folder',
+  'cli.rows.promptDiffers':
+    '{at}: item "{key}" is already in dataset "{dataset}" with a different prompt; give it another key, or import into another --dataset',
 } as const satisfies Readonly<Record<string, string>>;

@@ -792,4 +792,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.keywordTwice': '{at}：关键词 {keyword} 也在 {other} 中；每个关键词只保留一个文件',
   'cli.rows.modelDiffers':
     '{at}："model_name" 是 "{named}"，但 --model 是 "{model}"；请使用 --model {named}，或导入正确的目录',
+  'cli.rows.promptDiffers':
+    '{at}：题目 "{key}" 已在数据集 "{dataset}" 中，但提示不同；请换一个键，或导入到另一个 --dataset',
 };

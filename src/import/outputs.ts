@@ -174,11 +174,7 @@ async function storeOutputs(
         'import_invalid',
         clashes
           .slice(0, 20)
-          .map(
-            (r) =>
-              `${opts.file}:${r.line}: item "${r.key}" is already in dataset "${dataset}" with a different prompt; ` +
-              'give it another key, or import into another --dataset',
-          )
+          .map((r) => promptDiffers(opts, r, dataset))
           .join('\n'),
       );
     }
@@ -229,4 +225,14 @@ async function storeOutputs(
       differingItems,
     };
   });
+}
+
+/** `FILE:LINE: item "KEY" is already in dataset "D" with a different prompt; …`, in the import's language. */
+function promptDiffers(
+  opts: Pick<ImportOutputsOptions, 'file' | 'locale'>,
+  r: { line: number; key: string },
+  dataset: string,
+): string {
+  const at = `${opts.file}:${r.line}`;
+  return tc(opts.locale ?? 'en', 'cli.rows.promptDiffers', { at, key: r.key, dataset });
 }
