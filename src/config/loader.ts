@@ -580,13 +580,16 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   if (explicitDir !== undefined && !present(configDir)) {
     throw new AppError(
       'config_missing',
-      `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
+      tc(locale, 'cli.configDir.missing', { dir: configDir, from: configDirFrom(options, locale) }),
     );
   }
   if (explicitDir !== undefined && !statSync(configDir).isDirectory()) {
     throw new AppError(
       'config_missing',
-      `config folder ${configDir} is a file, not a folder (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); point it at the folder that holds default.yaml, or unset it to use ./config`,
+      tc(locale, 'cli.configDir.notFolder', {
+        dir: configDir,
+        from: configDirFrom(options, locale),
+      }),
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
@@ -671,4 +674,9 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });
+}
+
+/** Where the config folder was named: by the caller, or by `ZHUJIU_CONFIG_DIR`, in `locale`. */
+function configDirFrom(options: LoadOptions, locale: Locale): string {
+  return options.configDir !== undefined ? tc(locale, 'cli.configDir.caller') : 'ZHUJIU_CONFIG_DIR';
 }

@@ -110,6 +110,11 @@ export const enCli = {
   'cli.schema.env.port': 'expected a port number from 0 to 65535, e.g. 8080',
   'cli.schema.env.portWhole': 'expected a whole port number from 0 to 65535, e.g. 8080',
   'cli.schema.env.problem': 'environment {name}: {msg}',
+  'cli.configDir.missing':
+    'config folder {dir} does not exist (from {from}); fix the path or unset it to use ./config',
+  'cli.configDir.notFolder':
+    'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
+  'cli.configDir.caller': 'the caller',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',

@@ -100,6 +100,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.schema.env.port': '应为 0 到 65535 之间的端口号，例如 8080',
   'cli.schema.env.portWhole': '应为 0 到 65535 之间的整数端口号，例如 8080',
   'cli.schema.env.problem': '环境变量 {name}：{msg}',
+  'cli.configDir.missing':
+    '配置目录 {dir} 不存在（来自 {from}）；请修正路径，或取消设置以使用 ./config',
+  'cli.configDir.notFolder':
+    '配置目录 {dir} 是文件，不是目录（来自 {from}）；请指向存放 default.yaml 的目录，或取消设置以使用 ./config',
+  'cli.configDir.caller': '调用方',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',

@@ -364,5 +364,12 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     expect(bad.stderr).toBe(
       '错误 [env_invalid]：环境变量 PORT：应为 0 到 65535 之间的端口号，例如 8080\n',
     );
+    const gone = join(root, 'no-such-config');
+    const missing = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, ...ZH, ZHUJIU_CONFIG_DIR: gone },
+    });
+    expect(missing.stderr).toBe(
+      `错误 [config_missing]：配置目录 ${gone} 不存在（来自 ZHUJIU_CONFIG_DIR）；请修正路径，或取消设置以使用 ./config\n`,
+    );
   });
 });
