@@ -702,6 +702,14 @@ export const enCli = {
   'cli.outputs.noRows': '{at}: no rows found',
   'cli.outputs.folder': '{file}: a folder, not a file; it holds {hints}',
   'cli.outputs.folderNoHint': '{file}: a folder, not a file; pass the outputs file itself',
+  'cli.gaokao.notFolder':
+    '{dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword){what}',
+  'cli.gaokao.fileIs': '; this file is {words}: `{cmd}`',
+  'cli.gaokao.outputsFile': '; for an outputs file use --format alpaca_eval or --format jsonl',
+  'cli.gaokao.cannotRead':
+    '{dir}: cannot read the folder ({code}); give the GAOKAO-Bench result folder (one JSON file per keyword)',
+  'cli.gaokao.noFiles':
+    '{dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json',
   'cli.folderHint.kind': '{n} {words} ({files}): `{cmd}`',
   'cli.folderHint.sep': ', ',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',

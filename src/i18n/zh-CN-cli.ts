@@ -654,7 +654,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.noRows': '{at}：没有找到任何行',
   'cli.outputs.folder': '{file}：这是目录，不是文件；其中有 {hints}',
   'cli.outputs.folderNoHint': '{file}：这是目录，不是文件；请给出模型输出文件本身',
-  'cli.folderHint.kind': '{n} 个{words}（{files}）：`{cmd}`',
+  'cli.gaokao.notFolder':
+    '{dir}：这是文件，不是目录；--format gaokao 读取的是 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）{what}',
+  'cli.gaokao.fileIs': '；这个文件是 {words}：`{cmd}`',
+  'cli.gaokao.outputsFile': '；模型输出文件请用 --format alpaca_eval 或 --format jsonl',
+  'cli.gaokao.cannotRead':
+    '{dir}：无法读取该目录（{code}）；请给出 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）',
+  'cli.gaokao.noFiles':
+    '{dir}：没有 .json 结果文件；应为 GAOKAO-Bench 客观题结果，例如 <model>_2010-2022_Physics_MCQs.json',
+  'cli.folderHint.kind': '{n} 个 {words}（{files}）：`{cmd}`',
   'cli.folderHint.sep': '、',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench 主观题评审文件',
   'cli.fileKind.gaokao_human': 'GAOKAO-Bench 人工评分结果文件（教师评分）',

@@ -19,7 +19,8 @@ import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
-import { importCommandFor, RECORDED_KIND_WORDS, recordedFileKind } from './formats/file-kind.ts';
+import { recordedKindWords } from './folder-hint.ts';
+import { importCommandFor, recordedFileKind } from './formats/file-kind.ts';
 import {
   type GaokaoFile,
   gaokaoAbility,
@@ -74,34 +75,10 @@ export async function importGaokaoOutputs(
       .map((e) => e.name)
       .sort();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      // Name the command that reads this file, by its contents (a result file of the folder: the folder).
-      const kind = recordedFileKind(await readFile(opts.dir, 'utf8').catch(() => ''));
-      const cmd = importCommandFor(kind, opts.dir, dirname(opts.dir))?.replace(
-        '--model NAME',
-        `--model ${opts.model}`,
-      );
-      throw new AppError(
-        'import_invalid',
-        `${opts.dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword)` +
-          (cmd
-            ? `; this file is ${RECORDED_KIND_WORDS[kind]}: \`${cmd}\``
-            : '; for an outputs file use --format alpaca_eval or --format jsonl'),
-        { cause: err },
-      );
-    }
-    throw new AppError(
-      'import_invalid',
-      `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
-      { cause: err },
-    );
+    throw await folderRefusal(opts.dir, model, locale, err);
   }
-  if (entries.length === 0) {
-    throw new AppError(
-      'import_invalid',
-      `${opts.dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json`,
-    );
-  }
+  if (entries.length === 0)
+    throw new AppError('import_invalid', tc(locale, 'cli.gaokao.noFiles', { dir: opts.dir }));
   const problems: string[] = [];
   const parsed: { file: string; value: GaokaoFile }[] = [];
   const byKeyword = new Map<string, string>();
@@ -204,5 +181,35 @@ export async function importGaokaoOutputs(
       differing,
       differingItems,
     };
+  });
+}
+
+/**
+ * Why `dir` cannot be read as a GAOKAO-Bench result folder, in `locale`: a file (with the command that reads it, by
+ * its contents), or a folder that cannot be listed.
+ */
+async function folderRefusal(
+  dir: string,
+  model: string,
+  locale: Locale,
+  err: unknown,
+): Promise<AppError> {
+  if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+    // Name the command that reads this file, by its contents (a result file of the folder: the folder).
+    const kind = recordedFileKind(await readFile(dir, 'utf8').catch(() => ''));
+    const cmd = importCommandFor(kind, dir, dirname(dir))?.replace(
+      '--model NAME',
+      `--model ${model}`,
+    );
+    const what = cmd
+      ? tc(locale, 'cli.gaokao.fileIs', { words: recordedKindWords(kind, locale), cmd })
+      : tc(locale, 'cli.gaokao.outputsFile');
+    return new AppError('import_invalid', tc(locale, 'cli.gaokao.notFolder', { dir, what }), {
+      cause: err,
+    });
+  }
+  const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new AppError('import_invalid', tc(locale, 'cli.gaokao.cannotRead', { dir, code }), {
+    cause: err,
   });
 }

@@ -310,7 +310,28 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [import_invalid]：${dir}：这是目录，不是文件；其中有 1 个AlpacaEval 模型输出文件（不是评审）（model_outputs.json）：\`zhujiu import outputs ${join(dir, 'model_outputs.json')} --model m\`\n`,
+      `错误 [import_invalid]：${dir}：这是目录，不是文件；其中有 1 个 AlpacaEval 模型输出文件（不是评审）（model_outputs.json）：\`zhujiu import outputs ${join(dir, 'model_outputs.json')} --model m\`\n`,
+    );
+  });
+
+  it('import outputs --format gaokao given a file, and a GAOKAO-Bench file with bad rows, in Chinese', async () => {
+    const obj = (extra: string) =>
+      `{"keyword": "2010-2022_Physics_MCQs", "model_name": "m", "example": [{"index": 0, "year": 2010, "question": "q", "answer": ["A"], "score": 6${extra}}]}`;
+    const one = file('gk/m_2010-2022_Physics_MCQs.json', obj(', "model_output": "A"'));
+    const env = { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH };
+    const r = await inProcess(['import', 'outputs', one, '--format', 'gaokao', '--model', 'm'], {
+      env,
+    });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${one}：这是文件，不是目录；--format gaokao 读取的是 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）；这个文件是 GAOKAO-Bench 客观题结果文件（模型答案，不是评审）：\`zhujiu import outputs ${join(root, 'gk')} --format gaokao --model m\`\n`,
+    );
+    const bad = file('gk2/m_2010-2022_Physics_MCQs.json', obj(''));
+    const b = await inProcess(
+      ['import', 'outputs', join(root, 'gk2'), '--format', 'gaokao', '--model', 'm'],
+      { env },
+    );
+    expect(b.stderr).toBe(
+      `错误 [import_invalid]：${bad}:1：示例 0：缺少 "model_output"；这不是模型输出的结果文件\n`,
     );
   });
 
