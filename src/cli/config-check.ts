@@ -174,7 +174,9 @@ function printChecked(
   endpoints: readonly string[],
   ok: boolean,
 ): void {
-  const names = (list: readonly string[]) => (list.length ? ` (${list.join(', ')})` : '');
+  const sep = tc(locale, 'cli.config.namesSep');
+  const names = (list: readonly string[]) =>
+    list.length ? tc(locale, 'cli.config.names', { names: list.join(sep) }) : '';
   io.out(tc(locale, ok ? 'cli.config.ok' : 'cli.config.read', { dir: c.configDir }));
   io.out(
     tc(locale, 'cli.config.models', {
@@ -196,7 +198,7 @@ function printChecked(
   ].filter(Boolean);
   io.out(
     tc(locale, 'cli.config.chat', {
-      chat: chat.length ? chat.join(', ') : tc(locale, 'cli.config.terminal'),
+      chat: chat.length ? chat.join(sep) : tc(locale, 'cli.config.terminal'),
     }),
   );
 }

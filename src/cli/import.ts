@@ -134,7 +134,7 @@ async function runImportGaokao(
     const r = await runInterruptible(
       io,
       'imported',
-      (signal) => importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
+      (signal) => importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal, locale }),
       locale,
     );
     if (!r) return;

@@ -225,7 +225,8 @@ export async function runImportJudgments(
     const r = await runInterruptible(
       io,
       'imported',
-      (signal) => importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal }),
+      (signal) =>
+        importJudgments(rt.db.db, { path, format: o.format, judge: o.judge, signal, locale }),
       locale,
     );
     if (!r) return;

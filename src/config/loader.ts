@@ -430,11 +430,22 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   return { data: parsed.data, at: (path) => positionOf(doc, lc, shown, path) ?? shown };
 }
 
-/** Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value). */
-export function parseEnv(env: Readonly<Record<string, string | undefined>>): Env {
-  const parsed = envSchema.safeParse(env);
+/**
+ * Validates the environment; throws AppError('env_invalid') naming each bad variable (never its value), one line
+ * each, said in `locale` (the command line's; default English).
+ */
+export function parseEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  locale: Locale = 'en',
+): Env {
+  const parsed = envSchema.safeParse(env, zodParseOptions(locale));
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `environment ${i.path.join('.')}: ${i.message}`);
+    const lines = parsed.error.issues.map((i) =>
+      tc(locale, 'cli.schema.env.problem', {
+        name: i.path.join('.'),
+        msg: schemaMessageIn(i.message, locale),
+      }),
+    );
     throw new AppError('env_invalid', lines.join('\n'));
   }
   return parsed.data;
@@ -563,19 +574,22 @@ function keyFunctions(
 export function loadConfig(options: LoadOptions): LoadedConfig {
   const cwd = options.cwd ?? process.cwd();
   const locale = options.locale ?? 'en';
-  const env = parseEnv(options.env);
+  const env = parseEnv(options.env, locale);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
   if (explicitDir !== undefined && !present(configDir)) {
     throw new AppError(
       'config_missing',
-      `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
+      tc(locale, 'cli.configDir.missing', { dir: configDir, from: configDirFrom(options, locale) }),
     );
   }
   if (explicitDir !== undefined && !statSync(configDir).isDirectory()) {
     throw new AppError(
       'config_missing',
-      `config folder ${configDir} is a file, not a folder (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); point it at the folder that holds default.yaml, or unset it to use ./config`,
+      tc(locale, 'cli.configDir.notFolder', {
+        dir: configDir,
+        from: configDirFrom(options, locale),
+      }),
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
@@ -660,4 +674,9 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });
+}
+
+/** Where the config folder was named: by the caller, or by `ZHUJIU_CONFIG_DIR`, in `locale`. */
+function configDirFrom(options: LoadOptions, locale: Locale): string {
+  return options.configDir !== undefined ? tc(locale, 'cli.configDir.caller') : 'ZHUJIU_CONFIG_DIR';
 }

@@ -807,7 +807,7 @@ export const envSchema = z.object({
   DATABASE_URL: optionalSecret.pipe(
     z
       .string()
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .regex(/^postgres(ql)?:\/\//, schemaMessage('cli.schema.env.databaseUrl'))
       .optional(),
   ),
   ZHUJIU_DATA_DIR: optionalSecret,
@@ -822,7 +822,7 @@ export const envSchema = z.object({
    */
   ZHUJIU_DATASETS_ROOTS: optionalSecret,
   ZHUJIU_VOTER_SECRET: optionalSecret.pipe(
-    z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)').optional(),
+    z.string().min(16, schemaMessage('cli.schema.env.voterSecret')).optional(),
   ),
   DISCORD_TOKEN: optionalSecret,
   DISCORD_APPLICATION_ID: optionalSecret,
@@ -841,10 +841,10 @@ export const envSchema = z.object({
   LOG_FILE: optionalSecret,
   PORT: optionalSecret.pipe(
     z.coerce
-      .number<string | undefined>({ error: 'expected a port number from 0 to 65535, e.g. 8080' })
-      .int('expected a whole port number from 0 to 65535, e.g. 8080')
-      .min(0, 'expected a port number from 0 to 65535, e.g. 8080')
-      .max(65535, 'expected a port number from 0 to 65535, e.g. 8080')
+      .number<string | undefined>({ error: schemaMessage('cli.schema.env.port') })
+      .int(schemaMessage('cli.schema.env.portWhole'))
+      .min(0, schemaMessage('cli.schema.env.port'))
+      .max(65535, schemaMessage('cli.schema.env.port'))
       .optional(),
   ),
   ZHUJIU_HTTP_HOST: optionalSecret,

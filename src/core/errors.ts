@@ -71,7 +71,15 @@ export class AppError extends Error {
  */
 export interface Said {
   readonly key: string;
-  readonly params?: Readonly<Record<string, string | number | Said>>;
+  readonly params?: Readonly<Record<string, string | number | Said | SaidTexts>>;
+}
+
+/**
+ * A text not of the catalogue given in each language (zod's own messages, which zod words in each), said in the
+ * reader's language, else in English.
+ */
+export interface SaidTexts {
+  readonly texts: Readonly<Record<string, string>> & { readonly en: string };
 }
 
 /** True when `err` is an {@link AppError}, optionally with the given code. */

@@ -4,7 +4,7 @@
  * the whole catalogue) and its language. Loads only these texts and the formatter, so `zhujiu --help` does not
  * load the chat's and the site's messages (src/cli/index.ts: the help stays fast).
  */
-import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
+import { AppError, type ErrorCode, type Said, type SaidTexts } from '../core/errors.ts';
 import { enCli } from './en-cli.ts';
 import { formatMessage, type Params } from './format.ts';
 import type { Locale } from './index.ts';
@@ -44,7 +44,8 @@ export function localeFromPosixEnv(env: Readonly<Record<string, string | undefin
 }
 
 /**
- * A {@link Said} message of the command line's catalogue in `locale`, its message parameters said first.
+ * A {@link Said} message of the command line's catalogue in `locale`, its message parameters said first (a
+ * {@link SaidTexts} parameter: its text of `locale`, else its English).
  * @throws Error naming the key when it is not a command line key or a parameter is missing (a programming error).
  */
 export function sayCli(locale: Locale, said: Said): string {
@@ -52,14 +53,15 @@ export function sayCli(locale: Locale, said: Said): string {
     throw new Error(`"${said.key}" is not a key of the command line's messages`);
   const params: Record<string, string | number> = {};
   for (const [name, v] of Object.entries(said.params ?? {}))
-    params[name] = typeof v === 'object' ? sayCli(locale, v) : v;
+    params[name] =
+      typeof v !== 'object' ? v : 'key' in v ? sayCli(locale, v) : (v.texts[locale] ?? v.texts.en);
   return tc(locale, said.key, params);
 }
 
 /** The message of `key` with `params` as data ({@link Said}), checked against the catalogue's keys. */
 export function said(
   key: CliMessageKey,
-  params?: Readonly<Record<string, string | number | Said>>,
+  params?: Readonly<Record<string, string | number | Said | SaidTexts>>,
 ): Said {
   return params === undefined ? { key } : { key, params };
 }

@@ -109,6 +109,16 @@ export const enCli = {
   'cli.schema.suiteDatasets':
     'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
   'cli.schema.uniqueDatasets': 'dataset names must be unique within a suite',
+  'cli.schema.env.databaseUrl': 'must be a postgres:// or postgresql:// URL',
+  'cli.schema.env.voterSecret': 'must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+  'cli.schema.env.port': 'expected a port number from 0 to 65535, e.g. 8080',
+  'cli.schema.env.portWhole': 'expected a whole port number from 0 to 65535, e.g. 8080',
+  'cli.schema.env.problem': 'environment {name}: {msg}',
+  'cli.configDir.missing':
+    'config folder {dir} does not exist (from {from}); fix the path or unset it to use ./config',
+  'cli.configDir.notFolder':
+    'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
+  'cli.configDir.caller': 'the caller',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -324,6 +334,8 @@ export const enCli = {
   'cli.config.slack': 'slack ({mode} mode)',
   'cli.config.chat': '  chat: {chat}',
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
+  'cli.config.names': ' ({names})',
+  'cli.config.namesSep': ', ',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -706,6 +718,28 @@ export const enCli = {
   'cli.outputs.itemTwice':
     '{at}: item "{key}" appears again (first at line {prev}); keep one answer per item',
   'cli.outputs.noRows': '{at}: no rows found',
+  'cli.outputs.folder': '{file}: a folder, not a file; it holds {hints}',
+  'cli.outputs.folderNoHint': '{file}: a folder, not a file; pass the outputs file itself',
+  'cli.gaokao.notFolder':
+    '{dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword){what}',
+  'cli.gaokao.fileIs': '; this file is {words}: `{cmd}`',
+  'cli.gaokao.outputsFile': '; for an outputs file use --format alpaca_eval or --format jsonl',
+  'cli.gaokao.cannotRead':
+    '{dir}: cannot read the folder ({code}); give the GAOKAO-Bench result folder (one JSON file per keyword)',
+  'cli.gaokao.noFiles':
+    '{dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json',
+  'cli.folderHint.kind': '{n} {words} ({files}): `{cmd}`',
+  'cli.folderHint.sep': ', ',
+  'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',
+  'cli.fileKind.gaokao_human': "GAOKAO-Bench human-graded result files (teachers' scores)",
+  'cli.fileKind.gaokao_objective':
+    'GAOKAO-Bench objective result files (model answers, not judgments)',
+  'cli.fileKind.alpaca_annotations': 'AlpacaEval annotations',
+  'cli.fileKind.alpaca_outputs': 'AlpacaEval model outputs (not judgments)',
+  'cli.fileKind.outputs_jsonl': 'model outputs ({shape}; not judgments)',
+  'cli.fileKind.battles': 'arena battles',
+  'cli.fileKind.labels': '{shape} labels',
+  'cli.fileKind.unknown': 'files of no kind zhujiu imports',
   'cli.json.found.char': "'{char}'",
   'cli.dataset.folder': 'datasets folder',
   'cli.dataset.cache': 'datasets cache',
@@ -785,4 +819,79 @@ export const enCli = {
     '`zhujiu import judgments --format gaokao` takes GAOKAO-Bench judged result files (one JSON document each)',
   'cli.files.gaokaoHumanFormat':
     '`zhujiu import judgments --format gaokao-human` takes GAOKAO-Bench teacher-graded files (one JSON document each)',
+  'cli.rows.at': '{at}: {reason}',
+  'cli.rows.join': '{a}; {b}',
+  'cli.rows.issue': '{key}{msg}',
+  'cli.rows.lines': '{a}\n{b}',
+  'cli.rows.ocnliLabel': '"label" must be entailment, neutral, contradiction or -, got "{label}"',
+  'cli.rows.chidBlank': 'must contain the blank #idiom#',
+  'cli.rows.notIndex': '"answer" {answer} is not an index of "{list}" ({n})',
+  'cli.rows.c3Array': 'expected a JSON array of [sentences, questions, id] (the C3 format)',
+  'cli.rows.c3Document': 'document {doc}: {issues}',
+  'cli.rows.c3Question': 'document {doc} question {n}: {issue}',
+  'cli.rows.c3Answer': '"answer" is not one of "choice"',
+  'cli.rows.gaokaoPrompts': 'not a GAOKAO-Bench Obj_Prompt.json ({shape})',
+  'cli.rows.gaokaoDataset':
+    'keyword {keyword} belongs to dataset {dataset}, not {given}; move the file to that dataset',
+  'cli.rows.gaokaoPrefix':
+    'no prefix prompt for keyword {keyword} in the prompts file; add it or fix `prompts:`',
+  'cli.rows.knowledgeElements': 'a completeness row needs "elements"',
+  'cli.rows.knowledgeVariants': 'a robustness row needs "variants" (the phrasings)',
+  'cli.rows.knowledgeAnswers': '"answers" is empty: give the accepted answers',
+  'cli.rows.math23kAns':
+    '"ans" {ans} is not a number, {percent}, {fraction} or an expression of those',
+  'cli.rows.itemTwice': 'item "{key}" already appears at {prev}',
+  'cli.rows.noOption': '"answer" {answer} has no option (there are {n})',
+  'cli.rows.oneAnswer': 'needs at least one reference answer',
+  'cli.rows.squad': 'not SQuAD-style JSON {shape}: {issues}',
+  'cli.rows.emptyAnswers': 'question {id}: every reference answer is empty',
+  'cli.rows.idRepeats': 'question id {id} repeats an earlier one',
+  'cli.rows.gaokaoLetters': 'must be option letters A-G',
+  'cli.rows.gaokaoFile': 'not a GAOKAO-Bench objective file: expected {shape}',
+  'cli.rows.gaokaoKeyword': '"keyword"/"keywords" is missing',
+  'cli.rows.gaokaoUnknownKeyword':
+    'unknown objective keyword "{keyword}"; expected one of {keywords}',
+  'cli.rows.gaokaoExample': 'example {i}: {reason}',
+  'cli.rows.gaokaoIssue': '{key} {msg}',
+  'cli.rows.gaokaoAnswer': '"answer" (or "standard_answer") is missing',
+  'cli.rows.gaokaoOutput': '"model_output" is missing; this is not a result file of model outputs',
+  'cli.rows.gaokaoRepeat': 'index {index} repeats the example at line {line}',
+  'cli.rows.topLevel': '(top level)',
+  'cli.rows.judgedFile':
+    '{file}: {path}: {msg}; expected a GAOKAO-Bench judged result file {shape}',
+  'cli.rows.judgedTwice': '{index} appears twice; each question once',
+  'cli.rows.humanNoKeyword': 'no "keyword"',
+  'cli.rows.humanFile':
+    '{at}: {path}: {msg}; expected a GAOKAO-Bench human-graded result file {shape}',
+  'cli.rows.humanNoModel':
+    '{at}: no "model_name", and the file name is not <model>_{keyword}.json; add "model_name" to the file or name it as upstream does',
+  'cli.rows.labelsItem': '"item" must be a non-empty string or an integer',
+  'cli.rows.labelsLabel': '"label" must be a number or a non-empty string',
+  'cli.rows.labelsTwice':
+    'item "{item}" is already labelled on line {prev}; keep one label per item',
+  'cli.rows.labelsNone': '{at}: no labels; expected {shape} lines',
+  'cli.rows.annBaseline': 'must name the baseline model',
+  'cli.rows.annModel': 'must name the judged model',
+  'cli.rows.annPreference':
+    'must be in [1, 2] (1 baseline better, 2 model better, 1.5 or 0 tie) or null',
+  'cli.rows.annSelf':
+    'generator_1 and generator_2 are both "{model}"; a model is not judged against itself',
+  'cli.rows.annShape': '{at}: expected a JSON array of annotation objects, or one object per line',
+  'cli.rows.annTwice':
+    'the same instruction is judged again for {model} vs {baseline} (first on line {prev}); keep one',
+  'cli.rows.annNone': '{at}: no annotations found',
+  'cli.rows.humanTwice':
+    "{file}: {model}'s {keyword} is also in {other}; import one run at a time (one folder per run)",
+  'cli.rows.modelFromFile':
+    '{at}: model {model} (from the file) {problem}; add a valid "model_name" to the file',
+  'cli.rows.judgeDiffers':
+    '{at}: {key} is "{named}" but --judge is "{judge}"; pass --judge {named}',
+  'cli.rows.nameInFile': '{at}: "{key}" {model} {problem}; fix it in the file',
+  'cli.rows.annTwiceFiles':
+    '{path}: {model} vs {baseline} is judged twice on one instruction (line {line} of a later file); import one annotations file per model',
+  'cli.rows.keywordTwice': '{at}: keyword {keyword} is also in {other}; keep one file per keyword',
+  'cli.rows.modelDiffers':
+    '{at}: "model_name" is "{named}" but --model is "{model}"; pass --model {named} or import the right folder',
+  'cli.rows.promptDiffers':
+    '{at}: item "{key}" is already in dataset "{dataset}" with a different prompt; give it another key, or import into another --dataset',
 } as const satisfies Readonly<Record<string, string>>;

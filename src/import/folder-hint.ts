@@ -5,6 +5,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isCliKey, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import {
   importCommandFor,
   RECORDED_KIND_WORDS,
@@ -18,12 +20,13 @@ const MAX_FILES = 20;
 /**
  * One phrase per kind of recorded file in `dir` (its `*.json` / `*.jsonl` files, the first {@link MAX_FILES} by
  * name), e.g. ``1 AlpacaEval model outputs (not judgments) (model_outputs.json): `zhujiu import outputs
- * DIR/model_outputs.json --model NAME` ``; kinds in `skip` and files of no known kind are left out. Unreadable
- * files count as of no known kind.
+ * DIR/model_outputs.json --model NAME` ``, in `locale` (default English); kinds in `skip` and files of no known
+ * kind are left out. Unreadable files count as of no known kind.
  */
 export async function folderKindHints(
   dir: string,
   skip: readonly RecordedFileKind[] = [],
+  locale: Locale = 'en',
 ): Promise<string[]> {
   const names = (await readdir(dir).catch(() => [] as string[]))
     .filter((n) => n.endsWith('.json') || n.endsWith('.jsonl'))
@@ -37,6 +40,20 @@ export async function folderKindHints(
   }
   return [...kinds].map(([k, files]) => {
     const cmd = importCommandFor(k, join(dir, files[0]!), dir);
-    return `${files.length} ${RECORDED_KIND_WORDS[k]} (${files.slice(0, 2).join(', ')}${files.length > 2 ? ', …' : ''}): \`${cmd}\``;
+    const shown = files.slice(0, 2);
+    if (files.length > 2) shown.push('…');
+    return tc(locale, 'cli.folderHint.kind', {
+      n: files.length,
+      words: recordedKindWords(k, locale),
+      files: shown.join(tc(locale, 'cli.folderHint.sep')),
+      cmd: cmd ?? '',
+    });
   });
+}
+
+/** What files of `kind` are, in words, in `locale` (`RECORDED_KIND_WORDS` for English). */
+export function recordedKindWords(kind: RecordedFileKind, locale: Locale = 'en'): string {
+  const key = `cli.fileKind.${kind}`;
+  const shape = kind === 'labels' ? '{item, label}' : '{item, prompt, output}';
+  return locale !== 'en' && isCliKey(key) ? tc(locale, key, { shape }) : RECORDED_KIND_WORDS[kind];
 }

@@ -13,11 +13,14 @@ import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
-import { importCommandFor, RECORDED_KIND_WORDS, recordedFileKind } from './formats/file-kind.ts';
+import { recordedKindWords } from './folder-hint.ts';
+import { importCommandFor, recordedFileKind } from './formats/file-kind.ts';
 import {
   type GaokaoFile,
   gaokaoAbility,
@@ -34,6 +37,8 @@ export interface ImportGaokaoOptions {
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
   readonly model: string;
+  /** The language of the files' row problems (the command line's; default English). */
+  readonly locale?: Locale;
 }
 
 /** What an import did. */
@@ -60,7 +65,8 @@ export async function importGaokaoOutputs(
   db: Kysely<Database>,
   opts: ImportGaokaoOptions,
 ): Promise<ImportGaokaoResult> {
-  const nameError = modelFlagError('--model', opts.model);
+  const { model, locale = 'en' } = opts;
+  const nameError = modelFlagError('--model', model);
   if (nameError !== undefined) throw nameError;
   let entries: string[];
   try {
@@ -69,34 +75,10 @@ export async function importGaokaoOutputs(
       .map((e) => e.name)
       .sort();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-      // Name the command that reads this file, by its contents (a result file of the folder: the folder).
-      const kind = recordedFileKind(await readFile(opts.dir, 'utf8').catch(() => ''));
-      const cmd = importCommandFor(kind, opts.dir, dirname(opts.dir))?.replace(
-        '--model NAME',
-        `--model ${opts.model}`,
-      );
-      throw new AppError(
-        'import_invalid',
-        `${opts.dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword)` +
-          (cmd
-            ? `; this file is ${RECORDED_KIND_WORDS[kind]}: \`${cmd}\``
-            : '; for an outputs file use --format alpaca_eval or --format jsonl'),
-        { cause: err },
-      );
-    }
-    throw new AppError(
-      'import_invalid',
-      `${opts.dir}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); give the GAOKAO-Bench result folder (one JSON file per keyword)`,
-      { cause: err },
-    );
+    throw await folderRefusal(opts.dir, model, locale, err);
   }
-  if (entries.length === 0) {
-    throw new AppError(
-      'import_invalid',
-      `${opts.dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json`,
-    );
-  }
+  if (entries.length === 0)
+    throw new AppError('import_invalid', tc(locale, 'cli.gaokao.noFiles', { dir: opts.dir }));
   const problems: string[] = [];
   const parsed: { file: string; value: GaokaoFile }[] = [];
   const byKeyword = new Map<string, string>();
@@ -109,29 +91,27 @@ export async function importGaokaoOutputs(
       problems.push((err as Error).message);
       continue;
     }
-    const r = parseGaokaoFile(text, path, true);
+    const r = parseGaokaoFile(text, path, true, opts.locale);
     if (!r.ok) {
       problems.push(...r.reason);
       continue;
     }
-    const other = byKeyword.get(r.value.keyword);
+    const { keyword } = r.value;
+    const other = byKeyword.get(keyword);
     if (other !== undefined) {
-      problems.push(
-        `${path}:1: keyword ${r.value.keyword} is also in ${other}; keep one file per keyword`,
-      );
+      problems.push(tc(locale, 'cli.rows.keywordTwice', { at: `${path}:1`, keyword, other }));
       continue;
     }
     byKeyword.set(r.value.keyword, path);
     if (r.value.modelName !== undefined && r.value.modelName !== opts.model) {
-      problems.push(
-        `${path}:1: "model_name" is "${r.value.modelName}" but --model is "${opts.model}"; pass --model ${r.value.modelName} or import the right folder`,
-      );
+      const named = r.value.modelName;
+      problems.push(tc(locale, 'cli.rows.modelDiffers', { at: `${path}:1`, named, model }));
       continue;
     }
     parsed.push({ file: path, value: r.value });
   }
   if (problems.length > 0) {
-    throw new AppError('import_invalid', capProblems(problems).join('\n'));
+    throw new AppError('import_invalid', capProblems(problems, undefined, locale).join('\n'));
   }
   // Group the items by dataset (subject).
   const groups = new Map<string, { items: EvalItem[]; outputs: Map<string, string> }>();
@@ -201,5 +181,35 @@ export async function importGaokaoOutputs(
       differing,
       differingItems,
     };
+  });
+}
+
+/**
+ * Why `dir` cannot be read as a GAOKAO-Bench result folder, in `locale`: a file (with the command that reads it, by
+ * its contents), or a folder that cannot be listed.
+ */
+async function folderRefusal(
+  dir: string,
+  model: string,
+  locale: Locale,
+  err: unknown,
+): Promise<AppError> {
+  if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+    // Name the command that reads this file, by its contents (a result file of the folder: the folder).
+    const kind = recordedFileKind(await readFile(dir, 'utf8').catch(() => ''));
+    const cmd = importCommandFor(kind, dir, dirname(dir))?.replace(
+      '--model NAME',
+      `--model ${model}`,
+    );
+    const what = cmd
+      ? tc(locale, 'cli.gaokao.fileIs', { words: recordedKindWords(kind, locale), cmd })
+      : tc(locale, 'cli.gaokao.outputsFile');
+    return new AppError('import_invalid', tc(locale, 'cli.gaokao.notFolder', { dir, what }), {
+      cause: err,
+    });
+  }
+  const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new AppError('import_invalid', tc(locale, 'cli.gaokao.cannotRead', { dir, code }), {
+    cause: err,
   });
 }

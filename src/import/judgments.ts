@@ -12,7 +12,8 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { said, saidError, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
 import { ensureModels } from '../storage/models.ts';
@@ -97,6 +98,8 @@ export interface ImportJudgmentsOptions {
   readonly format: JudgmentsFormat;
   /** The judge's name, as stored with every score (must match the judge the files name, when they do). */
   readonly judge: string;
+  /** The language of the files' row problems (the command line's; default English). */
+  readonly locale?: Locale;
 }
 
 /** What an import did. */
@@ -246,7 +249,7 @@ async function importGaokaoHuman(
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
-    const r = parseGaokaoHuman(text, f);
+    const r = parseGaokaoHuman(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
@@ -254,8 +257,9 @@ async function importGaokaoHuman(
     const k = `${r.value.model}\u0000${r.value.keyword}`;
     const other = fileOf.get(k);
     if (other !== undefined) {
+      const { model, keyword } = r.value;
       errors.push(
-        `${f}: ${r.value.model}'s ${r.value.keyword} is also in ${other}; import one run at a time (one folder per run)`,
+        tc(opts.locale ?? 'en', 'cli.rows.humanTwice', { file: f, model, keyword, other }),
       );
       continue;
     }
@@ -263,16 +267,11 @@ async function importGaokaoHuman(
     parsed.push({ file: f, value: r.value });
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
-  for (const { file, value } of parsed) {
-    const problem = modelNameProblem(value.model);
-    if (problem !== undefined) {
-      throw new AppError(
-        'import_invalid',
-        `${file}:1: model ${quoteName(value.model)} (from the file) ${problem}; add a valid "model_name" to the file`,
-      );
-    }
-  }
+  refuseProblems(errors, opts.locale);
+  checkModelNames(
+    parsed.map(({ file, value }) => ({ at: `${file}:1`, model: value.model })),
+    opts.locale,
+  );
   const models = [...new Set(parsed.map((p) => p.value.model))];
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
@@ -321,31 +320,24 @@ async function importGaokao(
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
-    const r = parseGaokaoJudged(text, f);
+    const r = parseGaokaoJudged(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
     }
     if (r.value.teacher !== undefined && r.value.teacher !== opts.judge) {
-      errors.push(
-        `${f}: teacher_model_name is "${r.value.teacher}" but --judge is "${opts.judge}"; pass --judge ${r.value.teacher}`,
-      );
+      errors.push(judgeDiffers(opts, f, 'teacher_model_name', r.value.teacher));
       continue;
     }
     parsed.push(r.value);
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
+  refuseProblems(errors, opts.locale);
   const models = [...new Set(parsed.map((p) => p.model))];
-  for (const [i, p] of parsed.entries()) {
-    const problem = modelNameProblem(p.model);
-    if (problem !== undefined) {
-      throw new AppError(
-        'import_invalid',
-        `${files[i] ?? opts.path}:1: "model_name" ${quoteName(p.model)} ${problem}; fix it in the file`,
-      );
-    }
-  }
+  checkModelNames(
+    parsed.map((p, i) => ({ at: `${files[i] ?? opts.path}:1`, key: 'model_name', model: p.model })),
+    opts.locale,
+  );
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'recorded');
@@ -399,16 +391,14 @@ async function importAlpaca(
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
-    const r = parseAlpacaAnnotations(text, f);
+    const r = parseAlpacaAnnotations(text, f, opts.locale);
     if (!r.ok) {
       errors.push(...r.reason);
       continue;
     }
     const other = r.value.find((x) => x.annotator !== undefined && x.annotator !== opts.judge);
     if (other) {
-      errors.push(
-        `${f}:${other.line}: annotator is "${other.annotator}" but --judge is "${opts.judge}"; pass --judge ${other.annotator}`,
-      );
+      errors.push(judgeDiffers(opts, `${f}:${other.line}`, 'annotator', other.annotator as string));
       continue;
     }
     rows.push(...r.value);
@@ -418,30 +408,26 @@ async function importAlpaca(
   for (const r of rows) {
     const k = `${r.model}\u0000${r.baseline}\u0000${r.key}`;
     if (seen.has(k)) {
-      errors.push(
-        `${opts.path}: ${r.model} vs ${r.baseline} is judged twice on one instruction (line ${r.line} of a later file); import one annotations file per model`,
-      );
+      const { model, baseline, line } = r;
+      const at = { path: opts.path, model, baseline, line };
+      errors.push(tc(opts.locale ?? 'en', 'cli.rows.annTwiceFiles', at));
       break;
     }
     seen.add(k);
   }
   errors.unshift(...wrong.lines());
-  if (errors.length > 0) throw new AppError('import_invalid', capProblems(errors).join('\n'));
+  refuseProblems(errors, opts.locale);
   const models = [...new Set(rows.flatMap((r) => [r.model, r.baseline]))];
-  for (const r of rows) {
-    for (const [key, m] of [
-      ['generator_2', r.model],
-      ['generator_1', r.baseline],
-    ] as const) {
-      const problem = modelNameProblem(m);
-      if (problem !== undefined) {
-        throw new AppError(
-          'import_invalid',
-          `${fileOf.get(r) ?? opts.path}:${r.line}: "${key}" ${quoteName(m)} ${problem}; fix it in the file`,
-        );
-      }
-    }
-  }
+  checkModelNames(
+    rows.flatMap((r) => {
+      const at = `${fileOf.get(r) ?? opts.path}:${r.line}`;
+      return [
+        { at, key: 'generator_2', model: r.model },
+        { at, key: 'generator_1', model: r.baseline },
+      ];
+    }),
+    opts.locale,
+  );
   opts.signal?.throwIfAborted();
   return db.transaction().execute(async (trx) => {
     const modelIds = await ensureModels(trx, models, 'external');
@@ -578,4 +564,41 @@ async function storeGradedAnswers<R extends GradedRow>(
     written,
     overMax,
   };
+}
+
+/** Refuses the import with `errors` (the first 20, then how many more) in `locale`, when there are any. */
+function refuseProblems(errors: readonly string[], locale: Locale = 'en'): void {
+  if (errors.length > 0)
+    throw new AppError('import_invalid', capProblems(errors, undefined, locale).join('\n'));
+}
+
+/**
+ * Refuses the first model name the model-name rule rejects (config/model-name.ts), in `locale`: at `at`, under the
+ * file's `key`, or taken from the file when `key` is absent.
+ */
+function checkModelNames(
+  names: readonly { at: string; key?: string; model: string }[],
+  locale: Locale = 'en',
+): void {
+  for (const { at, key, model } of names) {
+    const problem = modelNameProblem(model, locale);
+    if (problem === undefined) continue;
+    const quoted = quoteName(model);
+    throw new AppError(
+      'import_invalid',
+      key === undefined
+        ? tc(locale, 'cli.rows.modelFromFile', { at, model: quoted, problem })
+        : tc(locale, 'cli.rows.nameInFile', { at, key, model: quoted, problem }),
+    );
+  }
+}
+
+/** `AT: KEY is "NAMED" but --judge is "JUDGE"; pass --judge NAMED`, in the import's language. */
+function judgeDiffers(
+  opts: Pick<ImportJudgmentsOptions, 'judge' | 'locale'>,
+  at: string,
+  key: string,
+  named: string,
+): string {
+  return tc(opts.locale ?? 'en', 'cli.rows.judgeDiffers', { at, key, named, judge: opts.judge });
 }

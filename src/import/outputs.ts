@@ -11,7 +11,7 @@ import { type Ability, datasetNameProblem, type Method } from '../config/schema.
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -93,13 +93,18 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   // A folder: say what its files are (by their contents) and the command that reads them, e.g. `--format gaokao`
   // for a GAOKAO-Bench result folder, the file itself for AlpacaEval's model_outputs.json.
   if ((await stat(opts.file).catch(() => undefined))?.isDirectory()) {
-    const hints = (await folderKindHints(opts.file)).map((h) =>
+    const locale = opts.locale ?? 'en';
+    const hints = (await folderKindHints(opts.file, [], locale)).map((h) =>
       h.replaceAll('--model NAME', `--model ${shellWord(opts.model)}`),
     );
     throw new AppError(
       'import_invalid',
-      `${opts.file}: a folder, not a file; ` +
-        (hints.length > 0 ? `it holds ${hints.join('; ')}` : 'pass the outputs file itself'),
+      hints.length > 0
+        ? tc(locale, 'cli.outputs.folder', {
+            file: opts.file,
+            hints: hints.join(tc(locale, 'cli.outputs.sep')),
+          })
+        : tc(locale, 'cli.outputs.folderNoHint', { file: opts.file }),
     );
   }
   const dataset =
@@ -169,11 +174,7 @@ async function storeOutputs(
         'import_invalid',
         clashes
           .slice(0, 20)
-          .map(
-            (r) =>
-              `${opts.file}:${r.line}: item "${r.key}" is already in dataset "${dataset}" with a different prompt; ` +
-              'give it another key, or import into another --dataset',
-          )
+          .map((r) => promptDiffers(opts, r, dataset))
           .join('\n'),
       );
     }
@@ -224,4 +225,14 @@ async function storeOutputs(
       differingItems,
     };
   });
+}
+
+/** `FILE:LINE: item "KEY" is already in dataset "D" with a different prompt; …`, in the import's language. */
+function promptDiffers(
+  opts: Pick<ImportOutputsOptions, 'file' | 'locale'>,
+  r: { line: number; key: string },
+  dataset: string,
+): string {
+  const at = `${opts.file}:${r.line}`;
+  return tc(opts.locale ?? 'en', 'cli.rows.promptDiffers', { at, key: r.key, dataset });
 }

@@ -55,6 +55,18 @@ import {
 import { typedArgs } from '../typed-words.ts';
 import { renderPlain } from './render.ts';
 
+/** The catalogue's words for each code of a vote not counted (storage/votes.ts effects, arena ignore reasons). */
+const WHY_NOT_COUNTED: Readonly<Record<string, MessageKey>> = {
+  ignored_stale: 'shell.why.ignored_stale',
+  ignored_no_vote: 'shell.why.ignored_no_vote',
+  ignored_not_live: 'shell.why.ignored_not_live',
+  retracted: 'shell.why.retracted',
+  bot: 'shell.why.bot',
+  unknown_emoji: 'shell.why.unknown_emoji',
+  no_platform: 'shell.why.no_platform',
+  buttons_battle: 'shell.why.buttons_battle',
+};
+
 /** The bot's user id in the terminal. */
 export const SHELL_BOT_USER_ID = 'zhujiu-bot';
 
@@ -653,7 +665,7 @@ export class ShellAdapter implements ChatPlatform {
       case 'ignored_closed':
         return closedWhy(n, battle, this.#o.locale) ?? this.#t('shell.isClosed', { n });
       default:
-        return this.#t('shell.notCounted', { n, why: r.effect });
+        return this.#t('shell.notCounted', { n, why: this.#why(r.effect) });
     }
   }
 
@@ -688,8 +700,13 @@ export class ShellAdapter implements ChatPlatform {
       case 'unknown_message':
         return this.#t('shell.notHere', { n });
       default:
-        return this.#t('shell.notCounted', { n, why: reason });
+        return this.#t('shell.notCounted', { n, why: this.#why(reason) });
     }
+  }
+
+  /** Why a vote was not counted, from the arena's code, in the configured language. */
+  #why(code: string): string {
+    return this.#t(WHY_NOT_COUNTED[code] ?? 'shell.why.unknown');
   }
 
   async #react(ref: MessageRef, emoji: string, userId: string, add: boolean): Promise<ReactResult> {

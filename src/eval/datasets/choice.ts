@@ -7,11 +7,15 @@
  */
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { jsonSyntaxMessage, readJson, readJsonl } from '../../import/formats/json-reader.ts';
+import { schemaMessage } from '../../config/schema-messages.ts';
+import type { Said } from '../../core/errors.ts';
+import { said } from '../../i18n/cli.ts';
+import { jsonSyntaxSaid, readJson, readJsonl } from '../../import/formats/json-reader.ts';
+import { issuesSaid, rowSaid } from '../../import/formats/row-problems.ts';
 import { choiceScore } from '../metrics/accuracy.ts';
 import { optionLetters } from '../metrics/options.ts';
 import type { EvalItem, ItemScore } from '../types.ts';
-import { type DatasetLoader, issueText, type ParsedRows } from './loader.ts';
+import type { DatasetLoader, ParsedRows } from './loader.ts';
 import type { DatasetText } from './source.ts';
 
 /** Reference of a choice item. */
@@ -77,30 +81,30 @@ function item(
   return { key, prompt, reference: { answer: letters[answerIndex] as string, letters }, metadata };
 }
 
-/** Parses JSON-lines files with a zod row schema; `build` turns a row into an item (or a string reason). */
+/** Parses JSON-lines files with a zod row schema; `build` turns a row into an item (or `{ reason }`, a bad row). */
 function jsonl<T>(
   files: readonly DatasetText[],
   schema: z.ZodType<T>,
-  build: (row: T, file: string, line: number) => EvalItem | string | null,
+  build: (row: T, file: string, line: number) => EvalItem | { reason: Said } | null,
 ): ParsedRows {
   const items: EvalItem[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   let excluded = 0;
   for (const f of files) {
     for (const e of readJsonl(f.text).entries) {
       const line = e.line;
       if (!e.ok) {
-        problems.push(jsonSyntaxMessage(f.name, e.error));
+        problems.push(jsonSyntaxSaid(f.name, e.error));
         continue;
       }
       const r = schema.safeParse(e.value);
       if (!r.success) {
-        problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);
+        problems.push(rowSaid(`${f.name}:${line}`, issuesSaid(schema, e.value, r.error.issues)));
         continue;
       }
       const it = build(r.data, f.name, line);
       if (it === null) excluded++;
-      else if (typeof it === 'string') problems.push(`${f.name}:${line}: ${it}`);
+      else if ('reason' in it) problems.push(rowSaid(`${f.name}:${line}`, it.reason));
       else items.push(it);
     }
   }
@@ -126,8 +130,7 @@ export const ocnliLoader = choiceLoader(
       (row) => {
         if (row.label === '-') return null;
         const at = labels.indexOf(row.label as (typeof labels)[number]);
-        if (at < 0)
-          return `"label" must be entailment, neutral, contradiction or -, got "${row.label}"`;
+        if (at < 0) return { reason: said('cli.rows.ocnliLabel', { label: row.label }) };
         return item(
           row.id,
           `前提：${row.sentence1}\n假设：${row.sentence2}\n问：根据前提，假设是否成立？\n` +
@@ -179,13 +182,19 @@ export const chidLoader = choiceLoader(
       files,
       z.object({
         id: idLike,
-        content: z.string().includes('#idiom#', { message: 'must contain the blank #idiom#' }),
+        content: z.string().includes('#idiom#', { message: schemaMessage('cli.rows.chidBlank') }),
         candidates: z.array(z.string().min(1)).min(2).max(26),
         answer: z.number().int().min(0),
       }),
       (row) =>
         row.answer >= row.candidates.length
-          ? `"answer" ${row.answer} is not an index of "candidates" (${row.candidates.length})`
+          ? {
+              reason: said('cli.rows.notIndex', {
+                answer: row.answer,
+                list: 'candidates',
+                n: row.candidates.length,
+              }),
+            }
           : item(
               row.id,
               `文段：${row.content.replace('#idiom#', '____')}\n问：横线处应填入哪个成语？\n${lettered(row.candidates)}`,
@@ -207,7 +216,13 @@ export const ccpmLoader = choiceLoader('CCPM (Li et al., 2021)', 'ccpm-v1', (fil
     }),
     (row) =>
       row.answer >= row.choices.length
-        ? `"answer" ${row.answer} is not an index of "choices" (${row.choices.length})`
+        ? {
+            reason: said('cli.rows.notIndex', {
+              answer: row.answer,
+              list: 'choices',
+              n: row.choices.length,
+            }),
+          }
         : item(
             contentKey(row.translation, row.choices),
             `白话译文：${row.translation}\n问：与这句译文对应的古诗句是哪一句？\n${lettered(row.choices)}`,
@@ -242,18 +257,16 @@ const c3Doc = z.tuple([z.array(z.string()), z.array(z.unknown()), idLike]);
  */
 export const c3Loader = choiceLoader('C3 (Sun et al., TACL 2020)', 'c3-v1', (files) => {
   const items: EvalItem[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   for (const f of files) {
     const doc = readJson(f.text);
     if (!doc.ok) {
-      problems.push(jsonSyntaxMessage(f.name, doc.error));
+      problems.push(jsonSyntaxSaid(f.name, doc.error));
       continue;
     }
     const data = doc.value;
     if (!Array.isArray(data)) {
-      problems.push(
-        `${f.name}:1: expected a JSON array of [sentences, questions, id] (the C3 format)`,
-      );
+      problems.push(rowSaid(`${f.name}:1`, said('cli.rows.c3Array')));
       continue;
     }
     const subset =
@@ -262,7 +275,15 @@ export const c3Loader = choiceLoader('C3 (Sun et al., TACL 2020)', 'c3-v1', (fil
       const parsedDoc = c3Doc.safeParse(raw);
       const line = doc.lineOf(String(d)) ?? 1;
       if (!parsedDoc.success) {
-        problems.push(`${f.name}:${line}: document ${d}: ${issueText(parsedDoc.error.issues)}`);
+        problems.push(
+          rowSaid(
+            `${f.name}:${line}`,
+            said('cli.rows.c3Document', {
+              doc: d,
+              issues: issuesSaid(c3Doc, raw, parsedDoc.error.issues),
+            }),
+          ),
+        );
         return;
       }
       const [sentences, questions, docId] = parsedDoc.data;
@@ -271,14 +292,24 @@ export const c3Loader = choiceLoader('C3 (Sun et al., TACL 2020)', 'c3-v1', (fil
         const parsed = c3Question.safeParse(q);
         if (!parsed.success) {
           problems.push(
-            `${f.name}:${qLine}: document ${docId} question ${n}: ${issueText(parsed.error.issues)}`,
+            rowSaid(
+              `${f.name}:${qLine}`,
+              said('cli.rows.c3Question', {
+                doc: docId,
+                n,
+                issue: issuesSaid(c3Question, q, parsed.error.issues),
+              }),
+            ),
           );
           return;
         }
         const at = parsed.data.choice.indexOf(parsed.data.answer);
         if (at < 0) {
           problems.push(
-            `${f.name}:${qLine}: document ${docId} question ${n}: "answer" is not one of "choice"`,
+            rowSaid(
+              `${f.name}:${qLine}`,
+              said('cli.rows.c3Question', { doc: docId, n, issue: said('cli.rows.c3Answer') }),
+            ),
           );
           return;
         }

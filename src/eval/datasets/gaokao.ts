@@ -6,8 +6,11 @@
  * docs/scoring.md §2). Reads question files and result files alike (see import/formats/gaokao.ts).
  */
 import { z } from 'zod';
-import { type GaokaoRow, gaokaoDatasetName, parseGaokaoFile } from '../../import/formats/gaokao.ts';
-import { jsonSyntaxMessage, readJson } from '../../import/formats/json-reader.ts';
+import type { Said } from '../../core/errors.ts';
+import { said } from '../../i18n/cli.ts';
+import { type GaokaoRow, gaokaoDatasetName, readGaokaoFile } from '../../import/formats/gaokao.ts';
+import { jsonSyntaxSaid, readJson } from '../../import/formats/json-reader.ts';
+import { rowSaid } from '../../import/formats/row-problems.ts';
 import { type GaokaoQuestionType, scoreGaokaoOutput } from '../metrics/gaokao.ts';
 import type { EvalItem } from '../types.ts';
 import type { DatasetLoader, ParsedRows } from './loader.ts';
@@ -53,25 +56,28 @@ export function parseGaokaoDataset(
   prompts: readonly DatasetText[],
 ): ParsedRows {
   const items: EvalItem[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   const prefixes: Record<string, string> = {};
   for (const p of prompts) {
     const json = readJson(p.text);
     if (!json.ok) {
-      problems.push(jsonSyntaxMessage(p.name, json.error));
+      problems.push(jsonSyntaxSaid(p.name, json.error));
       continue;
     }
     const r = promptsFile.safeParse(json.value);
     if (!r.success) {
       problems.push(
-        `${p.name}:1: not a GAOKAO-Bench Obj_Prompt.json ({examples: [{keyword, prefix_prompt}]})`,
+        rowSaid(
+          `${p.name}:1`,
+          said('cli.rows.gaokaoPrompts', { shape: '{examples: [{keyword, prefix_prompt}]}' }),
+        ),
       );
       continue;
     }
     for (const e of r.data.examples) prefixes[e.keyword] = e.prefix_prompt;
   }
   for (const f of files) {
-    const parsed = parseGaokaoFile(f.text, f.name);
+    const parsed = readGaokaoFile(f.text, f.name);
     if (!parsed.ok) {
       problems.push(...parsed.reason);
       continue;
@@ -79,14 +85,19 @@ export function parseGaokaoDataset(
     const { keyword, subject, type, rows } = parsed.value;
     if (gaokaoDatasetName(subject) !== datasetName) {
       problems.push(
-        `${f.name}:1: keyword ${keyword} belongs to dataset ${gaokaoDatasetName(subject)}, not ${datasetName}; move the file to that dataset`,
+        rowSaid(
+          `${f.name}:1`,
+          said('cli.rows.gaokaoDataset', {
+            keyword,
+            dataset: gaokaoDatasetName(subject),
+            given: datasetName,
+          }),
+        ),
       );
       continue;
     }
     if (prefixes[keyword] === undefined) {
-      problems.push(
-        `${f.name}:1: no prefix prompt for keyword ${keyword} in the prompts file; add it or fix \`prompts:\``,
-      );
+      problems.push(rowSaid(`${f.name}:1`, said('cli.rows.gaokaoPrefix', { keyword })));
       continue;
     }
     for (const r of rows) {

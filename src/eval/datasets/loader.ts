@@ -3,6 +3,7 @@
  * What a dataset format provides: a parser from file texts to items (bad rows as `file:line: reason`), a prompt
  * template (versioned), the metric and its scorer profiles, and the scorer.
  */
+import type { Said } from '../../core/errors.ts';
 import type { ChatMessage } from '../../llm/types.ts';
 import type { EvalItem, ItemScore, MultiRequest } from '../types.ts';
 import type { DatasetText } from './source.ts';
@@ -13,8 +14,11 @@ export interface ParsedRows {
   /** Rows left out by the dataset's own rules (e.g. OCNLI `label: "-"`), with why. */
   readonly excluded: number;
   readonly excludedReason?: string;
-  /** Bad rows, `file:line: reason`. */
-  readonly problems: string[];
+  /**
+   * Bad rows, `file:line: reason`, as catalogue data (import/formats/row-problems.ts): the command line says them
+   * in its language.
+   */
+  readonly problems: Said[];
   /** Extra context for the template (e.g. GAOKAO-Bench prefix prompts by keyword). */
   readonly context?: Readonly<Record<string, unknown>>;
 }
@@ -64,13 +68,4 @@ export function buildMessages(
   }
   out.push({ role: 'user', content: loader.user(item) });
   return out;
-}
-
-/** Formats zod-like issue lists. */
-export function issueText(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
-): string {
-  return issues
-    .map((i) => `${i.path.length ? `"${i.path.map(String).join('.')}" ` : ''}${i.message}`)
-    .join('; ');
 }

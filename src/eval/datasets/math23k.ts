@@ -5,10 +5,13 @@
  * of 1e-4 (docs/scoring.md §2). Zero-shot.
  */
 import { z } from 'zod';
-import { jsonSyntaxMessage, readJsonl } from '../../import/formats/json-reader.ts';
+import type { Said } from '../../core/errors.ts';
+import { said } from '../../i18n/cli.ts';
+import { jsonSyntaxSaid, readJsonl } from '../../import/formats/json-reader.ts';
+import { issuesSaid, rowSaid } from '../../import/formats/row-problems.ts';
 import { numericMatch, parseReferenceNumber } from '../metrics/numeric.ts';
 import type { EvalItem } from '../types.ts';
-import { type DatasetLoader, issueText } from './loader.ts';
+import type { DatasetLoader } from './loader.ts';
 
 const row = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
@@ -25,23 +28,30 @@ export const math23kLoader: DatasetLoader = {
   source: 'Math23K (Wang et al., EMNLP 2017)',
   parse(files) {
     const items: EvalItem[] = [];
-    const problems: string[] = [];
+    const problems: Said[] = [];
     for (const f of files) {
       for (const e of readJsonl(f.text).entries) {
         const line = e.line;
         if (!e.ok) {
-          problems.push(jsonSyntaxMessage(f.name, e.error));
+          problems.push(jsonSyntaxSaid(f.name, e.error));
           continue;
         }
         const r = row.safeParse(e.value);
         if (!r.success) {
-          problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);
+          problems.push(rowSaid(`${f.name}:${line}`, issuesSaid(row, e.value, r.error.issues)));
           continue;
         }
         const value = parseReferenceNumber(r.data.ans);
         if (value === undefined) {
           problems.push(
-            `${f.name}:${line}: "ans" ${JSON.stringify(r.data.ans)} is not a number, N%, ((a)/(b)) or an expression of those`,
+            rowSaid(
+              `${f.name}:${line}`,
+              said('cli.rows.math23kAns', {
+                ans: JSON.stringify(r.data.ans),
+                percent: 'N%',
+                fraction: '((a)/(b))',
+              }),
+            ),
           );
           continue;
         }

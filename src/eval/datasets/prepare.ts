@@ -266,7 +266,7 @@ function metricsLoader(
 }
 
 /** The refusal of a dataset file with bad rows: the first 20 problems, then how many more. */
-function badRows(suite: string, entry: SuiteDatasetConfig, problems: readonly string[]): AppError {
+function badRows(suite: string, entry: SuiteDatasetConfig, problems: readonly Said[]): AppError {
   const shown = problems.slice(0, 20);
   const more = problems.length - shown.length;
   return saidError(
@@ -274,7 +274,10 @@ function badRows(suite: string, entry: SuiteDatasetConfig, problems: readonly st
     said('cli.dataset.badRows', {
       where: where(suite, entry),
       n: problems.length,
-      rows: shown.join('\n'),
+      rows: shown.reduce<Said | string>(
+        (a, b) => (a === '' ? b : said('cli.rows.lines', { a, b })),
+        '',
+      ),
       more: more > 0 ? said('cli.dataset.moreRows', { n: more }) : '',
     }),
   );

@@ -22,10 +22,12 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { AppError } from '../../core/errors.ts';
-import { jsonSyntaxMessage, readJson, readJsonl } from '../../import/formats/json-reader.ts';
+import { AppError, type Said } from '../../core/errors.ts';
+import { said } from '../../i18n/cli.ts';
+import { jsonSyntaxSaid, readJson, readJsonl } from '../../import/formats/json-reader.ts';
+import { issuesSaid, rowSaid } from '../../import/formats/row-problems.ts';
 import type { EvalItem, ItemScore } from '../types.ts';
-import { type DatasetLoader, issueText, type ParsedRows } from './loader.ts';
+import type { DatasetLoader, ParsedRows } from './loader.ts';
 import type { DatasetText } from './source.ts';
 
 /** Metric name of every judge-scored dataset. */
@@ -38,30 +40,32 @@ function contentKey(text: string): string {
 }
 
 /**
- * The rows of JSONL files as items: `build` turns one parsed row into an item, a problem text (reported as
- * `file:line: text`) or null (left out by the dataset's rules); syntax errors at their line, a key seen twice refused.
+ * The rows of JSONL files as items: `build` turns one parsed row into an item, `{ reason }` (reported as
+ * `file:line: reason`, catalogue data) or null (left out by the dataset's rules); syntax errors at their line, a key
+ * seen twice refused.
  */
 export function jsonlRows(
   files: readonly DatasetText[],
-  build: (obj: unknown, at: string) => EvalItem | string | null,
+  build: (obj: unknown, at: string) => EvalItem | { reason: Said | string } | null,
 ): ParsedRows {
   const items: EvalItem[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   let excluded = 0;
   const seen = new Map<string, string>();
   for (const f of files) {
     for (const e of readJsonl(f.text).entries) {
       if (!e.ok) {
-        problems.push(jsonSyntaxMessage(f.name, e.error));
+        problems.push(jsonSyntaxSaid(f.name, e.error));
         continue;
       }
       const at = `${f.name}:${e.line}`;
       const it = build(e.value, at);
       if (it === null) excluded++;
-      else if (typeof it === 'string') problems.push(`${at}: ${it}`);
+      else if ('reason' in it) problems.push(rowSaid(at, it.reason));
       else {
         const prev = seen.get(it.key);
-        if (prev !== undefined) problems.push(`${at}: item "${it.key}" already appears at ${prev}`);
+        if (prev !== undefined)
+          problems.push(rowSaid(at, said('cli.rows.itemTwice', { key: it.key, prev })));
         else {
           seen.set(it.key, at);
           items.push(it);
@@ -98,11 +102,11 @@ function judged(
 
 function rowParser<T extends z.ZodType>(
   schema: T,
-  build: (row: z.output<T>) => EvalItem | string | null,
+  build: (row: z.output<T>) => EvalItem | { reason: Said } | null,
 ) {
-  return (obj: unknown): EvalItem | string | null => {
+  return (obj: unknown): EvalItem | { reason: Said | string } | null => {
     const r = schema.safeParse(obj);
-    return r.success ? build(r.data) : issueText(r.error.issues);
+    return r.success ? build(r.data) : { reason: issuesSaid(schema, obj, r.error.issues) };
   };
 }
 
@@ -142,18 +146,21 @@ const mtReference = z.object({
 export const mtBenchLoader = judged('MT-bench (Zheng et al., 2023)', 'mt-bench-v1', (files) => {
   const refs = new Map<string, string>();
   const questionFiles: DatasetText[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   for (const f of files) {
     const first = f.text.split('\n').find((l) => l.trim() !== '') ?? '';
     if (first.includes('"choices"')) {
       for (const e of readJsonl(f.text).entries) {
         if (!e.ok) {
-          problems.push(jsonSyntaxMessage(f.name, e.error));
+          problems.push(jsonSyntaxSaid(f.name, e.error));
           continue;
         }
         const r = mtReference.safeParse(e.value);
         if (r.success) refs.set(r.data.question_id, r.data.choices[0]?.turns[0] ?? '');
-        else problems.push(`${f.name}:${e.line}: ${issueText(r.error.issues)}`);
+        else
+          problems.push(
+            rowSaid(`${f.name}:${e.line}`, issuesSaid(mtReference, e.value, r.error.issues)),
+          );
       }
     } else questionFiles.push(f);
   }
@@ -191,16 +198,18 @@ export const gaokaoSubjectiveLoader = judged(
   'gaokao-subjective-v1',
   (files) => {
     const items: EvalItem[] = [];
-    const problems: string[] = [];
+    const problems: Said[] = [];
     for (const f of files) {
       const json = readJson(f.text);
       if (!json.ok) {
-        problems.push(jsonSyntaxMessage(f.name, json.error));
+        problems.push(jsonSyntaxSaid(f.name, json.error));
         continue;
       }
       const r = gaokaoSubjectiveFile.safeParse(json.value);
       if (!r.success) {
-        problems.push(`${f.name}: ${issueText(r.error.issues)}`);
+        problems.push(
+          rowSaid(f.name, issuesSaid(gaokaoSubjectiveFile, json.value, r.error.issues)),
+        );
         continue;
       }
       for (const e of r.data.example) {
@@ -238,7 +247,7 @@ export const safetybenchLoader = judged(
         }),
         (r) => {
           if (r.answer >= r.options.length)
-            return `"answer" ${r.answer} has no option (there are ${r.options.length})`;
+            return { reason: said('cli.rows.noOption', { answer: r.answer, n: r.options.length }) };
           const letters = 'ABCDEFGH';
           const opts = r.options.map((o, i) => `${letters[i]}. ${o}`).join('\n');
           return {

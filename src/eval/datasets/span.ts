@@ -5,16 +5,20 @@
  * (the official script, default) or `default` (docs/scoring.md §2). Zero-shot, as in both papers' model-free setup.
  */
 import { z } from 'zod';
-import { jsonSyntaxMessage, readJson } from '../../import/formats/json-reader.ts';
+import { schemaMessage } from '../../config/schema-messages.ts';
+import type { Said } from '../../core/errors.ts';
+import { said } from '../../i18n/cli.ts';
+import { jsonSyntaxSaid, readJson } from '../../import/formats/json-reader.ts';
+import { issuesSaid, rowSaid } from '../../import/formats/row-problems.ts';
 import { charF1, exactMatch, type SpanProfile } from '../metrics/span.ts';
 import type { EvalItem } from '../types.ts';
-import { type DatasetLoader, issueText, type ParsedRows } from './loader.ts';
+import type { DatasetLoader, ParsedRows } from './loader.ts';
 import type { DatasetText } from './source.ts';
 
 const qa = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
   question: z.string().min(1),
-  answers: z.array(z.object({ text: z.string() })).min(1, 'needs at least one reference answer'),
+  answers: z.array(z.object({ text: z.string() })).min(1, schemaMessage('cli.rows.oneAnswer')),
 });
 const squad = z.object({
   data: z.array(
@@ -26,18 +30,24 @@ const squad = z.object({
 
 function parseSquad(files: readonly DatasetText[]): ParsedRows {
   const items: EvalItem[] = [];
-  const problems: string[] = [];
+  const problems: Said[] = [];
   const seen = new Set<string>();
   for (const f of files) {
     const json = readJson(f.text);
     if (!json.ok) {
-      problems.push(jsonSyntaxMessage(f.name, json.error));
+      problems.push(jsonSyntaxSaid(f.name, json.error));
       continue;
     }
     const doc = squad.safeParse(json.value);
     if (!doc.success) {
       problems.push(
-        `${f.name}:1: not SQuAD-style JSON {data: [{paragraphs: [{context, qas}]}]}: ${issueText(doc.error.issues)}`,
+        rowSaid(
+          `${f.name}:1`,
+          said('cli.rows.squad', {
+            shape: '{data: [{paragraphs: [{context, qas}]}]}',
+            issues: issuesSaid(squad, json.value, doc.error.issues),
+          }),
+        ),
       );
       continue;
     }
@@ -47,18 +57,20 @@ function parseSquad(files: readonly DatasetText[]): ParsedRows {
           const line = json.lineOf(`data.${a}.paragraphs.${pi}.qas.${qi}`) ?? 1;
           const r = qa.safeParse(raw);
           if (!r.success) {
-            problems.push(`${f.name}:${line}: ${issueText(r.error.issues)}`);
+            problems.push(rowSaid(`${f.name}:${line}`, issuesSaid(qa, raw, r.error.issues)));
             return;
           }
           const answers = r.data.answers.map((x) => x.text).filter((t) => t.trim() !== '');
           if (answers.length === 0) {
             problems.push(
-              `${f.name}:${line}: question ${r.data.id}: every reference answer is empty`,
+              rowSaid(`${f.name}:${line}`, said('cli.rows.emptyAnswers', { id: r.data.id })),
             );
             return;
           }
           if (seen.has(r.data.id)) {
-            problems.push(`${f.name}:${line}: question id ${r.data.id} repeats an earlier one`);
+            problems.push(
+              rowSaid(`${f.name}:${line}`, said('cli.rows.idRepeats', { id: r.data.id })),
+            );
             return;
           }
           seen.add(r.data.id);

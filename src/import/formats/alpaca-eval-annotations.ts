@@ -10,8 +10,11 @@
  * kept as such (docs/scoring.md §3.5).
  */
 import { z } from 'zod';
+import { schemaMessage, schemaMessageIn } from '../../config/schema-messages.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
-import { said } from '../../i18n/cli.ts';
+import { said, tc } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+import { zodParseOptions } from '../../i18n/zod.ts';
 import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
 import { instructionKey, issueMessage, promptField } from './recorded-outputs.ts';
 import { capProblems } from './sniff.ts';
@@ -33,15 +36,15 @@ export interface AlpacaAnnotationRow {
 const rowSchema = z.object({
   instruction: promptField,
   dataset: z.string().optional(),
-  generator_1: z.string().min(1, 'must name the baseline model'),
-  generator_2: z.string().min(1, 'must name the judged model'),
+  generator_1: z.string().min(1, schemaMessage('cli.rows.annBaseline')),
+  generator_2: z.string().min(1, schemaMessage('cli.rows.annModel')),
   annotator: z.string().optional(),
   preference: z
     .number()
     .nullable()
     .optional()
     .refine((p) => p == null || Number.isNaN(p) || p === 0 || (p >= 1 && p <= 2), {
-      message: 'must be in [1, 2] (1 baseline better, 2 model better, 1.5 or 0 tie) or null',
+      message: schemaMessage('cli.rows.annPreference'),
     }),
 });
 
@@ -56,18 +59,28 @@ function toRow(
   line: number,
   at: string,
   errors: string[],
+  locale: Locale,
 ): AlpacaAnnotationRow | null {
-  const r = rowSchema.safeParse(obj);
+  const r = rowSchema.safeParse(obj, zodParseOptions(locale));
   if (!r.success) {
+    const reasons = r.error.issues.map((i) =>
+      tc(locale, 'cli.outputs.issue', {
+        key: `"${i.path.join('.')}"`,
+        msg: schemaMessageIn(issueMessage(i, locale), locale),
+      }),
+    );
     errors.push(
-      `${at}: ${r.error.issues.map((i) => `"${i.path.join('.')}" ${issueMessage(i, 'en')}`).join('; ')}`,
+      tc(locale, 'cli.rows.at', { at, reason: reasons.join(tc(locale, 'cli.outputs.sep')) }),
     );
     return null;
   }
   const d = r.data;
   if (d.generator_1 === d.generator_2) {
     errors.push(
-      `${at}: generator_1 and generator_2 are both "${d.generator_1}"; a model is not judged against itself`,
+      tc(locale, 'cli.rows.at', {
+        at,
+        reason: tc(locale, 'cli.rows.annSelf', { model: d.generator_1 }),
+      }),
     );
     return null;
   }
@@ -85,35 +98,34 @@ function toRow(
 
 /**
  * Parses one annotations file (JSONL, or a JSON array).
+ * @param locale the language of the problems (the command line's; default English).
  * @returns the rows, or every problem as `file:line: reason` (at most 20).
  */
 export function parseAlpacaAnnotations(
   text: string,
   file: string,
+  locale: Locale = 'en',
 ): Result<AlpacaAnnotationRow[], string[]> {
   const body = text.replace(/^\uFEFF/, '');
   const errors: string[] = [];
   const rows: AlpacaAnnotationRow[] = [];
   if (body.trimStart().startsWith('[')) {
     const json = readJson(body);
-    if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
-    if (!Array.isArray(json.value)) {
-      return fail([
-        `${file}:1: expected a JSON array of annotation objects, or one object per line`,
-      ]);
-    }
+    if (!json.ok) return fail([jsonSyntaxMessage(file, json.error, undefined, locale)]);
+    if (!Array.isArray(json.value))
+      return fail([tc(locale, 'cli.rows.annShape', { at: `${file}:1` })]);
     json.value.forEach((obj, i) => {
       const line = json.lineOf(String(i)) ?? 1;
-      const r = toRow(obj, line, `${file}:${line}: [${i}]`, errors);
+      const r = toRow(obj, line, `${file}:${line}: [${i}]`, errors, locale);
       if (r) rows.push(r);
     });
   } else {
     for (const e of readJsonl(body).entries) {
       if (!e.ok) {
-        errors.push(jsonSyntaxMessage(file, e.error, said('cli.json.oneAnnotation')));
+        errors.push(jsonSyntaxMessage(file, e.error, said('cli.json.oneAnnotation'), locale));
         continue;
       }
-      const r = toRow(e.value, e.line, `${file}:${e.line}`, errors);
+      const r = toRow(e.value, e.line, `${file}:${e.line}`, errors, locale);
       if (r) rows.push(r);
     }
   }
@@ -123,11 +135,14 @@ export function parseAlpacaAnnotations(
     const prev = seen.get(k);
     if (prev !== undefined) {
       errors.push(
-        `${file}:${r.line}: the same instruction is judged again for ${r.model} vs ${r.baseline} (first on line ${prev}); keep one`,
+        tc(locale, 'cli.rows.at', {
+          at: `${file}:${r.line}`,
+          reason: tc(locale, 'cli.rows.annTwice', { model: r.model, baseline: r.baseline, prev }),
+        }),
       );
     } else seen.set(k, r.line);
   }
-  if (errors.length > 0) return fail(capProblems(errors));
-  if (rows.length === 0) return fail([`${file}:1: no annotations found`]);
+  if (errors.length > 0) return fail(capProblems(errors, undefined, locale));
+  if (rows.length === 0) return fail([tc(locale, 'cli.rows.annNone', { at: `${file}:1` })]);
   return ok(rows);
 }

@@ -12,7 +12,11 @@
  * counts, so a question that appears twice (History 47 and 48 in every run) counts twice.
  */
 import { z } from 'zod';
+import { schemaMessage, schemaMessageIn } from '../../config/schema-messages.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { tc } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+import { zodParseOptions } from '../../i18n/zod.ts';
 import { gaokaoCredit } from './gaokao-judged.ts';
 import { jsonSyntaxMessage, readJson } from './json-reader.ts';
 import { capProblems } from './sniff.ts';
@@ -72,7 +76,7 @@ const fileSchema = z
     example: z.array(z.unknown()),
   })
   .refine((x) => x.keyword !== undefined || x.keywords !== undefined, {
-    message: 'no "keyword"',
+    message: schemaMessage('cli.rows.humanNoKeyword'),
     path: ['keyword'],
   });
 
@@ -88,38 +92,47 @@ function modelFromFileName(file: string, keyword: string): string | undefined {
  * Parses one human-graded subjective result file.
  * @param file the file's path: named in every problem, and its name gives the model when the file has no
  *   `model_name` (upstream's files have none: `gpt-3.5-turbo_2010-2022_History_Open-ended_Questions.json`).
+ * @param locale the language of the problems (the command line's; default English).
  * @returns the file's rows in file order (repeats included), or every problem as `file:line: path: reason`.
  */
-export function parseGaokaoHuman(text: string, file: string): Result<GaokaoHumanFile, string[]> {
+export function parseGaokaoHuman(
+  text: string,
+  file: string,
+  locale: Locale = 'en',
+): Result<GaokaoHumanFile, string[]> {
   const json = readJson(text);
-  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
-  const top = fileSchema.safeParse(json.value);
+  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error, undefined, locale)]);
+  const top = fileSchema.safeParse(json.value, zodParseOptions(locale));
+  const at = `${file}:${json.lineOf('') ?? 1}`;
   if (!top.success) {
     return fail(
-      top.error.issues.map(
-        (i) =>
-          `${file}:${json.lineOf('') ?? 1}: ${i.path.join('.') || '(top level)'}: ${i.message}; expected a GAOKAO-Bench ` +
-          'human-graded result file {keyword, example: [{index, score, model_output, correction_score: [...]}, ...]}',
+      top.error.issues.map((i) =>
+        tc(locale, 'cli.rows.humanFile', {
+          at,
+          path: i.path.join('.') || tc(locale, 'cli.rows.topLevel'),
+          msg: schemaMessageIn(i.message, locale),
+          shape: '{keyword, example: [{index, score, model_output, correction_score: [...]}, ...]}',
+        }),
       ),
     );
   }
   const keyword = (top.data.keyword ?? top.data.keywords) as string;
   const model = top.data.model_name ?? modelFromFileName(file, keyword);
-  if (model === undefined) {
-    return fail([
-      `${file}:${json.lineOf('') ?? 1}: no "model_name", and the file name is not <model>_${keyword}.json; ` +
-        'add "model_name" to the file or name it as upstream does',
-    ]);
-  }
+  if (model === undefined) return fail([tc(locale, 'cli.rows.humanNoModel', { at, keyword })]);
   const errors: string[] = [];
   const rows: GaokaoHumanRow[] = [];
   const seen = new Map<number, number>();
   top.data.example.forEach((raw, i) => {
     const line = json.lineOf(`example.${i}`) ?? 1;
-    const r = example.safeParse(raw);
+    const r = example.safeParse(raw, zodParseOptions(locale));
     if (!r.success) {
       for (const issue of r.error.issues.slice(0, 3)) {
-        errors.push(`${file}:${line}: example[${i}].${issue.path.join('.')}: ${issue.message}`);
+        errors.push(
+          tc(locale, 'cli.rows.at', {
+            at: `${file}:${line}: example[${i}].${issue.path.join('.')}`,
+            reason: issue.message,
+          }),
+        );
       }
       return;
     }
@@ -142,7 +155,7 @@ export function parseGaokaoHuman(text: string, file: string): Result<GaokaoHuman
       credit: gaokaoCredit(given),
     });
   });
-  if (errors.length > 0) return fail(capProblems(errors));
+  if (errors.length > 0) return fail(capProblems(errors, undefined, locale));
   return ok({ keyword, model, rows });
 }
 

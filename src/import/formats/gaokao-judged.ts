@@ -11,6 +11,9 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { tc } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+import { zodParseOptions } from '../../i18n/zod.ts';
 import { jsonSyntaxMessage, readJson } from './json-reader.ts';
 import { capProblems } from './sniff.ts';
 
@@ -78,18 +81,26 @@ export function gaokaoCredit(scores: readonly number[]): number | null {
 
 /**
  * Parses one judged subjective result file.
+ * @param locale the language of the problems (the command line's; default English).
  * @returns the file's rows, or every problem as `file: path: reason`.
  */
-export function parseGaokaoJudged(text: string, file: string): Result<GaokaoJudgedFile, string[]> {
+export function parseGaokaoJudged(
+  text: string,
+  file: string,
+  locale: Locale = 'en',
+): Result<GaokaoJudgedFile, string[]> {
   const json = readJson(text);
-  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
-  const top = fileSchema.safeParse(json.value);
+  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error, undefined, locale)]);
+  const top = fileSchema.safeParse(json.value, zodParseOptions(locale));
   if (!top.success) {
     return fail(
-      top.error.issues.map(
-        (i) =>
-          `${file}: ${i.path.join('.') || '(top level)'}: ${i.message}; expected a GAOKAO-Bench judged result file ` +
-          '{keyword, model_name, teacher_model_name, example: [...]}',
+      top.error.issues.map((i) =>
+        tc(locale, 'cli.rows.judgedFile', {
+          file,
+          path: i.path.join('.') || tc(locale, 'cli.rows.topLevel'),
+          msg: i.message,
+          shape: '{keyword, model_name, teacher_model_name, example: [...]}',
+        }),
       ),
     );
   }
@@ -97,16 +108,26 @@ export function parseGaokaoJudged(text: string, file: string): Result<GaokaoJudg
   const rows: GaokaoJudgedRow[] = [];
   const seen = new Set<number>();
   top.data.example.forEach((raw, i) => {
-    const r = example.safeParse(raw);
+    const r = example.safeParse(raw, zodParseOptions(locale));
     if (!r.success) {
       for (const issue of r.error.issues.slice(0, 3)) {
-        errors.push(`${file}: example[${i}].${issue.path.join('.')}: ${issue.message}`);
+        errors.push(
+          tc(locale, 'cli.rows.at', {
+            at: `${file}: example[${i}].${issue.path.join('.')}`,
+            reason: issue.message,
+          }),
+        );
       }
       return;
     }
     const e = r.data;
     if (seen.has(e.index)) {
-      errors.push(`${file}: example[${i}].index: ${e.index} appears twice; each question once`);
+      errors.push(
+        tc(locale, 'cli.rows.at', {
+          at: `${file}: example[${i}].index`,
+          reason: tc(locale, 'cli.rows.judgedTwice', { index: e.index }),
+        }),
+      );
       return;
     }
     seen.add(e.index);
@@ -124,7 +145,7 @@ export function parseGaokaoJudged(text: string, file: string): Result<GaokaoJudg
       credit: gaokaoCredit(e.model_correction_score),
     });
   });
-  if (errors.length > 0) return fail(capProblems(errors));
+  if (errors.length > 0) return fail(capProblems(errors, undefined, locale));
   return ok({
     keyword: top.data.keyword,
     model: top.data.model_name,

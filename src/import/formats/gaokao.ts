@@ -10,6 +10,8 @@
  * suite `gaokao-objective` and an import of recorded outputs name the same items.
  */
 import { z } from 'zod';
+import { schemaMessage } from '../../config/schema-messages.ts';
+import type { Said } from '../../core/errors.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
 import {
   GAOKAO_KEYWORD_TYPES,
@@ -17,7 +19,10 @@ import {
   type GaokaoSubject,
   gaokaoSubjectOf,
 } from '../../eval/metrics/gaokao.ts';
-import { jsonSyntaxMessage, readJson } from './json-reader.ts';
+import { said } from '../../i18n/cli.ts';
+import type { Locale } from '../../i18n/index.ts';
+import { jsonSyntaxSaid, readJson } from './json-reader.ts';
+import { issueTexts, joinSaid, rowSaid, sayRows } from './row-problems.ts';
 import { capProblems } from './sniff.ts';
 
 /** One objective question (and, in a result file, one model's answer to it). */
@@ -68,13 +73,13 @@ const example = z.object({
   index: intLike,
   year: z.union([z.string(), z.number()]).transform(String),
   category: z.string().default(''),
-  question: z.string().min(1, 'must be a non-empty string'),
+  question: z.string().min(1, schemaMessage('cli.outputs.nonEmpty')),
   answer: z
-    .array(z.string().regex(/^[A-G]+$/, 'must be option letters A-G'))
+    .array(z.string().regex(/^[A-G]+$/, schemaMessage('cli.rows.gaokaoLetters')))
     .min(1)
     .optional(),
   standard_answer: z
-    .array(z.string().regex(/^[A-G]+$/, 'must be option letters A-G'))
+    .array(z.string().regex(/^[A-G]+$/, schemaMessage('cli.rows.gaokaoLetters')))
     .min(1)
     .optional(),
   score: z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/)]).transform(Number),
@@ -92,59 +97,116 @@ const fileShape = z.object({
  * @param text the file's contents.
  * @param file the name to show in errors.
  * @param requireOutput true for an import of model outputs: every example must carry `model_output`.
+ * @param locale the language of the problems (the command line's; default English).
  * @returns the file, or the problems as `file:line: reason` (the first 20, then `… and N more problems (T in total)`).
  */
 export function parseGaokaoFile(
   text: string,
   file: string,
   requireOutput = false,
+  locale: Locale = 'en',
 ): Result<GaokaoFile, string[]> {
+  const r = readGaokaoFile(text, file, requireOutput);
+  return r.ok ? r : fail(capProblems(sayRows(locale, r.reason), undefined, locale));
+}
+
+/**
+ * {@link parseGaokaoFile} with every problem as catalogue data (`file:line: reason`, not capped), for a reader that
+ * has no language (the dataset loader, eval/datasets/gaokao.ts).
+ */
+export function readGaokaoFile(
+  text: string,
+  file: string,
+  requireOutput = false,
+): Result<GaokaoFile, Said[]> {
   const json = readJson(text);
-  if (!json.ok) return fail([jsonSyntaxMessage(file, json.error)]);
+  if (!json.ok) return fail([jsonSyntaxSaid(file, json.error)]);
   const shape = fileShape.safeParse(json.value);
   if (!shape.success) {
     return fail([
-      `${file}:1: not a GAOKAO-Bench objective file: expected {"keywords" or "keyword", "example": [...]}`,
+      rowSaid(
+        `${file}:1`,
+        said('cli.rows.gaokaoFile', { shape: '{"keywords" or "keyword", "example": [...]}' }),
+      ),
     ]);
   }
   const keyword = shape.data.keyword ?? shape.data.keywords;
-  if (keyword === undefined) return fail([`${file}:1: "keyword"/"keywords" is missing`]);
+  if (keyword === undefined) return fail([rowSaid(`${file}:1`, said('cli.rows.gaokaoKeyword'))]);
   const type = GAOKAO_KEYWORD_TYPES[keyword];
   const subject = gaokaoSubjectOf(keyword);
   if (type === undefined || subject === undefined) {
     return fail([
-      `${file}:1: unknown objective keyword "${keyword}"; expected one of ${Object.keys(GAOKAO_KEYWORD_TYPES).join(', ')}`,
+      rowSaid(
+        `${file}:1`,
+        said('cli.rows.gaokaoUnknownKeyword', {
+          keyword,
+          keywords: Object.keys(GAOKAO_KEYWORD_TYPES).join(', '),
+        }),
+      ),
     ]);
   }
-  const problems: string[] = [];
+  const { rows, problems } = gaokaoRows(
+    shape.data.example,
+    json.lineOf,
+    file,
+    keyword,
+    requireOutput,
+  );
+  if (problems.length > 0) return fail(problems);
+  return ok({
+    keyword,
+    subject,
+    type,
+    ...(shape.data.model_name !== undefined ? { modelName: shape.data.model_name } : {}),
+    rows,
+  });
+}
+
+/** The examples of a GAOKAO-Bench objective file as rows, and the problems of those that are not (catalogue data). */
+function gaokaoRows(
+  examples: readonly unknown[],
+  lineOf: (path: string) => number | undefined,
+  file: string,
+  keyword: string,
+  requireOutput: boolean,
+): { rows: GaokaoRow[]; problems: Said[] } {
+  const problems: Said[] = [];
   const rows: GaokaoRow[] = [];
   const seen = new Map<string, number>();
-  shape.data.example.forEach((raw, i) => {
-    const line = json.lineOf(`example.${i}`) ?? 1;
+  examples.forEach((raw, i) => {
+    const line = lineOf(`example.${i}`) ?? 1;
+    const at = `${file}:${line}`;
+    const problem = (reason: Said | string): void => {
+      problems.push(rowSaid(at, said('cli.rows.gaokaoExample', { i, reason })));
+    };
     const r = example.safeParse(raw);
     if (!r.success) {
-      problems.push(
-        `${file}:${line}: example ${i}: ${r.error.issues.map((x) => `${x.path.join('.') || 'row'} ${x.message}`).join('; ')}`,
+      const texts = issueTexts(example, raw, r.error.issues);
+      problem(
+        joinSaid(
+          r.error.issues.map((x, k) =>
+            said('cli.rows.gaokaoIssue', {
+              key: x.path.length ? x.path.join('.') : said('cli.outputs.row'),
+              msg: texts[k] ?? x.message,
+            }),
+          ),
+        ),
       );
       return;
     }
     const standard = r.data.standard_answer ?? r.data.answer;
     if (standard === undefined) {
-      problems.push(`${file}:${line}: example ${i}: "answer" (or "standard_answer") is missing`);
+      problem(said('cli.rows.gaokaoAnswer'));
       return;
     }
     if (requireOutput && r.data.model_output === undefined) {
-      problems.push(
-        `${file}:${line}: example ${i}: "model_output" is missing; this is not a result file of model outputs`,
-      );
+      problem(said('cli.rows.gaokaoOutput'));
       return;
     }
     const index = String(Number(r.data.index));
     const earlier = seen.get(index);
     if (earlier !== undefined) {
-      problems.push(
-        `${file}:${line}: example ${i}: index ${index} repeats the example at line ${earlier}`,
-      );
+      problem(said('cli.rows.gaokaoRepeat', { index, line: earlier }));
       return;
     }
     seen.set(index, line);
@@ -160,12 +222,5 @@ export function parseGaokaoFile(
       ...(r.data.model_output !== undefined ? { output: r.data.model_output } : {}),
     });
   });
-  if (problems.length > 0) return fail(capProblems(problems));
-  return ok({
-    keyword,
-    subject,
-    type,
-    ...(shape.data.model_name !== undefined ? { modelName: shape.data.model_name } : {}),
-    rows,
-  });
+  return { rows, problems };
 }

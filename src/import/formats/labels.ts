@@ -5,26 +5,22 @@
  * rows or `file:line: reason` out.
  */
 import { z } from 'zod';
+import { schemaMessage, schemaMessageIn } from '../../config/schema-messages.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
 import type { LabelledItem } from '../../eval/metrics/agreement.ts';
-import { said, sayCli } from '../../i18n/cli.ts';
+import { said, sayCli, tc } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
+import { zodParseOptions } from '../../i18n/zod.ts';
 import { jsonSyntaxMessage, readJsonl } from './json-reader.ts';
 import { capProblems, fileRowKind, groupProblems, notJsonSaid } from './sniff.ts';
 
 const row = z.object({
   item: z
-    .union([z.string(), z.number().int()], {
-      error: '"item" must be a non-empty string or an integer',
-    })
-    .refine((v) => v !== '', {
-      error: '"item" must be a non-empty string or an integer',
-    }),
+    .union([z.string(), z.number().int()], { error: schemaMessage('cli.rows.labelsItem') })
+    .refine((v) => v !== '', { error: schemaMessage('cli.rows.labelsItem') }),
   label: z
-    .union([z.number(), z.string()], { error: '"label" must be a number or a non-empty string' })
-    .refine((v) => v !== '', {
-      error: '"label" must be a number or a non-empty string',
-    }),
+    .union([z.number(), z.string()], { error: schemaMessage('cli.rows.labelsLabel') })
+    .refine((v) => v !== '', { error: schemaMessage('cli.rows.labelsLabel') }),
 });
 
 const LABELS = 'judge agree takes JSON Lines of {"item": ..., "label": ...}';
@@ -62,7 +58,8 @@ function otherKind(text: string, file: string): string | undefined {
  * @returns the rows, or every problem as `file:line: reason` (bad JSON, a missing field, an item twice; the same
  *   reason on several lines is one line naming them, the list is capped at 20), or one line naming the command
  *   that fits a file of another kind (arena battles, pair counts, model outputs, AlpacaEval annotations, a JSON
- *   document), or one line for a file that is not JSON (a CSV table, text).
+ *   document), or one line for a file that is not JSON (a CSV table, text). The row problems are said in `locale`
+ *   (the command line's; default English).
  */
 export function parseLabels(
   text: string,
@@ -87,28 +84,38 @@ export function parseLabels(
           file,
           e.error,
           said('cli.json.eachLine', { shape: '{"item": ..., "label": ...}' }),
+          locale,
         ),
       );
       continue;
     }
     const at = `${file}:${e.line}`;
-    const r = row.safeParse(e.value);
+    const r = row.safeParse(e.value, zodParseOptions(locale));
     if (!r.success) {
-      errors.push(`${at}: ${r.error.issues.map((x) => x.message).join('; ')}`);
+      const reasons = r.error.issues.map((x) => schemaMessageIn(x.message, locale));
+      errors.push(
+        tc(locale, 'cli.rows.at', { at, reason: reasons.join(tc(locale, 'cli.outputs.sep')) }),
+      );
       continue;
     }
     const item = String(r.data.item);
     const prev = seen.get(item);
     if (prev !== undefined) {
       errors.push(
-        `${at}: item "${item}" is already labelled on line ${prev}; keep one label per item`,
+        tc(locale, 'cli.rows.at', {
+          at,
+          reason: tc(locale, 'cli.rows.labelsTwice', { item, prev }),
+        }),
       );
       continue;
     }
     seen.set(item, e.line);
     rows.push({ item, label: r.data.label });
   }
-  if (errors.length > 0) return fail(capProblems(groupProblems(errors)));
-  if (rows.length === 0) return fail([`${file}:1: no labels; expected {"item", "label"} lines`]);
+  if (errors.length > 0) return fail(capProblems(groupProblems(errors, locale), undefined, locale));
+  if (rows.length === 0)
+    return fail([
+      tc(locale, 'cli.rows.labelsNone', { at: `${file}:1`, shape: '{"item", "label"}' }),
+    ]);
   return ok(rows);
 }

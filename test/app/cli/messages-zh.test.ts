@@ -270,3 +270,128 @@ describe("the config schema's own messages", () => {
     expect(en.stderr).toMatch(/datasets\[1\]\.rubric: a scoring dataset needs `rubric:`/u);
   });
 });
+
+describe('row problems of datasets and imported judgments, folder hints, environment variables', () => {
+  /** A file under the test folder with `body`. */
+  const file = (name: string, body: string) => {
+    const p = join(root, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a dataset file with bad rows is said in Chinese by zhujiu eval (the loader rows, zod words too)', async () => {
+    const env = setup({
+      'models.yaml': models(),
+      'suites/tiny.yaml': SUITE,
+      'datasets/c3/d-dev.json':
+        '[[["s"], [{"question": "q", "choice": ["a", "b"], "answer": "c"}, {"choice": ["a", "b"], "answer": "a"}], "d1"]]',
+    });
+    const zh = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
+      env: { ...env, ...ZH, ZJ_KEY: 'k' },
+    });
+    expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 0："answer" 不在 "choice" 中');
+    expect(zh.stderr).toMatch(/c3\/d-dev\.json:1：文档 d1 问题 1："question" 无效输入：/u);
+    const en = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
+      env: { ...env, ZJ_KEY: 'k' },
+    });
+    expect(en.stderr).toContain(
+      'c3/d-dev.json:1: document d1 question 0: "answer" is not one of "choice"',
+    );
+    expect(en.stderr).toMatch(
+      /c3\/d-dev\.json:1: document d1 question 1: "question" Invalid input/u,
+    );
+  });
+
+  it('import outputs given a folder says what its files are in Chinese', async () => {
+    const dir = join(root, 'outs');
+    file('outs/model_outputs.json', '[{"instruction": "a", "output": "x", "generator": "m"}]');
+    const r = await inProcess(['import', 'outputs', dir, '--model', 'm'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${dir}：这是目录，不是文件；其中有 1 个 AlpacaEval 模型输出文件（不是评审）（model_outputs.json）：\`zhujiu import outputs ${join(dir, 'model_outputs.json')} --model m\`\n`,
+    );
+  });
+
+  it('import outputs --format gaokao given a file, and a GAOKAO-Bench file with bad rows, in Chinese', async () => {
+    const obj = (extra: string) =>
+      `{"keyword": "2010-2022_Physics_MCQs", "model_name": "m", "example": [{"index": 0, "year": 2010, "question": "q", "answer": ["A"], "score": 6${extra}}]}`;
+    const one = file('gk/m_2010-2022_Physics_MCQs.json', obj(', "model_output": "A"'));
+    const env = { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH };
+    const r = await inProcess(['import', 'outputs', one, '--format', 'gaokao', '--model', 'm'], {
+      env,
+    });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${one}：这是文件，不是目录；--format gaokao 读取的是 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）；这个文件是 GAOKAO-Bench 客观题结果文件（模型答案，不是评审）：\`zhujiu import outputs ${join(root, 'gk')} --format gaokao --model m\`\n`,
+    );
+    const bad = file('gk2/m_2010-2022_Physics_MCQs.json', obj(''));
+    const b = await inProcess(
+      ['import', 'outputs', join(root, 'gk2'), '--format', 'gaokao', '--model', 'm'],
+      { env },
+    );
+    expect(b.stderr).toBe(
+      `错误 [import_invalid]：${bad}:1：示例 0：缺少 "model_output"；这不是模型输出的结果文件\n`,
+    );
+  });
+
+  it('bad lines of AlpacaEval annotations and of a labels file are said in Chinese', async () => {
+    const ann = file(
+      'ann.jsonl',
+      '{"instruction": "i", "generator_1": "a", "generator_2": "a", "preference": 2}\n{"instruction": "j", "generator_1": "a", "generator_2": "b", "preference": 7}\n',
+    );
+    const r = await inProcess(
+      ['import', 'judgments', ann, '--format', 'alpaca_eval', '--judge', 'j'],
+      { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${ann}:1：generator_1 和 generator_2 都是 "a"；模型不能与自己比较`);
+    expect(r.stderr).toContain(`${ann}:2："preference" 必须在 [1, 2] 之间`);
+    const byOther = file(
+      'ann2.jsonl',
+      '{"instruction": "i", "generator_1": "a", "generator_2": "b", "preference": 2, "annotator": "gpt4"}\n',
+    );
+    const j = await inProcess(
+      ['import', 'judgments', byOther, '--format', 'alpaca_eval', '--judge', 'j'],
+      { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
+    );
+    expect(j.stderr).toBe(
+      `错误 [import_invalid]：${byOther}:1：annotator 是 "gpt4"，但 --judge 是 "j"；请使用 --judge gpt4\n`,
+    );
+    const labels = file('labels.jsonl', '{"item": "a", "label": 1}\n{"item": "a", "label": 2}\n');
+    const other = file('labels2.jsonl', '{"item": "a", "label": 1}\n');
+    const a = await inProcess(['judge', 'agree', labels, other], { env: { ...setup({}), ...ZH } });
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain(`${labels}:2：题目 "a" 已在第 1 行标注过；每道题只保留一个标签`);
+  });
+
+  it('config check lists the models in full-width brackets; a bad environment variable in Chinese', async () => {
+    const env = setup({
+      'models.yaml': `${models()}  - name: m2\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: y\n`,
+    });
+    const r = await inProcess(['config', 'check', '--no-connect', '--no-endpoints'], {
+      env: { ...env, ...ZH, ZJ_KEY: 'k' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}模型：2（m1、m2）$/mu);
+    const en = await inProcess(['config', 'check', '--no-connect', '--no-endpoints'], {
+      env: { ...env, ZJ_KEY: 'k' },
+    });
+    expect(en.stdout).toMatch(/^ {2}models: 2 \(m1, m2\)$/mu);
+    const bad = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, ...ZH, PORT: 'abc' },
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe(
+      '错误 [env_invalid]：环境变量 PORT：应为 0 到 65535 之间的端口号，例如 8080\n',
+    );
+    const gone = join(root, 'no-such-config');
+    const missing = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ...env, ...ZH, ZHUJIU_CONFIG_DIR: gone },
+    });
+    expect(missing.stderr).toBe(
+      `错误 [config_missing]：配置目录 ${gone} 不存在（来自 ZHUJIU_CONFIG_DIR）；请修正路径，或取消设置以使用 ./config\n`,
+    );
+  });
+});

@@ -4,11 +4,22 @@
  */
 import { describe, expect, it } from 'vitest';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
+import { parseEnv } from '../../../src/config/loader.ts';
 import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
+import type { Said } from '../../../src/core/errors.ts';
+import { ocnliLoader } from '../../../src/eval/datasets/choice.ts';
+import { math23kLoader } from '../../../src/eval/datasets/math23k.ts';
+import { cmrc2018Loader } from '../../../src/eval/datasets/span.ts';
 import { allFailedError } from '../../../src/eval/run-error.ts';
 import { runErrorText } from '../../../src/eval/summary.ts';
+import { sayCli } from '../../../src/i18n/cli.ts';
 import { abilityText, t } from '../../../src/i18n/index.ts';
+import { parseAlpacaAnnotations } from '../../../src/import/formats/alpaca-eval-annotations.ts';
+import { parseGaokaoFile } from '../../../src/import/formats/gaokao.ts';
+import { parseGaokaoHuman } from '../../../src/import/formats/gaokao-human.ts';
+import { parseGaokaoJudged } from '../../../src/import/formats/gaokao-judged.ts';
+import { parseLabels } from '../../../src/import/formats/labels.ts';
 import { capProblems, groupProblems } from '../../../src/import/formats/sniff.ts';
 import { staleText } from '../../../src/leaderboard/service.ts';
 
@@ -87,5 +98,109 @@ describe('the terminal arena', () => {
     );
     expect(t('zh-CN', 'shell.choice.left', { emoji: '👈' })).toBe('👈（左边更好）');
     expect(t('en', 'shell.choice.left', { emoji: '👈' })).toBe('👈 (left)');
+  });
+});
+
+describe('row problems of the readers, in both languages', () => {
+  const en = (ps: readonly Said[]) => ps.map((p) => sayCli('en', p));
+  const zh = (ps: readonly Said[]) => ps.map((p) => sayCli('zh-CN', p));
+
+  it('dataset loaders: OCNLI, CMRC 2018, Math23K (English as before, Chinese with full-width colons)', () => {
+    const ocnli = ocnliLoader.parse(
+      [
+        {
+          name: 'o.jsonl',
+          text: '{"id": 1, "sentence1": "a", "sentence2": "b", "label": "yes"}\n{"id": 2}\n',
+        },
+      ],
+      [],
+    ).problems;
+    expect(en(ocnli)[0]).toBe(
+      'o.jsonl:1: "label" must be entailment, neutral, contradiction or -, got "yes"',
+    );
+    expect(zh(ocnli)[0]).toBe(
+      'o.jsonl:1："label" 必须是 entailment、neutral、contradiction 或 -，实际是 "yes"',
+    );
+    expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" Invalid input: expected string/);
+    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2："sentence1" 无效输入：/);
+    const squad = JSON.stringify({
+      data: [{ paragraphs: [{ context: 'c', qas: [{ id: 'q', question: 'x', answers: [] }] }] }],
+    });
+    const cmrc = cmrc2018Loader.parse([{ name: 'c.json', text: squad }], []).problems;
+    expect(en(cmrc)).toEqual(['c.json:1: "answers" needs at least one reference answer']);
+    expect(zh(cmrc)).toEqual(['c.json:1："answers" 至少需要一个参考答案']);
+    const math = math23kLoader.parse(
+      [{ name: 'm.jsonl', text: '{"id": 1, "original_text": "t", "ans": "x+"}\n' }],
+      [],
+    ).problems;
+    expect(en(math)).toEqual([
+      'm.jsonl:1: "ans" "x+" is not a number, N%, ((a)/(b)) or an expression of those',
+    ]);
+    expect(zh(math)).toEqual(['m.jsonl:1："ans" "x+" 不是数字、N%、((a)/(b)) 或由它们组成的算式']);
+  });
+
+  it('GAOKAO-Bench objective outputs, judged and human-graded files', () => {
+    const obj = JSON.stringify({
+      keyword: '2010-2022_Physics_MCQs',
+      example: [{ index: 0, year: 2010, question: 'q', answer: ['A'], score: 6 }],
+    });
+    expect(parseGaokaoFile(obj, 'g.json', true)).toEqual({
+      ok: false,
+      reason: [
+        'g.json:1: example 0: "model_output" is missing; this is not a result file of model outputs',
+      ],
+    });
+    expect(parseGaokaoFile(obj, 'g.json', true, 'zh-CN')).toEqual({
+      ok: false,
+      reason: ['g.json:1：示例 0：缺少 "model_output"；这不是模型输出的结果文件'],
+    });
+    const judged = parseGaokaoJudged('{"keyword": "k"}', 'j.json', 'zh-CN');
+    expect(judged.ok).toBe(false);
+    expect(judged.ok ? [] : judged.reason[0]).toMatch(
+      /^j\.json：model_name：.*；应为 GAOKAO-Bench 主观题评审文件 \{keyword, /u,
+    );
+    const human = parseGaokaoHuman('{"keyword": "k", "example": []}', 'h.json', 'zh-CN');
+    expect(human).toEqual({
+      ok: false,
+      reason: [
+        'h.json:1：没有 "model_name"，文件名也不是 <model>_k.json；请在文件中加上 "model_name"，或按上游的方式命名文件',
+      ],
+    });
+  });
+
+  it('labels and AlpacaEval annotations', () => {
+    const labels = '{"item": "", "label": 1}\n{"item": "b"}\n';
+    expect(parseLabels(labels, 'l.jsonl')).toEqual({
+      ok: false,
+      reason: [
+        'l.jsonl:1: "item" must be a non-empty string or an integer',
+        'l.jsonl:2: "label" must be a number or a non-empty string',
+      ],
+    });
+    expect(parseLabels(labels, 'l.jsonl', 'zh-CN')).toEqual({
+      ok: false,
+      reason: [
+        'l.jsonl:1："item" 必须是非空字符串或整数',
+        'l.jsonl:2："label" 必须是数字或非空字符串',
+      ],
+    });
+    const ann = '{"instruction": "i", "generator_1": "", "generator_2": "b"}\n';
+    expect(parseAlpacaAnnotations(ann, 'a.jsonl')).toEqual({
+      ok: false,
+      reason: ['a.jsonl:1: "generator_1" must name the baseline model'],
+    });
+    expect(parseAlpacaAnnotations(ann, 'a.jsonl', 'zh-CN')).toEqual({
+      ok: false,
+      reason: ['a.jsonl:1："generator_1" 必须写明基准模型'],
+    });
+  });
+
+  it('environment variables', () => {
+    expect(() => parseEnv({ ZHUJIU_VOTER_SECRET: 'short' })).toThrow(
+      'environment ZHUJIU_VOTER_SECRET: must be at least 16 characters (e.g. `openssl rand -hex 32`)',
+    );
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }, 'zh-CN')).toThrow(
+      /^环境变量 DATABASE_URL：必须是 postgres:\/\/ 或 postgresql:\/\/ 开头的 URL\n环境变量 LOG_LEVEL：无效选项：/u,
+    );
   });
 });

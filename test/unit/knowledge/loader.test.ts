@@ -4,6 +4,7 @@ import {
   knowledgeRequests,
   parseKnowledge,
 } from '../../../src/eval/datasets/knowledge/loader.ts';
+import { sayCli } from '../../../src/i18n/cli.ts';
 
 const provenance = [{ package: 'countries-list', version: '3.4.1', licence: 'MIT' }];
 const base = {
@@ -68,12 +69,16 @@ describe('the knowledge loader', () => {
       JSON.stringify(rows[0]),
       '{',
     ].join('\n');
-    const p = parseKnowledge([{ name: 'k.jsonl', text: bad }]).problems;
+    const said = parseKnowledge([{ name: 'k.jsonl', text: bad }]).problems;
+    const p = said.map((x) => sayCli('en', x));
     expect(p[0]).toBe('k.jsonl:1: a robustness row needs "variants" (the phrasings)');
     expect(p[1]).toBe('k.jsonl:2: "answers" is empty: give the accepted answers');
     expect(p[2]).toMatch(/^k\.jsonl:3: "property"/);
     expect(p).toHaveLength(4);
     expect(p.at(-1)).toMatch(/^k\.jsonl:5/);
+    const zh = said.map((x) => sayCli('zh-CN', x));
+    expect(zh[0]).toBe('k.jsonl:1：robustness 行需要 "variants"（各种问法）');
+    expect(zh[2]).toMatch(/^k\.jsonl:3："property" 无效选项：/);
   });
 
   it('asks a robustness item as five independent requests, the others as one', () => {

@@ -14,12 +14,15 @@
  * As a scoring dataset (`method: scoring`) the same items are graded by the judge against `reference`.
  */
 import { z } from 'zod';
+import type { Said } from '../../../core/errors.ts';
+import { said } from '../../../i18n/cli.ts';
+import { issuesSaid } from '../../../import/formats/row-problems.ts';
 import type { ChatMessage } from '../../../llm/types.ts';
 import { completeness } from '../../metrics/completeness.ts';
 import { knowledgeExactMatch } from '../../metrics/knowledge.ts';
 import { stability } from '../../metrics/stability.ts';
 import type { EvalItem, ItemScore, MultiRequest } from '../../types.ts';
-import { type DatasetLoader, issueText, type ParsedRows } from '../loader.ts';
+import type { DatasetLoader, ParsedRows } from '../loader.ts';
 import { jsonlRows } from '../scoring-sets.ts';
 import type { DatasetText } from '../source.ts';
 import { PERSPECTIVES, PROPERTIES } from './build.ts';
@@ -50,13 +53,13 @@ const rowSchema = z.object({
 });
 type Row = z.output<typeof rowSchema>;
 
-function rowProblem(r: Row): string | undefined {
+function rowProblem(r: Row): Said | undefined {
   if (r.property === 'completeness' && r.elements === undefined)
-    return 'a completeness row needs "elements"';
+    return said('cli.rows.knowledgeElements');
   if (r.property === 'robustness' && r.variants === undefined)
-    return 'a robustness row needs "variants" (the phrasings)';
+    return said('cli.rows.knowledgeVariants');
   if (r.property !== 'completeness' && r.answers.length === 0)
-    return '"answers" is empty: give the accepted answers';
+    return said('cli.rows.knowledgeAnswers');
   return undefined;
 }
 
@@ -84,8 +87,9 @@ function toItem(r: Row): EvalItem {
 export function parseKnowledge(files: readonly DatasetText[]): ParsedRows {
   return jsonlRows(files, (value) => {
     const r = rowSchema.safeParse(value);
-    if (!r.success) return issueText(r.error.issues);
-    return rowProblem(r.data) ?? toItem(r.data);
+    if (!r.success) return { reason: issuesSaid(rowSchema, value, r.error.issues) };
+    const problem = rowProblem(r.data);
+    return problem !== undefined ? { reason: problem } : toItem(r.data);
   });
 }
 
