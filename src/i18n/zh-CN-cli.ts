@@ -382,8 +382,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.agree.kappa': "Cohen's kappa 系数 {kappa}",
   'cli.agree.weighted': '加权 kappa：线性 {linear}，二次 {quadratic}{unordered}',
   'cli.agree.unordered': '（标签无序；用 --order 指定顺序以加权）',
-  'cli.agree.exact': '完全一致率 {exact} %',
-  'cli.agree.withinOne': '，相差不超过一 {within} %',
+  'cli.agree.exact': '完全一致率 {exact}%',
+  'cli.agree.withinOne': '，相差不超过一 {within}%',
   'cli.agree.confusion': '混淆矩阵（行：A，列：B）：',
   'cli.agree.order': '--order "{order}"：请至少列出两个标签，从低到高，例如 --order 1,0,2',
   'cli.agree.failed': '{a} 和 {b}：{reason}',
@@ -445,7 +445,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.judge.scoringLine':
     '{where}：{model} 打分评估 {scoring}，归一化后 {normalised}{abilities}（十分制）',
   'cli.judge.pairwise':
-    '{model} 对 {baseline}（评审 {judge}）：胜率 {rate} % ± {se}（标准误），离散胜率 {discrete} %，{of} 道中已评审 {n} 道',
+    '{model} 对 {baseline}（评审 {judge}）：胜率 {rate}% ± {se}（标准误），离散胜率 {discrete}%，{of} 道中已评审 {n} 道',
   'cli.judge.dataset':
     '{dataset} [{ability}] {rubric}，评审 {judge}：{label}；{earned} / {possible} 分（{ratio}）；原始均分 {raw}，SV 均分 {sv}，Δ {delta}，SV 率 {svRate}，满分率 {perfect}，及格率 {pass}（十分制）',
   'cli.judge.noGrade': '没有评分',
@@ -470,7 +470,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.judge.allFailed':
     '错误：所有题目都评审失败（{n} 道中 {n} 道）；没有评审任何题目。请检查评审模型 {judge}（上方的失败说明了原因），然后再次运行同一命令',
   'cli.judge.tooMany':
-    '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent} %），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
+    '错误：{total} 个回答中有 {failed} 个没有 {judge} 的评分（{percent}%），超过 eval.max_failure_rate {max}；再次运行同一命令即可只重试它们',
   'cli.judge.unknownSuite': '--suite {suite}：没有这个评测套件；现有的评测套件：{suites}{meant}',
   'cli.judge.unknownSuite.none':
     '--suite {suite}：没有这个评测套件；没有配置任何评测套件（config/suites/*.yaml）',
@@ -513,7 +513,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.separate': '单独的{note}。',
   'cli.ratings.components': '共 {n} 个互不相连的比较组：评分、区间和名次只能在同一组内比较。',
   'cli.ratings.infinite':
-    '∞：在超过 2.5 % 的 bootstrap 轮次中，这个模型只有胜（∞）或只有负（−∞）：投票太少，无法得到有限的边界；请为它收集更多投票',
+    '∞：在超过 2.5% 的 bootstrap 轮次中，这个模型只有胜（∞）或只有负（−∞）：投票太少，无法得到有限的边界；请为它收集更多投票',
   'cli.ratings.undefinedBound':
     '?：没有任何一轮 bootstrap 给出这个模型的评分；请收集它与其他模型之间的更多投票',
   'cli.ratings.notRated': '未评分（没有有限的最大似然评分）：{n} 个',

@@ -564,7 +564,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.and': '和',
   'evalSummary.finishedWith': '已结束，有 {failures}',
   'evalSummary.failureRate':
-    '{total} 道题中有 {failed} 道失败（{percent} %），超过了 eval.max_failure_rate {max}',
+    '{total} 道题中有 {failed} 道失败（{percent}%），超过了 eval.max_failure_rate {max}',
   'evalSummary.judged': '{total} 道中已评判 {n} 道',
   'evalSummary.judgedBy': '{judged}（评审模型 {judge}）',
   'evalSummary.seconds': '{s} 秒',

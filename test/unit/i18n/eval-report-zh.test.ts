@@ -157,7 +157,7 @@ describe('evaluation run messages in zh-CN', () => {
     ]);
     expect(c.footer).toContain('用时 2 分 05 秒。');
     expect(c.footer).toContain(
-      '警告：10 道题中有 1 道失败（10.0 %），超过了 eval.max_failure_rate 0.05；',
+      '警告：10 道题中有 1 道失败（10.0%），超过了 eval.max_failure_rate 0.05；',
     );
     for (const r of renders(c)) {
       expect(r).toMatch(CJK);
