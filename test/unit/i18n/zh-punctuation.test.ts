@@ -1,7 +1,8 @@
 /**
  * Chinese punctuation of the zh-CN catalogue (src/i18n/zh-CN.ts, zh-CN-cli.ts): next to a Chinese character a
  * bracket, comma or colon is full-width （），：, and two bracketed remarks are one bracket (`（2000 票；2000 行）`,
- * not `（2000 票）（2000 行）`). Code, formulas and flags keep their ASCII: the allow-list names them.
+ * not `（2000 票）（2000 行）`), a percentage has no space before %, and no two punctuation marks follow each other.
+ * Code, formulas and flags keep their ASCII: the allow-list names them.
  */
 import { describe, expect, it } from 'vitest';
 import { zhCN } from '../../../src/i18n/zh-CN.ts';
@@ -34,6 +35,13 @@ describe('zh-CN punctuation', () => {
 
   it('counts votes in 票, never 张', () => {
     expect(entries.filter(([, v]) => /\} 张(?!表)/u.test(v)).map(([k]) => k)).toEqual([]);
+  });
+
+  it('writes a percentage with no space before % (10.0%), and no doubled punctuation (？；, 。）。)', () => {
+    expect(entries.filter(([, v]) => /[\d}] %/u.test(v)).map(([k]) => k)).toEqual([]);
+    expect(entries.filter(([, v]) => /[？。；，：][；，。：]/u.test(v)).map(([k]) => k)).toEqual(
+      [],
+    );
   });
 
   it('calls the judge 评审 throughout', () => {
