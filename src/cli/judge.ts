@@ -159,7 +159,7 @@ function datasetLines(
 /**
  * Runs `zhujiu judge report --model NAME`: pairwise win rates, per-dataset judged scores, and the model's Scoring
  * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
- * @throws AppError `input_invalid` for a model or baseline neither the config nor the stored data know
+ * @throws AppError `input_invalid` for a model, baseline or judge neither the config nor the stored data know
  *   (cli/known-names.ts), `not_found` for a configured one not stored.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
@@ -176,6 +176,7 @@ export async function runJudgeReport(
     await requireKnownName(rt, 'model', '--model', o.model, locale);
     if (o.baseline !== undefined)
       await requireKnownName(rt, 'model', '--baseline', o.baseline, locale);
+    if (o.judge !== undefined) await requireKnownName(rt, 'judge', '--judge', o.judge, locale);
     const d = await judgeReport(rt.db.db, {
       model: o.model,
       ...(o.baseline !== undefined ? { baseline: o.baseline } : {}),

@@ -88,6 +88,13 @@ describe('names no configuration or stored data knows', () => {
       /^error \[input_invalid\]: --model gpt4: no such model: neither \/.*\/models\.yaml nor the stored data know it; the models are gpt-4, far, vicuna-13b\. Did you mean "gpt-4"\?\n$/,
     );
     expect((await zhujiu('judge', 'report', '--model', 'gpt-4')).code).toBe(0);
+    const judge = await zhujiu('judge', 'report', '--model', 'gpt-4', '--judge', 'fra');
+    expect(judge.code).toBe(2);
+    expect(judge.stderr).toContain('--judge fra: no such judge: neither');
+    expect(judge.stderr).toContain('. Did you mean "far"?');
+    const baseline = await zhujiu('judge', 'report', '--model', 'gpt-4', '--baseline', 'vicuna13b');
+    expect(baseline.code).toBe(2);
+    expect(baseline.stderr).toContain('Did you mean "vicuna-13b"?');
     const exp = await zh('judge', 'export', '--judge', 'nosuch');
     expect(exp.code).toBe(2);
     expect(exp.stderr).toMatch(/^错误 \[input_invalid\]：--judge nosuch：没有这个评审模型：/);
