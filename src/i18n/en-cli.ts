@@ -792,4 +792,5 @@ export const enCli = {
   'cli.known.meant': '. Did you mean "{name}"?',
   'cli.files.ratingsFormat':
     '`zhujiu ratings --battles` takes JSON Lines of battles {battles} or of pair counts {pairs}',
+  'cli.sources.meant': ' Did you mean "{name}"?',
 } as const satisfies Readonly<Record<string, string>>;

@@ -742,4 +742,5 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.known.meant': '。你是不是想输入“{name}”？',
   'cli.files.ratingsFormat':
     '`zhujiu ratings --battles` 读取每行一个对战 {battles} 或成对计数 {pairs} 的 JSON Lines',
+  'cli.sources.meant': '你是不是想输入“{name}”？',
 };

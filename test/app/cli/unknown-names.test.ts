@@ -109,6 +109,15 @@ describe('names no configuration or stored data knows', () => {
     expect(far.stderr).toContain('--anchor model "far" is not in the data (2 models)');
   });
 
+  it('a misspelled --source gets a did-you-mean', async () => {
+    const r = await zhujiu('leaderboard', '--source', 'battels');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/or fix the name\. Did you mean "battles"\?\n$/);
+    const z = await zh('export', 'battles', '--source', 'battels');
+    expect(z.code).toBe(2);
+    expect(z.stderr).toMatch(/。你是不是想输入“battles”？\n$/);
+  });
+
   it('eval with two unknown names says each on its own line', async () => {
     for (const run of [zhujiu, zh]) {
       const r = await run('eval', '--model', 'fake-god', '--suite', 'smok');
