@@ -4,6 +4,7 @@
  * grades as the labels `zhujiu judge agree` reads (JSON Lines, one `{"item","label"}` per graded item), so a judge
  * can be compared with people or with another judge (docs/scoring.md §3.6).
  */
+
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
 import { tc } from '../i18n/cli.ts';
@@ -11,6 +12,7 @@ import { judgeGradesOf, singleAnswerJudges } from '../storage/judge-scores.ts';
 import { findModel } from '../storage/models.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
+import { requireKnownName } from './known-names.ts';
 
 /** Flags of `zhujiu judge export`. */
 export interface JudgeExportFlags {
@@ -37,7 +39,8 @@ export function labelLine(g: {
 /**
  * Runs `zhujiu judge export`: the lines go to FILE (written atomically) or stdout; a one-line summary (grades
  * written, judge failures left out) goes to stdout with `--out`, to stderr otherwise, so stdout holds only lines.
- * @throws AppError `not_found` (an unknown `--model`, or no grade of this judge matches: names the judges or the
+ * @throws AppError `input_invalid` (a `--judge`, `--model` or `--dataset` neither the config nor the stored data
+ *   know: cli/known-names.ts), `not_found` (a configured `--model` not stored, or no grade of this judge matches: names the judges or the
  *   fix), `file_unwritable` (checked before the database is opened), `db_unavailable`.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
@@ -45,6 +48,10 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDe
   if (o.out) await checkOutputPath('--out', o.out);
   const locale = cliLocale(deps);
   await withRuntime(deps, {}, async (rt) => {
+    await requireKnownName(rt, 'judge', '--judge', o.judge, locale);
+    if (o.model !== undefined) await requireKnownName(rt, 'model', '--model', o.model, locale);
+    if (o.dataset !== undefined)
+      await requireKnownName(rt, 'dataset', '--dataset', o.dataset, locale);
     if (o.model !== undefined && !(await findModel(rt.db.db, o.model))) {
       throw new AppError('not_found', tc(locale, 'cli.judgeExport.noModel', { model: o.model }));
     }

@@ -3,6 +3,7 @@
  * `zhujiu judge report --model NAME` and
  * `zhujiu import judgments DIR|FILE --format gaokao|gaokao-human|alpaca_eval --judge NAME` (docs/scoring.md §3).
  */
+
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
@@ -15,6 +16,7 @@ import { itemLabels } from '../storage/items.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import { type CliIo, requestExit } from './io.ts';
+import { requireKnownName } from './known-names.ts';
 
 const fmt = (x: number | null, d = 4) => (x === null ? 'n/a' : x.toFixed(d));
 
@@ -157,7 +159,8 @@ function datasetLines(
 /**
  * Runs `zhujiu judge report --model NAME`: pairwise win rates, per-dataset judged scores, and the model's Scoring
  * figures on the board (whose judge is `judge.model`; with `--judge NAME` also on a trial board of that judge).
- * @throws AppError `not_found` for an unknown model or baseline.
+ * @throws AppError `input_invalid` for a model, baseline or judge neither the config nor the stored data know
+ *   (cli/known-names.ts), `not_found` for a configured one not stored.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runJudgeReport(
@@ -168,6 +171,12 @@ export async function runJudgeReport(
   const locale = cliLocale(deps);
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   try {
+    // A name neither the config nor the stored data know is a usage mistake (exit 2); a known one not stored
+    // is judgeReport's `not_found`.
+    await requireKnownName(rt, 'model', '--model', o.model, locale);
+    if (o.baseline !== undefined)
+      await requireKnownName(rt, 'model', '--baseline', o.baseline, locale);
+    if (o.judge !== undefined) await requireKnownName(rt, 'judge', '--judge', o.judge, locale);
     const d = await judgeReport(rt.db.db, {
       model: o.model,
       ...(o.baseline !== undefined ? { baseline: o.baseline } : {}),

@@ -28,9 +28,13 @@ import {
   modelContent,
   overallContent,
 } from '../leaderboard/views.ts';
+import type { Runtime } from '../main.ts';
+import { findModel } from '../storage/models.ts';
 import { ratedSources } from '../storage/sources.ts';
+import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
+import { requireKnownName } from './known-names.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
 /** Flags of `zhujiu leaderboard`. */
@@ -96,9 +100,43 @@ function boardOf(
 }
 
 /**
+ * The refusal of a model view whose model is not on the board: a name neither config/models.yaml nor the stored
+ * models know is a usage mistake (`input_invalid`, exit 2: README "Command line"), with the board's models closest
+ * first and a "did you mean"; a known model missing from the board (no scores, or only in a source not counted)
+ * is `not_found` (exit 1).
+ */
+async function modelNotOnBoard(
+  rt: Runtime,
+  snap: Snapshot,
+  name: string,
+  o: LeaderboardFlags,
+  locale: Locale,
+): Promise<AppError> {
+  const known =
+    rt.config.models.some((m) => m.name === name) ||
+    (await findModel(rt.db.db, name)) !== undefined;
+  const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
+  const rows = snap.board.rows.map((r) => r.model);
+  const names = known ? rows : byCloseness(name, rows);
+  const meant = known ? undefined : didYouMean(name, rows);
+  return new AppError(
+    known ? 'not_found' : 'input_invalid',
+    tc(locale, 'cli.leaderboard.noModel', {
+      model: name,
+      names: names.join(', ') || tc(locale, 'cli.eval.none'),
+      sources,
+    }) +
+      (sources ? '' : tc(locale, 'cli.leaderboard.noModel.sources')) +
+      // A bare NAME (no --view) is read as a model name when it is no ability or method: say what --view takes.
+      (o.view !== 'model' ? tc(locale, 'cli.leaderboard.noModel.view') : '') +
+      (meant === undefined ? '' : tc(locale, 'cli.known.meant', { name: meant })),
+  );
+}
+
+/**
  * Runs `zhujiu leaderboard`.
- * @throws AppError `input_invalid` for an unknown view, ability or method; `not_found` for a model not on the
- *   board (with `--view model`); `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
+ * @throws AppError `input_invalid` for an unknown view, ability, method or model (one neither the config nor the
+ *   stored data know); `not_found` for a known model not on the board; `db_unavailable`; `file_unwritable` when the PNG file cannot be written (checked first); `not_found` for `--png` on an empty board.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runLeaderboard(
@@ -128,6 +166,7 @@ export async function runLeaderboard(
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = await boardOf(svc, o, otherJudge);
     if (otherJudge && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
+      await requireKnownName(rt, 'judge', '--judge', o.judge as string, locale);
       const known = (snap.inputs.judges ?? []).join(', ');
       throw new AppError(
         'not_found',
@@ -137,22 +176,8 @@ export async function runLeaderboard(
         }),
       );
     }
-    if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name)) {
-      // Not a usage mistake but a name the board (built from the stored data) lacks: exit 1.
-      const sources = (o.source ?? []).map((s) => ` --source ${s}`).join('');
-      const names = snap.board.rows.map((r) => r.model).join(', ');
-      throw new AppError(
-        'not_found',
-        tc(locale, 'cli.leaderboard.noModel', {
-          model: req.name,
-          names: names || tc(locale, 'cli.eval.none'),
-          sources,
-        }) +
-          (sources ? '' : tc(locale, 'cli.leaderboard.noModel.sources')) +
-          // A bare NAME (no --view) is read as a model name when it is no ability or method: say what --view takes.
-          (o.view !== 'model' ? tc(locale, 'cli.leaderboard.noModel.view') : ''),
-      );
-    }
+    if (req.view === 'model' && !snap.board.rows.some((r) => r.model === req.name))
+      throw await modelNotOnBoard(rt, snap, req.name, o, locale);
     if (snap.board.rows.length === 0) {
       // An empty board while imported votes are stored: say where they are and how to see them (stderr).
       const counted = ratedSources(rt.config.app.ratings.include_sources, o.source ?? []);

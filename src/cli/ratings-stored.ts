@@ -9,6 +9,7 @@
  * `--include-named` / `--include-flagged`. Bootstrap rounds, seed and anchor default to the config's
  * `ratings.bootstrap`, `ratings.seed` and `ratings.anchor`; the flags override them.
  */
+
 import { filesOf } from '../config/files.ts';
 import { AppError } from '../core/errors.ts';
 import { tc } from '../i18n/cli.ts';
@@ -20,6 +21,7 @@ import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
+import { knownModelNames } from './known-names.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
 
@@ -61,7 +63,6 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const include = voteFilterOf(o);
-    const inputNote = votesNote(locale, stored, sources);
     const noVotes = (ability: string | undefined) => ({
       sources: sources.join(', '),
       db: rt.db.describe,
@@ -77,7 +78,8 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       {
         out: io.out,
         locale,
-        inputNote,
+        inputNote: votesNote(locale, stored, sources),
+        knowsModel: async (name) => (await knownModelNames(rt)).includes(name),
         // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {
           const r = await loadStyleBattles(rt.db.db, sources, ability, include);

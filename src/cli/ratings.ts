@@ -5,16 +5,19 @@
  * battle / pair-count JSONL file, or from stored battles. docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena",
  * arXiv:2403.04132.
  */
-import { AppError } from '../core/errors.ts';
+
+import { AppError, type Said } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
-import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
+import { notJsonSaid } from '../import/formats/sniff.ts';
 import type { ArenaComponent, ArenaData, ArenaRatings, PairCountInput } from '../rating/index.ts';
 import { arenaFromInput, computeArenaRatings } from '../rating/index.ts';
 import { tableLines } from './io.ts';
+import { closestList, meantText } from './name-list.ts';
 
 /** Options as given on the command line. */
 export interface RatingsOptions {
@@ -60,6 +63,8 @@ export interface RatingsIo {
   loadStyleBattles?: (ability?: string) => Promise<StyleLines>;
   /** The language of its errors (cli/deps.ts `cliLocale`; default English). */
   locale?: Locale;
+  /** Whether the configuration or the stored models know a model name (for the `--anchor` refusal); default no. */
+  knowsModel?: (name: string) => Promise<boolean>;
 }
 
 /**
@@ -81,15 +86,31 @@ export function parseAnchor(s: string, locale: Locale = 'en'): { model: string; 
   return { model, rating };
 }
 
+/** What `ratings --battles` takes (catalogue data), for the refusal of a file that is no JSON. */
+function ratingsFormat(): Said {
+  return said('cli.files.ratingsFormat', {
+    battles: '{"model_a","model_b","winner"}',
+    pairs: '{"model_a","model_b","model_a_wins","model_b_wins","tie","tie_bothbad"}',
+  });
+}
+
 /** Streams a JSONL file line by line into the pure parser. */
 async function readArenaFile(
   path: string,
   includeNamed: boolean,
 ): Promise<{ data: ArenaData; named: number }> {
   const parser = createArenaLineParser(path, { includeNamed });
+  // A first line that is no JSON: with the next one, tells a CSV table from other text (as `import battles` does).
+  const head: string[] = [];
   try {
     for await (const line of readUtf8Lines(path, { code: 'import_invalid', name: path })) {
-      parser.push(line);
+      if (line.trim() !== '' && head.length > 0) {
+        head.push(line);
+        break;
+      }
+      if (head.length > 0) continue;
+      if (line.trim() !== '' && !/^\s*[{[]/u.test(line.replace(/^\uFEFF/u, ''))) head.push(line);
+      else parser.push(line);
     }
   } catch (err) {
     // A file that cannot be read, is not UTF-8 or is binary: an input error (exit 1), like a bad line.
@@ -101,6 +122,8 @@ async function readArenaFile(
       );
     throw err;
   }
+  const notJson = head.length > 0 ? notJsonSaid(head.join('\n'), path, ratingsFormat()) : undefined;
+  if (notJson) throw saidError('rating_input_invalid', notJson);
   return { data: parser.finish(), named: parser.named };
 }
 
@@ -307,6 +330,33 @@ function roundsAndSeed(opts: RatingsOptions, locale: Locale): { rounds: number; 
 }
 
 /**
+ * The refusal of an `--anchor` model without votes in the rated data: a name that neither the rated votes, the
+ * configuration nor the stored models know is a usage mistake (`input_invalid`, exit 2: README "Command line"),
+ * listing the rated models closest first (at most 10) with a "did you mean"; a known model without votes here is
+ * `rating_input_invalid` (exit 1).
+ */
+async function anchorRefusal(
+  model: string,
+  rated: readonly string[],
+  io: RatingsIo,
+): Promise<AppError> {
+  const locale = io.locale ?? 'en';
+  if ((await io.knowsModel?.(model)) === true)
+    return new AppError(
+      'rating_input_invalid',
+      tc(locale, 'cli.ratings.anchorMissing', { model, n: rated.length }),
+    );
+  return new AppError(
+    'input_invalid',
+    tc(locale, 'cli.ratings.anchorUnknown', {
+      model,
+      list: closestList(locale, model, rated),
+      meant: meantText(locale, model, rated),
+    }),
+  );
+}
+
+/**
  * Runs the ratings command and writes the result through `io.out`.
  *
  * JSON output (`--json`) is `{"models":[{"model","rating","rating_lo","rating_hi","elo","rank",
@@ -329,7 +379,8 @@ function roundsAndSeed(opts: RatingsOptions, locale: Locale): { rounds: number; 
  *
  * @throws AppError `input_invalid` (bad --anchor / --seed, --bootstrap not an integer from 0 to
  *   {@link MAX_BOOTSTRAP_ROUNDS}, unreadable file, no data source),
- *   `rating_input_invalid` (bad line, with file:line; anchor model not in the data), `rating_disconnected`
+ *   `rating_input_invalid` (bad line, with file:line; a known anchor model not in the data; an unknown one is
+ *   `input_invalid`), `rating_disconnected`
  *   (the anchor model has no finite rating). Data where no two models can be rated is not an error: every model
  *   is listed as not rated, with its reason (JSON: `rating` null and a `note`).
  */
@@ -361,12 +412,8 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
     clusters = input.clusters;
   }
   if (configAnchor && data.models.includes(configAnchor.model)) anchor = configAnchor;
-  if (anchor && !data.models.includes(anchor.model)) {
-    throw new AppError(
-      'rating_input_invalid',
-      tc(locale, 'cli.ratings.anchorMissing', { model: anchor.model, n: data.models.length }),
-    );
-  }
+  if (anchor && !data.models.includes(anchor.model))
+    throw await anchorRefusal(anchor.model, data.models, io);
   const result = computeArenaRatings(data, createRng(seed), {
     bootstrapRounds: rounds,
     ...(anchor ? { anchor } : {}),

@@ -4,6 +4,7 @@
  * item-level results (eval/item-results.ts), streamed a page at a time to stdout or, atomically, to FILE.
  * `zhujiu results` without `--run` lists the latest runs.
  */
+
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { AppError } from '../core/errors.ts';
@@ -15,6 +16,7 @@ import { getRun } from '../storage/eval-runs.ts';
 import { listRunsPage } from '../storage/run-results.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { type CliIo, OutputClosedError, tableLines } from './io.ts';
+import { requireKnownName } from './known-names.ts';
 
 /** Flags of `zhujiu results`. */
 export interface ResultsFlags {
@@ -61,8 +63,8 @@ function printRuns(
  * Runs `zhujiu results`. Records go to stdout (or FILE with `--out`); a one-line count goes to stderr (stdout with
  * `--out`), so stdout holds only the records. Without `--run`, prints the latest 20 runs (id, model, suite,
  * status, finished / failed / planned items).
- * @throws AppError `not_found` (no run N: says how to list them; a dataset or ability the run lacks: lists the
- *   run's), `file_unwritable` (`--out`, checked before the database is opened), `db_unavailable`.
+ * @throws AppError `input_invalid` (a `--dataset` neither the suites nor the stored data know: cli/known-names.ts), `not_found` (no run N: says how to list them; a dataset or ability
+ *   the run lacks: lists the run's), `file_unwritable` (`--out`, checked before the database is opened), `db_unavailable`.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Promise<void> {
@@ -86,6 +88,9 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
       ...(o.ability !== undefined ? { ability: o.ability } : {}),
       ...(o.failed ? { failed: true } : {}),
     };
+    // A dataset neither the suites nor the stored data know is a usage mistake (exit 2); one this run lacks, exit 1.
+    if (o.dataset !== undefined)
+      await requireKnownName(rt, 'dataset', '--dataset', o.dataset, locale);
     await checkRunFilter(db, run.id, filter);
     const target = { id: run.id, model: run.model, suite: run.suite };
     let n: number;

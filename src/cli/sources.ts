@@ -3,6 +3,7 @@
  * The check of `--source NAME` on the commands that count stored votes (`ratings`, `leaderboard`): a name with no
  * stored battles is a typo or a missing import, refused with the stored sources listed, before any work is done.
  */
+
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
 import { tc } from '../i18n/cli.ts';
@@ -14,6 +15,7 @@ import {
   type SourceSummary,
   sourcesWithBattles,
 } from '../storage/sources.ts';
+import { didYouMean } from '../text/edit-distance.ts';
 
 /** The command line that shows a source's votes, as code in a message (its `--source NAME` and closing quote follow). */
 const SHOWN_BY = {
@@ -98,6 +100,15 @@ export async function requireRequestedSources(
   refuseMissing(await listSources(db), where, requested, locale);
 }
 
+/** ` Did you mean "x"?` when `name` looks like a misspelling of a stored source, else ''. */
+function meantSource(name: string, stored: readonly SourceSummary[], locale: Locale): string {
+  const meant = didYouMean(
+    name,
+    stored.map((s) => s.source),
+  );
+  return meant === undefined ? '' : tc(locale, 'cli.sources.meant', { name: meant });
+}
+
 /** Throws for the first requested source that `stored` lacks (see {@link checkRequestedSources}). */
 function refuseMissing(
   stored: readonly SourceSummary[],
@@ -113,7 +124,7 @@ function refuseMissing(
           name,
           where,
           stored: storedSourcesText(stored, locale),
-        }),
+        }) + meantSource(name, stored, locale),
       );
     }
   }

@@ -784,6 +784,10 @@ export const suiteSchema = z
   .refine((s) => s.datasets.length > 0 || s.include.length > 0, {
     message: schemaMessage('cli.schema.suiteDatasets'),
     path: ['datasets'],
+    // A misspelled key (`datasetz:`) is the one problem to say: its line names the key and the fix, and the
+    // missing `datasets:` it causes would be a second, misleading error.
+    when: (p) =>
+      !p.issues.some((i) => i.code === 'unrecognized_keys' && (i.path ?? []).length === 0),
   })
   .refine((s) => new Set(s.datasets.map((d) => d.name)).size === s.datasets.length, {
     message: schemaMessage('cli.schema.uniqueDatasets'),

@@ -299,11 +299,15 @@ export function cancelledText(
   return t(locale, 'eval.cancelled', { id, model, suite, done, total });
 }
 
-/** Every refusal of a request as one text (sentences joined by a space; in Chinese, by nothing). */
+/**
+ * Every refusal of a request as one text: on the command line one line each (README "Command line": one line per
+ * problem); in chat one message, sentences joined by a space (in Chinese, by nothing).
+ */
 export function evalRefusalsText(
   rs: readonly EvalRefusal[],
   locale: Locale,
   surface: EvalSurface,
 ): string {
-  return rs.map((r) => evalRefusalText(r, locale, surface)).join(locale === 'en' ? ' ' : '');
+  const sep = surface === 'cli' ? '\n' : locale === 'en' ? ' ' : '';
+  return rs.map((r) => evalRefusalText(r, locale, surface)).join(sep);
 }

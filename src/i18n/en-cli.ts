@@ -530,6 +530,8 @@ export const enCli = {
     'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
   'cli.ratings.anchorMissing':
     '--anchor model "{model}" is not in the data ({n} models); check the name or drop --anchor',
+  'cli.ratings.anchorUnknown':
+    '--anchor model "{model}" is not in the data, the configuration or the stored models; the rated models are {list}{meant}',
   'cli.ratings.styleAnchor':
     '--anchor is not supported with --style-control (its ratings are on the 1000 + 400·r scale of FastChat); drop --anchor',
   'cli.ratings.styleNoBattles':
@@ -894,4 +896,14 @@ export const enCli = {
     '{at}: "model_name" is "{named}" but --model is "{model}"; pass --model {named} or import the right folder',
   'cli.rows.promptDiffers':
     '{at}: item "{key}" is already in dataset "{dataset}" with a different prompt; give it another key, or import into another --dataset',
+  'cli.known.model':
+    '{flag} {name}: no such model: neither {models} nor the stored data know it; the models are {list}{meant}',
+  'cli.known.judge':
+    '{flag} {name}: no such judge: neither {models} nor the stored grades know it; the judges and models are {list}{meant}',
+  'cli.known.dataset':
+    '{flag} {name}: no such dataset: no suite of {suites} lists it and none is stored; the datasets are {list}{meant}',
+  'cli.known.meant': '. Did you mean "{name}"?',
+  'cli.files.ratingsFormat':
+    '`zhujiu ratings --battles` takes JSON Lines of battles {battles} or of pair counts {pairs}',
+  'cli.sources.meant': ' Did you mean "{name}"?',
 } as const satisfies Readonly<Record<string, string>>;

@@ -47,6 +47,8 @@ export const en = {
   'board.unranked.methodMissing': 'a method missing',
   'board.unranked.noMetrics': 'no metrics results',
   'board.unranked.noScoring': 'no scoring results',
+  'board.unranked.noAbilityLabel':
+    '{n, plural, one {its one vote has no ability label} other {none of its # votes has an ability label}} (the note under the board says how to add one)',
   'board.unranked.noComparative': 'no comparative score (fewer than {min} votes in every ability)',
   'board.unranked.and': ' and ',
   'board.stale.votes': '{n, plural, one {{count} newer vote} other {{count} newer votes}}',
@@ -75,9 +77,9 @@ export const en = {
   'board.withoutAbility.someLive':
     '{live} live: tag {live, plural, one {it} other {each}} with {tag}, listed by {list}',
   'board.withoutAbility.allImported':
-    '{n, plural, one {it was imported: import it} other {they were imported: import them}} again with {flag}',
+    '{n, plural, one {it was imported: import it} other {they were imported: import them}} again with {flag} under a new {source}',
   'board.withoutAbility.someImported':
-    '{imported} imported: import {imported, plural, one {it} other {them}} again with {flag}',
+    '{imported} imported: import {imported, plural, one {it} other {them}} again with {flag} under a new {source}',
   'board.withoutAbility.sep': '; ',
   'board.headline.more':
     '; {n, plural, one {# more model is} other {# more models are}} not ranked ({part} missing, so not comparable)',

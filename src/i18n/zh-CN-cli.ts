@@ -490,6 +490,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '没有可计算评分的对战：请用 --battles FILE 传入文件（对战或成对计数的 JSONL），或在配置了数据库的地方运行',
   'cli.ratings.anchorMissing':
     '--anchor 的模型 "{model}" 不在数据中（共 {n} 个模型）；请检查名称或去掉 --anchor',
+  'cli.ratings.anchorUnknown':
+    '--anchor 的模型“{model}”不在数据、配置或已存储的模型中；参与评分的模型：{list}{meant}',
   'cli.ratings.styleAnchor':
     '--anchor 不能与 --style-control 一起使用（风格控制的评分采用 FastChat 的 1000 + 400·r 刻度）；请去掉 --anchor',
   'cli.ratings.styleNoBattles':
@@ -836,4 +838,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{at}："model_name" 是 "{named}"，但 --model 是 "{model}"；请使用 --model {named}，或导入正确的目录',
   'cli.rows.promptDiffers':
     '{at}：题目 "{key}" 已在数据集 "{dataset}" 中，但提示不同；请换一个键，或导入到另一个 --dataset',
+  'cli.known.model':
+    '{flag} {name}：没有这个模型：{models} 和已存储的数据中都没有它；已有的模型：{list}{meant}',
+  'cli.known.judge':
+    '{flag} {name}：没有这个评审模型：{models} 和已存储的评分中都没有它；已有的评审模型和模型：{list}{meant}',
+  'cli.known.dataset':
+    '{flag} {name}：没有这个数据集：{suites} 中没有套件列出它，也没有存储它；已有的数据集：{list}{meant}',
+  'cli.known.meant': '。你是不是想输入“{name}”？',
+  'cli.files.ratingsFormat':
+    '`zhujiu ratings --battles` 读取每行一个对战 {battles} 或成对计数 {pairs} 的 JSON Lines',
+  'cli.sources.meant': '你是不是想输入“{name}”？',
 };

@@ -35,6 +35,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'board.unranked.methodMissing': '缺少一种评估方法',
   'board.unranked.noMetrics': '没有指标评估结果',
   'board.unranked.noScoring': '没有打分评估结果',
+  'board.unranked.noAbilityLabel': '它的 {n} 票都没有能力标签（排行榜下方的说明写了如何补上）',
   'board.unranked.noComparative': '没有对比评估得分（每项能力的投票都少于 {min} 票）',
   'board.unranked.and': '，且',
   'board.stale.votes': '{n, plural, other {{count} 票新投票}}',
@@ -59,9 +60,10 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '{n, plural, other {这些是线上对战：用 {tag} 为其标注能力，{list} 列出它们}}',
   'board.withoutAbility.someLive':
     '{live, plural, other {其中 # 场是线上对战：用 {tag} 标注能力，{list} 列出它们}}',
-  'board.withoutAbility.allImported': '{n, plural, other {这些是导入的对战：加 {flag} 重新导入}}',
+  'board.withoutAbility.allImported':
+    '{n, plural, other {这些是导入的对战：加 {flag} 以新的 {source} 重新导入}}',
   'board.withoutAbility.someImported':
-    '{imported, plural, other {其中 # 场是导入的：加 {flag} 重新导入}}',
+    '{imported, plural, other {其中 # 场是导入的：加 {flag} 以新的 {source} 重新导入}}',
   'board.withoutAbility.sep': '；',
   'board.headline.more': '；另有 {n} 个模型未排名（缺少{part}，无法比较）',
   'board.headline.part.ability': '某项能力',

@@ -153,9 +153,15 @@ export function unrankedReason(board: Board, r: BoardRow, locale: Locale = 'en')
   const min = board.minVotes;
   if (keyScore(board, r).value === null) {
     if (hasFigure(r)) return t(locale, 'board.unranked.withinUncertainty');
-    return r.votes > 0
-      ? t(locale, 'board.unranked.fewVotes', { min })
-      : t(locale, 'board.unranked.noScores');
+    if (r.votes === 0) return t(locale, 'board.unranked.noScores');
+    // Votes of battles without an ability count in no ability (docs/scoring.md §4): say so, not "too few".
+    const labelled = BOARD_ABILITIES.reduce(
+      (n, a) => n + (board.arena[a]?.find((e) => e.model === r.model)?.votes ?? 0),
+      0,
+    );
+    return labelled === 0
+      ? t(locale, 'board.unranked.noAbilityLabel', { n: r.votes })
+      : t(locale, 'board.unranked.fewVotes', { min });
   }
   if (rankKey(board) === 'overall') {
     const gone = rankingParts(board).filter((a) => r.abilities[a as BoardAbility] === null);
@@ -457,6 +463,8 @@ export function withoutAbilityText(
     tag: '`/arena ability <battle> <ability>`',
     list: '`/arena unclassified`',
     flag: '`--ability`',
+    // The same source keeps its stored battles as they are (README "import battles"): a new one is needed.
+    source: '`--source`',
   };
   const fixes: string[] = [];
   if (live > 0)

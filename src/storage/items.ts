@@ -270,3 +270,9 @@ export async function itemLabels(db: Conn, ids: readonly number[]): Promise<Map<
   }
   return out;
 }
+
+/** The names of every stored dataset, sorted. */
+export async function listDatasetNames(db: Conn): Promise<string[]> {
+  const rows = await db.selectFrom('datasets').select('name').orderBy('name').execute();
+  return rows.map((r) => r.name);
+}

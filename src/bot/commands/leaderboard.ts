@@ -13,7 +13,7 @@ import {
 } from '../../aggregate/index.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
-import { type Locale, t } from '../../i18n/index.ts';
+import { type Locale, type MessageKey, t } from '../../i18n/index.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -23,6 +23,7 @@ import {
   overallContent,
 } from '../../leaderboard/views.ts';
 import type { SourceSummary } from '../../storage/sources.ts';
+import { didYouMean } from '../../text/edit-distance.ts';
 
 /** The views `/leaderboard` offers. */
 export const LEADERBOARD_VIEWS = ['overall', 'ability', 'method', 'model', 'style'] as const;
@@ -36,9 +37,34 @@ export type LeaderboardRequest =
   | { readonly ok: true; readonly view: 'model'; readonly name: string }
   | { readonly ok: false; readonly reason: string };
 
-const isAbility = (x: string): x is BoardAbility =>
-  (BOARD_ABILITIES as readonly string[]).includes(x);
-const isMethod = (x: string): x is BoardMethod => (BOARD_METHODS as readonly string[]).includes(x);
+/**
+ * The id a typed ability or method name stands for: the id itself (`knowledge`) or its display name in either
+ * language of the catalogue (`知识`, `对比评估`), case-insensitive; undefined when it is none of them.
+ */
+function idOf<T extends string>(
+  typed: string,
+  ids: readonly T[],
+  kind: 'ability' | 'method',
+): T | undefined {
+  const x = typed.toLowerCase();
+  return ids.find(
+    (id) =>
+      id === x ||
+      t('en', `${kind}.${id}` as MessageKey).toLowerCase() === x ||
+      t('zh-CN', `${kind}.${id}` as MessageKey) === typed,
+  );
+}
+
+/** The ids and their display names in `locale`, for a "did you mean" over what a user may type. */
+function typedNames(ids: readonly string[], kind: 'ability' | 'method', locale: Locale): string[] {
+  return [...ids, ...ids.map((id) => t(locale, `${kind}.${id}` as MessageKey))];
+}
+
+/** ` Did you mean "x"?` when `typed` looks like a misspelling of an id or display name, else ''. */
+function meant(typed: string, names: readonly string[], locale: Locale): string {
+  const name = didYouMean(typed, names);
+  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
+}
 
 /** Where a leaderboard request came from: chat (`/leaderboard …`) or the command line (`zhujiu leaderboard …`). */
 export type LeaderboardSurface = 'chat' | 'cli';
@@ -76,21 +102,25 @@ export function parseLeaderboardArgs(
     return { ok: true, view: 'style' };
   }
   if (v === 'ability') {
-    if (isAbility(n)) return { ok: true, view: 'ability', name: n };
+    const ability = idOf(n, BOARD_ABILITIES, 'ability');
+    if (ability) return { ok: true, view: 'ability', name: ability };
     const list = BOARD_ABILITIES.join(', ');
     return no(
       n === ''
         ? t(locale, 'lbReq.nameAbility', { form: form('ability'), list })
-        : t(locale, 'reply.badAbility', { ability: n, abilities: list }),
+        : t(locale, 'reply.badAbility', { ability: n, abilities: list }) +
+            meant(n, typedNames(BOARD_ABILITIES, 'ability', locale), locale),
     );
   }
   if (v === 'method') {
-    if (isMethod(n)) return { ok: true, view: 'method', name: n };
+    const method = idOf(n, BOARD_METHODS, 'method');
+    if (method) return { ok: true, view: 'method', name: method };
     const list = BOARD_METHODS.join(', ');
     return no(
       n === ''
         ? t(locale, 'lbReq.nameMethod', { form: form('method'), list })
-        : t(locale, 'lbReq.badMethod', { method: n, list }),
+        : t(locale, 'lbReq.badMethod', { method: n, list }) +
+            meant(n, typedNames(BOARD_METHODS, 'method', locale), locale),
     );
   }
   if (v === 'model') {
@@ -99,8 +129,10 @@ export function parseLeaderboardArgs(
   }
   // A bare name: an ability, a method, or else a model.
   const bare = [v, n].filter((x) => x !== '').join(' ');
-  if (isAbility(bare)) return { ok: true, view: 'ability', name: bare };
-  if (isMethod(bare)) return { ok: true, view: 'method', name: bare };
+  const ability = idOf(bare, BOARD_ABILITIES, 'ability');
+  if (ability) return { ok: true, view: 'ability', name: ability };
+  const method = idOf(bare, BOARD_METHODS, 'method');
+  if (method) return { ok: true, view: 'method', name: method };
   return { ok: true, view: 'model', name: bare };
 }
 

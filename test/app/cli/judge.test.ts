@@ -291,9 +291,10 @@ describe.skipIf(!hasSharedData(...GAOKAO) || !hasSharedData(...ALPACA))(
       const text = await zhujiu(['judge', 'report', '--model', 'gpt-4-0314'], t.rt);
       expect(text.stdout).toContain('618 of 618 judged; 6596.83 / 8291 points (0.7957)');
       expect(text.stdout).toContain('412 of 412 judged; 1076 / 3548 points (0.3033)');
+      // A name neither the config nor the stored data know is a usage mistake (exit 2).
       const missing = await zhujiu(['judge', 'report', '--model', 'nobody'], t.rt);
-      expect(missing.code).toBe(1);
-      expect(missing.stderr).toContain('--model nobody: no such model');
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('--model nobody: no such model: neither');
     });
   },
 );

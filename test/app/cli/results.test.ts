@@ -183,16 +183,17 @@ describe('zhujiu results', () => {
     expect(writes).toBe(1);
   });
 
-  it('an unknown run, dataset or ability: one line naming it and what there is, exit 1', async () => {
+  it('an unknown run (exit 1), dataset or ability (exit 2): one line naming it and what there is', async () => {
     const r = await zhujiu(['results', '--run', '99']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
       'error [not_found]: --run 99: no evaluation run 99; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
     );
-    const d = await zhujiu(['results', '--run', '1', '--dataset', 'cmnli']);
-    expect(d.code).toBe(1);
-    expect(d.stderr.trim()).toBe(
-      'error [not_found]: --dataset cmnli: run 1 has no such dataset; its datasets are c3, ocnli, cmrc2018',
+    // A dataset no suite and no stored run knows is a usage mistake (exit 2), closest names first, did-you-mean.
+    const d = await zhujiu(['results', '--run', '1', '--dataset', 'ocnlii']);
+    expect(d.code).toBe(2);
+    expect(d.stderr).toMatch(
+      /^error \[input_invalid\]: --dataset ocnlii: no such dataset: no suite of .*suites\/ lists it and none is stored; the datasets are ocnli, c3, cmrc2018\. Did you mean "ocnli"\?\n$/,
     );
     expect(d.stdout).toBe('');
     const a = await zhujiu(['results', '--run', '1', '--ability', 'safety']);

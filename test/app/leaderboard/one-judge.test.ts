@@ -258,10 +258,14 @@ describe('one judge on the board, from the CLI', () => {
     const again = await zhujiu('leaderboard', '--view', 'method', 'scoring');
     expect(again.stdout).toContain('scoring (judge main-judge): 2 of 2 models scored');
     expect(again.stdout).toContain('scoring = grades of judge main-judge (not shown: good-7b;');
-    const bad = await zhujiu('leaderboard', '--judge', 'nobody');
+    // A judge nobody knows is a usage mistake (exit 2); a known model without grades is exit 1.
+    const unknown = await zhujiu('leaderboard', '--judge', 'nobody');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--judge nobody: no such judge: neither');
+    const bad = await zhujiu('leaderboard', '--judge', 'm1');
     expect(bad.code).toBe(1);
     expect(bad.stderr.trim()).toBe(
-      'error [not_found]: --judge nobody: no grades of this judge are stored; judges with grades: good-7b, main-judge. Grade with `zhujiu judge run --judge nobody` first',
+      'error [not_found]: --judge m1: no grades of this judge are stored; judges with grades: good-7b, main-judge. Grade with `zhujiu judge run --judge m1` first',
     );
 
     const rep = await zhujiu('judge', 'report', '--model', 'm1', '--json');
@@ -297,10 +301,14 @@ describe('one judge on the board, from the CLI', () => {
     expect(j.n).toBe(2);
     expect(j.exact).toBe(0);
 
-    const none = await zhujiu('judge', 'export', '--judge', 'nobody');
+    // A judge nobody knows is a usage mistake (exit 2); a known model without grades is exit 1.
+    const unknown = await zhujiu('judge', 'export', '--judge', 'nobody');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--judge nobody: no such judge: neither');
+    const none = await zhujiu('judge', 'export', '--judge', 'm1');
     expect(none.code).toBe(1);
     expect(none.stderr.trim()).toBe(
-      'error [not_found]: --judge nobody: no grades by this judge are stored; judges with single-answer records: good-7b, main-judge',
+      'error [not_found]: --judge m1: no grades by this judge are stored; judges with single-answer records: good-7b, main-judge',
     );
     const folder = await zhujiu('judge', 'export', '--judge', MAIN, '--out', tmp);
     expect(folder.code).toBe(1);

@@ -96,9 +96,10 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       const noName = await zhujiu(...base, '--view', 'model');
       expect(noName.code).toBe(2);
       expect(noName.stderr).toContain('`zhujiu leaderboard --view model NAME`');
-      // A model the board lacks is not a usage mistake: exit 1, and the suggested command keeps --source.
+      // A model no configuration or stored data knows is a usage mistake (exit 2); the suggested command keeps
+      // --source. One that is stored but not on this board is exit 1.
       const unknown = await zhujiu(...base, '--view', 'model', 'cc');
-      expect(unknown.code).toBe(1);
+      expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain(
         'no model "cc" on the board; models: aa, bb; pick one: `zhujiu leaderboard --source pub --view model NAME`',
       );
@@ -114,7 +115,7 @@ describe('#33 every leaderboard view honours --json and --png', () => {
       );
       // A bare NAME that is no ability or method is read as a model name: the error says what --view takes.
       const bogus = await zhujiu(...base, 'bogus');
-      expect(bogus.code).toBe(1);
+      expect(bogus.code).toBe(2);
       expect(bogus.stderr).toContain('no model "bogus" on the board');
       expect(bogus.stderr).toContain(
         '`--view` takes overall, ability NAME, method NAME or model NAME (a bare name is an ability, a method or else a model)',

@@ -160,12 +160,12 @@ describe('battles without an ability: the fix of each origin, singular and plura
     [
       3,
       0,
-      '3 battles without an ability count as votes but in no comparative score (they were imported: import them again with `--ability`)',
+      '3 battles without an ability count as votes but in no comparative score (they were imported: import them again with `--ability` under a new `--source`)',
     ],
     [
       3,
       1,
-      '3 battles without an ability count as votes but in no comparative score (1 live: tag it with `/arena ability <battle> <ability>`, listed by `/arena unclassified`; 2 imported: import them again with `--ability`)',
+      '3 battles without an ability count as votes but in no comparative score (1 live: tag it with `/arena ability <battle> <ability>`, listed by `/arena unclassified`; 2 imported: import them again with `--ability` under a new `--source`)',
     ],
   ])('%i battles, %i live', (n, live, text) => {
     expect(
