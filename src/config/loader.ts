@@ -397,7 +397,10 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   } catch (err) {
     // A file that is not UTF-8 is invalid, not missing.
     if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
-      throw new AppError('config_invalid', err.message, { cause: err });
+      throw new AppError('config_invalid', err.message, {
+        cause: err,
+        ...(err.said ? { said: err.said } : {}),
+      });
     throw err;
   }
   const lc = new LineCounter();

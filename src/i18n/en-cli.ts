@@ -640,6 +640,23 @@ export const enCli = {
     '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
   'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
   'cli.outFile.other': '{code}; pick a writable path',
+  'cli.file.cannotRead': '{name}: cannot read ({why}); check the path',
+  'cli.file.noPermission':
+    "{name}: cannot read (no permission, {code}); check the file's permissions (and its folders')",
+  'cli.file.ofFlag': '{flag} {error}',
+  'cli.file.noSuchFile': 'no such file',
+  'cli.file.isFolder': 'a folder, not a file',
+  'cli.file.fileInPath': 'a file is in its path',
+  'cli.file.otherUnicode':
+    '{name}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts {shown}: the file is {encoding} text; nothing was read from this file. Save it as UTF-8 (`iconv -f {encoding} -t UTF-8 {name} > converted`, or "Save as… UTF-8" in an editor) and try again.',
+  'cli.file.notUtf8':
+    '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ({example}) and try again.',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`: these bytes read as Chinese in GBK/GB18030',
+  'cli.file.latinExample':
+    'e.g. `iconv -f latin1 -t utf-8 {name} > converted` for Latin-1, or `-f GB18030` for Chinese in GBK',
+  'cli.file.notText':
+    '{name}:{line}: not a text file (it contains NUL bytes, the first NUL at byte offset {offset}); nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
   'cli.json.invalid': '{at}: not valid JSON ({reason}){hint}',
   'cli.json.hint': '; {hint}',
   'cli.json.reason': '{expected}, found {found}',
@@ -771,6 +788,10 @@ export const enCli = {
   'cli.battles.withoutFlag': 'no --ability',
   'cli.battles.otherFile':
     '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.battles.emptyInput':
+    '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
+  'cli.battles.allNamed':
+    '{source}: all {n} battles are marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
   'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
   'cli.files.notJson':
     '{at}: this is not JSON (it starts with neither an object nor an array); {format}',
@@ -781,4 +802,5 @@ export const enCli = {
     '`zhujiu import judgments --format gaokao` takes GAOKAO-Bench judged result files (one JSON document each)',
   'cli.files.gaokaoHumanFormat':
     '`zhujiu import judgments --format gaokao-human` takes GAOKAO-Bench teacher-graded files (one JSON document each)',
+  'cli.files.noLabels': '{file}:1: no labels; expected {shape} lines',
 } as const satisfies Readonly<Record<string, string>>;

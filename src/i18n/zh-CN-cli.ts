@@ -594,6 +594,22 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
   'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
   'cli.outFile.other': '{code}；请选择可写的路径',
+  'cli.file.cannotRead': '{name}：无法读取（{why}）；请检查路径',
+  'cli.file.noPermission': '{name}：无法读取（没有权限，{code}）；请检查该文件及其所在目录的权限',
+  'cli.file.ofFlag': '{flag} {error}',
+  'cli.file.noSuchFile': '没有这个文件',
+  'cli.file.isFolder': '这是目录，不是文件',
+  'cli.file.fileInPath': '路径中有一个文件',
+  'cli.file.otherUnicode':
+    '{name}:1：不是 UTF-8 文本：字节偏移 0（第 1 行第 1 个字节）以 {shown} 开头：该文件是 {encoding} 文本；没有从这个文件读取任何内容。请把它另存为 UTF-8（`iconv -f {encoding} -t UTF-8 {name} > converted`，或在编辑器中“另存为… UTF-8”）后重试。',
+  'cli.file.notUtf8':
+    '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（{example}）后重试。',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`：这些字节按 GBK/GB18030 读是中文',
+  'cli.file.latinExample':
+    '例如 Latin-1 用 `iconv -f latin1 -t utf-8 {name} > converted`，GBK 中文用 `-f GB18030`',
+  'cli.file.notText':
+    '{name}:{line}：不是文本文件（含有 NUL 字节，第一个 NUL 在字节偏移 {offset}）；没有从这个文件读取任何内容。请给出 UTF-8 文本文件（JSON、JSONL 或 YAML）。',
   'cli.json.invalid': '{at}：不是有效的 JSON（{reason}）{hint}',
   'cli.json.hint': '；{hint}',
   'cli.json.reason': '{expected}，实际是{found}',
@@ -722,6 +738,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
     '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.battles.emptyInput':
+    '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
+  'cli.battles.allNamed':
+    '{source}：全部 {n} 场对战都标记为 "anony": false（投票者看到了模型名称），评分不计入它们；要计入请加 --include-named',
   'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
   'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
   'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',
@@ -731,4 +751,5 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '`zhujiu import judgments --format gaokao` 读取 GAOKAO-Bench 的评审结果文件（每个文件一个 JSON 文档）',
   'cli.files.gaokaoHumanFormat':
     '`zhujiu import judgments --format gaokao-human` 读取 GAOKAO-Bench 的教师评分文件（每个文件一个 JSON 文档）',
+  'cli.files.noLabels': '{file}:1：没有标注；应为每行一个 {shape}',
 };

@@ -109,6 +109,7 @@ export function parseLabels(
     rows.push({ item, label: r.data.label });
   }
   if (errors.length > 0) return fail(capProblems(groupProblems(errors)));
-  if (rows.length === 0) return fail([`${file}:1: no labels; expected {"item", "label"} lines`]);
+  if (rows.length === 0)
+    return fail([sayCli(locale, said('cli.files.noLabels', { file, shape: '{"item", "label"}' }))]);
   return ok(rows);
 }

@@ -270,3 +270,61 @@ describe("the config schema's own messages", () => {
     expect(en.stderr).toMatch(/datasets\[1\]\.rubric: a scoring dataset needs `rubric:`/u);
   });
 });
+
+describe('votes flagged', () => {
+  it('says that no vote is flagged in Chinese', async () => {
+    const r = await inProcess(['votes', 'flagged'], { env: { ...setup({ 'x.txt': '' }), ...ZH } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^没有被标记的投票/u);
+  });
+});
+
+describe('files that cannot be read', () => {
+  const file = (name: string, body: string | Uint8Array) => {
+    const p = join(root, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a missing file is said in Chinese (import battles, judge agree, ratings --battles)', async () => {
+    const missing = join(root, 'nosuch.jsonl');
+    const imp = await inProcess(['import', 'battles', missing, '--source', 'zh-x'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(imp.stderr).toBe(
+      `错误 [import_invalid]：${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+    const agree = await inProcess(['judge', 'agree', missing, missing], { env: ZH });
+    expect(agree.stderr).toMatch(/：无法读取（没有这个文件）；请检查路径$/mu);
+    const rat = await inProcess(['ratings', '--battles', missing], { env: ZH });
+    expect(rat.stderr).toBe(
+      `错误 [rating_input_invalid]：--battles ${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+  });
+
+  it('a GBK file is refused in Chinese with the conversion', async () => {
+    // 中文 in GBK after a first line.
+    const f = file('gbk.jsonl', new Uint8Array([0x7b, 0x7d, 0x0a, 0xd6, 0xd0, 0xce, 0xc4, 0x0a]));
+    const r = await inProcess(['import', 'battles', f, '--source', 'zh-x'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:2：不是 UTF-8 文本：字节偏移 3（第 2 行第 1 个字节）以 0xD6 0xD0 0xCE 0xC4 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（\`iconv -f GB18030 -t UTF-8 ${f} > converted\`：这些字节按 GBK/GB18030 读是中文）后重试。\n`,
+    );
+    const en = await inProcess(['import', 'battles', f, '--source', 'zh-x'], { env: setup({}) });
+    expect(en.stderr).toMatch(
+      /:2: not UTF-8 text: byte offset 3 \(byte 1 of line 2\) starts 0xD6/u,
+    );
+  });
+
+  it('an empty battles file and a labels file without labels are said in Chinese', async () => {
+    const empty = file('empty.jsonl', '\n\n');
+    const r = await inProcess(['ratings', '--battles', empty], { env: ZH });
+    expect(r.stderr).toMatch(
+      /^错误 \[rating_input_invalid\]：\S+：输入为空（2 行，都没有数据）；请每行给出一场对战，例如 \{/u,
+    );
+    const none = file('none.jsonl', '\n');
+    const agree = await inProcess(['judge', 'agree', none, none], { env: ZH });
+    expect(agree.stderr).toMatch(/none\.jsonl:1：没有标注；应为每行一个 \{"item", "label"\}$/mu);
+  });
+});
