@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
 import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
+import { failureCauseText } from '../../../src/eval/failure-cause.ts';
 import { allFailedError } from '../../../src/eval/run-error.ts';
 import { runErrorText } from '../../../src/eval/summary.ts';
 import { abilityText, t } from '../../../src/i18n/index.ts';
@@ -87,5 +88,24 @@ describe('the terminal arena', () => {
     );
     expect(t('zh-CN', 'shell.choice.left', { emoji: '👈' })).toBe('👈（左边更好）');
     expect(t('en', 'shell.choice.left', { emoji: '👈' })).toBe('👈 (left)');
+  });
+});
+
+describe("an item's recorded failure cause", () => {
+  it('is said in Chinese when its wording is known, kept as recorded in English', () => {
+    const network =
+      'cannot reach 127.0.0.1:9 after 1 attempt (Connection error); check base_url of model missing-ep in cfg/models.yaml and that the server is up';
+    expect(failureCauseText(network)).toBe(network);
+    expect(failureCauseText(network, 'zh-CN')).toBe(
+      '尝试 1 次后仍无法连接 127.0.0.1:9（Connection error）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
+    );
+    expect(failureCauseText('no answer from h:1 within 60000 ms (after 3 attempts)', 'zh-CN')).toBe(
+      'h:1 在 60000 毫秒内没有应答（共尝试 3 次）',
+    );
+    expect(failureCauseText('HTTP 500 from h:1 after 3 attempts: boom', 'zh-CN')).toBe(
+      '尝试 3 次后 h:1 仍返回 HTTP 500：boom',
+    );
+    expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
+    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe('对 h:1 的请求失败：EPIPE');
   });
 });
