@@ -381,6 +381,29 @@ function positionOf(
 }
 
 /**
+ * The refusal of a YAML file with syntax errors: the first one only (`file:line:col`, the parser's message in
+ * English, its code in Chinese), and how many more follow (one typo often gives many).
+ */
+function yamlSyntaxError(
+  shown: string,
+  errors: readonly { pos: [number, number]; code: string; message: string }[],
+  lc: LineCounter,
+  locale: Locale,
+): AppError {
+  const first = errors[0] as (typeof errors)[number];
+  const p = lc.linePos(first.pos[0]);
+  const more = errors.length - 1;
+  return new AppError(
+    'config_invalid',
+    tc(locale, 'cli.config.yamlSyntax', {
+      at: `${shown}:${p.line}:${p.col}`,
+      detail: locale === 'en' ? (first.message.split('\n')[0] ?? first.code) : first.code,
+      more: more > 0 ? tc(locale, 'cli.config.yamlMore', { n: more }) : '',
+    }),
+  );
+}
+
+/**
  * {@link parseYamlFile}, also returning a function that gives the `file:line:col` of a key path (for problems
  * found after validation, e.g. a duplicate name or an unset `api_key_env`).
  */
@@ -405,13 +428,7 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const lines = doc.errors.map((e) => {
-      const p = lc.linePos(e.pos[0]);
-      return `${shown}:${p.line}:${p.col} (yaml): ${e.message.split('\n')[0]}`;
-    });
-    throw new AppError('config_invalid', lines.join('\n'));
-  }
+  if (doc.errors.length > 0) throw yamlSyntaxError(shown, doc.errors, lc, locale);
   const data = doc.toJS() ?? {};
   const parsed = schema.safeParse(data, zodParseOptions(locale));
   if (!parsed.success) {

@@ -320,6 +320,9 @@ export const enCli = {
   'cli.config.slack': 'slack ({mode} mode)',
   'cli.config.chat': '  chat: {chat}',
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
+  'cli.config.yamlSyntax': '{at}: YAML syntax error ({detail}){more}',
+  'cli.config.yamlMore':
+    '; {n, plural, one {# more syntax error follows} other {# more syntax errors follow}} from it',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':

@@ -293,6 +293,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.slack': 'slack（{mode} 模式）',
   'cli.config.chat': '  聊天：{chat}',
   'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
+  'cli.config.yamlSyntax': '{at}：YAML 语法错误（{detail}）{more}',
+  'cli.config.yamlMore': '；由它引起的语法错误还有 {n} 处',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',

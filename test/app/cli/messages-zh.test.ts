@@ -328,3 +328,22 @@ describe('files that cannot be read', () => {
     expect(agree.stderr).toMatch(/none\.jsonl:1：没有标注；应为每行一个 \{"item", "label"\}$/mu);
   });
 });
+
+describe('a YAML syntax error', () => {
+  it('is one line in Chinese with the count of the errors that follow from it', async () => {
+    const env = setup({
+      'models.yaml':
+        'models:\n  - name: m1\n    provider: openai\n   base_url: "http://x\n    model: x\n',
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR）；由它引起的语法错误还有 1 处$/mu,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toMatch(
+      /models\.yaml:4:1: YAML syntax error \(Sequence item without - indicator\); 1 more syntax error follows from it$/mu,
+    );
+  });
+});
