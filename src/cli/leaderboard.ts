@@ -29,7 +29,7 @@ import {
   overallContent,
 } from '../leaderboard/views.ts';
 import { ratedSources } from '../storage/sources.ts';
-import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
@@ -123,7 +123,7 @@ export async function runLeaderboard(
     inlineChart: false,
   });
   try {
-    await requireRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
+    await requireRequestedSources(rt.db.db, dbText(rt.db.target, locale), o.source ?? [], locale);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = await boardOf(svc, o, otherJudge);

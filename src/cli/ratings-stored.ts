@@ -18,7 +18,7 @@ import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources, type SourceSummary } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
-import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
 import { checkRequestedSources, storedSourcesText } from './sources.ts';
@@ -58,13 +58,18 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
   await withRuntime(deps, {}, async (rt) => {
     const cfg = rt.config.app.ratings;
     const locale = cliLocale(deps);
-    const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
+    const stored = await checkRequestedSources(
+      rt.db.db,
+      dbText(rt.db.target, locale),
+      o.source ?? [],
+      locale,
+    );
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const include = voteFilterOf(o);
     const inputNote = votesNote(locale, stored, sources);
     const noVotes = (ability: string | undefined) => ({
       sources: sources.join(', '),
-      db: rt.db.describe,
+      db: dbText(rt.db.target, locale),
       ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
     });
     await runRatings(

@@ -71,6 +71,16 @@ export const enCli = {
     'the embedded database in {dir} is already open in this process; close it first',
   'cli.db.otherMajor':
     'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
+  'cli.db.isFile':
+    'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
+  'cli.db.cannotUse':
+    'cannot use {dir} as the embedded database folder ({why}). Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
+  'cli.db.noPostgres':
+    'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
+  'cli.db.cannotOpen':
+    'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
+  'cli.db.pglite': 'PGlite at {dir}',
+  'cli.db.postgres': 'Postgres at {where}',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',

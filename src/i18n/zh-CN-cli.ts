@@ -66,6 +66,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.openHere': '{dir} 中的嵌入式数据库已在本进程中打开；请先关闭它',
   'cli.db.otherMajor':
     '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
+  'cli.db.isFile':
+    '嵌入式数据库目录 {dir} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.cannotUse':
+    '无法把 {dir} 用作嵌入式数据库目录（{why}）。请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.noPostgres':
+    '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
+  'cli.db.cannotOpen':
+    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
+  'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
+  'cli.db.postgres': 'PostgreSQL 数据库 {where}',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',

@@ -347,3 +347,32 @@ describe('a YAML syntax error', () => {
     );
   });
 });
+
+describe('the embedded database named and refused in Chinese', () => {
+  it('a data folder that is a file, and a file in its path', async () => {
+    const env = setup({ 'data/pg': 'x' });
+    const r = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...env, ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [db_unavailable]：嵌入式数据库目录 ${env.ZHUJIU_DATA_DIR} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。\n`,
+    );
+    const under = { ...env, ZHUJIU_DATA_DIR: join(env.ZHUJIU_DATA_DIR as string, 'pg') };
+    const r2 = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...under, ...ZH },
+    });
+    expect(r2.stderr).toMatch(
+      /^错误 \[db_unavailable\]：无法把 \S+ 用作嵌入式数据库目录（路径中有一个文件）。/u,
+    );
+  });
+
+  it('an unknown --source names the database in Chinese', async () => {
+    const env = setup({ 'x.txt': '' });
+    const r = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...env, ...ZH },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`嵌入式数据库（PGlite）${env.ZHUJIU_DATA_DIR}`);
+    expect(r.stderr).not.toContain('PGlite at');
+  });
+});
