@@ -115,6 +115,10 @@ export const enCli = {
   'cli.schema.suiteDatasets':
     'a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
   'cli.schema.uniqueDatasets': 'dataset names must be unique within a suite',
+  'cli.schema.datasetName.empty': 'is empty; give the dataset a name',
+  'cli.schema.datasetName.tooLong': 'is longer than {max} characters; use a shorter name',
+  'cli.schema.datasetName.invalid':
+    'is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -361,6 +365,8 @@ export const enCli = {
     '"voted_at" must be an ISO 8601 time with a time zone (e.g. 2024-08-14T09:30:00.000Z), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
   'cli.import.battles.timeRange':
     '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
+  'cli.import.datasetFromFile':
+    'the dataset name taken from the file name, {name}, {problem}; pass --dataset NAME',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
@@ -519,6 +525,9 @@ export const enCli = {
     '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': ' (did you mean "{name}"?)',
+  'cli.judge.noModel':
+    '--model {model}: no such model; import judgments or run an evaluation first (zhujiu import judgments …)',
+  'cli.judge.noBaseline': '--baseline {model}: no such model',
   'cli.ratings.anchorForm':
     '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
   'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',

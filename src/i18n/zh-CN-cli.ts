@@ -105,6 +105,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.schema.suiteDatasets':
     '评测套件需要 `datasets:`（自己的数据集）或 `include:`（其他评测套件的名称），或两者都有',
   'cli.schema.uniqueDatasets': '同一评测套件中的数据集名称必须唯一',
+  'cli.schema.datasetName.empty': '为空；请给数据集起个名字',
+  'cli.schema.datasetName.tooLong': '超过 {max} 个字符；请用更短的名字',
+  'cli.schema.datasetName.invalid':
+    '不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -331,6 +335,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '"voted_at" 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.timeRange':
     '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
+  'cli.import.datasetFromFile':
+    '从文件名得到的数据集名称 {name} {problem}；请用 --dataset NAME 指定',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
@@ -478,6 +484,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
+  'cli.judge.noModel':
+    '--model {model}：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）',
+  'cli.judge.noBaseline': '--baseline {model}：没有这个模型',
   'cli.ratings.anchorForm':
     '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
   'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',

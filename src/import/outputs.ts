@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, datasetNameProblem, type Method } from '../config/schema.ts';
+import { schemaSaidOf } from '../config/schema-messages.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
@@ -108,11 +109,12 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   // One rule for dataset names (config/schema.ts datasetNameSchema), also for the one taken from the file name.
   const datasetProblem = datasetNameProblem(dataset);
   if (datasetProblem !== undefined) {
-    throw new AppError(
+    const problem = schemaSaidOf(datasetProblem) ?? datasetProblem;
+    throw saidError(
       'input_invalid',
       opts.dataset === undefined
-        ? `the dataset name taken from the file name, ${quoteName(dataset)}, ${datasetProblem}; pass --dataset NAME`
-        : `--dataset ${quoteName(dataset)} ${datasetProblem}`,
+        ? said('cli.import.datasetFromFile', { name: quoteName(dataset), problem })
+        : said('cli.modelName.flag', { flag: '--dataset', name: quoteName(dataset), problem }),
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });

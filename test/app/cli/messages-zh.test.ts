@@ -376,3 +376,23 @@ describe('the embedded database named and refused in Chinese', () => {
     expect(r.stderr).not.toContain('PGlite at');
   });
 });
+
+describe('usage errors of names', () => {
+  it('a bad --dataset and an unknown judge report --model are said in Chinese', async () => {
+    const f = join(root, 'ds.json');
+    writeFileSync(f, '[{"instruction": "a", "output": "x"}]');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm', '--dataset', 'a b'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      '错误 [input_invalid]：--dataset "a b" 不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）\n',
+    );
+    const j = await inProcess(['judge', 'report', '--model', 'nosuch'], {
+      env: { ...setup({ 'x.txt': '' }), ...ZH },
+    });
+    expect(j.stderr).toBe(
+      '错误 [not_found]：--model nosuch：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）\n',
+    );
+  });
+});
