@@ -60,6 +60,7 @@ export async function runImportOutputs(
         ability: o.ability,
         signal,
         parsed,
+        locale: cliLocale(deps),
         ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       }),
   );
@@ -134,7 +135,7 @@ async function runImportGaokao(
     const r = await runInterruptible(
       io,
       'imported',
-      (signal) => importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal }),
+      (signal) => importGaokaoOutputs(rt.db.db, { dir, model: o.model, signal, locale }),
       locale,
     );
     if (!r) return;

@@ -367,6 +367,9 @@ export const enCli = {
     '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
   'cli.import.datasetFromFile':
     'the dataset name taken from the file name, {name}, {problem}; pass --dataset NAME',
+  'cli.import.differInstruction': 'instruction {text} (line {line})',
+  'cli.import.differItem': 'item {key} (line {line})',
+  'cli.import.differItemOf': '{dataset} item {key}',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':

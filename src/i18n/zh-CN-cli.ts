@@ -337,6 +337,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
   'cli.import.datasetFromFile':
     '从文件名得到的数据集名称 {name} {problem}；请用 --dataset NAME 指定',
+  'cli.import.differInstruction': '指令 {text}（第 {line} 行）',
+  'cli.import.differItem': '题目 {key}（第 {line} 行）',
+  'cli.import.differItemOf': '{dataset} 题目 {key}',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':

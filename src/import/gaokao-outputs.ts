@@ -13,6 +13,8 @@ import { AppError } from '../core/errors.ts';
 import { decodeUtf8 } from '../eval/datasets/decode.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
+import { tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -33,6 +35,8 @@ export interface ImportGaokaoOptions {
   readonly dir: string;
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
+  /** The language of the differing items' names (`differingItems`); default en. */
+  readonly locale?: Locale;
   readonly model: string;
 }
 
@@ -176,7 +180,12 @@ export async function importGaokaoOutputs(
         const prev = previous.get(itemIds.get(it.key) as number);
         if (prev !== undefined && prev !== g.outputs.get(it.key)) {
           differing++;
-          differingItems.push(`${ds} item ${JSON.stringify(it.key)}`);
+          differingItems.push(
+            tc(opts.locale ?? 'en', 'cli.import.differItemOf', {
+              dataset: ds,
+              key: JSON.stringify(it.key),
+            }),
+          );
         }
       }
       added += await insertResponses(

@@ -12,7 +12,7 @@ import { schemaSaidOf } from '../config/schema-messages.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -195,10 +195,14 @@ async function storeOutputs(
       return prev !== undefined && prev !== r.output;
     });
     const changed = changedRows.length;
+    const locale = opts.locale ?? 'en';
     const differingItems = changedRows.map((r) =>
       format === 'alpaca_eval'
-        ? `instruction ${quoteShort(r.prompt, 50)} (line ${r.line})`
-        : `item ${JSON.stringify(r.key)} (line ${r.line})`,
+        ? tc(locale, 'cli.import.differInstruction', {
+            text: quoteShort(r.prompt, 50),
+            line: String(r.line),
+          })
+        : tc(locale, 'cli.import.differItem', { key: JSON.stringify(r.key), line: String(r.line) }),
     );
     opts.signal?.throwIfAborted();
     const added = await insertResponses(

@@ -396,3 +396,17 @@ describe('usage errors of names', () => {
     );
   });
 });
+
+describe('a re-import whose answer changed', () => {
+  it('names the kept item in Chinese all through', async () => {
+    const env = { ...setup({ 'x.txt': '' }), ...ZH };
+    const f = join(root, 'changed.jsonl');
+    writeFileSync(f, '{"item": "q1", "prompt": "p", "output": "a"}\n');
+    const args = ['import', 'outputs', f, '--model', 'm', '--format', 'jsonl'];
+    expect((await inProcess(args, { env })).code).toBe(0);
+    writeFileSync(f, '{"item": "q1", "prompt": "p", "output": "b"}\n');
+    const r = await inProcess(args, { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('已保留存储的版本：题目 "q1"（第 1 行）');
+  });
+});
