@@ -9,7 +9,7 @@ import { suiteDescription } from '../../../src/config/schema.ts';
 import { failureCauseText } from '../../../src/eval/failure-cause.ts';
 import { allFailedError } from '../../../src/eval/run-error.ts';
 import { runErrorText } from '../../../src/eval/summary.ts';
-import { abilityText, t } from '../../../src/i18n/index.ts';
+import { abilityText, methodText, t } from '../../../src/i18n/index.ts';
 import { capProblems, groupProblems } from '../../../src/import/formats/sniff.ts';
 import { staleText } from '../../../src/leaderboard/service.ts';
 
@@ -78,6 +78,10 @@ describe('ability names in command line tables', () => {
     expect(abilityText('knowledge', 'zh-CN')).toBe('知识');
     expect(abilityText('chinese_specific', 'zh-CN')).toBe(t('zh-CN', 'ability.chinese_specific'));
     expect(abilityText('custom_thing', 'zh-CN')).toBe('custom_thing');
+    // The method column of `zhujiu suites` says the board's words.
+    expect(methodText('metrics', 'en')).toBe('metrics');
+    expect(methodText('metrics', 'zh-CN')).toBe('指标评估');
+    expect(methodText('comparative', 'zh-CN')).toBe('对比评估');
   });
 });
 
