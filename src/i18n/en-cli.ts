@@ -21,6 +21,8 @@ export const enCli = {
   'cli.help.default': 'default: {value}',
   'cli.help.extra': '({items})',
   'cli.help.sep': ', ',
+  'cli.help.optionsPlaceholder': '[options]',
+  'cli.help.commandPlaceholder': '[command]',
 
   'cli.usage.error': 'error: {message}',
   'cli.usage.seeHelp': '(run with --help for usage)',

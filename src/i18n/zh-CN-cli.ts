@@ -19,6 +19,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.help.default': '默认值：{value}',
   'cli.help.extra': '（{items}）',
   'cli.help.sep': '；',
+  'cli.help.optionsPlaceholder': '[选项]',
+  'cli.help.commandPlaceholder': '[命令]',
 
   'cli.usage.error': '错误：{message}',
   'cli.usage.seeHelp': '（加上 --help 查看用法）',
