@@ -810,6 +810,7 @@ export const en = {
     '{dataset}: {perturbed} vs clean {base} {clean}, drop {pdr} ({n, plural, one {# item} other {# items}})',
   'chatView.col.score': 'score (95%)',
   'chatView.col.raw': 'raw (95%)',
+  'chatView.col.n': 'n',
   'lbReq.overallNoName': 'The overall view takes no name. Try {form}.',
   'lbReq.styleNoName': 'The style view takes no name.',
   'lbReq.nameAbility': 'Name the ability: {form}, one of: {list}.',

@@ -749,6 +749,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '{dataset}：{perturbed}，对比干净原题 {base} {clean}，下降 {pdr}（{n} 题）',
   'chatView.col.score': '得分（95%）',
   'chatView.col.raw': '原始分（95%）',
+  'chatView.col.n': '题数',
   'lbReq.overallNoName': '总榜视图不接受名称。可以试试 {form}。',
   'lbReq.styleNoName': '风格控制视图不接受名称。',
   'lbReq.nameAbility': '请指明能力：{form}，可选：{list}。',

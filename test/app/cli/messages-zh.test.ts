@@ -410,3 +410,20 @@ describe('a re-import whose answer changed', () => {
     expect(r.stdout).toContain('已保留存储的版本：题目 "q1"（第 1 行）');
   });
 });
+
+describe('the ratings table', () => {
+  it('names the Elo column in Chinese (the JSON keeps "elo")', async () => {
+    const f = join(root, 'three.jsonl');
+    writeFileSync(
+      f,
+      '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"a","model_b":"b","winner":"tie"}\n',
+    );
+    const r = await inProcess(['ratings', '--battles', f, '--bootstrap', '0'], { env: ZH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^名次 +模型 +评分 +95% 置信区间 +在线 Elo +票数 +平均胜率$/mu);
+    const json = await inProcess(['ratings', '--battles', f, '--bootstrap', '0', '--json'], {
+      env: ZH,
+    });
+    expect(JSON.parse(json.stdout).models[0]).toHaveProperty('elo');
+  });
+});
