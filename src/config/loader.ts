@@ -9,9 +9,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { AppError } from '../core/errors.ts';
+import { AppError, type Said } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
-import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
@@ -485,6 +485,11 @@ function present(path: string): boolean {
   }
 }
 
+/** Where the config folder was named: the caller (`LoadOptions.configDir`) or ZHUJIU_CONFIG_DIR. */
+function configDirFrom(options: LoadOptions): Said | string {
+  return options.configDir !== undefined ? said('cli.config.fromCaller') : 'ZHUJIU_CONFIG_DIR';
+}
+
 /** The error for a config path that cannot be read. */
 function unreadable(path: string, err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
@@ -587,15 +592,15 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
   if (explicitDir !== undefined && !present(configDir)) {
-    throw new AppError(
+    throw saidError(
       'config_missing',
-      `config folder ${configDir} does not exist (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); fix the path or unset it to use ./config`,
+      said('cli.config.noFolder', { dir: configDir, from: configDirFrom(options) }),
     );
   }
   if (explicitDir !== undefined && !statSync(configDir).isDirectory()) {
-    throw new AppError(
+    throw saidError(
       'config_missing',
-      `config folder ${configDir} is a file, not a folder (from ${options.configDir !== undefined ? 'the caller' : 'ZHUJIU_CONFIG_DIR'}); point it at the folder that holds default.yaml, or unset it to use ./config`,
+      said('cli.config.folderIsFile', { dir: configDir, from: configDirFrom(options) }),
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));

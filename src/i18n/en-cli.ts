@@ -339,6 +339,11 @@ export const enCli = {
   'cli.config.yamlSyntax': '{at}: YAML syntax error ({detail}){more}',
   'cli.config.yamlMore':
     '; {n, plural, one {# more syntax error follows} other {# more syntax errors follow}} from it',
+  'cli.config.noFolder':
+    'config folder {dir} does not exist (from {from}); fix the path or unset it to use ./config',
+  'cli.config.folderIsFile':
+    'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
+  'cli.config.fromCaller': 'the caller',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':

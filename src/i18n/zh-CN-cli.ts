@@ -311,6 +311,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
   'cli.config.yamlSyntax': '{at}：YAML 语法错误（{detail}）{more}',
   'cli.config.yamlMore': '；由它引起的语法错误还有 {n} 处',
+  'cli.config.noFolder':
+    '配置目录 {dir} 不存在（来自 {from}）；请修正路径，或取消设置以使用 ./config',
+  'cli.config.folderIsFile':
+    '配置目录 {dir} 是文件，不是目录（来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
+  'cli.config.fromCaller': '调用方',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',

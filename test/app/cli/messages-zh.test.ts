@@ -427,3 +427,15 @@ describe('the ratings table', () => {
     expect(JSON.parse(json.stdout).models[0]).toHaveProperty('elo');
   });
 });
+
+describe('a missing config folder', () => {
+  it('is said in Chinese', async () => {
+    const dir = join(root, 'no-config');
+    const r = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ZHUJIU_CONFIG_DIR: dir, ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [config_missing]：配置目录 ${dir} 不存在（来自 ZHUJIU_CONFIG_DIR）；请修正路径，或取消设置以使用 ./config\n`,
+    );
+  });
+});
