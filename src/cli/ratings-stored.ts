@@ -49,7 +49,8 @@ function votesNote(
 }
 
 /**
- * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
+ * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources; style control
+ * (docs/scoring.md §4.6) on every counted live vote whose battle has both answers stored.
  * @throws AppError `input_invalid` for a `--source` with no stored battles (listing the stored ones),
  *   `rating_input_invalid` when the counted sources hold no votes (saying which sources do), `db_unavailable`.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
@@ -58,18 +59,14 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
   await withRuntime(deps, {}, async (rt) => {
     const cfg = rt.config.app.ratings;
     const locale = cliLocale(deps);
-    const stored = await checkRequestedSources(
-      rt.db.db,
-      dbText(rt.db.target, locale),
-      o.source ?? [],
-      locale,
-    );
+    const db = dbText(rt.db.target, locale);
+    const stored = await checkRequestedSources(rt.db.db, db, o.source ?? [], locale);
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const include = voteFilterOf(o);
     const inputNote = votesNote(locale, stored, sources);
     const noVotes = (ability: string | undefined) => ({
       sources: sources.join(', '),
-      db: dbText(rt.db.target, locale),
+      db,
       ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
     });
     await runRatings(
@@ -83,7 +80,6 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
         out: io.out,
         locale,
         inputNote,
-        // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {
           const r = await loadStyleBattles(rt.db.db, sources, ability, include);
           if (r.battles.length === 0) {

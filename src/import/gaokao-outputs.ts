@@ -55,6 +55,11 @@ export interface ImportGaokaoResult {
   readonly differingItems: readonly string[];
 }
 
+/** A kept item as the summary names it: `gaokao_math item "3"`, in `locale` (default en). */
+function differingName(dataset: string, key: string, locale: Locale = 'en'): string {
+  return tc(locale, 'cli.import.differItemOf', { dataset, key: JSON.stringify(key) });
+}
+
 /**
  * Imports a GAOKAO-Bench objective result folder for one model.
  * @throws AppError `import_invalid` listing `file:line: reason` for every bad row (nothing is written), when the
@@ -180,12 +185,7 @@ export async function importGaokaoOutputs(
         const prev = previous.get(itemIds.get(it.key) as number);
         if (prev !== undefined && prev !== g.outputs.get(it.key)) {
           differing++;
-          differingItems.push(
-            tc(opts.locale ?? 'en', 'cli.import.differItemOf', {
-              dataset: ds,
-              key: JSON.stringify(it.key),
-            }),
-          );
+          differingItems.push(differingName(ds, it.key, opts.locale));
         }
       }
       added += await insertResponses(

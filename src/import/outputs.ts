@@ -136,6 +136,23 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   return { dataset, rows };
 }
 
+/**
+ * A row whose answer differs from the stored one, named by what the file holds: `instruction "text…" (line N)`
+ * for AlpacaEval files, `item "key" (line N)` otherwise; in `locale` (default en).
+ */
+function differingName(
+  r: { readonly key: string; readonly prompt: string; readonly line: number },
+  format: string,
+  locale: Locale = 'en',
+): string {
+  return format === 'alpaca_eval'
+    ? tc(locale, 'cli.import.differInstruction', {
+        text: quoteShort(r.prompt, 50),
+        line: String(r.line),
+      })
+    : tc(locale, 'cli.import.differItem', { key: JSON.stringify(r.key), line: String(r.line) });
+}
+
 /** Stores checked outputs in one transaction (see {@link importOutputs}). */
 async function storeOutputs(
   db: Kysely<Database>,
@@ -195,15 +212,7 @@ async function storeOutputs(
       return prev !== undefined && prev !== r.output;
     });
     const changed = changedRows.length;
-    const locale = opts.locale ?? 'en';
-    const differingItems = changedRows.map((r) =>
-      format === 'alpaca_eval'
-        ? tc(locale, 'cli.import.differInstruction', {
-            text: quoteShort(r.prompt, 50),
-            line: String(r.line),
-          })
-        : tc(locale, 'cli.import.differItem', { key: JSON.stringify(r.key), line: String(r.line) }),
-    );
+    const differingItems = changedRows.map((r) => differingName(r, format, opts.locale));
     opts.signal?.throwIfAborted();
     const added = await insertResponses(
       trx,

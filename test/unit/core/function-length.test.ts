@@ -48,7 +48,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/import/gaokao-outputs.ts#importGaokaoOutputs': 149,
   'src/import/judgments.ts#importAlpaca': 109,
   'src/import/outputs.ts#storeOutputs': 90,
-  'src/import/outputs.ts#storeOutputs.(execute callback)': 81,
   'src/leaderboard/inputs.ts#loadBoardInput': 154,
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
