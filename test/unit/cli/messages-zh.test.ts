@@ -3,6 +3,7 @@
  * English is the text the command printed before it joined the catalogue, the Chinese its translation.
  */
 import { describe, expect, it } from 'vitest';
+import { dbText } from '../../../src/cli/deps.ts';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
 import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
@@ -111,5 +112,17 @@ describe("an item's recorded failure cause", () => {
     );
     expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
     expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe('对 h:1 的请求失败：EPIPE');
+  });
+});
+
+describe('the database in command line sentences', () => {
+  it("is named in the reader's language, never with the URL's password", () => {
+    expect(dbText({ kind: 'pglite', dataDir: '/d/pg' }, 'en')).toBe('PGlite at /d/pg');
+    expect(dbText({ kind: 'pglite', dataDir: '/d/pg' }, 'zh-CN')).toBe(
+      '嵌入式数据库（PGlite）/d/pg',
+    );
+    const pg = { kind: 'postgres', url: 'postgres://u:secret@h:5432/db' } as const;
+    expect(dbText(pg, 'en')).toBe('Postgres at h:5432/db');
+    expect(dbText(pg, 'zh-CN')).toBe('PostgreSQL 数据库 h:5432/db');
   });
 });
