@@ -83,6 +83,9 @@ export const enCli = {
     'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
   'cli.db.pglite': 'PGlite at {dir}',
   'cli.db.postgres': 'Postgres at {where}',
+  'cli.db.newer':
+    'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+  'cli.db.noMigration': 'none',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',

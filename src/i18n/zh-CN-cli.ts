@@ -78,6 +78,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
   'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
   'cli.db.postgres': 'PostgreSQL 数据库 {where}',
+  'cli.db.newer':
+    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+  'cli.db.noMigration': '无',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',

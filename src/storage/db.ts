@@ -392,11 +392,13 @@ export async function migrationStatus(
 export function refuseNewer(status: MigrationStatus): void {
   if (status.unknown.length === 0) return;
   const known = status.applied.filter((n) => !status.unknown.includes(n));
-  throw new AppError(
+  throw saidError(
     'db_newer',
-    `the database was migrated by a newer version (it has migration${status.unknown.length === 1 ? '' : 's'} ` +
-      `${status.unknown.join(', ')}; this zhujiu knows up to ${known.at(-1) ?? 'none'}); upgrade zhujiu, ` +
-      'or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+    said('cli.db.newer', {
+      n: status.unknown.length,
+      unknown: status.unknown.join(', '),
+      known: known.at(-1) ?? said('cli.db.noMigration'),
+    }),
   );
 }
 

@@ -2,11 +2,13 @@
  * Command line texts said by renderers outside a command's own output, in both languages of the catalogue: the
  * English is the text the command printed before it joined the catalogue, the Chinese its translation.
  */
+
 import { describe, expect, it } from 'vitest';
 import { dbText } from '../../../src/cli/deps.ts';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
 import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
+import type { AppError, Said } from '../../../src/core/errors.ts';
 import { failureCauseText } from '../../../src/eval/failure-cause.ts';
 import { allFailedError } from '../../../src/eval/run-error.ts';
 import { runErrorText } from '../../../src/eval/summary.ts';
@@ -124,5 +126,24 @@ describe('the database in command line sentences', () => {
     const pg = { kind: 'postgres', url: 'postgres://u:secret@h:5432/db' } as const;
     expect(dbText(pg, 'en')).toBe('Postgres at h:5432/db');
     expect(dbText(pg, 'zh-CN')).toBe('PostgreSQL 数据库 h:5432/db');
+  });
+});
+
+describe('a database a newer zhujiu migrated', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { refuseNewer } = await import('../../../src/storage/db.ts');
+    const { sayCli } = await import('../../../src/i18n/cli.ts');
+    let err: AppError | undefined;
+    try {
+      refuseNewer({ applied: ['0001_a', '9999_future'], unknown: ['9999_future'], pending: [] });
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect(err?.message).toBe(
+      'the database was migrated by a newer version (it has migration 9999_future; this zhujiu knows up to 0001_a); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+    );
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '这个数据库已由更新版本的 zhujiu 迁移（它有 1 个未知的迁移 9999_future；这个 zhujiu 只认识到 0001_a）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+    );
   });
 });
