@@ -9,9 +9,11 @@
  */
 import type { LoadOptions } from '../config/loader.ts';
 import type { Clock } from '../core/clock.ts';
-import { localeFromPosixEnv } from '../i18n/cli.ts';
+import { localeFromPosixEnv, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { Runtime, RuntimeOptions } from '../main.ts';
+import type { DbTarget } from '../storage/db.ts';
+import { redactUrl } from '../storage/redact-url.ts';
 
 /** The environment variables as {@link LoadOptions} takes them. */
 export type CliEnv = LoadOptions['env'];
@@ -104,4 +106,14 @@ export function envOf(deps: CliDeps): CliEnv {
  */
 export function cliLocale(deps: CliDeps): Locale {
   return localeFromPosixEnv(deps.env ?? {});
+}
+
+/**
+ * The database as the command line's sentences name it, in `locale`: `PGlite at ./data/pg` or
+ * `Postgres at host:port/db` (never the URL's password), `嵌入式数据库（PGlite）./data/pg` in Chinese.
+ */
+export function dbText(target: DbTarget, locale: Locale): string {
+  return target.kind === 'pglite'
+    ? tc(locale, 'cli.db.pglite', { dir: target.dataDir })
+    : tc(locale, 'cli.db.postgres', { where: redactUrl(target.url) });
 }

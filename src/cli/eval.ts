@@ -56,14 +56,14 @@ export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Pr
           id: x.id,
           model: x.model,
           suite: x.suite,
-          status: x.status,
+          status: t(locale, `runs.status.${x.status}`),
         }),
       );
       throw new AppError(
         'not_found',
         t(locale, 'cli.eval.noSuchRun', {
           run: runId,
-          recent: recent.join(', ') || t(locale, 'cli.eval.none'),
+          recent: recent.join(t(locale, 'board.list.sep')) || t(locale, 'cli.eval.none'),
         }),
       );
     }

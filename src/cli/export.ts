@@ -7,7 +7,7 @@ import { checkOutputPath } from '../core/out-file.ts';
 import { tc } from '../i18n/cli.ts';
 import { exportBattles, exportBattlesToFile } from '../import/export-battles.ts';
 import type { ExportFormat } from '../import/formats/arena-export.ts';
-import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
@@ -38,7 +38,7 @@ export async function runExportBattles(
   await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
     if (o.source !== undefined)
-      await requireRequestedSources(rt.db.db, rt.db.describe, [o.source], locale);
+      await requireRequestedSources(rt.db.db, dbText(rt.db.target, locale), [o.source], locale);
     const opts = {
       format: o.format,
       ...(o.source ? { source: o.source } : {}),

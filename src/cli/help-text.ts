@@ -113,6 +113,17 @@ function withExtras(
   return description ? `${description} ${extra}` : extra;
 }
 
+/** A Help to call commander's own formatters with (they read no state of it). */
+const helper0 = new Help();
+
+/** commander's `[options]` and `[command]` placeholders in `locale`. */
+function placeholders(locale: Locale, text: string): string {
+  if (locale === 'en') return text;
+  return text
+    .replaceAll('[options]', t(locale, 'cli.help.optionsPlaceholder'))
+    .replaceAll('[command]', t(locale, 'cli.help.commandPlaceholder'));
+}
+
 /**
  * `configureHelp` settings that write commander's own help words (section titles, an option's choices and
  * default) in `locale`; commander's layout is kept.
@@ -127,6 +138,11 @@ export function helpConfiguration(locale: Locale): Partial<Help> {
         ? title + text.slice(title.length + 1)
         : text;
     },
+    // commander's placeholders in the usage line and the command list: `[options] [command]`.
+    commandUsage: (cmd: Command) =>
+      placeholders(locale, Help.prototype.commandUsage.call(helper0, cmd)),
+    subcommandTerm: (cmd: Command) =>
+      placeholders(locale, Help.prototype.subcommandTerm.call(helper0, cmd)),
     styleTitle: (title: string) => {
       const key = TITLES[title];
       return key ? t(locale, key) : title;

@@ -60,6 +60,7 @@ export async function runImportOutputs(
         ability: o.ability,
         signal,
         parsed,
+        locale: cliLocale(deps),
         ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),
       }),
   );

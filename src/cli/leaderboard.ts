@@ -32,7 +32,7 @@ import type { Runtime } from '../main.ts';
 import { findModel } from '../storage/models.ts';
 import { ratedSources } from '../storage/sources.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
-import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { requireKnownName } from './known-names.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
@@ -161,7 +161,7 @@ export async function runLeaderboard(
     inlineChart: false,
   });
   try {
-    await requireRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
+    await requireRequestedSources(rt.db.db, dbText(rt.db.target, locale), o.source ?? [], locale);
     // Another judge's board is a trial view: built, shown and not stored (the community's board stays as it is).
     const otherJudge = o.judge !== undefined && o.judge !== rt.config.app.judge.model;
     const snap = await boardOf(svc, o, otherJudge);

@@ -8,7 +8,7 @@ import { AppError } from '../core/errors.ts';
 import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
-import { type CliDeps, cliLocale, configOf, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, configOf, dbText, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu migrate`. */
@@ -37,8 +37,11 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
       const names = (r.results ?? []).map((x) => x.migrationName);
       io.out(
         names.length === 0
-          ? tc(locale, 'cli.migrate.nothingDown', { db: rt.db.describe })
-          : tc(locale, 'cli.migrate.rolledBack', { names: names.join(', '), db: rt.db.describe }),
+          ? tc(locale, 'cli.migrate.nothingDown', { db: dbText(rt.db.target, locale) })
+          : tc(locale, 'cli.migrate.rolledBack', {
+              names: names.join(', '),
+              db: dbText(rt.db.target, locale),
+            }),
       );
     } else {
       const r = await migrateToLatest(rt.db.db);
@@ -47,8 +50,11 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
         .map((x) => x.migrationName);
       io.out(
         applied.length === 0
-          ? tc(locale, 'cli.migrate.upToDate', { db: rt.db.describe })
-          : tc(locale, 'cli.migrate.applied', { names: applied.join(', '), db: rt.db.describe }),
+          ? tc(locale, 'cli.migrate.upToDate', { db: dbText(rt.db.target, locale) })
+          : tc(locale, 'cli.migrate.applied', {
+              names: applied.join(', '),
+              db: dbText(rt.db.target, locale),
+            }),
       );
     }
   });

@@ -19,7 +19,7 @@ import { battleVoteTypes } from '../storage/arena-queries.ts';
 import { ARENA_SOURCE, ratedSources, type SourceSummary } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { pairVoteCounts } from '../storage/votes.ts';
-import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { knownModelNames } from './known-names.ts';
 import { type RatingsOptions, runRatings } from './ratings.ts';
@@ -51,7 +51,8 @@ function votesNote(
 }
 
 /**
- * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources.
+ * Runs `zhujiu ratings` on the stored votes (all, or one ability) of the counted sources; style control
+ * (docs/scoring.md §4.6) on every counted live vote whose battle has both answers stored.
  * @throws AppError `input_invalid` for a `--source` with no stored battles (listing the stored ones),
  *   `rating_input_invalid` when the counted sources hold no votes (saying which sources do), `db_unavailable`.
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
@@ -60,12 +61,14 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
   await withRuntime(deps, {}, async (rt) => {
     const cfg = rt.config.app.ratings;
     const locale = cliLocale(deps);
-    const stored = await checkRequestedSources(rt.db.db, rt.db.describe, o.source ?? [], locale);
+    const db = dbText(rt.db.target, locale);
+    const stored = await checkRequestedSources(rt.db.db, db, o.source ?? [], locale);
     const sources = ratedSources(cfg.include_sources, o.source ?? []);
     const include = voteFilterOf(o);
+    const inputNote = votesNote(locale, stored, sources);
     const noVotes = (ability: string | undefined) => ({
       sources: sources.join(', '),
-      db: rt.db.describe,
+      db,
       ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
     });
     await runRatings(
@@ -78,7 +81,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
       {
         out: io.out,
         locale,
-        inputNote: votesNote(locale, stored, sources),
+        inputNote,
         knowsModel: async (name) => (await knownModelNames(rt)).includes(name),
         // Style control (docs/scoring.md §4.6): every counted live vote whose battle has both answers stored.
         loadStyleBattles: async (ability?: string) => {

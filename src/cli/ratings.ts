@@ -114,17 +114,31 @@ async function readArenaFile(
     }
   } catch (err) {
     // A file that cannot be read, is not UTF-8 or is binary: an input error (exit 1), like a bad line.
-    if (err instanceof AppError && err.code === 'import_invalid')
-      throw new AppError(
-        'rating_input_invalid',
-        /: cannot read \(/.test(err.message) ? `--battles ${err.message}` : err.message,
-        { cause: err },
-      );
+    if (err instanceof AppError && err.code === 'import_invalid') throw battlesFileError(err);
     throw err;
   }
   const notJson = head.length > 0 ? notJsonSaid(head.join('\n'), path, ratingsFormat()) : undefined;
   if (notJson) throw saidError('rating_input_invalid', notJson);
   return { data: parser.finish(), named: parser.named };
+}
+
+/**
+ * The refusal of a `--battles` file that cannot be read or is not UTF-8 text, as `rating_input_invalid` (exit 1),
+ * keeping the reader's message and its catalogue data (a file that cannot be read is named by the flag).
+ */
+function battlesFileError(err: AppError): AppError {
+  const unreadable = /: cannot read \(/.test(err.message);
+  const message = unreadable ? `--battles ${err.message}` : err.message;
+  const saidAs =
+    err.said === undefined
+      ? undefined
+      : unreadable
+        ? said('cli.file.ofFlag', { flag: '--battles', error: err.said })
+        : err.said;
+  return new AppError('rating_input_invalid', message, {
+    cause: err,
+    ...(saidAs ? { said: saidAs } : {}),
+  });
 }
 
 /** Most bootstrap rounds `--bootstrap` accepts (the samples take rounds × models × 8 bytes). */

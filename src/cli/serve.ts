@@ -33,7 +33,7 @@ import {
   resolveVoterSecret,
   startHttpFor,
 } from '../main.ts';
-import { type CliDeps, cliLocale, envOf } from './deps.ts';
+import { type CliDeps, cliLocale, dbText, envOf } from './deps.ts';
 import {
   describeRejection,
   exitFatal,
@@ -214,7 +214,7 @@ function startedLine(
 ): string {
   return tc(locale, 'cli.serve.started', {
     kind,
-    db: rt.db.describe,
+    db: dbText(rt.db.target, locale),
     logs: rt.logFile ? tc(locale, 'cli.serve.logs', { file: rt.logFile }) : '',
     health: httpPort
       ? tc(locale, 'cli.serve.health', {

@@ -10,7 +10,7 @@ import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
 import { sayCli, tc } from '../i18n/cli.ts';
-import { abilityText, type Locale } from '../i18n/index.ts';
+import { abilityText, type Locale, methodText } from '../i18n/index.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import { type CliIo, padColumns } from './io.ts';
 
@@ -149,7 +149,7 @@ function printSuites(
             ? tc(locale, 'cli.suites.itemsOf', { n: d.items, rows: d.rows })
             : tc(locale, 'cli.suites.items', { n: d.items });
       io.out(
-        `  ${d.dataset.padEnd(width)} ${padColumns(abilityText(d.ability, locale), 16)} ${d.method.padEnd(11)} ${`${d.metric ?? '-'}/${d.profile ?? '-'}`.padEnd(26)} ${n}`,
+        `  ${d.dataset.padEnd(width)} ${padColumns(abilityText(d.ability, locale), 16)} ${padColumns(methodText(d.method, locale), 11)} ${`${d.metric ?? '-'}/${d.profile ?? '-'}`.padEnd(26)} ${n}`,
       );
     }
   }

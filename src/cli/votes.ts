@@ -7,7 +7,7 @@
 import { flaggedVotesContent, flaggedVotesJson } from '../bot/commands/flagged.ts';
 import { renderPlain } from '../chat/shell/render.ts';
 import { listFlaggedVotes } from '../storage/vote-flags.ts';
-import { type CliDeps, withRuntime } from './deps.ts';
+import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 
 /** Flags of `zhujiu votes flagged`. */
@@ -33,7 +33,9 @@ export async function runVotesFlagged(
       ...(o.since ? { since: o.since } : {}),
     });
     io.out(
-      o.json ? JSON.stringify(flaggedVotesJson(rows)) : renderPlain(flaggedVotesContent(rows)),
+      o.json
+        ? JSON.stringify(flaggedVotesJson(rows))
+        : renderPlain(flaggedVotesContent(rows, cliLocale(deps))),
     );
   });
 }

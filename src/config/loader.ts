@@ -9,9 +9,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { AppError } from '../core/errors.ts';
+import { AppError, type Said } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
-import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
@@ -381,6 +381,29 @@ function positionOf(
 }
 
 /**
+ * The refusal of a YAML file with syntax errors: the first one only (`file:line:col`, the parser's message in
+ * English, its code in Chinese), and how many more follow (one typo often gives many).
+ */
+function yamlSyntaxError(
+  shown: string,
+  errors: readonly { pos: [number, number]; code: string; message: string }[],
+  lc: LineCounter,
+  locale: Locale,
+): AppError {
+  const first = errors[0] as (typeof errors)[number];
+  const p = lc.linePos(first.pos[0]);
+  const more = errors.length - 1;
+  return new AppError(
+    'config_invalid',
+    tc(locale, 'cli.config.yamlSyntax', {
+      at: `${shown}:${p.line}:${p.col}`,
+      detail: locale === 'en' ? (first.message.split('\n')[0] ?? first.code) : first.code,
+      more: more > 0 ? tc(locale, 'cli.config.yamlMore', { n: more }) : '',
+    }),
+  );
+}
+
+/**
  * {@link parseYamlFile}, also returning a function that gives the `file:line:col` of a key path (for problems
  * found after validation, e.g. a duplicate name or an unset `api_key_env`).
  */
@@ -397,18 +420,15 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   } catch (err) {
     // A file that is not UTF-8 is invalid, not missing.
     if (err instanceof AppError && /: not UTF-8 text:/.test(err.message))
-      throw new AppError('config_invalid', err.message, { cause: err });
+      throw new AppError('config_invalid', err.message, {
+        cause: err,
+        ...(err.said ? { said: err.said } : {}),
+      });
     throw err;
   }
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const lines = doc.errors.map((e) => {
-      const p = lc.linePos(e.pos[0]);
-      return `${shown}:${p.line}:${p.col} (yaml): ${e.message.split('\n')[0]}`;
-    });
-    throw new AppError('config_invalid', lines.join('\n'));
-  }
+  if (doc.errors.length > 0) throw yamlSyntaxError(shown, doc.errors, lc, locale);
   const data = doc.toJS() ?? {};
   const parsed = schema.safeParse(data, zodParseOptions(locale));
   if (!parsed.success) {
@@ -474,6 +494,11 @@ function present(path: string): boolean {
   } catch (err) {
     throw unreadable(path, err);
   }
+}
+
+/** Where the config folder was named: the caller (`LoadOptions.configDir`) or ZHUJIU_CONFIG_DIR. */
+function configDirFrom(options: LoadOptions): Said | string {
+  return options.configDir !== undefined ? said('cli.config.fromCaller') : 'ZHUJIU_CONFIG_DIR';
 }
 
 /** The error for a config path that cannot be read. */
@@ -578,18 +603,15 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
   if (explicitDir !== undefined && !present(configDir)) {
-    throw new AppError(
+    throw saidError(
       'config_missing',
-      tc(locale, 'cli.configDir.missing', { dir: configDir, from: configDirFrom(options, locale) }),
+      said('cli.config.noFolder', { dir: configDir, from: configDirFrom(options) }),
     );
   }
   if (explicitDir !== undefined && !statSync(configDir).isDirectory()) {
-    throw new AppError(
+    throw saidError(
       'config_missing',
-      tc(locale, 'cli.configDir.notFolder', {
-        dir: configDir,
-        from: configDirFrom(options, locale),
-      }),
+      said('cli.config.folderIsFile', { dir: configDir, from: configDirFrom(options) }),
     );
   }
   const dataDir = resolve(cwd, options.dataDir ?? env.ZHUJIU_DATA_DIR ?? join('data', 'pg'));
@@ -674,9 +696,4 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
     locate: (file: 'default' | 'models', path: readonly (string | number)[]) =>
       file === 'default' ? atDefault(path) : atModels(path),
   });
-}
-
-/** Where the config folder was named: by the caller, or by `ZHUJIU_CONFIG_DIR`, in `locale`. */
-function configDirFrom(options: LoadOptions, locale: Locale): string {
-  return options.configDir !== undefined ? tc(locale, 'cli.configDir.caller') : 'ZHUJIU_CONFIG_DIR';
 }

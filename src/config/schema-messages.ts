@@ -32,3 +32,8 @@ export function schemaMessageIn(message: string, locale: Locale): string {
   const s = SAID.get(message);
   return s === undefined || locale === 'en' ? message : sayCli(locale, s);
 }
+
+/** The message a schema's English text says (see {@link schemaSaid}), or undefined for any other text. */
+export function schemaSaidOf(message: string): Said | undefined {
+  return SAID.get(message);
+}

@@ -458,15 +458,12 @@ export const MAX_DATASET_NAME_CHARS = 200;
  */
 export const datasetNameSchema = z
   .string()
-  .min(1, 'is empty; give the dataset a name')
+  .min(1, schemaMessage('cli.schema.datasetName.empty'))
   .max(
     MAX_DATASET_NAME_CHARS,
-    `is longer than ${MAX_DATASET_NAME_CHARS} characters; use a shorter name`,
+    schemaMessage('cli.schema.datasetName.tooLong', { max: MAX_DATASET_NAME_CHARS }),
   )
-  .regex(
-    /^[\p{L}\p{N}][\p{L}\p{N}._:@+-]*$/u,
-    'is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
-  );
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N}._:@+-]*$/u, schemaMessage('cli.schema.datasetName.invalid'));
 
 /**
  * What is wrong with a dataset name, by the one rule of {@link datasetNameSchema} (`config/suites/*.yaml` dataset

@@ -15,6 +15,7 @@
  */
 import { createReadStream, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { said, saidError } from '../i18n/cli.ts';
 import { AppError, type ErrorCode } from './errors.ts';
 
 /** Options of the readers and {@link decodeUtf8}. */
@@ -100,14 +101,12 @@ export function unicodeEncodingOf(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
-/** The refusal of a whole file in UTF-16 or UTF-32 (see {@link unicodeEncodingOf}). */
+/**
+ * The refusal of a whole file in UTF-16 or UTF-32 (see {@link unicodeEncodingOf}), as catalogue data (the command
+ * line says it in its language, i18n/cli.ts saidError).
+ */
 function otherUnicode(name: string, encoding: string, shown: string, code: ErrorCode): AppError {
-  return new AppError(
-    code,
-    `${name}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts ${shown}: the file is ${encoding} text; ` +
-      'nothing was read from this file. Save it as UTF-8 ' +
-      `(\`iconv -f ${encoding} -t UTF-8 ${name} > converted\`, or "Save as… UTF-8" in an editor) and try again.`,
-  );
+  return saidError(code, said('cli.file.otherUnicode', { name, encoding, shown }));
 }
 
 /**
@@ -145,22 +144,27 @@ function notUtf8(
   const shown = hex(bytes, at);
   // The example converts from the encoding the bytes (`bytes` from `at`) look like: GB18030 (GBK) for Chinese,
   // else Latin-1.
-  const example = looksGb18030(bytes, at)
-    ? `\`iconv -f GB18030 -t UTF-8 ${name} > converted\`: these bytes read as Chinese in GBK/GB18030`
-    : `e.g. \`iconv -f latin1 -t utf-8 ${name} > converted\` for Latin-1, or \`-f GB18030\` for Chinese in GBK`;
-  return new AppError(
+  const example = said(looksGb18030(bytes, at) ? 'cli.file.gbkExample' : 'cli.file.latinExample', {
+    name,
+  });
+  return saidError(
     code,
-    `${name}:${line}: not UTF-8 text: byte offset ${offset} (byte ${column} of line ${line}) starts ${shown}, ` +
-      `which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 (${example}) and try again.`,
+    said('cli.file.notUtf8', {
+      name,
+      line: String(line),
+      offset: String(offset),
+      column: String(column),
+      shown,
+      example,
+    }),
   );
 }
 
 /** The refusal of a binary file: the first NUL byte is at `offset` (0-based), on `line`. */
 function notText(name: string, line: number, offset: number, code: ErrorCode): AppError {
-  return new AppError(
+  return saidError(
     code,
-    `${name}:${line}: not a text file (it contains NUL bytes, the first NUL at byte offset ${offset}); ` +
-      'nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
+    said('cli.file.notText', { name, line: String(line), offset: String(offset) }),
   );
 }
 
@@ -216,22 +220,17 @@ export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string
  */
 export function cannotRead(name: string, code: ErrorCode, err: unknown): AppError {
   const c = (err as NodeJS.ErrnoException).code;
-  if (c === 'EACCES' || c === 'EPERM') {
-    return new AppError(
-      code,
-      `${name}: cannot read (no permission, ${c}); check the file's permissions (and its folders')`,
-      { cause: err },
-    );
-  }
+  if (c === 'EACCES' || c === 'EPERM')
+    return saidError(code, said('cli.file.noPermission', { name, code: c }), { cause: err });
   const why =
     c === 'ENOENT'
-      ? 'no such file'
+      ? said('cli.file.noSuchFile')
       : c === 'EISDIR'
-        ? 'a folder, not a file'
+        ? said('cli.file.isFolder')
         : c === 'ENOTDIR'
-          ? 'a file is in its path'
+          ? said('cli.file.fileInPath')
           : (c ?? (err as Error).message);
-  return new AppError(code, `${name}: cannot read (${why}); check the path`, { cause: err });
+  return saidError(code, said('cli.file.cannotRead', { name, why }), { cause: err });
 }
 
 /**

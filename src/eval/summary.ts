@@ -14,6 +14,7 @@ import {
   runItemTimings,
 } from '../storage/eval-runs.ts';
 import type { Database } from '../storage/schema.ts';
+import { failureCauseText } from './failure-cause.ts';
 import { allFailedCount } from './run-error.ts';
 
 /** One dataset's line of a summary. */
@@ -210,8 +211,8 @@ export function spanFigureLines(s: RunSummary, locale: Locale = 'en'): string[] 
 
 /**
  * One failure cause as a line: `20 items × no_recorded_answer: …; e.g. alpaca_eval "3" ("…"), …`, or for one item
- * `1 item × http_error: …; item alpaca_eval "3" ("…")`. The cause's message is as it was recorded (English); the
- * words around it in `locale` (default English).
+ * `1 item × http_error: …; item alpaca_eval "3" ("…")`. The cause's message is recorded in English and said in
+ * `locale` when its wording is known (eval/failure-cause.ts); the words around it in `locale` (default English).
  */
 export function failureLine(
   f: RunSummary['failureReasons'][number],
@@ -224,7 +225,8 @@ export function failureLine(
       : f.n > f.items.length
         ? t(locale, 'evalSummary.failure.examples', { items: list })
         : t(locale, 'evalSummary.failure.items', { n: f.n, items: list });
-  return t(locale, 'evalSummary.failure', { n: f.n, code: f.code, message: f.message, items });
+  const message = failureCauseText(f.message, locale);
+  return t(locale, 'evalSummary.failure', { n: f.n, code: f.code, message, items });
 }
 
 /** The `zhujiu eval --json` document, exactly as the interface specifies it. */
@@ -314,7 +316,9 @@ export function endedText(s: RunSummary, locale: Locale = 'en'): string {
  */
 export function runErrorText(error: string, locale: Locale = 'en'): string {
   const n = allFailedCount(error);
-  return n === undefined ? error : t(locale, 'evalSummary.allFailed', { n });
+  return n === undefined
+    ? failureCauseText(error, locale)
+    : t(locale, 'evalSummary.allFailed', { n });
 }
 
 /**

@@ -21,6 +21,8 @@ export const enCli = {
   'cli.help.default': 'default: {value}',
   'cli.help.extra': '({items})',
   'cli.help.sep': ', ',
+  'cli.help.optionsPlaceholder': '[options]',
+  'cli.help.commandPlaceholder': '[command]',
 
   'cli.usage.error': 'error: {message}',
   'cli.usage.seeHelp': '(run with --help for usage)',
@@ -71,10 +73,21 @@ export const enCli = {
     'the embedded database in {dir} is already open in this process; close it first',
   'cli.db.otherMajor':
     'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
-  'cli.db.notAFolder':
-    'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
   'cli.db.foreignFolder':
     'the embedded database folder {dir} holds {n, plural, one {# entry} other {# entries}} ({first}{n, plural, =1 {} other {, …}}) but no database (no PG_VERSION file): zhujiu would write its database among them. Set ZHUJIU_DATA_DIR to a new or empty folder, or to an existing zhujiu data folder; or move those files away.',
+  'cli.db.isFile':
+    'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
+  'cli.db.cannotUse':
+    'cannot use {dir} as the embedded database folder ({why}). Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
+  'cli.db.noPostgres':
+    'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
+  'cli.db.cannotOpen':
+    'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
+  'cli.db.pglite': 'PGlite at {dir}',
+  'cli.db.postgres': 'Postgres at {where}',
+  'cli.db.newer':
+    'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+  'cli.db.noMigration': 'none',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
@@ -114,11 +127,10 @@ export const enCli = {
   'cli.schema.env.port': 'expected a port number from 0 to 65535, e.g. 8080',
   'cli.schema.env.portWhole': 'expected a whole port number from 0 to 65535, e.g. 8080',
   'cli.schema.env.problem': 'environment {name}: {msg}',
-  'cli.configDir.missing':
-    'config folder {dir} does not exist (from {from}); fix the path or unset it to use ./config',
-  'cli.configDir.notFolder':
-    'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
-  'cli.configDir.caller': 'the caller',
+  'cli.schema.datasetName.empty': 'is empty; give the dataset a name',
+  'cli.schema.datasetName.tooLong': 'is longer than {max} characters; use a shorter name',
+  'cli.schema.datasetName.invalid':
+    'is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -336,6 +348,14 @@ export const enCli = {
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
   'cli.config.names': ' ({names})',
   'cli.config.namesSep': ', ',
+  'cli.config.yamlSyntax': '{at}: YAML syntax error ({detail}){more}',
+  'cli.config.yamlMore':
+    '; {n, plural, one {# more syntax error follows} other {# more syntax errors follow}} from it',
+  'cli.config.noFolder':
+    'config folder {dir} does not exist (from {from}); fix the path or unset it to use ./config',
+  'cli.config.folderIsFile':
+    'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
+  'cli.config.fromCaller': 'the caller',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -364,6 +384,11 @@ export const enCli = {
     '"voted_at" must be an ISO 8601 time with a time zone (e.g. 2024-08-14T09:30:00.000Z), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
   'cli.import.battles.timeRange':
     '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
+  'cli.import.datasetFromFile':
+    'the dataset name taken from the file name, {name}, {problem}; pass --dataset NAME',
+  'cli.import.differInstruction': 'instruction {text} (line {line})',
+  'cli.import.differItem': 'item {key} (line {line})',
+  'cli.import.differItemOf': '{dataset} item {key}',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
@@ -522,6 +547,9 @@ export const enCli = {
     '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': ' (did you mean "{name}"?)',
+  'cli.judge.noModel':
+    '--model {model}: no such model; import judgments or run an evaluation first (zhujiu import judgments …)',
+  'cli.judge.noBaseline': '--baseline {model}: no such model',
   'cli.ratings.anchorForm':
     '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
   'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',
@@ -658,6 +686,23 @@ export const enCli = {
     '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
   'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
   'cli.outFile.other': '{code}; pick a writable path',
+  'cli.file.cannotRead': '{name}: cannot read ({why}); check the path',
+  'cli.file.noPermission':
+    "{name}: cannot read (no permission, {code}); check the file's permissions (and its folders')",
+  'cli.file.ofFlag': '{flag} {error}',
+  'cli.file.noSuchFile': 'no such file',
+  'cli.file.isFolder': 'a folder, not a file',
+  'cli.file.fileInPath': 'a file is in its path',
+  'cli.file.otherUnicode':
+    '{name}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts {shown}: the file is {encoding} text; nothing was read from this file. Save it as UTF-8 (`iconv -f {encoding} -t UTF-8 {name} > converted`, or "Save as… UTF-8" in an editor) and try again.',
+  'cli.file.notUtf8':
+    '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ({example}) and try again.',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`: these bytes read as Chinese in GBK/GB18030',
+  'cli.file.latinExample':
+    'e.g. `iconv -f latin1 -t utf-8 {name} > converted` for Latin-1, or `-f GB18030` for Chinese in GBK',
+  'cli.file.notText':
+    '{name}:{line}: not a text file (it contains NUL bytes, the first NUL at byte offset {offset}); nothing was read from this file. Give a UTF-8 text file (JSON, JSONL or YAML).',
   'cli.json.invalid': '{at}: not valid JSON ({reason}){hint}',
   'cli.json.hint': '; {hint}',
   'cli.json.reason': '{expected}, found {found}',
@@ -811,6 +856,10 @@ export const enCli = {
   'cli.battles.withoutFlag': 'no --ability',
   'cli.battles.otherFile':
     '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.battles.emptyInput':
+    '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
+  'cli.battles.allNamed':
+    '{source}: all {n} battles are marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
   'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
   'cli.files.notJson':
     '{at}: this is not JSON (it starts with neither an object nor an array); {format}',

@@ -632,6 +632,18 @@ export const en = {
   'evalReport.eta': ', about {left} left',
   'evalReport.summary': 'Evaluation run #{id} {ended}: {model} on {suite}',
   'evalSummary.allFailed': 'every item failed ({n})',
+  'evalSummary.cause.unreachable':
+    'cannot reach {host} after {n, plural, one {# attempt} other {# attempts}} ({detail}); check base_url of model {model} in {file} and that the server is up',
+  'evalSummary.cause.timeout':
+    'no answer from {host} within {ms} ms (after {n, plural, one {# attempt} other {# attempts}})',
+  'evalSummary.cause.requestFailed': 'request to {host} failed: {detail}',
+  'evalSummary.cause.httpRetried':
+    'HTTP {status} from {host} after {n, plural, one {# attempt} other {# attempts}}: {detail}',
+  'evalSummary.cause.keyRefused':
+    'model {model}: the endpoint {host} refused the API key (HTTP {status}); check {variable} ({file} api_key_env)',
+  'evalSummary.cause.notJson':
+    '{host} answered with a body that is not JSON after {n, plural, one {# attempt} other {# attempts}} ({detail}); check that base_url of model {model} in {file} points at an OpenAI-compatible API',
+  'evalSummary.cause.cancelled': 'cancelled',
   'evalReport.ended.finished': 'finished',
   'evalReport.ended.cancelled': 'was cancelled',
   'evalReport.ended.failed': 'failed',
@@ -800,6 +812,7 @@ export const en = {
     '{dataset}: {perturbed} vs clean {base} {clean}, drop {pdr} ({n, plural, one {# item} other {# items}})',
   'chatView.col.score': 'score (95%)',
   'chatView.col.raw': 'raw (95%)',
+  'chatView.col.n': 'n',
   'lbReq.overallNoName': 'The overall view takes no name. Try {form}.',
   'lbReq.styleNoName': 'The style view takes no name.',
   'lbReq.nameAbility': 'Name the ability: {form}, one of: {list}.',

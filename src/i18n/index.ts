@@ -80,6 +80,17 @@ export function abilityText(ability: string, locale: Locale): string {
     : t(locale, key as MessageKey);
 }
 
+/**
+ * A method's name in a command line table: the identifier in English (`metrics`, `scoring`, `comparative`), in
+ * Chinese the catalogue's name (`method.*`: 指标评估 …); a method the catalogue does not name stays as it is.
+ */
+export function methodText(method: string, locale: Locale): string {
+  const key = `method.${method}`;
+  return locale === 'en' || !Object.hasOwn(CATALOGUE.en, key)
+    ? method
+    : t(locale, key as MessageKey);
+}
+
 /** Markup for an {@link th} parameter (already escaped by its producer). */
 export function html(s: string): Html {
   return new Html(s);

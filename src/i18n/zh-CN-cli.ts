@@ -19,6 +19,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.help.default': '默认值：{value}',
   'cli.help.extra': '（{items}）',
   'cli.help.sep': '；',
+  'cli.help.optionsPlaceholder': '[选项]',
+  'cli.help.commandPlaceholder': '[命令]',
 
   'cli.usage.error': '错误：{message}',
   'cli.usage.seeHelp': '（加上 --help 查看用法）',
@@ -66,10 +68,21 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.openHere': '{dir} 中的嵌入式数据库已在本进程中打开；请先关闭它',
   'cli.db.otherMajor':
     '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
-  'cli.db.notAFolder':
-    '嵌入式数据库目录 {dir} 是一个文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为一个 Postgres 服务器。',
   'cli.db.foreignFolder':
     '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走。',
+  'cli.db.isFile':
+    '嵌入式数据库目录 {dir} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.cannotUse':
+    '无法把 {dir} 用作嵌入式数据库目录（{why}）。请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.noPostgres':
+    '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
+  'cli.db.cannotOpen':
+    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
+  'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
+  'cli.db.postgres': 'PostgreSQL 数据库 {where}',
+  'cli.db.newer':
+    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+  'cli.db.noMigration': '无',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
@@ -104,11 +117,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.schema.env.port': '应为 0 到 65535 之间的端口号，例如 8080',
   'cli.schema.env.portWhole': '应为 0 到 65535 之间的整数端口号，例如 8080',
   'cli.schema.env.problem': '环境变量 {name}：{msg}',
-  'cli.configDir.missing':
-    '配置目录 {dir} 不存在（来自 {from}）；请修正路径，或取消设置以使用 ./config',
-  'cli.configDir.notFolder':
-    '配置目录 {dir} 是文件，不是目录（来自 {from}）；请指向存放 default.yaml 的目录，或取消设置以使用 ./config',
-  'cli.configDir.caller': '调用方',
+  'cli.schema.datasetName.empty': '为空；请给数据集起个名字',
+  'cli.schema.datasetName.tooLong': '超过 {max} 个字符；请用更短的名字',
+  'cli.schema.datasetName.invalid':
+    '不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -309,6 +321,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
   'cli.config.names': '（{names}）',
   'cli.config.namesSep': '、',
+  'cli.config.yamlSyntax': '{at}：YAML 语法错误（{detail}）{more}',
+  'cli.config.yamlMore': '；由它引起的语法错误还有 {n} 处',
+  'cli.config.noFolder':
+    '配置目录 {dir} 不存在（来自 {from}）；请修正路径，或取消设置以使用 ./config',
+  'cli.config.folderIsFile':
+    '配置目录 {dir} 是文件，不是目录（来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
+  'cli.config.fromCaller': '调用方',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
@@ -335,6 +354,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '"voted_at" 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.timeRange':
     '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
+  'cli.import.datasetFromFile':
+    '从文件名得到的数据集名称 {name} {problem}；请用 --dataset NAME 指定',
+  'cli.import.differInstruction': '指令 {text}（第 {line} 行）',
+  'cli.import.differItem': '题目 {key}（第 {line} 行）',
+  'cli.import.differItemOf': '{dataset} 题目 {key}',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
@@ -482,6 +506,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
+  'cli.judge.noModel':
+    '--model {model}：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）',
+  'cli.judge.noBaseline': '--baseline {model}：没有这个模型',
   'cli.ratings.anchorForm':
     '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
   'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
@@ -509,7 +536,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.excl.other': '未评分：没有有限的最大似然评分',
   'cli.ratings.component':
     '第 {component} 组：只与 {members} 对战过；没有对战把这些模型与第 1 组相连，所以它们的评分自成刻度，不能与第 1 组比较',
-  'cli.ratings.head': '名次|模型|评分|95% 置信区间|elo|票数|平均胜率',
+  'cli.ratings.head': '名次|模型|评分|95% 置信区间|在线 Elo|票数|平均胜率',
   'cli.ratings.tooFew': '投票太少',
   'cli.ratings.none': '还没有模型得到评分：没有两个模型彼此之间既有胜（或平）又有负。',
   'cli.ratings.separate': '单独的{note}。',
@@ -529,8 +556,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.within': '，各组分别计算',
   'cli.ratings.ci': '95% 置信区间来自 {rounds} 轮 bootstrap，随机种子 {seed}',
   'cli.ratings.noBootstrap': '不做 bootstrap（按点评分排名）',
-  'cli.ratings.eloNone': '；elo 需要有先后顺序的对战（—）',
-  'cli.ratings.elo': '；elo：在线计算，K=4',
+  'cli.ratings.eloNone': '；在线 Elo 需要有先后顺序的对战（—）',
+  'cli.ratings.elo': '；在线 Elo：K=4',
   'cli.ratings.styleHead': '名次|模型|评分|95% 置信区间|票数',
   'cli.ratings.style.length': '回答长度',
   'cli.ratings.style.header': '标题',
@@ -612,6 +639,22 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
   'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
   'cli.outFile.other': '{code}；请选择可写的路径',
+  'cli.file.cannotRead': '{name}：无法读取（{why}）；请检查路径',
+  'cli.file.noPermission': '{name}：无法读取（没有权限，{code}）；请检查该文件及其所在目录的权限',
+  'cli.file.ofFlag': '{flag} {error}',
+  'cli.file.noSuchFile': '没有这个文件',
+  'cli.file.isFolder': '这是目录，不是文件',
+  'cli.file.fileInPath': '路径中有一个文件',
+  'cli.file.otherUnicode':
+    '{name}:1：不是 UTF-8 文本：字节偏移 0（第 1 行第 1 个字节）以 {shown} 开头：该文件是 {encoding} 文本；没有从这个文件读取任何内容。请把它另存为 UTF-8（`iconv -f {encoding} -t UTF-8 {name} > converted`，或在编辑器中“另存为… UTF-8”）后重试。',
+  'cli.file.notUtf8':
+    '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（{example}）后重试。',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`：这些字节按 GBK/GB18030 读是中文',
+  'cli.file.latinExample':
+    '例如 Latin-1 用 `iconv -f latin1 -t utf-8 {name} > converted`，GBK 中文用 `-f GB18030`',
+  'cli.file.notText':
+    '{name}:{line}：不是文本文件（含有 NUL 字节，第一个 NUL 在字节偏移 {offset}）；没有从这个文件读取任何内容。请给出 UTF-8 文本文件（JSON、JSONL 或 YAML）。',
   'cli.json.invalid': '{at}：不是有效的 JSON（{reason}）{hint}',
   'cli.json.hint': '；{hint}',
   'cli.json.reason': '{expected}，实际是{found}',
@@ -761,6 +804,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
     '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.battles.emptyInput':
+    '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
+  'cli.battles.allNamed':
+    '{source}：全部 {n} 场对战都标记为 "anony": false（投票者看到了模型名称），评分不计入它们；要计入请加 --include-named',
   'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
   'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
   'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',

@@ -581,6 +581,16 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.eta': '，大约还需 {left}',
   'evalReport.summary': '评测任务 #{id} {ended}：{model}，评测套件 {suite}',
   'evalSummary.allFailed': '所有题目都失败了（{n} 道）',
+  'evalSummary.cause.unreachable':
+    '尝试 {n} 次后仍无法连接 {host}（{detail}）；请检查模型 {model} 在 {file} 中的 base_url，以及服务器是否在运行',
+  'evalSummary.cause.timeout': '{host} 在 {ms} 毫秒内没有应答（共尝试 {n} 次）',
+  'evalSummary.cause.requestFailed': '对 {host} 的请求失败：{detail}',
+  'evalSummary.cause.httpRetried': '尝试 {n} 次后 {host} 仍返回 HTTP {status}：{detail}',
+  'evalSummary.cause.keyRefused':
+    '模型 {model}：端点 {host} 拒绝了 API 密钥（HTTP {status}）；请检查 {variable}（{file} 的 api_key_env）',
+  'evalSummary.cause.notJson':
+    '尝试 {n} 次后 {host} 的应答仍不是 JSON（{detail}）；请检查模型 {model} 在 {file} 中的 base_url 是否指向 OpenAI 兼容的 API',
+  'evalSummary.cause.cancelled': '已取消',
   'evalReport.ended.finished': '已完成',
   'evalReport.ended.cancelled': '已取消',
   'evalReport.ended.failed': '失败了',
@@ -741,6 +751,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '{dataset}：{perturbed}，对比干净原题 {base} {clean}，下降 {pdr}（{n} 题）',
   'chatView.col.score': '得分（95%）',
   'chatView.col.raw': '原始分（95%）',
+  'chatView.col.n': '题数',
   'lbReq.overallNoName': '总榜视图不接受名称。可以试试 {form}。',
   'lbReq.styleNoName': '风格控制视图不接受名称。',
   'lbReq.nameAbility': '请指明能力：{form}，可选：{list}。',

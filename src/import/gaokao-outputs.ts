@@ -37,7 +37,7 @@ export interface ImportGaokaoOptions {
   /** Aborts the import (before its commit: nothing is written; it throws the signal's reason). */
   readonly signal?: AbortSignal;
   readonly model: string;
-  /** The language of the files' row problems (the command line's; default English). */
+  /** The language of the files' row problems and of the differing items' names (`differingItems`); default en. */
   readonly locale?: Locale;
 }
 
@@ -54,6 +54,11 @@ export interface ImportGaokaoResult {
   readonly differing: number;
   /** The differing items, named `dataset item "key"` (the key as in the file); every one of them. */
   readonly differingItems: readonly string[];
+}
+
+/** A kept item as the summary names it: `gaokao_math item "3"`, in `locale` (default en). */
+function differingName(dataset: string, key: string, locale: Locale = 'en'): string {
+  return tc(locale, 'cli.import.differItemOf', { dataset, key: JSON.stringify(key) });
 }
 
 /**
@@ -156,7 +161,7 @@ export async function importGaokaoOutputs(
         const prev = previous.get(itemIds.get(it.key) as number);
         if (prev !== undefined && prev !== g.outputs.get(it.key)) {
           differing++;
-          differingItems.push(`${ds} item ${JSON.stringify(it.key)}`);
+          differingItems.push(differingName(ds, it.key, opts.locale));
         }
       }
       added += await insertResponses(

@@ -8,6 +8,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Kysely } from 'kysely';
 import { type Ability, datasetNameProblem, type Method } from '../config/schema.ts';
+import { schemaSaidOf } from '../config/schema-messages.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
@@ -113,11 +114,12 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
   // One rule for dataset names (config/schema.ts datasetNameSchema), also for the one taken from the file name.
   const datasetProblem = datasetNameProblem(dataset);
   if (datasetProblem !== undefined) {
-    throw new AppError(
+    const problem = schemaSaidOf(datasetProblem) ?? datasetProblem;
+    throw saidError(
       'input_invalid',
       opts.dataset === undefined
-        ? `the dataset name taken from the file name, ${quoteName(dataset)}, ${datasetProblem}; pass --dataset NAME`
-        : `--dataset ${quoteName(dataset)} ${datasetProblem}`,
+        ? said('cli.import.datasetFromFile', { name: quoteName(dataset), problem })
+        : said('cli.modelName.flag', { flag: '--dataset', name: quoteName(dataset), problem }),
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
@@ -137,6 +139,23 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
     );
   }
   return { dataset, rows };
+}
+
+/**
+ * A row whose answer differs from the stored one, named by what the file holds: `instruction "text…" (line N)`
+ * for AlpacaEval files, `item "key" (line N)` otherwise; in `locale` (default en).
+ */
+function differingName(
+  r: { readonly key: string; readonly prompt: string; readonly line: number },
+  format: string,
+  locale: Locale = 'en',
+): string {
+  return format === 'alpaca_eval'
+    ? tc(locale, 'cli.import.differInstruction', {
+        text: quoteShort(r.prompt, 50),
+        line: String(r.line),
+      })
+    : tc(locale, 'cli.import.differItem', { key: JSON.stringify(r.key), line: String(r.line) });
 }
 
 /** Stores checked outputs in one transaction (see {@link importOutputs}). */
@@ -194,11 +213,7 @@ async function storeOutputs(
       return prev !== undefined && prev !== r.output;
     });
     const changed = changedRows.length;
-    const differingItems = changedRows.map((r) =>
-      format === 'alpaca_eval'
-        ? `instruction ${quoteShort(r.prompt, 50)} (line ${r.line})`
-        : `item ${JSON.stringify(r.key)} (line ${r.line})`,
-    );
+    const differingItems = changedRows.map((r) => differingName(r, format, opts.locale));
     opts.signal?.throwIfAborted();
     const added = await insertResponses(
       trx,

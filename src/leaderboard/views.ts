@@ -982,7 +982,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
     tr('site.col.dataset'),
     tr('site.col.ability'),
     tr('site.col.method'),
-    'n',
+    tr('chatView.col.n'),
     tr('site.col.failures'),
     tr('site.col.sv'),
     tr('chatView.col.score'),

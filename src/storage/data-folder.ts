@@ -26,7 +26,7 @@ function foreignDataDir(dataDir: string): AppError | undefined {
   let entries: string[];
   try {
     if (!statSync(dataDir).isDirectory())
-      return saidError('db_unavailable', said('cli.db.notAFolder', { dir: dataDir }));
+      return saidError('db_unavailable', said('cli.db.isFile', { dir: dataDir }));
     entries = readdirSync(dataDir);
   } catch {
     return undefined; // missing (created on first start) or unreadable (opening it says why)

@@ -22,7 +22,10 @@ import { refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
+import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
+
+export { redactUrl } from './redact-url.ts';
 
 /** SQL that starts with this comment is run as a named prepared statement on Postgres (hot paths only). */
 const PREPARED = /^\/\* prepared:([A-Za-z_][A-Za-z0-9_]*) \*\//;
@@ -174,16 +177,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-/** Describes a Postgres URL without credentials. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
-}
-
 /**
  * `dataDir` itself, checked before it is locked: a file where the folder should be (ZHUJIU_DATA_DIR naming a
  * file) is the user's path to fix, not a damaged database (PGlite would say "EEXIST: file already exists, mkdir").
@@ -191,11 +184,7 @@ export function redactUrl(url: string): string {
  */
 function dataFolder(dataDir: string): string {
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
-    throw new AppError(
-      'db_unavailable',
-      `the embedded database folder ${dataDir} is a file, not a folder. ` +
-        'Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
-    );
+    throw saidError('db_unavailable', said('cli.db.isFile', { dir: dataDir }));
   }
   return dataDir;
 }
@@ -229,10 +218,9 @@ async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Pr
     c.release();
   } catch (err) {
     await db.destroy();
-    throw new AppError(
+    throw saidError(
       'db_unavailable',
-      `cannot connect to Postgres at ${redactUrl(target.url)}: ${(err as Error).message}. ` +
-        'Check DATABASE_URL, or unset it to use the embedded database.',
+      said('cli.db.noPostgres', { where: redactUrl(target.url), detail: (err as Error).message }),
       { cause: err },
     );
   }
@@ -266,12 +254,13 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
     if (err instanceof AppError) throw err;
     // The folder cannot be created or locked (a file in its path, no permission): one line naming the fix.
     const code = (err as NodeJS.ErrnoException).code;
-    throw new AppError(
-      'db_unavailable',
-      `cannot use ${target.dataDir} as the embedded database folder (${code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in its path' : (code ?? (err as Error).message)}). ` +
-        'Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
-      { cause: err },
-    );
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? said('cli.file.fileInPath')
+        : (code ?? (err as Error).message);
+    throw saidError('db_unavailable', said('cli.db.cannotUse', { dir: target.dataDir, why }), {
+      cause: err,
+    });
   }
   let client: PGlite;
   const loading = opts.pgliteThread ? undefined : loadPglite();
@@ -307,10 +296,9 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
     }
   } catch (err) {
     releaseLock();
-    throw new AppError(
+    throw saidError(
       'db_unavailable',
-      `cannot open the embedded database in ${target.dataDir}: ${(err as Error).message}. ` +
-        'Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
+      said('cli.db.cannotOpen', { dir: target.dataDir, detail: (err as Error).message }),
       { cause: err },
     );
   }
@@ -406,11 +394,13 @@ export async function migrationStatus(
 export function refuseNewer(status: MigrationStatus): void {
   if (status.unknown.length === 0) return;
   const known = status.applied.filter((n) => !status.unknown.includes(n));
-  throw new AppError(
+  throw saidError(
     'db_newer',
-    `the database was migrated by a newer version (it has migration${status.unknown.length === 1 ? '' : 's'} ` +
-      `${status.unknown.join(', ')}; this zhujiu knows up to ${known.at(-1) ?? 'none'}); upgrade zhujiu, ` +
-      'or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+    said('cli.db.newer', {
+      n: status.unknown.length,
+      unknown: status.unknown.join(', '),
+      known: known.at(-1) ?? said('cli.db.noMigration'),
+    }),
   );
 }
 

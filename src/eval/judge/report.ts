@@ -5,7 +5,7 @@
  * rate). Reads storage; the figures come from the pure `eval/metrics/judged` and `eval/metrics/win-rate`.
  */
 import type { Kysely } from 'kysely';
-import { AppError } from '../../core/errors.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import { listJudgeScores } from '../../storage/judge-scores.ts';
 import { findModel } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -81,15 +81,12 @@ export async function judgeReport(
 ): Promise<JudgeReportDetail> {
   const model = await findModel(db, opts.model);
   if (!model) {
-    throw new AppError(
-      'not_found',
-      `--model ${opts.model}: no such model; import judgments or run an evaluation first (zhujiu import judgments …)`,
-    );
+    throw saidError('not_found', said('cli.judge.noModel', { model: opts.model }));
   }
   let baselineId: number | undefined;
   if (opts.baseline !== undefined) {
     const b = await findModel(db, opts.baseline);
-    if (!b) throw new AppError('not_found', `--baseline ${opts.baseline}: no such model`);
+    if (!b) throw saidError('not_found', said('cli.judge.noBaseline', { model: opts.baseline }));
     baselineId = b.id;
   }
   const rows = await listJudgeScores(db, {

@@ -166,16 +166,13 @@ export function createArenaLineParser(
     },
     finish(): ArenaData {
       if (kind === null) {
-        throw new AppError(
+        throw saidError(
           'rating_input_invalid',
-          `${source}: empty input (${lineNo} line${lineNo === 1 ? '' : 's'}, none with data); give one battle per line like ${BATTLE_EXAMPLE}`,
+          said('cli.battles.emptyInput', { source, n: lineNo, example: BATTLE_EXAMPLE }),
         );
       }
       if (rated === 0 && named > 0) {
-        throw new AppError(
-          'rating_input_invalid',
-          `${source}: all ${named} battles are marked "anony": false (their voters saw the models' names), which ratings leave out; pass --include-named to rate them`,
-        );
+        throw saidError('rating_input_invalid', said('cli.battles.allNamed', { source, n: named }));
       }
       return builder.build();
     },

@@ -395,3 +395,172 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     );
   });
 });
+
+describe('votes flagged', () => {
+  it('says that no vote is flagged in Chinese', async () => {
+    const r = await inProcess(['votes', 'flagged'], { env: { ...setup({ 'x.txt': '' }), ...ZH } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^没有被标记的投票/u);
+  });
+});
+
+describe('files that cannot be read', () => {
+  const file = (name: string, body: string | Uint8Array) => {
+    const p = join(root, name);
+    writeFileSync(p, body);
+    return p;
+  };
+
+  it('a missing file is said in Chinese (import battles, judge agree, ratings --battles)', async () => {
+    const missing = join(root, 'nosuch.jsonl');
+    const imp = await inProcess(['import', 'battles', missing, '--source', 'zh-x'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(imp.stderr).toBe(
+      `错误 [import_invalid]：${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+    const agree = await inProcess(['judge', 'agree', missing, missing], { env: ZH });
+    expect(agree.stderr).toMatch(/：无法读取（没有这个文件）；请检查路径$/mu);
+    const rat = await inProcess(['ratings', '--battles', missing], { env: ZH });
+    expect(rat.stderr).toBe(
+      `错误 [rating_input_invalid]：--battles ${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+  });
+
+  it('a GBK file is refused in Chinese with the conversion', async () => {
+    // 中文 in GBK after a first line.
+    const f = file('gbk.jsonl', new Uint8Array([0x7b, 0x7d, 0x0a, 0xd6, 0xd0, 0xce, 0xc4, 0x0a]));
+    const r = await inProcess(['import', 'battles', f, '--source', 'zh-x'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:2：不是 UTF-8 文本：字节偏移 3（第 2 行第 1 个字节）以 0xD6 0xD0 0xCE 0xC4 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（\`iconv -f GB18030 -t UTF-8 ${f} > converted\`：这些字节按 GBK/GB18030 读是中文）后重试。\n`,
+    );
+    const en = await inProcess(['import', 'battles', f, '--source', 'zh-x'], { env: setup({}) });
+    expect(en.stderr).toMatch(
+      /:2: not UTF-8 text: byte offset 3 \(byte 1 of line 2\) starts 0xD6/u,
+    );
+  });
+
+  it('an empty battles file and a labels file without labels are said in Chinese', async () => {
+    const empty = file('empty.jsonl', '\n\n');
+    const r = await inProcess(['ratings', '--battles', empty], { env: ZH });
+    expect(r.stderr).toMatch(
+      /^错误 \[rating_input_invalid\]：\S+：输入为空（2 行，都没有数据）；请每行给出一场对战，例如 \{/u,
+    );
+    const none = file('none.jsonl', '\n');
+    const agree = await inProcess(['judge', 'agree', none, none], { env: ZH });
+    expect(agree.stderr).toMatch(/none\.jsonl:1：没有标注；应为每行一个 \{"item", "label"\}$/mu);
+  });
+});
+
+describe('a YAML syntax error', () => {
+  it('is one line in Chinese with the count of the errors that follow from it', async () => {
+    const env = setup({
+      'models.yaml':
+        'models:\n  - name: m1\n    provider: openai\n   base_url: "http://x\n    model: x\n',
+    });
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR）；由它引起的语法错误还有 1 处$/mu,
+    );
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toMatch(
+      /models\.yaml:4:1: YAML syntax error \(Sequence item without - indicator\); 1 more syntax error follows from it$/mu,
+    );
+  });
+});
+
+describe('the embedded database named and refused in Chinese', () => {
+  it('a data folder that is a file, and a file in its path', async () => {
+    const env = setup({ 'data/pg': 'x' });
+    const r = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...env, ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [db_unavailable]：嵌入式数据库目录 ${env.ZHUJIU_DATA_DIR} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。\n`,
+    );
+    const under = { ...env, ZHUJIU_DATA_DIR: join(env.ZHUJIU_DATA_DIR as string, 'pg') };
+    const r2 = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...under, ...ZH },
+    });
+    expect(r2.stderr).toMatch(
+      /^错误 \[db_unavailable\]：无法把 \S+ 用作嵌入式数据库目录（路径中有一个文件）。/u,
+    );
+  });
+
+  it('an unknown --source names the database in Chinese', async () => {
+    const env = setup({ 'x.txt': '' });
+    const r = await inProcess(['export', 'battles', '--source', 'nosuch'], {
+      env: { ...env, ...ZH },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`嵌入式数据库（PGlite）${env.ZHUJIU_DATA_DIR}`);
+    expect(r.stderr).not.toContain('PGlite at');
+  });
+});
+
+describe('usage errors of names', () => {
+  it('a bad --dataset and an unknown judge report --model are said in Chinese', async () => {
+    const f = join(root, 'ds.json');
+    writeFileSync(f, '[{"instruction": "a", "output": "x"}]');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm', '--dataset', 'a b'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      '错误 [input_invalid]：--dataset "a b" 不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）\n',
+    );
+    const j = await inProcess(['judge', 'report', '--model', 'nosuch'], {
+      env: { ...setup({ 'x.txt': '' }), ...ZH },
+    });
+    expect(j.stderr).toBe(
+      '错误 [not_found]：--model nosuch：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）\n',
+    );
+  });
+});
+
+describe('a re-import whose answer changed', () => {
+  it('names the kept item in Chinese all through', async () => {
+    const env = { ...setup({ 'x.txt': '' }), ...ZH };
+    const f = join(root, 'changed.jsonl');
+    writeFileSync(f, '{"item": "q1", "prompt": "p", "output": "a"}\n');
+    const args = ['import', 'outputs', f, '--model', 'm', '--format', 'jsonl'];
+    expect((await inProcess(args, { env })).code).toBe(0);
+    writeFileSync(f, '{"item": "q1", "prompt": "p", "output": "b"}\n');
+    const r = await inProcess(args, { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('已保留存储的版本：题目 "q1"（第 1 行）');
+  });
+});
+
+describe('the ratings table', () => {
+  it('names the Elo column in Chinese (the JSON keeps "elo")', async () => {
+    const f = join(root, 'three.jsonl');
+    writeFileSync(
+      f,
+      '{"model_a":"a","model_b":"b","winner":"model_a"}\n{"model_a":"a","model_b":"b","winner":"tie"}\n',
+    );
+    const r = await inProcess(['ratings', '--battles', f, '--bootstrap', '0'], { env: ZH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^名次 +模型 +评分 +95% 置信区间 +在线 Elo +票数 +平均胜率$/mu);
+    const json = await inProcess(['ratings', '--battles', f, '--bootstrap', '0', '--json'], {
+      env: ZH,
+    });
+    expect(JSON.parse(json.stdout).models[0]).toHaveProperty('elo');
+  });
+});
+
+describe('a missing config folder', () => {
+  it('is said in Chinese', async () => {
+    const dir = join(root, 'no-config');
+    const r = await inProcess(['config', 'check', '--no-connect'], {
+      env: { ZHUJIU_CONFIG_DIR: dir, ...ZH },
+    });
+    expect(r.stderr).toBe(
+      `错误 [config_missing]：配置目录 ${dir} 不存在（来自 ZHUJIU_CONFIG_DIR）；请修正路径，或取消设置以使用 ./config\n`,
+    );
+  });
+});

@@ -230,6 +230,14 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
       expect((await zhujiu('eval', '--cancel', '7')).stderr).toBe(
         'error [not_found]: there is no run #7; recent runs: #1 (rec on smoke, cancelled)\n',
       );
+      // In Chinese: the status in words.
+      const zh = await inProcess(['eval', '--cancel', '7'], {
+        rt: next,
+        env: { LANG: 'zh_CN.UTF-8' },
+      });
+      expect(zh.stderr).toBe(
+        '错误 [not_found]：没有编号为 #7 的评测任务；最近的任务：#1（rec 在 smoke 上，已取消）\n',
+      );
       const usage = await zhujiu('eval', '--model', 'rec');
       expect(usage.code).toBe(2);
       expect(usage.stderr).toContain("error: required option '--suite <name>' not specified");

@@ -56,9 +56,10 @@ describe('zhujiu help from the catalogue', () => {
       const zh = await inProcess([...path, '--help'], { env: ZH });
       expect(zh.code, path.join(' ')).toBe(0);
       expect(zh.stdout).toMatch(/^用法：zhujiu/u);
+      if (path.length === 0) expect(zh.stdout).toMatch(/^用法：zhujiu \[选项\] \[命令\]$/mu);
       expect(zh.stdout).toContain('显示命令帮助');
       expect(zh.stdout).not.toMatch(
-        /Usage:|Options:|Commands:|Arguments:|display help|choices:|default:/u,
+        /Usage:|Options:|Commands:|Arguments:|display help|choices:|default:|\[options\]|\[command\]/u,
       );
       // Wrapped to the 80 columns commander wraps English to (a line may be longer only for one unbreakable token,
       // such as a JSON shape); no line starts with closing punctuation.
@@ -67,6 +68,7 @@ describe('zhujiu help from the catalogue', () => {
         expect(line.trimStart(), path.join(' ')).not.toMatch(/^[，。、；：）]/u);
       }
       const en = await inProcess([...path, '--help'], { env: { LANG: 'C.UTF-8' } });
+      if (path.length === 0) expect(en.stdout).toMatch(/^Usage: zhujiu \[options\] \[command\]$/mu);
       expect(en.stdout).toMatch(/^Usage: zhujiu/u);
       expect(en.stdout).not.toMatch(CJK);
     }

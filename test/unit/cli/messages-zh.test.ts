@@ -2,19 +2,22 @@
  * Command line texts said by renderers outside a command's own output, in both languages of the catalogue: the
  * English is the text the command printed before it joined the catalogue, the Chinese its translation.
  */
+
 import { describe, expect, it } from 'vitest';
+import { dbText } from '../../../src/cli/deps.ts';
 import { upgradeProgressLine } from '../../../src/cli/migrate.ts';
 import { parseEnv } from '../../../src/config/loader.ts';
 import { modelNameProblem } from '../../../src/config/model-name.ts';
 import { suiteDescription } from '../../../src/config/schema.ts';
-import type { Said } from '../../../src/core/errors.ts';
+import type { AppError, Said } from '../../../src/core/errors.ts';
 import { ocnliLoader } from '../../../src/eval/datasets/choice.ts';
 import { math23kLoader } from '../../../src/eval/datasets/math23k.ts';
 import { cmrc2018Loader } from '../../../src/eval/datasets/span.ts';
+import { failureCauseText } from '../../../src/eval/failure-cause.ts';
 import { allFailedError } from '../../../src/eval/run-error.ts';
 import { runErrorText } from '../../../src/eval/summary.ts';
 import { sayCli } from '../../../src/i18n/cli.ts';
-import { abilityText, t } from '../../../src/i18n/index.ts';
+import { abilityText, methodText, t } from '../../../src/i18n/index.ts';
 import { parseAlpacaAnnotations } from '../../../src/import/formats/alpaca-eval-annotations.ts';
 import { parseGaokaoFile } from '../../../src/import/formats/gaokao.ts';
 import { parseGaokaoHuman } from '../../../src/import/formats/gaokao-human.ts';
@@ -88,6 +91,10 @@ describe('ability names in command line tables', () => {
     expect(abilityText('knowledge', 'zh-CN')).toBe('知识');
     expect(abilityText('chinese_specific', 'zh-CN')).toBe(t('zh-CN', 'ability.chinese_specific'));
     expect(abilityText('custom_thing', 'zh-CN')).toBe('custom_thing');
+    // The method column of `zhujiu suites` says the board's words.
+    expect(methodText('metrics', 'en')).toBe('metrics');
+    expect(methodText('metrics', 'zh-CN')).toBe('指标评估');
+    expect(methodText('comparative', 'zh-CN')).toBe('对比评估');
   });
 });
 
@@ -201,6 +208,56 @@ describe('row problems of the readers, in both languages', () => {
     );
     expect(() => parseEnv({ DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }, 'zh-CN')).toThrow(
       /^环境变量 DATABASE_URL：必须是 postgres:\/\/ 或 postgresql:\/\/ 开头的 URL\n环境变量 LOG_LEVEL：无效选项：/u,
+    );
+  });
+});
+
+describe("an item's recorded failure cause", () => {
+  it('is said in Chinese when its wording is known, kept as recorded in English', () => {
+    const network =
+      'cannot reach 127.0.0.1:9 after 1 attempt (Connection error); check base_url of model missing-ep in cfg/models.yaml and that the server is up';
+    expect(failureCauseText(network)).toBe(network);
+    expect(failureCauseText(network, 'zh-CN')).toBe(
+      '尝试 1 次后仍无法连接 127.0.0.1:9（Connection error）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
+    );
+    expect(failureCauseText('no answer from h:1 within 60000 ms (after 3 attempts)', 'zh-CN')).toBe(
+      'h:1 在 60000 毫秒内没有应答（共尝试 3 次）',
+    );
+    expect(failureCauseText('HTTP 500 from h:1 after 3 attempts: boom', 'zh-CN')).toBe(
+      '尝试 3 次后 h:1 仍返回 HTTP 500：boom',
+    );
+    expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
+    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe('对 h:1 的请求失败：EPIPE');
+  });
+});
+
+describe('the database in command line sentences', () => {
+  it("is named in the reader's language, never with the URL's password", () => {
+    expect(dbText({ kind: 'pglite', dataDir: '/d/pg' }, 'en')).toBe('PGlite at /d/pg');
+    expect(dbText({ kind: 'pglite', dataDir: '/d/pg' }, 'zh-CN')).toBe(
+      '嵌入式数据库（PGlite）/d/pg',
+    );
+    const pg = { kind: 'postgres', url: 'postgres://u:secret@h:5432/db' } as const;
+    expect(dbText(pg, 'en')).toBe('Postgres at h:5432/db');
+    expect(dbText(pg, 'zh-CN')).toBe('PostgreSQL 数据库 h:5432/db');
+  });
+});
+
+describe('a database a newer zhujiu migrated', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { refuseNewer } = await import('../../../src/storage/db.ts');
+    const { sayCli } = await import('../../../src/i18n/cli.ts');
+    let err: AppError | undefined;
+    try {
+      refuseNewer({ applied: ['0001_a', '9999_future'], unknown: ['9999_future'], pending: [] });
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect(err?.message).toBe(
+      'the database was migrated by a newer version (it has migration 9999_future; this zhujiu knows up to 0001_a); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+    );
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '这个数据库已由更新版本的 zhujiu 迁移（它有 1 个未知的迁移 9999_future；这个 zhujiu 只认识到 0001_a）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
     );
   });
 });

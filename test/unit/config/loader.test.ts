@@ -143,7 +143,7 @@ describe('config loader', () => {
       'default.yaml:2:3 arena.windw_hours: unknown key "windw_hours": remove it or fix the spelling',
     );
     expect(e.message).toMatch(/models\.yaml:4:15 models\[1\]\.base_url: /);
-    expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+ \(yaml\): /);
+    expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+: YAML syntax error \(/);
   });
 
   it('a misspelt key gets "did you mean", list positions count from 1, and the lines come in path order', () => {
