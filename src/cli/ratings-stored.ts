@@ -102,15 +102,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
               'rating_input_invalid',
               tc(locale, 'cli.ratings.noVotes', {
                 ...noVotes(ability),
-                fix:
-                  others.length > 0
-                    ? tc(locale, 'cli.ratings.noVotes.addSource', {
-                        default: filesOf(rt.config).default,
-                        flags: others
-                          .map((s) => `--source ${s.source}`)
-                          .join(tc(locale, 'cli.ratings.or')),
-                      })
-                    : tc(locale, 'cli.ratings.noVotes.import'),
+                fix: noVotesFix(locale, others, filesOf(rt.config).default),
               }),
             );
           }
@@ -137,5 +129,18 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
         },
       },
     );
+  });
+}
+
+/**
+ * The fix of a ratings run whose counted sources hold no votes: add the `others` (stored sources outside the
+ * counted ones, with votes) to `ratings.include_sources` in the file `defaultFile`, or pass them with `--source`;
+ * with none, import votes.
+ */
+function noVotesFix(locale: Locale, others: readonly SourceSummary[], defaultFile: string): string {
+  if (others.length === 0) return tc(locale, 'cli.ratings.noVotes.import');
+  return tc(locale, 'cli.ratings.noVotes.addSource', {
+    default: defaultFile,
+    flags: others.map((s) => `--source ${s.source}`).join(tc(locale, 'cli.ratings.or')),
   });
 }

@@ -450,7 +450,7 @@ describe('files that cannot be read', () => {
     );
     const none = file('none.jsonl', '\n');
     const agree = await inProcess(['judge', 'agree', none, none], { env: ZH });
-    expect(agree.stderr).toMatch(/none\.jsonl:1：没有标注；应为每行一个 \{"item", "label"\}$/mu);
+    expect(agree.stderr).toMatch(/none\.jsonl:1：没有标签；应为每行一个 \{"item", "label"\}$/mu);
   });
 });
 
@@ -516,8 +516,9 @@ describe('usage errors of names', () => {
     const j = await inProcess(['judge', 'report', '--model', 'nosuch'], {
       env: { ...setup({ 'x.txt': '' }), ...ZH },
     });
-    expect(j.stderr).toBe(
-      '错误 [not_found]：--model nosuch：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）\n',
+    expect(j.code).toBe(2);
+    expect(j.stderr).toMatch(
+      /^错误 \[input_invalid\]：--model nosuch：没有这个模型：\S+models\.yaml 和已存储的数据中都没有它；/u,
     );
   });
 });
