@@ -16,7 +16,7 @@ import { filesOf } from '../config/files.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
 import { AppError } from '../core/errors.ts';
 import { checkLogFile } from '../core/logger.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { checkEndpoint } from '../llm/endpoint-check.ts';
 import type { DbTarget } from '../storage/db.ts';
@@ -51,7 +51,7 @@ async function checkMigrations(target: DbTarget, locale: Locale): Promise<string
           where,
           applied: st.applied.length,
           n: st.pending.length,
-          list: st.pending.join(', '),
+          list: listText(locale, st.pending),
         });
   } finally {
     await db.close();
@@ -174,7 +174,7 @@ function printChecked(
   endpoints: readonly string[],
   ok: boolean,
 ): void {
-  const sep = tc(locale, 'cli.config.namesSep');
+  const sep = tc(locale, 'cli.list.sep');
   const names = (list: readonly string[]) =>
     list.length ? tc(locale, 'cli.config.names', { names: list.join(sep) }) : '';
   io.out(tc(locale, ok ? 'cli.config.ok' : 'cli.config.read', { dir: c.configDir }));

@@ -8,7 +8,7 @@
  */
 import { resolve } from 'node:path';
 import { AppError } from '../core/errors.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
@@ -58,7 +58,10 @@ export async function runDatasetsBuild(
     const items = b.files.reduce((s, f) => s + f.items, 0);
     io.out(tc(locale, 'cli.datasets.builder', { name: b.name, files: b.files.length, items }));
     for (const f of b.files) io.out(`  ${f.path.padEnd(40)} ${f.items}`);
-    const from = b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`).join(', ');
+    const from = listText(
+      locale,
+      b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`),
+    );
     io.out(tc(locale, 'cli.datasets.from', { from }));
   }
 }

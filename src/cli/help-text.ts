@@ -13,7 +13,7 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { type Argument, type Command, Help, type Option } from 'commander';
-import { type CliMessageKey, isCliKey, tc as t } from '../i18n/cli.ts';
+import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts';
 import type { Locale, Params } from '../i18n/index.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
@@ -103,7 +103,10 @@ function withExtras(
   if (choices)
     items.push(
       t(locale, 'cli.help.choices', {
-        choices: choices.map((c) => JSON.stringify(c)).join(', '),
+        choices: listText(
+          locale,
+          choices.map((c) => JSON.stringify(c)),
+        ),
       }),
     );
   if (defaultValue !== undefined && showDefault)
@@ -243,7 +246,9 @@ function suggestion(locale: Locale, line: string): string {
 function why(locale: Locale, reason: string): string {
   const choices = /^Allowed choices are (.*)\.$/su.exec(reason);
   return choices
-    ? t(locale, 'cli.usage.allowedChoices', { choices: choices[1] as string })
+    ? t(locale, 'cli.usage.allowedChoices', {
+        choices: listText(locale, (choices[1] as string).split(', ')),
+      })
     : reason;
 }
 

@@ -6,7 +6,7 @@
 import type { Ability } from '../config/abilities.ts';
 import { AppError } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { importBattles, readBattlesFile } from '../import/battles.ts';
 import { importOutputs, readOutputsFile } from '../import/outputs.ts';
@@ -145,9 +145,10 @@ async function runImportGaokao(
         model: r.model,
         files: r.files,
         datasets: Object.keys(r.datasets).length,
-        counts: Object.entries(r.datasets)
-          .map(([d, n]) => `${d} ${n}`)
-          .join(', '),
+        counts: listText(
+          locale,
+          Object.entries(r.datasets).map(([d, n]) => `${d} ${n}`),
+        ),
         rows: r.rows,
         skipped: r.skipped,
         differing: differingNote(locale, r.differing, r.differingItems, 'cli.import.differFiles'),
@@ -160,7 +161,7 @@ async function runImportGaokao(
 
 /** The first three names, then `and N more`. */
 export function nameSome(names: readonly string[], max = 3, locale: Locale = 'en'): string {
-  const shown = names.slice(0, max).join(', ');
+  const shown = listText(locale, names.slice(0, max));
   return names.length > max
     ? tc(locale, 'cli.import.andMore', { shown, n: names.length - max })
     : shown;

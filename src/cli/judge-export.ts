@@ -7,7 +7,7 @@
 
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import { judgeGradesOf, singleAnswerJudges } from '../storage/judge-scores.ts';
 import { findModel } from '../storage/models.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
@@ -71,7 +71,7 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDe
           judge: o.judge,
           scope,
           failures: r.failures > 0 ? tc(locale, 'cli.judgeExport.failures', { n: r.failures }) : '',
-          judges: judges.join(', ') || tc(locale, 'cli.eval.none'),
+          judges: listText(locale, judges) || tc(locale, 'cli.eval.none'),
         }),
       );
     }

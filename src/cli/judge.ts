@@ -8,7 +8,7 @@ import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/ind
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import { abilityText, type Locale } from '../i18n/index.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import type { Runtime } from '../main.ts';
@@ -93,7 +93,7 @@ function scoringLine(locale: Locale, model: string, f: BoardScoringFigures): str
     model,
     scoring: fig(f.scoring),
     normalised: fig(f.normalized),
-    abilities: abilities.length > 0 ? `; ${abilities.join(', ')}` : '',
+    abilities: abilities.length > 0 ? `; ${listText(locale, abilities)}` : '',
   });
 }
 
@@ -145,10 +145,10 @@ function datasetLines(
   if (row.failures.length > 0) {
     const why = (r: string) =>
       tc(locale, r === 'grade' ? 'cli.judge.noGrade' : 'cli.judge.safetyFailed');
-    const list = row.failures
-      .slice(0, 20)
-      .map((f) => `${f.item} (${why(f.reason)})`)
-      .join(', ');
+    const list = listText(
+      locale,
+      row.failures.slice(0, 20).map((f) => `${f.item} (${why(f.reason)})`),
+    );
     const more =
       row.failures.length > 20 ? tc(locale, 'cli.judge.more', { n: row.failures.length - 20 }) : '';
     lines.push(tc(locale, 'cli.judge.failuresOf', { list, more }));
@@ -243,7 +243,7 @@ export async function runImportJudgments(
       tc(locale, 'cli.judge.imported', {
         rows: r.rows,
         judge: o.judge,
-        models: r.models.join(', '),
+        models: listText(locale, r.models),
         files: r.files,
         judged: r.judged,
         failed: r.failed,
@@ -252,7 +252,12 @@ export async function runImportJudgments(
       }),
     );
     if (r.overMax.length > 0)
-      io.out(tc(locale, 'cli.judge.overMax', { n: r.overMax.length, items: r.overMax.join(', ') }));
+      io.out(
+        tc(locale, 'cli.judge.overMax', {
+          n: r.overMax.length,
+          items: listText(locale, r.overMax),
+        }),
+      );
   } finally {
     if (!deps.rt) await rt.close();
   }
@@ -307,7 +312,7 @@ export function judgeFailureLines(
         attempts: f.attempts,
         message: f.message,
         which: tc(locale, which),
-        items: named.join(', '),
+        items: listText(locale, named),
       });
     });
 }

@@ -13,7 +13,7 @@ import { renderPlain } from '../chat/shell/render.ts';
 import { systemClock } from '../core/clock.ts';
 import { AppError } from '../core/errors.ts';
 import { checkOutputPath, writeFileAtomic } from '../core/out-file.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { boardTitle, oneShotBoardService, type Snapshot } from '../leaderboard/service.ts';
 import {
@@ -123,7 +123,7 @@ async function modelNotOnBoard(
     known ? 'not_found' : 'input_invalid',
     tc(locale, 'cli.leaderboard.noModel', {
       model: name,
-      names: names.join(', ') || tc(locale, 'cli.eval.none'),
+      names: listText(locale, names) || tc(locale, 'cli.eval.none'),
       sources,
     }) +
       (sources ? '' : tc(locale, 'cli.leaderboard.noModel.sources')) +
@@ -167,7 +167,7 @@ export async function runLeaderboard(
     const snap = await boardOf(svc, o, otherJudge);
     if (otherJudge && !(snap.inputs.judges ?? []).includes(o.judge as string)) {
       await requireKnownName(rt, 'judge', '--judge', o.judge as string, locale);
-      const known = (snap.inputs.judges ?? []).join(', ');
+      const known = listText(locale, snap.inputs.judges ?? []);
       throw new AppError(
         'not_found',
         tc(locale, 'cli.leaderboard.noJudge', {

@@ -5,7 +5,7 @@
  */
 
 import { AppError } from '../core/errors.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { migrateDown, migrateToLatest } from '../storage/db.ts';
 import { type CliDeps, cliLocale, configOf, dbText, withRuntime } from './deps.ts';
@@ -39,7 +39,7 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
         names.length === 0
           ? tc(locale, 'cli.migrate.nothingDown', { db: dbText(rt.db.target, locale) })
           : tc(locale, 'cli.migrate.rolledBack', {
-              names: names.join(', '),
+              names: listText(locale, names),
               db: dbText(rt.db.target, locale),
             }),
       );
@@ -52,7 +52,7 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
         applied.length === 0
           ? tc(locale, 'cli.migrate.upToDate', { db: dbText(rt.db.target, locale) })
           : tc(locale, 'cli.migrate.applied', {
-              names: applied.join(', '),
+              names: listText(locale, applied),
               db: dbText(rt.db.target, locale),
             }),
       );
@@ -104,7 +104,9 @@ async function runUpgrade(io: CliIo, o: MigrateOptions, deps: CliDeps): Promise<
           secs: (r.ms / 1000).toFixed(1),
           applied:
             r.migrationsApplied.length > 0
-              ? tc(locale, 'cli.migrate.thenApplied', { names: r.migrationsApplied.join(', ') })
+              ? tc(locale, 'cli.migrate.thenApplied', {
+                  names: listText(locale, r.migrationsApplied),
+                })
               : '',
           backup: r.backupDir ?? '',
         }),

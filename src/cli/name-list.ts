@@ -3,7 +3,7 @@
  * The known names a refusal lists, closest to what was typed first, and its "did you mean" (cli/known-names.ts
  * says when a name counts as unknown). No I/O: commands that open no database (`ratings --battles FILE`) use it too.
  */
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 
@@ -12,7 +12,7 @@ export function closestList(locale: Locale, typed: string, names: readonly strin
   if (names.length === 0) return tc(locale, 'cli.eval.none');
   const sorted = byCloseness(typed, names);
   const more = sorted.length > 10 ? tc(locale, 'cli.judge.more', { n: sorted.length - 10 }) : '';
-  return sorted.slice(0, 10).join(', ') + more;
+  return listText(locale, sorted.slice(0, 10)) + more;
 }
 
 /** `. Did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else '' (in `locale`). */

@@ -12,7 +12,7 @@
 
 import { filesOf } from '../config/files.ts';
 import { AppError } from '../core/errors.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
@@ -41,7 +41,7 @@ function votesNote(
   return tc(locale, 'cli.ratings.votesNote', {
     imported:
       imported.length > 0
-        ? tc(locale, 'cli.ratings.plusImported', { list: imported.join(', ') })
+        ? tc(locale, 'cli.ratings.plusImported', { list: listText(locale, imported) })
         : '',
     notCounted:
       left.length > 0
@@ -67,7 +67,7 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const include = voteFilterOf(o);
     const inputNote = votesNote(locale, stored, sources);
     const noVotes = (ability: string | undefined) => ({
-      sources: sources.join(', '),
+      sources: listText(locale, sources),
       db,
       ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
     });

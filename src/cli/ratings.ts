@@ -9,7 +9,7 @@
 import { AppError, type Said } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
-import { type CliMessageKey, said, saidError, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, listText, said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
@@ -218,7 +218,7 @@ function exclusionNote(reason: string, locale: Locale): string {
 function componentNote(c: ArenaComponent, locale: Locale = 'en'): string {
   return tc(locale, 'cli.ratings.component', {
     component: c.component,
-    members: c.members.join(', '),
+    members: listText(locale, c.members),
   });
 }
 

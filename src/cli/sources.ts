@@ -6,7 +6,7 @@
 
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { Database } from '../storage/schema.ts';
 import {
@@ -37,7 +37,7 @@ export async function votesElsewhereNote(
   const others = (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
   if (others.length === 0) return undefined;
   return tc(locale, 'cli.sources.elsewhere', {
-    counted: counted.join(', '),
+    counted: listText(locale, counted),
     n: others.length,
     stored: storedSourcesText(others, locale),
     commands: others
@@ -50,15 +50,16 @@ export async function votesElsewhereNote(
 export function storedSourcesText(list: readonly SourceSummary[], locale: Locale = 'en'): string {
   return list.length === 0
     ? tc(locale, 'cli.sources.none')
-    : list
-        .map((s) =>
+    : listText(
+        locale,
+        list.map((s) =>
           tc(locale, 'cli.sources.item', {
             source: s.source,
             n: s.votes,
             votes: s.votes.toLocaleString('en'),
           }),
-        )
-        .join(', ');
+        ),
+      );
 }
 
 /**

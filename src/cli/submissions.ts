@@ -9,7 +9,7 @@ import { AppError } from '../core/errors.ts';
 import { evalRefusalsText } from '../eval/refusal.ts';
 import { submissionProblemText } from '../eval/submission-problems.ts';
 import type { ApprovalRuns, Outcome } from '../eval/submissions.ts';
-import { tc } from '../i18n/cli.ts';
+import { listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { SubmissionRow } from '../storage/submissions.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
@@ -110,7 +110,12 @@ export async function runSubmissionsList(
       }) +
         (s.reason ? tc(locale, 'cli.submissions.reason', { reason: s.reason }) : '') +
         (s.run_ids.length > 0
-          ? tc(locale, 'cli.submissions.runs', { runs: s.run_ids.map((r) => `#${r}`).join(', ') })
+          ? tc(locale, 'cli.submissions.runs', {
+              runs: listText(
+                locale,
+                s.run_ids.map((r) => `#${r}`),
+              ),
+            })
           : ''),
     );
   }

@@ -9,7 +9,7 @@ import { BOARD_ABILITIES } from '../aggregate/types.ts';
 import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
-import { sayCli, tc } from '../i18n/cli.ts';
+import { listText, sayCli, tc } from '../i18n/cli.ts';
 import { abilityText, type Locale, methodText } from '../i18n/index.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import { type CliIo, padColumns } from './io.ts';
@@ -134,7 +134,12 @@ function printSuites(
         });
     const inc =
       r.includes.length > 0
-        ? tc(locale, 'cli.suites.includes', { list: r.includes.map((i) => i.suite).join(', ') })
+        ? tc(locale, 'cli.suites.includes', {
+            list: listText(
+              locale,
+              r.includes.map((i) => i.suite),
+            ),
+          })
         : '';
     io.out(`${r.suite}  ${size}${inc}${r.description ? `  — ${r.description}` : ''}`);
     if (r.error) {

@@ -33,6 +33,14 @@ export function tc(locale: Locale, key: CliMessageKey, params: Params = {}): str
 }
 
 /**
+ * `items` as one list in `locale`'s way: `a, b, c` in English, `a、b、c` in Chinese (the catalogue's `cli.list.sep`).
+ * Empty for no items.
+ */
+export function listText(locale: Locale, items: readonly string[]): string {
+  return items.join(tc(locale, 'cli.list.sep'));
+}
+
+/**
  * The command line's language from the POSIX locale variables, as Unix tools choose theirs: the first set (non-empty)
  * of `LC_ALL`, `LC_MESSAGES`, `LANG`; a value starting with `zh` (`zh_CN.UTF-8`, `zh_CN`, `zh`) gives `zh-CN`,
  * anything else (`C`, `C.UTF-8`, `POSIX`, `en_US.UTF-8`, unset) `en`. `env` is the command's environment, passed

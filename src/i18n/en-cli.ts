@@ -347,7 +347,6 @@ export const enCli = {
   'cli.config.chat': '  chat: {chat}',
   'cli.config.terminal': 'terminal (no DISCORD_TOKEN / SLACK_BOT_TOKEN set)',
   'cli.config.names': ' ({names})',
-  'cli.config.namesSep': ', ',
   'cli.config.yamlSyntax': '{at}: YAML syntax error ({detail}){more}',
   'cli.config.yamlMore':
     '; {n, plural, one {# more syntax error follows} other {# more syntax errors follow}} from it',
@@ -743,6 +742,7 @@ export const enCli = {
   'cli.outputs.row': 'row',
   'cli.outputs.issue': '{key} {msg}',
   'cli.outputs.sep': '; ',
+  'cli.list.sep': ', ',
   'cli.outputs.notText': '{at}: not a text file (it contains NUL bytes); expected UTF-8 JSON',
   'cli.outputs.battles':
     '{at}: this looks like arena battles ({shape}), not model outputs; import it with `zhujiu import battles {file}`',
@@ -776,7 +776,6 @@ export const enCli = {
   'cli.gaokao.noFiles':
     '{dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json',
   'cli.folderHint.kind': '{n} {words} ({files}): `{cmd}`',
-  'cli.folderHint.sep': ', ',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',
   'cli.fileKind.gaokao_human': "GAOKAO-Bench human-graded result files (teachers' scores)",
   'cli.fileKind.gaokao_objective':

@@ -320,7 +320,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.chat': '  聊天：{chat}',
   'cli.config.terminal': '终端（未设置 DISCORD_TOKEN / SLACK_BOT_TOKEN）',
   'cli.config.names': '（{names}）',
-  'cli.config.namesSep': '、',
   'cli.config.yamlSyntax': '{at}：YAML 语法错误（{detail}）{more}',
   'cli.config.yamlMore': '；由它引起的语法错误还有 {n} 处',
   'cli.config.noFolder':
@@ -693,6 +692,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.row': '这一行',
   'cli.outputs.issue': '{key} {msg}',
   'cli.outputs.sep': '；',
+  'cli.list.sep': '、',
   'cli.outputs.notText': '{at}：不是文本文件（含有 NUL 字节）；应为 UTF-8 编码的 JSON',
   'cli.outputs.battles':
     '{at}：这看起来是竞技场对战记录（{shape}），不是模型输出；请用 `zhujiu import battles {file}` 导入',
@@ -726,7 +726,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.gaokao.noFiles':
     '{dir}：没有 .json 结果文件；应为 GAOKAO-Bench 客观题结果，例如 <model>_2010-2022_Physics_MCQs.json',
   'cli.folderHint.kind': '{n} 个 {words}（{files}）：`{cmd}`',
-  'cli.folderHint.sep': '、',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench 主观题评审文件',
   'cli.fileKind.gaokao_human': 'GAOKAO-Bench 人工评分结果文件（教师评分）',
   'cli.fileKind.gaokao_objective': 'GAOKAO-Bench 客观题结果文件（模型答案，不是评审）',

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isCliKey, tc } from '../i18n/cli.ts';
+import { isCliKey, listText, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import {
   importCommandFor,
@@ -45,7 +45,7 @@ export async function folderKindHints(
     return tc(locale, 'cli.folderHint.kind', {
       n: files.length,
       words: recordedKindWords(k, locale),
-      files: shown.join(tc(locale, 'cli.folderHint.sep')),
+      files: listText(locale, shown),
       cmd: cmd ?? '',
     });
   });

@@ -120,7 +120,7 @@ describe('usage errors in the command line language', () => {
       "错误：选项 '--run <n>' 的值 'x' 无效。--run 必须是不小于 1 的整数，只用十进制数字书写，收到的是 \"x\"",
     );
     const choice = await inProcess(['results', '--format', 'x'], { env: ZH });
-    expect(choice.stderr).toContain('可选值为 jsonl, csv。');
+    expect(choice.stderr).toContain('可选值为 jsonl、csv。');
     const missing = await inProcess(['import', 'outputs', 'f.json'], { env: ZH });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("错误：未指定必需的选项 '--model <name>'");
