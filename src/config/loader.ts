@@ -131,22 +131,26 @@ function describeValue(v: unknown, locale: Locale): string {
   return tc(locale, 'cli.configFile.value.mapping');
 }
 
+/** The parts of a zod v4 schema's definition (`_zod.def`) that {@link schemaDefaultAt} and {@link schemaKeysAt} walk. */
+type ZodDef = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  defaultValue?: unknown;
+  options?: z.ZodType[];
+};
+
+/** The definition of zod v4 schema `t`. */
+const defOf = (t: z.ZodType): ZodDef => (t as unknown as { _zod: { def: ZodDef } })._zod.def;
+
 /**
  * The schema's own default for the key at `path` (e.g. `models[1].max_retries` → the item schema's default 2), or
  * undefined when the key has none. Walks objects, arrays (any index), unions (first option with a default) and
  * optional/nullable/default/pipe wrappers of zod v4 schemas.
  */
 function schemaDefaultAt(schema: z.ZodType | undefined, path: readonly string[]): unknown {
-  type Def = {
-    type: string;
-    shape?: Record<string, z.ZodType>;
-    element?: z.ZodType;
-    innerType?: z.ZodType;
-    in?: z.ZodType;
-    defaultValue?: unknown;
-    options?: z.ZodType[];
-  };
-  const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
   let at: z.ZodType | undefined = schema;
   let found: unknown;
   for (let depth = 0; at !== undefined; ) {
@@ -265,15 +269,6 @@ function knownKeysAt(
 
 /** The keys of the object schema(s) at `path` (every option of a union), walking as {@link schemaDefaultAt}. */
 function schemaKeysAt(schema: z.ZodType | undefined, path: readonly string[]): string[] {
-  type Def = {
-    type: string;
-    shape?: Record<string, z.ZodType>;
-    element?: z.ZodType;
-    innerType?: z.ZodType;
-    in?: z.ZodType;
-    options?: z.ZodType[];
-  };
-  const defOf = (t: z.ZodType): Def => (t as unknown as { _zod: { def: Def } })._zod.def;
   if (schema === undefined) return [];
   const def = defOf(schema);
   if (['default', 'prefault', 'optional', 'nullable', 'readonly'].includes(def.type))
