@@ -5,33 +5,16 @@
  * the fix (before, it imported nothing and said so only as "skipped"). Runs the real CLI in-process on one open
  * embedded database.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportBattles } from '../../../src/import/export-battles.ts';
-import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
+import { useCliFiles } from '../../helpers/cli-files.ts';
 
 const ZH = { LANG: 'zh_CN.UTF-8' };
 
 describe('zhujiu import battles: wrong input', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-ib-'));
-  let t: TestRuntime;
-  const zhujiu = (args: string[], env?: Record<string, string>) =>
-    inProcess(args, { rt: t.rt, ...(env ? { env } : {}) });
-  const file = (name: string, text: string) => {
-    const p = join(tmp, name);
-    writeFileSync(p, text);
-    return p;
-  };
-  beforeAll(async () => {
-    t = await openTestRuntime();
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const cli = useCliFiles('zhujiu-ib-');
+  const { zhujiu, file } = cli;
 
   it('a CSV table is one error naming the file and the expected format, in both languages', async () => {
     const csv = file(
@@ -136,7 +119,7 @@ describe('zhujiu import battles: wrong input', () => {
     const zh = await zhujiu(['import', 'battles', two, '--source', 'pair'], ZH);
     expect(zh.stderr).toContain(`${two}:1：来源 "pair" 在这一行已经存有另一场对战`);
     await expect(
-      exportBattles(t.rt.db.db, new PassThrough(), { source: 'nosuch' }),
+      exportBattles(cli.runtime.rt.db.db, new PassThrough(), { source: 'nosuch' }),
     ).rejects.toMatchObject({
       code: 'not_found',
       message: `--source nosuch: no battles carry this source; check the name (the community's own votes are "arena", imports use their --source)`,

@@ -3,31 +3,13 @@
  * the file, what it looks like and what the command takes, in both languages, instead of a JSON syntax error per
  * line (as `import battles` and `import outputs` do). Runs the real CLI in-process on one open embedded database.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcess, openTestRuntime, type TestRuntime } from '../../helpers/run-cli.ts';
+import { describe, expect, it } from 'vitest';
+import { useCliFiles } from '../../helpers/cli-files.ts';
 
 const ZH = { LANG: 'zh_CN.UTF-8' };
 
 describe('import judgments and judge agree: a file that is not JSON', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'zhujiu-notjson-'));
-  let t: TestRuntime;
-  const zhujiu = (args: string[], env?: Record<string, string>) =>
-    inProcess(args, { rt: t.rt, ...(env ? { env } : {}) });
-  const file = (name: string, text: string) => {
-    const p = join(tmp, name);
-    writeFileSync(p, text);
-    return p;
-  };
-  beforeAll(async () => {
-    t = await openTestRuntime();
-  });
-  afterAll(async () => {
-    await t?.close();
-    rmSync(tmp, { recursive: true, force: true });
-  });
+  const { zhujiu, file } = useCliFiles('zhujiu-notjson-');
 
   it('a CSV table is one error per command, naming the file and the format, in both languages', async () => {
     const csv = file('grades.csv', 'item,label\n1,3\n2,4\n3,1\n');
