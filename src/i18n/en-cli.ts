@@ -355,6 +355,8 @@ export const enCli = {
   'cli.config.folderIsFile':
     'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
   'cli.config.fromCaller': 'the caller',
+  'cli.config.unreadable':
+    '{path}: cannot read ({code}); check the permissions of the config folder and its files',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':

@@ -327,6 +327,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.folderIsFile':
     '配置目录 {dir} 是文件，不是目录（来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
   'cli.config.fromCaller': '调用方',
+  'cli.config.unreadable': '{path}：无法读取（{code}）；请检查配置目录及其文件的权限',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',

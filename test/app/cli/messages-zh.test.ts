@@ -565,3 +565,21 @@ describe('a missing config folder', () => {
     );
   });
 });
+
+describe('a config path that cannot be read', () => {
+  it('is said in Chinese, alone or in the list of problems', async () => {
+    const env = setup({ suites: 'not a folder' });
+    const dir = env.ZHUJIU_CONFIG_DIR as string;
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.stderr).toBe(
+      `错误 [config_invalid]：${join(dir, 'suites')}：无法读取（ENOTDIR）；请检查配置目录及其文件的权限\n`,
+    );
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toBe(
+      `error [config_invalid]: ${join(dir, 'suites')}: cannot read (ENOTDIR); check the permissions of the config folder and its files\n`,
+    );
+    const listed = setup({ 'models.yaml/x': '' });
+    const l = await inProcess(['config', 'check', '--no-connect'], { env: { ...listed, ...ZH } });
+    expect(l.stderr).toMatch(/models\.yaml：无法读取（这是目录，不是文件）；请检查路径$/mu);
+  });
+});
