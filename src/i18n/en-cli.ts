@@ -88,6 +88,8 @@ export const enCli = {
   'cli.db.newer':
     'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
   'cli.db.noMigration': 'none',
+  'cli.db.migrationFailed': 'migration {name} failed: {detail}',
+  'cli.db.migrationUnknown': '(unknown)',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',

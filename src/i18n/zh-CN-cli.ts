@@ -83,6 +83,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.newer':
     '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
   'cli.db.noMigration': '无',
+  'cli.db.migrationFailed': '迁移 {name} 失败：{detail}',
+  'cli.db.migrationUnknown': '（名称未知）',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',

@@ -261,3 +261,20 @@ describe('a database a newer zhujiu migrated', () => {
     );
   });
 });
+
+describe('a failed migration', () => {
+  it("is refused in English for logs and said in Chinese, with the driver's detail", async () => {
+    const { migrationFailed } = await import('../../../src/storage/db.ts');
+    const cause = new Error('relation "votes" already exists');
+    const err = migrationFailed('0007_flags', cause);
+    expect(err.code).toBe('db_migration_failed');
+    expect(err.cause).toBe(cause);
+    expect(err.message).toBe('migration 0007_flags failed: relation "votes" already exists');
+    expect(sayCli('zh-CN', err.said as Said)).toBe(
+      '迁移 0007_flags 失败：relation "votes" already exists',
+    );
+    const unnamed = migrationFailed(undefined, 'boom');
+    expect(unnamed.message).toBe('migration (unknown) failed: boom');
+    expect(sayCli('zh-CN', unnamed.said as Said)).toBe('迁移 （名称未知） 失败：boom');
+  });
+});
