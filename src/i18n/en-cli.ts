@@ -859,6 +859,30 @@ export const enCli = {
   'cli.battles.withoutFlag': 'no --ability',
   'cli.battles.otherFile':
     '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.ratingsLine.at': '{source}:{line}: {msg}',
+  'cli.ratingsLine.nothing': 'nothing',
+  'cli.ratingsLine.nameNotString': '"{key}" must be a non-empty string (the model name), got {got}',
+  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.array':
+    'this is a JSON array; battles are JSON Lines, one object per line like {example}{outputs}',
+  'cli.ratingsLine.arrayOutputs':
+    ' (a JSON array of {shape} is model outputs: `zhujiu import outputs {source} --model NAME`)',
+  'cli.ratingsLine.notObject': 'expected a JSON object like {example}',
+  'cli.ratingsLine.outputs':
+    'this looks like model outputs, not battles; import it with `zhujiu import outputs {source} --model NAME{jsonl}`',
+  'cli.ratingsLine.neither':
+    'neither a battle (needs "winner", e.g. {battle}) nor pair counts (needs "model_a_wins", e.g. {pair})',
+  'cli.ratingsLine.battleInPairs':
+    'a battle line in a file of pair counts (detected at line {first}); put each kind in its own file',
+  'cli.ratingsLine.pairInBattles':
+    'a pair-count line in a file of battles (detected at line {first}); put each kind in its own file',
+  'cli.ratingsLine.self': 'self-battle: "{name}" against itself; model_a and model_b must differ',
+  'cli.ratingsLine.noWinner':
+    'missing "winner"; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
+  'cli.ratingsLine.badWinner':
+    'unknown winner {winner}; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
+  'cli.ratingsLine.anony': '"anony" must be true or false, got {got}; drop it or fix the line',
+  'cli.ratingsLine.count': '"{key}" must be a non-negative integer, got {got}',
   'cli.battles.emptyInput':
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':

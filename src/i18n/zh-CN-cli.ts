@@ -806,6 +806,30 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
     '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.ratingsLine.at': '{source}:{line}：{msg}',
+  'cli.ratingsLine.nothing': '空值',
+  'cli.ratingsLine.nameNotString': '"{key}" 必须是非空字符串（模型名称），实际是 {got}',
+  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.array':
+    '这是一个 JSON 数组；对战记录是 JSON Lines，每行一个对象，例如 {example}{outputs}',
+  'cli.ratingsLine.arrayOutputs':
+    '（由 {shape} 组成的 JSON 数组是模型输出：`zhujiu import outputs {source} --model NAME`）',
+  'cli.ratingsLine.notObject': '应为一个 JSON 对象，例如 {example}',
+  'cli.ratingsLine.outputs':
+    '这看起来是模型输出，不是对战记录；请用 `zhujiu import outputs {source} --model NAME{jsonl}` 导入',
+  'cli.ratingsLine.neither':
+    '既不是一场对战（需要 "winner"，例如 {battle}），也不是配对计数（需要 "model_a_wins"，例如 {pair}）',
+  'cli.ratingsLine.battleInPairs':
+    '配对计数文件中有一行对战（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
+  'cli.ratingsLine.pairInBattles':
+    '对战文件中有一行配对计数（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
+  'cli.ratingsLine.self': '自己对战自己："{name}" 对战它自己；model_a 和 model_b 必须不同',
+  'cli.ratingsLine.noWinner':
+    '缺少 "winner"；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+  'cli.ratingsLine.badWinner':
+    '未知的 winner {winner}；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+  'cli.ratingsLine.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.ratingsLine.count': '"{key}" 必须是非负整数，实际是 {got}',
   'cli.battles.emptyInput':
     '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
   'cli.battles.allNamed':
