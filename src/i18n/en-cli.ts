@@ -779,6 +779,28 @@ export const enCli = {
     '{dir}: cannot read the folder ({code}); give the GAOKAO-Bench result folder (one JSON file per keyword)',
   'cli.gaokao.noFiles':
     '{dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json',
+  'cli.labels.takes': 'judge agree takes JSON Lines of {shape}',
+  'cli.labels.looksLike': '{at}: this looks like {what}; {takes}',
+  'cli.labels.oneDocument': '{at}: this is one JSON document, not one object per line; {takes}',
+  'cli.labels.battles':
+    'arena battles ({shape}); rate them with `zhujiu ratings --battles {file}` or import them with `zhujiu import battles {file}`',
+  'cli.labels.pairCounts':
+    'arena pair counts ({shape}); rate them with `zhujiu ratings --battles {file}`',
+  'cli.labels.outputs':
+    'model outputs (a JSON array of {shape}); import them with `zhujiu import outputs {file} --model NAME`',
+  'cli.labels.outputsJsonl':
+    'model outputs ({shape}); import them with `zhujiu import outputs {file} --model NAME --format jsonl`',
+  'cli.labels.annotations':
+    'AlpacaEval annotations ({shape}); import them with `zhujiu import judgments {file} --format alpaca_eval --judge NAME`',
+  'cli.judgments.noFilesBut': '{path}: no *{ext} files of this format in this folder, but {hints}',
+  'cli.judgments.noFiles':
+    '{path}: no *{ext} files in this folder; pass the folder that holds the judged files, or one file',
+  'cli.judgments.cannotReadFolder':
+    '{path}: cannot read the folder ({code}); check its permissions',
+  'cli.judgments.otherKindOne':
+    '{file}: this looks like {words}, not --format {format} judgments; import it with `{cmd}`',
+  'cli.judgments.otherKindMany':
+    '{n} files ({file}, …) look like {words}, not --format {format} judgments; import them with `{cmd}`',
   'cli.folderHint.kind': '{n} {words} ({files}): `{cmd}`',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',
   'cli.fileKind.gaokao_human': "GAOKAO-Bench human-graded result files (teachers' scores)",

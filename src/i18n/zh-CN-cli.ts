@@ -728,6 +728,27 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{dir}：无法读取该目录（{code}）；请给出 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）',
   'cli.gaokao.noFiles':
     '{dir}：没有 .json 结果文件；应为 GAOKAO-Bench 客观题结果，例如 <model>_2010-2022_Physics_MCQs.json',
+  'cli.labels.takes': 'judge agree 读取 {shape} 组成的 JSON Lines',
+  'cli.labels.looksLike': '{at}：这看起来是 {what}；{takes}',
+  'cli.labels.oneDocument': '{at}：这是一整个 JSON 文档，不是每行一个对象；{takes}',
+  'cli.labels.battles':
+    '竞技场对战（{shape}）；请用 `zhujiu ratings --battles {file}` 计算评分，或用 `zhujiu import battles {file}` 导入',
+  'cli.labels.pairCounts':
+    '竞技场配对计数（{shape}）；请用 `zhujiu ratings --battles {file}` 计算评分',
+  'cli.labels.outputs':
+    '模型输出（由 {shape} 组成的 JSON 数组）；请用 `zhujiu import outputs {file} --model NAME` 导入',
+  'cli.labels.outputsJsonl':
+    '模型输出（{shape}）；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
+  'cli.labels.annotations':
+    'AlpacaEval 标注（{shape}）；请用 `zhujiu import judgments {file} --format alpaca_eval --judge NAME` 导入',
+  'cli.judgments.noFilesBut': '{path}：这个目录中没有这种格式的 *{ext} 文件，但有 {hints}',
+  'cli.judgments.noFiles':
+    '{path}：这个目录中没有 *{ext} 文件；请给出存放评审文件的目录，或其中一个文件',
+  'cli.judgments.cannotReadFolder': '{path}：无法读取这个目录（{code}）；请检查它的权限',
+  'cli.judgments.otherKindOne':
+    '{file}：这看起来是 {words}，不是 --format {format} 的评审；请用 `{cmd}` 导入',
+  'cli.judgments.otherKindMany':
+    '{n} 个文件（{file}，…）看起来是 {words}，不是 --format {format} 的评审；请用 `{cmd}` 导入它们',
   'cli.folderHint.kind': '{n} 个 {words}（{files}）：`{cmd}`',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench 主观题评审文件',
   'cli.fileKind.gaokao_human': 'GAOKAO-Bench 人工评分结果文件（教师评分）',
