@@ -548,6 +548,10 @@ export const enCli = {
     '--model {model}: no such model: {models} lists no models and no answers are stored; import its answers with `zhujiu import outputs FILE --model {word}`, or add it to {models} and run `zhujiu eval`',
   'cli.judge.noAnswers':
     '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
+  'cli.judge.unknownJudge':
+    '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint), or give one of the models it lists: {valid}{meant}',
+  'cli.judge.unknownJudge.none':
+    '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint)',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': ' (did you mean "{name}"?)',
   'cli.judge.noModel':

@@ -506,6 +506,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--model {model}：没有这个模型：{models} 没有列出模型，也没有存储任何回答；请用 `zhujiu import outputs FILE --model {word}` 导入它的回答，或把它加到 {models} 后运行 `zhujiu eval`',
   'cli.judge.noAnswers':
     '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
+  'cli.judge.unknownJudge':
+    '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以），或给出其中列出的模型之一：{valid}{meant}',
+  'cli.judge.unknownJudge.none':
+    '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以）',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
   'cli.judge.noModel':

@@ -652,3 +652,26 @@ describe('import judgments file-level refusals and the labels of another kind', 
     );
   });
 });
+
+describe('judge run with a judge the models file lacks', () => {
+  it('lists the configured models closest first with a did-you-mean, in Chinese', async () => {
+    const entry = (name: string) =>
+      `  - name: ${name}\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n`;
+    const env = setup({
+      'models.yaml': `models:\n${entry('alpha')}${entry('gpt-judge')}${entry('gpt-judges-2')}`,
+      'suites/tiny.yaml': SUITE,
+    });
+    const args = ['judge', 'run', '--judge', 'gpt-jugde', '--model', 'm', '--suite', 'tiny'];
+    const models = join(env.ZHUJIU_CONFIG_DIR as string, 'models.yaml');
+    const zh = await inProcess(args, { env: { ...env, ...ZH } });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toBe(
+      `错误 [input_invalid]：--judge gpt-jugde：${models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以），或给出其中列出的模型之一：gpt-judge、gpt-judges-2、alpha（你是不是想写“gpt-judge”？）\n`,
+    );
+    const en = await inProcess(args, { env });
+    expect(en.code).toBe(2);
+    expect(en.stderr).toBe(
+      `error [input_invalid]: --judge gpt-jugde: not in ${models}; add it there (any OpenAI-compatible endpoint), or give one of the models it lists: gpt-judge, gpt-judges-2, alpha (did you mean "gpt-judge"?)\n`,
+    );
+  });
+});
