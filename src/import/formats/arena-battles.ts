@@ -87,15 +87,7 @@ export function createArenaLineParser(
       if (line.trim().length === 0) return;
       // A JSON array (AlpacaEval model outputs, say) is not JSON Lines: say so instead of "not valid JSON".
       if (kind === null && line.trimStart().startsWith('[')) {
-        const outputs = /"instruction"\s*:/.test(line) || line.trim() === '[';
-        bad(
-          said('cli.ratingsLine.array', {
-            example: BATTLE_EXAMPLE,
-            outputs: outputs
-              ? said('cli.ratingsLine.arrayOutputs', { shape: '{instruction, output}', source })
-              : '',
-          }),
-        );
+        bad(arraySaid(line, source));
       }
       const parsed = readJsonLine(lineNo === 1 ? stripBom(line) : line, lineNo);
       if (!parsed.ok) {
@@ -115,12 +107,8 @@ export function createArenaLineParser(
       const rec = o as Record<string, unknown>;
       const other = kind === null ? rowKind(rec) : 'battles';
       if (other === 'outputs' || other === 'outputs_jsonl') {
-        bad(
-          said('cli.ratingsLine.outputs', {
-            source,
-            jsonl: other === 'outputs_jsonl' ? ' --format jsonl' : '',
-          }),
-        );
+        const jsonl = other === 'outputs_jsonl' ? ' --format jsonl' : '';
+        bad(said('cli.ratingsLine.outputs', { source, jsonl }));
       }
       const lineKind: ArenaLineKind | null =
         'winner' in rec ? 'battles' : 'model_a_wins' in rec ? 'pair_counts' : null;
@@ -131,27 +119,15 @@ export function createArenaLineParser(
         kind = lineKind;
         firstLine = lineNo;
       } else if (kind !== lineKind) {
-        bad(
-          said(
-            lineKind === 'battles'
-              ? 'cli.ratingsLine.battleInPairs'
-              : 'cli.ratingsLine.pairInBattles',
-            { first: firstLine },
-          ),
-        );
+        bad(said(OTHER_KIND_KEYS[lineKind as ArenaLineKind], { first: firstLine }));
       }
       const a = name(rec, 'model_a');
       const b = name(rec, 'model_b');
       if (a === b) bad(said('cli.ratingsLine.self', { name: a }));
       if (kind === 'battles') {
         const w = rec.winner;
-        if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w)) {
-          bad(
-            w === undefined || w === null
-              ? said('cli.ratingsLine.noWinner')
-              : said('cli.ratingsLine.badWinner', { winner: JSON.stringify(w) }),
-          );
-        }
+        if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w))
+          bad(winnerSaid(w));
         if (rec.anony !== undefined && typeof rec.anony !== 'boolean') {
           bad(said('cli.ratingsLine.anony', { got: JSON.stringify(rec.anony) }));
         }
@@ -190,6 +166,30 @@ export function createArenaLineParser(
       return named;
     },
   };
+}
+
+/** The refusal of a line of the other kind in a file of `kind`'s lines, by the kind of the line. */
+const OTHER_KIND_KEYS = {
+  battles: 'cli.ratingsLine.battleInPairs',
+  pair_counts: 'cli.ratingsLine.pairInBattles',
+} as const;
+
+/** The refusal of a JSON array's first line, naming `import outputs` when it looks like model outputs. */
+function arraySaid(line: string, source: string): Said {
+  const outputs = /"instruction"\s*:/.test(line) || line.trim() === '[';
+  return said('cli.ratingsLine.array', {
+    example: BATTLE_EXAMPLE,
+    outputs: outputs
+      ? said('cli.ratingsLine.arrayOutputs', { shape: '{instruction, output}', source })
+      : '',
+  });
+}
+
+/** The refusal of a battle's missing or unknown `winner` `w`. */
+function winnerSaid(w: unknown): Said {
+  return w === undefined || w === null
+    ? said('cli.ratingsLine.noWinner')
+    : said('cli.ratingsLine.badWinner', { winner: JSON.stringify(w) });
 }
 
 /** A value found in a line as the refusal shows it: its JSON, or `nothing` (catalogue data) when it is absent. */
