@@ -909,6 +909,16 @@ export const enCli = {
     'unknown winner {winner}; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
   'cli.ratingsLine.anony': '"anony" must be true or false, got {got}; drop it or fix the line',
   'cli.ratingsLine.count': '"{key}" must be a non-negative integer, got {got}',
+  'cli.styleLine.notJson': 'not valid JSON ({detail}); write one battle object per line',
+  'cli.styleLine.notObject': 'not a JSON object; write one battle object per line',
+  'cli.styleLine.name': '"{key}" must be a non-empty string (the model name)',
+  'cli.styleLine.same': 'model_a and model_b are the same model; a battle needs two models',
+  'cli.styleLine.winner': '"winner" must be one of {winners}',
+  'cli.styleLine.metaObject': '"conv_metadata" must be an object',
+  'cli.styleLine.metaField':
+    "conv_metadata.{field} must be an integer ≥ 0 or an object of them (FastChat's style fields); re-export with `zhujiu export battles --format fastchat`",
+  'cli.styleLine.noMetadata':
+    "{source}: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",
   'cli.battles.emptyInput':
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':

@@ -855,6 +855,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '未知的 winner {winner}；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
   'cli.ratingsLine.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
   'cli.ratingsLine.count': '"{key}" 必须是非负整数，实际是 {got}',
+  'cli.styleLine.notJson': '不是有效的 JSON（{detail}）；请每行写一个对战对象',
+  'cli.styleLine.notObject': '不是 JSON 对象；请每行写一个对战对象',
+  'cli.styleLine.name': '"{key}" 必须是非空字符串（模型名称）',
+  'cli.styleLine.same': 'model_a 和 model_b 是同一个模型；一场对战需要两个模型',
+  'cli.styleLine.winner': '"winner" 必须是 {winners} 之一',
+  'cli.styleLine.metaObject': '"conv_metadata" 必须是对象',
+  'cli.styleLine.metaField':
+    'conv_metadata.{field} 必须是 ≥ 0 的整数或由这样的整数组成的对象（FastChat 的风格字段）；请用 `zhujiu export battles --format fastchat` 重新导出',
+  'cli.styleLine.noMetadata':
+    '{source}：没有一行对战带有 conv_metadata（回答的风格统计），风格控制无从拟合；请用 `zhujiu export battles --format fastchat` 导出回答已存储的对战，或去掉 --style-control 计算评分',
   'cli.battles.emptyInput':
     '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
   'cli.battles.allNamed':

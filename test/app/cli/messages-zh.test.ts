@@ -675,3 +675,19 @@ describe('judge run with a judge the models file lacks', () => {
     );
   });
 });
+
+describe('ratings --style-control', () => {
+  it('a missing file and a line without a winner are said in Chinese', async () => {
+    const missing = join(root, 'nosuch-style.jsonl');
+    const r = await inProcess(['ratings', '--battles', missing, '--style-control'], { env: ZH });
+    expect(r.stderr).toBe(
+      `错误 [rating_input_invalid]：--battles ${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+    const f = join(root, 'style.jsonl');
+    writeFileSync(f, '{"model_a":"a","model_b":"a","winner":"tie"}\n');
+    const same = await inProcess(['ratings', '--battles', f, '--style-control'], { env: ZH });
+    expect(same.stderr).toBe(
+      `错误 [rating_input_invalid]：${f}:1：model_a 和 model_b 是同一个模型；一场对战需要两个模型\n`,
+    );
+  });
+});

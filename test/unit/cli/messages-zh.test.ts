@@ -325,3 +325,26 @@ describe('ratings --battles line problems', () => {
     expect(counts.zh).toBe('f.jsonl:1："model_b_wins" 必须是非负整数，实际是 -1');
   });
 });
+
+describe('ratings --style-control line problems', () => {
+  it('are refused in English for logs and said in Chinese', async () => {
+    const { parseStyleLines } = await import('../../../src/import/formats/arena-style.ts');
+    const refusal = (lines: string[]) => {
+      try {
+        parseStyleLines(lines, 'f.jsonl');
+      } catch (e) {
+        const err = e as AppError;
+        return { en: err.message, zh: sayCli('zh-CN', err.said as Said) };
+      }
+      throw new Error('no refusal');
+    };
+    expect(refusal(['{"model_a":"a","model_b":"b","winner":"x"}'])).toEqual({
+      en: 'f.jsonl:1: "winner" must be one of "model_a", "model_b", "tie", "tie (bothbad)"',
+      zh: 'f.jsonl:1："winner" 必须是 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+    });
+    expect(refusal(['{"model_a":"a","model_b":"b","winner":"tie"}'])).toEqual({
+      en: "f.jsonl: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",
+      zh: 'f.jsonl：没有一行对战带有 conv_metadata（回答的风格统计），风格控制无从拟合；请用 `zhujiu export battles --format fastchat` 导出回答已存储的对战，或去掉 --style-control 计算评分',
+    });
+  });
+});
