@@ -552,6 +552,10 @@ export const enCli = {
     '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint), or give one of the models it lists: {valid}{meant}',
   'cli.judge.unknownJudge.none':
     '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint)',
+  'cli.rubric.missing':
+    'rubric "{name}": {file} does not exist; add it or use ten_point / industry_0_3',
+  'cli.rubric.otherName': '{file}: name is "{named}" but the file is {name}.yaml',
+  'cli.rubric.noScale': '{file}: a single-answer rubric needs `scale: {shape}`',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': ' (did you mean "{name}"?)',
   'cli.judge.noModel':

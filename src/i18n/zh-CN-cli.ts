@@ -510,6 +510,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以），或给出其中列出的模型之一：{valid}{meant}',
   'cli.judge.unknownJudge.none':
     '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以）',
+  'cli.rubric.missing':
+    '评分细则 "{name}"：{file} 不存在；请添加它，或使用 ten_point / industry_0_3',
+  'cli.rubric.otherName': '{file}：name 是 "{named}"，但文件名是 {name}.yaml',
+  'cli.rubric.noScale': '{file}：单回答评分细则需要 `scale: {shape}`',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
   'cli.judge.noModel':

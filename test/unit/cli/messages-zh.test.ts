@@ -348,3 +348,21 @@ describe('ratings --style-control line problems', () => {
     });
   });
 });
+
+describe('a rubric the config lacks', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { loadRubric } = await import('../../../src/eval/judge/rubrics.ts');
+    let err: AppError | undefined;
+    try {
+      loadRubric('/nonexistent-config', 'nosuch');
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect(err?.message).toBe(
+      'rubric "nosuch": /nonexistent-config/rubrics/nosuch.yaml does not exist; add it or use ten_point / industry_0_3',
+    );
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '评分细则 "nosuch"：/nonexistent-config/rubrics/nosuch.yaml 不存在；请添加它，或使用 ten_point / industry_0_3',
+    );
+  });
+});
