@@ -6,7 +6,7 @@
 import { AppError } from '../core/errors.ts';
 import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
-import { tc } from '../i18n/cli.ts';
+import { said, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { parseStyleLines, type StyleLines } from '../import/formats/arena-style.ts';
 import type { StyleBattle } from '../rating/index.ts';
@@ -64,7 +64,12 @@ async function readStyleFile(path: string): Promise<StyleLines> {
     }
   } catch (err) {
     if (err instanceof AppError && err.code === 'import_invalid')
-      throw new AppError('rating_input_invalid', `--battles ${err.message}`, { cause: err });
+      throw new AppError('rating_input_invalid', `--battles ${err.message}`, {
+        cause: err,
+        ...(err.said
+          ? { said: said('cli.file.ofFlag', { flag: '--battles', error: err.said }) }
+          : {}),
+      });
     throw err;
   }
   return parseStyleLines(lines, path);

@@ -11,7 +11,7 @@ import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } fr
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
-import { type CliMessageKey, said, saidError, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, said, saidError, sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
@@ -496,13 +496,18 @@ function configDirFrom(options: LoadOptions): Said | string {
   return options.configDir !== undefined ? said('cli.config.fromCaller') : 'ZHUJIU_CONFIG_DIR';
 }
 
-/** The error for a config path that cannot be read. */
+/**
+ * The error for a config path that cannot be read, as catalogue data (`cli.config.unreadable`: the command line
+ * says it in its language, and {@link problemText} in the language of a problem list).
+ */
 function unreadable(path: string, err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
-  return new AppError(
-    'config_invalid',
-    `${path}: cannot read (${code}); check the permissions of the config folder and its files`,
-  );
+  return saidError('config_invalid', said('cli.config.unreadable', { path, code }));
+}
+
+/** An error's message as a line of a problem list in `locale`: its catalogue data said again, else its message. */
+function problemText(err: AppError, locale: Locale): string {
+  return err.said === undefined ? err.message : sayCli(locale, err.said);
 }
 
 /** The names in folder `dir`, sorted. @throws AppError `config_invalid` when it cannot be listed. */
@@ -546,7 +551,7 @@ function loadSuites(
       parsed.set(data.name, { file: display(file, cwd), suite: data, at });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      problems.push(err.message);
+      problems.push(problemText(err, locale));
     }
   }
   const resolved = resolveSuiteIncludes(parsed);
@@ -625,7 +630,7 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
       return fn();
     } catch (err) {
       if (err instanceof AppError) {
-        problems.push(err.message);
+        problems.push(problemText(err, locale));
         return fallback;
       }
       throw err;

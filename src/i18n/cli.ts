@@ -41,6 +41,14 @@ export function listText(locale: Locale, items: readonly string[]): string {
 }
 
 /**
+ * `items` as one list in each language's way ({@link listText}), as a message parameter of a {@link Said}: for a
+ * refusal built before the reader's language is known.
+ */
+export function listSaid(items: readonly string[]): SaidTexts {
+  return { texts: { en: listText('en', items), 'zh-CN': listText('zh-CN', items) } };
+}
+
+/**
  * The command line's language from the POSIX locale variables, as Unix tools choose theirs: the first set (non-empty)
  * of `LC_ALL`, `LC_MESSAGES`, `LANG`; a value starting with `zh` (`zh_CN.UTF-8`, `zh_CN`, `zh`) gives `zh-CN`,
  * anything else (`C`, `C.UTF-8`, `POSIX`, `en_US.UTF-8`, unset) `en`. `env` is the command's environment, passed

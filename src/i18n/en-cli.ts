@@ -88,6 +88,8 @@ export const enCli = {
   'cli.db.newer':
     'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
   'cli.db.noMigration': 'none',
+  'cli.db.migrationFailed': 'migration {name} failed: {detail}',
+  'cli.db.migrationUnknown': '(unknown)',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
@@ -355,6 +357,8 @@ export const enCli = {
   'cli.config.folderIsFile':
     'config folder {dir} is a file, not a folder (from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
   'cli.config.fromCaller': 'the caller',
+  'cli.config.unreadable':
+    '{path}: cannot read ({code}); check the permissions of the config folder and its files',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -544,6 +548,14 @@ export const enCli = {
     '--model {model}: no such model: {models} lists no models and no answers are stored; import its answers with `zhujiu import outputs FILE --model {word}`, or add it to {models} and run `zhujiu eval`',
   'cli.judge.noAnswers':
     '--model {model}: no answers of this model are stored; run an evaluation (`zhujiu eval --model {word}`) or import its outputs first',
+  'cli.judge.unknownJudge':
+    '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint), or give one of the models it lists: {valid}{meant}',
+  'cli.judge.unknownJudge.none':
+    '--judge {judge}: not in {models}; add it there (any OpenAI-compatible endpoint)',
+  'cli.rubric.missing':
+    'rubric "{name}": {file} does not exist; add it or use ten_point / industry_0_3',
+  'cli.rubric.otherName': '{file}: name is "{named}" but the file is {name}.yaml',
+  'cli.rubric.noScale': '{file}: a single-answer rubric needs `scale: {shape}`',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': ' (did you mean "{name}"?)',
   'cli.judge.noModel':
@@ -775,6 +787,28 @@ export const enCli = {
     '{dir}: cannot read the folder ({code}); give the GAOKAO-Bench result folder (one JSON file per keyword)',
   'cli.gaokao.noFiles':
     '{dir}: no .json result files; expected GAOKAO-Bench objective results such as <model>_2010-2022_Physics_MCQs.json',
+  'cli.labels.takes': 'judge agree takes JSON Lines of {shape}',
+  'cli.labels.looksLike': '{at}: this looks like {what}; {takes}',
+  'cli.labels.oneDocument': '{at}: this is one JSON document, not one object per line; {takes}',
+  'cli.labels.battles':
+    'arena battles ({shape}); rate them with `zhujiu ratings --battles {file}` or import them with `zhujiu import battles {file}`',
+  'cli.labels.pairCounts':
+    'arena pair counts ({shape}); rate them with `zhujiu ratings --battles {file}`',
+  'cli.labels.outputs':
+    'model outputs (a JSON array of {shape}); import them with `zhujiu import outputs {file} --model NAME`',
+  'cli.labels.outputsJsonl':
+    'model outputs ({shape}); import them with `zhujiu import outputs {file} --model NAME --format jsonl`',
+  'cli.labels.annotations':
+    'AlpacaEval annotations ({shape}); import them with `zhujiu import judgments {file} --format alpaca_eval --judge NAME`',
+  'cli.judgments.noFilesBut': '{path}: no *{ext} files of this format in this folder, but {hints}',
+  'cli.judgments.noFiles':
+    '{path}: no *{ext} files in this folder; pass the folder that holds the judged files, or one file',
+  'cli.judgments.cannotReadFolder':
+    '{path}: cannot read the folder ({code}); check its permissions',
+  'cli.judgments.otherKindOne':
+    '{file}: this looks like {words}, not --format {format} judgments; import it with `{cmd}`',
+  'cli.judgments.otherKindMany':
+    '{n} files ({file}, …) look like {words}, not --format {format} judgments; import them with `{cmd}`',
   'cli.folderHint.kind': '{n} {words} ({files}): `{cmd}`',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench judged result files',
   'cli.fileKind.gaokao_human': "GAOKAO-Bench human-graded result files (teachers' scores)",
@@ -855,6 +889,40 @@ export const enCli = {
   'cli.battles.withoutFlag': 'no --ability',
   'cli.battles.otherFile':
     '{at}: source "{source}" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME',
+  'cli.ratingsLine.at': '{source}:{line}: {msg}',
+  'cli.ratingsLine.nothing': 'nothing',
+  'cli.ratingsLine.nameNotString': '"{key}" must be a non-empty string (the model name), got {got}',
+  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.array':
+    'this is a JSON array; battles are JSON Lines, one object per line like {example}{outputs}',
+  'cli.ratingsLine.arrayOutputs':
+    ' (a JSON array of {shape} is model outputs: `zhujiu import outputs {source} --model NAME`)',
+  'cli.ratingsLine.notObject': 'expected a JSON object like {example}',
+  'cli.ratingsLine.outputs':
+    'this looks like model outputs, not battles; import it with `zhujiu import outputs {source} --model NAME{jsonl}`',
+  'cli.ratingsLine.neither':
+    'neither a battle (needs "winner", e.g. {battle}) nor pair counts (needs "model_a_wins", e.g. {pair})',
+  'cli.ratingsLine.battleInPairs':
+    'a battle line in a file of pair counts (detected at line {first}); put each kind in its own file',
+  'cli.ratingsLine.pairInBattles':
+    'a pair-count line in a file of battles (detected at line {first}); put each kind in its own file',
+  'cli.ratingsLine.self': 'self-battle: "{name}" against itself; model_a and model_b must differ',
+  'cli.ratingsLine.noWinner':
+    'missing "winner"; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
+  'cli.ratingsLine.badWinner':
+    'unknown winner {winner}; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
+  'cli.ratingsLine.anony': '"anony" must be true or false, got {got}; drop it or fix the line',
+  'cli.ratingsLine.count': '"{key}" must be a non-negative integer, got {got}',
+  'cli.styleLine.notJson': 'not valid JSON ({detail}); write one battle object per line',
+  'cli.styleLine.notObject': 'not a JSON object; write one battle object per line',
+  'cli.styleLine.name': '"{key}" must be a non-empty string (the model name)',
+  'cli.styleLine.same': 'model_a and model_b are the same model; a battle needs two models',
+  'cli.styleLine.winner': '"winner" must be one of {winners}',
+  'cli.styleLine.metaObject': '"conv_metadata" must be an object',
+  'cli.styleLine.metaField':
+    "conv_metadata.{field} must be an integer ≥ 0 or an object of them (FastChat's style fields); re-export with `zhujiu export battles --format fastchat`",
+  'cli.styleLine.noMetadata':
+    "{source}: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",
   'cli.battles.emptyInput':
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':

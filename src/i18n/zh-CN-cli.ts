@@ -83,6 +83,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.newer':
     '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
   'cli.db.noMigration': '无',
+  'cli.db.migrationFailed': '迁移 {name} 失败：{detail}',
+  'cli.db.migrationUnknown': '（名称未知）',
   'cli.modelName.flag': '{flag} {name} {problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
@@ -327,6 +329,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.folderIsFile':
     '配置目录 {dir} 是文件，不是目录（来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
   'cli.config.fromCaller': '调用方',
+  'cli.config.unreadable': '{path}：无法读取（{code}）；请检查配置目录及其文件的权限',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
@@ -503,6 +506,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--model {model}：没有这个模型：{models} 没有列出模型，也没有存储任何回答；请用 `zhujiu import outputs FILE --model {word}` 导入它的回答，或把它加到 {models} 后运行 `zhujiu eval`',
   'cli.judge.noAnswers':
     '--model {model}：没有存储这个模型的回答；请先运行一次评测（`zhujiu eval --model {word}`）或导入它的输出',
+  'cli.judge.unknownJudge':
+    '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以），或给出其中列出的模型之一：{valid}{meant}',
+  'cli.judge.unknownJudge.none':
+    '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以）',
+  'cli.rubric.missing':
+    '评分细则 "{name}"：{file} 不存在；请添加它，或使用 ten_point / industry_0_3',
+  'cli.rubric.otherName': '{file}：name 是 "{named}"，但文件名是 {name}.yaml',
+  'cli.rubric.noScale': '{file}：单回答评分细则需要 `scale: {shape}`',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
   'cli.judge.noModel':
@@ -725,6 +736,27 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{dir}：无法读取该目录（{code}）；请给出 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）',
   'cli.gaokao.noFiles':
     '{dir}：没有 .json 结果文件；应为 GAOKAO-Bench 客观题结果，例如 <model>_2010-2022_Physics_MCQs.json',
+  'cli.labels.takes': 'judge agree 读取 {shape} 组成的 JSON Lines',
+  'cli.labels.looksLike': '{at}：这看起来是 {what}；{takes}',
+  'cli.labels.oneDocument': '{at}：这是一整个 JSON 文档，不是每行一个对象；{takes}',
+  'cli.labels.battles':
+    '竞技场对战（{shape}）；请用 `zhujiu ratings --battles {file}` 计算评分，或用 `zhujiu import battles {file}` 导入',
+  'cli.labels.pairCounts':
+    '竞技场配对计数（{shape}）；请用 `zhujiu ratings --battles {file}` 计算评分',
+  'cli.labels.outputs':
+    '模型输出（由 {shape} 组成的 JSON 数组）；请用 `zhujiu import outputs {file} --model NAME` 导入',
+  'cli.labels.outputsJsonl':
+    '模型输出（{shape}）；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
+  'cli.labels.annotations':
+    'AlpacaEval 标注（{shape}）；请用 `zhujiu import judgments {file} --format alpaca_eval --judge NAME` 导入',
+  'cli.judgments.noFilesBut': '{path}：这个目录中没有这种格式的 *{ext} 文件，但有 {hints}',
+  'cli.judgments.noFiles':
+    '{path}：这个目录中没有 *{ext} 文件；请给出存放评审文件的目录，或其中一个文件',
+  'cli.judgments.cannotReadFolder': '{path}：无法读取这个目录（{code}）；请检查它的权限',
+  'cli.judgments.otherKindOne':
+    '{file}：这看起来是 {words}，不是 --format {format} 的评审；请用 `{cmd}` 导入',
+  'cli.judgments.otherKindMany':
+    '{n} 个文件（{file}，…）看起来是 {words}，不是 --format {format} 的评审；请用 `{cmd}` 导入它们',
   'cli.folderHint.kind': '{n} 个 {words}（{files}）：`{cmd}`',
   'cli.fileKind.gaokao_judged': 'GAOKAO-Bench 主观题评审文件',
   'cli.fileKind.gaokao_human': 'GAOKAO-Bench 人工评分结果文件（教师评分）',
@@ -803,6 +835,40 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
     '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+  'cli.ratingsLine.at': '{source}:{line}：{msg}',
+  'cli.ratingsLine.nothing': '空值',
+  'cli.ratingsLine.nameNotString': '"{key}" 必须是非空字符串（模型名称），实际是 {got}',
+  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.array':
+    '这是一个 JSON 数组；对战记录是 JSON Lines，每行一个对象，例如 {example}{outputs}',
+  'cli.ratingsLine.arrayOutputs':
+    '（由 {shape} 组成的 JSON 数组是模型输出：`zhujiu import outputs {source} --model NAME`）',
+  'cli.ratingsLine.notObject': '应为一个 JSON 对象，例如 {example}',
+  'cli.ratingsLine.outputs':
+    '这看起来是模型输出，不是对战记录；请用 `zhujiu import outputs {source} --model NAME{jsonl}` 导入',
+  'cli.ratingsLine.neither':
+    '既不是一场对战（需要 "winner"，例如 {battle}），也不是配对计数（需要 "model_a_wins"，例如 {pair}）',
+  'cli.ratingsLine.battleInPairs':
+    '配对计数文件中有一行对战（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
+  'cli.ratingsLine.pairInBattles':
+    '对战文件中有一行配对计数（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
+  'cli.ratingsLine.self': '自己对战自己："{name}" 对战它自己；model_a 和 model_b 必须不同',
+  'cli.ratingsLine.noWinner':
+    '缺少 "winner"；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+  'cli.ratingsLine.badWinner':
+    '未知的 winner {winner}；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+  'cli.ratingsLine.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.ratingsLine.count': '"{key}" 必须是非负整数，实际是 {got}',
+  'cli.styleLine.notJson': '不是有效的 JSON（{detail}）；请每行写一个对战对象',
+  'cli.styleLine.notObject': '不是 JSON 对象；请每行写一个对战对象',
+  'cli.styleLine.name': '"{key}" 必须是非空字符串（模型名称）',
+  'cli.styleLine.same': 'model_a 和 model_b 是同一个模型；一场对战需要两个模型',
+  'cli.styleLine.winner': '"winner" 必须是 {winners} 之一',
+  'cli.styleLine.metaObject': '"conv_metadata" 必须是对象',
+  'cli.styleLine.metaField':
+    'conv_metadata.{field} 必须是 ≥ 0 的整数或由这样的整数组成的对象（FastChat 的风格字段）；请用 `zhujiu export battles --format fastchat` 重新导出',
+  'cli.styleLine.noMetadata':
+    '{source}：没有一行对战带有 conv_metadata（回答的风格统计），风格控制无从拟合；请用 `zhujiu export battles --format fastchat` 导出回答已存储的对战，或去掉 --style-control 计算评分',
   'cli.battles.emptyInput':
     '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
   'cli.battles.allNamed':

@@ -10,10 +10,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.ts';
-import { decodeUtf8 } from '../eval/datasets/decode.ts';
+import { readUtf8File } from '../core/utf8.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
-import { tc } from '../i18n/cli.ts';
+import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
@@ -91,9 +91,11 @@ export async function importGaokaoOutputs(
     const path = join(opts.dir, f);
     let text: string;
     try {
-      text = decodeUtf8(await readFile(path), path);
+      text = await readUtf8File(path, { code: 'import_invalid' });
     } catch (err) {
-      problems.push((err as Error).message);
+      // A file that cannot be read or is not UTF-8: its refusal (catalogue data) in the list's language.
+      if (!(err instanceof AppError)) throw err;
+      problems.push(err.said ? sayCli(locale, err.said) : err.message);
       continue;
     }
     const r = parseGaokaoFile(text, path, true, opts.locale);

@@ -19,17 +19,12 @@ import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.
 import { ensureModels } from '../storage/models.ts';
 import { insertResponses } from '../storage/responses.ts';
 import type { Database } from '../storage/schema.ts';
-import { folderKindHints } from './folder-hint.ts';
+import { folderKindHints, recordedKindWords } from './folder-hint.ts';
 import {
   type AlpacaAnnotationRow,
   parseAlpacaAnnotations,
 } from './formats/alpaca-eval-annotations.ts';
-import {
-  importCommandFor,
-  RECORDED_KIND_WORDS,
-  type RecordedFileKind,
-  recordedFileKind,
-} from './formats/file-kind.ts';
+import { importCommandFor, type RecordedFileKind, recordedFileKind } from './formats/file-kind.ts';
 import { gaokaoAbility } from './formats/gaokao.ts';
 import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
@@ -121,11 +116,15 @@ export interface ImportJudgmentsResult {
  * their names) and the command that imports them, e.g. AlpacaEval's `model_outputs.json` → `zhujiu import outputs
  * FILE --model NAME` (never a `--format` that would fail on them too).
  */
-async function emptyFolderHint(path: string, ext: string): Promise<string> {
-  const hints = await folderKindHints(path);
+async function emptyFolderHint(path: string, ext: string, locale: Locale): Promise<string> {
+  const hints = await folderKindHints(path, [], locale);
   return hints.length > 0
-    ? `${path}: no *${ext} files of this format in this folder, but ${hints.join('; ')}`
-    : `${path}: no *${ext} files in this folder; pass the folder that holds the judged files, or one file`;
+    ? tc(locale, 'cli.judgments.noFilesBut', {
+        path,
+        ext,
+        hints: hints.join(tc(locale, 'cli.outputs.sep')),
+      })
+    : tc(locale, 'cli.judgments.noFiles', { path, ext });
 }
 
 /**
@@ -135,9 +134,12 @@ async function emptyFolderHint(path: string, ext: string): Promise<string> {
  */
 class WrongKinds {
   readonly #format: JudgmentsFormat;
+  readonly #locale: Locale;
   readonly #found = new Map<RecordedFileKind, string[]>();
-  constructor(format: JudgmentsFormat) {
+  /** `locale`: the language of {@link WrongKinds.lines} (the command line's; default English). */
+  constructor(format: JudgmentsFormat, locale: Locale = 'en') {
     this.#format = format;
+    this.#locale = locale;
   }
   /** True (and noted) when `text` is of another known kind. */
   check(text: string, file: string): boolean {
@@ -153,18 +155,21 @@ class WrongKinds {
     this.#found.set(kind, [...(this.#found.get(kind) ?? []), file]);
     return true;
   }
-  /** One line per kind found. */
+  /** One line per kind found, in the locale given. */
   lines(): string[] {
+    const locale = this.#locale;
     return [...this.#found].map(([kind, files]) => {
       const first = files[0]!;
-      const cmd = importCommandFor(kind, first, dirname(first));
-      const which =
-        files.length === 1
-          ? `${first}: this looks like`
-          : `${files.length} files (${first}, …) look like`;
+      const cmd = importCommandFor(kind, first, dirname(first)) ?? '';
       // The kind's words say "not judgments" where other commands read them; here the line says it once.
-      const words = RECORDED_KIND_WORDS[kind].replace(/ \(not judgments\)|[;,] not judgments/u, '');
-      return `${which} ${words}, not --format ${this.#format} judgments; import ${files.length === 1 ? 'it' : 'them'} with \`${cmd}\``;
+      const words = recordedKindWords(kind, locale).replace(
+        / \(not judgments\)|[;,] not judgments|（不是评审）|[；，]不是评审/u,
+        '',
+      );
+      const params = { file: first, n: files.length, words, format: this.#format, cmd };
+      return files.length === 1
+        ? tc(locale, 'cli.judgments.otherKindOne', params)
+        : tc(locale, 'cli.judgments.otherKindMany', params);
     });
   }
 }
@@ -187,7 +192,12 @@ async function readJudgmentsFile(file: string, format: JudgmentsFormat): Promise
   return text;
 }
 
-async function listFiles(path: string, ext: string): Promise<string[]> {
+/**
+ * The files an import reads: `path` itself when it is a file, else its `*ext` files (sorted).
+ * @throws AppError `import_invalid` when `path` or the folder cannot be read (catalogue data), or when the folder
+ *   has no such file (in `locale`, with what its recorded files are).
+ */
+async function listFiles(path: string, ext: string, locale: Locale = 'en'): Promise<string[]> {
   let st: Awaited<ReturnType<typeof stat>>;
   try {
     st = await stat(path);
@@ -202,13 +212,13 @@ async function listFiles(path: string, ext: string): Promise<string[]> {
       if ((await stat(join(path, n))).isFile()) files.push(join(path, n));
     }
   } catch (err) {
-    throw new AppError(
-      'import_invalid',
-      `${path}: cannot read the folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); check its permissions`,
-      { cause: err },
-    );
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw saidError('import_invalid', said('cli.judgments.cannotReadFolder', { path, code }), {
+      cause: err,
+    });
   }
-  if (files.length === 0) throw new AppError('import_invalid', await emptyFolderHint(path, ext));
+  if (files.length === 0)
+    throw new AppError('import_invalid', await emptyFolderHint(path, ext, locale));
   return files;
 }
 
@@ -241,10 +251,10 @@ async function importGaokaoHuman(
   db: Kysely<Database>,
   opts: ImportJudgmentsOptions,
 ): Promise<ImportJudgmentsResult> {
-  const files = await listFiles(opts.path, '.json');
+  const files = await listFiles(opts.path, '.json', opts.locale);
   const parsed: { file: string; value: GaokaoHumanFile }[] = [];
   const errors: string[] = [];
-  const wrong = new WrongKinds(opts.format);
+  const wrong = new WrongKinds(opts.format, opts.locale);
   const fileOf = new Map<string, string>();
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
@@ -313,10 +323,10 @@ async function importGaokao(
   db: Kysely<Database>,
   opts: ImportJudgmentsOptions,
 ): Promise<ImportJudgmentsResult> {
-  const files = await listFiles(opts.path, '.json');
+  const files = await listFiles(opts.path, '.json', opts.locale);
   const parsed: GaokaoJudgedFile[] = [];
   const errors: string[] = [];
-  const wrong = new WrongKinds(opts.format);
+  const wrong = new WrongKinds(opts.format, opts.locale);
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;
@@ -383,11 +393,11 @@ async function importAlpaca(
   db: Kysely<Database>,
   opts: ImportJudgmentsOptions,
 ): Promise<ImportJudgmentsResult> {
-  const files = await listFiles(opts.path, '.jsonl');
+  const files = await listFiles(opts.path, '.jsonl', opts.locale);
   const rows: AlpacaAnnotationRow[] = [];
   const fileOf = new Map<AlpacaAnnotationRow, string>();
   const errors: string[] = [];
-  const wrong = new WrongKinds(opts.format);
+  const wrong = new WrongKinds(opts.format, opts.locale);
   for (const f of files) {
     const text = await readJudgmentsFile(f, opts.format);
     if (wrong.check(text, f)) continue;

@@ -343,14 +343,27 @@ export async function migrateToLatest(
   // Another process may have applied a newer version's migrations while this one waited for the migrator's lock.
   if (result.error) refuseNewer(await migrationStatus(db, list));
   if (result.error) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? '(unknown)';
-    throw new AppError(
-      'db_migration_failed',
-      `migration ${failed} failed: ${(result.error as Error).message ?? String(result.error)}`,
-      { cause: result.error },
-    );
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    throw migrationFailed(failed, result.error);
   }
   return result;
+}
+
+/**
+ * The refusal of a failed migration `name` (undefined: the migrator did not say which), keeping the driver's
+ * detail of `error` (its message, in the driver's words) as catalogue data (`cli.db.migrationFailed`: the command
+ * line says it in its language).
+ * @returns AppError `db_migration_failed` whose cause is `error`.
+ */
+export function migrationFailed(name: string | undefined, error: unknown): AppError {
+  return saidError(
+    'db_migration_failed',
+    said('cli.db.migrationFailed', {
+      name: name ?? said('cli.db.migrationUnknown'),
+      detail: (error as Error).message ?? String(error),
+    }),
+    { cause: error },
+  );
 }
 
 /** Which migrations a database has: applied (all), pending (known here, not applied), unknown (applied, not known). */

@@ -9,10 +9,10 @@
 import type { Kysely } from 'kysely';
 import { filesOf } from '../../config/files.ts';
 import type { LoadedConfig } from '../../config/loader.ts';
-import { AppError, type Said } from '../../core/errors.ts';
+import type { AppError, Said } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { shellWord } from '../../core/shell-word.ts';
-import { type CliMessageKey, said, saidError } from '../../i18n/cli.ts';
+import { type CliMessageKey, listSaid, said, saidError } from '../../i18n/cli.ts';
 import { openLlmClient } from '../../llm/factory.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { latestAnswers } from '../../storage/judge-scores.ts';
@@ -57,13 +57,7 @@ async function openJudgeClient(
 ): Promise<LlmClient> {
   const { config } = deps;
   const models = filesOf(config).models;
-  const cfg = config.models.find((m) => m.name === name);
-  if (!cfg) {
-    throw new AppError(
-      'input_invalid',
-      `--judge ${name}: not in ${models}; add it there (any OpenAI-compatible endpoint)`,
-    );
-  }
+  const cfg = judgeConfig(config, name);
   const opened = await openLlmClient(cfg, {
     db: deps.db,
     logger: deps.logger,
@@ -75,6 +69,26 @@ async function openJudgeClient(
 }
 
 /** `; did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else nothing (catalogue data). */
+/**
+ * The models-file entry of the judge `name`.
+ * @throws AppError `input_invalid` (a usage mistake, exit 2) when the models file does not list it, naming the
+ *   models it lists, closest first, with a "did you mean".
+ */
+function judgeConfig(config: LoadedConfig, name: string): LoadedConfig['models'][number] {
+  const cfg = config.models.find((m) => m.name === name);
+  if (cfg) return cfg;
+  const names = config.models.map((m) => m.name);
+  throw saidError(
+    'input_invalid',
+    said(names.length === 0 ? 'cli.judge.unknownJudge.none' : 'cli.judge.unknownJudge', {
+      judge: name,
+      models: filesOf(config).models,
+      valid: closest(name, names),
+      meant: meant(name, names),
+    }),
+  );
+}
+
 function meant(typed: string, names: readonly string[]): string | Said {
   const name = didYouMean(typed, names);
   return name === undefined ? '' : said('cli.judge.didYouMean', { name });
@@ -84,7 +98,7 @@ function meant(typed: string, names: readonly string[]): string | Said {
 function closest(typed: string, names: readonly string[]): Said {
   const sorted = byCloseness(typed, names);
   const more = sorted.length > 10 ? said('cli.judge.more', { n: sorted.length - 10 }) : '';
-  return said('cli.judge.list', { list: sorted.slice(0, 10).join(', '), more });
+  return said('cli.judge.list', { list: listSaid(sorted.slice(0, 10)), more });
 }
 
 /**
@@ -138,11 +152,13 @@ export async function judgeSuite(
       'input_invalid',
       said(names.length === 0 ? 'cli.judge.unknownSuite.none' : 'cli.judge.unknownSuite', {
         suite: o.suite,
-        suites: names.join(', '),
+        suites: listSaid(names),
         meant: meant(o.suite, names),
       }),
     );
   }
+  // A judge the models file lacks is a usage mistake: said before any slower check.
+  if (o.judgeClient === undefined) judgeConfig(config, o.judge);
   const entries = suite.datasets.filter((d) => d.method === 'scoring');
   if (entries.length === 0)
     throw saidError('not_found', said('cli.judgeSuite.noScoring', { suite: o.suite }));

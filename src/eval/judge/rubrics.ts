@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseYamlFile } from '../../config/loader.ts';
-import { AppError } from '../../core/errors.ts';
+import { said, saidError } from '../../i18n/cli.ts';
 import type { ChatMessage, JsonSchemaFormat } from '../../llm/types.ts';
 import { type VerdictScale, verdictJsonSchema } from './parse.ts';
 
@@ -68,23 +68,14 @@ export interface JudgePromptFields {
 export function loadRubric(configDir: string, name: string): Rubric {
   const file = join(configDir, 'rubrics', `${name}.yaml`);
   if (!existsSync(file)) {
-    throw new AppError(
-      'config_missing',
-      `rubric "${name}": ${file} does not exist; add it or use ten_point / industry_0_3`,
-    );
+    throw saidError('config_missing', said('cli.rubric.missing', { name, file }));
   }
   const r = parseYamlFile(file, rubricFileSchema);
   if (r.name !== name) {
-    throw new AppError(
-      'config_invalid',
-      `${file}: name is "${r.name}" but the file is ${name}.yaml`,
-    );
+    throw saidError('config_invalid', said('cli.rubric.otherName', { file, named: r.name, name }));
   }
   if (r.kind === 'single' && r.scale === undefined) {
-    throw new AppError(
-      'config_invalid',
-      `${file}: a single-answer rubric needs \`scale: {min, max}\``,
-    );
+    throw saidError('config_invalid', said('cli.rubric.noScale', { file, shape: '{min, max}' }));
   }
   return r;
 }

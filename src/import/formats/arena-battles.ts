@@ -2,8 +2,8 @@
  * @module rating/parse-arena-lines
  * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
  */
-import { modelNameProblem } from '../../config/model-name.ts';
-import { AppError } from '../../core/errors.ts';
+import { modelNameSaid } from '../../config/model-name.ts';
+import type { Said } from '../../core/errors.ts';
 import { said, saidError } from '../../i18n/cli.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
@@ -62,19 +62,20 @@ export function createArenaLineParser(
   let rated = 0;
   let kind: ArenaLineKind | null = null;
   let firstLine = 0;
-  const bad = (msg: string): never => {
-    throw new AppError('rating_input_invalid', `${source}:${lineNo}: ${msg}`);
+  const bad = (msg: Said): never => {
+    throw saidError(
+      'rating_input_invalid',
+      said('cli.ratingsLine.at', { source, line: lineNo, msg }),
+    );
   };
   const name = (o: Record<string, unknown>, key: 'model_a' | 'model_b'): string => {
     const v = o[key];
-    if (typeof v !== 'string' || v.length === 0) {
-      return bad(
-        `"${key}" must be a non-empty string (the model name), got ${JSON.stringify(v) ?? 'nothing'}`,
-      );
-    }
+    if (typeof v !== 'string' || v.length === 0)
+      return bad(said('cli.ratingsLine.nameNotString', { key, got: gotText(v) }));
     // The one rule of model names (config/schema.ts), as `import battles` applies it.
-    const problem = modelNameProblem(v);
-    if (problem !== undefined) return bad(`"${key}" ${JSON.stringify(v)} ${problem}`);
+    const problem = modelNameSaid(v);
+    if (problem !== undefined)
+      return bad(said('cli.ratingsLine.badName', { key, name: JSON.stringify(v), problem }));
     return v;
   };
   return {
@@ -86,12 +87,7 @@ export function createArenaLineParser(
       if (line.trim().length === 0) return;
       // A JSON array (AlpacaEval model outputs, say) is not JSON Lines: say so instead of "not valid JSON".
       if (kind === null && line.trimStart().startsWith('[')) {
-        bad(
-          `this is a JSON array; battles are JSON Lines, one object per line like ${BATTLE_EXAMPLE}` +
-            (/"instruction"\s*:/.test(line) || line.trim() === '['
-              ? ` (a JSON array of {instruction, output} is model outputs: \`zhujiu import outputs ${source} --model NAME\`)`
-              : ''),
-        );
+        bad(arraySaid(line, source));
       }
       const parsed = readJsonLine(lineNo === 1 ? stripBom(line) : line, lineNo);
       if (!parsed.ok) {
@@ -106,44 +102,34 @@ export function createArenaLineParser(
       }
       const o = parsed.value;
       if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-        bad(`expected a JSON object like ${BATTLE_EXAMPLE}`);
+        bad(said('cli.ratingsLine.notObject', { example: BATTLE_EXAMPLE }));
       }
       const rec = o as Record<string, unknown>;
       const other = kind === null ? rowKind(rec) : 'battles';
       if (other === 'outputs' || other === 'outputs_jsonl') {
-        bad(
-          `this looks like model outputs, not battles; import it with \`zhujiu import outputs ${source} --model NAME${other === 'outputs_jsonl' ? ' --format jsonl' : ''}\``,
-        );
+        const jsonl = other === 'outputs_jsonl' ? ' --format jsonl' : '';
+        bad(said('cli.ratingsLine.outputs', { source, jsonl }));
       }
       const lineKind: ArenaLineKind | null =
         'winner' in rec ? 'battles' : 'model_a_wins' in rec ? 'pair_counts' : null;
       if (lineKind === null) {
-        bad(
-          `neither a battle (needs "winner", e.g. ${BATTLE_EXAMPLE}) nor pair counts (needs "model_a_wins", e.g. ${PAIR_EXAMPLE})`,
-        );
+        bad(said('cli.ratingsLine.neither', { battle: BATTLE_EXAMPLE, pair: PAIR_EXAMPLE }));
       }
       if (kind === null) {
         kind = lineKind;
         firstLine = lineNo;
       } else if (kind !== lineKind) {
-        bad(
-          `a ${lineKind === 'battles' ? 'battle' : 'pair-count'} line in a file of ${kind === 'battles' ? 'battles' : 'pair counts'} (detected at line ${firstLine}); put each kind in its own file`,
-        );
+        bad(said(OTHER_KIND_KEYS[lineKind as ArenaLineKind], { first: firstLine }));
       }
       const a = name(rec, 'model_a');
       const b = name(rec, 'model_b');
-      if (a === b) bad(`self-battle: "${a}" against itself; model_a and model_b must differ`);
+      if (a === b) bad(said('cli.ratingsLine.self', { name: a }));
       if (kind === 'battles') {
         const w = rec.winner;
-        if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w)) {
-          bad(
-            `${w === undefined || w === null ? 'missing "winner"' : `unknown winner ${JSON.stringify(w)}`}; use one of "model_a", "model_b", "tie", "tie (bothbad)"`,
-          );
-        }
+        if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w))
+          bad(winnerSaid(w));
         if (rec.anony !== undefined && typeof rec.anony !== 'boolean') {
-          bad(
-            `"anony" must be true or false, got ${JSON.stringify(rec.anony)}; drop it or fix the line`,
-          );
+          bad(said('cli.ratingsLine.anony', { got: JSON.stringify(rec.anony) }));
         }
         if (rec.anony === false && opts.includeNamed !== true) {
           named++;
@@ -156,7 +142,7 @@ export function createArenaLineParser(
         for (const key of COUNT_KEYS) {
           const v = rec[key];
           if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
-            bad(`"${key}" must be a non-negative integer, got ${JSON.stringify(v) ?? 'nothing'}`);
+            bad(said('cli.ratingsLine.count', { key, got: gotText(v) }));
           }
           c.push(v as number);
         }
@@ -180,6 +166,35 @@ export function createArenaLineParser(
       return named;
     },
   };
+}
+
+/** The refusal of a line of the other kind in a file of `kind`'s lines, by the kind of the line. */
+const OTHER_KIND_KEYS = {
+  battles: 'cli.ratingsLine.battleInPairs',
+  pair_counts: 'cli.ratingsLine.pairInBattles',
+} as const;
+
+/** The refusal of a JSON array's first line, naming `import outputs` when it looks like model outputs. */
+function arraySaid(line: string, source: string): Said {
+  const outputs = /"instruction"\s*:/.test(line) || line.trim() === '[';
+  return said('cli.ratingsLine.array', {
+    example: BATTLE_EXAMPLE,
+    outputs: outputs
+      ? said('cli.ratingsLine.arrayOutputs', { shape: '{instruction, output}', source })
+      : '',
+  });
+}
+
+/** The refusal of a battle's missing or unknown `winner` `w`. */
+function winnerSaid(w: unknown): Said {
+  return w === undefined || w === null
+    ? said('cli.ratingsLine.noWinner')
+    : said('cli.ratingsLine.badWinner', { winner: JSON.stringify(w) });
+}
+
+/** A value found in a line as the refusal shows it: its JSON, or `nothing` (catalogue data) when it is absent. */
+function gotText(v: unknown): string | Said {
+  return JSON.stringify(v) ?? said('cli.ratingsLine.nothing');
 }
 
 /**

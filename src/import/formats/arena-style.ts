@@ -4,7 +4,8 @@
  * writes it and FastChat's `add_markdown_info.py` adds it) for style-controlled ratings (docs/scoring.md §4.6).
  * Pure: lines in, battles out.
  */
-import { AppError } from '../../core/errors.ts';
+import type { Said } from '../../core/errors.ts';
+import { listSaid, said, saidError } from '../../i18n/cli.ts';
 import type { StyleBattle, StyleMetadata } from '../../rating/style-control.ts';
 import { WINNERS, type Winner } from '../../rating/types.ts';
 
@@ -44,34 +45,34 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
     n++;
     const line = n === 1 ? raw.replace(/^\uFEFF/, '') : raw;
     if (line.trim() === '') continue;
-    const bad = (msg: string): never => {
-      throw new AppError('rating_input_invalid', `${source}:${n}: ${msg}`);
+    const bad = (msg: Said): never => {
+      throw saidError('rating_input_invalid', said('cli.ratingsLine.at', { source, line: n, msg }));
     };
     let o: unknown;
     try {
       o = JSON.parse(line);
     } catch (err) {
-      bad(`not valid JSON (${(err as Error).message}); write one battle object per line`);
+      bad(said('cli.styleLine.notJson', { detail: (err as Error).message }));
     }
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-      return bad('not a JSON object; write one battle object per line');
+      return bad(said('cli.styleLine.notObject'));
     }
     const x = o as Record<string, unknown>;
     for (const k of ['model_a', 'model_b'] as const) {
-      if (typeof x[k] !== 'string' || x[k] === '')
-        bad(`"${k}" must be a non-empty string (the model name)`);
+      if (typeof x[k] !== 'string' || x[k] === '') bad(said('cli.styleLine.name', { key: k }));
     }
-    if (x.model_a === x.model_b)
-      bad('model_a and model_b are the same model; a battle needs two models');
+    if (x.model_a === x.model_b) bad(said('cli.styleLine.same'));
     if (!WINNERS.includes(x.winner as Winner)) {
-      bad(`"winner" must be one of ${WINNERS.map((w) => JSON.stringify(w)).join(', ')}`);
+      bad(
+        said('cli.styleLine.winner', { winners: listSaid(WINNERS.map((w) => JSON.stringify(w))) }),
+      );
     }
     const m = x.conv_metadata;
     if (m === undefined || m === null) {
       without++;
       continue;
     }
-    if (typeof m !== 'object' || Array.isArray(m)) bad('"conv_metadata" must be an object');
+    if (typeof m !== 'object' || Array.isArray(m)) bad(said('cli.styleLine.metaObject'));
     const meta = m as Record<string, unknown>;
     for (const f of FIELDS) {
       const v = meta[f];
@@ -82,10 +83,7 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
           !Array.isArray(v) &&
           Object.values(v).every(isCount));
       if (!ok) {
-        bad(
-          `conv_metadata.${f} must be an integer ≥ 0 or an object of them (FastChat's style fields); ` +
-            're-export with `zhujiu export battles --format fastchat`',
-        );
+        bad(said('cli.styleLine.metaField', { field: f }));
       }
     }
     battles.push({
@@ -96,11 +94,7 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
     });
   }
   if (battles.length === 0) {
-    throw new AppError(
-      'rating_input_invalid',
-      `${source}: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; ` +
-        'export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control',
-    );
+    throw saidError('rating_input_invalid', said('cli.styleLine.noMetadata', { source }));
   }
   return { battles, withoutMetadata: without };
 }

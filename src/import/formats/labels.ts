@@ -23,29 +23,42 @@ const row = z.object({
     .refine((v) => v !== '', { error: schemaMessage('cli.rows.labelsLabel') }),
 });
 
-const LABELS = 'judge agree takes JSON Lines of {"item": ..., "label": ...}';
+/** The catalogue key of what a file of another kind is, by the kind of its first row. */
+const OTHER_KIND_KEYS = {
+  battles: 'cli.labels.battles',
+  pair_counts: 'cli.labels.pairCounts',
+  outputs: 'cli.labels.outputs',
+  outputs_jsonl: 'cli.labels.outputsJsonl',
+  annotations: 'cli.labels.annotations',
+} as const;
+
+/** The shape each kind's words name. */
+const OTHER_KIND_SHAPES: Readonly<Record<keyof typeof OTHER_KIND_KEYS, string>> = {
+  battles: '{model_a, model_b, winner}',
+  pair_counts: '{model_a, model_b, model_a_wins}',
+  outputs: '{instruction, output}',
+  outputs_jsonl: '{item, prompt, output}',
+  annotations: '{generator_1, generator_2, preference}',
+};
 
 /**
- * One line naming what a file of another kind is and the command that fits it, or undefined for a labels file
- * (or one whose kind is unknown: its rows are then checked one by one).
+ * One line naming what a file of another kind is and the command that fits it, in `locale`, or undefined for a
+ * labels file (or one whose kind is unknown: its rows are then checked one by one).
  */
-function otherKind(text: string, file: string): string | undefined {
+function otherKind(text: string, file: string, locale: Locale): string | undefined {
   const body = text.trimStart();
   const kind = fileRowKind(text);
-  const what: Partial<Record<typeof kind, string>> = {
-    battles: `arena battles ({model_a, model_b, winner}); rate them with \`zhujiu ratings --battles ${file}\` or import them with \`zhujiu import battles ${file}\``,
-    pair_counts: `arena pair counts ({model_a, model_b, model_a_wins}); rate them with \`zhujiu ratings --battles ${file}\``,
-    outputs: `model outputs (a JSON array of {instruction, output}); import them with \`zhujiu import outputs ${file} --model NAME\``,
-    outputs_jsonl: `model outputs ({item, prompt, output}); import them with \`zhujiu import outputs ${file} --model NAME --format jsonl\``,
-    annotations: `AlpacaEval annotations ({generator_1, generator_2, preference}); import them with \`zhujiu import judgments ${file} --format alpaca_eval --judge NAME\``,
-  };
-  const w = what[kind];
-  if (w !== undefined) return `${file}:1: this looks like ${w}; ${LABELS}`;
+  const takes = tc(locale, 'cli.labels.takes', { shape: '{"item": ..., "label": ...}' });
+  if (Object.hasOwn(OTHER_KIND_KEYS, kind)) {
+    const k = kind as keyof typeof OTHER_KIND_KEYS;
+    const what = tc(locale, OTHER_KIND_KEYS[k], { shape: OTHER_KIND_SHAPES[k], file });
+    return tc(locale, 'cli.labels.looksLike', { at: `${file}:1`, what, takes });
+  }
   if (
     body.startsWith('[') ||
     (body.startsWith('{') && /^\{\s*$/m.test(body.split('\n')[0] ?? ''))
   ) {
-    return `${file}:1: this is one JSON document, not one object per line; ${LABELS}`;
+    return tc(locale, 'cli.labels.oneDocument', { at: `${file}:1`, takes });
   }
   return undefined;
 }
@@ -75,7 +88,7 @@ export function parseLabels(
     said('cli.files.labelsFormat', { shape: '{"item": ..., "label": ...}' }),
   );
   if (notJson !== undefined) return fail([sayCli(locale, notJson)]);
-  const other = otherKind(text, file);
+  const other = otherKind(text, file, locale);
   if (other !== undefined) return fail([other]);
   for (const e of readJsonl(text).entries) {
     if (!e.ok) {

@@ -4,7 +4,7 @@
  * case runs the command in-process (test/helpers/run-cli.ts); the English of the same cases is asserted by the
  * tests of each command.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -562,6 +562,132 @@ describe('a missing config folder', () => {
     });
     expect(r.stderr).toBe(
       `错误 [config_missing]：配置目录 ${dir} 不存在（来自 ZHUJIU_CONFIG_DIR）；请修正路径，或取消设置以使用 ./config\n`,
+    );
+  });
+});
+
+describe('a config path that cannot be read', () => {
+  it('is said in Chinese, alone or in the list of problems', async () => {
+    const env = setup({ suites: 'not a folder' });
+    const dir = env.ZHUJIU_CONFIG_DIR as string;
+    const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
+    expect(r.stderr).toBe(
+      `错误 [config_invalid]：${join(dir, 'suites')}：无法读取（ENOTDIR）；请检查配置目录及其文件的权限\n`,
+    );
+    const en = await inProcess(['config', 'check', '--no-connect'], { env });
+    expect(en.stderr).toBe(
+      `error [config_invalid]: ${join(dir, 'suites')}: cannot read (ENOTDIR); check the permissions of the config folder and its files\n`,
+    );
+    const listed = setup({ 'models.yaml/x': '' });
+    const l = await inProcess(['config', 'check', '--no-connect'], { env: { ...listed, ...ZH } });
+    expect(l.stderr).toMatch(/models\.yaml：无法读取（这是目录，不是文件）；请检查路径$/mu);
+  });
+});
+
+describe('import judgments file-level refusals and the labels of another kind', () => {
+  const put = (name: string, body: string | Uint8Array) => {
+    const p = join(root, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, body);
+    return p;
+  };
+  const judgments = (path: string, env: Record<string, string>) =>
+    inProcess(['import', 'judgments', path, '--format', 'alpaca_eval', '--judge', 'j'], { env });
+  const outputsLine = '{"item": "q1", "prompt": "p", "output": "a"}\n';
+
+  it('a file of another kind, and a folder without files of the format, in Chinese', async () => {
+    const env = setup({ 'models.yaml': 'models: []\n' });
+    const out = put('jk1/outputs.jsonl', outputsLine);
+    const r = await judgments(out, { ...env, ...ZH });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${out}：这看起来是 模型输出文件（{item, prompt, output}），不是 --format alpaca_eval 的评审；请用 \`zhujiu import outputs ${out} --format jsonl --model NAME\` 导入\n`,
+    );
+    const en = await judgments(out, env);
+    expect(en.stderr).toBe(
+      `error [import_invalid]: ${out}: this looks like model outputs ({item, prompt, output}), not --format alpaca_eval judgments; import it with \`zhujiu import outputs ${out} --format jsonl --model NAME\`\n`,
+    );
+    const dir = join(root, 'jk2');
+    const mo = put('jk2/model_outputs.json', '[{"instruction": "i", "output": "o"}]');
+    const hint = await judgments(dir, { ...env, ...ZH });
+    expect(hint.stderr).toBe(
+      `错误 [import_invalid]：${dir}：这个目录中没有这种格式的 *.jsonl 文件，但有 1 个 AlpacaEval 模型输出文件（不是评审）（model_outputs.json）：\`zhujiu import outputs ${mo} --model NAME\`\n`,
+    );
+    mkdirSync(join(root, 'jk3'));
+    const none = await judgments(join(root, 'jk3'), { ...env, ...ZH });
+    expect(none.stderr).toBe(
+      `错误 [import_invalid]：${join(root, 'jk3')}：这个目录中没有 *.jsonl 文件；请给出存放评审文件的目录，或其中一个文件\n`,
+    );
+    const enNone = await judgments(join(root, 'jk3'), env);
+    expect(enNone.stderr).toBe(
+      `error [import_invalid]: ${join(root, 'jk3')}: no *.jsonl files in this folder; pass the folder that holds the judged files, or one file\n`,
+    );
+  });
+
+  it('a folder that cannot be read (a dangling link in it) in Chinese', async () => {
+    const dir = join(root, 'jk4');
+    mkdirSync(dir);
+    symlinkSync(join(dir, 'gone'), join(dir, 'a.jsonl'));
+    const r = await judgments(dir, { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH });
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${dir}：无法读取这个目录（ENOENT）；请检查它的权限\n`,
+    );
+  });
+
+  it('judge agree given a file of battles says so in Chinese', async () => {
+    const f = put('jk5/battles.jsonl', '{"model_a": "a", "model_b": "b", "winner": "tie"}\n');
+    const r = await inProcess(['judge', 'agree', f, f], { env: ZH });
+    expect(r.stderr).toContain(
+      `${f}:1：这看起来是 竞技场对战（{model_a, model_b, winner}）；请用 \`zhujiu ratings --battles ${f}\` 计算评分，或用 \`zhujiu import battles ${f}\` 导入；judge agree 读取 {"item": ..., "label": ...} 组成的 JSON Lines`,
+    );
+  });
+
+  it('a GAOKAO-Bench result file that is not UTF-8 is listed in Chinese', async () => {
+    const f = put('jk6/m_2010-2022_Physics_MCQs.json', new Uint8Array([0x7b, 0xd6, 0xd0, 0x7d]));
+    const r = await inProcess(
+      ['import', 'outputs', join(root, 'jk6'), '--format', 'gaokao', '--model', 'm'],
+      { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
+    );
+    expect(r.stderr).toMatch(
+      new RegExp(`^错误 \\[import_invalid\\]：${f}:1：不是 UTF-8 文本：`, 'u'),
+    );
+  });
+});
+
+describe('judge run with a judge the models file lacks', () => {
+  it('lists the configured models closest first with a did-you-mean, in Chinese', async () => {
+    const entry = (name: string) =>
+      `  - name: ${name}\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n`;
+    const env = setup({
+      'models.yaml': `models:\n${entry('alpha')}${entry('gpt-judge')}${entry('gpt-judges-2')}`,
+      'suites/tiny.yaml': SUITE,
+    });
+    const args = ['judge', 'run', '--judge', 'gpt-jugde', '--model', 'm', '--suite', 'tiny'];
+    const models = join(env.ZHUJIU_CONFIG_DIR as string, 'models.yaml');
+    const zh = await inProcess(args, { env: { ...env, ...ZH } });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toBe(
+      `错误 [input_invalid]：--judge gpt-jugde：${models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以），或给出其中列出的模型之一：gpt-judge、gpt-judges-2、alpha（你是不是想写“gpt-judge”？）\n`,
+    );
+    const en = await inProcess(args, { env });
+    expect(en.code).toBe(2);
+    expect(en.stderr).toBe(
+      `error [input_invalid]: --judge gpt-jugde: not in ${models}; add it there (any OpenAI-compatible endpoint), or give one of the models it lists: gpt-judge, gpt-judges-2, alpha (did you mean "gpt-judge"?)\n`,
+    );
+  });
+});
+
+describe('ratings --style-control', () => {
+  it('a missing file and a line without a winner are said in Chinese', async () => {
+    const missing = join(root, 'nosuch-style.jsonl');
+    const r = await inProcess(['ratings', '--battles', missing, '--style-control'], { env: ZH });
+    expect(r.stderr).toBe(
+      `错误 [rating_input_invalid]：--battles ${missing}：无法读取（没有这个文件）；请检查路径\n`,
+    );
+    const f = join(root, 'style.jsonl');
+    writeFileSync(f, '{"model_a":"a","model_b":"a","winner":"tie"}\n');
+    const same = await inProcess(['ratings', '--battles', f, '--style-control'], { env: ZH });
+    expect(same.stderr).toBe(
+      `错误 [rating_input_invalid]：${f}:1：model_a 和 model_b 是同一个模型；一场对战需要两个模型\n`,
     );
   });
 });

@@ -129,7 +129,7 @@ describe('a run with judge failures', () => {
     const zh = await inProcess(args, { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } });
     expect(zh.code).toBe(2);
     expect(zh.stderr).toContain('--model cnad：没有这个模型：');
-    expect(zh.stderr).toContain('已有的模型：cand, judge-x（你是不是想写“cand”？）。');
+    expect(zh.stderr).toContain('已有的模型：cand、judge-x（你是不是想写“cand”？）。');
     // A misspelt suite gets its "did you mean" too.
     const suite = await inProcess(
       ['judge', 'run', '--model', 'cand', '--suite', 'tiny-scorng', '--judge', 'judge-x'],

@@ -261,3 +261,108 @@ describe('a database a newer zhujiu migrated', () => {
     );
   });
 });
+
+describe('a failed migration', () => {
+  it("is refused in English for logs and said in Chinese, with the driver's detail", async () => {
+    const { migrationFailed } = await import('../../../src/storage/db.ts');
+    const cause = new Error('relation "votes" already exists');
+    const err = migrationFailed('0007_flags', cause);
+    expect(err.code).toBe('db_migration_failed');
+    expect(err.cause).toBe(cause);
+    expect(err.message).toBe('migration 0007_flags failed: relation "votes" already exists');
+    expect(sayCli('zh-CN', err.said as Said)).toBe(
+      '迁移 0007_flags 失败：relation "votes" already exists',
+    );
+    const unnamed = migrationFailed(undefined, 'boom');
+    expect(unnamed.message).toBe('migration (unknown) failed: boom');
+    expect(sayCli('zh-CN', unnamed.said as Said)).toBe('迁移 （名称未知） 失败：boom');
+  });
+});
+
+describe('ratings --battles line problems', () => {
+  /** The refusal of `lines` read by the arena line parser, in English and in Chinese. */
+  const refusal = async (...lines: string[]) => {
+    const { parseArenaLines } = await import('../../../src/import/formats/arena-battles.ts');
+    try {
+      parseArenaLines(lines, 'f.jsonl');
+    } catch (e) {
+      const err = e as AppError;
+      return { en: err.message, zh: sayCli('zh-CN', err.said as Said) };
+    }
+    throw new Error('no refusal');
+  };
+  const battle = '{"model_a":"a","model_b":"b","winner":"tie"}';
+
+  it('are refused in English for logs and said in Chinese', async () => {
+    expect(await refusal('{"model_a":"a","model_b":"a","winner":"tie"}')).toEqual({
+      en: 'f.jsonl:1: self-battle: "a" against itself; model_a and model_b must differ',
+      zh: 'f.jsonl:1：自己对战自己："a" 对战它自己；model_a 和 model_b 必须不同',
+    });
+    expect(await refusal(battle, '{"model_a":"a","model_b":"b","winner":"x"}')).toEqual({
+      en: 'f.jsonl:2: unknown winner "x"; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
+      zh: 'f.jsonl:2：未知的 winner "x"；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+    });
+    expect(await refusal('{"model_b":"b","winner":"tie"}')).toEqual({
+      en: 'f.jsonl:1: "model_a" must be a non-empty string (the model name), got nothing',
+      zh: 'f.jsonl:1："model_a" 必须是非空字符串（模型名称），实际是 空值',
+    });
+    expect(await refusal('{"model_a":" a","model_b":"b","winner":"tie"}')).toEqual({
+      en: 'f.jsonl:1: "model_a" " a" starts or ends with a space; remove it',
+      zh: 'f.jsonl:1："model_a" " a" 首尾有空格；请删除',
+    });
+    expect(await refusal(battle, '{"model_a":"a","model_b":"b","model_a_wins":1}')).toEqual({
+      en: 'f.jsonl:2: a pair-count line in a file of battles (detected at line 1); put each kind in its own file',
+      zh: 'f.jsonl:2：对战文件中有一行配对计数（文件类型在第 1 行确定）；请把两种记录分别放在各自的文件中',
+    });
+    expect(await refusal('[{"instruction": "q", "output": "a"}]')).toEqual({
+      en: 'f.jsonl:1: this is a JSON array; battles are JSON Lines, one object per line like {"model_a":"gpt-4","model_b":"claude-2","winner":"model_a"} (a JSON array of {instruction, output} is model outputs: `zhujiu import outputs f.jsonl --model NAME`)',
+      zh: 'f.jsonl:1：这是一个 JSON 数组；对战记录是 JSON Lines，每行一个对象，例如 {"model_a":"gpt-4","model_b":"claude-2","winner":"model_a"}（由 {instruction, output} 组成的 JSON 数组是模型输出：`zhujiu import outputs f.jsonl --model NAME`）',
+    });
+    const counts = await refusal(
+      '{"model_a":"a","model_b":"b","model_a_wins":1,"model_b_wins":-1,"tie":0,"tie_bothbad":0}',
+    );
+    expect(counts.en).toBe('f.jsonl:1: "model_b_wins" must be a non-negative integer, got -1');
+    expect(counts.zh).toBe('f.jsonl:1："model_b_wins" 必须是非负整数，实际是 -1');
+  });
+});
+
+describe('ratings --style-control line problems', () => {
+  it('are refused in English for logs and said in Chinese', async () => {
+    const { parseStyleLines } = await import('../../../src/import/formats/arena-style.ts');
+    const refusal = (lines: string[]) => {
+      try {
+        parseStyleLines(lines, 'f.jsonl');
+      } catch (e) {
+        const err = e as AppError;
+        return { en: err.message, zh: sayCli('zh-CN', err.said as Said) };
+      }
+      throw new Error('no refusal');
+    };
+    expect(refusal(['{"model_a":"a","model_b":"b","winner":"x"}'])).toEqual({
+      en: 'f.jsonl:1: "winner" must be one of "model_a", "model_b", "tie", "tie (bothbad)"',
+      zh: 'f.jsonl:1："winner" 必须是 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+    });
+    expect(refusal(['{"model_a":"a","model_b":"b","winner":"tie"}'])).toEqual({
+      en: "f.jsonl: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",
+      zh: 'f.jsonl：没有一行对战带有 conv_metadata（回答的风格统计），风格控制无从拟合；请用 `zhujiu export battles --format fastchat` 导出回答已存储的对战，或去掉 --style-control 计算评分',
+    });
+  });
+});
+
+describe('a rubric the config lacks', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { loadRubric } = await import('../../../src/eval/judge/rubrics.ts');
+    let err: AppError | undefined;
+    try {
+      loadRubric('/nonexistent-config', 'nosuch');
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect(err?.message).toBe(
+      'rubric "nosuch": /nonexistent-config/rubrics/nosuch.yaml does not exist; add it or use ten_point / industry_0_3',
+    );
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '评分细则 "nosuch"：/nonexistent-config/rubrics/nosuch.yaml 不存在；请添加它，或使用 ten_point / industry_0_3',
+    );
+  });
+});

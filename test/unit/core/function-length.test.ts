@@ -42,7 +42,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/eval/judge/report.ts#judgeReport': 107,
   'src/import/battles.ts#readBattlesFile': 129,
   'src/import/formats/arena-battles.ts#createArenaLineParser': 132,
-  'src/import/formats/arena-battles.ts#createArenaLineParser.push': 83,
   'src/import/formats/json-reader.ts#locateJsonError': 133,
   'src/import/formats/recorded-outputs.ts#parseRecordedOutputs': 114,
   'src/import/gaokao-outputs.ts#importGaokaoOutputs': 149,
