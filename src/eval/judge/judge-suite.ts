@@ -68,7 +68,6 @@ async function openJudgeClient(
   return opened.client;
 }
 
-/** `; did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else nothing (catalogue data). */
 /**
  * The models-file entry of the judge `name`.
  * @throws AppError `input_invalid` (a usage mistake, exit 2) when the models file does not list it, naming the
@@ -89,6 +88,7 @@ function judgeConfig(config: LoadedConfig, name: string): LoadedConfig['models']
   );
 }
 
+/** `; did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else nothing (catalogue data). */
 function meant(typed: string, names: readonly string[]): string | Said {
   const name = didYouMean(typed, names);
   return name === undefined ? '' : said('cli.judge.didYouMean', { name });
