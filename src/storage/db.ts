@@ -3,7 +3,7 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -178,14 +178,13 @@ export interface Db {
 }
 
 /**
- * `dataDir` itself, checked before it is locked: a file where the folder should be (ZHUJIU_DATA_DIR naming a
- * file) is the user's path to fix, not a damaged database (PGlite would say "EEXIST: file already exists, mkdir").
+ * `dataDir` itself, checked before it is locked (storage/data-folder.ts): a file where the folder should be
+ * (ZHUJIU_DATA_DIR naming a file) is the user's path to fix, not a damaged database (PGlite would say "EEXIST:
+ * file already exists, mkdir"), and a folder of other files is not one PGlite may write a database into.
  * @throws AppError `db_unavailable` naming the path and the fix.
  */
 function dataFolder(dataDir: string): string {
-  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
-    throw saidError('db_unavailable', said('cli.db.isFile', { dir: dataDir }));
-  }
+  refuseForeignDataDir(dataDir);
   return dataDir;
 }
 
@@ -274,7 +273,6 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       opts.logger,
     );
   try {
-    refuseForeignDataDir(target.dataDir);
     refuseOtherMajor(target.dataDir);
   } catch (err) {
     releaseLock();
