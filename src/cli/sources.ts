@@ -15,7 +15,7 @@ import {
   type SourceSummary,
   sourcesWithBattles,
 } from '../storage/sources.ts';
-import { didYouMean } from '../text/edit-distance.ts';
+import { meantText } from './name-list.ts';
 
 /** The command line that shows a source's votes, as code in a message (its `--source NAME` and closing quote follow). */
 const SHOWN_BY = {
@@ -101,15 +101,6 @@ export async function requireRequestedSources(
   refuseMissing(await listSources(db), where, requested, locale);
 }
 
-/** ` Did you mean "x"?` when `name` looks like a misspelling of a stored source, else ''. */
-function meantSource(name: string, stored: readonly SourceSummary[], locale: Locale): string {
-  const meant = didYouMean(
-    name,
-    stored.map((s) => s.source),
-  );
-  return meant === undefined ? '' : tc(locale, 'cli.sources.meant', { name: meant });
-}
-
 /** Throws for the first requested source that `stored` lacks (see {@link checkRequestedSources}). */
 function refuseMissing(
   stored: readonly SourceSummary[],
@@ -125,7 +116,13 @@ function refuseMissing(
           name,
           where,
           stored: storedSourcesText(stored, locale),
-        }) + meantSource(name, stored, locale),
+        }) +
+          meantText(
+            locale,
+            name,
+            stored.map((s) => s.source),
+            'cli.sources.meant',
+          ),
       );
     }
   }

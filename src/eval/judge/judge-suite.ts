@@ -9,16 +9,16 @@
 import type { Kysely } from 'kysely';
 import { filesOf } from '../../config/files.ts';
 import type { LoadedConfig } from '../../config/loader.ts';
-import type { AppError, Said } from '../../core/errors.ts';
+import type { AppError } from '../../core/errors.ts';
 import type { Logger } from '../../core/logger.ts';
 import { shellWord } from '../../core/shell-word.ts';
 import { type CliMessageKey, listSaid, said, saidError } from '../../i18n/cli.ts';
+import { closestNames, meantName } from '../../i18n/names.ts';
 import { openLlmClient } from '../../llm/factory.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { latestAnswers } from '../../storage/judge-scores.ts';
 import { findModel, listModels } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
-import { byCloseness, didYouMean } from '../../text/edit-distance.ts';
 import { prepareDataset } from '../datasets/prepare.ts';
 import { type JudgeRunResult, judgeAnswers } from './judge.ts';
 import { loadRubric } from './rubrics.ts';
@@ -82,23 +82,10 @@ function judgeConfig(config: LoadedConfig, name: string): LoadedConfig['models']
     said(names.length === 0 ? 'cli.judge.unknownJudge.none' : 'cli.judge.unknownJudge', {
       judge: name,
       models: filesOf(config).models,
-      valid: closest(name, names),
-      meant: meant(name, names),
+      valid: closestNames(name, names),
+      meant: meantName('cli.judge.didYouMean', name, names),
     }),
   );
-}
-
-/** `; did you mean "x"?` when `typed` looks like a misspelling of one of `names`, else nothing (catalogue data). */
-function meant(typed: string, names: readonly string[]): string | Said {
-  const name = didYouMean(typed, names);
-  return name === undefined ? '' : said('cli.judge.didYouMean', { name });
-}
-
-/** `names` closest to `typed` first, at most 10, then `, … N more` (catalogue data). */
-function closest(typed: string, names: readonly string[]): Said {
-  const sorted = byCloseness(typed, names);
-  const more = sorted.length > 10 ? said('cli.judge.more', { n: sorted.length - 10 }) : '';
-  return said('cli.judge.list', { list: listSaid(sorted.slice(0, 10)), more });
 }
 
 /**
@@ -128,8 +115,8 @@ async function unknownModelError(
       model: name,
       word: shellWord(name),
       models,
-      valid: closest(name, names),
-      meant: meant(name, names),
+      valid: closestNames(name, names),
+      meant: meantName('cli.judge.didYouMean', name, names),
     }),
   );
 }
@@ -153,7 +140,7 @@ export async function judgeSuite(
       said(names.length === 0 ? 'cli.judge.unknownSuite.none' : 'cli.judge.unknownSuite', {
         suite: o.suite,
         suites: listSaid(names),
-        meant: meant(o.suite, names),
+        meant: meantName('cli.judge.didYouMean', o.suite, names),
       }),
     );
   }

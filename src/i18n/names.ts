@@ -1,0 +1,29 @@
+/**
+ * @module i18n/names
+ * The two parts of a refusal of a name nobody knows, as catalogue data ({@link Said}) that any layer can throw and
+ * the command line says in its language: the known names closest to what was typed first (at most 10, then
+ * `, … N more`), and a "did you mean" when the typed name looks like a misspelling of one
+ * (text/edit-distance.ts). cli/name-list.ts says them as text.
+ */
+import type { Said } from '../core/errors.ts';
+import { byCloseness, didYouMean } from '../text/edit-distance.ts';
+import { type CliMessageKey, listSaid, said } from './cli.ts';
+
+/** How many known names a refusal lists. */
+const SHOWN = 10;
+
+/** `names` closest to `typed` first, at most {@link SHOWN}, then `, … N more` (`cli.judge.list`). */
+export function closestNames(typed: string, names: readonly string[]): Said {
+  const sorted = byCloseness(typed, names);
+  const more = sorted.length > SHOWN ? said('cli.judge.more', { n: sorted.length - SHOWN }) : '';
+  return said('cli.judge.list', { list: listSaid(sorted.slice(0, SHOWN)), more });
+}
+
+/**
+ * The message `key` (a "did you mean", given `{name}`) when `typed` looks like a misspelling of one of `names`,
+ * else ''.
+ */
+export function meantName(key: CliMessageKey, typed: string, names: readonly string[]): Said | '' {
+  const name = didYouMean(typed, names);
+  return name === undefined ? '' : said(key, { name });
+}
