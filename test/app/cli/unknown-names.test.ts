@@ -40,6 +40,12 @@ describe('names no configuration or stored data knows', () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  it('--source: a misspelled stored source is exit 2 with a did-you-mean', async () => {
+    const r = await zhujiu('ratings', '--source', 'battels');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Did you mean "battles"?');
+  });
+
   it('leaderboard NAME: a model nobody knows is exit 2 with a did-you-mean; a known one off the board exit 1', async () => {
     const typo = await zhujiu('leaderboard', '--source', 'battles', 'gpt4');
     expect(typo.code).toBe(2);
