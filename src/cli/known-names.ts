@@ -12,13 +12,15 @@ import type { Locale } from '../i18n/index.ts';
 import type { Runtime } from '../main.ts';
 import { listDatasetNames } from '../storage/items.ts';
 import { singleAnswerJudges } from '../storage/judge-scores.ts';
-import { listModels } from '../storage/models.ts';
+import { knownModelNames as storedOrConfigured } from '../storage/models.ts';
 import { closestList, meantText } from './name-list.ts';
 
 /** The model names the configuration (config/models.yaml) and the stored models know, without repeats. */
 export async function knownModelNames(rt: Runtime): Promise<string[]> {
-  const stored = (await listModels(rt.db.db)).map((m) => m.name);
-  return [...new Set([...rt.config.models.map((m) => m.name), ...stored])];
+  return storedOrConfigured(
+    rt.db.db,
+    rt.config.models.map((m) => m.name),
+  );
 }
 
 /** The judge names the configuration (its models, `judge.model`) and the stored models and grades know. */

@@ -47,6 +47,14 @@ export async function listModels(db: Conn): Promise<ModelRow[]> {
   return db.selectFrom('models').select(['id', 'name', 'provider']).orderBy('name').execute();
 }
 
+/**
+ * The model names `configured` (config/models.yaml) and the stored models know, configured first, without
+ * repeats: the names a refusal of an unknown model lists.
+ */
+export async function knownModelNames(db: Conn, configured: readonly string[]): Promise<string[]> {
+  return [...new Set([...configured, ...(await listModels(db)).map((m) => m.name)])];
+}
+
 /** One model by name, or undefined. */
 export async function findModel(db: Conn, name: string): Promise<ModelRow | undefined> {
   return db

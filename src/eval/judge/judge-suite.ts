@@ -17,7 +17,7 @@ import { closestNames, meantName } from '../../i18n/names.ts';
 import { openLlmClient } from '../../llm/factory.ts';
 import type { LlmClient } from '../../llm/types.ts';
 import { latestAnswers } from '../../storage/judge-scores.ts';
-import { findModel, listModels } from '../../storage/models.ts';
+import { findModel, knownModelNames } from '../../storage/models.ts';
 import type { Database } from '../../storage/schema.ts';
 import { prepareDataset } from '../datasets/prepare.ts';
 import { type JudgeRunResult, judgeAnswers } from './judge.ts';
@@ -104,9 +104,10 @@ async function unknownModelError(
       'not_found',
       said('cli.judge.noAnswers', { model: name, word: shellWord(name) }),
     );
-  const names = [
-    ...new Set([...config.models.map((m) => m.name), ...(await listModels(db)).map((m) => m.name)]),
-  ];
+  const names = await knownModelNames(
+    db,
+    config.models.map((m) => m.name),
+  );
   const key: CliMessageKey =
     names.length === 0 ? 'cli.judge.unknownModel.none' : 'cli.judge.unknownModel';
   return saidError(
