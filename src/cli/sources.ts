@@ -14,6 +14,7 @@ import {
   listSources,
   type SourceSummary,
   sourcesWithBattles,
+  votesOutside,
 } from '../storage/sources.ts';
 import { meantText } from './name-list.ts';
 
@@ -34,7 +35,7 @@ export async function votesElsewhereNote(
   command: keyof typeof SHOWN_BY,
   locale: Locale = 'en',
 ): Promise<string | undefined> {
-  const others = (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
+  const others = await votesOutside(db, counted);
   if (others.length === 0) return undefined;
   return tc(locale, 'cli.sources.elsewhere', {
     counted: listText(locale, counted),

@@ -34,7 +34,7 @@ import {
   snapshotById,
 } from '../storage/leaderboard.ts';
 import type { Database } from '../storage/schema.ts';
-import { listSources, type SourceSummary, sourceNames } from '../storage/sources.ts';
+import { type SourceSummary, votesOutside } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
@@ -217,15 +217,11 @@ export class LeaderboardService {
   /**
    * The stored sources whose votes this board (its `sources(extra)`) does not count and that hold live votes, with
    * their battle and vote counts, `arena` first then by name; empty when none. A skip scan of the source names
-   * first (storage/sources `sourceNames`), so the usual case, no other source, does not read the votes; the counts
+   * first (storage/sources `votesOutside`), so the usual case, no other source, does not read the votes; the counts
    * read every battle, so call it only where the board is empty (chat `/leaderboard`).
    */
   async votesElsewhere(extra: readonly string[] = []): Promise<SourceSummary[]> {
-    const counted = this.sources(extra);
-    if ((await sourceNames(this.#o.db)).every((n) => counted.includes(n))) return [];
-    return (await listSources(this.#o.db)).filter(
-      (s) => !counted.includes(s.source) && s.votes > 0,
-    );
+    return votesOutside(this.#o.db, this.sources(extra));
   }
 
   /** A snapshot by id. */

@@ -104,3 +104,13 @@ export async function sourceNames(db: Conn): Promise<string[]> {
   const names = r.rows.map((x) => x.source);
   return [...names.filter((n) => n === ARENA_SOURCE), ...names.filter((n) => n !== ARENA_SOURCE)];
 }
+
+/**
+ * The stored sources outside `counted` that hold live votes, with their counts ({@link listSources}), for the note
+ * of a board or export that read nothing. When every stored source is counted it answers from {@link sourceNames}
+ * alone, without reading the votes.
+ */
+export async function votesOutside(db: Conn, counted: readonly string[]): Promise<SourceSummary[]> {
+  if ((await sourceNames(db)).every((n) => counted.includes(n))) return [];
+  return (await listSources(db)).filter((s) => !counted.includes(s.source) && s.votes > 0);
+}
