@@ -12,7 +12,7 @@ import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { sayCli } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
-import { didYouMean } from '../text/edit-distance.ts';
+import { meantMessage } from '../i18n/names.ts';
 
 /** The surface a request came from: the fix is given in its form. */
 export type EvalSurface = 'chat' | 'cli';
@@ -113,18 +113,12 @@ function unknownNameText(
     return r.valid.length === 0
       ? t(locale, 'evalRefusal.unknownSuite.none', { suite: r.suite, suites: files.suites })
       : t(locale, 'evalRefusal.unknownSuite', { suite: r.suite, valid: list(r.valid, locale) }) +
-          meant(r.suite, r.valid, locale);
+          meantMessage(r.suite, r.valid, locale);
   const p = { model: r.model, word: shellWord(r.model), models: files.models };
   return r.valid.length === 0
     ? t(locale, 'evalRefusal.unknownModel.none', p)
     : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) }) +
-        meant(r.model, r.valid, locale);
-}
-
-/** ` Did you mean "x"?` when `typed` looks like a misspelling of one of `valid`, else nothing. */
-function meant(typed: string, valid: readonly string[], locale: Locale): string {
-  const name = didYouMean(typed, valid);
-  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
+        meantMessage(r.model, r.valid, locale);
 }
 
 /** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */

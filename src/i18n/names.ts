@@ -8,6 +8,7 @@
 import type { Said } from '../core/errors.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 import { type CliMessageKey, listSaid, said } from './cli.ts';
+import { type Locale, t } from './index.ts';
 
 /** How many known names a refusal lists. */
 const SHOWN = 10;
@@ -26,4 +27,13 @@ export function closestNames(typed: string, names: readonly string[]): Said {
 export function meantName(key: CliMessageKey, typed: string, names: readonly string[]): Said | '' {
   const name = didYouMean(typed, names);
   return name === undefined ? '' : said(key, { name });
+}
+
+/**
+ * Chat and the site's ` Did you mean "x"?` (`evalRefusal.didYouMean`, in `locale`) when `typed` looks like a
+ * misspelling of one of `names`, else ''.
+ */
+export function meantMessage(typed: string, names: readonly string[], locale: Locale): string {
+  const name = didYouMean(typed, names);
+  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
 }

@@ -14,6 +14,7 @@ import {
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
 import { type Locale, type MessageKey, t } from '../../i18n/index.ts';
+import { meantMessage } from '../../i18n/names.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -23,7 +24,6 @@ import {
   overallContent,
 } from '../../leaderboard/views.ts';
 import type { SourceSummary } from '../../storage/sources.ts';
-import { didYouMean } from '../../text/edit-distance.ts';
 
 /** The views `/leaderboard` offers. */
 export const LEADERBOARD_VIEWS = ['overall', 'ability', 'method', 'model', 'style'] as const;
@@ -58,12 +58,6 @@ function idOf<T extends string>(
 /** The ids and their display names in `locale`, for a "did you mean" over what a user may type. */
 function typedNames(ids: readonly string[], kind: 'ability' | 'method', locale: Locale): string[] {
   return [...ids, ...ids.map((id) => t(locale, `${kind}.${id}` as MessageKey))];
-}
-
-/** ` Did you mean "x"?` when `typed` looks like a misspelling of an id or display name, else ''. */
-function meant(typed: string, names: readonly string[], locale: Locale): string {
-  const name = didYouMean(typed, names);
-  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
 }
 
 /** Where a leaderboard request came from: chat (`/leaderboard …`) or the command line (`zhujiu leaderboard …`). */
@@ -109,7 +103,7 @@ export function parseLeaderboardArgs(
       n === ''
         ? t(locale, 'lbReq.nameAbility', { form: form('ability'), list })
         : t(locale, 'reply.badAbility', { ability: n, abilities: list }) +
-            meant(n, typedNames(BOARD_ABILITIES, 'ability', locale), locale),
+            meantMessage(n, typedNames(BOARD_ABILITIES, 'ability', locale), locale),
     );
   }
   if (v === 'method') {
@@ -120,7 +114,7 @@ export function parseLeaderboardArgs(
       n === ''
         ? t(locale, 'lbReq.nameMethod', { form: form('method'), list })
         : t(locale, 'lbReq.badMethod', { method: n, list }) +
-            meant(n, typedNames(BOARD_METHODS, 'method', locale), locale),
+            meantMessage(n, typedNames(BOARD_METHODS, 'method', locale), locale),
     );
   }
   if (v === 'model') {
