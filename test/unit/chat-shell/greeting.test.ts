@@ -3,32 +3,17 @@
  * greeted with its first line (no "type help" to nobody), a headless bot (no input at all) says nothing, and a
  * vote typed as a bare emoji gets the exact command instead of "unknown input".
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
+import { terminal } from './terminal.ts';
 
 async function session(lines: string, prompt: boolean): Promise<string> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let printed = '';
-  output.on('data', (b: Buffer) => {
-    printed += b.toString();
-  });
-  const shell = new ShellAdapter({
-    input,
-    output,
-    user: { id: 'local', name: 'you', maintainer: true },
-    voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
-    logger: silentLogger,
-    prompt,
-  });
+  const { shell, input, printed } = terminal({ prompt });
   await shell.start({ onCommand: async () => {}, onReaction: async () => {} }, []);
   input.end(lines);
   if (lines) await shell.closed; // a headless bot (no lines) runs until stopped
   await shell.idle();
   await shell.stop();
-  return printed;
+  return printed();
 }
 
 describe('terminal greeting and bare votes', () => {

@@ -2,28 +2,16 @@
  * A typed vote the arena did not count: the terminal says why in the configured language, from the arena's code
  * (chat/port.ts VoteFeedback), never the code itself.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { VoteFeedback } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
 import type { Locale } from '../../../src/i18n/index.ts';
+import { terminal } from './terminal.ts';
 
 /** What the terminal prints for `vote 1 left` when the arena answers `feedback`. */
 async function voteLine(feedback: VoteFeedback, locale: Locale): Promise<string> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let printed = '';
-  output.on('data', (b: Buffer) => {
-    printed += b.toString();
-  });
-  const shell = new ShellAdapter({
-    input,
-    output,
+  const { shell, input, printed } = terminal({
     locale,
     user: { id: 'local', name: 'you', maintainer: false },
-    voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
-    logger: silentLogger,
   });
   await shell.start(
     {
@@ -39,7 +27,11 @@ async function voteLine(feedback: VoteFeedback, locale: Locale): Promise<string>
   input.end('vote 1 left\nquit\n');
   await shell.closed;
   await shell.stop();
-  return printed.split('\n').find((l) => l.includes('#1')) ?? printed;
+  return (
+    printed()
+      .split('\n')
+      .find((l) => l.includes('#1')) ?? printed()
+  );
 }
 
 describe('a vote not counted on the terminal', () => {

@@ -1,24 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
+import { terminal } from './terminal.ts';
 
 describe('terminal adapter input handling', () => {
   it('stops at `quit` in piped input: later lines are not run', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let printed = '';
-    output.on('data', (b: Buffer) => {
-      printed += b.toString();
-    });
+    const { shell, input, printed } = terminal();
     const commands: string[] = [];
-    const shell = new ShellAdapter({
-      input,
-      output,
-      user: { id: 'local', name: 'you', maintainer: true },
-      voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
-      logger: silentLogger,
-    });
     await shell.start(
       {
         onCommand: async (ctx) => {
@@ -32,7 +18,7 @@ describe('terminal adapter input handling', () => {
     await shell.closed;
     await shell.stop();
     expect(commands).toEqual(['models']);
-    expect(printed).toContain('bye');
-    expect(printed).not.toContain('xxxxxxxxxx'.repeat(10));
+    expect(printed()).toContain('bye');
+    expect(printed()).not.toContain('xxxxxxxxxx'.repeat(10));
   });
 });

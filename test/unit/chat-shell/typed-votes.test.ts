@@ -2,43 +2,31 @@
  * The terminal's typed votes reach the application through the port's handlers like every platform's reactions:
  * `findBattle` names the battle, `onReaction` stores the vote and returns what the vote rules did.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ChatHandlers, MessageRef, ReactionEvent } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
+import { terminal } from './terminal.ts';
 
-function terminal(interactive?: boolean) {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let printed = '';
-  output.on('data', (b: Buffer) => {
-    printed += b.toString();
-  });
-  const shell = new ShellAdapter({
-    input,
-    output,
+/** A terminal of a person who is not a maintainer (`interactive`: whether a person reads it). */
+function voterTerminal(interactive?: boolean) {
+  return terminal({
     user: { id: 'local', name: 'you', maintainer: false },
-    voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
-    logger: silentLogger,
     ...(interactive !== undefined ? { interactive } : {}),
   });
-  return { shell, input, printed: () => printed };
 }
 
 describe('terminal typed votes through the port', () => {
   it('declares typed voting, and owns the terminal only when a person reads it', () => {
-    expect(terminal().shell.capabilities).toMatchObject({
+    expect(voterTerminal().shell.capabilities).toMatchObject({
       voting: 'typed',
       markup: 'plain',
       reactionsOutliveProcess: false,
       ownsTerminal: false,
     });
-    expect(terminal(true).shell.capabilities.ownsTerminal).toBe(true);
+    expect(voterTerminal(true).shell.capabilities.ownsTerminal).toBe(true);
   });
 
   it('`vote 7 left` asks findBattle, sends a reaction to onReaction and prints its feedback', async () => {
-    const { shell, input, printed } = terminal();
+    const { shell, input, printed } = voterTerminal();
     const reactions: ReactionEvent[] = [];
     const asked: [string, number, string][] = [];
     let ref: MessageRef | undefined;
@@ -76,7 +64,7 @@ describe('terminal typed votes through the port', () => {
   });
 
   it('says the vote was not stored when onReaction reports a failure', async () => {
-    const { shell, input, printed } = terminal();
+    const { shell, input, printed } = voterTerminal();
     let ref: MessageRef | undefined;
     await shell.start(
       {
