@@ -24,7 +24,7 @@ import { dirname, resolve } from 'node:path';
 import lockfile from 'proper-lockfile';
 import type { AppError, Said } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { said, saidError, sayCli } from '../i18n/cli.ts';
 
 /** A lock not refreshed for this long (ms) is stale. */
 export const STALE_MS = 15_000;
@@ -141,7 +141,7 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
   const takeOver = (why: string, owner: Partial<LockOwner> | null) => {
     log?.warn(
       { lock: lockPath, previousOwner: owner, reason: why },
-      `took over a stale lock of the embedded database (${why}; it was held by ${describeOwner(owner)})`,
+      `took over a stale lock of the embedded database (${why}; it was held by ${sayCli('en', describeOwner(owner))})`,
     );
   };
   // Older versions left a plain file holding a pid: judge it like an owner record.

@@ -72,7 +72,9 @@ describe('embedded database lock', () => {
     const log = recorder();
     const release = await lockDataDir(dir, log);
     expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]?.msg).toMatch(/took over a stale lock.*own pid/u);
+    expect(log.lines[0]?.msg).toMatch(
+      /took over a stale lock.*own pid.*it was held by pid \d+ on \S+ since earlier\)$/u,
+    );
     release();
   });
 
