@@ -101,9 +101,9 @@ async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Prom
       items: null,
       error: noFolder
         ? tc(locale, 'cli.suites.noFolder', { dir: loc.datasetsDir })
-        : ((err.said && locale !== 'en' ? sayCli(locale, err.said) : err.message).split(
-            '\n',
-          )[0] as string),
+        : err.said && locale !== 'en'
+          ? sayCli(locale, err.said)
+          : err.message,
     };
   }
 }
@@ -143,7 +143,8 @@ function printSuites(
         : '';
     io.out(`${r.suite}  ${size}${inc}${r.description ? `  — ${r.description}` : ''}`);
     if (r.error) {
-      if (r.error !== noFolder) io.out(`  ${r.error}`);
+      // Every line of the refusal (bad rows list their `file:line: reason` lines after the first), indented.
+      if (r.error !== noFolder) io.out(r.error.replace(/^/gmu, '  '));
       continue;
     }
     for (const d of r.datasets) {

@@ -2,7 +2,7 @@
  * `zhujiu suites` in-process through `runCli` (it opens no database). `zhujiu import outputs DIR --format gaokao`
  * runs in test/e2e/gaokao-eval.test.ts.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,5 +112,31 @@ describe('zhujiu suites without a datasets folder', () => {
     const zh = await zhujiu(['suites'], { ZHUJIU_DATASETS_DIR: gone, LANG: 'zh_CN.UTF-8' });
     expect(zh.stdout).toContain(`数据集目录 ${gone} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置`);
     expect(zh.stdout).toMatch(/^smoke {2}不可用（没有数据集目录，见上方）/m);
+  });
+});
+
+describe('zhujiu suites with a dataset file of bad rows', () => {
+  it('lists each bad row under the refused suite, as eval does', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'zj-badrows-'));
+    mkdirSync(join(root, 'config', 'suites'), { recursive: true });
+    mkdirSync(join(root, 'datasets', 'c3'), { recursive: true });
+    writeFileSync(
+      join(root, 'config', 'suites', 'tiny.yaml'),
+      'name: tiny\ndatasets:\n  - name: c3\n    loader: c3\n    ability: language\n    method: metrics\n    files: [c3/d-dev.json]\n',
+    );
+    writeFileSync(
+      join(root, 'datasets', 'c3', 'd-dev.json'),
+      '[[["s"], [{"question": "q", "choice": ["a", "b"], "answer": "c"}], "d1"]]',
+    );
+    const env = {
+      ZHUJIU_CONFIG_DIR: join(root, 'config'),
+      ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
+    };
+    const r = await zhujiu(['suites'], env);
+    expect(r.stdout).toContain('  suite tiny, dataset c3: 1 bad row(s); fix or remove them:\n');
+    expect(r.stdout).toMatch(
+      /^ {2}\S+c3\/d-dev\.json:1: document d1 question 0: "answer" is not one of "choice"$/mu,
+    );
+    rmSync(root, { recursive: true, force: true });
   });
 });
