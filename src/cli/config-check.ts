@@ -10,7 +10,7 @@
  * also asks each enabled OpenAI-compatible endpoint `GET /models` once (llm/endpoint-check; skipped with
  * `--no-endpoints` or `--no-connect`): a wrong base URL, a refused key or an unreachable server fails the check.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { filesOf } from '../config/files.ts';
 import { assertStartable, disabledModels } from '../config/start-checks.ts';
@@ -144,20 +144,30 @@ async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<strin
   let above = dirname(dataDir);
   if (!existsSync(above)) {
     while (!existsSync(above) && dirname(above) !== above) above = dirname(above);
+    // A folder made and removed at once proves what the first start needs (write access alone does not: /proc).
     try {
-      accessSync(above, constants.W_OK);
-    } catch {
-      throw new AppError(
-        'db_unavailable',
-        tc(locale, 'cli.config.pgliteCannotCreate', { dir: dataDir, above }),
-      );
+      rmdirSync(mkdtempSync(join(above, '.zhujiu-check-')));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+        throw new AppError(
+          'db_unavailable',
+          tc(locale, 'cli.config.pgliteCannotCreate', { dir: dataDir, above }),
+        );
+      throw (await import('../storage/db.ts')).unusableDataDir(dataDir, err);
     }
     return tc(locale, 'cli.config.pgliteNew', { dir: dataDir });
   }
-  // A file where the folder should be, or a folder of other files, is refused as every command refuses it.
+  // A file where the folder should be, or a folder of other files, is refused as every command refuses it; a
+  // folder that cannot be created or locked is said as every command says it (storage/db `unusableDataDir`).
   (await import('../storage/data-folder.ts')).refuseForeignDataDir(dataDir);
-  const { lockDataDir } = await import('../storage/data-dir-lock.ts');
-  const release = await lockDataDir(dataDir);
+  const [{ lockDataDir }, { unusableDataDir }] = await Promise.all([
+    import('../storage/data-dir-lock.ts'),
+    import('../storage/db.ts'),
+  ]);
+  const release = await lockDataDir(dataDir).catch((err: unknown) => {
+    throw unusableDataDir(dataDir, err);
+  });
   release();
   const free = tc(locale, 'cli.config.pgliteFree', { dir: dataDir });
   return existsSync(join(dataDir, 'PG_VERSION'))

@@ -188,6 +188,23 @@ function dataFolder(dataDir: string): string {
   return dataDir;
 }
 
+/**
+ * The refusal of an embedded database folder that cannot be created or locked (a file in its path, no
+ * permission, a file system that refuses new folders): `err` itself when it is an AppError already, else AppError
+ * `db_unavailable` naming the folder, the system's reason and the fix. Used by {@link openDb} and `config check`.
+ */
+export function unusableDataDir(dataDir: string, err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'EEXIST' || code === 'ENOTDIR'
+      ? said('cli.file.fileInPath')
+      : (code ?? (err as Error).message);
+  return saidError('db_unavailable', said('cli.db.cannotUse', { dir: dataDir, why }), {
+    cause: err,
+  });
+}
+
 /** {@link openDb} for a PostgreSQL server: a pool, checked with one connection. */
 async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Promise<Db> {
   const { default: pg } = await import('pg');
@@ -250,16 +267,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
   try {
     releaseLock = await lockDataDir(dataFolder(target.dataDir), opts.logger);
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    // The folder cannot be created or locked (a file in its path, no permission): one line naming the fix.
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'EEXIST' || code === 'ENOTDIR'
-        ? said('cli.file.fileInPath')
-        : (code ?? (err as Error).message);
-    throw saidError('db_unavailable', said('cli.db.cannotUse', { dir: target.dataDir, why }), {
-      cause: err,
-    });
+    throw unusableDataDir(target.dataDir, err);
   }
   let client: PGlite;
   const loading = opts.pgliteThread ? undefined : loadPglite();

@@ -62,3 +62,26 @@ describe('embedded database folder that holds other files', () => {
     expect(en.stderr).toMatch(/is a file, not a folder/u);
   });
 });
+
+describe('config check on a data folder that cannot be made', () => {
+  it('says so in one line, as every command does, for a file in its path and for /proc', async () => {
+    const config = join(dir, 'config-2');
+    mkdirSync(config);
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'x\n');
+    const env = { ZHUJIU_CONFIG_DIR: config, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+    for (const dataDir of [join(file, 'pg'), join(file, 'deeper', 'pg'), '/proc/zhujiu-test/pg']) {
+      const r = await inProcess(['config', 'check', '--no-endpoints'], {
+        env: { ...env, ZHUJIU_DATA_DIR: dataDir },
+      });
+      expect(r.code, dataDir).toBe(1);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error \\[db_unavailable\\]: cannot use ${dataDir} as the embedded database folder \\(`,
+          'u',
+        ),
+      );
+      expect(r.stderr).not.toMatch(/unexpected error|\n\s+at /u);
+    }
+  });
+});
