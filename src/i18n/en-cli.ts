@@ -847,6 +847,8 @@ export const enCli = {
   'cli.dataset.gaokaoPrompts':
     "{where}: the gaokao loader needs `prompts:` (GAOKAO-Bench's Obj_Prompt.json)",
   'cli.dataset.badRows': '{where}: {n} bad row(s); fix or remove them:\n{rows}{more}',
+  'cli.dataset.noItems':
+    '{where}: its files ({files}) hold no items; name the right file, or fill it (is it empty?)',
   'cli.dataset.moreRows': '\n({n} more)',
   'cli.dataset.shots':
     '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',

@@ -793,6 +793,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.gaokaoPrompts':
     '{where}：gaokao loader 需要 `prompts:`（GAOKAO-Bench 的 Obj_Prompt.json）',
   'cli.dataset.badRows': '{where}：有 {n} 行有问题；请改正或删除它们：\n{rows}{more}',
+  'cli.dataset.noItems':
+    '{where}：它的文件（{files}）中没有任何题目；请指定正确的文件，或把题目放进去（文件是空的吗？）',
   'cli.dataset.moreRows': '\n（另有 {n} 行）',
   'cli.dataset.shots':
     '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',

@@ -310,6 +310,12 @@ export async function prepareDataset(
   }
   const parsed = loader.parse(files, extra);
   if (parsed.problems.length > 0) throw badRows(suite, entry, parsed.problems);
+  // An empty file would give a run of no items that "succeeds" with a score of nothing.
+  if (parsed.items.length === 0)
+    throw saidError(
+      'dataset_invalid',
+      said('cli.dataset.noItems', { where: where(suite, entry), files: specs.join(', ') }),
+    );
   const all = parsed.items;
   const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);
   if (entry.shots > rest.length) {

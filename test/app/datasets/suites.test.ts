@@ -128,6 +128,19 @@ describe('bad dataset files', () => {
     }).datasets[0] as SuiteConfig['datasets'][number];
   const loc = { datasetsDir: dir, cacheDir: join(dir, 'cache') };
 
+  it('an empty file, or one of blank lines, is refused: a run of no items would succeed with no score', async () => {
+    for (const [file, text] of [
+      ['empty.jsonl', ''],
+      ['blank.jsonl', '\n\n'],
+    ] as const) {
+      writeFileSync(join(dir, file), text);
+      const msg = await errorOf(prepareDataset('t', entry(file), loc));
+      expect(msg).toBe(
+        `suite t, dataset d: its files (${file}) hold no items; name the right file, or fill it (is it empty?)`,
+      );
+    }
+  });
+
   it('bad rows are reported as file:line: reason and the dataset is refused', async () => {
     writeFileSync(
       join(dir, 'bad.jsonl'),
