@@ -323,9 +323,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     }
     const runId = started.run.id;
     taken = runId;
-    if (started.resumed) {
-      io.err(t(locale, 'cli.eval.resuming', { run: runId, status: started.run.status }));
-    }
+    if (started.resumed) sayResumed(io, locale, runId, started.run, o.limit);
 
     const t0 = performance.now();
     let bar: import('cli-progress').SingleBar | undefined;
@@ -415,4 +413,26 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     await evr.stop();
     if (!deps.rt) await rt.close();
   }
+}
+
+/**
+ * On stderr: the run is resumed, and, when `limit` (this command's `--limit`) differs from the limit the run was
+ * started with, that the run keeps its own and how to start one with `limit` instead.
+ */
+function sayResumed(
+  io: CliIo,
+  locale: Locale,
+  runId: number,
+  run: { readonly status: string; readonly itemLimit: number | null },
+  limit: number | undefined,
+): void {
+  io.err(t(locale, 'cli.eval.resuming', { run: runId, status: run.status }));
+  if ((limit ?? null) === run.itemLimit) return;
+  io.err(
+    t(locale, 'cli.eval.resumeLimit', {
+      run: runId,
+      asked: limit ?? t(locale, 'cli.eval.noLimit'),
+      kept: run.itemLimit ?? t(locale, 'cli.eval.noLimit'),
+    }),
+  );
 }

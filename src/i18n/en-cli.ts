@@ -310,6 +310,9 @@ export const enCli = {
   'cli.eval.preparing': 'run #{run} preparing… (loading the datasets)',
   'cli.eval.active':
     'run #{id} of {model} on {suite} is {status} in another process ({done}/{total} items). Wait for it, or cancel it: `zhujiu eval --cancel {id}`.',
+  'cli.eval.resumeLimit':
+    'note: run #{run} keeps its own limit ({kept}), not --limit {asked}; to run with that limit instead, cancel it first (zhujiu eval --cancel {run})',
+  'cli.eval.noLimit': 'none',
   'cli.eval.resuming': 'resuming run #{run} (left {status} by a process that stopped)',
   'cli.eval.progress': 'run #{run}: {done}/{total} items, {failed} failed, {rate} items/s',
   'cli.eval.stopped': 'stopped: run #{run} stays active; run the same command again to resume it',

@@ -136,13 +136,17 @@ describe.each(flowBackends())('an unexpected error during zhujiu eval (%s)', (ba
     fake.setAnswer((call: FakeCall) => items.get(tagOf(call))?.right ?? 'x');
     const out: string[] = [];
     err.length = 0;
+    // Asked again with a --limit: the run keeps its own (none), and says so.
     await runEval(
       { out: (s) => out.push(s), err: (s) => err.push(s) },
-      { model: 'm', suite: 'mini' },
+      { model: 'm', suite: 'mini', limit: 2 },
       { rt, tty: false },
     );
     expect(takeRequestedExit()).toBeUndefined();
     expect(err).toContain(`resuming run #${id} (left running by a process that stopped)`);
+    expect(err).toContain(
+      `note: run #${id} keeps its own limit (none), not --limit 2; to run with that limit instead, cancel it first (zhujiu eval --cancel ${id})`,
+    );
     expect(out[0]).toBe(`run #${id}: m on mini: succeeded`);
   });
 });
