@@ -214,6 +214,17 @@ function exclusionNote(reason: string, locale: Locale): string {
   return tc(locale, key ?? 'cli.ratings.excl.other');
 }
 
+/** The short name of an exclusion reason in `locale` (`unbounded above` in English; the code itself when unknown). */
+function exclusionName(reason: string, locale: Locale): string {
+  const key = {
+    disconnected: 'cli.ratings.exclName.disconnected',
+    unbounded_above: 'cli.ratings.exclName.above',
+    unbounded_below: 'cli.ratings.exclName.below',
+    unbounded: 'cli.ratings.exclName.unbounded',
+  }[reason] as CliMessageKey | undefined;
+  return key === undefined ? reason.replace('_', ' ') : tc(locale, key);
+}
+
 /** The sentence said about a separate component (JSON `note` in English, the table's heading). */
 function componentNote(c: ArenaComponent, locale: Locale = 'en'): string {
   return tc(locale, 'cli.ratings.component', {
@@ -305,7 +316,9 @@ function renderTable(
     notes.push(tc(locale, 'cli.ratings.infinite'));
   }
   if (r.rows.some((x) => x.noSpread)) {
-    notes.push(`${tc(locale, 'cli.ratings.tooFew')}: ${noSpread(locale)}`);
+    notes.push(
+      `${tc(locale, 'cli.ratings.tooFew')}${tc(locale, 'cli.ratings.colon')}${noSpread(locale)}`,
+    );
   }
   if (r.rows.some((x) => Number.isNaN(x.ratingLo ?? 0) || Number.isNaN(x.ratingHi ?? 0))) {
     notes.push(tc(locale, 'cli.ratings.undefinedBound'));
@@ -320,7 +333,7 @@ function renderTable(
       notes.push(
         tc(locale, 'cli.ratings.excluded', {
           model: e.model,
-          reason: e.reason.replace('_', ' '),
+          reason: exclusionName(e.reason, locale),
           n: e.numBattles,
           where,
           why: exclusionNote(e.reason, locale).replace(

@@ -589,10 +589,15 @@ export const enCli = {
     'not rated: it never won (ties count half) against the models it met, so its maximum-likelihood rating is −∞; it needs a win or a tie against one of them',
   'cli.ratings.excl.unbounded':
     'not rated: linked to the rated models only through other unrated models; it needs votes against rated ones',
+  'cli.ratings.exclName.disconnected': 'disconnected',
+  'cli.ratings.exclName.above': 'unbounded above',
+  'cli.ratings.exclName.below': 'unbounded below',
+  'cli.ratings.exclName.unbounded': 'unbounded',
   'cli.ratings.excl.other': 'not rated: no finite maximum-likelihood rating',
   'cli.ratings.component':
     'component {component}: rated only against {members}; no battle links these models to component 1, so their ratings are on their own scale and must not be compared with component 1',
   'cli.ratings.head': 'rank|model|rating|95% CI|elo|votes|avg win',
+  'cli.ratings.colon': ': ',
   'cli.ratings.tooFew': 'too few votes',
   'cli.ratings.none':
     'No model has a rating yet: no two models have both won (or tied) and lost against each other.',

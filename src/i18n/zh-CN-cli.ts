@@ -546,10 +546,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '未评分：它从未赢过遇到的模型（平局算半场），所以它的最大似然评分为 −∞；它需要对其中一个模型赢一场或打平一场',
   'cli.ratings.excl.unbounded':
     '未评分：它只通过其他未评分的模型与已评分的模型相连；它需要与已评分模型对战的投票',
+  'cli.ratings.exclName.disconnected': '未相连',
+  'cli.ratings.exclName.above': '无上界',
+  'cli.ratings.exclName.below': '无下界',
+  'cli.ratings.exclName.unbounded': '无界',
   'cli.ratings.excl.other': '未评分：没有有限的最大似然评分',
   'cli.ratings.component':
     '第 {component} 组：只与 {members} 对战过；没有对战把这些模型与第 1 组相连，所以它们的评分自成刻度，不能与第 1 组比较',
   'cli.ratings.head': '名次|模型|评分|95% 置信区间|在线 Elo|票数|平均胜率',
+  'cli.ratings.colon': '：',
   'cli.ratings.tooFew': '投票太少',
   'cli.ratings.none': '还没有模型得到评分：没有两个模型彼此之间既有胜（或平）又有负。',
   'cli.ratings.separate': '单独的{note}。',

@@ -45,7 +45,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'board.stale.battleChanges': '{n, plural, other {{count} 次作废或能力更改}}',
   'board.stale.over': '超过 {n}',
   'board.stale.before': '构建之后又有 {list}',
-  'board.stale.and': ' 和 ',
+  'board.stale.and': '，以及 ',
   'board.stale.changed': '构建之后输入或设置有更改',
   'board.stale.rebuilding': '{what}；正在构建更新的排行榜',
   'board.list.sep': '、',

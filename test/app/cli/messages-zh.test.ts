@@ -552,6 +552,17 @@ describe('the ratings table', () => {
     });
     expect(JSON.parse(json.stdout).models[0]).toHaveProperty('elo');
   });
+
+  it('names why a model is not rated in Chinese', async () => {
+    const f = join(root, 'unbeaten.jsonl');
+    const lines = ['{"model_a":"a","model_b":"b","winner":"tie"}'];
+    for (let i = 0; i < 3; i++) lines.push('{"model_a":"a","model_b":"c","winner":"model_a"}');
+    writeFileSync(f, `${lines.join('\n')}\n`);
+    const r = await inProcess(['ratings', '--battles', f, '--bootstrap', '0'], { env: ZH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}c：无下界（3 票）：/mu);
+    expect(r.stdout).not.toMatch(/unbounded/u);
+  });
 });
 
 describe('a missing config folder', () => {

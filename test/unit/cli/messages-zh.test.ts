@@ -78,7 +78,7 @@ describe("a stale board's note", () => {
   it('says what the snapshot misses in Chinese', () => {
     expect(staleText({ ...none, votes: 1 }, 'zh-CN')).toBe('构建之后又有 1 票新投票');
     expect(staleText({ ...none, votes: 10_001, runs: 2 }, 'zh-CN')).toBe(
-      '构建之后又有 超过 10,000 票新投票 和 2 次评测任务',
+      '构建之后又有 超过 10,000 票新投票，以及 2 次评测任务',
     );
     expect(staleText(none, 'zh-CN')).toBe('构建之后输入或设置有更改');
     expect(staleText({ ...none, votes: 1 })).toBe('built before 1 newer vote');
