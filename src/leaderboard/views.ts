@@ -949,7 +949,7 @@ export function modelContent(s: Snapshot, model: string, o: ViewOptions): Messag
   const tr = (k: MessageKey, p?: Params) => t(locale, k, p);
   const card = modelCard(s.board, model);
   if (!card) {
-    const models = s.board.rows.map((r) => markdownLiteral(r.model)).join(', ');
+    const models = s.board.rows.map((r) => markdownLiteral(r.model)).join(tr('board.list.sep'));
     return {
       text: tr('chatView.noModel', {
         model: markdownLiteral(model),

@@ -189,6 +189,23 @@ describe('counts in words', () => {
     const card = modelContent(snapshotOf(board), 'a', { now });
     expect(card.sections?.[0]?.body).toContain('arena record 1–0–0 (W–L–T) over 1 vote');
   });
+
+  it('a model not on the board lists those that are, joined as the language joins a list', () => {
+    const board = computeBoard(
+      {
+        models: ['a', 'b'],
+        datasets: [],
+        battles: [],
+        unassignedBattles: [{ modelA: 'a', modelB: 'b', aWins: 1, bWins: 0, ties: 0, count: 1 }],
+      },
+      createRng(0),
+      { minVotes: 20, rounds: 0 },
+    );
+    expect(modelContent(snapshotOf(board), 'x', { now }).text).toMatch(/Models: [ab], [ab]\.$/u);
+    expect(modelContent(snapshotOf(board), 'x', { now, locale: 'zh-CN' }).text).toMatch(
+      /现有模型：[ab]、[ab]。$/u,
+    );
+  });
 });
 
 describe('a board with metrics only (one model)', () => {
