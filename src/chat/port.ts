@@ -266,6 +266,11 @@ export interface CommandOptionSpec {
   readonly descriptionLocalizations?: Localizations;
   readonly required?: boolean;
   readonly choices?: readonly string[];
+  /**
+   * A choice's shown name in other languages, by the choice (Discord's choice `name_localizations`: the user sees
+   * the name of their language and the command still arrives with the choice itself).
+   */
+  readonly choiceLocalizations?: Readonly<Record<string, Localizations>>;
 }
 
 /** A slash command the bot offers (registered with Discord; Slack commands are declared in the app manifest). */

@@ -13,8 +13,11 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { type Argument, type Command, Help, type Option } from 'commander';
+import { ABILITIES } from '../config/abilities.ts';
 import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts';
+import { meantId } from '../i18n/display-names.ts';
 import type { Locale, Params } from '../i18n/index.ts';
+import { didYouMean } from '../text/edit-distance.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
 /**
@@ -242,18 +245,42 @@ function suggestion(locale: Locale, line: string): string {
   });
 }
 
+/** The allowed values of commander's "Allowed choices are a, b." (the reason of an invalid value), if it is that. */
+function allowedChoices(reason: string): string[] | undefined {
+  const m = /^Allowed choices are (.*)\.$/su.exec(reason);
+  return m ? (m[1] as string).split(', ') : undefined;
+}
+
 /** The reason part of an invalid-value error: commander's "Allowed choices are a, b." or the parser's own. */
 function why(locale: Locale, reason: string): string {
-  const choices = /^Allowed choices are (.*)\.$/su.exec(reason);
+  const choices = allowedChoices(reason);
   return choices
-    ? t(locale, 'cli.usage.allowedChoices', {
-        choices: listText(locale, (choices[1] as string).split(', ')),
-      })
+    ? t(locale, 'cli.usage.allowedChoices', { choices: listText(locale, choices) })
     : reason;
 }
 
 /**
- * A usage error as commander writes it (`error: unknown option '--x'\n(Did you mean --y?)\n`), in `locale`.
+ * The "did you mean" line (in `locale`) of a value refused by a fixed list of `choices` when it looks like a
+ * misspelling of one (text/edit-distance.ts); for the abilities, of an id or of a display name in either language,
+ * suggested as the name in `locale` or the id (i18n/display-names.ts `meantId`). Undefined when none is close.
+ */
+export function choiceSuggestion(
+  locale: Locale,
+  value: string,
+  choices: readonly string[],
+): string | undefined {
+  const abilities =
+    choices.length === ABILITIES.length && ABILITIES.every((a) => choices.includes(a));
+  const name = abilities
+    ? meantId(value, ABILITIES, 'ability', locale)
+    : didYouMean(value, choices);
+  return name === undefined ? undefined : t(locale, 'cli.usage.didYouMean', { names: name });
+}
+
+/**
+ * A usage error as commander writes it (`error: unknown option '--x'\n(Did you mean --y?)\n`), in `locale`; a value
+ * refused by a fixed list of choices gets the "did you mean" commander gives only to unknown options and commands
+ * ({@link choiceSuggestion}).
  * Messages given to `cmd.error` by the commands are already in `locale` and only get the localised `error:`.
  * @param message commander's text, ending in a newline.
  */
@@ -261,6 +288,7 @@ export function localiseCommanderError(locale: Locale, message: string): string 
   const [first = '', ...rest] = message.trimEnd().split('\n');
   const body = first.replace(/^error: /u, '');
   let text = body;
+  let meant: string | undefined;
   for (const e of COMMANDER_ERRORS) {
     const m = e.re.exec(body);
     if (!m) continue;
@@ -268,7 +296,11 @@ export function localiseCommanderError(locale: Locale, message: string): string 
     e.names.forEach((n, i) => {
       params[n] = m[i + 1] ?? '';
     });
-    if (params.why !== undefined) params.why = why(locale, params.why);
+    if (params.why !== undefined) {
+      const choices = allowedChoices(params.why);
+      if (choices) meant = choiceSuggestion(locale, params.value ?? '', choices);
+      params.why = why(locale, params.why);
+    }
     if (e.key === 'cli.usage.tooManyArguments')
       text = t(locale, params.command ? 'cli.usage.tooManyArgumentsFor' : e.key, {
         ...params,
@@ -279,6 +311,7 @@ export function localiseCommanderError(locale: Locale, message: string): string 
   }
   const lines = [
     t(locale, 'cli.usage.error', { message: text }),
+    ...(meant ? [meant] : []),
     ...rest.map((l) => suggestion(locale, l)),
   ];
   return `${lines.join('\n')}\n`;

@@ -30,7 +30,8 @@
  * ```
  *
  * Static imports here: `commander`, `import type` of anything, and the light modules below (core/errors.ts,
- * core/numbers.ts, core/version.ts, config/abilities.ts, cli/io.ts, cli/help-text.ts, i18n/cli.ts). Never statically
+ * core/numbers.ts, core/version.ts, config/abilities.ts, cli/io.ts, cli/help-text.ts, i18n/cli.ts,
+ * i18n/display-names.ts). Never statically
  * import main.ts, storage/, chat/, llm/, jobs/ or a package such as zod, yaml, pino, kysely, pg, PGlite, openai or
  * a chat SDK.
  */
@@ -40,6 +41,7 @@ import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
 import { sayCli, tc as t } from '../i18n/cli.ts';
+import { idOfName } from '../i18n/display-names.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
 import type { DatasetsBuildOptions } from './datasets.ts';
@@ -96,6 +98,21 @@ function dateArg(locale: Locale) {
   };
 }
 
+/**
+ * An option taking one ability (`flags`, e.g. `--ability <name>`): its id or its display name in either language,
+ * case-insensitive in English (`knowledge`, `Knowledge`, `知识`: i18n/display-names.ts `idOfName`), read as the id.
+ * Help lists the ids; any other value is refused as commander refuses a value not among its choices, with a "did
+ * you mean" (cli/help-text.ts `localiseCommanderError`).
+ */
+function abilityOption(flags: string): Option {
+  const option = new Option(flags).choices(ABILITIES);
+  // commander's check of the choices, which refuses the value in its words (localised by cli/help-text.ts).
+  const refuse = option.parseArg as (value: string, previous: unknown) => string;
+  return option.argParser(
+    (v: string, previous: unknown) => idOfName(v, ABILITIES, 'ability') ?? refuse(v, previous),
+  );
+}
+
 /** `--source NAME` of an export: the form `import battles` accepts. */
 function sourceArg(locale: Locale) {
   return (v: string): string => {
@@ -141,7 +158,7 @@ function resultsCommand(program: Command, io: CliIo, deps: CliDeps): void {
     .command('results')
     .option('--run <n>', '', intArg(locale, '--run', 1))
     .option('--dataset <name>')
-    .addOption(new Option('--ability <name>').choices(ABILITIES))
+    .addOption(abilityOption('--ability <name>'))
     .option('--failed')
     .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
     .option('--out <file>')
@@ -284,7 +301,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
         .default('alpaca_eval'),
     )
     .option('--dataset <name>')
-    .addOption(new Option('--ability <ability>').choices(ABILITIES).default('language'))
+    .addOption(abilityOption('--ability <ability>').default('language'))
     .action(async (file: string, o: ImportOutputsOptions) => {
       const { runImportOutputs } = await import('./import.ts');
       await runImportOutputs(io, file, o, deps);
@@ -293,7 +310,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     .command('battles')
     .argument('<file>')
     .option('--source <name>')
-    .addOption(new Option('--ability <ability>').choices(ABILITIES))
+    .addOption(abilityOption('--ability <ability>'))
     .action(async (file: string, o: ImportBattlesOptions) => {
       const { runImportBattles } = await import('./import.ts');
       await runImportBattles(io, file, o, deps);
@@ -366,7 +383,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     .option('--anchor <model=rating>')
     .option('--json')
     .option('--style-control')
-    .addOption(new Option('--ability <ability>').choices(ABILITIES))
+    .addOption(abilityOption('--ability <ability>'))
     .option('--source <name>', '', (v: string, prev: string[] = []) => [
       ...prev,
       sourceArg(locale)(v),

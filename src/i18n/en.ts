@@ -2,7 +2,8 @@
  * @module i18n/en
  * The English messages of the catalogue (syntax: i18n/format.ts). Every key here must exist in zh-CN.ts too (the
  * compiler checks it: that dictionary is typed by this one's keys), with the same placeholders (test/unit/i18n).
- * Keys are grouped by where the text is shown: `name.*` (method and ability names), `site.*` (the results site's
+ * Keys are grouped by where the text is shown: `method.*` and `ability.*` (method and ability names, kept in
+ * i18n/display-names.ts, which reads them when typed), `site.*` (the results site's
  * board pages), `runs.*` (its item-level results pages), `board.*` (board sentences shared by the site and chat),
  * `chat.*` (the board as a chat message), `chatView.*` (the ability, method and model views in chat), `lbReq.*`
  * (`/leaderboard` request errors), `daily.*` (the daily board post), `cmd.*` (slash command names and descriptions:
@@ -18,19 +19,12 @@
  * and its chat messages), `style.*` (`/leaderboard style`), `chart.*` (the board chart's own words). The command
  * line's `cli.*` are in i18n/en-cli.ts (i18n/index.ts joins them in).
  */
+import { DISPLAY_NAMES_EN } from './display-names.ts';
+
 export const en = {
   'locale.name': 'English',
 
-  'method.metrics': 'metrics',
-  'method.scoring': 'scoring',
-  'method.comparative': 'comparative',
-  'ability.knowledge': 'knowledge',
-  'ability.chinese_specific': 'chinese_specific',
-  'ability.language': 'language',
-  'ability.reasoning': 'reasoning',
-  'ability.refusal': 'refusal',
-  'ability.safety': 'safety',
-  'ability.robustness': 'robustness',
+  ...DISPLAY_NAMES_EN,
   'key.final': 'final',
   'key.overall': 'overall',
 

@@ -8,6 +8,7 @@
 import type { Said } from '../core/errors.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 import { type CliMessageKey, listSaid, said } from './cli.ts';
+import { meantId, type NameKind } from './display-names.ts';
 import { type Locale, t } from './index.ts';
 
 /** How many known names a refusal lists. */
@@ -35,5 +36,20 @@ export function meantName(key: CliMessageKey, typed: string, names: readonly str
  */
 export function meantMessage(typed: string, names: readonly string[], locale: Locale): string {
   const name = didYouMean(typed, names);
+  return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
+}
+
+/**
+ * Chat's ` Did you mean "x"?` (`evalRefusal.didYouMean`, in `locale`) when `typed` looks like a misspelt ability or
+ * method of `ids`, or a misspelt display name of one in either language: the name in `locale`, or the id
+ * (i18n/display-names.ts `meantId`); else ''.
+ */
+export function meantDisplayName(
+  typed: string,
+  ids: readonly string[],
+  kind: NameKind,
+  locale: Locale,
+): string {
+  const name = meantId(typed, ids, kind, locale);
   return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
 }

@@ -2,23 +2,16 @@
  * @module i18n/zh-CN
  * The Simplified Chinese messages of the catalogue: one for each key of i18n/en.ts (typed by them, so a key
  * missing here, or one not there, is a compile error), with the same placeholders (test/unit/i18n). Method and
- * ability names follow the ZhuJiu paper's Chinese terms (指标评估, 打分评估, 对比评估; 知识能力 …).
+ * ability names (i18n/display-names.ts) follow the ZhuJiu paper's Chinese terms (指标评估, 打分评估, 对比评估;
+ * 知识能力 …).
  */
+import { DISPLAY_NAMES_ZH } from './display-names.ts';
 import type { MessageKey } from './en.ts';
 
 export const zhCN: Readonly<Record<MessageKey, string>> = {
   'locale.name': '简体中文',
 
-  'method.metrics': '指标评估',
-  'method.scoring': '打分评估',
-  'method.comparative': '对比评估',
-  'ability.knowledge': '知识',
-  'ability.chinese_specific': '中文特定',
-  'ability.language': '语言',
-  'ability.reasoning': '推理',
-  'ability.refusal': '拒答',
-  'ability.safety': '安全',
-  'ability.robustness': '鲁棒性',
+  ...DISPLAY_NAMES_ZH,
   'key.final': '综合分',
   'key.overall': '总分',
 

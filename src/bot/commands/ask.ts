@@ -8,8 +8,9 @@
  *
  * Arguments: Discord passes `prompt` and `ability` as options (and `void`, `battle`, `reason`, `list` for
  * `/arena`). Slack and the terminal pass the text after the command: for `/ask` the whole text is the prompt,
- * except a last word that is one of the seven ability names (or `ability=NAME` anywhere), which is the tag — so
- * `/ask Is 91 prime? reasoning` asks "Is 91 prime?" tagged `reasoning`. A `/ask` run inside a battle's thread
+ * except a last word that is one of the seven abilities (or `ability=NAME` anywhere), which is the tag — so
+ * `/ask Is 91 prime? reasoning` asks "Is 91 prime?" tagged `reasoning`. An ability is its id or its display name in
+ * either language (`推理`, i18n/display-names.ts), wherever one is typed or chosen (`/arena ability 12 推理`). A `/ask` run inside a battle's thread
  * (Discord) continues that battle's conversation.
  */
 import type { Kysely } from 'kysely';
@@ -20,14 +21,29 @@ import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
+import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
+import { meantDisplayName } from '../../i18n/names.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
 import { listFlaggedVotes } from '../../storage/vote-flags.ts';
 import { flaggedVotesContent } from './flagged.ts';
 
-const isAbility = (s: string): s is Ability => (ABILITIES as readonly string[]).includes(s);
+/** The ability a typed name stands for: its id or display name in either language (i18n/display-names.ts). */
+const abilityOf = (s: string): Ability | undefined => idOfName(s, ABILITIES, 'ability');
+
+/** `key` (`ask.badAbility`, `reply.badAbility`) for an ability nobody knows, with its "did you mean", in `locale`. */
+function badAbilityText(
+  key: 'ask.badAbility' | 'reply.badAbility',
+  raw: string,
+  locale: Locale,
+): string {
+  return (
+    t(locale, key, { ability: raw, abilities: ABILITIES.join(', ') }) +
+    meantDisplayName(raw, ABILITIES, 'ability', locale)
+  );
+}
 
 /** The prompt and optional ability tag of an `/ask` (see the module doc); `reason` in `locale` (default en). */
 export function parseAskArgs(
@@ -36,28 +52,27 @@ export function parseAskArgs(
 ): { ok: true; prompt: string; ability?: Ability } | { ok: false; reason: string } {
   const bad = (raw: string) => ({
     ok: false as const,
-    reason: t(locale, 'ask.badAbility', { ability: raw, abilities: ABILITIES.join(', ') }),
+    reason: badAbilityText('ask.badAbility', raw, locale),
   });
   if (ctx.text.trim() === '') {
     const prompt = (ctx.args.prompt ?? '').trim();
     const raw = (ctx.args.ability ?? '').trim();
     if (raw === '') return { ok: true, prompt };
-    return isAbility(raw) ? { ok: true, prompt, ability: raw } : bad(raw);
+    const ability = abilityOf(raw);
+    return ability ? { ok: true, prompt, ability } : bad(raw);
   }
   let text = ctx.text.trim();
   let ability: Ability | undefined;
   const kv = /(?:^|\s)ability=(\S+)/u.exec(text);
   if (kv) {
     const raw = kv[1] as string;
-    if (!isAbility(raw)) return bad(raw);
-    ability = raw;
+    ability = abilityOf(raw);
+    if (!ability) return bad(raw);
     text = (text.slice(0, kv.index) + text.slice(kv.index + kv[0].length)).trim();
   } else {
     const m = /\s(\S+)$/u.exec(text);
-    if (m && isAbility(m[1] as string)) {
-      ability = m[1] as Ability;
-      text = text.slice(0, m.index).trim();
-    }
+    ability = m ? abilityOf(m[1] as string) : undefined;
+    if (m && ability) text = text.slice(0, m.index).trim();
   }
   return ability ? { ok: true, prompt: text, ability } : { ok: true, prompt: text };
 }
@@ -190,19 +205,18 @@ export async function handleArenaSubcommand(
   }
   const number = battleNumberOf(sub.battle);
   if (number === undefined) return say({ text: notABattleNumber(sub.kind, sub.battle, me) });
-  if (sub.kind === 'ability' && !isAbility(sub.ability))
-    return say({
-      text: t(me, 'reply.badAbility', { ability: sub.ability, abilities: ABILITIES.join(', ') }),
-    });
+  const ability = sub.kind === 'ability' ? abilityOf(sub.ability) : undefined;
+  if (sub.kind === 'ability' && !ability)
+    return say({ text: badAbilityText('reply.badAbility', sub.ability, me) });
   const target = await getArenaBattle(deps.db, number);
   if (!target) return say({ text: noArenaBattle(number, me) });
   const id = target.id;
   const now = deps.clock.now();
   if (sub.kind === 'ability') {
-    const ok = await overrideAbility(deps.db, id, sub.ability, actor, now);
+    const ok = ability !== undefined && (await overrideAbility(deps.db, id, ability, actor, now));
     return say({
       text: ok
-        ? t(me, 'arenaCmd.filed', { n: number, ability: sub.ability })
+        ? t(me, 'arenaCmd.filed', { n: number, ability: ability ?? sub.ability })
         : noArenaBattle(number, me),
     });
   }

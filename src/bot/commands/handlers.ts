@@ -23,7 +23,9 @@ import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
 import type { SubmissionService } from '../../eval/submissions.ts';
+import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
+import { meantDisplayName } from '../../i18n/names.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -98,15 +100,25 @@ function callerLocale(deps: CommandDeps, ctx: CommandContext): Locale {
   return ctx.locale ?? deps.config.locale;
 }
 
+/**
+ * The `ability` option of `/arena`: its id, given as the id or its display name in either language
+ * (i18n/display-names.ts); a name nobody knows is refused with the abilities and a "did you mean", in `locale`.
+ */
 function abilityArg(
   ctx: CommandContext,
   locale: Locale,
 ): { ok: true; value?: string } | { ok: false; reason: string } {
   const raw = (ctx.args.ability ?? '').trim();
   if (raw === '') return { ok: true };
-  if ((ABILITIES as readonly string[]).includes(raw)) return { ok: true, value: raw };
+  const value = idOfName(raw, ABILITIES, 'ability');
+  if (value) return { ok: true, value };
   const abilities = ABILITIES.join(', ');
-  return { ok: false, reason: t(locale, 'reply.badAbility', { ability: raw, abilities }) };
+  return {
+    ok: false,
+    reason:
+      t(locale, 'reply.badAbility', { ability: raw, abilities }) +
+      meantDisplayName(raw, ABILITIES, 'ability', locale),
+  };
 }
 
 /**

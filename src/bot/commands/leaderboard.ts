@@ -13,8 +13,9 @@ import {
 } from '../../aggregate/index.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
-import { type Locale, type MessageKey, t } from '../../i18n/index.ts';
-import { meantMessage } from '../../i18n/names.ts';
+import { idOfName } from '../../i18n/display-names.ts';
+import { type Locale, t } from '../../i18n/index.ts';
+import { meantDisplayName } from '../../i18n/names.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -36,29 +37,6 @@ export type LeaderboardRequest =
   | { readonly ok: true; readonly view: 'method'; readonly name: BoardMethod }
   | { readonly ok: true; readonly view: 'model'; readonly name: string }
   | { readonly ok: false; readonly reason: string };
-
-/**
- * The id a typed ability or method name stands for: the id itself (`knowledge`) or its display name in either
- * language of the catalogue (`知识`, `对比评估`), case-insensitive; undefined when it is none of them.
- */
-function idOf<T extends string>(
-  typed: string,
-  ids: readonly T[],
-  kind: 'ability' | 'method',
-): T | undefined {
-  const x = typed.toLowerCase();
-  return ids.find(
-    (id) =>
-      id === x ||
-      t('en', `${kind}.${id}` as MessageKey).toLowerCase() === x ||
-      t('zh-CN', `${kind}.${id}` as MessageKey) === typed,
-  );
-}
-
-/** The ids and their display names in `locale`, for a "did you mean" over what a user may type. */
-function typedNames(ids: readonly string[], kind: 'ability' | 'method', locale: Locale): string[] {
-  return [...ids, ...ids.map((id) => t(locale, `${kind}.${id}` as MessageKey))];
-}
 
 /** Where a leaderboard request came from: chat (`/leaderboard …`) or the command line (`zhujiu leaderboard …`). */
 export type LeaderboardSurface = 'chat' | 'cli';
@@ -96,25 +74,25 @@ export function parseLeaderboardArgs(
     return { ok: true, view: 'style' };
   }
   if (v === 'ability') {
-    const ability = idOf(n, BOARD_ABILITIES, 'ability');
+    const ability = idOfName(n, BOARD_ABILITIES, 'ability');
     if (ability) return { ok: true, view: 'ability', name: ability };
     const list = BOARD_ABILITIES.join(', ');
     return no(
       n === ''
         ? t(locale, 'lbReq.nameAbility', { form: form('ability'), list })
         : t(locale, 'reply.badAbility', { ability: n, abilities: list }) +
-            meantMessage(n, typedNames(BOARD_ABILITIES, 'ability', locale), locale),
+            meantDisplayName(n, BOARD_ABILITIES, 'ability', locale),
     );
   }
   if (v === 'method') {
-    const method = idOf(n, BOARD_METHODS, 'method');
+    const method = idOfName(n, BOARD_METHODS, 'method');
     if (method) return { ok: true, view: 'method', name: method };
     const list = BOARD_METHODS.join(', ');
     return no(
       n === ''
         ? t(locale, 'lbReq.nameMethod', { form: form('method'), list })
         : t(locale, 'lbReq.badMethod', { method: n, list }) +
-            meantMessage(n, typedNames(BOARD_METHODS, 'method', locale), locale),
+            meantDisplayName(n, BOARD_METHODS, 'method', locale),
     );
   }
   if (v === 'model') {
@@ -123,9 +101,9 @@ export function parseLeaderboardArgs(
   }
   // A bare name: an ability, a method, or else a model.
   const bare = [v, n].filter((x) => x !== '').join(' ');
-  const ability = idOf(bare, BOARD_ABILITIES, 'ability');
+  const ability = idOfName(bare, BOARD_ABILITIES, 'ability');
   if (ability) return { ok: true, view: 'ability', name: ability };
-  const method = idOf(bare, BOARD_METHODS, 'method');
+  const method = idOfName(bare, BOARD_METHODS, 'method');
   if (method) return { ok: true, view: 'method', name: method };
   return { ok: true, view: 'model', name: bare };
 }

@@ -38,12 +38,23 @@ function option(
   };
 }
 
+/**
+ * The abilities as an option's choices: the ids (what the handlers get), each shown to a Chinese Discord user under
+ * its Chinese display name (`ability.*`).
+ */
+const ABILITY_CHOICES: Partial<CommandOptionSpec> = {
+  choices: ABILITIES,
+  choiceLocalizations: Object.fromEntries(
+    ABILITIES.map((a) => [a, { [ZH]: t('zh-CN', `ability.${a}`) }]),
+  ),
+};
+
 /** Every command, in help order. `/arena` is maintainer-only: posting on demand could flood a channel. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     ...command('arena', 'cmd.arena'),
     options: [
-      option('ability', 'cmd.arena.ability', { choices: ABILITIES }),
+      option('ability', 'cmd.arena.ability', ABILITY_CHOICES),
       option('void', 'cmd.arena.void'),
       option('battle', 'cmd.arena.battle'),
       option('reason', 'cmd.arena.reason'),
@@ -71,7 +82,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ...command('ask', 'cmd.ask'),
     options: [
       option('prompt', 'cmd.ask.prompt', { required: true }),
-      option('ability', 'cmd.ask.ability', { choices: ABILITIES }),
+      option('ability', 'cmd.ask.ability', ABILITY_CHOICES),
     ],
     usage: [
       {

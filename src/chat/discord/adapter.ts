@@ -569,7 +569,13 @@ export class DiscordAdapter implements ChatPlatform {
           ...localizations('description_localizations', o.descriptionLocalizations, 100),
           required: o.required === true,
           ...(o.choices && o.choices.length > 0
-            ? { choices: o.choices.slice(0, 25).map((ch) => ({ name: ch, value: ch })) }
+            ? {
+                choices: o.choices.slice(0, 25).map((ch) => ({
+                  name: ch,
+                  value: ch,
+                  ...localizations('name_localizations', o.choiceLocalizations?.[ch], 100),
+                })),
+              }
             : {}),
         })),
       // "0" hides the command from everyone but administrators (who can grant it per role); still checked server-side.
