@@ -346,6 +346,22 @@ describe.each(flowBackends())('/ask through the terminal (%s)', (backend) => {
     expect((await getBattle(db.db, 1))?.status).toBe('open');
   });
 
+  it('ability by its Chinese name: /ask … 推理 tags, /arena ability 1 知识 files, a misspelling gets a did-you-mean', async () => {
+    await start({ ...askConfig(), locale: 'zh-CN' });
+    await shell.say('/ask 91 是质数吗？ 推理');
+    await bot.ask?.drain();
+    expect(await abilityOf(db.db, 1)).toMatchObject({ ability: 'reasoning', source: 'tag' });
+    expect(models.calls.filter((c) => c.model === 'judge')).toHaveLength(0);
+    await shell.say('/arena ability 1 知识');
+    expect(await abilityOf(db.db, 1)).toMatchObject({ ability: 'knowledge', source: 'maintainer' });
+    await shell.say('/arena ability 1 知识x');
+    expect(term.text()).toContain('未知的能力“知识x”。');
+    expect(term.text()).toContain('你是不是想输入“知识”？');
+    await shell.say('/ask ability=推里 长城有多长？');
+    expect(term.text()).toContain('你是不是想输入“推理”？');
+    expect(await getBattle(db.db, 2)).toBeUndefined();
+  });
+
   it('a newcomer with a higher arena_weight is chosen first', async () => {
     await start(askConfig(), LIVE, { 'model-gold': 50 });
     for (let i = 0; i < 3; i++) await shell.say(`as u${i} /ask Question ${i}?`);

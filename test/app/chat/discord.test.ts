@@ -337,7 +337,7 @@ describe('DiscordAdapter against the fake gateway', () => {
 });
 
 describe("DiscordAdapter in the user's language", () => {
-  it('registers the commands with zh-CN name and description localisations from the catalogue', async () => {
+  it('registers the commands with zh-CN name, description and ability choice localisations from the catalogue', async () => {
     const f = await FakeDiscord.start();
     const a = new DiscordAdapter({
       token: 't',
@@ -352,9 +352,36 @@ describe("DiscordAdapter in the user's language", () => {
         name: string;
         name_localizations?: Record<string, string>;
         description_localizations?: Record<string, string>;
-        options: { name: string; description_localizations?: Record<string, string> }[];
+        options: {
+          name: string;
+          description_localizations?: Record<string, string>;
+          choices?: { name: string; value: string; name_localizations?: Record<string, string> }[];
+        }[];
       }[];
       const lb = defs.find((d) => d.name === 'leaderboard');
+      // The ability choices are shown by their Chinese names and send the id.
+      for (const command of ['ask', 'arena']) {
+        const ability = defs
+          .find((d) => d.name === command)
+          ?.options.find((o) => o.name === 'ability');
+        expect(
+          ability?.choices?.find((c) => c.value === 'reasoning'),
+          command,
+        ).toEqual({
+          name: 'reasoning',
+          value: 'reasoning',
+          name_localizations: { 'zh-CN': '推理' },
+        });
+        expect(ability?.choices?.map((c) => c.name_localizations?.['zh-CN'])).toEqual([
+          '知识',
+          '中文特定',
+          '语言',
+          '推理',
+          '拒答',
+          '安全',
+          '鲁棒性',
+        ]);
+      }
       expect(lb?.name_localizations).toEqual({ 'zh-CN': '排行榜' });
       expect(lb?.description_localizations?.['zh-CN']).toMatch(/^煮酒排行榜/);
       // Every command and option has its Chinese (Discord: names ≤ 32, descriptions ≤ 100 characters).

@@ -3,7 +3,8 @@
  * with commander's `.choices()` in every command (src/cli/index.ts), so a bad value is a usage mistake: exit 2 and
  * one line naming the option, the value and the allowed values, in the command line's language, before anything
  * is opened. Before, `leaderboard --view foo` read `foo` as a model name (exit 1, "no model on the board") and
- * `results --ability foo` was looked up in the run.
+ * `results --ability foo` was looked up in the run. A misspelt value gets a "did you mean" (`--format cvs`), and
+ * `--ability` takes an ability's display name in either language (`--ability 知识`) as well as its id.
  */
 import type { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -76,5 +77,55 @@ describe('choice-like options', () => {
     expect(r.stderr).toContain(
       "选项 '--view <view>' 的值 'foo' 无效。可选值为 overall、ability、method、model、style。",
     );
+  });
+
+  it('a misspelt value gets a did-you-mean, in both languages, exit 2', async () => {
+    const cases: [string[], string, string][] = [
+      [['results', '--run', '1', '--format', 'cvs'], 'csv', 'csv'],
+      [['import', 'outputs', 'f', '--model', 'm', '--format', 'jsnol'], 'jsonl', 'jsonl'],
+      [['leaderboard', '--view', 'abilty'], 'ability', 'ability'],
+      [['submissions', 'list', '--status', 'aproved'], 'approved', 'approved'],
+      [['export', 'battles', '--format', 'fastchta'], 'fastchat', 'fastchat'],
+      [['results', '--run', '1', '--ability', 'knowlege'], 'knowledge', 'knowledge'],
+      [['ratings', '--ability', '推里'], 'reasoning', '推理'],
+      [['import', 'battles', 'f', '--ability', '知识x'], 'knowledge', '知识'],
+    ];
+    for (const [args, en, zh] of cases) {
+      const label = `zhujiu ${args.join(' ')}`;
+      const r = await run(args);
+      expect(r.code, label).toBe(2);
+      expect(r.stderr.split('\n')[1], label).toBe(`(Did you mean ${en}?)`);
+      const z = await run(args, { LANG: 'zh_CN.UTF-8' });
+      expect(z.code, label).toBe(2);
+      expect(z.stderr.split('\n')[1], label).toBe(`（你是不是想输入 ${zh}？）`);
+    }
+    expect((await run(['results', '--run', '1', '--ability', 'knowlege'])).stderr).toBe(
+      "error: option '--ability <name>' argument 'knowlege' is invalid. Allowed choices are knowledge, chinese_specific, language, reasoning, refusal, safety, robustness.\n" +
+        '(Did you mean knowledge?)\n(run with --help for usage)\n',
+    );
+  });
+
+  it('--ability takes the id or its display name in either language, read as the id; help lists the ids', () => {
+    const parsed = (value: string) => {
+      const program = buildProgram(quiet, { env: {} } as unknown as CliDeps);
+      const results = program.commands.find((c) => c.name() === 'results') as Command;
+      results.action(() => {});
+      program.parse(['node', 'zhujiu', 'results', '--run', '1', '--ability', value]);
+      return results.opts().ability;
+    };
+    expect(parsed('knowledge')).toBe('knowledge');
+    expect(parsed('知识')).toBe('knowledge');
+    expect(parsed('推理')).toBe('reasoning');
+    expect(parsed('Reasoning')).toBe('reasoning');
+    for (const { option } of options.filter((o) => o.option.long === '--ability'))
+      expect(option.argChoices).toEqual([
+        'knowledge',
+        'chinese_specific',
+        'language',
+        'reasoning',
+        'refusal',
+        'safety',
+        'robustness',
+      ]);
   });
 });
