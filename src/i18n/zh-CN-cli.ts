@@ -24,24 +24,24 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
 
   'cli.usage.error': '错误：{message}',
   'cli.usage.seeHelp': '（加上 --help 查看用法）',
-  'cli.usage.unknownOption': "未知选项 '{flag}'",
-  'cli.usage.unknownCommand': "未知命令 '{command}'",
-  'cli.usage.missingArgument': "缺少必需的参数 '{arg}'",
-  'cli.usage.optionValueMissing': "选项 '{flag}' 缺少参数值",
-  'cli.usage.requiredOption': "未指定必需的选项 '{flag}'",
+  'cli.usage.unknownOption': '未知选项“{flag}”',
+  'cli.usage.unknownCommand': '未知命令“{command}”',
+  'cli.usage.missingArgument': '缺少必需的参数“{arg}”',
+  'cli.usage.optionValueMissing': '选项“{flag}”缺少参数值',
+  'cli.usage.requiredOption': '未指定必需的选项“{flag}”',
   'cli.usage.tooManyArguments': '参数过多：应为 {expected} 个，实际为 {got} 个：{args}。',
   'cli.usage.tooManyArgumentsFor':
-    "'{command}' 的参数过多：应为 {expected} 个，实际为 {got} 个：{args}。",
-  'cli.usage.invalidOptionValue': "选项 '{flag}' 的值 '{value}' 无效。{why}",
-  'cli.usage.invalidArgument': "参数 '{arg}' 的值 '{value}' 无效。{why}",
+    '“{command}”的参数过多：应为 {expected} 个，实际为 {got} 个：{args}。',
+  'cli.usage.invalidOptionValue': '选项“{flag}”的值“{value}”无效。{why}',
+  'cli.usage.invalidArgument': '参数“{arg}”的值“{value}”无效。{why}',
   'cli.usage.allowedChoices': '可选值为 {choices}。',
   'cli.usage.didYouMean': '（你是不是想输入 {names}？）',
   'cli.usage.didYouMeanOneOf': '（你是不是想输入以下之一：{names}？）',
-  'cli.usage.intTooLarge': '{flag} 不能超过 {max}，收到的是 "{value}"',
-  'cli.usage.int': '{flag} 必须是不小于 {min} 的整数，只用十进制数字书写，收到的是 "{value}"',
+  'cli.usage.intTooLarge': '{flag} 不能超过 {max}，收到的是“{value}”',
+  'cli.usage.int': '{flag} 必须是不小于 {min} 的整数，只用十进制数字书写，收到的是“{value}”',
   'cli.usage.since':
-    '--since 必须是日期，例如 2026-11-30 或 2026-11-30T12:00:00Z（未给出时区偏移时按 UTC），收到的是 "{value}"',
-  'cli.usage.source': '--source "{value}"：只能用 1–64 个字母、数字和 . _ : @ -',
+    '--since 必须是日期，例如 2026-11-30 或 2026-11-30T12:00:00Z（未给出时区偏移时按 UTC），收到的是“{value}”',
+  'cli.usage.source': '--source “{value}”：只能用 1–64 个字母、数字和 . _ : @ -',
   'cli.error.coded': '错误 [{code}]：{message}',
   'cli.error.unexpected': '意外错误：{stack}',
   'cli.unhandled.rejection':
@@ -91,15 +91,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.modelName.blank': '只有空白；请给模型起个名称',
   'cli.modelName.unprintable': '含有 {char}，这是控制、格式或换行字符；请只用可打印的文字',
   'cli.modelName.outerSpace': '首尾有空格；请删除',
-  'cli.schema.emojiTaken': '"{emoji}" 已经是 {choice} 的表情：每个选项需要各自的表情',
+  'cli.schema.emojiTaken': '“{emoji}”已经是 {choice} 的表情：每个选项需要各自的表情',
   'cli.schema.absoluteUrl': '必须是绝对的 {first} 或 {second} URL（或 null，使用平台自己的地址）',
   'cli.schema.httpUrl': '应为 http:// 或 https:// URL，例如 {example}，实际是 {got}',
   'cli.schema.locale': 'locale：请使用 {locales} 之一（例如 locale: zh-CN）',
   'cli.schema.regex': '不是有效的正则表达式',
   'cli.schema.sourceName': '应为来源名称，即 `import battles --source` 所给的名称',
-  'cli.schema.sourceArena': '"arena"（机器人自己的投票）总会计入；这里只列出导入的来源',
-  'cli.schema.cron': '不是有效的 cron 表达式（例如 "0 9 * * *"）',
-  'cli.schema.timezone': '不是 IANA 时区（例如 "Asia/Shanghai"）',
+  'cli.schema.sourceArena': '`arena`（机器人自己的投票）总会计入；这里只列出导入的来源',
+  'cli.schema.cron': '不是有效的 cron 表达式（例如 `0 9 * * *`）',
+  'cli.schema.timezone': '不是 IANA 时区（例如 `Asia/Shanghai`）',
   'cli.schema.baseLoader': '基础数据集需要一种文件格式，不能是 robustness',
   'cli.schema.pathOrFiles': '请给出 `path:` 或 `files:`（相对于数据集目录 ZHUJIU_DATASETS_DIR）',
   'cli.schema.metricsLoader': '指标评估数据集需要 `loader:`（它的文件格式）',
@@ -222,7 +222,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.opt.source':
     '同时计入这个导入来源的已存储投票（可重复）；社区自己的投票（arena）和 ratings.include_sources 总是计入',
   'cli.ratings.opt.include-named':
-    '同时计入标记为 "anony": false 的对战（投票者看到了模型名称；默认不计入，与 FastChat 相同）',
+    '同时计入标记为 `"anony": false` 的对战（投票者看到了模型名称；默认不计入，与 FastChat 相同）',
   'cli.ratings.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`）',
   'cli.leaderboard.description':
     '煮酒排行榜：带 95% 置信区间的综合分、各评估方法与能力的得分、投票（docs/scoring.md §4–5）',
@@ -237,7 +237,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '用这个评审模型的评分（而不是 judge.model 的）构建打分评估（试看视图：不存储，社区排行榜不变）',
   'cli.leaderboard.opt.all':
     '同时显示在任何评估方法中都没有得分的模型（评审模型、只在投票中出现的名称），默认不显示',
-  'cli.leaderboard.opt.include-named': '同时计入标记为 "anony": false 的投票（试看视图，不存储）',
+  'cli.leaderboard.opt.include-named': '同时计入标记为 `"anony": false` 的投票（试看视图，不存储）',
   'cli.leaderboard.opt.include-flagged': '同时计入被标记的投票（`zhujiu votes flagged`；试看视图）',
   'cli.votes.description': '已存储的投票：被标记的投票（docs/scoring.md §4.3）',
   'cli.votes.flagged.description':
@@ -343,7 +343,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.differFile': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
   'cli.import.differFiles': '；其中 {n} 条与文件不同，已保留存储的版本：{items}',
   'cli.import.generatorMismatch':
-    '{at}："generator" 是 "{generator}"，但 --model 是 "{model}"；请改用 --model {word}，或导入正确的文件',
+    '{at}：`generator` 是“{generator}”，但 --model 是“{model}”；请改用 --model {word}，或导入正确的文件',
   'cli.import.gaokaoDataset':
     '--dataset 不适用于 --format gaokao：题目会归入 gaokao-objective 评测套件的 gaokao_<科目> 数据集',
   'cli.import.gaokao.done':
@@ -354,11 +354,11 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.battles.duplicates':
     '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
   'cli.import.battles.tstampType':
-    '"tstamp" 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+    '`tstamp` 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.votedAtType':
-    '"voted_at" 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+    '`voted_at` 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.timeRange':
-    '"{field}" {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
+    '`{field}` {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
   'cli.import.datasetFromFile':
     '从文件名得到的数据集名称 {name} {problem}；请用 --dataset NAME 指定',
   'cli.import.differInstruction': '指令 {text}（第 {line} 行）',
@@ -373,7 +373,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.export.done': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票（{format}）',
   'cli.export.doneTo': '已从来源 {source} 导出 {battles} 场对战的 {votes} 票到 {out}（{format}）',
   'cli.export.noSource':
-    '--source {source}：没有对战属于这个来源；请检查名称（社区自己的投票是 "arena"，导入的投票用导入时的 --source）',
+    '--source {source}：没有对战属于这个来源；请检查名称（社区自己的投票是 `arena`，导入的投票用导入时的 --source）',
   'cli.datasets.unwritable': '无法把自建数据集写入 {out}（{why}）；请给 --out 一个可写的目录',
   'cli.datasets.fileInPath': '路径中有一个文件',
   'cli.datasets.built': '已构建到 {out}',
@@ -386,7 +386,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.leaderboard.noJudge':
     '--judge {judge}：没有存储这个评审模型的评分；有评分的评审模型：{known}。请先用 `zhujiu judge run --judge {judge}` 评分',
   'cli.leaderboard.noModel':
-    '排行榜上没有模型 "{model}"；模型：{names}；请选一个：`zhujiu leaderboard{sources} --view model NAME`',
+    '排行榜上没有模型“{model}”；模型：{names}；请选一个：`zhujiu leaderboard{sources} --view model NAME`',
   'cli.leaderboard.noModel.sources':
     '。只在导入投票中出现的模型要加 `--source NAME`（或 `ratings.include_sources`）才会上榜',
   'cli.leaderboard.noModel.view':
@@ -414,9 +414,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.agree.exact': '完全一致率 {exact}%',
   'cli.agree.withinOne': '，相差不超过一 {within}%',
   'cli.agree.confusion': '混淆矩阵（行：A，列：B）：',
-  'cli.agree.order': '--order "{order}"：请至少列出两个标签，从低到高，例如 --order 1,0,2',
+  'cli.agree.order': '--order “{order}”：请至少列出两个标签，从低到高，例如 --order 1,0,2',
   'cli.agree.failed': '{a} 和 {b}：{reason}',
-  'cli.agree.disjoint': '（两个文件没有共同的题目；它们按 "item" 对齐）',
+  'cli.agree.disjoint': '（两个文件没有共同的题目；它们按 `item` 对齐）',
   'cli.agree.leftOut': '注意：只在 {a} 中的 {onlyA} 道题和只在 {b} 中的 {onlyB} 道题不计入 n',
   'cli.judgeExport.noModel': '--model {model}：没有这个模型',
   'cli.judgeExport.ofModel': '（模型 {model}）',
@@ -514,8 +514,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.judge.unknownJudge.none':
     '--judge {judge}：{models} 中没有这个模型；请把它加到那里（任何 OpenAI 兼容的端点都可以）',
   'cli.rubric.missing':
-    '评分细则 "{name}"：{file} 不存在；请添加它，或使用 ten_point / industry_0_3',
-  'cli.rubric.otherName': '{file}：name 是 "{named}"，但文件名是 {name}.yaml',
+    '评分细则“{name}”：{file} 不存在；请添加它，或使用 ten_point / industry_0_3',
+  'cli.rubric.otherName': '{file}：name 是“{named}”，但文件名是 {name}.yaml',
   'cli.rubric.noScale': '{file}：单回答评分细则需要 `scale: {shape}`',
   'cli.judge.list': '{list}{more}',
   'cli.judge.didYouMean': '（你是不是想写“{name}”？）',
@@ -529,7 +529,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.noBattles':
     '没有可计算评分的对战：请用 --battles FILE 传入文件（对战或成对计数的 JSONL），或在配置了数据库的地方运行',
   'cli.ratings.anchorMissing':
-    '--anchor 的模型 "{model}" 不在数据中（共 {n} 个模型）；请检查名称或去掉 --anchor',
+    '--anchor 的模型“{model}”不在数据中（共 {n} 个模型）；请检查名称或去掉 --anchor',
   'cli.ratings.anchorUnknown':
     '--anchor 的模型“{model}”不在数据、配置或已存储的模型中；参与评分的模型：{list}{meant}',
   'cli.ratings.styleAnchor':
@@ -567,7 +567,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.inComponent': '，第 {component} 组',
   'cli.ratings.excluded': '  {model}：{reason}（{n} 票{where}）：{why}',
   'cli.ratings.named':
-    '未计入：{n} 场标记为 "anony": false 的对战（投票者看到了模型名称）；加 --include-named 可计入。',
+    '未计入：{n} 场标记为 `"anony": false` 的对战（投票者看到了模型名称）；加 --include-named 可计入。',
   'cli.ratings.method': 'Bradley–Terry 最大似然估计（Elo 刻度；{scale}{within}）；{bootstrap}{elo}',
   'cli.ratings.anchored': '锚定 {anchor}',
   'cli.ratings.mean': '均值 1000',
@@ -595,7 +595,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.type.array': '列表',
   'cli.configFile.type.object': '映射（key: value 形式的行）',
   'cli.configFile.value.nothing': '空值',
-  'cli.configFile.value.text': '文本 "{text}"',
+  'cli.configFile.value.text': '文本“{text}”',
   'cli.configFile.value.scalar': '{type} {value}',
   'cli.configFile.value.number': '数字',
   'cli.configFile.value.boolean': '布尔值',
@@ -603,16 +603,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.value.mapping': '映射',
   'cli.configFile.example': '，例如 {example}',
   'cli.configFile.keysHere': '；此处可用的键有 {keys}',
-  'cli.configFile.unknownKey': '{at} {path}：未知的键 "{key}"：请删除它或修正拼写{near}',
+  'cli.configFile.unknownKey': '{at} {path}：未知的键“{key}”：请删除它或修正拼写{near}',
   'cli.configFile.missingChoice': '缺失；请添加 {choices}',
   'cli.configFile.or': ' 或 ',
   'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
   'cli.configFile.expected': '应为{what}{example}，实际是{got}',
   'cli.configFile.problem': '{at} {path}：{message}',
   'cli.configFile.suiteTwice':
-    '{file}：评测套件名称 "{name}" 被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
+    '{file}：评测套件名称“{name}”被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':
-    '{at} models[{i}].name：模型 "{name}" 列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
+    '{at} models[{i}].name：模型“{name}”列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
   'cli.configFile.didYouMean': '；你是不是想写“{name}”？',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
@@ -623,14 +623,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.start.judgeWhat': '/eval 和 `zhujiu eval` 的打分数据集',
   'cli.start.classifierWhat': '/ask 中未标注能力的提问的能力',
   'cli.start.namedRecorded':
-    '{at} {key}："{name}" 是只有导入答案的模型，无法调用，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+    '{at} {key}：“{name}”是只有导入答案的模型，无法调用，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
   'cli.start.namedUnknown':
-    '{at} {key}："{name}" 不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
+    '{at} {key}：“{name}”不是 {models} 中的模型，因此无法评判{what}。请填写 models.yaml 中一个 OpenAI 兼容的模型（已配置：{configured}），或者设为 null。',
   'cli.start.none': '无',
   'cli.start.disabledUnset':
-    '{at} models[{i}].api_key_env：环境中没有设置 {variable}，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中没有设置 {variable}，因此模型“{name}”已停用（无法调用它；其余功能正常）。请用 API 密钥导出这个变量后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.start.disabledEmpty':
-    '{at} models[{i}].api_key_env：环境中的 {variable} 已设置但为空，因此模型 "{name}" 已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
+    '{at} models[{i}].api_key_env：环境中的 {variable} 已设置但为空，因此模型“{name}”已停用（无法调用它；其余功能正常）。请给它填上 API 密钥后重启，如果端点不需要密钥，也可以删除 api_key_env。',
   'cli.endpoint.notListed': '（其中没有模型 id {model}）',
   'cli.endpoint.answers': '模型 {name}：{host} 有应答，列出了 {n} 个模型{listed}',
   'cli.endpoint.timeout': '模型 {name}：{host} 在 {ms} 毫秒内没有应答（GET /models）',
@@ -732,7 +732,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.instructionTwice':
     '{at}：指令 {text} 重复出现（第一次在第 {prev} 行）；每条指令只保留一个回答',
   'cli.outputs.itemTwice':
-    '{at}：题目 "{key}" 重复出现（第一次在第 {prev} 行）；每道题只保留一个回答',
+    '{at}：题目“{key}”重复出现（第一次在第 {prev} 行）；每道题只保留一个回答',
   'cli.outputs.noRows': '{at}：没有找到任何行',
   'cli.outputs.folder': '{file}：这是目录，不是文件；其中有 {hints}',
   'cli.outputs.folderNoHint': '{file}：这是目录，不是文件；请给出模型输出文件本身',
@@ -781,7 +781,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.symlink':
     '（有符号链接指向它之外；如要允许，请把链接的目标目录写进 ZHUJIU_DATASETS_ROOTS）',
   'cli.dataset.outside':
-    '数据集路径 "{spec}" 不在{what} {root} 之内{symlink}；请把文件放进这个目录，并给出相对于它的路径（ZHUJIU_DATASETS_DIR 设置这个目录）',
+    '数据集路径“{spec}”不在{what} {root} 之内{symlink}；请把文件放进这个目录，并给出相对于它的路径（ZHUJIU_DATASETS_DIR 设置这个目录）',
   'cli.dataset.downloadFailed':
     '{url}：下载失败（{why}）；请检查 URL 和网络，或者手动下载后给出本地路径',
   'cli.dataset.downloadHttp': '{url}：下载失败，HTTP {status}；请检查 URL',
@@ -790,14 +790,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.noFile':
     '{path}：没有这个文件（数据集目录 {dir}）；请把数据集文件放到那里，或者把 ZHUJIU_DATASETS_DIR 设为存放它们的目录',
   'cli.dataset.where': '评测套件 {suite} 的数据集 {dataset}',
-  'cli.dataset.profile': '{where}：profile "{profile}" 不是 {profiles} 之一（loader {loader}）',
+  'cli.dataset.profile': '{where}：profile “{profile}”不是 {profiles} 之一（loader {loader}）',
   'cli.dataset.baseDiffers':
-    '{where}：base "{base}" 与评测套件前面同名的 base 不同；请给出相同的条目，或者换一个名称',
+    '{where}：base “{base}”与评测套件前面同名的 base 不同；请给出相同的条目，或者换一个名称',
   'cli.dataset.robustNeeds': '{where}：鲁棒性数据集需要 `task:` 和 `base:`',
   'cli.dataset.problem': '{where}：{message}',
   'cli.dataset.noLoader': '{where}：没有 `loader:`；只有带 loader 的指标数据集才能准备',
   'cli.dataset.metric':
-    '{where}：metric "{metric}" 与 loader {loader} 不符（它的 metric 是 {its}）；请删除 `metric:` 或改正它',
+    '{where}：metric “{metric}”与 loader {loader} 不符（它的 metric 是 {its}）；请删除 `metric:` 或改正它',
   'cli.dataset.gaokaoPrompts':
     '{where}：gaokao loader 需要 `prompts:`（GAOKAO-Bench 的 Obj_Prompt.json）',
   'cli.dataset.badRows': '{where}：有 {n} 行有问题；请改正或删除它们：\n{rows}{more}',
@@ -812,15 +812,15 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.serve.logs': '；日志在 {file}',
   'cli.serve.health': '；健康检查在 {url}',
   'cli.battles.format': '`import battles` 读取 JSON Lines，每行一个 {shape} 对象',
-  'cli.battles.names': '"model_a" 和 "model_b" 必须是非空字符串（模型名称）',
+  'cli.battles.names': '`model_a` 和 `model_b` 必须是非空字符串（模型名称）',
   'cli.battles.badName': '{problems}；请修正文件中的模型名称（或删除这一行）',
-  'cli.battles.self': '自己对战自己："model_a" 和 "model_b" 都是 "{name}"；请删除这一行',
+  'cli.battles.self': '自己对战自己：`model_a` 和 `model_b` 都是“{name}”；请删除这一行',
   'cli.battles.pairCounts':
     '这是一行配对计数；`import battles` 每行读取一场对战 {shape}（配对计数可以直接用 `zhujiu ratings --battles FILE` 计算评分）',
-  'cli.battles.noWinner': '缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.noWinner': '缺少 `winner`；请使用 model_a、model_b、tie 或 tie (bothbad)',
   'cli.battles.badWinner':
-    '未知的 "winner" {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
-  'cli.battles.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+    '未知的 `winner` {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.anony': '`anony` 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
   'cli.battles.outputsJsonl':
     '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
   'cli.battles.outputsArray':
@@ -831,24 +831,24 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.array': '{at}：这是一个 JSON 数组；{format}',
   'cli.battles.none': '{at}：文件中没有对战；{format}',
   'cli.battles.reserved':
-    '--source "{source}"{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
+    '--source “{source}”{from} 保留给通过机器人投出的票；请给导入的投票起一个自己的名称，例如 --source lmsys-2023',
   'cli.battles.fromFileName': '（取自文件名）',
   'cli.battles.notFile': '{file}：不是文件；请给出对战记录 JSONL 文件的路径',
-  'cli.battles.misspeltKey': '未知的键 "{key}"（你是不是想写 "{want}"？）；请把它改名为 "{want}"',
+  'cli.battles.misspeltKey': '未知的键“{key}”（你是不是想写“{want}”？）；请把它改名为 `{want}`',
   'cli.battles.csv':
     '{at}：这看起来是 CSV 表格，不是 JSON Lines；{format}：请把表格转换为每行一个对象',
   'cli.battles.notJsonl': '{at}：{file} 不是 JSON Lines 文件（它的第一行不是 JSON）；{format}',
   'cli.battles.abilityDiffers':
-    '来源 "{source}" 已存有 {n} 场导入的对战（{stored}），但这次导入设定的是{given}；一个来源只有一种能力，已存的行会被跳过，所以什么也不会改变。请用 {flag} 重新导入，或用 --source NAME 给这些对战一个单独的来源',
-  'cli.battles.ofAbility': '能力为 "{ability}"',
+    '来源“{source}”已存有 {n} 场导入的对战（{stored}），但这次导入设定的是{given}；一个来源只有一种能力，已存的行会被跳过，所以什么也不会改变。请用 {flag} 重新导入，或用 --source NAME 给这些对战一个单独的来源',
+  'cli.battles.ofAbility': '能力为“{ability}”',
   'cli.battles.noAbility': '没有能力',
   'cli.battles.withoutFlag': '不带 --ability 的命令',
   'cli.battles.otherFile':
-    '{at}：来源 "{source}" 在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
+    '{at}：来源“{source}”在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
   'cli.ratingsLine.at': '{source}:{line}：{msg}',
   'cli.ratingsLine.nothing': '空值',
-  'cli.ratingsLine.nameNotString': '"{key}" 必须是非空字符串（模型名称），实际是 {got}',
-  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.nameNotString': '`{key}` 必须是非空字符串（模型名称），实际是 {got}',
+  'cli.ratingsLine.badName': '`{key}` {name} {problem}',
   'cli.ratingsLine.array':
     '这是一个 JSON 数组；对战记录是 JSON Lines，每行一个对象，例如 {example}{outputs}',
   'cli.ratingsLine.arrayOutputs':
@@ -857,24 +857,24 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratingsLine.outputs':
     '这看起来是模型输出，不是对战记录；请用 `zhujiu import outputs {source} --model NAME{jsonl}` 导入',
   'cli.ratingsLine.neither':
-    '既不是一场对战（需要 "winner"，例如 {battle}），也不是配对计数（需要 "model_a_wins"，例如 {pair}）',
+    '既不是一场对战（需要 `winner`，例如 {battle}），也不是配对计数（需要 `model_a_wins`，例如 {pair}）',
   'cli.ratingsLine.battleInPairs':
     '配对计数文件中有一行对战（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
   'cli.ratingsLine.pairInBattles':
     '对战文件中有一行配对计数（文件类型在第 {first} 行确定）；请把两种记录分别放在各自的文件中',
-  'cli.ratingsLine.self': '自己对战自己："{name}" 对战它自己；model_a 和 model_b 必须不同',
+  'cli.ratingsLine.self': '自己对战自己：“{name}”对战它自己；model_a 和 model_b 必须不同',
   'cli.ratingsLine.noWinner':
-    '缺少 "winner"；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+    '缺少 `winner`；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
   'cli.ratingsLine.badWinner':
-    '未知的 winner {winner}；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
-  'cli.ratingsLine.anony': '"anony" 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
-  'cli.ratingsLine.count': '"{key}" 必须是非负整数，实际是 {got}',
+    '未知的 winner {winner}；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
+  'cli.ratingsLine.anony': '`anony` 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.ratingsLine.count': '`{key}` 必须是非负整数，实际是 {got}',
   'cli.styleLine.notJson': '不是有效的 JSON（{detail}）；请每行写一个对战对象',
   'cli.styleLine.notObject': '不是 JSON 对象；请每行写一个对战对象',
-  'cli.styleLine.name': '"{key}" 必须是非空字符串（模型名称）',
+  'cli.styleLine.name': '`{key}` 必须是非空字符串（模型名称）',
   'cli.styleLine.same': 'model_a 和 model_b 是同一个模型；一场对战需要两个模型',
-  'cli.styleLine.winner': '"winner" 必须是 {winners} 之一',
-  'cli.styleLine.metaObject': '"conv_metadata" 必须是对象',
+  'cli.styleLine.winner': '`winner` 必须是 {winners} 之一',
+  'cli.styleLine.metaObject': '`conv_metadata` 必须是对象',
   'cli.styleLine.metaField':
     'conv_metadata.{field} 必须是 ≥ 0 的整数或由这样的整数组成的对象（FastChat 的风格字段）；请用 `zhujiu export battles --format fastchat` 重新导出',
   'cli.styleLine.noMetadata':
@@ -882,7 +882,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.emptyInput':
     '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
   'cli.battles.allNamed':
-    '{source}：全部 {n} 场对战都标记为 "anony": false（投票者看到了模型名称），评分不计入它们；要计入请加 --include-named',
+    '{source}：全部 {n} 场对战都标记为 `"anony": false`（投票者看到了模型名称），评分不计入它们；要计入请加 --include-named',
   'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
   'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
   'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',
@@ -896,52 +896,52 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.join': '{a}；{b}',
   'cli.rows.issue': '{key}{msg}',
   'cli.rows.lines': '{a}\n{b}',
-  'cli.rows.ocnliLabel': '"label" 必须是 entailment、neutral、contradiction 或 -，实际是 "{label}"',
+  'cli.rows.ocnliLabel': '`label` 必须是 entailment、neutral、contradiction 或 -，实际是“{label}”',
   'cli.rows.chidBlank': '必须含有空位 #idiom#',
-  'cli.rows.notIndex': '"answer" {answer} 不是 "{list}" 的下标（共 {n} 项）',
+  'cli.rows.notIndex': '`answer` {answer} 不是“{list}”的下标（共 {n} 项）',
   'cli.rows.c3Array': '应为由 [sentences, questions, id] 组成的 JSON 数组（C3 格式）',
   'cli.rows.c3Document': '文档 {doc}：{issues}',
   'cli.rows.c3Question': '文档 {doc} 问题 {n}：{issue}',
-  'cli.rows.c3Answer': '"answer" 不在 "choice" 中',
+  'cli.rows.c3Answer': '`answer` 不在 `choice` 中',
   'cli.rows.gaokaoPrompts': '不是 GAOKAO-Bench 的 Obj_Prompt.json（{shape}）',
   'cli.rows.gaokaoDataset':
     '关键词 {keyword} 属于数据集 {dataset}，不属于 {given}；请把文件移到那个数据集',
   'cli.rows.gaokaoPrefix': '提示文件中没有关键词 {keyword} 的前缀提示；请补上，或修正 `prompts:`',
-  'cli.rows.knowledgeElements': 'completeness 行需要 "elements"',
-  'cli.rows.knowledgeVariants': 'robustness 行需要 "variants"（各种问法）',
-  'cli.rows.knowledgeAnswers': '"answers" 为空：请给出可接受的答案',
-  'cli.rows.math23kAns': '"ans" {ans} 不是数字、{percent}、{fraction} 或由它们组成的算式',
-  'cli.rows.itemTwice': '题目 "{key}" 已出现在 {prev}',
-  'cli.rows.noOption': '"answer" {answer} 没有对应的选项（共 {n} 个选项）',
+  'cli.rows.knowledgeElements': 'completeness 行需要 `elements`',
+  'cli.rows.knowledgeVariants': 'robustness 行需要 `variants`（各种问法）',
+  'cli.rows.knowledgeAnswers': '`answers` 为空：请给出可接受的答案',
+  'cli.rows.math23kAns': '`ans` {ans} 不是数字、{percent}、{fraction} 或由它们组成的算式',
+  'cli.rows.itemTwice': '题目“{key}”已出现在 {prev}',
+  'cli.rows.noOption': '`answer` {answer} 没有对应的选项（共 {n} 个选项）',
   'cli.rows.oneAnswer': '至少需要一个参考答案',
   'cli.rows.squad': '不是 SQuAD 格式的 JSON {shape}：{issues}',
   'cli.rows.emptyAnswers': '问题 {id}：所有参考答案都是空的',
   'cli.rows.idRepeats': '问题 id {id} 与前面的重复',
   'cli.rows.gaokaoLetters': '必须是选项字母 A-G',
   'cli.rows.gaokaoFile': '不是 GAOKAO-Bench 客观题文件：应为 {shape}',
-  'cli.rows.gaokaoKeyword': '缺少 "keyword"/"keywords"',
-  'cli.rows.gaokaoUnknownKeyword': '未知的客观题关键词 "{keyword}"；应为以下之一：{keywords}',
+  'cli.rows.gaokaoKeyword': '缺少 `keyword`/`keywords`',
+  'cli.rows.gaokaoUnknownKeyword': '未知的客观题关键词“{keyword}”；应为以下之一：{keywords}',
   'cli.rows.gaokaoExample': '示例 {i}：{reason}',
   'cli.rows.gaokaoIssue': '{key} {msg}',
-  'cli.rows.gaokaoAnswer': '缺少 "answer"（或 "standard_answer"）',
-  'cli.rows.gaokaoOutput': '缺少 "model_output"；这不是模型输出的结果文件',
+  'cli.rows.gaokaoAnswer': '缺少 `answer`（或 `standard_answer`）',
+  'cli.rows.gaokaoOutput': '缺少 `model_output`；这不是模型输出的结果文件',
   'cli.rows.gaokaoRepeat': 'index {index} 与第 {line} 行的 example 重复',
   'cli.rows.topLevel': '（顶层）',
   'cli.rows.judgedFile': '{file}：{path}：{msg}；应为 GAOKAO-Bench 主观题评审文件 {shape}',
   'cli.rows.judgedTwice': '{index} 出现了两次；每道题只能出现一次',
-  'cli.rows.humanNoKeyword': '缺少 "keyword"',
+  'cli.rows.humanNoKeyword': '缺少 `keyword`',
   'cli.rows.humanFile': '{at}：{path}：{msg}；应为 GAOKAO-Bench 人工评分结果文件 {shape}',
   'cli.rows.humanNoModel':
-    '{at}：没有 "model_name"，文件名也不是 <model>_{keyword}.json；请在文件中加上 "model_name"，或按上游的方式命名文件',
-  'cli.rows.labelsItem': '"item" 必须是非空字符串或整数',
-  'cli.rows.labelsLabel': '"label" 必须是数字或非空字符串',
-  'cli.rows.labelsTwice': '题目 "{item}" 已在第 {prev} 行标注过；每道题只保留一个标签',
+    '{at}：没有 `model_name`，文件名也不是 <model>_{keyword}.json；请在文件中加上 `model_name`，或按上游的方式命名文件',
+  'cli.rows.labelsItem': '`item` 必须是非空字符串或整数',
+  'cli.rows.labelsLabel': '`label` 必须是数字或非空字符串',
+  'cli.rows.labelsTwice': '题目“{item}”已在第 {prev} 行标注过；每道题只保留一个标签',
   'cli.rows.labelsNone': '{at}：没有标签；应为每行一个 {shape}',
   'cli.rows.annBaseline': '必须写明基准模型',
   'cli.rows.annModel': '必须写明被评审的模型',
   'cli.rows.annPreference':
     '必须在 [1, 2] 之间（1 表示基准模型更好，2 表示被评审模型更好，1.5 或 0 表示平局）或为 null',
-  'cli.rows.annSelf': 'generator_1 和 generator_2 都是 "{model}"；模型不能与自己比较',
+  'cli.rows.annSelf': 'generator_1 和 generator_2 都是“{model}”；模型不能与自己比较',
   'cli.rows.annShape': '{at}：应为由标注对象组成的 JSON 数组，或每行一个对象',
   'cli.rows.annTwice':
     '{model} 对 {baseline} 的同一条指令被重复评审（第一次在第 {prev} 行）；请只保留一条',
@@ -949,17 +949,17 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.humanTwice':
     '{file}：{model} 的 {keyword} 也在 {other} 中；请一次导入一次运行的结果（每次运行一个目录）',
   'cli.rows.modelFromFile':
-    '{at}：模型 {model}（取自文件）{problem}；请在文件中加上有效的 "model_name"',
+    '{at}：模型 {model}（取自文件）{problem}；请在文件中加上有效的 `model_name`',
   'cli.rows.judgeDiffers':
-    '{at}：{key} 是 "{named}"，但 --judge 是 "{judge}"；请使用 --judge {named}',
-  'cli.rows.nameInFile': '{at}："{key}" {model} {problem}；请在文件中修正',
+    '{at}：{key} 是“{named}”，但 --judge 是“{judge}”；请使用 --judge {named}',
+  'cli.rows.nameInFile': '{at}：`{key}` {model} {problem}；请在文件中修正',
   'cli.rows.annTwiceFiles':
     '{path}：{model} 对 {baseline} 在同一条指令上被评审了两次（后一个文件的第 {line} 行）；每个模型请只导入一个标注文件',
   'cli.rows.keywordTwice': '{at}：关键词 {keyword} 也在 {other} 中；每个关键词只保留一个文件',
   'cli.rows.modelDiffers':
-    '{at}："model_name" 是 "{named}"，但 --model 是 "{model}"；请使用 --model {named}，或导入正确的目录',
+    '{at}：`model_name` 是“{named}”，但 --model 是“{model}”；请使用 --model {named}，或导入正确的目录',
   'cli.rows.promptDiffers':
-    '{at}：题目 "{key}" 已在数据集 "{dataset}" 中，但提示不同；请换一个键，或导入到另一个 --dataset',
+    '{at}：题目“{key}”已在数据集“{dataset}”中，但提示不同；请换一个键，或导入到另一个 --dataset',
   'cli.known.model':
     '{flag} {name}：没有这个模型：{models} 和已存储的数据中都没有它；已有的模型：{list}{meant}',
   'cli.known.judge':

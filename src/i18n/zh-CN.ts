@@ -177,9 +177,9 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '每个鲁棒性数据集与同一模型在原始基准题上的对比：PDR = 1 − 扰动后 / 原始。',
   'site.card.datasets': '数据集',
   'site.card.opponents': '竞技场：与各对手的战绩',
-  'site.unknownMethod': '未知的评估方法 "{method}"；可用：{methods}',
-  'site.unknownAbility': '未知的能力 "{ability}"；可用：{abilities}',
-  'site.unknownModel': '排行榜上没有模型 "{model}"',
+  'site.unknownMethod': '未知的评估方法“{method}”；可用：{methods}',
+  'site.unknownAbility': '未知的能力“{ability}”；可用：{abilities}',
+  'site.unknownModel': '排行榜上没有模型“{model}”',
   'site.noChart': '还没有图表',
 
   'runs.title': '评测任务',

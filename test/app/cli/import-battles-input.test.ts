@@ -58,7 +58,7 @@ describe('zhujiu import battles: wrong input', () => {
     );
     expect(r.stderr).not.toContain('missing "winner"');
     const zh = await zhujiu(['import', 'battles', typo, '--source', 'typo'], ZH);
-    expect(zh.stderr).toContain('未知的键 "winer"（你是不是想写 "winner"？）');
+    expect(zh.stderr).toContain('未知的键“winer”（你是不是想写“winner”？）');
   });
 
   it('an import into a source whose battles have another ability is refused with the fix', async () => {
@@ -91,7 +91,7 @@ describe('zhujiu import battles: wrong input', () => {
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('but this import gives its battles without an ability');
     const zh = await zhujiu(['import', 'battles', votes, '--source', 'abil'], ZH);
-    expect(zh.stderr).toContain('来源 "abil" 已存有 2 场导入的对战（能力为 "language"）');
+    expect(zh.stderr).toContain('来源“abil”已存有 2 场导入的对战（能力为“language”）');
     // The same ability re-imports as before: every line is already stored.
     const same = await zhujiu([
       'import',
@@ -117,7 +117,7 @@ describe('zhujiu import battles: wrong input', () => {
       `error [import_invalid]: ${two}:1: source "pair" already holds a different battle at this line: this is another file (or an edited one) under the same source name; import it with its own --source NAME\n`,
     );
     const zh = await zhujiu(['import', 'battles', two, '--source', 'pair'], ZH);
-    expect(zh.stderr).toContain(`${two}:1：来源 "pair" 在这一行已经存有另一场对战`);
+    expect(zh.stderr).toContain(`${two}:1：来源“pair”在这一行已经存有另一场对战`);
     await expect(
       exportBattles(cli.runtime.rt.db.db, new PassThrough(), { source: 'nosuch' }),
     ).rejects.toMatchObject({

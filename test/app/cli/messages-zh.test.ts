@@ -83,10 +83,10 @@ describe('config errors, warnings and endpoint failures', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本 "two"$/mu,
+      /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本“two”$/mu,
     );
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键 "colour"：请删除它或修正拼写；此处可用的键有 name, /mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name, /mu,
     );
     // zod's own words, in its Chinese locale.
     expect(r.stderr).toMatch(
@@ -99,7 +99,7 @@ describe('config errors, warnings and endpoint failures', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /^ {2}警告：\S*models\.yaml:6:18 models\[1\]\.api_key_env：环境中没有设置 ZJ_KEY，因此模型 "m1" 已停用（无法调用它；其余功能正常）。/mu,
+      /^ {2}警告：\S*models\.yaml:6:18 models\[1\]\.api_key_env：环境中没有设置 ZJ_KEY，因此模型“m1”已停用（无法调用它；其余功能正常）。/mu,
     );
   });
 
@@ -168,8 +168,8 @@ describe('import file errors', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [import_invalid]：${f}:1：自己对战自己："model_a" 和 "model_b" 都是 "x"；请删除这一行\n` +
-        `${f}:2：缺少 "winner"；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
+      `错误 [import_invalid]：${f}:1：自己对战自己：\`model_a\` 和 \`model_b\` 都是“x”；请删除这一行\n` +
+        `${f}:2：缺少 \`winner\`；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
     );
   });
 
@@ -242,7 +242,7 @@ describe('model names and import outputs in Chinese', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [import_invalid]：${f}:1："generator" 是 "gpt 4"，但 --model 是 "m"；请改用 --model 'gpt 4'，或导入正确的文件\n`,
+      `错误 [import_invalid]：${f}:1：\`generator\` 是“gpt 4”，但 --model 是“m”；请改用 --model 'gpt 4'，或导入正确的文件\n`,
     );
   });
 
@@ -290,7 +290,7 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     const zh = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
       env: { ...env, ...ZH, ZJ_KEY: 'k' },
     });
-    expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 0："answer" 不在 "choice" 中');
+    expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 0：`answer` 不在 `choice` 中');
     expect(zh.stderr).toMatch(/c3\/d-dev\.json:1：文档 d1 问题 1："question" 无效输入：/u);
     const en = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
       env: { ...env, ZJ_KEY: 'k' },
@@ -332,7 +332,7 @@ describe('row problems of datasets and imported judgments, folder hints, environ
       { env },
     );
     expect(b.stderr).toBe(
-      `错误 [import_invalid]：${bad}:1：示例 0：缺少 "model_output"；这不是模型输出的结果文件\n`,
+      `错误 [import_invalid]：${bad}:1：示例 0：缺少 \`model_output\`；这不是模型输出的结果文件\n`,
     );
   });
 
@@ -346,7 +346,7 @@ describe('row problems of datasets and imported judgments, folder hints, environ
       { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
     );
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${ann}:1：generator_1 和 generator_2 都是 "a"；模型不能与自己比较`);
+    expect(r.stderr).toContain(`${ann}:1：generator_1 和 generator_2 都是“a”；模型不能与自己比较`);
     expect(r.stderr).toContain(`${ann}:2："preference" 必须在 [1, 2] 之间`);
     const byOther = file(
       'ann2.jsonl',
@@ -357,13 +357,13 @@ describe('row problems of datasets and imported judgments, folder hints, environ
       { env: { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH } },
     );
     expect(j.stderr).toBe(
-      `错误 [import_invalid]：${byOther}:1：annotator 是 "gpt4"，但 --judge 是 "j"；请使用 --judge gpt4\n`,
+      `错误 [import_invalid]：${byOther}:1：annotator 是“gpt4”，但 --judge 是“j”；请使用 --judge gpt4\n`,
     );
     const labels = file('labels.jsonl', '{"item": "a", "label": 1}\n{"item": "a", "label": 2}\n');
     const other = file('labels2.jsonl', '{"item": "a", "label": 1}\n');
     const a = await inProcess(['judge', 'agree', labels, other], { env: { ...setup({}), ...ZH } });
     expect(a.code).toBe(1);
-    expect(a.stderr).toContain(`${labels}:2：题目 "a" 已在第 1 行标注过；每道题只保留一个标签`);
+    expect(a.stderr).toContain(`${labels}:2：题目“a”已在第 1 行标注过；每道题只保留一个标签`);
   });
 
   it('config check lists the models in full-width brackets; a bad environment variable in Chinese', async () => {

@@ -75,7 +75,7 @@ describe('choice-like options', () => {
     const r = await run(['leaderboard', '--view', 'foo'], { LANG: 'zh_CN.UTF-8' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      "选项 '--view <view>' 的值 'foo' 无效。可选值为 overall、ability、method、model、style。",
+      '选项“--view <view>”的值“foo”无效。可选值为 overall、ability、method、model、style。',
     );
   });
 

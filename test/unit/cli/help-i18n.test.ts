@@ -114,16 +114,16 @@ describe('usage errors in the command line language', () => {
   it('an unknown option, a bad value, a missing option: Chinese under LANG=zh_CN.UTF-8, exit 2', async () => {
     const unknown = await inProcess(['eval', '--bogus'], { env: ZH });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toBe("错误：未知选项 '--bogus'\n（加上 --help 查看用法）\n");
+    expect(unknown.stderr).toBe('错误：未知选项“--bogus”\n（加上 --help 查看用法）\n');
     const bad = await inProcess(['results', '--run', 'x'], { env: ZH });
     expect(bad.stderr).toContain(
-      "错误：选项 '--run <n>' 的值 'x' 无效。--run 必须是不小于 1 的整数，只用十进制数字书写，收到的是 \"x\"",
+      '错误：选项“--run <n>”的值“x”无效。--run 必须是不小于 1 的整数，只用十进制数字书写，收到的是“x”',
     );
     const choice = await inProcess(['results', '--format', 'x'], { env: ZH });
     expect(choice.stderr).toContain('可选值为 jsonl、csv。');
     const missing = await inProcess(['import', 'outputs', 'f.json'], { env: ZH });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("错误：未指定必需的选项 '--model <name>'");
+    expect(missing.stderr).toContain('错误：未指定必需的选项“--model <name>”');
     const typo = await inProcess(['evl'], { env: ZH });
     expect(typo.stderr).toContain('（你是不是想输入 eval？）');
   });

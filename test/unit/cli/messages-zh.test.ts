@@ -126,7 +126,7 @@ describe('row problems of the readers, in both languages', () => {
       'o.jsonl:1: "label" must be entailment, neutral, contradiction or -, got "yes"',
     );
     expect(zh(ocnli)[0]).toBe(
-      'o.jsonl:1："label" 必须是 entailment、neutral、contradiction 或 -，实际是 "yes"',
+      'o.jsonl:1：`label` 必须是 entailment、neutral、contradiction 或 -，实际是“yes”',
     );
     expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" Invalid input: expected string/);
     expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2："sentence1" 无效输入：/);
@@ -143,7 +143,7 @@ describe('row problems of the readers, in both languages', () => {
     expect(en(math)).toEqual([
       'm.jsonl:1: "ans" "x+" is not a number, N%, ((a)/(b)) or an expression of those',
     ]);
-    expect(zh(math)).toEqual(['m.jsonl:1："ans" "x+" 不是数字、N%、((a)/(b)) 或由它们组成的算式']);
+    expect(zh(math)).toEqual(['m.jsonl:1：`ans` "x+" 不是数字、N%、((a)/(b)) 或由它们组成的算式']);
   });
 
   it('GAOKAO-Bench objective outputs, judged and human-graded files', () => {
@@ -159,7 +159,7 @@ describe('row problems of the readers, in both languages', () => {
     });
     expect(parseGaokaoFile(obj, 'g.json', true, 'zh-CN')).toEqual({
       ok: false,
-      reason: ['g.json:1：示例 0：缺少 "model_output"；这不是模型输出的结果文件'],
+      reason: ['g.json:1：示例 0：缺少 `model_output`；这不是模型输出的结果文件'],
     });
     const judged = parseGaokaoJudged('{"keyword": "k"}', 'j.json', 'zh-CN');
     expect(judged.ok).toBe(false);
@@ -170,7 +170,7 @@ describe('row problems of the readers, in both languages', () => {
     expect(human).toEqual({
       ok: false,
       reason: [
-        'h.json:1：没有 "model_name"，文件名也不是 <model>_k.json；请在文件中加上 "model_name"，或按上游的方式命名文件',
+        'h.json:1：没有 `model_name`，文件名也不是 <model>_k.json；请在文件中加上 `model_name`，或按上游的方式命名文件',
       ],
     });
   });
@@ -187,8 +187,8 @@ describe('row problems of the readers, in both languages', () => {
     expect(parseLabels(labels, 'l.jsonl', 'zh-CN')).toEqual({
       ok: false,
       reason: [
-        'l.jsonl:1："item" 必须是非空字符串或整数',
-        'l.jsonl:2："label" 必须是数字或非空字符串',
+        'l.jsonl:1：`item` 必须是非空字符串或整数',
+        'l.jsonl:2：`label` 必须是数字或非空字符串',
       ],
     });
     const ann = '{"instruction": "i", "generator_1": "", "generator_2": "b"}\n';
@@ -296,19 +296,19 @@ describe('ratings --battles line problems', () => {
   it('are refused in English for logs and said in Chinese', async () => {
     expect(await refusal('{"model_a":"a","model_b":"a","winner":"tie"}')).toEqual({
       en: 'f.jsonl:1: self-battle: "a" against itself; model_a and model_b must differ',
-      zh: 'f.jsonl:1：自己对战自己："a" 对战它自己；model_a 和 model_b 必须不同',
+      zh: 'f.jsonl:1：自己对战自己：“a”对战它自己；model_a 和 model_b 必须不同',
     });
     expect(await refusal(battle, '{"model_a":"a","model_b":"b","winner":"x"}')).toEqual({
       en: 'f.jsonl:2: unknown winner "x"; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
-      zh: 'f.jsonl:2：未知的 winner "x"；请使用 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+      zh: 'f.jsonl:2：未知的 winner "x"；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
     });
     expect(await refusal('{"model_b":"b","winner":"tie"}')).toEqual({
       en: 'f.jsonl:1: "model_a" must be a non-empty string (the model name), got nothing',
-      zh: 'f.jsonl:1："model_a" 必须是非空字符串（模型名称），实际是 空值',
+      zh: 'f.jsonl:1：`model_a` 必须是非空字符串（模型名称），实际是 空值',
     });
     expect(await refusal('{"model_a":" a","model_b":"b","winner":"tie"}')).toEqual({
       en: 'f.jsonl:1: "model_a" " a" starts or ends with a space; remove it',
-      zh: 'f.jsonl:1："model_a" " a" 首尾有空格；请删除',
+      zh: 'f.jsonl:1：`model_a` " a" 首尾有空格；请删除',
     });
     expect(await refusal(battle, '{"model_a":"a","model_b":"b","model_a_wins":1}')).toEqual({
       en: 'f.jsonl:2: a pair-count line in a file of battles (detected at line 1); put each kind in its own file',
@@ -322,7 +322,7 @@ describe('ratings --battles line problems', () => {
       '{"model_a":"a","model_b":"b","model_a_wins":1,"model_b_wins":-1,"tie":0,"tie_bothbad":0}',
     );
     expect(counts.en).toBe('f.jsonl:1: "model_b_wins" must be a non-negative integer, got -1');
-    expect(counts.zh).toBe('f.jsonl:1："model_b_wins" 必须是非负整数，实际是 -1');
+    expect(counts.zh).toBe('f.jsonl:1：`model_b_wins` 必须是非负整数，实际是 -1');
   });
 });
 
@@ -340,7 +340,7 @@ describe('ratings --style-control line problems', () => {
     };
     expect(refusal(['{"model_a":"a","model_b":"b","winner":"x"}'])).toEqual({
       en: 'f.jsonl:1: "winner" must be one of "model_a", "model_b", "tie", "tie (bothbad)"',
-      zh: 'f.jsonl:1："winner" 必须是 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+      zh: 'f.jsonl:1：`winner` 必须是 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
     });
     expect(refusal(['{"model_a":"a","model_b":"b","winner":"tie"}'])).toEqual({
       en: "f.jsonl: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",
@@ -362,7 +362,7 @@ describe('a rubric the config lacks', () => {
       'rubric "nosuch": /nonexistent-config/rubrics/nosuch.yaml does not exist; add it or use ten_point / industry_0_3',
     );
     expect(sayCli('zh-CN', err?.said as Said)).toBe(
-      '评分细则 "nosuch"：/nonexistent-config/rubrics/nosuch.yaml 不存在；请添加它，或使用 ten_point / industry_0_3',
+      '评分细则“nosuch”：/nonexistent-config/rubrics/nosuch.yaml 不存在；请添加它，或使用 ten_point / industry_0_3',
     );
   });
 });

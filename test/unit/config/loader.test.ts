@@ -165,7 +165,7 @@ describe('config loader', () => {
     );
     expect(e.message).toMatch(/the keys here are .*max_retries/);
     const zh = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }));
-    expect(zh.message).toContain('models[2].max_retires：未知的键 "max_retires"');
+    expect(zh.message).toContain('models[2].max_retires：未知的键“max_retires”');
     expect(zh.message).toContain('你是不是想写“max_retries”？');
   });
 

@@ -2,7 +2,9 @@
  * Chinese punctuation of the zh-CN catalogue (src/i18n/zh-CN.ts, zh-CN-cli.ts): next to a Chinese character a
  * bracket, comma or colon is full-width （），：, and two bracketed remarks are one bracket (`（2000 票；2000 行）`,
  * not `（2000 票）（2000 行）`), a percentage has no space before %, and no two punctuation marks follow each other.
- * Code, formulas and flags keep their ASCII: the allow-list names them.
+ * A name put into a sentence is quoted “x”, as chat says it (`未知的能力“知识x”`), never "x" or 'x'; what the user
+ * copies as it is (a command, a JSON key) is in backticks. Code, formulas and flags keep their ASCII: the allow-lists
+ * name them.
  */
 import { describe, expect, it } from 'vitest';
 import { zhCN } from '../../../src/i18n/zh-CN.ts';
@@ -20,6 +22,13 @@ const ALLOWED: Readonly<Record<string, string>> = {
 };
 
 const entries = Object.entries({ ...zhCN, ...zhCNCli });
+
+/** A placeholder in straight quotes: `"{name}"` or `'{name}'`. */
+const STRAIGHT_QUOTED_PLACEHOLDER = /"\{[\w.]+\}"|'\{[\w.]+\}'/u;
+/** Keys that quote a placeholder straight, with why. */
+const STRAIGHT_QUOTES_ALLOWED = (key: string) =>
+  // The JSON reader's syntax errors quote one character of JSON syntax (`'"'`, `'}'`), as JSON tools do.
+  key.startsWith('cli.json.');
 
 describe('zh-CN punctuation', () => {
   it('uses full-width brackets, commas and colons next to Chinese', () => {
@@ -46,6 +55,22 @@ describe('zh-CN punctuation', () => {
 
   it('calls the judge 评审 throughout', () => {
     expect(entries.filter(([, v]) => v.includes('裁判')).map(([k]) => k)).toEqual([]);
+  });
+
+  it('quotes names “x”: no placeholder in straight quotes, no space between Chinese and “ ”', () => {
+    expect(
+      entries
+        .filter(([k, v]) => !STRAIGHT_QUOTES_ALLOWED(k) && STRAIGHT_QUOTED_PLACEHOLDER.test(v))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
+    expect(
+      entries
+        .filter(([, v]) => /\p{Script=Han} “|” \p{Script=Han}/u.test(v))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
+    expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力 "{ability}"')).toBe(true);
+    expect(STRAIGHT_QUOTED_PLACEHOLDER.test("选项 '{flag}' 的值")).toBe(true);
+    expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力“{ability}”')).toBe(false);
   });
 
   it('the scan catches the kind', () => {
