@@ -463,7 +463,7 @@ describe('a YAML syntax error', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR）；由它引起的语法错误还有 1 处$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -）；由它引起的语法错误还有 1 处$/mu,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const en = await inProcess(['config', 'check', '--no-connect'], { env });
