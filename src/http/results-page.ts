@@ -28,6 +28,7 @@ import {
   type ResultFormat,
   runResultChunks,
 } from '../eval/item-results.ts';
+import { sayCli } from '../i18n/cli.ts';
 import { html, type Locale, type MessageKey, type Params, t, th } from '../i18n/index.ts';
 import { esc, FONT_FACE, withLang } from '../leaderboard/page.ts';
 import { abilityName } from '../leaderboard/views.ts';
@@ -124,9 +125,16 @@ function head(x: Ctx, title: string, path: string): string {
   return `<!doctype html><html lang="${x.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><nav><a href="${x.href('/board')}">${x.th('site.title')}</a><a href="${x.href('/runs')}">${x.th('site.nav.runs')}</a><a id="lang" lang="${other}" hreflang="${other}" href="${esc(withLang(path, other))}">${x.th('site.lang.switch')}</a></nav><h1>${esc(title)}</h1>`;
 }
 
-/** A 400/404 answer in plain text. */
-function refuse(c: Context, err: unknown): Response {
-  if (isAppError(err)) return c.text(err.message, err.code === 'not_found' ? 404 : 400);
+/**
+ * A 400/404 answer in plain text, in the page's language: an error that carries its message as catalogue data (the
+ * filters shared with `zhujiu results`, eval/item-results.ts) is said in it, any other is its message.
+ */
+function refuse(c: Context, x: Ctx, err: unknown): Response {
+  if (isAppError(err))
+    return c.text(
+      err.said ? sayCli(x.locale, err.said) : err.message,
+      err.code === 'not_found' ? 404 : 400,
+    );
   throw err;
 }
 
@@ -265,7 +273,7 @@ async function itemsView(c: Context, db: Kysely<Database>, locale: Locale): Prom
     after = intParam(c, x, 'after', 0);
     page = intParam(c, x, 'page', 1) ?? 1;
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   const [datasets, abilities] = await Promise.all([
     runDatasetNames(db, run.id),
@@ -319,7 +327,7 @@ async function runsView(c: Context, db: Kysely<Database>, locale: Locale): Promi
   try {
     before = intParam(c, x, 'before', 1);
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   const runs = await listRunsPage(db, {
     limit: RUNS_PER_PAGE + 1,
@@ -357,7 +365,7 @@ async function download(
     run = await runOf(c, x, db);
     filter = await filterOf(c, x, db, run.id);
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   guard(c);
   const chunks = runResultChunks(

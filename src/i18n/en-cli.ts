@@ -307,6 +307,8 @@ export const enCli = {
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+  'cli.results.badScore':
+    '{name} "{value}": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
   'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
   'cli.eval.none': '(none)',
   'cli.eval.noSuchRun': 'there is no run #{run}; recent runs: {recent}',

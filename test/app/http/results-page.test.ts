@@ -206,4 +206,20 @@ describe('results pages', () => {
     }
     expect((await app.request(`/runs/${big}/items`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('says the score and dataset filters refused in the page language', async () => {
+    expect(await get(`/runs/${big}/items?score=best&lang=zh-CN`)).toMatchObject({
+      status: 400,
+      text: 'score "best"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+    });
+    expect(await get(`/runs/${big}/items?score=best`)).toMatchObject({
+      status: 400,
+      text: 'score "best": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
+    });
+    const ds = await get(`/runs/${big}/items.csv?dataset=cmnli&lang=zh-CN`);
+    expect(ds.status).toBe(404);
+    expect(ds.text).toMatch(
+      /^dataset cmnli：评测任务 \d+ 没有这个数据集；它的数据集有：c3、ocnli$/u,
+    );
+  });
 });

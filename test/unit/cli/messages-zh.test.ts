@@ -463,3 +463,22 @@ describe('a rubric file with bad content', () => {
     expect(r.zh).toMatch(/syn\.yaml:\d+:\d+：YAML 语法错误（[A-Z_]+：\p{Script=Han}/u);
   });
 });
+
+describe('a score filter of item-level results', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { parseScoreFilter } = await import('../../../src/eval/item-results.ts');
+    let err: AppError | undefined;
+    try {
+      parseScoreFilter('--score', '0.9-0.1');
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect([err?.code, err?.message]).toEqual([
+      'input_invalid',
+      '--score "0.9-0.1": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
+    ]);
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '--score "0.9-0.1"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+    );
+  });
+});
