@@ -591,6 +591,25 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.cause.notJson':
     '尝试 {n} 次后 {host} 的应答仍不是 JSON（{detail}）；请检查模型 {model} 在 {file} 中的 base_url 是否指向 OpenAI 兼容的 API',
   'evalSummary.cause.cancelled': '已取消',
+  'evalSummary.cause.notV1':
+    '{host} 返回 HTTP 404（{detail}）：模型 {model} 的 base_url {url} 不以 /v1 结尾；请在 {file} 中补上，例如 {fixed}',
+  'evalSummary.cause.http': '{host} 返回 HTTP {status}：{detail}',
+  'evalSummary.cause.keyMissing':
+    '模型 {model}：端点 {host} 拒绝了不带 API 密钥的请求（HTTP {status}）；请在 {file} 中把模型 {model} 的 api_key_env 设为存放其密钥的环境变量，并导出该变量',
+  'evalSummary.cause.waitTooLong':
+    'HTTP {status}：{host} 要求等待 {seconds} 秒，超过了 max_retry_after_ms（{max} 毫秒）',
+  'evalSummary.cause.errorIn200': '端点返回了 HTTP 200，内容却是错误：{detail}',
+  'evalSummary.cause.modelRefused': '模型拒绝回答：{detail}',
+  'evalSummary.cause.reasoningCut':
+    '回复在 <{tag}> 内结束（finish_reason {finish}）：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+  'evalSummary.cause.storedReasoningCut':
+    '存储的回答在 <{tag}> 内结束：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+  'evalSummary.cause.toolCall': '模型调用了工具（{tools}），没有回答；评测不提供任何工具',
+  'evalSummary.cause.reasoningOnly': '回复只有推理，没有回答（finish_reason {finish}）',
+  'evalSummary.cause.storedReasoningOnly': '存储的回答只有推理，没有回答',
+  'evalSummary.cause.emptyReply': '空回复（finish_reason {finish}）',
+  'evalSummary.cause.badShape': '回复的结构不对：{detail}',
+  'evalSummary.cause.cancelledBeforeCall': '调用前已取消',
   'evalReport.ended.finished': '已完成',
   'evalReport.ended.cancelled': '已取消',
   'evalReport.ended.failed': '失败了',

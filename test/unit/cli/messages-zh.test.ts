@@ -482,3 +482,33 @@ describe('a score filter of item-level results', () => {
     );
   });
 });
+
+describe("the LLM client's other recorded failure causes", () => {
+  it('are said in Chinese with their parts kept', () => {
+    const zh = (m: string) => failureCauseText(m, 'zh-CN');
+    expect(
+      zh(
+        'HTTP 404 from h:1: base_url http://h:1 of model m does not end in /v1; add it (e.g. http://h:1/v1) in cfg/models.yaml (404 Not Found)',
+      ),
+    ).toBe(
+      'h:1 返回 HTTP 404（404 Not Found）：模型 m 的 base_url http://h:1 不以 /v1 结尾；请在 cfg/models.yaml 中补上，例如 http://h:1/v1',
+    );
+    expect(zh('HTTP 400 from h:1: 400 bad request')).toBe('h:1 返回 HTTP 400：400 bad request');
+    expect(
+      zh(
+        'model m: the endpoint h:1 refused the request without an API key (HTTP 401); set api_key_env of model m in cfg/models.yaml to the variable that holds its key, and export that variable',
+      ),
+    ).toBe(
+      '模型 m：端点 h:1 拒绝了不带 API 密钥的请求（HTTP 401）；请在 cfg/models.yaml 中把模型 m 的 api_key_env 设为存放其密钥的环境变量，并导出该变量',
+    );
+    expect(zh('HTTP 429: h:1 asked to wait 120 s, more than max_retry_after_ms (60000 ms)')).toBe(
+      'HTTP 429：h:1 要求等待 120 秒，超过了 max_retry_after_ms（60000 毫秒）',
+    );
+    expect(zh('empty reply (finish_reason stop)')).toBe('空回复（finish_reason stop）');
+    expect(zh('the stored answer holds reasoning but no answer')).toBe(
+      '存储的回答只有推理，没有回答',
+    );
+    expect(zh('cancelled before the call')).toBe('调用前已取消');
+    expect(zh('unexpected reply shape: no choices')).toBe('回复的结构不对：no choices');
+  });
+});
