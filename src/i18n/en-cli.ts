@@ -824,6 +824,8 @@ export const enCli = {
   'cli.outputs.noRows': '{at}: no rows found',
   'cli.outputs.folder': '{file}: a folder, not a file; it holds {hints}',
   'cli.outputs.folderNoHint': '{file}: a folder, not a file; pass the outputs file itself',
+  'cli.outputs.emptyJsonlName':
+    '{at}: the file is empty; expected a JSON array of {shape} (--format alpaca_eval, the default); for a .jsonl file of one {jsonl} object per line add --format jsonl',
   'cli.gaokao.notFolder':
     '{dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword){what}',
   'cli.gaokao.fileIs': '; this file is {words}: `{cmd}`',

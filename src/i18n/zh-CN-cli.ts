@@ -767,6 +767,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.noRows': '{at}：没有找到任何行',
   'cli.outputs.folder': '{file}：这是目录，不是文件；其中有 {hints}',
   'cli.outputs.folderNoHint': '{file}：这是目录，不是文件；请给出模型输出文件本身',
+  'cli.outputs.emptyJsonlName':
+    '{at}：文件是空的；应为由 {shape} 组成的 JSON 数组（默认的 --format alpaca_eval）；每行一个 {jsonl} 对象的 .jsonl 文件请加上 --format jsonl',
   'cli.gaokao.notFolder':
     '{dir}：这是文件，不是目录；--format gaokao 读取的是 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）{what}',
   'cli.gaokao.fileIs': '；这个文件是 {words}：`{cmd}`',
