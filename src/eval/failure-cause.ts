@@ -3,9 +3,12 @@
  * An item's recorded failure cause (`item_results.error_message`, written in English by llm/openai-client.ts
  * `#failure`: the stored text and the CSV column stay English, they are data) said again in the reader's language:
  * each known wording of the client is matched and its parts filled into a catalogue sentence
- * (`evalSummary.cause.*`); any other text (a scorer's, a dataset's, an older wording) is shown as recorded.
+ * (`evalSummary.cause.*`); a judge failure of an item (`judge NAME: REASON (after N attempts; …)`) and a judge's
+ * reason itself (`judge_scores.failure_message`, eval/judge/failure-reason.ts) too, their parts said in turn; any
+ * other text (a scorer's, a dataset's, an older wording) is shown as recorded.
  */
 import { type Locale, type MessageKey, t } from '../i18n/index.ts';
+import { type JudgeReason, judgeReasonOf } from './judge/failure-reason.ts';
 
 /** A recorded wording: its pattern and the catalogue sentence its groups fill, by parameter name in order. */
 interface Cause {
@@ -127,5 +130,35 @@ export function failureCauseText(message: string, locale: Locale = 'en'): string
     });
     return t(locale, c.key, params);
   }
-  return message;
+  const judged = JUDGE_ITEM.exec(message);
+  if (judged)
+    return t(locale, 'evalSummary.cause.judgeItem', {
+      judge: judged[1] ?? '',
+      message: failureCauseText(judged[2] ?? '', locale),
+      n: Number(judged[3]),
+    });
+  const reason = judgeReasonOf(message);
+  return reason === undefined ? message : judgeReasonText(reason, locale);
+}
+
+/** The wording of a judge failure of an item (eval/run-item.ts; `attempts` also after 1, as older runs stored it). */
+const JUDGE_ITEM = /^judge (.+?): (.*) \(after (\d+) attempts?; retry with zhujiu judge run\)$/su;
+
+/**
+ * A judge's reason in `locale` (eval/judge/failure-reason.ts): a failed request's detail and a safety check's
+ * reason said in turn, the verdicts and grades listed with the language's separator.
+ */
+function judgeReasonText(reason: JudgeReason, locale: Locale): string {
+  const params: Record<string, string | number> = { ...reason.params };
+  const list = (v: string | number | undefined) =>
+    String(v ?? '')
+      .split(', ')
+      .join(t(locale, 'board.list.sep'));
+  if (params.detail !== undefined && reason.kind !== 'clientFailed')
+    params.detail = failureCauseText(String(params.detail), locale);
+  if (params.reason !== undefined) params.reason = failureCauseText(String(params.reason), locale);
+  if (params.verdicts !== undefined) params.verdicts = list(params.verdicts);
+  if (params.grades !== undefined) params.grades = list(params.grades);
+  if (params.n !== undefined) params.n = Number(params.n);
+  return t(locale, `judgeReason.${reason.kind}` as MessageKey, params);
 }

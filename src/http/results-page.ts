@@ -20,6 +20,7 @@ import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import { failureCauseText } from '../eval/failure-cause.ts';
 import {
   checkRunFilter,
   extractedAnswer,
@@ -239,6 +240,11 @@ function cellOf(cls: string, label: string, html: string): string {
     : `<td class="${cls}" data-label="${label}">${html}</td>`;
 }
 
+/** A stored failure cause in the page's language (eval/failure-cause.ts: a known wording said again), or null. */
+function failureText(message: string | null, locale: Locale): string | null {
+  return message === null ? null : failureCauseText(message, locale);
+}
+
 function itemRow(r: RunItemRow, x: Ctx): string {
   const j = r.judge;
   const judge = j
@@ -246,7 +252,7 @@ function itemRow(r: RunItemRow, x: Ctx): string {
     : '';
   const failure =
     r.failureCode !== null || j?.failureCode
-      ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(r.failureMessage ?? j?.failureMessage ?? null)}`
+      ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(failureText(r.failureMessage ?? j?.failureMessage ?? null, x.locale))}`
       : '';
   const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>${x.th('runs.item.reasoning')}</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
   return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(abilityLabel(x, r.ability))}</div></td>${scoreCell(r, x)}${cellOf('x', x.th('runs.col.extracted'), esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', x.th('runs.col.prompt'), longText(r.prompt))}${cellOf('text', x.th('runs.col.answer'), answer)}${cellOf('text', x.th('runs.col.judge'), judge)}${cellOf('text', x.th('runs.col.failure'), failure)}</tr>`;

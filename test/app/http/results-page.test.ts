@@ -222,4 +222,28 @@ describe('results pages', () => {
       /^dataset cmnli：评测任务 \d+ 没有这个数据集；它的数据集有：c3、ocnli$/u,
     );
   });
+  it("says a stored judge's reason and the client's failure cause in the page language, the downloads as stored", async () => {
+    const judged =
+      'judge j1: request failed (http_error 500): HTTP 500 from h:1 after 3 attempts: boom (after 3 attempts; retry with zhujiu judge run)';
+    const run = await addRunWithItems(d.db, {
+      model: 'm-fail',
+      suite: 'mini',
+      items: [
+        {
+          dataset: 'open-qa',
+          ability: 'safety',
+          key: 'q1',
+          prompt: 'p',
+          failure: { code: 'judge_request_failed', message: judged },
+        },
+      ],
+    });
+    const zh = await get(`/runs/${run}/items?lang=zh-CN`);
+    expect(zh.text).toContain(
+      '评审 j1：请求失败（http_error 500）：尝试 3 次后 h:1 仍返回 HTTP 500：boom（已尝试 3 次；请用 zhujiu judge run 重试）',
+    );
+    expect((await get(`/runs/${run}/items`)).text).toContain(judged);
+    const csv = await get(`/runs/${run}/items.csv?lang=zh-CN`);
+    expect(csv.text).toContain(judged);
+  });
 });
