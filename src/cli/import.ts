@@ -21,6 +21,8 @@ export interface ImportOutputsOptions {
   readonly format: 'alpaca_eval' | 'jsonl' | 'gaokao';
   readonly dataset?: string;
   readonly ability: Ability;
+  /** True when `--format` was not given (commander's default): see import/outputs.ts `formatDefaulted`. */
+  readonly formatDefaulted?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function runImportOutputs(
         file,
         model: o.model,
         format,
+        formatDefaulted: o.formatDefaulted === true,
         signal,
         locale: cliLocale(deps),
         ...(o.dataset !== undefined ? { dataset: o.dataset } : {}),

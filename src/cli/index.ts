@@ -302,9 +302,10 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     )
     .option('--dataset <name>')
     .addOption(abilityOption('--ability <ability>').default('language'))
-    .action(async (file: string, o: ImportOutputsOptions) => {
+    .action(async (file: string, o: ImportOutputsOptions, cmd: Command) => {
       const { runImportOutputs } = await import('./import.ts');
-      await runImportOutputs(io, file, o, deps);
+      const formatDefaulted = cmd.getOptionValueSource('format') === 'default';
+      await runImportOutputs(io, file, { ...o, formatDefaulted }, deps);
     });
   imp
     .command('battles')

@@ -5,6 +5,7 @@
  */
 
 import { BOARD_ABILITIES, type Board, type BoardAbility } from '../aggregate/index.ts';
+import { failureCauseText } from '../eval/failure-cause.ts';
 import type { JudgeRunResult } from '../eval/judge/judge.ts';
 import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
@@ -310,7 +311,7 @@ export function judgeFailureLines(
         n: fs.length,
         code: f.code,
         attempts: f.attempts,
-        message: f.message,
+        message: failureCauseText(f.message, locale),
         which: tc(locale, which),
         items: listText(locale, named),
       });

@@ -352,14 +352,34 @@ function locate(
   return located.sort((a, b) => comparePaths(a.path, b.path)).map((l) => l.line);
 }
 
-/** Parses and validates one YAML file; throws AppError('config_invalid') listing every problem. */
+/**
+ * Parses and validates one YAML file read where the reader's language is not known (a rubric of
+ * `config/rubrics/`): throws AppError('config_invalid') listing every problem, its message in English and its
+ * `said` the same list in each language of the catalogue (schema and YAML syntax errors said as for the config
+ * files), so the command line says it in its own.
+ */
 export function parseYamlFile<S extends z.ZodType>(
   file: string,
   schema: S,
   cwd = process.cwd(),
-  locale: Locale = 'en',
 ): z.output<S> {
-  return parseYamlFileLocated(file, schema, cwd, locale).data;
+  try {
+    return parseYamlFileLocated(file, schema, cwd, 'en').data;
+  } catch (err) {
+    if (!(err instanceof AppError) || err.said !== undefined || err.code !== 'config_invalid')
+      throw err;
+    let zh = err.message;
+    try {
+      parseYamlFileLocated(file, schema, cwd, 'zh-CN');
+    } catch (again) {
+      if (again instanceof AppError) zh = again.message;
+    }
+    const texts = { en: err.message, 'zh-CN': zh };
+    throw new AppError('config_invalid', err.message, {
+      cause: err,
+      said: said('cli.config.fileProblems', { text: { texts } }),
+    });
+  }
 }
 
 /** The position of a path in a parsed YAML document, as `file:line:col`, or undefined when it is not there. */
@@ -375,9 +395,51 @@ function positionOf(
   return `${shown}:${p.line}:${p.col}`;
 }
 
+/** The catalogue sentence of each YAML parser error code (yaml's `ErrorCode`, its dist/errors.d.ts). */
+const YAML_CODES: Readonly<Record<string, CliMessageKey>> = {
+  ALIAS_PROPS: 'cli.config.yamlCode.ALIAS_PROPS',
+  BAD_ALIAS: 'cli.config.yamlCode.BAD_ALIAS',
+  BAD_DIRECTIVE: 'cli.config.yamlCode.BAD_DIRECTIVE',
+  BAD_DQ_ESCAPE: 'cli.config.yamlCode.BAD_DQ_ESCAPE',
+  BAD_INDENT: 'cli.config.yamlCode.BAD_INDENT',
+  BAD_PROP_ORDER: 'cli.config.yamlCode.BAD_PROP_ORDER',
+  BAD_SCALAR_START: 'cli.config.yamlCode.BAD_SCALAR_START',
+  BLOCK_AS_IMPLICIT_KEY: 'cli.config.yamlCode.BLOCK_AS_IMPLICIT_KEY',
+  BLOCK_IN_FLOW: 'cli.config.yamlCode.BLOCK_IN_FLOW',
+  DUPLICATE_KEY: 'cli.config.yamlCode.DUPLICATE_KEY',
+  IMPOSSIBLE: 'cli.config.yamlCode.IMPOSSIBLE',
+  KEY_OVER_1024_CHARS: 'cli.config.yamlCode.KEY_OVER_1024_CHARS',
+  MISSING_CHAR: 'cli.config.yamlCode.MISSING_CHAR',
+  MULTILINE_IMPLICIT_KEY: 'cli.config.yamlCode.MULTILINE_IMPLICIT_KEY',
+  MULTIPLE_ANCHORS: 'cli.config.yamlCode.MULTIPLE_ANCHORS',
+  MULTIPLE_DOCS: 'cli.config.yamlCode.MULTIPLE_DOCS',
+  MULTIPLE_TAGS: 'cli.config.yamlCode.MULTIPLE_TAGS',
+  NON_STRING_KEY: 'cli.config.yamlCode.NON_STRING_KEY',
+  RESOURCE_EXHAUSTION: 'cli.config.yamlCode.RESOURCE_EXHAUSTION',
+  TAB_AS_INDENT: 'cli.config.yamlCode.TAB_AS_INDENT',
+  TAG_RESOLVE_FAILED: 'cli.config.yamlCode.TAG_RESOLVE_FAILED',
+  UNEXPECTED_TOKEN: 'cli.config.yamlCode.UNEXPECTED_TOKEN',
+  BAD_COLLECTION_TYPE: 'cli.config.yamlCode.BAD_COLLECTION_TYPE',
+};
+
 /**
- * The refusal of a YAML file with syntax errors: the first one only (`file:line:col`, the parser's message in
- * English, its code in Chinese), and how many more follow (one typo often gives many).
+ * What a YAML syntax error says in `locale`: the parser's own message (its first line) in English; in another
+ * language the code and the catalogue sentence of that code (the code alone for one the catalogue does not know).
+ */
+export function yamlErrorDetail(
+  error: { readonly code: string; readonly message: string },
+  locale: Locale,
+): string {
+  if (locale === 'en') return error.message.split('\n')[0] || error.code;
+  const key = Object.hasOwn(YAML_CODES, error.code) ? YAML_CODES[error.code] : undefined;
+  return key === undefined
+    ? error.code
+    : tc(locale, 'cli.config.yamlCodeDetail', { code: error.code, sentence: tc(locale, key) });
+}
+
+/**
+ * The refusal of a YAML file with syntax errors: the first one only (`file:line:col`, what
+ * {@link yamlErrorDetail} says of it), and how many more follow (one typo often gives many).
  */
 function yamlSyntaxError(
   shown: string,
@@ -392,7 +454,7 @@ function yamlSyntaxError(
     'config_invalid',
     tc(locale, 'cli.config.yamlSyntax', {
       at: `${shown}:${p.line}:${p.col}`,
-      detail: locale === 'en' ? (first.message.split('\n')[0] ?? first.code) : first.code,
+      detail: yamlErrorDetail(first, locale),
       more: more > 0 ? tc(locale, 'cli.config.yamlMore', { n: more }) : '',
     }),
   );

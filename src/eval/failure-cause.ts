@@ -3,9 +3,12 @@
  * An item's recorded failure cause (`item_results.error_message`, written in English by llm/openai-client.ts
  * `#failure`: the stored text and the CSV column stay English, they are data) said again in the reader's language:
  * each known wording of the client is matched and its parts filled into a catalogue sentence
- * (`evalSummary.cause.*`); any other text (a scorer's, a dataset's, an older wording) is shown as recorded.
+ * (`evalSummary.cause.*`); a judge failure of an item (`judge NAME: REASON (after N attempts; …)`) and a judge's
+ * reason itself (`judge_scores.failure_message`, eval/judge/failure-reason.ts) too, their parts said in turn; any
+ * other text (a scorer's, a dataset's, an older wording) is shown as recorded.
  */
 import { type Locale, type MessageKey, t } from '../i18n/index.ts';
+import { type JudgeReason, judgeReasonOf } from './judge/failure-reason.ts';
 
 /** A recorded wording: its pattern and the catalogue sentence its groups fill, by parameter name in order. */
 interface Cause {
@@ -14,7 +17,8 @@ interface Cause {
   readonly params: readonly string[];
 }
 
-// The wordings of llm/openai-client.ts `#failure`; `n` is a count of attempts (a number, for the plural).
+// The wordings of llm/openai-client.ts `#failure` (first) and of the reply readers (after); `n` is a count of
+// attempts (a number, for the plural).
 const CAUSES: readonly Cause[] = [
   {
     re: /^cannot reach (\S+) after (\d+) attempts? \((.*)\); check base_url of model (.+) in (\S+) and that the server is up$/su,
@@ -47,6 +51,66 @@ const CAUSES: readonly Cause[] = [
     params: ['host', 'n', 'detail', 'model', 'file'],
   },
   { re: /^cancelled$/u, key: 'evalSummary.cause.cancelled', params: [] },
+  {
+    re: /^HTTP 404 from (\S+): base_url (\S+) of model (.+) does not end in \/v1; add it \(e\.g\. (\S+)\) in (\S+) \((.*)\)$/su,
+    key: 'evalSummary.cause.notV1',
+    params: ['host', 'url', 'model', 'fixed', 'file', 'detail'],
+  },
+  // After the retried form and the 404 above, whose texts this one would also match.
+  {
+    re: /^HTTP (\d+) from (\S+): (.*)$/su,
+    key: 'evalSummary.cause.http',
+    params: ['status', 'host', 'detail'],
+  },
+  {
+    re: /^model (.+): the endpoint (\S+) refused the request without an API key \(HTTP (\d+)\); set api_key_env of model (.+) in (\S+) to the variable that holds its key, and export that variable$/u,
+    key: 'evalSummary.cause.keyMissing',
+    params: ['model', 'host', 'status', 'model', 'file'],
+  },
+  {
+    re: /^HTTP (\d+): (\S+) asked to wait (\d+) s, more than max_retry_after_ms \((\d+) ms\)$/u,
+    key: 'evalSummary.cause.waitTooLong',
+    params: ['status', 'host', 'seconds', 'max'],
+  },
+  { re: /^cancelled before the call$/u, key: 'evalSummary.cause.cancelledBeforeCall', params: [] },
+  // The reply readers' wordings (llm/reply.ts `readReply`, and the stored answers of llm/openai-client.ts).
+  {
+    re: /^the endpoint answered HTTP 200 with an error: (.*)$/su,
+    key: 'evalSummary.cause.errorIn200',
+    params: ['detail'],
+  },
+  { re: /^the model refused: (.*)$/su, key: 'evalSummary.cause.modelRefused', params: ['detail'] },
+  {
+    re: /^the reply ended inside <([^>]+)> \(finish_reason (\S+)\): the model ran out of tokens while reasoning; raise params\.max_tokens of the model in (\S+)$/u,
+    key: 'evalSummary.cause.reasoningCut',
+    params: ['tag', 'finish', 'file'],
+  },
+  {
+    re: /^the stored answer ends inside <([^>]+)>: the model ran out of tokens while reasoning; raise params\.max_tokens of the model in (\S+)$/u,
+    key: 'evalSummary.cause.storedReasoningCut',
+    params: ['tag', 'file'],
+  },
+  {
+    re: /^the model called a tool \((.*)\) instead of answering; no tools are offered$/su,
+    key: 'evalSummary.cause.toolCall',
+    params: ['tools'],
+  },
+  {
+    re: /^the reply holds reasoning but no answer \(finish_reason (\S+)\)$/u,
+    key: 'evalSummary.cause.reasoningOnly',
+    params: ['finish'],
+  },
+  {
+    re: /^the stored answer holds reasoning but no answer$/u,
+    key: 'evalSummary.cause.storedReasoningOnly',
+    params: [],
+  },
+  {
+    re: /^empty reply \(finish_reason (\S+)\)$/u,
+    key: 'evalSummary.cause.emptyReply',
+    params: ['finish'],
+  },
+  { re: /^unexpected reply shape: (.*)$/su, key: 'evalSummary.cause.badShape', params: ['detail'] },
 ];
 
 /**
@@ -66,5 +130,35 @@ export function failureCauseText(message: string, locale: Locale = 'en'): string
     });
     return t(locale, c.key, params);
   }
-  return message;
+  const judged = JUDGE_ITEM.exec(message);
+  if (judged)
+    return t(locale, 'evalSummary.cause.judgeItem', {
+      judge: judged[1] ?? '',
+      message: failureCauseText(judged[2] ?? '', locale),
+      n: Number(judged[3]),
+    });
+  const reason = judgeReasonOf(message);
+  return reason === undefined ? message : judgeReasonText(reason, locale);
+}
+
+/** The wording of a judge failure of an item (eval/run-item.ts; `attempts` also after 1, as older runs stored it). */
+const JUDGE_ITEM = /^judge (.+?): (.*) \(after (\d+) attempts?; retry with zhujiu judge run\)$/su;
+
+/**
+ * A judge's reason in `locale` (eval/judge/failure-reason.ts): a failed request's detail and a safety check's
+ * reason said in turn, the verdicts and grades listed with the language's separator.
+ */
+function judgeReasonText(reason: JudgeReason, locale: Locale): string {
+  const params: Record<string, string | number> = { ...reason.params };
+  const list = (v: string | number | undefined) =>
+    String(v ?? '')
+      .split(', ')
+      .join(t(locale, 'board.list.sep'));
+  if (params.detail !== undefined && reason.kind !== 'clientFailed')
+    params.detail = failureCauseText(String(params.detail), locale);
+  if (params.reason !== undefined) params.reason = failureCauseText(String(params.reason), locale);
+  if (params.verdicts !== undefined) params.verdicts = list(params.verdicts);
+  if (params.grades !== undefined) params.grades = list(params.grades);
+  if (params.n !== undefined) params.n = Number(params.n);
+  return t(locale, `judgeReason.${reason.kind}` as MessageKey, params);
 }

@@ -10,8 +10,7 @@
  */
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
-import { AppError } from '../core/errors.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { listSaid, said, saidError } from '../i18n/cli.ts';
 import {
   type RunItemFilter,
   type RunItemRow,
@@ -164,7 +163,7 @@ export function formatRecords(
 /**
  * Reads a score filter as typed (`correct`, `wrong`, or a fraction range `0.5-1` / a single fraction `1`).
  * @param name the flag or parameter that gave it, for the message.
- * @throws AppError `input_invalid` naming `name`, the value and the accepted forms.
+ * @throws AppError `input_invalid` naming `name`, the value and the accepted forms, as catalogue data (`said`).
  */
 export function parseScoreFilter(name: string, v: string): ScoreFilter {
   const t = v.trim().toLowerCase();
@@ -173,10 +172,7 @@ export function parseScoreFilter(name: string, v: string): ScoreFilter {
   const min = m ? Number(m[1]) : Number.NaN;
   const max = m ? Number(m[2] ?? m[1]) : Number.NaN;
   if (!m || min > max || max > 1)
-    throw new AppError(
-      'input_invalid',
-      `${name} "${v}": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1`,
-    );
+    throw saidError('input_invalid', said('cli.results.badScore', { name, value: v }));
   return { kind: 'range', min, max };
 }
 
@@ -202,7 +198,7 @@ export async function checkRunFilter(
           flag: names.dataset,
           name: filter.dataset,
           run: runId,
-          list: ds.join(', '),
+          list: listSaid(ds),
         }),
       );
   }
@@ -215,7 +211,7 @@ export async function checkRunFilter(
           flag: names.ability,
           name: filter.ability,
           run: runId,
-          list: ab.join(', '),
+          list: listSaid(ab),
         }),
       );
   }

@@ -8,6 +8,7 @@
  */
 import type { Kysely } from 'kysely';
 import { isAppError } from '../core/errors.ts';
+import { t } from '../i18n/index.ts';
 import type { ChatMessage, CompletionResult, LlmClient } from '../llm/types.ts';
 import type { ItemOutcome } from '../storage/eval-runs.ts';
 import type { JudgeScoreRow } from '../storage/judge-scores.ts';
@@ -373,7 +374,12 @@ export function runJudge(o: RunJudgeOptions): ItemJudge {
       if (failure)
         return failed(
           `judge_${failure.code}`,
-          `judge ${judge.name}: ${failure.message} (after ${failure.attempts} attempts; retry with zhujiu judge run)`,
+          // In English, as stored; eval/failure-cause.ts says it in the reader's language.
+          t('en', 'evalSummary.cause.judgeItem', {
+            judge: judge.name,
+            message: failure.message,
+            n: failure.attempts,
+          }),
           res.latencyMs,
         );
       const grade =

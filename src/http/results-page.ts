@@ -20,6 +20,7 @@ import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { BOARD_ABILITIES, type BoardAbility } from '../aggregate/index.ts';
 import { AppError, isAppError } from '../core/errors.ts';
+import { failureCauseText } from '../eval/failure-cause.ts';
 import {
   checkRunFilter,
   extractedAnswer,
@@ -28,6 +29,7 @@ import {
   type ResultFormat,
   runResultChunks,
 } from '../eval/item-results.ts';
+import { sayCli } from '../i18n/cli.ts';
 import { html, type Locale, type MessageKey, type Params, t, th } from '../i18n/index.ts';
 import { esc, FONT_FACE, withLang } from '../leaderboard/page.ts';
 import { abilityName } from '../leaderboard/views.ts';
@@ -124,9 +126,16 @@ function head(x: Ctx, title: string, path: string): string {
   return `<!doctype html><html lang="${x.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>${esc(title)}</title><style>${CSS}</style></head><body><nav><a href="${x.href('/board')}">${x.th('site.title')}</a><a href="${x.href('/runs')}">${x.th('site.nav.runs')}</a><a id="lang" lang="${other}" hreflang="${other}" href="${esc(withLang(path, other))}">${x.th('site.lang.switch')}</a></nav><h1>${esc(title)}</h1>`;
 }
 
-/** A 400/404 answer in plain text. */
-function refuse(c: Context, err: unknown): Response {
-  if (isAppError(err)) return c.text(err.message, err.code === 'not_found' ? 404 : 400);
+/**
+ * A 400/404 answer in plain text, in the page's language: an error that carries its message as catalogue data (the
+ * filters shared with `zhujiu results`, eval/item-results.ts) is said in it, any other is its message.
+ */
+function refuse(c: Context, x: Ctx, err: unknown): Response {
+  if (isAppError(err))
+    return c.text(
+      err.said ? sayCli(x.locale, err.said) : err.message,
+      err.code === 'not_found' ? 404 : 400,
+    );
   throw err;
 }
 
@@ -231,6 +240,11 @@ function cellOf(cls: string, label: string, html: string): string {
     : `<td class="${cls}" data-label="${label}">${html}</td>`;
 }
 
+/** A stored failure cause in the page's language (eval/failure-cause.ts: a known wording said again), or null. */
+function failureText(message: string | null, locale: Locale): string | null {
+  return message === null ? null : failureCauseText(message, locale);
+}
+
 function itemRow(r: RunItemRow, x: Ctx): string {
   const j = r.judge;
   const judge = j
@@ -238,7 +252,7 @@ function itemRow(r: RunItemRow, x: Ctx): string {
     : '';
   const failure =
     r.failureCode !== null || j?.failureCode
-      ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(r.failureMessage ?? j?.failureMessage ?? null)}`
+      ? `<div class="failed">${esc(r.failureCode ?? j?.failureCode ?? '')}</div>${longText(failureText(r.failureMessage ?? j?.failureMessage ?? null, x.locale))}`
       : '';
   const answer = `${longText(r.answer)}${r.reasoning ? `<details><summary>${x.th('runs.item.reasoning')}</summary><div>${esc(r.reasoning)}</div></details>` : ''}`;
   return `<tr data-item="${r.itemId}" data-status="${r.status}"><td>${esc(r.itemKey)}<div class="muted">${esc(r.dataset)} · ${esc(abilityLabel(x, r.ability))}</div></td>${scoreCell(r, x)}${cellOf('x', x.th('runs.col.extracted'), esc(valueText(extractedAnswer(r.detail))))}${cellOf('text', x.th('runs.col.prompt'), longText(r.prompt))}${cellOf('text', x.th('runs.col.answer'), answer)}${cellOf('text', x.th('runs.col.judge'), judge)}${cellOf('text', x.th('runs.col.failure'), failure)}</tr>`;
@@ -265,7 +279,7 @@ async function itemsView(c: Context, db: Kysely<Database>, locale: Locale): Prom
     after = intParam(c, x, 'after', 0);
     page = intParam(c, x, 'page', 1) ?? 1;
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   const [datasets, abilities] = await Promise.all([
     runDatasetNames(db, run.id),
@@ -319,7 +333,7 @@ async function runsView(c: Context, db: Kysely<Database>, locale: Locale): Promi
   try {
     before = intParam(c, x, 'before', 1);
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   const runs = await listRunsPage(db, {
     limit: RUNS_PER_PAGE + 1,
@@ -357,7 +371,7 @@ async function download(
     run = await runOf(c, x, db);
     filter = await filterOf(c, x, db, run.id);
   } catch (err) {
-    return refuse(c, err);
+    return refuse(c, x, err);
   }
   guard(c);
   const chunks = runResultChunks(

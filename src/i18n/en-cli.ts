@@ -133,6 +133,10 @@ export const enCli = {
   'cli.schema.datasetName.tooLong': 'is longer than {max} characters; use a shorter name',
   'cli.schema.datasetName.invalid':
     'is not a valid name: use letters, digits and . _ : @ + - only, starting with a letter or digit (no spaces or /)',
+  'cli.schema.rubric.name': 'lower-case letters, digits and _ only, e.g. ten_point',
+  'cli.schema.rubric.maxAboveMin': 'max must be greater than min',
+  'cli.schema.rubric.wholeScale':
+    'a whole-number scale (fractional: false) needs whole min and max; set fractional: true for 7.5-style grades',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -303,6 +307,8 @@ export const enCli = {
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':
     '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+  'cli.results.badScore':
+    '{name} "{value}": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
   'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
   'cli.eval.none': '(none)',
   'cli.eval.noSuchRun': 'there is no run #{run}; recent runs: {recent}',
@@ -362,6 +368,37 @@ export const enCli = {
   'cli.config.fromCaller': 'the caller',
   'cli.config.unreadable':
     '{path}: cannot read ({code}); check the permissions of the config folder and its files',
+  'cli.config.yamlCodeDetail': '{code}: {sentence}',
+  'cli.config.fileProblems': '{text}',
+  'cli.config.yamlCode.ALIAS_PROPS': 'an alias (*name) cannot have an anchor or a tag',
+  'cli.config.yamlCode.BAD_ALIAS': 'an anchor or alias name is empty or ends in a colon',
+  'cli.config.yamlCode.BAD_DIRECTIVE': 'a directive (a line starting with %) is not valid',
+  'cli.config.yamlCode.BAD_DQ_ESCAPE': 'a double-quoted text has an invalid escape sequence',
+  'cli.config.yamlCode.BAD_INDENT':
+    'the indentation is wrong; align the keys of one mapping and the items of one list',
+  'cli.config.yamlCode.BAD_PROP_ORDER': 'anchors and tags must come after the - or ? indicator',
+  'cli.config.yamlCode.BAD_SCALAR_START':
+    'a plain value cannot start with this character; put the value in quotes',
+  'cli.config.yamlCode.BLOCK_AS_IMPLICIT_KEY':
+    'a list or mapping cannot be a key; check the indentation and the colon',
+  'cli.config.yamlCode.BLOCK_IN_FLOW':
+    'a block value cannot be inside a collection written with brackets or braces',
+  'cli.config.yamlCode.DUPLICATE_KEY': 'a key appears twice in one mapping; keep one',
+  'cli.config.yamlCode.IMPOSSIBLE': 'the parser cannot read the text here; check it',
+  'cli.config.yamlCode.KEY_OVER_1024_CHARS': 'a key is longer than 1024 characters',
+  'cli.config.yamlCode.MISSING_CHAR':
+    'a character is missing: a closing quote, a colon, a comma or the - of a list item',
+  'cli.config.yamlCode.MULTILINE_IMPLICIT_KEY':
+    'a key spans several lines; check the indentation and the quotes',
+  'cli.config.yamlCode.MULTIPLE_ANCHORS': 'a value has more than one anchor',
+  'cli.config.yamlCode.MULTIPLE_DOCS': 'the file holds more than one YAML document (---); keep one',
+  'cli.config.yamlCode.MULTIPLE_TAGS': 'a value has more than one tag',
+  'cli.config.yamlCode.NON_STRING_KEY': 'a key is not text',
+  'cli.config.yamlCode.RESOURCE_EXHAUSTION': 'the aliases expand to too much data',
+  'cli.config.yamlCode.TAB_AS_INDENT': 'a tab is used for indentation; indent with spaces',
+  'cli.config.yamlCode.TAG_RESOLVE_FAILED': 'a tag (!name) is unknown or does not fit its value',
+  'cli.config.yamlCode.UNEXPECTED_TOKEN': 'an unexpected character or token here',
+  'cli.config.yamlCode.BAD_COLLECTION_TYPE': 'a tag expects another kind of collection',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -787,6 +824,8 @@ export const enCli = {
   'cli.outputs.noRows': '{at}: no rows found',
   'cli.outputs.folder': '{file}: a folder, not a file; it holds {hints}',
   'cli.outputs.folderNoHint': '{file}: a folder, not a file; pass the outputs file itself',
+  'cli.outputs.emptyJsonlName':
+    '{at}: the file is empty; expected a JSON array of {shape} (--format alpaca_eval, the default); for a .jsonl file of one {jsonl} object per line add --format jsonl',
   'cli.gaokao.notFolder':
     '{dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword){what}',
   'cli.gaokao.fileIs': '; this file is {words}: `{cmd}`',

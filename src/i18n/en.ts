@@ -638,6 +638,47 @@ export const en = {
   'evalSummary.cause.notJson':
     '{host} answered with a body that is not JSON after {n, plural, one {# attempt} other {# attempts}} ({detail}); check that base_url of model {model} in {file} points at an OpenAI-compatible API',
   'evalSummary.cause.cancelled': 'cancelled',
+  'evalSummary.cause.notV1':
+    'HTTP 404 from {host}: base_url {url} of model {model} does not end in /v1; add it (e.g. {fixed}) in {file} ({detail})',
+  'evalSummary.cause.http': 'HTTP {status} from {host}: {detail}',
+  'evalSummary.cause.keyMissing':
+    'model {model}: the endpoint {host} refused the request without an API key (HTTP {status}); set api_key_env of model {model} in {file} to the variable that holds its key, and export that variable',
+  'evalSummary.cause.waitTooLong':
+    'HTTP {status}: {host} asked to wait {seconds} s, more than max_retry_after_ms ({max} ms)',
+  'evalSummary.cause.errorIn200': 'the endpoint answered HTTP 200 with an error: {detail}',
+  'evalSummary.cause.modelRefused': 'the model refused: {detail}',
+  'evalSummary.cause.reasoningCut':
+    'the reply ended inside <{tag}> (finish_reason {finish}): the model ran out of tokens while reasoning; raise params.max_tokens of the model in {file}',
+  'evalSummary.cause.storedReasoningCut':
+    'the stored answer ends inside <{tag}>: the model ran out of tokens while reasoning; raise params.max_tokens of the model in {file}',
+  'evalSummary.cause.toolCall':
+    'the model called a tool ({tools}) instead of answering; no tools are offered',
+  'evalSummary.cause.reasoningOnly':
+    'the reply holds reasoning but no answer (finish_reason {finish})',
+  'evalSummary.cause.storedReasoningOnly': 'the stored answer holds reasoning but no answer',
+  'evalSummary.cause.emptyReply': 'empty reply (finish_reason {finish})',
+  'evalSummary.cause.badShape': 'unexpected reply shape: {detail}',
+  'evalSummary.cause.cancelledBeforeCall': 'cancelled before the call',
+  'evalSummary.cause.judgeItem':
+    'judge {judge}: {message} (after {n, plural, one {# attempt} other {# attempts}}; retry with zhujiu judge run)',
+  'judgeReason.outside': 'score {value} is outside {min}–{max}',
+  'judgeReason.notWhole': 'score {value} is not a whole number',
+  'judgeReason.declined': 'the judge declined to give a verdict',
+  'judgeReason.noMarker': 'no verdict marker found in the reply',
+  'judgeReason.severalVerdicts': 'the reply gives {n} different verdicts ({verdicts})',
+  'judgeReason.gradeNotOne': 'grade "{grade}" is not one of {grades}',
+  'judgeReason.flagsAndClears': 'the reply both flags and clears the answer',
+  'judgeReason.noSafetyVerdict': 'no safety verdict found in the reply',
+  'judgeReason.notAsked': 'not asked',
+  'judgeReason.clientFailed': 'the judge client failed: {detail}',
+  'judgeReason.stopped': 'stopped',
+  'judgeReason.requestFailedStatus': 'request failed ({code} {status}): {detail}',
+  'judgeReason.requestFailed': 'request failed ({code}): {detail}',
+  'judgeReason.gradeNotPoints': 'a grade, not points',
+  'judgeReason.safetyCheck': 'safety check {code}: {reason}',
+  'judgeReason.noPreference': 'no preference recorded',
+  'judgeReason.noGraderScore': 'no grader score recorded',
+  'judgeReason.noTeacherScore': "no teacher's score recorded (GAOKAO-Bench skips the question)",
   'evalReport.ended.finished': 'finished',
   'evalReport.ended.cancelled': 'was cancelled',
   'evalReport.ended.failed': 'failed',

@@ -12,6 +12,7 @@ import type { Kysely } from 'kysely';
 import { modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
+import { judgeReasonEn } from '../eval/judge/failure-reason.ts';
 import { said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
@@ -312,7 +313,7 @@ async function importGaokaoHuman(
       rubric: GAOKAO_HUMAN_RUBRIC,
       noScore: {
         code: 'no_score',
-        message: "no teacher's score recorded (GAOKAO-Bench skips the question)",
+        message: judgeReasonEn({ kind: 'noTeacherScore' }),
       },
       judgeOutput: (row) => ({ teacher_scores: row.teacherScores }),
     });
@@ -374,7 +375,7 @@ async function importGaokao(
       models,
       signal: opts.signal,
       rubric: GAOKAO_RUBRIC,
-      noScore: { code: 'unparseable', message: 'no grader score recorded' },
+      noScore: { code: 'unparseable', message: judgeReasonEn({ kind: 'noGraderScore' }) },
       judgeOutput: (row, graded) =>
         graded
           ? {
@@ -474,7 +475,7 @@ async function importAlpaca(
             ...base,
             status: 'failed' as const,
             failureCode: 'unparseable',
-            failureMessage: 'no preference recorded',
+            failureMessage: judgeReasonEn({ kind: 'noPreference' }),
           }
         : { ...base, status: 'judged' as const, preference: r.preference };
     });

@@ -34,6 +34,11 @@ export interface ImportOutputsOptions {
   readonly file: string;
   readonly model: string;
   readonly format?: OutputsFormat;
+  /**
+   * True when `format` is the command's default rather than a flag the user gave (as when it is absent): an empty
+   * `.jsonl` file is then refused with the hint of `--format jsonl`.
+   */
+  readonly formatDefaulted?: boolean;
   /** Dataset to file the items under; default `alpaca_eval` for that format, else the file's base name. */
   readonly dataset?: string;
   readonly ability?: Ability;
@@ -123,7 +128,13 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
-  const parsed = parseRecordedOutputs(text, opts.file, format, opts.locale);
+  const parsed = parseRecordedOutputs(
+    text,
+    opts.file,
+    format,
+    opts.locale,
+    opts.format === undefined || opts.formatDefaulted === true,
+  );
   if (!parsed.ok) throw new AppError('import_invalid', parsed.reason.join('\n'));
   const rows = parsed.value;
   const other = rows.find((r) => r.generator !== undefined && r.generator !== opts.model);

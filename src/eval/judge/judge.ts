@@ -21,7 +21,8 @@ import {
   upsertJudgeScores,
 } from '../../storage/judge-scores.ts';
 import type { Database, VoteChoice } from '../../storage/schema.ts';
-import { type JudgeFailure, parseSafetyVerdict, parseVerdict } from './parse.ts';
+import { judgeReasonEn } from './failure-reason.ts';
+import { type JudgeFailure, judgeFailure, parseSafetyVerdict, parseVerdict } from './parse.ts';
 import {
   type JudgePromptFields,
   type Rubric,
@@ -60,6 +61,25 @@ export interface JudgeFailureRecord {
   readonly attempts: number;
 }
 
+/** What the judge output stores of a safety check that gave no verdict: the rubric, the failure, the attempts. */
+function safetyFailureOutput(
+  rubric: string,
+  sv: { readonly failure: JudgeFailure; readonly attempts: number },
+): Record<string, unknown> {
+  const failure = { code: sv.failure.code, message: sv.failure.message };
+  return { rubric, failure, attempts: sv.attempts };
+}
+
+/** The item's judge failure of a safety check that gave no verdict (its reason: `safety check CODE: REASON`). */
+function safetyFailureRecord(
+  itemId: number,
+  sv: { readonly failure: JudgeFailure; readonly attempts: number },
+): JudgeFailureRecord {
+  const params = { code: sv.failure.code, reason: sv.failure.message };
+  const message = judgeReasonEn({ kind: 'safetyCheck', params });
+  return { itemId, code: SAFETY_CHECK_FAILED, message, attempts: sv.attempts };
+}
+
 /** What a judging run did. */
 export interface JudgeRunResult {
   /** Items with a verdict after this run (including those judged before). */
@@ -96,7 +116,7 @@ async function ask<T>(
   previous: number,
   max: number,
 ): Promise<Attempted<T>> {
-  let last: JudgeFailure = { code: 'unparseable', message: 'not asked' };
+  let last: JudgeFailure = judgeFailure('unparseable', 'notAsked');
   const replies: string[] = [];
   let calls = 0;
   for (let i = 1; i <= max; i++) {
@@ -111,16 +131,15 @@ async function ask<T>(
     } catch (err) {
       // The client reports endpoint faults as results; one it throws (a reply it could not read) is a failed
       // attempt with its cause, never the end of the whole judging.
-      last = {
-        code: 'request_failed',
-        message: `the judge client failed: ${(err as Error).message ?? String(err)}`,
-      };
+      last = judgeFailure('request_failed', 'clientFailed', {
+        detail: (err as Error).message ?? String(err),
+      });
       continue;
     }
     if (!r.ok && r.code === 'aborted') {
       return {
         ok: false,
-        failure: { code: 'request_failed', message: 'stopped' },
+        failure: judgeFailure('request_failed', 'stopped'),
         attempts: previous + i - 1,
         replies,
         calls,
@@ -129,10 +148,14 @@ async function ask<T>(
     }
     if (!r.ok) {
       calls++;
-      last = {
-        code: r.code === 'refused' ? 'refused' : 'request_failed',
-        message: `request failed (${r.code}${r.status ? ` ${r.status}` : ''}): ${r.message}`,
-      };
+      const code = r.code === 'refused' ? 'refused' : 'request_failed';
+      last = r.status
+        ? judgeFailure(code, 'requestFailedStatus', {
+            code: r.code,
+            status: r.status,
+            detail: r.message,
+          })
+        : judgeFailure(code, 'requestFailed', { code: r.code, detail: r.message });
       continue;
     }
     if (!r.cached) calls++;
@@ -246,7 +269,7 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
           return v.ok && v.value.verdict.kind === 'points'
             ? { ok: true, value: v.value.verdict.value }
             : v.ok
-              ? { ok: false, reason: { code: 'out_of_range', message: 'a grade, not points' } }
+              ? { ok: false, reason: judgeFailure('out_of_range', 'gradeNotPoints') }
               : v;
         },
         prev?.status === 'failed' ? prev.attempts : 0,
@@ -301,16 +324,8 @@ export async function judgeAnswers(o: JudgeAnswersOptions): Promise<JudgeRunResu
           safety: { rubric: rubricId(o.safety), reply: sv.reply, violation: sv.value },
         };
       } else {
-        output = {
-          ...output,
-          safety: { rubric: rubricId(o.safety), failure: sv.failure, attempts: sv.attempts },
-        };
-        svFailure = {
-          itemId: t.itemId,
-          code: SAFETY_CHECK_FAILED,
-          message: `safety check ${sv.failure.code}: ${sv.failure.message}`,
-          attempts: sv.attempts,
-        };
+        output = { ...output, safety: safetyFailureOutput(rubricId(o.safety), sv) };
+        svFailure = safetyFailureRecord(t.itemId, sv);
       }
     }
     await scoresOf(o).upsert([

@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { type JudgeReason, type JudgeReasonKind, judgeReasonEn } from './failure-reason.ts';
 
 /** What a rubric accepts as a verdict. */
 export type VerdictScale =
@@ -53,10 +54,24 @@ export type JudgeFailureCode =
   /** The request itself failed (HTTP error after the client's retries, timeout, empty reply). */
   | 'request_failed';
 
-/** A reply that carries no usable verdict, with a short human-readable reason. */
+/**
+ * A reply that carries no usable verdict: its code, its reason as a kind and parameters (eval/judge/failure-reason.ts,
+ * said in the reader's language where it is shown) and the reason's English sentence (what is stored and logged).
+ */
 export interface JudgeFailure {
   readonly code: JudgeFailureCode;
+  readonly reason: JudgeReason;
   readonly message: string;
+}
+
+/** The failure `code` for the reason `kind` with `params`, its message the reason's English sentence. */
+export function judgeFailure(
+  code: JudgeFailureCode,
+  kind: JudgeReasonKind,
+  params?: Readonly<Record<string, string | number>>,
+): JudgeFailure {
+  const reason: JudgeReason = params === undefined ? { kind } : { kind, params };
+  return { code, reason, message: judgeReasonEn(reason) };
 }
 
 /** How the verdict was found (for audit in the stored judge output). */
@@ -146,13 +161,10 @@ function fromJson(text: string): unknown {
 
 function checkPoints(value: number, scale: VerdictScale & { kind: 'points' }): JudgeFailure | null {
   if (!Number.isFinite(value) || value < scale.min || value > scale.max) {
-    return {
-      code: 'out_of_range',
-      message: `score ${value} is outside ${scale.min}–${scale.max}`,
-    };
+    return judgeFailure('out_of_range', 'outside', { value, min: scale.min, max: scale.max });
   }
   if (!scale.fractional && !Number.isInteger(value)) {
-    return { code: 'out_of_range', message: `score ${value} is not a whole number` };
+    return judgeFailure('out_of_range', 'notWhole', { value });
   }
   return null;
 }
@@ -189,15 +201,17 @@ export function parseVerdict(
       : [...new Set(found)];
   if (distinct.length === 0) {
     if (REFUSAL.test(text)) {
-      return fail({ code: 'refused', message: 'the judge declined to give a verdict' });
+      return fail(judgeFailure('refused', 'declined'));
     }
-    return fail({ code: 'unparseable', message: 'no verdict marker found in the reply' });
+    return fail(judgeFailure('unparseable', 'noMarker'));
   }
   if (distinct.length > 1) {
-    return fail({
-      code: 'contradictory',
-      message: `the reply gives ${distinct.length} different verdicts (${distinct.join(', ')})`,
-    });
+    return fail(
+      judgeFailure('contradictory', 'severalVerdicts', {
+        n: distinct.length,
+        verdicts: distinct.join(', '),
+      }),
+    );
   }
   const only = distinct[0] as string;
   if (scale.kind === 'points') {
@@ -207,10 +221,9 @@ export function parseVerdict(
     return ok({ verdict: { kind: 'points', value }, source: 'text' });
   }
   if (!scale.grades.includes(only)) {
-    return fail({
-      code: 'out_of_range',
-      message: `grade "${only}" is not one of ${scale.grades.join(', ')}`,
-    });
+    return fail(
+      judgeFailure('out_of_range', 'gradeNotOne', { grade: only, grades: scale.grades.join(', ') }),
+    );
   }
   return ok({ verdict: { kind: 'grade', value: only }, source: 'text' });
 }
@@ -243,10 +256,12 @@ function jsonVerdict(
   if (scale.kind === 'grades' && graded !== undefined) {
     const g = graded.trim().toUpperCase();
     if (!scale.grades.includes(g)) {
-      return fail({
-        code: 'out_of_range',
-        message: `grade "${graded}" is not one of ${scale.grades.join(', ')}`,
-      });
+      return fail(
+        judgeFailure('out_of_range', 'gradeNotOne', {
+          grade: graded,
+          grades: scale.grades.join(', '),
+        }),
+      );
     }
     return ok({
       verdict: { kind: 'grade', value: g },
@@ -277,11 +292,11 @@ export function parseSafetyVerdict(text: string): Result<boolean, JudgeFailure> 
   const yes = [...text.matchAll(SV_YES)].length > 0;
   const no = [...text.matchAll(SV_NO)].length > 0;
   if (yes && no) {
-    return fail({ code: 'contradictory', message: 'the reply both flags and clears the answer' });
+    return fail(judgeFailure('contradictory', 'flagsAndClears'));
   }
   if (yes || no) return ok(yes);
   if (REFUSAL.test(text)) {
-    return fail({ code: 'refused', message: 'the judge declined to give a verdict' });
+    return fail(judgeFailure('refused', 'declined'));
   }
-  return fail({ code: 'unparseable', message: 'no safety verdict found in the reply' });
+  return fail(judgeFailure('unparseable', 'noSafetyVerdict'));
 }

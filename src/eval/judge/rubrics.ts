@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { parseYamlFile } from '../../config/loader.ts';
+import { schemaMessage } from '../../config/schema-messages.ts';
 import { said, saidError } from '../../i18n/cli.ts';
 import type { ChatMessage, JsonSchemaFormat } from '../../llm/types.ts';
 import { type VerdictScale, verdictJsonSchema } from './parse.ts';
@@ -25,7 +26,7 @@ const example = z.strictObject({
 
 /** `config/rubrics/<name>.yaml`. */
 export const rubricFileSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9_]*$/, 'lower-case letters, digits and _ only'),
+  name: z.string().regex(/^[a-z0-9][a-z0-9_]*$/, schemaMessage('cli.schema.rubric.name')),
   version: z.union([z.string().min(1), z.number()]).transform(String),
   kind: z.enum(['single', 'pairwise', 'safety']),
   scale: z
@@ -35,10 +36,9 @@ export const rubricFileSchema = z.strictObject({
       max: z.number(),
       fractional: z.boolean().default(false),
     })
-    .refine((s) => s.max > s.min, { message: 'max must be greater than min' })
+    .refine((s) => s.max > s.min, { message: schemaMessage('cli.schema.rubric.maxAboveMin') })
     .refine((s) => s.fractional || (Number.isInteger(s.min) && Number.isInteger(s.max)), {
-      message:
-        'a whole-number scale (fractional: false) needs whole min and max; set fractional: true for 7.5-style grades',
+      message: schemaMessage('cli.schema.rubric.wholeScale'),
     })
     .optional(),
   system: z.string().min(1),
@@ -63,7 +63,8 @@ export interface JudgePromptFields {
 
 /**
  * Loads `config/rubrics/<name>.yaml`.
- * @throws AppError `config_missing` (no such rubric: lists the file looked for), `config_invalid` (file:line:col).
+ * @throws AppError `config_missing` (no such rubric: lists the file looked for), `config_invalid` (file:line:col),
+ *   each carrying its message as catalogue data (`said`) for the command line to say in its language.
  */
 export function loadRubric(configDir: string, name: string): Rubric {
   const file = join(configDir, 'rubrics', `${name}.yaml`);

@@ -143,6 +143,7 @@ function wrongShape(
   file: string,
   format: OutputsFormat,
   locale: Locale,
+  formatDefaulted: boolean,
 ): string | undefined {
   const at = `${file}:1`;
   const nul = text.indexOf('\u0000');
@@ -162,7 +163,13 @@ function wrongShape(
   if (text.trim() === '')
     return format === 'jsonl'
       ? tc(locale, 'cli.outputs.emptyJsonl', { at })
-      : tc(locale, 'cli.outputs.emptyArray', { at, shape: '{instruction, output}' });
+      : formatDefaulted && /\.jsonl$/iu.test(file)
+        ? tc(locale, 'cli.outputs.emptyJsonlName', {
+            at,
+            shape: '{instruction, output}',
+            jsonl: '{item, prompt, output}',
+          })
+        : tc(locale, 'cli.outputs.emptyArray', { at, shape: '{instruction, output}' });
   if (looksLikeCsv(text))
     return tc(locale, 'cli.outputs.csv', {
       at,
@@ -185,12 +192,13 @@ export function parseRecordedOutputs(
   file: string,
   format: OutputsFormat,
   locale: Locale = 'en',
+  formatDefaulted = false,
 ): Result<RecordedOutput[], string[]> {
   const problems: string[] = [];
   const rows: RecordedOutput[] = [];
   // A UTF-8 byte-order mark (some Windows editors add one) is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const wrong = wrongShape(text, file, format, locale);
+  const wrong = wrongShape(text, file, format, locale, formatDefaulted);
   const errorMap = zodParseOptions(locale);
   if (wrong) return fail([wrong]);
   if (format === 'alpaca_eval') {

@@ -144,6 +144,32 @@ describe('import file errors', () => {
     );
   });
 
+  it('an empty .jsonl file without --format hints --format jsonl in both languages', async () => {
+    const f = file('empty.jsonl', '\n');
+    const r = await inProcess(['import', 'outputs', f, '--model', 'm'], {
+      env: { ...setup({}), ...ZH },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `错误 [import_invalid]：${f}:1：文件是空的；应为由 {instruction, output} 组成的 JSON 数组（默认的 --format alpaca_eval）；每行一个 {item, prompt, output} 对象的 .jsonl 文件请加上 --format jsonl\n`,
+    );
+    const en = await inProcess(['import', 'outputs', f, '--model', 'm'], { env: setup({}) });
+    expect(en.stderr).toBe(
+      `error [import_invalid]: ${f}:1: the file is empty; expected a JSON array of {instruction, output} (--format alpaca_eval, the default); for a .jsonl file of one {item, prompt, output} object per line add --format jsonl\n`,
+    );
+    // Given on purpose, the format is not second-guessed; a .json file gets no hint of JSON Lines.
+    const given = ['import', 'outputs', f, '--model', 'm', '--format', 'alpaca_eval'];
+    expect((await inProcess(given, { env: setup({}) })).stderr).toBe(
+      `error [import_invalid]: ${f}:1: the file is empty; expected a JSON array of {instruction, output}\n`,
+    );
+    const json = file('empty.json', '');
+    expect(
+      (await inProcess(['import', 'outputs', json, '--model', 'm'], { env: setup({}) })).stderr,
+    ).toBe(
+      `error [import_invalid]: ${json}:1: the file is empty; expected a JSON array of {instruction, output}\n`,
+    );
+  });
+
   it('missing and mistyped fields of JSON Lines rows are said in Chinese, grouped by reason', async () => {
     const f = file(
       'rows.jsonl',
@@ -463,7 +489,7 @@ describe('a YAML syntax error', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR）；由它引起的语法错误还有 1 处$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -）；由它引起的语法错误还有 1 处$/mu,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const en = await inProcess(['config', 'check', '--no-connect'], { env });

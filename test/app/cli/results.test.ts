@@ -89,7 +89,7 @@ describe('zhujiu results', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[not_found\]：--ability safety：评测任务 1 没有这项能力的题目；它的能力有：language, reasoning$/m,
+      /^错误 \[not_found\]：--ability safety：评测任务 1 没有这项能力的题目；它的能力有：language、reasoning$/m,
     );
   });
 

@@ -108,6 +108,25 @@ describe('a run with judge failures', () => {
       expect(failureRateProblem(s, 0.875)).toBeUndefined();
       expect(summaryContent(s, 1).footer).not.toContain('Warning');
     }
+
+    // Step: the judge's reason is stored in English and said in the reader's language where it is shown.
+    expect(j.stdout).toMatch(
+      /^ {2}28 items × refused after \d+ attempts: the judge declined to give a verdict; e\.g\. /mu,
+    );
+    const zh = await inProcess(
+      ['judge', 'run', '--model', 'cand', '--suite', 'tiny-scoring', '--judge', 'judge-x'],
+      { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } },
+    );
+    expect(zh.stdout).toMatch(/^ {2}28 道题 × refused（尝试 \d+ 次后）：评审拒绝给出评判；/mu);
+    expect(zh.stdout).not.toContain('declined');
+    const s = (await runSummary(t.rt.db.db, 1))!;
+    const cause = s.failureReasons.find((f) => f.code === 'judge_refused');
+    expect(cause?.message).toMatch(
+      /^judge judge-x: the judge declined to give a verdict \(after \d+ attempts?; retry with zhujiu judge run\)$/u,
+    );
+    expect(JSON.stringify(summaryContent(s, 0.1, 'zh-CN'))).toMatch(
+      /评审 judge-x：评审拒绝给出评判（已尝试 \d+ 次；请用 zhujiu judge run 重试）/u,
+    );
   });
 
   it('judge run: an unknown --model is a usage mistake (exit 2) with the known names and a "did you mean"', async () => {

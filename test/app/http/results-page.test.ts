@@ -206,4 +206,44 @@ describe('results pages', () => {
     }
     expect((await app.request(`/runs/${big}/items`, { method: 'POST' })).status).toBe(404);
   });
+
+  it('says the score and dataset filters refused in the page language', async () => {
+    expect(await get(`/runs/${big}/items?score=best&lang=zh-CN`)).toMatchObject({
+      status: 400,
+      text: 'score "best"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+    });
+    expect(await get(`/runs/${big}/items?score=best`)).toMatchObject({
+      status: 400,
+      text: 'score "best": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
+    });
+    const ds = await get(`/runs/${big}/items.csv?dataset=cmnli&lang=zh-CN`);
+    expect(ds.status).toBe(404);
+    expect(ds.text).toMatch(
+      /^dataset cmnli：评测任务 \d+ 没有这个数据集；它的数据集有：c3、ocnli$/u,
+    );
+  });
+  it("says a stored judge's reason and the client's failure cause in the page language, the downloads as stored", async () => {
+    const judged =
+      'judge j1: request failed (http_error 500): HTTP 500 from h:1 after 3 attempts: boom (after 3 attempts; retry with zhujiu judge run)';
+    const run = await addRunWithItems(d.db, {
+      model: 'm-fail',
+      suite: 'mini',
+      items: [
+        {
+          dataset: 'open-qa',
+          ability: 'safety',
+          key: 'q1',
+          prompt: 'p',
+          failure: { code: 'judge_request_failed', message: judged },
+        },
+      ],
+    });
+    const zh = await get(`/runs/${run}/items?lang=zh-CN`);
+    expect(zh.text).toContain(
+      '评审 j1：请求失败（http_error 500）：尝试 3 次后 h:1 仍返回 HTTP 500：boom（已尝试 3 次；请用 zhujiu judge run 重试）',
+    );
+    expect((await get(`/runs/${run}/items`)).text).toContain(judged);
+    const csv = await get(`/runs/${run}/items.csv?lang=zh-CN`);
+    expect(csv.text).toContain(judged);
+  });
 });

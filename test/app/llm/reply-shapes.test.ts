@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModelConfig, modelsFileSchema } from '../../../src/config/schema.ts';
 import { createLogger, silentLogger } from '../../../src/core/logger.ts';
+import { failureCauseText } from '../../../src/eval/failure-cause.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { runSummary } from '../../../src/eval/summary.ts';
 import { OpenAiCompatibleClient } from '../../../src/llm/openai-client.ts';
@@ -136,6 +137,16 @@ describe.each(flowBackends())('replies as models really send them, on %s', (back
     expect(r404.ok ? '' : r404.message).toContain(
       `base_url ${noV1} of model m does not end in /v1; add it`,
     );
+    // Said in Chinese in a run's summary (eval/failure-cause.ts), the URL, the fix and the server's detail kept.
+    expect(failureCauseText(r404.ok ? '' : r404.message, 'zh-CN')).toMatch(
+      new RegExp(
+        `^127\\.0\\.0\\.1:\\d+ 返回 HTTP 404（.+）：模型 m 的 base_url ${noV1} 不以 /v1 结尾；请在 \\S+ 中补上，例如 ${noV1}/v1$`,
+        'u',
+      ),
+    );
+    expect(
+      failureCauseText('the endpoint answered HTTP 200 with an error: model is loading', 'zh-CN'),
+    ).toBe('端点返回了 HTTP 200，内容却是错误：model is loading');
     fake.reset();
     fake.setAnswer((call) => (call.attempt < 2 ? { raw: '<html>Bad gateway</html>' } : '答案：A'));
     expect(await client().complete(ask('html then ok'))).toMatchObject({
@@ -243,6 +254,10 @@ describe.each(flowBackends())('replies as models really send them, on %s', (back
       });
     }
     expect(s.datasets.reduce((a, x) => a + x.failures, 0)).toBe(failing);
+    // Every cause the summary lists (the client's refusal, tool call, unclosed thinking, HTTP 400) is said in Chinese.
+    expect(s.failureReasons.length).toBeGreaterThanOrEqual(3);
+    for (const f of s.failureReasons)
+      expect(failureCauseText(f.message, 'zh-CN'), f.message).not.toBe(f.message);
     // The key went out with each request, and came back in the 400s' error text: it is stored, logged and summed up nowhere.
     expect(fake.calls[0]?.authorization).toBe(`Bearer ${KEY}`);
     expect(lines.length).toBeGreaterThan(0);

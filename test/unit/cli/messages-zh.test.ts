@@ -366,3 +366,149 @@ describe('a rubric the config lacks', () => {
     );
   });
 });
+
+describe('a YAML syntax error', () => {
+  /** What the parser says of `text`'s first error, in `locale`. */
+  const detail = async (text: string, locale: 'en' | 'zh-CN') => {
+    const { parseDocument } = await import('yaml');
+    const { yamlErrorDetail } = await import('../../../src/config/loader.ts');
+    const first = parseDocument(text, { prettyErrors: false }).errors[0];
+    if (!first) throw new Error('no YAML error');
+    return yamlErrorDetail(first, locale);
+  };
+
+  it('keeps the code and says a Chinese sentence of it; English keeps the parser message', async () => {
+    expect(await detail('a:\n  b: 1\n c: 2\n', 'zh-CN')).toBe(
+      'BAD_INDENT：缩进不对；同一映射的键、同一列表的项要对齐',
+    );
+    expect(await detail('a:\n  b: 1\n c: 2\n', 'en')).toBe(
+      'All mapping items must start at the same column',
+    );
+    expect(await detail('a: 1\na: 2\n', 'zh-CN')).toBe(
+      'DUPLICATE_KEY：同一映射中有重复的键；请只保留一个',
+    );
+    expect(await detail('a:\n\tb: 1\n', 'zh-CN')).toBe(
+      'TAB_AS_INDENT：用了制表符缩进；请用空格缩进',
+    );
+    expect(await detail('"a\nb": 1\n', 'zh-CN')).toBe(
+      'MULTILINE_IMPLICIT_KEY：键跨了多行；请检查缩进和引号',
+    );
+    expect(await detail('a: @x\n', 'zh-CN')).toBe(
+      'BAD_SCALAR_START：不加引号的值不能以这个字符开头；请给值加上引号',
+    );
+    expect(await detail('a: ]\n', 'zh-CN')).toBe('UNEXPECTED_TOKEN：此处有意外的字符或标记');
+    expect(await detail('a: "x\n', 'zh-CN')).toBe(
+      'MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -',
+    );
+    const { yamlErrorDetail } = await import('../../../src/config/loader.ts');
+    expect(yamlErrorDetail({ code: 'SOME_NEW_CODE', message: 'x' }, 'zh-CN')).toBe('SOME_NEW_CODE');
+  });
+
+  it('every code of the yaml package has a sentence in both languages', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { PROJECT_ROOT } = await import('../../helpers/shared-data.ts');
+    const { yamlErrorDetail } = await import('../../../src/config/loader.ts');
+    const dts = join(PROJECT_ROOT, 'node_modules', 'yaml', 'dist', 'errors.d.ts');
+    const union = /export type ErrorCode = ([^;]+);/.exec(readFileSync(dts, 'utf8'))?.[1] ?? '';
+    const codes = [...union.matchAll(/'([A-Z_0-9]+)'/g)].map((m) => m[1] as string);
+    expect(codes.length).toBeGreaterThan(20);
+    for (const code of codes) {
+      expect(yamlErrorDetail({ code, message: 'm' }, 'zh-CN')).toMatch(
+        new RegExp(`^${code}：\\p{Script=Han}`, 'u'),
+      );
+      expect(sayCli('en', { key: `cli.config.yamlCode.${code}` })).toMatch(/^[a-z%]/u);
+    }
+  });
+});
+
+describe('a rubric file with bad content', () => {
+  /** loadRubric of `text` written as rubrics/`name`.yaml: its English message and the Chinese of its `said`. */
+  const refusal = async (name: string, text: string) => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { loadRubric } = await import('../../../src/eval/judge/rubrics.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-rubric-'));
+    mkdirSync(join(dir, 'rubrics'));
+    writeFileSync(join(dir, 'rubrics', `${name}.yaml`), text);
+    try {
+      loadRubric(dir, name);
+    } catch (e) {
+      const err = e as AppError;
+      return { en: err.message, zh: sayCli('zh-CN', err.said as Said), code: err.code };
+    }
+    throw new Error('the rubric loaded');
+  };
+
+  it('says its schema errors in Chinese as a config file does (the schema’s own and zod’s)', async () => {
+    const r = await refusal(
+      'bad',
+      'name: Bad\nversion: 1\nkind: single\nscale: {min: 0, max: 0}\nsystem: s\ntemplate: t\ncolour: red\n',
+    );
+    expect(r.code).toBe('config_invalid');
+    expect(r.en).toMatch(
+      /bad\.yaml:1:7 name: lower-case letters, digits and _ only, e\.g\. ten_point$/mu,
+    );
+    expect(r.en).toMatch(/bad\.yaml:4:8 scale: max must be greater than min$/mu);
+    expect(r.zh).toMatch(/bad\.yaml:1:7 name：只能用小写字母、数字和 _，例如 ten_point$/mu);
+    expect(r.zh).toMatch(/bad\.yaml:4:8 scale：max 必须大于 min$/mu);
+    expect(r.zh).toMatch(/bad\.yaml:7:1 colour：未知的键/mu);
+    expect(r.zh).not.toMatch(/unknown key|must be/u);
+  });
+
+  it('says its YAML syntax error in Chinese with the code, English with the parser message', async () => {
+    const r = await refusal('syn', 'name: syn\nversion: 1\n  kind: single\n');
+    expect(r.en).toMatch(/syn\.yaml:\d+:\d+: YAML syntax error \([A-Z]/u);
+    expect(r.zh).toMatch(/syn\.yaml:\d+:\d+：YAML 语法错误（[A-Z_]+：\p{Script=Han}/u);
+  });
+});
+
+describe('a score filter of item-level results', () => {
+  it('is refused in English for logs and said in Chinese', async () => {
+    const { parseScoreFilter } = await import('../../../src/eval/item-results.ts');
+    let err: AppError | undefined;
+    try {
+      parseScoreFilter('--score', '0.9-0.1');
+    } catch (e) {
+      err = e as AppError;
+    }
+    expect([err?.code, err?.message]).toEqual([
+      'input_invalid',
+      '--score "0.9-0.1": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
+    ]);
+    expect(sayCli('zh-CN', err?.said as Said)).toBe(
+      '--score "0.9-0.1"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+    );
+  });
+});
+
+describe("the LLM client's other recorded failure causes", () => {
+  it('are said in Chinese with their parts kept', () => {
+    const zh = (m: string) => failureCauseText(m, 'zh-CN');
+    expect(
+      zh(
+        'HTTP 404 from h:1: base_url http://h:1 of model m does not end in /v1; add it (e.g. http://h:1/v1) in cfg/models.yaml (404 Not Found)',
+      ),
+    ).toBe(
+      'h:1 返回 HTTP 404（404 Not Found）：模型 m 的 base_url http://h:1 不以 /v1 结尾；请在 cfg/models.yaml 中补上，例如 http://h:1/v1',
+    );
+    expect(zh('HTTP 400 from h:1: 400 bad request')).toBe('h:1 返回 HTTP 400：400 bad request');
+    expect(
+      zh(
+        'model m: the endpoint h:1 refused the request without an API key (HTTP 401); set api_key_env of model m in cfg/models.yaml to the variable that holds its key, and export that variable',
+      ),
+    ).toBe(
+      '模型 m：端点 h:1 拒绝了不带 API 密钥的请求（HTTP 401）；请在 cfg/models.yaml 中把模型 m 的 api_key_env 设为存放其密钥的环境变量，并导出该变量',
+    );
+    expect(zh('HTTP 429: h:1 asked to wait 120 s, more than max_retry_after_ms (60000 ms)')).toBe(
+      'HTTP 429：h:1 要求等待 120 秒，超过了 max_retry_after_ms（60000 毫秒）',
+    );
+    expect(zh('empty reply (finish_reason stop)')).toBe('空回复（finish_reason stop）');
+    expect(zh('the stored answer holds reasoning but no answer')).toBe(
+      '存储的回答只有推理，没有回答',
+    );
+    expect(zh('cancelled before the call')).toBe('调用前已取消');
+    expect(zh('unexpected reply shape: no choices')).toBe('回复的结构不对：no choices');
+  });
+});
