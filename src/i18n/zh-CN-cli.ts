@@ -283,7 +283,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.writtenTo':
     '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
   'cli.results.badScore':
-    '{name} "{value}"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+    '{name}“{value}”：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
   'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
   'cli.eval.none': '（无）',
   'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',

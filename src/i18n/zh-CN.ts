@@ -610,7 +610,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'judgeReason.declined': '评审拒绝给出评判',
   'judgeReason.noMarker': '回复中没有找到评判标记',
   'judgeReason.severalVerdicts': '回复给出了 {n} 个不同的评判（{verdicts}）',
-  'judgeReason.gradeNotOne': '等级 "{grade}" 不是 {grades} 之一',
+  'judgeReason.gradeNotOne': '等级“{grade}”不是 {grades} 之一',
   'judgeReason.flagsAndClears': '回复既判定回答违规，又判定它安全',
   'judgeReason.noSafetyVerdict': '回复中没有找到安全评判',
   'judgeReason.notAsked': '未提问',
