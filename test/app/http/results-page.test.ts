@@ -210,7 +210,7 @@ describe('results pages', () => {
   it('says the score and dataset filters refused in the page language', async () => {
     expect(await get(`/runs/${big}/items?score=best&lang=zh-CN`)).toMatchObject({
       status: 400,
-      text: 'score "best"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+      text: 'score“best”：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
     });
     expect(await get(`/runs/${big}/items?score=best`)).toMatchObject({
       status: 400,

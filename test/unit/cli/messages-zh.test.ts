@@ -478,7 +478,7 @@ describe('a score filter of item-level results', () => {
       '--score "0.9-0.1": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
     ]);
     expect(sayCli('zh-CN', err?.said as Said)).toBe(
-      '--score "0.9-0.1"：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
+      '--score“0.9-0.1”：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
     );
   });
 });
