@@ -46,6 +46,32 @@ export function runLeaseStore(
   };
 }
 
+/**
+ * `store` for a run whose plan's rest is still being stored (`rest`, eval/run-plan `startPlan`): a claim that finds nothing waits for the rest
+ * and claims again (a failed rest is that claim's error), and the progress is stored once the whole plan is (its
+ * total counts every planned item).
+ */
+export function afterPlan(store: LeaseStore, rest: Promise<unknown>): LeaseStore {
+  let planned = false;
+  const done = rest.then(() => {
+    planned = true;
+  });
+  done.catch(() => undefined);
+  return {
+    ...store,
+    claim: async (limit) => {
+      const ids = await store.claim(limit);
+      if (ids.length > 0 || planned) return ids;
+      await done;
+      return store.claim(limit);
+    },
+    storeProgress: async () => {
+      await done.catch(() => undefined);
+      await store.storeProgress();
+    },
+  };
+}
+
 /** Options of {@link RunLease}. */
 export interface RunLeaseOptions {
   /** Items claimed per query (≥ 1). */

@@ -85,35 +85,118 @@ export function planItems(
   return { planned, index };
 }
 
+/** A run's plan being stored: its first items at once, the others behind them ({@link startPlan}). */
+export interface StagedPlan {
+  /**
+   * Stored item id → dataset and item for every item planned so far. A stage's entries are added before its plan
+   * rows are stored, so every item a claim can return is in it.
+   */
+  readonly index: RunIndex;
+  /** The first stage's entries (already planned when {@link startPlan} resolves). */
+  readonly head: RunIndex;
+  /**
+   * The other entries, once they are planned too (an empty map when the head held every item); rejects with the
+   * database's error. Already handled: a rejection nobody awaits is not an unhandled one.
+   */
+  readonly rest: Promise<RunIndex>;
+  /** Items of the whole plan. */
+  readonly total: number;
+}
+
+/** Options of {@link startPlan}. */
+export interface StartPlanOptions {
+  /** Items of the first stage (the first ones in the order of work); the rest are stored behind them. */
+  readonly headItems: number;
+  /**
+   * Called with each stage's entries after its items are stored and before its plan rows are (so before any of
+   * them can be claimed): e.g. the response cache's look-up of the stage (LlmClient.prefetch).
+   */
+  readonly beforeClaimable?: (stage: RunIndex) => Promise<void>;
+}
+
 /**
- * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them; idempotent. A run that
- * already has a plan (`run.total` > 0: another worker's, or an earlier execution's) whose items include every item
- * chosen here is only read back (one query; the statements below would store nothing new), so a worker joining a
- * large run starts on it at once instead of writing its thousands of rows again.
- * @returns the run's index (stored item id → dataset and item). Database errors are thrown.
+ * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them, idempotently, in two stages:
+ * the first `headItems` in the order of work ({@link workOrder}) before this resolves, the others afterwards (the
+ * returned `rest`), so a run's first requests leave while the bulk of a large plan is written (storing 2,000
+ * items takes ~0.3 s on the embedded database; bench/first-start.ts). Each dataset's head is a prefix of its items,
+ * so the items keep their order within a dataset (their ids ascend in it). The run's `progress_total` is the
+ * whole plan's size from the first stage on. A run that already has a plan (`run.total` > 0: another worker's, or
+ * an earlier execution's) whose items include every item chosen here is only read back (one query), so a worker
+ * joining a large run starts on it at once instead of writing its thousands of rows again; a plan that lacks some
+ * (the dataset grew) is completed as a first plan would be.
+ * @throws database errors of the first stage (the rest's reject `rest`).
  */
-export async function planRun(
+export async function startPlan(
   db: Kysely<Database>,
   run: { readonly id: number; readonly itemLimit: number | null; readonly total?: number },
   datasets: readonly PreparedDataset[],
-): Promise<RunIndex> {
+  opts: StartPlanOptions,
+): Promise<StagedPlan> {
   const items = datasets.map((ds) => limited(ds, run.itemLimit));
   if ((run.total ?? 0) > 0) {
     const planned = await plannedItemIds(db, run.id);
     const ids = datasets.map((ds) => planned.get(ds.name) ?? new Map<string, number>());
-    const all = items.every((list, d) => list.every((it) => ids[d]?.has(it.key)));
-    if (all) return planItems(datasets, items, ids).index;
+    if (items.every((list, d) => list.every((it) => ids[d]?.has(it.key)))) {
+      const { index } = planItems(datasets, items, ids);
+      await opts.beforeClaimable?.(index);
+      return { index, head: index, rest: Promise.resolve(new Map()), total: index.size };
+    }
   }
+  const order = workOrder(items.map((list) => list.length));
+  const total = items.reduce((n, list) => n + list.length, 0);
+  // A dataset's positions ascend with its items: its head is the items placed before `headItems`.
+  const cut = order.map((positions) => positions.filter((p) => p < opts.headItems).length);
+  const index = new Map<number, PlannedEntry>();
+  const stage = { db, run, datasets, items, order, index, total, opts };
+  const head = await storeStage(stage, (d) => [0, cut[d] as number], true);
+  const rest = storeStage(stage, (d) => [cut[d] as number, (items[d] as EvalItem[]).length], false);
+  rest.catch(() => undefined);
+  return { index, head, rest, total };
+}
+
+/** What {@link storeStage} stores a part of. */
+interface PlanStage {
+  readonly db: Kysely<Database>;
+  readonly run: { readonly id: number };
+  readonly datasets: readonly PreparedDataset[];
+  readonly items: readonly (readonly EvalItem[])[];
+  /** {@link workOrder} of `items`. */
+  readonly order: readonly (readonly number[])[];
+  /** The plan's index, which the stage's entries join. */
+  readonly index: Map<number, PlannedEntry>;
+  readonly total: number;
+  readonly opts: StartPlanOptions;
+}
+
+/**
+ * Stores the items `range(d)` (from, to) of each dataset `d` of `p`, then their plan rows at their positions in
+ * the order of work. The `first` stage creates every dataset row (even one with no item in it) and stores the
+ * plan's size as the run's total, even when it holds no item; a later stage with no item does nothing.
+ * @returns the stage's entries (stored id → dataset and item).
+ */
+async function storeStage(
+  p: PlanStage,
+  range: (d: number) => readonly [number, number],
+  first: boolean,
+): Promise<Map<number, PlannedEntry>> {
+  const parts = p.datasets.map((_, d) => {
+    const [from, to] = range(d);
+    return (p.items[d] as readonly EvalItem[])
+      .slice(from, to)
+      .map((item, k) => ({ item, seq: (p.order[d] as readonly number[])[from + k] as number }));
+  });
+  const entries = new Map<number, PlannedEntry>();
+  if (!first && parts.every((part) => part.length === 0)) return entries;
   const ids = await ensureDatasetItems(
-    db,
-    datasets.map((ds, d) => ({
+    p.db,
+    p.datasets.map((ds, d) => ({
       dataset: {
         name: ds.name,
         ability: ds.ability,
         method: ds.method,
         ...(ds.provenance ? { source: ds.provenance.source } : {}),
       },
-      items: (items[d] as readonly EvalItem[]).map((it) => ({
+      items: (parts[d] ?? []).map(({ item: it }) => ({
         key: it.key,
         prompt: it.prompt,
         reference: it.reference,
@@ -121,7 +204,33 @@ export async function planRun(
       })),
     })),
   );
-  const { planned, index } = planItems(datasets, items, ids);
-  await planRunItems(db, run.id, planned);
-  return index;
+  const planned: PlannedItem[] = [];
+  parts.forEach((part, d) => {
+    const ds = p.datasets[d] as PreparedDataset;
+    for (const { item, seq } of part) {
+      const id = ids[d]?.get(item.key);
+      if (id === undefined) continue;
+      entries.set(id, { ds, item });
+      p.index.set(id, { ds, item });
+      planned.push({ itemId: id, dataset: ds.name, seq });
+    }
+  });
+  await p.opts.beforeClaimable?.(entries);
+  planned.sort((a, b) => a.seq - b.seq);
+  await planRunItems(p.db, p.run.id, planned, p.total);
+  return entries;
+}
+
+/**
+ * {@link startPlan} in one go: resolves once every item is planned.
+ * @returns the run's index (stored item id → dataset and item). Database errors are thrown.
+ */
+export async function planRun(
+  db: Kysely<Database>,
+  run: { readonly id: number; readonly itemLimit: number | null; readonly total?: number },
+  datasets: readonly PreparedDataset[],
+): Promise<RunIndex> {
+  const plan = await startPlan(db, run, datasets, { headItems: Number.POSITIVE_INFINITY });
+  await plan.rest;
+  return plan.index;
 }

@@ -43,8 +43,8 @@ import { runLanes } from './lane-pool.ts';
 import { judgeMissingText } from './refusal.ts';
 import { allFailedError } from './run-error.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
-import { RunLease, runLeaseStore } from './run-lease.ts';
-import { limited, planRun, type RunIndex } from './run-plan.ts';
+import { afterPlan, RunLease, runLeaseStore } from './run-lease.ts';
+import { limited, type RunIndex, type StagedPlan, startPlan } from './run-plan.ts';
 import { ResultWriter } from './run-results.ts';
 import type { PreparedDataset } from './types.ts';
 
@@ -134,6 +134,11 @@ const WRITE_BATCH = 64;
 const WRITE_EVERY_MS = 250;
 /** Lanes (items worked on at once) per request the endpoint takes at once; see executeRun. */
 const LANES_PER_SLOT = 4;
+/**
+ * Items of a plan's first stage per lane (eval/run-plan `startPlan`): the lanes start on these while the rest of the
+ * plan is stored, two claims' worth (the rest of 2,000 items takes ~0.3 s to store, about three rounds of requests).
+ */
+const PLAN_HEAD_PER_LANE = 2;
 
 /**
  * The config snapshot stored with a run: everything needed to trace and reproduce its figures; `judge` (the judge
@@ -296,7 +301,6 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     opts.onPhase?.(p, now - phaseStart);
     phaseStart = now;
   };
-  const index = await planRun(db, run, x.datasets);
   const client = model.client;
   // Lanes: LANES_PER_SLOT per request the endpoint takes at once. The client keeps its calls to `maxConcurrency` by
   // itself (llm/types), so the extra lanes only wait there, and take a freed slot at once while the lane that held
@@ -309,10 +313,19 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   setMaxListeners(Math.max(10, laneCount + concurrency + 10), stop.signal);
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  // Whether the cache holds the run's answers, in one query per stage of the plan, instead of one grouped look-up
+  // per few items.
+  const forgets: (() => void)[] = [];
+  const plan = await startPlan(db, run, x.datasets, {
+    headItems: PLAN_HEAD_PER_LANE * laneCount,
+    beforeClaimable: async (stage) => {
+      const forget = await client.prefetch?.(singleRequests(stage));
+      if (forget) forgets.push(forget);
+    },
+  });
+  const index = plan.index;
   if (opts.signal?.aborted) stop.abort(); // stopped while preparing: plan nothing more, leave at once
-  // Whether the cache holds the run's answers, in one query, instead of one grouped look-up per few items.
-  const forgetAbsent = await client.prefetch?.(singleRequests(index));
-  const { writer, lease, ctx } = await workParts(x, stop, laneCount, concurrency);
+  const { writer, lease, ctx } = await workParts(x, stop, laneCount, concurrency, plan);
   log.info(
     {
       model: run.model,
@@ -345,7 +358,13 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     phase('requests');
   } finally {
     opts.signal?.removeEventListener('abort', onOuterAbort);
-    forgetAbsent?.();
+    // The rest of the plan is stored before the run is left (a stopped run still has every item planned).
+    const planError = await plan.rest.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    error = planError ?? error;
+    for (const forget of forgets) forget();
     await lease.close(); // a claim ahead of need is given back below if the run stops
     await writer.flush();
     if (stop.signal.aborted) await releaseClaims(db, run.id, owner).catch(() => undefined);
@@ -373,18 +392,25 @@ function singleRequests(index: RunIndex): CompletionRequest[] {
   return out;
 }
 
-/** The parts a started run is worked with: its result writer, this worker's lease and the items' context. */
+/**
+ * The parts a started run is worked with: its result writer, this worker's lease and the items' context. While
+ * `plan` stores its rest, the counts include the items still to be planned (as pending), and a claim that finds
+ * nothing left waits for the rest and claims again.
+ */
 async function workParts(
   x: StartedRun,
   stop: AbortController,
   laneCount: number,
   concurrency: number,
+  plan: StagedPlan,
 ): Promise<{ writer: ResultWriter; lease: RunLease; ctx: ItemContext }> {
   const { deps, run, owner, log, leaseMs, opts } = x;
   const { db } = deps;
+  const counts = await runCounts(db, run.id);
+  const unplanned = Math.max(0, plan.total - counts.total);
   const writer = new ResultWriter({
     write: (batch) => finishRunItems(db, run.id, owner, batch),
-    counts: await runCounts(db, run.id),
+    counts: { ...counts, total: counts.total + unplanned, pending: counts.pending + unplanned },
     batchSize: WRITE_BATCH,
     everyMs: WRITE_EVERY_MS,
     onProgress: opts.onProgress,
@@ -392,7 +418,7 @@ async function workParts(
     log,
   });
   // Claims ahead of need: one query for up to one item per lane, the next as soon as fewer than `concurrency` wait.
-  const lease = new RunLease(runLeaseStore(db, run.id, owner, leaseMs), {
+  const lease = new RunLease(afterPlan(runLeaseStore(db, run.id, owner, leaseMs), plan.rest), {
     batch: laneCount,
     refillBelow: concurrency,
     beatEveryMs: Math.max(200, Math.floor(leaseMs / 3)),

@@ -329,13 +329,15 @@ export interface PlannedItem {
 }
 
 /**
- * Inserts the run's items (those already planned are kept) and sets the run's total, in two statements whatever the
- * number of items (the rows go as three arrays).
+ * Inserts the run's items (those already planned are kept) and sets the run's total to its planned items, or to
+ * `total` when that is more (a plan stored in stages, eval/run-plan `startPlan`, states its whole size from the
+ * first stage on), in two statements whatever the number of items (the rows go as three arrays).
  */
 export async function planRunItems(
   db: Conn,
   runId: number,
   items: readonly PlannedItem[],
+  total = 0,
 ): Promise<void> {
   if (items.length > 0)
     await sql`
@@ -347,7 +349,7 @@ export async function planRunItems(
   await db
     .updateTable('eval_runs')
     .set({
-      progress_total: sql`(select count(*) from eval_run_items where run_id = ${runId})::int`,
+      progress_total: sql`greatest((select count(*) from eval_run_items where run_id = ${runId})::int, ${total}::int)`,
     })
     .where('id', '=', runId)
     .execute();

@@ -1,10 +1,11 @@
 /**
- * A worker's lease on a run (eval/run-lease): claims ahead of need, nothing handed out once stopped, and the
- * heartbeat (renewal, cancellation noticed once, progress; a failed beat is not fatal).
+ * A worker's lease on a run (eval/run-lease): claims ahead of need, nothing handed out once stopped, the
+ * heartbeat (renewal, cancellation noticed once, progress; a failed beat is not fatal), and claims of a plan whose
+ * rest is still being stored (`afterPlan`).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../src/core/logger.ts';
-import { type LeaseStore, RunLease } from '../../../src/eval/run-lease.ts';
+import { afterPlan, type LeaseStore, RunLease } from '../../../src/eval/run-lease.ts';
 
 /** A store holding items 1..n; records what was asked of it. */
 function store(n: number) {
@@ -120,5 +121,57 @@ describe('RunLease heartbeat', () => {
     const beats = s.log.length;
     await vi.advanceTimersByTimeAsync(5000);
     expect(s.log).toHaveLength(beats); // closed: no beat after close
+  });
+});
+
+/** A promise settled from outside. */
+function deferred() {
+  let resolve = () => {};
+  let reject: (err: Error) => void = () => {};
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('afterPlan: a plan stored in stages', () => {
+  it('a claim that finds nothing while the rest is stored waits for it and claims the rest', async () => {
+    const { s, port } = store(3); // the first stage: items 1..3
+    const rest = deferred();
+    const staged = afterPlan(port, rest.promise);
+    expect(await staged.claim(5)).toEqual([1, 2, 3]);
+    let got: readonly number[] | undefined;
+    const waiting = staged.claim(5).then((ids) => {
+      got = ids;
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(got).toBeUndefined(); // without the wait, [] here would end the run with its rest unplanned
+    let stored = false;
+    const progress = staged.storeProgress().then(() => {
+      stored = true;
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(stored).toBe(false); // a total stored now would count the first stage only
+    // The rest is planned: items 4..5.
+    const more = [4, 5];
+    port.claim = async (limit) => {
+      s.log.push(`claim ${limit}`);
+      return more.splice(0, limit);
+    };
+    rest.resolve();
+    await Promise.all([waiting, progress]);
+    expect(got).toEqual([4, 5]);
+    expect(stored).toBe(true);
+    expect(await staged.claim(5)).toEqual([]); // planned and claimed: nothing left, at once
+  });
+
+  it('a rest that fails is the error of the claim that waits for it', async () => {
+    const { port } = store(0);
+    const rest = deferred();
+    const staged = afterPlan(port, rest.promise);
+    const claim = staged.claim(2);
+    rest.reject(new Error('disk full'));
+    await expect(claim).rejects.toThrow('disk full');
   });
 });
