@@ -24,7 +24,6 @@ import { DISPLAY_NAMES_EN } from './display-names.ts';
 export const en = {
   'locale.name': 'English',
 
-  ...DISPLAY_NAMES_EN,
   'key.final': 'final',
   'key.overall': 'overall',
 
@@ -959,6 +958,9 @@ export const en = {
   'arena.press.void': 'Battle #{n} takes no votes ({why}). Your press changed nothing.',
   'arena.press.unknown':
     'This is not an arena battle that takes votes; your press changed nothing.',
+  // The method and ability names (i18n/display-names.ts) come last: properties after a spread are added one by one,
+  // which for a literal of ~900 keys cost ~60 ms and 14 MB at every start; before it, the literal is built at once.
+  ...DISPLAY_NAMES_EN,
 } as const satisfies Readonly<Record<string, string>>;
 
 /** A key of the catalogue. */
