@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync 
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDb } from '../../src/storage/db.ts';
+import { dropTemplateDatabases } from '../../src/storage/pglite-template.ts';
 import { systemTmpdir } from './global-scratch.ts';
 
 declare module 'vitest' {
@@ -30,7 +31,7 @@ async function pgliteTemplate(): Promise<string> {
   const pglite = JSON.parse(
     readFileSync(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
   ) as { version: string };
-  h.update(`pglite ${pglite.version}\n`);
+  h.update(`pglite ${pglite.version}\ndrop-templates\n`);
   for (const f of readdirSync(join(root, 'migrations')).sort()) {
     h.update(`${f}\n`).update(readFileSync(join(root, 'migrations', f)));
   }
@@ -40,6 +41,7 @@ async function pgliteTemplate(): Promise<string> {
   const dataDir = join(work, 'pg');
   const d = await openDb({ kind: 'pglite', dataDir });
   await migrateToLatest(d.db);
+  await dropTemplateDatabases(d.db); // as the prepared database of `npm run build` (storage/pglite-template.ts)
   await d.close();
   try {
     renameSync(dataDir, target);
