@@ -13,6 +13,7 @@ import { AppError, type Said } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, said, saidError, sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { literalText } from '../i18n/quote.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
@@ -199,7 +200,7 @@ function exampleOf(expected: string, fallback: unknown, locale: Locale): string 
       : '';
   if (expected === 'string')
     return typeof fallback === 'string' && fallback !== ''
-      ? tc(locale, 'cli.configFile.example', { example: `"${fallback}"` })
+      ? tc(locale, 'cli.configFile.example', { example: literalText(locale, fallback) })
       : '';
   return '';
 }
