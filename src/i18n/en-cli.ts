@@ -662,7 +662,7 @@ export const enCli = {
     '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
   'cli.configFile.modelTwice':
     '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
-  'cli.configFile.didYouMean': '; did you mean "{name}"?',
+  'cli.configFile.didYouMeanKeys': '; did you mean "{name}"? The keys here are {keys}',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':

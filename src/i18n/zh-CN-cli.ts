@@ -614,7 +614,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{file}：评测套件名称“{name}”被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':
     '{at} models[{i}].name：模型“{name}”列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
-  'cli.configFile.didYouMean': '；你是不是想写“{name}”？',
+  'cli.configFile.didYouMeanKeys': '；你是不是想写“{name}”？此处可用的键有 {keys}',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':

@@ -86,7 +86,7 @@ describe('config errors, warnings and endpoint failures', () => {
       /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本“two”$/mu,
     );
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name, /mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name、/mu,
     );
     // zod's own words, in its Chinese locale.
     expect(r.stderr).toMatch(

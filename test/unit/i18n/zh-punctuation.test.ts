@@ -7,6 +7,8 @@
  * name them.
  */
 import { describe, expect, it } from 'vitest';
+import { unknownKeyHint } from '../../../src/config/loader.ts';
+import { tc } from '../../../src/i18n/cli.ts';
 import { zhCN } from '../../../src/i18n/zh-CN.ts';
 import { zhCNCli } from '../../../src/i18n/zh-CN-cli.ts';
 
@@ -22,6 +24,9 @@ const ALLOWED: Readonly<Record<string, string>> = {
 };
 
 const entries = Object.entries({ ...zhCN, ...zhCNCli });
+
+/** Two punctuation marks in a row (`？；`, `。；`); a closing bracket before a mark (`）。`) is fine. */
+const DOUBLED = /[？。；，：][；，。：]/u;
 
 /** A placeholder in straight quotes: `"{name}"` or `'{name}'`. */
 const STRAIGHT_QUOTED_PLACEHOLDER = /"\{[\w.]+\}"|'\{[\w.]+\}'/u;
@@ -48,9 +53,7 @@ describe('zh-CN punctuation', () => {
 
   it('writes a percentage with no space before % (10.0%), and no doubled punctuation (？；, 。）。)', () => {
     expect(entries.filter(([, v]) => /[\d}] %/u.test(v)).map(([k]) => k)).toEqual([]);
-    expect(entries.filter(([, v]) => /[？。；，：][；，。：]/u.test(v)).map(([k]) => k)).toEqual(
-      [],
-    );
+    expect(entries.filter(([, v]) => DOUBLED.test(v)).map(([k]) => k)).toEqual([]);
   });
 
   it('calls the judge 评审 throughout', () => {
@@ -71,6 +74,20 @@ describe('zh-CN punctuation', () => {
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力 "{ability}"')).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test("选项 '{flag}' 的值")).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力“{ability}”')).toBe(false);
+  });
+
+  it('no doubled punctuation where messages are composed: the hint after an unknown config key', () => {
+    const near = unknownKeyHint('votecap', ['vote_cap', 'voting_hours'], 'zh-CN');
+    const composed = tc('zh-CN', 'cli.configFile.unknownKey', {
+      at: 'default.yaml:6:3',
+      path: 'arena.votecap',
+      key: 'votecap',
+      near,
+    });
+    expect(composed).toBe(
+      'default.yaml:6:3 arena.votecap：未知的键“votecap”：请删除它或修正拼写；你是不是想写“vote_cap”？此处可用的键有 vote_cap、voting_hours',
+    );
+    expect(composed).not.toMatch(DOUBLED);
   });
 
   it('the scan catches the kind', () => {
