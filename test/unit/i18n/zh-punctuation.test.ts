@@ -30,6 +30,8 @@ const DOUBLED = /[？。；，：][；，。：]/u;
 
 /** A placeholder in straight quotes: `"{name}"` or `'{name}'`. */
 const STRAIGHT_QUOTED_PLACEHOLDER = /"\{[\w.]+\}"|'\{[\w.]+\}'/u;
+/** Text in straight double quotes outside backticks (`输入 "help"`): a command to type goes in backticks. */
+const STRAIGHT_QUOTED = (v: string) => /"[^"]*"/u.test(v.replace(/`[^`]*`/gu, ''));
 /** Keys that quote a placeholder straight, with why. */
 const STRAIGHT_QUOTES_ALLOWED = (key: string) =>
   // The JSON reader's syntax errors quote one character of JSON syntax (`'"'`, `'}'`), as JSON tools do.
@@ -74,6 +76,17 @@ describe('zh-CN punctuation', () => {
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力 "{ability}"')).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test("选项 '{flag}' 的值")).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力“{ability}”')).toBe(false);
+  });
+
+  it('puts a command or value to type in backticks, never in straight quotes', () => {
+    expect(
+      entries
+        .filter(([k, v]) => !STRAIGHT_QUOTES_ALLOWED(k) && STRAIGHT_QUOTED(v))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
+    expect(STRAIGHT_QUOTED('输入 "help" 查看命令。')).toBe(true);
+    expect(STRAIGHT_QUOTED('输入 `help` 查看命令。')).toBe(false);
+    expect(STRAIGHT_QUOTED('标记为 `"anony": false` 的对战')).toBe(false);
   });
 
   it('no doubled punctuation where messages are composed: the hint after an unknown config key', () => {
