@@ -143,7 +143,9 @@ describe('row problems of the readers, in both languages', () => {
     expect(en(math)).toEqual([
       'm.jsonl:1: "ans" "x+" is not a number, N%, ((a)/(b)) or an expression of those',
     ]);
-    expect(zh(math)).toEqual(['m.jsonl:1：`ans` 的值“x+”不是数字、N%、((a)/(b)) 或由它们组成的算式']);
+    expect(zh(math)).toEqual([
+      'm.jsonl:1：`ans` 的值“x+”不是数字、N%、((a)/(b)) 或由它们组成的算式',
+    ]);
   });
 
   it('GAOKAO-Bench objective outputs, judged and human-graded files', () => {
