@@ -17,6 +17,7 @@ import { ABILITIES } from '../config/abilities.ts';
 import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts';
 import { meantId } from '../i18n/display-names.ts';
 import type { Locale, Params } from '../i18n/index.ts';
+import { literalList, literalText } from '../i18n/quote.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
@@ -106,17 +107,14 @@ function withExtras(
   if (choices)
     items.push(
       t(locale, 'cli.help.choices', {
-        choices: listText(
-          locale,
-          choices.map((c) => JSON.stringify(c)),
-        ),
+        choices: literalList(locale, choices),
       }),
     );
   if (defaultValue !== undefined && showDefault)
-    items.push(t(locale, 'cli.help.default', { value: JSON.stringify(defaultValue) }));
+    items.push(t(locale, 'cli.help.default', { value: literalText(locale, defaultValue) }));
   if (items.length === 0) return description;
   const extra = t(locale, 'cli.help.extra', { items: items.join(t(locale, 'cli.help.sep')) });
-  return description ? `${description} ${extra}` : extra;
+  return description ? t(locale, 'cli.help.described', { description, extra }) : extra;
 }
 
 /** A Help to call commander's own formatters with (they read no state of it). */

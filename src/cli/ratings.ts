@@ -11,6 +11,7 @@ import { createRng } from '../core/rng.ts';
 import { readUtf8Lines } from '../core/utf8.ts';
 import { type CliMessageKey, listText, said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { shown } from '../i18n/quote.ts';
 import { createArenaLineParser } from '../import/formats/arena-battles.ts';
 import type { StyleLines } from '../import/formats/arena-style.ts';
 import { notJsonSaid } from '../import/formats/sniff.ts';
@@ -78,10 +79,7 @@ export function parseAnchor(s: string, locale: Locale = 'en'): { model: string; 
   // Plain decimal only: Number() would also read "0x10", "1e3" and "Infinity".
   const rating = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   if (model === '' || !Number.isFinite(rating)) {
-    throw new AppError(
-      'input_invalid',
-      tc(locale, 'cli.ratings.anchorForm', { got: JSON.stringify(s) }),
-    );
+    throw new AppError('input_invalid', tc(locale, 'cli.ratings.anchorForm', { got: shown(s) }));
   }
   return { model, rating };
 }

@@ -11,8 +11,9 @@ import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } fr
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
-import { type CliMessageKey, said, saidError, sayCli, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, listText, said, saidError, sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { literalText } from '../i18n/quote.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { type ConfigFiles, configFilesIn } from './files.ts';
@@ -131,6 +132,20 @@ function describeValue(v: unknown, locale: Locale): string {
   return tc(locale, 'cli.configFile.value.mapping');
 }
 
+/**
+ * What follows the refusal of the unknown key `key` (`cli.configFile.unknownKey`'s `{near}`), in `locale`: a "did you
+ * mean" when `key` looks like a misspelling of one of `known`, then the keys `known` (the language's list); '' when
+ * `known` is empty. One message says both, so its punctuation is whole (`？此处…`, never `？；此处…`).
+ */
+export function unknownKeyHint(key: string, known: readonly string[], locale: Locale): string {
+  if (known.length === 0) return '';
+  const keys = listText(locale, known);
+  const meant = didYouMean(key, known);
+  return meant === undefined
+    ? tc(locale, 'cli.configFile.keysHere', { keys })
+    : tc(locale, 'cli.configFile.didYouMeanKeys', { name: meant, keys });
+}
+
 /** The parts of a zod v4 schema's definition (`_zod.def`) that {@link schemaDefaultAt} and {@link schemaKeysAt} walk. */
 type ZodDef = {
   type: string;
@@ -199,7 +214,7 @@ function exampleOf(expected: string, fallback: unknown, locale: Locale): string 
       : '';
   if (expected === 'string')
     return typeof fallback === 'string' && fallback !== ''
-      ? tc(locale, 'cli.configFile.example', { example: `"${fallback}"` })
+      ? tc(locale, 'cli.configFile.example', { example: literalText(locale, fallback) })
       : '';
   return '';
 }
@@ -318,12 +333,7 @@ function locate(
           ? (({ line, col }) => [line, col])(lc.linePos(range[0]))
           : at(path);
         const known = knownKeysAt(isMap(map), defaults, schema, path);
-        const meant = didYouMean(key, known);
-        const near =
-          (meant === undefined ? '' : tc(locale, 'cli.configFile.didYouMean', { name: meant })) +
-          (known.length > 0
-            ? tc(locale, 'cli.configFile.keysHere', { keys: known.join(', ') })
-            : '');
+        const near = unknownKeyHint(key, known, locale);
         const keyPath = [...issue.path, key];
         return {
           path: keyPath,

@@ -5,6 +5,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
+import { shown } from '../i18n/quote.ts';
 import { ABILITIES } from './abilities.ts';
 import { modelNameSaid } from './model-name.ts';
 import { schemaMessage, schemaSaid } from './schema-messages.ts';
@@ -92,7 +93,7 @@ function httpUrl(example: string) {
     },
     {
       error: (iss) =>
-        schemaMessage('cli.schema.httpUrl', { example, got: JSON.stringify(String(iss.input)) }),
+        schemaMessage('cli.schema.httpUrl', { example, got: shown(String(iss.input)) }),
     },
   );
 }

@@ -23,6 +23,7 @@ export const enCli = {
   'cli.help.sep': ', ',
   'cli.help.optionsPlaceholder': '[options]',
   'cli.help.commandPlaceholder': '[command]',
+  'cli.help.described': '{description} {extra}',
 
   'cli.usage.error': 'error: {message}',
   'cli.usage.seeHelp': '(run with --help for usage)',
@@ -90,7 +91,7 @@ export const enCli = {
   'cli.db.noMigration': 'none',
   'cli.db.migrationFailed': 'migration {name} failed: {detail}',
   'cli.db.migrationUnknown': '(unknown)',
-  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.flag': '{flag} "{name}" {problem}',
   'cli.modelName.empty': 'is empty; give the model a name',
   'cli.modelName.tooLong': 'is {n} characters long, over {max}; use a shorter name',
   'cli.modelName.blank': 'is blank; give the model a name',
@@ -101,7 +102,7 @@ export const enCli = {
     '"{emoji}" is already the emoji for {choice}: each choice needs its own emoji',
   'cli.schema.absoluteUrl':
     "must be an absolute {first} or {second} URL (or null for the platform's own)",
-  'cli.schema.httpUrl': 'expected an http:// or https:// URL, e.g. {example}, got {got}',
+  'cli.schema.httpUrl': 'expected an http:// or https:// URL, e.g. {example}, got "{got}"',
   'cli.schema.locale': 'locale: use one of {locales} (e.g. locale: zh-CN)',
   'cli.schema.regex': 'not a valid regular expression',
   'cli.schema.sourceName': 'a source name as given to `import battles --source`',
@@ -428,10 +429,10 @@ export const enCli = {
   'cli.import.battles.timeRange':
     '"{field}" {value} ({when}) is not a plausible vote time: it must lie between 2000-01-01 and {latest} (a day after now); give Unix seconds (a value in milliseconds is 1,000 times too large)',
   'cli.import.datasetFromFile':
-    'the dataset name taken from the file name, {name}, {problem}; pass --dataset NAME',
-  'cli.import.differInstruction': 'instruction {text} (line {line})',
-  'cli.import.differItem': 'item {key} (line {line})',
-  'cli.import.differItemOf': '{dataset} item {key}',
+    'the dataset name taken from the file name, "{name}", {problem}; pass --dataset NAME',
+  'cli.import.differInstruction': 'instruction "{text}" (line {line})',
+  'cli.import.differItem': 'item "{key}" (line {line})',
+  'cli.import.differItemOf': '{dataset} item "{key}"',
   'cli.sources.none': 'none',
   'cli.sources.item': '{source} ({votes} {n, plural, one {vote} other {votes}})',
   'cli.sources.missing':
@@ -602,7 +603,7 @@ export const enCli = {
     '--model {model}: no such model; import judgments or run an evaluation first (zhujiu import judgments …)',
   'cli.judge.noBaseline': '--baseline {model}: no such model',
   'cli.ratings.anchorForm':
-    '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got {got})',
+    '--anchor must be MODEL=RATING, e.g. mixtral-8x7b-instruct-v0.1=1114 (got "{got}")',
   'cli.ratings.intMin': '--{name} must be an integer ≥ {min}, got {got}',
   'cli.ratings.intRange': '--{name} must be an integer from {min} to {max}, got {got}',
   'cli.ratings.noBattles':
@@ -698,7 +699,7 @@ export const enCli = {
     '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
   'cli.configFile.modelTwice':
     '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
-  'cli.configFile.didYouMean': '; did you mean "{name}"?',
+  'cli.configFile.didYouMeanKeys': '; did you mean "{name}"? The keys here are {keys}',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':
@@ -796,8 +797,7 @@ export const enCli = {
   'cli.outputs.keyTooLong': 'is longer than {keyMax} characters; use a shorter key',
   'cli.outputs.itemId': 'must be a non-empty string or an integer id',
   'cli.outputs.missing': 'is missing',
-  'cli.outputs.row': 'row',
-  'cli.outputs.issue': '{key} {msg}',
+  'cli.outputs.issue': '"{key}" {msg}',
   'cli.outputs.sep': '; ',
   'cli.list.sep': ', ',
   'cli.outputs.notText': '{at}: not a text file (it contains NUL bytes); expected UTF-8 JSON',
@@ -818,7 +818,7 @@ export const enCli = {
   'cli.outputs.element': '{at}: element {i}: {issue}',
   'cli.outputs.rowIssues': '{at}: {issues}',
   'cli.outputs.instructionTwice':
-    '{at}: instruction {text} appears again (first at line {prev}); keep one answer per instruction',
+    '{at}: instruction "{text}" appears again (first at line {prev}); keep one answer per instruction',
   'cli.outputs.itemTwice':
     '{at}: item "{key}" appears again (first at line {prev}); keep one answer per item',
   'cli.outputs.noRows': '{at}: no rows found',
@@ -826,6 +826,7 @@ export const enCli = {
   'cli.outputs.folderNoHint': '{file}: a folder, not a file; pass the outputs file itself',
   'cli.outputs.emptyJsonlName':
     '{at}: the file is empty; expected a JSON array of {shape} (--format alpaca_eval, the default); for a .jsonl file of one {jsonl} object per line add --format jsonl',
+  'cli.outputs.rowIssue': 'row {msg}',
   'cli.gaokao.notFolder':
     '{dir}: a file, not a folder; --format gaokao reads a GAOKAO-Bench result folder (one JSON file per keyword){what}',
   'cli.gaokao.fileIs': '; this file is {words}: `{cmd}`',
@@ -941,7 +942,7 @@ export const enCli = {
   'cli.ratingsLine.at': '{source}:{line}: {msg}',
   'cli.ratingsLine.nothing': 'nothing',
   'cli.ratingsLine.nameNotString': '"{key}" must be a non-empty string (the model name), got {got}',
-  'cli.ratingsLine.badName': '"{key}" {name} {problem}',
+  'cli.ratingsLine.badName': '"{key}" "{name}" {problem}',
   'cli.ratingsLine.array':
     'this is a JSON array; battles are JSON Lines, one object per line like {example}{outputs}',
   'cli.ratingsLine.arrayOutputs':
@@ -988,7 +989,7 @@ export const enCli = {
     '`zhujiu import judgments --format gaokao-human` takes GAOKAO-Bench teacher-graded files (one JSON document each)',
   'cli.rows.at': '{at}: {reason}',
   'cli.rows.join': '{a}; {b}',
-  'cli.rows.issue': '{key}{msg}',
+  'cli.rows.issue': '"{key}" {msg}',
   'cli.rows.lines': '{a}\n{b}',
   'cli.rows.ocnliLabel': '"label" must be entailment, neutral, contradiction or -, got "{label}"',
   'cli.rows.chidBlank': 'must contain the blank #idiom#',
@@ -1019,7 +1020,7 @@ export const enCli = {
   'cli.rows.gaokaoUnknownKeyword':
     'unknown objective keyword "{keyword}"; expected one of {keywords}',
   'cli.rows.gaokaoExample': 'example {i}: {reason}',
-  'cli.rows.gaokaoIssue': '{key} {msg}',
+  'cli.rows.gaokaoIssue': '"{key}" {msg}',
   'cli.rows.gaokaoAnswer': '"answer" (or "standard_answer") is missing',
   'cli.rows.gaokaoOutput': '"model_output" is missing; this is not a result file of model outputs',
   'cli.rows.gaokaoRepeat': 'index {index} repeats the example at line {line}',
@@ -1050,10 +1051,10 @@ export const enCli = {
   'cli.rows.humanTwice':
     "{file}: {model}'s {keyword} is also in {other}; import one run at a time (one folder per run)",
   'cli.rows.modelFromFile':
-    '{at}: model {model} (from the file) {problem}; add a valid "model_name" to the file',
+    '{at}: model "{model}" (from the file) {problem}; add a valid "model_name" to the file',
   'cli.rows.judgeDiffers':
     '{at}: {key} is "{named}" but --judge is "{judge}"; pass --judge {named}',
-  'cli.rows.nameInFile': '{at}: "{key}" {model} {problem}; fix it in the file',
+  'cli.rows.nameInFile': '{at}: "{key}" "{model}" {problem}; fix it in the file',
   'cli.rows.annTwiceFiles':
     '{path}: {model} vs {baseline} is judged twice on one instruction (line {line} of a later file); import one annotations file per model',
   'cli.rows.keywordTwice': '{at}: keyword {keyword} is also in {other}; keep one file per keyword',

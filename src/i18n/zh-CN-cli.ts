@@ -21,6 +21,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.help.sep': '；',
   'cli.help.optionsPlaceholder': '[选项]',
   'cli.help.commandPlaceholder': '[命令]',
+  'cli.help.described': '{description}{extra}',
 
   'cli.usage.error': '错误：{message}',
   'cli.usage.seeHelp': '（加上 --help 查看用法）',
@@ -85,7 +86,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.noMigration': '无',
   'cli.db.migrationFailed': '迁移 {name} 失败：{detail}',
   'cli.db.migrationUnknown': '（名称未知）',
-  'cli.modelName.flag': '{flag} {name} {problem}',
+  'cli.modelName.flag': '{flag} “{name}”{problem}',
   'cli.modelName.empty': '为空；请给模型起个名称',
   'cli.modelName.tooLong': '长 {n} 个字符，超过了 {max}；请用更短的名称',
   'cli.modelName.blank': '只有空白；请给模型起个名称',
@@ -93,7 +94,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.modelName.outerSpace': '首尾有空格；请删除',
   'cli.schema.emojiTaken': '“{emoji}”已经是 {choice} 的表情：每个选项需要各自的表情',
   'cli.schema.absoluteUrl': '必须是绝对的 {first} 或 {second} URL（或 null，使用平台自己的地址）',
-  'cli.schema.httpUrl': '应为 http:// 或 https:// URL，例如 {example}，实际是 {got}',
+  'cli.schema.httpUrl': '应为 http:// 或 https:// URL，例如 {example}，实际是“{got}”',
   'cli.schema.locale': 'locale：请使用 {locales} 之一（例如 locale: zh-CN）',
   'cli.schema.regex': '不是有效的正则表达式',
   'cli.schema.sourceName': '应为来源名称，即 `import battles --source` 所给的名称',
@@ -385,16 +386,16 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.battles.duplicates':
     '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
   'cli.import.battles.tstampType':
-    '`tstamp` 必须是 Unix 秒数（FastChat 的写法），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+    '`tstamp` 必须是 Unix 秒数（FastChat 的写法），得到的是{value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.votedAtType':
-    '`voted_at` 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是 {value}；请改正或删去该键（没有时间的行使用导入时的时间）',
+    '`voted_at` 必须是带时区的 ISO 8601 时间（例如 2024-08-14T09:30:00.000Z），得到的是{value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.timeRange':
     '`{field}` {value}（{when}）不是可信的投票时间：它必须在 2000-01-01 与 {latest}（现在之后一天）之间；请给出 Unix 秒数（以毫秒计的值大了 1000 倍）',
   'cli.import.datasetFromFile':
-    '从文件名得到的数据集名称 {name} {problem}；请用 --dataset NAME 指定',
-  'cli.import.differInstruction': '指令 {text}（第 {line} 行）',
-  'cli.import.differItem': '题目 {key}（第 {line} 行）',
-  'cli.import.differItemOf': '{dataset} 题目 {key}',
+    '从文件名得到的数据集名称“{name}”{problem}；请用 --dataset NAME 指定',
+  'cli.import.differInstruction': '指令“{text}”（第 {line} 行）',
+  'cli.import.differItem': '题目“{key}”（第 {line} 行）',
+  'cli.import.differItemOf': '{dataset} 题目“{key}”',
   'cli.sources.none': '无',
   'cli.sources.item': '{source}（{votes} {n, plural, other {票}}）',
   'cli.sources.missing':
@@ -554,7 +555,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '--model {model}：没有这个模型；请先导入评审结果或运行评测（zhujiu import judgments …）',
   'cli.judge.noBaseline': '--baseline {model}：没有这个模型',
   'cli.ratings.anchorForm':
-    '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是 {got}）',
+    '--anchor 必须写成 MODEL=RATING，例如 mixtral-8x7b-instruct-v0.1=1114（收到的是“{got}”）',
   'cli.ratings.intMin': '--{name} 必须是不小于 {min} 的整数，收到的是 {got}',
   'cli.ratings.intRange': '--{name} 必须是 {min} 到 {max} 之间的整数，收到的是 {got}',
   'cli.ratings.noBattles':
@@ -644,7 +645,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{file}：评测套件名称“{name}”被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':
     '{at} models[{i}].name：模型“{name}”列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
-  'cli.configFile.didYouMean': '；你是不是想写“{name}”？',
+  'cli.configFile.didYouMeanKeys': '；你是不是想写“{name}”？此处可用的键有 {keys}',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':
@@ -739,8 +740,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.keyTooLong': '超过 {keyMax} 个字符；请用更短的键',
   'cli.outputs.itemId': '必须是非空字符串或整数 id',
   'cli.outputs.missing': '缺失',
-  'cli.outputs.row': '这一行',
-  'cli.outputs.issue': '{key} {msg}',
+  'cli.outputs.issue': '`{key}` {msg}',
   'cli.outputs.sep': '；',
   'cli.list.sep': '、',
   'cli.outputs.notText': '{at}：不是文本文件（含有 NUL 字节）；应为 UTF-8 编码的 JSON',
@@ -761,7 +761,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.element': '{at}：元素 {i}：{issue}',
   'cli.outputs.rowIssues': '{at}：{issues}',
   'cli.outputs.instructionTwice':
-    '{at}：指令 {text} 重复出现（第一次在第 {prev} 行）；每条指令只保留一个回答',
+    '{at}：指令“{text}”重复出现（第一次在第 {prev} 行）；每条指令只保留一个回答',
   'cli.outputs.itemTwice':
     '{at}：题目“{key}”重复出现（第一次在第 {prev} 行）；每道题只保留一个回答',
   'cli.outputs.noRows': '{at}：没有找到任何行',
@@ -769,6 +769,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.outputs.folderNoHint': '{file}：这是目录，不是文件；请给出模型输出文件本身',
   'cli.outputs.emptyJsonlName':
     '{at}：文件是空的；应为由 {shape} 组成的 JSON 数组（默认的 --format alpaca_eval）；每行一个 {jsonl} 对象的 .jsonl 文件请加上 --format jsonl',
+  'cli.outputs.rowIssue': '这一行{msg}',
   'cli.gaokao.notFolder':
     '{dir}：这是文件，不是目录；--format gaokao 读取的是 GAOKAO-Bench 结果目录（每个关键词一个 JSON 文件）{what}',
   'cli.gaokao.fileIs': '；这个文件是 {words}：`{cmd}`',
@@ -853,7 +854,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.noWinner': '缺少 `winner`；请使用 model_a、model_b、tie 或 tie (bothbad)',
   'cli.battles.badWinner':
     '未知的 `winner` {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
-  'cli.battles.anony': '`anony` 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+  'cli.battles.anony': '`anony` 必须是 true 或 false，实际是{got}；请删除它或修正这一行',
   'cli.battles.outputsJsonl':
     '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
   'cli.battles.outputsArray':
@@ -880,8 +881,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{at}：来源“{source}”在这一行已经存有另一场对战：这是同一来源名称下的另一个文件（或改动过的文件）；请用它自己的 --source NAME 导入',
   'cli.ratingsLine.at': '{source}:{line}：{msg}',
   'cli.ratingsLine.nothing': '空值',
-  'cli.ratingsLine.nameNotString': '`{key}` 必须是非空字符串（模型名称），实际是 {got}',
-  'cli.ratingsLine.badName': '`{key}` {name} {problem}',
+  'cli.ratingsLine.nameNotString': '`{key}` 必须是非空字符串（模型名称），实际是{got}',
+  'cli.ratingsLine.badName': '`{key}` “{name}”{problem}',
   'cli.ratingsLine.array':
     '这是一个 JSON 数组；对战记录是 JSON Lines，每行一个对象，例如 {example}{outputs}',
   'cli.ratingsLine.arrayOutputs':
@@ -899,8 +900,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratingsLine.noWinner':
     '缺少 `winner`；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
   'cli.ratingsLine.badWinner':
-    '未知的 winner {winner}；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
-  'cli.ratingsLine.anony': '`anony` 必须是 true 或 false，实际是 {got}；请删除它或修正这一行',
+    '未知的 `winner` {winner}；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
+  'cli.ratingsLine.anony': '`anony` 必须是 true 或 false，实际是{got}；请删除它或修正这一行',
   'cli.ratingsLine.count': '`{key}` 必须是非负整数，实际是 {got}',
   'cli.styleLine.notJson': '不是有效的 JSON（{detail}）；请每行写一个对战对象',
   'cli.styleLine.notObject': '不是 JSON 对象；请每行写一个对战对象',
@@ -927,7 +928,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '`zhujiu import judgments --format gaokao-human` 读取 GAOKAO-Bench 的教师评分文件（每个文件一个 JSON 文档）',
   'cli.rows.at': '{at}：{reason}',
   'cli.rows.join': '{a}；{b}',
-  'cli.rows.issue': '{key}{msg}',
+  'cli.rows.issue': '`{key}` {msg}',
   'cli.rows.lines': '{a}\n{b}',
   'cli.rows.ocnliLabel': '`label` 必须是 entailment、neutral、contradiction 或 -，实际是“{label}”',
   'cli.rows.chidBlank': '必须含有空位 #idiom#',
@@ -943,7 +944,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.knowledgeElements': 'completeness 行需要 `elements`',
   'cli.rows.knowledgeVariants': 'robustness 行需要 `variants`（各种问法）',
   'cli.rows.knowledgeAnswers': '`answers` 为空：请给出可接受的答案',
-  'cli.rows.math23kAns': '`ans` {ans} 不是数字、{percent}、{fraction} 或由它们组成的算式',
+  'cli.rows.math23kAns': '`ans` 的值{ans}不是数字、{percent}、{fraction} 或由它们组成的算式',
   'cli.rows.itemTwice': '题目“{key}”已出现在 {prev}',
   'cli.rows.noOption': '`answer` {answer} 没有对应的选项（共 {n} 个选项）',
   'cli.rows.oneAnswer': '至少需要一个参考答案',
@@ -955,7 +956,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.gaokaoKeyword': '缺少 `keyword`/`keywords`',
   'cli.rows.gaokaoUnknownKeyword': '未知的客观题关键词“{keyword}”；应为以下之一：{keywords}',
   'cli.rows.gaokaoExample': '示例 {i}：{reason}',
-  'cli.rows.gaokaoIssue': '{key} {msg}',
+  'cli.rows.gaokaoIssue': '`{key}` {msg}',
   'cli.rows.gaokaoAnswer': '缺少 `answer`（或 `standard_answer`）',
   'cli.rows.gaokaoOutput': '缺少 `model_output`；这不是模型输出的结果文件',
   'cli.rows.gaokaoRepeat': 'index {index} 与第 {line} 行的 example 重复',
@@ -982,10 +983,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.rows.humanTwice':
     '{file}：{model} 的 {keyword} 也在 {other} 中；请一次导入一次运行的结果（每次运行一个目录）',
   'cli.rows.modelFromFile':
-    '{at}：模型 {model}（取自文件）{problem}；请在文件中加上有效的 `model_name`',
+    '{at}：模型“{model}”（取自文件）{problem}；请在文件中加上有效的 `model_name`',
   'cli.rows.judgeDiffers':
     '{at}：{key} 是“{named}”，但 --judge 是“{judge}”；请使用 --judge {named}',
-  'cli.rows.nameInFile': '{at}：`{key}` {model} {problem}；请在文件中修正',
+  'cli.rows.nameInFile': '{at}：`{key}` “{model}”{problem}；请在文件中修正',
   'cli.rows.annTwiceFiles':
     '{path}：{model} 对 {baseline} 在同一条指令上被评审了两次（后一个文件的第 {line} 行）；每个模型请只导入一个标注文件',
   'cli.rows.keywordTwice': '{at}：关键词 {keyword} 也在 {other} 中；每个关键词只保留一个文件',

@@ -25,6 +25,7 @@ import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8Lines } from '../core/utf8.ts';
 import { tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { jsonValueText } from '../i18n/quote.ts';
 import {
   analyzeVoteTables,
   type ImportedBattle,
@@ -37,7 +38,7 @@ import type { Database, VoteChoice } from '../storage/schema.ts';
 import { ARENA_SOURCE } from '../storage/sources.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { jsonSyntaxMessage, readJsonLine } from './formats/json-reader.ts';
-import { capProblems, fileRowKind, looksLikeCsv, quoteName, rowKind } from './formats/sniff.ts';
+import { capProblems, fileRowKind, looksLikeCsv, nameShown, rowKind } from './formats/sniff.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -284,20 +285,24 @@ function battleRow(
   const nameProblem = (['model_a', 'model_b'] as const)
     .map((k) => {
       const v = k === 'model_a' ? a : b;
-      const p = modelNameProblem(v);
-      return p === undefined ? undefined : `"${k}" ${quoteName(v)} ${p}`;
+      const problem = modelNameProblem(v, locale);
+      return problem === undefined
+        ? undefined
+        : tc(locale, 'cli.ratingsLine.badName', { key: k, name: nameShown(v), problem });
     })
     .filter((x) => x !== undefined);
   if (nameProblem.length > 0)
-    return tc(locale, 'cli.battles.badName', { problems: nameProblem.join('; ') });
+    return tc(locale, 'cli.battles.badName', {
+      problems: nameProblem.join(tc(locale, 'cli.outputs.sep')),
+    });
   if (a === b) return tc(locale, 'cli.battles.self', { name: a });
   if (w === undefined && 'model_a_wins' in r) return pairCountLine(locale);
   if (typeof w !== 'string' || !(w in WINNER_TO_CHOICE))
     return w === undefined || w === null
       ? tc(locale, 'cli.battles.noWinner')
-      : tc(locale, 'cli.battles.badWinner', { winner: JSON.stringify(w) });
+      : tc(locale, 'cli.battles.badWinner', { winner: jsonValueText(locale, w) });
   if (r.anony !== undefined && typeof r.anony !== 'boolean')
-    return tc(locale, 'cli.battles.anony', { got: JSON.stringify(r.anony) });
+    return tc(locale, 'cli.battles.anony', { got: jsonValueText(locale, r.anony) });
   const tstamp = lineTime(r, now, locale);
   if (typeof tstamp === 'string') return tstamp;
   return {
@@ -352,14 +357,18 @@ export function lineTime(
   let t: number;
   if (r.tstamp !== undefined && r.tstamp !== null) {
     if (typeof r.tstamp !== 'number' || !Number.isFinite(r.tstamp)) {
-      return tc(locale, 'cli.import.battles.tstampType', { value: JSON.stringify(r.tstamp) });
+      return tc(locale, 'cli.import.battles.tstampType', {
+        value: jsonValueText(locale, r.tstamp),
+      });
     }
     t = r.tstamp;
   } else if (r.voted_at !== undefined && r.voted_at !== null) {
     const ms =
       typeof r.voted_at === 'string' && ISO_TIME.test(r.voted_at) ? Date.parse(r.voted_at) : NaN;
     if (!Number.isFinite(ms)) {
-      return tc(locale, 'cli.import.battles.votedAtType', { value: JSON.stringify(r.voted_at) });
+      return tc(locale, 'cli.import.battles.votedAtType', {
+        value: jsonValueText(locale, r.voted_at),
+      });
     }
     field = 'voted_at';
     t = ms / 1000;

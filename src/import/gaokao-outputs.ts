@@ -15,6 +15,7 @@ import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
 import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { shown } from '../i18n/quote.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -58,7 +59,7 @@ export interface ImportGaokaoResult {
 
 /** A kept item as the summary names it: `gaokao_math item "3"`, in `locale` (default en). */
 function differingName(dataset: string, key: string, locale: Locale = 'en'): string {
-  return tc(locale, 'cli.import.differItemOf', { dataset, key: JSON.stringify(key) });
+  return tc(locale, 'cli.import.differItemOf', { dataset, key: shown(key) });
 }
 
 /**

@@ -29,7 +29,7 @@ import { importCommandFor, type RecordedFileKind, recordedFileKind } from './for
 import { gaokaoAbility } from './formats/gaokao.ts';
 import { type GaokaoHumanFile, parseGaokaoHuman } from './formats/gaokao-human.ts';
 import { type GaokaoJudgedFile, parseGaokaoJudged } from './formats/gaokao-judged.ts';
-import { capProblems, modelFlagError, notJsonSaid, quoteName } from './formats/sniff.ts';
+import { capProblems, modelFlagError, nameShown, notJsonSaid } from './formats/sniff.ts';
 import { RECORDED_REQUEST_HASH } from './outputs.ts';
 
 /** Formats of recorded judgments. */
@@ -594,12 +594,12 @@ function checkModelNames(
   for (const { at, key, model } of names) {
     const problem = modelNameProblem(model, locale);
     if (problem === undefined) continue;
-    const quoted = quoteName(model);
+    const name = nameShown(model);
     throw new AppError(
       'import_invalid',
       key === undefined
-        ? tc(locale, 'cli.rows.modelFromFile', { at, model: quoted, problem })
-        : tc(locale, 'cli.rows.nameInFile', { at, key, model: quoted, problem }),
+        ? tc(locale, 'cli.rows.modelFromFile', { at, model: name, problem })
+        : tc(locale, 'cli.rows.nameInFile', { at, key, model: name, problem }),
     );
   }
 }

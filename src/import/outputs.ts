@@ -14,6 +14,7 @@ import { shellWord } from '../core/shell-word.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { said, saidError, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
+import { shown } from '../i18n/quote.ts';
 import { ensureDataset, ensureItems, itemPrompts } from '../storage/items.ts';
 import { ensureModels, promoteToRecorded } from '../storage/models.ts';
 import { insertResponses, storedOutputs } from '../storage/responses.ts';
@@ -24,7 +25,7 @@ import {
   parseRecordedOutputs,
   type RecordedOutput,
 } from './formats/recorded-outputs.ts';
-import { modelFlagError, quoteName, quoteShort } from './formats/sniff.ts';
+import { modelFlagError, nameShown, shortShown } from './formats/sniff.ts';
 
 /** The request hash of an imported (recorded) response: one recorded answer per model and item. */
 export const RECORDED_REQUEST_HASH = 'recorded';
@@ -123,8 +124,8 @@ export async function readOutputsFile(opts: ImportOutputsOptions): Promise<Outpu
     throw saidError(
       'input_invalid',
       opts.dataset === undefined
-        ? said('cli.import.datasetFromFile', { name: quoteName(dataset), problem })
-        : said('cli.modelName.flag', { flag: '--dataset', name: quoteName(dataset), problem }),
+        ? said('cli.import.datasetFromFile', { name: nameShown(dataset), problem })
+        : said('cli.modelName.flag', { flag: '--dataset', name: nameShown(dataset), problem }),
     );
   }
   const text = await readUtf8File(opts.file, { code: 'import_invalid' });
@@ -163,10 +164,10 @@ function differingName(
 ): string {
   return format === 'alpaca_eval'
     ? tc(locale, 'cli.import.differInstruction', {
-        text: quoteShort(r.prompt, 50),
+        text: shortShown(r.prompt, 50),
         line: String(r.line),
       })
-    : tc(locale, 'cli.import.differItem', { key: JSON.stringify(r.key), line: String(r.line) });
+    : tc(locale, 'cli.import.differItem', { key: shown(r.key), line: String(r.line) });
 }
 
 /** Stores checked outputs in one transaction (see {@link importOutputs}). */

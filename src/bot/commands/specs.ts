@@ -49,6 +49,19 @@ const ABILITY_CHOICES: Partial<CommandOptionSpec> = {
   ),
 };
 
+/**
+ * An option's fixed choices: the values (what the handlers get, and the English name), each shown to a Chinese
+ * Discord user under the catalogue's `<key>.choice.<value>`.
+ */
+function choicesOf(key: MessageKey, values: readonly string[]): Partial<CommandOptionSpec> {
+  return {
+    choices: values,
+    choiceLocalizations: Object.fromEntries(
+      values.map((v) => [v, { [ZH]: t('zh-CN', `${key}.choice.${v}` as MessageKey) }]),
+    ),
+  };
+}
+
 /** Every command, in help order. `/arena` is maintainer-only: posting on demand could flood a channel. */
 export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
@@ -58,7 +71,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       option('void', 'cmd.arena.void'),
       option('battle', 'cmd.arena.battle'),
       option('reason', 'cmd.arena.reason'),
-      option('list', 'cmd.arena.list', { choices: ['unclassified', 'flagged'] }),
+      option('list', 'cmd.arena.list', choicesOf('cmd.arena.list', ['unclassified', 'flagged'])),
     ],
     usage: [
       { form: 'arena [ability]', what: 'help.arena' },
@@ -94,9 +107,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     ...command('leaderboard', 'cmd.leaderboard'),
     options: [
-      option('view', 'cmd.leaderboard.view', {
-        choices: ['overall', 'ability', 'method', 'model', 'style'],
-      }),
+      option(
+        'view',
+        'cmd.leaderboard.view',
+        choicesOf('cmd.leaderboard.view', ['overall', 'ability', 'method', 'model', 'style']),
+      ),
       option('name', 'cmd.leaderboard.name_'),
     ],
     usage: [
@@ -109,7 +124,10 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
   {
     ...command('judge', 'cmd.judge'),
     options: [
-      option('action', 'cmd.judge.action', { choices: ['agree'], required: true }),
+      option('action', 'cmd.judge.action', {
+        ...choicesOf('cmd.judge.action', ['agree']),
+        required: true,
+      }),
       option('judge', 'cmd.judge.judge'),
     ],
     usage: [
@@ -126,7 +144,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       option('model', 'cmd.eval.model'),
       option('suite', 'cmd.eval.suite'),
       option('limit', 'cmd.eval.limit'),
-      option('action', 'cmd.eval.action', { choices: ['status', 'cancel'] }),
+      option('action', 'cmd.eval.action', choicesOf('cmd.eval.action', ['status', 'cancel'])),
       option('run', 'cmd.eval.run'),
     ],
     usage: [
@@ -148,7 +166,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       option('description', 'cmd.submit.description'),
       option('org', 'cmd.submit.org'),
       option('licence', 'cmd.submit.licence'),
-      option('action', 'cmd.submit.action', { choices: ['list', 'approve', 'reject'] }),
+      option(
+        'action',
+        'cmd.submit.action',
+        choicesOf('cmd.submit.action', ['list', 'approve', 'reject']),
+      ),
       option('id', 'cmd.submit.id'),
       option('reason', 'cmd.submit.reason'),
       option('api_key_env', 'cmd.submit.api_key_env'),

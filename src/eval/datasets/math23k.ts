@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Said } from '../../core/errors.ts';
 import { said } from '../../i18n/cli.ts';
+import { jsonValueSaid } from '../../i18n/quote.ts';
 import { jsonSyntaxSaid, readJsonl } from '../../import/formats/json-reader.ts';
 import { issuesSaid, rowSaid } from '../../import/formats/row-problems.ts';
 import { numericMatch, parseReferenceNumber } from '../metrics/numeric.ts';
@@ -47,7 +48,7 @@ export const math23kLoader: DatasetLoader = {
             rowSaid(
               `${f.name}:${line}`,
               said('cli.rows.math23kAns', {
-                ans: JSON.stringify(r.data.ans),
+                ans: jsonValueSaid(r.data.ans),
                 percent: 'N%',
                 fraction: '((a)/(b))',
               }),

@@ -64,10 +64,14 @@ function toRow(
   const r = rowSchema.safeParse(obj, zodParseOptions(locale));
   if (!r.success) {
     const reasons = r.error.issues.map((i) =>
-      tc(locale, 'cli.outputs.issue', {
-        key: `"${i.path.join('.')}"`,
-        msg: schemaMessageIn(issueMessage(i, locale), locale),
-      }),
+      i.path.length === 0
+        ? tc(locale, 'cli.outputs.rowIssue', {
+            msg: schemaMessageIn(issueMessage(i, locale), locale),
+          })
+        : tc(locale, 'cli.outputs.issue', {
+            key: i.path.join('.'),
+            msg: schemaMessageIn(issueMessage(i, locale), locale),
+          }),
     );
     errors.push(
       tc(locale, 'cli.rows.at', { at, reason: reasons.join(tc(locale, 'cli.outputs.sep')) }),

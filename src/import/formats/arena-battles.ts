@@ -3,8 +3,9 @@
  * Parses arena JSONL text line by line (pure: strings in, {@link ArenaData} out; the caller does the reading).
  */
 import { modelNameSaid } from '../../config/model-name.ts';
-import type { Said } from '../../core/errors.ts';
+import type { Said, SaidTexts } from '../../core/errors.ts';
 import { said, saidError } from '../../i18n/cli.ts';
+import { jsonValueSaid, shown } from '../../i18n/quote.ts';
 import { ArenaDataBuilder } from '../../rating/arena-data.ts';
 import type { ArenaData, Winner } from '../../rating/types.ts';
 import { WINNERS } from '../../rating/types.ts';
@@ -75,7 +76,7 @@ export function createArenaLineParser(
     // The one rule of model names (config/schema.ts), as `import battles` applies it.
     const problem = modelNameSaid(v);
     if (problem !== undefined)
-      return bad(said('cli.ratingsLine.badName', { key, name: JSON.stringify(v), problem }));
+      return bad(said('cli.ratingsLine.badName', { key, name: shown(v), problem }));
     return v;
   };
   return {
@@ -129,7 +130,7 @@ export function createArenaLineParser(
         if (typeof w !== 'string' || !(WINNERS as readonly string[]).includes(w))
           bad(winnerSaid(w));
         if (rec.anony !== undefined && typeof rec.anony !== 'boolean') {
-          bad(said('cli.ratingsLine.anony', { got: JSON.stringify(rec.anony) }));
+          bad(said('cli.ratingsLine.anony', { got: jsonValueSaid(rec.anony) }));
         }
         if (rec.anony === false && opts.includeNamed !== true) {
           named++;
@@ -189,12 +190,15 @@ function arraySaid(line: string, source: string): Said {
 function winnerSaid(w: unknown): Said {
   return w === undefined || w === null
     ? said('cli.ratingsLine.noWinner')
-    : said('cli.ratingsLine.badWinner', { winner: JSON.stringify(w) });
+    : said('cli.ratingsLine.badWinner', { winner: jsonValueSaid(w) });
 }
 
-/** A value found in a line as the refusal shows it: its JSON, or `nothing` (catalogue data) when it is absent. */
-function gotText(v: unknown): string | Said {
-  return JSON.stringify(v) ?? said('cli.ratingsLine.nothing');
+/**
+ * A value found in a line as the refusal shows it (a string quoted in the reader's language, another value as its
+ * JSON), or `nothing` (catalogue data) when it is absent.
+ */
+function gotText(v: unknown): SaidTexts | Said {
+  return v === undefined ? said('cli.ratingsLine.nothing') : jsonValueSaid(v);
 }
 
 /**

@@ -5,7 +5,8 @@
  * Pure: lines in, battles out.
  */
 import type { Said } from '../../core/errors.ts';
-import { listSaid, said, saidError } from '../../i18n/cli.ts';
+import { said, saidError } from '../../i18n/cli.ts';
+import { literalListSaid } from '../../i18n/quote.ts';
 import type { StyleBattle, StyleMetadata } from '../../rating/style-control.ts';
 import { WINNERS, type Winner } from '../../rating/types.ts';
 
@@ -63,9 +64,7 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
     }
     if (x.model_a === x.model_b) bad(said('cli.styleLine.same'));
     if (!WINNERS.includes(x.winner as Winner)) {
-      bad(
-        said('cli.styleLine.winner', { winners: listSaid(WINNERS.map((w) => JSON.stringify(w))) }),
-      );
+      bad(said('cli.styleLine.winner', { winners: literalListSaid(WINNERS) }));
     }
     const m = x.conv_metadata;
     if (m === undefined || m === null) {

@@ -185,10 +185,12 @@ function gaokaoRows(
       problem(
         joinSaid(
           r.error.issues.map((x, k) =>
-            said('cli.rows.gaokaoIssue', {
-              key: x.path.length ? x.path.join('.') : said('cli.outputs.row'),
-              msg: texts[k] ?? x.message,
-            }),
+            x.path.length === 0
+              ? said('cli.outputs.rowIssue', { msg: texts[k] ?? x.message })
+              : said('cli.rows.gaokaoIssue', {
+                  key: x.path.join('.'),
+                  msg: texts[k] ?? x.message,
+                }),
           ),
         ),
       );

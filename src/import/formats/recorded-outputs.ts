@@ -17,7 +17,7 @@ import type { Locale } from '../../i18n/index.ts';
 import { zodParseOptions } from '../../i18n/zod.ts';
 import { lineAt } from './json-locate.ts';
 import { jsonSyntaxMessage, readJson, readJsonl } from './json-reader.ts';
-import { capProblems, fileRowKind, looksLikeCsv, quoteShort, sniffShape } from './sniff.ts';
+import { capProblems, fileRowKind, looksLikeCsv, shortShown, sniffShape } from './sniff.ts';
 
 /** A recorded answer to one prompt. */
 export interface RecordedOutput {
@@ -108,7 +108,7 @@ function elementOffsets(text: string): number[] {
  * messages are catalogue keys; another message (zod's own) is said as zod gives it.
  */
 export function describeIssue(issue: z.core.$ZodIssue, row: unknown, locale: Locale): string {
-  const key = issue.path.length > 0 ? `"${issue.path.join('.')}"` : tc(locale, 'cli.outputs.row');
+  const key = issue.path.join('.');
   const first = issue.path[0];
   const absent =
     first !== undefined &&
@@ -119,7 +119,9 @@ export function describeIssue(issue: z.core.$ZodIssue, row: unknown, locale: Loc
     issue.code === 'invalid_type' && absent
       ? tc(locale, 'cli.outputs.missing')
       : issueMessage(issue, locale);
-  return tc(locale, 'cli.outputs.issue', { key, msg });
+  return key === ''
+    ? tc(locale, 'cli.outputs.rowIssue', { msg })
+    : tc(locale, 'cli.outputs.issue', { key, msg });
 }
 
 /** The message of a schema issue in `locale`: a catalogue key of these schemas said, any other as it is. */
@@ -286,7 +288,7 @@ export function parseRecordedOutputs(
         format === 'alpaca_eval'
           ? tc(locale, 'cli.outputs.instructionTwice', {
               at: `${file}:${r.line}`,
-              text: quoteShort(r.prompt),
+              text: shortShown(r.prompt),
               prev,
             })
           : tc(locale, 'cli.outputs.itemTwice', { at: `${file}:${r.line}`, key: r.key, prev }),

@@ -47,8 +47,8 @@ export function issueTexts(
 }
 
 /**
- * The issues of `value` against `schema` as `"path" message; …` (the path left out at the top level), as
- * catalogue data.
+ * The issues of `value` against `schema` as `"path" message; …` (Chinese: `` `path` message；…``; the path left
+ * out at the top level), as catalogue data.
  */
 export function issuesSaid(
   schema: z.ZodType,
@@ -57,12 +57,12 @@ export function issuesSaid(
 ): Said | string {
   const texts = issueTexts(schema, value, issues);
   return joinSaid(
-    issues.map((issue, i) =>
-      said('cli.rows.issue', {
-        key: issue.path.length ? `"${issue.path.map(String).join('.')}" ` : '',
-        msg: texts[i] as SaidTexts,
-      }),
-    ),
+    issues.map((issue, i) => {
+      const msg = texts[i] as SaidTexts;
+      return issue.path.length === 0
+        ? msg
+        : said('cli.rows.issue', { key: issue.path.map(String).join('.'), msg });
+    }),
   );
 }
 

@@ -8,6 +8,7 @@ import { modelNameSaid } from '../../config/model-name.ts';
 import type { AppError, Said } from '../../core/errors.ts';
 import { said, saidError, tc } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
+import { shown } from '../../i18n/quote.ts';
 
 /** What a file looks like. */
 export type FileShape =
@@ -194,20 +195,22 @@ export function capProblems(
 }
 
 /**
- * A user's text shortened for a message: whitespace collapsed, at most `max` characters, quoted.
+ * A user's text shortened for a message, for the catalogue to quote (`instruction "{text}"`, `指令“{text}”`):
+ * whitespace collapsed, at most `max` characters, control characters and quotes escaped (i18n/quote.ts `shown`).
  * @param max longest shown text in characters (default 60), an ellipsis marks the cut.
  */
-export function quoteShort(text: string, max = 60): string {
+export function shortShown(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat);
+  return shown(flat.length > max ? `${flat.slice(0, max - 1).trimEnd()}…` : flat);
 }
 
 /**
- * A name shown exactly as given (spaces kept, so `"  "` shows as such), quoted, cut at `max` characters.
+ * A name shown exactly as given (spaces kept, so `"  "` shows as such), cut at `max` characters, control characters
+ * and quotes escaped (i18n/quote.ts `shown`), for the catalogue to quote (`--model "{name}"`, `--model “{name}”`).
  * @param max longest shown text in characters (default 40), an ellipsis marks the cut.
  */
-export function quoteName(name: string, max = 40): string {
-  return JSON.stringify(name.length > max ? `${name.slice(0, max - 1)}…` : name);
+export function nameShown(name: string, max = 40): string {
+  return shown(name.length > max ? `${name.slice(0, max - 1)}…` : name);
 }
 
 /**
@@ -221,6 +224,6 @@ export function modelFlagError(flag: string, name: string): AppError | undefined
     ? undefined
     : saidError(
         'input_invalid',
-        said('cli.modelName.flag', { flag, name: quoteName(name), problem }),
+        said('cli.modelName.flag', { flag, name: nameShown(name), problem }),
       );
 }

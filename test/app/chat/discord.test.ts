@@ -388,10 +388,16 @@ describe("DiscordAdapter in the user's language", () => {
       for (const d of defs) {
         expect(d.name_localizations?.['zh-CN'], d.name).toMatch(/^[\p{L}\p{N}_-]{1,32}$/u);
         expect(d.description_localizations?.['zh-CN'], d.name).toMatch(/[\u4e00-\u9fff]/);
-        for (const o of d.options)
+        for (const o of d.options) {
           expect(o.description_localizations?.['zh-CN'], `${d.name} ${o.name}`).toMatch(
             /[\u4e00-\u9fff]/,
           );
+          // Every choice too (/leaderboard view, the actions), not only the abilities.
+          for (const ch of o.choices ?? [])
+            expect(ch.name_localizations?.['zh-CN'], `${d.name} ${o.name} ${ch.value}`).toMatch(
+              /[\u4e00-\u9fff]/,
+            );
+        }
       }
     } finally {
       await a.stop();

@@ -86,7 +86,7 @@ describe('config errors, warnings and endpoint failures', () => {
       /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本“two”$/mu,
     );
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name, /mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name、/mu,
     );
     // zod's own words, in its Chinese locale.
     expect(r.stderr).toMatch(
@@ -180,7 +180,7 @@ describe('import file errors', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [import_invalid]：${f}:1："output" 必须是字符串（模型的回答）\n${f}:2："output" 缺失\n${f}:3："output" 缺失\n`,
+      `错误 [import_invalid]：${f}:1：\`output\` 必须是字符串（模型的回答）\n${f}:2：\`output\` 缺失\n${f}:3：\`output\` 缺失\n`,
     );
   });
 
@@ -251,13 +251,13 @@ describe('model names and import outputs in Chinese', () => {
       env: { ...setup({}), ...ZH },
     });
     expect(imp.code).toBe(2);
-    expect(imp.stderr).toBe('错误 [input_invalid]：--model " m1" 首尾有空格；请删除\n');
+    expect(imp.stderr).toBe('错误 [input_invalid]：--model “ m1”首尾有空格；请删除\n');
     const ev = await inProcess(['eval', '--model', 'm\u200b1', '--suite', 's'], {
       env: { ...setup({}), ...ZH },
     });
     expect(ev.code).toBe(2);
     expect(ev.stderr).toBe(
-      '错误 [input_invalid]：--model "m\u200b1" 含有 U+200B，这是控制、格式或换行字符；请只用可打印的文字\n',
+      '错误 [input_invalid]：--model “m\u200b1”含有 U+200B，这是控制、格式或换行字符；请只用可打印的文字\n',
     );
   });
 
@@ -317,7 +317,7 @@ describe('row problems of datasets and imported judgments, folder hints, environ
       env: { ...env, ...ZH, ZJ_KEY: 'k' },
     });
     expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 0：`answer` 不在 `choice` 中');
-    expect(zh.stderr).toMatch(/c3\/d-dev\.json:1：文档 d1 问题 1："question" 无效输入：/u);
+    expect(zh.stderr).toMatch(/c3\/d-dev\.json:1：文档 d1 问题 1：`question` 无效输入：/u);
     const en = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
       env: { ...env, ZJ_KEY: 'k' },
     });
@@ -373,7 +373,7 @@ describe('row problems of datasets and imported judgments, folder hints, environ
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${ann}:1：generator_1 和 generator_2 都是“a”；模型不能与自己比较`);
-    expect(r.stderr).toContain(`${ann}:2："preference" 必须在 [1, 2] 之间`);
+    expect(r.stderr).toContain(`${ann}:2：\`preference\` 必须在 [1, 2] 之间`);
     const byOther = file(
       'ann2.jsonl',
       '{"instruction": "i", "generator_1": "a", "generator_2": "b", "preference": 2, "annotator": "gpt4"}\n',
@@ -537,7 +537,7 @@ describe('usage errors of names', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      '错误 [input_invalid]：--dataset "a b" 不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）\n',
+      '错误 [input_invalid]：--dataset “a b”不是有效的名称：只能用字母、数字和 . _ : @ + -，并以字母或数字开头（不能有空格或 /）\n',
     );
     const j = await inProcess(['judge', 'report', '--model', 'nosuch'], {
       env: { ...setup({ 'x.txt': '' }), ...ZH },
@@ -559,7 +559,7 @@ describe('a re-import whose answer changed', () => {
     writeFileSync(f, '{"item": "q1", "prompt": "p", "output": "b"}\n');
     const r = await inProcess(args, { env });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('已保留存储的版本：题目 "q1"（第 1 行）');
+    expect(r.stdout).toContain('已保留存储的版本：题目“q1”（第 1 行）');
   });
 });
 

@@ -178,7 +178,7 @@ describe('a misspelled suite key', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `error [config_invalid]: ${file}:2:1 datasetz: unknown key "datasetz": remove it or fix the spelling; did you mean "datasets"?; the keys here are name, description, include, datasets\n`,
+      `error [config_invalid]: ${file}:2:1 datasetz: unknown key "datasetz": remove it or fix the spelling; did you mean "datasets"? The keys here are name, description, include, datasets\n`,
     );
     // Without the misspelling, a suite with neither key is still refused.
     writeFileSync(file, 'name: x\n');

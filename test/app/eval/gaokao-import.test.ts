@@ -139,7 +139,7 @@ describe.skipIf(!hasSharedData(...RESULTS)).each(flowBackends())(
       );
       const bad = await importGaokaoOutputs(d.db, { dir, model: 'm' }).catch((e) => e);
       expect(bad.message).toMatch(
-        /m_2010-2022_Physics_MCQs\.json:16: example 1: standard_answer\.0 must be option letters A-G/,
+        /m_2010-2022_Physics_MCQs\.json:16: example 1: "standard_answer\.0" must be option letters A-G/,
       );
       const empty = await importGaokaoOutputs(d.db, {
         dir: mkdtempSync(join(tmpdir(), 'zj-gk-empty-')),

@@ -23,7 +23,7 @@ describe.concurrent('the terminal chat in a terminal', () => {
       );
       onTestFinished(p.kill);
       // The shipped config's locale is zh-CN.
-      await p.waitFor(/输入 "help" 查看命令。/u);
+      await p.waitFor(/输入 `help` 查看命令。/u);
       p.type('/help\r');
       await p.waitFor(/\/eval cancel <run>/u);
       const help = p.text();
@@ -61,7 +61,7 @@ describe.concurrent('the terminal chat in a terminal', () => {
       PORT: '0',
     });
     onTestFinished(p.kill);
-    await p.waitFor(/输入 "help" 查看命令。/u);
+    await p.waitFor(/输入 `help` 查看命令。/u);
     p.type('\u0003');
     expect(await p.exit(), p.text()).toBe(0);
   });

@@ -129,13 +129,13 @@ describe('row problems of the readers, in both languages', () => {
       'o.jsonl:1：`label` 必须是 entailment、neutral、contradiction 或 -，实际是“yes”',
     );
     expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" Invalid input: expected string/);
-    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2："sentence1" 无效输入：/);
+    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2：`sentence1` 无效输入：/);
     const squad = JSON.stringify({
       data: [{ paragraphs: [{ context: 'c', qas: [{ id: 'q', question: 'x', answers: [] }] }] }],
     });
     const cmrc = cmrc2018Loader.parse([{ name: 'c.json', text: squad }], []).problems;
     expect(en(cmrc)).toEqual(['c.json:1: "answers" needs at least one reference answer']);
-    expect(zh(cmrc)).toEqual(['c.json:1："answers" 至少需要一个参考答案']);
+    expect(zh(cmrc)).toEqual(['c.json:1：`answers` 至少需要一个参考答案']);
     const math = math23kLoader.parse(
       [{ name: 'm.jsonl', text: '{"id": 1, "original_text": "t", "ans": "x+"}\n' }],
       [],
@@ -143,7 +143,9 @@ describe('row problems of the readers, in both languages', () => {
     expect(en(math)).toEqual([
       'm.jsonl:1: "ans" "x+" is not a number, N%, ((a)/(b)) or an expression of those',
     ]);
-    expect(zh(math)).toEqual(['m.jsonl:1：`ans` "x+" 不是数字、N%、((a)/(b)) 或由它们组成的算式']);
+    expect(zh(math)).toEqual([
+      'm.jsonl:1：`ans` 的值“x+”不是数字、N%、((a)/(b)) 或由它们组成的算式',
+    ]);
   });
 
   it('GAOKAO-Bench objective outputs, judged and human-graded files', () => {
@@ -198,7 +200,7 @@ describe('row problems of the readers, in both languages', () => {
     });
     expect(parseAlpacaAnnotations(ann, 'a.jsonl', 'zh-CN')).toEqual({
       ok: false,
-      reason: ['a.jsonl:1："generator_1" 必须写明基准模型'],
+      reason: ['a.jsonl:1：`generator_1` 必须写明基准模型'],
     });
   });
 
@@ -300,15 +302,15 @@ describe('ratings --battles line problems', () => {
     });
     expect(await refusal(battle, '{"model_a":"a","model_b":"b","winner":"x"}')).toEqual({
       en: 'f.jsonl:2: unknown winner "x"; use one of "model_a", "model_b", "tie", "tie (bothbad)"',
-      zh: 'f.jsonl:2：未知的 winner "x"；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
+      zh: 'f.jsonl:2：未知的 `winner` “x”；请使用 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
     });
     expect(await refusal('{"model_b":"b","winner":"tie"}')).toEqual({
       en: 'f.jsonl:1: "model_a" must be a non-empty string (the model name), got nothing',
-      zh: 'f.jsonl:1：`model_a` 必须是非空字符串（模型名称），实际是 空值',
+      zh: 'f.jsonl:1：`model_a` 必须是非空字符串（模型名称），实际是空值',
     });
     expect(await refusal('{"model_a":" a","model_b":"b","winner":"tie"}')).toEqual({
       en: 'f.jsonl:1: "model_a" " a" starts or ends with a space; remove it',
-      zh: 'f.jsonl:1：`model_a` " a" 首尾有空格；请删除',
+      zh: 'f.jsonl:1：`model_a` “ a”首尾有空格；请删除',
     });
     expect(await refusal(battle, '{"model_a":"a","model_b":"b","model_a_wins":1}')).toEqual({
       en: 'f.jsonl:2: a pair-count line in a file of battles (detected at line 1); put each kind in its own file',
@@ -340,7 +342,7 @@ describe('ratings --style-control line problems', () => {
     };
     expect(refusal(['{"model_a":"a","model_b":"b","winner":"x"}'])).toEqual({
       en: 'f.jsonl:1: "winner" must be one of "model_a", "model_b", "tie", "tie (bothbad)"',
-      zh: 'f.jsonl:1：`winner` 必须是 "model_a"、"model_b"、"tie"、"tie (bothbad)" 之一',
+      zh: 'f.jsonl:1：`winner` 必须是 `model_a`、`model_b`、`tie`、`tie (bothbad)` 之一',
     });
     expect(refusal(['{"model_a":"a","model_b":"b","winner":"tie"}'])).toEqual({
       en: "f.jsonl: no battle line has conv_metadata (the answers' style counts), so style control has nothing to fit; export battles whose answers are stored with `zhujiu export battles --format fastchat`, or rate without --style-control",

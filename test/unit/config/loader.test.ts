@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/loader.ts';
+import { loadConfig, unknownKeyHint } from '../../../src/config/loader.ts';
 import { isAppError } from '../../../src/core/errors.ts';
+import { tc } from '../../../src/i18n/cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 /** Every folder this file made, removed after its tests. */
@@ -101,7 +102,7 @@ describe('config loader', () => {
     expect(lines).toContainEqual(
       expect.stringMatching(
         new RegExp(
-          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:3 arena\\.votecap: unknown key "votecap": remove it or fix the spelling; did you mean "vote_cap"\\?; the keys here are .*vote_cap`,
+          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6:3 arena\\.votecap: unknown key "votecap": remove it or fix the spelling; did you mean "vote_cap"\\? The keys here are .*vote_cap`,
         ),
       ),
     );
@@ -161,12 +162,34 @@ describe('config loader', () => {
       `${f}:11:22 models[2].max_concurrency: expected a number, e.g. 4, got text "many"`,
     );
     expect(lines[1]).toMatch(
-      /:10:5 models\[2\]\.max_retires: unknown key "max_retires": remove it or fix the spelling; did you mean "max_retries"\?; the keys here are /,
+      /:10:5 models\[2\]\.max_retires: unknown key "max_retires": remove it or fix the spelling; did you mean "max_retries"\? The keys here are /,
     );
-    expect(e.message).toMatch(/the keys here are .*max_retries/);
+    expect(e.message).toMatch(/The keys here are .*max_retries/);
     const zh = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }));
     expect(zh.message).toContain('models[2].max_retires：未知的键“max_retires”');
-    expect(zh.message).toContain('你是不是想写“max_retries”？');
+    expect(zh.message).toContain('你是不是想写“max_retries”？此处可用的键有 ');
+    expect(zh.message).not.toMatch(/[？。；，：][；，。：]/u);
+  });
+
+  it('the hint after an unknown key joins its parts without doubled punctuation, in both languages', () => {
+    const known = ['vote_cap', 'voting_hours'];
+    expect(unknownKeyHint('votecap', known, 'zh-CN')).toBe(
+      '；你是不是想写“vote_cap”？此处可用的键有 vote_cap、voting_hours',
+    );
+    expect(unknownKeyHint('colour', known, 'zh-CN')).toBe(
+      '；此处可用的键有 vote_cap、voting_hours',
+    );
+    expect(unknownKeyHint('votecap', known, 'en')).toBe(
+      '; did you mean "vote_cap"? The keys here are vote_cap, voting_hours',
+    );
+    expect(unknownKeyHint('votecap', [], 'zh-CN')).toBe('');
+    const message = tc('zh-CN', 'cli.configFile.unknownKey', {
+      at: 'config.yaml:6:3',
+      path: 'arena.votecap',
+      key: 'votecap',
+      near: unknownKeyHint('votecap', known, 'zh-CN'),
+    });
+    expect(message).not.toMatch(/[？。；，：！][；，。：？！]/u);
   });
 
   it('refuses a base_url or public_url that is not http(s), and names the providers of a model', () => {

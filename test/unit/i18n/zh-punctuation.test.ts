@@ -7,6 +7,8 @@
  * name them.
  */
 import { describe, expect, it } from 'vitest';
+import { unknownKeyHint } from '../../../src/config/loader.ts';
+import { tc } from '../../../src/i18n/cli.ts';
 import { zhCN } from '../../../src/i18n/zh-CN.ts';
 import { zhCNCli } from '../../../src/i18n/zh-CN-cli.ts';
 
@@ -23,8 +25,13 @@ const ALLOWED: Readonly<Record<string, string>> = {
 
 const entries = Object.entries({ ...zhCN, ...zhCNCli });
 
+/** Two punctuation marks in a row (`？；`, `。；`); a closing bracket before a mark (`）。`) is fine. */
+const DOUBLED = /[？。；，：][；，。：]/u;
+
 /** A placeholder in straight quotes: `"{name}"` or `'{name}'`. */
 const STRAIGHT_QUOTED_PLACEHOLDER = /"\{[\w.]+\}"|'\{[\w.]+\}'/u;
+/** Text in straight double quotes outside backticks (`输入 "help"`): a command to type goes in backticks. */
+const STRAIGHT_QUOTED = (v: string) => /"[^"]*"/u.test(v.replace(/`[^`]*`/gu, ''));
 /** Keys that quote a placeholder straight, with why. */
 const STRAIGHT_QUOTES_ALLOWED = (key: string) =>
   // The JSON reader's syntax errors quote one character of JSON syntax (`'"'`, `'}'`), as JSON tools do.
@@ -48,9 +55,7 @@ describe('zh-CN punctuation', () => {
 
   it('writes a percentage with no space before % (10.0%), and no doubled punctuation (？；, 。）。)', () => {
     expect(entries.filter(([, v]) => /[\d}] %/u.test(v)).map(([k]) => k)).toEqual([]);
-    expect(entries.filter(([, v]) => /[？。；，：][；，。：]/u.test(v)).map(([k]) => k)).toEqual(
-      [],
-    );
+    expect(entries.filter(([, v]) => DOUBLED.test(v)).map(([k]) => k)).toEqual([]);
   });
 
   it('calls the judge 评审 throughout', () => {
@@ -71,6 +76,31 @@ describe('zh-CN punctuation', () => {
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力 "{ability}"')).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test("选项 '{flag}' 的值")).toBe(true);
     expect(STRAIGHT_QUOTED_PLACEHOLDER.test('未知的能力“{ability}”')).toBe(false);
+  });
+
+  it('puts a command or value to type in backticks, never in straight quotes', () => {
+    expect(
+      entries
+        .filter(([k, v]) => !STRAIGHT_QUOTES_ALLOWED(k) && STRAIGHT_QUOTED(v))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
+    expect(STRAIGHT_QUOTED('输入 "help" 查看命令。')).toBe(true);
+    expect(STRAIGHT_QUOTED('输入 `help` 查看命令。')).toBe(false);
+    expect(STRAIGHT_QUOTED('标记为 `"anony": false` 的对战')).toBe(false);
+  });
+
+  it('no doubled punctuation where messages are composed: the hint after an unknown config key', () => {
+    const near = unknownKeyHint('votecap', ['vote_cap', 'voting_hours'], 'zh-CN');
+    const composed = tc('zh-CN', 'cli.configFile.unknownKey', {
+      at: 'default.yaml:6:3',
+      path: 'arena.votecap',
+      key: 'votecap',
+      near,
+    });
+    expect(composed).toBe(
+      'default.yaml:6:3 arena.votecap：未知的键“votecap”：请删除它或修正拼写；你是不是想写“vote_cap”？此处可用的键有 vote_cap、voting_hours',
+    );
+    expect(composed).not.toMatch(DOUBLED);
   });
 
   it('the scan catches the kind', () => {

@@ -8,7 +8,7 @@ import { parseRecordedOutputs } from '../../../src/import/formats/recorded-outpu
 import {
   capProblems,
   fileRowKind,
-  quoteShort,
+  shortShown,
   sniffShape,
 } from '../../../src/import/formats/sniff.ts';
 
@@ -41,9 +41,10 @@ describe('sniffing the kind of an import file', () => {
     expect(capProblems(p.slice(0, 21))[20]).toBe('… and 1 more problem (21 in total)');
     expect(capProblems(p.slice(0, 20))).toEqual(p.slice(0, 20));
   });
-  it('quotes user text shortened', () => {
-    expect(quoteShort('a\n  b')).toBe('"a b"');
-    expect(quoteShort('x'.repeat(100), 10)).toBe(`"${'x'.repeat(9)}…"`);
+  it('shortens user text for the catalogue to quote', () => {
+    expect(shortShown('a\n  b')).toBe('a b');
+    expect(shortShown('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+    expect(shortShown('say "hi"')).toBe('say \\"hi\\"');
   });
 });
 
