@@ -308,22 +308,13 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   // tens of ms each on a busy server) overlaps the calls of the others instead of leaving a slot idle.
   const concurrency = Math.max(1, client.maxConcurrency);
   const laneCount = LANES_PER_SLOT * concurrency;
+  const { plan, forgets } = await planWithLookUps(x, laneCount);
+  const index = plan.index;
   const stop = new AbortController();
   // One abort listener per request in flight (the client links each request to this signal).
   setMaxListeners(Math.max(10, laneCount + concurrency + 10), stop.signal);
   const onOuterAbort = () => stop.abort();
   opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  // Whether the cache holds the run's answers, in one query per stage of the plan, instead of one grouped look-up
-  // per few items.
-  const forgets: (() => void)[] = [];
-  const plan = await startPlan(db, run, x.datasets, {
-    headItems: PLAN_HEAD_PER_LANE * laneCount,
-    beforeClaimable: async (stage) => {
-      const forget = await client.prefetch?.(singleRequests(stage));
-      if (forget) forgets.push(forget);
-    },
-  });
-  const index = plan.index;
   if (opts.signal?.aborted) stop.abort(); // stopped while preparing: plan nothing more, leave at once
   const { writer, lease, ctx } = await workParts(x, stop, laneCount, concurrency, plan);
   log.info(
@@ -377,6 +368,28 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   });
   phase('finish');
   return outcome;
+}
+
+/**
+ * Starts storing the plan of a started run (eval/run-plan `startPlan`: its first {@link PLAN_HEAD_PER_LANE} items per
+ * lane at once, the rest behind them), each stage looked up in the response cache in one query before its items can
+ * be claimed (LlmClient.prefetch), instead of one grouped look-up per few items.
+ * @returns the plan and the functions that forget each look-up's absent answers (call them when the run is left).
+ */
+async function planWithLookUps(
+  x: StartedRun,
+  laneCount: number,
+): Promise<{ plan: StagedPlan; forgets: (() => void)[] }> {
+  const client = x.model.client;
+  const forgets: (() => void)[] = [];
+  const plan = await startPlan(x.deps.db, x.run, x.datasets, {
+    headItems: PLAN_HEAD_PER_LANE * laneCount,
+    beforeClaimable: async (stage) => {
+      const forget = await client.prefetch?.(singleRequests(stage));
+      if (forget) forgets.push(forget);
+    },
+  });
+  return { plan, forgets };
 }
 
 /**
