@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError, type Said } from '../../core/errors.ts';
 import { said, saidError } from '../../i18n/cli.ts';
-import { type RobustnessBuild, robustnessDataset } from '../robustness/derive.ts';
+import type { RobustnessBuild } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
 import { gaokaoLoader } from './gaokao.ts';
@@ -229,6 +229,9 @@ async function prepareRobustness(
     method: entry.method,
   };
   const prepared = await base;
+  // Loaded only here: its Chinese tables (pinyin-pro, OpenCC) cost ~0.1 s to load, which a suite without robustness
+  // datasets need not pay.
+  const { robustnessDataset } = await import('../robustness/derive.ts');
   try {
     return robustnessDataset(spec, prepared);
   } catch (err) {
