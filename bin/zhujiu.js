@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point for `npx zhujiu` and `npm start`: runs the compiled JavaScript in dist/ (built by `npm run build`,
 // which `npm ci` / `npm install` run through the `prepare` script). Nothing is transpiled at run time.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 
@@ -43,7 +43,23 @@ setFlagsFromString('--wasm-tiering-budget=200000000');
 // with NODE_DISABLE_COMPILE_CACHE=1; elsewhere with NODE_COMPILE_CACHE=DIR (Node's "Module compile cache").
 nodeModule.enableCompileCache?.();
 
-const entry = new URL('../dist/src/cli/index.js', import.meta.url);
+// The command line as `npm run build` bundled it (dist/bundle/cli, src/cli/bundle-build.ts: a few dozen files
+// instead of ~1,000 modules, ~0.25 s faster to start) when the bundle is newer than tsc's last build; else the
+// compiled modules themselves (dist/src), e.g. right after a bare `tsc`.
+const compiled = new URL('../dist/src/cli/', import.meta.url);
+const bundled = new URL('../dist/bundle/cli/', import.meta.url);
+const mtime = (url) => {
+  try {
+    return statSync(url).mtimeMs;
+  } catch {
+    return Number.NaN;
+  }
+};
+const dir =
+  mtime(new URL('index.js', bundled)) >= mtime(new URL('../dist/.tsbuildinfo', import.meta.url))
+    ? bundled
+    : compiled;
+const entry = new URL('index.js', dir);
 if (!existsSync(entry)) {
   process.stderr.write(
     zh
@@ -54,9 +70,7 @@ if (!existsSync(entry)) {
 }
 // A rejected promise nobody handled: one-shot commands print it (redacted) and exit 1; bot and worker log it and
 // go on (src/cli/unhandled.ts).
-const { installUnhandledRejectionHandler } = await import(
-  new URL('../dist/src/cli/unhandled.js', import.meta.url).href
-);
+const { installUnhandledRejectionHandler } = await import(new URL('unhandled.js', dir).href);
 installUnhandledRejectionHandler(process.env);
 const { runCli, defaultIo } = await import(entry.href);
 // The one place that reads the environment: every command gets it from here (src/cli/deps.ts).

@@ -54,6 +54,12 @@ export async function ensureBuilt(): Promise<void> {
       [join(PROJECT_ROOT, 'dist', 'src', 'storage', 'pglite-template-build.js')],
       { cwd: PROJECT_ROOT },
     );
+    // And the bundle bin/zhujiu.js runs (cli/bundle-build.ts); it too reports its own failure.
+    await promisify(execFile)(
+      process.execPath,
+      [join(PROJECT_ROOT, 'dist', 'src', 'cli', 'bundle-build.js')],
+      { cwd: PROJECT_ROOT },
+    );
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     throw new Error(

@@ -1,0 +1,47 @@
+/**
+ * The command line's bundle (cli/bundle-build): every module started as a worker thread is an entry point (so it
+ * sits beside the chunks that start it), and only the plain-JavaScript packages it names are bundled.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUNDLED, externals, WORKER_MODULES } from '../../../src/cli/bundle-build.ts';
+import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+
+/** `src/` files, recursively, as paths relative to `src/`. */
+function sources(dir = join(PROJECT_ROOT, 'src'), prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(join(dir, e.name), `${prefix}${e.name}/`)
+      : e.name.endsWith('.ts')
+        ? [`${prefix}${e.name}`]
+        : [],
+  );
+}
+
+describe('cli/bundle-build', () => {
+  it('has every module started with startWorkerBeside as an entry point', () => {
+    const started = sources().flatMap((file) => {
+      const text = readFileSync(join(PROJECT_ROOT, 'src', file), 'utf8');
+      const dir = file.split('/').slice(0, -1).join('/');
+      return [...text.matchAll(/startWorkerBeside\(import\.meta\.url, '([\w-]+)'\)/g)].map(
+        (m) => `${dir}/${m[1]}`,
+      );
+    });
+    expect(started.length).toBeGreaterThan(0);
+    expect([...started].sort()).toEqual([...WORKER_MODULES].sort());
+  });
+
+  it('bundles only the packages it names, each a dependency; every other dependency stays external', () => {
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const name of BUNDLED) expect(Object.keys(pkg.dependencies)).toContain(name);
+    const ext = externals(pkg.dependencies);
+    for (const name of BUNDLED) expect(ext).not.toContain(name);
+    expect(ext).toContain('@electric-sql/pglite');
+    expect(ext).toContain('@electric-sql/pglite/*');
+    expect(ext).toContain('pino');
+    expect(ext.length).toBe(2 * (Object.keys(pkg.dependencies).length - BUNDLED.length));
+  });
+});
