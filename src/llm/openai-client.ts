@@ -29,6 +29,7 @@ import OpenAI from 'openai';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.ts';
 import { AuthBreaker, type AuthBreakerOptions, isAuthRefusal } from './auth-breaker.ts';
+import { httpExchange } from './http-exchange.ts';
 import { redactSecrets } from './redact.ts';
 import { type ReasoningMode, readReply, splitReasoningText } from './reply.ts';
 import { requestHash } from './request-hash.ts';
@@ -175,11 +176,22 @@ export class OpenAiCompatibleClient implements LlmClient {
     const onAbort = () => attempt.abort();
     if (outer?.aborted) attempt.abort();
     else outer?.addEventListener('abort', onAbort, { once: true });
-    let res: Response;
-    let bytes: ArrayBuffer;
+    let res: Pick<Response, 'status' | 'statusText' | 'headers'>;
+    let bytes: Uint8Array | ArrayBuffer;
     try {
-      res = await fetch(url, { ...init, signal: attempt.signal });
-      bytes = await res.arrayBuffer();
+      // Over node:http where it can (llm/http-exchange: a third of fetch's CPU), else through fetch.
+      const got = await httpExchange(url instanceof Request ? url.url : url, {
+        ...init,
+        signal: attempt.signal,
+      });
+      if (got) {
+        res = got;
+        bytes = got.bytes;
+      } else {
+        const r = await fetch(url, { ...init, signal: attempt.signal });
+        res = r;
+        bytes = await r.arrayBuffer();
+      }
     } catch (err) {
       // The SDK names an error matching /timed out/ a timeout (and retries it); an abort of the caller's own
       // signal stays an abort.
@@ -193,7 +205,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     const headers = new Headers(res.headers);
     headers.delete('content-length');
     headers.delete('content-encoding');
-    if (res.ok) {
+    if (res.status >= 200 && res.status < 300) {
       const text = new TextDecoder().decode(bytes);
       try {
         JSON.parse(text);
