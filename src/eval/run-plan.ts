@@ -115,9 +115,9 @@ export interface StartPlanOptions {
 }
 
 /**
- * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them, idempotently, in two stages:
+ * Stores the items of run `run.id` (at most `run.itemLimit` per dataset) and plans them, idempotently, in stages:
  * the first `headItems` in the order of work ({@link workOrder}) before this resolves, the others afterwards (the
- * returned `rest`), so a run's first requests leave while the bulk of a large plan is written (storing 2,000
+ * returned `rest`, itself in a few stages, see {@link storeRest}), so a run's first requests leave while the bulk of a large plan is written (storing 2,000
  * items takes ~0.3 s on the embedded database; bench/first-start.ts). Each dataset's head is a prefix of its items,
  * so the items keep their order within a dataset (their ids ascend in it). The run's `progress_total` is the
  * whole plan's size from the first stage on. A run that already has a plan (`run.total` > 0: another worker's, or
@@ -145,13 +145,51 @@ export async function startPlan(
   const order = workOrder(items.map((list) => list.length));
   const total = items.reduce((n, list) => n + list.length, 0);
   // A dataset's positions ascend with its items: its head is the items placed before `headItems`.
-  const cut = order.map((positions) => positions.filter((p) => p < opts.headItems).length);
+  // Each dataset's positions ascend with its items: the items a stage of positions [from, to) holds are a slice.
   const index = new Map<number, PlannedEntry>();
   const stage = { db, run, datasets, items, order, index, total, opts };
-  const head = await storeStage(stage, (d) => [0, cut[d] as number], true);
-  const rest = storeStage(stage, (d) => [cut[d] as number, (items[d] as EvalItem[]).length], false);
+  const headCut = order.map((positions) => countBelow(positions, opts.headItems));
+  const head = await storeStage(stage, (d) => [0, headCut[d] as number], true);
+  const rest = storeRest(stage, opts.headItems);
   rest.catch(() => undefined);
   return { index, head, rest, total };
+}
+
+/** How many of the ascending `positions` are below `p` (binary search). */
+function countBelow(positions: readonly number[], p: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((positions[mid] as number) < p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The rest of a plan is stored in at most this many stages after the head ({@link storeRest}). */
+const REST_STAGES = 8;
+/** …of at least this many items each. */
+const REST_STAGE_ITEMS = 256;
+
+/**
+ * Stores the plan's items from position `from` on in stages of the order of work, each claimable as soon as it is
+ * stored: on the embedded database a statement holds the event loop while it runs, so a few hundred items per
+ * statement keep the lanes' answers from waiting long behind the rest of the plan, and each stage's items can be
+ * claimed before the last one is stored.
+ * @returns the entries of every stage.
+ */
+async function storeRest(p: PlanStage, from: number): Promise<Map<number, PlannedEntry>> {
+  const all = new Map<number, PlannedEntry>();
+  const size = Math.max(REST_STAGE_ITEMS, Math.ceil((p.total - from) / REST_STAGES));
+  for (let lo = from; lo < p.total; lo += size) {
+    const [a, b] = [lo, lo + size].map((x) =>
+      p.order.map((positions) => countBelow(positions, x)),
+    ) as [number[], number[]];
+    const entries = await storeStage(p, (d) => [a[d] as number, b[d] as number], false);
+    for (const [id, e] of entries) all.set(id, e);
+  }
+  return all;
 }
 
 /** What {@link storeStage} stores a part of. */

@@ -108,10 +108,16 @@ describe.each(backends())('a stored run plan on %s', (backend) => {
     }
   });
 
-  it('the head alone is planned when startPlan resolves, with the whole total stored', async () => {
+  it('the head alone is planned when startPlan resolves, with the whole total stored; the rest in stages', async () => {
     const run = await newRun();
     const keys = Array.from({ length: 600 }, (_, i) => String(i));
-    const plan = await startPlan(d.db, run, [dataset('big', keys, objective)], { headItems: 10 });
+    const stages: number[] = [];
+    const plan = await startPlan(d.db, run, [dataset('big', keys, objective)], {
+      headItems: 10,
+      beforeClaimable: async (stage) => {
+        stages.push(stage.size);
+      },
+    });
     const atOnce = await countRows(d, 'eval_run_items');
     const total = (await getRun(d.db, run.id))?.total;
     await plan.rest;
@@ -121,5 +127,7 @@ describe.each(backends())('a stored run plan on %s', (backend) => {
     expect(atOnce).toBeLessThan(600);
     expect(atOnce).toBeGreaterThanOrEqual(10);
     expect(await countRows(d, 'eval_run_items')).toBe(600);
+    // The rest in stages of at least 256 items (at most 8 of them), each claimable once stored.
+    expect(stages).toEqual([10, 256, 256, 78]);
   });
 });
