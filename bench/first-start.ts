@@ -38,7 +38,7 @@ const bin = join(PROJECT_ROOT, 'bin', 'zhujiu.js');
 const meta = readTemplateMeta(join(PROJECT_ROOT, 'dist'));
 console.log(
   meta
-    ? `prepared database: dist/pglite-template.tar.gz (PGlite ${meta.pglite}, ${meta.migrations.length} migrations)`
+    ? `prepared database: dist/pglite-template.tar (PGlite ${meta.pglite}, ${meta.migrations.length} migrations)`
     : 'prepared database: none in dist/ (the first start runs initdb)',
 );
 

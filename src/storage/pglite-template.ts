@@ -8,7 +8,8 @@
  * what reopening an existing folder costs (bench/first-start.ts prints both). The archive is written by
  * {@link buildTemplate} (`npm run build`, which `npm install` / `npm ci` run through `prepare`) into `dist/`:
  *
- * - `dist/pglite-template.tar.gz`: the folder after every migration of this version, shut down cleanly;
+ * - `dist/pglite-template.tar`: the folder after every migration of this version, shut down cleanly (an
+ *   uncompressed tar, storage/tar-unpack.ts says why);
  * - `dist/pglite-template.json`: {@link TemplateMeta}, what made it (PGlite version, PostgreSQL major version,
  *   the migrations it has, how many entries the archive holds, a hash of the migration sources).
  *
@@ -36,17 +37,16 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { createGzip } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { packTar } from 'modern-tar/fs';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
-import { unpackTarGz } from './tar-unpack.ts';
+import { unpackTarFile } from './tar-unpack.ts';
 
 /** The archive's file name inside the template folder. */
-export const TEMPLATE_ARCHIVE = 'pglite-template.tar.gz';
+export const TEMPLATE_ARCHIVE = 'pglite-template.tar';
 /** The description's file name inside the template folder. */
 export const TEMPLATE_META = 'pglite-template.json';
 
@@ -103,7 +103,7 @@ function countEntries(dir: string): number {
  * What {@link buildTemplate} does besides the migrations (part of the archive's source hash, so a changed recipe
  * makes a new archive): `drop-templates` is {@link dropTemplateDatabases}.
  */
-const RECIPE = 'migrations, drop-templates';
+const RECIPE = 'migrations, drop-templates, plain tar';
 
 /**
  * Drops the template databases (`template0`, `template1`) from an embedded database, leaving `postgres`, the one
@@ -205,7 +205,7 @@ export async function seedFromTemplate(
   try {
     makeDirsSync(parent);
     work = mkdtempSync(join(parent, `.${basename(target)}.unpacking-`));
-    await unpackTarGz(join(templateDir, TEMPLATE_ARCHIVE), work);
+    await unpackTarFile(join(templateDir, TEMPLATE_ARCHIVE), work);
     const got = countEntries(work);
     const version = existsSync(join(work, 'PG_VERSION'))
       ? readFileSync(join(work, 'PG_VERSION'), 'utf8').trim()
@@ -237,7 +237,7 @@ export async function seedFromTemplate(
 /**
  * Writes the prepared database into `templateDir` ({@link TEMPLATE_ARCHIVE} and {@link TEMPLATE_META}): creates
  * a PGlite folder in a private temporary folder, runs every migration of `migrations/index.ts`, drops the template
- * databases ({@link dropTemplateDatabases}), closes it and archives it (gzip). Skips the work when the template there was made from the same PGlite version and
+ * databases ({@link dropTemplateDatabases}), closes it and archives it (tar, uncompressed). Skips the work when the template there was made from the same PGlite version and
  * migration sources. The archive and its description are written under temporary names and renamed into place.
  * @returns `built` (written now) or `current` (already up to date).
  * @throws Error from PGlite or the file system (the caller decides whether that stops a build).
@@ -262,7 +262,7 @@ export async function buildTemplate(templateDir: string): Promise<'built' | 'cur
       await d.close();
     }
     const archive = join(templateDir, `.${TEMPLATE_ARCHIVE}.${process.pid}`);
-    await pipeline(packTar(dataDir), createGzip({ level: 6 }), createWriteStream(archive));
+    await pipeline(packTar(dataDir), createWriteStream(archive));
     const meta: TemplateMeta = {
       format: 1,
       pglite,

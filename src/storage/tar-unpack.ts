@@ -1,14 +1,15 @@
 /**
  * @module storage/tar-unpack
- * Unpacks the prepared database (storage/pglite-template, a gzip-compressed tar of a PGlite data folder written by
- * modern-tar's `packTar`): the archive is read and decompressed whole, parsed in memory by modern-tar's
+ * Unpacks the prepared database (storage/pglite-template, a tar of a PGlite data folder written by modern-tar's
+ * `packTar`, stored uncompressed; a gzip-compressed one is read too): the archive is read (and decompressed) whole, parsed in memory by modern-tar's
  * `unpackTar` (strict: checksums and the ustar magic checked; pax long names), and its files written several at a
  * time. The folder is ~40 MB in ~1,150 entries (most of it a 16 MB WAL segment); streamed through `createGunzip`
  * (16 KB chunks) and modern-tar's file-system `unpackTar` it cost ~0.7–1 CPU-s on the 2-core machine we measure on,
  * ~0.45 CPU-s this way (bench/first-start), holding the archive in memory (~45 MB) only while it runs. Entries other
  * than files and folders (links, devices) are refused, as is a name that leaves the target folder.
  *
- * The archive is decompressed on the thread pool (zlib's asynchronous `gunzip`), so this thread is free meanwhile
+ * The archive is stored uncompressed (26 MB instead of 3): decompressing it was ~0.1 s of every first start on the
+ * 2-core machine we measure on (bench/first-start.ts). A gzip-compressed archive is decompressed on the thread pool (zlib's asynchronous `gunzip`), so this thread is free meanwhile
  * (the caller opens the database's WebAssembly then, storage/db.ts), into one output buffer of the size the gzip
  * trailer states (ISIZE, RFC 1952 §2.3.1): decompressed in zlib's default 16 KB chunks and joined, the same 42 MB
  * took ~0.45 CPU-s on this thread instead of ~0.2 CPU-s on another.
@@ -37,8 +38,13 @@ export async function gunzipWhole(gz: Buffer): Promise<Buffer> {
   return promisify(gunzip)(gz, { chunkSize });
 }
 
+/** The first bytes of gzip data (RFC 1952 §2.3.1: ID1, ID2). */
+function isGzip(data: Buffer): boolean {
+  return data.length >= 2 && data[0] === 0x1f && data[1] === 0x8b;
+}
+
 /**
- * Unpacks the gzip-compressed tar `archive` into the folder `target` (created; entries written as the archive holds
+ * Unpacks the tar `archive` (gzip-compressed or not, told by its first bytes) into the folder `target` (created; entries written as the archive holds
  * them, files with their mode): the archive is parsed on this thread and its files written {@link WRITES_AT_ONCE}
  * at a time through the thread pool (a busy disk makes each file's creation take milliseconds).
  * @returns the number of entries written (files and folders, pax headers not counted).
@@ -46,9 +52,10 @@ export async function gunzipWhole(gz: Buffer): Promise<Buffer> {
  *   folder, or a name outside `target`; what was written by then stays (the caller unpacks into a scratch
  *   folder).
  */
-export async function unpackTarGz(archive: string, target: string): Promise<number> {
+export async function unpackTarFile(archive: string, target: string): Promise<number> {
   const root = resolve(target);
-  const entries = await tarEntries(await gunzipWhole(await readFile(archive)), root);
+  const data = await readFile(archive);
+  const entries = await tarEntries(isGzip(data) ? await gunzipWhole(data) : data, root);
   const made = new Set<string>([root]);
   mkdirSync(root, { recursive: true });
   const folder = (dir: string) => {
@@ -82,7 +89,7 @@ interface TarEntry {
 
 /**
  * The files and folders of the tar `tar`, in archive order, their paths resolved under `root`.
- * @throws Error as {@link unpackTarGz} does.
+ * @throws Error as {@link unpackTarFile} does.
  */
 async function tarEntries(tar: Uint8Array, root: string): Promise<TarEntry[]> {
   return (await unpackTar(tar, { strict: true })).map(({ header, data }) => {
