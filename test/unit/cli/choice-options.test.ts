@@ -118,14 +118,6 @@ describe('choice-like options', () => {
     expect(parsed('推理')).toBe('reasoning');
     expect(parsed('Reasoning')).toBe('reasoning');
     for (const { option } of options.filter((o) => o.option.long === '--ability'))
-      expect(option.argChoices).toEqual([
-        'knowledge',
-        'chinese_specific',
-        'language',
-        'reasoning',
-        'refusal',
-        'safety',
-        'robustness',
-      ]);
+      expect(option.argChoices).toEqual([...ABILITIES]);
   });
 });
