@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliDeps } from '../../../src/cli/deps.ts';
 import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import type { CliIo } from '../../../src/cli/io.ts';
+import { ABILITIES } from '../../../src/config/abilities.ts';
 
 /** The flags whose values are a fixed list wherever they appear. */
 const CHOICE_FLAGS = ['--view', '--format', '--ability', '--status'];
