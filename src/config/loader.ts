@@ -626,7 +626,7 @@ function loadSuites(
       problems.push(problemText(err, locale));
     }
   }
-  const resolved = resolveSuiteIncludes(parsed);
+  const resolved = resolveSuiteIncludes(parsed, locale);
   problems.push(...resolved.problems);
   return resolved.suites;
 }

@@ -8,6 +8,8 @@
  * caps compose (the smallest wins). Pure: parsed suites in, resolved suites or problems out.
  */
 import { dirname } from 'node:path';
+import { listText, tc } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import type { SuiteConfig, SuiteDatasetConfig, SuiteInclude } from './schema.ts';
 
 /** One parsed suite file. */
@@ -43,9 +45,12 @@ function capped(d: SuiteDatasetConfig, inc: SuiteInclude): SuiteDatasetConfig {
  * @param parsed the suites by name (names are already unique).
  * @returns each suite with `datasets` flattened (included first, then its own) and `from` (dataset → defining
  *   suite), and the problems, one line each naming the file, the include and the fix: an unknown suite (with the
- *   names there are), a cycle (the chain), a dataset name that two parts of one suite define.
+ *   names there are), a cycle (the chain), a dataset name that two parts of one suite define; in `locale`.
  */
-export function resolveSuiteIncludes(parsed: ReadonlyMap<string, ParsedSuite>): {
+export function resolveSuiteIncludes(
+  parsed: ReadonlyMap<string, ParsedSuite>,
+  locale: Locale = 'en',
+): {
   suites: Map<string, SuiteConfig>;
   problems: string[];
 } {
@@ -63,7 +68,13 @@ export function resolveSuiteIncludes(parsed: ReadonlyMap<string, ParsedSuite>): 
       const before = seen.get(d.name);
       if (before !== undefined) {
         problems.push(
-          `${p.file}: dataset "${d.name}" of suite "${name}" comes twice (${before} and ${via}); dataset names must be unique within a suite with its includes: include only one of them, or rename one dataset`,
+          tc(locale, 'cli.configFile.datasetTwice', {
+            file: p.file,
+            dataset: d.name,
+            suite: name,
+            before,
+            via,
+          }),
         );
         return;
       }
@@ -75,24 +86,31 @@ export function resolveSuiteIncludes(parsed: ReadonlyMap<string, ParsedSuite>): 
       const where = `${p.at(['include', i])} include[${i + 1}]`;
       if (!parsed.has(inc.suite)) {
         problems.push(
-          `${where}: unknown suite "${inc.suite}"; the suites of ${dirname(p.file)}/ are ${names.join(', ')}: fix the name or add the suite`,
+          tc(locale, 'cli.configFile.unknownInclude', {
+            where,
+            suite: inc.suite,
+            dir: dirname(p.file),
+            names: listText(locale, names),
+          }),
         );
         return;
       }
       if (inc.suite === name || chain.includes(inc.suite)) {
         const start = inc.suite === name ? [] : chain.slice(chain.indexOf(inc.suite));
         const loop = [...start, name, inc.suite].join(' → ');
-        problems.push(
-          `${where}: including suite "${inc.suite}" makes a cycle (${loop}); remove one include of this chain`,
-        );
+        problems.push(tc(locale, 'cli.configFile.includeCycle', { where, suite: inc.suite, loop }));
         return;
       }
       const sub = resolve(inc.suite, [...chain, name]);
       sub.datasets.forEach((d, k) => {
-        add(capped(d, inc), sub.from[k] as string, `include "${inc.suite}"`);
+        add(
+          capped(d, inc),
+          sub.from[k] as string,
+          tc(locale, 'cli.configFile.viaInclude', { suite: inc.suite }),
+        );
       });
     });
-    for (const d of p.suite.datasets) add(d, name, 'its own datasets');
+    for (const d of p.suite.datasets) add(d, name, tc(locale, 'cli.configFile.viaOwn'));
     const out = { datasets, from };
     done.set(name, out);
     return out;

@@ -695,6 +695,14 @@ export const enCli = {
   'cli.configFile.oneOf': 'expected one of {choices}, got {got}',
   'cli.configFile.expected': 'expected {what}{example}, got {got}',
   'cli.configFile.problem': '{at} {path}: {message}',
+  'cli.configFile.datasetTwice':
+    '{file}: dataset "{dataset}" of suite "{suite}" comes twice ({before} and {via}); dataset names must be unique within a suite with its includes: include only one of them, or rename one dataset',
+  'cli.configFile.unknownInclude':
+    '{where}: unknown suite "{suite}"; the suites of {dir}/ are {names}: fix the name or add the suite',
+  'cli.configFile.includeCycle':
+    '{where}: including suite "{suite}" makes a cycle ({loop}); remove one include of this chain',
+  'cli.configFile.viaInclude': 'include "{suite}"',
+  'cli.configFile.viaOwn': 'its own datasets',
   'cli.configFile.suiteTwice':
     '{file}: suite name "{name}" is used twice (also in {first}); give each suite its own name',
   'cli.configFile.modelTwice':

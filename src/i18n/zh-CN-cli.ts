@@ -641,6 +641,14 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
   'cli.configFile.expected': '应为{what}{example}，实际是{got}',
   'cli.configFile.problem': '{at} {path}：{message}',
+  'cli.configFile.datasetTwice':
+    '{file}：评测套件“{suite}”的数据集“{dataset}”出现了两次（{before}和{via}）；一个评测套件连同它包含的套件，数据集名称必须各不相同：只包含其中一个，或给其中一个数据集改名',
+  'cli.configFile.unknownInclude':
+    '{where}：未知的评测套件“{suite}”；{dir}/ 中的评测套件有 {names}：请改正名称，或添加这个评测套件',
+  'cli.configFile.includeCycle':
+    '{where}：包含评测套件“{suite}”形成了循环（{loop}）；请去掉这条链上的一个 include',
+  'cli.configFile.viaInclude': '包含的评测套件“{suite}”',
+  'cli.configFile.viaOwn': '它自己的数据集',
   'cli.configFile.suiteTwice':
     '{file}：评测套件名称“{name}”被使用了两次（另一处在 {first}）；请给每个评测套件一个不同的名称',
   'cli.configFile.modelTwice':

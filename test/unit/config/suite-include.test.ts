@@ -17,8 +17,8 @@ function configWith(suites: Record<string, string>): string {
   return dir;
 }
 
-function load(dir: string) {
-  return loadConfig({ configDir: dir, env: {}, cwd: dir });
+function load(dir: string, locale: 'en' | 'zh-CN' = 'en') {
+  return loadConfig({ configDir: dir, env: {}, cwd: dir, locale });
 }
 
 function errorOf(fn: () => unknown): string {
@@ -152,5 +152,24 @@ describe('suite include', () => {
       'a.yaml:1:1 datasets: a suite needs `datasets:` (its own datasets) or `include:` (names of other suites), or both',
     );
     expect(msg).toMatch(/b\.yaml:4:13 include\[1\]\.sample: /);
+  });
+
+  it('says the three problems in Chinese for a Chinese command line', () => {
+    const dir = configWith({
+      'a.yaml': `name: a\ninclude: [b]\ndatasets:\n${metrics('x')}`,
+      'b.yaml': `name: b\ninclude: [a, nope]\ndatasets:\n${metrics('x')}`,
+      'z.yaml': `name: z\ninclude: [c, d]\n`,
+      'c.yaml': `name: c\ndatasets:\n${metrics('y')}`,
+      'd.yaml': `name: d\ndatasets:\n${metrics('y')}`,
+    });
+    const lines = errorOf(() => load(dir, 'zh-CN')).split('\n');
+    const suites = join(dir, 'suites');
+    expect(lines).toContain(
+      `${join(suites, 'b.yaml')}:2:14 include[2]：未知的评测套件“nope”；${suites}/ 中的评测套件有 a、b、c、d、z：请改正名称，或添加这个评测套件`,
+    );
+    expect(lines.some((l) => l.includes('包含评测套件“a”形成了循环（a → b → a）'))).toBe(true);
+    expect(lines).toContain(
+      `${join(suites, 'z.yaml')}：评测套件“z”的数据集“y”出现了两次（包含的评测套件“c”和包含的评测套件“d”）；一个评测套件连同它包含的套件，数据集名称必须各不相同：只包含其中一个，或给其中一个数据集改名`,
+    );
   });
 });
