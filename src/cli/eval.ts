@@ -96,10 +96,30 @@ export async function progressFormat(
     failed: '{failed}',
     eta: '{eta_formatted}',
   });
+  const formatTime = (secs: number) => etaText(secs, locale);
   return (opts, params, payload) =>
     params.total > 0
-      ? Format.Formatter({ ...opts, format: barFormat }, params, payload)
+      ? Format.Formatter({ ...opts, format: barFormat, formatTime }, params, payload)
       : t(locale, 'cli.eval.preparing', { run: runId });
+}
+
+/**
+ * The time left on the progress bar, in `locale`: `45s`, `2m05s`, `1h02m` (`45 秒`, `2 分 05 秒`, `1 小时 02 分`),
+ * rounded to 5 s above 10 s (cli-progress rounds the seconds apart from the minutes, which printed 119 s as
+ * `1m60s`). A time not known yet (NaN, Infinity) is `∞`.
+ */
+export function etaText(secs: number, locale: Locale): string {
+  if (!Number.isFinite(secs)) return '∞';
+  const total = secs > 10 ? 5 * Math.round(secs / 5) : Math.max(0, Math.round(secs));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (total >= 3600)
+    return t(locale, 'cli.eval.eta.hours', {
+      h: Math.floor(total / 3600),
+      m: pad(Math.floor((total % 3600) / 60)),
+    });
+  if (total >= 60)
+    return t(locale, 'cli.eval.eta.minutes', { m: Math.floor(total / 60), s: pad(total % 60) });
+  return t(locale, 'cli.eval.eta.seconds', { s: total });
 }
 
 /** The part of a progress bar the log gate needs (cli-progress's SingleBar). */

@@ -313,6 +313,9 @@ export const enCli = {
   'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
   'cli.eval.none': '(none)',
   'cli.eval.noSuchRun': 'there is no run #{run}; recent runs: {recent}',
+  'cli.eval.eta.seconds': '{s}s',
+  'cli.eval.eta.minutes': '{m}m{s}s',
+  'cli.eval.eta.hours': '{h}h{m}m',
   'cli.eval.bar': 'run #{run} [{bar}] {value}/{total} items | {failed} failed | {eta} left',
   'cli.eval.preparing': 'run #{run} preparing… (loading the datasets)',
   'cli.eval.active':

@@ -288,6 +288,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
   'cli.eval.none': '（无）',
   'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',
+  'cli.eval.eta.seconds': '{s} 秒',
+  'cli.eval.eta.minutes': '{m} 分 {s} 秒',
+  'cli.eval.eta.hours': '{h} 小时 {m} 分',
   'cli.eval.bar': '任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.eval.preparing': '任务 #{run} 准备中…（正在加载数据集）',
   'cli.eval.active':

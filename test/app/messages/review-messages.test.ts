@@ -295,6 +295,14 @@ describe('#27 the eval progress bar: never a full bar at 0/0, and logs never ove
     expect(f(opts, { ...params, total: 20, value: 5, progress: 0.25 }, { failed: 1 })).toMatch(
       /^run #7 \[###-------\] 5\/20 items \| 1 failed \| /,
     );
+    // The time left is ours (cli/eval etaText), rounded as a whole: cli-progress printed 119 s as 1m60s.
+    expect(
+      f(opts, { ...params, total: 20, value: 5, progress: 0.25, eta: 119 }, { failed: 1 }),
+    ).toMatch(/ \| 2m00s left$/);
+    const zh = await progressFormat(7, 'zh-CN');
+    expect(
+      zh(opts, { ...params, total: 20, value: 5, progress: 0.25, eta: 119 }, { failed: 1 }),
+    ).toMatch(/剩余 2 分 00 秒$/);
   });
 
   it('clears the bar before a log line, redraws it after, and keeps per-request failures for the summary', () => {
