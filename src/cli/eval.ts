@@ -20,7 +20,7 @@ import {
 } from '../eval/refusal.ts';
 import type { EvalConfig } from '../eval/service.ts';
 import type { PreparedDataset } from '../eval/types.ts';
-import { abilityText, type Locale, t } from '../i18n/index.ts';
+import { abilityText, CATALOGUE, type Locale, type MessageKey, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
@@ -101,6 +101,16 @@ export async function progressFormat(
     params.total > 0
       ? Format.Formatter({ ...opts, format: barFormat, formatTime }, params, payload)
       : t(locale, 'cli.eval.preparing', { run: runId });
+}
+
+/**
+ * `resuming run #7 (left running by a process that stopped)` in `locale`, the status in words (进行中 in Chinese;
+ * one the catalogue does not name stays as stored).
+ */
+export function resumingLine(runId: number, status: string, locale: Locale): string {
+  const key = `runs.status.${status}`;
+  const said = Object.hasOwn(CATALOGUE.en, key) ? t(locale, key as MessageKey) : status;
+  return t(locale, 'cli.eval.resuming', { run: runId, status: said });
 }
 
 /**
@@ -446,7 +456,7 @@ function sayResumed(
   run: { readonly status: string; readonly itemLimit: number | null },
   limit: number | undefined,
 ): void {
-  io.err(t(locale, 'cli.eval.resuming', { run: runId, status: run.status }));
+  io.err(resumingLine(runId, run.status, locale));
   if ((limit ?? null) === run.itemLimit) return;
   io.err(
     t(locale, 'cli.eval.resumeLimit', {

@@ -298,7 +298,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.resumeLimit':
     '注意：评测任务 #{run} 沿用它自己的题目上限（{kept}），而不是 --limit {asked}；如要改用这个上限，请先取消它（zhujiu eval --cancel {run}）',
   'cli.eval.noLimit': '无',
-  'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为 {status}）',
+  'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为{status}）',
   'cli.eval.progress': '任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
   'cli.eval.stopped': '已停止：评测任务 #{run} 仍保持进行中；再次运行同一命令即可继续',
   'cli.eval.failed': '错误：评测任务 #{run} 失败',
