@@ -57,6 +57,7 @@ export const en = {
   'board.stale.changed': 'built before the inputs or settings changed',
   'board.stale.rebuilding': '{what}; a newer board is being built',
   'board.list.sep': ', ',
+  'board.behind.sep': ', ',
   'board.withinUncertainty':
     '{method} scores ({range}) are within their uncertainty (best and worst not separated at 95%): not normalised, in no final',
   'board.judge.noneChosen':

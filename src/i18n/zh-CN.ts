@@ -41,6 +41,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'board.stale.changed': '构建之后输入或设置有更改',
   'board.stale.rebuilding': '{what}；正在构建更新的排行榜',
   'board.list.sep': '、',
+  'board.behind.sep': '，',
   'board.withinUncertainty':
     '{method}得分（{range}）都在不确定范围内（95% 水平下最好与最差无法区分）：不做归一化，不计入综合分',
   'board.judge.noneChosen':

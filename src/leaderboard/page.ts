@@ -185,7 +185,11 @@ function layout(
     ? `<p class="muted" id="age">${c.th('site.age', {
         age: ageText(s.createdAt, now, c.locale),
         at: s.createdAt.toISOString(),
-        behind: html(behind ? `, <span class="stale" id="behind">${esc(behind)}</span>` : ''),
+        behind: html(
+          behind
+            ? `${esc(c.t('board.behind.sep'))}<span class="stale" id="behind">${esc(behind)}</span>`
+            : '',
+        ),
         sources: s.sources.join(c.t('board.list.sep')),
         rounds:
           s.board.rounds > 0

@@ -499,7 +499,7 @@ function footer(s: Snapshot, o: ViewOptions, extra = ''): string {
     tr('chat.footer.built', {
       age: ageText(s.createdAt, o.now, locale),
       at: s.createdAt.toISOString().slice(0, 16).replace('T', ' '),
-      behind: o.behind ? `, ${o.behind}` : '',
+      behind: o.behind ? `${tr('board.behind.sep')}${o.behind}` : '',
     }),
     tr('chat.footer.sources', { sources: s.sources.join(sep) }),
     b.rounds > 0 ? tr('site.age.rounds', { rounds: b.rounds }) : tr('site.age.noRounds'),

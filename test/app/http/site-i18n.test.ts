@@ -283,6 +283,15 @@ describe('results site in zh-CN and en', () => {
     expect(render('en')).toContain('ZhuJiu board: ');
   });
 
+  it("a stale board's footer joins what it misses with the language's comma", async () => {
+    const s = (await svc.latest())!;
+    const footer = (locale: Locale) =>
+      overallContent(s, { now: clock.now(), locale, behind: 'X' }).footer ?? '';
+    expect(footer('zh-CN')).toMatch(/UTC）{1}，X/u);
+    expect(footer('zh-CN')).not.toContain(', X');
+    expect(footer('en')).toContain('UTC), X');
+  });
+
   it('the ability, method and model views in chat speak one language too', async () => {
     const s = (await svc.latest())!;
     const render = (locale: Locale) => {
