@@ -20,7 +20,7 @@ import {
 } from '../eval/refusal.ts';
 import type { EvalConfig } from '../eval/service.ts';
 import type { PreparedDataset } from '../eval/types.ts';
-import { abilityText, CATALOGUE, type Locale, type MessageKey, t } from '../i18n/index.ts';
+import { abilityText, type Locale, runStatusText, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
@@ -56,7 +56,7 @@ export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Pr
           id: x.id,
           model: x.model,
           suite: x.suite,
-          status: t(locale, `runs.status.${x.status}`),
+          status: runStatusText(x.status, locale),
         }),
       );
       throw new AppError(
@@ -108,9 +108,7 @@ export async function progressFormat(
  * one the catalogue does not name stays as stored).
  */
 export function resumingLine(runId: number, status: string, locale: Locale): string {
-  const key = `runs.status.${status}`;
-  const said = Object.hasOwn(CATALOGUE.en, key) ? t(locale, key as MessageKey) : status;
-  return t(locale, 'cli.eval.resuming', { run: runId, status: said });
+  return t(locale, 'cli.eval.resuming', { run: runId, status: runStatusText(status, locale) });
 }
 
 /**

@@ -201,26 +201,26 @@ function noSpread(locale: Locale): string {
   return tc(locale, 'cli.ratings.noSpread');
 }
 
+/** The catalogue's name of each exclusion reason: `cli.ratings.excl.<name>` (why) and `cli.ratings.exclName.<name>`. */
+const EXCLUSION_NAMES: Readonly<Record<string, string>> = {
+  disconnected: 'disconnected',
+  unbounded_above: 'above',
+  unbounded_below: 'below',
+  unbounded: 'unbounded',
+};
+
 /** Why a model has no finite BT rating (`reason`: disconnected, unbounded…), for the JSON `note` and the table. */
 function exclusionNote(reason: string, locale: Locale): string {
-  const key = {
-    disconnected: 'cli.ratings.excl.disconnected',
-    unbounded_above: 'cli.ratings.excl.above',
-    unbounded_below: 'cli.ratings.excl.below',
-    unbounded: 'cli.ratings.excl.unbounded',
-  }[reason] as CliMessageKey | undefined;
-  return tc(locale, key ?? 'cli.ratings.excl.other');
+  const name = EXCLUSION_NAMES[reason] ?? 'other';
+  return tc(locale, `cli.ratings.excl.${name}` as CliMessageKey);
 }
 
 /** The short name of an exclusion reason in `locale` (`unbounded above` in English; the code itself when unknown). */
 function exclusionName(reason: string, locale: Locale): string {
-  const key = {
-    disconnected: 'cli.ratings.exclName.disconnected',
-    unbounded_above: 'cli.ratings.exclName.above',
-    unbounded_below: 'cli.ratings.exclName.below',
-    unbounded: 'cli.ratings.exclName.unbounded',
-  }[reason] as CliMessageKey | undefined;
-  return key === undefined ? reason.replace('_', ' ') : tc(locale, key);
+  const name = EXCLUSION_NAMES[reason];
+  return name === undefined
+    ? reason.replace('_', ' ')
+    : tc(locale, `cli.ratings.exclName.${name}` as CliMessageKey);
 }
 
 /** The sentence said about a separate component (JSON `note` in English, the table's heading). */

@@ -11,7 +11,7 @@ import { AppError } from '../core/errors.ts';
 import { checkOutputPath, streamFileAtomic } from '../core/out-file.ts';
 import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
 import { tc } from '../i18n/cli.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, runStatusText } from '../i18n/index.ts';
 import { getRun } from '../storage/eval-runs.ts';
 import { listRunsPage } from '../storage/run-results.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
@@ -53,7 +53,7 @@ function printRuns(
     String(r.id),
     r.model,
     r.suite,
-    t(locale, `runs.status.${r.status as 'failed'}`),
+    runStatusText(r.status, locale),
     `${r.done} / ${r.failed} / ${r.total}`,
   ]);
   for (const l of tableLines(head, rows, [true, false, false, false, false])) io.out(l);

@@ -93,6 +93,15 @@ export function methodText(method: string, locale: Locale): string {
     : t(locale, key as MessageKey);
 }
 
+/**
+ * A run's status in words in `locale` (`runs.status.*`: running, 进行中 …); a status the catalogue does not name stays as
+ * it is.
+ */
+export function runStatusText(status: string, locale: Locale): string {
+  const key = `runs.status.${status}`;
+  return Object.hasOwn(CATALOGUE.en, key) ? t(locale, key as MessageKey) : status;
+}
+
 /** Markup for an {@link th} parameter (already escaped by its producer). */
 export function html(s: string): Html {
   return new Html(s);

@@ -2,15 +2,13 @@
  * Typed commands (Slack's slash-command text, the terminal) name a model whose name holds spaces (README, "Model
  * names": `GPT 3.5 Turbo (16k)`) with quotes, or for `/eval` with a keyed value that runs to the next key.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseEvalArgs } from '../../../src/bot/commands/eval.ts';
 import { leaderboardRequestOf } from '../../../src/bot/commands/leaderboard.ts';
 import type { CommandContext } from '../../../src/chat/port.ts';
-import { ShellAdapter } from '../../../src/chat/shell/adapter.ts';
 import { parseCommandArgs } from '../../../src/chat/slack/adapter.ts';
 import { typedArgs, typedWords } from '../../../src/chat/typed-words.ts';
-import { silentLogger } from '../../../src/core/logger.ts';
+import { terminal } from './terminal.ts';
 
 const evalArgs = (text: string) => parseEvalArgs({ args: {}, text } as unknown as CommandContext);
 
@@ -38,16 +36,7 @@ describe('typed command words', () => {
     };
     const line = 'model "Acme Chat 7B"';
     expect(parseCommandArgs(line, spec)).toEqual({ view: 'model', name: 'Acme Chat 7B' });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    output.resume();
-    const shell = new ShellAdapter({
-      input,
-      output,
-      user: { id: 'local', name: 'you', maintainer: true },
-      voteEmoji: { left: '⬅️', equal: '🟰', right: '➡️' },
-      logger: silentLogger,
-    });
+    const { shell, input } = terminal();
     const seen: Record<string, string>[] = [];
     await shell.start(
       {

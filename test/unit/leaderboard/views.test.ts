@@ -175,8 +175,9 @@ describe('battles without an ability: the fix of each origin, singular and plura
 });
 
 describe('counts in words', () => {
-  it('a model card with one vote says "over 1 vote"', () => {
-    const board = computeBoard(
+  /** Models a and b, one vote between them (fewer than the board's minimum: nobody ranked). */
+  const oneVoteBoard = () =>
+    computeBoard(
       {
         models: ['a', 'b'],
         datasets: [],
@@ -186,21 +187,15 @@ describe('counts in words', () => {
       createRng(0),
       { minVotes: 20, rounds: 0 },
     );
+
+  it('a model card with one vote says "over 1 vote"', () => {
+    const board = oneVoteBoard();
     const card = modelContent(snapshotOf(board), 'a', { now });
     expect(card.sections?.[0]?.body).toContain('arena record 1–0–0 (W–L–T) over 1 vote');
   });
 
   it('a model not on the board lists those that are, joined as the language joins a list', () => {
-    const board = computeBoard(
-      {
-        models: ['a', 'b'],
-        datasets: [],
-        battles: [],
-        unassignedBattles: [{ modelA: 'a', modelB: 'b', aWins: 1, bWins: 0, ties: 0, count: 1 }],
-      },
-      createRng(0),
-      { minVotes: 20, rounds: 0 },
-    );
+    const board = oneVoteBoard();
     expect(modelContent(snapshotOf(board), 'x', { now }).text).toMatch(/Models: [ab], [ab]\.$/u);
     expect(modelContent(snapshotOf(board), 'x', { now, locale: 'zh-CN' }).text).toMatch(
       /现有模型：[ab]、[ab]。$/u,
