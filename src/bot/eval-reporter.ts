@@ -34,7 +34,7 @@ import {
   runSummary,
   spanFigureLines,
 } from '../eval/summary.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, runStatusText, t } from '../i18n/index.ts';
 import {
   claimSummary,
   type RunRow,
@@ -73,7 +73,7 @@ export function progressContent(run: RunRow, now: Date, locale: Locale = 'en'): 
       head,
       state: active
         ? ''
-        : t(locale, 'evalReport.state', { status: t(locale, `runs.status.${run.status}`) }),
+        : t(locale, 'evalReport.state', { status: runStatusText(run.status, locale) }),
       done: run.done,
       total: run.total,
       failed: run.failed,

@@ -11,7 +11,7 @@ import { missingKeyReason } from '../config/start-checks.ts';
 import { AppError, type ErrorCode, type Said } from '../core/errors.ts';
 import { shellWord } from '../core/shell-word.ts';
 import { sayCli } from '../i18n/cli.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, runStatusText, t } from '../i18n/index.ts';
 import { meantMessage } from '../i18n/names.ts';
 
 /** The surface a request came from: the fix is given in its form. */
@@ -250,7 +250,7 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
         id: r.run.id,
         model: r.run.model,
         suite: r.run.suite,
-        status: t(locale, `runs.status.${r.run.status}`),
+        status: runStatusText(r.run.status, locale),
         done: r.run.done,
         total: r.run.total || '?',
         cancel: cancelForm(surface, r.run.id),
@@ -279,7 +279,7 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
     case 'run_finished':
       return t(locale, 'evalRefusal.runFinished', {
         id: r.run,
-        status: t(locale, `runs.status.${r.status}`),
+        status: runStatusText(r.status, locale),
       });
   }
 }

@@ -5,7 +5,7 @@
  * and wall time. The JSON shape of `zhujiu eval --json` is {@link summaryJson}.
  */
 import type { Kysely } from 'kysely';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, runStatusText, t } from '../i18n/index.ts';
 import {
   getRun,
   type RunRow,
@@ -298,7 +298,7 @@ export function failureTally(s: RunSummary): {
  * (its stored status is, since its scores count on the board). In `locale` (default English).
  */
 export function endedText(s: RunSummary, locale: Locale = 'en'): string {
-  if (s.run.status !== 'succeeded') return t(locale, `runs.status.${s.run.status}`);
+  if (s.run.status !== 'succeeded') return runStatusText(s.run.status, locale);
   const tally = failureTally(s);
   if (tally.failed === 0) return t(locale, 'runs.status.succeeded');
   const parts = [

@@ -11,7 +11,7 @@ import { typedWords } from '../../chat/typed-words.ts';
 import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../core/numbers.ts';
 import { cancelledText, evalRefusalsText, evalRefusalText } from '../../eval/refusal.ts';
 import type { EvalService } from '../../eval/service.ts';
-import { type Locale, t } from '../../i18n/index.ts';
+import { type Locale, runStatusText, t } from '../../i18n/index.ts';
 
 /** The refusal non-maintainers get for `/eval` (English; `eval.refusal` in the caller's language). */
 export const EVAL_REFUSAL = t('en', 'eval.refusal');
@@ -78,7 +78,7 @@ function statusContent(
         `#${r.id}`,
         r.model,
         r.suite,
-        t(locale, `runs.status.${r.status}`),
+        runStatusText(r.status, locale),
         `${r.done}/${r.total || '?'}`,
         String(r.failed),
       ]),
