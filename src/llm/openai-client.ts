@@ -202,7 +202,8 @@ export class OpenAiCompatibleClient implements LlmClient {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
     }
-    const headers = new Headers(res.headers);
+    // fetch's headers cannot be changed: copied; ours (llm/http-exchange) are this answer's own.
+    const headers = res instanceof Response ? new Headers(res.headers) : res.headers;
     headers.delete('content-length');
     headers.delete('content-encoding');
     if (res.status >= 200 && res.status < 300) {
