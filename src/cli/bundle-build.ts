@@ -16,7 +16,7 @@
  * bin/zhujiu.js runs the bundle when it is newer than tsc's last build (`dist/.tsbuildinfo`), else `dist/src/`. A
  * failure here is reported and the build goes on: the command line then runs unbundled, only more slowly.
  */
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,10 +60,32 @@ export function externals(dependencies: Record<string, string>): string[] {
     .flatMap((d) => [d, `${d}/*`]);
 }
 
+/** Chunks no entry of the new bundle imports are removed when they are older than this (ms): a week. */
+const STALE_CHUNK_MS = 7 * 24 * 3600 * 1000;
+
 /**
- * Bundles `dist/src/` of the package at `root` into `dist/bundle/cli/`: written into a private folder and renamed
- * into place, so a failed build leaves the previous bundle (which bin/zhujiu.js then no longer uses: it is older
- * than tsc's build) or none, never half of one.
+ * Moves a bundle written in `work` into `target` without taking a file from a process that runs the previous one
+ * (a bot started an hour ago still imports its chunks lazily): chunks are named by their contents, so new ones are
+ * added beside the old ones, and the entry points are renamed over the old ones last, each at once. A chunk no new
+ * entry uses is removed only when it is older than {@link STALE_CHUNK_MS}.
+ * @param now the time to age chunks by (ms since the epoch).
+ */
+export function installBundle(work: string, target: string, now = Date.now()): void {
+  mkdirSync(target, { recursive: true });
+  const fresh = readdirSync(work);
+  const chunk = (f: string) => f.startsWith('chunk-');
+  for (const f of fresh.filter(chunk)) renameSync(join(work, f), join(target, f));
+  for (const f of fresh.filter((x) => !chunk(x))) renameSync(join(work, f), join(target, f));
+  const kept = new Set(fresh);
+  for (const f of readdirSync(target))
+    if (chunk(f) && !kept.has(f) && now - statSync(join(target, f)).mtimeMs > STALE_CHUNK_MS)
+      rmSync(join(target, f), { force: true });
+}
+
+/**
+ * Bundles `dist/src/` of the package at `root` into `dist/bundle/cli/`: written into a private folder, then moved into
+ * place by {@link installBundle}, so a failed build leaves the previous bundle (which bin/zhujiu.js then no longer
+ * uses: it is older than tsc's build) or none, and a running process keeps every file it may still import.
  * @throws Error from esbuild (a missing module, an import it cannot resolve).
  */
 export async function bundleCli(root: string = packageRoot()): Promise<void> {
@@ -92,8 +114,7 @@ export async function bundleCli(root: string = packageRoot()): Promise<void> {
       },
       logLevel: 'error',
     });
-    rmSync(target, { recursive: true, force: true });
-    renameSync(work, target);
+    installBundle(work, target);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

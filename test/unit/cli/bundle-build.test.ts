@@ -1,11 +1,26 @@
 /**
  * The command line's bundle (cli/bundle-build): every module started as a worker thread is an entry point (so it
- * sits beside the chunks that start it), and only the plain-JavaScript packages it names are bundled.
+ * sits beside the chunks that start it), only the plain-JavaScript packages it names are bundled, and a new bundle
+ * is moved in without taking a file from a process that runs the old one.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUNDLED, externals, WORKER_MODULES } from '../../../src/cli/bundle-build.ts';
+import {
+  BUNDLED,
+  externals,
+  installBundle,
+  WORKER_MODULES,
+} from '../../../src/cli/bundle-build.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 /** `src/` files, recursively, as paths relative to `src/`. */
@@ -43,5 +58,28 @@ describe('cli/bundle-build', () => {
     expect(ext).toContain('@electric-sql/pglite/*');
     expect(ext).toContain('pino');
     expect(ext.length).toBe(2 * (Object.keys(pkg.dependencies).length - BUNDLED.length));
+  });
+
+  it('moves a new bundle in beside the old one: old chunks stay (a running process imports them), stale ones go', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zhujiu-bundle-'));
+    try {
+      const target = join(dir, 'cli');
+      const work = join(dir, 'work');
+      mkdirSync(target);
+      mkdirSync(work);
+      writeFileSync(join(target, 'index.js'), 'old entry');
+      writeFileSync(join(target, 'chunk-OLD.js'), 'old chunk');
+      writeFileSync(join(target, 'chunk-ANCIENT.js'), 'ancient chunk');
+      const now = Date.now();
+      const eightDaysAgo = (now - 8 * 24 * 3600 * 1000) / 1000;
+      utimesSync(join(target, 'chunk-ANCIENT.js'), eightDaysAgo, eightDaysAgo);
+      writeFileSync(join(work, 'index.js'), 'new entry');
+      writeFileSync(join(work, 'chunk-NEW.js'), 'new chunk');
+      installBundle(work, target, now);
+      expect(readdirSync(target).sort()).toEqual(['chunk-NEW.js', 'chunk-OLD.js', 'index.js']);
+      expect(readFileSync(join(target, 'index.js'), 'utf8')).toBe('new entry');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
