@@ -79,8 +79,8 @@ function hex(bytes: Uint8Array, at: number): string {
 /**
  * The UTF-16 or UTF-32 encoding a file's first bytes show, or undefined. A byte-order mark names it (UTF-32 is
  * checked first: its little-endian mark starts with UTF-16LE's); without one, text that is mostly ASCII in UTF-16
- * has a NUL in every other byte: in the first (up to) 64 bytes, NULs in at least half of the odd bytes and in no
- * even one is UTF-16LE, the reverse UTF-16BE (the Unicode Standard, §3.10 "Unicode Encoding Schemes"). Such a file is text in another Unicode
+ * has a NUL in every other byte: in the first (up to) 64 bytes, NULs in at least half of the odd bytes and in at
+ * most an eighth as many even ones is UTF-16LE, the reverse UTF-16BE (the Unicode Standard, §3.10 "Unicode Encoding Schemes"). Such a file is text in another Unicode
  * encoding, not a binary file, and is converted with `iconv -f <encoding>`.
  * @param bytes the first bytes of the file (at least 2 for a mark, 16 for the NUL pattern).
  */
@@ -95,9 +95,10 @@ export function unicodeEncodingOf(bytes: Uint8Array): string | undefined {
   let evenNul = 0;
   let oddNul = 0;
   for (let i = 0; i < n; i++) if (bytes[i] === 0) i % 2 === 0 ? evenNul++ : oddNul++;
-  // At least half of the code units ASCII (a NUL high byte), and no NUL in the other half.
-  if (evenNul === 0 && oddNul >= n / 4) return 'UTF-16LE';
-  if (oddNul === 0 && evenNul >= n / 4) return 'UTF-16BE';
+  // At least half of the code units ASCII (a NUL high byte), and few NULs in the other half: a character whose
+  // low byte is 0 (一 U+4E00, 倀 U+5000 …) puts one there.
+  if (oddNul >= n / 4 && evenNul * 8 <= oddNul) return 'UTF-16LE';
+  if (evenNul >= n / 4 && oddNul * 8 <= evenNul) return 'UTF-16BE';
   return undefined;
 }
 

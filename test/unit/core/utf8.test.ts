@@ -136,11 +136,16 @@ describe('UTF-8 decoding (core/utf8)', () => {
     const le = Buffer.from(`\uFEFF${text}`, 'utf16le'); // what Windows "Unicode" saves
     const leBare = Buffer.from(text, 'utf16le');
     const be = Buffer.from(leBare).swap16();
+    // 一 (U+4E00) puts a NUL in the other byte of its code unit: still UTF-16 text, not a binary file.
+    const leZeroLow = Buffer.from('[{"instruction":"题目一","output":"答案"}]\n', 'utf16le');
+    const beZeroLow = Buffer.from(leZeroLow).swap16();
     const u32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.alloc(8)]);
     const cases: [string, Buffer, string, string][] = [
       ['le.jsonl', le, 'UTF-16LE', '0xFF 0xFE 0x7B 0x00'],
       ['le-bare.jsonl', leBare, 'UTF-16LE', '0x7B 0x00 0x22 0x00'],
       ['be-bare.jsonl', be, 'UTF-16BE', '0x00 0x7B 0x00 0x22'],
+      ['le-zero-low.json', leZeroLow, 'UTF-16LE', '0x5B 0x00 0x7B 0x00'],
+      ['be-zero-low.json', beZeroLow, 'UTF-16BE', '0x00 0x5B 0x00 0x7B'],
       ['u32.jsonl', u32, 'UTF-32LE', '0xFF 0xFE 0x00 0x00'],
     ];
     for (const [name, bytes, enc, shown] of cases) {
