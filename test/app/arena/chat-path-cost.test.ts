@@ -16,7 +16,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs } from 'kysely';
 import { type Kysely, sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ArenaService } from '../../../src/arena/service.ts';
 import { createCommandHandler } from '../../../src/bot/commands/handlers.ts';
 import type { CommandContext, MessageContent } from '../../../src/chat/port.ts';
@@ -28,6 +28,10 @@ import { ensureModels } from '../../../src/storage/models.ts';
 import type { Database } from '../../../src/storage/schema.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { acceptingPlatform, counterSeeds, SECRET, seedModels, testConfig } from './helpers.ts';
+
+// A fixed amount of work (every row of the file, thousands of stored votes), not a time limit: on a machine busy
+// with other work it may take longer than the project's default per test.
+vi.setConfig({ testTimeout: 120_000 });
 
 /** Captures the SQL text and parameters of every query run through the wrapped Kysely. */
 class Capture implements KyselyPlugin {

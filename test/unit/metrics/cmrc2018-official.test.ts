@@ -5,9 +5,13 @@
  * match equal, F1 within 1e-6 (the file rounds F1 to 6 decimals).
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { charF1, exactMatch } from '../../../src/eval/metrics/index.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
+
+// A fixed amount of work (every row of the file, thousands of stored votes), not a time limit: on a machine busy
+// with other work it may take longer than the project's default per test.
+vi.setConfig({ testTimeout: 120_000 });
 
 const FILE = ['reference', 'cmrc2018', 'official_scores.trial.jsonl'] as const;
 
