@@ -68,6 +68,10 @@ if (!existsSync(entry)) {
   );
   process.exit(1);
 }
+// A command that opens an empty embedded database starts unpacking the prepared one now, beside the loading of
+// its modules (src/cli/early-fill.ts).
+const { startEarlyFill } = await import(new URL('early-fill.js', dir).href);
+startEarlyFill(process.argv, process.env);
 // A rejected promise nobody handled: one-shot commands print it (redacted) and exit 1; bot and worker log it and
 // go on (src/cli/unhandled.ts).
 const { installUnhandledRejectionHandler } = await import(new URL('unhandled.js', dir).href);

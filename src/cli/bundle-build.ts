@@ -40,8 +40,16 @@ export const WORKER_MODULES: readonly string[] = [
   'leaderboard/rounds-worker',
 ];
 
-/** The entry points, by their path in `src/` (without extension): the command line, its error handler, the workers. */
-export const ENTRY_MODULES: readonly string[] = ['cli/index', 'cli/unhandled', ...WORKER_MODULES];
+/**
+ * The entry points, by their path in `src/` (without extension): the command line, its error handler, the early
+ * unpacking of the prepared database (bin/zhujiu.js loads both before the command line), the workers.
+ */
+export const ENTRY_MODULES: readonly string[] = [
+  'cli/index',
+  'cli/unhandled',
+  'cli/early-fill',
+  ...WORKER_MODULES,
+];
 
 /** The package's root folder (this module is `dist/src/cli/bundle-build.js`, or `src/cli/bundle-build.ts`). */
 function packageRoot(): string {

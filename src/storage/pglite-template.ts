@@ -34,7 +34,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
@@ -44,9 +44,15 @@ import { makeDirsSync } from '../core/make-dirs.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 import { unpackTarFile } from './tar-unpack.ts';
+import {
+  isEmptyOrMissing,
+  privateFillFolder,
+  TEMPLATE_ARCHIVE,
+  takeTemplateFill,
+} from './template-fill.ts';
 
-/** The archive's file name inside the template folder. */
-export const TEMPLATE_ARCHIVE = 'pglite-template.tar';
+export { defaultTemplateDir, TEMPLATE_ARCHIVE } from './template-fill.ts';
+
 /** The description's file name inside the template folder. */
 export const TEMPLATE_META = 'pglite-template.json';
 
@@ -70,15 +76,6 @@ export interface TemplateMeta {
 export interface TemplateLog {
   info(obj: Record<string, unknown>, msg: string): void;
   warn(obj: Record<string, unknown>, msg: string): void;
-}
-
-/**
- * The template folder of this installation: `dist/` of the package (the compiled module sits in
- * `dist/src/storage/`, the source one in `src/storage/`; both resolve to the same `dist/`).
- */
-export function defaultTemplateDir(): string {
-  const up2 = fileURLToPath(new URL('../../', import.meta.url));
-  return basename(up2) === 'dist' ? resolve(up2) : join(up2, 'dist');
 }
 
 /** The installed `@electric-sql/pglite` version (from its package.json). */
@@ -169,15 +166,6 @@ export function templateMismatch(
   return undefined;
 }
 
-/** True when `dir` does not exist or is an empty folder. */
-function isEmptyOrMissing(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory() && readdirSync(dir).length === 0;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-}
-
 /**
  * Fills an empty or missing data folder from the prepared database in `templateDir` (the caller holds the
  * folder's lock, storage/data-dir-lock.ts). Does nothing, and returns false, when the folder has anything in it,
@@ -200,12 +188,15 @@ export async function seedFromTemplate(
     return false;
   }
   const meta = readTemplateMeta(templateDir) as TemplateMeta;
-  const parent = dirname(target);
   let work: string | undefined;
   try {
-    makeDirsSync(parent);
-    work = mkdtempSync(join(parent, `.${basename(target)}.unpacking-`));
-    await unpackTarFile(join(templateDir, TEMPLATE_ARCHIVE), work);
+    // Unpacked ahead of need as the process started (storage/template-fill), else now.
+    work = await takeTemplateFill(target);
+    if (work === undefined) {
+      makeDirsSync(dirname(target));
+      work = privateFillFolder(target);
+      await unpackTarFile(join(templateDir, TEMPLATE_ARCHIVE), work);
+    }
     const got = countEntries(work);
     const version = existsSync(join(work, 'PG_VERSION'))
       ? readFileSync(join(work, 'PG_VERSION'), 'utf8').trim()

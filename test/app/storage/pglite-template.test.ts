@@ -32,6 +32,7 @@ import {
   TEMPLATE_META,
   type TemplateMeta,
 } from '../../../src/storage/pglite-template.ts';
+import { startTemplateFill } from '../../../src/storage/template-fill.ts';
 
 const names = Object.keys(migrations);
 const last = names.at(-1) as string;
@@ -113,6 +114,27 @@ describe('the prepared embedded database', () => {
     }
     // Nothing is left beside the folder but the folder itself and its lock files.
     expect(readdirSync(join(root, 'first')).filter((f) => f.includes('unpacking'))).toEqual([]);
+  });
+
+  it('takes the folder unpacked ahead of need (storage/template-fill) instead of unpacking again', async () => {
+    const dataDir = join(root, 'early', 'pg');
+    expect(await startTemplateFill(dataDir, join(older, TEMPLATE_ARCHIVE))).toBe(true);
+    const [early] = readdirSync(join(root, 'early')).filter((f) => f.includes('unpacking'));
+    expect(early).toBeDefined();
+    // A mark only the folder unpacked ahead of need carries (a comment PostgreSQL ignores).
+    const conf = join(root, 'early', early as string, 'postgresql.auto.conf');
+    writeFileSync(conf, `${readFileSync(conf, 'utf8')}\n# unpacked ahead of need\n`);
+    expect(await seedFromTemplate(dataDir, older, migrations)).toBe(true);
+    expect(readFileSync(join(dataDir, 'postgresql.auto.conf'), 'utf8')).toContain(
+      '# unpacked ahead of need',
+    );
+    expect(readdirSync(join(root, 'early')).filter((f) => f.includes('unpacking'))).toEqual([]);
+    const d = await openDb({ kind: 'pglite', dataDir });
+    try {
+      expect((await migrationStatus(d.db)).pending).toEqual([last]);
+    } finally {
+      await d.close();
+    }
   });
 
   it('fills an empty folder that exists', async () => {

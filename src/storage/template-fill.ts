@@ -1,0 +1,145 @@
+/**
+ * @module storage/template-fill
+ * The prepared embedded database (storage/pglite-template) unpacked ahead of need: a command that will open an
+ * empty embedded data folder starts unpacking the archive into a private folder beside it as the process starts
+ * (bin/zhujiu.js, through cli/early-fill), so the file writes, which wait on the disk, overlap the loading of the
+ * command's modules, its configuration and its datasets, which keep the main thread busy. The data folder itself
+ * is only filled later, under its lock, by `seedFromTemplate`, which takes the folder unpacked here
+ * ({@link takeTemplateFill}) instead of unpacking again; a fill nobody took (the command failed first, or its data
+ * folder is another) is removed when the process exits, with the parent folders it created.
+ *
+ * On the 2-core machine we measure on, writing the archive's ~520 files kept the main thread idle for 0.3–0.7 s
+ * of a first `zhujiu eval` (bench/first-start.ts prints its phases).
+ */
+import { mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeDirsSync } from '../core/make-dirs.ts';
+import { unpackTarFile } from './tar-unpack.ts';
+
+/** The archive's file name inside the template folder (storage/pglite-template). */
+export const TEMPLATE_ARCHIVE = 'pglite-template.tar';
+
+/**
+ * The template folder of this installation: `dist/` of the package (the compiled module sits in
+ * `dist/src/storage/`, the source one in `src/storage/`, a bundled chunk in `dist/bundle/cli/`; all resolve to
+ * the same `dist/`).
+ */
+export function defaultTemplateDir(): string {
+  const up2 = fileURLToPath(new URL('../../', import.meta.url));
+  return basename(up2) === 'dist' ? resolve(up2) : join(up2, 'dist');
+}
+
+/** A fill started by {@link startTemplateFill}. */
+interface Fill {
+  /** The private folder being filled. */
+  readonly folder: string;
+  /** Resolves to true when the whole archive was written, false when unpacking failed (the folder is removed). */
+  readonly done: Promise<boolean>;
+  /** Parent folders created for it, outermost first (removed again if the fill is not taken and they are empty). */
+  readonly made: readonly string[];
+  taken: boolean;
+}
+
+/** Fills by the resolved data folder they are for. */
+const fills = new Map<string, Fill>();
+let exitHookSet = false;
+
+/** True when `dir` does not exist or is an empty folder. */
+export function isEmptyOrMissing(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory() && readdirSync(dir).length === 0;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The missing ancestors of `dir` (itself excluded), outermost first. */
+function missingParents(dir: string): string[] {
+  const out: string[] = [];
+  for (let p = dirname(dir); ; p = dirname(p)) {
+    try {
+      statSync(p);
+      return out.reverse();
+    } catch {
+      out.push(p);
+      if (dirname(p) === p) return out.reverse();
+    }
+  }
+}
+
+/**
+ * The private folder a fill of `target` goes into: beside it (so that the rename into place stays on one file
+ * system), hidden, and named after it.
+ */
+export function privateFillFolder(target: string): string {
+  return mkdtempSync(join(dirname(target), `.${basename(target)}.unpacking-`));
+}
+
+/**
+ * Starts unpacking the archive `archive` for the embedded data folder `dataDir` when that folder is missing or
+ * empty; nothing otherwise, or when a fill for it was started already. Never throws: a folder that cannot be
+ * made or an archive that cannot be read only means that `seedFromTemplate` unpacks (or reports) as it would
+ * have without this.
+ * @param dataDir the data folder as the command will resolve it (ZHUJIU_DATA_DIR, else `data/pg`).
+ * @param archive the prepared database (storage/pglite-template `TEMPLATE_ARCHIVE` in its template folder).
+ * @returns resolves (never rejects) to true once a fill started here is complete, false when none was started
+ *   or it failed.
+ */
+export function startTemplateFill(dataDir: string, archive: string): Promise<boolean> {
+  const target = resolve(dataDir);
+  if (fills.has(target) || !isEmptyOrMissing(target)) return Promise.resolve(false);
+  let folder: string;
+  let made: string[];
+  try {
+    statSync(archive);
+    made = missingParents(target);
+    makeDirsSync(dirname(target));
+    folder = privateFillFolder(target);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const done = unpackTarFile(archive, folder).then(
+    () => true,
+    () => {
+      rmSync(folder, { recursive: true, force: true });
+      return false;
+    },
+  );
+  fills.set(target, { folder, done, made, taken: false });
+  if (!exitHookSet) {
+    exitHookSet = true;
+    process.on('exit', removeUntakenFills);
+  }
+  return done;
+}
+
+/**
+ * The folder a fill of data folder `dataDir` wrote, once it is complete; undefined when none was started for it
+ * or it failed. The caller owns the folder from then on (renames it into place, or removes it).
+ */
+export async function takeTemplateFill(dataDir: string): Promise<string | undefined> {
+  const fill = fills.get(resolve(dataDir));
+  if (fill === undefined || fill.taken) return undefined;
+  fill.taken = true;
+  return (await fill.done) ? fill.folder : undefined;
+}
+
+/**
+ * Removes the fills nobody took, and the parent folders made for them when they are empty (run at the process's
+ * exit; a fill still being written may leave a file behind, which the next fill's folder never collides with).
+ */
+export function removeUntakenFills(): void {
+  for (const [target, fill] of fills) {
+    if (fill.taken) continue;
+    fills.delete(target);
+    rmSync(fill.folder, { recursive: true, force: true, maxRetries: 3 });
+    for (const dir of [...fill.made].reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break; // not empty (or gone): the levels above it are not empty either
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * storage/template-fill and cli/early-fill: the prepared database unpacked ahead of need, beside an empty or
+ * missing data folder, for the commands that open it; never for a folder that holds anything, a command that does
+ * not open the database, or a PostgreSQL server; a fill nobody took is removed with the folders made for it; a
+ * damaged archive leaves nothing behind. (storage/pglite-template's tests show a fill being taken.)
+ */
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { packTar } from 'modern-tar/fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEarlyFill } from '../../../src/cli/early-fill.ts';
+import {
+  removeUntakenFills,
+  startTemplateFill,
+  takeTemplateFill,
+} from '../../../src/storage/template-fill.ts';
+
+let root: string;
+let archive: string;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'zhujiu-template-fill-'));
+  const src = join(root, 'src');
+  mkdirSync(join(src, 'base', '5'), { recursive: true });
+  writeFileSync(join(src, 'PG_VERSION'), '18\n');
+  writeFileSync(join(src, 'base', '5', '1255'), Buffer.alloc(8192, 1));
+  archive = join(root, 'template.tar');
+  await pipeline(packTar(src), createWriteStream(archive));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The private fill folders beside `dataDir`. */
+const fillsBeside = (parent: string) =>
+  existsSync(parent) ? readdirSync(parent).filter((f) => f.includes('.unpacking-')) : [];
+
+describe('storage/template-fill', () => {
+  it('unpacks beside a missing folder, and the taker gets the whole archive', async () => {
+    const dataDir = join(root, 'a', 'pg');
+    expect(await startTemplateFill(dataDir, archive)).toBe(true);
+    expect(fillsBeside(join(root, 'a'))).toHaveLength(1);
+    const folder = await takeTemplateFill(dataDir);
+    expect(folder).toBeDefined();
+    expect(readdirSync(folder as string).sort()).toEqual(['PG_VERSION', 'base']);
+    expect(await takeTemplateFill(dataDir)).toBeUndefined(); // taken once
+  });
+
+  it('starts nothing for a folder that holds anything', async () => {
+    const dataDir = join(root, 'full', 'pg');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(join(dataDir, 'note.txt'), 'mine');
+    expect(await startTemplateFill(dataDir, archive)).toBe(false);
+    expect(fillsBeside(join(root, 'full'))).toEqual([]);
+    expect(await takeTemplateFill(dataDir)).toBeUndefined();
+  });
+
+  it('removes a fill nobody took, with the parent folders made for it', async () => {
+    const dataDir = join(root, 'untaken', 'x', 'y', 'pg');
+    expect(await startTemplateFill(dataDir, archive)).toBe(true);
+    removeUntakenFills();
+    expect(existsSync(join(root, 'untaken'))).toBe(false);
+    expect(await takeTemplateFill(dataDir)).toBeUndefined();
+  });
+
+  it('leaves nothing behind for a damaged archive', async () => {
+    const bad = join(root, 'bad.tar');
+    writeFileSync(bad, Buffer.alloc(1024, 7));
+    const dataDir = join(root, 'bad', 'pg');
+    expect(await startTemplateFill(dataDir, bad)).toBe(false);
+    expect(fillsBeside(join(root, 'bad'))).toEqual([]);
+    expect(await takeTemplateFill(dataDir)).toBeUndefined();
+    removeUntakenFills();
+  });
+
+  it('starts nothing when the archive is missing', async () => {
+    const dataDir = join(root, 'none', 'pg');
+    expect(await startTemplateFill(dataDir, join(root, 'missing.tar'))).toBe(false);
+    expect(existsSync(join(root, 'none'))).toBe(false);
+  });
+});
+
+describe('cli/early-fill', () => {
+  it.each([
+    ['eval', ['eval', '--model', 'm'], {}, true],
+    ['migrate', ['migrate'], {}, true],
+    ['config check (no database opened)', ['config', 'check'], {}, false],
+    ['a help request', ['eval', '--help'], {}, false],
+    ['no command', [], {}, false],
+    ['a PostgreSQL server', ['eval'], { DATABASE_URL: 'postgres://127.0.0.1/x' }, false],
+  ])('%s: fill started = %s', async (name, args, env, started) => {
+    const cwd = join(root, `cli-${name.replace(/\W+/gu, '-')}`);
+    mkdirSync(cwd, { recursive: true });
+    const done = startEarlyFill(['node', 'zhujiu', ...args], env, cwd, archive);
+    expect(await done).toBe(started);
+    expect(fillsBeside(join(cwd, 'data'))).toHaveLength(started ? 1 : 0);
+    removeUntakenFills();
+    expect(existsSync(join(cwd, 'data'))).toBe(false);
+  });
+
+  it('follows ZHUJIU_DATA_DIR', async () => {
+    const cwd = join(root, 'cli-env');
+    const dataDir = join(root, 'elsewhere', 'pg');
+    mkdirSync(cwd, { recursive: true });
+    expect(
+      await startEarlyFill(['node', 'zhujiu', 'eval'], { ZHUJIU_DATA_DIR: dataDir }, cwd, archive),
+    ).toBe(true);
+    expect(await takeTemplateFill(dataDir)).toBeDefined();
+  });
+});
