@@ -19,28 +19,47 @@ export interface BatchOptions {
   readonly gatherMs?: number;
 }
 
+/** A function of one input that {@link batched} sends in batches. */
+export interface Batched<I, O> {
+  (input: I): Promise<O>;
+  /**
+   * No more company is coming (e.g. a run has nothing left to ask): a batch being held for others to join goes
+   * now, and no later batch is held.
+   */
+  drain(): void;
+}
+
 /**
  * Wraps `run`, which handles many inputs in one call, as a function of one input. Calls made in the same
  * event-loop turn, or while an earlier batch is running, are sent together; one batch runs at a time, in call
  * order.
  * @param run takes 1..maxBatch inputs and resolves to one output per input, in the same order; when it rejects,
  *   every call of that batch rejects with its error (later batches still run).
- * @returns a function of one input resolving to its output.
+ * @returns a function of one input resolving to its output, with {@link Batched.drain}.
  * @throws Error (through the returned promise) when `run` returns a different number of outputs than inputs.
  */
 export function batched<I, O>(
   run: (inputs: readonly I[]) => Promise<readonly O[]>,
   opts: BatchOptions = {},
-): (input: I) => Promise<O> {
+): Batched<I, O> {
   const maxBatch = Math.max(1, opts.maxBatch ?? 500);
-  const gatherMs = Math.max(0, opts.gatherMs ?? 0);
+  let gatherMs = Math.max(0, opts.gatherMs ?? 0);
   type Waiting = { input: I; resolve: (o: O) => void; reject: (e: unknown) => void };
   let queue: Waiting[] = [];
   let busy = false;
   let lastSize = 0;
+  /** Ends the current gathering wait, if any. */
+  let stopWaiting: (() => void) | undefined;
   const pump = async () => {
     if (gatherMs > 0 && lastSize > 1 && queue.length < maxBatch)
-      await new Promise((r) => setTimeout(r, gatherMs));
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, gatherMs);
+        stopWaiting = () => {
+          clearTimeout(timer);
+          r();
+        };
+      });
+    stopWaiting = undefined;
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
@@ -56,11 +75,17 @@ export function batched<I, O>(
     }
     busy = false;
   };
-  return (input) =>
+  const call = (input: I) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ input, resolve, reject });
       if (busy) return;
       busy = true;
       setImmediate(() => void pump());
     });
+  return Object.assign(call, {
+    drain: () => {
+      gatherMs = 0;
+      stopWaiting?.();
+    },
+  });
 }

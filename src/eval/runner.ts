@@ -328,13 +328,22 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   );
   phase('plan');
   let error: unknown;
+  let drained = false;
   try {
     // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade)
     // stops every lane at once: nothing more is asked, and the claims are given back below.
     const laneError = await runLanes(
       laneCount,
       {
-        next: () => lease.next(),
+        next: async () => {
+          const id = await lease.next();
+          // Nothing left to claim: the answers of the last items are stored as they come.
+          if (id === undefined && !drained) {
+            drained = true;
+            client.drain?.();
+          }
+          return id;
+        },
         work: async (itemId) => {
           const outcome = await workItem(ctx, itemId, index.get(itemId));
           if (outcome) {

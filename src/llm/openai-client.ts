@@ -284,6 +284,11 @@ export class OpenAiCompatibleClient implements LlmClient {
     return answer;
   }
 
+  /** Answers are stored as they come from now on (LlmClient.drain, llm/response-cache). */
+  drain(): void {
+    this.#o.cache.drain?.();
+  }
+
   /**
    * Looks up which of `requests` have a stored answer, in one query (LlmClient.prefetch): the others are sent
    * without a look-up of their own when they come (a run on an empty cache saves one grouped look-up per few

@@ -37,6 +37,11 @@ export interface ResponseCache {
   recorded(itemId: number): Promise<StoredResponse | undefined>;
   /** Which of these request hashes have a stored answer (one query for a whole run's requests). */
   stored(requestHashes: readonly string[]): Promise<Set<string>>;
+  /**
+   * No more answers are coming in company (a run has nothing left to ask): saves are no longer held for others to
+   * join. Optional.
+   */
+  drain?(): void;
 }
 
 /** The request hash imported outputs are stored under (`import/outputs.ts` RECORDED_REQUEST_HASH). */
@@ -73,6 +78,7 @@ export function dbResponseCache(db: Kysely<Database>, modelId: number): Response
     recorded: (itemId) =>
       unavailableOnError('read', recordedResponse(db, modelId, itemId, RECORDED_HASH)),
     stored: (hashes) => unavailableOnError('read', storedRequestHashes(db, modelId, hashes)),
+    drain: () => save.drain(),
   };
 }
 

@@ -96,4 +96,9 @@ export interface LlmClient {
    * @throws AppError `db_unavailable` when the response cache cannot be read.
    */
   prefetch?(requests: readonly CompletionRequest[]): Promise<() => void>;
+  /**
+   * The caller has nothing more to ask for now (a run's last items are on their way): answers are stored as they
+   * come, no longer held for others to join them (llm/response-cache). Optional.
+   */
+  drain?(): void;
 }

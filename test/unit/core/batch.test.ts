@@ -77,4 +77,34 @@ describe('batched (group commit)', () => {
       vi.useRealTimers();
     }
   });
+
+  it('drain sends a batch being held at once, and holds none after it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] }); // only the gathering wait is faked
+    try {
+      const batches: number[][] = [];
+      const f = batched(
+        async (xs: readonly number[]) => {
+          batches.push([...xs]);
+          return xs;
+        },
+        { gatherMs: 1000 },
+      );
+      const turns = async (n: number) => {
+        for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+      };
+      expect(await Promise.all([f(1), f(2)])).toEqual([1, 2]); // in company
+      const held = f(3);
+      await turns(5);
+      expect(batches).toEqual([[1, 2]]); // held for the gathering time
+      f.drain();
+      expect(await held).toBe(3); // no timer advanced
+      expect(await Promise.all([f(4), f(5)])).toEqual([4, 5]);
+      const next = f(6);
+      await turns(5);
+      expect(await next).toBe(6); // not held although the last batch came in company
+      expect(batches).toEqual([[1, 2], [3], [4, 5], [6]]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
