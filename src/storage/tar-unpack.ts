@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { unpackTar } from 'modern-tar';
 
-/** Files written at once: creating a file costs the thread pool's disk time, not this thread's CPU. */
+/** Files written at once by default: creating a file costs the thread pool's disk time, not this thread's CPU. */
 const WRITES_AT_ONCE = 16;
 
 /** The largest output buffer sized from the gzip trailer: a damaged trailer cannot ask for more memory than this. */
@@ -47,12 +47,18 @@ function isGzip(data: Buffer): boolean {
  * Unpacks the tar `archive` (gzip-compressed or not, told by its first bytes) into the folder `target` (created; entries written as the archive holds
  * them, files with their mode): the archive is parsed on this thread and its files written {@link WRITES_AT_ONCE}
  * at a time through the thread pool (a busy disk makes each file's creation take milliseconds).
+ * @param writesAtOnce files written at once (default {@link WRITES_AT_ONCE}); fewer leave more of libuv's four
+ *   pool threads to others (e.g. the module loader's file reads while a command starts, storage/template-fill).
  * @returns the number of entries written (files and folders, pax headers not counted).
  * @throws Error on a damaged archive (a bad checksum, a truncated archive), an entry type other than file or
  *   folder, or a name outside `target`; what was written by then stays (the caller unpacks into a scratch
  *   folder).
  */
-export async function unpackTarFile(archive: string, target: string): Promise<number> {
+export async function unpackTarFile(
+  archive: string,
+  target: string,
+  writesAtOnce: number = WRITES_AT_ONCE,
+): Promise<number> {
   const root = resolve(target);
   const data = await readFile(archive);
   const entries = await tarEntries(isGzip(data) ? await gunzipWhole(data) : data, root);
@@ -76,7 +82,8 @@ export async function unpackTarFile(archive: string, target: string): Promise<nu
     for (let e = files[next++]; e !== undefined; e = files[next++])
       await writeFile(e.path, e.data as Buffer, { mode: e.mode });
   };
-  await Promise.all(Array.from({ length: Math.min(WRITES_AT_ONCE, files.length) }, writer));
+  const writers = Math.max(1, Math.min(writesAtOnce, files.length));
+  await Promise.all(Array.from({ length: writers }, writer));
   return entries.length;
 }
 

@@ -41,6 +41,12 @@ interface Fill {
   taken: boolean;
 }
 
+/**
+ * Files written at once while the command's modules load: Node's module loader reads their files on libuv's
+ * pool of four threads too, so the fill keeps two of them free.
+ */
+const WRITES_AT_ONCE = 2;
+
 /** Fills by the resolved data folder they are for. */
 const fills = new Map<string, Fill>();
 let exitHookSet = false;
@@ -99,7 +105,7 @@ export function startTemplateFill(dataDir: string, archive: string): Promise<boo
   } catch {
     return Promise.resolve(false);
   }
-  const done = unpackTarFile(archive, folder).then(
+  const done = unpackTarFile(archive, folder, WRITES_AT_ONCE).then(
     () => true,
     () => {
       rmSync(folder, { recursive: true, force: true });
