@@ -54,6 +54,8 @@ export const enCli = {
   'cli.unhandled.fatal': 'fatal: {what}; exiting so that a supervisor restarts zhujiu',
   'cli.unhandled.uncaught': 'uncaught exception: {message}',
   'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
+  'cli.install.broken':
+    "zhujiu's installation is incomplete: {what} cannot be loaded. Run `npm run build` in the zhujiu folder (or `npm ci`, which also installs its dependencies again), then run the command again.",
   'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':

@@ -50,6 +50,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.unhandled.fatal': '致命错误：{what}；现在退出，以便进程管理器重启 zhujiu',
   'cli.unhandled.uncaught': '未捕获的异常：{message}',
   'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
+  'cli.install.broken':
+    'zhujiu 的安装不完整：无法加载 {what}。请在 zhujiu 目录中运行 `npm run build`（或运行 `npm ci`，它还会重新安装依赖），然后再次运行命令。',
   'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
