@@ -29,16 +29,16 @@ export class BoardWorker {
   #worker: Worker | undefined;
   #next = 1;
   readonly #pending = new Map<number, Pending>();
-  readonly #module: string;
+  readonly #module: string | undefined;
 
   /** @param module the thread's module (default `board-worker`, beside this one); a test names a missing one. */
-  constructor(module = 'board-worker') {
+  constructor(module?: string) {
     this.#module = module;
   }
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const w = startWorkerBeside(import.meta.url, this.#module);
+    const w = startWorkerBeside(import.meta.url, this.#module ?? 'board-worker');
     w.unref();
     w.on(
       'message',
