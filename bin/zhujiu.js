@@ -68,15 +68,34 @@ if (!existsSync(entry)) {
   );
   process.exit(1);
 }
+// A file of the build or a package that the command line's first modules import is missing (a chunk deleted, a
+// build or an `npm ci` interrupted): said here, in both languages, since the catalogue may be what is missing.
+// Later on, src/cli/index.ts says the same of the modules loaded on demand (`install_broken`).
+const loadOrSayBroken = async (url) => {
+  try {
+    return await import(url);
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    const what = /'([^']+)'/.exec(err.message)?.[1] ?? err.message;
+    process.stderr.write(
+      zh
+        ? `错误 [install_broken]：zhujiu 的安装不完整：无法加载 ${what}。请在 zhujiu 目录中运行 \`npm run build\`（或运行 \`npm ci\`，它还会重新安装依赖），然后再次运行命令。\n`
+        : `error [install_broken]: zhujiu's installation is incomplete: ${what} cannot be loaded. Run \`npm run build\` in the zhujiu folder (or \`npm ci\`, which also installs its dependencies again), then run the command again.\n`,
+    );
+    process.exit(1);
+  }
+};
 // A command that opens an empty embedded database starts unpacking the prepared one now, beside the loading of
 // its modules (src/cli/early-fill.ts).
-const { startEarlyFill } = await import(new URL('early-fill.js', dir).href);
+const { startEarlyFill } = await loadOrSayBroken(new URL('early-fill.js', dir).href);
 startEarlyFill(process.argv, process.env);
 // A rejected promise nobody handled: one-shot commands print it (redacted) and exit 1; bot and worker log it and
 // go on (src/cli/unhandled.ts).
-const { installUnhandledRejectionHandler } = await import(new URL('unhandled.js', dir).href);
+const { installUnhandledRejectionHandler } = await loadOrSayBroken(
+  new URL('unhandled.js', dir).href,
+);
 installUnhandledRejectionHandler(process.env);
-const { runCli, defaultIo } = await import(entry.href);
+const { runCli, defaultIo } = await loadOrSayBroken(entry.href);
 // The one place that reads the environment: every command gets it from here (src/cli/deps.ts).
 await runCli(process.argv, defaultIo, { env: process.env });
 // The command has returned. A process normally ends here, when nothing is left to do; if something left behind

@@ -21,6 +21,7 @@ import * as m0015 from './0015_board_history.ts';
 import * as m0016 from './0016_task_leases.ts';
 import * as m0017 from './0017_voter_day_live_votes.ts';
 import * as m0018 from './0018_import_key_order.ts';
+import * as m0019 from './0019_dense_run_numbers.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0016_task_leases': m0016,
   '0017_voter_day_live_votes': m0017,
   '0018_import_key_order': m0018,
+  '0019_dense_run_numbers': m0019,
 };

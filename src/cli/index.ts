@@ -40,7 +40,7 @@ import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
 import { packageVersion } from '../core/version.ts';
-import { sayCli, tc as t } from '../i18n/cli.ts';
+import { installBrokenError, sayCli, tc as t } from '../i18n/cli.ts';
 import { idOfName } from '../i18n/display-names.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { ConfigCheckOptions } from './config-check.ts';
@@ -462,8 +462,8 @@ async function errorText(err: AppError, locale: Locale): Promise<string> {
 }
 
 /**
- * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); unexpected
- * errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
+ * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); a module of the
+ * installation that cannot be loaded is `install_broken` with its fix; unexpected errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
  * exit 0 (cli/io.ts).
  * @param argv `process.argv`'s shape: `[node, script, ...args]`.
  * @param io where it writes: {@link defaultIo} (stdout, stderr) for the `zhujiu` process.
@@ -483,8 +483,10 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
     const code = takeRequestedExit() ?? 0;
     process.exitCode = code;
     return code;
-  } catch (err) {
+  } catch (thrown) {
     takeRequestedExit();
+    // A module of the installation that cannot be loaded (a command's own, loaded on demand) is said as such.
+    const err = isAppError(thrown) ? thrown : (installBrokenError(thrown) ?? thrown);
     let code = 1;
     if (isOutputClosed(err)) {
       code = 0; // the reader has what it wanted (`| head`): nothing to say

@@ -156,8 +156,10 @@ export async function runStyleRatings(
   ]);
   const right = [true, false, true, true, true];
   const notes = styleNotes(locale, r, { rounds, seed }, battles.length, input.withoutMetadata);
+  const dups = input.duplicates ?? 0;
   io.out(
     `${tableLines(head, body, right).join('\n')}\n\n${notes.join('\n')}\n` +
+      (dups > 0 ? `${tc(locale, 'cli.ratings.duplicates', { n: dups })}\n` : '') +
       (io.inputNote ? `${io.inputNote}\n` : ''),
   );
 }

@@ -92,11 +92,23 @@ function ratingsFormat(): Said {
   });
 }
 
+/** The notes on the battle lines of a `--battles` file left out (named, duplicate votes), or undefined. */
+function leftOutNotes(
+  read: { named: number; duplicates: number },
+  locale: Locale,
+): string | undefined {
+  const notes = [
+    ...(read.named > 0 ? [tc(locale, 'cli.ratings.named', { n: read.named })] : []),
+    ...(read.duplicates > 0 ? [tc(locale, 'cli.ratings.duplicates', { n: read.duplicates })] : []),
+  ];
+  return notes.length > 0 ? notes.join('\n') : undefined;
+}
+
 /** Streams a JSONL file line by line into the pure parser. */
 async function readArenaFile(
   path: string,
   includeNamed: boolean,
-): Promise<{ data: ArenaData; named: number }> {
+): Promise<{ data: ArenaData; named: number; duplicates: number }> {
   const parser = createArenaLineParser(path, { includeNamed });
   // A first line that is no JSON: with the next one, tells a CSV table from other text (as `import battles` does).
   const head: string[] = [];
@@ -117,7 +129,7 @@ async function readArenaFile(
   }
   const notJson = head.length > 0 ? notJsonSaid(head.join('\n'), path, ratingsFormat()) : undefined;
   if (notJson) throw saidError('rating_input_invalid', notJson);
-  return { data: parser.finish(), named: parser.named };
+  return { data: parser.finish(), named: parser.named, duplicates: parser.duplicates };
 }
 
 /**
@@ -422,12 +434,12 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       ? parseAnchor(opts.configAnchor, locale)
       : undefined;
   let data: ArenaData;
-  let namedNote: string | undefined;
+  let fileNotes: string | undefined;
   let clusters: PairCountInput['clusters'];
   if (opts.battles !== undefined) {
     const read = await readArenaFile(opts.battles, opts.includeNamed === true);
     data = read.data;
-    if (read.named > 0) namedNote = tc(locale, 'cli.ratings.named', { n: read.named });
+    fileNotes = leftOutNotes(read, locale);
   } else {
     if (!io.loadStoredBattles) {
       throw new AppError('input_invalid', tc(locale, 'cli.ratings.noBattles'));
@@ -497,6 +509,6 @@ export async function runRatings(opts: RatingsOptions, io: RatingsIo): Promise<v
       locale,
     ) +
       (io.inputNote ? `${io.inputNote}\n` : '') +
-      (namedNote ? `${namedNote}\n` : ''),
+      (fileNotes ? `${fileNotes}\n` : ''),
   );
 }

@@ -38,6 +38,11 @@ export const ERROR_CODES = [
   'llm_rate_limited',
   'llm_failed',
   'judge_unparseable',
+  /**
+   * A file of zhujiu's own program (a compiled module, a bundle chunk, a worker thread's module) or of a dependency
+   * cannot be loaded: the installation is incomplete (core/module-load.ts); `npm run build` or `npm ci` fixes it.
+   */
+  'install_broken',
   'internal',
 ] as const;
 

@@ -5,6 +5,7 @@
  * load the chat's and the site's messages (src/cli/index.ts: the help stays fast).
  */
 import { AppError, type ErrorCode, type Said, type SaidTexts } from '../core/errors.ts';
+import { unloadableModule } from '../core/module-load.ts';
 import { enCli } from './en-cli.ts';
 import { formatMessage, type Params } from './format.ts';
 import type { Locale } from './index.ts';
@@ -88,4 +89,16 @@ export function said(
  */
 export function saidError(code: ErrorCode, message: Said, options?: { cause?: unknown }): AppError {
   return new AppError(code, sayCli('en', message), { ...options, said: message });
+}
+
+/**
+ * AppError `install_broken` naming what cannot be loaded and the fix (`npm run build`, or `npm ci`), when `err` (or
+ * its cause) is a module that cannot be found (core/module-load.ts `unloadableModule`); undefined for any other
+ * error. Callers that map their failures to a code of their own (`db_unavailable`, `internal`) ask this first, so
+ * an incomplete installation is not reported as a broken database or a bug.
+ */
+export function installBrokenError(err: unknown): AppError | undefined {
+  const what = unloadableModule(err);
+  if (what === undefined) return undefined;
+  return saidError('install_broken', said('cli.install.broken', { what }), { cause: err });
 }

@@ -54,6 +54,8 @@ export const enCli = {
   'cli.unhandled.fatal': 'fatal: {what}; exiting so that a supervisor restarts zhujiu',
   'cli.unhandled.uncaught': 'uncaught exception: {message}',
   'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
+  'cli.install.broken':
+    "zhujiu's installation is incomplete: {what} cannot be loaded. Run `npm run build` in the zhujiu folder (or `npm ci`, which also installs its dependencies again), then run the command again.",
   'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':
@@ -424,7 +426,7 @@ export const enCli = {
   'cli.import.battles.done':
     'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
   'cli.import.battles.duplicates':
-    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same line, tstamp or question_id included, repeated in the file)',
+    ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same vote, by its question_id, tstamp and judge, given again in the file)',
   'cli.import.battles.tstampType':
     '"tstamp" must be a number of Unix seconds (as FastChat writes it), got {value}; fix it or drop the key (a line without a time gets the time of the import)',
   'cli.import.battles.votedAtType':
@@ -676,6 +678,8 @@ export const enCli = {
   'cli.ratings.style.noBootstrap': 'no bootstrap',
   'cli.ratings.style.coefficients':
     'Style coefficients (log-odds per standard deviation of (a − b) / (a + b + 1)):',
+  'cli.ratings.duplicates':
+    'Left out: {n, plural, one {# duplicate line} other {# duplicate lines}} (the same vote, by its question_id, tstamp and judge, given again in the file).',
   'cli.configFile.type.number': 'a number',
   'cli.configFile.type.int': 'a whole number',
   'cli.configFile.type.string': 'text',
@@ -988,6 +992,8 @@ export const enCli = {
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':
     '{source}: all {n} battles are marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
+  'cli.battles.conflict':
+    'the vote `{identity}` is also line {line}, with another outcome: `{there}` there, `{here}` here. One vote has one outcome: delete the wrong line, then try again',
   'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
   'cli.files.notJson':
     '{at}: this is not JSON (it starts with neither an object nor an array); {format}',

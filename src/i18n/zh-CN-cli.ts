@@ -50,6 +50,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.unhandled.fatal': '致命错误：{what}；现在退出，以便进程管理器重启 zhujiu',
   'cli.unhandled.uncaught': '未捕获的异常：{message}',
   'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
+  'cli.install.broken':
+    'zhujiu 的安装不完整：无法加载 {what}。请在 zhujiu 目录中运行 `npm run build`（或运行 `npm ci`，它还会重新安装依赖），然后再次运行命令。',
   'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
@@ -387,7 +389,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.import.battles.done':
     '已从来源 {source} 导入 {n} 场对战（{n} 票；{rows} 行，{skipped} 行已存在{duplicates}，{models} 个模型），用时 {secs} 秒',
   'cli.import.battles.duplicates':
-    '，跳过 {n} 行重复行（同一行，包括 tstamp 或 question_id，在文件中重复出现）',
+    '，跳过 {n} 行重复行（按 question_id、tstamp 和 judge 是同一票，在文件中再次出现）',
   'cli.import.battles.tstampType':
     '`tstamp` 必须是 Unix 秒数（FastChat 的写法），得到的是{value}；请改正或删去该键（没有时间的行使用导入时的时间）',
   'cli.import.battles.votedAtType':
@@ -623,6 +625,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.ratings.style.leftOut': '，{n} 场没有存储回答，未计入',
   'cli.ratings.style.noBootstrap': '不做 bootstrap',
   'cli.ratings.style.coefficients': '风格系数（(a − b) / (a + b + 1) 每个标准差对应的对数几率）：',
+  'cli.ratings.duplicates':
+    '未计入：{n} 行重复行（按 question_id、tstamp 和 judge 是同一票，在文件中再次出现）。',
   'cli.configFile.type.number': '数字',
   'cli.configFile.type.int': '整数',
   'cli.configFile.type.string': '文本',
@@ -928,6 +932,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{source}：输入为空（{n} 行，都没有数据）；请每行给出一场对战，例如 {example}',
   'cli.battles.allNamed':
     '{source}：全部 {n} 场对战都标记为 `"anony": false`（投票者看到了模型名称），评分不计入它们；要计入请加 --include-named',
+  'cli.battles.conflict':
+    '投票 `{identity}` 也出现在第 {line} 行，但结果不同：那里是 `{there}`，这里是 `{here}`。一票只有一个结果：请删除错误的那一行，然后重试',
   'cli.files.csv': '{at}：这看起来是 CSV 表格，不是 JSON；{format}：请先转换表格',
   'cli.files.notJson': '{at}：这不是 JSON（它既不以对象开头，也不以数组开头）；{format}',
   'cli.files.labelsFormat': '`zhujiu judge agree` 读取每行一个 {shape} 的 JSON Lines',

@@ -11,10 +11,11 @@
  * import's clock is refused naming `file:line` (a value in milliseconds is the usual cause), see
  * {@link lineTime}.
  *
- * A line that carries its own identity (`tstamp` or `question_id`, as FastChat's battle records do) and repeats an
- * earlier line of the file exactly is a duplicate: skipped and counted. Lines without an identity are outcome rows
- * (`{"model_a","model_b","winner"}`), where the same text twice is two votes (the public sample holds 178,396
- * such repeats), so they are all kept.
+ * A line that carries its vote's identity (`question_id`, `tstamp` and `judge`, as FastChat's battle records do)
+ * and names the vote of an earlier line is a duplicate when it has the same outcome: skipped and counted; with
+ * another outcome the file is refused naming both lines (import/formats/vote-identity.ts). Lines without an
+ * identity are outcome rows (`{"model_a","model_b","winner"}`), where the same text twice is two votes (the public
+ * sample holds 178,396 such repeats), so they are all kept.
  */
 import { hash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
@@ -23,7 +24,7 @@ import type { Kysely } from 'kysely';
 import { type Ability, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8Lines } from '../core/utf8.ts';
-import { tc } from '../i18n/cli.ts';
+import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { jsonValueText } from '../i18n/quote.ts';
 import {
@@ -39,6 +40,7 @@ import { ARENA_SOURCE } from '../storage/sources.ts';
 import { didYouMean } from '../text/edit-distance.ts';
 import { jsonSyntaxMessage, readJsonLine } from './formats/json-reader.ts';
 import { capProblems, fileRowKind, looksLikeCsv, nameShown, rowKind } from './formats/sniff.ts';
+import { voteIdentities } from './formats/vote-identity.ts';
 
 const WINNER_TO_CHOICE: Readonly<Record<string, VoteChoice>> = {
   model_a: 'left',
@@ -85,7 +87,7 @@ export interface BattlesFile {
   readonly file: string;
   readonly source: string;
   readonly rows: readonly BattleRow[];
-  /** Lines left out as exact repeats of an earlier line that carries an identity (see the module doc). */
+  /** Lines left out as the same vote as an earlier line, by its identity (see the module doc). */
   readonly duplicates: number;
 }
 
@@ -106,7 +108,8 @@ export interface ImportBattlesResult {
  * @throws AppError `import_invalid` naming `file:line` for: non-JSON lines, missing model names, a model name the
  *   rule of {@link modelNameProblem} refuses (over 200 characters, blank, a control or line-break character, a space
  *   at either end), a self-battle,
- *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file. Nothing is written then.
+ *   an unknown winner (allowed: model_a, model_b, tie, tie (bothbad)), an empty file, a vote (`question_id` and
+ *   `tstamp`) given again with another outcome (both lines named). Nothing is written then.
  */
 export async function importBattles(
   db: Kysely<Database>,
@@ -159,7 +162,7 @@ export async function readBattlesFile(
   const rows: BattleRow[] = [];
   const problems: string[] = [];
   const now = opts.at ?? new Date();
-  const seen = duplicateLines();
+  const seen = voteIdentities();
   let duplicates = 0;
   let lineNo = 0;
   // A JSON array (e.g. AlpacaEval model outputs) is not JSON Lines: its first lines are kept to say what it is.
@@ -223,7 +226,14 @@ export async function readBattlesFile(
       if (checked === pairCountLine(locale)) break;
       continue;
     }
-    if (seen.isDuplicate(o as Record<string, unknown>, line)) duplicates++;
+    const same = seen.check(o as Record<string, unknown>, lineNo, {
+      model_a: checked.a,
+      model_b: checked.b,
+      winner: checked.winner,
+      named: checked.named === true,
+    });
+    if (same.kind === 'conflict') bad(sayCli(locale, same.problem));
+    else if (same.kind === 'duplicate') duplicates++;
     else rows.push(checked);
   }
   if (notJsonl !== undefined) throw notJsonlError(opts.file, notJsonl, locale);
@@ -384,24 +394,6 @@ export function lineTime(
     when,
     latest: new Date(latest * 1000).toISOString(),
   });
-}
-
-/**
- * The duplicate check of a file's lines (see the module doc): a line that carries `tstamp` or `question_id` is a
- * duplicate when its text (blanks at either end aside) is that of an earlier such line. Keeps a 20-byte hash per
- * such line, not the line.
- */
-function duplicateLines(): { isDuplicate(r: Record<string, unknown>, line: string): boolean } {
-  const seen = new Set<string>();
-  return {
-    isDuplicate(r, line) {
-      if ((r.tstamp ?? r.question_id ?? null) === null) return false;
-      const h = hash('sha1', line.trim(), 'base64');
-      if (seen.has(h)) return true;
-      seen.add(h);
-      return false;
-    },
-  };
 }
 
 /**

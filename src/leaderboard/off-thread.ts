@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
 import { AppError } from '../core/errors.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import { installBrokenError } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import type { ChartRow } from './chart.ts';
@@ -28,10 +29,16 @@ export class BoardWorker {
   #worker: Worker | undefined;
   #next = 1;
   readonly #pending = new Map<number, Pending>();
+  readonly #module: string | undefined;
+
+  /** @param module the thread's module (default `board-worker`, beside this one); a test names a missing one. */
+  constructor(module?: string) {
+    this.#module = module;
+  }
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const w = startWorkerBeside(import.meta.url, 'board-worker');
+    const w = startWorkerBeside(import.meta.url, this.#module ?? 'board-worker');
     w.unref();
     w.on(
       'message',
@@ -62,7 +69,8 @@ export class BoardWorker {
       this.#pending.clear();
       this.#worker = undefined;
     };
-    w.on('error', (err) => fail(err));
+    // A module of the thread that cannot be loaded is an incomplete installation, said as such with its fix.
+    w.on('error', (err) => fail(installBrokenError(err) ?? err));
     w.on('exit', (code) => fail(new AppError('internal', `board worker exited (code ${code})`)));
     this.#worker = w;
     return w;

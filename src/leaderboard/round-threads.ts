@@ -47,37 +47,77 @@ export interface SpawnedRoundThreads {
   close(): Promise<void>;
 }
 
+/** How often a waiting caller looks whether the thread's module failed to load. */
+const LOAD_CHECK_MS = 50;
+
+/** A round thread and the flag its start sets to -1 when its module cannot be loaded (core/worker-thread.ts). */
+interface RoundThread {
+  readonly worker: Worker;
+  readonly loadFailed: Int32Array;
+}
+
+/**
+ * Waits for a share's `flag` (1: given, -1: failed) for up to {@link WAIT_MS}, returning false at once when the
+ * thread's module could not be loaded (it will never answer: an incomplete installation).
+ */
+function awaitShare(flag: Int32Array, loadFailed: Int32Array): boolean {
+  const until = performance.now() + WAIT_MS;
+  for (;;) {
+    if (Atomics.load(loadFailed, 0) === -1) return false;
+    const left = until - performance.now();
+    if (left <= 0) return false;
+    if (Atomics.wait(flag, 0, 0, Math.min(left, LOAD_CHECK_MS)) !== 'timed-out')
+      return Atomics.load(flag, 0) === 1;
+  }
+}
+
 /** One worker thread computing one share of rounds, once given the inputs. */
-function roundHelper(worker: Worker, input: BoardInput, opts: BoardOptions): RoundHelper {
-  worker.postMessage({ input, opts });
+function roundHelper(t: RoundThread, input: BoardInput, opts: BoardOptions): RoundHelper {
+  t.worker.postMessage({ input, opts });
   return {
     start(seeds, from, to, out) {
       const flag = new Int32Array(new SharedArrayBuffer(4));
-      worker.postMessage({ seeds, from, to, out, flag });
-      return () => Atomics.wait(flag, 0, 0, WAIT_MS) !== 'timed-out' && Atomics.load(flag, 0) === 1;
+      t.worker.postMessage({ seeds, from, to, out, flag });
+      return () => awaitShare(flag, t.loadFailed);
     },
   };
 }
 
+/** {@link spawnRoundThreads}' options. */
+export interface RoundThreadOptions {
+  /**
+   * Called with a thread's error (its module could not be loaded, or it failed later); its shares are computed by
+   * the caller. Called from the event loop, so after a board computed meanwhile.
+   */
+  readonly onError?: (err: Error) => void;
+  /** The threads' module (default `rounds-worker`, beside this one); a test names a missing one. */
+  readonly module?: string;
+}
+
 /** `count` round threads (default {@link defaultRoundThreads}), started now, loading their modules. */
-export function spawnRoundThreads(count = defaultRoundThreads()): SpawnedRoundThreads {
-  const workers = Array.from({ length: Math.max(0, count) }, () => {
-    const w = startWorkerBeside(import.meta.url, 'rounds-worker');
-    w.unref();
-    // A thread that fails to start answers nothing: the caller computes its share itself after WAIT_MS.
-    w.on('error', () => {});
-    return w;
+export function spawnRoundThreads(
+  count = defaultRoundThreads(),
+  o: RoundThreadOptions = {},
+): SpawnedRoundThreads {
+  const threads = Array.from({ length: Math.max(0, count) }, (): RoundThread => {
+    const loadFailed = new Int32Array(new SharedArrayBuffer(4));
+    const worker = startWorkerBeside(import.meta.url, o.module ?? 'rounds-worker', { loadFailed });
+    worker.unref();
+    // A thread that fails answers nothing: the caller computes its share itself (at once when its module could not
+    // be loaded, `loadFailed`; else after WAIT_MS).
+    worker.on('error', (err) => o.onError?.(err));
+    return { worker, loadFailed };
   });
   const close = async () => {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(threads.map((t) => t.worker.terminate()));
   };
   return {
     use(input, opts, minWork = THREADED_ROUNDS_MIN) {
-      if (workers.length === 0 || opts.rounds * input.models.length < minWork) {
+      if (threads.length === 0 || opts.rounds * input.models.length < minWork) {
         void close();
         return { helpers: [], close: async () => {} };
       }
-      return { helpers: workers.map((w) => roundHelper(w, input, opts)), close };
+      return { helpers: threads.map((t) => roundHelper(t, input, opts)), close };
     },
     close,
   };
@@ -93,8 +133,9 @@ export function startRoundThreads(
   opts: BoardOptions,
   count = defaultRoundThreads(),
   minWork = THREADED_ROUNDS_MIN,
+  o: RoundThreadOptions = {},
 ): RoundThreads {
   if (count <= 0 || opts.rounds * input.models.length < minWork)
     return { helpers: [], close: async () => {} };
-  return spawnRoundThreads(count).use(input, opts, minWork);
+  return spawnRoundThreads(count, o).use(input, opts, minWork);
 }

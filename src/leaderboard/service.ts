@@ -11,6 +11,7 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
 import { type AppMetrics, noMetrics } from '../core/metrics.ts';
 import { createRng } from '../core/rng.ts';
+import { installBrokenError } from '../i18n/cli.ts';
 import { type Locale, type MessageKey, t } from '../i18n/index.ts';
 import type { SharedWork } from '../jobs/shared-work.ts';
 import { bootstrapStyleControl, type StyleControlResult } from '../rating/index.ts';
@@ -38,7 +39,12 @@ import { type SourceSummary, votesOutside } from '../storage/sources.ts';
 import type { VoteFilter } from '../storage/vote-flags.ts';
 import { type BoardInputSummary, loadBoardInput, sourcesKey } from './inputs.ts';
 import { BoardWorker } from './off-thread.ts';
-import { spawnRoundThreads, startRoundThreads, THREADED_ROUNDS_MIN } from './round-threads.ts';
+import {
+  type RoundThreadOptions,
+  spawnRoundThreads,
+  startRoundThreads,
+  THREADED_ROUNDS_MIN,
+} from './round-threads.ts';
 import { loadStyleBattles } from './style.ts';
 import { chartNotes, chartRows, historyEntries, rankKey } from './views.ts';
 
@@ -407,6 +413,15 @@ export class LeaderboardService {
     return true;
   }
 
+  /** The round threads' failures, logged (an incomplete installation said as such); the board goes on without. */
+  readonly #roundThreads: RoundThreadOptions = {
+    onError: (err) =>
+      this.#log.warn(
+        { err: installBrokenError(err) ?? err },
+        'a board round thread failed; its rounds were computed on this thread',
+      ),
+  };
+
   /**
    * Computes a board (and its chart) from the current inputs, with `judge` for the Scoring method; `marks` are the
    * input marks read before the inputs (stored with the snapshot, so a later check can say what it misses).
@@ -424,7 +439,7 @@ export class LeaderboardService {
     // large enough for them; the inputs decide (`use`).
     const spawned =
       this.#worker === undefined && a.bootstrap * marks.models >= THREADED_ROUNDS_MIN
-        ? spawnRoundThreads()
+        ? spawnRoundThreads(undefined, this.#roundThreads)
         : undefined;
     let loaded: Awaited<ReturnType<typeof loadBoardInput>>;
     try {
@@ -451,7 +466,9 @@ export class LeaderboardService {
         this.#locale,
       ));
     } else {
-      const threads = spawned ? spawned.use(input, opts) : startRoundThreads(input, opts);
+      const threads = spawned
+        ? spawned.use(input, opts)
+        : startRoundThreads(input, opts, undefined, undefined, this.#roundThreads);
       try {
         computed = computeBoard(input, createRng(a.seed), opts, threads.helpers);
       } finally {

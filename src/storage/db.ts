@@ -15,7 +15,7 @@ import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { installBrokenError, said, saidError } from '../i18n/cli.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { refuseForeignDataDir } from './data-folder.ts';
@@ -258,7 +258,8 @@ async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Pr
  * folder holding the prepared database, storage/pglite-template.ts), an empty or missing PGlite folder is filled
  * from it first (~1 s instead of initdb's ~6 s); the caller's `migrateToLatest` then runs only newer migrations.
  * @throws AppError `db_unavailable` when Postgres cannot be reached, the PGlite folder cannot be opened, or
- *   another live process holds it.
+ *   another live process holds it; `install_broken` when a module PGlite needs (its package, the worker thread's
+ *   module or a bundle chunk) cannot be loaded.
  */
 export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
@@ -302,10 +303,15 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
     }
   } catch (err) {
     releaseLock();
-    throw saidError(
-      'db_unavailable',
-      said('cli.db.cannotOpen', { dir: target.dataDir, detail: (err as Error).message }),
-      { cause: err },
+    // A module of the installation that cannot be loaded (PGlite's package, the thread's module or a chunk it
+    // imports) is not the folder's fault: moving the folder away would not help.
+    throw (
+      installBrokenError(err) ??
+      saidError(
+        'db_unavailable',
+        said('cli.db.cannotOpen', { dir: target.dataDir, detail: (err as Error).message }),
+        { cause: err },
+      )
     );
   }
   const db = new Kysely<Database>({ dialect: new QueuedPGliteDialect({ pglite: client }) });

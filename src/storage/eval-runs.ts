@@ -123,8 +123,9 @@ export interface NewRun {
  * Creates a queued run, unless the model already has an active (queued or running) run of the suite.
  *
  * Run numbers (`eval_runs.id`) are what users type (`zhujiu eval --cancel N`), so they stay consecutive: the
- * active run is looked up first, because an `INSERT … ON CONFLICT DO NOTHING` takes a sequence value even when
- * it inserts nothing (every resume would skip a number). The insert keeps ON CONFLICT for two creators racing.
+ * insert takes the largest id plus one under an advisory lock (migration 0019), so a crash, a failed insert or
+ * one that does nothing uses no number. The active run is looked up first (a resume writes nothing); the insert
+ * keeps ON CONFLICT for two creators racing.
  * @returns `{ created: true, run }` or `{ created: false, active }` (the run that blocks it).
  */
 export async function createRun(

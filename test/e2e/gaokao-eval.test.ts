@@ -8,6 +8,7 @@ import { createLogger } from '../../src/core/logger.ts';
 import { EvalService } from '../../src/eval/service.ts';
 import { runSummary, summaryJson } from '../../src/eval/summary.ts';
 import { importGaokaoOutputs } from '../../src/import/gaokao-outputs.ts';
+import { shippedDefinitionsDir } from '../helpers/config-dir.ts';
 import { freshDb, type TestDb } from '../helpers/db.ts';
 import { fullGaokaoDatasetsDir, GAOKAO_GPT4_RESULTS } from '../helpers/gaokao.ts';
 import { asProcess } from '../helpers/run-cli.ts';
@@ -77,6 +78,7 @@ describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
       expect(imported.added).toBe(1781);
       const config = loadConfig({
         cwd: PROJECT_ROOT,
+        configDir: shippedDefinitionsDir(),
         env: { ZHUJIU_DATASETS_DIR: fullGaokaoDatasetsDir() },
       });
       const service = new EvalService({ db: d.db, logger: createLogger('silent'), config });
@@ -98,7 +100,11 @@ describe.skipIf(!hasSharedData(...GAOKAO_GPT4_RESULTS))(
         });
         const empty = join(mkdtempSync(join(tmpdir(), 'zj-gk-nodata-')), 'empty');
         mkdirSync(empty);
-        const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+        const config = loadConfig({
+          cwd: PROJECT_ROOT,
+          configDir: shippedDefinitionsDir(),
+          env: { ZHUJIU_DATASETS_DIR: empty },
+        });
         const endpoint = modelsFileSchema.parse({
           models: [
             { name: 'm', provider: 'openai', base_url: 'http://127.0.0.1:9/v1', model: 'm' },

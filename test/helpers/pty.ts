@@ -11,6 +11,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withOwnConfig } from './config-dir.ts';
 import { ZHUJIU_BIN } from './run-cli.ts';
 import { PROJECT_ROOT } from './shared-data.ts';
 
@@ -69,7 +70,7 @@ const sh = (w: string) => `'${w.replaceAll("'", `'\\''`)}'`;
 
 /**
  * Starts `zhujiu ARGS…` in a pseudo-terminal of 120 × 40 with `env` added to a clean environment (no tokens, no
- * DATABASE_URL unless given, TERM=xterm).
+ * DATABASE_URL unless given, TERM=xterm; a config folder of the test's own unless given: test/helpers/config-dir.ts).
  * @param opts.after a shell command run in the same terminal after zhujiu ends (e.g. `stty -a` to read the
  *   modes it left); the exit code stays zhujiu's.
  * @param opts.node runs `node ARGS…` instead (a script of the test's own).
@@ -110,7 +111,7 @@ export function startInPty(
       TERM: 'xterm',
       // `script -c` runs the command with $SHELL: the same shell on every machine.
       SHELL: '/bin/sh',
-      ...env,
+      ...withOwnConfig(env),
     },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,

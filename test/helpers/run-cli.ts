@@ -9,7 +9,9 @@
  * No test changes `process.env`: the environment of a command is an argument. In-process commands see only the
  * variables given (with `LOG_LEVEL=silent` unless given, so that logs written straight to stderr stay out of the
  * test output); a child process gets this process's environment with the chat tokens, `DATABASE_URL` and
- * `LOG_LEVEL` cleared, then the given variables.
+ * `LOG_LEVEL` cleared, then the given variables. A command (either way, and the runtimes opened here) reads a
+ * config folder of the test's own unless the test names one (`ZHUJIU_CONFIG_DIR`, or a `cwd` of its own):
+ * test/helpers/config-dir.ts, never the checkout's `config/`, which holds the user's own settings.
  */
 import { type ChildProcessByStdio, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -21,6 +23,7 @@ import type { LoadOptions } from '../../src/config/loader.ts';
 import type { Clock } from '../../src/core/clock.ts';
 import type { Runtime, RuntimeOptions } from '../../src/main.ts';
 import type { Db } from '../../src/storage/db.ts';
+import { withOwnConfig } from './config-dir.ts';
 import { PROJECT_ROOT } from './shared-data.ts';
 
 /** What a command printed and returned. */
@@ -84,7 +87,7 @@ export async function inProcess(
   };
   const deps = o.rt
     ? { ...common, rt: o.rt, ...(o.env ? { env: o.env } : {}) }
-    : { ...common, env: { LOG_LEVEL: 'silent', ...o.env } };
+    : { ...common, env: { LOG_LEVEL: 'silent', ...withOwnConfig(o.env ?? {}, o.cwd) } };
   // Loaded here, not at the top: a file that only starts processes does not load the application.
   const { runCli } = await import('../../src/cli/index.ts');
   const code = await runCli(['node', 'zhujiu', ...args], io, deps);
@@ -133,7 +136,7 @@ export interface ZhujiuProcess {
 export function startZhujiu(args: string[], env: Record<string, string> = {}): ZhujiuProcess {
   const child = spawn(process.execPath, [ZHUJIU_BIN, ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...CLEAN_ENV, ...env },
+    env: { ...process.env, ...CLEAN_ENV, ...withOwnConfig(env) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -192,7 +195,7 @@ export async function asProcess(
   try {
     const r = await execFileP(process.execPath, [ZHUJIU_BIN, ...args], {
       cwd: o.cwd ?? PROJECT_ROOT,
-      env: { ...process.env, ...CLEAN_ENV, ...o.env },
+      env: { ...process.env, ...CLEAN_ENV, ...withOwnConfig(o.env ?? {}, o.cwd) },
       maxBuffer: 32 * 1024 * 1024,
     });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
@@ -227,7 +230,7 @@ export async function openTestRuntime(
     import('./db.ts'),
   ]);
   const d = pgliteDataDir();
-  const full = { DATABASE_URL: '', ZHUJIU_DATA_DIR: d.dataDir, ...env };
+  const full = withOwnConfig({ DATABASE_URL: '', ZHUJIU_DATA_DIR: d.dataDir, ...env });
   try {
     const rt = await openRuntime({ logger: createLogger('silent'), ...opts, env: full });
     return {
@@ -259,7 +262,10 @@ export async function runtimeOn(
     import('../../src/core/logger.ts'),
   ]);
   return {
-    config: loadConfig({ ...opts, env }),
+    config: loadConfig({
+      ...opts,
+      env: opts.configDir === undefined ? withOwnConfig(env, opts.cwd) : env,
+    }),
     logger: createLogger('silent'),
     db,
     logFile: undefined,

@@ -11,6 +11,7 @@ import type { ArenaData, Winner } from '../../rating/types.ts';
 import { WINNERS } from '../../rating/types.ts';
 import { jsonSyntaxSaid, readJsonLine, stripBom } from './json-reader.ts';
 import { rowKind } from './sniff.ts';
+import { voteIdentities } from './vote-identity.ts';
 
 /** The two accepted line kinds; a file holds one kind, detected from its first non-blank line. */
 export type ArenaLineKind = 'battles' | 'pair_counts';
@@ -23,6 +24,8 @@ export interface ArenaLineParser {
   readonly kind: ArenaLineKind | null;
   /** Battle lines left out so far because they are marked `"anony": false` (without `includeNamed`). */
   readonly named: number;
+  /** Battle lines left out so far as the same vote as an earlier line (./vote-identity.ts). */
+  readonly duplicates: number;
   /** Ends the input and returns the data. Throws on an empty input. */
   finish(): ArenaData;
 }
@@ -43,6 +46,10 @@ const COUNT_KEYS = ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as con
  * The kind is detected from the first non-blank line (a `winner` key means battles, a `model_a_wins` key means
  * pair counts); a later line of the other kind is an error.
  *
+ * A battle line naming the vote of an earlier line (`question_id`, `tstamp`, `judge`: ./vote-identity.ts) is left
+ * out and counted ({@link ArenaLineParser.duplicates}) when its outcome is the same, and refused naming both
+ * lines when it is another, as `import battles` reads it.
+ *
  * A battle marked `"anony": false` (its voter saw the models' names) is left out unless `includeNamed`, as
  * FastChat's `elo_analysis` keeps anonymous votes only (docs/scoring.md §4.3); {@link ArenaLineParser.named}
  * counts them.
@@ -51,7 +58,8 @@ const COUNT_KEYS = ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as con
  * @throws AppError `rating_input_invalid` from `push` or `finish`, with message `source:LINE: problem; fix`
  *   (`source:LINE:COL: not valid JSON (…); fix` for a syntax error),
  *   for: a non-JSON line, a line that is not an object, a missing/empty model name, a self-battle, an unknown
- *   winner, a negative/non-integer count, a line of the other kind, or (from `finish`) an input with no rows.
+ *   winner, a negative/non-integer count, a line of the other kind, a vote given again with another outcome, or
+ *   (from `finish`) an input with no rows.
  */
 export function createArenaLineParser(
   source = 'input',
@@ -60,6 +68,8 @@ export function createArenaLineParser(
   const builder = new ArenaDataBuilder();
   let lineNo = 0;
   let named = 0;
+  let duplicates = 0;
+  const identities = voteIdentities();
   let rated = 0;
   let kind: ArenaLineKind | null = null;
   let firstLine = 0;
@@ -132,6 +142,17 @@ export function createArenaLineParser(
         if (rec.anony !== undefined && typeof rec.anony !== 'boolean') {
           bad(said('cli.ratingsLine.anony', { got: jsonValueSaid(rec.anony) }));
         }
+        const same = identities.check(rec, lineNo, {
+          model_a: a,
+          model_b: b,
+          winner: w as string,
+          named: rec.anony === false,
+        });
+        if (same.kind === 'conflict') bad(same.problem);
+        if (same.kind === 'duplicate') {
+          duplicates++;
+          return;
+        }
         if (rec.anony === false && opts.includeNamed !== true) {
           named++;
           return;
@@ -165,6 +186,9 @@ export function createArenaLineParser(
     },
     get named() {
       return named;
+    },
+    get duplicates() {
+      return duplicates;
     },
   };
 }

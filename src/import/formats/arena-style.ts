@@ -9,11 +9,16 @@ import { said, saidError } from '../../i18n/cli.ts';
 import { literalListSaid } from '../../i18n/quote.ts';
 import type { StyleBattle, StyleMetadata } from '../../rating/style-control.ts';
 import { WINNERS, type Winner } from '../../rating/types.ts';
+import { voteIdentities } from './vote-identity.ts';
 
-/** What was read: battles with style metadata, and how many battle lines had none (left out). */
+/**
+ * What was read: battles with style metadata, how many battle lines had none (left out), and how many were the
+ * same vote as an earlier line (left out, ./vote-identity.ts).
+ */
 export interface StyleLines {
   readonly battles: StyleBattle[];
   readonly withoutMetadata: number;
+  readonly duplicates?: number;
 }
 
 const FIELDS = [
@@ -32,15 +37,20 @@ const isCount = (v: unknown): boolean => typeof v === 'number' && Number.isSafeI
 /**
  * Parses battle lines `{"model_a","model_b","winner","conv_metadata":{…}}` (extra keys ignored, blank lines
  * skipped). Each `conv_metadata` field of FastChat's `STYLE_CONTROL_ELEMENTS_V1` is an integer ≥ 0 or an object
- * of such integers (FastChat sums its values). Lines without `conv_metadata` are counted and left out.
+ * of such integers (FastChat sums its values). Lines without `conv_metadata` are counted and left out, and so
+ * are lines naming the vote of an earlier line with the same outcome (`question_id`, `tstamp`, `judge`:
+ * ./vote-identity.ts; another outcome is refused naming both lines).
  * @param source the name in messages (e.g. the file name).
  * @throws AppError `rating_input_invalid` `source:LINE: problem; fix` for a line that is not a JSON object, a
- *   missing model name, a self-battle, an unknown winner, or a malformed `conv_metadata`; and when no line has
+ *   missing model name, a self-battle, an unknown winner, a vote given again with another outcome, or a malformed
+ *   `conv_metadata`; and when no line has
  *   `conv_metadata`.
  */
 export function parseStyleLines(lines: Iterable<string>, source = 'input'): StyleLines {
   const battles: StyleBattle[] = [];
   let without = 0;
+  let duplicates = 0;
+  const identities = voteIdentities();
   let n = 0;
   for (const raw of lines) {
     n++;
@@ -65,6 +75,17 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
     if (x.model_a === x.model_b) bad(said('cli.styleLine.same'));
     if (!WINNERS.includes(x.winner as Winner)) {
       bad(said('cli.styleLine.winner', { winners: literalListSaid(WINNERS) }));
+    }
+    const same = identities.check(x, n, {
+      model_a: x.model_a as string,
+      model_b: x.model_b as string,
+      winner: x.winner as string,
+      named: x.anony === false,
+    });
+    if (same.kind === 'conflict') bad(same.problem);
+    if (same.kind === 'duplicate') {
+      duplicates++;
+      continue;
     }
     const m = x.conv_metadata;
     if (m === undefined || m === null) {
@@ -95,5 +116,5 @@ export function parseStyleLines(lines: Iterable<string>, source = 'input'): Styl
   if (battles.length === 0) {
     throw saidError('rating_input_invalid', said('cli.styleLine.noMetadata', { source }));
   }
-  return { battles, withoutMetadata: without };
+  return { battles, withoutMetadata: without, duplicates };
 }

@@ -11,12 +11,17 @@ import {
   prepareSuite,
   seededSample,
 } from '../../../src/eval/datasets/index.ts';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 const DATASETS = sharedData('datasets');
 
 function config() {
-  return loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: DATASETS } });
+  return loadConfig({
+    cwd: PROJECT_ROOT,
+    configDir: shippedDefinitionsDir(),
+    env: { ZHUJIU_DATASETS_DIR: DATASETS },
+  });
 }
 
 async function errorOf(p: Promise<unknown>): Promise<string> {

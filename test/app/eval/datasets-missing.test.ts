@@ -21,6 +21,7 @@ import { prepareSuite } from '../../../src/eval/datasets/index.ts';
 import { evalRefusalsText } from '../../../src/eval/refusal.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
@@ -45,7 +46,11 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
   useCleanRows(() => d);
 
   it('the shipped smoke suite without ./datasets is refused before a run, naming the files, the folder and the fix', async () => {
-    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const config = loadConfig({
+      cwd: PROJECT_ROOT,
+      configDir: shippedDefinitionsDir(),
+      env: { ZHUJIU_DATASETS_DIR: empty },
+    });
     const service = new EvalService({
       db: d.db,
       logger: silentLogger,
@@ -67,7 +72,11 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
 
   it('a datasets folder that does not exist is said once, naming the folder and the variable that sets it', async () => {
     const gone = join(root, 'no-such-folder');
-    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: gone } });
+    const config = loadConfig({
+      cwd: PROJECT_ROOT,
+      configDir: shippedDefinitionsDir(),
+      env: { ZHUJIU_DATASETS_DIR: gone },
+    });
     const service = new EvalService({
       db: d.db,
       logger: silentLogger,
@@ -91,9 +100,11 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
   it('the knowledge suite needs no build step: its files are built into the datasets cache folder on first use', async () => {
     const cacheDir = join(root, 'cache-k');
     const ds = await prepareSuite(
-      loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } }).suites.get(
-        'zhujiu-knowledge',
-      ) as SuiteConfig,
+      loadConfig({
+        cwd: PROJECT_ROOT,
+        configDir: shippedDefinitionsDir(),
+        env: { ZHUJIU_DATASETS_DIR: empty },
+      }).suites.get('zhujiu-knowledge') as SuiteConfig,
       { datasetsDir: empty, cacheDir },
     );
     expect(ds).toHaveLength(15);
@@ -107,7 +118,11 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
   });
 
   it('/eval in chat gives the same refusal and creates no run', async () => {
-    const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: empty } });
+    const config = loadConfig({
+      cwd: PROJECT_ROOT,
+      configDir: shippedDefinitionsDir(),
+      env: { ZHUJIU_DATASETS_DIR: empty },
+    });
     const evals = new EvalService({
       db: d.db,
       logger: silentLogger,

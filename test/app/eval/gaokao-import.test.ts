@@ -16,6 +16,7 @@ import { RECORDED_REQUEST_HASH } from '../../../src/import/outputs.ts';
 import { upsertEvalDataset } from '../../../src/storage/eval-datasets.ts';
 import { findModel } from '../../../src/storage/models.ts';
 import { storedOutputs } from '../../../src/storage/responses.ts';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { countRows, flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
 import { fullGaokaoDatasetsDir, GAOKAO_GPT4_RESULTS as RESULTS } from '../../helpers/gaokao.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
@@ -64,6 +65,7 @@ describe.skipIf(!hasSharedData(...RESULTS)).each(flowBackends())(
       // The suite, read from a full copy of the questions, upserted as a run would: same items, nothing added.
       const c = loadConfig({
         cwd: PROJECT_ROOT,
+        configDir: shippedDefinitionsDir(),
         env: { ZHUJIU_DATASETS_DIR: fullGaokaoDatasetsDir() },
       });
       const suite = await prepareSuite(c.suites.get('gaokao-objective') as SuiteConfig, {

@@ -6,9 +6,10 @@
  * - a line without a time gets the import's time;
  * - a bad or implausible time (a string, milliseconds, before 2000, far in the future) is a `file:line:` error and
  *   nothing is written;
- * - the same line (with its `tstamp` or `question_id`) twice in a file is stored once and counted in the summary;
- *   outcome-only lines (`{"model_a","model_b","winner"}`) repeated are distinct votes and all kept; a file
- *   imported twice under one source adds nothing the second time ("already present").
+ * - the same vote (its `question_id`, `tstamp` and `judge`) twice in a file is stored once and counted in the summary;
+ *   the same vote with opposite winners refuses the file naming both lines, and nothing is imported (before, both
+ *   votes were stored without a word); outcome-only lines (`{"model_a","model_b","winner"}`) repeated are distinct
+ *   votes and all kept; a file imported twice under one source adds nothing the second time ("already present").
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,7 +168,7 @@ describe('imported vote times and duplicate lines', () => {
     ]);
     const first = await cli('import', 'battles', file, '--source', 'dups');
     expect(first.stdout).toMatch(
-      /^imported 3 battles \(3 votes\) from source dups \(6 rows, 0 already present, skipped 3 duplicate lines \(the same line, tstamp or question_id included, repeated in the file\), 3 models\) in [\d.]+ s\n$/,
+      /^imported 3 battles \(3 votes\) from source dups \(6 rows, 0 already present, skipped 3 duplicate lines \(the same vote, by its question_id, tstamp and judge, given again in the file\), 3 models\) in [\d.]+ s\n$/,
     );
     const second = await cli('import', 'battles', file, '--source', 'dups');
     expect(second.stdout).toMatch(
@@ -184,5 +185,18 @@ describe('imported vote times and duplicate lines', () => {
       source: 'outcomes',
     });
     expect(outcomes).toMatchObject({ rows: 3, added: 3, duplicates: 0 });
+  });
+
+  it('the same vote with opposite winners refuses the file naming both lines; nothing is imported', async () => {
+    const [q1, q2] = FASTCHAT;
+    const flipped = { ...q1, winner: 'model_b' };
+    const file = write('conflict.jsonl', [q1 as object, q2 as object, flipped]);
+    const r = await cli('import', 'battles', file, '--source', 'conflict');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      `error [import_invalid]: ${file}:3: the vote \`{"question_id":"q1","tstamp":1690000300.1322,"judge":"arena_user_1"}\` is also line 1, with another outcome: \`{"model_a":"gpt-4","model_b":"claude-2","winner":"model_a"}\` there, \`{"model_a":"gpt-4","model_b":"claude-2","winner":"model_b"}\` here. One vote has one outcome: delete the wrong line, then try again\n`,
+    );
+    expect((await cli('sources')).stdout).not.toContain('conflict');
   });
 });

@@ -8,12 +8,14 @@ import { loadConfig } from '../../../src/config/loader.ts';
 import { type SuiteConfig, suiteSchema } from '../../../src/config/schema.ts';
 import { isAppError } from '../../../src/core/errors.ts';
 import { prepareSuite } from '../../../src/eval/datasets/index.ts';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
 
 describe.runIf(hasSharedData('datasets'))('zhujiu-scoring suite', () => {
   it('prepares every dataset with its ability, rubric and references', async () => {
     const c = loadConfig({
       cwd: PROJECT_ROOT,
+      configDir: shippedDefinitionsDir(),
       env: { ZHUJIU_DATASETS_DIR: sharedData('datasets') },
     });
     const suite = c.suites.get('zhujiu-scoring') as SuiteConfig;

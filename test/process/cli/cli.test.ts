@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_CONFIG_DIR } from '../../helpers/config-dir.ts';
 import { pgliteDataDir } from '../../helpers/db.ts';
 import { asProcess } from '../../helpers/run-cli.ts';
 import { hasSharedData, PROJECT_ROOT, sharedData } from '../../helpers/shared-data.ts';
@@ -28,7 +29,8 @@ describe('zhujiu CLI', () => {
   });
 
   it('config check passes on the shipped config and fails clearly on a bad one', async () => {
-    const ok = await zhujiu(['config', 'check']);
+    // The checkout's own config/ on purpose: this is the check of the shipped files.
+    const ok = await zhujiu(['config', 'check'], { ZHUJIU_CONFIG_DIR: CHECKOUT_CONFIG_DIR });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('config OK');
     const bad = mkdtempSync(join(tmpdir(), 'zhujiu-badcfg-'));

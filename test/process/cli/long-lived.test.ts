@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { CHECKOUT_CONFIG_DIR, ownConfigDir } from '../../helpers/config-dir.ts';
 import { type Backend, backends, freshDb, pgliteDataDir } from '../../helpers/db.ts';
 import { startZhujiu } from '../../helpers/run-cli.ts';
 
@@ -51,7 +52,14 @@ describe.concurrent('long-lived commands stay up with PORT=0 until a signal', ()
   for (const c of cases) {
     it(`${c.command} on ${c.backend}: alive after 15 s, exits 0 on ${c.signal}`, async () => {
       const db = await database(c.backend);
-      const p = startZhujiu([c.command], { ...db.env, PORT: '0', LOG_LEVEL: 'info' });
+      // A config folder of its own, empty (every setting its default): the checkout's config/ holds the
+      // user's own models and settings, whose warnings would show up here.
+      const p = startZhujiu([c.command], {
+        ...db.env,
+        ZHUJIU_CONFIG_DIR: ownConfigDir(),
+        PORT: '0',
+        LOG_LEVEL: 'info',
+      });
       try {
         // Each phase has its own bound under the test's, so a slow phase fails with the process's log.
         await p.waitFor(new RegExp(`zhujiu ${c.command} started`), 60_000);
@@ -62,6 +70,9 @@ describe.concurrent('long-lived commands stay up with PORT=0 until a signal', ()
         expect(exit, p.stderr()).toEqual({ code: 0, signal: null });
         expect(p.stderr()).toContain('shutting down');
         expect(`${p.stdout()}\n${p.stderr()}`).not.toMatch(/unexpected error|Unhandled/i);
+        // Nothing of the checkout's config/ (a model of the user's config/models.yaml without its key was
+        // logged as disabled here).
+        expect(p.stderr()).not.toContain(CHECKOUT_CONFIG_DIR);
       } finally {
         p.kill();
         await db.drop();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 async function freePort(): Promise<number> {
@@ -34,6 +35,8 @@ describe('npm start (zhujiu bot) with zero setup', () => {
         DISCORD_TOKEN: '',
         SLACK_BOT_TOKEN: '',
         ZHUJIU_DATA_DIR: dataDir,
+        // The shipped suites and default settings, not the user's own config/ (test/helpers/config-dir.ts).
+        ZHUJIU_CONFIG_DIR: shippedDefinitionsDir(),
         PORT: String(port),
         LOG_LEVEL: 'info',
       },
@@ -75,7 +78,12 @@ describe('npm start (zhujiu bot) with zero setup', () => {
           [join(PROJECT_ROOT, 'bin', 'zhujiu.js'), 'import', 'battles', battles],
           {
             cwd: PROJECT_ROOT,
-            env: { ...process.env, DATABASE_URL: '', ZHUJIU_DATA_DIR: dataDir },
+            env: {
+              ...process.env,
+              DATABASE_URL: '',
+              ZHUJIU_DATA_DIR: dataDir,
+              ZHUJIU_CONFIG_DIR: shippedDefinitionsDir(),
+            },
             stdio: ['ignore', 'pipe', 'pipe'],
           },
         );
@@ -107,6 +115,8 @@ describe('npm start (zhujiu bot) with zero setup', () => {
         DISCORD_TOKEN: '',
         SLACK_BOT_TOKEN: '',
         ZHUJIU_DATA_DIR: dataDir,
+        // The shipped suites and default settings, not the user's own config/ (test/helpers/config-dir.ts).
+        ZHUJIU_CONFIG_DIR: shippedDefinitionsDir(),
         PORT: String(port),
       },
       stdio: ['ignore', 'ignore', 'pipe'],

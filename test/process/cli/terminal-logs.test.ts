@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { pgliteDataDir } from '../../helpers/db.ts';
 import { ZHUJIU_BIN } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
@@ -27,6 +28,8 @@ async function botWithInput(
       LOG_FORMAT: '',
       LOG_FILE: '',
       PORT: '0',
+      // The shipped suites and default settings, not the user's own config/ (test/helpers/config-dir.ts).
+      ZHUJIU_CONFIG_DIR: shippedDefinitionsDir(),
       ...env,
     },
     stdio: ['pipe', 'pipe', 'inherit'],

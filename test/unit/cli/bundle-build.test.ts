@@ -39,9 +39,12 @@ describe('cli/bundle-build', () => {
     const started = sources().flatMap((file) => {
       const text = readFileSync(join(PROJECT_ROOT, 'src', file), 'utf8');
       const dir = file.split('/').slice(0, -1).join('/');
-      return [...text.matchAll(/startWorkerBeside\(import\.meta\.url, '([\w-]+)'\)/g)].map(
-        (m) => `${dir}/${m[1]}`,
-      );
+      // The module named in the call, or its default there (`o.module ?? 'rounds-worker'`).
+      return [
+        ...text.matchAll(
+          /startWorkerBeside\(\s*import\.meta\.url,\s*(?:[\w.#]+ \?\? )?'([\w-]+)'/g,
+        ),
+      ].map((m) => `${dir}/${m[1]}`);
     });
     expect(started.length).toBeGreaterThan(0);
     expect([...started].sort()).toEqual([...WORKER_MODULES].sort());
