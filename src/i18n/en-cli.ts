@@ -138,6 +138,7 @@ export const enCli = {
   'cli.schema.rubric.maxAboveMin': 'max must be greater than min',
   'cli.schema.rubric.wholeScale':
     'a whole-number scale (fractional: false) needs whole min and max; set fractional: true for 7.5-style grades',
+  'cli.schema.env.oneOf': 'expected one of {choices}',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -693,7 +694,7 @@ export const enCli = {
   'cli.configFile.keysHere': '; the keys here are {keys}',
   'cli.configFile.unknownKey':
     '{at} {path}: unknown key "{key}": remove it or fix the spelling{near}',
-  'cli.configFile.missingChoice': 'missing; add {choices}',
+  'cli.configFile.missingChoice': 'missing required key "{key}": add {choices}',
   'cli.configFile.or': ' or ',
   'cli.configFile.oneOf': 'expected one of {choices}, got {got}',
   'cli.configFile.expected': 'expected {what}{example}, got {got}',
@@ -711,6 +712,10 @@ export const enCli = {
   'cli.configFile.modelTwice':
     '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
   'cli.configFile.didYouMeanKeys': '; did you mean "{name}"? The keys here are {keys}',
+  'cli.configFile.missingKeyOneOf':
+    'missing required key "{key}": add `{key}:` with one of {choices}',
+  'cli.configFile.missingKeyType': 'missing required key "{key}": add `{key}:` with {what}',
+  'cli.configFile.meant': '; did you mean "{name}"?',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':

@@ -128,6 +128,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.schema.rubric.maxAboveMin': 'max 必须大于 min',
   'cli.schema.rubric.wholeScale':
     '整数分制（fractional: false）的 min 和 max 须为整数；要给 7.5 这样的分数，请设 fractional: true',
+  'cli.schema.env.oneOf': '应为 {choices} 之一',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -639,7 +640,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.example': '，例如 {example}',
   'cli.configFile.keysHere': '；此处可用的键有 {keys}',
   'cli.configFile.unknownKey': '{at} {path}：未知的键“{key}”：请删除它或修正拼写{near}',
-  'cli.configFile.missingChoice': '缺失；请添加 {choices}',
+  'cli.configFile.missingChoice': '缺少必需的键“{key}”：请添加 {choices}',
   'cli.configFile.or': ' 或 ',
   'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
   'cli.configFile.expected': '应为{what}{example}，实际是{got}',
@@ -657,6 +658,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.modelTwice':
     '{at} models[{i}].name：模型“{name}”列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
   'cli.configFile.didYouMeanKeys': '；你是不是想写“{name}”？此处可用的键有 {keys}',
+  'cli.configFile.missingKeyOneOf': '缺少必需的键“{key}”：请添加 `{key}:`，值为 {choices} 之一',
+  'cli.configFile.missingKeyType': '缺少必需的键“{key}”：请添加 `{key}:`，值为{what}',
+  'cli.configFile.meant': '；你是不是想写“{name}”？',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':
