@@ -10,6 +10,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
+import { folderState } from '../core/folder-state.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, listText, said, saidError, sayCli, tc } from '../i18n/cli.ts';
 import { choiceNames, meantChoice } from '../i18n/display-names.ts';
@@ -767,6 +768,17 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const env = parseEnv(options.env, locale);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
+  const state = explicitDir === undefined ? undefined : folderState(configDir);
+  if (state?.kind === 'underFile') {
+    throw saidError(
+      'config_missing',
+      said('cli.config.folderUnderFile', {
+        dir: configDir,
+        file: state.file,
+        from: configDirFrom(options),
+      }),
+    );
+  }
   if (explicitDir !== undefined && !present(configDir)) {
     throw saidError(
       'config_missing',

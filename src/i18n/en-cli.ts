@@ -404,6 +404,8 @@ export const enCli = {
   'cli.config.yamlCode.TAG_RESOLVE_FAILED': 'a tag (!name) is unknown or does not fit its value',
   'cli.config.yamlCode.UNEXPECTED_TOKEN': 'an unexpected character or token here',
   'cli.config.yamlCode.BAD_COLLECTION_TYPE': 'a tag expects another kind of collection',
+  'cli.config.folderUnderFile':
+    'config folder {dir} is under a file ({file} is a file, not a folder: ENOTDIR; from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -519,6 +521,10 @@ export const enCli = {
   'cli.suites.noFolder':
     'the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder); create it and put the dataset files there, or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are")',
   'cli.suites.unavailableNoFolder': 'unavailable (no datasets folder, see above)',
+  'cli.suites.folderIsFile':
+    'the datasets folder {dir} is a file, not a folder (the environment variable ZHUJIU_DATASETS_DIR sets it); set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are")',
+  'cli.suites.folderUnderFile':
+    'the datasets folder {dir} is under a file ({file} is a file, not a folder: ENOTDIR; the environment variable ZHUJIU_DATASETS_DIR sets it); set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are")',
   'cli.submissions.none': 'no submissions',
   'cli.submissions.noneWith': 'no {status} submissions',
   'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',
@@ -918,6 +924,9 @@ export const enCli = {
     '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
   'cli.dataset.storedOnly':
     '{where}: only a zero-shot dataset of every item can be run over stored items',
+  'cli.dataset.cacheUnwritable':
+    'the datasets cache folder {dir} cannot be written ({why}; the environment variable ZHUJIU_DATASETS_CACHE sets it; default: data/datasets-cache in the working folder); set ZHUJIU_DATASETS_CACHE to a writable folder',
+  'cli.dataset.cacheUnderFile': '{file} is a file, not a folder: ENOTDIR',
   'cli.outFile.unknown': 'unknown error',
   'cli.serve.started': 'zhujiu {kind}: data in {db}{logs}{health}',
   'cli.serve.logs': '; logs in {file}',

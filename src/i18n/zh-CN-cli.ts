@@ -369,6 +369,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.yamlCode.TAG_RESOLVE_FAILED': '标签（!name）未知，或与它的值不符',
   'cli.config.yamlCode.UNEXPECTED_TOKEN': '此处有意外的字符或标记',
   'cli.config.yamlCode.BAD_COLLECTION_TYPE': '标签要求另一种集合类型',
+  'cli.config.folderUnderFile':
+    '配置目录 {dir} 位于一个文件之下（{file} 是文件，不是目录：ENOTDIR；来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
@@ -474,6 +476,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.suites.noFolder':
     '数据集目录 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置；默认是工作目录下的 datasets）；请创建它并把数据集文件放进去，或者把 ZHUJIU_DATASETS_DIR 设为存放这些文件的目录（README“Where the files are”）',
   'cli.suites.unavailableNoFolder': '不可用（没有数据集目录，见上方）',
+  'cli.suites.folderIsFile':
+    '数据集目录 {dir} 是一个文件，不是目录（由环境变量 ZHUJIU_DATASETS_DIR 设置）；请把 ZHUJIU_DATASETS_DIR 设为存放数据集文件的目录（README“Where the files are”）',
+  'cli.suites.folderUnderFile':
+    '数据集目录 {dir} 位于一个文件之下（{file} 是文件，不是目录：ENOTDIR；由环境变量 ZHUJIU_DATASETS_DIR 设置）；请把 ZHUJIU_DATASETS_DIR 设为存放数据集文件的目录（README“Where the files are”）',
   'cli.submissions.none': '没有提交',
   'cli.submissions.noneWith': '没有状态为 {status} 的提交',
   'cli.submissions.row': '#{id} {status} {name} | {model}，位于 {url} | {organisation} | {licence}',
@@ -856,6 +862,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.shots':
     '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',
   'cli.dataset.storedOnly': '{where}：只有零样本、包含全部题目的数据集才能在已存储的题目上运行',
+  'cli.dataset.cacheUnwritable':
+    '无法写入数据集缓存目录 {dir}（{why}；由环境变量 ZHUJIU_DATASETS_CACHE 设置；默认是工作目录下的 data/datasets-cache）；请把 ZHUJIU_DATASETS_CACHE 设为可写的目录',
+  'cli.dataset.cacheUnderFile': '{file} 是文件，不是目录：ENOTDIR',
   'cli.outFile.unknown': '未知错误',
   'cli.serve.started': 'zhujiu {kind}：数据在 {db}{logs}{health}',
   'cli.serve.logs': '；日志在 {file}',
