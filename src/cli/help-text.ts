@@ -13,12 +13,10 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { type Argument, type Command, Help, type Option } from 'commander';
-import { ABILITIES } from '../config/abilities.ts';
 import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts';
-import { meantId } from '../i18n/display-names.ts';
+import { choiceNames, meantChoice } from '../i18n/display-names.ts';
 import type { Locale, Params } from '../i18n/index.ts';
 import { literalList, literalText } from '../i18n/quote.ts';
-import { didYouMean } from '../text/edit-distance.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
 /**
@@ -249,29 +247,31 @@ function allowedChoices(reason: string): string[] | undefined {
   return m ? (m[1] as string).split(', ') : undefined;
 }
 
-/** The reason part of an invalid-value error: commander's "Allowed choices are a, b." or the parser's own. */
+/**
+ * The reason part of an invalid-value error: commander's "Allowed choices are a, b." (the abilities by their
+ * display names in `locale`: i18n/display-names.ts `choiceNames`) or the parser's own.
+ */
 function why(locale: Locale, reason: string): string {
   const choices = allowedChoices(reason);
   return choices
-    ? t(locale, 'cli.usage.allowedChoices', { choices: listText(locale, choices) })
+    ? t(locale, 'cli.usage.allowedChoices', {
+        choices: listText(locale, choiceNames(choices, locale)),
+      })
     : reason;
 }
 
 /**
  * The "did you mean" line (in `locale`) of a value refused by a fixed list of `choices` when it looks like a
- * misspelling of one (text/edit-distance.ts); for the abilities, of an id or of a display name in either language,
- * suggested as the name in `locale` or the id (i18n/display-names.ts `meantId`). Undefined when none is close.
+ * misspelt or shortened one (`cvs`, `alpaca`: text/edit-distance.ts `didYouMeanChoice`); for the abilities, of an
+ * id or of a display name in either language, suggested as the name in `locale` or the id (i18n/display-names.ts
+ * `meantChoice`). Undefined when none is close.
  */
 export function choiceSuggestion(
   locale: Locale,
   value: string,
   choices: readonly string[],
 ): string | undefined {
-  const abilities =
-    choices.length === ABILITIES.length && ABILITIES.every((a) => choices.includes(a));
-  const name = abilities
-    ? meantId(value, ABILITIES, 'ability', locale)
-    : didYouMean(value, choices);
+  const name = meantChoice(value, choices, locale);
   return name === undefined ? undefined : t(locale, 'cli.usage.didYouMean', { names: name });
 }
 

@@ -35,7 +35,7 @@
  * import main.ts, storage/, chat/, llm/, jobs/ or a package such as zod, yaml, pino, kysely, pg, PGlite, openai or
  * a chat SDK.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
@@ -111,6 +111,25 @@ function abilityOption(flags: string): Option {
   return option.argParser(
     (v: string, previous: unknown) => idOfName(v, ABILITIES, 'ability') ?? refuse(v, previous),
   );
+}
+
+/**
+ * Every option and argument of `cmd` and its subcommands with a fixed list of values (commander's `.choices`) takes
+ * a value in any case (`--format CSV`, `--view Ability`), read as the listed value; any other value is refused by
+ * the list as before, with a "did you mean" (cli/help-text.ts `localiseCommanderError`).
+ */
+function choicesInAnyCase(cmd: Command): void {
+  for (const o of [...cmd.options, ...cmd.registeredArguments] as (Option | Argument)[]) {
+    const choices = o.argChoices;
+    const parse = o.parseArg as ((value: string, previous: unknown) => unknown) | undefined;
+    if (!choices || !parse) continue;
+    o.parseArg = ((value: string, previous: unknown) =>
+      parse(
+        choices.find((c) => c.toLowerCase() === value.toLowerCase()) ?? value,
+        previous,
+      )) as typeof o.parseArg;
+  }
+  for (const sub of cmd.commands) choicesInAnyCase(sub);
 }
 
 /** `--source NAME` of an export: the form `import battles` accepts. */
@@ -443,6 +462,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     });
 
   describeCommands(program, locale);
+  choicesInAnyCase(program);
   return program;
 }
 
