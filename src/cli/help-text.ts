@@ -17,6 +17,7 @@ import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts'
 import { choiceNames, meantChoice } from '../i18n/display-names.ts';
 import type { Locale, Params } from '../i18n/index.ts';
 import { literalList, literalText } from '../i18n/quote.ts';
+import { didYouMeanChoice } from '../text/edit-distance.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
 /**
@@ -313,4 +314,45 @@ export function localiseCommanderError(locale: Locale, message: string): string 
     ...rest.map((l) => suggestion(locale, l)),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The subcommand of `cmd` named (or aliased) `name`, if any. */
+function subcommand(cmd: Command, name: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/**
+ * `zhujiu help TOPIC…` (also `zhujiu import help TOPIC`), looked at before commander parses `args` (the words after
+ * `zhujiu`): a TOPIC that is no command there is refused as an unknown command is (commander showed the whole help
+ * instead): `error: unknown command 'evl'` with its "did you mean" (text/edit-distance.ts `didYouMeanChoice`),
+ * exit 2; `help import outputs` shows the help of `import outputs` (commander showed that of `import`). Returns
+ * quietly when `args` asks for no help of a subcommand.
+ * @throws CommanderError (the program's `exitOverride`): exit 2 for an unknown topic, 0 after a help page.
+ */
+export function helpTopics(program: Command, args: readonly string[]): void {
+  let cmd = program;
+  let i = 0;
+  for (; i < args.length && !(args[i] === 'help' && cmd.commands.length > 0); i++) {
+    const sub = subcommand(cmd, args[i] as string);
+    if (!sub) return; // an option, an argument: commander's own parsing
+    cmd = sub;
+  }
+  if (i >= args.length) return;
+  let target = cmd;
+  for (const topic of args.slice(i + 1)) {
+    if (topic.startsWith('-')) return;
+    const sub: Command | undefined = subcommand(target, topic);
+    if (sub === undefined) {
+      const names = target
+        .createHelp()
+        .visibleCommands(target)
+        .map((c) => c.name());
+      const meant = didYouMeanChoice(topic, names);
+      target.error(
+        `error: unknown command '${topic}'${meant ? `\n(Did you mean ${meant}?)` : ''}`,
+        { exitCode: 2, code: 'commander.unknownCommand' },
+      );
+    } else target = sub;
+  }
+  if (target !== cmd) target.help();
 }

@@ -48,7 +48,12 @@ import type { DatasetsBuildOptions } from './datasets.ts';
 import { type CliDeps, cliLocale } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
-import { describeCommands, helpConfiguration, localiseCommanderError } from './help-text.ts';
+import {
+  describeCommands,
+  helpConfiguration,
+  helpTopics,
+  localiseCommanderError,
+} from './help-text.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo, isOutputClosed, takeRequestedExit, watchStdout } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
@@ -498,6 +503,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
   if (io === defaultIo) watchStdout();
   try {
     takeRequestedExit();
+    helpTopics(program, argv.slice(2));
     await program.parseAsync(argv as string[]);
     // A command that ends normally may ask for a status (130 after Ctrl-C, 1 when its work failed).
     const code = takeRequestedExit() ?? 0;
