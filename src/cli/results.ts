@@ -17,6 +17,7 @@ import { listRunsPage } from '../storage/run-results.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { type CliIo, OutputClosedError, tableLines } from './io.ts';
 import { requireKnownName } from './known-names.ts';
+import { checkOutputFormat } from './out-format.ts';
 
 /** Flags of `zhujiu results`. */
 export interface ResultsFlags {
@@ -68,8 +69,20 @@ function printRuns(
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Promise<void> {
-  if (o.out) await checkOutputPath('--out', o.out);
   const locale = cliLocale(deps);
+  if (o.out) {
+    checkOutputFormat(
+      {
+        flag: '--out',
+        path: o.out,
+        format: o.format,
+        by: `--format ${o.format}`,
+        others: { csv: '--format csv', jsonl: '--format jsonl' },
+      },
+      locale,
+    );
+    await checkOutputPath('--out', o.out);
+  }
   await withRuntime(deps, {}, async (rt) => {
     const db = rt.db.db;
     if (o.run === undefined) {

@@ -765,6 +765,9 @@ export const enCli = {
     '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
   'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
   'cli.outFile.other': '{code}; pick a writable path',
+  'cli.outFile.extension':
+    '{flag} {path}: the name ends in {ext}, a {kind} file, but {by} writes {format}; name the file {example}{alt}',
+  'cli.outFile.extensionOr': ', or add {flag}',
   'cli.file.cannotRead': '{name}: cannot read ({why}); check the path',
   'cli.file.noPermission':
     "{name}: cannot read (no permission, {code}); check the file's permissions (and its folders')",

@@ -710,6 +710,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
   'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
   'cli.outFile.other': '{code}；请选择可写的路径',
+  'cli.outFile.extension':
+    '{flag} {path}：文件名以 {ext} 结尾，是 {kind} 文件，但 {by} 写出的是 {format}；请把文件命名为 {example}{alt}',
+  'cli.outFile.extensionOr': '，或加上 {flag}',
   'cli.file.cannotRead': '{name}：无法读取（{why}）；请检查路径',
   'cli.file.noPermission': '{name}：无法读取（没有权限，{code}）；请检查该文件及其所在目录的权限',
   'cli.file.ofFlag': '{flag} {error}',
