@@ -289,6 +289,7 @@ export const en = {
   'chat.col.safety': 'safe',
   'chat.col.robustness': 'robu',
   'chat.col.votes': 'votes',
+  'chat.col.notes': 'notes',
   'chat.notRanked': 'not ranked: {why}',
   'chat.divider': '— not ranked —',
   'chat.footer.built': 'Board built {age} ({at} UTC){behind}',

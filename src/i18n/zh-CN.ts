@@ -260,6 +260,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'chat.col.safety': '安全',
   'chat.col.robustness': '鲁棒',
   'chat.col.votes': '投票',
+  'chat.col.notes': '备注',
   'chat.notRanked': '未排名：{why}',
   'chat.divider': '— 未排名 —',
   'chat.footer.built': '排行榜生成于 {age}（{at} UTC）{behind}',
