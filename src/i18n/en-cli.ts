@@ -338,6 +338,7 @@ export const enCli = {
   'cli.eval.tableHead': 'dataset|ability|metric|profile|score/10|n|earned|failures',
   'cli.eval.tokens': 'tokens: {prompt} prompt + {completion} completion; wall time {wall}',
   'cli.eval.failures': 'failures: {line}',
+  'cli.eval.barless': 'run #{run} {value}/{total} items | {failed} failed | {eta} left',
   'cli.config.reachable': '{db}, reachable, ',
   'cli.config.upToDate': '{where}migrations up to date ({n})',
   'cli.config.pending':

@@ -312,6 +312,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
   'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
   'cli.eval.failures': '失败：{line}',
+  'cli.eval.barless': '任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.config.reachable': '{db}，可以连接，',
   'cli.config.upToDate': '{where}数据库迁移已是最新（{n} 个）',
   'cli.config.pending':
