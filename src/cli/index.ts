@@ -186,9 +186,11 @@ function resultsCommand(program: Command, io: CliIo, deps: CliDeps): void {
     .option('--failed')
     .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
     .option('--out <file>')
+    .option('--bom')
     .action(async (o: ResultsFlags, cmd: Command) => {
-      if (o.run === undefined && (o.dataset || o.ability || o.failed || o.out))
+      if (o.run === undefined && (o.dataset || o.ability || o.failed || o.out || o.bom))
         usageError(cmd, t(locale, 'cli.results.needsRun'));
+      if (o.bom && o.format !== 'csv') usageError(cmd, t(locale, 'cli.results.bomNeedsCsv'));
       const { runResults } = await import('./results.ts');
       await runResults(io, o, deps);
     });

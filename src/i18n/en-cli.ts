@@ -54,10 +54,12 @@ export const enCli = {
   'cli.unhandled.fatal': 'fatal: {what}; exiting so that a supervisor restarts zhujiu',
   'cli.unhandled.uncaught': 'uncaught exception: {message}',
   'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
-  'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
+  'cli.results.needsRun': '--dataset, --ability, --failed, --out and --bom need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':
     '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+  'cli.results.bomNeedsCsv':
+    '--bom is for CSV (--format csv): JSON lines start with their first record; drop --bom or add --format csv',
 
   'cli.bot.description':
     'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
@@ -282,6 +284,8 @@ export const enCli = {
   'cli.results.opt.failed': 'only items that failed (with their failure cause)',
   'cli.results.opt.format': 'JSON lines or CSV (RFC 4180, with a header row)',
   'cli.results.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.results.opt.bom':
+    'start the CSV with a UTF-8 byte-order mark (bytes EF BB BF), so that Excel reads its Chinese as UTF-8; off by default, so a pipe gets plain CSV',
   'cli.export.description': 'export stored data in public formats',
   'cli.export.battles.description':
     'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',

@@ -50,10 +50,12 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.unhandled.fatal': '致命错误：{what}；现在退出，以便进程管理器重启 zhujiu',
   'cli.unhandled.uncaught': '未捕获的异常：{message}',
   'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
-  'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
+  'cli.results.needsRun': '--dataset、--ability、--failed、--out 和 --bom 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
     '--source 选择的是已存储的投票；用 --battles FILE 时按文件原样计算评分：请去掉其中一个',
+  'cli.results.bomNeedsCsv':
+    '--bom 只用于 CSV（--format csv）：JSON Lines 以第一条记录开头；请去掉 --bom 或加上 --format csv',
 
   'cli.bot.description':
     '运行聊天机器人（Discord / Slack / 终端），并在进程内运行 worker；`npm start` 的默认命令',
@@ -259,6 +261,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.opt.failed': '只输出失败的题目（附失败原因）',
   'cli.results.opt.format': 'JSON lines 或 CSV（RFC 4180，带表头行）',
   'cli.results.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.results.opt.bom':
+    '在 CSV 开头写入 UTF-8 字节顺序标记（字节 EF BB BF），让 Excel 按 UTF-8 读取其中的中文；默认关闭，管道得到的是普通 CSV',
   'cli.export.description': '以公开格式导出已存储的数据',
   'cli.export.battles.description':
     '把一个来源的在线投票写成 Chatbot Arena 对战（每票一行 JSON）：model_a、model_b、winner、匿名化的投票者、轮次、时间戳',
