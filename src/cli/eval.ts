@@ -23,7 +23,7 @@ import type { PreparedDataset } from '../eval/types.ts';
 import { abilityText, type Locale, runStatusText, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
-import { type CliIo, padColumns, requestExit, textWidth } from './io.ts';
+import { type CliIo, cutToColumns, padColumns, requestExit, textWidth } from './io.ts';
 import { guardTerminal } from './terminal.ts';
 
 /** The signals that stop a foreground run (SIGHUP: its terminal was closed). */
@@ -76,9 +76,17 @@ export async function runEvalCancel(io: CliIo, runId: number, deps: CliDeps): Pr
   }
 }
 
+/** The widest progress bar, in cells (cli-progress's default); narrower terminals get a shorter one. */
+const MAX_BAR_CELLS = 40;
+/** Below this many cells the bar says too little: the line goes without it. */
+const MIN_BAR_CELLS = 5;
+
 /**
  * The progress bar's line: `run #N [████░░] 3/20 items | 0 failed | 12s left`; until the datasets are loaded the
- * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0.
+ * total is unknown, so it reads `run #N preparing… (loading the datasets)`, never a full bar at 0/0. The line fits
+ * the terminal's width (cli-progress's `maxWidth`: the columns of the bar's stream, read at each redraw, so a
+ * resized window is followed) less one column, so it never wraps: the bar takes what the words leave, at most
+ * {@link MAX_BAR_CELLS} cells; under {@link MIN_BAR_CELLS} the line has no bar, and what still does not fit is cut.
  */
 export async function progressFormat(
   runId: number,
@@ -88,19 +96,33 @@ export async function progressFormat(
   // detected at all), so its exports are taken from `default`, as everywhere it is loaded.
   const { Format } = (await import('cli-progress')).default;
   // cli-progress's own placeholders ({bar}, {value}…) are parameters of the catalogue's message, given back as such.
-  const barFormat = t(locale, 'cli.eval.bar', {
+  const placeholders = {
     run: runId,
     bar: '{bar}',
     value: '{value}',
     total: '{total}',
     failed: '{failed}',
     eta: '{eta_formatted}',
-  });
+  };
+  const barFormat = t(locale, 'cli.eval.bar', placeholders);
+  const barless = t(locale, 'cli.eval.barless', placeholders);
   const formatTime = (secs: number) => etaText(secs, locale);
-  return (opts, params, payload) =>
-    params.total > 0
-      ? Format.Formatter({ ...opts, format: barFormat, formatTime }, params, payload)
-      : t(locale, 'cli.eval.preparing', { run: runId });
+  return (opts, params, payload) => {
+    // One column spare: a line that fills the last column makes some terminals wrap.
+    const columns = Math.max(1, (params.maxWidth || 80) - 1);
+    if (params.total <= 0)
+      return cutToColumns(t(locale, 'cli.eval.preparing', { run: runId }), columns);
+    const line = (format: string, barsize: number) =>
+      Format.Formatter({ ...opts, format, formatTime, barsize }, params, payload);
+    const cells = Math.min(
+      MAX_BAR_CELLS,
+      opts.barsize ?? MAX_BAR_CELLS,
+      columns - textWidth(line(barFormat, 0)),
+    );
+    return cells >= MIN_BAR_CELLS
+      ? line(barFormat, cells)
+      : cutToColumns(line(barless, 0), columns);
+  };
 }
 
 /**

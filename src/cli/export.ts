@@ -10,6 +10,7 @@ import type { ExportFormat } from '../import/formats/arena-export.ts';
 import { type CliDeps, cliLocale, dbText, withRuntime } from './deps.ts';
 import { runInterruptible } from './interrupt.ts';
 import type { CliIo } from './io.ts';
+import { checkOutputFormat } from './out-format.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
 /** Flags of `zhujiu export battles`. */
@@ -33,8 +34,14 @@ export async function runExportBattles(
   o: ExportBattlesFlags,
   deps: CliDeps,
 ): Promise<void> {
-  if (o.out) await checkOutputPath('--out', o.out);
   const locale = cliLocale(deps);
+  if (o.out) {
+    checkOutputFormat(
+      { flag: '--out', path: o.out, format: 'jsonl', by: `--format ${o.format}` },
+      locale,
+    );
+    await checkOutputPath('--out', o.out);
+  }
   await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.
     if (o.source !== undefined)

@@ -13,12 +13,11 @@
  */
 import { stripVTControlCharacters } from 'node:util';
 import { type Argument, type Command, Help, type Option } from 'commander';
-import { ABILITIES } from '../config/abilities.ts';
 import { type CliMessageKey, isCliKey, listText, tc as t } from '../i18n/cli.ts';
-import { meantId } from '../i18n/display-names.ts';
+import { choiceNames, meantChoice } from '../i18n/display-names.ts';
 import type { Locale, Params } from '../i18n/index.ts';
 import { literalList, literalText } from '../i18n/quote.ts';
-import { didYouMean } from '../text/edit-distance.ts';
+import { didYouMeanChoice } from '../text/edit-distance.ts';
 import { textWidth, WIDE_CHARS } from './io.ts';
 
 /**
@@ -249,29 +248,31 @@ function allowedChoices(reason: string): string[] | undefined {
   return m ? (m[1] as string).split(', ') : undefined;
 }
 
-/** The reason part of an invalid-value error: commander's "Allowed choices are a, b." or the parser's own. */
+/**
+ * The reason part of an invalid-value error: commander's "Allowed choices are a, b." (the abilities by their
+ * display names in `locale`: i18n/display-names.ts `choiceNames`) or the parser's own.
+ */
 function why(locale: Locale, reason: string): string {
   const choices = allowedChoices(reason);
   return choices
-    ? t(locale, 'cli.usage.allowedChoices', { choices: listText(locale, choices) })
+    ? t(locale, 'cli.usage.allowedChoices', {
+        choices: listText(locale, choiceNames(choices, locale)),
+      })
     : reason;
 }
 
 /**
  * The "did you mean" line (in `locale`) of a value refused by a fixed list of `choices` when it looks like a
- * misspelling of one (text/edit-distance.ts); for the abilities, of an id or of a display name in either language,
- * suggested as the name in `locale` or the id (i18n/display-names.ts `meantId`). Undefined when none is close.
+ * misspelt or shortened one (`cvs`, `alpaca`: text/edit-distance.ts `didYouMeanChoice`); for the abilities, of an
+ * id or of a display name in either language, suggested as the name in `locale` or the id (i18n/display-names.ts
+ * `meantChoice`). Undefined when none is close.
  */
 export function choiceSuggestion(
   locale: Locale,
   value: string,
   choices: readonly string[],
 ): string | undefined {
-  const abilities =
-    choices.length === ABILITIES.length && ABILITIES.every((a) => choices.includes(a));
-  const name = abilities
-    ? meantId(value, ABILITIES, 'ability', locale)
-    : didYouMean(value, choices);
+  const name = meantChoice(value, choices, locale);
   return name === undefined ? undefined : t(locale, 'cli.usage.didYouMean', { names: name });
 }
 
@@ -313,4 +314,45 @@ export function localiseCommanderError(locale: Locale, message: string): string 
     ...rest.map((l) => suggestion(locale, l)),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The subcommand of `cmd` named (or aliased) `name`, if any. */
+function subcommand(cmd: Command, name: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+/**
+ * `zhujiu help TOPIC…` (also `zhujiu import help TOPIC`), looked at before commander parses `args` (the words after
+ * `zhujiu`): a TOPIC that is no command there is refused as an unknown command is (commander showed the whole help
+ * instead): `error: unknown command 'evl'` with its "did you mean" (text/edit-distance.ts `didYouMeanChoice`),
+ * exit 2; `help import outputs` shows the help of `import outputs` (commander showed that of `import`). Returns
+ * quietly when `args` asks for no help of a subcommand.
+ * @throws CommanderError (the program's `exitOverride`): exit 2 for an unknown topic, 0 after a help page.
+ */
+export function helpTopics(program: Command, args: readonly string[]): void {
+  let cmd = program;
+  let i = 0;
+  for (; i < args.length && !(args[i] === 'help' && cmd.commands.length > 0); i++) {
+    const sub = subcommand(cmd, args[i] as string);
+    if (!sub) return; // an option, an argument: commander's own parsing
+    cmd = sub;
+  }
+  if (i >= args.length) return;
+  let target = cmd;
+  for (const topic of args.slice(i + 1)) {
+    if (topic.startsWith('-')) return;
+    const sub: Command | undefined = subcommand(target, topic);
+    if (sub === undefined) {
+      const names = target
+        .createHelp()
+        .visibleCommands(target)
+        .map((c) => c.name());
+      const meant = didYouMeanChoice(topic, names);
+      target.error(
+        `error: unknown command '${topic}'${meant ? `\n(Did you mean ${meant}?)` : ''}`,
+        { exitCode: 2, code: 'commander.unknownCommand' },
+      );
+    } else target = sub;
+  }
+  if (target !== cmd) target.help();
 }

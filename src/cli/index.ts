@@ -35,7 +35,7 @@
  * import main.ts, storage/, chat/, llm/, jobs/ or a package such as zod, yaml, pino, kysely, pg, PGlite, openai or
  * a chat SDK.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ABILITIES } from '../config/abilities.ts';
 import { AppError, isAppError } from '../core/errors.ts';
 import { parseWholeNumber } from '../core/numbers.ts';
@@ -48,7 +48,12 @@ import type { DatasetsBuildOptions } from './datasets.ts';
 import { type CliDeps, cliLocale } from './deps.ts';
 import type { EvalOptions } from './eval.ts';
 import type { ExportBattlesFlags } from './export.ts';
-import { describeCommands, helpConfiguration, localiseCommanderError } from './help-text.ts';
+import {
+  describeCommands,
+  helpConfiguration,
+  helpTopics,
+  localiseCommanderError,
+} from './help-text.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
 import { type CliIo, defaultIo, isOutputClosed, takeRequestedExit, watchStdout } from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
@@ -113,6 +118,25 @@ function abilityOption(flags: string): Option {
   );
 }
 
+/**
+ * Every option and argument of `cmd` and its subcommands with a fixed list of values (commander's `.choices`) takes
+ * a value in any case (`--format CSV`, `--view Ability`), read as the listed value; any other value is refused by
+ * the list as before, with a "did you mean" (cli/help-text.ts `localiseCommanderError`).
+ */
+function choicesInAnyCase(cmd: Command): void {
+  for (const o of [...cmd.options, ...cmd.registeredArguments] as (Option | Argument)[]) {
+    const choices = o.argChoices;
+    const parse = o.parseArg as ((value: string, previous: unknown) => unknown) | undefined;
+    if (!choices || !parse) continue;
+    o.parseArg = ((value: string, previous: unknown) =>
+      parse(
+        choices.find((c) => c.toLowerCase() === value.toLowerCase()) ?? value,
+        previous,
+      )) as typeof o.parseArg;
+  }
+  for (const sub of cmd.commands) choicesInAnyCase(sub);
+}
+
 /** `--source NAME` of an export: the form `import battles` accepts. */
 function sourceArg(locale: Locale) {
   return (v: string): string => {
@@ -162,9 +186,11 @@ function resultsCommand(program: Command, io: CliIo, deps: CliDeps): void {
     .option('--failed')
     .addOption(new Option('--format <format>').choices(['jsonl', 'csv']).default('jsonl'))
     .option('--out <file>')
+    .option('--bom')
     .action(async (o: ResultsFlags, cmd: Command) => {
-      if (o.run === undefined && (o.dataset || o.ability || o.failed || o.out))
+      if (o.run === undefined && (o.dataset || o.ability || o.failed || o.out || o.bom))
         usageError(cmd, t(locale, 'cli.results.needsRun'));
+      if (o.bom && o.format !== 'csv') usageError(cmd, t(locale, 'cli.results.bomNeedsCsv'));
       const { runResults } = await import('./results.ts');
       await runResults(io, o, deps);
     });
@@ -443,6 +469,7 @@ export function buildProgram(io: CliIo, deps: CliDeps): Command {
     });
 
   describeCommands(program, locale);
+  choicesInAnyCase(program);
   return program;
 }
 
@@ -478,6 +505,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
   if (io === defaultIo) watchStdout();
   try {
     takeRequestedExit();
+    helpTopics(program, argv.slice(2));
     await program.parseAsync(argv as string[]);
     // A command that ends normally may ask for a status (130 after Ctrl-C, 1 when its work failed).
     const code = takeRequestedExit() ?? 0;

@@ -140,3 +140,15 @@ export function tableLines(
 export function padColumns(s: string, width: number): string {
   return s + ' '.repeat(Math.max(0, width - textWidth(s)));
 }
+
+/** `s` cut to at most `width` terminal columns ({@link textWidth}: a wide character is never split). */
+export function cutToColumns(s: string, width: number): string {
+  let w = 0;
+  let out = '';
+  for (const ch of s) {
+    w += WIDE.test(ch) ? 2 : 1;
+    if (w > width) break;
+    out += ch;
+  }
+  return out;
+}

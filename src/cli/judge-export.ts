@@ -13,6 +13,7 @@ import { findModel } from '../storage/models.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { requireKnownName } from './known-names.ts';
+import { checkOutputFormat } from './out-format.ts';
 
 /** Flags of `zhujiu judge export`. */
 export interface JudgeExportFlags {
@@ -45,8 +46,14 @@ export function labelLine(g: {
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDeps): Promise<void> {
-  if (o.out) await checkOutputPath('--out', o.out);
   const locale = cliLocale(deps);
+  if (o.out) {
+    checkOutputFormat(
+      { flag: '--out', path: o.out, format: 'jsonl', by: 'zhujiu judge export' },
+      locale,
+    );
+    await checkOutputPath('--out', o.out);
+  }
   await withRuntime(deps, {}, async (rt) => {
     await requireKnownName(rt, 'judge', '--judge', o.judge, locale);
     if (o.model !== undefined) await requireKnownName(rt, 'model', '--model', o.model, locale);

@@ -35,6 +35,7 @@ import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 import { type CliDeps, cliLocale, dbText, openCommandRuntime } from './deps.ts';
 import type { CliIo } from './io.ts';
 import { requireKnownName } from './known-names.ts';
+import { checkOutputFormat } from './out-format.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
 /** Flags of `zhujiu leaderboard`. */
@@ -150,8 +151,11 @@ export async function runLeaderboard(
   if (!req.ok) throw new AppError('input_invalid', req.reason);
   if (req.view === 'style')
     throw new AppError('input_invalid', tc(locale, 'cli.leaderboard.style'));
-  // A path that cannot be written is refused before the board is built.
-  if (o.png) await checkOutputPath('--png', o.png);
+  // A name of another format, or a path that cannot be written, is refused before the board is built.
+  if (o.png) {
+    checkOutputFormat({ flag: '--png', path: o.png, format: 'png', by: '--png' }, locale);
+    await checkOutputPath('--png', o.png);
+  }
   const clock = deps.clock ?? systemClock;
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));
   // The stored snapshot gets no chart here (rendering it costs more than the rest of a one-shot board); a bot

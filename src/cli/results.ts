@@ -17,6 +17,7 @@ import { listRunsPage } from '../storage/run-results.ts';
 import { type CliDeps, cliLocale, withRuntime } from './deps.ts';
 import { type CliIo, OutputClosedError, tableLines } from './io.ts';
 import { requireKnownName } from './known-names.ts';
+import { checkOutputFormat } from './out-format.ts';
 
 /** Flags of `zhujiu results`. */
 export interface ResultsFlags {
@@ -26,7 +27,16 @@ export interface ResultsFlags {
   readonly failed?: boolean;
   readonly format: ResultFormat;
   readonly out?: string;
+  /** CSV only: start with a UTF-8 byte-order mark (README "`results`"), for spreadsheets that need one. */
+  readonly bom?: boolean;
 }
+
+/**
+ * The UTF-8 byte-order mark (U+FEFF, bytes EF BB BF): Excel reads a CSV file as UTF-8 only when it starts with one
+ * (without it, as the system's legacy code page, which shows Chinese as mojibake); other readers skip it or not, so
+ * it is written only when asked (`--bom`).
+ */
+const UTF8_BOM = '\uFEFF';
 
 /** Writes `s` to `out`, waiting for `drain`; a failed stream (EPIPE) throws so no further page is read. */
 async function write(out: Writable, s: string): Promise<void> {
@@ -68,8 +78,20 @@ function printRuns(
  * @param deps an open runtime to run on (left open), or the environment to open one from (cli/deps.ts).
  */
 export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Promise<void> {
-  if (o.out) await checkOutputPath('--out', o.out);
   const locale = cliLocale(deps);
+  if (o.out) {
+    checkOutputFormat(
+      {
+        flag: '--out',
+        path: o.out,
+        format: o.format,
+        by: `--format ${o.format}`,
+        others: { csv: '--format csv', jsonl: '--format jsonl' },
+      },
+      locale,
+    );
+    await checkOutputPath('--out', o.out);
+  }
   await withRuntime(deps, {}, async (rt) => {
     const db = rt.db.db;
     if (o.run === undefined) {
@@ -94,14 +116,12 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
     await checkRunFilter(db, run.id, filter);
     const target = { id: run.id, model: run.model, suite: run.suite };
     let n: number;
-    if (o.out) {
-      n = await streamFileAtomic('--out', o.out, (out) =>
-        writeRunResults(db, target, filter, o.format, (s) => write(out, s)),
-      );
-    } else {
-      const out = io.stdout ?? process.stdout;
-      n = await writeRunResults(db, target, filter, o.format, (s) => write(out, s));
-    }
+    const records = async (out: Writable) => {
+      if (o.bom) await write(out, UTF8_BOM);
+      return writeRunResults(db, target, filter, o.format, (s) => write(out, s));
+    };
+    if (o.out) n = await streamFileAtomic('--out', o.out, records);
+    else n = await records(io.stdout ?? process.stdout);
     const summary = tc(locale, o.out ? 'cli.results.writtenTo' : 'cli.results.written', {
       n,
       run: run.id,

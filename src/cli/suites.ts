@@ -4,10 +4,10 @@
  * (after sampling), read from the datasets folder (`ZHUJIU_DATASETS_DIR`). A suite whose files are missing is
  * listed with the reason instead of failing the whole listing.
  */
-import { existsSync } from 'node:fs';
 import { BOARD_ABILITIES } from '../aggregate/types.ts';
 import { type SuiteConfig, suiteDescription } from '../config/schema.ts';
 import { isAppError } from '../core/errors.ts';
+import { folderState } from '../core/folder-state.ts';
 import { prepareSuite } from '../eval/datasets/prepare.ts';
 import { listText, sayCli, tc } from '../i18n/cli.ts';
 import { abilityText, type Locale, methodText } from '../i18n/index.ts';
@@ -61,10 +61,35 @@ function entryRow(suite: SuiteConfig, d: SuiteConfig['datasets'][number]): Datas
 }
 
 /**
- * One suite's row: its datasets with the items each asks after sampling (prepared from the datasets folder), or,
- * when they cannot be prepared, the config's datasets with the first line of the reason.
+ * Why the datasets folder `dir` is not one, said once above the listing (in `locale`): it does not exist, is a
+ * file, or lies under a file (core/folder-state.ts); undefined when it is a folder (or cannot be looked at, which
+ * each suite's own reason then says).
  */
-async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Promise<SuiteRow> {
+function folderNote(dir: string, locale: Locale): string | undefined {
+  const state = folderState(dir);
+  switch (state.kind) {
+    case 'missing':
+      return tc(locale, 'cli.suites.noFolder', { dir });
+    case 'file':
+      return tc(locale, 'cli.suites.folderIsFile', { dir });
+    case 'underFile':
+      return tc(locale, 'cli.suites.folderUnderFile', { dir, file: state.file });
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One suite's row: its datasets with the items each asks after sampling (prepared from the datasets folder), or,
+ * when they cannot be prepared, the config's datasets with the first line of the reason (`noFolder`, the note of
+ * a datasets folder that is not one, when there is one: said once above the listing).
+ */
+async function suiteRow(
+  suite: SuiteConfig,
+  loc: Location,
+  locale: Locale,
+  noFolder: string | undefined,
+): Promise<SuiteRow> {
   const head = {
     suite: suite.name,
     description: suiteDescription(suite.description, locale),
@@ -93,17 +118,18 @@ async function suiteRow(suite: SuiteConfig, loc: Location, locale: Locale): Prom
     };
   } catch (err) {
     if (!isAppError(err)) throw err;
-    // A missing datasets folder is said once (runSuites), not as the first missing file of each suite.
-    const noFolder = err.said?.key === 'cli.dataset.noFile' && !existsSync(loc.datasetsDir);
+    // A datasets folder that is not one is said once (runSuites), not as the first missing file of each suite.
+    const unread = ['cli.dataset.noFile', 'cli.file.cannotRead'].includes(err.said?.key ?? '');
     return {
       ...head,
       datasets: suite.datasets.map((d) => entryRow(suite, d)),
       items: null,
-      error: noFolder
-        ? tc(locale, 'cli.suites.noFolder', { dir: loc.datasetsDir })
-        : err.said && locale !== 'en'
-          ? sayCli(locale, err.said)
-          : err.message,
+      error:
+        noFolder !== undefined && unread
+          ? noFolder
+          : err.said && locale !== 'en'
+            ? sayCli(locale, err.said)
+            : err.message,
     };
   }
 }
@@ -114,10 +140,10 @@ function printSuites(
   locale: Locale,
   datasetsDir: string,
   rows: readonly SuiteRow[],
+  noFolder: string | undefined,
 ): void {
   io.out(tc(locale, 'cli.suites.folder', { dir: datasetsDir }));
-  const noFolder = tc(locale, 'cli.suites.noFolder', { dir: datasetsDir });
-  if (rows.some((r) => r.error === noFolder)) io.out(noFolder);
+  if (noFolder !== undefined && rows.some((r) => r.error === noFolder)) io.out(noFolder);
   const width = Math.max(16, ...rows.flatMap((r) => r.datasets.map((d) => d.dataset.length)));
   for (const r of rows) {
     const size = r.error
@@ -173,11 +199,13 @@ export async function runSuites(io: CliIo, o: SuitesOptions, deps: CliDeps): Pro
     cacheDir: c.datasetsCacheDir,
     roots: c.datasetRoots ?? [],
   };
+  const locale = cliLocale(deps);
+  const noFolder = folderNote(c.datasetsDir, locale);
   const rows: SuiteRow[] = [];
-  for (const suite of c.suites.values()) rows.push(await suiteRow(suite, loc, cliLocale(deps)));
+  for (const suite of c.suites.values()) rows.push(await suiteRow(suite, loc, locale, noFolder));
   if (o.json) {
     io.out(JSON.stringify({ datasets_dir: c.datasetsDir, suites: rows }));
     return;
   }
-  printSuites(io, cliLocale(deps), c.datasetsDir, rows);
+  printSuites(io, locale, c.datasetsDir, rows, noFolder);
 }

@@ -10,8 +10,10 @@ import { delimiter, join, resolve } from 'node:path';
 import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
+import { folderState } from '../core/folder-state.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, listText, said, saidError, sayCli, tc } from '../i18n/cli.ts';
+import { choiceNames, meantChoice } from '../i18n/display-names.ts';
 import type { Locale } from '../i18n/index.ts';
 import { literalText } from '../i18n/quote.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
@@ -220,23 +222,79 @@ function exampleOf(expected: string, fallback: unknown, locale: Locale): string 
 }
 
 /**
- * What is wrong at one key, in `locale`: the choices of a discriminated union (a model's `provider:`), the expected
- * type with an example (the key's default), or the schema's or zod's own message.
+ * The allowed values of a fixed list as a refusal lists them, in `locale`: `a, b, c` (`a、b、c`); the abilities and
+ * methods by their display names in `locale` (i18n/display-names.ts `choiceNames`), which a suite file takes too.
+ */
+function choicesText(choices: readonly unknown[], locale: Locale): string {
+  return listText(locale, choiceNames(choices.map(String), locale));
+}
+
+/**
+ * `; did you mean "x"?` (in `locale`) when `value` looks like a misspelt or shortened value of `choices` (the
+ * abilities and methods by their display names too: i18n/display-names.ts `meantChoice`), else ''.
+ */
+function meantChoiceText(value: unknown, choices: readonly unknown[], locale: Locale): string {
+  if (typeof value !== 'string') return '';
+  const name = meantChoice(value, choices.map(String), locale);
+  return name === undefined ? '' : tc(locale, 'cli.configFile.meant', { name });
+}
+
+/**
+ * True when the last key of `path` is left out of its mapping in `doc` (a required key not written), as opposed to
+ * written with a bad value.
+ */
+function isMissingKey(doc: Document, path: readonly string[]): boolean {
+  if (path.length === 0) return false;
+  const parent = path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true);
+  return isMap(parent) && !parent.has(path[path.length - 1]);
+}
+
+/**
+ * The refusal of a required key left out (`missing required key "ability": add `ability:` with one of …`), in
+ * `locale`, when `issue` is about such a key; undefined otherwise.
+ */
+function missingKeyText(
+  issue: z.core.$ZodIssue,
+  doc: Document,
+  path: readonly string[],
+  locale: Locale,
+): string | undefined {
+  if (!isMissingKey(doc, path)) return undefined;
+  const key = path[path.length - 1] as string;
+  if (issue.code === 'invalid_value')
+    return tc(locale, 'cli.configFile.missingKeyOneOf', {
+      key,
+      choices: choicesText(issue.values, locale),
+    });
+  const words = issue.code === 'invalid_type' ? TYPE_WORDS[issue.expected] : undefined;
+  return words === undefined
+    ? undefined
+    : tc(locale, 'cli.configFile.missingKeyType', { key, what: tc(locale, words) });
+}
+
+/**
+ * What is wrong at one key, in `locale`: a required key left out, the choices of a discriminated union (a model's
+ * `provider:`) or of a fixed list with a "did you mean", the expected type with an example (the key's default), or
+ * the schema's or zod's own message.
  * @param value what the YAML document holds at the issue's path.
  */
 function issueText(
   issue: z.core.$ZodIssue,
-  value: unknown,
+  doc: Document,
   path: readonly string[],
   defaults: unknown,
   schema: z.ZodType | undefined,
   locale: Locale,
 ): string {
+  const value = doc.getIn(path);
+  const missing = missingKeyText(issue, doc, path, locale);
+  if (missing !== undefined) return missing;
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
     // A model's `provider:` (zod says "Invalid discriminator value"): name the choices and what was written.
     const options = ((issue as { options?: unknown[] }).options ?? []).map(String);
     return value === undefined
       ? tc(locale, 'cli.configFile.missingChoice', {
+          key: issue.discriminator,
           choices: options
             .map((o) => `\`${issue.discriminator}: ${o}\``)
             .join(tc(locale, 'cli.configFile.or')),
@@ -244,8 +302,15 @@ function issueText(
       : tc(locale, 'cli.configFile.oneOf', {
           choices: options.join(', '),
           got: describeValue(value, locale),
-        });
+        }) + meantChoiceText(value, options, locale);
   }
+  if (issue.code === 'invalid_value' && value !== undefined)
+    return (
+      tc(locale, 'cli.configFile.oneOf', {
+        choices: choicesText(issue.values, locale),
+        got: describeValue(value, locale),
+      }) + meantChoiceText(value, issue.values, locale)
+    );
   if (issue.code === 'invalid_type') {
     const fallback =
       path.reduce<unknown>(
@@ -297,7 +362,63 @@ function schemaKeysAt(schema: z.ZodType | undefined, path: readonly string[]): s
   return schemaKeysAt(def.shape?.[path[0] as string], path.slice(1));
 }
 
-/** Formats zod issues against a YAML document as `file:line:col path: message` lines, sorted by path. */
+/** One problem of a file at its position: the line and column it is reported at, its key path and its text. */
+type Located = {
+  readonly pos: readonly [number, number];
+  readonly path: PropertyKey[];
+  readonly line: string;
+};
+
+/** The `line:col` of the deepest node of `keyPath` that exists in `doc` (the document's start when none does). */
+function closestPos(doc: Document, lc: LineCounter, keyPath: readonly string[]): [number, number] {
+  for (let depth = keyPath.length; depth >= 0; depth--) {
+    const node = depth === 0 ? doc.contents : doc.getIn(keyPath.slice(0, depth), true);
+    if (isNode(node) && node.range) {
+      const p = lc.linePos(node.range[0]);
+      return [p.line, p.col];
+    }
+  }
+  return [1, 1];
+}
+
+/** Each unknown key of an `unrecognized_keys` issue at its own line:col (not at the first key of its mapping). */
+function unknownKeys(
+  doc: Document,
+  lc: LineCounter,
+  file: string,
+  issue: z.core.$ZodIssue & { code: 'unrecognized_keys' },
+  known: (isMapping: boolean, path: readonly string[]) => string[],
+  locale: Locale,
+): Located[] {
+  const path = issue.path.map(String);
+  const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
+  return issue.keys.map((key) => {
+    const pair = isMap(map)
+      ? map.items.find((it) => isScalar(it.key) && String(it.key.value) === key)
+      : undefined;
+    const range = pair && isNode(pair.key) ? pair.key.range : undefined;
+    const pos: [number, number] = range
+      ? (({ line, col }) => [line, col] as [number, number])(lc.linePos(range[0]))
+      : closestPos(doc, lc, path);
+    const near = unknownKeyHint(key, known(isMap(map), path), locale);
+    const keyPath = [...issue.path, key];
+    return {
+      pos,
+      path: keyPath,
+      line: tc(locale, 'cli.configFile.unknownKey', {
+        at: `${file}:${pos[0]}:${pos[1]}`,
+        path: configPathText(keyPath),
+        key,
+        near,
+      }),
+    };
+  });
+}
+
+/**
+ * Formats zod issues against a YAML document as `file:line:col path: message` lines, in the order of the file
+ * (by line and column; problems at one place by key path).
+ */
 function locate(
   doc: Document,
   lc: LineCounter,
@@ -307,59 +428,28 @@ function locate(
   schema: z.ZodType | undefined,
   locale: Locale,
 ): string[] {
-  const located = issues.flatMap((issue): { path: PropertyKey[]; line: string }[] => {
+  const known = (isMapping: boolean, path: readonly string[]) =>
+    knownKeysAt(isMapping, defaults, schema, path);
+  const located = issues.flatMap((issue): Located[] => {
+    if (issue.code === 'unrecognized_keys') return unknownKeys(doc, lc, file, issue, known, locale);
     const path = issue.path.map(String);
-    const where = configPathText(issue.path);
-    // Walk down as far as the path exists in the document to find the closest node.
-    const at = (keyPath: readonly string[]): [number, number] => {
-      for (let depth = keyPath.length; depth >= 0; depth--) {
-        const node = depth === 0 ? doc.contents : doc.getIn(keyPath.slice(0, depth), true);
-        if (isNode(node) && node.range) {
-          const p = lc.linePos(node.range[0]);
-          return [p.line, p.col];
-        }
-      }
-      return [1, 1];
-    };
-    if (issue.code === 'unrecognized_keys') {
-      // Each unknown key at its own line:col (not at the first key of its mapping).
-      const map = path.length === 0 ? doc.contents : doc.getIn(path, true);
-      return issue.keys.map((key) => {
-        const pair = isMap(map)
-          ? map.items.find((it) => isScalar(it.key) && String(it.key.value) === key)
-          : undefined;
-        const range = pair && isNode(pair.key) ? pair.key.range : undefined;
-        const [line, col] = range
-          ? (({ line, col }) => [line, col])(lc.linePos(range[0]))
-          : at(path);
-        const known = knownKeysAt(isMap(map), defaults, schema, path);
-        const near = unknownKeyHint(key, known, locale);
-        const keyPath = [...issue.path, key];
-        return {
-          path: keyPath,
-          line: tc(locale, 'cli.configFile.unknownKey', {
-            at: `${file}:${line}:${col}`,
-            path: configPathText(keyPath),
-            key,
-            near,
-          }),
-        };
-      });
-    }
-    const [line, col] = at(path);
-    const message = issueText(issue, doc.getIn(path), path, defaults, schema, locale);
+    const pos = closestPos(doc, lc, path);
+    const message = issueText(issue, doc, path, defaults, schema, locale);
     return [
       {
+        pos,
         path: issue.path,
         line: tc(locale, 'cli.configFile.problem', {
-          at: `${file}:${line}:${col}`,
-          path: where,
+          at: `${file}:${pos[0]}:${pos[1]}`,
+          path: configPathText(issue.path),
           message,
         }),
       },
     ];
   });
-  return located.sort((a, b) => comparePaths(a.path, b.path)).map((l) => l.line);
+  return located
+    .sort((a, b) => a.pos[0] - b.pos[0] || a.pos[1] - b.pos[1] || comparePaths(a.path, b.path))
+    .map((l) => l.line);
 }
 
 /**
@@ -527,12 +617,16 @@ export function parseEnv(
 ): Env {
   const parsed = envSchema.safeParse(env, zodParseOptions(locale));
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) =>
-      tc(locale, 'cli.schema.env.problem', {
-        name: i.path.join('.'),
-        msg: schemaMessageIn(i.message, locale),
-      }),
-    );
+    const lines = parsed.error.issues.map((i) => {
+      const name = i.path.join('.');
+      // A fixed list (LOG_LEVEL, LOG_FORMAT): the values and a "did you mean", never the value itself.
+      const msg =
+        i.code === 'invalid_value'
+          ? tc(locale, 'cli.schema.env.oneOf', { choices: choicesText(i.values, locale) }) +
+            meantChoiceText(env[name]?.trim(), i.values, locale)
+          : schemaMessageIn(i.message, locale);
+      return tc(locale, 'cli.schema.env.problem', { name, msg });
+    });
     throw new AppError('env_invalid', lines.join('\n'));
   }
   return parsed.data;
@@ -674,6 +768,17 @@ export function loadConfig(options: LoadOptions): LoadedConfig {
   const env = parseEnv(options.env, locale);
   const explicitDir = options.configDir ?? env.ZHUJIU_CONFIG_DIR;
   const configDir = resolve(cwd, explicitDir ?? 'config');
+  const state = explicitDir === undefined ? undefined : folderState(configDir);
+  if (state?.kind === 'underFile') {
+    throw saidError(
+      'config_missing',
+      said('cli.config.folderUnderFile', {
+        dir: configDir,
+        file: state.file,
+        from: configDirFrom(options),
+      }),
+    );
+  }
   if (explicitDir !== undefined && !present(configDir)) {
     throw saidError(
       'config_missing',

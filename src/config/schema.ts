@@ -4,6 +4,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { idOfName, type NameKind } from '../i18n/display-names.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
 import { shown } from '../i18n/quote.ts';
 import { ABILITIES } from './abilities.ts';
@@ -642,12 +643,23 @@ export const robustnessBaseSchema = z
 /** The base entry of a robustness dataset. */
 export type RobustnessBaseConfig = z.infer<typeof robustnessBaseSchema>;
 
+/**
+ * An ability or a method of a suite's dataset: its id, or its display name in either language (`知识`, `Knowledge`,
+ * `对比评估`; i18n/display-names.ts `idOfName`), read as the id, as the command line takes them.
+ */
+function displayNamed<const T extends readonly [string, ...string[]]>(ids: T, kind: NameKind) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' ? (idOfName(v, ids, kind) ?? v) : v),
+    z.enum(ids),
+  );
+}
+
 /** One dataset of a suite. */
 export const suiteDatasetSchema = z
   .strictObject({
     name: datasetNameSchema,
-    ability: z.enum(ABILITIES),
-    method: z.enum(METHODS),
+    ability: displayNamed(ABILITIES, 'ability'),
+    method: displayNamed(METHODS, 'method'),
     /** One file or folder, relative to the datasets folder (shorthand for `files: [path]`). */
     path: z.string().optional(),
     /** The files the loader reads (paths relative to the datasets folder, or `{url, sha256}`). */

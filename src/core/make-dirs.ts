@@ -28,12 +28,16 @@ function missingLevels(path: string, isDir: (p: string) => boolean | undefined):
   }
 }
 
-/** statSync's answer: a folder, something else, or nothing there (undefined). */
+/**
+ * statSync's answer: a folder, something else, or nothing there (undefined). A path under a file (ENOTDIR) is
+ * nothing there too, so the walk up reaches that file and names it.
+ */
 function isDirSync(p: string): boolean | undefined {
   try {
     return statSync(p).isDirectory();
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw err;
   }
 }

@@ -13,6 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { said, saidError } from '../i18n/cli.ts';
 import { AppError, type Said } from './errors.ts';
+import { folderState } from './folder-state.ts';
 
 /** Why an errno stops a write, in words, with the fix (a command line message, i18n/en-cli.ts). */
 function why(code: string | undefined, path: string): Said {
@@ -24,8 +25,13 @@ function why(code: string | undefined, path: string): Said {
       return existsSync(dirname(resolve(path)))
         ? said('cli.outFile.noNewFiles', { dir: dirname(path) })
         : said('cli.outFile.noFolder', { dir: dirname(path) });
-    case 'ENOTDIR':
-      return said('cli.outFile.notFolder', { dir: dirname(path) });
+    case 'ENOTDIR': {
+      // The file in the way: the folder named, or a level above it (core/folder-state.ts).
+      const state = folderState(dirname(resolve(path)));
+      return said('cli.outFile.notFolder', {
+        dir: state.kind === 'underFile' ? state.file : dirname(path),
+      });
+    }
     case 'EACCES':
     case 'EPERM':
     case 'EROFS':

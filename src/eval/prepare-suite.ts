@@ -5,8 +5,8 @@
  * files are missing. Without stored items it needs no database, so `zhujiu eval` starts it while the database opens
  * (cli/eval, main.ts `RuntimeOptions.onConfig`); eval/service `prepareSuite` is the same function.
  */
-import { existsSync } from 'node:fs';
 import { AppError } from '../core/errors.ts';
+import { folderState } from '../core/folder-state.ts';
 import type { StoredItem } from '../storage/items.ts';
 import {
   type BaseCache,
@@ -53,12 +53,15 @@ export async function prepareSuiteDatasets(
     }
     for (const f of gone) if (!missing.includes(f)) missing.push(f);
   }
-  // A missing datasets folder is said once, not as each of its files.
-  if (missing.length > 0 && !existsSync(config.datasetsDir))
+  // A datasets folder that is not one (missing, a file, under a file) is said once, not as each of its files.
+  const folder = missing.length > 0 ? folderState(config.datasetsDir) : undefined;
+  if (folder !== undefined && folder.kind !== 'folder' && folder.kind !== 'unreadable')
     throw new EvalRefusalError('dataset_invalid', {
       code: 'datasets_dir_missing',
       suite: name,
       dir: config.datasetsDir,
+      ...(folder.kind === 'file' ? { file: config.datasetsDir } : {}),
+      ...(folder.kind === 'underFile' ? { file: folder.file } : {}),
     });
   if (missing.length > 0)
     throw new EvalRefusalError('dataset_invalid', {

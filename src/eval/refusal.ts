@@ -82,8 +82,16 @@ type EvalRefusalKind =
       readonly dir: string;
       readonly files: readonly string[];
     }
-  /** The datasets folder `dir` itself does not exist (every dataset file of the suite is missing). */
-  | { readonly code: 'datasets_dir_missing'; readonly suite: string; readonly dir: string }
+  /**
+   * The datasets folder `dir` itself is not a folder (every dataset file of the suite is missing): it does not
+   * exist, or `file` is in its way (`dir` itself is a file, or a level above it is one: ENOTDIR).
+   */
+  | {
+      readonly code: 'datasets_dir_missing';
+      readonly suite: string;
+      readonly dir: string;
+      readonly file?: string;
+    }
   | { readonly code: 'no_run'; readonly run: number }
   /** An approved submission has no suite to be queued on: none of `submissions.suites`, nor `fallback`, is runnable. */
   | { readonly code: 'no_submission_suites'; readonly fallback: string }
@@ -119,6 +127,23 @@ function unknownNameText(
     ? t(locale, 'evalRefusal.unknownModel.none', p)
     : t(locale, 'evalRefusal.unknownModel', { ...p, valid: list(r.valid, locale) }) +
         meantMessage(r.model, r.valid, locale);
+}
+
+/** The refusal of a datasets folder that is not one: it does not exist, is a file, or lies under a file. */
+function datasetsDirText(
+  r: Extract<EvalRefusal, { code: 'datasets_dir_missing' }>,
+  locale: Locale,
+): string {
+  if (r.file === undefined)
+    return t(locale, 'evalRefusal.datasetsDirMissing', { suite: r.suite, dir: r.dir });
+  return t(locale, 'evalRefusal.datasetsDirNotFolder', {
+    suite: r.suite,
+    dir: r.dir,
+    what:
+      r.file === r.dir
+        ? t(locale, 'evalRefusal.datasetsDir.isFile')
+        : t(locale, 'evalRefusal.datasetsDir.underFile', { file: r.file }),
+  });
 }
 
 /** How to cancel a run on a surface: `/eval cancel 16` in chat, `zhujiu eval --cancel 16` on the command line. */
@@ -267,7 +292,7 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
             : '',
       });
     case 'datasets_dir_missing':
-      return t(locale, 'evalRefusal.datasetsDirMissing', { suite: r.suite, dir: r.dir });
+      return datasetsDirText(r, locale);
     case 'suite_unprepared':
       return t(locale, 'evalRefusal.unprepared', {
         message: r.said && locale !== 'en' ? sayCli(locale, r.said) : r.message,

@@ -269,10 +269,12 @@ export class EvalService {
     if (stored && !this.suiteNames().includes(suite)) {
       problems.push(notEvaluable(stored, this.suiteNames()));
     } else if (!stored) {
+      // Every suite of config/suites/ (the ones `zhujiu config check` counts), not only those a run can ask: a name
+      // close to `alpaca-eval` is suggested as it, whose own refusal then says how its answers come in.
       problems.push({
         code: 'unknown_suite',
         suite,
-        valid: byCloseness(suite, this.suiteNames()),
+        valid: byCloseness(suite, [...this.#o.config.suites.keys()].sort()),
       });
     }
     if ((await this.#modelConfig(model)) === undefined)

@@ -9,7 +9,7 @@
  * Light (no catalogue, no package): the command line's parser of `--ability` uses it while `zhujiu --help` loads
  * only the command line's texts (src/cli/index.ts).
  */
-import { didYouMean } from '../text/edit-distance.ts';
+import { didYouMeanChoice } from '../text/edit-distance.ts';
 import type { Locale } from './index.ts';
 
 /** The English display names, by catalogue key (the ZhuJiu paper's terms are the ids). */
@@ -104,6 +104,51 @@ export function meantId(
       if (!shown.has(name)) shown.set(name, lang === locale ? name : id);
     }
   }
-  const close = didYouMean(raw, [...shown.keys()]);
+  const close = didYouMeanChoice(raw, [...shown.keys()]);
   return close === undefined ? undefined : shown.get(close);
+}
+
+/** The ids of each kind, in the catalogue's order (config/abilities.ts `ABILITIES`; the board's methods). */
+const IDS_OF: Readonly<Record<NameKind, readonly string[]>> = {
+  ability: Object.keys(DISPLAY_NAMES_EN)
+    .filter((k) => k.startsWith('ability.'))
+    .map((k) => k.slice('ability.'.length)),
+  method: Object.keys(DISPLAY_NAMES_EN)
+    .filter((k) => k.startsWith('method.'))
+    .map((k) => k.slice('method.'.length)),
+};
+
+/**
+ * The kind whose ids `choices` are, every one of them and nothing else (the abilities of `--ability`, the methods of
+ * a suite's `method:`), or undefined for any other list.
+ */
+export function kindOfChoices(choices: readonly string[]): NameKind | undefined {
+  return (['ability', 'method'] as const).find(
+    (kind) =>
+      choices.length === IDS_OF[kind].length && IDS_OF[kind].every((id) => choices.includes(id)),
+  );
+}
+
+/**
+ * What to suggest for `typed`, refused by the fixed list `choices`: for the abilities or the methods
+ * ({@link kindOfChoices}), {@link meantId} (an id or a display name in either language, suggested in `locale`);
+ * for any other list, the misspelt or shortened value (text/edit-distance.ts `didYouMeanChoice`). Undefined when
+ * nothing is close.
+ */
+export function meantChoice(
+  typed: string,
+  choices: readonly string[],
+  locale: Locale,
+): string | undefined {
+  const kind = kindOfChoices(choices);
+  return kind ? meantId(typed, choices, kind, locale) : didYouMeanChoice(typed, choices);
+}
+
+/**
+ * `choices` as a refusal lists them in `locale`: the display names of the abilities or methods
+ * ({@link kindOfChoices}: `知识`, `推理` … in Chinese, the ids in English), any other list as it is.
+ */
+export function choiceNames(choices: readonly string[], locale: Locale): string[] {
+  const kind = kindOfChoices(choices);
+  return kind ? choices.map((id) => displayName(kind, id, locale)) : [...choices];
 }

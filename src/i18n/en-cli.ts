@@ -56,10 +56,12 @@ export const enCli = {
   'cli.unhandled.dbStopped': 'the embedded database stopped: {message}',
   'cli.install.broken':
     "zhujiu's installation is incomplete: {what} cannot be loaded. Run `npm run build` in the zhujiu folder (or `npm ci`, which also installs its dependencies again), then run the command again.",
-  'cli.results.needsRun': '--dataset, --ability, --failed and --out need --run N',
+  'cli.results.needsRun': '--dataset, --ability, --failed, --out and --bom need --run N',
   'cli.eval.cancelFlags': '--cancel RUN takes no --model or --suite',
   'cli.ratings.sourceWithFile':
     '--source picks stored votes; with --battles FILE the file is rated as it is: drop one of them',
+  'cli.results.bomNeedsCsv':
+    '--bom is for CSV (--format csv): JSON lines start with their first record; drop --bom or add --format csv',
 
   'cli.bot.description':
     'run the chat bot (Discord / Slack / terminal) with an in-process worker; the default of `npm start`',
@@ -140,6 +142,7 @@ export const enCli = {
   'cli.schema.rubric.maxAboveMin': 'max must be greater than min',
   'cli.schema.rubric.wholeScale':
     'a whole-number scale (fractional: false) needs whole min and max; set fractional: true for 7.5-style grades',
+  'cli.schema.env.oneOf': 'expected one of {choices}',
   'cli.migrate.description': 'apply pending database migrations (also done at every start)',
   'cli.migrate.opt.down':
     'roll back the last migration instead (drops what it created: with 0001, every table)',
@@ -283,6 +286,8 @@ export const enCli = {
   'cli.results.opt.failed': 'only items that failed (with their failure cause)',
   'cli.results.opt.format': 'JSON lines or CSV (RFC 4180, with a header row)',
   'cli.results.opt.out': 'write to FILE (atomically) instead of standard output',
+  'cli.results.opt.bom':
+    'start the CSV with a UTF-8 byte-order mark (bytes EF BB BF), so that Excel reads its Chinese as UTF-8; off by default, so a pipe gets plain CSV',
   'cli.export.description': 'export stored data in public formats',
   'cli.export.battles.description':
     'write the live votes of a source as Chatbot Arena battles (one JSON line per vote): model_a, model_b, winner, anonymised judge, turn, timestamps',
@@ -339,6 +344,7 @@ export const enCli = {
   'cli.eval.tableHead': 'dataset|ability|metric|profile|score/10|n|earned|failures',
   'cli.eval.tokens': 'tokens: {prompt} prompt + {completion} completion; wall time {wall}',
   'cli.eval.failures': 'failures: {line}',
+  'cli.eval.barless': 'run #{run} {value}/{total} items | {failed} failed | {eta} left',
   'cli.config.reachable': '{db}, reachable, ',
   'cli.config.upToDate': '{where}migrations up to date ({n})',
   'cli.config.pending':
@@ -405,6 +411,8 @@ export const enCli = {
   'cli.config.yamlCode.TAG_RESOLVE_FAILED': 'a tag (!name) is unknown or does not fit its value',
   'cli.config.yamlCode.UNEXPECTED_TOKEN': 'an unexpected character or token here',
   'cli.config.yamlCode.BAD_COLLECTION_TYPE': 'a tag expects another kind of collection',
+  'cli.config.folderUnderFile':
+    'config folder {dir} is under a file ({file} is a file, not a folder: ENOTDIR; from {from}); point it at the folder that holds default.yaml, or unset it to use ./config',
   'cli.interrupt.imported': 'imported',
   'cli.interrupt.written': 'written',
   'cli.interrupt.stopping':
@@ -520,6 +528,10 @@ export const enCli = {
   'cli.suites.noFolder':
     'the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder); create it and put the dataset files there, or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are")',
   'cli.suites.unavailableNoFolder': 'unavailable (no datasets folder, see above)',
+  'cli.suites.folderIsFile':
+    'the datasets folder {dir} is a file, not a folder (the environment variable ZHUJIU_DATASETS_DIR sets it); set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are")',
+  'cli.suites.folderUnderFile':
+    'the datasets folder {dir} is under a file ({file} is a file, not a folder: ENOTDIR; the environment variable ZHUJIU_DATASETS_DIR sets it); set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are")',
   'cli.submissions.none': 'no submissions',
   'cli.submissions.noneWith': 'no {status} submissions',
   'cli.submissions.row': '#{id} {status} {name} | {model} at {url} | {organisation} | {licence}',
@@ -697,7 +709,7 @@ export const enCli = {
   'cli.configFile.keysHere': '; the keys here are {keys}',
   'cli.configFile.unknownKey':
     '{at} {path}: unknown key "{key}": remove it or fix the spelling{near}',
-  'cli.configFile.missingChoice': 'missing; add {choices}',
+  'cli.configFile.missingChoice': 'missing required key "{key}": add {choices}',
   'cli.configFile.or': ' or ',
   'cli.configFile.oneOf': 'expected one of {choices}, got {got}',
   'cli.configFile.expected': 'expected {what}{example}, got {got}',
@@ -715,6 +727,10 @@ export const enCli = {
   'cli.configFile.modelTwice':
     '{at} models[{i}].name: model "{name}" is listed twice (first at {first}); give each model its own name or remove one',
   'cli.configFile.didYouMeanKeys': '; did you mean "{name}"? The keys here are {keys}',
+  'cli.configFile.missingKeyOneOf':
+    'missing required key "{key}": add `{key}:` with one of {choices}',
+  'cli.configFile.missingKeyType': 'missing required key "{key}": add `{key}:` with {what}',
+  'cli.configFile.meant': '; did you mean "{name}"?',
   'cli.start.voterSecret':
     'environment ZHUJIU_VOTER_SECRET: not set, but DATABASE_URL is: every process sharing the database must hash voter ids with the same secret. Set it, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
   'cli.start.slackAppToken':
@@ -758,6 +774,9 @@ export const enCli = {
     '{path} is not a regular file (a named pipe, a device or a socket); give the path of a regular file',
   'cli.outFile.diskFull': 'the disk is full ({code}); free some space or pick another disk',
   'cli.outFile.other': '{code}; pick a writable path',
+  'cli.outFile.extension':
+    '{flag} {path}: the name ends in {ext}, a {kind} file, but {by} writes {format}; name the file {example}{alt}',
+  'cli.outFile.extensionOr': ', or add {flag}',
   'cli.file.cannotRead': '{name}: cannot read ({why}); check the path',
   'cli.file.noPermission':
     "{name}: cannot read (no permission, {code}); check the file's permissions (and its folders')",
@@ -917,6 +936,9 @@ export const enCli = {
     '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
   'cli.dataset.storedOnly':
     '{where}: only a zero-shot dataset of every item can be run over stored items',
+  'cli.dataset.cacheUnwritable':
+    'the datasets cache folder {dir} cannot be written ({why}; the environment variable ZHUJIU_DATASETS_CACHE sets it; default: data/datasets-cache in the working folder); set ZHUJIU_DATASETS_CACHE to a writable folder',
+  'cli.dataset.cacheUnderFile': '{file} is a file, not a folder: ENOTDIR',
   'cli.outFile.unknown': 'unknown error',
   'cli.serve.started': 'zhujiu {kind}: data in {db}{logs}{health}',
   'cli.serve.logs': '; logs in {file}',

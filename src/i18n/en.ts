@@ -289,6 +289,7 @@ export const en = {
   'chat.col.safety': 'safe',
   'chat.col.robustness': 'robu',
   'chat.col.votes': 'votes',
+  'chat.col.notes': 'notes',
   'chat.notRanked': 'not ranked: {why}',
   'chat.divider': '— not ranked —',
   'chat.footer.built': 'Board built {age} ({at} UTC){behind}',
@@ -748,6 +749,10 @@ export const en = {
   'evalRefusal.didYouMean': ' Did you mean "{name}"?',
   'evalRefusal.datasetsDirMissing':
     'Suite "{suite}" cannot run: the datasets folder {dir} does not exist (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder). Create it and put the dataset files there (the public data folder ../shared/data/datasets beside this checkout has the layout), or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are").',
+  'evalRefusal.datasetsDirNotFolder':
+    'Suite "{suite}" cannot run: the datasets folder {dir} is {what} (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder). Set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are").',
+  'evalRefusal.datasetsDir.isFile': 'a file, not a folder',
+  'evalRefusal.datasetsDir.underFile': 'under a file ({file} is a file, not a folder: ENOTDIR)',
   'submit.status.pending': 'pending',
   'submit.status.approved': 'approved',
   'submit.status.rejected': 'rejected',

@@ -8,7 +8,7 @@
 import type { Said } from '../core/errors.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
 import { type CliMessageKey, listSaid, said } from './cli.ts';
-import { meantId, type NameKind } from './display-names.ts';
+import { displayName, meantId, type NameKind } from './display-names.ts';
 import { type Locale, t } from './index.ts';
 
 /** How many known names a refusal lists. */
@@ -52,4 +52,12 @@ export function meantDisplayName(
 ): string {
   const name = meantId(typed, ids, kind, locale);
   return name === undefined ? '' : t(locale, 'evalRefusal.didYouMean', { name });
+}
+
+/**
+ * The abilities or methods `ids` as a refusal lists them in `locale`: their display names (`知识、中文特定、…` in
+ * Chinese; the ids in English), which every surface takes as well as the ids.
+ */
+export function displayNameList(ids: readonly string[], kind: NameKind, locale: Locale): string {
+  return ids.map((id) => displayName(kind, id, locale)).join(t(locale, 'board.list.sep'));
 }

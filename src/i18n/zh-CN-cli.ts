@@ -52,10 +52,12 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.unhandled.dbStopped': '嵌入式数据库已停止：{message}',
   'cli.install.broken':
     'zhujiu 的安装不完整：无法加载 {what}。请在 zhujiu 目录中运行 `npm run build`（或运行 `npm ci`，它还会重新安装依赖），然后再次运行命令。',
-  'cli.results.needsRun': '--dataset、--ability、--failed 和 --out 需要与 --run N 一起使用',
+  'cli.results.needsRun': '--dataset、--ability、--failed、--out 和 --bom 需要与 --run N 一起使用',
   'cli.eval.cancelFlags': '--cancel RUN 不能与 --model 或 --suite 一起使用',
   'cli.ratings.sourceWithFile':
     '--source 选择的是已存储的投票；用 --battles FILE 时按文件原样计算评分：请去掉其中一个',
+  'cli.results.bomNeedsCsv':
+    '--bom 只用于 CSV（--format csv）：JSON Lines 以第一条记录开头；请去掉 --bom 或加上 --format csv',
 
   'cli.bot.description':
     '运行聊天机器人（Discord / Slack / 终端），并在进程内运行 worker；`npm start` 的默认命令',
@@ -130,6 +132,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.schema.rubric.maxAboveMin': 'max 必须大于 min',
   'cli.schema.rubric.wholeScale':
     '整数分制（fractional: false）的 min 和 max 须为整数；要给 7.5 这样的分数，请设 fractional: true',
+  'cli.schema.env.oneOf': '应为 {choices} 之一',
   'cli.migrate.description': '执行待应用的数据库迁移（每次启动时也会执行）',
   'cli.migrate.opt.down': '改为回滚最近一次迁移（删除它创建的内容：对 0001 即所有表）',
   'cli.migrate.opt.yes': '确认 --down',
@@ -260,6 +263,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.opt.failed': '只输出失败的题目（附失败原因）',
   'cli.results.opt.format': 'JSON lines 或 CSV（RFC 4180，带表头行）',
   'cli.results.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
+  'cli.results.opt.bom':
+    '在 CSV 开头写入 UTF-8 字节顺序标记（字节 EF BB BF），让 Excel 按 UTF-8 读取其中的中文；默认关闭，管道得到的是普通 CSV',
   'cli.export.description': '以公开格式导出已存储的数据',
   'cli.export.battles.description':
     '把一个来源的在线投票写成 Chatbot Arena 对战（每票一行 JSON）：model_a、model_b、winner、匿名化的投票者、轮次、时间戳',
@@ -313,6 +318,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
   'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
   'cli.eval.failures': '失败：{line}',
+  'cli.eval.barless': '任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.config.reachable': '{db}，可以连接，',
   'cli.config.upToDate': '{where}数据库迁移已是最新（{n} 个）',
   'cli.config.pending':
@@ -370,6 +376,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.yamlCode.TAG_RESOLVE_FAILED': '标签（!name）未知，或与它的值不符',
   'cli.config.yamlCode.UNEXPECTED_TOKEN': '此处有意外的字符或标记',
   'cli.config.yamlCode.BAD_COLLECTION_TYPE': '标签要求另一种集合类型',
+  'cli.config.folderUnderFile':
+    '配置目录 {dir} 位于一个文件之下（{file} 是文件，不是目录：ENOTDIR；来自 {from}）；请让它指向存放 default.yaml 的目录，或取消设置以使用 ./config',
   'cli.interrupt.imported': '导入',
   'cli.interrupt.written': '写入',
   'cli.interrupt.stopping': '中断：正在停止；除非提交已经开始，否则不会{what}任何内容',
@@ -475,6 +483,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.suites.noFolder':
     '数据集目录 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设置；默认是工作目录下的 datasets）；请创建它并把数据集文件放进去，或者把 ZHUJIU_DATASETS_DIR 设为存放这些文件的目录（README“Where the files are”）',
   'cli.suites.unavailableNoFolder': '不可用（没有数据集目录，见上方）',
+  'cli.suites.folderIsFile':
+    '数据集目录 {dir} 是一个文件，不是目录（由环境变量 ZHUJIU_DATASETS_DIR 设置）；请把 ZHUJIU_DATASETS_DIR 设为存放数据集文件的目录（README“Where the files are”）',
+  'cli.suites.folderUnderFile':
+    '数据集目录 {dir} 位于一个文件之下（{file} 是文件，不是目录：ENOTDIR；由环境变量 ZHUJIU_DATASETS_DIR 设置）；请把 ZHUJIU_DATASETS_DIR 设为存放数据集文件的目录（README“Where the files are”）',
   'cli.submissions.none': '没有提交',
   'cli.submissions.noneWith': '没有状态为 {status} 的提交',
   'cli.submissions.row': '#{id} {status} {name} | {model}，位于 {url} | {organisation} | {licence}',
@@ -643,7 +655,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.example': '，例如 {example}',
   'cli.configFile.keysHere': '；此处可用的键有 {keys}',
   'cli.configFile.unknownKey': '{at} {path}：未知的键“{key}”：请删除它或修正拼写{near}',
-  'cli.configFile.missingChoice': '缺失；请添加 {choices}',
+  'cli.configFile.missingChoice': '缺少必需的键“{key}”：请添加 {choices}',
   'cli.configFile.or': ' 或 ',
   'cli.configFile.oneOf': '应为 {choices} 之一，实际是{got}',
   'cli.configFile.expected': '应为{what}{example}，实际是{got}',
@@ -661,6 +673,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.configFile.modelTwice':
     '{at} models[{i}].name：模型“{name}”列出了两次（第一次在 {first}）；请给每个模型一个不同的名称，或删除其中一个',
   'cli.configFile.didYouMeanKeys': '；你是不是想写“{name}”？此处可用的键有 {keys}',
+  'cli.configFile.missingKeyOneOf': '缺少必需的键“{key}”：请添加 `{key}:`，值为 {choices} 之一',
+  'cli.configFile.missingKeyType': '缺少必需的键“{key}”：请添加 `{key}:`，值为{what}',
+  'cli.configFile.meant': '；你是不是想写“{name}”？',
   'cli.start.voterSecret':
     '环境变量 ZHUJIU_VOTER_SECRET：未设置，但设置了 DATABASE_URL：共用一个数据库的每个进程都必须用同一个密钥对投票者 id 做哈希。请设置它，例如 `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`。',
   'cli.start.slackAppToken':
@@ -704,6 +719,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{path} 不是普通文件（而是命名管道、设备或套接字）；请给出普通文件的路径',
   'cli.outFile.diskFull': '磁盘已满（{code}）；请释放一些空间或选择其他磁盘',
   'cli.outFile.other': '{code}；请选择可写的路径',
+  'cli.outFile.extension':
+    '{flag} {path}：文件名以 {ext} 结尾，是 {kind} 文件，但 {by} 写出的是 {format}；请把文件命名为 {example}{alt}',
+  'cli.outFile.extensionOr': '，或加上 {flag}',
   'cli.file.cannotRead': '{name}：无法读取（{why}）；请检查路径',
   'cli.file.noPermission': '{name}：无法读取（没有权限，{code}）；请检查该文件及其所在目录的权限',
   'cli.file.ofFlag': '{flag} {error}',
@@ -856,6 +874,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.dataset.shots':
     '{where}：shots {shots} 需要样本之外的 {shots} 行，但只剩 {left} 行；请减小 `shots:` 或 `sample:`',
   'cli.dataset.storedOnly': '{where}：只有零样本、包含全部题目的数据集才能在已存储的题目上运行',
+  'cli.dataset.cacheUnwritable':
+    '无法写入数据集缓存目录 {dir}（{why}；由环境变量 ZHUJIU_DATASETS_CACHE 设置；默认是工作目录下的 data/datasets-cache）；请把 ZHUJIU_DATASETS_CACHE 设为可写的目录',
+  'cli.dataset.cacheUnderFile': '{file} 是文件，不是目录：ENOTDIR',
   'cli.outFile.unknown': '未知错误',
   'cli.serve.started': 'zhujiu {kind}：数据在 {db}{logs}{health}',
   'cli.serve.logs': '；日志在 {file}',

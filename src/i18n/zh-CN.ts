@@ -260,6 +260,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'chat.col.safety': '安全',
   'chat.col.robustness': '鲁棒',
   'chat.col.votes': '投票',
+  'chat.col.notes': '备注',
   'chat.notRanked': '未排名：{why}',
   'chat.divider': '— 未排名 —',
   'chat.footer.built': '排行榜生成于 {age}（{at} UTC）{behind}',
@@ -692,6 +693,10 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalRefusal.didYouMean': '你是不是想输入“{name}”？',
   'evalRefusal.datasetsDirMissing':
     '评测套件“{suite}”无法运行：数据集文件夹 {dir} 不存在（由环境变量 ZHUJIU_DATASETS_DIR 设定；默认是工作文件夹下的 datasets）。请创建它并把数据集文件放进去（本仓库旁的公共数据文件夹 ../shared/data/datasets 有相同的结构），或把 ZHUJIU_DATASETS_DIR 设为存放这些文件的文件夹（见 README“Where the files are”）。',
+  'evalRefusal.datasetsDirNotFolder':
+    '评测套件“{suite}”无法运行：数据集文件夹 {dir} {what}（由环境变量 ZHUJIU_DATASETS_DIR 设定；默认是工作文件夹下的 datasets）。请把 ZHUJIU_DATASETS_DIR 设为存放数据集文件的文件夹（见 README“Where the files are”）。',
+  'evalRefusal.datasetsDir.isFile': '是一个文件，不是文件夹',
+  'evalRefusal.datasetsDir.underFile': '位于一个文件之下（{file} 是文件，不是文件夹：ENOTDIR）',
   'submit.status.pending': '待审核',
   'submit.status.approved': '已批准',
   'submit.status.rejected': '已拒绝',

@@ -561,9 +561,10 @@ export function scoringJudgeNote(s: Snapshot, locale: Locale = 'en'): string | u
 }
 
 /**
- * Overall view: rank, model, final with interval, methods, abilities, votes, and a last column with the incomplete
- * marker or, for an unranked row, why it is not ranked. Ranked rows first; the unranked ones follow under a
- * "not ranked" divider row. Rows with no score in any method are left out unless `all`.
+ * Overall view: rank, model, final with interval, methods, abilities, votes, and a last column, "notes", with the
+ * incomplete marker or, for an unranked row, why it is not ranked (left out when no row has a note). Ranked rows
+ * first; the unranked ones follow under a "not ranked" divider row. Rows with no score in any method are left out
+ * unless `all`.
  */
 export function overallTable(board: Board, all = false, locale: Locale = 'en'): TableContent {
   const rows = shownRows(board, all);
@@ -587,7 +588,13 @@ export function overallTable(board: Board, all = false, locale: Locale = 'en'): 
   const unranked = rows.filter((r) => r.rank === null);
   const width = 4 + (byOverall ? 1 : 0) + BOARD_METHODS.length + BOARD_ABILITIES.length + 2;
   const divider = ['', t(locale, 'chat.divider'), ...Array.from({ length: width - 2 }, () => '')];
-  return {
+  const lines = [
+    ...ranked.map(line),
+    ...(ranked.length > 0 && unranked.length > 0 ? [divider] : []),
+    ...unranked.map(line),
+  ];
+  const notes = lines.some((l) => l[width - 1] !== '' && l !== divider);
+  const table: TableContent = {
     columns: [
       t(locale, 'chat.col.rank'),
       t(locale, 'chat.col.model'),
@@ -597,7 +604,7 @@ export function overallTable(board: Board, all = false, locale: Locale = 'en'): 
       ...BOARD_METHODS.map((m) => t(locale, `chat.col.${m}`)),
       ...BOARD_ABILITIES.map((a) => t(locale, `chat.col.${a}`)),
       t(locale, 'chat.col.votes'),
-      '',
+      t(locale, 'chat.col.notes'),
     ],
     align: [
       'right',
@@ -610,11 +617,13 @@ export function overallTable(board: Board, all = false, locale: Locale = 'en'): 
       'right',
       'left',
     ],
-    rows: [
-      ...ranked.map(line),
-      ...(ranked.length > 0 && unranked.length > 0 ? [divider] : []),
-      ...unranked.map(line),
-    ],
+    rows: lines,
+  };
+  if (notes) return table;
+  return {
+    columns: table.columns.slice(0, -1),
+    align: table.align?.slice(0, -1),
+    rows: lines.map((l) => l.slice(0, -1)),
   };
 }
 

@@ -49,3 +49,19 @@ export function didYouMean(input: string, names: readonly string[]): string | un
   }
   return best?.name;
 }
+
+/**
+ * {@link didYouMean} for a fixed list of values (a flag's choices, a config key's allowed values): the misspelt
+ * value, else the one value that begins with `input` when it has at least 3 characters (case-insensitive), so a
+ * shortened value is suggested whole (`alpaca` → `alpaca_eval`); undefined when neither is found or `input` is one
+ * of `choices`.
+ */
+export function didYouMeanChoice(input: string, choices: readonly string[]): string | undefined {
+  if (choices.includes(input)) return undefined;
+  const close = didYouMean(input, choices);
+  if (close !== undefined) return close;
+  const lower = input.trim().toLowerCase();
+  if (lower.length < 3) return undefined;
+  const longer = choices.filter((c) => c.toLowerCase().startsWith(lower));
+  return longer.length === 1 ? longer[0] : undefined;
+}

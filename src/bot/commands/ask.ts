@@ -23,7 +23,7 @@ import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
-import { meantDisplayName } from '../../i18n/names.ts';
+import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
 import { getArenaBattle, getBattle } from '../../storage/battles.ts';
 import { listUnclassified, overrideAbility, voidAnyBattle } from '../../storage/live-battles.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -40,7 +40,7 @@ function badAbilityText(
   locale: Locale,
 ): string {
   return (
-    t(locale, key, { ability: raw, abilities: ABILITIES.join(', ') }) +
+    t(locale, key, { ability: raw, abilities: displayNameList(ABILITIES, 'ability', locale) }) +
     meantDisplayName(raw, ABILITIES, 'ability', locale)
   );
 }

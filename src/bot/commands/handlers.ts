@@ -25,7 +25,7 @@ import type { EvalService } from '../../eval/service.ts';
 import type { SubmissionService } from '../../eval/submissions.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
-import { meantDisplayName } from '../../i18n/names.ts';
+import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { importedOnlyModelCount, modelResponseCounts } from '../../storage/arena-queries.ts';
 import type { Database } from '../../storage/schema.ts';
@@ -112,7 +112,7 @@ function abilityArg(
   if (raw === '') return { ok: true };
   const value = idOfName(raw, ABILITIES, 'ability');
   if (value) return { ok: true, value };
-  const abilities = ABILITIES.join(', ');
+  const abilities = displayNameList(ABILITIES, 'ability', locale);
   return {
     ok: false,
     reason:

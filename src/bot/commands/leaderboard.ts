@@ -15,7 +15,7 @@ import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
-import { meantDisplayName } from '../../i18n/names.ts';
+import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
 import type { LeaderboardService } from '../../leaderboard/service.ts';
 import { styleContent } from '../../leaderboard/style.ts';
 import {
@@ -76,7 +76,7 @@ export function parseLeaderboardArgs(
   if (v === 'ability') {
     const ability = idOfName(n, BOARD_ABILITIES, 'ability');
     if (ability) return { ok: true, view: 'ability', name: ability };
-    const list = BOARD_ABILITIES.join(', ');
+    const list = displayNameList(BOARD_ABILITIES, 'ability', locale);
     return no(
       n === ''
         ? t(locale, 'lbReq.nameAbility', { form: form('ability'), list })
@@ -87,7 +87,7 @@ export function parseLeaderboardArgs(
   if (v === 'method') {
     const method = idOfName(n, BOARD_METHODS, 'method');
     if (method) return { ok: true, view: 'method', name: method };
-    const list = BOARD_METHODS.join(', ');
+    const list = displayNameList(BOARD_METHODS, 'method', locale);
     return no(
       n === ''
         ? t(locale, 'lbReq.nameMethod', { form: form('method'), list })

@@ -28,7 +28,13 @@ import {
   safetybenchLoader,
   selfawareLoader,
 } from './scoring-sets.ts';
-import { type DatasetLocation, describeFile, localFileOf, readDatasetFile } from './source.ts';
+import {
+  cacheUnwritable,
+  type DatasetLocation,
+  describeFile,
+  localFileOf,
+  readDatasetFile,
+} from './source.ts';
 import { cmrc2018Loader, drcdLoader } from './span.ts';
 
 export { seededSample } from './sample.ts';
@@ -141,7 +147,8 @@ function multiRequest(
  * the installed data packages (eval/datasets/build: deterministic, under a second; each file is written to a
  * temporary name and renamed, so a process reading beside a build never sees half of one). So a suite that names
  * them runs with no set-up step, and a read-only datasets folder is never written.
- * @throws what the build throws (a data package missing: reinstall with `npm ci`), or the file system's error.
+ * @throws what the build throws (a data package missing: reinstall with `npm ci`); AppError `file_unwritable`
+ *   when the cache folder cannot be written (source.ts `cacheUnwritable`).
  */
 async function constructedLocation(
   entry: SuiteDatasetConfig,
@@ -151,7 +158,9 @@ async function constructedLocation(
   const cached: DatasetLocation = { ...loc, datasetsDir: loc.cacheDir, roots: [] };
   if (absentFiles(entry, cached).length > 0) {
     const { buildDatasets, BUILT_DIR } = await import('./build/write.ts');
-    await buildDatasets(join(loc.cacheDir, BUILT_DIR));
+    await buildDatasets(join(loc.cacheDir, BUILT_DIR)).catch((err: unknown) => {
+      throw cacheUnwritable(loc.cacheDir, err);
+    });
   }
   return cached;
 }

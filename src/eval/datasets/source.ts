@@ -11,6 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DatasetFileSpec } from '../../config/schema.ts';
+import { AppError } from '../../core/errors.ts';
 import { makeDirs } from '../../core/make-dirs.ts';
 import { cannotRead } from '../../core/utf8.ts';
 import { said, saidError } from '../../i18n/cli.ts';
@@ -121,11 +122,32 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
   if (actual !== expected) {
     throw saidError('dataset_invalid', said('cli.dataset.checksum', { url, actual, expected }));
   }
-  await makeDirs(loc.cacheDir);
   const tmp = `${cached}.${process.pid}.tmp`;
-  await writeFile(tmp, bytes);
-  await rename(tmp, cached);
+  try {
+    await makeDirs(loc.cacheDir);
+    await writeFile(tmp, bytes);
+    await rename(tmp, cached);
+  } catch (err) {
+    throw cacheUnwritable(loc.cacheDir, err);
+  }
   return cached;
+}
+
+/**
+ * The refusal of a datasets cache folder (`ZHUJIU_DATASETS_CACHE`) that a download or a constructed dataset cannot
+ * be written into: AppError `file_unwritable` naming the folder, why (a file in its path names that file) and the
+ * fix; `err` itself when it is an AppError already.
+ */
+export function cacheUnwritable(dir: string, err: unknown): Error {
+  if (err instanceof AppError) return err;
+  const e = err as NodeJS.ErrnoException;
+  const why =
+    e.code === 'ENOTDIR' || e.code === 'EEXIST'
+      ? said('cli.dataset.cacheUnderFile', { file: e.path ?? dir })
+      : (e.code ?? e.message);
+  return saidError('file_unwritable', said('cli.dataset.cacheUnwritable', { dir, why }), {
+    cause: err,
+  });
 }
 
 /**

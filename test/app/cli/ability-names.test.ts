@@ -47,7 +47,7 @@ describe('zhujiu --ability by name', () => {
     expect(await abilityOf('en-reason')).toBe('reasoning');
   });
 
-  it('--ability knowlege is refused with the allowed ids and a did-you-mean, in both languages', async () => {
+  it('--ability knowlege is refused with the allowed abilities (by name in Chinese) and a did-you-mean, in both languages', async () => {
     const args = ['import', 'battles', battles(), '--source', 'typo', '--ability', 'knowlege'];
     const en = await zhujiu(args);
     expect(en.code).toBe(2);
@@ -58,7 +58,7 @@ describe('zhujiu --ability by name', () => {
     const zh = await zhujiu(args, ZH);
     expect(zh.code).toBe(2);
     expect(zh.stderr).toContain('（你是不是想输入 knowledge？）\n');
-    expect(zh.stderr).toContain(`可选值为 ${ALLOWED.replaceAll(', ', '、')}。`);
+    expect(zh.stderr).toContain('可选值为 知识、中文特定、语言、推理、拒答、安全、鲁棒性。');
     expect(await abilityOf('typo')).toBeUndefined();
   });
 

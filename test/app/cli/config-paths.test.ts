@@ -82,6 +82,18 @@ describe('config errors name the file read', () => {
     expect(j.stderr).toMatch(
       /^error \[input_invalid\]: --suite smok: no such suite; the suites are /,
     );
+    // Both list every suite `config check` counts (alpaca-eval too, which eval cannot run but a typo may mean).
+    const check = await inProcess(['config', 'check', '--no-connect', '--no-endpoints'], { env });
+    const counted = /^ {2}suites: (\d+) \((.*)\)$/mu.exec(check.stdout);
+    const names = (counted?.[2] ?? '').split(', ').sort();
+    expect(names).toHaveLength(Number(counted?.[1]));
+    expect(names).toContain('alpaca-eval');
+    const listed = (stderr: string, re: RegExp) => (re.exec(stderr)?.[1] ?? '').split(', ').sort();
+    expect(listed(e.stderr, /Valid suites: (.*?)\./u)).toEqual(names);
+    expect(listed(j.stderr, /the suites are (.*?)( \(did|\n)/u)).toEqual(names);
+    const alpaca = await inProcess(['eval', '--model', 'far', '--suite', 'alpaca-evl'], { env });
+    expect(alpaca.code).toBe(2);
+    expect(alpaca.stderr).toContain('Did you mean "alpaca-eval"?');
   });
 
   it('config check: a failing endpoint names ZHUJIU_CONFIG_DIR/models.yaml', async () => {

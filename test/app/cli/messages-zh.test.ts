@@ -73,7 +73,7 @@ const models = (extra = '') =>
   `models:\n  - name: m1\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n    api_key_env: ZJ_KEY\n${extra}`;
 
 describe('config errors, warnings and endpoint failures', () => {
-  it('a bad models.yaml is said in Chinese, zod messages too', async () => {
+  it('a bad models.yaml is said in Chinese, zod messages too, in the order of the file', async () => {
     const env = setup({
       'models.yaml': models('    max_retries: two\n    colour: red\n'),
       'suites/tiny.yaml': SUITE.replace('method: metrics', 'method: metric'),
@@ -83,14 +83,14 @@ describe('config errors, warnings and endpoint failures', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本“two”$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:7:18 models\[1\]\.max_retries：应为数字，例如 2，实际是文本“two”$/mu,
     );
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name、/mu,
+      /^\S*models\.yaml:8:5 models\[1\]\.colour：未知的键“colour”：请删除它或修正拼写；此处可用的键有 name、/mu,
     );
-    // zod's own words, in its Chinese locale.
+    // A value of a fixed list: the values in Chinese (the methods by their Chinese names) and a "did you mean".
     expect(r.stderr).toMatch(
-      /tiny\.yaml:\d+:\d+ datasets\[1\]\.method：无效选项：期望以下之一 "metrics"\|"scoring"\|"comparative"$/mu,
+      /tiny\.yaml:\d+:\d+ datasets\[1\]\.method：应为 指标评估、打分评估、对比评估 之一，实际是文本“metric”；你是不是想写“metrics”？$/mu,
     );
   });
 

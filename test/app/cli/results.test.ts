@@ -169,6 +169,45 @@ describe('zhujiu results', () => {
     expect(readdirSync(root).filter((x) => x.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('--bom starts the CSV with the UTF-8 byte-order mark (EF BB BF) for Excel; without it the bytes start with the header', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const withBom = join(root, 'bom.csv');
+    const w = await zhujiu(['results', '--run', '1', '--format', 'csv', '--bom', '--out', withBom]);
+    expect(w.code, w.stderr).toBe(0);
+    const bytes = readFileSync(withBom);
+    expect(bytes.subarray(0, 3)).toEqual(bom);
+    expect(bytes.subarray(3, 7).toString()).toBe('run,');
+    expect(parse(bytes, { columns: true, bom: true })).toHaveLength(6);
+    const plain = join(root, 'plain.csv');
+    expect((await zhujiu(['results', '--run', '1', '--format', 'csv', '--out', plain])).code).toBe(
+      0,
+    );
+    expect(readFileSync(plain).subarray(0, 4).toString()).toBe('run,');
+    // Standard output too: the mark only when asked, so a pipe gets plain CSV by default.
+    const piped = await zhujiu(['results', '--run', '1', '--format', 'csv', '--bom']);
+    expect(Buffer.from(piped.stdout).subarray(0, 3)).toEqual(bom);
+    const bare = await zhujiu(['results', '--run', '1', '--format', 'csv']);
+    expect(Buffer.from(bare.stdout).subarray(0, 4).toString()).toBe('run,');
+  });
+
+  it('--bom is refused for JSON lines and without --run (exit 2), in both languages', async () => {
+    const jsonl = await zhujiu(['results', '--run', '1', '--bom']);
+    expect(jsonl.code).toBe(2);
+    expect(jsonl.stdout).toBe('');
+    expect(jsonl.stderr).toContain(
+      'error: --bom is for CSV (--format csv): JSON lines start with their first record; drop --bom or add --format csv',
+    );
+    const zh = await inProcess(['results', '--run', '1', '--bom'], {
+      rt: t.rt,
+      env: { LANG: 'zh_CN.UTF-8' },
+    });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toContain('--bom 只用于 CSV（--format csv）');
+    const noRun = await zhujiu(['results', '--bom']);
+    expect(noRun.code).toBe(2);
+    expect(noRun.stderr).toContain('--dataset, --ability, --failed, --out and --bom need --run N');
+  });
+
   it('a reader that closes stdout (EPIPE) ends it quietly with exit 0', async () => {
     let writes = 0;
     const stdout = new Writable({

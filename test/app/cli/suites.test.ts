@@ -115,6 +115,57 @@ describe('zhujiu suites without a datasets folder', () => {
   });
 });
 
+describe('zhujiu suites with a datasets folder under a file, or a file', () => {
+  it('says once that a file is in the way (ENOTDIR), naming the file, not that the folder does not exist', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'zj-underfile-'));
+    const file = join(root, 'hostname');
+    writeFileSync(file, 'a file\n');
+    const under = join(file, 'x');
+    const cache = mkdtempSync(join(tmpdir(), 'zj-underfile-cache-'));
+    const r = await zhujiu(['suites'], {
+      ZHUJIU_DATASETS_DIR: under,
+      ZHUJIU_DATASETS_CACHE: cache,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sentence = `the datasets folder ${under} is under a file (${file} is a file, not a folder: ENOTDIR; the environment variable ZHUJIU_DATASETS_DIR sets it)`;
+    expect(r.stdout.split(sentence)).toHaveLength(2);
+    expect(r.stdout).not.toContain('does not exist');
+    expect(r.stdout).not.toContain('a file is in its path');
+    expect(r.stdout).toMatch(/^smoke {2}unavailable \(no datasets folder, see above\)/m);
+    const zh = await zhujiu(['suites'], {
+      ZHUJIU_DATASETS_DIR: under,
+      ZHUJIU_DATASETS_CACHE: cache,
+      LANG: 'zh_CN.UTF-8',
+    });
+    expect(zh.stdout).toContain(
+      `数据集目录 ${under} 位于一个文件之下（${file} 是文件，不是目录：ENOTDIR；`,
+    );
+    const itself = await zhujiu(['suites'], {
+      ZHUJIU_DATASETS_DIR: file,
+      ZHUJIU_DATASETS_CACHE: cache,
+    });
+    expect(itself.stdout).toContain(`the datasets folder ${file} is a file, not a folder`);
+    rmSync(root, { recursive: true, force: true });
+    rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('a datasets cache folder under a file refuses the constructed sets naming the file, never an unexpected error', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'zj-cacheunder-'));
+    const file = join(root, 'f');
+    writeFileSync(file, '');
+    const r = await zhujiu(['suites'], {
+      ZHUJIU_DATASETS_DIR: root,
+      ZHUJIU_DATASETS_CACHE: join(file, 'cache'),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^zhujiu-knowledge {2}unavailable \(see below\)/m);
+    expect(r.stdout).toContain(
+      `the datasets cache folder ${join(file, 'cache')} cannot be written (${file} is a file, not a folder: ENOTDIR; the environment variable ZHUJIU_DATASETS_CACHE sets it`,
+    );
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
 describe('zhujiu suites with a dataset file of bad rows', () => {
   it('lists each bad row under the refused suite, as eval does', async () => {
     const root = mkdtempSync(join(tmpdir(), 'zj-badrows-'));

@@ -73,6 +73,13 @@ describe('names no configuration or stored data knows', () => {
     const zhTypo = await zh('leaderboard', '--view', 'method', 'comparitive');
     expect(zhTypo.code).toBe(2);
     expect(zhTypo.stderr).toContain('你是不是想输入“comparative”？');
+    // In Chinese the known abilities and methods are listed by their Chinese names.
+    expect(zhTypo.stderr).toContain('请使用以下之一：指标评估、打分评估、对比评估。');
+    const zhAbility = await zh('leaderboard', '--view', 'ability', '知识x');
+    expect(zhAbility.code).toBe(2);
+    expect(zhAbility.stderr).toContain(
+      '请使用以下之一：知识、中文特定、语言、推理、拒答、安全、鲁棒性。你是不是想输入“知识”？',
+    );
     for (const run of [zhujiu, zh]) {
       const ability = await run('leaderboard', '--view', 'ability', '知识', '--json');
       expect(ability.code, ability.stderr).toBe(0);

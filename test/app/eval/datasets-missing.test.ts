@@ -97,6 +97,31 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     expect(await listRuns(d.db, {})).toEqual([]);
   });
 
+  it('a datasets folder under a file (ENOTDIR) is said as such, naming the file, not as a folder that does not exist', async () => {
+    const file = join(root, 'a-file');
+    appendFileSync(file, 'x\n');
+    for (const [dir, what] of [
+      [join(file, 'datasets'), `is under a file (${file} is a file, not a folder: ENOTDIR)`],
+      [file, 'is a file, not a folder'],
+    ] as const) {
+      const config = loadConfig({ cwd: PROJECT_ROOT, env: { ZHUJIU_DATASETS_DIR: dir } });
+      const service = new EvalService({
+        db: d.db,
+        logger: silentLogger,
+        config: { ...config, models: [endpoint] },
+      });
+      const r = await service.start({ model: 'm', suite: 'smoke', surface: 'cli' });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.reason).toBe(
+        `Suite "smoke" cannot run: the datasets folder ${dir} ${what} (the environment variable ZHUJIU_DATASETS_DIR sets it; default: datasets in the working folder). ` +
+          'Set ZHUJIU_DATASETS_DIR to the folder that holds the dataset files (README "Where the files are").',
+      );
+      expect(evalRefusalsText(r.refusals, 'zh-CN', 'cli')).toContain(`数据集文件夹 ${dir} `);
+    }
+    expect(await listRuns(d.db, {})).toEqual([]);
+  });
+
   it('the knowledge suite needs no build step: its files are built into the datasets cache folder on first use', async () => {
     const cacheDir = join(root, 'cache-k');
     const ds = await prepareSuite(

@@ -40,7 +40,7 @@ describe('/ask ability names', () => {
   it('refuses a misspelt ability with a did-you-mean in the asker language', () => {
     const zh = parseAskArgs(option('91 是质数吗？', '推里'), 'zh-CN');
     expect(zh.ok ? '' : zh.reason).toBe(
-      '未知的能力“推里”。请使用以下之一：knowledge, chinese_specific, language, reasoning, refusal, safety, robustness（或不填：由竞技场自动分类）。你是不是想输入“推理”？',
+      '未知的能力“推里”。请使用以下之一：知识、中文特定、语言、推理、拒答、安全、鲁棒性（或不填：由竞技场自动分类）。你是不是想输入“推理”？',
     );
     const en = parseAskArgs(typed('ability=推里 Is 91 prime?'), 'en');
     expect(en.ok ? '' : en.reason).toMatch(

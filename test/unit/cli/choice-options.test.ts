@@ -12,6 +12,7 @@ import type { CliDeps } from '../../../src/cli/deps.ts';
 import { buildProgram, runCli } from '../../../src/cli/index.ts';
 import type { CliIo } from '../../../src/cli/io.ts';
 import { ABILITIES } from '../../../src/config/abilities.ts';
+import { editDistance } from '../../../src/text/edit-distance.ts';
 
 /** The flags whose values are a fixed list wherever they appear. */
 const CHOICE_FLAGS = ['--view', '--format', '--ability', '--status'];
@@ -103,6 +104,61 @@ describe('choice-like options', () => {
     expect((await run(['results', '--run', '1', '--ability', 'knowlege'])).stderr).toBe(
       "error: option '--ability <name>' argument 'knowlege' is invalid. Allowed choices are knowledge, chinese_specific, language, reasoning, refusal, safety, robustness.\n" +
         '(Did you mean knowledge?)\n(run with --help for usage)\n',
+    );
+  });
+
+  it('every one takes its values in any case, read as the listed value', () => {
+    for (const { path, option } of options) {
+      for (const choice of option.argChoices ?? []) {
+        for (const typed of [choice.toUpperCase(), choice[0]?.toUpperCase() + choice.slice(1)]) {
+          const program = buildProgram(quiet, { env: {} } as unknown as CliDeps);
+          let cmd = program;
+          for (const name of path) cmd = cmd.commands.find((c) => c.name() === name) as Command;
+          cmd.action(() => {});
+          const required = (cmd.options as Option[])
+            .filter((o) => o.mandatory && o.long !== option.long)
+            .flatMap((o) => [o.long as string, 'x']);
+          const args = [...path, ...cmd.registeredArguments.map(() => 'x'), ...required];
+          program.parse(['node', 'zhujiu', ...args, option.long as string, typed]);
+          expect(
+            cmd.opts()[option.attributeName()],
+            `${args.join(' ')} ${option.long} ${typed}`,
+          ).toBe(choice);
+        }
+      }
+    }
+  });
+
+  it('every one gives a "did you mean" for a misspelt or shortened value', async () => {
+    for (const { path, option } of options) {
+      for (const choice of option.argChoices ?? []) {
+        const swapped = `${choice.slice(0, -2)}${choice.slice(-1)}${choice.slice(-2, -1)}`;
+        // A shortened value where it stands for this one value alone (no other starts so or is a few edits away).
+        const short = choice.slice(0, 5);
+        const others = (option.argChoices ?? []).filter((c) => c !== choice);
+        const alone =
+          choice.length > 5 &&
+          others.every((c) => !c.startsWith(short) && editDistance(short, c) > 3);
+        const typos = [swapped, ...(alone ? [short] : [])];
+        for (const typo of typos) {
+          if (option.argChoices?.some((c) => c.toLowerCase() === typo.toLowerCase())) continue;
+          const args = [...path, option.long as string, typo];
+          const r = await run(args);
+          expect(r.code, args.join(' ')).toBe(2);
+          expect(r.stderr.split('\n')[1], args.join(' ')).toBe(`(Did you mean ${choice}?)`);
+        }
+      }
+    }
+    const alpaca = await run(['import', 'outputs', 'f', '--model', 'm', '--format', 'alpaca']);
+    expect(alpaca.stderr.split('\n')[1]).toBe('(Did you mean alpaca_eval?)');
+  });
+
+  it('under a Chinese locale the abilities are listed by their Chinese names, with a "did you mean"', async () => {
+    const r = await run(['import', 'battles', 'f', '--ability', '知识x'], { LANG: 'zh_CN.UTF-8' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      '错误：选项“--ability <ability>”的值“知识x”无效。可选值为 知识、中文特定、语言、推理、拒答、安全、鲁棒性。\n' +
+        '（你是不是想输入 知识？）\n（加上 --help 查看用法）\n',
     );
   });
 

@@ -147,3 +147,40 @@ describe('usage errors in the command line language', () => {
     );
   });
 });
+
+describe('zhujiu help TOPIC', () => {
+  it('an unknown topic is an unknown command: exit 2 with its did-you-mean, in both languages', async () => {
+    const en = await inProcess(['help', 'evl'], { env: { LANG: 'C.UTF-8' } });
+    expect(en.code).toBe(2);
+    expect(en.stdout).toBe('');
+    expect(en.stderr).toBe(
+      "error: unknown command 'evl'\n(Did you mean eval?)\n(run with --help for usage)\n",
+    );
+    // The same as the unknown command itself says.
+    const bare = await inProcess(['evl'], { env: { LANG: 'C.UTF-8' } });
+    expect(bare.stderr).toBe(en.stderr);
+    const zh = await inProcess(['help', 'evl'], { env: ZH });
+    expect(zh.code).toBe(2);
+    expect(zh.stderr).toBe(
+      '错误：未知命令“evl”\n（你是不是想输入 eval？）\n（加上 --help 查看用法）\n',
+    );
+    const far = await inProcess(['help', 'xyzzy'], { env: { LANG: 'C.UTF-8' } });
+    expect(far.code).toBe(2);
+    expect(far.stderr).toBe("error: unknown command 'xyzzy'\n(run with --help for usage)\n");
+  });
+
+  it("a subcommand's help command and a topic of two words: the same rule, and the help of the whole path", async () => {
+    const sub = await inProcess(['import', 'help', 'outptus'], { env: { LANG: 'C.UTF-8' } });
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toContain("error: unknown command 'outptus'\n(Did you mean outputs?)\n");
+    const deep = await inProcess(['help', 'import', 'outptus'], { env: { LANG: 'C.UTF-8' } });
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toContain("error: unknown command 'outptus'\n(Did you mean outputs?)\n");
+    const two = await inProcess(['help', 'import', 'outputs'], { env: { LANG: 'C.UTF-8' } });
+    expect(two.code).toBe(0);
+    expect(two.stdout).toMatch(/^Usage: zhujiu import outputs /u);
+    const known = await inProcess(['help', 'eval'], { env: { LANG: 'C.UTF-8' } });
+    expect(known.code).toBe(0);
+    expect(known.stdout).toMatch(/^Usage: zhujiu eval /u);
+  });
+});

@@ -209,7 +209,7 @@ describe('row problems of the readers, in both languages', () => {
       'environment ZHUJIU_VOTER_SECRET: must be at least 16 characters (e.g. `openssl rand -hex 32`)',
     );
     expect(() => parseEnv({ DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }, 'zh-CN')).toThrow(
-      /^环境变量 DATABASE_URL：必须是 postgres:\/\/ 或 postgresql:\/\/ 开头的 URL\n环境变量 LOG_LEVEL：无效选项：/u,
+      /^环境变量 DATABASE_URL：必须是 postgres:\/\/ 或 postgresql:\/\/ 开头的 URL\n环境变量 LOG_LEVEL：应为 fatal、error、warn、info、debug、trace、silent 之一$/u,
     );
   });
 });

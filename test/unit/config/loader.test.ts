@@ -147,7 +147,7 @@ describe('config loader', () => {
     expect(e.message).toMatch(/suites\/s\.yaml:\d+:\d+: YAML syntax error \(/);
   });
 
-  it('a misspelt key gets "did you mean", list positions count from 1, and the lines come in path order', () => {
+  it('a misspelt key gets "did you mean", list positions count from 1, and the lines come in file order', () => {
     const dir = dirWith({
       'models.yaml':
         'models:\n  - name: a\n    provider: openai\n    base_url: http://127.0.0.1:1/v1\n    model: x\n' +
@@ -158,11 +158,11 @@ describe('config loader', () => {
     const f = join(dir, 'models.yaml');
     const lines = e.message.split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(
-      `${f}:11:22 models[2].max_concurrency: expected a number, e.g. 4, got text "many"`,
-    );
-    expect(lines[1]).toMatch(
+    expect(lines[0]).toMatch(
       /:10:5 models\[2\]\.max_retires: unknown key "max_retires": remove it or fix the spelling; did you mean "max_retries"\? The keys here are /,
+    );
+    expect(lines[1]).toBe(
+      `${f}:11:22 models[2].max_concurrency: expected a number, e.g. 4, got text "many"`,
     );
     expect(e.message).toMatch(/The keys here are .*max_retries/);
     const zh = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }));
@@ -208,10 +208,10 @@ describe('config loader', () => {
       'models.yaml:4:15 models[1].base_url: expected an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1, got "localhost:8000"',
     );
     expect(e.message).toContain(
-      'models.yaml:7:15 models[2].provider: expected one of openai, recorded, got text "openAI"',
+      'models.yaml:8:5 models[3].provider: missing required key "provider": add `provider: openai` or `provider: recorded`',
     );
     expect(e.message).toContain(
-      'models.yaml:8:5 models[3].provider: missing; add `provider: openai` or `provider: recorded`',
+      'models.yaml:7:15 models[2].provider: expected one of openai, recorded, got text "openAI"; did you mean "openai"?',
     );
   });
 
@@ -237,6 +237,89 @@ describe('config loader', () => {
     expect(c.dataDir).toBe('/tmp/x');
     expect(c.app.log.level).toBe('debug');
     expect(c.app.http.port).toBe(0);
+  });
+});
+
+describe('a suite file (config/suites/*.yaml)', () => {
+  const SUITE =
+    'name: s\n' +
+    'datasets:\n' +
+    '  - name: zz\n' + //             3: no ability
+    '    method: metrics\n' +
+    '    loader: ocnlii\n' + //       5: a misspelt loader
+    '    path: x.jsonl\n' +
+    '  - name: b\n' +
+    '    ability: 知识x\n' + //         8: a misspelt Chinese name
+    '    method: metrics\n' +
+    '    loader: ocnli\n' +
+    '    path: y.jsonl\n' +
+    '  - ability: knowledge\n' + //   12: no name
+    '    method: metrics\n' +
+    '    loader: c3\n' +
+    '    path: z.jsonl\n';
+
+  it('says a missing required key as missing, a misspelt value with a "did you mean", in the order of the file', () => {
+    const dir = dirWith({ 'suites/s.yaml': SUITE });
+    const f = join(dir, 'suites', 's.yaml');
+    const lines = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir })).message.split(
+      '\n',
+    );
+    expect(lines).toEqual([
+      `${f}:3:5 datasets[1].ability: missing required key "ability": add \`ability:\` with one of knowledge, chinese_specific, language, reasoning, refusal, safety, robustness`,
+      expect.stringMatching(
+        new RegExp(
+          `^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:5:13 datasets\\[1\\]\\.loader: expected one of c3, .*, got text "ocnlii"; did you mean "ocnli"\\?$`,
+        ),
+      ),
+      expect.stringMatching(
+        /:8:14 datasets\[2\]\.ability: expected one of knowledge, .*, got text "知识x"; did you mean "knowledge"\?$/,
+      ),
+      `${f}:12:5 datasets[3].name: missing required key "name": add \`name:\` with text`,
+    ]);
+    expect(lines.join('\n')).not.toMatch(/Invalid option/);
+  });
+
+  it('says the same in Chinese, the abilities by their Chinese names', () => {
+    const dir = dirWith({ 'suites/s.yaml': SUITE });
+    const lines = errorOf(() =>
+      loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }),
+    ).message.split('\n');
+    expect(lines[0]).toMatch(
+      /:3:5 datasets\[1\]\.ability：缺少必需的键“ability”：请添加 `ability:`，值为 知识、中文特定、语言、推理、拒答、安全、鲁棒性 之一$/u,
+    );
+    expect(lines[1]).toMatch(
+      /:5:13 datasets\[1\]\.loader：应为 c3、.*之一，实际是文本“ocnlii”；你是不是想写“ocnli”？$/u,
+    );
+    expect(lines[2]).toMatch(
+      /:8:14 datasets\[2\]\.ability：.*实际是文本“知识x”；你是不是想写“知识”？$/u,
+    );
+    expect(lines[3]).toMatch(
+      /:12:5 datasets\[3\]\.name：缺少必需的键“name”：请添加 `name:`，值为文本$/u,
+    );
+    expect(lines.join('\n')).not.toMatch(/无效选项/u);
+  });
+
+  it('takes an ability or a method by its display name in either language, as the command line does', () => {
+    const dir = dirWith({
+      'suites/s.yaml':
+        'name: s\ndatasets:\n' +
+        '  - name: a\n    ability: 知识\n    method: 指标评估\n    loader: c3\n    path: a.json\n' +
+        '  - name: b\n    ability: Reasoning\n    method: Scoring\n    loader: alignbench\n    path: b.jsonl\n    rubric: ten_point\n' +
+        '  - name: c\n    ability: 中文特定\n    method: 对比评估\n',
+    });
+    const suite = loadConfig({ configDir: dir, env: {}, cwd: dir }).suites.get('s');
+    expect(suite?.datasets.map((d) => [d.name, d.ability, d.method])).toEqual([
+      ['a', 'knowledge', 'metrics'],
+      ['b', 'reasoning', 'scoring'],
+      ['c', 'chinese_specific', 'comparative'],
+    ]);
+  });
+
+  it('an environment variable with a fixed list of values gets the list and a "did you mean"', () => {
+    const e = errorOf(() => loadConfig({ configDir: dirWith({}), env: { LOG_LEVEL: 'debg' } }));
+    expect(e.message).toBe(
+      'environment LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent; did you mean "debug"?',
+    );
   });
 });
 

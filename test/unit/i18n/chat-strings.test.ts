@@ -67,6 +67,7 @@ const CONVERTED = [
   'src/cli/ratings.ts',
   'src/cli/ratings-style.ts',
   'src/cli/results.ts',
+  'src/cli/out-format.ts',
   'src/cli/sources.ts',
   'src/cli/submissions.ts',
   'src/cli/suites.ts',
@@ -139,6 +140,13 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
     { text: "error: required option '", why: "commander's usage error, translated on output" },
     { text: "' not specified", why: "commander's usage error, translated on output" },
   ],
+  // The flags and the command that decide an output file's format, quoted in the refusal of a name of another.
+  'src/cli/results.ts': [
+    { text: '--format csv', why: 'a typed flag' },
+    { text: '--format jsonl', why: 'a typed flag' },
+  ],
+  'src/cli/judge-export.ts': [{ text: 'zhujiu judge export', why: 'a typed command line' }],
+  'src/cli/out-format.ts': [{ text: 'JSON Lines', why: "a file format's proper name" }],
   // The `note` of a row of `zhujiu ratings --json`: part of the JSON interface, English in every language.
   'src/cli/ratings.ts': [
     {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type BattleType, computeBoard } from '../../../src/aggregate/index.ts';
+import { renderTable } from '../../../src/chat/render/table.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import { boardChartSpec } from '../../../src/leaderboard/chart.ts';
 import { overallPage } from '../../../src/leaderboard/page.ts';
@@ -14,6 +15,7 @@ import {
   chartRows,
   modelContent,
   overallContent,
+  overallTable,
   withoutAbilityText,
 } from '../../../src/leaderboard/views.ts';
 import { communityBoard, snapshotOf, votes } from '../../helpers/board-fixtures.ts';
@@ -60,6 +62,19 @@ describe('the community mix (one row has every method)', () => {
       '1 model with no score in any method left out (`--all` shows them)',
     );
     expect(overallContent(snap, { now, all: true }).table!.rows.at(-1)![1]).toBe('judge-x');
+  });
+
+  it('the last column, the marker or why a row is not ranked, has a header in both languages', () => {
+    expect(overallTable(board).columns.at(-1)).toBe('notes');
+    expect(overallTable(board, false, 'zh-CN').columns.at(-1)).toBe('备注');
+    const text = renderTable(overallTable(board));
+    expect(text.split('\n')[0]).toMatch(/ {2}votes {2}notes$/u);
+    // A board where no row has a note shows no empty column under it.
+    const good = board.rows.find((r) => r.model === 'good-7b')!;
+    const plain = overallTable({ ...board, rows: [{ ...good, incomplete: false }] });
+    expect(plain.columns.at(-1)).toBe('votes');
+    expect(plain.rows.every((r) => r.length === plain.columns.length)).toBe(true);
+    expect(plain.align).toHaveLength(plain.columns.length);
   });
 
   it('JSON: ranked first, each unranked row with its reason (every row, the judge too)', () => {
