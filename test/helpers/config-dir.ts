@@ -53,14 +53,23 @@ export function shippedDefinitionsDir(): string {
   return shipped;
 }
 
+let datasetsCache: string | undefined;
+
 /**
  * `env` with `ZHUJIU_CONFIG_DIR` set to {@link shippedDefinitionsDir} when it names no config folder itself and
- * the command runs in the checkout (no `cwd` of its own, where a relative `config/` is what a test looks at).
+ * the command runs in the checkout (no `cwd` of its own, where a relative `config/` is what a test looks at); and
+ * `ZHUJIU_DATASETS_CACHE` to one scratch folder per test worker when it names none, so that sets a command builds
+ * or downloads (the knowledge sets of `zhujiu suites`) never land in the checkout's `data/`.
  */
 export function withOwnConfig<E extends Readonly<Record<string, string | undefined>>>(
   env: E,
   cwd?: string,
 ): E & { ZHUJIU_CONFIG_DIR?: string } {
-  if (cwd !== undefined || 'ZHUJIU_CONFIG_DIR' in env) return env;
-  return { ...env, ZHUJIU_CONFIG_DIR: shippedDefinitionsDir() };
+  if (cwd !== undefined) return env;
+  datasetsCache ??= mkdtempSync(join(tmpdir(), 'zhujiu-datasets-cache-'));
+  return {
+    ...('ZHUJIU_DATASETS_CACHE' in env ? {} : { ZHUJIU_DATASETS_CACHE: datasetsCache }),
+    ...('ZHUJIU_CONFIG_DIR' in env ? {} : { ZHUJIU_CONFIG_DIR: shippedDefinitionsDir() }),
+    ...env,
+  };
 }
