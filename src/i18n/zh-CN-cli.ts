@@ -316,7 +316,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tooMany': '错误：评测任务 #{run}：{problem}；它的分数不含这些题目（见上方的失败原因）',
   'cli.eval.summary': '评测任务 #{run}：{model} 在 {suite} 上：{ended}',
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
-  'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
+  'cli.eval.tokens': '词元：提示 {prompt} + 生成 {completion}；用时 {wall}',
   'cli.eval.failures': '失败：{line}',
   'cli.eval.barless': '任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.config.reachable': '{db}，可以连接，',

@@ -608,9 +608,9 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.cause.errorIn200': '端点返回了 HTTP 200，内容却是错误：{detail}',
   'evalSummary.cause.modelRefused': '模型拒绝回答：{detail}',
   'evalSummary.cause.reasoningCut':
-    '回复在 <{tag}> 内结束（finish_reason {finish}）：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+    '回复在 <{tag}> 内结束（finish_reason {finish}）：模型推理时用完了词元；请在 {file} 中调大该模型的 params.max_tokens',
   'evalSummary.cause.storedReasoningCut':
-    '存储的回答在 <{tag}> 内结束：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+    '存储的回答在 <{tag}> 内结束：模型推理时用完了词元；请在 {file} 中调大该模型的 params.max_tokens',
   'evalSummary.cause.toolCall': '模型调用了工具（{tools}），没有回答；评测不提供任何工具',
   'evalSummary.cause.reasoningOnly': '回复只有推理，没有回答（finish_reason {finish}）',
   'evalSummary.cause.storedReasoningOnly': '存储的回答只有推理，没有回答',

@@ -62,6 +62,20 @@ describe('zh-CN punctuation', () => {
     expect(entries.filter(([, v]) => v.includes('裁判')).map(([k]) => k)).toEqual([]);
   });
 
+  it('calls tokens 词元, prompt tokens 提示 and completion tokens 生成 throughout, the CLI as chat', () => {
+    // A name typed as it is (max_tokens, SLACK_BOT_TOKEN) is not the word.
+    const word = /(?<![\w])tokens?(?![\w])/iu;
+    expect(entries.filter(([, v]) => word.test(v) || /补全|耗时/u.test(v)).map(([k]) => k)).toEqual(
+      [],
+    );
+    expect(zhCNCli['cli.eval.tokens']).toMatch(
+      /^词元：提示 \{prompt\} \+ 生成 \{completion\}；用时/u,
+    );
+    expect(zhCN['evalReport.tokens']).toMatch(
+      /^词元：提示 \{prompt\} \+ 生成 \{completion\}；用时/u,
+    );
+  });
+
   it('quotes names “x”: no placeholder in straight quotes, no space between Chinese and “ ”', () => {
     expect(
       entries
