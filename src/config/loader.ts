@@ -300,7 +300,7 @@ function issueText(
             .join(tc(locale, 'cli.configFile.or')),
         })
       : tc(locale, 'cli.configFile.oneOf', {
-          choices: options.join(', '),
+          choices: listText(locale, options),
           got: describeValue(value, locale),
         }) + meantChoiceText(value, options, locale);
   }

@@ -4,6 +4,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { listSaid } from '../i18n/cli.ts';
 import { idOfName, type NameKind } from '../i18n/display-names.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
 import { shown } from '../i18n/quote.ts';
@@ -107,7 +108,7 @@ export const appConfigSchema = z.strictObject({
    * follows their platform locale when it is one of these.
    */
   locale: z
-    .enum(LOCALES, { message: schemaMessage('cli.schema.locale', { locales: LOCALES.join(', ') }) })
+    .enum(LOCALES, { message: schemaMessage('cli.schema.locale', { locales: listSaid(LOCALES) }) })
     .default(DEFAULT_LOCALE),
   http: z
     .strictObject({
@@ -697,7 +698,7 @@ export const suiteDatasetSchema = z
     path: ['rubric'],
   })
   .refine((d) => d.loader !== 'robustness' || (d.task !== undefined && d.base !== undefined), {
-    message: schemaMessage('cli.schema.robustnessTask', { tasks: ROBUSTNESS_TASKS.join(', ') }),
+    message: schemaMessage('cli.schema.robustnessTask', { tasks: listSaid(ROBUSTNESS_TASKS) }),
     path: ['task'],
   })
   .refine(

@@ -13,7 +13,7 @@
  * everything else (the arena of recorded models, the other endpoints) works. Only asking that model is refused.
  */
 import { AppError } from '../core/errors.ts';
-import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import { type CliMessageKey, listText, tc } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { DEFAULT_CONFIG_FILES, filesOf } from './files.ts';
 import type { LoadedConfig } from './loader.ts';
@@ -57,7 +57,7 @@ export function startProblems(config: LoadedConfig, locale: Locale = 'en'): stri
         key,
         name,
         what: tc(locale, what),
-        configured: callable.join(', ') || tc(locale, 'cli.start.none'),
+        configured: listText(locale, callable) || tc(locale, 'cli.start.none'),
         models: filesOf(config).models,
       }),
     );

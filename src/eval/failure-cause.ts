@@ -126,7 +126,13 @@ export function failureCauseText(message: string, locale: Locale = 'en'): string
     const params: Record<string, string | number> = {};
     c.params.forEach((name, i) => {
       const v = m[i + 1] ?? '';
-      params[name] = name === 'n' ? Number(v) : v;
+      // The tools a model called are recorded as one English list (llm/reply.ts): listed again in `locale`.
+      params[name] =
+        name === 'n'
+          ? Number(v)
+          : name === 'tools'
+            ? v.split(', ').join(t(locale, 'board.list.sep'))
+            : v;
     });
     return t(locale, c.key, params);
   }

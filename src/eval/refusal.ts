@@ -285,7 +285,7 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
         suite: r.suite,
         n: r.files.length,
         dir: r.dir,
-        files: r.files.slice(0, 5).join(', '),
+        files: list(r.files.slice(0, 5), locale),
         more:
           r.files.length > 5
             ? t(locale, 'evalRefusal.filesMissing.more', { n: r.files.length - 5 })

@@ -541,6 +541,7 @@ export const enCli = {
   'cli.submissions.queued': 'run #{run} queued: {name} on {suite}',
   'cli.submissions.notQueued': 'not queued: {suite}: {reason}',
   'cli.submissions.rejected': 'submission #{id} rejected: {name}: {reason}',
+  'cli.submissions.notQueuedAny': 'not queued: {reason}',
   'cli.migrate.downNeedsYes':
     'migrate --down rolls back the last migration and deletes the data in what it created (for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
   'cli.migrate.nothingDown': 'nothing to roll back: no migration is applied in {db}',

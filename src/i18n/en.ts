@@ -707,6 +707,7 @@ export const en = {
   'evalReport.span': ' {span}.',
   'evalReport.failures': ' Failures: {reasons}.',
   'evalReport.warning': ' Warning: {problem}; its scores leave those items out.',
+  'evalReport.sep': '; ',
   'evalRefusal.unknownSuite.none':
     'Unknown suite "{suite}": no suites are configured ({suites}*.yaml).',
   'evalRefusal.unknownSuite': 'Unknown suite "{suite}". Valid suites: {valid}.',

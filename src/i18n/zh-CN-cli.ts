@@ -496,6 +496,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.submissions.queued': '评测任务 #{run} 已排队：{name} 在 {suite} 上',
   'cli.submissions.notQueued': '未排队：{suite}：{reason}',
   'cli.submissions.rejected': '提交 #{id} 已拒绝：{name}：{reason}',
+  'cli.submissions.notQueuedAny': '未排队：{reason}',
   'cli.migrate.downNeedsYes':
     'migrate --down 会回滚最近一次迁移，并删除它所创建内容中的数据（对 0001_initial 即所有表）。请先备份，然后运行 `zhujiu migrate --down --yes`。',
   'cli.migrate.nothingDown': '没有可回滚的迁移：{db} 中没有已应用的迁移',

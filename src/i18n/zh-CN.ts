@@ -651,6 +651,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.span': '{span}。',
   'evalReport.failures': '失败原因：{reasons}。',
   'evalReport.warning': '警告：{problem}；它的得分不计这些题。',
+  'evalReport.sep': '；',
   'evalRefusal.unknownSuite.none':
     '未知的评测套件“{suite}”：没有配置任何评测套件（{suites}*.yaml）。',
   'evalRefusal.unknownSuite': '未知的评测套件“{suite}”。可用的评测套件：{valid}。',

@@ -15,7 +15,7 @@ import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
-import { installBrokenError, said, saidError } from '../i18n/cli.ts';
+import { installBrokenError, listSaid, said, saidError } from '../i18n/cli.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { refuseForeignDataDir } from './data-folder.ts';
@@ -423,7 +423,7 @@ export function refuseNewer(status: MigrationStatus): void {
     'db_newer',
     said('cli.db.newer', {
       n: status.unknown.length,
-      unknown: status.unknown.join(', '),
+      unknown: listSaid(status.unknown),
       known: known.at(-1) ?? said('cli.db.noMigration'),
     }),
   );

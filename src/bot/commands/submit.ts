@@ -269,12 +269,13 @@ async function decide(
   onDecided?.();
   const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(t(locale, 'board.list.sep'));
   const refused = r.refused
-    .map((x) =>
-      t(locale, 'submit.refusedSuite', {
-        suite: x.suite,
-        reason: evalRefusalsText(x.refusals, locale, 'chat'),
-      }),
-    )
+    .map((x) => {
+      const reason = evalRefusalsText(x.refusals, locale, 'chat');
+      // No suite to queue on: the reason names submissions.suites itself (the service's `suite` is its English list).
+      return x.refusals[0]?.code === 'no_submission_suites'
+        ? reason
+        : t(locale, 'submit.refusedSuite', { suite: x.suite, reason });
+    })
     .join(locale === 'en' ? ' ' : '');
   await ctx.reply({
     text: t(locale, 'submit.approved', {

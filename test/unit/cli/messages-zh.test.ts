@@ -38,7 +38,7 @@ describe('problem lists of a file', () => {
     const en = ['f:1: x', 'f:2: x', 'f:3: x', 'f:4: x', 'f:5: x'];
     expect(groupProblems(en)).toEqual(['f:1: x (also on lines 2, 3, 4 and 1 more)']);
     const zh = ['f:1：缺失', 'f:2：缺失', 'f:3：缺失'];
-    expect(groupProblems(zh, 'zh-CN')).toEqual(['f:1：缺失（另有 2 行也是如此：第 2, 3 行）']);
+    expect(groupProblems(zh, 'zh-CN')).toEqual(['f:1：缺失（另有 2 行也是如此：第 2、3 行）']);
     expect(capProblems(['a', 'b', 'c'], 1)).toEqual(['a', '… and 2 more problems (3 in total)']);
     expect(capProblems(['a', 'b', 'c'], 1, 'zh-CN')).toEqual(['a', '……另有 2 个问题（共 3 个）']);
   });
