@@ -18,12 +18,13 @@ import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { filesOf } from './config/files.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import type { ModelInfo } from './config/schema.ts';
-import { assertStartable, disabledModels } from './config/start-checks.ts';
+import { assertStartable, disabledModels, namedModelProblem } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
 import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
 import { makeDirsSync } from './core/make-dirs.ts';
 import { retryWithBackoff } from './core/retry.ts';
+import { said, saidError } from './i18n/cli.ts';
 import type { Locale } from './i18n/index.ts';
 import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
@@ -241,11 +242,7 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   const fromEnv = config.env.ZHUJIU_VOTER_SECRET;
   if (fromEnv) return fromEnv;
   if (config.env.DATABASE_URL) {
-    throw new AppError(
-      'env_invalid',
-      'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the same secret. ' +
-        'Set it to a long random string, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-    );
+    throw saidError('env_invalid', said('cli.start.voterSecret'));
   }
   const file = voterSecretFile(config.dataDir);
   // Earlier versions kept it inside the PGlite folder: read it there when present (voter ids must not change).
@@ -278,13 +275,8 @@ export async function openLiveArena(
   const classifierName = rt.config.app.arena.ask.classifier_model;
   const classifierCfg =
     classifierName === null ? undefined : configured.find((m) => m.name === classifierName);
-  if (classifierName !== null && classifierCfg?.provider !== 'openai') {
-    throw new AppError(
-      'config_invalid',
-      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in ${filesOf(rt.config).models} ` +
-        `(configured: ${configured.map((m) => m.name).join(', ') || 'none'}); name one, or set it to null`,
-    );
-  }
+  const notCallable = namedModelProblem(rt.config, 'arena.ask.classifier_model');
+  if (notCallable) throw saidError('config_invalid', notCallable);
   if (live.length === 0 && !classifierCfg) return undefined;
   const { openLlmClient } = await import('./llm/factory.ts');
   const deps = {

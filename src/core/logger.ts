@@ -7,7 +7,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { AppError } from './errors.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import { makeDirsSync } from './make-dirs.ts';
 
 export type { Logger } from 'pino';
@@ -68,17 +68,13 @@ export function checkLogFile(file: string): void {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'EISDIR'
-        ? 'it is a folder'
+        ? said('cli.log.isFolder')
         : code === 'ENOTDIR' || code === 'EEXIST'
-          ? 'part of its folder path is a file'
+          ? said('cli.log.fileInPath')
           : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-            ? `no permission (${code})`
+            ? said('cli.log.noPermission', { code })
             : (code ?? String(err));
-    throw new AppError(
-      'env_invalid',
-      `LOG_FILE: cannot open the log file ${file} (${why}); set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr`,
-      { cause: err },
-    );
+    throw saidError('env_invalid', said('cli.log.cannotOpen', { file, why }), { cause: err });
   }
 }
 

@@ -20,8 +20,7 @@ import {
   type BoardMethod,
 } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
-import { AppError } from '../core/errors.ts';
-import { listText } from '../i18n/cli.ts';
+import { listText, said, saidError } from '../i18n/cli.ts';
 import { isLocale, type Locale, t } from '../i18n/index.ts';
 import { shippedFontPath } from '../leaderboard/font.ts';
 import {
@@ -229,25 +228,16 @@ export function startHttp(
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${host}:${port}`;
       if (err.code === 'EADDRINUSE') {
-        reject(
-          new AppError(
-            'config_invalid',
-            `the health/metrics port ${where} is already in use (another zhujiu process?): give each process ` +
-              'its own PORT, or PORT=0 to run without the health server',
-            { cause: err },
-          ),
-        );
+        reject(saidError('config_invalid', said('cli.serve.portInUse', { where }), { cause: err }));
       } else if (
         err.code === 'ENOTFOUND' ||
         err.code === 'EADDRNOTAVAIL' ||
         err.code === 'EACCES'
       ) {
         reject(
-          new AppError(
-            'config_invalid',
-            `cannot listen on ${where} (${err.code}): check ZHUJIU_HTTP_HOST / http.host and PORT / http.port`,
-            { cause: err },
-          ),
+          saidError('config_invalid', said('cli.serve.cannotListen', { where, code: err.code }), {
+            cause: err,
+          }),
         );
       } else {
         reject(err);

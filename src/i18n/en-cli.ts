@@ -1130,4 +1130,57 @@ export const enCli = {
   'cli.zod.type.set': 'set',
   'cli.zod.type.file': 'file',
   'cli.zod.type.function': 'function',
+  'cli.rating.tooManyModels': 'more than 1,048,576 distinct models',
+  'cli.rating.selfBattle': 'self-battle: "{model}" against itself',
+  'cli.rating.noBattles': 'no battles: the input holds no battle or pair-count rows',
+  'cli.rating.badPairCount':
+    'pair row {row} ({a} vs {b}): {key} must be a non-negative integer, got {value}',
+  'cli.rating.fewerThanTwo':
+    'fewer than two models can be rated ({n}); excluded: {excluded}. Add battles between models.',
+  'cli.rating.excludedNone': 'none',
+  'cli.rating.excludedModel': '{model} ({reason}, {n, plural, one {# vote} other {# votes}})',
+  'cli.rating.anchorUnrated':
+    'anchor model "{model}" has no finite rating ({reason}); choose another anchor',
+  'cli.rating.anchorNotFinite': 'anchor rating must be a finite number, got {rating}',
+  'cli.rating.anchorNoBattles':
+    'anchor model "{model}" has no battles in the data; pick one of its models or drop the anchor',
+  'cli.rating.notConnected':
+    'no finite Bradley–Terry rating for: {excluded}; the comparison graph must be strongly connected (every model must both win or tie against and lose or tie against the others, through some chain). Add battles or remove these models.',
+  'cli.agree.noPairs': 'no items are labelled by both raters',
+  'cli.agree.orderTwice': '--order lists a label twice',
+  'cli.agree.notInOrder':
+    '{n, plural, one {label} other {labels}} {labels} {n, plural, one {is} other {are}} not in --order ({order}); list every label',
+  'cli.eval.judgeNotConfigured':
+    'judge.model "{judge}" ({default}) is not in {models}; add it there or change judge.model',
+  'cli.datasets.noPackage':
+    'the data package "{name}" is not installed; run `npm ci` in the zhujiu folder',
+  'cli.llm.keyMissing':
+    'model {model}: {reason}. Export it, e.g. `export {variable}=...`, or remove api_key_env for an endpoint that needs no key.',
+  'cli.serve.portInUse':
+    'the health/metrics port {where} is already in use (another zhujiu process?): give each process its own PORT, or PORT=0 to run without the health server',
+  'cli.serve.cannotListen':
+    'cannot listen on {where} ({code}): check ZHUJIU_HTTP_HOST / http.host and PORT / http.port',
+  'cli.log.cannotOpen':
+    'LOG_FILE: cannot open the log file {file} ({why}); set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr',
+  'cli.log.isFolder': 'it is a folder',
+  'cli.log.fileInPath': 'part of its folder path is a file',
+  'cli.log.noPermission': 'no permission ({code})',
+  'cli.upgrade.notDb':
+    '{dir} is not an embedded database folder (it has no PG_VERSION file): nothing to upgrade. Check ZHUJIU_DATA_DIR.',
+  'cli.upgrade.otherVersion':
+    'the embedded database in {dir} was made by PostgreSQL {made}; this zhujiu upgrades only PostgreSQL {old} folders (PGlite 0.4) to {new}. Open it with the zhujiu that made it.',
+  'cli.upgrade.cannotOpen':
+    'cannot open {dir} with PostgreSQL {old} (PGlite 0.4): {detail}. The folder is left as it was.',
+  'cli.upgrade.otherSchemas':
+    '{dir} holds tables outside the public schema ({tables}), which the upgrade would not carry over; the folder is left as it was. Export what they hold first.',
+  'cli.upgrade.newer':
+    '{dir} has migrations this zhujiu does not know ({names}): it was made by a newer zhujiu. Upgrade with that one; the folder is left as it was.',
+  'cli.upgrade.lostTables':
+    'the old folder has tables its migrations do not make ({tables}): the upgrade would lose them, so it stopped; the old folder is left as it was.',
+  'cli.upgrade.columns':
+    'table {table} has columns ({old}) in the old folder and ({new}) in the new one after the same migrations; the upgrade stopped and the old folder is left as it was.',
+  'cli.upgrade.rows':
+    'table {table} has {before} rows in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
+  'cli.upgrade.failed':
+    'upgrading {dir} failed: {detail}. The old folder is left as it was; run `zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
 } as const satisfies Readonly<Record<string, string>>;

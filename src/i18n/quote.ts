@@ -54,6 +54,16 @@ export function literalList(locale: Locale, items: readonly string[]): string {
   );
 }
 
+/** `items` each {@link quoted} in one list of each language (`"a", "b"`; `“a”、“b”`), as a message parameter of a Said. */
+export function quotedListSaid(items: readonly string[]): SaidTexts {
+  const say = (locale: Locale) =>
+    listText(
+      locale,
+      items.map((i) => quoted(locale, i)),
+    );
+  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+}
+
 /** {@link literalList} in each language, as a message parameter of a Said. */
 export function literalListSaid(items: readonly string[]): SaidTexts {
   return { texts: { en: literalList('en', items), 'zh-CN': literalList('zh-CN', items) } };

@@ -1061,4 +1061,55 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.zod.type.set': '集合',
   'cli.zod.type.file': '文件',
   'cli.zod.type.function': '函数',
+  'cli.rating.tooManyModels': '模型超过 1,048,576 个',
+  'cli.rating.selfBattle': '自己对战自己：“{model}”对战它自己',
+  'cli.rating.noBattles': '没有对战：输入中没有对战行，也没有成对计数行',
+  'cli.rating.badPairCount':
+    '成对计数第 {row} 行（{a} 对 {b}）：{key} 必须是非负整数，实际是 {value}',
+  'cli.rating.fewerThanTwo':
+    '能评分的模型少于两个（{n} 个）；被排除的：{excluded}。请增加模型之间的对战。',
+  'cli.rating.excludedNone': '无',
+  'cli.rating.excludedModel': '{model}（{reason}，{n} 票）',
+  'cli.rating.anchorUnrated': '锚定模型“{model}”没有有限的评分（{reason}）；请另选一个锚定模型',
+  'cli.rating.anchorNotFinite': '锚定评分必须是有限的数，实际是 {rating}',
+  'cli.rating.anchorNoBattles':
+    '锚定模型“{model}”在数据中没有对战；请从数据中的模型里另选一个，或去掉锚定',
+  'cli.rating.notConnected':
+    '以下模型没有有限的 Bradley–Terry 评分：{excluded}；比较图必须强连通（每个模型都要经由某条链既胜过或战平其他模型，又输给或战平其他模型）。请增加对战，或去掉这些模型。',
+  'cli.agree.noPairs': '没有两位标注者都标注过的题目',
+  'cli.agree.orderTwice': '--order 把某个标签列了两次',
+  'cli.agree.notInOrder':
+    '{n, plural, other {标签}}{labels}不在 --order（{order}）中；请列出每一个标签',
+  'cli.eval.judgeNotConfigured':
+    'judge.model “{judge}”（{default}）不在 {models} 中；请把它加进去，或修改 judge.model',
+  'cli.datasets.noPackage': '数据包“{name}”没有安装；请在 zhujiu 目录中运行 `npm ci`',
+  'cli.llm.keyMissing':
+    '模型 {model}：{reason}。请导出它，例如 `export {variable}=...`；如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.serve.portInUse':
+    '健康检查和指标端口 {where} 已被占用（另一个 zhujiu 进程？）：请给每个进程单独的 PORT，或者设 PORT=0 不启动健康检查服务',
+  'cli.serve.cannotListen':
+    '无法在 {where} 上监听（{code}）：请检查 ZHUJIU_HTTP_HOST / http.host 和 PORT / http.port',
+  'cli.log.cannotOpen':
+    'LOG_FILE：无法打开日志文件 {file}（{why}）；请把 LOG_FILE 设为可写的文件，或者设 LOG_FILE=- 把日志写到标准错误输出',
+  'cli.log.isFolder': '它是一个目录',
+  'cli.log.fileInPath': '它所在的目录路径中有一部分是文件',
+  'cli.log.noPermission': '没有权限，{code}',
+  'cli.upgrade.notDb':
+    '{dir} 不是嵌入式数据库目录（没有 PG_VERSION 文件）：没有可升级的内容。请检查 ZHUJIU_DATA_DIR。',
+  'cli.upgrade.otherVersion':
+    '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建；这个 zhujiu 只能把 PostgreSQL {old} 的目录（PGlite 0.4）升级到 {new}。请用创建它的 zhujiu 打开它。',
+  'cli.upgrade.cannotOpen':
+    '无法用 PostgreSQL {old}（PGlite 0.4）打开 {dir}：{detail}。该目录保持原样。',
+  'cli.upgrade.otherSchemas':
+    '{dir} 中有 public 模式之外的表（{tables}），升级不会带上它们；该目录保持原样。请先把其中的数据导出。',
+  'cli.upgrade.newer':
+    '{dir} 中有这个 zhujiu 不认识的迁移（{names}）：它由更新版本的 zhujiu 创建。请用那个版本升级；该目录保持原样。',
+  'cli.upgrade.lostTables':
+    '旧目录中有它的迁移不会创建的表（{tables}）：升级会丢失它们，因此已停止；旧目录保持原样。',
+  'cli.upgrade.columns':
+    '执行相同的迁移后，表 {table} 在旧目录中的列是 {old}，在新目录中是 {new}；升级已停止，旧目录保持原样。',
+  'cli.upgrade.rows':
+    '表 {table} 在旧目录中有 {before} 行，复制后有 {after} 行；升级已停止，旧目录保持原样。',
+  'cli.upgrade.failed':
+    '升级 {dir} 失败：{detail}。旧目录保持原样；排除原因后请再次运行 `zhujiu migrate --upgrade-data-dir`。',
 };

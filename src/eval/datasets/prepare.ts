@@ -79,7 +79,7 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
     case 'robustness':
       throw new AppError(
         'config_invalid',
-        `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its \`base:\` (prepareDataset)`,
+        `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its base dataset (prepareDataset)`,
       );
     case 'knowledge':
       return knowledgeLoader;

@@ -72,32 +72,6 @@ const ALLOWED: readonly { file: string; text: string; why: string }[] = [
     text: "suites.join(', ')",
     why: '--json data; chat and the CLI say the refusal alone',
   },
-  // English-only errors, said through the catalogue in the next commit.
-  {
-    file: 'src/eval/metrics/agreement.ts',
-    text: 'label(s)',
-    why: 'English-only error, converted in the next commit',
-  },
-  {
-    file: 'src/eval/service.ts',
-    text: 'unknown model',
-    why: 'English-only error, converted in the next commit',
-  },
-  {
-    file: 'src/main.ts',
-    text: 'configured:',
-    why: 'English-only error, converted in the next commit',
-  },
-  {
-    file: 'src/rating/bradley-terry.ts',
-    text: '.join',
-    why: 'English-only error, converted in the next commit',
-  },
-  {
-    file: 'src/storage/pglite-upgrade.ts',
-    text: 'join',
-    why: 'English-only error, converted in the next commit',
-  },
   {
     file: 'src/llm/reply.ts',
     text: 'called a tool',
