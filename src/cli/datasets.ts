@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { listText, tc } from '../i18n/cli.ts';
+import { causeText } from '../i18n/error-cause.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
@@ -44,7 +45,10 @@ export async function runDatasetsBuild(
       'file_unwritable',
       tc(locale, 'cli.datasets.unwritable', {
         out,
-        why: code === 'ENOTDIR' || code === 'EEXIST' ? tc(locale, 'cli.datasets.fileInPath') : code,
+        why:
+          code === 'ENOTDIR' || code === 'EEXIST'
+            ? tc(locale, 'cli.datasets.fileInPath')
+            : causeText(locale, code),
       }),
       { cause: err },
     );

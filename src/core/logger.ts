@@ -8,6 +8,7 @@ import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { makeDirsSync } from './make-dirs.ts';
 
 export type { Logger } from 'pino';
@@ -73,7 +74,7 @@ export function checkLogFile(file: string): void {
           ? said('cli.log.fileInPath')
           : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
             ? said('cli.log.noPermission', { code })
-            : (code ?? String(err));
+            : causeSaid(code ?? String(err));
     throw saidError('env_invalid', said('cli.log.cannotOpen', { file, why }), { cause: err });
   }
 }

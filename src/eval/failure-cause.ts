@@ -7,6 +7,7 @@
  * reason itself (`judge_scores.failure_message`, eval/judge/failure-reason.ts) too, their parts said in turn; any
  * other text (a scorer's, a dataset's, an older wording) is shown as recorded.
  */
+import { causeText } from '../i18n/error-cause.ts';
 import { type Locale, type MessageKey, t } from '../i18n/index.ts';
 import { type JudgeReason, judgeReasonOf } from './judge/failure-reason.ts';
 
@@ -126,13 +127,16 @@ export function failureCauseText(message: string, locale: Locale = 'en'): string
     const params: Record<string, string | number> = {};
     c.params.forEach((name, i) => {
       const v = m[i + 1] ?? '';
-      // The tools a model called are recorded as one English list (llm/reply.ts): listed again in `locale`.
+      // The tools a model called are recorded as one English list (llm/reply.ts): listed again in `locale`; a
+      // driver's detail (`Connection error`, `ECONNREFUSED`) is said as its cause (i18n/error-cause.ts).
       params[name] =
         name === 'n'
           ? Number(v)
           : name === 'tools'
             ? v.split(', ').join(t(locale, 'board.list.sep'))
-            : v;
+            : name === 'detail'
+              ? causeText(locale, v)
+              : v;
     });
     return t(locale, c.key, params);
   }
@@ -160,8 +164,11 @@ function judgeReasonText(reason: JudgeReason, locale: Locale): string {
     String(v ?? '')
       .split(', ')
       .join(t(locale, 'board.list.sep'));
-  if (params.detail !== undefined && reason.kind !== 'clientFailed')
-    params.detail = failureCauseText(String(params.detail), locale);
+  if (params.detail !== undefined)
+    params.detail =
+      reason.kind === 'clientFailed'
+        ? causeText(locale, String(params.detail))
+        : failureCauseText(String(params.detail), locale);
   if (params.reason !== undefined) params.reason = failureCauseText(String(params.reason), locale);
   if (params.verdicts !== undefined) params.verdicts = list(params.verdicts);
   if (params.grades !== undefined) params.grades = list(params.grades);

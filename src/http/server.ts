@@ -21,6 +21,7 @@ import {
 } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
 import { listText, said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { isLocale, type Locale, t } from '../i18n/index.ts';
 import { shippedFontPath } from '../leaderboard/font.ts';
 import {
@@ -235,9 +236,13 @@ export function startHttp(
         err.code === 'EACCES'
       ) {
         reject(
-          saidError('config_invalid', said('cli.serve.cannotListen', { where, code: err.code }), {
-            cause: err,
-          }),
+          saidError(
+            'config_invalid',
+            said('cli.serve.cannotListen', { where, code: causeSaid(err.code ?? '') }),
+            {
+              cause: err,
+            },
+          ),
         );
       } else {
         reject(err);

@@ -14,6 +14,7 @@ import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
 import { judgeReasonEn } from '../eval/judge/failure-reason.ts';
 import { said, saidError, tc } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
@@ -214,9 +215,13 @@ async function listFiles(path: string, ext: string, locale: Locale = 'en'): Prom
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw saidError('import_invalid', said('cli.judgments.cannotReadFolder', { path, code }), {
-      cause: err,
-    });
+    throw saidError(
+      'import_invalid',
+      said('cli.judgments.cannotReadFolder', { path, code: causeSaid(code) }),
+      {
+        cause: err,
+      },
+    );
   }
   if (files.length === 0)
     throw new AppError('import_invalid', await emptyFolderHint(path, ext, locale));

@@ -35,6 +35,7 @@ import { migrations as allMigrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { listSaid, said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './db.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -305,7 +306,7 @@ async function copyInto(
         said('cli.upgrade.cannotOpen', {
           dir: oldDir,
           old: OLD_PG_MAJOR,
-          detail: (err as Error).message,
+          detail: causeSaid((err as Error).message),
         }),
         { cause: err },
       );
@@ -431,7 +432,7 @@ async function copyInto(
     if (err instanceof AppError) throw err;
     throw saidError(
       'db_migration_failed',
-      said('cli.upgrade.failed', { dir: oldDir, detail: (err as Error).message }),
+      said('cli.upgrade.failed', { dir: oldDir, detail: causeSaid((err as Error).message) }),
       { cause: err },
     );
   } finally {

@@ -220,7 +220,7 @@ describe("an item's recorded failure cause", () => {
       'cannot reach 127.0.0.1:9 after 1 attempt (Connection error); check base_url of model missing-ep in cfg/models.yaml and that the server is up';
     expect(failureCauseText(network)).toBe(network);
     expect(failureCauseText(network, 'zh-CN')).toBe(
-      '尝试 1 次后仍无法连接 127.0.0.1:9（Connection error）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
+      '尝试 1 次后仍无法连接 127.0.0.1:9（连接出错）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
     );
     expect(failureCauseText('no answer from h:1 within 60000 ms (after 3 attempts)', 'zh-CN')).toBe(
       'h:1 在 60000 毫秒内没有应答（共尝试 3 次）',
@@ -229,7 +229,9 @@ describe("an item's recorded failure cause", () => {
       '尝试 3 次后 h:1 仍返回 HTTP 500：boom',
     );
     expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
-    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe('对 h:1 的请求失败：EPIPE');
+    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe(
+      '对 h:1 的请求失败：连接被重置，EPIPE',
+    );
   });
 });
 
