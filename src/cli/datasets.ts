@@ -64,7 +64,13 @@ export async function runDatasetsBuild(
     for (const f of b.files) io.out(`  ${f.path.padEnd(40)} ${f.items}`);
     const from = listText(
       locale,
-      b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`),
+      b.sources.map((s) =>
+        tc(locale, 'cli.datasets.source', {
+          package: s.package,
+          version: s.version,
+          licence: s.licence,
+        }),
+      ),
     );
     io.out(tc(locale, 'cli.datasets.from', { from }));
   }

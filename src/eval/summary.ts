@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type Locale, runStatusText, t } from '../i18n/index.ts';
+import { type ItemLabel, itemLabelText } from '../i18n/quote.ts';
 import {
   getRun,
   type RunRow,
@@ -61,7 +62,8 @@ export interface RunSummary {
     code: string;
     message: string;
     n: number;
-    items: readonly string[];
+    /** A few of its items, as a user knows them (dataset, key, start of the prompt), or by id when not stored. */
+    items: readonly (ItemLabel | { readonly id: number })[];
   }[];
   /** Tokens of the calls made (cached answers cost none). */
   readonly promptTokens: number;
@@ -218,7 +220,7 @@ export function failureLine(
   f: RunSummary['failureReasons'][number],
   locale: Locale = 'en',
 ): string {
-  const list = f.items.join(t(locale, 'board.list.sep'));
+  const list = f.items.map((i) => itemLabelText(locale, i)).join(t(locale, 'board.list.sep'));
   const items =
     f.items.length === 0
       ? ''

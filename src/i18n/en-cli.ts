@@ -582,7 +582,6 @@ export const enCli = {
     'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
   'cli.judge.overMax':
     'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
-  'cli.judge.itemId': 'item {id}',
   'cli.judge.which.eg': 'e.g. ',
   'cli.judge.which.item': 'item ',
   'cli.judge.which.items': 'items ',
@@ -1205,4 +1204,10 @@ export const enCli = {
   'cli.cause.tooManyFiles': 'too many open files',
   'cli.cause.busy': 'in use',
   'cli.cause.notEmpty': 'folder not empty',
+  'cli.judge.overMaxItem': '{key} ({credit} of {score})',
+  'cli.judge.failedItem': '{item} ({why})',
+  'cli.datasets.source': '{package}@{version} ({licence})',
+  'cli.item.label': '{dataset} "{key}"{prompt}',
+  'cli.item.prompt': ' ("{head}")',
+  'cli.item.id': 'id {id}',
 } as const satisfies Readonly<Record<string, string>>;

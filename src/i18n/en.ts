@@ -828,6 +828,7 @@ export const en = {
   'submit.noRuns': 'No evaluation run was queued. ',
   'submit.refused': 'Not queued: {refused} ',
   'submit.refusedSuite': '{suite}: {reason}',
+  'submit.runOn': '#{run} ({suite})',
   'style.none':
     'No style-controlled ratings yet: no vote is on a battle whose answers are stored. Vote on arena battles first.',
   'style.text': 'Arena ratings with style control (answer length and markdown held equal)',

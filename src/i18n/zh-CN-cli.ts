@@ -536,7 +536,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.judge.imported':
     '已从 {files} 个文件导入 {judge} 对 {models} 的 {rows} 条评审分数（已评审 {judged} 条，评审失败 {failed} 条；写入 {written} 条），用时 {secs} 秒',
   'cli.judge.overMax': '注意：有 {n} 道题被记录的评审给了超过满分的分数，按公布的原样保留：{items}',
-  'cli.judge.itemId': '题目 {id}',
   'cli.judge.which.eg': '例如 ',
   'cli.judge.which.item': '题目 ',
   'cli.judge.which.items': '题目 ',
@@ -888,9 +887,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.self': '自己对战自己：`model_a` 和 `model_b` 都是“{name}”；请删除这一行',
   'cli.battles.pairCounts':
     '这是一行配对计数；`import battles` 每行读取一场对战 {shape}（配对计数可以直接用 `zhujiu ratings --battles FILE` 计算评分）',
-  'cli.battles.noWinner': '缺少 `winner`；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.noWinner': '缺少 `winner`；请使用 `model_a`、`model_b`、`tie` 或 `tie (bothbad)`',
   'cli.battles.badWinner':
-    '未知的 `winner` {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
+    '未知的 `winner` {winner}；请使用 `model_a`、`model_b`、`tie` 或 `tie (bothbad)`',
   'cli.battles.anony': '`anony` 必须是 true 或 false，实际是{got}；请删除它或修正这一行',
   'cli.battles.outputsJsonl':
     '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
@@ -1134,4 +1133,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.cause.tooManyFiles': '打开的文件太多',
   'cli.cause.busy': '正在被占用',
   'cli.cause.notEmpty': '目录不是空的',
+  'cli.judge.overMaxItem': '{key}（{credit}/{score} 分）',
+  'cli.judge.failedItem': '{item}（{why}）',
+  'cli.datasets.source': '{package}@{version}（{licence}）',
+  'cli.item.label': '{dataset} “{key}”{prompt}',
+  'cli.item.prompt': '（“{head}”）',
+  'cli.item.id': '编号 {id}',
 };

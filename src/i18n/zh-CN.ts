@@ -767,6 +767,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'submit.noRuns': '没有排队任何评测任务。',
   'submit.refused': '未排队：{refused} ',
   'submit.refusedSuite': '{suite}：{reason}',
+  'submit.runOn': '#{run}（{suite}）',
   'style.none': '还没有风格控制后的评分：没有一票所在的对战存有回答。请先在竞技场对战中投票。',
   'style.text': '风格控制后的竞技场评分（回答长度和 Markdown 格式保持一致）',
   'style.title': '竞技场（风格控制）',

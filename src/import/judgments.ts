@@ -109,8 +109,12 @@ export interface ImportJudgmentsResult {
   readonly models: readonly string[];
   /** Scores written (new or changed). */
   readonly written: number;
-  /** GAOKAO items credited above their points as published (kept as published, listed here). */
-  readonly overMax: readonly string[];
+  /** GAOKAO items credited above their points as published (kept as published, listed here): key, credit, points. */
+  readonly overMax: readonly {
+    readonly key: string;
+    readonly credit: number;
+    readonly score: number;
+  }[];
 }
 
 /**
@@ -510,7 +514,7 @@ interface GradedRow {
 /**
  * Stores the model's answers of graded rows (as recorded outputs) and their judge scores: `judged` with the credit
  * out of the question's maximum, or `failed` with `noScore` where no credit is recorded.
- * @returns the import's result, `overMax` listing the keys whose credit is above the maximum (`key (credit of max)`).
+ * @returns the import's result, `overMax` listing the items whose credit is above the maximum (key, credit, maximum).
  * @throws the abort reason when `o.signal` is aborted before the transaction commits.
  */
 async function storeGradedAnswers<R extends GradedRow>(
@@ -539,7 +543,7 @@ async function storeGradedAnswers<R extends GradedRow>(
       source: 'import',
     })),
   );
-  const overMax: string[] = [];
+  const overMax: { key: string; credit: number; score: number }[] = [];
   const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
     const base = {
       modelId: modelIds.get(file.model) as number,
@@ -559,7 +563,8 @@ async function storeGradedAnswers<R extends GradedRow>(
         judgeOutput: o.judgeOutput(row, false),
       };
     }
-    if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
+    if (row.credit > row.score)
+      overMax.push({ key: row.key, credit: row.credit, score: row.score });
     return {
       ...base,
       status: 'judged' as const,

@@ -9,6 +9,7 @@
  *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { ItemLabel } from '../i18n/quote.ts';
 import { itemLabels } from './items.ts';
 import type { Database } from './schema.ts';
 
@@ -747,12 +748,13 @@ export async function runFailureReasons(
   runId: number,
   limit = 3,
   examples = 2,
-): Promise<{ code: string; message: string; n: number; items: string[] }[]> {
+): Promise<{ code: string; message: string; n: number; items: (ItemLabel | { id: number })[] }[]> {
   const r = await sql<{ code: string; message: string; n: string | number }>`
     SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
       FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
      GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
-  const out: { code: string; message: string; n: number; items: string[] }[] = [];
+  const out: { code: string; message: string; n: number; items: (ItemLabel | { id: number })[] }[] =
+    [];
   for (const x of r.rows) {
     const ids = await db
       .selectFrom('eval_run_items')
@@ -771,7 +773,7 @@ export async function runFailureReasons(
       code: x.code,
       message: x.message,
       n: Number(x.n),
-      items: ids.map((i) => labels.get(i.item_id) ?? `item ${i.item_id}`),
+      items: ids.map((i) => labels.get(i.item_id) ?? { id: i.item_id }),
     });
   }
   return out;

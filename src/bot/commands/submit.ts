@@ -267,7 +267,9 @@ async function decide(
   const r = await svc.approve(id, { by, apiKeyEnv: a.values.api_key_env, suites });
   if (!r.ok) return ctx.reply({ text: submissionProblemText(r.problem, me) }, { ephemeral: true });
   onDecided?.();
-  const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(t(locale, 'board.list.sep'));
+  const runs = r.runs
+    .map((x) => t(locale, 'submit.runOn', { run: x.run, suite: x.suite }))
+    .join(t(locale, 'board.list.sep'));
   const refused = r.refused
     .map((x) => {
       const reason = evalRefusalsText(x.refusals, locale, 'chat');

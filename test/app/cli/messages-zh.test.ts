@@ -195,7 +195,7 @@ describe('import file errors', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `错误 [import_invalid]：${f}:1：自己对战自己：\`model_a\` 和 \`model_b\` 都是“x”；请删除这一行\n` +
-        `${f}:2：缺少 \`winner\`；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
+        `${f}:2：缺少 \`winner\`；请使用 \`model_a\`、\`model_b\`、\`tie\` 或 \`tie (bothbad)\`\n`,
     );
   });
 

@@ -117,6 +117,16 @@ describe('zh-CN punctuation', () => {
     expect(composed).not.toMatch(DOUBLED);
   });
 
+  it('uses full-width brackets throughout, not only beside Chinese (`{key}（{n} 票）`, not `{key} ({n} votes)`)', () => {
+    // Code, a formula or a value typed as it is goes in backticks; these keys hold other ASCII brackets on purpose.
+    const bare = (v: string) => v.replace(/`[^`]*`/gu, '');
+    expect(
+      entries
+        .filter(([k, v]) => !(k in ALLOWED) && /[()]/u.test(bare(v)))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
+  });
+
   it('the scan catches the kind', () => {
     expect(HALF_WIDTH_BESIDE_CJK.test('投票时间 (UTC)')).toBe(true);
     expect(HALF_WIDTH_BESIDE_CJK.test('得分（95%）')).toBe(false);
