@@ -290,7 +290,8 @@ export const appConfigSchema = z.strictObject({
       shell: z
         .strictObject({
           user_id: z.string().min(1).default('local'),
-          user_name: z.string().min(1).default('you'),
+          /** The name of the person at the terminal; null: "you" in the chat's language (你 in Chinese). */
+          user_name: z.string().min(1).nullable().default(null),
           maintainer: z.boolean().default(true),
         })
         .prefault({}),

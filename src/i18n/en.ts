@@ -946,6 +946,12 @@ export const en = {
   'shell.why.no_platform': 'this chat platform is not connected to the arena',
   'shell.why.buttons_battle': 'this battle takes votes by its buttons only',
   'shell.why.unknown': 'the arena could not count it',
+  'shell.greeting.maintainer': 'ZhuJiu Arena (terminal). You are a maintainer.{help}',
+  'shell.greeting.plain': 'ZhuJiu Arena (terminal).{help}',
+  'shell.reacted.self': 'you reacted {emoji} on battle #{n}',
+  'shell.voted.self': 'you voted {what} on battle #{n}',
+  'shell.changed.self': 'you changed the vote on battle #{n} to {what}',
+  'shell.unchanged.self': 'you already voted {what} on battle #{n}; nothing changed',
   'notice.rejected': 'Your submission #{id} ({name}) was rejected: {reason}.',
   'notice.approved':
     'Your submission #{id} ({name}) was approved: it is in the model registry now. {runs}',

@@ -881,6 +881,12 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'shell.why.no_platform': '这个聊天平台未接入竞技场',
   'shell.why.buttons_battle': '这场对战只接受按钮投票',
   'shell.why.unknown': '竞技场无法计入这次投票',
+  'shell.greeting.maintainer': '煮酒竞技场（终端）。你是维护者。{help}',
+  'shell.greeting.plain': '煮酒竞技场（终端）。{help}',
+  'shell.reacted.self': '你在对战 #{n} 上添加了 {emoji}',
+  'shell.voted.self': '你在对战 #{n} 中投了 {what}',
+  'shell.changed.self': '你把对战 #{n} 的投票改为 {what}',
+  'shell.unchanged.self': '你在对战 #{n} 中已经投了 {what}；没有变化',
   'notice.rejected': '你的提交 #{id}（{name}）已被拒绝：{reason}。',
   'notice.approved': '你的提交 #{id}（{name}）已获批准：它现已登记为模型。{runs}',
   'notice.runs':
