@@ -437,6 +437,7 @@ export const en = {
   'ask.progress.title': 'Arena: a new question',
   'ask.progress.notes': ' {notes}',
   'ask.progress.footer': 'Answers ready: {ready} of 2.{notes} The battle appears when both are in.',
+  'ask.progress.notes.sep': ' ',
   'ask.asking':
     'Asking two anonymous models; the battle will appear in this channel in a few seconds.',
   'ask.unanswered': 'This question could not be answered.',

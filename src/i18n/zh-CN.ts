@@ -396,6 +396,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'ask.progress.title': '竞技场：新问题',
   'ask.progress.notes': '{notes}',
   'ask.progress.footer': '已完成回答：{ready}/2。{notes}两个回答都到齐后发布对战。',
+  'ask.progress.notes.sep': '',
   'ask.asking': '正在询问两个匿名模型；几秒钟后对战会出现在本频道。',
   'ask.unanswered': '这个问题没能得到回答。',
   'ask.noBattle': '抱歉，这次没有对战：{why}。你的问题不计入次数，请稍后再试。',

@@ -160,7 +160,8 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
         reason: missingKeyReason(d.variable, d.empty, locale, d.file),
       }),
     );
-  const note = notes.length > 0 ? notes.join(' ') : undefined;
+  // One note a line: several disabled models are several sentences, never run together.
+  const note = notes.length > 0 ? notes.join('\n') : undefined;
   if (rows.length === 0) {
     const more = note ? t(locale, 'models.note', { note }) : '';
     return ctx.reply({ text: t(locale, 'models.none', { note: more }) });

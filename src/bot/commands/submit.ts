@@ -278,7 +278,7 @@ async function decide(
         ? reason
         : t(locale, 'submit.refusedSuite', { suite: x.suite, reason });
     })
-    .join(locale === 'en' ? ' ' : '');
+    .join('\n');
   await ctx.reply({
     text: t(locale, 'submit.approved', {
       id,
