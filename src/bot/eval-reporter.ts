@@ -91,7 +91,9 @@ function endedWords(s: RunSummary, locale: Locale): string {
       : endedText(s, locale);
   if (r.status === 'cancelled') return t(locale, 'evalReport.ended.cancelled');
   return r.error
-    ? t(locale, 'evalReport.ended.failedWith', { error: runErrorText(r.error, locale) })
+    ? t(locale, 'evalReport.ended.failedWith', {
+        error: runErrorText(r.error, locale, r.errorTexts),
+      })
     : t(locale, 'evalReport.ended.failed');
 }
 

@@ -313,10 +313,18 @@ export function endedText(s: RunSummary, locale: Locale = 'en'): string {
 }
 
 /**
- * A failed run's recorded error in `locale`: the runner's own "every item failed (N)" (eval/run-error.ts) said
- * from the catalogue, any other error (an endpoint's or a dataset file's) as recorded.
+ * A failed run's recorded error in `locale`: as the runner stored it in that language (`texts`, the run's
+ * `errorTexts`: why it could not start, eval/start-error.ts); the runner's own "every item failed (N)"
+ * (eval/run-error.ts) said from the catalogue; an LLM client's known wording said again (eval/failure-cause.ts); any
+ * other error (a dataset file's) as recorded.
  */
-export function runErrorText(error: string, locale: Locale = 'en'): string {
+export function runErrorText(
+  error: string,
+  locale: Locale = 'en',
+  texts?: Readonly<Record<string, string>> | null,
+): string {
+  const said = locale === 'en' ? undefined : texts?.[locale];
+  if (said !== undefined) return said;
   const n = allFailedCount(error);
   return n === undefined
     ? failureCauseText(error, locale)

@@ -38,6 +38,8 @@ export interface RunRow {
   readonly seed: number;
   readonly config: Record<string, unknown>;
   readonly error: string | null;
+  /** {@link error} in each other language it was said in (`{"zh-CN": "…"}`), or null: shown as recorded. */
+  readonly errorTexts: Readonly<Record<string, string>> | null;
   readonly createdAt: Date;
   readonly startedAt: Date | null;
   readonly finishedAt: Date | null;
@@ -64,6 +66,7 @@ const RUN_COLUMNS = [
   'r.seed',
   'r.config',
   'r.error',
+  'r.error_texts',
   'r.created_at',
   'r.started_at',
   'r.finished_at',
@@ -100,6 +103,7 @@ function toRun(r: RawRun): RunRow {
     seed: Number(r.seed),
     config: r.config,
     error: r.error,
+    errorTexts: r.error_texts ?? null,
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -645,7 +649,8 @@ export async function storeProgress(db: Conn, runId: number, c: RunCounts): Prom
 }
 
 /**
- * Ends a run (running → succeeded/failed) with its final counts; a cancelled or already finished run is left as
+ * Ends a run (running → succeeded/failed) with its final counts and, when it failed, its `error` in English and the
+ * same error in other languages (`errorTexts`, `{"zh-CN": "…"}`); a cancelled or already finished run is left as
  * it is. @returns true when this call ended it.
  */
 export async function finishRun(
@@ -653,6 +658,7 @@ export async function finishRun(
   runId: number,
   status: 'succeeded' | 'failed',
   error: string | null = null,
+  errorTexts: Readonly<Record<string, string>> | null = null,
 ): Promise<boolean> {
   const c = await runCounts(db, runId);
   const r = await db
@@ -660,6 +666,7 @@ export async function finishRun(
     .set({
       status,
       error,
+      error_texts: errorTexts === null ? null : JSON.stringify(errorTexts),
       finished_at: sql`now()`,
       progress_total: c.total,
       progress_done: c.done + c.failed,

@@ -46,6 +46,7 @@ const RUN: RunRow = {
   seed: 1,
   config: {},
   error: null,
+  errorTexts: null,
   createdAt: new Date(0),
   startedAt: new Date(0),
   finishedAt: null,
