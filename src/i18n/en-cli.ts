@@ -1210,4 +1210,20 @@ export const enCli = {
   'cli.item.label': '{dataset} "{key}"{prompt}',
   'cli.item.prompt': ' ("{head}")',
   'cli.item.id': 'id {id}',
+  'cli.db.tookOver':
+    'took over a stale lock of the embedded database ({why}; it was held by {owner})',
+  'cli.db.stale.earlier': 'lock file of an earlier version, its process is gone',
+  'cli.db.stale.ownPid': 'it names this process’s own pid (a restarted container reuses pids)',
+  'cli.db.stale.reused': 'pid {pid} now belongs to another program',
+  'cli.db.stale.gone': 'pid {pid} no longer runs',
+  'cli.db.stale.notRefreshed': 'it was not refreshed for longer than the stale time',
+  'cli.db.lockLost':
+    'the embedded database lock was lost (the process stalled for too long?); stop this process',
+  'cli.db.templateUnusable':
+    'the prepared embedded database cannot be used; creating a new one instead (slower). Run `npm run build` to write it again',
+  'cli.start.modelDisabledLog': 'model disabled: {warning}',
+  'cli.start.classifierDisabled':
+    'arena.ask.classifier_model "{name}" is disabled: /ask\'s untagged prompts stay unclassified',
+  'cli.start.voterSecretGenerated':
+    'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder',
 } as const satisfies Readonly<Record<string, string>>;

@@ -1139,4 +1139,18 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.item.label': '{dataset} “{key}”{prompt}',
   'cli.item.prompt': '（“{head}”）',
   'cli.item.id': '编号 {id}',
+  'cli.db.tookOver': '已接管嵌入式数据库的过期锁（{why}；此前由{owner}持有）',
+  'cli.db.stale.earlier': '这是旧版本留下的锁文件，它的进程已不在',
+  'cli.db.stale.ownPid': '它记录的是本进程自己的 pid，重启的容器会复用 pid',
+  'cli.db.stale.reused': 'pid {pid} 现在属于另一个程序',
+  'cli.db.stale.gone': 'pid {pid} 已不在运行',
+  'cli.db.stale.notRefreshed': '它超过过期时间没有刷新',
+  'cli.db.lockLost': '嵌入式数据库的锁丢失了（进程停顿太久？）；请停止这个进程',
+  'cli.db.templateUnusable':
+    '预先准备的嵌入式数据库无法使用，改为新建一个（较慢）。运行 `npm run build` 可以重新生成它',
+  'cli.start.modelDisabledLog': '模型已停用：{warning}',
+  'cli.start.classifierDisabled':
+    'arena.ask.classifier_model “{name}”已停用：/ask 中未标注能力的提问不会被分类',
+  'cli.start.voterSecretGenerated':
+    '未设置 ZHUJIU_VOTER_SECRET：已为这个数据目录生成投票者 id 的密钥',
 };
