@@ -112,6 +112,28 @@ const CAUSES: readonly Cause[] = [
     params: ['finish'],
   },
   { re: /^unexpected reply shape: (.*)$/su, key: 'evalSummary.cause.badShape', params: ['detail'] },
+  // The item runner's own wordings (eval/run-item.ts).
+  {
+    re: /^the prompt built from this item has (\d+) characters, more than eval\.max_prompt_chars \((\d+)\); not sent$/u,
+    key: 'evalSummary.cause.promptTooLong',
+    params: ['chars', 'max'],
+  },
+  {
+    re: /^the model client failed: (.*)$/su,
+    key: 'evalSummary.cause.clientThrew',
+    params: ['detail'],
+  },
+  { re: /^scoring failed: (.*)$/su, key: 'evalSummary.cause.scoringFailed', params: ['detail'] },
+  {
+    re: /^planned in the run but no longer in suite (.+) \(the suite changed\)$/u,
+    key: 'evalSummary.cause.notInSuite',
+    params: ['suite'],
+  },
+  {
+    re: /^judge (.+) stored no grade for this item$/u,
+    key: 'evalSummary.cause.noStoredGrade',
+    params: ['judge'],
+  },
 ];
 
 /**

@@ -674,6 +674,13 @@ export const en = {
   'evalSummary.cause.emptyReply': 'empty reply (finish_reason {finish})',
   'evalSummary.cause.badShape': 'unexpected reply shape: {detail}',
   'evalSummary.cause.cancelledBeforeCall': 'cancelled before the call',
+  'evalSummary.cause.promptTooLong':
+    'the prompt built from this item has {chars} characters, more than eval.max_prompt_chars ({max}); not sent',
+  'evalSummary.cause.clientThrew': 'the model client failed: {detail}',
+  'evalSummary.cause.scoringFailed': 'scoring failed: {detail}',
+  'evalSummary.cause.notInSuite':
+    'planned in the run but no longer in suite {suite} (the suite changed)',
+  'evalSummary.cause.noStoredGrade': 'judge {judge} stored no grade for this item',
   'evalSummary.cause.judgeItem':
     'judge {judge}: {message} (after {n, plural, one {# attempt} other {# attempts}}; retry with zhujiu judge run)',
   'judgeReason.outside': 'score {value} is outside {min}–{max}',

@@ -618,6 +618,13 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.cause.emptyReply': '空回复（finish_reason {finish}）',
   'evalSummary.cause.badShape': '回复的结构不对：{detail}',
   'evalSummary.cause.cancelledBeforeCall': '调用前已取消',
+  'evalSummary.cause.promptTooLong':
+    '由这道题构造的提示有 {chars} 个字符，超过了 eval.max_prompt_chars（{max}）；没有发送',
+  'evalSummary.cause.clientThrew': '模型客户端出错：{detail}',
+  'evalSummary.cause.scoringFailed': '评分失败：{detail}',
+  'evalSummary.cause.notInSuite':
+    '这道题计划在这次评测中，但已不在评测套件 {suite} 中（套件改过了）',
+  'evalSummary.cause.noStoredGrade': '评审 {judge} 没有为这道题存下评分',
   'evalSummary.cause.judgeItem':
     '评审 {judge}：{message}（已尝试 {n} 次；请用 zhujiu judge run 重试）',
   'judgeReason.outside': '分数 {value} 超出了 {min}–{max} 的范围',

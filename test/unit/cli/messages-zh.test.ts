@@ -229,6 +229,26 @@ describe("an item's recorded failure cause", () => {
       '尝试 3 次后 h:1 仍返回 HTTP 500：boom',
     );
     expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
+    // The item runner's own wordings (eval/run-item.ts).
+    expect(
+      failureCauseText(
+        'the prompt built from this item has 9000 characters, more than eval.max_prompt_chars (8000); not sent',
+        'zh-CN',
+      ),
+    ).toBe('由这道题构造的提示有 9000 个字符，超过了 eval.max_prompt_chars（8000）；没有发送');
+    expect(failureCauseText('scoring failed: boom', 'zh-CN')).toBe('评分失败：boom');
+    expect(failureCauseText('the model client failed: Connection error.', 'zh-CN')).toBe(
+      '模型客户端出错：连接出错',
+    );
+    expect(
+      failureCauseText(
+        'planned in the run but no longer in suite mini (the suite changed)',
+        'zh-CN',
+      ),
+    ).toBe('这道题计划在这次评测中，但已不在评测套件 mini 中（套件改过了）');
+    expect(failureCauseText('judge j1 stored no grade for this item', 'zh-CN')).toBe(
+      '评审 j1 没有为这道题存下评分',
+    );
     expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe(
       '对 h:1 的请求失败：连接被重置，EPIPE',
     );
