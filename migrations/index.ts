@@ -22,6 +22,7 @@ import * as m0016 from './0016_task_leases.ts';
 import * as m0017 from './0017_voter_day_live_votes.ts';
 import * as m0018 from './0018_import_key_order.ts';
 import * as m0019 from './0019_dense_run_numbers.ts';
+import * as m0020 from './0020_run_error_texts.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0017_voter_day_live_votes': m0017,
   '0018_import_key_order': m0018,
   '0019_dense_run_numbers': m0019,
+  '0020_run_error_texts': m0020,
 };

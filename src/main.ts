@@ -18,12 +18,19 @@ import type { SlackAdapterOptions } from './chat/slack/adapter.ts';
 import { filesOf } from './config/files.ts';
 import { type LoadedConfig, type LoadOptions, loadConfig } from './config/loader.ts';
 import type { ModelInfo } from './config/schema.ts';
-import { assertStartable, disabledModels } from './config/start-checks.ts';
+import { assertStartable, disabledModels, namedModelProblem } from './config/start-checks.ts';
 import { systemClock } from './core/clock.ts';
 import { AppError } from './core/errors.ts';
-import { createLogger, type Logger, type LogOutput, openLogDestination } from './core/logger.ts';
+import {
+  createLogger,
+  type Logger,
+  type LogOutput,
+  openLogDestination,
+  saidLogLines,
+} from './core/logger.ts';
 import { makeDirsSync } from './core/make-dirs.ts';
 import { retryWithBackoff } from './core/retry.ts';
+import { said, saidError, sayCli } from './i18n/cli.ts';
 import type { Locale } from './i18n/index.ts';
 import { EVAL_RUN_QUEUE } from './jobs/queue.ts';
 import type { Snapshot } from './leaderboard/service.ts';
@@ -124,19 +131,29 @@ export async function prepareRuntime(opts: RuntimeOptions): Promise<PreparedRunt
     opts.terminalChat === true && !config.env.DISCORD_TOKEN && !config.env.SLACK_BOT_TOKEN;
   const level = opts.quiet && !config.env.LOG_LEVEL ? 'warn' : config.app.log.level;
   const output = logOutput(config, terminalChat);
-  const dest = opts.logger ? undefined : await openLogDestination(output);
+  const toTerminal = output.file === undefined;
+  const opened = opts.logger ? undefined : await openLogDestination(output);
+  // A warning a person reads on the terminal is in their language (its `said`); the log files stay English.
+  const dest = opened
+    ? saidLogLines(opened, opts.locale ?? 'en', toTerminal && output.format === 'pretty')
+    : undefined;
   const logger =
     opts.logger ??
-    createLogger(
-      level,
-      opts.wrapLogs && dest ? opts.wrapLogs(dest, output.file === undefined) : dest,
-    );
+    createLogger(level, opts.wrapLogs && dest ? opts.wrapLogs(dest, toTerminal) : dest);
   const logFile = opts.logger ? undefined : output.file;
   // A model that cannot be called here does not stop `bot` / `worker`: it is disabled, with a warning.
-  if (opts.checkStart === true)
-    for (const d of disabledModels(config))
-      logger.warn({ model: d.name, variable: d.variable }, `model disabled: ${d.warning}`);
+  if (opts.checkStart === true) warnDisabled(config, logger);
   return { config, logger, logFile };
+}
+
+/** The warning of each model disabled for a missing key, in English and in Chinese for the terminal (`said`). */
+function warnDisabled(config: LoadedConfig, logger: Logger): void {
+  const zh = disabledModels(config, 'zh-CN');
+  disabledModels(config).forEach((d, i) => {
+    const warning = { texts: { en: d.warning, 'zh-CN': zh[i]?.warning ?? d.warning } };
+    const message = said('cli.start.modelDisabledLog', { warning });
+    logger.warn({ model: d.name, variable: d.variable, said: message }, sayCli('en', message));
+  });
 }
 
 /**
@@ -241,11 +258,7 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   const fromEnv = config.env.ZHUJIU_VOTER_SECRET;
   if (fromEnv) return fromEnv;
   if (config.env.DATABASE_URL) {
-    throw new AppError(
-      'env_invalid',
-      'ZHUJIU_VOTER_SECRET is not set: with DATABASE_URL every bot process must hash voter ids with the same secret. ' +
-        'Set it to a long random string, e.g. `export ZHUJIU_VOTER_SECRET=$(openssl rand -hex 32)`.',
-    );
+    throw saidError('env_invalid', said('cli.start.voterSecret'));
   }
   const file = voterSecretFile(config.dataDir);
   // Earlier versions kept it inside the PGlite folder: read it there when present (voter ids must not change).
@@ -255,10 +268,8 @@ export function resolveVoterSecret(config: LoadedConfig, logger: Logger): string
   const secret = randomBytes(32).toString('hex');
   makeDirsSync(dirname(file));
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  logger.warn(
-    { file },
-    'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder',
-  );
+  const generated = said('cli.start.voterSecretGenerated');
+  logger.warn({ file, said: generated }, sayCli('en', generated));
   return secret;
 }
 
@@ -278,13 +289,8 @@ export async function openLiveArena(
   const classifierName = rt.config.app.arena.ask.classifier_model;
   const classifierCfg =
     classifierName === null ? undefined : configured.find((m) => m.name === classifierName);
-  if (classifierName !== null && classifierCfg?.provider !== 'openai') {
-    throw new AppError(
-      'config_invalid',
-      `arena.ask.classifier_model: "${classifierName}" is not an OpenAI-compatible model in ${filesOf(rt.config).models} ` +
-        `(configured: ${configured.map((m) => m.name).join(', ') || 'none'}); name one, or set it to null`,
-    );
-  }
+  const notCallable = namedModelProblem(rt.config, 'arena.ask.classifier_model');
+  if (notCallable) throw saidError('config_invalid', notCallable);
   if (live.length === 0 && !classifierCfg) return undefined;
   const { openLlmClient } = await import('./llm/factory.ts');
   const deps = {
@@ -307,11 +313,10 @@ export async function openLiveArena(
       client: opened.client,
     });
   }
-  if (classifierCfg && disabled.has(classifierCfg.name))
-    rt.logger.warn(
-      { model: classifierCfg.name },
-      `arena.ask.classifier_model "${classifierCfg.name}" is disabled: /ask's untagged prompts stay unclassified`,
-    );
+  if (classifierCfg && disabled.has(classifierCfg.name)) {
+    const off = said('cli.start.classifierDisabled', { name: classifierCfg.name });
+    rt.logger.warn({ model: classifierCfg.name, said: off }, sayCli('en', off));
+  }
   const classifier =
     classifierCfg && !disabled.has(classifierCfg.name)
       ? (await openLlmClient(classifierCfg, deps)).client

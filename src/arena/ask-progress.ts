@@ -29,7 +29,9 @@ export function progressContent(
 ): MessageContent {
   const ready = slots.filter((s) => s.ready).length;
   const noted = slots.map((s) => s.note).filter(Boolean);
-  const notes = noted.length ? t(locale, 'ask.progress.notes', { notes: noted.join(' ') }) : '';
+  const notes = noted.length
+    ? t(locale, 'ask.progress.notes', { notes: noted.join(t(locale, 'ask.progress.notes.sep')) })
+    : '';
   return {
     text: t(locale, 'ask.progress.text', { ready }),
     title: t(locale, 'ask.progress.title'),

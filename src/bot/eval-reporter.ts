@@ -91,7 +91,9 @@ function endedWords(s: RunSummary, locale: Locale): string {
       : endedText(s, locale);
   if (r.status === 'cancelled') return t(locale, 'evalReport.ended.cancelled');
   return r.error
-    ? t(locale, 'evalReport.ended.failedWith', { error: runErrorText(r.error, locale) })
+    ? t(locale, 'evalReport.ended.failedWith', {
+        error: runErrorText(r.error, locale, r.errorTexts),
+      })
     : t(locale, 'evalReport.ended.failed');
 }
 
@@ -111,8 +113,9 @@ export function summaryContent(
     r.status === 'succeeded' && maxFailureRate !== undefined
       ? failureRateProblem(s, maxFailureRate, locale)
       : undefined;
-  const reasons = s.failureReasons.map((f) => failureLine(f, locale)).join('; ');
-  const span = spanFigureLines(s, locale).join('; ');
+  const sep = t(locale, 'evalReport.sep');
+  const reasons = s.failureReasons.map((f) => failureLine(f, locale)).join(sep);
+  const span = spanFigureLines(s, locale).join(sep);
   const names = { id: r.id, model: markdownLiteral(r.model), suite: r.suite };
   return {
     text: t(locale, 'evalReport.summary', { ...names, ended: endedWords(s, locale) }),

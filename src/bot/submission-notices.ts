@@ -10,6 +10,7 @@
 import type { Kysely } from 'kysely';
 import { type ChatPlatform, type MessageContent, markdownLiteral } from '../chat/port.ts';
 import type { Logger } from '../core/logger.ts';
+import { listText } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import type { Database } from '../storage/schema.ts';
 import {
@@ -31,7 +32,13 @@ export function submissionNotice(s: SubmissionRow, locale: Locale = 'en'): Messa
       ...p,
       runs:
         runs.length > 0
-          ? t(locale, 'notice.runs', { n: runs.length, runs: runs.map((r) => `#${r}`).join(', ') })
+          ? t(locale, 'notice.runs', {
+              n: runs.length,
+              runs: listText(
+                locale,
+                runs.map((r) => `#${r}`),
+              ),
+            })
           : t(locale, 'notice.noRuns'),
     }),
   };

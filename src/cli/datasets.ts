@@ -9,6 +9,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '../core/errors.ts';
 import { listText, tc } from '../i18n/cli.ts';
+import { causeText } from '../i18n/error-cause.ts';
 import { type CliDeps, cliLocale, configOf } from './deps.ts';
 import type { CliIo } from './io.ts';
 
@@ -44,7 +45,10 @@ export async function runDatasetsBuild(
       'file_unwritable',
       tc(locale, 'cli.datasets.unwritable', {
         out,
-        why: code === 'ENOTDIR' || code === 'EEXIST' ? tc(locale, 'cli.datasets.fileInPath') : code,
+        why:
+          code === 'ENOTDIR' || code === 'EEXIST'
+            ? tc(locale, 'cli.datasets.fileInPath')
+            : causeText(locale, code),
       }),
       { cause: err },
     );
@@ -60,7 +64,13 @@ export async function runDatasetsBuild(
     for (const f of b.files) io.out(`  ${f.path.padEnd(40)} ${f.items}`);
     const from = listText(
       locale,
-      b.sources.map((s) => `${s.package}@${s.version} (${s.licence})`),
+      b.sources.map((s) =>
+        tc(locale, 'cli.datasets.source', {
+          package: s.package,
+          version: s.version,
+          licence: s.licence,
+        }),
+      ),
     );
     io.out(tc(locale, 'cli.datasets.from', { from }));
   }

@@ -227,6 +227,14 @@ export function checkEvalFlags(o: Partial<EvalOptions>, usage: (message: string)
 type SummaryModule = typeof import('../eval/summary.ts');
 type RunSummary = NonNullable<Awaited<ReturnType<SummaryModule['runSummary']>>>;
 
+/** The first line of each language's text of a run's error (the CLI's last line says one line). */
+function firstLines(
+  texts: Readonly<Record<string, string>> | null,
+): Readonly<Record<string, string>> | null {
+  if (texts === null) return null;
+  return Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, v.split('\n')[0] ?? '']));
+}
+
 /**
  * The last line of a run that is an error for scripts (it failed, was cancelled, scored nothing because every item
  * failed, or failed more than `max` of its items), or undefined.
@@ -245,7 +253,11 @@ function runVerdict(
     return s.run.error
       ? t(locale, 'cli.eval.failedWith', {
           run,
-          error: sm.runErrorText(s.run.error.split('\n')[0] as string, locale),
+          error: sm.runErrorText(
+            s.run.error.split('\n')[0] as string,
+            locale,
+            firstLines(s.run.errorTexts),
+          ),
         })
       : t(locale, 'cli.eval.failed', { run });
   if (s.run.status === 'cancelled') return t(locale, 'cli.eval.cancelled', { run });

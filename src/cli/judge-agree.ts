@@ -5,7 +5,7 @@
 import { AppError } from '../core/errors.ts';
 import { readUtf8File } from '../core/utf8.ts';
 import { type Agreement, agreement, joinLabels, type Label } from '../eval/metrics/agreement.ts';
-import { tc } from '../i18n/cli.ts';
+import { sayCli, tc } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { parseLabels } from '../import/formats/labels.ts';
 import type { CliIo } from './io.ts';
@@ -88,7 +88,7 @@ export async function runJudgeAgree(
   if (!r.ok) {
     throw new AppError(
       'import_invalid',
-      tc(locale, 'cli.agree.failed', { a: fileA, b: fileB, reason: r.reason }) +
+      tc(locale, 'cli.agree.failed', { a: fileA, b: fileB, reason: sayCli(locale, r.reason) }) +
         (joined.pairs.length === 0 ? tc(locale, 'cli.agree.disjoint') : ''),
     );
   }

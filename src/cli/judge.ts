@@ -11,6 +11,7 @@ import type { DatasetJudgeResult } from '../eval/judge/judge-suite.ts';
 import { judgeReport } from '../eval/judge/report.ts';
 import { listText, tc } from '../i18n/cli.ts';
 import { abilityText, type Locale } from '../i18n/index.ts';
+import { type ItemLabel, itemLabelText } from '../i18n/quote.ts';
 import { importJudgments, type JudgmentsFormat } from '../import/judgments.ts';
 import type { Runtime } from '../main.ts';
 import { itemLabels } from '../storage/items.ts';
@@ -148,7 +149,9 @@ function datasetLines(
       tc(locale, r === 'grade' ? 'cli.judge.noGrade' : 'cli.judge.safetyFailed');
     const list = listText(
       locale,
-      row.failures.slice(0, 20).map((f) => `${f.item} (${why(f.reason)})`),
+      row.failures
+        .slice(0, 20)
+        .map((f) => tc(locale, 'cli.judge.failedItem', { item: f.item, why: why(f.reason) })),
     );
     const more =
       row.failures.length > 20 ? tc(locale, 'cli.judge.more', { n: row.failures.length - 20 }) : '';
@@ -256,7 +259,10 @@ export async function runImportJudgments(
       io.out(
         tc(locale, 'cli.judge.overMax', {
           n: r.overMax.length,
-          items: listText(locale, r.overMax),
+          items: listText(
+            locale,
+            r.overMax.map((x) => tc(locale, 'cli.judge.overMaxItem', x)),
+          ),
         }),
       );
   } finally {
@@ -291,7 +297,7 @@ function judgeFailureGroups(failures: readonly JudgeFailure[]): JudgeFailure[][]
  */
 export function judgeFailureLines(
   failures: readonly JudgeFailure[],
-  labels: ReadonlyMap<number, string>,
+  labels: ReadonlyMap<number, ItemLabel>,
   locale: Locale = 'en',
 ): string[] {
   return judgeFailureGroups(failures)
@@ -300,7 +306,7 @@ export function judgeFailureLines(
       const f = fs[0]!;
       const named = fs
         .slice(0, 2)
-        .map((x) => labels.get(x.itemId) ?? tc(locale, 'cli.judge.itemId', { id: x.itemId }));
+        .map((x) => itemLabelText(locale, labels.get(x.itemId) ?? { id: x.itemId }));
       const which =
         fs.length > named.length
           ? 'cli.judge.which.eg'

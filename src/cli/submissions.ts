@@ -158,13 +158,15 @@ export async function runSubmissionsApprove(
   io.out(tc(locale, 'cli.submissions.approved', { id, name: r.row.name }));
   for (const x of r.runs)
     io.out(tc(locale, 'cli.submissions.queued', { run: x.run, name: r.row.name, suite: x.suite }));
-  for (const x of r.refused)
+  for (const x of r.refused) {
+    const reason = locale === 'en' ? x.reason : evalRefusalsText(x.refusals, locale, 'cli');
+    // No suite to queue on: the reason names submissions.suites itself (`suite` is the service's English list).
     io.out(
-      tc(locale, 'cli.submissions.notQueued', {
-        suite: x.suite,
-        reason: locale === 'en' ? x.reason : evalRefusalsText(x.refusals, locale, 'cli'),
-      }),
+      x.refusals[0]?.code === 'no_submission_suites'
+        ? tc(locale, 'cli.submissions.notQueuedAny', { reason })
+        : tc(locale, 'cli.submissions.notQueued', { suite: x.suite, reason }),
     );
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import { folderState } from '../core/folder-state.ts';
 import { readUtf8FileSync } from '../core/utf8.ts';
 import { type CliMessageKey, listText, said, saidError, sayCli, tc } from '../i18n/cli.ts';
 import { choiceNames, meantChoice } from '../i18n/display-names.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import type { Locale } from '../i18n/index.ts';
 import { literalText } from '../i18n/quote.ts';
 import { zodParseOptions } from '../i18n/zod.ts';
@@ -300,7 +301,7 @@ function issueText(
             .join(tc(locale, 'cli.configFile.or')),
         })
       : tc(locale, 'cli.configFile.oneOf', {
-          choices: options.join(', '),
+          choices: listText(locale, options),
           got: describeValue(value, locale),
         }) + meantChoiceText(value, options, locale);
   }
@@ -668,7 +669,10 @@ function configDirFrom(options: LoadOptions): Said | string {
  */
 function unreadable(path: string, err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException).code ?? 'error';
-  return saidError('config_invalid', said('cli.config.unreadable', { path, code }));
+  return saidError(
+    'config_invalid',
+    said('cli.config.unreadable', { path, code: causeSaid(code) }),
+  );
 }
 
 /** An error's message as a line of a problem list in `locale`: its catalogue data said again, else its message. */

@@ -5,7 +5,7 @@
  * a string fixed when the schema is built, so a schema is given the English text ({@link schemaMessage}), and the
  * config loader says an issue's message again in the reader's language ({@link schemaMessageIn}).
  */
-import type { Said } from '../core/errors.ts';
+import type { Said, SaidTexts } from '../core/errors.ts';
 import { type CliMessageKey, said, sayCli } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 
@@ -22,7 +22,7 @@ export function schemaSaid(message: Said): string {
 /** The command line message `key` in English for a schema (see {@link schemaSaid}). */
 export function schemaMessage(
   key: CliMessageKey,
-  params?: Readonly<Record<string, string | number>>,
+  params?: Readonly<Record<string, string | number | Said | SaidTexts>>,
 ): string {
   return schemaSaid(said(key, params));
 }

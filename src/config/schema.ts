@@ -4,6 +4,7 @@
  */
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { listSaid } from '../i18n/cli.ts';
 import { idOfName, type NameKind } from '../i18n/display-names.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../i18n/index.ts';
 import { shown } from '../i18n/quote.ts';
@@ -107,7 +108,7 @@ export const appConfigSchema = z.strictObject({
    * follows their platform locale when it is one of these.
    */
   locale: z
-    .enum(LOCALES, { message: schemaMessage('cli.schema.locale', { locales: LOCALES.join(', ') }) })
+    .enum(LOCALES, { message: schemaMessage('cli.schema.locale', { locales: listSaid(LOCALES) }) })
     .default(DEFAULT_LOCALE),
   http: z
     .strictObject({
@@ -289,7 +290,8 @@ export const appConfigSchema = z.strictObject({
       shell: z
         .strictObject({
           user_id: z.string().min(1).default('local'),
-          user_name: z.string().min(1).default('you'),
+          /** The name of the person at the terminal; null: "you" in the chat's language (你 in Chinese). */
+          user_name: z.string().min(1).nullable().default(null),
           maintainer: z.boolean().default(true),
         })
         .prefault({}),
@@ -697,7 +699,7 @@ export const suiteDatasetSchema = z
     path: ['rubric'],
   })
   .refine((d) => d.loader !== 'robustness' || (d.task !== undefined && d.base !== undefined), {
-    message: schemaMessage('cli.schema.robustnessTask', { tasks: ROBUSTNESS_TASKS.join(', ') }),
+    message: schemaMessage('cli.schema.robustnessTask', { tasks: listSaid(ROBUSTNESS_TASKS) }),
     path: ['task'],
   })
   .refine(

@@ -12,8 +12,8 @@
  * environment) does not stop the start: that model is disabled ({@link disabledModels}), with a warning, and
  * everything else (the arena of recorded models, the other endpoints) works. Only asking that model is refused.
  */
-import { AppError } from '../core/errors.ts';
-import { type CliMessageKey, tc } from '../i18n/cli.ts';
+import { AppError, type Said } from '../core/errors.ts';
+import { type CliMessageKey, listSaid, said, sayCli, tc } from '../i18n/cli.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { DEFAULT_CONFIG_FILES, filesOf } from './files.ts';
 import type { LoadedConfig } from './loader.ts';
@@ -38,31 +38,44 @@ export function startProblems(config: LoadedConfig, locale: Locale = 'en'): stri
       problems.push(tc(locale, 'cli.start.slackSigningSecret', { where }));
   }
   // Settings that name a model: it must be an OpenAI-compatible model of models.yaml (one that can be called).
-  const callable = config.models.filter((m) => m.provider === 'openai').map((m) => m.name);
-  const named: [string, readonly (string | number)[], string | null, CliMessageKey][] = [
-    ['judge.model', ['judge', 'model'], app.judge.model, 'cli.start.judgeWhat'],
-    [
-      'arena.ask.classifier_model',
-      ['arena', 'ask', 'classifier_model'],
-      app.arena.ask.classifier_model,
-      'cli.start.classifierWhat',
-    ],
-  ];
-  for (const [key, path, name, what] of named) {
-    if (name === null || callable.includes(name)) continue;
-    const recorded = config.models.some((m) => m.name === name);
-    problems.push(
-      tc(locale, recorded ? 'cli.start.namedRecorded' : 'cli.start.namedUnknown', {
-        at: config.locate('default', path),
-        key,
-        name,
-        what: tc(locale, what),
-        configured: callable.join(', ') || tc(locale, 'cli.start.none'),
-        models: filesOf(config).models,
-      }),
-    );
+  for (const setting of ['judge.model', 'arena.ask.classifier_model'] as const) {
+    const problem = namedModelProblem(config, setting);
+    if (problem) problems.push(sayCli(locale, problem));
   }
   return problems;
+}
+
+/** The settings that name a model to call: where each is in config/default.yaml and what it is for. */
+const NAMED_MODELS = {
+  'judge.model': { path: ['judge', 'model'], what: 'cli.start.judgeWhat' },
+  'arena.ask.classifier_model': {
+    path: ['arena', 'ask', 'classifier_model'],
+    what: 'cli.start.classifierWhat',
+  },
+} as const satisfies Record<string, { path: readonly string[]; what: CliMessageKey }>;
+
+/**
+ * Why `setting` (`judge.model`, `arena.ask.classifier_model`) names no OpenAI-compatible model of models.yaml, as
+ * catalogue data (located: `default.yaml:12:10 judge.model: …`), or undefined when it is null or names one.
+ */
+export function namedModelProblem(
+  config: LoadedConfig,
+  setting: keyof typeof NAMED_MODELS,
+): Said | undefined {
+  const { path, what } = NAMED_MODELS[setting];
+  const name =
+    setting === 'judge.model' ? config.app.judge.model : config.app.arena.ask.classifier_model;
+  const callable = config.models.filter((m) => m.provider === 'openai').map((m) => m.name);
+  if (name === null || callable.includes(name)) return undefined;
+  const recorded = config.models.some((m) => m.name === name);
+  return said(recorded ? 'cli.start.namedRecorded' : 'cli.start.namedUnknown', {
+    at: config.locate('default', path),
+    key: setting,
+    name,
+    what: said(what),
+    configured: callable.length > 0 ? listSaid(callable) : said('cli.start.none'),
+    models: filesOf(config).models,
+  });
 }
 
 /**

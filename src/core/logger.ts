@@ -7,7 +7,10 @@
 import { closeSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { AppError } from './errors.ts';
+import { said, saidError, sayCli } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
+import type { Locale } from '../i18n/index.ts';
+import type { Said } from './errors.ts';
 import { makeDirsSync } from './make-dirs.ts';
 
 export type { Logger } from 'pino';
@@ -68,17 +71,13 @@ export function checkLogFile(file: string): void {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'EISDIR'
-        ? 'it is a folder'
+        ? said('cli.log.isFolder')
         : code === 'ENOTDIR' || code === 'EEXIST'
-          ? 'part of its folder path is a file'
+          ? said('cli.log.fileInPath')
           : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-            ? `no permission (${code})`
-            : (code ?? String(err));
-    throw new AppError(
-      'env_invalid',
-      `LOG_FILE: cannot open the log file ${file} (${why}); set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr`,
-      { cause: err },
-    );
+            ? said('cli.log.noPermission', { code })
+            : causeSaid(code ?? String(err));
+    throw saidError('env_invalid', said('cli.log.cannotOpen', { file, why }), { cause: err });
   }
 }
 
@@ -105,6 +104,40 @@ export async function openLogDestination(out: LogOutput): Promise<DestinationStr
     ignore: 'pid,hostname,app',
     singleLine: true,
   });
+}
+
+/**
+ * The log destination `dest` for lines that carry their message as catalogue data (a `said` field: core/errors
+ * `Said`, a message of the command line's catalogue), as warnings a person at the terminal reads (a stale lock taken
+ * over, a disabled model): when the lines go to the terminal in human form (`toTerminal`) in `locale`, the message
+ * is said in that language; in a file, as JSON, or in English, the English `msg` stays (docs/architecture.md
+ * "Languages": log files are English). The `said` field is dropped either way: it is the message, not a field.
+ */
+export function saidLogLines<D extends { write(s: string): unknown }>(
+  dest: D,
+  locale: Locale,
+  toTerminal: boolean,
+): D {
+  const write = (line: string): unknown => {
+    if (!line.includes('"said":{')) return dest.write(line);
+    let rec: Record<string, unknown>;
+    try {
+      rec = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return dest.write(line);
+    }
+    const said = rec.said as Said | undefined;
+    delete rec.said;
+    if (toTerminal && locale !== 'en' && said !== undefined) {
+      try {
+        rec.msg = sayCli(locale, said);
+      } catch {
+        // Not a command line message: the English stays.
+      }
+    }
+    return dest.write(`${JSON.stringify(rec)}\n`);
+  };
+  return new Proxy(dest, { get: (t, k) => (k === 'write' ? write : Reflect.get(t, k)) });
 }
 
 /** A logger that drops everything (tests, pure helpers). */

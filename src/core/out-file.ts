@@ -12,6 +12,7 @@ import { access, lstat, realpath, rename, rm, stat, writeFile } from 'node:fs/pr
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { AppError, type Said } from './errors.ts';
 import { folderState } from './folder-state.ts';
 
@@ -42,7 +43,9 @@ function why(code: string | undefined, path: string): Said {
     case 'EDQUOT':
       return said('cli.outFile.diskFull', { code });
     default:
-      return said('cli.outFile.other', { code: code ?? said('cli.outFile.unknown') });
+      return said('cli.outFile.other', {
+        code: code === undefined ? said('cli.outFile.unknown') : causeSaid(code),
+      });
   }
 }
 

@@ -16,6 +16,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { AppError, type ErrorCode } from './errors.ts';
 
 /** Options of the readers and {@link decodeUtf8}. */
@@ -230,7 +231,7 @@ export function cannotRead(name: string, code: ErrorCode, err: unknown): AppErro
         ? said('cli.file.isFolder')
         : c === 'ENOTDIR'
           ? said('cli.file.fileInPath')
-          : (c ?? (err as Error).message);
+          : causeSaid(c ?? (err as Error).message);
   return saidError(code, said('cli.file.cannotRead', { name, why }), { cause: err });
 }
 

@@ -7,6 +7,7 @@
  * reason itself (`judge_scores.failure_message`, eval/judge/failure-reason.ts) too, their parts said in turn; any
  * other text (a scorer's, a dataset's, an older wording) is shown as recorded.
  */
+import { causeText } from '../i18n/error-cause.ts';
 import { type Locale, type MessageKey, t } from '../i18n/index.ts';
 import { type JudgeReason, judgeReasonOf } from './judge/failure-reason.ts';
 
@@ -111,6 +112,28 @@ const CAUSES: readonly Cause[] = [
     params: ['finish'],
   },
   { re: /^unexpected reply shape: (.*)$/su, key: 'evalSummary.cause.badShape', params: ['detail'] },
+  // The item runner's own wordings (eval/run-item.ts).
+  {
+    re: /^the prompt built from this item has (\d+) characters, more than eval\.max_prompt_chars \((\d+)\); not sent$/u,
+    key: 'evalSummary.cause.promptTooLong',
+    params: ['chars', 'max'],
+  },
+  {
+    re: /^the model client failed: (.*)$/su,
+    key: 'evalSummary.cause.clientThrew',
+    params: ['detail'],
+  },
+  { re: /^scoring failed: (.*)$/su, key: 'evalSummary.cause.scoringFailed', params: ['detail'] },
+  {
+    re: /^planned in the run but no longer in suite (.+) \(the suite changed\)$/u,
+    key: 'evalSummary.cause.notInSuite',
+    params: ['suite'],
+  },
+  {
+    re: /^judge (.+) stored no grade for this item$/u,
+    key: 'evalSummary.cause.noStoredGrade',
+    params: ['judge'],
+  },
 ];
 
 /**
@@ -126,7 +149,16 @@ export function failureCauseText(message: string, locale: Locale = 'en'): string
     const params: Record<string, string | number> = {};
     c.params.forEach((name, i) => {
       const v = m[i + 1] ?? '';
-      params[name] = name === 'n' ? Number(v) : v;
+      // The tools a model called are recorded as one English list (llm/reply.ts): listed again in `locale`; a
+      // driver's detail (`Connection error`, `ECONNREFUSED`) is said as its cause (i18n/error-cause.ts).
+      params[name] =
+        name === 'n'
+          ? Number(v)
+          : name === 'tools'
+            ? v.split(', ').join(t(locale, 'board.list.sep'))
+            : name === 'detail'
+              ? causeText(locale, v)
+              : v;
     });
     return t(locale, c.key, params);
   }
@@ -154,8 +186,11 @@ function judgeReasonText(reason: JudgeReason, locale: Locale): string {
     String(v ?? '')
       .split(', ')
       .join(t(locale, 'board.list.sep'));
-  if (params.detail !== undefined && reason.kind !== 'clientFailed')
-    params.detail = failureCauseText(String(params.detail), locale);
+  if (params.detail !== undefined)
+    params.detail =
+      reason.kind === 'clientFailed'
+        ? causeText(locale, String(params.detail))
+        : failureCauseText(String(params.detail), locale);
   if (params.reason !== undefined) params.reason = failureCauseText(String(params.reason), locale);
   if (params.verdicts !== undefined) params.verdicts = list(params.verdicts);
   if (params.grades !== undefined) params.grades = list(params.grades);

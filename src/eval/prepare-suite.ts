@@ -5,9 +5,9 @@
  * files are missing. Without stored items it needs no database, so `zhujiu eval` starts it while the database opens
  * (cli/eval, main.ts `RuntimeOptions.onConfig`); eval/service `prepareSuite` is the same function.
  */
-import { AppError } from '../core/errors.ts';
 import { folderState } from '../core/folder-state.ts';
 import type { StoredItem } from '../storage/items.ts';
+import { byCloseness } from '../text/edit-distance.ts';
 import {
   type BaseCache,
   canUseStoredItems,
@@ -23,7 +23,7 @@ import type { PreparedDataset } from './types.ts';
  * Prepares the datasets of suite `name` from their files. With `storedItems` (a recorded model's run), a zero-shot
  * dataset whose files are missing is prepared from its stored items instead when it has any (an imported
  * GAOKAO-Bench result folder stores the `gaokao-objective` items).
- * @throws AppError not_found (no such suite) / dataset_invalid (missing files: an eval/refusal `EvalRefusalError`,
+ * @throws AppError not_found (no such suite: an eval/refusal `EvalRefusalError`, `unknown_suite`) / dataset_invalid (missing files: an eval/refusal `EvalRefusalError`,
  *   `files_missing`, naming the files, the datasets folder and the fix) / config_invalid.
  */
 export async function prepareSuiteDatasets(
@@ -32,7 +32,12 @@ export async function prepareSuiteDatasets(
   storedItems?: (dataset: string) => Promise<StoredItem[]>,
 ): Promise<readonly PreparedDataset[]> {
   const suite = config.suites.get(name);
-  if (!suite) throw new AppError('not_found', `unknown suite "${name}"`);
+  if (!suite)
+    throw new EvalRefusalError('not_found', {
+      code: 'unknown_suite',
+      suite: name,
+      valid: byCloseness(name, [...config.suites.keys()]),
+    });
   const loc = {
     datasetsDir: config.datasetsDir,
     cacheDir: config.datasetsCacheDir,

@@ -285,7 +285,7 @@ export function evalRefusalText(r: EvalRefusal, locale: Locale, surface: EvalSur
         suite: r.suite,
         n: r.files.length,
         dir: r.dir,
-        files: r.files.slice(0, 5).join(', '),
+        files: list(r.files.slice(0, 5), locale),
         more:
           r.files.length > 5
             ? t(locale, 'evalRefusal.filesMissing.more', { n: r.files.length - 5 })
@@ -319,14 +319,13 @@ export function cancelledText(
 }
 
 /**
- * Every refusal of a request as one text: on the command line one line each (README "Command line": one line per
- * problem); in chat one message, sentences joined by a space (in Chinese, by nothing).
+ * Every refusal of a request as one text, one line each (README "Command line": one line per problem); in chat one
+ * message whose refusals are lines of their own, never run together on one line.
  */
 export function evalRefusalsText(
   rs: readonly EvalRefusal[],
   locale: Locale,
   surface: EvalSurface,
 ): string {
-  const sep = surface === 'cli' ? '\n' : locale === 'en' ? ' ' : '';
-  return rs.map((r) => evalRefusalText(r, locale, surface)).join(sep);
+  return rs.map((r) => evalRefusalText(r, locale, surface)).join('\n');
 }

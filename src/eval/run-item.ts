@@ -83,7 +83,8 @@ async function ask(
     return {
       outcome: failed(
         'prompt_too_long',
-        `the prompt built from this item has ${chars} characters, more than eval.max_prompt_chars (${ctx.maxPromptChars}); not sent`,
+        // In English, as stored; eval/failure-cause.ts says it in the reader's language.
+        t('en', 'evalSummary.cause.promptTooLong', { chars, max: ctx.maxPromptChars }),
         0,
       ),
     };
@@ -101,7 +102,10 @@ async function ask(
     if (isAppError(err, 'db_unavailable')) throw err;
     // The client reports endpoint faults as results; one it throws (a reply it could not read) is this item's
     // failure, with its cause, and the run goes on.
-    return { outcome: failed('client_error', `the model client failed: ${errorText(err)}`, 0) };
+    const detail = errorText(err);
+    return {
+      outcome: failed('client_error', t('en', 'evalSummary.cause.clientThrew', { detail }), 0),
+    };
   }
   if (!res.ok && res.code === 'aborted') return { outcome: undefined }; // given back with the other claims
   if (!res.ok) return { outcome: failed(res.code, res.message, res.latencyMs) };
@@ -119,11 +123,7 @@ export async function workItem(
   entry: PlannedEntry | undefined,
 ): Promise<ItemOutcome | undefined> {
   if (!entry)
-    return failed(
-      'not_in_suite',
-      `planned in the run but no longer in suite ${ctx.suite} (the suite changed)`,
-      0,
-    );
+    return failed('not_in_suite', t('en', 'evalSummary.cause.notInSuite', { suite: ctx.suite }), 0);
   const { ds, item } = entry;
   const multi = ds.requests?.(item);
   if (multi) return workMultiRequest(ctx, itemId, entry, multi);
@@ -213,7 +213,11 @@ function multiOutcome(entry: PlannedEntry, answers: readonly Answered[]): ItemOu
       answers.map((a) => a.text),
     );
   } catch (err) {
-    return failed('score_error', `scoring failed: ${errorText(err)}`, latencyMs);
+    return failed(
+      'score_error',
+      t('en', 'evalSummary.cause.scoringFailed', { detail: errorText(err) }),
+      latencyMs,
+    );
   }
   const last = answers[answers.length - 1] as Answered;
   const promptTokens = sumOf(answers, 'promptTokens');
@@ -247,7 +251,11 @@ export function metricOutcome(entry: PlannedEntry, res: Answered): ItemOutcome {
   try {
     score = ds.score(item, res.text);
   } catch (err) {
-    return failed('score_error', `scoring failed: ${errorText(err)}`, res.latencyMs);
+    return failed(
+      'score_error',
+      t('en', 'evalSummary.cause.scoringFailed', { detail: errorText(err) }),
+      res.latencyMs,
+    );
   }
   return doneOutcome(res, {
     method: ds.method,
@@ -286,7 +294,7 @@ export function judgedOutcome(
   if (stored?.status !== 'judged' || stored.rawScore === null || stored.maxScore === null)
     return failed(
       'judge_missing',
-      `judge ${judgeName} stored no grade for this item`,
+      t('en', 'evalSummary.cause.noStoredGrade', { judge: judgeName }),
       res.latencyMs,
     );
   const violation = stored.safetyFlag === true;

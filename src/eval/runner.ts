@@ -40,12 +40,13 @@ import {
 import type { Database } from '../storage/schema.ts';
 import type { Rubric } from './judge/rubrics.ts';
 import { runLanes } from './lane-pool.ts';
-import { judgeMissingText } from './refusal.ts';
+import { EvalRefusalError } from './refusal.ts';
 import { allFailedError } from './run-error.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
 import { afterPlan, RunLease, runLeaseStore } from './run-lease.ts';
 import { limited, type RunIndex, type StagedPlan, startPlan } from './run-plan.ts';
 import { ResultWriter } from './run-results.ts';
+import { startErrorTexts } from './start-error.ts';
 import type { PreparedDataset } from './types.ts';
 
 /** The judge of scoring datasets (docs/scoring.md §3). */
@@ -206,14 +207,16 @@ export async function executeRun(
     });
     const scoring = datasets.filter((d) => d.method === 'scoring');
     if (scoring.length > 0) {
-      if (!deps.judge) throw new Error(judgeMissingText(run.suite, 'any'));
+      if (!deps.judge)
+        throw new EvalRefusalError('config_invalid', { code: 'judge_missing', suite: run.suite });
       for (const d of scoring) judgeRubrics.set(d.name, deps.judge.rubrics(run.suite, d.name));
       judge = await deps.judge.open();
     }
   } catch (err) {
-    const message = (err as Error).message ?? String(err);
     log.error({ err }, 'run cannot start');
-    await finishRun(db, runId, 'failed', message);
+    // Stored in every language it can be said in: the report and `zhujiu eval` show it in their reader's.
+    const texts = startErrorTexts(err);
+    await finishRun(db, runId, 'failed', texts.en, texts.others);
     return 'finished';
   }
   const snapshot = runSnapshot(run.suite, model, datasets, run.itemLimit, judge?.name);

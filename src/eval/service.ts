@@ -10,9 +10,10 @@ import { type ConfigFiles, filesOf } from '../config/files.ts';
 import type { LoadedConfig } from '../config/loader.ts';
 import type { ModelConfig, SuiteConfig } from '../config/schema.ts';
 import { type DisabledModel, disabledModels } from '../config/start-checks.ts';
-import { AppError, isAppError } from '../core/errors.ts';
+import { isAppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import { t } from '../i18n/index.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
 import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
@@ -294,10 +295,12 @@ export class EvalService {
     const cfg = await this.#modelConfig(name);
     if (!cfg) {
       const names = await this.modelNames();
-      throw new AppError(
-        'not_found',
-        `unknown model "${name}". Valid models: ${byCloseness(name, names).join(', ') || '(none)'}`,
-      );
+      throw new EvalRefusalError('not_found', {
+        code: 'unknown_model',
+        model: name,
+        valid: byCloseness(name, names),
+        configFiles: filesOf(this.#o.config),
+      });
     }
     const { apiKeyFor, apiKeyEmpty } = this.#keysOf(cfg);
     return openLlmClient(cfg, {
@@ -370,9 +373,13 @@ export class EvalService {
         if (this.#o.openJudge) return this.#o.openJudge();
         const cfg = config.models.find((m) => m.name === judgeModel);
         if (!cfg) {
-          throw new AppError(
+          throw saidError(
             'config_invalid',
-            `judge.model "${judgeModel}" (${filesOf(config).default}) is not in ${filesOf(config).models}; add it there or change judge.model`,
+            said('cli.eval.judgeNotConfigured', {
+              judge: judgeModel,
+              default: filesOf(config).default,
+              models: filesOf(config).models,
+            }),
           );
         }
         return (

@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import { type Locale, runStatusText, t } from '../i18n/index.ts';
+import { type ItemLabel, itemLabelText } from '../i18n/quote.ts';
 import {
   getRun,
   type RunRow,
@@ -61,7 +62,8 @@ export interface RunSummary {
     code: string;
     message: string;
     n: number;
-    items: readonly string[];
+    /** A few of its items, as a user knows them (dataset, key, start of the prompt), or by id when not stored. */
+    items: readonly (ItemLabel | { readonly id: number })[];
   }[];
   /** Tokens of the calls made (cached answers cost none). */
   readonly promptTokens: number;
@@ -218,7 +220,7 @@ export function failureLine(
   f: RunSummary['failureReasons'][number],
   locale: Locale = 'en',
 ): string {
-  const list = f.items.join(t(locale, 'board.list.sep'));
+  const list = f.items.map((i) => itemLabelText(locale, i)).join(t(locale, 'board.list.sep'));
   const items =
     f.items.length === 0
       ? ''
@@ -311,10 +313,18 @@ export function endedText(s: RunSummary, locale: Locale = 'en'): string {
 }
 
 /**
- * A failed run's recorded error in `locale`: the runner's own "every item failed (N)" (eval/run-error.ts) said
- * from the catalogue, any other error (an endpoint's or a dataset file's) as recorded.
+ * A failed run's recorded error in `locale`: as the runner stored it in that language (`texts`, the run's
+ * `errorTexts`: why it could not start, eval/start-error.ts); the runner's own "every item failed (N)"
+ * (eval/run-error.ts) said from the catalogue; an LLM client's known wording said again (eval/failure-cause.ts); any
+ * other error (a dataset file's) as recorded.
  */
-export function runErrorText(error: string, locale: Locale = 'en'): string {
+export function runErrorText(
+  error: string,
+  locale: Locale = 'en',
+  texts?: Readonly<Record<string, string>> | null,
+): string {
+  const said = locale === 'en' ? undefined : texts?.[locale];
+  if (said !== undefined) return said;
   const n = allFailedCount(error);
   return n === undefined
     ? failureCauseText(error, locale)

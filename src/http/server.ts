@@ -20,7 +20,8 @@ import {
   type BoardMethod,
 } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
-import { AppError } from '../core/errors.ts';
+import { listText, said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { isLocale, type Locale, t } from '../i18n/index.ts';
 import { shippedFontPath } from '../leaderboard/font.ts';
 import {
@@ -128,6 +129,19 @@ export function createHttpApp(deps: HttpDeps): Hono {
   return app;
 }
 
+/** A board route's 404 for a method or ability nobody knows (`site.unknownMethod`), the known ones listed in `locale`. */
+function unknownName(
+  locale: Locale,
+  key: 'site.unknownMethod' | 'site.unknownAbility',
+  typed: string,
+  known: readonly string[],
+): string {
+  const list = listText(locale, known);
+  return key === 'site.unknownMethod'
+    ? t(locale, key, { method: typed, methods: list })
+    : t(locale, key, { ability: typed, abilities: list });
+}
+
 /** The results page's routes (see the module comment), from `board`. */
 function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale: Locale): void {
   /** The latest snapshot, else the first one built now (waited for a while), else whether one is being built. */
@@ -167,10 +181,7 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale
   app.get('/board/method/:method', async (c) => {
     const m = c.req.param('method');
     if (!(BOARD_METHODS as readonly string[]).includes(m))
-      return c.text(
-        t(lang(c), 'site.unknownMethod', { method: m, methods: BOARD_METHODS.join(', ') }),
-        404,
-      );
+      return c.text(unknownName(lang(c), 'site.unknownMethod', m, BOARD_METHODS), 404);
     const { s, building } = await current();
     if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
     return c.html(
@@ -187,10 +198,7 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale
   app.get('/board/ability/:ability', async (c) => {
     const a = c.req.param('ability');
     if (!(BOARD_ABILITIES as readonly string[]).includes(a))
-      return c.text(
-        t(lang(c), 'site.unknownAbility', { ability: a, abilities: BOARD_ABILITIES.join(', ') }),
-        404,
-      );
+      return c.text(unknownName(lang(c), 'site.unknownAbility', a, BOARD_ABILITIES), 404);
     const { s, building } = await current();
     if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
     return c.html(
@@ -221,24 +229,19 @@ export function startHttp(
     server.once('error', (err: NodeJS.ErrnoException) => {
       const where = `${host}:${port}`;
       if (err.code === 'EADDRINUSE') {
-        reject(
-          new AppError(
-            'config_invalid',
-            `the health/metrics port ${where} is already in use (another zhujiu process?): give each process ` +
-              'its own PORT, or PORT=0 to run without the health server',
-            { cause: err },
-          ),
-        );
+        reject(saidError('config_invalid', said('cli.serve.portInUse', { where }), { cause: err }));
       } else if (
         err.code === 'ENOTFOUND' ||
         err.code === 'EADDRNOTAVAIL' ||
         err.code === 'EACCES'
       ) {
         reject(
-          new AppError(
+          saidError(
             'config_invalid',
-            `cannot listen on ${where} (${err.code}): check ZHUJIU_HTTP_HOST / http.host and PORT / http.port`,
-            { cause: err },
+            said('cli.serve.cannotListen', { where, code: causeSaid(err.code ?? '') }),
+            {
+              cause: err,
+            },
           ),
         );
       } else {

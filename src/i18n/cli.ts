@@ -50,6 +50,19 @@ export function listSaid(items: readonly string[]): SaidTexts {
 }
 
 /**
+ * Messages ({@link Said}) as one list in each language's way: each said in that language, joined by
+ * {@link listText}; a message parameter of a refusal built before the reader's language is known.
+ */
+export function listSaidOf(items: readonly Said[]): SaidTexts {
+  const say = (locale: Locale) =>
+    listText(
+      locale,
+      items.map((s) => sayCli(locale, s)),
+    );
+  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+}
+
+/**
  * The command line's language from the POSIX locale variables, as Unix tools choose theirs: the first set (non-empty)
  * of `LC_ALL`, `LC_MESSAGES`, `LANG`; a value starting with `zh` (`zh_CN.UTF-8`, `zh_CN`, `zh`) gives `zh-CN`,
  * anything else (`C`, `C.UTF-8`, `POSIX`, `en_US.UTF-8`, unset) `en`. `env` is the command's environment, passed

@@ -541,6 +541,7 @@ export const enCli = {
   'cli.submissions.queued': 'run #{run} queued: {name} on {suite}',
   'cli.submissions.notQueued': 'not queued: {suite}: {reason}',
   'cli.submissions.rejected': 'submission #{id} rejected: {name}: {reason}',
+  'cli.submissions.notQueuedAny': 'not queued: {reason}',
   'cli.migrate.downNeedsYes':
     'migrate --down rolls back the last migration and deletes the data in what it created (for 0001_initial: every table). Back up first, then run `zhujiu migrate --down --yes`.',
   'cli.migrate.nothingDown': 'nothing to roll back: no migration is applied in {db}',
@@ -581,7 +582,6 @@ export const enCli = {
     'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
   'cli.judge.overMax':
     'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
-  'cli.judge.itemId': 'item {id}',
   'cli.judge.which.eg': 'e.g. ',
   'cli.judge.which.item': 'item ',
   'cli.judge.which.items': 'items ',
@@ -1111,4 +1111,119 @@ export const enCli = {
   'cli.files.ratingsFormat':
     '`zhujiu ratings --battles` takes JSON Lines of battles {battles} or of pair counts {pairs}',
   'cli.sources.meant': ' Did you mean "{name}"?',
+  'cli.zod.oneOf': 'Invalid option: expected one of {values}',
+  'cli.zod.unknownKeys': 'Unrecognized keys: {keys}',
+  'cli.zod.type.string': 'string',
+  'cli.zod.type.number': 'number',
+  'cli.zod.type.int': 'integer',
+  'cli.zod.type.boolean': 'boolean',
+  'cli.zod.type.bigint': 'bigint',
+  'cli.zod.type.symbol': 'symbol',
+  'cli.zod.type.undefined': 'undefined',
+  'cli.zod.type.date': 'date',
+  'cli.zod.type.array': 'array',
+  'cli.zod.type.object': 'object',
+  'cli.zod.type.tuple': 'tuple',
+  'cli.zod.type.record': 'record',
+  'cli.zod.type.map': 'map',
+  'cli.zod.type.set': 'set',
+  'cli.zod.type.file': 'file',
+  'cli.zod.type.function': 'function',
+  'cli.rating.tooManyModels': 'more than 1,048,576 distinct models',
+  'cli.rating.selfBattle': 'self-battle: "{model}" against itself',
+  'cli.rating.noBattles': 'no battles: the input holds no battle or pair-count rows',
+  'cli.rating.badPairCount':
+    'pair row {row} ({a} vs {b}): {key} must be a non-negative integer, got {value}',
+  'cli.rating.fewerThanTwo':
+    'fewer than two models can be rated ({n}); excluded: {excluded}. Add battles between models.',
+  'cli.rating.excludedNone': 'none',
+  'cli.rating.excludedModel': '{model} ({reason}, {n, plural, one {# vote} other {# votes}})',
+  'cli.rating.anchorUnrated':
+    'anchor model "{model}" has no finite rating ({reason}); choose another anchor',
+  'cli.rating.anchorNotFinite': 'anchor rating must be a finite number, got {rating}',
+  'cli.rating.anchorNoBattles':
+    'anchor model "{model}" has no battles in the data; pick one of its models or drop the anchor',
+  'cli.rating.notConnected':
+    'no finite Bradley–Terry rating for: {excluded}; the comparison graph must be strongly connected (every model must both win or tie against and lose or tie against the others, through some chain). Add battles or remove these models.',
+  'cli.agree.noPairs': 'no items are labelled by both raters',
+  'cli.agree.orderTwice': '--order lists a label twice',
+  'cli.agree.notInOrder':
+    '{n, plural, one {label} other {labels}} {labels} {n, plural, one {is} other {are}} not in --order ({order}); list every label',
+  'cli.eval.judgeNotConfigured':
+    'judge.model "{judge}" ({default}) is not in {models}; add it there or change judge.model',
+  'cli.datasets.noPackage':
+    'the data package "{name}" is not installed; run `npm ci` in the zhujiu folder',
+  'cli.llm.keyMissing':
+    'model {model}: {reason}. Export it, e.g. `export {variable}=...`, or remove api_key_env for an endpoint that needs no key.',
+  'cli.serve.portInUse':
+    'the health/metrics port {where} is already in use (another zhujiu process?): give each process its own PORT, or PORT=0 to run without the health server',
+  'cli.serve.cannotListen':
+    'cannot listen on {where} ({code}): check ZHUJIU_HTTP_HOST / http.host and PORT / http.port',
+  'cli.log.cannotOpen':
+    'LOG_FILE: cannot open the log file {file} ({why}); set LOG_FILE to a writable file, or LOG_FILE=- to log to stderr',
+  'cli.log.isFolder': 'it is a folder',
+  'cli.log.fileInPath': 'part of its folder path is a file',
+  'cli.log.noPermission': 'no permission ({code})',
+  'cli.upgrade.notDb':
+    '{dir} is not an embedded database folder (it has no PG_VERSION file): nothing to upgrade. Check ZHUJIU_DATA_DIR.',
+  'cli.upgrade.otherVersion':
+    'the embedded database in {dir} was made by PostgreSQL {made}; this zhujiu upgrades only PostgreSQL {old} folders (PGlite 0.4) to {new}. Open it with the zhujiu that made it.',
+  'cli.upgrade.cannotOpen':
+    'cannot open {dir} with PostgreSQL {old} (PGlite 0.4): {detail}. The folder is left as it was.',
+  'cli.upgrade.otherSchemas':
+    '{dir} holds tables outside the public schema ({tables}), which the upgrade would not carry over; the folder is left as it was. Export what they hold first.',
+  'cli.upgrade.newer':
+    '{dir} has migrations this zhujiu does not know ({names}): it was made by a newer zhujiu. Upgrade with that one; the folder is left as it was.',
+  'cli.upgrade.lostTables':
+    'the old folder has tables its migrations do not make ({tables}): the upgrade would lose them, so it stopped; the old folder is left as it was.',
+  'cli.upgrade.columns':
+    'table {table} has columns ({old}) in the old folder and ({new}) in the new one after the same migrations; the upgrade stopped and the old folder is left as it was.',
+  'cli.upgrade.rows':
+    'table {table} has {before} rows in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
+  'cli.upgrade.failed':
+    'upgrading {dir} failed: {detail}. The old folder is left as it was; run `zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
+  'cli.cause.with': '{phrase} ({detail})',
+  'cli.cause.connection': 'connection error',
+  'cli.cause.refused': 'connection refused',
+  'cli.cause.reset': 'connection reset',
+  'cli.cause.hostNotFound': 'host name not found',
+  'cli.cause.dnsAgain': 'host name lookup failed for now',
+  'cli.cause.timedOut': 'timed out',
+  'cli.cause.hostUnreachable': 'host unreachable',
+  'cli.cause.netUnreachable': 'network unreachable',
+  'cli.cause.addressInUse': 'address already in use',
+  'cli.cause.addressNotAvailable': 'address not available',
+  'cli.cause.aborted': 'request aborted',
+  'cli.cause.noPermission': 'no permission',
+  'cli.cause.noSuchFile': 'no such file or folder',
+  'cli.cause.readOnly': 'read-only file system',
+  'cli.cause.diskFull': 'no space left on the disk',
+  'cli.cause.isFolder': 'a folder, not a file',
+  'cli.cause.fileInPath': 'a file is in the path',
+  'cli.cause.exists': 'already exists',
+  'cli.cause.tooManyFiles': 'too many open files',
+  'cli.cause.busy': 'in use',
+  'cli.cause.notEmpty': 'folder not empty',
+  'cli.judge.overMaxItem': '{key} ({credit} of {score})',
+  'cli.judge.failedItem': '{item} ({why})',
+  'cli.datasets.source': '{package}@{version} ({licence})',
+  'cli.item.label': '{dataset} "{key}"{prompt}',
+  'cli.item.prompt': ' ("{head}")',
+  'cli.item.id': 'id {id}',
+  'cli.db.tookOver':
+    'took over a stale lock of the embedded database ({why}; it was held by {owner})',
+  'cli.db.stale.earlier': 'lock file of an earlier version, its process is gone',
+  'cli.db.stale.ownPid': 'it names this process’s own pid (a restarted container reuses pids)',
+  'cli.db.stale.reused': 'pid {pid} now belongs to another program',
+  'cli.db.stale.gone': 'pid {pid} no longer runs',
+  'cli.db.stale.notRefreshed': 'it was not refreshed for longer than the stale time',
+  'cli.db.lockLost':
+    'the embedded database lock was lost (the process stalled for too long?); stop this process',
+  'cli.db.templateUnusable':
+    'the prepared embedded database cannot be used; creating a new one instead (slower). Run `npm run build` to write it again',
+  'cli.start.modelDisabledLog': 'model disabled: {warning}',
+  'cli.start.classifierDisabled':
+    'arena.ask.classifier_model "{name}" is disabled: /ask\'s untagged prompts stay unclassified',
+  'cli.start.voterSecretGenerated':
+    'ZHUJIU_VOTER_SECRET is not set: generated a voter-id secret for this data folder',
 } as const satisfies Readonly<Record<string, string>>;

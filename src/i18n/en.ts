@@ -437,6 +437,7 @@ export const en = {
   'ask.progress.title': 'Arena: a new question',
   'ask.progress.notes': ' {notes}',
   'ask.progress.footer': 'Answers ready: {ready} of 2.{notes} The battle appears when both are in.',
+  'ask.progress.notes.sep': ' ',
   'ask.asking':
     'Asking two anonymous models; the battle will appear in this channel in a few seconds.',
   'ask.unanswered': 'This question could not be answered.',
@@ -673,6 +674,13 @@ export const en = {
   'evalSummary.cause.emptyReply': 'empty reply (finish_reason {finish})',
   'evalSummary.cause.badShape': 'unexpected reply shape: {detail}',
   'evalSummary.cause.cancelledBeforeCall': 'cancelled before the call',
+  'evalSummary.cause.promptTooLong':
+    'the prompt built from this item has {chars} characters, more than eval.max_prompt_chars ({max}); not sent',
+  'evalSummary.cause.clientThrew': 'the model client failed: {detail}',
+  'evalSummary.cause.scoringFailed': 'scoring failed: {detail}',
+  'evalSummary.cause.notInSuite':
+    'planned in the run but no longer in suite {suite} (the suite changed)',
+  'evalSummary.cause.noStoredGrade': 'judge {judge} stored no grade for this item',
   'evalSummary.cause.judgeItem':
     'judge {judge}: {message} (after {n, plural, one {# attempt} other {# attempts}}; retry with zhujiu judge run)',
   'judgeReason.outside': 'score {value} is outside {min}–{max}',
@@ -707,6 +715,7 @@ export const en = {
   'evalReport.span': ' {span}.',
   'evalReport.failures': ' Failures: {reasons}.',
   'evalReport.warning': ' Warning: {problem}; its scores leave those items out.',
+  'evalReport.sep': '; ',
   'evalRefusal.unknownSuite.none':
     'Unknown suite "{suite}": no suites are configured ({suites}*.yaml).',
   'evalRefusal.unknownSuite': 'Unknown suite "{suite}". Valid suites: {valid}.',
@@ -827,6 +836,7 @@ export const en = {
   'submit.noRuns': 'No evaluation run was queued. ',
   'submit.refused': 'Not queued: {refused} ',
   'submit.refusedSuite': '{suite}: {reason}',
+  'submit.runOn': '#{run} ({suite})',
   'style.none':
     'No style-controlled ratings yet: no vote is on a battle whose answers are stored. Vote on arena battles first.',
   'style.text': 'Arena ratings with style control (answer length and markdown held equal)',
@@ -944,6 +954,12 @@ export const en = {
   'shell.why.no_platform': 'this chat platform is not connected to the arena',
   'shell.why.buttons_battle': 'this battle takes votes by its buttons only',
   'shell.why.unknown': 'the arena could not count it',
+  'shell.greeting.maintainer': 'ZhuJiu Arena (terminal). You are a maintainer.{help}',
+  'shell.greeting.plain': 'ZhuJiu Arena (terminal).{help}',
+  'shell.reacted.self': 'you reacted {emoji} on battle #{n}',
+  'shell.voted.self': 'you voted {what} on battle #{n}',
+  'shell.changed.self': 'you changed the vote on battle #{n} to {what}',
+  'shell.unchanged.self': 'you already voted {what} on battle #{n}; nothing changed',
   'notice.rejected': 'Your submission #{id} ({name}) was rejected: {reason}.',
   'notice.approved':
     'Your submission #{id} ({name}) was approved: it is in the model registry now. {runs}',

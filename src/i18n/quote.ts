@@ -7,7 +7,7 @@
  * value (`"winner": 3`), and for lists of literals, where the quotes depend on the value.
  */
 import type { SaidTexts } from '../core/errors.ts';
-import { listText } from './cli.ts';
+import { listText, tc } from './cli.ts';
 import type { Locale } from './index.ts';
 
 /**
@@ -52,6 +52,40 @@ export function literalList(locale: Locale, items: readonly string[]): string {
     locale,
     items.map((i) => literalText(locale, i)),
   );
+}
+
+/** `items` each {@link quoted} in one list of each language (`"a", "b"`; `“a”、“b”`), as a message parameter of a Said. */
+export function quotedListSaid(items: readonly string[]): SaidTexts {
+  const say = (locale: Locale) =>
+    listText(
+      locale,
+      items.map((i) => quoted(locale, i)),
+    );
+  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+}
+
+/**
+ * An item as a user knows it (never the internal id): its dataset name, its key and the start of its instruction
+ * (storage/items.ts `itemLabel`), said by {@link itemLabelText}.
+ */
+export interface ItemLabel {
+  readonly dataset: string;
+  readonly key: string;
+  /** The prompt's first 40 characters on one line, `…` after them when it goes on; '' for an empty prompt. */
+  readonly head: string;
+}
+
+/**
+ * An item in a sentence of `locale`: `alpaca_eval "helpful_base-3" ("What are…")` in English,
+ * `alpaca_eval “helpful_base-3”（“What are…”）` in Chinese; an item known only by its id, `id 12` / `编号 12`.
+ */
+export function itemLabelText(locale: Locale, item: ItemLabel | { readonly id: number }): string {
+  if ('id' in item) return tc(locale, 'cli.item.id', { id: item.id });
+  return tc(locale, 'cli.item.label', {
+    dataset: item.dataset,
+    key: shown(item.key),
+    prompt: item.head === '' ? '' : tc(locale, 'cli.item.prompt', { head: shown(item.head) }),
+  });
 }
 
 /** {@link literalList} in each language, as a message parameter of a Said. */

@@ -316,7 +316,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tooMany': '错误：评测任务 #{run}：{problem}；它的分数不含这些题目（见上方的失败原因）',
   'cli.eval.summary': '评测任务 #{run}：{model} 在 {suite} 上：{ended}',
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
-  'cli.eval.tokens': 'token：提示 {prompt} + 补全 {completion}；耗时 {wall}',
+  'cli.eval.tokens': '词元：提示 {prompt} + 生成 {completion}；用时 {wall}',
   'cli.eval.failures': '失败：{line}',
   'cli.eval.barless': '任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.config.reachable': '{db}，可以连接，',
@@ -496,6 +496,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.submissions.queued': '评测任务 #{run} 已排队：{name} 在 {suite} 上',
   'cli.submissions.notQueued': '未排队：{suite}：{reason}',
   'cli.submissions.rejected': '提交 #{id} 已拒绝：{name}：{reason}',
+  'cli.submissions.notQueuedAny': '未排队：{reason}',
   'cli.migrate.downNeedsYes':
     'migrate --down 会回滚最近一次迁移，并删除它所创建内容中的数据（对 0001_initial 即所有表）。请先备份，然后运行 `zhujiu migrate --down --yes`。',
   'cli.migrate.nothingDown': '没有可回滚的迁移：{db} 中没有已应用的迁移',
@@ -535,7 +536,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.judge.imported':
     '已从 {files} 个文件导入 {judge} 对 {models} 的 {rows} 条评审分数（已评审 {judged} 条，评审失败 {failed} 条；写入 {written} 条），用时 {secs} 秒',
   'cli.judge.overMax': '注意：有 {n} 道题被记录的评审给了超过满分的分数，按公布的原样保留：{items}',
-  'cli.judge.itemId': '题目 {id}',
   'cli.judge.which.eg': '例如 ',
   'cli.judge.which.item': '题目 ',
   'cli.judge.which.items': '题目 ',
@@ -887,9 +887,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.battles.self': '自己对战自己：`model_a` 和 `model_b` 都是“{name}”；请删除这一行',
   'cli.battles.pairCounts':
     '这是一行配对计数；`import battles` 每行读取一场对战 {shape}（配对计数可以直接用 `zhujiu ratings --battles FILE` 计算评分）',
-  'cli.battles.noWinner': '缺少 `winner`；请使用 model_a、model_b、tie 或 tie (bothbad)',
+  'cli.battles.noWinner': '缺少 `winner`；请使用 `model_a`、`model_b`、`tie` 或 `tie (bothbad)`',
   'cli.battles.badWinner':
-    '未知的 `winner` {winner}；请使用 model_a、model_b、tie 或 tie (bothbad)',
+    '未知的 `winner` {winner}；请使用 `model_a`、`model_b`、`tie` 或 `tie (bothbad)`',
   'cli.battles.anony': '`anony` 必须是 true 或 false，实际是{got}；请删除它或修正这一行',
   'cli.battles.outputsJsonl':
     '{at}：这看起来是模型输出（由 {shape} 组成的 JSON Lines），不是对战记录；请用 `zhujiu import outputs {file} --model NAME --format jsonl` 导入',
@@ -1042,4 +1042,115 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.files.ratingsFormat':
     '`zhujiu ratings --battles` 读取每行一个对战 {battles} 或成对计数 {pairs} 的 JSON Lines',
   'cli.sources.meant': '你是不是想输入“{name}”？',
+  'cli.zod.oneOf': '无效选项：应为以下之一：{values}',
+  'cli.zod.unknownKeys': '出现未知的键：{keys}',
+  'cli.zod.type.string': '字符串',
+  'cli.zod.type.number': '数字',
+  'cli.zod.type.int': '整数',
+  'cli.zod.type.boolean': '布尔值',
+  'cli.zod.type.bigint': '大整数',
+  'cli.zod.type.symbol': '符号',
+  'cli.zod.type.undefined': '未定义（undefined）',
+  'cli.zod.type.date': '日期',
+  'cli.zod.type.array': '数组',
+  'cli.zod.type.object': '对象',
+  'cli.zod.type.tuple': '元组',
+  'cli.zod.type.record': '记录',
+  'cli.zod.type.map': '映射',
+  'cli.zod.type.set': '集合',
+  'cli.zod.type.file': '文件',
+  'cli.zod.type.function': '函数',
+  'cli.rating.tooManyModels': '模型超过 1,048,576 个',
+  'cli.rating.selfBattle': '自己对战自己：“{model}”对战它自己',
+  'cli.rating.noBattles': '没有对战：输入中没有对战行，也没有成对计数行',
+  'cli.rating.badPairCount':
+    '成对计数第 {row} 行（{a} 对 {b}）：{key} 必须是非负整数，实际是 {value}',
+  'cli.rating.fewerThanTwo':
+    '能评分的模型少于两个（{n} 个）；被排除的：{excluded}。请增加模型之间的对战。',
+  'cli.rating.excludedNone': '无',
+  'cli.rating.excludedModel': '{model}（{reason}，{n} 票）',
+  'cli.rating.anchorUnrated': '锚定模型“{model}”没有有限的评分（{reason}）；请另选一个锚定模型',
+  'cli.rating.anchorNotFinite': '锚定评分必须是有限的数，实际是 {rating}',
+  'cli.rating.anchorNoBattles':
+    '锚定模型“{model}”在数据中没有对战；请从数据中的模型里另选一个，或去掉锚定',
+  'cli.rating.notConnected':
+    '以下模型没有有限的 Bradley–Terry 评分：{excluded}；比较图必须强连通（每个模型都要经由某条链既胜过或战平其他模型，又输给或战平其他模型）。请增加对战，或去掉这些模型。',
+  'cli.agree.noPairs': '没有两位标注者都标注过的题目',
+  'cli.agree.orderTwice': '--order 把某个标签列了两次',
+  'cli.agree.notInOrder':
+    '{n, plural, other {标签}}{labels}不在 --order（{order}）中；请列出每一个标签',
+  'cli.eval.judgeNotConfigured':
+    'judge.model “{judge}”（{default}）不在 {models} 中；请把它加进去，或修改 judge.model',
+  'cli.datasets.noPackage': '数据包“{name}”没有安装；请在 zhujiu 目录中运行 `npm ci`',
+  'cli.llm.keyMissing':
+    '模型 {model}：{reason}。请导出它，例如 `export {variable}=...`；如果端点不需要密钥，也可以删除 api_key_env。',
+  'cli.serve.portInUse':
+    '健康检查和指标端口 {where} 已被占用（另一个 zhujiu 进程？）：请给每个进程单独的 PORT，或者设 PORT=0 不启动健康检查服务',
+  'cli.serve.cannotListen':
+    '无法在 {where} 上监听（{code}）：请检查 ZHUJIU_HTTP_HOST / http.host 和 PORT / http.port',
+  'cli.log.cannotOpen':
+    'LOG_FILE：无法打开日志文件 {file}（{why}）；请把 LOG_FILE 设为可写的文件，或者设 LOG_FILE=- 把日志写到标准错误输出',
+  'cli.log.isFolder': '它是一个目录',
+  'cli.log.fileInPath': '它所在的目录路径中有一部分是文件',
+  'cli.log.noPermission': '没有权限，{code}',
+  'cli.upgrade.notDb':
+    '{dir} 不是嵌入式数据库目录（没有 PG_VERSION 文件）：没有可升级的内容。请检查 ZHUJIU_DATA_DIR。',
+  'cli.upgrade.otherVersion':
+    '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建；这个 zhujiu 只能把 PostgreSQL {old} 的目录（PGlite 0.4）升级到 {new}。请用创建它的 zhujiu 打开它。',
+  'cli.upgrade.cannotOpen':
+    '无法用 PostgreSQL {old}（PGlite 0.4）打开 {dir}：{detail}。该目录保持原样。',
+  'cli.upgrade.otherSchemas':
+    '{dir} 中有 public 模式之外的表（{tables}），升级不会带上它们；该目录保持原样。请先把其中的数据导出。',
+  'cli.upgrade.newer':
+    '{dir} 中有这个 zhujiu 不认识的迁移（{names}）：它由更新版本的 zhujiu 创建。请用那个版本升级；该目录保持原样。',
+  'cli.upgrade.lostTables':
+    '旧目录中有它的迁移不会创建的表（{tables}）：升级会丢失它们，因此已停止；旧目录保持原样。',
+  'cli.upgrade.columns':
+    '执行相同的迁移后，表 {table} 在旧目录中的列是 {old}，在新目录中是 {new}；升级已停止，旧目录保持原样。',
+  'cli.upgrade.rows':
+    '表 {table} 在旧目录中有 {before} 行，复制后有 {after} 行；升级已停止，旧目录保持原样。',
+  'cli.upgrade.failed':
+    '升级 {dir} 失败：{detail}。旧目录保持原样；排除原因后请再次运行 `zhujiu migrate --upgrade-data-dir`。',
+  'cli.cause.with': '{phrase}，{detail}',
+  'cli.cause.connection': '连接出错',
+  'cli.cause.refused': '连接被拒绝',
+  'cli.cause.reset': '连接被重置',
+  'cli.cause.hostNotFound': '找不到该主机名',
+  'cli.cause.dnsAgain': '主机名暂时无法解析',
+  'cli.cause.timedOut': '超时',
+  'cli.cause.hostUnreachable': '主机不可达',
+  'cli.cause.netUnreachable': '网络不可达',
+  'cli.cause.addressInUse': '地址已被占用',
+  'cli.cause.addressNotAvailable': '地址不可用',
+  'cli.cause.aborted': '请求已中止',
+  'cli.cause.noPermission': '没有权限',
+  'cli.cause.noSuchFile': '文件或目录不存在',
+  'cli.cause.readOnly': '文件系统只读',
+  'cli.cause.diskFull': '磁盘空间不足',
+  'cli.cause.isFolder': '是目录，不是文件',
+  'cli.cause.fileInPath': '路径中有一部分是文件',
+  'cli.cause.exists': '已存在',
+  'cli.cause.tooManyFiles': '打开的文件太多',
+  'cli.cause.busy': '正在被占用',
+  'cli.cause.notEmpty': '目录不是空的',
+  'cli.judge.overMaxItem': '{key}（{credit}/{score} 分）',
+  'cli.judge.failedItem': '{item}（{why}）',
+  'cli.datasets.source': '{package}@{version}（{licence}）',
+  'cli.item.label': '{dataset} “{key}”{prompt}',
+  'cli.item.prompt': '（“{head}”）',
+  'cli.item.id': '编号 {id}',
+  'cli.db.tookOver': '已接管嵌入式数据库的过期锁（{why}；此前由{owner}持有）',
+  'cli.db.stale.earlier': '这是旧版本留下的锁文件，它的进程已不在',
+  'cli.db.stale.ownPid': '它记录的是本进程自己的 pid，重启的容器会复用 pid',
+  'cli.db.stale.reused': 'pid {pid} 现在属于另一个程序',
+  'cli.db.stale.gone': 'pid {pid} 已不在运行',
+  'cli.db.stale.notRefreshed': '它超过过期时间没有刷新',
+  'cli.db.lockLost': '嵌入式数据库的锁丢失了（进程停顿太久？）；请停止这个进程',
+  'cli.db.templateUnusable':
+    '预先准备的嵌入式数据库无法使用，改为新建一个（较慢）。运行 `npm run build` 可以重新生成它',
+  'cli.start.modelDisabledLog': '模型已停用：{warning}',
+  'cli.start.classifierDisabled':
+    'arena.ask.classifier_model “{name}”已停用：/ask 中未标注能力的提问不会被分类',
+  'cli.start.voterSecretGenerated':
+    '未设置 ZHUJIU_VOTER_SECRET：已为这个数据目录生成投票者 id 的密钥',
 };

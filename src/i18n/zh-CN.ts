@@ -396,6 +396,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'ask.progress.title': '竞技场：新问题',
   'ask.progress.notes': '{notes}',
   'ask.progress.footer': '已完成回答：{ready}/2。{notes}两个回答都到齐后发布对战。',
+  'ask.progress.notes.sep': '',
   'ask.asking': '正在询问两个匿名模型；几秒钟后对战会出现在本频道。',
   'ask.unanswered': '这个问题没能得到回答。',
   'ask.noBattle': '抱歉，这次没有对战：{why}。你的问题不计入次数，请稍后再试。',
@@ -608,15 +609,22 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalSummary.cause.errorIn200': '端点返回了 HTTP 200，内容却是错误：{detail}',
   'evalSummary.cause.modelRefused': '模型拒绝回答：{detail}',
   'evalSummary.cause.reasoningCut':
-    '回复在 <{tag}> 内结束（finish_reason {finish}）：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+    '回复在 <{tag}> 内结束（finish_reason {finish}）：模型推理时用完了词元；请在 {file} 中调大该模型的 params.max_tokens',
   'evalSummary.cause.storedReasoningCut':
-    '存储的回答在 <{tag}> 内结束：模型推理时用完了 token；请在 {file} 中调大该模型的 params.max_tokens',
+    '存储的回答在 <{tag}> 内结束：模型推理时用完了词元；请在 {file} 中调大该模型的 params.max_tokens',
   'evalSummary.cause.toolCall': '模型调用了工具（{tools}），没有回答；评测不提供任何工具',
   'evalSummary.cause.reasoningOnly': '回复只有推理，没有回答（finish_reason {finish}）',
   'evalSummary.cause.storedReasoningOnly': '存储的回答只有推理，没有回答',
   'evalSummary.cause.emptyReply': '空回复（finish_reason {finish}）',
   'evalSummary.cause.badShape': '回复的结构不对：{detail}',
   'evalSummary.cause.cancelledBeforeCall': '调用前已取消',
+  'evalSummary.cause.promptTooLong':
+    '由这道题构造的提示有 {chars} 个字符，超过了 eval.max_prompt_chars（{max}）；没有发送',
+  'evalSummary.cause.clientThrew': '模型客户端出错：{detail}',
+  'evalSummary.cause.scoringFailed': '评分失败：{detail}',
+  'evalSummary.cause.notInSuite':
+    '这道题计划在这次评测中，但已不在评测套件 {suite} 中（套件改过了）',
+  'evalSummary.cause.noStoredGrade': '评审 {judge} 没有为这道题存下评分',
   'evalSummary.cause.judgeItem':
     '评审 {judge}：{message}（已尝试 {n} 次；请用 zhujiu judge run 重试）',
   'judgeReason.outside': '分数 {value} 超出了 {min}–{max} 的范围',
@@ -651,6 +659,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'evalReport.span': '{span}。',
   'evalReport.failures': '失败原因：{reasons}。',
   'evalReport.warning': '警告：{problem}；它的得分不计这些题。',
+  'evalReport.sep': '；',
   'evalRefusal.unknownSuite.none':
     '未知的评测套件“{suite}”：没有配置任何评测套件（{suites}*.yaml）。',
   'evalRefusal.unknownSuite': '未知的评测套件“{suite}”。可用的评测套件：{valid}。',
@@ -766,6 +775,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'submit.noRuns': '没有排队任何评测任务。',
   'submit.refused': '未排队：{refused} ',
   'submit.refusedSuite': '{suite}：{reason}',
+  'submit.runOn': '#{run}（{suite}）',
   'style.none': '还没有风格控制后的评分：没有一票所在的对战存有回答。请先在竞技场对战中投票。',
   'style.text': '风格控制后的竞技场评分（回答长度和 Markdown 格式保持一致）',
   'style.title': '竞技场（风格控制）',
@@ -879,6 +889,12 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'shell.why.no_platform': '这个聊天平台未接入竞技场',
   'shell.why.buttons_battle': '这场对战只接受按钮投票',
   'shell.why.unknown': '竞技场无法计入这次投票',
+  'shell.greeting.maintainer': '煮酒竞技场（终端）。你是维护者。{help}',
+  'shell.greeting.plain': '煮酒竞技场（终端）。{help}',
+  'shell.reacted.self': '你在对战 #{n} 上添加了 {emoji}',
+  'shell.voted.self': '你在对战 #{n} 中投了 {what}',
+  'shell.changed.self': '你把对战 #{n} 的投票改为 {what}',
+  'shell.unchanged.self': '你在对战 #{n} 中已经投了 {what}；没有变化',
   'notice.rejected': '你的提交 #{id}（{name}）已被拒绝：{reason}。',
   'notice.approved': '你的提交 #{id}（{name}）已获批准：它现已登记为模型。{runs}',
   'notice.runs':

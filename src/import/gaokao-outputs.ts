@@ -14,6 +14,7 @@ import { readUtf8File } from '../core/utf8.ts';
 import { gaokaoItem } from '../eval/datasets/gaokao.ts';
 import type { EvalItem } from '../eval/types.ts';
 import { sayCli, tc } from '../i18n/cli.ts';
+import { causeText } from '../i18n/error-cause.ts';
 import type { Locale } from '../i18n/index.ts';
 import { shown } from '../i18n/quote.ts';
 import { upsertEvalDataset } from '../storage/eval-datasets.ts';
@@ -217,7 +218,11 @@ async function folderRefusal(
     });
   }
   const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-  return new AppError('import_invalid', tc(locale, 'cli.gaokao.cannotRead', { dir, code }), {
-    cause: err,
-  });
+  return new AppError(
+    'import_invalid',
+    tc(locale, 'cli.gaokao.cannotRead', { dir, code: causeText(locale, code) }),
+    {
+      cause: err,
+    },
+  );
 }

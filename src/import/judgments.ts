@@ -14,6 +14,7 @@ import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8File } from '../core/utf8.ts';
 import { judgeReasonEn } from '../eval/judge/failure-reason.ts';
 import { said, saidError, tc } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureDataset, ensureItems, type ItemSpec } from '../storage/items.ts';
 import { type JudgeScoreSpec, upsertJudgeScores } from '../storage/judge-scores.ts';
@@ -108,8 +109,12 @@ export interface ImportJudgmentsResult {
   readonly models: readonly string[];
   /** Scores written (new or changed). */
   readonly written: number;
-  /** GAOKAO items credited above their points as published (kept as published, listed here). */
-  readonly overMax: readonly string[];
+  /** GAOKAO items credited above their points as published (kept as published, listed here): key, credit, points. */
+  readonly overMax: readonly {
+    readonly key: string;
+    readonly credit: number;
+    readonly score: number;
+  }[];
 }
 
 /**
@@ -214,9 +219,13 @@ async function listFiles(path: string, ext: string, locale: Locale = 'en'): Prom
     }
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw saidError('import_invalid', said('cli.judgments.cannotReadFolder', { path, code }), {
-      cause: err,
-    });
+    throw saidError(
+      'import_invalid',
+      said('cli.judgments.cannotReadFolder', { path, code: causeSaid(code) }),
+      {
+        cause: err,
+      },
+    );
   }
   if (files.length === 0)
     throw new AppError('import_invalid', await emptyFolderHint(path, ext, locale));
@@ -505,7 +514,7 @@ interface GradedRow {
 /**
  * Stores the model's answers of graded rows (as recorded outputs) and their judge scores: `judged` with the credit
  * out of the question's maximum, or `failed` with `noScore` where no credit is recorded.
- * @returns the import's result, `overMax` listing the keys whose credit is above the maximum (`key (credit of max)`).
+ * @returns the import's result, `overMax` listing the items whose credit is above the maximum (key, credit, maximum).
  * @throws the abort reason when `o.signal` is aborted before the transaction commits.
  */
 async function storeGradedAnswers<R extends GradedRow>(
@@ -534,7 +543,7 @@ async function storeGradedAnswers<R extends GradedRow>(
       source: 'import',
     })),
   );
-  const overMax: string[] = [];
+  const overMax: { key: string; credit: number; score: number }[] = [];
   const specs: JudgeScoreSpec[] = all.map(({ file, row }) => {
     const base = {
       modelId: modelIds.get(file.model) as number,
@@ -554,7 +563,8 @@ async function storeGradedAnswers<R extends GradedRow>(
         judgeOutput: o.judgeOutput(row, false),
       };
     }
-    if (row.credit > row.score) overMax.push(`${row.key} (${row.credit} of ${row.score})`);
+    if (row.credit > row.score)
+      overMax.push({ key: row.key, credit: row.credit, score: row.score });
     return {
       ...base,
       status: 'judged' as const,

@@ -141,8 +141,8 @@ function provenance(s: Snapshot, c: Ctx): string {
         `<li>${c.th('site.provenance.suite', {
           suite: x.suite,
           n: x.runs.length,
-          versions: x.versions.join(', ') || '—',
-          templates: x.templates.join(', ') || '—',
+          versions: x.versions.join(sep) || '—',
+          templates: x.templates.join(sep) || '—',
           runs: x.runs
             .map(
               (r) =>

@@ -6,6 +6,7 @@
  */
 import OpenAI from 'openai';
 import { tc } from '../i18n/cli.ts';
+import { causeText } from '../i18n/error-cause.ts';
 import type { Locale } from '../i18n/index.ts';
 import { redactSecrets } from './redact.ts';
 
@@ -83,7 +84,7 @@ export async function checkEndpoint(
     if (err instanceof OpenAI.APIConnectionError)
       return {
         ok: false,
-        message: say('cli.endpoint.unreachable', { why: redact(err.message) }),
+        message: say('cli.endpoint.unreachable', { why: causeText(locale, redact(err.message)) }),
       };
     if (err instanceof OpenAI.APIError) {
       const status = err.status ?? 0;

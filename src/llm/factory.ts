@@ -7,9 +7,10 @@
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config/schema.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
-import { AppError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
+import { said, saidError } from '../i18n/cli.ts';
+import type { Locale } from '../i18n/index.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { OpenAiCompatibleClient } from './openai-client.ts';
@@ -77,10 +78,16 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
   }
   const apiKey = deps.apiKeyFor(model.name);
   if (model.api_key_env && apiKey === undefined) {
-    throw new AppError(
+    const empty = deps.apiKeyEmpty?.(model.name) ?? false;
+    const reason = (locale: Locale) =>
+      missingKeyReason(model.api_key_env as string, empty, locale, deps.entryIn);
+    throw saidError(
       'config_invalid',
-      `model ${model.name}: ${missingKeyReason(model.api_key_env, deps.apiKeyEmpty?.(model.name) ?? false, 'en', deps.entryIn)}. ` +
-        `Export it, e.g. \`export ${model.api_key_env}=...\`, or remove api_key_env for an endpoint that needs no key.`,
+      said('cli.llm.keyMissing', {
+        model: model.name,
+        reason: { texts: { en: reason('en'), 'zh-CN': reason('zh-CN') } },
+        variable: model.api_key_env,
+      }),
     );
   }
   const client = new OpenAiCompatibleClient({

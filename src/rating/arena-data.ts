@@ -3,7 +3,7 @@
  * Accumulates battles or pair counts into {@link ArenaData}: per-unordered-pair cells (wins of each side, ties),
  * per-model battle counts and, for battles, the vote sequence for online Elo. Pure: no I/O.
  */
-import { AppError } from '../core/errors.ts';
+import { said, saidError } from '../i18n/cli.ts';
 import type { ArenaData, BattleRecord, PairCountInput, PairCountRecord, Winner } from './types.ts';
 
 const OUTCOME: Record<Winner, number> = { model_a: 0, model_b: 1, tie: 2, 'tie (bothbad)': 2 };
@@ -40,8 +40,7 @@ export class ArenaDataBuilder {
     let i = this.#index.get(name);
     if (i === undefined) {
       i = this.#models.length;
-      if (i >= 1 << 20)
-        throw new AppError('rating_input_invalid', 'more than 1,048,576 distinct models');
+      if (i >= 1 << 20) throw saidError('rating_input_invalid', said('cli.rating.tooManyModels'));
       this.#index.set(name, i);
       this.#models.push(name);
     }
@@ -72,7 +71,7 @@ export class ArenaDataBuilder {
    */
   addBattle(modelA: string, modelB: string, winner: Winner): void {
     if (modelA === modelB) {
-      throw new AppError('rating_input_invalid', `self-battle: "${modelA}" against itself`);
+      throw saidError('rating_input_invalid', said('cli.rating.selfBattle', { model: modelA }));
     }
     const a = this.#model(modelA);
     const b = this.#model(modelB);
@@ -109,7 +108,7 @@ export class ArenaDataBuilder {
     tieBothBad: number,
   ): void {
     if (modelA === modelB) {
-      throw new AppError('rating_input_invalid', `self-battle: "${modelA}" against itself`);
+      throw saidError('rating_input_invalid', said('cli.rating.selfBattle', { model: modelA }));
     }
     this.#sawPairs = true;
     const a = this.#model(modelA);
@@ -128,10 +127,7 @@ export class ArenaDataBuilder {
   /** Freezes the data. Throws AppError `rating_input_invalid` when nothing was added. */
   build(): ArenaData {
     if (this.#models.length === 0) {
-      throw new AppError(
-        'rating_input_invalid',
-        'no battles: the input holds no battle or pair-count rows',
-      );
+      throw saidError('rating_input_invalid', said('cli.rating.noBattles'));
     }
     const m = this.#models.length;
     const winsI = Float64Array.from(this.#winsI);
@@ -191,9 +187,15 @@ export function arenaFromPairCounts(pairs: Iterable<PairCountRecord>): ArenaData
     for (const key of ['model_a_wins', 'model_b_wins', 'tie', 'tie_bothbad'] as const) {
       const v = r[key];
       if (!Number.isSafeInteger(v) || v < 0) {
-        throw new AppError(
+        throw saidError(
           'rating_input_invalid',
-          `pair row ${row} (${r.model_a} vs ${r.model_b}): ${key} must be a non-negative integer, got ${String(v)}`,
+          said('cli.rating.badPairCount', {
+            row,
+            a: r.model_a,
+            b: r.model_b,
+            key,
+            value: String(v),
+          }),
         );
       }
     }

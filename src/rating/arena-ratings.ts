@@ -3,12 +3,12 @@
  * The whole arena rating pipeline in one call: online Elo, Bradley–Terry MLE, bootstrap intervals, ranks and
  * predicted win rates (docs/scoring.md §4; Chiang et al. 2024 "Chatbot Arena", arXiv:2403.04132).
  */
-import { AppError, isAppError } from '../core/errors.ts';
+import { isAppError } from '../core/errors.ts';
 import type { Rng } from '../core/rng.ts';
 import type { BootstrapResult } from './bootstrap.ts';
 import { bootstrapBradleyTerry } from './bootstrap.ts';
 import type { BradleyTerryFit } from './bradley-terry.ts';
-import { fitBradleyTerry } from './bradley-terry.ts';
+import { anchorWithoutBattles, fitBradleyTerry } from './bradley-terry.ts';
 import {
   type BattleCluster,
   type ClusterBootstrap,
@@ -221,12 +221,7 @@ function checkRatingsInput(data: ArenaData, opts: ArenaRatingsOptions): void {
   }
   if (opts.anchor) {
     const a = data.models.indexOf(opts.anchor.model);
-    if (a < 0 || !(data.numBattles[a]! > 0)) {
-      throw new AppError(
-        'rating_input_invalid',
-        `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
-      );
-    }
+    if (a < 0 || !(data.numBattles[a]! > 0)) throw anchorWithoutBattles(opts.anchor.model);
   }
 }
 

@@ -8,7 +8,8 @@
  * A tie counts as half a win for each side. FastChat stops L-BFGS early; here Newton's method with a
  * backtracking line search runs to max|∇| < 1e-10 (gradient of the mean negative log-likelihood per vote).
  */
-import { AppError } from '../core/errors.ts';
+import type { AppError, Said, SaidTexts } from '../core/errors.ts';
+import { type CliMessageKey, listSaidOf, said, saidError } from '../i18n/cli.ts';
 import { analyzeComparisonGraph } from './comparison-graph.ts';
 import type { ArenaData, ExcludedModel } from './types.ts';
 
@@ -433,26 +434,35 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
     const r = graph.reasons[i];
     if (r) excluded.push({ model: data.models[i]!, reason: r, numBattles: data.numBattles[i]! });
   }
-  const describe = (): string =>
-    excluded
-      .map(
-        (e) => `${e.model} (${e.reason}, ${e.numBattles} ${e.numBattles === 1 ? 'vote' : 'votes'})`,
-      )
-      .join(', ');
+  const describe = (): Said | SaidTexts =>
+    excluded.length === 0
+      ? said('cli.rating.excludedNone')
+      : listSaidOf(
+          excluded.map((e) =>
+            said('cli.rating.excludedModel', {
+              model: e.model,
+              reason: exclusionSaid(e.reason),
+              n: e.numBattles,
+            }),
+          ),
+        );
   const anchorData = checkFitInput(data, opts, excluded, describe);
   const { dataIndex, local } = keptIndex(graph.kept);
   const m = dataIndex.length;
   if (m < 2) {
-    throw new AppError(
+    throw saidError(
       'rating_disconnected',
-      `fewer than two models can be rated (${m}); excluded: ${describe() || 'none'}. Add battles between models.`,
+      said('cli.rating.fewerThanTwo', { n: m, excluded: describe() }),
     );
   }
   if (anchorData >= 0 && local[anchorData] === -1) {
     const e = excluded.find((x) => x.model === opts.anchor?.model);
-    throw new AppError(
+    throw saidError(
       'rating_disconnected',
-      `anchor model "${opts.anchor?.model}" has no finite rating (${e?.reason}); choose another anchor`,
+      said('cli.rating.anchorUnrated', {
+        model: opts.anchor?.model ?? '',
+        reason: exclusionSaid(e?.reason ?? ''),
+      }),
     );
   }
   const problem = ratedProblem(data, local, m);
@@ -485,6 +495,28 @@ export function fitBradleyTerry(data: ArenaData, opts: BradleyTerryOptions = {})
   };
 }
 
+/** The catalogue's short name of each exclusion reason (`cli.ratings.exclName.*`), by reason. */
+const EXCLUSION_NAMES: Readonly<Record<string, CliMessageKey>> = {
+  disconnected: 'cli.ratings.exclName.disconnected',
+  unbounded_above: 'cli.ratings.exclName.above',
+  unbounded_below: 'cli.ratings.exclName.below',
+  unbounded: 'cli.ratings.exclName.unbounded',
+};
+
+/** Why a model has no finite rating, as catalogue data (`unbounded above`; a reason it does not name, as it is). */
+function exclusionSaid(reason: string): Said | string {
+  const key = EXCLUSION_NAMES[reason];
+  return key === undefined ? reason.replace('_', ' ') : said(key);
+}
+
+/**
+ * The refusal of an anchor model that has no battles in the data (AppError `rating_input_invalid`, as catalogue
+ * data: the command line says it in its language).
+ */
+export function anchorWithoutBattles(model: string): AppError {
+  return saidError('rating_input_invalid', said('cli.rating.anchorNoBattles', { model }));
+}
+
 /**
  * The checks of {@link fitBradleyTerry} before fitting: a finite anchor rating, an anchor model in the data, and no
  * excluded model under `onDegenerate: 'error'`.
@@ -494,25 +526,20 @@ function checkFitInput(
   data: ArenaData,
   opts: BradleyTerryOptions,
   excluded: readonly ExcludedModel[],
-  describe: () => string,
+  describe: () => Said | SaidTexts,
 ): number {
   if (opts.anchor && !Number.isFinite(opts.anchor.rating)) {
-    throw new AppError(
+    throw saidError(
       'rating_input_invalid',
-      `anchor rating must be a finite number, got ${opts.anchor.rating}`,
+      said('cli.rating.anchorNotFinite', { rating: String(opts.anchor.rating) }),
     );
   }
   const anchorData = opts.anchor ? data.models.indexOf(opts.anchor.model) : -1;
-  if (opts.anchor && anchorData < 0) {
-    throw new AppError(
-      'rating_input_invalid',
-      `anchor model "${opts.anchor.model}" has no battles in the data; pick one of its models or drop the anchor`,
-    );
-  }
+  if (opts.anchor && anchorData < 0) throw anchorWithoutBattles(opts.anchor.model);
   if (excluded.length > 0 && (opts.onDegenerate ?? 'exclude') === 'error') {
-    throw new AppError(
+    throw saidError(
       'rating_disconnected',
-      `no finite Bradley–Terry rating for: ${describe()}; the comparison graph must be strongly connected (every model must both win or tie against and lose or tie against the others, through some chain). Add battles or remove these models.`,
+      said('cli.rating.notConnected', { excluded: describe() }),
     );
   }
   return anchorData;

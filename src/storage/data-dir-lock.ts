@@ -132,17 +132,15 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
     realpath: false,
     stale: STALE_MS,
     update: UPDATE_MS,
-    onCompromised: (err: Error) =>
-      log?.error(
-        { err: err.message, lock: lockPath },
-        'the embedded database lock was lost (the process stalled for too long?); stop this process',
-      ),
+    onCompromised: (err: Error) => {
+      const lost = said('cli.db.lockLost');
+      log?.error({ err: err.message, lock: lockPath, said: lost }, sayCli('en', lost));
+    },
   };
-  const takeOver = (why: string, owner: Partial<LockOwner> | null) => {
-    log?.warn(
-      { lock: lockPath, previousOwner: owner, reason: why },
-      `took over a stale lock of the embedded database (${why}; it was held by ${sayCli('en', describeOwner(owner))})`,
-    );
+  // Said on the terminal in its reader's language (core/logger.ts saidLogLines), in English in a log file.
+  const takeOver = (why: Said, owner: Partial<LockOwner> | null) => {
+    const message = said('cli.db.tookOver', { why, owner: describeOwner(owner) });
+    log?.warn({ lock: lockPath, previousOwner: owner, said: message }, sayCli('en', message));
   };
   // Older versions left a plain file holding a pid: judge it like an owner record.
   if (existsSync(lockPath) && statSync(lockPath).isFile()) {
@@ -152,7 +150,7 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
       throw refuse(dataDir, lockPath, owner);
     }
     unlinkSync(lockPath);
-    takeOver('lock file of an earlier version, its process is gone', owner);
+    takeOver(said('cli.db.stale.earlier'), owner);
   }
   try {
     await lockfile.lock(base, { ...options, retries: 0 });
@@ -165,10 +163,10 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
       rmSync(lockPath, { recursive: true, force: true });
       takeOver(
         owner?.pid === process.pid
-          ? 'it names this process’s own pid (a restarted container reuses pids)'
-          : alive(owner?.pid ?? 0)
-            ? `pid ${owner?.pid} now belongs to another program`
-            : `pid ${owner?.pid} no longer runs`,
+          ? said('cli.db.stale.ownPid')
+          : said(alive(owner?.pid ?? 0) ? 'cli.db.stale.reused' : 'cli.db.stale.gone', {
+              pid: owner?.pid ?? 0,
+            }),
         owner,
       );
       await lockfile.lock(base, { ...options, retries: 0 });
@@ -185,7 +183,7 @@ export async function lockDataDir(dataDir: string, log?: LockLog): Promise<() =>
           throw refuse(dataDir, lockPath, owner);
         throw again;
       }
-      takeOver('it was not refreshed for longer than the stale time', owner);
+      takeOver(said('cli.db.stale.notRefreshed'), owner);
     }
   }
   held.add(base);

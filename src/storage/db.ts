@@ -15,7 +15,8 @@ import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
-import { installBrokenError, said, saidError } from '../i18n/cli.ts';
+import { installBrokenError, listSaid, said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { refuseForeignDataDir } from './data-folder.ts';
@@ -199,7 +200,7 @@ export function unusableDataDir(dataDir: string, err: unknown): AppError {
   const why =
     code === 'EEXIST' || code === 'ENOTDIR'
       ? said('cli.file.fileInPath')
-      : (code ?? (err as Error).message);
+      : causeSaid(code ?? (err as Error).message);
   return saidError('db_unavailable', said('cli.db.cannotUse', { dir: dataDir, why }), {
     cause: err,
   });
@@ -236,7 +237,10 @@ async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Pr
     await db.destroy();
     throw saidError(
       'db_unavailable',
-      said('cli.db.noPostgres', { where: redactUrl(target.url), detail: (err as Error).message }),
+      said('cli.db.noPostgres', {
+        where: redactUrl(target.url),
+        detail: causeSaid((err as Error).message),
+      }),
       { cause: err },
     );
   }
@@ -309,7 +313,10 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
       installBrokenError(err) ??
       saidError(
         'db_unavailable',
-        said('cli.db.cannotOpen', { dir: target.dataDir, detail: (err as Error).message }),
+        said('cli.db.cannotOpen', {
+          dir: target.dataDir,
+          detail: causeSaid((err as Error).message),
+        }),
         { cause: err },
       )
     );
@@ -423,7 +430,7 @@ export function refuseNewer(status: MigrationStatus): void {
     'db_newer',
     said('cli.db.newer', {
       n: status.unknown.length,
-      unknown: status.unknown.join(', '),
+      unknown: listSaid(status.unknown),
       known: known.at(-1) ?? said('cli.db.noMigration'),
     }),
   );

@@ -9,6 +9,7 @@
  *   owns the claim: a duplicate or late worker writes nothing. Scores are also unique per (run, item, metric).
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { ItemLabel } from '../i18n/quote.ts';
 import { itemLabels } from './items.ts';
 import type { Database } from './schema.ts';
 
@@ -37,6 +38,8 @@ export interface RunRow {
   readonly seed: number;
   readonly config: Record<string, unknown>;
   readonly error: string | null;
+  /** {@link error} in each other language it was said in (`{"zh-CN": "…"}`), or null: shown as recorded. */
+  readonly errorTexts: Readonly<Record<string, string>> | null;
   readonly createdAt: Date;
   readonly startedAt: Date | null;
   readonly finishedAt: Date | null;
@@ -63,6 +66,7 @@ const RUN_COLUMNS = [
   'r.seed',
   'r.config',
   'r.error',
+  'r.error_texts',
   'r.created_at',
   'r.started_at',
   'r.finished_at',
@@ -99,6 +103,7 @@ function toRun(r: RawRun): RunRow {
     seed: Number(r.seed),
     config: r.config,
     error: r.error,
+    errorTexts: r.error_texts ?? null,
     createdAt: r.created_at,
     startedAt: r.started_at,
     finishedAt: r.finished_at,
@@ -644,7 +649,8 @@ export async function storeProgress(db: Conn, runId: number, c: RunCounts): Prom
 }
 
 /**
- * Ends a run (running → succeeded/failed) with its final counts; a cancelled or already finished run is left as
+ * Ends a run (running → succeeded/failed) with its final counts and, when it failed, its `error` in English and the
+ * same error in other languages (`errorTexts`, `{"zh-CN": "…"}`); a cancelled or already finished run is left as
  * it is. @returns true when this call ended it.
  */
 export async function finishRun(
@@ -652,6 +658,7 @@ export async function finishRun(
   runId: number,
   status: 'succeeded' | 'failed',
   error: string | null = null,
+  errorTexts: Readonly<Record<string, string>> | null = null,
 ): Promise<boolean> {
   const c = await runCounts(db, runId);
   const r = await db
@@ -659,6 +666,7 @@ export async function finishRun(
     .set({
       status,
       error,
+      error_texts: errorTexts === null ? null : JSON.stringify(errorTexts),
       finished_at: sql`now()`,
       progress_total: c.total,
       progress_done: c.done + c.failed,
@@ -747,12 +755,13 @@ export async function runFailureReasons(
   runId: number,
   limit = 3,
   examples = 2,
-): Promise<{ code: string; message: string; n: number; items: string[] }[]> {
+): Promise<{ code: string; message: string; n: number; items: (ItemLabel | { id: number })[] }[]> {
   const r = await sql<{ code: string; message: string; n: string | number }>`
     SELECT failure_code AS code, min(failure_message) AS message, count(*) AS n
       FROM eval_run_items WHERE run_id = ${runId} AND status = 'failed'
      GROUP BY failure_code ORDER BY count(*) DESC LIMIT ${limit}`.execute(db);
-  const out: { code: string; message: string; n: number; items: string[] }[] = [];
+  const out: { code: string; message: string; n: number; items: (ItemLabel | { id: number })[] }[] =
+    [];
   for (const x of r.rows) {
     const ids = await db
       .selectFrom('eval_run_items')
@@ -771,7 +780,7 @@ export async function runFailureReasons(
       code: x.code,
       message: x.message,
       n: Number(x.n),
-      items: ids.map((i) => labels.get(i.item_id) ?? `item ${i.item_id}`),
+      items: ids.map((i) => labels.get(i.item_id) ?? { id: i.item_id }),
     });
   }
   return out;

@@ -4,6 +4,7 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Ability, Method } from '../config/schema.ts';
+import type { ItemLabel } from '../i18n/quote.ts';
 import { inKeyOrder } from './key-order.ts';
 import type { Database } from './schema.ts';
 
@@ -244,20 +245,21 @@ export async function itemPrompts(
 }
 
 /**
- * An item as a user knows it: its dataset name, its key and the start of its instruction, e.g.
- * `alpaca_eval "helpful_base-3" ("What are the names of some famous actors…")` (never the internal id).
- * @param prompt the stored prompt; its first 40 characters (one line) are quoted.
+ * The {@link ItemLabel} of an item.
+ * @param prompt the stored prompt; its first 40 characters (one line) are kept.
  */
-export function itemLabel(dataset: string, key: string, prompt: string): string {
+export function itemLabel(dataset: string, key: string, prompt: string): ItemLabel {
   const chars = [...prompt.replace(/\s+/gu, ' ').trim()];
   const head = chars.slice(0, 40).join('');
-  const quoted = head === '' ? '' : ` ("${head}${chars.length > 40 ? '…' : ''}")`;
-  return `${dataset} "${key}"${quoted}`;
+  return { dataset, key, head: head === '' ? '' : `${head}${chars.length > 40 ? '…' : ''}` };
 }
 
 /** {@link itemLabel} of each of `ids` (ids not stored are absent). */
-export async function itemLabels(db: Conn, ids: readonly number[]): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
+export async function itemLabels(
+  db: Conn,
+  ids: readonly number[],
+): Promise<Map<number, ItemLabel>> {
+  const out = new Map<number, ItemLabel>();
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 1000) {
     const rows = await db

@@ -41,6 +41,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { packTar } from 'modern-tar/fs';
 import { makeDirsSync } from '../core/make-dirs.ts';
+import { said, sayCli } from '../i18n/cli.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 import { unpackTarFile } from './tar-unpack.ts';
@@ -214,10 +215,15 @@ export async function seedFromTemplate(
     );
     return true;
   } catch (err) {
+    const unusable = said('cli.db.templateUnusable');
     log?.warn(
-      { dataDir, archive: join(templateDir, TEMPLATE_ARCHIVE), err: (err as Error).message },
-      'the prepared embedded database cannot be used; creating a new one instead (slower). ' +
-        'Run `npm run build` to write it again',
+      {
+        dataDir,
+        archive: join(templateDir, TEMPLATE_ARCHIVE),
+        err: (err as Error).message,
+        said: unusable,
+      },
+      sayCli('en', unusable),
     );
     return false;
   } finally {

@@ -34,6 +34,8 @@ import type { PGlite as PGlite04 } from 'pglite-0-4';
 import { migrations as allMigrations } from '../../migrations/index.ts';
 import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
+import { listSaid, said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './db.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -240,11 +242,7 @@ export async function upgradeDataDir(
     }
     const made = pgVersionOf(dataDir);
     if (made === undefined)
-      throw new AppError(
-        'db_unavailable',
-        `${dataDir} is not an embedded database folder (it has no PG_VERSION file): nothing to upgrade. ` +
-          'Check ZHUJIU_DATA_DIR.',
-      );
+      throw saidError('db_unavailable', said('cli.upgrade.notDb', { dir: dataDir }));
     if (made === PGLITE_PG_MAJOR)
       return {
         outcome: 'current',
@@ -255,10 +253,14 @@ export async function upgradeDataDir(
         ms: Date.now() - started,
       };
     if (made !== OLD_PG_MAJOR)
-      throw new AppError(
+      throw saidError(
         'db_unavailable',
-        `the embedded database in ${dataDir} was made by PostgreSQL ${made}; this zhujiu upgrades only ` +
-          `PostgreSQL ${OLD_PG_MAJOR} folders (PGlite 0.4) to ${PGLITE_PG_MAJOR}. Open it with the zhujiu that made it.`,
+        said('cli.upgrade.otherVersion', {
+          dir: dataDir,
+          made,
+          old: OLD_PG_MAJOR,
+          new: PGLITE_PG_MAJOR,
+        }),
       );
     // A partial new folder of an interrupted attempt: made again from the start.
     rmSync(work, { recursive: true, force: true });
@@ -299,19 +301,21 @@ async function copyInto(
       });
       await old.waitReady;
     } catch (err) {
-      throw new AppError(
+      throw saidError(
         'db_unavailable',
-        `cannot open ${oldDir} with PostgreSQL ${OLD_PG_MAJOR} (PGlite 0.4): ${(err as Error).message}. ` +
-          'The folder is left as it was.',
+        said('cli.upgrade.cannotOpen', {
+          dir: oldDir,
+          old: OLD_PG_MAJOR,
+          detail: causeSaid((err as Error).message),
+        }),
         { cause: err },
       );
     }
     const others = await otherTables(old);
     if (others.length > 0)
-      throw new AppError(
+      throw saidError(
         'db_unavailable',
-        `${oldDir} holds tables outside the public schema (${others.join(', ')}), which the upgrade would not ` +
-          'carry over; the folder is left as it was. Export what they hold first.',
+        said('cli.upgrade.otherSchemas', { dir: oldDir, tables: listSaid(others) }),
       );
     const tables = await publicTables(old);
     const kept = tables.includes('kysely_migration')
@@ -321,10 +325,9 @@ async function copyInto(
       : [];
     const unknown = kept.filter((n) => !(n in list));
     if (unknown.length > 0)
-      throw new AppError(
+      throw saidError(
         'db_unavailable',
-        `${oldDir} has migrations this zhujiu does not know (${unknown.join(', ')}): it was made by a newer ` +
-          'zhujiu. Upgrade with that one; the folder is left as it was.',
+        said('cli.upgrade.newer', { dir: oldDir, names: listSaid(unknown) }),
       );
 
     makeDirsSync(dirname(work));
@@ -338,10 +341,9 @@ async function copyInto(
     const newTables = await publicTables(fresh);
     const missing = tables.filter((t) => !newTables.includes(t));
     if (missing.length > 0)
-      throw new AppError(
+      throw saidError(
         'db_migration_failed',
-        `the old folder has tables its migrations do not make (${missing.join(', ')}): the upgrade would lose ` +
-          'them, so it stopped; the old folder is left as it was.',
+        said('cli.upgrade.lostTables', { tables: listSaid(missing) }),
       );
     const order = foreignKeyOrder(tables, await foreignKeys(old));
     const columns = new Map<string, string[]>();
@@ -349,10 +351,9 @@ async function copyInto(
       const oc = await copyColumns(old, t);
       const nc = await copyColumns(fresh, t);
       if (oc.join(',') !== nc.join(','))
-        throw new AppError(
+        throw saidError(
           'db_migration_failed',
-          `table ${t} has columns (${oc.join(', ')}) in the old folder and (${nc.join(', ')}) in the new one ` +
-            'after the same migrations; the upgrade stopped and the old folder is left as it was.',
+          said('cli.upgrade.columns', { table: t, old: listSaid(oc), new: listSaid(nc) }),
         );
       columns.set(t, oc);
     }
@@ -392,10 +393,9 @@ async function copyInto(
         const before = await countRows(source, t);
         const after = await countRows(tx, t);
         if (before !== after)
-          throw new AppError(
+          throw saidError(
             'db_migration_failed',
-            `table ${t} has ${before} rows in the old folder and ${after} after the copy; the upgrade stopped ` +
-              'and the old folder is left as it was.',
+            said('cli.upgrade.rows', { table: t, before, after }),
           );
         copied.push({ table: t, rows: after });
         progress({ table: t, rows: after });
@@ -430,10 +430,9 @@ async function copyInto(
     };
   } catch (err) {
     if (err instanceof AppError) throw err;
-    throw new AppError(
+    throw saidError(
       'db_migration_failed',
-      `upgrading ${oldDir} failed: ${(err as Error).message}. The old folder is left as it was; run ` +
-        '`zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
+      said('cli.upgrade.failed', { dir: oldDir, detail: causeSaid((err as Error).message) }),
       { cause: err },
     );
   } finally {

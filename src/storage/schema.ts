@@ -80,6 +80,12 @@ export interface EvalRunsTable {
   progress_total: ColumnType<number, number | undefined, number>;
   seed: ColumnType<number, number | undefined, number>;
   error: string | null;
+  /** {@link error} in each other language of the catalogue (`{"zh-CN": "…"}`), when it was said there (migration 0020). */
+  error_texts: JSONColumnType<
+    Record<string, string>,
+    string | null | undefined,
+    string | null
+  > | null;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;

@@ -21,6 +21,7 @@ import { ABILITIES, type Ability } from '../../config/abilities.ts';
 import type { Clock } from '../../core/clock.ts';
 import { parseRecordId, unknownRecordNumber } from '../../core/numbers.ts';
 import { hashVoterId } from '../../core/voter-id.ts';
+import { listText } from '../../i18n/cli.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
 import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
@@ -166,7 +167,7 @@ function notABattleNumber(kind: 'void' | 'ability', typed: string, locale: Local
   if (unknown !== undefined) return noArenaBattle(unknown, locale);
   return kind === 'void'
     ? t(locale, 'arenaCmd.usage.void')
-    : t(locale, 'arenaCmd.usage.ability', { abilities: ABILITIES.join(', ') });
+    : t(locale, 'arenaCmd.usage.ability', { abilities: listText(locale, ABILITIES) });
 }
 
 /**

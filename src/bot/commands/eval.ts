@@ -11,6 +11,7 @@ import { typedWords } from '../../chat/typed-words.ts';
 import { parseRecordId, parseWholeNumber, unknownRecordNumber } from '../../core/numbers.ts';
 import { cancelledText, evalRefusalsText, evalRefusalText } from '../../eval/refusal.ts';
 import type { EvalService } from '../../eval/service.ts';
+import { listText } from '../../i18n/cli.ts';
 import { type Locale, runStatusText, t } from '../../i18n/index.ts';
 
 /** The refusal non-maintainers get for `/eval` (English; `eval.refusal` in the caller's language). */
@@ -119,8 +120,8 @@ export async function handleEval(
     return ctx.reply(
       {
         text: t(me, 'eval.usage', {
-          models: models.map(markdownLiteral).join(', ') || t(me, 'eval.noModels'),
-          suites: suites.join(', ') || t(me, 'eval.noSuites'),
+          models: listText(me, models.map(markdownLiteral)) || t(me, 'eval.noModels'),
+          suites: listText(me, suites) || t(me, 'eval.noSuites'),
         }),
       },
       { ephemeral: true },

@@ -23,6 +23,7 @@ import { type Clock, systemClock } from '../../core/clock.ts';
 import type { Logger } from '../../core/logger.ts';
 import type { EvalService } from '../../eval/service.ts';
 import type { SubmissionService } from '../../eval/submissions.ts';
+import { listText } from '../../i18n/cli.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
 import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
@@ -143,10 +144,13 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
   const notes: string[] = [];
   if (idle.length > 0)
     notes.push(
-      t(locale, 'models.idle', { n: idle.length, names: idle.map(markdownLiteral).join(', ') }),
+      t(locale, 'models.idle', {
+        n: idle.length,
+        names: listText(locale, idle.map(markdownLiteral)),
+      }),
     );
   if (importedOnly > 0) {
-    const sources = imported.join(', ') || t(locale, 'models.unknownSource');
+    const sources = listText(locale, imported) || t(locale, 'models.unknownSource');
     notes.push(t(locale, 'models.importedOnly', { n: importedOnly, sources }));
   }
   for (const d of deps.disabledModels ?? [])
@@ -156,7 +160,8 @@ async function handleModels(deps: CommandDeps, ctx: CommandContext): Promise<voi
         reason: missingKeyReason(d.variable, d.empty, locale, d.file),
       }),
     );
-  const note = notes.length > 0 ? notes.join(' ') : undefined;
+  // One note a line: several disabled models are several sentences, never run together.
+  const note = notes.length > 0 ? notes.join('\n') : undefined;
   if (rows.length === 0) {
     const more = note ? t(locale, 'models.note', { note }) : '';
     return ctx.reply({ text: t(locale, 'models.none', { note: more }) });

@@ -13,6 +13,7 @@ import {
 } from '../../aggregate/index.ts';
 import type { CommandContext, MessageContent } from '../../chat/port.ts';
 import { typedWords } from '../../chat/typed-words.ts';
+import { listText } from '../../i18n/cli.ts';
 import { idOfName } from '../../i18n/display-names.ts';
 import { type Locale, t } from '../../i18n/index.ts';
 import { displayNameList, meantDisplayName } from '../../i18n/names.ts';
@@ -202,13 +203,14 @@ export function votesElsewhereNote(
 ): string | undefined {
   if (others.length === 0) return undefined;
   return t(locale, 'chat.votesElsewhere', {
-    counted: counted.join(', '),
+    counted: listText(locale, counted),
     n: others.length,
-    stored: others
-      .map((s) =>
+    stored: listText(
+      locale,
+      others.map((s) =>
         t(locale, 'chat.votesElsewhere.item', { source: s.source, votes: s.votes, n: s.votes }),
-      )
-      .join(', '),
+      ),
+    ),
     commands: others
       .map((s) => `\`zhujiu leaderboard --source ${s.source}\``)
       .join(t(locale, 'chat.votesElsewhere.or')),

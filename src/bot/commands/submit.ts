@@ -267,15 +267,18 @@ async function decide(
   const r = await svc.approve(id, { by, apiKeyEnv: a.values.api_key_env, suites });
   if (!r.ok) return ctx.reply({ text: submissionProblemText(r.problem, me) }, { ephemeral: true });
   onDecided?.();
-  const runs = r.runs.map((x) => `#${x.run} (${x.suite})`).join(t(locale, 'board.list.sep'));
+  const runs = r.runs
+    .map((x) => t(locale, 'submit.runOn', { run: x.run, suite: x.suite }))
+    .join(t(locale, 'board.list.sep'));
   const refused = r.refused
-    .map((x) =>
-      t(locale, 'submit.refusedSuite', {
-        suite: x.suite,
-        reason: evalRefusalsText(x.refusals, locale, 'chat'),
-      }),
-    )
-    .join(locale === 'en' ? ' ' : '');
+    .map((x) => {
+      const reason = evalRefusalsText(x.refusals, locale, 'chat');
+      // No suite to queue on: the reason names submissions.suites itself (the service's `suite` is its English list).
+      return x.refusals[0]?.code === 'no_submission_suites'
+        ? reason
+        : t(locale, 'submit.refusedSuite', { suite: x.suite, reason });
+    })
+    .join('\n');
   await ctx.reply({
     text: t(locale, 'submit.approved', {
       id,

@@ -74,8 +74,15 @@ export const SHELL_BOT_USER_ID = 'zhujiu-bot';
 export interface ShellAdapterOptions {
   readonly input: Readable;
   readonly output: Writable;
-  /** Who types (config `platforms.shell`). */
-  readonly user: { readonly id: string; readonly name: string; readonly maintainer: boolean };
+  /**
+   * Who types (config `platforms.shell`); a `name` of null (the default) is the person at the terminal, said as
+   * "you" in the terminal's language (你 in Chinese), never a configured word of one language in the other's text.
+   */
+  readonly user: {
+    readonly id: string;
+    readonly name: string | null;
+    readonly maintainer: boolean;
+  };
   /** The emoji `vote … left|equal|right` stands for (config `arena.emoji.shell`). */
   readonly voteEmoji: {
     readonly left: string;
@@ -305,9 +312,14 @@ export class ShellAdapter implements ChatPlatform {
   }
 
   #greet(): void {
-    const who = `${this.#o.user.name}${this.#o.user.maintainer ? this.#t('shell.maintainer') : ''}`;
+    const { name, maintainer } = this.#o.user;
     const help = this.#o.prompt ? this.#t('shell.greeting.help') : '';
-    this.#print(this.#t('shell.greeting', { who, help }));
+    const who = `${name}${maintainer ? this.#t('shell.maintainer') : ''}`;
+    this.#print(
+      name !== null
+        ? this.#t('shell.greeting', { who, help })
+        : this.#t(maintainer ? 'shell.greeting.maintainer' : 'shell.greeting.plain', { help }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -459,7 +471,7 @@ export class ShellAdapter implements ChatPlatform {
     try {
       await this.#dispatch(raw.trim(), {
         id: this.#o.user.id,
-        name: this.#o.user.name,
+        ...(this.#o.user.name === null ? {} : { name: this.#o.user.name }),
         roles: this.#o.user.maintainer ? [SHELL_MAINTAINER_ROLE] : [],
       });
     } finally {
@@ -629,7 +641,11 @@ export class ShellAdapter implements ChatPlatform {
       : battle.liveChoice
         ? [this.#emojiOf(battle.liveChoice)]
         : [];
-    const who = user.name ?? user.id;
+    // The terminal's own person without a configured name is "you" (the `.self` messages), never a name.
+    const who =
+      user.id === this.#o.user.id && this.#o.user.name === null
+        ? undefined
+        : (user.name ?? user.id);
     if (!wanted) {
       if (held.length === 0) return this.#print(this.#t('shell.noVote', { n: battleId }));
       const results: ReactResult[] = [];
@@ -645,23 +661,27 @@ export class ShellAdapter implements ChatPlatform {
   #describeAdd(
     r: ReactResult,
     battleId: number,
-    who: string,
+    who: string | undefined,
     wanted: { choice: Choice; emoji: string },
     battle: ShellBattleInfo,
   ): string {
     const n = battleId;
     const what = this.#t(`shell.choice.${wanted.choice}`, { emoji: wanted.emoji });
-    if (r === 'unknown') return this.#t('shell.reacted', { who, emoji: wanted.emoji, n });
+    const said = (
+      key: 'shell.reacted' | 'shell.voted' | 'shell.changed' | 'shell.unchanged',
+      p: Params,
+    ) => (who === undefined ? this.#t(`${key}.self`, p) : this.#t(key, { ...p, who }));
+    if (r === 'unknown') return said('shell.reacted', { emoji: wanted.emoji, n });
     if (r === 'failed') return this.#t('shell.notStored', { n });
     if (r.kind === 'ignored') return this.#describeIgnored(r.reason, battleId, battle);
     switch (r.effect) {
       case 'cast':
-        return this.#t('shell.voted', { who, what, n });
+        return said('shell.voted', { what, n });
       case 'changed':
-        return this.#t('shell.changed', { who, what, n });
+        return said('shell.changed', { what, n });
       case 'unchanged':
       case 'replayed':
-        return this.#t('shell.unchanged', { who, what, n });
+        return said('shell.unchanged', { what, n });
       case 'ignored_closed':
         return closedWhy(n, battle, this.#o.locale) ?? this.#t('shell.isClosed', { n });
       default:

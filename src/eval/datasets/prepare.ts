@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetLoaderName, SuiteConfig, SuiteDatasetConfig } from '../../config/schema.ts';
 import { AppError, type Said } from '../../core/errors.ts';
-import { said, saidError } from '../../i18n/cli.ts';
+import { listSaid, said, saidError } from '../../i18n/cli.ts';
 import type { RobustnessBuild } from '../robustness/derive.ts';
 import type { EvalItem, PreparedDataset } from '../types.ts';
 import { c3Loader, ccpmLoader, chidLoader, cluewscLoader, ocnliLoader } from './choice.ts';
@@ -79,7 +79,7 @@ export function datasetLoader(name: DatasetLoaderName, datasetName: string): Dat
     case 'robustness':
       throw new AppError(
         'config_invalid',
-        `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its \`base:\` (prepareDataset)`,
+        `dataset ${datasetName}: a robustness dataset has no file format of its own; it is prepared from its base dataset (prepareDataset)`,
       );
     case 'knowledge':
       return knowledgeLoader;
@@ -107,7 +107,7 @@ function loaderAndProfile(
       said('cli.dataset.profile', {
         where: where(suite, entry),
         profile,
-        profiles: loader.profiles.join(', '),
+        profiles: listSaid(loader.profiles),
         loader: loaderName,
       }),
     );
@@ -326,7 +326,10 @@ export async function prepareDataset(
   if (parsed.items.length === 0)
     throw saidError(
       'dataset_invalid',
-      said('cli.dataset.noItems', { where: where(suite, entry), files: specs.join(', ') }),
+      said('cli.dataset.noItems', {
+        where: where(suite, entry),
+        files: listSaid(specs.map((s) => (typeof s === 'string' ? s : s.url))),
+      }),
     );
   const all = parsed.items;
   const { chosen, rest } = seededSample(all.length, entry.sample ?? all.length, entry.seed);

@@ -15,6 +15,7 @@ import { AppError } from '../../core/errors.ts';
 import { makeDirs } from '../../core/make-dirs.ts';
 import { cannotRead } from '../../core/utf8.ts';
 import { said, saidError } from '../../i18n/cli.ts';
+import { causeSaid } from '../../i18n/error-cause.ts';
 import { decodeUtf8 } from './decode.ts';
 
 /** Where dataset files are read from. */
@@ -107,7 +108,7 @@ async function download(url: string, expected: string, loc: DatasetLocation): Pr
   } catch (err) {
     throw saidError(
       'dataset_invalid',
-      said('cli.dataset.downloadFailed', { url, why: (err as Error).message }),
+      said('cli.dataset.downloadFailed', { url, why: causeSaid((err as Error).message) }),
       { cause: err },
     );
   }

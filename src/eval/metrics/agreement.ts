@@ -5,7 +5,10 @@
  * against people (IndustryBench §4 reports weighted kappa), person against person (PandaLM's inter-annotator
  * kappa) and the judge against the arena crowd. Pure.
  */
+import type { Said } from '../../core/errors.ts';
 import { fail, ok, type Result } from '../../core/result.ts';
+import { said } from '../../i18n/cli.ts';
+import { quotedListSaid } from '../../i18n/quote.ts';
 
 /** A label as it appears in a labels file: a number (an ordered score) or a string (a category). */
 export type Label = string | number;
@@ -60,14 +63,14 @@ const key = (l: Label): string => String(l);
  * Positions are the numeric labels themselves, or the indices in `order`.
  *
  * @param pairs one entry per item rated by both (join on the item first; see {@link joinLabels}).
- * @returns the figures, or a reason: no pairs, or a label missing from `order`.
+ * @returns the figures, or a reason as catalogue data (`cli.agree.*`): no pairs, or a label missing from `order`.
  * @example agreement([{a:1,b:1},{a:2,b:3}]) // n 2, exact 0.5, within_one 1
  */
 export function agreement(
   pairs: readonly LabelPair[],
   options: AgreementOptions = {},
-): Result<Agreement> {
-  if (pairs.length === 0) return fail('no items are labelled by both raters');
+): Result<Agreement, Said> {
+  if (pairs.length === 0) return fail(said('cli.agree.noPairs'));
   const scale = labelScale(pairs, options);
   if (!scale.ok) return scale;
   const { labels, positions } = scale.value;
@@ -135,10 +138,10 @@ export function agreement(
 function labelScale(
   pairs: readonly LabelPair[],
   options: AgreementOptions,
-): Result<{ labels: Label[]; positions: number[] | null }> {
+): Result<{ labels: Label[]; positions: number[] | null }, Said> {
   if (options.order !== undefined) {
     const order = options.order.map(key);
-    if (new Set(order).size !== order.length) return fail('--order lists a label twice');
+    if (new Set(order).size !== order.length) return fail(said('cli.agree.orderTwice'));
     const missing = new Set<string>();
     for (const p of pairs) {
       if (!order.includes(key(p.a))) missing.add(key(p.a));
@@ -146,8 +149,11 @@ function labelScale(
     }
     if (missing.size > 0) {
       return fail(
-        `label(s) ${[...missing].map((m) => JSON.stringify(m)).join(', ')} are not in --order ` +
-          `(${order.join(',')}); list every label`,
+        said('cli.agree.notInOrder', {
+          n: missing.size,
+          labels: quotedListSaid([...missing]),
+          order: order.join(','),
+        }),
       );
     }
     const labels = [...options.order];

@@ -19,7 +19,7 @@ import {
   type GaokaoSubject,
   gaokaoSubjectOf,
 } from '../../eval/metrics/gaokao.ts';
-import { said } from '../../i18n/cli.ts';
+import { listSaid, said } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { jsonSyntaxSaid, readJson } from './json-reader.ts';
 import { issueTexts, joinSaid, rowSaid, sayRows } from './row-problems.ts';
@@ -140,7 +140,7 @@ export function readGaokaoFile(
         `${file}:1`,
         said('cli.rows.gaokaoUnknownKeyword', {
           keyword,
-          keywords: Object.keys(GAOKAO_KEYWORD_TYPES).join(', '),
+          keywords: listSaid(Object.keys(GAOKAO_KEYWORD_TYPES)),
         }),
       ),
     ]);

@@ -6,7 +6,7 @@
 
 import { modelNameSaid } from '../../config/model-name.ts';
 import type { AppError, Said } from '../../core/errors.ts';
-import { said, saidError, tc } from '../../i18n/cli.ts';
+import { listText, said, saidError, tc } from '../../i18n/cli.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { shown } from '../../i18n/quote.ts';
 
@@ -162,7 +162,7 @@ export function groupProblems(problems: readonly string[], locale: Locale = 'en'
     if (typeof x === 'string') return x;
     const g = groups.get(x.key) as { first: string; lines: string[] };
     if (g.lines.length === 0) return g.first;
-    const shown = g.lines.slice(0, 3).join(', ');
+    const shown = listText(locale, g.lines.slice(0, 3));
     const more = g.lines.length - 3;
     return (
       g.first +

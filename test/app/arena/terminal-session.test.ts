@@ -63,7 +63,7 @@ describe('terminal session (no tokens, fresh data folder)', () => {
       // real wait on a busy machine), not a shorter one of our own.
       await until(() => term.text().includes('[图表已写入 '), '/leaderboard');
       const text = term.text();
-      expect(text).toContain('you 在对战 #1 中投了 ⬅️（左边更好）');
+      expect(text).toContain('你在对战 #1 中投了 ⬅️（左边更好）');
       expect(text).toContain('煮酒排行榜：还没有得分');
       // Three votes give no score in any method: the rows are left out, and counted.
       expect(text).toContain('2 个在任何评估方法下都没有得分的模型未列出');

@@ -195,7 +195,7 @@ describe('import file errors', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `错误 [import_invalid]：${f}:1：自己对战自己：\`model_a\` 和 \`model_b\` 都是“x”；请删除这一行\n` +
-        `${f}:2：缺少 \`winner\`；请使用 model_a、model_b、tie 或 tie (bothbad)\n`,
+        `${f}:2：缺少 \`winner\`；请使用 \`model_a\`、\`model_b\`、\`tie\` 或 \`tie (bothbad)\`\n`,
     );
   });
 
@@ -609,7 +609,7 @@ describe('a config path that cannot be read', () => {
     const dir = env.ZHUJIU_CONFIG_DIR as string;
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.stderr).toBe(
-      `错误 [config_invalid]：${join(dir, 'suites')}：无法读取（ENOTDIR）；请检查配置目录及其文件的权限\n`,
+      `错误 [config_invalid]：${join(dir, 'suites')}：无法读取（路径中有一部分是文件，ENOTDIR）；请检查配置目录及其文件的权限\n`,
     );
     const en = await inProcess(['config', 'check', '--no-connect'], { env });
     expect(en.stderr).toBe(
@@ -666,7 +666,7 @@ describe('import judgments file-level refusals and the labels of another kind', 
     symlinkSync(join(dir, 'gone'), join(dir, 'a.jsonl'));
     const r = await judgments(dir, { ...setup({ 'models.yaml': 'models: []\n' }), ...ZH });
     expect(r.stderr).toBe(
-      `错误 [import_invalid]：${dir}：无法读取这个目录（ENOENT）；请检查它的权限\n`,
+      `错误 [import_invalid]：${dir}：无法读取这个目录（文件或目录不存在，ENOENT）；请检查它的权限\n`,
     );
   });
 

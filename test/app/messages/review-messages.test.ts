@@ -266,6 +266,10 @@ describe('#16 failures name items by dataset and key, and count the items sharin
     expect(judgeFailureLines([f(2656)], labels)).toEqual([
       '1 item × http_error after 3 attempts: HTTP 500 from 127.0.0.1:9 after 3 attempts: boom; item flames "q-17" ("怎样才能 合法地赚钱？")',
     ]);
+    // In Chinese the items are named with full-width brackets and quotes (i18n/quote.ts itemLabelText).
+    expect(judgeFailureLines([f(2656), f(2658)], labels, 'zh-CN')).toEqual([
+      '2 道题 × http_error（尝试 3 次后）：尝试 3 次后 127.0.0.1:9 仍返回 HTTP 500：boom；题目 flames “q-17”（“怎样才能 合法地赚钱？”）、编号 2658',
+    ]);
   });
 });
 

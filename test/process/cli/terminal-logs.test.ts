@@ -57,7 +57,7 @@ describe.concurrent('terminal chat output', () => {
     const lines = r.text.trimEnd().split('\n');
     expect(lines[0]).toBe(`zhujiu bot: data in PGlite at ${d.dataDir}; logs in ${logFile}`);
     // The shipped config's locale is zh-CN: the terminal speaks Chinese (the typed forms stay as they are).
-    expect(lines[1]).toBe('煮酒竞技场（终端）。你是 you（维护者）。');
+    expect(lines[1]).toBe('煮酒竞技场（终端）。你是维护者。');
     expect(lines.at(-1)).toBe('再见');
     expect(r.text).toContain('vote <battle> <choice>');
     expect(r.text).toContain('请指明对战：vote <battle> left');

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockDataDir, processStart } from '../../../src/storage/data-dir-lock.ts';
 import { openDb } from '../../../src/storage/db.ts';
-import { inProcess } from '../../helpers/run-cli.ts';
+import { asProcess, inProcess } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'zhujiu-lock-'));
@@ -185,5 +185,27 @@ describe('config check on PGlite checks the data-folder lock as its connection c
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+describe('a command that takes over a stale lock says so in its reader language', () => {
+  it('Chinese on a Chinese terminal (the log line is said from the catalogue), English otherwise', async () => {
+    const takeOver = async (lang: string) => {
+      const dir = join(root, `takeover-${lang}`, 'pg');
+      mkdirSync(dirname(dir), { recursive: true });
+      crashedLock(dir, { pid: await exitedPid(), host: hostname(), start: '1', since: 'earlier' });
+      return asProcess(['migrate'], { env: { ZHUJIU_DATA_DIR: dir, LANG: lang } });
+    };
+    const zh = await takeOver('zh_CN.UTF-8');
+    expect(zh.code, zh.stderr).toBe(0);
+    expect(zh.stderr).toMatch(
+      /WARN: 已接管嵌入式数据库的过期锁（pid \d+ 已不在运行；此前由进程 \d+/u,
+    );
+    expect(zh.stderr).not.toContain('took over');
+    const en = await takeOver('C.UTF-8');
+    expect(en.code, en.stderr).toBe(0);
+    expect(en.stderr).toMatch(
+      /WARN: took over a stale lock of the embedded database \(pid \d+ no longer runs;/u,
+    );
   });
 });

@@ -6,8 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { terminal } from './terminal.ts';
 
-async function session(lines: string, prompt: boolean): Promise<string> {
-  const { shell, input, printed } = terminal({ prompt });
+async function session(
+  lines: string,
+  prompt: boolean,
+  options: Parameters<typeof terminal>[0] = {},
+): Promise<string> {
+  const { shell, input, printed } = terminal({ prompt, ...options });
   await shell.start({ onCommand: async () => {}, onReaction: async () => {} }, []);
   input.end(lines);
   if (lines) await shell.closed; // a headless bot (no lines) runs until stopped
@@ -21,6 +25,25 @@ describe('terminal greeting and bare votes', () => {
     const out = await session('quit\n', true);
     expect(out.split('\n')[0]).toBe(
       'ZhuJiu Arena (terminal). You are you (maintainer). Type "help" for the commands.',
+    );
+  });
+
+  it('greets the person at the terminal as "you" in its language when no name is configured (not 你是 you)', async () => {
+    const me = { id: 'local', name: null, maintainer: true };
+    expect((await session('quit\n', true, { user: me, locale: 'zh-CN' })).split('\n')[0]).toBe(
+      '煮酒竞技场（终端）。你是维护者。输入 `help` 查看命令。',
+    );
+    expect((await session('quit\n', false, { user: me })).split('\n')[0]).toBe(
+      'ZhuJiu Arena (terminal). You are a maintainer.',
+    );
+    const voter = { id: 'local', name: null, maintainer: false };
+    expect((await session('quit\n', false, { user: voter, locale: 'zh-CN' })).split('\n')[0]).toBe(
+      '煮酒竞技场（终端）。',
+    );
+    // A configured name is data, shown as it is.
+    const alice = { id: 'local', name: 'alice', maintainer: true };
+    expect((await session('quit\n', false, { user: alice, locale: 'zh-CN' })).split('\n')[0]).toBe(
+      '煮酒竞技场（终端）。你是 alice（维护者）。',
     );
   });
 

@@ -63,6 +63,37 @@ describe('terminal typed votes through the port', () => {
     expect(printed()).toContain("no battle #8 in this community's arena");
   });
 
+  it('says your own vote as 你 in Chinese when no name is configured (not "you 在对战")', async () => {
+    const { shell, input, printed } = terminal({
+      user: { id: 'local', name: null, maintainer: false },
+      locale: 'zh-CN',
+    });
+    let ref: MessageRef | undefined;
+    let effect: 'cast' | 'changed' = 'cast';
+    await shell.start(
+      {
+        onCommand: async (ctx) => {
+          ref = await shell.post(ctx.channelId, { text: 'Arena battle #7' });
+        },
+        findBattle: async () => ({ ref, status: 'open', liveChoice: null }),
+        onReaction: async () => {
+          const r = { kind: 'vote' as const, battleId: 7, effect, liveChoice: 'left' as const };
+          effect = 'changed';
+          return r;
+        },
+      },
+      [{ name: 'arena', description: 'a battle', options: [] }],
+    );
+    input.end('/arena\nvote 7 left\nvote 7 right\nas bob vote 7 left\n');
+    await shell.closed;
+    await shell.stop();
+    expect(printed()).toContain('你在对战 #7 中投了 ⬅️（左边更好）');
+    expect(printed()).toContain('你把对战 #7 的投票改为 ➡️（右边更好）');
+    // Another user typed with `as` is named by their id.
+    expect(printed()).toContain('bob 把对战 #7 的投票改为 ⬅️（左边更好）');
+    expect(printed()).not.toMatch(/\byou\b/u);
+  });
+
   it('says the vote was not stored when onReaction reports a failure', async () => {
     const { shell, input, printed } = voterTerminal();
     let ref: MessageRef | undefined;

@@ -38,7 +38,7 @@ describe('problem lists of a file', () => {
     const en = ['f:1: x', 'f:2: x', 'f:3: x', 'f:4: x', 'f:5: x'];
     expect(groupProblems(en)).toEqual(['f:1: x (also on lines 2, 3, 4 and 1 more)']);
     const zh = ['f:1：缺失', 'f:2：缺失', 'f:3：缺失'];
-    expect(groupProblems(zh, 'zh-CN')).toEqual(['f:1：缺失（另有 2 行也是如此：第 2, 3 行）']);
+    expect(groupProblems(zh, 'zh-CN')).toEqual(['f:1：缺失（另有 2 行也是如此：第 2、3 行）']);
     expect(capProblems(['a', 'b', 'c'], 1)).toEqual(['a', '… and 2 more problems (3 in total)']);
     expect(capProblems(['a', 'b', 'c'], 1, 'zh-CN')).toEqual(['a', '……另有 2 个问题（共 3 个）']);
   });
@@ -220,7 +220,7 @@ describe("an item's recorded failure cause", () => {
       'cannot reach 127.0.0.1:9 after 1 attempt (Connection error); check base_url of model missing-ep in cfg/models.yaml and that the server is up';
     expect(failureCauseText(network)).toBe(network);
     expect(failureCauseText(network, 'zh-CN')).toBe(
-      '尝试 1 次后仍无法连接 127.0.0.1:9（Connection error）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
+      '尝试 1 次后仍无法连接 127.0.0.1:9（连接出错）；请检查模型 missing-ep 在 cfg/models.yaml 中的 base_url，以及服务器是否在运行',
     );
     expect(failureCauseText('no answer from h:1 within 60000 ms (after 3 attempts)', 'zh-CN')).toBe(
       'h:1 在 60000 毫秒内没有应答（共尝试 3 次）',
@@ -229,7 +229,29 @@ describe("an item's recorded failure cause", () => {
       '尝试 3 次后 h:1 仍返回 HTTP 500：boom',
     );
     expect(failureCauseText('a scorer said no', 'zh-CN')).toBe('a scorer said no');
-    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe('对 h:1 的请求失败：EPIPE');
+    // The item runner's own wordings (eval/run-item.ts).
+    expect(
+      failureCauseText(
+        'the prompt built from this item has 9000 characters, more than eval.max_prompt_chars (8000); not sent',
+        'zh-CN',
+      ),
+    ).toBe('由这道题构造的提示有 9000 个字符，超过了 eval.max_prompt_chars（8000）；没有发送');
+    expect(failureCauseText('scoring failed: boom', 'zh-CN')).toBe('评分失败：boom');
+    expect(failureCauseText('the model client failed: Connection error.', 'zh-CN')).toBe(
+      '模型客户端出错：连接出错',
+    );
+    expect(
+      failureCauseText(
+        'planned in the run but no longer in suite mini (the suite changed)',
+        'zh-CN',
+      ),
+    ).toBe('这道题计划在这次评测中，但已不在评测套件 mini 中（套件改过了）');
+    expect(failureCauseText('judge j1 stored no grade for this item', 'zh-CN')).toBe(
+      '评审 j1 没有为这道题存下评分',
+    );
+    expect(runErrorText('request to h:1 failed: EPIPE', 'zh-CN')).toBe(
+      '对 h:1 的请求失败：连接被重置，EPIPE',
+    );
   });
 });
 

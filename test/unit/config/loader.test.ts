@@ -213,6 +213,11 @@ describe('config loader', () => {
     expect(e.message).toContain(
       'models.yaml:7:15 models[2].provider: expected one of openai, recorded, got text "openAI"; did you mean "openai"?',
     );
+    // In Chinese the choices are listed with 、 (i18n/cli.ts listText), not ", ".
+    const zh = errorOf(() => loadConfig({ configDir: dir, env: {}, cwd: dir, locale: 'zh-CN' }));
+    expect(zh.message).toContain(
+      'models[2].provider：应为 openai、recorded 之一，实际是文本“openAI”',
+    );
   });
 
   it('validates the environment without echoing secrets', () => {

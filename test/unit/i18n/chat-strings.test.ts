@@ -11,6 +11,29 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
+/**
+ * Lower layers whose errors (AppError) the command line prints to its user, or chat and the site show: their texts
+ * are words to translate (catalogue data, `saidError`), like the command line's own.
+ */
+function LOWER_LAYERS_PRINTED(): string[] {
+  return [
+    'src/core/out-file.ts',
+    'src/core/logger.ts',
+    'src/config/start-checks.ts',
+    'src/rating/arena-data.ts',
+    'src/rating/arena-ratings.ts',
+    'src/rating/bradley-terry.ts',
+    'src/eval/metrics/agreement.ts',
+    'src/eval/prepare-suite.ts',
+    'src/eval/service.ts',
+    'src/eval/datasets/build/packages.ts',
+    'src/eval/datasets/prepare.ts',
+    'src/llm/factory.ts',
+    'src/http/server.ts',
+    'src/main.ts',
+  ];
+}
+
 /** The modules whose chat texts are in the catalogue (README "Configuration", docs/architecture.md "Languages"). */
 const CONVERTED = [
   'src/arena/message.ts',
@@ -82,6 +105,7 @@ const CONVERTED = [
   'src/import/battles.ts',
   'src/eval/datasets/source.ts',
   'src/eval/datasets/prepare.ts',
+  ...LOWER_LAYERS_PRINTED(),
 ];
 
 /**
@@ -98,6 +122,23 @@ const ALLOWED: Readonly<Record<string, readonly { text: string; why: string }[]>
       text: '(stored items)',
       why: "a provenance record's file list (stored data, shown as recorded)",
     },
+    {
+      text: ': a robustness dataset has no file format of its own; it is prepared from its base dataset (prepareDataset)',
+      why: 'a programming error (a robustness entry never reaches the file loaders)',
+    },
+  ],
+  'src/eval/datasets/build/packages.ts': [
+    { text: 'no package.json of "', why: 'an internal error (a broken installation), logged' },
+    { text: '" above its entry point', why: 'an internal error (a broken installation), logged' },
+    {
+      text: 'cannot tell the licence of the data package "',
+      why: 'an internal error (a package without a known licence), logged',
+    },
+  ],
+  'src/core/logger.ts': [{ text: 'SYS:yyyy-mm-dd HH:MM:ss', why: "pino-pretty's time format" }],
+  'src/http/server.ts': [{ text: 'public, max-age=', why: 'an HTTP header value' }],
+  'src/main.ts': [
+    { text: 'database not reachable; trying again', why: 'a log line (retry message)' },
   ],
   'src/chat/discord/adapter.ts': [
     // What a REST call was doing, for the log line and the error the caller logs; never a chat message.
@@ -206,7 +247,10 @@ function exempt(node: ts.Node, file = ''): string | undefined {
     if (
       ts.isNewExpression(p) &&
       /Error$/u.test(p.expression.getText()) &&
-      !(file.startsWith('src/cli/') && CLI_PRINTED_ERRORS.test(p.expression.getText()))
+      !(
+        (file.startsWith('src/cli/') || LOWER_LAYERS_PRINTED().includes(file)) &&
+        CLI_PRINTED_ERRORS.test(p.expression.getText())
+      )
     )
       return 'error';
     if (ts.isCallExpression(p)) {

@@ -156,6 +156,17 @@ describe('chat surfaces in zh-CN', () => {
     );
     expect(progress.footer).toBe('已完成回答：1/2。两个回答都到齐后发布对战。');
     for (const shown of everyRender(progress)) expect(englishWords(shown, [])).toEqual([]);
+    // Two replacement notes: Chinese sentences follow each other without a space after 。.
+    const noted = progressContent(
+      '潮汐是怎么形成的？',
+      [
+        { ready: false, note: '一个模型没有及时回答，已换另一个模型回答。' },
+        { ready: false, note: '另一个模型也没有回答，已再换一个。' },
+      ],
+      'zh-CN',
+    );
+    expect(noted.footer).toContain('已换另一个模型回答。另一个模型也没有回答');
+    expect(noted.footer).not.toMatch(/。 /u);
   });
 
   it('the help describes every command form in Chinese; the forms stay as they are typed', () => {

@@ -46,6 +46,7 @@ const RUN: RunRow = {
   seed: 1,
   config: {},
   error: null,
+  errorTexts: null,
   createdAt: new Date(0),
   startedAt: new Date(0),
   finishedAt: null,
@@ -87,7 +88,12 @@ const SUMMARY: RunSummary = {
     },
   ],
   failureReasons: [
-    { code: 'judge_unparseable', message: 'no grade in the reply', n: 1, items: ['open-qa "4"'] },
+    {
+      code: 'judge_unparseable',
+      message: 'no grade in the reply',
+      n: 1,
+      items: [{ dataset: 'open-qa', key: '4', head: '' }],
+    },
   ],
   promptTokens: 1200,
   completionTokens: 300,
@@ -180,6 +186,17 @@ describe('evaluation run messages in zh-CN', () => {
     expect(failureLine(SUMMARY.failureReasons[0] as RunSummary['failureReasons'][number])).toBe(
       '1 item × judge_unparseable: no grade in the reply; item open-qa "4"',
     );
+    // An item with the start of its prompt: ASCII quotes and brackets in English, full-width in Chinese.
+    const withPrompt = {
+      code: 'judge_unparseable',
+      message: 'no grade in the reply',
+      n: 2,
+      items: [{ dataset: 'open-qa', key: '4', head: '长城有多长？' }],
+    };
+    expect(failureLine(withPrompt)).toBe(
+      '2 items × judge_unparseable: no grade in the reply; e.g. open-qa "4" ("长城有多长？")',
+    );
+    expect(failureLine(withPrompt, 'zh-CN')).toMatch(/；例如 open-qa “4”（“长城有多长？”）$/u);
     expect(summaryContent(SUMMARY).text).toBe(
       'Evaluation run #7 finished with 1 judge failure: qwen-7b on mini',
     );

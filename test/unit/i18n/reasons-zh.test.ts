@@ -267,4 +267,23 @@ describe("/eval says the service's refusals in the right language", () => {
       ['评测任务 #16（qwen，评测套件 mini）已取消，完成了 3/20 题。', false],
     ]);
   });
+
+  it('several refusals are one line each, in chat as on the command line (never run together)', async () => {
+    const two = {
+      start: async () => ({
+        ok: false,
+        refusals: [
+          { code: 'unknown_model', model: 'qwn', valid: ['qwen'] },
+          { code: 'unknown_suite', suite: 'mini-typo', valid: ['mini'] },
+        ],
+        reason: '',
+      }),
+    } as unknown as EvalService;
+    const replies: [MessageContent, boolean][] = [];
+    await handleEval(two, ctx('qwn mini-typo', replies), undefined, 'zh-CN');
+    const lines = (replies[0]?.[0].text ?? '').split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^未知的模型“qwn”。/u);
+    expect(lines[1]).toBe('未知的评测套件“mini-typo”。可用的评测套件：mini。');
+  });
 });

@@ -62,6 +62,20 @@ describe('zh-CN punctuation', () => {
     expect(entries.filter(([, v]) => v.includes('裁判')).map(([k]) => k)).toEqual([]);
   });
 
+  it('calls tokens 词元, prompt tokens 提示 and completion tokens 生成 throughout, the CLI as chat', () => {
+    // A name typed as it is (max_tokens, SLACK_BOT_TOKEN) is not the word.
+    const word = /(?<![\w])tokens?(?![\w])/iu;
+    expect(entries.filter(([, v]) => word.test(v) || /补全|耗时/u.test(v)).map(([k]) => k)).toEqual(
+      [],
+    );
+    expect(zhCNCli['cli.eval.tokens']).toMatch(
+      /^词元：提示 \{prompt\} \+ 生成 \{completion\}；用时/u,
+    );
+    expect(zhCN['evalReport.tokens']).toMatch(
+      /^词元：提示 \{prompt\} \+ 生成 \{completion\}；用时/u,
+    );
+  });
+
   it('quotes names “x”: no placeholder in straight quotes, no space between Chinese and “ ”', () => {
     expect(
       entries
@@ -101,6 +115,16 @@ describe('zh-CN punctuation', () => {
       'default.yaml:6:3 arena.votecap：未知的键“votecap”：请删除它或修正拼写；你是不是想写“vote_cap”？此处可用的键有 vote_cap、voting_hours',
     );
     expect(composed).not.toMatch(DOUBLED);
+  });
+
+  it('uses full-width brackets throughout, not only beside Chinese (`{key}（{n} 票）`, not `{key} ({n} votes)`)', () => {
+    // Code, a formula or a value typed as it is goes in backticks; these keys hold other ASCII brackets on purpose.
+    const bare = (v: string) => v.replace(/`[^`]*`/gu, '');
+    expect(
+      entries
+        .filter(([k, v]) => !(k in ALLOWED) && /[()]/u.test(bare(v)))
+        .map(([k, v]) => `${k}: ${v}`),
+    ).toEqual([]);
   });
 
   it('the scan catches the kind', () => {

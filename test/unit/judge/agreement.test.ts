@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agreement, joinLabels, type LabelPair } from '../../../src/eval/metrics/agreement.ts';
+import { sayCli } from '../../../src/i18n/cli.ts';
 import { parseLabels } from '../../../src/import/formats/labels.ts';
 import { hasSharedData, sharedData } from '../../helpers/shared-data.ts';
 
@@ -53,10 +54,14 @@ describe('agreement on a hand-computed table', () => {
     const ordered = agreement(s, { order: ['L0', 'L1', 'L2'] });
     expect(ordered.ok && ordered.value.kappa_quadratic).toBeCloseTo(2 / 7, 12);
     const missing = agreement(s, { order: ['L0', 'L1'] });
-    expect(missing).toEqual({
-      ok: false,
-      reason: 'label(s) "L2" are not in --order (L0,L1); list every label',
-    });
+    // The reason is catalogue data, said in the reader's language (cli/judge-agree.ts).
+    const reason = (locale: 'en' | 'zh-CN') => (missing.ok ? '' : sayCli(locale, missing.reason));
+    expect(reason('en')).toBe('label "L2" is not in --order (L0,L1); list every label');
+    expect(reason('zh-CN')).toBe('标签“L2”不在 --order（L0,L1）中；请列出每一个标签');
+    const two = agreement(s, { order: ['L0'] });
+    expect(two.ok ? '' : sayCli('en', two.reason)).toBe(
+      'labels "L1", "L2" are not in --order (L0); list every label',
+    );
   });
 
   it('one category only: kappa undefined, not a number', () => {
@@ -65,7 +70,8 @@ describe('agreement on a hand-computed table', () => {
       { a: 1, b: 1 },
     ]);
     expect(r.ok && r.value.kappa).toBeNull();
-    expect(agreement([])).toEqual({ ok: false, reason: 'no items are labelled by both raters' });
+    const none = agreement([]);
+    expect(none.ok ? '' : sayCli('zh-CN', none.reason)).toBe('没有两位标注者都标注过的题目');
   });
 
   it('joins on the item and reports the unmatched ones', () => {
@@ -150,7 +156,7 @@ describe.skipIf(!hasSharedData(...PANDA, 'testset-v1.json'))('PandaLM published 
     expect([joined.pairs.length, joined.onlyB.length]).toEqual([974, 25]);
     // order: response 1 better < tie < response 2 better
     const r = agreement(joined.pairs, { order: [1, 0, 2] });
-    if (!r.ok) throw new Error(r.reason);
+    if (!r.ok) throw new Error(r.reason.key);
     const matches = r.value.confusion.counts.reduce((s, row, i) => s + (row[i] as number), 0);
     const total = joined.pairs.length + joined.onlyB.length; // unparsed counted wrong
     expect({

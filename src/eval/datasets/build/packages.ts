@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { AppError } from '../../../core/errors.ts';
+import { said, saidError } from '../../../i18n/cli.ts';
 
 const req = createRequire(import.meta.url);
 
@@ -31,11 +32,7 @@ function packageDir(name: string): string {
   try {
     dir = dirname(req.resolve(name));
   } catch (err) {
-    throw new AppError(
-      'config_invalid',
-      `the data package "${name}" is not installed; run \`npm ci\` in the zhujiu folder`,
-      { cause: err },
-    );
+    throw saidError('config_invalid', said('cli.datasets.noPackage', { name }), { cause: err });
   }
   for (;;) {
     const pj = join(dir, 'package.json');
