@@ -331,22 +331,13 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   );
   phase('plan');
   let error: unknown;
-  let drained = false;
   try {
     // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade)
     // stops every lane at once: nothing more is asked, and the claims are given back below.
     const laneError = await runLanes(
       laneCount,
       {
-        next: async () => {
-          const id = await lease.next();
-          // Nothing left to claim: the answers of the last items are stored as they come.
-          if (id === undefined && !drained) {
-            drained = true;
-            client.drain?.();
-          }
-          return id;
-        },
+        next: nextDraining(lease, client),
         work: async (itemId) => {
           const outcome = await workItem(ctx, itemId, index.get(itemId));
           if (outcome) {
@@ -380,6 +371,22 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   });
   phase('finish');
   return outcome;
+}
+
+/**
+ * The lanes' next item from `lease`; the first time nothing is left to claim, `client` is told (LlmClient.drain)
+ * so that the last items' answers are stored as they come.
+ */
+function nextDraining(lease: RunLease, client: LlmClient): () => Promise<number | undefined> {
+  let drained = false;
+  return async () => {
+    const id = await lease.next();
+    if (id === undefined && !drained) {
+      drained = true;
+      client.drain?.();
+    }
+    return id;
+  };
 }
 
 /**
