@@ -68,7 +68,7 @@ describe.each(backends())('migrations on %s', (backend) => {
     expect(up.results?.map((x) => [x.migrationName, x.status])).toEqual(
       Object.keys(migrations).map((name) => [name, 'Success']),
     );
-  });
+  }, 120_000); // every migration down and up again: a fixed amount of work that grows with each migration
 
   it('keeps on the vote tables only the indexes a query or a constraint uses (each is upkeep on every stored vote)', async () => {
     const r = await sql<{ indexname: string }>`
