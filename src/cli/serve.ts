@@ -333,13 +333,21 @@ export async function runLongLived(
   let onStop: ((signal: string) => void) | undefined;
   // A signal while the database is still being tried again at start ends the start (main.ts openDbRetrying).
   const starting = new AbortController();
+  // A signal after the first is ignored while the process shuts down: `npm start` passes the terminal's Ctrl-C
+  // on to this process although it got it from the terminal already, and a second SIGINT left to Node's default
+  // would kill the process halfway through its shutdown (the data folder's lock left behind).
   const stop = (signal: string) => {
-    signalled ??= signal;
+    if (signalled !== undefined) return;
+    signalled = signal;
     starting.abort();
     onStop?.(signal);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  const removeSignalHandlers = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
   // From here an uncaught exception is one line and exit 1 (a lost database connection is only logged):
   // cli/unhandled.ts. Until the logger exists, the error goes to stderr.
   let restoreUncaught = fatalOnUncaughtException(silentLogger);
@@ -357,6 +365,7 @@ export async function runLongLived(
     announce: (line) => process.stderr.write(`${line}\n`),
   }).catch((err: unknown) => {
     restoreUncaught();
+    removeSignalHandlers();
     throw err;
   });
   // Stay up until a signal even when nothing else holds the event loop open: with PORT=0 there is no HTTP
@@ -381,5 +390,6 @@ export async function runLongLived(
   } finally {
     restoreRejections();
     restoreUncaught();
+    removeSignalHandlers();
   }
 }

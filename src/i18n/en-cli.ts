@@ -86,6 +86,8 @@ export const enCli = {
     'cannot use {dir} as the embedded database folder ({why}). Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
   'cli.db.noPostgres':
     'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
+  'cli.db.danglingLink':
+    'the embedded database folder {dir} is a link to {to}, which does not exist: create that folder, or set ZHUJIU_DATA_DIR to a folder (or a link to one)',
   'cli.db.cannotOpen':
     'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
   'cli.db.pglite': 'PGlite at {dir}',

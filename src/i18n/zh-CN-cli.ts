@@ -81,6 +81,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '无法把 {dir} 用作嵌入式数据库目录（{why}）。请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.noPostgres':
     '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
+  'cli.db.danglingLink':
+    '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在：请创建该目录，或将 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接）',
   'cli.db.cannotOpen':
     '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
   'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',

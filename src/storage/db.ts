@@ -3,7 +3,7 @@
  * The Kysely factory: real Postgres through `pg` when a URL is given, embedded PGlite in a data folder otherwise.
  * Also runs the migrations.
  */
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -268,6 +268,35 @@ async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Pr
 export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promise<Db> {
   // The drivers load only for the backend in use (PGlite alone costs ~100 MB and ~0.3 s to load).
   if (target.kind === 'postgres') return openPostgres(target);
+  return openPglite({ kind: 'pglite', dataDir: followLink(target.dataDir) }, opts);
+}
+
+/**
+ * `dataDir`, or the folder it links to when it is a symbolic link: PGlite cannot open a folder through a link,
+ * and one folder must have one lock however it is named (storage/data-dir-lock.ts).
+ * @throws AppError `db_unavailable` when the link points to nothing.
+ */
+function followLink(dataDir: string): string {
+  try {
+    if (!lstatSync(dataDir).isSymbolicLink()) return dataDir;
+  } catch {
+    return dataDir; // missing: made below
+  }
+  try {
+    return realpathSync(dataDir);
+  } catch {
+    throw saidError(
+      'db_unavailable',
+      said('cli.db.danglingLink', { dir: dataDir, to: readlinkSync(dataDir) }),
+    );
+  }
+}
+
+/** {@link openDb} on the embedded database, its folder's links followed. */
+async function openPglite(
+  target: { readonly kind: 'pglite'; readonly dataDir: string },
+  opts: OpenDbOptions,
+): Promise<Db> {
   let releaseLock: () => void;
   try {
     releaseLock = await lockDataDir(dataFolder(target.dataDir), opts.logger);
@@ -315,7 +344,7 @@ export async function openDb(target: DbTarget, opts: OpenDbOptions = {}): Promis
         'db_unavailable',
         said('cli.db.cannotOpen', {
           dir: target.dataDir,
-          detail: causeSaid((err as Error).message),
+          detail: causeSaid((err as Error | undefined)?.message ?? String(err)),
         }),
         { cause: err },
       )

@@ -48,6 +48,7 @@ import { unpackTarFile } from './tar-unpack.ts';
 import {
   isEmptyOrMissing,
   privateFillFolder,
+  removeStaleFills,
   TEMPLATE_ARCHIVE,
   takeTemplateFill,
 } from './template-fill.ts';
@@ -182,6 +183,7 @@ export async function seedFromTemplate(
   log?: TemplateLog,
 ): Promise<boolean> {
   const target = resolve(dataDir);
+  removeStaleFills(target); // left by a process killed while it unpacked
   if (!isEmptyOrMissing(target)) return false;
   const why = templateMismatch(templateDir, known);
   if (why !== undefined) {

@@ -120,6 +120,33 @@ export function startTemplateFill(dataDir: string, archive: string): Promise<boo
   return done;
 }
 
+/** How old (ms since its last change) a private fill folder must be to count as left by a process that died. */
+const STALE_FILL_MS = 10 * 60_000;
+
+/**
+ * Removes the private fill folders beside data folder `dataDir` that a process killed while unpacking left
+ * behind: those not changed for {@link STALE_FILL_MS} (a fill being written changes its folder every few
+ * milliseconds, and takes seconds). The caller holds the data folder's lock. Never throws.
+ * @returns how many were removed.
+ */
+export function removeStaleFills(dataDir: string, now: number = Date.now()): number {
+  const target = resolve(dataDir);
+  const prefix = `.${basename(target)}.unpacking-`;
+  let removed = 0;
+  try {
+    for (const name of readdirSync(dirname(target))) {
+      if (!name.startsWith(prefix)) continue;
+      const path = join(dirname(target), name);
+      if (now - statSync(path).mtimeMs < STALE_FILL_MS) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    }
+  } catch {
+    // A parent that cannot be listed holds nothing this can remove.
+  }
+  return removed;
+}
+
 /**
  * The folder a fill of data folder `dataDir` wrote, once it is complete; undefined when none was started for it
  * or it failed. The caller owns the folder from then on (renames it into place, or removes it).

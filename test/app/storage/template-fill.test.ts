@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ import { packTar } from 'modern-tar/fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEarlyFill } from '../../../src/cli/early-fill.ts';
 import {
+  removeStaleFills,
   removeUntakenFills,
   startTemplateFill,
   takeTemplateFill,
@@ -80,6 +82,19 @@ describe('storage/template-fill', () => {
     expect(fillsBeside(join(root, 'bad'))).toEqual([]);
     expect(await takeTemplateFill(dataDir)).toBeUndefined();
     removeUntakenFills();
+  });
+
+  it('removes the fill folders a killed process left (unchanged for 10 minutes), not one being written', () => {
+    const parent = join(root, 'stale');
+    const old = join(parent, '.pg.unpacking-OLD123');
+    const fresh = join(parent, '.pg.unpacking-NEW456');
+    const other = join(parent, '.other.unpacking-OLD789');
+    for (const dir of [old, fresh, other]) mkdirSync(join(dir, 'base'), { recursive: true });
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(old, hourAgo, hourAgo);
+    utimesSync(other, hourAgo, hourAgo);
+    expect(removeStaleFills(join(parent, 'pg'))).toBe(1);
+    expect(readdirSync(parent).sort()).toEqual(['.other.unpacking-OLD789', '.pg.unpacking-NEW456']);
   });
 
   it('starts nothing when the archive is missing', async () => {

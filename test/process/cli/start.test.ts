@@ -4,7 +4,7 @@
  * CI), and shut down cleanly on Ctrl-C (SIGINT).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,9 +95,13 @@ describe('npm start (zhujiu bot) with zero setup', () => {
       });
       expect(imp.code).toBe(1);
       expect(imp.err).toContain(`is in use by another zhujiu process (pid ${child.pid} on `);
+      // Ctrl-C under `npm start` arrives twice (from the terminal and passed on by npm): the second is ignored
+      // while the bot shuts down, which ends with the data folder's lock released.
+      child.kill('SIGINT');
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stderr).toMatch(/shutting down/);
+      expect(existsSync(`${dataDir}.lock-owner.json`)).toBe(false);
       expect(`${stdout}\n${stderr}`).not.toMatch(/unexpected error|Unhandled/i);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
