@@ -46,9 +46,11 @@ function isDirSync(p: string): boolean | undefined {
  * Creates folder `path` and its missing parents (like `mkdir -p`); nothing when it exists.
  * @throws the system's error (with `code`): ENOTDIR when a level is a file, ENOENT where a parent refuses new
  *   folders (/proc), EACCES / EPERM / EROFS without permission.
+ * @returns the folders that were missing, outermost first (those this call made, or another process meanwhile).
  */
-export function makeDirsSync(path: string): void {
-  for (const level of missingLevels(path, isDirSync)) {
+export function makeDirsSync(path: string): string[] {
+  const levels = missingLevels(path, isDirSync);
+  for (const level of levels) {
     try {
       mkdirSync(level);
     } catch (err) {
@@ -56,6 +58,7 @@ export function makeDirsSync(path: string): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || isDirSync(level) !== true) throw err;
     }
   }
+  return levels;
 }
 
 /** {@link makeDirsSync} without blocking: the levels are looked at synchronously (a few stat calls), made async. */

@@ -60,20 +60,6 @@ export function isEmptyOrMissing(dir: string): boolean {
   }
 }
 
-/** The missing ancestors of `dir` (itself excluded), outermost first. */
-function missingParents(dir: string): string[] {
-  const out: string[] = [];
-  for (let p = dirname(dir); ; p = dirname(p)) {
-    try {
-      statSync(p);
-      return out.reverse();
-    } catch {
-      out.push(p);
-      if (dirname(p) === p) return out.reverse();
-    }
-  }
-}
-
 /**
  * The private folder a fill of `target` goes into: beside it (so that the rename into place stays on one file
  * system), hidden, and named after it.
@@ -99,8 +85,7 @@ export function startTemplateFill(dataDir: string, archive: string): Promise<boo
   let made: string[];
   try {
     statSync(archive);
-    made = missingParents(target);
-    makeDirsSync(dirname(target));
+    made = makeDirsSync(dirname(target));
     folder = privateFillFolder(target);
   } catch {
     return Promise.resolve(false);
