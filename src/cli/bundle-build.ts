@@ -36,6 +36,7 @@ export const BUNDLED: readonly string[] = [
 /** The modules started as worker threads (core/worker-thread `startWorkerBeside`), by their path in `src/`. */
 export const WORKER_MODULES: readonly string[] = [
   'storage/pglite-worker',
+  'storage/template-fill-worker',
   'leaderboard/board-worker',
   'leaderboard/rounds-worker',
 ];

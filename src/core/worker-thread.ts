@@ -23,13 +23,15 @@ export interface WorkerStartOptions {
    * `SharedArrayBuffer`, 0 at the start.
    */
   readonly loadFailed?: Int32Array;
+  /** The thread's `workerData` (structured-cloned); with `loadFailed`, it must be an object, which gets that key. */
+  readonly workerData?: unknown;
 }
 
 /**
  * A worker thread running the module `name` next to `callerUrl` (pass `import.meta.url`).
  * @param callerUrl the caller's `import.meta.url` (a file: URL ending in .ts or .js).
  * @param name the worker module's file name without its extension, e.g. `board-worker`.
- * @param o `loadFailed`: see {@link WorkerStartOptions}. A module that cannot be loaded ends the thread with an
+ * @param o `loadFailed`, `workerData`: see {@link WorkerStartOptions}. A module that cannot be loaded ends the thread with an
  *   `error` event whose error has Node's code (`ERR_MODULE_NOT_FOUND`, `MODULE_NOT_FOUND`: core/module-load.ts).
  */
 export function startWorkerBeside(
@@ -40,12 +42,16 @@ export function startWorkerBeside(
   const ext = callerUrl.endsWith('.ts') ? '.ts' : '.js';
   const entry = new URL(`./${name}${ext}`, callerUrl);
   const direct = ext === '.js' || nodeStripsTypes();
-  if (direct && o.loadFailed === undefined) return new Worker(entry);
+  const { workerData } = o;
+  if (direct && o.loadFailed === undefined) return new Worker(entry, { workerData });
   const load = direct
     ? `import(${JSON.stringify(entry.href)})`
     : `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(entry.href)}); })`;
-  if (o.loadFailed === undefined) return new Worker(load, { eval: true });
+  if (o.loadFailed === undefined) return new Worker(load, { eval: true, workerData });
   // The thread's own code, which imports nothing, marks the failure and then fails as the import did.
   const marking = `${load}.catch((e) => { const f = require('node:worker_threads').workerData.loadFailed; Atomics.store(f, 0, -1); Atomics.notify(f, 0); throw e; })`;
-  return new Worker(marking, { eval: true, workerData: { loadFailed: o.loadFailed } });
+  return new Worker(marking, {
+    eval: true,
+    workerData: { ...(workerData as object | undefined), loadFailed: o.loadFailed },
+  });
 }

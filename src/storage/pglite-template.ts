@@ -8,8 +8,9 @@
  * what reopening an existing folder costs (bench/first-start.ts prints both). The archive is written by
  * {@link buildTemplate} (`npm run build`, which `npm install` / `npm ci` run through `prepare`) into `dist/`:
  *
- * - `dist/pglite-template.tar`: the folder after every migration of this version, shut down cleanly (an
- *   uncompressed tar, storage/tar-unpack.ts says why);
+ * - `dist/pglite-template.tar`: the folder after every migration of this version, its WAL emptied
+ *   ({@link emptyWal}) and shut down cleanly (an uncompressed tar without the files' trailing zeros,
+ *   storage/tar-unpack.ts says why);
  * - `dist/pglite-template.json`: {@link TemplateMeta}, what made it (PGlite version, PostgreSQL major version,
  *   the migrations it has, how many entries the archive holds, a hash of the migration sources).
  *
@@ -22,7 +23,6 @@
  */
 import { createHash } from 'node:crypto';
 import {
-  createWriteStream,
   existsSync,
   mkdtempSync,
   readdirSync,
@@ -35,16 +35,14 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { packTar } from 'modern-tar/fs';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { said, sayCli } from '../i18n/cli.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
-import { unpackTarFile } from './tar-unpack.ts';
+import { packFolder, unpackTarFile } from './tar-unpack.ts';
 import {
   isEmptyOrMissing,
   privateFillFolder,
@@ -102,7 +100,7 @@ function countEntries(dir: string): number {
  * What {@link buildTemplate} does besides the migrations (part of the archive's source hash, so a changed recipe
  * makes a new archive): `drop-templates` is {@link dropTemplateDatabases}.
  */
-const RECIPE = 'migrations, drop-templates, plain tar';
+const RECIPE = 'migrations, drop-templates, wal switched, plain tar without trailing zeros';
 
 /**
  * Drops the template databases (`template0`, `template1`) from an embedded database, leaving `postgres`, the one
@@ -117,6 +115,20 @@ export async function dropTemplateDatabases(db: Kysely<Database>): Promise<void>
     await sql`ALTER DATABASE ${sql.id(name)} IS_TEMPLATE false`.execute(db);
     await sql`DROP DATABASE ${sql.id(name)}`.execute(db);
   }
+}
+
+/**
+ * Leaves the embedded database's WAL (write-ahead log) nearly empty: a switch to a new segment file and a
+ * checkpoint, which deletes the old segment rather than keeping it for reuse (`wal_recycle` off, PostgreSQL
+ * "Write Ahead Log" settings; the records before a checkpoint are not needed to start). initdb and the
+ * migrations wrote ~9 MB into the first 16 MB segment; the new one holds the checkpoint's few records and zeros,
+ * which the archive does not store (storage/tar-unpack `packFolder`).
+ * @throws database errors (the caller builds a template and stops on them).
+ */
+export async function emptyWal(db: Kysely<Database>): Promise<void> {
+  await sql`SET wal_recycle = off`.execute(db);
+  await sql`SELECT pg_switch_wal()`.execute(db);
+  await sql`CHECKPOINT`.execute(db);
 }
 
 /** sha256 of the recipe, the PGlite version and every file of the migrations folder (names and contents, sorted). */
@@ -257,11 +269,12 @@ export async function buildTemplate(templateDir: string): Promise<'built' | 'cur
     try {
       await migrateToLatest(d.db, migrations);
       await dropTemplateDatabases(d.db);
+      await emptyWal(d.db);
     } finally {
       await d.close();
     }
     const archive = join(templateDir, `.${TEMPLATE_ARCHIVE}.${process.pid}`);
-    await pipeline(packTar(dataDir), createWriteStream(archive));
+    writeFileSync(archive, await packFolder(dataDir));
     const meta: TemplateMeta = {
       format: 1,
       pglite,

@@ -8,14 +8,18 @@
  * ({@link takeTemplateFill}) instead of unpacking again; a fill nobody took (the command failed first, or its data
  * folder is another) is removed when the process exits, with the parent folders it created.
  *
- * On the 2-core machine we measure on, writing the archive's ~520 files kept the main thread idle for 0.3–0.7 s
- * of a first `zhujiu eval` (bench/first-start.ts prints its phases).
+ * The unpacking runs on a worker thread of its own (storage/template-fill-worker), writing synchronously. Done on
+ * the main thread through the thread pool, each of the ~520 files' open, write and close waited for a moment when
+ * the module loader left the thread free: on the 2-core machine we measure on, the fill took 1.1–1.2 s of a first
+ * `zhujiu eval` and the command waited ~0.6 s of it after its modules were loaded; alone, the same unpacking takes
+ * ~0.15 s (bench/first-start.ts prints the phases).
  */
 import { mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import { makeDirsSync } from '../core/make-dirs.ts';
-import { unpackTarFile } from './tar-unpack.ts';
+import { startWorkerBeside } from '../core/worker-thread.ts';
 
 /** The archive's file name inside the template folder (storage/pglite-template). */
 export const TEMPLATE_ARCHIVE = 'pglite-template.tar';
@@ -38,14 +42,10 @@ interface Fill {
   readonly done: Promise<boolean>;
   /** Parent folders created for it, outermost first (removed again if the fill is not taken and they are empty). */
   readonly made: readonly string[];
+  /** The thread writing it; it does not keep the process alive until somebody waits for it. */
+  readonly worker: Worker;
   taken: boolean;
 }
-
-/**
- * Files written at once while the command's modules load: Node's module loader reads their files on libuv's
- * pool of four threads too, so the fill keeps two of them free.
- */
-const WRITES_AT_ONCE = 2;
 
 /** Fills by the resolved data folder they are for. */
 const fills = new Map<string, Fill>();
@@ -81,23 +81,32 @@ export function privateFillFolder(target: string): string {
 export function startTemplateFill(dataDir: string, archive: string): Promise<boolean> {
   const target = resolve(dataDir);
   if (fills.has(target) || !isEmptyOrMissing(target)) return Promise.resolve(false);
-  let folder: string;
+  let folder: string | undefined;
   let made: string[];
+  let worker: Worker;
   try {
     statSync(archive);
     made = makeDirsSync(dirname(target));
     folder = privateFillFolder(target);
+    worker = startWorkerBeside(import.meta.url, 'template-fill-worker', {
+      workerData: { archive: resolve(archive), folder },
+    });
   } catch {
+    if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     return Promise.resolve(false);
   }
-  const done = unpackTarFile(archive, folder, WRITES_AT_ONCE).then(
-    () => true,
-    () => {
-      rmSync(folder, { recursive: true, force: true });
-      return false;
-    },
-  );
-  fills.set(target, { folder, done, made, taken: false });
+  worker.unref();
+  const written = new Promise<boolean>((settle) => {
+    worker.once('message', (m: { entries?: number }) => settle(typeof m.entries === 'number'));
+    worker.once('error', () => settle(false)); // its module could not be loaded
+    worker.once('exit', () => settle(false)); // after its message, if any
+  });
+  const into = folder;
+  const done = written.then((ok) => {
+    if (!ok) rmSync(into, { recursive: true, force: true });
+    return ok;
+  });
+  fills.set(target, { folder, done, made, worker, taken: false });
   if (!exitHookSet) {
     exitHookSet = true;
     process.on('exit', removeUntakenFills);
@@ -140,6 +149,7 @@ export async function takeTemplateFill(dataDir: string): Promise<string | undefi
   const fill = fills.get(resolve(dataDir));
   if (fill === undefined || fill.taken) return undefined;
   fill.taken = true;
+  fill.worker.ref(); // awaited now: the process stays up until the thread has written it
   return (await fill.done) ? fill.folder : undefined;
 }
 

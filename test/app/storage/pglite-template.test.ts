@@ -3,11 +3,11 @@
  * only the migrations newer than the archive run; an archive made by another PGlite version, or with migrations
  * this code lacks, is ignored; a damaged archive is a logged fallback that leaves nothing behind; a folder that
  * holds anything is never touched. The archives here are made from the test template (test/helpers/global-setup.ts)
- * rather than by buildTemplate, which runs initdb (~6 s).
+ * as buildTemplate makes its own (the WAL emptied, packed without trailing zeros) rather than by buildTemplate,
+ * which runs initdb (~6 s).
  */
 import {
   cpSync,
-  createWriteStream,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -18,20 +18,20 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
-import { packTar } from 'modern-tar/fs';
+import { unpackTar } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrations } from '../../../migrations/index.ts';
 import { migrateDown, migrateToLatest, migrationStatus, openDb } from '../../../src/storage/db.ts';
 import { PGLITE_PG_MAJOR } from '../../../src/storage/pglite-settings.ts';
 import {
+  emptyWal,
   installedPgliteVersion,
   seedFromTemplate,
   TEMPLATE_ARCHIVE,
   TEMPLATE_META,
   type TemplateMeta,
 } from '../../../src/storage/pglite-template.ts';
+import { FULL_SIZE_KEY, packFolder } from '../../../src/storage/tar-unpack.ts';
 import { startTemplateFill } from '../../../src/storage/template-fill.ts';
 
 const names = Object.keys(migrations);
@@ -68,10 +68,11 @@ beforeAll(async () => {
   cpSync(inject('pgliteTemplate'), folder, { recursive: true });
   const d = await openDb({ kind: 'pglite', dataDir: folder });
   await migrateDown(d.db);
+  await emptyWal(d.db);
   await d.close();
   older = join(root, 'older');
   mkdirSync(older);
-  await pipeline(packTar(folder), createGzip(), createWriteStream(join(older, TEMPLATE_ARCHIVE)));
+  writeFileSync(join(older, TEMPLATE_ARCHIVE), await packFolder(folder));
   olderMeta = {
     format: 1,
     pglite: installedPgliteVersion(),
@@ -97,6 +98,13 @@ function variant(name: string, meta: Partial<TemplateMeta>, archive?: Buffer): s
 }
 
 describe('the prepared embedded database', () => {
+  it('stores its emptied WAL segment as a few kilobytes and the size to restore', async () => {
+    const entries = await unpackTar(readFileSync(join(older, TEMPLATE_ARCHIVE)));
+    const wal = entries.filter((e) => /^pg_wal\/[0-9A-F]{24}$/u.test(e.header.name));
+    expect(wal.map((e) => e.header.pax?.[FULL_SIZE_KEY])).toEqual([String(16 * 1024 * 1024)]);
+    expect(wal[0]?.data?.length).toBeLessThan(64 * 1024);
+  });
+
   it('fills a missing folder, and only the migrations newer than the archive run', async () => {
     const dataDir = join(root, 'first', 'pg');
     const log = recorder();

@@ -1,7 +1,9 @@
 /**
  * storage/tar-unpack: a folder packed as `npm run build` packs the prepared database (modern-tar's `packTar`, a
  * plain tar) comes back identical, a long name included (a pax header), and so does a gzip-compressed one; a
- * damaged archive is refused.
+ * damaged archive is refused. An archive of `packFolder` (the prepared database's own format: trailing zeros left
+ * out, the whole size in a pax header) comes back byte for byte through both unpackers, and a declared size that
+ * cannot be right is refused.
  */
 import {
   createWriteStream,
@@ -16,9 +18,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
+import { packTar as packTarEntries, unpackTar } from 'modern-tar';
 import { packTar } from 'modern-tar/fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { unpackTarFile } from '../../../src/storage/tar-unpack.ts';
+import {
+  FULL_SIZE_KEY,
+  packFolder,
+  unpackTarFile,
+  unpackTarFileSync,
+} from '../../../src/storage/tar-unpack.ts';
 
 describe('storage/tar-unpack', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zhujiu-tar-unpack-'));
@@ -73,5 +81,63 @@ describe('storage/tar-unpack', () => {
     await expect(unpackTarFile(bad, join(dir, 'bad-out'))).rejects.toThrow(/checksum/iu);
     writeFileSync(bad, gzipSync(gunzipSync(readFileSync(archive)).subarray(0, 2048)));
     await expect(unpackTarFile(bad, join(dir, 'short-out'))).rejects.toThrow();
+  });
+
+  /** A folder of {@link files} and a file ending in zeros after data, as the prepared database's WAL does. */
+  function folderOfFiles(): string {
+    const src = mkdtempSync(join(dir, 'folder-'));
+    const wal = Buffer.alloc(1 << 20);
+    wal.write('records', 0);
+    wal[8191] = 1; // the last non-zero byte, on a page boundary's last byte
+    for (const [name, data] of Object.entries({
+      ...files,
+      'pg_wal/000000010000000000000002': wal,
+    })) {
+      mkdirSync(join(src, name, '..'), { recursive: true });
+      writeFileSync(join(src, name), data);
+    }
+    mkdirSync(join(src, 'pg_logical', 'snapshots'), { recursive: true });
+    return src;
+  }
+
+  it.each([
+    ['on the thread pool', unpackTarFile],
+    ['synchronously', unpackTarFileSync],
+  ])(
+    'packFolder leaves trailing zeros out and unpacking %s restores every file byte for byte',
+    async (_, unpack) => {
+      const src = folderOfFiles();
+      const tar = await packFolder(src);
+      // The 1 MB all-zero segment and the 1 MB one with 8 KB of data are stored as 0 and 8,192 bytes.
+      expect(tar.length).toBeLessThan(64 * 1024);
+      const stored = await unpackTar(tar);
+      const wal = stored.find((e) => e.header.name === 'pg_wal/000000010000000000000002');
+      expect(wal?.data?.length).toBe(8192);
+      expect(wal?.header.pax?.[FULL_SIZE_KEY]).toBe(String(1 << 20));
+      const archive = `${src}.tar`;
+      writeFileSync(archive, tar);
+      const out = `${src}-out`;
+      expect(await unpack(archive, out)).toBe(5 + 1 + 6 + 2);
+      for (const name of [...Object.keys(files), 'pg_wal/000000010000000000000002'])
+        expect(readFileSync(join(out, name)).equals(readFileSync(join(src, name))), name).toBe(
+          true,
+        );
+      expect(statSync(join(out, 'pg_logical', 'snapshots')).isDirectory()).toBe(true);
+    },
+  );
+
+  it.each([
+    ['smaller than the stored bytes', '3'],
+    ['not a number', '1e6'],
+    ['larger than 1 GiB', String(2 ** 31)],
+  ])('refuses an entry whose declared whole size is %s', async (_, size) => {
+    const tar = await packTarEntries([
+      { header: { name: 'f', size: 5, pax: { [FULL_SIZE_KEY]: size } }, body: 'abcde' },
+    ]);
+    const archive = join(dir, `declared-${size}.tar`);
+    writeFileSync(archive, tar);
+    await expect(unpackTarFile(archive, `${archive}-out`)).rejects.toThrow(
+      new RegExp(`"f" declares a size of "${size}"`, 'u'),
+    );
   });
 });
