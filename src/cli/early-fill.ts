@@ -2,12 +2,16 @@
  * @module cli/early-fill
  * The first thing bin/zhujiu.js does for a command that opens the embedded database: when that database's folder
  * is empty or missing, the prepared database starts unpacking beside it at once (storage/template-fill), while
- * the command's modules load. Commands that never open the database (`help`, `config check`, `suites`…) and
- * those given a PostgreSQL server (DATABASE_URL) start nothing.
+ * the command's modules load. For a one-shot command (not `bot` or `worker`, which run PGlite on a worker
+ * thread), that thread compiles PGlite's WebAssembly too, and PGlite starts loading with it (storage/pglite-load).
+ * Commands that never open the database (`help`, `config check`, `suites`…) and those given a PostgreSQL server
+ * (DATABASE_URL) start nothing.
  */
 import { join, resolve } from 'node:path';
+import { loadPglite, pgliteWasmFile } from '../storage/pglite-load.ts';
 import {
   defaultTemplateDir,
+  fillWasm,
   startTemplateFill,
   TEMPLATE_ARCHIVE,
 } from '../storage/template-fill.ts';
@@ -27,11 +31,14 @@ const OPENS_DATABASE: ReadonlySet<string> = new Set([
   'export',
 ]);
 
+/** The commands that open it on a worker thread of their own (storage/pglite-thread). */
+const LONG_LIVED: ReadonlySet<string> = new Set(['bot', 'worker']);
+
 /**
  * Starts unpacking the prepared database for the command of `argv` (`process.argv`: node, script, command…)
  * when it opens the embedded database at `ZHUJIU_DATA_DIR` (else `data/pg` under `cwd`, as config/loader
  * resolves it) and that folder is empty or missing. Never throws; a guess that turns out wrong (another folder,
- * a command that fails before opening it) costs only the unpacking, removed at exit.
+ * a command that fails before opening it) costs only the unpacking, removed at exit, and PGlite's loading.
  * @param archive the prepared database (default: this installation's, in `dist/`).
  * @returns as storage/template-fill `startTemplateFill`: true once a fill started here is complete.
  */
@@ -49,5 +56,17 @@ export function startEarlyFill(
     argv.includes('-h') ||
     Boolean(env.DATABASE_URL);
   if (skip) return Promise.resolve(false);
-  return startTemplateFill(resolve(cwd, env.ZHUJIU_DATA_DIR || join('data', 'pg')), archive);
+  const target = resolve(cwd, env.ZHUJIU_DATA_DIR || join('data', 'pg'));
+  const oneShot = !LONG_LIVED.has(command);
+  let wasm: string | undefined;
+  try {
+    wasm = oneShot ? pgliteWasmFile() : undefined;
+  } catch {
+    // PGlite's package is missing: openDb says so (install_broken)
+  }
+  const filled = startTemplateFill(target, archive, wasm);
+  const compiled = fillWasm(target);
+  // PGlite loads with the module that thread compiles (openDb takes this load, and reports a failure).
+  if (oneShot && compiled !== undefined) loadPglite(compiled).catch(() => undefined);
+  return filled;
 }

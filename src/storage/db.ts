@@ -4,10 +4,8 @@
  * Also runs the migrations.
  */
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { PGlite, PGliteOptions, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { join } from 'node:path';
+import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
@@ -21,6 +19,7 @@ import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
+import { loadPglite } from './pglite-load.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
 import { redactUrl } from './redact-url.ts';
@@ -120,36 +119,6 @@ function refuseOtherMajor(dataDir: string): void {
     'db_unavailable',
     said('cli.db.otherMajor', { dir: dataDir, made, major: PGLITE_PG_MAJOR }),
   );
-}
-
-/** PGlite's compiled WebAssembly module (its `pgliteWasmModule` option). */
-type PgliteWasm = NonNullable<PGliteOptions['pgliteWasmModule']>;
-
-/** The global WebAssembly API (the project's `lib` setting declares its types, not the global). */
-function wasmApi(): { compile(bytes: Uint8Array): Promise<PgliteWasm> } {
-  return (globalThis as unknown as { WebAssembly: ReturnType<typeof wasmApi> }).WebAssembly;
-}
-
-/**
- * Starts loading PGlite in this thread: its module, and its WebAssembly (`pglite.wasm`, 9 MB) read and compiled, V8
- * compiling on its background threads. Called before an empty data folder is filled from the prepared database
- * (storage/tar-unpack decompresses on the thread pool), so both are ready when the folder is, instead of after it.
- * The compiled module goes to PGlite as `pgliteWasmModule` (its documented option); when the file cannot be read or
- * compiled here, `wasm` is undefined and PGlite loads its own as usual. Never rejects for the WebAssembly; the
- * module's import failing rejects.
- */
-function loadPglite(): Promise<{
-  readonly PGlite: typeof import('@electric-sql/pglite').PGlite;
-  readonly wasm: PgliteWasm | undefined;
-}> {
-  const wasm = (async () => {
-    const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-    return wasmApi().compile(await readFile(join(dirname(entry), 'pglite.wasm')));
-  })().catch(() => undefined);
-  return Promise.all([import('@electric-sql/pglite'), wasm]).then(([m, w]) => ({
-    PGlite: m.PGlite,
-    wasm: w,
-  }));
 }
 
 /** Options of {@link openDb}. */
@@ -325,6 +294,8 @@ async function openPglite(
       const { openPGliteThread } = await import('./pglite-thread.ts');
       client = await openPGliteThread(target.dataDir, opts.onLost);
     } else {
+      // The load may wait for the WebAssembly that a fill's thread compiles (cli/early-fill).
+      (await import('./template-fill.ts')).keepFillsAlive();
       const { PGlite, wasm } = await (loading ?? loadPglite());
       makeDirsSync(target.dataDir);
       const pglite = new PGlite(target.dataDir, {

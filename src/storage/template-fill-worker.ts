@@ -1,16 +1,34 @@
 /**
  * @module storage/template-fill-worker
  * Worker-thread entry of storage/template-fill: unpacks the prepared database's archive into a private folder
- * (`workerData`: `{ archive, folder }`, absolute paths) with storage/tar-unpack `unpackTarFileSync`, then posts
- * `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the ~520
- * files are written while the command's main thread loads its modules, instead of in that thread's idle moments.
+ * (`workerData`: `{ archive, folder, wasm? }`, absolute paths) with storage/tar-unpack `unpackTarFileSync`, then
+ * posts `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the
+ * ~520 files are written while the command's main thread loads its modules, instead of in that thread's idle
+ * moments. Given `wasm` (PGlite's WebAssembly file), it reads and compiles that first (V8 compiles on its own
+ * threads while this one unpacks) and adds the compiled module to its message (`wasm`: a WebAssembly.Module,
+ * which a message shares between threads; absent when it could not be compiled).
  */
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { unpackTarFileSync } from './tar-unpack.ts';
 
-const { archive, folder } = workerData as { readonly archive: string; readonly folder: string };
+const { archive, folder, wasm } = workerData as {
+  readonly archive: string;
+  readonly folder: string;
+  readonly wasm?: string;
+};
+/** The global WebAssembly API (the project's `lib` setting declares its types, not the global). */
+const wasmApi = (
+  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<unknown> } }
+).WebAssembly;
+const compiling = (async () => (wasm ? wasmApi.compile(readFileSync(wasm)) : undefined))().catch(
+  () => undefined,
+);
 unpackTarFileSync(archive, folder).then(
-  (entries) => parentPort?.postMessage({ entries }),
-  (err: unknown) =>
-    parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),
+  async (entries) => parentPort?.postMessage({ entries, wasm: await compiling }),
+  async (err: unknown) =>
+    parentPort?.postMessage({
+      error: err instanceof Error ? err.message : String(err),
+      wasm: await compiling,
+    }),
 );

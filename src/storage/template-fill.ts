@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import type { PgliteWasm } from './pglite-load.ts';
 
 /** The archive's file name inside the template folder (storage/pglite-template). */
 export const TEMPLATE_ARCHIVE = 'pglite-template.tar';
@@ -44,6 +45,8 @@ interface Fill {
   readonly made: readonly string[];
   /** The thread writing it; it does not keep the process alive until somebody waits for it. */
   readonly worker: Worker;
+  /** PGlite's WebAssembly as that thread compiled it (undefined: not asked for, or it could not be compiled). */
+  readonly wasm: Promise<PgliteWasm | undefined>;
   taken: boolean;
 }
 
@@ -75,10 +78,15 @@ export function privateFillFolder(target: string): string {
  * have without this.
  * @param dataDir the data folder as the command will resolve it (ZHUJIU_DATA_DIR, else `data/pg`).
  * @param archive the prepared database (storage/pglite-template `TEMPLATE_ARCHIVE` in its template folder).
+ * @param wasm PGlite's WebAssembly file, for the thread to compile as well ({@link fillWasm}); none by default.
  * @returns resolves (never rejects) to true once a fill started here is complete, false when none was started
  *   or it failed.
  */
-export function startTemplateFill(dataDir: string, archive: string): Promise<boolean> {
+export function startTemplateFill(
+  dataDir: string,
+  archive: string,
+  wasm?: string,
+): Promise<boolean> {
   const target = resolve(dataDir);
   if (fills.has(target) || !isEmptyOrMissing(target)) return Promise.resolve(false);
   let folder: string | undefined;
@@ -89,29 +97,49 @@ export function startTemplateFill(dataDir: string, archive: string): Promise<boo
     made = makeDirsSync(dirname(target));
     folder = privateFillFolder(target);
     worker = startWorkerBeside(import.meta.url, 'template-fill-worker', {
-      workerData: { archive: resolve(archive), folder },
+      workerData: { archive: resolve(archive), folder, wasm },
     });
   } catch {
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
     return Promise.resolve(false);
   }
   worker.unref();
-  const written = new Promise<boolean>((settle) => {
-    worker.once('message', (m: { entries?: number }) => settle(typeof m.entries === 'number'));
-    worker.once('error', () => settle(false)); // its module could not be loaded
-    worker.once('exit', () => settle(false)); // after its message, if any
+  const message = new Promise<{ entries?: number; wasm?: PgliteWasm } | undefined>((settle) => {
+    worker.once('message', settle);
+    worker.once('error', () => settle(undefined)); // its module could not be loaded
+    worker.once('exit', () => settle(undefined)); // after its message, if any
   });
   const into = folder;
-  const done = written.then((ok) => {
+  const done = message.then((m) => {
+    const ok = typeof m?.entries === 'number';
     if (!ok) rmSync(into, { recursive: true, force: true });
     return ok;
   });
-  fills.set(target, { folder, done, made, worker, taken: false });
+  const compiled = message.then((m) => m?.wasm);
+  fills.set(target, { folder, done, made, worker, wasm: compiled, taken: false });
   if (!exitHookSet) {
     exitHookSet = true;
     process.on('exit', removeUntakenFills);
   }
   return done;
+}
+
+/**
+ * PGlite's WebAssembly compiled by the thread filling data folder `dataDir` (started with `wasm`), once it has
+ * finished; undefined when no fill was started for that folder. The promise resolves to undefined when the
+ * thread was not asked for it or could not compile it; it never rejects. Whoever waits for it calls
+ * {@link keepFillsAlive} first.
+ */
+export function fillWasm(dataDir: string): Promise<PgliteWasm | undefined> | undefined {
+  return fills.get(resolve(dataDir))?.wasm;
+}
+
+/**
+ * Lets every fill's thread keep the process alive until it has finished (by default they do not): called by a
+ * caller about to wait for one (storage/db, waiting for PGlite, which may wait for {@link fillWasm}).
+ */
+export function keepFillsAlive(): void {
+  for (const fill of fills.values()) fill.worker.ref();
 }
 
 /** How old (ms since its last change) a private fill folder must be to count as left by a process that died. */

@@ -2,7 +2,9 @@
  * storage/template-fill and cli/early-fill: the prepared database unpacked ahead of need, beside an empty or
  * missing data folder, for the commands that open it; never for a folder that holds anything, a command that does
  * not open the database, or a PostgreSQL server; a fill nobody took is removed with the folders made for it; a
- * damaged archive leaves nothing behind. (storage/pglite-template's tests show a fill being taken.)
+ * damaged archive leaves nothing behind. Asked to, the fill's thread compiles PGlite's WebAssembly too (for one-shot
+ * commands, not `bot` / `worker`), and a file that is not WebAssembly only means none. (storage/pglite-template's
+ * tests show a fill being taken.)
  */
 import {
   createWriteStream,
@@ -20,7 +22,9 @@ import { pipeline } from 'node:stream/promises';
 import { packTar } from 'modern-tar/fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEarlyFill } from '../../../src/cli/early-fill.ts';
+import { pgliteWasmFile } from '../../../src/storage/pglite-load.ts';
 import {
+  fillWasm,
   removeStaleFills,
   removeUntakenFills,
   startTemplateFill,
@@ -41,6 +45,11 @@ beforeAll(async () => {
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** True for a compiled WebAssembly module (the project's `lib` setting declares its types, not the global). */
+const isWasmModule = (m: unknown): boolean =>
+  m instanceof
+  (globalThis as unknown as { WebAssembly: { Module: new () => object } }).WebAssembly.Module;
 
 /** The private fill folders beside `dataDir`. */
 const fillsBeside = (parent: string) =>
@@ -97,6 +106,22 @@ describe('storage/template-fill', () => {
     expect(readdirSync(parent).sort()).toEqual(['.other.unpacking-OLD789', '.pg.unpacking-NEW456']);
   });
 
+  it.each([
+    ["PGlite's WebAssembly file", () => pgliteWasmFile(), true],
+    ['a file that is not WebAssembly', () => archive, false],
+    ['no file', () => undefined, false],
+  ])('compiles %s beside the fill: a module = %s', async (_, wasm, compiled) => {
+    const dataDir = join(
+      root,
+      `wasm-${String(compiled)}-${String(wasm())}`.replace(/\W+/gu, '-'),
+      'pg',
+    );
+    expect(await startTemplateFill(dataDir, archive, wasm())).toBe(true);
+    const module = await fillWasm(dataDir);
+    expect(isWasmModule(module)).toBe(compiled);
+    expect(await takeTemplateFill(dataDir)).toBeDefined();
+  });
+
   it('starts nothing when the archive is missing', async () => {
     const dataDir = join(root, 'none', 'pg');
     expect(await startTemplateFill(dataDir, join(root, 'missing.tar'))).toBe(false);
@@ -120,6 +145,18 @@ describe('cli/early-fill', () => {
     expect(fillsBeside(join(cwd, 'data'))).toHaveLength(started ? 1 : 0);
     removeUntakenFills();
     expect(existsSync(join(cwd, 'data'))).toBe(false);
+  });
+
+  it.each([
+    ['a one-shot command', 'import', true],
+    ['a long-lived one (PGlite on its own thread)', 'worker', false],
+  ])('%s has the fill compile PGlite: %s', async (_, command, compiled) => {
+    const cwd = join(root, `cli-wasm-${command}`);
+    mkdirSync(cwd, { recursive: true });
+    expect(await startEarlyFill(['node', 'zhujiu', command], {}, cwd, archive)).toBe(true);
+    const module = await fillWasm(join(cwd, 'data', 'pg'));
+    expect(isWasmModule(module)).toBe(compiled);
+    removeUntakenFills();
   });
 
   it('follows ZHUJIU_DATA_DIR', async () => {
