@@ -51,16 +51,18 @@ export function batched<I, O>(
   /** Ends the current gathering wait, if any. */
   let stopWaiting: (() => void) | undefined;
   const pump = async () => {
-    if (gatherMs > 0 && lastSize > 1 && queue.length < maxBatch)
-      await new Promise<void>((r) => {
-        const timer = setTimeout(r, gatherMs);
-        stopWaiting = () => {
-          clearTimeout(timer);
-          r();
-        };
-      });
-    stopWaiting = undefined;
     while (queue.length > 0) {
+      // Calls that came while the last batch ran are held too: were they sent at once, a stream of calls would
+      // go out one or two at a time after each gathered batch (each small batch then ends the gathering).
+      if (gatherMs > 0 && lastSize > 1 && queue.length < maxBatch)
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, gatherMs);
+          stopWaiting = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
+      stopWaiting = undefined;
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
       lastSize = batch.length;

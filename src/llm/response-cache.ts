@@ -51,10 +51,12 @@ export const RECORDED_HASH = 'recorded';
  * How long a save waits for others to join it while answers come in company (core/batch `gatherMs`), ms. A save
  * comes after the answer's call has given its concurrency slot back, so the wait holds no slot; on PGlite a
  * statement's fixed cost (~1.5–3 ms of the event loop, its commit included) is that of dozens of rows, and an
- * evaluation run stores ~300 answers a second: bench/first-start's 2,000 answers took 208 inserts gathered for 20 ms,
- * 116 for 50 ms (the lanes waiting meanwhile are the spare ones, eval/runner `LANES_PER_SLOT`).
+ * evaluation run stores ~300 answers a second: bench/first-start's 2,000 answers took 172 inserts gathered for 50 ms
+ * and 37 (~50 rows each, ~6 ms) for 150 ms, plus the last ~130 answers saved as they come once the run has nothing
+ * left to ask (`drain`). The lanes waiting meanwhile are the spare ones (eval/runner `LANES_PER_SLOT`: 96 spare
+ * lanes at concurrency 32, ~46 answers in 150 ms).
  */
-const SAVE_GATHER_MS = 50;
+const SAVE_GATHER_MS = 150;
 
 /**
  * The cache of model `modelId` in the database. Look-ups and saves made while an earlier one is on its way are

@@ -78,6 +78,47 @@ describe('batched (group commit)', () => {
     }
   });
 
+  it('with gatherMs, holds the calls that came while a gathered batch ran, instead of sending them at once', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] }); // only the gathering wait is faked
+    try {
+      const batches: number[][] = [];
+      let arrive: (() => void) | undefined;
+      const f = batched(
+        async (xs: readonly number[]) => {
+          batches.push([...xs]);
+          arrive?.(); // a call comes while this batch is being written
+          arrive = undefined;
+          return xs;
+        },
+        { gatherMs: 1000 },
+      );
+      expect(await Promise.all([f(1), f(2)])).toEqual([1, 2]); // in company
+      const calls: Promise<number>[] = [];
+      arrive = () => calls.push(f(5));
+      calls.push(f(3), f(4));
+      await vi.advanceTimersByTimeAsync(1000); // [3, 4] gathered; 5 comes while it is written
+      expect(batches).toEqual([
+        [1, 2],
+        [3, 4],
+      ]);
+      calls.push(f(6));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(batches).toEqual([
+        [1, 2],
+        [3, 4],
+      ]); // 5 is held for company, not sent alone
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await Promise.all(calls)).toEqual([3, 4, 5, 6]);
+      expect(batches).toEqual([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('drain sends a batch being held at once, and holds none after it', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] }); // only the gathering wait is faked
     try {
