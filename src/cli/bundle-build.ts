@@ -16,9 +16,11 @@
  * bin/zhujiu.js runs the bundle when it is newer than tsc's last build (`dist/.tsbuildinfo`), else `dist/src/`. A
  * failure here is reported and the build goes on: the command line then runs unbundled, only more slowly.
  */
+
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Dependencies bundled into the command line: plain JavaScript that finds no file by its own path. */
 export const BUNDLED: readonly string[] = [
@@ -78,8 +80,9 @@ const STALE_CHUNK_MS = 7 * 24 * 3600 * 1000;
  * added beside the old ones, and the entry points are renamed over the old ones last, each at once. A chunk no new
  * entry uses is removed only when it is older than {@link STALE_CHUNK_MS}.
  * @param now the time to age chunks by (ms since the epoch).
+ * @returns the names of the new bundle's files (its entry points and chunks).
  */
-export function installBundle(work: string, target: string, now = Date.now()): void {
+export function installBundle(work: string, target: string, now = Date.now()): string[] {
   mkdirSync(target, { recursive: true });
   const fresh = readdirSync(work);
   const chunk = (f: string) => f.startsWith('chunk-');
@@ -89,6 +92,44 @@ export function installBundle(work: string, target: string, now = Date.now()): v
   for (const f of readdirSync(target))
     if (chunk(f) && !kept.has(f) && now - statSync(join(target, f)).mtimeMs > STALE_CHUNK_MS)
       rmSync(join(target, f), { force: true });
+  return fresh;
+}
+
+/**
+ * Fills Node's module compile cache with the new bundle, so that the first command a newcomer runs after `npm ci`
+ * does not compile the command line's JavaScript (~1 MB for `zhujiu eval`, the openai and zod packages included):
+ * bin/zhujiu.js enables that cache (Node's "Module compile cache": `os.tmpdir()/node-compile-cache`, or
+ * NODE_COMPILE_CACHE), keyed by each file's contents, and only the second start of each command found it filled.
+ * A child process with the cache enabled imports every file of `files` in `dir` but the worker threads' entry
+ * points (their code runs as it loads), and the packages they import, then writes the cache. Best effort: a
+ * module that fails to load is skipped (it still compiled), and a failure of the whole step is reported and
+ * ignored; nothing is written outside the cache's folder.
+ * @param env the child's environment (NODE_COMPILE_CACHE chooses the cache's folder).
+ * @returns false when the child process failed (the next command then compiles as before).
+ */
+export function warmCompileCache(
+  dir: string,
+  files: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const workers = new Set(WORKER_MODULES.map((m) => `${basename(m)}.js`));
+  const urls = files
+    .filter((f) => f.endsWith('.js') && !workers.has(f))
+    .map((f) => pathToFileURL(join(dir, f)).href);
+  const script = `
+    const m = await import('node:module');
+    m.enableCompileCache?.();
+    for (const url of ${JSON.stringify(urls)}) {
+      try { await import(url); } catch {}
+    }
+    m.flushCompileCache?.();
+    process.exit(0);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env,
+    stdio: 'ignore',
+    timeout: 120_000,
+  });
+  return r.status === 0;
 }
 
 /**
@@ -123,7 +164,11 @@ export async function bundleCli(root: string = packageRoot()): Promise<void> {
       },
       logLevel: 'error',
     });
-    installBundle(work, target);
+    const files = installBundle(work, target);
+    if (!warmCompileCache(target, files))
+      process.stderr.write(
+        "zhujiu: could not fill Node's compile cache with the command line; its first start compiles it\n",
+      );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 /**
  * The command line's bundle (cli/bundle-build): every module started as a worker thread is an entry point (so it
  * sits beside the chunks that start it), only the plain-JavaScript packages it names are bundled, and a new bundle
- * is moved in without taking a file from a process that runs the old one.
+ * is moved in without taking a file from a process that runs the old one; Node's compile cache is filled with the new
+ * bundle's modules, not running the worker threads' entry points, past a module that fails to load.
  */
 import {
   mkdirSync,
@@ -20,6 +21,7 @@ import {
   externals,
   installBundle,
   WORKER_MODULES,
+  warmCompileCache,
 } from '../../../src/cli/bundle-build.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
@@ -83,6 +85,29 @@ describe('cli/bundle-build', () => {
       expect(readFileSync(join(target, 'index.js'), 'utf8')).toBe('new entry');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fills Node's compile cache with the bundle's modules, skipping worker entry points and failing modules", () => {
+    const root = mkdtempSync(join(tmpdir(), 'zhujiu-warm-'));
+    try {
+      const dir = join(root, 'cli');
+      mkdirSync(dir);
+      const marker = (name: string) =>
+        `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(join(root, name))}, '');`;
+      writeFileSync(join(dir, 'a-fails.js'), 'throw new Error("fails as it loads");');
+      writeFileSync(join(dir, 'b.js'), `${marker('b-ran')}\nexport const b = 1;`);
+      writeFileSync(join(dir, 'template-fill-worker.js'), marker('worker-ran'));
+      const cache = join(root, 'cache');
+      const files = ['a-fails.js', 'b.js', 'template-fill-worker.js'];
+      expect(warmCompileCache(dir, files, { ...process.env, NODE_COMPILE_CACHE: cache })).toBe(
+        true,
+      );
+      expect(readdirSync(root).sort()).toEqual(['b-ran', 'cache', 'cli']); // b loaded after a failed; no worker
+      const entries = readdirSync(cache, { recursive: true, withFileTypes: true });
+      expect(entries.filter((e) => e.isFile()).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });
