@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { type SuiteConfig, suiteSchema } from '../../src/config/schema.ts';
+import { type ModelConfig, type SuiteConfig, suiteSchema } from '../../src/config/schema.ts';
 import type { FakeAnswer, FakeCall } from '../fakes/openai.ts';
 
 /** One synthetic item: its tag number, dataset, and the right and a wrong answer. */
@@ -162,5 +162,20 @@ export function miniEvalFolder(
     ZHUJIU_CONFIG_DIR: cfg,
     ZHUJIU_DATASETS_DIR: join(root, 'datasets'),
     ZHUJIU_DATA_DIR: join(root, 'pg'),
+  };
+}
+
+/**
+ * The evaluation config (eval/service `EvalService`'s `config`) of the tests' fixture suite `mini` (`suite`, from
+ * {@link writeSmokeFixture}) with `models`, its datasets in `dir` (URL downloads cached in `dir/cache`) and no API
+ * keys.
+ */
+export function miniEvalConfig(models: readonly ModelConfig[], suite: SuiteConfig, dir: string) {
+  return {
+    models: [...models],
+    suites: new Map([['mini', suite]]),
+    datasetsDir: dir,
+    datasetsCacheDir: join(dir, 'cache'),
+    apiKeyFor: (): string | undefined => undefined,
   };
 }

@@ -23,7 +23,7 @@ import { EvalService } from '../../../src/eval/service.ts';
 import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { shippedDefinitionsDir } from '../../helpers/config-dir.ts';
 import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 import { SECRET, terminal, terminalShell, testConfig } from '../arena/helpers.ts';
 
@@ -187,13 +187,7 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     const service = new EvalService({
       db: d.db,
       logger: silentLogger,
-      config: {
-        models: [endpoint],
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig([endpoint], fx.suite, dir),
     });
     const r = await service.start({ model: 'm', suite: 'mini' });
     expect(r.ok).toBe(false);
@@ -211,13 +205,7 @@ describe.each(flowBackends())('dataset files on %s', (backend) => {
     const service = new EvalService({
       db: d.db,
       logger: silentLogger,
-      config: {
-        models: [endpoint],
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig([endpoint], fx.suite, dir),
     });
     const r = await service.start({ model: 'm', suite: 'mini' });
     expect(r.ok).toBe(false);

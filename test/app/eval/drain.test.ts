@@ -13,7 +13,7 @@ import { createLogger } from '../../../src/core/logger.ts';
 import { EvalService } from '../../../src/eval/service.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { backends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 
 describe.each(backends())('a run drains its client on %s', (backend) => {
   let d: TestDb;
@@ -41,13 +41,7 @@ describe.each(backends())('a run drains its client on %s', (backend) => {
         },
       ],
     }).models as ModelConfig[];
-    const config = {
-      models,
-      suites: new Map([['mini', fx.suite]]),
-      datasetsDir: dir,
-      datasetsCacheDir: join(dir, 'cache'),
-      apiKeyFor: () => undefined,
-    };
+    const config = miniEvalConfig(models, fx.suite, dir);
     const logger = createLogger('silent');
     const plain = new EvalService({ db: d.db, logger, config });
     service = new EvalService({

@@ -28,7 +28,12 @@ import {
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { FakeSlack, CHANNEL_ID as S_CHANNEL } from '../../fakes/slack.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import {
+  type FixtureItem,
+  miniEvalConfig,
+  tagOf,
+  writeSmokeFixture,
+} from '../../helpers/eval-fixtures.ts';
 import { SECRET, terminal, terminalShell, testConfig, until } from '../arena/helpers.ts';
 
 const EDIT_MS = 5_000;
@@ -63,13 +68,7 @@ describe.each(flowBackends())('/eval in chat (%s)', (backend) => {
       db: d.db,
       logger: silentLogger,
       queue,
-      config: {
-        models,
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig(models, fx.suite, dir),
     });
     await evals.startWorker();
   });

@@ -15,7 +15,7 @@ import { type Db, openDb } from '../../../src/storage/db.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { freshDb, type TestDb } from '../../helpers/db.ts';
-import { tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('a worker joins an active run', () => {
   let d: TestDb;
@@ -43,13 +43,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a worker joins an active run', ()
         { name: 'm', provider: 'openai', base_url: fake.baseUrl, model: 'm', max_concurrency: 1 },
       ],
     }).models as ModelConfig[];
-    const config = {
-      models,
-      suites: new Map([['mini', fx.suite]]),
-      datasetsDir: dir,
-      datasetsCacheDir: join(dir, 'cache'),
-      apiKeyFor: () => undefined,
-    };
+    const config = miniEvalConfig(models, fx.suite, dir);
     const a = new EvalService({ db: d.db, logger: silentLogger, config });
     const b = new EvalService({ db: other.db, logger: silentLogger, config, joinEveryMs: 0 });
     const started = await a.start({ model: 'm', suite: 'mini', surface: 'cli' });

@@ -21,7 +21,12 @@ import type { LlmClient } from '../../../src/llm/types.ts';
 import { getRun, isRunUnattended } from '../../../src/storage/eval-runs.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import {
+  type FixtureItem,
+  miniEvalConfig,
+  tagOf,
+  writeSmokeFixture,
+} from '../../helpers/eval-fixtures.ts';
 
 const LEASE_MS = 600_000;
 
@@ -65,13 +70,7 @@ describe.each(flowBackends())('errors in the lanes of a run (%s)', (backend) => 
     });
     queue = new InProcessQueue({ logger });
     await queue.start();
-    const config = {
-      models,
-      suites: new Map([['mini', fx.suite]]),
-      datasetsDir: dir,
-      datasetsCacheDir: join(dir, 'cache'),
-      apiKeyFor: () => undefined,
-    };
+    const config = miniEvalConfig(models, fx.suite, dir);
     // The client of model `throws` throws for item Q1, as a client does that cannot read a reply.
     const plain = new EvalService({ db: d.db, logger, config });
     service = new EvalService({

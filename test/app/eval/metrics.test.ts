@@ -14,7 +14,7 @@ import { EvalService } from '../../../src/eval/service.ts';
 import { createPromMetrics } from '../../../src/http/metrics.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 
 describe.each(flowBackends())('evaluation metrics (%s)', (backend) => {
   let d: TestDb;
@@ -56,13 +56,7 @@ describe.each(flowBackends())('evaluation metrics (%s)', (backend) => {
     const evals = new EvalService({
       db: d.db,
       logger: silentLogger,
-      config: {
-        models,
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig(models, fx.suite, dir),
       metrics,
     });
     const started = await evals.start({ model: 'm', suite: 'mini', surface: 'cli' });

@@ -15,7 +15,7 @@ import { EvalService } from '../../../src/eval/service.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 
 describe.each(flowBackends())('a run started and executed here (%s)', (backend) => {
   let d: TestDb;
@@ -42,13 +42,7 @@ describe.each(flowBackends())('a run started and executed here (%s)', (backend) 
     service = new EvalService({
       db: d.db,
       logger: createLogger('silent'),
-      config: {
-        models,
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig(models, fx.suite, dir),
     });
   });
   afterAll(async () => {

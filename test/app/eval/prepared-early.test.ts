@@ -15,7 +15,7 @@ import { type EvalConfig, EvalService } from '../../../src/eval/service.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalConfig, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
 
 describe.each(flowBackends())('datasets prepared before the start (%s)', (backend) => {
   let d: TestDb;
@@ -41,13 +41,7 @@ describe.each(flowBackends())('datasets prepared before the start (%s)', (backen
     const models = modelsFileSchema.parse({
       models: [{ name, provider: 'openai', base_url: fake.baseUrl, model: `${name}-model` }],
     }).models as ModelConfig[];
-    const config = {
-      models,
-      suites: new Map([['mini', fx.suite]]),
-      datasetsDir: dir,
-      datasetsCacheDir: join(dir, 'cache'),
-      apiKeyFor: () => undefined,
-    };
+    const config = miniEvalConfig(models, fx.suite, dir);
     return {
       service: new EvalService({ db: d.db, logger: createLogger('silent'), config }),
       config,

@@ -19,6 +19,7 @@ import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { backends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
 import {
   type FixtureItem,
+  miniEvalConfig,
   scriptedAnswer,
   tagOf,
   writeSmokeFixture,
@@ -77,13 +78,7 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     service = new EvalService({
       db: d.db,
       logger,
-      config: {
-        models,
-        suites: new Map([['mini', fx.suite]]),
-        datasetsDir: dir,
-        datasetsCacheDir: join(dir, 'cache'),
-        apiKeyFor: () => undefined,
-      },
+      config: miniEvalConfig(models, fx.suite, dir),
     });
   });
   afterAll(async () => {
