@@ -38,7 +38,6 @@ import { type Locale, runStatusText, t } from '../i18n/index.ts';
 import {
   claimSummary,
   type RunRow,
-  runCounts,
   runsToReport,
   setReportMessage,
   unclaimSummary,
@@ -214,14 +213,9 @@ export class EvalReporter {
     }
   }
 
-  async #report(p: ChatPlatform, stored: RunRow): Promise<void> {
+  async #report(p: ChatPlatform, run: RunRow): Promise<void> {
     const now = this.#o.clock.now();
-    // Live counts: the run row's progress is refreshed only at the workers' heartbeats.
-    const active = stored.status === 'queued' || stored.status === 'running';
-    const c = active ? await runCounts(this.#o.db, stored.id) : undefined;
-    const run: RunRow = c
-      ? { ...stored, total: c.total, done: c.done + c.failed, failed: c.failed }
-      : stored;
+    // `run` has live counts (storage/eval-runs.ts `runsWithProgress`).
     const content = progressContent(run, now, this.#o.locale);
     const channelId = run.reportChannel as string;
     const ref: MessageRef | undefined = run.reportMessage

@@ -148,12 +148,7 @@ async function checkPgliteFolder(dataDir: string, locale: Locale): Promise<strin
     try {
       rmdirSync(mkdtempSync(join(above, '.zhujiu-check-')));
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
-        throw new AppError(
-          'db_unavailable',
-          tc(locale, 'cli.config.pgliteCannotCreate', { dir: dataDir, above }),
-        );
+      // Named as every command names it: the folder that cannot be written (`above`), why, and the fix.
       throw (await import('../storage/db.ts')).unusableDataDir(dataDir, err);
     }
     return tc(locale, 'cli.config.pgliteNew', { dir: dataDir });

@@ -82,8 +82,26 @@ export const enCli = {
     'the embedded database folder {dir} holds {n, plural, one {# entry} other {# entries}} ({first}{n, plural, =1 {} other {, …}}) but no database (no PG_VERSION file): zhujiu would write its database among them. Set ZHUJIU_DATA_DIR to a new or empty folder, or to an existing zhujiu data folder; or move those files away.',
   'cli.db.isFile':
     'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
-  'cli.db.cannotUse':
-    'cannot use {dir} as the embedded database folder ({why}). Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
+  'cli.db.cannotUse': 'cannot use {dir} as the embedded database folder: {why}. {fix}',
+  'cli.db.why.noWrite':
+    'cannot write in {path} ({cause}), where the lock and the newly unpacked database go, beside the data folder',
+  'cli.db.why.noWriteAbove':
+    'cannot write in {path} ({cause}), where the missing folders of {dir} are created',
+  'cli.db.why.noNewFolders':
+    '{path} takes no new folders ({cause}), as system folders such as /proc and /sys do',
+  'cli.db.why.fileInPath': '{path} is a file, not a folder ({cause})',
+  'cli.db.why.diskFull': 'the disk holding {path} is full ({cause})',
+  'cli.db.why.other': '{path}: {cause}',
+  'cli.db.fix.writable':
+    'Make {path} writable for this user, set ZHUJIU_DATA_DIR to a folder you can write, or set DATABASE_URL to a Postgres server.',
+  'cli.db.fix.elsewhere':
+    'Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
+  'cli.db.fix.space':
+    'Free some space, set ZHUJIU_DATA_DIR to a folder on another disk, or set DATABASE_URL to a Postgres server.',
+  'cli.db.unreadable':
+    'cannot read the embedded database folder {dir} ({cause}). Make it readable and writable for this user (it may belong to another user: chown or chmod it), set ZHUJIU_DATA_DIR to another folder, or set DATABASE_URL to a Postgres server.',
+  'cli.db.unwritable':
+    'cannot write in the embedded database folder {dir} ({cause}). Make it writable for this user (it may belong to another user: chown or chmod it), set ZHUJIU_DATA_DIR to another folder, or set DATABASE_URL to a Postgres server.',
   'cli.db.noPostgres':
     'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
   'cli.db.danglingLink':
@@ -354,8 +372,6 @@ export const enCli = {
   'cli.config.pgliteNotChecked': 'embedded PGlite in {dir}, lock not checked (--no-connect)',
   'cli.config.pgliteNew':
     'embedded PGlite in {dir}, not created yet (the first start creates it; nothing holds it)',
-  'cli.config.pgliteCannotCreate':
-    'cannot create the embedded database folder {dir}: {above} is not writable. Set ZHUJIU_DATA_DIR to a folder you can write, or DATABASE_URL to a Postgres server.',
   'cli.config.pgliteFree':
     'embedded PGlite in {dir}, free (no other zhujiu process holds it; one process at a time)',
   'cli.config.postgresNotChecked': 'Postgres (DATABASE_URL), connection not checked (--no-connect)',
@@ -1184,7 +1200,7 @@ export const enCli = {
     'table {table} has {before} rows in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
   'cli.upgrade.failed':
     'upgrading {dir} failed: {detail}. The old folder is left as it was; run `zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
-  'cli.cause.with': '{phrase} ({detail})',
+  'cli.cause.with': '{phrase}, {detail}',
   'cli.cause.connection': 'connection error',
   'cli.cause.refused': 'connection refused',
   'cli.cause.reset': 'connection reset',
@@ -1206,6 +1222,9 @@ export const enCli = {
   'cli.cause.tooManyFiles': 'too many open files',
   'cli.cause.busy': 'in use',
   'cli.cause.notEmpty': 'folder not empty',
+  'cli.cause.linkLoop': 'too many levels of symbolic links',
+  'cli.cause.nameTooLong': 'name too long',
+  'cli.cause.io': 'input/output error',
   'cli.judge.overMaxItem': '{key} ({credit} of {score})',
   'cli.judge.failedItem': '{item} ({why})',
   'cli.datasets.source': '{package}@{version} ({licence})',

@@ -36,6 +36,9 @@ const CODES: Readonly<Record<string, CliMessageKey>> = {
   ENFILE: 'cli.cause.tooManyFiles',
   EBUSY: 'cli.cause.busy',
   ENOTEMPTY: 'cli.cause.notEmpty',
+  ELOOP: 'cli.cause.linkLoop',
+  ENAMETOOLONG: 'cli.cause.nameTooLong',
+  EIO: 'cli.cause.io',
 };
 
 /** The phrase of each whole message of a client library (openai, fetch, node:http), by message without its final period. */
@@ -58,7 +61,11 @@ const CODE_IN_TEXT = /\b(E[A-Z]{3,}(?:_[A-Z]+)?)\b/u;
  * ECONNREFUSED 127.0.0.1:5432`, `连接出错`); a text of no known cause as it is.
  */
 export function causeText(locale: Locale, detail: string): string {
-  if (locale === 'en') return detail;
+  return locale === 'en' ? detail : explained(locale, detail);
+}
+
+/** `detail` with the catalogue's phrase of its cause in `locale`, English included (see {@link causeText}). */
+function explained(locale: Locale, detail: string): string {
   const text = detail.trim();
   const message = MESSAGES[text.replace(/\.$/u, '')];
   if (message !== undefined) return tc(locale, message);
@@ -75,4 +82,13 @@ export function causeText(locale: Locale, detail: string): string {
 /** {@link causeText} in each language, as a message parameter of a Said (a refusal built before its reader is known). */
 export function causeSaid(detail: string): SaidTexts {
   return { texts: { en: detail, 'zh-CN': causeText('zh-CN', detail) } };
+}
+
+/**
+ * `detail` (an errno code, or a text holding one) explained in each language, English too (`no permission
+ * (EACCES)`, `没有权限，EACCES`): for refusals where the code is the whole reason given, such as the data folder's
+ * (storage/data-folder.ts), a bare `EACCES` helps no one. A text of no known cause stays as it is.
+ */
+export function causeExplained(detail: string): SaidTexts {
+  return { texts: { en: explained('en', detail), 'zh-CN': explained('zh-CN', detail) } };
 }

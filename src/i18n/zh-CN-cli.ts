@@ -77,8 +77,24 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走。',
   'cli.db.isFile':
     '嵌入式数据库目录 {dir} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
-  'cli.db.cannotUse':
-    '无法把 {dir} 用作嵌入式数据库目录（{why}）。请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.cannotUse': '无法把 {dir} 用作嵌入式数据库目录：{why}。{fix}',
+  'cli.db.why.noWrite':
+    '无法在 {path} 中写入（{cause}），锁和新解包的数据库要放在那里，即数据目录旁边',
+  'cli.db.why.noWriteAbove': '无法在 {path} 中写入（{cause}），{dir} 缺少的各级目录要在那里创建',
+  'cli.db.why.noNewFolders': '{path} 中不能新建目录（{cause}），/proc、/sys 等系统目录都是这样',
+  'cli.db.why.fileInPath': '{path} 是文件，不是目录（{cause}）',
+  'cli.db.why.diskFull': '{path} 所在的磁盘已满（{cause}）',
+  'cli.db.why.other': '{path}：{cause}',
+  'cli.db.fix.writable':
+    '请让当前用户可以写入 {path}，或把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.fix.elsewhere':
+    '请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.fix.space':
+    '请释放一些空间，或把 ZHUJIU_DATA_DIR 设为另一块磁盘上的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.unreadable':
+    '无法读取嵌入式数据库目录 {dir}（{cause}）。请让当前用户可以读写它（它可能属于另一个用户：用 chown 或 chmod 修改），或把 ZHUJIU_DATA_DIR 设为其他目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.unwritable':
+    '无法写入嵌入式数据库目录 {dir}（{cause}）。请让当前用户可以写入它（它可能属于另一个用户：用 chown 或 chmod 修改），或把 ZHUJIU_DATA_DIR 设为其他目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.noPostgres':
     '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
   'cli.db.danglingLink':
@@ -327,8 +343,6 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{where}数据库迁移：已应用 {applied} 个，{n} 个将在下次启动时应用（{list}）',
   'cli.config.pgliteNotChecked': '嵌入式 PGlite，位于 {dir}，未检查目录锁（--no-connect）',
   'cli.config.pgliteNew': '嵌入式 PGlite，位于 {dir}，尚未创建（首次启动时创建；没有进程占用）',
-  'cli.config.pgliteCannotCreate':
-    '无法创建嵌入式数据库目录 {dir}：{above} 不可写。请把 ZHUJIU_DATA_DIR 设为你可以写入的目录，或把 DATABASE_URL 设为一个 Postgres 服务器。',
   'cli.config.pgliteFree':
     '嵌入式 PGlite，位于 {dir}，空闲（没有其他 zhujiu 进程占用；同一时间只能有一个进程）',
   'cli.config.postgresNotChecked': 'Postgres（DATABASE_URL），未检查连接（--no-connect）',
@@ -1135,6 +1149,9 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.cause.tooManyFiles': '打开的文件太多',
   'cli.cause.busy': '正在被占用',
   'cli.cause.notEmpty': '目录不是空的',
+  'cli.cause.linkLoop': '符号链接层数过多',
+  'cli.cause.nameTooLong': '名称过长',
+  'cli.cause.io': '输入输出错误',
   'cli.judge.overMaxItem': '{key}（{credit}/{score} 分）',
   'cli.judge.failedItem': '{item}（{why}）',
   'cli.datasets.source': '{package}@{version}（{licence}）',

@@ -11,13 +11,13 @@ import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migrat
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
-import { AppError } from '../core/errors.ts';
+import type { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { installBrokenError, listSaid, said, saidError } from '../i18n/cli.ts';
-import { causeSaid } from '../i18n/error-cause.ts';
+import { causeExplained, causeSaid } from '../i18n/error-cause.ts';
 import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
-import { refuseForeignDataDir } from './data-folder.ts';
+import { dataDirRefusal, pgliteFailureText, refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
 import { loadPglite } from './pglite-load.ts';
 import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
@@ -161,18 +161,12 @@ function dataFolder(dataDir: string): string {
 /**
  * The refusal of an embedded database folder that cannot be created or locked (a file in its path, no
  * permission, a file system that refuses new folders): `err` itself when it is an AppError already, else AppError
- * `db_unavailable` naming the folder, the system's reason and the fix. Used by {@link openDb} and `config check`.
+ * `db_unavailable` naming the folder at fault (the data folder's parent, where the lock and the unpacked database
+ * go, or a level above it), the system's reason in words and the fix (storage/data-folder.ts `dataDirRefusal`).
+ * Used by {@link openDb} and `config check`.
  */
 export function unusableDataDir(dataDir: string, err: unknown): AppError {
-  if (err instanceof AppError) return err;
-  const code = (err as NodeJS.ErrnoException).code;
-  const why =
-    code === 'EEXIST' || code === 'ENOTDIR'
-      ? said('cli.file.fileInPath')
-      : causeSaid(code ?? (err as Error).message);
-  return saidError('db_unavailable', said('cli.db.cannotUse', { dir: dataDir, why }), {
-    cause: err,
-  });
+  return dataDirRefusal(dataDir, err);
 }
 
 /** {@link openDb} for a PostgreSQL server: a pool, checked with one connection. */
@@ -315,7 +309,7 @@ async function openPglite(
         'db_unavailable',
         said('cli.db.cannotOpen', {
           dir: target.dataDir,
-          detail: causeSaid((err as Error | undefined)?.message ?? String(err)),
+          detail: causeExplained(pgliteFailureText(err)),
         }),
         { cause: err },
       )

@@ -57,9 +57,6 @@ const RUN_COLUMNS = [
   'r.report_platform',
   'r.report_channel',
   'r.report_message',
-  'r.progress_done',
-  'r.progress_total',
-  'r.progress_failed',
   'r.prompt_tokens',
   'r.completion_tokens',
   'r.item_limit',
@@ -74,11 +71,51 @@ const RUN_COLUMNS = [
   'r.summary_posted_at',
 ] as const;
 
-function runQuery(db: Conn) {
+/**
+ * Runs (`r`) with their models (`m`) and their progress (`progress_done` finished items, `progress_failed`,
+ * `progress_total`) as their items hold it: the run row's copy of it is refreshed only at its workers' heartbeats,
+ * so it lags behind a live run, stays behind for good when a worker is killed (`kill -9`) or a run is cancelled
+ * between two heartbeats, and would disagree with the run's results ({@link runCounts}, `zhujiu results --run`).
+ * A run that ended by {@link finishRun} has it stored from its items at the end; every other run's is counted (an
+ * index range of its own items). Every read of a run's progress goes through here: the run list of `zhujiu
+ * results` and `/runs` (storage/run-results.ts), `/eval status`, a run's page, the resumed and cancelled texts.
+ */
+export function runsWithProgress(db: Conn) {
   return db
     .selectFrom('eval_runs as r')
     .innerJoin('models as m', 'm.id', 'r.model_id')
-    .select(RUN_COLUMNS);
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('eval_run_items as ri')
+          .select([
+            sql<number>`count(*)::int`.as('total'),
+            sql<number>`(count(*) FILTER (WHERE ri.status IN ('done', 'failed')))::int`.as(
+              'finished',
+            ),
+            sql<number>`(count(*) FILTER (WHERE ri.status = 'failed'))::int`.as('failed'),
+          ])
+          .whereRef('ri.run_id', '=', 'r.id')
+          .where(sql<boolean>`r.status NOT IN ('succeeded', 'failed')`)
+          .as('live'),
+      (join) => join.onTrue(),
+    )
+    .select([
+      sql<number>`CASE WHEN r.status IN ('succeeded', 'failed') THEN r.progress_done ELSE live.finished END`.as(
+        'progress_done',
+      ),
+      sql<number>`CASE WHEN r.status IN ('succeeded', 'failed') THEN r.progress_failed ELSE live.failed END`.as(
+        'progress_failed',
+      ),
+      // Planned in stages (eval/run-plan.ts): the row knows the whole plan's size before every item is stored.
+      sql<number>`CASE WHEN r.status IN ('succeeded', 'failed') THEN r.progress_total ELSE greatest(r.progress_total, live.total) END`.as(
+        'progress_total',
+      ),
+    ]);
+}
+
+function runQuery(db: Conn) {
+  return runsWithProgress(db).select(RUN_COLUMNS);
 }
 
 type RawRun = Awaited<ReturnType<ReturnType<typeof runQuery>['executeTakeFirstOrThrow']>>;

@@ -12,6 +12,7 @@
  * `judge_scores_single_key`.
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { runsWithProgress } from './eval-runs.ts';
 import type { Database } from './schema.ts';
 
 type Conn = Kysely<Database> | Transaction<Database>;
@@ -252,20 +253,9 @@ export async function listRunsPage(
   db: Conn,
   page: { readonly before?: number; readonly limit: number },
 ): Promise<RunListRow[]> {
-  let q = db
-    .selectFrom('eval_runs as r')
-    .innerJoin('models as m', 'm.id', 'r.model_id')
-    .select([
-      'r.id',
-      'm.name as model',
-      'r.suite',
-      'r.status',
-      'r.progress_done',
-      'r.progress_failed',
-      'r.progress_total',
-      'r.created_at',
-      'r.finished_at',
-    ])
+  // The progress as the runs' items hold it, as `zhujiu results --run` reads them (storage/eval-runs.ts).
+  let q = runsWithProgress(db)
+    .select(['r.id', 'm.name as model', 'r.suite', 'r.status', 'r.created_at', 'r.finished_at'])
     .orderBy('r.id', 'desc')
     .limit(Math.max(1, Math.floor(page.limit)));
   if (page.before !== undefined) q = q.where('r.id', '<', page.before);

@@ -512,8 +512,8 @@ describe('the embedded database named and refused in Chinese', () => {
     const r2 = await inProcess(['export', 'battles', '--source', 'nosuch'], {
       env: { ...under, ...ZH },
     });
-    expect(r2.stderr).toMatch(
-      /^错误 \[db_unavailable\]：无法把 \S+ 用作嵌入式数据库目录（路径中有一个文件）。/u,
+    expect(r2.stderr).toBe(
+      `错误 [db_unavailable]：无法把 ${under.ZHUJIU_DATA_DIR} 用作嵌入式数据库目录：${env.ZHUJIU_DATA_DIR} 是文件，不是目录（路径中有一部分是文件，ENOTDIR）。请把 ZHUJIU_DATA_DIR 设为可写的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。\n`,
     );
   });
 

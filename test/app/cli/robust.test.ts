@@ -95,7 +95,7 @@ describe('folders named by the environment', () => {
     const d = await zhujiu(['export', 'battles'], { ZHUJIU_DATA_DIR: join(aFile, 'pg') });
     expect(d.code).toBe(1);
     expect(oneLine(d.stderr)).toContain(
-      `error [db_unavailable]: cannot use ${join(aFile, 'pg')} as the embedded database folder (a file is in its path). Set ZHUJIU_DATA_DIR`,
+      `error [db_unavailable]: cannot use ${join(aFile, 'pg')} as the embedded database folder: ${aFile} is a file, not a folder (a file is in the path, ENOTDIR). Set ZHUJIU_DATA_DIR`,
     );
     const c = await zhujiu(['suites'], { ZHUJIU_CONFIG_DIR: aFile });
     expect(c.code).toBe(1);

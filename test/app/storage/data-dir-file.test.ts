@@ -77,7 +77,7 @@ describe('config check on a data folder that cannot be made', () => {
       expect(r.code, dataDir).toBe(1);
       expect(r.stderr).toMatch(
         new RegExp(
-          `^error \\[db_unavailable\\]: cannot use ${dataDir} as the embedded database folder \\(`,
+          `^error \\[db_unavailable\\]: cannot use ${dataDir} as the embedded database folder: (${file} is a file, not a folder \\(a file is in the path, ENOTDIR\\)|/proc takes no new folders \\(no such file or folder, ENOENT\\))`,
           'u',
         ),
       );

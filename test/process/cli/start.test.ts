@@ -101,7 +101,7 @@ describe('npm start (zhujiu bot) with zero setup', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stderr).toMatch(/shutting down/);
-      expect(existsSync(`${dataDir}.lock-owner.json`)).toBe(false);
+      expect(existsSync(`${dataDir}.lock`)).toBe(false);
       expect(`${stdout}\n${stderr}`).not.toMatch(/unexpected error|Unhandled/i);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

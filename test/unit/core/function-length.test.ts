@@ -50,7 +50,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/leaderboard/inputs.ts#loadBoardInput': 154,
   'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
-  'src/storage/data-dir-lock.ts#lockDataDir': 99,
   'src/storage/eval-datasets.ts#upsert': 97,
   'src/storage/leaderboard.ts#boardBattleTypes': 107,
   'src/storage/pglite-thread.ts#openPGliteThread': 94,

@@ -45,7 +45,7 @@ describe('warnings on the terminal in the reader language', () => {
     // A lock as a crashed holder leaves it, naming this process's own pid (a restarted container).
     mkdirSync(`${dir}.lock`, { recursive: true });
     writeFileSync(
-      `${dir}.lock-owner.json`,
+      join(`${dir}.lock`, 'owner.json'),
       JSON.stringify({ pid: process.pid, host: hostname(), start: '1', since: 'earlier' }),
     );
     const seen: { obj: Record<string, unknown>; msg: string }[] = [];
