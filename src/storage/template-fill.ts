@@ -65,10 +65,21 @@ export function isEmptyOrMissing(dir: string): boolean {
 
 /**
  * The private folder a fill of `target` goes into: beside it (so that the rename into place stays on one file
- * system), hidden, and named after it.
+ * system), hidden, named after it and after this process (`.NAME.unpacking-PID-XXXXXX`: {@link removeStaleFills}
+ * removes at once the folder of a process that is gone).
  */
 export function privateFillFolder(target: string): string {
-  return mkdtempSync(join(dirname(target), `.${basename(target)}.unpacking-`));
+  return mkdtempSync(join(dirname(target), `.${basename(target)}.unpacking-${process.pid}-`));
+}
+
+/** False when no process has the id `pid` (a signal 0 to it fails with ESRCH); true when one may have it. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /**
@@ -146,9 +157,10 @@ export function keepFillsAlive(): void {
 const STALE_FILL_MS = 10 * 60_000;
 
 /**
- * Removes the private fill folders beside data folder `dataDir` that a process killed while unpacking left
- * behind: those not changed for {@link STALE_FILL_MS} (a fill being written changes its folder every few
- * milliseconds, and takes seconds). The caller holds the data folder's lock. Never throws.
+ * Removes the private fill folders beside data folder `dataDir` that a process killed (or stopped by a signal)
+ * while unpacking left behind: those named after a process that is gone, and any not changed for
+ * {@link STALE_FILL_MS} (a fill being written changes its folder every few milliseconds, and takes seconds; the
+ * process id may have been reused). The caller holds the data folder's lock. Never throws.
  * @returns how many were removed.
  */
 export function removeStaleFills(dataDir: string, now: number = Date.now()): number {
@@ -159,7 +171,9 @@ export function removeStaleFills(dataDir: string, now: number = Date.now()): num
     for (const name of readdirSync(dirname(target))) {
       if (!name.startsWith(prefix)) continue;
       const path = join(dirname(target), name);
-      if (now - statSync(path).mtimeMs < STALE_FILL_MS) continue;
+      const pid = Number(/^(\d+)-/u.exec(name.slice(prefix.length))?.[1] ?? Number.NaN);
+      const gone = Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
+      if (!gone && now - statSync(path).mtimeMs < STALE_FILL_MS) continue;
       rmSync(path, { recursive: true, force: true });
       removed++;
     }

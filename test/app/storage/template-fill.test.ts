@@ -6,6 +6,7 @@
  * commands, not `bot` / `worker`), and a file that is not WebAssembly only means none. (storage/pglite-template's
  * tests show a fill being taken.)
  */
+import { spawnSync } from 'node:child_process';
 import {
   createWriteStream,
   existsSync,
@@ -104,6 +105,25 @@ describe('storage/template-fill', () => {
     utimesSync(other, hourAgo, hourAgo);
     expect(removeStaleFills(join(parent, 'pg'))).toBe(1);
     expect(readdirSync(parent).sort()).toEqual(['.other.unpacking-OLD789', '.pg.unpacking-NEW456']);
+  });
+
+  it('removes at once the fill folder of a process that is gone (stopped by a signal mid-fill), not a live one', () => {
+    const parent = join(root, 'gone');
+    const dead = spawnSync(process.execPath, ['-e', '']).pid as number; // exited: its id names no process
+    const goneFill = join(parent, `.pg.unpacking-${dead}-abc123`);
+    const liveFill = join(parent, `.pg.unpacking-${process.ppid}-def456`);
+    for (const dir of [goneFill, liveFill]) mkdirSync(join(dir, 'base'), { recursive: true });
+    expect(removeStaleFills(join(parent, 'pg'))).toBe(1);
+    expect(readdirSync(parent)).toEqual([`.pg.unpacking-${process.ppid}-def456`]);
+  });
+
+  it('names its fill folder after this process', async () => {
+    const dataDir = join(root, 'named', 'pg');
+    expect(await startTemplateFill(dataDir, archive)).toBe(true);
+    expect(fillsBeside(join(root, 'named'))[0]).toMatch(
+      new RegExp(`^\\.pg\\.unpacking-${process.pid}-`, 'u'),
+    );
+    removeUntakenFills();
   });
 
   it.each([
