@@ -104,13 +104,13 @@ export function installBundle(work: string, target: string, now = Date.now()): s
  * points (their code runs as it loads), and the packages they import, then writes the cache. Best effort: a
  * module that fails to load is skipped (it still compiled), and a failure of the whole step is reported and
  * ignored; nothing is written outside the cache's folder.
- * @param env the child's environment (NODE_COMPILE_CACHE chooses the cache's folder).
+ * @param env the child's environment (NODE_COMPILE_CACHE chooses the cache's folder); this process's by default.
  * @returns false when the child process failed (the next command then compiles as before).
  */
 export function warmCompileCache(
   dir: string,
   files: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env?: NodeJS.ProcessEnv,
 ): boolean {
   const workers = new Set(WORKER_MODULES.map((m) => `${basename(m)}.js`));
   const urls = files
@@ -125,7 +125,7 @@ export function warmCompileCache(
     m.flushCompileCache?.();
     process.exit(0);`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    env,
+    ...(env ? { env } : {}),
     stdio: 'ignore',
     timeout: 120_000,
   });
