@@ -7,7 +7,15 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isNode,
+  isScalar,
+  LineCounter,
+  parseDocument,
+} from 'yaml';
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
 import { folderState } from '../core/folder-state.ts';
@@ -33,6 +41,7 @@ import {
 } from './schema.ts';
 import { schemaMessageIn } from './schema-messages.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
+import { wrongVariantIssues } from './wrong-variant.ts';
 
 /** Everything the app is configured with. */
 export interface LoadedConfig {
@@ -114,6 +123,7 @@ const TYPE_WORDS: Readonly<Record<string, CliMessageKey>> = {
   boolean: 'cli.configFile.type.boolean',
   array: 'cli.configFile.type.array',
   object: 'cli.configFile.type.object',
+  record: 'cli.configFile.type.object',
 };
 
 /** What a YAML value is, in words ("text \"abc\"", "a list", "nothing"), in `locale`. */
@@ -287,7 +297,9 @@ function issueText(
   schema: z.ZodType | undefined,
   locale: Locale,
 ): string {
-  const value = doc.getIn(path);
+  // A list or mapping as data (yaml gives its node), so that it is described as what it is.
+  const node = doc.getIn(path);
+  const value = isCollection(node) ? node.toJSON() : node;
   const missing = missingKeyText(issue, doc, path, locale);
   if (missing !== undefined) return missing;
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
@@ -312,15 +324,14 @@ function issueText(
         got: describeValue(value, locale),
       }) + meantChoiceText(value, issue.values, locale)
     );
-  if (issue.code === 'invalid_type') {
+  if (issue.code === 'invalid_type' && TYPE_WORDS[issue.expected] !== undefined) {
     const fallback =
       path.reduce<unknown>(
         (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
         defaults,
       ) ?? schemaDefaultAt(schema, path);
-    const words = TYPE_WORDS[issue.expected];
     return tc(locale, 'cli.configFile.expected', {
-      what: words ? tc(locale, words) : issue.expected,
+      what: tc(locale, TYPE_WORDS[issue.expected] as CliMessageKey),
       example: exampleOf(issue.expected, fallback, locale),
       got: describeValue(value, locale),
     });
@@ -588,17 +599,23 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) throw yamlSyntaxError(shown, doc.errors, lc, locale);
   const data = doc.toJS() ?? {};
-  const parsed = schema.safeParse(data, zodParseOptions(locale));
+  const options = zodParseOptions(locale);
+  const parsed = schema.safeParse(data, options);
   if (!parsed.success) {
     // The schema's defaults (when it has one for an empty file) give examples and the valid keys.
     const defaults = schema.safeParse({});
+    // An entry refused for its kind alone (a model's `provider:`) is also checked for its other problems.
+    const issues = [
+      ...parsed.error.issues,
+      ...wrongVariantIssues(schema, data, parsed.error.issues, options),
+    ];
     throw new AppError(
       'config_invalid',
       locate(
         doc,
         lc,
         shown,
-        parsed.error.issues,
+        issues,
         defaults.success ? defaults.data : undefined,
         schema,
         locale,

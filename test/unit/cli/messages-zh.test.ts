@@ -128,8 +128,8 @@ describe('row problems of the readers, in both languages', () => {
     expect(zh(ocnli)[0]).toBe(
       'o.jsonl:1：`label` 必须是 entailment、neutral、contradiction 或 -，实际是“yes”',
     );
-    expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" Invalid input: expected string/);
-    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2：`sentence1` 无效输入：/);
+    expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" is missing: give a string/);
+    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2：`sentence1` 缺失：应为字符串/);
     const squad = JSON.stringify({
       data: [{ paragraphs: [{ context: 'c', qas: [{ id: 'q', question: 'x', answers: [] }] }] }],
     });
