@@ -42,6 +42,7 @@ import {
 import { schemaMessageIn } from './schema-messages.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
 import { wrongVariantIssues } from './wrong-variant.ts';
+import { yamlMessageSaid } from './yaml-messages.ts';
 
 /** Everything the app is configured with. */
 export interface LoadedConfig {
@@ -535,18 +536,24 @@ const YAML_CODES: Readonly<Record<string, CliMessageKey>> = {
 };
 
 /**
- * What a YAML syntax error says in `locale`: the parser's own message (its first line) in English; in another
- * language the code and the catalogue sentence of that code (the code alone for one the catalogue does not know).
+ * What a YAML syntax error says in `locale`: a parser message that says more than its code (an unclosed `[`, a
+ * quote, a character a plain value cannot start with: config/yaml-messages.ts) in the catalogue's words; any other,
+ * in English the parser's own message (its first line), in another language the catalogue sentence of its code
+ * (the code alone for one the catalogue does not know). Outside English the code comes first (`BAD_INDENT：…`).
  */
 export function yamlErrorDetail(
   error: { readonly code: string; readonly message: string },
   locale: Locale,
 ): string {
-  if (locale === 'en') return error.message.split('\n')[0] || error.code;
+  const known = yamlMessageSaid(error.message);
+  if (locale === 'en')
+    return known ? sayCli('en', known) : error.message.split('\n')[0] || error.code;
   const key = Object.hasOwn(YAML_CODES, error.code) ? YAML_CODES[error.code] : undefined;
-  return key === undefined
-    ? error.code
-    : tc(locale, 'cli.config.yamlCodeDetail', { code: error.code, sentence: tc(locale, key) });
+  if (known === undefined && key === undefined) return error.code;
+  return tc(locale, 'cli.config.yamlCodeDetail', {
+    code: error.code,
+    sentence: known ? sayCli(locale, known) : tc(locale, key as CliMessageKey),
+  });
 }
 
 /**

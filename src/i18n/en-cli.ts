@@ -388,6 +388,23 @@ export const enCli = {
   'cli.config.fromCaller': 'the caller',
   'cli.config.unreadable':
     '{path}: cannot read ({code}); check the permissions of the config folder and its files',
+  'cli.config.yamlMsg.unclosed':
+    'a {open} is never closed: add the {close} that ends it; a {open} … {close} over several lines needs each line indented more than its key',
+  'cli.config.yamlMsg.quote': 'a quoted text is never closed: add the closing {quote}',
+  'cli.config.yamlMsg.comma': 'two items inside [ ] or { } need a comma between them',
+  'cli.config.yamlMsg.commaOrColon':
+    'the items inside { } need a comma between them and a colon after each key',
+  'cli.config.yamlMsg.noValue':
+    'a key has no value: write `key: value`, with a space after the colon',
+  'cli.config.yamlMsg.mapColumn': 'the keys of one mapping must start at the same column',
+  'cli.config.yamlMsg.seqColumn': 'the items (- …) of one list must start at the same column',
+  'cli.config.yamlMsg.noDash': 'a list item lacks its leading -',
+  'cli.config.yamlMsg.plainStart':
+    'a value without quotes cannot start with {char}: put the value in quotes',
+  'cli.config.yamlMsg.escape':
+    '{seq} is not an escape sequence of double-quoted text: write \\\\ for a backslash, or use single quotes',
+  'cli.config.yamlMsg.comment': 'a comment (#) needs a space before it',
+  'cli.config.yamlMsg.flowEnd': 'a closing ] or } must be indented more than its key',
   'cli.config.yamlCodeDetail': '{code}: {sentence}',
   'cli.config.fileProblems': '{text}',
   'cli.config.yamlCode.ALIAS_PROPS': 'an alias (*name) cannot have an anchor or a tag',

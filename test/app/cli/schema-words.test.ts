@@ -112,6 +112,18 @@ describe('config check: config/models.yaml', () => {
     expect(zhLines[4]).toMatch(/params：应为映射（key: value 形式的行），实际是列表$/u);
   });
 
+  it('an unclosed [ says which bracket is missing in both languages, not only that the indentation is wrong', async () => {
+    const en = await check('models: [\n');
+    expect(en.code).toBe(1);
+    expect(en.stderr).toMatch(
+      /models\.yaml:2:1: YAML syntax error \(a \[ is never closed: add the \] that ends it; /u,
+    );
+    const zh = await check('models: [\n', ZH);
+    expect(zh.stderr).toMatch(
+      /models\.yaml:2:1：YAML 语法错误（BAD_INDENT：\[ 没有闭合：请补上与它配对的 \]；/u,
+    );
+  });
+
   it('a model without provider: asks for it once, and checks the keys it has', async () => {
     const en = await check('models:\n  - name: c\n    model: ""\n');
     expect(
