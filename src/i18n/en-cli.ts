@@ -310,19 +310,19 @@ export const enCli = {
   'cli.results.col.status': 'status',
   'cli.results.col.items': 'items (finished / failed / planned)',
   'cli.results.noSuchRun':
-    '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
-  'cli.results.noDataset': '{flag} {name}: run {run} has no such dataset; its datasets are {list}',
+    '--run {run}: there is no evaluation run #{run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.noDataset': '{flag} {name}: run #{run} has no such dataset; its datasets are {list}',
   'cli.results.noDatasetYet':
-    '{flag} {name}: run {run} has no such dataset; its datasets are (none: the run planned no items yet)',
+    '{flag} {name}: run #{run} has no such dataset; its datasets are (none: the run planned no items yet)',
   'cli.results.noAbility':
-    '{flag} {name}: run {run} has no items of this ability; its abilities are {list}',
+    '{flag} {name}: run #{run} has no items of this ability; its abilities are {list}',
   'cli.results.noAbilityYet':
-    '{flag} {name}: run {run} has no items of this ability; its abilities are (none)',
+    '{flag} {name}: run #{run} has no items of this ability; its abilities are (none)',
   'cli.judgeSuite.noScoring': 'suite {suite} has no scoring dataset (method: scoring)',
   'cli.results.written':
-    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
+    '{n, plural, one {# item} other {# items}} of run #{run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':
-    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+    '{n, plural, one {# item} other {# items}} of run #{run} ({model}, {suite}) written to {out} ({format})',
   'cli.results.badScore':
     '{name} "{value}": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
   'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',

@@ -208,7 +208,7 @@ export const en = {
   'site.noChart': 'no chart yet',
 
   'runs.title': 'Evaluation runs',
-  'runs.run.title': 'Run {id}: {model} on {suite}',
+  'runs.run.title': 'Run #{id}: {model} on {suite}',
   'runs.run.status': '{status}; {done} finished, {failed} failed of {total} planned; created {at}',
   'runs.status.queued': 'queued',
   'runs.status.running': 'running',

@@ -285,17 +285,17 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.results.col.status': '状态',
   'cli.results.col.items': '题目（已完成 / 失败 / 计划）',
   'cli.results.noSuchRun':
-    '--run {run}：没有编号为 {run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
-  'cli.results.noDataset': '{flag} {name}：评测任务 {run} 没有这个数据集；它的数据集有：{list}',
+    '--run {run}：没有编号为 #{run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+  'cli.results.noDataset': '{flag} {name}：评测任务 #{run} 没有这个数据集；它的数据集有：{list}',
   'cli.results.noDatasetYet':
-    '{flag} {name}：评测任务 {run} 没有这个数据集；它还没有任何数据集（尚未计划题目）',
-  'cli.results.noAbility': '{flag} {name}：评测任务 {run} 没有这项能力的题目；它的能力有：{list}',
+    '{flag} {name}：评测任务 #{run} 没有这个数据集；它还没有任何数据集（尚未计划题目）',
+  'cli.results.noAbility': '{flag} {name}：评测任务 #{run} 没有这项能力的题目；它的能力有：{list}',
   'cli.results.noAbilityYet':
-    '{flag} {name}：评测任务 {run} 没有这项能力的题目；它还没有任何能力的题目',
+    '{flag} {name}：评测任务 #{run} 没有这项能力的题目；它还没有任何能力的题目',
   'cli.judgeSuite.noScoring': '评测套件 {suite} 没有打分评估数据集（method: scoring）',
-  'cli.results.written': '评测任务 {run}（{model}，{suite}）的 {n} 道题目（{format}）',
+  'cli.results.written': '评测任务 #{run}（{model}，{suite}）的 {n} 道题目（{format}）',
   'cli.results.writtenTo':
-    '评测任务 {run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
+    '评测任务 #{run}（{model}，{suite}）的 {n} 道题目已写入 {out}（{format}）',
   'cli.results.badScore':
     '{name}“{value}”：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
   'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
