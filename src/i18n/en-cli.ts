@@ -446,7 +446,7 @@ export const enCli = {
     'interrupted while committing: the commit finished, so everything was {what} (see below)',
   'cli.interrupt.nothing': 'interrupted: nothing was {what}',
   'cli.import.outputs.done':
-    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
+    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows, plural, one {# row} other {# rows}}, {skipped} already present{differing}) in {secs} s',
   'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
   'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
   'cli.import.generatorMismatch':
@@ -454,10 +454,10 @@ export const enCli = {
   'cli.import.gaokaoDataset':
     '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
   'cli.import.gaokao.done':
-    'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
+    'imported {n, plural, one {# response} other {# responses}} for {model} from {files, plural, one {# GAOKAO-Bench file} other {# GAOKAO-Bench files}} into {datasets, plural, one {# dataset} other {# datasets}} ({counts}; {rows, plural, one {# item} other {# items}}, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
   'cli.import.andMore': '{shown} and {n} more',
   'cli.import.battles.done':
-    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows, plural, one {# row} other {# rows}}, {skipped} already present{duplicates}, {models, plural, one {# model} other {# models}}) in {secs} s',
   'cli.import.battles.duplicates':
     ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same vote, by its question_id, tstamp and judge, given again in the file)',
   'cli.import.battles.tstampType':
@@ -487,7 +487,8 @@ export const enCli = {
     'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
   'cli.datasets.fileInPath': 'a file is in its path',
   'cli.datasets.built': 'built into {out}',
-  'cli.datasets.builder': '{name}: {files} files, {items} items',
+  'cli.datasets.builder':
+    '{name}: {files, plural, one {# file} other {# files}}, {items, plural, one {# item} other {# items}}',
   'cli.datasets.from': '  from {from}',
   'cli.leaderboard.chart': 'chart written to {path}',
   'cli.leaderboard.chartWhole':
@@ -536,18 +537,20 @@ export const enCli = {
   'cli.judgeExport.onDataset': ' on {dataset}',
   'cli.judgeExport.noGrades':
     '--judge {judge}: no grades{scope} by this judge are stored{failures}; judges with single-answer records: {judges}',
-  'cli.judgeExport.failures': ' ({n} judge failures; retry them with `zhujiu judge run`)',
+  'cli.judgeExport.failures':
+    ' ({n, plural, one {# judge failure} other {# judge failures}}; retry {n, plural, one {it} other {them}} with `zhujiu judge run`)',
   'cli.judgeExport.done':
     'exported {n, plural, one {# grade} other {# grades}} by {judge}{failures}',
   'cli.judgeExport.doneTo':
     'exported {n, plural, one {# grade} other {# grades}} by {judge} to {out}{failures}',
-  'cli.judgeExport.leftOut': ' ({n} judge failures have no label and are left out)',
+  'cli.judgeExport.leftOut':
+    ' ({n, plural, one {# judge failure has no label and is left out} other {# judge failures have no label and are left out}})',
   'cli.suites.folder': 'datasets folder: {dir} (set ZHUJIU_DATASETS_DIR to change it)',
   'cli.suites.unavailable': 'unavailable (see below)',
   'cli.suites.size': '{n, plural, one {# dataset} other {# datasets}}, {items}',
   'cli.suites.fromImports': 'items from imports',
-  'cli.suites.items': '{n} items',
-  'cli.suites.itemsOf': '{n} of {rows} items',
+  'cli.suites.items': '{n, plural, one {# item} other {# items}}',
+  'cli.suites.itemsOf': '{n} of {rows, plural, one {# item} other {# items}}',
   'cli.suites.stored': 'stored items',
   'cli.suites.includes': ', includes {list}',
   'cli.suites.noFolder':
@@ -584,8 +587,8 @@ export const enCli = {
   'cli.migrate.upgradeBackup': ' (the old folder is {backup})',
   'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
   'cli.migrate.upgraded':
-    'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
-  'cli.migrate.upgradeCopied': 'copied {table}: {rows} rows',
+    'upgraded {dir} to PostgreSQL 18: {tables, plural, one {# table} other {# tables}}, {rows, plural, one {# row} other {# rows}} copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.upgradeCopied': 'copied {table}: {rows, plural, one {# row} other {# rows}}',
   'cli.migrate.thenApplied': ', then applied {names}',
   'cli.judge.board': 'board (judge {judge})',
   'cli.judge.noneChosen': 'none chosen: set judge.model',
@@ -604,17 +607,18 @@ export const enCli = {
   'cli.judge.noScores': 'no judge scores for {model}',
   'cli.judge.noScoresBy': 'no judge scores for {model} by {judge}',
   'cli.judge.imported':
-    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
+    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed, plural, one {# judge failure} other {# judge failures}}; {written} written) in {secs} s',
   'cli.judge.overMax':
     'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
   'cli.judge.which.eg': 'e.g. ',
   'cli.judge.which.item': 'item ',
   'cli.judge.which.items': 'items ',
   'cli.judge.failureLine':
-    '{n, plural, one {# item} other {# items}} × {code} after {attempts} attempts: {message}; {which}{items}',
+    '{n, plural, one {# item} other {# items}} × {code} after {attempts, plural, one {# attempt} other {# attempts}}: {message}; {which}{items}',
   'cli.judge.runLine':
-    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed} judge failures, {skipped} already judged, {calls} judge calls{unanswered}',
-  'cli.judge.unanswered': '; {n} items have no stored answer of {model}',
+    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed, plural, one {# judge failure} other {# judge failures}}, {skipped} already judged, {calls, plural, one {# judge call} other {# judge calls}}{unanswered}',
+  'cli.judge.unanswered':
+    '; {n, plural, one {# item has} other {# items have}} no stored answer of {model}',
   'cli.judge.stopped':
     'stopped: what was judged is kept; run the same command again to judge the rest',
   'cli.judge.retry': 'judge failures are not scores; run the same command again to retry only them',
@@ -651,7 +655,7 @@ export const enCli = {
   'cli.ratings.noBattles':
     'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
   'cli.ratings.anchorMissing':
-    '--anchor model "{model}" is not in the data ({n} models); check the name or drop --anchor',
+    '--anchor model "{model}" is not in the data ({n, plural, one {# model} other {# models}}); check the name or drop --anchor',
   'cli.ratings.anchorUnknown':
     '--anchor model "{model}" is not in the data, the configuration or the stored models; the rated models are {list}{meant}',
   'cli.ratings.styleAnchor':
@@ -710,7 +714,7 @@ export const enCli = {
   'cli.ratings.style.ci': ' (95% CI {lo} – {hi})',
   'cli.ratings.style.constant': ' (the same in every battle: not fitted)',
   'cli.ratings.style.method':
-    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles} battles{leftOut}; {bootstrap}',
+    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles, plural, one {# battle} other {# battles}}{leftOut}; {bootstrap}',
   'cli.ratings.style.leftOut': ', {n} without stored answers left out',
   'cli.ratings.style.noBootstrap': 'no bootstrap',
   'cli.ratings.style.coefficients':
@@ -774,7 +778,8 @@ export const enCli = {
   'cli.start.disabledEmpty':
     '{at} models[{i}].api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.endpoint.notListed': ' (model id {model} is not among them)',
-  'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
+  'cli.endpoint.answers':
+    'model {name}: {host} answers, {n, plural, one {# model} other {# models}} listed{listed}',
   'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',
   'cli.endpoint.unreachable':
     'model {name}: cannot reach {host} ({why}); check its base_url in {file} and that the server is up',
@@ -958,7 +963,7 @@ export const enCli = {
     '{where}: its files ({files}) hold no items; name the right file, or fill it (is it empty?)',
   'cli.dataset.moreRows': '\n({n} more)',
   'cli.dataset.shots':
-    '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
+    '{where}: shots {shots} needs {shots, plural, one {# row} other {# rows}} outside the sample, but only {left} {left, plural, one {is} other {are}} left; lower `shots:` or `sample:`',
   'cli.dataset.storedOnly':
     '{where}: only a zero-shot dataset of every item can be run over stored items',
   'cli.dataset.cacheUnwritable':
@@ -1038,7 +1043,7 @@ export const enCli = {
   'cli.battles.emptyInput':
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':
-    '{source}: all {n} battles are marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
+    '{source}: {n, plural, one {its # battle is} other {all # battles are}} marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
   'cli.battles.conflict':
     'the vote `{identity}` is also line {line}, with another outcome: `{there}` there, `{here}` here. One vote has one outcome: delete the wrong line, then try again',
   'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
@@ -1243,7 +1248,7 @@ export const enCli = {
   'cli.upgrade.columns':
     'table {table} has columns ({old}) in the old folder and ({new}) in the new one after the same migrations; the upgrade stopped and the old folder is left as it was.',
   'cli.upgrade.rows':
-    'table {table} has {before} rows in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
+    'table {table} has {before, plural, one {# row} other {# rows}} in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
   'cli.upgrade.failed':
     'upgrading {dir} failed: {detail}. The old folder is left as it was; run `zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
   'cli.cause.with': '{phrase} ({detail})',
