@@ -120,7 +120,7 @@ describe('cannot write', () => {
     const r = await inProcess(['export', 'battles', '--out', root], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'out')}）\n`,
+      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'battles.jsonl')}）\n`,
     );
   });
 });
