@@ -12,6 +12,7 @@ export const enCli = {
   'cli.opt.version': 'print the version of zhujiu and exit',
   'cli.opt.help': 'display help for command',
   'cli.helpCommand': 'display help for command',
+  'cli.helpCommand.arg': 'the command to show the help of, and its subcommand if it has any',
   'cli.help.usage': 'Usage:',
   'cli.help.arguments': 'Arguments:',
   'cli.help.options': 'Options:',

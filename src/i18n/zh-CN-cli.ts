@@ -10,6 +10,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.opt.version': '显示 zhujiu 的版本号并退出',
   'cli.opt.help': '显示命令帮助',
   'cli.helpCommand': '显示命令帮助',
+  'cli.helpCommand.arg': '要显示帮助的命令，有子命令时再加上子命令',
   'cli.help.usage': '用法：',
   'cli.help.arguments': '参数：',
   'cli.help.options': '选项：',
