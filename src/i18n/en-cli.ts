@@ -399,7 +399,8 @@ export const enCli = {
     'a key has no value: write `key: value`, with a space after the colon',
   'cli.config.yamlMsg.mapColumn': 'the keys of one mapping must start at the same column',
   'cli.config.yamlMsg.seqColumn': 'the items (- …) of one list must start at the same column',
-  'cli.config.yamlMsg.noDash': 'a list item lacks its leading -',
+  'cli.config.yamlMsg.noDash':
+    "a line is indented as a list's items but does not start with -: indent it as far as its item's keys, or start a new item with -",
   'cli.config.yamlMsg.plainStart':
     'a value without quotes cannot start with {char}: put the value in quotes',
   'cli.config.yamlMsg.escape':

@@ -366,7 +366,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.config.yamlMsg.noValue': '键后面没有值：请写成 `key: value`，冒号后加一个空格',
   'cli.config.yamlMsg.mapColumn': '同一映射的键必须从同一列开始',
   'cli.config.yamlMsg.seqColumn': '同一列表的项（- …）必须从同一列开始',
-  'cli.config.yamlMsg.noDash': '列表项前缺少 -',
+  'cli.config.yamlMsg.noDash':
+    '这一行的缩进与列表项相同，却不以 - 开头：请把它缩进到与所属项的键对齐，或以 - 开始新的一项',
   'cli.config.yamlMsg.plainStart': '不加引号的值不能以 {char} 开头；请给值加上引号',
   'cli.config.yamlMsg.escape':
     '{seq} 不是双引号文本中有效的转义序列：反斜杠请写成 \\\\，或改用单引号',

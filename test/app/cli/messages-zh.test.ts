@@ -489,12 +489,12 @@ describe('a YAML syntax error', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -）；由它引起的语法错误还有 1 处$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：这一行的缩进与列表项相同，却不以 - 开头：请把它缩进到与所属项的键对齐，或以 - 开始新的一项）；由它引起的语法错误还有 1 处$/mu,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const en = await inProcess(['config', 'check', '--no-connect'], { env });
     expect(en.stderr).toMatch(
-      /models\.yaml:4:1: YAML syntax error \(Sequence item without - indicator\); 1 more syntax error follows from it$/mu,
+      /models\.yaml:4:1: YAML syntax error \(a line is indented as a list's items but does not start with -: indent it as far as its item's keys, or start a new item with -\); 1 more syntax error follows from it$/mu,
     );
   });
 });
