@@ -40,7 +40,7 @@ export async function runExportBattles(
       { flag: '--out', path: o.out, format: 'jsonl', by: `--format ${o.format}` },
       locale,
     );
-    await checkOutputPath('--out', o.out);
+    await checkOutputPath({ flag: '--out', path: o.out, fileName: 'battles.jsonl' });
   }
   await withRuntime(deps, {}, async (rt) => {
     // A source with no stored battles is refused as `ratings` and `leaderboard` refuse it, listing the stored ones.

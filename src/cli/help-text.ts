@@ -322,14 +322,30 @@ function subcommand(cmd: Command, name: string): Command | undefined {
 }
 
 /**
+ * The help page of the `help` command of `cmd` (`zhujiu help help`, `zhujiu help --help`): its usage (`zhujiu help
+ * [command]`), what it does and its argument. commander's own `help` command is made apart from the program (no
+ * parent, no help option), so the page is that of a twin added to `cmd` for it.
+ * @throws CommanderError (the program's `exitOverride`), exit 0, after the page.
+ */
+function helpOfHelp(cmd: Command, locale: Locale): never {
+  const own = (cmd as unknown as { _getHelpCommand(): Command | null })._getHelpCommand();
+  const twin = cmd
+    .command(own?.name() ?? 'help')
+    .description(own?.description() ?? '')
+    .argument('[command]', t(locale, 'cli.helpCommand.arg'));
+  return twin.help();
+}
+
+/**
  * `zhujiu help TOPIC…` (also `zhujiu import help TOPIC`), looked at before commander parses `args` (the words after
  * `zhujiu`): a TOPIC that is no command there is refused as an unknown command is (commander showed the whole help
  * instead): `error: unknown command 'evl'` with its "did you mean" (text/edit-distance.ts `didYouMeanChoice`),
- * exit 2; `help import outputs` shows the help of `import outputs` (commander showed that of `import`). Returns
- * quietly when `args` asks for no help of a subcommand.
+ * exit 2; `help import outputs` shows the help of `import outputs` (commander showed that of `import`); `help help`
+ * and `help --help` show the help of `help` itself (commander refused the one, showed the whole help for the other).
+ * Returns quietly when `args` asks for no help of a subcommand.
  * @throws CommanderError (the program's `exitOverride`): exit 2 for an unknown topic, 0 after a help page.
  */
-export function helpTopics(program: Command, args: readonly string[]): void {
+export function helpTopics(program: Command, args: readonly string[], locale: Locale): void {
   let cmd = program;
   let i = 0;
   for (; i < args.length && !(args[i] === 'help' && cmd.commands.length > 0); i++) {
@@ -340,6 +356,8 @@ export function helpTopics(program: Command, args: readonly string[]): void {
   if (i >= args.length) return;
   let target = cmd;
   for (const topic of args.slice(i + 1)) {
+    if (target === cmd && (topic === 'help' || topic === '--help' || topic === '-h'))
+      helpOfHelp(cmd, locale);
     if (topic.startsWith('-')) return;
     const sub: Command | undefined = subcommand(target, topic);
     if (sub === undefined) {

@@ -505,7 +505,7 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
   if (io === defaultIo) watchStdout();
   try {
     takeRequestedExit();
-    helpTopics(program, argv.slice(2));
+    helpTopics(program, argv.slice(2), locale);
     await program.parseAsync(argv as string[]);
     // A command that ends normally may ask for a status (130 after Ctrl-C, 1 when its work failed).
     const code = takeRequestedExit() ?? 0;

@@ -15,6 +15,9 @@ import type { CliIo } from './io.ts';
 import { requireKnownName } from './known-names.ts';
 import { checkOutputFormat } from './out-format.ts';
 
+/** The file name `--out` is given in a folder named instead of a file: a JSON Lines file of labels. */
+const LABELS_FILE = 'labels.jsonl';
+
 /** Flags of `zhujiu judge export`. */
 export interface JudgeExportFlags {
   readonly judge: string;
@@ -52,7 +55,7 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDe
       { flag: '--out', path: o.out, format: 'jsonl', by: 'zhujiu judge export' },
       locale,
     );
-    await checkOutputPath('--out', o.out);
+    await checkOutputPath({ flag: '--out', path: o.out, fileName: LABELS_FILE });
   }
   await withRuntime(deps, {}, async (rt) => {
     await requireKnownName(rt, 'judge', '--judge', o.judge, locale);
@@ -83,7 +86,8 @@ export async function runJudgeExport(io: CliIo, o: JudgeExportFlags, deps: CliDe
       );
     }
     const lines = r.grades.map(labelLine).join('\n');
-    if (o.out) await writeFileAtomic('--out', o.out, `${lines}\n`);
+    if (o.out)
+      await writeFileAtomic({ flag: '--out', path: o.out, fileName: LABELS_FILE }, `${lines}\n`);
     else io.out(lines);
     const summary = tc(locale, o.out ? 'cli.judgeExport.doneTo' : 'cli.judgeExport.done', {
       n: r.grades.length,

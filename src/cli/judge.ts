@@ -89,7 +89,9 @@ function scoringLine(locale: Locale, model: string, f: BoardScoringFigures): str
   const where = f.stored
     ? tc(locale, 'cli.judge.board', { judge: f.judge ?? tc(locale, 'cli.judge.noneChosen') })
     : tc(locale, 'cli.judge.trialBoard', { judge: f.judge ?? '' });
-  const abilities = Object.entries(f.abilities).map(([a, v]) => `${a} ${v.toFixed(2)}`);
+  const abilities = Object.entries(f.abilities).map(
+    ([a, v]) => `${abilityText(a, locale)} ${v.toFixed(2)}`,
+  );
   return tc(locale, 'cli.judge.scoringLine', {
     where,
     model,

@@ -38,6 +38,9 @@ import { requireKnownName } from './known-names.ts';
 import { checkOutputFormat } from './out-format.ts';
 import { requireRequestedSources, votesElsewhereNote } from './sources.ts';
 
+/** The file name `--png` is given in a folder named instead of a file. */
+const BOARD_PNG = 'board.png';
+
 /** Flags of `zhujiu leaderboard`. */
 export interface LeaderboardFlags {
   readonly view?: string;
@@ -79,7 +82,7 @@ async function writeBoardPng(
     notes: chartNotes(snap.board, locale),
     locale,
   });
-  await writeFileAtomic('--png', resolve(path), png);
+  await writeFileAtomic({ flag: '--png', path: resolve(path), fileName: BOARD_PNG }, png);
 }
 
 /**
@@ -154,7 +157,7 @@ export async function runLeaderboard(
   // A name of another format, or a path that cannot be written, is refused before the board is built.
   if (o.png) {
     checkOutputFormat({ flag: '--png', path: o.png, format: 'png', by: '--png' }, locale);
-    await checkOutputPath('--png', o.png);
+    await checkOutputPath({ flag: '--png', path: o.png, fileName: BOARD_PNG });
   }
   const clock = deps.clock ?? systemClock;
   const rt = deps.rt ?? (await openCommandRuntime(deps, {}));

@@ -13,6 +13,7 @@
 import { filesOf } from '../config/files.ts';
 import { AppError } from '../core/errors.ts';
 import { listText, tc } from '../i18n/cli.ts';
+import { displayName } from '../i18n/display-names.ts';
 import type { Locale } from '../i18n/index.ts';
 import { loadStyleBattles } from '../leaderboard/style.ts';
 import { battleVoteTypes } from '../storage/arena-queries.ts';
@@ -69,7 +70,9 @@ export async function runStoredRatings(io: CliIo, o: RatingsOptions, deps: CliDe
     const noVotes = (ability: string | undefined) => ({
       sources: listText(locale, sources),
       db,
-      ability: ability ? tc(locale, 'cli.ratings.forAbility', { ability }) : '',
+      ability: ability
+        ? tc(locale, 'cli.ratings.forAbility', { ability: displayName('ability', ability, locale) })
+        : '',
     });
     await runRatings(
       {

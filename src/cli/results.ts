@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { AppError } from '../core/errors.ts';
-import { checkOutputPath, streamFileAtomic } from '../core/out-file.ts';
+import { checkOutputPath, type OutputFile, streamFileAtomic } from '../core/out-file.ts';
 import { checkRunFilter, type ResultFormat, writeRunResults } from '../eval/item-results.ts';
 import { tc } from '../i18n/cli.ts';
 import { type Locale, runStatusText } from '../i18n/index.ts';
@@ -37,6 +37,11 @@ export interface ResultsFlags {
  * it is written only when asked (`--bom`).
  */
 const UTF8_BOM = '\uFEFF';
+
+/** `--out PATH` of results written in `format`; a folder is answered with `results.jsonl` / `results.csv` in it. */
+function outFile(path: string, format: ResultFormat): OutputFile {
+  return { flag: '--out', path, fileName: `results.${format}` };
+}
 
 /** Writes `s` to `out`, waiting for `drain`; a failed stream (EPIPE) throws so no further page is read. */
 async function write(out: Writable, s: string): Promise<void> {
@@ -90,7 +95,7 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
       },
       locale,
     );
-    await checkOutputPath('--out', o.out);
+    await checkOutputPath(outFile(o.out, o.format));
   }
   await withRuntime(deps, {}, async (rt) => {
     const db = rt.db.db;
@@ -120,7 +125,7 @@ export async function runResults(io: CliIo, o: ResultsFlags, deps: CliDeps): Pro
       if (o.bom) await write(out, UTF8_BOM);
       return writeRunResults(db, target, filter, o.format, (s) => write(out, s));
     };
-    if (o.out) n = await streamFileAtomic('--out', o.out, records);
+    if (o.out) n = await streamFileAtomic(outFile(o.out, o.format), records);
     else n = await records(io.stdout ?? process.stdout);
     const summary = tc(locale, o.out ? 'cli.results.writtenTo' : 'cli.results.written', {
       n,

@@ -7,7 +7,15 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { type Document, isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isNode,
+  isScalar,
+  LineCounter,
+  parseDocument,
+} from 'yaml';
 import type { z } from 'zod';
 import { AppError, type Said } from '../core/errors.ts';
 import { folderState } from '../core/folder-state.ts';
@@ -33,6 +41,8 @@ import {
 } from './schema.ts';
 import { schemaMessageIn } from './schema-messages.ts';
 import { type ParsedSuite, resolveSuiteIncludes } from './suite-include.ts';
+import { wrongVariantIssues } from './wrong-variant.ts';
+import { yamlMessageSaid } from './yaml-messages.ts';
 
 /** Everything the app is configured with. */
 export interface LoadedConfig {
@@ -114,6 +124,7 @@ const TYPE_WORDS: Readonly<Record<string, CliMessageKey>> = {
   boolean: 'cli.configFile.type.boolean',
   array: 'cli.configFile.type.array',
   object: 'cli.configFile.type.object',
+  record: 'cli.configFile.type.object',
 };
 
 /** What a YAML value is, in words ("text \"abc\"", "a list", "nothing"), in `locale`. */
@@ -287,7 +298,9 @@ function issueText(
   schema: z.ZodType | undefined,
   locale: Locale,
 ): string {
-  const value = doc.getIn(path);
+  // A list or mapping as data (yaml gives its node), so that it is described as what it is.
+  const node = doc.getIn(path);
+  const value = isCollection(node) ? node.toJSON() : node;
   const missing = missingKeyText(issue, doc, path, locale);
   if (missing !== undefined) return missing;
   if (issue.code === 'invalid_union' && 'discriminator' in issue && issue.discriminator) {
@@ -312,15 +325,14 @@ function issueText(
         got: describeValue(value, locale),
       }) + meantChoiceText(value, issue.values, locale)
     );
-  if (issue.code === 'invalid_type') {
+  if (issue.code === 'invalid_type' && TYPE_WORDS[issue.expected] !== undefined) {
     const fallback =
       path.reduce<unknown>(
         (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
         defaults,
       ) ?? schemaDefaultAt(schema, path);
-    const words = TYPE_WORDS[issue.expected];
     return tc(locale, 'cli.configFile.expected', {
-      what: words ? tc(locale, words) : issue.expected,
+      what: tc(locale, TYPE_WORDS[issue.expected] as CliMessageKey),
       example: exampleOf(issue.expected, fallback, locale),
       got: describeValue(value, locale),
     });
@@ -524,18 +536,24 @@ const YAML_CODES: Readonly<Record<string, CliMessageKey>> = {
 };
 
 /**
- * What a YAML syntax error says in `locale`: the parser's own message (its first line) in English; in another
- * language the code and the catalogue sentence of that code (the code alone for one the catalogue does not know).
+ * What a YAML syntax error says in `locale`: a parser message that says more than its code (an unclosed `[`, a
+ * quote, a character a plain value cannot start with: config/yaml-messages.ts) in the catalogue's words; any other,
+ * in English the parser's own message (its first line), in another language the catalogue sentence of its code
+ * (the code alone for one the catalogue does not know). Outside English the code comes first (`BAD_INDENT：…`).
  */
 export function yamlErrorDetail(
   error: { readonly code: string; readonly message: string },
   locale: Locale,
 ): string {
-  if (locale === 'en') return error.message.split('\n')[0] || error.code;
+  const known = yamlMessageSaid(error.message);
+  if (locale === 'en')
+    return known ? sayCli('en', known) : error.message.split('\n')[0] || error.code;
   const key = Object.hasOwn(YAML_CODES, error.code) ? YAML_CODES[error.code] : undefined;
-  return key === undefined
-    ? error.code
-    : tc(locale, 'cli.config.yamlCodeDetail', { code: error.code, sentence: tc(locale, key) });
+  if (known === undefined && key === undefined) return error.code;
+  return tc(locale, 'cli.config.yamlCodeDetail', {
+    code: error.code,
+    sentence: known ? sayCli(locale, known) : tc(locale, key as CliMessageKey),
+  });
 }
 
 /**
@@ -588,17 +606,23 @@ export function parseYamlFileLocated<S extends z.ZodType>(
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false });
   if (doc.errors.length > 0) throw yamlSyntaxError(shown, doc.errors, lc, locale);
   const data = doc.toJS() ?? {};
-  const parsed = schema.safeParse(data, zodParseOptions(locale));
+  const options = zodParseOptions(locale);
+  const parsed = schema.safeParse(data, options);
   if (!parsed.success) {
     // The schema's defaults (when it has one for an empty file) give examples and the valid keys.
     const defaults = schema.safeParse({});
+    // An entry refused for its kind alone (a model's `provider:`) is also checked for its other problems.
+    const issues = [
+      ...parsed.error.issues,
+      ...wrongVariantIssues(schema, data, parsed.error.issues, options),
+    ];
     throw new AppError(
       'config_invalid',
       locate(
         doc,
         lc,
         shown,
-        parsed.error.issues,
+        issues,
         defaults.success ? defaults.data : undefined,
         schema,
         locale,

@@ -497,7 +497,7 @@ const openAiModel = z.strictObject({
   model: z.string().min(1),
   api_key_env: z
     .string()
-    .regex(/^[A-Z_][A-Z0-9_]*$/, 'the name of an environment variable, e.g. OPENAI_API_KEY')
+    .regex(/^[A-Z_][A-Z0-9_]*$/, schemaMessage('cli.schema.envVarName'))
     .optional(),
   /** Sampling parameters sent with every request (temperature, top_p, max_tokens, seed...). */
   params: z.record(z.string(), z.unknown()).default({}),
@@ -596,12 +596,7 @@ export const datasetFileSchema = z.union([
   z.string().min(1),
   z.strictObject({
     url: z.url({ protocol: /^https?$/ }),
-    sha256: z
-      .string()
-      .regex(
-        /^[0-9a-f]{64}$/,
-        'the SHA-256 of the file, 64 lower-case hex digits (`sha256sum FILE`)',
-      ),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, schemaMessage('cli.schema.sha256')),
   }),
 ]);
 /** A dataset file entry. */
@@ -681,7 +676,7 @@ export const suiteDatasetSchema = z
     /** Scoring datasets: the judge rubric (config/rubrics/<name>.yaml), e.g. ten_point or industry_0_3. */
     rubric: z
       .string()
-      .regex(/^[a-z0-9][a-z0-9_]*$/, 'a rubric name of config/rubrics/, e.g. ten_point')
+      .regex(/^[a-z0-9][a-z0-9_]*$/, schemaMessage('cli.schema.rubricName'))
       .optional(),
     /** Scoring datasets: also run the separate safety-violation check on every judged answer. */
     safety_check: z.boolean().default(false),
@@ -736,7 +731,7 @@ export type SuiteDatasetConfig = z.infer<typeof suiteDatasetSchema>;
 /** A suite name: the `name:` of a `config/suites/<file>.yaml`. */
 export const suiteNameSchema = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_.-]*$/, 'lower-case letters, digits, . _ - only');
+  .regex(/^[a-z0-9][a-z0-9_.-]*$/, schemaMessage('cli.schema.suiteName'));
 
 /**
  * One entry of a suite's `include:` (README "Datasets and suites"): another suite whose datasets join this one,

@@ -16,11 +16,14 @@ import { causeSaid } from '../i18n/error-cause.ts';
 import { AppError, type Said } from './errors.ts';
 import { folderState } from './folder-state.ts';
 
-/** Why an errno stops a write, in words, with the fix (a command line message, i18n/en-cli.ts). */
-function why(code: string | undefined, path: string): Said {
+/**
+ * Why an errno stops a write, in words, with the fix (a command line message, i18n/en-cli.ts); a folder is answered
+ * with a file in it named `fileName` (`results/results.jsonl`), the name the command would give its file.
+ */
+function why(code: string | undefined, path: string, fileName: string): Said {
   switch (code) {
     case 'EISDIR':
-      return said('cli.outFile.isFolder', { path, example: join(path, 'out') });
+      return said('cli.outFile.isFolder', { path, example: join(path, fileName) });
     case 'ENOENT':
       // A folder that exists but takes no new files (/proc, /sys) also answers ENOENT.
       return existsSync(dirname(resolve(path)))
@@ -49,38 +52,50 @@ function why(code: string | undefined, path: string): Said {
   }
 }
 
+/** An output file as the user named it: the flag, the path given, and a file name that fits what is written there. */
+export interface OutputFile {
+  /** The flag that named the path, e.g. `--out`. */
+  readonly flag: string;
+  readonly path: string;
+  /**
+   * The name the command would give its file (`results.csv`, `battles.jsonl`, `board.png`): the example in a folder
+   * given instead of a file.
+   */
+  readonly fileName: string;
+}
+
 /**
  * The refusal of an output path: `FLAG PATH: cannot write (reason and fix)`, in English as its message and as
  * catalogue data for the command line's language ({@link saidError}).
- * @param flag the flag that named the path, e.g. `--out`.
  */
-export function cannotWrite(flag: string, path: string, err: unknown): AppError {
+export function cannotWrite(file: OutputFile, err: unknown): AppError {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const { flag, path } = file;
   return saidError(
     'file_unwritable',
-    said('cli.outFile.cannotWrite', { flag, path, why: why(code, path) }),
+    said('cli.outFile.cannotWrite', { flag, path, why: why(code, path, file.fileName) }),
     { cause: err },
   );
 }
 
 /**
- * Checks, before any work, that `path` can be created or replaced: it is not a folder, its folder exists and is
+ * Checks, before any work, that `file.path` can be created or replaced: it is not a folder, its folder exists and is
  * writable, a file can really be created there (an empty probe file, removed at once), and what is there now is a
  * regular file (a symbolic link counts as the file it points to).
  * @returns the absolute path to write: a symbolic link's target, else the path ({@link outputTarget}).
- * @param flag the flag that named the path (for the message).
  * @throws AppError `file_unwritable` naming the flag, the path and the fix.
  */
-export async function checkOutputPath(flag: string, path: string): Promise<string> {
+export async function checkOutputPath(file: OutputFile): Promise<string> {
+  const { path } = file;
   const full = await outputTarget(path);
   const st = await stat(full).catch(() => undefined);
-  if (st?.isDirectory()) throw cannotWrite(flag, path, { code: 'EISDIR' });
+  if (st?.isDirectory()) throw cannotWrite(file, { code: 'EISDIR' });
   // The file is replaced by renaming a new one over it: a pipe, a device or a socket would be replaced, not fed.
-  if (st && !st.isFile()) throw cannotWrite(flag, path, { code: 'ENOTREG' });
+  if (st && !st.isFile()) throw cannotWrite(file, { code: 'ENOTREG' });
   const dir = dirname(full);
   const dst = await stat(dir).catch((err: NodeJS.ErrnoException) => err);
-  if (dst instanceof Error) throw cannotWrite(flag, path, dst);
-  if (!dst.isDirectory()) throw cannotWrite(flag, path, { code: 'ENOTDIR' });
+  if (dst instanceof Error) throw cannotWrite(file, dst);
+  if (!dst.isDirectory()) throw cannotWrite(file, { code: 'ENOTDIR' });
   try {
     await access(dir, constants.W_OK);
     if (st) await access(full, constants.W_OK);
@@ -90,7 +105,7 @@ export async function checkOutputPath(flag: string, path: string): Promise<strin
     await writeFile(probe, '', { flag: 'wx' });
     await rm(probe, { force: true });
   } catch (err) {
-    throw cannotWrite(flag, path, err);
+    throw cannotWrite(file, err);
   }
   return full;
 }
@@ -111,45 +126,40 @@ export function tempPathBeside(path: string): string {
 }
 
 /**
- * Writes `data` to `path` atomically: a temporary file beside it, renamed over `path` when complete (through a
- * symbolic link to the file it points to); the temporary file is removed on failure.
+ * Writes `data` to `file.path` atomically: a temporary file beside it, renamed over the path when complete (through
+ * a symbolic link to the file it points to); the temporary file is removed on failure.
  * @throws AppError `file_unwritable` naming the flag, the path and the fix.
  */
-export async function writeFileAtomic(
-  flag: string,
-  path: string,
-  data: string | Uint8Array,
-): Promise<void> {
-  const target = await outputTarget(path);
+export async function writeFileAtomic(file: OutputFile, data: string | Uint8Array): Promise<void> {
+  const target = await outputTarget(file.path);
   const tmp = tempPathBeside(target);
   try {
     await writeFile(tmp, data);
     await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });
-    throw cannotWrite(flag, path, err);
+    throw cannotWrite(file, err);
   }
 }
 
 /**
- * Streams a file to `path` atomically: the path is checked first ({@link checkOutputPath}), `work` writes to a
- * UTF-8 stream on a temporary file beside it, and the file is renamed over `path` when `work` has ended and the
+ * Streams a file to `file.path` atomically: the path is checked first ({@link checkOutputPath}), `work` writes to
+ * a UTF-8 stream on a temporary file beside it, and the file is renamed over the path when `work` has ended and the
  * stream has flushed; on any failure (of `work`, of a write, of `signal` checked after the flush) the temporary
- * file is removed and nothing is left at `path`.
- * @param flag the option that named the path (`--out`), for the error.
+ * file is removed and nothing is left at the path.
+ * @param file the path, and the option that named it (`--out`) for the error.
  * @returns what `work` returned.
  * @throws AppError `file_unwritable` naming the flag, the path and the fix; whatever `work` throws, as it is.
  */
 export async function streamFileAtomic<T>(
-  flag: string,
-  path: string,
+  file: OutputFile,
   work: (out: Writable) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<T> {
-  const target = await checkOutputPath(flag, path);
+  const target = await checkOutputPath(file);
   const tmp = tempPathBeside(target);
   const out = createWriteStream(tmp, { encoding: 'utf8' });
-  const ioError = (err: unknown) => (err instanceof AppError ? err : cannotWrite(flag, path, err));
+  const ioError = (err: unknown) => (err instanceof AppError ? err : cannotWrite(file, err));
   try {
     await once(out, 'open').catch((err: unknown) => {
       throw ioError(err);

@@ -11,6 +11,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
 import { listSaid, said, saidError } from '../i18n/cli.ts';
+import { displayNameSaid, displayNamesSaid } from '../i18n/names.ts';
 import {
   type RunItemFilter,
   type RunItemRow,
@@ -209,9 +210,10 @@ export async function checkRunFilter(
         'not_found',
         said(ab.length > 0 ? 'cli.results.noAbility' : 'cli.results.noAbilityYet', {
           flag: names.ability,
-          name: filter.ability,
+          // By the name the reader uses (`知识` in Chinese), whichever form was typed.
+          name: displayNameSaid('ability', filter.ability),
           run: runId,
-          list: listSaid(ab),
+          list: displayNamesSaid('ability', ab),
         }),
       );
   }

@@ -12,6 +12,7 @@ export const enCli = {
   'cli.opt.version': 'print the version of zhujiu and exit',
   'cli.opt.help': 'display help for command',
   'cli.helpCommand': 'display help for command',
+  'cli.helpCommand.arg': 'the command to show the help of, and its subcommand if it has any',
   'cli.help.usage': 'Usage:',
   'cli.help.arguments': 'Arguments:',
   'cli.help.options': 'Options:',
@@ -128,6 +129,12 @@ export const enCli = {
     "must be an absolute {first} or {second} URL (or null for the platform's own)",
   'cli.schema.httpUrl': 'expected an http:// or https:// URL, e.g. {example}, got "{got}"',
   'cli.schema.locale': 'locale: use one of {locales} (e.g. locale: zh-CN)',
+  'cli.schema.envVarName':
+    'must be the name of an environment variable (capitals, digits and _), e.g. OPENAI_API_KEY',
+  'cli.schema.sha256':
+    'must be the SHA-256 of the file, 64 lower-case hex digits (`sha256sum FILE`)',
+  'cli.schema.rubricName': 'must be a rubric name of config/rubrics/, e.g. ten_point',
+  'cli.schema.suiteName': 'may hold lower-case letters, digits, . _ and - only',
   'cli.schema.regex': 'not a valid regular expression',
   'cli.schema.sourceName': 'a source name as given to `import battles --source`',
   'cli.schema.sourceArena':
@@ -322,19 +329,19 @@ export const enCli = {
   'cli.results.col.status': 'status',
   'cli.results.col.items': 'items (finished / failed / planned)',
   'cli.results.noSuchRun':
-    '--run {run}: no evaluation run {run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
-  'cli.results.noDataset': '{flag} {name}: run {run} has no such dataset; its datasets are {list}',
+    '--run {run}: there is no evaluation run #{run}; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+  'cli.results.noDataset': '{flag} {name}: run #{run} has no such dataset; its datasets are {list}',
   'cli.results.noDatasetYet':
-    '{flag} {name}: run {run} has no such dataset; its datasets are (none: the run planned no items yet)',
+    '{flag} {name}: run #{run} has no such dataset; its datasets are (none: the run planned no items yet)',
   'cli.results.noAbility':
-    '{flag} {name}: run {run} has no items of this ability; its abilities are {list}',
+    '{flag} {name}: run #{run} has no items of this ability; its abilities are {list}',
   'cli.results.noAbilityYet':
-    '{flag} {name}: run {run} has no items of this ability; its abilities are (none)',
+    '{flag} {name}: run #{run} has no items of this ability; its abilities are (none)',
   'cli.judgeSuite.noScoring': 'suite {suite} has no scoring dataset (method: scoring)',
   'cli.results.written':
-    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) ({format})',
+    '{n, plural, one {# item} other {# items}} of run #{run} ({model}, {suite}) ({format})',
   'cli.results.writtenTo':
-    '{n, plural, one {# item} other {# items}} of run {run} ({model}, {suite}) written to {out} ({format})',
+    '{n, plural, one {# item} other {# items}} of run #{run} ({model}, {suite}) written to {out} ({format})',
   'cli.results.badScore':
     '{name} "{value}": use correct, wrong, or a range of the score fraction between 0 and 1 such as 0.5-1',
   'cli.eval.recentRun': '#{id} ({model} on {suite}, {status})',
@@ -398,6 +405,24 @@ export const enCli = {
   'cli.config.fromCaller': 'the caller',
   'cli.config.unreadable':
     '{path}: cannot read ({code}); check the permissions of the config folder and its files',
+  'cli.config.yamlMsg.unclosed':
+    'a {open} is never closed: add the {close} that ends it; a {open} … {close} over several lines needs each line indented more than its key',
+  'cli.config.yamlMsg.quote': 'a quoted text is never closed: add the closing {quote}',
+  'cli.config.yamlMsg.comma': 'two items inside [ ] or { } need a comma between them',
+  'cli.config.yamlMsg.commaOrColon':
+    'the items inside { } need a comma between them and a colon after each key',
+  'cli.config.yamlMsg.noValue':
+    'a key has no value: write `key: value`, with a space after the colon',
+  'cli.config.yamlMsg.mapColumn': 'the keys of one mapping must start at the same column',
+  'cli.config.yamlMsg.seqColumn': 'the items (- …) of one list must start at the same column',
+  'cli.config.yamlMsg.noDash':
+    "a line is indented as a list's items but does not start with -: indent it as far as its item's keys, or start a new item with -",
+  'cli.config.yamlMsg.plainStart':
+    'a value without quotes cannot start with {char}: put the value in quotes',
+  'cli.config.yamlMsg.escape':
+    '{seq} is not an escape sequence of double-quoted text: write \\\\ for a backslash, or use single quotes',
+  'cli.config.yamlMsg.comment': 'a comment (#) needs a space before it',
+  'cli.config.yamlMsg.flowEnd': 'a closing ] or } must be indented more than its key',
   'cli.config.yamlCodeDetail': '{code}: {sentence}',
   'cli.config.fileProblems': '{text}',
   'cli.config.yamlCode.ALIAS_PROPS': 'an alias (*name) cannot have an anchor or a tag',
@@ -439,7 +464,7 @@ export const enCli = {
     'interrupted while committing: the commit finished, so everything was {what} (see below)',
   'cli.interrupt.nothing': 'interrupted: nothing was {what}',
   'cli.import.outputs.done':
-    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows} rows, {skipped} already present{differing}) in {secs} s',
+    'imported {n, plural, one {# response} other {# responses}} for {model} into dataset {dataset} ({rows, plural, one {# row} other {# rows}}, {skipped} already present{differing}) in {secs} s',
   'cli.import.differFile': '; {n} of them differ from the file and were kept as stored: {items}',
   'cli.import.differFiles': '; {n} of them differ from the files and were kept as stored: {items}',
   'cli.import.generatorMismatch':
@@ -447,10 +472,10 @@ export const enCli = {
   'cli.import.gaokaoDataset':
     '--dataset does not apply to --format gaokao: items go to the datasets gaokao_<subject> of the gaokao-objective suite',
   'cli.import.gaokao.done':
-    'imported {n, plural, one {# response} other {# responses}} for {model} from {files} GAOKAO-Bench files into {datasets} datasets ({counts}; {rows} items, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
+    'imported {n, plural, one {# response} other {# responses}} for {model} from {files, plural, one {# GAOKAO-Bench file} other {# GAOKAO-Bench files}} into {datasets, plural, one {# dataset} other {# datasets}} ({counts}; {rows, plural, one {# item} other {# items}}, {skipped} already present{differing}) in {secs} s; score them with `zhujiu eval --model {word} --suite gaokao-objective`',
   'cli.import.andMore': '{shown} and {n} more',
   'cli.import.battles.done':
-    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows} rows, {skipped} already present{duplicates}, {models} models) in {secs} s',
+    'imported {n, plural, one {# battle} other {# battles}} ({n, plural, one {# vote} other {# votes}}) from source {source} ({rows, plural, one {# row} other {# rows}}, {skipped} already present{duplicates}, {models, plural, one {# model} other {# models}}) in {secs} s',
   'cli.import.battles.duplicates':
     ', skipped {n, plural, one {# duplicate line} other {# duplicate lines}} (the same vote, by its question_id, tstamp and judge, given again in the file)',
   'cli.import.battles.tstampType':
@@ -480,7 +505,8 @@ export const enCli = {
     'cannot write the constructed datasets into {out} ({why}); give --out a folder you can write',
   'cli.datasets.fileInPath': 'a file is in its path',
   'cli.datasets.built': 'built into {out}',
-  'cli.datasets.builder': '{name}: {files} files, {items} items',
+  'cli.datasets.builder':
+    '{name}: {files, plural, one {# file} other {# files}}, {items, plural, one {# item} other {# items}}',
   'cli.datasets.from': '  from {from}',
   'cli.leaderboard.chart': 'chart written to {path}',
   'cli.leaderboard.chartWhole':
@@ -529,18 +555,20 @@ export const enCli = {
   'cli.judgeExport.onDataset': ' on {dataset}',
   'cli.judgeExport.noGrades':
     '--judge {judge}: no grades{scope} by this judge are stored{failures}; judges with single-answer records: {judges}',
-  'cli.judgeExport.failures': ' ({n} judge failures; retry them with `zhujiu judge run`)',
+  'cli.judgeExport.failures':
+    ' ({n, plural, one {# judge failure} other {# judge failures}}; retry {n, plural, one {it} other {them}} with `zhujiu judge run`)',
   'cli.judgeExport.done':
     'exported {n, plural, one {# grade} other {# grades}} by {judge}{failures}',
   'cli.judgeExport.doneTo':
     'exported {n, plural, one {# grade} other {# grades}} by {judge} to {out}{failures}',
-  'cli.judgeExport.leftOut': ' ({n} judge failures have no label and are left out)',
+  'cli.judgeExport.leftOut':
+    ' ({n, plural, one {# judge failure has no label and is left out} other {# judge failures have no label and are left out}})',
   'cli.suites.folder': 'datasets folder: {dir} (set ZHUJIU_DATASETS_DIR to change it)',
   'cli.suites.unavailable': 'unavailable (see below)',
   'cli.suites.size': '{n, plural, one {# dataset} other {# datasets}}, {items}',
   'cli.suites.fromImports': 'items from imports',
-  'cli.suites.items': '{n} items',
-  'cli.suites.itemsOf': '{n} of {rows} items',
+  'cli.suites.items': '{n, plural, one {# item} other {# items}}',
+  'cli.suites.itemsOf': '{n} of {rows, plural, one {# item} other {# items}}',
   'cli.suites.stored': 'stored items',
   'cli.suites.includes': ', includes {list}',
   'cli.suites.noFolder':
@@ -577,8 +605,8 @@ export const enCli = {
   'cli.migrate.upgradeBackup': ' (the old folder is {backup})',
   'cli.migrate.upgradeFinished': 'finished an earlier upgrade of {dir}{backup}',
   'cli.migrate.upgraded':
-    'upgraded {dir} to PostgreSQL 18: {tables} tables, {rows} rows copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
-  'cli.migrate.upgradeCopied': 'copied {table}: {rows} rows',
+    'upgraded {dir} to PostgreSQL 18: {tables, plural, one {# table} other {# tables}}, {rows, plural, one {# row} other {# rows}} copied and counted in {secs} s{applied}. The old folder is kept at {backup}: delete it once zhujiu runs as before.',
+  'cli.migrate.upgradeCopied': 'copied {table}: {rows, plural, one {# row} other {# rows}}',
   'cli.migrate.thenApplied': ', then applied {names}',
   'cli.judge.board': 'board (judge {judge})',
   'cli.judge.noneChosen': 'none chosen: set judge.model',
@@ -597,17 +625,18 @@ export const enCli = {
   'cli.judge.noScores': 'no judge scores for {model}',
   'cli.judge.noScoresBy': 'no judge scores for {model} by {judge}',
   'cli.judge.imported':
-    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed} judge failures; {written} written) in {secs} s',
+    'imported {rows} judge {rows, plural, one {score} other {scores}} by {judge} for {models} from {files} {files, plural, one {file} other {files}} ({judged} judged, {failed, plural, one {# judge failure} other {# judge failures}}; {written} written) in {secs} s',
   'cli.judge.overMax':
     'note: {n} item(s) were credited above their points by the recorded judge and are kept as published: {items}',
   'cli.judge.which.eg': 'e.g. ',
   'cli.judge.which.item': 'item ',
   'cli.judge.which.items': 'items ',
   'cli.judge.failureLine':
-    '{n, plural, one {# item} other {# items}} × {code} after {attempts} attempts: {message}; {which}{items}',
+    '{n, plural, one {# item} other {# items}} × {code} after {attempts, plural, one {# attempt} other {# attempts}}: {message}; {which}{items}',
   'cli.judge.runLine':
-    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed} judge failures, {skipped} already judged, {calls} judge calls{unanswered}',
-  'cli.judge.unanswered': '; {n} items have no stored answer of {model}',
+    '{dataset} ({rubric}, judge {judge}): {judged} of {of} judged, {failed, plural, one {# judge failure} other {# judge failures}}, {skipped} already judged, {calls, plural, one {# judge call} other {# judge calls}}{unanswered}',
+  'cli.judge.unanswered':
+    '; {n, plural, one {# item has} other {# items have}} no stored answer of {model}',
   'cli.judge.stopped':
     'stopped: what was judged is kept; run the same command again to judge the rest',
   'cli.judge.retry': 'judge failures are not scores; run the same command again to retry only them',
@@ -644,7 +673,7 @@ export const enCli = {
   'cli.ratings.noBattles':
     'no battles to rate: pass --battles FILE (JSONL of battles or pair counts), or run where the database is configured',
   'cli.ratings.anchorMissing':
-    '--anchor model "{model}" is not in the data ({n} models); check the name or drop --anchor',
+    '--anchor model "{model}" is not in the data ({n, plural, one {# model} other {# models}}); check the name or drop --anchor',
   'cli.ratings.anchorUnknown':
     '--anchor model "{model}" is not in the data, the configuration or the stored models; the rated models are {list}{meant}',
   'cli.ratings.styleAnchor':
@@ -703,7 +732,7 @@ export const enCli = {
   'cli.ratings.style.ci': ' (95% CI {lo} – {hi})',
   'cli.ratings.style.constant': ' (the same in every battle: not fitted)',
   'cli.ratings.style.method':
-    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles} battles{leftOut}; {bootstrap}',
+    'Style-controlled Bradley–Terry (FastChat compute_style_control; 1000 + 400·r, L2 0.5); {battles, plural, one {# battle} other {# battles}}{leftOut}; {bootstrap}',
   'cli.ratings.style.leftOut': ', {n} without stored answers left out',
   'cli.ratings.style.noBootstrap': 'no bootstrap',
   'cli.ratings.style.coefficients':
@@ -767,7 +796,8 @@ export const enCli = {
   'cli.start.disabledEmpty':
     '{at} models[{i}].api_key_env: {variable} is set but empty in the environment, so model "{name}" is disabled (it cannot be called; the rest works). Give it the key and restart, or remove api_key_env if the endpoint needs no key.',
   'cli.endpoint.notListed': ' (model id {model} is not among them)',
-  'cli.endpoint.answers': 'model {name}: {host} answers, {n} models listed{listed}',
+  'cli.endpoint.answers':
+    'model {name}: {host} answers, {n, plural, one {# model} other {# models}} listed{listed}',
   'cli.endpoint.timeout': 'model {name}: no answer from {host} within {ms} ms (GET /models)',
   'cli.endpoint.unreachable':
     'model {name}: cannot reach {host} ({why}); check its base_url in {file} and that the server is up',
@@ -951,7 +981,7 @@ export const enCli = {
     '{where}: its files ({files}) hold no items; name the right file, or fill it (is it empty?)',
   'cli.dataset.moreRows': '\n({n} more)',
   'cli.dataset.shots':
-    '{where}: shots {shots} needs {shots} rows outside the sample, but only {left} are left; lower `shots:` or `sample:`',
+    '{where}: shots {shots} needs {shots, plural, one {# row} other {# rows}} outside the sample, but only {left} {left, plural, one {is} other {are}} left; lower `shots:` or `sample:`',
   'cli.dataset.storedOnly':
     '{where}: only a zero-shot dataset of every item can be run over stored items',
   'cli.dataset.cacheUnwritable':
@@ -1031,7 +1061,7 @@ export const enCli = {
   'cli.battles.emptyInput':
     '{source}: empty input ({n, plural, one {# line} other {# lines}}, none with data); give one battle per line like {example}',
   'cli.battles.allNamed':
-    '{source}: all {n} battles are marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
+    '{source}: {n, plural, one {its # battle is} other {all # battles are}} marked "anony": false (their voters saw the models\' names), which ratings leave out; pass --include-named to rate them',
   'cli.battles.conflict':
     'the vote `{identity}` is also line {line}, with another outcome: `{there}` there, `{here}` here. One vote has one outcome: delete the wrong line, then try again',
   'cli.files.csv': '{at}: this looks like a CSV table, not JSON; {format}: convert the table first',
@@ -1129,24 +1159,63 @@ export const enCli = {
   'cli.files.ratingsFormat':
     '`zhujiu ratings --battles` takes JSON Lines of battles {battles} or of pair counts {pairs}',
   'cli.sources.meant': ' Did you mean "{name}"?',
-  'cli.zod.oneOf': 'Invalid option: expected one of {values}',
-  'cli.zod.unknownKeys': 'Unrecognized keys: {keys}',
-  'cli.zod.type.string': 'string',
-  'cli.zod.type.number': 'number',
-  'cli.zod.type.int': 'integer',
-  'cli.zod.type.boolean': 'boolean',
-  'cli.zod.type.bigint': 'bigint',
-  'cli.zod.type.symbol': 'symbol',
-  'cli.zod.type.undefined': 'undefined',
-  'cli.zod.type.date': 'date',
-  'cli.zod.type.array': 'array',
-  'cli.zod.type.object': 'object',
-  'cli.zod.type.tuple': 'tuple',
-  'cli.zod.type.record': 'record',
-  'cli.zod.type.map': 'map',
-  'cli.zod.type.set': 'set',
-  'cli.zod.type.file': 'file',
-  'cli.zod.type.function': 'function',
+  'cli.zod.missing': 'is missing: give {expected}',
+  'cli.zod.type': 'must be {expected}, not {received}',
+  'cli.zod.typeValue': 'must be {expected}, not {value}',
+  'cli.zod.wholeNumber': 'must be a whole number, not {value}',
+  'cli.zod.is': 'must be {value}',
+  'cli.zod.oneOf': 'must be one of {values}',
+  'cli.zod.or': ' or ',
+  'cli.zod.text.empty': 'must not be empty',
+  'cli.zod.text.min': 'is too short: at least {n, plural, one {# character} other {# characters}}',
+  'cli.zod.text.max': 'is too long: at most {n, plural, one {# character} other {# characters}}',
+  'cli.zod.text.exact': 'must be exactly {n, plural, one {# character} other {# characters}} long',
+  'cli.zod.list.empty': 'must not be empty: give at least one item',
+  'cli.zod.list.min': 'has too few items: at least {n, plural, one {# item} other {# items}}',
+  'cli.zod.list.max': 'has too many items: at most {n, plural, one {# item} other {# items}}',
+  'cli.zod.list.exact': 'must have exactly {n, plural, one {# item} other {# items}}',
+  'cli.zod.bytes.min': 'is too small: at least {n, plural, one {# byte} other {# bytes}}',
+  'cli.zod.bytes.max': 'is too large: at most {n, plural, one {# byte} other {# bytes}}',
+  'cli.zod.bytes.exact': 'must be exactly {n, plural, one {# byte} other {# bytes}}',
+  'cli.zod.number.min': 'must be at least {n}',
+  'cli.zod.number.minStrict': 'must be greater than {n}',
+  'cli.zod.number.max': 'must be at most {n}',
+  'cli.zod.number.maxStrict': 'must be less than {n}',
+  'cli.zod.number.exact': 'must be {n}',
+  'cli.zod.date.min': 'must be {n} or later',
+  'cli.zod.date.minStrict': 'must be later than {n}',
+  'cli.zod.date.max': 'must be {n} or earlier',
+  'cli.zod.date.maxStrict': 'must be earlier than {n}',
+  'cli.zod.format.startsWith': 'must start with {text}',
+  'cli.zod.format.endsWith': 'must end with {text}',
+  'cli.zod.format.includes': 'must contain {text}',
+  'cli.zod.format.regex': 'does not have the required form (it must match {pattern})',
+  'cli.zod.format.url': 'must be a URL, e.g. https://example.com/',
+  'cli.zod.format.other': 'is not a valid {format}',
+  'cli.zod.multipleOf': 'must be a multiple of {n}',
+  'cli.zod.unknownKeys': '{n, plural, one {unknown key} other {unknown keys}}: {keys}',
+  'cli.zod.invalidKey': 'has a key that is not valid here',
+  'cli.zod.invalidElement': 'has a value that is not valid here',
+  'cli.zod.union': 'matches none of the forms this value may take',
+  'cli.zod.invalid': 'is not valid',
+  'cli.zod.type.string': 'a string',
+  'cli.zod.type.number': 'a number',
+  'cli.zod.type.int': 'a whole number',
+  'cli.zod.type.nan': 'NaN (not a number)',
+  'cli.zod.type.boolean': 'true or false',
+  'cli.zod.type.bigint': 'a whole number',
+  'cli.zod.type.symbol': 'a symbol',
+  'cli.zod.type.undefined': 'nothing',
+  'cli.zod.type.null': 'null',
+  'cli.zod.type.date': 'a date',
+  'cli.zod.type.array': 'a list',
+  'cli.zod.type.object': 'an object',
+  'cli.zod.type.tuple': 'a list',
+  'cli.zod.type.record': 'an object',
+  'cli.zod.type.map': 'a map',
+  'cli.zod.type.set': 'a set',
+  'cli.zod.type.file': 'a file',
+  'cli.zod.type.function': 'a function',
   'cli.rating.tooManyModels': 'more than 1,048,576 distinct models',
   'cli.rating.selfBattle': 'self-battle: "{model}" against itself',
   'cli.rating.noBattles': 'no battles: the input holds no battle or pair-count rows',
@@ -1197,7 +1266,7 @@ export const enCli = {
   'cli.upgrade.columns':
     'table {table} has columns ({old}) in the old folder and ({new}) in the new one after the same migrations; the upgrade stopped and the old folder is left as it was.',
   'cli.upgrade.rows':
-    'table {table} has {before} rows in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
+    'table {table} has {before, plural, one {# row} other {# rows}} in the old folder and {after} after the copy; the upgrade stopped and the old folder is left as it was.',
   'cli.upgrade.failed':
     'upgrading {dir} failed: {detail}. The old folder is left as it was; run `zhujiu migrate --upgrade-data-dir` again once the cause is fixed.',
   'cli.cause.with': '{phrase}, {detail}',

@@ -109,7 +109,7 @@ export const en = {
   'site.openOnly': 'Open weights only',
   'site.allModels': 'All models',
   'site.openFilterOn':
-    'Showing the {shown} models with open weights (config/models.yaml open_weights) of {all}.',
+    'Showing the {shown, plural, one {# model} other {# models}} with open weights (config/models.yaml open_weights) of {all}.',
   'site.openBadge': 'open weights',
   'site.winRates': 'Pairwise win rates',
   'site.winRatesLink': 'Pairwise win rates of the arena →',
@@ -122,7 +122,8 @@ export const en = {
   'site.age.rounds': '95% interval from {rounds} paired bootstrap rounds',
   'site.age.noRounds': 'no bootstrap',
   'site.provenance': 'Provenance',
-  'site.provenance.summary': 'Provenance: built at {at}, {sources}, {runs} runs counted',
+  'site.provenance.summary':
+    'Provenance: built at {at}, {sources}, {runs, plural, one {# run} other {# runs}} counted',
   'site.provenance.suite':
     '{suite}: {n, plural, one {# run} other {# runs}} ({versions}; {templates}); {runs}',
   'site.provenance.seed': ' seed {seed}',
@@ -208,7 +209,7 @@ export const en = {
   'site.noChart': 'no chart yet',
 
   'runs.title': 'Evaluation runs',
-  'runs.run.title': 'Run {id}: {model} on {suite}',
+  'runs.run.title': 'Run #{id}: {model} on {suite}',
   'runs.run.status': '{status}; {done} finished, {failed} failed of {total} planned; created {at}',
   'runs.status.queued': 'queued',
   'runs.status.running': 'running',
@@ -413,7 +414,7 @@ export const en = {
   'ask.identity':
     'This arena is anonymous: asking the models who they are (their name, maker or model) would reveal them and spoil the vote, so such prompts are not sent. Ask anything else; both models are revealed when voting closes. 本竞技场是匿名的：询问模型身份（名字、开发者或型号）会暴露模型、影响投票，因此不会发送此类问题。请换一个问题；投票结束后会公布两个模型。',
   'ask.rateLimited':
-    'Thanks for the enthusiasm! You have asked {max, plural, one {# question} other {# questions}} in the last {window} minutes, the most the arena takes from one person so everyone gets a turn. You can ask again in about {wait, plural, one {# minute} other {# minutes}}; meanwhile, votes on the open battles help a lot.',
+    'Thanks for the enthusiasm! You have asked {max, plural, one {# question} other {# questions}} in the last {window, plural, one {minute} other {# minutes}}, the most the arena takes from one person so everyone gets a turn. You can ask again in about {wait, plural, one {# minute} other {# minutes}}; meanwhile, votes on the open battles help a lot.',
   'ask.notEnoughModels':
     'The live arena needs at least two models marked `arena: true` in config/models.yaml (with a working endpoint); there {count, plural, =1 {is 1} other {are #}}. Ask a maintainer to add some.',
   'ask.notLive':
@@ -591,7 +592,7 @@ export const en = {
   'eval.refusal':
     'Sorry, only maintainers can run evaluations. The results will show on /leaderboard when a run finishes.',
   'eval.noRuns': 'No evaluation runs yet. Start one with /eval model:<name> suite:<name>.',
-  'eval.active': '{n} active evaluation runs',
+  'eval.active': '{n, plural, one {# active evaluation run} other {# active evaluation runs}}',
   'eval.title': 'Evaluation runs',
   'eval.col.run': 'run',
   'eval.col.model': 'model',
@@ -611,7 +612,7 @@ export const en = {
     'Evaluation run #{id} of {model} on {suite} was left unfinished ({done}/{total} items) by a process that stopped; resuming it. Progress follows in its channel; /eval cancel {id} stops it.',
   'eval.queued':
     'Evaluation run #{id} queued: {model} on {suite}{limit}. Progress follows in this channel; /eval cancel {id} stops it.',
-  'eval.limit': ' (at most {n} items per dataset)',
+  'eval.limit': ' (at most {n, plural, one {# item} other {# items}} per dataset)',
   'eval.cancelled': 'Run #{id} ({model} on {suite}) cancelled at {done}/{total} items.',
   'evalSummary.span':
     '{dataset}: EM {em}, F1 {f1}, AVERAGE {average} ({source}, 0–100, {n, plural, one {# scored item} other {# scored items}})',
@@ -752,7 +753,7 @@ export const en = {
   'evalRefusal.filesMissing':
     'Suite "{suite}" cannot run: {n, plural, one {its dataset file is} other {# of its dataset files are}} missing from the datasets folder {dir} ({files}{more}). Put the files there (the public data folder ../shared/data/datasets beside this checkout has the same layout), or set ZHUJIU_DATASETS_DIR to the folder that holds them (README "Where the files are"; `zhujiu suites` shows which suites are complete).',
   'evalRefusal.filesMissing.more': ' and {n} more',
-  'evalRefusal.runFinished': 'Run #{id} is already {status}.',
+  'evalRefusal.runFinished': 'Run #{id} has already ended ({status}).',
   'evalRefusal.noSubmissionSuites':
     'none of submissions.suites is configured, nor {fallback}; start a run with /eval',
   'evalRefusal.didYouMean': ' Did you mean "{name}"?',
@@ -856,7 +857,7 @@ export const en = {
     'Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): {coef}. {intervals}{leftOut}. `zhujiu ratings --style-control` gives the full figures.',
   'style.intervals': '95% CI from {rounds} bootstrap rounds',
   'style.noIntervals': 'no intervals',
-  'style.leftOut': '; {n} votes without stored answers left out',
+  'style.leftOut': '; {n, plural, one {# vote} other {# votes}} without stored answers left out',
   'chatView.scored': '{what}: {n} of {total} models scored',
   'chatView.noModel': 'No model "{model}" on the board. Models: {models}.',
   'chatView.none': '(none)',

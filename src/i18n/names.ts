@@ -5,9 +5,9 @@
  * `, … N more`), and a "did you mean" when the typed name looks like a misspelling of one
  * (text/edit-distance.ts). cli/name-list.ts says them as text.
  */
-import type { Said } from '../core/errors.ts';
+import type { Said, SaidTexts } from '../core/errors.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
-import { type CliMessageKey, listSaid, said } from './cli.ts';
+import { type CliMessageKey, listSaid, listText, said } from './cli.ts';
 import { displayName, meantId, type NameKind } from './display-names.ts';
 import { type Locale, t } from './index.ts';
 
@@ -60,4 +60,23 @@ export function meantDisplayName(
  */
 export function displayNameList(ids: readonly string[], kind: NameKind, locale: Locale): string {
   return ids.map((id) => displayName(kind, id, locale)).join(t(locale, 'board.list.sep'));
+}
+
+/**
+ * The display name of the ability or method `id` in each language (`知识` in Chinese, `knowledge` in English), as a
+ * message parameter of a refusal built before its reader's language is known: a message echoes an ability by the
+ * name its reader uses, whichever form was typed (`--ability 知识`), never only by the id.
+ */
+export function displayNameSaid(kind: NameKind, id: string): SaidTexts {
+  return { texts: { en: displayName(kind, id, 'en'), 'zh-CN': displayName(kind, id, 'zh-CN') } };
+}
+
+/** The abilities or methods `ids` by their display names, listed in each language's way ({@link displayNameSaid}). */
+export function displayNamesSaid(kind: NameKind, ids: readonly string[]): SaidTexts {
+  const say = (locale: Locale) =>
+    listText(
+      locale,
+      ids.map((id) => displayName(kind, id, locale)),
+    );
+  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
 }

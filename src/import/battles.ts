@@ -25,6 +25,7 @@ import { type Ability, modelNameProblem } from '../config/schema.ts';
 import { AppError } from '../core/errors.ts';
 import { cannotRead, readUtf8Lines } from '../core/utf8.ts';
 import { sayCli, tc } from '../i18n/cli.ts';
+import { displayName } from '../i18n/display-names.ts';
 import type { Locale } from '../i18n/index.ts';
 import { jsonValueText } from '../i18n/quote.ts';
 import {
@@ -467,7 +468,7 @@ async function refuseOtherAbility(
   const abilityText = (a: string | null) =>
     a === null
       ? tc(locale, 'cli.battles.noAbility')
-      : tc(locale, 'cli.battles.ofAbility', { ability: a });
+      : tc(locale, 'cli.battles.ofAbility', { ability: displayName('ability', a, locale) });
   throw new AppError(
     'import_invalid',
     tc(locale, 'cli.battles.abilityDiffers', {

@@ -88,5 +88,9 @@ export async function exportBattlesToFile(
   opts: ExportBattlesOptions = {},
   signal?: AbortSignal,
 ): Promise<ExportBattlesResult> {
-  return streamFileAtomic('--out', file, (out) => exportBattles(db, out, opts, signal), signal);
+  return streamFileAtomic(
+    { flag: '--out', path: file, fileName: 'battles.jsonl' },
+    (out) => exportBattles(db, out, opts, signal),
+    signal,
+  );
 }

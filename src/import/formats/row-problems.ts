@@ -2,7 +2,7 @@
  * @module import/formats/row-problems
  * A file's row problems (`FILE:LINE: reason`) as catalogue data ({@link Said}), so a reader that has no language
  * (the dataset loaders, eval/datasets) reports them and the command line says them in its own (i18n/cli.ts
- * `sayCli`). zod's own messages are kept in both languages zod words them in (i18n/zod.ts); a schema's own message
+ * `sayCli`). zod's own messages are said by the catalogue in both languages (i18n/zod.ts); a schema's own message
  * given through config/schema-messages.ts is said again from the catalogue.
  */
 import type { z } from 'zod';
@@ -28,20 +28,25 @@ export function joinSaid(reasons: readonly Reason[]): Said | string {
 }
 
 /**
- * The messages of the schema issues `issues` of `value`, each in English and Chinese: the Chinese from a second parse
- * with zod's Chinese messages (the same schema and value give the same issues in the same order).
+ * The messages of the schema issues `issues` of `value`, each in English and Chinese: zod's own said by the
+ * catalogue (i18n/zod.ts) from a parse in each language (the same schema and value give the same issues in the same
+ * order), a schema's own message said again from the catalogue (config/schema-messages.ts).
  */
 export function issueTexts(
   schema: z.ZodType,
   value: unknown,
   issues: readonly z.core.$ZodIssue[],
 ): SaidTexts[] {
-  const zh = schema.safeParse(value, zodParseOptions('zh-CN'));
-  const zhIssues = zh.success ? [] : zh.error.issues;
+  const again = (locale: Locale): readonly z.core.$ZodIssue[] => {
+    const r = schema.safeParse(value, zodParseOptions(locale));
+    return r.success ? [] : r.error.issues;
+  };
+  const en = again('en');
+  const zh = again('zh-CN');
   return issues.map((issue, i) => ({
     texts: {
-      en: schemaMessageIn(issue.message, 'en'),
-      'zh-CN': schemaMessageIn(zhIssues[i]?.message ?? issue.message, 'zh-CN'),
+      en: schemaMessageIn(en[i]?.message ?? issue.message, 'en'),
+      'zh-CN': schemaMessageIn(zh[i]?.message ?? issue.message, 'zh-CN'),
     },
   }));
 }

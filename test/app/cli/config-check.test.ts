@@ -204,7 +204,7 @@ describe('config check = the start-up validation', () => {
       const ok = await check();
       expect(ok.code, ok.stderr).toBe(0);
       expect(ok.stdout).toContain(
-        `endpoint: model good: 127.0.0.1:${fake.port} answers, 1 models listed`,
+        `endpoint: model good: 127.0.0.1:${fake.port} answers, 1 model listed`,
       );
       // `same` shares the endpoint and key of `good`: asked once.
       expect(ok.stdout).not.toContain('model same');

@@ -91,7 +91,7 @@ describe('zhujiu import battles: wrong input', () => {
     expect(bare.code).toBe(1);
     expect(bare.stderr).toContain('but this import gives its battles without an ability');
     const zh = await zhujiu(['import', 'battles', votes, '--source', 'abil'], ZH);
-    expect(zh.stderr).toContain('来源“abil”已存有 2 场导入的对战（能力为“language”）');
+    expect(zh.stderr).toContain('来源“abil”已存有 2 场导入的对战（能力为“语言”）');
     // The same ability re-imports as before: every line is already stored.
     const same = await zhujiu([
       'import',

@@ -120,7 +120,7 @@ describe('cannot write', () => {
     const r = await inProcess(['export', 'battles', '--out', root], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'out')}）\n`,
+      `错误 [file_unwritable]：--out ${root}：无法写入（${root} 是一个目录；请给出其中的文件路径，例如 ${join(root, 'battles.jsonl')}）\n`,
     );
   });
 });
@@ -317,15 +317,15 @@ describe('row problems of datasets and imported judgments, folder hints, environ
       env: { ...env, ...ZH, ZJ_KEY: 'k' },
     });
     expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 0：`answer` 不在 `choice` 中');
-    expect(zh.stderr).toMatch(/c3\/d-dev\.json:1：文档 d1 问题 1：`question` 无效输入：/u);
+    expect(zh.stderr).toContain('c3/d-dev.json:1：文档 d1 问题 1：`question` 缺失：应为字符串');
     const en = await inProcess(['eval', '--suite', 'tiny', '--model', 'm1'], {
       env: { ...env, ZJ_KEY: 'k' },
     });
     expect(en.stderr).toContain(
       'c3/d-dev.json:1: document d1 question 0: "answer" is not one of "choice"',
     );
-    expect(en.stderr).toMatch(
-      /c3\/d-dev\.json:1: document d1 question 1: "question" Invalid input/u,
+    expect(en.stderr).toContain(
+      'c3/d-dev.json:1: document d1 question 1: "question" is missing: give a string',
     );
   });
 
@@ -489,12 +489,12 @@ describe('a YAML syntax error', () => {
     const r = await inProcess(['config', 'check', '--no-connect'], { env: { ...env, ...ZH } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -）；由它引起的语法错误还有 1 处$/mu,
+      /^错误 \[config_invalid\]：\S*models\.yaml:4:1：YAML 语法错误（MISSING_CHAR：这一行的缩进与列表项相同，却不以 - 开头：请把它缩进到与所属项的键对齐，或以 - 开始新的一项）；由它引起的语法错误还有 1 处$/mu,
     );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     const en = await inProcess(['config', 'check', '--no-connect'], { env });
     expect(en.stderr).toMatch(
-      /models\.yaml:4:1: YAML syntax error \(Sequence item without - indicator\); 1 more syntax error follows from it$/mu,
+      /models\.yaml:4:1: YAML syntax error \(a line is indented as a list's items but does not start with -: indent it as far as its item's keys, or start a new item with -\); 1 more syntax error follows from it$/mu,
     );
   });
 });

@@ -82,21 +82,35 @@ describe('zhujiu results', () => {
     expect(starts(row).slice(1, 5)).toEqual(starts(rule).slice(1));
   });
 
-  it('a --dataset or --ability the run lacks is refused in Chinese', async () => {
+  it('a --dataset or --ability the run lacks is refused in Chinese: the run as #1, abilities by their Chinese names', async () => {
     const r = await inProcess(['results', '--run', '1', '--ability', 'safety'], {
       rt: t.rt,
       env: { LANG: 'zh_CN.UTF-8' },
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^错误 \[not_found\]：--ability safety：评测任务 1 没有这项能力的题目；它的能力有：language、reasoning$/m,
+      /^错误 \[not_found\]：--ability 安全：评测任务 #1 没有这项能力的题目；它的能力有：语言、推理$/m,
+    );
+  });
+
+  it('an ability typed by its Chinese name is echoed by the name its reader uses, never only by its id', async () => {
+    const zh = await inProcess(['results', '--run', '1', '--ability', '知识'], {
+      rt: t.rt,
+      env: { LANG: 'zh_CN.UTF-8' },
+    });
+    expect(zh.stderr.trim()).toBe(
+      '错误 [not_found]：--ability 知识：评测任务 #1 没有这项能力的题目；它的能力有：语言、推理',
+    );
+    const en = await zhujiu(['results', '--run', '1', '--ability', '知识']);
+    expect(en.stderr.trim()).toBe(
+      'error [not_found]: --ability knowledge: run #1 has no items of this ability; its abilities are language, reasoning',
     );
   });
 
   it('jsonl: one record per item with prompt, answer, reasoning apart, extracted answer, score, failure cause', async () => {
     const r = await zhujiu(['results', '--run', '1']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.trim()).toBe('6 items of run 1 (erry, mini) (jsonl)');
+    expect(r.stderr.trim()).toBe('6 items of run #1 (erry, mini) (jsonl)');
     const recs = lines(r.stdout);
     expect(recs.map((x) => [x.dataset, x.ability, x.status])).toEqual([
       ['c3', 'language', 'done'],
@@ -164,7 +178,7 @@ describe('zhujiu results', () => {
     const out = join(root, 'r.csv');
     const w = await zhujiu(['results', '--run', '1', '--format', 'csv', '--out', out]);
     expect(w.code, w.stderr).toBe(0);
-    expect(w.stdout.trim()).toBe(`6 items of run 1 (erry, mini) written to ${out} (csv)`);
+    expect(w.stdout.trim()).toBe(`6 items of run #1 (erry, mini) written to ${out} (csv)`);
     expect(parse(readFileSync(out, 'utf8'), { columns: true })).toHaveLength(6);
     expect(readdirSync(root).filter((x) => x.endsWith('.tmp'))).toEqual([]);
   });
@@ -226,7 +240,7 @@ describe('zhujiu results', () => {
     const r = await zhujiu(['results', '--run', '99']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe(
-      'error [not_found]: --run 99: no evaluation run 99; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
+      'error [not_found]: --run 99: there is no evaluation run #99; `zhujiu results` without --run lists the runs (or open /runs on the HTTP server)',
     );
     // A dataset no suite and no stored run knows is a usage mistake (exit 2), closest names first, did-you-mean.
     const d = await zhujiu(['results', '--run', '1', '--dataset', 'ocnlii']);

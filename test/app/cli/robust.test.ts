@@ -79,6 +79,25 @@ describe('output paths (export battles --out, leaderboard --png)', () => {
     expect(existsSync(join(dir, 'nope'))).toBe(false);
   });
 
+  it('a folder named out gets a file name that fits the command in it, never out/out', async () => {
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    const cases: [string[], string][] = [
+      [['results', '--run', '1', '--out', out], 'results.jsonl'],
+      [['results', '--run', '1', '--format', 'csv', '--out', out], 'results.csv'],
+      [['export', 'battles', '--out', out], 'battles.jsonl'],
+      [['judge', 'export', '--judge', 'j', '--out', out], 'labels.jsonl'],
+      [['leaderboard', '--png', out], 'board.png'],
+    ];
+    for (const [args, name] of cases) {
+      const r = await zhujiu(args);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(oneLine(r.stderr)).toContain(
+        `${out} is a folder; give a file path inside it, e.g. ${join(out, name)})`,
+      );
+    }
+  });
+
   it('leaderboard --png FOLDER is refused before the board is built, exit 1', async () => {
     const r = await zhujiu(['leaderboard', '--png', folder]);
     expect(r.code, r.stderr).toBe(1);

@@ -195,7 +195,7 @@ describe('results pages', () => {
     const ds = await get(`/runs/${big}/items?dataset=cmnli`);
     expect(ds).toMatchObject({
       status: 404,
-      text: `dataset cmnli: run ${big} has no such dataset; its datasets are c3, ocnli`,
+      text: `dataset cmnli: run #${big} has no such dataset; its datasets are c3, ocnli`,
     });
     expect((await get(`/runs/${big}/items?ability=x`)).text).toContain(
       'its abilities are language, reasoning',
@@ -220,7 +220,7 @@ describe('results pages', () => {
     const ds = await get(`/runs/${big}/items.csv?dataset=cmnli&lang=zh-CN`);
     expect(ds.status).toBe(404);
     expect(ds.text).toMatch(
-      /^dataset cmnli：评测任务 \d+ 没有这个数据集；它的数据集有：c3、ocnli$/u,
+      /^dataset cmnli：评测任务 #\d+ 没有这个数据集；它的数据集有：c3、ocnli$/u,
     );
   });
   it("says a stored judge's reason and the client's failure cause in the page language, the downloads as stored", async () => {

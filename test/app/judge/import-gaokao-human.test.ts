@@ -139,7 +139,7 @@ describe('GAOKAO-Bench human grades, imported as upstream ships them', () => {
     );
     expect(imp.code, imp.err).toBe(0);
     expect(imp.out).toContain(
-      'imported 9 judge scores by gaokao-teachers for gpt-3.5-turbo from 3 files (8 judged, 1 judge failures; 9 written)',
+      'imported 9 judge scores by gaokao-teachers for gpt-3.5-turbo from 3 files (8 judged, 1 judge failure; 9 written)',
     );
     const again = await zhujiu(
       'import',

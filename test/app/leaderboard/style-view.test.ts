@@ -99,7 +99,7 @@ describe('style control on stored votes', () => {
     expect(c.table?.columns).toEqual(['rank', 'model', 'rating', '95% CI', 'votes']);
     expect(c.table?.rows.map((r) => r[1]).sort()).toEqual(['long', 'mid', 'short']);
     expect(c.footer).toContain('style coefficients');
-    expect(c.footer).toContain('1 votes without stored answers left out');
+    expect(c.footer).toContain('1 vote without stored answers left out');
     await svc.close();
   });
 

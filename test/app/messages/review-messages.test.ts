@@ -225,7 +225,7 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
         stderr: '',
       });
       expect((await zhujiu('eval', '--cancel', '1')).stderr).toBe(
-        'error [conflict]: Run #1 is already cancelled.\n',
+        'error [conflict]: Run #1 has already ended (cancelled).\n',
       );
       expect((await zhujiu('eval', '--cancel', '7')).stderr).toBe(
         'error [not_found]: there is no run #7; recent runs: #1 (rec on smoke, cancelled)\n',

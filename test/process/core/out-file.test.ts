@@ -21,21 +21,24 @@ import { checkOutputPath, writeFileAtomic } from '../../../src/core/out-file.ts'
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-out-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** `path` as named by `flag`, a folder answered with `out.jsonl` in it. */
+const out = (flag: string, path: string) => ({ flag, path, fileName: 'out.jsonl' });
+
 describe('checkOutputPath', () => {
   it('accepts a new file in a writable folder and leaves nothing behind', async () => {
-    expect(await checkOutputPath('--out', join(dir, 'a.jsonl'))).toBe(join(dir, 'a.jsonl'));
+    expect(await checkOutputPath(out('--out', join(dir, 'a.jsonl')))).toBe(join(dir, 'a.jsonl'));
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('names a folder, a missing folder and a file in the path', async () => {
-    await expect(checkOutputPath('--out', dir)).rejects.toThrow(
-      `--out ${dir}: cannot write (${dir} is a folder`,
+    await expect(checkOutputPath(out('--out', dir))).rejects.toThrow(
+      `--out ${dir}: cannot write (${dir} is a folder; give a file path inside it, e.g. ${join(dir, 'out.jsonl')})`,
     );
-    await expect(checkOutputPath('--out', join(dir, 'nope', 'x'))).rejects.toThrow(
+    await expect(checkOutputPath(out('--out', join(dir, 'nope', 'x')))).rejects.toThrow(
       `the folder ${join(dir, 'nope')} does not exist`,
     );
     writeFileSync(join(dir, 'f'), '');
-    await expect(checkOutputPath('--out', join(dir, 'f', 'x'))).rejects.toThrow(
+    await expect(checkOutputPath(out('--out', join(dir, 'f', 'x')))).rejects.toThrow(
       `${join(dir, 'f')} is a file, not a folder`,
     );
   });
@@ -43,7 +46,7 @@ describe('checkOutputPath', () => {
   it.runIf(existsSync('/proc/self'))(
     'a folder that exists but takes no files (/proc) is not called missing',
     async () => {
-      const err = await checkOutputPath('--out', '/proc/x').then(
+      const err = await checkOutputPath(out('--out', '/proc/x')).then(
         () => undefined,
         (e: Error) => e,
       );
@@ -55,11 +58,13 @@ describe('checkOutputPath', () => {
   it('a named pipe or a device is refused, not replaced by a plain file', async () => {
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);
-    await expect(checkOutputPath('--out', fifo)).rejects.toThrow(
+    await expect(checkOutputPath(out('--out', fifo))).rejects.toThrow(
       `--out ${fifo}: cannot write (${fifo} is not a regular file (a named pipe, a device or a socket)`,
     );
     expect(lstatSync(fifo).isFIFO()).toBe(true);
-    await expect(checkOutputPath('--png', '/dev/null')).rejects.toThrow('is not a regular file');
+    await expect(checkOutputPath(out('--png', '/dev/null'))).rejects.toThrow(
+      'is not a regular file',
+    );
     rmSync(fifo);
   });
 
@@ -68,8 +73,8 @@ describe('checkOutputPath', () => {
     const link = join(dir, 'link.png');
     writeFileSync(target, 'keep');
     symlinkSync(target, link);
-    expect(await checkOutputPath('--png', link)).toBe(target);
-    await writeFileAtomic('--png', link, 'new');
+    expect(await checkOutputPath(out('--png', link))).toBe(target);
+    await writeFileAtomic(out('--png', link), 'new');
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, 'utf8')).toBe('new');
     rmSync(link);

@@ -44,7 +44,7 @@ describe('rateRefusal', () => {
     expect(r?.text).toContain('You have asked 2 questions in the last 10 minutes');
     expect(r?.text).toContain('ask again in about 3 minutes');
     const one = rateRefusal({ askTimes: [], inFlight: 1, now }, { max: 1, window_minutes: 1 });
-    expect(one?.text).toContain('You have asked 1 question in the last 1 minutes');
+    expect(one?.text).toContain('You have asked 1 question in the last minute,');
     expect(one?.text).toContain('about 1 minute;');
   });
 });

@@ -183,4 +183,25 @@ describe('zhujiu help TOPIC', () => {
     expect(known.code).toBe(0);
     expect(known.stdout).toMatch(/^Usage: zhujiu eval /u);
   });
+
+  it('help help and help --help show the help of help, as for any other command, in both languages', async () => {
+    for (const args of [
+      ['help', 'help'],
+      ['help', '--help'],
+    ]) {
+      const en = await inProcess(args, { env: { LANG: 'C.UTF-8' } });
+      expect(en.code, args.join(' ')).toBe(0);
+      expect(en.stderr).toBe('');
+      expect(en.stdout).toMatch(
+        /^Usage: zhujiu help \[options\] \[command\]\n\ndisplay help for command\n/u,
+      );
+      expect(en.stdout).toMatch(/^ {2}command +the command to show the help of/mu);
+    }
+    const zh = await inProcess(['help', 'help'], { env: ZH });
+    expect(zh.code).toBe(0);
+    expect(zh.stdout).toMatch(/^用法：zhujiu help \[选项\] \[命令\]\n\n显示命令帮助\n/u);
+    const sub = await inProcess(['import', 'help', 'help'], { env: { LANG: 'C.UTF-8' } });
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toMatch(/^Usage: zhujiu import help /u);
+  });
 });

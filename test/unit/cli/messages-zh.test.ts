@@ -128,8 +128,8 @@ describe('row problems of the readers, in both languages', () => {
     expect(zh(ocnli)[0]).toBe(
       'o.jsonl:1：`label` 必须是 entailment、neutral、contradiction 或 -，实际是“yes”',
     );
-    expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" Invalid input: expected string/);
-    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2：`sentence1` 无效输入：/);
+    expect(en(ocnli)[1]).toMatch(/^o\.jsonl:2: "sentence1" is missing: give a string/);
+    expect(zh(ocnli)[1]).toMatch(/^o\.jsonl:2：`sentence1` 缺失：应为字符串/);
     const squad = JSON.stringify({
       data: [{ paragraphs: [{ context: 'c', qas: [{ id: 'q', question: 'x', answers: [] }] }] }],
     });
@@ -402,30 +402,58 @@ describe('a YAML syntax error', () => {
   };
 
   it('keeps the code and says a Chinese sentence of it; English keeps the parser message', async () => {
-    expect(await detail('a:\n  b: 1\n c: 2\n', 'zh-CN')).toBe(
-      'BAD_INDENT：缩进不对；同一映射的键、同一列表的项要对齐',
-    );
-    expect(await detail('a:\n  b: 1\n c: 2\n', 'en')).toBe(
-      'All mapping items must start at the same column',
-    );
     expect(await detail('a: 1\na: 2\n', 'zh-CN')).toBe(
       'DUPLICATE_KEY：同一映射中有重复的键；请只保留一个',
     );
+    expect(await detail('a: 1\na: 2\n', 'en')).toBe('Map keys must be unique');
     expect(await detail('a:\n\tb: 1\n', 'zh-CN')).toBe(
       'TAB_AS_INDENT：用了制表符缩进；请用空格缩进',
     );
     expect(await detail('"a\nb": 1\n', 'zh-CN')).toBe(
       'MULTILINE_IMPLICIT_KEY：键跨了多行；请检查缩进和引号',
     );
-    expect(await detail('a: @x\n', 'zh-CN')).toBe(
-      'BAD_SCALAR_START：不加引号的值不能以这个字符开头；请给值加上引号',
-    );
     expect(await detail('a: ]\n', 'zh-CN')).toBe('UNEXPECTED_TOKEN：此处有意外的字符或标记');
-    expect(await detail('a: "x\n', 'zh-CN')).toBe(
-      'MISSING_CHAR：缺少字符，例如右引号、冒号、逗号或列表项前的 -',
-    );
     const { yamlErrorDetail } = await import('../../../src/config/loader.ts');
     expect(yamlErrorDetail({ code: 'SOME_NEW_CODE', message: 'x' }, 'zh-CN')).toBe('SOME_NEW_CODE');
+  });
+
+  it("keeps the hint of a parser message that says more than its code, in both languages (an unclosed [ is not just BAD_INDENT's indentation)", async () => {
+    const cases: [string, string, string][] = [
+      [
+        'models: [\n',
+        'a [ is never closed: add the ] that ends it; a [ … ] over several lines needs each line indented more than its key',
+        'BAD_INDENT：[ 没有闭合：请补上与它配对的 ]；[ … ] 跨多行时，每行都要比它所属的键缩进更多',
+      ],
+      [
+        'a:\n  b: {x: 1\n',
+        'a { is never closed: add the } that ends it; a { … } over several lines needs each line indented more than its key',
+        'BAD_INDENT：{ 没有闭合：请补上与它配对的 }；{ … } 跨多行时，每行都要比它所属的键缩进更多',
+      ],
+      [
+        'a: "x\n',
+        'a quoted text is never closed: add the closing "',
+        'MISSING_CHAR：引号中的文本没有闭合：请补上右引号 "',
+      ],
+      [
+        'a: @x\n',
+        'a value without quotes cannot start with @: put the value in quotes',
+        'BAD_SCALAR_START：不加引号的值不能以 @ 开头；请给值加上引号',
+      ],
+      [
+        'a:\n  b: 1\n c: 2\n',
+        'the keys of one mapping must start at the same column',
+        'BAD_INDENT：同一映射的键必须从同一列开始',
+      ],
+      [
+        'a: "\\q"\n',
+        '\\q is not an escape sequence of double-quoted text: write \\\\ for a backslash, or use single quotes',
+        'BAD_DQ_ESCAPE：\\q 不是双引号文本中有效的转义序列：反斜杠请写成 \\\\，或改用单引号',
+      ],
+    ];
+    for (const [text, en, zh] of cases) {
+      expect(await detail(text, 'en'), text).toBe(en);
+      expect(await detail(text, 'zh-CN'), text).toBe(zh);
+    }
   });
 
   it('every code of the yaml package has a sentence in both languages', async () => {

@@ -88,6 +88,37 @@ describe("the README's command tables", () => {
     });
     expect(missing).toEqual([]);
   });
+
+  it("a flag with a fixed list of values lists every value across its command's rows (`--view …\\|style`)", () => {
+    const listed = new Map<string, Set<string>>();
+    for (const usage of firstCells('| command | what it does |')) {
+      const { path } = rowCommand(usage);
+      for (const m of usage.matchAll(
+        /(--[a-z][a-z-]*) ([a-z_][a-z0-9_-]*(?:\\?\|[a-z_][a-z0-9_-]*)*)/gu,
+      )) {
+        const key = `${path} ${m[1]}`;
+        const values = listed.get(key) ?? new Set<string>();
+        for (const v of (m[2] as string).split(/\\?\|/u)) values.add(v);
+        listed.set(key, values);
+      }
+    }
+    const wrong = [...listed].flatMap(([key, values]) => {
+      const [path, flag] = [
+        key.slice(0, key.lastIndexOf(' ')),
+        key.slice(key.lastIndexOf(' ') + 1),
+      ];
+      const option = (commands.get(path)?.options as Option[] | undefined)?.find(
+        (o) => o.long === flag,
+      );
+      const choices = option?.argChoices;
+      if (!choices) return [];
+      const shown = [...values].sort().join('|');
+      const all = [...choices].sort().join('|');
+      return shown === all ? [] : [`${key}: ${shown}, the command takes ${all}`];
+    });
+    expect(listed.size).toBeGreaterThan(3);
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe("the README's suite table", () => {

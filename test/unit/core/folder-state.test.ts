@@ -58,7 +58,9 @@ describe('a path under a file is said as such', () => {
   });
 
   it('an --out file under a file names the file in the way', async () => {
-    const e = await errorOf(() => checkOutputPath('--out', join(file, 'x', 'y.jsonl')));
+    const e = await errorOf(() =>
+      checkOutputPath({ flag: '--out', path: join(file, 'x', 'y.jsonl'), fileName: 'y.jsonl' }),
+    );
     expect(e.message).toBe(
       `--out ${join(file, 'x', 'y.jsonl')}: cannot write (${file} is a file, not a folder; pick another path)`,
     );

@@ -61,8 +61,8 @@ describe('causes inside Chinese sentences', () => {
     expect(said(unusableDataDir('/data/pg', { code: 'EROFS', path: '/data/pg.lock' }))).toContain(
       '无法把 /data/pg 用作嵌入式数据库目录：无法在 /data 中写入（文件系统只读，EROFS），锁和新解包的数据库要放在那里',
     );
-    expect(said(cannotWrite('--out', 'x.csv', { code: 'EBUSY' }))).toBe(
-      '--out x.csv：无法写入（正在被占用，EBUSY；请选择可写的路径）',
-    );
+    expect(
+      said(cannotWrite({ flag: '--out', path: 'x.csv', fileName: 'x.csv' }, { code: 'EBUSY' })),
+    ).toBe('--out x.csv：无法写入（正在被占用，EBUSY；请选择可写的路径）');
   });
 });

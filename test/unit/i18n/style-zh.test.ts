@@ -63,7 +63,7 @@ describe('/leaderboard style in zh-CN', () => {
     const c = styleContent(RESULT, new Map(), 1);
     expect(c.table?.columns).toEqual(['rank', 'model', 'rating', '95% CI', 'votes']);
     expect(c.footer).toBe(
-      'Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): length +0.210 [0.100, 0.300]; headers -0.050 [-0.100, 0.000]; lists +0.100 [0.000, 0.200]; bold +0.000 [-0.050, 0.050]. 95% CI from 20 bootstrap rounds; 1 votes without stored answers left out. `zhujiu ratings --style-control` gives the full figures.',
+      'Bradley–Terry with style features (FastChat style control), 1000 + 400·r; style coefficients (log-odds per SD): length +0.210 [0.100, 0.300]; headers -0.050 [-0.100, 0.000]; lists +0.100 [0.000, 0.200]; bold +0.000 [-0.050, 0.050]. 95% CI from 20 bootstrap rounds; 1 vote without stored answers left out. `zhujiu ratings --style-control` gives the full figures.',
     );
   });
 });

@@ -78,7 +78,7 @@ describe('the knowledge loader', () => {
     expect(p.at(-1)).toMatch(/^k\.jsonl:5/);
     const zh = said.map((x) => sayCli('zh-CN', x));
     expect(zh[0]).toBe('k.jsonl:1：robustness 行需要 `variants`（各种问法）');
-    expect(zh[2]).toMatch(/^k\.jsonl:3：`property` 无效选项：/);
+    expect(zh[2]).toMatch(/^k\.jsonl:3：`property` 应为以下之一：“accuracy”、/);
   });
 
   it('asks a robustness item as five independent requests, the others as one', () => {

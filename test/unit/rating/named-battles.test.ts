@@ -25,7 +25,7 @@ describe('named battles in a ratings file', () => {
 
   it('a file of named battles only says how to rate them; a bad "anony" names the line', () => {
     expect(() => parseArenaLines([line('x', 'y', 'model_a', false)], 'f.jsonl')).toThrow(
-      /f\.jsonl: all 1 battles are marked "anony": false .*--include-named/,
+      /f\.jsonl: its 1 battle is marked "anony": false .*--include-named/,
     );
     expect(() => parseArenaLines([line('x', 'y', 'model_a', 'no')], 'f.jsonl')).toThrow(
       /f\.jsonl:1: "anony" must be true or false/,
