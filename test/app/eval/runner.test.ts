@@ -240,7 +240,7 @@ describe.each(backends())('evaluation runs on %s', (backend) => {
     expect(await service.execute(id)).toBe('inactive');
     expect(await service.cancel(id)).toMatchObject({
       ok: false,
-      reason: expect.stringMatching(/already cancelled/),
+      reason: expect.stringMatching(/already ended \(cancelled\)/),
     });
     expect(await service.validate('m', 'minii')).toEqual({
       ok: false,
