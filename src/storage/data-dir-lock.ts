@@ -371,7 +371,13 @@ function tryLock(
     if ((err as NodeJS.ErrnoException).code === 'ELOCKED') return { locked: true };
     throw err;
   }
-  for (const previous of taken) takeOver(said('cli.db.stale.notRefreshed'), previous);
+  // A lock left unrefreshed is also said by its owner's fate when that is known (its pid gone, reused, or this
+  // process's own): the same lock gets the same reason whether or not it had been stale for long.
+  for (const previous of taken)
+    takeOver(
+      judgeOwner(previous) === 'stale' ? staleWhy(previous) : said('cli.db.stale.notRefreshed'),
+      previous,
+    );
   return {
     release: () => {
       try {
