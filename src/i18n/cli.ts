@@ -50,16 +50,24 @@ export function listSaid(items: readonly string[]): SaidTexts {
 }
 
 /**
+ * A message parameter said in every language by `say` (a text known before the reader's language is): the
+ * texts of `say('en')` and `say('zh-CN')`.
+ */
+export function textsIn(say: (locale: Locale) => string): SaidTexts {
+  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+}
+
+/**
  * Messages ({@link Said}) as one list in each language's way: each said in that language, joined by
  * {@link listText}; a message parameter of a refusal built before the reader's language is known.
  */
 export function listSaidOf(items: readonly Said[]): SaidTexts {
-  const say = (locale: Locale) =>
+  return textsIn((locale) =>
     listText(
       locale,
       items.map((s) => sayCli(locale, s)),
-    );
-  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+    ),
+  );
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Said, SaidTexts } from '../core/errors.ts';
 import { byCloseness, didYouMean } from '../text/edit-distance.ts';
-import { type CliMessageKey, listSaid, listText, said } from './cli.ts';
+import { type CliMessageKey, listSaid, listText, said, textsIn } from './cli.ts';
 import { displayName, meantId, type NameKind } from './display-names.ts';
 import { type Locale, t } from './index.ts';
 
@@ -68,15 +68,15 @@ export function displayNameList(ids: readonly string[], kind: NameKind, locale: 
  * name its reader uses, whichever form was typed (`--ability 知识`), never only by the id.
  */
 export function displayNameSaid(kind: NameKind, id: string): SaidTexts {
-  return { texts: { en: displayName(kind, id, 'en'), 'zh-CN': displayName(kind, id, 'zh-CN') } };
+  return textsIn((locale) => displayName(kind, id, locale));
 }
 
 /** The abilities or methods `ids` by their display names, listed in each language's way ({@link displayNameSaid}). */
 export function displayNamesSaid(kind: NameKind, ids: readonly string[]): SaidTexts {
-  const say = (locale: Locale) =>
+  return textsIn((locale) =>
     listText(
       locale,
       ids.map((id) => displayName(kind, id, locale)),
-    );
-  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+    ),
+  );
 }

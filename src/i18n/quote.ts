@@ -7,7 +7,7 @@
  * value (`"winner": 3`), and for lists of literals, where the quotes depend on the value.
  */
 import type { SaidTexts } from '../core/errors.ts';
-import { listText, tc } from './cli.ts';
+import { listText, tc, textsIn } from './cli.ts';
 import type { Locale } from './index.ts';
 
 /**
@@ -56,12 +56,12 @@ export function literalList(locale: Locale, items: readonly string[]): string {
 
 /** `items` each {@link quoted} in one list of each language (`"a", "b"`; `“a”、“b”`), as a message parameter of a Said. */
 export function quotedListSaid(items: readonly string[]): SaidTexts {
-  const say = (locale: Locale) =>
+  return textsIn((locale) =>
     listText(
       locale,
       items.map((i) => quoted(locale, i)),
-    );
-  return { texts: { en: say('en'), 'zh-CN': say('zh-CN') } };
+    ),
+  );
 }
 
 /**

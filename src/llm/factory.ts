@@ -9,7 +9,7 @@ import type { ModelConfig } from '../config/schema.ts';
 import { missingKeyReason } from '../config/start-checks.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
-import { said, saidError } from '../i18n/cli.ts';
+import { said, saidError, textsIn } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import { ensureModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
@@ -85,7 +85,7 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
       'config_invalid',
       said('cli.llm.keyMissing', {
         model: model.name,
-        reason: { texts: { en: reason('en'), 'zh-CN': reason('zh-CN') } },
+        reason: textsIn(reason),
         variable: model.api_key_env,
       }),
     );
