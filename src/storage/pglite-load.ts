@@ -23,9 +23,16 @@ export interface LoadedPglite {
   readonly wasm: PgliteWasm | undefined;
 }
 
-/** The global WebAssembly API (the project's `lib` setting declares its types, not the global). */
-function wasmApi(): { compile(bytes: Uint8Array): Promise<PgliteWasm> } {
-  return (globalThis as unknown as { WebAssembly: ReturnType<typeof wasmApi> }).WebAssembly;
+/**
+ * Compiles WebAssembly `bytes` with the global WebAssembly API (the project's `lib` setting declares its types,
+ * not the global), V8 compiling on its background threads.
+ * @throws Error (through the promise) for bytes that are not WebAssembly.
+ */
+export function compileWasm(bytes: Uint8Array): Promise<PgliteWasm> {
+  const api = (
+    globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<PgliteWasm> } }
+  ).WebAssembly;
+  return api.compile(bytes);
 }
 
 let loading: Promise<LoadedPglite> | undefined;
@@ -50,7 +57,7 @@ export function pgliteWasmFile(): string {
  */
 export function loadPglite(compiled?: Promise<PgliteWasm | undefined>): Promise<LoadedPglite> {
   if (loading !== undefined) return loading;
-  const here = async () => wasmApi().compile(await readFile(pgliteWasmFile()));
+  const here = async () => compileWasm(await readFile(pgliteWasmFile()));
   const wasm = (compiled ?? Promise.resolve(undefined))
     .then((w) => w ?? here())
     .catch(() => undefined);

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { compileWasm } from './pglite-load.ts';
 import { unpackTarFileSync } from './tar-unpack.ts';
 
 const { archive, folder, wasm } = workerData as {
@@ -17,11 +18,7 @@ const { archive, folder, wasm } = workerData as {
   readonly folder: string;
   readonly wasm?: string;
 };
-/** The global WebAssembly API (the project's `lib` setting declares its types, not the global). */
-const wasmApi = (
-  globalThis as unknown as { WebAssembly: { compile(b: Uint8Array): Promise<unknown> } }
-).WebAssembly;
-const compiling = (async () => (wasm ? wasmApi.compile(readFileSync(wasm)) : undefined))().catch(
+const compiling = (async () => (wasm ? compileWasm(readFileSync(wasm)) : undefined))().catch(
   () => undefined,
 );
 unpackTarFileSync(archive, folder).then(
