@@ -23,6 +23,7 @@ import {
   cancelRun,
   createRun,
   getRun,
+  hasActiveRun,
   isRunUnattended,
   joinableRuns,
   listRuns,
@@ -531,12 +532,7 @@ export class EvalService {
     | { ok: false; refusals: readonly EvalRefusal[] }
   > {
     if (this.#o.prepareSuite) return { ok: true };
-    const active = (await listRuns(this.#o.db, { limit: 100 })).some(
-      (r) =>
-        (r.status === 'queued' || r.status === 'running') &&
-        r.model === req.model &&
-        r.suite === req.suite,
-    );
+    const active = await hasActiveRun(this.#o.db, req.model, req.suite);
     if (active) {
       // A resume is not refused for its files; datasets the caller prepared early serve it when they succeeded.
       const early =

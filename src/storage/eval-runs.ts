@@ -201,6 +201,22 @@ export async function createRun(
   return { created: false, active };
 }
 
+/**
+ * True when the model named `model` (its configured name) has an active (queued or running) run of `suite`. One
+ * look-up of the runs' active index, without their progress.
+ */
+export async function hasActiveRun(db: Conn, model: string, suite: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('eval_runs as r')
+    .innerJoin('models as m', 'm.id', 'r.model_id')
+    .select('r.id')
+    .where('m.name', '=', model)
+    .where('r.suite', '=', suite)
+    .where('r.status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The model's active (queued or running) run of the suite, or undefined. */
 async function activeRunOf(
   db: Conn,
