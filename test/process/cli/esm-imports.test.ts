@@ -8,22 +8,14 @@
  * a child `node` imports each package.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { tsFilesUnder } from '../../helpers/source-files.ts';
 
 /** Every .ts file under `dir`. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? sources(join(dir, e.name))
-      : e.name.endsWith('.ts')
-        ? [join(dir, e.name)]
-        : [],
-  );
-}
 
 /** Package specifier → value names imported from it → files that import them. */
 function packageImports(files: readonly string[]): Map<string, Map<string, Set<string>>> {
@@ -104,7 +96,7 @@ function packageImports(files: readonly string[]): Map<string, Map<string, Set<s
 
 describe("package imports under Node's ESM loader", () => {
   it('every imported name exists in the module Node gives', () => {
-    const imports = packageImports(sources(join(PROJECT_ROOT, 'src')));
+    const imports = packageImports(tsFilesUnder(join(PROJECT_ROOT, 'src')));
     // The parser sees each form: a static import, a destructured `await import`, one in `Promise.all`.
     expect(imports.get('commander')?.has('Command')).toBe(true);
     expect(imports.get('pg')?.has('default')).toBe(true);

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   BUNDLED,
@@ -24,17 +24,13 @@ import {
   warmCompileCache,
 } from '../../../src/cli/bundle-build.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { tsFilesUnder } from '../../helpers/source-files.ts';
 
 /** `src/` files, recursively, as paths relative to `src/`. */
-function sources(dir = join(PROJECT_ROOT, 'src'), prefix = ''): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? sources(join(dir, e.name), `${prefix}${e.name}/`)
-      : e.name.endsWith('.ts')
-        ? [`${prefix}${e.name}`]
-        : [],
+const sources = (): string[] =>
+  tsFilesUnder(join(PROJECT_ROOT, 'src')).map((f) =>
+    relative(join(PROJECT_ROOT, 'src'), f).split(sep).join('/'),
   );
-}
 
 describe('cli/bundle-build', () => {
   it('has every module started with startWorkerBeside as an entry point', () => {

@@ -3,12 +3,13 @@
  * the catalogue's `cli.list.sep`), the way every list a command or a chat reply prints is joined. A source scan finds
  * a list joined with a fixed ", " or "; " (English separators inside a Chinese sentence) outside what stays English.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseLeaderboardArgs } from '../../../src/bot/commands/leaderboard.ts';
 import { listSaid, listText, said, sayCli } from '../../../src/i18n/cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
+import { tsFilesUnder } from '../../helpers/source-files.ts';
 
 describe('listText', () => {
   it('joins with a comma in English and 、 in Chinese', () => {
@@ -36,17 +37,6 @@ describe('listText', () => {
     expect(sayCli('en', s)).toContain('0020_a, 0021_b');
   });
 });
-
-/** Every TypeScript file under `dir`. */
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? sources(join(dir, e.name))
-      : e.name.endsWith('.ts')
-        ? [join(dir, e.name)]
-        : [],
-  );
-}
 
 /**
  * Lines that join with a fixed ", " or "; " on purpose, by file and a text of the line, with why: log lines, SQL,
@@ -93,7 +83,7 @@ const ALLOWED: readonly { file: string; text: string; why: string }[] = [
 describe('lists in user-facing texts', () => {
   it('are never joined with a fixed ", " or "; " (use listText / listSaid, or a catalogue separator)', () => {
     const bad: string[] = [];
-    for (const path of sources(join(PROJECT_ROOT, 'src'))) {
+    for (const path of tsFilesUnder(join(PROJECT_ROOT, 'src'))) {
       const file = relative(PROJECT_ROOT, path);
       readFileSync(path, 'utf8')
         .split('\n')
