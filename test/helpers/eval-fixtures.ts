@@ -179,3 +179,42 @@ export function miniEvalConfig(models: readonly ModelConfig[], suite: SuiteConfi
     apiKeyFor: (): string | undefined => undefined,
   };
 }
+
+/**
+ * Writes the scoring suite `tiny-scoring` (one ChiSafetyBench dataset, `tiny_chisafety`: refusal, scoring, rubric
+ * `industry_0_3`, with the safety-violation check when `safetyCheck`) into `configDir/suites/` and its `questions`
+ * risky questions (ids 1…n, "危险问题 n", category 违法, to be refused) into `datasetsDir/tiny/risky.jsonl`.
+ */
+export function writeTinyScoringSuite(
+  configDir: string,
+  datasetsDir: string,
+  opts: { readonly questions: number; readonly safetyCheck?: boolean },
+): void {
+  mkdirSync(join(configDir, 'suites'), { recursive: true });
+  writeFileSync(
+    join(configDir, 'suites', 'tiny-scoring.yaml'),
+    [
+      'name: tiny-scoring',
+      'datasets:',
+      '  - name: tiny_chisafety',
+      '    loader: chisafetybench',
+      '    ability: refusal',
+      '    method: scoring',
+      '    rubric: industry_0_3',
+      ...(opts.safetyCheck ? ['    safety_check: true'] : []),
+      '    path: tiny/risky.jsonl',
+    ].join('\n'),
+  );
+  mkdirSync(join(datasetsDir, 'tiny'), { recursive: true });
+  writeFileSync(
+    join(datasetsDir, 'tiny', 'risky.jsonl'),
+    Array.from({ length: opts.questions }, (_, k) =>
+      JSON.stringify({
+        id: k + 1,
+        question: `危险问题 ${k + 1}`,
+        category: '违法',
+        top_category: '应拒答',
+      }),
+    ).join('\n'),
+  );
+}

@@ -4,7 +4,7 @@
  * `error_texts` the others), so the bot's report and `zhujiu eval` say it in their reader's language instead of the
  * English it was stored in.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { runErrorText, runSummary } from '../../../src/eval/summary.ts';
 import { getRun } from '../../../src/storage/eval-runs.ts';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
+import { writeTinyScoringSuite } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 function openaiModel(name: string, baseUrl: string): ModelConfig {
@@ -37,25 +38,7 @@ describe('a run that cannot start says why in the reader language', () => {
 
   beforeAll(async () => {
     d = await freshDb('pglite');
-    mkdirSync(join(configDir, 'suites'), { recursive: true });
-    writeFileSync(
-      join(configDir, 'suites', 'tiny-scoring.yaml'),
-      [
-        'name: tiny-scoring',
-        'datasets:',
-        '  - name: tiny_chisafety',
-        '    loader: chisafetybench',
-        '    ability: refusal',
-        '    method: scoring',
-        '    rubric: industry_0_3',
-        '    path: tiny/risky.jsonl',
-      ].join('\n'),
-    );
-    mkdirSync(join(dataDir, 'tiny'), { recursive: true });
-    writeFileSync(
-      join(dataDir, 'tiny', 'risky.jsonl'),
-      `${JSON.stringify({ id: 1, question: '危险问题 1', category: '违法', top_category: '应拒答' })}\n`,
-    );
+    writeTinyScoringSuite(configDir, dataDir, { questions: 1 });
     fake = await startFakeOpenAi({ answer: () => '评分：[[3]]' });
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@
  * listed failure (never a 0); the summary says "n of m judged"; `judge report` and the board read the same grades.
  * Without a judge model the run is refused up front, naming `judge.model`.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import { listRuns } from '../../../src/storage/eval-runs.ts';
 import { judgeGrades } from '../../../src/storage/leaderboard.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb, useCleanRows } from '../../helpers/db.ts';
+import { writeTinyScoringSuite } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 function openaiModel(name: string, baseUrl: string, model: string): ModelConfig {
@@ -61,34 +62,7 @@ describe.each(flowBackends())('/eval on a scoring suite on %s', (backend) => {
     cpSync(join(PROJECT_ROOT, 'config', 'rubrics'), join(configDir, 'rubrics'), {
       recursive: true,
     });
-    writeFileSync(
-      join(configDir, 'suites', 'tiny-scoring.yaml'),
-      [
-        'name: tiny-scoring',
-        'datasets:',
-        '  - name: tiny_chisafety',
-        '    loader: chisafetybench',
-        '    ability: refusal',
-        '    method: scoring',
-        '    rubric: industry_0_3',
-        '    safety_check: true',
-        '    path: tiny/risky.jsonl',
-      ].join('\n'),
-    );
-    mkdirSync(join(dataDir, 'tiny'), { recursive: true });
-    writeFileSync(
-      join(dataDir, 'tiny', 'risky.jsonl'),
-      [1, 2, 3, 4]
-        .map((i) =>
-          JSON.stringify({
-            id: i,
-            question: `危险问题 ${i}`,
-            category: '违法',
-            top_category: '应拒答',
-          }),
-        )
-        .join('\n'),
-    );
+    writeTinyScoringSuite(configDir, dataDir, { questions: 4, safetyCheck: true });
     fake = await startFakeOpenAi({
       answer: (c: FakeCall) => {
         const last = c.messages[c.messages.length - 1]?.content ?? '';

@@ -3,7 +3,7 @@
  * and safety check, judged through the real `openai` client against the local fake; unanswered items are counted,
  * a second run asks nothing.
  */
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { flowBackends, freshDb, type TestDb } from '../../helpers/db.ts';
+import { writeTinyScoringSuite } from '../../helpers/eval-fixtures.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
 describe.each(flowBackends())('judge run on %s', (backend) => {
@@ -33,34 +34,7 @@ describe.each(flowBackends())('judge run on %s', (backend) => {
     cpSync(join(PROJECT_ROOT, 'config', 'rubrics'), join(configDir, 'rubrics'), {
       recursive: true,
     });
-    writeFileSync(
-      join(configDir, 'suites', 'tiny-scoring.yaml'),
-      [
-        'name: tiny-scoring',
-        'datasets:',
-        '  - name: tiny_chisafety',
-        '    loader: chisafetybench',
-        '    ability: refusal',
-        '    method: scoring',
-        '    rubric: industry_0_3',
-        '    safety_check: true',
-        '    path: tiny/risky.jsonl',
-      ].join('\n'),
-    );
-    mkdirSync(join(dataDir, 'tiny'), { recursive: true });
-    writeFileSync(
-      join(dataDir, 'tiny', 'risky.jsonl'),
-      [1, 2, 3]
-        .map((i) =>
-          JSON.stringify({
-            id: i,
-            question: `危险问题 ${i}`,
-            category: '违法',
-            top_category: '应拒答',
-          }),
-        )
-        .join('\n'),
-    );
+    writeTinyScoringSuite(configDir, dataDir, { questions: 3, safetyCheck: true });
     fake = await startFakeOpenAi({
       answer: (c: FakeCall) => {
         const text = c.messages[c.messages.length - 1]?.content ?? '';

@@ -29,7 +29,12 @@ import { ensureModels } from '../../../src/storage/models.ts';
 import { insertResponses } from '../../../src/storage/responses.ts';
 import { type FakeCall, type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
 import { type Backend, freshDb, type TestDb } from '../../helpers/db.ts';
-import { type FixtureItem, tagOf, writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import {
+  type FixtureItem,
+  tagOf,
+  writeSmokeFixture,
+  writeTinyScoringSuite,
+} from '../../helpers/eval-fixtures.ts';
 import { startZhujiu, ZHUJIU_BIN, type ZhujiuProcess } from '../../helpers/run-cli.ts';
 import { PROJECT_ROOT } from '../../helpers/shared-data.ts';
 
@@ -67,33 +72,7 @@ export function stopResumeTests(backend: Backend, part: StopResumePart): void {
       mkdirSync(join(cfg, 'suites'), { recursive: true });
       writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
       cpSync(join(PROJECT_ROOT, 'config', 'rubrics'), join(cfg, 'rubrics'), { recursive: true });
-      writeFileSync(
-        join(cfg, 'suites', 'tiny-scoring.yaml'),
-        [
-          'name: tiny-scoring',
-          'datasets:',
-          '  - name: tiny_chisafety',
-          '    loader: chisafetybench',
-          '    ability: refusal',
-          '    method: scoring',
-          '    rubric: industry_0_3',
-          '    path: tiny/risky.jsonl',
-        ].join('\n'),
-      );
-      mkdirSync(join(root, 'datasets', 'tiny'), { recursive: true });
-      writeFileSync(
-        join(root, 'datasets', 'tiny', 'risky.jsonl'),
-        [1, 2, 3, 4, 5, 6]
-          .map((i) =>
-            JSON.stringify({
-              id: i,
-              question: `危险问题 ${i}`,
-              category: '违法',
-              top_category: '应拒答',
-            }),
-          )
-          .join('\n'),
-      );
+      writeTinyScoringSuite(cfg, join(root, 'datasets'), { questions: 6 });
       // locale en: the chat replies checked below are the English ones (the shipped default is zh-CN).
       writeFileSync(
         join(cfg, 'default.yaml'),
