@@ -4,14 +4,14 @@
  * Also runs the migrations.
  */
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
 import type pg from 'pg';
 import { migrations } from '../../migrations/index.ts';
 import { STARTUP_LOCK } from '../core/advisory-locks.ts';
-import type { AppError } from '../core/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { installBrokenError, listSaid, said, saidError } from '../i18n/cli.ts';
 import { causeExplained, causeSaid } from '../i18n/error-cause.ts';
@@ -24,6 +24,7 @@ import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
 import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
+import { isEmptyOrMissing } from './template-fill.ts';
 
 export { redactUrl } from './redact-url.ts';
 
@@ -269,38 +270,39 @@ async function openPglite(
   let client: PGlite;
   const loading = opts.pgliteThread ? undefined : loadPglite();
   loading?.catch(() => undefined); // awaited below, or dropped with the lock's error
-  // An empty or missing folder is filled from the prepared database (much cheaper than PGlite's initdb).
-  if (opts.template !== undefined)
-    await (await import('./pglite-template.ts')).seedFromTemplate(
-      target.dataDir,
-      opts.template,
-      migrations,
-      opts.logger,
-    );
+  // An empty or missing folder is filled from the prepared database (much cheaper than PGlite's initdb). On
+  // this thread PGlite starts meanwhile and opens the folder once it is filled (storage/pglite-fill-fs).
+  const seeding =
+    opts.template === undefined
+      ? undefined
+      : (await import('./pglite-template.ts')).seedFromTemplate(
+          target.dataDir,
+          opts.template,
+          migrations,
+          opts.logger,
+        );
+  const filling =
+    loading !== undefined && seeding !== undefined && isEmptyOrMissing(target.dataDir);
   try {
-    refuseOtherMajor(target.dataDir);
-  } catch (err) {
-    releaseLock();
-    throw err;
-  }
-  try {
+    if (!filling) {
+      await seeding;
+      refuseOtherMajor(target.dataDir);
+    }
     if (opts.pgliteThread) {
       const { openPGliteThread } = await import('./pglite-thread.ts');
       client = await openPGliteThread(target.dataDir, opts.onLost);
     } else {
-      // The load may wait for the WebAssembly that a fill's thread compiles (cli/early-fill).
-      (await import('./template-fill.ts')).keepFillsAlive();
-      const { PGlite, wasm } = await (loading ?? loadPglite());
-      makeDirsSync(target.dataDir);
-      const pglite = new PGlite(target.dataDir, {
-        startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-        ...(wasm ? { pgliteWasmModule: wasm } : {}),
-      });
-      await pglite.waitReady;
-      client = yieldingClient(pglite);
+      client = await startPglite(
+        target.dataDir,
+        loading ?? loadPglite(),
+        filling ? seeding : undefined,
+      );
+      await seeding;
     }
   } catch (err) {
+    await seeding?.catch(() => undefined); // the folder is not renamed into place after the lock is given back
     releaseLock();
+    if (err instanceof AppError) throw err;
     // A module of the installation that cannot be loaded (PGlite's package, the thread's module or a chunk it
     // imports) is not the folder's fault: moving the folder away would not help.
     throw (
@@ -328,6 +330,35 @@ async function openPglite(
       }
     },
   };
+}
+
+/**
+ * Starts PGlite on this thread on the folder `dataDir` (created when missing) and waits until it is ready.
+ * @param loading PGlite's module and WebAssembly (storage/pglite-load; may wait for the WebAssembly that a fill's
+ *   thread compiles, cli/early-fill).
+ * @param filled when given, the folder is being filled: PGlite starts at once and looks into the folder only
+ *   once this settles (storage/pglite-fill-fs).
+ * @throws whatever PGlite or the load throws (the caller words it).
+ */
+async function startPglite(
+  dataDir: string,
+  loading: ReturnType<typeof loadPglite>,
+  filled?: Promise<unknown>,
+): Promise<PGlite> {
+  (await import('./template-fill.ts')).keepFillsAlive();
+  const { PGlite, wasm } = await loading;
+  makeDirsSync(filled === undefined ? dataDir : dirname(dataDir));
+  const fs =
+    filled === undefined
+      ? undefined
+      : new (await import('./pglite-fill-fs.ts')).FolderBeingFilledFS(dataDir, filled);
+  const pglite = new PGlite({
+    ...(fs === undefined ? { dataDir } : { fs }),
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    ...(wasm ? { pgliteWasmModule: wasm } : {}),
+  });
+  await pglite.waitReady;
+  return yieldingClient(pglite);
 }
 
 /**

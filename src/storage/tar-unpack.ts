@@ -46,6 +46,9 @@ const MAX_FULL_SIZE = 1024 * 1024 * 1024;
 /** Files written at once by default: creating a file costs the thread pool's disk time, not this thread's CPU. */
 const WRITES_AT_ONCE = 16;
 
+/** Files written synchronously between two turns of the thread's event loop ({@link unpackTarFileSync}). */
+const YIELD_EVERY = 32;
+
 /** The largest output buffer sized from the gzip trailer: a damaged trailer cannot ask for more memory than this. */
 const MAX_OUTPUT_CHUNK = 256 * 1024 * 1024;
 
@@ -108,7 +111,10 @@ export async function unpackTarFile(
 export async function unpackTarFileSync(archive: string, target: string): Promise<number> {
   const data = readFileSync(archive);
   const { files, count } = await unpackFolders(isGzip(data) ? gunzipSync(data) : data, target);
-  for (const e of files) {
+  for (const [i, e] of files.entries()) {
+    // The thread's other work (its WebAssembly compile finishing, storage/template-fill-worker) goes on between
+    // files now and then.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((go) => setImmediate(go));
     writeFileSync(e.path, e.data as Buffer, { mode: e.mode });
     if (e.fullSize !== undefined) truncateSync(e.path, e.fullSize);
   }

@@ -4,9 +4,10 @@
  * (`workerData`: `{ archive, folder, wasm? }`, absolute paths) with storage/tar-unpack `unpackTarFileSync`, then
  * posts `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the
  * ~520 files are written while the command's main thread loads its modules, instead of in that thread's idle
- * moments. Given `wasm` (PGlite's WebAssembly file), it reads and compiles that first (V8 compiles on its own
- * threads while this one unpacks) and adds the compiled module to its message (`wasm`: a WebAssembly.Module,
- * which a message shares between threads; absent when it could not be compiled).
+ * moments. Before that, it always posts `{ wasm }`: given `wasm` (PGlite's WebAssembly file), it reads and
+ * compiles that first (V8 compiles on its own threads while this one unpacks) and posts the compiled module as
+ * soon as it is ready (a WebAssembly.Module, which a message shares between threads; undefined when it was not
+ * asked for or could not be compiled).
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -18,14 +19,13 @@ const { archive, folder, wasm } = workerData as {
   readonly folder: string;
   readonly wasm?: string;
 };
-const compiling = (async () => (wasm ? compileWasm(readFileSync(wasm)) : undefined))().catch(
-  () => undefined,
-);
+// Posted as soon as it is compiled, before the unpacking ends: PGlite starts with it while the folder is written
+// (storage/pglite-fill-fs).
+(async () => (wasm ? compileWasm(readFileSync(wasm)) : undefined))()
+  .catch(() => undefined)
+  .then((compiled) => parentPort?.postMessage({ wasm: compiled }));
 unpackTarFileSync(archive, folder).then(
-  async (entries) => parentPort?.postMessage({ entries, wasm: await compiling }),
-  async (err: unknown) =>
-    parentPort?.postMessage({
-      error: err instanceof Error ? err.message : String(err),
-      wasm: await compiling,
-    }),
+  (entries) => parentPort?.postMessage({ entries }),
+  (err: unknown) =>
+    parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),
 );

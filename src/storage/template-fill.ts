@@ -115,10 +115,22 @@ export function startTemplateFill(
     return Promise.resolve(false);
   }
   worker.unref();
-  const message = new Promise<{ entries?: number; wasm?: PgliteWasm } | undefined>((settle) => {
-    worker.once('message', settle);
-    worker.once('error', () => settle(undefined)); // its module could not be loaded
-    worker.once('exit', () => settle(undefined)); // after its message, if any
+  // The thread posts `{ wasm }` first, then `{ entries }` or `{ error }` (storage/template-fill-worker).
+  let compiledNow: (w: PgliteWasm | undefined) => void = () => undefined;
+  const compiled = new Promise<PgliteWasm | undefined>((settle) => {
+    compiledNow = settle;
+  });
+  const message = new Promise<{ entries?: number } | undefined>((settle) => {
+    worker.on('message', (m: { entries?: number; error?: string; wasm?: PgliteWasm }) => {
+      if ('wasm' in m) compiledNow(m.wasm);
+      else settle(m);
+    });
+    // Its module could not be loaded, or it ended (after its messages, if any).
+    for (const end of ['error', 'exit'] as const)
+      worker.once(end, () => {
+        compiledNow(undefined);
+        settle(undefined);
+      });
   });
   const into = folder;
   const done = message.then((m) => {
@@ -126,7 +138,6 @@ export function startTemplateFill(
     if (!ok) rmSync(into, { recursive: true, force: true });
     return ok;
   });
-  const compiled = message.then((m) => m?.wasm);
   fills.set(target, { folder, done, made, worker, wasm: compiled, taken: false });
   if (!exitHookSet) {
     exitHookSet = true;
@@ -136,8 +147,9 @@ export function startTemplateFill(
 }
 
 /**
- * PGlite's WebAssembly compiled by the thread filling data folder `dataDir` (started with `wasm`), once it has
- * finished; undefined when no fill was started for that folder. The promise resolves to undefined when the
+ * PGlite's WebAssembly compiled by the thread filling data folder `dataDir` (started with `wasm`), as soon as it
+ * is compiled (the fill may still be running: storage/pglite-fill-fs); undefined when no fill was started for
+ * that folder. The promise resolves to undefined when the
  * thread was not asked for it or could not compile it; it never rejects. Whoever waits for it calls
  * {@link keepFillsAlive} first.
  */

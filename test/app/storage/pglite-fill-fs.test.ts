@@ -1,0 +1,64 @@
+/**
+ * storage/pglite-fill-fs: PGlite started on a data folder that is still being filled starts at once, looks into
+ * the folder only once it is told the fill is done, and opens the database renamed into place meanwhile (had it
+ * looked earlier, it would have run initdb in the empty folder, and the rename into it would fail).
+ */
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrations } from '../../../migrations/index.ts';
+import { FolderBeingFilledFS } from '../../../src/storage/pglite-fill-fs.ts';
+import { PGLITE_SETTINGS } from '../../../src/storage/pglite-settings.ts';
+
+let root: string;
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'zhujiu-fill-fs-'));
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('storage/pglite-fill-fs', () => {
+  it('starts PGlite before the fill is done and opens the folder filled meanwhile', async () => {
+    const fill = join(root, '.pg.unpacking');
+    cpSync(inject('pgliteTemplate'), fill, { recursive: true });
+    const target = join(root, 'pg');
+    let done: () => void = () => undefined;
+    let waiting: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const asked = new Promise<void>((resolve) => {
+      waiting = resolve;
+    });
+    // Seen when PGlite's start reaches the step that waits for the fill.
+    const then = ready.then.bind(ready);
+    ready.then = ((...a: Parameters<typeof then>) => {
+      waiting();
+      return then(...a);
+    }) as typeof ready.then;
+    mkdirSync(root, { recursive: true });
+    const pglite = new PGlite({
+      fs: new FolderBeingFilledFS(target, ready),
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    });
+    let opened = false;
+    void pglite.waitReady.then(() => {
+      opened = true;
+    });
+    await asked;
+    // Time for a PGlite that did not wait to look into the empty folder (it would start initdb there).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(opened).toBe(false);
+    // The fill is renamed into place, as storage/pglite-template seedFromTemplate does, then announced.
+    rmdirSync(target);
+    renameSync(fill, target);
+    done();
+    await pglite.waitReady;
+    const r = await pglite.query<{ n: number }>('select count(*)::int as n from kysely_migration');
+    expect(r.rows[0]?.n).toBe(Object.keys(migrations).length);
+    await pglite.close();
+  });
+});
