@@ -102,6 +102,22 @@ async function untilAborted<T>(
   }
 }
 
+/**
+ * A `Response` of `text` that holds no WHATWG body stream: `text()`, `json()` and `arrayBuffer()` answer from
+ * `text` itself. The SDK reads a JSON answer with `text()` (openai's `internal/parse.js`); a stream built around
+ * each answer and drained again cost ~25–40 µs of the event loop per completion (Node 22), the loop that the
+ * lanes of a run share (bench/first-start.ts).
+ */
+export function textResponse(text: string, init: ResponseInit): Response {
+  const r = new Response(null, init);
+  Object.defineProperties(r, {
+    text: { value: () => Promise.resolve(text) },
+    json: { value: () => Promise.resolve().then(() => JSON.parse(text)) },
+    arrayBuffer: { value: () => Promise.resolve(new TextEncoder().encode(text).buffer) },
+  });
+  return r;
+}
+
 /** The OpenAI-compatible client. */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly name: string;
@@ -220,7 +236,7 @@ export class OpenAiCompatibleClient implements LlmClient {
           headers,
         });
       }
-      return new Response(bytes, { status: res.status, statusText: res.statusText, headers });
+      return textResponse(text, { status: res.status, statusText: res.statusText, headers });
     }
     const wait = retryAfterMs(res.headers);
     this.#log.info({ status: res.status, retryAfterMs: wait }, 'endpoint answered with an error');
