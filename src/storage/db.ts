@@ -4,7 +4,7 @@
  * Also runs the migrations.
  */
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
@@ -347,16 +347,17 @@ async function startPglite(
 ): Promise<PGlite> {
   (await import('./template-fill.ts')).keepFillsAlive();
   const { PGlite, wasm } = await loading;
-  makeDirsSync(filled === undefined ? dataDir : dirname(dataDir));
   const fs =
     filled === undefined
       ? undefined
       : new (await import('./pglite-fill-fs.ts')).FolderBeingFilledFS(dataDir, filled);
+  if (fs === undefined) makeDirsSync(dataDir);
   const pglite = new PGlite({
     ...(fs === undefined ? { dataDir } : { fs }),
     startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     ...(wasm ? { pgliteWasmModule: wasm } : {}),
   });
+  if (fs !== undefined) await Promise.race([pglite.waitReady, fs.failed]);
   await pglite.waitReady;
   return yieldingClient(pglite);
 }

@@ -12,11 +12,14 @@
  * more Emscripten `preRun` step, which takes a run dependency (Emscripten's `Module.addRunDependency`: the
  * runtime finishes starting only when every dependency is removed) and removes it when `ready` settles. PGlite
  * checks whether the folder holds a database only after that, so it finds the filled folder, or an empty one to
- * run initdb in when the fill could not be used. `NodeFS` mounts the folder by its path and resolves every file
- * by path, so a folder renamed into place before the dependency is removed is the one PGlite opens.
+ * run initdb in when the fill could not be used. `NodeFS`'s own step, which mounts the folder, is moved to that
+ * moment too: nothing touches the folder before the fill is in place (it is renamed into place under the data
+ * folder's lock, storage/data-dir-lock).
  */
+import { resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { makeDirsSync } from '../core/make-dirs.ts';
 
 /** Emscripten's module object as PGlite's file systems see it (the type of `NodeFS.init`'s options). */
 type PostgresMod = Parameters<NodeFS['init']>[1] extends Partial<infer M> ? M : never;
@@ -30,33 +33,56 @@ interface RunDependencies {
 /** The run dependency's name (Emscripten only counts them; the name shows in its debug output). */
 const DEPENDENCY = 'zhujiu-data-folder-filled';
 
-/** PGlite's `NodeFS` on a folder that PGlite must not look into before `ready` settles (see the module comment). */
+/**
+ * PGlite's `NodeFS` on a folder that PGlite must not touch before `ready` settles (see the module comment): the
+ * folder is neither created nor mounted until then.
+ */
 export class FolderBeingFilledFS extends NodeFS {
   readonly #ready: Promise<unknown>;
+  /** Rejects when the folder could not be made or mounted once `ready` settled (PGlite then waits forever). */
+  readonly failed: Promise<never>;
+  #fail: (err: unknown) => void = () => undefined;
 
   /**
-   * @param dataDir the data folder (created empty when missing, as `NodeFS` does; its parent must exist).
+   * @param dataDir the data folder (made, with its parents, when it is still missing once `ready` settles).
    * @param ready settles (either way) once the folder holds what PGlite should open: the filled database, or
    *   nothing (PGlite then runs initdb in it).
    */
   constructor(dataDir: string, ready: Promise<unknown>) {
-    super(dataDir);
+    // NodeFS makes its folder at once when it is missing: given the root folder, it makes nothing.
+    super('/');
+    this.rootDir = resolve(dataDir);
     this.#ready = ready;
+    this.failed = new Promise<never>((_, reject) => {
+      this.#fail = reject;
+    });
+    this.failed.catch(() => undefined); // raced by storage/db against PGlite's start
   }
 
   override async init(
     pg: PGlite,
     opts: Partial<PostgresMod>,
   ): Promise<{ emscriptenOpts: Partial<PostgresMod> }> {
+    const before = opts.preRun?.length ?? 0;
     const { emscriptenOpts } = await super.init(pg, opts);
+    const all = emscriptenOpts.preRun ?? [];
+    // NodeFS's own steps (mounting the folder) run once the fill is done, in the place of this one.
+    const mount = all.slice(before);
     const wait = (mod: PostgresMod) => {
       const deps = mod as unknown as RunDependencies;
       deps.addRunDependency(DEPENDENCY);
-      const go = () => deps.removeRunDependency(DEPENDENCY);
+      const go = () => {
+        try {
+          makeDirsSync(this.rootDir);
+          for (const step of mount) step(mod);
+        } catch (err) {
+          this.#fail(err);
+          return;
+        }
+        deps.removeRunDependency(DEPENDENCY);
+      };
       this.#ready.then(go, go);
     };
-    return {
-      emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), wait] },
-    };
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...all.slice(0, before), wait] } };
   }
 }

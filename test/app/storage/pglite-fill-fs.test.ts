@@ -1,9 +1,18 @@
 /**
- * storage/pglite-fill-fs: PGlite started on a data folder that is still being filled starts at once, looks into
- * the folder only once it is told the fill is done, and opens the database renamed into place meanwhile (had it
- * looked earlier, it would have run initdb in the empty folder, and the rename into it would fail).
+ * storage/pglite-fill-fs: PGlite started on a data folder that is still being filled starts at once, makes and
+ * looks into the folder only once it is told the fill is done, and opens the database renamed into place
+ * meanwhile (had it looked earlier, it would have run initdb in an empty folder, and the rename into it would
+ * fail); a folder that cannot be made then is reported instead of waited for.
  */
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -52,13 +61,22 @@ describe('storage/pglite-fill-fs', () => {
     // Time for a PGlite that did not wait to look into the empty folder (it would start initdb there).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(opened).toBe(false);
-    // The fill is renamed into place, as storage/pglite-template seedFromTemplate does, then announced.
-    rmdirSync(target);
+    // Nothing was made where the folder goes; the fill is renamed into place, as storage/pglite-template
+    // seedFromTemplate does, then announced.
+    expect(existsSync(target)).toBe(false);
     renameSync(fill, target);
     done();
     await pglite.waitReady;
     const r = await pglite.query<{ n: number }>('select count(*)::int as n from kysely_migration');
     expect(r.rows[0]?.n).toBe(Object.keys(migrations).length);
     await pglite.close();
+  });
+
+  it('reports a folder that cannot be made once the fill is done', async () => {
+    const blocker = join(root, 'a-file');
+    writeFileSync(blocker, '');
+    const fs = new FolderBeingFilledFS(join(blocker, 'pg'), Promise.resolve());
+    const pglite = new PGlite({ fs });
+    await expect(Promise.race([pglite.waitReady, fs.failed])).rejects.toThrow(/a-file/u);
   });
 });
