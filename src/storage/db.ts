@@ -281,11 +281,18 @@ async function openPglite(
           migrations,
           opts.logger,
         );
-  const filling =
-    loading !== undefined && seeding !== undefined && isEmptyOrMissing(target.dataDir);
+  // Else PGlite's initdb creates it, aside (storage/pglite-create).
+  const placed = (seeding ?? Promise.resolve(false)).then(async (filled) => {
+    if (!filled)
+      await (await import('./pglite-create.ts')).createDatabaseAside(
+        target.dataDir,
+        () => loading ?? loadPglite(),
+      );
+  });
+  const filling = loading !== undefined && isEmptyOrMissing(target.dataDir);
   try {
     if (!filling) {
-      await seeding;
+      await placed;
       refuseOtherMajor(target.dataDir);
     }
     if (opts.pgliteThread) {
@@ -295,12 +302,12 @@ async function openPglite(
       client = await startPglite(
         target.dataDir,
         loading ?? loadPglite(),
-        filling ? seeding : undefined,
+        filling ? placed : undefined,
       );
-      await seeding;
+      await placed;
     }
   } catch (err) {
-    await seeding?.catch(() => undefined); // the folder is not renamed into place after the lock is given back
+    await placed.catch(() => undefined); // the folder is not renamed into place after the lock is given back
     releaseLock();
     if (err instanceof AppError) throw err;
     // A module of the installation that cannot be loaded (PGlite's package, the thread's module or a chunk it

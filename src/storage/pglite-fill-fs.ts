@@ -10,9 +10,9 @@
  *
  * How: PGlite's documented `fs` option takes a file system object; this one is PGlite's own `NodeFS` with one
  * more Emscripten `preRun` step, which takes a run dependency (Emscripten's `Module.addRunDependency`: the
- * runtime finishes starting only when every dependency is removed) and removes it when `ready` settles. PGlite
- * checks whether the folder holds a database only after that, so it finds the filled folder, or an empty one to
- * run initdb in when the fill could not be used. `NodeFS`'s own step, which mounts the folder, is moved to that
+ * runtime finishes starting only when every dependency is removed) and removes it when `ready` resolves. PGlite
+ * checks whether the folder holds a database only after that, so it finds the filled folder (or the database
+ * that storage/pglite-create made aside when the fill could not be used). `NodeFS`'s own step, which mounts the folder, is moved to that
  * moment too: nothing touches the folder before the fill is in place (it is renamed into place under the data
  * folder's lock, storage/data-dir-lock).
  */
@@ -34,19 +34,19 @@ interface RunDependencies {
 const DEPENDENCY = 'zhujiu-data-folder-filled';
 
 /**
- * PGlite's `NodeFS` on a folder that PGlite must not touch before `ready` settles (see the module comment): the
+ * PGlite's `NodeFS` on a folder that PGlite must not touch before `ready` resolves (see the module comment): the
  * folder is neither created nor mounted until then.
  */
 export class FolderBeingFilledFS extends NodeFS {
   readonly #ready: Promise<unknown>;
-  /** Rejects when the folder could not be made or mounted once `ready` settled (PGlite then waits forever). */
+  /** Rejects when `ready` rejects, or the folder could not be made or mounted (PGlite then waits forever). */
   readonly failed: Promise<never>;
   #fail: (err: unknown) => void = () => undefined;
 
   /**
-   * @param dataDir the data folder (made, with its parents, when it is still missing once `ready` settles).
-   * @param ready settles (either way) once the folder holds what PGlite should open: the filled database, or
-   *   nothing (PGlite then runs initdb in it).
+   * @param dataDir the data folder (made, with its parents, when it is still missing once `ready` resolves).
+   * @param ready resolves once the folder holds what PGlite should open (the filled database, or nothing: PGlite
+   *   then runs initdb in it); when it rejects, PGlite never looks and {@link failed} rejects with its error.
    */
   constructor(dataDir: string, ready: Promise<unknown>) {
     // NodeFS makes its folder at once when it is missing: given the root folder, it makes nothing.
@@ -81,7 +81,7 @@ export class FolderBeingFilledFS extends NodeFS {
         }
         deps.removeRunDependency(DEPENDENCY);
       };
-      this.#ready.then(go, go);
+      this.#ready.then(go, (err: unknown) => this.#fail(err));
     };
     return { emscriptenOpts: { ...emscriptenOpts, preRun: [...all.slice(0, before), wait] } };
   }

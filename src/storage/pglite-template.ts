@@ -40,6 +40,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { said, sayCli } from '../i18n/cli.ts';
+import { isMountPoint } from './pglite-create.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 import { packFolder, unpackTarFile } from './tar-unpack.ts';
@@ -197,7 +198,9 @@ export async function seedFromTemplate(
   const target = resolve(dataDir);
   removeStaleFills(target); // left by a process killed while it unpacked
   if (!isEmptyOrMissing(target)) return false;
-  const why = templateMismatch(templateDir, known);
+  const why = isMountPoint(target)
+    ? 'the data folder is a mount point: a prepared folder cannot be renamed over it'
+    : templateMismatch(templateDir, known);
   if (why !== undefined) {
     log?.info({ dataDir }, `creating a new embedded database (${why})`);
     return false;
