@@ -75,7 +75,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.otherMajor':
     '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
   'cli.db.foreignFolder':
-    '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走。',
+    '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走；或者把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.isFile':
     '嵌入式数据库目录 {dir} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.cannotUse': '无法把 {dir} 用作嵌入式数据库目录：{why}。{fix}',
@@ -99,13 +99,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.noPostgres':
     '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
   'cli.db.danglingLink':
-    '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在：请创建该目录，或将 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接）',
+    '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在。请创建该目录，或把 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.cannotOpen':
-    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
+    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
   'cli.db.postgres': 'PostgreSQL 数据库 {where}',
   'cli.db.newer':
-    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库。',
   'cli.db.noMigration': '无',
   'cli.db.migrationFailed': '迁移 {name} 失败：{detail}',
   'cli.db.migrationUnknown': '（名称未知）',
