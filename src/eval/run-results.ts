@@ -38,8 +38,11 @@ export interface ResultWriterOptions {
   readonly batchSize: number;
   /** The longest a result waits before it is written, ms. */
   readonly everyMs: number;
-  /** Called after each written batch with the counts so far. */
-  readonly onProgress?: ((counts: RunCounts) => void) | undefined;
+  /**
+   * Called after each written batch with the counts so far and those at this worker's start ({@link counts}): their
+   * difference is what this worker finished (a resumed run's earlier items are in both).
+   */
+  readonly onProgress?: ((counts: RunCounts, atStart: RunCounts) => void) | undefined;
   /** Called on the first write that fails (later results are still attempted). */
   readonly onError: (err: unknown) => void;
   readonly log: Logger;
@@ -103,7 +106,7 @@ export class ResultWriter {
           { written: written.size, done: this.#counts.done, failed: this.#counts.failed },
           'results stored',
         );
-        this.#o.onProgress?.(this.#counts);
+        this.#o.onProgress?.(this.#counts, this.#o.counts);
       }
     } catch (err) {
       if (this.#error === undefined) {

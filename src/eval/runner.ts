@@ -96,8 +96,12 @@ export interface ExecuteOptions {
    * leaves it at once.
    */
   readonly signal?: AbortSignal;
-  /** Called after each finished item with the run's counts (starting from those at start). */
-  readonly onProgress?: (counts: RunCounts) => void;
+  /**
+   * Called with the run's counts once when this execution starts working on it (before any item), then after each
+   * written batch of finished items, each time with the counts at that start too (a resumed run's earlier items are
+   * in both: the difference is this execution's items).
+   */
+  readonly onProgress?: (counts: RunCounts, atStart: RunCounts) => void;
   /**
    * Called as each phase of this execution ends, with its wall time in ms (benches): `prepare` (the model and
    * judge clients opened, the suite prepared, the run started), `plan` (items stored and planned, counts read),
@@ -330,6 +334,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     'run executing',
   );
   phase('plan');
+  opts.onProgress?.(writer.counts, writer.counts);
   let error: unknown;
   try {
     // An error a lane cannot turn into its item's failure (the database refused a claim or the judge's grade)

@@ -80,7 +80,7 @@ export const enCli = {
   'cli.db.otherMajor':
     'the embedded database in {dir} was made by PostgreSQL {made} (an earlier zhujiu, on PGlite 0.4), and this zhujiu runs PostgreSQL {major}, which cannot open it. Run `zhujiu migrate --upgrade-data-dir` to copy everything it holds into a new folder in its place (the old one is kept beside it as a backup); or set ZHUJIU_DATA_DIR to a new folder (or DATABASE_URL to a Postgres server) to start afresh.',
   'cli.db.foreignFolder':
-    'the embedded database folder {dir} holds {n, plural, one {# entry} other {# entries}} ({first}{n, plural, =1 {} other {, …}}) but no database (no PG_VERSION file): zhujiu would write its database among them. Set ZHUJIU_DATA_DIR to a new or empty folder, or to an existing zhujiu data folder; or move those files away.',
+    'the embedded database folder {dir} holds {n, plural, one {# entry} other {# entries}} ({first}{n, plural, =1 {} other {, …}}) but no database (no PG_VERSION file): zhujiu would write its database among them. Set ZHUJIU_DATA_DIR to a new or empty folder, or to an existing zhujiu data folder; move those files away; or set DATABASE_URL to a Postgres server.',
   'cli.db.isFile':
     'the embedded database folder {dir} is a file, not a folder. Set ZHUJIU_DATA_DIR to a folder (it is created when missing), or DATABASE_URL to a Postgres server.',
   'cli.db.cannotUse': 'cannot use {dir} as the embedded database folder: {why}. {fix}',
@@ -106,13 +106,13 @@ export const enCli = {
   'cli.db.noPostgres':
     'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
   'cli.db.danglingLink':
-    'the embedded database folder {dir} is a link to {to}, which does not exist: create that folder, or set ZHUJIU_DATA_DIR to a folder (or a link to one)',
+    'the embedded database folder {dir} is a link to {to}, which does not exist. Create that folder, set ZHUJIU_DATA_DIR to a folder (or a link to one), or set DATABASE_URL to a Postgres server.',
   'cli.db.cannotOpen':
-    'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, or move the damaged one away.',
+    'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, move the damaged one away, or set DATABASE_URL to a Postgres server.',
   'cli.db.pglite': 'PGlite at {dir}',
   'cli.db.postgres': 'Postgres at {where}',
   'cli.db.newer':
-    'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+    'the database was migrated by a newer version (it has {n, plural, one {migration} other {migrations}} {unknown}; this zhujiu knows up to {known}); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database.',
   'cli.db.noMigration': 'none',
   'cli.db.migrationFailed': 'migration {name} failed: {detail}',
   'cli.db.migrationUnknown': '(unknown)',

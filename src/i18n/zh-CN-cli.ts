@@ -75,7 +75,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.otherMajor':
     '{dir} 中的嵌入式数据库由 PostgreSQL {made} 创建（旧版 zhujiu，PGlite 0.4），而这个 zhujiu 运行的是 PostgreSQL {major}，无法打开它。请运行 `zhujiu migrate --upgrade-data-dir`，把其中的全部内容复制到原位置的新目录（旧目录保留在旁边作为备份）；或者把 ZHUJIU_DATA_DIR 设为一个新目录（或把 DATABASE_URL 设为一个 Postgres 服务器）从头开始。',
   'cli.db.foreignFolder':
-    '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走。',
+    '嵌入式数据库目录 {dir} 中有 {n} 项（{first}{n, plural, =1 {} other {等}}），但不是数据库（没有 PG_VERSION 文件）：zhujiu 会把数据库写在它们中间。请把 ZHUJIU_DATA_DIR 设为一个新的或空的目录，或一个已有的 zhujiu 数据目录；或者把这些文件移走；或者把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.isFile':
     '嵌入式数据库目录 {dir} 是文件，不是目录。请把 ZHUJIU_DATA_DIR 设为一个目录（不存在时会自动创建），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.cannotUse': '无法把 {dir} 用作嵌入式数据库目录：{why}。{fix}',
@@ -99,13 +99,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.db.noPostgres':
     '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
   'cli.db.danglingLink':
-    '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在：请创建该目录，或将 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接）',
+    '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在。请创建该目录，或把 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.cannotOpen':
-    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走。',
+    '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
   'cli.db.postgres': 'PostgreSQL 数据库 {where}',
   'cli.db.newer':
-    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+    '这个数据库已由更新版本的 zhujiu 迁移（它有 {n} 个未知的迁移 {unknown}；这个 zhujiu 只认识到 {known}）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库。',
   'cli.db.noMigration': '无',
   'cli.db.migrationFailed': '迁移 {name} 失败：{detail}',
   'cli.db.migrationUnknown': '（名称未知）',
@@ -167,7 +167,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.opt.suite': '评测套件（config/suites/*.yaml；`zhujiu suites` 列出全部）',
   'cli.eval.opt.limit': '每个数据集最多提问 N 题',
   'cli.eval.opt.json': '输出 {shape}',
-  'cli.eval.opt.cancel': '改为取消评测任务 RUN（在其他进程中运行的任务会在下一次心跳时停止）',
+  'cli.eval.opt.cancel': '改为取消评测任务 RUN（在其他进程中运行的评测任务会在下一次心跳时停止）',
   'cli.config.description': '配置工具',
   'cli.config.check.description':
     '按 `bot` 和 `worker` 启动时完全相同的方式校验 config/default.yaml、config/models.yaml、config/suites/*.yaml 和环境变量，然后尝试连接数据库（Postgres）或检查 PGlite 数据目录未被其他 zhujiu 进程占用，并对每个模型端点请求一次 GET /models',
@@ -296,13 +296,13 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.export.battles.opt.format': '行格式',
   'cli.export.battles.opt.out': '写入文件 FILE（原子写入），而不是标准输出',
   'cli.results.noRuns': '还没有评测任务（用 `zhujiu eval --model M --suite S` 发起一个）',
-  'cli.results.col.run': '任务',
+  'cli.results.col.run': '评测任务',
   'cli.results.col.model': '模型',
   'cli.results.col.suite': '评测套件',
   'cli.results.col.status': '状态',
   'cli.results.col.items': '题目（已完成 / 失败 / 计划）',
   'cli.results.noSuchRun':
-    '--run {run}：没有编号为 #{run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有任务（或在 HTTP 服务器上打开 /runs）',
+    '--run {run}：没有编号为 #{run} 的评测任务；不带 --run 运行 `zhujiu results` 可列出所有评测任务（或在 HTTP 服务器上打开 /runs）',
   'cli.results.noDataset': '{flag} {name}：评测任务 #{run} 没有这个数据集；它的数据集有：{list}',
   'cli.results.noDatasetYet':
     '{flag} {name}：评测任务 #{run} 没有这个数据集；它还没有任何数据集（尚未计划题目）',
@@ -317,19 +317,19 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{name}“{value}”：请用 correct、wrong，或 0 到 1 之间的得分比例范围，例如 0.5-1',
   'cli.eval.recentRun': '#{id}（{model} 在 {suite} 上，{status}）',
   'cli.eval.none': '（无）',
-  'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的任务：{recent}',
+  'cli.eval.noSuchRun': '没有编号为 #{run} 的评测任务；最近的评测任务：{recent}',
   'cli.eval.eta.seconds': '{s} 秒',
   'cli.eval.eta.minutes': '{m} 分 {s} 秒',
   'cli.eval.eta.hours': '{h} 小时 {m} 分',
-  'cli.eval.bar': '任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
-  'cli.eval.preparing': '任务 #{run} 准备中…（正在加载数据集）',
+  'cli.eval.bar': '评测任务 #{run} [{bar}] {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
+  'cli.eval.preparing': '评测任务 #{run} 准备中…（正在加载数据集）',
   'cli.eval.active':
     '{model} 在 {suite} 上的评测任务 #{id} 正在另一个进程中{status}（{done}/{total} 题）。请等待它完成，或取消它：`zhujiu eval --cancel {id}`。',
   'cli.eval.resumeLimit':
     '注意：评测任务 #{run} 沿用它自己的题目上限（{kept}），而不是 --limit {asked}；如要改用这个上限，请先取消它（zhujiu eval --cancel {run}）',
   'cli.eval.noLimit': '无',
   'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为{status}）',
-  'cli.eval.progress': '任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
+  'cli.eval.progress': '评测任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
   'cli.eval.stopped': '已停止：评测任务 #{run} 仍保持进行中；再次运行同一命令即可继续',
   'cli.eval.failed': '错误：评测任务 #{run} 失败',
   'cli.eval.failedWith': '错误：评测任务 #{run} 失败：{error}',
@@ -341,7 +341,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.tableHead': '数据集|能力|指标|配置|得分/10|题数|得分点|失败',
   'cli.eval.tokens': '词元：提示 {prompt} + 生成 {completion}；用时 {wall}',
   'cli.eval.failures': '失败：{line}',
-  'cli.eval.barless': '任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
+  'cli.eval.barless': '评测任务 #{run} {value}/{total} 题 | {failed} 题失败 | 剩余 {eta}',
   'cli.config.reachable': '{db}，可以连接，',
   'cli.config.upToDate': '{where}数据库迁移已是最新（{n} 个）',
   'cli.config.pending':

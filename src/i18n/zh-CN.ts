@@ -190,7 +190,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'runs.status.succeeded': '已完成',
   'runs.status.failed': '失败',
   'runs.status.cancelled': '已取消',
-  'runs.col.run': '任务',
+  'runs.col.run': '评测任务',
   'runs.col.model': '模型',
   'runs.col.suite': '套件',
   'runs.col.status': '状态',
@@ -542,7 +542,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
   'eval.noRuns': '还没有评测任务。用 /eval model:<name> suite:<name> 发起一个。',
   'eval.active': '{n} 个进行中的评测任务',
   'eval.title': '评测任务',
-  'eval.col.run': '任务',
+  'eval.col.run': '评测任务',
   'eval.col.model': '模型',
   'eval.col.suite': '套件',
   'eval.col.status': '状态',
@@ -687,7 +687,7 @@ export const zhCN: Readonly<Record<MessageKey, string>> = {
     '评测套件“{suite}”含有打分评估数据集（method: scoring），需要一个大模型评审：请在 {default} 中把 `judge.model` 设为 {models} 中的一个模型，然后{again}。',
   'evalRefusal.again.chat': '再运行一次 /eval',
   'evalRefusal.again.cli': '再运行一次 `zhujiu eval`',
-  'evalRefusal.again.any': '重新开始这个任务',
+  'evalRefusal.again.any': '重新开始这个评测任务',
   'evalRefusal.judgeNotOpenai':
     '评测套件“{suite}”含有打分评估数据集，但 judge.model “{judge}”（{default}）不是 {models} 中兼容 OpenAI 的模型：请把它加进去，或修改 judge.model（`zhujiu config check` 会指出所在行）。',
   'evalRefusal.runActive':

@@ -63,8 +63,8 @@ describe('zhujiu results', () => {
     const r = await inProcess(['results'], { rt: t.rt, env: { LANG: 'zh_CN.UTF-8' } });
     expect(r.code, r.stderr).toBe(0);
     const [head, rule, row] = r.stdout.split('\n') as [string, string, string];
-    expect(head).toMatch(/^任务 {2}模型 {2}评测套件 {2}状态 +题目（已完成 \/ 失败 \/ 计划）$/);
-    expect(row).toMatch(/^ {3}1 {2}erry {2}mini {6}(已完成|失败) +\d+ \/ 1 \/ 6$/);
+    expect(head).toMatch(/^评测任务 {2}模型 {2}评测套件 {2}状态 +题目（已完成 \/ 失败 \/ 计划）$/);
+    expect(row).toMatch(/^ {7}1 {2}erry {2}mini {6}(已完成|失败) +\d+ \/ 1 \/ 6$/);
     // Each column starts where its header does, counting a Chinese character as two terminal columns.
     const starts = (l: string) => {
       const out: number[] = [];

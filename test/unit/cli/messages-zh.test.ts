@@ -278,10 +278,10 @@ describe('a database a newer zhujiu migrated', () => {
       err = e as AppError;
     }
     expect(err?.message).toBe(
-      'the database was migrated by a newer version (it has migration 9999_future; this zhujiu knows up to 0001_a); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database',
+      'the database was migrated by a newer version (it has migration 9999_future; this zhujiu knows up to 0001_a); upgrade zhujiu, or point DATABASE_URL / ZHUJIU_DATA_DIR at another database.',
     );
     expect(sayCli('zh-CN', err?.said as Said)).toBe(
-      '这个数据库已由更新版本的 zhujiu 迁移（它有 1 个未知的迁移 9999_future；这个 zhujiu 只认识到 0001_a）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库',
+      '这个数据库已由更新版本的 zhujiu 迁移（它有 1 个未知的迁移 9999_future；这个 zhujiu 只认识到 0001_a）；请升级 zhujiu，或让 DATABASE_URL / ZHUJIU_DATA_DIR 指向另一个数据库。',
     );
   });
 });

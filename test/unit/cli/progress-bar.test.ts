@@ -60,6 +60,6 @@ describe('the progress bar on terminals of each width', () => {
     expect(at40).toBe('run #17 1234/2000 items | 3 failed | 2m');
     const zh = await lineAt(50, 'zh-CN');
     expect(textWidth(zh)).toBeLessThanOrEqual(49);
-    expect(zh).toMatch(/^任务 #17 /u);
+    expect(zh).toMatch(/^评测任务 #17 /u);
   });
 });

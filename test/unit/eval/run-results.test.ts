@@ -84,6 +84,26 @@ describe('ResultWriter', () => {
     expect(w.counts.done).toBe(4);
   });
 
+  it("gives each progress the counts at start too: a resumed run's earlier items are not this worker's", async () => {
+    const atStart: RunCounts = { ...ZERO, pending: 4, done: 5, failed: 1 };
+    const seen: [RunCounts, RunCounts][] = [];
+    const w = new ResultWriter({
+      write: async (b) => new Set(b.map((r) => r.itemId)),
+      counts: atStart,
+      batchSize: 2,
+      everyMs: 100,
+      onProgress: (c, s) => seen.push([c, s]),
+      onError: () => {},
+      log: silentLogger,
+    });
+    for (const id of [1, 2]) w.record(id, done());
+    await w.flush();
+    expect(seen).toHaveLength(1);
+    const [c, s] = seen[0] ?? [];
+    expect(s).toBe(atStart);
+    expect((c?.done ?? 0) + (c?.failed ?? 0) - (s?.done ?? 0) - (s?.failed ?? 0)).toBe(2);
+  });
+
   it('flush writes what waits now; items another worker finished are not counted', async () => {
     const { w, progress } = writer({ write: async () => new Set([2]) });
     w.record(1, done());
