@@ -48,13 +48,17 @@ export async function runMigrate(io: CliIo, o: MigrateOptions, deps: CliDeps): P
       const applied = (r.results ?? [])
         .filter((x) => x.status === 'Success')
         .map((x) => x.migrationName);
+      const db = dbText(rt.db.target, locale);
+      const names = listText(locale, applied);
+      // A database this run created says so: "up to date" alone read as if nothing had happened.
       io.out(
-        applied.length === 0
-          ? tc(locale, 'cli.migrate.upToDate', { db: dbText(rt.db.target, locale) })
-          : tc(locale, 'cli.migrate.applied', {
-              names: listText(locale, applied),
-              db: dbText(rt.db.target, locale),
-            }),
+        rt.db.created === true
+          ? applied.length === 0
+            ? tc(locale, 'cli.migrate.created', { db })
+            : tc(locale, 'cli.migrate.createdApplied', { db, names })
+          : applied.length === 0
+            ? tc(locale, 'cli.migrate.upToDate', { db })
+            : tc(locale, 'cli.migrate.applied', { names, db }),
       );
     }
   });

@@ -594,6 +594,8 @@ export const enCli = {
   'cli.migrate.rolledBack':
     'rolled back {names} in {db} (what it created is gone); `zhujiu migrate` applies it again (every start does too)',
   'cli.migrate.upToDate': 'database is up to date ({db}): nothing to apply',
+  'cli.migrate.created': 'created the database ({db}); it is up to date',
+  'cli.migrate.createdApplied': 'created the database ({db}) and applied {names}; it is up to date',
   'cli.migrate.applied': 'applied {names}; database is up to date ({db})',
   'cli.migrate.upgradeAndDown':
     '--upgrade-data-dir and --down do different things: run one of them at a time.',

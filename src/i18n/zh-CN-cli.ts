@@ -539,6 +539,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.migrate.rolledBack':
     '已在 {db} 中回滚 {names}（它创建的内容已删除）；`zhujiu migrate` 会重新应用它（每次启动也会）',
   'cli.migrate.upToDate': '数据库已是最新（{db}）：没有要应用的迁移',
+  'cli.migrate.created': '已创建数据库（{db}），已是最新',
+  'cli.migrate.createdApplied': '已创建数据库（{db}）并应用了 {names}，已是最新',
   'cli.migrate.applied': '已应用 {names}；数据库已是最新（{db}）',
   'cli.migrate.upgradeAndDown':
     '--upgrade-data-dir 和 --down 做的是不同的事：请一次只运行其中一个。',

@@ -145,6 +145,8 @@ export interface Db {
   readonly target: DbTarget;
   /** Human description: "PGlite at ./data/pg" or "Postgres at host:port/db". */
   readonly describe: string;
+  /** True when this open created the embedded database (its folder was empty or missing). */
+  readonly created?: boolean;
   close(): Promise<void>;
 }
 
@@ -282,6 +284,7 @@ async function openPglite(
           opts.logger,
         );
   // Else PGlite's initdb creates it, aside (storage/pglite-create).
+  const created = isEmptyOrMissing(target.dataDir);
   const placed = (seeding ?? Promise.resolve(false)).then(async (filled) => {
     if (!filled)
       await (await import('./pglite-create.ts')).createDatabaseAside(
@@ -329,6 +332,7 @@ async function openPglite(
     db,
     target,
     describe: `PGlite at ${target.dataDir}`,
+    created,
     close: async () => {
       try {
         await db.destroy();

@@ -45,6 +45,19 @@ describe('messages that say what happened', () => {
     }
   });
 
+  it('migrate on an empty data folder says it created the database, in both languages', async () => {
+    const dataDir = join(tmp, 'new-db', 'pg');
+    const env = { ZHUJIU_CONFIG_DIR: tmp, ZHUJIU_DATA_DIR: dataDir };
+    const first = await inProcess(['migrate'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^created the database \(PGlite.*\); it is up to date\n$/u);
+    const again = await inProcess(['migrate'], { env: { ...env, LANG: 'zh_CN.UTF-8' } });
+    expect(again.stdout).toMatch(/^数据库已是最新（/u);
+    rmSync(join(tmp, 'new-db'), { recursive: true, force: true });
+    const zh = await inProcess(['migrate'], { env: { ...env, LANG: 'zh_CN.UTF-8' } });
+    expect(zh.stdout).toMatch(/^已创建数据库（.*），已是最新\n$/u);
+  }, 60_000);
+
   it("an imported battle's number names no battle of the community's arena", async () => {
     const db = await freshDb('pglite');
     try {
