@@ -418,14 +418,10 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     const progress = (c: RunCounts, atStart: RunCounts) => {
       const secs = (performance.now() - t0) / 1000;
       const done = c.done + c.failed;
-      if (bar && c === atStart) {
-        // Work starts: the bar starts from the items done before (a resumed run's), so its time left is
-        // reckoned from this process's items alone.
-        bar.start(c.total, done, { failed: c.failed });
-        return;
-      }
       if (bar) {
-        bar.setTotal(c.total);
+        // Work starts from the items done before (a resumed run's): the time left counts this process's alone.
+        if (c === atStart) bar.start(c.total, done, { failed: c.failed });
+        else bar.setTotal(c.total);
         bar.update(done, { failed: c.failed });
         return;
       }

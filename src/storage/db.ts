@@ -272,27 +272,9 @@ async function openPglite(
   let client: PGlite;
   const loading = opts.pgliteThread ? undefined : loadPglite();
   loading?.catch(() => undefined); // awaited below, or dropped with the lock's error
-  // An empty or missing folder is filled from the prepared database (much cheaper than PGlite's initdb). On
-  // this thread PGlite starts meanwhile and opens the folder once it is filled (storage/pglite-fill-fs).
-  const seeding =
-    opts.template === undefined
-      ? undefined
-      : (await import('./pglite-template.ts')).seedFromTemplate(
-          target.dataDir,
-          opts.template,
-          migrations,
-          opts.logger,
-        );
-  // Else PGlite's initdb creates it, aside (storage/pglite-create).
   const created = isEmptyOrMissing(target.dataDir);
-  const placed = (seeding ?? Promise.resolve(false)).then(async (filled) => {
-    if (!filled)
-      await (await import('./pglite-create.ts')).createDatabaseAside(
-        target.dataDir,
-        () => loading ?? loadPglite(),
-      );
-  });
-  const filling = loading !== undefined && isEmptyOrMissing(target.dataDir);
+  const placed = placeDatabase(target.dataDir, opts.template, loading, opts.logger);
+  const filling = loading !== undefined && created;
   try {
     if (!filling) {
       await placed;
@@ -341,6 +323,32 @@ async function openPglite(
       }
     },
   };
+}
+
+/**
+ * Puts a database into the data folder `dataDir` when it is empty or missing (the caller holds its lock): the
+ * prepared database of `template` (storage/pglite-template, much cheaper than PGlite's initdb), else one that
+ * PGlite's initdb creates aside (storage/pglite-create). On this thread PGlite may start meanwhile and open the
+ * folder once this resolves (storage/pglite-fill-fs).
+ * @param loading PGlite's load already started on this thread, if any (else it is started when initdb is needed).
+ * @throws as storage/pglite-create `createDatabaseAside` (through the promise).
+ */
+async function placeDatabase(
+  dataDir: string,
+  template: string | undefined,
+  loading: ReturnType<typeof loadPglite> | undefined,
+  log: OpenDbOptions['logger'],
+): Promise<void> {
+  const seeded =
+    template !== undefined &&
+    (await (
+      await import('./pglite-template.ts')
+    ).seedFromTemplate(dataDir, template, migrations, log));
+  if (!seeded)
+    await (await import('./pglite-create.ts')).createDatabaseAside(
+      dataDir,
+      () => loading ?? loadPglite(),
+    );
 }
 
 /**

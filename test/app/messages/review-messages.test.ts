@@ -236,7 +236,7 @@ describe('#14 the CLI gives CLI forms: the eval conflict, a judge-less scoring s
         env: { LANG: 'zh_CN.UTF-8' },
       });
       expect(zh.stderr).toBe(
-        '错误 [not_found]：没有编号为 #7 的评测任务；最近的任务：#1（rec 在 smoke 上，已取消）\n',
+        '错误 [not_found]：没有编号为 #7 的评测任务；最近的评测任务：#1（rec 在 smoke 上，已取消）\n',
       );
       const usage = await zhujiu('eval', '--model', 'rec');
       expect(usage.code).toBe(2);
