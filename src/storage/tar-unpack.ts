@@ -105,13 +105,21 @@ export async function unpackTarFile(
  * {@link unpackTarFile} for a thread that has nothing else to do (storage/template-fill-worker): the archive is
  * read, decompressed and its files written synchronously, one after another, without the thread pool's round
  * trips; only the parsing awaits (modern-tar's `unpackTar` returns a promise).
+ * @param stopped asked before each folder and file is made: once it answers true, nothing more is written (the
+ *   process is ending and removes the folder, storage/template-fill).
  * @returns the number of entries written (files and folders).
- * @throws Error as {@link unpackTarFile} does; what was written by then stays.
+ * @throws Error as {@link unpackTarFile} does, or "unpacking stopped"; what was written by then stays.
  */
-export async function unpackTarFileSync(archive: string, target: string): Promise<number> {
+export async function unpackTarFileSync(
+  archive: string,
+  target: string,
+  stopped: () => boolean = () => false,
+): Promise<number> {
   const data = readFileSync(archive);
-  const { files, count } = await unpackFolders(isGzip(data) ? gunzipSync(data) : data, target);
+  const tar = isGzip(data) ? gunzipSync(data) : data;
+  const { files, count } = await unpackFolders(tar, target, stopped);
   for (const [i, e] of files.entries()) {
+    if (stopped()) throw new Error('unpacking stopped');
     // The thread's other work (its WebAssembly compile finishing, storage/template-fill-worker) goes on between
     // files now and then.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((go) => setImmediate(go));
@@ -129,13 +137,16 @@ export async function unpackTarFileSync(archive: string, target: string): Promis
 async function unpackFolders(
   tar: Uint8Array,
   target: string,
+  stopped: () => boolean = () => false,
 ): Promise<{ readonly files: readonly TarEntry[]; readonly count: number }> {
   const root = resolve(target);
   const entries = await tarEntries(tar, root);
   const made = new Set<string>([root]);
+  if (stopped()) throw new Error('unpacking stopped');
   mkdirSync(root, { recursive: true });
   const folder = (dir: string) => {
     if (made.has(dir)) return;
+    if (stopped()) throw new Error('unpacking stopped');
     mkdirSync(dir, { recursive: true });
     made.add(dir);
   };

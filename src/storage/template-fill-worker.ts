@@ -1,7 +1,8 @@
 /**
  * @module storage/template-fill-worker
  * Worker-thread entry of storage/template-fill: unpacks the prepared database's archive into a private folder
- * (`workerData`: `{ archive, folder, wasm? }`, absolute paths) with storage/tar-unpack `unpackTarFileSync`, then
+ * (`workerData`: `{ archive, folder, wasm?, stop }`, absolute paths and a shared flag: once the main thread sets it,
+ * nothing more is written) with storage/tar-unpack `unpackTarFileSync`, then
  * posts `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the
  * ~520 files are written while the command's main thread loads its modules, instead of in that thread's idle
  * moments. Before that, it always posts `{ wasm }`: given `wasm` (PGlite's WebAssembly file), it reads and
@@ -14,17 +15,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compileWasm } from './pglite-load.ts';
 import { unpackTarFileSync } from './tar-unpack.ts';
 
-const { archive, folder, wasm } = workerData as {
+const { archive, folder, wasm, stop } = workerData as {
   readonly archive: string;
   readonly folder: string;
   readonly wasm?: string;
+  /** One Int32 that the main thread sets to 1 when the process ends (storage/template-fill). */
+  readonly stop: SharedArrayBuffer;
 };
+const stopFlag = new Int32Array(stop);
 // Posted as soon as it is compiled, before the unpacking ends: PGlite starts with it while the folder is written
 // (storage/pglite-fill-fs).
 (async () => (wasm ? compileWasm(readFileSync(wasm)) : undefined))()
   .catch(() => undefined)
   .then((compiled) => parentPort?.postMessage({ wasm: compiled }));
-unpackTarFileSync(archive, folder).then(
+unpackTarFileSync(archive, folder, () => Atomics.load(stopFlag, 0) === 1).then(
   (entries) => parentPort?.postMessage({ entries }),
   (err: unknown) =>
     parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),

@@ -6,7 +6,7 @@
  * command's modules, its configuration and its datasets, which keep the main thread busy. The data folder itself
  * is only filled later, under its lock, by `seedFromTemplate`, which takes the folder unpacked here
  * ({@link takeTemplateFill}) instead of unpacking again; a fill nobody took (the command failed first, or its data
- * folder is another) is removed when the process exits, with the parent folders it created.
+ * folder is another) is removed when the process ends (also by a signal), with the parent folders it created.
  *
  * The unpacking runs on a worker thread of its own (storage/template-fill-worker), writing synchronously. Done on
  * the main thread through the thread pool, each of the ~520 files' open, write and close waited for a moment when
@@ -18,6 +18,7 @@ import { mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
+import { onExit } from 'signal-exit';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
 import type { PgliteWasm } from './pglite-load.ts';
@@ -47,11 +48,15 @@ interface Fill {
   readonly worker: Worker;
   /** PGlite's WebAssembly as that thread compiled it (undefined: not asked for, or it could not be compiled). */
   readonly wasm: Promise<PgliteWasm | undefined>;
+  /** Set to 1 to stop the thread's writes (the process is ending). */
+  readonly stop: Int32Array;
   taken: boolean;
 }
 
 /** Fills by the resolved data folder they are for. */
 const fills = new Map<string, Fill>();
+/** Every private folder made by {@link privateFillFolder} in this process (removed at exit when still there). */
+const privateFolders = new Set<string>();
 let exitHookSet = false;
 
 /** True when `dir` does not exist or is an empty folder. */
@@ -66,10 +71,30 @@ export function isEmptyOrMissing(dir: string): boolean {
 /**
  * The private folder a fill of `target` goes into: beside it (so that the rename into place stays on one file
  * system), hidden, named after it and after this process (`.NAME.unpacking-PID-XXXXXX`: {@link removeStaleFills}
- * removes at once the folder of a process that is gone).
+ * removes at once the folder of a process that is gone). This process removes it when it ends, also by a
+ * signal, unless it was renamed into place by then (a process killed outright leaves it to the next start).
  */
 export function privateFillFolder(target: string): string {
-  return mkdtempSync(join(dirname(target), `.${basename(target)}.unpacking-${process.pid}-`));
+  const folder = mkdtempSync(
+    join(dirname(target), `.${basename(target)}.unpacking-${process.pid}-`),
+  );
+  privateFolders.add(folder);
+  if (!exitHookSet) {
+    exitHookSet = true;
+    onExit(removePrivateFolders);
+  }
+  return folder;
+}
+
+/**
+ * Removes, as the process ends (its exit, or a signal that ends it: SIGINT, SIGTERM, SIGHUP…, through
+ * signal-exit's hook, which lets the signal end it as before), the fills nobody took and every private folder not
+ * renamed into place; the fills' threads are told first to write nothing more.
+ */
+function removePrivateFolders(): void {
+  for (const fill of fills.values()) Atomics.store(fill.stop, 0, 1);
+  removeUntakenFills();
+  for (const f of privateFolders) rmSync(f, { recursive: true, force: true, maxRetries: 3 });
 }
 
 /** False when no process has the id `pid` (a signal 0 to it fails with ESRCH); true when one may have it. */
@@ -103,12 +128,13 @@ export function startTemplateFill(
   let folder: string | undefined;
   let made: string[];
   let worker: Worker;
+  const stop = new Int32Array(new SharedArrayBuffer(4));
   try {
     statSync(archive);
     made = makeDirsSync(dirname(target));
     folder = privateFillFolder(target);
     worker = startWorkerBeside(import.meta.url, 'template-fill-worker', {
-      workerData: { archive: resolve(archive), folder, wasm },
+      workerData: { archive: resolve(archive), folder, wasm, stop: stop.buffer },
     });
   } catch {
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
@@ -138,11 +164,7 @@ export function startTemplateFill(
     if (!ok) rmSync(into, { recursive: true, force: true });
     return ok;
   });
-  fills.set(target, { folder, done, made, worker, wasm: compiled, taken: false });
-  if (!exitHookSet) {
-    exitHookSet = true;
-    process.on('exit', removeUntakenFills);
-  }
+  fills.set(target, { folder, done, made, worker, wasm: compiled, stop, taken: false });
   return done;
 }
 

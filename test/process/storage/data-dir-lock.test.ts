@@ -396,6 +396,32 @@ describe('zhujiu migrate on an empty folder, interrupted or started three times 
     }
   });
 
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    it(`${signal} while the prepared database is unpacked beside the folder leaves no private folder`, async () => {
+      // Caught while its private fill folder is there (its first half second or so); else tried again.
+      for (let attempt = 0; ; attempt++) {
+        const dir = join(root, `fill-${signal}-${attempt}`, 'pg');
+        const fills = () =>
+          existsSync(dirname(dir))
+            ? readdirSync(dirname(dir)).filter((n) => n.startsWith('.pg.unpacking-'))
+            : [];
+        const p = startZhujiu(['migrate'], { ZHUJIU_DATA_DIR: dir });
+        while (p.alive() && fills().length === 0) await sleep(1);
+        if (!p.alive()) {
+          if (attempt < 4) continue;
+          throw new Error(`zhujiu migrate ended before its fill was seen, 5 times: ${p.stderr()}`);
+        }
+        p.child.kill(signal);
+        const end = await p.exited;
+        expect(end.signal ?? end.code).not.toBe(0);
+        expect(fills()).toEqual([]);
+        expect(leftBeside(dir)).toEqual([]);
+        const next = await asProcess(['migrate'], { env: { ZHUJIU_DATA_DIR: dir } });
+        expect(next.code, next.stderr).toBe(0);
+        return;
+      }
+    });
+
   it('three at once: one migrates, the others wait or are refused naming it; no stale-lock warning', async () => {
     const dir = join(root, 'three', 'pg');
     mkdirSync(dir, { recursive: true });
