@@ -328,9 +328,10 @@ async function openPglite(
 /**
  * Puts a database into the data folder `dataDir` when it is empty or missing (the caller holds its lock): the
  * prepared database of `template` (storage/pglite-template, much cheaper than PGlite's initdb), else one that
- * PGlite's initdb creates aside (storage/pglite-create). On this thread PGlite may start meanwhile and open the
+ * PGlite's initdb creates aside (storage/pglite-create; one-shot commands, whose PGlite runs on this thread). On
+ * this thread PGlite may start meanwhile and open the
  * folder once this resolves (storage/pglite-fill-fs).
- * @param loading PGlite's load already started on this thread, if any (else it is started when initdb is needed).
+ * @param loading PGlite's load started on this thread (one-shot commands); undefined for a long-lived process.
  * @throws as storage/pglite-create `createDatabaseAside` (through the promise).
  */
 async function placeDatabase(
@@ -344,11 +345,9 @@ async function placeDatabase(
     (await (
       await import('./pglite-template.ts')
     ).seedFromTemplate(dataDir, template, migrations, log));
-  if (!seeded)
-    await (await import('./pglite-create.ts')).createDatabaseAside(
-      dataDir,
-      () => loading ?? loadPglite(),
-    );
+  // On this thread only: a long-lived process's PGlite (its own thread) still runs initdb in the folder.
+  if (!seeded && loading !== undefined)
+    await (await import('./pglite-create.ts')).createDatabaseAside(dataDir, () => loading);
 }
 
 /**
