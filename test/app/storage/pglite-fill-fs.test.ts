@@ -4,15 +4,7 @@
  * meanwhile (had it looked earlier, it would have run initdb in an empty folder, and the rename into it would
  * fail); a folder that cannot be made then is reported instead of waited for.
  */
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -42,15 +34,16 @@ describe('storage/pglite-fill-fs', () => {
     const asked = new Promise<void>((resolve) => {
       waiting = resolve;
     });
-    // Seen when PGlite's start reaches the step that waits for the fill.
-    const then = ready.then.bind(ready);
-    ready.then = ((...a: Parameters<typeof then>) => {
-      waiting();
-      return then(...a);
-    }) as typeof ready.then;
-    mkdirSync(root, { recursive: true });
+    // A start-up step after the one that waits for the fill: seen when PGlite's start has reached it.
+    class Observed extends FolderBeingFilledFS {
+      override async init(...a: Parameters<FolderBeingFilledFS['init']>) {
+        const { emscriptenOpts } = await super.init(...a);
+        const preRun = [...(emscriptenOpts.preRun ?? []), () => waiting()];
+        return { emscriptenOpts: { ...emscriptenOpts, preRun } };
+      }
+    }
     const pglite = new PGlite({
-      fs: new FolderBeingFilledFS(target, ready),
+      fs: new Observed(target, ready),
       startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
     });
     let opened = false;
