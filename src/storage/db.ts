@@ -20,7 +20,7 @@ import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { dataDirRefusal, pgliteFailureText, refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
 import { loadPglite } from './pglite-load.ts';
-import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
+import { PGLITE_PG_MAJOR, pgliteStartOptions } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
 import { redactUrl } from './redact-url.ts';
 import type { Database } from './schema.ts';
@@ -329,8 +329,7 @@ async function openPglite(
  * Puts a database into the data folder `dataDir` when it is empty or missing (the caller holds its lock): the
  * prepared database of `template` (storage/pglite-template, much cheaper than PGlite's initdb), else one that
  * PGlite's initdb creates aside (storage/pglite-create; one-shot commands, whose PGlite runs on this thread). On
- * this thread PGlite may start meanwhile and open the
- * folder once this resolves (storage/pglite-fill-fs).
+ * this thread PGlite may start meanwhile and open the folder once this resolves (storage/pglite-fill-fs).
  * @param loading PGlite's load started on this thread (one-shot commands); undefined for a long-lived process.
  * @throws as storage/pglite-create `createDatabaseAside` (through the promise).
  */
@@ -355,7 +354,7 @@ async function placeDatabase(
  * @param loading PGlite's module and WebAssembly (storage/pglite-load; may wait for the WebAssembly that a fill's
  *   thread compiles, cli/early-fill).
  * @param filled when given, the folder is being filled: PGlite starts at once and looks into the folder only
- *   once this settles (storage/pglite-fill-fs).
+ *   once this resolves (storage/pglite-fill-fs); its rejection is thrown.
  * @throws whatever PGlite or the load throws (the caller words it).
  */
 async function startPglite(
@@ -372,11 +371,9 @@ async function startPglite(
   if (fs === undefined) makeDirsSync(dataDir);
   const pglite = new PGlite({
     ...(fs === undefined ? { dataDir } : { fs }),
-    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-    ...(wasm ? { pgliteWasmModule: wasm } : {}),
+    ...pgliteStartOptions(PGlite.defaultStartParams, wasm),
   });
-  if (fs !== undefined) await Promise.race([pglite.waitReady, fs.failed]);
-  await pglite.waitReady;
+  await (fs === undefined ? pglite.waitReady : Promise.race([pglite.waitReady, fs.failed]));
   return yieldingClient(pglite);
 }
 

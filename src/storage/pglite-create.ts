@@ -13,7 +13,7 @@ import { dirname } from 'node:path';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { dataDirRefusal, pgliteFailureText } from './data-folder.ts';
 import type { LoadedPglite } from './pglite-load.ts';
-import { PGLITE_SETTINGS } from './pglite-settings.ts';
+import { pgliteStartOptions } from './pglite-settings.ts';
 import { isEmptyOrMissing, privateFillFolder } from './template-fill.ts';
 
 /** True when `dir` is a folder on another file system than its parent's (a mount point: it cannot be renamed over). */
@@ -45,10 +45,7 @@ export async function createDatabaseAside(
     makeDirsSync(dirname(dataDir));
     work = privateFillFolder(dataDir);
     const { PGlite, wasm } = await load();
-    const pglite = new PGlite(work, {
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-      ...(wasm ? { pgliteWasmModule: wasm } : {}),
-    });
+    const pglite = new PGlite(work, pgliteStartOptions(PGlite.defaultStartParams, wasm));
     await pglite.waitReady;
     await pglite.close();
     if (existsSync(dataDir)) rmdirSync(dataDir);

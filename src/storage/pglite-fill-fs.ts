@@ -12,9 +12,9 @@
  * more Emscripten `preRun` step, which takes a run dependency (Emscripten's `Module.addRunDependency`: the
  * runtime finishes starting only when every dependency is removed) and removes it when `ready` resolves. PGlite
  * checks whether the folder holds a database only after that, so it finds the filled folder (or the database
- * that storage/pglite-create made aside when the fill could not be used). `NodeFS`'s own step, which mounts the folder, is moved to that
- * moment too: nothing touches the folder before the fill is in place (it is renamed into place under the data
- * folder's lock, storage/data-dir-lock).
+ * that storage/pglite-create made aside when the fill could not be used). `NodeFS`'s own step, which mounts the
+ * folder, is moved to that moment too: nothing touches the folder before the fill is in place (it is renamed into
+ * place under the data folder's lock, storage/data-dir-lock).
  */
 import { resolve } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';

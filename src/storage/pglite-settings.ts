@@ -13,6 +13,21 @@
 export const PGLITE_SETTINGS: readonly string[] = ['-c', 'shared_buffers=16MB'];
 
 /**
+ * PGlite's start-up options wherever this project opens it: its own start parameters with {@link PGLITE_SETTINGS},
+ * and the WebAssembly module when one was compiled ahead (storage/pglite-load), as its `pgliteWasmModule` option.
+ * @param defaults the PGlite class's `defaultStartParams`.
+ */
+export function pgliteStartOptions<W extends object>(
+  defaults: readonly string[],
+  wasm?: W,
+): { startParams: string[]; pgliteWasmModule?: W } {
+  return {
+    startParams: [...defaults, ...PGLITE_SETTINGS],
+    ...(wasm === undefined ? {} : { pgliteWasmModule: wasm }),
+  };
+}
+
+/**
  * The PostgreSQL major version of the bundled PGlite (0.5.x runs PostgreSQL 18; 0.4.x ran 17). A data folder's
  * `PG_VERSION` file names the major version that created it, and PostgreSQL opens only its own: a folder made by
  * another one is refused with a message naming the fix instead of PGlite's "failed to initialize properly".

@@ -38,7 +38,7 @@ import { listSaid, said, saidError } from '../i18n/cli.ts';
 import { causeSaid } from '../i18n/error-cause.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './db.ts';
-import { PGLITE_PG_MAJOR, PGLITE_SETTINGS } from './pglite-settings.ts';
+import { PGLITE_PG_MAJOR, PGLITE_SETTINGS, pgliteStartOptions } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
 
 /** The PostgreSQL major version PGlite 0.4 ran: the only one this upgrade reads. */
@@ -331,7 +331,7 @@ async function copyInto(
       );
 
     makeDirsSync(dirname(work));
-    fresh = new New(work, { startParams: [...New.defaultStartParams, ...PGLITE_SETTINGS] });
+    fresh = new New(work, pgliteStartOptions(New.defaultStartParams));
     await fresh.waitReady;
     kysely = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: fresh }) });
     // The same migrations as the old folder, so both have the same tables and columns.

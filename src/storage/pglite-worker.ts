@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import type { PGlite } from '@electric-sql/pglite';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { pgliteQuery } from './copy-rows.ts';
-import { PGLITE_SETTINGS } from './pglite-settings.ts';
+import { pgliteStartOptions } from './pglite-settings.ts';
 
 type Job =
   | { readonly id: number; readonly kind: 'open'; readonly dataDir: string }
@@ -38,9 +38,7 @@ async function run(job: Job): Promise<Record<string, unknown>> {
   if (job.kind === 'open') {
     const { PGlite } = await import('@electric-sql/pglite');
     makeDirsSync(job.dataDir);
-    const p = new PGlite(job.dataDir, {
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-    });
+    const p = new PGlite(job.dataDir, pgliteStartOptions(PGlite.defaultStartParams));
     await p.waitReady;
     db = p;
     return {};

@@ -1,9 +1,8 @@
 /**
  * @module storage/template-fill-worker
  * Worker-thread entry of storage/template-fill: unpacks the prepared database's archive into a private folder
- * (`workerData`: `{ archive, folder, wasm?, stop }`, absolute paths and a shared flag: once the main thread sets it,
- * nothing more is written) with storage/tar-unpack `unpackTarFileSync`, then
- * posts `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the
+ * (`workerData`: `{ archive, folder, wasm?, stop }`, absolute paths and a shared flag: once the main thread sets
+ * it, nothing more is written) with storage/tar-unpack `unpackTarFileSync`, then posts `{ entries }` (the number written) or `{ error }` (the failure's message) and ends. On its own thread the
  * ~520 files are written while the command's main thread loads its modules, instead of in that thread's idle
  * moments. Before that, it always posts `{ wasm }`: given `wasm` (PGlite's WebAssembly file), it reads and
  * compiles that first (V8 compiles on its own threads while this one unpacks) and posts the compiled module as

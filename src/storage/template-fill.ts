@@ -171,9 +171,8 @@ export function startTemplateFill(
 /**
  * PGlite's WebAssembly compiled by the thread filling data folder `dataDir` (started with `wasm`), as soon as it
  * is compiled (the fill may still be running: storage/pglite-fill-fs); undefined when no fill was started for
- * that folder. The promise resolves to undefined when the
- * thread was not asked for it or could not compile it; it never rejects. Whoever waits for it calls
- * {@link keepFillsAlive} first.
+ * that folder. The promise resolves to undefined when the thread was not asked for it or could not compile it; it
+ * never rejects. Whoever waits for it calls {@link keepFillsAlive} first.
  */
 export function fillWasm(dataDir: string): Promise<PgliteWasm | undefined> | undefined {
   return fills.get(resolve(dataDir))?.wasm;
