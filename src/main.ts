@@ -73,6 +73,12 @@ export interface RuntimeOptions extends LoadOptions {
    */
   readonly longLived?: boolean;
   /**
+   * The embedded database runs in a worker thread (storage/pglite-thread.ts); default: when {@link longLived}.
+   * `zhujiu eval` asks for it too: its event loop sends and reads the model's requests while the database works
+   * (docs/architecture.md, "A first eval"). No effect with DATABASE_URL.
+   */
+  readonly pgliteThread?: boolean;
+  /**
    * Called once if the embedded database's thread dies (long-lived processes on PGlite): every later query
    * would fail, so `bot` / `worker` exit non-zero for a supervisor to restart them.
    */
@@ -98,7 +104,7 @@ export interface RuntimeOptions extends LoadOptions {
    * starts here and goes on while the database opens (`zhujiu eval` prepares its suite's datasets: on a first start
    * the database waits for the thread pool and the disk, storage/tar-unpack). Must not throw.
    */
-  readonly onConfig?: (config: LoadedConfig) => void;
+  readonly onConfig?: (config: LoadedConfig, logger: Logger) => void;
 }
 
 /**
@@ -163,7 +169,7 @@ function warnDisabled(config: LoadedConfig, logger: Logger): void {
  */
 export async function openRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config, logger, logFile } = opts.prepared ?? (await prepareRuntime(opts));
-  opts.onConfig?.(config);
+  opts.onConfig?.(config, logger);
   const db = await openDbRetrying(config, logger, opts);
   try {
     if (opts.migrate !== false) {
@@ -217,7 +223,7 @@ async function openDbRetrying(
       : undefined;
   const o = {
     logger,
-    pgliteThread: opts.longLived === true,
+    pgliteThread: opts.pgliteThread ?? opts.longLived === true,
     ...(template === undefined ? {} : { template }),
     ...(opts.onDbLost ? { onLost: opts.onDbLost } : {}),
   };
@@ -486,6 +492,8 @@ export async function createEvalRuntime(
     readonly queue: boolean;
     readonly worker: boolean;
     readonly metrics?: import('./core/metrics.ts').AppMetrics;
+    /** A model's client made before the database opened (eval/requests-ahead; `zhujiu eval`). */
+    readonly ahead?: import('./llm/factory.ts').ClientAhead | undefined;
   },
 ): Promise<EvalRuntime> {
   const { EvalService } = await import('./eval/service.ts');
@@ -526,6 +534,7 @@ export async function createEvalRuntime(
     jobExpireInSeconds: ev.job_expire_seconds,
     exclusiveDb: queue?.kind === 'in-process',
     ...(o.metrics ? { metrics: o.metrics } : {}),
+    ...(o.ahead ? { ahead: o.ahead } : {}),
   });
   if (o.worker)
     await evals.startWorker().catch(async (err: unknown) => {

@@ -2,8 +2,9 @@
  * @module cli/early-fill
  * The first thing bin/zhujiu.js does for a command that opens the embedded database: when that database's folder
  * is empty or missing, the prepared database starts unpacking beside it at once (storage/template-fill), while
- * the command's modules load. For a one-shot command (not `bot` or `worker`, which run PGlite on a worker
- * thread), that thread compiles PGlite's WebAssembly too, and PGlite starts loading with it (storage/pglite-load).
+ * the command's modules load. For a command that runs PGlite on its main thread (not `bot`, `worker` or `eval`,
+ * which run it on a worker thread of its own), that thread compiles PGlite's WebAssembly too, and PGlite starts
+ * loading with it (storage/pglite-load).
  * Commands that never open the database (`help`, `config check`, `suites`…) and those given a PostgreSQL server
  * (DATABASE_URL) start nothing.
  */
@@ -31,8 +32,8 @@ const OPENS_DATABASE: ReadonlySet<string> = new Set([
   'export',
 ]);
 
-/** The commands that open it on a worker thread of their own (storage/pglite-thread). */
-const LONG_LIVED: ReadonlySet<string> = new Set(['bot', 'worker']);
+/** The commands that open it on a worker thread of their own (storage/pglite-thread; main.ts `pgliteThread`). */
+const THREADED: ReadonlySet<string> = new Set(['bot', 'worker', 'eval']);
 
 /**
  * Starts unpacking the prepared database for the command of `argv` (`process.argv`: node, script, command…)
@@ -57,16 +58,16 @@ export function startEarlyFill(
     Boolean(env.DATABASE_URL);
   if (skip) return Promise.resolve(false);
   const target = resolve(cwd, env.ZHUJIU_DATA_DIR || join('data', 'pg'));
-  const oneShot = !LONG_LIVED.has(command);
+  const mainThread = !THREADED.has(command);
   let wasm: string | undefined;
   try {
-    wasm = oneShot ? pgliteWasmFile() : undefined;
+    wasm = mainThread ? pgliteWasmFile() : undefined;
   } catch {
     // PGlite's package is missing: openDb says so (install_broken)
   }
   const filled = startTemplateFill(target, archive, wasm);
   const compiled = fillWasm(target);
   // PGlite loads with the module that thread compiles (openDb takes this load, and reports a failure).
-  if (oneShot && compiled !== undefined) loadPglite(compiled).catch(() => undefined);
+  if (mainThread && compiled !== undefined) loadPglite(compiled).catch(() => undefined);
   return filled;
 }

@@ -12,17 +12,20 @@
  * its cursor and line wrap back on every way out (cli/terminal.ts).
  */
 
+import type { LoadedConfig } from '../config/loader.ts';
 import { AppError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import {
   cancelledText,
   evalRefusalText,
   evalRefusalsText as refusalsText,
 } from '../eval/refusal.ts';
-import type { EvalConfig } from '../eval/service.ts';
+import type { RequestsAhead } from '../eval/requests-ahead.ts';
 import type { PreparedDataset } from '../eval/types.ts';
 import { abilityText, type Locale, runStatusText, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import type { RunCounts } from '../storage/eval-runs.ts';
+import { fillStarted } from '../storage/template-fill.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, cutToColumns, padColumns, requestExit, textWidth } from './io.ts';
 import { guardTerminal } from './terminal.ts';
@@ -231,6 +234,64 @@ function preloadRunModules(): void {
   import('../eval/service.ts').catch(() => undefined);
 }
 
+/** What `zhujiu eval` starts once its configuration is loaded, while the database opens ({@link startBeforeDatabase}). */
+interface BeforeDatabase {
+  /** RuntimeOptions.onConfig: starts the work below. */
+  readonly onConfig: (config: LoadedConfig, logger: Logger) => void;
+  /** The suite's datasets being prepared from their files (eval/service `StartRequest.prepared`). */
+  readonly prepared: Promise<readonly PreparedDataset[]> | undefined;
+  /** The model's client sending the run's first requests ahead, when it does (eval/requests-ahead). */
+  readonly ahead: Promise<RequestsAhead | undefined>;
+  /** Sends nothing more ahead and aborts what is on its way (the command is ending). */
+  stop(): void;
+  /** The database could not be opened: {@link stop}, then `err` is thrown again. */
+  failed(err: unknown): never;
+}
+
+/**
+ * The work of `zhujiu eval` `o` that needs only the configuration, started while the database opens: the suite's
+ * datasets are prepared from their files, and on a new embedded database (its folder was empty when the process
+ * started, storage/template-fill `fillStarted`) the run's first requests are sent (eval/requests-ahead).
+ */
+function startBeforeDatabase(o: EvalOptions): BeforeDatabase {
+  let prepared: Promise<readonly PreparedDataset[]> | undefined;
+  let ahead: Promise<RequestsAhead | undefined> = Promise.resolve(undefined);
+  const stop = () => void ahead.then((a) => a?.stop());
+  return {
+    onConfig: (config, logger) => {
+      const datasets = import('../eval/prepare-suite.ts').then((m) =>
+        m.prepareSuiteDatasets(config, o.suite),
+      );
+      datasets.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
+      prepared = datasets;
+      ahead = import('../eval/requests-ahead.ts').then((m) =>
+        m.sendRequestsAhead({
+          config,
+          judgeModel: config.app.judge.model,
+          model: o.model,
+          suite: o.suite,
+          limit: o.limit ?? null,
+          datasets,
+          maxPromptChars: config.app.eval.max_prompt_chars,
+          newDatabase: !config.env.DATABASE_URL && fillStarted(config.dataDir),
+          logger,
+        }),
+      );
+    },
+    get prepared() {
+      return prepared;
+    },
+    get ahead() {
+      return ahead;
+    },
+    stop,
+    failed: (err) => {
+      stop();
+      throw err;
+    },
+  };
+}
+
 /**
  * The flags of `zhujiu eval` (without `--cancel`) before anything opens: `--model` and `--suite` are required
  * (`usage` is called with commander's wording, exit 2), and the model's name keeps the one rule for model names
@@ -342,19 +403,20 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   const locale = cliLocale(deps);
   // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
   const gate = new BarLogGate(process.stderr, true);
-  // The suite's datasets are prepared from their files while the database opens (eval/service `StartRequest`).
-  let prepared: Promise<readonly PreparedDataset[]> | undefined;
-  const prepare = async (config: EvalConfig) => {
-    const { prepareSuiteDatasets } = await import('../eval/prepare-suite.ts');
-    return prepareSuiteDatasets(config, o.suite);
-  };
-  const onConfig = (config: EvalConfig) => {
-    prepared = prepare(config);
-    prepared.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
-  };
-  const rt = deps.rt ?? (await openCommandRuntime(deps, { wrapLogs: gate.wrap, onConfig }));
+  const early = startBeforeDatabase(o);
+  const rt =
+    deps.rt ??
+    (await openCommandRuntime(deps, {
+      wrapLogs: gate.wrap,
+      onConfig: early.onConfig,
+      pgliteThread: true,
+    }).catch(early.failed));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
-  const evr = await createEvalRuntime(rt, { queue: false, worker: false });
+  const evr = await createEvalRuntime(rt, {
+    queue: false,
+    worker: false,
+    ahead: await early.ahead,
+  });
   const { evals } = evr;
   const stop = new AbortController();
   // Ctrl-C, SIGTERM and SIGHUP (the terminal was closed) stop the run the same way; a repeat is ignored while it
@@ -390,7 +452,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       limit: o.limit,
       requestedBy: 'cli',
       surface: 'cli',
-      prepared,
+      prepared: early.prepared,
     });
     if (!started.ok) {
       const active = started.active;
@@ -497,6 +559,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
     process.off('uncaughtException', onCrash);
+    early.stop();
     await evr.stop();
     if (!deps.rt) await rt.close();
   }

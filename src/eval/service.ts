@@ -16,7 +16,7 @@ import type { AppMetrics } from '../core/metrics.ts';
 import { said, saidError } from '../i18n/cli.ts';
 import { t } from '../i18n/index.ts';
 import { EVAL_RUN_QUEUE, type JobQueue } from '../jobs/queue.ts';
-import { type OpenedClient, openLlmClient } from '../llm/factory.ts';
+import { type ClientAhead, type OpenedClient, openLlmClient } from '../llm/factory.ts';
 import type { LlmClient } from '../llm/types.ts';
 import {
   abandonRun,
@@ -119,6 +119,11 @@ export interface EvalServiceOptions {
   readonly joinEveryMs?: number;
   /** The most runs a worker works at once, its queued job's included (default 2). */
   readonly maxRunsAtOnce?: number;
+  /**
+   * A model's client made before the database opened, with its run's first requests sent ahead
+   * (eval/requests-ahead): {@link EvalService.openModel} uses it for that model's configuration entry.
+   */
+  readonly ahead?: ClientAhead | undefined;
 }
 
 /** A request to start a run. */
@@ -165,6 +170,31 @@ function refused(
 ): Refused {
   const named = files ? refusals.map((r) => ({ ...r, configFiles: files })) : refusals;
   return { ok: false, refusals: named, reason: evalRefusalsText(named, 'en', surface) };
+}
+
+/**
+ * Why a run of `suite` cannot start for its judge under `config`, or undefined (also when the suite has no scoring
+ * dataset): no `judge.model` (`judge_missing`); unless the judge is given otherwise (`judgeGiven`, tests), a
+ * `judge.model` that names no configured OpenAI-compatible model (`judge_not_openai`) or one whose key variable is
+ * unset or empty (`judge_disabled`). Pure: the configuration alone answers it.
+ */
+export function judgeRefusal(
+  config: EvalConfig,
+  suite: string,
+  judgeName: string | null | undefined,
+  judgeGiven: boolean,
+): EvalRefusal | undefined {
+  const scoring = config.suites.get(suite)?.datasets.some((d) => d.method === 'scoring') ?? false;
+  if (!scoring) return undefined;
+  if (!judgeName) return { code: 'judge_missing', suite };
+  if (judgeGiven) return undefined;
+  // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
+  if (!config.models.some((m) => m.name === judgeName && m.provider === 'openai'))
+    return { code: 'judge_not_openai', suite, judge: judgeName };
+  const off = disabledModels(config).find((d) => d.name === judgeName);
+  return off
+    ? { code: 'judge_disabled', suite, judge: off.name, variable: off.variable, empty: off.empty }
+    : undefined;
 }
 
 /** The refusal of a run whose model is disabled (its key variable is unset or empty). */
@@ -310,6 +340,7 @@ export class EvalService {
       apiKeyFor,
       apiKeyEmpty,
       metrics: this.#o.metrics,
+      ahead: this.#o.ahead,
       // An approved submission's endpoint is kept in the database, not in models.yaml.
       entryIn: cfg.submitted ? t('en', 'modelKey.submission') : filesOf(this.#o.config).models,
     });
@@ -356,11 +387,6 @@ export class EvalService {
       name,
       o.recorded === true ? (dataset) => storedItemsOf(db, dataset) : undefined,
     );
-  }
-
-  /** Whether a suite has scoring datasets (graded by the judge of `judge.model`). */
-  #hasScoring(suite: string): boolean {
-    return this.#o.config.suites.get(suite)?.datasets.some((d) => d.method === 'scoring') ?? false;
   }
 
   /** The judge of scoring datasets, when `judge.model` is set. */
@@ -446,37 +472,13 @@ export class EvalService {
     const surface = req.surface ?? 'chat';
     const refusal = await this.#modelRefusal(req, surface);
     if (refusal) return refusal;
-    const disabled = disabledModels(this.#o.config);
-    if (this.#hasScoring(req.suite) && !this.#o.judge?.model) {
-      return refused(
-        [{ code: 'judge_missing', suite: req.suite }],
-        surface,
-        filesOf(this.#o.config),
-      );
-    }
-    // A judge.model that names no configured model would fail the run at its start: refuse before creating it.
-    const judgeName = this.#o.judge?.model;
-    if (
-      this.#hasScoring(req.suite) &&
-      judgeName &&
-      !this.#o.openJudge &&
-      !this.#o.config.models.some((m) => m.name === judgeName && m.provider === 'openai')
-    ) {
-      return refused(
-        [{ code: 'judge_not_openai', suite: req.suite, judge: judgeName }],
-        surface,
-        filesOf(this.#o.config),
-      );
-    }
-    const judgeOff = disabled.find((d) => d.name === judgeName);
-    if (this.#hasScoring(req.suite) && judgeOff && !this.#o.openJudge) {
-      const { variable, empty } = judgeOff;
-      return refused(
-        [{ code: 'judge_disabled', suite: req.suite, judge: judgeOff.name, variable, empty }],
-        surface,
-        filesOf(this.#o.config),
-      );
-    }
+    const judging = judgeRefusal(
+      this.#o.config,
+      req.suite,
+      this.#o.judge?.model,
+      this.#o.openJudge !== undefined,
+    );
+    if (judging) return refused([judging], surface, filesOf(this.#o.config));
     const cfg = (await this.#modelConfig(req.model)) as ModelConfig;
     const pre = await this.#prepareForStart(req, cfg);
     if (!pre.ok) return refused(pre.refusals, surface, filesOf(this.#o.config));

@@ -15,7 +15,7 @@ import { ensureModels } from '../storage/models.ts';
 import type { Database } from '../storage/schema.ts';
 import { OpenAiCompatibleClient } from './openai-client.ts';
 import { RecordedClient } from './recorded-client.ts';
-import { dbResponseCache } from './response-cache.ts';
+import { dbResponseCache, type ResponseCache } from './response-cache.ts';
 import type { LlmClient } from './types.ts';
 
 /** Dependencies of {@link openLlmClient}. */
@@ -33,6 +33,50 @@ export interface LlmDeps {
    * an approved submission; default `config/models.yaml`.
    */
   readonly entryIn?: string | undefined;
+  /**
+   * A client of one model made before the database opened, its run's first requests already sent
+   * (eval/requests-ahead): {@link openLlmClient} uses it for that very configuration entry.
+   */
+  readonly ahead?: ClientAhead | undefined;
+}
+
+/** A model's client made before its database opened ({@link LlmDeps.ahead}). */
+export interface ClientAhead {
+  /** The configuration entry it was made from (the same object, config/models.yaml's). */
+  readonly model: ModelConfig;
+  /** Gives the client its response cache and returns it; a second call returns the same client. */
+  adopt(cache: ResponseCache): LlmClient;
+}
+
+/**
+ * The client of an OpenAI-compatible model entry (`provider: openai`), its calls' answers stored in `cache`.
+ * @param o.apiKey the model's key, when it has one.
+ */
+export function newOpenAiClient(
+  model: Extract<ModelConfig, { provider: 'openai' }>,
+  o: {
+    readonly apiKey: string | undefined;
+    readonly logger: Logger;
+    readonly entryIn?: string | undefined;
+    readonly cache: ResponseCache;
+  },
+): OpenAiCompatibleClient {
+  return new OpenAiCompatibleClient({
+    name: model.name,
+    baseUrl: model.base_url,
+    model: model.model,
+    apiKey: o.apiKey,
+    apiKeyEnv: model.api_key_env,
+    entryIn: o.entryIn,
+    params: model.params,
+    reasoning: model.reasoning,
+    timeoutMs: model.timeout_ms,
+    maxConcurrency: model.max_concurrency,
+    maxRetries: model.max_retries,
+    maxRetryAfterMs: model.max_retry_after_ms,
+    cache: o.cache,
+    logger: o.logger,
+  });
 }
 
 /**
@@ -90,22 +134,10 @@ export async function openLlmClient(model: ModelConfig, deps: LlmDeps): Promise<
       }),
     );
   }
-  const client = new OpenAiCompatibleClient({
-    name: model.name,
-    baseUrl: model.base_url,
-    model: model.model,
-    apiKey,
-    apiKeyEnv: model.api_key_env,
-    entryIn: deps.entryIn,
-    params: model.params,
-    reasoning: model.reasoning,
-    timeoutMs: model.timeout_ms,
-    maxConcurrency: model.max_concurrency,
-    maxRetries: model.max_retries,
-    maxRetryAfterMs: model.max_retry_after_ms,
-    cache,
-    logger: deps.logger,
-  });
+  const client =
+    deps.ahead?.model === model
+      ? deps.ahead.adopt(cache)
+      : newOpenAiClient(model, { apiKey, logger: deps.logger, entryIn: deps.entryIn, cache });
   return {
     client: deps.metrics ? meteredClient(client, deps.metrics) : client,
     modelId,

@@ -20,6 +20,8 @@
  * - **failures as values**: endpoint faults become {@link CompletionResult} failures with a code, never throws;
  * - **the response cache**: an identical request is answered from the database with no call; only non-empty
  *   answers are stored;
+ * - **requests sent ahead** ({@link OpenAiCompatibleClient.sendAhead}): a run's first requests leave before the
+ *   database that stores their answers is open (eval/requests-ahead); the run takes each answer as its own call;
  * - **a breaker for refused credentials** (llm/auth-breaker): after a few consecutive HTTP 401/403 answers the
  *   client sends nothing more for a while and fails every request at once with the same cause, which names the
  *   model and its `api_key_env` variable (the SDK does not retry 401/403, but a run would still send one request
@@ -118,6 +120,18 @@ export function textResponse(text: string, init: ResponseInit): Response {
   return r;
 }
 
+/** One call's outcome: a non-empty answer with its latency and usage, or a failure (not yet stored). */
+type CallOutcome =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      readonly reasoning?: string;
+      readonly reasoningTokens?: number;
+      readonly latencyMs: number;
+      readonly usage: OpenAI.CompletionUsage | undefined;
+    }
+  | Extract<CompletionResult, { ok: false }>;
+
 /** The OpenAI-compatible client. */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly name: string;
@@ -132,6 +146,15 @@ export class OpenAiCompatibleClient implements LlmClient {
   readonly #sent = new Map<string, Promise<CompletionResult>>();
   /** Cache keys found missing from the response cache by {@link prefetch} and not sent since. */
   readonly #absent = new Set<string>();
+  /** Calls made by {@link sendAhead} that nobody has asked for yet, by cache key. */
+  readonly #ahead = new Map<string, Promise<CallOutcome>>();
+  /**
+   * True once {@link complete} was asked a request not sent ahead: the caller has caught up with (or left) the
+   * order {@link sendAhead} sends in, which then sends nothing more.
+   */
+  #aheadOver = false;
+  /** {@link sendAhead}'s lanes waiting for one of its answers to be taken. */
+  #aheadWaiting: (() => void)[] = [];
 
   /** Where the model's entry is written, as errors name it ({@link OpenAiClientOptions.entryIn}). */
   get #entry(): string {
@@ -272,15 +295,22 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   /**
-   * Answers `request`: from the response cache when it holds the request's hash; else, when an identical request is
-   * on its way to the endpoint (another item or run asking the same), with that request's answer once it comes (as
-   * a cache hit: `cached`, no call of its own; when that request fails, this one is sent itself); else with a call.
+   * Answers `request`: with the answer of the same request sent ahead ({@link sendAhead}), as this request's own
+   * call (not `cached`), stored now; else from the response cache when it holds the request's hash; else, when an
+   * identical request is on its way to the endpoint (another item or run asking the same), with that request's
+   * answer once it comes (as a cache hit: `cached`, no call of its own; when that request fails, this one is sent
+   * itself); else with a call.
    */
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const hash = this.hashOf(request);
-    const hit = this.#absent.has(hash) ? undefined : await this.#o.cache.lookup(hash);
+    const ahead = this.#ahead.get(hash);
+    if (ahead === undefined) this.#aheadOver = true;
+    this.#ahead.delete(hash);
+    for (const wake of this.#aheadWaiting.splice(0)) wake();
+    const hit =
+      ahead !== undefined || this.#absent.has(hash) ? undefined : await this.#o.cache.lookup(hash);
     if (hit) return this.#fromCache(hit);
-    const sent = this.#sent.get(hash);
+    const sent = ahead === undefined ? this.#sent.get(hash) : undefined;
     if (sent) {
       const shared = await untilAborted(sent, request.signal);
       if (shared === undefined)
@@ -291,13 +321,67 @@ export class OpenAiCompatibleClient implements LlmClient {
     // the answer may be stored, so the request is looked up again.
     this.#absent.delete(hash);
     for (const during of this.#sentDuringPrefetch) during.add(hash);
-    const answer = this.#send(request, hash);
+    const answer =
+      ahead === undefined ? this.#send(request, hash) : this.#takeAhead(request, hash, ahead);
     if (!sent) {
       this.#sent.set(hash, answer);
       const done = () => void this.#sent.delete(hash);
       answer.then(done, done); // a rejection reaches the caller through `answer` itself
     }
     return answer;
+  }
+
+  /**
+   * Sends `requests`, in their order, before anybody asks for them, each only once (by cache key), at most
+   * `maxConcurrency` at once within the same concurrency limit as every other call, and at most `most` (≥ 1) whose
+   * answers nobody has asked for yet. Each answer waits, unstored, for {@link complete} to ask for its request: it
+   * is then that request's own call (stored with its `itemId`, not `cached`), or its failure. Nothing is looked
+   * up: the caller knows the response cache holds none of them (eval/requests-ahead sends a run's requests, in
+   * the run's order, while a new embedded database is being created, and goes on while the run asks for them).
+   * Sending ends when `requests` ends, when `signal` aborts (which aborts the calls on their way: abort it when
+   * nothing more will be asked), or when {@link complete} is asked a request not sent ahead (the asker has caught
+   * up, or asks in another order). Answers nobody asks for are wasted.
+   */
+  sendAhead(requests: Iterable<CompletionRequest>, most: number, signal: AbortSignal): void {
+    const next = requests[Symbol.iterator]();
+    const sending = () => !this.#aheadOver && !signal.aborted;
+    const onAbort = () => {
+      for (const wake of this.#aheadWaiting.splice(0)) wake();
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const lane = async () => {
+      while (sending()) {
+        if (this.#ahead.size >= most) {
+          await new Promise<void>((wake) => this.#aheadWaiting.push(wake));
+          continue;
+        }
+        const r = next.next();
+        if (r.done) return;
+        const hash = this.hashOf(r.value);
+        if (this.#ahead.has(hash)) continue;
+        const call = this.#limit(() => this.#call({ ...r.value, signal }));
+        this.#ahead.set(hash, call);
+        await call.catch(() => undefined); // a throw reaches whoever asks, through `call` itself
+      }
+    };
+    const lanes = Array.from({ length: this.maxConcurrency }, lane);
+    void Promise.all(lanes).finally(() => signal.removeEventListener('abort', onAbort));
+  }
+
+  /**
+   * The answer of `request` sent ahead (`ahead`), stored under `hash`; when it was aborted before its answer came
+   * (the sending stopped), the request is sent now.
+   */
+  async #takeAhead(
+    request: CompletionRequest,
+    hash: string,
+    ahead: Promise<CallOutcome>,
+  ): Promise<CompletionResult> {
+    const got = await untilAborted(ahead, request.signal);
+    if (got === undefined)
+      return { ok: false, code: 'aborted', message: 'cancelled', latencyMs: 0 };
+    if (!got.ok && got.code === 'aborted') return this.#send(request, hash);
+    return this.#store(request, hash, got);
   }
 
   /** Answers are stored as they come from now on (LlmClient.drain, llm/response-cache). */
@@ -367,7 +451,15 @@ export class OpenAiCompatibleClient implements LlmClient {
   async #send(request: CompletionRequest, hash: string): Promise<CompletionResult> {
     // The concurrency slot covers the HTTP call only: storing the answer happens after it is given back, so the
     // next request starts while this answer is written (the cache groups concurrent saves into one insert).
-    const answer = await this.#limit(() => this.#call(request));
+    return this.#store(request, hash, await this.#limit(() => this.#call(request)));
+  }
+
+  /** Stores the non-empty answer `answer` of `request` (cache key `hash`); a failure is returned as it is. */
+  async #store(
+    request: CompletionRequest,
+    hash: string,
+    answer: CallOutcome,
+  ): Promise<CompletionResult> {
     if (!answer.ok) return answer;
     const { text, latencyMs, usage, reasoning, reasoningTokens } = answer;
     const responseId = await this.#o.cache.save({
@@ -399,17 +491,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   }
 
   /** One call to the endpoint: a non-empty answer with its latency and usage, or a failure. */
-  async #call(request: CompletionRequest): Promise<
-    | {
-        ok: true;
-        text: string;
-        reasoning?: string;
-        reasoningTokens?: number;
-        latencyMs: number;
-        usage: OpenAI.CompletionUsage | undefined;
-      }
-    | Extract<CompletionResult, { ok: false }>
-  > {
+  async #call(request: CompletionRequest): Promise<CallOutcome> {
     const t0 = performance.now();
     const elapsed = () => Math.round(performance.now() - t0);
     if (request.signal?.aborted)

@@ -99,3 +99,37 @@ async function unavailableOnError<T>(what: 'read' | 'write', p: Promise<T>): Pro
     );
   }
 }
+
+/** A response cache given later ({@link laterResponseCache}). */
+export interface LaterResponseCache {
+  /** Waits for the cache given to {@link bind}; `drain` before that does nothing. */
+  readonly cache: ResponseCache;
+  /** Gives the cache; a second call is ignored. */
+  bind(cache: ResponseCache): void;
+}
+
+/**
+ * A response cache for a client made before its database is open (eval/requests-ahead): every call waits until
+ * the database's cache is given to `bind`, then is that cache's.
+ */
+export function laterResponseCache(): LaterResponseCache {
+  let bound: ResponseCache | undefined;
+  let give: (cache: ResponseCache) => void = () => undefined;
+  const given = new Promise<ResponseCache>((resolve) => {
+    give = resolve;
+  });
+  return {
+    cache: {
+      lookup: async (hash) => (await given).lookup(hash),
+      save: async (answer) => (await given).save(answer),
+      recorded: async (itemId) => (await given).recorded(itemId),
+      stored: async (hashes) => (await given).stored(hashes),
+      drain: () => bound?.drain?.(),
+    },
+    bind: (cache) => {
+      if (bound !== undefined) return;
+      bound = cache;
+      give(cache);
+    },
+  };
+}

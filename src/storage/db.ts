@@ -220,9 +220,10 @@ async function openPostgres(target: Extract<DbTarget, { kind: 'postgres' }>): Pr
 
 /**
  * Opens the database. PGlite takes ~1 s to reopen an existing folder and ~6 s to create one (it runs initdb).
- * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes use
- * it so that no query holds their event loop; one-shot commands keep it on their own thread. `opts.onLost` is
- * called once if that thread dies while the database is open (every later query would fail).
+ * With `opts.pgliteThread`, PGlite runs in a worker thread (storage/pglite-thread.ts): long-lived processes and
+ * `zhujiu eval` use it so that no query holds their event loop; other one-shot commands keep it on their own
+ * thread. `opts.onLost` is called once if that thread dies while the database is open (every later query would
+ * fail).
  * The PGlite folder is locked for this process first (storage/data-dir-lock.ts: only a live zhujiu process on the
  * same folder refuses; a stale lock is taken over and logged through `opts.logger`). With `opts.template` (a
  * folder holding the prepared database, storage/pglite-template.ts), an empty or missing PGlite folder is filled
@@ -344,7 +345,7 @@ async function placeDatabase(
     (await (
       await import('./pglite-template.ts')
     ).seedFromTemplate(dataDir, template, migrations, log));
-  // On this thread only: a long-lived process's PGlite (its own thread) still runs initdb in the folder.
+  // On this thread only: PGlite on a thread of its own (bot, worker, eval) still runs initdb in the folder.
   if (!seeded && loading !== undefined)
     await (await import('./pglite-create.ts')).createDatabaseAside(dataDir, () => loading);
 }

@@ -48,7 +48,6 @@ const LONG_FUNCTIONS: Readonly<Record<string, number>> = {
   'src/import/judgments.ts#importAlpaca': 109,
   'src/import/outputs.ts#storeOutputs': 90,
   'src/leaderboard/inputs.ts#loadBoardInput': 154,
-  'src/llm/openai-client.ts#OpenAiCompatibleClient.#call': 86,
   'src/llm/reply.ts#readReply': 98,
   'src/storage/eval-datasets.ts#upsert': 97,
   'src/storage/leaderboard.ts#boardBattleTypes': 107,
