@@ -106,20 +106,22 @@ export async function unpackTarFile(
  * read, decompressed and its files written synchronously, one after another, without the thread pool's round
  * trips; only the parsing awaits (modern-tar's `unpackTar` returns a promise).
  * @param stopped asked before each folder and file is made: once it answers true, nothing more is written (the
- *   process is ending and removes the folder, storage/template-fill).
+ *   process is ending and removes the folder, storage/template-fill). When given, `target` must exist and is
+ *   never made here, and folders are made one level at a time, so a `target` removed meanwhile stays removed:
+ *   a write that was under way when it was removed fails instead of making it again.
  * @returns the number of entries written (files and folders).
  * @throws Error as {@link unpackTarFile} does, or "unpacking stopped"; what was written by then stays.
  */
 export async function unpackTarFileSync(
   archive: string,
   target: string,
-  stopped: () => boolean = () => false,
+  stopped?: () => boolean,
 ): Promise<number> {
   const data = readFileSync(archive);
   const tar = isGzip(data) ? gunzipSync(data) : data;
   const { files, count } = await unpackFolders(tar, target, stopped);
   for (const [i, e] of files.entries()) {
-    if (stopped()) throw new Error('unpacking stopped');
+    if (stopped?.()) throw new Error('unpacking stopped');
     // The thread's other work (its WebAssembly compile finishing, storage/template-fill-worker) goes on between
     // files now and then.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((go) => setImmediate(go));
@@ -130,24 +132,31 @@ export async function unpackTarFileSync(
 }
 
 /**
- * Parses the tar `tar` for the folder `target`, creates `target` and every folder the archive holds, and returns
- * its files (not yet written) and the number of its entries.
+ * Parses the tar `tar` for the folder `target`, creates `target` (unless `stopped` is given: it exists) and every
+ * folder the archive holds, one level at a time, and returns its files (not yet written) and the number of its
+ * entries.
  * @throws Error as {@link unpackTarFile} does.
  */
 async function unpackFolders(
   tar: Uint8Array,
   target: string,
-  stopped: () => boolean = () => false,
+  stopped?: () => boolean,
 ): Promise<{ readonly files: readonly TarEntry[]; readonly count: number }> {
   const root = resolve(target);
   const entries = await tarEntries(tar, root);
   const made = new Set<string>([root]);
-  if (stopped()) throw new Error('unpacking stopped');
-  mkdirSync(root, { recursive: true });
-  const folder = (dir: string) => {
+  if (stopped?.()) throw new Error('unpacking stopped');
+  // A stoppable unpack's folder exists already and is never made again (unpackTarFileSync).
+  if (stopped === undefined) mkdirSync(root, { recursive: true });
+  const folder = (dir: string): void => {
     if (made.has(dir)) return;
-    if (stopped()) throw new Error('unpacking stopped');
-    mkdirSync(dir, { recursive: true });
+    folder(dirname(dir));
+    if (stopped?.()) throw new Error('unpacking stopped');
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
     made.add(dir);
   };
   const files: TarEntry[] = [];

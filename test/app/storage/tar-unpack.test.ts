@@ -7,6 +7,7 @@
  */
 import {
   createWriteStream,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -125,6 +126,23 @@ describe('storage/tar-unpack', () => {
       expect(statSync(join(out, 'pg_logical', 'snapshots')).isDirectory()).toBe(true);
     },
   );
+
+  it('a stoppable unpack never makes its folder again once it is removed mid-way (a signal ending the process)', async () => {
+    const src = folderOfFiles();
+    const archive = `${src}-stop.tar`;
+    writeFileSync(archive, await packFolder(src));
+    const out = `${src}-stopped`;
+    mkdirSync(out);
+    // The folder goes between a check that still said "go on" and the next folder or file it makes.
+    let asked = 0;
+    const stopped = () => {
+      asked += 1;
+      if (asked === 3) rmSync(out, { recursive: true, force: true });
+      return false;
+    };
+    await expect(unpackTarFileSync(archive, out, stopped)).rejects.toThrow(/ENOENT/);
+    expect(existsSync(out)).toBe(false);
+  });
 
   it.each([
     ['smaller than the stored bytes', '3'],
