@@ -9,8 +9,10 @@
  * 2. The first `zhujiu eval` of 2,000 items (C3 / OCNLI / CMRC 2018 mix) against the fake OpenAI-compatible server
  *    (bench/fake-openai-process.ts, a child process) answering after 100 ms, at concurrency 32, on an empty folder:
  *    wall time as a ratio of the ideal items × latency / concurrency (6.25 s); target ≤ 1.3. Its phases, from the
- *    fake's arrival times: spawn to the first request (start-up: the folder filled, datasets read, the run planned),
- *    first to last request (ideal: (items / concurrency − 1) × latency = 6.15 s) and last request to exit.
+ *    fake's arrival times: spawn to the first request (start-up: the modules loaded, the configuration and the
+ *    datasets read; the first requests leave while the database is created, eval/requests-ahead), first to last
+ *    request (ideal: (items / concurrency − 1) × latency = 6.15 s) and last request to exit. The fake must receive
+ *    exactly one request per item (requests sent ahead are the run's own).
  *
  * Each case runs BENCH_REPEAT times (default 3); the median and the minimum are printed with the load average
  * (the machine may be shared: wall time grows with the load, CPU time much less). Prints figures; asserts nothing.
