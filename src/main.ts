@@ -84,6 +84,11 @@ export interface RuntimeOptions extends LoadOptions {
    */
   readonly onDbLost?: (err: Error) => void;
   /**
+   * Called once the embedded database's folder is locked for this process (storage/db `OpenDbOptions.onLocked`),
+   * with true when the database in it will be new (the folder is empty or missing). Not called with DATABASE_URL.
+   */
+  readonly onDataFolder?: (isNew: boolean) => void;
+  /**
    * Aborted when the process is asked to stop while it starts (SIGINT / SIGTERM): a database that is still being
    * tried again ({@link openDbRetrying}) is given up at once, with the last connection error.
    */
@@ -226,6 +231,7 @@ async function openDbRetrying(
     pgliteThread: opts.pgliteThread ?? opts.longLived === true,
     ...(template === undefined ? {} : { template }),
     ...(opts.onDbLost ? { onLost: opts.onDbLost } : {}),
+    ...(opts.onDataFolder ? { onLocked: opts.onDataFolder } : {}),
   };
   const retryMs =
     opts.longLived === true && target.kind === 'postgres'

@@ -25,7 +25,6 @@ import type { PreparedDataset } from '../eval/types.ts';
 import { abilityText, type Locale, runStatusText, t } from '../i18n/index.ts';
 import { modelFlagError } from '../import/formats/sniff.ts';
 import type { RunCounts } from '../storage/eval-runs.ts';
-import { fillStarted } from '../storage/template-fill.ts';
 import { type CliDeps, cliLocale, openCommandRuntime } from './deps.ts';
 import { type CliIo, cutToColumns, padColumns, requestExit, textWidth } from './io.ts';
 import { guardTerminal } from './terminal.ts';
@@ -236,11 +235,16 @@ function preloadRunModules(): void {
 
 /** What `zhujiu eval` starts once its configuration is loaded, while the database opens ({@link startBeforeDatabase}). */
 interface BeforeDatabase {
-  /** RuntimeOptions.onConfig: starts the work below. */
+  /** RuntimeOptions.onConfig: starts preparing the datasets. */
   readonly onConfig: (config: LoadedConfig, logger: Logger) => void;
+  /** RuntimeOptions.onDataFolder: on a new database, starts sending the run's first requests. */
+  readonly onDataFolder: (isNew: boolean) => void;
   /** The suite's datasets being prepared from their files (eval/service `StartRequest.prepared`). */
   readonly prepared: Promise<readonly PreparedDataset[]> | undefined;
-  /** The model's client sending the run's first requests ahead, when it does (eval/requests-ahead). */
+  /**
+   * The model's client sending the run's first requests ahead, when it does (eval/requests-ahead); read once the
+   * database is open.
+   */
   readonly ahead: Promise<RequestsAhead | undefined>;
   /** Sends nothing more ahead and aborts what is on its way (the command is ending). */
   stop(): void;
@@ -249,39 +253,51 @@ interface BeforeDatabase {
 }
 
 /**
- * The work of `zhujiu eval` `o` that needs only the configuration, started while the database opens: the suite's
- * datasets are prepared from their files, and on a new embedded database (its folder was empty when the process
- * started, storage/template-fill `fillStarted`) the run's first requests are sent (eval/requests-ahead).
+ * The work of `zhujiu eval` `o` started while the database opens: the suite's datasets are prepared from their
+ * files once the configuration is loaded, and once this process holds the embedded database's folder and finds
+ * it empty (the database will be new: no runs, no stored answers), the run's first requests are sent
+ * (eval/requests-ahead). Nothing is sent ahead with DATABASE_URL, or by a process refused the folder.
  */
 function startBeforeDatabase(o: EvalOptions): BeforeDatabase {
   let prepared: Promise<readonly PreparedDataset[]> | undefined;
-  let ahead: Promise<RequestsAhead | undefined> = Promise.resolve(undefined);
-  const stop = () => void ahead.then((a) => a?.stop());
+  let started: { config: LoadedConfig; logger: Logger } | undefined;
+  let isNew: (value: boolean) => void = () => undefined;
+  const newDatabase = new Promise<boolean>((resolve) => {
+    isNew = resolve;
+  });
+  const ahead = newDatabase.then(async (fresh) => {
+    if (!fresh || !started || !prepared) return undefined;
+    const { config, logger } = started;
+    return (await import('../eval/requests-ahead.ts')).sendRequestsAhead({
+      config,
+      judgeModel: config.app.judge.model,
+      model: o.model,
+      suite: o.suite,
+      limit: o.limit ?? null,
+      datasets: prepared,
+      maxPromptChars: config.app.eval.max_prompt_chars,
+      newDatabase: fresh,
+      logger,
+    });
+  });
+  const stop = () => {
+    isNew(false);
+    void ahead.then((a) => a?.stop());
+  };
   return {
     onConfig: (config, logger) => {
-      const datasets = import('../eval/prepare-suite.ts').then((m) =>
+      started = { config, logger };
+      prepared = import('../eval/prepare-suite.ts').then((m) =>
         m.prepareSuiteDatasets(config, o.suite),
       );
-      datasets.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
-      prepared = datasets;
-      ahead = import('../eval/requests-ahead.ts').then((m) =>
-        m.sendRequestsAhead({
-          config,
-          judgeModel: config.app.judge.model,
-          model: o.model,
-          suite: o.suite,
-          limit: o.limit ?? null,
-          datasets,
-          maxPromptChars: config.app.eval.max_prompt_chars,
-          newDatabase: !config.env.DATABASE_URL && fillStarted(config.dataDir),
-          logger,
-        }),
-      );
+      prepared.catch(() => undefined); // its failure is the start's to report (or nobody's, when not used)
     },
+    onDataFolder: (fresh) => isNew(fresh),
     get prepared() {
       return prepared;
     },
     get ahead() {
+      isNew(false); // the database is open: a folder never reported (DATABASE_URL) is no new embedded one
       return ahead;
     },
     stop,
@@ -409,6 +425,7 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     (await openCommandRuntime(deps, {
       wrapLogs: gate.wrap,
       onConfig: early.onConfig,
+      onDataFolder: early.onDataFolder,
       pgliteThread: true,
     }).catch(early.failed));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;

@@ -44,7 +44,10 @@ export interface AheadOptions {
   readonly datasets: Promise<readonly PreparedDataset[]>;
   /** Longest prompt sent, characters (`eval.max_prompt_chars`): longer ones are not sent (eval/run-item). */
   readonly maxPromptChars: number;
-  /** True only when the database is new (storage/template-fill `fillStarted`, without DATABASE_URL). */
+  /**
+   * True only when the database is new: this process holds the embedded database's folder and found it empty
+   * (main.ts `RuntimeOptions.onDataFolder`).
+   */
   readonly newDatabase: boolean;
   readonly logger: Logger;
 }

@@ -132,6 +132,11 @@ export interface OpenDbOptions {
   readonly onLost?: (err: Error) => void;
   /** A folder holding the prepared database (storage/pglite-template.ts) to fill an empty PGlite folder from. */
   readonly template?: string;
+  /**
+   * Called once the PGlite folder is locked for this process, before anything is placed in it or opened: with
+   * true when it is empty or missing (the database about to be opened is new: no runs, no stored answers).
+   */
+  readonly onLocked?: (created: boolean) => void;
 }
 
 /** How to reach the database. */
@@ -274,6 +279,7 @@ async function openPglite(
   const loading = opts.pgliteThread ? undefined : loadPglite();
   loading?.catch(() => undefined); // awaited below, or dropped with the lock's error
   const created = isEmptyOrMissing(target.dataDir);
+  opts.onLocked?.(created);
   const placed = placeDatabase(target.dataDir, opts.template, loading, opts.logger);
   const filling = loading !== undefined && created;
   try {

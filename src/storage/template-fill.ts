@@ -169,14 +169,6 @@ export function startTemplateFill(
 }
 
 /**
- * True when this process started filling data folder `dataDir` ({@link startTemplateFill}): the folder was empty
- * or missing when the process started, so the database in it is new (nothing stored: no runs, no answers).
- */
-export function fillStarted(dataDir: string): boolean {
-  return fills.has(resolve(dataDir));
-}
-
-/**
  * PGlite's WebAssembly compiled by the thread filling data folder `dataDir` (started with `wasm`), as soon as it
  * is compiled (the fill may still be running: storage/pglite-fill-fs); undefined when no fill was started for
  * that folder. The promise resolves to undefined when the thread was not asked for it or could not compile it; it

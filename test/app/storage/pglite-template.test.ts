@@ -108,7 +108,11 @@ describe('the prepared embedded database', () => {
   it('fills a missing folder, and only the migrations newer than the archive run', async () => {
     const dataDir = join(root, 'first', 'pg');
     const log = recorder();
-    const d = await openDb({ kind: 'pglite', dataDir }, { template: older, logger: log });
+    const locked: boolean[] = [];
+    const onLocked = (created: boolean) => void locked.push(created);
+    const d = await openDb({ kind: 'pglite', dataDir }, { template: older, logger: log, onLocked });
+    // Told once the folder is this process's, before the fill: the database is new.
+    expect(locked).toEqual([true]);
     try {
       expect(log.lines.map((l) => l.msg)).toContain(
         'embedded database filled from the prepared one',
@@ -122,6 +126,9 @@ describe('the prepared embedded database', () => {
     }
     // Nothing is left beside the folder but the folder itself and its lock files.
     expect(readdirSync(join(root, 'first')).filter((f) => f.includes('unpacking'))).toEqual([]);
+    const again = await openDb({ kind: 'pglite', dataDir }, { template: older, onLocked });
+    await again.close();
+    expect(locked).toEqual([true, false]);
   });
 
   it('takes the folder unpacked ahead of need (storage/template-fill) instead of unpacking again', async () => {

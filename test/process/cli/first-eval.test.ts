@@ -1,0 +1,77 @@
+/**
+ * A first `zhujiu eval` on an empty data folder, as the real binary runs it: its first requests leave while the
+ * database is created (eval/requests-ahead), and the run takes them as its own, so the endpoint is asked each item
+ * once; two such commands started at once on one empty folder still ask each item once in all, since only the
+ * process that holds the folder sends ahead.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
+import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { startZhujiu } from '../../helpers/run-cli.ts';
+
+const ITEMS = { c3: 30, ocnli: 20, cmrc: 10 };
+const TOTAL = ITEMS.c3 + ITEMS.ocnli + ITEMS.cmrc;
+
+describe('a first zhujiu eval on an empty data folder', () => {
+  const root = mkdtempSync(join(tmpdir(), 'zhujiu-first-eval-'));
+  let fake: FakeOpenAi;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAi({ answer: () => ({ content: '答案：A', delayMs: 20 }) });
+    const fx = writeSmokeFixture(join(root, 'datasets'), ITEMS, 'mini');
+    const cfg = join(root, 'config');
+    mkdirSync(join(cfg, 'suites'), { recursive: true });
+    writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
+    writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
+    writeFileSync(
+      join(cfg, 'models.yaml'),
+      `models:\n  - name: erry\n    provider: openai\n    base_url: ${fake.baseUrl}\n    model: e\n` +
+        '    max_retries: 0\n    max_concurrency: 4\n',
+    );
+    env = { ZHUJIU_CONFIG_DIR: cfg, ZHUJIU_DATASETS_DIR: join(root, 'datasets') };
+  });
+  afterAll(async () => {
+    await fake?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** `zhujiu eval --json` processes started at once on the empty folder `data`; their exits and outputs. */
+  async function evals(data: string, n: number) {
+    fake.reset();
+    const ps = Array.from({ length: n }, () =>
+      startZhujiu(['eval', '--model', 'erry', '--suite', 'mini', '--json'], {
+        ...env,
+        ZHUJIU_DATA_DIR: data,
+      }),
+    );
+    try {
+      return await Promise.all(
+        ps.map(async (p) => ({ ...(await p.exited), stdout: p.stdout(), stderr: p.stderr() })),
+      );
+    } finally {
+      for (const p of ps) p.kill();
+    }
+  }
+  const asked = () => fake.calls.map((c) => c.messages.at(-1)?.content);
+
+  it('asks each item once and scores every item', async () => {
+    const [r] = await evals(join(root, 'one', 'pg'), 1);
+    expect(r?.code, r?.stderr).toBe(0);
+    const summary = JSON.parse(r?.stdout ?? '') as { datasets: { n: number }[] };
+    expect(summary.datasets.reduce((s, d) => s + d.n, 0)).toBe(TOTAL);
+    expect(fake.callCount).toBe(TOTAL);
+    expect(new Set(asked()).size).toBe(TOTAL);
+  });
+
+  it('two at once on one empty folder ask each item once in all', async () => {
+    const rs = await evals(join(root, 'two', 'pg'), 2);
+    expect(rs.some((r) => r.code === 0)).toBe(true);
+    for (const r of rs) expect([0, 1], r.stderr).toContain(r.code);
+    expect(fake.callCount).toBe(TOTAL);
+    expect(new Set(asked()).size).toBe(TOTAL);
+  });
+});
