@@ -429,11 +429,8 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       pgliteThread: true,
     }).catch(early.failed));
   gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
-  const evr = await createEvalRuntime(rt, {
-    queue: false,
-    worker: false,
-    ahead: await early.ahead,
-  });
+  const ahead = await early.ahead;
+  const evr = await createEvalRuntime(rt, { queue: false, worker: false, ahead });
   const { evals } = evr;
   const stop = new AbortController();
   // Ctrl-C, SIGTERM and SIGHUP (the terminal was closed) stop the run the same way; a repeat is ignored while it
