@@ -140,24 +140,34 @@ export function scriptedAnswer(
 /**
  * A folder for `zhujiu eval --model erry --suite mini`: the smoke fixture (2 items each of c3, ocnli and cmrc) as
  * suite `mini`, a config whose model `erry` is the endpoint at `baseUrl` with no retries, and a copy of the migrated
- * PGlite template `pgTemplate` as the data folder.
+ * PGlite template `pgTemplate` as the data folder (none: the data folder is missing, as before a first start).
+ * `o.counts` sets the items per dataset, `o.maxConcurrency` the model's `max_concurrency`.
  * @returns the environment that points a command at it (ZHUJIU_CONFIG_DIR, ZHUJIU_DATASETS_DIR, ZHUJIU_DATA_DIR).
  */
 export function miniEvalFolder(
   root: string,
   baseUrl: string,
-  pgTemplate: string,
+  pgTemplate: string | undefined,
+  o: {
+    readonly counts?: { c3: number; ocnli: number; cmrc: number };
+    readonly maxConcurrency?: number;
+  } = {},
 ): Record<string, string> {
-  const fx = writeSmokeFixture(join(root, 'datasets'), { c3: 2, ocnli: 2, cmrc: 2 }, 'mini');
+  const fx = writeSmokeFixture(
+    join(root, 'datasets'),
+    o.counts ?? { c3: 2, ocnli: 2, cmrc: 2 },
+    'mini',
+  );
   const cfg = join(root, 'config');
   mkdirSync(join(cfg, 'suites'), { recursive: true });
   writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
   writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
   writeFileSync(
     join(cfg, 'models.yaml'),
-    `models:\n  - name: erry\n    provider: openai\n    base_url: ${baseUrl}\n    model: e\n    max_retries: 0\n`,
+    `models:\n  - name: erry\n    provider: openai\n    base_url: ${baseUrl}\n    model: e\n    max_retries: 0\n` +
+      (o.maxConcurrency === undefined ? '' : `    max_concurrency: ${o.maxConcurrency}\n`),
   );
-  cpSync(pgTemplate, join(root, 'pg'), { recursive: true });
+  if (pgTemplate !== undefined) cpSync(pgTemplate, join(root, 'pg'), { recursive: true });
   return {
     ZHUJIU_CONFIG_DIR: cfg,
     ZHUJIU_DATASETS_DIR: join(root, 'datasets'),

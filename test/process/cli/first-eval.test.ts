@@ -4,12 +4,12 @@
  * once; two such commands started at once on one empty folder still ask each item once in all, since only the
  * process that holds the folder sends ahead.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAi, startFakeOpenAi } from '../../fakes/openai.ts';
-import { writeSmokeFixture } from '../../helpers/eval-fixtures.ts';
+import { miniEvalFolder } from '../../helpers/eval-fixtures.ts';
 import { startZhujiu } from '../../helpers/run-cli.ts';
 
 const ITEMS = { c3: 30, ocnli: 20, cmrc: 10 };
@@ -22,17 +22,14 @@ describe('a first zhujiu eval on an empty data folder', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ answer: () => ({ content: '答案：A', delayMs: 20 }) });
-    const fx = writeSmokeFixture(join(root, 'datasets'), ITEMS, 'mini');
-    const cfg = join(root, 'config');
-    mkdirSync(join(cfg, 'suites'), { recursive: true });
-    writeFileSync(join(cfg, 'suites', 'mini.yaml'), fx.suiteYaml);
-    writeFileSync(join(cfg, 'default.yaml'), 'http:\n  port: 0\n');
-    writeFileSync(
-      join(cfg, 'models.yaml'),
-      `models:\n  - name: erry\n    provider: openai\n    base_url: ${fake.baseUrl}\n    model: e\n` +
-        '    max_retries: 0\n    max_concurrency: 4\n',
-    );
-    env = { ZHUJIU_CONFIG_DIR: cfg, ZHUJIU_DATASETS_DIR: join(root, 'datasets') };
+    const folder = miniEvalFolder(root, fake.baseUrl, undefined, {
+      counts: ITEMS,
+      maxConcurrency: 4,
+    });
+    env = {
+      ZHUJIU_CONFIG_DIR: folder.ZHUJIU_CONFIG_DIR as string,
+      ZHUJIU_DATASETS_DIR: folder.ZHUJIU_DATASETS_DIR as string,
+    };
   });
   afterAll(async () => {
     await fake?.close();
