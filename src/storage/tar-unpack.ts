@@ -121,10 +121,10 @@ export async function unpackTarFileSync(
   const tar = isGzip(data) ? gunzipSync(data) : data;
   const { files, count } = await unpackFolders(tar, target, stopped);
   for (const [i, e] of files.entries()) {
-    if (stopped?.()) throw new Error('unpacking stopped');
     // The thread's other work (its WebAssembly compile finishing, storage/template-fill-worker) goes on between
-    // files now and then.
+    // files now and then; `stopped` is asked after it, right before the write.
     if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((go) => setImmediate(go));
+    if (stopped?.()) throw new Error('unpacking stopped');
     writeFileSync(e.path, e.data as Buffer, { mode: e.mode });
     if (e.fullSize !== undefined) truncateSync(e.path, e.fullSize);
   }

@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { FILL_IDLE, FILL_STOP_ASKED } from './fill-state.ts';
 import { compileWasm } from './pglite-load.ts';
 import { unpackTarFileSync } from './tar-unpack.ts';
 
@@ -18,7 +19,7 @@ const { archive, folder, wasm, stop } = workerData as {
   readonly archive: string;
   readonly folder: string;
   readonly wasm?: string;
-  /** One Int32 that the main thread sets to 1 when the process ends (storage/template-fill). */
+  /** One Int32: the writing state shared with the main thread (storage/fill-state). */
   readonly stop: SharedArrayBuffer;
 };
 const stopFlag = new Int32Array(stop);
@@ -27,8 +28,20 @@ const stopFlag = new Int32Array(stop);
 (async () => (wasm ? compileWasm(readFileSync(wasm)) : undefined))()
   .catch(() => undefined)
   .then((compiled) => parentPort?.postMessage({ wasm: compiled }));
-unpackTarFileSync(archive, folder, () => Atomics.load(stopFlag, 0) === 1).then(
-  (entries) => parentPort?.postMessage({ entries }),
-  (err: unknown) =>
-    parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),
-);
+/** Nothing more is written: the main thread, waiting to remove the folder, is told (storage/template-fill). */
+const idle = () => {
+  Atomics.store(stopFlag, 0, FILL_IDLE);
+  Atomics.notify(stopFlag, 0);
+};
+const stopped = () => {
+  if (Atomics.load(stopFlag, 0) !== FILL_STOP_ASKED) return false;
+  idle();
+  return true;
+};
+unpackTarFileSync(archive, folder, stopped)
+  .finally(idle)
+  .then(
+    (entries) => parentPort?.postMessage({ entries }),
+    (err: unknown) =>
+      parentPort?.postMessage({ error: err instanceof Error ? err.message : String(err) }),
+  );

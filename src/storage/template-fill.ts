@@ -21,6 +21,7 @@ import type { Worker } from 'node:worker_threads';
 import { onExit } from 'signal-exit';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import { FILL_STOP_ASKED, FILL_WRITING } from './fill-state.ts';
 import type { PgliteWasm } from './pglite-load.ts';
 
 /** The archive's file name inside the template folder (storage/pglite-template). */
@@ -48,9 +49,28 @@ interface Fill {
   readonly worker: Worker;
   /** PGlite's WebAssembly as that thread compiled it (undefined: not asked for, or it could not be compiled). */
   readonly wasm: Promise<PgliteWasm | undefined>;
-  /** Set to 1 to stop the thread's writes (the process is ending). */
+  /**
+   * The thread's writing state, shared with it (storage/fill-state):
+   * {@link stopFillWrites} asks it to stop and waits until it writes nothing more.
+   */
   readonly stop: Int32Array;
   taken: boolean;
+}
+
+/**
+ * How long the process's end waits for a fill's thread to finish the write it is in (one file: milliseconds), ms;
+ * a thread that never answers (it died) only delays the end by this much.
+ */
+const STOP_WAIT_MS = 2000;
+
+/**
+ * Stops the writes of `fill`'s thread and waits until the file it is writing is written, so that removing its
+ * folder next cannot race with a write that makes a file in a folder being removed (rmdir's ENOTEMPTY, which left
+ * the folder behind). Blocks the thread: called as the process ends.
+ */
+function stopFillWrites(fill: Fill): void {
+  if (Atomics.compareExchange(fill.stop, 0, FILL_WRITING, FILL_STOP_ASKED) === FILL_WRITING)
+    Atomics.wait(fill.stop, 0, FILL_STOP_ASKED, STOP_WAIT_MS);
 }
 
 /** Fills by the resolved data folder they are for. */
@@ -89,10 +109,10 @@ export function privateFillFolder(target: string): string {
 /**
  * Removes, as the process ends (its exit, or a signal that ends it: SIGINT, SIGTERM, SIGHUP…, through
  * signal-exit's hook, which lets the signal end it as before), the fills nobody took and every private folder not
- * renamed into place; the fills' threads are told first to write nothing more.
+ * renamed into place; the fills' threads are first stopped ({@link stopFillWrites}).
  */
 function removePrivateFolders(): void {
-  for (const fill of fills.values()) Atomics.store(fill.stop, 0, 1);
+  for (const fill of fills.values()) stopFillWrites(fill);
   removeUntakenFills();
   for (const f of privateFolders) rmSync(f, { recursive: true, force: true, maxRetries: 3 });
 }
