@@ -413,29 +413,16 @@ function printSummary(io: CliIo, sm: SummaryModule, s: RunSummary, locale: Local
  */
 export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise<void> {
   preloadRunModules();
-  const { createEvalRuntime } = await import('../main.ts');
-  const sm = await import('../eval/summary.ts');
-  const tty = deps.tty ?? Boolean(process.stderr.isTTY);
-  const locale = cliLocale(deps);
-  // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
-  const gate = new BarLogGate(process.stderr, true);
   const early = startBeforeDatabase(o);
-  const rt =
-    deps.rt ??
-    (await openCommandRuntime(deps, {
-      wrapLogs: gate.wrap,
-      onConfig: early.onConfig,
-      onDataFolder: early.onDataFolder,
-      pgliteThread: true,
-    }).catch(early.failed));
-  gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
-  const ahead = await early.ahead;
-  const evr = await createEvalRuntime(rt, { queue: false, worker: false, ahead });
-  const { evals } = evr;
+  // Ctrl-C, SIGTERM and SIGHUP (the terminal was closed) stop the command the same way from its first moment:
+  // nothing more is sent ahead, the answers that came ahead are kept (docs/architecture.md, "A first eval"), and
+  // a repeat is ignored while it winds down (it would kill the process with the run still claimed, those answers
+  // unstored and the terminal's modes changed).
   const stop = new AbortController();
-  // Ctrl-C, SIGTERM and SIGHUP (the terminal was closed) stop the run the same way; a repeat is ignored while it
-  // winds down (it would kill the process with the run still claimed and the terminal's modes changed).
-  const onSignal = () => stop.abort();
+  const onSignal = () => {
+    stop.abort();
+    early.stop();
+  };
   for (const s of STOP_SIGNALS) process.on(s, onSignal);
   // An exception nothing caught (thrown from a timer, such as the bar's redraw, or a rejection nobody awaited)
   // would kill the process with the run claimed: it stops the run instead, and is raised once the run is left.
@@ -444,46 +431,35 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     crash ??= { err };
     stop.abort();
   };
-  process.on('uncaughtException', onCrash);
+  let rt = deps.rt;
+  let evr: import('../main.ts').EvalRuntime | undefined;
   /** The run this process took (created or resumed), released if anything below throws. */
   let taken: number | undefined;
   try {
-    const valid = await evals.validate(o.model, o.suite);
-    if (!valid.ok) {
-      // An unknown --suite or --model (a name neither config/ nor the stored answers know) is a usage
-      // mistake, exit 2 (README "Command line"); the refusal lists the valid names, closest first.
-      const unknown = valid.refusals.some(
-        (r) => r.code === 'unknown_suite' || r.code === 'unknown_model',
-      );
-      throw new AppError(
-        unknown ? 'input_invalid' : 'not_found',
-        refusalsText(valid.refusals, locale, 'cli'),
-      );
+    const { createEvalRuntime } = await import('../main.ts');
+    const sm = await import('../eval/summary.ts');
+    const tty = deps.tty ?? Boolean(process.stderr.isTTY);
+    const locale = cliLocale(deps);
+    // Per-request failures are summarised at the end; LOG_LEVEL asks for every line.
+    const gate = new BarLogGate(process.stderr, true);
+    rt ??= await openCommandRuntime(deps, {
+      wrapLogs: gate.wrap,
+      onConfig: early.onConfig,
+      onDataFolder: early.onDataFolder,
+      pgliteThread: true,
+    }).catch(early.failed);
+    gate.hideRequestFailures = !rt.config.env.LOG_LEVEL;
+    const ahead = await early.ahead;
+    // Stopped before the run could start: a run is made (and left to resume) only to keep answers already paid for.
+    if (stop.signal.aborted && !ahead?.answered()) {
+      io.err(t(locale, 'cli.eval.stoppedBeforeRun'));
+      requestExit(130);
+      return;
     }
-    const started = await evals.start({
-      model: o.model,
-      suite: o.suite,
-      limit: o.limit,
-      requestedBy: 'cli',
-      surface: 'cli',
-      prepared: early.prepared,
-    });
-    if (!started.ok) {
-      const active = started.active;
-      throw new AppError(
-        active ? 'conflict' : 'config_invalid',
-        active
-          ? t(locale, 'cli.eval.active', {
-              id: active.id,
-              model: active.model,
-              suite: active.suite,
-              status: active.status,
-              done: active.done,
-              total: active.total,
-            })
-          : refusalsText(started.refusals, locale, 'cli'),
-      );
-    }
+    evr = await createEvalRuntime(rt, { queue: false, worker: false, ahead });
+    const { evals } = evr;
+    process.on('uncaughtException', onCrash);
+    const started = await startOrRefuse(evals, o, early.prepared, locale);
     const runId = started.run.id;
     taken = runId;
     if (started.resumed) sayResumed(io, locale, runId, started.run, o.limit);
@@ -563,20 +539,66 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     // An unexpected error leaves the run as Ctrl-C does: nobody's, so the same command resumes it at once
     // (a run that finished meanwhile is left as it is).
     if (taken !== undefined) {
-      await evals
+      const logger = rt?.logger;
+      await evr?.evals
         .release(taken)
-        .catch((e: unknown) =>
-          rt.logger.error({ err: e, runId: taken }, 'releasing the run failed'),
-        );
+        .catch((e: unknown) => logger?.error({ err: e, runId: taken }, 'releasing the run failed'));
     }
     throw err;
   } finally {
     for (const s of STOP_SIGNALS) process.off(s, onSignal);
     process.off('uncaughtException', onCrash);
     early.stop();
-    await evr.stop();
-    if (!deps.rt) await rt.close();
+    await evr?.stop();
+    if (!deps.rt) await rt?.close();
   }
+}
+
+/**
+ * Starts (or resumes) the run of `o` on `evals`, with the datasets being prepared (`prepared`).
+ * @throws AppError `input_invalid` (an unknown --suite or --model: a usage mistake, exit 2, README "Command line";
+ *   the refusal lists the valid names, closest first), `not_found` (another refusal of the names), `conflict` (a
+ *   run of the same model and suite is worked on), `config_invalid` (the run cannot start).
+ */
+async function startOrRefuse(
+  evals: import('../main.ts').EvalRuntime['evals'],
+  o: EvalOptions,
+  prepared: Promise<readonly PreparedDataset[]> | undefined,
+  locale: Locale,
+) {
+  const valid = await evals.validate(o.model, o.suite);
+  if (!valid.ok) {
+    const unknown = valid.refusals.some(
+      (r) => r.code === 'unknown_suite' || r.code === 'unknown_model',
+    );
+    throw new AppError(
+      unknown ? 'input_invalid' : 'not_found',
+      refusalsText(valid.refusals, locale, 'cli'),
+    );
+  }
+  const started = await evals.start({
+    model: o.model,
+    suite: o.suite,
+    limit: o.limit,
+    requestedBy: 'cli',
+    surface: 'cli',
+    prepared,
+  });
+  if (started.ok) return started;
+  const active = started.active;
+  throw new AppError(
+    active ? 'conflict' : 'config_invalid',
+    active
+      ? t(locale, 'cli.eval.active', {
+          id: active.id,
+          model: active.model,
+          suite: active.suite,
+          status: active.status,
+          done: active.done,
+          total: active.total,
+        })
+      : refusalsText(started.refusals, locale, 'cli'),
+  );
 }
 
 /**

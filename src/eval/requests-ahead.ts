@@ -27,8 +27,10 @@ const UNASKED_PER_SLOT = 16;
 
 /** A client sending a run's first requests ahead ({@link sendRequestsAhead}). */
 export interface RequestsAhead extends ClientAhead {
-  /** Sends nothing more and aborts what is on its way (the command is ending). */
+  /** Sends nothing more and aborts what is on its way (the command is ending, or was stopped). */
   stop(): void;
+  /** How many answers have come that the run has not asked for yet (LlmClient.keepAhead stores them). */
+  answered(): number;
 }
 
 /** What {@link sendRequestsAhead} needs: the command's model, suite and limit, and the database's state. */
@@ -89,6 +91,7 @@ export function sendRequestsAhead(o: AheadOptions): RequestsAhead | undefined {
       return client;
     },
     stop: () => stop.abort(),
+    answered: () => client.answeredAhead,
   };
 }
 

@@ -366,7 +366,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
     for (const forget of forgets) forget();
     await lease.close(); // a claim ahead of need is given back below if the run stops
     await writer.flush();
-    if (stop.signal.aborted) await releaseClaims(db, run.id, owner).catch(() => undefined);
+    if (stop.signal.aborted) await leaveStopped(x, index);
   }
   error ??= writer.error;
   if (error) throw error;
@@ -409,7 +409,7 @@ async function planWithLookUps(
   const plan = await startPlan(x.deps.db, x.run, x.datasets, {
     headItems: PLAN_HEAD_PER_LANE * laneCount,
     beforeClaimable: async (stage) => {
-      const forget = await client.prefetch?.(singleRequests(stage));
+      const forget = await client.prefetch?.([...singleRequests(stage)]);
       if (forget) forgets.push(forget);
     },
   });
@@ -418,15 +418,29 @@ async function planWithLookUps(
 
 /**
  * The model requests of a run's single-request items (eval/run-item `workItem` sends them as built here), for the
- * client's look-up of the whole run at once (LlmClient.prefetch); multi-request items are looked up as they go.
+ * client's look-up of the whole run at once (LlmClient.prefetch) and for keeping the answers sent ahead
+ * ({@link keepAnswersAhead}); multi-request items are looked up as they go. Lazy: each is built when it is read.
  */
-function singleRequests(index: RunIndex): CompletionRequest[] {
-  const out: CompletionRequest[] = [];
+function* singleRequests(index: RunIndex): Generator<CompletionRequest> {
   for (const [itemId, { ds, item }] of index) {
     if (ds.requests?.(item)) continue;
-    out.push({ messages: ds.messages(item), templateVersion: ds.templateVersion, itemId });
+    yield { messages: ds.messages(item), templateVersion: ds.templateVersion, itemId };
   }
-  return out;
+}
+
+/**
+ * What a stopped run leaves behind it: the answers that came ahead of it (eval/requests-ahead) and that it never
+ * asked for, stored with their items (LlmClient.keepAhead), so that resuming it asks none of them again (a failure
+ * to store them is logged, and those items are asked again); then this worker's claims, given back.
+ */
+async function leaveStopped(x: StartedRun, index: RunIndex): Promise<void> {
+  try {
+    const kept = (await x.model.client.keepAhead?.(singleRequests(index))) ?? 0;
+    if (kept > 0) x.log.info({ kept }, 'answers that came ahead of the stopped run stored');
+  } catch (err) {
+    x.log.warn({ err }, 'answers that came ahead of the stopped run could not be stored');
+  }
+  await releaseClaims(x.deps.db, x.run.id, x.owner).catch(() => undefined);
 }
 
 /**

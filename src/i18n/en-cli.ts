@@ -360,6 +360,7 @@ export const enCli = {
   'cli.eval.resuming': 'resuming run #{run} (left {status} by a process that stopped)',
   'cli.eval.progress': 'run #{run}: {done}/{total} items, {failed} failed, {rate} items/s',
   'cli.eval.stopped': 'stopped: run #{run} stays active; run the same command again to resume it',
+  'cli.eval.stoppedBeforeRun': 'stopped before the run started: no run was made',
   'cli.eval.failed': 'error: run #{run} failed',
   'cli.eval.failedWith': 'error: run #{run} failed: {error}',
   'cli.eval.cancelled': 'error: run #{run} was cancelled before it finished',

@@ -331,6 +331,7 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.eval.resuming': '继续评测任务 #{run}（它的进程停止时状态为{status}）',
   'cli.eval.progress': '评测任务 #{run}：{done}/{total} 题，{failed} 题失败，每秒 {rate} 题',
   'cli.eval.stopped': '已停止：评测任务 #{run} 仍保持进行中；再次运行同一命令即可继续',
+  'cli.eval.stoppedBeforeRun': '已在评测任务开始前停止：未创建评测任务',
   'cli.eval.failed': '错误：评测任务 #{run} 失败',
   'cli.eval.failedWith': '错误：评测任务 #{run} 失败：{error}',
   'cli.eval.cancelled': '错误：评测任务 #{run} 在完成前被取消',

@@ -153,6 +153,8 @@ export class OpenAiCompatibleClient implements LlmClient {
    * order {@link sendAhead} sends in, which then sends nothing more.
    */
   #aheadOver = false;
+  /** The outcomes of {@link #ahead}'s calls that have come, by cache key (read by {@link keepAhead}). */
+  readonly #aheadCame = new Map<string, CallOutcome>();
   /** {@link sendAhead}'s lanes waiting for one of its answers to be taken. */
   #aheadWaiting: (() => void)[] = [];
 
@@ -306,6 +308,7 @@ export class OpenAiCompatibleClient implements LlmClient {
     const ahead = this.#ahead.get(hash);
     if (ahead === undefined) this.#aheadOver = true;
     this.#ahead.delete(hash);
+    this.#aheadCame.delete(hash);
     for (const wake of this.#aheadWaiting.splice(0)) wake();
     const hit =
       ahead !== undefined || this.#absent.has(hash) ? undefined : await this.#o.cache.lookup(hash);
@@ -361,7 +364,9 @@ export class OpenAiCompatibleClient implements LlmClient {
         if (this.#ahead.has(hash)) continue;
         const call = this.#limit(() => this.#call({ ...r.value, signal }));
         this.#ahead.set(hash, call);
-        await call.catch(() => undefined); // a throw reaches whoever asks, through `call` itself
+        const outcome = await call.catch(() => undefined); // a throw reaches whoever asks, through `call`
+        if (outcome !== undefined && this.#ahead.get(hash) === call)
+          this.#aheadCame.set(hash, outcome);
       }
     };
     const lanes = Array.from({ length: this.maxConcurrency }, lane);
@@ -382,6 +387,41 @@ export class OpenAiCompatibleClient implements LlmClient {
       return { ok: false, code: 'aborted', message: 'cancelled', latencyMs: 0 };
     if (!got.ok && got.code === 'aborted') return this.#send(request, hash);
     return this.#store(request, hash, got);
+  }
+
+  /** How many answers sent ahead have come and were not asked for yet ({@link keepAhead} stores them). */
+  get answeredAhead(): number {
+    let n = 0;
+    for (const outcome of this.#aheadCame.values()) if (outcome.ok) n++;
+    return n;
+  }
+
+  /**
+   * Sends nothing more ahead and stores the answers sent ahead that have come and were never asked for, each with
+   * the `itemId` of the request of `requests` it answers (LlmClient.keepAhead); `requests` is read only while such
+   * answers are left. Calls still on their way are left to the signal given to {@link sendAhead}.
+   * @returns how many answers were stored.
+   * @throws AppError `db_unavailable` from the response cache.
+   */
+  async keepAhead(requests: Iterable<CompletionRequest>): Promise<number> {
+    this.#aheadOver = true;
+    for (const wake of this.#aheadWaiting.splice(0)) wake();
+    const answers = new Map([...this.#aheadCame].filter(([, outcome]) => outcome.ok));
+    this.#aheadCame.clear();
+    if (answers.size === 0) return 0;
+    const saves: Promise<CompletionResult>[] = [];
+    for (const request of requests) {
+      const hash = this.hashOf(request);
+      const answer = answers.get(hash);
+      if (answer === undefined) continue;
+      answers.delete(hash);
+      this.#ahead.delete(hash);
+      saves.push(this.#store(request, hash, answer));
+      if (answers.size === 0) break;
+    }
+    this.drain(); // nothing joins these saves: stored at once
+    await Promise.all(saves);
+    return saves.length;
   }
 
   /** Answers are stored as they come from now on (LlmClient.drain, llm/response-cache). */

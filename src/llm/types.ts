@@ -101,4 +101,13 @@ export interface LlmClient {
    * come, no longer held for others to join them (llm/response-cache). Optional.
    */
   drain?(): void;
+  /**
+   * The caller stops asking (a run was stopped): sends nothing more ahead, and stores each answer sent ahead
+   * (llm/openai-client `sendAhead`) that has come but was never asked for, as the answer of the request of
+   * `requests` it answers (stored with that request's `itemId`), so that nothing already paid for is asked again.
+   * `requests` is read lazily, only while such answers are left. Optional.
+   * @returns how many answers were stored.
+   * @throws AppError `db_unavailable` when the response cache cannot be written.
+   */
+  keepAhead?(requests: Iterable<CompletionRequest>): Promise<number>;
 }

@@ -105,6 +105,58 @@ describe('requests sent ahead of the database', () => {
     expect(withAhead.summary?.promptTokens).toBeGreaterThan(0);
     expect(withAhead.summary?.promptTokens).toBe(without.summary?.promptTokens);
   });
+
+  it('a run stopped at its start stores the answers that came ahead with their items; resumed, it asks none again', async () => {
+    const without = await run(false);
+    fake.reset();
+    const datasets = prepareSuiteDatasets(config, 'mini');
+    const sent = sendRequestsAhead({
+      config,
+      judgeModel: null,
+      model: 'm',
+      suite: 'mini',
+      limit: null,
+      datasets,
+      maxPromptChars: 100_000,
+      newDatabase: true,
+      logger,
+    });
+    while (fake.answered < 12) await new Promise((r) => setTimeout(r, 5));
+    // As `zhujiu eval` does on Ctrl-C: the sending stops and what is on its way is aborted.
+    sent?.stop();
+    await new Promise((r) => setTimeout(r, 20));
+    const came = sent?.answered() ?? 0;
+    expect(came).toBeGreaterThanOrEqual(12);
+    const asked = fake.calls.length;
+    const d = await freshDb('pglite');
+    dbs.push(d);
+    const service = new EvalService({ db: d.db, logger, config, ahead: sent });
+    const started = await service.start({ model: 'm', suite: 'mini', prepared: datasets });
+    if (!started.ok) throw new Error(started.reason);
+    expect(await service.execute(started.run.id, { signal: AbortSignal.abort() })).toBe('stopped');
+    const stored = await sql<{ n: string | number }>`
+      SELECT count(DISTINCT item_id) AS n FROM responses WHERE item_id IS NOT NULL`.execute(d.db);
+    expect(Number(stored.rows[0]?.n)).toBe(came);
+    expect(fake.calls.length).toBe(asked);
+
+    fake.reset();
+    const again = new EvalService({ db: d.db, logger, config });
+    const resumed = await again.start({ model: 'm', suite: 'mini' });
+    if (!resumed.ok) throw new Error(resumed.reason);
+    expect(resumed.resumed).toBe(true);
+    expect(await again.execute(resumed.run.id)).toBe('finished');
+    // Only the items whose answer had not come are asked: the stored ones are the run's cached answers.
+    expect(fake.callCount).toBe(TOTAL - came);
+    const cached = await sql<{ n: string | number }>`
+      SELECT count(*) AS n FROM eval_run_items WHERE run_id = ${resumed.run.id} AND cached`.execute(
+      d.db,
+    );
+    expect(Number(cached.rows[0]?.n)).toBe(came);
+    const scores = await sql<{ key: string; raw: number }>`
+      SELECT i.key, s.raw_score AS raw FROM item_scores s JOIN items i ON i.id = s.item_id
+       WHERE s.run_id = ${resumed.run.id} ORDER BY i.key`.execute(d.db);
+    expect(scores.rows.map((r) => [r.key, Number(r.raw)])).toEqual(without.scores);
+  });
 });
 
 /** A scripted answer as a reply object. */

@@ -3,7 +3,8 @@
  * package: sent in order before anybody asks, within the concurrency limit and the cap of unasked answers; each
  * answer taken by the request that asks for it as its own call, stored with its item once the response cache is
  * given (llm/response-cache `laterResponseCache`); a request not sent ahead ends the sending; an abort ends it too,
- * and a request whose call it aborted is sent again when asked.
+ * and a request whose call it aborted is sent again when asked; a caller that stops keeps the answers that came
+ * (`keepAhead`).
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +76,16 @@ describe('requests sent ahead', () => {
   it('sends in order within the limits; each asked request takes its answer as its own call, stored with its item', async () => {
     await sql`DELETE FROM responses`.execute(d.db);
     fake.reset();
-    fake.setAnswer((call) => ({ content: `a ${call.messages[0]?.content}`, delayMs: 20 }));
+    // Requests being answered, counted before the reply is written: the client sends its next request only once
+    // it has read a reply, so this never counts a request whose slot was given back.
+    let inFlight = 0;
+    let peak = 0;
+    fake.setAnswer(async (call) => {
+      peak = Math.max(peak, ++inFlight);
+      await sleep(20);
+      inFlight--;
+      return { content: `a ${call.messages[0]?.content}` };
+    });
     const { c, bind } = client(2);
     const keys = ['q0', 'q1', 'q2', 'q3', 'q4'];
     const stop = new AbortController();
@@ -89,6 +99,7 @@ describe('requests sent ahead', () => {
     await sleep(50);
     // Three answers nobody asked for: nothing more is sent, and nothing is stored before the cache is given.
     expect(fake.callCount).toBe(3);
+    expect(peak).toBeLessThanOrEqual(2);
     expect(await stored()).toEqual([]);
     bind();
     const first = await c.complete(ask('q0', items.get('q0')));
@@ -99,6 +110,36 @@ describe('requests sent ahead', () => {
     );
     expect(fake.calls.map((call) => call.messages[0]?.content)).toEqual(keys);
     expect(await stored()).toEqual(keys.map((k) => ({ output: `a ${k}`, item_id: items.get(k) })));
+    stop.abort();
+  });
+
+  it('keepAhead stores the answers that came unasked with their items, and nothing more is sent', async () => {
+    await sql`DELETE FROM responses`.execute(d.db);
+    fake.reset();
+    fake.setAnswer((call) => ({ content: `k ${call.messages[0]?.content}`, delayMs: 20 }));
+    const { c, bind } = client(1);
+    bind();
+    const stop = new AbortController();
+    const keys = ['q0', 'q1', 'q2', 'q3', 'q4'];
+    c.sendAhead(
+      keys.map((k) => ask(k)),
+      2,
+      stop.signal,
+    );
+    await until(() => fake.answered === 2);
+    await until(() => c.answeredAhead === 2);
+    // q0 and q1 came; the cap of two unasked answers holds q2 back.
+    expect(await c.keepAhead(keys.map((k) => ask(k, items.get(k))))).toBe(2);
+    expect(c.answeredAhead).toBe(0);
+    expect(await stored()).toEqual(
+      ['q0', 'q1'].map((k) => ({ output: `k ${k}`, item_id: items.get(k) })),
+    );
+    await sleep(50);
+    expect(fake.callCount).toBe(2);
+    // Kept, they are stored answers now: asking again is no call.
+    expect(await c.complete(ask('q1', items.get('q1')))).toMatchObject({ ok: true, cached: true });
+    expect(await c.keepAhead(keys.map((k) => ask(k, items.get(k))))).toBe(0);
+    expect(fake.callCount).toBe(2);
     stop.abort();
   });
 

@@ -1,8 +1,9 @@
 /**
  * A first `zhujiu eval` on an empty data folder, as the real binary runs it: its first requests leave while the
  * database is created (eval/requests-ahead), and the run takes them as its own, so the endpoint is asked each item
- * once; two such commands started at once on one empty folder still ask each item once in all, since only the
- * process that holds the folder sends ahead.
+ * once; a signal at any moment keeps the answers that came (the same command then asks only the rest); two such
+ * commands started at once on one empty folder still ask each item once in all, since only the process that holds
+ * the folder sends ahead.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,43 @@ describe('a first zhujiu eval on an empty data folder', () => {
     expect(fake.callCount).toBe(TOTAL);
     expect(new Set(asked()).size).toBe(TOTAL);
   });
+
+  // Early: the database is most likely still being created (every request so far was sent ahead); later: the
+  // run most likely asks. Either way nothing that came is asked again: only requests on their way at the signal.
+  for (const [signal, answered] of [
+    ['SIGINT', 4],
+    ['SIGTERM', 40],
+  ] as const)
+    it(`${signal} after ${answered} answers keeps every answer that came; the same command asks only the rest`, async () => {
+      const data = join(root, `stopped-${signal}`, 'pg');
+      fake.reset();
+      fake.setAnswer(() => ({ content: '答案：A', delayMs: 50 }));
+      const p = startZhujiu(['eval', '--model', 'erry', '--suite', 'mini', '--json'], {
+        ...env,
+        ZHUJIU_DATA_DIR: data,
+      });
+      try {
+        while (p.alive() && fake.answered < answered) await new Promise((r) => setTimeout(r, 2));
+        p.child.kill(signal);
+        const end = await p.exited;
+        expect(end.code, p.stderr()).toBe(130);
+        expect(p.stderr()).toMatch(/^stopped: run #1 stays active/mu);
+      } finally {
+        p.kill();
+      }
+      const again = startZhujiu(['eval', '--model', 'erry', '--suite', 'mini', '--json'], {
+        ...env,
+        ZHUJIU_DATA_DIR: data,
+      });
+      const end = await again.exited;
+      expect(end.code, again.stderr()).toBe(0);
+      const summary = JSON.parse(again.stdout()) as { datasets: { n: number }[] };
+      expect(summary.datasets.reduce((s, d) => s + d.n, 0)).toBe(TOTAL);
+      expect(new Set(asked()).size).toBe(TOTAL);
+      // Asked twice: at most the requests on their way at the signal (max_concurrency 4).
+      expect(fake.callCount - TOTAL).toBeLessThanOrEqual(4);
+      fake.setAnswer(() => ({ content: '答案：A', delayMs: 20 }));
+    });
 
   it('two at once on one empty folder ask each item once in all', async () => {
     const rs = await evals(join(root, 'two', 'pg'), 2);
