@@ -49,11 +49,9 @@ describe('requests sent ahead of the database', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Runs suite `mini` of model `m` on a new database; with `ahead`, its requests start before that database exists. */
-  async function run(ahead: boolean) {
-    fake.reset();
-    const datasets = prepareSuiteDatasets(config, 'mini');
-    const sent = sendRequestsAhead({
+  /** Suite `mini` of model `m` sent ahead when `newDatabase` (eval/requests-ahead). */
+  const sendAhead = (datasets: ReturnType<typeof prepareSuiteDatasets>, newDatabase: boolean) =>
+    sendRequestsAhead({
       config,
       judgeModel: null,
       model: 'm',
@@ -61,9 +59,15 @@ describe('requests sent ahead of the database', () => {
       limit: null,
       datasets,
       maxPromptChars: 100_000,
-      newDatabase: ahead,
+      newDatabase,
       logger,
     });
+
+  /** Runs suite `mini` of model `m` on a new database; with `ahead`, its requests start before that database exists. */
+  async function run(ahead: boolean) {
+    fake.reset();
+    const datasets = prepareSuiteDatasets(config, 'mini');
+    const sent = sendAhead(datasets, ahead);
     expect(sent === undefined).toBe(!ahead);
     // Requests reach the endpoint while there is no database at all.
     while (ahead && fake.answered < 8) await new Promise((r) => setTimeout(r, 5));
@@ -110,17 +114,7 @@ describe('requests sent ahead of the database', () => {
     const without = await run(false);
     fake.reset();
     const datasets = prepareSuiteDatasets(config, 'mini');
-    const sent = sendRequestsAhead({
-      config,
-      judgeModel: null,
-      model: 'm',
-      suite: 'mini',
-      limit: null,
-      datasets,
-      maxPromptChars: 100_000,
-      newDatabase: true,
-      logger,
-    });
+    const sent = sendAhead(datasets, true);
     while (fake.answered < 12) await new Promise((r) => setTimeout(r, 5));
     // As `zhujiu eval` does on Ctrl-C: the sending stops and what is on its way is aborted.
     sent?.stop();
