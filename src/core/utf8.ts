@@ -8,13 +8,14 @@
  * Decoding uses `new TextDecoder('utf-8', { fatal: true })` (WHATWG Encoding: the same rules as browsers, so
  * overlong forms, surrogates and code points above U+10FFFF are refused too). The decoder does not say where it
  * stopped, so on failure {@link firstInvalidUtf8} finds the offset with the same rules. A leading UTF-8 byte-order
- * mark is dropped (Windows editors add one).
+ * mark is dropped (Windows editors add one). A character cut short at the end of the file or of a line (an
+ * interrupted download or copy) is refused as such, asking for a complete copy instead of a conversion.
  *
  * Use {@link readUtf8File} / {@link readUtf8FileSync} for whole files and {@link readUtf8Lines} to stream a large
  * file line by line; {@link decodeUtf8} is the pure core for bytes already in memory.
  */
 import { createReadStream, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { said, saidError } from '../i18n/cli.ts';
 import { causeSaid } from '../i18n/error-cause.ts';
 import { AppError, type ErrorCode } from './errors.ts';
@@ -25,6 +26,35 @@ export interface Utf8Options {
   readonly name?: string;
   /** The error code of a refusal (default `import_invalid`; the config loader passes `config_invalid`). */
   readonly code?: ErrorCode;
+}
+
+/**
+ * What a lead byte `b` needs: the number of continuation bytes and the range of the first one (the WHATWG Encoding
+ * Standard's UTF-8 decoder, §8.1.1: narrower after 0xE0, 0xED, 0xF0 and 0xF4), or undefined when `b` cannot start
+ * a multi-byte character.
+ */
+function leadOf(b: number): { need: number; lo: number; hi: number } | undefined {
+  if (b >= 0xc2 && b <= 0xdf) return { need: 1, lo: 0x80, hi: 0xbf };
+  if (b >= 0xe0 && b <= 0xef)
+    return { need: 2, lo: b === 0xe0 ? 0xa0 : 0x80, hi: b === 0xed ? 0x9f : 0xbf };
+  if (b >= 0xf0 && b <= 0xf4)
+    return { need: 3, lo: b === 0xf0 ? 0x90 : 0x80, hi: b === 0xf4 ? 0x8f : 0xbf };
+  return undefined;
+}
+
+/** How many valid continuation bytes follow the lead byte at `at` (up to the number it needs). */
+function continuations(
+  bytes: Uint8Array,
+  at: number,
+  lead: { need: number; lo: number; hi: number },
+): number {
+  let k = 0;
+  while (k < lead.need) {
+    const c = bytes[at + 1 + k];
+    if (c === undefined || c < (k === 0 ? lead.lo : 0x80) || c > (k === 0 ? lead.hi : 0xbf)) break;
+    k++;
+  }
+  return k;
 }
 
 /**
@@ -41,28 +71,46 @@ export function firstInvalidUtf8(bytes: Uint8Array, from = 0): number {
       i++;
       continue;
     }
-    let need: number;
-    let lo = 0x80;
-    let hi = 0xbf;
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2;
-      if (b === 0xe0) lo = 0xa0;
-      if (b === 0xed) hi = 0x9f;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3;
-      if (b === 0xf0) lo = 0x90;
-      if (b === 0xf4) hi = 0x8f;
-    } else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined) return i; // truncated at the end
-      const [l, h] = k === 1 ? [lo, hi] : [0x80, 0xbf];
-      if (c < l || c > h) return i;
-    }
-    i += need + 1;
+    const lead = leadOf(b);
+    if (lead === undefined || continuations(bytes, i, lead) < lead.need) return i;
+    i += lead.need + 1;
   }
   return -1;
+}
+
+/**
+ * Whether the bad sequence at `at` is a UTF-8 character cut short, and where: a lead byte followed by fewer
+ * continuation bytes than it needs (RFC 3629 §3), then the end of the file (`'file'`, also when only a last line
+ * end follows) or a line end with more after it (`'line'`); undefined otherwise (another encoding). A lone lead
+ * byte before a line end is also how Latin-1 ends a line in `é`, and a lead byte and a continuation byte is a
+ * GBK character too, so those count only when the text before holds a multi-byte UTF-8 character (`utf8Before`);
+ * a lead byte with its continuation bytes cut at the very end of the file counts without it.
+ * @param bytes the file, or the chunks of it in memory (`atEnd`: whether they reach the end of the file).
+ * @returns the kind and the end (exclusive) of the incomplete character, to show its bytes.
+ */
+function cutShortAt(
+  bytes: Uint8Array,
+  at: number,
+  atEnd: boolean,
+  utf8Before: boolean,
+): { where: 'file' | 'line'; end: number } | undefined {
+  const lead = leadOf(bytes[at] as number);
+  if (lead === undefined) return undefined;
+  const k = continuations(bytes, at, lead);
+  const end = at + 1 + k;
+  if (k >= lead.need) return undefined;
+  if (end === bytes.length)
+    return atEnd && (k > 0 || utf8Before) ? { where: 'file', end } : undefined;
+  const nl =
+    bytes[end] === 0x0a ? end : bytes[end] === 0x0d && bytes[end + 1] === 0x0a ? end + 1 : -1;
+  if (nl < 0 || !utf8Before) return undefined;
+  return { where: atEnd && nl + 1 === bytes.length ? 'file' : 'line', end };
+}
+
+/** Whether `bytes` before `end` hold a byte of a multi-byte character (they are valid UTF-8 up to there). */
+function hasMultibyte(bytes: Uint8Array, end: number): boolean {
+  for (let i = 0; i < end; i++) if ((bytes[i] as number) >= 0x80) return true;
+  return false;
 }
 
 function countNewlines(bytes: Uint8Array, end: number): number {
@@ -71,8 +119,8 @@ function countNewlines(bytes: Uint8Array, end: number): number {
   return lines;
 }
 
-function hex(bytes: Uint8Array, at: number): string {
-  return Array.from(bytes.subarray(at, Math.min(at + 4, bytes.length)))
+function hex(bytes: Uint8Array, at: number, end = at + 4): string {
+  return Array.from(bytes.subarray(at, Math.min(end, bytes.length)))
     .map((b) => `0x${b.toString(16).toUpperCase().padStart(2, '0')}`)
     .join(' ');
 }
@@ -132,7 +180,10 @@ function looksGb18030(bytes: Uint8Array, offset: number): boolean {
 
 /**
  * The refusal for a file that is not UTF-8 at `offset` (0-based from the start of the file) on `line`; the bad
- * bytes are `bytes` from `at` (the file, or the chunks in memory).
+ * bytes are `bytes` from `at` (the file, or the chunks in memory). A character cut short at the end of the file
+ * or of a line (see {@link cutShortAt}) asks for a complete copy, not a conversion.
+ * @param tail whether `bytes` reach the end of the file, and whether the text before `at` (also before `bytes`)
+ *   holds a multi-byte UTF-8 character.
  */
 function notUtf8(
   name: string,
@@ -142,24 +193,20 @@ function notUtf8(
   bytes: Uint8Array,
   at: number,
   code: ErrorCode,
+  tail: { atEnd: boolean; utf8Before: boolean },
 ): AppError {
-  const shown = hex(bytes, at);
+  const where = { name, line: String(line), offset: String(offset), column: String(column) };
+  const cut = cutShortAt(bytes, at, tail.atEnd, tail.utf8Before || hasMultibyte(bytes, at));
+  if (cut !== undefined) {
+    const key = cut.where === 'file' ? 'cli.file.cutShort' : 'cli.file.lineCutShort';
+    return saidError(code, said(key, { ...where, shown: hex(bytes, at, cut.end) }));
+  }
   // The example converts from the encoding the bytes (`bytes` from `at`) look like: GB18030 (GBK) for Chinese,
   // else Latin-1.
   const example = said(looksGb18030(bytes, at) ? 'cli.file.gbkExample' : 'cli.file.latinExample', {
     name,
   });
-  return saidError(
-    code,
-    said('cli.file.notUtf8', {
-      name,
-      line: String(line),
-      offset: String(offset),
-      column: String(column),
-      shown,
-      example,
-    }),
-  );
+  return saidError(code, said('cli.file.notUtf8', { ...where, shown: hex(bytes, at), example }));
 }
 
 /** The refusal of a binary file: the first NUL byte is at `offset` (0-based), on `line`. */
@@ -180,7 +227,10 @@ function errorAt(bytes: Uint8Array, offset: number, name: string, code: ErrorCod
   if (nul >= 0 && nul < offset) return notText(name, countNewlines(bytes, nul) + 1, nul, code);
   const line = countNewlines(bytes, offset) + 1;
   const lineStart = offset > 0 ? bytes.lastIndexOf(0x0a, offset - 1) + 1 : 0;
-  return notUtf8(name, line, offset, offset - lineStart + 1, bytes, offset, code);
+  return notUtf8(name, line, offset, offset - lineStart + 1, bytes, offset, code, {
+    atEnd: true,
+    utf8Before: false,
+  });
 }
 
 const utf8 = () => new TextDecoder('utf-8', { fatal: true });
@@ -189,7 +239,9 @@ const utf8 = () => new TextDecoder('utf-8', { fatal: true });
  * Decodes a whole file's bytes as UTF-8 (a leading byte-order mark is dropped).
  * @throws AppError (`opts.code`, default `import_invalid`) `name:LINE: not UTF-8 text: byte offset N …` at the
  *   first byte that is not UTF-8 (`name:1: … the file is UTF-16LE text` for UTF-16 or UTF-32, with or without a
- *   byte-order mark; the example conversion is from GB18030 when the bytes read as Chinese there), or `name:LINE: not a text file (… the first NUL at byte offset N)` for a binary
+ *   byte-order mark; the example conversion is from GB18030 when the bytes read as Chinese there; `… an incomplete
+ *   UTF-8 character: the file ends in the middle of a UTF-8 character …` for a file cut short), or
+ *   `name:LINE: not a text file (… the first NUL at byte offset N)` for a binary
  *   file (one that holds a NUL byte).
  */
 export function decodeUtf8(bytes: Uint8Array, opts: Utf8Options & { name: string }): string {
@@ -264,6 +316,45 @@ export function readUtf8FileSync(path: string, opts: Utf8Options = {}): string {
   return decodeUtf8(bytes, { name, code });
 }
 
+/** Where {@link readUtf8Lines} stands: the state as of the start of `previous`, the last chunk decoded. */
+interface StreamState {
+  /** The absolute byte offset of `previous`. */
+  readonly before: number;
+  /** The newlines before `previous`. */
+  readonly newlinesBefore: number;
+  /** Where the line holding the first byte of `previous` starts. */
+  readonly lineStartBefore: number;
+  readonly previous: Uint8Array;
+}
+
+/**
+ * The refusal of a streamed file whose chunk `current` (empty at the end of the file) failed to decode after
+ * `state.previous`, naming the line and byte exactly (see {@link notUtf8} for `tail`).
+ */
+function streamError(
+  name: string,
+  code: ErrorCode,
+  state: StreamState,
+  current: Uint8Array,
+  tail: { atEnd: boolean; utf8Before: boolean },
+): AppError {
+  const { before, newlinesBefore, lineStartBefore, previous } = state;
+  // The decoder may hold the start of a character from the previous chunk: validate both chunks together,
+  // starting at the first character that begins in the previous one.
+  const both = new Uint8Array(previous.length + current.length);
+  both.set(previous, 0);
+  both.set(current, previous.length);
+  let start = 0;
+  while (start < Math.min(3, both.length) && ((both[start] as number) & 0xc0) === 0x80) start++;
+  let at = firstInvalidUtf8(both, start);
+  if (at < 0) at = both.length;
+  const offset = before + at;
+  const line = newlinesBefore + countNewlines(both, at) + 1;
+  const nl = at > 0 ? both.lastIndexOf(0x0a, at - 1) : -1;
+  const lineStart = nl >= 0 ? before + nl + 1 : lineStartBefore;
+  return notUtf8(name, line, offset, offset - lineStart + 1, both, at, code, tail);
+}
+
 /**
  * Streams a UTF-8 text file line by line (`\n` or `\r\n` line ends; the last line may lack one), in bounded
  * memory. Lines are yielded as they are decoded, so a caller must not write anything before the iteration ends
@@ -285,22 +376,13 @@ export async function* readUtf8Lines(
   let lineStartBefore = 0;
   let previous: Uint8Array = new Uint8Array(0);
   let pending = '';
-  const fail = (current: Uint8Array): AppError => {
-    // The decoder may hold the start of a character from the previous chunk: validate both chunks together,
-    // starting at the first character that begins in the previous one.
-    const both = new Uint8Array(previous.length + current.length);
-    both.set(previous, 0);
-    both.set(current, previous.length);
-    let start = 0;
-    while (start < Math.min(3, both.length) && ((both[start] as number) & 0xc0) === 0x80) start++;
-    let at = firstInvalidUtf8(both, start);
-    if (at < 0) at = both.length;
-    const offset = before + at;
-    const line = newlinesBefore + countNewlines(both, at) + 1;
-    const nl = at > 0 ? both.lastIndexOf(0x0a, at - 1) : -1;
-    const lineStart = nl >= 0 ? before + nl + 1 : lineStartBefore;
-    return notUtf8(name, line, offset, offset - lineStart + 1, both, at, code);
-  };
+  // Whether the text decoded so far holds a multi-byte character (see cutShortAt).
+  let utf8Before = false;
+  const fail = (current: Uint8Array, atEnd: boolean): AppError =>
+    streamError(name, code, { before, newlinesBefore, lineStartBefore, previous }, current, {
+      atEnd,
+      utf8Before,
+    });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       // UTF-16 or UTF-32 text: named from the first chunk, before its NUL bytes make it look binary.
@@ -317,7 +399,13 @@ export async function* readUtf8Lines(
       try {
         text = decoder.decode(chunk, { stream: true });
       } catch {
-        throw fail(chunk);
+        // Whether this chunk is the file's last, so a character cut short before a last line end is named as
+        // the end of the file, as decodeUtf8 names it.
+        const size = await stat(path).then(
+          (s) => s.size,
+          () => -1,
+        );
+        throw fail(chunk, size === before + previous.length + chunk.length);
       }
       newlinesBefore += countNewlines(previous, previous.length);
       const lastNl = previous.lastIndexOf(0x0a);
@@ -325,6 +413,7 @@ export async function* readUtf8Lines(
       before += previous.length;
       previous = chunk;
       pending += text;
+      utf8Before ||= /[^\0-\x7f]/.test(text);
       if (!text.includes('\n')) continue;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
@@ -333,7 +422,7 @@ export async function* readUtf8Lines(
     try {
       pending += decoder.decode();
     } catch {
-      throw fail(new Uint8Array(0));
+      throw fail(new Uint8Array(0), true);
     }
   } catch (err) {
     if (err instanceof AppError) throw err;

@@ -841,6 +841,10 @@ export const enCli = {
     '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ({example}) and try again.',
   'cli.file.gbkExample':
     '`iconv -f GB18030 -t UTF-8 {name} > converted`: these bytes read as Chinese in GBK/GB18030',
+  'cli.file.cutShort':
+    '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, an incomplete UTF-8 character: the file ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download or copy); nothing was read from this file. Get a complete copy of the file and try again (converting its encoding would not help).',
+  'cli.file.lineCutShort':
+    '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, an incomplete UTF-8 character: line {line} ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download, copy or write); nothing was read from this file. Get a complete copy of the file (or repair line {line}) and try again (converting its encoding would not help).',
   'cli.file.latinExample':
     'e.g. `iconv -f latin1 -t utf-8 {name} > converted` for Latin-1, or `-f GB18030` for Chinese in GBK',
   'cli.file.notText':

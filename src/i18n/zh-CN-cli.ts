@@ -773,6 +773,10 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（{example}）后重试。',
   'cli.file.gbkExample':
     '`iconv -f GB18030 -t UTF-8 {name} > converted`：这些字节按 GBK/GB18030 读是中文',
+  'cli.file.cutShort':
+    '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这是一个不完整的 UTF-8 字符：文件在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载或复制被中断）；没有从这个文件读取任何内容。请获取一份完整的文件后重试（转换编码无济于事）。',
+  'cli.file.lineCutShort':
+    '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这是一个不完整的 UTF-8 字符：第 {line} 行在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载、复制或写入被中断）；没有从这个文件读取任何内容。请获取一份完整的文件（或修复第 {line} 行）后重试（转换编码无济于事）。',
   'cli.file.latinExample':
     '例如 Latin-1 用 `iconv -f latin1 -t utf-8 {name} > converted`，GBK 中文用 `-f GB18030`',
   'cli.file.notText':

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../src/core/errors.ts';
 import { createRng } from '../../../src/core/rng.ts';
 import {
   cannotRead,
@@ -11,6 +12,7 @@ import {
   readUtf8FileSync,
   readUtf8Lines,
 } from '../../../src/core/utf8.ts';
+import { sayCli } from '../../../src/i18n/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'zhujiu-utf8-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -206,6 +208,118 @@ describe('UTF-8 decoding (core/utf8)', () => {
     chmodSync(f, 0o000);
     await expect(readUtf8File(f)).rejects.toThrow(
       /noperm\.jsonl: cannot read \(no permission, EACCES\)/,
+    );
+  });
+});
+
+/** Two lines of Chinese JSON Lines, the second cut before its last character 文 (0xE6 0x96 0x87 in UTF-8). */
+const head = Buffer.from('{"a":"你好"}\n{"b":"答案是中');
+const cutAt = (...tail: (number[] | string)[]) =>
+  Buffer.concat([
+    head,
+    ...tail.map((t) => (typeof t === 'string' ? Buffer.from(t) : Buffer.from(t))),
+  ]);
+/** 文 starts at byte offset 33, byte 19 of line 2. */
+const at33 = 'not UTF-8 text: byte offset 33 (byte 19 of line 2) starts';
+const fileCut =
+  'an incomplete UTF-8 character: the file ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download or copy); nothing was read from this file. Get a complete copy of the file and try again (converting its encoding would not help).';
+
+/** The refusal of `bytes` in every reader (decodeUtf8, readUtf8File, readUtf8FileSync, readUtf8Lines). */
+async function refusedEverywhere(name: string, bytes: Buffer, msg: (p: string) => string) {
+  const p = file(name, bytes);
+  expect(() => decodeUtf8(bytes, { name: p })).toThrow(msg(p));
+  await expect(readUtf8File(p)).rejects.toThrow(msg(p));
+  expect(() => readUtf8FileSync(p)).toThrow(msg(p));
+  await expect(lines(p)).rejects.toThrow(msg(p));
+}
+
+/** The refusal of `bytes` said in Chinese. */
+function zhOf(bytes: Uint8Array): string {
+  try {
+    decodeUtf8(bytes, { name: 'x.jsonl' });
+  } catch (err) {
+    if (err instanceof AppError && err.said) return sayCli('zh-CN', err.said);
+  }
+  throw new Error('not refused');
+}
+
+describe('UTF-8 text cut short in the middle of a character (core/utf8)', () => {
+  it('a file cut after 1 of the 3 bytes of its last character looks cut short, not another encoding', async () => {
+    await refusedEverywhere('cut1.jsonl', cutAt([0xe6]), (p) => `${p}:2: ${at33} 0xE6, ${fileCut}`);
+    expect(zhOf(cutAt([0xe6]))).toBe(
+      'x.jsonl:2：不是 UTF-8 文本：字节偏移 33（第 2 行第 19 个字节）以 0xE6 开头，这是一个不完整的 UTF-8 字符：文件在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载或复制被中断）；没有从这个文件读取任何内容。请获取一份完整的文件后重试（转换编码无济于事）。',
+    );
+  });
+
+  it('a file cut after 2 of the 3 bytes gets no GB18030 advice (the two bytes read as Chinese in GBK)', async () => {
+    const bytes = cutAt([0xe6, 0x96]);
+    await refusedEverywhere('cut2.jsonl', bytes, (p) => `${p}:2: ${at33} 0xE6 0x96, ${fileCut}`);
+    expect(() => decodeUtf8(bytes, { name: 'x' })).not.toThrow(/GB18030|iconv/);
+    // Only ASCII before: a lead byte with its continuation cut at the end of the file is still cut short.
+    expect(() => decodeUtf8(Uint8Array.from([0x61, 0x0a, 0xe4, 0xb8]), { name: 'a' })).toThrow(
+      `a:2: not UTF-8 text: byte offset 2 (byte 1 of line 2) starts 0xE4 0xB8, ${fileCut}`,
+    );
+  });
+
+  it('a character cut before the last line end is the end of the file, in every reader', async () => {
+    for (const end of ['\n', '\r\n'])
+      await refusedEverywhere(
+        `cut-nl-${end.length}.jsonl`,
+        cutAt([0xe6], end),
+        (p) => `${p}:2: ${at33} 0xE6, ${fileCut}`,
+      );
+  });
+
+  it('a line cut short in the middle of a file names that line', async () => {
+    const lineCut = (p: string, shown: string) =>
+      `${p}:2: ${at33} ${shown}, an incomplete UTF-8 character: line 2 ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download, copy or write); nothing was read from this file. Get a complete copy of the file (or repair line 2) and try again (converting its encoding would not help).`;
+    const rest = '\n{"c":"再见"}\n';
+    await refusedEverywhere('mid1.jsonl', cutAt([0xe6], rest), (p) => lineCut(p, '0xE6'));
+    await refusedEverywhere('mid2.jsonl', cutAt([0xe6, 0x96], `\r${rest}`), (p) =>
+      lineCut(p, '0xE6 0x96'),
+    );
+    expect(zhOf(cutAt([0xe6], rest))).toContain(
+      '以 0xE6 开头，这是一个不完整的 UTF-8 字符：第 2 行在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载、复制或写入被中断）；没有从这个文件读取任何内容。请获取一份完整的文件（或修复第 2 行）后重试（转换编码无济于事）。',
+    );
+    // The streaming reader remembers Chinese from chunks (64 KiB each) before the two it holds.
+    const big = Buffer.concat([
+      Buffer.from(`中\n${'a\n'.repeat(100_000)}`),
+      Buffer.from([0xe6, 0x0a, 0x78]),
+    ]);
+    await expect(lines(file('mid-big.txt', big))).rejects.toThrow(
+      /mid-big\.txt:100002: not UTF-8 text: byte offset 200004 \(byte 1 of line 100002\) starts 0xE6, an incomplete UTF-8 character: line 100002 ends/,
+    );
+  });
+
+  it('GBK and Latin-1 text whose bytes end a line like a cut UTF-8 character keep their conversion advice', async () => {
+    // name: 婧 (0xE6 0xBA in GBK: a UTF-8 lead byte and a continuation byte) before a line end, nothing
+    // that is UTF-8 before it.
+    const gbk = Buffer.concat([
+      Buffer.from('name: '),
+      Buffer.from([0xe6, 0xba]),
+      Buffer.from('\nage: 3\n'),
+    ]);
+    const p = file('gbk-eol.yaml', gbk);
+    const msg = `${p}:1: not UTF-8 text: byte offset 6 (byte 7 of line 1) starts 0xE6 0xBA 0x0A 0x61, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 (\`iconv -f GB18030 -t UTF-8 ${p} > converted\`: these bytes read as Chinese in GBK/GB18030) and try again.`;
+    expect(() => decodeUtf8(gbk, { name: p })).toThrow(msg);
+    await expect(lines(p)).rejects.toThrow(msg);
+    // 中文 in GBK mid-line, as before.
+    const gbkMid = Buffer.concat([
+      Buffer.from('{"b":"'),
+      Buffer.from([0xd6, 0xd0, 0xce, 0xc4]),
+      Buffer.from('"}\n'),
+    ]);
+    expect(() => decodeUtf8(gbkMid, { name: 'g' })).toThrow(
+      '(`iconv -f GB18030 -t UTF-8 g > converted`',
+    );
+    // Latin-1 "Café" ending a line: é (0xE9) is a lone UTF-8 lead byte before the line end.
+    const cafe = Buffer.concat([
+      Buffer.from('name: Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('\nx: 1\n'),
+    ]);
+    expect(() => decodeUtf8(cafe, { name: 'l' })).toThrow(
+      '(e.g. `iconv -f latin1 -t utf-8 l > converted`',
     );
   });
 });
