@@ -3,17 +3,18 @@
  * The maintainers' item-level results on the HTTP server (read-only, GET only):
  * - `/runs`: the evaluation runs, newest first, 50 a page (`?before=ID`, keyset);
  * - `/runs/:id/items?dataset=&ability=&score=&failed=&page=`: one run's finished items, 100 a page, filtered by
- *   dataset, ability, score (`correct`, `wrong`, or a fraction range such as `0.5-1`) and failure (`failed=1`: only
- *   failed items, `failed=0`: only scored ones); the next page is a keyset page (`after=` the last item id), a page
- *   number alone is an offset on the same index;
+ *   dataset, ability (its id; a display name, `知识`, is redirected to it), score (`correct`, `wrong`, or a
+ *   fraction range such as `0.5-1`) and failure (`failed=1`: only failed items, `failed=0`: only scored ones); the
+ *   next page is a keyset page (`after=` the last item id), a page number alone is an offset on the same index;
  * - `/runs/:id/items.csv` and `/runs/:id/items.jsonl`: the same filtered items as a download, streamed a page at a
  *   time (eval/item-results.ts, as `zhujiu results` writes them).
  *
  * Pages are in the configured locale or the one of `?lang=en|zh-CN` (links and the filter form keep it), with
  * every sentence from the message catalogue (i18n/). They are plain server-rendered HTML with inline CSS and no script, streamed as they are built; every stored
- * text (prompts and answers hold HTML) is escaped. Responses say `same-origin` for resource and referrer policy
- * and may not be framed; no cross-origin header is sent. The server has no login: these pages show prompts and
- * answers to whoever reaches the port, so it listens on 127.0.0.1 by default and a public deployment puts it
+ * text (prompts and answers hold HTML) is escaped. Responses are never cached and carry the server's security
+ * headers (http/server.ts `SECURITY_HEADERS`: `same-origin` resource and referrer policy, never framed); no
+ * cross-origin header is sent. The server has no login: these pages show prompts and answers to whoever reaches
+ * the port, so it listens on 127.0.0.1 by default and a public deployment puts it
  * behind the operator's proxy (README "Item-level results", docs/architecture.md "Exposure").
  */
 import type { Context, Hono } from 'hono';
@@ -30,6 +31,7 @@ import {
   runResultChunks,
 } from '../eval/item-results.ts';
 import { sayCli } from '../i18n/cli.ts';
+import { idOfName } from '../i18n/display-names.ts';
 import { html, type Locale, type MessageKey, type Params, t, th } from '../i18n/index.ts';
 import { esc, FONT_FACE, withLang } from '../leaderboard/page.ts';
 import { abilityName } from '../leaderboard/views.ts';
@@ -68,16 +70,11 @@ input,select,button{font:inherit;max-width:100%}nav a,.pager a{margin-right:1rem
 #items td{border:none;min-width:0;max-width:none;text-align:left;padding:.15rem 0}#items td:empty{display:none}
 #items td[data-label]::before{content:attr(data-label);display:block;font-size:.8rem;font-weight:600;color:#555}}`;
 
-/** Security headers of every results response: same-origin, never framed, never sniffed. */
+/**
+ * The results' own cache rule: never stored (they show prompts and answers). Their security headers are the
+ * server's, on every response (http/server.ts `SECURITY_HEADERS`).
+ */
 function guard(c: Context): void {
-  c.header('cross-origin-resource-policy', 'same-origin');
-  c.header('referrer-policy', 'same-origin');
-  c.header('x-frame-options', 'DENY');
-  c.header('x-content-type-options', 'nosniff');
-  c.header(
-    'content-security-policy',
-    "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src data:; form-action 'self'; frame-ancestors 'none'",
-  );
   c.header('cache-control', 'no-store');
 }
 
@@ -131,12 +128,12 @@ function head(x: Ctx, title: string, path: string): string {
  * filters shared with `zhujiu results`, eval/item-results.ts) is said in it, any other is its message.
  */
 function refuse(c: Context, x: Ctx, err: unknown): Response {
-  if (isAppError(err))
-    return c.text(
-      err.said ? sayCli(x.locale, err.said) : err.message,
-      err.code === 'not_found' ? 404 : 400,
-    );
-  throw err;
+  if (!isAppError(err)) throw err;
+  guard(c);
+  return c.text(
+    err.said ? sayCli(x.locale, err.said) : err.message,
+    err.code === 'not_found' ? 404 : 400,
+  );
 }
 
 /** A whole number ≥ `min` from a query parameter, undefined when absent. */
@@ -180,6 +177,20 @@ async function filterOf(
   };
   await checkRunFilter(db, runId, f, { dataset: 'dataset', ability: 'ability' });
   return f;
+}
+
+/**
+ * The 308 redirect to the same page with `?ability=` as its id when the request names the ability by a display name
+ * (`知识`, `Knowledge`), as `zhujiu results --ability` reads it (i18n/display-names.ts `idOfName`): one address per
+ * page. Undefined when the parameter is absent, already an id, or no ability's name (the filter refuses it then).
+ */
+function abilityRedirect(c: Context): Response | undefined {
+  const typed = c.req.query('ability');
+  const id = typed ? idOfName(typed, BOARD_ABILITIES, 'ability') : undefined;
+  if (id === undefined || id === typed) return undefined;
+  const url = new URL(c.req.url);
+  url.searchParams.set('ability', id);
+  return c.redirect(`${url.pathname}${url.search}`, 308);
 }
 
 /** The query string of a filter plus `extra` (empty values left out), with a leading `?` when not empty. */
@@ -268,6 +279,8 @@ function select(
 }
 
 async function itemsView(c: Context, db: Kysely<Database>, locale: Locale): Promise<Response> {
+  const canonical = abilityRedirect(c);
+  if (canonical) return canonical;
   const x = ctxOf(c, locale);
   let run: RunRow;
   let filter: RunItemFilter;
@@ -364,6 +377,8 @@ async function download(
   format: ResultFormat,
   locale: Locale,
 ): Promise<Response> {
+  const canonical = abilityRedirect(c);
+  if (canonical) return canonical;
   const x = ctxOf(c, locale);
   let run: RunRow;
   let filter: RunItemFilter;

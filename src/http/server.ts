@@ -5,7 +5,9 @@
  * `/board/method/:method`, `/board/model/:model`, `/board/chart.png`, `/board.json`) from the latest board
  * snapshot, and the maintainers' item-level results (`/runs`, `/runs/:id/items`: http/results-page.ts), on hono +
  * @hono/node-server. Pages are in the configured locale ({@link HttpDeps.locale}) or the one of `?lang=en|zh-CN`
- * (their links keep it); `/assets/noto-sans-sc-400-<version>.ttf` serves the shipped CJK font they use.
+ * (their links keep it); `/assets/noto-sans-sc-400-<version>.ttf` serves the shipped CJK font they use. An ability
+ * or method given by its display name in either language (`/board/ability/知识`, `/board/method/Metrics`) is
+ * redirected (308) to its id's page, as the command line reads it; every response carries {@link SECURITY_HEADERS}.
  */
 
 import { createReadStream, statSync } from 'node:fs';
@@ -13,14 +15,10 @@ import { Readable } from 'node:stream';
 import { type ServerType, serve } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import type { Registry } from 'prom-client';
-import {
-  BOARD_ABILITIES,
-  BOARD_METHODS,
-  type BoardAbility,
-  type BoardMethod,
-} from '../aggregate/index.ts';
+import { BOARD_ABILITIES, BOARD_METHODS } from '../aggregate/index.ts';
 import type { ModelInfo } from '../config/schema.ts';
 import { listText, said, saidError } from '../i18n/cli.ts';
+import { idOfName } from '../i18n/display-names.ts';
 import { causeSaid } from '../i18n/error-cause.ts';
 import { isLocale, type Locale, t } from '../i18n/index.ts';
 import { shippedFontPath } from '../leaderboard/font.ts';
@@ -98,9 +96,30 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
+/**
+ * The security headers of every response of the server, whatever its route, status or type (pages, 404 and error
+ * texts, JSON, PNG, CSV, the font): same-origin resource and referrer policies, never framed, never sniffed, and a
+ * content security policy with no script (the pages are plain HTML: inline styles, the shipped font, the board's
+ * chart from the same origin, GET forms to the same origin). README "The results pages".
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'",
+};
+
 /** Builds the routes (testable with `app.request()` without a port). */
 export function createHttpApp(deps: HttpDeps): Hono {
   const app = new Hono();
+  // Before every route, so that each answer gets them: the routes', the 404 of an unknown path and the 500 of an
+  // error (hono's compose hands both back to this middleware as `c.res`).
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     try {
@@ -142,6 +161,14 @@ function unknownName(
     : t(locale, key, { ability: typed, abilities: list });
 }
 
+/**
+ * The 308 redirect of a request to `path` (its query string kept): an ability or method asked by its display name
+ * (`/board/ability/知识`, `/board/ability/Knowledge`) has one address, its id's (`/board/ability/knowledge`).
+ */
+function redirectTo(c: Context, path: string): Response {
+  return c.redirect(`${path}${new URL(c.req.url).search}`, 308);
+}
+
 /** The results page's routes (see the module comment), from `board`. */
 function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale: Locale): void {
   /** The latest snapshot, else the first one built now (waited for a while), else whether one is being built. */
@@ -178,15 +205,17 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale
       s ? boardPageJson(s, board.models) : { models: [], scoring_judge: null, provenance: null },
     );
   });
+  // An ability or a method by its id or its display name in either language, as the command line and chat take
+  // them (i18n/display-names.ts `idOfName`); a name other than the id is redirected to the id's page.
   app.get('/board/method/:method', async (c) => {
-    const m = c.req.param('method');
-    if (!(BOARD_METHODS as readonly string[]).includes(m))
-      return c.text(unknownName(lang(c), 'site.unknownMethod', m, BOARD_METHODS), 404);
+    const typed = c.req.param('method');
+    const m = idOfName(typed, BOARD_METHODS, 'method');
+    if (m === undefined)
+      return c.text(unknownName(lang(c), 'site.unknownMethod', typed, BOARD_METHODS), 404);
+    if (m !== typed) return redirectTo(c, `/board/method/${m}`);
     const { s, building } = await current();
     if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
-    return c.html(
-      methodPage(s, m as BoardMethod, board.now(), extras(c, c.req.query('open') === '1')),
-    );
+    return c.html(methodPage(s, m, board.now(), extras(c, c.req.query('open') === '1')));
   });
   app.get('/board/chart.png', async (c) => {
     const s = await board.latest();
@@ -196,14 +225,14 @@ function addBoardRoutes(app: Hono, board: NonNullable<HttpDeps['board']>, locale
     return c.body(new Uint8Array(s.chart));
   });
   app.get('/board/ability/:ability', async (c) => {
-    const a = c.req.param('ability');
-    if (!(BOARD_ABILITIES as readonly string[]).includes(a))
-      return c.text(unknownName(lang(c), 'site.unknownAbility', a, BOARD_ABILITIES), 404);
+    const typed = c.req.param('ability');
+    const a = idOfName(typed, BOARD_ABILITIES, 'ability');
+    if (a === undefined)
+      return c.text(unknownName(lang(c), 'site.unknownAbility', typed, BOARD_ABILITIES), 404);
+    if (a !== typed) return redirectTo(c, `/board/ability/${a}`);
     const { s, building } = await current();
     if (!s) return c.html(emptyPage(board.now(), building, extras(c)));
-    return c.html(
-      abilityPage(s, a as BoardAbility, board.now(), extras(c, c.req.query('open') === '1')),
-    );
+    return c.html(abilityPage(s, a, board.now(), extras(c, c.req.query('open') === '1')));
   });
   app.get('/board/model/:model', async (c) => {
     const m = c.req.param('model');

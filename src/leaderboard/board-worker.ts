@@ -3,14 +3,16 @@
  * Worker-thread entry: computes boards and renders charts off the chat event loop.
  * Receives `{ id, kind: 'board', input, seed, opts, title, maxRows?, locale? }` (board + its chart), `{ id, kind:
  * 'chart', rows, title, notes, maxRows?, locale? }` or `{ id, kind: 'style', battles, seed, rounds }` (style-controlled ratings); answers
- * `{ id, ok: true, board?, png?, style?, ms }` or `{ id, ok: false, error }`.
+ * `{ id, ok: true, board?, png?, style?, ms }` or `{ id, ok: false, error }`. Its `workerData.fontFolder` is
+ * where the charts' subset fonts go (made and removed by the thread's owner, leaderboard/off-thread.ts).
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { type BoardInput, type BoardOptions, computeBoard } from '../aggregate/index.ts';
 import { createRng } from '../core/rng.ts';
 import type { Locale } from '../i18n/index.ts';
 import { bootstrapStyleControl, type StyleBattle } from '../rating/index.ts';
 import { type ChartRow, renderBoardPng } from './chart.ts';
+import { useFontFolder } from './font-subset.ts';
 import { chartNotes, chartRows } from './views.ts';
 
 type Job =
@@ -40,6 +42,10 @@ type Job =
       readonly seed: number;
       readonly rounds: number;
     };
+
+// The subset fonts go into the folder the thread's owner made and removes (leaderboard/off-thread.ts).
+const given = (workerData as { fontFolder?: unknown } | null)?.fontFolder;
+if (typeof given === 'string') useFontFolder(given);
 
 parentPort?.on('message', (job: Job) => {
   const t0 = performance.now();

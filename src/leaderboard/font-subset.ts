@@ -5,13 +5,20 @@
  * (≈ 10 MB, ≈ 30 k glyphs) costs about a second per render, a subset of a few hundred glyphs a few milliseconds.
  * The full font is copied into the WebAssembly heap and pre-processed once per process; each distinct character
  * set is subset once and kept (a small cache: the board's text changes rarely). resvg-js 2.6 takes fonts as files
- * only, so {@link subsetFontFile} writes each subset to a private temporary directory.
+ * only, so {@link subsetFontFile} writes each subset to a private temporary folder (`zhujiu-font-XXXXXX`).
+ *
+ * The folder belongs to whoever made it ({@link makeFontFolder}) and goes when that ends: a board worker thread
+ * (leaderboard/off-thread.ts) writes into a folder its owner made ({@link useFontFolder}) and removes when it stops
+ * the thread, since a thread stopped by `Worker.terminate()` or by the process's end runs no exit hook of its own;
+ * and every folder still there when the process ends, by exit or by a signal that ends it (SIGINT, SIGTERM,
+ * SIGHUP…), is removed by signal-exit's hook, as storage/template-fill.ts removes its private folders.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { onExit } from 'signal-exit';
 
 /** The exports of harfbuzz-subset.wasm used here (C API, pointers as numbers). */
 interface HbSubsetExports {
@@ -50,7 +57,47 @@ const HB_MEMORY_MODE_READONLY = 1;
 const faces = new Map<string, LoadedFace>();
 const cache = new Map<string, string>();
 const CACHE_SIZE = 8;
+/** The folder {@link subsetFontFile} writes to (made on first use, or given by {@link useFontFolder}). */
 let dir: string | undefined;
+/** The folders this thread made and has not removed yet: removed when the process ends. */
+const made = new Set<string>();
+let exitHookSet = false;
+
+/**
+ * Makes a private temporary folder for subset fonts (`zhujiu-font-XXXXXX` in the system's temporary folder), removed
+ * by {@link removeFontFolder} or, at the latest, when the process ends (its exit, or a signal that ends it).
+ * @returns the folder's absolute path.
+ */
+export function makeFontFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'zhujiu-font-'));
+  made.add(folder);
+  if (!exitHookSet) {
+    exitHookSet = true;
+    onExit(() => {
+      for (const f of made) rmSync(f, { recursive: true, force: true });
+    });
+  }
+  return folder;
+}
+
+/**
+ * Removes `folder` (of {@link makeFontFolder}) with its fonts, and forgets the subsets cached in it; nothing when it
+ * is gone already. The next {@link subsetFontFile} that wrote into it makes a new folder.
+ */
+export function removeFontFolder(folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+  made.delete(folder);
+  for (const [key, file] of cache) if (file.startsWith(`${folder}${sep}`)) cache.delete(key);
+  if (dir === folder) dir = undefined;
+}
+
+/**
+ * Makes {@link subsetFontFile} write into `folder`, made and removed by someone else (a board worker thread's
+ * owner: see the module comment), instead of a folder of its own.
+ */
+export function useFontFolder(folder: string): void {
+  dir = folder;
+}
 
 function load(fontPath: string): LoadedFace {
   const known = faces.get(fontPath);
@@ -88,8 +135,8 @@ export function subsetFont(fontPath: string, chars: string): Uint8Array {
 }
 
 /**
- * Like {@link subsetFont}, written to a file of a private temporary directory (removed at process exit); the
- * same path for the same font and character set while it stays among the last 8 used.
+ * Like {@link subsetFont}, written to a file of a private temporary folder (see the module comment for when it is
+ * removed); the same path for the same font and character set while it stays among the last 8 used.
  * @returns absolute path of the subset TrueType file.
  */
 export function subsetFontFile(fontPath: string, chars: string): string {
@@ -102,11 +149,7 @@ export function subsetFontFile(fontPath: string, chars: string): string {
     return hit;
   }
   const bytes = subset(fontPath, codepoints);
-  if (dir === undefined) {
-    const d = mkdtempSync(join(tmpdir(), 'zhujiu-font-'));
-    dir = d;
-    process.once('exit', () => rmSync(d, { recursive: true, force: true }));
-  }
+  dir ??= makeFontFolder();
   const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 16)}.ttf`);
   writeFileSync(file, bytes);
   cache.set(key, file);

@@ -2,7 +2,9 @@
  * @module leaderboard/off-thread
  * Runs {@link computeBoard} (and charts and style-controlled ratings) in a worker thread so the bot's event loop (votes, gateway heartbeats) never waits
  * for a board. One long-lived worker per process, created on first use and unref'd (it never keeps the process
- * alive); jobs run one at a time in it.
+ * alive); jobs run one at a time in it. The thread writes the charts' subset fonts into a temporary folder made
+ * here (leaderboard/font-subset.ts), removed when the thread ends ({@link BoardWorker.close}, or the thread
+ * exiting) and at the latest when the process does.
  */
 import type { Worker } from 'node:worker_threads';
 import type { Board, BoardInput, BoardOptions } from '../aggregate/index.ts';
@@ -12,6 +14,7 @@ import { installBrokenError } from '../i18n/cli.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { StyleBattle, StyleControlResult } from '../rating/index.ts';
 import type { ChartRow } from './chart.ts';
+import { makeFontFolder, removeFontFolder } from './font-subset.ts';
 
 interface Done {
   board?: Board;
@@ -27,6 +30,8 @@ type Pending = {
 /** A worker thread computing boards. */
 export class BoardWorker {
   #worker: Worker | undefined;
+  /** The temporary folder the thread writes subset fonts to (while it runs). */
+  #fontFolder: string | undefined;
   #next = 1;
   readonly #pending = new Map<number, Pending>();
   readonly #module: string | undefined;
@@ -38,7 +43,19 @@ export class BoardWorker {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const w = startWorkerBeside(import.meta.url, this.#module ?? 'board-worker');
+    // A thread ended by terminate() or by the process's end runs no exit hook: its font folder is made and
+    // removed here (leaderboard/font-subset.ts).
+    const fontFolder = makeFontFolder();
+    let w: Worker;
+    try {
+      w = startWorkerBeside(import.meta.url, this.#module ?? 'board-worker', {
+        workerData: { fontFolder },
+      });
+    } catch (err) {
+      removeFontFolder(fontFolder);
+      throw err;
+    }
+    this.#fontFolder = fontFolder;
     w.unref();
     w.on(
       'message',
@@ -71,7 +88,10 @@ export class BoardWorker {
     };
     // A module of the thread that cannot be loaded is an incomplete installation, said as such with its fix.
     w.on('error', (err) => fail(installBrokenError(err) ?? err));
-    w.on('exit', (code) => fail(new AppError('internal', `board worker exited (code ${code})`)));
+    w.on('exit', (code) => {
+      removeFontFolder(fontFolder);
+      fail(new AppError('internal', `board worker exited (code ${code})`));
+    });
     this.#worker = w;
     return w;
   }
@@ -129,10 +149,16 @@ export class BoardWorker {
     return r.style;
   }
 
-  /** Stops the worker thread (pending jobs fail). */
+  /** Stops the worker thread (pending jobs fail) and removes its font folder. */
   async close(): Promise<void> {
     const w = this.#worker;
+    const folder = this.#fontFolder;
     this.#worker = undefined;
-    if (w) await w.terminate();
+    this.#fontFolder = undefined;
+    try {
+      if (w) await w.terminate();
+    } finally {
+      if (folder !== undefined) removeFontFolder(folder);
+    }
   }
 }

@@ -161,6 +161,9 @@ describe('results pages', () => {
     expect(csv.headers.get('content-disposition')).toBe(
       `attachment; filename="run-${big}-items.csv"`,
     );
+    // The server's security headers (test/unit/http/site-headers.test.ts walks every route) on a streamed download.
+    expect(csv.headers.get('x-frame-options')).toBe('DENY');
+    expect(csv.headers.get('cache-control')).toBe('no-store');
     const rows = parse(csv.text, { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.dataset, x.status, x.failure_code])).toEqual([
       ['ocnli', 'failed', 'llm_failed'],
