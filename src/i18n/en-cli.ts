@@ -107,6 +107,8 @@ export const enCli = {
     'cannot connect to Postgres at {where}: {detail}. Check DATABASE_URL, or unset it to use the embedded database.',
   'cli.db.danglingLink':
     'the embedded database folder {dir} is a link to {to}, which does not exist. Create that folder, set ZHUJIU_DATA_DIR to a folder (or a link to one), or set DATABASE_URL to a Postgres server.',
+  'cli.db.diskFull':
+    'the disk holding the embedded database {dir} is full ({detail}): nothing more can be written. Free some space and run the same command again, set ZHUJIU_DATA_DIR to a folder on another disk, or set DATABASE_URL to a Postgres server.',
   'cli.db.cannotOpen':
     'cannot open the embedded database in {dir}: {detail}. Set ZHUJIU_DATA_DIR to another folder, move the damaged one away, or set DATABASE_URL to a Postgres server.',
   'cli.db.pglite': 'PGlite at {dir}',
@@ -839,12 +841,12 @@ export const enCli = {
     '{name}:1: not UTF-8 text: byte offset 0 (byte 1 of line 1) starts {shown}: the file is {encoding} text; nothing was read from this file. Save it as UTF-8 (`iconv -f {encoding} -t UTF-8 {name} > converted`, or "Save as… UTF-8" in an editor) and try again.',
   'cli.file.notUtf8':
     '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, which is not valid UTF-8; nothing was read from this file. Save it as UTF-8 ({example}) and try again.',
-  'cli.file.gbkExample':
-    '`iconv -f GB18030 -t UTF-8 {name} > converted`: these bytes read as Chinese in GBK/GB18030',
   'cli.file.cutShort':
     '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, an incomplete UTF-8 character: the file ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download or copy); nothing was read from this file. Get a complete copy of the file and try again (converting its encoding would not help).',
   'cli.file.lineCutShort':
     '{name}:{line}: not UTF-8 text: byte offset {offset} (byte {column} of line {line}) starts {shown}, an incomplete UTF-8 character: line {line} ends in the middle of a UTF-8 character, so it looks cut short (truncated, e.g. by an interrupted download, copy or write); nothing was read from this file. Get a complete copy of the file (or repair line {line}) and try again (converting its encoding would not help).',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`: these bytes read as Chinese in GBK/GB18030',
   'cli.file.latinExample':
     'e.g. `iconv -f latin1 -t utf-8 {name} > converted` for Latin-1, or `-f GB18030` for Chinese in GBK',
   'cli.file.notText':

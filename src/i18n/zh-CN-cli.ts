@@ -100,6 +100,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '无法连接 PostgreSQL 数据库 {where}：{detail}。请检查 DATABASE_URL，或取消设置它以使用嵌入式数据库。',
   'cli.db.danglingLink':
     '嵌入式数据库目录 {dir} 是指向 {to} 的链接，而该目录不存在。请创建该目录，或把 ZHUJIU_DATA_DIR 设为一个目录（或指向目录的链接），或把 DATABASE_URL 设为 PostgreSQL 服务器。',
+  'cli.db.diskFull':
+    '嵌入式数据库 {dir} 所在的磁盘已满（{detail}），无法再写入。请释放一些空间后再次运行同一命令，或把 ZHUJIU_DATA_DIR 设为另一块磁盘上的目录，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.cannotOpen':
     '无法打开 {dir} 中的嵌入式数据库：{detail}。请把 ZHUJIU_DATA_DIR 设为其他目录，或把损坏的目录移走，或把 DATABASE_URL 设为 PostgreSQL 服务器。',
   'cli.db.pglite': '嵌入式数据库（PGlite）{dir}',
@@ -771,12 +773,12 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
     '{name}:1：不是 UTF-8 文本：字节偏移 0（第 1 行第 1 个字节）以 {shown} 开头：该文件是 {encoding} 文本；没有从这个文件读取任何内容。请把它另存为 UTF-8（`iconv -f {encoding} -t UTF-8 {name} > converted`，或在编辑器中“另存为… UTF-8”）后重试。',
   'cli.file.notUtf8':
     '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这不是有效的 UTF-8；没有从这个文件读取任何内容。请把它另存为 UTF-8（{example}）后重试。',
-  'cli.file.gbkExample':
-    '`iconv -f GB18030 -t UTF-8 {name} > converted`：这些字节按 GBK/GB18030 读是中文',
   'cli.file.cutShort':
     '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这是一个不完整的 UTF-8 字符：文件在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载或复制被中断）；没有从这个文件读取任何内容。请获取一份完整的文件后重试（转换编码无济于事）。',
   'cli.file.lineCutShort':
     '{name}:{line}：不是 UTF-8 文本：字节偏移 {offset}（第 {line} 行第 {column} 个字节）以 {shown} 开头，这是一个不完整的 UTF-8 字符：第 {line} 行在一个 UTF-8 字符的中间结束，看起来被截断了（例如下载、复制或写入被中断）；没有从这个文件读取任何内容。请获取一份完整的文件（或修复第 {line} 行）后重试（转换编码无济于事）。',
+  'cli.file.gbkExample':
+    '`iconv -f GB18030 -t UTF-8 {name} > converted`：这些字节按 GBK/GB18030 读是中文',
   'cli.file.latinExample':
     '例如 Latin-1 用 `iconv -f latin1 -t utf-8 {name} > converted`，GBK 中文用 `-f GB18030`',
   'cli.file.notText':

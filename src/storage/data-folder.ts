@@ -154,7 +154,8 @@ const WASM_ERRNO: Readonly<Record<number, string>> = {
  */
 export function pgliteFailureText(err: unknown): string {
   const e = err as { message?: unknown; name?: unknown; errno?: unknown } | undefined;
-  if (typeof e?.message === 'string' && e.message !== '') return e.message;
+  // Its own full stop dropped: the text goes inside a sentence ("Aborted(). Build with -sASSERTIONS for more info.").
+  if (typeof e?.message === 'string' && e.message !== '') return e.message.replace(/\.+$/u, '');
   if (typeof e?.errno === 'number')
     return WASM_ERRNO[e.errno] ?? `${String(e.name ?? 'error')} errno ${e.errno}`;
   return String(err);

@@ -19,6 +19,7 @@ import { copyRequest, copyToPg, pgliteQuery } from './copy-rows.ts';
 import { type LockLog, lockDataDir } from './data-dir-lock.ts';
 import { dataDirRefusal, pgliteFailureText, refuseForeignDataDir } from './data-folder.ts';
 import { QueuedPGliteDialect } from './pglite-dialect.ts';
+import { diskFullGuard, diskFullNow, isDiskFull } from './pglite-disk-full.ts';
 import { loadPglite } from './pglite-load.ts';
 import { PGLITE_PG_MAJOR, pgliteStartOptions } from './pglite-settings.ts';
 import type { TemplateLog } from './pglite-template.ts';
@@ -303,9 +304,17 @@ async function openPglite(
     releaseLock();
     if (err instanceof AppError) throw err;
     // A module of the installation that cannot be loaded (PGlite's package, the thread's module or a chunk it
-    // imports) is not the folder's fault: moving the folder away would not help.
+    // imports) is not the folder's fault: moving the folder away would not help; nor is a full disk, on which
+    // PGlite's start fails as `Aborted()`.
     throw (
       installBrokenError(err) ??
+      (isDiskFull(err) || diskFullNow(target.dataDir)
+        ? saidError(
+            'db_unavailable',
+            said('cli.db.diskFull', { dir: target.dataDir, detail: pgliteFailureText(err) }),
+            { cause: err },
+          )
+        : undefined) ??
       saidError(
         'db_unavailable',
         said('cli.db.cannotOpen', {
@@ -316,7 +325,9 @@ async function openPglite(
       )
     );
   }
-  const db = new Kysely<Database>({ dialect: new QueuedPGliteDialect({ pglite: client }) });
+  const db = new Kysely<Database>({
+    dialect: new QueuedPGliteDialect({ pglite: diskFullGuard(client, target.dataDir) }),
+  });
   return {
     db,
     target,

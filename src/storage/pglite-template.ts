@@ -40,6 +40,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { makeDirsSync } from '../core/make-dirs.ts';
 import { said, sayCli } from '../i18n/cli.ts';
+import { dataDirRefusal } from './data-folder.ts';
 import { isMountPoint } from './pglite-create.ts';
 import { PGLITE_PG_MAJOR } from './pglite-settings.ts';
 import type { Database } from './schema.ts';
@@ -232,6 +233,9 @@ export async function seedFromTemplate(
     );
     return true;
   } catch (err) {
+    // A full disk is no fault of the prepared database: a new one would not fit either.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw dataDirRefusal(dataDir, err);
     const unusable = said('cli.db.templateUnusable');
     log?.warn(
       {

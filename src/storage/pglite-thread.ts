@@ -16,6 +16,39 @@
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { startWorkerBeside } from '../core/worker-thread.ts';
+import { diskFullNow, isDiskFull } from './pglite-disk-full.ts';
+
+/** How often a query on its way checks whether the disk it writes to is full ({@link diskFullNow}), ms. */
+const DISK_CHECK_MS = 1_000;
+
+/**
+ * PGlite may never end a statement the full disk refused (storage/pglite-disk-full): while queries are on their
+ * way (`watch(true)` when the first leaves, `watch(false)` when none is left), the disk holding `dataDir` is looked
+ * at every {@link DISK_CHECK_MS}, and `onFull` is called when it is full.
+ */
+function diskWatch(dataDir: string, onFull: () => void): (on: boolean) => void {
+  let timer: NodeJS.Timeout | undefined;
+  return (on) => {
+    if (!on) {
+      clearInterval(timer);
+      timer = undefined;
+      return;
+    }
+    timer ??= setInterval(() => {
+      if (diskFullNow(dataDir)) onFull();
+    }, DISK_CHECK_MS).unref();
+  };
+}
+
+/**
+ * The error of a statement that cannot end because the disk is full: PostgreSQL's `disk_full` (SQLSTATE 53100)
+ * in the shape storage/pglite-disk-full reads.
+ */
+function diskFullError(dataDir: string): Error {
+  return Object.assign(new Error(`the disk holding ${dataDir} is full: No space left on device`), {
+    code: '53100',
+  });
+}
 
 type Reply = {
   id: number;
@@ -81,17 +114,27 @@ export async function openPGliteThread(
     dead ??= err;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
+    watchDisk(false);
     if (first && opened && !closing) onLost?.(err);
   };
   // The thread keeps the process alive only while a query is in flight (an open database alone does not).
   worker.unref();
+  const watchDisk = diskWatch(dataDir, () => {
+    fail(diskFullError(dataDir));
+    void worker.terminate();
+  });
   worker.on('message', (m: Reply) => {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
-    if (pending.size === 0) worker.unref();
-    if (m.ok) p.resolve(m);
-    else p.reject(restore(m.error));
+    if (pending.size === 0) {
+      worker.unref();
+      watchDisk(false);
+    }
+    if (m.ok) return p.resolve(m);
+    const err = restore(m.error);
+    p.reject(err);
+    if (isDiskFull(err)) fail(err); // nothing more is sent, not even a rollback (storage/pglite-disk-full)
   });
   worker.on('error', fail);
   worker.on('exit', (code) =>
@@ -101,7 +144,10 @@ export async function openPGliteThread(
     if (dead) return Promise.reject(dead);
     const id = next++;
     return new Promise((resolve, reject) => {
-      if (pending.size === 0) worker.ref();
+      if (pending.size === 0) {
+        worker.ref();
+        watchDisk(true);
+      }
       pending.set(id, { resolve, reject });
       worker.postMessage({ ...job, id });
     });
@@ -119,15 +165,7 @@ export async function openPGliteThread(
     return { rows: r.rows ?? [], affectedRows: r.affectedRows, fields: [] };
   };
   // The open transaction, if any: queries from outside it wait for it (PGlite's own transaction does the same).
-  let current: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
-    const result = current.then(fn, fn);
-    current = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  };
+  const exclusive = oneAtATime();
   let closed = false;
   const client: Pick<PGlite, 'query' | 'transaction' | 'close' | 'ready' | 'closed' | 'waitReady'> =
     {
@@ -149,5 +187,19 @@ export async function openPGliteThread(
       },
       waitReady: Promise.resolve(),
     };
-  return client as PGlite;
+  // `terminate` stops the thread without PGlite's shutdown (storage/pglite-disk-full: the disk refused a write).
+  return Object.assign(client, { terminate: () => worker.terminate() }) as unknown as PGlite;
+}
+
+/** Runs the functions given one at a time, each once the one before has settled, in the order given. */
+function oneAtATime(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let current: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const result = current.then(fn, fn);
+    current = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  };
 }
