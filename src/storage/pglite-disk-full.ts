@@ -27,13 +27,19 @@ export function isDiskFull(err: unknown): boolean {
 }
 
 /**
- * True when the disk holding `dir` has no block left that this process may write (`bfree` for root, which may use
- * the blocks kept back for it, else `bavail`); false when that cannot be told.
+ * Free space under which a disk counts as full, bytes: PostgreSQL writes its log and relations in blocks of 8 KB
+ * to 16 MB (a log segment), so a disk that refused one write may keep a few free blocks that no write fits in.
+ */
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * True when the disk holding `dir` has less than {@link FULL_BELOW_BYTES} left that this process may write (`bfree`
+ * for root, which may use the blocks kept back for it, else `bavail`); false when that cannot be told.
  */
 export function diskFullNow(dir: string): boolean {
   try {
     const s = statfsSync(dir);
-    return (process.getuid?.() === 0 ? s.bfree : s.bavail) === 0;
+    return (process.getuid?.() === 0 ? s.bfree : s.bavail) * s.bsize < FULL_BELOW_BYTES;
   } catch {
     return false;
   }
