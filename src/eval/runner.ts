@@ -419,7 +419,7 @@ async function planWithLookUps(
 /**
  * The model requests of a run's single-request items (eval/run-item `workItem` sends them as built here), for the
  * client's look-up of the whole run at once (LlmClient.prefetch) and for keeping the answers sent ahead
- * ({@link keepAnswersAhead}); multi-request items are looked up as they go. Lazy: each is built when it is read.
+ * ({@link leaveStopped}); multi-request items are looked up as they go. Lazy: each is built when it is read.
  */
 function* singleRequests(index: RunIndex): Generator<CompletionRequest> {
   for (const [itemId, { ds, item }] of index) {

@@ -79,9 +79,6 @@ export function newOpenAiClient(
   });
 }
 
-/** What a look-up that did not happen forgets: nothing. */
-const noLookUp = Promise.resolve(() => undefined);
-
 /**
  * `client` with each request that reached the endpoint (not a cached answer) reported to `metrics`: its latency,
  * and its failure code when it failed.
@@ -97,11 +94,9 @@ export function meteredClient(client: LlmClient, metrics: AppMetrics): LlmClient
       return res;
     },
     // The optional parts are the client's own (a look-up, storing at once, keeping answers sent ahead).
-    ...(client.prefetch && { prefetch: (requests) => client.prefetch?.(requests) ?? noLookUp }),
-    ...(client.drain && { drain: () => client.drain?.() }),
-    ...(client.keepAhead && {
-      keepAhead: (requests) => client.keepAhead?.(requests) ?? Promise.resolve(0),
-    }),
+    ...(client.prefetch && { prefetch: client.prefetch.bind(client) }),
+    ...(client.drain && { drain: client.drain.bind(client) }),
+    ...(client.keepAhead && { keepAhead: client.keepAhead.bind(client) }),
   };
 }
 

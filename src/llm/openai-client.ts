@@ -132,6 +132,12 @@ type CallOutcome =
     }
   | Extract<CompletionResult, { ok: false }>;
 
+/** A call sent ahead ({@link OpenAiCompatibleClient.sendAhead}): its outcome, and that outcome once it has come. */
+interface AheadCall {
+  readonly call: Promise<CallOutcome>;
+  came?: CallOutcome;
+}
+
 /** The OpenAI-compatible client. */
 export class OpenAiCompatibleClient implements LlmClient {
   readonly name: string;
@@ -147,14 +153,12 @@ export class OpenAiCompatibleClient implements LlmClient {
   /** Cache keys found missing from the response cache by {@link prefetch} and not sent since. */
   readonly #absent = new Set<string>();
   /** Calls made by {@link sendAhead} that nobody has asked for yet, by cache key. */
-  readonly #ahead = new Map<string, Promise<CallOutcome>>();
+  readonly #ahead = new Map<string, AheadCall>();
   /**
    * True once {@link complete} was asked a request not sent ahead: the caller has caught up with (or left) the
    * order {@link sendAhead} sends in, which then sends nothing more.
    */
   #aheadOver = false;
-  /** The outcomes of {@link #ahead}'s calls that have come, by cache key (read by {@link keepAhead}). */
-  readonly #aheadCame = new Map<string, CallOutcome>();
   /** {@link sendAhead}'s lanes waiting for one of its answers to be taken. */
   #aheadWaiting: (() => void)[] = [];
 
@@ -305,10 +309,9 @@ export class OpenAiCompatibleClient implements LlmClient {
    */
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const hash = this.hashOf(request);
-    const ahead = this.#ahead.get(hash);
+    const ahead = this.#ahead.get(hash)?.call;
     if (ahead === undefined) this.#aheadOver = true;
     this.#ahead.delete(hash);
-    this.#aheadCame.delete(hash);
     for (const wake of this.#aheadWaiting.splice(0)) wake();
     const hit =
       ahead !== undefined || this.#absent.has(hash) ? undefined : await this.#o.cache.lookup(hash);
@@ -363,10 +366,10 @@ export class OpenAiCompatibleClient implements LlmClient {
         const hash = this.hashOf(r.value);
         if (this.#ahead.has(hash)) continue;
         const call = this.#limit(() => this.#call({ ...r.value, signal }));
-        this.#ahead.set(hash, call);
-        const outcome = await call.catch(() => undefined); // a throw reaches whoever asks, through `call`
-        if (outcome !== undefined && this.#ahead.get(hash) === call)
-          this.#aheadCame.set(hash, outcome);
+        const entry: AheadCall = { call };
+        this.#ahead.set(hash, entry);
+        // A throw reaches whoever asks, through `call` itself.
+        entry.came = await call.catch(() => undefined);
       }
     };
     const lanes = Array.from({ length: this.maxConcurrency }, lane);
@@ -392,7 +395,7 @@ export class OpenAiCompatibleClient implements LlmClient {
   /** How many answers sent ahead have come and were not asked for yet ({@link keepAhead} stores them). */
   get answeredAhead(): number {
     let n = 0;
-    for (const outcome of this.#aheadCame.values()) if (outcome.ok) n++;
+    for (const { came } of this.#ahead.values()) if (came?.ok) n++;
     return n;
   }
 
@@ -406,8 +409,8 @@ export class OpenAiCompatibleClient implements LlmClient {
   async keepAhead(requests: Iterable<CompletionRequest>): Promise<number> {
     this.#aheadOver = true;
     for (const wake of this.#aheadWaiting.splice(0)) wake();
-    const answers = new Map([...this.#aheadCame].filter(([, outcome]) => outcome.ok));
-    this.#aheadCame.clear();
+    const answers = new Map<string, CallOutcome>();
+    for (const [hash, { came }] of this.#ahead) if (came?.ok) answers.set(hash, came);
     if (answers.size === 0) return 0;
     const saves: Promise<CompletionResult>[] = [];
     for (const request of requests) {
