@@ -44,7 +44,13 @@ import { EvalRefusalError } from './refusal.ts';
 import { allFailedError } from './run-error.ts';
 import { type DatasetRubrics, type ItemContext, runJudge, workItem } from './run-item.ts';
 import { afterPlan, RunLease, runLeaseStore } from './run-lease.ts';
-import { limited, type RunIndex, type StagedPlan, startPlan } from './run-plan.ts';
+import {
+  limited,
+  type PlannedEntry,
+  type RunIndex,
+  type StagedPlan,
+  startPlan,
+} from './run-plan.ts';
 import { ResultWriter } from './run-results.ts';
 import { startErrorTexts } from './start-error.ts';
 import type { PreparedDataset } from './types.ts';
@@ -344,7 +350,7 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
       {
         next: nextDraining(lease, client),
         work: async (itemId) => {
-          const outcome = await workItem(ctx, itemId, index.get(itemId));
+          const outcome = await workItem(ctx, itemId, await entryOf(plan, itemId));
           if (outcome) {
             writer.record(itemId, outcome);
             deps.metrics?.evalItem(outcome.kind);
@@ -376,6 +382,19 @@ async function executeStarted(x: StartedRun): Promise<ExecuteOutcome> {
   });
   phase('finish');
   return outcome;
+}
+
+/**
+ * The plan's entry of item `itemId` (undefined: the suite no longer has it). A resumed run whose earlier plan
+ * stopped part-way (its process was killed, or its disk filled, while the plan was stored) has items planned
+ * before their stage of this execution's plan is stored again: such an item, claimed early, waits for the rest of
+ * the plan instead of being failed as not in the suite.
+ */
+async function entryOf(plan: StagedPlan, itemId: number): Promise<PlannedEntry | undefined> {
+  const entry = plan.index.get(itemId);
+  if (entry !== undefined) return entry;
+  await plan.rest.catch(() => undefined); // its error is the run's (executeStarted)
+  return plan.index.get(itemId);
 }
 
 /**

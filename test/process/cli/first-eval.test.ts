@@ -84,7 +84,10 @@ describe('a first zhujiu eval on an empty data folder', () => {
         p.child.kill(signal);
         const end = await p.exited;
         expect(end.code, p.stderr()).toBe(130);
-        expect(p.stderr()).toMatch(/^stopped: run #1 stays active/mu);
+        // No run is made only when no answer had been read yet (the fake may have sent some the client had not).
+        expect(p.stderr()).toMatch(
+          /^(stopped: run #1 stays active|stopped before the run started: no run was made)/mu,
+        );
       } finally {
         p.kill();
       }
