@@ -55,7 +55,14 @@ import {
   localiseCommanderError,
 } from './help-text.ts';
 import type { ImportBattlesOptions, ImportOutputsOptions } from './import.ts';
-import { type CliIo, defaultIo, isOutputClosed, takeRequestedExit, watchStdout } from './io.ts';
+import {
+  type CliIo,
+  defaultIo,
+  isOutputClosed,
+  takeRequestedExit,
+  throwIfStdoutFailed,
+  watchStdout,
+} from './io.ts';
 import type { ImportJudgmentsFlags, JudgeReportOptions, JudgeRunFlags } from './judge.ts';
 import type { JudgeAgreeOptions } from './judge-agree.ts';
 import type { JudgeExportFlags } from './judge-export.ts';
@@ -488,6 +495,17 @@ async function errorText(err: AppError, locale: Locale): Promise<string> {
     : err.message;
 }
 
+/** `err`, or the failure of stdout once its last write has been answered ({@link throwIfStdoutFailed}). */
+async function stdoutFailure(err: unknown): Promise<unknown> {
+  await new Promise((next) => setImmediate(next));
+  try {
+    throwIfStdoutFailed();
+    return err;
+  } catch (failed) {
+    return failed;
+  }
+}
+
 /**
  * Runs the CLI. Errors become one clear message on stderr and exit code 1 (2 for usage errors); a module of the
  * installation that cannot be loaded is `install_broken` with its fix; unexpected errors print their stack. stdout closed by its reader (`… | head`, an `EPIPE`) ends any command quietly with
@@ -507,14 +525,22 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
     takeRequestedExit();
     helpTopics(program, argv.slice(2), locale);
     await program.parseAsync(argv as string[]);
+    // A write's failure is emitted on the next turn: the last lines' is seen only after the command returned.
+    if (io === defaultIo) {
+      const failed = await stdoutFailure(undefined);
+      if (failed) throw failed;
+    }
     // A command that ends normally may ask for a status (130 after Ctrl-C, 1 when its work failed).
     const code = takeRequestedExit() ?? 0;
     process.exitCode = code;
     return code;
   } catch (thrown) {
     takeRequestedExit();
-    // A module of the installation that cannot be loaded (a command's own, loaded on demand) is said as such.
-    const err = isAppError(thrown) ? thrown : (installBrokenError(thrown) ?? thrown);
+    // A module of the installation that cannot be loaded (a command's own, loaded on demand) is said as such; help
+    // or the version that stdout would not take is that failure.
+    let err = isAppError(thrown) ? thrown : (installBrokenError(thrown) ?? thrown);
+    if (io === defaultIo && err instanceof CommanderError && err.exitCode === 0)
+      err = await stdoutFailure(err);
     let code = 1;
     if (isOutputClosed(err)) {
       code = 0; // the reader has what it wanted (`| head`): nothing to say

@@ -8,6 +8,9 @@
  * as an `EPIPE` error on stdout; {@link watchStdout} turns it into that state instead of an uncaught exception.
  */
 import type { Writable } from 'node:stream';
+import type { AppError } from '../core/errors.ts';
+import { said, saidError } from '../i18n/cli.ts';
+import { causeSaid } from '../i18n/error-cause.ts';
 
 /** Writes the CLI's output; tests replace it. */
 export interface CliIo {
@@ -41,7 +44,29 @@ export function isOutputClosed(err: unknown): boolean {
 }
 
 let stdoutClosed = false;
+/** A write to stdout that failed otherwise (a full disk, `> /dev/full`): the command ends with it ({@link out}). */
+let stdoutFailure: NodeJS.ErrnoException | undefined;
 let watching = false;
+
+/**
+ * The refusal of stdout that cannot be written (`err`: its write's error), naming the cause and the fix.
+ */
+function stdoutFailed(err: NodeJS.ErrnoException): AppError {
+  return saidError(
+    'file_unwritable',
+    said('cli.stdout.failed', { cause: causeSaid(err.code ?? 'EIO') }),
+    { cause: err },
+  );
+}
+
+/**
+ * Throws when a write to stdout failed (other than its reader going away, which {@link isOutputClosed} tells):
+ * `runCli` calls it after a command, whose last lines' failure comes after their writes returned.
+ * @throws AppError `file_unwritable`: `cannot write the standard output (…)`.
+ */
+export function throwIfStdoutFailed(): void {
+  if (stdoutFailure) throw stdoutFailed(stdoutFailure);
+}
 
 /** True once stdout's reader has closed it (its `EPIPE` was seen, or the stream failed with one). */
 function stdoutGone(): boolean {
@@ -51,15 +76,16 @@ function stdoutGone(): boolean {
 }
 
 /**
- * Listens for stdout's `EPIPE` (once per process; `runCli` calls it): the error marks stdout closed instead of
- * crashing the process with a stack trace. Other stdout errors are rethrown as before.
+ * Listens for stdout's errors (once per process; `runCli` calls it) instead of letting one crash the process with a
+ * stack trace: `EPIPE` marks stdout closed; any other (a full disk) ends the command with one line
+ * ({@link throwIfStdoutFailed}).
  */
 export function watchStdout(): void {
   if (watching) return;
   watching = true;
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
-    stdoutClosed = true;
+    if (err.code === 'EPIPE') stdoutClosed = true;
+    else stdoutFailure ??= err;
   });
 }
 
@@ -70,6 +96,7 @@ export function watchStdout(): void {
 export const defaultIo: CliIo = {
   out: (s) => {
     if (stdoutGone()) throw new OutputClosedError();
+    throwIfStdoutFailed();
     process.stdout.write(`${s}\n`);
   },
   err: (s) => process.stderr.write(`${s}\n`),

@@ -149,7 +149,8 @@ export async function writeFileAtomic(file: OutputFile, data: string | Uint8Arra
  * file is removed and nothing is left at the path.
  * @param file the path, and the option that named it (`--out`) for the error.
  * @returns what `work` returned.
- * @throws AppError `file_unwritable` naming the flag, the path and the fix; whatever `work` throws, as it is.
+ * @throws AppError `file_unwritable` naming the flag, the path and the fix (also for a write of `work` the file
+ *   system refused); whatever else `work` throws, as it is.
  */
 export async function streamFileAtomic<T>(
   file: OutputFile,
@@ -177,6 +178,7 @@ export async function streamFileAtomic<T>(
   } catch (err) {
     out.destroy();
     await rm(tmp, { force: true });
-    throw err;
+    // A write of `work` that the file system refused (a full disk) is the file's failure, said as such.
+    throw (err as { syscall?: unknown }).syscall !== undefined ? ioError(err) : err;
   }
 }

@@ -817,6 +817,8 @@ export const enCli = {
   'cli.endpoint.http': 'model {name}: HTTP {status} from {host} (GET /models): {why}',
   'cli.endpoint.notList':
     'model {name}: {host} did not answer GET /models with a model list ({why}); check its base_url in {file}',
+  'cli.stdout.failed':
+    'cannot write the standard output ({cause}); free some space where it goes, or send it elsewhere (e.g. `> file` on another disk)',
   'cli.outFile.cannotWrite': '{flag} {path}: cannot write ({why})',
   'cli.outFile.isFolder': '{path} is a folder; give a file path inside it, e.g. {example}',
   'cli.outFile.noNewFiles': '{dir} takes no new files (ENOENT); pick a path in an ordinary folder',

@@ -750,6 +750,8 @@ export const zhCNCli: Readonly<Record<keyof typeof enCli, string>> = {
   'cli.endpoint.http': '模型 {name}：{host} 返回 HTTP {status}（GET /models）：{why}',
   'cli.endpoint.notList':
     '模型 {name}：{host} 对 GET /models 的应答不是模型列表（{why}）；请检查它在 {file} 中的 base_url',
+  'cli.stdout.failed':
+    '无法写入标准输出（{cause}）；请在其去向处释放一些空间，或把输出改到别处（例如另一块磁盘上的 `> 文件`）',
   'cli.outFile.cannotWrite': '{flag} {path}：无法写入（{why}）',
   'cli.outFile.isFolder': '{path} 是一个目录；请给出其中的文件路径，例如 {example}',
   'cli.outFile.noNewFiles': '{dir} 不能创建新文件（ENOENT）；请选择普通目录中的路径',
