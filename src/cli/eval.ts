@@ -13,7 +13,7 @@
  */
 
 import type { LoadedConfig } from '../config/loader.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, levelOf } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import {
   cancelledText,
@@ -542,7 +542,9 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
       const logger = rt?.logger;
       await evr?.evals
         .release(taken)
-        .catch((e: unknown) => logger?.error({ err: e, runId: taken }, 'releasing the run failed'));
+        .catch((e: unknown) =>
+          logger?.[levelOf(e)]({ err: e, runId: taken }, 'releasing the run failed'),
+        );
     }
     throw err;
   } finally {

@@ -91,3 +91,12 @@ export interface SaidTexts {
 export function isAppError(err: unknown, code?: ErrorCode): err is AppError {
   return err instanceof AppError && (code === undefined || err.code === code);
 }
+
+/**
+ * The level an error is logged at where it is also thrown on: a database that cannot be used (`db_unavailable`: its
+ * disk is full, its server is gone) is said by whoever the thrown error reaches (a command's last line, a worker's
+ * failed job), so its log lines are `info`, kept off a command's terminal; anything else is `error`.
+ */
+export function levelOf(err: unknown): 'info' | 'error' {
+  return err instanceof AppError && err.code === 'db_unavailable' ? 'info' : 'error';
+}

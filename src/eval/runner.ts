@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { Kysely } from 'kysely';
+import { levelOf } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import type { AppMetrics } from '../core/metrics.ts';
 import { packageVersion } from '../core/version.ts';
@@ -250,7 +251,7 @@ export async function executeRun(
     // cleanly, its claims given back and its heartbeat cleared, so a retried job or the same command continues
     // it at once instead of after the lease.
     await leaveAfterError(db, runId, owner, log);
-    log.error({ err }, 'run stopped on an error: its claims given back, left to resume');
+    log[levelOf(err)]({ err }, 'run stopped on an error: its claims given back, left to resume');
     throw err;
   }
 }
@@ -276,7 +277,7 @@ async function leaveAfterError(
     } catch (err) {
       const wait = LEAVE_RETRY_MS[attempt];
       if (wait === undefined) {
-        log.error({ err }, 'giving the claims back failed: they wait for their lease');
+        log[levelOf(err)]({ err }, 'giving the claims back failed: they wait for their lease');
         return;
       }
       await new Promise((r) => setTimeout(r, wait));

@@ -17,7 +17,7 @@ async function toFull(args: string[]): Promise<{ code: number | null; stderr: st
     stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (b: Buffer) => {
+  child.stderr?.on('data', (b: Buffer) => {
     stderr += b.toString();
   });
   const code = await new Promise<number | null>((done) => child.on('close', done));

@@ -69,6 +69,7 @@ describe.skipIf(!mounted)('an embedded database whose disk fills up during zhuji
     const args = ['eval', '--model', 'erry', '--suite', 'mini', '--json'];
     const full = await asProcess(args, { env });
     expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr.trim().split('\n'), full.stderr).toHaveLength(1); // no log dump before it
     expect(full.stderr.trim().split('\n').at(-1)).toMatch(
       /^error \[db_unavailable\]: the disk holding the embedded database .*\/disk\/pg is full \(.*No space left on device\): .*Free some space and run the same command again/u,
     );
