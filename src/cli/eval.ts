@@ -540,11 +540,11 @@ export async function runEval(io: CliIo, o: EvalOptions, deps: CliDeps): Promise
     // (a run that finished meanwhile is left as it is).
     if (taken !== undefined) {
       const logger = rt?.logger;
-      await evr?.evals
-        .release(taken)
-        .catch((e: unknown) =>
-          logger?.[levelOf(e)]({ err: e, runId: taken }, 'releasing the run failed'),
-        );
+      await evr?.evals.release(taken).catch((e: unknown) => {
+        const fields = { err: e, runId: taken };
+        if (levelOf(e) === 'info') logger?.info(fields, 'releasing the run failed');
+        else logger?.error(fields, 'releasing the run failed');
+      });
     }
     throw err;
   } finally {

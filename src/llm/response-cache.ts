@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import { batched } from '../core/batch.ts';
-import { AppError } from '../core/errors.ts';
+import { AppError, isAppError } from '../core/errors.ts';
 import {
   findCachedResponses,
   recordedResponse,
@@ -92,6 +92,8 @@ async function unavailableOnError<T>(what: 'read' | 'write', p: Promise<T>): Pro
   try {
     return await p;
   } catch (err) {
+    // Already said as the database's failure (its disk is full: storage/pglite-disk-full): passed on as it is.
+    if (isAppError(err) && err.code === 'db_unavailable') throw err;
     throw new AppError(
       'db_unavailable',
       `the response cache could not be ${what === 'read' ? 'read' : 'written'}: ${(err as Error).message ?? String(err)}`,
