@@ -14,7 +14,7 @@
  * `zhujiu eval` and the command waited ~0.6 s of it after its modules were loaded; alone, the same unpacking takes
  * ~0.15 s (bench/first-start.ts prints the phases).
  */
-import { mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -114,7 +114,30 @@ export function privateFillFolder(target: string): string {
 function removePrivateFolders(): void {
   for (const fill of fills.values()) stopFillWrites(fill);
   removeUntakenFills();
-  for (const f of privateFolders) rmSync(f, { recursive: true, force: true, maxRetries: 3 });
+  for (const f of privateFolders) removeFolderSurely(f);
+}
+
+/** Attempts, and the pause between two (ms), at removing a folder whose last writes may still be landing. */
+const REMOVE_ATTEMPTS = 40;
+const REMOVE_PAUSE_MS = 25;
+
+/**
+ * Removes the folder `dir` as the process ends, also while writes into it are still landing: a file the thread
+ * pool creates (storage/tar-unpack `unpackTarFile` on this thread) or a fill's thread writes while the folder is
+ * being listed makes its removal fail (ENOTEMPTY); it is tried again, a pause apart, for up to a second. Never
+ * throws (it runs in the exit hook).
+ */
+function removeFolderSurely(dir: string): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; i < REMOVE_ATTEMPTS; i++) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      if (!existsSync(dir)) return;
+    } catch {
+      // tried again below
+    }
+    Atomics.wait(pause, 0, 0, REMOVE_PAUSE_MS);
+  }
 }
 
 /** False when no process has the id `pid` (a signal 0 to it fails with ESRCH); true when one may have it. */
@@ -256,7 +279,7 @@ export function removeUntakenFills(): void {
   for (const [target, fill] of fills) {
     if (fill.taken) continue;
     fills.delete(target);
-    rmSync(fill.folder, { recursive: true, force: true, maxRetries: 3 });
+    removeFolderSurely(fill.folder);
     for (const dir of [...fill.made].reverse()) {
       try {
         rmdirSync(dir);
