@@ -79,6 +79,8 @@ describe.each(flowBackends())('errors in the lanes of a run (%s)', (backend) => 
       config,
       queue,
       leaseMs: LEASE_MS,
+      // One worker, which never joins a run on its own: a stopped run is resumed only by the test's start.
+      joinEveryMs: LEASE_MS,
       openModel: async (name) => {
         const opened = await plain.openModel(name);
         if (name !== 'throws') return opened;
